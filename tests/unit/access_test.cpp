@@ -1,0 +1,172 @@
+// Every row of the expected-numbers tables in shared/reference/counters.md §10, plus the H100
+// per-stride measurements (h100-measured.md).
+
+#include "access.h"
+#include "error.h"
+
+#include <gtest/gtest.h>
+
+namespace wl {
+namespace {
+
+constexpr std::uint64_t kBase = 1 << 20; // 128-byte aligned
+
+// Lane i accesses base + i * stride_bytes, `width` bytes each.
+WarpAccess strided(std::uint64_t stride_bytes, int width, std::uint64_t base = kBase) {
+  WarpAccess access;
+  access.width = width;
+  for (int lane = 0; lane < kWarpSize; ++lane) access.address[lane] = base + lane * stride_bytes;
+  return access;
+}
+
+TEST(GlobalAccessModel, ExpectedSectorsTable) {
+  struct Row {
+    const char* pattern;
+    WarpAccess access;
+    int sectors, bytes_used;
+  };
+  const Row rows[] = {
+      {"4 B consecutive", strided(4, 4), 4, 128},
+      {"4 B consecutive, misaligned by 4 B", strided(4, 4, kBase + 4), 5, 128},
+      {"4 B stride 2", strided(8, 4), 8, 128},
+      {"4 B stride 4", strided(16, 4), 16, 128},
+      {"4 B stride 8", strided(32, 4), 32, 128},
+      {"4 B stride 32", strided(128, 4), 32, 128},
+      {"4 B all the same address", strided(0, 4), 1, 4},
+      {"8 B consecutive", strided(8, 8), 8, 256},
+      {"16 B consecutive", strided(16, 16), 16, 512},
+  };
+  for (const Row& row : rows) {
+    SCOPED_TRACE(row.pattern);
+    const GlobalAccess g = analyse_global(row.access);
+    EXPECT_EQ(g.requests, 1);
+    EXPECT_EQ(g.sectors, row.sectors);
+    EXPECT_EQ(g.bytes_used, row.bytes_used);
+    EXPECT_EQ(g.bytes_fetched, row.sectors * 32);
+  }
+}
+
+TEST(GlobalAccessModel, UsefulFractionAndIdeal) {
+  const GlobalAccess misaligned = analyse_global(strided(4, 4, kBase + 4));
+  EXPECT_EQ(misaligned.ideal_sectors, 4);
+  EXPECT_DOUBLE_EQ(double(misaligned.bytes_used) / misaligned.bytes_fetched, 0.8);
+  EXPECT_EQ(misaligned.lines, 2);
+  const GlobalAccess stride2 = analyse_global(strided(8, 4));
+  EXPECT_DOUBLE_EQ(double(stride2.bytes_used) / stride2.bytes_fetched, 0.5);
+  EXPECT_EQ(stride2.lines, 2);
+  const GlobalAccess stride8 = analyse_global(strided(32, 4));
+  EXPECT_DOUBLE_EQ(double(stride8.bytes_used) / stride8.bytes_fetched, 0.125);
+  EXPECT_EQ(analyse_global(strided(0, 4)).ideal_sectors, 1);
+}
+
+TEST(GlobalAccessModel, InactiveLanesFetchNothing) {
+  WarpAccess half = strided(4, 4);
+  half.active_mask = 0x0000ffffu;
+  EXPECT_EQ(analyse_global(half).sectors, 2);
+  half.active_mask = 0;
+  const GlobalAccess none = analyse_global(half);
+  EXPECT_EQ(none.requests, 0);
+  EXPECT_EQ(none.sectors, 0);
+}
+
+TEST(GlobalAccessModel, H100StrideSweep) {
+  const int expected[][2] = {{1, 4}, {2, 8}, {4, 16}, {8, 32}, {16, 32}, {32, 32}, {33, 32}};
+  for (const auto& [stride, sectors] : expected)
+    EXPECT_EQ(analyse_global(strided(4ull * stride, 4)).sectors, sectors) << "stride " << stride;
+}
+
+TEST(SharedAccessModel, ExpectedWavefrontsTable) {
+  struct Row {
+    const char* pattern;
+    WarpAccess access;
+    int wavefronts, excess, degree;
+  };
+  const Row rows[] = {
+      {"4 B stride 1 word", strided(4, 4), 1, 0, 1},
+      {"4 B stride 2 words", strided(8, 4), 2, 1, 2},
+      {"4 B stride 32 words", strided(128, 4), 32, 31, 32},
+      {"4 B stride 33 words", strided(132, 4), 1, 0, 1},
+      {"4 B all the same word", strided(0, 4), 1, 0, 1},
+      {"8 B consecutive (LDS.64)", strided(8, 8), 2, 0, 1},
+      {"16 B consecutive (LDS.128)", strided(16, 16), 4, 0, 1},
+  };
+  for (const Row& row : rows) {
+    SCOPED_TRACE(row.pattern);
+    const SharedAccess s = analyse_shared(row.access);
+    EXPECT_EQ(s.requests, 1);
+    EXPECT_EQ(s.wavefronts, row.wavefronts);
+    EXPECT_EQ(s.excess_wavefronts, row.excess);
+    EXPECT_EQ(s.conflict_degree, row.degree);
+    EXPECT_EQ(s.ideal_wavefronts, s.wavefronts - s.excess_wavefronts);
+  }
+}
+
+TEST(SharedAccessModel, H100StrideSweep) {
+  const int expected[][2] = {{1, 1}, {2, 2}, {4, 4}, {8, 8}, {16, 16}, {32, 32}, {33, 1}};
+  for (const auto& [stride, wavefronts] : expected)
+    EXPECT_EQ(analyse_shared(strided(4ull * stride, 4)).wavefronts, wavefronts) << "stride " << stride;
+}
+
+TEST(SharedAccessModel, WideAccessesSplitIntoTransactions) {
+  EXPECT_EQ(analyse_shared(strided(8, 8)).transactions, 2);
+  EXPECT_EQ(analyse_shared(strided(16, 16)).transactions, 4);
+  // 8-byte accesses 16 bytes apart: lanes 0 and 8 of each half-warp share banks 0 and 1.
+  const SharedAccess wide_stride = analyse_shared(strided(16, 8));
+  EXPECT_EQ(wide_stride.wavefronts, 4);
+  EXPECT_EQ(wide_stride.excess_wavefronts, 2);
+  EXPECT_EQ(wide_stride.conflict_degree, 2);
+  // LDS.128 with a 32-word stride: each quarter-warp's 8 lanes all start on bank 0.
+  const SharedAccess column128 = analyse_shared(strided(128, 16));
+  EXPECT_EQ(column128.wavefronts, 32);
+  EXPECT_EQ(column128.excess_wavefronts, 28); // wavefronts - 4 x instructions, as CUPTI counts
+}
+
+TEST(SharedAccessModel, BytesAndHalfWordsInOneWordDoNotConflict) {
+  EXPECT_EQ(analyse_shared(strided(1, 1)).wavefronts, 1);
+  EXPECT_EQ(analyse_shared(strided(2, 2)).wavefronts, 1);
+  EXPECT_EQ(analyse_shared(strided(0, 1)).wavefronts, 1);
+}
+
+TEST(SharedAccessModel, PartialWarps) {
+  WarpAccess access = strided(8, 4);
+  access.active_mask = 0x0000ffffu; // 16 lanes at stride 2 cover all 32 banks once
+  EXPECT_EQ(analyse_shared(access).wavefronts, 1);
+  access.active_mask = 0;
+  EXPECT_EQ(analyse_shared(access).requests, 0);
+  WarpAccess wide = strided(16, 16);
+  wide.active_mask = 0x000000ffu; // one quarter-warp
+  EXPECT_EQ(analyse_shared(wide).ideal_wavefronts, 1);
+}
+
+TEST(SharedAccessModel, BankMapShowsConflictsAndBroadcasts) {
+  const std::vector<BankSlot> stride2 = bank_map(strided(8, 4));
+  ASSERT_EQ(stride2.size(), 32u);
+  EXPECT_EQ(stride2[0].bank, 0);
+  EXPECT_EQ(stride2[0].lane, 0);
+  EXPECT_EQ(stride2[0].wavefront, 0);
+  EXPECT_EQ(stride2[1].bank, 0);
+  EXPECT_EQ(stride2[1].lane, 16);
+  EXPECT_EQ(stride2[1].wavefront, 1);
+
+  const std::vector<BankSlot> same = bank_map(strided(0, 4));
+  for (const BankSlot& slot : same) {
+    EXPECT_EQ(slot.bank, 0);
+    EXPECT_EQ(slot.wavefront, 0);
+    EXPECT_TRUE(slot.broadcast);
+  }
+  const std::vector<BankSlot> wide = bank_map(strided(16, 16));
+  EXPECT_EQ(wide.size(), 128u); // 32 lanes x 4 banks
+  EXPECT_EQ(wide.back().transaction, 3);
+}
+
+TEST(AccessModel, RejectsBadWidthsAndMisalignedLanes) {
+  EXPECT_THROW(analyse_global(strided(4, 3)), UsageError);
+  EXPECT_THROW(analyse_shared(strided(4, 32)), UsageError);
+  EXPECT_THROW(analyse_shared(strided(4, 8)), UsageError); // lane 1 at +4 is not 8-aligned
+  WarpAccess misaligned = strided(4, 8);
+  misaligned.active_mask = 0x55555555u; // only the 8-aligned lanes take part: fine
+  EXPECT_NO_THROW(analyse_shared(misaligned));
+}
+
+} // namespace
+} // namespace wl

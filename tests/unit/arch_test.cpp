@@ -1,0 +1,120 @@
+#include "arch.h"
+#include "error.h"
+#include "shape.h"
+#include "test_support.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace wl {
+namespace {
+
+const std::filesystem::path kPresets = std::filesystem::path(WARPLENS_SOURCE_ASSETS) / "arch";
+
+TEST(ArchPresets, AllNineLoadWithTheirAliases) {
+  const std::vector<Arch> all = load_arch_presets(kPresets);
+  std::vector<std::string> ids;
+  for (const Arch& arch : all) ids.push_back(arch.id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"a100", "b200", "h100", "h200", "l40s", "rtx3090", "rtx4090",
+                                           "rtx5090", "t4"}));
+  const std::pair<const char*, const char*> aliases[] = {{"sm_75", "t4"},      {"sm_80", "a100"},
+                                                         {"sm_86", "rtx3090"}, {"sm_89", "rtx4090"},
+                                                         {"sm_90", "h100"},    {"sm_100", "b200"},
+                                                         {"sm_120", "rtx5090"}};
+  for (const auto& [alias, id] : aliases) EXPECT_EQ(find_arch(all, alias).id, id) << alias;
+}
+
+TEST(ArchPresets, EveryPresetHasItsOwnComputeCapability) {
+  for (const Arch& arch : load_arch_presets(kPresets)) {
+    EXPECT_FALSE(arch.source.empty()) << arch.id;
+    EXPECT_GT(arch.dram_bandwidth_gbps, 100) << arch.id;
+    if (!arch.aliases.empty()) EXPECT_EQ(arch.aliases.front(), arch.sm_name()) << arch.id;
+  }
+}
+
+TEST(ArchPresets, H100MatchesTheDeviceFigures) {
+  const Arch h100 = test::preset("h100");
+  EXPECT_EQ(h100.sm_count, 132);
+  EXPECT_EQ(h100.max_threads_per_sm, 2048);
+  EXPECT_EQ(h100.shared_memory_per_sm, 233472);
+  EXPECT_EQ(h100.shared_memory_per_block_optin, 232448);
+  EXPECT_EQ(h100.reserved_shared_memory_per_block, 1024);
+  EXPECT_EQ(h100.l2_cache_bytes, 52428800);
+  EXPECT_EQ(h100.max_blocks_per_sm, 32);
+}
+
+TEST(ArchPresets, UnknownIdListsTheKnownOnes) {
+  try {
+    find_arch(load_arch_presets(kPresets), "h300");
+    FAIL();
+  } catch (const UsageError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("'h300'"), std::string::npos);
+    EXPECT_NE(message.find("h100"), std::string::npos);
+    EXPECT_NE(message.find("sm_90"), std::string::npos);
+  }
+}
+
+// A preset with one key changed, run through the validator.
+std::string validation_error(const std::string& key, const nlohmann::json& value) {
+  std::ifstream in(kPresets / "h100.json");
+  nlohmann::json preset = nlohmann::json::parse(in);
+  if (value.is_null()) preset.erase(key);
+  else preset[key] = value;
+  try {
+    arch_from_json(preset, "broken.json");
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ArchPresets, ValidationNamesTheFileAndTheKey) {
+  EXPECT_NE(validation_error("sm_count", nullptr).find("broken.json: missing key 'sm_count'"), std::string::npos);
+  EXPECT_NE(validation_error("sm_count", -3).find("'sm_count' is -3"), std::string::npos);
+  EXPECT_NE(validation_error("sm_count", "many").find("'sm_count' must be a whole number"), std::string::npos);
+  EXPECT_NE(validation_error("compute_capability", "nine").find("MAJOR.MINOR"), std::string::npos);
+  EXPECT_NE(validation_error("compute_capability", "6.1").find("7.5 to 12.x"), std::string::npos);
+  EXPECT_NE(validation_error("max_block_dims", nlohmann::json::array({1024, 1024})).find("max_block_dims"),
+            std::string::npos);
+  EXPECT_NE(validation_error("shared_memory_per_block_optin", 1000).find("shared_memory_per_block exceeds"),
+            std::string::npos);
+  EXPECT_NE(validation_error("aliases", "sm_90").find("list of strings"), std::string::npos);
+}
+
+TEST(ArchPresets, MalformedJsonFileIsAnErrorNamingIt) {
+  const auto file = std::filesystem::temp_directory_path() / "warplens_malformed.json";
+  std::ofstream(file) << "{ \"id\": \"x\", ";
+  try {
+    load_arch_file(file);
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find(file.string() + ": not valid JSON"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(file);
+}
+
+TEST(ArchPresets, BlockLimitsNameTheSideAndTheRange) {
+  const Arch h100 = test::preset("h100");
+  EXPECT_NO_THROW(check_block_fits(h100, BlockShape{1024, 1, 1}));
+  EXPECT_NO_THROW(check_block_fits(h100, BlockShape{16, 8, 8}));
+  try {
+    check_block_fits(h100, BlockShape{64, 32, 1});
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("2048 threads"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("1 to 1024"), std::string::npos);
+  }
+  try {
+    check_block_fits(h100, BlockShape{1, 1, 128});
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("z is 128"), std::string::npos);
+  }
+}
+
+} // namespace
+} // namespace wl

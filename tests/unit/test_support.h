@@ -1,0 +1,33 @@
+#pragma once
+// Helpers the unit tests share: the bundled presets, and running the warplens binary.
+
+#include "arch.h"
+
+#include <cstdio>
+#include <string>
+
+namespace wl::test {
+
+inline Arch preset(const std::string& id) {
+  return load_arch_file(std::string(WARPLENS_SOURCE_ASSETS) + "/arch/" + id + ".json");
+}
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out; // stdout and stderr together
+};
+
+// Runs `warplens <args>` from the build tree and captures what it prints.
+inline CommandResult run_warplens(const std::string& args) {
+  CommandResult result;
+  const std::string command = std::string(WARPLENS_BINARY) + " " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return result;
+  char buffer[4096];
+  while (std::fgets(buffer, sizeof buffer, pipe)) result.out += buffer;
+  const int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+} // namespace wl::test

@@ -1,0 +1,146 @@
+#include "access.h"
+
+#include "error.h"
+
+#include <algorithm>
+#include <string>
+#include <tuple>
+
+namespace wl {
+
+namespace {
+
+void check_access(const WarpAccess& access) {
+  const int w = access.width;
+  if (w != 1 && w != 2 && w != 4 && w != 8 && w != 16)
+    throw UsageError("access width " + std::to_string(w) + " B is not supported; allowed 1, 2, 4, 8 or 16");
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    if (access.active(lane) && access.address[lane] % static_cast<std::uint64_t>(w) != 0)
+      throw UsageError("lane " + std::to_string(lane) + " address " + std::to_string(access.address[lane]) +
+                       " is not aligned to its " + std::to_string(w) + "-byte width");
+}
+
+// Sorts the first `count` values and returns how many distinct ones there are.
+template <typename T, std::size_t N>
+int count_distinct(std::array<T, N>& values, int count) {
+  std::sort(values.begin(), values.begin() + count);
+  return static_cast<int>(std::unique(values.begin(), values.begin() + count) - values.begin());
+}
+
+// The (bank, word) pairs one transaction touches, at most 32 of them.
+struct TransactionWords {
+  std::array<std::uint64_t, kWarpSize> bank_word{}; // bank in the top bits, word below
+  int count = 0;
+};
+
+constexpr int kBankShift = 58;
+
+TransactionWords transaction_words(const WarpAccess& access, int first_lane, int lanes) {
+  TransactionWords t;
+  const int words_per_lane = std::max(1, access.width / kBankBytes);
+  for (int lane = first_lane; lane < first_lane + lanes; ++lane) {
+    if (!access.active(lane)) continue;
+    const std::uint64_t first_word = access.address[lane] / kBankBytes;
+    for (int i = 0; i < words_per_lane; ++i) {
+      const std::uint64_t word = first_word + i;
+      t.bank_word[t.count++] = ((word % kBankCount) << kBankShift) | word;
+    }
+  }
+  return t;
+}
+
+// Most distinct words any single bank serves: the wavefronts the transaction needs.
+int transaction_wavefronts(TransactionWords t) {
+  const int distinct = count_distinct(t.bank_word, t.count);
+  int most = 0;
+  for (int i = 0; i < distinct;) {
+    int j = i;
+    while (j < distinct && (t.bank_word[j] >> kBankShift) == (t.bank_word[i] >> kBankShift)) ++j;
+    most = std::max(most, j - i);
+    i = j;
+  }
+  return most;
+}
+
+} // namespace
+
+int lanes_per_transaction(int width) {
+  return width <= kBankBytes ? kWarpSize : kWarpSize * kBankBytes / width;
+}
+
+GlobalAccess analyse_global(const WarpAccess& access) {
+  check_access(access);
+  // An aligned access of at most 16 bytes never crosses a sector, so each lane touches one
+  // sector and one line, and two lanes' bytes are either the same or disjoint.
+  std::array<std::uint64_t, kWarpSize> sectors{}, lines{}, addresses{};
+  int active = 0;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    if (!access.active(lane)) continue;
+    addresses[active] = access.address[lane];
+    sectors[active] = access.address[lane] / kSectorBytes;
+    lines[active] = access.address[lane] / kLineBytes;
+    ++active;
+  }
+  GlobalAccess g;
+  if (active == 0) return g;
+  g.requests = 1;
+  g.sectors = count_distinct(sectors, active);
+  g.lines = count_distinct(lines, active);
+  g.bytes_used = count_distinct(addresses, active) * access.width;
+  g.ideal_sectors = (g.bytes_used + kSectorBytes - 1) / kSectorBytes;
+  g.bytes_fetched = g.sectors * kSectorBytes;
+  return g;
+}
+
+SharedAccess analyse_shared(const WarpAccess& access) {
+  check_access(access);
+  SharedAccess s;
+  const int lanes = lanes_per_transaction(access.width);
+  for (int first = 0; first < kWarpSize; first += lanes) {
+    const TransactionWords t = transaction_words(access, first, lanes);
+    if (t.count == 0) continue;
+    const int wavefronts = transaction_wavefronts(t);
+    s.transactions += 1;
+    s.wavefronts += wavefronts;
+    s.conflict_degree = std::max(s.conflict_degree, wavefronts);
+  }
+  s.requests = s.transactions > 0 ? 1 : 0;
+  s.ideal_wavefronts = s.transactions;
+  s.excess_wavefronts = s.wavefronts - s.ideal_wavefronts;
+  return s;
+}
+
+std::vector<BankSlot> bank_map(const WarpAccess& access) {
+  check_access(access);
+  std::vector<BankSlot> slots;
+  const int lanes = lanes_per_transaction(access.width);
+  const int words_per_lane = std::max(1, access.width / kBankBytes);
+  for (int first = 0, transaction = 0; first < kWarpSize; first += lanes) {
+    const std::size_t begin = slots.size();
+    for (int lane = first; lane < first + lanes; ++lane) {
+      if (!access.active(lane)) continue;
+      for (int i = 0; i < words_per_lane; ++i) {
+        const std::uint64_t word = access.address[lane] / kBankBytes + i;
+        slots.push_back(BankSlot{lane, transaction, static_cast<int>(word % kBankCount), 0, word, false});
+      }
+    }
+    if (slots.size() == begin) continue;
+    const auto order = [](const BankSlot& a, const BankSlot& b) {
+      return std::tie(a.bank, a.word, a.lane) < std::tie(b.bank, b.word, b.lane);
+    };
+    std::sort(slots.begin() + begin, slots.end(), order);
+    // Number each bank's distinct words in address order and mark words read by several lanes.
+    for (std::size_t i = begin; i < slots.size(); ++i) {
+      BankSlot& slot = slots[i];
+      if (i > begin && slots[i - 1].bank == slot.bank)
+        slot.wavefront = slots[i - 1].wavefront + (slots[i - 1].word != slot.word ? 1 : 0);
+      const bool same_as_prev = i > begin && slots[i - 1].word == slot.word;
+      const bool same_as_next = i + 1 < slots.size() && slots[i + 1].word == slot.word;
+      slot.broadcast = same_as_prev || same_as_next;
+    }
+    ++transaction;
+  }
+  return slots;
+}
+
+} // namespace wl

@@ -1,0 +1,73 @@
+#pragma once
+// The access model for one warp-level memory instruction: from the 32 lane addresses, the
+// active mask and the access width to what the memory system does with them.
+//   global: one request; the 32-byte sectors and 128-byte lines it touches; the sectors the
+//           distinct bytes would need at best; bytes used against bytes fetched.
+//   shared: the instruction is split into transactions of at most 128 bytes (the whole warp
+//           for 1-4 byte accesses, half-warps for 8, quarter-warps for 16); within one, each of
+//           the 32 banks (4-byte words, bank = word mod 32) serves one distinct word per
+//           wavefront, and lanes reading the same word share it (broadcast).
+// Excess wavefronts (wavefronts beyond the ideal) are what CUPTI counts as bank conflicts.
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace wl {
+
+inline constexpr int kWarpSize = 32;
+inline constexpr int kSectorBytes = 32;
+inline constexpr int kLineBytes = 128;
+inline constexpr int kBankCount = 32;
+inline constexpr int kBankBytes = 4;
+
+enum class MemorySpace { global, shared };
+
+struct WarpAccess {
+  std::array<std::uint64_t, kWarpSize> address{}; // byte address of each lane's access
+  std::uint32_t active_mask = 0xffffffffu;        // bit i set: lane i takes part
+  int width = 4;                                  // bytes per lane: 1, 2, 4, 8 or 16
+
+  bool active(int lane) const { return (active_mask >> lane) & 1u; }
+};
+
+struct GlobalAccess {
+  int requests = 0;      // 1 when any lane is active (one request per instruction on Volta+)
+  int sectors = 0;       // distinct 32-byte sectors touched
+  int lines = 0;         // distinct 128-byte cache lines touched
+  int ideal_sectors = 0; // ceil(bytes_used / 32): the fewest sectors those bytes fit in
+  int bytes_used = 0;    // distinct bytes the lanes asked for
+  int bytes_fetched = 0; // sectors x 32
+};
+
+struct SharedAccess {
+  int requests = 0;          // 1 when any lane is active
+  int transactions = 0;      // 128-byte transactions with an active lane
+  int wavefronts = 0;        // what the shared-memory pipe processes, one per cycle
+  int ideal_wavefronts = 0;  // one per transaction: no two distinct words on one bank
+  int excess_wavefronts = 0; // wavefronts - ideal: CUPTI's "bank conflicts"
+  int conflict_degree = 0;   // the n of "n-way": most distinct words one bank serves in a transaction
+};
+
+// One (lane, bank) cell of the bank grid: an 8-byte access covers two banks, a 16-byte one four.
+struct BankSlot {
+  int lane = 0;
+  int transaction = 0;    // which 128-byte transaction serves the lane
+  int bank = 0;           // 0..31
+  int wavefront = 0;      // which of the bank's distinct words, in address order (0 = first pass)
+  std::uint64_t word = 0; // the 4-byte word address (byte address / 4)
+  bool broadcast = false; // another lane of the transaction reads the same word
+};
+
+// Both throw UsageError for a width other than 1, 2, 4, 8 or 16, or an active lane whose address
+// is not aligned to the width (the hardware faults on those).
+GlobalAccess analyse_global(const WarpAccess& access);
+SharedAccess analyse_shared(const WarpAccess& access);
+
+// The bank grid of a shared access, ordered by transaction, bank, wavefront, lane.
+std::vector<BankSlot> bank_map(const WarpAccess& access);
+
+// Lanes served by one shared transaction for this width: 32, 16 or 8.
+int lanes_per_transaction(int width);
+
+} // namespace wl

@@ -1,0 +1,59 @@
+#pragma once
+// A plain description of a GPU: every figure the occupancy and access models need, with the
+// source of the figures. Built from an assets/arch preset or, on a GPU, from the device itself.
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace wl {
+
+struct BlockShape;
+
+struct Arch {
+  std::string id;                   // "h100", or "device:0" when read from a GPU
+  std::string name;                 // "NVIDIA H100 SXM5 80GB HBM3"
+  std::vector<std::string> aliases; // "sm_90"
+  int cc_major = 0, cc_minor = 0;
+  int sm_count = 0;
+  int warp_size = 32;
+  int max_threads_per_sm = 0;
+  int max_threads_per_block = 0;
+  std::array<int, 3> max_block_dims{};
+  int max_blocks_per_sm = 0;
+  int registers_per_sm = 0;
+  int registers_per_block = 0;
+  int max_registers_per_thread = 0;
+  std::int64_t shared_memory_per_sm = 0;
+  std::int64_t shared_memory_per_block = 0;       // without opt-in (also the static limit)
+  std::int64_t shared_memory_per_block_optin = 0; // dynamic, after cudaFuncSetAttribute
+  std::int64_t reserved_shared_memory_per_block = 0;
+  std::int64_t l2_cache_bytes = 0;
+  double dram_bandwidth_gbps = 0; // peak, 1e9 B/s
+  std::string source;             // where the figures come from
+
+  int max_warps_per_sm() const { return max_threads_per_sm / warp_size; }
+  std::string sm_name() const { return "sm_" + std::to_string(cc_major * 10 + cc_minor); }
+};
+
+// Reads and validates one preset; throws UsageError naming the file, the key and what is allowed.
+Arch arch_from_json(const nlohmann::json& json, const std::string& origin);
+Arch load_arch_file(const std::filesystem::path& file);
+nlohmann::json arch_to_json(const Arch& arch);
+
+// Every preset in a folder, checked for duplicate ids and aliases.
+std::vector<Arch> load_arch_presets(const std::filesystem::path& folder);
+
+// An id ("h100"), an alias ("sm_90") or a path to a .json preset. Throws UsageError listing the
+// known ids when nothing matches.
+Arch find_arch(const std::vector<Arch>& presets, const std::string& spec);
+
+// Checks a block shape against the arch's per-block limits; throws UsageError naming the side or
+// the thread count and the allowed range.
+void check_block_fits(const Arch& arch, const BlockShape& block);
+
+} // namespace wl

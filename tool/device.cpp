@@ -1,0 +1,82 @@
+#include "device.h"
+
+#include "error.h"
+
+#include <cuda_runtime.h>
+
+namespace wl {
+
+namespace {
+
+// The number of visible devices, or a UsageError carrying the runtime's reason for none.
+int device_count() {
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess) {
+    cudaGetLastError(); // not sticky: clear it so later calls start clean
+    const char* hint = status == cudaErrorInsufficientDriver
+                           ? ": no NVIDIA driver, or one older than this CUDA runtime needs"
+                           : "";
+    throw UsageError(std::string("no GPU (") + cudaGetErrorName(status) + hint +
+                     "); use --arch with a preset to model one");
+  }
+  if (count == 0) throw UsageError("no GPU: the CUDA runtime sees no device; use --arch with a preset to model one");
+  return count;
+}
+
+} // namespace
+
+Arch arch_from_device(int ordinal) {
+  const int count = device_count();
+  if (ordinal < 0 || ordinal >= count)
+    throw UsageError("device " + std::to_string(ordinal) + " does not exist; allowed 0 to " +
+                     std::to_string(count - 1));
+  cudaDeviceProp prop{};
+  if (const cudaError_t status = cudaGetDeviceProperties(&prop, ordinal); status != cudaSuccess)
+    throw UsageError(std::string("cannot read device properties: ") + cudaGetErrorString(status));
+  int memory_khz = 0, bus_bits = 0;
+  cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, ordinal);
+  cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, ordinal);
+
+  Arch arch;
+  arch.id = "device:" + std::to_string(ordinal);
+  arch.name = prop.name;
+  arch.cc_major = prop.major;
+  arch.cc_minor = prop.minor;
+  arch.sm_count = prop.multiProcessorCount;
+  arch.warp_size = prop.warpSize;
+  arch.max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
+  arch.max_threads_per_block = prop.maxThreadsPerBlock;
+  arch.max_block_dims = {prop.maxThreadsDim[0], prop.maxThreadsDim[1], prop.maxThreadsDim[2]};
+  arch.max_blocks_per_sm = prop.maxBlocksPerMultiProcessor;
+  arch.registers_per_sm = prop.regsPerMultiprocessor;
+  arch.registers_per_block = prop.regsPerBlock;
+  arch.max_registers_per_thread = 255; // every architecture since Kepler; no property reports it
+  arch.shared_memory_per_sm = static_cast<std::int64_t>(prop.sharedMemPerMultiprocessor);
+  arch.shared_memory_per_block = static_cast<std::int64_t>(prop.sharedMemPerBlock);
+  arch.shared_memory_per_block_optin = static_cast<std::int64_t>(prop.sharedMemPerBlockOptin);
+  arch.reserved_shared_memory_per_block = static_cast<std::int64_t>(prop.reservedSharedMemPerBlock);
+  arch.l2_cache_bytes = prop.l2CacheSize;
+  // Double data rate: two transfers per memory clock over the whole bus.
+  arch.dram_bandwidth_gbps = 2.0 * memory_khz * 1e3 * (bus_bits / 8.0) / 1e9;
+  arch.source = "cudaGetDeviceProperties on device " + std::to_string(ordinal) +
+                "; bandwidth from the memory clock and bus width attributes";
+  return arch;
+}
+
+std::string describe_devices() {
+  try {
+    const int count = device_count();
+    std::string text;
+    for (int i = 0; i < count; ++i) {
+      const Arch arch = arch_from_device(i);
+      text += (i ? "; " : "") + std::to_string(i) + ": " + arch.name + " (" + arch.sm_name() + ", " +
+              std::to_string(arch.sm_count) + " SMs)";
+    }
+    return text;
+  } catch (const UsageError& e) {
+    return std::string("none: ") + e.what();
+  }
+}
+
+} // namespace wl

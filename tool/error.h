@@ -1,0 +1,14 @@
+#pragma once
+// Errors that reach the user. A UsageError names the bad value and what is allowed; the CLI
+// prints its one-line message and exits with code 2.
+
+#include <stdexcept>
+#include <string>
+
+namespace wl {
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+} // namespace wl
