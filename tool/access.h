@@ -9,6 +9,8 @@
 //           wavefront, and lanes reading the same word share it (broadcast).
 // Excess wavefronts (wavefronts beyond the ideal) are what CUPTI counts as bank conflicts.
 
+#include "memory_space.h"
+
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -20,8 +22,6 @@ inline constexpr int kSectorBytes = 32;
 inline constexpr int kLineBytes = 128;
 inline constexpr int kBankCount = 32;
 inline constexpr int kBankBytes = 4;
-
-enum class MemorySpace { global, shared };
 
 struct WarpAccess {
   std::array<std::uint64_t, kWarpSize> address{}; // byte address of each lane's access

@@ -1,7 +1,7 @@
 #include "arch.h"
 
 #include "error.h"
-#include "shape.h"
+#include "block_text.h"
 
 #include <algorithm>
 #include <fstream>

@@ -1,159 +1,30 @@
 #include "cli.h"
 
-#include "assets.h"
-#include "device.h"
+#include "cli_commands.h"
 #include "error.h"
-#include "occupancy_report.h"
 
-#include <cstdio>
 #include <iostream>
-
-#include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
 
 namespace wl {
 
 namespace {
 
-using nlohmann::json;
-
 constexpr int kExitBadInput = 2;
-
-std::vector<Arch> presets() { return load_arch_presets(assets_dir() / "arch"); }
-
-// "h100", "sm_90", "device", "device:1" or a path to a .json preset.
-Arch resolve_arch(const std::string& spec) {
-  if (spec == "device") return arch_from_device(0);
-  if (spec.starts_with("device:")) {
-    try {
-      return arch_from_device(std::stoi(spec.substr(7)));
-    } catch (const std::logic_error&) {
-      throw UsageError("arch '" + spec + "': write device or device:N with N a device number");
-    }
-  }
-  if (spec.ends_with(".json") || spec.find('/') != std::string::npos) return load_arch_file(spec);
-  return find_arch(presets(), spec);
-}
-
-std::string human_bytes(std::int64_t bytes) {
-  char text[32];
-  if (bytes % (1024 * 1024) == 0) std::snprintf(text, sizeof text, "%lld MiB", static_cast<long long>(bytes >> 20));
-  else if (bytes >= 1024 * 1024) std::snprintf(text, sizeof text, "%.1f MiB", bytes / 1048576.0);
-  else std::snprintf(text, sizeof text, "%.0f KiB", bytes / 1024.0);
-  return text;
-}
-
-int run_arches(bool as_json) {
-  const std::vector<Arch> all = presets();
-  const std::string devices = describe_devices();
-  if (as_json) {
-    json list = json::array();
-    for (const Arch& arch : all) list.push_back(arch_to_json(arch));
-    std::cout << json{{"presets", list}, {"devices", devices}}.dump(2) << "\n";
-    return 0;
-  }
-  std::printf("%-8s %-7s %-5s %5s %11s %9s %10s %9s  %s\n", "id", "alias", "CC", "SMs", "threads/SM", "smem/SM",
-              "L2", "DRAM GB/s", "name");
-  for (const Arch& arch : all)
-    std::printf("%-8s %-7s %-5s %5d %11d %9s %10s %9.0f  %s\n", arch.id.c_str(),
-                arch.aliases.empty() ? "-" : arch.aliases.front().c_str(),
-                (std::to_string(arch.cc_major) + "." + std::to_string(arch.cc_minor)).c_str(),
-                arch.sm_count, arch.max_threads_per_sm, human_bytes(arch.shared_memory_per_sm).c_str(),
-                human_bytes(arch.l2_cache_bytes).c_str(), arch.dram_bandwidth_gbps, arch.name.c_str());
-  std::printf("\nGPU on this machine: %s\n", devices.c_str());
-  return 0;
-}
-
-// "1-32: 100 %, 33-40: 75 %, ...": where a curve steps, for the text report.
-std::string curve_steps(const std::vector<CurvePoint>& curve, const char* unit) {
-  std::string text;
-  for (std::size_t i = 0; i < curve.size();) {
-    std::size_t j = i;
-    while (j + 1 < curve.size() && curve[j + 1].blocks_per_sm == curve[i].blocks_per_sm &&
-           curve[j + 1].occupancy == curve[i].occupancy)
-      ++j;
-    const std::string range = j == i ? std::to_string(curve[i].x)
-                                     : std::to_string(curve[i].x) + "-" + std::to_string(curve[j].x);
-    char step[96];
-    std::snprintf(step, sizeof step, "%s%s%s: %.0f %%", text.empty() ? "" : ", ", range.c_str(), unit,
-                  100.0 * curve[i].occupancy);
-    text += step;
-    i = j + 1;
-  }
-  return text;
-}
-
-struct OccupancyOptions {
-  std::string arch = "h100";
-  std::string block;
-  OccupancyRequest request;
-  bool json = false;
-  bool curves = false;
-};
-
-int run_occupancy(const OccupancyOptions& options) {
-  const Arch arch = resolve_arch(options.arch);
-  OccupancyRequest request = options.request;
-  request.block = parse_block(options.block);
-  const OccupancyResult result = compute_occupancy(arch, request);
-  if (options.json) {
-    json out = occupancy_json(arch, request, result);
-    out["suggested_block_size"] = suggested_block_size(arch, request);
-    if (options.curves) out["impact_curves"] = curves_json(impact_curves(arch, request));
-    std::cout << out.dump(2) << "\n";
-    return 0;
-  }
-  std::cout << occupancy_text(arch, request, result);
-  std::printf("the block size with the most resident threads for these resources: %d\n",
-              suggested_block_size(arch, request));
-  if (options.curves) {
-    const ImpactCurves curves = impact_curves(arch, request);
-    std::printf("\nimpact of the block size:        %s\n", curve_steps(curves.block_size, " threads").c_str());
-    std::printf("impact of registers per thread:  %s\n", curve_steps(curves.registers, "").c_str());
-    std::printf("impact of shared memory (B):     %s\n", curve_steps(curves.shared_memory, "").c_str());
-  }
-  return 0;
-}
-
-void add_occupancy_command(CLI::App& app, OccupancyOptions& options) {
-  CLI::App* cmd = app.add_subcommand("occupancy", "Theoretical occupancy of one launch, its limits and why");
-  cmd->add_option("--arch", options.arch, "Preset id or alias (see `warplens arches`), device[:N], or a .json file")
-      ->capture_default_str();
-  cmd->add_option("--block", options.block, "Block shape: X, XxY or XxYxZ")->required();
-  cmd->add_option("--regs", options.request.registers_per_thread, "Registers per thread (0-255)")
-      ->capture_default_str();
-  cmd->add_option("--smem", options.request.static_smem, "Static shared memory per block, bytes")
-      ->capture_default_str();
-  cmd->add_option("--dyn-smem", options.request.dynamic_smem, "Dynamic shared memory per block, bytes")
-      ->capture_default_str();
-  cmd->add_option("--carveout", options.request.carveout_percent,
-                  "Preferred shared-memory carveout, percent (0-100; -1 = driver default)")
-      ->capture_default_str();
-  cmd->add_option("--max-threads", options.request.kernel_max_threads,
-                  "The kernel's own threads-per-block limit (launch bounds); 0 = the arch's");
-  cmd->add_option("--grid", options.request.grid_blocks, "Blocks in the grid, for waves");
-  cmd->add_flag("--json", options.json, "Print one JSON object (keys in the README)");
-  cmd->add_flag("--curves", options.curves, "Add the impact curves (block size, registers, shared memory)");
-}
 
 } // namespace
 
 int run_cli(int argc, char** argv) {
   CLI::App app{"WarpLens: see what a GPU does with a kernel launch"};
   app.require_subcommand(0, 1);
-
-  bool arches_json = false;
-  CLI::App* arches = app.add_subcommand("arches", "List the architecture presets and the GPU, if any");
-  arches->add_flag("--json", arches_json, "Print JSON");
-  OccupancyOptions occupancy;
-  add_occupancy_command(app, occupancy);
-
+  add_arch_commands(app);
+  add_kernel_commands(app);
   try {
     app.parse(argc, argv);
-    if (arches->parsed()) return run_arches(arches_json);
-    if (app.got_subcommand("occupancy")) return run_occupancy(occupancy);
-    std::cerr << "warplens: choose a subcommand (arches, occupancy); --help lists them\n";
-    return kExitBadInput;
+    if (app.get_subcommands().empty()) {
+      std::cerr << "warplens: choose a subcommand (arches, occupancy, list, model, run); --help lists them\n";
+      return kExitBadInput;
+    }
+    return 0;
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {

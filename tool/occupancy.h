@@ -5,7 +5,7 @@
 // draws, the waves a grid makes, and one sentence in plain words.
 
 #include "arch.h"
-#include "shape.h"
+#include "block_text.h"
 
 #include <array>
 #include <cstdint>

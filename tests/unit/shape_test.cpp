@@ -1,5 +1,5 @@
 #include "error.h"
-#include "shape.h"
+#include "block_text.h"
 
 #include <gtest/gtest.h>
 

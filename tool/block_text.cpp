@@ -1,4 +1,4 @@
-#include "shape.h"
+#include "block_text.h"
 
 #include "error.h"
 

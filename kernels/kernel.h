@@ -1,0 +1,155 @@
+#pragma once
+// What WarpLens knows about one bundled kernel: its lesson, its parameters and the block shapes
+// it allows, its buffers and how to fill them, how to launch it, its CPU reference, and its
+// memory access sites. A site's lane addresses come from the same index functions
+// (kernels/index/<family>.h) that the kernel itself calls, so the access model and the kernel
+// cannot drift apart.
+//
+// This header is plain C++ (no CUDA types): the models in tool/ read descriptors on machines
+// with no GPU. Launchers, which need CUDA, live in the family's .cu file.
+
+#include "memory_space.h"
+#include "shape.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wl {
+
+using Params = std::map<std::string, std::int64_t>;
+
+struct ParamSpec {
+  std::string name;                  // "stride", "n", "rows"
+  std::string help;                  // one line: what it is and its unit
+  std::int64_t default_value = 0;
+  std::int64_t min = 0, max = 0;     // inclusive
+  std::vector<std::int64_t> choices; // when not empty, the only values allowed (e.g. width 4, 8, 16)
+  bool is_size = false;              // a problem-size parameter, set in order by --size AxBxC
+};
+
+// A block or thread index inside a launch.
+struct Coord {
+  int x = 0, y = 0, z = 0;
+};
+
+// One launch as the index math sees it.
+struct LaunchShape {
+  BlockShape grid;
+  BlockShape block;
+  Params params;
+
+  std::int64_t param(const std::string& name) const { return params.at(name); }
+};
+
+// One global or shared load or store in the kernel's source.
+struct Site {
+  std::string name; // "load x", "store tile"
+  MemorySpace space = MemorySpace::global;
+  AccessOp op = AccessOp::load;
+  int buffer = -1; // global sites: which of KernelDesc::buffers
+  std::function<int(const Params&)> width; // bytes per lane: 1, 2, 4, 8 or 16
+  // Trip count of the loop around the site (1 when there is none); every thread runs the same
+  // count, and offset() returns nullopt for iterations a thread skips.
+  std::function<std::int64_t(const LaunchShape&)> iterations;
+  // Byte offset the thread accesses: from the start of `buffer` for global sites, from the start
+  // of the block's shared memory for shared sites. nullopt when the thread does not execute the
+  // access (a guard, a partial tile, an inactive branch).
+  std::function<std::optional<std::int64_t>(const LaunchShape&, Coord block, Coord thread,
+                                            std::int64_t iteration)>
+      offset;
+};
+
+enum class ElementType { f32, i32 };
+enum class BufferRole { input, output };
+
+struct BufferSpec {
+  std::string name;
+  ElementType type = ElementType::f32;
+  BufferRole role = BufferRole::input;
+  std::function<std::int64_t(const Params&)> count; // elements (all types are 4 bytes)
+};
+
+// A buffer's contents on the host: 4-byte elements, read as float or int32 by its type.
+struct HostBuffer {
+  ElementType type = ElementType::f32;
+  std::vector<std::uint32_t> words;
+
+  float* f32() { return reinterpret_cast<float*>(words.data()); }
+  const float* f32() const { return reinterpret_cast<const float*>(words.data()); }
+  std::int32_t* i32() { return reinterpret_cast<std::int32_t*>(words.data()); }
+  const std::int32_t* i32() const { return reinterpret_cast<const std::int32_t*>(words.data()); }
+  std::int64_t size() const { return static_cast<std::int64_t>(words.size()); }
+};
+using HostBuffers = std::vector<HostBuffer>; // in KernelDesc::buffers order
+
+// What the reference produced: expected values for the outputs (same layout as the buffers), and
+// which element indices to compare. An empty list compares every element; a kernel whose
+// reference is too costly for every output (a 4096^3 matmul) names a sample that covers the
+// edges and explains it in `note`.
+struct Expected {
+  HostBuffers values;
+  std::vector<std::int64_t> checked;
+  std::string note;
+};
+
+struct Tolerance {
+  double absolute = 1e-5;
+  double relative = 1e-5; // |got - want| <= absolute + relative * |want|
+};
+
+// A launch on the device. CUDA types stay in the .cu files: stream is a cudaStream_t.
+struct DeviceLaunch {
+  LaunchShape shape;
+  std::int64_t dynamic_smem = 0;
+  std::vector<void*> buffers; // device pointers in KernelDesc::buffers order
+  void* stream = nullptr;
+};
+
+struct KernelDesc {
+  std::string id;     // "family/variant": part of the CLI contract
+  std::string title;  // "Strided loads"
+  std::string lesson; // the teaching note: what the lesson is, what to look for in each panel
+
+  std::vector<ParamSpec> params;
+  // Cross-parameter checks (e.g. 32-bit index overflow): "" when fine, else a one-line reason.
+  std::function<std::string(const Params&)> check_params;
+
+  int block_rank = 1;            // 1, 2 or 3: the sides the user chooses
+  BlockShape default_block;
+  std::vector<BlockShape> block_presets; // shapes worth trying, for the GUI
+  std::string allowed_blocks;    // "any 32 to 1024 threads in x", shown with every refusal
+  // "" when the shape is allowed for these parameters, else why not (one line).
+  std::function<std::string(const BlockShape&, const Params&)> check_block;
+  bool library_chooses_block = false; // cuBLAS: the block is not the user's to choose
+
+  std::function<BlockShape(const Params&, const BlockShape& block, int sm_count)> grid;
+  std::function<std::int64_t(const Params&, const BlockShape& block)> dynamic_smem; // may be empty: 0
+
+  std::vector<BufferSpec> buffers;
+  // Fills the inputs from a seeded generator; empty: every f32 input uniform in [-1, 1).
+  std::function<void(HostBuffers&, const Params&, std::uint64_t seed)> init;
+  std::function<Expected(const HostBuffers& inputs, const Params&)> reference;
+  Tolerance tolerance;
+
+  std::function<double(const Params&)> bytes_moved; // fewest bytes: inputs read once, outputs written once
+  std::function<double(const Params&)> flops;       // may be empty: no arithmetic worth a roofline
+
+  std::vector<Site> sites;
+
+  // Small problem sizes for the GPU correctness sweep (some not multiples of any block side),
+  // each a full parameter set; every allowed preset block is run on each.
+  std::vector<Params> test_sizes;
+
+  // The __global__ function for cudaFuncGetAttributes, and its name as written in C++
+  // ("wl::vec_add_scalar" or "wl::matmul_tiled<16>"), to find its build-time resource usage.
+  std::function<const void*(const Params&)> function;
+  std::function<std::string(const Params&)> symbol;
+  // Enqueues the kernel (or the library call) on the launch's stream.
+  std::function<void(const DeviceLaunch&)> launch;
+};
+
+} // namespace wl

@@ -1,0 +1,278 @@
+// transpose: out = in^T, a copy whose reads and writes want different orders.
+//
+// The lesson: a warp can read a row of the input in 4 sectors, but the same elements belong to a
+// column of the output, 32 floats `rows` apart, so the naive copy writes 32 sectors per request.
+// Staging a 32x32 tile in shared memory lets each warp read an input row and write an output row,
+// both coalesced; the price moves into shared memory, where reading the tile down a column puts
+// all 32 lanes on one bank (a 32-way conflict), until one word of padding per tile row (32x33)
+// spreads the column across all 32 banks. Global memory panel: naive's store is 32 sectors per
+// request, every global access of the tiled variants is 4. Bank grid: "load tile" is one bank
+// hit 32 times in smem and a clean diagonal in smem_padded; "store tile" is conflict-free in
+// both. Occupancy: the tile costs 4 KiB of shared memory per block, far from any limit. Timings:
+// naive far below copy bandwidth, smem better, smem_padded close to a plain copy.
+
+#include "common.h"
+#include "families.h"
+#include "index/transpose.h"
+#include "launch.cuh"
+
+namespace wl {
+
+__global__ void transpose_naive(const float* in, float* out, int rows, int cols) {
+  const int col = transpose::element(blockIdx.x, blockDim.x, threadIdx.x);
+  const int row = transpose::element(blockIdx.y, blockDim.y, threadIdx.y);
+  if (row < rows && col < cols)
+    out[transpose::output_offset(row, col, rows)] = in[transpose::input_offset(row, col, cols)];
+}
+
+// Both tiled variants: read a 32x32 input tile row by row into shared memory, then write it out
+// column by column, so that both global passes walk consecutive addresses. The block is 32 wide
+// (one warp per tile row) and blockDim.y rows tall; each thread copies 32 / blockDim.y rows.
+template <int kPitch>
+__device__ void transpose_through_tile(const float* in, float* out, int rows, int cols) {
+  __shared__ float tile[transpose::kTile * kPitch];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row0 = transpose::tile_origin(blockIdx.y), col0 = transpose::tile_origin(blockIdx.x);
+  const int passes = transpose::tile_passes(blockDim.y);
+
+  for (int pass = 0; pass < passes; ++pass) {
+    const int r = transpose::tile_row(ty, blockDim.y, pass); // the tile row this warp reads
+    if (row0 + r < rows && col0 + tx < cols)
+      tile[transpose::tile_word(r, tx, kPitch)] =
+          in[transpose::input_offset(row0 + r, col0 + tx, cols)];
+  }
+  __syncthreads();
+  for (int pass = 0; pass < passes; ++pass) {
+    const int c = transpose::tile_row(ty, blockDim.y, pass); // the tile column this warp writes
+    if (row0 + tx < rows && col0 + c < cols)
+      out[transpose::output_offset(row0 + tx, col0 + c, rows)] =
+          tile[transpose::tile_word(tx, c, kPitch)];
+  }
+}
+
+__global__ void transpose_smem(const float* in, float* out, int rows, int cols) {
+  transpose_through_tile<transpose::kTile>(in, out, rows, cols);
+}
+
+__global__ void transpose_smem_padded(const float* in, float* out, int rows, int cols) {
+  transpose_through_tile<transpose::kTile + 1>(in, out, rows, cols);
+}
+
+namespace {
+
+constexpr int kIn = 0, kOut = 1;
+using Offset = std::optional<std::int64_t>;
+using RowCol = std::optional<std::pair<int, int>>;
+
+std::vector<BufferSpec> buffers() {
+  const auto count = [](const Params& p) { return p.at("rows") * p.at("cols"); };
+  return {{"in", ElementType::f32, BufferRole::input, count},
+          {"out", ElementType::f32, BufferRole::output, count}};
+}
+
+Expected reference(const HostBuffers& in, const Params& p) {
+  Expected e{common::outputs_like(in, buffers()), {}, ""};
+  const int rows = static_cast<int>(p.at("rows")), cols = static_cast<int>(p.at("cols"));
+  const float* src = in[kIn].f32();
+  float* dst = e.values[kOut].f32();
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c)
+      dst[transpose::output_offset(r, c, rows)] = src[transpose::input_offset(r, c, cols)];
+  return e;
+}
+
+int rows_of(const LaunchShape& s) { return static_cast<int>(s.param("rows")); }
+int cols_of(const LaunchShape& s) { return static_cast<int>(s.param("cols")); }
+
+// The descriptor fields all three variants share.
+KernelDesc base(std::string id, std::string title, std::string lesson) {
+  KernelDesc k;
+  k.id = std::move(id);
+  k.title = std::move(title);
+  k.lesson = std::move(lesson);
+  // 32768 x 32768 stays below 2^31 elements, so the kernels' 32-bit indices never overflow.
+  k.params = {{"rows", "rows of the input (columns of the output)", 8192, 1, 32768, {}, true},
+              {"cols", "columns of the input (rows of the output)", 8192, 1, 32768, {}, true}};
+  k.block_rank = 2;
+  k.default_block = {32, 8, 1};
+  k.buffers = buffers();
+  k.reference = reference;
+  k.tolerance = {0.0, 0.0}; // a copy: bit-identical
+  k.bytes_moved = [](const Params& p) {
+    return 8.0 * static_cast<double>(p.at("rows") * p.at("cols"));
+  };
+  k.test_sizes = {{{"rows", 67}, {"cols", 45}},
+                  {{"rows", 100}, {"cols", 129}},
+                  {{"rows", 1}, {"cols", 97}},
+                  {{"rows", 64}, {"cols", 64}}};
+  return k;
+}
+
+// naive's two sites touch the same element: its (row, col) when inside the matrix.
+RowCol naive_element(const LaunchShape& s, Coord b, Coord t) {
+  const int col = transpose::element(b.x, s.block.x, t.x);
+  const int row = transpose::element(b.y, s.block.y, t.y);
+  if (row >= rows_of(s) || col >= cols_of(s)) return std::nullopt;
+  return std::pair{row, col};
+}
+
+KernelDesc naive() {
+  KernelDesc k = base(
+      "transpose/naive", "Transpose, one element per thread",
+      "Each thread copies one element. threadIdx.x runs along an input row, so a warp reads 32 "
+      "consecutive floats (4 sectors per request) but writes them down an output column, 32 "
+      "floats `rows` apart: every store request touches 32 sectors and uses 4 of each 32 bytes "
+      "fetched. Global memory panel: load in at 4 sectors per request, store out at 32. Timings: "
+      "well below copy bandwidth; compare with transpose/smem_padded.");
+  k.block_presets = {{32, 8, 1}, {32, 32, 1}, {16, 16, 1}, {64, 4, 1}};
+  k.allowed_blocks = "any 2D block of 1 to 1024 threads";
+  k.check_block = [](const BlockShape& b, const Params&) -> std::string {
+    if (b.z != 1)
+      return "transpose/naive maps x to input columns and y to input rows: its block is 2D";
+    if (b.threads() > 1024) return "a block holds at most 1024 threads";
+    return "";
+  };
+  k.grid = [](const Params& p, const BlockShape& b, int) {
+    return BlockShape{static_cast<int>(common::ceil_div(p.at("cols"), b.x)),
+                      static_cast<int>(common::ceil_div(p.at("rows"), b.y)), 1};
+  };
+  k.sites = {
+      {"load in", MemorySpace::global, AccessOp::load, kIn, common::fixed_width(4),
+       common::single_iteration(),
+       [](const LaunchShape& s, Coord b, Coord t, std::int64_t) -> Offset {
+         const RowCol e = naive_element(s, b, t);
+         if (!e) return std::nullopt;
+         return 4 * std::int64_t{transpose::input_offset(e->first, e->second, cols_of(s))};
+       }},
+      {"store out", MemorySpace::global, AccessOp::store, kOut, common::fixed_width(4),
+       common::single_iteration(),
+       [](const LaunchShape& s, Coord b, Coord t, std::int64_t) -> Offset {
+         const RowCol e = naive_element(s, b, t);
+         if (!e) return std::nullopt;
+         return 4 * std::int64_t{transpose::output_offset(e->first, e->second, rows_of(s))};
+       }}};
+  k.function = [](const Params&) { return reinterpret_cast<const void*>(transpose_naive); };
+  k.symbol = [](const Params&) { return std::string("wl::transpose_naive"); };
+  k.launch = [](const DeviceLaunch& l) {
+    transpose_naive<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), 0, stream_of(l)>>>(
+        buffer<const float>(l, kIn), buffer<float>(l, kOut), rows_of(l.shape), cols_of(l.shape));
+  };
+  return k;
+}
+
+// The tiled variants' tile coordinates. Read phase, pass `it`: thread (tx, ty) reads input
+// element (row0 + r, col0 + tx) into tile[r][tx], r = tile_row(ty, it). Write phase, pass `it`:
+// it writes tile[tx][c], input element (row0 + tx, col0 + c), c = tile_row(ty, it). Each returns
+// the tile (row, col), or nullopt when the element lies outside the matrix.
+RowCol read_phase(const LaunchShape& s, Coord b, Coord t, std::int64_t it) {
+  const int r = transpose::tile_row(t.y, s.block.y, static_cast<int>(it));
+  if (transpose::tile_origin(b.y) + r >= rows_of(s)) return std::nullopt;
+  if (transpose::tile_origin(b.x) + t.x >= cols_of(s)) return std::nullopt;
+  return std::pair{r, t.x};
+}
+
+RowCol write_phase(const LaunchShape& s, Coord b, Coord t, std::int64_t it) {
+  const int c = transpose::tile_row(t.y, s.block.y, static_cast<int>(it));
+  if (transpose::tile_origin(b.y) + t.x >= rows_of(s)) return std::nullopt;
+  if (transpose::tile_origin(b.x) + c >= cols_of(s)) return std::nullopt;
+  return std::pair{t.x, c};
+}
+
+// The four sites of a tiled variant whose tile rows are `pitch` words apart.
+std::vector<Site> tiled_sites(int pitch) {
+  const auto passes = [](const LaunchShape& s) {
+    return std::int64_t{transpose::tile_passes(s.block.y)};
+  };
+  const auto width = common::fixed_width(4);
+  return {
+      {"load in", MemorySpace::global, AccessOp::load, kIn, width, passes,
+       [](const LaunchShape& s, Coord b, Coord t, std::int64_t it) -> Offset {
+         const RowCol e = read_phase(s, b, t, it);
+         if (!e) return std::nullopt;
+         return 4 * std::int64_t{transpose::input_offset(transpose::tile_origin(b.y) + e->first,
+                                                         transpose::tile_origin(b.x) + e->second,
+                                                         cols_of(s))};
+       }},
+      {"store tile", MemorySpace::shared, AccessOp::store, -1, width, passes,
+       [pitch](const LaunchShape& s, Coord b, Coord t, std::int64_t it) -> Offset {
+         const RowCol e = read_phase(s, b, t, it);
+         if (!e) return std::nullopt;
+         return 4 * std::int64_t{transpose::tile_word(e->first, e->second, pitch)};
+       }},
+      {"load tile", MemorySpace::shared, AccessOp::load, -1, width, passes,
+       [pitch](const LaunchShape& s, Coord b, Coord t, std::int64_t it) -> Offset {
+         const RowCol e = write_phase(s, b, t, it);
+         if (!e) return std::nullopt;
+         return 4 * std::int64_t{transpose::tile_word(e->first, e->second, pitch)};
+       }},
+      {"store out", MemorySpace::global, AccessOp::store, kOut, width, passes,
+       [](const LaunchShape& s, Coord b, Coord t, std::int64_t it) -> Offset {
+         const RowCol e = write_phase(s, b, t, it);
+         if (!e) return std::nullopt;
+         return 4 * std::int64_t{transpose::output_offset(transpose::tile_origin(b.y) + e->first,
+                                                          transpose::tile_origin(b.x) + e->second,
+                                                          rows_of(s))};
+       }}};
+}
+
+KernelDesc tiled(std::string id, std::string title, std::string lesson, int pitch) {
+  KernelDesc k = base(std::move(id), std::move(title), std::move(lesson));
+  k.block_presets = {{32, 8, 1}, {32, 4, 1}, {32, 16, 1}, {32, 32, 1}};
+  k.allowed_blocks = "32 x 1, 2, 4, 8, 16 or 32 (x is the tile width; y must divide 32)";
+  k.check_block = [id = k.id](const BlockShape& b, const Params&) -> std::string {
+    if (b.x != transpose::kTile || b.z != 1)
+      return id + " needs a 2D block 32 wide: one warp reads or writes one 32-float tile row";
+    if (b.y < 1 || b.y > transpose::kTile || transpose::kTile % b.y != 0)
+      return id + " needs blockDim.y to divide 32 (1, 2, 4, 8, 16 or 32): each thread copies "
+                  "32 / blockDim.y tile rows";
+    return "";
+  };
+  k.grid = [](const Params& p, const BlockShape&, int) {
+    return BlockShape{static_cast<int>(common::ceil_div(p.at("cols"), transpose::kTile)),
+                      static_cast<int>(common::ceil_div(p.at("rows"), transpose::kTile)), 1};
+  };
+  k.sites = tiled_sites(pitch);
+  return k;
+}
+
+template <auto Kernel>
+void launch_tiled(const DeviceLaunch& l) {
+  Kernel<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), 0, stream_of(l)>>>(
+      buffer<const float>(l, kIn), buffer<float>(l, kOut), rows_of(l.shape), cols_of(l.shape));
+}
+
+KernelDesc smem() {
+  KernelDesc k = tiled(
+      "transpose/smem", "Transpose through a 32x32 shared tile",
+      "A block reads a 32x32 tile with each warp on an input row (coalesced), stores it in shared "
+      "memory, then each warp writes an output row (coalesced) by reading a column of the tile. "
+      "Global memory panel: load in and store out both at 4 sectors per request. Bank grid: store "
+      "tile is one word per bank (1 wavefront); load tile reads words 32 apart, all on one bank: "
+      "a 32-way conflict, 32 wavefronts per request. Timings: better than naive, but the "
+      "shared-memory pipe now serialises.",
+      transpose::kTile);
+  k.function = [](const Params&) { return reinterpret_cast<const void*>(transpose_smem); };
+  k.symbol = [](const Params&) { return std::string("wl::transpose_smem"); };
+  k.launch = launch_tiled<transpose_smem>;
+  return k;
+}
+
+KernelDesc smem_padded() {
+  KernelDesc k = tiled(
+      "transpose/smem_padded", "Transpose through a padded 32x33 shared tile",
+      "The same tile with one unused word at the end of each row (32x33): a tile column now steps "
+      "33 words, and 33 mod 32 = 1 puts the 32 lanes on 32 different banks. Bank grid: load tile "
+      "becomes a diagonal, 1 wavefront per request, like store tile. Global memory panel: "
+      "unchanged from smem (4 sectors per request). Timings: close to a plain copy.",
+      transpose::kTile + 1);
+  k.function = [](const Params&) { return reinterpret_cast<const void*>(transpose_smem_padded); };
+  k.symbol = [](const Params&) { return std::string("wl::transpose_smem_padded"); };
+  k.launch = launch_tiled<transpose_smem_padded>;
+  return k;
+}
+
+} // namespace
+
+std::vector<KernelDesc> transpose_kernels() { return {naive(), smem(), smem_padded()}; }
+
+} // namespace wl

@@ -1,0 +1,112 @@
+// Benchmarks for the GPU machine (never part of the tests). Each prints a markdown table.
+//   wl_bench catalog          every kernel at its default shape and size
+//   wl_bench copy             the vector adds at 1<<26 elements against device-to-device copy bandwidth
+//   wl_bench family NAME      every variant of one family at its default size (softmax, matmul, ...)
+
+#include "cuda_check.h"
+#include "engine.h"
+#include "registry.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+namespace wl {
+namespace {
+
+RunResult run_default(const KernelDesc& kernel, const std::vector<std::string>& params = {}) {
+  EngineOptions options;
+  options.timing.max_seconds = 2.0;
+  return run_kernel(resolve_kernel_request(kernel.id, params, "", ""), options);
+}
+
+void print_row(const RunResult& r) {
+  const bool compute = r.flops > 0 && r.gflops() > 0 && r.flops / r.bytes_moved > 8;
+  std::printf("| %-26s | %-8s | %10.4f | %5.2f %% | %8.1f | %5.1f %% | %9s | %4s | %5s | %s |\n", r.kernel_id.c_str(),
+              (std::to_string(r.launch.block.x) + "x" + std::to_string(r.launch.block.y) + "x" +
+               std::to_string(r.launch.block.z)).c_str(),
+              r.timing->median_ms, 100 * r.timing->noise, r.gbps(), 100 * r.peak_bandwidth_fraction(),
+              compute ? std::to_string(static_cast<long long>(r.gflops())).c_str() : "-",
+              r.attributes ? std::to_string(r.attributes->registers).c_str() : "-",
+              r.attributes ? std::to_string(r.attributes->local_bytes).c_str() : "-",
+              r.verification && r.verification->passed ? "yes" : "NO");
+}
+
+void print_header() {
+  std::printf("| kernel | block | median ms | noise | GB/s | of peak | GFLOP/s | regs | local B | verified |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
+}
+
+int catalog() {
+  print_header();
+  for (const KernelDesc& kernel : all_kernels()) print_row(run_default(kernel));
+  return 0;
+}
+
+// Device-to-device copy of `floats` elements: bytes read plus bytes written per second.
+double copy_gbps(std::int64_t floats) {
+  const std::size_t bytes = static_cast<std::size_t>(floats) * 4;
+  void *src = nullptr, *dst = nullptr;
+  cuda_check(cudaMalloc(&src, bytes), "cudaMalloc");
+  cuda_check(cudaMalloc(&dst, bytes), "cudaMalloc");
+  cuda_check(cudaMemset(src, 1, bytes), "cudaMemset");
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  std::vector<float> samples;
+  for (int i = 0; i < 30; ++i) {
+    cudaEventRecord(start);
+    cuda_check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpyAsync");
+    cudaEventRecord(stop);
+    cudaEventSynchronize(stop);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, start, stop);
+    if (i >= 3) samples.push_back(ms); // the first copies warm up
+  }
+  std::sort(samples.begin(), samples.end());
+  cudaFree(src);
+  cudaFree(dst);
+  return 2.0 * bytes / (samples[samples.size() / 2] * 1e-3) / 1e9;
+}
+
+int copy() {
+  constexpr std::int64_t n = std::int64_t{1} << 26;
+  const double copy = copy_gbps(n);
+  std::printf("device-to-device copy of %lld floats: %.1f GB/s (read + write)\n\n", static_cast<long long>(n), copy);
+  std::printf("| kernel | median ms | GB/s | of copy bandwidth |\n|---|---|---|---|\n");
+  double best = 0;
+  for (const char* id : {"vec_add/scalar", "vec_add/vec4", "vec_add/grid_stride"}) {
+    const RunResult r = run_default(*find_kernel(id), {"n=" + std::to_string(n)});
+    best = std::max(best, r.gbps());
+    std::printf("| %s | %.4f | %.1f | %.1f %% |\n", id, r.timing->median_ms, r.gbps(), 100 * r.gbps() / copy);
+  }
+  std::printf("\nbest vector add: %.1f %% of the copy bandwidth\n", 100 * best / copy);
+  return 0;
+}
+
+int family(const std::string& name) {
+  print_header();
+  for (const KernelDesc& kernel : all_kernels())
+    if (kernel.id.starts_with(name + "/")) print_row(run_default(kernel));
+  return 0;
+}
+
+} // namespace
+} // namespace wl
+
+int main(int argc, char** argv) {
+  const std::string mode = argc > 1 ? argv[1] : "";
+  try {
+    if (mode == "catalog") return wl::catalog();
+    if (mode == "copy") return wl::copy();
+    if (mode == "family" && argc > 2) return wl::family(argv[2]);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "wl_bench: %s\n", e.what());
+    return 1;
+  }
+  std::fprintf(stderr, "usage: wl_bench catalog | copy | family NAME\n");
+  return 2;
+}

@@ -1,0 +1,106 @@
+// `warplens list`, `model` and `run` as a user runs them, including the acceptance predictions
+// of the kernel catalog (sectors and wavefronts per request) read from `model --json`.
+
+#include "test_support.h"
+
+#include <algorithm>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace wl {
+namespace {
+
+using nlohmann::json;
+using test::run_warplens;
+
+json model(const std::string& args) {
+  const auto r = run_warplens("model " + args + " --json");
+  EXPECT_EQ(r.exit_code, 0) << args << "\n" << r.out;
+  return r.exit_code == 0 ? json::parse(r.out) : json::object();
+}
+
+// The first site in this space doing this op.
+json site(const json& result, const std::string& space, const std::string& op) {
+  for (const json& s : result["sites"])
+    if (s["space"] == space && s["op"] == op) return s;
+  ADD_FAILURE() << "no " << space << " " << op << " site";
+  return json::object();
+}
+
+double global_load_sectors_per_request(const std::string& args) {
+  return site(model(args), "global", "load")["sectors_per_request"].get<double>();
+}
+
+double shared_load_wavefronts_per_request(const std::string& args) {
+  return site(model(args), "shared", "load")["wavefronts_per_request"].get<double>();
+}
+
+TEST(CliKernels, CoalescingPredictions) {
+  EXPECT_DOUBLE_EQ(global_load_sectors_per_request("coalescing/stride --param stride=1"), 4.0);
+  EXPECT_DOUBLE_EQ(global_load_sectors_per_request("coalescing/stride --param stride=2"), 8.0);
+  EXPECT_DOUBLE_EQ(global_load_sectors_per_request("coalescing/stride --param stride=32"), 32.0);
+  EXPECT_DOUBLE_EQ(global_load_sectors_per_request("coalescing/offset --param offset=1"), 5.0);
+}
+
+TEST(CliKernels, BankConflictPredictions) {
+  EXPECT_DOUBLE_EQ(shared_load_wavefronts_per_request("bank_conflicts/stride --param stride=1"), 1.0);
+  EXPECT_DOUBLE_EQ(shared_load_wavefronts_per_request("bank_conflicts/stride --param stride=2"), 2.0);
+  EXPECT_DOUBLE_EQ(shared_load_wavefronts_per_request("bank_conflicts/stride --param stride=32"), 32.0);
+  EXPECT_DOUBLE_EQ(shared_load_wavefronts_per_request("bank_conflicts/padded --param pad=1"), 1.0);
+}
+
+TEST(CliKernels, TransposeTileReads) {
+  EXPECT_DOUBLE_EQ(shared_load_wavefronts_per_request("transpose/smem"), 32.0);
+  EXPECT_DOUBLE_EQ(shared_load_wavefronts_per_request("transpose/smem_padded"), 1.0);
+}
+
+TEST(CliKernels, ModelJsonHasTheDocumentedSiteKeys) {
+  const json result = model("vec_add/scalar --arch sm_90 --block 128");
+  ASSERT_FALSE(result["sites"].empty());
+  for (const char* key : {"name", "space", "op", "width", "requests", "sectors", "ideal_sectors", "sectors_per_request",
+                          "wavefronts", "ideal_wavefronts", "wavefronts_per_request"})
+    EXPECT_TRUE(result["sites"][0].contains(key)) << key;
+  EXPECT_EQ(result["occupancy"]["blocks_per_sm"], 16);
+  EXPECT_GT(result["attributes"]["registers"].get<int>(), 0);
+}
+
+TEST(CliKernels, ListShowsEveryKernel) {
+  const auto r = run_warplens("list --json");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const json list = json::parse(r.out);
+  EXPECT_EQ(list.size(), 33u);
+  EXPECT_EQ(list[0]["id"], "vec_add/scalar");
+  const auto text = run_warplens("list");
+  EXPECT_NE(text.out.find("matmul/tiled"), std::string::npos);
+}
+
+void expect_one_line_error(const std::string& args, const std::vector<std::string>& fragments) {
+  const auto r = run_warplens(args);
+  EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << args << "\n" << r.out;
+  for (const std::string& fragment : fragments)
+    EXPECT_NE(r.out.find(fragment), std::string::npos) << args << " should mention '" << fragment << "':\n" << r.out;
+}
+
+TEST(CliKernels, BadInputIsOneLineAndExitTwo) {
+  expect_one_line_error("model nope/kernel", {"unknown kernel 'nope/kernel'", "vec_add/scalar"});
+  expect_one_line_error("model matmul/fancy", {"unknown variant 'matmul/fancy'", "matmul/tiled"});
+  expect_one_line_error("model coalescing/stride --param strid=2", {"no parameter 'strid'", "stride"});
+  expect_one_line_error("model coalescing/stride --param width=3", {"width=3", "4, 8, 16"});
+  expect_one_line_error("model coalescing/stride --param stride", {"name=value"});
+  expect_one_line_error("model matmul/tiled --block 8x8", {"matmul/tiled cannot use block 8x8"});
+  expect_one_line_error("model vec_add/scalar --block 32x2", {"1D"});
+  expect_one_line_error("model vec_add/scalar --size 10x10", {"--size", "n"});
+  expect_one_line_error("model vec_add/vec4 --param n=10", {"multiple of 4"});
+  expect_one_line_error("model matmul/cublas --block 16x16", {"cuBLAS"});
+}
+
+TEST(CliKernels, RunWithoutAGpuSaysSo) {
+  if (run_warplens("arches").out.find("GPU on this machine: none") == std::string::npos)
+    GTEST_SKIP() << "this machine has a GPU";
+  expect_one_line_error("run vec_add/scalar", {"no GPU"});
+}
+
+} // namespace
+} // namespace wl

@@ -1,0 +1,130 @@
+#include "cli_commands.h"
+
+#include "block_text.h"
+#include "engine.h"
+#include "error.h"
+#include "registry.h"
+#include "run_report.h"
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+namespace wl {
+
+namespace {
+
+using nlohmann::json;
+
+std::string param_text(const ParamSpec& spec) {
+  std::string range;
+  if (!spec.choices.empty()) {
+    for (std::int64_t c : spec.choices) range += (range.empty() ? "" : "|") + std::to_string(c);
+  } else {
+    range = std::to_string(spec.min) + ".." + std::to_string(spec.max);
+  }
+  return spec.name + "=" + std::to_string(spec.default_value) + " (" + range + ")";
+}
+
+json kernel_json(const KernelDesc& k) {
+  json params = json::array();
+  for (const ParamSpec& p : k.params)
+    params.push_back({{"name", p.name}, {"help", p.help}, {"default", p.default_value}, {"min", p.min},
+                      {"max", p.max}, {"choices", p.choices}, {"size", p.is_size}});
+  json presets = json::array();
+  for (const BlockShape& b : k.block_presets) presets.push_back(format_block(b));
+  return {{"id", k.id},
+          {"title", k.title},
+          {"lesson", k.lesson},
+          {"params", params},
+          {"block_rank", k.block_rank},
+          {"default_block", format_block(k.default_block)},
+          {"block_presets", presets},
+          {"allowed_blocks", k.allowed_blocks},
+          {"library_chooses_block", k.library_chooses_block}};
+}
+
+void run_list(bool as_json) {
+  if (as_json) {
+    json list = json::array();
+    for (const KernelDesc& k : all_kernels()) list.push_back(kernel_json(k));
+    std::cout << list.dump(2) << "\n";
+    return;
+  }
+  for (const KernelDesc& k : all_kernels()) {
+    std::string params;
+    for (const ParamSpec& p : k.params) params += (params.empty() ? "" : "  ") + param_text(p);
+    std::printf("%-26s %s\n    %dD block, default %s: %s\n    %s\n", k.id.c_str(), k.title.c_str(), k.block_rank,
+                format_block(k.default_block).c_str(), k.allowed_blocks.c_str(), params.c_str());
+  }
+}
+
+// What `model` and `run` share: the kernel and how the user shapes it.
+struct KernelOptions {
+  std::string id;
+  std::string block;
+  std::string size;
+  std::vector<std::string> params;
+  bool json = false;
+  bool csv = false;
+};
+
+void add_kernel_options(CLI::App& cmd, KernelOptions& o) {
+  cmd.add_option("kernel", o.id, "Kernel id, family/variant (see `warplens list`)")->required();
+  cmd.add_option("--block", o.block, "Block shape X, XxY or XxYxZ (default: the kernel's)");
+  cmd.add_option("--size", o.size, "Problem size: the size parameters in order, e.g. 8192x8192");
+  cmd.add_option("--param", o.params, "A parameter as name=value (repeat for several)");
+  cmd.add_flag("--json", o.json, "Print one JSON object");
+}
+
+KernelRequest request_from(const KernelOptions& o) { return resolve_kernel_request(o.id, o.params, o.size, o.block); }
+
+void print(const RunResult& result, const KernelOptions& o) {
+  if (o.json) std::cout << run_json(result).dump(2) << "\n";
+  else if (o.csv) std::cout << run_csv(result);
+  else std::cout << run_text(result);
+}
+
+struct RunOptions {
+  KernelOptions kernel;
+  EngineOptions engine;
+  bool no_verify = false;
+};
+
+} // namespace
+
+void add_kernel_commands(CLI::App& app) {
+  auto list_json = std::make_shared<bool>(false);
+  CLI::App* list = app.add_subcommand("list", "Every bundled kernel with its parameters and allowed blocks");
+  list->add_flag("--json", *list_json, "Print JSON");
+  list->callback([list_json] { run_list(*list_json); });
+
+  auto model = std::make_shared<KernelOptions>();
+  auto model_arch = std::make_shared<std::string>("h100");
+  CLI::App* model_cmd = app.add_subcommand("model", "Occupancy and predicted memory traffic of a kernel, no GPU needed");
+  add_kernel_options(*model_cmd, *model);
+  model_cmd->add_option("--arch", *model_arch, "Preset id or alias, device[:N], or a .json preset")->capture_default_str();
+  model_cmd->callback([model, model_arch] { print(model_kernel(request_from(*model), resolve_arch(*model_arch)), *model); });
+
+  auto run = std::make_shared<RunOptions>();
+  CLI::App* run_cmd = app.add_subcommand("run", "Run a kernel on the GPU: attributes, occupancy, timing, verification");
+  add_kernel_options(*run_cmd, run->kernel);
+  run_cmd->add_flag("--csv", run->kernel.csv, "Print CSV, one row per access site");
+  run_cmd->add_option("--device", run->engine.device, "CUDA device number")->capture_default_str();
+  run_cmd->add_option("--seed", run->engine.seed, "Seed for the random inputs")->capture_default_str();
+  run_cmd->add_option("--max-time", run->engine.timing.max_seconds, "Seconds of timing samples at most")
+      ->capture_default_str();
+  run_cmd->add_flag("--no-verify", run->no_verify, "Skip the comparison with the CPU reference");
+  run_cmd->callback([run] {
+    EngineOptions engine = run->engine;
+    engine.verify = !run->no_verify;
+    const RunResult result = run_kernel(request_from(run->kernel), engine);
+    print(result, run->kernel);
+    if (result.verification && !result.verification->passed)
+      throw UsageError(result.kernel_id + " computed wrong outputs: " + result.verification->first_failure);
+  });
+}
+
+} // namespace wl

@@ -1,0 +1,16 @@
+#pragma once
+// Turns a failed CUDA call into a UsageError naming the call and the runtime's reason.
+
+#include "error.h"
+
+#include <cuda_runtime.h>
+#include <string>
+
+namespace wl {
+
+inline void cuda_check(cudaError_t status, const char* what) {
+  if (status != cudaSuccess)
+    throw UsageError(std::string(what) + " failed: " + cudaGetErrorString(status) + " (" + cudaGetErrorName(status) + ")");
+}
+
+} // namespace wl

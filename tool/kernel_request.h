@@ -1,0 +1,35 @@
+#pragma once
+// A kernel, its parameters and its block, as the user names them on the command line or in the
+// GUI, checked against the kernel's descriptor. Every refusal is one line naming the value and
+// what the kernel allows.
+
+#include "kernel.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wl {
+
+struct KernelRequest {
+  const KernelDesc* kernel = nullptr;
+  Params params; // every parameter, defaults filled in
+  BlockShape block;
+};
+
+// id: "family/variant"; params: "name=value" texts; size: "AxBxC" for the size parameters in
+// order (empty: defaults); block: "X", "XxY" or "XxYxZ" (empty: the kernel's default).
+KernelRequest resolve_kernel_request(const std::string& id, const std::vector<std::string>& params,
+                                     const std::string& size, const std::string& block);
+
+// The same checks for values that are already parsed (the GUI's widgets, the worker protocol).
+void check_kernel_request(const KernelRequest& request);
+
+// The kernel's default block and its presets that it allows for these parameters, default first:
+// the shapes the GUI offers and the GPU correctness sweep runs.
+std::vector<BlockShape> allowed_presets(const KernelDesc& kernel, const Params& params);
+
+// "n=16777216 width=4": parameters as text, in declaration order.
+std::string format_params(const KernelDesc& kernel, const Params& params);
+
+} // namespace wl

@@ -1,0 +1,130 @@
+#include "measure.h"
+
+#include "cuda_check.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include <cuda_runtime.h>
+#include <nvtx3/nvToolsExt.h>
+
+namespace wl {
+
+namespace {
+
+nvtxDomainHandle_t warplens_domain() {
+  static const nvtxDomainHandle_t domain = nvtxDomainCreateA("WarpLens");
+  return domain;
+}
+
+// A device buffer as large as L2; writing it evicts whatever the last sample left there.
+class L2Flusher {
+public:
+  L2Flusher() {
+    int device = 0, bytes = 0;
+    cuda_check(cudaGetDevice(&device), "cudaGetDevice");
+    cuda_check(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, device), "cudaDeviceGetAttribute(L2)");
+    m_bytes = static_cast<std::size_t>(bytes);
+    if (m_bytes) cuda_check(cudaMalloc(&m_buffer, m_bytes), "cudaMalloc(L2 flush buffer)");
+  }
+  ~L2Flusher() { cudaFree(m_buffer); }
+  L2Flusher(const L2Flusher&) = delete;
+  L2Flusher& operator=(const L2Flusher&) = delete;
+
+  void flush(cudaStream_t stream) {
+    if (m_bytes) cuda_check(cudaMemsetAsync(m_buffer, m_flip ^= 1, m_bytes, stream), "cudaMemsetAsync(L2 flush)");
+  }
+
+private:
+  void* m_buffer = nullptr;
+  std::size_t m_bytes = 0;
+  int m_flip = 0;
+};
+
+class EventPair {
+public:
+  EventPair() {
+    cuda_check(cudaEventCreate(&start), "cudaEventCreate");
+    cuda_check(cudaEventCreate(&stop), "cudaEventCreate");
+  }
+  ~EventPair() {
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+  }
+  EventPair(const EventPair&) = delete;
+  EventPair& operator=(const EventPair&) = delete;
+  cudaEvent_t start{}, stop{};
+};
+
+double relative_noise(const std::vector<double>& samples) {
+  const double mean = std::accumulate(samples.begin(), samples.end(), 0.0) / samples.size();
+  double squares = 0;
+  for (double s : samples) squares += (s - mean) * (s - mean);
+  return samples.size() > 1 && mean > 0 ? std::sqrt(squares / (samples.size() - 1)) / mean : INFINITY;
+}
+
+TimingStats summarise(std::vector<double> samples, bool converged, bool flushed) {
+  TimingStats stats;
+  stats.samples = static_cast<int>(samples.size());
+  stats.noise = relative_noise(samples);
+  stats.mean_ms = std::accumulate(samples.begin(), samples.end(), 0.0) / samples.size();
+  std::sort(samples.begin(), samples.end());
+  const std::size_t mid = samples.size() / 2;
+  stats.median_ms = samples.size() % 2 ? samples[mid] : 0.5 * (samples[mid - 1] + samples[mid]);
+  stats.min_ms = samples.front();
+  stats.max_ms = samples.back();
+  stats.converged = converged;
+  stats.l2_flushed = flushed;
+  return stats;
+}
+
+} // namespace
+
+NvtxRange::NvtxRange(const char* name) {
+  nvtxEventAttributes_t attributes{};
+  attributes.version = NVTX_VERSION;
+  attributes.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+  attributes.messageType = NVTX_MESSAGE_TYPE_ASCII;
+  attributes.message.ascii = name;
+  m_id = nvtxDomainRangeStartEx(warplens_domain(), &attributes);
+}
+
+NvtxRange::~NvtxRange() { nvtxDomainRangeEnd(warplens_domain(), m_id); }
+
+TimingStats time_cold(const std::function<void(void*)>& launch, void* stream_handle, const TimingOptions& options) {
+  const auto stream = static_cast<cudaStream_t>(stream_handle);
+  const auto enqueue = [&] {
+    launch(stream_handle);
+    cuda_check(cudaGetLastError(), "kernel launch");
+  };
+  for (int i = 0; i < options.warmup_runs; ++i) enqueue();
+  cuda_check(cudaStreamSynchronize(stream), "warm-up run");
+
+  L2Flusher flusher;
+  EventPair events;
+  std::vector<double> samples;
+  bool converged = false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(options.max_seconds);
+  while (static_cast<int>(samples.size()) < options.max_samples) {
+    if (options.flush_l2) flusher.flush(stream);
+    cuda_check(cudaEventRecord(events.start, stream), "cudaEventRecord");
+    enqueue();
+    cuda_check(cudaEventRecord(events.stop, stream), "cudaEventRecord");
+    cuda_check(cudaEventSynchronize(events.stop), "kernel run");
+    float ms = 0;
+    cuda_check(cudaEventElapsedTime(&ms, events.start, events.stop), "cudaEventElapsedTime");
+    samples.push_back(ms);
+    if (static_cast<int>(samples.size()) < options.min_samples) continue;
+    if (relative_noise(samples) < options.max_noise) {
+      converged = true;
+      break;
+    }
+    if (std::chrono::steady_clock::now() > deadline) break;
+  }
+  return summarise(std::move(samples), converged, options.flush_l2);
+}
+
+} // namespace wl
