@@ -94,12 +94,6 @@ std::vector<Site> sites() {
           {"store out", MemorySpace::global, AccessOp::store, kOut, width, once, volume_offset}};
 }
 
-std::string check_3d_block(const BlockShape& b) {
-  if (b.threads() > 1024) return "a block holds at most 1024 threads";
-  if (b.z > 64) return "blockDim.z is at most 64";
-  return "";
-}
-
 KernelDesc xyz() {
   KernelDesc k;
   k.id = "broadcast_add/xyz";
@@ -121,7 +115,7 @@ KernelDesc xyz() {
   k.default_block = {4, 4, 4};
   k.block_presets = {{4, 4, 4}, {8, 8, 4}, {32, 4, 2}, {32, 8, 4}, {128, 2, 2}};
   k.allowed_blocks = "any 3D block of at most 1024 threads with z at most 64";
-  k.check_block = [](const BlockShape& b, const Params&) { return check_3d_block(b); };
+  k.check_block = [](const BlockShape& b, const Params&) { return common::check_3d_block(b); };
   k.grid = [](const Params& p, const BlockShape& b, int) {
     const Volume v = volume(p);
     return BlockShape{static_cast<int>(common::ceil_div(v.nx, b.x)), static_cast<int>(common::ceil_div(v.ny, b.y)),

@@ -29,6 +29,28 @@ inline std::string check_1d_block(const BlockShape& block) {
   return "";
 }
 
+// A 1D block whose threads a shared-memory tree halves at every step.
+inline std::string check_power_of_two_block(const BlockShape& block) {
+  if (const std::string reason = check_1d_block(block); !reason.empty()) return reason;
+  if (block.x < 32 || (block.x & (block.x - 1)) != 0)
+    return "the tree halves the working threads each step, so the block is a power of two from 32 to 1024 threads";
+  return "";
+}
+
+// A 1D block of whole warps; `why` says what the kernel does with each warp.
+inline std::string check_whole_warps(const BlockShape& block, const std::string& why) {
+  if (const std::string reason = check_1d_block(block); !reason.empty()) return reason;
+  if (block.x < 32 || block.x % 32 != 0) return why + ", so the block is a multiple of 32 threads";
+  return "";
+}
+
+// Any block the hardware takes: at most 1024 threads and 64 in z.
+inline std::string check_3d_block(const BlockShape& block) {
+  if (block.threads() > 1024) return "a block holds at most 1024 threads";
+  if (block.z > 64) return "blockDim.z is at most 64";
+  return "";
+}
+
 // One thread per element in x: ceil(count / block.x) blocks.
 inline BlockShape grid_1d(std::int64_t count, const BlockShape& block) {
   return BlockShape{static_cast<int>(ceil_div(count, block.x)), 1, 1};
@@ -51,6 +73,14 @@ inline HostBuffers outputs_like(const HostBuffers& buffers, const std::vector<Bu
     if (specs[i].role == BufferRole::output) out[i].words.assign(buffers[i].words.size(), 0);
   }
   return out;
+}
+
+// c = a + b element by element: the reference of the vector adds.
+inline Expected add_reference(const HostBuffers& in, const std::vector<BufferSpec>& specs, int a, int b, int c) {
+  Expected e{outputs_like(in, specs), {}, ""};
+  float* out = e.values[c].f32();
+  for (std::int64_t i = 0; i < in[a].size(); ++i) out[i] = in[a].f32()[i] + in[b].f32()[i];
+  return e;
 }
 
 } // namespace wl::common

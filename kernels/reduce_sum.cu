@@ -113,19 +113,6 @@ Expected reference(const HostBuffers& in, const Params& p) {
   return e;
 }
 
-std::string check_power_of_two_block(const BlockShape& b, const Params&) {
-  if (const std::string reason = common::check_1d_block(b); !reason.empty()) return reason;
-  if (b.x < 32 || !std::has_single_bit(static_cast<unsigned>(b.x)))
-    return "the tree halves the working threads each step, so the block is a power of two from 32 to 1024 threads";
-  return "";
-}
-
-std::string check_whole_warps(const BlockShape& b, const Params&) {
-  if (const std::string reason = common::check_1d_block(b); !reason.empty()) return reason;
-  if (b.x < 32 || b.x % 32 != 0) return "the shuffles need whole warps, so the block is a multiple of 32 threads";
-  return "";
-}
-
 Offset element_offset(const LaunchShape& s, Coord b, Coord t, std::int64_t k) {
   const std::int64_t i = reduce_sum::chunk_element(b.x, static_cast<int>(s.param("chunk")), s.block.x, t.x,
                                                    static_cast<int>(k), s.param("n"));
@@ -225,7 +212,7 @@ KernelDesc tree(std::string variant, std::string title, std::string lesson, Kern
   KernelDesc k = base(std::move(variant), std::move(title), std::move(lesson), kernel);
   k.block_presets = {{64, 1, 1}, {128, 1, 1}, {256, 1, 1}, {512, 1, 1}, {1024, 1, 1}};
   k.allowed_blocks = "a 1D power-of-two block of 32 to 1024 threads";
-  k.check_block = check_power_of_two_block;
+  k.check_block = [](const BlockShape& b, const Params&) { return common::check_power_of_two_block(b); };
   k.dynamic_smem = [](const Params&, const BlockShape& b) { return std::int64_t{b.x} * 4; };
   k.sites = tree_sites(step_of);
   return k;
@@ -274,7 +261,9 @@ KernelDesc warp_shuffle() {
                       reduce_sum_warp_shuffle);
   k.block_presets = {{64, 1, 1}, {128, 1, 1}, {256, 1, 1}, {512, 1, 1}, {1024, 1, 1}};
   k.allowed_blocks = "a 1D block of 32 to 1024 threads, a multiple of 32";
-  k.check_block = check_whole_warps;
+  k.check_block = [](const BlockShape& b, const Params&) {
+    return common::check_whole_warps(b, "the shuffles need whole warps");
+  };
   k.sites = warp_shuffle_sites();
   return k;
 }

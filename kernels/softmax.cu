@@ -227,19 +227,6 @@ std::string check_size(const Params& p) {
   return elements(p) <= (std::int64_t{1} << 30) ? "" : "rows x cols must be at most 2^30 elements (4 GiB per buffer)";
 }
 
-std::string check_power_of_two_block(const BlockShape& b, const Params&) {
-  if (const std::string reason = common::check_1d_block(b); !reason.empty()) return reason;
-  if (b.x < 32 || !std::has_single_bit(static_cast<unsigned>(b.x)))
-    return "the tree halves the working threads each step, so the block is a power of two from 32 to 1024 threads";
-  return "";
-}
-
-std::string check_whole_warps(const BlockShape& b, const Params&) {
-  if (const std::string reason = common::check_1d_block(b); !reason.empty()) return reason;
-  if (b.x < 32 || b.x % 32 != 0) return "each warp handles one whole row, so the block is a multiple of 32 threads";
-  return "";
-}
-
 Site global_site(std::string name, AccessOp op, OffsetFn offset, IterationsFn iterations) {
   return {std::move(name), MemorySpace::global, op, op == AccessOp::load ? kX : kY, common::fixed_width(4),
           std::move(iterations), std::move(offset)};
@@ -354,7 +341,7 @@ KernelDesc block_tree() {
                       "row max and sum read back as broadcasts. Timings: the barriers cost most with short rows.");
   k.block_presets = {{32, 1, 1}, {64, 1, 1}, {128, 1, 1}, {256, 1, 1}, {512, 1, 1}, {1024, 1, 1}};
   k.allowed_blocks = "a 1D power-of-two block of 32 to 1024 threads";
-  k.check_block = check_power_of_two_block;
+  k.check_block = [](const BlockShape& b, const Params&) { return common::check_power_of_two_block(b); };
   k.grid = [](const Params& p, const BlockShape&, int) { return BlockShape{static_cast<int>(p.at("rows")), 1, 1}; };
   k.dynamic_smem = [](const Params&, const BlockShape& b) { return std::int64_t{b.x} * 4; };
   const OffsetFn offset = [](const LaunchShape& s, Coord b, Coord t, std::int64_t step) -> Offset {
@@ -385,7 +372,9 @@ KernelDesc warp_per_row(std::string variant, std::string title, std::string less
   KernelDesc k = base(std::move(variant), std::move(title), std::move(lesson));
   k.block_presets = {{32, 1, 1}, {64, 1, 1}, {128, 1, 1}, {256, 1, 1}, {512, 1, 1}, {1024, 1, 1}};
   k.allowed_blocks = "a 1D block of 32 to 1024 threads, a multiple of 32 (one row per warp)";
-  k.check_block = check_whole_warps;
+  k.check_block = [](const BlockShape& b, const Params&) {
+    return common::check_whole_warps(b, "each warp handles one whole row");
+  };
   k.grid = [](const Params& p, const BlockShape& b, int) {
     return BlockShape{static_cast<int>(common::ceil_div(p.at("rows"), softmax::rows_per_block(b.x))), 1, 1};
   };

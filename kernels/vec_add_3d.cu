@@ -55,22 +55,11 @@ std::vector<BufferSpec> buffers() {
 }
 
 Expected reference(const HostBuffers& in, const Params&) {
-  Expected e{common::outputs_like(in, buffers()), {}, ""};
-  const float* a = in[kA].f32();
-  const float* b = in[kB].f32();
-  float* c = e.values[kC].f32();
-  for (std::int64_t i = 0; i < in[kA].size(); ++i) c[i] = a[i] + b[i];
-  return e;
+  return common::add_reference(in, buffers(), kA, kB, kC);
 }
 
 std::string check_volume(const Params& p) {
   return volume(p).count() <= kMaxElements ? "" : "nx*ny*nz must be at most 2^30 elements (three buffers of 4 GiB)";
-}
-
-std::string check_3d_block(const BlockShape& b) {
-  if (b.threads() > 1024) return "a block holds at most 1024 threads";
-  if (b.z > 64) return "blockDim.z is at most 64";
-  return "";
 }
 
 // The descriptor fields both variants share.
@@ -146,7 +135,7 @@ KernelDesc blocks3d() {
   k.default_block = {16, 8, 8};
   k.block_presets = {{32, 4, 4}, {16, 8, 8}, {8, 8, 8}, {4, 8, 8}, {64, 4, 2}, {1, 32, 8}};
   k.allowed_blocks = "any 3D block of at most 1024 threads with z at most 64";
-  k.check_block = [](const BlockShape& b, const Params&) { return check_3d_block(b); };
+  k.check_block = [](const BlockShape& b, const Params&) { return common::check_3d_block(b); };
   k.grid = [](const Params& p, const BlockShape& b, int) {
     const Volume v = volume(p);
     return BlockShape{static_cast<int>(common::ceil_div(v.nx, b.x)), static_cast<int>(common::ceil_div(v.ny, b.y)),

@@ -1,5 +1,7 @@
 #include "occupancy_report.h"
 
+#include "text_format.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -10,12 +12,6 @@ namespace wl {
 namespace {
 
 using nlohmann::json;
-
-std::string format(const char* pattern, auto... values) {
-  char text[512];
-  std::snprintf(text, sizeof text, pattern, values...);
-  return text;
-}
 
 std::string limit_text(int blocks) { return blocks == kUnlimited ? "-" : std::to_string(blocks); }
 

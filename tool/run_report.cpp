@@ -4,6 +4,7 @@
 #include "kernel_request.h"
 #include "occupancy_report.h"
 #include "registry.h"
+#include "text_format.h"
 
 #include <cstdio>
 #include <sstream>
@@ -15,12 +16,6 @@ namespace wl {
 namespace {
 
 using nlohmann::json;
-
-std::string format(const char* pattern, auto... values) {
-  char text[512];
-  std::snprintf(text, sizeof text, pattern, values...);
-  return text;
-}
 
 const char* space_name(MemorySpace space) { return space == MemorySpace::global ? "global" : "shared"; }
 const char* op_name(AccessOp op) { return op == AccessOp::load ? "load" : "store"; }

@@ -1,6 +1,7 @@
 // Every bundled kernel, on every allowed preset block and default block, at each of its test
 // sizes (some not multiples of any block side), against its CPU reference with poisoned outputs.
 
+#include "gpu_test_support.h"
 #include "device.h"
 #include "engine.h"
 #include "registry.h"
@@ -13,12 +14,7 @@
 namespace wl {
 namespace {
 
-bool have_gpu() {
-  int count = 0;
-  const bool ok = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-  cudaGetLastError();
-  return ok;
-}
+using test::have_gpu;
 
 TEST(KernelCatalog, EveryKernelVerifiesOnEveryShapeAndSize) {
   if (!have_gpu()) GTEST_SKIP() << "no GPU";

@@ -2,6 +2,7 @@
 // runtime's cudaOccupancyMaxActiveBlocksPerMultiprocessor over a grid of block sizes, register
 // counts (register caps), static and dynamic shared memory and carveouts. Every point must agree.
 
+#include "gpu_test_support.h"
 #include "device.h"
 #include "occupancy.h"
 
@@ -15,12 +16,7 @@
 namespace wl {
 namespace {
 
-bool have_gpu() {
-  int count = 0;
-  const bool ok = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-  cudaGetLastError();
-  return ok;
-}
+using test::have_gpu;
 
 // Keeps 64 values live so the register cap, not the work, decides the register count.
 template <int kMaxRegs>

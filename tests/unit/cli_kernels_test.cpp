@@ -12,6 +12,7 @@ namespace wl {
 namespace {
 
 using nlohmann::json;
+using test::expect_one_line_error;
 using test::run_warplens;
 
 json model(const std::string& args) {
@@ -73,14 +74,6 @@ TEST(CliKernels, ListShowsEveryKernel) {
   EXPECT_EQ(list[0]["id"], "vec_add/scalar");
   const auto text = run_warplens("list");
   EXPECT_NE(text.out.find("matmul/tiled"), std::string::npos);
-}
-
-void expect_one_line_error(const std::string& args, const std::vector<std::string>& fragments) {
-  const auto r = run_warplens(args);
-  EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.out;
-  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << args << "\n" << r.out;
-  for (const std::string& fragment : fragments)
-    EXPECT_NE(r.out.find(fragment), std::string::npos) << args << " should mention '" << fragment << "':\n" << r.out;
 }
 
 TEST(CliKernels, BadInputIsOneLineAndExitTwo) {

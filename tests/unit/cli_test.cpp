@@ -12,6 +12,7 @@
 namespace wl {
 namespace {
 
+using test::expect_one_line_error;
 using test::run_warplens;
 
 TEST(Cli, OccupancyTextReportMarksTheLimiter) {
@@ -59,15 +60,6 @@ TEST(Cli, ArchesListsEveryPresetAndTheGpuState) {
   EXPECT_NE(r.out.find("GPU on this machine: "), std::string::npos);
   const auto j = nlohmann::json::parse(run_warplens("arches --json").out);
   EXPECT_EQ(j["presets"].size(), 9u);
-}
-
-// Bad input: exit code 2 and exactly one line that names the value and what is allowed.
-void expect_one_line_error(const std::string& args, const std::vector<std::string>& fragments) {
-  const auto r = run_warplens(args);
-  EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.out;
-  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << args << "\n" << r.out;
-  for (const std::string& fragment : fragments)
-    EXPECT_NE(r.out.find(fragment), std::string::npos) << args << " should mention '" << fragment << "':\n" << r.out;
 }
 
 TEST(Cli, BadInputIsOneLineAndExitTwo) {

@@ -3,6 +3,7 @@
 
 #include "common.h"
 #include "kernel_resources.h"
+#include "kernel_test_support.h"
 #include "launch_model.h"
 #include "registry.h"
 
@@ -16,17 +17,9 @@
 namespace wl {
 namespace {
 
-const KernelDesc& kernel(const std::string& id) {
-  const KernelDesc* k = find_kernel(id);
-  if (!k) throw std::runtime_error("no kernel " + id);
-  return *k;
-}
-
-const SitePrediction& site(const LaunchPrediction& p, const std::string& name) {
-  for (const SitePrediction& s : p.sites)
-    if (s.name == name) return s;
-  throw std::runtime_error("no site " + name);
-}
+using test::kernel;
+using test::predict;
+using test::site;
 
 Params size(std::int64_t seq, std::int64_t heads) { return {{"seq", seq}, {"heads", heads}}; }
 

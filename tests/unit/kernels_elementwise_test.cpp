@@ -2,6 +2,7 @@
 // references against hand-computed cases, and the sites against their buffers for every test
 // size and preset block.
 
+#include "kernel_test_support.h"
 #include "launch_model.h"
 #include "registry.h"
 
@@ -13,37 +14,12 @@
 namespace wl {
 namespace {
 
-const KernelDesc& kernel(const std::string& id) {
-  const KernelDesc* k = find_kernel(id);
-  if (!k) throw std::runtime_error("no kernel " + id);
-  return *k;
-}
-
-LaunchPrediction predict(const std::string& id, const Params& params, BlockShape block, ModelBudget budget = {0}) {
-  const KernelDesc& k = kernel(id);
-  return predict_launch(k, make_launch(k, params, block, 132), budget);
-}
-
-const SitePrediction& site(const LaunchPrediction& p, const std::string& name) {
-  for (const SitePrediction& s : p.sites)
-    if (s.name == name) return s;
-  throw std::runtime_error("no site " + name);
-}
+using test::inputs;
+using test::kernel;
+using test::predict;
+using test::site;
 
 double ideal_per_request(const SitePrediction& s) { return double(s.ideal_sectors) / double(s.requests); }
-
-// Input buffers sized for the params, filled with `fill(buffer, element)`; outputs empty.
-template <typename Fill>
-HostBuffers inputs(const KernelDesc& k, const Params& p, Fill fill) {
-  HostBuffers in(k.buffers.size());
-  for (std::size_t b = 0; b < k.buffers.size(); ++b) {
-    in[b].type = k.buffers[b].type;
-    in[b].words.resize(static_cast<std::size_t>(k.buffers[b].count(p)));
-    if (k.buffers[b].role == BufferRole::input)
-      for (std::int64_t i = 0; i < in[b].size(); ++i) in[b].f32()[i] = fill(static_cast<int>(b), i);
-  }
-  return in;
-}
 
 Params volume(int nx, int ny, int nz) { return {{"nx", nx}, {"ny", ny}, {"nz", nz}}; }
 

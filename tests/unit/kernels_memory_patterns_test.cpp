@@ -3,6 +3,7 @@
 // references against small cases worked by hand.
 
 #include "index/bank_conflicts.h"
+#include "kernel_test_support.h"
 #include "launch_model.h"
 #include "registry.h"
 
@@ -15,12 +16,9 @@
 namespace wl {
 namespace {
 
-const KernelDesc& kernel(const std::string& id) {
-  const KernelDesc* k = find_kernel(id);
-  if (!k)
-    throw std::runtime_error("no kernel " + id);
-  return *k;
-}
+using test::kernel;
+using test::predict;
+using test::site;
 
 // The kernel's defaults with some parameters replaced; small n keeps the model exact and fast.
 Params params_for(const KernelDesc& k, const Params& overrides) {

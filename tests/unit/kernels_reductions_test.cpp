@@ -2,6 +2,7 @@
 // hand-computed cases, and the sites against their buffers (in bounds, every output written
 // once) for every test size and preset block.
 
+#include "kernel_test_support.h"
 #include "launch_model.h"
 #include "registry.h"
 
@@ -14,40 +15,15 @@
 namespace wl {
 namespace {
 
-const KernelDesc& kernel(const std::string& id) {
-  const KernelDesc* k = find_kernel(id);
-  if (!k) throw std::runtime_error("no kernel " + id);
-  return *k;
-}
-
-LaunchPrediction predict(const std::string& id, const Params& params, BlockShape block, ModelBudget budget = {0}) {
-  const KernelDesc& k = kernel(id);
-  return predict_launch(k, make_launch(k, params, block, 132), budget);
-}
-
-const SitePrediction& site(const LaunchPrediction& p, const std::string& name) {
-  for (const SitePrediction& s : p.sites)
-    if (s.name == name) return s;
-  throw std::runtime_error("no site " + name);
-}
+using test::inputs;
+using test::kernel;
+using test::predict;
+using test::site;
 
 int site_index(const KernelDesc& k, const std::string& name) {
   for (std::size_t i = 0; i < k.sites.size(); ++i)
     if (k.sites[i].name == name) return static_cast<int>(i);
   throw std::runtime_error("no site " + name);
-}
-
-// Buffers sized for the params, inputs filled with `fill(element)`.
-template <typename Fill>
-HostBuffers inputs(const KernelDesc& k, const Params& p, Fill fill) {
-  HostBuffers in(k.buffers.size());
-  for (std::size_t b = 0; b < k.buffers.size(); ++b) {
-    in[b].type = k.buffers[b].type;
-    in[b].words.resize(static_cast<std::size_t>(k.buffers[b].count(p)));
-    if (k.buffers[b].role == BufferRole::input)
-      for (std::int64_t i = 0; i < in[b].size(); ++i) in[b].f32()[i] = fill(i);
-  }
-  return in;
 }
 
 const std::vector<std::string> kFamilyKernels = {
@@ -122,7 +98,7 @@ TEST(Softmax, ReferenceMatchesHandComputedRows) {
   const Params p = {{"rows", 2}, {"cols", 2}};
   // Row 0: {0, ln 3} -> {1/4, 3/4}. Row 1: {1000, 1000} -> {1/2, 1/2} only if the max is subtracted.
   const float x[] = {0.0f, std::log(3.0f), 1000.0f, 1000.0f};
-  const Expected e = k.reference(inputs(k, p, [&](std::int64_t i) { return x[i]; }), p);
+  const Expected e = k.reference(inputs(k, p, [&](int, std::int64_t i) { return x[i]; }), p);
   EXPECT_TRUE(e.checked.empty());
   const float* y = e.values[1].f32();
   EXPECT_NEAR(y[0], 0.25f, 1e-7f);
@@ -134,7 +110,7 @@ TEST(Softmax, ReferenceMatchesHandComputedRows) {
 TEST(Softmax, LargeReferenceChecksWholeRowsIncludingTheLast) {
   const KernelDesc& k = kernel("softmax/online");
   const Params p = {{"rows", 4096}, {"cols", 2048}};
-  const Expected e = k.reference(inputs(k, p, [](std::int64_t i) { return float(i % 7); }), p);
+  const Expected e = k.reference(inputs(k, p, [](int, std::int64_t i) { return float(i % 7); }), p);
   EXPECT_FALSE(e.note.empty());
   ASSERT_EQ(e.checked.size() % 2048, 0u);
   EXPECT_EQ(e.checked.front(), 0);
@@ -147,7 +123,7 @@ TEST(Softmax, LargeReferenceChecksWholeRowsIncludingTheLast) {
 TEST(Softmax, InitDrawsLogitsThatOverflowWithoutTheMax) {
   const KernelDesc& k = kernel("softmax/naive");
   const Params p = {{"rows", 16}, {"cols", 64}};
-  HostBuffers b = inputs(k, p, [](std::int64_t) { return 0.0f; });
+  HostBuffers b = inputs(k, p, [](int, std::int64_t) { return 0.0f; });
   k.init(b, p, 42);
   float lo = 1e30f, hi = -1e30f;
   for (std::int64_t i = 0; i < b[0].size(); ++i) lo = std::min(lo, b[0].f32()[i]), hi = std::max(hi, b[0].f32()[i]);
@@ -223,7 +199,7 @@ TEST(ReduceSum, ReferenceSumsEachChunk) {
   const KernelDesc& k = kernel("reduce_sum/sequential");
   const Params p = {{"n", 2500}, {"chunk", 1024}};
   // All ones, except the last element: 100.
-  const Expected e = k.reference(inputs(k, p, [](std::int64_t i) { return i == 2499 ? 100.0f : 1.0f; }), p);
+  const Expected e = k.reference(inputs(k, p, [](int, std::int64_t i) { return i == 2499 ? 100.0f : 1.0f; }), p);
   ASSERT_EQ(e.values[1].size(), 3);
   EXPECT_EQ(e.values[1].f32()[0], 1024.0f);
   EXPECT_EQ(e.values[1].f32()[1], 1024.0f);

@@ -3,6 +3,7 @@
 // cases, and, for every test size and allowed preset block, that the sites stay inside their
 // buffers and the output stores cover every output element exactly once.
 
+#include "kernel_test_support.h"
 #include "launch_model.h"
 #include "registry.h"
 
@@ -14,40 +15,15 @@
 namespace wl {
 namespace {
 
-const KernelDesc& kernel(const std::string& id) {
-  const KernelDesc* k = find_kernel(id);
-  if (!k) throw std::runtime_error("no kernel " + id);
-  return *k;
-}
-
-LaunchPrediction predict(const std::string& id, const Params& params, BlockShape block) {
-  const KernelDesc& k = kernel(id);
-  return predict_launch(k, make_launch(k, params, block, 132), ModelBudget{0});
-}
-
-const SitePrediction& site(const LaunchPrediction& p, const std::string& name) {
-  for (const SitePrediction& s : p.sites)
-    if (s.name == name) return s;
-  throw std::runtime_error("no site " + name);
-}
+using test::inputs;
+using test::kernel;
+using test::predict;
+using test::site;
 
 Params matrix(int rows, int cols) { return {{"rows", rows}, {"cols", cols}}; }
 Params product(int m, int n, int k) { return {{"m", m}, {"n", n}, {"k", k}}; }
 Params product(int m, int n, int k, int tile) {
   return {{"m", m}, {"n", n}, {"k", k}, {"tile", tile}};
-}
-
-// Buffers sized for the params; inputs filled with `fill(buffer, element)`.
-template <typename Fill>
-HostBuffers inputs(const KernelDesc& k, const Params& p, Fill fill) {
-  HostBuffers in(k.buffers.size());
-  for (std::size_t b = 0; b < k.buffers.size(); ++b) {
-    in[b].type = k.buffers[b].type;
-    in[b].words.resize(static_cast<std::size_t>(k.buffers[b].count(p)));
-    if (k.buffers[b].role == BufferRole::input)
-      for (std::int64_t i = 0; i < in[b].size(); ++i) in[b].f32()[i] = fill(int(b), i);
-  }
-  return in;
 }
 
 // --- transpose ----------------------------------------------------------------------------------

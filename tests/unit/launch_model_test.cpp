@@ -1,5 +1,6 @@
 // The launch-wide access model, on vec_add: exact sums, sampled estimates, and warp addresses.
 
+#include "kernel_test_support.h"
 #include "launch_model.h"
 #include "registry.h"
 
@@ -8,11 +9,9 @@
 namespace wl {
 namespace {
 
-const KernelDesc& kernel(const char* id) {
-  const KernelDesc* k = find_kernel(id);
-  if (!k) throw std::runtime_error(std::string("no kernel ") + id);
-  return *k;
-}
+using test::kernel;
+using test::predict;
+using test::site;
 
 TEST(LaunchModel, ScalarVectorAddIsFourSectorsPerRequest) {
   const KernelDesc& k = kernel("vec_add/scalar");

@@ -3,8 +3,12 @@
 
 #include "arch.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
 
 namespace wl::test {
 
@@ -28,6 +32,15 @@ inline CommandResult run_warplens(const std::string& args) {
   const int status = pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
+}
+
+// Bad input: exit code 2 and exactly one line that names the value and what is allowed.
+inline void expect_one_line_error(const std::string& args, const std::vector<std::string>& fragments) {
+  const CommandResult r = run_warplens(args);
+  EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << args << "\n" << r.out;
+  for (const std::string& fragment : fragments)
+    EXPECT_NE(r.out.find(fragment), std::string::npos) << args << " should mention '" << fragment << "':\n" << r.out;
 }
 
 } // namespace wl::test
