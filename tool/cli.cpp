@@ -2,6 +2,7 @@
 
 #include "cli_commands.h"
 #include "error.h"
+#include "viz_main.h"
 
 #include <iostream>
 
@@ -18,12 +19,12 @@ int run_cli(int argc, char** argv) {
   app.require_subcommand(0, 1);
   add_arch_commands(app);
   add_kernel_commands(app);
+  add_worker_command(app);
+  viz::GuiOptions gui;
+  viz::add_gui_options(app, gui);
   try {
     app.parse(argc, argv);
-    if (app.get_subcommands().empty()) {
-      std::cerr << "warplens: choose a subcommand (arches, occupancy, list, model, run); --help lists them\n";
-      return kExitBadInput;
-    }
+    if (app.get_subcommands().empty()) return viz::run_gui_command(gui); // the GUI, or its screenshot
     return 0;
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);

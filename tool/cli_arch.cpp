@@ -15,27 +15,9 @@ namespace wl {
 
 namespace {
 
-
 using nlohmann::json;
 
 std::vector<Arch> presets() { return load_arch_presets(assets_dir() / "arch"); }
-
-} // namespace
-
-Arch resolve_arch(const std::string& spec) {
-  if (spec == "device") return arch_from_device(0);
-  if (spec.starts_with("device:")) {
-    try {
-      return arch_from_device(std::stoi(spec.substr(7)));
-    } catch (const std::logic_error&) {
-      throw UsageError("arch '" + spec + "': write device or device:N with N a device number");
-    }
-  }
-  if (spec.ends_with(".json") || spec.find('/') != std::string::npos) return load_arch_file(spec);
-  return find_arch(presets(), spec);
-}
-
-namespace {
 
 std::string human_bytes(std::int64_t bytes) {
   char text[32];

@@ -5,8 +5,11 @@
 #include "error.h"
 #include "registry.h"
 #include "run_report.h"
+#include "sweep.h"
+#include "text_format.h"
 
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -93,6 +96,72 @@ struct RunOptions {
   bool no_verify = false;
 };
 
+struct SweepOptions {
+  KernelOptions kernel;
+  EngineOptions engine;
+  std::string block_x, block_y, block_z;
+  std::string csv_file, json_file;
+};
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  if (!out || !(out << text)) throw UsageError("cannot write '" + path + "'");
+}
+
+std::vector<BlockShape> shapes_of(const SweepOptions& o) {
+  if (!o.kernel.block.empty() && !o.block_x.empty())
+    throw UsageError("give either --block (1D) or --block-x/--block-y/--block-z, not both");
+  if (!o.kernel.block.empty()) return sweep_shapes(parse_side_list(o.kernel.block, "--block"), {1}, {1});
+  if (o.block_x.empty()) throw UsageError("a sweep needs --block start:end:step or --block-x LIST [--block-y LIST]");
+  return sweep_shapes(parse_side_list(o.block_x, "--block-x"),
+                      o.block_y.empty() ? std::vector<int>{1} : parse_side_list(o.block_y, "--block-y"),
+                      o.block_z.empty() ? std::vector<int>{1} : parse_side_list(o.block_z, "--block-z"));
+}
+
+void print_progress(int index, int total, const SweepPoint& p) {
+  const std::string shape = format_block(p.block);
+  if (!p.result) {
+    std::fprintf(stderr, "[%d/%d] block %s: refused: %s\n", index, total, shape.c_str(), p.refused.c_str());
+    return;
+  }
+  const RunResult& r = *p.result;
+  std::fprintf(stderr, "[%d/%d] block %s: %.4f ms, %.0f GB/s%s\n", index, total, shape.c_str(), r.timing->median_ms,
+               r.gbps(), r.verification && !r.verification->passed ? ", WRONG OUTPUT" : "");
+}
+
+void run_sweep_command(const SweepOptions& o) {
+  const KernelRequest base = resolve_kernel_request(o.kernel.id, o.kernel.params, o.kernel.size, "");
+  const std::vector<BlockShape> shapes = shapes_of(o);
+  const std::vector<SweepPoint> points = run_sweep(*base.kernel, base.params, shapes, o.engine, print_progress);
+  std::printf("%-12s %10s %9s %7s %6s %10s %10s  %s\n", "block", "median ms", "GB/s", "occ", "regs", "sect/req",
+              "verified", "counters");
+  for (const SweepPoint& p : points) {
+    if (!p.result) {
+      std::printf("%-12s refused: %s\n", format_block(p.block).c_str(), p.refused.c_str());
+      continue;
+    }
+    const RunResult& r = *p.result;
+    const CounterValue* sectors = r.counters ? r.counters->find("global_load_sectors") : nullptr;
+    const CounterValue* loads = r.counters ? r.counters->find("global_load_instructions") : nullptr;
+    std::printf("%-12s %10.4f %9.1f %6.1f%% %6s %10s %10s  %s\n", format_block(p.block).c_str(), r.timing->median_ms,
+                r.gbps(), r.occupancy ? 100 * r.occupancy->occupancy : 0.0,
+                r.attributes ? std::to_string(r.attributes->registers).c_str() : "-",
+                sectors && loads && loads->value > 0 ? format("%.2f", sectors->value / loads->value).c_str() : "-",
+                r.verification ? (r.verification->passed ? "yes" : "NO") : "-",
+                !r.counters ? "not collected"
+                : r.counters->available ? format("%d passes", r.counters->passes).c_str()
+                                        : ("unavailable: " + r.counters->reason).c_str());
+  }
+  if (!o.csv_file.empty()) write_file(o.csv_file, sweep_csv(points));
+  if (!o.json_file.empty()) {
+    json list = json::array();
+    for (const SweepPoint& p : points)
+      list.push_back(p.result ? run_json(*p.result)
+                              : json{{"block", {p.block.x, p.block.y, p.block.z}}, {"refused", p.refused}});
+    write_file(o.json_file, list.dump(1));
+  }
+}
+
 } // namespace
 
 void add_kernel_commands(CLI::App& app) {
@@ -117,6 +186,8 @@ void add_kernel_commands(CLI::App& app) {
   run_cmd->add_option("--max-time", run->engine.timing.max_seconds, "Seconds of timing samples at most")
       ->capture_default_str();
   run_cmd->add_flag("--no-verify", run->no_verify, "Skip the comparison with the CPU reference");
+  run_cmd->add_option("--metrics", run->engine.metrics,
+                      "Hardware counters: default, all, or names (keys or CUPTI names), comma-separated");
   run_cmd->callback([run] {
     EngineOptions engine = run->engine;
     engine.verify = !run->no_verify;
@@ -125,6 +196,23 @@ void add_kernel_commands(CLI::App& app) {
     if (result.verification && !result.verification->passed)
       throw UsageError(result.kernel_id + " computed wrong outputs: " + result.verification->first_failure);
   });
+
+  auto sweep = std::make_shared<SweepOptions>();
+  CLI::App* sweep_cmd = app.add_subcommand("sweep", "Measure a kernel over many block shapes: timing, occupancy, counters");
+  sweep_cmd->add_option("kernel", sweep->kernel.id, "Kernel id, family/variant")->required();
+  sweep_cmd->add_option("--block", sweep->kernel.block, "1D shapes: start:end:step or a list, e.g. 32:1024:32");
+  sweep_cmd->add_option("--block-x", sweep->block_x, "x sides: start:end:step or a list");
+  sweep_cmd->add_option("--block-y", sweep->block_y, "y sides: start:end:step or a list");
+  sweep_cmd->add_option("--block-z", sweep->block_z, "z sides: start:end:step or a list");
+  sweep_cmd->add_option("--size", sweep->kernel.size, "Problem size: the size parameters in order");
+  sweep_cmd->add_option("--param", sweep->kernel.params, "A parameter as name=value (repeat for several)");
+  sweep_cmd->add_option("--metrics", sweep->engine.metrics, "Hardware counters: default, all, or names");
+  sweep_cmd->add_option("--max-time", sweep->engine.timing.max_seconds, "Seconds of timing samples per shape at most")
+      ->capture_default_str();
+  sweep_cmd->add_option("--device", sweep->engine.device, "CUDA device number")->capture_default_str();
+  sweep_cmd->add_option("--csv", sweep->csv_file, "Write one row per shape to this CSV file");
+  sweep_cmd->add_option("--json", sweep->json_file, "Write every result to this JSON file");
+  sweep_cmd->callback([sweep] { run_sweep_command(*sweep); });
 }
 
 } // namespace wl

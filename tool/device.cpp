@@ -1,5 +1,6 @@
 #include "device.h"
 
+#include "assets.h"
 #include "error.h"
 
 #include <cuda_runtime.h>
@@ -62,6 +63,18 @@ Arch arch_from_device(int ordinal) {
   arch.source = "cudaGetDeviceProperties on device " + std::to_string(ordinal) +
                 "; bandwidth from the memory clock and bus width attributes";
   return arch;
+}
+
+Arch resolve_arch(const std::string& spec) {
+  if (spec == "device") return arch_from_device(0);
+  if (spec.starts_with("device:")) {
+    const std::string ordinal = spec.substr(7);
+    if (ordinal.empty() || ordinal.find_first_not_of("0123456789") != std::string::npos)
+      throw UsageError("arch '" + spec + "': write device or device:N with N a device number");
+    return arch_from_device(std::stoi(ordinal));
+  }
+  if (spec.ends_with(".json") || spec.find('/') != std::string::npos) return load_arch_file(spec);
+  return find_arch(load_arch_presets(assets_dir() / "arch"), spec);
 }
 
 std::string describe_devices() {

@@ -12,6 +12,9 @@ namespace wl {
 // UsageError saying why when there is no usable GPU (no driver, no device, bad ordinal).
 Arch arch_from_device(int ordinal = 0);
 
+// "h100", "sm_90", "device", "device:N" or a path to a .json preset: what --arch takes.
+Arch resolve_arch(const std::string& spec);
+
 // One line for listings: "0: NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)" or "none (<reason>)".
 std::string describe_devices();
 

@@ -1,7 +1,11 @@
 #include "engine.h"
 
+#include "assets.h"
+#include "counters.h"
 #include "cuda_check.h"
 #include "device.h"
+#include "device_compare.h"
+#include "l2_flush.h"
 #include "verify.h"
 
 #include <random>
@@ -12,7 +16,7 @@ namespace wl {
 
 namespace {
 
-// Device memory for one run, freed on every path out.
+// Device memory for one session, freed on every path out.
 class DeviceBuffers {
 public:
   DeviceBuffers() = default;
@@ -28,7 +32,6 @@ public:
     m_pointers.push_back(p);
     return p;
   }
-  const std::vector<void*>& pointers() const { return m_pointers; }
 
 private:
   std::vector<void*> m_pointers;
@@ -48,10 +51,12 @@ private:
 
 std::string mebibytes(double bytes) { return std::to_string(static_cast<long long>(bytes / (1 << 20))) + " MiB"; }
 
-// Checked before allocating: the buffers plus the L2 flush buffer against free device memory.
+// Checked before allocating: inputs, outputs, their expected values and the L2 flush buffer
+// against free device memory.
 void check_memory_fits(const KernelDesc& kernel, const Params& params, const Arch& arch) {
   double needed = static_cast<double>(arch.l2_cache_bytes);
-  for (const BufferSpec& b : kernel.buffers) needed += 4.0 * static_cast<double>(b.count(params));
+  for (const BufferSpec& b : kernel.buffers)
+    needed += (b.role == BufferRole::output ? 8.0 : 4.0) * static_cast<double>(b.count(params));
   std::size_t free = 0, total = 0;
   cuda_check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
   if (needed > static_cast<double>(free))
@@ -110,66 +115,155 @@ void add_occupancy(RunResult& result, const void* function, const BlockShape& bl
              "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
 }
 
-HostBuffers copy_outputs(const KernelDesc& kernel, const HostBuffers& inputs, const std::vector<void*>& device) {
+const MetricCatalog& metric_catalog() {
+  static const MetricCatalog catalog = load_metric_catalog(assets_dir() / "metrics.json");
+  return catalog;
+}
+
+// The counters of this process: one profiler, opened on first use, for every session.
+CounterProfiler& profiler() {
+  static CounterProfiler instance(metric_catalog());
+  return instance;
+}
+
+} // namespace
+
+struct KernelSession::State {
+  const KernelDesc& kernel;
+  Params params;
+  EngineOptions options;
+  Arch arch;
+  Stream stream;
+  L2Flusher flusher;
+  DeviceBuffers device;
+  std::vector<void*> pointers;       // in KernelDesc::buffers order
+  std::vector<void*> expected_device; // per buffer: the reference's values (outputs only)
+  HostBuffers inputs;
+  Expected expected;
+
+  State(const KernelDesc& k, const Params& p, const EngineOptions& o) : kernel(k), params(p), options(o) {}
+
+  void upload();
+  Verification verify(const DeviceLaunch& launch);
+  Verification verify_on_host();
+};
+
+void KernelSession::State::upload() {
+  NvtxRange range("allocate and initialise");
+  inputs = make_inputs(kernel, params, options.seed);
+  if (options.verify) expected = kernel.reference(inputs, params);
+  for (std::size_t i = 0; i < kernel.buffers.size(); ++i) {
+    const std::size_t bytes = 4 * inputs[i].words.size();
+    pointers.push_back(device.allocate(bytes, kernel.buffers[i].name));
+    void* want = nullptr;
+    if (kernel.buffers[i].role == BufferRole::input) {
+      cuda_check(cudaMemcpy(pointers.back(), inputs[i].words.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy(inputs)");
+    } else if (options.verify && expected.checked.empty()) {
+      want = device.allocate(bytes, kernel.buffers[i].name + " expected");
+      cuda_check(cudaMemcpy(want, expected.values[i].words.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy(expected)");
+    }
+    expected_device.push_back(want);
+  }
+}
+
+// Full outputs compare on the device; a sampled reference compares the chosen elements on the host.
+Verification KernelSession::State::verify(const DeviceLaunch& launch) {
+  NvtxRange range("verify");
+  for (std::size_t i = 0; i < kernel.buffers.size(); ++i)
+    if (kernel.buffers[i].role == BufferRole::output)
+      cuda_check(cudaMemsetAsync(pointers[i], 0xff, 4 * inputs[i].words.size(), stream.get()), "poison outputs");
+  kernel.launch(launch);
+  cuda_check(cudaGetLastError(), "kernel launch");
+  cuda_check(cudaStreamSynchronize(stream.get()), "kernel run");
+  if (!expected.checked.empty()) return verify_on_host();
+
+  Verification v;
+  v.note = expected.note;
+  for (std::size_t i = 0; i < kernel.buffers.size(); ++i) {
+    if (kernel.buffers[i].role != BufferRole::output) continue;
+    const std::int64_t count = inputs[i].size();
+    const DeviceComparison c = compare_on_device(pointers[i], expected_device[i], count, inputs[i].type == ElementType::f32,
+                                                 kernel.tolerance.absolute, kernel.tolerance.relative, stream.get());
+    v.checked += count;
+    v.max_abs_error = std::max(v.max_abs_error, c.max_abs_error);
+    if (c.mismatches && v.mismatches == 0) {
+      // Bring back the one failing element to describe it exactly as the host check would.
+      HostBuffers got = expected.values;
+      cuda_check(cudaMemcpy(got[i].words.data(), pointers[i], 4 * got[i].words.size(), cudaMemcpyDeviceToHost),
+                 "cudaMemcpy(outputs)");
+      Expected only{expected.values, {c.first_bad}, ""};
+      v.first_failure = verify_outputs(kernel, got, only).first_failure;
+    }
+    v.mismatches += c.mismatches;
+  }
+  v.passed = v.checked > 0 && v.mismatches == 0;
+  return v;
+}
+
+Verification KernelSession::State::verify_on_host() {
   HostBuffers outputs(inputs.size());
   for (std::size_t i = 0; i < kernel.buffers.size(); ++i) {
     outputs[i].type = inputs[i].type;
     if (kernel.buffers[i].role != BufferRole::output) continue;
     outputs[i].words.resize(inputs[i].words.size());
-    cuda_check(cudaMemcpy(outputs[i].words.data(), device[i], 4 * outputs[i].words.size(), cudaMemcpyDeviceToHost),
+    cuda_check(cudaMemcpy(outputs[i].words.data(), pointers[i], 4 * outputs[i].words.size(), cudaMemcpyDeviceToHost),
                "cudaMemcpy(outputs)");
   }
-  return outputs;
+  return verify_outputs(kernel, outputs, expected);
 }
 
-} // namespace
-
-RunResult run_kernel(const KernelRequest& request, const EngineOptions& options) {
-  const KernelDesc& kernel = *request.kernel;
+KernelSession::KernelSession(const KernelDesc& kernel, const Params& params, const EngineOptions& options)
+    : m_state(nullptr) {
   const Arch arch = arch_from_device(options.device);
   cuda_check(cudaSetDevice(options.device), "cudaSetDevice");
-  check_memory_fits(kernel, request.params, arch);
+  check_memory_fits(kernel, params, arch);
+  if (!options.metrics.empty()) metric_catalog().select(options.metrics); // refuse an unknown metric before any work
+  m_state = std::make_unique<State>(kernel, params, options);
+  m_state->arch = arch;
+  m_state->upload();
+}
 
-  RunResult result = model_kernel(request, arch, options.model);
-  const void* function = kernel.function ? kernel.function(request.params) : nullptr;
+KernelSession::~KernelSession() = default;
+
+RunResult KernelSession::measure(const BlockShape& block) {
+  State& s = *m_state;
+  const KernelRequest request{&s.kernel, s.params, block};
+  check_kernel_request(request);
+  RunResult result = model_kernel(request, s.arch, s.options.model);
+  const void* function = s.kernel.function ? s.kernel.function(s.params) : nullptr;
   result.attributes.reset();
   result.occupancy.reset();
   if (function) {
     result.attributes = device_attributes(function);
-    add_occupancy(result, function, request.block);
+    add_occupancy(result, function, block);
   }
-
-  Stream stream;
-  DeviceBuffers device;
-  HostBuffers inputs;
-  {
-    NvtxRange range("allocate and initialise");
-    inputs = make_inputs(kernel, request.params, options.seed);
-    for (std::size_t i = 0; i < kernel.buffers.size(); ++i) {
-      void* p = device.allocate(4 * inputs[i].words.size(), kernel.buffers[i].name);
-      if (kernel.buffers[i].role == BufferRole::input)
-        cuda_check(cudaMemcpy(p, inputs[i].words.data(), 4 * inputs[i].words.size(), cudaMemcpyHostToDevice),
-                   "cudaMemcpy(inputs)");
-      else
-        cuda_check(cudaMemset(p, 0xff, 4 * inputs[i].words.size()), "cudaMemset(poison outputs)");
-    }
-  }
-  const DeviceLaunch launch{result.launch, result.dynamic_smem, device.pointers(), stream.get()};
-  const auto enqueue = [&](void*) { kernel.launch(launch); };
-
-  if (options.verify) {
-    NvtxRange range("verify");
-    enqueue(nullptr);
-    cuda_check(cudaGetLastError(), "kernel launch");
-    cuda_check(cudaStreamSynchronize(stream.get()), "kernel run");
-    const HostBuffers outputs = copy_outputs(kernel, inputs, device.pointers());
-    result.verification = verify_outputs(kernel, outputs, kernel.reference(inputs, request.params));
-  }
+  const DeviceLaunch launch{result.launch, result.dynamic_smem, s.pointers, s.stream.get()};
+  const auto enqueue = [&](void*) { s.kernel.launch(launch); };
+  if (s.options.verify) result.verification = s.verify(launch);
   {
     NvtxRange range("time kernel");
-    result.timing = time_cold(enqueue, stream.get(), options.timing);
+    result.timing = time_cold(enqueue, s.stream.get(), s.options.timing);
+  }
+  if (!s.options.metrics.empty()) {
+    NvtxRange range("counters");
+    result.counters = profiler().profile(
+        metric_catalog().select(s.options.metrics),
+        [&] {
+          s.flusher.flush(s.stream.get());
+          cuda_check(cudaStreamSynchronize(s.stream.get()), "L2 flush");
+        },
+        [&] {
+      enqueue(nullptr);
+      cuda_check(cudaGetLastError(), "kernel launch");
+      cuda_check(cudaStreamSynchronize(s.stream.get()), "kernel run");
+    });
   }
   return result;
+}
+
+RunResult run_kernel(const KernelRequest& request, const EngineOptions& options) {
+  check_kernel_request(request);
+  return KernelSession(*request.kernel, request.params, options).measure(request.block);
 }
 
 } // namespace wl

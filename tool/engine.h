@@ -10,6 +10,8 @@
 #include "run_result.h"
 
 #include <cstdint>
+#include <memory>
+#include <string>
 
 namespace wl {
 
@@ -19,12 +21,30 @@ struct EngineOptions {
   bool verify = true;
   TimingOptions timing;
   ModelBudget model;
+  std::string metrics; // "" (no counters), "default", "all", or a comma-separated list
 };
 
 RunResult model_kernel(const KernelRequest& request, const Arch& arch, const ModelBudget& budget = {});
 
-// Throws UsageError for what the user can fix (no GPU, not enough device memory, a launch the
-// device refuses) and for CUDA errors, with the runtime's message.
+// One kernel and its parameters on the GPU: buffers allocated, inputs filled and uploaded, and
+// the CPU reference computed once, so that every block shape measured after costs only its own
+// launches (a sweep's per-shape cost). Verification of full outputs runs on the device against
+// the uploaded reference. Throws UsageError for what the user can fix (no GPU, not enough device
+// memory, a launch the device refuses) and for CUDA errors, with the runtime's message.
+class KernelSession {
+public:
+  KernelSession(const KernelDesc& kernel, const Params& params, const EngineOptions& options);
+  ~KernelSession();
+  KernelSession(const KernelSession&) = delete;
+  KernelSession& operator=(const KernelSession&) = delete;
+
+  RunResult measure(const BlockShape& block);
+
+private:
+  struct State;
+  std::unique_ptr<State> m_state;
+};
+
 RunResult run_kernel(const KernelRequest& request, const EngineOptions& options = {});
 
 } // namespace wl

@@ -1,6 +1,7 @@
 #include "measure.h"
 
 #include "cuda_check.h"
+#include "l2_flush.h"
 
 #include <algorithm>
 #include <chrono>
@@ -19,30 +20,6 @@ nvtxDomainHandle_t warplens_domain() {
   static const nvtxDomainHandle_t domain = nvtxDomainCreateA("WarpLens");
   return domain;
 }
-
-// A device buffer as large as L2; writing it evicts whatever the last sample left there.
-class L2Flusher {
-public:
-  L2Flusher() {
-    int device = 0, bytes = 0;
-    cuda_check(cudaGetDevice(&device), "cudaGetDevice");
-    cuda_check(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, device), "cudaDeviceGetAttribute(L2)");
-    m_bytes = static_cast<std::size_t>(bytes);
-    if (m_bytes) cuda_check(cudaMalloc(&m_buffer, m_bytes), "cudaMalloc(L2 flush buffer)");
-  }
-  ~L2Flusher() { cudaFree(m_buffer); }
-  L2Flusher(const L2Flusher&) = delete;
-  L2Flusher& operator=(const L2Flusher&) = delete;
-
-  void flush(cudaStream_t stream) {
-    if (m_bytes) cuda_check(cudaMemsetAsync(m_buffer, m_flip ^= 1, m_bytes, stream), "cudaMemsetAsync(L2 flush)");
-  }
-
-private:
-  void* m_buffer = nullptr;
-  std::size_t m_bytes = 0;
-  int m_flip = 0;
-};
 
 class EventPair {
 public:

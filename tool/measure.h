@@ -1,6 +1,6 @@
 #pragma once
 // Timing a launch the way nvbench's cold measurement does: before every sample the L2 cache is
-// flushed (a memset over a buffer the size of L2), then CUDA events bracket the launch alone.
+// emptied (l2_flush.h), then CUDA events bracket the launch alone.
 // Warm-up first; at least `min_samples`; stop once the relative noise is under `max_noise` or
 // the time budget is spent. Also the NVTX ranges that show WarpLens's phases in Nsight Systems.
 

@@ -1,6 +1,7 @@
 #include "run_report.h"
 
 #include "block_text.h"
+#include "counter_comparison.h"
 #include "kernel_request.h"
 #include "occupancy_report.h"
 #include "registry.h"
@@ -78,6 +79,40 @@ std::string verification_text(const RunResult& r) {
   return text + "\n";
 }
 
+std::string counters_text(const RunResult& r) {
+  if (!r.counters) return "";
+  const CounterResult& c = *r.counters;
+  if (!c.available) return "\ncounters: unavailable: " + c.reason + "\n";
+  std::string text = format("\nmeasured counters (%s, %d pass%s, %.0f ms)\n", c.chip.c_str(), c.passes,
+                            c.passes == 1 ? "" : "es", 1e3 * c.seconds);
+  text += format("%-30s %18s %18s %9s  %s\n", "counter", "measured", "predicted", "diff", "unit");
+  for (const ComparisonRow& row : compare_counters(r)) {
+    text += format("%-30s %18.0f %18s %9s  %s%s\n", row.display.c_str(), row.measured,
+                   row.predicted ? format("%.0f", *row.predicted).c_str() : "-",
+                   row.predicted ? format("%+.1f %%", 100 * row.difference).c_str() : "",
+                   row.unit.c_str(), row.flagged ? "  <- differs" : "");
+    if (row.flagged && !row.reason.empty()) text += "      why: " + row.reason + "\n";
+  }
+  for (const std::string& name : c.missing) text += "  not on this chip: " + name + "\n";
+  return text;
+}
+
+json counters_json(const CounterResult& c, const RunResult& r) {
+  json values = json::array();
+  for (const CounterValue& v : c.values)
+    values.push_back({{"key", v.key}, {"name", v.name}, {"display", v.display}, {"unit", v.unit}, {"value", v.value}});
+  json comparison = json::array();
+  for (const ComparisonRow& row : compare_counters(r))
+    comparison.push_back({{"key", row.key},
+                          {"measured", row.measured},
+                          {"predicted", row.predicted ? json(*row.predicted) : json(nullptr)},
+                          {"difference", row.difference},
+                          {"flagged", row.flagged},
+                          {"reason", row.reason}});
+  return {{"available", c.available}, {"reason", c.reason},  {"chip", c.chip},       {"passes", c.passes},
+          {"seconds", c.seconds},     {"values", values},    {"missing", c.missing}, {"comparison", comparison}};
+}
+
 json sites_json(const LaunchPrediction& prediction) {
   json sites = json::array();
   for (const SitePrediction& s : prediction.sites)
@@ -100,6 +135,19 @@ json sites_json(const LaunchPrediction& prediction) {
   return sites;
 }
 
+// The inputs the occupancy was computed from, so its JSON reports them rather than defaults.
+OccupancyRequest occupancy_inputs(const RunResult& r) {
+  OccupancyRequest request;
+  request.block = r.launch.block;
+  request.dynamic_smem = r.dynamic_smem;
+  if (r.attributes) {
+    request.registers_per_thread = r.attributes->registers;
+    request.static_smem = r.attributes->static_shared_bytes;
+    request.kernel_max_threads = r.attributes->max_threads_per_block;
+  }
+  return request;
+}
+
 } // namespace
 
 std::string run_text(const RunResult& r) {
@@ -116,7 +164,7 @@ std::string run_text(const RunResult& r) {
   }
   text += timing_text(r) + verification_text(r);
   text += "\npredicted memory traffic\n" + sites_table(r.prediction);
-  return text;
+  return text + counters_text(r);
 }
 
 json run_json(const RunResult& r) {
@@ -130,7 +178,11 @@ json run_json(const RunResult& r) {
               {"flops", r.flops},
               {"sites", sites_json(r.prediction)},
               {"model_exact", r.prediction.exact()},
-              {"model_seconds", r.prediction.seconds}};
+              {"model_seconds", r.prediction.seconds},
+              // The rest lets the worker protocol rebuild the RunResult (run_result_from_json).
+              {"model_warp_iterations", r.prediction.warp_iterations},
+              {"model_warp_iterations_evaluated", r.prediction.warp_iterations_evaluated},
+              {"arch_details", arch_to_json(r.arch)}};
   if (r.attributes)
     out["attributes"] = {{"source", r.attributes->source},
                          {"registers", r.attributes->registers},
@@ -140,7 +192,7 @@ json run_json(const RunResult& r) {
                          {"ptx_version", r.attributes->ptx_version},
                          {"binary_version", r.attributes->binary_version}};
   if (r.occupancy) {
-    out["occupancy"] = occupancy_json(r.arch, OccupancyRequest{r.launch.block}, *r.occupancy);
+    out["occupancy"] = occupancy_json(r.arch, occupancy_inputs(r), *r.occupancy);
     if (r.runtime_blocks_per_sm >= 0) out["occupancy"]["runtime_blocks_per_sm"] = r.runtime_blocks_per_sm;
   }
   if (r.timing)
@@ -150,6 +202,7 @@ json run_json(const RunResult& r) {
                      {"converged", r.timing->converged}, {"l2_flushed", r.timing->l2_flushed},
                      {"gbps", r.gbps()},                 {"peak_bandwidth_fraction", r.peak_bandwidth_fraction()},
                      {"gflops", r.gflops()}};
+  if (r.counters) out["counters"] = counters_json(*r.counters, r);
   if (r.verification)
     out["verification"] = {{"passed", r.verification->passed},
                            {"checked", r.verification->checked},

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace wl {
 
@@ -41,6 +42,30 @@ struct Verification {
   std::string note;            // how much of the output the reference covers, when not all
 };
 
+struct CounterValue {
+  std::string key;     // our name for the figure ("global_load_sectors")
+  std::string name;    // the CUPTI metric it was collected as
+  std::string display; // "Global load sectors"
+  std::string unit;
+  double value = 0;
+};
+
+struct CounterResult {
+  bool available = false;
+  std::string reason;                // why there are no counters, and the documented fix
+  std::string chip;                  // "GH100"
+  int passes = 0;                    // kernel runs the metric set needed
+  double seconds = 0;                // wall time spent profiling
+  std::vector<CounterValue> values;
+  std::vector<std::string> missing;  // metrics this chip does not have
+
+  const CounterValue* find(const std::string& key) const {
+    for (const CounterValue& v : values)
+      if (v.key == key) return &v;
+    return nullptr;
+  }
+};
+
 struct RunResult {
   std::string kernel_id;
   Params params;
@@ -52,6 +77,7 @@ struct RunResult {
   int runtime_blocks_per_sm = -1; // cudaOccupancyMaxActiveBlocksPerMultiprocessor; -1: not run
   std::optional<TimingStats> timing;
   std::optional<Verification> verification;
+  std::optional<CounterResult> counters;
   double bytes_moved = 0, flops = 0;
   LaunchPrediction prediction;
 

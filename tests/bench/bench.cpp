@@ -2,10 +2,14 @@
 //   wl_bench catalog          every kernel at its default shape and size
 //   wl_bench copy             the vector adds at 1<<26 elements against device-to-device copy bandwidth
 //   wl_bench family NAME      every variant of one family at its default size (softmax, matmul, ...)
+//   wl_bench launches ID START END STEP
+//                             one plain launch per 1D block size, nothing else: the program ncu
+//                             profiles when its counters are compared with WarpLens's sweep
 
 #include "cuda_check.h"
 #include "engine.h"
 #include "registry.h"
+#include "sweep.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -94,6 +98,19 @@ int family(const std::string& name) {
   return 0;
 }
 
+int launches(const std::string& id, int start, int end, int step) {
+  const KernelDesc* kernel = find_kernel(id);
+  if (!kernel) throw std::runtime_error("unknown kernel " + id);
+  EngineOptions options;
+  options.verify = false;
+  options.timing = TimingOptions{0, 1, 1, 1.0, 0.0, false}; // exactly one launch per shape
+  const KernelRequest request = resolve_kernel_request(id, {}, "", "");
+  std::vector<BlockShape> shapes;
+  for (int x = start; x <= end; x += step) shapes.push_back(BlockShape{x, 1, 1});
+  run_sweep(*kernel, request.params, shapes, options, nullptr);
+  return 0;
+}
+
 } // namespace
 } // namespace wl
 
@@ -103,10 +120,11 @@ int main(int argc, char** argv) {
     if (mode == "catalog") return wl::catalog();
     if (mode == "copy") return wl::copy();
     if (mode == "family" && argc > 2) return wl::family(argv[2]);
+    if (mode == "launches" && argc > 5) return wl::launches(argv[2], std::stoi(argv[3]), std::stoi(argv[4]), std::stoi(argv[5]));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "wl_bench: %s\n", e.what());
     return 1;
   }
-  std::fprintf(stderr, "usage: wl_bench catalog | copy | family NAME\n");
+  std::fprintf(stderr, "usage: wl_bench catalog | copy | family NAME | launches ID START END STEP\n");
   return 2;
 }

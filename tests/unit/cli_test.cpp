@@ -77,7 +77,7 @@ TEST(Cli, BadInputIsOneLineAndExitTwo) {
   expect_one_line_error("occupancy --block 256 --carveout 101", {"carveout 101", "0 to 100"});
   expect_one_line_error("occupancy --arch h100", {"--block"});
   expect_one_line_error("occupancy --block 256 --bogus", {"--bogus"});
-  expect_one_line_error("", {"choose a subcommand"});
+  expect_one_line_error("--headless --kernel no/such", {"unknown kernel 'no/such'"}); // no subcommand: the GUI
 }
 
 TEST(Cli, MalformedPresetFileIsOneLineAndExitTwo) {

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# WarpLens's counters against Nsight Compute's, and the cost of a block-size sweep with each, in
+# one call on the GPU machine: `warplens sweep vec_add/scalar` over 32 and 64 block sizes with the
+# default metric set, and `ncu --metrics <the same names>` over the same 32 and 64 launches of the
+# same kernel (wl_bench launches: one plain launch per size). Wall clock includes cold start.
+set -uo pipefail
+BUILD=${BUILD:-build/gpu}
+OUT=${OUT:-/tmp/warplens-out}
+mkdir -p "$OUT"
+WL="$BUILD/tool/warplens"
+BENCH="$BUILD/tests/bench/wl_bench"
+NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+METRICS=$(python3 -c "import json; d=json.load(open('assets/metrics.json')); m={x['key']:x['name'] for x in d['metrics']}; print(','.join(m[k] for k in d['sets']['default']))")
+
+# Wall-clock seconds of one command (python: the GPU machine has no bc).
+seconds() { python3 -c 'import subprocess,sys,time; t=time.time(); subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL,stderr=subprocess.DEVNULL); print(time.time()-t)' "$@"; }
+
+wl32=$(seconds "$WL" sweep vec_add/scalar --block 32:1024:32 --metrics default --csv "$OUT/wl32.csv")
+wl64=$(seconds "$WL" sweep vec_add/scalar --block 16:1024:16 --metrics default --csv "$OUT/wl64.csv")
+ncu32=$(seconds "$NCU" --metrics "$METRICS" --kernel-name vec_add_scalar --csv --log-file "$OUT/ncu32.csv" \
+        "$BENCH" launches vec_add/scalar 32 1024 32)
+ncu64=$(seconds "$NCU" --metrics "$METRICS" --kernel-name vec_add_scalar --csv --log-file "$OUT/ncu64.csv" \
+        "$BENCH" launches vec_add/scalar 16 1024 16)
+plain32=$(seconds "$BENCH" launches vec_add/scalar 32 1024 32)
+
+python3 tests/bench/compare_ncu.py "$OUT/wl32.csv" "$OUT/ncu32.csv" | tee "$OUT/compare.md"
+python3 - "$wl32" "$wl64" "$ncu32" "$ncu64" "$plain32" <<'PY' | tee "$OUT/speed.md"
+import sys
+wl32, wl64, ncu32, ncu64, plain = map(float, sys.argv[1:])
+print(f"| | 32 shapes (s) | 64 shapes (s) | per added shape (ms) |\n|---|---|---|---|")
+print(f"| warplens sweep --metrics default | {wl32:.2f} | {wl64:.2f} | {1e3*(wl64-wl32)/32:.1f} |")
+print(f"| ncu --metrics (same names) | {ncu32:.2f} | {ncu64:.2f} | {1e3*(ncu64-ncu32)/32:.1f} |")
+print(f"| the 32 launches without a profiler | {plain:.2f} | | |")
+print(f"\nwhole 32-shape sweep: {ncu32/wl32:.1f}x faster than ncu; per added shape: {(ncu64-ncu32)/max(wl64-wl32,1e-9):.1f}x cheaper")
+PY

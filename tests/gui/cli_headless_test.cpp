@@ -1,0 +1,74 @@
+// `warplens --headless --screenshot`: the default view or one panel in model mode, as PNG + JSON
+// sidecar, with the path printed; bad input is one line and exit code 2. `warplens` with no
+// display falls back to the same headless view and says where it went.
+
+#include "gui_test_support.h"
+
+#include <cstdio>
+#include <sys/wait.h>
+
+namespace wl::viz::test {
+namespace {
+
+struct Command {
+  int exit_code = -1;
+  std::string out;
+};
+
+Command run_in(const std::filesystem::path &dir, const std::string &args) {
+  Command result;
+  const std::string command =
+      "cd '" + dir.string() + "' && env -u DISPLAY -u WAYLAND_DISPLAY " + WARPLENS_BINARY + " " + args + " 2>&1";
+  FILE *pipe = popen(command.c_str(), "r");
+  if (!pipe) return result;
+  char buffer[4096];
+  while (std::fgets(buffer, sizeof buffer, pipe)) result.out += buffer;
+  const int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+std::string last_line(const std::string &text) {
+  std::string trimmed = text.substr(0, text.find_last_not_of('\n') + 1);
+  return trimmed.substr(trimmed.find_last_of('\n') + 1);
+}
+
+TEST(GuiCli, HeadlessScreenshotOfOnePanelPrintsItsPath) {
+  const std::filesystem::path dir = scratch_dir();
+  const Command r =
+      run_in(dir, "--headless --screenshot out.png --kernel matmul/tiled --block 16x16 --panel occupancy");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(last_line(r.out), "out.png");
+  const nlohmann::json sidecar = read_json(dir / "out.json");
+  EXPECT_EQ(sidecar["screenshot"]["panel"], "occupancy");
+  EXPECT_EQ(sidecar["configuration"]["kernel"], "matmul/tiled");
+  EXPECT_EQ(sidecar["configuration"]["block"], "16x16");
+  EXPECT_TRUE(sidecar["result"]["occupancy"]["occupancy"].is_number());
+  // The same command again keeps the first file and names the second differently.
+  const Command again = run_in(dir, "--headless --screenshot out.png --kernel matmul/tiled --block 16x16");
+  ASSERT_EQ(again.exit_code, 0) << again.out;
+  EXPECT_NE(last_line(again.out), "out.png");
+  EXPECT_TRUE(std::filesystem::exists(dir / last_line(again.out)));
+}
+
+TEST(GuiCli, BadInputIsOneLineAndExitTwo) {
+  const std::filesystem::path dir = scratch_dir();
+  const Command block = run_in(dir, "--headless --screenshot x.png --kernel matmul/tiled --block 7x7");
+  EXPECT_EQ(block.exit_code, 2) << block.out;
+  EXPECT_NE(block.out.find("7x7"), std::string::npos) << block.out;
+  const Command panel = run_in(dir, "--headless --panel nope");
+  EXPECT_EQ(panel.exit_code, 2) << panel.out;
+  EXPECT_NE(panel.out.find("nope"), std::string::npos) << panel.out;
+  EXPECT_TRUE(std::filesystem::is_empty(dir));
+}
+
+TEST(GuiCli, NoDisplayWritesTheDefaultViewAndSaysWhere) {
+  const std::filesystem::path dir = scratch_dir();
+  const Command r = run_in(dir, "");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("no window"), std::string::npos) << r.out;
+  EXPECT_TRUE(std::filesystem::exists(dir / last_line(r.out))) << r.out;
+}
+
+} // namespace
+} // namespace wl::viz::test

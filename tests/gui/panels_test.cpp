@@ -1,0 +1,120 @@
+// Every panel drawn headless (EGL, software rendering) from canned model results: the same frame
+// function the window runs, with no display and no GPU.
+
+#include "gui_test_support.h"
+
+#include "registry.h"
+
+#include <imgui.h>
+
+namespace wl::viz::test {
+namespace {
+
+void expect_panels_drawn(const App &app, const Image &image, const std::string &what) {
+  for (Panel panel : kAllPanels) {
+    const PanelRect &rect = app.panel_rects[static_cast<int>(panel)];
+    EXPECT_TRUE(rect.visible) << what << ": " << panel_name(panel);
+    EXPECT_GT(rect.width, 100) << what << ": " << panel_name(panel);
+    EXPECT_GT(rect.height, 100) << what << ": " << panel_name(panel);
+  }
+  EXPECT_GT(grey_variance(image), 100) << what;
+}
+
+TEST(GuiPanels, EveryPanelDrawsEveryKernelFromAModelResult) {
+  App app = make_app("", "h100");
+  HeadlessGui gui(app, 1440, 900);
+  for (const KernelDesc &kernel : all_kernels()) {
+    app.select_kernel(kernel.id);
+    app.show(canned_result(kernel.id, "", app.arch()));
+    expect_panels_drawn(app, gui.render(2), kernel.id);
+  }
+}
+
+TEST(GuiPanels, EmptyStatesBeforeAnyResult) {
+  App app = make_app("vec_add/scalar", "h100");
+  HeadlessGui gui(app, 1280, 800);
+  const Image image = gui.render();
+  expect_panels_drawn(app, image, "no result");
+  EXPECT_FALSE(app.latest);
+}
+
+TEST(GuiPanels, EachPanelDrawsAlone) {
+  App app = app_showing("transpose/smem", "32x8");
+  HeadlessGui gui(app, 1280, 800);
+  for (Panel only : kAllPanels) {
+    for (Panel panel : kAllPanels) app.open(panel) = panel == only;
+    const Image image = gui.render(2);
+    for (Panel panel : kAllPanels)
+      EXPECT_EQ(app.rect(panel).visible, panel == only) << panel_name(only) << " alone: " << panel_name(panel);
+    EXPECT_GT(grey_variance(image), 50) << panel_name(only);
+  }
+}
+
+TEST(GuiPanels, BothThemesDrawDifferentPixels) {
+  App app = app_showing("matmul/tiled", "16x16");
+  HeadlessGui gui(app, 1280, 800);
+  app.theme = Theme::dark;
+  const Image dark = gui.render();
+  app.theme = Theme::light;
+  app.screenshot = ScreenshotRequest{std::nullopt, (scratch_dir() / "light.png").string()};
+  const Image light = gui.render();
+  EXPECT_FALSE(app.last_screenshot_path.empty()) << app.status;
+  EXPECT_NE(dark.rgba, light.rgba);
+  EXPECT_GT(grey_variance(light), 100);
+}
+
+TEST(GuiPanels, ShortcutsTogglePanelsAndLive) {
+  App app = app_showing("matmul/tiled", "16x16");
+  HeadlessGui gui(app, 800, 600);
+  gui.render(1);
+  auto press = [&](int key) {
+    ImGui::GetIO().KeysDown[key] = true;
+    gui.render(1);
+    ImGui::GetIO().KeysDown[key] = false;
+    gui.render(1);
+  };
+  press('2'); // GLFW_KEY_2: the Occupancy panel
+  EXPECT_FALSE(app.open(Panel::occupancy));
+  press('2');
+  EXPECT_TRUE(app.open(Panel::occupancy));
+  press('L');
+  EXPECT_TRUE(app.live);
+}
+
+TEST(GuiPanels, MeasuredCountersAndTimingsDrawBesideThePrediction) {
+  App app = make_app("bank_conflicts/stride", "h100");
+  RunResult result = canned_result("bank_conflicts/stride", "", app.arch());
+  CounterResult counters;
+  counters.available = true;
+  counters.chip = "GH100";
+  counters.passes = 1;
+  counters.values.push_back({"shared_load_wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+                             "Shared load wavefronts", "wavefronts", 12345});
+  result.counters = counters;
+  TimingStats timing;
+  timing.samples = 12, timing.median_ms = 0.5, timing.min_ms = 0.49, timing.noise = 0.004, timing.converged = true;
+  result.timing = timing;
+  app.show(result);
+  result.timing->median_ms = 0.4;
+  app.show(result);
+  HeadlessGui gui(app, 1440, 900);
+  expect_panels_drawn(app, gui.render(), "measured");
+  app.screenshot = ScreenshotRequest{std::nullopt, (scratch_dir() / "measured.png").string()};
+  gui.render(1);
+  const nlohmann::json sidecar = read_json(std::filesystem::path(app.last_screenshot_path).replace_extension(".json"));
+  EXPECT_EQ(sidecar["figures"]["counters_measured"], "collected (result.counters)") << app.status;
+  EXPECT_EQ(sidecar["figures"]["history_median_ms"].size(), 2u);
+  app.latest->counters->available = false;
+  app.latest->counters->reason = "ERR_NVGPUCTRPERM: run as root or allow profiling";
+  expect_panels_drawn(app, gui.render(), "counters unavailable");
+}
+
+TEST(GuiPanels, HistoryKeepsTheRecentRuns) {
+  App app = make_app("vec_add/scalar", "h100");
+  for (std::size_t i = 0; i < App::kHistoryLength + 5; ++i) app.show(canned_result("vec_add/scalar", "", app.arch()));
+  EXPECT_EQ(app.history.size(), App::kHistoryLength);
+  EXPECT_TRUE(app.curves.has_value());
+}
+
+} // namespace
+} // namespace wl::viz::test

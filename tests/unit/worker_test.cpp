@@ -1,0 +1,282 @@
+// The worker protocol and the client that runs `warplens worker`: round trips of every message,
+// the real worker answering, newest-wins, and every way a worker can fail (killed mid-request,
+// a command that exits, a hung command, a worker of another protocol version).
+
+#include "engine.h"
+#include "error.h"
+#include "kernel_request.h"
+#include "protocol.h"
+#include "registry.h"
+#include "run_report.h"
+#include "test_support.h"
+#include "worker_client.h"
+
+#include <chrono>
+#include <csignal>
+#include <thread>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace wl {
+namespace {
+
+using namespace std::chrono_literals;
+using nlohmann::json;
+
+const std::string kWorkerCommand = std::string(WARPLENS_BINARY) + " worker";
+
+WorkerRequest model_request(const std::string& kernel, std::int64_t max_evaluations = 30000) {
+  WorkerRequest request;
+  request.type = RequestType::model;
+  request.kernel_id = kernel;
+  request.arch = "h100";
+  request.max_evaluations = max_evaluations;
+  return request;
+}
+
+// A fake worker: a shell command that greets with `protocol` and then hangs.
+std::string greeting_then_sleep(int protocol) {
+  return "printf '{\"id\":0,\"type\":\"hello\",\"protocol\":" + std::to_string(protocol) + "}\\n'; sleep 100";
+}
+
+template <class Predicate> bool eventually(Predicate done, std::chrono::milliseconds limit = 10s) {
+  for (const auto end = std::chrono::steady_clock::now() + limit; std::chrono::steady_clock::now() < end;) {
+    if (done()) return true;
+    std::this_thread::sleep_for(10ms);
+  }
+  return done();
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// A result with every optional part filled, as a run on a GPU makes it.
+RunResult full_result() {
+  const KernelRequest request = resolve_kernel_request("matmul/tiled", {}, "", "16x16");
+  RunResult r = model_kernel(request, test::preset("h100"));
+  r.runtime_blocks_per_sm = 3;
+  r.timing = TimingStats{.samples = 17, .median_ms = 1.25, .min_ms = 1.2, .max_ms = 1.5, .mean_ms = 1.3,
+                         .noise = 0.004, .converged = true, .l2_flushed = true};
+  r.verification = Verification{.passed = false, .checked = 1000, .mismatches = 2, .max_abs_error = 0.5,
+                                .max_rel_error = 0.25, .first_failure = "c[3]: got 1, want 2", .note = "rows 0-9"};
+  r.counters = CounterResult{.available = true, .reason = "", .chip = "GH100", .passes = 2, .seconds = 0.03,
+                             .values = {{"global_load_sectors", "l1tex__t_sectors", "Global load sectors",
+                                         "sectors", 4096}},
+                             .missing = {"smsp__x"}};
+  return r;
+}
+
+TEST(WorkerProtocol, EveryModelResultSurvivesTheRoundTrip) {
+  const Arch h100 = test::preset("h100");
+  for (const KernelDesc& kernel : all_kernels()) {
+    const RunResult original = model_kernel(resolve_kernel_request(kernel.id, {}, "", ""), h100, ModelBudget{2000});
+    const json line = json::parse(protocol_line(run_result_to_json(original)));
+    const RunResult back = run_result_from_json(line);
+    EXPECT_EQ(run_json(back), run_json(original)) << kernel.id;
+    EXPECT_EQ(back.launch.params, original.launch.params) << kernel.id;
+    EXPECT_EQ(back.prediction.exact(), original.prediction.exact()) << kernel.id;
+  }
+}
+
+TEST(WorkerProtocol, ARunResultKeepsTheFieldsTheGuiShows) {
+  const RunResult original = full_result();
+  const WorkerResponse sent{.id = 5, .type = ResponseType::result, .result = std::make_shared<RunResult>(original)};
+  const WorkerResponse got = response_from_json(json::parse(protocol_line(response_to_json(sent))));
+  ASSERT_EQ(got.type, ResponseType::result);
+  ASSERT_TRUE(got.result);
+  const RunResult& back = *got.result;
+  EXPECT_EQ(back.kernel_id, "matmul/tiled");
+  EXPECT_EQ(back.launch.block, (BlockShape{16, 16, 1}));
+  EXPECT_EQ(back.launch.grid, original.launch.grid);
+  EXPECT_EQ(back.arch.name, original.arch.name);
+  EXPECT_EQ(back.arch.sm_count, 132);
+  EXPECT_DOUBLE_EQ(back.arch.dram_bandwidth_gbps, original.arch.dram_bandwidth_gbps);
+  ASSERT_TRUE(back.occupancy && back.attributes && back.timing && back.verification && back.counters);
+  EXPECT_EQ(back.occupancy->limiters, original.occupancy->limiters);
+  EXPECT_EQ(back.occupancy->limits, original.occupancy->limits);
+  EXPECT_EQ(back.occupancy->explanation, original.occupancy->explanation);
+  EXPECT_EQ(back.occupancy->waves->tail_blocks, original.occupancy->waves->tail_blocks);
+  EXPECT_EQ(back.attributes->registers, original.attributes->registers);
+  EXPECT_EQ(back.runtime_blocks_per_sm, 3);
+  EXPECT_DOUBLE_EQ(back.timing->median_ms, 1.25);
+  EXPECT_DOUBLE_EQ(back.gbps(), original.gbps());
+  EXPECT_DOUBLE_EQ(back.gflops(), original.gflops());
+  EXPECT_EQ(back.verification->first_failure, "c[3]: got 1, want 2");
+  EXPECT_EQ(back.counters->chip, "GH100");
+  ASSERT_EQ(back.counters->values.size(), 1u);
+  EXPECT_DOUBLE_EQ(back.counters->values[0].value, 4096);
+  ASSERT_EQ(back.prediction.sites.size(), original.prediction.sites.size());
+  EXPECT_EQ(back.prediction.sites[0].sectors, original.prediction.sites[0].sectors);
+  EXPECT_EQ(run_json(back), run_json(original));
+}
+
+TEST(WorkerProtocol, RequestsRoundTrip) {
+  WorkerRequest run;
+  run.id = 8;
+  run.type = RequestType::run;
+  run.kernel_id = "matmul/tiled";
+  run.params = {{"m", 512}};
+  run.block = BlockShape{16, 16, 1};
+  run.seed = 7;
+  run.verify = false;
+  run.max_seconds = 0.25;
+  run.metrics = "default";
+  const WorkerRequest back = request_from_json(json::parse(protocol_line(request_to_json(run))));
+  EXPECT_EQ(back.type, RequestType::run);
+  EXPECT_EQ(back.params, run.params);
+  EXPECT_EQ(back.block, run.block);
+  EXPECT_EQ(back.seed, 7u);
+  EXPECT_FALSE(back.verify);
+  EXPECT_DOUBLE_EQ(back.max_seconds, 0.25);
+  EXPECT_EQ(back.metrics, "default");
+
+  const WorkerRequest model = request_from_json(request_to_json(model_request("vec_add/scalar")));
+  EXPECT_EQ(model.arch, "h100");
+  EXPECT_FALSE(model.block.has_value());
+  WorkerRequest cancel;
+  cancel.type = RequestType::cancel;
+  cancel.target = 8;
+  EXPECT_EQ(request_from_json(request_to_json(cancel)).target, 8);
+}
+
+TEST(WorkerProtocol, BadLinesAreOneLineErrors) {
+  const auto expect_error = [](const char* text, const char* fragment, bool request) {
+    try {
+      request ? (void)request_from_json(json::parse(text)) : (void)response_from_json(json::parse(text));
+      ADD_FAILURE() << text << " was accepted";
+    } catch (const UsageError& e) {
+      EXPECT_TRUE(contains(e.what(), fragment)) << e.what();
+      EXPECT_FALSE(contains(e.what(), "\n")) << e.what();
+    }
+  };
+  expect_error(R"({"id":1,"type":"model"})", "'kernel'", true);
+  expect_error(R"({"id":1,"type":"dance","kernel":"x"})", "unknown type 'dance'", true);
+  expect_error(R"({"id":1,"type":"run","kernel":"x","block":[1,2,3,4]})", "'block'", true);
+  expect_error(R"({"id":1,"type":"run","kernel":"x","max_seconds":0})", "max_seconds", true);
+  expect_error(R"([1,2])", "not a JSON object", false);
+  expect_error(R"({"id":1,"type":"result","result":{"kernel":"x"}})", "incomplete", false);
+  expect_error(R"({"id":"one","type":"hello","protocol":1})", "'id'", false);
+}
+
+TEST(WorkerClient, TheRealWorkerModelsAKernelWithoutAGpu) {
+  WorkerClient client({.command = kWorkerCommand});
+  const std::int64_t id = client.submit(model_request("vec_add/scalar"));
+  const auto answer = client.wait_for(id, 20s);
+  ASSERT_TRUE(answer) << client.latest().last_failure;
+  ASSERT_TRUE(answer->ok()) << answer->error;
+  EXPECT_EQ(answer->result->kernel_id, "vec_add/scalar");
+  EXPECT_EQ(answer->result->arch.id, "h100");
+  EXPECT_TRUE(answer->result->occupancy.has_value());
+  const WorkerSnapshot snapshot = client.latest();
+  EXPECT_EQ(snapshot.status, WorkerStatus::ready);
+  EXPECT_EQ(snapshot.latest_result, answer);
+  EXPECT_TRUE(snapshot.last_failure.empty()) << snapshot.last_failure;
+}
+
+TEST(WorkerClient, ARunWithoutAGpuIsAnErrorAndTheWorkerLives) {
+  WorkerClient client({.command = kWorkerCommand});
+  WorkerRequest run = model_request("vec_add/scalar");
+  run.type = RequestType::run;
+  run.max_seconds = 0.2;
+  const auto answer = client.wait_for(client.submit(run), 60s);
+  ASSERT_TRUE(answer);
+  if (!answer->ok()) {
+    EXPECT_TRUE(contains(answer->error, "no GPU")) << answer->error;
+    EXPECT_FALSE(answer->worker_died || answer->fatal);
+  }
+  const int pid = client.latest().pid;
+  const auto next = client.wait_for(client.submit(model_request("vec_add/vec4")), 20s);
+  ASSERT_TRUE(next && next->ok());
+  EXPECT_EQ(client.latest().pid, pid);
+  EXPECT_EQ(client.latest().restarts, 0);
+}
+
+TEST(WorkerClient, TheNewestRequestWins) {
+  WorkerClient client({.command = kWorkerCommand});
+  const std::int64_t first = client.submit(model_request("matmul/naive", 200000));
+  const std::int64_t second = client.submit(model_request("vec_add/scalar"));
+  const auto second_answer = client.wait_for(second, 30s);
+  ASSERT_TRUE(second_answer && second_answer->ok());
+  const auto first_answer = client.wait_for(first, 30s);
+  ASSERT_TRUE(first_answer) << "an older request is answered, never lost";
+  EXPECT_TRUE(first_answer->cancelled || first_answer->ok()) << first_answer->error;
+  EXPECT_EQ(client.latest().latest_result->id, second);
+}
+
+TEST(WorkerClient, AWorkerKilledMidRequestIsReportedAndReplaced) {
+  WorkerClient client({.command = kWorkerCommand});
+  const std::int64_t endless = client.submit(model_request("matmul/naive", 0)); // every warp: minutes
+  ASSERT_TRUE(eventually([&] { return client.latest().phase == "model"; }));
+  const int old_pid = client.latest().worker_pid; // the worker itself, not the shell around it
+  const auto killed_at = std::chrono::steady_clock::now();
+  ASSERT_EQ(kill(old_pid, SIGKILL), 0);
+
+  const auto died = client.wait_for(endless, 5s);
+  ASSERT_TRUE(died);
+  EXPECT_TRUE(died->worker_died);
+  EXPECT_TRUE(contains(died->error, "killed by signal 9")) << died->error;
+  EXPECT_TRUE(contains(client.latest().last_failure, "signal 9")) << client.latest().last_failure;
+
+  const auto next = client.wait_for(client.submit(model_request("vec_add/scalar")), 5s);
+  ASSERT_TRUE(next && next->ok()) << (next ? next->error : client.latest().last_failure);
+  EXPECT_LT(std::chrono::steady_clock::now() - killed_at, 2s);
+  EXPECT_NE(client.latest().worker_pid, old_pid);
+  EXPECT_EQ(client.latest().restarts, 1);
+}
+
+TEST(WorkerClient, ACommandThatExitsIsAClearFailure) {
+  WorkerClient client({.command = "sh -c 'exit 3'"});
+  ASSERT_TRUE(eventually([&] { return client.latest().status == WorkerStatus::failed; }));
+  EXPECT_TRUE(contains(client.latest().last_failure, "exited with code 3 before saying hello"))
+      << client.latest().last_failure;
+  const auto answer = client.wait_for(client.submit(model_request("vec_add/scalar")), 10s);
+  ASSERT_TRUE(answer);
+  EXPECT_TRUE(answer->worker_died);
+  EXPECT_TRUE(contains(answer->error, "code 3")) << answer->error;
+  EXPECT_EQ(client.latest().status, WorkerStatus::failed);
+}
+
+TEST(WorkerClient, AMissingCommandSaysWhatTheShellSaid) {
+  WorkerClient client({.command = "no_such_warplens_worker_here"});
+  ASSERT_TRUE(eventually([&] { return client.latest().status == WorkerStatus::failed; }));
+  EXPECT_TRUE(contains(client.latest().last_failure, "code 127")) << client.latest().last_failure;
+  EXPECT_TRUE(contains(client.latest().last_failure, "not found")) << client.latest().last_failure;
+}
+
+TEST(WorkerClient, TheWatchdogKillsAHungWorker) {
+  WorkerClient client({.command = "sleep 100"});
+  const auto submitted = std::chrono::steady_clock::now();
+  const auto answer = client.wait_for(client.submit(model_request("vec_add/scalar"), 1.0), 10s);
+  ASSERT_TRUE(answer);
+  EXPECT_GE(std::chrono::steady_clock::now() - submitted, 1s);
+  EXPECT_TRUE(answer->worker_died);
+  EXPECT_TRUE(contains(answer->error, "ran past its 1 s budget")) << answer->error;
+  EXPECT_TRUE(contains(client.latest().last_failure, "watchdog")) << client.latest().last_failure;
+}
+
+TEST(WorkerClient, TheWatchdogKillsAWorkerThatNeverGreets) {
+  WorkerClient client({.command = "sleep 100", .start_timeout_seconds = 0.5});
+  ASSERT_TRUE(eventually([&] { return client.latest().status == WorkerStatus::failed; }));
+  EXPECT_TRUE(contains(client.latest().last_failure, "no hello within 0.5 s")) << client.latest().last_failure;
+}
+
+TEST(WorkerClient, AWorkerThatHangsAfterHelloIsKilledAndRestarted) {
+  WorkerClient client({.command = greeting_then_sleep(kProtocolVersion)});
+  ASSERT_TRUE(eventually([&] { return client.latest().status == WorkerStatus::ready; }));
+  const auto answer = client.wait_for(client.submit(model_request("vec_add/scalar"), 0.5), 10s);
+  ASSERT_TRUE(answer);
+  EXPECT_TRUE(answer->worker_died);
+  EXPECT_TRUE(eventually([&] {
+    const WorkerSnapshot now = client.latest();
+    return now.restarts == 1 && now.status == WorkerStatus::ready;
+  }));
+}
+
+TEST(WorkerClient, AWorkerOfAnotherProtocolIsRefused) {
+  WorkerClient client({.command = greeting_then_sleep(kProtocolVersion + 1)});
+  ASSERT_TRUE(eventually([&] { return client.latest().status == WorkerStatus::failed; }));
+  EXPECT_TRUE(contains(client.latest().last_failure, "speaks protocol 2")) << client.latest().last_failure;
+}
+
+} // namespace
+} // namespace wl

@@ -1,0 +1,29 @@
+#pragma once
+// Measured counters beside the model's predictions for the same launch: one row per figure both
+// sides know, the difference, and, when it is over 2 %, the known reason if there is one (other L1
+// traffic in the bank-conflict counter, vectorised shared loads, a partial last wave, caches).
+
+#include "run_result.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wl {
+
+struct ComparisonRow {
+  std::string key;     // the metric key ("global_load_sectors")
+  std::string display; // "Global load sectors"
+  std::string unit;
+  std::optional<double> predicted;
+  double measured = 0;
+  double difference = 0; // (measured - predicted) / predicted; 0 without a prediction
+  bool flagged = false;  // |difference| > 2 %
+  std::string reason;    // why they may differ, when flagged and a reason is known
+};
+
+inline constexpr double kComparisonTolerance = 0.02;
+
+std::vector<ComparisonRow> compare_counters(const RunResult& result);
+
+} // namespace wl

@@ -1,0 +1,412 @@
+#include "counters.h"
+
+#include "error.h"
+
+#include <chrono>
+#include <fstream>
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
+#include <nlohmann/json.hpp>
+
+namespace wl {
+
+namespace {
+
+// A CUPTI failure, carried as text so the profiler can close with a reason.
+struct CuptiFailure {
+  std::string what;
+};
+
+std::string fix_for(CUptiResult status) {
+  switch (status) {
+  case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+  case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
+    return "no permission for GPU performance counters (ERR_NVGPUCTRPERM): run as root or with CAP_SYS_ADMIN "
+           "(CAP_PERFMON on driver R565+), or allow all users with 'options nvidia "
+           "NVreg_RestrictProfilingToAdminUsers=0' in /etc/modprobe.d/, update-initramfs -u and reboot";
+  case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
+    return "another profiler (ncu, nsys, cuda-gdb) is attached to this process; CUPTI allows one";
+  case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED: return "counters are not available on a MIG slice";
+  case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED: return "counters are not available under WSL";
+  case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED: return "counters are not available on this virtual GPU";
+  case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED: return "counters are not available on a CMP device";
+  default: return "";
+  }
+}
+
+void check(CUptiResult status, const char* call) {
+  if (status == CUPTI_SUCCESS) return;
+  const char* text = nullptr;
+  cuptiGetResultString(status, &text);
+  const std::string fix = fix_for(status);
+  throw CuptiFailure{std::string(call) + ": " + (text ? text : "CUPTI error") + (fix.empty() ? "" : "; " + fix)};
+}
+
+#define WL_CUPTI(call) check(call, #call)
+
+template <typename Params>
+Params params(std::size_t size) {
+  Params p{};
+  p.structSize = size;
+  return p;
+}
+#define WL_PARAMS(Type) params<Type>(Type##_STRUCT_SIZE)
+
+// The runtime's current context, through the driver entry point so that WarpLens does not link
+// libcuda (machines with no driver still start it).
+CUcontext current_context() {
+  using GetCurrent = CUresult (*)(CUcontext*);
+  void* function = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  if (cudaFree(nullptr) != cudaSuccess ||
+      cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &function, 12000, cudaEnableDefault, &found) != cudaSuccess ||
+      found != cudaDriverEntryPointSuccess)
+    throw CuptiFailure{"cannot reach the CUDA driver's current context"};
+  CUcontext context = nullptr;
+  reinterpret_cast<GetCurrent>(function)(&context);
+  return context;
+}
+
+} // namespace
+
+struct CounterProfiler::State {
+  const MetricCatalog& catalog;
+  bool tried = false;
+  std::string reason; // set when the profiler could not open
+  std::string chip;
+  std::vector<std::uint8_t> availability;
+  CUpti_Profiler_Host_Object* host = nullptr;
+  CUpti_RangeProfiler_Object* range = nullptr;
+  std::map<std::string, std::string> resolved; // metric key -> the name this chip knows
+  // A host object and config image per metric list, made once: the host object that built a
+  // config also evaluates the counter data it produces.
+  struct Config {
+    CUpti_Profiler_Host_Object* host = nullptr;
+    std::vector<std::uint8_t> image;
+  };
+  std::map<std::string, Config> configs; // keyed by the comma-joined metric names
+
+  explicit State(const MetricCatalog& c) : catalog(c) {}
+
+  void open();
+  bool chip_has(const std::string& name);
+  CUpti_Profiler_Host_Object* new_host();
+  const Config& config_for(const std::vector<std::string>& names);
+  std::vector<double> collect(const std::vector<std::string>& names, const std::function<void()>& before_pass,
+                              const std::function<void()>& launch, int& passes);
+  void close();
+};
+
+void CounterProfiler::State::open() {
+  tried = true;
+  try {
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) throw CuptiFailure{"no CUDA device"};
+    const CUcontext context = current_context();
+    auto init = WL_PARAMS(CUpti_Profiler_Initialize_Params);
+    WL_CUPTI(cuptiProfilerInitialize(&init));
+
+    auto supported = WL_PARAMS(CUpti_Profiler_DeviceSupported_Params);
+    supported.cuDevice = device;
+    supported.api = CUPTI_PROFILER_RANGE_PROFILING;
+    WL_CUPTI(cuptiProfilerDeviceSupported(&supported));
+    if (supported.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+      throw CuptiFailure{std::string("this device does not support counters") +
+                         (supported.wsl != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? " (WSL)" : "") +
+                         (supported.vGpu != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? " (vGPU: profiling not enabled)" : "") +
+                         (supported.confidentialCompute != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? " (confidential compute)" : "")};
+
+    auto name = WL_PARAMS(CUpti_Device_GetChipName_Params);
+    name.deviceIndex = static_cast<size_t>(device);
+    WL_CUPTI(cuptiDeviceGetChipName(&name));
+    chip = name.pChipName;
+
+    auto available = WL_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
+    available.ctx = context;
+    WL_CUPTI(cuptiProfilerGetCounterAvailability(&available));
+    availability.resize(available.counterAvailabilityImageSize);
+    available.pCounterAvailabilityImage = availability.data();
+    WL_CUPTI(cuptiProfilerGetCounterAvailability(&available));
+
+    host = new_host();
+
+    auto enable = WL_PARAMS(CUpti_RangeProfiler_Enable_Params);
+    enable.ctx = context;
+    WL_CUPTI(cuptiRangeProfilerEnable(&enable));
+    range = enable.pRangeProfilerObject;
+
+    for (const MetricInfo& m : catalog.metrics) {
+      if (chip_has(m.name)) {
+        resolved[m.key] = m.name;
+        continue;
+      }
+      for (const std::string& fallback : m.fallbacks)
+        if (chip_has(fallback)) {
+          resolved[m.key] = fallback;
+          break;
+        }
+    }
+  } catch (const CuptiFailure& failure) {
+    reason = failure.what;
+    close();
+  }
+}
+
+bool CounterProfiler::State::chip_has(const std::string& metric) {
+  auto props = WL_PARAMS(CUpti_Profiler_Host_GetMetricProperties_Params);
+  props.pHostObject = host;
+  props.pMetricName = metric.c_str();
+  return cuptiProfilerHostGetMetricProperties(&props) == CUPTI_SUCCESS;
+}
+
+CUpti_Profiler_Host_Object* CounterProfiler::State::new_host() {
+  auto init = WL_PARAMS(CUpti_Profiler_Host_Initialize_Params);
+  init.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+  init.pChipName = chip.c_str();
+  init.pCounterAvailabilityImage = availability.data();
+  WL_CUPTI(cuptiProfilerHostInitialize(&init));
+  return init.pHostObject;
+}
+
+const CounterProfiler::State::Config& CounterProfiler::State::config_for(const std::vector<std::string>& names) {
+  std::string key;
+  for (const std::string& n : names) key += n + ",";
+  if (const auto it = configs.find(key); it != configs.end()) return it->second;
+  Config config;
+  config.host = new_host();
+  std::vector<const char*> pointers;
+  for (const std::string& n : names) pointers.push_back(n.c_str());
+  auto add = WL_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
+  add.pHostObject = config.host;
+  add.ppMetricNames = pointers.data();
+  add.numMetrics = pointers.size();
+  WL_CUPTI(cuptiProfilerHostConfigAddMetrics(&add));
+  auto size = WL_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
+  size.pHostObject = config.host;
+  WL_CUPTI(cuptiProfilerHostGetConfigImageSize(&size));
+  config.image.resize(size.configImageSize);
+  auto get = WL_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
+  get.pHostObject = config.host;
+  get.configImageSize = config.image.size();
+  get.pConfigImage = config.image.data();
+  WL_CUPTI(cuptiProfilerHostGetConfigImage(&get));
+  return configs.emplace(key, std::move(config)).first->second;
+}
+
+// One user range around one launch, replayed by running the launch again for every pass.
+std::vector<double> CounterProfiler::State::collect(const std::vector<std::string>& names,
+                                                    const std::function<void()>& before_pass,
+                                                    const std::function<void()>& launch, int& passes) {
+  const Config& config = config_for(names);
+  std::vector<const char*> pointers;
+  for (const std::string& n : names) pointers.push_back(n.c_str());
+
+  auto size = WL_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
+  size.pRangeProfilerObject = range;
+  size.pMetricNames = pointers.data();
+  size.numMetrics = pointers.size();
+  size.maxNumOfRanges = 1;
+  size.maxNumRangeTreeNodes = 1;
+  WL_CUPTI(cuptiRangeProfilerGetCounterDataSize(&size));
+  std::vector<std::uint8_t> data(size.counterDataSize);
+  auto init = WL_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
+  init.pRangeProfilerObject = range;
+  init.counterDataSize = data.size();
+  init.pCounterData = data.data();
+  WL_CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&init));
+
+  auto set = WL_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
+  set.pRangeProfilerObject = range;
+  set.configSize = config.image.size();
+  set.pConfig = config.image.data();
+  set.counterDataImageSize = data.size();
+  set.pCounterDataImage = data.data();
+  set.range = CUPTI_UserRange;
+  set.replayMode = CUPTI_UserReplay;
+  set.maxRangesPerPass = 1;
+  set.numNestingLevels = 1;
+  set.minNestingLevel = 1;
+  set.passIndex = 0;
+  set.targetNestingLevel = 1;
+  WL_CUPTI(cuptiRangeProfilerSetConfig(&set));
+
+  passes = 0;
+  for (bool done = false; !done;) {
+    before_pass();
+    auto start = WL_PARAMS(CUpti_RangeProfiler_Start_Params);
+    start.pRangeProfilerObject = range;
+    WL_CUPTI(cuptiRangeProfilerStart(&start));
+    auto push = WL_PARAMS(CUpti_RangeProfiler_PushRange_Params);
+    push.pRangeProfilerObject = range;
+    push.pRangeName = "launch";
+    WL_CUPTI(cuptiRangeProfilerPushRange(&push));
+    launch();
+    auto pop = WL_PARAMS(CUpti_RangeProfiler_PopRange_Params);
+    pop.pRangeProfilerObject = range;
+    WL_CUPTI(cuptiRangeProfilerPopRange(&pop));
+    auto stop = WL_PARAMS(CUpti_RangeProfiler_Stop_Params);
+    stop.pRangeProfilerObject = range;
+    WL_CUPTI(cuptiRangeProfilerStop(&stop));
+    done = stop.isAllPassSubmitted != 0;
+    ++passes;
+  }
+  auto decode = WL_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
+  decode.pRangeProfilerObject = range;
+  WL_CUPTI(cuptiRangeProfilerDecodeData(&decode));
+  if (decode.numOfRangeDropped > 0) throw CuptiFailure{"the profiled range was dropped"};
+
+  std::vector<double> values(names.size());
+  auto evaluate = WL_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
+  evaluate.pHostObject = config.host;
+  evaluate.pCounterDataImage = data.data();
+  evaluate.counterDataImageSize = data.size();
+  evaluate.rangeIndex = 0;
+  evaluate.ppMetricNames = pointers.data();
+  evaluate.numMetrics = pointers.size();
+  evaluate.pMetricValues = values.data();
+  WL_CUPTI(cuptiProfilerHostEvaluateToGpuValues(&evaluate));
+  return values;
+}
+
+void CounterProfiler::State::close() {
+  if (range) {
+    auto disable = WL_PARAMS(CUpti_RangeProfiler_Disable_Params);
+    disable.pRangeProfilerObject = range;
+    cuptiRangeProfilerDisable(&disable);
+    range = nullptr;
+  }
+  for (auto& [_, config] : configs) {
+    auto deinit = WL_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
+    deinit.pHostObject = config.host;
+    cuptiProfilerHostDeinitialize(&deinit);
+  }
+  configs.clear();
+  if (host) {
+    auto deinit = WL_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
+    deinit.pHostObject = host;
+    cuptiProfilerHostDeinitialize(&deinit);
+    host = nullptr;
+  }
+}
+
+CounterProfiler::CounterProfiler(const MetricCatalog& catalog) : m_state(std::make_unique<State>(catalog)) {}
+
+CounterProfiler::~CounterProfiler() { m_state->close(); }
+
+std::string CounterProfiler::chip() const { return m_state->chip; }
+
+CounterResult CounterProfiler::profile(const std::vector<const MetricInfo*>& metrics,
+                                      const std::function<void()>& before_pass, const std::function<void()>& launch) {
+  const auto start = std::chrono::steady_clock::now();
+  State& s = *m_state;
+  if (!s.tried) s.open();
+  CounterResult result;
+  result.chip = s.chip;
+  if (!s.reason.empty()) {
+    result.reason = s.reason;
+    return result;
+  }
+  std::vector<const MetricInfo*> collected;
+  std::vector<std::string> names;
+  for (const MetricInfo* m : metrics) {
+    const auto it = s.resolved.find(m->key);
+    if (it == s.resolved.end()) {
+      result.missing.push_back(m->name);
+      continue;
+    }
+    collected.push_back(m);
+    names.push_back(it->second);
+  }
+  try {
+    const std::vector<double> values = s.collect(names, before_pass, launch, result.passes);
+    for (std::size_t i = 0; i < collected.size(); ++i)
+      result.values.push_back({collected[i]->key, names[i], collected[i]->display, collected[i]->unit, values[i]});
+    result.available = true;
+  } catch (const CuptiFailure& failure) {
+    result.reason = failure.what;
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+int CounterProfiler::passes(const std::vector<const MetricInfo*>& metrics) {
+  State& s = *m_state;
+  if (!s.tried) s.open();
+  if (!s.reason.empty()) return 0;
+  std::vector<std::string> names;
+  for (const MetricInfo* m : metrics)
+    if (const auto it = s.resolved.find(m->key); it != s.resolved.end()) names.push_back(it->second);
+  try {
+    const State::Config& config = s.config_for(names);
+    std::vector<std::uint8_t> image = config.image; // the call takes a non-const pointer
+    auto count = WL_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
+    count.configImageSize = image.size();
+    count.pConfigImage = image.data();
+    WL_CUPTI(cuptiProfilerHostGetNumOfPasses(&count));
+    return static_cast<int>(count.numOfPasses);
+  } catch (const CuptiFailure&) {
+    return 0;
+  }
+}
+
+const MetricInfo* MetricCatalog::find(const std::string& key_or_name) const {
+  for (const MetricInfo& m : metrics)
+    if (m.key == key_or_name || m.name == key_or_name) return &m;
+  return nullptr;
+}
+
+std::vector<const MetricInfo*> MetricCatalog::select(const std::string& spec) const {
+  std::vector<const MetricInfo*> chosen;
+  if (spec == "all") {
+    for (const MetricInfo& m : metrics) chosen.push_back(&m);
+    return chosen;
+  }
+  std::vector<std::string> keys;
+  if (const auto set = sets.find(spec); set != sets.end()) {
+    keys = set->second;
+  } else {
+    for (std::size_t start = 0;;) {
+      const std::size_t comma = spec.find(',', start);
+      keys.push_back(spec.substr(start, comma == std::string::npos ? comma : comma - start));
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  }
+  for (const std::string& key : keys) {
+    const MetricInfo* m = find(key);
+    if (!m) {
+      std::string known;
+      for (const auto& [name, _] : sets) known += name + ", ";
+      for (const MetricInfo& info : metrics) known += info.key + (&info == &metrics.back() ? "" : ", ");
+      throw UsageError("unknown metric '" + key + "'; choose all, " + known + " or their CUPTI names");
+    }
+    chosen.push_back(m);
+  }
+  return chosen;
+}
+
+MetricCatalog load_metric_catalog(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) throw UsageError(file.string() + ": cannot read the metric catalog");
+  MetricCatalog catalog;
+  try {
+    const nlohmann::json j = nlohmann::json::parse(in);
+    for (const auto& m : j.at("metrics"))
+      catalog.metrics.push_back({m.at("key"), m.at("name"), m.value("fallbacks", std::vector<std::string>{}),
+                                 m.at("display"), m.at("unit"), m.at("panel"), m.at("meaning")});
+    for (const auto& [name, keys] : j.at("sets").items()) catalog.sets[name] = keys.get<std::vector<std::string>>();
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(file.string() + ": " + e.what());
+  }
+  for (const auto& [name, keys] : catalog.sets)
+    for (const std::string& key : keys)
+      if (!catalog.find(key)) throw UsageError(file.string() + ": set '" + name + "' names unknown metric '" + key + "'");
+  return catalog;
+}
+
+} // namespace wl

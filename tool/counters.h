@@ -1,0 +1,71 @@
+#pragma once
+// Hardware counters through CUPTI's Range Profiler (CUDA 13): the only part of WarpLens that
+// includes CUPTI headers. One CounterProfiler per process and device keeps the host object, the
+// counter-availability image, a config image per metric list and a counter-data image, so each
+// launch profiled costs only its passes. Our kernels are idempotent, so replay is user replay:
+// the launch is simply run again for every pass, with no device-memory save and restore.
+//
+// The metrics come from assets/metrics.json: which CUPTI metric feeds which figure, its unit and
+// meaning, and fallbacks for chips that name it differently. Every name is checked against the
+// chip when the profiler opens; a metric the chip lacks is reported unavailable, not fatal.
+
+#include "run_result.h"
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace wl {
+
+struct MetricInfo {
+  std::string key;                    // "global_load_sectors": our name for the figure
+  std::string name;                   // "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
+  std::vector<std::string> fallbacks; // other chips' names for the same figure
+  std::string display;                // "Global load sectors"
+  std::string unit;                   // "sectors", "bytes", "ns", "%", "warps", "threads"
+  std::string panel;                  // "global", "shared", "occupancy", "timings", "divergence"
+  std::string meaning;                // one line for tooltips
+};
+
+struct MetricCatalog {
+  std::vector<MetricInfo> metrics;
+  std::map<std::string, std::vector<std::string>> sets; // "default" -> keys
+
+  const MetricInfo* find(const std::string& key_or_name) const;
+  // "default", "all", or a comma-separated list of keys or CUPTI names; throws UsageError listing
+  // what exists for an unknown one.
+  std::vector<const MetricInfo*> select(const std::string& spec) const;
+};
+
+MetricCatalog load_metric_catalog(const std::filesystem::path& file);
+
+// Opens on first use for the current device; a device or a process that cannot profile (no
+// permission, MIG, WSL, vGPU, another profiler attached) leaves it closed with the reason and the
+// documented fix, and every later call reports that reason instead of counters.
+class CounterProfiler {
+public:
+  explicit CounterProfiler(const MetricCatalog& catalog);
+  ~CounterProfiler();
+  CounterProfiler(const CounterProfiler&) = delete;
+  CounterProfiler& operator=(const CounterProfiler&) = delete;
+
+  // Runs `launch` (which enqueues one kernel launch and synchronises) once per pass and returns
+  // the metrics' values for that launch. `before_pass` runs before each pass, outside the
+  // profiled range (an L2 flush, so every pass starts from the same cache state).
+  CounterResult profile(const std::vector<const MetricInfo*>& metrics, const std::function<void()>& before_pass,
+                        const std::function<void()>& launch);
+
+  // Passes the set needs on this chip, or 0 when the profiler is closed.
+  int passes(const std::vector<const MetricInfo*>& metrics);
+
+  std::string chip() const;
+
+private:
+  struct State;
+  std::unique_ptr<State> m_state;
+};
+
+} // namespace wl

@@ -1,0 +1,90 @@
+#pragma once
+// The JSON-lines protocol between the GUI and `warplens worker`: one JSON object per line, UTF-8,
+// on the worker's stdin (requests) and stdout (responses). Every line has an integer `id` and a
+// string `type`.
+//
+// The worker's first line says who it is; the client refuses a worker with another version:
+//   {"id":0,"type":"hello","protocol":1,"pid":4242}
+// Requests (ids chosen by the client, increasing):
+//   {"id":7,"type":"model","kernel":"vec_add/scalar","params":{"n":4096},"block":[256,1,1],
+//    "arch":"h100","max_evaluations":30000}
+//   {"id":8,"type":"run","kernel":"matmul/tiled","params":{},"block":[16,16,1],"device":0,
+//    "seed":42,"verify":true,"max_seconds":1.0,"metrics":"default","max_evaluations":30000}
+//   {"id":9,"type":"cancel","target":8}      target 0 or absent: everything waiting or running
+//   {"id":10,"type":"shutdown"}              cancel what waits or runs, serve nothing more, exit 0
+// `params` lists only the parameters the user set (the worker fills in the defaults); `block`
+// absent means the kernel's default; `arch` takes what `warplens model --arch` takes.
+// Responses carry the id of the request they answer:
+//   {"id":8,"type":"progress","phase":"run"}
+//   {"id":8,"type":"result","result":{...}}  the keys of `warplens run --json`, plus the fields
+//                                           needed to rebuild the RunResult (run_result_from_json)
+//   {"id":8,"type":"error","message":"...","fatal":false,"cancelled":false}
+// Each model or run request gets exactly one result or error. The newest request wins: older
+// requests still waiting are answered as errors with "cancelled": true, and one already running
+// stops at its next phase boundary (a request that finished anyway still sends its result).
+// "fatal": true means the worker's CUDA context is unusable (a sticky error such as an illegal
+// address) and the worker exits after this line. At end of input the worker serves the newest
+// request still waiting, then exits; after "shutdown" it serves nothing more.
+
+#include "kernel.h"
+#include "run_result.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace wl {
+
+inline constexpr int kProtocolVersion = 1;
+
+enum class RequestType { model, run, cancel, shutdown };
+enum class ResponseType { hello, progress, result, error };
+
+const char* request_type_name(RequestType type);   // "model", "run", "cancel", "shutdown"
+const char* response_type_name(ResponseType type); // "hello", "progress", "result", "error"
+
+struct WorkerRequest {
+  std::int64_t id = 0;
+  RequestType type = RequestType::model;
+  std::string kernel_id{};              // model, run
+  Params params{};                      // the parameters the user set; the rest take defaults
+  std::optional<BlockShape> block{};    // none: the kernel's default
+  std::string arch = "h100";            // model: preset id, alias, .json path, device[:N]
+  int device = 0;                       // run
+  std::uint64_t seed = 42;              // run: seed of the random inputs
+  bool verify = true;                   // run
+  double max_seconds = 1.0;             // run: wall-clock budget of the timing samples
+  std::string metrics{};                // run: counters: "", "default", "all" or a list of keys
+  std::int64_t max_evaluations = 30000; // warp-iterations the access model evaluates at most
+  std::int64_t target = 0;              // cancel: the request to cancel; 0: all of them
+};
+
+struct WorkerResponse {
+  std::int64_t id = 0;
+  ResponseType type = ResponseType::error;
+  int protocol = 0;                          // hello
+  int pid = 0;                               // hello: the worker's process id on its own host
+  std::string phase{};                       // progress: "resolve", "model", "run"
+  std::shared_ptr<const RunResult> result{}; // result
+  std::string message{};                     // error: one line
+  bool fatal = false;                        // error: the worker exits after this line
+  bool cancelled = false;                    // error: superseded or cancelled, not a failure
+};
+
+// Throw UsageError naming the line's bad or missing key.
+nlohmann::json request_to_json(const WorkerRequest& request);
+WorkerRequest request_from_json(const nlohmann::json& line);
+nlohmann::json response_to_json(const WorkerResponse& response);
+WorkerResponse response_from_json(const nlohmann::json& line);
+
+// One protocol line, newline included; bytes that are not UTF-8 are replaced, never thrown on.
+std::string protocol_line(const nlohmann::json& line);
+
+// The GUI only sees results that crossed the protocol, so the round trip keeps every field.
+nlohmann::json run_result_to_json(const RunResult& result);
+RunResult run_result_from_json(const nlohmann::json& json);
+
+} // namespace wl

@@ -1,0 +1,35 @@
+#pragma once
+// A block-shape sweep: one kernel and its parameters, many blocks. Buffers, inputs and the CPU
+// reference are made once (KernelSession); each allowed shape then gets its verification,
+// timing, occupancy and counters. Shapes the kernel does not allow are listed with the reason.
+
+#include "engine.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace wl {
+
+// "32:1024:32" (start:end:step) or "8,16,32" or "64"; throws UsageError naming the bad text.
+std::vector<int> parse_side_list(const std::string& text, const std::string& option);
+
+// Every combination of the sides, x fastest.
+std::vector<BlockShape> sweep_shapes(const std::vector<int>& xs, const std::vector<int>& ys, const std::vector<int>& zs);
+
+struct SweepPoint {
+  BlockShape block;
+  std::string refused; // why the kernel does not allow this shape; empty when it ran
+  std::optional<RunResult> result;
+};
+
+// Calls `progress(index, total, point)` after each shape (for a progress line on stderr).
+std::vector<SweepPoint> run_sweep(const KernelDesc& kernel, const Params& params, const std::vector<BlockShape>& shapes,
+                                  const EngineOptions& options,
+                                  const std::function<void(int, int, const SweepPoint&)>& progress);
+
+// One row per shape. Columns: the shape, status and reason, our derived figures, then each
+// collected counter under its CUPTI (ncu) metric name, then the model's predictions.
+std::string sweep_csv(const std::vector<SweepPoint>& points);
+
+} // namespace wl

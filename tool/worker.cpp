@@ -1,0 +1,232 @@
+#include "worker.h"
+
+#include "assets.h"
+#include "block_text.h"
+#include "device.h"
+#include "engine.h"
+#include "error.h"
+#include "protocol.h"
+
+#include <condition_variable>
+#include <csignal>
+#include <deque>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include <cuda_runtime.h>
+#include <fcntl.h>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+namespace wl {
+
+namespace {
+
+constexpr int kExitStickyError = 3;
+
+// Errors after which the CUDA context is unusable: every later call returns the same error.
+constexpr cudaError_t kStickyErrors[] = {
+    cudaErrorIllegalAddress,    cudaErrorLaunchFailure,       cudaErrorHardwareStackError,
+    cudaErrorIllegalInstruction, cudaErrorMisalignedAddress,  cudaErrorInvalidAddressSpace,
+    cudaErrorInvalidPc,         cudaErrorLaunchTimeout,       cudaErrorAssert,
+    cudaErrorECCUncorrectable};
+
+// After a failed run: a synchronize returns the sticky error again if the context is broken.
+bool cuda_context_broken() {
+  const cudaError_t status = cudaDeviceSynchronize();
+  for (cudaError_t sticky : kStickyErrors)
+    if (status == sticky) return true;
+  return false;
+}
+
+// Owns the protocol's stream: a duplicate of the original stdout. fd 1 itself now points at
+// stderr, so a library that prints cannot corrupt the protocol.
+class ProtocolWriter {
+public:
+  ProtocolWriter() : m_fd(fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)) {
+    std::cout.flush();
+    dup2(STDERR_FILENO, STDOUT_FILENO);
+  }
+
+  void send(const WorkerResponse& response) {
+    const std::string line = protocol_line(response_to_json(response));
+    const std::lock_guard lock(m_mutex);
+    for (std::size_t done = 0; done < line.size() && !m_broken;) {
+      const ssize_t n = write(m_fd, line.data() + done, line.size() - done);
+      if (n > 0) done += static_cast<std::size_t>(n);
+      else if (errno != EINTR) m_broken = true; // the client is gone
+    }
+  }
+  void error(std::int64_t id, const std::string& message, bool cancelled = false, bool fatal = false) {
+    send(WorkerResponse{
+        .id = id, .type = ResponseType::error, .message = message, .fatal = fatal, .cancelled = cancelled});
+  }
+  void progress(std::int64_t id, const char* phase) {
+    send(WorkerResponse{.id = id, .type = ResponseType::progress, .phase = phase});
+  }
+
+private:
+  int m_fd;
+  std::mutex m_mutex;
+  bool m_broken = false;
+};
+
+// Requests read from stdin by their own thread, so a newer one is seen while an older one runs.
+// The newest request wins: older ones still waiting are answered as cancelled, and the running
+// one is asked to stop at its next phase boundary.
+class Inbox {
+public:
+  explicit Inbox(ProtocolWriter& writer) : m_writer(writer) {}
+
+  void add(WorkerRequest request) {
+    const std::lock_guard lock(m_mutex);
+    switch (request.type) {
+    case RequestType::model:
+    case RequestType::run:
+      if (m_running) m_cancel_running = true;
+      m_waiting.push_back(std::move(request));
+      break;
+    case RequestType::cancel:
+      cancel_locked(request.target, "cancelled by request " + std::to_string(request.id));
+      break;
+    case RequestType::shutdown:
+      close_locked("the worker is shutting down");
+      break;
+    }
+    m_changed.notify_all();
+  }
+
+  // The newest request still waiting is served before the worker exits, so a script can pipe
+  // one request in and read its answer.
+  void end_of_input() {
+    const std::lock_guard lock(m_mutex);
+    m_closed = true;
+    m_changed.notify_all();
+  }
+
+  // The newest waiting request (the older ones are answered as superseded); none once closed.
+  std::optional<WorkerRequest> next() {
+    std::unique_lock lock(m_mutex);
+    m_running = 0;
+    m_changed.wait(lock, [&] { return m_closed || !m_waiting.empty(); });
+    if (m_waiting.empty()) return std::nullopt;
+    for (; m_waiting.size() > 1; m_waiting.pop_front())
+      m_writer.error(m_waiting.front().id, "superseded by request " + std::to_string(m_waiting.back().id), true);
+    WorkerRequest request = std::move(m_waiting.front());
+    m_waiting.pop_front();
+    m_running = request.id;
+    m_cancel_running = false;
+    return request;
+  }
+
+  bool running_cancelled() {
+    const std::lock_guard lock(m_mutex);
+    return m_cancel_running;
+  }
+
+private:
+  void cancel_locked(std::int64_t target, const std::string& why) {
+    if (target == 0 || target == m_running) m_cancel_running = m_running != 0;
+    for (auto it = m_waiting.begin(); it != m_waiting.end();) {
+      if (target != 0 && it->id != target) {
+        ++it;
+        continue;
+      }
+      m_writer.error(it->id, why, true);
+      it = m_waiting.erase(it);
+    }
+  }
+  void close_locked(const std::string& why) {
+    cancel_locked(0, why);
+    m_closed = true;
+  }
+
+  ProtocolWriter& m_writer;
+  std::mutex m_mutex;
+  std::condition_variable m_changed;
+  std::deque<WorkerRequest> m_waiting;
+  std::int64_t m_running = 0;
+  bool m_cancel_running = false;
+  bool m_closed = false;
+};
+
+void read_requests(Inbox& inbox, ProtocolWriter& writer) {
+  std::string text;
+  while (std::getline(std::cin, text)) {
+    if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+    nlohmann::json line;
+    try {
+      line = nlohmann::json::parse(text);
+      inbox.add(request_from_json(line));
+    } catch (const nlohmann::json::exception&) {
+      writer.error(0, "unreadable request line (not JSON): " + text.substr(0, 80));
+    } catch (const UsageError& e) {
+      const bool has_id = line.is_object() && line.contains("id") && line["id"].is_number_integer();
+      writer.error(has_id ? line["id"].get<std::int64_t>() : 0, e.what());
+    }
+  }
+  inbox.end_of_input();
+}
+
+// What `warplens model --arch` takes: a preset id or alias, a .json path, device or device:N.
+KernelRequest kernel_request(const WorkerRequest& request) {
+  std::vector<std::string> params;
+  for (const auto& [name, value] : request.params) params.push_back(name + "=" + std::to_string(value));
+  return resolve_kernel_request(request.kernel_id, params, "", request.block ? format_block(*request.block) : "");
+}
+
+RunResult compute(const WorkerRequest& request, const KernelRequest& kernel, ProtocolWriter& writer) {
+  const ModelBudget budget{request.max_evaluations};
+  if (request.type == RequestType::model) {
+    writer.progress(request.id, "model");
+    return model_kernel(kernel, resolve_arch(request.arch), budget);
+  }
+  writer.progress(request.id, "run");
+  EngineOptions options;
+  options.device = request.device;
+  options.seed = request.seed;
+  options.verify = request.verify;
+  options.timing.max_seconds = request.max_seconds;
+  options.metrics = request.metrics;
+  options.model = budget;
+  return run_kernel(kernel, options);
+}
+
+// Answers one request with a result or an error. Returns false after a sticky CUDA error.
+bool serve(const WorkerRequest& request, Inbox& inbox, ProtocolWriter& writer) {
+  try {
+    writer.progress(request.id, "resolve");
+    const KernelRequest kernel = kernel_request(request);
+    if (inbox.running_cancelled()) {
+      writer.error(request.id, "superseded by a newer request", true);
+      return true;
+    }
+    auto result = std::make_shared<const RunResult>(compute(request, kernel, writer));
+    writer.send(WorkerResponse{.id = request.id, .type = ResponseType::result, .result = std::move(result)});
+    return true;
+  } catch (const std::exception& e) {
+    const bool fatal = request.type == RequestType::run && cuda_context_broken();
+    writer.error(request.id, fatal ? std::string(e.what()) + "; the CUDA context is unusable, so the worker exits"
+                                   : std::string(e.what()),
+                 false, fatal);
+    return !fatal;
+  }
+}
+
+} // namespace
+
+int run_worker() {
+  std::signal(SIGPIPE, SIG_IGN); // a vanished client shows up as a failed write, not a signal
+  // Never freed: the detached reader may sit in a blocking read of stdin until the process exits.
+  auto* writer = new ProtocolWriter;
+  auto* inbox = new Inbox(*writer);
+  writer->send(WorkerResponse{.id = 0, .type = ResponseType::hello, .protocol = kProtocolVersion,
+                              .pid = static_cast<int>(getpid())});
+  std::thread(read_requests, std::ref(*inbox), std::ref(*writer)).detach();
+  while (const std::optional<WorkerRequest> request = inbox->next())
+    if (!serve(*request, *inbox, *writer)) return kExitStickyError;
+  return 0;
+}
+
+} // namespace wl

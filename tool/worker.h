@@ -1,0 +1,12 @@
+#pragma once
+// `warplens worker`: the engine in a child process, spoken to in the JSON-lines protocol of
+// protocol.h over stdin and stdout. A kernel fault, a hang or a CUPTI failure ends at most this
+// process; the GUI that spawned it (worker_client.h) reports it and starts another.
+
+namespace wl {
+
+// Serves requests until end of input or a shutdown request. Returns the process exit code:
+// 0 after a normal end, 3 after a sticky CUDA error (reported first as a fatal error line).
+int run_worker();
+
+} // namespace wl

@@ -1,0 +1,325 @@
+#include "worker_client.h"
+
+#include "error.h"
+#include "text_format.h"
+#include "worker_process.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+namespace wl {
+
+namespace {
+
+constexpr std::size_t kRecentAnswers = 64;
+constexpr std::size_t kStderrTail = 5;
+
+std::string this_executable() {
+  std::error_code error;
+  const auto path = std::filesystem::read_symlink("/proc/self/exe", error);
+  return error ? "/proc/self/exe" : path.string();
+}
+
+std::vector<std::string> worker_argv(const std::string& command) {
+  if (command.empty()) return {this_executable(), "worker"};
+  return {"/bin/sh", "-c", command};
+}
+
+std::string describe(const WorkerRequest& request) {
+  return format("request %lld (%s %s)", static_cast<long long>(request.id), request_type_name(request.type),
+                request.kernel_id.c_str());
+}
+
+} // namespace
+
+struct WorkerClient::Worker {
+  std::unique_ptr<ChildProcess> process;
+  std::thread thread; // runs serve()
+  Clock::time_point started;
+  bool hello = false;
+  bool ended = false;
+  int answered = 0;
+  std::string kill_reason;   // set by whoever killed it
+  std::string fatal_message; // its last error before a sticky-CUDA-error exit
+  std::string stray_output;  // the last stdout line that was not protocol
+  std::deque<std::string> stderr_tail;
+  std::ofstream log;
+
+  // Why it ended, in one line: the watchdog's reason, the sticky error, or how it exited.
+  std::string ending(const std::string& how) const {
+    std::string reason = !kill_reason.empty()     ? kill_reason
+                         : !fatal_message.empty() ? "the worker stopped after a sticky CUDA error: " + fatal_message
+                                                  : "the worker " + how + (hello ? "" : " before saying hello");
+    if (!hello && !stray_output.empty()) reason += "; it printed '" + stray_output + "'";
+    if (kill_reason.empty() && !stderr_tail.empty()) reason += "; last line on stderr: " + stderr_tail.back();
+    return reason;
+  }
+};
+
+const char* worker_status_name(WorkerStatus status) {
+  switch (status) {
+  case WorkerStatus::starting: return "starting";
+  case WorkerStatus::ready: return "ready";
+  case WorkerStatus::busy: return "busy";
+  case WorkerStatus::restarting: return "restarting";
+  case WorkerStatus::failed: return "failed";
+  }
+  return "?";
+}
+
+WorkerClient::WorkerClient(WorkerClientOptions options) : m_options(std::move(options)) {
+  m_snapshot.command = m_options.command.empty() ? "warplens worker" : m_options.command;
+  {
+    const std::lock_guard lock(m_mutex);
+    start_locked();
+  }
+  m_watchdog = std::thread(&WorkerClient::watch, this);
+}
+
+WorkerClient::~WorkerClient() {
+  {
+    std::unique_lock lock(m_mutex);
+    m_stopping = true;
+    if (m_worker && !m_worker->ended) {
+      m_worker->process->send(protocol_line(request_to_json({.id = m_next_id++, .type = RequestType::shutdown})));
+      m_worker->process->close_input();
+    }
+    if (!m_changed.wait_for(lock, std::chrono::milliseconds(500), [&] { return !m_worker; })) {
+      kill_locked(*m_worker, "the client is closing");
+      m_changed.wait(lock, [&] { return !m_worker; });
+    }
+  }
+  m_changed.notify_all();
+  m_watchdog.join();
+}
+
+std::int64_t WorkerClient::submit(WorkerRequest request, double budget_seconds) {
+  std::int64_t id = 0;
+  {
+    const std::lock_guard lock(m_mutex);
+    id = request.id = m_next_id++;
+    if (budget_seconds <= 0)
+      budget_seconds = m_options.request_timeout_seconds + (request.type == RequestType::run ? request.max_seconds : 0);
+    Pending& pending = m_pending[id] = Pending{std::move(request), budget_seconds};
+    m_snapshot.newest_request = id;
+    m_snapshot.phase.clear();
+    if (!m_worker && !m_restart_wanted && !m_stopping) start_locked(); // sends what is pending
+    else send_locked(pending);
+    update_status_locked();
+  }
+  notify();
+  return id;
+}
+
+void WorkerClient::cancel_all() {
+  const std::lock_guard lock(m_mutex);
+  if (m_worker && !m_worker->ended)
+    m_worker->process->send(protocol_line(request_to_json({.id = m_next_id++, .type = RequestType::cancel})));
+}
+
+WorkerSnapshot WorkerClient::latest() const {
+  const std::lock_guard lock(m_mutex);
+  return m_snapshot;
+}
+
+std::shared_ptr<const WorkerAnswer> WorkerClient::wait_for(std::int64_t id, std::chrono::milliseconds timeout) const {
+  std::unique_lock lock(m_mutex);
+  std::shared_ptr<const WorkerAnswer> found;
+  m_changed.wait_for(lock, timeout, [&] {
+    for (const auto& answer : m_recent)
+      if (answer->id == id) found = answer;
+    return found != nullptr;
+  });
+  return found;
+}
+
+void WorkerClient::start_locked() {
+  auto worker = std::make_unique<Worker>();
+  try {
+    worker->process = std::make_unique<ChildProcess>(worker_argv(m_options.command));
+  } catch (const UsageError& e) {
+    m_snapshot.status = WorkerStatus::failed;
+    m_snapshot.last_failure = e.what();
+    while (!m_pending.empty())
+      answer_locked({.id = m_pending.begin()->first, .request_type = m_pending.begin()->second.request.type,
+                     .error = e.what(), .worker_died = true});
+    return;
+  }
+  worker->started = Clock::now();
+  if (!m_options.log_path.empty()) worker->log.open(m_options.log_path, std::ios::app);
+  if (m_snapshot.pid != 0) ++m_snapshot.restarts;
+  m_snapshot.pid = worker->process->pid();
+  m_snapshot.worker_pid = 0;
+  worker->thread = std::thread(&WorkerClient::serve, this, std::ref(*worker));
+  m_worker = std::move(worker);
+  for (auto& [id, pending] : m_pending)
+    if (!pending.sent) send_locked(pending);
+  update_status_locked();
+}
+
+void WorkerClient::send_locked(Pending& pending) {
+  if (!m_worker || m_worker->ended) return; // sent by the next worker
+  const bool worker_idle = !any_sent_locked();
+  if (!m_worker->process->send(protocol_line(request_to_json(pending.request)))) {
+    kill_locked(*m_worker, "the worker stopped reading its input");
+    return;
+  }
+  pending.sent = true;
+  if (worker_idle) m_head_since = Clock::now();
+}
+
+void WorkerClient::serve(Worker& worker) {
+  worker.process->pump([&](const std::string& line) { on_line(worker, line); },
+                       [&](const std::string& line) {
+                         const std::lock_guard lock(m_mutex);
+                         worker.stderr_tail.push_back(line);
+                         if (worker.stderr_tail.size() > kStderrTail) worker.stderr_tail.pop_front();
+                         if (worker.log) worker.log << line << std::endl;
+                       });
+  on_exit(worker, worker.process->wait());
+}
+
+// Parsing (a result can be large) happens outside the lock.
+void WorkerClient::on_line(Worker& worker, const std::string& line) {
+  nlohmann::json parsed = nlohmann::json::parse(line, nullptr, false);
+  if (parsed.is_discarded() || !parsed.is_object()) {
+    const std::lock_guard lock(m_mutex);
+    worker.stray_output = line.substr(0, 120);
+    if (worker.log) worker.log << "(stdout) " << line << std::endl;
+    return;
+  }
+  WorkerResponse response;
+  try {
+    response = response_from_json(parsed);
+  } catch (const UsageError& e) {
+    const auto id = parsed.contains("id") && parsed["id"].is_number_integer() ? parsed["id"].get<std::int64_t>() : 0;
+    response = WorkerResponse{.id = id, .type = ResponseType::error, .message = e.what()};
+  }
+  on_response(worker, response);
+}
+
+void WorkerClient::on_response(Worker& worker, const WorkerResponse& response) {
+  {
+    const std::lock_guard lock(m_mutex);
+    if (response.type == ResponseType::hello) {
+      if (response.protocol != kProtocolVersion)
+        kill_locked(worker, format("the worker speaks protocol %d; this WarpLens speaks %d", response.protocol,
+                                   kProtocolVersion));
+      worker.hello = response.protocol == kProtocolVersion;
+      m_snapshot.worker_pid = response.pid;
+    } else if (response.type == ResponseType::progress) {
+      if (response.id == m_snapshot.newest_request) m_snapshot.phase = response.phase;
+    } else if (const auto it = m_pending.find(response.id); it != m_pending.end()) {
+      ++worker.answered;
+      if (response.fatal) worker.fatal_message = response.message;
+      answer_locked({.id = response.id, .request_type = it->second.request.type, .result = response.result,
+                     .error = response.message, .cancelled = response.cancelled, .fatal = response.fatal});
+    }
+    update_status_locked();
+  }
+  notify();
+}
+
+void WorkerClient::on_exit(Worker& worker, const std::string& how) {
+  {
+    const std::lock_guard lock(m_mutex);
+    worker.ended = true;
+    const std::string reason = worker.ending(how);
+    // Restart at once when a request was running (it may have caused the death) or the worker
+    // had been useful; a worker that dies idle and fresh waits for the next request.
+    const bool restart = worker.hello && (any_sent_locked() || worker.answered > 0) && !m_stopping;
+    for (auto it = m_pending.begin(); it != m_pending.end();) {
+      const auto next = std::next(it);
+      if (it->second.sent || !restart)
+        answer_locked({.id = it->first, .request_type = it->second.request.type,
+                       .error = "the worker ended before answering: " + reason, .worker_died = true});
+      it = next;
+    }
+    m_snapshot.last_failure = reason;
+    if (worker.log) worker.log << "warplens: " << reason << std::endl;
+    m_snapshot.status = restart ? WorkerStatus::restarting : WorkerStatus::failed;
+    m_restart_wanted = restart;
+    if (m_worker.get() == &worker) m_ended.push_back(std::move(m_worker));
+  }
+  m_changed.notify_all();
+  notify();
+}
+
+void WorkerClient::answer_locked(WorkerAnswer answer) {
+  m_pending.erase(answer.id);
+  m_head_since = Clock::now(); // the worker turns to its next request now
+  if (answer.id == m_snapshot.newest_request) m_snapshot.phase.clear();
+  auto shared = std::make_shared<const WorkerAnswer>(std::move(answer));
+  if (shared->ok() && (!m_snapshot.latest_result || shared->id > m_snapshot.latest_result->id))
+    m_snapshot.latest_result = shared;
+  if (!shared->ok() && !shared->cancelled && (!m_snapshot.latest_error || shared->id > m_snapshot.latest_error->id))
+    m_snapshot.latest_error = shared;
+  m_recent.push_back(std::move(shared));
+  if (m_recent.size() > kRecentAnswers) m_recent.pop_front();
+  m_changed.notify_all();
+}
+
+bool WorkerClient::any_sent_locked() const {
+  return std::any_of(m_pending.begin(), m_pending.end(), [](const auto& p) { return p.second.sent; });
+}
+
+void WorkerClient::update_status_locked() {
+  if (!m_worker || m_worker->ended) return; // on_exit and start_locked set it
+  if (!m_worker->hello) {
+    m_snapshot.status = m_snapshot.restarts > 0 ? WorkerStatus::restarting : WorkerStatus::starting;
+    return;
+  }
+  m_snapshot.status = any_sent_locked() ? WorkerStatus::busy : WorkerStatus::ready;
+}
+
+void WorkerClient::watch() {
+  std::unique_lock lock(m_mutex);
+  while (!(m_stopping && !m_worker && m_ended.empty())) {
+    if (!m_ended.empty()) {
+      auto ended = std::move(m_ended);
+      m_ended.clear();
+      lock.unlock();
+      for (auto& worker : ended) worker->thread.join();
+      ended.clear();
+      lock.lock();
+      continue;
+    }
+    if (m_restart_wanted && !m_worker && !m_stopping) {
+      m_restart_wanted = false;
+      start_locked();
+      lock.unlock();
+      notify();
+      lock.lock();
+    }
+    check_deadlines_locked(Clock::now());
+    m_changed.wait_for(lock, std::chrono::milliseconds(50));
+  }
+}
+
+void WorkerClient::check_deadlines_locked(Clock::time_point now) {
+  if (!m_worker || m_worker->ended) return;
+  const auto seconds_since = [&](Clock::time_point t) { return std::chrono::duration<double>(now - t).count(); };
+  if (!m_worker->hello && seconds_since(m_worker->started) > m_options.start_timeout_seconds) {
+    kill_locked(*m_worker, format("the worker sent no hello within %g s, so the watchdog killed it (is the command "
+                                  "right?)", m_options.start_timeout_seconds));
+    return;
+  }
+  const auto head = std::find_if(m_pending.begin(), m_pending.end(), [](const auto& p) { return p.second.sent; });
+  if (head != m_pending.end() && seconds_since(m_head_since) > head->second.budget_seconds)
+    kill_locked(*m_worker, format("%s ran past its %g s budget, so the watchdog killed the worker",
+                                  describe(head->second.request).c_str(), head->second.budget_seconds));
+}
+
+void WorkerClient::kill_locked(Worker& worker, const std::string& reason) {
+  if (worker.kill_reason.empty()) worker.kill_reason = reason;
+  worker.process->kill();
+}
+
+void WorkerClient::notify() {
+  if (m_options.on_change) m_options.on_change();
+}
+
+} // namespace wl

@@ -1,0 +1,48 @@
+#pragma once
+// One child process with its stdin, stdout and stderr connected to this process: how the GUI runs
+// `warplens worker`. Plain POSIX (posix_spawn, so it is safe from a threaded process). The child
+// gets its own process group, so killing it also ends what a shell command started (ssh, ...).
+
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace wl {
+
+class ChildProcess {
+public:
+  // Starts argv[0] (an absolute path) with argv. Throws UsageError when it cannot be started.
+  explicit ChildProcess(const std::vector<std::string>& argv);
+  ~ChildProcess(); // kills and reaps a child still running
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+
+  int pid() const { return m_pid; }
+
+  // Writes without blocking and without SIGPIPE; false when the child did not take it all (gone,
+  // or not reading its input).
+  bool send(const std::string& text);
+  void close_input();
+
+  // Reads stdout and stderr line by line until stdout ends or kill() is called. Run it on one
+  // thread; the callbacks run there.
+  void pump(const std::function<void(const std::string&)>& on_output_line,
+            const std::function<void(const std::string&)>& on_error_line);
+
+  // SIGKILL to the child's process group, and wakes pump(). Safe from any thread.
+  void kill();
+
+  // Reaps the child (kills it first if it still runs after its stdout ended) and says how it
+  // ended: "exited with code 3", "was killed by signal 9 (Killed)". Call once, after pump().
+  std::string wait();
+
+private:
+  int m_pid = -1;
+  int m_input = -1, m_output = -1, m_error = -1;
+  int m_wake = -1; // eventfd that ends pump()
+  std::mutex m_mutex; // kill() never signals a process id that wait() has already released
+  bool m_reaped = false;
+};
+
+} // namespace wl

@@ -1,0 +1,143 @@
+#include "app.h"
+
+#include "assets.h"
+#include "block_text.h"
+#include "error.h"
+#include "registry.h"
+
+#include <algorithm>
+
+namespace wl::viz {
+
+namespace {
+
+constexpr std::array kPanelNames = {"launch", "occupancy", "timings", "counters"};
+constexpr std::array kPanelTitles = {"Launch", "Occupancy", "Timings", "Counters"};
+
+bool same_request(const KernelRequest &a, const KernelRequest &b) {
+  return a.kernel == b.kernel && a.params == b.params && a.block == b.block;
+}
+
+// The curves describe the resources of the shown result, so they are computed once per result.
+std::optional<ImpactCurves> curves_for(const RunResult &result) {
+  if (!result.attributes || !result.occupancy) return std::nullopt;
+  OccupancyRequest request;
+  request.block = result.launch.block;
+  request.registers_per_thread = result.attributes->registers;
+  request.static_smem = result.attributes->static_shared_bytes;
+  request.dynamic_smem = result.dynamic_smem;
+  try {
+    return impact_curves(result.arch, request);
+  } catch (const UsageError &) {
+    return std::nullopt;
+  }
+}
+
+} // namespace
+
+const char *panel_name(Panel panel) { return kPanelNames[static_cast<int>(panel)]; }
+const char *panel_title(Panel panel) { return kPanelTitles[static_cast<int>(panel)]; }
+
+std::optional<Panel> parse_panel(const std::string &name) {
+  for (Panel panel : kAllPanels)
+    if (name == panel_name(panel)) return panel;
+  return std::nullopt;
+}
+
+const KernelDesc *App::kernel() const { return find_kernel(kernel_id); }
+
+bool App::select_kernel(const std::string &id) {
+  const KernelDesc *desc = find_kernel(id);
+  if (!desc) return false;
+  kernel_id = id;
+  params.clear();
+  for (const ParamSpec &spec : desc->params) params[spec.name] = spec.default_value;
+  set_block(desc->default_block);
+  return true;
+}
+
+bool App::select_arch(const std::string &id_or_alias) {
+  for (std::size_t i = 0; i < arches.size(); ++i) {
+    const Arch &a = arches[i];
+    if (a.id == id_or_alias || std::find(a.aliases.begin(), a.aliases.end(), id_or_alias) != a.aliases.end()) {
+      arch_index = static_cast<int>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+void App::set_block(const BlockShape &shape) { block_sides = {shape.x, shape.y, shape.z}; }
+
+std::string App::request_problem() const {
+  const KernelDesc *desc = kernel();
+  if (!desc) return "no kernel chosen";
+  for (int side : block_sides)
+    if (side < 1)
+      return "block " + std::to_string(block_sides[0]) + "x" + std::to_string(block_sides[1]) + "x" +
+             std::to_string(block_sides[2]) + ": every side must be at least 1";
+  KernelRequest request{desc, params, block()};
+  try {
+    check_kernel_request(request);
+    check_block_fits(arch(), request.block);
+  } catch (const UsageError &e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::optional<KernelRequest> App::current_request() const {
+  if (!request_problem().empty()) return std::nullopt;
+  return KernelRequest{kernel(), params, block()};
+}
+
+bool App::run() {
+  const std::string problem = request_problem();
+  if (!problem.empty()) {
+    last_error = problem;
+    return false;
+  }
+  last_submitted = current_request();
+  last_submitted_arch = arch().id;
+  if (source) source->submit(*last_submitted, arch());
+  last_error.clear();
+  return true;
+}
+
+void App::run_if_live() {
+  if (!live) return;
+  const std::optional<KernelRequest> request = current_request();
+  if (request && (!last_submitted || !same_request(*request, *last_submitted) || last_submitted_arch != arch().id))
+    run();
+}
+
+void App::poll_source() {
+  if (!source) return;
+  while (std::optional<SourceUpdate> update = source->poll()) {
+    if (update->result) show(std::move(*update->result));
+    else last_error = update->error;
+  }
+}
+
+void App::show(RunResult result) {
+  curves = curves_for(result);
+  history.push_back(result);
+  while (history.size() > kHistoryLength) history.pop_front();
+  latest = std::move(result);
+  last_error.clear();
+}
+
+App make_app(const std::string &kernel_id, const std::string &arch_id) {
+  App app;
+  app.arches = load_arch_presets(assets_dir() / "arch");
+  if (app.arches.empty()) throw UsageError("no architecture presets in " + (assets_dir() / "arch").string());
+  if (!app.select_arch(arch_id)) { // a preset file: find_arch loads it, or names the known ids
+    app.arches.push_back(find_arch(app.arches, arch_id));
+    app.arch_index = static_cast<int>(app.arches.size()) - 1;
+  }
+  const std::string id = kernel_id.empty() ? "matmul/tiled" : kernel_id;
+  if (!app.select_kernel(id)) resolve_kernel_request(id, {}, "", ""); // throws, naming the choices
+  return app;
+}
+
+} // namespace wl::viz

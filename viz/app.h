@@ -1,0 +1,117 @@
+#pragma once
+// The state of the GUI that outlives a frame: what the user chose (kernel, parameters, block,
+// arch, live, theme, open panels), what came back (the latest result and recent history), and
+// the status line. Panels read it and change the choices; results arrive only through
+// `App::show`, as values, from a ResultSource (the model on a background thread today, the
+// worker client later). Nothing here touches CUDA, GLFW or OpenGL.
+
+#include "arch.h"
+#include "kernel_request.h"
+#include "occupancy.h"
+#include "run_result.h"
+
+#include <array>
+#include <deque>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wl::viz {
+
+enum class Panel { launch, occupancy, timings, counters };
+inline constexpr std::array kAllPanels = {Panel::launch, Panel::occupancy, Panel::timings, Panel::counters};
+const char *panel_name(Panel panel);  // "launch", "occupancy", ... (CLI --panel, file names)
+const char *panel_title(Panel panel); // "Launch", ... (the window title)
+std::optional<Panel> parse_panel(const std::string &name);
+
+enum class Theme { dark, light };
+
+// What a source hands back: a result, or the one-line reason there is none.
+struct SourceUpdate {
+  std::optional<RunResult> result;
+  std::string error;
+};
+
+// Where results come from. `submit` never blocks (the newest request wins); `poll` returns what
+// arrived since the last call. The GUI calls both once per frame at most.
+class ResultSource {
+public:
+  virtual ~ResultSource() = default;
+  virtual void submit(const KernelRequest &request, const Arch &arch) = 0;
+  virtual std::optional<SourceUpdate> poll() = 0;
+  virtual bool busy() const = 0;
+  virtual std::string mode() const = 0; // the status line's first part: which mode and why
+};
+
+// A screenshot the frame asked for; the front-end saves it after rendering.
+struct ScreenshotRequest {
+  std::optional<Panel> panel; // none: the whole window
+  std::string path;           // empty: a timestamped name in the current folder
+};
+
+// A panel's window on screen, for cropping a screenshot to it.
+struct PanelRect {
+  float x = 0, y = 0, width = 0, height = 0;
+  bool visible = false;
+};
+
+struct App {
+  // What the user chose.
+  std::string kernel_id;
+  Params params;
+  std::array<int, 3> block_sides{1, 1, 1}; // the editor's fields; `block()` once valid
+  std::vector<Arch> arches;
+  int arch_index = 0;
+  bool live = false;
+  Theme theme = Theme::dark;
+  std::array<bool, kAllPanels.size()> panel_open{true, true, true, true};
+
+  // What came back.
+  std::optional<RunResult> latest;
+  std::optional<ImpactCurves> curves; // for the latest result's kernel resources
+  std::deque<RunResult> history;      // newest last
+  std::string last_error;             // the source's last refusal or failure
+  std::string status;                 // transient message: a saved screenshot, a settings problem
+
+  // Frame plumbing.
+  ResultSource *source = nullptr;
+  std::optional<ScreenshotRequest> screenshot;
+  std::string last_screenshot_path;
+  std::array<PanelRect, kAllPanels.size()> panel_rects{};
+  std::optional<KernelRequest> last_submitted; // what live mode compares against
+  std::string last_submitted_arch;
+
+  static constexpr std::size_t kHistoryLength = 32;
+
+  const KernelDesc *kernel() const;
+  const Arch &arch() const { return arches.at(arch_index); }
+  BlockShape block() const { return {block_sides[0], block_sides[1], block_sides[2]}; }
+
+  // Picks a kernel (its default parameters and block); false if the id is unknown.
+  bool select_kernel(const std::string &id);
+  bool select_arch(const std::string &id_or_alias);
+  void set_block(const BlockShape &block);
+
+  // "" when the current choices make a valid request, else the one-line reason.
+  std::string request_problem() const;
+  std::optional<KernelRequest> current_request() const;
+
+  // Sends the current request to the source; refuses (and says why in `last_error`) an invalid one.
+  bool run();
+  // Live mode: sends the current request when it changed and is valid.
+  void run_if_live();
+  // Takes what the source has produced, once per frame.
+  void poll_source();
+  // A result arrives: it becomes the latest and joins the history.
+  void show(RunResult result);
+
+  PanelRect &rect(Panel panel) { return panel_rects[static_cast<int>(panel)]; }
+  bool &open(Panel panel) { return panel_open[static_cast<int>(panel)]; }
+};
+
+// Presets from assets/arch (h100 selected) and the given kernel (matmul/tiled when empty).
+// Throws UsageError when the assets are missing or the kernel is unknown.
+App make_app(const std::string &kernel_id = "", const std::string &arch_id = "h100");
+
+} // namespace wl::viz

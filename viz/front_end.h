@@ -1,0 +1,49 @@
+#pragma once
+// The two front-ends around draw_frame: a GLFW window, and a headless EGL context that renders
+// into a framebuffer object (no display needed; Mesa's software device works). Both render the
+// same frame with the same OpenGL 3.3 backend, so they produce the same pixels.
+
+#include "app.h"
+#include "frame.h"
+#include "screenshot.h"
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+namespace wl::viz {
+
+// The pixels of the current framebuffer, top row first.
+Image read_framebuffer(int width, int height);
+
+// After a frame: saves the screenshot the frame asked for, and says where (or why not) in app.status.
+void save_requested_screenshot(App &app, const Image &window);
+
+// A GUI with no window. Throws UsageError when no EGL display gives an OpenGL 3.3 context.
+class HeadlessGui {
+public:
+  HeadlessGui(App &app, int width, int height, std::filesystem::path config_dir = {});
+  ~HeadlessGui();
+  HeadlessGui(const HeadlessGui &) = delete;
+  HeadlessGui &operator=(const HeadlessGui &) = delete;
+
+  // Runs `frames` frames (windows settle after the first) and returns the last one's pixels;
+  // a screenshot a frame asked for is saved on the way.
+  Image render(int frames = 3);
+  std::string renderer() const;                               // GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
+  std::string display_kind() const { return m_display_kind; } // "EGL device", "surfaceless", "default"
+
+private:
+  struct Egl;
+  App &m_app;
+  int m_width, m_height;
+  std::unique_ptr<Egl> m_egl;
+  std::string m_display_kind;
+  std::unique_ptr<GuiContext> m_gui; // after the GL context, before the backend
+};
+
+// Opens a window and runs until it is closed. Returns false (with the reason) when no window
+// can be created, so the caller can fall back to a headless screenshot.
+bool run_window(App &app, const std::filesystem::path &config_dir, std::string &problem);
+
+} // namespace wl::viz

@@ -1,0 +1,155 @@
+// Counters: every memory access site of the kernel, the traffic the model predicts for it
+// (requests, 32-byte sectors per request, shared-memory wavefronts per request), and, when a GPU
+// run collected hardware counters, each measured figure beside the model's launch total with the
+// difference and its known reason. Until then the measured column says why there is none.
+
+#include "panels.h"
+
+#include "counter_comparison.h"
+#include "widgets.h"
+
+#include <imgui.h>
+
+namespace wl::viz {
+
+namespace {
+
+std::string measured_note(const RunResult &result) {
+  if (!result.counters) return "not collected";
+  return result.counters->available ? "see below" : "unavailable";
+}
+
+void header(const char *name, const char *tooltip) {
+  ImGui::TableNextColumn();
+  ImGui::TableHeader(name);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
+}
+
+void draw_headers() {
+  ImGui::TableSetupScrollFreeze(1, 1);
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  header("site", "One global or shared load or store in the kernel's source, and its width per lane.");
+  header("requests", "Warp-level instructions at this site over the whole launch (count).");
+  header("sectors/req", "32-byte sectors each global request touches (ideal in brackets: all lanes' bytes packed).");
+  header("wavefronts/req", "Shared-memory passes each request needs: 1 is conflict-free, n is an n-way bank conflict.");
+  header("measured", "The same figure from the hardware counters of a GPU run.");
+}
+
+std::string sectors_text(const SitePrediction &site) {
+  if (site.space != MemorySpace::global) return "-";
+  const double ideal = site.requests ? double(site.ideal_sectors) / site.requests : 0;
+  return format_number(site.sectors_per_request(), 2) + " (" + format_number(ideal, 2) + ")";
+}
+
+std::string wavefronts_text(const SitePrediction &site) {
+  if (site.space != MemorySpace::shared) return "-";
+  return format_number(site.wavefronts_per_request(), 2) + " (" + std::to_string(site.conflict_degree) + "-way)";
+}
+
+void draw_site(const SitePrediction &site, const std::string &measured) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::Text("%s", site.name.c_str());
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s %s, %d bytes per lane%s", site.space == MemorySpace::global ? "global" : "shared",
+                      site.op == AccessOp::load ? "load" : "store", site.width,
+                      site.exact ? "" : "; estimated from a sample of warps");
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(format_count(site.requests).c_str());
+  ImGui::TableNextColumn();
+  const bool wasteful = site.space == MemorySpace::global && site.sectors > site.ideal_sectors * 101 / 100;
+  if (wasteful) ImGui::TextColored(ImVec4(0.9f, 0.45f, 0.25f, 1), "%s", sectors_text(site).c_str());
+  else ImGui::TextUnformatted(sectors_text(site).c_str());
+  if (wasteful && ImGui::IsItemHovered())
+    ImGui::SetTooltip("More sectors than the bytes need: lanes' addresses are spread over more 32-byte sectors.");
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(wavefronts_text(site).c_str());
+  ImGui::TableNextColumn();
+  ImGui::TextDisabled("%s", measured.c_str());
+}
+
+void draw_totals(const LaunchPrediction &prediction) {
+  std::int64_t sectors = 0, ideal = 0, fetched = 0, used = 0;
+  for (const SitePrediction &site : prediction.sites) {
+    sectors += site.sectors, ideal += site.ideal_sectors;
+    fetched += site.bytes_fetched, used += site.bytes_used;
+  }
+  ImGui::TextWrapped("global: %s sectors (ideal %s); %s fetched for %s used", format_count(sectors).c_str(),
+                     format_count(ideal).c_str(), format_bytes(static_cast<double>(fetched)).c_str(),
+                     format_bytes(static_cast<double>(used)).c_str());
+  if (prediction.exact()) ImGui::TextDisabled("every warp evaluated (%.1f ms)", 1e3 * prediction.seconds);
+  else
+    ImGui::TextDisabled("estimated from %s of %s warp-iterations",
+                        format_count(prediction.warp_iterations_evaluated).c_str(),
+                        format_count(prediction.warp_iterations).c_str());
+}
+
+// Launch totals: the hardware's figure beside the model's, flagged past the 2 % tolerance.
+void draw_measured(const RunResult &result) {
+  const CounterResult &counters = *result.counters;
+  if (!counters.available) {
+    error_text("Counters unavailable: " + counters.reason);
+    return;
+  }
+  ImGui::TextDisabled("Measured on %s in %d pass(es)", counters.chip.c_str(), counters.passes);
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit |
+                                ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
+  if (!ImGui::BeginTable("##measured", 4, flags, ImVec2(0, ImGui::GetContentRegionAvail().y))) return;
+  ImGui::TableSetupColumn("counter");
+  ImGui::TableSetupColumn("predicted");
+  ImGui::TableSetupColumn("measured");
+  ImGui::TableSetupColumn("difference");
+  ImGui::TableHeadersRow();
+  for (const ComparisonRow &row : compare_counters(result)) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::Text("%s (%s)", row.display.c_str(), row.unit.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", row.key.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(row.predicted ? format_number(*row.predicted, 0).c_str() : "-");
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(format_number(row.measured, 0).c_str());
+    ImGui::TableNextColumn();
+    if (!row.predicted) ImGui::TextDisabled("-");
+    else if (row.flagged) error_text(format_number(100 * row.difference, 1) + " %");
+    else ImGui::Text("%s %%", format_number(100 * row.difference, 1).c_str());
+    if (row.flagged && !row.reason.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", row.reason.c_str());
+  }
+  ImGui::EndTable();
+}
+
+} // namespace
+
+void draw_counters(App &app) {
+  if (!begin_panel(app, Panel::counters)) return;
+  if (!app.latest) {
+    empty_state("No result yet: Run (F5) a kernel from the Launch panel.");
+    ImGui::End();
+    return;
+  }
+  const RunResult &result = *app.latest;
+  const LaunchPrediction &prediction = result.prediction;
+  if (prediction.sites.empty()) {
+    empty_state("This kernel declares no memory access sites (a library call): nothing to predict.");
+    ImGui::End();
+    return;
+  }
+  empty_state("Predicted by the access model, per site; the measured figures need a GPU run with counters. "
+              "Hover a header for its meaning and unit.");
+  // Columns as wide as their content, scrolling sideways in a narrow panel rather than cutting numbers.
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
+                                ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable;
+  const float reserved = result.counters && result.counters->available ? 0.45f * ImGui::GetContentRegionAvail().y : 0;
+  const float table_height = ImGui::GetContentRegionAvail().y - reserved - 3.5f * ImGui::GetTextLineHeightWithSpacing();
+  if (ImGui::BeginTable("##sites", 5, flags, ImVec2(0, table_height))) {
+    draw_headers();
+    const std::string measured = measured_note(result);
+    for (const SitePrediction &site : prediction.sites) draw_site(site, measured);
+    ImGui::EndTable();
+  }
+  draw_totals(prediction);
+  if (result.counters) draw_measured(result);
+  ImGui::End();
+}
+
+} // namespace wl::viz

@@ -1,0 +1,154 @@
+// Launch: choose a kernel from the catalog (with its lesson), its parameters and problem size,
+// its block shape (only shapes the kernel allows are ever sent: a refused shape is explained in
+// place), the architecture the models use, then Run or Live.
+
+#include "panels.h"
+
+#include "block_text.h"
+#include "kernel_request.h"
+#include "registry.h"
+#include "widgets.h"
+
+#include <algorithm>
+#include <string>
+
+#include <imgui.h>
+
+namespace wl::viz {
+
+namespace {
+
+std::string family_of(const std::string &id) { return id.substr(0, id.find('/')); }
+
+// Families as tree nodes, variants as selectable leaves; the selected family starts open.
+void draw_catalog(App &app) {
+  const std::vector<KernelDesc> &kernels = all_kernels();
+  ImGui::BeginChild("##catalog", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 9), true);
+  for (std::size_t i = 0; i < kernels.size();) {
+    const std::string family = family_of(kernels[i].id);
+    std::size_t end = i;
+    while (end < kernels.size() && family_of(kernels[end].id) == family) ++end;
+    if (family == family_of(app.kernel_id)) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+    if (ImGui::TreeNode(family.c_str())) {
+      for (std::size_t k = i; k < end; ++k) {
+        const KernelDesc &desc = kernels[k];
+        const std::string label = desc.id.substr(family.size() + 1) + "  -  " + desc.title;
+        if (ImGui::Selectable(label.c_str(), desc.id == app.kernel_id) && desc.id != app.kernel_id)
+          app.select_kernel(desc.id);
+        if (desc.id == app.kernel_id && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY(0.5f);
+      }
+      ImGui::TreePop();
+    }
+    i = end;
+  }
+  ImGui::EndChild();
+}
+
+void draw_lesson(const KernelDesc &kernel) {
+  ImGui::TextUnformatted(kernel.id.c_str());
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", kernel.title.c_str());
+  ImGui::BeginChild("##lesson", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 5), true);
+  ImGui::TextWrapped("%s", kernel.lesson.c_str());
+  ImGui::EndChild();
+}
+
+// One parameter: a combo when the kernel lists its choices, else a number field clamped to range.
+void draw_param(App &app, const ParamSpec &spec) {
+  std::int64_t &value = app.params[spec.name];
+  ImGui::SetNextItemWidth(150);
+  if (!spec.choices.empty()) {
+    const std::string current = std::to_string(value);
+    if (ImGui::BeginCombo(spec.name.c_str(), current.c_str())) {
+      for (std::int64_t choice : spec.choices)
+        if (ImGui::Selectable(std::to_string(choice).c_str(), choice == value)) value = choice;
+      ImGui::EndCombo();
+    }
+  } else {
+    ImGui::InputScalar(spec.name.c_str(), ImGuiDataType_S64, &value);
+  }
+  ImGui::SameLine();
+  help_marker((spec.help + " (" + std::to_string(spec.min) + " to " + std::to_string(spec.max) + ")").c_str());
+}
+
+void draw_params(App &app, const KernelDesc &kernel) {
+  if (kernel.params.empty()) return;
+  ImGui::TextDisabled("Problem size");
+  for (const ParamSpec &spec : kernel.params)
+    if (spec.is_size) draw_param(app, spec);
+  if (std::any_of(kernel.params.begin(), kernel.params.end(), [](const ParamSpec &s) { return !s.is_size; })) {
+    ImGui::TextDisabled("Parameters");
+    for (const ParamSpec &spec : kernel.params)
+      if (!spec.is_size) draw_param(app, spec);
+  }
+}
+
+// The sides the kernel lets the user choose, the presets it allows for these parameters.
+void draw_block_editor(App &app, const KernelDesc &kernel) {
+  ImGui::TextDisabled("Block shape");
+  if (kernel.library_chooses_block) {
+    ImGui::TextWrapped("%s", kernel.allowed_blocks.c_str());
+    return;
+  }
+  ImGui::SetNextItemWidth(220);
+  const char *label = "threads (x, y, z)";
+  if (kernel.block_rank == 1) ImGui::InputInt(label, &app.block_sides[0]);
+  else if (kernel.block_rank == 2) ImGui::InputInt2(label, app.block_sides.data());
+  else ImGui::InputInt3(label, app.block_sides.data());
+  empty_state(("allowed: " + kernel.allowed_blocks).c_str());
+  for (const BlockShape &preset : allowed_presets(kernel, app.params)) {
+    const std::string text = format_block(preset);
+    if (ImGui::SmallButton(text.c_str())) app.set_block(preset);
+    ImGui::SameLine();
+  }
+  ImGui::NewLine();
+}
+
+void draw_arch_picker(App &app) {
+  ImGui::SetNextItemWidth(220);
+  if (ImGui::BeginCombo("arch", app.arch().id.c_str())) {
+    for (std::size_t i = 0; i < app.arches.size(); ++i) {
+      const std::string label = app.arches[i].id + "  (" + app.arches[i].sm_name() + ")";
+      if (ImGui::Selectable(label.c_str(), static_cast<int>(i) == app.arch_index)) app.arch_index = static_cast<int>(i);
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  help_marker((app.arch().name + ": " + std::to_string(app.arch().sm_count) + " SMs. " + app.arch().source).c_str());
+}
+
+// Run is disabled while the request is invalid, and the reason is shown in its place.
+void draw_run_controls(App &app) {
+  const std::string problem = app.request_problem();
+  ImGui::BeginDisabled(!problem.empty());
+  if (ImGui::Button("Run (F5)")) app.run();
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::Checkbox("Live (L)", &app.live);
+  if (!problem.empty()) error_text("Not sent: " + problem);
+  else if (!app.last_error.empty()) error_text(app.last_error);
+  ImGui::TextDisabled("source: %s", !app.source ? "none" : app.source->busy() ? "computing" : "idle");
+}
+
+} // namespace
+
+void draw_launch(App &app) {
+  if (!begin_panel(app, Panel::launch)) return;
+  const KernelDesc *kernel = app.kernel();
+  draw_catalog(app);
+  if (!kernel) {
+    empty_state("Choose a kernel from the catalog above.");
+    ImGui::End();
+    return;
+  }
+  draw_lesson(*kernel);
+  draw_params(app, *kernel);
+  ImGui::Separator();
+  draw_block_editor(app, *kernel);
+  ImGui::Separator();
+  draw_arch_picker(app);
+  draw_run_controls(app);
+  ImGui::End();
+}
+
+} // namespace wl::viz

@@ -1,0 +1,101 @@
+// Occupancy: how many blocks of this launch fit on one SM, which resource stops one more, the
+// three impact curves (what changing block size, registers or shared memory would do), and how
+// the grid falls into waves.
+
+#include "panels.h"
+
+#include "widgets.h"
+
+#include <imgui.h>
+
+namespace wl::viz {
+
+namespace {
+
+std::string percent(double fraction) { return format_number(100 * fraction, 1) + " %"; }
+
+void draw_summary(const RunResult &result, const OccupancyResult &occupancy) {
+  if (!ImGui::BeginTable("##occupancy", 2, ImGuiTableFlags_SizingStretchProp)) return;
+  figure_row("theoretical occupancy", percent(occupancy.occupancy),
+             "Resident warps per SM over the SM's maximum, from the toolkit's occupancy calculator.");
+  figure_row("achieved occupancy", "not measured",
+             "Achieved occupancy needs the hardware counters (sm__warps_active); model mode has none.");
+  figure_row("blocks per SM", std::to_string(occupancy.blocks_per_sm));
+  figure_row("warps per SM",
+             std::to_string(occupancy.warps_per_sm) + " of " + std::to_string(occupancy.max_warps_per_sm));
+  if (result.runtime_blocks_per_sm >= 0)
+    figure_row("runtime blocks per SM", std::to_string(result.runtime_blocks_per_sm),
+               "cudaOccupancyMaxActiveBlocksPerMultiprocessor on the device");
+  if (result.attributes)
+    figure_row("registers / shared",
+               std::to_string(result.attributes->registers) + " per thread, " +
+                   format_bytes(static_cast<double>(occupancy.allocated_shared_memory_per_block)) + " per block",
+               result.attributes->source.c_str());
+  ImGui::EndTable();
+}
+
+void draw_curves(const App &app, const RunResult &result) {
+  if (!app.curves) return;
+  const float width = (ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().ItemSpacing.x) / 3;
+  const float height = 90;
+  const auto current_smem = result.attributes->static_shared_bytes + result.dynamic_smem;
+  ImGui::TextDisabled("Occupancy (0 to 100 %%) if one input changed; the dot is this launch");
+  ImGui::BeginGroup();
+  impact_curve("block size", app.curves->block_size, result.launch.block.threads(), "threads", width, height);
+  ImGui::EndGroup();
+  ImGui::SameLine();
+  ImGui::BeginGroup();
+  impact_curve("registers / thread", app.curves->registers, result.attributes->registers, "regs", width, height);
+  ImGui::EndGroup();
+  ImGui::SameLine();
+  ImGui::BeginGroup();
+  impact_curve("shared memory / block", app.curves->shared_memory, current_smem, "B", width, height);
+  ImGui::EndGroup();
+}
+
+void draw_waves(const Waves &waves) {
+  ImGui::TextDisabled("Waves");
+  if (!ImGui::BeginTable("##waves", 2, ImGuiTableFlags_SizingStretchProp)) return;
+  figure_row("grid", format_count(waves.grid_blocks) + " blocks");
+  figure_row("blocks per wave", format_count(waves.blocks_per_wave), "SMs x blocks per SM: one full wave");
+  figure_row("waves", format_number(waves.waves, 2) + " (" + format_count(waves.full_waves) + " full)");
+  figure_row("tail",
+             waves.tail_blocks ? format_count(waves.tail_blocks) + " blocks, " + percent(waves.tail_fill) + " full"
+                               : "none: the last wave is full",
+             "A partly filled last wave leaves SMs idle while it runs.");
+  ImGui::EndTable();
+}
+
+} // namespace
+
+void draw_occupancy(App &app) {
+  if (!begin_panel(app, Panel::occupancy)) return;
+  if (!app.latest) {
+    empty_state("No result yet: choose a kernel and a block in Launch, then Run (F5) or turn Live on.");
+    ImGui::End();
+    return;
+  }
+  const RunResult &result = *app.latest;
+  if (!result.occupancy) {
+    empty_state("No occupancy for this launch: a library call (cuBLAS) chooses its own kernels and blocks.");
+    ImGui::End();
+    return;
+  }
+  const OccupancyResult &occupancy = *result.occupancy;
+  ImGui::Text("%s on %s, block %dx%dx%d", result.kernel_id.c_str(), result.arch.id.c_str(), result.launch.block.x,
+              result.launch.block.y, result.launch.block.z);
+  draw_summary(result, occupancy);
+  ImGui::Separator();
+  ImGui::TextDisabled("Blocks per SM each resource allows");
+  limiter_bars(occupancy, result.arch.max_blocks_per_sm);
+  ImGui::TextWrapped("%s", occupancy.explanation.c_str());
+  ImGui::Separator();
+  draw_curves(app, result);
+  if (occupancy.waves) {
+    ImGui::Separator();
+    draw_waves(*occupancy.waves);
+  }
+  ImGui::End();
+}
+
+} // namespace wl::viz

@@ -1,0 +1,40 @@
+#include "panels.h"
+
+#include <imgui.h>
+
+namespace wl::viz {
+
+PanelPlacement default_placement(Panel panel, float display_width, float display_height) {
+  const float top = kMenuBarHeight, height = display_height - kMenuBarHeight - kStatusBarHeight;
+  // Launch on the left, Occupancy above Timings in the middle, Counters on the right.
+  const float launch_width = display_width * 0.25f, middle_width = display_width * 0.36f;
+  const float right = launch_width + middle_width, occupancy_height = height * 0.69f;
+  switch (panel) {
+  case Panel::launch:
+    return {0, top, launch_width, height};
+  case Panel::occupancy:
+    return {launch_width, top, middle_width, occupancy_height};
+  case Panel::timings:
+    return {launch_width, top + occupancy_height, middle_width, height - occupancy_height};
+  case Panel::counters:
+    return {right, top, display_width - right, height};
+  }
+  return {0, top, display_width, height};
+}
+
+bool begin_panel(App &app, Panel panel) {
+  const ImGuiViewport *viewport = ImGui::GetMainViewport();
+  const PanelPlacement place = default_placement(panel, viewport->Size.x, viewport->Size.y);
+  ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x + place.x, viewport->Pos.y + place.y), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(place.width, place.height), ImGuiCond_FirstUseEver);
+  const bool expanded = ImGui::Begin(panel_title(panel), &app.open(panel));
+  const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  app.rect(panel) = PanelRect{pos.x - viewport->Pos.x, pos.y - viewport->Pos.y, size.x, size.y, true};
+  if (!expanded || !app.open(panel)) {
+    ImGui::End();
+    return false;
+  }
+  return true;
+}
+
+} // namespace wl::viz

@@ -1,0 +1,77 @@
+// Timings: how long the kernel took (median of cold samples, min, noise), what that means in
+// GB/s against the device's peak and in GFLOP/s, and the recent runs side by side. Without a
+// measurement it still shows the work the launch must do and the time that takes at peak
+// bandwidth, the floor any measurement will sit above.
+
+#include "panels.h"
+
+#include "widgets.h"
+
+#include <imgui.h>
+
+namespace wl::viz {
+
+namespace {
+
+void draw_work(const RunResult &result) {
+  if (!ImGui::BeginTable("##work", 2, ImGuiTableFlags_SizingStretchProp)) return;
+  figure_row("bytes moved", format_bytes(result.bytes_moved),
+             "The fewest bytes the kernel must move: every input read once, every output written once.");
+  if (result.flops > 0) figure_row("arithmetic", format_number(result.flops / 1e9, 3) + " GFLOP");
+  if (result.arch.dram_bandwidth_gbps > 0)
+    figure_row("time at peak bandwidth",
+               format_number(result.bytes_moved / (result.arch.dram_bandwidth_gbps * 1e9) * 1e3, 4) + " ms",
+               "bytes moved / the arch's peak DRAM bandwidth: no run can be faster while memory-bound.");
+  ImGui::EndTable();
+}
+
+void draw_measurement(const RunResult &result) {
+  const TimingStats &t = *result.timing;
+  if (!ImGui::BeginTable("##timing", 2, ImGuiTableFlags_SizingStretchProp)) return;
+  figure_row("median", format_number(t.median_ms, 4) + " ms", "Median of the cold samples (L2 flushed before each).");
+  figure_row("min", format_number(t.min_ms, 4) + " ms");
+  figure_row("noise", format_number(100 * t.noise, 2) + " %" + (t.converged ? "" : " (budget reached first)"),
+             "Relative standard deviation of the samples; sampling stops under 0.5 %.");
+  figure_row("samples", std::to_string(t.samples));
+  figure_row("throughput", format_number(result.gbps(), 1) + " GB/s");
+  figure_row("share of peak",
+             format_number(100 * result.peak_bandwidth_fraction(), 1) + " % of " +
+                 format_number(result.arch.dram_bandwidth_gbps, 0) + " GB/s",
+             "Throughput over the device's peak DRAM bandwidth.");
+  if (result.flops > 0) figure_row("compute", format_number(result.gflops(), 1) + " GFLOP/s");
+  ImGui::EndTable();
+}
+
+void draw_history(const App &app) {
+  std::vector<double> medians;
+  for (const RunResult &run : app.history)
+    if (run.timing) medians.push_back(run.timing->median_ms);
+  ImGui::TextDisabled("Recent runs (median ms, newest right)");
+  if (medians.empty()) {
+    empty_state("No timed runs yet.");
+    return;
+  }
+  history_plot(medians, ImGui::GetContentRegionAvail().x, 48);
+}
+
+} // namespace
+
+void draw_timings(App &app) {
+  if (!begin_panel(app, Panel::timings)) return;
+  if (!app.latest) {
+    empty_state("No result yet: Run (F5) a kernel from the Launch panel.");
+    ImGui::End();
+    return;
+  }
+  const RunResult &result = *app.latest;
+  if (result.timing) draw_measurement(result);
+  else
+    empty_state("Not timed: model mode predicts occupancy and memory traffic, not time. A run on a GPU fills "
+                "the median, noise and throughput here.");
+  ImGui::Separator();
+  draw_work(result);
+  draw_history(app);
+  ImGui::End();
+}
+
+} // namespace wl::viz

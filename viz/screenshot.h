@@ -1,0 +1,37 @@
+#pragma once
+// Screenshots: the rendered window (or one panel cut out of it) as a PNG, and beside it a JSON
+// sidecar with the configuration and every figure shown, so a picture always carries its numbers.
+// Files are never overwritten: a taken name gets a timestamp and, if need be, a counter.
+
+#include "app.h"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace wl::viz {
+
+// RGBA pixels, top row first (glReadPixels rows are flipped by the front-end).
+struct Image {
+  int width = 0, height = 0;
+  std::vector<unsigned char> rgba;
+};
+
+// The part of `image` a panel covered in the last frame, or the whole image.
+Image crop(const Image &image, const PanelRect &rect);
+
+// `requested` when it is free; else (or when empty) a name with the time of day that is free:
+// warplens-20260321-142501[-panel].png, then -2, -3...
+std::filesystem::path free_screenshot_path(const std::filesystem::path &requested, std::optional<Panel> panel);
+
+// The sidecar: configuration, the result (run_json), the figures only the GUI derives.
+nlohmann::json screenshot_sidecar(const App &app, std::optional<Panel> panel, int width, int height);
+
+// Writes the PNG and `<name>.json`; returns the PNG's path. Throws UsageError when a file cannot
+// be written or the panel was not on screen.
+std::filesystem::path save_screenshot(const App &app, const Image &window, const ScreenshotRequest &request);
+
+} // namespace wl::viz

@@ -1,0 +1,40 @@
+#pragma once
+// The GUI's entry points for the command line: `warplens` with no subcommand, and
+// `warplens --headless --screenshot out.png`. Both run in model mode until the worker client is
+// connected. Bad input throws UsageError (one line), as the other subcommands do.
+
+#include <filesystem>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace wl::viz {
+
+struct GuiOptions {
+  std::string kernel_id;            // empty: the last session's, else matmul/tiled
+  std::string block;                // "X", "XxY", "XxYxZ"; empty: the kernel's default
+  std::string arch = "h100";        // preset id, alias or .json path
+  std::string panel;                // headless: one panel's name; empty: the whole window
+  std::string screenshot;           // headless: the PNG's path; empty: a timestamped name here
+  int width = 1440, height = 900;   // headless image size
+  std::filesystem::path config_dir; // window: where layout and settings live; empty: the default
+  bool headless = false;
+};
+
+// The top-level options of `warplens` that apply when no subcommand is given.
+void add_gui_options(CLI::App &app, GuiOptions &options);
+
+// With no subcommand: the headless screenshot with --headless, else the window.
+int run_gui_command(const GuiOptions &options);
+
+// Opens the window; with no display (or no window possible) writes the default view headless
+// and says where. Returns the exit code.
+int run_gui(const GuiOptions &options);
+
+// Renders the view (or one panel) in model mode, writes PNG + JSON sidecar, prints the PNG's
+// path. Returns the exit code.
+int run_headless_screenshot(const GuiOptions &options);
+
+} // namespace wl::viz

@@ -1,0 +1,94 @@
+// The interactive front-end: a GLFW window with an OpenGL 3.3 core context, following Dear
+// ImGui's example_glfw_opengl3 (error callback, hints, window, context, backends, loop, cleanup).
+// The loop sleeps in glfwWaitEventsTimeout; a finished result wakes it with glfwPostEmptyEvent.
+
+#include "front_end.h"
+
+#include <atomic>
+#include <csignal>
+#include <string>
+
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+namespace wl::viz {
+
+namespace {
+
+std::string g_glfw_error; // the last GLFW error, for the "no window" message
+
+void remember_glfw_error(int code, const char *description) {
+  g_glfw_error = "GLFW error " + std::to_string(code) + ": " + (description ? description : "");
+}
+
+// Ctrl-C or a polite kill closes the window the normal way, so layout and settings are saved.
+std::atomic<bool> g_stop_requested = false;
+void request_stop(int) { g_stop_requested = true; }
+
+// Sleeps until an event or a result, waking now and then to notice a stop request.
+constexpr double kIdleWaitSeconds = 0.25;
+
+void render_frame(GLFWwindow *window, App &app, GuiContext &gui) {
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+  draw_frame(app);
+  ImGui::Render();
+  int width = 0, height = 0;
+  glfwGetFramebufferSize(window, &width, &height);
+  glViewport(0, 0, width, height);
+  const ImVec4 clear = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+  glClearColor(clear.x * 0.8f, clear.y * 0.8f, clear.z * 0.8f, 1);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  if (app.screenshot) save_requested_screenshot(app, read_framebuffer(width, height));
+  gui.save_if_changed();
+  glfwSwapBuffers(window);
+}
+
+} // namespace
+
+bool run_window(App &app, const std::filesystem::path &config_dir, std::string &problem) {
+  glfwSetErrorCallback(remember_glfw_error);
+  if (!glfwInit()) {
+    problem = g_glfw_error.empty() ? "GLFW could not start" : g_glfw_error;
+    return false;
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  GLFWwindow *window = glfwCreateWindow(1440, 900, "WarpLens", nullptr, nullptr);
+  if (!window) {
+    problem = g_glfw_error.empty() ? "no window could be created" : g_glfw_error;
+    glfwTerminate();
+    return false;
+  }
+  glfwMakeContextCurrent(window);
+  glfwSwapInterval(1);
+  {
+    GuiContext gui(app, config_dir);
+    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    // Keyboard navigation needs the backend's key map (1.86 asserts without it), so only here.
+    ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+    ImGui_ImplOpenGL3_Init("#version 330 core");
+    app.run(); // the first result arrives while the first frames show the empty states
+    std::signal(SIGINT, request_stop);
+    std::signal(SIGTERM, request_stop);
+    while (!glfwWindowShouldClose(window) && !g_stop_requested) {
+      const bool working = app.source && app.source->busy();
+      glfwWaitEventsTimeout(working ? 0.05 : kIdleWaitSeconds);
+      render_frame(window, app, gui);
+    }
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+  }
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return true;
+}
+
+} // namespace wl::viz
