@@ -198,6 +198,9 @@ void add_kernel_commands(CLI::App& app) {
   });
 
   auto sweep = std::make_shared<SweepOptions>();
+  // A sweep answers "which shape?": fewer timing samples and a smaller model sample per shape.
+  sweep->engine.timing.max_seconds = 0.05;
+  sweep->engine.model.max_evaluations = 3000;
   CLI::App* sweep_cmd = app.add_subcommand("sweep", "Measure a kernel over many block shapes: timing, occupancy, counters");
   sweep_cmd->add_option("kernel", sweep->kernel.id, "Kernel id, family/variant")->required();
   sweep_cmd->add_option("--block", sweep->kernel.block, "1D shapes: start:end:step or a list, e.g. 32:1024:32");
