@@ -118,8 +118,7 @@ KernelDesc xyz() {
   k.check_block = [](const BlockShape& b, const Params&) { return common::check_3d_block(b); };
   k.grid = [](const Params& p, const BlockShape& b, int) {
     const Volume v = volume(p);
-    return BlockShape{static_cast<int>(common::ceil_div(v.nx, b.x)), static_cast<int>(common::ceil_div(v.ny, b.y)),
-                      static_cast<int>(common::ceil_div(v.nz, b.z))};
+    return common::grid_3d(v.nx, v.ny, v.nz, b);
   };
   k.buffers = buffers();
   k.reference = reference;

@@ -56,6 +56,12 @@ inline BlockShape grid_1d(std::int64_t count, const BlockShape& block) {
   return BlockShape{static_cast<int>(ceil_div(count, block.x)), 1, 1};
 }
 
+// One thread per element of an nx x ny x nz volume: ceil(side / block side) blocks on each axis.
+inline BlockShape grid_3d(std::int64_t nx, std::int64_t ny, std::int64_t nz, const BlockShape& block) {
+  return BlockShape{static_cast<int>(ceil_div(nx, block.x)), static_cast<int>(ceil_div(ny, block.y)),
+                    static_cast<int>(ceil_div(nz, block.z))};
+}
+
 // Every f32 input uniform in [-1, 1) from one seeded generator, in buffer order.
 inline void fill_uniform(HostBuffers& buffers, const std::vector<BufferSpec>& specs, std::uint64_t seed) {
   std::mt19937_64 rng(seed);

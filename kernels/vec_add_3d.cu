@@ -138,8 +138,7 @@ KernelDesc blocks3d() {
   k.check_block = [](const BlockShape& b, const Params&) { return common::check_3d_block(b); };
   k.grid = [](const Params& p, const BlockShape& b, int) {
     const Volume v = volume(p);
-    return BlockShape{static_cast<int>(common::ceil_div(v.nx, b.x)), static_cast<int>(common::ceil_div(v.ny, b.y)),
-                      static_cast<int>(common::ceil_div(v.nz, b.z))};
+    return common::grid_3d(v.nx, v.ny, v.nz, b);
   };
   k.sites = element_sites([](const LaunchShape& s, Coord b, Coord t, std::int64_t) -> std::optional<std::int64_t> {
     const Volume v = volume(s.params);
