@@ -3,29 +3,16 @@
 // display falls back to the same headless view and says where it went.
 
 #include "gui_test_support.h"
-
-#include <cstdio>
-#include <sys/wait.h>
+#include "../unit/test_support.h"
 
 namespace wl::viz::test {
 namespace {
 
-struct Command {
-  int exit_code = -1;
-  std::string out;
-};
+using Command = wl::test::CommandResult;
 
+// warplens run in `dir` with no display, as on a server or in CI.
 Command run_in(const std::filesystem::path &dir, const std::string &args) {
-  Command result;
-  const std::string command =
-      "cd '" + dir.string() + "' && env -u DISPLAY -u WAYLAND_DISPLAY " + WARPLENS_BINARY + " " + args + " 2>&1";
-  FILE *pipe = popen(command.c_str(), "r");
-  if (!pipe) return result;
-  char buffer[4096];
-  while (std::fgets(buffer, sizeof buffer, pipe)) result.out += buffer;
-  const int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
+  return wl::test::run_warplens(args, "cd '" + dir.string() + "' && env -u DISPLAY -u WAYLAND_DISPLAY ");
 }
 
 std::string last_line(const std::string &text) {

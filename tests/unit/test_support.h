@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/wait.h>
+
 #include <gtest/gtest.h>
 
 namespace wl::test {
@@ -21,10 +23,11 @@ struct CommandResult {
   std::string out; // stdout and stderr together
 };
 
-// Runs `warplens <args>` from the build tree and captures what it prints.
-inline CommandResult run_warplens(const std::string& args) {
+// Runs `warplens <args>` from the build tree and captures what it prints. `prefix` is shell put
+// before the binary: a `cd`, or `env -u DISPLAY` for a run with no display.
+inline CommandResult run_warplens(const std::string& args, const std::string& prefix = "") {
   CommandResult result;
-  const std::string command = std::string(WARPLENS_BINARY) + " " + args + " 2>&1";
+  const std::string command = prefix + std::string(WARPLENS_BINARY) + " " + args + " 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return result;
   char buffer[4096];
