@@ -49,10 +49,13 @@ struct WorkerClient::Worker {
   std::ofstream log;
 
   // Why it ended, in one line: the watchdog's reason, the sticky error, or how it exited.
+  // A kill reason keeps how the process ended: a worker whose input broke because it had already
+  // exited says so with its exit code.
   std::string ending(const std::string& how) const {
-    std::string reason = !kill_reason.empty()     ? kill_reason
+    const std::string exited = "the worker " + how + (hello ? "" : " before saying hello");
+    std::string reason = !kill_reason.empty()     ? kill_reason + "; " + exited
                          : !fatal_message.empty() ? "the worker stopped after a sticky CUDA error: " + fatal_message
-                                                  : "the worker " + how + (hello ? "" : " before saying hello");
+                                                  : exited;
     if (!hello && !stray_output.empty()) reason += "; it printed '" + stray_output + "'";
     if (kill_reason.empty() && !stderr_tail.empty()) reason += "; last line on stderr: " + stderr_tail.back();
     return reason;
