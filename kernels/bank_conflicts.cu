@@ -244,8 +244,8 @@ KernelDesc stride() {
       "32 banks (1 wavefront), stride 2 puts two lanes on each even bank (2 wavefronts, a 2-way "
       "conflict), stride 32 puts every lane on bank 0 (32 wavefronts) and an odd stride such as 33 "
       "is conflict-free again. Shared memory panel: 'load tile (patterned)' wavefronts per request "
-      "against the ideal (1, or 2 and 4 for 8- and 16-byte elements, which are served by half and "
-      "quarter warps). Timings: roughly proportional to the wavefronts.",
+      "against the ideal (1, or 2 and 4 for 8- and 16-byte elements: 256 and 512 bytes at 128 "
+      "per wavefront). Timings: roughly proportional to the wavefronts.",
       {{"stride",
         "elements of the access width between consecutive threads' reads (words at width 4)", 1,
         1, 1024, {}}},
@@ -284,7 +284,7 @@ KernelDesc padded() {
       "of a warp read down one column (lane l reads row l). Bank grid: at width 4 with pad 0 the "
       "rows are 128 bytes apart, so the whole column sits on one bank (32 wavefronts, a 32-way "
       "conflict); pad 1 makes the row pitch 33 words and spreads the column over all 32 banks (1 "
-      "wavefront). The same holds per half or quarter warp at widths 8 and 16 (ideal 2 and 4). "
+      "wavefront). The same holds at widths 8 and 16 (ideal 2 and 4). "
       "Shared memory panel: 'store tile (fill)' writes rows and stays at the ideal whatever the "
       "pad. Occupancy panel: the padding costs 32 x pad elements of shared memory per block. "
       "Timings: pad 0 against pad 1 is the transpose lesson in miniature.",
@@ -328,8 +328,8 @@ KernelDesc broadcast() {
   KernelDesc k = base("bank_conflicts/broadcast", "Every lane reads the same word",
                       "In each read all threads read the same tile element (the first of a "
                       "different 128-byte row each time). Bank grid: one bank, one word, every "
-                      "lane marked as a broadcast: 1 wavefront per request at width 4, the ideal "
-                      "of 2 and 4 at widths 8 and 16 (one per half or quarter warp). Shared memory "
+                      "lane marked as a broadcast: 1 wavefront per request at widths 4 and 8, 2 at "
+                      "width 16 (the H100 serves 16-byte accesses by half warps). Shared memory "
                       "panel: no excess wavefronts, the opposite of the 32-way conflict of "
                       "bank_conflicts/stride at stride 32, which also uses a single bank. Timings: "
                       "as fast as stride 1: lanes that share a word cost nothing.",

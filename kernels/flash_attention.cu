@@ -9,7 +9,7 @@
 // Global memory panel: the K and V tile copies are ideal (16 sectors per request), while the
 // query loads and output stores take 32 sectors per request (each lane its own row, half of every
 // sector used) but happen only once per thread. Shared memory / bank grid: every lane reads the
-// same K or V float4, a broadcast with no conflicts (one wavefront per quarter-warp transaction).
+// same K or V float4, a broadcast with no conflicts (one wavefront per half-warp transaction).
 // Timings: compare d64 and d128 in FLOP/s; the spilled version pays for its local traffic.
 
 #include "common.h"
@@ -288,7 +288,7 @@ const char* const kSharedLesson =
     " Each block owns one query row per thread (block x) of one head (grid y) and walks the keys in tiles of 32: "
     "the block copies a K and a V tile into shared memory with coalesced float4 loads (16 sectors per request), "
     "then every thread reads each key's row from the tile. All lanes read the same float4, a broadcast: one "
-    "wavefront per quarter-warp transaction, 4 per request, no conflicts. The query loads and output stores "
+    "wavefront per half-warp transaction, 2 per request, no conflicts. The query loads and output stores "
     "give each lane its own row: 32 sectors per request, half of each sector used, once per thread.";
 
 KernelDesc variant(int d, std::string title, std::string lesson) {

@@ -27,9 +27,9 @@ int count_distinct(std::array<T, N>& values, int count) {
   return static_cast<int>(std::unique(values.begin(), values.begin() + count) - values.begin());
 }
 
-// The (bank, word) pairs one transaction touches, at most 32 of them.
+// The (bank, word) pairs one transaction touches: up to 32 lanes of up to 4 words.
 struct TransactionWords {
-  std::array<std::uint64_t, kWarpSize> bank_word{}; // bank in the top bits, word below
+  std::array<std::uint64_t, kWarpSize * 4> bank_word{}; // bank in the top bits, word below
   int count = 0;
 };
 
@@ -49,8 +49,12 @@ TransactionWords transaction_words(const WarpAccess& access, int first_lane, int
   return t;
 }
 
-// Most distinct words any single bank serves: the wavefronts the transaction needs.
-int transaction_wavefronts(TransactionWords t) {
+struct TransactionCost {
+  int wavefronts = 0; // the most distinct words any single bank serves
+  int ideal = 0;      // the fewest wavefronts its distinct words fit in: ceil(words / 32)
+};
+
+TransactionCost transaction_cost(TransactionWords t) {
   const int distinct = count_distinct(t.bank_word, t.count);
   int most = 0;
   for (int i = 0; i < distinct;) {
@@ -59,14 +63,12 @@ int transaction_wavefronts(TransactionWords t) {
     most = std::max(most, j - i);
     i = j;
   }
-  return most;
+  return {most, (distinct + kBankCount - 1) / kBankCount};
 }
 
 } // namespace
 
-int lanes_per_transaction(int width) {
-  return width <= kBankBytes ? kWarpSize : kWarpSize * kBankBytes / width;
-}
+int lanes_per_transaction(int width) { return width <= 8 ? kWarpSize : kWarpSize / 2; }
 
 GlobalAccess analyse_global(const WarpAccess& access) {
   check_access(access);
@@ -99,13 +101,13 @@ SharedAccess analyse_shared(const WarpAccess& access) {
   for (int first = 0; first < kWarpSize; first += lanes) {
     const TransactionWords t = transaction_words(access, first, lanes);
     if (t.count == 0) continue;
-    const int wavefronts = transaction_wavefronts(t);
+    const TransactionCost cost = transaction_cost(t);
     s.transactions += 1;
-    s.wavefronts += wavefronts;
-    s.conflict_degree = std::max(s.conflict_degree, wavefronts);
+    s.wavefronts += cost.wavefronts;
+    s.ideal_wavefronts += cost.ideal;
+    s.conflict_degree = std::max(s.conflict_degree, (cost.wavefronts + cost.ideal - 1) / cost.ideal);
   }
   s.requests = s.transactions > 0 ? 1 : 0;
-  s.ideal_wavefronts = s.transactions;
   s.excess_wavefronts = s.wavefronts - s.ideal_wavefronts;
   return s;
 }

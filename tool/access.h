@@ -3,10 +3,14 @@
 // active mask and the access width to what the memory system does with them.
 //   global: one request; the 32-byte sectors and 128-byte lines it touches; the sectors the
 //           distinct bytes would need at best; bytes used against bytes fetched.
-//   shared: the instruction is split into transactions of at most 128 bytes (the whole warp
-//           for 1-4 byte accesses, half-warps for 8, quarter-warps for 16); within one, each of
-//           the 32 banks (4-byte words, bank = word mod 32) serves one distinct word per
-//           wavefront, and lanes reading the same word share it (broadcast).
+//   shared: the instruction is split into transactions (the whole warp for 1-8 byte
+//           accesses, half-warps for 16); within one, each of the 32 banks (4-byte words,
+//           bank = word mod 32) serves one distinct word per wavefront, and lanes reading the
+//           same word share it (broadcast). The ideal is the fewest wavefronts the distinct
+//           words fit in, ceil(words / 32). Measured on the H100: a warp-wide broadcast costs 1
+//           wavefront at 8 bytes and 2 at 16 (so 8-byte accesses are not split into half-warps,
+//           and 16-byte ones are split in two, not four), while every strided pattern costs the
+//           same under either split (2 and 4 wavefronts for consecutive 8 and 16 bytes).
 // Excess wavefronts (wavefronts beyond the ideal) are what CUPTI counts as bank conflicts.
 
 #include "memory_space.h"
@@ -42,17 +46,17 @@ struct GlobalAccess {
 
 struct SharedAccess {
   int requests = 0;          // 1 when any lane is active
-  int transactions = 0;      // 128-byte transactions with an active lane
+  int transactions = 0;      // transactions with an active lane (the warp, or half-warps at 16 B)
   int wavefronts = 0;        // what the shared-memory pipe processes, one per cycle
-  int ideal_wavefronts = 0;  // one per transaction: no two distinct words on one bank
+  int ideal_wavefronts = 0;  // per transaction ceil(distinct words / 32): 128 bytes per wavefront
   int excess_wavefronts = 0; // wavefronts - ideal: CUPTI's "bank conflicts"
-  int conflict_degree = 0;   // the n of "n-way": most distinct words one bank serves in a transaction
+  int conflict_degree = 0;   // the n of "n-way": a transaction's wavefronts over its ideal, at worst
 };
 
 // One (lane, bank) cell of the bank grid: an 8-byte access covers two banks, a 16-byte one four.
 struct BankSlot {
   int lane = 0;
-  int transaction = 0;    // which 128-byte transaction serves the lane
+  int transaction = 0;    // which transaction serves the lane (0, or 0 and 1 for 16-byte halves)
   int bank = 0;           // 0..31
   int wavefront = 0;      // which of the bank's distinct words, in address order (0 = first pass)
   std::uint64_t word = 0; // the 4-byte word address (byte address / 4)
@@ -67,7 +71,7 @@ SharedAccess analyse_shared(const WarpAccess& access);
 // The bank grid of a shared access, ordered by transaction, bank, wavefront, lane.
 std::vector<BankSlot> bank_map(const WarpAccess& access);
 
-// Lanes served by one shared transaction for this width: 32, 16 or 8.
+// Lanes served by one shared transaction for this width: 32, or 16 for 16-byte accesses.
 int lanes_per_transaction(int width);
 
 } // namespace wl

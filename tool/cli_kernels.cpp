@@ -132,7 +132,9 @@ void print_progress(int index, int total, const SweepPoint& p) {
 void run_sweep_command(const SweepOptions& o) {
   const KernelRequest base = resolve_kernel_request(o.kernel.id, o.kernel.params, o.kernel.size, "");
   const std::vector<BlockShape> shapes = shapes_of(o);
-  const std::vector<SweepPoint> points = run_sweep(*base.kernel, base.params, shapes, o.engine, print_progress);
+  const SweepRun run = run_sweep(*base.kernel, base.params, shapes, o.engine, print_progress);
+  const std::vector<SweepPoint>& points = run.points;
+  std::fprintf(stderr, "%s\n", sweep_cost_summary(run).c_str());
   std::printf("%-12s %10s %9s %7s %6s %10s %10s  %s\n", "block", "median ms", "GB/s", "occ", "regs", "sect/req",
               "verified", "counters");
   for (const SweepPoint& p : points) {
@@ -199,7 +201,7 @@ void add_kernel_commands(CLI::App& app) {
 
   auto sweep = std::make_shared<SweepOptions>();
   // A sweep answers "which shape?": fewer timing samples and a smaller model sample per shape.
-  sweep->engine.timing.max_seconds = 0.05;
+  sweep->engine.timing.max_seconds = 0.002;
   sweep->engine.model.max_evaluations = 3000;
   CLI::App* sweep_cmd = app.add_subcommand("sweep", "Measure a kernel over many block shapes: timing, occupancy, counters");
   sweep_cmd->add_option("kernel", sweep->kernel.id, "Kernel id, family/variant")->required();

@@ -1,5 +1,8 @@
 #include "counter_comparison.h"
 
+#include "text_format.h"
+
+#include <algorithm>
 #include <cmath>
 
 namespace wl {
@@ -37,13 +40,56 @@ std::optional<double> predicted(const RunResult& r, const std::string& key) {
   return std::nullopt;
 }
 
-std::string known_reason(const RunResult& r, const std::string& key, double difference) {
-  if (key.find("bank_conflicts") != std::string::npos && difference > 0)
+std::optional<double> measured(const RunResult& r, const std::string& key) {
+  const CounterValue* v = r.counters->find(key);
+  return v ? std::optional<double>(v->value) : std::nullopt;
+}
+
+bool within_tolerance(double a, double b) {
+  return std::fabs(a - b) <= kComparisonTolerance * std::max(std::fabs(b), 1.0);
+}
+
+std::string count(double v) { return format("%.0f", v); }
+
+// Shared wavefronts ("load" or "store") that differ: the reason, from the run's other counters.
+std::string shared_wavefront_reason(const RunResult& r, const std::string& op, double wavefronts) {
+  const auto instructions = measured(r, "shared_" + op + "_instructions");
+  const auto requests = predicted(r, "shared_" + op + "_instructions");
+  if (instructions && requests && *instructions < (1 - kComparisonTolerance) * *requests)
+    return "the compiler merged neighbouring shared accesses into wider ones (" + count(*instructions) +
+           " instructions where the source's sites make " + count(*requests) +
+           "): a wide access moves more bytes per wavefront, so there are fewer wavefronts than the source's accesses "
+           "would need";
+  const auto conflicts = measured(r, "shared_" + op + "_bank_conflicts");
+  const auto excess = predicted(r, "shared_" + op + "_bank_conflicts");
+  const auto expected = predicted(r, "shared_" + op + "_wavefronts");
+  if (conflicts && excess && expected && *conflicts > *excess &&
+      within_tolerance(wavefronts - *conflicts, *expected - *excess))
+    return "the extra wavefronts are the " + count(*conflicts - *excess) +
+           " bank conflicts the counter adds beyond the model's: the L1 data banks also serve the launch's global "
+           "traffic and collisions with it are charged to shared accesses. Measured wavefronts minus counted "
+           "conflicts (" + count(wavefronts - *conflicts) + ") match the model's conflict-free wavefronts (" +
+           count(*expected - *excess) + ")";
+  return "";
+}
+
+std::string shared_instruction_reason(double instructions, double requests) {
+  if (instructions > requests)
+    return "warps also issue the instruction with every lane switched off (the compiler predicated the branch "
+           "instead of jumping over it): " + count(instructions - requests) +
+           " such instructions count here but move no data, so they add no wavefronts";
+  return "the compiler merged neighbouring shared accesses into wider ones (LDS.64/LDS.128): fewer instructions "
+         "than the source's accesses, the same bytes";
+}
+
+std::string known_reason(const RunResult& r, const std::string& key, double value, double expected) {
+  for (const std::string op : {"load", "store"}) {
+    if (key == "shared_" + op + "_wavefronts") return shared_wavefront_reason(r, op, value);
+    if (key == "shared_" + op + "_instructions") return shared_instruction_reason(value, expected);
+  }
+  if (key.find("bank_conflicts") != std::string::npos && value > expected)
     return "the L1 data banks also serve global, local and texture traffic, and the counter includes their "
            "conflicts: compare the wavefronts, which the model predicts per site";
-  if (key.find("shared") != std::string::npos && key.find("instructions") != std::string::npos)
-    return "the compiler merged neighbouring shared accesses into wider ones (LDS.64/LDS.128) or split them: the "
-           "instruction count changes, the bytes and wavefronts per site do not";
   if (key == "achieved_occupancy") {
     if (r.occupancy && r.occupancy->waves && r.occupancy->waves->tail_blocks > 0)
       return "achieved is below theoretical: the last wave is partial (" +
@@ -73,7 +119,7 @@ std::vector<ComparisonRow> compare_counters(const RunResult& r) {
       row.flagged = row.measured > 0.5; // predicted none, measured some
       row.difference = row.flagged ? 1.0 : 0.0;
     }
-    if (row.flagged) row.reason = known_reason(r, row.key, row.difference);
+    if (row.flagged) row.reason = known_reason(r, row.key, row.measured, *row.predicted);
     rows.push_back(std::move(row));
   }
   return rows;

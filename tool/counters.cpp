@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <utility>
 
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -72,12 +73,19 @@ CUcontext current_context() {
   return context;
 }
 
+int current_device() {
+  int device = 0;
+  cudaGetDevice(&device);
+  return device;
+}
+
 } // namespace
 
 struct CounterProfiler::State {
   const MetricCatalog& catalog;
   bool tried = false;
   std::string reason; // set when the profiler could not open
+  double open_seconds = 0;
   std::string chip;
   std::vector<std::uint8_t> availability;
   CUpti_Profiler_Host_Object* host = nullptr;
@@ -88,26 +96,32 @@ struct CounterProfiler::State {
   struct Config {
     CUpti_Profiler_Host_Object* host = nullptr;
     std::vector<std::uint8_t> image;
+    std::vector<std::uint8_t> counter_data; // sized for `ranges` ranges, re-initialised per session
+    int ranges = 0;
   };
+  const Config* last_config = nullptr; // the one the range profiler last ran
+  CUcontext context = nullptr;
   std::map<std::string, Config> configs; // keyed by the comma-joined metric names
 
   explicit State(const MetricCatalog& c) : catalog(c) {}
 
-  void open();
+  void open(int device);
   bool chip_has(const std::string& name);
   CUpti_Profiler_Host_Object* new_host();
-  const Config& config_for(const std::vector<std::string>& names);
-  std::vector<double> collect(const std::vector<std::string>& names, const std::function<void()>& before_pass,
-                              const std::function<void()>& launch, int& passes);
+  Config& config_for(const std::vector<std::string>& names);
+  std::vector<std::vector<double>> collect(const std::vector<std::string>& names, int launches,
+                                           const std::function<void(int)>& before_launch,
+                                           const std::function<void(int)>& launch, int& passes);
+  void restart();
   void close();
 };
 
-void CounterProfiler::State::open() {
+void CounterProfiler::State::open(int device) {
+  const auto start = std::chrono::steady_clock::now();
   tried = true;
   try {
-    int device = 0;
-    if (cudaGetDevice(&device) != cudaSuccess) throw CuptiFailure{"no CUDA device"};
-    const CUcontext context = current_context();
+    if (cudaSetDevice(device) != cudaSuccess) throw CuptiFailure{"no CUDA device " + std::to_string(device)};
+    context = current_context();
     auto init = WL_PARAMS(CUpti_Profiler_Initialize_Params);
     WL_CUPTI(cuptiProfilerInitialize(&init));
 
@@ -155,6 +169,7 @@ void CounterProfiler::State::open() {
     reason = failure.what;
     close();
   }
+  open_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 bool CounterProfiler::State::chip_has(const std::string& metric) {
@@ -173,12 +188,14 @@ CUpti_Profiler_Host_Object* CounterProfiler::State::new_host() {
   return init.pHostObject;
 }
 
-const CounterProfiler::State::Config& CounterProfiler::State::config_for(const std::vector<std::string>& names) {
+CounterProfiler::State::Config& CounterProfiler::State::config_for(const std::vector<std::string>& names) {
   std::string key;
   for (const std::string& n : names) key += n + ",";
   if (const auto it = configs.find(key); it != configs.end()) return it->second;
   Config config;
-  config.host = new_host();
+  // The host object made at opening (to check metric names) serves the first config; each later
+  // config needs its own, since a host object evaluates only the metrics added to it.
+  config.host = host ? std::exchange(host, nullptr) : new_host();
   std::vector<const char*> pointers;
   for (const std::string& n : names) pointers.push_back(n.c_str());
   auto add = WL_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
@@ -198,28 +215,35 @@ const CounterProfiler::State::Config& CounterProfiler::State::config_for(const s
   return configs.emplace(key, std::move(config)).first->second;
 }
 
-// One user range around one launch, replayed by running the launch again for every pass.
-std::vector<double> CounterProfiler::State::collect(const std::vector<std::string>& names,
-                                                    const std::function<void()>& before_pass,
-                                                    const std::function<void()>& launch, int& passes) {
-  const Config& config = config_for(names);
+// One user range per launch, all in one profiling session: every pass runs each launch once
+// (user replay), so the session's fixed cost (configuration, start and stop, decoding) is paid
+// once for the whole batch rather than once per launch.
+std::vector<std::vector<double>> CounterProfiler::State::collect(const std::vector<std::string>& names, int launches,
+                                                                 const std::function<void(int)>& before_launch,
+                                                                 const std::function<void(int)>& launch, int& passes) {
+  Config& config = config_for(names);
   std::vector<const char*> pointers;
   for (const std::string& n : names) pointers.push_back(n.c_str());
-
-  auto size = WL_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
-  size.pRangeProfilerObject = range;
-  size.pMetricNames = pointers.data();
-  size.numMetrics = pointers.size();
-  size.maxNumOfRanges = 1;
-  size.maxNumRangeTreeNodes = 1;
-  WL_CUPTI(cuptiRangeProfilerGetCounterDataSize(&size));
-  std::vector<std::uint8_t> data(size.counterDataSize);
+  if (config.ranges != launches) {
+    auto size = WL_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
+    size.pRangeProfilerObject = range;
+    size.pMetricNames = pointers.data();
+    size.numMetrics = pointers.size();
+    size.maxNumOfRanges = static_cast<size_t>(launches);
+    size.maxNumRangeTreeNodes = static_cast<size_t>(launches);
+    WL_CUPTI(cuptiRangeProfilerGetCounterDataSize(&size));
+    config.counter_data.assign(size.counterDataSize, 0);
+    config.ranges = launches;
+  }
+  std::vector<std::uint8_t>& data = config.counter_data;
   auto init = WL_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
   init.pRangeProfilerObject = range;
   init.counterDataSize = data.size();
   init.pCounterData = data.data();
   WL_CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&init));
 
+  if (last_config != &config && last_config != nullptr) restart();
+  last_config = &config;
   auto set = WL_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
   set.pRangeProfilerObject = range;
   set.configSize = config.image.size();
@@ -228,7 +252,7 @@ std::vector<double> CounterProfiler::State::collect(const std::vector<std::strin
   set.pCounterDataImage = data.data();
   set.range = CUPTI_UserRange;
   set.replayMode = CUPTI_UserReplay;
-  set.maxRangesPerPass = 1;
+  set.maxRangesPerPass = static_cast<size_t>(launches);
   set.numNestingLevels = 1;
   set.minNestingLevel = 1;
   set.passIndex = 0;
@@ -237,18 +261,21 @@ std::vector<double> CounterProfiler::State::collect(const std::vector<std::strin
 
   passes = 0;
   for (bool done = false; !done;) {
-    before_pass();
     auto start = WL_PARAMS(CUpti_RangeProfiler_Start_Params);
     start.pRangeProfilerObject = range;
     WL_CUPTI(cuptiRangeProfilerStart(&start));
-    auto push = WL_PARAMS(CUpti_RangeProfiler_PushRange_Params);
-    push.pRangeProfilerObject = range;
-    push.pRangeName = "launch";
-    WL_CUPTI(cuptiRangeProfilerPushRange(&push));
-    launch();
-    auto pop = WL_PARAMS(CUpti_RangeProfiler_PopRange_Params);
-    pop.pRangeProfilerObject = range;
-    WL_CUPTI(cuptiRangeProfilerPopRange(&pop));
+    for (int i = 0; i < launches; ++i) {
+      before_launch(i); // outside the range: not counted
+      const std::string name = "launch " + std::to_string(i);
+      auto push = WL_PARAMS(CUpti_RangeProfiler_PushRange_Params);
+      push.pRangeProfilerObject = range;
+      push.pRangeName = name.c_str();
+      WL_CUPTI(cuptiRangeProfilerPushRange(&push));
+      launch(i);
+      auto pop = WL_PARAMS(CUpti_RangeProfiler_PopRange_Params);
+      pop.pRangeProfilerObject = range;
+      WL_CUPTI(cuptiRangeProfilerPopRange(&pop));
+    }
     auto stop = WL_PARAMS(CUpti_RangeProfiler_Stop_Params);
     stop.pRangeProfilerObject = range;
     WL_CUPTI(cuptiRangeProfilerStop(&stop));
@@ -258,19 +285,36 @@ std::vector<double> CounterProfiler::State::collect(const std::vector<std::strin
   auto decode = WL_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
   decode.pRangeProfilerObject = range;
   WL_CUPTI(cuptiRangeProfilerDecodeData(&decode));
-  if (decode.numOfRangeDropped > 0) throw CuptiFailure{"the profiled range was dropped"};
+  if (decode.numOfRangeDropped > 0)
+    throw CuptiFailure{std::to_string(decode.numOfRangeDropped) + " of " + std::to_string(launches) +
+                       " profiled ranges were dropped"};
 
-  std::vector<double> values(names.size());
-  auto evaluate = WL_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
-  evaluate.pHostObject = config.host;
-  evaluate.pCounterDataImage = data.data();
-  evaluate.counterDataImageSize = data.size();
-  evaluate.rangeIndex = 0;
-  evaluate.ppMetricNames = pointers.data();
-  evaluate.numMetrics = pointers.size();
-  evaluate.pMetricValues = values.data();
-  WL_CUPTI(cuptiProfilerHostEvaluateToGpuValues(&evaluate));
+  std::vector<std::vector<double>> values(static_cast<std::size_t>(launches), std::vector<double>(names.size()));
+  for (int i = 0; i < launches; ++i) {
+    auto evaluate = WL_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
+    evaluate.pHostObject = config.host;
+    evaluate.pCounterDataImage = data.data();
+    evaluate.counterDataImageSize = data.size();
+    evaluate.rangeIndex = static_cast<size_t>(i);
+    evaluate.ppMetricNames = pointers.data();
+    evaluate.numMetrics = pointers.size();
+    evaluate.pMetricValues = values[i].data();
+    WL_CUPTI(cuptiProfilerHostEvaluateToGpuValues(&evaluate));
+  }
   return values;
+}
+
+// The range profiler keeps state from the configuration it last ran; a different metric list
+// starts from a freshly enabled one.
+void CounterProfiler::State::restart() {
+  auto disable = WL_PARAMS(CUpti_RangeProfiler_Disable_Params);
+  disable.pRangeProfilerObject = range;
+  WL_CUPTI(cuptiRangeProfilerDisable(&disable));
+  range = nullptr;
+  auto enable = WL_PARAMS(CUpti_RangeProfiler_Enable_Params);
+  enable.ctx = context;
+  WL_CUPTI(cuptiRangeProfilerEnable(&enable));
+  range = enable.pRangeProfilerObject;
 }
 
 void CounterProfiler::State::close() {
@@ -298,45 +342,58 @@ CounterProfiler::CounterProfiler(const MetricCatalog& catalog) : m_state(std::ma
 
 CounterProfiler::~CounterProfiler() { m_state->close(); }
 
+void CounterProfiler::open(int device) {
+  if (!m_state->tried) m_state->open(device);
+}
+
+double CounterProfiler::open_seconds() const { return m_state->open_seconds; }
+
 std::string CounterProfiler::chip() const { return m_state->chip; }
 
-CounterResult CounterProfiler::profile(const std::vector<const MetricInfo*>& metrics,
-                                      const std::function<void()>& before_pass, const std::function<void()>& launch) {
+std::vector<CounterResult> CounterProfiler::profile(const std::vector<const MetricInfo*>& metrics, int launches,
+                                                   const std::function<void(int)>& before_launch,
+                                                   const std::function<void(int)>& launch) {
   const auto start = std::chrono::steady_clock::now();
   State& s = *m_state;
-  if (!s.tried) s.open();
-  CounterResult result;
-  result.chip = s.chip;
+  if (!s.tried) s.open(current_device());
+  CounterResult common;
+  common.chip = s.chip;
   if (!s.reason.empty()) {
-    result.reason = s.reason;
-    return result;
+    common.reason = s.reason;
+    return std::vector<CounterResult>(static_cast<std::size_t>(launches), common);
   }
   std::vector<const MetricInfo*> collected;
   std::vector<std::string> names;
   for (const MetricInfo* m : metrics) {
     const auto it = s.resolved.find(m->key);
     if (it == s.resolved.end()) {
-      result.missing.push_back(m->name);
+      common.missing.push_back(m->name);
       continue;
     }
     collected.push_back(m);
     names.push_back(it->second);
   }
+  std::vector<CounterResult> results;
   try {
-    const std::vector<double> values = s.collect(names, before_pass, launch, result.passes);
-    for (std::size_t i = 0; i < collected.size(); ++i)
-      result.values.push_back({collected[i]->key, names[i], collected[i]->display, collected[i]->unit, values[i]});
-    result.available = true;
+    const std::vector<std::vector<double>> values = s.collect(names, launches, before_launch, launch, common.passes);
+    common.available = true;
+    common.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / launches;
+    for (const std::vector<double>& launch_values : values) {
+      CounterResult& result = results.emplace_back(common);
+      for (std::size_t i = 0; i < collected.size(); ++i)
+        result.values.push_back(
+            {collected[i]->key, names[i], collected[i]->display, collected[i]->unit, launch_values[i]});
+    }
   } catch (const CuptiFailure& failure) {
-    result.reason = failure.what;
+    common.reason = failure.what;
+    results.assign(static_cast<std::size_t>(launches), common);
   }
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return result;
+  return results;
 }
 
 int CounterProfiler::passes(const std::vector<const MetricInfo*>& metrics) {
   State& s = *m_state;
-  if (!s.tried) s.open();
+  if (!s.tried) s.open(current_device());
   if (!s.reason.empty()) return 0;
   std::vector<std::string> names;
   for (const MetricInfo* m : metrics)

@@ -3,7 +3,8 @@
 // includes CUPTI headers. One CounterProfiler per process and device keeps the host object, the
 // counter-availability image, a config image per metric list and a counter-data image, so each
 // launch profiled costs only its passes. Our kernels are idempotent, so replay is user replay:
-// the launch is simply run again for every pass, with no device-memory save and restore.
+// the launch is simply run again for every pass, with no device-memory save and restore. A
+// sweep profiles all its shapes in one session, each shape a range of its own.
 //
 // The metrics come from assets/metrics.json: which CUPTI metric feeds which figure, its unit and
 // meaning, and fallbacks for chips that name it differently. Every name is checked against the
@@ -52,11 +53,19 @@ public:
   CounterProfiler(const CounterProfiler&) = delete;
   CounterProfiler& operator=(const CounterProfiler&) = delete;
 
-  // Runs `launch` (which enqueues one kernel launch and synchronises) once per pass and returns
-  // the metrics' values for that launch. `before_pass` runs before each pass, outside the
-  // profiled range (an L2 flush, so every pass starts from the same cache state).
-  CounterResult profile(const std::vector<const MetricInfo*>& metrics, const std::function<void()>& before_pass,
-                        const std::function<void()>& launch);
+  // Opens the profiler for `device` now rather than on first use (it takes a while: the chip's
+  // metric tables are loaded), so a caller can do other work meanwhile on another thread.
+  // Does nothing once opened, or once opening has failed.
+  void open(int device);
+  double open_seconds() const; // how long opening took; 0 before
+
+  // Profiles `launches` launches in one session: every pass calls before_launch(i) (outside the
+  // counted range: an L2 flush, so each launch starts from the same cache state) then launch(i)
+  // (which enqueues one kernel launch and synchronises), for i = 0..launches-1. Returns each
+  // launch's values; `seconds` is the session's wall time shared among them.
+  std::vector<CounterResult> profile(const std::vector<const MetricInfo*>& metrics, int launches,
+                                     const std::function<void(int)>& before_launch,
+                                     const std::function<void(int)>& launch);
 
   // Passes the set needs on this chip, or 0 when the profiler is closed.
   int passes(const std::vector<const MetricInfo*>& metrics);

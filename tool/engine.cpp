@@ -9,11 +9,22 @@
 #include "verify.h"
 
 
+#include <algorithm>
+#include <chrono>
+#include <future>
+#include <thread>
+
 #include <cuda_runtime.h>
 
 namespace wl {
 
 namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_between(Clock::time_point from, Clock::time_point to) {
+  return std::chrono::duration<double>(to - from).count();
+}
 
 // Device memory for one session, freed on every path out.
 class DeviceBuffers {
@@ -73,6 +84,20 @@ float uniform(std::uint64_t seed, std::uint64_t index) {
   return static_cast<float>(x >> 40) * (2.0f / 16777216.0f) - 1.0f;
 }
 
+// The values depend only on (seed, index), so the buffer is filled in parallel slices with the
+// same result as one sequential pass.
+void fill_uniform(float* values, std::int64_t count, std::uint64_t seed) {
+  const auto fill = [=](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t e = begin; e < end; ++e) values[e] = uniform(seed, static_cast<std::uint64_t>(e));
+  };
+  constexpr std::int64_t kPerThread = 1 << 20;
+  const std::int64_t threads =
+      std::clamp<std::int64_t>(count / kPerThread, 1, std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::jthread> workers;
+  for (std::int64_t t = 1; t < threads; ++t) workers.emplace_back(fill, count * t / threads, count * (t + 1) / threads);
+  fill(0, count / threads);
+}
+
 HostBuffers make_inputs(const KernelDesc& kernel, const Params& params, std::uint64_t seed) {
   HostBuffers buffers;
   for (const BufferSpec& spec : kernel.buffers)
@@ -83,8 +108,7 @@ HostBuffers make_inputs(const KernelDesc& kernel, const Params& params, std::uin
   }
   for (std::size_t i = 0; i < buffers.size(); ++i)
     if (kernel.buffers[i].role == BufferRole::input && kernel.buffers[i].type == ElementType::f32)
-      for (std::int64_t e = 0; e < buffers[i].size(); ++e)
-        buffers[i].f32()[e] = uniform(seed + (std::uint64_t{i} << 48), static_cast<std::uint64_t>(e));
+      fill_uniform(buffers[i].f32(), buffers[i].size(), seed + (std::uint64_t{i} << 48));
   return buffers;
 }
 
@@ -148,18 +172,31 @@ struct KernelSession::State {
   std::vector<void*> expected_device; // per buffer: the reference's values (outputs only)
   HostBuffers inputs;
   Expected expected;
+  SessionSetup setup;
 
   State(const KernelDesc& k, const Params& p, const EngineOptions& o) : kernel(k), params(p), options(o) {}
 
+  void prepare();
   void upload();
   Verification verify(const DeviceLaunch& launch);
+  Verification compare(const DeviceLaunch& launch);
   Verification verify_on_host();
 };
 
-void KernelSession::State::upload() {
-  NvtxRange range("allocate and initialise");
+// Host work only (no CUDA calls), so the counter profiler can open meanwhile.
+void KernelSession::State::prepare() {
+  NvtxRange range("inputs and reference");
+  const auto start = Clock::now();
   inputs = make_inputs(kernel, params, options.seed);
+  const auto generated = Clock::now();
   if (options.verify) expected = kernel.reference(inputs, params);
+  setup.inputs = seconds_between(start, generated);
+  setup.reference = seconds_between(generated, Clock::now());
+}
+
+void KernelSession::State::upload() {
+  NvtxRange range("allocate and upload");
+  const auto start = Clock::now();
   for (std::size_t i = 0; i < kernel.buffers.size(); ++i) {
     const std::size_t bytes = 4 * inputs[i].words.size();
     pointers.push_back(device.allocate(bytes, kernel.buffers[i].name));
@@ -172,11 +209,19 @@ void KernelSession::State::upload() {
     }
     expected_device.push_back(want);
   }
+  setup.upload = seconds_between(start, Clock::now());
 }
 
 // Full outputs compare on the device; a sampled reference compares the chosen elements on the host.
 Verification KernelSession::State::verify(const DeviceLaunch& launch) {
   NvtxRange range("verify");
+  const auto start = Clock::now();
+  Verification v = compare(launch);
+  v.seconds = seconds_between(start, Clock::now());
+  return v;
+}
+
+Verification KernelSession::State::compare(const DeviceLaunch& launch) {
   for (std::size_t i = 0; i < kernel.buffers.size(); ++i)
     if (kernel.buffers[i].role == BufferRole::output)
       cuda_check(cudaMemsetAsync(pointers[i], 0xff, 4 * inputs[i].words.size(), stream.get()), "poison outputs");
@@ -222,18 +267,32 @@ Verification KernelSession::State::verify_on_host() {
 
 KernelSession::KernelSession(const KernelDesc& kernel, const Params& params, const EngineOptions& options)
     : m_state(nullptr) {
+  const auto start = Clock::now();
+  if (!options.metrics.empty()) metric_catalog().select(options.metrics); // refuse an unknown metric before any work
   const Arch arch = arch_from_device(options.device);
   cuda_check(cudaSetDevice(options.device), "cudaSetDevice");
   check_memory_fits(kernel, params, arch);
-  if (!options.metrics.empty()) metric_catalog().select(options.metrics); // refuse an unknown metric before any work
   m_state = std::make_unique<State>(kernel, params, options);
-  m_state->arch = arch;
-  m_state->upload();
+  State& s = *m_state;
+  s.arch = arch;
+  s.setup.device = seconds_between(start, Clock::now());
+  std::future<void> opening;
+  if (!options.metrics.empty())
+    opening = std::async(std::launch::async, [device = options.device] { profiler().open(device); });
+  s.prepare();
+  if (opening.valid()) {
+    opening.get();
+    s.setup.counters = profiler().open_seconds();
+  }
+  s.upload();
+  s.setup.total = seconds_between(start, Clock::now());
 }
 
 KernelSession::~KernelSession() = default;
 
-RunResult KernelSession::measure(const BlockShape& block) {
+const SessionSetup& KernelSession::setup() const { return m_state->setup; }
+
+RunResult KernelSession::measure(const BlockShape& block, bool with_counters) {
   State& s = *m_state;
   const KernelRequest request{&s.kernel, s.params, block};
   check_kernel_request(request);
@@ -252,21 +311,29 @@ RunResult KernelSession::measure(const BlockShape& block) {
     NvtxRange range("time kernel");
     result.timing = time_cold(enqueue, s.stream.get(), s.options.timing);
   }
-  if (!s.options.metrics.empty()) {
-    NvtxRange range("counters");
-    result.counters = profiler().profile(
-        metric_catalog().select(s.options.metrics),
-        [&] {
-          s.flusher.flush(s.stream.get());
-          cuda_check(cudaStreamSynchronize(s.stream.get()), "L2 flush");
-        },
-        [&] {
-      enqueue(nullptr);
-      cuda_check(cudaGetLastError(), "kernel launch");
-      cuda_check(cudaStreamSynchronize(s.stream.get()), "kernel run");
-    });
-  }
+  if (with_counters && !s.options.metrics.empty()) result.counters = count({block}).front();
   return result;
+}
+
+std::vector<CounterResult> KernelSession::count(const std::vector<BlockShape>& blocks) {
+  State& s = *m_state;
+  NvtxRange range("counters");
+  std::vector<DeviceLaunch> launches;
+  for (const BlockShape& block : blocks)
+    launches.push_back(DeviceLaunch{make_launch(s.kernel, s.params, block, s.arch.sm_count),
+                                    s.kernel.dynamic_smem ? s.kernel.dynamic_smem(s.params, block) : 0, s.pointers,
+                                    s.stream.get()});
+  return profiler().profile(
+      metric_catalog().select(s.options.metrics), static_cast<int>(launches.size()),
+      [&](int) {
+        s.flusher.flush(s.stream.get());
+        cuda_check(cudaStreamSynchronize(s.stream.get()), "L2 flush");
+      },
+      [&](int i) {
+        s.kernel.launch(launches[i]);
+        cuda_check(cudaGetLastError(), "kernel launch");
+        cuda_check(cudaStreamSynchronize(s.stream.get()), "kernel run");
+      });
 }
 
 RunResult run_kernel(const KernelRequest& request, const EngineOptions& options) {

@@ -31,6 +31,17 @@ RunResult model_kernel(const KernelRequest& request, const Arch& arch, const Mod
 // launches (a sweep's per-shape cost). Verification of full outputs runs on the device against
 // the uploaded reference. Throws UsageError for what the user can fix (no GPU, not enough device
 // memory, a launch the device refuses) and for CUDA errors, with the runtime's message.
+// Wall seconds of each step of a session's set-up, for reports of where a sweep's time went.
+// The counter profiler opens on another thread while the inputs and the reference are made.
+struct SessionSetup {
+  double device = 0;    // the CUDA context and the device's properties
+  double inputs = 0;    // seeded inputs generated on the host
+  double reference = 0; // the CPU reference
+  double upload = 0;    // buffers allocated and copied
+  double counters = 0;  // the counter profiler opened (overlapping inputs and reference)
+  double total = 0;     // the whole constructor
+};
+
 class KernelSession {
 public:
   KernelSession(const KernelDesc& kernel, const Params& params, const EngineOptions& options);
@@ -38,7 +49,12 @@ public:
   KernelSession(const KernelSession&) = delete;
   KernelSession& operator=(const KernelSession&) = delete;
 
-  RunResult measure(const BlockShape& block);
+  // Verification, attributes, occupancy, timing and, unless told otherwise, the counters.
+  RunResult measure(const BlockShape& block, bool with_counters = true);
+  // The counters of several shapes in one profiling session (a sweep's), in the order given;
+  // each is unavailable, with the reason, when the counters cannot be read.
+  std::vector<CounterResult> count(const std::vector<BlockShape>& blocks);
+  const SessionSetup& setup() const;
 
 private:
   struct State;

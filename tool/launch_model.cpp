@@ -155,12 +155,18 @@ private:
 
 SamplePlan plan_samples(std::int64_t blocks, std::int64_t iterations, std::int64_t budget, std::mt19937_64& rng) {
   budget = std::max<std::int64_t>(1, budget);
-  // Sample both axes at about the same rate.
-  const double rate = std::sqrt(static_cast<double>(budget) / (static_cast<double>(blocks) * iterations));
   SamplePlan plan = SamplePlan::everything(blocks, iterations);
-  plan.iterations = std::clamp<std::int64_t>(std::llround(rate * iterations), 1, iterations);
-  plan.blocks = std::clamp<std::int64_t>(budget / plan.iterations, 1, blocks);
-  plan.iterations = std::clamp<std::int64_t>(budget / plan.blocks, 1, iterations);
+  if (iterations <= budget) {
+    // Every iteration, fewer blocks: iterations are where a pattern changes (the steps of a tree,
+    // the tiles of a loop), while the interior blocks of a stratum are alike.
+    plan.blocks = std::clamp<std::int64_t>(budget / iterations, 1, blocks);
+  } else {
+    // Long loops: sample both axes at about the same rate.
+    const double rate = std::sqrt(static_cast<double>(budget) / (static_cast<double>(blocks) * iterations));
+    plan.iterations = std::clamp<std::int64_t>(std::llround(rate * iterations), 1, iterations);
+    plan.blocks = std::clamp<std::int64_t>(budget / plan.iterations, 1, blocks);
+    plan.iterations = std::clamp<std::int64_t>(budget / plan.blocks, 1, iterations);
+  }
   std::uniform_real_distribution<double> offset(0.0, 1.0);
   plan.block_offset = offset(rng);
   plan.iteration_offset = offset(rng);

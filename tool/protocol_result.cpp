@@ -103,6 +103,7 @@ TimingStats timing_from(const json& j) {
   t.noise = j.at("noise").get<double>();
   t.converged = j.at("converged").get<bool>();
   t.l2_flushed = j.at("l2_flushed").get<bool>();
+  t.seconds = j.value("seconds", 0.0);
   return t;
 }
 
@@ -115,6 +116,7 @@ Verification verification_from(const json& j) {
   v.max_rel_error = j.at("max_rel_error").get<double>();
   v.first_failure = j.at("first_failure").get<std::string>();
   v.note = j.at("note").get<std::string>();
+  v.seconds = j.value("seconds", 0.0);
   return v;
 }
 

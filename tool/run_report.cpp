@@ -91,7 +91,8 @@ std::string counters_text(const RunResult& r) {
                    row.predicted ? format("%.0f", *row.predicted).c_str() : "-",
                    row.predicted ? format("%+.1f %%", 100 * row.difference).c_str() : "",
                    row.unit.c_str(), row.flagged ? "  <- differs" : "");
-    if (row.flagged && !row.reason.empty()) text += "      why: " + row.reason + "\n";
+    if (row.flagged)
+      text += "      why: " + (row.reason.empty() ? "no known reason: the model may be wrong here" : row.reason) + "\n";
   }
   for (const std::string& name : c.missing) text += "  not on this chip: " + name + "\n";
   return text;
@@ -201,7 +202,7 @@ json run_json(const RunResult& r) {
                      {"noise", r.timing->noise},         {"samples", r.timing->samples},
                      {"converged", r.timing->converged}, {"l2_flushed", r.timing->l2_flushed},
                      {"gbps", r.gbps()},                 {"peak_bandwidth_fraction", r.peak_bandwidth_fraction()},
-                     {"gflops", r.gflops()}};
+                     {"gflops", r.gflops()},             {"seconds", r.timing->seconds}};
   if (r.counters) out["counters"] = counters_json(*r.counters, r);
   if (r.verification)
     out["verification"] = {{"passed", r.verification->passed},
@@ -210,7 +211,8 @@ json run_json(const RunResult& r) {
                            {"max_abs_error", r.verification->max_abs_error},
                            {"max_rel_error", r.verification->max_rel_error},
                            {"first_failure", r.verification->first_failure},
-                           {"note", r.verification->note}};
+                           {"note", r.verification->note},
+                           {"seconds", r.verification->seconds}};
   return out;
 }
 

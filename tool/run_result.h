@@ -31,6 +31,7 @@ struct TimingStats {
   double noise = 0;        // relative standard deviation of the samples
   bool converged = false;  // noise fell under the target before the time budget ran out
   bool l2_flushed = true;  // each sample started with a cold L2
+  double seconds = 0;      // wall time spent timing, warm-up included
 };
 
 struct Verification {
@@ -40,6 +41,7 @@ struct Verification {
   double max_abs_error = 0, max_rel_error = 0;
   std::string first_failure;   // "c[1234]: got 0.5, want 0.25"
   std::string note;            // how much of the output the reference covers, when not all
+  double seconds = 0;          // wall time of the verified run and the comparison
 };
 
 struct CounterValue {

@@ -5,7 +5,9 @@
 #include "run_report.h"
 #include "text_format.h"
 
+#include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <set>
 #include <sstream>
 
@@ -48,6 +50,22 @@ double predicted_total(const RunResult& r, MemorySpace space, AccessOp op, std::
   return total;
 }
 
+// The counters of every shape that ran, a batch of shapes per profiling session: each pass
+// runs the whole batch, so the session's fixed cost is shared.
+void add_counters(KernelSession& session, std::vector<SweepPoint>& points) {
+  constexpr std::size_t kShapesPerSession = 64;
+  std::vector<SweepPoint*> measured;
+  for (SweepPoint& p : points)
+    if (p.result) measured.push_back(&p);
+  for (std::size_t first = 0; first < measured.size(); first += kShapesPerSession) {
+    const std::size_t last = std::min(measured.size(), first + kShapesPerSession);
+    std::vector<BlockShape> blocks;
+    for (std::size_t i = first; i < last; ++i) blocks.push_back(measured[i]->block);
+    std::vector<CounterResult> counters = session.count(blocks);
+    for (std::size_t i = first; i < last; ++i) measured[i]->result->counters = std::move(counters[i - first]);
+  }
+}
+
 } // namespace
 
 std::vector<int> parse_side_list(const std::string& text, const std::string& option) {
@@ -73,23 +91,46 @@ std::vector<BlockShape> sweep_shapes(const std::vector<int>& xs, const std::vect
   return shapes;
 }
 
-std::vector<SweepPoint> run_sweep(const KernelDesc& kernel, const Params& params, const std::vector<BlockShape>& shapes,
-                                  const EngineOptions& options,
-                                  const std::function<void(int, int, const SweepPoint&)>& progress) {
+SweepRun run_sweep(const KernelDesc& kernel, const Params& params, const std::vector<BlockShape>& shapes,
+                   const EngineOptions& options, const std::function<void(int, int, const SweepPoint&)>& progress) {
   KernelSession session(kernel, params, options);
-  std::vector<SweepPoint> points;
+  SweepRun run;
+  run.setup = session.setup();
+  const auto start = std::chrono::steady_clock::now();
   for (const BlockShape& block : shapes) {
     SweepPoint point{block, "", std::nullopt};
     try {
       check_kernel_request(KernelRequest{&kernel, params, block});
-      point.result = session.measure(block);
+      point.result = session.measure(block, false);
     } catch (const UsageError& e) {
       point.refused = e.what();
     }
-    points.push_back(std::move(point));
-    if (progress) progress(static_cast<int>(points.size()), static_cast<int>(shapes.size()), points.back());
+    run.points.push_back(std::move(point));
+    if (progress) progress(static_cast<int>(run.points.size()), static_cast<int>(shapes.size()), run.points.back());
   }
-  return points;
+  if (!options.metrics.empty()) add_counters(session, run.points);
+  run.shape_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return run;
+}
+
+std::string sweep_cost_summary(const SweepRun& run) {
+  const SessionSetup& s = run.setup;
+  double model = 0, verify = 0, timing = 0, counters = 0;
+  int ran = 0;
+  for (const SweepPoint& p : run.points) {
+    if (!p.result) continue;
+    ++ran;
+    model += p.result->prediction.seconds;
+    if (p.result->verification) verify += p.result->verification->seconds;
+    if (p.result->timing) timing += p.result->timing->seconds;
+    if (p.result->counters) counters += p.result->counters->seconds;
+  }
+  const auto ms_each = [&](double seconds) { return ran ? 1e3 * seconds / ran : 0.0; };
+  return format("set-up %.2f s (device %.2f, inputs %.2f, reference %.2f, upload %.2f, counter profiler %.2f "
+                "alongside); %d shapes measured in %.2f s, %.1f ms each (model %.1f, verify %.1f, timing %.1f, "
+                "counters %.1f)",
+                s.total, s.device, s.inputs, s.reference, s.upload, s.counters, ran, run.shape_seconds,
+                ms_each(run.shape_seconds), ms_each(model), ms_each(verify), ms_each(timing), ms_each(counters));
 }
 
 std::string sweep_csv(const std::vector<SweepPoint>& points) {

@@ -23,10 +23,18 @@ struct SweepPoint {
   std::optional<RunResult> result;
 };
 
+struct SweepRun {
+  std::vector<SweepPoint> points;
+  SessionSetup setup;        // the one-off cost: context, inputs, reference, upload, counters
+  double shape_seconds = 0;  // every shape after the set-up
+};
+
 // Calls `progress(index, total, point)` after each shape (for a progress line on stderr).
-std::vector<SweepPoint> run_sweep(const KernelDesc& kernel, const Params& params, const std::vector<BlockShape>& shapes,
-                                  const EngineOptions& options,
-                                  const std::function<void(int, int, const SweepPoint&)>& progress);
+SweepRun run_sweep(const KernelDesc& kernel, const Params& params, const std::vector<BlockShape>& shapes,
+                   const EngineOptions& options, const std::function<void(int, int, const SweepPoint&)>& progress);
+
+// Where a sweep's time went: "set-up 0.61 s (...); 32 shapes in 0.28 s, 8.8 ms each (...)".
+std::string sweep_cost_summary(const SweepRun& run);
 
 // One row per shape. Columns: the shape, status and reason, our derived figures, then each
 // collected counter under its CUPTI (ncu) metric name, then the model's predictions.

@@ -12,18 +12,31 @@ BENCH="$BUILD/tests/bench/wl_bench"
 NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 METRICS=$(python3 -c "import json; d=json.load(open('assets/metrics.json')); m={x['key']:x['name'] for x in d['metrics']}; print(','.join(m[k] for k in d['sets']['default']))")
 
-# Wall-clock seconds of one command (python: the GPU machine has no bc).
-seconds() { python3 -c 'import subprocess,sys,time; t=time.time(); subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL,stderr=subprocess.DEVNULL); print(time.time()-t)' "$@"; }
+# Wall-clock seconds of one command, its stderr kept in a file (python: the GPU machine has no bc).
+seconds() {
+  local log=$1; shift
+  python3 -c 'import subprocess,sys,time; t=time.time(); subprocess.run(sys.argv[2:],stdout=subprocess.DEVNULL,stderr=open(sys.argv[1],"w")); print(time.time()-t)' "$log" "$@"
+}
 
-wl32=$(seconds "$WL" sweep vec_add/scalar --block 32:1024:32 --metrics default --csv "$OUT/wl32.csv")
-wl64=$(seconds "$WL" sweep vec_add/scalar --block 16:1024:16 --metrics default --csv "$OUT/wl64.csv")
-ncu32=$(seconds "$NCU" --metrics "$METRICS" --kernel-name vec_add_scalar --csv --log-file "$OUT/ncu32.csv" \
+# One untimed run of the plain program first, so neither side pays the driver's first start.
+"$BENCH" launches vec_add/scalar 256 256 1 > /dev/null 2>&1
+wl32=$(seconds "$OUT/wl32.err" "$WL" sweep vec_add/scalar --block 32:1024:32 --metrics default --csv "$OUT/wl32.csv")
+wl64=$(seconds "$OUT/wl64.err" "$WL" sweep vec_add/scalar --block 16:1024:16 --metrics default --csv "$OUT/wl64.csv")
+ncu32=$(seconds "$OUT/ncu32.err" "$NCU" --metrics "$METRICS" --kernel-name vec_add_scalar --csv --log-file "$OUT/ncu32.csv" \
         "$BENCH" launches vec_add/scalar 32 1024 32)
-ncu64=$(seconds "$NCU" --metrics "$METRICS" --kernel-name vec_add_scalar --csv --log-file "$OUT/ncu64.csv" \
+ncu64=$(seconds "$OUT/ncu64.err" "$NCU" --metrics "$METRICS" --kernel-name vec_add_scalar --csv --log-file "$OUT/ncu64.csv" \
         "$BENCH" launches vec_add/scalar 16 1024 16)
-plain32=$(seconds "$BENCH" launches vec_add/scalar 32 1024 32)
+plain32=$(seconds "$OUT/plain32.err" "$BENCH" launches vec_add/scalar 32 1024 32)
+# ncu locks the SM clock to base by default; WarpLens leaves the clocks as they are. A second ncu
+# run at the same clocks as ours separates the clock's effect (duration, achieved occupancy).
+seconds "$OUT/ncu32u.err" "$NCU" --metrics "$METRICS" --kernel-name vec_add_scalar --clock-control none --csv \
+        --log-file "$OUT/ncu32_unlocked.csv" "$BENCH" launches vec_add/scalar 32 1024 32 > /dev/null
 
-python3 tests/bench/compare_ncu.py "$OUT/wl32.csv" "$OUT/ncu32.csv" | tee "$OUT/compare.md"
+echo "WarpLens's own account of the 32-shape sweep:"; tail -1 "$OUT/wl32.err"
+echo "and of the 64-shape sweep:"; tail -1 "$OUT/wl64.err"; echo
+{ echo "## ncu at its default locked base clock"; python3 tests/bench/compare_ncu.py "$OUT/wl32.csv" "$OUT/ncu32.csv"
+  echo; echo "## ncu --clock-control none (the clocks WarpLens runs at)"
+  python3 tests/bench/compare_ncu.py "$OUT/wl32.csv" "$OUT/ncu32_unlocked.csv"; } | tee "$OUT/compare.md"
 python3 - "$wl32" "$wl64" "$ncu32" "$ncu64" "$plain32" <<'PY' | tee "$OUT/speed.md"
 import sys
 wl32, wl64, ncu32, ncu64, plain = map(float, sys.argv[1:])

@@ -108,14 +108,22 @@ TEST(SharedAccessModel, H100StrideSweep) {
 }
 
 TEST(SharedAccessModel, WideAccessesSplitIntoTransactions) {
-  EXPECT_EQ(analyse_shared(strided(8, 8)).transactions, 2);
-  EXPECT_EQ(analyse_shared(strided(16, 16)).transactions, 4);
-  // 8-byte accesses 16 bytes apart: lanes 0 and 8 of each half-warp share banks 0 and 1.
+  EXPECT_EQ(analyse_shared(strided(8, 8)).transactions, 1);
+  EXPECT_EQ(analyse_shared(strided(16, 16)).transactions, 2);
+  // Consecutive: 256 bytes, 2 wavefronts, ideal; 512 bytes in two half-warps, 4, ideal.
+  EXPECT_EQ(analyse_shared(strided(8, 8)).wavefronts, 2);
+  EXPECT_EQ(analyse_shared(strided(16, 16)).wavefronts, 4);
+  EXPECT_EQ(analyse_shared(strided(16, 16)).excess_wavefronts, 0);
+  // A warp-wide broadcast, as the H100 counts it: 1 wavefront at 8 bytes, 2 at 16 (one per half).
+  EXPECT_EQ(analyse_shared(strided(0, 8)).wavefronts, 1);
+  EXPECT_EQ(analyse_shared(strided(0, 16)).wavefronts, 2);
+  EXPECT_EQ(analyse_shared(strided(0, 16)).excess_wavefronts, 0);
+  // 8-byte accesses 16 bytes apart: lanes 0, 8, 16 and 24 share banks 0 and 1.
   const SharedAccess wide_stride = analyse_shared(strided(16, 8));
   EXPECT_EQ(wide_stride.wavefronts, 4);
   EXPECT_EQ(wide_stride.excess_wavefronts, 2);
   EXPECT_EQ(wide_stride.conflict_degree, 2);
-  // LDS.128 with a 32-word stride: each quarter-warp's 8 lanes all start on bank 0.
+  // LDS.128 with a 32-word stride: each half-warp's 16 lanes all start on bank 0.
   const SharedAccess column128 = analyse_shared(strided(128, 16));
   EXPECT_EQ(column128.wavefronts, 32);
   EXPECT_EQ(column128.excess_wavefronts, 28); // wavefronts - 4 x instructions, as CUPTI counts
@@ -134,7 +142,7 @@ TEST(SharedAccessModel, PartialWarps) {
   access.active_mask = 0;
   EXPECT_EQ(analyse_shared(access).requests, 0);
   WarpAccess wide = strided(16, 16);
-  wide.active_mask = 0x000000ffu; // one quarter-warp
+  wide.active_mask = 0x000000ffu; // 8 lanes: 128 bytes, one wavefront
   EXPECT_EQ(analyse_shared(wide).ideal_wavefronts, 1);
 }
 
@@ -156,7 +164,7 @@ TEST(SharedAccessModel, BankMapShowsConflictsAndBroadcasts) {
   }
   const std::vector<BankSlot> wide = bank_map(strided(16, 16));
   EXPECT_EQ(wide.size(), 128u); // 32 lanes x 4 banks
-  EXPECT_EQ(wide.back().transaction, 3);
+  EXPECT_EQ(wide.back().transaction, 1);
 }
 
 TEST(AccessModel, RejectsBadWidthsAndMisalignedLanes) {

@@ -77,7 +77,7 @@ TEST_P(FlashAttention, QueryAndOutputRowsAreOneSectorPerLane) {
 }
 
 // The block copies tiles as consecutive float4s: 512 contiguous bytes per warp, 16 sectors, the
-// ideal; the shared stores are 4 conflict-free quarter-warp transactions.
+// ideal; the shared stores are 2 half-warp transactions of 2 conflict-free wavefronts each.
 TEST_P(FlashAttention, TileCopiesAreIdeal) {
   const LaunchPrediction p = predict_launch(k(), make_launch(k(), size(4096, 8), BlockShape{128, 1, 1}, 132));
   for (const char* name : {"load k tile", "load v tile"}) {
@@ -92,14 +92,15 @@ TEST_P(FlashAttention, TileCopiesAreIdeal) {
   }
 }
 
-// Every lane reads the same float4 of the key's row: each quarter-warp transaction is a
-// broadcast of four words on four banks, one wavefront, so 4 per request and no conflicts.
+// Every lane reads the same float4 of the key's row: each half-warp transaction is a broadcast
+// of four words on four banks, one wavefront, so 2 per request (as the H100 counts) and no
+// conflicts.
 TEST_P(FlashAttention, TileReadsAreBroadcasts) {
   const LaunchShape launch = make_launch(k(), size(4096, 8), BlockShape{64, 1, 1}, 132);
   const LaunchPrediction p = predict_launch(k(), launch);
   for (const char* name : {"read k from tile", "read v from tile"}) {
     const SitePrediction& s = site(p, name);
-    EXPECT_DOUBLE_EQ(s.wavefronts_per_request(), 4.0) << name;
+    EXPECT_DOUBLE_EQ(s.wavefronts_per_request(), 2.0) << name;
     EXPECT_EQ(s.excess_wavefronts, 0) << name;
     EXPECT_EQ(s.conflict_degree, 1) << name;
   }

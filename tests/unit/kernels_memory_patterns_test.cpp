@@ -179,7 +179,7 @@ TEST(BankConflicts, WideConsecutiveAccessesAreSplitNotConflicted) {
       predict_shared_site("bank_conflicts/stride", {{"width", 16}}, "load tile (patterned)");
   EXPECT_DOUBLE_EQ(w16.wavefronts_per_request(), 4.0);
   EXPECT_EQ(w16.excess_wavefronts, 0);
-  // 16-byte elements two apart: lanes 0 and 4 of each quarter warp share banks.
+  // 16-byte elements two apart: lanes 0, 4, 8 and 12 of each half warp share banks.
   EXPECT_DOUBLE_EQ(read_wavefronts("bank_conflicts/stride", {{"width", 16}, {"stride", 2}}), 8.0);
 }
 
@@ -200,8 +200,9 @@ TEST(BankConflicts, BroadcastCostsOneWavefront) {
   EXPECT_DOUBLE_EQ(read_wavefronts("bank_conflicts/broadcast", {}), 1.0);
   const SitePrediction w16 =
       predict_shared_site("bank_conflicts/broadcast", {{"width", 16}}, "load tile (patterned)");
-  EXPECT_DOUBLE_EQ(w16.wavefronts_per_request(), 4.0); // one per quarter warp: the ideal
+  EXPECT_DOUBLE_EQ(w16.wavefronts_per_request(), 2.0); // one per half warp, as the H100 counts it
   EXPECT_EQ(w16.excess_wavefronts, 0);
+  EXPECT_DOUBLE_EQ(read_wavefronts("bank_conflicts/broadcast", {{"width", 8}}), 1.0);
 }
 
 TEST(BankConflicts, PaddedTileFitsItsDynamicSharedMemory) {

@@ -42,6 +42,21 @@ TEST(LaunchModel, SampledEstimateMatchesFullEnumerationWithATail) {
   EXPECT_EQ(exact.sites[0].sectors, 125001); // ceil(1000003 * 4 / 32)
 }
 
+// A tree reduction's steps differ wildly (all 8 warps active in the first steps, one in the
+// last), so a sample must take every step: it then matches the exact count per site.
+TEST(LaunchModel, SampledTreeReductionMatchesFullEnumeration) {
+  const KernelDesc& k = kernel("reduce_sum/interleaved");
+  const LaunchShape launch = make_launch(k, {{"n", 1 << 20}, {"chunk", 1024}}, BlockShape{256, 1, 1}, 132);
+  const LaunchPrediction exact = predict_launch(k, launch, ModelBudget{0});
+  const LaunchPrediction sampled = predict_launch(k, launch, ModelBudget{3000});
+  EXPECT_FALSE(sampled.exact());
+  for (std::size_t s = 0; s < exact.sites.size(); ++s) {
+    EXPECT_EQ(sampled.sites[s].requests, exact.sites[s].requests) << exact.sites[s].name;
+    EXPECT_EQ(sampled.sites[s].wavefronts, exact.sites[s].wavefronts) << exact.sites[s].name;
+  }
+  EXPECT_EQ(site(exact, "tree load target").requests, 47 * 1024); // 8+8+8+8+8+4+2+1 warps per block
+}
+
 TEST(LaunchModel, GridStrideLoopCountsEveryIteration) {
   const KernelDesc& k = kernel("vec_add/grid_stride");
   const LaunchShape launch = make_launch(k, {{"n", 1 << 24}}, BlockShape{256, 1, 1}, 132);

@@ -1,0 +1,123 @@
+// Hardware counters on a real device: the teaching patterns measure what the model predicts,
+// sweeps carry counters for every allowed shape and refuse the rest, and bad metric names are
+// refused before any work. Where the process may not read counters (no permission), the tests
+// check that the run still completes with the reason instead, then skip.
+
+#include "gpu_test_support.h"
+#include "counter_comparison.h"
+#include "engine.h"
+#include "error.h"
+#include "kernel_request.h"
+#include "sweep.h"
+
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace wl {
+namespace {
+
+using test::have_gpu;
+
+EngineOptions quick(const std::string& metrics) {
+  EngineOptions options;
+  options.metrics = metrics;
+  options.timing.min_samples = 3;
+  options.timing.max_seconds = 0.01;
+  return options;
+}
+
+RunResult run(const std::string& id, const std::vector<std::string>& params, const std::string& metrics) {
+  return run_kernel(resolve_kernel_request(id, params, "", ""), quick(metrics));
+}
+
+const ComparisonRow* row(const std::vector<ComparisonRow>& rows, const std::string& key) {
+  for (const ComparisonRow& r : rows)
+    if (r.key == key) return &r;
+  return nullptr;
+}
+
+// Skips the calling test, with the profiler's own reason, where counters cannot be read here.
+#define SKIP_WITHOUT_COUNTERS(result)                                                                       \
+  do {                                                                                                      \
+    ASSERT_TRUE((result).counters);                                                                         \
+    ASSERT_TRUE((result).timing) << "a run without counters still has its timing";                         \
+    if (!(result).counters->available) GTEST_SKIP() << "counters unavailable: " << (result).counters->reason; \
+  } while (0)
+
+TEST(Counters, GlobalSectorsOfEachStrideMatchTheModel) {
+  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  for (const char* stride : {"stride=1", "stride=2", "stride=8", "stride=32"}) {
+    const RunResult r = run("coalescing/stride", {stride, "n=1048576"}, "global");
+    SKIP_WITHOUT_COUNTERS(r);
+    EXPECT_GE(r.counters->passes, 1);
+    const std::vector<ComparisonRow> rows = compare_counters(r);
+    for (const char* key : {"global_load_sectors", "global_store_sectors", "global_load_requests"}) {
+      const ComparisonRow* c = row(rows, key);
+      ASSERT_NE(c, nullptr) << key;
+      ASSERT_TRUE(c->predicted) << key;
+      EXPECT_NEAR(c->measured, *c->predicted, 0.01 * *c->predicted) << stride << " " << key;
+    }
+  }
+}
+
+TEST(Counters, SharedWavefrontsOfEachBankStrideMatchTheModel) {
+  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  for (const char* stride : {"stride=1", "stride=2", "stride=4", "stride=32", "stride=33"}) {
+    const RunResult r = run("bank_conflicts/stride", {stride, "n=1048576"}, "shared");
+    SKIP_WITHOUT_COUNTERS(r);
+    const ComparisonRow* loads = row(compare_counters(r), "shared_load_wavefronts");
+    ASSERT_NE(loads, nullptr);
+    ASSERT_TRUE(loads->predicted);
+    // Within 2 %, or flagged with the reason WarpLens shows.
+    if (loads->flagged) {
+      EXPECT_FALSE(loads->reason.empty()) << stride;
+    } else {
+      EXPECT_NEAR(loads->measured, *loads->predicted, 0.02 * *loads->predicted) << stride;
+    }
+  }
+}
+
+TEST(Counters, ASweepMeasuresEveryAllowedShapeAndRefusesTheRest) {
+  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  const KernelRequest request = resolve_kernel_request("vec_add/scalar", {}, "65536", "");
+  const std::vector<BlockShape> shapes = {{32, 1, 1}, {96, 1, 1}, {2048, 1, 1}, {1024, 1, 1}};
+  int progress_calls = 0;
+  const SweepRun sweep = run_sweep(*request.kernel, request.params, shapes, quick("default"),
+                                   [&](int, int total, const SweepPoint&) {
+                                     ++progress_calls;
+                                     EXPECT_EQ(total, 4);
+                                   });
+  ASSERT_EQ(sweep.points.size(), 4u);
+  EXPECT_EQ(progress_calls, 4);
+  EXPECT_FALSE(sweep.points[2].result);
+  EXPECT_NE(sweep.points[2].refused.find("2048"), std::string::npos) << sweep.points[2].refused;
+  for (int i : {0, 1, 3}) {
+    const SweepPoint& p = sweep.points[i];
+    ASSERT_TRUE(p.result) << p.refused;
+    ASSERT_TRUE(p.result->verification);
+    EXPECT_TRUE(p.result->verification->passed);
+    ASSERT_TRUE(p.result->counters);
+    if (!p.result->counters->available) GTEST_SKIP() << p.result->counters->reason;
+    const CounterValue* sectors = p.result->counters->find("global_load_sectors");
+    ASSERT_NE(sectors, nullptr);
+    EXPECT_EQ(sectors->value, 2 * 65536 * 4 / 32) << "two float inputs, 32-byte sectors";
+  }
+  const std::string csv = sweep_csv(sweep.points);
+  EXPECT_NE(csv.find("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), std::string::npos) << "ncu names as columns";
+  EXPECT_NE(csv.find("refused"), std::string::npos);
+}
+
+TEST(Counters, AnUnknownMetricIsRefusedBeforeAnyWork) {
+  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  try {
+    run("vec_add/scalar", {}, "global_load_sectors,no_such_metric");
+    FAIL() << "expected a UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("no_such_metric"), std::string::npos) << e.what();
+  }
+}
+
+} // namespace
+} // namespace wl
