@@ -391,26 +391,6 @@ std::vector<CounterResult> CounterProfiler::profile(const std::vector<const Metr
   return results;
 }
 
-int CounterProfiler::passes(const std::vector<const MetricInfo*>& metrics) {
-  State& s = *m_state;
-  if (!s.tried) s.open(current_device());
-  if (!s.reason.empty()) return 0;
-  std::vector<std::string> names;
-  for (const MetricInfo* m : metrics)
-    if (const auto it = s.resolved.find(m->key); it != s.resolved.end()) names.push_back(it->second);
-  try {
-    const State::Config& config = s.config_for(names);
-    std::vector<std::uint8_t> image = config.image; // the call takes a non-const pointer
-    auto count = WL_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
-    count.configImageSize = image.size();
-    count.pConfigImage = image.data();
-    WL_CUPTI(cuptiProfilerHostGetNumOfPasses(&count));
-    return static_cast<int>(count.numOfPasses);
-  } catch (const CuptiFailure&) {
-    return 0;
-  }
-}
-
 const MetricInfo* MetricCatalog::find(const std::string& key_or_name) const {
   for (const MetricInfo& m : metrics)
     if (m.key == key_or_name || m.name == key_or_name) return &m;

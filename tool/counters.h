@@ -67,9 +67,6 @@ public:
                                      const std::function<void(int)>& before_launch,
                                      const std::function<void(int)>& launch);
 
-  // Passes the set needs on this chip, or 0 when the profiler is closed.
-  int passes(const std::vector<const MetricInfo*>& metrics);
-
   std::string chip() const;
 
 private:

@@ -321,8 +321,7 @@ std::vector<CounterResult> KernelSession::count(const std::vector<BlockShape>& b
   std::vector<DeviceLaunch> launches;
   for (const BlockShape& block : blocks)
     launches.push_back(DeviceLaunch{make_launch(s.kernel, s.params, block, s.arch.sm_count),
-                                    s.kernel.dynamic_smem ? s.kernel.dynamic_smem(s.params, block) : 0, s.pointers,
-                                    s.stream.get()});
+                                    dynamic_smem_bytes(s.kernel, s.params, block), s.pointers, s.stream.get()});
   return profiler().profile(
       metric_catalog().select(s.options.metrics), static_cast<int>(launches.size()),
       [&](int) {

@@ -189,6 +189,10 @@ LaunchShape make_launch(const KernelDesc& kernel, const Params& params, const Bl
   return LaunchShape{kernel.grid(params, block, sm_count), block, params};
 }
 
+std::int64_t dynamic_smem_bytes(const KernelDesc& kernel, const Params& params, const BlockShape& block) {
+  return kernel.dynamic_smem ? kernel.dynamic_smem(params, block) : 0;
+}
+
 WarpAccess warp_access(const KernelDesc& kernel, const LaunchShape& launch, int site, Coord block, int warp,
                        std::int64_t iteration) {
   const Site& s = kernel.sites.at(site);

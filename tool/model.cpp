@@ -29,7 +29,7 @@ RunResult model_kernel(const KernelRequest& request, const Arch& arch, const Mod
   result.params = request.params;
   result.arch = arch;
   result.launch = make_launch(kernel, request.params, request.block, arch.sm_count);
-  result.dynamic_smem = kernel.dynamic_smem ? kernel.dynamic_smem(request.params, request.block) : 0;
+  result.dynamic_smem = dynamic_smem_bytes(kernel, request.params, request.block);
   result.bytes_moved = kernel.bytes_moved(request.params);
   result.flops = kernel.flops ? kernel.flops(request.params) : 0;
   result.attributes = build_time_attributes(kernel, request.params, arch);
