@@ -201,7 +201,9 @@ void add_kernel_commands(CLI::App& app) {
 
   auto sweep = std::make_shared<SweepOptions>();
   // A sweep answers "which shape?": fewer timing samples and a smaller model sample per shape.
-  sweep->engine.timing.max_seconds = 0.002;
+  // A budget of 1 ms takes the minimum of 10 cold samples for a short kernel (nvbench's minimum
+  // too); the sweep's noise column says how far apart two shapes must be to be told apart.
+  sweep->engine.timing.max_seconds = 0.001;
   sweep->engine.model.max_evaluations = 3000;
   CLI::App* sweep_cmd = app.add_subcommand("sweep", "Measure a kernel over many block shapes: timing, occupancy, counters");
   sweep_cmd->add_option("kernel", sweep->kernel.id, "Kernel id, family/variant")->required();

@@ -2,8 +2,11 @@
 
 #include "error.h"
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <optional>
+#include <random>
 #include <utility>
 
 #include <cuda.h>
@@ -98,6 +101,7 @@ struct CounterProfiler::State {
     std::vector<std::uint8_t> image;
     std::vector<std::uint8_t> counter_data; // sized for `ranges` ranges, re-initialised per session
     int ranges = 0;
+    int passes = 0; // what the config image needs, as CUPTI scheduled it
   };
   const Config* last_config = nullptr; // the one the range profiler last ran
   CUcontext context = nullptr;
@@ -108,6 +112,9 @@ struct CounterProfiler::State {
   void open(int device);
   bool chip_has(const std::string& name);
   CUpti_Profiler_Host_Object* new_host();
+  void resolve(const std::vector<const MetricInfo*>& metrics, std::vector<const MetricInfo*>& collected,
+               std::vector<std::string>& names, std::vector<std::string>& missing) const;
+  Config build_config(const std::vector<std::string>& names);
   Config& config_for(const std::vector<std::string>& names);
   std::vector<std::vector<double>> collect(const std::vector<std::string>& names, int launches,
                                            const std::function<void(int)>& before_launch,
@@ -188,31 +195,89 @@ CUpti_Profiler_Host_Object* CounterProfiler::State::new_host() {
   return init.pHostObject;
 }
 
+namespace {
+
+// CUPTI schedules counters into passes greedily, in the order the metrics are added, so one list
+// can need a different number of passes in another order (the default set on the H100: 3 as
+// listed, 2 sorted by name). Every pass replays every launch once more, so a few orders are
+// tried and the one needing the fewest passes is kept.
+std::vector<std::vector<std::string>> candidate_orders(const std::vector<std::string>& names) {
+  constexpr int kOrders = 8;
+  std::vector<std::vector<std::string>> orders{names, names};
+  std::sort(orders[1].begin(), orders[1].end());
+  std::mt19937 shuffler(20261121); // fixed: the same list is always scheduled the same way
+  while (static_cast<int>(orders.size()) < kOrders && names.size() > 2) {
+    orders.push_back(names);
+    std::shuffle(orders.back().begin(), orders.back().end(), shuffler);
+  }
+  return orders;
+}
+
+void deinitialize(CUpti_Profiler_Host_Object* host) {
+  if (!host) return;
+  auto deinit = WL_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
+  deinit.pHostObject = host;
+  cuptiProfilerHostDeinitialize(&deinit);
+}
+
+} // namespace
+
+// A host object with `names` added, its config image and the passes that image needs.
+CounterProfiler::State::Config CounterProfiler::State::build_config(const std::vector<std::string>& names) {
+  Config config;
+  // The host object made at opening (to check metric names) serves the first config; each later
+  // one needs its own, since a host object evaluates only the metrics added to it.
+  config.host = host ? std::exchange(host, nullptr) : new_host();
+  try {
+    std::vector<const char*> pointers;
+    for (const std::string& n : names) pointers.push_back(n.c_str());
+    auto add = WL_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
+    add.pHostObject = config.host;
+    add.ppMetricNames = pointers.data();
+    add.numMetrics = pointers.size();
+    WL_CUPTI(cuptiProfilerHostConfigAddMetrics(&add));
+    auto size = WL_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
+    size.pHostObject = config.host;
+    WL_CUPTI(cuptiProfilerHostGetConfigImageSize(&size));
+    config.image.resize(size.configImageSize);
+    auto get = WL_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
+    get.pHostObject = config.host;
+    get.configImageSize = config.image.size();
+    get.pConfigImage = config.image.data();
+    WL_CUPTI(cuptiProfilerHostGetConfigImage(&get));
+    auto passes = WL_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
+    passes.configImageSize = config.image.size();
+    passes.pConfigImage = config.image.data();
+    WL_CUPTI(cuptiProfilerHostGetNumOfPasses(&passes));
+    config.passes = static_cast<int>(passes.numOfPasses);
+  } catch (const CuptiFailure&) {
+    deinitialize(config.host);
+    throw;
+  }
+  return config;
+}
+
 CounterProfiler::State::Config& CounterProfiler::State::config_for(const std::vector<std::string>& names) {
   std::string key;
   for (const std::string& n : names) key += n + ",";
   if (const auto it = configs.find(key); it != configs.end()) return it->second;
-  Config config;
-  // The host object made at opening (to check metric names) serves the first config; each later
-  // config needs its own, since a host object evaluates only the metrics added to it.
-  config.host = host ? std::exchange(host, nullptr) : new_host();
-  std::vector<const char*> pointers;
-  for (const std::string& n : names) pointers.push_back(n.c_str());
-  auto add = WL_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
-  add.pHostObject = config.host;
-  add.ppMetricNames = pointers.data();
-  add.numMetrics = pointers.size();
-  WL_CUPTI(cuptiProfilerHostConfigAddMetrics(&add));
-  auto size = WL_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
-  size.pHostObject = config.host;
-  WL_CUPTI(cuptiProfilerHostGetConfigImageSize(&size));
-  config.image.resize(size.configImageSize);
-  auto get = WL_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
-  get.pHostObject = config.host;
-  get.configImageSize = config.image.size();
-  get.pConfigImage = config.image.data();
-  WL_CUPTI(cuptiProfilerHostGetConfigImage(&get));
-  return configs.emplace(key, std::move(config)).first->second;
+  std::optional<Config> best;
+  try {
+    for (const std::vector<std::string>& order : candidate_orders(names)) {
+      Config config = build_config(order);
+      if (best && config.passes >= best->passes) {
+        deinitialize(config.host);
+        continue;
+      }
+      if (best) deinitialize(best->host);
+      best = std::move(config);
+      if (best->passes <= 1) break;
+    }
+  } catch (const CuptiFailure&) {
+    if (best) deinitialize(best->host);
+    throw;
+  }
+  return configs.emplace(key, std::move(*best)).first->second;
 }
 
 // One user range per launch, all in one profiling session: every pass runs each launch once
@@ -222,6 +287,11 @@ std::vector<std::vector<double>> CounterProfiler::State::collect(const std::vect
                                                                  const std::function<void(int)>& before_launch,
                                                                  const std::function<void(int)>& launch, int& passes) {
   Config& config = config_for(names);
+  // Initialising a second list's counter-data image while the range profiler was still set up
+  // for the first list crashed inside CUPTI (in CounterDataImageInitialize), so a change of list
+  // starts from a freshly enabled range profiler before anything is sized or initialised.
+  if (last_config != &config && last_config != nullptr) restart();
+  last_config = &config;
   std::vector<const char*> pointers;
   for (const std::string& n : names) pointers.push_back(n.c_str());
   if (config.ranges != launches) {
@@ -242,8 +312,6 @@ std::vector<std::vector<double>> CounterProfiler::State::collect(const std::vect
   init.pCounterData = data.data();
   WL_CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&init));
 
-  if (last_config != &config && last_config != nullptr) restart();
-  last_config = &config;
   auto set = WL_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
   set.pRangeProfilerObject = range;
   set.configSize = config.image.size();
@@ -304,6 +372,21 @@ std::vector<std::vector<double>> CounterProfiler::State::collect(const std::vect
   return values;
 }
 
+// The chip's name for each metric it has; those it lacks go to `missing`.
+void CounterProfiler::State::resolve(const std::vector<const MetricInfo*>& metrics,
+                                     std::vector<const MetricInfo*>& collected, std::vector<std::string>& names,
+                                     std::vector<std::string>& missing) const {
+  for (const MetricInfo* m : metrics) {
+    const auto it = resolved.find(m->key);
+    if (it == resolved.end()) {
+      missing.push_back(m->name);
+      continue;
+    }
+    collected.push_back(m);
+    names.push_back(it->second);
+  }
+}
+
 // The range profiler keeps state from the configuration it last ran; a different metric list
 // starts from a freshly enabled one.
 void CounterProfiler::State::restart() {
@@ -324,26 +407,32 @@ void CounterProfiler::State::close() {
     cuptiRangeProfilerDisable(&disable);
     range = nullptr;
   }
-  for (auto& [_, config] : configs) {
-    auto deinit = WL_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
-    deinit.pHostObject = config.host;
-    cuptiProfilerHostDeinitialize(&deinit);
-  }
+  for (auto& [_, config] : configs) deinitialize(config.host);
   configs.clear();
-  if (host) {
-    auto deinit = WL_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
-    deinit.pHostObject = host;
-    cuptiProfilerHostDeinitialize(&deinit);
-    host = nullptr;
-  }
+  deinitialize(std::exchange(host, nullptr));
 }
 
 CounterProfiler::CounterProfiler(const MetricCatalog& catalog) : m_state(std::make_unique<State>(catalog)) {}
 
 CounterProfiler::~CounterProfiler() { m_state->close(); }
 
-void CounterProfiler::open(int device) {
-  if (!m_state->tried) m_state->open(device);
+void CounterProfiler::open(int device, const std::vector<const MetricInfo*>& metrics) {
+  State& s = *m_state;
+  if (s.tried) return;
+  s.open(device);
+  // The first metric list is configured here, alongside the opening; a later list is configured
+  // where it is first used.
+  if (!s.reason.empty() || metrics.empty()) return;
+  std::vector<const MetricInfo*> collected;
+  std::vector<std::string> names, missing;
+  s.resolve(metrics, collected, names, missing);
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    s.config_for(names);
+  } catch (const CuptiFailure&) {
+    // Left for profile(), which makes the config again and reports the failure with its results.
+  }
+  s.open_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 double CounterProfiler::open_seconds() const { return m_state->open_seconds; }
@@ -364,15 +453,7 @@ std::vector<CounterResult> CounterProfiler::profile(const std::vector<const Metr
   }
   std::vector<const MetricInfo*> collected;
   std::vector<std::string> names;
-  for (const MetricInfo* m : metrics) {
-    const auto it = s.resolved.find(m->key);
-    if (it == s.resolved.end()) {
-      common.missing.push_back(m->name);
-      continue;
-    }
-    collected.push_back(m);
-    names.push_back(it->second);
-  }
+  s.resolve(metrics, collected, names, common.missing);
   std::vector<CounterResult> results;
   try {
     const std::vector<std::vector<double>> values = s.collect(names, launches, before_launch, launch, common.passes);

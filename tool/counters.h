@@ -54,10 +54,11 @@ public:
   CounterProfiler& operator=(const CounterProfiler&) = delete;
 
   // Opens the profiler for `device` now rather than on first use (it takes a while: the chip's
-  // metric tables are loaded), so a caller can do other work meanwhile on another thread.
-  // Does nothing once opened, or once opening has failed.
-  void open(int device);
-  double open_seconds() const; // how long opening took; 0 before
+  // metric tables are loaded), and makes the configuration for `metrics`, so a caller can do
+  // other work meanwhile on another thread. Opens once (later calls do nothing); a failure to
+  // open is kept as the reason.
+  void open(int device, const std::vector<const MetricInfo*>& metrics = {});
+  double open_seconds() const; // how long opening (and the configuration made with it) took; 0 before
 
   // Profiles `launches` launches in one session: every pass calls before_launch(i) (outside the
   // counted range: an L2 flush, so each launch starts from the same cache state) then launch(i)

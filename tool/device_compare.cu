@@ -19,13 +19,16 @@ struct Tally {
 __global__ void compare_kernel(const std::uint32_t* got, const std::uint32_t* want, std::int64_t count, bool is_float,
                                float absolute, float relative, Tally* tally) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  // The largest error is kept per thread and merged once per warp: one atomic per element on a
+  // single address would serialise the whole comparison.
+  unsigned int max_error_bits = 0;
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) {
     bool ok;
     if (is_float) {
       const float g = __uint_as_float(got[i]), w = __uint_as_float(want[i]);
       const float error = fabsf(g - w);
       ok = isfinite(g) ? error <= absolute + relative * fabsf(w) : (isinf(g) && g == w);
-      if (isfinite(error)) atomicMax(&tally->max_abs_error_bits, __float_as_uint(error));
+      if (isfinite(error)) max_error_bits = max(max_error_bits, __float_as_uint(error));
     } else {
       ok = got[i] == want[i];
     }
@@ -34,6 +37,9 @@ __global__ void compare_kernel(const std::uint32_t* got, const std::uint32_t* wa
       atomicMin(&tally->first_bad, static_cast<unsigned long long>(i));
     }
   }
+  for (int offset = 16; offset > 0; offset /= 2)
+    max_error_bits = max(max_error_bits, __shfl_down_sync(0xffffffffu, max_error_bits, offset));
+  if (threadIdx.x % 32 == 0 && max_error_bits > 0) atomicMax(&tally->max_abs_error_bits, max_error_bits);
 }
 
 } // namespace

@@ -227,8 +227,10 @@ Verification KernelSession::State::compare(const DeviceLaunch& launch) {
       cuda_check(cudaMemsetAsync(pointers[i], 0xff, 4 * inputs[i].words.size(), stream.get()), "poison outputs");
   kernel.launch(launch);
   cuda_check(cudaGetLastError(), "kernel launch");
-  cuda_check(cudaStreamSynchronize(stream.get()), "kernel run");
-  if (!expected.checked.empty()) return verify_on_host();
+  if (!expected.checked.empty()) {
+    cuda_check(cudaStreamSynchronize(stream.get()), "kernel run");
+    return verify_on_host();
+  }
 
   Verification v;
   v.note = expected.note;
@@ -278,7 +280,9 @@ KernelSession::KernelSession(const KernelDesc& kernel, const Params& params, con
   s.setup.device = seconds_between(start, Clock::now());
   std::future<void> opening;
   if (!options.metrics.empty())
-    opening = std::async(std::launch::async, [device = options.device] { profiler().open(device); });
+    opening = std::async(std::launch::async, [device = options.device, metrics = metric_catalog().select(options.metrics)] {
+      profiler().open(device, metrics);
+    });
   s.prepare();
   if (opening.valid()) {
     opening.get();
@@ -292,11 +296,21 @@ KernelSession::~KernelSession() = default;
 
 const SessionSetup& KernelSession::setup() const { return m_state->setup; }
 
-RunResult KernelSession::measure(const BlockShape& block, bool with_counters) {
-  State& s = *m_state;
+RunResult KernelSession::predict(const BlockShape& block) const {
+  const State& s = *m_state;
   const KernelRequest request{&s.kernel, s.params, block};
   check_kernel_request(request);
-  RunResult result = model_kernel(request, s.arch, s.options.model);
+  return model_kernel(request, s.arch, s.options.model);
+}
+
+RunResult KernelSession::measure(const BlockShape& block, bool with_counters) {
+  return measure(predict(block), with_counters);
+}
+
+RunResult KernelSession::measure(RunResult predicted, bool with_counters) {
+  State& s = *m_state;
+  RunResult result = std::move(predicted);
+  const BlockShape block = result.launch.block;
   const void* function = s.kernel.function ? s.kernel.function(s.params) : nullptr;
   result.attributes.reset();
   result.occupancy.reset();
@@ -306,10 +320,14 @@ RunResult KernelSession::measure(const BlockShape& block, bool with_counters) {
   }
   const DeviceLaunch launch{result.launch, result.dynamic_smem, s.pointers, s.stream.get()};
   const auto enqueue = [&](void*) { s.kernel.launch(launch); };
-  if (s.options.verify) result.verification = s.verify(launch);
+  TimingOptions timing = s.options.timing;
+  if (s.options.verify) {
+    result.verification = s.verify(launch);
+    timing.warmup_runs = 0; // the verified launch was the warm-up
+  }
   {
     NvtxRange range("time kernel");
-    result.timing = time_cold(enqueue, s.stream.get(), s.options.timing);
+    result.timing = time_cold(enqueue, s.stream.get(), timing, s.flusher);
   }
   if (with_counters && !s.options.metrics.empty()) result.counters = count({block}).front();
   return result;

@@ -49,8 +49,14 @@ public:
   KernelSession(const KernelSession&) = delete;
   KernelSession& operator=(const KernelSession&) = delete;
 
+  // The model alone for one shape: no CUDA calls and nothing changed, so it may run on any
+  // thread (a sweep models its shapes on other cores while the GPU measures). Throws
+  // UsageError for a shape the kernel does not allow.
+  RunResult predict(const BlockShape& block) const;
   // Verification, attributes, occupancy, timing and, unless told otherwise, the counters.
   RunResult measure(const BlockShape& block, bool with_counters = true);
+  // The same for a shape whose prediction is already made.
+  RunResult measure(RunResult predicted, bool with_counters = true);
   // The counters of several shapes in one profiling session (a sweep's), in the order given;
   // each is unavailable, with the reason, when the counters cannot be read.
   std::vector<CounterResult> count(const std::vector<BlockShape>& blocks);

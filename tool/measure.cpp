@@ -1,7 +1,6 @@
 #include "measure.h"
 
 #include "cuda_check.h"
-#include "l2_flush.h"
 
 #include <algorithm>
 #include <chrono>
@@ -71,7 +70,8 @@ NvtxRange::NvtxRange(const char* name) {
 
 NvtxRange::~NvtxRange() { nvtxDomainRangeEnd(warplens_domain(), m_id); }
 
-TimingStats time_cold(const std::function<void(void*)>& launch, void* stream_handle, const TimingOptions& options) {
+TimingStats time_cold(const std::function<void(void*)>& launch, void* stream_handle, const TimingOptions& options,
+                      L2Flusher& flusher) {
   const auto begin = std::chrono::steady_clock::now();
   const auto stream = static_cast<cudaStream_t>(stream_handle);
   const auto enqueue = [&] {
@@ -85,7 +85,6 @@ TimingStats time_cold(const std::function<void(void*)>& launch, void* stream_han
   // is paid once per batch instead of once per sample, and each sample still starts from an
   // emptied L2 with its own pair of events around the launch alone.
   const int batch = std::max(1, std::min(options.min_samples, options.max_samples));
-  L2Flusher flusher;
   std::vector<EventPair> events(static_cast<std::size_t>(batch));
   std::vector<double> samples;
   bool converged = false;

@@ -4,6 +4,7 @@
 // Warm-up first; at least `min_samples`; stop once the relative noise is under `max_noise` or
 // the time budget is spent. Also the NVTX ranges that show WarpLens's phases in Nsight Systems.
 
+#include "l2_flush.h"
 #include "run_result.h"
 
 #include <functional>
@@ -19,9 +20,11 @@ struct TimingOptions {
   bool flush_l2 = true;
 };
 
-// `launch` enqueues the kernel on the given stream (a cudaStream_t). Throws UsageError carrying
-// the CUDA error if a launch fails.
-TimingStats time_cold(const std::function<void(void* stream)>& launch, void* stream, const TimingOptions& options);
+// `launch` enqueues the kernel on the given stream (a cudaStream_t); `flusher` empties L2 before
+// each sample (made once per session: its buffer is twice the L2's size). Throws UsageError
+// carrying the CUDA error if a launch fails.
+TimingStats time_cold(const std::function<void(void* stream)>& launch, void* stream, const TimingOptions& options,
+                      L2Flusher& flusher);
 
 // A range in the "WarpLens" NVTX domain for as long as the object lives. Start/end ranges (not
 // push/pop) so work launched from any thread falls inside them.
