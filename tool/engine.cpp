@@ -296,6 +296,12 @@ KernelSession::~KernelSession() = default;
 
 const SessionSetup& KernelSession::setup() const { return m_state->setup; }
 
+void KernelSession::retune(const TimingOptions& timing, const std::string& metrics) {
+  if (!metrics.empty()) metric_catalog().select(metrics); // refuse an unknown metric before any work
+  m_state->options.timing = timing;
+  m_state->options.metrics = metrics;
+}
+
 RunResult KernelSession::predict(const BlockShape& block) const {
   const State& s = *m_state;
   const KernelRequest request{&s.kernel, s.params, block};

@@ -61,6 +61,10 @@ public:
   // each is unavailable, with the reason, when the counters cannot be read.
   std::vector<CounterResult> count(const std::vector<BlockShape>& blocks);
   const SessionSetup& setup() const;
+  // Later measurements use this timing budget and counter set (a live change of shape is timed
+  // briefly and counts nothing; the Run button measures fully) without a new session. Throws
+  // UsageError for an unknown metric.
+  void retune(const TimingOptions& timing, const std::string& metrics);
 
 private:
   struct State;

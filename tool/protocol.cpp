@@ -154,6 +154,7 @@ json response_to_json(const WorkerResponse& a) {
     line["message"] = a.message;
     line["fatal"] = a.fatal;
     line["cancelled"] = a.cancelled;
+    line["no_gpu"] = a.no_gpu;
     break;
   }
   return line;
@@ -180,6 +181,7 @@ WorkerResponse response_from_json(const json& line) {
     a.message = r.get<std::string>("message");
     a.fatal = r.get_or("fatal", false);
     a.cancelled = r.get_or("cancelled", false);
+    a.no_gpu = r.get_or("no_gpu", false);
     break;
   }
   return a;

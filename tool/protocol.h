@@ -18,12 +18,13 @@
 //   {"id":8,"type":"progress","phase":"run"}
 //   {"id":8,"type":"result","result":{...}}  the keys of `warplens run --json`, plus the fields
 //                                           needed to rebuild the RunResult (run_result_from_json)
-//   {"id":8,"type":"error","message":"...","fatal":false,"cancelled":false}
+//   {"id":8,"type":"error","message":"...","fatal":false,"cancelled":false,"no_gpu":false}
 // Each model or run request gets exactly one result or error. The newest request wins: older
 // requests still waiting are answered as errors with "cancelled": true, and one already running
 // stops at its next phase boundary (a request that finished anyway still sends its result).
 // "fatal": true means the worker's CUDA context is unusable (a sticky error such as an illegal
-// address) and the worker exits after this line. At end of input the worker serves the newest
+// address) and the worker exits after this line. "no_gpu": true means a run failed because the
+// worker's machine has no usable CUDA device (model requests still work there). At end of input the worker serves the newest
 // request still waiting, then exits; after "shutdown" it serves nothing more.
 
 #include "kernel.h"
@@ -72,6 +73,7 @@ struct WorkerResponse {
   std::string message{};                     // error: one line
   bool fatal = false;                        // error: the worker exits after this line
   bool cancelled = false;                    // error: superseded or cancelled, not a failure
+  bool no_gpu = false;                       // error: no usable CUDA device where the worker runs
 };
 
 // Throw UsageError naming the line's bad or missing key.

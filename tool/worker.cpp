@@ -6,11 +6,13 @@
 #include "engine.h"
 #include "error.h"
 #include "protocol.h"
+#include "text_format.h"
 
 #include <condition_variable>
 #include <csignal>
 #include <deque>
 #include <iostream>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -31,6 +33,12 @@ constexpr cudaError_t kStickyErrors[] = {
     cudaErrorIllegalInstruction, cudaErrorMisalignedAddress,  cudaErrorInvalidAddressSpace,
     cudaErrorInvalidPc,         cudaErrorLaunchTimeout,       cudaErrorAssert,
     cudaErrorECCUncorrectable};
+
+// After a failed run: whether this machine has a GPU at all (the GUI turns to model mode if not).
+bool cuda_device_present() {
+  int count = 0;
+  return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+}
 
 // After a failed run: a synchronize returns the sticky error again if the context is broken.
 bool cuda_context_broken() {
@@ -58,9 +66,10 @@ public:
       else if (errno != EINTR) m_broken = true; // the client is gone
     }
   }
-  void error(std::int64_t id, const std::string& message, bool cancelled = false, bool fatal = false) {
-    send(WorkerResponse{
-        .id = id, .type = ResponseType::error, .message = message, .fatal = fatal, .cancelled = cancelled});
+  void error(std::int64_t id, const std::string& message, bool cancelled = false, bool fatal = false,
+             bool no_gpu = false) {
+    send(WorkerResponse{.id = id, .type = ResponseType::error, .message = message, .fatal = fatal,
+                        .cancelled = cancelled, .no_gpu = no_gpu});
   }
   void progress(std::int64_t id, const char* phase) {
     send(WorkerResponse{.id = id, .type = ResponseType::progress, .phase = phase});
@@ -176,7 +185,39 @@ KernelRequest kernel_request(const WorkerRequest& request) {
   return resolve_kernel_request(request.kernel_id, params, "", request.block ? format_block(*request.block) : "");
 }
 
-RunResult compute(const WorkerRequest& request, const KernelRequest& kernel, ProtocolWriter& writer) {
+// The session of the last run request, kept while requests differ only in block shape, timing
+// budget or counters: in live mode a block change then costs its measurement alone, not the
+// session's set-up (inputs, CPU reference, device buffers: about half a second for the large
+// default sizes).
+class SessionCache {
+public:
+  KernelSession& get(const KernelRequest& kernel, const EngineOptions& options) {
+    const std::string key = session_key(kernel, options);
+    if (!m_session || key != m_key) {
+      m_session.reset(); // free the old buffers before the new ones are allocated
+      m_session = std::make_unique<KernelSession>(*kernel.kernel, kernel.params, options);
+      m_key = key;
+    }
+    m_session->retune(options.timing, options.metrics);
+    return *m_session;
+  }
+  void drop() { m_session.reset(); }
+
+private:
+  static std::string session_key(const KernelRequest& kernel, const EngineOptions& options) {
+    std::string key = kernel.kernel->id;
+    for (const auto& [name, value] : kernel.params) key += " " + name + "=" + std::to_string(value);
+    return key + format(" device=%d seed=%llu verify=%d evaluations=%lld", options.device,
+                        static_cast<unsigned long long>(options.seed), options.verify ? 1 : 0,
+                        static_cast<long long>(options.model.max_evaluations));
+  }
+
+  std::unique_ptr<KernelSession> m_session;
+  std::string m_key;
+};
+
+RunResult compute(const WorkerRequest& request, const KernelRequest& kernel, SessionCache& sessions,
+                  ProtocolWriter& writer) {
   const ModelBudget budget{request.max_evaluations};
   if (request.type == RequestType::model) {
     writer.progress(request.id, "model");
@@ -190,11 +231,11 @@ RunResult compute(const WorkerRequest& request, const KernelRequest& kernel, Pro
   options.timing.max_seconds = request.max_seconds;
   options.metrics = request.metrics;
   options.model = budget;
-  return run_kernel(kernel, options);
+  return sessions.get(kernel, options).measure(kernel.block);
 }
 
 // Answers one request with a result or an error. Returns false after a sticky CUDA error.
-bool serve(const WorkerRequest& request, Inbox& inbox, ProtocolWriter& writer) {
+bool serve(const WorkerRequest& request, Inbox& inbox, SessionCache& sessions, ProtocolWriter& writer) {
   try {
     writer.progress(request.id, "resolve");
     const KernelRequest kernel = kernel_request(request);
@@ -202,14 +243,16 @@ bool serve(const WorkerRequest& request, Inbox& inbox, ProtocolWriter& writer) {
       writer.error(request.id, "superseded by a newer request", true);
       return true;
     }
-    auto result = std::make_shared<const RunResult>(compute(request, kernel, writer));
+    auto result = std::make_shared<const RunResult>(compute(request, kernel, sessions, writer));
     writer.send(WorkerResponse{.id = request.id, .type = ResponseType::result, .result = std::move(result)});
     return true;
   } catch (const std::exception& e) {
-    const bool fatal = request.type == RequestType::run && cuda_context_broken();
+    const bool run = request.type == RequestType::run;
+    if (run) sessions.drop(); // whatever failed, the next run starts from a fresh session
+    const bool fatal = run && cuda_context_broken();
     writer.error(request.id, fatal ? std::string(e.what()) + "; the CUDA context is unusable, so the worker exits"
                                    : std::string(e.what()),
-                 false, fatal);
+                 false, fatal, run && !cuda_device_present());
     return !fatal;
   }
 }
@@ -224,8 +267,9 @@ int run_worker() {
   writer->send(WorkerResponse{.id = 0, .type = ResponseType::hello, .protocol = kProtocolVersion,
                               .pid = static_cast<int>(getpid())});
   std::thread(read_requests, std::ref(*inbox), std::ref(*writer)).detach();
+  SessionCache sessions;
   while (const std::optional<WorkerRequest> request = inbox->next())
-    if (!serve(*request, *inbox, *writer)) return kExitStickyError;
+    if (!serve(*request, *inbox, sessions, *writer)) return kExitStickyError;
   return 0;
 }
 

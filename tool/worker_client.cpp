@@ -219,7 +219,8 @@ void WorkerClient::on_response(Worker& worker, const WorkerResponse& response) {
       ++worker.answered;
       if (response.fatal) worker.fatal_message = response.message;
       answer_locked({.id = response.id, .request_type = it->second.request.type, .result = response.result,
-                     .error = response.message, .cancelled = response.cancelled, .fatal = response.fatal});
+                     .error = response.message, .cancelled = response.cancelled, .fatal = response.fatal,
+                     .no_gpu = response.no_gpu});
     }
     update_status_locked();
   }

@@ -46,6 +46,7 @@ struct WorkerAnswer {
   bool cancelled = false;                    // superseded by a newer request
   bool fatal = false;                        // the worker stopped after it (sticky CUDA error)
   bool worker_died = false;                  // the worker ended or was killed before answering
+  bool no_gpu = false;                       // a run failed: no usable CUDA device where the worker runs
 
   bool ok() const { return result != nullptr; }
 };

@@ -91,7 +91,7 @@ std::optional<KernelRequest> App::current_request() const {
   return KernelRequest{kernel(), params, block()};
 }
 
-bool App::run() {
+bool App::run(bool live) {
   const std::string problem = request_problem();
   if (!problem.empty()) {
     last_error = problem;
@@ -99,7 +99,7 @@ bool App::run() {
   }
   last_submitted = current_request();
   last_submitted_arch = arch().id;
-  if (source) source->submit(*last_submitted, arch());
+  if (source) source->submit(*last_submitted, arch(), live);
   last_error.clear();
   return true;
 }
@@ -108,7 +108,7 @@ void App::run_if_live() {
   if (!live) return;
   const std::optional<KernelRequest> request = current_request();
   if (request && (!last_submitted || !same_request(*request, *last_submitted) || last_submitted_arch != arch().id))
-    run();
+    run(true);
 }
 
 void App::poll_source() {

@@ -34,11 +34,13 @@ struct SourceUpdate {
 };
 
 // Where results come from. `submit` never blocks (the newest request wins); `poll` returns what
-// arrived since the last call. The GUI calls both once per frame at most.
+// arrived since the last call. The GUI calls both once per frame at most. A `live` request
+// follows an edit in live mode: a source that measures keeps it brief (a short timing budget, no
+// counters) so the panels follow the edits; the Run button asks for the full measurement.
 class ResultSource {
 public:
   virtual ~ResultSource() = default;
-  virtual void submit(const KernelRequest &request, const Arch &arch) = 0;
+  virtual void submit(const KernelRequest &request, const Arch &arch, bool live) = 0;
   virtual std::optional<SourceUpdate> poll() = 0;
   virtual bool busy() const = 0;
   virtual std::string mode() const = 0; // the status line's first part: which mode and why
@@ -98,7 +100,7 @@ struct App {
   std::optional<KernelRequest> current_request() const;
 
   // Sends the current request to the source; refuses (and says why in `last_error`) an invalid one.
-  bool run();
+  bool run(bool live = false);
   // Live mode: sends the current request when it changed and is valid.
   void run_if_live();
   // Takes what the source has produced, once per frame.

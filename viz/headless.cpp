@@ -122,7 +122,11 @@ HeadlessGui::HeadlessGui(App &app, int width, int height, std::filesystem::path 
   if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
     throw UsageError("the headless framebuffer is incomplete on " + renderer());
   m_gui = std::make_unique<GuiContext>(app, std::move(config_dir));
-  ImGui_ImplOpenGL3_Init(kGlslVersion);
+  if (!ImGui_ImplOpenGL3_Init(kGlslVersion)) {
+    m_gui.reset();
+    throw UsageError(std::string("the OpenGL functions could not be loaded on ") + m_display_kind +
+                     " (Dear ImGui's loader opens libGL.so.1: install libgl1)");
+  }
 }
 
 HeadlessGui::~HeadlessGui() {

@@ -17,7 +17,7 @@ ModelSource::~ModelSource() {
   m_thread.join();
 }
 
-void ModelSource::submit(const KernelRequest &request, const Arch &arch) {
+void ModelSource::submit(const KernelRequest &request, const Arch &arch, bool) {
   {
     std::lock_guard lock(m_mutex);
     m_pending = Job{request, arch};

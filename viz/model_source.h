@@ -19,7 +19,7 @@ public:
   ModelSource(const ModelSource &) = delete;
   ModelSource &operator=(const ModelSource &) = delete;
 
-  void submit(const KernelRequest &request, const Arch &arch) override;
+  void submit(const KernelRequest &request, const Arch &arch, bool live) override;
   std::optional<SourceUpdate> poll() override;
   bool busy() const override;
   std::string mode() const override;

@@ -5,9 +5,14 @@
 #include "front_end.h"
 #include "model_source.h"
 #include "settings.h"
+#include "worker_source.h"
 
+#include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
+#include <optional>
+#include <thread>
 
 #include <CLI/CLI.hpp>
 #include <GLFW/glfw3.h>
@@ -36,6 +41,23 @@ int write_default_view(const GuiOptions &options, const std::string &why) {
   return run_headless_screenshot(headless);
 }
 
+WorkerSourceOptions worker_options(const GuiOptions &options, std::function<void()> on_change = {}) {
+  WorkerSourceOptions w;
+  w.client.command = options.worker;
+  w.client.on_change = std::move(on_change);
+  return w;
+}
+
+// Waits for the answer to what the app sent, however it comes (a result, an error).
+void wait_for_answer(App &app, WorkerSource &source) {
+  using namespace std::chrono;
+  const auto deadline = steady_clock::now() + seconds(120);
+  for (app.poll_source(); source.busy(); app.poll_source()) { // polling also turns to model mode when due
+    if (steady_clock::now() > deadline) throw UsageError("no answer from the worker within 120 s: " + source.mode());
+    std::this_thread::sleep_for(milliseconds(10));
+  }
+}
+
 } // namespace
 
 int run_headless_screenshot(const GuiOptions &options) {
@@ -44,11 +66,17 @@ int run_headless_screenshot(const GuiOptions &options) {
     throw UsageError("unknown panel '" + options.panel + "'; choose launch, occupancy, timings or counters");
   App app = app_from(options);
   if (const std::string problem = app.request_problem(); !problem.empty()) throw UsageError(problem);
-  ModelSource source;
-  app.source = &source;
+  std::optional<ModelSource> model;
+  std::optional<WorkerSource> worker;
+  if (options.worker.empty()) app.source = &model.emplace();
+  else app.source = &worker.emplace(worker_options(options));
   app.run();
-  source.wait_idle();
-  app.poll_source();
+  if (model) {
+    model->wait_idle();
+    app.poll_source();
+  } else {
+    wait_for_answer(app, *worker);
+  }
   if (!app.last_error.empty()) throw UsageError(app.last_error);
   HeadlessGui gui(app, options.width, options.height);
   gui.render(2); // windows and tables settle
@@ -67,6 +95,9 @@ void add_gui_options(CLI::App &app, GuiOptions &options) {
   app.add_option("--block", options.block, "Its block shape X, XxY or XxYxZ (default: the kernel's)");
   app.add_option("--panel", options.panel, "With --headless: only this panel (launch, occupancy, timings, counters)");
   app.add_option("--arch", options.arch, "The architecture the models use")->capture_default_str();
+  app.add_option("--worker", options.worker,
+                 "The command that runs the worker, e.g. \"ssh gpuhost warplens worker\" (default: this warplens)");
+  app.add_flag("--model", options.model_only, "No worker: the occupancy and access models alone");
 }
 
 int run_gui_command(const GuiOptions &options) {
@@ -77,8 +108,11 @@ int run_gui(const GuiOptions &options) {
   if (!has_display()) return write_default_view(options, "$DISPLAY and $WAYLAND_DISPLAY are not set");
   App app = app_from(options);
   const std::filesystem::path config_dir = options.config_dir.empty() ? default_config_dir() : options.config_dir;
-  ModelSource source([] { glfwPostEmptyEvent(); });
-  app.source = &source; // the window sends the first request once the saved settings are read
+  // The window sends the first request once the saved settings are read.
+  std::optional<ModelSource> model;
+  std::optional<WorkerSource> worker;
+  if (options.model_only) app.source = &model.emplace([] { glfwPostEmptyEvent(); });
+  else app.source = &worker.emplace(worker_options(options, [] { glfwPostEmptyEvent(); }));
   std::string problem;
   if (!run_window(app, config_dir, problem)) return write_default_view(options, problem);
   return 0;

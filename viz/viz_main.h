@@ -1,7 +1,9 @@
 #pragma once
 // The GUI's entry points for the command line: `warplens` with no subcommand, and
-// `warplens --headless --screenshot out.png`. Both run in model mode until the worker client is
-// connected. Bad input throws UsageError (one line), as the other subcommands do.
+// `warplens --headless --screenshot out.png`. The window measures through a worker process (GPU
+// mode, model mode when the worker's machine has no GPU) unless --model asks for the model
+// alone; headless screenshots are model mode unless --worker names a worker. Bad input throws
+// UsageError (one line), as the other subcommands do.
 
 #include <filesystem>
 #include <string>
@@ -20,6 +22,8 @@ struct GuiOptions {
   std::string screenshot;           // headless: the PNG's path; empty: a timestamped name here
   int width = 1440, height = 900;   // headless image size
   std::filesystem::path config_dir; // window: where layout and settings live; empty: the default
+  std::string worker;               // the command that runs `warplens worker`; empty: this executable's
+  bool model_only = false;          // --model: no worker, the models alone
   bool headless = false;
 };
 

@@ -48,6 +48,20 @@ void render_frame(GLFWwindow *window, App &app, GuiContext &gui) {
   glfwSwapBuffers(window);
 }
 
+// Runs frames until the window closes or the process is asked to stop (Ctrl-C, a polite kill).
+void run_loop(GLFWwindow *window, App &app, GuiContext &gui) {
+  app.run(); // the first result arrives while the first frames show the empty states
+  std::signal(SIGINT, request_stop);
+  std::signal(SIGTERM, request_stop);
+  while (!glfwWindowShouldClose(window) && !g_stop_requested) {
+    const bool working = app.source && app.source->busy();
+    glfwWaitEventsTimeout(working ? 0.05 : kIdleWaitSeconds);
+    render_frame(window, app, gui);
+  }
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+}
+
 } // namespace
 
 bool run_window(App &app, const std::filesystem::path &config_dir, std::string &problem) {
@@ -72,23 +86,18 @@ bool run_window(App &app, const std::filesystem::path &config_dir, std::string &
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     // Keyboard navigation needs the backend's key map (1.86 asserts without it), so only here.
     ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
-    ImGui_ImplOpenGL3_Init("#version 330 core");
-    app.run(); // the first result arrives while the first frames show the empty states
-    std::signal(SIGINT, request_stop);
-    std::signal(SIGTERM, request_stop);
-    while (!glfwWindowShouldClose(window) && !g_stop_requested) {
-      const bool working = app.source && app.source->busy();
-      glfwWaitEventsTimeout(working ? 0.05 : kIdleWaitSeconds);
-      render_frame(window, app, gui);
+    if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {
+      problem = "the OpenGL functions could not be loaded (Dear ImGui's loader opens libGL.so.1: install libgl1)";
+      ImGui_ImplGlfw_Shutdown();
+    } else {
+      run_loop(window, app, gui);
+      ImGui_ImplOpenGL3_Shutdown();
+      ImGui_ImplGlfw_Shutdown();
     }
-    std::signal(SIGINT, SIG_DFL);
-    std::signal(SIGTERM, SIG_DFL);
-    ImGui_ImplOpenGL3_Shutdown();
-    ImGui_ImplGlfw_Shutdown();
   }
   glfwDestroyWindow(window);
   glfwTerminate();
-  return true;
+  return problem.empty();
 }
 
 } // namespace wl::viz

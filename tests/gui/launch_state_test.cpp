@@ -11,7 +11,7 @@ namespace {
 // Records what would have been sent.
 struct RecordingSource : ResultSource {
   std::vector<KernelRequest> sent;
-  void submit(const KernelRequest &request, const Arch &) override { sent.push_back(request); }
+  void submit(const KernelRequest &request, const Arch &, bool) override { sent.push_back(request); }
   std::optional<SourceUpdate> poll() override { return std::nullopt; }
   bool busy() const override { return false; }
   std::string mode() const override { return "recording"; }

@@ -4,8 +4,10 @@
 #include "arch.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <sys/wait.h>
@@ -13,6 +15,17 @@
 #include <gtest/gtest.h>
 
 namespace wl::test {
+
+// Polls `done` until it holds or `limit` passes; whether it held.
+template <class Predicate> bool eventually(Predicate done, std::chrono::milliseconds limit = std::chrono::seconds(10)) {
+  for (const auto end = std::chrono::steady_clock::now() + limit; std::chrono::steady_clock::now() < end;) {
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return done();
+}
+
+inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 inline Arch preset(const std::string& id) {
   return load_arch_file(std::string(WARPLENS_SOURCE_ASSETS) + "/arch/" + id + ".json");

@@ -23,6 +23,8 @@ namespace {
 
 using namespace std::chrono_literals;
 using nlohmann::json;
+using test::contains;
+using test::eventually;
 
 const std::string kWorkerCommand = std::string(WARPLENS_BINARY) + " worker";
 
@@ -39,16 +41,6 @@ WorkerRequest model_request(const std::string& kernel, std::int64_t max_evaluati
 std::string greeting_then_sleep(int protocol) {
   return "printf '{\"id\":0,\"type\":\"hello\",\"protocol\":" + std::to_string(protocol) + "}\\n'; sleep 100";
 }
-
-template <class Predicate> bool eventually(Predicate done, std::chrono::milliseconds limit = 10s) {
-  for (const auto end = std::chrono::steady_clock::now() + limit; std::chrono::steady_clock::now() < end;) {
-    if (done()) return true;
-    std::this_thread::sleep_for(10ms);
-  }
-  return done();
-}
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // A result with every optional part filled, as a run on a GPU makes it.
 RunResult full_result() {
@@ -182,6 +174,7 @@ TEST(WorkerClient, ARunWithoutAGpuIsAnErrorAndTheWorkerLives) {
   ASSERT_TRUE(answer);
   if (!answer->ok()) {
     EXPECT_TRUE(contains(answer->error, "no GPU")) << answer->error;
+    EXPECT_TRUE(answer->no_gpu) << "the GUI turns to model mode on this flag";
     EXPECT_FALSE(answer->worker_died || answer->fatal);
   }
   const int pid = client.latest().pid;

@@ -1,0 +1,135 @@
+// The GUI in live mode against a real worker, headless (EGL), for the GPU machine:
+//   wl_live_gui WARPLENS [KERNEL]
+// changes the block shape of KERNEL (vec_add/scalar) 20 times in live mode and reports, per
+// change, how long until the panels show the new measurement and the longest frame meanwhile;
+// then kills the worker during a full Run and reports how long until a new worker answers, and
+// that the user's choices and history survived. Prints a markdown table.
+
+#include "front_end.h"
+#include "worker_source.h"
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace wl::viz {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+struct Frames {
+  HeadlessGui& gui;
+  double longest_ms = 0;
+  int count = 0;
+  void one() {
+    const auto start = Clock::now();
+    gui.render(1);
+    longest_ms = std::max(longest_ms, ms_since(start));
+    ++count;
+  }
+};
+
+bool shows(const App& app, const BlockShape& block) {
+  return app.latest && app.latest->launch.block.x == block.x && app.latest->launch.block.y == block.y &&
+         app.latest->timing.has_value();
+}
+
+// Frames until `done` holds or `limit_ms` passes; the milliseconds it took, or -1.
+template <typename Done>
+double frames_until(Frames& frames, Done done, double limit_ms) {
+  const auto start = Clock::now();
+  while (ms_since(start) < limit_ms) {
+    frames.one();
+    if (done()) return ms_since(start);
+  }
+  return -1;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+int run(const std::string& warplens, const std::string& kernel) {
+  App app = make_app(kernel, "h100");
+  WorkerSourceOptions options;
+  options.client.command = warplens + " worker";
+  WorkerSource source(options);
+  app.source = &source;
+  HeadlessGui gui(app, 1440, 900);
+  Frames frames{gui};
+  std::printf("renderer: %s (%s)\n", gui.renderer().c_str(), gui.display_kind().c_str());
+
+  // The first Run pays for the worker's start and the session's set-up (inputs, reference).
+  app.run();
+  const double first = frames_until(frames, [&] { return !source.busy() && app.latest; }, 60000);
+  std::printf("first full Run shown after %.0f ms; mode: %s\n", first, source.mode().c_str());
+  if (!app.latest || !app.latest->timing) {
+    std::printf("no measurement: %s\n", app.last_error.c_str());
+    return 1;
+  }
+
+  app.live = true;
+  const int sides[] = {64, 96, 128, 160, 192, 224, 256, 288, 320, 384, 416, 448, 512, 576, 640, 704, 768, 832, 896, 1024};
+  std::vector<double> latencies;
+  double longest_frame = 0;
+  std::printf("\n| change | block | shown after (ms) | longest frame (ms) | frames | median (ms) |\n|---|---|---|---|---|---|\n");
+  for (int i = 0; i < 20; ++i) {
+    const BlockShape block{sides[i], 1, 1};
+    frames.longest_ms = 0;
+    frames.count = 0;
+    app.set_block(block); // what the block editor does on an edit
+    const double latency = frames_until(frames, [&] { return shows(app, block); }, 5000);
+    latencies.push_back(latency < 0 ? 5000 : latency);
+    longest_frame = std::max(longest_frame, frames.longest_ms);
+    std::printf("| %d | %d | %.1f | %.1f | %d | %.4f |\n", i + 1, block.x, latency, frames.longest_ms, frames.count,
+                app.latest ? app.latest->timing->median_ms : 0.0);
+  }
+
+  // A full Run, killed mid-way: the client starts a new worker and the request is measured again.
+  app.live = false;
+  app.set_block({256, 1, 1});
+  const std::size_t history = app.history.size();
+  app.run();
+  frames_until(frames, [&] { return source.snapshot().phase == "run"; }, 10000);
+  const int victim = source.snapshot().worker_pid;
+  const auto killed = Clock::now();
+  kill(victim, SIGKILL);
+  const auto replaced = [&] {
+    const WorkerSnapshot s = source.snapshot();
+    return s.restarts > 0 && (s.status == WorkerStatus::ready || s.status == WorkerStatus::busy);
+  };
+  const double ready = frames_until(frames, replaced, 10000);
+  const bool remeasured = frames_until(frames, [&] { return !source.busy() && shows(app, {256, 1, 1}); }, 30000) >= 0;
+  const double answered = remeasured ? ms_since(killed) : -1;
+  const bool kept = app.kernel_id == kernel && app.block().x == 256 && app.history.size() >= history;
+  std::printf("\n| | median (ms) | max (ms) |\n|---|---|---|\n");
+  std::printf("| live change to new measurement shown | %.1f | %.1f |\n", median(latencies),
+              *std::max_element(latencies.begin(), latencies.end()));
+  std::printf("| longest frame while measuring | | %.1f |\n", longest_frame);
+  std::printf("\nworker %d killed during a full Run: new worker ready after %.0f ms; the Run measured again and "
+              "shown %.0f ms after the kill; choices and history kept: %s; status: %s\n",
+              victim, ready, answered, kept ? "yes" : "NO", source.mode().c_str());
+  return 0;
+}
+
+} // namespace
+} // namespace wl::viz
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: wl_live_gui WARPLENS [KERNEL]\n");
+    return 2;
+  }
+  try {
+    return wl::viz::run(argv[1], argc > 2 ? argv[2] : "vec_add/scalar");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "wl_live_gui: %s\n", e.what());
+    return 1;
+  }
+}

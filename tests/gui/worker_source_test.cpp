@@ -1,0 +1,68 @@
+// The GUI's GPU mode through a real or fake worker process: no GPU turns it to model mode with the
+// reason, and a worker killed mid-request is replaced with the request sent again and the user's
+// choices kept.
+
+#include "worker_source.h"
+
+#include "../unit/test_support.h"
+
+#include <chrono>
+#include <csignal>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+namespace wl::viz {
+namespace {
+
+using namespace std::chrono_literals;
+
+using test::contains;
+using test::eventually;
+
+TEST(WorkerSource, WithNoGpuItTurnsToModelModeAndSaysWhy) {
+  WorkerSourceOptions options;
+  options.client.command = std::string(WARPLENS_BINARY) + " worker";
+  WorkerSource source(options);
+  App app = make_app("vec_add/scalar", "h100");
+  app.source = &source;
+  ASSERT_TRUE(app.run());
+  ASSERT_TRUE(eventually([&] {
+    app.poll_source();
+    return !source.busy();
+  })) << source.mode();
+  ASSERT_TRUE(app.latest) << app.last_error;
+  if (app.latest->timing) GTEST_SKIP() << "this machine has a GPU: " << source.mode();
+  EXPECT_TRUE(contains(source.mode(), "model mode: the worker's machine has no usable GPU")) << source.mode();
+  EXPECT_EQ(app.latest->kernel_id, "vec_add/scalar");
+  EXPECT_TRUE(app.last_error.empty()) << app.last_error;
+}
+
+TEST(WorkerSource, AWorkerKilledMidRequestIsReplacedAndTheRequestSentAgain) {
+  WorkerSourceOptions options; // a fake worker: greets, then never answers
+  options.client.command = "printf '{\"id\":0,\"type\":\"hello\",\"protocol\":" + std::to_string(kProtocolVersion) +
+                           "}\\n'; exec sleep 100";
+  WorkerSource source(options);
+  App app = make_app("matmul/tiled", "h100");
+  app.source = &source;
+  ASSERT_TRUE(app.run());
+  ASSERT_TRUE(eventually([&] { return source.snapshot().status == WorkerStatus::busy; })) << source.mode();
+  ASSERT_EQ(kill(source.snapshot().pid, SIGKILL), 0);
+
+  ASSERT_TRUE(eventually([&] {
+    app.poll_source();
+    return !app.last_error.empty();
+  }));
+  EXPECT_TRUE(contains(app.last_error, "killed by signal 9")) << app.last_error;
+  EXPECT_TRUE(contains(app.last_error, "measuring again on a new worker")) << app.last_error;
+  EXPECT_TRUE(source.busy()) << "the request went to the new worker";
+  EXPECT_TRUE(eventually([&] {
+    const WorkerSnapshot s = source.snapshot();
+    return s.restarts == 1 && s.status == WorkerStatus::busy;
+  })) << source.mode();
+  EXPECT_TRUE(contains(source.mode(), "restarted 1 time")) << source.mode();
+  EXPECT_EQ(app.kernel_id, "matmul/tiled"); // the user's choices stay
+}
+
+} // namespace
+} // namespace wl::viz

@@ -1,0 +1,75 @@
+#include "worker_source.h"
+
+#include "text_format.h"
+
+namespace wl::viz {
+
+WorkerSource::WorkerSource(WorkerSourceOptions options) : m_options(std::move(options)), m_client(m_options.client) {}
+
+void WorkerSource::submit(const KernelRequest &request, const Arch &arch, bool live) {
+  m_last = Submitted{request, arch, live};
+  send(*m_last);
+}
+
+void WorkerSource::send(const Submitted &submitted) {
+  WorkerRequest r;
+  r.type = m_model_reason.empty() ? RequestType::run : RequestType::model;
+  r.kernel_id = submitted.request.kernel->id;
+  r.params = submitted.request.params;
+  r.block = submitted.request.block;
+  r.arch = submitted.arch.id;
+  r.max_seconds = submitted.live ? m_options.live_seconds : m_options.run_seconds;
+  r.metrics = submitted.live ? "" : m_options.run_metrics;
+  m_newest = m_client.submit(std::move(r));
+}
+
+std::optional<SourceUpdate> WorkerSource::poll() {
+  const WorkerSnapshot snapshot = m_client.latest();
+  if (const auto &answer = snapshot.latest_result; answer && answer->id == m_newest && answer->id > m_seen) {
+    m_seen = answer->id;
+    return SourceUpdate{*answer->result, ""};
+  }
+  if (const auto &answer = snapshot.latest_error; answer && answer->id == m_newest && answer->id > m_seen) {
+    m_seen = answer->id;
+    return on_error(*answer);
+  }
+  return std::nullopt;
+}
+
+std::optional<SourceUpdate> WorkerSource::on_error(const WorkerAnswer &answer) {
+  if (answer.no_gpu && m_model_reason.empty() && m_last) {
+    m_model_reason = answer.error;
+    send(*m_last); // the same request, now as a model request
+    return std::nullopt;
+  }
+  // A worker that died mid-request (killed, crashed, timed out) is replaced by the client; the
+  // request is measured again once there. A sticky CUDA error is the kernel's doing: not again.
+  if (answer.worker_died && !answer.fatal && m_last && m_retried != answer.id) {
+    send(*m_last);
+    m_retried = m_newest;
+    return SourceUpdate{std::nullopt, answer.error + "; measuring again on a new worker"};
+  }
+  return SourceUpdate{std::nullopt, answer.error};
+}
+
+bool WorkerSource::busy() const { return m_newest > m_seen; }
+
+std::string WorkerSource::mode() const {
+  const WorkerSnapshot s = m_client.latest();
+  if (!m_model_reason.empty())
+    return "model mode: the worker's machine has no usable GPU (" + m_model_reason + ")";
+  const std::string restarts =
+      s.restarts > 0 ? format("; restarted %d time%s, last because %s", s.restarts, s.restarts == 1 ? "" : "s",
+                              s.last_failure.c_str())
+                     : "";
+  switch (s.status) {
+  case WorkerStatus::starting: return "GPU mode: starting the worker (" + s.command + ")" + restarts;
+  case WorkerStatus::ready:
+  case WorkerStatus::busy: return format("GPU mode: worker pid %d (%s)", s.worker_pid, s.command.c_str()) + restarts;
+  case WorkerStatus::restarting: return "GPU mode: the worker ended (" + s.last_failure + "); starting a new one";
+  case WorkerStatus::failed: return "GPU mode unavailable: " + s.last_failure;
+  }
+  return "GPU mode";
+}
+
+} // namespace wl::viz

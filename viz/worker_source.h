@@ -1,0 +1,53 @@
+#pragma once
+// GPU mode: results measured by `warplens worker`, a child process started through WorkerClient
+// (or any command given with --worker, e.g. "ssh gpuhost warplens worker"), so this process never
+// calls CUDA or CUPTI. A worker that dies, hangs or hits a sticky CUDA error is replaced by the
+// client; the request it had is measured again once on the new worker, and the App keeps every
+// choice and result meanwhile. When the worker's machine has no usable GPU the source says so and
+// turns to model mode: the same requests as model requests, answered by the same worker.
+
+#include "app.h"
+#include "worker_client.h"
+
+#include <optional>
+#include <string>
+
+namespace wl::viz {
+
+struct WorkerSourceOptions {
+  WorkerClientOptions client;
+  double run_seconds = 0.5;             // timing budget of a Run
+  double live_seconds = 0.03;           // of a live edit: the panels follow the edits
+  std::string run_metrics = "default";  // counters of a Run; a live edit counts nothing
+};
+
+class WorkerSource : public ResultSource {
+public:
+  explicit WorkerSource(WorkerSourceOptions options);
+
+  void submit(const KernelRequest &request, const Arch &arch, bool live) override;
+  std::optional<SourceUpdate> poll() override;
+  bool busy() const override;
+  std::string mode() const override;
+
+  WorkerSnapshot snapshot() const { return m_client.latest(); }
+
+private:
+  struct Submitted {
+    KernelRequest request;
+    Arch arch;
+    bool live = false;
+  };
+  void send(const Submitted &submitted);
+  std::optional<SourceUpdate> on_error(const WorkerAnswer &answer);
+
+  const WorkerSourceOptions m_options;
+  WorkerClient m_client;
+  std::optional<Submitted> m_last; // the newest request, to send again after a worker died
+  std::int64_t m_newest = 0;       // its id: answers to older requests are stale
+  std::int64_t m_seen = 0;         // the newest answer already handed to the GUI
+  std::int64_t m_retried = 0;      // the request last sent again, so a failing one is not looped
+  std::string m_model_reason;      // set once the worker's machine turned out to have no GPU
+};
+
+} // namespace wl::viz
