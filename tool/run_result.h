@@ -82,6 +82,9 @@ struct RunResult {
   std::optional<CounterResult> counters;
   double bytes_moved = 0, flops = 0;
   LaunchPrediction prediction;
+  // Set when timing and counters come from a bundled recording (the GUI's model mode), not from a
+  // run made now: "recorded on NVIDIA H100 80GB HBM3, 2026-11-21".
+  std::string recorded_on;
 
   double gbps() const { return timing ? bytes_moved / (timing->median_ms * 1e-3) / 1e9 : 0; }
   double gflops() const { return timing && flops > 0 ? flops / (timing->median_ms * 1e-3) / 1e9 : 0; }

@@ -120,6 +120,7 @@ void App::poll_source() {
 }
 
 void App::show(RunResult result) {
+  if (!result.timing && recording) recording->fill(result);
   curves = curves_for(result);
   history.push_back(result);
   while (history.size() > kHistoryLength) history.pop_front();
@@ -134,6 +135,12 @@ App make_app(const std::string &kernel_id, const std::string &arch_id) {
   if (!app.select_arch(arch_id)) { // a preset file: find_arch loads it, or names the known ids
     app.arches.push_back(find_arch(app.arches, arch_id));
     app.arch_index = static_cast<int>(app.arches.size()) - 1;
+  }
+  const std::filesystem::path recorded = assets_dir() / "recordings" / "h100.json";
+  try {
+    if (std::filesystem::exists(recorded)) app.recording = std::make_shared<const Recording>(load_recording(recorded));
+  } catch (const UsageError &e) {
+    app.status = std::string("no recorded timings: ") + e.what();
   }
   const std::string id = kernel_id.empty() ? "matmul/tiled" : kernel_id;
   if (!app.select_kernel(id)) resolve_kernel_request(id, {}, "", ""); // throws, naming the choices

@@ -8,11 +8,13 @@
 #include "arch.h"
 #include "kernel_request.h"
 #include "occupancy.h"
+#include "recording.h"
 #include "run_result.h"
 
 #include <array>
 #include <deque>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -78,6 +80,7 @@ struct App {
 
   // Frame plumbing.
   ResultSource *source = nullptr;
+  std::shared_ptr<const Recording> recording; // fills model results' timings and counters
   std::optional<ScreenshotRequest> screenshot;
   std::string last_screenshot_path;
   std::array<PanelRect, kAllPanels.size()> panel_rects{};
@@ -105,15 +108,17 @@ struct App {
   void run_if_live();
   // Takes what the source has produced, once per frame.
   void poll_source();
-  // A result arrives: it becomes the latest and joins the history.
+  // A result arrives: it becomes the latest and joins the history. A model result takes the
+  // recorded timing and counters of the same launch when the recording has them.
   void show(RunResult result);
 
   PanelRect &rect(Panel panel) { return panel_rects[static_cast<int>(panel)]; }
   bool &open(Panel panel) { return panel_open[static_cast<int>(panel)]; }
 };
 
-// Presets from assets/arch (h100 selected) and the given kernel (matmul/tiled when empty).
-// Throws UsageError when the assets are missing or the kernel is unknown.
+// Presets from assets/arch (h100 selected), the recording in assets/recordings (a problem with
+// it goes to `status`), and the given kernel (matmul/tiled when empty). Throws UsageError when
+// the presets are missing or the kernel is unknown.
 App make_app(const std::string &kernel_id = "", const std::string &arch_id = "h100");
 
 } // namespace wl::viz

@@ -39,7 +39,8 @@ bool ModelSource::busy() const {
 }
 
 std::string ModelSource::mode() const {
-  return "model mode: figures from the occupancy and access models (this GUI runs no GPU work)";
+  return "model mode: occupancy and memory traffic from the models; timings and counters only where the bundled "
+         "H100 recording has the launch (this GUI runs no GPU work)";
 }
 
 void ModelSource::wait_idle() {

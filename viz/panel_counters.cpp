@@ -91,7 +91,11 @@ void draw_measured(const RunResult &result) {
     error_text("Counters unavailable: " + counters.reason);
     return;
   }
-  ImGui::TextDisabled("Measured on %s in %d pass(es)", counters.chip.c_str(), counters.passes);
+  if (!result.recorded_on.empty())
+    recorded_text("Counters " + result.recorded_on + " (" + counters.chip + ", " + std::to_string(counters.passes) +
+                  " passes; model mode: nothing ran here)");
+  else
+    ImGui::TextDisabled("Measured on %s in %d pass(es)", counters.chip.c_str(), counters.passes);
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit |
                                 ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
   if (!ImGui::BeginTable("##measured", 4, flags, ImVec2(0, ImGui::GetContentRegionAvail().y))) return;

@@ -18,8 +18,10 @@ void draw_summary(const RunResult &result, const OccupancyResult &occupancy) {
   if (!ImGui::BeginTable("##occupancy", 2, ImGuiTableFlags_SizingStretchProp)) return;
   figure_row("theoretical occupancy", percent(occupancy.occupancy),
              "Resident warps per SM over the SM's maximum, from the toolkit's occupancy calculator.");
-  figure_row("achieved occupancy", "not measured",
-             "Achieved occupancy needs the hardware counters (sm__warps_active); model mode has none.");
+  figure_row("achieved occupancy", achieved_occupancy_text(result),
+             "Warps active per cycle over the SM's maximum, from the hardware counters "
+             "(sm__warps_active.avg.pct_of_peak_sustained_active): below theoretical when warps finish unevenly "
+             "or the last wave is partial.");
   figure_row("blocks per SM", std::to_string(occupancy.blocks_per_sm));
   figure_row("warps per SM",
              std::to_string(occupancy.warps_per_sm) + " of " + std::to_string(occupancy.max_warps_per_sm));
@@ -67,6 +69,12 @@ void draw_waves(const Waves &waves) {
 }
 
 } // namespace
+
+std::string achieved_occupancy_text(const RunResult &result) {
+  const CounterValue *achieved = result.counters ? result.counters->find("achieved_occupancy") : nullptr;
+  if (!achieved) return "not measured (needs a run with counters)";
+  return format_number(achieved->value, 1) + " %" + (result.recorded_on.empty() ? "" : " (recorded)");
+}
 
 void draw_occupancy(App &app) {
   if (!begin_panel(app, Panel::occupancy)) return;

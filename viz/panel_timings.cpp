@@ -64,10 +64,12 @@ void draw_timings(App &app) {
     return;
   }
   const RunResult &result = *app.latest;
+  if (!result.recorded_on.empty()) recorded_text("Timing " + result.recorded_on + " (model mode: nothing ran here)");
   if (result.timing) draw_measurement(result);
   else
     empty_state("Not timed: model mode predicts occupancy and memory traffic, not time. A run on a GPU fills "
-                "the median, noise and throughput here.");
+                "the median, noise and throughput here; the bundled H100 recording has every kernel at its "
+                "default parameters and block and at its block presets.");
   ImGui::Separator();
   draw_work(result);
   draw_history(app);

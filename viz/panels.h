@@ -11,6 +11,10 @@ void draw_occupancy(App &app); // occupancy, limiters, impact curves, waves
 void draw_timings(App &app);   // median, min, noise, throughput, recent runs
 void draw_counters(App &app);  // every access site: predicted, and measured when collected
 
+// What the occupancy panel shows for achieved occupancy: the counters' figure ("75.9 %", marked
+// when recorded) or why there is none. The screenshot sidecar carries the same text.
+std::string achieved_occupancy_text(const RunResult &result);
+
 // The prologue every panel opens with: first-use position and size (remembered afterwards in
 // layout.ini), Begin, and the window's rectangle recorded for cropped screenshots. Returns false
 // when the panel is closed or collapsed, having already ended the window; otherwise the panel

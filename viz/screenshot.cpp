@@ -3,6 +3,7 @@
 #include "block_text.h"
 #include "error.h"
 #include "frame.h"
+#include "panels.h"
 #include "run_report.h"
 
 #include <algorithm>
@@ -65,7 +66,8 @@ json derived_figures(const App &app) {
   figures["history_median_ms"] = medians;
   if (!app.latest) return figures;
   const RunResult &r = *app.latest;
-  figures["achieved_occupancy"] = "not measured";
+  figures["achieved_occupancy"] = achieved_occupancy_text(r);
+  figures["recorded_on"] = r.recorded_on;
   figures["counters_measured"] = !r.counters             ? "not collected"
                                  : r.counters->available ? "collected (result.counters)"
                                                          : "unavailable: " + r.counters->reason;

@@ -147,6 +147,12 @@ void empty_state(const char *text) {
   ImGui::PopStyleColor();
 }
 
+void recorded_text(const std::string &text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.85f, 0.55f, 0.1f, 1));
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+}
+
 void error_text(const std::string &text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.9f, 0.3f, 0.25f, 1));
   ImGui::TextWrapped("%s", text.c_str());

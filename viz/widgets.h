@@ -28,6 +28,9 @@ void figure_row(const char *label, const std::string &value, const char *tooltip
 // An explicit empty state: why the panel has nothing to show and what to do.
 void empty_state(const char *text);
 
+// Amber wrapped text for figures recorded elsewhere, never to be mistaken for a run made now.
+void recorded_text(const std::string &text);
+
 // Red (or theme-appropriate) wrapped text for a refusal.
 void error_text(const std::string &text);
 

@@ -57,7 +57,8 @@ bool WorkerSource::busy() const { return m_newest > m_seen; }
 std::string WorkerSource::mode() const {
   const WorkerSnapshot s = m_client.latest();
   if (!m_model_reason.empty())
-    return "model mode: the worker's machine has no usable GPU (" + m_model_reason + ")";
+    return "model mode (timings and counters only from the bundled H100 recording): the worker's machine has no "
+           "usable GPU (" + m_model_reason + ")";
   const std::string restarts =
       s.restarts > 0 ? format("; restarted %d time%s, last because %s", s.restarts, s.restarts == 1 ? "" : "s",
                               s.last_failure.c_str())

@@ -2,19 +2,28 @@
 //   wl_bench catalog          every kernel at its default shape and size
 //   wl_bench copy             the vector adds at 1<<26 elements against device-to-device copy bandwidth
 //   wl_bench family NAME      every variant of one family at its default size (softmax, matmul, ...)
+//   wl_bench record FILE      every kernel at its default block and its block presets, with the
+//                             default counters: the recording the GUI's model mode shows
 //   wl_bench launches ID START END STEP
 //                             one launch per 1D block size, each after an L2 flush, after one
 //                             launch not compared: the program ncu profiles beside WarpLens's sweep
 
 #include "cuda_check.h"
+#include "device.h"
 #include "engine.h"
+#include "protocol.h"
 #include "registry.h"
 #include "sweep.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <ctime>
+#include <fstream>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include <cuda_runtime.h>
 
@@ -98,6 +107,48 @@ int family(const std::string& name) {
   return 0;
 }
 
+std::string today() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  char text[16];
+  std::strftime(text, sizeof text, "%Y-%m-%d", std::gmtime(&now));
+  return text;
+}
+
+// The recording is results as the worker protocol carries them, so the GUI reads them back with
+// run_result_from_json; each kernel's shapes share one session (one set of inputs and reference).
+int record(const std::string& path) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (const KernelDesc& kernel : all_kernels()) {
+    const KernelRequest request = resolve_kernel_request(kernel.id, {}, "", "");
+    std::vector<BlockShape> shapes{request.block};
+    for (const BlockShape& preset : kernel.block_presets)
+      if (std::none_of(shapes.begin(), shapes.end(), [&](const BlockShape& s) { return s.x == preset.x && s.y == preset.y && s.z == preset.z; }))
+        shapes.push_back(preset);
+    EngineOptions options;
+    options.metrics = "default";
+    options.timing.max_seconds = 0.2;
+    const SweepRun sweep = run_sweep(kernel, request.params, shapes, options, nullptr);
+    int recorded = 0;
+    for (const SweepPoint& point : sweep.points) {
+      if (!point.result || !point.result->verification || !point.result->verification->passed) continue;
+      runs.push_back(run_result_to_json(*point.result));
+      ++recorded;
+    }
+    std::fprintf(stderr, "%s: %d of %zu shapes recorded\n", kernel.id.c_str(), recorded, shapes.size());
+  }
+  int driver = 0;
+  cuda_check(cudaDriverGetVersion(&driver), "cudaDriverGetVersion");
+  const nlohmann::json recording = {{"device", arch_from_device(0).name},
+                                    {"driver_cuda_version", std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10)},
+                                    {"date", today()},
+                                    {"arch", "h100"},
+                                    {"runs", runs}};
+  std::ofstream(path) << recording.dump() << "\n";
+  std::printf("%zu results from %s written to %s\n", runs.size(), recording["device"].get<std::string>().c_str(),
+              path.c_str());
+  return 0;
+}
+
 int launches(const std::string& id, int start, int end, int step) {
   const KernelDesc* kernel = find_kernel(id);
   if (!kernel) throw std::runtime_error("unknown kernel " + id);
@@ -124,11 +175,12 @@ int main(int argc, char** argv) {
     if (mode == "catalog") return wl::catalog();
     if (mode == "copy") return wl::copy();
     if (mode == "family" && argc > 2) return wl::family(argv[2]);
+    if (mode == "record" && argc > 2) return wl::record(argv[2]);
     if (mode == "launches" && argc > 5) return wl::launches(argv[2], std::stoi(argv[3]), std::stoi(argv[4]), std::stoi(argv[5]));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "wl_bench: %s\n", e.what());
     return 1;
   }
-  std::fprintf(stderr, "usage: wl_bench catalog | copy | family NAME | launches ID START END STEP\n");
+  std::fprintf(stderr, "usage: wl_bench catalog | copy | family NAME | record FILE | launches ID START END STEP\n");
   return 2;
 }

@@ -1,0 +1,64 @@
+// Model mode's recorded timings and counters: the bundled H100 recording fills a model result for
+// a launch it holds, labelled as recorded, and nothing else.
+
+#include "gui_test_support.h"
+
+#include "error.h"
+#include "registry.h"
+
+namespace wl::viz {
+namespace {
+
+TEST(Recording, TheBundledRecordingFillsAModelResultForALaunchItHolds) {
+  const App app = make_app("vec_add/scalar", "h100");
+  ASSERT_TRUE(app.recording) << app.status;
+  RunResult result = test::canned_result("vec_add/scalar", "", app.arch());
+  ASSERT_TRUE(app.recording->fill(result));
+  ASSERT_TRUE(result.timing);
+  EXPECT_GT(result.timing->median_ms, 0);
+  ASSERT_TRUE(result.verification);
+  EXPECT_TRUE(result.verification->passed);
+  ASSERT_TRUE(result.counters && result.counters->available);
+  EXPECT_EQ(result.counters->find("global_load_sectors")->value, 2 * 16777216 * 4 / 32);
+  EXPECT_EQ(result.recorded_on, "recorded on " + app.recording->device + ", " + app.recording->date);
+}
+
+TEST(Recording, EveryKernelIsRecordedAtItsDefaultBlock) {
+  const App app = make_app("vec_add/scalar", "h100");
+  ASSERT_TRUE(app.recording) << app.status;
+  for (const KernelDesc &kernel : all_kernels()) {
+    RunResult result = test::canned_result(kernel.id, "", app.arch());
+    EXPECT_TRUE(app.recording->fill(result)) << kernel.id;
+  }
+}
+
+TEST(Recording, OtherArchitecturesShapesAndParametersGetNothing) {
+  App app = make_app("vec_add/scalar", "h100");
+  ASSERT_TRUE(app.recording);
+  RunResult unrecorded_block = test::canned_result("vec_add/scalar", "96", app.arch());
+  EXPECT_FALSE(app.recording->fill(unrecorded_block));
+  EXPECT_FALSE(unrecorded_block.timing);
+  ASSERT_TRUE(app.select_arch("rtx4090"));
+  RunResult other_arch = test::canned_result("vec_add/scalar", "", app.arch());
+  EXPECT_FALSE(app.recording->fill(other_arch)) << "an H100 timing must not pass for another GPU's";
+  RunResult other_size = model_kernel(resolve_kernel_request("vec_add/scalar", {"n=4096"}, "", ""), app.arches[0]);
+  other_size.arch.id = app.recording->arch;
+  EXPECT_FALSE(app.recording->fill(other_size));
+  EXPECT_TRUE(other_size.recorded_on.empty());
+}
+
+TEST(Recording, ACorruptRecordingIsAOneLineError) {
+  const std::filesystem::path file = test::scratch_dir() / "h100.json";
+  std::ofstream(file) << R"({"arch":"h100","device":"x","runs":[{"kernel":)";
+  try {
+    load_recording(file);
+    FAIL() << "a corrupt recording was accepted";
+  } catch (const UsageError &e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(file.string()), std::string::npos) << message;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  }
+}
+
+} // namespace
+} // namespace wl::viz

@@ -1,0 +1,31 @@
+#pragma once
+// Model mode's timings and counters: real runs bundled in assets/recordings (made on the GPU
+// machine by `wl_bench record`): every kernel at its default block and at its block presets, with
+// timing, verification and the default counters. A model result for the same kernel, parameters
+// and block on the recording's architecture takes the recorded figures, labelled with the device
+// and the date, so the panels never pass a recording off as a measurement of this machine.
+
+#include "run_result.h"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace wl::viz {
+
+struct Recording {
+  std::string arch;   // the preset the recorded device matches, "h100"
+  std::string device; // "NVIDIA H100 80GB HBM3"
+  std::string date;   // "2026-11-21"
+  std::vector<RunResult> runs;
+
+  std::string label() const; // "recorded on NVIDIA H100 80GB HBM3, 2026-11-21"
+  // Copies the recorded timing, verification, counters and runtime occupancy of the matching run
+  // into `result` (a model result) and labels it; false when nothing matches.
+  bool fill(RunResult &result) const;
+};
+
+// Throws UsageError naming the file and what is wrong with it.
+Recording load_recording(const std::filesystem::path &file);
+
+} // namespace wl::viz
