@@ -65,8 +65,11 @@ std::string WorkerSource::mode() const {
                      : "";
   switch (s.status) {
   case WorkerStatus::starting: return "GPU mode: starting the worker (" + s.command + ")" + restarts;
-  case WorkerStatus::ready:
-  case WorkerStatus::busy: return format("GPU mode: worker pid %d (%s)", s.worker_pid, s.command.c_str()) + restarts;
+  case WorkerStatus::ready: return format("GPU mode: worker pid %d (%s)", s.worker_pid, s.command.c_str()) + restarts;
+  case WorkerStatus::busy: // the phase shows the first run's set-up (inputs, reference, GPU warm-up) as it goes
+    return format("GPU mode: worker pid %d (%s), %s", s.worker_pid, s.command.c_str(),
+                  s.phase.empty() ? "working" : ("phase " + s.phase).c_str()) +
+           restarts;
   case WorkerStatus::restarting: return "GPU mode: the worker ended (" + s.last_failure + "); starting a new one";
   case WorkerStatus::failed: return "GPU mode unavailable: " + s.last_failure;
   }
