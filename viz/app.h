@@ -21,13 +21,23 @@
 
 namespace wl::viz {
 
-enum class Panel { launch, occupancy, timings, counters };
-inline constexpr std::array kAllPanels = {Panel::launch, Panel::occupancy, Panel::timings, Panel::counters};
+enum class Panel { launch, occupancy, timings, counters, global_memory, shared_memory };
+inline constexpr std::array kAllPanels = {Panel::launch,   Panel::occupancy,     Panel::timings,
+                                          Panel::counters, Panel::global_memory, Panel::shared_memory};
 const char *panel_name(Panel panel);  // "launch", "occupancy", ... (CLI --panel, file names)
 const char *panel_title(Panel panel); // "Launch", ... (the window title)
 std::optional<Panel> parse_panel(const std::string &name);
 
 enum class Theme { dark, light };
+
+// Which warp a memory map draws: the n-th site of its memory space, a block of the grid, a warp of
+// the block and an iteration of the site's loop (brought into range when drawn).
+struct MapChoice {
+  int site = -1; // -1: the site whose first warp wastes most (most excess sectors or wavefronts)
+  std::array<int, 3> block{0, 0, 0};
+  int warp = 0;
+  std::int64_t iteration = 0;
+};
 
 // What a source hands back: a result, or the one-line reason there is none.
 struct SourceUpdate {
@@ -69,7 +79,8 @@ struct App {
   int arch_index = 0;
   bool live = false;
   Theme theme = Theme::dark;
-  std::array<bool, kAllPanels.size()> panel_open{true, true, true, true};
+  std::array<bool, kAllPanels.size()> panel_open{true, true, true, true, false, false}; // the maps open on demand
+  MapChoice global_map, shared_map;
 
   // What came back.
   std::optional<RunResult> latest;

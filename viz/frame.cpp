@@ -24,7 +24,7 @@ bool key_pressed(int glfw_key) {
 
 void request_screenshot(App &app) { app.screenshot = ScreenshotRequest{}; }
 
-// F5 run, L live, F12 screenshot, 1-4 panels; letters and digits only when no text field has focus.
+// F5 run, L live, F12 screenshot, 1-6 panels; letters and digits only when no text field has focus.
 void handle_shortcuts(App &app) {
   if (key_pressed(GLFW_KEY_F5)) app.run();
   if (key_pressed(GLFW_KEY_F12)) request_screenshot(app);
@@ -92,6 +92,7 @@ void apply_theme(Theme theme) {
   if (theme == Theme::light) ImGui::StyleColorsLight(&style);
   else ImGui::StyleColorsDark(&style);
   style.WindowRounding = 4;
+  style.Colors[ImGuiCol_WindowBg].w = 1; // opaque: the memory maps open over other panels
   style.FrameRounding = 3;
   style.WindowPadding = ImVec2(10, 8);
   style.ItemSpacing = ImVec2(8, 5);
@@ -107,6 +108,8 @@ void draw_frame(App &app) {
   if (app.open(Panel::occupancy)) draw_occupancy(app);
   if (app.open(Panel::timings)) draw_timings(app);
   if (app.open(Panel::counters)) draw_counters(app);
+  if (app.open(Panel::global_memory)) draw_global_memory(app);
+  if (app.open(Panel::shared_memory)) draw_shared_memory(app);
   for (Panel panel : kAllPanels)
     if (!app.open(panel)) app.rect(panel).visible = false;
   draw_status_line(app);

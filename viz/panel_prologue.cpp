@@ -18,6 +18,11 @@ PanelPlacement default_placement(Panel panel, float display_width, float display
     return {launch_width, top + occupancy_height, middle_width, height - occupancy_height};
   case Panel::counters:
     return {right, top, display_width - right, height};
+  // The maps open on demand over the middle and right columns, side by side.
+  case Panel::global_memory:
+    return {launch_width, top, middle_width, height};
+  case Panel::shared_memory:
+    return {right, top, display_width - right, height};
   }
   return {0, top, display_width, height};
 }
@@ -27,6 +32,8 @@ bool begin_panel(App &app, Panel panel) {
   const PanelPlacement place = default_placement(panel, viewport->Size.x, viewport->Size.y);
   ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x + place.x, viewport->Pos.y + place.y), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(place.width, place.height), ImGuiCond_FirstUseEver);
+  // A panel saved alone comes to the front first: the memory maps may be open over it.
+  if (app.screenshot && app.screenshot->panel == panel) ImGui::SetNextWindowFocus();
   const bool expanded = ImGui::Begin(panel_title(panel), &app.open(panel));
   const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
   app.rect(panel) = PanelRect{pos.x - viewport->Pos.x, pos.y - viewport->Pos.y, size.x, size.y, true};

@@ -23,8 +23,16 @@ namespace {
 
 App app_from(const GuiOptions &options) {
   App app = make_app(options.kernel_id, options.arch);
+  if (!options.params.empty()) // checked as `warplens run --param` checks them
+    app.params = resolve_kernel_request(app.kernel_id, options.params, "", "").params;
   if (!options.block.empty()) app.set_block(parse_block(options.block));
   return app;
+}
+
+std::string panel_names() {
+  std::string names;
+  for (Panel panel : kAllPanels) names += std::string(names.empty() ? "" : ", ") + panel_name(panel);
+  return names;
 }
 
 bool has_display() {
@@ -63,9 +71,10 @@ void wait_for_answer(App &app, WorkerSource &source) {
 int run_headless_screenshot(const GuiOptions &options) {
   std::optional<Panel> panel;
   if (!options.panel.empty() && !(panel = parse_panel(options.panel)))
-    throw UsageError("unknown panel '" + options.panel + "'; choose launch, occupancy, timings or counters");
+    throw UsageError("unknown panel '" + options.panel + "'; choose one of " + panel_names());
   App app = app_from(options);
   if (const std::string problem = app.request_problem(); !problem.empty()) throw UsageError(problem);
+  if (panel) app.open(*panel) = true; // the maps start closed
   std::optional<ModelSource> model;
   std::optional<WorkerSource> worker;
   if (options.worker.empty()) app.source = &model.emplace();
@@ -93,7 +102,9 @@ void add_gui_options(CLI::App &app, GuiOptions &options) {
   app.add_option("--screenshot", options.screenshot, "The PNG --headless writes (a JSON sidecar goes beside it)");
   app.add_option("--kernel", options.kernel_id, "The kernel the GUI shows (default matmul/tiled)");
   app.add_option("--block", options.block, "Its block shape X, XxY or XxYxZ (default: the kernel's)");
-  app.add_option("--panel", options.panel, "With --headless: only this panel (launch, occupancy, timings, counters)");
+  app.add_option("--panel", options.panel,
+                 "With --headless: only this panel (launch, occupancy, timings, counters, global, shared)");
+  app.add_option("--param", options.params, "A kernel parameter as name=value (repeat for several)");
   app.add_option("--arch", options.arch, "The architecture the models use")->capture_default_str();
   app.add_option("--worker", options.worker,
                  "The command that runs the worker, e.g. \"ssh gpuhost warplens worker\" (default: this warplens)");

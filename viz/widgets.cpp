@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <set>
+
+#include "launch_model.h"
 
 #include <imgui.h>
 
@@ -121,6 +124,175 @@ void history_plot(const std::vector<double> &milliseconds, float width, float he
   }
 }
 
+namespace {
+
+ImU32 lane_colour(int lane) { return ImColor::HSV(static_cast<float>(lane) / kWarpSize, 0.6f, 0.9f); }
+
+} // namespace
+
+std::optional<ChosenWarp> warp_chooser(const App &app, MemorySpace space, MapChoice &choice) {
+  if (const std::string problem = app.request_problem(); !problem.empty()) {
+    error_text(problem);
+    return std::nullopt;
+  }
+  const KernelDesc &kernel = *app.kernel();
+  const LaunchShape launch = make_launch(kernel, app.params, app.block(), app.arch().sm_count);
+  const std::vector<int> sites = sites_in(kernel, space);
+  if (sites.empty()) {
+    empty_state(space == MemorySpace::global ? "This kernel has no global access site." : "This kernel uses no shared memory.");
+    return std::nullopt;
+  }
+  std::optional<ChosenWarp> chosen = choose_warp(kernel, launch, space, choice);
+  ImGui::PushItemWidth(ImGui::GetFontSize() * 10);
+  if (ImGui::BeginCombo("site", kernel.sites[chosen->site].name.c_str())) {
+    for (int i = 0; i < static_cast<int>(sites.size()); ++i)
+      if (ImGui::Selectable(kernel.sites[sites[i]].name.c_str(), i == choice.site)) choice.site = i;
+    ImGui::EndCombo();
+  }
+  ImGui::InputInt3("block (x, y, z)", choice.block.data());
+  ImGui::PopItemWidth();
+  ImGui::PushItemWidth(ImGui::GetFontSize() * 6);
+  ImGui::InputInt("warp", &choice.warp);
+  int iteration = static_cast<int>(choice.iteration);
+  if (chosen->iterations > 1) {
+    ImGui::SameLine();
+    if (ImGui::InputInt("iteration", &iteration)) choice.iteration = iteration;
+  }
+  ImGui::PopItemWidth();
+  ImGui::TextDisabled("grid %dx%dx%d, %d warps per block%s", launch.grid.x, launch.grid.y, launch.grid.z, chosen->warps,
+                      chosen->iterations > 1 ? (", " + std::to_string(chosen->iterations) + " iterations").c_str() : "");
+  chosen = choose_warp(kernel, launch, space, choice); // the edits brought into range
+  if (chosen->access.active_mask == 0) {
+    empty_state("No lane of this warp makes this access in this iteration (a guard or a partial tile).");
+    return std::nullopt;
+  }
+  return chosen;
+}
+
+bool begin_site_table(const char *id, std::initializer_list<const char *> columns) {
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+  if (!ImGui::BeginTable(id, static_cast<int>(columns.size()), flags)) return false;
+  for (const char *column : columns) ImGui::TableSetupColumn(column);
+  ImGui::TableHeadersRow();
+  return true;
+}
+
+void site_row(const SitePrediction &site, double per_request, double ideal_per_request) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(site.name.c_str());
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(format_count(site.requests).c_str());
+  ImGui::TableNextColumn();
+  ImGui::Text("%s (%s)", format_number(per_request).c_str(), format_number(ideal_per_request).c_str());
+}
+
+bool counters_line(const RunResult &result, const std::string &what) {
+  if (!result.counters || !result.counters->available) {
+    note_text("Measured " + what + ": " +
+              (!result.counters ? "no counters in this result (Run with a GPU)" : result.counters->reason));
+    return false;
+  }
+  if (!result.recorded_on.empty()) recorded_text("Measured " + what + " " + result.recorded_on);
+  return true;
+}
+
+void warp_map(const WarpMap &map) {
+  ImDrawList *draw = ImGui::GetWindowDrawList();
+  // Rows shrink to fit the panel's height (down to a readable minimum), so a 32-line warp shows whole.
+  const float font = ImGui::GetFontSize(), label_width = font * 5.5f;
+  const float row_height =
+      std::clamp(ImGui::GetContentRegionAvail().y / std::max<float>(1, static_cast<float>(map.lines.size())), font * 0.8f,
+                 font * 1.4f);
+  const float bytes_width = std::max(64.0f, ImGui::GetContentRegionAvail().x - label_width);
+  const float per_byte = bytes_width / kLineBytes;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImU32 unused = ImGui::GetColorU32(ImGuiCol_FrameBg), edge = ImGui::GetColorU32(ImGuiCol_Border),
+              text = ImGui::GetColorU32(ImGuiCol_Text), dark_text = IM_COL32(20, 20, 20, 255);
+  for (std::size_t row = 0; row < map.lines.size(); ++row) {
+    const float y = origin.y + row_height * static_cast<float>(row), x = origin.x + label_width;
+    const long long delta = static_cast<long long>(map.lines[row] - map.lines.front()) * kLineBytes;
+    const std::string label = "+" + format_count(delta).append(" B");
+    draw->AddText(ImVec2(origin.x, y + 2), text, label.c_str());
+    for (int s = 0; s < 4; ++s) {
+      const ImVec2 min(x + s * kSectorBytes * per_byte, y + 1), max(min.x + kSectorBytes * per_byte, y + row_height - 1);
+      if (map.sectors[row][s].fetched) draw->AddRectFilled(min, max, unused);
+      draw->AddRect(min, max, edge);
+    }
+  }
+  for (const LaneMark &mark : map.lanes) {
+    const float y = origin.y + row_height * static_cast<float>(mark.row);
+    const ImVec2 min(origin.x + label_width + mark.offset * per_byte, y + 3),
+        max(min.x + mark.width * per_byte, y + row_height - 3);
+    draw->AddRectFilled(min, max, lane_colour(mark.lane));
+    const std::string number = std::to_string(mark.lane);
+    const float small = font * 0.7f;
+    if (max.x - min.x >= ImGui::CalcTextSize(number.c_str()).x * 0.7f + 2)
+      draw->AddText(ImGui::GetFont(), small, ImVec2(min.x + 1, min.y), dark_text, number.c_str());
+  }
+  ImGui::Dummy(ImVec2(label_width + bytes_width, row_height * static_cast<float>(map.lines.size())));
+}
+
+void bank_grid(const std::vector<BankSlot> &slots, int width) {
+  int transactions = 0, total_rows = 0;
+  for (const BankSlot &s : slots) transactions = std::max(transactions, s.transaction + 1);
+  for (int t = 0; t < transactions; ++t) {
+    int rows = 0;
+    for (const BankSlot &s : slots)
+      if (s.transaction == t) rows = std::max(rows, s.wavefront + 1);
+    total_rows += rows + 2; // the bank numbers and the transaction's title
+  }
+  ImDrawList *draw = ImGui::GetWindowDrawList();
+  const float cell = std::max(14.0f, (ImGui::GetContentRegionAvail().x - 2) / kBankCount);
+  // Rows shrink to fit the panel's height (down to a readable minimum), so a 32-way conflict shows whole.
+  const float font = ImGui::GetFontSize(), small = font * 0.7f;
+  const float row_height = std::clamp((ImGui::GetContentRegionAvail().y - font * 1.5f) / static_cast<float>(std::max(1, total_rows)),
+                                      font * 0.75f, font * 1.1f);
+  const ImU32 first_pass = IM_COL32(70, 150, 90, 255), conflict = IM_COL32(190, 70, 60, 255),
+              edge = ImGui::GetColorU32(ImGuiCol_Border), text = IM_COL32(245, 245, 245, 255);
+  for (int t = 0; t < transactions; ++t) {
+    int rows = 0;
+    for (const BankSlot &s : slots)
+      if (s.transaction == t) rows = std::max(rows, s.wavefront + 1);
+    // The passes the transaction's distinct words need at best are the ideal; rows past them are
+    // what a conflict adds.
+    std::set<std::uint64_t> words;
+    for (const BankSlot &s : slots)
+      if (s.transaction == t) words.insert(s.word);
+    const int ideal_rows = static_cast<int>((words.size() + kBankCount - 1) / kBankCount);
+    if (transactions > 1) ImGui::TextDisabled("transaction %d (lanes %d-%d)", t, t * 16, t * 16 + 15);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    for (int bank = 0; bank < kBankCount; bank += 4)
+      draw->AddText(ImVec2(origin.x + bank * cell, origin.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), std::to_string(bank).c_str());
+    const float top = origin.y + row_height;
+    for (int row = 0; row < rows; ++row)
+      for (int bank = 0; bank < kBankCount; ++bank) {
+        std::string lanes;
+        bool broadcast = false;
+        for (const BankSlot &s : slots)
+          if (s.transaction == t && s.bank == bank && s.wavefront == row) {
+            if (!lanes.empty()) lanes += ',';
+            lanes += std::to_string(s.lane);
+            broadcast = broadcast || s.broadcast;
+          }
+        const ImVec2 min(origin.x + bank * cell, top + row * row_height), max(min.x + cell - 1, min.y + row_height - 1);
+        if (!lanes.empty()) {
+          draw->AddRectFilled(min, max, row < ideal_rows ? first_pass : conflict);
+          const std::string shown = lanes.find(',') == std::string::npos ? lanes : "*";
+          draw->AddText(ImGui::GetFont(), small, ImVec2(min.x + 1, min.y + 1), text, shown.c_str());
+          if (ImGui::IsMouseHoveringRect(min, max))
+            ImGui::SetTooltip("bank %d, wavefront %d: lane%s %s%s", bank, row, lanes.find(',') == std::string::npos ? "" : "s",
+                              lanes.c_str(), broadcast ? " (one word, broadcast)" : "");
+        }
+        draw->AddRect(min, max, edge);
+      }
+    ImGui::Dummy(ImVec2(cell * kBankCount, row_height * static_cast<float>(rows + 1)));
+  }
+  note_text(std::to_string(width) + "-byte lanes cover " + std::to_string(std::max(1, width / kBankBytes)) +
+            (width > kBankBytes ? " banks" : " bank") + " each; " +
+            (width == 16 ? "the warp is served as two half-warp transactions" : "the whole warp is one transaction"));
+}
+
 void help_marker(const char *text) {
   ImGui::TextDisabled("(?)");
   if (ImGui::IsItemHovered()) {
@@ -144,6 +316,12 @@ void figure_row(const char *label, const std::string &value, const char *tooltip
 void empty_state(const char *text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("%s", text);
+  ImGui::PopStyleColor();
+}
+
+void note_text(const std::string &text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", text.c_str());
   ImGui::PopStyleColor();
 }
 

@@ -2,8 +2,10 @@
 // The few drawings Dear ImGui has no widget for, made with ImDrawList, plus small text helpers
 // the panels share. Colours come from the current style, so both themes work.
 
+#include "memory_maps.h"
 #include "occupancy.h"
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -19,11 +21,38 @@ void limiter_bars(const OccupancyResult &occupancy, int max_blocks_per_sm);
 // The median time of recent runs, oldest left, newest (the one shown) highlighted.
 void history_plot(const std::vector<double> &milliseconds, float width, float height);
 
+// The warp a memory map shows for the app's current choices (not the last result, so an edit
+// redraws at once): the site, block, warp and iteration widgets, editing `choice`. nullopt, with
+// the reason drawn, when the request is invalid, the kernel has no site in `space`, or no lane of
+// the warp makes the access.
+std::optional<ChosenWarp> warp_chooser(const App &app, MemorySpace space, MapChoice &choice);
+
+// A table of a memory space's sites with these column names; false when it is clipped away.
+bool begin_site_table(const char *id, std::initializer_list<const char *> columns);
+
+// A site table's row and its first three cells: the site, its requests, and a per-request figure
+// beside its ideal ("8.00 (4.00)"); the panel fills the rest.
+void site_row(const SitePrediction &site, double per_request, double ideal_per_request);
+
+// The counters of `result` for the memory panels: true when available; otherwise says why not.
+bool counters_line(const RunResult &result, const std::string &what);
+
+// The warp map: a row per 128-byte line, four 32-byte sectors each, every lane a coloured bar over
+// the bytes it reads or writes; fetched but unused bytes grey.
+void warp_map(const WarpMap &map);
+
+// The bank grid: per transaction, 32 bank columns, a row per wavefront, each cell the lanes served
+// in that pass (a '*' marks a broadcast of one word). Rows past the ideal are the conflict.
+void bank_grid(const std::vector<BankSlot> &slots, int width);
+
 // A "(?)" that shows `text` on hover.
 void help_marker(const char *text);
 
 // "label  value" as a two-column table row, with an optional tooltip on the label.
 void figure_row(const char *label, const std::string &value, const char *tooltip = nullptr);
+
+// Dimmed wrapped text: a legend or a note.
+void note_text(const std::string &text);
 
 // An explicit empty state: why the panel has nothing to show and what to do.
 void empty_state(const char *text);

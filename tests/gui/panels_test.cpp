@@ -10,6 +10,10 @@
 namespace wl::viz::test {
 namespace {
 
+void open_all(App &app) {
+  for (Panel panel : kAllPanels) app.open(panel) = true; // the memory maps start closed
+}
+
 void expect_panels_drawn(const App &app, const Image &image, const std::string &what) {
   for (Panel panel : kAllPanels) {
     const PanelRect &rect = app.panel_rects[static_cast<int>(panel)];
@@ -22,6 +26,7 @@ void expect_panels_drawn(const App &app, const Image &image, const std::string &
 
 TEST(GuiPanels, EveryPanelDrawsEveryKernelFromAModelResult) {
   App app = make_app("", "h100");
+  open_all(app);
   HeadlessGui gui(app, 1440, 900);
   for (const KernelDesc &kernel : all_kernels()) {
     app.select_kernel(kernel.id);
@@ -32,6 +37,7 @@ TEST(GuiPanels, EveryPanelDrawsEveryKernelFromAModelResult) {
 
 TEST(GuiPanels, EmptyStatesBeforeAnyResult) {
   App app = make_app("vec_add/scalar", "h100");
+  open_all(app);
   HeadlessGui gui(app, 1280, 800);
   const Image image = gui.render();
   expect_panels_drawn(app, image, "no result");
@@ -97,6 +103,7 @@ TEST(GuiPanels, MeasuredCountersAndTimingsDrawBesideThePrediction) {
   app.show(result);
   result.timing->median_ms = 0.4;
   app.show(result);
+  open_all(app);
   HeadlessGui gui(app, 1440, 900);
   expect_panels_drawn(app, gui.render(), "measured");
   app.screenshot = ScreenshotRequest{std::nullopt, (scratch_dir() / "measured.png").string()};

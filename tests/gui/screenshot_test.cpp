@@ -84,6 +84,7 @@ TEST(GuiScreenshot, WholeWindowInModelMode) {
 TEST(GuiScreenshot, EachPanelCroppedInModelMode) {
   const std::filesystem::path dir = scratch_dir();
   ModelModeApp model;
+  for (Panel panel : kAllPanels) model.app.open(panel) = true; // the memory maps start closed
   HeadlessGui gui(model.app, 1440, 900);
   gui.render(2);
   for (Panel panel : kAllPanels) {

@@ -1,0 +1,80 @@
+// Shared memory: every shared site's wavefronts per request, predicted against the ideal, the
+// excess (CUPTI's bank conflicts) and the conflict degree, with the launch's measured totals; a
+// pad slider for a kernel with a `pad` parameter; then the bank grid of the chosen warp, drawn
+// from the model for the current choices, so padding a tile by one word visibly dissolves the
+// conflict.
+
+#include "panels.h"
+
+#include "widgets.h"
+
+#include <imgui.h>
+
+namespace wl::viz {
+
+namespace {
+
+void draw_sites(const RunResult &result) {
+  if (!begin_site_table("##shared_sites", {"site", "requests", "wavefronts/req (ideal)", "excess", "worst"})) return;
+  for (const SitePrediction &site : result.prediction.sites) {
+    if (site.space != MemorySpace::shared) continue;
+    site_row(site, site.wavefronts_per_request(), site.requests ? double(site.ideal_wavefronts) / site.requests : 0);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(format_count(site.excess_wavefronts).c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%d-way", site.conflict_degree);
+  }
+  ImGui::EndTable();
+}
+
+void draw_measured(const RunResult &result) {
+  if (!counters_line(result, "wavefronts")) return;
+  for (const char *key : {"shared_load_wavefronts", "shared_store_wavefronts", "shared_load_bank_conflicts",
+                          "shared_store_bank_conflicts"})
+    if (const CounterValue *v = result.counters->find(key))
+      ImGui::Text("%s: %s", v->display.c_str(), format_count(static_cast<std::int64_t>(v->value)).c_str());
+}
+
+// A slider for the `pad` parameter, when the kernel has one: the map follows at once, and in live
+// mode the measurement too.
+void draw_pad_slider(App &app) {
+  for (const ParamSpec &spec : app.kernel()->params) {
+    if (spec.name != "pad") continue;
+    int pad = static_cast<int>(app.params[spec.name]);
+    if (ImGui::SliderInt("pad", &pad, static_cast<int>(spec.min), static_cast<int>(spec.max)))
+      app.params[spec.name] = pad;
+    ImGui::SameLine();
+    help_marker(spec.help.c_str());
+  }
+}
+
+void draw_grid(App &app) {
+  const std::optional<ChosenWarp> chosen = warp_chooser(app, MemorySpace::shared, app.shared_map);
+  if (!chosen) return;
+  const SharedAccess a = analyse_shared(chosen->access);
+  ImGui::Text("%d wavefront%s (ideal %d): %s", a.wavefronts, a.wavefronts == 1 ? "" : "s", a.ideal_wavefronts,
+              a.conflict_degree <= 1 ? "no bank conflict"
+                                     : (std::to_string(a.conflict_degree) + "-way bank conflict, " +
+                                        std::to_string(a.excess_wavefronts) + " excess")
+                                           .c_str());
+  note_text("32 banks across, a row per pass (wavefront): green the passes the distinct words need at best, red the "
+            "passes a bank conflict adds. Hover a cell for its lanes; '*' is several lanes reading one word (a "
+            "broadcast).");
+  bank_grid(bank_map(chosen->access), chosen->access.width);
+}
+
+} // namespace
+
+void draw_shared_memory(App &app) {
+  if (!begin_panel(app, Panel::shared_memory)) return;
+  if (app.latest && app.latest->kernel_id == app.kernel_id) {
+    draw_sites(*app.latest);
+    draw_measured(*app.latest);
+    ImGui::Separator();
+  }
+  draw_pad_slider(app);
+  draw_grid(app);
+  ImGui::End();
+}
+
+} // namespace wl::viz
