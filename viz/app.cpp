@@ -129,6 +129,16 @@ void App::show(RunResult result) {
   last_error.clear();
 }
 
+bool App::pin_baseline() {
+  if (!latest) return false;
+  baseline = latest;
+  return true;
+}
+
+std::string App::baseline_label() const {
+  return baseline ? baseline->kernel_id + " " + format_block(baseline->launch.block) : "";
+}
+
 App make_app(const std::string &kernel_id, const std::string &arch_id) {
   App app;
   app.arches = load_arch_presets(assets_dir() / "arch");

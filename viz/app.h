@@ -86,6 +86,7 @@ struct App {
   std::optional<RunResult> latest;
   std::optional<ImpactCurves> curves; // for the latest result's kernel resources
   std::deque<RunResult> history;      // newest last
+  std::optional<RunResult> baseline;  // a pinned run every panel compares the latest with
   std::string last_error;             // the source's last refusal or failure
   std::string status;                 // transient message: a saved screenshot, a settings problem
 
@@ -122,6 +123,12 @@ struct App {
   // A result arrives: it becomes the latest and joins the history. A model result takes the
   // recorded timing and counters of the same launch when the recording has them.
   void show(RunResult result);
+
+  // Pins the latest result as the baseline (false when there is none yet); a baseline may be
+  // another variant of the family (naive against tiled, padded against unpadded).
+  bool pin_baseline();
+  // "softmax/naive 256x1x1": what the baseline is, for the panels.
+  std::string baseline_label() const;
 
   PanelRect &rect(Panel panel) { return panel_rects[static_cast<int>(panel)]; }
   bool &open(Panel panel) { return panel_open[static_cast<int>(panel)]; }

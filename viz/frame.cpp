@@ -24,12 +24,13 @@ bool key_pressed(int glfw_key) {
 
 void request_screenshot(App &app) { app.screenshot = ScreenshotRequest{}; }
 
-// F5 run, L live, F12 screenshot, 1-6 panels; letters and digits only when no text field has focus.
+// F5 run, L live, B pin baseline, F12 screenshot, 1-6 panels; letters and digits only when no text field has focus.
 void handle_shortcuts(App &app) {
   if (key_pressed(GLFW_KEY_F5)) app.run();
   if (key_pressed(GLFW_KEY_F12)) request_screenshot(app);
   if (ImGui::GetIO().WantTextInput) return;
   if (key_pressed(GLFW_KEY_L)) app.live = !app.live;
+  if (key_pressed(GLFW_KEY_B)) app.pin_baseline();
   for (std::size_t i = 0; i < kAllPanels.size(); ++i)
     if (key_pressed(GLFW_KEY_1 + static_cast<int>(i))) app.panel_open[i] = !app.panel_open[i];
 }

@@ -130,6 +130,20 @@ void draw_run_controls(App &app) {
   ImGui::TextDisabled("source: %s", !app.source ? "none" : app.source->busy() ? "computing" : "idle");
 }
 
+// Pin the shown run as the baseline the panels compare with; clear it.
+void draw_baseline_controls(App &app) {
+  ImGui::BeginDisabled(!app.latest);
+  if (ImGui::Button("Pin as baseline (B)")) app.pin_baseline();
+  ImGui::EndDisabled();
+  if (!app.baseline) return;
+  ImGui::SameLine();
+  if (ImGui::Button("Clear")) {
+    app.baseline.reset();
+    return;
+  }
+  ImGui::TextWrapped("baseline: %s", app.baseline_label().c_str());
+}
+
 } // namespace
 
 void draw_launch(App &app) {
@@ -148,6 +162,8 @@ void draw_launch(App &app) {
   ImGui::Separator();
   draw_arch_picker(app);
   draw_run_controls(app);
+  ImGui::Separator();
+  draw_baseline_controls(app);
   ImGui::End();
 }
 

@@ -68,12 +68,40 @@ void draw_waves(const Waves &waves) {
   ImGui::EndTable();
 }
 
+std::optional<double> achieved_percent(const RunResult &result) {
+  const CounterValue *achieved = result.counters ? result.counters->find("achieved_occupancy") : nullptr;
+  return achieved ? std::optional(achieved->value) : std::nullopt;
+}
+
+// The pinned baseline's occupancy beside the latest, in points.
+void draw_against_baseline(const App &app) {
+  if (!app.baseline) return;
+  const RunResult &now = *app.latest, &then = *app.baseline;
+  const auto theoretical = [](const RunResult &r) {
+    return r.occupancy ? std::optional(100 * r.occupancy->occupancy) : std::nullopt;
+  };
+  ImGui::TextDisabled("Against the baseline, %s", app.baseline_label().c_str());
+  if (!ImGui::BeginTable("##baseline_occupancy", 3, ImGuiTableFlags_SizingStretchProp)) return;
+  const auto row = [](const char *label, std::optional<double> a, std::optional<double> b) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(label);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(b ? (format_number(*b, 1) + " % then").c_str() : "-");
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(change_text(a, b, true).c_str());
+  };
+  row("theoretical", theoretical(now), theoretical(then));
+  row("achieved", achieved_percent(now), achieved_percent(then));
+  ImGui::EndTable();
+}
+
 } // namespace
 
 std::string achieved_occupancy_text(const RunResult &result) {
-  const CounterValue *achieved = result.counters ? result.counters->find("achieved_occupancy") : nullptr;
+  const std::optional<double> achieved = achieved_percent(result);
   if (!achieved) return "not measured (needs a run with counters)";
-  return format_number(achieved->value, 1) + " %" + (result.recorded_on.empty() ? "" : " (recorded)");
+  return format_number(*achieved, 1) + " %" + (result.recorded_on.empty() ? "" : " (recorded)");
 }
 
 void draw_occupancy(App &app) {
@@ -93,6 +121,7 @@ void draw_occupancy(App &app) {
   ImGui::Text("%s on %s, block %dx%dx%d", result.kernel_id.c_str(), result.arch.id.c_str(), result.launch.block.x,
               result.launch.block.y, result.launch.block.z);
   draw_summary(result, occupancy);
+  draw_against_baseline(app);
   ImGui::Separator();
   ImGui::TextDisabled("Blocks per SM each resource allows");
   limiter_bars(occupancy, result.arch.max_blocks_per_sm);

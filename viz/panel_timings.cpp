@@ -42,6 +42,20 @@ void draw_measurement(const RunResult &result) {
   ImGui::EndTable();
 }
 
+// The pinned baseline beside the latest run: its median, the change and the speed-up.
+void draw_against_baseline(const App &app) {
+  if (!app.baseline) return;
+  const std::optional<double> now = app.latest->timing ? std::optional(app.latest->timing->median_ms) : std::nullopt;
+  const std::optional<double> then = app.baseline->timing ? std::optional(app.baseline->timing->median_ms) : std::nullopt;
+  ImGui::TextDisabled("Against the baseline, %s", app.baseline_label().c_str());
+  if (!ImGui::BeginTable("##baseline_timing", 2, ImGuiTableFlags_SizingStretchProp)) return;
+  figure_row("baseline median", then ? format_number(*then, 4) + " ms" : "not timed");
+  figure_row("change", change_text(now, then), "The latest median against the baseline's: negative is faster.");
+  if (now && then && *now > 0) figure_row("speed-up", format_number(*then / *now, 2) + "x", "baseline median / latest median");
+  ImGui::EndTable();
+  ImGui::Separator();
+}
+
 void draw_history(const App &app) {
   std::vector<double> medians;
   for (const RunResult &run : app.history)
@@ -64,6 +78,7 @@ void draw_timings(App &app) {
     return;
   }
   const RunResult &result = *app.latest;
+  draw_against_baseline(app); // first: with a baseline pinned, the change is the point
   if (!result.recorded_on.empty()) recorded_text("Timing " + result.recorded_on + " (model mode: nothing ran here)");
   if (result.timing) draw_measurement(result);
   else

@@ -127,6 +127,7 @@ json screenshot_sidecar(const App &app, std::optional<Panel> panel, int width, i
             {"font", loaded_font_name()}}},
           {"configuration", configuration(app)},
           {"result", app.latest ? run_json(*app.latest) : json(nullptr)},
+          {"baseline", app.baseline ? run_json(*app.baseline) : json(nullptr)},
           {"figures", derived_figures(app)},
           {"error", app.last_error}};
 }

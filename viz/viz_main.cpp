@@ -79,14 +79,27 @@ int run_headless_screenshot(const GuiOptions &options) {
   std::optional<WorkerSource> worker;
   if (options.worker.empty()) app.source = &model.emplace();
   else app.source = &worker.emplace(worker_options(options));
-  app.run();
-  if (model) {
-    model->wait_idle();
-    app.poll_source();
-  } else {
-    wait_for_answer(app, *worker);
+  // Runs what the app shows now and waits for it, however it comes.
+  const auto run_and_wait = [&] {
+    if (!app.run()) throw UsageError(app.last_error);
+    if (model) {
+      model->wait_idle();
+      app.poll_source();
+    } else {
+      wait_for_answer(app, *worker);
+    }
+    if (!app.last_error.empty()) throw UsageError(app.last_error);
+  };
+  if (!options.baseline.empty()) { // the baseline first, at its defaults, then back to the chosen kernel
+    App chosen = app;
+    if (!app.select_kernel(options.baseline)) resolve_kernel_request(options.baseline, {}, "", ""); // names the choices
+    run_and_wait();
+    app.pin_baseline();
+    app.kernel_id = chosen.kernel_id;
+    app.params = chosen.params;
+    app.block_sides = chosen.block_sides;
   }
-  if (!app.last_error.empty()) throw UsageError(app.last_error);
+  run_and_wait();
   HeadlessGui gui(app, options.width, options.height);
   gui.render(2); // windows and tables settle
   app.screenshot = ScreenshotRequest{panel, options.screenshot};
@@ -105,6 +118,8 @@ void add_gui_options(CLI::App &app, GuiOptions &options) {
   app.add_option("--panel", options.panel,
                  "With --headless: only this panel (launch, occupancy, timings, counters, global, shared)");
   app.add_option("--param", options.params, "A kernel parameter as name=value (repeat for several)");
+  app.add_option("--baseline", options.baseline,
+                 "With --headless: pin this kernel (at its defaults) as the baseline the panels compare with");
   app.add_option("--arch", options.arch, "The architecture the models use")->capture_default_str();
   app.add_option("--worker", options.worker,
                  "The command that runs the worker, e.g. \"ssh gpuhost warplens worker\" (default: this warplens)");

@@ -19,6 +19,7 @@ struct GuiOptions {
   std::string kernel_id;            // empty: the last session's, else matmul/tiled
   std::string block;                // "X", "XxY", "XxYxZ"; empty: the kernel's default
   std::vector<std::string> params;  // "name=value": the kernel's parameters; the rest take defaults
+  std::string baseline;             // headless: a kernel id pinned first as the baseline
   std::string arch = "h100";        // preset id, alias or .json path
   std::string panel;                // headless: one panel's name; empty: the whole window
   std::string screenshot;           // headless: the PNG's path; empty: a timestamped name here

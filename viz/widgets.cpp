@@ -337,6 +337,14 @@ void error_text(const std::string &text) {
   ImGui::PopStyleColor();
 }
 
+std::string change_text(std::optional<double> now, std::optional<double> baseline, bool points) {
+  if (!now || !baseline) return "-";
+  if (!points && *baseline == 0) return *now == 0 ? "same" : "-";
+  const double change = points ? *now - *baseline : 100 * (*now - *baseline) / *baseline;
+  std::string text = change >= 0 ? "+" : "";
+  return text.append(format_number(change, 1)).append(points ? " points" : " %");
+}
+
 std::string format_number(double value, int decimals) {
   char text[64];
   std::snprintf(text, sizeof text, "%.*f", decimals, value);

@@ -6,6 +6,7 @@
 #include "occupancy.h"
 
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,9 @@ void recorded_text(const std::string &text);
 
 // Red (or theme-appropriate) wrapped text for a refusal.
 void error_text(const std::string &text);
+
+// Against a baseline: "+12.5 %" (or "+3.1 points" for percentages), "-" when either is missing.
+std::string change_text(std::optional<double> now, std::optional<double> baseline, bool points = false);
 
 std::string format_number(double value, int decimals = 2); // 1234567.8 -> "1,234,567.80"
 std::string format_count(std::int64_t value);              // 1234567 -> "1,234,567"

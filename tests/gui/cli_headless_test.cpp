@@ -38,6 +38,18 @@ TEST(GuiCli, HeadlessScreenshotOfOnePanelPrintsItsPath) {
   EXPECT_TRUE(std::filesystem::exists(dir / last_line(again.out)));
 }
 
+TEST(GuiCli, AHeadlessBaselineIsPinnedFirst) {
+  const std::filesystem::path dir = scratch_dir();
+  const Command r = run_in(dir, "--headless --screenshot cmp.png --kernel softmax/block_tree --baseline softmax/naive");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const nlohmann::json sidecar = read_json(dir / "cmp.json");
+  EXPECT_EQ(sidecar["baseline"]["kernel"], "softmax/naive");
+  EXPECT_EQ(sidecar["result"]["kernel"], "softmax/block_tree");
+  const Command unknown = run_in(dir, "--headless --screenshot x.png --kernel softmax/block_tree --baseline softmax/nope");
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.out;
+  EXPECT_NE(unknown.out.find("softmax/nope"), std::string::npos) << unknown.out;
+}
+
 TEST(GuiCli, BadInputIsOneLineAndExitTwo) {
   const std::filesystem::path dir = scratch_dir();
   const Command block = run_in(dir, "--headless --screenshot x.png --kernel matmul/tiled --block 7x7");
