@@ -11,8 +11,9 @@ namespace wl::viz {
 
 namespace {
 
-constexpr std::array kPanelNames = {"launch", "occupancy", "timings", "counters", "global", "shared"};
-constexpr std::array kPanelTitles = {"Launch", "Occupancy", "Timings", "Counters", "Global memory", "Shared memory"};
+constexpr std::array kPanelNames = {"launch", "occupancy", "timings", "counters", "global", "shared", "divergence"};
+constexpr std::array kPanelTitles = {"Launch",        "Occupancy",     "Timings",   "Counters",
+                                     "Global memory", "Shared memory", "Divergence"};
 
 bool same_request(const KernelRequest &a, const KernelRequest &b) {
   return a.kernel == b.kernel && a.params == b.params && a.block == b.block;
@@ -53,7 +54,7 @@ bool App::select_kernel(const std::string &id) {
   params.clear();
   for (const ParamSpec &spec : desc->params) params[spec.name] = spec.default_value;
   set_block(desc->default_block);
-  global_map = shared_map = MapChoice{}; // another kernel's sites and loops
+  global_map = shared_map = divergence_map = MapChoice{}; // another kernel's sites and loops
   return true;
 }
 

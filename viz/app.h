@@ -21,9 +21,10 @@
 
 namespace wl::viz {
 
-enum class Panel { launch, occupancy, timings, counters, global_memory, shared_memory };
-inline constexpr std::array kAllPanels = {Panel::launch,   Panel::occupancy,     Panel::timings,
-                                          Panel::counters, Panel::global_memory, Panel::shared_memory};
+enum class Panel { launch, occupancy, timings, counters, global_memory, shared_memory, divergence };
+inline constexpr std::array kAllPanels = {Panel::launch,        Panel::occupancy,     Panel::timings,
+                                          Panel::counters,      Panel::global_memory, Panel::shared_memory,
+                                          Panel::divergence};
 const char *panel_name(Panel panel);  // "launch", "occupancy", ... (CLI --panel, file names)
 const char *panel_title(Panel panel); // "Launch", ... (the window title)
 std::optional<Panel> parse_panel(const std::string &name);
@@ -79,8 +80,8 @@ struct App {
   int arch_index = 0;
   bool live = false;
   Theme theme = Theme::dark;
-  std::array<bool, kAllPanels.size()> panel_open{true, true, true, true, false, false}; // the maps open on demand
-  MapChoice global_map, shared_map;
+  std::array<bool, kAllPanels.size()> panel_open{true, true, true, true, false, false, false}; // the maps on demand
+  MapChoice global_map, shared_map, divergence_map; // divergence: its block and warp
 
   // What came back.
   std::optional<RunResult> latest;

@@ -22,6 +22,7 @@ PanelPlacement default_placement(Panel panel, float display_width, float display
   case Panel::global_memory:
     return {launch_width, top, middle_width, height};
   case Panel::shared_memory:
+  case Panel::divergence:
     return {right, top, display_width - right, height};
   }
   return {0, top, display_width, height};

@@ -116,7 +116,7 @@ void add_gui_options(CLI::App &app, GuiOptions &options) {
   app.add_option("--kernel", options.kernel_id, "The kernel the GUI shows (default matmul/tiled)");
   app.add_option("--block", options.block, "Its block shape X, XxY or XxYxZ (default: the kernel's)");
   app.add_option("--panel", options.panel,
-                 "With --headless: only this panel (launch, occupancy, timings, counters, global, shared)");
+                 "With --headless: only this panel (launch, occupancy, timings, counters, global, shared, divergence)");
   app.add_option("--param", options.params, "A kernel parameter as name=value (repeat for several)");
   app.add_option("--baseline", options.baseline,
                  "With --headless: pin this kernel (at its defaults) as the baseline the panels compare with");
