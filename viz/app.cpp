@@ -6,6 +6,8 @@
 #include "registry.h"
 
 #include <algorithm>
+#include <cctype>
+#include <utility>
 
 namespace wl::viz {
 
@@ -37,6 +39,24 @@ std::optional<ImpactCurves> curves_for(const RunResult &result) {
 } // namespace
 
 const char *panel_name(Panel panel) { return kPanelNames[static_cast<int>(panel)]; }
+
+std::vector<Panel> panels_named_in(const std::string &note) {
+  // What the notes call each panel or the drawing in it.
+  static const std::vector<std::pair<Panel, std::vector<std::string>>> kWords = {
+      {Panel::occupancy, {"occupancy panel", "occupancy:"}},
+      {Panel::timings, {"timings panel", "timings:"}},
+      {Panel::counters, {"counters panel", "counters:"}},
+      {Panel::global_memory, {"global memory panel", "warp map"}},
+      {Panel::shared_memory, {"shared memory panel", "bank grid"}},
+      {Panel::divergence, {"divergence view", "divergence panel"}}};
+  std::string lower = note;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::vector<Panel> named;
+  for (const auto &[panel, words] : kWords)
+    if (std::any_of(words.begin(), words.end(), [&](const std::string &w) { return lower.find(w) != std::string::npos; }))
+      named.push_back(panel);
+  return named;
+}
 const char *panel_title(Panel panel) { return kPanelTitles[static_cast<int>(panel)]; }
 
 std::optional<Panel> parse_panel(const std::string &name) {

@@ -26,6 +26,8 @@ inline constexpr std::array kAllPanels = {Panel::launch,        Panel::occupancy
                                           Panel::counters,      Panel::global_memory, Panel::shared_memory,
                                           Panel::divergence};
 const char *panel_name(Panel panel);  // "launch", "occupancy", ... (CLI --panel, file names)
+// The panels a kernel's teaching note points at ("Bank grid: ...", "Timings: ..."), in panel order.
+std::vector<Panel> panels_named_in(const std::string &note);
 const char *panel_title(Panel panel); // "Launch", ... (the window title)
 std::optional<Panel> parse_panel(const std::string &name);
 
@@ -88,6 +90,7 @@ struct App {
   std::optional<ImpactCurves> curves; // for the latest result's kernel resources
   std::deque<RunResult> history;      // newest last
   std::optional<RunResult> baseline;  // a pinned run every panel compares the latest with
+  std::vector<Panel> highlighted;     // panels the teaching note points at, outlined while it is read
   std::string last_error;             // the source's last refusal or failure
   std::string status;                 // transient message: a saved screenshot, a settings problem
 

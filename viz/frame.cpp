@@ -105,6 +105,7 @@ void draw_frame(App &app) {
   handle_shortcuts(app);
   app.run_if_live();
   draw_menu_bar(app);
+  app.highlighted.clear(); // the Launch panel's note sets it again while it is hovered
   if (app.open(Panel::launch)) draw_launch(app);
   if (app.open(Panel::occupancy)) draw_occupancy(app);
   if (app.open(Panel::timings)) draw_timings(app);

@@ -44,13 +44,27 @@ void draw_catalog(App &app) {
   ImGui::EndChild();
 }
 
-void draw_lesson(const KernelDesc &kernel) {
+// The kernel's teaching note, and a button for each panel it points at: hovering the note or a
+// button outlines those panels; a click opens the panel and brings it to the front.
+void draw_lesson(App &app, const KernelDesc &kernel) {
   ImGui::TextUnformatted(kernel.id.c_str());
   ImGui::SameLine();
   ImGui::TextDisabled("%s", kernel.title.c_str());
   ImGui::BeginChild("##lesson", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 5), true);
   ImGui::TextWrapped("%s", kernel.lesson.c_str());
   ImGui::EndChild();
+  const std::vector<Panel> named = panels_named_in(kernel.lesson);
+  if (ImGui::IsItemHovered()) app.highlighted = named;
+  if (named.empty()) return;
+  ImGui::TextDisabled("The note points at:");
+  for (Panel panel : named) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton(panel_title(panel))) {
+      app.open(panel) = true;
+      ImGui::SetWindowFocus(panel_title(panel));
+    }
+    if (ImGui::IsItemHovered()) app.highlighted = {panel};
+  }
 }
 
 // One parameter: a combo when the kernel lists its choices, else a number field clamped to range.
@@ -155,7 +169,7 @@ void draw_launch(App &app) {
     ImGui::End();
     return;
   }
-  draw_lesson(*kernel);
+  draw_lesson(app, *kernel);
   draw_params(app, *kernel);
   ImGui::Separator();
   draw_block_editor(app, *kernel);

@@ -1,5 +1,7 @@
 #include "panels.h"
 
+#include <algorithm>
+
 #include <imgui.h>
 
 namespace wl::viz {
@@ -37,6 +39,9 @@ bool begin_panel(App &app, Panel panel) {
   if (app.screenshot && app.screenshot->panel == panel) ImGui::SetNextWindowFocus();
   const bool expanded = ImGui::Begin(panel_title(panel), &app.open(panel));
   const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  if (std::find(app.highlighted.begin(), app.highlighted.end(), panel) != app.highlighted.end())
+    ImGui::GetForegroundDrawList()->AddRect(pos, ImVec2(pos.x + size.x, pos.y + size.y), IM_COL32(240, 170, 40, 255),
+                                            ImGui::GetStyle().WindowRounding, 0, 3); // the teaching note points here
   app.rect(panel) = PanelRect{pos.x - viewport->Pos.x, pos.y - viewport->Pos.y, size.x, size.y, true};
   if (!expanded || !app.open(panel)) {
     ImGui::End();

@@ -4,6 +4,7 @@
 #include "gui_test_support.h"
 
 #include "model_source.h"
+#include "registry.h"
 
 namespace wl::viz::test {
 namespace {
@@ -105,3 +106,23 @@ TEST(GuiModelSource, ComputesOnItsThreadAndTheNewestRequestWins) {
 
 } // namespace
 } // namespace wl::viz::test
+
+namespace wl::viz {
+namespace {
+
+TEST(TeachingNotes, EachNotePointsAtThePanelsItNames) {
+  EXPECT_EQ(panels_named_in("Bank grid: lanes 0 and 16 share bank 0. Timings: pad 0 against pad 1."),
+            (std::vector<Panel>{Panel::timings, Panel::shared_memory}));
+  EXPECT_EQ(panels_named_in("Global memory panel: 4 sectors per request; see the warp map."),
+            (std::vector<Panel>{Panel::global_memory}));
+  EXPECT_TRUE(panels_named_in("no panel here").empty());
+  // Every bundled note that teaches a memory pattern points at its map.
+  for (const char *id : {"coalescing/stride", "bank_conflicts/padded", "transpose/smem"}) {
+    const std::vector<Panel> named = panels_named_in(find_kernel(id)->lesson);
+    const Panel map = std::string(id).starts_with("coalescing") ? Panel::global_memory : Panel::shared_memory;
+    EXPECT_NE(std::find(named.begin(), named.end(), map), named.end()) << id << ": " << find_kernel(id)->lesson;
+  }
+}
+
+} // namespace
+} // namespace wl::viz
