@@ -13,9 +13,10 @@ namespace wl::viz {
 
 namespace {
 
-constexpr std::array kPanelNames = {"launch", "occupancy", "timings", "counters", "global", "shared", "divergence"};
-constexpr std::array kPanelTitles = {"Launch",        "Occupancy",     "Timings",   "Counters",
-                                     "Global memory", "Shared memory", "Divergence"};
+constexpr std::array kPanelNames = {"launch", "occupancy", "timings",    "counters",
+                                    "global", "shared",    "divergence", "sweep"};
+constexpr std::array kPanelTitles = {"Launch",        "Occupancy",     "Timings",    "Counters",
+                                     "Global memory", "Shared memory", "Divergence", "Sweep"};
 
 bool same_request(const KernelRequest &a, const KernelRequest &b) {
   return a.kernel == b.kernel && a.params == b.params && a.block == b.block;
@@ -148,6 +149,18 @@ void App::show(RunResult result) {
   while (history.size() > kHistoryLength) history.pop_front();
   latest = std::move(result);
   last_error.clear();
+}
+
+void App::model_sweep_now() {
+  sweep.problem.clear();
+  try {
+    const std::vector<BlockShape> shapes =
+        sweep_shapes(parse_side_list(sweep.x_sides.data(), "block x"), parse_side_list(sweep.y_sides.data(), "block y"), {1});
+    if (!kernel()) throw UsageError("no kernel chosen");
+    sweep.data = viz::model_sweep(*kernel(), params, shapes, arch());
+  } catch (const UsageError &e) {
+    sweep.problem = e.what();
+  }
 }
 
 bool App::pin_baseline() {

@@ -9,6 +9,7 @@
 #include "kernel_request.h"
 #include "occupancy.h"
 #include "recording.h"
+#include "sweep_view.h"
 #include "run_result.h"
 
 #include <array>
@@ -21,10 +22,10 @@
 
 namespace wl::viz {
 
-enum class Panel { launch, occupancy, timings, counters, global_memory, shared_memory, divergence };
+enum class Panel { launch, occupancy, timings, counters, global_memory, shared_memory, divergence, sweep };
 inline constexpr std::array kAllPanels = {Panel::launch,        Panel::occupancy,     Panel::timings,
                                           Panel::counters,      Panel::global_memory, Panel::shared_memory,
-                                          Panel::divergence};
+                                          Panel::divergence,    Panel::sweep};
 const char *panel_name(Panel panel);  // "launch", "occupancy", ... (CLI --panel, file names)
 // The panels a kernel's teaching note points at ("Bank grid: ...", "Timings: ..."), in panel order.
 std::vector<Panel> panels_named_in(const std::string &note);
@@ -82,7 +83,7 @@ struct App {
   int arch_index = 0;
   bool live = false;
   Theme theme = Theme::dark;
-  std::array<bool, kAllPanels.size()> panel_open{true, true, true, true, false, false, false}; // the maps on demand
+  std::array<bool, kAllPanels.size()> panel_open{true, true, true, true, false, false, false, false}; // rest on demand
   MapChoice global_map, shared_map, divergence_map; // divergence: its block and warp
 
   // What came back.
@@ -91,6 +92,14 @@ struct App {
   std::deque<RunResult> history;      // newest last
   std::optional<RunResult> baseline;  // a pinned run every panel compares the latest with
   std::vector<Panel> highlighted;     // panels the teaching note points at, outlined while it is read
+
+  // The Sweep panel: the sides to sweep, the figure that colours the cells, and the last sweep.
+  struct Sweep {
+    std::array<char, 64> x_sides{"32:1024:32"}, y_sides{"1"}; // as `sweep --block-x/--block-y` take them
+    SweepMetric metric = SweepMetric::theoretical_occupancy;
+    std::optional<SweepData> data;
+    std::string problem; // why the last sweep could not be made
+  } sweep;
   std::string last_error;             // the source's last refusal or failure
   std::string status;                 // transient message: a saved screenshot, a settings problem
 
@@ -131,6 +140,10 @@ struct App {
   // Pins the latest result as the baseline (false when there is none yet); a baseline may be
   // another variant of the family (naive against tiled, padded against unpadded).
   bool pin_baseline();
+  // Sweeps the current kernel over the sweep's sides with the models (no GPU), replacing the last
+  // sweep; a bad side list leaves the reason in sweep.problem.
+  void model_sweep_now();
+
   // "softmax/naive 256x1x1": what the baseline is, for the panels.
   std::string baseline_label() const;
 

@@ -24,7 +24,7 @@ bool key_pressed(int glfw_key) {
 
 void request_screenshot(App &app) { app.screenshot = ScreenshotRequest{}; }
 
-// F5 run, L live, B pin baseline, F12 screenshot, 1-7 panels; letters and digits only when no text field has focus.
+// F5 run, L live, B pin baseline, F12 screenshot, 1-8 panels; letters and digits only when no text field has focus.
 void handle_shortcuts(App &app) {
   if (key_pressed(GLFW_KEY_F5)) app.run();
   if (key_pressed(GLFW_KEY_F12)) request_screenshot(app);
@@ -113,6 +113,7 @@ void draw_frame(App &app) {
   if (app.open(Panel::global_memory)) draw_global_memory(app);
   if (app.open(Panel::shared_memory)) draw_shared_memory(app);
   if (app.open(Panel::divergence)) draw_divergence(app);
+  if (app.open(Panel::sweep)) draw_sweep(app);
   for (Panel panel : kAllPanels)
     if (!app.open(panel)) app.rect(panel).visible = false;
   draw_status_line(app);

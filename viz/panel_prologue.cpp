@@ -25,6 +25,7 @@ PanelPlacement default_placement(Panel panel, float display_width, float display
     return {launch_width, top, middle_width, height};
   case Panel::shared_memory:
   case Panel::divergence:
+  case Panel::sweep:
     return {right, top, display_width - right, height};
   }
   return {0, top, display_width, height};

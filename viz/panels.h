@@ -13,6 +13,7 @@ void draw_counters(App &app);  // every access site: predicted, and measured whe
 void draw_global_memory(App &app); // global sites: sectors per request; the warp map of lanes on sectors
 void draw_shared_memory(App &app); // shared sites: wavefronts per request; the bank grid
 void draw_divergence(App &app);    // the active lanes of a warp at each site and step; lanes per instruction
+void draw_sweep(App &app);         // a block-shape sweep as a line (1D) or heatmap (2D), any figure
 
 // What the occupancy panel shows for achieved occupancy: the counters' figure ("75.9 %", marked
 // when recorded) or why there is none. The screenshot sidecar carries the same text.

@@ -16,10 +16,6 @@
 
 namespace wl::viz {
 
-namespace {
-
-using nlohmann::json;
-
 std::string local_time(const char *format) {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm parts{};
@@ -28,6 +24,10 @@ std::string local_time(const char *format) {
   std::strftime(text, sizeof text, format, &parts);
   return text;
 }
+
+namespace {
+
+using nlohmann::json;
 
 json configuration(const App &app) {
   json panels = json::object();

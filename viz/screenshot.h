@@ -23,6 +23,9 @@ struct Image {
 // The part of `image` a panel covered in the last frame, or the whole image.
 Image crop(const Image &image, const PanelRect &rect);
 
+// Now, as strftime formats it in local time ("%Y%m%d-%H%M%S").
+std::string local_time(const char *format);
+
 // `requested` when it is free; else (or when empty) a name with the time of day that is free:
 // warplens-20260321-142501[-panel].png, then -2, -3...
 std::filesystem::path free_screenshot_path(const std::filesystem::path &requested, std::optional<Panel> panel);

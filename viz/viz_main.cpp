@@ -26,6 +26,21 @@ App app_from(const GuiOptions &options) {
   if (!options.params.empty()) // checked as `warplens run --param` checks them
     app.params = resolve_kernel_request(app.kernel_id, options.params, "", "").params;
   if (!options.block.empty()) app.set_block(parse_block(options.block));
+  if (!options.sweep_json.empty()) {
+    app.sweep.data = load_sweep(options.sweep_json);
+    app.sweep.metric = SweepMetric::time; // what a measured sweep is for
+  }
+  if (!options.sweep_x.empty() || !options.sweep_y.empty()) {
+    const auto copy = [](const std::string &text, std::array<char, 64> &into, const char *option) {
+      if (text.size() >= into.size()) throw UsageError(std::string(option) + " '" + text + "' is too long");
+      std::copy(text.begin(), text.end(), into.begin());
+      into[text.size()] = '\0';
+    };
+    if (!options.sweep_x.empty()) copy(options.sweep_x, app.sweep.x_sides, "--sweep-x");
+    if (!options.sweep_y.empty()) copy(options.sweep_y, app.sweep.y_sides, "--sweep-y");
+    app.model_sweep_now();
+    if (!app.sweep.problem.empty()) throw UsageError(app.sweep.problem);
+  }
   return app;
 }
 
@@ -116,8 +131,13 @@ void add_gui_options(CLI::App &app, GuiOptions &options) {
   app.add_option("--kernel", options.kernel_id, "The kernel the GUI shows (default matmul/tiled)");
   app.add_option("--block", options.block, "Its block shape X, XxY or XxYxZ (default: the kernel's)");
   app.add_option("--panel", options.panel,
-                 "With --headless: only this panel (launch, occupancy, timings, counters, global, shared, divergence)");
+                 "With --headless: only this panel (launch, occupancy, timings, counters, global, shared, divergence, "
+                 "sweep)");
   app.add_option("--param", options.params, "A kernel parameter as name=value (repeat for several)");
+  app.add_option("--sweep-json", options.sweep_json,
+                 "Show this sweep (written by `warplens sweep ... --json`) in the Sweep panel");
+  app.add_option("--sweep-x", options.sweep_x, "A model sweep in the Sweep panel: block x sides, start:end:step or a list");
+  app.add_option("--sweep-y", options.sweep_y, "and its block y sides");
   app.add_option("--baseline", options.baseline,
                  "With --headless: pin this kernel (at its defaults) as the baseline the panels compare with");
   app.add_option("--arch", options.arch, "The architecture the models use")->capture_default_str();

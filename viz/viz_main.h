@@ -20,6 +20,8 @@ struct GuiOptions {
   std::string block;                // "X", "XxY", "XxYxZ"; empty: the kernel's default
   std::vector<std::string> params;  // "name=value": the kernel's parameters; the rest take defaults
   std::string baseline;             // headless: a kernel id pinned first as the baseline
+  std::string sweep_json;           // a sweep measured by `warplens sweep --json`, for the Sweep panel
+  std::string sweep_x, sweep_y;     // side lists for a model sweep in the Sweep panel
   std::string arch = "h100";        // preset id, alias or .json path
   std::string panel;                // headless: one panel's name; empty: the whole window
   std::string screenshot;           // headless: the PNG's path; empty: a timestamped name here

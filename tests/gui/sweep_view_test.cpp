@@ -1,0 +1,89 @@
+// The Sweep panel's data: model sweeps with refusals, a measured H100 sweep read back from
+// `warplens sweep --json`, ties within the measured noise, and the panel drawn from both.
+
+#include "gui_test_support.h"
+
+#include "error.h"
+#include "registry.h"
+
+namespace wl::viz::test {
+namespace {
+
+const std::filesystem::path kMeasured =
+    std::filesystem::path(WARPLENS_SOURCE_ASSETS) / "recordings" / "sweep-vec_add_3d-blocks3d-h100.json";
+
+TEST(SweepView, AModelSweepKeepsRefusedShapesWithTheReason) {
+  const KernelDesc &kernel = *find_kernel("vec_add_3d/blocks3d");
+  const Arch arch = make_app("vec_add_3d/blocks3d", "h100").arch();
+  const SweepData data = model_sweep(kernel, resolve_kernel_request(kernel.id, {}, "", "").params,
+                                     sweep_shapes({64, 256}, {1, 8}, {1}), arch);
+  ASSERT_EQ(data.points.size(), 4u);
+  EXPECT_EQ(data.origin, "model, h100");
+  const SweepPoint &too_big = data.points[3]; // 256x8: 2048 threads
+  EXPECT_FALSE(too_big.result);
+  EXPECT_NE(too_big.refused.find("1024 threads"), std::string::npos) << too_big.refused;
+  ASSERT_TRUE(data.points[0].result);
+  EXPECT_TRUE(sweep_value(*data.points[0].result, SweepMetric::theoretical_occupancy));
+  EXPECT_FALSE(sweep_value(*data.points[0].result, SweepMetric::time)) << "a model sweep has no time";
+}
+
+TEST(SweepView, AMeasuredSweepReadsBackWithItsTimesAndTies) {
+  const SweepData data = load_sweep(kMeasured);
+  ASSERT_EQ(data.points.size(), 24u);
+  EXPECT_NE(data.origin.find("NVIDIA H100"), std::string::npos) << data.origin;
+  int measured = 0;
+  for (const SweepPoint &p : data.points) measured += p.result && p.result->timing && p.result->counters;
+  EXPECT_EQ(measured, 23) << "256x8 is refused";
+  const std::vector<bool> tied = tied_with_best(data.points, SweepMetric::time);
+  const auto best = std::min_element(data.points.begin(), data.points.end(), [](const SweepPoint &a, const SweepPoint &b) {
+    const double ta = a.result ? a.result->timing->median_ms : 1e30, tb = b.result ? b.result->timing->median_ms : 1e30;
+    return ta < tb;
+  });
+  EXPECT_FALSE(tied[best - data.points.begin()]) << "the best is the reference, not a tie";
+  for (std::size_t i = 0; i < data.points.size(); ++i)
+    if (tied[i]) {
+      const TimingStats &t = *data.points[i].result->timing, &b = *best->result->timing;
+      EXPECT_LE(t.median_ms - b.median_ms, std::max(t.noise * t.median_ms, b.noise * b.median_ms));
+    }
+  EXPECT_EQ(tied_with_best(data.points, SweepMetric::registers), std::vector<bool>(data.points.size(), false))
+      << "only timed figures carry a noise to tie within";
+}
+
+TEST(SweepView, ACorruptSweepFileIsAOneLineError) {
+  const std::filesystem::path file = scratch_dir() / "sweep.json";
+  std::ofstream(file) << "[{\"block\": [1,";
+  try {
+    load_sweep(file);
+    FAIL() << "accepted";
+  } catch (const UsageError &e) {
+    EXPECT_NE(std::string(e.what()).find(file.string()), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
+  }
+}
+
+TEST(SweepView, ABadSideListIsShownNotThrown) {
+  App app = make_app("vec_add/scalar", "h100");
+  std::snprintf(app.sweep.x_sides.data(), app.sweep.x_sides.size(), "32:16:8");
+  app.model_sweep_now();
+  EXPECT_NE(app.sweep.problem.find("32:16:8"), std::string::npos) << app.sweep.problem;
+  EXPECT_FALSE(app.sweep.data);
+}
+
+TEST(SweepView, ThePanelDrawsAModelAndAMeasuredSweep) {
+  App app = make_app("vec_add_3d/blocks3d", "h100");
+  app.open(Panel::sweep) = true;
+  HeadlessGui gui(app, 1440, 900);
+  app.model_sweep_now();
+  ASSERT_TRUE(app.sweep.data) << app.sweep.problem;
+  EXPECT_GT(grey_variance(gui.render(2)), 100);
+  app.sweep.data = load_sweep(kMeasured);
+  app.sweep.metric = SweepMetric::time;
+  const std::filesystem::path png = scratch_dir() / "sweep.png";
+  app.screenshot = ScreenshotRequest{Panel::sweep, png.string()};
+  gui.render(2);
+  ASSERT_EQ(app.last_screenshot_path, png.string()) << app.status;
+  EXPECT_GT(std::filesystem::file_size(png), 1000u);
+}
+
+} // namespace
+} // namespace wl::viz::test

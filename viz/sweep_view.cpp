@@ -1,0 +1,120 @@
+#include "sweep_view.h"
+
+#include "engine.h"
+#include "error.h"
+#include "kernel_request.h"
+#include "protocol.h"
+
+#include <algorithm>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+namespace wl::viz {
+
+namespace {
+
+constexpr std::array kMetricNames = {"median time (ms)", "throughput (GB/s)", "achieved occupancy (%)",
+                                     "theoretical occupancy (%)", "sectors per request", "wavefronts per request",
+                                     "registers per thread"};
+
+double per_request(const RunResult &r, MemorySpace space, bool sectors) {
+  double amount = 0, requests = 0;
+  for (const SitePrediction &s : r.prediction.sites)
+    if (s.space == space) {
+      amount += static_cast<double>(sectors ? s.sectors : s.wavefronts);
+      requests += static_cast<double>(s.requests);
+    }
+  return requests > 0 ? amount / requests : 0;
+}
+
+} // namespace
+
+const char *sweep_metric_name(SweepMetric metric) { return kMetricNames[static_cast<int>(metric)]; }
+
+bool lower_is_better(SweepMetric metric) {
+  return metric == SweepMetric::time || metric == SweepMetric::sectors_per_request ||
+         metric == SweepMetric::wavefronts_per_request || metric == SweepMetric::registers;
+}
+
+std::optional<double> sweep_value(const RunResult &r, SweepMetric metric) {
+  switch (metric) {
+  case SweepMetric::time: return r.timing ? std::optional(r.timing->median_ms) : std::nullopt;
+  case SweepMetric::gbps: return r.timing ? std::optional(r.gbps()) : std::nullopt;
+  case SweepMetric::achieved_occupancy: {
+    const CounterValue *v = r.counters ? r.counters->find("achieved_occupancy") : nullptr;
+    return v ? std::optional(v->value) : std::nullopt;
+  }
+  case SweepMetric::theoretical_occupancy:
+    return r.occupancy ? std::optional(100 * r.occupancy->occupancy) : std::nullopt;
+  case SweepMetric::sectors_per_request: return per_request(r, MemorySpace::global, true);
+  case SweepMetric::wavefronts_per_request: return per_request(r, MemorySpace::shared, false);
+  case SweepMetric::registers: return r.attributes ? std::optional(double(r.attributes->registers)) : std::nullopt;
+  }
+  return std::nullopt;
+}
+
+SweepData model_sweep(const KernelDesc &kernel, const Params &params, const std::vector<BlockShape> &shapes,
+                      const Arch &arch) {
+  SweepData data;
+  data.origin = "model, " + arch.id;
+  for (const BlockShape &block : shapes) {
+    SweepPoint point{block, "", std::nullopt};
+    try {
+      const KernelRequest request{&kernel, params, block};
+      check_kernel_request(request);
+      check_block_fits(arch, block);
+      point.result = model_kernel(request, arch, ModelBudget{3000}); // a sweep's budget, as the CLI's
+    } catch (const UsageError &e) {
+      point.refused = e.what();
+    }
+    data.points.push_back(std::move(point));
+  }
+  return data;
+}
+
+SweepData load_sweep(const std::filesystem::path &file) {
+  std::ifstream in(file);
+  if (!in) throw UsageError(file.string() + ": cannot read the sweep");
+  SweepData data;
+  try {
+    const nlohmann::json list = nlohmann::json::parse(in);
+    if (!list.is_array() || list.empty()) throw UsageError(file.string() + ": not a sweep (an array of shapes)");
+    for (const nlohmann::json &entry : list) {
+      if (entry.contains("refused")) {
+        const auto &b = entry.at("block");
+        data.points.push_back({BlockShape{b.at(0).get<int>(), b.at(1).get<int>(), b.at(2).get<int>()},
+                               entry.at("refused").get<std::string>(), std::nullopt});
+        continue;
+      }
+      RunResult result = run_result_from_json(entry);
+      data.points.push_back({result.launch.block, "", std::move(result)});
+    }
+  } catch (const nlohmann::json::exception &e) {
+    throw UsageError(file.string() + ": not a sweep (" + e.what() + ")");
+  }
+  const auto measured = std::find_if(data.points.begin(), data.points.end(), [](const SweepPoint &p) { return p.result; });
+  data.origin = "measured on " + (measured != data.points.end() ? measured->result->arch.name : std::string("?")) +
+                " (" + file.filename().string() + ")";
+  return data;
+}
+
+std::vector<bool> tied_with_best(const std::vector<SweepPoint> &points, SweepMetric metric) {
+  std::vector<bool> tied(points.size(), false);
+  if (metric != SweepMetric::time && metric != SweepMetric::gbps) return tied;
+  const SweepPoint *best = nullptr;
+  for (const SweepPoint &p : points)
+    if (p.result && p.result->timing && (!best || p.result->timing->median_ms < best->result->timing->median_ms))
+      best = &p;
+  if (!best) return tied;
+  const TimingStats &b = *best->result->timing;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (!points[i].result || !points[i].result->timing || &points[i] == best) continue;
+    const TimingStats &t = *points[i].result->timing;
+    const double noise = std::max(b.noise * b.median_ms, t.noise * t.median_ms);
+    tied[i] = t.median_ms - b.median_ms <= noise;
+  }
+  return tied;
+}
+
+} // namespace wl::viz

@@ -1,0 +1,46 @@
+#pragma once
+// The Sweep panel's data: a block-shape sweep of the chosen kernel, either made here from the
+// models (theoretical occupancy, sectors and wavefronts per request, registers: no GPU needed) or
+// read from `warplens sweep --json` (measured on a GPU: time, GB/s, achieved occupancy, counters),
+// and the figure each cell is coloured by. Shapes the kernel does not allow stay in the sweep with
+// the reason. Cells within the measured noise of the best are ties, not ranks.
+
+#include "arch.h"
+#include "sweep.h"
+
+#include <array>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wl::viz {
+
+enum class SweepMetric { time, gbps, achieved_occupancy, theoretical_occupancy, sectors_per_request, wavefronts_per_request, registers };
+inline constexpr std::array kAllSweepMetrics = {
+    SweepMetric::time,         SweepMetric::gbps,          SweepMetric::achieved_occupancy,
+    SweepMetric::theoretical_occupancy, SweepMetric::sectors_per_request, SweepMetric::wavefronts_per_request,
+    SweepMetric::registers};
+
+const char *sweep_metric_name(SweepMetric metric); // "median time (ms)", ...
+bool lower_is_better(SweepMetric metric);
+// The figure of one shape's result, nullopt when the result has none (a model sweep has no time).
+std::optional<double> sweep_value(const RunResult &result, SweepMetric metric);
+
+struct SweepData {
+  std::vector<SweepPoint> points;
+  std::string origin; // "model, h100", or "measured on NVIDIA H100 80GB HBM3 (file)"
+};
+
+// The models for every shape on `arch`; a shape the kernel refuses carries the reason.
+SweepData model_sweep(const KernelDesc &kernel, const Params &params, const std::vector<BlockShape> &shapes,
+                      const Arch &arch);
+// A sweep written by `warplens sweep --json`. Throws UsageError naming the file and the problem.
+SweepData load_sweep(const std::filesystem::path &file);
+
+// Per point: within the noise of the best shape's time (|t - best| <= the larger of the two
+// noises x their times), so the heatmap marks it tied rather than ranked. All false for figures
+// that carry no noise.
+std::vector<bool> tied_with_best(const std::vector<SweepPoint> &points, SweepMetric metric);
+
+} // namespace wl::viz
