@@ -155,13 +155,7 @@ void run_sweep_command(const SweepOptions& o) {
                                         : ("unavailable: " + r.counters->reason).c_str());
   }
   if (!o.csv_file.empty()) write_file(o.csv_file, sweep_csv(points));
-  if (!o.json_file.empty()) {
-    json list = json::array();
-    for (const SweepPoint& p : points)
-      list.push_back(p.result ? run_json(*p.result)
-                              : json{{"block", {p.block.x, p.block.y, p.block.z}}, {"refused", p.refused}});
-    write_file(o.json_file, list.dump(1));
-  }
+  if (!o.json_file.empty()) write_file(o.json_file, sweep_points_to_json(points).dump(1));
 }
 
 } // namespace

@@ -10,10 +10,10 @@ namespace {
 
 using nlohmann::json;
 
-constexpr RequestType kRequestTypes[] = {RequestType::model, RequestType::run, RequestType::cancel,
-                                         RequestType::shutdown};
+constexpr RequestType kRequestTypes[] = {RequestType::model, RequestType::run, RequestType::sweep,
+                                         RequestType::cancel, RequestType::shutdown};
 constexpr ResponseType kResponseTypes[] = {ResponseType::hello, ResponseType::progress, ResponseType::result,
-                                           ResponseType::error};
+                                           ResponseType::sweep, ResponseType::error};
 
 // Reads one protocol line, turning every missing or mistyped key into a one-line UsageError.
 class LineReader {
@@ -71,6 +71,7 @@ const char* request_type_name(RequestType type) {
   switch (type) {
   case RequestType::model: return "model";
   case RequestType::run: return "run";
+  case RequestType::sweep: return "sweep";
   case RequestType::cancel: return "cancel";
   case RequestType::shutdown: return "shutdown";
   }
@@ -82,6 +83,7 @@ const char* response_type_name(ResponseType type) {
   case ResponseType::hello: return "hello";
   case ResponseType::progress: return "progress";
   case ResponseType::result: return "result";
+  case ResponseType::sweep: return "sweep";
   case ResponseType::error: return "error";
   }
   return "?";
@@ -92,6 +94,7 @@ json request_to_json(const WorkerRequest& q) {
   switch (q.type) {
   case RequestType::model:
   case RequestType::run:
+  case RequestType::sweep:
     line["kernel"] = q.kernel_id;
     line["params"] = q.params;
     if (q.block) line["block"] = {q.block->x, q.block->y, q.block->z};
@@ -104,6 +107,10 @@ json request_to_json(const WorkerRequest& q) {
       line["verify"] = q.verify;
       line["max_seconds"] = q.max_seconds;
       line["metrics"] = q.metrics;
+    }
+    if (q.type == RequestType::sweep) {
+      line["shapes"] = json::array();
+      for (const BlockShape& s : q.shapes) line["shapes"].push_back({s.x, s.y, s.z});
     }
     break;
   case RequestType::cancel:
@@ -121,7 +128,7 @@ WorkerRequest request_from_json(const json& line) {
   q.id = r.get<std::int64_t>("id");
   q.type = type_from_name(kRequestTypes, request_type_name, r.get<std::string>("type"), r);
   if (q.type == RequestType::cancel) q.target = r.get_or<std::int64_t>("target", 0);
-  if (q.type != RequestType::model && q.type != RequestType::run) return q;
+  if (q.type != RequestType::model && q.type != RequestType::run && q.type != RequestType::sweep) return q;
   q.kernel_id = r.get<std::string>("kernel");
   q.params = r.get_or<Params>("params", {});
   if (r.has("block")) q.block = block_from(r);
@@ -134,6 +141,16 @@ WorkerRequest request_from_json(const json& line) {
   q.metrics = r.get_or("metrics", q.metrics);
   if (q.max_evaluations < 0) r.fail("has a negative 'max_evaluations'");
   if (!(q.max_seconds > 0)) r.fail("needs a positive 'max_seconds'");
+  if (q.type == RequestType::sweep) {
+    if (!r.has("shapes") || !r.raw("shapes").is_array() || r.raw("shapes").empty())
+      r.fail("needs a non-empty 'shapes' list");
+    for (const json& s : r.raw("shapes")) {
+      if (!s.is_array() || s.size() != 3 || !s[0].is_number_integer() || !s[1].is_number_integer() ||
+          !s[2].is_number_integer())
+        r.fail("has a bad shape in 'shapes': give [x, y, z]");
+      q.shapes.push_back(BlockShape{s[0].get<int>(), s[1].get<int>(), s[2].get<int>()});
+    }
+  }
   return q;
 }
 
@@ -146,9 +163,16 @@ json response_to_json(const WorkerResponse& a) {
     break;
   case ResponseType::progress:
     line["phase"] = a.phase;
+    if (a.total > 0) {
+      line["done"] = a.done;
+      line["total"] = a.total;
+    }
     break;
   case ResponseType::result:
     line["result"] = a.result ? run_result_to_json(*a.result) : json(nullptr);
+    break;
+  case ResponseType::sweep:
+    line["points"] = a.sweep ? sweep_points_to_json(*a.sweep) : json::array();
     break;
   case ResponseType::error:
     line["message"] = a.message;
@@ -172,6 +196,16 @@ WorkerResponse response_from_json(const json& line) {
     break;
   case ResponseType::progress:
     a.phase = r.get_or<std::string>("phase", "");
+    a.done = r.get_or("done", 0);
+    a.total = r.get_or("total", 0);
+    break;
+  case ResponseType::sweep:
+    if (!r.has("points")) r.fail("has no 'points'");
+    try {
+      a.sweep = std::make_shared<const std::vector<SweepPoint>>(sweep_points_from_json(r.raw("points")));
+    } catch (const UsageError& e) {
+      r.fail(std::string("has bad 'points': ") + e.what());
+    }
     break;
   case ResponseType::result:
     if (!r.has("result") || !r.raw("result").is_object()) r.fail("has no 'result' object");

@@ -10,16 +10,21 @@
 //    "arch":"h100","max_evaluations":30000}
 //   {"id":8,"type":"run","kernel":"matmul/tiled","params":{},"block":[16,16,1],"device":0,
 //    "seed":42,"verify":true,"max_seconds":1.0,"metrics":"default","max_evaluations":30000}
+//   {"id":11,"type":"sweep","kernel":"vec_add_3d/blocks3d","params":{},"shapes":[[8,1,1],[16,2,1]],
+//    "device":0,"seed":42,"verify":true,"max_seconds":0.001,"metrics":"default","max_evaluations":3000}
 //   {"id":9,"type":"cancel","target":8}      target 0 or absent: everything waiting or running
 //   {"id":10,"type":"shutdown"}              cancel what waits or runs, serve nothing more, exit 0
 // `params` lists only the parameters the user set (the worker fills in the defaults); `block`
 // absent means the kernel's default; `arch` takes what `warplens model --arch` takes.
 // Responses carry the id of the request they answer:
 //   {"id":8,"type":"progress","phase":"run"}
+//   {"id":11,"type":"progress","phase":"sweep","done":3,"total":24}
+//   {"id":11,"type":"sweep","points":[...]}  as `warplens sweep --json` writes them (sweep.h)
 //   {"id":8,"type":"result","result":{...}}  the keys of `warplens run --json`, plus the fields
 //                                           needed to rebuild the RunResult (run_result_from_json)
 //   {"id":8,"type":"error","message":"...","fatal":false,"cancelled":false,"no_gpu":false}
-// Each model or run request gets exactly one result or error. The newest request wins: older
+// Each model, run or sweep request gets exactly one result (a sweep: its points) or error; a
+// sweep stops between shapes when a newer request cancels it. The newest request wins: older
 // requests still waiting are answered as errors with "cancelled": true, and one already running
 // stops at its next phase boundary (a request that finished anyway still sends its result).
 // "fatal": true means the worker's CUDA context is unusable (a sticky error such as an illegal
@@ -29,11 +34,13 @@
 
 #include "kernel.h"
 #include "run_result.h"
+#include "sweep.h"
 
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -41,11 +48,11 @@ namespace wl {
 
 inline constexpr int kProtocolVersion = 1;
 
-enum class RequestType { model, run, cancel, shutdown };
-enum class ResponseType { hello, progress, result, error };
+enum class RequestType { model, run, sweep, cancel, shutdown };
+enum class ResponseType { hello, progress, result, sweep, error };
 
-const char* request_type_name(RequestType type);   // "model", "run", "cancel", "shutdown"
-const char* response_type_name(ResponseType type); // "hello", "progress", "result", "error"
+const char* request_type_name(RequestType type);   // "model", "run", "sweep", "cancel", "shutdown"
+const char* response_type_name(ResponseType type); // "hello", "progress", "result", "sweep", "error"
 
 struct WorkerRequest {
   std::int64_t id = 0;
@@ -61,6 +68,7 @@ struct WorkerRequest {
   std::string metrics{};                // run: counters: "", "default", "all" or a list of keys
   std::int64_t max_evaluations = 30000; // warp-iterations the access model evaluates at most
   std::int64_t target = 0;              // cancel: the request to cancel; 0: all of them
+  std::vector<BlockShape> shapes{};     // sweep: every shape, in order
 };
 
 struct WorkerResponse {
@@ -68,8 +76,10 @@ struct WorkerResponse {
   ResponseType type = ResponseType::error;
   int protocol = 0;                          // hello
   int pid = 0;                               // hello: the worker's process id on its own host
-  std::string phase{};                       // progress: "resolve", "model", "run"
+  std::string phase{};                       // progress: "resolve", "model", "run", "sweep"
+  int done = 0, total = 0;                   // progress of a sweep: shapes measured of all
   std::shared_ptr<const RunResult> result{}; // result
+  std::shared_ptr<const std::vector<SweepPoint>> sweep{}; // sweep
   std::string message{};                     // error: one line
   bool fatal = false;                        // error: the worker exits after this line
   bool cancelled = false;                    // error: superseded or cancelled, not a failure

@@ -6,6 +6,8 @@
 #include "engine.h"
 
 #include <functional>
+
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -35,6 +37,11 @@ SweepRun run_sweep(const KernelDesc& kernel, const Params& params, const std::ve
 
 // Where a sweep's time went: "set-up 0.61 s (...); 32 shapes in 0.28 s, 8.8 ms each (...)".
 std::string sweep_cost_summary(const SweepRun& run);
+
+// The points as `warplens sweep --json` writes them and the worker sends them: an array with each
+// shape's result (run_json) or {"block", "refused"}. Reading throws UsageError saying what is wrong.
+nlohmann::json sweep_points_to_json(const std::vector<SweepPoint>& points);
+std::vector<SweepPoint> sweep_points_from_json(const nlohmann::json& list);
 
 // One row per shape. Columns: the shape, status and reason, our derived figures, then each
 // collected counter under its CUPTI (ncu) metric name, then the model's predictions.

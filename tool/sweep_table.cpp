@@ -2,12 +2,15 @@
 
 #include "block_text.h"
 #include "error.h"
+#include "protocol.h"
 #include "run_report.h"
 #include "text_format.h"
 
 #include <charconv>
 #include <set>
 #include <sstream>
+
+#include <nlohmann/json.hpp>
 
 // The parts of a sweep with no GPU in them: its shapes from the command line's side lists, and its
 // table. In wl_core, so the GUI can make and export sweeps without the engine.
@@ -109,6 +112,34 @@ std::string sweep_csv(const std::vector<SweepPoint>& points) {
                   predicted_total(r, shared, store, &SitePrediction::wavefronts));
   }
   return csv.str();
+}
+
+nlohmann::json sweep_points_to_json(const std::vector<SweepPoint>& points) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const SweepPoint& p : points)
+    list.push_back(p.result ? run_result_to_json(*p.result)
+                            : nlohmann::json{{"block", {p.block.x, p.block.y, p.block.z}}, {"refused", p.refused}});
+  return list;
+}
+
+std::vector<SweepPoint> sweep_points_from_json(const nlohmann::json& list) {
+  if (!list.is_array() || list.empty()) throw UsageError("not a sweep: an array of shapes is expected");
+  std::vector<SweepPoint> points;
+  try {
+    for (const nlohmann::json& entry : list) {
+      if (entry.contains("refused")) {
+        const nlohmann::json& b = entry.at("block");
+        points.push_back({BlockShape{b.at(0).get<int>(), b.at(1).get<int>(), b.at(2).get<int>()},
+                          entry.at("refused").get<std::string>(), std::nullopt});
+        continue;
+      }
+      RunResult result = run_result_from_json(entry);
+      points.push_back({result.launch.block, "", std::move(result)});
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(std::string("not a sweep: ") + e.what());
+  }
+  return points;
 }
 
 } // namespace wl

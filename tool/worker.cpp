@@ -6,6 +6,7 @@
 #include "engine.h"
 #include "error.h"
 #include "protocol.h"
+#include "sweep.h"
 #include "text_format.h"
 
 #include <condition_variable>
@@ -71,8 +72,8 @@ public:
     send(WorkerResponse{.id = id, .type = ResponseType::error, .message = message, .fatal = fatal,
                         .cancelled = cancelled, .no_gpu = no_gpu});
   }
-  void progress(std::int64_t id, const char* phase) {
-    send(WorkerResponse{.id = id, .type = ResponseType::progress, .phase = phase});
+  void progress(std::int64_t id, const char* phase, int done = 0, int total = 0) {
+    send(WorkerResponse{.id = id, .type = ResponseType::progress, .phase = phase, .done = done, .total = total});
   }
 
 private:
@@ -93,6 +94,7 @@ public:
     switch (request.type) {
     case RequestType::model:
     case RequestType::run:
+    case RequestType::sweep:
       if (m_running) m_cancel_running = true;
       m_waiting.push_back(std::move(request));
       break;
@@ -216,6 +218,18 @@ private:
   std::string m_key;
 };
 
+// What a run or sweep request asks of the engine.
+EngineOptions engine_options(const WorkerRequest& request) {
+  EngineOptions options;
+  options.device = request.device;
+  options.seed = request.seed;
+  options.verify = request.verify;
+  options.timing.max_seconds = request.max_seconds;
+  options.metrics = request.metrics;
+  options.model = ModelBudget{request.max_evaluations};
+  return options;
+}
+
 RunResult compute(const WorkerRequest& request, const KernelRequest& kernel, SessionCache& sessions,
                   ProtocolWriter& writer) {
   const ModelBudget budget{request.max_evaluations};
@@ -224,14 +238,23 @@ RunResult compute(const WorkerRequest& request, const KernelRequest& kernel, Ses
     return model_kernel(kernel, resolve_arch(request.arch), budget);
   }
   writer.progress(request.id, "run");
-  EngineOptions options;
-  options.device = request.device;
-  options.seed = request.seed;
-  options.verify = request.verify;
-  options.timing.max_seconds = request.max_seconds;
-  options.metrics = request.metrics;
-  options.model = budget;
-  return sessions.get(kernel, options).measure(kernel.block);
+  return sessions.get(kernel, engine_options(request)).measure(kernel.block);
+}
+
+// A sweep stopped between shapes by a newer request.
+struct SweepCancelled {};
+
+// The shapes of a sweep request over one session of their own (the cached session is let go
+// first: two sets of buffers may not fit), progress after each shape.
+std::vector<SweepPoint> sweep(const WorkerRequest& request, const KernelRequest& kernel, SessionCache& sessions,
+                              Inbox& inbox, ProtocolWriter& writer) {
+  sessions.drop();
+  return run_sweep(*kernel.kernel, kernel.params, request.shapes, engine_options(request),
+                   [&](int done, int total, const SweepPoint&) {
+                     writer.progress(request.id, "sweep", done, total);
+                     if (inbox.running_cancelled()) throw SweepCancelled{};
+                   })
+      .points;
 }
 
 // Answers one request with a result or an error. Returns false after a sticky CUDA error.
@@ -243,11 +266,19 @@ bool serve(const WorkerRequest& request, Inbox& inbox, SessionCache& sessions, P
       writer.error(request.id, "superseded by a newer request", true);
       return true;
     }
+    if (request.type == RequestType::sweep) {
+      auto points = std::make_shared<const std::vector<SweepPoint>>(sweep(request, kernel, sessions, inbox, writer));
+      writer.send(WorkerResponse{.id = request.id, .type = ResponseType::sweep, .sweep = std::move(points)});
+      return true;
+    }
     auto result = std::make_shared<const RunResult>(compute(request, kernel, sessions, writer));
     writer.send(WorkerResponse{.id = request.id, .type = ResponseType::result, .result = std::move(result)});
     return true;
+  } catch (const SweepCancelled&) {
+    writer.error(request.id, "sweep cancelled by a newer request", true);
+    return true;
   } catch (const std::exception& e) {
-    const bool run = request.type == RequestType::run;
+    const bool run = request.type != RequestType::model;
     if (run) sessions.drop(); // whatever failed, the next run starts from a fresh session
     const bool fatal = run && cuda_context_broken();
     writer.error(request.id, fatal ? std::string(e.what()) + "; the CUDA context is unusable, so the worker exits"

@@ -99,16 +99,31 @@ WorkerClient::~WorkerClient() {
   m_watchdog.join();
 }
 
+namespace {
+
+// What a request may take beyond the fixed budget: a run its timing, a sweep its timing, a
+// verification and the counters for every shape.
+double request_seconds(const WorkerRequest& request) {
+  constexpr double kPerShapeBesideTiming = 0.5;
+  if (request.type == RequestType::run) return request.max_seconds;
+  if (request.type == RequestType::sweep)
+    return static_cast<double>(request.shapes.size()) * (request.max_seconds + kPerShapeBesideTiming);
+  return 0;
+}
+
+} // namespace
+
 std::int64_t WorkerClient::submit(WorkerRequest request, double budget_seconds) {
   std::int64_t id = 0;
   {
     const std::lock_guard lock(m_mutex);
     id = request.id = m_next_id++;
     if (budget_seconds <= 0)
-      budget_seconds = m_options.request_timeout_seconds + (request.type == RequestType::run ? request.max_seconds : 0);
+      budget_seconds = m_options.request_timeout_seconds + request_seconds(request);
     Pending& pending = m_pending[id] = Pending{std::move(request), budget_seconds};
     m_snapshot.newest_request = id;
     m_snapshot.phase.clear();
+    m_snapshot.done = m_snapshot.total = 0;
     if (!m_worker && !m_restart_wanted && !m_stopping) start_locked(); // sends what is pending
     else send_locked(pending);
     update_status_locked();
@@ -214,11 +229,16 @@ void WorkerClient::on_response(Worker& worker, const WorkerResponse& response) {
       worker.hello = response.protocol == kProtocolVersion;
       m_snapshot.worker_pid = response.pid;
     } else if (response.type == ResponseType::progress) {
-      if (response.id == m_snapshot.newest_request) m_snapshot.phase = response.phase;
+      if (response.id == m_snapshot.newest_request) {
+        m_snapshot.phase = response.phase;
+        m_snapshot.done = response.done;
+        m_snapshot.total = response.total;
+      }
     } else if (const auto it = m_pending.find(response.id); it != m_pending.end()) {
       ++worker.answered;
       if (response.fatal) worker.fatal_message = response.message;
       answer_locked({.id = response.id, .request_type = it->second.request.type, .result = response.result,
+                     .sweep = response.sweep,
                      .error = response.message, .cancelled = response.cancelled, .fatal = response.fatal,
                      .no_gpu = response.no_gpu});
     }

@@ -41,14 +41,15 @@ struct WorkerClientOptions {
 struct WorkerAnswer {
   std::int64_t id = 0;
   RequestType request_type = RequestType::model;
-  std::shared_ptr<const RunResult> result{}; // set when the request succeeded
+  std::shared_ptr<const RunResult> result{}; // set when a model or run request succeeded
+  std::shared_ptr<const std::vector<SweepPoint>> sweep{}; // set when a sweep request succeeded
   std::string error{};                       // otherwise: why not, one line
   bool cancelled = false;                    // superseded by a newer request
   bool fatal = false;                        // the worker stopped after it (sticky CUDA error)
   bool worker_died = false;                  // the worker ended or was killed before answering
   bool no_gpu = false;                       // a run failed: no usable CUDA device where the worker runs
 
-  bool ok() const { return result != nullptr; }
+  bool ok() const { return result != nullptr || sweep != nullptr; }
 };
 
 struct WorkerSnapshot {
@@ -60,6 +61,7 @@ struct WorkerSnapshot {
   std::string last_failure; // why the last worker ended or could not start; empty if none did
   std::int64_t newest_request = 0;
   std::string phase;                                 // progress of the newest request while it runs
+  int done = 0, total = 0;                           // of a sweep: shapes measured of all
   std::shared_ptr<const WorkerAnswer> latest_result; // never replaced by an older request's
   std::shared_ptr<const WorkerAnswer> latest_error;  // the newest failure (not cancellations)
 };

@@ -137,8 +137,17 @@ void App::run_if_live() {
 void App::poll_source() {
   if (!source) return;
   while (std::optional<SourceUpdate> update = source->poll()) {
-    if (update->result) show(std::move(*update->result));
-    else last_error = update->error;
+    if (update->sweep) {
+      sweep.data = std::move(update->sweep);
+      sweep.running = false;
+    } else if (update->for_sweep) {
+      sweep.problem = update->error;
+      sweep.running = false;
+    } else if (update->result) {
+      show(std::move(*update->result));
+    } else {
+      last_error = update->error;
+    }
   }
 }
 
@@ -151,13 +160,27 @@ void App::show(RunResult result) {
   last_error.clear();
 }
 
+std::vector<BlockShape> App::sweep_shapes_chosen() const {
+  if (!kernel()) throw UsageError("no kernel chosen");
+  return sweep_shapes(parse_side_list(sweep.x_sides.data(), "block x"), parse_side_list(sweep.y_sides.data(), "block y"),
+                      {1});
+}
+
 void App::model_sweep_now() {
   sweep.problem.clear();
   try {
-    const std::vector<BlockShape> shapes =
-        sweep_shapes(parse_side_list(sweep.x_sides.data(), "block x"), parse_side_list(sweep.y_sides.data(), "block y"), {1});
-    if (!kernel()) throw UsageError("no kernel chosen");
-    sweep.data = viz::model_sweep(*kernel(), params, shapes, arch());
+    sweep.data = viz::model_sweep(*kernel(), params, sweep_shapes_chosen(), arch());
+  } catch (const UsageError &e) {
+    sweep.problem = e.what();
+  }
+}
+
+void App::measure_sweep() {
+  sweep.problem.clear();
+  if (!source) return;
+  try {
+    source->submit_sweep(KernelRequest{kernel(), params, block()}, sweep_shapes_chosen(), arch());
+    sweep.running = true;
   } catch (const UsageError &e) {
     sweep.problem = e.what();
   }

@@ -43,10 +43,12 @@ struct MapChoice {
   std::int64_t iteration = 0;
 };
 
-// What a source hands back: a result, or the one-line reason there is none.
+// What a source hands back: a result, a sweep, or the one-line reason there is none.
 struct SourceUpdate {
-  std::optional<RunResult> result;
-  std::string error;
+  std::optional<RunResult> result{};
+  std::string error{};
+  std::optional<SweepData> sweep{}; // the answer to submit_sweep
+  bool for_sweep = false;         // the error answers submit_sweep
 };
 
 // Where results come from. `submit` never blocks (the newest request wins); `poll` returns what
@@ -60,6 +62,11 @@ public:
   virtual std::optional<SourceUpdate> poll() = 0;
   virtual bool busy() const = 0;
   virtual std::string mode() const = 0; // the status line's first part: which mode and why
+  // A sweep of one kernel over many shapes: measured where the source measures, modelled where it
+  // models; the answer comes through poll. Progress as (shapes done, of all); cancel stops it.
+  virtual void submit_sweep(const KernelRequest &request, const std::vector<BlockShape> &shapes, const Arch &arch) = 0;
+  virtual std::pair<int, int> sweep_progress() const { return {0, 0}; }
+  virtual void cancel_sweep() {}
 };
 
 // A screenshot the frame asked for; the front-end saves it after rendering.
@@ -99,6 +106,7 @@ struct App {
     SweepMetric metric = SweepMetric::theoretical_occupancy;
     std::optional<SweepData> data;
     std::string problem; // why the last sweep could not be made
+    bool running = false; // a sweep sent to the source has not answered yet
   } sweep;
   std::string last_error;             // the source's last refusal or failure
   std::string status;                 // transient message: a saved screenshot, a settings problem
@@ -143,6 +151,10 @@ struct App {
   // Sweeps the current kernel over the sweep's sides with the models (no GPU), replacing the last
   // sweep; a bad side list leaves the reason in sweep.problem.
   void model_sweep_now();
+  // The shapes of the sweep's side lists; throws UsageError for a bad list.
+  std::vector<BlockShape> sweep_shapes_chosen() const;
+  // Sends the sweep to the source (measured on the worker's GPU, or modelled there is none).
+  void measure_sweep();
 
   // "softmax/naive 256x1x1": what the baseline is, for the panels.
   std::string baseline_label() const;

@@ -25,6 +25,12 @@ void ModelSource::submit(const KernelRequest &request, const Arch &arch, bool) {
   m_changed.notify_all();
 }
 
+void ModelSource::submit_sweep(const KernelRequest &request, const std::vector<BlockShape> &shapes, const Arch &arch) {
+  SweepData data = model_sweep(*request.kernel, request.params, shapes, arch);
+  std::lock_guard lock(m_mutex);
+  m_done.push_back(SourceUpdate{std::nullopt, "", std::move(data), true});
+}
+
 std::optional<SourceUpdate> ModelSource::poll() {
   std::lock_guard lock(m_mutex);
   if (m_done.empty()) return std::nullopt;

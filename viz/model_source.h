@@ -20,6 +20,8 @@ public:
   ModelSource &operator=(const ModelSource &) = delete;
 
   void submit(const KernelRequest &request, const Arch &arch, bool live) override;
+  // Modelled at once: a sweep's model budget is small (model_sweep).
+  void submit_sweep(const KernelRequest &request, const std::vector<BlockShape> &shapes, const Arch &arch) override;
   std::optional<SourceUpdate> poll() override;
   bool busy() const override;
   std::string mode() const override;

@@ -144,9 +144,23 @@ void draw_controls(App &app) {
                       "sectors and wavefronts per request. `warplens sweep <kernel> --json FILE` measures one on a "
                       "GPU; open it with `warplens --sweep-json FILE`.",
                       app.arch().id.c_str());
+  ImGui::SameLine();
+  ImGui::BeginDisabled(app.sweep.running || !app.source);
+  if (ImGui::Button("Measure sweep")) app.measure_sweep();
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("Every shape measured by the worker (timing, verification, the default counters), one "
+                      "session for all; with no GPU there, the models.");
   if (app.sweep.data) {
     ImGui::SameLine();
     if (ImGui::Button("Export CSV")) export_csv(app);
+  }
+  if (app.sweep.running && app.source) {
+    const auto [done, total] = app.source->sweep_progress();
+    ImGui::ProgressBar(total > 0 ? static_cast<float>(done) / total : 0.0f, ImVec2(ImGui::GetFontSize() * 14, 0),
+                       total > 0 ? (std::to_string(done) + " of " + std::to_string(total) + " shapes").c_str() : "starting");
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) app.source->cancel_sweep();
   }
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
   if (ImGui::BeginCombo("colour by", sweep_metric_name(app.sweep.metric))) {

@@ -78,20 +78,11 @@ SweepData load_sweep(const std::filesystem::path &file) {
   if (!in) throw UsageError(file.string() + ": cannot read the sweep");
   SweepData data;
   try {
-    const nlohmann::json list = nlohmann::json::parse(in);
-    if (!list.is_array() || list.empty()) throw UsageError(file.string() + ": not a sweep (an array of shapes)");
-    for (const nlohmann::json &entry : list) {
-      if (entry.contains("refused")) {
-        const auto &b = entry.at("block");
-        data.points.push_back({BlockShape{b.at(0).get<int>(), b.at(1).get<int>(), b.at(2).get<int>()},
-                               entry.at("refused").get<std::string>(), std::nullopt});
-        continue;
-      }
-      RunResult result = run_result_from_json(entry);
-      data.points.push_back({result.launch.block, "", std::move(result)});
-    }
+    data.points = sweep_points_from_json(nlohmann::json::parse(in));
   } catch (const nlohmann::json::exception &e) {
     throw UsageError(file.string() + ": not a sweep (" + e.what() + ")");
+  } catch (const UsageError &e) {
+    throw UsageError(file.string() + ": " + e.what());
   }
   const auto measured = std::find_if(data.points.begin(), data.points.end(), [](const SweepPoint &p) { return p.result; });
   data.origin = "measured on " + (measured != data.points.end() ? measured->result->arch.name : std::string("?")) +

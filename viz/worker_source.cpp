@@ -2,6 +2,8 @@
 
 #include "text_format.h"
 
+#include <chrono>
+
 namespace wl::viz {
 
 WorkerSource::WorkerSource(WorkerSourceOptions options) : m_options(std::move(options)), m_client(m_options.client) {}
@@ -23,9 +25,61 @@ void WorkerSource::send(const Submitted &submitted) {
   m_newest = m_client.submit(std::move(r));
 }
 
+void WorkerSource::submit_sweep(const KernelRequest &request, const std::vector<BlockShape> &shapes, const Arch &arch) {
+  if (!m_model_reason.empty()) { // no GPU there: the models, here
+    m_modelled_sweep = SourceUpdate{std::nullopt, "", model_sweep(*request.kernel, request.params, shapes, arch), true};
+    return;
+  }
+  WorkerRequest r;
+  r.type = RequestType::sweep;
+  r.kernel_id = request.kernel->id;
+  r.params = request.params;
+  r.shapes = shapes;
+  r.max_seconds = m_options.sweep_seconds;
+  r.metrics = m_options.run_metrics;
+  r.max_evaluations = 3000; // a sweep's model budget, as the CLI's
+  m_sweep = Sweep{request, shapes, arch};
+  m_sweep_id = m_client.submit(std::move(r));
+}
+
+std::pair<int, int> WorkerSource::sweep_progress() const {
+  const WorkerSnapshot s = m_client.latest();
+  return m_sweep && s.newest_request == m_sweep_id ? std::pair{s.done, s.total} : std::pair{0, 0};
+}
+
+void WorkerSource::cancel_sweep() {
+  if (m_sweep) m_client.cancel_all();
+}
+
+// The sweep's answer, read by id: a cancelled sweep is answered too, and must end the progress bar.
+std::optional<SourceUpdate> WorkerSource::poll_sweep() {
+  if (m_modelled_sweep) return std::exchange(m_modelled_sweep, std::nullopt);
+  if (!m_sweep) return std::nullopt;
+  const std::shared_ptr<const WorkerAnswer> answer = m_client.wait_for(m_sweep_id, std::chrono::milliseconds(0));
+  if (!answer) return std::nullopt;
+  const Sweep sweep = std::move(*m_sweep);
+  m_sweep.reset();
+  if (answer->sweep) {
+    SweepData data{*answer->sweep, "measured"};
+    for (const SweepPoint &p : data.points)
+      if (p.result) {
+        data.origin = "measured on " + p.result->arch.name + " by the worker";
+        break;
+      }
+    return SourceUpdate{std::nullopt, "", std::move(data), true};
+  }
+  if (answer->no_gpu && m_model_reason.empty()) {
+    m_model_reason = answer->error;
+    return SourceUpdate{std::nullopt, "", model_sweep(*sweep.request.kernel, sweep.request.params, sweep.shapes, sweep.arch),
+                        true};
+  }
+  return SourceUpdate{std::nullopt, answer->error, std::nullopt, true};
+}
+
 std::optional<SourceUpdate> WorkerSource::poll() {
+  if (std::optional<SourceUpdate> sweep = poll_sweep()) return sweep;
   const WorkerSnapshot snapshot = m_client.latest();
-  if (const auto &answer = snapshot.latest_result; answer && answer->id == m_newest && answer->id > m_seen) {
+  if (const auto &answer = snapshot.latest_result; answer && answer->result && answer->id == m_newest && answer->id > m_seen) {
     m_seen = answer->id;
     return SourceUpdate{*answer->result, ""};
   }
@@ -52,7 +106,7 @@ std::optional<SourceUpdate> WorkerSource::on_error(const WorkerAnswer &answer) {
   return SourceUpdate{std::nullopt, answer.error};
 }
 
-bool WorkerSource::busy() const { return m_newest > m_seen; }
+bool WorkerSource::busy() const { return m_newest > m_seen || m_sweep.has_value(); }
 
 std::string WorkerSource::mode() const {
   const WorkerSnapshot s = m_client.latest();

@@ -11,6 +11,8 @@
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace wl::viz {
 
@@ -18,6 +20,7 @@ struct WorkerSourceOptions {
   WorkerClientOptions client;
   double run_seconds = 0.5;             // timing budget of a Run
   double live_seconds = 0.03;           // of a live edit: the panels follow the edits
+  double sweep_seconds = 0.001;         // of each shape of a sweep, as `warplens sweep` takes
   std::string run_metrics = "default";  // counters of a Run; a live edit counts nothing
 };
 
@@ -29,6 +32,9 @@ public:
   std::optional<SourceUpdate> poll() override;
   bool busy() const override;
   std::string mode() const override;
+  void submit_sweep(const KernelRequest &request, const std::vector<BlockShape> &shapes, const Arch &arch) override;
+  std::pair<int, int> sweep_progress() const override;
+  void cancel_sweep() override;
 
   WorkerSnapshot snapshot() const { return m_client.latest(); }
 
@@ -40,6 +46,12 @@ private:
   };
   void send(const Submitted &submitted);
   std::optional<SourceUpdate> on_error(const WorkerAnswer &answer);
+  std::optional<SourceUpdate> poll_sweep();
+  struct Sweep {
+    KernelRequest request;
+    std::vector<BlockShape> shapes;
+    Arch arch;
+  };
 
   const WorkerSourceOptions m_options;
   WorkerClient m_client;
@@ -48,6 +60,9 @@ private:
   std::int64_t m_seen = 0;         // the newest answer already handed to the GUI
   std::int64_t m_retried = 0;      // the request last sent again, so a failing one is not looped
   std::string m_model_reason;      // set once the worker's machine turned out to have no GPU
+  std::optional<Sweep> m_sweep;    // the sweep with the worker, until it answers
+  std::int64_t m_sweep_id = 0;
+  std::optional<SourceUpdate> m_modelled_sweep; // a sweep modelled here, in model mode
 };
 
 } // namespace wl::viz

@@ -20,10 +20,14 @@ using namespace std::chrono_literals;
 using test::contains;
 using test::eventually;
 
-TEST(WorkerSource, WithNoGpuItTurnsToModelModeAndSaysWhy) {
+WorkerSourceOptions real_worker() {
   WorkerSourceOptions options;
   options.client.command = std::string(WARPLENS_BINARY) + " worker";
-  WorkerSource source(options);
+  return options;
+}
+
+TEST(WorkerSource, WithNoGpuItTurnsToModelModeAndSaysWhy) {
+  WorkerSource source(real_worker());
   App app = make_app("vec_add/scalar", "h100");
   app.source = &source;
   ASSERT_TRUE(app.run());
@@ -63,6 +67,25 @@ TEST(WorkerSource, AWorkerKilledMidRequestIsReplacedAndTheRequestSentAgain) {
   })) << source.mode();
   EXPECT_TRUE(contains(source.mode(), "restarted 1 time")) << source.mode();
   EXPECT_EQ(app.kernel_id, "matmul/tiled"); // the user's choices stay
+}
+
+TEST(WorkerSource, ASweepIsMeasuredByTheWorkerOrModelledWhenItHasNoGpu) {
+  WorkerSource source(real_worker());
+  App app = make_app("vec_add/scalar", "h100");
+  app.source = &source;
+  std::snprintf(app.sweep.x_sides.data(), app.sweep.x_sides.size(), "64,2048");
+  app.measure_sweep();
+  EXPECT_TRUE(app.sweep.running);
+  ASSERT_TRUE(test::eventually([&] {
+    app.poll_source();
+    return !app.sweep.running;
+  }, std::chrono::seconds(60))) << source.mode();
+  ASSERT_TRUE(app.sweep.data) << app.sweep.problem;
+  ASSERT_EQ(app.sweep.data->points.size(), 2u);
+  EXPECT_TRUE(app.sweep.data->points[0].result);
+  EXPECT_NE(app.sweep.data->points[1].refused.find("2048"), std::string::npos) << app.sweep.data->points[1].refused;
+  const bool measured = app.sweep.data->points[0].result->timing.has_value();
+  EXPECT_EQ(app.sweep.data->origin.rfind(measured ? "measured on" : "model, h100", 0), 0u) << app.sweep.data->origin;
 }
 
 } // namespace

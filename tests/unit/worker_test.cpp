@@ -271,5 +271,48 @@ TEST(WorkerClient, AWorkerOfAnotherProtocolIsRefused) {
   EXPECT_TRUE(contains(client.latest().last_failure, "speaks protocol 2")) << client.latest().last_failure;
 }
 
+TEST(WorkerProtocol, ASweepAndItsPointsRoundTrip) {
+  WorkerRequest sweep;
+  sweep.id = 11;
+  sweep.type = RequestType::sweep;
+  sweep.kernel_id = "vec_add_3d/blocks3d";
+  sweep.shapes = {{8, 1, 1}, {16, 2, 1}};
+  sweep.metrics = "default";
+  const WorkerRequest back = request_from_json(request_to_json(sweep));
+  EXPECT_EQ(back.type, RequestType::sweep);
+  ASSERT_EQ(back.shapes.size(), 2u);
+  EXPECT_EQ(back.shapes[1].y, 2);
+  EXPECT_EQ(back.metrics, "default");
+
+  const KernelRequest request = resolve_kernel_request("vec_add/scalar", {}, "", "256");
+  const auto points = std::make_shared<const std::vector<SweepPoint>>(std::vector<SweepPoint>{
+      {{256, 1, 1}, "", model_kernel(request, test::preset("h100"))}, {{2048, 1, 1}, "block too large", std::nullopt}});
+  const WorkerResponse answer = response_from_json(
+      response_to_json(WorkerResponse{.id = 11, .type = ResponseType::sweep, .sweep = points}));
+  ASSERT_TRUE(answer.sweep);
+  ASSERT_EQ(answer.sweep->size(), 2u);
+  EXPECT_EQ((*answer.sweep)[0].block.x, 256);
+  ASSERT_TRUE((*answer.sweep)[0].result);
+  EXPECT_EQ((*answer.sweep)[0].result->kernel_id, "vec_add/scalar");
+  EXPECT_EQ((*answer.sweep)[1].refused, "block too large");
+
+  const WorkerResponse progress = response_from_json(response_to_json(
+      WorkerResponse{.id = 11, .type = ResponseType::progress, .phase = "sweep", .done = 3, .total = 24}));
+  EXPECT_EQ(progress.done, 3);
+  EXPECT_EQ(progress.total, 24);
+}
+
+TEST(WorkerProtocol, ASweepWithoutShapesIsRefused) {
+  for (const char *line : {R"({"id":1,"type":"sweep","kernel":"vec_add/scalar"})",
+                           R"({"id":1,"type":"sweep","kernel":"vec_add/scalar","shapes":[[8,1]]})"}) {
+    try {
+      request_from_json(nlohmann::json::parse(line));
+      ADD_FAILURE() << "accepted " << line;
+    } catch (const UsageError &e) {
+      EXPECT_NE(std::string(e.what()).find("shape"), std::string::npos) << e.what();
+    }
+  }
+}
+
 } // namespace
 } // namespace wl
