@@ -96,44 +96,7 @@ void draw_measured(const RunResult &result, const App &app) {
                   " passes; model mode: nothing ran here)");
   else
     ImGui::TextDisabled("Measured on %s in %d pass(es)", counters.chip.c_str(), counters.passes);
-  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit |
-                                ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
-  const CounterResult *baseline =
-      app.baseline && app.baseline->counters && app.baseline->counters->available ? &*app.baseline->counters : nullptr;
-  if (app.baseline && !baseline) ImGui::TextDisabled("The baseline (%s) has no counters.", app.baseline_label().c_str());
-  if (!ImGui::BeginTable("##measured", baseline ? 6 : 4, flags, ImVec2(0, ImGui::GetContentRegionAvail().y))) return;
-  ImGui::TableSetupColumn("counter");
-  ImGui::TableSetupColumn("predicted");
-  ImGui::TableSetupColumn("measured");
-  ImGui::TableSetupColumn("difference");
-  if (baseline) {
-    ImGui::TableSetupColumn(("baseline: " + app.baseline_label()).c_str());
-    ImGui::TableSetupColumn("change");
-  }
-  ImGui::TableHeadersRow();
-  for (const ComparisonRow &row : compare_counters(result)) {
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    ImGui::Text("%s (%s)", row.display.c_str(), row.unit.c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", row.key.c_str());
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(row.predicted ? format_number(*row.predicted, 0).c_str() : "-");
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(format_number(row.measured, 0).c_str());
-    ImGui::TableNextColumn();
-    if (!row.predicted) ImGui::TextDisabled("-");
-    else if (row.flagged) error_text(format_number(100 * row.difference, 1) + " %");
-    else ImGui::Text("%s %%", format_number(100 * row.difference, 1).c_str());
-    if (row.flagged && !row.reason.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", row.reason.c_str());
-    if (!baseline) continue;
-    const CounterValue *then = baseline->find(row.key);
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(then ? format_number(then->value, 0).c_str() : "-");
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(
-        change_text(row.measured, then ? std::optional(then->value) : std::nullopt, row.unit == "%").c_str());
-  }
-  ImGui::EndTable();
+  counter_table("##measured", result, app, "");
 }
 
 } // namespace

@@ -20,17 +20,26 @@ namespace {
 
 constexpr std::int64_t kMostSteps = 12; // rows per site: a tree's steps, or a loop's first iterations
 
-void draw_measured(const RunResult &result) {
+// Thread instructions per warp instruction, when the run counted both.
+std::optional<double> lanes_per_instruction(const RunResult &result) {
+  const CounterValue *threads = result.counters ? result.counters->find("thread_instructions") : nullptr;
+  const CounterValue *warps = result.counters ? result.counters->find("warp_instructions") : nullptr;
+  return threads && warps && warps->value > 0 ? std::optional(threads->value / warps->value) : std::nullopt;
+}
+
+void draw_measured(const RunResult &result, const App &app) {
   if (!counters_line(result, "lanes per instruction")) return;
-  const CounterValue *threads = result.counters->find("thread_instructions");
-  const CounterValue *warps = result.counters->find("warp_instructions");
-  if (!threads || !warps || warps->value <= 0) {
+  const std::optional<double> lanes = lanes_per_instruction(result);
+  if (!lanes) {
     note_text("The run's counters have no thread and warp instruction counts (the default set has them).");
     return;
   }
-  const double lanes = threads->value / warps->value;
-  ImGui::Text("%s of 32 lanes active per warp instruction (%s %% efficiency)", format_number(lanes, 1).c_str(),
-              format_number(100 * lanes / 32, 1).c_str());
+  ImGui::Text("%s of 32 lanes active per warp instruction (%s %% efficiency)", format_number(*lanes, 1).c_str(),
+              format_number(100 * *lanes / 32, 1).c_str());
+  if (app.baseline)
+    ImGui::Text("baseline %s: %s (%s)", app.baseline_label().c_str(),
+                lanes_per_instruction(*app.baseline) ? format_number(*lanes_per_instruction(*app.baseline), 1).c_str() : "-",
+                change_text(lanes, lanes_per_instruction(*app.baseline)).c_str());
   note_text("smsp__thread_inst_executed / smsp__inst_executed over the whole launch: every instruction, not only the "
             "memory accesses drawn below.");
 }
@@ -97,7 +106,7 @@ void draw_paths(App &app) {
 
 void draw_divergence(App &app) {
   if (!begin_panel(app, Panel::divergence)) return;
-  if (app.latest && app.latest->kernel_id == app.kernel_id) draw_measured(*app.latest);
+  if (app.latest && app.latest->kernel_id == app.kernel_id) draw_measured(*app.latest, app);
   ImGui::Separator();
   note_text("A row per access site and loop step of the chosen warp: green lanes make that access, grey lanes skip "
             "it (another branch, a guard, a finished tree step). Rows that are not all green are where the warp "

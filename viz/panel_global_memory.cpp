@@ -26,20 +26,13 @@ void draw_sites(const RunResult &result) {
   ImGui::EndTable();
 }
 
-// The launch totals the counters measure beside the sites' sums.
-void draw_measured(const RunResult &result) {
-  if (!counters_line(result, "sectors")) return;
-  double load = 0, store = 0;
-  for (const SitePrediction &site : result.prediction.sites)
-    if (site.space == MemorySpace::global) (site.op == AccessOp::load ? load : store) += static_cast<double>(site.sectors);
-  const CounterValue *measured_load = result.counters->find("global_load_sectors");
-  const CounterValue *measured_store = result.counters->find("global_store_sectors");
-  if (measured_load)
-    ImGui::Text("load sectors: predicted %s, measured %s", format_count(static_cast<std::int64_t>(load)).c_str(),
-                format_count(static_cast<std::int64_t>(measured_load->value)).c_str());
-  if (measured_store)
-    ImGui::Text("store sectors: predicted %s, measured %s", format_count(static_cast<std::int64_t>(store)).c_str(),
-                format_count(static_cast<std::int64_t>(measured_store->value)).c_str());
+// The launch totals the counters measure (requests, sectors) beside the sites' sums, and the
+// baseline's when one is pinned.
+void draw_measured(const RunResult &result, const App &app) {
+  if (!counters_line(result, "requests and sectors")) return;
+  ImGui::BeginChild("##global_measured", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 7));
+  counter_table("##global_counters", result, app, "global_");
+  ImGui::EndChild();
 }
 
 void draw_map(App &app) {
@@ -61,7 +54,7 @@ void draw_global_memory(App &app) {
   if (!begin_panel(app, Panel::global_memory)) return;
   if (app.latest && app.latest->kernel_id == app.kernel_id) {
     draw_sites(*app.latest);
-    draw_measured(*app.latest);
+    draw_measured(*app.latest, app);
     ImGui::Separator();
   }
   draw_map(app);

@@ -57,8 +57,11 @@ void draw_lesson(App &app, const KernelDesc &kernel) {
   if (ImGui::IsItemHovered()) app.highlighted = named;
   if (named.empty()) return;
   ImGui::TextDisabled("The note points at:");
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   for (Panel panel : named) {
-    ImGui::SameLine();
+    // On the same line while the button fits, else on the next.
+    const float width = ImGui::CalcTextSize(panel_title(panel)).x + 2 * ImGui::GetStyle().FramePadding.x;
+    if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();
     if (ImGui::SmallButton(panel_title(panel))) {
       app.open(panel) = true;
       ImGui::SetWindowFocus(panel_title(panel));

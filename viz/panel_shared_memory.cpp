@@ -27,12 +27,13 @@ void draw_sites(const RunResult &result) {
   ImGui::EndTable();
 }
 
-void draw_measured(const RunResult &result) {
+// The launch totals the counters measure (instructions, wavefronts, bank conflicts) beside the
+// sites' sums, the reason for a difference on hover, and the baseline's when one is pinned.
+void draw_measured(const RunResult &result, const App &app) {
   if (!counters_line(result, "wavefronts")) return;
-  for (const char *key : {"shared_load_wavefronts", "shared_store_wavefronts", "shared_load_bank_conflicts",
-                          "shared_store_bank_conflicts"})
-    if (const CounterValue *v = result.counters->find(key))
-      ImGui::Text("%s: %s", v->display.c_str(), format_count(static_cast<std::int64_t>(v->value)).c_str());
+  ImGui::BeginChild("##shared_measured", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 8));
+  counter_table("##shared_counters", result, app, "shared_");
+  ImGui::EndChild();
 }
 
 // A slider for the `pad` parameter, when the kernel has one: the map follows at once, and in live
@@ -69,7 +70,7 @@ void draw_shared_memory(App &app) {
   if (!begin_panel(app, Panel::shared_memory)) return;
   if (app.latest && app.latest->kernel_id == app.kernel_id) {
     draw_sites(*app.latest);
-    draw_measured(*app.latest);
+    draw_measured(*app.latest, app);
     ImGui::Separator();
   }
   draw_pad_slider(app);

@@ -35,6 +35,11 @@ bool begin_site_table(const char *id, std::initializer_list<const char *> column
 // beside its ideal ("8.00 (4.00)"); the panel fills the rest.
 void site_row(const SitePrediction &site, double per_request, double ideal_per_request);
 
+// The measured counters of `result` whose key starts with `key_prefix` ("" all, "global_",
+// "shared_"): predicted, measured, the difference (flagged over 2 %, the reason on hover), and the
+// baseline's value and the change when one is pinned. Fills the rest of the panel's height.
+void counter_table(const char *id, const RunResult &result, const App &app, const std::string &key_prefix);
+
 // The counters of `result` for the memory panels: true when available; otherwise says why not.
 bool counters_line(const RunResult &result, const std::string &what);
 
