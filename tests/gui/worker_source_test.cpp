@@ -88,5 +88,26 @@ TEST(WorkerSource, ASweepIsMeasuredByTheWorkerOrModelledWhenItHasNoGpu) {
   EXPECT_EQ(app.sweep.data->origin.rfind(measured ? "measured on" : "model, h100", 0), 0u) << app.sweep.data->origin;
 }
 
+TEST(WorkerSource, ASweepCancelledMidWayEndsWithTheReason) {
+  WorkerSource source(real_worker());
+  App app = make_app("vec_add/scalar", "h100");
+  app.source = &source;
+  std::snprintf(app.sweep.x_sides.data(), app.sweep.x_sides.size(), "32:1024:32");
+  app.measure_sweep();
+  // The sweep is under way once a shape is done (or the worker said it has no GPU).
+  ASSERT_TRUE(test::eventually([&] {
+    app.poll_source();
+    return source.sweep_progress().first > 0 || !app.sweep.running;
+  }, std::chrono::seconds(60)));
+  if (!app.sweep.running) GTEST_SKIP() << "no GPU at the worker: the sweep was modelled at once";
+  source.cancel_sweep();
+  ASSERT_TRUE(test::eventually([&] {
+    app.poll_source();
+    return !app.sweep.running;
+  }, std::chrono::seconds(30)));
+  EXPECT_NE(app.sweep.problem.find("cancel"), std::string::npos) << app.sweep.problem;
+  EXPECT_FALSE(source.busy());
+}
+
 } // namespace
 } // namespace wl::viz
