@@ -1,16 +1,17 @@
 #pragma once
 // The state of the GUI that outlives a frame: what the user chose (kernel, parameters, block,
-// arch, live, theme, open panels), what came back (the latest result and recent history), and
-// the status line. Panels read it and change the choices; results arrive only through
-// `App::show`, as values, from a ResultSource (the model on a background thread today, the
-// worker client later). Nothing here touches CUDA, GLFW or OpenGL.
+// arch, live, theme, open panels, the maps' warps, the sweep's sides), what came back (the latest
+// result, recent history, a pinned baseline, the last sweep), and the status line. Panels read it
+// and change the choices; results arrive only through `App::show`, as values, from a
+// ResultSource (the models on a background thread, or the worker process through WorkerSource).
+// Nothing here touches CUDA, GLFW or OpenGL.
 
 #include "arch.h"
 #include "kernel_request.h"
 #include "occupancy.h"
 #include "recording.h"
-#include "sweep_view.h"
 #include "run_result.h"
+#include "sweep_view.h"
 
 #include <array>
 #include <deque>
@@ -153,10 +154,10 @@ struct App {
   void model_sweep_now();
   // The shapes of the sweep's side lists; throws UsageError for a bad list.
   std::vector<BlockShape> sweep_shapes_chosen() const;
-  // Sends the sweep to the source (measured on the worker's GPU, or modelled there is none).
+  // Sends the sweep to the source (measured on the worker's GPU, or modelled where there is none).
   void measure_sweep();
 
-  // "softmax/naive 256x1x1": what the baseline is, for the panels.
+  // "softmax/naive 256": what the baseline is, for the panels.
   std::string baseline_label() const;
 
   PanelRect &rect(Panel panel) { return panel_rects[static_cast<int>(panel)]; }

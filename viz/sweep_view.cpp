@@ -3,7 +3,6 @@
 #include "engine.h"
 #include "error.h"
 #include "kernel_request.h"
-#include "protocol.h"
 
 #include <algorithm>
 #include <fstream>
