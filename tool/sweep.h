@@ -43,8 +43,9 @@ std::string sweep_cost_summary(const SweepRun& run);
 nlohmann::json sweep_points_to_json(const std::vector<SweepPoint>& points);
 std::vector<SweepPoint> sweep_points_from_json(const nlohmann::json& list);
 
-// One row per shape. Columns: the shape, status and reason, our derived figures, then each
-// collected counter under its CUPTI (ncu) metric name, then the model's predictions.
+// One row per shape. Columns: the shape, status ("ran", "modelled" for a point with no timing, or
+// "refused") and reason, our derived figures, then each collected counter under its CUPTI (ncu)
+// metric name, then the model's predictions.
 std::string sweep_csv(const std::vector<SweepPoint>& points);
 
 } // namespace wl

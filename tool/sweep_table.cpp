@@ -92,8 +92,11 @@ std::string sweep_csv(const std::vector<SweepPoint>& points) {
       continue;
     }
     const RunResult& r = *p.result;
-    csv << "ran,," << format("%.6f,%.6f,%.5f,%d,%.2f,", r.timing->median_ms, r.timing->min_ms, r.timing->noise,
-                             r.timing->samples, r.gbps())
+    // A point from the models alone (the GUI's model sweep) has no timing: its cells stay empty.
+    csv << (r.timing ? "ran,," : "modelled,,")
+        << (r.timing ? format("%.6f,%.6f,%.5f,%d,%.2f,", r.timing->median_ms, r.timing->min_ms, r.timing->noise,
+                              r.timing->samples, r.gbps())
+                     : std::string(",,,,,"))
         << (r.occupancy ? format("%d,%.4f", r.occupancy->blocks_per_sm, r.occupancy->occupancy) : ",") << ","
         << (r.attributes ? std::to_string(r.attributes->registers) : "") << ","
         << (r.verification ? (r.verification->passed ? "yes" : "no") : "");

@@ -85,5 +85,21 @@ TEST(SweepView, ThePanelDrawsAModelAndAMeasuredSweep) {
   EXPECT_GT(std::filesystem::file_size(png), 1000u);
 }
 
+TEST(SweepView, AModelSweepExportsAsCsvWithItsTimingCellsEmpty) {
+  const KernelDesc &kernel = *find_kernel("vec_add/scalar");
+  const Arch arch = make_app("vec_add/scalar", "h100").arch();
+  const SweepData data = model_sweep(kernel, resolve_kernel_request(kernel.id, {}, "", "").params,
+                                     sweep_shapes({64, 2048}, {1}, {1}), arch);
+  const std::string csv = sweep_csv(data.points);
+  std::istringstream lines(csv);
+  std::string header, modelled, refused;
+  std::getline(lines, header);
+  std::getline(lines, modelled);
+  std::getline(lines, refused);
+  EXPECT_EQ(modelled.rfind("64,1,1,modelled,,,,,,,", 0), 0u) << modelled;
+  EXPECT_NE(modelled.find(",1.0000,"), std::string::npos) << "theoretical occupancy is there: " << modelled;
+  EXPECT_EQ(refused.rfind("2048,1,1,refused,", 0), 0u) << refused;
+}
+
 } // namespace
 } // namespace wl::viz::test
