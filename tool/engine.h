@@ -26,11 +26,6 @@ struct EngineOptions {
 
 RunResult model_kernel(const KernelRequest& request, const Arch& arch, const ModelBudget& budget = {});
 
-// One kernel and its parameters on the GPU: buffers allocated, inputs filled and uploaded, and
-// the CPU reference computed once, so that every block shape measured after costs only its own
-// launches (a sweep's per-shape cost). Verification of full outputs runs on the device against
-// the uploaded reference. Throws UsageError for what the user can fix (no GPU, not enough device
-// memory, a launch the device refuses) and for CUDA errors, with the runtime's message.
 // Wall seconds of each step of a session's set-up, for reports of where a sweep's time went.
 // The counter profiler opens on another thread while the inputs and the reference are made.
 struct SessionSetup {
@@ -42,6 +37,11 @@ struct SessionSetup {
   double total = 0;     // the whole constructor
 };
 
+// One kernel and its parameters on the GPU: buffers allocated, inputs filled and uploaded, and
+// the CPU reference computed once, so that every block shape measured after costs only its own
+// launches (a sweep's per-shape cost). Verification of full outputs runs on the device against
+// the uploaded reference. Throws UsageError for what the user can fix (no GPU, not enough device
+// memory, a launch the device refuses) and for CUDA errors, with the runtime's message.
 class KernelSession {
 public:
   KernelSession(const KernelDesc& kernel, const Params& params, const EngineOptions& options);

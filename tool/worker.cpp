@@ -241,7 +241,7 @@ RunResult compute(const WorkerRequest& request, const KernelRequest& kernel, Ses
   return sessions.get(kernel, engine_options(request)).measure(kernel.block);
 }
 
-// A sweep stopped between shapes by a newer request.
+// A sweep stopped between shapes by a newer request or a cancel request.
 struct SweepCancelled {};
 
 // The shapes of a sweep request over one session of their own (the cached session is let go
@@ -275,7 +275,7 @@ bool serve(const WorkerRequest& request, Inbox& inbox, SessionCache& sessions, P
     writer.send(WorkerResponse{.id = request.id, .type = ResponseType::result, .result = std::move(result)});
     return true;
   } catch (const SweepCancelled&) {
-    writer.error(request.id, "sweep cancelled by a newer request", true);
+    writer.error(request.id, "sweep cancelled before its last shape", true);
     return true;
   } catch (const std::exception& e) {
     const bool run = request.type != RequestType::model;
