@@ -1,10 +1,10 @@
 #include "arch.h"
 
-#include "error.h"
+#include "assets.h"
 #include "block_text.h"
+#include "error.h"
 
 #include <algorithm>
-#include <fstream>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -131,15 +131,7 @@ Arch arch_from_json(const json& preset, const std::string& origin) {
 }
 
 Arch load_arch_file(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw UsageError(file.string() + ": cannot read the preset file");
-  json parsed;
-  try {
-    parsed = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw UsageError(file.string() + ": not valid JSON (byte " + std::to_string(e.byte) + ")");
-  }
-  return arch_from_json(parsed, file.string());
+  return arch_from_json(read_json_file(file, "preset file"), file.string());
 }
 
 json arch_to_json(const Arch& arch) {

@@ -3,7 +3,10 @@
 #include "error.h"
 
 #include <cstdlib>
+#include <fstream>
 #include <system_error>
+
+#include <nlohmann/json.hpp>
 
 namespace wl {
 
@@ -28,6 +31,16 @@ std::filesystem::path assets_dir() {
   if (std::filesystem::is_directory(source / "arch")) return source;
   throw UsageError("cannot find WarpLens's assets folder (looked in " + installed.string() +
                    " and " + source.string() + "); set WARPLENS_ASSETS to it");
+}
+
+nlohmann::json read_json_file(const std::filesystem::path& file, const std::string& what) {
+  std::ifstream in(file);
+  if (!in) throw UsageError(file.string() + ": cannot read the " + what);
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw UsageError(file.string() + ": not valid JSON (byte " + std::to_string(e.byte) + ")");
+  }
 }
 
 } // namespace wl

@@ -1,10 +1,10 @@
 #include "counters.h"
 
+#include "assets.h"
 #include "error.h"
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 #include <optional>
 #include <random>
 #include <utility>
@@ -509,11 +509,9 @@ std::vector<const MetricInfo*> MetricCatalog::select(const std::string& spec) co
 }
 
 MetricCatalog load_metric_catalog(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw UsageError(file.string() + ": cannot read the metric catalog");
+  const nlohmann::json j = read_json_file(file, "metric catalog");
   MetricCatalog catalog;
   try {
-    const nlohmann::json j = nlohmann::json::parse(in);
     for (const auto& m : j.at("metrics"))
       catalog.metrics.push_back({m.at("key"), m.at("name"), m.value("fallbacks", std::vector<std::string>{}),
                                  m.at("display"), m.at("unit"), m.at("panel"), m.at("meaning")});

@@ -1,9 +1,9 @@
 #include "recording.h"
 
+#include "assets.h"
 #include "error.h"
 #include "protocol.h"
 
-#include <fstream>
 
 #include <nlohmann/json.hpp>
 
@@ -34,11 +34,9 @@ bool Recording::fill(RunResult &result) const {
 }
 
 Recording load_recording(const std::filesystem::path &file) {
-  std::ifstream in(file);
-  if (!in) throw UsageError(file.string() + ": cannot read the recording");
+  const nlohmann::json j = read_json_file(file, "recording");
   Recording recording;
   try {
-    const nlohmann::json j = nlohmann::json::parse(in);
     recording.arch = j.at("arch").get<std::string>();
     recording.device = j.at("device").get<std::string>();
     recording.date = j.at("date").get<std::string>();

@@ -1,11 +1,11 @@
 #include "sweep_view.h"
 
+#include "assets.h"
 #include "engine.h"
 #include "error.h"
 #include "kernel_request.h"
 
 #include <algorithm>
-#include <fstream>
 
 #include <nlohmann/json.hpp>
 
@@ -73,13 +73,10 @@ SweepData model_sweep(const KernelDesc &kernel, const Params &params, const std:
 }
 
 SweepData load_sweep(const std::filesystem::path &file) {
-  std::ifstream in(file);
-  if (!in) throw UsageError(file.string() + ": cannot read the sweep");
+  const nlohmann::json list = read_json_file(file, "sweep");
   SweepData data;
   try {
-    data.points = sweep_points_from_json(nlohmann::json::parse(in));
-  } catch (const nlohmann::json::exception &e) {
-    throw UsageError(file.string() + ": not a sweep (" + e.what() + ")");
+    data.points = sweep_points_from_json(list);
   } catch (const UsageError &e) {
     throw UsageError(file.string() + ": " + e.what());
   }
