@@ -69,12 +69,18 @@ TEST(WorkerSource, AWorkerKilledMidRequestIsReplacedAndTheRequestSentAgain) {
   EXPECT_EQ(app.kernel_id, "matmul/tiled"); // the user's choices stay
 }
 
-TEST(WorkerSource, ASweepIsMeasuredByTheWorkerOrModelledWhenItHasNoGpu) {
-  WorkerSource source(real_worker());
+// vec_add/scalar with a sweep over these block x sides sent to `source`.
+App sweeping(WorkerSource &source, const char *x_sides) {
   App app = make_app("vec_add/scalar", "h100");
   app.source = &source;
-  std::snprintf(app.sweep.x_sides.data(), app.sweep.x_sides.size(), "64,2048");
+  std::snprintf(app.sweep.x_sides.data(), app.sweep.x_sides.size(), "%s", x_sides);
   app.measure_sweep();
+  return app;
+}
+
+TEST(WorkerSource, ASweepIsMeasuredByTheWorkerOrModelledWhenItHasNoGpu) {
+  WorkerSource source(real_worker());
+  App app = sweeping(source, "64,2048");
   EXPECT_TRUE(app.sweep.running);
   ASSERT_TRUE(test::eventually([&] {
     app.poll_source();
@@ -90,10 +96,7 @@ TEST(WorkerSource, ASweepIsMeasuredByTheWorkerOrModelledWhenItHasNoGpu) {
 
 TEST(WorkerSource, ASweepCancelledMidWayEndsWithTheReason) {
   WorkerSource source(real_worker());
-  App app = make_app("vec_add/scalar", "h100");
-  app.source = &source;
-  std::snprintf(app.sweep.x_sides.data(), app.sweep.x_sides.size(), "32:1024:32");
-  app.measure_sweep();
+  App app = sweeping(source, "32:1024:32");
   // The sweep is under way once a shape is done (or the worker said it has no GPU).
   ASSERT_TRUE(test::eventually([&] {
     app.poll_source();
