@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config
   libgtest-dev nlohmann-json3-dev libcli11-dev
-  libimgui-dev libglfw3-dev libstb-dev libegl-dev libgl-dev fonts-dejavu-core xvfb
+  libimgui-dev libglfw3-dev libstb-dev libegl-dev libgl-dev fonts-dejavu-core xvfb xdotool
 )
 
 missing=()

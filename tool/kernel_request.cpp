@@ -105,7 +105,17 @@ KernelRequest resolve_kernel_request(const std::string& id, const std::vector<st
 
 void check_kernel_request(const KernelRequest& request) {
   const KernelDesc& kernel = *request.kernel;
-  for (const ParamSpec& spec : kernel.params) check_value(kernel, spec, request.params.at(spec.name));
+  // Every parameter given must be the kernel's, and every one of the kernel's must be given: a
+  // request built for another kernel is refused before it is sent, naming what is wrong.
+  for (const auto& [name, value] : request.params)
+    if (!find_param(kernel, name))
+      throw UsageError(kernel.id + " has no parameter '" + name + "'; parameters: " + param_names(kernel));
+  for (const ParamSpec& spec : kernel.params) {
+    const auto given = request.params.find(spec.name);
+    if (given == request.params.end())
+      throw UsageError(kernel.id + ": parameter '" + spec.name + "' is missing; parameters: " + param_names(kernel));
+    check_value(kernel, spec, given->second);
+  }
   if (kernel.check_params)
     if (const std::string why = kernel.check_params(request.params); !why.empty())
       throw UsageError(kernel.id + ": " + why);

@@ -3,6 +3,7 @@
 #include "assets.h"
 #include "block_text.h"
 #include "error.h"
+#include "panels.h"
 #include "registry.h"
 
 #include <algorithm>
@@ -13,13 +14,21 @@ namespace wl::viz {
 
 namespace {
 
-constexpr std::array kPanelNames = {"launch", "occupancy", "timings",    "counters",
-                                    "global", "shared",    "divergence", "sweep"};
-constexpr std::array kPanelTitles = {"Launch",        "Occupancy",     "Timings",    "Counters",
-                                     "Global memory", "Shared memory", "Divergence", "Sweep"};
-
 bool same_request(const KernelRequest &a, const KernelRequest &b) {
   return a.kernel == b.kernel && a.params == b.params && a.block == b.block;
+}
+
+bool same_launch(const RunResult &result, const KernelRequest &request, const std::string &arch_id) {
+  return result.kernel_id == request.kernel->id && result.params == request.params &&
+         result.launch.block == request.block && result.arch.id == arch_id;
+}
+
+// "block 16x16, stride=1": what tells one launch of a kernel from another.
+std::string launch_label(const RunResult &result) {
+  std::string label = "block " + format_block(result.launch.block);
+  if (const KernelDesc *kernel = find_kernel(result.kernel_id); kernel && !result.params.empty())
+    label += ", " + format_params(*kernel, result.params);
+  return label;
 }
 
 // The curves describe the resources of the shown result, so they are computed once per result.
@@ -39,7 +48,7 @@ std::optional<ImpactCurves> curves_for(const RunResult &result) {
 
 } // namespace
 
-const char *panel_name(Panel panel) { return kPanelNames[static_cast<int>(panel)]; }
+const char *panel_name(Panel panel) { return panel_info(panel).key; }
 
 std::vector<Panel> panels_named_in(const std::string &note) {
   // What the notes call each panel or the drawing in it.
@@ -58,7 +67,13 @@ std::vector<Panel> panels_named_in(const std::string &note) {
       named.push_back(panel);
   return named;
 }
-const char *panel_title(Panel panel) { return kPanelTitles[static_cast<int>(panel)]; }
+const char *panel_title(Panel panel) { return panel_info(panel).title; }
+
+Layout default_layout() {
+  Layout layout;
+  for (const PanelInfo &info : kPanels) layout.tile[static_cast<int>(info.panel)] = info.tile;
+  return layout;
+}
 
 std::optional<Panel> parse_panel(const std::string &name) {
   for (Panel panel : kAllPanels)
@@ -71,6 +86,10 @@ const KernelDesc *App::kernel() const { return find_kernel(kernel_id); }
 bool App::select_kernel(const std::string &id) {
   const KernelDesc *desc = find_kernel(id);
   if (!desc) return false;
+  if (id != kernel_id && !sweep.running) { // another kernel's sweep would read as this one's
+    sweep.data.reset();
+    sweep.problem.clear();
+  }
   kernel_id = id;
   params.clear();
   for (const ParamSpec &spec : desc->params) params[spec.name] = spec.default_value;
@@ -90,11 +109,28 @@ bool App::select_arch(const std::string &id_or_alias) {
   return false;
 }
 
-void App::set_block(const BlockShape &shape) { block_sides = {shape.x, shape.y, shape.z}; }
+void App::set_block(const BlockShape &shape) {
+  block_sides = {shape.x, shape.y, shape.z};
+  const std::string text = format_block(shape);
+  block_field.fill('\0');
+  std::copy_n(text.begin(), std::min(text.size(), block_field.size() - 1), block_field.begin());
+  block_field_problem.clear();
+}
+
+void App::block_field_edited() {
+  try {
+    const BlockShape shape = parse_block(block_field.data());
+    block_sides = {shape.x, shape.y, shape.z};
+    block_field_problem.clear();
+  } catch (const UsageError &e) {
+    block_field_problem = e.what();
+  }
+}
 
 std::string App::request_problem() const {
   const KernelDesc *desc = kernel();
   if (!desc) return "no kernel chosen";
+  if (!block_field_problem.empty()) return block_field_problem;
   for (int side : block_sides)
     if (side < 1)
       return "block " + std::to_string(block_sides[0]) + "x" + std::to_string(block_sides[1]) + "x" +
@@ -134,7 +170,53 @@ void App::run_if_live() {
     run(true);
 }
 
+void App::follow_edits() {
+  if (!models) return;
+  const std::optional<KernelRequest> request = current_request();
+  if (!request || (last_modelled && same_request(*request, *last_modelled) && last_modelled_arch == arch().id)) return;
+  last_modelled = request;
+  last_modelled_arch = arch().id;
+  models->submit(*request, arch(), true);
+}
+
+bool App::settled() const {
+  if ((source && source->busy()) || (models && models->busy()) || sweep.running) return false;
+  const std::optional<KernelRequest> request = current_request();
+  if (!request) return true; // an invalid launch is explained, not computed
+  const RunResult *model = model_view();
+  return model && same_launch(*model, *request, arch().id);
+}
+
+const RunResult *App::model_view() const {
+  if (modelled) return &*modelled;
+  return latest ? &*latest : nullptr;
+}
+
+bool App::latest_is_stale() const {
+  if (!latest) return false;
+  const std::optional<KernelRequest> request = current_request();
+  return !request || !same_launch(*latest, *request, arch().id);
+}
+
+std::string App::stale_note() const {
+  if (!latest) return "";
+  std::string note = "from " + latest->kernel_id + ", " + launch_label(*latest);
+  if (latest->arch.id != arch().id) note += " on " + latest->arch.id;
+  return note + ": press F5 to measure the launch on screen";
+}
+
+void App::show_panel(Panel panel) {
+  open(panel) = true;
+  layout.shown[static_cast<int>(layout.tile[static_cast<int>(panel)])] = static_cast<int>(panel);
+}
+
 void App::poll_source() {
+  if (models && models != source)
+    while (std::optional<SourceUpdate> update = models->poll())
+      if (update->result) {
+        curves = curves_for(*update->result); // the curves follow the resources on screen
+        modelled = std::move(update->result);
+      }
   if (!source) return;
   while (std::optional<SourceUpdate> update = source->poll()) {
     if (update->sweep) {
@@ -153,7 +235,7 @@ void App::poll_source() {
 
 void App::show(RunResult result) {
   if (!result.timing && recording) recording->fill(result);
-  curves = curves_for(result);
+  if (!models) curves = curves_for(result);
   history.push_back(result);
   while (history.size() > kHistoryLength) history.pop_front();
   latest = std::move(result);
@@ -193,11 +275,13 @@ bool App::pin_baseline() {
 }
 
 std::string App::baseline_label() const {
-  return baseline ? baseline->kernel_id + " " + format_block(baseline->launch.block) : "";
+  return baseline ? baseline->kernel_id + ", " + launch_label(*baseline) : "";
 }
 
 App make_app(const std::string &kernel_id, const std::string &arch_id) {
   App app;
+  for (const PanelInfo &info : kPanels) app.open(info.panel) = info.open_at_start;
+  app.layout = default_layout();
   app.arches = load_arch_presets(assets_dir() / "arch");
   if (app.arches.empty()) throw UsageError("no architecture presets in " + (assets_dir() / "arch").string());
   if (!app.select_arch(arch_id)) { // a preset file: find_arch loads it, or names the known ids

@@ -35,6 +35,22 @@ std::optional<Panel> parse_panel(const std::string &name);
 
 enum class Theme { dark, light };
 
+// The tiles of the layout: the left column, and right of it a row of two over a bottom row.
+enum class Tile { left, top_left, top_right, bottom };
+inline constexpr int kTileCount = 4;
+
+// Where the panels sit: the splitters' positions (fractions of the space they divide), each
+// panel's tile, and the tab shown in each tile. Remembered between sessions.
+struct Layout {
+  float left_width = 0.27f;  // the left column's share of the window's width
+  float top_height = 0.58f;  // the top row's share of the right side's height
+  float top_split = 0.48f;   // the top row's left tile's share of its width
+  std::array<Tile, 8> tile{}; // per panel, in kAllPanels order
+  std::array<int, kTileCount> shown{-1, -1, -1, -1}; // per tile, the panel whose tab is shown (-1: the first)
+};
+// Every panel back in its first tile, the splitters in their first places.
+Layout default_layout();
+
 // Which warp a memory map draws: the n-th site of its memory space, a block of the grid, a warp of
 // the block and an iteration of the site's loop (brought into range when drawn).
 struct MapChoice {
@@ -86,15 +102,23 @@ struct App {
   // What the user chose.
   std::string kernel_id;
   Params params;
-  std::array<int, 3> block_sides{1, 1, 1}; // the editor's fields; `block()` once valid
+  std::array<int, 3> block_sides{1, 1, 1}; // the block of the launch; `block()` once valid
+  std::array<char, 32> block_field{};      // the block as typed ("16x8"); set_block writes both
+  std::string block_field_problem;         // why the typed block does not parse ("" when it does)
   std::vector<Arch> arches;
   int arch_index = 0;
-  bool live = false;
+  bool live = true; // the panels follow each edit from the first start
   Theme theme = Theme::dark;
-  std::array<bool, kAllPanels.size()> panel_open{true, true, true, true, false, false, false, false}; // rest on demand
+  float ui_scale = 1;  // fonts and spacing: 1 at 96 dpi; Ctrl+= / Ctrl+- / Ctrl+0
+  bool ui_scale_remembered = false; // from the settings; else the window takes the monitor's
+  std::array<bool, kAllPanels.size()> panel_open{};
+  Layout layout;
   MapChoice global_map, shared_map, divergence_map; // divergence: its block and warp
 
-  // What came back.
+  // What came back. `modelled` follows every edit (the models, on the models' thread); `latest`
+  // is the last Run or live edit: measured by the worker, or in model mode the models with the
+  // recording's timings and counters.
+  std::optional<RunResult> modelled;
   std::optional<RunResult> latest;
   std::optional<ImpactCurves> curves; // for the latest result's kernel resources
   std::deque<RunResult> history;      // newest last
@@ -114,9 +138,15 @@ struct App {
 
   // Frame plumbing.
   ResultSource *source = nullptr;
+  ResultSource *models = nullptr; // the models of every edit, for `modelled` (none: `latest` serves)
+  std::optional<KernelRequest> last_modelled;
+  std::string last_modelled_arch;
   std::shared_ptr<const Recording> recording; // fills model results' timings and counters
   std::optional<ScreenshotRequest> screenshot;
   std::string last_screenshot_path;
+  std::string last_saved_path;             // a screenshot's or an export's, shown with a copy button
+  std::filesystem::path screenshot_dir;    // where F12 and Export put files (settings; default: pictures)
+  bool settings_writable = true;           // false when the settings file could not be moved aside
   std::array<PanelRect, kAllPanels.size()> panel_rects{};
   std::optional<KernelRequest> last_submitted; // what live mode compares against
   std::string last_submitted_arch;
@@ -131,6 +161,9 @@ struct App {
   bool select_kernel(const std::string &id);
   bool select_arch(const std::string &id_or_alias);
   void set_block(const BlockShape &block);
+  // The block field was edited: a shape that parses becomes the block; else the reason is kept
+  // and nothing is sent until it is fixed.
+  void block_field_edited();
 
   // "" when the current choices make a valid request, else the one-line reason.
   std::string request_problem() const;
@@ -140,8 +173,21 @@ struct App {
   bool run(bool live = false);
   // Live mode: sends the current request when it changed and is valid.
   void run_if_live();
-  // Takes what the source has produced, once per frame.
+  // Sends the launch on screen to the models when it changed, so model figures follow every edit.
+  void follow_edits();
+  // Takes what the sources have produced, once per frame.
   void poll_source();
+  // True when nothing is being computed and the model figures are those of the launch on screen.
+  bool settled() const;
+
+  // The model figures of the launch on screen (or, before the models answer, the latest result).
+  const RunResult *model_view() const;
+  // True when `latest` is of another launch than the one on screen: its measured figures are
+  // then shown greyed with `stale_note`.
+  bool latest_is_stale() const;
+  std::string stale_note() const; // "from block 16x16, stride=1: press F5 to measure this launch"
+  // Opens a panel and shows its tab.
+  void show_panel(Panel panel);
   // A result arrives: it becomes the latest and joins the history. A model result takes the
   // recorded timing and counters of the same launch when the recording has them.
   void show(RunResult result);
@@ -157,7 +203,7 @@ struct App {
   // Sends the sweep to the source (measured on the worker's GPU, or modelled where there is none).
   void measure_sweep();
 
-  // "softmax/naive 256": what the baseline is, for the panels.
+  // "softmax/naive 256, n=1048576": what the baseline is, for the panels.
   std::string baseline_label() const;
 
   PanelRect &rect(Panel panel) { return panel_rects[static_cast<int>(panel)]; }

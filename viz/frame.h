@@ -8,6 +8,7 @@
 #include <string>
 
 struct ImGuiContext;
+struct ImGuiIO;
 
 namespace wl::viz {
 
@@ -15,12 +16,15 @@ namespace wl::viz {
 // Takes new results from the source first, and sends the request in live mode.
 void draw_frame(App &app);
 
-// Applies the theme's colours and WarpLens's spacing to the current context.
-void apply_theme(Theme theme);
+// Applies the theme's colours and WarpLens's spacing, at the UI scale, to the current context.
+void apply_theme(Theme theme, float scale);
 
-// A Dear ImGui context with WarpLens's font and layout. `config_dir` holds layout.ini and
-// settings.json (empty: nothing is read or saved, as for headless screenshots); a damaged file
-// is reported in app.status and replaced on the next save. Destroying it saves both.
+// Dear ImGui's key map set to GLFW key codes, as the GLFW backend sets it.
+void map_keys_as_glfw_does(ImGuiIO &io);
+
+// A Dear ImGui context with WarpLens's font. `config_dir` holds settings.json (empty: nothing is
+// read or saved, as for headless screenshots); a damaged file is moved aside and reported in
+// app.status. Destroying it saves the settings.
 class GuiContext {
 public:
   GuiContext(App &app, std::filesystem::path config_dir);
@@ -28,14 +32,19 @@ public:
   GuiContext(const GuiContext &) = delete;
   GuiContext &operator=(const GuiContext &) = delete;
 
-  // Saves the layout when Dear ImGui says it changed (call after each frame).
+  // Saves the settings when they changed (call after each frame).
   void save_if_changed();
   void save();
+  // The font at the UI scale (the front-end then uploads the atlas again).
+  void load_fonts(float scale);
+  float font_scale() const { return m_font_scale; }
 
 private:
   App &m_app;
   std::filesystem::path m_config_dir;
   ImGuiContext *m_context;
+  std::string m_saved; // the settings as last written, to write only changes
+  float m_font_scale = 0;
 };
 
 // "DejaVu Sans" or "Dear ImGui default": which font the context loaded, for the sidecar.

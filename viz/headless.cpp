@@ -6,6 +6,9 @@
 
 #include "error.h"
 
+#include <chrono>
+#include <thread>
+
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #define GL_GLEXT_PROTOTYPES
@@ -91,6 +94,11 @@ struct HeadlessGui::Egl {
     return "";
   }
 
+  void resize_framebuffer(int width, int height) {
+    glBindRenderbuffer(GL_RENDERBUFFER, colour);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
+  }
+
   void make_framebuffer(int width, int height) {
     glGenRenderbuffers(1, &colour);
     glBindRenderbuffer(GL_RENDERBUFFER, colour);
@@ -135,27 +143,49 @@ HeadlessGui::~HeadlessGui() {
 }
 
 Image HeadlessGui::render(int frames) {
+  Image image;
+  for (int frame = 0; frame < frames; ++frame) image = render_frame(nullptr);
+  return image;
+}
+
+Image HeadlessGui::render_frame(ScriptPlayer *player) {
+  refresh_fonts(m_app, *m_gui);
   ImGuiIO &io = ImGui::GetIO();
   io.DisplaySize = ImVec2(static_cast<float>(m_width), static_cast<float>(m_height));
   io.DisplayFramebufferScale = ImVec2(1, 1);
   io.DeltaTime = 1.0f / 60;
-  Image image;
-  for (int frame = 0; frame < frames; ++frame) {
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui::NewFrame();
-    draw_frame(m_app);
-    ImGui::Render();
-    glViewport(0, 0, m_width, m_height);
-    const ImVec4 clear = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
-    glClearColor(clear.x * 0.8f, clear.y * 0.8f, clear.z * 0.8f, 1);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    glFinish();
-    image = read_framebuffer(m_width, m_height);
-    save_requested_screenshot(m_app, image);
-    m_gui->save_if_changed();
-  }
+  ImGui_ImplOpenGL3_NewFrame();
+  if (player) player->feed_input(io);
+  ImGui::NewFrame();
+  draw_frame(m_app);
+  ImGui::Render();
+  glViewport(0, 0, m_width, m_height);
+  const ImVec4 clear = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+  glClearColor(clear.x * 0.8f, clear.y * 0.8f, clear.z * 0.8f, 1);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  glFinish();
+  Image image = read_framebuffer(m_width, m_height);
+  save_requested_screenshot(m_app, image);
+  m_gui->save_if_changed();
+  if (player) player->after_frame(m_app);
   return image;
+}
+
+ScriptOutcome HeadlessGui::play(ScriptPlayer &player) {
+  while (!player.finished()) {
+    if (const auto size = player.take_window_size()) resize(size->first, size->second);
+    render_frame(&player);
+    // Waiting on the models or the worker: frames need not come faster than a screen's.
+    if (m_app.source && m_app.source->busy()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return *player.outcome();
+}
+
+void HeadlessGui::resize(int width, int height) {
+  m_width = width;
+  m_height = height;
+  m_egl->resize_framebuffer(width, height);
 }
 
 std::string HeadlessGui::renderer() const {
@@ -180,13 +210,21 @@ Image read_framebuffer(int width, int height) {
   return image;
 }
 
+void refresh_fonts(const App &app, GuiContext &gui) {
+  if (gui.font_scale() == app.ui_scale) return;
+  gui.load_fonts(app.ui_scale);
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
+}
+
 void save_requested_screenshot(App &app, const Image &window) {
   if (!app.screenshot) return;
   const ScreenshotRequest request = *app.screenshot;
   app.screenshot.reset();
   try {
     app.last_screenshot_path = save_screenshot(app, window, request).string();
-    app.status = "screenshot saved: " + app.last_screenshot_path;
+    app.last_saved_path = app.last_screenshot_path;
+    app.status = "screenshot saved";
   } catch (const UsageError &e) {
     app.status = std::string("screenshot not saved: ") + e.what();
   }

@@ -22,7 +22,7 @@ std::string measured_note(const RunResult &result) {
 void header(const char *name, const char *tooltip) {
   ImGui::TableNextColumn();
   ImGui::TableHeader(name);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
+  if (ImGui::IsItemHovered()) hover_text(tooltip);
 }
 
 void draw_headers() {
@@ -102,17 +102,16 @@ void draw_measured(const RunResult &result, const App &app) {
 } // namespace
 
 void draw_counters(App &app) {
-  if (!begin_panel(app, Panel::counters)) return;
-  if (!app.latest) {
-    empty_state("No result yet: Run (F5) a kernel from the Launch panel.");
-    ImGui::End();
+  const RunResult *model = app.model_view();
+  if (!model) {
+    empty_state(app.request_problem().empty() ? "Computing the model of this launch..."
+                                              : "No figures: the launch is not valid (" + app.request_problem() + ")");
     return;
   }
-  const RunResult &result = *app.latest;
+  const RunResult &result = *model;
   const LaunchPrediction &prediction = result.prediction;
   if (prediction.sites.empty()) {
     empty_state("This kernel declares no memory access sites (a library call): nothing to predict.");
-    ImGui::End();
     return;
   }
   empty_state("Predicted by the access model, per site; the measured figures need a GPU run with counters. "
@@ -124,13 +123,16 @@ void draw_counters(App &app) {
   const float table_height = ImGui::GetContentRegionAvail().y - reserved - 3.5f * ImGui::GetTextLineHeightWithSpacing();
   if (ImGui::BeginTable("##sites", 5, flags, ImVec2(0, table_height))) {
     draw_headers();
-    const std::string measured = measured_note(result);
+    const std::string measured =
+        !app.latest ? "not collected" : app.latest_is_stale() ? "other launch" : measured_note(*app.latest);
     for (const SitePrediction &site : prediction.sites) draw_site(site, measured);
     ImGui::EndTable();
   }
   draw_totals(prediction);
-  if (result.counters) draw_measured(result, app);
-  ImGui::End();
+  if (app.latest && app.latest->counters) {
+    MeasuredScope scope(app);
+    draw_measured(*app.latest, app);
+  }
 }
 
 } // namespace wl::viz

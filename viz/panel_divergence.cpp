@@ -34,14 +34,15 @@ void draw_measured(const RunResult &result, const App &app) {
     note_text("The run's counters have no thread and warp instruction counts (the default set has them).");
     return;
   }
-  ImGui::Text("%s of 32 lanes active per warp instruction (%s %% efficiency)", format_number(*lanes, 1).c_str(),
-              format_number(100 * *lanes / 32, 1).c_str());
+  ImGui::TextWrapped("Whole launch, every instruction: %s of 32 lanes active on average (%s %%). The rows below "
+                     "are the memory accesses of one warp: a step where few lanes work can be a small share of "
+                     "all the instructions, so the average stays high.",
+                     format_number(*lanes, 1).c_str(), format_number(100 * *lanes / 32, 1).c_str());
   if (app.baseline)
     ImGui::Text("baseline %s: %s (%s)", app.baseline_label().c_str(),
                 lanes_per_instruction(*app.baseline) ? format_number(*lanes_per_instruction(*app.baseline), 1).c_str() : "-",
                 change_text(lanes, lanes_per_instruction(*app.baseline)).c_str());
-  note_text("smsp__thread_inst_executed / smsp__inst_executed over the whole launch: every instruction, not only the "
-            "memory accesses drawn below.");
+  note_text("smsp__thread_inst_executed / smsp__inst_executed over the whole launch.");
 }
 
 // One row: the lanes of the warp that make this access, lit in their lane's colour.
@@ -65,12 +66,7 @@ void draw_paths(App &app) {
   const KernelDesc &kernel = *app.kernel();
   const LaunchShape launch = make_launch(kernel, app.params, app.block(), app.arch().sm_count);
   MapChoice &choice = app.divergence_map;
-  ImGui::PushItemWidth(ImGui::GetFontSize() * 10);
-  ImGui::InputInt3("block (x, y, z)", choice.block.data());
-  ImGui::PopItemWidth();
-  ImGui::PushItemWidth(ImGui::GetFontSize() * 6);
-  ImGui::InputInt("warp", &choice.warp);
-  ImGui::PopItemWidth();
+  block_and_warp_fields(launch.grid, choice.block, choice.warp);
   const std::array<int, 3> sides{launch.grid.x, launch.grid.y, launch.grid.z};
   for (int d = 0; d < 3; ++d) choice.block[d] = std::clamp(choice.block[d], 0, std::max(1, sides[d]) - 1);
   const int warps = static_cast<int>((launch.block.threads() + kWarpSize - 1) / kWarpSize);
@@ -105,14 +101,15 @@ void draw_paths(App &app) {
 } // namespace
 
 void draw_divergence(App &app) {
-  if (!begin_panel(app, Panel::divergence)) return;
-  if (app.latest && app.latest->kernel_id == app.kernel_id) draw_measured(*app.latest, app);
+  if (app.latest && app.latest->kernel_id == app.kernel_id) {
+    MeasuredScope scope(app);
+    draw_measured(*app.latest, app);
+  }
   ImGui::Separator();
   note_text("A row per access site and loop step of the chosen warp: green lanes make that access, grey lanes skip "
             "it (another branch, a guard, a finished tree step). Rows that are not all green are where the warp "
             "diverges.");
   draw_paths(app);
-  ImGui::End();
 }
 
 } // namespace wl::viz

@@ -51,14 +51,15 @@ void draw_map(App &app) {
 } // namespace
 
 void draw_global_memory(App &app) {
-  if (!begin_panel(app, Panel::global_memory)) return;
-  if (app.latest && app.latest->kernel_id == app.kernel_id) {
-    draw_sites(*app.latest);
-    draw_measured(*app.latest, app);
+  if (const RunResult *model = app.model_view(); model && model->kernel_id == app.kernel_id) {
+    draw_sites(*model);
+    if (app.latest && app.latest->kernel_id == app.kernel_id) {
+      MeasuredScope scope(app);
+      draw_measured(*app.latest, app);
+    }
     ImGui::Separator();
   }
   draw_map(app);
-  ImGui::End();
 }
 
 } // namespace wl::viz

@@ -5,6 +5,7 @@
 #include "panels.h"
 
 #include "block_text.h"
+#include "controls.h"
 #include "kernel_request.h"
 #include "registry.h"
 #include "widgets.h"
@@ -20,7 +21,8 @@ namespace {
 
 std::string family_of(const std::string &id) { return id.substr(0, id.find('/')); }
 
-// Families as tree nodes, variants as selectable leaves; the selected family starts open.
+// Families as tree nodes, variants as selectable leaves named by their kernel id for scripts; the
+// selected family starts open.
 void draw_catalog(App &app) {
   const std::vector<KernelDesc> &kernels = all_kernels();
   ImGui::BeginChild("##catalog", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 9), true);
@@ -29,11 +31,11 @@ void draw_catalog(App &app) {
     std::size_t end = i;
     while (end < kernels.size() && family_of(kernels[end].id) == family) ++end;
     if (family == family_of(app.kernel_id)) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
-    if (ImGui::TreeNode(family.c_str())) {
+    if (ui::tree_node(family.c_str())) {
       for (std::size_t k = i; k < end; ++k) {
         const KernelDesc &desc = kernels[k];
         const std::string label = desc.id.substr(family.size() + 1) + "  -  " + desc.title;
-        if (ImGui::Selectable(label.c_str(), desc.id == app.kernel_id) && desc.id != app.kernel_id)
+        if (ui::selectable(label.c_str(), desc.id == app.kernel_id, desc.id) && desc.id != app.kernel_id)
           app.select_kernel(desc.id);
         if (desc.id == app.kernel_id && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY(0.5f);
       }
@@ -45,12 +47,12 @@ void draw_catalog(App &app) {
 }
 
 // The kernel's teaching note, and a button for each panel it points at: hovering the note or a
-// button outlines those panels; a click opens the panel and brings it to the front.
+// button outlines those panels; a click opens the panel and shows its tab.
 void draw_lesson(App &app, const KernelDesc &kernel) {
   ImGui::TextUnformatted(kernel.id.c_str());
   ImGui::SameLine();
   ImGui::TextDisabled("%s", kernel.title.c_str());
-  ImGui::BeginChild("##lesson", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 5), true);
+  ImGui::BeginChild("##lesson", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 6), true);
   ImGui::TextWrapped("%s", kernel.lesson.c_str());
   ImGui::EndChild();
   const std::vector<Panel> named = panels_named_in(kernel.lesson);
@@ -62,27 +64,28 @@ void draw_lesson(App &app, const KernelDesc &kernel) {
     // On the same line while the button fits, else on the next.
     const float width = ImGui::CalcTextSize(panel_title(panel)).x + 2 * ImGui::GetStyle().FramePadding.x;
     if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();
-    if (ImGui::SmallButton(panel_title(panel))) {
-      app.open(panel) = true;
-      ImGui::SetWindowFocus(panel_title(panel));
-    }
+    if (ui::small_button(panel_title(panel))) app.show_panel(panel);
     if (ImGui::IsItemHovered()) app.highlighted = {panel};
   }
 }
 
-// One parameter: a combo when the kernel lists its choices, else a number field clamped to range.
+// One parameter of the kernel on screen: a combo when the kernel lists its choices, else a number
+// field; a value out of range is refused below the Run button, never clamped.
 void draw_param(App &app, const ParamSpec &spec) {
-  std::int64_t &value = app.params[spec.name];
-  ImGui::SetNextItemWidth(150);
+  const auto found = app.params.find(spec.name);
+  if (found == app.params.end()) return; // only the chosen kernel's own parameters are edited
+  std::int64_t &value = found->second;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
   if (!spec.choices.empty()) {
     const std::string current = std::to_string(value);
-    if (ImGui::BeginCombo(spec.name.c_str(), current.c_str())) {
+    if (ui::begin_combo(spec.name.c_str(), current.c_str())) {
       for (std::int64_t choice : spec.choices)
-        if (ImGui::Selectable(std::to_string(choice).c_str(), choice == value)) value = choice;
+        if (ui::selectable(std::to_string(choice).c_str(), choice == value)) value = choice;
       ImGui::EndCombo();
     }
   } else {
-    ImGui::InputScalar(spec.name.c_str(), ImGuiDataType_S64, &value);
+    long long edited = value;
+    if (ui::input_int64(spec.name.c_str(), &edited)) value = edited;
   }
   ImGui::SameLine();
   help_marker((spec.help + " (" + std::to_string(spec.min) + " to " + std::to_string(spec.max) + ")").c_str());
@@ -100,33 +103,37 @@ void draw_params(App &app, const KernelDesc &kernel) {
   }
 }
 
-// The sides the kernel lets the user choose, the presets it allows for these parameters.
+// The block as a person writes it ("256", "16x8"), and the presets the kernel allows for these
+// parameters.
 void draw_block_editor(App &app, const KernelDesc &kernel) {
   ImGui::TextDisabled("Block shape");
   if (kernel.library_chooses_block) {
     ImGui::TextWrapped("%s", kernel.allowed_blocks.c_str());
     return;
   }
-  ImGui::SetNextItemWidth(220);
-  const char *label = "threads (x, y, z)";
-  if (kernel.block_rank == 1) ImGui::InputInt(label, &app.block_sides[0]);
-  else if (kernel.block_rank == 2) ImGui::InputInt2(label, app.block_sides.data());
-  else ImGui::InputInt3(label, app.block_sides.data());
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+  if (ui::input_text("block", app.block_field.data(), app.block_field.size())) app.block_field_edited();
+  ImGui::SameLine();
+  help_marker("Threads per block as X, XxY or XxYxZ, e.g. 256 or 16x16.");
   empty_state(("allowed: " + kernel.allowed_blocks).c_str());
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  bool first = true;
   for (const BlockShape &preset : allowed_presets(kernel, app.params)) {
     const std::string text = format_block(preset);
-    if (ImGui::SmallButton(text.c_str())) app.set_block(preset);
-    ImGui::SameLine();
+    const float width = ImGui::CalcTextSize(text.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x;
+    if (!first && ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();
+    first = false;
+    if (ui::small_button(text.c_str())) app.set_block(preset);
   }
-  ImGui::NewLine();
 }
 
 void draw_arch_picker(App &app) {
-  ImGui::SetNextItemWidth(220);
-  if (ImGui::BeginCombo("arch", app.arch().id.c_str())) {
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
+  if (ui::begin_combo("arch", app.arch().id.c_str())) {
     for (std::size_t i = 0; i < app.arches.size(); ++i) {
       const std::string label = app.arches[i].id + "  (" + app.arches[i].sm_name() + ")";
-      if (ImGui::Selectable(label.c_str(), static_cast<int>(i) == app.arch_index)) app.arch_index = static_cast<int>(i);
+      if (ui::selectable(label.c_str(), static_cast<int>(i) == app.arch_index, app.arches[i].id))
+        app.arch_index = static_cast<int>(i);
     }
     ImGui::EndCombo();
   }
@@ -138,23 +145,22 @@ void draw_arch_picker(App &app) {
 void draw_run_controls(App &app) {
   const std::string problem = app.request_problem();
   ImGui::BeginDisabled(!problem.empty());
-  if (ImGui::Button("Run (F5)")) app.run();
+  if (ui::button("Run (F5)")) app.run();
   ImGui::EndDisabled();
   ImGui::SameLine();
-  ImGui::Checkbox("Live (L)", &app.live);
+  ui::checkbox("Live (L)", &app.live);
   if (!problem.empty()) error_text("Not sent: " + problem);
   else if (!app.last_error.empty()) error_text(app.last_error);
-  ImGui::TextDisabled("source: %s", !app.source ? "none" : app.source->busy() ? "computing" : "idle");
 }
 
 // Pin the shown run as the baseline the panels compare with; clear it.
 void draw_baseline_controls(App &app) {
   ImGui::BeginDisabled(!app.latest);
-  if (ImGui::Button("Pin as baseline (B)")) app.pin_baseline();
+  if (ui::button("Pin as baseline (B)")) app.pin_baseline();
   ImGui::EndDisabled();
   if (!app.baseline) return;
   ImGui::SameLine();
-  if (ImGui::Button("Clear")) {
+  if (ui::button("Clear baseline")) {
     app.baseline.reset();
     return;
   }
@@ -164,14 +170,14 @@ void draw_baseline_controls(App &app) {
 } // namespace
 
 void draw_launch(App &app) {
-  if (!begin_panel(app, Panel::launch)) return;
-  const KernelDesc *kernel = app.kernel();
   draw_catalog(app);
+  const KernelDesc *kernel = app.kernel(); // after the catalog: a click there may have chosen another
   if (!kernel) {
-    empty_state("Choose a kernel from the catalog above.");
-    ImGui::End();
+    empty_state("Start here: choose a kernel from the tree above.");
     return;
   }
+  note_text("Pick a kernel in the tree and read its lesson; change its block or parameters and the panels "
+            "follow. Run (F5) measures.");
   draw_lesson(app, *kernel);
   draw_params(app, *kernel);
   ImGui::Separator();
@@ -181,7 +187,6 @@ void draw_launch(App &app) {
   draw_run_controls(app);
   ImGui::Separator();
   draw_baseline_controls(app);
-  ImGui::End();
 }
 
 } // namespace wl::viz

@@ -14,18 +14,21 @@ namespace {
 
 std::string percent(double fraction) { return format_number(100 * fraction, 1) + " %"; }
 
-void draw_summary(const RunResult &result, const OccupancyResult &occupancy) {
-  if (!ImGui::BeginTable("##occupancy", 2, ImGuiTableFlags_SizingStretchProp)) return;
+void draw_summary(const App &app, const RunResult &result, const OccupancyResult &occupancy) {
+  if (!begin_figure_table("##occupancy")) return;
   figure_row("theoretical occupancy", percent(occupancy.occupancy),
              "Resident warps per SM over the SM's maximum, from the toolkit's occupancy calculator.");
-  figure_row("achieved occupancy", achieved_occupancy_text(result),
+  const std::string achieved = !app.latest             ? "not measured yet: Run (F5)"
+                               : app.latest_is_stale() ? achieved_occupancy_text(*app.latest) + " of another launch (F5)"
+                                                       : achieved_occupancy_text(*app.latest);
+  figure_row("achieved occupancy", achieved,
              "Warps active per cycle over the SM's maximum, from the hardware counters "
              "(sm__warps_active.avg.pct_of_peak_sustained_active): below theoretical when warps finish unevenly "
              "or the last wave is partial.");
   figure_row("blocks per SM", std::to_string(occupancy.blocks_per_sm));
   figure_row("warps per SM",
              std::to_string(occupancy.warps_per_sm) + " of " + std::to_string(occupancy.max_warps_per_sm));
-  if (result.runtime_blocks_per_sm >= 0)
+  if (result.runtime_blocks_per_sm >= 0 && !app.latest_is_stale())
     figure_row("runtime blocks per SM", std::to_string(result.runtime_blocks_per_sm),
                "cudaOccupancyMaxActiveBlocksPerMultiprocessor on the device");
   if (result.attributes)
@@ -57,7 +60,7 @@ void draw_curves(const App &app, const RunResult &result) {
 
 void draw_waves(const Waves &waves) {
   ImGui::TextDisabled("Waves");
-  if (!ImGui::BeginTable("##waves", 2, ImGuiTableFlags_SizingStretchProp)) return;
+  if (!begin_figure_table("##waves")) return;
   figure_row("grid", format_count(waves.grid_blocks) + " blocks");
   figure_row("blocks per wave", format_count(waves.blocks_per_wave), "SMs x blocks per SM: one full wave");
   figure_row("waves", format_number(waves.waves, 2) + " (" + format_count(waves.full_waves) + " full)");
@@ -76,7 +79,7 @@ std::optional<double> achieved_percent(const RunResult &result) {
 // The pinned baseline's occupancy beside the latest, in points.
 void draw_against_baseline(const App &app) {
   if (!app.baseline) return;
-  const RunResult &now = *app.latest, &then = *app.baseline;
+  const RunResult &now = *app.model_view(), &then = *app.baseline;
   const auto theoretical = [](const RunResult &r) {
     return r.occupancy ? std::optional(100 * r.occupancy->occupancy) : std::nullopt;
   };
@@ -92,7 +95,8 @@ void draw_against_baseline(const App &app) {
     ImGui::TextUnformatted(change_text(a, b, true).c_str());
   };
   row("theoretical", theoretical(now), theoretical(then));
-  row("achieved", achieved_percent(now), achieved_percent(then));
+  row("achieved", app.latest && !app.latest_is_stale() ? achieved_percent(*app.latest) : std::nullopt,
+      achieved_percent(then));
   ImGui::EndTable();
 }
 
@@ -105,22 +109,21 @@ std::string achieved_occupancy_text(const RunResult &result) {
 }
 
 void draw_occupancy(App &app) {
-  if (!begin_panel(app, Panel::occupancy)) return;
-  if (!app.latest) {
-    empty_state("No result yet: choose a kernel and a block in Launch, then Run (F5) or turn Live on.");
-    ImGui::End();
+  const RunResult *model = app.model_view();
+  if (!model) {
+    empty_state(app.request_problem().empty() ? "Computing the model of this launch..."
+                                              : "No figures: the launch is not valid (" + app.request_problem() + ")");
     return;
   }
-  const RunResult &result = *app.latest;
+  const RunResult &result = *model;
   if (!result.occupancy) {
     empty_state("No occupancy for this launch: a library call (cuBLAS) chooses its own kernels and blocks.");
-    ImGui::End();
     return;
   }
   const OccupancyResult &occupancy = *result.occupancy;
   ImGui::Text("%s on %s, block %dx%dx%d", result.kernel_id.c_str(), result.arch.id.c_str(), result.launch.block.x,
               result.launch.block.y, result.launch.block.z);
-  draw_summary(result, occupancy);
+  draw_summary(app, result, occupancy);
   draw_against_baseline(app);
   ImGui::Separator();
   ImGui::TextDisabled("Blocks per SM each resource allows");
@@ -132,7 +135,6 @@ void draw_occupancy(App &app) {
     ImGui::Separator();
     draw_waves(*occupancy.waves);
   }
-  ImGui::End();
 }
 
 } // namespace wl::viz

@@ -6,6 +6,7 @@
 
 #include "panels.h"
 
+#include "controls.h"
 #include "widgets.h"
 
 #include <imgui.h>
@@ -41,9 +42,10 @@ void draw_measured(const RunResult &result, const App &app) {
 void draw_pad_slider(App &app) {
   for (const ParamSpec &spec : app.kernel()->params) {
     if (spec.name != "pad") continue;
-    int pad = static_cast<int>(app.params[spec.name]);
-    if (ImGui::SliderInt("pad", &pad, static_cast<int>(spec.min), static_cast<int>(spec.max)))
-      app.params[spec.name] = pad;
+    const auto found = app.params.find(spec.name);
+    if (found == app.params.end()) return;
+    int pad = static_cast<int>(found->second);
+    if (ui::slider_int("pad", &pad, static_cast<int>(spec.min), static_cast<int>(spec.max))) found->second = pad;
     ImGui::SameLine();
     help_marker(spec.help.c_str());
   }
@@ -67,15 +69,16 @@ void draw_grid(App &app) {
 } // namespace
 
 void draw_shared_memory(App &app) {
-  if (!begin_panel(app, Panel::shared_memory)) return;
-  if (app.latest && app.latest->kernel_id == app.kernel_id) {
-    draw_sites(*app.latest);
-    draw_measured(*app.latest, app);
+  if (const RunResult *model = app.model_view(); model && model->kernel_id == app.kernel_id) {
+    draw_sites(*model);
+    if (app.latest && app.latest->kernel_id == app.kernel_id) {
+      MeasuredScope scope(app);
+      draw_measured(*app.latest, app);
+    }
     ImGui::Separator();
   }
   draw_pad_slider(app);
   draw_grid(app);
-  ImGui::End();
 }
 
 } // namespace wl::viz

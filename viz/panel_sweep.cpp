@@ -6,7 +6,10 @@
 
 #include "panels.h"
 
+#include "block_text.h"
+#include "controls.h"
 #include "screenshot.h"
+#include "settings.h"
 #include "widgets.h"
 
 #include <algorithm>
@@ -23,10 +26,19 @@ struct Range {
   bool empty = true;
 };
 
+// What colours a cell: the figure itself, or for per-request figures its ratio to the ideal.
+std::optional<double> colour_value(const SweepPoint &p, SweepMetric metric) {
+  if (!p.result) return std::nullopt;
+  const std::optional<double> v = sweep_value(*p.result, metric);
+  const std::optional<double> ideal = sweep_ideal(*p.result, metric);
+  if (v && ideal && *ideal > 0) return *v / *ideal;
+  return v;
+}
+
 Range value_range(const std::vector<SweepPoint> &points, SweepMetric metric) {
   Range r;
   for (const SweepPoint &p : points)
-    if (const std::optional<double> v = p.result ? sweep_value(*p.result, metric) : std::nullopt) {
+    if (const std::optional<double> v = colour_value(p, metric)) {
       r.low = r.empty ? *v : std::min(r.low, *v);
       r.high = r.empty ? *v : std::max(r.high, *v);
       r.empty = false;
@@ -34,18 +46,22 @@ Range value_range(const std::vector<SweepPoint> &points, SweepMetric metric) {
   return r;
 }
 
-// Green for the best end of the range, red for the worst.
+// Green for the best end of the range, red for the worst; per-request figures against their
+// ideal, so a sweep where every shape is ideal is all green.
 ImU32 heat(double value, const Range &range, SweepMetric metric) {
-  double t = range.high > range.low ? (value - range.low) / (range.high - range.low) : 0.5;
+  const bool against_ideal = metric == SweepMetric::sectors_per_request || metric == SweepMetric::wavefronts_per_request;
+  const double low = against_ideal ? 1.0 : range.low;
+  double t = range.high > low ? (value - low) / (range.high - low) : (against_ideal ? 0.0 : 0.5);
   if (lower_is_better(metric)) t = 1 - t;
-  return ImColor::HSV(static_cast<float>(0.33 * t), 0.65f, 0.8f);
+  return ImColor::HSV(static_cast<float>(0.33 * std::clamp(t, 0.0, 1.0)), 0.65f, 0.8f);
 }
 
 std::string cell_tooltip(const SweepPoint &p, SweepMetric metric, bool tied) {
-  std::string text = "block " + std::to_string(p.block.x) + "x" + std::to_string(p.block.y) + "x" + std::to_string(p.block.z);
+  std::string text = "block " + format_block(p.block);
   if (!p.result) return text + ": not allowed: " + p.refused;
   const std::optional<double> v = sweep_value(*p.result, metric);
   text += std::string(": ") + sweep_metric_name(metric) + " " + (v ? format_number(*v, 4) : "not in this sweep");
+  if (const std::optional<double> ideal = sweep_ideal(*p.result, metric)) text += " (ideal " + format_number(*ideal, 2) + ")";
   if (p.result->timing) text += "; noise " + format_number(100 * p.result->timing->noise, 2) + " %";
   if (tied) text += "; tied with the best within the measured noise";
   return text + "\nClick to load this shape.";
@@ -58,8 +74,35 @@ std::vector<int> distinct(const std::vector<SweepPoint> &points, int BlockShape:
   return sides;
 }
 
-// A row per block y, a column per block x; a 1D sweep is one row. Returns the clicked point.
-const SweepPoint *heatmap(const std::vector<SweepPoint> &points, SweepMetric metric) {
+// The legend: a colour bar from best to worst with the figure's values at both ends.
+void colour_bar(const Range &range, SweepMetric metric, bool measured) {
+  const bool low_best = lower_is_better(metric);
+  const bool against_ideal = metric == SweepMetric::sectors_per_request || metric == SweepMetric::wavefronts_per_request;
+  const float width = ImGui::GetFontSize() * 12, height = ImGui::GetFontSize() * 0.8f;
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImDrawList *draw = ImGui::GetWindowDrawList();
+  constexpr int kSteps = 24;
+  for (int i = 0; i < kSteps; ++i) {
+    const float t = static_cast<float>(i) / kSteps;
+    draw->AddRectFilled(ImVec2(at.x + width * t, at.y), ImVec2(at.x + width * (t + 1.0f / kSteps) + 1, at.y + height),
+                        ImColor::HSV(0.33f * (1 - t), 0.65f, 0.8f));
+  }
+  ImGui::Dummy(ImVec2(width, height));
+  const double best = against_ideal ? 1.0 : low_best ? range.low : range.high;
+  const double worst = low_best ? range.high : range.low;
+  ImGui::SameLine();
+  ImGui::TextUnformatted((against_ideal ? "ideal (x1.00)  to  x" + format_number(worst, 2) + " the ideal"
+                                        : "best " + format_number(best, 3) + "  to  worst " + format_number(worst, 3))
+                             .c_str());
+  note_text(std::string(against_ideal ? "Colour: times the ideal for the access width. " : "") +
+            (measured ? "White outline: tied with the best within the measured noise. " : "") +
+            "Blue outline: the launch on screen. Struck out: not allowed (hover for why).");
+}
+
+// A row per block y, a column per block x; a 1D sweep is one row. Each cell is a button a person
+// (or a script, by its block "16x8") clicks to load that shape. Returns the clicked point.
+const SweepPoint *heatmap(const SweepData &data, SweepMetric metric, const BlockShape &current) {
+  const std::vector<SweepPoint> &points = data.points;
   const std::vector<int> xs = distinct(points, &BlockShape::x), ys = distinct(points, &BlockShape::y);
   const Range range = value_range(points, metric);
   const std::vector<bool> tied = tied_with_best(points, metric);
@@ -77,10 +120,17 @@ const SweepPoint *heatmap(const std::vector<SweepPoint> &points, SweepMetric met
     const auto col = std::find(xs.begin(), xs.end(), p.block.x) - xs.begin();
     const auto row = std::find(ys.begin(), ys.end(), p.block.y) - ys.begin();
     const ImVec2 min(origin.x + label + cell * col, origin.y + cell * row), max(min.x + cell - 1, min.y + cell - 1);
-    const std::optional<double> v = p.result ? sweep_value(*p.result, metric) : std::nullopt;
+    ImGui::SetCursorScreenPos(min);
+    const std::string name = format_block(p.block);
+    // A button per cell: hover and clicks respect what lies above it (an open combo's list).
+    if (ImGui::InvisibleButton(("##cell" + name).c_str(), ImVec2(cell - 1, cell - 1)) && p.result) clicked = &p;
+    note_last_item(name, ControlKind::cell);
+    if (ImGui::IsItemHovered()) hover_text(cell_tooltip(p, metric, tied[i]));
+    const std::optional<double> v = colour_value(p, metric);
     if (v) {
       draw->AddRectFilled(min, max, heat(*v, range, metric));
-      const std::string shown = format_number(*v, *v >= 100 ? 0 : *v >= 10 ? 1 : 3);
+      const double shown_value = *sweep_value(*p.result, metric);
+      const std::string shown = format_number(shown_value, shown_value >= 100 ? 0 : shown_value >= 10 ? 1 : 3);
       const float size = ImGui::GetFontSize() * 0.7f;
       if (ImGui::CalcTextSize(shown.c_str()).x * 0.7f < cell - 3)
         draw->AddText(ImGui::GetFont(), size, ImVec2(min.x + 2, min.y + 2), IM_COL32(20, 20, 20, 255), shown.c_str());
@@ -89,11 +139,9 @@ const SweepPoint *heatmap(const std::vector<SweepPoint> &points, SweepMetric met
     }
     if (!p.result) draw->AddLine(min, max, edge); // struck out: not allowed
     draw->AddRect(min, max, tied[i] ? IM_COL32(255, 255, 255, 255) : edge, 0, 0, tied[i] ? 2.0f : 1.0f);
-    if (ImGui::IsMouseHoveringRect(min, max)) {
-      ImGui::SetTooltip("%s", cell_tooltip(p, metric, tied[i]).c_str());
-      if (ImGui::IsMouseClicked(ImGuiMouseButton_Left) && p.result) clicked = &p;
-    }
+    if (p.block == current) draw->AddRect(ImVec2(min.x - 1, min.y - 1), ImVec2(max.x + 1, max.y + 1), IM_COL32(60, 140, 255, 255), 0, 0, 3);
   }
+  ImGui::SetCursorScreenPos(origin);
   ImGui::Dummy(ImVec2(label + cell * xs.size(), cell * ys.size()));
   // The x sides under the columns, as many as fit.
   const ImVec2 under = ImGui::GetCursorScreenPos();
@@ -101,14 +149,7 @@ const SweepPoint *heatmap(const std::vector<SweepPoint> &points, SweepMetric met
   for (std::size_t col = 0; col < xs.size(); col += every)
     draw->AddText(ImVec2(under.x + label + cell * col, under.y), text, std::to_string(xs[col]).c_str());
   ImGui::Dummy(ImVec2(0, ImGui::GetFontSize()));
-  const bool low = lower_is_better(metric);
-  if (!range.empty)
-    note_text("green: " + format_number(low ? range.low : range.high, 3) + " (best), red: " +
-              format_number(low ? range.high : range.low, 3) +
-              "; white outline: tied with the best within the measured noise; struck out: not allowed (hover for why)");
-  else
-    note_text(std::string("This sweep has no ") + sweep_metric_name(metric) + ": a model sweep has no time or counters; "
-              "load a sweep measured with `warplens sweep --json`.");
+  if (!range.empty) colour_bar(range, metric, data.measured);
   return clicked;
 }
 
@@ -122,75 +163,87 @@ void line_chart(const std::vector<SweepPoint> &points, SweepMetric metric) {
                    FLT_MAX, ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 6));
 }
 
-// A timestamped file in the current folder, a counter added rather than overwrite one.
+// A timestamped file in the app's folder for saved files, a counter added rather than overwrite one.
 void export_csv(App &app) {
+  const std::filesystem::path dir = app.screenshot_dir.empty() ? pictures_dir() : app.screenshot_dir;
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
   const std::string stem = "warplens-sweep-" + local_time("%Y%m%d-%H%M%S");
-  std::string name = stem + ".csv";
-  for (int n = 2; std::filesystem::exists(name); ++n) name = stem + "-" + std::to_string(n) + ".csv";
-  std::ofstream out(name);
-  out << sweep_csv(app.sweep.data->points);
-  app.status = out ? "sweep saved to " + std::filesystem::absolute(name).string() : "could not write " + name;
+  std::filesystem::path file = dir / (stem + ".csv");
+  for (int n = 2; std::filesystem::exists(file, error); ++n) file = dir / (stem + "-" + std::to_string(n) + ".csv");
+  const std::string problem = write_file_atomically(file, sweep_csv(app.sweep.data->points));
+  app.status = problem.empty() ? "sweep saved" : problem;
+  if (problem.empty()) app.last_saved_path = file.string();
 }
 
 void draw_controls(App &app) {
   ImGui::PushItemWidth(ImGui::GetFontSize() * 8);
-  ImGui::InputText("block x", app.sweep.x_sides.data(), app.sweep.x_sides.size());
+  ui::input_text("block x", app.sweep.x_sides.data(), app.sweep.x_sides.size());
   ImGui::SameLine();
-  ImGui::InputText("block y", app.sweep.y_sides.data(), app.sweep.y_sides.size());
+  ui::input_text("block y", app.sweep.y_sides.data(), app.sweep.y_sides.size());
   ImGui::PopItemWidth();
-  if (ImGui::Button("Model sweep")) app.model_sweep_now();
+  if (ui::button("Model sweep")) app.model_sweep_now();
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Every shape through the occupancy and access models on %s (no GPU): theoretical occupancy, "
-                      "sectors and wavefronts per request. `warplens sweep <kernel> --json FILE` measures one on a "
-                      "GPU; open it with `warplens --sweep-json FILE`.",
-                      app.arch().id.c_str());
+    hover_text("Every shape through the occupancy and access models on " + app.arch().id +
+               " (no GPU): theoretical occupancy, sectors and wavefronts per request. `warplens sweep <kernel> --json "
+               "FILE` measures one on a GPU; open it with `warplens --sweep-json FILE`.");
   ImGui::SameLine();
   ImGui::BeginDisabled(app.sweep.running || !app.source);
-  if (ImGui::Button("Measure sweep")) app.measure_sweep();
+  if (ui::button("Measure sweep")) app.measure_sweep();
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip("Every shape measured by the worker (timing, verification, the default counters), one "
-                      "session for all; with no GPU there, the models.");
+    hover_text("Every shape measured by the worker (timing, verification, the default counters), one session for "
+               "all; with no GPU there, the models.");
   if (app.sweep.data) {
     ImGui::SameLine();
-    if (ImGui::Button("Export CSV")) export_csv(app);
+    if (ui::button("Export CSV")) export_csv(app);
   }
   if (app.sweep.running && app.source) {
     const auto [done, total] = app.source->sweep_progress();
     ImGui::ProgressBar(total > 0 ? static_cast<float>(done) / total : 0.0f, ImVec2(ImGui::GetFontSize() * 14, 0),
                        total > 0 ? (std::to_string(done) + " of " + std::to_string(total) + " shapes").c_str() : "starting");
     ImGui::SameLine();
-    if (ImGui::Button("Cancel")) app.source->cancel_sweep();
-  }
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
-  if (ImGui::BeginCombo("colour by", sweep_metric_name(app.sweep.metric))) {
-    for (SweepMetric m : kAllSweepMetrics)
-      if (ImGui::Selectable(sweep_metric_name(m), m == app.sweep.metric)) app.sweep.metric = m;
-    ImGui::EndCombo();
+    if (ui::button("Cancel")) app.source->cancel_sweep();
   }
   if (!app.sweep.problem.empty()) error_text(app.sweep.problem);
+}
+
+// Only the figures the sweep has are offered; the choice falls back to the first of them.
+void draw_metric_choice(App &app, const SweepData &data) {
+  const std::vector<SweepMetric> offered = offered_metrics(data);
+  if (offered.empty()) return;
+  if (std::find(offered.begin(), offered.end(), app.sweep.metric) == offered.end()) app.sweep.metric = offered.front();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+  if (ui::begin_combo("colour by", sweep_metric_name(app.sweep.metric))) {
+    for (SweepMetric m : offered)
+      if (ui::selectable(sweep_metric_name(m), m == app.sweep.metric)) app.sweep.metric = m;
+    ImGui::EndCombo();
+  }
 }
 
 } // namespace
 
 void draw_sweep(App &app) {
-  if (!begin_panel(app, Panel::sweep)) return;
   draw_controls(app);
   if (!app.sweep.data) {
     empty_state("No sweep yet: Model sweep sweeps the current kernel over the sides above.");
-    ImGui::End();
     return;
   }
   const SweepData &data = *app.sweep.data;
-  ImGui::TextDisabled("%s: %s, %zu shapes", data.origin.c_str(),
-                      data.points.empty() ? "-" : (data.points.front().result ? data.points.front().result->kernel_id.c_str() : "?"),
-                      data.points.size());
+  ImGui::TextDisabled("%s: %s, %zu shapes", data.origin.c_str(), data.kernel_id.c_str(), data.points.size());
+  const auto allowed = std::find_if(data.points.begin(), data.points.end(), [](const SweepPoint &p) { return p.result; });
+  if (allowed == data.points.end()) {
+    error_text(data.points.empty() ? std::string("The sweep has no shapes.")
+                                   : "The kernel refused every shape of this sweep; the first: " +
+                                         format_block(data.points.front().block) + ": " + data.points.front().refused);
+    return;
+  }
+  draw_metric_choice(app, data);
   if (distinct(data.points, &BlockShape::y).size() == 1) line_chart(data.points, app.sweep.metric);
-  if (const SweepPoint *clicked = heatmap(data.points, app.sweep.metric)) {
+  if (const SweepPoint *clicked = heatmap(data, app.sweep.metric, app.block())) {
     app.set_block(clicked->block);
     app.run();
   }
-  ImGui::End();
 }
 
 } // namespace wl::viz

@@ -14,20 +14,28 @@ namespace wl::viz {
 namespace {
 
 void draw_work(const RunResult &result) {
-  if (!ImGui::BeginTable("##work", 2, ImGuiTableFlags_SizingStretchProp)) return;
+  if (!begin_figure_table("##work")) return;
   figure_row("bytes moved", format_bytes(result.bytes_moved),
              "The fewest bytes the kernel must move: every input read once, every output written once.");
   if (result.flops > 0) figure_row("arithmetic", format_number(result.flops / 1e9, 3) + " GFLOP");
-  if (result.arch.dram_bandwidth_gbps > 0)
-    figure_row("time at peak bandwidth",
-               format_number(result.bytes_moved / (result.arch.dram_bandwidth_gbps * 1e9) * 1e3, 4) + " ms",
+  const double peak = result.arch.dram_bandwidth_gbps * 1e9;
+  if (peak > 0) {
+    figure_row("at peak, bytes needed", format_number(result.bytes_moved / peak * 1e3, 4) + " ms",
                "bytes moved / the arch's peak DRAM bandwidth: no run can be faster while memory-bound.");
+    double fetched = 0; // what the model's sectors bring in from global memory
+    for (const SitePrediction &site : result.prediction.sites)
+      if (site.space == MemorySpace::global) fetched += static_cast<double>(site.bytes_fetched);
+    if (fetched > 0)
+      figure_row("at peak, sectors fetched", format_number(fetched / peak * 1e3, 4) + " ms (" + format_bytes(fetched) + ")",
+                 "The model's 32-byte sectors x 32 B / peak bandwidth: the floor for the access pattern as written "
+                 "(an upper bound on the traffic: the caches may serve part of it).");
+  }
   ImGui::EndTable();
 }
 
 void draw_measurement(const RunResult &result) {
   const TimingStats &t = *result.timing;
-  if (!ImGui::BeginTable("##timing", 2, ImGuiTableFlags_SizingStretchProp)) return;
+  if (!begin_figure_table("##timing")) return;
   figure_row("median", format_number(t.median_ms, 4) + " ms", "Median of the cold samples (L2 flushed before each).");
   figure_row("min", format_number(t.min_ms, 4) + " ms");
   figure_row("noise", format_number(100 * t.noise, 2) + " %" + (t.converged ? "" : " (budget reached first)"),
@@ -48,10 +56,13 @@ void draw_against_baseline(const App &app) {
   const std::optional<double> now = app.latest->timing ? std::optional(app.latest->timing->median_ms) : std::nullopt;
   const std::optional<double> then = app.baseline->timing ? std::optional(app.baseline->timing->median_ms) : std::nullopt;
   ImGui::TextDisabled("Against the baseline, %s", app.baseline_label().c_str());
-  if (!ImGui::BeginTable("##baseline_timing", 2, ImGuiTableFlags_SizingStretchProp)) return;
+  if (!begin_figure_table("##baseline_timing")) return;
   figure_row("baseline median", then ? format_number(*then, 4) + " ms" : "not timed");
   figure_row("change", change_text(now, then), "The latest median against the baseline's: negative is faster.");
-  if (now && then && *now > 0) figure_row("speed-up", format_number(*then / *now, 2) + "x", "baseline median / latest median");
+  if (now && then && *now > 0) {
+    const double speed_up = *then / *now;
+    figure_row("speed-up", format_number(speed_up, speed_up < 0.1 ? 4 : 2) + "x", "baseline median / latest median");
+  }
   ImGui::EndTable();
   ImGui::Separator();
 }
@@ -71,24 +82,22 @@ void draw_history(const App &app) {
 } // namespace
 
 void draw_timings(App &app) {
-  if (!begin_panel(app, Panel::timings)) return;
-  if (!app.latest) {
-    empty_state("No result yet: Run (F5) a kernel from the Launch panel.");
-    ImGui::End();
-    return;
+  if (app.latest) {
+    const RunResult &result = *app.latest;
+    MeasuredScope measured(app);
+    draw_against_baseline(app); // first: with a baseline pinned, the change is the point
+    if (!result.recorded_on.empty()) recorded_text("Timing " + result.recorded_on + " (model mode: nothing ran here)");
+    if (result.timing) draw_measurement(result);
+    else
+      empty_state("Not timed: model mode predicts occupancy and memory traffic, not time. A run on a GPU fills "
+                  "the median, noise and throughput here; the bundled H100 recording has every kernel at its "
+                  "default parameters and block and at its block presets.");
+  } else {
+    empty_state("Not measured yet: Run (F5) measures this launch.");
   }
-  const RunResult &result = *app.latest;
-  draw_against_baseline(app); // first: with a baseline pinned, the change is the point
-  if (!result.recorded_on.empty()) recorded_text("Timing " + result.recorded_on + " (model mode: nothing ran here)");
-  if (result.timing) draw_measurement(result);
-  else
-    empty_state("Not timed: model mode predicts occupancy and memory traffic, not time. A run on a GPU fills "
-                "the median, noise and throughput here; the bundled H100 recording has every kernel at its "
-                "default parameters and block and at its block presets.");
   ImGui::Separator();
-  draw_work(result);
+  if (const RunResult *model = app.model_view()) draw_work(*model);
   draw_history(app);
-  ImGui::End();
 }
 
 } // namespace wl::viz

@@ -1,37 +1,46 @@
 #pragma once
-// The four panels, one file each, and the prologue they share. Each reads the App and changes
-// only the user's choices in it.
+// The panels, one file each, and the one table that names them: key (CLI --panel, file names,
+// settings), title (its tab), draw function, the tile it sits in at first, and whether it is open
+// at first. The layout (layout.h) places them; each draw function fills the region it is given
+// and changes only the user's choices in the App.
 
 #include "app.h"
 
 namespace wl::viz {
 
-void draw_launch(App &app);    // kernel catalog, parameters, block editor, arch, Run / Live
-void draw_occupancy(App &app); // occupancy, limiters, impact curves, waves
-void draw_timings(App &app);   // median, min, noise, throughput, recent runs
-void draw_counters(App &app);  // every access site: predicted, and measured when collected
+void draw_launch(App &app);        // kernel catalog, parameters, block, arch, Run / Live
+void draw_occupancy(App &app);     // occupancy, limiters, impact curves, waves
+void draw_timings(App &app);       // median, min, noise, throughput, recent runs
+void draw_counters(App &app);      // every access site: predicted, and measured when collected
 void draw_global_memory(App &app); // global sites: sectors per request; the warp map of lanes on sectors
 void draw_shared_memory(App &app); // shared sites: wavefronts per request; the bank grid
 void draw_divergence(App &app);    // the active lanes of a warp at each site and step; lanes per instruction
 void draw_sweep(App &app);         // a block-shape sweep as a line (1D) or heatmap (2D), any figure
 
+struct PanelInfo {
+  Panel panel;
+  const char *key;   // "launch", "global", ...
+  const char *title; // "Launch", "Global memory", ...
+  void (*draw)(App &);
+  Tile tile;         // where it sits at first (View > Reset layout puts it back)
+  bool open_at_start;
+};
+
+inline constexpr std::array<PanelInfo, kAllPanels.size()> kPanels = {{
+    {Panel::launch, "launch", "Launch", draw_launch, Tile::left, true},
+    {Panel::occupancy, "occupancy", "Occupancy", draw_occupancy, Tile::top_left, true},
+    {Panel::timings, "timings", "Timings", draw_timings, Tile::bottom, true},
+    {Panel::counters, "counters", "Counters", draw_counters, Tile::top_right, true},
+    {Panel::global_memory, "global", "Global memory", draw_global_memory, Tile::top_right, true},
+    {Panel::shared_memory, "shared", "Shared memory", draw_shared_memory, Tile::top_right, true},
+    {Panel::divergence, "divergence", "Divergence", draw_divergence, Tile::top_left, true},
+    {Panel::sweep, "sweep", "Sweep", draw_sweep, Tile::bottom, true},
+}};
+
+inline const PanelInfo &panel_info(Panel panel) { return kPanels[static_cast<int>(panel)]; }
+
 // What the occupancy panel shows for achieved occupancy: the counters' figure ("75.9 %", marked
 // when recorded) or why there is none. The screenshot sidecar carries the same text.
 std::string achieved_occupancy_text(const RunResult &result);
-
-// The prologue every panel opens with: first-use position and size (remembered afterwards in
-// layout.ini), Begin, and the window's rectangle recorded for cropped screenshots. Returns false
-// when the panel is closed or collapsed, having already ended the window; otherwise the panel
-// ends it with ImGui::End().
-bool begin_panel(App &app, Panel panel);
-
-// Where a panel first appears in a window of this size, below the menu bar and above the status line.
-struct PanelPlacement {
-  float x, y, width, height;
-};
-PanelPlacement default_placement(Panel panel, float display_width, float display_height);
-
-inline constexpr float kMenuBarHeight = 24;
-inline constexpr float kStatusBarHeight = 28;
 
 } // namespace wl::viz

@@ -1,13 +1,19 @@
 #include "screenshot.h"
 
 #include "block_text.h"
+#include "controls.h"
+#include "memory_maps.h"
 #include "error.h"
 #include "frame.h"
 #include "panels.h"
 #include "run_report.h"
+#include "settings.h"
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 
@@ -40,7 +46,11 @@ json configuration(const App &app) {
           {"theme", app.theme == Theme::light ? "light" : "dark"},
           {"mode", app.source ? app.source->mode() : "no result source"},
           {"panels_open", panels},
-          {"status", app.status}};
+          {"status", app.status},
+          {"ui_scale", app.ui_scale},
+          {"request_problem", app.request_problem()},
+          {"measured_is_stale", app.latest_is_stale()},
+          {"stale_note", app.latest_is_stale() ? app.stale_note() : ""}};
 }
 
 // The current point of each impact curve, as the Occupancy panel marks it.
@@ -55,6 +65,55 @@ json curve_points(const App &app) {
   return {{"block_size", at(app.curves->block_size, r.launch.block.threads())},
           {"registers", at(app.curves->registers, r.attributes->registers)},
           {"shared_memory", at(app.curves->shared_memory, r.attributes->static_shared_bytes + r.dynamic_smem)}};
+}
+
+// The warp a memory map draws, and its figures, as the panel shows them.
+json map_figures(const App &app, MemorySpace space) {
+  if (!app.request_problem().empty()) return nullptr;
+  const KernelDesc &kernel = *app.kernel();
+  MapChoice choice = space == MemorySpace::global ? app.global_map : app.shared_map;
+  const std::optional<ChosenWarp> chosen =
+      choose_warp(kernel, make_launch(kernel, app.params, app.block(), app.arch().sm_count), space, choice);
+  if (!chosen) return nullptr;
+  json figures = {{"site", kernel.sites[chosen->site].name},
+                  {"block", {chosen->block.x, chosen->block.y, chosen->block.z}},
+                  {"warp", chosen->warp},
+                  {"iteration", chosen->iteration},
+                  {"active_lanes", std::popcount(chosen->access.active_mask)}};
+  if (chosen->access.active_mask == 0) return figures;
+  if (space == MemorySpace::global) {
+    const GlobalAccess a = global_warp_map(chosen->access).access;
+    figures.update({{"sectors", a.sectors}, {"lines", a.lines}, {"ideal_sectors", a.ideal_sectors},
+                    {"bytes_used", a.bytes_used}, {"bytes_fetched", a.bytes_fetched}});
+  } else {
+    const SharedAccess a = analyse_shared(chosen->access);
+    figures.update({{"wavefronts", a.wavefronts}, {"ideal_wavefronts", a.ideal_wavefronts}, {"conflict_degree", a.conflict_degree}});
+  }
+  return figures;
+}
+
+json sweep_figures(const App &app) {
+  json sweep = {{"x_sides", app.sweep.x_sides.data()}, {"y_sides", app.sweep.y_sides.data()},
+                {"metric", sweep_metric_name(app.sweep.metric)}, {"problem", app.sweep.problem},
+                {"running", app.sweep.running}};
+  if (!app.sweep.data) return sweep;
+  const SweepData &data = *app.sweep.data;
+  json offered = json::array();
+  for (SweepMetric metric : offered_metrics(data)) offered.push_back(sweep_metric_name(metric));
+  int allowed = 0;
+  for (const SweepPoint &p : data.points) allowed += p.result ? 1 : 0;
+  sweep.update({{"kernel", data.kernel_id}, {"origin", data.origin}, {"measured", data.measured},
+                {"points", data.points.size()}, {"allowed", allowed}, {"offered", offered}});
+  return sweep;
+}
+
+// The controls a person can see and reach, by panel: what a script can click.
+json controls_shown() {
+  json controls = json::array();
+  for (const Control &c : controls_on_screen())
+    if (c.visible && !c.label.empty())
+      controls.push_back({{"label", c.label}, {"panel", c.panel}, {"x", std::lround(c.click_x)}, {"y", std::lround(c.click_y)}});
+  return controls;
 }
 
 // Figures the panels show that run_json does not carry.
@@ -75,6 +134,13 @@ json derived_figures(const App &app) {
       r.arch.dram_bandwidth_gbps > 0 ? json(r.bytes_moved / (r.arch.dram_bandwidth_gbps * 1e9) * 1e3) : json(nullptr);
   figures["impact_curves_current"] = curve_points(app);
   return figures;
+}
+
+json shown_elsewhere(const App &app) {
+  return {{"global_map", map_figures(app, MemorySpace::global)},
+          {"shared_map", map_figures(app, MemorySpace::shared)},
+          {"sweep", sweep_figures(app)},
+          {"controls", controls_shown()}};
 }
 
 // "shot.png" + "2" -> "shot-2.png"
@@ -105,14 +171,44 @@ Image crop(const Image &image, const PanelRect &rect) {
   return part;
 }
 
-std::filesystem::path free_screenshot_path(const std::filesystem::path &requested, std::optional<Panel> panel) {
-  if (!requested.empty() && !taken(requested)) return requested;
-  const std::string stamp = local_time("%Y%m%d-%H%M%S");
-  std::string name = "warplens-";
-  name += stamp;
+std::filesystem::path pictures_dir() {
+  namespace fs = std::filesystem;
+  const char *home = std::getenv("HOME");
+  if (const char *xdg = std::getenv("XDG_PICTURES_DIR"); xdg && *xdg) return fs::path(xdg) / "WarpLens";
+  // user-dirs.dirs holds lines such as XDG_PICTURES_DIR="$HOME/Pictures".
+  const char *config = std::getenv("XDG_CONFIG_HOME");
+  const fs::path dirs = config && *config ? fs::path(config) / "user-dirs.dirs"
+                        : home && *home   ? fs::path(home) / ".config" / "user-dirs.dirs"
+                                          : fs::path();
+  std::ifstream in(dirs);
+  for (std::string line; std::getline(in, line);) {
+    const std::string key = "XDG_PICTURES_DIR=\"";
+    if (!line.starts_with(key) || line.back() != '"') continue;
+    std::string value = line.substr(key.size(), line.size() - key.size() - 1);
+    if (value.starts_with("$HOME")) value = std::string(home ? home : "") + value.substr(5);
+    if (!value.empty()) return fs::path(value) / "WarpLens";
+  }
+  if (home && *home) return fs::path(home) / "Pictures" / "WarpLens";
+  return fs::current_path();
+}
+
+std::filesystem::path free_screenshot_path(const std::filesystem::path &requested, std::optional<Panel> panel,
+                                           const std::filesystem::path &default_dir) {
+  std::error_code error;
+  // A folder means "save into it"; no name means the default folder.
+  const bool folder = requested.empty() || std::filesystem::is_directory(requested, error);
+  if (!folder) {
+    // A sidecar takes the name with .json, so a PNG never ends in .json itself.
+    const std::filesystem::path png = requested.extension() == ".png" ? requested : std::filesystem::path(requested.string() + ".png");
+    if (!taken(png)) return png;
+    const std::filesystem::path base = with_suffix(png, local_time("%Y%m%d-%H%M%S"));
+    std::filesystem::path path = base;
+    for (int counter = 2; taken(path); ++counter) path = with_suffix(base, std::to_string(counter));
+    return path;
+  }
+  std::string name = "warplens-" + local_time("%Y%m%d-%H%M%S");
   if (panel) name.append("-").append(panel_name(*panel));
-  name += ".png";
-  const std::filesystem::path base = requested.empty() ? std::filesystem::path(name) : with_suffix(requested, stamp);
+  const std::filesystem::path base = (requested.empty() ? default_dir : requested) / (name + ".png");
   std::filesystem::path path = base;
   for (int counter = 2; taken(path); ++counter) path = with_suffix(base, std::to_string(counter));
   return path;
@@ -127,8 +223,10 @@ json screenshot_sidecar(const App &app, std::optional<Panel> panel, int width, i
             {"font", loaded_font_name()}}},
           {"configuration", configuration(app)},
           {"result", app.latest ? run_json(*app.latest) : json(nullptr)},
+          {"modelled", app.modelled ? run_json(*app.modelled) : json(nullptr)},
           {"baseline", app.baseline ? run_json(*app.baseline) : json(nullptr)},
           {"figures", derived_figures(app)},
+          {"shown", shown_elsewhere(app)},
           {"error", app.last_error}};
 }
 
@@ -140,7 +238,8 @@ std::filesystem::path save_screenshot(const App &app, const Image &window, const
     image = crop(window, rect);
   }
   if (image.width <= 0 || image.height <= 0) throw UsageError("nothing to save: the image is empty");
-  const std::filesystem::path png = free_screenshot_path(request.path, request.panel);
+  const std::filesystem::path png =
+      free_screenshot_path(request.path, request.panel, app.screenshot_dir.empty() ? pictures_dir() : app.screenshot_dir);
   if (!png.parent_path().empty()) {
     std::error_code ignored; // a missing folder is reported by the write below
     std::filesystem::create_directories(png.parent_path(), ignored);
@@ -149,9 +248,9 @@ std::filesystem::path save_screenshot(const App &app, const Image &window, const
     throw UsageError("cannot write " + png.string());
   std::filesystem::path sidecar = png;
   sidecar.replace_extension(".json");
-  std::ofstream out(sidecar);
-  out << screenshot_sidecar(app, request.panel, image.width, image.height).dump(2) << "\n";
-  if (!out) throw UsageError("cannot write " + sidecar.string());
+  const std::string problem =
+      write_file_atomically(sidecar, screenshot_sidecar(app, request.panel, image.width, image.height).dump(2) + "\n");
+  if (!problem.empty()) throw UsageError(problem);
   return png;
 }
 

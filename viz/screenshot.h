@@ -26,9 +26,14 @@ Image crop(const Image &image, const PanelRect &rect);
 // Now, as strftime formats it in local time ("%Y%m%d-%H%M%S").
 std::string local_time(const char *format);
 
-// `requested` when it is free; else (or when empty) a name with the time of day that is free:
-// warplens-20260321-142501[-panel].png, then -2, -3...
-std::filesystem::path free_screenshot_path(const std::filesystem::path &requested, std::optional<Panel> panel);
+// The folder screenshots and exports go to by default: the XDG pictures folder's WarpLens/.
+std::filesystem::path pictures_dir();
+
+// Where a screenshot goes: `requested` (".png" added when it has another extension) when it is
+// free, else with the time of day added; a folder (or nothing: `default_dir`) gets
+// warplens-20260321-142501[-panel].png inside. Never a name that is taken, by a PNG or a sidecar.
+std::filesystem::path free_screenshot_path(const std::filesystem::path &requested, std::optional<Panel> panel,
+                                           const std::filesystem::path &default_dir);
 
 // The sidecar: configuration, the result (run_json), the figures only the GUI derives.
 nlohmann::json screenshot_sidecar(const App &app, std::optional<Panel> panel, int width, int height);

@@ -1,8 +1,8 @@
 #pragma once
 // What the GUI remembers between sessions, in $XDG_CONFIG_HOME/warplens (or ~/.config/warplens):
-// layout.ini (Dear ImGui's window positions and sizes) and settings.json (theme, kernel, block,
-// arch, live, open panels). A file that cannot be read is reported in the status line and
-// ignored: the defaults are used and the next save replaces it.
+// settings.json holds the theme, UI scale, kernel, parameters, block, arch, live, open panels,
+// the layout, and the folder screenshots go to. A file that cannot be read is moved aside
+// (settings.json.bad-STAMP) before anything is written, and the status line says where.
 
 #include "app.h"
 
@@ -14,14 +14,16 @@ namespace wl::viz {
 // $XDG_CONFIG_HOME/warplens, else $HOME/.config/warplens; empty when neither is set.
 std::filesystem::path default_config_dir();
 
-// Reads settings.json into `app`; returns "" or the one-line problem (the app keeps its defaults).
+// Reads settings.json into `app`; returns "" or the one-line problem (the app keeps its defaults,
+// the damaged file is kept beside under another name).
 std::string load_settings(App &app, const std::filesystem::path &dir);
 // Returns "" or the one-line problem.
 std::string save_settings(const App &app, const std::filesystem::path &dir);
+// The settings as save_settings writes them.
+std::string settings_text(const App &app);
 
-// The text of layout.ini if it looks like one ImGui wrote ("[Window][Name]" sections of
-// key=value lines); else empty, with the problem in `problem`.
-std::string read_layout(const std::filesystem::path &dir, std::string &problem);
-std::string write_layout(const std::filesystem::path &dir, const std::string &ini_text);
+// Writes `text` to `file` through a temporary file and a rename, so a crash or a full disk never
+// leaves half a file; returns "" or the one-line problem.
+std::string write_file_atomically(const std::filesystem::path &file, const std::string &text);
 
 } // namespace wl::viz

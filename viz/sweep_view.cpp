@@ -17,14 +17,17 @@ constexpr std::array kMetricNames = {"median time (ms)", "throughput (GB/s)", "a
                                      "theoretical occupancy (%)", "sectors per request", "wavefronts per request",
                                      "registers per thread"};
 
-double per_request(const RunResult &r, MemorySpace space, bool sectors) {
+// Sectors or wavefronts per request over a memory space's sites; nullopt where it has none.
+std::optional<double> per_request(const RunResult &r, MemorySpace space, bool sectors, bool ideal) {
   double amount = 0, requests = 0;
   for (const SitePrediction &s : r.prediction.sites)
     if (s.space == space) {
-      amount += static_cast<double>(sectors ? s.sectors : s.wavefronts);
+      const std::int64_t actual = sectors ? s.sectors : s.wavefronts, best = sectors ? s.ideal_sectors : s.ideal_wavefronts;
+      amount += static_cast<double>(ideal ? best : actual);
       requests += static_cast<double>(s.requests);
     }
-  return requests > 0 ? amount / requests : 0;
+  if (requests <= 0) return std::nullopt;
+  return amount / requests;
 }
 
 } // namespace
@@ -46,17 +49,33 @@ std::optional<double> sweep_value(const RunResult &r, SweepMetric metric) {
   }
   case SweepMetric::theoretical_occupancy:
     return r.occupancy ? std::optional(100 * r.occupancy->occupancy) : std::nullopt;
-  case SweepMetric::sectors_per_request: return per_request(r, MemorySpace::global, true);
-  case SweepMetric::wavefronts_per_request: return per_request(r, MemorySpace::shared, false);
+  case SweepMetric::sectors_per_request: return per_request(r, MemorySpace::global, true, false);
+  case SweepMetric::wavefronts_per_request: return per_request(r, MemorySpace::shared, false, false);
   case SweepMetric::registers: return r.attributes ? std::optional(double(r.attributes->registers)) : std::nullopt;
   }
   return std::nullopt;
+}
+
+std::optional<double> sweep_ideal(const RunResult &r, SweepMetric metric) {
+  if (metric == SweepMetric::sectors_per_request) return per_request(r, MemorySpace::global, true, true);
+  if (metric == SweepMetric::wavefronts_per_request) return per_request(r, MemorySpace::shared, false, true);
+  return std::nullopt;
+}
+
+std::vector<SweepMetric> offered_metrics(const SweepData &data) {
+  std::vector<SweepMetric> offered;
+  for (SweepMetric metric : kAllSweepMetrics)
+    if (std::any_of(data.points.begin(), data.points.end(),
+                    [&](const SweepPoint &p) { return p.result && sweep_value(*p.result, metric); }))
+      offered.push_back(metric);
+  return offered;
 }
 
 SweepData model_sweep(const KernelDesc &kernel, const Params &params, const std::vector<BlockShape> &shapes,
                       const Arch &arch) {
   SweepData data;
   data.origin = "model, " + arch.id;
+  data.kernel_id = kernel.id;
   for (const BlockShape &block : shapes) {
     SweepPoint point{block, "", std::nullopt};
     try {
@@ -81,8 +100,10 @@ SweepData load_sweep(const std::filesystem::path &file) {
     throw UsageError(file.string() + ": " + e.what());
   }
   const auto measured = std::find_if(data.points.begin(), data.points.end(), [](const SweepPoint &p) { return p.result; });
-  data.origin = "measured on " + (measured != data.points.end() ? measured->result->arch.name : std::string("?")) +
+  data.origin = "measured on " + (measured != data.points.end() ? measured->result->arch.name : std::string("a GPU")) +
                 " (" + file.filename().string() + ")";
+  data.measured = true;
+  if (measured != data.points.end()) data.kernel_id = measured->result->kernel_id;
   return data;
 }
 

@@ -29,8 +29,17 @@ std::optional<double> sweep_value(const RunResult &result, SweepMetric metric);
 
 struct SweepData {
   std::vector<SweepPoint> points;
-  std::string origin; // "model, h100", or "measured on NVIDIA H100 80GB HBM3 (file)"
+  std::string origin;    // "model, h100", or "measured on NVIDIA H100 80GB HBM3 (file)"
+  std::string kernel_id; // what was swept, also when every shape was refused
+  bool measured = false; // times and counters (a model sweep has neither)
 };
+
+// The figures a sweep has for at least one shape: what its "colour by" list offers.
+std::vector<SweepMetric> offered_metrics(const SweepData &data);
+
+// The figure's ideal for one shape where it has one (sectors and wavefronts per request: what the
+// access width needs at best), so a colour says how far from the ideal, not which shape is smallest.
+std::optional<double> sweep_ideal(const RunResult &result, SweepMetric metric);
 
 // The models for every shape on `arch`; a shape the kernel refuses carries the reason.
 SweepData model_sweep(const KernelDesc &kernel, const Params &params, const std::vector<BlockShape> &shapes,

@@ -81,6 +81,41 @@ void wait_for_answer(App &app, WorkerSource &source) {
   }
 }
 
+// The sources a GUI session reads: the worker (or the models alone with --model) for runs, and
+// the models for every edit.
+struct Sources {
+  std::optional<ModelSource> model;
+  std::optional<WorkerSource> worker;
+  ModelSource edits;
+
+  Sources(App &app, const GuiOptions &options, std::function<void()> on_change = {}) : edits(on_change) {
+    if (options.model_only) app.source = &model.emplace(on_change);
+    else app.source = &worker.emplace(worker_options(options, on_change));
+    app.models = &edits;
+  }
+};
+
+// Runs what the app shows now and waits for it, however it comes.
+void run_and_wait(App &app, Sources &sources) {
+  if (!app.run()) throw UsageError(app.last_error);
+  if (sources.model) {
+    sources.model->wait_idle();
+    app.poll_source();
+  } else {
+    wait_for_answer(app, *sources.worker);
+  }
+  if (!app.last_error.empty()) throw UsageError(app.last_error);
+}
+
+int play_script(App &app, const GuiOptions &options) {
+  ScriptPlayer player(load_script(options.script));
+  HeadlessGui gui(app, options.width, options.height);
+  app.run();
+  const ScriptOutcome outcome = gui.play(player);
+  if (!outcome.message.empty()) (outcome.exit_code ? std::cerr : std::cout) << "warplens: " << outcome.message << "\n";
+  return outcome.exit_code;
+}
+
 } // namespace
 
 int run_headless_screenshot(const GuiOptions &options) {
@@ -89,34 +124,23 @@ int run_headless_screenshot(const GuiOptions &options) {
     throw UsageError("unknown panel '" + options.panel + "'; choose one of " + panel_names());
   App app = app_from(options);
   if (const std::string problem = app.request_problem(); !problem.empty()) throw UsageError(problem);
-  if (panel) app.open(*panel) = true; // the maps start closed
-  std::optional<ModelSource> model;
-  std::optional<WorkerSource> worker;
-  if (options.worker.empty()) app.source = &model.emplace();
-  else app.source = &worker.emplace(worker_options(options));
-  // Runs what the app shows now and waits for it, however it comes.
-  const auto run_and_wait = [&] {
-    if (!app.run()) throw UsageError(app.last_error);
-    if (model) {
-      model->wait_idle();
-      app.poll_source();
-    } else {
-      wait_for_answer(app, *worker);
-    }
-    if (!app.last_error.empty()) throw UsageError(app.last_error);
-  };
+  Sources sources(app, options);
+  if (!options.script.empty()) return play_script(app, options);
+  if (panel) app.show_panel(*panel);
   if (!options.baseline.empty()) { // the baseline first, at its defaults, then back to the chosen kernel
     App chosen = app;
     if (!app.select_kernel(options.baseline)) resolve_kernel_request(options.baseline, {}, "", ""); // names the choices
-    run_and_wait();
+    run_and_wait(app, sources);
     app.pin_baseline();
     app.kernel_id = chosen.kernel_id;
     app.params = chosen.params;
-    app.block_sides = chosen.block_sides;
+    app.set_block(chosen.block());
   }
-  run_and_wait();
+  run_and_wait(app, sources);
   HeadlessGui gui(app, options.width, options.height);
   gui.render(2); // windows and tables settle
+  sources.edits.wait_idle();
+  gui.render(2); // the models of the launch on screen have arrived
   app.screenshot = ScreenshotRequest{panel, options.screenshot};
   gui.render(1);
   if (app.last_screenshot_path.empty()) throw UsageError(app.status);
@@ -144,6 +168,9 @@ void add_gui_options(CLI::App &app, GuiOptions &options) {
   app.add_option("--worker", options.worker,
                  "The command that runs the worker, e.g. \"ssh gpuhost warplens worker\" (default: this warplens)");
   app.add_flag("--model", options.model_only, "No worker: the occupancy and access models alone");
+  app.add_option("--script", options.script,
+                 "Play a script of user actions (click, set, key, wait, screenshot; see the README) in the window, "
+                 "or headless with --headless; exits when it ends");
 }
 
 int run_gui_command(const GuiOptions &options) {
@@ -151,17 +178,28 @@ int run_gui_command(const GuiOptions &options) {
 }
 
 int run_gui(const GuiOptions &options) {
-  if (!has_display()) return write_default_view(options, "$DISPLAY and $WAYLAND_DISPLAY are not set");
+  if (!has_display()) {
+    if (!options.script.empty()) throw UsageError("no window for the script: $DISPLAY and $WAYLAND_DISPLAY are not set (add --headless)");
+    return write_default_view(options, "$DISPLAY and $WAYLAND_DISPLAY are not set");
+  }
   App app = app_from(options);
-  const std::filesystem::path config_dir = options.config_dir.empty() ? default_config_dir() : options.config_dir;
+  // A script starts from the defaults and leaves the user's settings alone.
+  const std::filesystem::path config_dir = !options.config_dir.empty() ? options.config_dir
+                                           : options.script.empty()    ? default_config_dir()
+                                                                       : std::filesystem::path();
+  std::optional<ScriptPlayer> player;
+  if (!options.script.empty()) player.emplace(load_script(options.script));
   // The window sends the first request once the saved settings are read.
-  std::optional<ModelSource> model;
-  std::optional<WorkerSource> worker;
-  if (options.model_only) app.source = &model.emplace([] { glfwPostEmptyEvent(); });
-  else app.source = &worker.emplace(worker_options(options, [] { glfwPostEmptyEvent(); }));
+  Sources sources(app, options, [] { glfwPostEmptyEvent(); });
   std::string problem;
-  if (!run_window(app, config_dir, problem)) return write_default_view(options, problem);
-  return 0;
+  if (!run_window(app, config_dir, problem, player ? &*player : nullptr)) {
+    if (player) throw UsageError("no window for the script: " + problem + " (add --headless)");
+    return write_default_view(options, problem);
+  }
+  if (!player) return 0;
+  const ScriptOutcome &outcome = *player->outcome();
+  if (!outcome.message.empty()) (outcome.exit_code ? std::cerr : std::cout) << "warplens: " << outcome.message << "\n";
+  return outcome.exit_code;
 }
 
 } // namespace wl::viz

@@ -2,8 +2,7 @@
 // The GUI's entry points for the command line: `warplens` with no subcommand, and
 // `warplens --headless --screenshot out.png`. The window measures through a worker process (GPU
 // mode, model mode when the worker's machine has no GPU) unless --model asks for the model
-// alone; headless screenshots are model mode unless --worker names a worker. Bad input throws
-// UsageError (one line), as the other subcommands do.
+// alone, headless or not. Bad input throws UsageError (one line), as the other subcommands do.
 
 #include <filesystem>
 #include <string>
@@ -28,6 +27,7 @@ struct GuiOptions {
   int width = 1440, height = 900;   // headless image size
   std::filesystem::path config_dir; // window: where layout and settings live; empty: the default
   std::string worker;               // the command that runs `warplens worker`; empty: this executable's
+  std::string script;               // a script of user actions to play (script.h)
   bool model_only = false;          // --model: no worker, the models alone
   bool headless = false;
 };
@@ -42,8 +42,8 @@ int run_gui_command(const GuiOptions &options);
 // and says where. Returns the exit code.
 int run_gui(const GuiOptions &options);
 
-// Renders the view (or one panel) in model mode, writes PNG + JSON sidecar, prints the PNG's
-// path. Returns the exit code.
+// Renders the view (or one panel), writes PNG + JSON sidecar, prints the PNG's path; or plays
+// the script. Returns the exit code.
 int run_headless_screenshot(const GuiOptions &options);
 
 } // namespace wl::viz

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <set>
 
+#include "controls.h"
 #include "counter_comparison.h"
 #include "launch_model.h"
 
@@ -131,6 +132,30 @@ ImU32 lane_colour(int lane) { return ImColor::HSV(static_cast<float>(lane) / kWa
 
 } // namespace
 
+void block_and_warp_fields(const BlockShape &grid, std::array<int, 3> &block, int &warp) {
+  ImGui::PushItemWidth(ImGui::GetFontSize() * 6);
+  const std::array<int, 3> sides{grid.x, grid.y, grid.z};
+  constexpr std::array kLabels = {"block x", "block y", "block z"};
+  bool first = true;
+  for (int i = 0; i < 3; ++i) {
+    if (i > 0 && sides[i] <= 1) continue; // a grid of one block along y or z needs no field
+    if (!first) ImGui::SameLine();
+    first = false;
+    ui::input_int(kLabels[i], &block[i]);
+  }
+  ImGui::SameLine();
+  ui::input_int("warp", &warp);
+  ImGui::PopItemWidth();
+}
+
+void hover_text(const std::string &text) {
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
 std::optional<ChosenWarp> warp_chooser(const App &app, MemorySpace space, MapChoice &choice) {
   if (const std::string problem = app.request_problem(); !problem.empty()) {
     error_text(problem);
@@ -145,21 +170,18 @@ std::optional<ChosenWarp> warp_chooser(const App &app, MemorySpace space, MapCho
   }
   std::optional<ChosenWarp> chosen = choose_warp(kernel, launch, space, choice);
   ImGui::PushItemWidth(ImGui::GetFontSize() * 10);
-  if (ImGui::BeginCombo("site", kernel.sites[chosen->site].name.c_str())) {
+  if (ui::begin_combo("site", kernel.sites[chosen->site].name.c_str())) {
     for (int i = 0; i < static_cast<int>(sites.size()); ++i)
-      if (ImGui::Selectable(kernel.sites[sites[i]].name.c_str(), i == choice.site)) choice.site = i;
+      if (ui::selectable(kernel.sites[sites[i]].name.c_str(), i == choice.site)) choice.site = i;
     ImGui::EndCombo();
   }
-  ImGui::InputInt3("block (x, y, z)", choice.block.data());
   ImGui::PopItemWidth();
-  ImGui::PushItemWidth(ImGui::GetFontSize() * 6);
-  ImGui::InputInt("warp", &choice.warp);
-  int iteration = static_cast<int>(choice.iteration);
+  block_and_warp_fields(launch.grid, choice.block, choice.warp);
   if (chosen->iterations > 1) {
-    ImGui::SameLine();
-    if (ImGui::InputInt("iteration", &iteration)) choice.iteration = iteration;
+    int iteration = static_cast<int>(choice.iteration);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    if (ui::input_int("iteration", &iteration)) choice.iteration = iteration;
   }
-  ImGui::PopItemWidth();
   ImGui::TextDisabled("grid %dx%dx%d, %d warps per block%s", launch.grid.x, launch.grid.y, launch.grid.z, chosen->warps,
                       chosen->iterations > 1 ? (", " + std::to_string(chosen->iterations) + " iterations").c_str() : "");
   chosen = choose_warp(kernel, launch, space, choice); // the edits brought into range
@@ -188,13 +210,25 @@ void site_row(const SitePrediction &site, double per_request, double ideal_per_r
   ImGui::Text("%s (%s)", format_number(per_request).c_str(), format_number(ideal_per_request).c_str());
 }
 
+void number_cell(const std::string &text) {
+  const float room = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(text.c_str()).x;
+  if (room > 0) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + room);
+  ImGui::TextUnformatted(text.c_str());
+}
+
 void counter_table(const char *id, const RunResult &result, const App &app, const std::string &key_prefix) {
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit |
                                 ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
   const CounterResult *baseline =
       app.baseline && app.baseline->counters && app.baseline->counters->available ? &*app.baseline->counters : nullptr;
   if (app.baseline && !baseline) ImGui::TextDisabled("The baseline (%s) has no counters.", app.baseline_label().c_str());
-  if (!ImGui::BeginTable(id, baseline ? 6 : 4, flags, ImVec2(0, ImGui::GetContentRegionAvail().y))) return;
+  std::vector<ComparisonRow> rows;
+  for (ComparisonRow &row : compare_counters(result))
+    if (row.key.starts_with(key_prefix)) rows.push_back(std::move(row));
+  const bool any_flagged = std::any_of(rows.begin(), rows.end(), [](const ComparisonRow &r) { return r.flagged; });
+  const int columns = 4 + (baseline ? 2 : 0) + (any_flagged ? 1 : 0);
+  if (!ImGui::BeginTable(id, columns, flags, ImVec2(0, ImGui::GetContentRegionAvail().y))) return;
+  ImGui::TableSetupScrollFreeze(1, 1); // the counter's name stays while the table scrolls sideways
   ImGui::TableSetupColumn("counter");
   ImGui::TableSetupColumn("predicted");
   ImGui::TableSetupColumn("measured");
@@ -203,29 +237,32 @@ void counter_table(const char *id, const RunResult &result, const App &app, cons
     ImGui::TableSetupColumn(("baseline: " + app.baseline_label()).c_str());
     ImGui::TableSetupColumn("change");
   }
+  if (any_flagged) ImGui::TableSetupColumn("why they differ");
   ImGui::TableHeadersRow();
-  for (const ComparisonRow &row : compare_counters(result)) {
-    if (!row.key.starts_with(key_prefix)) continue;
+  for (const ComparisonRow &row : rows) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::Text("%s (%s)", row.display.c_str(), row.unit.c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", row.key.c_str());
+    if (ImGui::IsItemHovered()) hover_text(row.key);
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(row.predicted ? format_number(*row.predicted, 0).c_str() : "-");
+    number_cell(row.predicted ? format_number(*row.predicted, 0) : "-");
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(format_number(row.measured, 0).c_str());
+    number_cell(format_number(row.measured, 0));
     ImGui::TableNextColumn();
     if (!row.predicted) ImGui::TextDisabled("-");
     else if (row.flagged) error_text(format_number(100 * row.difference, 1) + " %");
-    else ImGui::Text("%s %%", format_number(100 * row.difference, 1).c_str());
-    if (row.flagged && !row.reason.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", row.reason.c_str());
-    if (!baseline) continue;
-    const CounterValue *then = baseline->find(row.key);
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(then ? format_number(then->value, 0).c_str() : "-");
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(
-        change_text(row.measured, then ? std::optional(then->value) : std::nullopt, row.unit == "%").c_str());
+    else number_cell(format_number(100 * row.difference, 1) + " %");
+    if (baseline) {
+      const CounterValue *then = baseline->find(row.key);
+      ImGui::TableNextColumn();
+      number_cell(then ? format_number(then->value, 0) : "-");
+      ImGui::TableNextColumn();
+      number_cell(change_text(row.measured, then ? std::optional(then->value) : std::nullopt, row.unit == "%"));
+    }
+    if (any_flagged) {
+      ImGui::TableNextColumn();
+      if (row.flagged) ImGui::TextUnformatted(row.reason.empty() ? "no known reason" : row.reason.c_str());
+    }
   }
   ImGui::EndTable();
 }
@@ -250,7 +287,8 @@ void warp_map(const WarpMap &map) {
   const float bytes_width = std::max(64.0f, ImGui::GetContentRegionAvail().x - label_width);
   const float per_byte = bytes_width / kLineBytes;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const ImU32 unused = ImGui::GetColorU32(ImGuiCol_FrameBg), edge = ImGui::GetColorU32(ImGuiCol_Border),
+  // Fetched but unused bytes in a mid grey that stands out on both themes, as the legend says.
+  const ImU32 unused = IM_COL32(128, 128, 128, 255), edge = ImGui::GetColorU32(ImGuiCol_Border),
               text = ImGui::GetColorU32(ImGuiCol_Text), dark_text = IM_COL32(20, 20, 20, 255);
   for (std::size_t row = 0; row < map.lines.size(); ++row) {
     const float y = origin.y + row_height * static_cast<float>(row), x = origin.x + label_width;
@@ -268,10 +306,12 @@ void warp_map(const WarpMap &map) {
     const ImVec2 min(origin.x + label_width + mark.offset * per_byte, y + 3),
         max(min.x + mark.width * per_byte, y + row_height - 3);
     draw->AddRectFilled(min, max, lane_colour(mark.lane));
+    // Every lane numbered: two digits in a smaller font where the bar is narrow.
     const std::string number = std::to_string(mark.lane);
-    const float small = font * 0.7f;
-    if (max.x - min.x >= ImGui::CalcTextSize(number.c_str()).x * 0.7f + 2)
-      draw->AddText(ImGui::GetFont(), small, ImVec2(min.x + 1, min.y), dark_text, number.c_str());
+    const float fitting = (max.x - min.x - 2) / ImGui::CalcTextSize(number.c_str()).x * font;
+    const float small = std::min(font * 0.7f, fitting);
+    if (small >= font * 0.45f) draw->AddText(ImGui::GetFont(), small, ImVec2(min.x + 1, min.y), dark_text, number.c_str());
+    if (ImGui::IsMouseHoveringRect(min, max)) hover_text("lane " + number);
   }
   ImGui::Dummy(ImVec2(label_width + bytes_width, row_height * static_cast<float>(map.lines.size())));
 }
@@ -333,32 +373,44 @@ void bank_grid(const std::vector<BankSlot> &slots, int width) {
   }
   note_text(std::to_string(width) + "-byte lanes cover " + std::to_string(std::max(1, width / kBankBytes)) +
             (width > kBankBytes ? " banks" : " bank") + " each; " +
-            (width == 16 ? "the warp is served as two half-warp transactions" : "the whole warp is one transaction"));
+            (width == 16 ? "the warp is served as two half-warp transactions, each in as many passes as its rows"
+                         : "the warp's request is served in as many passes (rows) as its busiest bank needs"));
+}
+
+MeasuredScope::MeasuredScope(const App &app) : stale(app.latest_is_stale()) {
+  if (!stale) return;
+  recorded_text("Measured figures " + app.stale_note());
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+}
+
+MeasuredScope::~MeasuredScope() {
+  if (stale) ImGui::PopStyleColor();
 }
 
 void help_marker(const char *text) {
   ImGui::TextDisabled("(?)");
-  if (ImGui::IsItemHovered()) {
-    ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-    ImGui::TextUnformatted(text);
-    ImGui::PopTextWrapPos();
-    ImGui::EndTooltip();
-  }
+  if (ImGui::IsItemHovered()) hover_text(text);
+}
+
+bool begin_figure_table(const char *id) {
+  if (!ImGui::BeginTable(id, 2, ImGuiTableFlags_SizingFixedFit)) return false;
+  ImGui::TableSetupColumn("figure", ImGuiTableColumnFlags_WidthFixed); // as wide as the longest name
+  ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+  return true;
 }
 
 void figure_row(const char *label, const std::string &value, const char *tooltip) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   ImGui::TextUnformatted(label);
-  if (tooltip && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
+  if (tooltip && ImGui::IsItemHovered()) hover_text(tooltip);
   ImGui::TableNextColumn();
   ImGui::TextUnformatted(value.c_str());
 }
 
-void empty_state(const char *text) {
+void empty_state(const std::string &text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", text);
+  ImGui::TextWrapped("%s", text.c_str());
   ImGui::PopStyleColor();
 }
 
@@ -384,7 +436,8 @@ std::string change_text(std::optional<double> now, std::optional<double> baselin
   if (!now || !baseline) return "-";
   if (!points && *baseline == 0) return *now == 0 ? "same" : "-";
   const double change = points ? *now - *baseline : 100 * (*now - *baseline) / *baseline;
-  std::string text = change >= 0 ? "+" : "";
+  if (std::abs(change) < 0.05) return "no change"; // never "-0.0"
+  std::string text = change > 0 ? "+" : "";
   return text.append(format_number(change, 1)).append(points ? " points" : " %");
 }
 

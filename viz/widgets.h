@@ -2,9 +2,11 @@
 // The few drawings Dear ImGui has no widget for, made with ImDrawList, plus small text helpers
 // the panels share. Colours come from the current style, so both themes work.
 
+#include "app.h"
 #include "memory_maps.h"
 #include "occupancy.h"
 
+#include <array>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -51,8 +53,32 @@ void warp_map(const WarpMap &map);
 // in that pass (a '*' marks a broadcast of one word). Rows past the ideal are the conflict.
 void bank_grid(const std::vector<BankSlot> &slots, int width);
 
+// The block-of-the-grid and warp fields of a map's chooser: x always, y and z where the grid has them.
+void block_and_warp_fields(const BlockShape &grid, std::array<int, 3> &block, int &warp);
+
+// A tooltip wrapped at a readable width (call while the item is hovered).
+void hover_text(const std::string &text);
+
+// Around measured or recorded figures: when `app.latest` belongs to another launch than the one on
+// screen, says so in amber ("from block 16x16, stride=1: press F5 ...") and greys the figures
+// drawn until the scope ends.
+class MeasuredScope {
+public:
+  explicit MeasuredScope(const App &app);
+  ~MeasuredScope();
+  MeasuredScope(const MeasuredScope &) = delete;
+  MeasuredScope &operator=(const MeasuredScope &) = delete;
+  const bool stale;
+};
+
+// A table cell's number, right-aligned in its column.
+void number_cell(const std::string &text);
+
 // A "(?)" that shows `text` on hover.
 void help_marker(const char *text);
+
+// A table of figure rows: names as wide as the longest, values in the rest.
+bool begin_figure_table(const char *id);
 
 // "label  value" as a two-column table row, with an optional tooltip on the label.
 void figure_row(const char *label, const std::string &value, const char *tooltip = nullptr);
@@ -61,7 +87,7 @@ void figure_row(const char *label, const std::string &value, const char *tooltip
 void note_text(const std::string &text);
 
 // An explicit empty state: why the panel has nothing to show and what to do.
-void empty_state(const char *text);
+void empty_state(const std::string &text);
 
 // Amber wrapped text for figures recorded elsewhere, never to be mistaken for a run made now.
 void recorded_text(const std::string &text);

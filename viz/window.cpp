@@ -4,6 +4,7 @@
 
 #include "front_end.h"
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <string>
@@ -30,9 +31,11 @@ void request_stop(int) { g_stop_requested = true; }
 // Sleeps until an event or a result, waking now and then to notice a stop request.
 constexpr double kIdleWaitSeconds = 0.25;
 
-void render_frame(GLFWwindow *window, App &app, GuiContext &gui) {
+void render_frame(GLFWwindow *window, App &app, GuiContext &gui, ScriptPlayer *player) {
+  refresh_fonts(app, gui);
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
+  if (player) player->feed_input(ImGui::GetIO()); // over what the backend read from the real devices
   ImGui::NewFrame();
   draw_frame(app);
   ImGui::Render();
@@ -46,17 +49,21 @@ void render_frame(GLFWwindow *window, App &app, GuiContext &gui) {
   if (app.screenshot) save_requested_screenshot(app, read_framebuffer(width, height));
   gui.save_if_changed();
   glfwSwapBuffers(window);
+  if (player) player->after_frame(app);
 }
 
-// Runs frames until the window closes or the process is asked to stop (Ctrl-C, a polite kill).
-void run_loop(GLFWwindow *window, App &app, GuiContext &gui) {
+// Runs frames until the window closes, the script ends, or the process is asked to stop
+// (Ctrl-C, a polite kill).
+void run_loop(GLFWwindow *window, App &app, GuiContext &gui, ScriptPlayer *player) {
   app.run(); // the first result arrives while the first frames show the empty states
   std::signal(SIGINT, request_stop);
   std::signal(SIGTERM, request_stop);
-  while (!glfwWindowShouldClose(window) && !g_stop_requested) {
-    const bool working = app.source && app.source->busy();
-    glfwWaitEventsTimeout(working ? 0.05 : kIdleWaitSeconds);
-    render_frame(window, app, gui);
+  while (!glfwWindowShouldClose(window) && !g_stop_requested && !(player && player->finished())) {
+    if (player)
+      if (const auto size = player->take_window_size()) glfwSetWindowSize(window, size->first, size->second);
+    const bool working = player || (app.source && app.source->busy());
+    glfwWaitEventsTimeout(working ? 0.01 : kIdleWaitSeconds);
+    render_frame(window, app, gui, player);
   }
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
@@ -64,7 +71,7 @@ void run_loop(GLFWwindow *window, App &app, GuiContext &gui) {
 
 } // namespace
 
-bool run_window(App &app, const std::filesystem::path &config_dir, std::string &problem) {
+bool run_window(App &app, const std::filesystem::path &config_dir, std::string &problem, ScriptPlayer *player) {
   glfwSetErrorCallback(remember_glfw_error);
   if (!glfwInit()) {
     problem = g_glfw_error.empty() ? "GLFW could not start" : g_glfw_error;
@@ -83,6 +90,11 @@ bool run_window(App &app, const std::filesystem::path &config_dir, std::string &
   glfwSwapInterval(1);
   {
     GuiContext gui(app, config_dir);
+    if (!app.ui_scale_remembered) { // a first start: the monitor's content scale
+      float x_scale = 1, y_scale = 1;
+      glfwGetWindowContentScale(window, &x_scale, &y_scale);
+      app.ui_scale = std::clamp(std::max(x_scale, y_scale), 0.5f, 4.0f);
+    }
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     // Keyboard navigation needs the backend's key map (1.86 asserts without it), so only here.
     ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
@@ -90,7 +102,7 @@ bool run_window(App &app, const std::filesystem::path &config_dir, std::string &
       problem = "the OpenGL functions could not be loaded (Dear ImGui's loader opens libGL.so.1: install libgl1)";
       ImGui_ImplGlfw_Shutdown();
     } else {
-      run_loop(window, app, gui);
+      run_loop(window, app, gui, player);
       ImGui_ImplOpenGL3_Shutdown();
       ImGui_ImplGlfw_Shutdown();
     }

@@ -18,7 +18,7 @@ TEST(Baseline, NothingToPinBeforeAResult) {
 TEST(Baseline, APinnedRunStaysWhileOtherKernelsAreShown) {
   App app = app_showing("softmax/naive", "");
   ASSERT_TRUE(app.pin_baseline());
-  EXPECT_EQ(app.baseline_label(), "softmax/naive 256");
+  EXPECT_EQ(app.baseline_label(), "softmax/naive, block 256, rows=8192 cols=8192");
   app.select_kernel("softmax/block_tree");
   app.show(canned_result("softmax/block_tree", "", app.arch()));
   ASSERT_TRUE(app.baseline);

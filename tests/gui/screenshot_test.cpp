@@ -73,7 +73,7 @@ TEST(GuiScreenshot, WholeWindowInModelMode) {
   model.app.screenshot = ScreenshotRequest{std::nullopt, (dir / "window.png").string()};
   gui.render(1);
   ASSERT_EQ(model.app.last_screenshot_path, (dir / "window.png").string()) << model.app.status;
-  EXPECT_NE(model.app.status.find("window.png"), std::string::npos); // the path is shown
+  EXPECT_EQ(model.app.last_saved_path, (dir / "window.png").string()); // the path is shown, with a copy button
   const Png png = load_png(dir / "window.png");
   EXPECT_EQ(png.width, 1440);
   EXPECT_EQ(png.height, 900);

@@ -1,5 +1,5 @@
-// Saved layout and settings: remembered between sessions; a damaged file is reported in the
-// status line, the defaults are used, and nothing crashes.
+// Saved settings and layout: remembered between sessions; a damaged file is kept aside and
+// reported in the status line, the defaults are used, and nothing crashes.
 
 #include "gui_test_support.h"
 
@@ -21,7 +21,6 @@ TEST(GuiSettings, RoundTripThroughTheConfigFolder) {
     gui.render();
   } // saves on the way out
   EXPECT_TRUE(std::filesystem::exists(dir / "settings.json"));
-  EXPECT_TRUE(std::filesystem::exists(dir / "layout.ini"));
   App app = make_app("", "h100");
   EXPECT_EQ(load_settings(app, dir), "");
   EXPECT_EQ(app.kernel_id, "transpose/naive");
@@ -32,7 +31,7 @@ TEST(GuiSettings, RoundTripThroughTheConfigFolder) {
   EXPECT_EQ(app.block(), (BlockShape{16, 16, 1}));
 }
 
-TEST(GuiSettings, CorruptSettingsFileMeansDefaultsAndAMessage) {
+TEST(GuiSettings, CorruptSettingsFileMeansDefaultsAndAMessage) { // and the file kept aside, below
   const std::filesystem::path dir = scratch_dir();
   write_file(dir / "settings.json", "{\"kernel\": \"matmul/tiled\", \"theme\": ");
   App app = make_app("vec_add/scalar", "h100");
@@ -54,28 +53,54 @@ TEST(GuiSettings, WrongTypesAndUnknownNamesAreIgnored) {
   EXPECT_EQ(app.block_sides[1], 1);
 }
 
-TEST(GuiSettings, CorruptLayoutFileMeansDefaultLayoutAndAMessage) {
+TEST(GuiSettings, ADamagedSettingsFileIsKeptAsideBeforeTheDefaultsAreSaved) {
   const std::filesystem::path dir = scratch_dir();
-  write_file(dir / "layout.ini", std::string("[Window][Launch]\nPos=10,10\n\x01\x02\xff garbage\0\0", 40));
-  App app = make_app("vec_add/scalar", "h100");
-  HeadlessGui gui(app, 1024, 768, dir);
-  EXPECT_NE(app.status.find("layout file"), std::string::npos) << app.status;
-  gui.render();
-  // The default placement, not the damaged file's.
-  const PanelPlacement launch = default_placement(Panel::launch, 1024, 768);
-  EXPECT_FLOAT_EQ(app.rect(Panel::launch).x, launch.x);
-  EXPECT_FLOAT_EQ(app.rect(Panel::launch).y, launch.y);
+  const std::string damaged = "{\"kernel\": \"matmul/tiled\", \"theme\": ";
+  write_file(dir / "settings.json", damaged);
+  {
+    App app = make_app("vec_add/scalar", "h100");
+    HeadlessGui gui(app, 800, 600, dir);
+    EXPECT_NE(app.status.find("kept as"), std::string::npos) << app.status;
+    gui.render();
+  } // saves the defaults on the way out
+  int aside = 0;
+  for (const auto &entry : std::filesystem::directory_iterator(dir))
+    if (entry.path().filename().string().starts_with("settings.json.bad-")) {
+      ++aside;
+      std::ifstream in(entry.path());
+      EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), damaged); // the user's file, whole
+    }
+  EXPECT_EQ(aside, 1);
+  EXPECT_TRUE(read_json(dir / "settings.json").is_object());
 }
 
-TEST(GuiSettings, ALayoutFromAnEarlierSessionIsUsed) {
+TEST(GuiSettings, AFolderWhereTheSettingsFileShouldBeIsLeftAlone) {
   const std::filesystem::path dir = scratch_dir();
-  write_file(dir / "layout.ini", "[Window][Launch]\nPos=40,60\nSize=300,400\nCollapsed=0\n");
-  App app = make_app("vec_add/scalar", "h100");
-  HeadlessGui gui(app, 1024, 768, dir);
-  gui.render();
-  EXPECT_EQ(app.status, "");
-  EXPECT_FLOAT_EQ(app.rect(Panel::launch).x, 40);
-  EXPECT_FLOAT_EQ(app.rect(Panel::launch).width, 300);
+  std::filesystem::create_directories(dir / "settings.json" / "inside");
+  {
+    App app = make_app("vec_add/scalar", "h100");
+    HeadlessGui gui(app, 800, 600, dir);
+    EXPECT_NE(app.status.find("not a regular file"), std::string::npos) << app.status;
+    gui.render();
+  }
+  EXPECT_TRUE(std::filesystem::is_directory(dir / "settings.json" / "inside"));
+}
+
+TEST(GuiSettings, TheLayoutAndScaleAreRemembered) {
+  const std::filesystem::path dir = scratch_dir();
+  {
+    App app = make_app("vec_add/scalar", "h100");
+    app.layout.left_width = 0.4f;
+    app.layout.tile[static_cast<int>(Panel::sweep)] = Tile::top_left;
+    app.ui_scale = 1.5f;
+    HeadlessGui gui(app, 1024, 768, dir);
+    gui.render();
+  }
+  App app = make_app("", "h100");
+  EXPECT_EQ(load_settings(app, dir), "");
+  EXPECT_FLOAT_EQ(app.layout.left_width, 0.4f);
+  EXPECT_EQ(app.layout.tile[static_cast<int>(Panel::sweep)], Tile::top_left);
+  EXPECT_FLOAT_EQ(app.ui_scale, 1.5f);
 }
 
 } // namespace

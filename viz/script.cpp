@@ -1,0 +1,379 @@
+#include "script.h"
+
+#include "block_text.h"
+#include "controls.h"
+#include "error.h"
+#include "registry.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <GLFW/glfw3.h> // key codes: the key map is GLFW's in both front-ends
+#include <imgui.h>
+
+namespace wl::viz {
+
+namespace {
+
+constexpr std::size_t kLargestScript = 1 << 20;
+constexpr int kMostDetours = 6;    // tabs and tree nodes opened on the way to one control
+constexpr int kMostScrolls = 200;  // wheel steps towards a control scrolled out of sight
+constexpr int kFramesToAppear = 5; // frames a control may take to appear after a click
+constexpr int kMostMoves = 30;     // frames a control may keep moving before it is pressed
+constexpr double kDefaultWaitSeconds = 60;
+
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  return text;
+}
+
+std::string clip(const std::string &text, std::size_t most = 60) {
+  return text.size() <= most ? text : text.substr(0, most - 3) + "...";
+}
+
+// Words and "quoted strings" of one line; a quote inside a string is written \".
+std::vector<std::string> split_words(const std::string &line, const std::string &where) {
+  std::vector<std::string> words;
+  for (std::size_t i = 0; i < line.size();) {
+    if (std::isspace(static_cast<unsigned char>(line[i]))) {
+      ++i;
+      continue;
+    }
+    std::string word;
+    if (line[i] == '"') {
+      std::size_t j = i + 1;
+      for (; j < line.size() && line[j] != '"'; ++j) {
+        if (line[j] == '\\' && j + 1 < line.size()) ++j;
+        word += line[j];
+      }
+      if (j >= line.size()) throw UsageError(where + ": a quoted label is not closed; write \"LABEL\"");
+      i = j + 1;
+    } else {
+      const std::size_t j = line.find_first_of(" \t\r", i);
+      word = line.substr(i, j == std::string::npos ? std::string::npos : j - i);
+      i = j == std::string::npos ? line.size() : j;
+    }
+    words.push_back(word);
+  }
+  return words;
+}
+
+std::optional<int> key_code(const std::string &name) {
+  const std::string key = lower(name);
+  if (key.size() == 1 && key[0] >= 'a' && key[0] <= 'z') return GLFW_KEY_A + (key[0] - 'a');
+  if (key.size() == 1 && key[0] >= '0' && key[0] <= '9') return GLFW_KEY_0 + (key[0] - '0');
+  if (key.size() >= 2 && key.size() <= 3 && key[0] == 'f') {
+    int n = 0;
+    const auto [end, ec] = std::from_chars(key.data() + 1, key.data() + key.size(), n);
+    if (ec == std::errc() && end == key.data() + key.size() && n >= 1 && n <= 12) return GLFW_KEY_F1 + n - 1;
+  }
+  static const std::vector<std::pair<std::string, int>> kNamed = {
+      {"escape", GLFW_KEY_ESCAPE}, {"enter", GLFW_KEY_ENTER}, {"tab", GLFW_KEY_TAB},   {"backspace", GLFW_KEY_BACKSPACE},
+      {"delete", GLFW_KEY_DELETE}, {"up", GLFW_KEY_UP},       {"down", GLFW_KEY_DOWN}, {"left", GLFW_KEY_LEFT},
+      {"right", GLFW_KEY_RIGHT},   {"=", GLFW_KEY_EQUAL},     {"-", GLFW_KEY_MINUS},   {"space", GLFW_KEY_SPACE}};
+  for (const auto &[named, code] : kNamed)
+    if (key == named) return code;
+  return std::nullopt;
+}
+
+struct Chord {
+  int key = 0;
+  bool ctrl = false;
+};
+
+std::optional<Chord> parse_chord(const std::string &text) {
+  const bool ctrl = lower(text).starts_with("ctrl+");
+  const std::optional<int> code = key_code(ctrl ? text.substr(5) : text);
+  if (!code) return std::nullopt;
+  return Chord{*code, ctrl};
+}
+
+double parse_seconds(const std::string &text, const std::string &where) {
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value) || value <= 0 || value > 3600)
+    throw UsageError(where + ": wait '" + clip(text) + "' is not a number of seconds; allowed more than 0 up to 3600");
+  return value;
+}
+
+bool panel_matches(const std::string &name, const std::string &panel_title_text) {
+  if (name.empty()) return true;
+  if (lower(name) == lower(panel_title_text)) return true;
+  const std::optional<Panel> panel = parse_panel(lower(name));
+  return panel && panel_title(*panel) == panel_title_text;
+}
+
+void check_step(const ScriptStep &step, const std::string &where) {
+  const auto count = [&](std::size_t low, std::size_t high, const char *usage) {
+    if (step.args.size() < low || step.args.size() > high) throw UsageError(where + ": " + step.verb + " takes " + usage);
+  };
+  if (step.verb == "window") {
+    count(1, 1, "one size, WIDTHxHEIGHT");
+    const BlockShape size = parse_block(step.args[0]); // the same "AxB" reader, positive sides
+    if (size.z != 1 || size.x > 8192 || size.y > 8192 || size.x < 320 || size.y < 200)
+      throw UsageError(where + ": window '" + clip(step.args[0]) + "' is not a size; allowed WIDTHxHEIGHT, 320x200 to 8192x8192");
+  } else if (step.verb == "scale") {
+    count(1, 1, "one factor, 0.5 to 4");
+    const double scale = std::atof(step.args[0].c_str());
+    if (!(scale >= 0.5 && scale <= 4)) throw UsageError(where + ": scale '" + clip(step.args[0]) + "' is not allowed; allowed 0.5 to 4");
+  } else if (step.verb == "click") {
+    count(1, 1, "\"LABEL\" [in \"PANEL\"]");
+  } else if (step.verb == "set") {
+    count(2, 2, "\"LABEL\" VALUE [in \"PANEL\"]");
+  } else if (step.verb == "key") {
+    count(1, 1, "one key: F1-F12, A-Z, 0-9, Escape, Enter, Tab, Backspace, Delete, arrows, =, -, with ctrl+ if wanted");
+    if (!parse_chord(step.args[0])) throw UsageError(where + ": unknown key '" + clip(step.args[0]) + "'; keys: F1-F12, A-Z, 0-9, Escape, Enter, Tab, Backspace, Delete, Up, Down, Left, Right, =, -, ctrl+KEY");
+  } else if (step.verb == "wait") {
+    count(0, 1, "nothing or a number of seconds");
+    if (!step.args.empty()) parse_seconds(step.args[0], where);
+  } else if (step.verb == "screenshot") {
+    count(1, 2, "FILE [PANEL]");
+    if (step.args.size() == 2 && !parse_panel(lower(step.args[1])))
+      throw UsageError(where + ": unknown panel '" + clip(step.args[1]) + "'; panels: launch, occupancy, timings, counters, global, shared, divergence, sweep");
+  } else {
+    throw UsageError(where + ": unknown action '" + clip(step.verb) + "'; actions: window, scale, click, set, key, wait, screenshot");
+  }
+  if (!step.panel.empty() && !std::any_of(kAllPanels.begin(), kAllPanels.end(), [&](Panel p) { return panel_matches(step.panel, panel_title(p)); }))
+    throw UsageError(where + ": unknown panel '" + clip(step.panel) + "'; panels: Launch, Occupancy, Timings, Counters, Global memory, Shared memory, Divergence, Sweep");
+}
+
+} // namespace
+
+Script parse_script(const std::string &text, const std::string &file) {
+  if (text.size() > kLargestScript) throw UsageError(file + ": the script is over 1 MiB; split it");
+  Script script{file, {}};
+  std::istringstream lines(text);
+  int number = 0;
+  for (std::string line; std::getline(lines, line);) {
+    ++number;
+    const std::string where = file + ":" + std::to_string(number);
+    std::vector<std::string> words = split_words(line, where);
+    if (words.empty() || words[0].starts_with("#")) continue;
+    ScriptStep step{number, lower(words[0]), {}, ""};
+    words.erase(words.begin());
+    if (words.size() >= 2 && words[words.size() - 2] == "in") { // `... in "PANEL"`
+      step.panel = words.back();
+      words.resize(words.size() - 2);
+    }
+    step.args = std::move(words);
+    check_step(step, where);
+    script.steps.push_back(std::move(step));
+  }
+  return script;
+}
+
+Script load_script(const std::filesystem::path &file) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(file, error))
+    throw UsageError(file.string() + ": no such script file (a regular file of script lines is needed)");
+  if (std::filesystem::file_size(file, error) > kLargestScript) throw UsageError(file.string() + ": the script is over 1 MiB; split it");
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in && !in.eof()) throw UsageError(file.string() + ": cannot read the script");
+  return parse_script(text.str(), file.string());
+}
+
+namespace {
+const Control *find_control(const std::string &label, const std::string &panel);
+} // namespace
+
+ScriptPlayer::ScriptPlayer(Script script) : m_script(std::move(script)) {
+  if (m_script.steps.empty()) m_outcome = ScriptOutcome{0, m_script.file + ": nothing to do"};
+}
+
+void ScriptPlayer::feed_input(ImGuiIO &io) {
+  if (m_input.x >= 0) io.MousePos = ImVec2(m_input.x, m_input.y);
+  io.MouseDown[0] = m_input.left;
+  io.MouseWheel += m_input.wheel;
+  m_input.wheel = 0;
+  io.KeyCtrl = m_input.ctrl;
+  for (int key : m_input.keys_down) io.KeysDown[key] = true;
+  for (int key : m_input.keys_up) io.KeysDown[key] = false;
+  m_input.keys_down.clear();
+  m_input.keys_up.clear();
+  for (char c : m_input.characters) io.AddInputCharacter(static_cast<unsigned char>(c));
+  m_input.characters.clear();
+}
+
+std::optional<std::pair<int, int>> ScriptPlayer::take_window_size() {
+  std::optional<std::pair<int, int>> size = m_window_size;
+  m_window_size.reset();
+  return size;
+}
+
+void ScriptPlayer::fail(const ScriptStep &step, int code, const std::string &message) {
+  m_outcome = ScriptOutcome{code, m_script.file + ":" + std::to_string(step.line) + ": " + message};
+}
+
+void ScriptPlayer::next_step() {
+  ++m_index;
+  m_phase = 0;
+  m_detours = m_scrolls = m_looks = m_moves = 0;
+  if (m_index >= m_script.steps.size()) m_outcome = ScriptOutcome{0, ""};
+}
+
+void ScriptPlayer::after_frame(App &app) {
+  if (m_outcome) return;
+  const ScriptStep &step = m_script.steps[m_index];
+  if (step.verb == "click") step_click(app, step);
+  else if (step.verb == "set") step_set(app, step);
+  else if (step.verb == "key") step_key(step);
+  else if (step.verb == "wait") step_wait(app, step);
+  else if (step.verb == "screenshot") step_screenshot(app, step);
+  else if (step.verb == "window") {
+    const BlockShape size = parse_block(step.args[0]);
+    m_window_size = std::pair(size.x, size.y);
+    next_step();
+  } else if (step.verb == "scale") {
+    app.ui_scale = static_cast<float>(std::atof(step.args[0].c_str()));
+    next_step();
+  }
+}
+
+namespace {
+
+// The control a step means: the label in the panel asked for, one in sight first.
+const Control *find_control(const std::string &label, const std::string &panel) {
+  const Control *found = nullptr;
+  for (const Control &c : controls_on_screen())
+    if (c.label == label && panel_matches(panel, c.panel) && (!found || (!found->visible && c.visible))) found = &c;
+  return found;
+}
+
+// What a person would open first to reach a label that is not on screen: the panel's tab, or
+// the kernel's family in the Launch tree.
+const Control *detour_to(const std::string &label, const std::string &panel) {
+  if (!panel.empty())
+    for (const Control &c : controls_on_screen())
+      if (c.kind == ControlKind::tab && panel_matches(panel, c.label)) return &c;
+  if (const KernelDesc *kernel = find_kernel(label)) {
+    const std::string family = kernel->id.substr(0, kernel->id.find('/'));
+    if (const Control *node = find_control(family, "")) return node;
+    for (const Control &c : controls_on_screen())
+      if (c.kind == ControlKind::tab && c.label == panel_title(Panel::launch)) return &c;
+  }
+  return nullptr;
+}
+
+std::string labels_on_screen() {
+  std::vector<std::string> labels;
+  for (const Control &c : controls_on_screen())
+    if (c.visible && !c.label.empty() && std::find(labels.begin(), labels.end(), c.label) == labels.end())
+      labels.push_back(c.label);
+  std::string text;
+  const std::size_t shown = std::min<std::size_t>(labels.size(), 60);
+  for (std::size_t i = 0; i < shown; ++i) text += (i ? ", \"" : "\"") + clip(labels[i], 32) + "\"";
+  if (labels.size() > shown) text += " and " + std::to_string(labels.size() - shown) + " more";
+  return text.empty() ? "none" : text;
+}
+
+} // namespace
+
+// Phase 0 of a click or a set: puts the pointer over the control, scrolling it into sight or
+// opening what hides it first (a detour ends with phase 0 again). False when the step failed.
+bool ScriptPlayer::reach(App &, const ScriptStep &step, const std::string &label) {
+  const Control *target = find_control(label, step.panel);
+  // A list or popup opened by the last click appears a frame or two later: look again first.
+  if (!target && ++m_looks <= kFramesToAppear) return true;
+  const bool detour = !target;
+  if (!target) target = detour_to(label, step.panel);
+  if (!target || (detour && target->visible && ++m_detours > kMostDetours)) {
+    fail(step, 2, step.verb + ": no \"" + clip(label) + "\" on screen" + (step.panel.empty() ? "" : " in " + step.panel) +
+                      "; on screen: " + labels_on_screen());
+    return false;
+  }
+  if (!target->visible) { // scrolled away: the wheel over its window, towards it
+    if (++m_scrolls > kMostScrolls) {
+      fail(step, 2, step.verb + ": \"" + clip(label) + "\" cannot be scrolled into sight");
+      return false;
+    }
+    m_input.x = (target->window.x0 + target->window.x1) / 2;
+    m_input.y = (target->window.y0 + target->window.y1) / 2;
+    m_input.wheel = target->click_y < target->window.y0 ? 1.0f : -1.0f;
+    return true;
+  }
+  m_input.x = target->click_x;
+  m_input.y = target->click_y;
+  m_input.ctrl = step.verb == "set" && target->kind == ControlKind::slider; // Ctrl+click types into a slider
+  m_phase = detour ? 101 : 1; // a detour is clicked, then the step starts over
+  m_looks = 0;
+  return true;
+}
+
+// Before pressing: the control may have moved since the pointer went there (a result arrived and
+// the panel's layout changed), so the pointer follows it, as a person's hand would.
+bool ScriptPlayer::still_under_pointer(const ScriptStep &step, const std::string &label) {
+  const Control *target = m_phase == 1 ? find_control(label, step.panel) : nullptr;
+  if (!target || !target->visible || (target->click_x == m_input.x && target->click_y == m_input.y)) return true;
+  m_input.x = target->click_x;
+  m_input.y = target->click_y;
+  return ++m_moves > kMostMoves;
+}
+
+void ScriptPlayer::step_click(App &app, const ScriptStep &step) {
+  switch (m_phase) {
+  case 0: reach(app, step, step.args[0]); return;
+  case 1: case 101: if (still_under_pointer(step, step.args[0])) m_input.left = true, ++m_phase; return;
+  case 2: case 102: m_input.left = false; m_input.ctrl = false; ++m_phase; return;
+  case 103: m_phase = 0; return; // the detour opened; find the control again
+  default: next_step(); return;
+  }
+}
+
+void ScriptPlayer::step_set(App &app, const ScriptStep &step) {
+  switch (m_phase) {
+  case 0: reach(app, step, step.args[0]); return;
+  case 1: case 101: if (still_under_pointer(step, step.args[0])) m_input.left = true, ++m_phase; return;
+  case 2: case 102: m_input.left = false; m_input.ctrl = false; ++m_phase; return;
+  case 103: m_phase = 0; return;
+  case 3: m_input.ctrl = true; m_input.keys_down.push_back(GLFW_KEY_A); ++m_phase; return; // select all
+  case 4: m_input.keys_up.push_back(GLFW_KEY_A); m_input.ctrl = false; ++m_phase; return;
+  case 5: m_input.characters = step.args[1]; ++m_phase; return;
+  case 6: m_input.keys_down.push_back(GLFW_KEY_ENTER); ++m_phase; return;
+  case 7: m_input.keys_up.push_back(GLFW_KEY_ENTER); ++m_phase; return;
+  default: next_step(); return;
+  }
+}
+
+void ScriptPlayer::step_key(const ScriptStep &step) {
+  const Chord chord = *parse_chord(step.args[0]);
+  switch (m_phase) {
+  case 0: m_input.ctrl = chord.ctrl; m_input.keys_down.push_back(chord.key); ++m_phase; return;
+  case 1: m_input.keys_up.push_back(chord.key); m_input.ctrl = false; ++m_phase; return;
+  default: next_step(); return;
+  }
+}
+
+void ScriptPlayer::step_wait(App &app, const ScriptStep &step) {
+  using namespace std::chrono;
+  if (m_phase == 0) {
+    const double seconds = step.args.empty() ? kDefaultWaitSeconds : parse_seconds(step.args[0], "");
+    m_deadline = steady_clock::now() + duration_cast<steady_clock::duration>(duration<double>(seconds));
+    m_phase = 1;
+  }
+  if (app.settled()) return next_step();
+  if (steady_clock::now() > m_deadline)
+    fail(step, 1, "wait: still not settled after " + (step.args.empty() ? std::string("60") : step.args[0]) +
+                      " s (" + (app.source ? app.source->mode() : "no source") + ")");
+}
+
+void ScriptPlayer::step_screenshot(App &app, const ScriptStep &step) {
+  if (m_phase == 0) {
+    std::optional<Panel> panel;
+    if (step.args.size() == 2) panel = parse_panel(lower(step.args[1]));
+    app.last_screenshot_path.clear();
+    app.screenshot = ScreenshotRequest{panel, step.args[0]};
+    m_phase = 1;
+    return;
+  }
+  if (app.last_screenshot_path.empty()) return fail(step, 1, "screenshot: " + clip(app.status, 200));
+  next_step();
+}
+
+} // namespace wl::viz

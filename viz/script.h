@@ -1,0 +1,102 @@
+#pragma once
+// Scripted sessions: a plain-text list of what a person does, one action per line, played into
+// Dear ImGui as the mouse and keyboard events a person makes, frame by frame. A control is found
+// by its visible label (controls.h), the pointer moved onto it, the button pressed and released
+// over frames; nothing reaches into the App's state. Teachers make screenshot series with it;
+// the GUI tests use it as a person's hands.
+//
+//   window 1280x720                 the window's size
+//   scale 1.5                       the UI scale (fonts rebuilt at that size)
+//   click "LABEL" [in "PANEL"]      a button, tab, tree node, checkbox, combo or its item, menu,
+//                                   heatmap cell ("16x8"); a kernel id opens its family first
+//   set "LABEL" VALUE [in "PANEL"]  a field or slider: click, select all, type, Enter
+//   key KEY                         F5, F12, 1-8, B, L, Escape, Enter, Tab, ctrl+= ...
+//   wait [SECONDS]                  until nothing is computing and the panels show the launch on
+//                                   screen (default 60 s; then the script stops, exit 1)
+//   screenshot FILE [PANEL]         a PNG and its JSON sidecar, as F12 makes
+//   # a comment
+//
+// A line the reader does not understand, or a label that is not on screen, stops the script with
+// one line naming the file, the line number and what is wrong (exit 2).
+
+#include "app.h"
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct ImGuiIO;
+
+namespace wl::viz {
+
+struct ScriptStep {
+  int line = 0;
+  std::string verb;              // window, scale, click, set, key, wait, screenshot
+  std::vector<std::string> args; // the label and value, the key, the size...
+  std::string panel;             // `in "PANEL"` (a title or a key), else ""
+};
+
+struct Script {
+  std::string file; // for messages: "stories/switch.txt"
+  std::vector<ScriptStep> steps;
+};
+
+// Throws UsageError "FILE:LINE: what is wrong; what is allowed".
+Script parse_script(const std::string &text, const std::string &file);
+Script load_script(const std::filesystem::path &file);
+
+// How a script ended: exit code 0, 1 (a wait timed out, a screenshot failed) or 2 (a line that
+// cannot be carried out), with the one-line message.
+struct ScriptOutcome {
+  int exit_code = 0;
+  std::string message;
+};
+
+class ScriptPlayer {
+public:
+  explicit ScriptPlayer(Script script);
+
+  // Before ImGui::NewFrame (after a backend's NewFrame, which it overrides): the pointer, buttons,
+  // keys and characters of this frame.
+  void feed_input(ImGuiIO &io);
+  // After the frame was drawn: looks at what is on screen and moves on.
+  void after_frame(App &app);
+
+  bool finished() const { return m_outcome.has_value(); }
+  const std::optional<ScriptOutcome> &outcome() const { return m_outcome; }
+  // A window size the script asked for, taken once by the front-end.
+  std::optional<std::pair<int, int>> take_window_size();
+
+private:
+  struct Input {
+    float x = -1, y = -1;
+    bool left = false, ctrl = false;
+    float wheel = 0;
+    std::vector<int> keys_down, keys_up;
+    std::string characters;
+  };
+  void start_step(App &app);
+  void step_click(App &app, const ScriptStep &step);
+  void step_set(App &app, const ScriptStep &step);
+  void step_key(const ScriptStep &step);
+  void step_wait(App &app, const ScriptStep &step);
+  void step_screenshot(App &app, const ScriptStep &step);
+  bool reach(App &app, const ScriptStep &step, const std::string &label); // pointer over it, or a way there
+  void next_step();
+  void fail(const ScriptStep &step, int code, const std::string &message);
+
+  Script m_script;
+  std::size_t m_index = 0;
+  int m_phase = 0;
+  bool still_under_pointer(const ScriptStep &step, const std::string &label);
+  int m_detours = 0, m_scrolls = 0, m_looks = 0, m_moves = 0; // on the way to the current step's control
+  Input m_input;
+  std::optional<std::pair<int, int>> m_window_size;
+  std::optional<ScriptOutcome> m_outcome;
+  std::chrono::steady_clock::time_point m_deadline;
+  float m_target_x = 0, m_target_y = 0;
+};
+
+} // namespace wl::viz
