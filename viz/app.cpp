@@ -18,9 +18,12 @@ bool same_request(const KernelRequest &a, const KernelRequest &b) {
   return a.kernel == b.kernel && a.params == b.params && a.block == b.block;
 }
 
+// A result measured on a GPU ("device:0") belongs to the launch whatever arch the models are set to;
+// a model result belongs to the arch it modelled.
 bool same_launch(const RunResult &result, const KernelRequest &request, const std::string &arch_id) {
+  const bool measured_on_device = result.arch.id.starts_with("device");
   return result.kernel_id == request.kernel->id && result.params == request.params &&
-         result.launch.block == request.block && result.arch.id == arch_id;
+         result.launch.block == request.block && (measured_on_device || result.arch.id == arch_id);
 }
 
 // "block 16x16, stride=1": what tells one launch of a kernel from another.
@@ -201,7 +204,7 @@ bool App::latest_is_stale() const {
 std::string App::stale_note() const {
   if (!latest) return "";
   std::string note = "from " + latest->kernel_id + ", " + launch_label(*latest);
-  if (latest->arch.id != arch().id) note += " on " + latest->arch.id;
+  if (latest->arch.id != arch().id && !latest->arch.id.starts_with("device")) note += " on " + latest->arch.id;
   return note + ": press F5 to measure the launch on screen";
 }
 
