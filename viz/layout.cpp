@@ -116,7 +116,8 @@ void draw_tile(App &app, const TilePlan &plan, Tile tile) {
   if (std::find(app.highlighted.begin(), app.highlighted.end(), shown) != app.highlighted.end())
     ImGui::GetForegroundDrawList()->AddRect(ImVec2(rect.x, rect.y), ImVec2(rect.x + rect.width, rect.y + rect.height),
                                             IM_COL32(240, 170, 40, 255), 0, 0, 3);
-  ImGui::BeginChild(panel_title(shown), ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+  // No horizontal scrolling: panels fit their width (wrapped text, tables that scroll themselves).
+  ImGui::BeginChild(panel_title(shown), ImVec2(0, 0), false);
   enter_panel(panel_title(shown));
   panel_info(shown).draw(app);
   leave_panel();

@@ -50,8 +50,7 @@ void draw_catalog(App &app) {
 // button outlines those panels; a click opens the panel and shows its tab.
 void draw_lesson(App &app, const KernelDesc &kernel) {
   ImGui::TextUnformatted(kernel.id.c_str());
-  ImGui::SameLine();
-  ImGui::TextDisabled("%s", kernel.title.c_str());
+  empty_state(kernel.title); // wrapped: a long title never widens the panel
   ImGui::BeginChild("##lesson", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 6), true);
   ImGui::TextWrapped("%s", kernel.lesson.c_str());
   ImGui::EndChild();

@@ -44,7 +44,7 @@ void draw_curves(const App &app, const RunResult &result) {
   const float width = (ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().ItemSpacing.x) / 3;
   const float height = 90;
   const auto current_smem = result.attributes->static_shared_bytes + result.dynamic_smem;
-  ImGui::TextDisabled("Occupancy (0 to 100 %%) if one input changed; the dot is this launch");
+  note_text("Occupancy (0 to 100 %) if one input changed; the dot is this launch");
   ImGui::BeginGroup();
   impact_curve("block size", app.curves->block_size, result.launch.block.threads(), "threads", width, height);
   ImGui::EndGroup();

@@ -84,14 +84,21 @@ void impact_curve(const char *title, const std::vector<CurvePoint> &points, std:
 }
 
 void limiter_bars(const OccupancyResult &occupancy, int max_blocks_per_sm) {
-  const float bar_width = std::max(80.0f, ImGui::GetContentRegionAvail().x - 260);
+  // Names, bars and values share the width at any font size: the longest name and value measured.
+  float name_width = 0;
+  for (Resource resource : kAllResources) name_width = std::max(name_width, ImGui::CalcTextSize(resource_name(resource)).x);
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  const float value_width = ImGui::CalcTextSize("228 blocks  <- limiter").x;
+  const float bar_width =
+      std::max(ImGui::GetFontSize() * 3, ImGui::GetContentRegionAvail().x - name_width - value_width - 3 * spacing);
   const int scale = std::max(1, max_blocks_per_sm);
+  const float left = ImGui::GetCursorPosX();
   for (Resource resource : kAllResources) {
     const int limit = occupancy.limit(resource);
     const bool limiter =
         std::find(occupancy.limiters.begin(), occupancy.limiters.end(), resource) != occupancy.limiters.end();
     ImGui::TextUnformatted(resource_name(resource));
-    ImGui::SameLine(130);
+    ImGui::SameLine(left + name_width + spacing);
     ImVec2 min, max;
     const float height = ImGui::GetTextLineHeight();
     min = ImGui::GetCursorScreenPos();
