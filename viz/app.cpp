@@ -190,6 +190,12 @@ bool App::settled() const {
   return model && same_launch(*model, *request, arch().id);
 }
 
+bool App::model_is_current() const {
+  const std::optional<KernelRequest> request = current_request();
+  const RunResult *model = model_view();
+  return request && model && same_launch(*model, *request, arch().id);
+}
+
 const RunResult *App::model_view() const {
   if (modelled) return &*modelled;
   return latest ? &*latest : nullptr;
@@ -205,7 +211,8 @@ std::string App::stale_note() const {
   if (!latest) return "";
   std::string note = "from " + latest->kernel_id + ", " + launch_label(*latest);
   if (latest->arch.id != arch().id && !latest->arch.id.starts_with("device")) note += " on " + latest->arch.id;
-  return note + ": press F5 to measure the launch on screen";
+  const std::string problem = request_problem();
+  return note + (problem.empty() ? ": press F5 to measure the launch on screen" : ": the launch on screen cannot run yet");
 }
 
 void App::show_panel(Panel panel) {
@@ -272,7 +279,11 @@ void App::measure_sweep() {
 }
 
 bool App::pin_baseline() {
-  if (!latest) return false;
+  // Only a result of the launch on screen: pinning an older one would compare a run with itself.
+  if (!latest || latest_is_stale()) {
+    last_error = "nothing to pin yet: the launch on screen has not been run (F5, or wait for Live)";
+    return false;
+  }
   baseline = latest;
   return true;
 }

@@ -182,6 +182,9 @@ struct App {
 
   // The model figures of the launch on screen (or, before the models answer, the latest result).
   const RunResult *model_view() const;
+  // True when the model figures are those of the launch on screen (false for a moment after an
+  // edit, while the models compute).
+  bool model_is_current() const;
   // True when `latest` is of another launch than the one on screen: its measured figures are
   // then shown greyed with `stale_note`.
   bool latest_is_stale() const;

@@ -96,9 +96,10 @@ void draw_menu_bar(App &app) {
   ImGui::EndMainMenuBar();
 }
 
-// The text up to its first colon or `most` characters: the status line's short form.
+// The text up to its first colon or bracket, at most `most` characters: the status line's short form.
 std::string first_words(const std::string &text, std::size_t most) {
-  std::string shown = text.substr(0, text.find(':'));
+  std::string shown = text.substr(0, text.find_first_of(":("));
+  while (!shown.empty() && shown.back() == ' ') shown.pop_back();
   if (shown.size() > most) shown = shown.substr(0, most - 3) + "...";
   return shown;
 }

@@ -225,7 +225,7 @@ void save_requested_screenshot(App &app, const Image &window) {
     app.last_screenshot_path = save_screenshot(app, window, request).string();
     app.last_saved_path = app.last_screenshot_path;
     app.status = "screenshot saved";
-  } catch (const UsageError &e) {
+  } catch (const std::exception &e) { // a UsageError, or a file system refusing the name
     app.status = std::string("screenshot not saved: ") + e.what();
   }
 }

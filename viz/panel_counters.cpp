@@ -55,7 +55,7 @@ void draw_site(const SitePrediction &site, const std::string &measured) {
                       site.op == AccessOp::load ? "load" : "store", site.width,
                       site.exact ? "" : "; estimated from a sample of warps");
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted(format_count(site.requests).c_str());
+  number_cell(format_count(site.requests));
   ImGui::TableNextColumn();
   const bool wasteful = site.space == MemorySpace::global && site.sectors > site.ideal_sectors * 101 / 100;
   if (wasteful) ImGui::TextColored(ImVec4(0.9f, 0.45f, 0.25f, 1), "%s", sectors_text(site).c_str());
@@ -109,6 +109,7 @@ void draw_counters(App &app) {
     return;
   }
   const RunResult &result = *model;
+  if (!app.model_is_current() && app.request_problem().empty()) note_text("Updating to the launch on screen...");
   const LaunchPrediction &prediction = result.prediction;
   if (prediction.sites.empty()) {
     empty_state("This kernel declares no memory access sites (a library call): nothing to predict.");

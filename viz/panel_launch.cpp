@@ -154,9 +154,11 @@ void draw_run_controls(App &app) {
 
 // Pin the shown run as the baseline the panels compare with; clear it.
 void draw_baseline_controls(App &app) {
-  ImGui::BeginDisabled(!app.latest);
+  ImGui::BeginDisabled(!app.latest || app.latest_is_stale());
   if (ui::button("Pin as baseline (B)")) app.pin_baseline();
   ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled) && app.latest_is_stale())
+    hover_text("The launch on screen has not been run yet: F5 (or Live) first.");
   if (!app.baseline) return;
   ImGui::SameLine();
   if (ui::button("Clear baseline")) {

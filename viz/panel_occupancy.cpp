@@ -116,6 +116,7 @@ void draw_occupancy(App &app) {
     return;
   }
   const RunResult &result = *model;
+  if (!app.model_is_current() && app.request_problem().empty()) note_text("Updating to the launch on screen...");
   if (!result.occupancy) {
     empty_state("No occupancy for this launch: a library call (cuBLAS) chooses its own kernels and blocks.");
     return;

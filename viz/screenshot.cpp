@@ -150,9 +150,28 @@ std::filesystem::path with_suffix(const std::filesystem::path &path, const std::
   return path.parent_path() / name;
 }
 
+// A name is taken when the PNG or its sidecar exists; a name the file system refuses (too long, a
+// folder that cannot be read) throws with the system's reason.
 bool taken(const std::filesystem::path &png) {
   std::filesystem::path sidecar = png;
-  return std::filesystem::exists(png) || std::filesystem::exists(sidecar.replace_extension(".json"));
+  sidecar.replace_extension(".json");
+  for (const std::filesystem::path &file : {png, sidecar}) {
+    std::error_code error;
+    if (std::filesystem::exists(file, error)) return true;
+    if (error && error != std::errc::no_such_file_or_directory)
+      throw UsageError(file.filename().string().substr(0, 60) + "...: " + error.message());
+  }
+  return false;
+}
+
+// `base`, or base-2, base-3, ...: the first name not taken; a name the file system refuses throws.
+std::filesystem::path first_free(const std::filesystem::path &base) {
+  std::filesystem::path path = base;
+  for (int counter = 2; taken(path); ++counter) {
+    if (counter > 1000) throw UsageError("no free file name like " + base.filename().string().substr(0, 80));
+    path = with_suffix(base, std::to_string(counter));
+  }
+  return path;
 }
 
 } // namespace
@@ -201,17 +220,11 @@ std::filesystem::path free_screenshot_path(const std::filesystem::path &requeste
     // A sidecar takes the name with .json, so a PNG never ends in .json itself.
     const std::filesystem::path png = requested.extension() == ".png" ? requested : std::filesystem::path(requested.string() + ".png");
     if (!taken(png)) return png;
-    const std::filesystem::path base = with_suffix(png, local_time("%Y%m%d-%H%M%S"));
-    std::filesystem::path path = base;
-    for (int counter = 2; taken(path); ++counter) path = with_suffix(base, std::to_string(counter));
-    return path;
+    return first_free(with_suffix(png, local_time("%Y%m%d-%H%M%S")));
   }
   std::string name = "warplens-" + local_time("%Y%m%d-%H%M%S");
   if (panel) name.append("-").append(panel_name(*panel));
-  const std::filesystem::path base = (requested.empty() ? default_dir : requested) / (name + ".png");
-  std::filesystem::path path = base;
-  for (int counter = 2; taken(path); ++counter) path = with_suffix(base, std::to_string(counter));
-  return path;
+  return first_free((requested.empty() ? default_dir : requested) / (name + ".png"));
 }
 
 json screenshot_sidecar(const App &app, std::optional<Panel> panel, int width, int height) {

@@ -93,12 +93,32 @@ std::optional<Chord> parse_chord(const std::string &text) {
   return Chord{*code, ctrl};
 }
 
+// "1280x720" as a window size in range, else nullopt.
+std::optional<std::pair<int, int>> window_size(const std::string &text) {
+  const std::size_t x = text.find('x');
+  int width = 0, height = 0;
+  if (x == std::string::npos) return std::nullopt;
+  const auto [w_end, w_error] = std::from_chars(text.data(), text.data() + x, width);
+  const auto [h_end, h_error] = std::from_chars(text.data() + x + 1, text.data() + text.size(), height);
+  if (w_error != std::errc() || h_error != std::errc() || w_end != text.data() + x || h_end != text.data() + text.size())
+    return std::nullopt;
+  if (width < 320 || height < 200 || width > 8192 || height > 8192) return std::nullopt;
+  return std::pair(width, height);
+}
+
 double parse_seconds(const std::string &text, const std::string &where) {
   double value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value) || value <= 0 || value > 3600)
     throw UsageError(where + ": wait '" + clip(text) + "' is not a number of seconds; allowed more than 0 up to 3600");
   return value;
+}
+
+// A panel named as its tab reads ("Global memory") or by its key ("global").
+std::optional<Panel> script_panel(const std::string &name) {
+  for (Panel panel : kAllPanels)
+    if (lower(name) == lower(panel_title(panel)) || lower(name) == panel_name(panel)) return panel;
+  return std::nullopt;
 }
 
 bool panel_matches(const std::string &name, const std::string &panel_title_text) {
@@ -114,15 +134,14 @@ void check_step(const ScriptStep &step, const std::string &where) {
   };
   if (step.verb == "window") {
     count(1, 1, "one size, WIDTHxHEIGHT");
-    const BlockShape size = parse_block(step.args[0]); // the same "AxB" reader, positive sides
-    if (size.z != 1 || size.x > 8192 || size.y > 8192 || size.x < 320 || size.y < 200)
+    if (!window_size(step.args[0]))
       throw UsageError(where + ": window '" + clip(step.args[0]) + "' is not a size; allowed WIDTHxHEIGHT, 320x200 to 8192x8192");
   } else if (step.verb == "scale") {
     count(1, 1, "one factor, 0.5 to 4");
     const double scale = std::atof(step.args[0].c_str());
     if (!(scale >= 0.5 && scale <= 4)) throw UsageError(where + ": scale '" + clip(step.args[0]) + "' is not allowed; allowed 0.5 to 4");
   } else if (step.verb == "click") {
-    count(1, 1, "\"LABEL\" [in \"PANEL\"]");
+    count(1, 1, "\"LABEL\" [in \"PANEL\"]; a label with spaces goes in quotes");
   } else if (step.verb == "set") {
     count(2, 2, "\"LABEL\" VALUE [in \"PANEL\"]");
   } else if (step.verb == "key") {
@@ -133,7 +152,7 @@ void check_step(const ScriptStep &step, const std::string &where) {
     if (!step.args.empty()) parse_seconds(step.args[0], where);
   } else if (step.verb == "screenshot") {
     count(1, 2, "FILE [PANEL]");
-    if (step.args.size() == 2 && !parse_panel(lower(step.args[1])))
+    if (step.args.size() == 2 && !script_panel(step.args[1]))
       throw UsageError(where + ": unknown panel '" + clip(step.args[1]) + "'; panels: launch, occupancy, timings, counters, global, shared, divergence, sweep");
   } else {
     throw UsageError(where + ": unknown action '" + clip(step.verb) + "'; actions: window, scale, click, set, key, wait, screenshot");
@@ -188,7 +207,7 @@ ScriptPlayer::ScriptPlayer(Script script) : m_script(std::move(script)) {
 }
 
 void ScriptPlayer::feed_input(ImGuiIO &io) {
-  if (m_input.x >= 0) io.MousePos = ImVec2(m_input.x, m_input.y);
+  if (m_input.x >= 0 || m_input.x <= -1e6f) io.MousePos = ImVec2(m_input.x, m_input.y);
   io.MouseDown[0] = m_input.left;
   io.MouseWheel += m_input.wheel;
   m_input.wheel = 0;
@@ -227,8 +246,7 @@ void ScriptPlayer::after_frame(App &app) {
   else if (step.verb == "wait") step_wait(app, step);
   else if (step.verb == "screenshot") step_screenshot(app, step);
   else if (step.verb == "window") {
-    const BlockShape size = parse_block(step.args[0]);
-    m_window_size = std::pair(size.x, size.y);
+    m_window_size = window_size(step.args[0]);
     next_step();
   } else if (step.verb == "scale") {
     app.ui_scale = static_cast<float>(std::atof(step.args[0].c_str()));
@@ -365,14 +383,17 @@ void ScriptPlayer::step_wait(App &app, const ScriptStep &step) {
 
 void ScriptPlayer::step_screenshot(App &app, const ScriptStep &step) {
   if (m_phase == 0) {
-    std::optional<Panel> panel;
-    if (step.args.size() == 2) panel = parse_panel(lower(step.args[1]));
     app.last_screenshot_path.clear();
-    app.screenshot = ScreenshotRequest{panel, step.args[0]};
+    app.screenshot = ScreenshotRequest{step.args.size() == 2 ? script_panel(step.args[1]) : std::nullopt, step.args[0]};
+    m_input.x = m_input.y = -1e6f; // the pointer out of the picture: no tooltip over what is saved
     m_phase = 1;
     return;
   }
-  if (app.last_screenshot_path.empty()) return fail(step, 1, "screenshot: " + clip(app.status, 200));
+  if (app.last_screenshot_path.empty()) return fail(step, 1, clip(app.status, 200));
+  // A taken name is never overwritten; the script's reader learns where the picture went instead.
+  if (app.last_screenshot_path != step.args[0])
+    m_notes.push_back(m_script.file + ":" + std::to_string(step.line) + ": " + step.args[0] + " was taken; saved " +
+                      app.last_screenshot_path);
   next_step();
 }
 

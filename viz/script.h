@@ -66,6 +66,8 @@ public:
 
   bool finished() const { return m_outcome.has_value(); }
   const std::optional<ScriptOutcome> &outcome() const { return m_outcome; }
+  // Lines for the script's reader on the way (a screenshot name that was taken), printed at the end.
+  const std::vector<std::string> &notes() const { return m_notes; }
   // A window size the script asked for, taken once by the front-end.
   std::optional<std::pair<int, int>> take_window_size();
 
@@ -95,6 +97,7 @@ private:
   Input m_input;
   std::optional<std::pair<int, int>> m_window_size;
   std::optional<ScriptOutcome> m_outcome;
+  std::vector<std::string> m_notes;
   std::chrono::steady_clock::time_point m_deadline;
   float m_target_x = 0, m_target_y = 0;
 };

@@ -107,13 +107,18 @@ void run_and_wait(App &app, Sources &sources) {
   if (!app.last_error.empty()) throw UsageError(app.last_error);
 }
 
+// What the script's reader needs to know, and its exit code.
+int report(const ScriptPlayer &player, const ScriptOutcome &outcome) {
+  for (const std::string &note : player.notes()) std::cout << "warplens: " << note << "\n";
+  if (!outcome.message.empty()) (outcome.exit_code ? std::cerr : std::cout) << "warplens: " << outcome.message << "\n";
+  return outcome.exit_code;
+}
+
 int play_script(App &app, const GuiOptions &options) {
   ScriptPlayer player(load_script(options.script));
   HeadlessGui gui(app, options.width, options.height);
   app.run();
-  const ScriptOutcome outcome = gui.play(player);
-  if (!outcome.message.empty()) (outcome.exit_code ? std::cerr : std::cout) << "warplens: " << outcome.message << "\n";
-  return outcome.exit_code;
+  return report(player, gui.play(player));
 }
 
 } // namespace
@@ -197,9 +202,7 @@ int run_gui(const GuiOptions &options) {
     return write_default_view(options, problem);
   }
   if (!player) return 0;
-  const ScriptOutcome &outcome = *player->outcome();
-  if (!outcome.message.empty()) (outcome.exit_code ? std::cerr : std::cout) << "warplens: " << outcome.message << "\n";
-  return outcome.exit_code;
+  return report(*player, *player->outcome());
 }
 
 } // namespace wl::viz

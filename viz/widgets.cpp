@@ -200,8 +200,15 @@ std::optional<ChosenWarp> warp_chooser(const App &app, MemorySpace space, MapCho
 }
 
 bool begin_site_table(const char *id, std::initializer_list<const char *> columns) {
-  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
-  if (!ImGui::BeginTable(id, static_cast<int>(columns.size()), flags)) return false;
+  // Columns as wide as their content; in a narrow panel the table scrolls sideways with the site's
+  // name kept in view, rather than cut a number short.
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
+                                ImGuiTableFlags_ScrollX;
+  const float rows = 4.5f; // a few sites in view; the table scrolls when a kernel has more
+  if (!ImGui::BeginTable(id, static_cast<int>(columns.size()), flags,
+                         ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * rows + ImGui::GetStyle().ScrollbarSize)))
+    return false;
+  ImGui::TableSetupScrollFreeze(1, 1);
   for (const char *column : columns) ImGui::TableSetupColumn(column);
   ImGui::TableHeadersRow();
   return true;
@@ -212,9 +219,9 @@ void site_row(const SitePrediction &site, double per_request, double ideal_per_r
   ImGui::TableNextColumn();
   ImGui::TextUnformatted(site.name.c_str());
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted(format_count(site.requests).c_str());
+  number_cell(format_count(site.requests));
   ImGui::TableNextColumn();
-  ImGui::Text("%s (%s)", format_number(per_request).c_str(), format_number(ideal_per_request).c_str());
+  number_cell(format_number(per_request) + " (" + format_number(ideal_per_request) + ")");
 }
 
 void number_cell(const std::string &text) {
