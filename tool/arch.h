@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -39,6 +40,9 @@ struct Arch {
   int max_warps_per_sm() const { return max_threads_per_sm / warp_size; }
   std::string sm_name() const { return "sm_" + std::to_string(cc_major * 10 + cc_minor); }
 };
+
+// "9.0" into 9 and 0; false unless both parts are whole numbers.
+bool parse_compute_capability(std::string_view text, int& major, int& minor);
 
 // Reads and validates one preset; throws UsageError naming the file, the key and what is allowed.
 Arch arch_from_json(const nlohmann::json& json, const std::string& origin);

@@ -83,7 +83,7 @@ TEST(Cli, BadInputIsOneLineAndExitTwo) {
 TEST(Cli, MalformedPresetFileIsOneLineAndExitTwo) {
   const auto file = std::filesystem::temp_directory_path() / "warplens_cli_bad.json";
   std::ofstream(file) << R"({"id": "bad", "name": "x"})";
-  expect_one_line_error("occupancy --block 256 --arch " + file.string(), {file.string(), "missing key"});
+  expect_one_line_error("occupancy --block 256 --arch " + file.string(), {file.string(), "aliases: missing"});
   std::ofstream(file) << "not json";
   expect_one_line_error("occupancy --block 256 --arch " + file.string(), {"not valid JSON"});
   std::filesystem::remove(file);
