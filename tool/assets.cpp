@@ -41,7 +41,8 @@ void check_recording(const nlohmann::json& json, const std::string& origin) {
 std::filesystem::path assets_dir() {
   if (const char* env = std::getenv("WARPLENS_ASSETS"); env && *env) {
     const std::string shown = clip(env, 160);
-    if (!std::filesystem::is_directory(env)) throw UsageError("WARPLENS_ASSETS: '" + shown + "' is not a folder; "
+    std::error_code ec; // a name too long for the file system reads as "not a folder", not a throw
+    if (!std::filesystem::is_directory(env, ec)) throw UsageError("WARPLENS_ASSETS: '" + shown + "' is not a folder; "
                                                               "allowed the assets folder (with arch/ and metrics.json)");
     if (!has_presets(env)) throw UsageError("WARPLENS_ASSETS: '" + shown + "' has no arch/ folder; "
                                             "allowed the assets folder (with arch/ and metrics.json)");

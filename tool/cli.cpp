@@ -45,7 +45,7 @@ int run_cli(int argc, char** argv) {
   } catch (const std::bad_alloc&) {
     return report("out of memory; the input asks for more than this machine has", kExitBadInput);
   } catch (const std::exception& e) { // a last resort: every expected failure is a UsageError
-    return report((std::string("unexpected failure: ") + e.what()).c_str(), kExitBadInput);
+    return report(("unexpected failure: " + clip(e.what(), 200)).c_str(), kExitBadInput);
   } catch (...) {
     return report("unexpected failure of an unknown kind", kExitBadInput);
   }

@@ -124,26 +124,25 @@ void add_arch_commands(CLI::App& app) {
   cmd->add_option("--arch", options.arch, "Preset id or alias (see `warplens arches`), device[:N], or a .json file")
       ->capture_default_str();
   cmd->add_option("--block", options.block, "Block shape: X, XxY or XxYxZ")->required();
-  // Each number fits its field; whether the arch allows it is checked with the arch.
-  const CLI::Validator int_value = whole_number_option(kMinInt, kMaxInt);
-  const CLI::Validator size_value = whole_number_option(kMinInt64, kMaxInt64);
+  // Each number within what any arch could allow; the arch's own limit is checked with the arch.
+  const CLI::Validator non_negative = whole_number_option(0, kMaxInt64);
   cmd->add_option("--regs", options.request.registers_per_thread, "Registers per thread (0-255)")
-      ->check(int_value)
+      ->check(whole_number_option(0, 255))
       ->capture_default_str();
   cmd->add_option("--smem", options.request.static_smem, "Static shared memory per block, bytes")
-      ->check(size_value)
+      ->check(non_negative)
       ->capture_default_str();
   cmd->add_option("--dyn-smem", options.request.dynamic_smem, "Dynamic shared memory per block, bytes")
-      ->check(size_value)
+      ->check(non_negative)
       ->capture_default_str();
   cmd->add_option("--carveout", options.request.carveout_percent,
                   "Preferred shared-memory carveout, percent (0-100; -1 = driver default)")
-      ->check(int_value)
+      ->check(whole_number_option(-1, 100))
       ->capture_default_str();
   cmd->add_option("--max-threads", options.request.kernel_max_threads,
                   "The kernel's own threads-per-block limit (launch bounds); 0 = the arch's")
       ->check(whole_number_option(0, kMaxInt));
-  cmd->add_option("--grid", options.request.grid_blocks, "Blocks in the grid, for waves")->check(size_value);
+  cmd->add_option("--grid", options.request.grid_blocks, "Blocks in the grid, for waves")->check(non_negative);
   cmd->add_flag("--json", options.json, "Print one JSON object (keys in the README)");
   cmd->add_flag("--curves", options.curves, "Add the impact curves (block size, registers, shared memory)");
   cmd->callback([options_ptr] { run_occupancy(*options_ptr); });

@@ -1,5 +1,6 @@
 #include "cli_numbers.h"
 
+#include "json_fields.h"
 #include "json_input.h"
 #include "text_format.h"
 
@@ -24,7 +25,7 @@ template <class T> bool parse_whole(const std::string& text, T& value) {
 CLI::Validator whole_number_option(std::int64_t min, std::int64_t max) {
   return CLI::Validator(
       [min, max](std::string& text) -> std::string {
-        const std::string allowed = "; allowed a whole number from " + std::to_string(min) + " to " + std::to_string(max);
+        const std::string allowed = "; " + integer_range(min, max);
         std::int64_t value = 0;
         if (!parse_whole(text, value)) return shown_value(text) + " is not a whole number" + allowed;
         if (value < min || value > max) return shown_value(text) + " is out of range" + allowed;

@@ -12,11 +12,16 @@ namespace {
 
 using nlohmann::json;
 
+} // namespace
+
 std::string integer_range(std::int64_t min, std::int64_t max) {
+  if (min == kMinInt64 && max == kMaxInt64) return "allowed a whole number";
   if (max == kMaxInt64 || (max == kMaxInt && min >= 0))
     return "allowed a whole number of at least " + std::to_string(min);
   return "allowed a whole number from " + std::to_string(min) + " to " + std::to_string(max);
 }
+
+namespace {
 
 std::string number_range(double min, double max) {
   const std::string low = min == kAboveZero ? "above 0" : format("of at least %g", min);
@@ -29,7 +34,7 @@ std::string describe(const json& value) {
   switch (value.type()) {
   case json::value_t::number_integer:
   case json::value_t::number_unsigned: return value.dump();
-  case json::value_t::number_float: return format("%.17g", value.get<double>());
+  case json::value_t::number_float: return format("%.15g", value.get<double>());
   case json::value_t::string: return "'" + clip(value.get_ref<const std::string&>(), 40) + "'";
   case json::value_t::boolean: return value.get<bool>() ? "true" : "false";
   case json::value_t::null: return "null";

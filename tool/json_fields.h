@@ -24,6 +24,9 @@ inline constexpr std::int64_t kMaxInt64 = std::numeric_limits<std::int64_t>::max
 inline constexpr double kAboveZero = std::numeric_limits<double>::denorm_min();
 inline constexpr double kMaxDouble = std::numeric_limits<double>::max();
 
+// "allowed a whole number from MIN to MAX" (or "of at least MIN" when there is no real maximum).
+std::string integer_range(std::int64_t min, std::int64_t max);
+
 // How a value looks in a message: "256.7", "'abc'", "a list of 3 items", "an object".
 std::string describe(const nlohmann::json& value);
 

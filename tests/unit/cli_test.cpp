@@ -74,7 +74,7 @@ TEST(Cli, BadInputIsOneLineAndExitTwo) {
   expect_one_line_error("occupancy --block 256 --dyn-smem 300000", {"300000", "0 to 232448"});
   expect_one_line_error("occupancy --block 256 --smem 65536", {"65536", "0 to 49152"});
   expect_one_line_error("occupancy --block 256 --arch h300", {"'h300'", "h100", "sm_90"});
-  expect_one_line_error("occupancy --block 256 --carveout 101", {"carveout 101", "0 to 100"});
+  expect_one_line_error("occupancy --block 256 --carveout 101", {"--carveout", "'101'", "-1 to 100"});
   expect_one_line_error("occupancy --arch h100", {"--block"});
   expect_one_line_error("occupancy --block 256 --bogus", {"--bogus"});
   expect_one_line_error("--headless --kernel no/such", {"unknown kernel 'no/such'"}); // no subcommand: the GUI
