@@ -18,13 +18,44 @@ namespace {
 
 using nlohmann::json;
 
-// Both parts whole numbers, the major part from 7 to 12.
-void read_compute_capability(const Fields& preset, Arch& arch) {
-  const std::string text = preset.text("compute_capability");
-  if (!parse_compute_capability(text, arch.cc_major, arch.cc_minor))
-    preset.fail("compute_capability", "'" + clip(text, 20) + "' is not MAJOR.MINOR", "write it like \"9.0\"");
-  if (arch.cc_major < 7 || arch.cc_major > 12 || arch.cc_minor < 0 || arch.cc_minor > 9)
-    preset.fail("compute_capability", clip(text, 20) + " is not modelled", "WarpLens models 7.5 to 12.x");
+struct Range {
+  std::int64_t min, max;
+};
+
+// How far each figure may go: a preset file is held to what GPUs have, a device's own figures
+// (read back from the worker or a recording) only to what the models can compute with.
+template <class T> struct ArchKey {
+  const char* key;
+  T Arch::*field;
+  Range preset, device;
+};
+
+constexpr ArchKey<int> kIntKeys[] = {
+    {"sm_count", &Arch::sm_count, {1, 4096}, {1, kMaxInt}},
+    {"warp_size", &Arch::warp_size, {32, 32}, {1, 1024}},
+    {"max_threads_per_sm", &Arch::max_threads_per_sm, {32, 4096}, {1, kMaxInt}},
+    {"max_threads_per_block", &Arch::max_threads_per_block, {32, 4096}, {1, kMaxInt}},
+    {"max_blocks_per_sm", &Arch::max_blocks_per_sm, {1, 1024}, {1, kMaxInt}},
+    {"registers_per_sm", &Arch::registers_per_sm, {1024, 1 << 20}, {1, kMaxInt}},
+    {"registers_per_block", &Arch::registers_per_block, {1024, 1 << 20}, {1, kMaxInt}},
+    {"max_registers_per_thread", &Arch::max_registers_per_thread, {1, 1024}, {1, kMaxInt}},
+};
+
+constexpr ArchKey<std::int64_t> kSizeKeys[] = {
+    {"shared_memory_per_sm", &Arch::shared_memory_per_sm, {1, 1LL << 30}, {0, kMaxInt64}},
+    {"shared_memory_per_block", &Arch::shared_memory_per_block, {1, 1LL << 30}, {0, kMaxInt64}},
+    {"shared_memory_per_block_optin", &Arch::shared_memory_per_block_optin, {1, 1LL << 30}, {0, kMaxInt64}},
+    {"reserved_shared_memory_per_block", &Arch::reserved_shared_memory_per_block, {0, 1 << 20}, {0, kMaxInt64}},
+    {"l2_cache_bytes", &Arch::l2_cache_bytes, {1, 1LL << 40}, {0, kMaxInt64}},
+};
+
+// Both parts whole numbers; a preset's major part from 7 to 12.
+void read_compute_capability(const Fields& fields, bool preset, Arch& arch) {
+  const std::string text = fields.text("compute_capability");
+  if (!parse_compute_capability(text, arch.cc_major, arch.cc_minor) || arch.cc_major < 1)
+    fields.fail("compute_capability", "'" + clip(text, 20) + "' is not MAJOR.MINOR", "write it like \"9.0\"");
+  if (preset && (arch.cc_major < 7 || arch.cc_major > 12 || arch.cc_minor < 0 || arch.cc_minor > 9))
+    fields.fail("compute_capability", clip(text, 20) + " is not modelled", "WarpLens models 7.5 to 12.x");
 }
 
 void check_consistency(const Fields& reader, const Arch& arch) {
@@ -52,35 +83,27 @@ bool parse_compute_capability(std::string_view text, int& major, int& minor) {
   return dot != std::string_view::npos && part(text.substr(0, dot), major) && part(text.substr(dot + 1), minor);
 }
 
-Arch arch_from_json(const json& json, const std::string& origin) {
-  const Fields preset(json, origin);
-  const auto whole = [&](const char* key, std::int64_t min, std::int64_t max) {
-    return static_cast<int>(preset.integer(key, min, max));
-  };
+Arch arch_from_fields(const Fields& fields, ArchOrigin origin) {
+  const bool preset = origin == ArchOrigin::preset_file;
+  const auto range = [&](const auto& key) { return preset ? key.preset : key.device; };
   Arch arch;
-  arch.id = preset.text("id", false);
-  arch.name = preset.text("name", false);
-  arch.aliases = preset.texts("aliases");
-  read_compute_capability(preset, arch);
-  arch.sm_count = whole("sm_count", 1, 4096);
-  arch.warp_size = whole("warp_size", 32, 32);
-  arch.max_threads_per_sm = whole("max_threads_per_sm", 32, 4096);
-  arch.max_threads_per_block = whole("max_threads_per_block", 32, 4096);
-  const std::vector<std::int64_t> dims = preset.integers("max_block_dims", 3, 3, 1, 1 << 20);
+  arch.id = fields.text("id", false);
+  arch.name = fields.text("name", !preset);
+  arch.aliases = fields.texts("aliases");
+  read_compute_capability(fields, preset, arch);
+  for (const ArchKey<int>& key : kIntKeys)
+    arch.*key.field = static_cast<int>(fields.integer(key.key, range(key).min, range(key).max));
+  for (const ArchKey<std::int64_t>& key : kSizeKeys) arch.*key.field = fields.integer(key.key, range(key).min, range(key).max);
+  const std::vector<std::int64_t> dims = fields.integers("max_block_dims", 3, 3, 1, preset ? 1 << 20 : kMaxInt);
   for (int i = 0; i < 3; ++i) arch.max_block_dims[i] = static_cast<int>(dims[i]);
-  arch.max_blocks_per_sm = whole("max_blocks_per_sm", 1, 1024);
-  arch.registers_per_sm = whole("registers_per_sm", 1024, 1 << 20);
-  arch.registers_per_block = whole("registers_per_block", 1024, 1 << 20);
-  arch.max_registers_per_thread = whole("max_registers_per_thread", 1, 1024);
-  arch.shared_memory_per_sm = preset.integer("shared_memory_per_sm", 1, 1LL << 30);
-  arch.shared_memory_per_block = preset.integer("shared_memory_per_block", 1, 1LL << 30);
-  arch.shared_memory_per_block_optin = preset.integer("shared_memory_per_block_optin", 1, 1LL << 30);
-  arch.reserved_shared_memory_per_block = preset.integer("reserved_shared_memory_per_block", 0, 1 << 20);
-  arch.l2_cache_bytes = preset.integer("l2_cache_bytes", 1, 1LL << 40);
-  arch.dram_bandwidth_gbps = preset.number("dram_bandwidth_gbps", kAboveZero, 1e6);
-  arch.source = preset.text("source", false);
-  check_consistency(preset, arch);
+  arch.dram_bandwidth_gbps = fields.number("dram_bandwidth_gbps", preset ? kAboveZero : 0, preset ? 1e6 : kMaxDouble);
+  arch.source = fields.text("source", !preset);
+  if (preset) check_consistency(fields, arch);
   return arch;
+}
+
+Arch arch_from_json(const json& json, const std::string& origin) {
+  return arch_from_fields(Fields(json, origin), ArchOrigin::preset_file);
 }
 
 Arch load_arch_file(const std::filesystem::path& file) {

@@ -33,34 +33,6 @@ double error_figure(const Fields& f, const char* key) {
   return f.has(key) && f.at(key, "").is_null() ? std::numeric_limits<double>::infinity() : measure(f, key);
 }
 
-Arch arch_from(const Fields& f) {
-  Arch a;
-  a.id = f.text("id", false);
-  a.name = f.text("name");
-  a.aliases = f.texts("aliases");
-  const std::string cc = f.text("compute_capability");
-  if (!parse_compute_capability(cc, a.cc_major, a.cc_minor) || a.cc_major < 1)
-    f.fail("compute_capability", "'" + cc.substr(0, 20) + "' is not MAJOR.MINOR", "write it like \"9.0\"");
-  a.sm_count = count(f, "sm_count", 1);
-  a.warp_size = static_cast<int>(f.integer("warp_size", 1, 1024));
-  a.max_threads_per_sm = count(f, "max_threads_per_sm", a.warp_size);
-  a.max_threads_per_block = count(f, "max_threads_per_block", 1);
-  const std::vector<std::int64_t> dims = f.integers("max_block_dims", 3, 3, 1, kMaxInt);
-  for (int i = 0; i < 3; ++i) a.max_block_dims[i] = static_cast<int>(dims[i]);
-  a.max_blocks_per_sm = count(f, "max_blocks_per_sm", 1);
-  a.registers_per_sm = count(f, "registers_per_sm", 1);
-  a.registers_per_block = count(f, "registers_per_block", 1);
-  a.max_registers_per_thread = count(f, "max_registers_per_thread", 1);
-  a.shared_memory_per_sm = amount(f, "shared_memory_per_sm");
-  a.shared_memory_per_block = amount(f, "shared_memory_per_block");
-  a.shared_memory_per_block_optin = amount(f, "shared_memory_per_block_optin");
-  a.reserved_shared_memory_per_block = amount(f, "reserved_shared_memory_per_block");
-  a.l2_cache_bytes = amount(f, "l2_cache_bytes");
-  a.dram_bandwidth_gbps = measure(f, "dram_bandwidth_gbps");
-  a.source = f.text("source");
-  return a;
-}
-
 KernelAttributes attributes_from(const Fields& f) {
   return KernelAttributes{f.text("source"),         count(f, "registers"),
                           amount(f, "static_shared_memory"), amount(f, "local_bytes_per_thread"),
@@ -178,7 +150,7 @@ RunResult run_result_from_json(const json& j, const std::string& where) {
   r.params = f.integer_map("params", std::numeric_limits<std::int64_t>::min(), kMaxInt64);
   r.launch = LaunchShape{shape_from(f, "grid"), shape_from(f, "block"), r.params};
   r.dynamic_smem = amount(f, "dynamic_shared_memory");
-  r.arch = arch_from(f.object("arch_details"));
+  r.arch = arch_from_fields(f.object("arch_details"), ArchOrigin::device);
   r.bytes_moved = measure(f, "bytes_moved");
   r.flops = measure(f, "flops");
   if (f.has("attributes")) r.attributes = attributes_from(f.object("attributes"));

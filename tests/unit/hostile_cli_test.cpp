@@ -13,6 +13,7 @@ struct CliCase {
   std::string name;
   std::string args;
   std::vector<std::string> fragments;
+  friend void PrintTo(const CliCase& c, std::ostream* os) { *os << c.name; } // names in test logs
 };
 
 std::string long_text(char c, std::size_t size) { return std::string(size, c); }

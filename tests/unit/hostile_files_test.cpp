@@ -19,6 +19,7 @@ struct FileCase {
   std::string name;
   std::string text; // the file's bytes
   std::vector<std::string> fragments;
+  friend void PrintTo(const FileCase& c, std::ostream* os) { *os << c.name; } // names in test logs
 };
 
 const json& h100() {
@@ -97,6 +98,7 @@ struct AssetsCase {
   std::vector<std::pair<std::string, std::string>> entries;
   std::string args;
   std::vector<std::string> fragments;
+  friend void PrintTo(const AssetsCase& c, std::ostream* os) { *os << c.name; } // names in test logs
 };
 
 std::string preset_text(const std::string& id) { return test::read_text(std::string(WARPLENS_SOURCE_ASSETS) + "/arch/" + id + ".json"); }

@@ -16,6 +16,7 @@ struct LineCase {
   std::string name;
   std::string line;
   std::vector<std::string> fragments;
+  friend void PrintTo(const LineCase& c, std::ostream* os) { *os << c.name; } // names in test logs
 };
 
 std::string model(const std::string& extra) {

@@ -20,6 +20,7 @@ struct ResultCase {
   std::string name;
   Change change; // to one recorded run
   std::vector<std::string> fragments;
+  friend void PrintTo(const ResultCase& c, std::ostream* os) { *os << c.name; } // names in test logs
 };
 
 const std::vector<ResultCase> kRunChanges = {
@@ -81,6 +82,7 @@ struct TextCase {
   std::string name;
   std::string text;
   std::vector<std::string> fragments;
+  friend void PrintTo(const TextCase& c, std::ostream* os) { *os << c.name; } // names in test logs
 };
 
 const std::vector<TextCase> kRecordingTexts = {
