@@ -9,12 +9,7 @@ namespace {
 using test::expect_refusal;
 using test::run_limited;
 
-struct CliCase {
-  std::string name;
-  std::string args;
-  std::vector<std::string> fragments;
-  friend void PrintTo(const CliCase& c, std::ostream* os) { *os << c.name; } // names in test logs
-};
+using CliCase = test::InputCase;
 
 std::string long_text(char c, std::size_t size) { return std::string(size, c); }
 
@@ -122,7 +117,7 @@ const std::vector<CliCase> kKernels = {
 class HostileCli : public testing::TestWithParam<CliCase> {};
 
 TEST_P(HostileCli, RefusedInOneLine) {
-  expect_refusal(run_limited(GetParam().args), 2, GetParam().fragments);
+  expect_refusal(run_limited(GetParam().input), 2, GetParam().fragments);
 }
 
 INSTANTIATE_TEST_SUITE_P(Occupancy, HostileCli, testing::ValuesIn(kOccupancy), test::case_name<CliCase>);

@@ -15,12 +15,7 @@ using test::expect_usage_error;
 using test::run_limited;
 using test::write_file;
 
-struct FileCase {
-  std::string name;
-  std::string text; // the file's bytes
-  std::vector<std::string> fragments;
-  friend void PrintTo(const FileCase& c, std::ostream* os) { *os << c.name; } // names in test logs
-};
+using FileCase = test::InputCase;
 
 const json& h100() {
   static const json preset = test::source_json("arch/h100.json");
@@ -77,7 +72,7 @@ const std::vector<FileCase> kPresets = {
 class HostilePreset : public testing::TestWithParam<FileCase> {};
 
 TEST_P(HostilePreset, RefusedNamingTheFile) {
-  const std::string file = write_file(GetParam().name + ".json", GetParam().text);
+  const std::string file = write_file(GetParam().name + ".json", GetParam().input);
   std::vector<std::string> fragments = GetParam().fragments;
   fragments.push_back(GetParam().name + ".json");
   expect_refusal(run_limited("occupancy --block 256 --arch " + file), 2, fragments);

@@ -12,12 +12,7 @@ namespace {
 using nlohmann::json;
 using test::expect_usage_error;
 
-struct LineCase {
-  std::string name;
-  std::string line;
-  std::vector<std::string> fragments;
-  friend void PrintTo(const LineCase& c, std::ostream* os) { *os << c.name; } // names in test logs
-};
+using LineCase = test::InputCase;
 
 std::string model(const std::string& extra) {
   return R"({"id":3,"type":"model","kernel":"vec_add/scalar")" + extra + "}";
@@ -97,7 +92,7 @@ std::vector<json> answers(const std::string& out) {
 class HostileRequest : public testing::TestWithParam<LineCase> {};
 
 TEST_P(HostileRequest, TheWorkerAnswersAnErrorAndGoesOn) {
-  const std::string input = test::write_file("request_" + GetParam().name, GetParam().line + "\n");
+  const std::string input = test::write_file("request_" + GetParam().name, GetParam().input + "\n");
   const test::Outcome o = test::run_limited("worker", "", input);
   EXPECT_EQ(o.exit_code, 0) << o.err;
   EXPECT_LT(o.seconds, 5.0);
@@ -112,7 +107,7 @@ INSTANTIATE_TEST_SUITE_P(Lines, HostileRequest, testing::ValuesIn(kRequests), te
 
 TEST(HostileRequestSession, BadLinesDoNotStopTheNextGoodOne) {
   std::string text;
-  for (const LineCase& c : kRequests) text += c.line + "\n";
+  for (const LineCase& c : kRequests) text += c.input + "\n";
   text += R"({"id":99,"type":"model","kernel":"vec_add/scalar"})" "\n";
   const test::Outcome o = test::run_limited("worker", "", test::write_file("session", text));
   EXPECT_EQ(o.exit_code, 0) << o.err;
@@ -167,7 +162,7 @@ const std::vector<LineCase> kAnswers = {
 class HostileAnswer : public testing::TestWithParam<LineCase> {};
 
 TEST_P(HostileAnswer, TheClientRefusesItInOneLine) {
-  const std::string& line = GetParam().line;
+  const std::string& line = GetParam().input;
   expect_usage_error([&] { response_from_json(parse_json_text(line, "worker line", kMaxAnswerLineBytes)); },
                      GetParam().fragments);
 }

@@ -78,12 +78,7 @@ TEST_P(HostileSweepFile, RefusedNamingThePoint) {
 INSTANTIATE_TEST_SUITE_P(Runs, HostileRecording, testing::ValuesIn(kRunChanges), test::case_name<ResultCase>);
 INSTANTIATE_TEST_SUITE_P(Points, HostileSweepFile, testing::ValuesIn(kRunChanges), test::case_name<ResultCase>);
 
-struct TextCase {
-  std::string name;
-  std::string text;
-  std::vector<std::string> fragments;
-  friend void PrintTo(const TextCase& c, std::ostream* os) { *os << c.name; } // names in test logs
-};
+using TextCase = test::InputCase;
 
 const std::vector<TextCase> kRecordingTexts = {
     {"ArchMissing", R"({"device":"x","date":"d","runs":[]})", {"arch: missing"}},
@@ -107,12 +102,12 @@ class HostileRecordingText : public testing::TestWithParam<TextCase> {};
 class HostileSweepText : public testing::TestWithParam<TextCase> {};
 
 TEST_P(HostileRecordingText, Refused) {
-  const std::string file = write_file("recording_text_" + GetParam().name + ".json", GetParam().text);
+  const std::string file = write_file("recording_text_" + GetParam().name + ".json", GetParam().input);
   expect_usage_error([&] { read_json_file(file, "recording"); }, GetParam().fragments);
 }
 
 TEST_P(HostileSweepText, Refused) {
-  const std::string file = write_file("sweep_text_" + GetParam().name + ".json", GetParam().text);
+  const std::string file = write_file("sweep_text_" + GetParam().name + ".json", GetParam().input);
   expect_usage_error([&] { sweep_points_from_json(read_json_file(file, "sweep"), file); }, GetParam().fragments);
 }
 
@@ -144,7 +139,7 @@ const std::vector<TextCase> kCatalogs = {
 class HostileCatalog : public testing::TestWithParam<TextCase> {};
 
 TEST_P(HostileCatalog, Refused) {
-  const std::string file = write_file("metrics_" + GetParam().name + ".json", GetParam().text);
+  const std::string file = write_file("metrics_" + GetParam().name + ".json", GetParam().input);
   std::vector<std::string> fragments = GetParam().fragments;
   fragments.push_back("metrics_" + GetParam().name + ".json");
   expect_usage_error([&] { load_metric_catalog(file); }, fragments);

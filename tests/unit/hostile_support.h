@@ -126,6 +126,15 @@ inline const nlohmann::json& recorded_run() {
   return run;
 }
 
+// One case of a table: a name for the test, the input (a command line, a file's bytes, a protocol
+// line) and what the refusal must mention.
+struct InputCase {
+  std::string name;
+  std::string input;
+  std::vector<std::string> fragments;
+  friend void PrintTo(const InputCase& c, std::ostream* os) { *os << c.name; } // names in test logs
+};
+
 // Test names from a table's `name` fields.
 template <class Case> std::string case_name(const testing::TestParamInfo<Case>& info) { return info.param.name; }
 
