@@ -2,6 +2,7 @@
 // signal, in under 5 s. Cases that need a GPU to get past are left to the gpu tests.
 
 #include "hostile_support.h"
+#include "sweep.h"
 
 namespace wl {
 namespace {
@@ -128,6 +129,16 @@ TEST(HostileCliBounds, ARangeNearIntMaxEndsWithoutOverflow) {
   const test::Outcome o = run_limited("sweep vec_add/scalar --block 2147483600:2147483647:100");
   EXPECT_LT(o.seconds, 5.0);
   EXPECT_TRUE(o.exit_code == 0 || o.exit_code == 2) << o.exit_code << " " << o.err; // 2: no GPU here
+}
+
+TEST(HostileCliBounds, SideListsAreCountedWithoutOverflowAndCappedBeforeAnyShapeIsMade) {
+  EXPECT_EQ(parse_side_list("2147483600:2147483647:100", "--block"), std::vector<int>{2147483600});
+  EXPECT_EQ(parse_side_list("2147483646:2147483647:1", "--block"), (std::vector<int>{2147483646, 2147483647}));
+  EXPECT_EQ(parse_side_list("1:4096:1", "--block").size(), 4096u);
+  test::expect_usage_error([] { parse_side_list("1:4097:1", "--block"); }, {"4097 sides", "--max-shapes"});
+  const std::vector<int> sides(1000, 32);
+  test::expect_usage_error([&] { sweep_shapes(sides, sides, sides); }, {"1000000000 shapes", "1000 x 1000 x 1000"});
+  EXPECT_EQ(sweep_shapes(sides, {1, 2}, {1}, 2000).size(), 2000u);
 }
 
 } // namespace
