@@ -29,6 +29,15 @@ inline std::filesystem::path scratch() {
   return dir;
 }
 
+// Removes the folder when the test program ends (ctest runs each case in a process of its own).
+class ScratchCleanup : public testing::Environment {
+  void TearDown() override {
+    std::error_code ec;
+    std::filesystem::remove_all(std::filesystem::temp_directory_path() / ("wl_hostile_" + std::to_string(getpid())), ec);
+  }
+};
+inline testing::Environment* const kScratchCleanup = testing::AddGlobalTestEnvironment(new ScratchCleanup);
+
 inline std::string write_file(const std::string& name, const std::string& text) {
   const auto file = scratch() / name;
   std::ofstream(file, std::ios::binary) << text;
