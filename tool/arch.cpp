@@ -3,8 +3,11 @@
 #include "assets.h"
 #include "block_text.h"
 #include "error.h"
+#include "json_fields.h"
+#include "json_input.h"
 
 #include <algorithm>
+#include <charconv>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -15,119 +18,92 @@ namespace {
 
 using nlohmann::json;
 
-// Reads the keys of one preset, collecting the origin so every message names the file.
-class PresetReader {
-public:
-  PresetReader(const json& json, const std::string& origin) : m_json(json), m_origin(origin) {
-    if (!json.is_object()) fail("the preset must be a JSON object");
-  }
-
-  [[noreturn]] void fail(const std::string& why) const { throw UsageError(m_origin + ": " + why); }
-
-  const json& key(const char* name) const {
-    const auto it = m_json.find(name);
-    if (it == m_json.end()) fail(std::string("missing key '") + name + "'");
-    return *it;
-  }
-
-  std::int64_t integer(const char* name, std::int64_t min, std::int64_t max) const {
-    const json& value = key(name);
-    if (!value.is_number_integer())
-      fail(std::string("key '") + name + "' must be a whole number, got " + value.dump());
-    const auto number = value.get<std::int64_t>();
-    if (number < min || number > max)
-      fail(std::string("key '") + name + "' is " + std::to_string(number) + "; allowed " +
-           std::to_string(min) + " to " + std::to_string(max));
-    return number;
-  }
-
-  double positive_number(const char* name) const {
-    const json& value = key(name);
-    if (!value.is_number() || value.get<double>() <= 0)
-      fail(std::string("key '") + name + "' must be a positive number, got " + value.dump());
-    return value.get<double>();
-  }
-
-  std::string text(const char* name) const {
-    const json& value = key(name);
-    if (!value.is_string() || value.get<std::string>().empty())
-      fail(std::string("key '") + name + "' must be a non-empty string, got " + value.dump());
-    return value.get<std::string>();
-  }
-
-  std::vector<std::string> texts(const char* name) const {
-    const json& value = key(name);
-    std::vector<std::string> out;
-    if (value.is_array())
-      for (const json& item : value)
-        if (item.is_string()) out.push_back(item.get<std::string>());
-    if (!value.is_array() || out.size() != value.size())
-      fail(std::string("key '") + name + "' must be a list of strings, got " + value.dump());
-    return out;
-  }
-
-private:
-  const json& m_json;
-  const std::string& m_origin;
+struct Range {
+  std::int64_t min, max;
 };
 
-void parse_compute_capability(const PresetReader& reader, const std::string& text, Arch& arch) {
-  const auto dot = text.find('.');
-  try {
-    std::size_t used = 0;
-    arch.cc_major = std::stoi(text.substr(0, dot), &used);
-    arch.cc_minor = std::stoi(text.substr(dot + 1));
-    if (dot == std::string::npos || used != dot) throw std::invalid_argument(text);
-  } catch (const std::exception&) {
-    reader.fail("key 'compute_capability' is '" + text + "'; write it as MAJOR.MINOR, e.g. \"9.0\"");
-  }
-  if (arch.cc_major < 7 || arch.cc_major > 12 || arch.cc_minor < 0 || arch.cc_minor > 9)
-    reader.fail("key 'compute_capability' is " + text + "; WarpLens models 7.5 to 12.x");
+// How far each figure may go: a preset file is held to what GPUs have, a device's own figures
+// (read back from the worker or a recording) only to what the models can compute with.
+template <class T> struct ArchKey {
+  const char* key;
+  T Arch::*field;
+  Range preset, device;
+};
+
+constexpr ArchKey<int> kIntKeys[] = {
+    {"sm_count", &Arch::sm_count, {1, 4096}, {1, kMaxInt}},
+    {"warp_size", &Arch::warp_size, {32, 32}, {1, 1024}},
+    {"max_threads_per_sm", &Arch::max_threads_per_sm, {32, 4096}, {1, kMaxInt}},
+    {"max_threads_per_block", &Arch::max_threads_per_block, {32, 4096}, {1, kMaxInt}},
+    {"max_blocks_per_sm", &Arch::max_blocks_per_sm, {1, 1024}, {1, kMaxInt}},
+    {"registers_per_sm", &Arch::registers_per_sm, {1024, 1 << 20}, {1, kMaxInt}},
+    {"registers_per_block", &Arch::registers_per_block, {1024, 1 << 20}, {1, kMaxInt}},
+    {"max_registers_per_thread", &Arch::max_registers_per_thread, {1, 1024}, {1, kMaxInt}},
+};
+
+constexpr ArchKey<std::int64_t> kSizeKeys[] = {
+    {"shared_memory_per_sm", &Arch::shared_memory_per_sm, {1, 1LL << 30}, {0, kMaxInt64}},
+    {"shared_memory_per_block", &Arch::shared_memory_per_block, {1, 1LL << 30}, {0, kMaxInt64}},
+    {"shared_memory_per_block_optin", &Arch::shared_memory_per_block_optin, {1, 1LL << 30}, {0, kMaxInt64}},
+    {"reserved_shared_memory_per_block", &Arch::reserved_shared_memory_per_block, {0, 1 << 20}, {0, kMaxInt64}},
+    {"l2_cache_bytes", &Arch::l2_cache_bytes, {1, 1LL << 40}, {0, kMaxInt64}},
+};
+
+// Both parts whole numbers; a preset's major part from 7 to 12.
+void read_compute_capability(const Fields& fields, bool preset, Arch& arch) {
+  const std::string text = fields.text("compute_capability");
+  if (!parse_compute_capability(text, arch.cc_major, arch.cc_minor) || arch.cc_major < 1)
+    fields.fail("compute_capability", "'" + clip(text, 20) + "' is not MAJOR.MINOR", "write it like \"9.0\"");
+  if (preset && (arch.cc_major < 7 || arch.cc_major > 12 || arch.cc_minor < 0 || arch.cc_minor > 9))
+    fields.fail("compute_capability", clip(text, 20) + " is not modelled", "WarpLens models 7.5 to 12.x");
 }
 
-void check_consistency(const PresetReader& reader, const Arch& arch) {
+void check_consistency(const Fields& reader, const Arch& arch) {
   if (arch.max_threads_per_block > arch.max_threads_per_sm)
-    reader.fail("max_threads_per_block exceeds max_threads_per_sm");
+    reader.fail("max_threads_per_block", "exceeds max_threads_per_sm", "allowed at most max_threads_per_sm");
   if (arch.registers_per_block > arch.registers_per_sm)
-    reader.fail("registers_per_block exceeds registers_per_sm");
+    reader.fail("registers_per_block", "exceeds registers_per_sm", "allowed at most registers_per_sm");
   if (arch.shared_memory_per_block > arch.shared_memory_per_block_optin)
-    reader.fail("shared_memory_per_block exceeds shared_memory_per_block_optin");
+    reader.fail("shared_memory_per_block", "exceeds shared_memory_per_block_optin",
+                "allowed at most shared_memory_per_block_optin");
   if (arch.shared_memory_per_block_optin + arch.reserved_shared_memory_per_block >
       arch.shared_memory_per_sm)
-    reader.fail("shared_memory_per_block_optin plus the reserved part exceeds shared_memory_per_sm");
+    reader.fail("shared_memory_per_block_optin", "plus the reserved part exceeds shared_memory_per_sm",
+                "allowed at most shared_memory_per_sm in all");
 }
 
 } // namespace
 
-Arch arch_from_json(const json& preset, const std::string& origin) {
-  const PresetReader reader(preset, origin);
+bool parse_compute_capability(std::string_view text, int& major, int& minor) {
+  const std::size_t dot = text.find('.');
+  const auto part = [&](std::string_view digits, int& out) {
+    const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), out);
+    return !digits.empty() && ec == std::errc() && ptr == digits.data() + digits.size();
+  };
+  return dot != std::string_view::npos && part(text.substr(0, dot), major) && part(text.substr(dot + 1), minor);
+}
+
+Arch arch_from_fields(const Fields& fields, ArchOrigin origin) {
+  const bool preset = origin == ArchOrigin::preset_file;
+  const auto range = [&](const auto& key) { return preset ? key.preset : key.device; };
   Arch arch;
-  arch.id = reader.text("id");
-  arch.name = reader.text("name");
-  arch.aliases = reader.texts("aliases");
-  parse_compute_capability(reader, reader.text("compute_capability"), arch);
-  arch.sm_count = static_cast<int>(reader.integer("sm_count", 1, 4096));
-  arch.warp_size = static_cast<int>(reader.integer("warp_size", 32, 32));
-  arch.max_threads_per_sm = static_cast<int>(reader.integer("max_threads_per_sm", 32, 4096));
-  arch.max_threads_per_block = static_cast<int>(reader.integer("max_threads_per_block", 32, 4096));
-  const json& dims = reader.key("max_block_dims");
-  if (!dims.is_array() || dims.size() != 3 ||
-      !std::all_of(dims.begin(), dims.end(), [](const auto& d) { return d.is_number_integer() && d > 0; }))
-    reader.fail("key 'max_block_dims' must be three positive whole numbers, got " + dims.dump());
-  for (int i = 0; i < 3; ++i) arch.max_block_dims[i] = dims[i].get<int>();
-  arch.max_blocks_per_sm = static_cast<int>(reader.integer("max_blocks_per_sm", 1, 1024));
-  arch.registers_per_sm = static_cast<int>(reader.integer("registers_per_sm", 1024, 1 << 20));
-  arch.registers_per_block = static_cast<int>(reader.integer("registers_per_block", 1024, 1 << 20));
-  arch.max_registers_per_thread = static_cast<int>(reader.integer("max_registers_per_thread", 1, 1024));
-  arch.shared_memory_per_sm = reader.integer("shared_memory_per_sm", 1, 1LL << 30);
-  arch.shared_memory_per_block = reader.integer("shared_memory_per_block", 1, 1LL << 30);
-  arch.shared_memory_per_block_optin = reader.integer("shared_memory_per_block_optin", 1, 1LL << 30);
-  arch.reserved_shared_memory_per_block = reader.integer("reserved_shared_memory_per_block", 0, 1 << 20);
-  arch.l2_cache_bytes = reader.integer("l2_cache_bytes", 1, 1LL << 40);
-  arch.dram_bandwidth_gbps = reader.positive_number("dram_bandwidth_gbps");
-  arch.source = reader.text("source");
-  check_consistency(reader, arch);
+  arch.id = fields.text("id", false);
+  arch.name = fields.text("name", !preset);
+  arch.aliases = fields.texts("aliases");
+  read_compute_capability(fields, preset, arch);
+  for (const ArchKey<int>& key : kIntKeys)
+    arch.*key.field = static_cast<int>(fields.integer(key.key, range(key).min, range(key).max));
+  for (const ArchKey<std::int64_t>& key : kSizeKeys) arch.*key.field = fields.integer(key.key, range(key).min, range(key).max);
+  const std::vector<std::int64_t> dims = fields.integers("max_block_dims", 3, 3, 1, preset ? 1 << 20 : kMaxInt);
+  for (int i = 0; i < 3; ++i) arch.max_block_dims[i] = static_cast<int>(dims[i]);
+  arch.dram_bandwidth_gbps = fields.number("dram_bandwidth_gbps", preset ? kAboveZero : 0, preset ? 1e6 : kMaxDouble);
+  arch.source = fields.text("source", !preset);
+  if (preset) check_consistency(fields, arch);
   return arch;
+}
+
+Arch arch_from_json(const json& json, const std::string& origin) {
+  return arch_from_fields(Fields(json, origin), ArchOrigin::preset_file);
 }
 
 Arch load_arch_file(const std::filesystem::path& file) {
@@ -159,8 +135,10 @@ json arch_to_json(const Arch& arch) {
 
 std::vector<Arch> load_arch_presets(const std::filesystem::path& folder) {
   std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(folder))
-    if (entry.path().extension() == ".json") files.push_back(entry.path());
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().extension() == ".json") files.push_back(it->path());
+  if (ec) throw UsageError(clip(folder.string(), 160) + ": cannot list the presets (" + ec.message() + ")");
   std::sort(files.begin(), files.end());
 
   std::vector<Arch> presets;
@@ -168,10 +146,12 @@ std::vector<Arch> load_arch_presets(const std::filesystem::path& folder) {
   for (const auto& file : files) {
     Arch arch = load_arch_file(file);
     if (file.stem() != arch.id)
-      throw UsageError(file.string() + ": id '" + arch.id + "' must match the file name");
+      throw UsageError(clip(file.string(), 160) + ": id: '" + clip(arch.id, 40) + "' differs from the file name; "
+                       "allowed the file's name without .json");
     for (const auto& name : [&] { auto all = arch.aliases; all.push_back(arch.id); return all; }())
       if (!names.insert(name).second)
-        throw UsageError(file.string() + ": '" + name + "' is already the id or alias of another preset");
+        throw UsageError(clip(file.string(), 160) + ": aliases: '" + clip(name, 40) +
+                         "' is already the id or alias of another preset; allowed names no other preset uses");
     presets.push_back(std::move(arch));
   }
   if (presets.empty()) throw UsageError(folder.string() + ": no architecture presets (*.json)");
@@ -188,7 +168,7 @@ Arch find_arch(const std::vector<Arch>& presets, const std::string& spec) {
     known += (known.empty() ? "" : ", ") + arch.id;
     for (const auto& alias : arch.aliases) aliases += (aliases.empty() ? "" : ", ") + alias;
   }
-  throw UsageError("unknown arch '" + spec + "'; choose one of " + known + " (aliases " + aliases +
+  throw UsageError("unknown arch '" + clip(spec) + "'; choose one of " + known + " (aliases " + aliases +
                    "), 'device', or a path to a .json preset");
 }
 

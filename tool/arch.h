@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -13,6 +14,7 @@
 namespace wl {
 
 struct BlockShape;
+class Fields;
 
 struct Arch {
   std::string id;                   // "h100", or "device:0" when read from a GPU
@@ -39,6 +41,17 @@ struct Arch {
   int max_warps_per_sm() const { return max_threads_per_sm / warp_size; }
   std::string sm_name() const { return "sm_" + std::to_string(cc_major * 10 + cc_minor); }
 };
+
+// "9.0" into 9 and 0; false unless both parts are whole numbers.
+bool parse_compute_capability(std::string_view text, int& major, int& minor);
+
+// A preset file is held to the figures GPUs have and checked for consistency; a device's own
+// figures (from the worker, or recorded) only to what the models can compute with.
+enum class ArchOrigin { preset_file, device };
+
+// Reads every key through the checked helpers (json_fields.h); throws UsageError
+// "WHERE: KEY: what is wrong; what is allowed".
+Arch arch_from_fields(const Fields& fields, ArchOrigin origin);
 
 // Reads and validates one preset; throws UsageError naming the file, the key and what is allowed.
 Arch arch_from_json(const nlohmann::json& json, const std::string& origin);

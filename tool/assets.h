@@ -9,11 +9,13 @@
 namespace wl {
 
 // The first of: $WARPLENS_ASSETS; share/warplens beside the installed binary; the source tree's
-// assets/ (for a binary run from its build folder). Throws UsageError when none exists.
+// assets/ (for a binary run from its build folder). Throws UsageError when none exists or
+// WARPLENS_ASSETS names something without an arch/ folder.
 std::filesystem::path assets_dir();
 
-// A JSON file parsed. Throws UsageError "FILE: cannot read the WHAT" or "FILE: not valid JSON
-// (byte N)"; what the file holds is the caller's to check.
+// A JSON file parsed through the guarded reader (json_input.h): a folder, an oversized, deeply
+// nested or malformed file is one UsageError naming the file. A "recording" is also checked
+// whole, every run included; what other files hold is the caller's to check (json_fields.h).
 nlohmann::json read_json_file(const std::filesystem::path& file, const std::string& what);
 
 } // namespace wl

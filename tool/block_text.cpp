@@ -1,6 +1,7 @@
 #include "block_text.h"
 
 #include "error.h"
+#include "json_input.h"
 
 #include <charconv>
 #include <vector>
@@ -10,7 +11,7 @@ namespace wl {
 namespace {
 
 UsageError bad_block(std::string_view text, const std::string& why) {
-  return UsageError("block '" + std::string(text) + "': " + why +
+  return UsageError("block '" + clip(text, 40) + "': " + why +
                     "; write X, XxY or XxYxZ with sides of at least 1 (e.g. 256 or 32x8)");
 }
 
@@ -25,7 +26,7 @@ BlockShape parse_block(std::string_view text) {
     long long value = 0;
     const auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
     if (part.empty() || ec != std::errc() || ptr != part.data() + part.size())
-      throw bad_block(text, "'" + std::string(part) + "' is not a whole number");
+      throw bad_block(text, "'" + clip(part, 20) + "' is not a whole number");
     if (value < 1)
       throw bad_block(text, "side " + std::to_string(value) + " is not positive");
     if (value > (1LL << 31) - 1)

@@ -2,6 +2,7 @@
 
 #include "cli_commands.h"
 #include "error.h"
+#include "json_input.h"
 #include "viz_main.h"
 
 #include <iostream>
@@ -11,6 +12,13 @@ namespace wl {
 namespace {
 
 constexpr int kExitBadInput = 2;
+constexpr int kExitWrongOutput = 1;
+
+// One line on stderr whatever the message holds: control characters replaced, length capped.
+int report(const char* what, int code) {
+  std::cerr << "warplens: " << clip(what, 1000) << "\n";
+  return code;
+}
 
 } // namespace
 
@@ -29,11 +37,17 @@ int run_cli(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "warplens: " << e.what() << "\n";
-    return kExitBadInput;
+    return report(e.what(), kExitBadInput);
+  } catch (const VerificationFailure& e) {
+    return report(e.what(), kExitWrongOutput);
   } catch (const UsageError& e) {
-    std::cerr << "warplens: " << e.what() << "\n";
-    return kExitBadInput;
+    return report(e.what(), kExitBadInput);
+  } catch (const std::bad_alloc&) {
+    return report("out of memory; the input asks for more than this machine has", kExitBadInput);
+  } catch (const std::exception& e) { // a last resort: every expected failure is a UsageError
+    return report(("unexpected failure: " + clip(e.what(), 200)).c_str(), kExitBadInput);
+  } catch (...) {
+    return report("unexpected failure of an unknown kind", kExitBadInput);
   }
 }
 

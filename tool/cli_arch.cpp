@@ -1,8 +1,11 @@
 #include "cli_commands.h"
 
 #include "assets.h"
+#include "block_text.h"
+#include "cli_numbers.h"
 #include "device.h"
 #include "error.h"
+#include "json_fields.h"
 #include "occupancy_report.h"
 
 #include <cstdio>
@@ -74,10 +77,20 @@ struct OccupancyOptions {
   bool curves = false;
 };
 
+// The kernel's own launch bound caps the block as the arch's limit does.
+void check_launch_bound(const OccupancyRequest& request) {
+  const int bound = request.kernel_max_threads;
+  if (bound > 0 && request.block.threads() > bound)
+    throw UsageError("--max-threads " + std::to_string(bound) + ": block " + format_block(request.block) + " has " +
+                     std::to_string(request.block.threads()) + " threads; allowed a block of at most " +
+                     std::to_string(bound) + " threads, or --max-threads 0 for the arch's limit");
+}
+
 void run_occupancy(const OccupancyOptions& options) {
   const Arch arch = resolve_arch(options.arch);
   OccupancyRequest request = options.request;
   request.block = parse_block(options.block);
+  check_launch_bound(request);
   const OccupancyResult result = compute_occupancy(arch, request);
   if (options.json) {
     json out = occupancy_json(arch, request, result);
@@ -111,18 +124,25 @@ void add_arch_commands(CLI::App& app) {
   cmd->add_option("--arch", options.arch, "Preset id or alias (see `warplens arches`), device[:N], or a .json file")
       ->capture_default_str();
   cmd->add_option("--block", options.block, "Block shape: X, XxY or XxYxZ")->required();
+  // Each number within what any arch could allow; the arch's own limit is checked with the arch.
+  const CLI::Validator non_negative = whole_number_option(0, kMaxInt64);
   cmd->add_option("--regs", options.request.registers_per_thread, "Registers per thread (0-255)")
+      ->check(whole_number_option(0, 255))
       ->capture_default_str();
   cmd->add_option("--smem", options.request.static_smem, "Static shared memory per block, bytes")
+      ->check(non_negative)
       ->capture_default_str();
   cmd->add_option("--dyn-smem", options.request.dynamic_smem, "Dynamic shared memory per block, bytes")
+      ->check(non_negative)
       ->capture_default_str();
   cmd->add_option("--carveout", options.request.carveout_percent,
                   "Preferred shared-memory carveout, percent (0-100; -1 = driver default)")
+      ->check(whole_number_option(-1, 100))
       ->capture_default_str();
   cmd->add_option("--max-threads", options.request.kernel_max_threads,
-                  "The kernel's own threads-per-block limit (launch bounds); 0 = the arch's");
-  cmd->add_option("--grid", options.request.grid_blocks, "Blocks in the grid, for waves");
+                  "The kernel's own threads-per-block limit (launch bounds); 0 = the arch's")
+      ->check(whole_number_option(0, kMaxInt));
+  cmd->add_option("--grid", options.request.grid_blocks, "Blocks in the grid, for waves")->check(non_negative);
   cmd->add_flag("--json", options.json, "Print one JSON object (keys in the README)");
   cmd->add_flag("--curves", options.curves, "Add the impact curves (block size, registers, shared memory)");
   cmd->callback([options_ptr] { run_occupancy(*options_ptr); });

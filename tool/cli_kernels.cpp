@@ -1,8 +1,10 @@
 #include "cli_commands.h"
 
 #include "block_text.h"
+#include "cli_numbers.h"
 #include "engine.h"
 #include "error.h"
+#include "protocol.h"
 #include "registry.h"
 #include "run_report.h"
 #include "sweep.h"
@@ -82,6 +84,15 @@ void add_kernel_options(CLI::App& cmd, KernelOptions& o) {
   cmd.add_flag("--json", o.json, "Print one JSON object");
 }
 
+// What `run` and `sweep` share: the device, the inputs' seed and the timing budget (per shape).
+void add_engine_options(CLI::App& cmd, EngineOptions& engine) {
+  cmd.add_option("--device", engine.device, "CUDA device number")->check(whole_number_option(0, 1023))->capture_default_str();
+  cmd.add_option("--seed", engine.seed, "Seed for the random inputs")->check(seed_option())->capture_default_str();
+  cmd.add_option("--max-time", engine.timing.max_seconds, "Seconds of timing samples at most")
+      ->check(seconds_option(kMaxRequestSeconds))
+      ->capture_default_str();
+}
+
 KernelRequest request_from(const KernelOptions& o) { return resolve_kernel_request(o.id, o.params, o.size, o.block); }
 
 void print(const RunResult& result, const KernelOptions& o) {
@@ -101,6 +112,7 @@ struct SweepOptions {
   EngineOptions engine;
   std::string block_x, block_y, block_z;
   std::string csv_file, json_file;
+  std::size_t max_shapes = kMaxSweepShapes;
 };
 
 void write_file(const std::string& path, const std::string& text) {
@@ -108,14 +120,18 @@ void write_file(const std::string& path, const std::string& text) {
   if (!out || !(out << text)) throw UsageError("cannot write '" + path + "'");
 }
 
+// Every list is counted before it is made, and the shapes before any is made, so a huge range is
+// refused at once instead of filling memory.
 std::vector<BlockShape> shapes_of(const SweepOptions& o) {
   if (!o.kernel.block.empty() && !o.block_x.empty())
     throw UsageError("give either --block (1D) or --block-x/--block-y/--block-z, not both");
-  if (!o.kernel.block.empty()) return sweep_shapes(parse_side_list(o.kernel.block, "--block"), {1}, {1});
+  const auto sides = [&](const std::string& text, const char* option) {
+    return text.empty() ? std::vector<int>{1} : parse_side_list(text, option, o.max_shapes);
+  };
+  if (!o.kernel.block.empty()) return sweep_shapes(sides(o.kernel.block, "--block"), {1}, {1}, o.max_shapes);
   if (o.block_x.empty()) throw UsageError("a sweep needs --block start:end:step or --block-x LIST [--block-y LIST]");
-  return sweep_shapes(parse_side_list(o.block_x, "--block-x"),
-                      o.block_y.empty() ? std::vector<int>{1} : parse_side_list(o.block_y, "--block-y"),
-                      o.block_z.empty() ? std::vector<int>{1} : parse_side_list(o.block_z, "--block-z"));
+  return sweep_shapes(sides(o.block_x, "--block-x"), sides(o.block_y, "--block-y"), sides(o.block_z, "--block-z"),
+                      o.max_shapes);
 }
 
 void print_progress(int index, int total, const SweepPoint& p) {
@@ -177,10 +193,7 @@ void add_kernel_commands(CLI::App& app) {
   CLI::App* run_cmd = app.add_subcommand("run", "Run a kernel on the GPU: attributes, occupancy, timing, verification");
   add_kernel_options(*run_cmd, run->kernel);
   run_cmd->add_flag("--csv", run->kernel.csv, "Print CSV, one row per access site");
-  run_cmd->add_option("--device", run->engine.device, "CUDA device number")->capture_default_str();
-  run_cmd->add_option("--seed", run->engine.seed, "Seed for the random inputs")->capture_default_str();
-  run_cmd->add_option("--max-time", run->engine.timing.max_seconds, "Seconds of timing samples at most")
-      ->capture_default_str();
+  add_engine_options(*run_cmd, run->engine);
   run_cmd->add_flag("--no-verify", run->no_verify, "Skip the comparison with the CPU reference");
   run_cmd->add_option("--metrics", run->engine.metrics,
                       "Hardware counters: default, all, or names (keys or CUPTI names), comma-separated");
@@ -190,7 +203,7 @@ void add_kernel_commands(CLI::App& app) {
     const RunResult result = run_kernel(request_from(run->kernel), engine);
     print(result, run->kernel);
     if (result.verification && !result.verification->passed)
-      throw UsageError(result.kernel_id + " computed wrong outputs: " + result.verification->first_failure);
+      throw VerificationFailure(result.kernel_id + " computed wrong outputs: " + result.verification->first_failure);
   });
 
   auto sweep = std::make_shared<SweepOptions>();
@@ -208,9 +221,10 @@ void add_kernel_commands(CLI::App& app) {
   sweep_cmd->add_option("--size", sweep->kernel.size, "Problem size: the size parameters in order");
   sweep_cmd->add_option("--param", sweep->kernel.params, "A parameter as name=value (repeat for several)");
   sweep_cmd->add_option("--metrics", sweep->engine.metrics, "Hardware counters: default, all, or names");
-  sweep_cmd->add_option("--max-time", sweep->engine.timing.max_seconds, "Seconds of timing samples per shape at most")
+  add_engine_options(*sweep_cmd, sweep->engine);
+  sweep_cmd->add_option("--max-shapes", sweep->max_shapes, "Shapes one sweep may measure at most")
+      ->check(whole_number_option(1, kMaxSweepShapesLimit))
       ->capture_default_str();
-  sweep_cmd->add_option("--device", sweep->engine.device, "CUDA device number")->capture_default_str();
   sweep_cmd->add_option("--csv", sweep->csv_file, "Write one row per shape to this CSV file");
   sweep_cmd->add_option("--json", sweep->json_file, "Write every result to this JSON file");
   sweep_cmd->callback([sweep] { run_sweep_command(*sweep); });

@@ -10,6 +10,7 @@
 // meaning, and fallbacks for chips that name it differently. Every name is checked against the
 // chip when the profiler opens; a metric the chip lacks is reported unavailable, not fatal.
 
+#include "metric_catalog.h"
 #include "run_result.h"
 
 #include <filesystem>
@@ -21,27 +22,6 @@
 
 namespace wl {
 
-struct MetricInfo {
-  std::string key;                    // "global_load_sectors": our name for the figure
-  std::string name;                   // "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
-  std::vector<std::string> fallbacks; // other chips' names for the same figure
-  std::string display;                // "Global load sectors"
-  std::string unit;                   // "sectors", "bytes", "ns", "%", "warps", "threads"
-  std::string panel;                  // "global", "shared", "occupancy", "timings", "divergence"
-  std::string meaning;                // one line for tooltips
-};
-
-struct MetricCatalog {
-  std::vector<MetricInfo> metrics;
-  std::map<std::string, std::vector<std::string>> sets; // "default" -> keys
-
-  const MetricInfo* find(const std::string& key_or_name) const;
-  // "default", "all", or a comma-separated list of keys or CUPTI names; throws UsageError listing
-  // what exists for an unknown one.
-  std::vector<const MetricInfo*> select(const std::string& spec) const;
-};
-
-MetricCatalog load_metric_catalog(const std::filesystem::path& file);
 
 // Opens on first use for the current device; a device or a process that cannot profile (no
 // permission, MIG, WSL, vGPU, another profiler attached) leaves it closed with the reason and the

@@ -2,12 +2,18 @@
 
 #include "assets.h"
 #include "error.h"
+#include "json_input.h"
+
+#include <charconv>
 
 #include <cuda_runtime.h>
 
 namespace wl {
 
 namespace {
+
+// More GPUs than one machine holds; the runtime then says which of them exist.
+constexpr int kMaxDeviceOrdinal = 1023;
 
 // The number of visible devices, or a UsageError carrying the runtime's reason for none.
 int device_count() {
@@ -68,10 +74,16 @@ Arch arch_from_device(int ordinal) {
 Arch resolve_arch(const std::string& spec) {
   if (spec == "device") return arch_from_device(0);
   if (spec.starts_with("device:")) {
-    const std::string ordinal = spec.substr(7);
-    if (ordinal.empty() || ordinal.find_first_not_of("0123456789") != std::string::npos)
-      throw UsageError("arch '" + spec + "': write device or device:N with N a device number");
-    return arch_from_device(std::stoi(ordinal));
+    const std::string_view digits = std::string_view(spec).substr(7);
+    int ordinal = 0;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), ordinal);
+    if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || ordinal < 0)
+      throw UsageError("arch '" + clip(spec) + "': not a device number; write device or device:N with N from 0 to " +
+                       std::to_string(kMaxDeviceOrdinal));
+    if (ordinal > kMaxDeviceOrdinal)
+      throw UsageError("arch '" + clip(spec) + "': device " + std::to_string(ordinal) + " is out of range; allowed 0 to " +
+                       std::to_string(kMaxDeviceOrdinal));
+    return arch_from_device(ordinal);
   }
   if (spec.ends_with(".json") || spec.find('/') != std::string::npos) return load_arch_file(spec);
   return find_arch(load_arch_presets(assets_dir() / "arch"), spec);

@@ -11,4 +11,9 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A run whose outputs differ from the CPU reference: the CLI exits with code 1, not 2.
+struct VerificationFailure : UsageError {
+  using UsageError::UsageError;
+};
+
 } // namespace wl

@@ -47,6 +47,10 @@ struct ModelBudget {
   std::int64_t max_evaluations = 30000; // warp-iterations analysed at most; 0: all of them
 };
 
+// The most warp-iterations one request from outside (the worker protocol) may ask the model for:
+// about a second of model time on one core. Its "0: all" means this many; more is refused.
+inline constexpr std::int64_t kMaxModelEvaluations = 2'000'000;
+
 // The launch a kernel makes for these parameters and block on a device with `sm_count` SMs.
 LaunchShape make_launch(const KernelDesc& kernel, const Params& params, const BlockShape& block, int sm_count);
 

@@ -79,8 +79,9 @@ void check_request(const Arch& arch, const OccupancyRequest& request) {
                      arch.id + " allows 0 to " + std::to_string(arch.shared_memory_per_block) +
                      " B of __shared__ arrays per block (more must be dynamic, up to " +
                      std::to_string(arch.shared_memory_per_block_optin) + " B with opt-in)");
+  // Compared as room left, not as a sum: a huge dynamic size must not wrap past the limit.
   if (request.dynamic_smem < 0 ||
-      request.static_smem + request.dynamic_smem > arch.shared_memory_per_block_optin)
+      request.dynamic_smem > arch.shared_memory_per_block_optin - request.static_smem)
     throw UsageError("shared memory " + std::to_string(request.static_smem) + " B static + " +
                      std::to_string(request.dynamic_smem) + " B dynamic is over " + arch.id +
                      "'s opt-in limit; allowed 0 to " +

@@ -1,6 +1,9 @@
 #include "protocol.h"
 
 #include "error.h"
+#include "json_fields.h"
+
+#include <limits>
 
 #include <nlohmann/json.hpp>
 
@@ -15,54 +18,54 @@ constexpr RequestType kRequestTypes[] = {RequestType::model, RequestType::run, R
 constexpr ResponseType kResponseTypes[] = {ResponseType::hello, ResponseType::progress, ResponseType::result,
                                            ResponseType::sweep, ResponseType::error};
 
-// Reads one protocol line, turning every missing or mistyped key into a one-line UsageError.
-class LineReader {
-public:
-  LineReader(const json& line, const char* what) : m_line(line), m_what(what) {
-    if (!line.is_object()) fail("is not a JSON object");
-  }
-
-  [[noreturn]] void fail(const std::string& why) const { throw UsageError(std::string(m_what) + " " + why); }
-
-  bool has(const char* key) const { return m_line.contains(key); }
-
-  template <class T> T get(const char* key) const {
-    if (!has(key)) fail(std::string("has no '") + key + "'");
-    return get_or(key, T{});
-  }
-
-  template <class T> T get_or(const char* key, T fallback) const {
-    const auto it = m_line.find(key);
-    if (it == m_line.end()) return fallback;
-    try {
-      return it->get<T>();
-    } catch (const json::exception&) {
-      fail(std::string("has a bad '") + key + "': " + it->dump());
-    }
-  }
-
-  const json& raw(const char* key) const { return m_line.at(key); }
-
-private:
-  const json& m_line;
-  const char* m_what;
-};
-
 template <class Type, std::size_t N>
-Type type_from_name(const Type (&types)[N], const char* (*name)(Type), const std::string& text, const LineReader& r) {
+Type type_from_name(const Type (&types)[N], const char* (*name)(Type), const Fields& line) {
+  std::vector<std::string> names;
+  for (Type type : types) names.push_back(name(type));
+  const std::string chosen = line.choice("type", names);
   for (Type type : types)
-    if (text == name(type)) return type;
-  r.fail("has an unknown type '" + text + "'");
+    if (chosen == name(type)) return type;
+  return types[0]; // not reached: choice() accepts only the names
 }
 
-BlockShape block_from(const LineReader& r) {
-  const auto sides = r.get<std::vector<int>>("block");
-  if (sides.empty() || sides.size() > 3) r.fail("has a bad 'block': give 1 to 3 sides");
+BlockShape block_from(const Fields& line) {
+  const std::vector<std::int64_t> sides = line.integers("block", 1, 3, 1, kMaxInt);
   BlockShape block;
-  block.x = sides[0];
-  if (sides.size() > 1) block.y = sides[1];
-  if (sides.size() > 2) block.z = sides[2];
+  block.x = static_cast<int>(sides[0]);
+  if (sides.size() > 1) block.y = static_cast<int>(sides[1]);
+  if (sides.size() > 2) block.z = static_cast<int>(sides[2]);
   return block;
+}
+
+std::vector<BlockShape> shapes_from(const Fields& line) {
+  const json& list = line.list("shapes", kMaxSweepShapes);
+  if (list.empty()) line.fail("shapes", "an empty list", "allowed 1 to " + std::to_string(kMaxSweepShapes) + " shapes");
+  std::vector<BlockShape> shapes;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string key = line.path("shapes[" + std::to_string(i) + "]");
+    if (!list[i].is_array() || list[i].size() != 3)
+      input_error(line.where(), key, describe(list[i]) + " is not a shape", "allowed [x, y, z] with sides of at least 1");
+    int sides[3];
+    for (int k = 0; k < 3; ++k) sides[k] = static_cast<int>(whole_number(list[i][k], line.where(), key, 1, kMaxInt));
+    shapes.push_back(BlockShape{sides[0], sides[1], sides[2]});
+  }
+  return shapes;
+}
+
+// What a model, run or sweep request asks for beyond its type.
+void read_work(const Fields& r, WorkerRequest& q) {
+  q.kernel_id = r.text("kernel", false);
+  if (r.has("params")) q.params = r.integer_map("params", std::numeric_limits<std::int64_t>::min(), kMaxInt64);
+  if (r.has("block")) q.block = block_from(r);
+  q.max_evaluations = r.integer_or("max_evaluations", q.max_evaluations, 0, kMaxModelEvaluations);
+  if (q.max_evaluations == 0) q.max_evaluations = kMaxModelEvaluations; // "all", within the bound
+  q.arch = r.text_or("arch", q.arch);
+  q.device = static_cast<int>(r.integer_or("device", q.device, 0, kMaxInt));
+  q.seed = static_cast<std::uint64_t>(r.integer_or("seed", static_cast<std::int64_t>(q.seed), 0, kMaxInt64));
+  q.verify = r.boolean_or("verify", q.verify);
+  q.max_seconds = r.number_or("max_seconds", q.max_seconds, kAboveZero, kMaxRequestSeconds);
+  q.metrics = r.text_or("metrics", q.metrics);
+  if (q.type == RequestType::sweep) q.shapes = shapes_from(r);
 }
 
 } // namespace
@@ -123,34 +126,12 @@ json request_to_json(const WorkerRequest& q) {
 }
 
 WorkerRequest request_from_json(const json& line) {
-  const LineReader r(line, "request");
   WorkerRequest q;
-  q.id = r.get<std::int64_t>("id");
-  q.type = type_from_name(kRequestTypes, request_type_name, r.get<std::string>("type"), r);
-  if (q.type == RequestType::cancel) q.target = r.get_or<std::int64_t>("target", 0);
-  if (q.type != RequestType::model && q.type != RequestType::run && q.type != RequestType::sweep) return q;
-  q.kernel_id = r.get<std::string>("kernel");
-  q.params = r.get_or<Params>("params", {});
-  if (r.has("block")) q.block = block_from(r);
-  q.max_evaluations = r.get_or("max_evaluations", q.max_evaluations);
-  q.arch = r.get_or("arch", q.arch);
-  q.device = r.get_or("device", q.device);
-  q.seed = r.get_or("seed", q.seed);
-  q.verify = r.get_or("verify", q.verify);
-  q.max_seconds = r.get_or("max_seconds", q.max_seconds);
-  q.metrics = r.get_or("metrics", q.metrics);
-  if (q.max_evaluations < 0) r.fail("has a negative 'max_evaluations'");
-  if (!(q.max_seconds > 0)) r.fail("needs a positive 'max_seconds'");
-  if (q.type == RequestType::sweep) {
-    if (!r.has("shapes") || !r.raw("shapes").is_array() || r.raw("shapes").empty())
-      r.fail("needs a non-empty 'shapes' list");
-    for (const json& s : r.raw("shapes")) {
-      if (!s.is_array() || s.size() != 3 || !s[0].is_number_integer() || !s[1].is_number_integer() ||
-          !s[2].is_number_integer())
-        r.fail("has a bad shape in 'shapes': give [x, y, z]");
-      q.shapes.push_back(BlockShape{s[0].get<int>(), s[1].get<int>(), s[2].get<int>()});
-    }
-  }
+  q.id = Fields(line, "request").integer("id", 0, kMaxInt64);
+  const Fields r(line, "request " + std::to_string(q.id));
+  q.type = type_from_name(kRequestTypes, request_type_name, r);
+  if (q.type == RequestType::cancel) q.target = r.integer_or("target", 0, 0, kMaxInt64);
+  if (q.type == RequestType::model || q.type == RequestType::run || q.type == RequestType::sweep) read_work(r, q);
   return q;
 }
 
@@ -185,37 +166,33 @@ json response_to_json(const WorkerResponse& a) {
 }
 
 WorkerResponse response_from_json(const json& line) {
-  const LineReader r(line, "worker line");
   WorkerResponse a;
-  a.id = r.get<std::int64_t>("id");
-  a.type = type_from_name(kResponseTypes, response_type_name, r.get<std::string>("type"), r);
+  a.id = Fields(line, "worker line").integer("id", 0, kMaxInt64);
+  const Fields r(line, "worker line " + std::to_string(a.id));
+  a.type = type_from_name(kResponseTypes, response_type_name, r);
   switch (a.type) {
   case ResponseType::hello:
-    a.protocol = r.get<int>("protocol");
-    a.pid = r.get_or("pid", 0);
+    a.protocol = static_cast<int>(r.integer("protocol", 0, kMaxInt));
+    a.pid = static_cast<int>(r.integer_or("pid", 0, 0, kMaxInt));
     break;
   case ResponseType::progress:
-    a.phase = r.get_or<std::string>("phase", "");
-    a.done = r.get_or("done", 0);
-    a.total = r.get_or("total", 0);
+    a.phase = r.text_or("phase", "");
+    a.done = static_cast<int>(r.integer_or("done", 0, 0, kMaxInt));
+    a.total = static_cast<int>(r.integer_or("total", 0, 0, kMaxInt));
     break;
   case ResponseType::sweep:
-    if (!r.has("points")) r.fail("has no 'points'");
-    try {
-      a.sweep = std::make_shared<const std::vector<SweepPoint>>(sweep_points_from_json(r.raw("points")));
-    } catch (const UsageError& e) {
-      r.fail(std::string("has bad 'points': ") + e.what());
-    }
+    a.sweep = std::make_shared<const std::vector<SweepPoint>>(
+        sweep_points_from_json(r.at("points", "allowed a list of shapes"), r.where() + ": points"));
     break;
   case ResponseType::result:
-    if (!r.has("result") || !r.raw("result").is_object()) r.fail("has no 'result' object");
-    a.result = std::make_shared<const RunResult>(run_result_from_json(r.raw("result")));
+    a.result = std::make_shared<const RunResult>(
+        run_result_from_json(r.at("result", "allowed a result object"), r.where() + ": result"));
     break;
   case ResponseType::error:
-    a.message = r.get<std::string>("message");
-    a.fatal = r.get_or("fatal", false);
-    a.cancelled = r.get_or("cancelled", false);
-    a.no_gpu = r.get_or("no_gpu", false);
+    a.message = r.text("message");
+    a.fatal = r.boolean_or("fatal", false);
+    a.cancelled = r.boolean_or("cancelled", false);
+    a.no_gpu = r.boolean_or("no_gpu", false);
     break;
   }
   return a;

@@ -47,6 +47,8 @@
 namespace wl {
 
 inline constexpr int kProtocolVersion = 1;
+// A run's timing budget may not exceed an hour: the GUI asks for 0.03 to 1 s.
+inline constexpr double kMaxRequestSeconds = 3600;
 
 enum class RequestType { model, run, sweep, cancel, shutdown };
 enum class ResponseType { hello, progress, result, sweep, error };
@@ -66,9 +68,11 @@ struct WorkerRequest {
   bool verify = true;                   // run
   double max_seconds = 1.0;             // run: wall-clock budget of the timing samples
   std::string metrics{};                // run: counters: "", "default", "all" or a list of keys
-  std::int64_t max_evaluations = 30000; // warp-iterations the access model evaluates at most
+  // Warp-iterations the access model evaluates at most, 1 to kMaxModelEvaluations; a request's 0
+  // ("all") reads as kMaxModelEvaluations and a larger number is refused.
+  std::int64_t max_evaluations = 30000;
   std::int64_t target = 0;              // cancel: the request to cancel; 0: all of them
-  std::vector<BlockShape> shapes{};     // sweep: every shape, in order
+  std::vector<BlockShape> shapes{};     // sweep: every shape, in order; kMaxSweepShapes at most
 };
 
 struct WorkerResponse {
@@ -86,7 +90,8 @@ struct WorkerResponse {
   bool no_gpu = false;                       // error: no usable CUDA device where the worker runs
 };
 
-// Throw UsageError naming the line's bad or missing key.
+// Reading throws UsageError naming the line's bad or missing key and what is allowed
+// ("request 7: block[0]: 256.7 is not a whole number; ...").
 nlohmann::json request_to_json(const WorkerRequest& request);
 WorkerRequest request_from_json(const nlohmann::json& line);
 nlohmann::json response_to_json(const WorkerResponse& response);
@@ -96,7 +101,8 @@ WorkerResponse response_from_json(const nlohmann::json& line);
 std::string protocol_line(const nlohmann::json& line);
 
 // The GUI only sees results that crossed the protocol, so the round trip keeps every field.
+// Reading checks every key (json_fields.h) and throws UsageError "WHERE: KEY: ...".
 nlohmann::json run_result_to_json(const RunResult& result);
-RunResult run_result_from_json(const nlohmann::json& json);
+RunResult run_result_from_json(const nlohmann::json& json, const std::string& where = "result");
 
 } // namespace wl

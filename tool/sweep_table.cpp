@@ -2,10 +2,13 @@
 
 #include "block_text.h"
 #include "error.h"
+#include "json_fields.h"
+#include "json_input.h"
 #include "protocol.h"
 #include "run_report.h"
 #include "text_format.h"
 
+#include <algorithm>
 #include <charconv>
 #include <set>
 #include <sstream>
@@ -23,8 +26,14 @@ int parse_int(const std::string& text, const std::string& option) {
   int value = 0;
   const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || value < 1)
-    throw UsageError(option + " '" + text + "': sides are whole numbers of at least 1");
+    throw UsageError(option + " '" + clip(text, 40) + "': not a side; allowed whole numbers from 1 to " +
+                     std::to_string(kMaxInt));
   return value;
+}
+
+std::string too_many_hint(std::size_t max_shapes) {
+  return "a sweep takes at most " + std::to_string(max_shapes) + " shapes (raise it with --max-shapes N, up to " +
+         std::to_string(kMaxSweepShapesLimit) + ")";
 }
 
 std::vector<std::string> split(const std::string& text, char separator) {
@@ -54,23 +63,41 @@ double predicted_total(const RunResult& r, MemorySpace space, AccessOp op, std::
 
 } // namespace
 
-std::vector<int> parse_side_list(const std::string& text, const std::string& option) {
+std::vector<int> parse_side_list(const std::string& text, const std::string& option, std::size_t max_sides) {
   const std::vector<std::string> range = split(text, ':');
-  std::vector<int> sides;
+  const std::string shown = option + " '" + clip(text, 40) + "'";
+  std::int64_t count = 0;
   if (range.size() == 3) {
     const int start = parse_int(range[0], option), end = parse_int(range[1], option), step = parse_int(range[2], option);
-    if (end < start) throw UsageError(option + " '" + text + "': the end is before the start; write start:end:step");
-    for (int side = start; side <= end; side += step) sides.push_back(side);
+    if (end < start) throw UsageError(shown + ": the end is before the start; write start:end:step");
+    count = (std::int64_t{end} - start) / step + 1; // in 64 bits: end + step may pass INT_MAX
+  } else if (range.size() == 1) {
+    count = std::count(text.begin(), text.end(), ',') + 1;
+  } else {
+    throw UsageError(shown + ": write start:end:step or a comma-separated list");
+  }
+  if (count > static_cast<std::int64_t>(max_sides))
+    throw UsageError(shown + ": " + std::to_string(count) + " sides; " + too_many_hint(max_sides));
+  std::vector<int> sides;
+  if (range.size() == 3) {
+    const int start = parse_int(range[0], option), step = parse_int(range[2], option);
+    for (std::int64_t i = 0; i < count; ++i) sides.push_back(static_cast<int>(start + i * step));
     return sides;
   }
-  if (range.size() != 1) throw UsageError(option + " '" + text + "': write start:end:step or a comma-separated list");
   for (const std::string& part : split(text, ',')) sides.push_back(parse_int(part, option));
   if (sides.empty()) throw UsageError(option + " is empty; write start:end:step or a comma-separated list");
   return sides;
 }
 
-std::vector<BlockShape> sweep_shapes(const std::vector<int>& xs, const std::vector<int>& ys, const std::vector<int>& zs) {
+std::vector<BlockShape> sweep_shapes(const std::vector<int>& xs, const std::vector<int>& ys, const std::vector<int>& zs,
+                                     std::size_t max_shapes) {
+  // Each list is short (a parsed list holds at most kMaxSweepShapesLimit), so the product fits.
+  const std::uint64_t total = std::uint64_t{xs.size()} * ys.size() * zs.size();
+  if (total > max_shapes)
+    throw UsageError("the sweep has " + std::to_string(total) + " shapes (" + std::to_string(xs.size()) + " x " +
+                     std::to_string(ys.size()) + " x " + std::to_string(zs.size()) + "); " + too_many_hint(max_shapes));
   std::vector<BlockShape> shapes;
+  shapes.reserve(total);
   for (int z : zs)
     for (int y : ys)
       for (int x : xs) shapes.push_back(BlockShape{x, y, z});
@@ -125,22 +152,22 @@ nlohmann::json sweep_points_to_json(const std::vector<SweepPoint>& points) {
   return list;
 }
 
-std::vector<SweepPoint> sweep_points_from_json(const nlohmann::json& list) {
-  if (!list.is_array() || list.empty()) throw UsageError("not a sweep: an array of shapes is expected");
+std::vector<SweepPoint> sweep_points_from_json(const nlohmann::json& list, const std::string& where) {
+  if (!list.is_array() || list.empty() || list.size() > kMaxSweepShapesLimit)
+    input_error(where, "", describe(list) + " is not a sweep",
+                "allowed a list of 1 to " + std::to_string(kMaxSweepShapesLimit) + " shapes, as warplens sweep --json writes");
   std::vector<SweepPoint> points;
-  try {
-    for (const nlohmann::json& entry : list) {
-      if (entry.contains("refused")) {
-        const nlohmann::json& b = entry.at("block");
-        points.push_back({BlockShape{b.at(0).get<int>(), b.at(1).get<int>(), b.at(2).get<int>()},
-                          entry.at("refused").get<std::string>(), std::nullopt});
-        continue;
-      }
-      RunResult result = run_result_from_json(entry);
-      points.push_back({result.launch.block, "", std::move(result)});
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string at = (where.empty() ? "" : where + ": ") + "[" + std::to_string(i) + "]";
+    if (list[i].is_object() && list[i].contains("refused")) {
+      const Fields entry(list[i], at);
+      const std::vector<std::int64_t> b = entry.integers("block", 3, 3, 1, kMaxInt);
+      points.push_back({BlockShape{static_cast<int>(b[0]), static_cast<int>(b[1]), static_cast<int>(b[2])},
+                        entry.text("refused"), std::nullopt});
+      continue;
     }
-  } catch (const nlohmann::json::exception& e) {
-    throw UsageError(std::string("not a sweep: ") + e.what());
+    RunResult result = run_result_from_json(list[i], at);
+    points.push_back({result.launch.block, "", std::move(result)});
   }
   return points;
 }

@@ -5,6 +5,7 @@
 #include "device.h"
 #include "engine.h"
 #include "error.h"
+#include "json_input.h"
 #include "protocol.h"
 #include "sweep.h"
 #include "text_format.h"
@@ -162,20 +163,34 @@ private:
   bool m_closed = false;
 };
 
+// The id of a line that was JSON but not a valid request, so its error answers that request.
+std::int64_t id_of(const nlohmann::json& line) {
+  const auto it = line.is_object() ? line.find("id") : line.end();
+  return it != line.end() && it->is_number_integer() && it->get<std::int64_t>() > 0 ? it->get<std::int64_t>() : 0;
+}
+
+// Every line gets either a request into the inbox or an error line: a bad line never ends the
+// reader (nor the worker) and never makes it hold more than one capped line.
+void read_one(const std::string& text, Inbox& inbox, ProtocolWriter& writer) {
+  nlohmann::json line;
+  try {
+    line = parse_json_text(text, "request line", kMaxRequestLineBytes);
+    inbox.add(request_from_json(line));
+  } catch (const UsageError& e) {
+    writer.error(id_of(line), e.what());
+  } catch (const std::exception& e) {
+    writer.error(id_of(line), std::string("request refused: ") + clip(e.what(), 200));
+  }
+}
+
 void read_requests(Inbox& inbox, ProtocolWriter& writer) {
   std::string text;
-  while (std::getline(std::cin, text)) {
-    if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-    nlohmann::json line;
-    try {
-      line = nlohmann::json::parse(text);
-      inbox.add(request_from_json(line));
-    } catch (const nlohmann::json::exception&) {
-      writer.error(0, "unreadable request line (not JSON): " + text.substr(0, 80));
-    } catch (const UsageError& e) {
-      const bool has_id = line.is_object() && line.contains("id") && line["id"].is_number_integer();
-      writer.error(has_id ? line["id"].get<std::int64_t>() : 0, e.what());
-    }
+  for (LineStatus status; (status = read_bounded_line(std::cin, text, kMaxRequestLineBytes)) != LineStatus::end;) {
+    if (status == LineStatus::too_long)
+      writer.error(0, "request line: longer than " + std::to_string(kMaxRequestLineBytes) +
+                          " bytes; allowed one JSON object per line of at most that");
+    else if (text.find_first_not_of(" \t\r") != std::string::npos)
+      read_one(text, inbox, writer);
   }
   inbox.end_of_input();
 }
@@ -277,6 +292,10 @@ bool serve(const WorkerRequest& request, Inbox& inbox, SessionCache& sessions, P
   } catch (const SweepCancelled&) {
     writer.error(request.id, "sweep cancelled before its last shape", true);
     return true;
+  } catch (const std::bad_alloc&) {
+    sessions.drop();
+    writer.error(request.id, "out of memory serving this request; the worker goes on");
+    return true;
   } catch (const std::exception& e) {
     const bool run = request.type != RequestType::model;
     if (run) sessions.drop(); // whatever failed, the next run starts from a fresh session
@@ -285,6 +304,10 @@ bool serve(const WorkerRequest& request, Inbox& inbox, SessionCache& sessions, P
                                    : std::string(e.what()),
                  false, fatal, run && !cuda_device_present());
     return !fatal;
+  } catch (...) {
+    sessions.drop();
+    writer.error(request.id, "unexpected failure serving this request; the worker goes on");
+    return true;
   }
 }
 

@@ -1,6 +1,7 @@
 #include "worker_client.h"
 
 #include "error.h"
+#include "json_input.h"
 #include "text_format.h"
 #include "worker_process.h"
 
@@ -202,19 +203,24 @@ void WorkerClient::serve(Worker& worker) {
 
 // Parsing (a result can be large) happens outside the lock.
 void WorkerClient::on_line(Worker& worker, const std::string& line) {
-  nlohmann::json parsed = nlohmann::json::parse(line, nullptr, false);
-  if (parsed.is_discarded() || !parsed.is_object()) {
+  nlohmann::json parsed;
+  try {
+    parsed = parse_json_text(line, "worker line", kMaxAnswerLineBytes);
+  } catch (const UsageError&) {
+    // not a protocol line: stray output, kept below for the log
+  }
+  if (!parsed.is_object()) {
     const std::lock_guard lock(m_mutex);
     worker.stray_output = line.substr(0, 120);
-    if (worker.log) worker.log << "(stdout) " << line << std::endl;
+    if (worker.log) worker.log << "(stdout) " << clip(line, 1000) << std::endl;
     return;
   }
   WorkerResponse response;
   try {
     response = response_from_json(parsed);
-  } catch (const UsageError& e) {
+  } catch (const std::exception& e) {
     const auto id = parsed.contains("id") && parsed["id"].is_number_integer() ? parsed["id"].get<std::int64_t>() : 0;
-    response = WorkerResponse{.id = id, .type = ResponseType::error, .message = e.what()};
+    response = WorkerResponse{.id = id, .type = ResponseType::error, .message = clip(e.what(), 300)};
   }
   on_response(worker, response);
 }

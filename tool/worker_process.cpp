@@ -1,6 +1,7 @@
 #include "worker_process.h"
 
 #include "error.h"
+#include "json_input.h"
 
 #include <cerrno>
 #include <chrono>
@@ -31,12 +32,18 @@ void close_fd(int& fd) {
   throw UsageError("cannot start the worker: " + what + " failed: " + std::strerror(errno));
 }
 
-// Splits what arrived into lines; the rest waits in `pending` for its newline.
+// Splits what arrived into lines; the rest waits in `pending` for its newline. A child that
+// writes more than a protocol line allows without a newline has its text handed on cut short
+// (it reads as stray output), so it cannot make this process hold an unbounded line.
 void deliver_lines(std::string& pending, const char* data, std::size_t size,
                    const std::function<void(const std::string&)>& on_line) {
   pending.append(data, size);
   for (std::size_t end; (end = pending.find('\n')) != std::string::npos; pending.erase(0, end + 1))
     on_line(pending.substr(0, end));
+  if (pending.size() > kMaxAnswerLineBytes) {
+    on_line(pending.substr(0, 200));
+    pending.clear();
+  }
 }
 
 // Reads once from a ready descriptor; false at end of stream.

@@ -73,16 +73,17 @@ std::string validation_error(const std::string& key, const nlohmann::json& value
 }
 
 TEST(ArchPresets, ValidationNamesTheFileAndTheKey) {
-  EXPECT_NE(validation_error("sm_count", nullptr).find("broken.json: missing key 'sm_count'"), std::string::npos);
-  EXPECT_NE(validation_error("sm_count", -3).find("'sm_count' is -3"), std::string::npos);
-  EXPECT_NE(validation_error("sm_count", "many").find("'sm_count' must be a whole number"), std::string::npos);
+  EXPECT_NE(validation_error("sm_count", nullptr).find("broken.json: sm_count: missing"), std::string::npos);
+  EXPECT_NE(validation_error("sm_count", -3).find("sm_count: -3 is out of range; allowed a whole number from 1"),
+            std::string::npos);
+  EXPECT_NE(validation_error("sm_count", "many").find("sm_count: 'many' is not a whole number"), std::string::npos);
   EXPECT_NE(validation_error("compute_capability", "nine").find("MAJOR.MINOR"), std::string::npos);
   EXPECT_NE(validation_error("compute_capability", "6.1").find("7.5 to 12.x"), std::string::npos);
   EXPECT_NE(validation_error("max_block_dims", nlohmann::json::array({1024, 1024})).find("max_block_dims"),
             std::string::npos);
-  EXPECT_NE(validation_error("shared_memory_per_block_optin", 1000).find("shared_memory_per_block exceeds"),
+  EXPECT_NE(validation_error("shared_memory_per_block_optin", 1000).find("shared_memory_per_block: exceeds"),
             std::string::npos);
-  EXPECT_NE(validation_error("aliases", "sm_90").find("list of strings"), std::string::npos);
+  EXPECT_NE(validation_error("aliases", "sm_90").find("aliases: 'sm_90' is not a list"), std::string::npos);
 }
 
 TEST(ArchPresets, MalformedJsonFileIsAnErrorNamingIt) {

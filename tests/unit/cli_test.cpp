@@ -74,7 +74,7 @@ TEST(Cli, BadInputIsOneLineAndExitTwo) {
   expect_one_line_error("occupancy --block 256 --dyn-smem 300000", {"300000", "0 to 232448"});
   expect_one_line_error("occupancy --block 256 --smem 65536", {"65536", "0 to 49152"});
   expect_one_line_error("occupancy --block 256 --arch h300", {"'h300'", "h100", "sm_90"});
-  expect_one_line_error("occupancy --block 256 --carveout 101", {"carveout 101", "0 to 100"});
+  expect_one_line_error("occupancy --block 256 --carveout 101", {"--carveout", "'101'", "-1 to 100"});
   expect_one_line_error("occupancy --arch h100", {"--block"});
   expect_one_line_error("occupancy --block 256 --bogus", {"--bogus"});
   expect_one_line_error("--headless --kernel no/such", {"unknown kernel 'no/such'"}); // no subcommand: the GUI
@@ -83,7 +83,7 @@ TEST(Cli, BadInputIsOneLineAndExitTwo) {
 TEST(Cli, MalformedPresetFileIsOneLineAndExitTwo) {
   const auto file = std::filesystem::temp_directory_path() / "warplens_cli_bad.json";
   std::ofstream(file) << R"({"id": "bad", "name": "x"})";
-  expect_one_line_error("occupancy --block 256 --arch " + file.string(), {file.string(), "missing key"});
+  expect_one_line_error("occupancy --block 256 --arch " + file.string(), {file.string(), "aliases: missing"});
   std::ofstream(file) << "not json";
   expect_one_line_error("occupancy --block 256 --arch " + file.string(), {"not valid JSON"});
   std::filesystem::remove(file);

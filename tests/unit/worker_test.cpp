@@ -141,13 +141,13 @@ TEST(WorkerProtocol, BadLinesAreOneLineErrors) {
       EXPECT_FALSE(contains(e.what(), "\n")) << e.what();
     }
   };
-  expect_error(R"({"id":1,"type":"model"})", "'kernel'", true);
-  expect_error(R"({"id":1,"type":"dance","kernel":"x"})", "unknown type 'dance'", true);
-  expect_error(R"({"id":1,"type":"run","kernel":"x","block":[1,2,3,4]})", "'block'", true);
-  expect_error(R"({"id":1,"type":"run","kernel":"x","max_seconds":0})", "max_seconds", true);
+  expect_error(R"({"id":1,"type":"model"})", "request 1: kernel: missing", true);
+  expect_error(R"({"id":1,"type":"dance","kernel":"x"})", "type: 'dance' is not known; allowed model, run", true);
+  expect_error(R"({"id":1,"type":"run","kernel":"x","block":[1,2,3,4]})", "block: a list of 4 items", true);
+  expect_error(R"({"id":1,"type":"run","kernel":"x","max_seconds":0})", "max_seconds: 0 is out of range", true);
   expect_error(R"([1,2])", "not a JSON object", false);
-  expect_error(R"({"id":1,"type":"result","result":{"kernel":"x"}})", "incomplete", false);
-  expect_error(R"({"id":"one","type":"hello","protocol":1})", "'id'", false);
+  expect_error(R"({"id":1,"type":"result","result":{"kernel":"x"}})", "worker line 1: result: params: missing", false);
+  expect_error(R"({"id":"one","type":"hello","protocol":1})", "id: 'one' is not a whole number", false);
 }
 
 TEST(WorkerClient, TheRealWorkerModelsAKernelWithoutAGpu) {
@@ -198,7 +198,7 @@ TEST(WorkerClient, TheNewestRequestWins) {
 
 TEST(WorkerClient, AWorkerKilledMidRequestIsReportedAndReplaced) {
   WorkerClient client({.command = kWorkerCommand});
-  const std::int64_t endless = client.submit(model_request("matmul/naive", 0)); // every warp: minutes
+  const std::int64_t endless = client.submit(model_request("matmul/naive", 0)); // the most a request may ask: seconds
   ASSERT_TRUE(eventually([&] { return client.latest().phase == "model"; }));
   const int old_pid = client.latest().worker_pid; // the worker itself, not the shell around it
   const auto killed_at = std::chrono::steady_clock::now();

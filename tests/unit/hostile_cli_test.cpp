@@ -1,0 +1,145 @@
+// Hostile command lines: every refusal is one short line naming the value, exit code 2, no
+// signal, in under 5 s. Cases that need a GPU to get past are left to the gpu tests.
+
+#include "hostile_support.h"
+#include "sweep.h"
+
+namespace wl {
+namespace {
+
+using test::expect_refusal;
+using test::run_limited;
+
+using CliCase = test::InputCase;
+
+std::string long_text(char c, std::size_t size) { return std::string(size, c); }
+
+const std::vector<CliCase> kOccupancy = {
+    {"ArchFolder", "occupancy --block 256 --arch /tmp/", {"/tmp/", "folder"}},
+    {"ArchDevNull", "occupancy --block 256 --arch /dev/null", {"/dev/null", "not a regular file"}},
+    {"ArchDevZero", "occupancy --block 256 --arch /dev/zero", {"/dev/zero", "not a regular file"}},
+    {"ArchMissingFile", "occupancy --block 256 --arch /nonexistent/x.json", {"/nonexistent/x.json", "no such file"}},
+    {"ArchDeviceHuge", "occupancy --block 256 --arch device:99999999999", {"device:99999999999"}},
+    {"ArchDeviceNegative", "occupancy --block 256 --arch device:-1", {"device:-1"}},
+    {"ArchDeviceEmpty", "occupancy --block 256 --arch device:", {"device:"}},
+    {"ArchDeviceJunk", "occupancy --block 256 --arch device:1x", {"device:1x"}},
+    {"ArchDeviceTooLarge", "occupancy --block 256 --arch device:5000", {"device 5000", "0 to 1023"}},
+    {"ArchEmpty", "occupancy --block 256 --arch ''", {"unknown arch ''"}},
+    {"ArchLong", "occupancy --block 256 --arch " + long_text('q', 5000), {"unknown arch 'qqqq"}},
+    {"DynSmemInt64Max", "occupancy --block 256 --dyn-smem 9223372036854775807", {"9223372036854775807", "232448"}},
+    {"DynSmemOverflowsInt64", "occupancy --block 256 --dyn-smem 9223372036854775808", {"--dyn-smem"}},
+    {"DynSmemWithStatic", "occupancy --block 256 --smem 49152 --dyn-smem 9223372036854775000", {"9223372036854775000"}},
+    {"DynSmemNegative", "occupancy --block 256 --dyn-smem -1", {"--dyn-smem", "'-1'"}},
+    {"DynSmemEmpty", "occupancy --block 256 --dyn-smem ''", {"--dyn-smem", "empty"}},
+    {"SmemInt64Max", "occupancy --block 256 --smem 9223372036854775807", {"9223372036854775807"}},
+    {"SmemEmpty", "occupancy --block 256 --smem ''", {"--smem", "empty"}},
+    {"SmemFraction", "occupancy --block 256 --smem 1.5", {"--smem", "'1.5'"}},
+    {"MaxThreadsBelowBlock", "occupancy --block 256 --max-threads 128", {"--max-threads 128", "256 threads"}},
+    {"MaxThreadsBelow2DBlock", "occupancy --block 16x16 --max-threads 255", {"--max-threads 255", "16x16"}},
+    {"MaxThreadsNegative", "occupancy --block 256 --max-threads -5", {"--max-threads", "'-5'"}},
+    {"MaxThreadsEmpty", "occupancy --block 256 --max-threads ''", {"--max-threads", "empty"}},
+    {"RegsEmpty", "occupancy --block 256 --regs ''", {"--regs", "empty"}},
+    {"RegsTooMany", "occupancy --block 256 --regs 256", {"--regs", "'256'", "0 to 255"}},
+    {"RegsNegative", "occupancy --block 256 --regs -1", {"--regs", "'-1'"}},
+    {"RegsExponent", "occupancy --block 256 --regs 1e3", {"--regs", "'1e3'"}},
+    {"RegsFraction", "occupancy --block 256 --regs 32.5", {"--regs", "'32.5'"}},
+    {"RegsHex", "occupancy --block 256 --regs 0x20", {"--regs", "'0x20'"}},
+    {"RegsHuge", "occupancy --block 256 --regs 99999999999999999999", {"--regs", "99999999999999999999"}},
+    {"RegsSpace", "occupancy --block 256 --regs ' 32'", {"--regs", "' 32'"}},
+    {"RegsLong", "occupancy --block 256 --regs " + long_text('7', 5000), {"--regs", "7777"}},
+    {"GridEmpty", "occupancy --block 256 --grid ''", {"--grid", "empty"}},
+    {"GridNegative", "occupancy --block 256 --grid -1", {"--grid", "'-1'"}},
+    {"GridFraction", "occupancy --block 256 --grid 1.5", {"--grid", "'1.5'"}},
+    {"CarveoutEmpty", "occupancy --block 256 --carveout ''", {"--carveout", "empty"}},
+    {"CarveoutTooLow", "occupancy --block 256 --carveout -2", {"--carveout", "'-2'"}},
+    {"CarveoutTooHigh", "occupancy --block 256 --carveout 101", {"--carveout", "'101'"}},
+    {"BlockEmpty", "occupancy --block ''", {"block ''"}},
+    {"BlockZeroByZero", "occupancy --block 0x0", {"block '0x0'"}},
+    {"BlockOverInt", "occupancy --block 2147483648", {"2147483648", "too large"}},
+    {"BlockHuge", "occupancy --block 99999999999999999999", {"block '99999999999999999999'"}},
+    {"BlockFourSides", "occupancy --block 1x1x1x1", {"more than three"}},
+    {"BlockTrailingX", "occupancy --block 256x", {"block '256x'"}},
+    {"BlockLeadingX", "occupancy --block x256", {"block 'x256'"}},
+    {"BlockNegative", "occupancy --block=-1", {"block '-1'"}},
+    {"BlockFraction", "occupancy --block 25.6", {"block '25.6'"}},
+    {"BlockLong", "occupancy --block " + long_text('9', 5000), {"block '9999"}},
+    {"BlockMissing", "occupancy", {"--block"}},
+};
+
+const std::vector<CliCase> kKernels = {
+    {"ModelArchFolder", "model vec_add/scalar --arch /tmp/", {"/tmp/", "folder"}},
+    {"ModelArchDeviceHuge", "model vec_add/scalar --arch device:99999999999", {"device:99999999999"}},
+    {"ModelBlockZero", "model vec_add/scalar --block 0", {"block '0'"}},
+    {"ModelParamEmpty", "model vec_add/scalar --param n=", {"n", "''"}},
+    {"ModelParamFraction", "model vec_add/scalar --param n=1000.9", {"n", "'1000.9'"}},
+    {"ModelParamHuge", "model vec_add/scalar --param n=99999999999999999999", {"n", "99999999999999999999"}},
+    {"ModelParamNoName", "model vec_add/scalar --param =5", {"no parameter ''"}},
+    {"ModelParamNoValue", "model vec_add/scalar --param n", {"'n'", "name=value"}},
+    {"ModelSizeTooManySides", "model vec_add/scalar --size 1x2x3", {"--size '1x2x3'"}},
+    {"ModelSizeJunk", "model vec_add/scalar --size abc", {"'abc'"}},
+    {"RunDeviceEmpty", "run vec_add/scalar --device ''", {"--device", "empty"}},
+    {"RunDeviceNegative", "run vec_add/scalar --device -1", {"--device", "'-1'"}},
+    {"RunDeviceHuge", "run vec_add/scalar --device 99999999999", {"--device", "99999999999"}},
+    {"RunSeedEmpty", "run vec_add/scalar --seed ''", {"--seed", "empty"}},
+    {"RunSeedNegative", "run vec_add/scalar --seed -1", {"--seed", "'-1'"}},
+    {"RunSeedOver64Bits", "run vec_add/scalar --seed 18446744073709551616", {"--seed", "18446744073709551616"}},
+    {"RunMaxTimeEmpty", "run vec_add/scalar --max-time ''", {"--max-time", "empty"}},
+    {"RunMaxTimeZero", "run vec_add/scalar --max-time 0", {"--max-time", "'0'"}},
+    {"RunMaxTimeNegative", "run vec_add/scalar --max-time -1", {"--max-time", "'-1'"}},
+    {"RunMaxTimeNan", "run vec_add/scalar --max-time nan", {"--max-time", "'nan'"}},
+    {"RunMaxTimeInf", "run vec_add/scalar --max-time inf", {"--max-time", "'inf'"}},
+    {"RunMaxTimeOverflow", "run vec_add/scalar --max-time 1e999", {"--max-time", "'1e999'"}},
+    {"RunMaxTimeTooLong", "run vec_add/scalar --max-time 1e9", {"--max-time", "'1e9'"}},
+    {"RunMetricsSetAndBogus", "run vec_add/scalar --metrics default,bogus", {"unknown metric 'bogus'", "default"}},
+    {"RunMetricsCommas", "run vec_add/scalar --metrics ,,", {"unknown metric ''"}},
+    {"RunMetricsLong", "run vec_add/scalar --metrics " + long_text('m', 5000), {"unknown metric 'mmm"}},
+    {"SweepHundredMillion", "sweep vec_add/scalar --block 1:100000000:1", {"100000000 sides", "--max-shapes"}},
+    {"SweepToIntMax", "sweep vec_add/scalar --block 1:2147483647:1", {"2147483647 sides"}},
+    {"SweepCube", "sweep vec_add/scalar --block-x 1:1000:1 --block-y 1:1000:1 --block-z 1:1000:1",
+     {"1000000000 shapes", "--max-shapes"}},
+    {"SweepJustOverCap", "sweep vec_add/scalar --block-x 1:64:1 --block-y 1:65:1", {"4160 shapes", "4096"}},
+    {"SweepOverRaisedCap", "sweep vec_add/scalar --block 1:200:1 --max-shapes 100", {"200 sides", "at most 100"}},
+    {"SweepMaxShapesZero", "sweep vec_add/scalar --block 32 --max-shapes 0", {"--max-shapes", "'0'"}},
+    {"SweepMaxShapesHuge", "sweep vec_add/scalar --block 32 --max-shapes 2000000", {"--max-shapes", "'2000000'"}},
+    {"SweepMaxShapesEmpty", "sweep vec_add/scalar --block 32 --max-shapes ''", {"--max-shapes", "empty"}},
+    {"SweepLongList", "sweep vec_add/scalar --block-x " + long_text(',', 5000), {"5001 sides"}},
+    {"SweepStartZero", "sweep vec_add/scalar --block 0:10:1", {"--block '0'"}},
+    {"SweepEndBeforeStart", "sweep vec_add/scalar --block 10:1:1", {"--block '10:1:1'", "before the start"}},
+    {"SweepStepZero", "sweep vec_add/scalar --block 1:10:0", {"--block '0'"}},
+    {"SweepTwoParts", "sweep vec_add/scalar --block 1:10", {"--block '1:10'", "start:end:step"}},
+    {"SweepFourParts", "sweep vec_add/scalar --block 1:2:3:4", {"--block '1:2:3:4'"}},
+    {"SweepEmptyItems", "sweep vec_add/scalar --block ,,,", {"--block ''"}},
+    {"SweepSideOverInt", "sweep vec_add/scalar --block 99999999999", {"--block '99999999999'"}},
+    {"SweepBothForms", "sweep vec_add/scalar --block 32 --block-x 32", {"either --block"}},
+    {"SweepNoShapes", "sweep vec_add/scalar", {"--block start:end:step"}},
+    {"SweepMaxTimeZero", "sweep vec_add/scalar --block 32 --max-time 0", {"--max-time", "'0'"}},
+};
+
+class HostileCli : public testing::TestWithParam<CliCase> {};
+
+TEST_P(HostileCli, RefusedInOneLine) {
+  expect_refusal(run_limited(GetParam().input), 2, GetParam().fragments);
+}
+
+INSTANTIATE_TEST_SUITE_P(Occupancy, HostileCli, testing::ValuesIn(kOccupancy), test::case_name<CliCase>);
+INSTANTIATE_TEST_SUITE_P(Kernels, HostileCli, testing::ValuesIn(kKernels), test::case_name<CliCase>);
+
+// A range whose last step would pass INT_MAX ends, and at the side it should.
+TEST(HostileCliBounds, ARangeNearIntMaxEndsWithoutOverflow) {
+  const test::Outcome o = run_limited("sweep vec_add/scalar --block 2147483600:2147483647:100");
+  EXPECT_LT(o.seconds, 5.0);
+  EXPECT_TRUE(o.exit_code == 0 || o.exit_code == 2) << o.exit_code << " " << o.err; // 2: no GPU here
+}
+
+TEST(HostileCliBounds, SideListsAreCountedWithoutOverflowAndCappedBeforeAnyShapeIsMade) {
+  EXPECT_EQ(parse_side_list("2147483600:2147483647:100", "--block"), std::vector<int>{2147483600});
+  EXPECT_EQ(parse_side_list("2147483646:2147483647:1", "--block"), (std::vector<int>{2147483646, 2147483647}));
+  EXPECT_EQ(parse_side_list("1:4096:1", "--block").size(), 4096u);
+  test::expect_usage_error([] { parse_side_list("1:4097:1", "--block"); }, {"4097 sides", "--max-shapes"});
+  const std::vector<int> sides(1000, 32);
+  test::expect_usage_error([&] { sweep_shapes(sides, sides, sides); }, {"1000000000 shapes", "1000 x 1000 x 1000"});
+  EXPECT_EQ(sweep_shapes(sides, {1, 2}, {1}, 2000).size(), 2000u);
+}
+
+} // namespace
+} // namespace wl

@@ -1,0 +1,150 @@
+#pragma once
+// Helpers for the hostile-input tests: run the real binary with a time limit and check that it
+// refused cleanly (one short line on stderr naming the value, the documented exit code, no
+// signal, in time); check a library refusal the same way; make JSON inputs with one key broken.
+
+#include "error.h"
+#include "test_support.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+namespace wl::test {
+
+inline constexpr std::size_t kMaxMessage = 300;
+
+// A folder of this test process's own, for the files a case writes.
+inline std::filesystem::path scratch() {
+  const auto dir = std::filesystem::temp_directory_path() / ("wl_hostile_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+// Removes the folder when the test program ends (ctest runs each case in a process of its own).
+class ScratchCleanup : public testing::Environment {
+  void TearDown() override {
+    std::error_code ec;
+    std::filesystem::remove_all(std::filesystem::temp_directory_path() / ("wl_hostile_" + std::to_string(getpid())), ec);
+  }
+};
+inline testing::Environment* const kScratchCleanup = testing::AddGlobalTestEnvironment(new ScratchCleanup);
+
+inline std::string write_file(const std::string& name, const std::string& text) {
+  const auto file = scratch() / name;
+  std::ofstream(file, std::ios::binary) << text;
+  return file.string();
+}
+
+inline std::string read_text(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+struct Outcome {
+  int exit_code = -1; // timeout(1) reports a signal as 128 + its number
+  std::string out, err;
+  double seconds = 0;
+};
+
+// `env` goes before the command (VAR=value ...); `input` is a file for stdin (default: none).
+inline Outcome run_limited(const std::string& args, const std::string& env = "", const std::string& input = "/dev/null") {
+  const auto out = scratch() / "stdout", err = scratch() / "stderr";
+  const std::string command = "cd " + scratch().string() + " && " + env + " timeout -s KILL 10 " + WARPLENS_BINARY +
+                              " " + args + " <" + input + " >" + out.string() + " 2>" + err.string();
+  const auto start = std::chrono::steady_clock::now();
+  const int status = std::system(command.c_str());
+  Outcome o;
+  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  o.out = read_text(out);
+  o.err = read_text(err);
+  return o;
+}
+
+// A message a person reads: one line, short, naming what it is about.
+inline void expect_good_message(const std::string& message, const std::vector<std::string>& fragments) {
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  EXPECT_LT(message.size(), kMaxMessage) << message;
+  EXPECT_EQ(message.find("json.exception"), std::string::npos) << message;
+  for (const std::string& fragment : fragments)
+    EXPECT_NE(message.find(fragment), std::string::npos) << "should mention '" << fragment << "': " << message;
+}
+
+// The binary refused: the exit code, exactly one line on stderr, in under 5 s.
+inline void expect_refusal(const Outcome& o, int code, const std::vector<std::string>& fragments) {
+  EXPECT_EQ(o.exit_code, code) << o.err;
+  EXPECT_LT(o.seconds, 5.0);
+  ASSERT_FALSE(o.err.empty());
+  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+  expect_good_message(o.err.substr(0, o.err.size() - 1), fragments);
+}
+
+// A library call refused with a UsageError whose message is a good one.
+inline void expect_usage_error(const std::function<void()>& call, const std::vector<std::string>& fragments) {
+  try {
+    call();
+    ADD_FAILURE() << "accepted; expected a refusal mentioning " << (fragments.empty() ? "" : fragments[0]);
+  } catch (const UsageError& e) {
+    expect_good_message(e.what(), fragments);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "not a UsageError: " << e.what();
+  }
+}
+
+// A JSON text made from `base` with one change: the value at a JSON pointer replaced by `value`,
+// or by raw text (for what nlohmann cannot hold, such as 1e999), or removed.
+struct Change {
+  std::string pointer;
+  nlohmann::json value;
+  std::string raw;     // when not empty: written as is in place of the value
+  bool remove = false;
+};
+
+inline std::string changed(nlohmann::json base, const Change& c) {
+  const nlohmann::json::json_pointer at(c.pointer);
+  if (c.remove) {
+    base[at.parent_pointer()].erase(at.back());
+    return base.dump();
+  }
+  base[at] = c.raw.empty() ? c.value : nlohmann::json("@RAW@");
+  std::string text = base.dump();
+  if (!c.raw.empty()) text.replace(text.find("\"@RAW@\""), 7, c.raw);
+  return text;
+}
+
+inline std::string nested(std::size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); }
+
+inline nlohmann::json source_json(const std::string& relative) {
+  return nlohmann::json::parse(read_text(std::string(WARPLENS_SOURCE_ASSETS) + "/" + relative));
+}
+
+// One real H100 run as the recording holds it: a complete result to break one key of.
+inline const nlohmann::json& recorded_run() {
+  static const nlohmann::json run = source_json("recordings/h100.json")["runs"][0];
+  return run;
+}
+
+// One case of a table: a name for the test, the input (a command line, a file's bytes, a protocol
+// line) and what the refusal must mention.
+struct InputCase {
+  std::string name;
+  std::string input;
+  std::vector<std::string> fragments;
+  friend void PrintTo(const InputCase& c, std::ostream* os) { *os << c.name; } // names in test logs
+};
+
+// Test names from a table's `name` fields.
+template <class Case> std::string case_name(const testing::TestParamInfo<Case>& info) { return info.param.name; }
+
+} // namespace wl::test

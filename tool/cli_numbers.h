@@ -1,0 +1,22 @@
+#pragma once
+// Checks for the numeric options of the command line. CLI11 reads an empty value as 0 and a
+// number too large for the option's type as an error only sometimes; these validators refuse
+// both with "--OPTION: 'TEXT' is not a whole number; allowed ..." before the value is converted,
+// and leave the meaning of the value (registers over the arch's limit, ...) to the models' checks.
+
+#include <cstdint>
+
+#include <CLI/CLI.hpp>
+
+namespace wl {
+
+// A whole number from min to max, written in decimal.
+CLI::Validator whole_number_option(std::int64_t min, std::int64_t max);
+
+// A seed: any whole number from 0 to 2^64 - 1.
+CLI::Validator seed_option();
+
+// A finite number of seconds above 0 and at most max.
+CLI::Validator seconds_option(double max);
+
+} // namespace wl
