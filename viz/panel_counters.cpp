@@ -14,11 +14,6 @@ namespace wl::viz {
 
 namespace {
 
-std::string measured_note(const RunResult &result) {
-  if (!result.counters) return "not collected";
-  return result.counters->available ? "see below" : "unavailable";
-}
-
 void header(const char *name, const char *tooltip) {
   ImGui::TableNextColumn();
   ImGui::TableHeader(name);
@@ -32,7 +27,6 @@ void draw_headers() {
   header("requests", "Warp-level instructions at this site over the whole launch (count).");
   header("sectors/req", "32-byte sectors each global request touches (ideal in brackets: all lanes' bytes packed).");
   header("wavefronts/req", "Shared-memory passes each request needs: 1 is conflict-free, n is an n-way bank conflict.");
-  header("measured", "The same figure from the hardware counters of a GPU run.");
 }
 
 std::string sectors_text(const SitePrediction &site) {
@@ -46,7 +40,7 @@ std::string wavefronts_text(const SitePrediction &site) {
   return format_number(site.wavefronts_per_request(), 2) + " (" + std::to_string(site.conflict_degree) + "-way)";
 }
 
-void draw_site(const SitePrediction &site, const std::string &measured) {
+void draw_site(const SitePrediction &site) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   ImGui::Text("%s", site.name.c_str());
@@ -64,8 +58,6 @@ void draw_site(const SitePrediction &site, const std::string &measured) {
     ImGui::SetTooltip("More sectors than the bytes need: lanes' addresses are spread over more 32-byte sectors.");
   ImGui::TableNextColumn();
   ImGui::TextUnformatted(wavefronts_text(site).c_str());
-  ImGui::TableNextColumn();
-  ImGui::TextDisabled("%s", measured.c_str());
 }
 
 void draw_totals(const LaunchPrediction &prediction) {
@@ -115,18 +107,16 @@ void draw_counters(App &app) {
     empty_state("This kernel declares no memory access sites (a library call): nothing to predict.");
     return;
   }
-  empty_state("Predicted by the access model, per site; the measured figures need a GPU run with counters. "
-              "Hover a header for its meaning and unit.");
+  empty_state("Predicted by the access model, per site. The hardware counts the launch as a whole: its figures "
+              "are in the table below the sites, beside the sites' sums. Hover a header for its meaning and unit.");
   // Columns as wide as their content, scrolling sideways in a narrow panel rather than cutting numbers.
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
                                 ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable;
   const float reserved = result.counters && result.counters->available ? 0.45f * ImGui::GetContentRegionAvail().y : 0;
   const float table_height = ImGui::GetContentRegionAvail().y - reserved - 3.5f * ImGui::GetTextLineHeightWithSpacing();
-  if (ImGui::BeginTable("##sites", 5, flags, ImVec2(0, table_height))) {
+  if (ImGui::BeginTable("##sites", 4, flags, ImVec2(0, table_height))) {
     draw_headers();
-    const std::string measured =
-        !app.latest ? "not collected" : app.latest_is_stale() ? "other launch" : measured_note(*app.latest);
-    for (const SitePrediction &site : prediction.sites) draw_site(site, measured);
+    for (const SitePrediction &site : prediction.sites) draw_site(site);
     ImGui::EndTable();
   }
   draw_totals(prediction);

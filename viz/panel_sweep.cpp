@@ -8,6 +8,7 @@
 
 #include "block_text.h"
 #include "controls.h"
+#include "kernel_request.h"
 #include "screenshot.h"
 #include "sweep_charts.h"
 #include "settings.h"
@@ -90,6 +91,10 @@ void draw_sweep(App &app) {
   }
   const SweepData &data = *app.sweep.data;
   ImGui::TextDisabled("%s: %s, %zu shapes", data.origin.c_str(), data.kernel_id.c_str(), data.points.size());
+  if (const KernelDesc *kernel = app.kernel();
+      kernel && data.kernel_id == kernel->id && !data.params.empty() && data.params != app.params)
+    recorded_text("This sweep ran with " + format_params(*kernel, data.params) + ", not the parameters on screen: "
+                  "Model sweep (or Measure sweep) again for them.");
   const auto allowed = std::find_if(data.points.begin(), data.points.end(), [](const SweepPoint &p) { return p.result; });
   if (allowed == data.points.end()) {
     error_text(data.points.empty() ? std::string("The sweep has no shapes.")

@@ -7,6 +7,8 @@
 
 #include "widgets.h"
 
+#include <algorithm>
+
 #include <imgui.h>
 
 namespace wl::viz {
@@ -67,15 +69,19 @@ void draw_against_baseline(const App &app) {
   ImGui::Separator();
 }
 
+// The recent timed runs of the kernel on screen (other kernels' times are not comparable), with
+// the range of their medians.
 void draw_history(const App &app) {
   std::vector<double> medians;
   for (const RunResult &run : app.history)
-    if (run.timing) medians.push_back(run.timing->median_ms);
-  ImGui::TextDisabled("Recent runs (median ms, newest right)");
+    if (run.timing && run.kernel_id == app.kernel_id) medians.push_back(run.timing->median_ms);
+  ImGui::TextDisabled("Recent runs of %s (median ms, newest right)", app.kernel_id.c_str());
   if (medians.empty()) {
-    empty_state("No timed runs yet.");
+    empty_state("No timed runs of this kernel yet.");
     return;
   }
+  const auto [low, high] = std::minmax_element(medians.begin(), medians.end());
+  ImGui::Text("%zu runs, %s to %s ms", medians.size(), format_number(*low, 4).c_str(), format_number(*high, 4).c_str());
   history_plot(medians, ImGui::GetContentRegionAvail().x, 48);
 }
 

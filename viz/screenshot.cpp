@@ -8,6 +8,7 @@
 #include "panels.h"
 #include "run_report.h"
 #include "settings.h"
+#include "widgets.h"
 
 #include <algorithm>
 #include <bit>
@@ -136,8 +137,24 @@ json derived_figures(const App &app) {
   return figures;
 }
 
+// The baseline comparison as the Timings and Occupancy panels show it.
+json baseline_figures(const App &app) {
+  if (!app.baseline || !app.latest) return nullptr;
+  const RunResult &now = *app.latest, &then = *app.baseline;
+  json figures = {{"label", app.baseline_label()}};
+  if (now.timing && then.timing && now.timing->median_ms > 0) {
+    figures["speed_up"] = then.timing->median_ms / now.timing->median_ms;
+    figures["time_change"] = change_text(now.timing->median_ms, then.timing->median_ms);
+  }
+  if (now.occupancy && then.occupancy)
+    figures["theoretical_occupancy_change"] =
+        change_text(100 * now.occupancy->occupancy, 100 * then.occupancy->occupancy, true);
+  return figures;
+}
+
 json shown_elsewhere(const App &app) {
-  return {{"global_map", map_figures(app, MemorySpace::global)},
+  return {{"baseline_comparison", baseline_figures(app)},
+          {"global_map", map_figures(app, MemorySpace::global)},
           {"shared_map", map_figures(app, MemorySpace::shared)},
           {"sweep", sweep_figures(app)},
           {"controls", controls_shown()}};

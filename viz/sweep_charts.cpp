@@ -9,6 +9,7 @@
 #include "widgets.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <imgui.h>
 
@@ -186,7 +187,9 @@ const SweepPoint *line_chart(const SweepData &data, SweepMetric metric, const Bl
     draw->AddLine(ImVec2(plot.x, y_at(y)), ImVec2(plot.x + width, y_at(y)), grid);
     draw->AddText(ImVec2(origin.x, y_at(y) - font / 2), text, format_number(y, y >= 100 ? 0 : 2).c_str());
   }
-  const int every = std::max<int>(1, static_cast<int>(points.size() * font * 3 / width));
+  // As many x ticks as fit without touching: the widest label and a gap per tick.
+  const float widest = ImGui::CalcTextSize(std::to_string(points.back()->block.x).c_str()).x + font;
+  const int every = std::max<int>(1, static_cast<int>(std::ceil(points.size() * widest / width)));
   for (std::size_t i = 0; i < points.size(); i += every) { // x ticks at the swept sides, inside the plot
     const std::string side = std::to_string(points[i]->block.x);
     const float x = std::min(x_at(points[i]->block.x) - font / 2, plot.x + width - ImGui::CalcTextSize(side.c_str()).x);

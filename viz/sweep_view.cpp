@@ -76,6 +76,7 @@ SweepData model_sweep(const KernelDesc &kernel, const Params &params, const std:
   SweepData data;
   data.origin = "model, " + arch.id;
   data.kernel_id = kernel.id;
+  data.params = params;
   for (const BlockShape &block : shapes) {
     SweepPoint point{block, "", std::nullopt};
     try {
@@ -103,7 +104,10 @@ SweepData load_sweep(const std::filesystem::path &file) {
   data.origin = "measured on " + (measured != data.points.end() ? measured->result->arch.name : std::string("a GPU")) +
                 " (" + file.filename().string() + ")";
   data.measured = true;
-  if (measured != data.points.end()) data.kernel_id = measured->result->kernel_id;
+  if (measured != data.points.end()) {
+    data.kernel_id = measured->result->kernel_id;
+    data.params = measured->result->params;
+  }
   return data;
 }
 

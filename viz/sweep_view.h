@@ -32,6 +32,7 @@ struct SweepData {
   std::string origin;    // "model, h100", or "measured on NVIDIA H100 80GB HBM3 (file)"
   std::string kernel_id; // what was swept, also when every shape was refused
   bool measured = false; // times and counters (a model sweep has neither)
+  Params params;         // the kernel's parameters the sweep ran with (empty: not known)
 };
 
 // The figures a sweep has for at least one shape: what its "colour by" list offers.

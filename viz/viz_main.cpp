@@ -26,8 +26,10 @@ App app_from(const GuiOptions &options) {
   if (!options.params.empty()) // checked as `warplens run --param` checks them
     app.params = resolve_kernel_request(app.kernel_id, options.params, "", "").params;
   if (!options.block.empty()) app.set_block(parse_block(options.block));
-  if (!options.sweep_json.empty()) {
-    app.sweep.data = load_sweep(options.sweep_json);
+  if (!options.sweep_json.empty()) { // the sweep's kernel on screen, unless --kernel chose one
+    SweepData data = load_sweep(options.sweep_json);
+    if (options.kernel_id.empty() && !data.kernel_id.empty()) app.select_kernel(data.kernel_id);
+    app.sweep.data = std::move(data);
     app.sweep.metric = SweepMetric::time; // what a measured sweep is for
   }
   if (!options.sweep_x.empty() || !options.sweep_y.empty()) {

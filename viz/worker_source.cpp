@@ -60,7 +60,7 @@ std::optional<SourceUpdate> WorkerSource::poll_sweep() {
   const Sweep sweep = std::move(*m_sweep);
   m_sweep.reset();
   if (answer->sweep) {
-    SweepData data{*answer->sweep, "measured", sweep.request.kernel->id, true};
+    SweepData data{*answer->sweep, "measured", sweep.request.kernel->id, true, sweep.request.params};
     for (const SweepPoint &p : data.points)
       if (p.result) {
         data.origin = "measured on " + p.result->arch.name + " by the worker";
