@@ -10,9 +10,11 @@ command -v nvcc >/dev/null || export PATH="/usr/local/cuda/bin:$PATH"
 
 case "${1:-main}" in
   main)
+    # The GUI only: the warplens target, on every core (the tests are the test command's to build).
+    echo "warplens: configuring and building the warplens target (release preset) on $(nproc) cores"
     cmake --preset release >/dev/null
-    cmake --build --preset release
-    build/release/tool/warplens
+    cmake --build --preset release --target warplens --parallel "$(nproc)"
+    build/release/app/warplens
     ;;
   test)
     cmake --workflow --preset ci

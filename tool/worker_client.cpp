@@ -63,17 +63,6 @@ struct WorkerClient::Worker {
   }
 };
 
-const char* worker_status_name(WorkerStatus status) {
-  switch (status) {
-  case WorkerStatus::starting: return "starting";
-  case WorkerStatus::ready: return "ready";
-  case WorkerStatus::busy: return "busy";
-  case WorkerStatus::restarting: return "restarting";
-  case WorkerStatus::failed: return "failed";
-  }
-  return "?";
-}
-
 WorkerClient::WorkerClient(WorkerClientOptions options) : m_options(std::move(options)) {
   m_snapshot.command = m_options.command.empty() ? "warplens worker" : m_options.command;
   {

@@ -27,7 +27,6 @@ namespace wl {
 class ChildProcess;
 
 enum class WorkerStatus { starting, ready, busy, restarting, failed };
-const char* worker_status_name(WorkerStatus status); // "starting", "ready", ...
 
 struct WorkerClientOptions {
   std::string command;                 // empty: this executable's `worker`; else run by /bin/sh -c

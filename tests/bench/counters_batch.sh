@@ -10,7 +10,7 @@ mkdir -p "$OUT/logs"
 export PATH="$PATH:/usr/local/cuda/bin"
 # Libraries the GUI side of warplens links that the GPU machine lacks, copied beside the build.
 [ -d "$BUILD/runtime-libs" ] && export LD_LIBRARY_PATH="$BUILD/runtime-libs:${LD_LIBRARY_PATH:-}"
-WL="$BUILD/tool/warplens"
+WL="$BUILD/app/warplens"
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader > "$OUT/logs/device.txt"
 if [ "${SKIP_TESTS:-0}" != 1 ]; then

@@ -8,7 +8,7 @@ set -uo pipefail
 BUILD=${BUILD:-build/gpu}
 OUT=${OUT:-/tmp/warplens-out}
 mkdir -p "$OUT"
-WL="$BUILD/tool/warplens"
+WL="$BUILD/app/warplens"
 BENCH="$BUILD/tests/bench/wl_bench"
 NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 METRICS=$(python3 -c "import json; d=json.load(open('assets/metrics.json')); m={x['key']:x['name'] for x in d['metrics']}; print(','.join(m[k] for k in d['sets']['default']))")

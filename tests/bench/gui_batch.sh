@@ -10,8 +10,8 @@ ldconfig
 export LD_LIBRARY_PATH="$PWD/.gpu-run/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export PATH="$PATH:/usr/local/cuda/bin"
 BUILD=build/gpu # the paths the test executables were built with
-mkdir -p "$BUILD/tool" "$BUILD/tests/bench"
-cp .gpu-run/bin/warplens "$BUILD/tool/"
+mkdir -p "$BUILD/app" "$BUILD/tests/bench"
+cp .gpu-run/bin/warplens "$BUILD/app/"
 cp .gpu-run/bin/wl_gpu_tests .gpu-run/bin/wl_gui_tests "$BUILD/tests/"
 cp .gpu-run/bin/wl_live_gui .gpu-run/bin/wl_bench "$BUILD/tests/bench/"
 
@@ -20,7 +20,7 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/dev
 echo "exit $?" >> "$OUT/gpu_tests.log"
 "$BUILD/tests/wl_gui_tests" --gtest_filter="${GUI_TESTS:-*}" > "$OUT/gui_tests.log" 2>&1
 echo "exit $?" >> "$OUT/gui_tests.log"
-"$BUILD/tests/bench/wl_live_gui" "$BUILD/tool/warplens" > "$OUT/live_gui.log" 2>&1
+"$BUILD/tests/bench/wl_live_gui" "$BUILD/app/warplens" > "$OUT/live_gui.log" 2>&1
 echo "exit $?" >> "$OUT/live_gui.log"
 (cd "$OUT" && ls gpu_tests.log gui_tests.log live_gui.log; find /tmp -maxdepth 2 -path '/tmp/warplens-gui-Story*' -name '*.json') |
   tar czf "$OUT/logs.tgz" -C "$OUT" -T - 2>/dev/null
