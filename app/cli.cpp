@@ -32,7 +32,8 @@ int run_cli(int argc, char** argv) {
   viz::add_gui_options(app, gui);
   try {
     app.parse(argc, argv);
-    if (app.get_subcommands().empty()) return viz::run_gui_command(gui); // the GUI, or its screenshot
+    if (app.get_subcommands().empty())
+      return viz::run_gui_command(gui); // the GUI, or its screenshot
     return 0;
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);

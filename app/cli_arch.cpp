@@ -1,7 +1,6 @@
-#include "cli_commands.h"
-
 #include "assets.h"
 #include "block_text.h"
+#include "cli_commands.h"
 #include "cli_numbers.h"
 #include "device.h"
 #include "error.h"
@@ -24,9 +23,12 @@ std::vector<Arch> presets() { return load_arch_presets(assets_dir() / "arch"); }
 
 std::string human_bytes(std::int64_t bytes) {
   char text[32];
-  if (bytes % (1024 * 1024) == 0) std::snprintf(text, sizeof text, "%lld MiB", static_cast<long long>(bytes >> 20));
-  else if (bytes >= 1024 * 1024) std::snprintf(text, sizeof text, "%.1f MiB", bytes / 1048576.0);
-  else std::snprintf(text, sizeof text, "%.0f KiB", bytes / 1024.0);
+  if (bytes % (1024 * 1024) == 0)
+    std::snprintf(text, sizeof text, "%lld MiB", static_cast<long long>(bytes >> 20));
+  else if (bytes >= 1024 * 1024)
+    std::snprintf(text, sizeof text, "%.1f MiB", bytes / 1048576.0);
+  else
+    std::snprintf(text, sizeof text, "%.0f KiB", bytes / 1024.0);
   return text;
 }
 
@@ -35,18 +37,20 @@ void run_arches(bool as_json) {
   const std::string devices = describe_devices();
   if (as_json) {
     json list = json::array();
-    for (const Arch& arch : all) list.push_back(arch_to_json(arch));
+    for (const Arch& arch : all)
+      list.push_back(arch_to_json(arch));
     std::cout << json{{"presets", list}, {"devices", devices}}.dump(2) << "\n";
     return;
   }
-  std::printf("%-8s %-7s %-5s %5s %11s %9s %10s %9s  %s\n", "id", "alias", "CC", "SMs", "threads/SM", "smem/SM",
-              "L2", "DRAM GB/s", "name");
+  std::printf("%-8s %-7s %-5s %5s %11s %9s %10s %9s  %s\n", "id", "alias", "CC", "SMs",
+              "threads/SM", "smem/SM", "L2", "DRAM GB/s", "name");
   for (const Arch& arch : all)
-    std::printf("%-8s %-7s %-5s %5d %11d %9s %10s %9.0f  %s\n", arch.id.c_str(),
-                arch.aliases.empty() ? "-" : arch.aliases.front().c_str(),
-                (std::to_string(arch.cc_major) + "." + std::to_string(arch.cc_minor)).c_str(),
-                arch.sm_count, arch.max_threads_per_sm, human_bytes(arch.shared_memory_per_sm).c_str(),
-                human_bytes(arch.l2_cache_bytes).c_str(), arch.dram_bandwidth_gbps, arch.name.c_str());
+    std::printf(
+        "%-8s %-7s %-5s %5d %11d %9s %10s %9.0f  %s\n", arch.id.c_str(),
+        arch.aliases.empty() ? "-" : arch.aliases.front().c_str(),
+        (std::to_string(arch.cc_major) + "." + std::to_string(arch.cc_minor)).c_str(),
+        arch.sm_count, arch.max_threads_per_sm, human_bytes(arch.shared_memory_per_sm).c_str(),
+        human_bytes(arch.l2_cache_bytes).c_str(), arch.dram_bandwidth_gbps, arch.name.c_str());
   std::printf("\nGPU on this machine: %s\n", devices.c_str());
 }
 
@@ -58,11 +62,12 @@ std::string curve_steps(const std::vector<CurvePoint>& curve, const char* unit) 
     while (j + 1 < curve.size() && curve[j + 1].blocks_per_sm == curve[i].blocks_per_sm &&
            curve[j + 1].occupancy == curve[i].occupancy)
       ++j;
-    const std::string range = j == i ? std::to_string(curve[i].x)
-                                     : std::to_string(curve[i].x) + "-" + std::to_string(curve[j].x);
+    const std::string range = j == i
+                                  ? std::to_string(curve[i].x)
+                                  : std::to_string(curve[i].x) + "-" + std::to_string(curve[j].x);
     char step[96];
-    std::snprintf(step, sizeof step, "%s%s%s: %.0f %%", text.empty() ? "" : ", ", range.c_str(), unit,
-                  100.0 * curve[i].occupancy);
+    std::snprintf(step, sizeof step, "%s%s%s: %.0f %%", text.empty() ? "" : ", ", range.c_str(),
+                  unit, 100.0 * curve[i].occupancy);
     text += step;
     i = j + 1;
   }
@@ -81,9 +86,11 @@ struct OccupancyOptions {
 void check_launch_bound(const OccupancyRequest& request) {
   const int bound = request.kernel_max_threads;
   if (bound > 0 && request.block.threads() > bound)
-    throw UsageError("--max-threads " + std::to_string(bound) + ": block " + format_block(request.block) + " has " +
-                     std::to_string(request.block.threads()) + " threads; allowed a block of at most " +
-                     std::to_string(bound) + " threads, or --max-threads 0 for the arch's limit");
+    throw UsageError("--max-threads " + std::to_string(bound) + ": block " +
+                     format_block(request.block) + " has " +
+                     std::to_string(request.block.threads()) +
+                     " threads; allowed a block of at most " + std::to_string(bound) +
+                     " threads, or --max-threads 0 for the arch's limit");
 }
 
 void run_occupancy(const OccupancyOptions& options) {
@@ -95,7 +102,8 @@ void run_occupancy(const OccupancyOptions& options) {
   if (options.json) {
     json out = occupancy_json(arch, request, result);
     out["suggested_block_size"] = suggested_block_size(arch, request);
-    if (options.curves) out["impact_curves"] = curves_json(impact_curves(arch, request));
+    if (options.curves)
+      out["impact_curves"] = curves_json(impact_curves(arch, request));
     std::cout << out.dump(2) << "\n";
     return;
   }
@@ -104,9 +112,11 @@ void run_occupancy(const OccupancyOptions& options) {
               suggested_block_size(arch, request));
   if (options.curves) {
     const ImpactCurves curves = impact_curves(arch, request);
-    std::printf("\nimpact of the block size:        %s\n", curve_steps(curves.block_size, " threads").c_str());
+    std::printf("\nimpact of the block size:        %s\n",
+                curve_steps(curves.block_size, " threads").c_str());
     std::printf("impact of registers per thread:  %s\n", curve_steps(curves.registers, "").c_str());
-    std::printf("impact of shared memory (B):     %s\n", curve_steps(curves.shared_memory, "").c_str());
+    std::printf("impact of shared memory (B):     %s\n",
+                curve_steps(curves.shared_memory, "").c_str());
   }
 }
 
@@ -114,14 +124,17 @@ void run_occupancy(const OccupancyOptions& options) {
 
 void add_arch_commands(CLI::App& app) {
   auto arches_json = std::make_shared<bool>(false);
-  CLI::App* arches = app.add_subcommand("arches", "List the architecture presets and the GPU, if any");
+  CLI::App* arches =
+      app.add_subcommand("arches", "List the architecture presets and the GPU, if any");
   arches->add_flag("--json", *arches_json, "Print JSON");
   arches->callback([arches_json] { run_arches(*arches_json); });
 
   auto options_ptr = std::make_shared<OccupancyOptions>();
   OccupancyOptions& options = *options_ptr;
-  CLI::App* cmd = app.add_subcommand("occupancy", "Theoretical occupancy of one launch, its limits and why");
-  cmd->add_option("--arch", options.arch, "Preset id or alias (see `warplens arches`), device[:N], or a .json file")
+  CLI::App* cmd =
+      app.add_subcommand("occupancy", "Theoretical occupancy of one launch, its limits and why");
+  cmd->add_option("--arch", options.arch,
+                  "Preset id or alias (see `warplens arches`), device[:N], or a .json file")
       ->capture_default_str();
   cmd->add_option("--block", options.block, "Block shape: X, XxY or XxYxZ")->required();
   // Each number within what any arch could allow; the arch's own limit is checked with the arch.
@@ -132,7 +145,8 @@ void add_arch_commands(CLI::App& app) {
   cmd->add_option("--smem", options.request.static_smem, "Static shared memory per block, bytes")
       ->check(non_negative)
       ->capture_default_str();
-  cmd->add_option("--dyn-smem", options.request.dynamic_smem, "Dynamic shared memory per block, bytes")
+  cmd->add_option("--dyn-smem", options.request.dynamic_smem,
+                  "Dynamic shared memory per block, bytes")
       ->check(non_negative)
       ->capture_default_str();
   cmd->add_option("--carveout", options.request.carveout_percent,
@@ -142,9 +156,11 @@ void add_arch_commands(CLI::App& app) {
   cmd->add_option("--max-threads", options.request.kernel_max_threads,
                   "The kernel's own threads-per-block limit (launch bounds); 0 = the arch's")
       ->check(whole_number_option(0, kMaxInt));
-  cmd->add_option("--grid", options.request.grid_blocks, "Blocks in the grid, for waves")->check(non_negative);
+  cmd->add_option("--grid", options.request.grid_blocks, "Blocks in the grid, for waves")
+      ->check(non_negative);
   cmd->add_flag("--json", options.json, "Print one JSON object (keys in the README)");
-  cmd->add_flag("--curves", options.curves, "Add the impact curves (block size, registers, shared memory)");
+  cmd->add_flag("--curves", options.curves,
+                "Add the impact curves (block size, registers, shared memory)");
   cmd->callback([options_ptr] { run_occupancy(*options_ptr); });
 }
 

@@ -1,6 +1,5 @@
-#include "cli_commands.h"
-
 #include "block_text.h"
+#include "cli_commands.h"
 #include "cli_numbers.h"
 #include "engine.h"
 #include "error.h"
@@ -26,7 +25,8 @@ using nlohmann::json;
 std::string param_text(const ParamSpec& spec) {
   std::string range;
   if (!spec.choices.empty()) {
-    for (std::int64_t c : spec.choices) range += (range.empty() ? "" : "|") + std::to_string(c);
+    for (std::int64_t c : spec.choices)
+      range += (range.empty() ? "" : "|") + std::to_string(c);
   } else {
     range = std::to_string(spec.min) + ".." + std::to_string(spec.max);
   }
@@ -36,10 +36,16 @@ std::string param_text(const ParamSpec& spec) {
 json kernel_json(const KernelDesc& k) {
   json params = json::array();
   for (const ParamSpec& p : k.params)
-    params.push_back({{"name", p.name}, {"help", p.help}, {"default", p.default_value}, {"min", p.min},
-                      {"max", p.max}, {"choices", p.choices}, {"size", p.is_size}});
+    params.push_back({{"name", p.name},
+                      {"help", p.help},
+                      {"default", p.default_value},
+                      {"min", p.min},
+                      {"max", p.max},
+                      {"choices", p.choices},
+                      {"size", p.is_size}});
   json presets = json::array();
-  for (const BlockShape& b : k.block_presets) presets.push_back(format_block(b));
+  for (const BlockShape& b : k.block_presets)
+    presets.push_back(format_block(b));
   return {{"id", k.id},
           {"title", k.title},
           {"lesson", k.lesson},
@@ -54,15 +60,18 @@ json kernel_json(const KernelDesc& k) {
 void run_list(bool as_json) {
   if (as_json) {
     json list = json::array();
-    for (const KernelDesc& k : all_kernels()) list.push_back(kernel_json(k));
+    for (const KernelDesc& k : all_kernels())
+      list.push_back(kernel_json(k));
     std::cout << list.dump(2) << "\n";
     return;
   }
   for (const KernelDesc& k : all_kernels()) {
     std::string params;
-    for (const ParamSpec& p : k.params) params += (params.empty() ? "" : "  ") + param_text(p);
-    std::printf("%-26s %s\n    %dD block, default %s: %s\n    %s\n", k.id.c_str(), k.title.c_str(), k.block_rank,
-                format_block(k.default_block).c_str(), k.allowed_blocks.c_str(), params.c_str());
+    for (const ParamSpec& p : k.params)
+      params += (params.empty() ? "" : "  ") + param_text(p);
+    std::printf("%-26s %s\n    %dD block, default %s: %s\n    %s\n", k.id.c_str(), k.title.c_str(),
+                k.block_rank, format_block(k.default_block).c_str(), k.allowed_blocks.c_str(),
+                params.c_str());
   }
 }
 
@@ -86,19 +95,28 @@ void add_kernel_options(CLI::App& cmd, KernelOptions& o) {
 
 // What `run` and `sweep` share: the device, the inputs' seed and the timing budget (per shape).
 void add_engine_options(CLI::App& cmd, EngineOptions& engine) {
-  cmd.add_option("--device", engine.device, "CUDA device number")->check(whole_number_option(0, 1023))->capture_default_str();
-  cmd.add_option("--seed", engine.seed, "Seed for the random inputs")->check(seed_option())->capture_default_str();
+  cmd.add_option("--device", engine.device, "CUDA device number")
+      ->check(whole_number_option(0, 1023))
+      ->capture_default_str();
+  cmd.add_option("--seed", engine.seed, "Seed for the random inputs")
+      ->check(seed_option())
+      ->capture_default_str();
   cmd.add_option("--max-time", engine.timing.max_seconds, "Seconds of timing samples at most")
       ->check(seconds_option(kMaxRequestSeconds))
       ->capture_default_str();
 }
 
-KernelRequest request_from(const KernelOptions& o) { return resolve_kernel_request(o.id, o.params, o.size, o.block); }
+KernelRequest request_from(const KernelOptions& o) {
+  return resolve_kernel_request(o.id, o.params, o.size, o.block);
+}
 
 void print(const RunResult& result, const KernelOptions& o) {
-  if (o.json) std::cout << run_json(result).dump(2) << "\n";
-  else if (o.csv) std::cout << run_csv(result);
-  else std::cout << run_text(result);
+  if (o.json)
+    std::cout << run_json(result).dump(2) << "\n";
+  else if (o.csv)
+    std::cout << run_csv(result);
+  else
+    std::cout << run_text(result);
 }
 
 struct RunOptions {
@@ -117,7 +135,8 @@ struct SweepOptions {
 
 void write_file(const std::string& path, const std::string& text) {
   std::ofstream out(path);
-  if (!out || !(out << text)) throw UsageError("cannot write '" + path + "'");
+  if (!out || !(out << text))
+    throw UsageError("cannot write '" + path + "'");
 }
 
 // Every list is counted before it is made, and the shapes before any is made, so a huge range is
@@ -128,31 +147,36 @@ std::vector<BlockShape> shapes_of(const SweepOptions& o) {
   const auto sides = [&](const std::string& text, const char* option) {
     return text.empty() ? std::vector<int>{1} : parse_side_list(text, option, o.max_shapes);
   };
-  if (!o.kernel.block.empty()) return sweep_shapes(sides(o.kernel.block, "--block"), {1}, {1}, o.max_shapes);
-  if (o.block_x.empty()) throw UsageError("a sweep needs --block start:end:step or --block-x LIST [--block-y LIST]");
-  return sweep_shapes(sides(o.block_x, "--block-x"), sides(o.block_y, "--block-y"), sides(o.block_z, "--block-z"),
-                      o.max_shapes);
+  if (!o.kernel.block.empty())
+    return sweep_shapes(sides(o.kernel.block, "--block"), {1}, {1}, o.max_shapes);
+  if (o.block_x.empty())
+    throw UsageError("a sweep needs --block start:end:step or --block-x LIST [--block-y LIST]");
+  return sweep_shapes(sides(o.block_x, "--block-x"), sides(o.block_y, "--block-y"),
+                      sides(o.block_z, "--block-z"), o.max_shapes);
 }
 
 void print_progress(int index, int total, const SweepPoint& p) {
   const std::string shape = format_block(p.block);
   if (!p.result) {
-    std::fprintf(stderr, "[%d/%d] block %s: refused: %s\n", index, total, shape.c_str(), p.refused.c_str());
+    std::fprintf(stderr, "[%d/%d] block %s: refused: %s\n", index, total, shape.c_str(),
+                 p.refused.c_str());
     return;
   }
   const RunResult& r = *p.result;
-  std::fprintf(stderr, "[%d/%d] block %s: %.4f ms, %.0f GB/s%s\n", index, total, shape.c_str(), r.timing->median_ms,
-               r.gbps(), r.verification && !r.verification->passed ? ", WRONG OUTPUT" : "");
+  std::fprintf(stderr, "[%d/%d] block %s: %.4f ms, %.0f GB/s%s\n", index, total, shape.c_str(),
+               r.timing->median_ms, r.gbps(),
+               r.verification && !r.verification->passed ? ", WRONG OUTPUT" : "");
 }
 
 void run_sweep_command(const SweepOptions& o) {
-  const KernelRequest base = resolve_kernel_request(o.kernel.id, o.kernel.params, o.kernel.size, "");
+  const KernelRequest base =
+      resolve_kernel_request(o.kernel.id, o.kernel.params, o.kernel.size, "");
   const std::vector<BlockShape> shapes = shapes_of(o);
   const SweepRun run = run_sweep(*base.kernel, base.params, shapes, o.engine, print_progress);
   const std::vector<SweepPoint>& points = run.points;
   std::fprintf(stderr, "%s\n", sweep_cost_summary(run).c_str());
-  std::printf("%-12s %10s %9s %7s %6s %10s %10s  %s\n", "block", "median ms", "GB/s", "occ", "regs", "sect/req",
-              "verified", "counters");
+  std::printf("%-12s %10s %9s %7s %6s %10s %10s  %s\n", "block", "median ms", "GB/s", "occ", "regs",
+              "sect/req", "verified", "counters");
   for (const SweepPoint& p : points) {
     if (!p.result) {
       std::printf("%-12s refused: %s\n", format_block(p.block).c_str(), p.refused.c_str());
@@ -161,49 +185,61 @@ void run_sweep_command(const SweepOptions& o) {
     const RunResult& r = *p.result;
     const CounterValue* sectors = r.counters ? r.counters->find("global_load_sectors") : nullptr;
     const CounterValue* loads = r.counters ? r.counters->find("global_load_instructions") : nullptr;
-    std::printf("%-12s %10.4f %9.1f %6.1f%% %6s %10s %10s  %s\n", format_block(p.block).c_str(), r.timing->median_ms,
-                r.gbps(), r.occupancy ? 100 * r.occupancy->occupancy : 0.0,
+    std::printf("%-12s %10.4f %9.1f %6.1f%% %6s %10s %10s  %s\n", format_block(p.block).c_str(),
+                r.timing->median_ms, r.gbps(), r.occupancy ? 100 * r.occupancy->occupancy : 0.0,
                 r.attributes ? std::to_string(r.attributes->registers).c_str() : "-",
-                sectors && loads && loads->value > 0 ? format("%.2f", sectors->value / loads->value).c_str() : "-",
+                sectors && loads && loads->value > 0
+                    ? format("%.2f", sectors->value / loads->value).c_str()
+                    : "-",
                 r.verification ? (r.verification->passed ? "yes" : "NO") : "-",
-                !r.counters ? "not collected"
+                !r.counters             ? "not collected"
                 : r.counters->available ? format("%d passes", r.counters->passes).c_str()
                                         : ("unavailable: " + r.counters->reason).c_str());
   }
-  if (!o.csv_file.empty()) write_file(o.csv_file, sweep_csv(points));
-  if (!o.json_file.empty()) write_file(o.json_file, sweep_points_to_json(points).dump(1));
+  if (!o.csv_file.empty())
+    write_file(o.csv_file, sweep_csv(points));
+  if (!o.json_file.empty())
+    write_file(o.json_file, sweep_points_to_json(points).dump(1));
 }
 
 } // namespace
 
 void add_kernel_commands(CLI::App& app) {
   auto list_json = std::make_shared<bool>(false);
-  CLI::App* list = app.add_subcommand("list", "Every bundled kernel with its parameters and allowed blocks");
+  CLI::App* list =
+      app.add_subcommand("list", "Every bundled kernel with its parameters and allowed blocks");
   list->add_flag("--json", *list_json, "Print JSON");
   list->callback([list_json] { run_list(*list_json); });
 
   auto model = std::make_shared<KernelOptions>();
   auto model_arch = std::make_shared<std::string>("h100");
-  CLI::App* model_cmd = app.add_subcommand("model", "Occupancy and predicted memory traffic of a kernel, no GPU needed");
+  CLI::App* model_cmd = app.add_subcommand(
+      "model", "Occupancy and predicted memory traffic of a kernel, no GPU needed");
   add_kernel_options(*model_cmd, *model);
-  model_cmd->add_option("--arch", *model_arch, "Preset id or alias, device[:N], or a .json preset")->capture_default_str();
-  model_cmd->callback([model, model_arch] { print(model_kernel(request_from(*model), resolve_arch(*model_arch)), *model); });
+  model_cmd->add_option("--arch", *model_arch, "Preset id or alias, device[:N], or a .json preset")
+      ->capture_default_str();
+  model_cmd->callback([model, model_arch] {
+    print(model_kernel(request_from(*model), resolve_arch(*model_arch)), *model);
+  });
 
   auto run = std::make_shared<RunOptions>();
-  CLI::App* run_cmd = app.add_subcommand("run", "Run a kernel on the GPU: attributes, occupancy, timing, verification");
+  CLI::App* run_cmd = app.add_subcommand(
+      "run", "Run a kernel on the GPU: attributes, occupancy, timing, verification");
   add_kernel_options(*run_cmd, run->kernel);
   run_cmd->add_flag("--csv", run->kernel.csv, "Print CSV, one row per access site");
   add_engine_options(*run_cmd, run->engine);
   run_cmd->add_flag("--no-verify", run->no_verify, "Skip the comparison with the CPU reference");
-  run_cmd->add_option("--metrics", run->engine.metrics,
-                      "Hardware counters: default, all, or names (keys or CUPTI names), comma-separated");
+  run_cmd->add_option(
+      "--metrics", run->engine.metrics,
+      "Hardware counters: default, all, or names (keys or CUPTI names), comma-separated");
   run_cmd->callback([run] {
     EngineOptions engine = run->engine;
     engine.verify = !run->no_verify;
     const RunResult result = run_kernel(request_from(run->kernel), engine);
     print(result, run->kernel);
     if (result.verification && !result.verification->passed)
-      throw VerificationFailure(result.kernel_id + " computed wrong outputs: " + result.verification->first_failure);
+      throw VerificationFailure(result.kernel_id +
+                                " computed wrong outputs: " + result.verification->first_failure);
   });
 
   auto sweep = std::make_shared<SweepOptions>();
@@ -212,15 +248,19 @@ void add_kernel_commands(CLI::App& app) {
   // too); the sweep's noise column says how far apart two shapes must be to be told apart.
   sweep->engine.timing.max_seconds = 0.001;
   sweep->engine.model.max_evaluations = 3000;
-  CLI::App* sweep_cmd = app.add_subcommand("sweep", "Measure a kernel over many block shapes: timing, occupancy, counters");
+  CLI::App* sweep_cmd = app.add_subcommand(
+      "sweep", "Measure a kernel over many block shapes: timing, occupancy, counters");
   sweep_cmd->add_option("kernel", sweep->kernel.id, "Kernel id, family/variant")->required();
-  sweep_cmd->add_option("--block", sweep->kernel.block, "1D shapes: start:end:step or a list, e.g. 32:1024:32");
+  sweep_cmd->add_option("--block", sweep->kernel.block,
+                        "1D shapes: start:end:step or a list, e.g. 32:1024:32");
   sweep_cmd->add_option("--block-x", sweep->block_x, "x sides: start:end:step or a list");
   sweep_cmd->add_option("--block-y", sweep->block_y, "y sides: start:end:step or a list");
   sweep_cmd->add_option("--block-z", sweep->block_z, "z sides: start:end:step or a list");
   sweep_cmd->add_option("--size", sweep->kernel.size, "Problem size: the size parameters in order");
-  sweep_cmd->add_option("--param", sweep->kernel.params, "A parameter as name=value (repeat for several)");
-  sweep_cmd->add_option("--metrics", sweep->engine.metrics, "Hardware counters: default, all, or names");
+  sweep_cmd->add_option("--param", sweep->kernel.params,
+                        "A parameter as name=value (repeat for several)");
+  sweep_cmd->add_option("--metrics", sweep->engine.metrics,
+                        "Hardware counters: default, all, or names");
   add_engine_options(*sweep_cmd, sweep->engine);
   sweep_cmd->add_option("--max-shapes", sweep->max_shapes, "Shapes one sweep may measure at most")
       ->check(whole_number_option(1, kMaxSweepShapesLimit))

@@ -12,7 +12,9 @@ namespace wl {
 
 namespace {
 
-std::string shown_value(const std::string& text) { return text.empty() ? "an empty value" : "'" + clip(text, 40) + "'"; }
+std::string shown_value(const std::string& text) {
+  return text.empty() ? "an empty value" : "'" + clip(text, 40) + "'";
+}
 
 // The whole text as one number of type T, or nothing.
 template <class T> bool parse_whole(const std::string& text, T& value) {
@@ -27,8 +29,10 @@ CLI::Validator whole_number_option(std::int64_t min, std::int64_t max) {
       [min, max](std::string& text) -> std::string {
         const std::string allowed = "; " + integer_range(min, max);
         std::int64_t value = 0;
-        if (!parse_whole(text, value)) return shown_value(text) + " is not a whole number" + allowed;
-        if (value < min || value > max) return shown_value(text) + " is out of range" + allowed;
+        if (!parse_whole(text, value))
+          return shown_value(text) + " is not a whole number" + allowed;
+        if (value < min || value > max)
+          return shown_value(text) + " is out of range" + allowed;
         return "";
       },
       "");
@@ -39,7 +43,8 @@ CLI::Validator seed_option() {
       [](std::string& text) -> std::string {
         std::uint64_t value = 0;
         if (!parse_whole(text, value))
-          return shown_value(text) + " is not a seed; allowed a whole number from 0 to 18446744073709551615";
+          return shown_value(text) +
+                 " is not a seed; allowed a whole number from 0 to 18446744073709551615";
         return "";
       },
       "");
@@ -52,7 +57,8 @@ CLI::Validator seconds_option(double max) {
         const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
         const bool number = !text.empty() && ec == std::errc() && end == text.data() + text.size();
         if (!number || !std::isfinite(value) || value <= 0 || value > max)
-          return shown_value(text) + " is not a time" + format("; allowed seconds above 0, at most %g", max);
+          return shown_value(text) + " is not a time" +
+                 format("; allowed seconds above 0, at most %g", max);
         return "";
       },
       "");

@@ -1,5 +1,4 @@
 #include "cli_commands.h"
-
 #include "worker.h"
 
 #include <cstdlib>
@@ -8,7 +7,8 @@ namespace wl {
 
 void add_worker_command(CLI::App& app) {
   CLI::App* worker = app.add_subcommand(
-      "worker", "Serve model and run requests as JSON lines on stdin/stdout (the GUI starts this itself)");
+      "worker",
+      "Serve model and run requests as JSON lines on stdin/stdout (the GUI starts this itself)");
   // The worker's exit code says how it ended (3: a sticky CUDA error), and nothing is left to
   // do once it returns, so it ends the process here rather than through the CLI's error paths.
   worker->callback([] { std::exit(run_worker()); });

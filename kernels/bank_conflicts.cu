@@ -195,8 +195,12 @@ KernelDesc base(std::string id, std::string title, std::string lesson, std::vect
   k.title = std::move(title);
   k.lesson = std::move(lesson);
   k.params = {{"n", "floats in the output", 1 << 24, 1, std::int64_t{1} << 28, {}, true},
-              {"width", "bytes per shared access: 4 (float), 8 (float2) or 16 (float4)",
-               4, 4, 16, {4, 8, 16}}};
+              {"width",
+               "bytes per shared access: 4 (float), 8 (float2) or 16 (float4)",
+               4,
+               4,
+               16,
+               {4, 8, 16}}};
   k.params.insert(k.params.end(), extra.begin(), extra.end());
   k.check_params = [](const Params& p) -> std::string {
     if (p.at("n") % floats_per_element(p) != 0)
@@ -247,8 +251,11 @@ KernelDesc stride() {
       "against the ideal (1, or 2 and 4 for 8- and 16-byte elements: 256 and 512 bytes at 128 "
       "per wavefront). Timings: roughly proportional to the wavefronts.",
       {{"stride",
-        "elements of the access width between consecutive threads' reads (words at width 4)", 1,
-        1, 1024, {}}},
+        "elements of the access width between consecutive threads' reads (words at width 4)",
+        1,
+        1,
+        1024,
+        {}}},
       flat_tile([](const Params& p, int g, int read) {
         return bank_conflicts::strided_element(g, static_cast<int>(p.at("stride")), read,
                                                width_of(p));
@@ -288,8 +295,12 @@ KernelDesc padded() {
       "Shared memory panel: 'store tile (fill)' writes rows and stays at the ideal whatever the "
       "pad. Occupancy panel: the padding costs 32 x pad elements of shared memory per block. "
       "Timings: pad 0 against pad 1 is the transpose lesson in miniature.",
-      {{"pad", "elements of the access width after each 32-element row (words at width 4)",
-        1, 0, 32, {}}},
+      {{"pad",
+        "elements of the access width after each 32-element row (words at width 4)",
+        1,
+        0,
+        32,
+        {}}},
       TileLayout{
           [](const Params&) { return std::int64_t{bank_conflicts::kSide * bank_conflicts::kSide}; },
           [pad](const Params& p, int logical) {

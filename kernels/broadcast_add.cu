@@ -19,11 +19,13 @@
 
 namespace wl {
 
-__global__ void broadcast_add_xyz(const float* a, const float* b, const float* c, float* out, int nx, int ny, int nz) {
+__global__ void broadcast_add_xyz(const float* a, const float* b, const float* c, float* out,
+                                  int nx, int ny, int nz) {
   const int x = broadcast_add::axis_coordinate(blockIdx.x, blockDim.x, threadIdx.x);
   const int y = broadcast_add::axis_coordinate(blockIdx.y, blockDim.y, threadIdx.y);
   const int z = broadcast_add::axis_coordinate(blockIdx.z, blockDim.z, threadIdx.z);
-  if (!broadcast_add::inside(x, y, z, nx, ny, nz)) return;
+  if (!broadcast_add::inside(x, y, z, nx, ny, nz))
+    return;
   const std::int64_t i = broadcast_add::volume_element(x, y, z, nx, ny);
   out[i] = a[i] + b[broadcast_add::plane_element(x, y, nx)] + c[broadcast_add::row_element(x)];
 }
@@ -44,10 +46,12 @@ Volume volume(const Params& p) {
 }
 
 std::vector<BufferSpec> buffers() {
-  return {{"a", ElementType::f32, BufferRole::input, [](const Params& p) { return volume(p).count(); }},
-          {"b", ElementType::f32, BufferRole::input, [](const Params& p) { return volume(p).plane(); }},
-          {"c", ElementType::f32, BufferRole::input, [](const Params& p) { return p.at("nx"); }},
-          {"out", ElementType::f32, BufferRole::output, [](const Params& p) { return volume(p).count(); }}};
+  return {
+      {"a", ElementType::f32, BufferRole::input, [](const Params& p) { return volume(p).count(); }},
+      {"b", ElementType::f32, BufferRole::input, [](const Params& p) { return volume(p).plane(); }},
+      {"c", ElementType::f32, BufferRole::input, [](const Params& p) { return p.at("nx"); }},
+      {"out", ElementType::f32, BufferRole::output,
+       [](const Params& p) { return volume(p).count(); }}};
 }
 
 // Written as three nested loops over z, y, x, independent of the kernel's index functions.
@@ -61,33 +65,39 @@ Expected reference(const HostBuffers& in, const Params& p) {
   std::int64_t i = 0;
   for (int z = 0; z < v.nz; ++z)
     for (int y = 0; y < v.ny; ++y)
-      for (int x = 0; x < v.nx; ++x, ++i) out[i] = a[i] + b[static_cast<std::int64_t>(y) * v.nx + x] + c[x];
+      for (int x = 0; x < v.nx; ++x, ++i)
+        out[i] = a[i] + b[static_cast<std::int64_t>(y) * v.nx + x] + c[x];
   return e;
 }
 
-using SiteOffset = std::function<std::optional<std::int64_t>(const LaunchShape&, Coord, Coord, std::int64_t)>;
+using SiteOffset =
+    std::function<std::optional<std::int64_t>(const LaunchShape&, Coord, Coord, std::int64_t)>;
 
-// The byte offset a thread reads from one operand, given that operand's index function of (x, y, z).
-template <typename Index>
-SiteOffset operand_offset(Index index) {
-  return [index](const LaunchShape& s, Coord b, Coord t, std::int64_t) -> std::optional<std::int64_t> {
-    const Volume v = volume(s.params);
-    const int x = broadcast_add::axis_coordinate(b.x, s.block.x, t.x);
-    const int y = broadcast_add::axis_coordinate(b.y, s.block.y, t.y);
-    const int z = broadcast_add::axis_coordinate(b.z, s.block.z, t.z);
-    if (!broadcast_add::inside(x, y, z, v.nx, v.ny, v.nz)) return std::nullopt;
-    return index(x, y, z, v) * 4;
-  };
+// The byte offset a thread reads from one operand, given that operand's index function of (x, y,
+// z).
+template <typename Index> SiteOffset operand_offset(Index index) {
+  return
+      [index](const LaunchShape& s, Coord b, Coord t, std::int64_t) -> std::optional<std::int64_t> {
+        const Volume v = volume(s.params);
+        const int x = broadcast_add::axis_coordinate(b.x, s.block.x, t.x);
+        const int y = broadcast_add::axis_coordinate(b.y, s.block.y, t.y);
+        const int z = broadcast_add::axis_coordinate(b.z, s.block.z, t.z);
+        if (!broadcast_add::inside(x, y, z, v.nx, v.ny, v.nz))
+          return std::nullopt;
+        return index(x, y, z, v) * 4;
+      };
 }
 
 std::vector<Site> sites() {
   const auto width = common::fixed_width(4);
   const auto once = common::single_iteration();
-  const auto volume_offset = operand_offset(
-      [](int x, int y, int z, const Volume& v) { return broadcast_add::volume_element(x, y, z, v.nx, v.ny); });
-  const auto plane_offset =
-      operand_offset([](int x, int y, int, const Volume& v) { return broadcast_add::plane_element(x, y, v.nx); });
-  const auto row_offset = operand_offset([](int x, int, int, const Volume&) { return broadcast_add::row_element(x); });
+  const auto volume_offset = operand_offset([](int x, int y, int z, const Volume& v) {
+    return broadcast_add::volume_element(x, y, z, v.nx, v.ny);
+  });
+  const auto plane_offset = operand_offset(
+      [](int x, int y, int, const Volume& v) { return broadcast_add::plane_element(x, y, v.nx); });
+  const auto row_offset =
+      operand_offset([](int x, int, int, const Volume&) { return broadcast_add::row_element(x); });
   return {{"load a", MemorySpace::global, AccessOp::load, kA, width, once, volume_offset},
           {"load b", MemorySpace::global, AccessOp::load, kB, width, once, plane_offset},
           {"load c", MemorySpace::global, AccessOp::load, kC, width, once, row_offset},
@@ -98,18 +108,32 @@ KernelDesc xyz() {
   KernelDesc k;
   k.id = "broadcast_add/xyz";
   k.title = "Broadcast add of a volume, a plane and a row";
-  k.lesson =
-      "out(x, y, z) = a(x, y, z) + b(x, y) + c(x), x fastest in memory. b is re-read by every z plane and c by "
-      "every row, so their requests and sectors far exceed their size, yet DRAM reads them about once: the "
-      "re-reads hit L1/L2. Global memory panel: with the default 4×4×4 block a warp covers 4 floats × 4 rows × "
-      "2 planes, so load a and store out take 8 sectors per request (ideal 4), load b 4 (ideal 2: both planes "
-      "read the same rows), load c 1. With 32×4×2 every site is one 128-byte row, 4 sectors per request. "
-      "Compare the total sectors of b and c with their bytes. Timings: 32×4×2 against 4×4×4 for the same bytes.";
-  k.params = {{"nx", "volume width in floats: the contiguous axis, and c's length", 256, 1, kMaxElements, {}, true},
-              {"ny", "volume height in rows of nx floats, and the height of b", 256, 1, 65535, {}, true},
-              {"nz", "volume depth in planes of nx*ny floats", 256, 1, 65535, {}, true}};
+  k.lesson = "out(x, y, z) = a(x, y, z) + b(x, y) + c(x), x fastest in memory. b is re-read by "
+             "every z plane and c by "
+             "every row, so their requests and sectors far exceed their size, yet DRAM reads them "
+             "about once: the "
+             "re-reads hit L1/L2. Global memory panel: with the default 4×4×4 block a warp covers "
+             "4 floats × 4 rows × "
+             "2 planes, so load a and store out take 8 sectors per request (ideal 4), load b 4 "
+             "(ideal 2: both planes "
+             "read the same rows), load c 1. With 32×4×2 every site is one 128-byte row, 4 sectors "
+             "per request. "
+             "Compare the total sectors of b and c with their bytes. Timings: 32×4×2 against 4×4×4 "
+             "for the same bytes.";
+  k.params = {
+      {"nx",
+       "volume width in floats: the contiguous axis, and c's length",
+       256,
+       1,
+       kMaxElements,
+       {},
+       true},
+      {"ny", "volume height in rows of nx floats, and the height of b", 256, 1, 65535, {}, true},
+      {"nz", "volume depth in planes of nx*ny floats", 256, 1, 65535, {}, true}};
   k.check_params = [](const Params& p) {
-    return volume(p).count() <= kMaxElements ? "" : "nx*ny*nz must be at most 2^30 elements (a and out of 4 GiB each)";
+    return volume(p).count() <= kMaxElements
+               ? ""
+               : "nx*ny*nz must be at most 2^30 elements (a and out of 4 GiB each)";
   };
   k.block_rank = 3;
   k.default_block = {4, 4, 4};
@@ -125,7 +149,8 @@ KernelDesc xyz() {
   k.tolerance = {0.0, 0.0}; // (a + b) + c in float, in the kernel's order: bit-identical
   k.bytes_moved = [](const Params& p) {
     const Volume v = volume(p);
-    return 4.0 * static_cast<double>(2 * v.count() + v.plane() + v.nx); // a, b, c read once; out written once
+    return 4.0 * static_cast<double>(2 * v.count() + v.plane() +
+                                     v.nx); // a, b, c read once; out written once
   };
   k.flops = [](const Params& p) { return 2.0 * static_cast<double>(volume(p).count()); };
   k.sites = sites();
@@ -138,8 +163,8 @@ KernelDesc xyz() {
   k.launch = [](const DeviceLaunch& l) {
     const Volume v = volume(l.shape.params);
     broadcast_add_xyz<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), 0, stream_of(l)>>>(
-        buffer<const float>(l, kA), buffer<const float>(l, kB), buffer<const float>(l, kC), buffer<float>(l, kOut),
-        v.nx, v.ny, v.nz);
+        buffer<const float>(l, kA), buffer<const float>(l, kB), buffer<const float>(l, kC),
+        buffer<float>(l, kOut), v.nx, v.ny, v.nz);
   };
   return k;
 }

@@ -76,8 +76,12 @@ KernelDesc base(std::string id, std::string title, std::string lesson, std::vect
   k.title = std::move(title);
   k.lesson = std::move(lesson);
   k.params = {{"n", "floats in the output", 1 << 24, 1, std::int64_t{1} << 28, {}, true},
-              {"width", "bytes each thread loads and stores: 4 (float), 8 (float2) or 16 (float4)",
-               4, 4, 16, {4, 8, 16}}};
+              {"width",
+               "bytes each thread loads and stores: 4 (float), 8 (float2) or 16 (float4)",
+               4,
+               4,
+               16,
+               {4, 8, 16}}};
   k.params.insert(k.params.end(), extra.begin(), extra.end());
   k.check_params = [input_elements](const Params& p) -> std::string {
     if (p.at("n") % floats_per_element(p) != 0)
@@ -129,7 +133,12 @@ copy_reference(std::vector<BufferSpec> specs, SourceFor source_for) {
 // buffer it touches, in units of `width` bytes.
 Site per_thread_site(std::string name, AccessOp op, int buffer,
                      std::function<int(const Params&)> width, SourceFor element_of) {
-  return {std::move(name), MemorySpace::global, op, buffer, width, common::single_iteration(),
+  return {std::move(name),
+          MemorySpace::global,
+          op,
+          buffer,
+          width,
+          common::single_iteration(),
           [width, element_of](const LaunchShape& s, Coord b, Coord t,
                               std::int64_t) -> std::optional<std::int64_t> {
             const int i = coalescing::thread_element(b.x, s.block.x, t.x);

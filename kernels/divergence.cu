@@ -27,7 +27,8 @@ namespace divergence_paths {
 // `work` dependent FMAs: y <- y * w + x, which converges for |w| < 1 (the init keeps |w| <= 0.5).
 __device__ float expensive(float x, float w, int work) {
   float y = x;
-  for (int k = 0; k < work; ++k) y = fmaf(y, w, x);
+  for (int k = 0; k < work; ++k)
+    y = fmaf(y, w, x);
   return y;
 }
 
@@ -35,21 +36,26 @@ __device__ float cheap(float x) { return 0.5f * x; }
 
 } // namespace divergence_paths
 
-__global__ void divergence_per_thread(const float* x, const float* w, float* y, std::int64_t n, int work) {
+__global__ void divergence_per_thread(const float* x, const float* w, float* y, std::int64_t n,
+                                      int work) {
   const std::int64_t i = divergence::element(blockIdx.x, blockDim.x, threadIdx.x);
-  if (i >= n) return;
+  if (i >= n)
+    return;
   const float xi = x[i];
   float yi;
-  if (xi > 0.0f) // data-dependent: the input's signs alternate, so the lanes of each warp split 16/16
+  if (xi >
+      0.0f) // data-dependent: the input's signs alternate, so the lanes of each warp split 16/16
     yi = divergence_paths::expensive(xi, w[i], work);
   else
     yi = divergence_paths::cheap(xi);
   y[i] = yi;
 }
 
-__global__ void divergence_per_warp(const float* x, const float* w, float* y, std::int64_t n, int work) {
+__global__ void divergence_per_warp(const float* x, const float* w, float* y, std::int64_t n,
+                                    int work) {
   const std::int64_t i = divergence::element(blockIdx.x, blockDim.x, threadIdx.x);
-  if (i >= n) return;
+  if (i >= n)
+    return;
   const float xi = x[i];
   float yi;
   if (divergence::warp_takes_expensive_path(i)) // the same for all 32 lanes of a warp
@@ -70,11 +76,15 @@ constexpr std::int64_t kSpreadSample = 16384;
 using PathRule = bool (*)(std::int64_t element, float input);
 
 bool sign_rule(std::int64_t, float input) { return input > 0.0f; }
-bool warp_rule(std::int64_t element, float) { return divergence::warp_takes_expensive_path(element); }
+bool warp_rule(std::int64_t element, float) {
+  return divergence::warp_takes_expensive_path(element);
+}
 
 // Elements that take the expensive path, for n elements.
 std::int64_t expensive_per_thread(std::int64_t n) { return (n + 1) / 2; }
-std::int64_t expensive_per_warp(std::int64_t n) { return n / 64 * 32 + std::min<std::int64_t>(n % 64, 32); }
+std::int64_t expensive_per_warp(std::int64_t n) {
+  return n / 64 * 32 + std::min<std::int64_t>(n % 64, 32);
+}
 
 std::vector<BufferSpec> buffers() {
   const auto n = [](const Params& p) { return p.at("n"); };
@@ -91,12 +101,14 @@ void init(HostBuffers& in, const Params&, std::uint64_t seed) {
   for (std::int64_t i = 0; i < in[kX].size(); ++i)
     x[i] = divergence::positive_input(i) ? magnitude(rng) : -magnitude(rng);
   float* w = in[kW].f32();
-  for (std::int64_t i = 0; i < in[kW].size(); ++i) w[i] = weight(rng);
+  for (std::int64_t i = 0; i < in[kW].size(); ++i)
+    w[i] = weight(rng);
 }
 
 double expensive_reference(double x, double w, std::int64_t work) {
   double y = x;
-  for (std::int64_t k = 0; k < work; ++k) y = y * w + x;
+  for (std::int64_t k = 0; k < work; ++k)
+    y = y * w + x;
   return y;
 }
 
@@ -104,28 +116,35 @@ double expensive_reference(double x, double w, std::int64_t work) {
 // kSpreadSample between them, at an odd stride so both parities (both paths) are sampled.
 std::vector<std::int64_t> sample(std::int64_t n, std::int64_t expensive_fmas) {
   std::vector<std::int64_t> picked;
-  if (expensive_fmas <= kFullReferenceFmas || n <= 2 * kEdgeSample) return picked; // empty: all of them
+  if (expensive_fmas <= kFullReferenceFmas || n <= 2 * kEdgeSample)
+    return picked; // empty: all of them
   const std::int64_t stride = std::max<std::int64_t>(1, n / kSpreadSample) | 1;
   for (std::int64_t i = 0; i < n; ++i)
-    if (i < kEdgeSample || i >= n - kEdgeSample || i % stride == 0) picked.push_back(i);
+    if (i < kEdgeSample || i >= n - kEdgeSample || i % stride == 0)
+      picked.push_back(i);
   return picked;
 }
 
-Expected reference(const HostBuffers& in, const Params& p, PathRule takes_expensive, std::int64_t expensive_count) {
+Expected reference(const HostBuffers& in, const Params& p, PathRule takes_expensive,
+                   std::int64_t expensive_count) {
   const std::int64_t n = p.at("n"), work = p.at("work");
   Expected e{common::outputs_like(in, buffers()), sample(n, expensive_count * work), ""};
   const float* x = in[kX].f32();
   const float* w = in[kW].f32();
   float* y = e.values[kY].f32();
   const auto compute = [&](std::int64_t i) {
-    y[i] = takes_expensive(i, x[i]) ? static_cast<float>(expensive_reference(x[i], w[i], work)) : 0.5f * x[i];
+    y[i] = takes_expensive(i, x[i]) ? static_cast<float>(expensive_reference(x[i], w[i], work))
+                                    : 0.5f * x[i];
   };
   if (e.checked.empty()) {
-    for (std::int64_t i = 0; i < n; ++i) compute(i);
+    for (std::int64_t i = 0; i < n; ++i)
+      compute(i);
   } else {
-    for (std::int64_t i : e.checked) compute(i);
-    e.note = "n * work is too large to compute every output on the CPU: checked the first and last 4096 "
-             "elements and an even spread between them";
+    for (std::int64_t i : e.checked)
+      compute(i);
+    e.note =
+        "n * work is too large to compute every output on the CPU: checked the first and last 4096 "
+        "elements and an even spread between them";
   }
   return e;
 }
@@ -155,55 +174,65 @@ KernelDesc base(std::string id, std::string title, std::string lesson, PathRule 
   k.tolerance = {1e-6, 1e-6};
   k.bytes_moved = [expensive_count](const Params& p) {
     const std::int64_t n = p.at("n");
-    return 4.0 * static_cast<double>(2 * n + expensive_count(n)); // x and y whole, w only where needed
+    return 4.0 *
+           static_cast<double>(2 * n + expensive_count(n)); // x and y whole, w only where needed
   };
   k.flops = [expensive_count](const Params& p) {
     const std::int64_t n = p.at("n"), expensive = expensive_count(n);
-    const double fma_flops = 2.0 * static_cast<double>(expensive) * static_cast<double>(p.at("work"));
+    const double fma_flops =
+        2.0 * static_cast<double>(expensive) * static_cast<double>(p.at("work"));
     return fma_flops + static_cast<double>(n - expensive); // one multiply per cheap element
   };
-  k.test_sizes = {{{"n", 1000}, {"work", 16}}, {{"n", 4097}, {"work", 3}}, {{"n", 33}, {"work", 1}},
+  k.test_sizes = {{{"n", 1000}, {"work", 16}},
+                  {{"n", 4097}, {"work", 3}},
+                  {{"n", 33}, {"work", 1}},
                   {{"n", 100003}, {"work", 64}}};
   return k;
 }
 
 using Taken = bool (*)(std::int64_t element);
 
-// load x and store y run on every lane; load w only on lanes the rule sends down the expensive path.
+// load x and store y run on every lane; load w only on lanes the rule sends down the expensive
+// path.
 std::vector<Site> sites(Taken expensive_lane) {
   const auto width = common::fixed_width(4);
   const auto once = common::single_iteration();
-  const auto every_lane = [](const LaunchShape& s, Coord b, Coord t, std::int64_t) -> std::optional<std::int64_t> {
+  const auto every_lane = [](const LaunchShape& s, Coord b, Coord t,
+                             std::int64_t) -> std::optional<std::int64_t> {
     const std::int64_t i = divergence::element(b.x, s.block.x, t.x);
-    if (i >= s.param("n")) return std::nullopt;
+    if (i >= s.param("n"))
+      return std::nullopt;
     return i * 4;
   };
   const auto expensive_lanes = [expensive_lane](const LaunchShape& s, Coord b, Coord t,
                                                 std::int64_t) -> std::optional<std::int64_t> {
     const std::int64_t i = divergence::element(b.x, s.block.x, t.x);
-    if (i >= s.param("n") || !expensive_lane(i)) return std::nullopt;
+    if (i >= s.param("n") || !expensive_lane(i))
+      return std::nullopt;
     return i * 4;
   };
   return {{"load x", MemorySpace::global, AccessOp::load, kX, width, once, every_lane},
-          {"load w (expensive path)", MemorySpace::global, AccessOp::load, kW, width, once, expensive_lanes},
+          {"load w (expensive path)", MemorySpace::global, AccessOp::load, kW, width, once,
+           expensive_lanes},
           {"store y", MemorySpace::global, AccessOp::store, kY, width, once, every_lane}};
 }
 
-template <auto Kernel>
-void launch(const DeviceLaunch& l) {
+template <auto Kernel> void launch(const DeviceLaunch& l) {
   Kernel<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), 0, stream_of(l)>>>(
-      buffer<const float>(l, kX), buffer<const float>(l, kW), buffer<float>(l, kY), l.shape.param("n"),
-      static_cast<int>(l.shape.param("work")));
+      buffer<const float>(l, kX), buffer<const float>(l, kW), buffer<float>(l, kY),
+      l.shape.param("n"), static_cast<int>(l.shape.param("work")));
 }
 
 KernelDesc per_thread() {
-  KernelDesc k = base("divergence/per_thread", "Divergent branch inside every warp",
-                      "Each thread branches on the sign of its input, and the signs alternate, so in every warp 16 "
-                      "lanes take the expensive path (work FMAs) and 16 the cheap one: the warp runs both, each with "
-                      "half its lanes masked. Counters: warp execution efficiency near 50 %. Global memory panel: "
-                      "load w has 16 active lanes per request, every other float, 4 sectors for 64 useful bytes. "
-                      "Timings: compare with divergence/per_warp, which does the same thread work.",
-                      sign_rule, expensive_per_thread);
+  KernelDesc k = base(
+      "divergence/per_thread", "Divergent branch inside every warp",
+      "Each thread branches on the sign of its input, and the signs alternate, so in every warp 16 "
+      "lanes take the expensive path (work FMAs) and 16 the cheap one: the warp runs both, each "
+      "with "
+      "half its lanes masked. Counters: warp execution efficiency near 50 %. Global memory panel: "
+      "load w has 16 active lanes per request, every other float, 4 sectors for 64 useful bytes. "
+      "Timings: compare with divergence/per_warp, which does the same thread work.",
+      sign_rule, expensive_per_thread);
   k.allowed_blocks = "any 1D block of 1 to 1024 threads";
   k.check_block = [](const BlockShape& b, const Params&) { return common::check_1d_block(b); };
   k.sites = sites(divergence::positive_input);
@@ -214,20 +243,24 @@ KernelDesc per_thread() {
 }
 
 std::string check_warp_multiple(const BlockShape& b) {
-  if (std::string reason = common::check_1d_block(b); !reason.empty()) return reason;
+  if (std::string reason = common::check_1d_block(b); !reason.empty())
+    return reason;
   if (b.x % 32 != 0)
-    return "divergence/per_warp needs a multiple of 32 threads, so each warp's elements share one path";
+    return "divergence/per_warp needs a multiple of 32 threads, so each warp's elements share one "
+           "path";
   return "";
 }
 
 KernelDesc per_warp() {
-  KernelDesc k = base("divergence/per_warp", "Branch uniform within each warp",
-                      "As many elements on each path as per_thread, but the branch depends on the warp "
-                      "index: even warps all take the expensive path, odd warps the cheap one, so no warp runs "
-                      "both. Counters: warp execution efficiency near 100 %. Global memory panel: load w is issued "
-                      "only by the expensive warps, 4 sectors per request with all 32 lanes. Timings: about half of "
-                      "per_thread's once work is large.",
-                      warp_rule, expensive_per_warp);
+  KernelDesc k = base(
+      "divergence/per_warp", "Branch uniform within each warp",
+      "As many elements on each path as per_thread, but the branch depends on the warp "
+      "index: even warps all take the expensive path, odd warps the cheap one, so no warp runs "
+      "both. Counters: warp execution efficiency near 100 %. Global memory panel: load w is issued "
+      "only by the expensive warps, 4 sectors per request with all 32 lanes. Timings: about half "
+      "of "
+      "per_thread's once work is large.",
+      warp_rule, expensive_per_warp);
   k.allowed_blocks = "a 1D block of 32 to 1024 threads, a multiple of 32";
   k.check_block = [](const BlockShape& b, const Params&) { return check_warp_multiple(b); };
   k.sites = sites(divergence::warp_takes_expensive_path);

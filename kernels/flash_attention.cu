@@ -29,8 +29,8 @@ using namespace flash_attention;
 constexpr int kMaxBlockThreads = 256; // 256 threads x 255 registers fill the 64K-register file
 
 template <int D>
-__device__ __forceinline__ void attention_rows(const float4* q, const float4* k, const float4* v, float4* o,
-                                               int seq) {
+__device__ __forceinline__ void attention_rows(const float4* q, const float4* k, const float4* v,
+                                               float4* o, int seq) {
   static_assert(D % 4 == 0, "rows are moved as float4s");
   constexpr int kParts = D / 4;
   __shared__ float4 tiles[2 * kKeysPerTile * kParts]; // the K tile, then the V tile
@@ -56,7 +56,8 @@ __device__ __forceinline__ void attention_rows(const float4* q, const float4* k,
     const std::int64_t tile_start = row_float4(head, tile * kKeysPerTile, seq, D);
     for (int copy = 0; copy < copies_per_thread(D, blockDim.x); ++copy) {
       const int f = copied_float4(threadIdx.x, blockDim.x, copy);
-      if (!copies_inside_tile(f, tile, seq, D)) continue;
+      if (!copies_inside_tile(f, tile, seq, D))
+        continue;
       tiles[shared_k_float4(f / kParts, f % kParts, D)] = k[tile_start + f];
       tiles[shared_v_float4(f / kParts, f % kParts, D)] = v[tile_start + f];
     }
@@ -67,12 +68,14 @@ __device__ __forceinline__ void attention_rows(const float4* q, const float4* k,
     float tile_max = running_max;
 #pragma unroll
     for (int key = 0; key < kKeysPerTile; ++key) {
-      if (key >= keys) continue;
+      if (key >= keys)
+        continue;
       float s = 0.0f;
 #pragma unroll
       for (int p = 0; p < kParts; ++p) {
         const float4 kk = tiles[shared_k_float4(key, p, D)]; // the same address in every lane
-        s += query[4 * p] * kk.x + query[4 * p + 1] * kk.y + query[4 * p + 2] * kk.z + query[4 * p + 3] * kk.w;
+        s += query[4 * p] * kk.x + query[4 * p + 1] * kk.y + query[4 * p + 2] * kk.z +
+             query[4 * p + 3] * kk.w;
       }
       score[key] = s;
       tile_max = fmaxf(tile_max, s);
@@ -82,11 +85,13 @@ __device__ __forceinline__ void attention_rows(const float4* q, const float4* k,
     const float correction = expf(running_max - tile_max);
     running_sum *= correction;
 #pragma unroll
-    for (int i = 0; i < D; ++i) acc[i] *= correction;
+    for (int i = 0; i < D; ++i)
+      acc[i] *= correction;
 
 #pragma unroll
     for (int key = 0; key < kKeysPerTile; ++key) {
-      if (key >= keys) continue;
+      if (key >= keys)
+        continue;
       const float weight = expf(score[key] - tile_max);
       running_sum += weight;
 #pragma unroll
@@ -100,12 +105,14 @@ __device__ __forceinline__ void attention_rows(const float4* q, const float4* k,
     __syncthreads(); // the next copy overwrites the tiles
   }
 
-  if (!owns_row) return;
+  if (!owns_row)
+    return;
   const float inverse_sum = 1.0f / running_sum;
 #pragma unroll
   for (int p = 0; p < kParts; ++p)
-    o[row_float4(head, row, seq, D) + p] = make_float4(acc[4 * p] * inverse_sum, acc[4 * p + 1] * inverse_sum,
-                                                       acc[4 * p + 2] * inverse_sum, acc[4 * p + 3] * inverse_sum);
+    o[row_float4(head, row, seq, D) + p] =
+        make_float4(acc[4 * p] * inverse_sum, acc[4 * p + 1] * inverse_sum,
+                    acc[4 * p + 2] * inverse_sum, acc[4 * p + 3] * inverse_sum);
 }
 
 } // namespace
@@ -148,7 +155,8 @@ void reference_row(const HostBuffers& in, float* o, int head, int row, int seq, 
   double max_score = -INFINITY;
   for (int key = 0; key < seq; ++key) {
     double s = 0;
-    for (int i = 0; i < d; ++i) s += double(q[i]) * k[static_cast<std::int64_t>(key) * d + i];
+    for (int i = 0; i < d; ++i)
+      s += double(q[i]) * k[static_cast<std::int64_t>(key) * d + i];
     score[key] = s / std::sqrt(double(d));
     max_score = std::max(max_score, score[key]);
   }
@@ -157,20 +165,25 @@ void reference_row(const HostBuffers& in, float* o, int head, int row, int seq, 
   for (int key = 0; key < seq; ++key) {
     const double weight = std::exp(score[key] - max_score);
     sum += weight;
-    for (int i = 0; i < d; ++i) out[i] += weight * v[static_cast<std::int64_t>(key) * d + i];
+    for (int i = 0; i < d; ++i)
+      out[i] += weight * v[static_cast<std::int64_t>(key) * d + i];
   }
   float* out_row = o + head_start + static_cast<std::int64_t>(row) * d;
-  for (int i = 0; i < d; ++i) out_row[i] = static_cast<float>(out[i] / sum);
+  for (int i = 0; i < d; ++i)
+    out_row[i] = static_cast<float>(out[i] / sum);
 }
 
 // The rows checked at a large size: both ends of every head, and in the first, middle and last
 // head also the rows on either side of 32-, 64- and 128-row boundaries and the middle.
 std::vector<std::pair<int, int>> sampled_rows(int heads, int seq) {
   std::vector<std::pair<int, int>> rows;
-  for (int head = 0; head < heads; ++head) rows.push_back({head, 0}), rows.push_back({head, seq - 1});
+  for (int head = 0; head < heads; ++head)
+    rows.push_back({head, 0}), rows.push_back({head, seq - 1});
   for (int head : {0, heads / 2, heads - 1})
-    for (int row : {1, 31, 32, 63, 64, 127, 128, seq / 2, seq - 65, seq - 64, seq - 33, seq - 32, seq - 2})
-      if (row >= 0 && row < seq) rows.push_back({head, row});
+    for (int row :
+         {1, 31, 32, 63, 64, 127, 128, seq / 2, seq - 65, seq - 64, seq - 33, seq - 32, seq - 2})
+      if (row >= 0 && row < seq)
+        rows.push_back({head, row});
   std::sort(rows.begin(), rows.end());
   rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
   return rows;
@@ -182,18 +195,21 @@ Expected reference(const HostBuffers& in, const Params& p, int d) {
   float* o = e.values[kO].f32();
   if (static_cast<std::int64_t>(heads) * seq * seq * d <= kFullReferenceLimit) {
     for (int head = 0; head < heads; ++head)
-      for (int row = 0; row < seq; ++row) reference_row(in, o, head, row, seq, d);
+      for (int row = 0; row < seq; ++row)
+        reference_row(in, o, head, row, seq, d);
     return e;
   }
   const auto rows = sampled_rows(heads, seq);
   for (const auto& [head, row] : rows) {
     reference_row(in, o, head, row, seq, d);
     const std::int64_t first = (static_cast<std::int64_t>(head) * seq + row) * d;
-    for (int i = 0; i < d; ++i) e.checked.push_back(first + i);
+    for (int i = 0; i < d; ++i)
+      e.checked.push_back(first + i);
   }
-  e.note = "a full double reference costs heads x seq^2 x d here, so " + std::to_string(rows.size()) +
-           " whole output rows are checked: the first and last row of every head, and rows around the "
-           "32/64/128-row boundaries and the middle of the first, middle and last head";
+  e.note =
+      "a full double reference costs heads x seq^2 x d here, so " + std::to_string(rows.size()) +
+      " whole output rows are checked: the first and last row of every head, and rows around the "
+      "32/64/128-row boundaries and the middle of the first, middle and last head";
   return e;
 }
 
@@ -203,7 +219,8 @@ struct CopyStep {
 };
 CopyStep copy_step(const LaunchShape& s, Coord t, std::int64_t it, int d) {
   const int copies = copies_per_thread(d, s.block.x);
-  return {static_cast<int>(it / copies), copied_float4(t.x, s.block.x, static_cast<int>(it % copies))};
+  return {static_cast<int>(it / copies),
+          copied_float4(t.x, s.block.x, static_cast<int>(it % copies))};
 }
 
 // Iteration `it` of a tile-read site: which tile, key and float4 of the key's row.
@@ -212,8 +229,8 @@ struct ReadStep {
 };
 ReadStep read_step(std::int64_t it, int d) {
   const int parts = d / 4;
-  return {static_cast<int>(it / (kKeysPerTile * parts)), static_cast<int>(it / parts % kKeysPerTile),
-          static_cast<int>(it % parts)};
+  return {static_cast<int>(it / (kKeysPerTile * parts)),
+          static_cast<int>(it / parts % kKeysPerTile), static_cast<int>(it % parts)};
 }
 
 using Offset = std::optional<std::int64_t>;
@@ -225,43 +242,68 @@ std::int64_t copy_iterations(const LaunchShape& s, int d) {
 }
 
 Site row_site(std::string name, AccessOp op, int buffer, int d) {
-  return {std::move(name), MemorySpace::global, op, buffer, common::fixed_width(16),
+  return {std::move(name),
+          MemorySpace::global,
+          op,
+          buffer,
+          common::fixed_width(16),
           [d](const LaunchShape&) { return std::int64_t{d / 4}; },
           [d](const LaunchShape& s, Coord b, Coord t, std::int64_t it) -> Offset {
             const int row = query_row(b.x, s.block.x, t.x);
-            if (row >= seq_of(s)) return std::nullopt;
+            if (row >= seq_of(s))
+              return std::nullopt;
             return (row_float4(b.y, row, seq_of(s), d) + it) * 16;
           }};
 }
 
 Site tile_load_site(std::string name, int buffer, int d) {
-  return {std::move(name), MemorySpace::global, AccessOp::load, buffer, common::fixed_width(16),
+  return {std::move(name),
+          MemorySpace::global,
+          AccessOp::load,
+          buffer,
+          common::fixed_width(16),
           [d](const LaunchShape& s) { return copy_iterations(s, d); },
           [d](const LaunchShape& s, Coord b, Coord t, std::int64_t it) -> Offset {
             const CopyStep c = copy_step(s, t, it, d);
-            if (!copies_inside_tile(c.float4_in_tile, c.tile, seq_of(s), d)) return std::nullopt;
+            if (!copies_inside_tile(c.float4_in_tile, c.tile, seq_of(s), d))
+              return std::nullopt;
             return (row_float4(b.y, c.tile * kKeysPerTile, seq_of(s), d) + c.float4_in_tile) * 16;
           }};
 }
 
 Site tile_store_site(std::string name, bool v_tile, int d) {
-  return {std::move(name), MemorySpace::shared, AccessOp::store, -1, common::fixed_width(16),
+  return {std::move(name),
+          MemorySpace::shared,
+          AccessOp::store,
+          -1,
+          common::fixed_width(16),
           [d](const LaunchShape& s) { return copy_iterations(s, d); },
           [d, v_tile](const LaunchShape& s, Coord, Coord t, std::int64_t it) -> Offset {
             const CopyStep c = copy_step(s, t, it, d);
-            if (!copies_inside_tile(c.float4_in_tile, c.tile, seq_of(s), d)) return std::nullopt;
+            if (!copies_inside_tile(c.float4_in_tile, c.tile, seq_of(s), d))
+              return std::nullopt;
             const int key = c.float4_in_tile / (d / 4), part = c.float4_in_tile % (d / 4);
-            return std::int64_t{v_tile ? shared_v_float4(key, part, d) : shared_k_float4(key, part, d)} * 16;
+            return std::int64_t{v_tile ? shared_v_float4(key, part, d)
+                                       : shared_k_float4(key, part, d)} *
+                   16;
           }};
 }
 
 Site tile_read_site(std::string name, bool v_tile, int d) {
-  return {std::move(name), MemorySpace::shared, AccessOp::load, -1, common::fixed_width(16),
-          [d](const LaunchShape& s) { return std::int64_t{key_tile_count(seq_of(s))} * kKeysPerTile * (d / 4); },
+  return {std::move(name),
+          MemorySpace::shared,
+          AccessOp::load,
+          -1,
+          common::fixed_width(16),
+          [d](const LaunchShape& s) {
+            return std::int64_t{key_tile_count(seq_of(s))} * kKeysPerTile * (d / 4);
+          },
           [d, v_tile](const LaunchShape& s, Coord, Coord, std::int64_t it) -> Offset {
             const ReadStep r = read_step(it, d);
-            if (r.key >= keys_in_tile(r.tile, seq_of(s))) return std::nullopt;
-            const int f = v_tile ? shared_v_float4(r.key, r.part, d) : shared_k_float4(r.key, r.part, d);
+            if (r.key >= keys_in_tile(r.tile, seq_of(s)))
+              return std::nullopt;
+            const int f =
+                v_tile ? shared_v_float4(r.key, r.part, d) : shared_k_float4(r.key, r.part, d);
             return std::int64_t{f} * 16;
           }};
 }
@@ -278,41 +320,49 @@ std::vector<Site> sites(int d) {
           row_site("store o row", AccessOp::store, kO, d)};
 }
 
-void enqueue(const DeviceLaunch& l, void (*kernel)(const float4*, const float4*, const float4*, float4*, int)) {
+void enqueue(const DeviceLaunch& l,
+             void (*kernel)(const float4*, const float4*, const float4*, float4*, int)) {
   kernel<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), 0, stream_of(l)>>>(
-      buffer<const float4>(l, kQ), buffer<const float4>(l, kK), buffer<const float4>(l, kV), buffer<float4>(l, kO),
-      static_cast<int>(l.shape.param("seq")));
+      buffer<const float4>(l, kQ), buffer<const float4>(l, kK), buffer<const float4>(l, kV),
+      buffer<float4>(l, kO), static_cast<int>(l.shape.param("seq")));
 }
 
-const char* const kSharedLesson =
-    " Each block owns one query row per thread (block x) of one head (grid y) and walks the keys in tiles of 32: "
-    "the block copies a K and a V tile into shared memory with coalesced float4 loads (16 sectors per request), "
-    "then every thread reads each key's row from the tile. All lanes read the same float4, a broadcast: one "
-    "wavefront per half-warp transaction, 2 per request, no conflicts. The query loads and output stores "
-    "give each lane its own row: 32 sectors per request, half of each sector used, once per thread.";
+const char* const kSharedLesson = " Each block owns one query row per thread (block x) of one head "
+                                  "(grid y) and walks the keys in tiles of 32: "
+                                  "the block copies a K and a V tile into shared memory with "
+                                  "coalesced float4 loads (16 sectors per request), "
+                                  "then every thread reads each key's row from the tile. All lanes "
+                                  "read the same float4, a broadcast: one "
+                                  "wavefront per half-warp transaction, 2 per request, no "
+                                  "conflicts. The query loads and output stores "
+                                  "give each lane its own row: 32 sectors per request, half of "
+                                  "each sector used, once per thread.";
 
 KernelDesc variant(int d, std::string title, std::string lesson) {
   KernelDesc k;
   k.id = "flash_attention/d" + std::to_string(d);
   k.title = std::move(title);
   k.lesson = std::move(lesson) + kSharedLesson;
-  k.params = {{"seq", "sequence length: query and key rows per head", 4096, 1, 16384, {}, true},
-              {"heads", "independent heads (batch x heads), one grid row each", 8, 1, 64, {}, true}};
+  k.params = {
+      {"seq", "sequence length: query and key rows per head", 4096, 1, 16384, {}, true},
+      {"heads", "independent heads (batch x heads), one grid row each", 8, 1, 64, {}, true}};
   k.block_rank = 1;
   k.default_block = {64, 1, 1};
   k.block_presets = {{32, 1, 1}, {64, 1, 1}, {128, 1, 1}, {256, 1, 1}};
-  k.allowed_blocks =
-      "any 1D block of 1 to 256 threads (one query row per thread; built with __launch_bounds__(256))";
+  k.allowed_blocks = "any 1D block of 1 to 256 threads (one query row per thread; built with "
+                     "__launch_bounds__(256))";
   k.check_block = [](const BlockShape& b, const Params&) -> std::string {
     if (b.y != 1 || b.z != 1)
       return "flash_attention gives each thread one query row in x, so its block is 1D (X only)";
     if (b.x > kMaxBlockThreads)
-      return "flash_attention allows at most 256 threads per block: it is built with __launch_bounds__(256), since "
+      return "flash_attention allows at most 256 threads per block: it is built with "
+             "__launch_bounds__(256), since "
              "256 threads at 255 registers each already fill an SM's 65,536 registers";
     return "";
   };
   k.grid = [](const Params& p, const BlockShape& b, int) {
-    return BlockShape{static_cast<int>(common::ceil_div(p.at("seq"), b.x)), static_cast<int>(p.at("heads")), 1};
+    return BlockShape{static_cast<int>(common::ceil_div(p.at("seq"), b.x)),
+                      static_cast<int>(p.at("heads")), 1};
   };
   k.buffers = buffers(d);
   k.reference = [d](const HostBuffers& in, const Params& p) { return reference(in, p, d); };
@@ -322,18 +372,23 @@ KernelDesc variant(int d, std::string title, std::string lesson) {
   k.tolerance = {2e-6, 1e-5};
   k.bytes_moved = [d](const Params& p) { return 16.0 * static_cast<double>(elements(p, d)); };
   // Per head, query and key: d multiply-adds for the score and d for the weighted V row.
-  k.flops = [d](const Params& p) { return 4.0 * static_cast<double>(elements(p, d)) * double(p.at("seq")); };
+  k.flops = [d](const Params& p) {
+    return 4.0 * static_cast<double>(elements(p, d)) * double(p.at("seq"));
+  };
   k.sites = sites(d);
-  k.test_sizes = {{{"seq", 67}, {"heads", 2}}, {{"seq", 130}, {"heads", 3}}, {{"seq", 257}, {"heads", 1}},
+  k.test_sizes = {{{"seq", 67}, {"heads", 2}},
+                  {{"seq", 130}, {"heads", 3}},
+                  {{"seq", 257}, {"heads", 1}},
                   {{"seq", 1}, {"heads", 2}}};
   return k;
 }
 
 KernelDesc d64() {
-  KernelDesc k = variant(64, "Flash attention, head size 64",
-                         "Online-softmax attention with the whole output row in registers: 64 accumulators, the "
-                         "64-float query row and 32 tile scores per thread. Occupancy panel: well over 100 "
-                         "registers per thread and no local memory; the register limit sets the resident warps.");
+  KernelDesc k = variant(
+      64, "Flash attention, head size 64",
+      "Online-softmax attention with the whole output row in registers: 64 accumulators, the "
+      "64-float query row and 32 tile scores per thread. Occupancy panel: well over 100 "
+      "registers per thread and no local memory; the register limit sets the resident warps.");
   k.function = [](const Params&) { return reinterpret_cast<const void*>(flash_attention_d64); };
   k.symbol = [](const Params&) { return std::string("wl::flash_attention_d64"); };
   k.launch = [](const DeviceLaunch& l) { enqueue(l, flash_attention_d64); };
@@ -341,11 +396,12 @@ KernelDesc d64() {
 }
 
 KernelDesc d128() {
-  KernelDesc k = variant(128, "Flash attention, head size 128 (spills)",
-                         "The same kernel with 128 accumulators and a 128-float query row per thread: more than "
-                         "the 255 registers a thread can have, so the compiler spills to local memory. Occupancy "
-                         "panel: registers at the cap and local bytes per thread above zero; the local traffic "
-                         "goes through L1 and L2 and shows in the timings against d64.");
+  KernelDesc k = variant(
+      128, "Flash attention, head size 128 (spills)",
+      "The same kernel with 128 accumulators and a 128-float query row per thread: more than "
+      "the 255 registers a thread can have, so the compiler spills to local memory. Occupancy "
+      "panel: registers at the cap and local bytes per thread above zero; the local traffic "
+      "goes through L1 and L2 and shows in the timings against d64.");
   k.function = [](const Params&) { return reinterpret_cast<const void*>(flash_attention_d128); };
   k.symbol = [](const Params&) { return std::string("wl::flash_attention_d128"); };
   k.launch = [](const DeviceLaunch& l) { enqueue(l, flash_attention_d128); };

@@ -23,12 +23,13 @@ namespace wl {
 using Params = std::map<std::string, std::int64_t>;
 
 struct ParamSpec {
-  std::string name;                  // "stride", "n", "rows"
-  std::string help;                  // one line: what it is and its unit
+  std::string name; // "stride", "n", "rows"
+  std::string help; // one line: what it is and its unit
   std::int64_t default_value = 0;
-  std::int64_t min = 0, max = 0;     // inclusive
-  std::vector<std::int64_t> choices; // when not empty, the only values allowed (e.g. width 4, 8, 16)
-  bool is_size = false;              // a problem-size parameter, set in order by --size AxBxC
+  std::int64_t min = 0, max = 0; // inclusive
+  std::vector<std::int64_t>
+      choices;          // when not empty, the only values allowed (e.g. width 4, 8, 16)
+  bool is_size = false; // a problem-size parameter, set in order by --size AxBxC
 };
 
 // A block or thread index inside a launch.
@@ -50,7 +51,7 @@ struct Site {
   std::string name; // "load x", "store tile"
   MemorySpace space = MemorySpace::global;
   AccessOp op = AccessOp::load;
-  int buffer = -1; // global sites: which of KernelDesc::buffers
+  int buffer = -1;                         // global sites: which of KernelDesc::buffers
   std::function<int(const Params&)> width; // bytes per lane: 1, 2, 4, 8 or 16
   // Trip count of the loop around the site (1 when there is none); every thread runs the same
   // count, and offset() returns nullopt for iterations a thread skips.
@@ -118,16 +119,17 @@ struct KernelDesc {
   // Cross-parameter checks (e.g. 32-bit index overflow): "" when fine, else a one-line reason.
   std::function<std::string(const Params&)> check_params;
 
-  int block_rank = 1;            // 1, 2 or 3: the sides the user chooses
+  int block_rank = 1; // 1, 2 or 3: the sides the user chooses
   BlockShape default_block;
   std::vector<BlockShape> block_presets; // shapes worth trying, for the GUI
-  std::string allowed_blocks;    // "any 32 to 1024 threads in x", shown with every refusal
+  std::string allowed_blocks;            // "any 32 to 1024 threads in x", shown with every refusal
   // "" when the shape is allowed for these parameters, else why not (one line).
   std::function<std::string(const BlockShape&, const Params&)> check_block;
   bool library_chooses_block = false; // cuBLAS: the block is not the user's to choose
 
   std::function<BlockShape(const Params&, const BlockShape& block, int sm_count)> grid;
-  std::function<std::int64_t(const Params&, const BlockShape& block)> dynamic_smem; // may be empty: 0
+  std::function<std::int64_t(const Params&, const BlockShape& block)>
+      dynamic_smem; // may be empty: 0
 
   std::vector<BufferSpec> buffers;
   // Fills the inputs from a seeded generator; empty: every f32 input uniform in [-1, 1).
@@ -135,8 +137,9 @@ struct KernelDesc {
   std::function<Expected(const HostBuffers& inputs, const Params&)> reference;
   Tolerance tolerance;
 
-  std::function<double(const Params&)> bytes_moved; // fewest bytes: inputs read once, outputs written once
-  std::function<double(const Params&)> flops;       // may be empty: no arithmetic worth a roofline
+  std::function<double(const Params&)>
+      bytes_moved; // fewest bytes: inputs read once, outputs written once
+  std::function<double(const Params&)> flops; // may be empty: no arithmetic worth a roofline
 
   std::vector<Site> sites;
 

@@ -18,16 +18,17 @@
 #include "launch.cuh"
 #include "matmul_reference.h"
 
-#include <cublas_v2.h>
-
 #include <stdexcept>
+
+#include <cublas_v2.h>
 
 namespace wl {
 
 // One output per thread: the dot product of row `row` of A and column `col` of B.
 __device__ void matmul_one_output(const float* a, const float* b, float* c, int m, int n, int k,
                                   int row, int col) {
-  if (row >= m || col >= n) return;
+  if (row >= m || col >= n)
+    return;
   float sum = 0.0f;
   for (int p = 0; p < k; ++p)
     sum += a[matmul::row_major(row, p, k)] * b[matmul::row_major(p, col, n)];
@@ -71,7 +72,8 @@ __device__ void matmul_through_tiles(const float* a, const float* b, float* c, i
              tiles[matmul::b_tile_word(q, tx, kTile, kPitch)];
     __syncthreads(); // the next step overwrites the tiles
   }
-  if (row < m && col < n) c[matmul::row_major(row, col, n)] = sum;
+  if (row < m && col < n)
+    c[matmul::row_major(row, col, n)] = sum;
 }
 
 template <int kTile>
@@ -109,8 +111,7 @@ Expected reference(const HostBuffers& in, const Params& p) {
   return e;
 }
 
-template <auto Kernel>
-void launch_kernel(const DeviceLaunch& l) {
+template <auto Kernel> void launch_kernel(const DeviceLaunch& l) {
   const Dims d = dims(l.shape.params);
   Kernel<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), 0, stream_of(l)>>>(
       buffer<const float>(l, kA), buffer<const float>(l, kB), buffer<float>(l, kC), d.m, d.n, d.k);
@@ -123,10 +124,10 @@ KernelDesc base(std::string id, std::string title, std::string lesson) {
   k.title = std::move(title);
   k.lesson = std::move(lesson);
   // 16384 per side keeps every matrix below 2^31 elements: the kernels index with 32-bit ints.
-  k.params = {{"m", "rows of A and C", 4096, 1, 16384, {}, true},
-              {"n", "columns of B and C", 4096, 1, 16384, {}, true},
-              {"k", "columns of A, rows of B: the length of each dot product", 4096, 1, 16384,
-               {}, true}};
+  k.params = {
+      {"m", "rows of A and C", 4096, 1, 16384, {}, true},
+      {"n", "columns of B and C", 4096, 1, 16384, {}, true},
+      {"k", "columns of A, rows of B: the length of each dot product", 4096, 1, 16384, {}, true}};
   k.buffers = buffers();
   k.reference = reference;
   // fp32 accumulation of k products of values in [-1, 1) against a double reference: the error
@@ -160,16 +161,17 @@ std::optional<std::pair<int, int>> naive_output(const LaunchShape& s, Coord b, C
   const int along_y = matmul::element(b.y, s.block.y, t.y);
   const int row = x_along_columns ? along_y : along_x;
   const int col = x_along_columns ? along_x : along_y;
-  if (row >= d.m || col >= d.n) return std::nullopt;
+  if (row >= d.m || col >= d.n)
+    return std::nullopt;
   return std::pair{row, col};
 }
 
 // A site's offset from the element index `element_of(dims, row, col, p)` at loop step p.
-template <typename ElementOf>
-auto naive_offset(bool x_along_columns, ElementOf element_of) {
+template <typename ElementOf> auto naive_offset(bool x_along_columns, ElementOf element_of) {
   return [=](const LaunchShape& s, Coord b, Coord t, std::int64_t p) -> Offset {
     const auto rc = naive_output(s, b, t, x_along_columns);
-    if (!rc) return std::nullopt;
+    if (!rc)
+      return std::nullopt;
     const Dims d = dims(s.params);
     return 4 * std::int64_t{element_of(d, rc->first, rc->second, static_cast<int>(p))};
   };
@@ -179,11 +181,11 @@ std::vector<Site> naive_sites(bool x_along_columns) {
   const auto k_steps = [](const LaunchShape& s) { return s.param("k"); };
   const auto width = common::fixed_width(4);
   return {{"load A", MemorySpace::global, AccessOp::load, kA, width, k_steps,
-           naive_offset(x_along_columns,
-                        [](Dims d, int row, int, int p) { return matmul::row_major(row, p, d.k); })},
+           naive_offset(x_along_columns, [](Dims d, int row, int,
+                                            int p) { return matmul::row_major(row, p, d.k); })},
           {"load B", MemorySpace::global, AccessOp::load, kB, width, k_steps,
-           naive_offset(x_along_columns,
-                        [](Dims d, int, int col, int p) { return matmul::row_major(p, col, d.n); })},
+           naive_offset(x_along_columns, [](Dims d, int, int col,
+                                            int p) { return matmul::row_major(p, col, d.n); })},
           {"store C", MemorySpace::global, AccessOp::store, kC, width, common::single_iteration(),
            naive_offset(x_along_columns, [](Dims d, int row, int col, int) {
              return matmul::row_major(row, col, d.n);
@@ -198,8 +200,10 @@ KernelDesc naive_variant(std::string id, std::string title, std::string lesson,
   k.block_presets = {{32, 8, 1}, {16, 16, 1}, {32, 32, 1}, {8, 32, 1}};
   k.allowed_blocks = "any 2D block of 1 to 1024 threads";
   k.check_block = [](const BlockShape& b, const Params&) -> std::string {
-    if (b.z != 1) return "a thread per output of a 2D matrix: the block is 2D (z must be 1)";
-    if (b.threads() > 1024) return "a block holds at most 1024 threads";
+    if (b.z != 1)
+      return "a thread per output of a 2D matrix: the block is 2D (z must be 1)";
+    if (b.threads() > 1024)
+      return "a block holds at most 1024 threads";
     return "";
   };
   k.grid = [x_along_columns](const Params& p, const BlockShape& b, int) {
@@ -261,7 +265,8 @@ Offset load_a(const LaunchShape& s, Coord b, Coord t, std::int64_t step) {
   const Dims d = dims(s.params);
   const int row = row_of(s, b, t);
   const int a_col = matmul::staged_k(static_cast<int>(step), tile_of(s), t.x);
-  if (row >= d.m || a_col >= d.k) return std::nullopt;
+  if (row >= d.m || a_col >= d.k)
+    return std::nullopt;
   return 4 * std::int64_t{matmul::row_major(row, a_col, d.k)};
 }
 
@@ -269,14 +274,16 @@ Offset load_b(const LaunchShape& s, Coord b, Coord t, std::int64_t step) {
   const Dims d = dims(s.params);
   const int col = col_of(s, b, t);
   const int b_row = matmul::staged_k(static_cast<int>(step), tile_of(s), t.y);
-  if (b_row >= d.k || col >= d.n) return std::nullopt;
+  if (b_row >= d.k || col >= d.n)
+    return std::nullopt;
   return 4 * std::int64_t{matmul::row_major(b_row, col, d.n)};
 }
 
 Offset store_c(const LaunchShape& s, Coord b, Coord t, std::int64_t) {
   const Dims d = dims(s.params);
   const int row = row_of(s, b, t), col = col_of(s, b, t);
-  if (row >= d.m || col >= d.n) return std::nullopt;
+  if (row >= d.m || col >= d.n)
+    return std::nullopt;
   return 4 * std::int64_t{matmul::row_major(row, col, d.n)};
 }
 
@@ -360,8 +367,10 @@ KernelDesc tiled() {
     return "wl::matmul_tiled<" + std::to_string(p.at("tile")) + ">";
   };
   k.launch = [](const DeviceLaunch& l) {
-    if (l.shape.param("tile") == 32) launch_kernel<matmul_tiled<32>>(l);
-    else launch_kernel<matmul_tiled<16>>(l);
+    if (l.shape.param("tile") == 32)
+      launch_kernel<matmul_tiled<32>>(l);
+    else
+      launch_kernel<matmul_tiled<16>>(l);
   };
   return k;
 }
@@ -386,8 +395,10 @@ KernelDesc tiled_padded() {
     return "wl::matmul_tiled_padded<" + std::to_string(p.at("tile")) + ">";
   };
   k.launch = [](const DeviceLaunch& l) {
-    if (l.shape.param("tile") == 32) launch_kernel<matmul_tiled_padded<32>>(l);
-    else launch_kernel<matmul_tiled_padded<16>>(l);
+    if (l.shape.param("tile") == 32)
+      launch_kernel<matmul_tiled_padded<32>>(l);
+    else
+      launch_kernel<matmul_tiled_padded<16>>(l);
   };
   return k;
 }

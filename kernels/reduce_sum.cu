@@ -29,8 +29,10 @@ namespace {
 __device__ float thread_sum(const float* x, std::int64_t n, int chunk) {
   float sum = 0.0f;
   for (int k = 0; k < reduce_sum::loads_per_thread(chunk, blockDim.x); ++k) {
-    const std::int64_t i = reduce_sum::chunk_element(blockIdx.x, chunk, blockDim.x, threadIdx.x, k, n);
-    if (i >= 0) sum += x[i];
+    const std::int64_t i =
+        reduce_sum::chunk_element(blockIdx.x, chunk, blockDim.x, threadIdx.x, k, n);
+    if (i >= 0)
+      sum += x[i];
   }
   return sum;
 }
@@ -44,22 +46,27 @@ __global__ void reduce_sum_interleaved(const float* x, float* partials, std::int
   __syncthreads();
   for (int step = 0; step < reduce_sum::tree_steps(blockDim.x); ++step) {
     const reduce_sum::TreeStep t = reduce_sum::interleaved_step(threadIdx.x, step);
-    if (t.active) sdata[t.target] += sdata[t.source];
+    if (t.active)
+      sdata[t.target] += sdata[t.source];
     __syncthreads();
   }
-  if (threadIdx.x == 0) partials[blockIdx.x] = sdata[0];
+  if (threadIdx.x == 0)
+    partials[blockIdx.x] = sdata[0];
 }
 
-__global__ void reduce_sum_strided_index(const float* x, float* partials, std::int64_t n, int chunk) {
+__global__ void reduce_sum_strided_index(const float* x, float* partials, std::int64_t n,
+                                         int chunk) {
   extern __shared__ float sdata[];
   sdata[threadIdx.x] = thread_sum(x, n, chunk);
   __syncthreads();
   for (int step = 0; step < reduce_sum::tree_steps(blockDim.x); ++step) {
     const reduce_sum::TreeStep t = reduce_sum::strided_index_step(threadIdx.x, step, blockDim.x);
-    if (t.active) sdata[t.target] += sdata[t.source];
+    if (t.active)
+      sdata[t.target] += sdata[t.source];
     __syncthreads();
   }
-  if (threadIdx.x == 0) partials[blockIdx.x] = sdata[0];
+  if (threadIdx.x == 0)
+    partials[blockIdx.x] = sdata[0];
 }
 
 __global__ void reduce_sum_sequential(const float* x, float* partials, std::int64_t n, int chunk) {
@@ -68,23 +75,29 @@ __global__ void reduce_sum_sequential(const float* x, float* partials, std::int6
   __syncthreads();
   for (int step = 0; step < reduce_sum::tree_steps(blockDim.x); ++step) {
     const reduce_sum::TreeStep t = reduce_sum::sequential_step(threadIdx.x, step, blockDim.x);
-    if (t.active) sdata[t.target] += sdata[t.source];
+    if (t.active)
+      sdata[t.target] += sdata[t.source];
     __syncthreads();
   }
-  if (threadIdx.x == 0) partials[blockIdx.x] = sdata[0];
+  if (threadIdx.x == 0)
+    partials[blockIdx.x] = sdata[0];
 }
 
 // Each warp sums in registers; lane 0 of each warp leaves the warp's sum in shared memory, and
 // warp 0 adds those (at most 32) with one more round of shuffles.
-__global__ void reduce_sum_warp_shuffle(const float* x, float* partials, std::int64_t n, int chunk) {
+__global__ void reduce_sum_warp_shuffle(const float* x, float* partials, std::int64_t n,
+                                        int chunk) {
   __shared__ float warp_sums[reduce_sum::kWarp];
   const int warp = reduce_sum::warp_of(threadIdx.x), lane = reduce_sum::lane_of(threadIdx.x);
   const float sum = warp_sum(thread_sum(x, n, chunk));
-  if (lane == 0) warp_sums[warp] = sum;
+  if (lane == 0)
+    warp_sums[warp] = sum;
   __syncthreads();
   if (warp == 0) {
-    const float block_sum = warp_sum(lane < reduce_sum::warps_in(blockDim.x) ? warp_sums[lane] : 0.0f);
-    if (lane == 0) partials[blockIdx.x] = block_sum;
+    const float block_sum =
+        warp_sum(lane < reduce_sum::warps_in(blockDim.x) ? warp_sums[lane] : 0.0f);
+    if (lane == 0)
+      partials[blockIdx.x] = block_sum;
   }
 }
 
@@ -107,31 +120,43 @@ Expected reference(const HostBuffers& in, const Params& p) {
   const std::int64_t n = p.at("n"), chunk = p.at("chunk");
   for (std::int64_t b = 0; b < block_count(p); ++b) {
     double sum = 0;
-    for (std::int64_t i = b * chunk; i < std::min(n, (b + 1) * chunk); ++i) sum += x[i];
+    for (std::int64_t i = b * chunk; i < std::min(n, (b + 1) * chunk); ++i)
+      sum += x[i];
     partials[b] = static_cast<float>(sum);
   }
   return e;
 }
 
 Offset element_offset(const LaunchShape& s, Coord b, Coord t, std::int64_t k) {
-  const std::int64_t i = reduce_sum::chunk_element(b.x, static_cast<int>(s.param("chunk")), s.block.x, t.x,
-                                                   static_cast<int>(k), s.param("n"));
+  const std::int64_t i = reduce_sum::chunk_element(
+      b.x, static_cast<int>(s.param("chunk")), s.block.x, t.x, static_cast<int>(k), s.param("n"));
   return i >= 0 ? Offset(i * 4) : std::nullopt;
 }
 
 // Sites every variant has: the register loop's load and thread 0's partial-sum store.
 Site load_x_site() {
-  return {"load x", MemorySpace::global, AccessOp::load, kX, common::fixed_width(4),
+  return {"load x",
+          MemorySpace::global,
+          AccessOp::load,
+          kX,
+          common::fixed_width(4),
           [](const LaunchShape& s) {
-            return std::int64_t{reduce_sum::loads_per_thread(static_cast<int>(s.param("chunk")), s.block.x)};
+            return std::int64_t{
+                reduce_sum::loads_per_thread(static_cast<int>(s.param("chunk")), s.block.x)};
           },
           element_offset};
 }
 
 Site store_partial_site() {
-  return {"store partial", MemorySpace::global, AccessOp::store, kPartials, common::fixed_width(4),
+  return {"store partial",
+          MemorySpace::global,
+          AccessOp::store,
+          kPartials,
+          common::fixed_width(4),
           common::single_iteration(),
-          [](const LaunchShape&, Coord b, Coord t, std::int64_t) { return t.x == 0 ? Offset(b.x * 4) : std::nullopt; }};
+          [](const LaunchShape&, Coord b, Coord t, std::int64_t) {
+            return t.x == 0 ? Offset(b.x * 4) : std::nullopt;
+          }};
 }
 
 using StepFn = reduce_sum::TreeStep (*)(int thread, int step, int block_dim);
@@ -139,39 +164,51 @@ using StepFn = reduce_sum::TreeStep (*)(int thread, int step, int block_dim);
 // The shared sites of a tree kernel, in source order: each thread's sum stored at sdata[tid], per
 // step the two loads and the store of `sdata[target] += sdata[source]`, thread 0's final load.
 std::vector<Site> tree_sites(StepFn step_of) {
-  const auto steps = [](const LaunchShape& s) { return std::int64_t{reduce_sum::tree_steps(s.block.x)}; };
+  const auto steps = [](const LaunchShape& s) {
+    return std::int64_t{reduce_sum::tree_steps(s.block.x)};
+  };
   const auto word = [step_of](bool source) {
     return [step_of, source](const LaunchShape& s, Coord, Coord t, std::int64_t step) -> Offset {
       const reduce_sum::TreeStep ts = step_of(t.x, static_cast<int>(step), s.block.x);
-      if (!ts.active) return std::nullopt;
+      if (!ts.active)
+        return std::nullopt;
       return std::int64_t{source ? ts.source : ts.target} * 4;
     };
   };
-  return {
-      load_x_site(),
-      {"store thread sum", MemorySpace::shared, AccessOp::store, -1, common::fixed_width(4), common::single_iteration(),
-       [](const LaunchShape&, Coord, Coord t, std::int64_t) { return Offset(t.x * 4); }},
-      {"tree load target", MemorySpace::shared, AccessOp::load, -1, common::fixed_width(4), steps, word(false)},
-      {"tree load source", MemorySpace::shared, AccessOp::load, -1, common::fixed_width(4), steps, word(true)},
-      {"tree store target", MemorySpace::shared, AccessOp::store, -1, common::fixed_width(4), steps, word(false)},
-      {"load block sum", MemorySpace::shared, AccessOp::load, -1, common::fixed_width(4), common::single_iteration(),
-       [](const LaunchShape&, Coord, Coord t, std::int64_t) { return t.x == 0 ? Offset(0) : std::nullopt; }},
-      store_partial_site()};
+  return {load_x_site(),
+          {"store thread sum", MemorySpace::shared, AccessOp::store, -1, common::fixed_width(4),
+           common::single_iteration(),
+           [](const LaunchShape&, Coord, Coord t, std::int64_t) { return Offset(t.x * 4); }},
+          {"tree load target", MemorySpace::shared, AccessOp::load, -1, common::fixed_width(4),
+           steps, word(false)},
+          {"tree load source", MemorySpace::shared, AccessOp::load, -1, common::fixed_width(4),
+           steps, word(true)},
+          {"tree store target", MemorySpace::shared, AccessOp::store, -1, common::fixed_width(4),
+           steps, word(false)},
+          {"load block sum", MemorySpace::shared, AccessOp::load, -1, common::fixed_width(4),
+           common::single_iteration(),
+           [](const LaunchShape&, Coord, Coord t, std::int64_t) {
+             return t.x == 0 ? Offset(0) : std::nullopt;
+           }},
+          store_partial_site()};
 }
 
 std::vector<Site> warp_shuffle_sites() {
-  return {load_x_site(),
-          {"store warp sum", MemorySpace::shared, AccessOp::store, -1, common::fixed_width(4), common::single_iteration(),
-           [](const LaunchShape&, Coord, Coord t, std::int64_t) {
-             return reduce_sum::lane_of(t.x) == 0 ? Offset(reduce_sum::warp_of(t.x) * 4) : std::nullopt;
-           }},
-          {"load warp sums", MemorySpace::shared, AccessOp::load, -1, common::fixed_width(4), common::single_iteration(),
-           [](const LaunchShape& s, Coord, Coord t, std::int64_t) {
-             const int lane = reduce_sum::lane_of(t.x);
-             const bool reads = reduce_sum::warp_of(t.x) == 0 && lane < reduce_sum::warps_in(s.block.x);
-             return reads ? Offset(lane * 4) : std::nullopt;
-           }},
-          store_partial_site()};
+  return {
+      load_x_site(),
+      {"store warp sum", MemorySpace::shared, AccessOp::store, -1, common::fixed_width(4),
+       common::single_iteration(),
+       [](const LaunchShape&, Coord, Coord t, std::int64_t) {
+         return reduce_sum::lane_of(t.x) == 0 ? Offset(reduce_sum::warp_of(t.x) * 4) : std::nullopt;
+       }},
+      {"load warp sums", MemorySpace::shared, AccessOp::load, -1, common::fixed_width(4),
+       common::single_iteration(),
+       [](const LaunchShape& s, Coord, Coord t, std::int64_t) {
+         const int lane = reduce_sum::lane_of(t.x);
+         const bool reads = reduce_sum::warp_of(t.x) == 0 && lane < reduce_sum::warps_in(s.block.x);
+         return reads ? Offset(lane * 4) : std::nullopt;
+       }},
+      store_partial_site()};
 }
 
 using Kernel = void (*)(const float*, float*, std::int64_t, int);
@@ -182,16 +219,26 @@ KernelDesc base(std::string variant, std::string title, std::string lesson, Kern
   k.title = std::move(title);
   k.lesson = std::move(lesson);
   k.params = {{"n", "elements of x to sum", 1 << 24, 1, std::int64_t{1} << 30, {}, true},
-              {"chunk", "elements each block sums (one partial sum per chunk)", 1024, 1024, 8192, {1024, 2048, 4096, 8192}, false}};
+              {"chunk",
+               "elements each block sums (one partial sum per chunk)",
+               1024,
+               1024,
+               8192,
+               {1024, 2048, 4096, 8192},
+               false}};
   k.block_rank = 1;
   k.default_block = {256, 1, 1};
-  k.grid = [](const Params& p, const BlockShape&, int) { return BlockShape{static_cast<int>(block_count(p)), 1, 1}; };
+  k.grid = [](const Params& p, const BlockShape&, int) {
+    return BlockShape{static_cast<int>(block_count(p)), 1, 1};
+  };
   k.buffers = buffers();
   k.reference = reference;
   // Random inputs in [-1, 1): float rounding over a chunk of 8192 terms reached 6e-5 in a CPU
   // simulation of the kernels' order; absolute, since a partial sum may be close to zero.
   k.tolerance = {5e-4, 1e-5};
-  k.bytes_moved = [](const Params& p) { return 4.0 * static_cast<double>(p.at("n") + block_count(p)); };
+  k.bytes_moved = [](const Params& p) {
+    return 4.0 * static_cast<double>(p.at("n") + block_count(p));
+  };
   k.flops = [](const Params& p) { return static_cast<double>(p.at("n")); };
   k.test_sizes = {{{"n", 1}, {"chunk", 1024}},
                   {{"n", 1000}, {"chunk", 1024}},
@@ -208,57 +255,74 @@ KernelDesc base(std::string variant, std::string title, std::string lesson, Kern
   return k;
 }
 
-KernelDesc tree(std::string variant, std::string title, std::string lesson, Kernel kernel, StepFn step_of) {
+KernelDesc tree(std::string variant, std::string title, std::string lesson, Kernel kernel,
+                StepFn step_of) {
   KernelDesc k = base(std::move(variant), std::move(title), std::move(lesson), kernel);
   k.block_presets = {{64, 1, 1}, {128, 1, 1}, {256, 1, 1}, {512, 1, 1}, {1024, 1, 1}};
   k.allowed_blocks = "a 1D power-of-two block of 32 to 1024 threads";
-  k.check_block = [](const BlockShape& b, const Params&) { return common::check_power_of_two_block(b); };
+  k.check_block = [](const BlockShape& b, const Params&) {
+    return common::check_power_of_two_block(b);
+  };
   k.dynamic_smem = [](const Params&, const BlockShape& b) { return std::int64_t{b.x} * 4; };
   k.sites = tree_sites(step_of);
   return k;
 }
 
-reduce_sum::TreeStep interleaved_step(int thread, int step, int) { return reduce_sum::interleaved_step(thread, step); }
+reduce_sum::TreeStep interleaved_step(int thread, int step, int) {
+  return reduce_sum::interleaved_step(thread, step);
+}
 
 KernelDesc interleaved() {
   return tree("interleaved", "Block sum, interleaved tree (divergent)",
-              "Step s adds sdata[tid + s] into sdata[tid] for every tid that is a multiple of 2s. The working "
-              "threads are spread over all warps: at s = 1 every warp runs the add for 16 lanes, at s = 16 for "
-              "one lane, so the block issues far more shared instructions than the work needs (divergence). "
-              "Shared memory panel: the tree sites issue 47 requests per 256-thread block against sequential's "
-              "12, each with few active lanes; the bank grid shows no conflicts, since the lanes of one warp "
-              "still land on distinct banks. Compare strided_index, which removes the divergence and creates "
+              "Step s adds sdata[tid + s] into sdata[tid] for every tid that is a multiple of 2s. "
+              "The working "
+              "threads are spread over all warps: at s = 1 every warp runs the add for 16 lanes, "
+              "at s = 16 for "
+              "one lane, so the block issues far more shared instructions than the work needs "
+              "(divergence). "
+              "Shared memory panel: the tree sites issue 47 requests per 256-thread block against "
+              "sequential's "
+              "12, each with few active lanes; the bank grid shows no conflicts, since the lanes "
+              "of one warp "
+              "still land on distinct banks. Compare strided_index, which removes the divergence "
+              "and creates "
               "conflicts, and sequential, which removes both.",
               reduce_sum_interleaved, interleaved_step);
 }
 
 KernelDesc strided_index() {
   return tree("strided_index", "Block sum, interleaved tree with a strided index (bank conflicts)",
-              "Step s lets thread tid add sdata[2s*tid + s] into sdata[2s*tid], so the working threads are the "
-              "first ones and whole warps retire early: the request count drops to sequential's. But neighbouring "
-              "lanes now touch words 2s apart, which share banks: 2-way at s = 1, 4-way at s = 2, up to 32-way "
-              "with 1024-thread blocks. Shared memory panel: excess wavefronts on all three tree sites and the "
+              "Step s lets thread tid add sdata[2s*tid + s] into sdata[2s*tid], so the working "
+              "threads are the "
+              "first ones and whole warps retire early: the request count drops to sequential's. "
+              "But neighbouring "
+              "lanes now touch words 2s apart, which share banks: 2-way at s = 1, 4-way at s = 2, "
+              "up to 32-way "
+              "with 1024-thread blocks. Shared memory panel: excess wavefronts on all three tree "
+              "sites and the "
               "n-way in the bank grid, step by step; global panel unchanged.",
               reduce_sum_strided_index, reduce_sum::strided_index_step);
 }
 
 KernelDesc sequential() {
-  return tree("sequential", "Block sum, sequential tree",
-              "Step s (blockDim/2 down to 1) lets the first s threads add sdata[tid + s] into sdata[tid]: "
-              "consecutive lanes touch consecutive words (no bank conflicts) and whole warps drop out as s "
-              "shrinks (divergence only in the last warp). Shared memory panel: one wavefront per request "
-              "on every tree site and the fewest requests of the tree variants. Timings: the fastest tree.",
-              reduce_sum_sequential, reduce_sum::sequential_step);
+  return tree(
+      "sequential", "Block sum, sequential tree",
+      "Step s (blockDim/2 down to 1) lets the first s threads add sdata[tid + s] into sdata[tid]: "
+      "consecutive lanes touch consecutive words (no bank conflicts) and whole warps drop out as s "
+      "shrinks (divergence only in the last warp). Shared memory panel: one wavefront per request "
+      "on every tree site and the fewest requests of the tree variants. Timings: the fastest tree.",
+      reduce_sum_sequential, reduce_sum::sequential_step);
 }
 
 KernelDesc warp_shuffle() {
-  KernelDesc k = base("warp_shuffle", "Block sum, warp shuffles",
-                      "Each warp adds its 32 sums with five __shfl_xor_sync steps, register to register; lane 0 "
-                      "of each warp stores one float in shared memory and warp 0 adds those with one more "
-                      "round of shuffles. Shared memory panel: one store per warp and one load, instead of a "
-                      "tree of log2(blockDim) steps; no barriers inside the reduction. Any whole number of warps "
-                      "works as a block.",
-                      reduce_sum_warp_shuffle);
+  KernelDesc k = base(
+      "warp_shuffle", "Block sum, warp shuffles",
+      "Each warp adds its 32 sums with five __shfl_xor_sync steps, register to register; lane 0 "
+      "of each warp stores one float in shared memory and warp 0 adds those with one more "
+      "round of shuffles. Shared memory panel: one store per warp and one load, instead of a "
+      "tree of log2(blockDim) steps; no barriers inside the reduction. Any whole number of warps "
+      "works as a block.",
+      reduce_sum_warp_shuffle);
   k.block_presets = {{64, 1, 1}, {128, 1, 1}, {256, 1, 1}, {512, 1, 1}, {1024, 1, 1}};
   k.allowed_blocks = "a 1D block of 32 to 1024 threads, a multiple of 32";
   k.check_block = [](const BlockShape& b, const Params&) {
@@ -270,6 +334,8 @@ KernelDesc warp_shuffle() {
 
 } // namespace
 
-std::vector<KernelDesc> reduce_sum_kernels() { return {interleaved(), strided_index(), sequential(), warp_shuffle()}; }
+std::vector<KernelDesc> reduce_sum_kernels() {
+  return {interleaved(), strided_index(), sequential(), warp_shuffle()};
+}
 
 } // namespace wl

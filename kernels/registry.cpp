@@ -9,10 +9,12 @@ namespace {
 std::vector<KernelDesc> build_registry() {
   std::vector<KernelDesc> all;
   // The order of the catalog: from one add per thread to a fused attention kernel.
-  for (auto family : {vec_add_kernels, vec_add_3d_kernels, broadcast_add_kernels, divergence_kernels,
-                      coalescing_kernels, bank_conflicts_kernels, transpose_kernels, matmul_kernels,
-                      softmax_kernels, reduce_sum_kernels, flash_attention_kernels})
-    for (KernelDesc& kernel : family()) all.push_back(std::move(kernel));
+  for (auto family :
+       {vec_add_kernels, vec_add_3d_kernels, broadcast_add_kernels, divergence_kernels,
+        coalescing_kernels, bank_conflicts_kernels, transpose_kernels, matmul_kernels,
+        softmax_kernels, reduce_sum_kernels, flash_attention_kernels})
+    for (KernelDesc& kernel : family())
+      all.push_back(std::move(kernel));
   return all;
 }
 
@@ -25,7 +27,8 @@ const std::vector<KernelDesc>& all_kernels() {
 
 const KernelDesc* find_kernel(const std::string& id) {
   for (const KernelDesc& kernel : all_kernels())
-    if (kernel.id == id) return &kernel;
+    if (kernel.id == id)
+      return &kernel;
   return nullptr;
 }
 

@@ -43,7 +43,8 @@ __device__ float block_tree_reduce(float* sdata, float value, Combine combine) {
   __syncthreads();
   for (int step = 0; step < reduce_sum::tree_steps(blockDim.x); ++step) {
     const reduce_sum::TreeStep t = reduce_sum::sequential_step(threadIdx.x, step, blockDim.x);
-    if (t.active) sdata[t.target] = combine(sdata[t.target], sdata[t.source]);
+    if (t.active)
+      sdata[t.target] = combine(sdata[t.target], sdata[t.source]);
     __syncthreads();
   }
   const float result = sdata[0];
@@ -58,19 +59,22 @@ struct Running {
 };
 
 __device__ Running add_element(Running r, float x) {
-  if (x > r.max) return {x, r.sum * expf(r.max - x) + 1.0f}; // a new max: rescale the sum so far
+  if (x > r.max)
+    return {x, r.sum * expf(r.max - x) + 1.0f}; // a new max: rescale the sum so far
   return {r.max, r.sum + expf(x - r.max)};
 }
 
 __device__ Running combine(Running a, Running b) {
   const float m = fmaxf(a.max, b.max);
-  if (m == -INFINITY) return a; // both empty: lanes past the end of a row shorter than 32
+  if (m == -INFINITY)
+    return a; // both empty: lanes past the end of a row shorter than 32
   return {m, a.sum * expf(a.max - m) + b.sum * expf(b.max - m)};
 }
 
 __device__ Running warp_combine(Running r) {
   for (int offset = 16; offset > 0; offset /= 2)
-    r = combine(r, {__shfl_xor_sync(kFullWarp, r.max, offset), __shfl_xor_sync(kFullWarp, r.sum, offset)});
+    r = combine(
+        r, {__shfl_xor_sync(kFullWarp, r.max, offset), __shfl_xor_sync(kFullWarp, r.sum, offset)});
   return r;
 }
 
@@ -78,11 +82,14 @@ __device__ Running warp_combine(Running r) {
 
 __global__ void softmax_naive(const float* x, float* y, std::int64_t rows, int cols) {
   const std::int64_t row = softmax::thread_row(blockIdx.x, blockDim.x, threadIdx.x);
-  if (row >= rows) return;
+  if (row >= rows)
+    return;
   float row_max = -INFINITY;
-  for (int c = 0; c < cols; ++c) row_max = fmaxf(row_max, x[softmax::element(row, cols, c)]);
+  for (int c = 0; c < cols; ++c)
+    row_max = fmaxf(row_max, x[softmax::element(row, cols, c)]);
   float row_sum = 0.0f;
-  for (int c = 0; c < cols; ++c) row_sum += expf(x[softmax::element(row, cols, c)] - row_max);
+  for (int c = 0; c < cols; ++c)
+    row_sum += expf(x[softmax::element(row, cols, c)] - row_max);
   for (int c = 0; c < cols; ++c) {
     const std::int64_t i = softmax::element(row, cols, c);
     y[i] = expf(x[i] - row_max) / row_sum;
@@ -97,18 +104,21 @@ __global__ void softmax_block_tree(const float* x, float* y, int cols) {
   float thread_max = -INFINITY;
   for (int k = 0; k < steps; ++k) {
     const int c = softmax::strided_col(threadIdx.x, blockDim.x, k);
-    if (c < cols) thread_max = fmaxf(thread_max, x[softmax::element(row, cols, c)]);
+    if (c < cols)
+      thread_max = fmaxf(thread_max, x[softmax::element(row, cols, c)]);
   }
   const float row_max = block_tree_reduce(sdata, thread_max, MaxOf{});
   float thread_sum = 0.0f;
   for (int k = 0; k < steps; ++k) {
     const int c = softmax::strided_col(threadIdx.x, blockDim.x, k);
-    if (c < cols) thread_sum += expf(x[softmax::element(row, cols, c)] - row_max);
+    if (c < cols)
+      thread_sum += expf(x[softmax::element(row, cols, c)] - row_max);
   }
   const float row_sum = block_tree_reduce(sdata, thread_sum, SumOf{});
   for (int k = 0; k < steps; ++k) {
     const int c = softmax::strided_col(threadIdx.x, blockDim.x, k);
-    if (c >= cols) continue;
+    if (c >= cols)
+      continue;
     const std::int64_t i = softmax::element(row, cols, c);
     y[i] = expf(x[i] - row_max) / row_sum;
   }
@@ -117,23 +127,27 @@ __global__ void softmax_block_tree(const float* x, float* y, int cols) {
 // One warp per row; lane l visits columns l, l + 32, ...
 __global__ void softmax_warp_shuffle(const float* x, float* y, std::int64_t rows, int cols) {
   const std::int64_t row = softmax::warp_row(blockIdx.x, blockDim.x, threadIdx.x);
-  if (row >= rows) return; // the same for all 32 lanes: the shuffles below always see whole warps
+  if (row >= rows)
+    return; // the same for all 32 lanes: the shuffles below always see whole warps
   const int lane = softmax::lane(threadIdx.x), steps = softmax::col_steps(cols, softmax::kWarp);
   float lane_max = -INFINITY;
   for (int k = 0; k < steps; ++k) {
     const int c = softmax::strided_col(lane, softmax::kWarp, k);
-    if (c < cols) lane_max = fmaxf(lane_max, x[softmax::element(row, cols, c)]);
+    if (c < cols)
+      lane_max = fmaxf(lane_max, x[softmax::element(row, cols, c)]);
   }
   const float row_max = warp_max(lane_max);
   float lane_sum = 0.0f;
   for (int k = 0; k < steps; ++k) {
     const int c = softmax::strided_col(lane, softmax::kWarp, k);
-    if (c < cols) lane_sum += expf(x[softmax::element(row, cols, c)] - row_max);
+    if (c < cols)
+      lane_sum += expf(x[softmax::element(row, cols, c)] - row_max);
   }
   const float row_sum = warp_sum(lane_sum);
   for (int k = 0; k < steps; ++k) {
     const int c = softmax::strided_col(lane, softmax::kWarp, k);
-    if (c >= cols) continue;
+    if (c >= cols)
+      continue;
     const std::int64_t i = softmax::element(row, cols, c);
     y[i] = expf(x[i] - row_max) / row_sum;
   }
@@ -142,17 +156,20 @@ __global__ void softmax_warp_shuffle(const float* x, float* y, std::int64_t rows
 // One warp per row, like warp_shuffle, but the max and the sum come from a single pass.
 __global__ void softmax_online(const float* x, float* y, std::int64_t rows, int cols) {
   const std::int64_t row = softmax::warp_row(blockIdx.x, blockDim.x, threadIdx.x);
-  if (row >= rows) return; // the same for all 32 lanes
+  if (row >= rows)
+    return; // the same for all 32 lanes
   const int lane = softmax::lane(threadIdx.x), steps = softmax::col_steps(cols, softmax::kWarp);
   Running lane_state{-INFINITY, 0.0f};
   for (int k = 0; k < steps; ++k) {
     const int c = softmax::strided_col(lane, softmax::kWarp, k);
-    if (c < cols) lane_state = add_element(lane_state, x[softmax::element(row, cols, c)]);
+    if (c < cols)
+      lane_state = add_element(lane_state, x[softmax::element(row, cols, c)]);
   }
   const Running row_state = warp_combine(lane_state);
   for (int k = 0; k < steps; ++k) {
     const int c = softmax::strided_col(lane, softmax::kWarp, k);
-    if (c >= cols) continue;
+    if (c >= cols)
+      continue;
     const std::int64_t i = softmax::element(row, cols, c);
     y[i] = expf(x[i] - row_state.max) / row_state.sum;
   }
@@ -172,7 +189,8 @@ constexpr std::int64_t kEdgeRows = 4, kSpreadRows = 56;
 std::int64_t elements(const Params& p) { return p.at("rows") * p.at("cols"); }
 
 std::vector<BufferSpec> buffers() {
-  return {{"x", ElementType::f32, BufferRole::input, elements}, {"y", ElementType::f32, BufferRole::output, elements}};
+  return {{"x", ElementType::f32, BufferRole::input, elements},
+          {"y", ElementType::f32, BufferRole::output, elements}};
 }
 
 // Logits uniform in [80, 100): exp(x) overflows a float above 88.7, so only a kernel that
@@ -181,22 +199,29 @@ void init(HostBuffers& buffers, const Params&, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<float> dist(80.0f, 100.0f);
   float* x = buffers[kX].f32();
-  for (std::int64_t i = 0; i < buffers[kX].size(); ++i) x[i] = dist(rng);
+  for (std::int64_t i = 0; i < buffers[kX].size(); ++i)
+    x[i] = dist(rng);
 }
 
 void reference_row(const float* x, float* y, std::int64_t cols) {
   double row_max = -INFINITY, row_sum = 0;
-  for (std::int64_t c = 0; c < cols; ++c) row_max = std::max(row_max, double{x[c]});
-  for (std::int64_t c = 0; c < cols; ++c) row_sum += std::exp(x[c] - row_max);
-  for (std::int64_t c = 0; c < cols; ++c) y[c] = static_cast<float>(std::exp(x[c] - row_max) / row_sum);
+  for (std::int64_t c = 0; c < cols; ++c)
+    row_max = std::max(row_max, double{x[c]});
+  for (std::int64_t c = 0; c < cols; ++c)
+    row_sum += std::exp(x[c] - row_max);
+  for (std::int64_t c = 0; c < cols; ++c)
+    y[c] = static_cast<float>(std::exp(x[c] - row_max) / row_sum);
 }
 
 // The first and last kEdgeRows rows and kSpreadRows spread evenly between them.
 std::vector<std::int64_t> sampled_rows(std::int64_t rows) {
   std::vector<std::int64_t> picked;
-  for (std::int64_t r = 0; r < kEdgeRows; ++r) picked.push_back(r);
-  for (std::int64_t i = 1; i <= kSpreadRows; ++i) picked.push_back(i * rows / (kSpreadRows + 1));
-  for (std::int64_t r = rows - kEdgeRows; r < rows; ++r) picked.push_back(r);
+  for (std::int64_t r = 0; r < kEdgeRows; ++r)
+    picked.push_back(r);
+  for (std::int64_t i = 1; i <= kSpreadRows; ++i)
+    picked.push_back(i * rows / (kSpreadRows + 1));
+  for (std::int64_t r = rows - kEdgeRows; r < rows; ++r)
+    picked.push_back(r);
   std::sort(picked.begin(), picked.end());
   picked.erase(std::unique(picked.begin(), picked.end()), picked.end());
   return picked;
@@ -209,27 +234,37 @@ Expected reference(const HostBuffers& in, const Params& p) {
   float* y = e.values[kY].f32();
   const bool sample = elements(p) > kFullReferenceLimit && rows > 2 * kEdgeRows + kSpreadRows;
   if (!sample) {
-    for (std::int64_t r = 0; r < rows; ++r) reference_row(x + r * cols, y + r * cols, cols);
+    for (std::int64_t r = 0; r < rows; ++r)
+      reference_row(x + r * cols, y + r * cols, cols);
     return e;
   }
   const std::vector<std::int64_t> picked = sampled_rows(rows);
   for (std::int64_t r : picked) {
     reference_row(x + r * cols, y + r * cols, cols);
-    for (std::int64_t c = 0; c < cols; ++c) e.checked.push_back(r * cols + c);
+    for (std::int64_t c = 0; c < cols; ++c)
+      e.checked.push_back(r * cols + c);
   }
   e.note = "checked " + std::to_string(picked.size()) + " whole rows of " + std::to_string(rows) +
-           " (the first and last 4, 56 spread between): a full double reference costs two exps per element, "
+           " (the first and last 4, 56 spread between): a full double reference costs two exps per "
+           "element, "
            "over a second at 8192 x 8192";
   return e;
 }
 
 std::string check_size(const Params& p) {
-  return elements(p) <= (std::int64_t{1} << 30) ? "" : "rows x cols must be at most 2^30 elements (4 GiB per buffer)";
+  return elements(p) <= (std::int64_t{1} << 30)
+             ? ""
+             : "rows x cols must be at most 2^30 elements (4 GiB per buffer)";
 }
 
 Site global_site(std::string name, AccessOp op, OffsetFn offset, IterationsFn iterations) {
-  return {std::move(name), MemorySpace::global, op, op == AccessOp::load ? kX : kY, common::fixed_width(4),
-          std::move(iterations), std::move(offset)};
+  return {std::move(name),
+          MemorySpace::global,
+          op,
+          op == AccessOp::load ? kX : kY,
+          common::fixed_width(4),
+          std::move(iterations),
+          std::move(offset)};
 }
 
 // The passes over the row, in source order: a load of x per name, then the store of y that goes
@@ -237,24 +272,29 @@ Site global_site(std::string name, AccessOp op, OffsetFn offset, IterationsFn it
 std::vector<Site> row_sites(const std::vector<std::string>& load_names, const OffsetFn& offset,
                             const IterationsFn& iterations) {
   std::vector<Site> sites;
-  for (const std::string& name : load_names) sites.push_back(global_site(name, AccessOp::load, offset, iterations));
+  for (const std::string& name : load_names)
+    sites.push_back(global_site(name, AccessOp::load, offset, iterations));
   sites.push_back(global_site("store y", AccessOp::store, offset, iterations));
   return sites;
 }
 
 // block_tree_reduce's shared sites for one reduction ("max" or "sum"), in source order.
 std::vector<Site> tree_sites(const std::string& what) {
-  const auto steps = [](const LaunchShape& s) { return std::int64_t{reduce_sum::tree_steps(s.block.x)}; };
+  const auto steps = [](const LaunchShape& s) {
+    return std::int64_t{reduce_sum::tree_steps(s.block.x)};
+  };
   const auto word = [](bool source) {
     return [source](const LaunchShape& s, Coord, Coord t, std::int64_t step) -> Offset {
-      const reduce_sum::TreeStep ts = reduce_sum::sequential_step(t.x, static_cast<int>(step), s.block.x);
-      if (!ts.active) return std::nullopt;
+      const reduce_sum::TreeStep ts =
+          reduce_sum::sequential_step(t.x, static_cast<int>(step), s.block.x);
+      if (!ts.active)
+        return std::nullopt;
       return std::int64_t{source ? ts.source : ts.target} * 4;
     };
   };
   const auto shared = [](std::string name, AccessOp op, IterationsFn iterations, OffsetFn offset) {
-    return Site{std::move(name), MemorySpace::shared, op, -1, common::fixed_width(4), std::move(iterations),
-                std::move(offset)};
+    return Site{std::move(name),       MemorySpace::shared, op, -1, common::fixed_width(4),
+                std::move(iterations), std::move(offset)};
   };
   return {shared("store thread " + what, AccessOp::store, common::single_iteration(),
                  [](const LaunchShape&, Coord, Coord t, std::int64_t) { return Offset(t.x * 4); }),
@@ -272,8 +312,9 @@ KernelDesc base(std::string variant, std::string title, std::string lesson) {
   k.id = "softmax/" + variant;
   k.title = std::move(title);
   k.lesson = std::move(lesson);
-  k.params = {{"rows", "rows of the matrix, each normalised on its own", 8192, 1, 1 << 24, {}, true},
-              {"cols", "elements per row", 8192, 1, 1 << 20, {}, true}};
+  k.params = {
+      {"rows", "rows of the matrix, each normalised on its own", 8192, 1, 1 << 24, {}, true},
+      {"cols", "elements per row", 8192, 1, 1 << 20, {}, true}};
   k.check_params = check_size;
   k.block_rank = 1;
   k.default_block = {256, 1, 1};
@@ -301,28 +342,33 @@ void set_rows_kernel(KernelDesc& k, RowsKernel kernel) {
   k.function = [kernel](const Params&) { return reinterpret_cast<const void*>(kernel); };
   k.launch = [kernel](const DeviceLaunch& l) {
     kernel<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), 0, stream_of(l)>>>(
-        buffer<const float>(l, kX), buffer<float>(l, kY), l.shape.param("rows"), static_cast<int>(l.shape.param("cols")));
+        buffer<const float>(l, kX), buffer<float>(l, kY), l.shape.param("rows"),
+        static_cast<int>(l.shape.param("cols")));
   };
 }
 
 KernelDesc naive() {
-  KernelDesc k = base("naive", "Softmax, one thread per row",
-                      "Each thread normalises a whole row in three passes (max, sum of exp, write). At any "
-                      "moment the 32 lanes of a warp read the same column of 32 different rows, cols * 4 bytes "
-                      "apart: every load and store is 32 sectors per request where 4 would do. And 8192 "
-                      "rows are only 8192 threads, far too few to keep an H100's 132 SMs busy. Global memory "
-                      "panel: 32 sectors per request on all four sites. Occupancy panel: rows / blockDim blocks, "
-                      "most SMs idle. Timings: far below the bandwidth the other variants reach.");
+  KernelDesc k = base(
+      "naive", "Softmax, one thread per row",
+      "Each thread normalises a whole row in three passes (max, sum of exp, write). At any "
+      "moment the 32 lanes of a warp read the same column of 32 different rows, cols * 4 bytes "
+      "apart: every load and store is 32 sectors per request where 4 would do. And 8192 "
+      "rows are only 8192 threads, far too few to keep an H100's 132 SMs busy. Global memory "
+      "panel: 32 sectors per request on all four sites. Occupancy panel: rows / blockDim blocks, "
+      "most SMs idle. Timings: far below the bandwidth the other variants reach.");
   k.block_presets = {{64, 1, 1}, {128, 1, 1}, {256, 1, 1}, {512, 1, 1}, {1024, 1, 1}};
   k.allowed_blocks = "any 1D block of 1 to 1024 threads";
   k.check_block = [](const BlockShape& b, const Params&) { return common::check_1d_block(b); };
   // One thread adds a whole row in float: at 2^20 columns its sum drifts by up to ~1e-3
   // (about 1e-5 at the default 8192).
   k.tolerance = {0.0, 2e-3};
-  k.grid = [](const Params& p, const BlockShape& b, int) { return common::grid_1d(p.at("rows"), b); };
+  k.grid = [](const Params& p, const BlockShape& b, int) {
+    return common::grid_1d(p.at("rows"), b);
+  };
   const OffsetFn offset = [](const LaunchShape& s, Coord b, Coord t, std::int64_t c) -> Offset {
     const std::int64_t row = softmax::thread_row(b.x, s.block.x, t.x);
-    if (row >= s.param("rows")) return std::nullopt;
+    if (row >= s.param("rows"))
+      return std::nullopt;
     return softmax::element(row, static_cast<int>(s.param("cols")), static_cast<int>(c)) * 4;
   };
   k.sites = row_sites({"load x (max pass)", "load x (sum pass)", "load x (write pass)"}, offset,
@@ -332,36 +378,46 @@ KernelDesc naive() {
 }
 
 KernelDesc block_tree() {
-  KernelDesc k = base("block_tree", "Softmax, one block per row, shared-memory tree",
-                      "A block per row: thread t reads columns t, t + blockDim, ..., so each warp load covers "
-                      "128 consecutive bytes (4 sectors per request). The per-thread max and sum are combined "
-                      "by a sequential-addressing tree in shared memory, log2(blockDim) steps with a barrier "
-                      "each, once for the max and once for the sum. Global memory panel: 4 sectors per request. "
-                      "Shared memory panel: the tree sites at one wavefront per request (no bank conflicts), the "
-                      "row max and sum read back as broadcasts. Timings: the barriers cost most with short rows.");
+  KernelDesc k = base(
+      "block_tree", "Softmax, one block per row, shared-memory tree",
+      "A block per row: thread t reads columns t, t + blockDim, ..., so each warp load covers "
+      "128 consecutive bytes (4 sectors per request). The per-thread max and sum are combined "
+      "by a sequential-addressing tree in shared memory, log2(blockDim) steps with a barrier "
+      "each, once for the max and once for the sum. Global memory panel: 4 sectors per request. "
+      "Shared memory panel: the tree sites at one wavefront per request (no bank conflicts), the "
+      "row max and sum read back as broadcasts. Timings: the barriers cost most with short rows.");
   k.block_presets = {{32, 1, 1}, {64, 1, 1}, {128, 1, 1}, {256, 1, 1}, {512, 1, 1}, {1024, 1, 1}};
   k.allowed_blocks = "a 1D power-of-two block of 32 to 1024 threads";
-  k.check_block = [](const BlockShape& b, const Params&) { return common::check_power_of_two_block(b); };
-  k.grid = [](const Params& p, const BlockShape&, int) { return BlockShape{static_cast<int>(p.at("rows")), 1, 1}; };
+  k.check_block = [](const BlockShape& b, const Params&) {
+    return common::check_power_of_two_block(b);
+  };
+  k.grid = [](const Params& p, const BlockShape&, int) {
+    return BlockShape{static_cast<int>(p.at("rows")), 1, 1};
+  };
   k.dynamic_smem = [](const Params&, const BlockShape& b) { return std::int64_t{b.x} * 4; };
   const OffsetFn offset = [](const LaunchShape& s, Coord b, Coord t, std::int64_t step) -> Offset {
     const int cols = static_cast<int>(s.param("cols"));
     const int c = softmax::strided_col(t.x, s.block.x, static_cast<int>(step));
-    if (c >= cols) return std::nullopt;
+    if (c >= cols)
+      return std::nullopt;
     return softmax::element(b.x, cols, c) * 4;
   };
   const IterationsFn steps = [](const LaunchShape& s) {
     return std::int64_t{softmax::col_steps(static_cast<int>(s.param("cols")), s.block.x)};
   };
   k.sites = {global_site("load x (max pass)", AccessOp::load, offset, steps)};
-  for (Site& s : tree_sites("max")) k.sites.push_back(std::move(s));
+  for (Site& s : tree_sites("max"))
+    k.sites.push_back(std::move(s));
   k.sites.push_back(global_site("load x (sum pass)", AccessOp::load, offset, steps));
-  for (Site& s : tree_sites("sum")) k.sites.push_back(std::move(s));
-  for (Site& s : row_sites({"load x (write pass)"}, offset, steps)) k.sites.push_back(std::move(s));
+  for (Site& s : tree_sites("sum"))
+    k.sites.push_back(std::move(s));
+  for (Site& s : row_sites({"load x (write pass)"}, offset, steps))
+    k.sites.push_back(std::move(s));
   k.function = [](const Params&) { return reinterpret_cast<const void*>(softmax_block_tree); };
   k.launch = [](const DeviceLaunch& l) {
-    softmax_block_tree<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), l.dynamic_smem, stream_of(l)>>>(
-        buffer<const float>(l, kX), buffer<float>(l, kY), static_cast<int>(l.shape.param("cols")));
+    softmax_block_tree<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), l.dynamic_smem,
+                         stream_of(l)>>>(buffer<const float>(l, kX), buffer<float>(l, kY),
+                                         static_cast<int>(l.shape.param("cols")));
   };
   return k;
 }
@@ -376,13 +432,15 @@ KernelDesc warp_per_row(std::string variant, std::string title, std::string less
     return common::check_whole_warps(b, "each warp handles one whole row");
   };
   k.grid = [](const Params& p, const BlockShape& b, int) {
-    return BlockShape{static_cast<int>(common::ceil_div(p.at("rows"), softmax::rows_per_block(b.x))), 1, 1};
+    return BlockShape{
+        static_cast<int>(common::ceil_div(p.at("rows"), softmax::rows_per_block(b.x))), 1, 1};
   };
   const OffsetFn offset = [](const LaunchShape& s, Coord b, Coord t, std::int64_t step) -> Offset {
     const int cols = static_cast<int>(s.param("cols"));
     const std::int64_t row = softmax::warp_row(b.x, s.block.x, t.x);
     const int c = softmax::strided_col(softmax::lane(t.x), softmax::kWarp, static_cast<int>(step));
-    if (row >= s.param("rows") || c >= cols) return std::nullopt;
+    if (row >= s.param("rows") || c >= cols)
+      return std::nullopt;
     return softmax::element(row, cols, c) * 4;
   };
   k.sites = row_sites(load_names, offset, [](const LaunchShape& s) {
@@ -393,31 +451,35 @@ KernelDesc warp_per_row(std::string variant, std::string title, std::string less
 }
 
 KernelDesc warp_shuffle() {
-  return warp_per_row("warp_shuffle", "Softmax, one warp per row, shuffle reductions",
-                      "A warp per row: lane l reads columns l, l + 32, ... (4 sectors per request), and the "
-                      "row max and sum come from five __shfl_xor_sync steps each, register to register. No "
-                      "shared memory and no barriers: a warp never waits for another. Global memory panel: 4 "
-                      "sectors per request on all four sites. Shared memory panel: empty. Occupancy: one row "
-                      "per warp, blockDim / 32 rows per block. Timings: each row is read three times, and the "
-                      "later reads hit L2 only while the rows in flight fit: a warp per row at full occupancy "
-                      "keeps about 8,400 rows in flight on an H100, some 270 MB at 8192 columns against a 50 MB "
-                      "L2, where block_tree with 256 threads keeps about 1,000 (34 MB).",
-                      {"load x (max pass)", "load x (sum pass)", "load x (write pass)"}, softmax_warp_shuffle);
+  return warp_per_row(
+      "warp_shuffle", "Softmax, one warp per row, shuffle reductions",
+      "A warp per row: lane l reads columns l, l + 32, ... (4 sectors per request), and the "
+      "row max and sum come from five __shfl_xor_sync steps each, register to register. No "
+      "shared memory and no barriers: a warp never waits for another. Global memory panel: 4 "
+      "sectors per request on all four sites. Shared memory panel: empty. Occupancy: one row "
+      "per warp, blockDim / 32 rows per block. Timings: each row is read three times, and the "
+      "later reads hit L2 only while the rows in flight fit: a warp per row at full occupancy "
+      "keeps about 8,400 rows in flight on an H100, some 270 MB at 8192 columns against a 50 MB "
+      "L2, where block_tree with 256 threads keeps about 1,000 (34 MB).",
+      {"load x (max pass)", "load x (sum pass)", "load x (write pass)"}, softmax_warp_shuffle);
 }
 
 KernelDesc online() {
-  return warp_per_row("online", "Softmax, one warp per row, online max and sum",
-                      "Like warp_shuffle, but the max and the sum come from one pass: each lane keeps a running "
-                      "max m and a running sum of exp(x - m), and when a larger x arrives it rescales the sum by "
-                      "exp(m_old - m_new). Lanes are merged with the same rescaling, through shuffles. Then a "
-                      "second pass writes the outputs. Global memory panel: two loads of x per element instead "
-                      "of three, all at 4 sectors per request. Timings: one read of the row saved, which shows "
-                      "most when the rows in flight overflow L2 (see warp_shuffle).",
-                      {"load x (online pass)", "load x (write pass)"}, softmax_online);
+  return warp_per_row(
+      "online", "Softmax, one warp per row, online max and sum",
+      "Like warp_shuffle, but the max and the sum come from one pass: each lane keeps a running "
+      "max m and a running sum of exp(x - m), and when a larger x arrives it rescales the sum by "
+      "exp(m_old - m_new). Lanes are merged with the same rescaling, through shuffles. Then a "
+      "second pass writes the outputs. Global memory panel: two loads of x per element instead "
+      "of three, all at 4 sectors per request. Timings: one read of the row saved, which shows "
+      "most when the rows in flight overflow L2 (see warp_shuffle).",
+      {"load x (online pass)", "load x (write pass)"}, softmax_online);
 }
 
 } // namespace
 
-std::vector<KernelDesc> softmax_kernels() { return {naive(), block_tree(), warp_shuffle(), online()}; }
+std::vector<KernelDesc> softmax_kernels() {
+  return {naive(), block_tree(), warp_shuffle(), online()};
+}
 
 } // namespace wl

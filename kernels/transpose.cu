@@ -112,7 +112,8 @@ KernelDesc base(std::string id, std::string title, std::string lesson) {
 RowCol naive_element(const LaunchShape& s, Coord b, Coord t) {
   const int col = transpose::element(b.x, s.block.x, t.x);
   const int row = transpose::element(b.y, s.block.y, t.y);
-  if (row >= rows_of(s) || col >= cols_of(s)) return std::nullopt;
+  if (row >= rows_of(s) || col >= cols_of(s))
+    return std::nullopt;
   return std::pair{row, col};
 }
 
@@ -129,28 +130,30 @@ KernelDesc naive() {
   k.check_block = [](const BlockShape& b, const Params&) -> std::string {
     if (b.z != 1)
       return "transpose/naive maps x to input columns and y to input rows: its block is 2D";
-    if (b.threads() > 1024) return "a block holds at most 1024 threads";
+    if (b.threads() > 1024)
+      return "a block holds at most 1024 threads";
     return "";
   };
   k.grid = [](const Params& p, const BlockShape& b, int) {
     return BlockShape{static_cast<int>(common::ceil_div(p.at("cols"), b.x)),
                       static_cast<int>(common::ceil_div(p.at("rows"), b.y)), 1};
   };
-  k.sites = {
-      {"load in", MemorySpace::global, AccessOp::load, kIn, common::fixed_width(4),
-       common::single_iteration(),
-       [](const LaunchShape& s, Coord b, Coord t, std::int64_t) -> Offset {
-         const RowCol e = naive_element(s, b, t);
-         if (!e) return std::nullopt;
-         return 4 * std::int64_t{transpose::input_offset(e->first, e->second, cols_of(s))};
-       }},
-      {"store out", MemorySpace::global, AccessOp::store, kOut, common::fixed_width(4),
-       common::single_iteration(),
-       [](const LaunchShape& s, Coord b, Coord t, std::int64_t) -> Offset {
-         const RowCol e = naive_element(s, b, t);
-         if (!e) return std::nullopt;
-         return 4 * std::int64_t{transpose::output_offset(e->first, e->second, rows_of(s))};
-       }}};
+  k.sites = {{"load in", MemorySpace::global, AccessOp::load, kIn, common::fixed_width(4),
+              common::single_iteration(),
+              [](const LaunchShape& s, Coord b, Coord t, std::int64_t) -> Offset {
+                const RowCol e = naive_element(s, b, t);
+                if (!e)
+                  return std::nullopt;
+                return 4 * std::int64_t{transpose::input_offset(e->first, e->second, cols_of(s))};
+              }},
+             {"store out", MemorySpace::global, AccessOp::store, kOut, common::fixed_width(4),
+              common::single_iteration(),
+              [](const LaunchShape& s, Coord b, Coord t, std::int64_t) -> Offset {
+                const RowCol e = naive_element(s, b, t);
+                if (!e)
+                  return std::nullopt;
+                return 4 * std::int64_t{transpose::output_offset(e->first, e->second, rows_of(s))};
+              }}};
   k.function = [](const Params&) { return reinterpret_cast<const void*>(transpose_naive); };
   k.symbol = [](const Params&) { return std::string("wl::transpose_naive"); };
   k.launch = [](const DeviceLaunch& l) {
@@ -166,15 +169,19 @@ KernelDesc naive() {
 // the tile (row, col), or nullopt when the element lies outside the matrix.
 RowCol read_phase(const LaunchShape& s, Coord b, Coord t, std::int64_t it) {
   const int r = transpose::tile_row(t.y, s.block.y, static_cast<int>(it));
-  if (transpose::tile_origin(b.y) + r >= rows_of(s)) return std::nullopt;
-  if (transpose::tile_origin(b.x) + t.x >= cols_of(s)) return std::nullopt;
+  if (transpose::tile_origin(b.y) + r >= rows_of(s))
+    return std::nullopt;
+  if (transpose::tile_origin(b.x) + t.x >= cols_of(s))
+    return std::nullopt;
   return std::pair{r, t.x};
 }
 
 RowCol write_phase(const LaunchShape& s, Coord b, Coord t, std::int64_t it) {
   const int c = transpose::tile_row(t.y, s.block.y, static_cast<int>(it));
-  if (transpose::tile_origin(b.y) + t.x >= rows_of(s)) return std::nullopt;
-  if (transpose::tile_origin(b.x) + c >= cols_of(s)) return std::nullopt;
+  if (transpose::tile_origin(b.y) + t.x >= rows_of(s))
+    return std::nullopt;
+  if (transpose::tile_origin(b.x) + c >= cols_of(s))
+    return std::nullopt;
   return std::pair{t.x, c};
 }
 
@@ -184,35 +191,38 @@ std::vector<Site> tiled_sites(int pitch) {
     return std::int64_t{transpose::tile_passes(s.block.y)};
   };
   const auto width = common::fixed_width(4);
-  return {
-      {"load in", MemorySpace::global, AccessOp::load, kIn, width, passes,
-       [](const LaunchShape& s, Coord b, Coord t, std::int64_t it) -> Offset {
-         const RowCol e = read_phase(s, b, t, it);
-         if (!e) return std::nullopt;
-         return 4 * std::int64_t{transpose::input_offset(transpose::tile_origin(b.y) + e->first,
-                                                         transpose::tile_origin(b.x) + e->second,
-                                                         cols_of(s))};
-       }},
-      {"store tile", MemorySpace::shared, AccessOp::store, -1, width, passes,
-       [pitch](const LaunchShape& s, Coord b, Coord t, std::int64_t it) -> Offset {
-         const RowCol e = read_phase(s, b, t, it);
-         if (!e) return std::nullopt;
-         return 4 * std::int64_t{transpose::tile_word(e->first, e->second, pitch)};
-       }},
-      {"load tile", MemorySpace::shared, AccessOp::load, -1, width, passes,
-       [pitch](const LaunchShape& s, Coord b, Coord t, std::int64_t it) -> Offset {
-         const RowCol e = write_phase(s, b, t, it);
-         if (!e) return std::nullopt;
-         return 4 * std::int64_t{transpose::tile_word(e->first, e->second, pitch)};
-       }},
-      {"store out", MemorySpace::global, AccessOp::store, kOut, width, passes,
-       [](const LaunchShape& s, Coord b, Coord t, std::int64_t it) -> Offset {
-         const RowCol e = write_phase(s, b, t, it);
-         if (!e) return std::nullopt;
-         return 4 * std::int64_t{transpose::output_offset(transpose::tile_origin(b.y) + e->first,
-                                                          transpose::tile_origin(b.x) + e->second,
-                                                          rows_of(s))};
-       }}};
+  return {{"load in", MemorySpace::global, AccessOp::load, kIn, width, passes,
+           [](const LaunchShape& s, Coord b, Coord t, std::int64_t it) -> Offset {
+             const RowCol e = read_phase(s, b, t, it);
+             if (!e)
+               return std::nullopt;
+             return 4 * std::int64_t{transpose::input_offset(
+                            transpose::tile_origin(b.y) + e->first,
+                            transpose::tile_origin(b.x) + e->second, cols_of(s))};
+           }},
+          {"store tile", MemorySpace::shared, AccessOp::store, -1, width, passes,
+           [pitch](const LaunchShape& s, Coord b, Coord t, std::int64_t it) -> Offset {
+             const RowCol e = read_phase(s, b, t, it);
+             if (!e)
+               return std::nullopt;
+             return 4 * std::int64_t{transpose::tile_word(e->first, e->second, pitch)};
+           }},
+          {"load tile", MemorySpace::shared, AccessOp::load, -1, width, passes,
+           [pitch](const LaunchShape& s, Coord b, Coord t, std::int64_t it) -> Offset {
+             const RowCol e = write_phase(s, b, t, it);
+             if (!e)
+               return std::nullopt;
+             return 4 * std::int64_t{transpose::tile_word(e->first, e->second, pitch)};
+           }},
+          {"store out", MemorySpace::global, AccessOp::store, kOut, width, passes,
+           [](const LaunchShape& s, Coord b, Coord t, std::int64_t it) -> Offset {
+             const RowCol e = write_phase(s, b, t, it);
+             if (!e)
+               return std::nullopt;
+             return 4 * std::int64_t{transpose::output_offset(
+                            transpose::tile_origin(b.y) + e->first,
+                            transpose::tile_origin(b.x) + e->second, rows_of(s))};
+           }}};
 }
 
 KernelDesc tiled(std::string id, std::string title, std::string lesson, int pitch) {
@@ -235,8 +245,7 @@ KernelDesc tiled(std::string id, std::string title, std::string lesson, int pitc
   return k;
 }
 
-template <auto Kernel>
-void launch_tiled(const DeviceLaunch& l) {
+template <auto Kernel> void launch_tiled(const DeviceLaunch& l) {
   Kernel<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), 0, stream_of(l)>>>(
       buffer<const float>(l, kIn), buffer<float>(l, kOut), rows_of(l.shape), cols_of(l.shape));
 }

@@ -17,7 +17,8 @@ namespace wl {
 
 __global__ void vec_add_scalar(const float* a, const float* b, float* c, std::int64_t n) {
   const std::int64_t i = vec_add::element(blockIdx.x, blockDim.x, threadIdx.x);
-  if (i < n) c[i] = a[i] + b[i];
+  if (i < n)
+    c[i] = a[i] + b[i];
 }
 
 __global__ void vec_add_vec4(const float4* a, const float4* b, float4* c, std::int64_t n4) {
@@ -30,8 +31,10 @@ __global__ void vec_add_vec4(const float4* a, const float4* b, float4* c, std::i
 
 __global__ void vec_add_grid_stride(const float4* a, const float4* b, float4* c, std::int64_t n4) {
   for (std::int64_t k = 0;; ++k) {
-    const std::int64_t i = vec_add::grid_stride_element(blockIdx.x, blockDim.x, threadIdx.x, gridDim.x, k);
-    if (i >= n4) break;
+    const std::int64_t i =
+        vec_add::grid_stride_element(blockIdx.x, blockDim.x, threadIdx.x, gridDim.x, k);
+    if (i >= n4)
+      break;
     const float4 x = a[i], y = b[i];
     c[i] = make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
   }
@@ -79,24 +82,33 @@ KernelDesc base(std::string id, std::string title, std::string lesson) {
 }
 
 // Three sites, one per buffer, each at `width` bytes per lane from an element index.
-std::vector<Site> element_sites(int width, std::function<std::optional<std::int64_t>(const LaunchShape&, Coord, Coord, std::int64_t)> element,
-                                std::function<std::int64_t(const LaunchShape&)> iterations) {
-  const auto offset = [element, width](const LaunchShape& s, Coord b, Coord t, std::int64_t k) -> std::optional<std::int64_t> {
+std::vector<Site> element_sites(
+    int width,
+    std::function<std::optional<std::int64_t>(const LaunchShape&, Coord, Coord, std::int64_t)>
+        element,
+    std::function<std::int64_t(const LaunchShape&)> iterations) {
+  const auto offset = [element, width](const LaunchShape& s, Coord b, Coord t,
+                                       std::int64_t k) -> std::optional<std::int64_t> {
     const auto i = element(s, b, t, k);
-    if (!i) return std::nullopt;
+    if (!i)
+      return std::nullopt;
     return *i * width;
   };
-  return {{"load a", MemorySpace::global, AccessOp::load, kA, common::fixed_width(width), iterations, offset},
-          {"load b", MemorySpace::global, AccessOp::load, kB, common::fixed_width(width), iterations, offset},
-          {"store c", MemorySpace::global, AccessOp::store, kC, common::fixed_width(width), iterations, offset}};
+  return {{"load a", MemorySpace::global, AccessOp::load, kA, common::fixed_width(width),
+           iterations, offset},
+          {"load b", MemorySpace::global, AccessOp::load, kB, common::fixed_width(width),
+           iterations, offset},
+          {"store c", MemorySpace::global, AccessOp::store, kC, common::fixed_width(width),
+           iterations, offset}};
 }
 
 KernelDesc scalar() {
-  KernelDesc k = base("vec_add/scalar", "Vector add, one float per thread",
-                      "One float per thread: each warp reads 32 consecutive floats from a and b and writes "
-                      "32 to c, 128 bytes per request, so every request is exactly 4 sectors (the ideal). "
-                      "Global memory panel: 4 sectors per request on all three sites. Timings: compare GB/s "
-                      "with the device peak; this is the yardstick the other kernels are measured against.");
+  KernelDesc k =
+      base("vec_add/scalar", "Vector add, one float per thread",
+           "One float per thread: each warp reads 32 consecutive floats from a and b and writes "
+           "32 to c, 128 bytes per request, so every request is exactly 4 sectors (the ideal). "
+           "Global memory panel: 4 sectors per request on all three sites. Timings: compare GB/s "
+           "with the device peak; this is the yardstick the other kernels are measured against.");
   k.grid = [](const Params& p, const BlockShape& b, int) { return common::grid_1d(p.at("n"), b); };
   k.sites = element_sites(
       4,
@@ -109,19 +121,23 @@ KernelDesc scalar() {
   k.symbol = [](const Params&) { return std::string("wl::vec_add_scalar"); };
   k.launch = [](const DeviceLaunch& l) {
     vec_add_scalar<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), 0, stream_of(l)>>>(
-        buffer<const float>(l, kA), buffer<const float>(l, kB), buffer<float>(l, kC), l.shape.param("n"));
+        buffer<const float>(l, kA), buffer<const float>(l, kB), buffer<float>(l, kC),
+        l.shape.param("n"));
   };
   return k;
 }
 
 KernelDesc vec4() {
-  KernelDesc k = base("vec_add/vec4", "Vector add, one float4 per thread",
-                      "One float4 (16 bytes) per thread: a warp moves 512 bytes per instruction, 16 sectors per "
-                      "request, still the ideal for its width, with a quarter of the load and store "
-                      "instructions of the scalar version. Global memory panel: 16 sectors per request and 100 % "
-                      "of fetched bytes used. Timings: fewer instructions in flight for the same bytes.");
+  KernelDesc k = base(
+      "vec_add/vec4", "Vector add, one float4 per thread",
+      "One float4 (16 bytes) per thread: a warp moves 512 bytes per instruction, 16 sectors per "
+      "request, still the ideal for its width, with a quarter of the load and store "
+      "instructions of the scalar version. Global memory panel: 16 sectors per request and 100 % "
+      "of fetched bytes used. Timings: fewer instructions in flight for the same bytes.");
   k.check_params = check_multiple_of_4;
-  k.grid = [](const Params& p, const BlockShape& b, int) { return common::grid_1d(p.at("n") / 4, b); };
+  k.grid = [](const Params& p, const BlockShape& b, int) {
+    return common::grid_1d(p.at("n") / 4, b);
+  };
   k.sites = element_sites(
       16,
       [](const LaunchShape& s, Coord b, Coord t, std::int64_t) -> std::optional<std::int64_t> {
@@ -133,7 +149,8 @@ KernelDesc vec4() {
   k.symbol = [](const Params&) { return std::string("wl::vec_add_vec4"); };
   k.launch = [](const DeviceLaunch& l) {
     vec_add_vec4<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), 0, stream_of(l)>>>(
-        buffer<const float4>(l, kA), buffer<const float4>(l, kB), buffer<float4>(l, kC), l.shape.param("n") / 4);
+        buffer<const float4>(l, kA), buffer<const float4>(l, kB), buffer<float4>(l, kC),
+        l.shape.param("n") / 4);
   };
   return k;
 }
@@ -141,15 +158,18 @@ KernelDesc vec4() {
 // Enough blocks to fill every SM once at 2048 resident threads per SM, whatever the block size.
 BlockShape resident_grid(const Params& p, const BlockShape& b, int sm_count) {
   const std::int64_t wanted = static_cast<std::int64_t>(sm_count) * std::max(1, 2048 / b.x);
-  return BlockShape{static_cast<int>(std::min(wanted, std::max<std::int64_t>(1, common::ceil_div(p.at("n") / 4, b.x)))), 1, 1};
+  return BlockShape{static_cast<int>(std::min(
+                        wanted, std::max<std::int64_t>(1, common::ceil_div(p.at("n") / 4, b.x)))),
+                    1, 1};
 }
 
 KernelDesc grid_stride() {
-  KernelDesc k = base("vec_add/grid_stride", "Vector add, float4 in a grid-stride loop",
-                      "A fixed grid of 2048 threads per SM loops over the vector in float4 steps of the whole "
-                      "grid's width. Each iteration is as coalesced as vec4 (16 sectors per request); the loop "
-                      "replaces a long tail of short-lived blocks. Occupancy panel: the grid is one wave by "
-                      "construction. Global memory panel: the same sectors per request in every iteration.");
+  KernelDesc k = base(
+      "vec_add/grid_stride", "Vector add, float4 in a grid-stride loop",
+      "A fixed grid of 2048 threads per SM loops over the vector in float4 steps of the whole "
+      "grid's width. Each iteration is as coalesced as vec4 (16 sectors per request); the loop "
+      "replaces a long tail of short-lived blocks. Occupancy panel: the grid is one wave by "
+      "construction. Global memory panel: the same sectors per request in every iteration.");
   k.check_params = check_multiple_of_4;
   k.grid = resident_grid;
   k.sites = element_sites(
@@ -165,7 +185,8 @@ KernelDesc grid_stride() {
   k.symbol = [](const Params&) { return std::string("wl::vec_add_grid_stride"); };
   k.launch = [](const DeviceLaunch& l) {
     vec_add_grid_stride<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), 0, stream_of(l)>>>(
-        buffer<const float4>(l, kA), buffer<const float4>(l, kB), buffer<float4>(l, kC), l.shape.param("n") / 4);
+        buffer<const float4>(l, kA), buffer<const float4>(l, kB), buffer<float4>(l, kC),
+        l.shape.param("n") / 4);
   };
   return k;
 }

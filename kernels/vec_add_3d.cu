@@ -21,14 +21,17 @@ namespace wl {
 
 __global__ void vec_add_3d_linear(const float* a, const float* b, float* c, std::int64_t count) {
   const std::int64_t i = vec_add_3d::linear_element(blockIdx.x, blockDim.x, threadIdx.x);
-  if (i < count) c[i] = a[i] + b[i];
+  if (i < count)
+    c[i] = a[i] + b[i];
 }
 
-__global__ void vec_add_3d_blocks3d(const float* a, const float* b, float* c, int nx, int ny, int nz) {
+__global__ void vec_add_3d_blocks3d(const float* a, const float* b, float* c, int nx, int ny,
+                                    int nz) {
   const int x = vec_add_3d::axis_coordinate(blockIdx.x, blockDim.x, threadIdx.x);
   const int y = vec_add_3d::axis_coordinate(blockIdx.y, blockDim.y, threadIdx.y);
   const int z = vec_add_3d::axis_coordinate(blockIdx.z, blockDim.z, threadIdx.z);
-  if (!vec_add_3d::inside(x, y, z, nx, ny, nz)) return;
+  if (!vec_add_3d::inside(x, y, z, nx, ny, nz))
+    return;
   const std::int64_t i = vec_add_3d::element_at(x, y, z, nx, ny);
   c[i] = a[i] + b[i];
 }
@@ -59,7 +62,9 @@ Expected reference(const HostBuffers& in, const Params&) {
 }
 
 std::string check_volume(const Params& p) {
-  return volume(p).count() <= kMaxElements ? "" : "nx*ny*nz must be at most 2^30 elements (three buffers of 4 GiB)";
+  return volume(p).count() <= kMaxElements
+             ? ""
+             : "nx*ny*nz must be at most 2^30 elements (three buffers of 4 GiB)";
 }
 
 // The descriptor fields both variants share.
@@ -84,7 +89,8 @@ KernelDesc base(std::string id, std::string title, std::string lesson) {
   return k;
 }
 
-using ElementOffset = std::function<std::optional<std::int64_t>(const LaunchShape&, Coord, Coord, std::int64_t)>;
+using ElementOffset =
+    std::function<std::optional<std::int64_t>(const LaunchShape&, Coord, Coord, std::int64_t)>;
 
 // load a, load b, store c: one float per lane at the same element of each buffer.
 std::vector<Site> element_sites(const ElementOffset& offset) {
@@ -96,41 +102,49 @@ std::vector<Site> element_sites(const ElementOffset& offset) {
 }
 
 KernelDesc linear() {
-  KernelDesc k = base("vec_add_3d/linear", "3D vector add, flat 1D blocks",
-                      "The volume treated as one flat array: thread i adds element i, so every warp reads 32 "
-                      "consecutive floats whatever nx, ny and nz are. Global memory panel: 4 sectors per request "
-                      "on all three sites (the ideal), the yardstick for the 3D-block variant. Timings: GB/s "
-                      "against the device peak, the same as vec_add/scalar.");
+  KernelDesc k = base(
+      "vec_add_3d/linear", "3D vector add, flat 1D blocks",
+      "The volume treated as one flat array: thread i adds element i, so every warp reads 32 "
+      "consecutive floats whatever nx, ny and nz are. Global memory panel: 4 sectors per request "
+      "on all three sites (the ideal), the yardstick for the 3D-block variant. Timings: GB/s "
+      "against the device peak, the same as vec_add/scalar.");
   k.block_rank = 1;
   k.default_block = {256, 1, 1};
   k.block_presets = {{64, 1, 1}, {128, 1, 1}, {256, 1, 1}, {512, 1, 1}, {1024, 1, 1}};
   k.allowed_blocks = "any 1D block of 1 to 1024 threads";
   k.check_block = [](const BlockShape& b, const Params&) { return common::check_1d_block(b); };
-  k.grid = [](const Params& p, const BlockShape& b, int) { return common::grid_1d(volume(p).count(), b); };
-  k.sites = element_sites([](const LaunchShape& s, Coord b, Coord t, std::int64_t) -> std::optional<std::int64_t> {
-    const std::int64_t i = vec_add_3d::linear_element(b.x, s.block.x, t.x);
-    if (i >= volume(s.params).count()) return std::nullopt;
-    return i * 4;
-  });
+  k.grid = [](const Params& p, const BlockShape& b, int) {
+    return common::grid_1d(volume(p).count(), b);
+  };
+  k.sites = element_sites(
+      [](const LaunchShape& s, Coord b, Coord t, std::int64_t) -> std::optional<std::int64_t> {
+        const std::int64_t i = vec_add_3d::linear_element(b.x, s.block.x, t.x);
+        if (i >= volume(s.params).count())
+          return std::nullopt;
+        return i * 4;
+      });
   k.function = [](const Params&) { return reinterpret_cast<const void*>(vec_add_3d_linear); };
   k.symbol = [](const Params&) { return std::string("wl::vec_add_3d_linear"); };
   k.launch = [](const DeviceLaunch& l) {
     vec_add_3d_linear<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), 0, stream_of(l)>>>(
-        buffer<const float>(l, kA), buffer<const float>(l, kB), buffer<float>(l, kC), volume(l.shape.params).count());
+        buffer<const float>(l, kA), buffer<const float>(l, kB), buffer<float>(l, kC),
+        volume(l.shape.params).count());
   };
   return k;
 }
 
 KernelDesc blocks3d() {
-  KernelDesc k = base("vec_add_3d/blocks3d", "3D vector add, 3D blocks",
-                      "Each thread adds the element at its (x, y, z); x is the contiguous axis. A warp is 32 "
-                      "threads counted x first, so its shape in the volume is bx wide and 32 / bx rows tall when "
-                      "bx < 32. Global memory panel: 32×4×4 and wider give one 128-byte row per warp, 4 sectors "
-                      "per request. 8×8×8 also gives 4 sectors (each 8-float row is exactly one sector) but over "
-                      "4 cache lines, and when a row of nx floats is not a multiple of 32 bytes (try nx = 100) every "
-                      "other row straddles two sectors: 8×8×8 then needs 1.5× the ideal sectors, 32×4×4 only "
-                      "1.1×. 4×8×8 uses half of each sector (8 per request), 1×32×8 one "
-                      "float of each (32 per request). Timings: the same bytes, more sectors, lower GB/s.");
+  KernelDesc k = base(
+      "vec_add_3d/blocks3d", "3D vector add, 3D blocks",
+      "Each thread adds the element at its (x, y, z); x is the contiguous axis. A warp is 32 "
+      "threads counted x first, so its shape in the volume is bx wide and 32 / bx rows tall when "
+      "bx < 32. Global memory panel: 32×4×4 and wider give one 128-byte row per warp, 4 sectors "
+      "per request. 8×8×8 also gives 4 sectors (each 8-float row is exactly one sector) but over "
+      "4 cache lines, and when a row of nx floats is not a multiple of 32 bytes (try nx = 100) "
+      "every "
+      "other row straddles two sectors: 8×8×8 then needs 1.5× the ideal sectors, 32×4×4 only "
+      "1.1×. 4×8×8 uses half of each sector (8 per request), 1×32×8 one "
+      "float of each (32 per request). Timings: the same bytes, more sectors, lower GB/s.");
   k.block_rank = 3;
   k.default_block = {16, 8, 8};
   k.block_presets = {{32, 4, 4}, {16, 8, 8}, {8, 8, 8}, {4, 8, 8}, {64, 4, 2}, {1, 32, 8}};
@@ -140,20 +154,23 @@ KernelDesc blocks3d() {
     const Volume v = volume(p);
     return common::grid_3d(v.nx, v.ny, v.nz, b);
   };
-  k.sites = element_sites([](const LaunchShape& s, Coord b, Coord t, std::int64_t) -> std::optional<std::int64_t> {
-    const Volume v = volume(s.params);
-    const int x = vec_add_3d::axis_coordinate(b.x, s.block.x, t.x);
-    const int y = vec_add_3d::axis_coordinate(b.y, s.block.y, t.y);
-    const int z = vec_add_3d::axis_coordinate(b.z, s.block.z, t.z);
-    if (!vec_add_3d::inside(x, y, z, v.nx, v.ny, v.nz)) return std::nullopt;
-    return vec_add_3d::element_at(x, y, z, v.nx, v.ny) * 4;
-  });
+  k.sites = element_sites(
+      [](const LaunchShape& s, Coord b, Coord t, std::int64_t) -> std::optional<std::int64_t> {
+        const Volume v = volume(s.params);
+        const int x = vec_add_3d::axis_coordinate(b.x, s.block.x, t.x);
+        const int y = vec_add_3d::axis_coordinate(b.y, s.block.y, t.y);
+        const int z = vec_add_3d::axis_coordinate(b.z, s.block.z, t.z);
+        if (!vec_add_3d::inside(x, y, z, v.nx, v.ny, v.nz))
+          return std::nullopt;
+        return vec_add_3d::element_at(x, y, z, v.nx, v.ny) * 4;
+      });
   k.function = [](const Params&) { return reinterpret_cast<const void*>(vec_add_3d_blocks3d); };
   k.symbol = [](const Params&) { return std::string("wl::vec_add_3d_blocks3d"); };
   k.launch = [](const DeviceLaunch& l) {
     const Volume v = volume(l.shape.params);
     vec_add_3d_blocks3d<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), 0, stream_of(l)>>>(
-        buffer<const float>(l, kA), buffer<const float>(l, kB), buffer<float>(l, kC), v.nx, v.ny, v.nz);
+        buffer<const float>(l, kA), buffer<const float>(l, kB), buffer<float>(l, kC), v.nx, v.ny,
+        v.nz);
   };
   return k;
 }

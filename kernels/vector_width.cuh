@@ -3,10 +3,10 @@
 // that width, element-wise addition for it, and picking the template instance from a runtime
 // `width` parameter.
 
-#include <cuda_runtime.h>
-
 #include <cstdint>
 #include <type_traits>
+
+#include <cuda_runtime.h>
 
 namespace wl {
 

@@ -10,12 +10,14 @@ namespace wl {
 inline constexpr unsigned kFullWarp = 0xffffffffu;
 
 __device__ __forceinline__ float warp_sum(float value) {
-  for (int offset = 16; offset > 0; offset /= 2) value += __shfl_xor_sync(kFullWarp, value, offset);
+  for (int offset = 16; offset > 0; offset /= 2)
+    value += __shfl_xor_sync(kFullWarp, value, offset);
   return value;
 }
 
 __device__ __forceinline__ float warp_max(float value) {
-  for (int offset = 16; offset > 0; offset /= 2) value = fmaxf(value, __shfl_xor_sync(kFullWarp, value, offset));
+  for (int offset = 16; offset > 0; offset /= 2)
+    value = fmaxf(value, __shfl_xor_sync(kFullWarp, value, offset));
   return value;
 }
 

@@ -13,16 +13,17 @@ namespace {
 void check_access(const WarpAccess& access) {
   const int w = access.width;
   if (w != 1 && w != 2 && w != 4 && w != 8 && w != 16)
-    throw UsageError("access width " + std::to_string(w) + " B is not supported; allowed 1, 2, 4, 8 or 16");
+    throw UsageError("access width " + std::to_string(w) +
+                     " B is not supported; allowed 1, 2, 4, 8 or 16");
   for (int lane = 0; lane < kWarpSize; ++lane)
     if (access.active(lane) && access.address[lane] % static_cast<std::uint64_t>(w) != 0)
-      throw UsageError("lane " + std::to_string(lane) + " address " + std::to_string(access.address[lane]) +
-                       " is not aligned to its " + std::to_string(w) + "-byte width");
+      throw UsageError("lane " + std::to_string(lane) + " address " +
+                       std::to_string(access.address[lane]) + " is not aligned to its " +
+                       std::to_string(w) + "-byte width");
 }
 
 // Sorts the first `count` values and returns how many distinct ones there are.
-template <typename T, std::size_t N>
-int count_distinct(std::array<T, N>& values, int count) {
+template <typename T, std::size_t N> int count_distinct(std::array<T, N>& values, int count) {
   std::sort(values.begin(), values.begin() + count);
   return static_cast<int>(std::unique(values.begin(), values.begin() + count) - values.begin());
 }
@@ -39,7 +40,8 @@ TransactionWords transaction_words(const WarpAccess& access, int first_lane, int
   TransactionWords t;
   const int words_per_lane = std::max(1, access.width / kBankBytes);
   for (int lane = first_lane; lane < first_lane + lanes; ++lane) {
-    if (!access.active(lane)) continue;
+    if (!access.active(lane))
+      continue;
     const std::uint64_t first_word = access.address[lane] / kBankBytes;
     for (int i = 0; i < words_per_lane; ++i) {
       const std::uint64_t word = first_word + i;
@@ -59,7 +61,8 @@ TransactionCost transaction_cost(TransactionWords t) {
   int most = 0;
   for (int i = 0; i < distinct;) {
     int j = i;
-    while (j < distinct && (t.bank_word[j] >> kBankShift) == (t.bank_word[i] >> kBankShift)) ++j;
+    while (j < distinct && (t.bank_word[j] >> kBankShift) == (t.bank_word[i] >> kBankShift))
+      ++j;
     most = std::max(most, j - i);
     i = j;
   }
@@ -77,14 +80,16 @@ GlobalAccess analyse_global(const WarpAccess& access) {
   std::array<std::uint64_t, kWarpSize> sectors{}, lines{}, addresses{};
   int active = 0;
   for (int lane = 0; lane < kWarpSize; ++lane) {
-    if (!access.active(lane)) continue;
+    if (!access.active(lane))
+      continue;
     addresses[active] = access.address[lane];
     sectors[active] = access.address[lane] / kSectorBytes;
     lines[active] = access.address[lane] / kLineBytes;
     ++active;
   }
   GlobalAccess g;
-  if (active == 0) return g;
+  if (active == 0)
+    return g;
   g.requests = 1;
   g.sectors = count_distinct(sectors, active);
   g.lines = count_distinct(lines, active);
@@ -100,12 +105,14 @@ SharedAccess analyse_shared(const WarpAccess& access) {
   const int lanes = lanes_per_transaction(access.width);
   for (int first = 0; first < kWarpSize; first += lanes) {
     const TransactionWords t = transaction_words(access, first, lanes);
-    if (t.count == 0) continue;
+    if (t.count == 0)
+      continue;
     const TransactionCost cost = transaction_cost(t);
     s.transactions += 1;
     s.wavefronts += cost.wavefronts;
     s.ideal_wavefronts += cost.ideal;
-    s.conflict_degree = std::max(s.conflict_degree, (cost.wavefronts + cost.ideal - 1) / cost.ideal);
+    s.conflict_degree =
+        std::max(s.conflict_degree, (cost.wavefronts + cost.ideal - 1) / cost.ideal);
   }
   s.requests = s.transactions > 0 ? 1 : 0;
   s.excess_wavefronts = s.wavefronts - s.ideal_wavefronts;
@@ -120,13 +127,16 @@ std::vector<BankSlot> bank_map(const WarpAccess& access) {
   for (int first = 0, transaction = 0; first < kWarpSize; first += lanes) {
     const std::size_t begin = slots.size();
     for (int lane = first; lane < first + lanes; ++lane) {
-      if (!access.active(lane)) continue;
+      if (!access.active(lane))
+        continue;
       for (int i = 0; i < words_per_lane; ++i) {
         const std::uint64_t word = access.address[lane] / kBankBytes + i;
-        slots.push_back(BankSlot{lane, transaction, static_cast<int>(word % kBankCount), 0, word, false});
+        slots.push_back(
+            BankSlot{lane, transaction, static_cast<int>(word % kBankCount), 0, word, false});
       }
     }
-    if (slots.size() == begin) continue;
+    if (slots.size() == begin)
+      continue;
     const auto order = [](const BankSlot& a, const BankSlot& b) {
       return std::tie(a.bank, a.word, a.lane) < std::tie(b.bank, b.word, b.lane);
     };

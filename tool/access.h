@@ -50,7 +50,7 @@ struct SharedAccess {
   int wavefronts = 0;        // what the shared-memory pipe processes, one per cycle
   int ideal_wavefronts = 0;  // per transaction ceil(distinct words / 32): 128 bytes per wavefront
   int excess_wavefronts = 0; // wavefronts - ideal: CUPTI's "bank conflicts"
-  int conflict_degree = 0;   // the n of "n-way": a transaction's wavefronts over its ideal, at worst
+  int conflict_degree = 0; // the n of "n-way": a transaction's wavefronts over its ideal, at worst
 };
 
 // One (lane, bank) cell of the bank grid: an 8-byte access covers two banks, a 16-byte one four.

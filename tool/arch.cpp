@@ -44,8 +44,14 @@ constexpr ArchKey<int> kIntKeys[] = {
 constexpr ArchKey<std::int64_t> kSizeKeys[] = {
     {"shared_memory_per_sm", &Arch::shared_memory_per_sm, {1, 1LL << 30}, {0, kMaxInt64}},
     {"shared_memory_per_block", &Arch::shared_memory_per_block, {1, 1LL << 30}, {0, kMaxInt64}},
-    {"shared_memory_per_block_optin", &Arch::shared_memory_per_block_optin, {1, 1LL << 30}, {0, kMaxInt64}},
-    {"reserved_shared_memory_per_block", &Arch::reserved_shared_memory_per_block, {0, 1 << 20}, {0, kMaxInt64}},
+    {"shared_memory_per_block_optin",
+     &Arch::shared_memory_per_block_optin,
+     {1, 1LL << 30},
+     {0, kMaxInt64}},
+    {"reserved_shared_memory_per_block",
+     &Arch::reserved_shared_memory_per_block,
+     {0, 1 << 20},
+     {0, kMaxInt64}},
     {"l2_cache_bytes", &Arch::l2_cache_bytes, {1, 1LL << 40}, {0, kMaxInt64}},
 };
 
@@ -53,22 +59,27 @@ constexpr ArchKey<std::int64_t> kSizeKeys[] = {
 void read_compute_capability(const Fields& fields, bool preset, Arch& arch) {
   const std::string text = fields.text("compute_capability");
   if (!parse_compute_capability(text, arch.cc_major, arch.cc_minor) || arch.cc_major < 1)
-    fields.fail("compute_capability", "'" + clip(text, 20) + "' is not MAJOR.MINOR", "write it like \"9.0\"");
+    fields.fail("compute_capability", "'" + clip(text, 20) + "' is not MAJOR.MINOR",
+                "write it like \"9.0\"");
   if (preset && (arch.cc_major < 7 || arch.cc_major > 12 || arch.cc_minor < 0 || arch.cc_minor > 9))
-    fields.fail("compute_capability", clip(text, 20) + " is not modelled", "WarpLens models 7.5 to 12.x");
+    fields.fail("compute_capability", clip(text, 20) + " is not modelled",
+                "WarpLens models 7.5 to 12.x");
 }
 
 void check_consistency(const Fields& reader, const Arch& arch) {
   if (arch.max_threads_per_block > arch.max_threads_per_sm)
-    reader.fail("max_threads_per_block", "exceeds max_threads_per_sm", "allowed at most max_threads_per_sm");
+    reader.fail("max_threads_per_block", "exceeds max_threads_per_sm",
+                "allowed at most max_threads_per_sm");
   if (arch.registers_per_block > arch.registers_per_sm)
-    reader.fail("registers_per_block", "exceeds registers_per_sm", "allowed at most registers_per_sm");
+    reader.fail("registers_per_block", "exceeds registers_per_sm",
+                "allowed at most registers_per_sm");
   if (arch.shared_memory_per_block > arch.shared_memory_per_block_optin)
     reader.fail("shared_memory_per_block", "exceeds shared_memory_per_block_optin",
                 "allowed at most shared_memory_per_block_optin");
   if (arch.shared_memory_per_block_optin + arch.reserved_shared_memory_per_block >
       arch.shared_memory_per_sm)
-    reader.fail("shared_memory_per_block_optin", "plus the reserved part exceeds shared_memory_per_sm",
+    reader.fail("shared_memory_per_block_optin",
+                "plus the reserved part exceeds shared_memory_per_sm",
                 "allowed at most shared_memory_per_sm in all");
 }
 
@@ -80,7 +91,8 @@ bool parse_compute_capability(std::string_view text, int& major, int& minor) {
     const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), out);
     return !digits.empty() && ec == std::errc() && ptr == digits.data() + digits.size();
   };
-  return dot != std::string_view::npos && part(text.substr(0, dot), major) && part(text.substr(dot + 1), minor);
+  return dot != std::string_view::npos && part(text.substr(0, dot), major) &&
+         part(text.substr(dot + 1), minor);
 }
 
 Arch arch_from_fields(const Fields& fields, ArchOrigin origin) {
@@ -93,12 +105,17 @@ Arch arch_from_fields(const Fields& fields, ArchOrigin origin) {
   read_compute_capability(fields, preset, arch);
   for (const ArchKey<int>& key : kIntKeys)
     arch.*key.field = static_cast<int>(fields.integer(key.key, range(key).min, range(key).max));
-  for (const ArchKey<std::int64_t>& key : kSizeKeys) arch.*key.field = fields.integer(key.key, range(key).min, range(key).max);
-  const std::vector<std::int64_t> dims = fields.integers("max_block_dims", 3, 3, 1, preset ? 1 << 20 : kMaxInt);
-  for (int i = 0; i < 3; ++i) arch.max_block_dims[i] = static_cast<int>(dims[i]);
-  arch.dram_bandwidth_gbps = fields.number("dram_bandwidth_gbps", preset ? kAboveZero : 0, preset ? 1e6 : kMaxDouble);
+  for (const ArchKey<std::int64_t>& key : kSizeKeys)
+    arch.*key.field = fields.integer(key.key, range(key).min, range(key).max);
+  const std::vector<std::int64_t> dims =
+      fields.integers("max_block_dims", 3, 3, 1, preset ? 1 << 20 : kMaxInt);
+  for (int i = 0; i < 3; ++i)
+    arch.max_block_dims[i] = static_cast<int>(dims[i]);
+  arch.dram_bandwidth_gbps =
+      fields.number("dram_bandwidth_gbps", preset ? kAboveZero : 0, preset ? 1e6 : kMaxDouble);
   arch.source = fields.text("source", !preset);
-  if (preset) check_consistency(fields, arch);
+  if (preset)
+    check_consistency(fields, arch);
   return arch;
 }
 
@@ -111,34 +128,38 @@ Arch load_arch_file(const std::filesystem::path& file) {
 }
 
 json arch_to_json(const Arch& arch) {
-  return json{{"id", arch.id},
-              {"name", arch.name},
-              {"aliases", arch.aliases},
-              {"compute_capability", std::to_string(arch.cc_major) + "." + std::to_string(arch.cc_minor)},
-              {"sm_count", arch.sm_count},
-              {"warp_size", arch.warp_size},
-              {"max_threads_per_sm", arch.max_threads_per_sm},
-              {"max_threads_per_block", arch.max_threads_per_block},
-              {"max_block_dims", arch.max_block_dims},
-              {"max_blocks_per_sm", arch.max_blocks_per_sm},
-              {"registers_per_sm", arch.registers_per_sm},
-              {"registers_per_block", arch.registers_per_block},
-              {"max_registers_per_thread", arch.max_registers_per_thread},
-              {"shared_memory_per_sm", arch.shared_memory_per_sm},
-              {"shared_memory_per_block", arch.shared_memory_per_block},
-              {"shared_memory_per_block_optin", arch.shared_memory_per_block_optin},
-              {"reserved_shared_memory_per_block", arch.reserved_shared_memory_per_block},
-              {"l2_cache_bytes", arch.l2_cache_bytes},
-              {"dram_bandwidth_gbps", arch.dram_bandwidth_gbps},
-              {"source", arch.source}};
+  return json{
+      {"id", arch.id},
+      {"name", arch.name},
+      {"aliases", arch.aliases},
+      {"compute_capability", std::to_string(arch.cc_major) + "." + std::to_string(arch.cc_minor)},
+      {"sm_count", arch.sm_count},
+      {"warp_size", arch.warp_size},
+      {"max_threads_per_sm", arch.max_threads_per_sm},
+      {"max_threads_per_block", arch.max_threads_per_block},
+      {"max_block_dims", arch.max_block_dims},
+      {"max_blocks_per_sm", arch.max_blocks_per_sm},
+      {"registers_per_sm", arch.registers_per_sm},
+      {"registers_per_block", arch.registers_per_block},
+      {"max_registers_per_thread", arch.max_registers_per_thread},
+      {"shared_memory_per_sm", arch.shared_memory_per_sm},
+      {"shared_memory_per_block", arch.shared_memory_per_block},
+      {"shared_memory_per_block_optin", arch.shared_memory_per_block_optin},
+      {"reserved_shared_memory_per_block", arch.reserved_shared_memory_per_block},
+      {"l2_cache_bytes", arch.l2_cache_bytes},
+      {"dram_bandwidth_gbps", arch.dram_bandwidth_gbps},
+      {"source", arch.source}};
 }
 
 std::vector<Arch> load_arch_presets(const std::filesystem::path& folder) {
   std::vector<std::filesystem::path> files;
   std::error_code ec;
   for (std::filesystem::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec))
-    if (it->path().extension() == ".json") files.push_back(it->path());
-  if (ec) throw UsageError(clip(folder.string(), 160) + ": cannot list the presets (" + ec.message() + ")");
+    if (it->path().extension() == ".json")
+      files.push_back(it->path());
+  if (ec)
+    throw UsageError(clip(folder.string(), 160) + ": cannot list the presets (" + ec.message() +
+                     ")");
   std::sort(files.begin(), files.end());
 
   std::vector<Arch> presets;
@@ -146,30 +167,40 @@ std::vector<Arch> load_arch_presets(const std::filesystem::path& folder) {
   for (const auto& file : files) {
     Arch arch = load_arch_file(file);
     if (file.stem() != arch.id)
-      throw UsageError(clip(file.string(), 160) + ": id: '" + clip(arch.id, 40) + "' differs from the file name; "
+      throw UsageError(clip(file.string(), 160) + ": id: '" + clip(arch.id, 40) +
+                       "' differs from the file name; "
                        "allowed the file's name without .json");
-    for (const auto& name : [&] { auto all = arch.aliases; all.push_back(arch.id); return all; }())
+    for (const auto& name : [&] {
+           auto all = arch.aliases;
+           all.push_back(arch.id);
+           return all;
+         }())
       if (!names.insert(name).second)
-        throw UsageError(clip(file.string(), 160) + ": aliases: '" + clip(name, 40) +
-                         "' is already the id or alias of another preset; allowed names no other preset uses");
+        throw UsageError(
+            clip(file.string(), 160) + ": aliases: '" + clip(name, 40) +
+            "' is already the id or alias of another preset; allowed names no other preset uses");
     presets.push_back(std::move(arch));
   }
-  if (presets.empty()) throw UsageError(folder.string() + ": no architecture presets (*.json)");
+  if (presets.empty())
+    throw UsageError(folder.string() + ": no architecture presets (*.json)");
   return presets;
 }
 
 Arch find_arch(const std::vector<Arch>& presets, const std::string& spec) {
-  if (spec.ends_with(".json") || spec.find('/') != std::string::npos) return load_arch_file(spec);
+  if (spec.ends_with(".json") || spec.find('/') != std::string::npos)
+    return load_arch_file(spec);
   for (const Arch& arch : presets)
-    if (arch.id == spec || std::find(arch.aliases.begin(), arch.aliases.end(), spec) != arch.aliases.end())
+    if (arch.id == spec ||
+        std::find(arch.aliases.begin(), arch.aliases.end(), spec) != arch.aliases.end())
       return arch;
   std::string known, aliases;
   for (const Arch& arch : presets) {
     known += (known.empty() ? "" : ", ") + arch.id;
-    for (const auto& alias : arch.aliases) aliases += (aliases.empty() ? "" : ", ") + alias;
+    for (const auto& alias : arch.aliases)
+      aliases += (aliases.empty() ? "" : ", ") + alias;
   }
-  throw UsageError("unknown arch '" + clip(spec) + "'; choose one of " + known + " (aliases " + aliases +
-                   "), 'device', or a path to a .json preset");
+  throw UsageError("unknown arch '" + clip(spec) + "'; choose one of " + known + " (aliases " +
+                   aliases + "), 'device', or a path to a .json preset");
 }
 
 void check_block_fits(const Arch& arch, const BlockShape& block) {

@@ -33,7 +33,8 @@ void check_recording(const nlohmann::json& json, const std::string& origin) {
   recording.text("device", false);
   recording.text("date", false);
   const nlohmann::json& runs = recording.list("runs");
-  for (std::size_t i = 0; i < runs.size(); ++i) run_result_from_json(runs[i], origin + ": runs[" + std::to_string(i) + "]");
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    run_result_from_json(runs[i], origin + ": runs[" + std::to_string(i) + "]");
 }
 
 } // namespace
@@ -42,23 +43,30 @@ std::filesystem::path assets_dir() {
   if (const char* env = std::getenv("WARPLENS_ASSETS"); env && *env) {
     const std::string shown = clip(env, 160);
     std::error_code ec; // a name too long for the file system reads as "not a folder", not a throw
-    if (!std::filesystem::is_directory(env, ec)) throw UsageError("WARPLENS_ASSETS: '" + shown + "' is not a folder; "
-                                                              "allowed the assets folder (with arch/ and metrics.json)");
-    if (!has_presets(env)) throw UsageError("WARPLENS_ASSETS: '" + shown + "' has no arch/ folder; "
-                                            "allowed the assets folder (with arch/ and metrics.json)");
+    if (!std::filesystem::is_directory(env, ec))
+      throw UsageError("WARPLENS_ASSETS: '" + shown +
+                       "' is not a folder; "
+                       "allowed the assets folder (with arch/ and metrics.json)");
+    if (!has_presets(env))
+      throw UsageError("WARPLENS_ASSETS: '" + shown +
+                       "' has no arch/ folder; "
+                       "allowed the assets folder (with arch/ and metrics.json)");
     return env;
   }
   const auto installed = executable_dir() / ".." / "share" / "warplens";
-  if (has_presets(installed)) return installed.lexically_normal();
+  if (has_presets(installed))
+    return installed.lexically_normal();
   const std::filesystem::path source = WARPLENS_SOURCE_ASSETS;
-  if (has_presets(source)) return source;
+  if (has_presets(source))
+    return source;
   throw UsageError("cannot find WarpLens's assets folder (looked in " + installed.string() +
                    " and " + source.string() + "); set WARPLENS_ASSETS to it");
 }
 
 nlohmann::json read_json_file(const std::filesystem::path& file, const std::string& what) {
   nlohmann::json json = read_json_document(file, what);
-  if (what == "recording") check_recording(json, clip(file.string(), 160));
+  if (what == "recording")
+    check_recording(json, clip(file.string(), 160));
   return json;
 }
 

@@ -22,7 +22,8 @@ BlockShape parse_block(std::string_view text) {
   std::size_t start = 0;
   while (true) {
     const std::size_t end = text.find('x', start);
-    const std::string_view part = text.substr(start, end == std::string_view::npos ? end : end - start);
+    const std::string_view part =
+        text.substr(start, end == std::string_view::npos ? end : end - start);
     long long value = 0;
     const auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
     if (part.empty() || ec != std::errc() || ptr != part.data() + part.size())
@@ -32,18 +33,22 @@ BlockShape parse_block(std::string_view text) {
     if (value > (1LL << 31) - 1)
       throw bad_block(text, "side " + std::to_string(value) + " is too large");
     sides.push_back(static_cast<int>(value));
-    if (end == std::string_view::npos) break;
+    if (end == std::string_view::npos)
+      break;
     start = end + 1;
   }
-  if (sides.size() > 3) throw bad_block(text, "more than three sides");
+  if (sides.size() > 3)
+    throw bad_block(text, "more than three sides");
   sides.resize(3, 1);
   return BlockShape{sides[0], sides[1], sides[2]};
 }
 
 std::string format_block(const BlockShape& block) {
   std::string text = std::to_string(block.x);
-  if (block.y > 1 || block.z > 1) text.append("x").append(std::to_string(block.y));
-  if (block.z > 1) text.append("x").append(std::to_string(block.z));
+  if (block.y > 1 || block.z > 1)
+    text.append("x").append(std::to_string(block.y));
+  if (block.z > 1)
+    text.append("x").append(std::to_string(block.z));
   return text;
 }
 

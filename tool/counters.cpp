@@ -30,31 +30,39 @@ std::string fix_for(CUptiResult status) {
   switch (status) {
   case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
   case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
-    return "no permission for GPU performance counters (ERR_NVGPUCTRPERM): run as root or with CAP_SYS_ADMIN "
+    return "no permission for GPU performance counters (ERR_NVGPUCTRPERM): run as root or with "
+           "CAP_SYS_ADMIN "
            "(CAP_PERFMON on driver R565+), or allow all users with 'options nvidia "
-           "NVreg_RestrictProfilingToAdminUsers=0' in /etc/modprobe.d/, update-initramfs -u and reboot";
+           "NVreg_RestrictProfilingToAdminUsers=0' in /etc/modprobe.d/, update-initramfs -u and "
+           "reboot";
   case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
     return "another profiler (ncu, nsys, cuda-gdb) is attached to this process; CUPTI allows one";
-  case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED: return "counters are not available on a MIG slice";
-  case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED: return "counters are not available under WSL";
-  case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED: return "counters are not available on this virtual GPU";
-  case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED: return "counters are not available on a CMP device";
-  default: return "";
+  case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
+    return "counters are not available on a MIG slice";
+  case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
+    return "counters are not available under WSL";
+  case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
+    return "counters are not available on this virtual GPU";
+  case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
+    return "counters are not available on a CMP device";
+  default:
+    return "";
   }
 }
 
 void check(CUptiResult status, const char* call) {
-  if (status == CUPTI_SUCCESS) return;
+  if (status == CUPTI_SUCCESS)
+    return;
   const char* text = nullptr;
   cuptiGetResultString(status, &text);
   const std::string fix = fix_for(status);
-  throw CuptiFailure{std::string(call) + ": " + (text ? text : "CUPTI error") + (fix.empty() ? "" : "; " + fix)};
+  throw CuptiFailure{std::string(call) + ": " + (text ? text : "CUPTI error") +
+                     (fix.empty() ? "" : "; " + fix)};
 }
 
 #define WL_CUPTI(call) check(call, #call)
 
-template <typename Params>
-Params params(std::size_t size) {
+template <typename Params> Params params(std::size_t size) {
   Params p{};
   p.structSize = size;
   return p;
@@ -68,7 +76,8 @@ CUcontext current_context() {
   void* function = nullptr;
   cudaDriverEntryPointQueryResult found{};
   if (cudaFree(nullptr) != cudaSuccess ||
-      cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &function, 12000, cudaEnableDefault, &found) != cudaSuccess ||
+      cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &function, 12000, cudaEnableDefault,
+                                       &found) != cudaSuccess ||
       found != cudaDriverEntryPointSuccess)
     throw CuptiFailure{"cannot reach the CUDA driver's current context"};
   CUcontext context = nullptr;
@@ -112,8 +121,9 @@ struct CounterProfiler::State {
   void open(int device);
   bool chip_has(const std::string& name);
   CUpti_Profiler_Host_Object* new_host();
-  void resolve(const std::vector<const MetricInfo*>& metrics, std::vector<const MetricInfo*>& collected,
-               std::vector<std::string>& names, std::vector<std::string>& missing) const;
+  void resolve(const std::vector<const MetricInfo*>& metrics,
+               std::vector<const MetricInfo*>& collected, std::vector<std::string>& names,
+               std::vector<std::string>& missing) const;
   Config build_config(const std::vector<std::string>& names);
   Config& config_for(const std::vector<std::string>& names);
   std::vector<std::vector<double>> collect(const std::vector<std::string>& names, int launches,
@@ -127,7 +137,8 @@ void CounterProfiler::State::open(int device) {
   const auto start = std::chrono::steady_clock::now();
   tried = true;
   try {
-    if (cudaSetDevice(device) != cudaSuccess) throw CuptiFailure{"no CUDA device " + std::to_string(device)};
+    if (cudaSetDevice(device) != cudaSuccess)
+      throw CuptiFailure{"no CUDA device " + std::to_string(device)};
     context = current_context();
     auto init = WL_PARAMS(CUpti_Profiler_Initialize_Params);
     WL_CUPTI(cuptiProfilerInitialize(&init));
@@ -139,8 +150,12 @@ void CounterProfiler::State::open(int device) {
     if (supported.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
       throw CuptiFailure{std::string("this device does not support counters") +
                          (supported.wsl != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? " (WSL)" : "") +
-                         (supported.vGpu != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? " (vGPU: profiling not enabled)" : "") +
-                         (supported.confidentialCompute != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? " (confidential compute)" : "")};
+                         (supported.vGpu != CUPTI_PROFILER_CONFIGURATION_SUPPORTED
+                              ? " (vGPU: profiling not enabled)"
+                              : "") +
+                         (supported.confidentialCompute != CUPTI_PROFILER_CONFIGURATION_SUPPORTED
+                              ? " (confidential compute)"
+                              : "")};
 
     auto name = WL_PARAMS(CUpti_Device_GetChipName_Params);
     name.deviceIndex = static_cast<size_t>(device);
@@ -214,7 +229,8 @@ std::vector<std::vector<std::string>> candidate_orders(const std::vector<std::st
 }
 
 void deinitialize(CUpti_Profiler_Host_Object* host) {
-  if (!host) return;
+  if (!host)
+    return;
   auto deinit = WL_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
   deinit.pHostObject = host;
   cuptiProfilerHostDeinitialize(&deinit);
@@ -223,14 +239,16 @@ void deinitialize(CUpti_Profiler_Host_Object* host) {
 } // namespace
 
 // A host object with `names` added, its config image and the passes that image needs.
-CounterProfiler::State::Config CounterProfiler::State::build_config(const std::vector<std::string>& names) {
+CounterProfiler::State::Config
+CounterProfiler::State::build_config(const std::vector<std::string>& names) {
   Config config;
   // The host object made at opening (to check metric names) serves the first config; each later
   // one needs its own, since a host object evaluates only the metrics added to it.
   config.host = host ? std::exchange(host, nullptr) : new_host();
   try {
     std::vector<const char*> pointers;
-    for (const std::string& n : names) pointers.push_back(n.c_str());
+    for (const std::string& n : names)
+      pointers.push_back(n.c_str());
     auto add = WL_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
     add.pHostObject = config.host;
     add.ppMetricNames = pointers.data();
@@ -257,10 +275,13 @@ CounterProfiler::State::Config CounterProfiler::State::build_config(const std::v
   return config;
 }
 
-CounterProfiler::State::Config& CounterProfiler::State::config_for(const std::vector<std::string>& names) {
+CounterProfiler::State::Config&
+CounterProfiler::State::config_for(const std::vector<std::string>& names) {
   std::string key;
-  for (const std::string& n : names) key += n + ",";
-  if (const auto it = configs.find(key); it != configs.end()) return it->second;
+  for (const std::string& n : names)
+    key += n + ",";
+  if (const auto it = configs.find(key); it != configs.end())
+    return it->second;
   std::optional<Config> best;
   try {
     for (const std::vector<std::string>& order : candidate_orders(names)) {
@@ -269,12 +290,15 @@ CounterProfiler::State::Config& CounterProfiler::State::config_for(const std::ve
         deinitialize(config.host);
         continue;
       }
-      if (best) deinitialize(best->host);
+      if (best)
+        deinitialize(best->host);
       best = std::move(config);
-      if (best->passes <= 1) break;
+      if (best->passes <= 1)
+        break;
     }
   } catch (const CuptiFailure&) {
-    if (best) deinitialize(best->host);
+    if (best)
+      deinitialize(best->host);
     throw;
   }
   return configs.emplace(key, std::move(*best)).first->second;
@@ -283,17 +307,20 @@ CounterProfiler::State::Config& CounterProfiler::State::config_for(const std::ve
 // One user range per launch, all in one profiling session: every pass runs each launch once
 // (user replay), so the session's fixed cost (configuration, start and stop, decoding) is paid
 // once for the whole batch rather than once per launch.
-std::vector<std::vector<double>> CounterProfiler::State::collect(const std::vector<std::string>& names, int launches,
-                                                                 const std::function<void(int)>& before_launch,
-                                                                 const std::function<void(int)>& launch, int& passes) {
+std::vector<std::vector<double>>
+CounterProfiler::State::collect(const std::vector<std::string>& names, int launches,
+                                const std::function<void(int)>& before_launch,
+                                const std::function<void(int)>& launch, int& passes) {
   Config& config = config_for(names);
   // Initialising a second list's counter-data image while the range profiler was still set up
   // for the first list crashed inside CUPTI (in CounterDataImageInitialize), so a change of list
   // starts from a freshly enabled range profiler before anything is sized or initialised.
-  if (last_config != &config && last_config != nullptr) restart();
+  if (last_config != &config && last_config != nullptr)
+    restart();
   last_config = &config;
   std::vector<const char*> pointers;
-  for (const std::string& n : names) pointers.push_back(n.c_str());
+  for (const std::string& n : names)
+    pointers.push_back(n.c_str());
   if (config.ranges != launches) {
     auto size = WL_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
     size.pRangeProfilerObject = range;
@@ -354,10 +381,11 @@ std::vector<std::vector<double>> CounterProfiler::State::collect(const std::vect
   decode.pRangeProfilerObject = range;
   WL_CUPTI(cuptiRangeProfilerDecodeData(&decode));
   if (decode.numOfRangeDropped > 0)
-    throw CuptiFailure{std::to_string(decode.numOfRangeDropped) + " of " + std::to_string(launches) +
-                       " profiled ranges were dropped"};
+    throw CuptiFailure{std::to_string(decode.numOfRangeDropped) + " of " +
+                       std::to_string(launches) + " profiled ranges were dropped"};
 
-  std::vector<std::vector<double>> values(static_cast<std::size_t>(launches), std::vector<double>(names.size()));
+  std::vector<std::vector<double>> values(static_cast<std::size_t>(launches),
+                                          std::vector<double>(names.size()));
   for (int i = 0; i < launches; ++i) {
     auto evaluate = WL_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
     evaluate.pHostObject = config.host;
@@ -374,7 +402,8 @@ std::vector<std::vector<double>> CounterProfiler::State::collect(const std::vect
 
 // The chip's name for each metric it has; those it lacks go to `missing`.
 void CounterProfiler::State::resolve(const std::vector<const MetricInfo*>& metrics,
-                                     std::vector<const MetricInfo*>& collected, std::vector<std::string>& names,
+                                     std::vector<const MetricInfo*>& collected,
+                                     std::vector<std::string>& names,
                                      std::vector<std::string>& missing) const {
   for (const MetricInfo* m : metrics) {
     const auto it = resolved.find(m->key);
@@ -407,22 +436,26 @@ void CounterProfiler::State::close() {
     cuptiRangeProfilerDisable(&disable);
     range = nullptr;
   }
-  for (auto& [_, config] : configs) deinitialize(config.host);
+  for (auto& [_, config] : configs)
+    deinitialize(config.host);
   configs.clear();
   deinitialize(std::exchange(host, nullptr));
 }
 
-CounterProfiler::CounterProfiler(const MetricCatalog& catalog) : m_state(std::make_unique<State>(catalog)) {}
+CounterProfiler::CounterProfiler(const MetricCatalog& catalog)
+    : m_state(std::make_unique<State>(catalog)) {}
 
 CounterProfiler::~CounterProfiler() { m_state->close(); }
 
 void CounterProfiler::open(int device, const std::vector<const MetricInfo*>& metrics) {
   State& s = *m_state;
-  if (s.tried) return;
+  if (s.tried)
+    return;
   s.open(device);
   // The first metric list is configured here, alongside the opening; a later list is configured
   // where it is first used.
-  if (!s.reason.empty() || metrics.empty()) return;
+  if (!s.reason.empty() || metrics.empty())
+    return;
   std::vector<const MetricInfo*> collected;
   std::vector<std::string> names, missing;
   s.resolve(metrics, collected, names, missing);
@@ -439,12 +472,14 @@ double CounterProfiler::open_seconds() const { return m_state->open_seconds; }
 
 std::string CounterProfiler::chip() const { return m_state->chip; }
 
-std::vector<CounterResult> CounterProfiler::profile(const std::vector<const MetricInfo*>& metrics, int launches,
-                                                   const std::function<void(int)>& before_launch,
-                                                   const std::function<void(int)>& launch) {
+std::vector<CounterResult> CounterProfiler::profile(const std::vector<const MetricInfo*>& metrics,
+                                                    int launches,
+                                                    const std::function<void(int)>& before_launch,
+                                                    const std::function<void(int)>& launch) {
   const auto start = std::chrono::steady_clock::now();
   State& s = *m_state;
-  if (!s.tried) s.open(current_device());
+  if (!s.tried)
+    s.open(current_device());
   CounterResult common;
   common.chip = s.chip;
   if (!s.reason.empty()) {
@@ -456,14 +491,16 @@ std::vector<CounterResult> CounterProfiler::profile(const std::vector<const Metr
   s.resolve(metrics, collected, names, common.missing);
   std::vector<CounterResult> results;
   try {
-    const std::vector<std::vector<double>> values = s.collect(names, launches, before_launch, launch, common.passes);
+    const std::vector<std::vector<double>> values =
+        s.collect(names, launches, before_launch, launch, common.passes);
     common.available = true;
-    common.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / launches;
+    common.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / launches;
     for (const std::vector<double>& launch_values : values) {
       CounterResult& result = results.emplace_back(common);
       for (std::size_t i = 0; i < collected.size(); ++i)
-        result.values.push_back(
-            {collected[i]->key, names[i], collected[i]->display, collected[i]->unit, launch_values[i]});
+        result.values.push_back({collected[i]->key, names[i], collected[i]->display,
+                                 collected[i]->unit, launch_values[i]});
     }
   } catch (const CuptiFailure& failure) {
     common.reason = failure.what;

@@ -22,7 +22,6 @@
 
 namespace wl {
 
-
 // Opens on first use for the current device; a device or a process that cannot profile (no
 // permission, MIG, WSL, vGPU, another profiler attached) leaves it closed with the reason and the
 // documented fix, and every later call reports that reason instead of counters.
@@ -38,7 +37,8 @@ public:
   // other work meanwhile on another thread. Opens once (later calls do nothing); a failure to
   // open is kept as the reason.
   void open(int device, const std::vector<const MetricInfo*>& metrics = {});
-  double open_seconds() const; // how long opening (and the configuration made with it) took; 0 before
+  double
+  open_seconds() const; // how long opening (and the configuration made with it) took; 0 before
 
   // Profiles `launches` launches in one session: every pass calls before_launch(i) (outside the
   // counted range: an L2 flush, so each launch starts from the same cache state) then launch(i)

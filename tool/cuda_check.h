@@ -3,14 +3,16 @@
 
 #include "error.h"
 
-#include <cuda_runtime.h>
 #include <string>
+
+#include <cuda_runtime.h>
 
 namespace wl {
 
 inline void cuda_check(cudaError_t status, const char* what) {
   if (status != cudaSuccess)
-    throw UsageError(std::string(what) + " failed: " + cudaGetErrorString(status) + " (" + cudaGetErrorName(status) + ")");
+    throw UsageError(std::string(what) + " failed: " + cudaGetErrorString(status) + " (" +
+                     cudaGetErrorName(status) + ")");
 }
 
 } // namespace wl

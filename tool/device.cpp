@@ -27,7 +27,9 @@ int device_count() {
     throw UsageError(std::string("no GPU (") + cudaGetErrorName(status) + hint +
                      "); use --arch with a preset to model one");
   }
-  if (count == 0) throw UsageError("no GPU: the CUDA runtime sees no device; use --arch with a preset to model one");
+  if (count == 0)
+    throw UsageError(
+        "no GPU: the CUDA runtime sees no device; use --arch with a preset to model one");
   return count;
 }
 
@@ -72,20 +74,23 @@ Arch arch_from_device(int ordinal) {
 }
 
 Arch resolve_arch(const std::string& spec) {
-  if (spec == "device") return arch_from_device(0);
+  if (spec == "device")
+    return arch_from_device(0);
   if (spec.starts_with("device:")) {
     const std::string_view digits = std::string_view(spec).substr(7);
     int ordinal = 0;
     const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), ordinal);
     if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || ordinal < 0)
-      throw UsageError("arch '" + clip(spec) + "': not a device number; write device or device:N with N from 0 to " +
+      throw UsageError("arch '" + clip(spec) +
+                       "': not a device number; write device or device:N with N from 0 to " +
                        std::to_string(kMaxDeviceOrdinal));
     if (ordinal > kMaxDeviceOrdinal)
-      throw UsageError("arch '" + clip(spec) + "': device " + std::to_string(ordinal) + " is out of range; allowed 0 to " +
-                       std::to_string(kMaxDeviceOrdinal));
+      throw UsageError("arch '" + clip(spec) + "': device " + std::to_string(ordinal) +
+                       " is out of range; allowed 0 to " + std::to_string(kMaxDeviceOrdinal));
     return arch_from_device(ordinal);
   }
-  if (spec.ends_with(".json") || spec.find('/') != std::string::npos) return load_arch_file(spec);
+  if (spec.ends_with(".json") || spec.find('/') != std::string::npos)
+    return load_arch_file(spec);
   return find_arch(load_arch_presets(assets_dir() / "arch"), spec);
 }
 
@@ -95,8 +100,8 @@ std::string describe_devices() {
     std::string text;
     for (int i = 0; i < count; ++i) {
       const Arch arch = arch_from_device(i);
-      text += (i ? "; " : "") + std::to_string(i) + ": " + arch.name + " (" + arch.sm_name() + ", " +
-              std::to_string(arch.sm_count) + " SMs)";
+      text += (i ? "; " : "") + std::to_string(i) + ": " + arch.name + " (" + arch.sm_name() +
+              ", " + std::to_string(arch.sm_count) + " SMs)";
     }
     return text;
   } catch (const UsageError& e) {

@@ -13,8 +13,9 @@ struct DeviceComparison {
 };
 
 // Elements are 4 bytes: float when `is_float`, else int32 compared exactly. `stream` is a
-// cudaStream_t. Same rule as verify_outputs: |got - want| <= absolute + relative * |want|, NaN fails.
-DeviceComparison compare_on_device(const void* got, const void* want, std::int64_t count, bool is_float,
-                                   double absolute, double relative, void* stream);
+// cudaStream_t. Same rule as verify_outputs: |got - want| <= absolute + relative * |want|, NaN
+// fails.
+DeviceComparison compare_on_device(const void* got, const void* want, std::int64_t count,
+                                   bool is_float, double absolute, double relative, void* stream);
 
 } // namespace wl

@@ -8,7 +8,6 @@
 #include "l2_flush.h"
 #include "verify.h"
 
-
 #include <algorithm>
 #include <chrono>
 #include <future>
@@ -33,12 +32,14 @@ public:
   DeviceBuffers(const DeviceBuffers&) = delete;
   DeviceBuffers& operator=(const DeviceBuffers&) = delete;
   ~DeviceBuffers() {
-    for (void* p : m_pointers) cudaFree(p);
+    for (void* p : m_pointers)
+      cudaFree(p);
   }
 
   void* allocate(std::size_t bytes, const std::string& name) {
     void* p = nullptr;
-    cuda_check(cudaMalloc(&p, std::max<std::size_t>(bytes, 4)), ("cudaMalloc(" + name + ")").c_str());
+    cuda_check(cudaMalloc(&p, std::max<std::size_t>(bytes, 4)),
+               ("cudaMalloc(" + name + ")").c_str());
     m_pointers.push_back(p);
     return p;
   }
@@ -49,7 +50,9 @@ private:
 
 class Stream {
 public:
-  Stream() { cuda_check(cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking), "cudaStreamCreate"); }
+  Stream() {
+    cuda_check(cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  }
   ~Stream() { cudaStreamDestroy(m_stream); }
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
@@ -59,7 +62,9 @@ private:
   cudaStream_t m_stream{};
 };
 
-std::string mebibytes(double bytes) { return std::to_string(static_cast<long long>(bytes / (1 << 20))) + " MiB"; }
+std::string mebibytes(double bytes) {
+  return std::to_string(static_cast<long long>(bytes / (1 << 20))) + " MiB";
+}
 
 // Checked before allocating: inputs, outputs, their expected values and the L2 flush buffer
 // against free device memory.
@@ -70,8 +75,8 @@ void check_memory_fits(const KernelDesc& kernel, const Params& params, const Arc
   std::size_t free = 0, total = 0;
   cuda_check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
   if (needed > static_cast<double>(free))
-    throw UsageError(kernel.id + " with these sizes needs " + mebibytes(needed) + " of device memory; " +
-                     mebibytes(static_cast<double>(free)) + " are free");
+    throw UsageError(kernel.id + " with these sizes needs " + mebibytes(needed) +
+                     " of device memory; " + mebibytes(static_cast<double>(free)) + " are free");
 }
 
 // Uniform in [-1, 1) from a hash of (seed, index): reproducible for a seed, and several times
@@ -88,20 +93,23 @@ float uniform(std::uint64_t seed, std::uint64_t index) {
 // same result as one sequential pass.
 void fill_uniform(float* values, std::int64_t count, std::uint64_t seed) {
   const auto fill = [=](std::int64_t begin, std::int64_t end) {
-    for (std::int64_t e = begin; e < end; ++e) values[e] = uniform(seed, static_cast<std::uint64_t>(e));
+    for (std::int64_t e = begin; e < end; ++e)
+      values[e] = uniform(seed, static_cast<std::uint64_t>(e));
   };
   constexpr std::int64_t kPerThread = 1 << 20;
-  const std::int64_t threads =
-      std::clamp<std::int64_t>(count / kPerThread, 1, std::max(1u, std::thread::hardware_concurrency()));
+  const std::int64_t threads = std::clamp<std::int64_t>(
+      count / kPerThread, 1, std::max(1u, std::thread::hardware_concurrency()));
   std::vector<std::jthread> workers;
-  for (std::int64_t t = 1; t < threads; ++t) workers.emplace_back(fill, count * t / threads, count * (t + 1) / threads);
+  for (std::int64_t t = 1; t < threads; ++t)
+    workers.emplace_back(fill, count * t / threads, count * (t + 1) / threads);
   fill(0, count / threads);
 }
 
 HostBuffers make_inputs(const KernelDesc& kernel, const Params& params, std::uint64_t seed) {
   HostBuffers buffers;
   for (const BufferSpec& spec : kernel.buffers)
-    buffers.push_back(HostBuffer{spec.type, std::vector<std::uint32_t>(static_cast<std::size_t>(spec.count(params)))});
+    buffers.push_back(HostBuffer{
+        spec.type, std::vector<std::uint32_t>(static_cast<std::size_t>(spec.count(params)))});
   if (kernel.init) {
     kernel.init(buffers, params, seed);
     return buffers;
@@ -141,9 +149,9 @@ void add_occupancy(RunResult& result, const void* function, const BlockShape& bl
   occupancy.kernel_max_threads = a.max_threads_per_block;
   occupancy.grid_blocks = result.launch.grid.threads();
   result.occupancy = compute_occupancy(result.arch, occupancy);
-  cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&result.runtime_blocks_per_sm, function,
-                                                            static_cast<int>(block.threads()),
-                                                            static_cast<size_t>(result.dynamic_smem)),
+  cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                 &result.runtime_blocks_per_sm, function, static_cast<int>(block.threads()),
+                 static_cast<size_t>(result.dynamic_smem)),
              "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
 }
 
@@ -168,13 +176,14 @@ struct KernelSession::State {
   Stream stream;
   L2Flusher flusher;
   DeviceBuffers device;
-  std::vector<void*> pointers;       // in KernelDesc::buffers order
+  std::vector<void*> pointers;        // in KernelDesc::buffers order
   std::vector<void*> expected_device; // per buffer: the reference's values (outputs only)
   HostBuffers inputs;
   Expected expected;
   SessionSetup setup;
 
-  State(const KernelDesc& k, const Params& p, const EngineOptions& o) : kernel(k), params(p), options(o) {}
+  State(const KernelDesc& k, const Params& p, const EngineOptions& o)
+      : kernel(k), params(p), options(o) {}
 
   void prepare();
   void upload();
@@ -189,7 +198,8 @@ void KernelSession::State::prepare() {
   const auto start = Clock::now();
   inputs = make_inputs(kernel, params, options.seed);
   const auto generated = Clock::now();
-  if (options.verify) expected = kernel.reference(inputs, params);
+  if (options.verify)
+    expected = kernel.reference(inputs, params);
   setup.inputs = seconds_between(start, generated);
   setup.reference = seconds_between(generated, Clock::now());
 }
@@ -202,10 +212,12 @@ void KernelSession::State::upload() {
     pointers.push_back(device.allocate(bytes, kernel.buffers[i].name));
     void* want = nullptr;
     if (kernel.buffers[i].role == BufferRole::input) {
-      cuda_check(cudaMemcpy(pointers.back(), inputs[i].words.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy(inputs)");
+      cuda_check(cudaMemcpy(pointers.back(), inputs[i].words.data(), bytes, cudaMemcpyHostToDevice),
+                 "cudaMemcpy(inputs)");
     } else if (options.verify && expected.checked.empty()) {
       want = device.allocate(bytes, kernel.buffers[i].name + " expected");
-      cuda_check(cudaMemcpy(want, expected.values[i].words.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy(expected)");
+      cuda_check(cudaMemcpy(want, expected.values[i].words.data(), bytes, cudaMemcpyHostToDevice),
+                 "cudaMemcpy(expected)");
     }
     expected_device.push_back(want);
   }
@@ -224,7 +236,8 @@ Verification KernelSession::State::verify(const DeviceLaunch& launch) {
 Verification KernelSession::State::compare(const DeviceLaunch& launch) {
   for (std::size_t i = 0; i < kernel.buffers.size(); ++i)
     if (kernel.buffers[i].role == BufferRole::output)
-      cuda_check(cudaMemsetAsync(pointers[i], 0xff, 4 * inputs[i].words.size(), stream.get()), "poison outputs");
+      cuda_check(cudaMemsetAsync(pointers[i], 0xff, 4 * inputs[i].words.size(), stream.get()),
+                 "poison outputs");
   kernel.launch(launch);
   cuda_check(cudaGetLastError(), "kernel launch");
   if (!expected.checked.empty()) {
@@ -235,16 +248,19 @@ Verification KernelSession::State::compare(const DeviceLaunch& launch) {
   Verification v;
   v.note = expected.note;
   for (std::size_t i = 0; i < kernel.buffers.size(); ++i) {
-    if (kernel.buffers[i].role != BufferRole::output) continue;
+    if (kernel.buffers[i].role != BufferRole::output)
+      continue;
     const std::int64_t count = inputs[i].size();
-    const DeviceComparison c = compare_on_device(pointers[i], expected_device[i], count, inputs[i].type == ElementType::f32,
-                                                 kernel.tolerance.absolute, kernel.tolerance.relative, stream.get());
+    const DeviceComparison c = compare_on_device(
+        pointers[i], expected_device[i], count, inputs[i].type == ElementType::f32,
+        kernel.tolerance.absolute, kernel.tolerance.relative, stream.get());
     v.checked += count;
     v.max_abs_error = std::max(v.max_abs_error, c.max_abs_error);
     if (c.mismatches && v.mismatches == 0) {
       // Bring back the one failing element to describe it exactly as the host check would.
       HostBuffers got = expected.values;
-      cuda_check(cudaMemcpy(got[i].words.data(), pointers[i], 4 * got[i].words.size(), cudaMemcpyDeviceToHost),
+      cuda_check(cudaMemcpy(got[i].words.data(), pointers[i], 4 * got[i].words.size(),
+                            cudaMemcpyDeviceToHost),
                  "cudaMemcpy(outputs)");
       Expected only{expected.values, {c.first_bad}, ""};
       v.first_failure = verify_outputs(kernel, got, only).first_failure;
@@ -259,18 +275,22 @@ Verification KernelSession::State::verify_on_host() {
   HostBuffers outputs(inputs.size());
   for (std::size_t i = 0; i < kernel.buffers.size(); ++i) {
     outputs[i].type = inputs[i].type;
-    if (kernel.buffers[i].role != BufferRole::output) continue;
+    if (kernel.buffers[i].role != BufferRole::output)
+      continue;
     outputs[i].words.resize(inputs[i].words.size());
-    cuda_check(cudaMemcpy(outputs[i].words.data(), pointers[i], 4 * outputs[i].words.size(), cudaMemcpyDeviceToHost),
+    cuda_check(cudaMemcpy(outputs[i].words.data(), pointers[i], 4 * outputs[i].words.size(),
+                          cudaMemcpyDeviceToHost),
                "cudaMemcpy(outputs)");
   }
   return verify_outputs(kernel, outputs, expected);
 }
 
-KernelSession::KernelSession(const KernelDesc& kernel, const Params& params, const EngineOptions& options)
+KernelSession::KernelSession(const KernelDesc& kernel, const Params& params,
+                             const EngineOptions& options)
     : m_state(nullptr) {
   const auto start = Clock::now();
-  if (!options.metrics.empty()) metric_catalog().select(options.metrics); // refuse an unknown metric before any work
+  if (!options.metrics.empty())
+    metric_catalog().select(options.metrics); // refuse an unknown metric before any work
   const Arch arch = arch_from_device(options.device);
   cuda_check(cudaSetDevice(options.device), "cudaSetDevice");
   check_memory_fits(kernel, params, arch);
@@ -280,7 +300,8 @@ KernelSession::KernelSession(const KernelDesc& kernel, const Params& params, con
   s.setup.device = seconds_between(start, Clock::now());
   std::future<void> opening;
   if (!options.metrics.empty())
-    opening = std::async(std::launch::async, [device = options.device, metrics = metric_catalog().select(options.metrics)] {
+    opening = std::async(std::launch::async, [device = options.device,
+                                              metrics = metric_catalog().select(options.metrics)] {
       profiler().open(device, metrics);
     });
   s.prepare();
@@ -297,7 +318,8 @@ KernelSession::~KernelSession() = default;
 const SessionSetup& KernelSession::setup() const { return m_state->setup; }
 
 void KernelSession::retune(const TimingOptions& timing, const std::string& metrics) {
-  if (!metrics.empty()) metric_catalog().select(metrics); // refuse an unknown metric before any work
+  if (!metrics.empty())
+    metric_catalog().select(metrics); // refuse an unknown metric before any work
   m_state->options.timing = timing;
   m_state->options.metrics = metrics;
 }
@@ -335,7 +357,8 @@ RunResult KernelSession::measure(RunResult predicted, bool with_counters) {
     NvtxRange range("time kernel");
     result.timing = time_cold(enqueue, s.stream.get(), timing, s.flusher);
   }
-  if (with_counters && !s.options.metrics.empty()) result.counters = count({block}).front();
+  if (with_counters && !s.options.metrics.empty())
+    result.counters = count({block}).front();
   return result;
 }
 
@@ -345,7 +368,8 @@ std::vector<CounterResult> KernelSession::count(const std::vector<BlockShape>& b
   std::vector<DeviceLaunch> launches;
   for (const BlockShape& block : blocks)
     launches.push_back(DeviceLaunch{make_launch(s.kernel, s.params, block, s.arch.sm_count),
-                                    dynamic_smem_bytes(s.kernel, s.params, block), s.pointers, s.stream.get()});
+                                    dynamic_smem_bytes(s.kernel, s.params, block), s.pointers,
+                                    s.stream.get()});
   return profiler().profile(
       metric_catalog().select(s.options.metrics), static_cast<int>(launches.size()),
       [&](int) {

@@ -24,7 +24,8 @@ struct EngineOptions {
   std::string metrics; // "" (no counters), "default", "all", or a comma-separated list
 };
 
-RunResult model_kernel(const KernelRequest& request, const Arch& arch, const ModelBudget& budget = {});
+RunResult model_kernel(const KernelRequest& request, const Arch& arch,
+                       const ModelBudget& budget = {});
 
 // Wall seconds of each step of a session's set-up, for reports of where a sweep's time went.
 // The counter profiler opens on another thread while the inputs and the reference are made.

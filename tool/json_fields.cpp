@@ -15,7 +15,8 @@ using nlohmann::json;
 } // namespace
 
 std::string integer_range(std::int64_t min, std::int64_t max) {
-  if (min == kMinInt64 && max == kMaxInt64) return "allowed a whole number";
+  if (min == kMinInt64 && max == kMaxInt64)
+    return "allowed a whole number";
   if (max == kMaxInt64 || (max == kMaxInt && min >= 0))
     return "allowed a whole number of at least " + std::to_string(min);
   return "allowed a whole number from " + std::to_string(min) + " to " + std::to_string(max);
@@ -33,35 +34,49 @@ std::string number_range(double min, double max) {
 std::string describe(const json& value) {
   switch (value.type()) {
   case json::value_t::number_integer:
-  case json::value_t::number_unsigned: return value.dump();
-  case json::value_t::number_float: return format("%.15g", value.get<double>());
-  case json::value_t::string: return "'" + clip(value.get_ref<const std::string&>(), 40) + "'";
-  case json::value_t::boolean: return value.get<bool>() ? "true" : "false";
-  case json::value_t::null: return "null";
-  case json::value_t::array: return "a list of " + std::to_string(value.size()) + " items";
-  case json::value_t::object: return "an object";
-  default: return "a value of another kind";
+  case json::value_t::number_unsigned:
+    return value.dump();
+  case json::value_t::number_float:
+    return format("%.15g", value.get<double>());
+  case json::value_t::string:
+    return "'" + clip(value.get_ref<const std::string&>(), 40) + "'";
+  case json::value_t::boolean:
+    return value.get<bool>() ? "true" : "false";
+  case json::value_t::null:
+    return "null";
+  case json::value_t::array:
+    return "a list of " + std::to_string(value.size()) + " items";
+  case json::value_t::object:
+    return "an object";
+  default:
+    return "a value of another kind";
   }
 }
 
 void input_error(const std::string& where, const std::string& key, const std::string& wrong,
                  const std::string& allowed) {
-  const std::string place = (where.empty() ? "" : clip(where, 160) + ": ") + (key.empty() ? "" : clip(key, 60) + ": ");
+  const std::string place =
+      (where.empty() ? "" : clip(where, 160) + ": ") + (key.empty() ? "" : clip(key, 60) + ": ");
   throw UsageError(place + clip(wrong, 60) + "; " + clip(allowed, 120));
 }
 
-std::int64_t whole_number(const json& value, const std::string& where, const std::string& key, std::int64_t min,
-                          std::int64_t max) {
-  if (value.is_number_unsigned() && value.get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxInt64))
+std::int64_t whole_number(const json& value, const std::string& where, const std::string& key,
+                          std::int64_t min, std::int64_t max) {
+  if (value.is_number_unsigned() &&
+      value.get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxInt64))
     input_error(where, key, describe(value) + " is out of range", integer_range(min, max));
-  if (!value.is_number_integer()) input_error(where, key, describe(value) + " is not a whole number", integer_range(min, max));
+  if (!value.is_number_integer())
+    input_error(where, key, describe(value) + " is not a whole number", integer_range(min, max));
   const auto number = value.get<std::int64_t>();
-  if (number < min || number > max) input_error(where, key, describe(value) + " is out of range", integer_range(min, max));
+  if (number < min || number > max)
+    input_error(where, key, describe(value) + " is out of range", integer_range(min, max));
   return number;
 }
 
-double finite_number(const json& value, const std::string& where, const std::string& key, double min, double max) {
-  if (!value.is_number()) input_error(where, key, describe(value) + " is not a number", number_range(min, max));
+double finite_number(const json& value, const std::string& where, const std::string& key,
+                     double min, double max) {
+  if (!value.is_number())
+    input_error(where, key, describe(value) + " is not a number", number_range(min, max));
   const double number = value.get<double>();
   if (!std::isfinite(number) || number < min || number > max)
     input_error(where, key, describe(value) + " is out of range", number_range(min, max));
@@ -72,17 +87,20 @@ Fields::Fields(const json& object, std::string where, std::string prefix)
     : m_json(&object), m_where(std::move(where)), m_prefix(std::move(prefix)) {
   if (!object.is_object()) {
     const std::string key = m_prefix.empty() ? "" : m_prefix.substr(0, m_prefix.size() - 1);
-    input_error(m_where, key, describe(object) + " is not a JSON object", "allowed {\"key\": value, ...}");
+    input_error(m_where, key, describe(object) + " is not a JSON object",
+                "allowed {\"key\": value, ...}");
   }
 }
 
-void Fields::fail(const std::string& key, const std::string& wrong, const std::string& allowed) const {
+void Fields::fail(const std::string& key, const std::string& wrong,
+                  const std::string& allowed) const {
   input_error(m_where, path(key), wrong, allowed);
 }
 
 const json& Fields::at(const char* key, const std::string& allowed) const {
   const auto it = m_json->find(key);
-  if (it == m_json->end()) fail(key, "missing", allowed);
+  if (it == m_json->end())
+    fail(key, "missing", allowed);
   return *it;
 }
 
@@ -90,7 +108,8 @@ std::int64_t Fields::integer(const char* key, std::int64_t min, std::int64_t max
   return whole_number(at(key, integer_range(min, max)), m_where, path(key), min, max);
 }
 
-std::int64_t Fields::integer_or(const char* key, std::int64_t fallback, std::int64_t min, std::int64_t max) const {
+std::int64_t Fields::integer_or(const char* key, std::int64_t fallback, std::int64_t min,
+                                std::int64_t max) const {
   return has(key) ? integer(key, min, max) : fallback;
 }
 
@@ -104,17 +123,21 @@ double Fields::number_or(const char* key, double fallback, double min, double ma
 
 bool Fields::boolean(const char* key) const {
   const json& value = at(key, "allowed true or false");
-  if (!value.is_boolean()) fail(key, describe(value) + " is not true or false", "allowed true or false");
+  if (!value.is_boolean())
+    fail(key, describe(value) + " is not true or false", "allowed true or false");
   return value.get<bool>();
 }
 
-bool Fields::boolean_or(const char* key, bool fallback) const { return has(key) ? boolean(key) : fallback; }
+bool Fields::boolean_or(const char* key, bool fallback) const {
+  return has(key) ? boolean(key) : fallback;
+}
 
 std::string Fields::text(const char* key, bool may_be_empty) const {
   const char* allowed = may_be_empty ? "allowed a string" : "allowed a non-empty string";
   const json& value = at(key, allowed);
   if (!value.is_string() || (!may_be_empty && value.get_ref<const std::string&>().empty()))
-    fail(key, describe(value) + " is not " + (may_be_empty ? "a string" : "a non-empty string"), allowed);
+    fail(key, describe(value) + " is not " + (may_be_empty ? "a string" : "a non-empty string"),
+         allowed);
   return value.get<std::string>();
 }
 
@@ -126,7 +149,8 @@ std::vector<std::string> Fields::texts(const char* key) const {
   const json& value = list(key);
   std::vector<std::string> out;
   for (const json& item : value) {
-    if (!item.is_string()) fail(key, "holds " + describe(item), "allowed a list of strings");
+    if (!item.is_string())
+      fail(key, "holds " + describe(item), "allowed a list of strings");
     out.push_back(item.get<std::string>());
   }
   return out;
@@ -134,31 +158,41 @@ std::vector<std::string> Fields::texts(const char* key) const {
 
 std::string Fields::choice(const char* key, const std::vector<std::string>& names) const {
   std::string allowed;
-  for (const std::string& name : names) allowed += (allowed.empty() ? "allowed " : ", ") + name;
+  for (const std::string& name : names)
+    allowed += (allowed.empty() ? "allowed " : ", ") + name;
   const json& value = at(key, allowed);
   if (value.is_string())
     for (const std::string& name : names)
-      if (value.get_ref<const std::string&>() == name) return name;
+      if (value.get_ref<const std::string&>() == name)
+        return name;
   fail(key, describe(value) + " is not known", allowed);
 }
 
-std::vector<std::int64_t> Fields::integers(const char* key, std::size_t min_count, std::size_t max_count,
-                                           std::int64_t min, std::int64_t max) const {
-  const std::string count = min_count == max_count ? std::to_string(min_count) : format("%zu to %zu", min_count, max_count);
-  const std::string allowed = "allowed " + count + " whole numbers from " + std::to_string(min) + " to " + std::to_string(max);
+std::vector<std::int64_t> Fields::integers(const char* key, std::size_t min_count,
+                                           std::size_t max_count, std::int64_t min,
+                                           std::int64_t max) const {
+  const std::string count = min_count == max_count ? std::to_string(min_count)
+                                                   : format("%zu to %zu", min_count, max_count);
+  const std::string allowed = "allowed " + count + " whole numbers from " + std::to_string(min) +
+                              " to " + std::to_string(max);
   const json& value = at(key, allowed);
-  if (!value.is_array()) fail(key, describe(value) + " is not a list", allowed);
-  if (value.size() < min_count || value.size() > max_count) fail(key, describe(value) + " is the wrong length", allowed);
+  if (!value.is_array())
+    fail(key, describe(value) + " is not a list", allowed);
+  if (value.size() < min_count || value.size() > max_count)
+    fail(key, describe(value) + " is the wrong length", allowed);
   std::vector<std::int64_t> out;
   for (std::size_t i = 0; i < value.size(); ++i)
-    out.push_back(whole_number(value[i], m_where, path(key) + "[" + std::to_string(i) + "]", min, max));
+    out.push_back(
+        whole_number(value[i], m_where, path(key) + "[" + std::to_string(i) + "]", min, max));
   return out;
 }
 
-std::map<std::string, std::int64_t> Fields::integer_map(const char* key, std::int64_t min, std::int64_t max) const {
+std::map<std::string, std::int64_t> Fields::integer_map(const char* key, std::int64_t min,
+                                                        std::int64_t max) const {
   const Fields map = object(key);
   std::map<std::string, std::int64_t> out;
-  for (const auto& [name, value] : map.m_json->items()) out[name] = whole_number(value, m_where, map.path(name), min, max);
+  for (const auto& [name, value] : map.m_json->items())
+    out[name] = whole_number(value, m_where, map.path(name), min, max);
   return out;
 }
 
@@ -175,9 +209,12 @@ std::vector<Fields> Fields::objects(const char* key, std::size_t max_count) cons
 }
 
 const json& Fields::list(const char* key, std::size_t max_count) const {
-  const std::string allowed = max_count == SIZE_MAX ? "allowed a list" : format("allowed a list of at most %zu items", max_count);
+  const std::string allowed = max_count == SIZE_MAX
+                                  ? "allowed a list"
+                                  : format("allowed a list of at most %zu items", max_count);
   const json& value = at(key, allowed);
-  if (!value.is_array() || value.size() > max_count) fail(key, describe(value) + " is not " + allowed.substr(8), allowed);
+  if (!value.is_array() || value.size() > max_count)
+    fail(key, describe(value) + " is not " + allowed.substr(8), allowed);
   return value;
 }
 

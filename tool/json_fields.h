@@ -31,21 +31,22 @@ std::string integer_range(std::int64_t min, std::int64_t max);
 std::string describe(const nlohmann::json& value);
 
 // "WHERE: KEY: WRONG; ALLOWED" with each part clipped, as a UsageError.
-[[noreturn]] void input_error(const std::string& where, const std::string& key, const std::string& wrong,
-                              const std::string& allowed);
+[[noreturn]] void input_error(const std::string& where, const std::string& key,
+                              const std::string& wrong, const std::string& allowed);
 
 // One value, checked; `where` and `key` only name it in the message.
-std::int64_t whole_number(const nlohmann::json& value, const std::string& where, const std::string& key,
-                          std::int64_t min, std::int64_t max);
-double finite_number(const nlohmann::json& value, const std::string& where, const std::string& key, double min,
-                     double max);
+std::int64_t whole_number(const nlohmann::json& value, const std::string& where,
+                          const std::string& key, std::int64_t min, std::int64_t max);
+double finite_number(const nlohmann::json& value, const std::string& where, const std::string& key,
+                     double min, double max);
 
 class Fields {
 public:
   // Throws when `object` is not a JSON object. `prefix` goes before every key ("timing.").
   Fields(const nlohmann::json& object, std::string where, std::string prefix = "");
 
-  [[noreturn]] void fail(const std::string& key, const std::string& wrong, const std::string& allowed) const;
+  [[noreturn]] void fail(const std::string& key, const std::string& wrong,
+                         const std::string& allowed) const;
   bool has(const char* key) const { return m_json->contains(key); }
   const nlohmann::json& at(const char* key, const std::string& allowed) const; // missing: fails
   std::string path(const std::string& key) const { return m_prefix + key; }
@@ -53,7 +54,8 @@ public:
   const nlohmann::json& raw() const { return *m_json; }
 
   std::int64_t integer(const char* key, std::int64_t min, std::int64_t max) const;
-  std::int64_t integer_or(const char* key, std::int64_t fallback, std::int64_t min, std::int64_t max) const;
+  std::int64_t integer_or(const char* key, std::int64_t fallback, std::int64_t min,
+                          std::int64_t max) const;
   double number(const char* key, double min, double max) const;
   double number_or(const char* key, double fallback, double min, double max) const;
   bool boolean(const char* key) const;
@@ -64,10 +66,11 @@ public:
   // One of `names`; the message lists them.
   std::string choice(const char* key, const std::vector<std::string>& names) const;
   // A list of `min_count` to `max_count` whole numbers, each from min to max.
-  std::vector<std::int64_t> integers(const char* key, std::size_t min_count, std::size_t max_count, std::int64_t min,
-                                     std::int64_t max) const;
+  std::vector<std::int64_t> integers(const char* key, std::size_t min_count, std::size_t max_count,
+                                     std::int64_t min, std::int64_t max) const;
   // An object whose every value is a whole number from min to max (a kernel's parameters).
-  std::map<std::string, std::int64_t> integer_map(const char* key, std::int64_t min, std::int64_t max) const;
+  std::map<std::string, std::int64_t> integer_map(const char* key, std::int64_t min,
+                                                  std::int64_t max) const;
   Fields object(const char* key) const;
   // A list of objects, each read with the prefix "key[i].".
   std::vector<Fields> objects(const char* key, std::size_t max_count = SIZE_MAX) const;

@@ -28,7 +28,8 @@ std::string clip(std::string_view text, std::size_t limit = 80);
 // Parses `text`. Throws UsageError "ORIGIN: ..." when it is larger than `max_bytes`, nested
 // deeper than kMaxJsonDepth (checked while parsing, before the value is built), not JSON, or holds
 // a number no double can hold.
-nlohmann::json parse_json_text(std::string_view text, const std::string& origin, std::size_t max_bytes);
+nlohmann::json parse_json_text(std::string_view text, const std::string& origin,
+                               std::size_t max_bytes);
 
 // Reads and parses a regular file of at most kMaxJsonFileBytes. `what` names the kind of file in
 // messages ("preset file"); a folder, a device or a missing file is refused naming the path.

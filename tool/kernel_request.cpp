@@ -13,16 +13,19 @@ namespace {
 
 std::string kernel_ids() {
   std::string ids;
-  for (const KernelDesc& k : all_kernels()) ids += (ids.empty() ? "" : ", ") + k.id;
+  for (const KernelDesc& k : all_kernels())
+    ids += (ids.empty() ? "" : ", ") + k.id;
   return ids;
 }
 
 const KernelDesc& find_or_explain(const std::string& id) {
-  if (const KernelDesc* k = find_kernel(id)) return *k;
+  if (const KernelDesc* k = find_kernel(id))
+    return *k;
   const std::string family = id.substr(0, id.find('/'));
   std::string variants;
   for (const KernelDesc& k : all_kernels())
-    if (k.id.starts_with(family + "/")) variants += (variants.empty() ? "" : ", ") + k.id;
+    if (k.id.starts_with(family + "/"))
+      variants += (variants.empty() ? "" : ", ") + k.id;
   if (!variants.empty())
     throw UsageError("unknown variant '" + id + "'; " + family + " has " + variants);
   throw UsageError("unknown kernel '" + id + "'; choose one of " + kernel_ids());
@@ -30,13 +33,15 @@ const KernelDesc& find_or_explain(const std::string& id) {
 
 const ParamSpec* find_param(const KernelDesc& kernel, const std::string& name) {
   for (const ParamSpec& spec : kernel.params)
-    if (spec.name == name) return &spec;
+    if (spec.name == name)
+      return &spec;
   return nullptr;
 }
 
 std::string param_names(const KernelDesc& kernel) {
   std::string names;
-  for (const ParamSpec& spec : kernel.params) names += (names.empty() ? "" : ", ") + spec.name;
+  for (const ParamSpec& spec : kernel.params)
+    names += (names.empty() ? "" : ", ") + spec.name;
   return names.empty() ? "none" : names;
 }
 
@@ -50,29 +55,36 @@ std::int64_t parse_integer(const std::string& text, const std::string& what) {
 
 void check_value(const KernelDesc& kernel, const ParamSpec& spec, std::int64_t value) {
   if (!spec.choices.empty()) {
-    if (std::find(spec.choices.begin(), spec.choices.end(), value) != spec.choices.end()) return;
+    if (std::find(spec.choices.begin(), spec.choices.end(), value) != spec.choices.end())
+      return;
     std::string allowed;
-    for (std::int64_t c : spec.choices) allowed += (allowed.empty() ? "" : ", ") + std::to_string(c);
-    throw UsageError(kernel.id + ": " + spec.name + "=" + std::to_string(value) + " is not allowed; choose " + allowed);
+    for (std::int64_t c : spec.choices)
+      allowed += (allowed.empty() ? "" : ", ") + std::to_string(c);
+    throw UsageError(kernel.id + ": " + spec.name + "=" + std::to_string(value) +
+                     " is not allowed; choose " + allowed);
   }
   if (value < spec.min || value > spec.max)
-    throw UsageError(kernel.id + ": " + spec.name + "=" + std::to_string(value) + " is out of range; allowed " +
-                     std::to_string(spec.min) + " to " + std::to_string(spec.max));
+    throw UsageError(kernel.id + ": " + spec.name + "=" + std::to_string(value) +
+                     " is out of range; allowed " + std::to_string(spec.min) + " to " +
+                     std::to_string(spec.max));
 }
 
 void apply_size(const KernelDesc& kernel, const std::string& size, Params& params) {
   std::vector<const ParamSpec*> sizes;
   for (const ParamSpec& spec : kernel.params)
-    if (spec.is_size) sizes.push_back(&spec);
+    if (spec.is_size)
+      sizes.push_back(&spec);
   std::vector<std::string> parts;
   for (std::size_t start = 0;;) {
     const std::size_t end = size.find('x', start);
     parts.push_back(size.substr(start, end == std::string::npos ? end : end - start));
-    if (end == std::string::npos) break;
+    if (end == std::string::npos)
+      break;
     start = end + 1;
   }
   std::string names;
-  for (const ParamSpec* spec : sizes) names += (names.empty() ? "" : "x") + spec->name;
+  for (const ParamSpec* spec : sizes)
+    names += (names.empty() ? "" : "x") + spec->name;
   if (parts.size() != sizes.size())
     throw UsageError(kernel.id + ": --size '" + size + "' needs " + std::to_string(sizes.size()) +
                      " side(s): " + (names.empty() ? "this kernel has no size parameter" : names));
@@ -82,20 +94,25 @@ void apply_size(const KernelDesc& kernel, const std::string& size, Params& param
 
 } // namespace
 
-KernelRequest resolve_kernel_request(const std::string& id, const std::vector<std::string>& param_texts,
+KernelRequest resolve_kernel_request(const std::string& id,
+                                     const std::vector<std::string>& param_texts,
                                      const std::string& size, const std::string& block) {
   KernelRequest request;
   request.kernel = &find_or_explain(id);
   const KernelDesc& kernel = *request.kernel;
-  for (const ParamSpec& spec : kernel.params) request.params[spec.name] = spec.default_value;
-  if (!size.empty()) apply_size(kernel, size, request.params);
+  for (const ParamSpec& spec : kernel.params)
+    request.params[spec.name] = spec.default_value;
+  if (!size.empty())
+    apply_size(kernel, size, request.params);
   for (const std::string& text : param_texts) {
     const std::size_t eq = text.find('=');
     const std::string name = text.substr(0, eq);
     if (eq == std::string::npos)
-      throw UsageError(kernel.id + ": --param '" + text + "' must be name=value; parameters: " + param_names(kernel));
+      throw UsageError(kernel.id + ": --param '" + text +
+                       "' must be name=value; parameters: " + param_names(kernel));
     if (!find_param(kernel, name))
-      throw UsageError(kernel.id + " has no parameter '" + name + "'; parameters: " + param_names(kernel));
+      throw UsageError(kernel.id + " has no parameter '" + name +
+                       "'; parameters: " + param_names(kernel));
     request.params[name] = parse_integer(text.substr(eq + 1), kernel.id + ": --param " + name);
   }
   request.block = block.empty() ? kernel.default_block : parse_block(block);
@@ -109,11 +126,13 @@ void check_kernel_request(const KernelRequest& request) {
   // request built for another kernel is refused before it is sent, naming what is wrong.
   for (const auto& [name, value] : request.params)
     if (!find_param(kernel, name))
-      throw UsageError(kernel.id + " has no parameter '" + name + "'; parameters: " + param_names(kernel));
+      throw UsageError(kernel.id + " has no parameter '" + name +
+                       "'; parameters: " + param_names(kernel));
   for (const ParamSpec& spec : kernel.params) {
     const auto given = request.params.find(spec.name);
     if (given == request.params.end())
-      throw UsageError(kernel.id + ": parameter '" + spec.name + "' is missing; parameters: " + param_names(kernel));
+      throw UsageError(kernel.id + ": parameter '" + spec.name +
+                       "' is missing; parameters: " + param_names(kernel));
     check_value(kernel, spec, given->second);
   }
   if (kernel.check_params)
@@ -122,15 +141,17 @@ void check_kernel_request(const KernelRequest& request) {
   if (kernel.library_chooses_block && !(request.block == kernel.default_block))
     throw UsageError(kernel.id + ": " + kernel.allowed_blocks);
   if (const std::string why = kernel.check_block(request.block, request.params); !why.empty())
-    throw UsageError(kernel.id + " cannot use block " + format_block(request.block) + ": " + why + " (allowed: " +
-                     kernel.allowed_blocks + ")");
+    throw UsageError(kernel.id + " cannot use block " + format_block(request.block) + ": " + why +
+                     " (allowed: " + kernel.allowed_blocks + ")");
 }
 
 std::vector<BlockShape> allowed_presets(const KernelDesc& kernel, const Params& params) {
   std::vector<BlockShape> blocks;
-  if (kernel.check_block(kernel.default_block, params).empty()) blocks.push_back(kernel.default_block);
+  if (kernel.check_block(kernel.default_block, params).empty())
+    blocks.push_back(kernel.default_block);
   for (const BlockShape& b : kernel.block_presets)
-    if (!(b == kernel.default_block) && kernel.check_block(b, params).empty()) blocks.push_back(b);
+    if (!(b == kernel.default_block) && kernel.check_block(b, params).empty())
+      blocks.push_back(b);
   return blocks;
 }
 

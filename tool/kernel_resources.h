@@ -9,10 +9,10 @@
 namespace wl {
 
 struct CompiledResources {
-  int sm = 0;                   // the architecture ptxas compiled for: 90 for sm_90
-  int registers = 0;            // per thread
-  int static_shared_bytes = 0;  // per block
-  int stack_frame_bytes = 0;    // local memory per thread
+  int sm = 0;                  // the architecture ptxas compiled for: 90 for sm_90
+  int registers = 0;           // per thread
+  int static_shared_bytes = 0; // per block
+  int stack_frame_bytes = 0;   // local memory per thread
   int spill_store_bytes = 0;
   int spill_load_bytes = 0;
   int barriers = 0;

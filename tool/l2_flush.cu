@@ -1,6 +1,5 @@
-#include "l2_flush.h"
-
 #include "cuda_check.h"
+#include "l2_flush.h"
 
 #include <cuda_runtime.h>
 
@@ -17,7 +16,8 @@ __global__ void read_all(const float4* buffer, std::size_t count, float* sink) {
     const float4 v = buffer[i];
     sum += v.x + v.y + v.z + v.w;
   }
-  if (sum == -1.0f) *sink = sum;
+  if (sum == -1.0f)
+    *sink = sum;
 }
 
 } // namespace
@@ -25,9 +25,11 @@ __global__ void read_all(const float4* buffer, std::size_t count, float* sink) {
 L2Flusher::L2Flusher() {
   int device = 0, bytes = 0;
   cuda_check(cudaGetDevice(&device), "cudaGetDevice");
-  cuda_check(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, device), "cudaDeviceGetAttribute(L2)");
+  cuda_check(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, device),
+             "cudaDeviceGetAttribute(L2)");
   m_floats = 2 * static_cast<std::size_t>(bytes) / sizeof(float);
-  if (m_floats == 0) return;
+  if (m_floats == 0)
+    return;
   cuda_check(cudaMalloc(&m_buffer, m_floats * sizeof(float)), "cudaMalloc(L2 flush buffer)");
   cuda_check(cudaMalloc(&m_sink, sizeof(float)), "cudaMalloc(L2 flush sink)");
   cuda_check(cudaMemset(m_buffer, 0, m_floats * sizeof(float)), "cudaMemset(L2 flush buffer)");
@@ -39,9 +41,10 @@ L2Flusher::~L2Flusher() {
 }
 
 void L2Flusher::flush(void* stream) {
-  if (m_floats == 0) return;
-  read_all<<<1024, 256, 0, static_cast<cudaStream_t>(stream)>>>(reinterpret_cast<const float4*>(m_buffer), m_floats / 4,
-                                                               m_sink);
+  if (m_floats == 0)
+    return;
+  read_all<<<1024, 256, 0, static_cast<cudaStream_t>(stream)>>>(
+      reinterpret_cast<const float4*>(m_buffer), m_floats / 4, m_sink);
   cuda_check(cudaGetLastError(), "L2 flush");
 }
 

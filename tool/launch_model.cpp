@@ -13,7 +13,9 @@ namespace {
 // Global buffers sit 64 GiB apart on 256-byte aligned bases, like separate cudaMalloc calls.
 constexpr std::uint64_t kBufferSpacing = std::uint64_t{1} << 36;
 
-std::uint64_t buffer_base(int buffer) { return kBufferSpacing * static_cast<std::uint64_t>(buffer + 1); }
+std::uint64_t buffer_base(int buffer) {
+  return kBufferSpacing * static_cast<std::uint64_t>(buffer + 1);
+}
 
 Coord thread_coord(const BlockShape& block, int linear) {
   return Coord{linear % block.x, (linear / block.x) % block.y, linear / (block.x * block.y)};
@@ -52,7 +54,8 @@ struct BlockClass {
   }
   Coord block(std::int64_t index) const {
     const int nx = end[0] - begin[0], ny = end[1] - begin[1];
-    return Coord{begin[0] + static_cast<int>(index % nx), begin[1] + static_cast<int>(index / nx % ny),
+    return Coord{begin[0] + static_cast<int>(index % nx),
+                 begin[1] + static_cast<int>(index / nx % ny),
                  begin[2] + static_cast<int>(index / (std::int64_t{nx} * ny))};
   }
 };
@@ -69,7 +72,8 @@ std::vector<BlockClass> block_classes(const BlockShape& grid) {
       c.end[axis] = last ? sides[axis] : sides[axis] - 1;
       empty = empty || c.end[axis] <= c.begin[axis];
     }
-    if (!empty) classes.push_back(c);
+    if (!empty)
+      classes.push_back(c);
   }
   return classes;
 }
@@ -81,7 +85,8 @@ struct IterationRange {
 };
 
 std::vector<IterationRange> iteration_classes(std::int64_t iterations) {
-  if (iterations <= 2) return {{0, iterations}};
+  if (iterations <= 2)
+    return {{0, iterations}};
   return {{0, 1}, {1, iterations - 1}, {iterations - 1, iterations}};
 }
 
@@ -111,7 +116,8 @@ SiteSums analyse_block(const KernelDesc& kernel, const LaunchShape& launch, int 
   return sums;
 }
 
-SitePrediction to_prediction(const Site& site, const LaunchShape& launch, const SiteSums& sums, bool exact) {
+SitePrediction to_prediction(const Site& site, const LaunchShape& launch, const SiteSums& sums,
+                             bool exact) {
   const auto round = [](double v) { return static_cast<std::int64_t>(std::llround(v)); };
   SitePrediction p;
   p.name = site.name;
@@ -143,17 +149,23 @@ struct SamplePlan {
     return SamplePlan{blocks, iterations, blocks, iterations, 0, 0};
   }
   std::int64_t block(std::int64_t j) const { return spaced(j, block_count, blocks, block_offset); }
-  std::int64_t iteration(std::int64_t j) const { return spaced(j, iteration_count, iterations, iteration_offset); }
+  std::int64_t iteration(std::int64_t j) const {
+    return spaced(j, iteration_count, iterations, iteration_offset);
+  }
 
 private:
   // The j-th of `taken` evenly spaced indices in [0, count).
-  static std::int64_t spaced(std::int64_t j, std::int64_t count, std::int64_t taken, double offset) {
-    if (taken == count) return j;
-    return std::min(count - 1, static_cast<std::int64_t>((static_cast<double>(j) + offset) * count / taken));
+  static std::int64_t spaced(std::int64_t j, std::int64_t count, std::int64_t taken,
+                             double offset) {
+    if (taken == count)
+      return j;
+    return std::min(count - 1,
+                    static_cast<std::int64_t>((static_cast<double>(j) + offset) * count / taken));
   }
 };
 
-SamplePlan plan_samples(std::int64_t blocks, std::int64_t iterations, std::int64_t budget, std::mt19937_64& rng) {
+SamplePlan plan_samples(std::int64_t blocks, std::int64_t iterations, std::int64_t budget,
+                        std::mt19937_64& rng) {
   budget = std::max<std::int64_t>(1, budget);
   SamplePlan plan = SamplePlan::everything(blocks, iterations);
   if (iterations <= budget) {
@@ -162,7 +174,8 @@ SamplePlan plan_samples(std::int64_t blocks, std::int64_t iterations, std::int64
     plan.blocks = std::clamp<std::int64_t>(budget / iterations, 1, blocks);
   } else {
     // Long loops: sample both axes at about the same rate.
-    const double rate = std::sqrt(static_cast<double>(budget) / (static_cast<double>(blocks) * iterations));
+    const double rate =
+        std::sqrt(static_cast<double>(budget) / (static_cast<double>(blocks) * iterations));
     plan.iterations = std::clamp<std::int64_t>(std::llround(rate * iterations), 1, iterations);
     plan.blocks = std::clamp<std::int64_t>(budget / plan.iterations, 1, blocks);
     plan.iterations = std::clamp<std::int64_t>(budget / plan.blocks, 1, iterations);
@@ -174,27 +187,32 @@ SamplePlan plan_samples(std::int64_t blocks, std::int64_t iterations, std::int64
 }
 
 // The sums over one stratum's sample, not yet scaled to the stratum.
-SiteSums sample_stratum(const KernelDesc& kernel, const LaunchShape& launch, int site, const BlockClass& blocks,
-                        const IterationRange& range, const SamplePlan& plan) {
+SiteSums sample_stratum(const KernelDesc& kernel, const LaunchShape& launch, int site,
+                        const BlockClass& blocks, const IterationRange& range,
+                        const SamplePlan& plan) {
   SiteSums sums;
   for (std::int64_t b = 0; b < plan.blocks; ++b)
     for (std::int64_t i = 0; i < plan.iterations; ++i)
-      sums.add(analyse_block(kernel, launch, site, blocks.block(plan.block(b)), range.begin + plan.iteration(i)), 1.0);
+      sums.add(analyse_block(kernel, launch, site, blocks.block(plan.block(b)),
+                             range.begin + plan.iteration(i)),
+               1.0);
   return sums;
 }
 
 } // namespace
 
-LaunchShape make_launch(const KernelDesc& kernel, const Params& params, const BlockShape& block, int sm_count) {
+LaunchShape make_launch(const KernelDesc& kernel, const Params& params, const BlockShape& block,
+                        int sm_count) {
   return LaunchShape{kernel.grid(params, block, sm_count), block, params};
 }
 
-std::int64_t dynamic_smem_bytes(const KernelDesc& kernel, const Params& params, const BlockShape& block) {
+std::int64_t dynamic_smem_bytes(const KernelDesc& kernel, const Params& params,
+                                const BlockShape& block) {
   return kernel.dynamic_smem ? kernel.dynamic_smem(params, block) : 0;
 }
 
-WarpAccess warp_access(const KernelDesc& kernel, const LaunchShape& launch, int site, Coord block, int warp,
-                       std::int64_t iteration) {
+WarpAccess warp_access(const KernelDesc& kernel, const LaunchShape& launch, int site, Coord block,
+                       int warp, std::int64_t iteration) {
   const Site& s = kernel.sites.at(site);
   WarpAccess access;
   access.width = s.width(launch.params);
@@ -203,16 +221,19 @@ WarpAccess warp_access(const KernelDesc& kernel, const LaunchShape& launch, int 
   const long long threads = launch.block.threads();
   for (int lane = 0; lane < kWarpSize; ++lane) {
     const int linear = warp * kWarpSize + lane;
-    if (linear >= threads) break;
+    if (linear >= threads)
+      break;
     const auto offset = s.offset(launch, block, thread_coord(launch.block, linear), iteration);
-    if (!offset) continue;
+    if (!offset)
+      continue;
     access.address[lane] = base + static_cast<std::uint64_t>(*offset);
     access.active_mask |= 1u << lane;
   }
   return access;
 }
 
-LaunchPrediction predict_launch(const KernelDesc& kernel, const LaunchShape& launch, const ModelBudget& budget) {
+LaunchPrediction predict_launch(const KernelDesc& kernel, const LaunchShape& launch,
+                                const ModelBudget& budget) {
   const auto start = std::chrono::steady_clock::now();
   LaunchPrediction prediction;
   const std::vector<BlockClass> blocks = block_classes(launch.grid);
@@ -220,11 +241,13 @@ LaunchPrediction predict_launch(const KernelDesc& kernel, const LaunchShape& lau
   std::mt19937_64 rng(0x5eed); // fixed: the same launch always gets the same estimate
 
   for (int site = 0; site < static_cast<int>(kernel.sites.size()); ++site) {
-    const std::vector<IterationRange> iterations = iteration_classes(kernel.sites[site].iterations(launch));
+    const std::vector<IterationRange> iterations =
+        iteration_classes(kernel.sites[site].iterations(launch));
     const std::int64_t cells = static_cast<std::int64_t>(blocks.size() * iterations.size());
     const std::int64_t allowance =
-        budget.max_evaluations > 0 ? std::max<std::int64_t>(warps, budget.max_evaluations / (cells * kernel.sites.size()))
-                                   : 0;
+        budget.max_evaluations > 0
+            ? std::max<std::int64_t>(warps, budget.max_evaluations / (cells * kernel.sites.size()))
+            : 0;
     SiteSums total;
     bool exact = true;
     for (const BlockClass& block_class : blocks) {
@@ -232,8 +255,9 @@ LaunchPrediction predict_launch(const KernelDesc& kernel, const LaunchShape& lau
         const std::int64_t units = block_class.count() * range.count(); // (block, iteration) pairs
         prediction.warp_iterations += units * warps;
         const bool enumerate = allowance == 0 || units * warps <= allowance;
-        const SamplePlan plan = enumerate ? SamplePlan::everything(block_class.count(), range.count())
-                                          : plan_samples(block_class.count(), range.count(), allowance / warps, rng);
+        const SamplePlan plan =
+            enumerate ? SamplePlan::everything(block_class.count(), range.count())
+                      : plan_samples(block_class.count(), range.count(), allowance / warps, rng);
         const std::int64_t samples = plan.blocks * plan.iterations;
         prediction.warp_iterations_evaluated += samples * warps;
         total.add(sample_stratum(kernel, launch, site, block_class, range, plan),
@@ -243,7 +267,8 @@ LaunchPrediction predict_launch(const KernelDesc& kernel, const LaunchShape& lau
     }
     prediction.sites.push_back(to_prediction(kernel.sites[site], launch, total, exact));
   }
-  prediction.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  prediction.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return prediction;
 }
 

@@ -52,16 +52,19 @@ struct ModelBudget {
 inline constexpr std::int64_t kMaxModelEvaluations = 2'000'000;
 
 // The launch a kernel makes for these parameters and block on a device with `sm_count` SMs.
-LaunchShape make_launch(const KernelDesc& kernel, const Params& params, const BlockShape& block, int sm_count);
+LaunchShape make_launch(const KernelDesc& kernel, const Params& params, const BlockShape& block,
+                        int sm_count);
 
 // Dynamic shared memory the launch asks for: 0 for kernels that take none.
-std::int64_t dynamic_smem_bytes(const KernelDesc& kernel, const Params& params, const BlockShape& block);
+std::int64_t dynamic_smem_bytes(const KernelDesc& kernel, const Params& params,
+                                const BlockShape& block);
 
-LaunchPrediction predict_launch(const KernelDesc& kernel, const LaunchShape& launch, const ModelBudget& budget = {});
+LaunchPrediction predict_launch(const KernelDesc& kernel, const LaunchShape& launch,
+                                const ModelBudget& budget = {});
 
 // The 32 lanes of one warp at one site: global offsets sit on a 256-byte aligned base per buffer,
 // as cudaMalloc places them; shared offsets start at 0.
-WarpAccess warp_access(const KernelDesc& kernel, const LaunchShape& launch, int site, Coord block, int warp,
-                       std::int64_t iteration);
+WarpAccess warp_access(const KernelDesc& kernel, const LaunchShape& launch, int site, Coord block,
+                       int warp, std::int64_t iteration);
 
 } // namespace wl

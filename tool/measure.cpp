@@ -38,8 +38,10 @@ public:
 double relative_noise(const std::vector<double>& samples) {
   const double mean = std::accumulate(samples.begin(), samples.end(), 0.0) / samples.size();
   double squares = 0;
-  for (double s : samples) squares += (s - mean) * (s - mean);
-  return samples.size() > 1 && mean > 0 ? std::sqrt(squares / (samples.size() - 1)) / mean : INFINITY;
+  for (double s : samples)
+    squares += (s - mean) * (s - mean);
+  return samples.size() > 1 && mean > 0 ? std::sqrt(squares / (samples.size() - 1)) / mean
+                                        : INFINITY;
 }
 
 TimingStats summarise(std::vector<double> samples, bool converged, bool flushed) {
@@ -70,15 +72,16 @@ NvtxRange::NvtxRange(const char* name) {
 
 NvtxRange::~NvtxRange() { nvtxDomainRangeEnd(warplens_domain(), m_id); }
 
-TimingStats time_cold(const std::function<void(void*)>& launch, void* stream_handle, const TimingOptions& options,
-                      L2Flusher& flusher) {
+TimingStats time_cold(const std::function<void(void*)>& launch, void* stream_handle,
+                      const TimingOptions& options, L2Flusher& flusher) {
   const auto begin = std::chrono::steady_clock::now();
   const auto stream = static_cast<cudaStream_t>(stream_handle);
   const auto enqueue = [&] {
     launch(stream_handle);
     cuda_check(cudaGetLastError(), "kernel launch");
   };
-  for (int i = 0; i < options.warmup_runs; ++i) enqueue();
+  for (int i = 0; i < options.warmup_runs; ++i)
+    enqueue();
   cuda_check(cudaStreamSynchronize(stream), "warm-up run");
 
   // Samples are enqueued in batches with one synchronisation per batch: the host's round trip
@@ -92,7 +95,8 @@ TimingStats time_cold(const std::function<void(void*)>& launch, void* stream_han
   while (static_cast<int>(samples.size()) < options.max_samples) {
     const int count = std::min(batch, options.max_samples - static_cast<int>(samples.size()));
     for (int i = 0; i < count; ++i) {
-      if (options.flush_l2) flusher.flush(stream);
+      if (options.flush_l2)
+        flusher.flush(stream);
       cuda_check(cudaEventRecord(events[i].start, stream), "cudaEventRecord");
       enqueue();
       cuda_check(cudaEventRecord(events[i].stop, stream), "cudaEventRecord");
@@ -100,15 +104,18 @@ TimingStats time_cold(const std::function<void(void*)>& launch, void* stream_han
     cuda_check(cudaEventSynchronize(events[count - 1].stop), "kernel run");
     for (int i = 0; i < count; ++i) {
       float ms = 0;
-      cuda_check(cudaEventElapsedTime(&ms, events[i].start, events[i].stop), "cudaEventElapsedTime");
+      cuda_check(cudaEventElapsedTime(&ms, events[i].start, events[i].stop),
+                 "cudaEventElapsedTime");
       samples.push_back(ms);
     }
-    if (static_cast<int>(samples.size()) < options.min_samples) continue;
+    if (static_cast<int>(samples.size()) < options.min_samples)
+      continue;
     if (relative_noise(samples) < options.max_noise) {
       converged = true;
       break;
     }
-    if (std::chrono::steady_clock::now() > deadline) break;
+    if (std::chrono::steady_clock::now() > deadline)
+      break;
   }
   TimingStats stats = summarise(std::move(samples), converged, options.flush_l2);
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();

@@ -23,8 +23,8 @@ struct TimingOptions {
 // `launch` enqueues the kernel on the given stream (a cudaStream_t); `flusher` empties L2 before
 // each sample (made once per session: its buffer is twice the L2's size). Throws UsageError
 // carrying the CUDA error if a launch fails.
-TimingStats time_cold(const std::function<void(void* stream)>& launch, void* stream, const TimingOptions& options,
-                      L2Flusher& flusher);
+TimingStats time_cold(const std::function<void(void* stream)>& launch, void* stream,
+                      const TimingOptions& options, L2Flusher& flusher);
 
 // A range in the "WarpLens" NVTX domain for as long as the object lives. Start/end ranges (not
 // push/pop) so work launched from any thread falls inside them.

@@ -16,15 +16,19 @@ std::vector<std::string> split_commas(const std::string& spec) {
   for (std::size_t start = 0;;) {
     const std::size_t comma = spec.find(',', start);
     parts.push_back(spec.substr(start, comma == std::string::npos ? comma : comma - start));
-    if (comma == std::string::npos) return parts;
+    if (comma == std::string::npos)
+      return parts;
     start = comma + 1;
   }
 }
 
 MetricInfo metric_from(const Fields& m) {
-  return MetricInfo{m.text("key", false),  m.text("name", false), m.has("fallbacks") ? m.texts("fallbacks")
-                                                                                    : std::vector<std::string>{},
-                    m.text("display"),     m.text("unit"),        m.text("panel"),
+  return MetricInfo{m.text("key", false),
+                    m.text("name", false),
+                    m.has("fallbacks") ? m.texts("fallbacks") : std::vector<std::string>{},
+                    m.text("display"),
+                    m.text("unit"),
+                    m.text("panel"),
                     m.text("meaning")};
 }
 
@@ -32,25 +36,30 @@ MetricInfo metric_from(const Fields& m) {
 
 const MetricInfo* MetricCatalog::find(const std::string& key_or_name) const {
   for (const MetricInfo& m : metrics)
-    if (m.key == key_or_name || m.name == key_or_name) return &m;
+    if (m.key == key_or_name || m.name == key_or_name)
+      return &m;
   return nullptr;
 }
 
 std::vector<const MetricInfo*> MetricCatalog::select(const std::string& spec) const {
   std::vector<const MetricInfo*> chosen;
   const auto add = [&](const MetricInfo* m) {
-    if (std::find(chosen.begin(), chosen.end(), m) == chosen.end()) chosen.push_back(m);
+    if (std::find(chosen.begin(), chosen.end(), m) == chosen.end())
+      chosen.push_back(m);
   };
   for (const std::string& part : split_commas(spec)) {
     if (part == "all") {
-      for (const MetricInfo& m : metrics) add(&m);
+      for (const MetricInfo& m : metrics)
+        add(&m);
     } else if (const auto set = sets.find(part); set != sets.end()) {
-      for (const std::string& key : set->second) add(find(key));
+      for (const std::string& key : set->second)
+        add(find(key));
     } else if (const MetricInfo* m = find(part)) {
       add(m);
     } else {
       std::string known = "all";
-      for (const auto& [name, _] : sets) known += ", " + name;
+      for (const auto& [name, _] : sets)
+        known += ", " + name;
       throw UsageError("--metrics: unknown metric '" + clip(part, 60) + "'; allowed " + known +
                        ", or the keys and CUPTI names in assets/metrics.json (e.g. " +
                        (metrics.empty() ? std::string("none") : metrics.front().key) + ")");
@@ -64,13 +73,15 @@ MetricCatalog load_metric_catalog(const std::filesystem::path& file) {
   const nlohmann::json json = read_json_file(file, "metric catalog");
   const Fields top(json, origin);
   MetricCatalog catalog;
-  for (const Fields& m : top.objects("metrics", 4096)) catalog.metrics.push_back(metric_from(m));
+  for (const Fields& m : top.objects("metrics", 4096))
+    catalog.metrics.push_back(metric_from(m));
   const Fields sets = top.object("sets");
   for (const auto& [name, keys] : sets.raw().items()) {
     catalog.sets[name] = sets.texts(name.c_str());
     for (const std::string& key : catalog.sets[name])
       if (!catalog.find(key))
-        sets.fail(name, "names unknown metric '" + clip(key, 40) + "'", "allowed the keys of 'metrics'");
+        sets.fail(name, "names unknown metric '" + clip(key, 40) + "'",
+                  "allowed the keys of 'metrics'");
   }
   return catalog;
 }

@@ -1,17 +1,20 @@
 #include "engine.h"
-
 #include "kernel_resources.h"
 
 namespace wl {
 
 namespace {
 
-std::optional<KernelAttributes> build_time_attributes(const KernelDesc& kernel, const Params& params, const Arch& arch) {
-  if (!kernel.symbol) return std::nullopt;
+std::optional<KernelAttributes> build_time_attributes(const KernelDesc& kernel,
+                                                      const Params& params, const Arch& arch) {
+  if (!kernel.symbol)
+    return std::nullopt;
   const std::string symbol = kernel.symbol(params);
-  if (symbol.empty()) return std::nullopt;
+  if (symbol.empty())
+    return std::nullopt;
   const auto compiled = compiled_resources(symbol, arch.cc_major * 10 + arch.cc_minor);
-  if (!compiled) return std::nullopt;
+  if (!compiled)
+    return std::nullopt;
   KernelAttributes a;
   a.source = "ptxas, sm_" + std::to_string(compiled->sm) + ", at build time";
   a.registers = compiled->registers;

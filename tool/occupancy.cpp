@@ -62,21 +62,23 @@ cudaOccResult run_calculator(const Arch& arch, const OccupancyRequest& request) 
   OccInputs in = occ_inputs(arch, request);
   cudaOccResult result{};
   check_status(cudaOccMaxActiveBlocksPerMultiprocessor(&result, &in.prop, &in.attr, &in.state,
-                                                        static_cast<int>(request.block.threads()),
-                                                        static_cast<size_t>(request.dynamic_smem)),
+                                                       static_cast<int>(request.block.threads()),
+                                                       static_cast<size_t>(request.dynamic_smem)),
                arch);
   return result;
 }
 
 void check_request(const Arch& arch, const OccupancyRequest& request) {
   check_block_fits(arch, request.block);
-  if (request.registers_per_thread < 0 || request.registers_per_thread > arch.max_registers_per_thread)
+  if (request.registers_per_thread < 0 ||
+      request.registers_per_thread > arch.max_registers_per_thread)
     throw UsageError("registers per thread " + std::to_string(request.registers_per_thread) +
                      " is out of range; " + arch.id + " allows 0 to " +
                      std::to_string(arch.max_registers_per_thread));
   if (request.static_smem < 0 || request.static_smem > arch.shared_memory_per_block)
-    throw UsageError("static shared memory " + std::to_string(request.static_smem) + " B is out of range; " +
-                     arch.id + " allows 0 to " + std::to_string(arch.shared_memory_per_block) +
+    throw UsageError("static shared memory " + std::to_string(request.static_smem) +
+                     " B is out of range; " + arch.id + " allows 0 to " +
+                     std::to_string(arch.shared_memory_per_block) +
                      " B of __shared__ arrays per block (more must be dynamic, up to " +
                      std::to_string(arch.shared_memory_per_block_optin) + " B with opt-in)");
   // Compared as room left, not as a sum: a huge dynamic size must not wrap past the limit.
@@ -87,17 +89,20 @@ void check_request(const Arch& arch, const OccupancyRequest& request) {
                      "'s opt-in limit; allowed 0 to " +
                      std::to_string(arch.shared_memory_per_block_optin) + " B per block in all");
   if (request.carveout_percent < -1 || request.carveout_percent > 100)
-    throw UsageError("carveout " + std::to_string(request.carveout_percent) +
-                     " is out of range; allowed 0 to 100 (% of shared memory), or -1 for the default");
+    throw UsageError(
+        "carveout " + std::to_string(request.carveout_percent) +
+        " is out of range; allowed 0 to 100 (% of shared memory), or -1 for the default");
   if (request.grid_blocks < 0)
-    throw UsageError("grid " + std::to_string(request.grid_blocks) + " is negative; allowed 1 or more blocks");
+    throw UsageError("grid " + std::to_string(request.grid_blocks) +
+                     " is negative; allowed 1 or more blocks");
 }
 
 Waves waves_for(std::int64_t grid_blocks, std::int64_t blocks_per_wave) {
   Waves w;
   w.grid_blocks = grid_blocks;
   w.blocks_per_wave = blocks_per_wave;
-  if (blocks_per_wave == 0) return w;
+  if (blocks_per_wave == 0)
+    return w;
   w.waves = static_cast<double>(grid_blocks) / static_cast<double>(blocks_per_wave);
   w.full_waves = grid_blocks / blocks_per_wave;
   w.tail_blocks = grid_blocks % blocks_per_wave;
@@ -111,7 +116,8 @@ std::int64_t shared_memory_per_sm_configured(const Arch& arch, const OccupancyRe
   size_t preferred = 0;
   check_status(cudaOccSMemPerMultiprocessor(&preferred, &in.prop, &in.state), arch);
   // As the calculator does: a block that needs more than the preference raises the carveout.
-  if (static_cast<std::int64_t>(preferred) >= allocated_per_block) return static_cast<std::int64_t>(preferred);
+  if (static_cast<std::int64_t>(preferred) >= allocated_per_block)
+    return static_cast<std::int64_t>(preferred);
   size_t raised = static_cast<size_t>(allocated_per_block);
   check_status(cudaOccAlignUpShmemSizeVoltaPlus(&raised, &in.prop), arch);
   return static_cast<std::int64_t>(raised);
@@ -121,11 +127,16 @@ std::int64_t shared_memory_per_sm_configured(const Arch& arch, const OccupancyRe
 
 const char* resource_name(Resource resource) {
   switch (resource) {
-  case Resource::warps: return "warps";
-  case Resource::registers: return "registers";
-  case Resource::shared_memory: return "shared_memory";
-  case Resource::blocks: return "blocks";
-  case Resource::barriers: return "barriers";
+  case Resource::warps:
+    return "warps";
+  case Resource::registers:
+    return "registers";
+  case Resource::shared_memory:
+    return "shared_memory";
+  case Resource::blocks:
+    return "blocks";
+  case Resource::barriers:
+    return "barriers";
   }
   return "?";
 }
@@ -146,13 +157,15 @@ OccupancyResult compute_occupancy(const Arch& arch, const OccupancyRequest& requ
   const unsigned bits[] = {OCC_LIMIT_WARPS, OCC_LIMIT_REGISTERS, OCC_LIMIT_SHARED_MEMORY,
                            OCC_LIMIT_BLOCKS, OCC_LIMIT_BARRIERS};
   for (std::size_t i = 0; i < kAllResources.size(); ++i)
-    if (occ.limitingFactors & bits[i]) r.limiters.push_back(kAllResources[i]);
+    if (occ.limitingFactors & bits[i])
+      r.limiters.push_back(kAllResources[i]);
   r.allocated_registers_per_block = occ.allocatedRegistersPerBlock;
   r.allocated_shared_memory_per_block = static_cast<std::int64_t>(occ.allocatedSharedMemPerBlock);
   r.shared_memory_per_sm_configured =
       shared_memory_per_sm_configured(arch, request, r.allocated_shared_memory_per_block);
   if (request.grid_blocks > 0)
-    r.waves = waves_for(request.grid_blocks, static_cast<std::int64_t>(arch.sm_count) * r.blocks_per_sm);
+    r.waves =
+        waves_for(request.grid_blocks, static_cast<std::int64_t>(arch.sm_count) * r.blocks_per_sm);
   r.explanation = explain_occupancy(arch, request, r);
   return r;
 }
@@ -167,8 +180,9 @@ ImpactCurves impact_curves(const Arch& arch, const OccupancyRequest& request) {
   ImpactCurves curves;
   const auto point = [&](std::int64_t x, const OccupancyRequest& varied) {
     const cudaOccResult occ = run_calculator(arch, varied);
-    const int warps = occ.activeBlocksPerMultiprocessor *
-                      static_cast<int>((varied.block.threads() + arch.warp_size - 1) / arch.warp_size);
+    const int warps =
+        occ.activeBlocksPerMultiprocessor *
+        static_cast<int>((varied.block.threads() + arch.warp_size - 1) / arch.warp_size);
     return CurvePoint{x, occ.activeBlocksPerMultiprocessor,
                       static_cast<double>(warps) / arch.max_warps_per_sm()};
   };
@@ -202,8 +216,9 @@ int suggested_block_size(const Arch& arch, const OccupancyRequest& request) {
   check_request(arch, request);
   OccInputs in = occ_inputs(arch, request);
   int min_grid = 0, block = 0;
-  check_status(cudaOccMaxPotentialOccupancyBlockSize(&min_grid, &block, &in.prop, &in.attr, &in.state,
-                                                     nullptr, static_cast<size_t>(request.dynamic_smem)),
+  check_status(cudaOccMaxPotentialOccupancyBlockSize(&min_grid, &block, &in.prop, &in.attr,
+                                                     &in.state, nullptr,
+                                                     static_cast<size_t>(request.dynamic_smem)),
                arch);
   return block;
 }

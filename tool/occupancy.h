@@ -26,11 +26,11 @@ inline constexpr int kUnlimited = 0x7fffffff; // a resource the launch does not 
 struct OccupancyRequest {
   BlockShape block;
   int registers_per_thread = 32;
-  std::int64_t static_smem = 0;    // declared __shared__ arrays
-  std::int64_t dynamic_smem = 0;   // the launch's third <<<>>> argument
-  int carveout_percent = -1;       // preferred shared-memory carveout; -1: the driver's default
-  int kernel_max_threads = 0;      // the kernel's own limit (launch bounds); 0: the arch's
-  std::int64_t grid_blocks = 0;    // 0: no grid, so no waves
+  std::int64_t static_smem = 0;  // declared __shared__ arrays
+  std::int64_t dynamic_smem = 0; // the launch's third <<<>>> argument
+  int carveout_percent = -1;     // preferred shared-memory carveout; -1: the driver's default
+  int kernel_max_threads = 0;    // the kernel's own limit (launch bounds); 0: the arch's
+  std::int64_t grid_blocks = 0;  // 0: no grid, so no waves
 };
 
 struct Waves {
@@ -38,8 +38,8 @@ struct Waves {
   std::int64_t blocks_per_wave = 0; // SMs x blocks per SM
   double waves = 0;                 // grid / blocks per wave
   std::int64_t full_waves = 0;
-  std::int64_t tail_blocks = 0;     // blocks in the last, partial wave
-  double tail_fill = 0;             // tail_blocks / blocks_per_wave (0 when the last wave is full)
+  std::int64_t tail_blocks = 0; // blocks in the last, partial wave
+  double tail_fill = 0;         // tail_blocks / blocks_per_wave (0 when the last wave is full)
 };
 
 struct OccupancyResult {
@@ -48,9 +48,9 @@ struct OccupancyResult {
   int blocks_per_sm = 0;
   int warps_per_sm = 0;
   int max_warps_per_sm = 0;
-  double occupancy = 0; // 0 to 1
+  double occupancy = 0;                           // 0 to 1
   std::array<int, kAllResources.size()> limits{}; // blocks each resource allows, kUnlimited if any
-  std::vector<Resource> limiters;                  // the resources whose limit is the result
+  std::vector<Resource> limiters;                 // the resources whose limit is the result
   int allocated_registers_per_block = 0;
   std::int64_t allocated_shared_memory_per_block = 0; // rounded up, reserved part included
   std::int64_t shared_memory_per_sm_configured = 0;   // the carveout this launch gets

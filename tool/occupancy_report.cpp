@@ -16,13 +16,15 @@ using nlohmann::json;
 std::string limit_text(int blocks) { return blocks == kUnlimited ? "-" : std::to_string(blocks); }
 
 // What each resource's limit is made of, in the report's last column.
-std::string limit_note(const Arch& arch, const OccupancyRequest& request, const OccupancyResult& r, Resource resource) {
+std::string limit_note(const Arch& arch, const OccupancyRequest& request, const OccupancyResult& r,
+                       Resource resource) {
   switch (resource) {
   case Resource::warps:
     return format("%d warps per block, %d per SM", r.warps_per_block, r.max_warps_per_sm);
   case Resource::registers:
-    return format("%d registers per block allocated (%d per thread), %d per SM", r.allocated_registers_per_block,
-                  request.registers_per_thread, arch.registers_per_sm);
+    return format("%d registers per block allocated (%d per thread), %d per SM",
+                  r.allocated_registers_per_block, request.registers_per_thread,
+                  arch.registers_per_sm);
   case Resource::shared_memory:
     return format("%lld B per block allocated (%lld B reserved), %lld B per SM with this carveout",
                   static_cast<long long>(r.allocated_shared_memory_per_block),
@@ -43,36 +45,42 @@ std::string display(Resource resource) {
 }
 
 std::string waves_text(const Waves& w) {
-  if (w.blocks_per_wave == 0) return format("grid %lld blocks: no block fits, so no wave runs\n",
-                                            static_cast<long long>(w.grid_blocks));
-  std::string text = format("grid %lld blocks: %lld per wave, %.2f waves", static_cast<long long>(w.grid_blocks),
-                            static_cast<long long>(w.blocks_per_wave), w.waves);
+  if (w.blocks_per_wave == 0)
+    return format("grid %lld blocks: no block fits, so no wave runs\n",
+                  static_cast<long long>(w.grid_blocks));
+  std::string text =
+      format("grid %lld blocks: %lld per wave, %.2f waves", static_cast<long long>(w.grid_blocks),
+             static_cast<long long>(w.blocks_per_wave), w.waves);
   if (w.tail_blocks > 0)
-    text += format("; the last wave holds %lld blocks (%.0f %% full)", static_cast<long long>(w.tail_blocks),
-                   100.0 * w.tail_fill);
+    text += format("; the last wave holds %lld blocks (%.0f %% full)",
+                   static_cast<long long>(w.tail_blocks), 100.0 * w.tail_fill);
   return text + "\n";
 }
 
 } // namespace
 
-std::string occupancy_text(const Arch& arch, const OccupancyRequest& request, const OccupancyResult& r) {
-  std::string text = format("%s: %s (%s, %d SMs)\n", arch.id.c_str(), arch.name.c_str(), arch.sm_name().c_str(),
-                            arch.sm_count);
-  text += format("block %s: %d threads, %d warps; %d registers per thread; %lld B static + %lld B dynamic shared memory\n\n",
+std::string occupancy_text(const Arch& arch, const OccupancyRequest& request,
+                           const OccupancyResult& r) {
+  std::string text = format("%s: %s (%s, %d SMs)\n", arch.id.c_str(), arch.name.c_str(),
+                            arch.sm_name().c_str(), arch.sm_count);
+  text += format("block %s: %d threads, %d warps; %d registers per thread; %lld B static + %lld B "
+                 "dynamic shared memory\n\n",
                  format_block(request.block).c_str(), r.threads_per_block, r.warps_per_block,
                  request.registers_per_thread, static_cast<long long>(request.static_smem),
                  static_cast<long long>(request.dynamic_smem));
   text += format("  %-14s %10s  %s\n", "resource", "blocks/SM", "");
   for (Resource resource : kAllResources) {
-    const bool limiting = std::find(r.limiters.begin(), r.limiters.end(), resource) != r.limiters.end();
+    const bool limiting =
+        std::find(r.limiters.begin(), r.limiters.end(), resource) != r.limiters.end();
     text += format("%s %-14s %10s  %s%s\n", limiting ? ">" : " ", display(resource).c_str(),
-                   limit_text(r.limit(resource)).c_str(), limit_note(arch, request, r, resource).c_str(),
-                   limiting ? "   <- limiter" : "");
+                   limit_text(r.limit(resource)).c_str(),
+                   limit_note(arch, request, r, resource).c_str(), limiting ? "   <- limiter" : "");
   }
-  text += format("\noccupancy %.1f %%: %d blocks per SM, %d of %d warps\n", 100.0 * r.occupancy, r.blocks_per_sm,
-                 r.warps_per_sm, r.max_warps_per_sm);
+  text += format("\noccupancy %.1f %%: %d blocks per SM, %d of %d warps\n", 100.0 * r.occupancy,
+                 r.blocks_per_sm, r.warps_per_sm, r.max_warps_per_sm);
   text += r.explanation + "\n";
-  if (r.waves) text += waves_text(*r.waves);
+  if (r.waves)
+    text += waves_text(*r.waves);
   return text;
 }
 
@@ -83,7 +91,8 @@ json occupancy_json(const Arch& arch, const OccupancyRequest& request, const Occ
     const int blocks = r.limit(resource);
     limits[resource_name(resource)] = blocks == kUnlimited ? json(nullptr) : json(blocks);
   }
-  for (Resource resource : r.limiters) limiters.push_back(resource_name(resource));
+  for (Resource resource : r.limiters)
+    limiters.push_back(resource_name(resource));
   json out = {
       {"arch", arch.id},
       {"compute_capability", std::to_string(arch.cc_major) + "." + std::to_string(arch.cc_minor)},
@@ -106,16 +115,20 @@ json occupancy_json(const Arch& arch, const OccupancyRequest& request, const Occ
       {"explanation", r.explanation},
   };
   if (r.waves)
-    out["waves"] = {{"grid_blocks", r.waves->grid_blocks},   {"blocks_per_wave", r.waves->blocks_per_wave},
-                    {"waves", r.waves->waves},               {"full_waves", r.waves->full_waves},
-                    {"tail_blocks", r.waves->tail_blocks},   {"tail_fill", r.waves->tail_fill}};
+    out["waves"] = {{"grid_blocks", r.waves->grid_blocks},
+                    {"blocks_per_wave", r.waves->blocks_per_wave},
+                    {"waves", r.waves->waves},
+                    {"full_waves", r.waves->full_waves},
+                    {"tail_blocks", r.waves->tail_blocks},
+                    {"tail_fill", r.waves->tail_fill}};
   return out;
 }
 
 json curves_json(const ImpactCurves& curves) {
   const auto points = [](const std::vector<CurvePoint>& curve) {
     json list = json::array();
-    for (const CurvePoint& p : curve) list.push_back({p.x, p.blocks_per_sm, p.occupancy});
+    for (const CurvePoint& p : curve)
+      list.push_back({p.x, p.blocks_per_sm, p.occupancy});
     return list;
   };
   return {{"block_size", points(curves.block_size)},

@@ -10,9 +10,11 @@
 
 namespace wl {
 
-std::string occupancy_text(const Arch& arch, const OccupancyRequest& request, const OccupancyResult& result);
+std::string occupancy_text(const Arch& arch, const OccupancyRequest& request,
+                           const OccupancyResult& result);
 
-nlohmann::json occupancy_json(const Arch& arch, const OccupancyRequest& request, const OccupancyResult& result);
+nlohmann::json occupancy_json(const Arch& arch, const OccupancyRequest& request,
+                              const OccupancyResult& result);
 
 // {"block_size": [[threads, blocks, occupancy], ...], "registers": [...], "shared_memory": [...]}
 nlohmann::json curves_json(const ImpactCurves& curves);

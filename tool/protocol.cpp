@@ -15,16 +15,19 @@ using nlohmann::json;
 
 constexpr RequestType kRequestTypes[] = {RequestType::model, RequestType::run, RequestType::sweep,
                                          RequestType::cancel, RequestType::shutdown};
-constexpr ResponseType kResponseTypes[] = {ResponseType::hello, ResponseType::progress, ResponseType::result,
-                                           ResponseType::sweep, ResponseType::error};
+constexpr ResponseType kResponseTypes[] = {ResponseType::hello, ResponseType::progress,
+                                           ResponseType::result, ResponseType::sweep,
+                                           ResponseType::error};
 
 template <class Type, std::size_t N>
 Type type_from_name(const Type (&types)[N], const char* (*name)(Type), const Fields& line) {
   std::vector<std::string> names;
-  for (Type type : types) names.push_back(name(type));
+  for (Type type : types)
+    names.push_back(name(type));
   const std::string chosen = line.choice("type", names);
   for (Type type : types)
-    if (chosen == name(type)) return type;
+    if (chosen == name(type))
+      return type;
   return types[0]; // not reached: choice() accepts only the names
 }
 
@@ -32,21 +35,27 @@ BlockShape block_from(const Fields& line) {
   const std::vector<std::int64_t> sides = line.integers("block", 1, 3, 1, kMaxInt);
   BlockShape block;
   block.x = static_cast<int>(sides[0]);
-  if (sides.size() > 1) block.y = static_cast<int>(sides[1]);
-  if (sides.size() > 2) block.z = static_cast<int>(sides[2]);
+  if (sides.size() > 1)
+    block.y = static_cast<int>(sides[1]);
+  if (sides.size() > 2)
+    block.z = static_cast<int>(sides[2]);
   return block;
 }
 
 std::vector<BlockShape> shapes_from(const Fields& line) {
   const json& list = line.list("shapes", kMaxSweepShapes);
-  if (list.empty()) line.fail("shapes", "an empty list", "allowed 1 to " + std::to_string(kMaxSweepShapes) + " shapes");
+  if (list.empty())
+    line.fail("shapes", "an empty list",
+              "allowed 1 to " + std::to_string(kMaxSweepShapes) + " shapes");
   std::vector<BlockShape> shapes;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string key = line.path("shapes[" + std::to_string(i) + "]");
     if (!list[i].is_array() || list[i].size() != 3)
-      input_error(line.where(), key, describe(list[i]) + " is not a shape", "allowed [x, y, z] with sides of at least 1");
+      input_error(line.where(), key, describe(list[i]) + " is not a shape",
+                  "allowed [x, y, z] with sides of at least 1");
     int sides[3];
-    for (int k = 0; k < 3; ++k) sides[k] = static_cast<int>(whole_number(list[i][k], line.where(), key, 1, kMaxInt));
+    for (int k = 0; k < 3; ++k)
+      sides[k] = static_cast<int>(whole_number(list[i][k], line.where(), key, 1, kMaxInt));
     shapes.push_back(BlockShape{sides[0], sides[1], sides[2]});
   }
   return shapes;
@@ -55,39 +64,54 @@ std::vector<BlockShape> shapes_from(const Fields& line) {
 // What a model, run or sweep request asks for beyond its type.
 void read_work(const Fields& r, WorkerRequest& q) {
   q.kernel_id = r.text("kernel", false);
-  if (r.has("params")) q.params = r.integer_map("params", std::numeric_limits<std::int64_t>::min(), kMaxInt64);
-  if (r.has("block")) q.block = block_from(r);
+  if (r.has("params"))
+    q.params = r.integer_map("params", std::numeric_limits<std::int64_t>::min(), kMaxInt64);
+  if (r.has("block"))
+    q.block = block_from(r);
   q.max_evaluations = r.integer_or("max_evaluations", q.max_evaluations, 0, kMaxModelEvaluations);
-  if (q.max_evaluations == 0) q.max_evaluations = kMaxModelEvaluations; // "all", within the bound
+  if (q.max_evaluations == 0)
+    q.max_evaluations = kMaxModelEvaluations; // "all", within the bound
   q.arch = r.text_or("arch", q.arch);
   q.device = static_cast<int>(r.integer_or("device", q.device, 0, kMaxInt));
-  q.seed = static_cast<std::uint64_t>(r.integer_or("seed", static_cast<std::int64_t>(q.seed), 0, kMaxInt64));
+  q.seed = static_cast<std::uint64_t>(
+      r.integer_or("seed", static_cast<std::int64_t>(q.seed), 0, kMaxInt64));
   q.verify = r.boolean_or("verify", q.verify);
   q.max_seconds = r.number_or("max_seconds", q.max_seconds, kAboveZero, kMaxRequestSeconds);
   q.metrics = r.text_or("metrics", q.metrics);
-  if (q.type == RequestType::sweep) q.shapes = shapes_from(r);
+  if (q.type == RequestType::sweep)
+    q.shapes = shapes_from(r);
 }
 
 } // namespace
 
 const char* request_type_name(RequestType type) {
   switch (type) {
-  case RequestType::model: return "model";
-  case RequestType::run: return "run";
-  case RequestType::sweep: return "sweep";
-  case RequestType::cancel: return "cancel";
-  case RequestType::shutdown: return "shutdown";
+  case RequestType::model:
+    return "model";
+  case RequestType::run:
+    return "run";
+  case RequestType::sweep:
+    return "sweep";
+  case RequestType::cancel:
+    return "cancel";
+  case RequestType::shutdown:
+    return "shutdown";
   }
   return "?";
 }
 
 const char* response_type_name(ResponseType type) {
   switch (type) {
-  case ResponseType::hello: return "hello";
-  case ResponseType::progress: return "progress";
-  case ResponseType::result: return "result";
-  case ResponseType::sweep: return "sweep";
-  case ResponseType::error: return "error";
+  case ResponseType::hello:
+    return "hello";
+  case ResponseType::progress:
+    return "progress";
+  case ResponseType::result:
+    return "result";
+  case ResponseType::sweep:
+    return "sweep";
+  case ResponseType::error:
+    return "error";
   }
   return "?";
 }
@@ -100,7 +124,8 @@ json request_to_json(const WorkerRequest& q) {
   case RequestType::sweep:
     line["kernel"] = q.kernel_id;
     line["params"] = q.params;
-    if (q.block) line["block"] = {q.block->x, q.block->y, q.block->z};
+    if (q.block)
+      line["block"] = {q.block->x, q.block->y, q.block->z};
     line["max_evaluations"] = q.max_evaluations;
     if (q.type == RequestType::model) {
       line["arch"] = q.arch;
@@ -113,7 +138,8 @@ json request_to_json(const WorkerRequest& q) {
     }
     if (q.type == RequestType::sweep) {
       line["shapes"] = json::array();
-      for (const BlockShape& s : q.shapes) line["shapes"].push_back({s.x, s.y, s.z});
+      for (const BlockShape& s : q.shapes)
+        line["shapes"].push_back({s.x, s.y, s.z});
     }
     break;
   case RequestType::cancel:
@@ -130,8 +156,10 @@ WorkerRequest request_from_json(const json& line) {
   q.id = Fields(line, "request").integer("id", 0, kMaxInt64);
   const Fields r(line, "request " + std::to_string(q.id));
   q.type = type_from_name(kRequestTypes, request_type_name, r);
-  if (q.type == RequestType::cancel) q.target = r.integer_or("target", 0, 0, kMaxInt64);
-  if (q.type == RequestType::model || q.type == RequestType::run || q.type == RequestType::sweep) read_work(r, q);
+  if (q.type == RequestType::cancel)
+    q.target = r.integer_or("target", 0, 0, kMaxInt64);
+  if (q.type == RequestType::model || q.type == RequestType::run || q.type == RequestType::sweep)
+    read_work(r, q);
   return q;
 }
 

@@ -29,8 +29,9 @@
 // stops at its next phase boundary (a request that finished anyway still sends its result).
 // "fatal": true means the worker's CUDA context is unusable (a sticky error such as an illegal
 // address) and the worker exits after this line. "no_gpu": true means a run failed because the
-// worker's machine has no usable CUDA device (model requests still work there). At end of input the worker serves the newest
-// request still waiting, then exits; after "shutdown" it serves nothing more.
+// worker's machine has no usable CUDA device (model requests still work there). At end of input the
+// worker serves the newest request still waiting, then exits; after "shutdown" it serves nothing
+// more.
 
 #include "kernel.h"
 #include "run_result.h"
@@ -53,26 +54,27 @@ inline constexpr double kMaxRequestSeconds = 3600;
 enum class RequestType { model, run, sweep, cancel, shutdown };
 enum class ResponseType { hello, progress, result, sweep, error };
 
-const char* request_type_name(RequestType type);   // "model", "run", "sweep", "cancel", "shutdown"
-const char* response_type_name(ResponseType type); // "hello", "progress", "result", "sweep", "error"
+const char* request_type_name(RequestType type); // "model", "run", "sweep", "cancel", "shutdown"
+const char*
+response_type_name(ResponseType type); // "hello", "progress", "result", "sweep", "error"
 
 struct WorkerRequest {
   std::int64_t id = 0;
   RequestType type = RequestType::model;
-  std::string kernel_id{};              // model, run
-  Params params{};                      // the parameters the user set; the rest take defaults
-  std::optional<BlockShape> block{};    // none: the kernel's default
-  std::string arch = "h100";            // model: preset id, alias, .json path, device[:N]
-  int device = 0;                       // run
-  std::uint64_t seed = 42;              // run: seed of the random inputs
-  bool verify = true;                   // run
-  double max_seconds = 1.0;             // run: wall-clock budget of the timing samples
-  std::string metrics{};                // run: counters: "", "default", "all" or a list of keys
+  std::string kernel_id{};           // model, run
+  Params params{};                   // the parameters the user set; the rest take defaults
+  std::optional<BlockShape> block{}; // none: the kernel's default
+  std::string arch = "h100";         // model: preset id, alias, .json path, device[:N]
+  int device = 0;                    // run
+  std::uint64_t seed = 42;           // run: seed of the random inputs
+  bool verify = true;                // run
+  double max_seconds = 1.0;          // run: wall-clock budget of the timing samples
+  std::string metrics{};             // run: counters: "", "default", "all" or a list of keys
   // Warp-iterations the access model evaluates at most, 1 to kMaxModelEvaluations; a request's 0
   // ("all") reads as kMaxModelEvaluations and a larger number is refused.
   std::int64_t max_evaluations = 30000;
-  std::int64_t target = 0;              // cancel: the request to cancel; 0: all of them
-  std::vector<BlockShape> shapes{};     // sweep: every shape, in order; kMaxSweepShapes at most
+  std::int64_t target = 0;          // cancel: the request to cancel; 0: all of them
+  std::vector<BlockShape> shapes{}; // sweep: every shape, in order; kMaxSweepShapes at most
 };
 
 struct WorkerResponse {
@@ -84,10 +86,10 @@ struct WorkerResponse {
   int done = 0, total = 0;                   // progress of a sweep: shapes measured of all
   std::shared_ptr<const RunResult> result{}; // result
   std::shared_ptr<const std::vector<SweepPoint>> sweep{}; // sweep
-  std::string message{};                     // error: one line
-  bool fatal = false;                        // error: the worker exits after this line
-  bool cancelled = false;                    // error: superseded or cancelled, not a failure
-  bool no_gpu = false;                       // error: no usable CUDA device where the worker runs
+  std::string message{};                                  // error: one line
+  bool fatal = false;                                     // error: the worker exits after this line
+  bool cancelled = false; // error: superseded or cancelled, not a failure
+  bool no_gpu = false;    // error: no usable CUDA device where the worker runs
 };
 
 // Reading throws UsageError naming the line's bad or missing key and what is allowed

@@ -4,10 +4,9 @@
 // own figures may fall outside what a preset file is allowed to say) but rule out what no run
 // can produce: negative times and counts, empty blocks, a warp of 0 lanes.
 
-#include "protocol.h"
-
 #include "error.h"
 #include "json_fields.h"
+#include "protocol.h"
 #include "run_report.h"
 
 #include <algorithm>
@@ -21,27 +20,35 @@ using nlohmann::json;
 
 BlockShape shape_from(const Fields& f, const char* key) {
   const std::vector<std::int64_t> sides = f.integers(key, 3, 3, 1, kMaxInt);
-  return BlockShape{static_cast<int>(sides[0]), static_cast<int>(sides[1]), static_cast<int>(sides[2])};
+  return BlockShape{static_cast<int>(sides[0]), static_cast<int>(sides[1]),
+                    static_cast<int>(sides[2])};
 }
 
-int count(const Fields& f, const char* key, std::int64_t min = 0) { return static_cast<int>(f.integer(key, min, kMaxInt)); }
+int count(const Fields& f, const char* key, std::int64_t min = 0) {
+  return static_cast<int>(f.integer(key, min, kMaxInt));
+}
 std::int64_t amount(const Fields& f, const char* key) { return f.integer(key, 0, kMaxInt64); }
 double measure(const Fields& f, const char* key) { return f.number(key, 0, kMaxDouble); }
 
 // JSON has no infinity: an error that overflowed was written as null.
 double error_figure(const Fields& f, const char* key) {
-  return f.has(key) && f.at(key, "").is_null() ? std::numeric_limits<double>::infinity() : measure(f, key);
+  return f.has(key) && f.at(key, "").is_null() ? std::numeric_limits<double>::infinity()
+                                               : measure(f, key);
 }
 
 KernelAttributes attributes_from(const Fields& f) {
-  return KernelAttributes{f.text("source"),         count(f, "registers"),
-                          amount(f, "static_shared_memory"), amount(f, "local_bytes_per_thread"),
-                          count(f, "max_threads_per_block"), count(f, "ptx_version"),
+  return KernelAttributes{f.text("source"),
+                          count(f, "registers"),
+                          amount(f, "static_shared_memory"),
+                          amount(f, "local_bytes_per_thread"),
+                          count(f, "max_threads_per_block"),
+                          count(f, "ptx_version"),
                           count(f, "binary_version")};
 }
 
 std::optional<Waves> waves_from(const Fields& f) {
-  if (!f.has("waves")) return std::nullopt;
+  if (!f.has("waves"))
+    return std::nullopt;
   const Fields w = f.object("waves");
   return Waves{amount(w, "grid_blocks"), amount(w, "blocks_per_wave"), measure(w, "waves"),
                amount(w, "full_waves"),  amount(w, "tail_blocks"),     w.number("tail_fill", 0, 1)};
@@ -63,9 +70,11 @@ OccupancyResult occupancy_from(const Fields& f) {
   }
   const json& limiters = f.list("limiters", kAllResources.size());
   for (std::size_t i = 0; i < limiters.size(); ++i) {
-    const auto known = std::find_if(kAllResources.begin(), kAllResources.end(), [&](Resource resource) {
-      return limiters[i].is_string() && limiters[i].get_ref<const std::string&>() == resource_name(resource);
-    });
+    const auto known =
+        std::find_if(kAllResources.begin(), kAllResources.end(), [&](Resource resource) {
+          return limiters[i].is_string() &&
+                 limiters[i].get_ref<const std::string&>() == resource_name(resource);
+        });
     if (known == kAllResources.end())
       f.fail("limiters[" + std::to_string(i) + "]", describe(limiters[i]) + " is not a resource",
              "allowed warps, registers, shared_memory, blocks, barriers");
@@ -114,8 +123,8 @@ CounterResult counters_from(const Fields& f) {
   c.passes = count(f, "passes");
   c.seconds = measure(f, "seconds");
   for (const Fields& v : f.objects("values"))
-    c.values.push_back(CounterValue{v.text("key", false), v.text("name"), v.text("display"), v.text("unit"),
-                                    v.number("value", -kMaxDouble, kMaxDouble)});
+    c.values.push_back(CounterValue{v.text("key", false), v.text("name"), v.text("display"),
+                                    v.text("unit"), v.number("value", -kMaxDouble, kMaxDouble)});
   c.missing = f.texts("missing");
   return c;
 }
@@ -123,7 +132,8 @@ CounterResult counters_from(const Fields& f) {
 SitePrediction site_from(const Fields& f) {
   SitePrediction s;
   s.name = f.text("name");
-  s.space = f.choice("space", {"global", "shared"}) == "shared" ? MemorySpace::shared : MemorySpace::global;
+  s.space = f.choice("space", {"global", "shared"}) == "shared" ? MemorySpace::shared
+                                                                : MemorySpace::global;
   s.op = f.choice("op", {"load", "store"}) == "store" ? AccessOp::store : AccessOp::load;
   s.width = static_cast<int>(f.integer("width", 1, 1024));
   s.requests = amount(f, "requests");
@@ -153,18 +163,25 @@ RunResult run_result_from_json(const json& j, const std::string& where) {
   r.arch = arch_from_fields(f.object("arch_details"), ArchOrigin::device);
   r.bytes_moved = measure(f, "bytes_moved");
   r.flops = measure(f, "flops");
-  if (f.has("attributes")) r.attributes = attributes_from(f.object("attributes"));
+  if (f.has("attributes"))
+    r.attributes = attributes_from(f.object("attributes"));
   if (f.has("occupancy")) {
     const Fields occupancy = f.object("occupancy");
     r.occupancy = occupancy_from(occupancy);
-    r.runtime_blocks_per_sm = static_cast<int>(occupancy.integer_or("runtime_blocks_per_sm", -1, -1, kMaxInt));
+    r.runtime_blocks_per_sm =
+        static_cast<int>(occupancy.integer_or("runtime_blocks_per_sm", -1, -1, kMaxInt));
   }
-  if (f.has("timing")) r.timing = timing_from(f.object("timing"));
-  if (f.has("verification")) r.verification = verification_from(f.object("verification"));
-  if (f.has("counters")) r.counters = counters_from(f.object("counters"));
-  for (const Fields& site : f.objects("sites")) r.prediction.sites.push_back(site_from(site));
+  if (f.has("timing"))
+    r.timing = timing_from(f.object("timing"));
+  if (f.has("verification"))
+    r.verification = verification_from(f.object("verification"));
+  if (f.has("counters"))
+    r.counters = counters_from(f.object("counters"));
+  for (const Fields& site : f.objects("sites"))
+    r.prediction.sites.push_back(site_from(site));
   r.prediction.warp_iterations = amount(f, "model_warp_iterations");
-  r.prediction.warp_iterations_evaluated = f.integer("model_warp_iterations_evaluated", 0, r.prediction.warp_iterations);
+  r.prediction.warp_iterations_evaluated =
+      f.integer("model_warp_iterations_evaluated", 0, r.prediction.warp_iterations);
   r.prediction.seconds = measure(f, "model_seconds");
   return r;
 }

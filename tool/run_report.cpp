@@ -18,73 +18,93 @@ namespace {
 
 using nlohmann::json;
 
-const char* space_name(MemorySpace space) { return space == MemorySpace::global ? "global" : "shared"; }
+const char* space_name(MemorySpace space) {
+  return space == MemorySpace::global ? "global" : "shared";
+}
 const char* op_name(AccessOp op) { return op == AccessOp::load ? "load" : "store"; }
 
 std::string sites_table(const LaunchPrediction& prediction) {
-  std::string text = format("%-28s %-6s %-5s %5s %12s %26s %8s %12s %14s\n", "site", "space", "op", "width",
-                            "requests", "sectors", "sect/req", "wavefronts", "wave/req");
+  std::string text = format("%-28s %-6s %-5s %5s %12s %26s %8s %12s %14s\n", "site", "space", "op",
+                            "width", "requests", "sectors", "sect/req", "wavefronts", "wave/req");
   for (const SitePrediction& s : prediction.sites) {
     const bool global = s.space == MemorySpace::global;
-    text += format("%-28s %-6s %-5s %4dB %12lld %26s %8s %12s %14s\n", s.name.c_str(), space_name(s.space),
-                   op_name(s.op), s.width, static_cast<long long>(s.requests),
-                   global ? format("%lld (ideal %lld)", static_cast<long long>(s.sectors),
-                                   static_cast<long long>(s.ideal_sectors)).c_str() : "-",
-                   global ? format("%.2f", s.sectors_per_request()).c_str() : "-",
-                   global ? "-" : format("%lld", static_cast<long long>(s.wavefronts)).c_str(),
-                   global ? "-" : format("%.2f (%d-way)", s.wavefronts_per_request(), s.conflict_degree).c_str());
+    text += format(
+        "%-28s %-6s %-5s %4dB %12lld %26s %8s %12s %14s\n", s.name.c_str(), space_name(s.space),
+        op_name(s.op), s.width, static_cast<long long>(s.requests),
+        global ? format("%lld (ideal %lld)", static_cast<long long>(s.sectors),
+                        static_cast<long long>(s.ideal_sectors))
+                     .c_str()
+               : "-",
+        global ? format("%.2f", s.sectors_per_request()).c_str() : "-",
+        global ? "-" : format("%lld", static_cast<long long>(s.wavefronts)).c_str(),
+        global ? "-"
+               : format("%.2f (%d-way)", s.wavefronts_per_request(), s.conflict_degree).c_str());
   }
-  text += prediction.exact()
-              ? format("(every warp evaluated; the model took %.1f ms)\n", 1e3 * prediction.seconds)
-              : format("(estimated from %lld of %lld warp-iterations: edge blocks, first and last iterations, and a "
-                       "seeded sample; the model took %.1f ms)\n",
-                       static_cast<long long>(prediction.warp_iterations_evaluated),
-                       static_cast<long long>(prediction.warp_iterations), 1e3 * prediction.seconds);
+  text +=
+      prediction.exact()
+          ? format("(every warp evaluated; the model took %.1f ms)\n", 1e3 * prediction.seconds)
+          : format("(estimated from %lld of %lld warp-iterations: edge blocks, first and last "
+                   "iterations, and a "
+                   "seeded sample; the model took %.1f ms)\n",
+                   static_cast<long long>(prediction.warp_iterations_evaluated),
+                   static_cast<long long>(prediction.warp_iterations), 1e3 * prediction.seconds);
   return text;
 }
 
 std::string attributes_text(const RunResult& r) {
-  if (!r.attributes) return "attributes: none (a library call chooses its own kernels)\n";
+  if (!r.attributes)
+    return "attributes: none (a library call chooses its own kernels)\n";
   const KernelAttributes& a = *r.attributes;
-  std::string text = format("attributes (%s): %d registers/thread, %lld B static shared, %lld B local/thread",
-                            a.source.c_str(), a.registers, static_cast<long long>(a.static_shared_bytes),
-                            static_cast<long long>(a.local_bytes));
-  if (a.max_threads_per_block) text += format(", max %d threads/block", a.max_threads_per_block);
-  if (a.binary_version) text += format(", PTX %d.%d, SASS sm_%d", a.ptx_version / 10, a.ptx_version % 10, a.binary_version);
+  std::string text =
+      format("attributes (%s): %d registers/thread, %lld B static shared, %lld B local/thread",
+             a.source.c_str(), a.registers, static_cast<long long>(a.static_shared_bytes),
+             static_cast<long long>(a.local_bytes));
+  if (a.max_threads_per_block)
+    text += format(", max %d threads/block", a.max_threads_per_block);
+  if (a.binary_version)
+    text +=
+        format(", PTX %d.%d, SASS sm_%d", a.ptx_version / 10, a.ptx_version % 10, a.binary_version);
   return text + "\n";
 }
 
 std::string timing_text(const RunResult& r) {
-  if (!r.timing) return "";
+  if (!r.timing)
+    return "";
   const TimingStats& t = *r.timing;
-  std::string text = format("time: median %.4f ms (min %.4f, max %.4f), noise %.2f %% over %d samples%s%s\n",
-                            t.median_ms, t.min_ms, t.max_ms, 100 * t.noise, t.samples,
-                            t.l2_flushed ? ", L2 flushed before each" : "",
-                            t.converged ? "" : " (time budget reached before the noise target)");
-  text += format("throughput: %.1f GB/s (%.1f %% of %s's %.0f GB/s peak)", r.gbps(), 100 * r.peak_bandwidth_fraction(),
-                 r.arch.id.c_str(), r.arch.dram_bandwidth_gbps);
-  if (r.flops > 0) text += format(", %.1f GFLOP/s", r.gflops());
+  std::string text = format(
+      "time: median %.4f ms (min %.4f, max %.4f), noise %.2f %% over %d samples%s%s\n", t.median_ms,
+      t.min_ms, t.max_ms, 100 * t.noise, t.samples, t.l2_flushed ? ", L2 flushed before each" : "",
+      t.converged ? "" : " (time budget reached before the noise target)");
+  text += format("throughput: %.1f GB/s (%.1f %% of %s's %.0f GB/s peak)", r.gbps(),
+                 100 * r.peak_bandwidth_fraction(), r.arch.id.c_str(), r.arch.dram_bandwidth_gbps);
+  if (r.flops > 0)
+    text += format(", %.1f GFLOP/s", r.gflops());
   return text + "\n";
 }
 
 std::string verification_text(const RunResult& r) {
-  if (!r.verification) return "";
+  if (!r.verification)
+    return "";
   const Verification& v = *r.verification;
-  std::string text = v.passed ? format("verified: %lld outputs match the CPU reference (max abs error %.3g)",
-                                       static_cast<long long>(v.checked), v.max_abs_error)
-                              : format("VERIFICATION FAILED: %lld of %lld outputs wrong; first: %s",
-                                       static_cast<long long>(v.mismatches), static_cast<long long>(v.checked),
-                                       v.first_failure.c_str());
-  if (!v.note.empty()) text += " (" + v.note + ")";
+  std::string text =
+      v.passed ? format("verified: %lld outputs match the CPU reference (max abs error %.3g)",
+                        static_cast<long long>(v.checked), v.max_abs_error)
+               : format("VERIFICATION FAILED: %lld of %lld outputs wrong; first: %s",
+                        static_cast<long long>(v.mismatches), static_cast<long long>(v.checked),
+                        v.first_failure.c_str());
+  if (!v.note.empty())
+    text += " (" + v.note + ")";
   return text + "\n";
 }
 
 std::string counters_text(const RunResult& r) {
-  if (!r.counters) return "";
+  if (!r.counters)
+    return "";
   const CounterResult& c = *r.counters;
-  if (!c.available) return "\ncounters: unavailable: " + c.reason + "\n";
-  std::string text = format("\nmeasured counters (%s, %d pass%s, %.0f ms)\n", c.chip.c_str(), c.passes,
-                            c.passes == 1 ? "" : "es", 1e3 * c.seconds);
+  if (!c.available)
+    return "\ncounters: unavailable: " + c.reason + "\n";
+  std::string text = format("\nmeasured counters (%s, %d pass%s, %.0f ms)\n", c.chip.c_str(),
+                            c.passes, c.passes == 1 ? "" : "es", 1e3 * c.seconds);
   text += format("%-30s %18s %18s %9s  %s\n", "counter", "measured", "predicted", "diff", "unit");
   for (const ComparisonRow& row : compare_counters(r)) {
     text += format("%-30s %18.0f %18s %9s  %s%s\n", row.display.c_str(), row.measured,
@@ -92,16 +112,23 @@ std::string counters_text(const RunResult& r) {
                    row.predicted ? format("%+.1f %%", 100 * row.difference).c_str() : "",
                    row.unit.c_str(), row.flagged ? "  <- differs" : "");
     if (row.flagged)
-      text += "      why: " + (row.reason.empty() ? "no known reason: the model may be wrong here" : row.reason) + "\n";
+      text += "      why: " +
+              (row.reason.empty() ? "no known reason: the model may be wrong here" : row.reason) +
+              "\n";
   }
-  for (const std::string& name : c.missing) text += "  not on this chip: " + name + "\n";
+  for (const std::string& name : c.missing)
+    text += "  not on this chip: " + name + "\n";
   return text;
 }
 
 json counters_json(const CounterResult& c, const RunResult& r) {
   json values = json::array();
   for (const CounterValue& v : c.values)
-    values.push_back({{"key", v.key}, {"name", v.name}, {"display", v.display}, {"unit", v.unit}, {"value", v.value}});
+    values.push_back({{"key", v.key},
+                      {"name", v.name},
+                      {"display", v.display},
+                      {"unit", v.unit},
+                      {"value", v.value}});
   json comparison = json::array();
   for (const ComparisonRow& row : compare_counters(r))
     comparison.push_back({{"key", row.key},
@@ -110,8 +137,9 @@ json counters_json(const CounterResult& c, const RunResult& r) {
                           {"difference", row.difference},
                           {"flagged", row.flagged},
                           {"reason", row.reason}});
-  return {{"available", c.available}, {"reason", c.reason},  {"chip", c.chip},       {"passes", c.passes},
-          {"seconds", c.seconds},     {"values", values},    {"missing", c.missing}, {"comparison", comparison}};
+  return {{"available", c.available}, {"reason", c.reason},      {"chip", c.chip},
+          {"passes", c.passes},       {"seconds", c.seconds},    {"values", values},
+          {"missing", c.missing},     {"comparison", comparison}};
 }
 
 json sites_json(const LaunchPrediction& prediction) {
@@ -153,14 +181,18 @@ OccupancyRequest occupancy_inputs(const RunResult& r) {
 
 std::string run_text(const RunResult& r) {
   const KernelDesc* kernel = find_kernel(r.kernel_id);
-  std::string text = format("%s  block %s  grid %s  %s\n", r.kernel_id.c_str(), format_block(r.launch.block).c_str(),
-                            format_block(r.launch.grid).c_str(), format_params(*kernel, r.params).c_str());
-  text += format("%s: %s (%s, %d SMs)\n", r.arch.id.c_str(), r.arch.name.c_str(), r.arch.sm_name().c_str(), r.arch.sm_count);
+  std::string text = format(
+      "%s  block %s  grid %s  %s\n", r.kernel_id.c_str(), format_block(r.launch.block).c_str(),
+      format_block(r.launch.grid).c_str(), format_params(*kernel, r.params).c_str());
+  text += format("%s: %s (%s, %d SMs)\n", r.arch.id.c_str(), r.arch.name.c_str(),
+                 r.arch.sm_name().c_str(), r.arch.sm_count);
   text += attributes_text(r);
   if (r.occupancy) {
-    text += format("occupancy: %.1f %% theoretical (model: %d blocks/SM", 100 * r.occupancy->occupancy,
-                   r.occupancy->blocks_per_sm);
-    text += r.runtime_blocks_per_sm >= 0 ? format("; runtime API: %d blocks/SM)\n", r.runtime_blocks_per_sm) : ")\n";
+    text += format("occupancy: %.1f %% theoretical (model: %d blocks/SM",
+                   100 * r.occupancy->occupancy, r.occupancy->blocks_per_sm);
+    text += r.runtime_blocks_per_sm >= 0
+                ? format("; runtime API: %d blocks/SM)\n", r.runtime_blocks_per_sm)
+                : ")\n";
     text += r.occupancy->explanation + "\n";
   }
   text += timing_text(r) + verification_text(r);
@@ -194,16 +226,24 @@ json run_json(const RunResult& r) {
                          {"binary_version", r.attributes->binary_version}};
   if (r.occupancy) {
     out["occupancy"] = occupancy_json(r.arch, occupancy_inputs(r), *r.occupancy);
-    if (r.runtime_blocks_per_sm >= 0) out["occupancy"]["runtime_blocks_per_sm"] = r.runtime_blocks_per_sm;
+    if (r.runtime_blocks_per_sm >= 0)
+      out["occupancy"]["runtime_blocks_per_sm"] = r.runtime_blocks_per_sm;
   }
   if (r.timing)
-    out["timing"] = {{"median_ms", r.timing->median_ms}, {"min_ms", r.timing->min_ms},
-                     {"max_ms", r.timing->max_ms},       {"mean_ms", r.timing->mean_ms},
-                     {"noise", r.timing->noise},         {"samples", r.timing->samples},
-                     {"converged", r.timing->converged}, {"l2_flushed", r.timing->l2_flushed},
-                     {"gbps", r.gbps()},                 {"peak_bandwidth_fraction", r.peak_bandwidth_fraction()},
-                     {"gflops", r.gflops()},             {"seconds", r.timing->seconds}};
-  if (r.counters) out["counters"] = counters_json(*r.counters, r);
+    out["timing"] = {{"median_ms", r.timing->median_ms},
+                     {"min_ms", r.timing->min_ms},
+                     {"max_ms", r.timing->max_ms},
+                     {"mean_ms", r.timing->mean_ms},
+                     {"noise", r.timing->noise},
+                     {"samples", r.timing->samples},
+                     {"converged", r.timing->converged},
+                     {"l2_flushed", r.timing->l2_flushed},
+                     {"gbps", r.gbps()},
+                     {"peak_bandwidth_fraction", r.peak_bandwidth_fraction()},
+                     {"gflops", r.gflops()},
+                     {"seconds", r.timing->seconds}};
+  if (r.counters)
+    out["counters"] = counters_json(*r.counters, r);
   if (r.verification)
     out["verification"] = {{"passed", r.verification->passed},
                            {"checked", r.verification->checked},
@@ -218,22 +258,28 @@ json run_json(const RunResult& r) {
 
 std::string run_csv(const RunResult& r) {
   std::ostringstream csv;
-  csv << "kernel,block,grid,arch,median_ms,min_ms,noise,samples,gbps,peak_fraction,gflops,registers,local_bytes,"
-         "occupancy,verified,site,space,op,width,requests,sectors,ideal_sectors,sectors_per_request,wavefronts,"
+  csv << "kernel,block,grid,arch,median_ms,min_ms,noise,samples,gbps,peak_fraction,gflops,"
+         "registers,local_bytes,"
+         "occupancy,verified,site,space,op,width,requests,sectors,ideal_sectors,sectors_per_"
+         "request,wavefronts,"
          "ideal_wavefronts,excess_wavefronts,wavefronts_per_request\n";
   const std::string launch =
-      r.kernel_id + "," + format_block(r.launch.block) + "," + format_block(r.launch.grid) + "," + r.arch.id + "," +
-      (r.timing ? format("%.6f,%.6f,%.5f,%d", r.timing->median_ms, r.timing->min_ms, r.timing->noise, r.timing->samples)
+      r.kernel_id + "," + format_block(r.launch.block) + "," + format_block(r.launch.grid) + "," +
+      r.arch.id + "," +
+      (r.timing ? format("%.6f,%.6f,%.5f,%d", r.timing->median_ms, r.timing->min_ms,
+                         r.timing->noise, r.timing->samples)
                 : std::string(",,,")) +
       format(",%.2f,%.4f,%.2f,", r.gbps(), r.peak_bandwidth_fraction(), r.gflops()) +
-      (r.attributes ? format("%d,%lld", r.attributes->registers, static_cast<long long>(r.attributes->local_bytes))
+      (r.attributes ? format("%d,%lld", r.attributes->registers,
+                             static_cast<long long>(r.attributes->local_bytes))
                     : std::string(",")) +
       "," + (r.occupancy ? format("%.4f", r.occupancy->occupancy) : std::string()) + "," +
       (r.verification ? (r.verification->passed ? "yes" : "no") : "");
   for (const SitePrediction& s : r.prediction.sites)
-    csv << launch << ",\"" << s.name << "\"," << space_name(s.space) << "," << op_name(s.op) << "," << s.width << ","
-        << s.requests << "," << s.sectors << "," << s.ideal_sectors << "," << format("%.4f", s.sectors_per_request())
-        << "," << s.wavefronts << "," << s.ideal_wavefronts << "," << s.excess_wavefronts << ","
+    csv << launch << ",\"" << s.name << "\"," << space_name(s.space) << "," << op_name(s.op) << ","
+        << s.width << "," << s.requests << "," << s.sectors << "," << s.ideal_sectors << ","
+        << format("%.4f", s.sectors_per_request()) << "," << s.wavefronts << ","
+        << s.ideal_wavefronts << "," << s.excess_wavefronts << ","
         << format("%.4f", s.wavefronts_per_request()) << "\n";
   return csv.str();
 }

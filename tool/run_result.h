@@ -20,18 +20,18 @@ struct KernelAttributes {
   std::string source; // "cudaFuncGetAttributes" or "ptxas, sm_90, at build time"
   int registers = 0;  // per thread
   std::int64_t static_shared_bytes = 0;
-  std::int64_t local_bytes = 0; // per thread: spills and stack
-  int max_threads_per_block = 0; // 0 when unknown
+  std::int64_t local_bytes = 0;            // per thread: spills and stack
+  int max_threads_per_block = 0;           // 0 when unknown
   int ptx_version = 0, binary_version = 0; // 90 for 9.0; 0 when unknown
 };
 
 struct TimingStats {
   int samples = 0;
   double median_ms = 0, min_ms = 0, max_ms = 0, mean_ms = 0;
-  double noise = 0;        // relative standard deviation of the samples
-  bool converged = false;  // noise fell under the target before the time budget ran out
-  bool l2_flushed = true;  // each sample started with a cold L2
-  double seconds = 0;      // wall time spent timing, warm-up included
+  double noise = 0;       // relative standard deviation of the samples
+  bool converged = false; // noise fell under the target before the time budget ran out
+  bool l2_flushed = true; // each sample started with a cold L2
+  double seconds = 0;     // wall time spent timing, warm-up included
 };
 
 struct Verification {
@@ -39,9 +39,9 @@ struct Verification {
   std::int64_t checked = 0;    // output elements compared
   std::int64_t mismatches = 0; // outside the tolerance, NaN, or never written
   double max_abs_error = 0, max_rel_error = 0;
-  std::string first_failure;   // "c[1234]: got 0.5, want 0.25"
-  std::string note;            // how much of the output the reference covers, when not all
-  double seconds = 0;          // wall time of the verified run and the comparison
+  std::string first_failure; // "c[1234]: got 0.5, want 0.25"
+  std::string note;          // how much of the output the reference covers, when not all
+  double seconds = 0;        // wall time of the verified run and the comparison
 };
 
 struct CounterValue {
@@ -54,16 +54,17 @@ struct CounterValue {
 
 struct CounterResult {
   bool available = false;
-  std::string reason;                // why there are no counters, and the documented fix
-  std::string chip;                  // "GH100"
-  int passes = 0;                    // kernel runs the metric set needed
-  double seconds = 0;                // wall time spent profiling
+  std::string reason; // why there are no counters, and the documented fix
+  std::string chip;   // "GH100"
+  int passes = 0;     // kernel runs the metric set needed
+  double seconds = 0; // wall time spent profiling
   std::vector<CounterValue> values;
-  std::vector<std::string> missing;  // metrics this chip does not have
+  std::vector<std::string> missing; // metrics this chip does not have
 
   const CounterValue* find(const std::string& key) const {
     for (const CounterValue& v : values)
-      if (v.key == key) return &v;
+      if (v.key == key)
+        return &v;
     return nullptr;
   }
 };
@@ -87,8 +88,12 @@ struct RunResult {
   std::string recorded_on;
 
   double gbps() const { return timing ? bytes_moved / (timing->median_ms * 1e-3) / 1e9 : 0; }
-  double gflops() const { return timing && flops > 0 ? flops / (timing->median_ms * 1e-3) / 1e9 : 0; }
-  double peak_bandwidth_fraction() const { return arch.dram_bandwidth_gbps > 0 ? gbps() / arch.dram_bandwidth_gbps : 0; }
+  double gflops() const {
+    return timing && flops > 0 ? flops / (timing->median_ms * 1e-3) / 1e9 : 0;
+  }
+  double peak_bandwidth_fraction() const {
+    return arch.dram_bandwidth_gbps > 0 ? gbps() / arch.dram_bandwidth_gbps : 0;
+  }
 };
 
 } // namespace wl

@@ -19,13 +19,16 @@ void add_counters(KernelSession& session, std::vector<SweepPoint>& points) {
   constexpr std::size_t kShapesPerSession = 64;
   std::vector<SweepPoint*> measured;
   for (SweepPoint& p : points)
-    if (p.result) measured.push_back(&p);
+    if (p.result)
+      measured.push_back(&p);
   for (std::size_t first = 0; first < measured.size(); first += kShapesPerSession) {
     const std::size_t last = std::min(measured.size(), first + kShapesPerSession);
     std::vector<BlockShape> blocks;
-    for (std::size_t i = first; i < last; ++i) blocks.push_back(measured[i]->block);
+    for (std::size_t i = first; i < last; ++i)
+      blocks.push_back(measured[i]->block);
     std::vector<CounterResult> counters = session.count(blocks);
-    for (std::size_t i = first; i < last; ++i) measured[i]->result->counters = std::move(counters[i - first]);
+    for (std::size_t i = first; i < last; ++i)
+      measured[i]->result->counters = std::move(counters[i - first]);
   }
 }
 
@@ -35,9 +38,11 @@ class Predictions {
 public:
   Predictions(const KernelSession& session, const std::vector<BlockShape>& shapes)
       : m_session(session), m_shapes(shapes), m_promises(shapes.size()) {
-    for (std::promise<RunResult>& p : m_promises) m_futures.push_back(p.get_future());
+    for (std::promise<RunResult>& p : m_promises)
+      m_futures.push_back(p.get_future());
     const unsigned workers = std::clamp(std::thread::hardware_concurrency(), 2u, 16u) - 1;
-    for (unsigned w = 0; w < std::min<std::size_t>(workers, shapes.size()); ++w) m_workers.emplace_back([this] { work(); });
+    for (unsigned w = 0; w < std::min<std::size_t>(workers, shapes.size()); ++w)
+      m_workers.emplace_back([this] { work(); });
   }
 
   // Throws what the model threw for that shape (UsageError for a shape the kernel refuses).
@@ -64,9 +69,9 @@ private:
 
 } // namespace
 
-
-SweepRun run_sweep(const KernelDesc& kernel, const Params& params, const std::vector<BlockShape>& shapes,
-                   const EngineOptions& options, const std::function<void(int, int, const SweepPoint&)>& progress) {
+SweepRun run_sweep(const KernelDesc& kernel, const Params& params,
+                   const std::vector<BlockShape>& shapes, const EngineOptions& options,
+                   const std::function<void(int, int, const SweepPoint&)>& progress) {
   KernelSession session(kernel, params, options);
   SweepRun run;
   run.setup = session.setup();
@@ -80,10 +85,14 @@ SweepRun run_sweep(const KernelDesc& kernel, const Params& params, const std::ve
       point.refused = e.what();
     }
     run.points.push_back(std::move(point));
-    if (progress) progress(static_cast<int>(run.points.size()), static_cast<int>(shapes.size()), run.points.back());
+    if (progress)
+      progress(static_cast<int>(run.points.size()), static_cast<int>(shapes.size()),
+               run.points.back());
   }
-  if (!options.metrics.empty()) add_counters(session, run.points);
-  run.shape_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!options.metrics.empty())
+    add_counters(session, run.points);
+  run.shape_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return run;
 }
 
@@ -92,19 +101,26 @@ std::string sweep_cost_summary(const SweepRun& run) {
   double model = 0, verify = 0, timing = 0, counters = 0;
   int ran = 0;
   for (const SweepPoint& p : run.points) {
-    if (!p.result) continue;
+    if (!p.result)
+      continue;
     ++ran;
     model += p.result->prediction.seconds;
-    if (p.result->verification) verify += p.result->verification->seconds;
-    if (p.result->timing) timing += p.result->timing->seconds;
-    if (p.result->counters) counters += p.result->counters->seconds;
+    if (p.result->verification)
+      verify += p.result->verification->seconds;
+    if (p.result->timing)
+      timing += p.result->timing->seconds;
+    if (p.result->counters)
+      counters += p.result->counters->seconds;
   }
   const auto ms_each = [&](double seconds) { return ran ? 1e3 * seconds / ran : 0.0; };
-  return format("set-up %.2f s (device %.2f, inputs %.2f, reference %.2f, upload %.2f, counter profiler %.2f "
-                "alongside); %d shapes measured in %.2f s, %.1f ms each (verify %.1f, timing %.1f, counters %.1f; "
-                "the model, %.1f ms each, made alongside on other cores)",
-                s.total, s.device, s.inputs, s.reference, s.upload, s.counters, ran, run.shape_seconds,
-                ms_each(run.shape_seconds), ms_each(verify), ms_each(timing), ms_each(counters), ms_each(model));
+  return format(
+      "set-up %.2f s (device %.2f, inputs %.2f, reference %.2f, upload %.2f, counter profiler %.2f "
+      "alongside); %d shapes measured in %.2f s, %.1f ms each (verify %.1f, timing %.1f, counters "
+      "%.1f; "
+      "the model, %.1f ms each, made alongside on other cores)",
+      s.total, s.device, s.inputs, s.reference, s.upload, s.counters, ran, run.shape_seconds,
+      ms_each(run.shape_seconds), ms_each(verify), ms_each(timing), ms_each(counters),
+      ms_each(model));
 }
 
 } // namespace wl

@@ -6,10 +6,10 @@
 #include "engine.h"
 
 #include <functional>
-
-#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json_fwd.hpp>
 
 namespace wl {
 
@@ -25,7 +25,8 @@ std::vector<int> parse_side_list(const std::string& text, const std::string& opt
 
 // Every combination of the sides, x fastest. Throws UsageError, before making any, when there
 // would be more than `max_shapes`.
-std::vector<BlockShape> sweep_shapes(const std::vector<int>& xs, const std::vector<int>& ys, const std::vector<int>& zs,
+std::vector<BlockShape> sweep_shapes(const std::vector<int>& xs, const std::vector<int>& ys,
+                                     const std::vector<int>& zs,
                                      std::size_t max_shapes = kMaxSweepShapes);
 
 struct SweepPoint {
@@ -36,13 +37,14 @@ struct SweepPoint {
 
 struct SweepRun {
   std::vector<SweepPoint> points;
-  SessionSetup setup;        // the one-off cost: context, inputs, reference, upload, counters
-  double shape_seconds = 0;  // every shape after the set-up
+  SessionSetup setup;       // the one-off cost: context, inputs, reference, upload, counters
+  double shape_seconds = 0; // every shape after the set-up
 };
 
 // Calls `progress(index, total, point)` after each shape (for a progress line on stderr).
-SweepRun run_sweep(const KernelDesc& kernel, const Params& params, const std::vector<BlockShape>& shapes,
-                   const EngineOptions& options, const std::function<void(int, int, const SweepPoint&)>& progress);
+SweepRun run_sweep(const KernelDesc& kernel, const Params& params,
+                   const std::vector<BlockShape>& shapes, const EngineOptions& options,
+                   const std::function<void(int, int, const SweepPoint&)>& progress);
 
 // Where a sweep's time went: "set-up 0.61 s (...); 32 shapes in 0.28 s, 8.8 ms each (...)".
 std::string sweep_cost_summary(const SweepRun& run);
@@ -51,7 +53,8 @@ std::string sweep_cost_summary(const SweepRun& run);
 // shape's result (run_json) or {"block", "refused"}. Reading checks every key and throws
 // UsageError "WHERE: [3]: KEY: what is wrong; what is allowed".
 nlohmann::json sweep_points_to_json(const std::vector<SweepPoint>& points);
-std::vector<SweepPoint> sweep_points_from_json(const nlohmann::json& list, const std::string& where = "");
+std::vector<SweepPoint> sweep_points_from_json(const nlohmann::json& list,
+                                               const std::string& where = "");
 
 // One row per shape. Columns: the shape, status ("ran", "modelled" for a point with no timing, or
 // "refused") and reason, our derived figures, then each collected counter under its CUPTI (ncu)

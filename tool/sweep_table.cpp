@@ -1,11 +1,10 @@
-#include "sweep.h"
-
 #include "block_text.h"
 #include "error.h"
 #include "json_fields.h"
 #include "json_input.h"
 #include "protocol.h"
 #include "run_report.h"
+#include "sweep.h"
 #include "text_format.h"
 
 #include <algorithm>
@@ -26,20 +25,22 @@ int parse_int(const std::string& text, const std::string& option) {
   int value = 0;
   const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || value < 1)
-    throw UsageError(option + " '" + clip(text, 40) + "': not a side; allowed whole numbers from 1 to " +
-                     std::to_string(kMaxInt));
+    throw UsageError(option + " '" + clip(text, 40) +
+                     "': not a side; allowed whole numbers from 1 to " + std::to_string(kMaxInt));
   return value;
 }
 
 std::string too_many_hint(std::size_t max_shapes) {
-  return "a sweep takes at most " + std::to_string(max_shapes) + " shapes (raise it with --max-shapes N, up to " +
-         std::to_string(kMaxSweepShapesLimit) + ")";
+  return "a sweep takes at most " + std::to_string(max_shapes) +
+         " shapes (raise it with --max-shapes N, up to " + std::to_string(kMaxSweepShapesLimit) +
+         ")";
 }
 
 std::vector<std::string> split(const std::string& text, char separator) {
   std::vector<std::string> parts;
   std::istringstream in(text);
-  for (std::string part; std::getline(in, part, separator);) parts.push_back(part);
+  for (std::string part; std::getline(in, part, separator);)
+    parts.push_back(part);
   return parts;
 }
 
@@ -50,26 +51,32 @@ std::vector<std::string> counter_columns(const std::vector<SweepPoint>& points) 
   for (const SweepPoint& p : points)
     if (p.result && p.result->counters)
       for (const CounterValue& v : p.result->counters->values)
-        if (seen.insert(v.name).second) names.push_back(v.name);
+        if (seen.insert(v.name).second)
+          names.push_back(v.name);
   return names;
 }
 
-double predicted_total(const RunResult& r, MemorySpace space, AccessOp op, std::int64_t SitePrediction::*field) {
+double predicted_total(const RunResult& r, MemorySpace space, AccessOp op,
+                       std::int64_t SitePrediction::*field) {
   double total = 0;
   for (const SitePrediction& s : r.prediction.sites)
-    if (s.space == space && s.op == op) total += static_cast<double>(s.*field);
+    if (s.space == space && s.op == op)
+      total += static_cast<double>(s.*field);
   return total;
 }
 
 } // namespace
 
-std::vector<int> parse_side_list(const std::string& text, const std::string& option, std::size_t max_sides) {
+std::vector<int> parse_side_list(const std::string& text, const std::string& option,
+                                 std::size_t max_sides) {
   const std::vector<std::string> range = split(text, ':');
   const std::string shown = option + " '" + clip(text, 40) + "'";
   std::int64_t count = 0;
   if (range.size() == 3) {
-    const int start = parse_int(range[0], option), end = parse_int(range[1], option), step = parse_int(range[2], option);
-    if (end < start) throw UsageError(shown + ": the end is before the start; write start:end:step");
+    const int start = parse_int(range[0], option), end = parse_int(range[1], option),
+              step = parse_int(range[2], option);
+    if (end < start)
+      throw UsageError(shown + ": the end is before the start; write start:end:step");
     count = (std::int64_t{end} - start) / step + 1; // in 64 bits: end + step may pass INT_MAX
   } else if (range.size() == 1) {
     count = std::count(text.begin(), text.end(), ',') + 1;
@@ -81,26 +88,31 @@ std::vector<int> parse_side_list(const std::string& text, const std::string& opt
   std::vector<int> sides;
   if (range.size() == 3) {
     const int start = parse_int(range[0], option), step = parse_int(range[2], option);
-    for (std::int64_t i = 0; i < count; ++i) sides.push_back(static_cast<int>(start + i * step));
+    for (std::int64_t i = 0; i < count; ++i)
+      sides.push_back(static_cast<int>(start + i * step));
     return sides;
   }
-  for (const std::string& part : split(text, ',')) sides.push_back(parse_int(part, option));
-  if (sides.empty()) throw UsageError(option + " is empty; write start:end:step or a comma-separated list");
+  for (const std::string& part : split(text, ','))
+    sides.push_back(parse_int(part, option));
+  if (sides.empty())
+    throw UsageError(option + " is empty; write start:end:step or a comma-separated list");
   return sides;
 }
 
-std::vector<BlockShape> sweep_shapes(const std::vector<int>& xs, const std::vector<int>& ys, const std::vector<int>& zs,
-                                     std::size_t max_shapes) {
+std::vector<BlockShape> sweep_shapes(const std::vector<int>& xs, const std::vector<int>& ys,
+                                     const std::vector<int>& zs, std::size_t max_shapes) {
   // Each list is short (a parsed list holds at most kMaxSweepShapesLimit), so the product fits.
   const std::uint64_t total = std::uint64_t{xs.size()} * ys.size() * zs.size();
   if (total > max_shapes)
-    throw UsageError("the sweep has " + std::to_string(total) + " shapes (" + std::to_string(xs.size()) + " x " +
-                     std::to_string(ys.size()) + " x " + std::to_string(zs.size()) + "); " + too_many_hint(max_shapes));
+    throw UsageError("the sweep has " + std::to_string(total) + " shapes (" +
+                     std::to_string(xs.size()) + " x " + std::to_string(ys.size()) + " x " +
+                     std::to_string(zs.size()) + "); " + too_many_hint(max_shapes));
   std::vector<BlockShape> shapes;
   shapes.reserve(total);
   for (int z : zs)
     for (int y : ys)
-      for (int x : xs) shapes.push_back(BlockShape{x, y, z});
+      for (int x : xs)
+        shapes.push_back(BlockShape{x, y, z});
   return shapes;
 }
 
@@ -109,8 +121,10 @@ std::string sweep_csv(const std::vector<SweepPoint>& points) {
   std::ostringstream csv;
   csv << "block_x,block_y,block_z,status,reason,median_ms,min_ms,noise,samples,gbps,blocks_per_sm,"
          "theoretical_occupancy,registers,verified";
-  for (const std::string& name : counters) csv << "," << name;
-  csv << ",predicted_global_load_requests,predicted_global_load_sectors,predicted_global_store_sectors,"
+  for (const std::string& name : counters)
+    csv << "," << name;
+  csv << ",predicted_global_load_requests,predicted_global_load_sectors,predicted_global_store_"
+         "sectors,"
          "predicted_shared_load_wavefronts,predicted_shared_store_wavefronts\n";
   for (const SweepPoint& p : points) {
     csv << p.block.x << "," << p.block.y << "," << p.block.z << ",";
@@ -121,21 +135,24 @@ std::string sweep_csv(const std::vector<SweepPoint>& points) {
     const RunResult& r = *p.result;
     // A point from the models alone (the GUI's model sweep) has no timing: its cells stay empty.
     csv << (r.timing ? "ran,," : "modelled,,")
-        << (r.timing ? format("%.6f,%.6f,%.5f,%d,%.2f,", r.timing->median_ms, r.timing->min_ms, r.timing->noise,
-                              r.timing->samples, r.gbps())
+        << (r.timing ? format("%.6f,%.6f,%.5f,%d,%.2f,", r.timing->median_ms, r.timing->min_ms,
+                              r.timing->noise, r.timing->samples, r.gbps())
                      : std::string(",,,,,"))
-        << (r.occupancy ? format("%d,%.4f", r.occupancy->blocks_per_sm, r.occupancy->occupancy) : ",") << ","
-        << (r.attributes ? std::to_string(r.attributes->registers) : "") << ","
+        << (r.occupancy ? format("%d,%.4f", r.occupancy->blocks_per_sm, r.occupancy->occupancy)
+                        : ",")
+        << "," << (r.attributes ? std::to_string(r.attributes->registers) : "") << ","
         << (r.verification ? (r.verification->passed ? "yes" : "no") : "");
     for (const std::string& name : counters) {
       csv << ",";
       if (r.counters)
         for (const CounterValue& v : r.counters->values)
-          if (v.name == name) csv << format("%.6g", v.value);
+          if (v.name == name)
+            csv << format("%.6g", v.value);
     }
     using enum MemorySpace;
     using enum AccessOp;
-    csv << format(",%.0f,%.0f,%.0f,%.0f,%.0f\n", predicted_total(r, global, load, &SitePrediction::requests),
+    csv << format(",%.0f,%.0f,%.0f,%.0f,%.0f\n",
+                  predicted_total(r, global, load, &SitePrediction::requests),
                   predicted_total(r, global, load, &SitePrediction::sectors),
                   predicted_total(r, global, store, &SitePrediction::sectors),
                   predicted_total(r, shared, load, &SitePrediction::wavefronts),
@@ -148,22 +165,26 @@ nlohmann::json sweep_points_to_json(const std::vector<SweepPoint>& points) {
   nlohmann::json list = nlohmann::json::array();
   for (const SweepPoint& p : points)
     list.push_back(p.result ? run_result_to_json(*p.result)
-                            : nlohmann::json{{"block", {p.block.x, p.block.y, p.block.z}}, {"refused", p.refused}});
+                            : nlohmann::json{{"block", {p.block.x, p.block.y, p.block.z}},
+                                             {"refused", p.refused}});
   return list;
 }
 
-std::vector<SweepPoint> sweep_points_from_json(const nlohmann::json& list, const std::string& where) {
+std::vector<SweepPoint> sweep_points_from_json(const nlohmann::json& list,
+                                               const std::string& where) {
   if (!list.is_array() || list.empty() || list.size() > kMaxSweepShapesLimit)
     input_error(where, "", describe(list) + " is not a sweep",
-                "allowed a list of 1 to " + std::to_string(kMaxSweepShapesLimit) + " shapes, as warplens sweep --json writes");
+                "allowed a list of 1 to " + std::to_string(kMaxSweepShapesLimit) +
+                    " shapes, as warplens sweep --json writes");
   std::vector<SweepPoint> points;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string at = (where.empty() ? "" : where + ": ") + "[" + std::to_string(i) + "]";
     if (list[i].is_object() && list[i].contains("refused")) {
       const Fields entry(list[i], at);
       const std::vector<std::int64_t> b = entry.integers("block", 3, 3, 1, kMaxInt);
-      points.push_back({BlockShape{static_cast<int>(b[0]), static_cast<int>(b[1]), static_cast<int>(b[2])},
-                        entry.text("refused"), std::nullopt});
+      points.push_back(
+          {BlockShape{static_cast<int>(b[0]), static_cast<int>(b[1]), static_cast<int>(b[2])},
+           entry.text("refused"), std::nullopt});
       continue;
     }
     RunResult result = run_result_from_json(list[i], at);

@@ -6,8 +6,7 @@
 
 namespace wl {
 
-template <typename... Values>
-std::string format(const char* pattern, Values... values) {
+template <typename... Values> std::string format(const char* pattern, Values... values) {
   const int size = std::snprintf(nullptr, 0, pattern, values...);
   std::string text(static_cast<std::size_t>(size > 0 ? size : 0), '\0');
   std::snprintf(text.data(), text.size() + 1, pattern, values...);

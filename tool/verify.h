@@ -8,7 +8,8 @@
 
 namespace wl {
 
-Verification verify_outputs(const KernelDesc& kernel, const HostBuffers& outputs, const Expected& expected);
+Verification verify_outputs(const KernelDesc& kernel, const HostBuffers& outputs,
+                            const Expected& expected);
 
 // The bit pattern outputs are filled with before a run: a quiet NaN as f32, -1 as i32.
 inline constexpr std::uint32_t kPoison = 0xffffffffu;

@@ -13,13 +13,13 @@
 #include <condition_variable>
 #include <csignal>
 #include <deque>
+#include <fcntl.h>
 #include <iostream>
 #include <memory>
 #include <mutex>
 #include <thread>
 
 #include <cuda_runtime.h>
-#include <fcntl.h>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
@@ -31,9 +31,9 @@ constexpr int kExitStickyError = 3;
 
 // Errors after which the CUDA context is unusable: every later call returns the same error.
 constexpr cudaError_t kStickyErrors[] = {
-    cudaErrorIllegalAddress,    cudaErrorLaunchFailure,       cudaErrorHardwareStackError,
-    cudaErrorIllegalInstruction, cudaErrorMisalignedAddress,  cudaErrorInvalidAddressSpace,
-    cudaErrorInvalidPc,         cudaErrorLaunchTimeout,       cudaErrorAssert,
+    cudaErrorIllegalAddress,     cudaErrorLaunchFailure,     cudaErrorHardwareStackError,
+    cudaErrorIllegalInstruction, cudaErrorMisalignedAddress, cudaErrorInvalidAddressSpace,
+    cudaErrorInvalidPc,          cudaErrorLaunchTimeout,     cudaErrorAssert,
     cudaErrorECCUncorrectable};
 
 // After a failed run: whether this machine has a GPU at all (the GUI turns to model mode if not).
@@ -46,7 +46,8 @@ bool cuda_device_present() {
 bool cuda_context_broken() {
   const cudaError_t status = cudaDeviceSynchronize();
   for (cudaError_t sticky : kStickyErrors)
-    if (status == sticky) return true;
+    if (status == sticky)
+      return true;
   return false;
 }
 
@@ -64,17 +65,24 @@ public:
     const std::lock_guard lock(m_mutex);
     for (std::size_t done = 0; done < line.size() && !m_broken;) {
       const ssize_t n = write(m_fd, line.data() + done, line.size() - done);
-      if (n > 0) done += static_cast<std::size_t>(n);
-      else if (errno != EINTR) m_broken = true; // the client is gone
+      if (n > 0)
+        done += static_cast<std::size_t>(n);
+      else if (errno != EINTR)
+        m_broken = true; // the client is gone
     }
   }
-  void error(std::int64_t id, const std::string& message, bool cancelled = false, bool fatal = false,
-             bool no_gpu = false) {
-    send(WorkerResponse{.id = id, .type = ResponseType::error, .message = message, .fatal = fatal,
-                        .cancelled = cancelled, .no_gpu = no_gpu});
+  void error(std::int64_t id, const std::string& message, bool cancelled = false,
+             bool fatal = false, bool no_gpu = false) {
+    send(WorkerResponse{.id = id,
+                        .type = ResponseType::error,
+                        .message = message,
+                        .fatal = fatal,
+                        .cancelled = cancelled,
+                        .no_gpu = no_gpu});
   }
   void progress(std::int64_t id, const char* phase, int done = 0, int total = 0) {
-    send(WorkerResponse{.id = id, .type = ResponseType::progress, .phase = phase, .done = done, .total = total});
+    send(WorkerResponse{
+        .id = id, .type = ResponseType::progress, .phase = phase, .done = done, .total = total});
   }
 
 private:
@@ -96,7 +104,8 @@ public:
     case RequestType::model:
     case RequestType::run:
     case RequestType::sweep:
-      if (m_running) m_cancel_running = true;
+      if (m_running)
+        m_cancel_running = true;
       m_waiting.push_back(std::move(request));
       break;
     case RequestType::cancel:
@@ -122,9 +131,11 @@ public:
     std::unique_lock lock(m_mutex);
     m_running = 0;
     m_changed.wait(lock, [&] { return m_closed || !m_waiting.empty(); });
-    if (m_waiting.empty()) return std::nullopt;
+    if (m_waiting.empty())
+      return std::nullopt;
     for (; m_waiting.size() > 1; m_waiting.pop_front())
-      m_writer.error(m_waiting.front().id, "superseded by request " + std::to_string(m_waiting.back().id), true);
+      m_writer.error(m_waiting.front().id,
+                     "superseded by request " + std::to_string(m_waiting.back().id), true);
     WorkerRequest request = std::move(m_waiting.front());
     m_waiting.pop_front();
     m_running = request.id;
@@ -139,7 +150,8 @@ public:
 
 private:
   void cancel_locked(std::int64_t target, const std::string& why) {
-    if (target == 0 || target == m_running) m_cancel_running = m_running != 0;
+    if (target == 0 || target == m_running)
+      m_cancel_running = m_running != 0;
     for (auto it = m_waiting.begin(); it != m_waiting.end();) {
       if (target != 0 && it->id != target) {
         ++it;
@@ -166,7 +178,9 @@ private:
 // The id of a line that was JSON but not a valid request, so its error answers that request.
 std::int64_t id_of(const nlohmann::json& line) {
   const auto it = line.is_object() ? line.find("id") : line.end();
-  return it != line.end() && it->is_number_integer() && it->get<std::int64_t>() > 0 ? it->get<std::int64_t>() : 0;
+  return it != line.end() && it->is_number_integer() && it->get<std::int64_t>() > 0
+             ? it->get<std::int64_t>()
+             : 0;
 }
 
 // Every line gets either a request into the inbox or an error line: a bad line never ends the
@@ -185,7 +199,8 @@ void read_one(const std::string& text, Inbox& inbox, ProtocolWriter& writer) {
 
 void read_requests(Inbox& inbox, ProtocolWriter& writer) {
   std::string text;
-  for (LineStatus status; (status = read_bounded_line(std::cin, text, kMaxRequestLineBytes)) != LineStatus::end;) {
+  for (LineStatus status;
+       (status = read_bounded_line(std::cin, text, kMaxRequestLineBytes)) != LineStatus::end;) {
     if (status == LineStatus::too_long)
       writer.error(0, "request line: longer than " + std::to_string(kMaxRequestLineBytes) +
                           " bytes; allowed one JSON object per line of at most that");
@@ -198,8 +213,10 @@ void read_requests(Inbox& inbox, ProtocolWriter& writer) {
 // What `warplens model --arch` takes: a preset id or alias, a .json path, device or device:N.
 KernelRequest kernel_request(const WorkerRequest& request) {
   std::vector<std::string> params;
-  for (const auto& [name, value] : request.params) params.push_back(name + "=" + std::to_string(value));
-  return resolve_kernel_request(request.kernel_id, params, "", request.block ? format_block(*request.block) : "");
+  for (const auto& [name, value] : request.params)
+    params.push_back(name + "=" + std::to_string(value));
+  return resolve_kernel_request(request.kernel_id, params, "",
+                                request.block ? format_block(*request.block) : "");
 }
 
 // The session of the last run request, kept while requests differ only in block shape, timing
@@ -223,7 +240,8 @@ public:
 private:
   static std::string session_key(const KernelRequest& kernel, const EngineOptions& options) {
     std::string key = kernel.kernel->id;
-    for (const auto& [name, value] : kernel.params) key += " " + name + "=" + std::to_string(value);
+    for (const auto& [name, value] : kernel.params)
+      key += " " + name + "=" + std::to_string(value);
     return key + format(" device=%d seed=%llu verify=%d evaluations=%lld", options.device,
                         static_cast<unsigned long long>(options.seed), options.verify ? 1 : 0,
                         static_cast<long long>(options.model.max_evaluations));
@@ -261,19 +279,21 @@ struct SweepCancelled {};
 
 // The shapes of a sweep request over one session of their own (the cached session is let go
 // first: two sets of buffers may not fit), progress after each shape.
-std::vector<SweepPoint> sweep(const WorkerRequest& request, const KernelRequest& kernel, SessionCache& sessions,
-                              Inbox& inbox, ProtocolWriter& writer) {
+std::vector<SweepPoint> sweep(const WorkerRequest& request, const KernelRequest& kernel,
+                              SessionCache& sessions, Inbox& inbox, ProtocolWriter& writer) {
   sessions.drop();
   return run_sweep(*kernel.kernel, kernel.params, request.shapes, engine_options(request),
                    [&](int done, int total, const SweepPoint&) {
                      writer.progress(request.id, "sweep", done, total);
-                     if (inbox.running_cancelled()) throw SweepCancelled{};
+                     if (inbox.running_cancelled())
+                       throw SweepCancelled{};
                    })
       .points;
 }
 
 // Answers one request with a result or an error. Returns false after a sticky CUDA error.
-bool serve(const WorkerRequest& request, Inbox& inbox, SessionCache& sessions, ProtocolWriter& writer) {
+bool serve(const WorkerRequest& request, Inbox& inbox, SessionCache& sessions,
+           ProtocolWriter& writer) {
   try {
     writer.progress(request.id, "resolve");
     const KernelRequest kernel = kernel_request(request);
@@ -282,12 +302,15 @@ bool serve(const WorkerRequest& request, Inbox& inbox, SessionCache& sessions, P
       return true;
     }
     if (request.type == RequestType::sweep) {
-      auto points = std::make_shared<const std::vector<SweepPoint>>(sweep(request, kernel, sessions, inbox, writer));
-      writer.send(WorkerResponse{.id = request.id, .type = ResponseType::sweep, .sweep = std::move(points)});
+      auto points = std::make_shared<const std::vector<SweepPoint>>(
+          sweep(request, kernel, sessions, inbox, writer));
+      writer.send(WorkerResponse{
+          .id = request.id, .type = ResponseType::sweep, .sweep = std::move(points)});
       return true;
     }
     auto result = std::make_shared<const RunResult>(compute(request, kernel, sessions, writer));
-    writer.send(WorkerResponse{.id = request.id, .type = ResponseType::result, .result = std::move(result)});
+    writer.send(WorkerResponse{
+        .id = request.id, .type = ResponseType::result, .result = std::move(result)});
     return true;
   } catch (const SweepCancelled&) {
     writer.error(request.id, "sweep cancelled before its last shape", true);
@@ -298,10 +321,13 @@ bool serve(const WorkerRequest& request, Inbox& inbox, SessionCache& sessions, P
     return true;
   } catch (const std::exception& e) {
     const bool run = request.type != RequestType::model;
-    if (run) sessions.drop(); // whatever failed, the next run starts from a fresh session
+    if (run)
+      sessions.drop(); // whatever failed, the next run starts from a fresh session
     const bool fatal = run && cuda_context_broken();
-    writer.error(request.id, fatal ? std::string(e.what()) + "; the CUDA context is unusable, so the worker exits"
-                                   : std::string(e.what()),
+    writer.error(request.id,
+                 fatal
+                     ? std::string(e.what()) + "; the CUDA context is unusable, so the worker exits"
+                     : std::string(e.what()),
                  false, fatal, run && !cuda_device_present());
     return !fatal;
   } catch (...) {
@@ -318,12 +344,15 @@ int run_worker() {
   // Never freed: the detached reader may sit in a blocking read of stdin until the process exits.
   auto* writer = new ProtocolWriter;
   auto* inbox = new Inbox(*writer);
-  writer->send(WorkerResponse{.id = 0, .type = ResponseType::hello, .protocol = kProtocolVersion,
+  writer->send(WorkerResponse{.id = 0,
+                              .type = ResponseType::hello,
+                              .protocol = kProtocolVersion,
                               .pid = static_cast<int>(getpid())});
   std::thread(read_requests, std::ref(*inbox), std::ref(*writer)).detach();
   SessionCache sessions;
   while (const std::optional<WorkerRequest> request = inbox->next())
-    if (!serve(*request, *inbox, sessions, *writer)) return kExitStickyError;
+    if (!serve(*request, *inbox, sessions, *writer))
+      return kExitStickyError;
   return 0;
 }
 

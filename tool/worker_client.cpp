@@ -25,13 +25,14 @@ std::string this_executable() {
 }
 
 std::vector<std::string> worker_argv(const std::string& command) {
-  if (command.empty()) return {this_executable(), "worker"};
+  if (command.empty())
+    return {this_executable(), "worker"};
   return {"/bin/sh", "-c", command};
 }
 
 std::string describe(const WorkerRequest& request) {
-  return format("request %lld (%s %s)", static_cast<long long>(request.id), request_type_name(request.type),
-                request.kernel_id.c_str());
+  return format("request %lld (%s %s)", static_cast<long long>(request.id),
+                request_type_name(request.type), request.kernel_id.c_str());
 }
 
 } // namespace
@@ -54,11 +55,14 @@ struct WorkerClient::Worker {
   // exited says so with its exit code.
   std::string ending(const std::string& how) const {
     const std::string exited = "the worker " + how + (hello ? "" : " before saying hello");
-    std::string reason = !kill_reason.empty()     ? kill_reason + "; " + exited
-                         : !fatal_message.empty() ? "the worker stopped after a sticky CUDA error: " + fatal_message
-                                                  : exited;
-    if (!hello && !stray_output.empty()) reason += "; it printed '" + stray_output + "'";
-    if (kill_reason.empty() && !stderr_tail.empty()) reason += "; last line on stderr: " + stderr_tail.back();
+    std::string reason = !kill_reason.empty() ? kill_reason + "; " + exited
+                         : !fatal_message.empty()
+                             ? "the worker stopped after a sticky CUDA error: " + fatal_message
+                             : exited;
+    if (!hello && !stray_output.empty())
+      reason += "; it printed '" + stray_output + "'";
+    if (kill_reason.empty() && !stderr_tail.empty())
+      reason += "; last line on stderr: " + stderr_tail.back();
     return reason;
   }
 };
@@ -77,7 +81,8 @@ WorkerClient::~WorkerClient() {
     std::unique_lock lock(m_mutex);
     m_stopping = true;
     if (m_worker && !m_worker->ended) {
-      m_worker->process->send(protocol_line(request_to_json({.id = m_next_id++, .type = RequestType::shutdown})));
+      m_worker->process->send(
+          protocol_line(request_to_json({.id = m_next_id++, .type = RequestType::shutdown})));
       m_worker->process->close_input();
     }
     if (!m_changed.wait_for(lock, std::chrono::milliseconds(500), [&] { return !m_worker; })) {
@@ -95,9 +100,11 @@ namespace {
 // verification and the counters for every shape.
 double request_seconds(const WorkerRequest& request) {
   constexpr double kPerShapeBesideTiming = 0.5;
-  if (request.type == RequestType::run) return request.max_seconds;
+  if (request.type == RequestType::run)
+    return request.max_seconds;
   if (request.type == RequestType::sweep)
-    return static_cast<double>(request.shapes.size()) * (request.max_seconds + kPerShapeBesideTiming);
+    return static_cast<double>(request.shapes.size()) *
+           (request.max_seconds + kPerShapeBesideTiming);
   return 0;
 }
 
@@ -114,8 +121,10 @@ std::int64_t WorkerClient::submit(WorkerRequest request, double budget_seconds) 
     m_snapshot.newest_request = id;
     m_snapshot.phase.clear();
     m_snapshot.done = m_snapshot.total = 0;
-    if (!m_worker && !m_restart_wanted && !m_stopping) start_locked(); // sends what is pending
-    else send_locked(pending);
+    if (!m_worker && !m_restart_wanted && !m_stopping)
+      start_locked(); // sends what is pending
+    else
+      send_locked(pending);
     update_status_locked();
   }
   notify();
@@ -125,7 +134,8 @@ std::int64_t WorkerClient::submit(WorkerRequest request, double budget_seconds) 
 void WorkerClient::cancel_all() {
   const std::lock_guard lock(m_mutex);
   if (m_worker && !m_worker->ended)
-    m_worker->process->send(protocol_line(request_to_json({.id = m_next_id++, .type = RequestType::cancel})));
+    m_worker->process->send(
+        protocol_line(request_to_json({.id = m_next_id++, .type = RequestType::cancel})));
 }
 
 WorkerSnapshot WorkerClient::latest() const {
@@ -133,12 +143,14 @@ WorkerSnapshot WorkerClient::latest() const {
   return m_snapshot;
 }
 
-std::shared_ptr<const WorkerAnswer> WorkerClient::wait_for(std::int64_t id, std::chrono::milliseconds timeout) const {
+std::shared_ptr<const WorkerAnswer>
+WorkerClient::wait_for(std::int64_t id, std::chrono::milliseconds timeout) const {
   std::unique_lock lock(m_mutex);
   std::shared_ptr<const WorkerAnswer> found;
   m_changed.wait_for(lock, timeout, [&] {
     for (const auto& answer : m_recent)
-      if (answer->id == id) found = answer;
+      if (answer->id == id)
+        found = answer;
     return found != nullptr;
   });
   return found;
@@ -152,31 +164,38 @@ void WorkerClient::start_locked() {
     m_snapshot.status = WorkerStatus::failed;
     m_snapshot.last_failure = e.what();
     while (!m_pending.empty())
-      answer_locked({.id = m_pending.begin()->first, .request_type = m_pending.begin()->second.request.type,
-                     .error = e.what(), .worker_died = true});
+      answer_locked({.id = m_pending.begin()->first,
+                     .request_type = m_pending.begin()->second.request.type,
+                     .error = e.what(),
+                     .worker_died = true});
     return;
   }
   worker->started = Clock::now();
-  if (!m_options.log_path.empty()) worker->log.open(m_options.log_path, std::ios::app);
-  if (m_snapshot.pid != 0) ++m_snapshot.restarts;
+  if (!m_options.log_path.empty())
+    worker->log.open(m_options.log_path, std::ios::app);
+  if (m_snapshot.pid != 0)
+    ++m_snapshot.restarts;
   m_snapshot.pid = worker->process->pid();
   m_snapshot.worker_pid = 0;
   worker->thread = std::thread(&WorkerClient::serve, this, std::ref(*worker));
   m_worker = std::move(worker);
   for (auto& [id, pending] : m_pending)
-    if (!pending.sent) send_locked(pending);
+    if (!pending.sent)
+      send_locked(pending);
   update_status_locked();
 }
 
 void WorkerClient::send_locked(Pending& pending) {
-  if (!m_worker || m_worker->ended) return; // sent by the next worker
+  if (!m_worker || m_worker->ended)
+    return; // sent by the next worker
   const bool worker_idle = !any_sent_locked();
   if (!m_worker->process->send(protocol_line(request_to_json(pending.request)))) {
     kill_locked(*m_worker, "the worker stopped reading its input");
     return;
   }
   pending.sent = true;
-  if (worker_idle) m_head_since = Clock::now();
+  if (worker_idle)
+    m_head_since = Clock::now();
 }
 
 void WorkerClient::serve(Worker& worker) {
@@ -184,8 +203,10 @@ void WorkerClient::serve(Worker& worker) {
                        [&](const std::string& line) {
                          const std::lock_guard lock(m_mutex);
                          worker.stderr_tail.push_back(line);
-                         if (worker.stderr_tail.size() > kStderrTail) worker.stderr_tail.pop_front();
-                         if (worker.log) worker.log << line << std::endl;
+                         if (worker.stderr_tail.size() > kStderrTail)
+                           worker.stderr_tail.pop_front();
+                         if (worker.log)
+                           worker.log << line << std::endl;
                        });
   on_exit(worker, worker.process->wait());
 }
@@ -201,15 +222,19 @@ void WorkerClient::on_line(Worker& worker, const std::string& line) {
   if (!parsed.is_object()) {
     const std::lock_guard lock(m_mutex);
     worker.stray_output = line.substr(0, 120);
-    if (worker.log) worker.log << "(stdout) " << clip(line, 1000) << std::endl;
+    if (worker.log)
+      worker.log << "(stdout) " << clip(line, 1000) << std::endl;
     return;
   }
   WorkerResponse response;
   try {
     response = response_from_json(parsed);
   } catch (const std::exception& e) {
-    const auto id = parsed.contains("id") && parsed["id"].is_number_integer() ? parsed["id"].get<std::int64_t>() : 0;
-    response = WorkerResponse{.id = id, .type = ResponseType::error, .message = clip(e.what(), 300)};
+    const auto id = parsed.contains("id") && parsed["id"].is_number_integer()
+                        ? parsed["id"].get<std::int64_t>()
+                        : 0;
+    response =
+        WorkerResponse{.id = id, .type = ResponseType::error, .message = clip(e.what(), 300)};
   }
   on_response(worker, response);
 }
@@ -219,8 +244,8 @@ void WorkerClient::on_response(Worker& worker, const WorkerResponse& response) {
     const std::lock_guard lock(m_mutex);
     if (response.type == ResponseType::hello) {
       if (response.protocol != kProtocolVersion)
-        kill_locked(worker, format("the worker speaks protocol %d; this WarpLens speaks %d", response.protocol,
-                                   kProtocolVersion));
+        kill_locked(worker, format("the worker speaks protocol %d; this WarpLens speaks %d",
+                                   response.protocol, kProtocolVersion));
       worker.hello = response.protocol == kProtocolVersion;
       m_snapshot.worker_pid = response.pid;
     } else if (response.type == ResponseType::progress) {
@@ -231,10 +256,15 @@ void WorkerClient::on_response(Worker& worker, const WorkerResponse& response) {
       }
     } else if (const auto it = m_pending.find(response.id); it != m_pending.end()) {
       ++worker.answered;
-      if (response.fatal) worker.fatal_message = response.message;
-      answer_locked({.id = response.id, .request_type = it->second.request.type, .result = response.result,
+      if (response.fatal)
+        worker.fatal_message = response.message;
+      answer_locked({.id = response.id,
+                     .request_type = it->second.request.type,
+                     .result = response.result,
                      .sweep = response.sweep,
-                     .error = response.message, .cancelled = response.cancelled, .fatal = response.fatal,
+                     .error = response.message,
+                     .cancelled = response.cancelled,
+                     .fatal = response.fatal,
                      .no_gpu = response.no_gpu});
     }
     update_status_locked();
@@ -253,15 +283,19 @@ void WorkerClient::on_exit(Worker& worker, const std::string& how) {
     for (auto it = m_pending.begin(); it != m_pending.end();) {
       const auto next = std::next(it);
       if (it->second.sent || !restart)
-        answer_locked({.id = it->first, .request_type = it->second.request.type,
-                       .error = "the worker ended before answering: " + reason, .worker_died = true});
+        answer_locked({.id = it->first,
+                       .request_type = it->second.request.type,
+                       .error = "the worker ended before answering: " + reason,
+                       .worker_died = true});
       it = next;
     }
     m_snapshot.last_failure = reason;
-    if (worker.log) worker.log << "warplens: " << reason << std::endl;
+    if (worker.log)
+      worker.log << "warplens: " << reason << std::endl;
     m_snapshot.status = restart ? WorkerStatus::restarting : WorkerStatus::failed;
     m_restart_wanted = restart;
-    if (m_worker.get() == &worker) m_ended.push_back(std::move(m_worker));
+    if (m_worker.get() == &worker)
+      m_ended.push_back(std::move(m_worker));
   }
   m_changed.notify_all();
   notify();
@@ -270,23 +304,28 @@ void WorkerClient::on_exit(Worker& worker, const std::string& how) {
 void WorkerClient::answer_locked(WorkerAnswer answer) {
   m_pending.erase(answer.id);
   m_head_since = Clock::now(); // the worker turns to its next request now
-  if (answer.id == m_snapshot.newest_request) m_snapshot.phase.clear();
+  if (answer.id == m_snapshot.newest_request)
+    m_snapshot.phase.clear();
   auto shared = std::make_shared<const WorkerAnswer>(std::move(answer));
   if (shared->ok() && (!m_snapshot.latest_result || shared->id > m_snapshot.latest_result->id))
     m_snapshot.latest_result = shared;
-  if (!shared->ok() && !shared->cancelled && (!m_snapshot.latest_error || shared->id > m_snapshot.latest_error->id))
+  if (!shared->ok() && !shared->cancelled &&
+      (!m_snapshot.latest_error || shared->id > m_snapshot.latest_error->id))
     m_snapshot.latest_error = shared;
   m_recent.push_back(std::move(shared));
-  if (m_recent.size() > kRecentAnswers) m_recent.pop_front();
+  if (m_recent.size() > kRecentAnswers)
+    m_recent.pop_front();
   m_changed.notify_all();
 }
 
 bool WorkerClient::any_sent_locked() const {
-  return std::any_of(m_pending.begin(), m_pending.end(), [](const auto& p) { return p.second.sent; });
+  return std::any_of(m_pending.begin(), m_pending.end(),
+                     [](const auto& p) { return p.second.sent; });
 }
 
 void WorkerClient::update_status_locked() {
-  if (!m_worker || m_worker->ended) return; // on_exit and start_locked set it
+  if (!m_worker || m_worker->ended)
+    return; // on_exit and start_locked set it
   if (!m_worker->hello) {
     m_snapshot.status = m_snapshot.restarts > 0 ? WorkerStatus::restarting : WorkerStatus::starting;
     return;
@@ -301,7 +340,8 @@ void WorkerClient::watch() {
       auto ended = std::move(m_ended);
       m_ended.clear();
       lock.unlock();
-      for (auto& worker : ended) worker->thread.join();
+      for (auto& worker : ended)
+        worker->thread.join();
       ended.clear();
       lock.lock();
       continue;
@@ -319,26 +359,36 @@ void WorkerClient::watch() {
 }
 
 void WorkerClient::check_deadlines_locked(Clock::time_point now) {
-  if (!m_worker || m_worker->ended) return;
-  const auto seconds_since = [&](Clock::time_point t) { return std::chrono::duration<double>(now - t).count(); };
+  if (!m_worker || m_worker->ended)
+    return;
+  const auto seconds_since = [&](Clock::time_point t) {
+    return std::chrono::duration<double>(now - t).count();
+  };
   if (!m_worker->hello && seconds_since(m_worker->started) > m_options.start_timeout_seconds) {
-    kill_locked(*m_worker, format("the worker sent no hello within %g s, so the watchdog killed it (is the command "
-                                  "right?)", m_options.start_timeout_seconds));
+    kill_locked(
+        *m_worker,
+        format("the worker sent no hello within %g s, so the watchdog killed it (is the command "
+               "right?)",
+               m_options.start_timeout_seconds));
     return;
   }
-  const auto head = std::find_if(m_pending.begin(), m_pending.end(), [](const auto& p) { return p.second.sent; });
+  const auto head =
+      std::find_if(m_pending.begin(), m_pending.end(), [](const auto& p) { return p.second.sent; });
   if (head != m_pending.end() && seconds_since(m_head_since) > head->second.budget_seconds)
-    kill_locked(*m_worker, format("%s ran past its %g s budget, so the watchdog killed the worker",
-                                  describe(head->second.request).c_str(), head->second.budget_seconds));
+    kill_locked(*m_worker,
+                format("%s ran past its %g s budget, so the watchdog killed the worker",
+                       describe(head->second.request).c_str(), head->second.budget_seconds));
 }
 
 void WorkerClient::kill_locked(Worker& worker, const std::string& reason) {
-  if (worker.kill_reason.empty()) worker.kill_reason = reason;
+  if (worker.kill_reason.empty())
+    worker.kill_reason = reason;
   worker.process->kill();
 }
 
 void WorkerClient::notify() {
-  if (m_options.on_change) m_options.on_change();
+  if (m_options.on_change)
+    m_options.on_change();
 }
 
 } // namespace wl

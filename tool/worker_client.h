@@ -42,11 +42,11 @@ struct WorkerAnswer {
   RequestType request_type = RequestType::model;
   std::shared_ptr<const RunResult> result{}; // set when a model or run request succeeded
   std::shared_ptr<const std::vector<SweepPoint>> sweep{}; // set when a sweep request succeeded
-  std::string error{};                       // otherwise: why not, one line
-  bool cancelled = false;                    // superseded by a newer request
-  bool fatal = false;                        // the worker stopped after it (sticky CUDA error)
-  bool worker_died = false;                  // the worker ended or was killed before answering
-  bool no_gpu = false;                       // a run failed: no usable CUDA device where the worker runs
+  std::string error{};                                    // otherwise: why not, one line
+  bool cancelled = false;                                 // superseded by a newer request
+  bool fatal = false;       // the worker stopped after it (sticky CUDA error)
+  bool worker_died = false; // the worker ended or was killed before answering
+  bool no_gpu = false;      // a run failed: no usable CUDA device where the worker runs
 
   bool ok() const { return result != nullptr || sweep != nullptr; }
 };
@@ -79,7 +79,8 @@ public:
 
   WorkerSnapshot latest() const;
   // The answer to one request once it arrives; nullptr when `timeout` passes first.
-  std::shared_ptr<const WorkerAnswer> wait_for(std::int64_t id, std::chrono::milliseconds timeout) const;
+  std::shared_ptr<const WorkerAnswer> wait_for(std::int64_t id,
+                                               std::chrono::milliseconds timeout) const;
 
 private:
   using Clock = std::chrono::steady_clock;
@@ -110,7 +111,7 @@ private:
   std::unique_ptr<Worker> m_worker;             // the current one; none while failed or stopping
   std::vector<std::unique_ptr<Worker>> m_ended; // joined and freed by the watchdog
   std::map<std::int64_t, Pending> m_pending;    // requests without an answer, by id
-  Clock::time_point m_head_since;               // since when the oldest sent request is the worker's
+  Clock::time_point m_head_since; // since when the oldest sent request is the worker's
   std::int64_t m_next_id = 1;
   WorkerSnapshot m_snapshot;
   std::deque<std::shared_ptr<const WorkerAnswer>> m_recent; // for wait_for

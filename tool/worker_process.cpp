@@ -7,11 +7,11 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
-#include <thread>
-
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
+#include <thread>
+
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -24,7 +24,8 @@ namespace wl {
 namespace {
 
 void close_fd(int& fd) {
-  if (fd >= 0) close(fd);
+  if (fd >= 0)
+    close(fd);
   fd = -1;
 }
 
@@ -47,12 +48,15 @@ void deliver_lines(std::string& pending, const char* data, std::size_t size,
 }
 
 // Reads once from a ready descriptor; false at end of stream.
-bool read_some(int fd, std::string& pending, const std::function<void(const std::string&)>& on_line) {
+bool read_some(int fd, std::string& pending,
+               const std::function<void(const std::string&)>& on_line) {
   char buffer[65536];
   const ssize_t n = read(fd, buffer, sizeof buffer);
-  if (n < 0 && (errno == EINTR || errno == EAGAIN)) return true;
+  if (n < 0 && (errno == EINTR || errno == EAGAIN))
+    return true;
   if (n <= 0) {
-    if (!pending.empty()) on_line(pending);
+    if (!pending.empty())
+      on_line(pending);
     pending.clear();
     return false;
   }
@@ -65,9 +69,12 @@ bool read_some(int fd, std::string& pending, const std::function<void(const std:
 ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
   int input[2], output[2], error[2];
   // The input is a socket so that send() can refuse to block or raise SIGPIPE.
-  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, input) != 0) fail("socketpair");
-  if (pipe2(output, O_CLOEXEC) != 0) fail("pipe2");
-  if (pipe2(error, O_CLOEXEC) != 0) fail("pipe2");
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, input) != 0)
+    fail("socketpair");
+  if (pipe2(output, O_CLOEXEC) != 0)
+    fail("pipe2");
+  if (pipe2(error, O_CLOEXEC) != 0)
+    fail("pipe2");
   m_wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 
   posix_spawn_file_actions_t files;
@@ -79,15 +86,18 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
   posix_spawnattr_init(&attributes);
   sigset_t defaults, none;
   sigemptyset(&defaults);
-  for (int signal : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD}) sigaddset(&defaults, signal);
+  for (int signal : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD})
+    sigaddset(&defaults, signal);
   sigemptyset(&none);
   posix_spawnattr_setsigdefault(&attributes, &defaults);
   posix_spawnattr_setsigmask(&attributes, &none);
   posix_spawnattr_setpgroup(&attributes, 0);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  posix_spawnattr_setflags(&attributes,
+                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
 
   std::vector<char*> args;
-  for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+  for (const std::string& arg : argv)
+    args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
   const int status = posix_spawn(&m_pid, args[0], &files, &attributes, args.data(), environ);
   posix_spawn_file_actions_destroy(&files);
@@ -99,7 +109,8 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
   m_output = output[0];
   m_error = error[0];
   if (status != 0) {
-    for (int* fd : {&m_input, &m_output, &m_error, &m_wake}) close_fd(*fd);
+    for (int* fd : {&m_input, &m_output, &m_error, &m_wake})
+      close_fd(*fd);
     errno = status;
     fail("running " + argv[0]);
   }
@@ -117,7 +128,8 @@ ChildProcess::~ChildProcess() {
 }
 
 bool ChildProcess::send(const std::string& text) {
-  if (m_input < 0) return false;
+  if (m_input < 0)
+    return false;
   const ssize_t n = ::send(m_input, text.data(), text.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
   return n == static_cast<ssize_t>(text.size());
 }
@@ -129,19 +141,25 @@ void ChildProcess::pump(const std::function<void(const std::string&)>& on_output
   std::string output, error;
   pollfd fds[3] = {{m_wake, POLLIN, 0}, {m_output, POLLIN, 0}, {m_error, POLLIN, 0}};
   while (fds[1].fd >= 0) {
-    if (poll(fds, 3, -1) < 0 && errno != EINTR) break;
-    if (fds[0].revents) break;
-    if (fds[2].revents && !read_some(m_error, error, on_error_line)) fds[2].fd = -1;
-    if (fds[1].revents && !read_some(m_output, output, on_output_line)) fds[1].fd = -1;
+    if (poll(fds, 3, -1) < 0 && errno != EINTR)
+      break;
+    if (fds[0].revents)
+      break;
+    if (fds[2].revents && !read_some(m_error, error, on_error_line))
+      fds[2].fd = -1;
+    if (fds[1].revents && !read_some(m_output, output, on_output_line))
+      fds[1].fd = -1;
   }
   // What the child said on stderr just before it ended is usually the reason; take it too.
   while (fds[2].fd >= 0 && poll(&fds[2], 1, 200) > 0)
-    if (!read_some(m_error, error, on_error_line)) break;
+    if (!read_some(m_error, error, on_error_line))
+      break;
 }
 
 void ChildProcess::kill() {
   const std::lock_guard lock(m_mutex);
-  if (m_reaped) return;
+  if (m_reaped)
+    return;
   ::kill(-m_pid, SIGKILL);
   ::kill(m_pid, SIGKILL);
   const std::uint64_t one = 1;
@@ -153,7 +171,8 @@ std::string ChildProcess::wait() {
   // Give a child whose stdout ended a moment to exit on its own; then it is killed.
   for (int tries = 0; tries < 100; ++tries) {
     info.si_pid = 0;
-    if (waitid(P_PID, m_pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid != 0) break;
+    if (waitid(P_PID, m_pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid != 0)
+      break;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   if (info.si_pid == 0) {
@@ -170,7 +189,8 @@ std::string ChildProcess::wait() {
   const auto signal_text = [](int signal) {
     return "signal " + std::to_string(signal) + " (" + strsignal(signal) + ")";
   };
-  if (info.si_code != CLD_EXITED) return "was killed by " + signal_text(info.si_status);
+  if (info.si_code != CLD_EXITED)
+    return "was killed by " + signal_text(info.si_status);
   std::string text = "exited with code " + std::to_string(info.si_status);
   // A shell reports a command that a signal ended as 128 + the signal.
   if (info.si_status > 128 && info.si_status < 128 + NSIG)

@@ -40,7 +40,7 @@ public:
 private:
   int m_pid = -1;
   int m_input = -1, m_output = -1, m_error = -1;
-  int m_wake = -1; // eventfd that ends pump()
+  int m_wake = -1;    // eventfd that ends pump()
   std::mutex m_mutex; // kill() never signals a process id that wait() has already released
   bool m_reaped = false;
 };

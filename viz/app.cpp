@@ -14,29 +14,31 @@ namespace wl::viz {
 
 namespace {
 
-bool same_request(const KernelRequest &a, const KernelRequest &b) {
+bool same_request(const KernelRequest& a, const KernelRequest& b) {
   return a.kernel == b.kernel && a.params == b.params && a.block == b.block;
 }
 
-// A result measured on a GPU ("device:0") belongs to the launch whatever arch the models are set to;
-// a model result belongs to the arch it modelled.
-bool same_launch(const RunResult &result, const KernelRequest &request, const std::string &arch_id) {
+// A result measured on a GPU ("device:0") belongs to the launch whatever arch the models are set
+// to; a model result belongs to the arch it modelled.
+bool same_launch(const RunResult& result, const KernelRequest& request,
+                 const std::string& arch_id) {
   const bool measured_on_device = result.arch.id.starts_with("device");
   return result.kernel_id == request.kernel->id && result.params == request.params &&
          result.launch.block == request.block && (measured_on_device || result.arch.id == arch_id);
 }
 
 // "block 16x16, stride=1": what tells one launch of a kernel from another.
-std::string launch_label(const RunResult &result) {
+std::string launch_label(const RunResult& result) {
   std::string label = "block " + format_block(result.launch.block);
-  if (const KernelDesc *kernel = find_kernel(result.kernel_id); kernel && !result.params.empty())
+  if (const KernelDesc* kernel = find_kernel(result.kernel_id); kernel && !result.params.empty())
     label += ", " + format_params(*kernel, result.params);
   return label;
 }
 
 // The curves describe the resources of the shown result, so they are computed once per result.
-std::optional<ImpactCurves> curves_for(const RunResult &result) {
-  if (!result.attributes || !result.occupancy) return std::nullopt;
+std::optional<ImpactCurves> curves_for(const RunResult& result) {
+  if (!result.attributes || !result.occupancy)
+    return std::nullopt;
   OccupancyRequest request;
   request.block = result.launch.block;
   request.registers_per_thread = result.attributes->registers;
@@ -44,16 +46,16 @@ std::optional<ImpactCurves> curves_for(const RunResult &result) {
   request.dynamic_smem = result.dynamic_smem;
   try {
     return impact_curves(result.arch, request);
-  } catch (const UsageError &) {
+  } catch (const UsageError&) {
     return std::nullopt;
   }
 }
 
 } // namespace
 
-const char *panel_name(Panel panel) { return panel_info(panel).key; }
+const char* panel_name(Panel panel) { return panel_info(panel).key; }
 
-std::vector<Panel> panels_named_in(const std::string &note) {
+std::vector<Panel> panels_named_in(const std::string& note) {
   // What the notes call each panel or the drawing in it.
   static const std::vector<std::pair<Panel, std::vector<std::string>>> kWords = {
       {Panel::occupancy, {"occupancy panel", "occupancy:"}},
@@ -63,48 +65,55 @@ std::vector<Panel> panels_named_in(const std::string &note) {
       {Panel::shared_memory, {"shared memory panel", "bank grid"}},
       {Panel::divergence, {"divergence view", "divergence panel"}}};
   std::string lower = note;
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   std::vector<Panel> named;
-  for (const auto &[panel, words] : kWords)
-    if (std::any_of(words.begin(), words.end(), [&](const std::string &w) { return lower.find(w) != std::string::npos; }))
+  for (const auto& [panel, words] : kWords)
+    if (std::any_of(words.begin(), words.end(),
+                    [&](const std::string& w) { return lower.find(w) != std::string::npos; }))
       named.push_back(panel);
   return named;
 }
-const char *panel_title(Panel panel) { return panel_info(panel).title; }
+const char* panel_title(Panel panel) { return panel_info(panel).title; }
 
 Layout default_layout() {
   Layout layout;
-  for (const PanelInfo &info : kPanels) layout.tile[static_cast<int>(info.panel)] = info.tile;
+  for (const PanelInfo& info : kPanels)
+    layout.tile[static_cast<int>(info.panel)] = info.tile;
   return layout;
 }
 
-std::optional<Panel> parse_panel(const std::string &name) {
+std::optional<Panel> parse_panel(const std::string& name) {
   for (Panel panel : kAllPanels)
-    if (name == panel_name(panel)) return panel;
+    if (name == panel_name(panel))
+      return panel;
   return std::nullopt;
 }
 
-const KernelDesc *App::kernel() const { return find_kernel(kernel_id); }
+const KernelDesc* App::kernel() const { return find_kernel(kernel_id); }
 
-bool App::select_kernel(const std::string &id) {
-  const KernelDesc *desc = find_kernel(id);
-  if (!desc) return false;
+bool App::select_kernel(const std::string& id) {
+  const KernelDesc* desc = find_kernel(id);
+  if (!desc)
+    return false;
   if (id != kernel_id && !sweep.running) { // another kernel's sweep would read as this one's
     sweep.data.reset();
     sweep.problem.clear();
   }
   kernel_id = id;
   params.clear();
-  for (const ParamSpec &spec : desc->params) params[spec.name] = spec.default_value;
+  for (const ParamSpec& spec : desc->params)
+    params[spec.name] = spec.default_value;
   set_block(desc->default_block);
   global_map = shared_map = divergence_map = MapChoice{}; // another kernel's sites and loops
   return true;
 }
 
-bool App::select_arch(const std::string &id_or_alias) {
+bool App::select_arch(const std::string& id_or_alias) {
   for (std::size_t i = 0; i < arches.size(); ++i) {
-    const Arch &a = arches[i];
-    if (a.id == id_or_alias || std::find(a.aliases.begin(), a.aliases.end(), id_or_alias) != a.aliases.end()) {
+    const Arch& a = arches[i];
+    if (a.id == id_or_alias ||
+        std::find(a.aliases.begin(), a.aliases.end(), id_or_alias) != a.aliases.end()) {
       arch_index = static_cast<int>(i);
       return true;
     }
@@ -112,7 +121,7 @@ bool App::select_arch(const std::string &id_or_alias) {
   return false;
 }
 
-void App::set_block(const BlockShape &shape) {
+void App::set_block(const BlockShape& shape) {
   block_sides = {shape.x, shape.y, shape.z};
   const std::string text = format_block(shape);
   block_field.fill('\0');
@@ -125,31 +134,34 @@ void App::block_field_edited() {
     const BlockShape shape = parse_block(block_field.data());
     block_sides = {shape.x, shape.y, shape.z};
     block_field_problem.clear();
-  } catch (const UsageError &e) {
+  } catch (const UsageError& e) {
     block_field_problem = e.what();
   }
 }
 
 std::string App::request_problem() const {
-  const KernelDesc *desc = kernel();
-  if (!desc) return "no kernel chosen";
-  if (!block_field_problem.empty()) return block_field_problem;
+  const KernelDesc* desc = kernel();
+  if (!desc)
+    return "no kernel chosen";
+  if (!block_field_problem.empty())
+    return block_field_problem;
   for (int side : block_sides)
     if (side < 1)
-      return "block " + std::to_string(block_sides[0]) + "x" + std::to_string(block_sides[1]) + "x" +
-             std::to_string(block_sides[2]) + ": every side must be at least 1";
+      return "block " + std::to_string(block_sides[0]) + "x" + std::to_string(block_sides[1]) +
+             "x" + std::to_string(block_sides[2]) + ": every side must be at least 1";
   KernelRequest request{desc, params, block()};
   try {
     check_kernel_request(request);
     check_block_fits(arch(), request.block);
-  } catch (const UsageError &e) {
+  } catch (const UsageError& e) {
     return e.what();
   }
   return "";
 }
 
 std::optional<KernelRequest> App::current_request() const {
-  if (!request_problem().empty()) return std::nullopt;
+  if (!request_problem().empty())
+    return std::nullopt;
   return KernelRequest{kernel(), params, block()};
 }
 
@@ -161,58 +173,71 @@ bool App::run(bool live) {
   }
   last_submitted = current_request();
   last_submitted_arch = arch().id;
-  if (source) source->submit(*last_submitted, arch(), live);
+  if (source)
+    source->submit(*last_submitted, arch(), live);
   last_error.clear();
   return true;
 }
 
 void App::run_if_live() {
-  if (!live) return;
+  if (!live)
+    return;
   const std::optional<KernelRequest> request = current_request();
-  if (request && (!last_submitted || !same_request(*request, *last_submitted) || last_submitted_arch != arch().id))
+  if (request && (!last_submitted || !same_request(*request, *last_submitted) ||
+                  last_submitted_arch != arch().id))
     run(true);
 }
 
 void App::follow_edits() {
-  if (!models) return;
+  if (!models)
+    return;
   const std::optional<KernelRequest> request = current_request();
-  if (!request || (last_modelled && same_request(*request, *last_modelled) && last_modelled_arch == arch().id)) return;
+  if (!request ||
+      (last_modelled && same_request(*request, *last_modelled) && last_modelled_arch == arch().id))
+    return;
   last_modelled = request;
   last_modelled_arch = arch().id;
   models->submit(*request, arch(), true);
 }
 
 bool App::settled() const {
-  if ((source && source->busy()) || (models && models->busy()) || sweep.running) return false;
+  if ((source && source->busy()) || (models && models->busy()) || sweep.running)
+    return false;
   const std::optional<KernelRequest> request = current_request();
-  if (!request) return true; // an invalid launch is explained, not computed
-  const RunResult *model = model_view();
+  if (!request)
+    return true; // an invalid launch is explained, not computed
+  const RunResult* model = model_view();
   return model && same_launch(*model, *request, arch().id);
 }
 
 bool App::model_is_current() const {
   const std::optional<KernelRequest> request = current_request();
-  const RunResult *model = model_view();
+  const RunResult* model = model_view();
   return request && model && same_launch(*model, *request, arch().id);
 }
 
-const RunResult *App::model_view() const {
-  if (modelled) return &*modelled;
+const RunResult* App::model_view() const {
+  if (modelled)
+    return &*modelled;
   return latest ? &*latest : nullptr;
 }
 
 bool App::latest_is_stale() const {
-  if (!latest) return false;
+  if (!latest)
+    return false;
   const std::optional<KernelRequest> request = current_request();
   return !request || !same_launch(*latest, *request, arch().id);
 }
 
 std::string App::stale_note() const {
-  if (!latest) return "";
+  if (!latest)
+    return "";
   std::string note = "from " + latest->kernel_id + ", " + launch_label(*latest);
-  if (latest->arch.id != arch().id && !latest->arch.id.starts_with("device")) note += " on " + latest->arch.id;
+  if (latest->arch.id != arch().id && !latest->arch.id.starts_with("device"))
+    note += " on " + latest->arch.id;
   const std::string problem = request_problem();
-  return note + (problem.empty() ? ": press F5 to measure the launch on screen" : ": the launch on screen cannot run yet");
+  return note + (problem.empty() ? ": press F5 to measure the launch on screen"
+                                 : ": the launch on screen cannot run yet");
 }
 
 void App::show_panel(Panel panel) {
@@ -227,7 +252,8 @@ void App::poll_source() {
         curves = curves_for(*update->result); // the curves follow the resources on screen
         modelled = std::move(update->result);
       }
-  if (!source) return;
+  if (!source)
+    return;
   while (std::optional<SourceUpdate> update = source->poll()) {
     if (update->sweep) {
       sweep.data = std::move(update->sweep);
@@ -244,36 +270,41 @@ void App::poll_source() {
 }
 
 void App::show(RunResult result) {
-  if (!result.timing && recording) recording->fill(result);
-  if (!models) curves = curves_for(result);
+  if (!result.timing && recording)
+    recording->fill(result);
+  if (!models)
+    curves = curves_for(result);
   history.push_back(result);
-  while (history.size() > kHistoryLength) history.pop_front();
+  while (history.size() > kHistoryLength)
+    history.pop_front();
   latest = std::move(result);
   last_error.clear();
 }
 
 std::vector<BlockShape> App::sweep_shapes_chosen() const {
-  if (!kernel()) throw UsageError("no kernel chosen");
-  return sweep_shapes(parse_side_list(sweep.x_sides.data(), "block x"), parse_side_list(sweep.y_sides.data(), "block y"),
-                      {1});
+  if (!kernel())
+    throw UsageError("no kernel chosen");
+  return sweep_shapes(parse_side_list(sweep.x_sides.data(), "block x"),
+                      parse_side_list(sweep.y_sides.data(), "block y"), {1});
 }
 
 void App::model_sweep_now() {
   sweep.problem.clear();
   try {
     sweep.data = viz::model_sweep(*kernel(), params, sweep_shapes_chosen(), arch());
-  } catch (const UsageError &e) {
+  } catch (const UsageError& e) {
     sweep.problem = e.what();
   }
 }
 
 void App::measure_sweep() {
   sweep.problem.clear();
-  if (!source) return;
+  if (!source)
+    return;
   try {
     source->submit_sweep(KernelRequest{kernel(), params, block()}, sweep_shapes_chosen(), arch());
     sweep.running = true;
-  } catch (const UsageError &e) {
+  } catch (const UsageError& e) {
     sweep.problem = e.what();
   }
 }
@@ -292,24 +323,28 @@ std::string App::baseline_label() const {
   return baseline ? baseline->kernel_id + ", " + launch_label(*baseline) : "";
 }
 
-App make_app(const std::string &kernel_id, const std::string &arch_id) {
+App make_app(const std::string& kernel_id, const std::string& arch_id) {
   App app;
-  for (const PanelInfo &info : kPanels) app.open(info.panel) = info.open_at_start;
+  for (const PanelInfo& info : kPanels)
+    app.open(info.panel) = info.open_at_start;
   app.layout = default_layout();
   app.arches = load_arch_presets(assets_dir() / "arch");
-  if (app.arches.empty()) throw UsageError("no architecture presets in " + (assets_dir() / "arch").string());
+  if (app.arches.empty())
+    throw UsageError("no architecture presets in " + (assets_dir() / "arch").string());
   if (!app.select_arch(arch_id)) { // a preset file: find_arch loads it, or names the known ids
     app.arches.push_back(find_arch(app.arches, arch_id));
     app.arch_index = static_cast<int>(app.arches.size()) - 1;
   }
   const std::filesystem::path recorded = assets_dir() / "recordings" / "h100.json";
   try {
-    if (std::filesystem::exists(recorded)) app.recording = std::make_shared<const Recording>(load_recording(recorded));
-  } catch (const UsageError &e) {
+    if (std::filesystem::exists(recorded))
+      app.recording = std::make_shared<const Recording>(load_recording(recorded));
+  } catch (const UsageError& e) {
     app.status = std::string("no recorded timings: ") + e.what();
   }
   const std::string id = kernel_id.empty() ? "matmul/tiled" : kernel_id;
-  if (!app.select_kernel(id)) resolve_kernel_request(id, {}, "", ""); // throws, naming the choices
+  if (!app.select_kernel(id))
+    resolve_kernel_request(id, {}, "", ""); // throws, naming the choices
   return app;
 }
 

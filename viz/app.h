@@ -23,15 +23,24 @@
 
 namespace wl::viz {
 
-enum class Panel { launch, occupancy, timings, counters, global_memory, shared_memory, divergence, sweep };
-inline constexpr std::array kAllPanels = {Panel::launch,        Panel::occupancy,     Panel::timings,
-                                          Panel::counters,      Panel::global_memory, Panel::shared_memory,
-                                          Panel::divergence,    Panel::sweep};
-const char *panel_name(Panel panel);  // "launch", "occupancy", ... (CLI --panel, file names)
+enum class Panel {
+  launch,
+  occupancy,
+  timings,
+  counters,
+  global_memory,
+  shared_memory,
+  divergence,
+  sweep
+};
+inline constexpr std::array kAllPanels = {
+    Panel::launch,        Panel::occupancy,     Panel::timings,    Panel::counters,
+    Panel::global_memory, Panel::shared_memory, Panel::divergence, Panel::sweep};
+const char* panel_name(Panel panel); // "launch", "occupancy", ... (CLI --panel, file names)
 // The panels a kernel's teaching note points at ("Bank grid: ...", "Timings: ..."), in panel order.
-std::vector<Panel> panels_named_in(const std::string &note);
-const char *panel_title(Panel panel); // "Launch", ... (the window title)
-std::optional<Panel> parse_panel(const std::string &name);
+std::vector<Panel> panels_named_in(const std::string& note);
+const char* panel_title(Panel panel); // "Launch", ... (the window title)
+std::optional<Panel> parse_panel(const std::string& name);
 
 enum class Theme { dark, light };
 
@@ -42,11 +51,12 @@ inline constexpr int kTileCount = 4;
 // Where the panels sit: the splitters' positions (fractions of the space they divide), each
 // panel's tile, and the tab shown in each tile. Remembered between sessions.
 struct Layout {
-  float left_width = 0.27f;  // the left column's share of the window's width
-  float top_height = 0.58f;  // the top row's share of the right side's height
-  float top_split = 0.48f;   // the top row's left tile's share of its width
+  float left_width = 0.27f;   // the left column's share of the window's width
+  float top_height = 0.58f;   // the top row's share of the right side's height
+  float top_split = 0.48f;    // the top row's left tile's share of its width
   std::array<Tile, 8> tile{}; // per panel, in kAllPanels order
-  std::array<int, kTileCount> shown{-1, -1, -1, -1}; // per tile, the panel whose tab is shown (-1: the first)
+  std::array<int, kTileCount> shown{-1, -1, -1,
+                                    -1}; // per tile, the panel whose tab is shown (-1: the first)
 };
 // Every panel back in its first tile, the splitters in their first places.
 Layout default_layout();
@@ -65,7 +75,7 @@ struct SourceUpdate {
   std::optional<RunResult> result{};
   std::string error{};
   std::optional<SweepData> sweep{}; // the answer to submit_sweep
-  bool for_sweep = false;         // the error answers submit_sweep
+  bool for_sweep = false;           // the error answers submit_sweep
 };
 
 // Where results come from. `submit` never blocks (the newest request wins); `poll` returns what
@@ -75,13 +85,14 @@ struct SourceUpdate {
 class ResultSource {
 public:
   virtual ~ResultSource() = default;
-  virtual void submit(const KernelRequest &request, const Arch &arch, bool live) = 0;
+  virtual void submit(const KernelRequest& request, const Arch& arch, bool live) = 0;
   virtual std::optional<SourceUpdate> poll() = 0;
   virtual bool busy() const = 0;
   virtual std::string mode() const = 0; // the status line's first part: which mode and why
   // A sweep of one kernel over many shapes: measured where the source measures, modelled where it
   // models; the answer comes through poll. Progress as (shapes done, of all); cancel stops it.
-  virtual void submit_sweep(const KernelRequest &request, const std::vector<BlockShape> &shapes, const Arch &arch) = 0;
+  virtual void submit_sweep(const KernelRequest& request, const std::vector<BlockShape>& shapes,
+                            const Arch& arch) = 0;
   virtual std::pair<int, int> sweep_progress() const { return {0, 0}; }
   virtual void cancel_sweep() {}
 };
@@ -109,7 +120,7 @@ struct App {
   int arch_index = 0;
   bool live = true; // the panels follow each edit from the first start
   Theme theme = Theme::dark;
-  float ui_scale = 1;  // fonts and spacing: 1 at 96 dpi; Ctrl+= / Ctrl+- / Ctrl+0
+  float ui_scale = 1;               // fonts and spacing: 1 at 96 dpi; Ctrl+= / Ctrl+- / Ctrl+0
   bool ui_scale_remembered = false; // from the settings; else the window takes the monitor's
   std::array<bool, kAllPanels.size()> panel_open{};
   Layout layout;
@@ -123,44 +134,47 @@ struct App {
   std::optional<ImpactCurves> curves; // for the latest result's kernel resources
   std::deque<RunResult> history;      // newest last
   std::optional<RunResult> baseline;  // a pinned run every panel compares the latest with
-  std::vector<Panel> highlighted;     // panels the teaching note points at, outlined while it is read
+  std::vector<Panel> highlighted; // panels the teaching note points at, outlined while it is read
 
   // The Sweep panel: the sides to sweep, the figure that colours the cells, and the last sweep.
   struct Sweep {
-    std::array<char, 64> x_sides{"32:1024:32"}, y_sides{"1"}; // as `sweep --block-x/--block-y` take them
+    std::array<char, 64> x_sides{"32:1024:32"},
+        y_sides{"1"}; // as `sweep --block-x/--block-y` take them
     SweepMetric metric = SweepMetric::theoretical_occupancy;
     std::optional<SweepData> data;
-    std::string problem; // why the last sweep could not be made
+    std::string problem;  // why the last sweep could not be made
     bool running = false; // a sweep sent to the source has not answered yet
   } sweep;
-  std::string last_error;             // the source's last refusal or failure
-  std::string status;                 // transient message: a saved screenshot, a settings problem
+  std::string last_error; // the source's last refusal or failure
+  std::string status;     // transient message: a saved screenshot, a settings problem
 
   // Frame plumbing.
-  ResultSource *source = nullptr;
-  ResultSource *models = nullptr; // the models of every edit, for `modelled` (none: `latest` serves)
+  ResultSource* source = nullptr;
+  ResultSource* models =
+      nullptr; // the models of every edit, for `modelled` (none: `latest` serves)
   std::optional<KernelRequest> last_modelled;
   std::string last_modelled_arch;
   std::shared_ptr<const Recording> recording; // fills model results' timings and counters
   std::optional<ScreenshotRequest> screenshot;
   std::string last_screenshot_path;
-  std::string last_saved_path;             // a screenshot's or an export's, shown with a copy button
-  std::filesystem::path screenshot_dir;    // where F12 and Export put files (settings; default: pictures)
-  bool settings_writable = true;           // false when the settings file could not be moved aside
+  std::string last_saved_path; // a screenshot's or an export's, shown with a copy button
+  std::filesystem::path
+      screenshot_dir;            // where F12 and Export put files (settings; default: pictures)
+  bool settings_writable = true; // false when the settings file could not be moved aside
   std::array<PanelRect, kAllPanels.size()> panel_rects{};
   std::optional<KernelRequest> last_submitted; // what live mode compares against
   std::string last_submitted_arch;
 
   static constexpr std::size_t kHistoryLength = 32;
 
-  const KernelDesc *kernel() const;
-  const Arch &arch() const { return arches.at(arch_index); }
+  const KernelDesc* kernel() const;
+  const Arch& arch() const { return arches.at(arch_index); }
   BlockShape block() const { return {block_sides[0], block_sides[1], block_sides[2]}; }
 
   // Picks a kernel (its default parameters and block); false if the id is unknown.
-  bool select_kernel(const std::string &id);
-  bool select_arch(const std::string &id_or_alias);
-  void set_block(const BlockShape &block);
+  bool select_kernel(const std::string& id);
+  bool select_arch(const std::string& id_or_alias);
+  void set_block(const BlockShape& block);
   // The block field was edited: a shape that parses becomes the block; else the reason is kept
   // and nothing is sent until it is fixed.
   void block_field_edited();
@@ -181,7 +195,7 @@ struct App {
   bool settled() const;
 
   // The model figures of the launch on screen (or, before the models answer, the latest result).
-  const RunResult *model_view() const;
+  const RunResult* model_view() const;
   // True when the model figures are those of the launch on screen (false for a moment after an
   // edit, while the models compute).
   bool model_is_current() const;
@@ -209,13 +223,13 @@ struct App {
   // "softmax/naive 256, n=1048576": what the baseline is, for the panels.
   std::string baseline_label() const;
 
-  PanelRect &rect(Panel panel) { return panel_rects[static_cast<int>(panel)]; }
-  bool &open(Panel panel) { return panel_open[static_cast<int>(panel)]; }
+  PanelRect& rect(Panel panel) { return panel_rects[static_cast<int>(panel)]; }
+  bool& open(Panel panel) { return panel_open[static_cast<int>(panel)]; }
 };
 
 // Presets from assets/arch (h100 selected), the recording in assets/recordings (a problem with
 // it goes to `status`), and the given kernel (matmul/tiled when empty). Throws UsageError when
 // the presets are missing or the kernel is unknown.
-App make_app(const std::string &kernel_id = "", const std::string &arch_id = "h100");
+App make_app(const std::string& kernel_id = "", const std::string& arch_id = "h100");
 
 } // namespace wl::viz

@@ -14,12 +14,13 @@ std::vector<std::string> g_panels;
 ScreenRect rect_of(ImVec2 min, ImVec2 max) { return {min.x, min.y, max.x, max.y}; }
 
 ScreenRect window_clip() {
-  const ImGuiWindow *window = ImGui::GetCurrentWindow();
+  const ImGuiWindow* window = ImGui::GetCurrentWindow();
   return rect_of(window->InnerClipRect.Min, window->InnerClipRect.Max);
 }
 
 // A control with the given rectangle in the current window.
-void note(const std::string &label, ControlKind kind, ScreenRect rect, float click_x, float click_y, bool visible) {
+void note(const std::string& label, ControlKind kind, ScreenRect rect, float click_x, float click_y,
+          bool visible) {
   Control control;
   control.label = label;
   control.panel = g_panels.empty() ? "" : g_panels.back();
@@ -32,13 +33,14 @@ void note(const std::string &label, ControlKind kind, ScreenRect rect, float cli
   g_controls.push_back(std::move(control));
 }
 
-void note_item(const char *label, ControlKind kind) { note_last_item(visible_label(label), kind); }
+void note_item(const char* label, ControlKind kind) { note_last_item(visible_label(label), kind); }
 
 // A field is clicked on its text, left of any step buttons.
-void note_field(const char *label, ControlKind kind) {
+void note_field(const char* label, ControlKind kind) {
   const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
   const float x = min.x + ImGui::GetStyle().FramePadding.x + 2;
-  note(visible_label(label), kind, rect_of(min, max), x, (min.y + max.y) / 2, ImGui::IsItemVisible());
+  note(visible_label(label), kind, rect_of(min, max), x, (min.y + max.y) / 2,
+       ImGui::IsItemVisible());
 }
 
 // A combo or menu opens a popup window, after which the last item is the popup's: so its frame is
@@ -55,57 +57,59 @@ void begin_controls_frame() {
   g_panels.clear();
 }
 
-void enter_panel(const std::string &title) { g_panels.push_back(title); }
+void enter_panel(const std::string& title) { g_panels.push_back(title); }
 
 void leave_panel() {
-  if (!g_panels.empty()) g_panels.pop_back();
+  if (!g_panels.empty())
+    g_panels.pop_back();
 }
 
-const std::vector<Control> &controls_on_screen() { return g_controls; }
+const std::vector<Control>& controls_on_screen() { return g_controls; }
 
-void note_last_item(const std::string &label, ControlKind kind) {
+void note_last_item(const std::string& label, ControlKind kind) {
   const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
-  note(label, kind, rect_of(min, max), (min.x + max.x) / 2, (min.y + max.y) / 2, ImGui::IsItemVisible());
+  note(label, kind, rect_of(min, max), (min.x + max.x) / 2, (min.y + max.y) / 2,
+       ImGui::IsItemVisible());
 }
 
-std::string visible_label(const char *label) {
+std::string visible_label(const char* label) {
   const std::string text = label;
   return text.substr(0, text.find("##"));
 }
 
 namespace ui {
 
-bool button(const char *label) {
+bool button(const char* label) {
   const bool pressed = ImGui::Button(label);
   note_item(label, ControlKind::button);
   return pressed;
 }
 
-bool small_button(const char *label) {
+bool small_button(const char* label) {
   const bool pressed = ImGui::SmallButton(label);
   note_item(label, ControlKind::button);
   return pressed;
 }
 
-bool checkbox(const char *label, bool *value) {
+bool checkbox(const char* label, bool* value) {
   const bool changed = ImGui::Checkbox(label, value);
   note_item(label, ControlKind::checkbox);
   return changed;
 }
 
-bool selectable(const char *label, bool selected, const std::string &script_name) {
+bool selectable(const char* label, bool selected, const std::string& script_name) {
   const bool clicked = ImGui::Selectable(label, selected);
   note_last_item(script_name.empty() ? visible_label(label) : script_name, ControlKind::selectable);
   return clicked;
 }
 
-bool tree_node(const char *label) {
+bool tree_node(const char* label) {
   const bool open = ImGui::TreeNode(label);
   note_item(label, ControlKind::tree_node);
   return open;
 }
 
-bool begin_combo(const char *label, const char *preview) {
+bool begin_combo(const char* label, const char* preview) {
   const ScreenRect frame = upcoming_frame(ImGui::CalcItemWidth());
   const ScreenRect clip = window_clip(); // of the window holding the combo, before its popup opens
   const bool open = ImGui::BeginCombo(label, preview);
@@ -122,7 +126,7 @@ bool begin_combo(const char *label, const char *preview) {
   return open;
 }
 
-bool begin_menu(const char *label) {
+bool begin_menu(const char* label) {
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const float width = ImGui::CalcTextSize(label, nullptr, true).x;
@@ -138,44 +142,44 @@ bool begin_menu(const char *label) {
   return open;
 }
 
-bool menu_item(const char *label, const char *shortcut, bool selected, bool enabled) {
+bool menu_item(const char* label, const char* shortcut, bool selected, bool enabled) {
   const bool clicked = ImGui::MenuItem(label, shortcut, selected, enabled);
   note_item(label, ControlKind::menu_item);
   return clicked;
 }
 
-bool menu_item_toggle(const char *label, const char *shortcut, bool *value) {
+bool menu_item_toggle(const char* label, const char* shortcut, bool* value) {
   const bool clicked = ImGui::MenuItem(label, shortcut, value);
   note_item(label, ControlKind::menu_item);
   return clicked;
 }
 
-bool input_text(const char *label, char *buffer, std::size_t size, int flags) {
+bool input_text(const char* label, char* buffer, std::size_t size, int flags) {
   const bool changed = ImGui::InputText(label, buffer, size, flags);
   note_field(label, ControlKind::input);
   return changed;
 }
 
-bool input_int(const char *label, int *value) {
+bool input_int(const char* label, int* value) {
   const bool changed = ImGui::InputInt(label, value);
   note_field(label, ControlKind::input);
   return changed;
 }
 
-bool input_int64(const char *label, long long *value) {
+bool input_int64(const char* label, long long* value) {
   const bool changed = ImGui::InputScalar(label, ImGuiDataType_S64, value);
   note_field(label, ControlKind::input);
   return changed;
 }
 
-bool slider_int(const char *label, int *value, int low, int high) {
+bool slider_int(const char* label, int* value, int low, int high) {
   // Ctrl+click turns a slider into a text field: the way a script types a value into it.
   const bool changed = ImGui::SliderInt(label, value, low, high);
   note_field(label, ControlKind::slider);
   return changed;
 }
 
-bool tab(const char *label, bool active) {
+bool tab(const char* label, bool active) {
   const ImVec2 size = ImGui::CalcTextSize(label, nullptr, true);
   const bool clicked = ImGui::Selectable(label, active, 0, ImVec2(size.x, 0));
   note_item(label, ControlKind::tab);

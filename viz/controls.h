@@ -9,7 +9,19 @@
 
 namespace wl::viz {
 
-enum class ControlKind { button, checkbox, tree_node, selectable, combo, menu, menu_item, tab, input, slider, cell };
+enum class ControlKind {
+  button,
+  checkbox,
+  tree_node,
+  selectable,
+  combo,
+  menu,
+  menu_item,
+  tab,
+  input,
+  slider,
+  cell
+};
 
 struct ScreenRect {
   float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
@@ -17,7 +29,8 @@ struct ScreenRect {
 };
 
 struct Control {
-  std::string label; // the visible text ("Run (F5)"), or the name a script uses (a kernel id, "16x8")
+  std::string
+      label; // the visible text ("Run (F5)"), or the name a script uses (a kernel id, "16x8")
   std::string panel; // the panel's title ("Launch"); "" for the menu bar and the status line
   ControlKind kind = ControlKind::button;
   ScreenRect rect;   // the whole widget, label included
@@ -28,32 +41,33 @@ struct Control {
 
 // Called by the frame: a new frame starts the list afresh; panels are entered and left.
 void begin_controls_frame();
-void enter_panel(const std::string &title);
+void enter_panel(const std::string& title);
 void leave_panel();
 // The controls of the last frame, in drawing order.
-const std::vector<Control> &controls_on_screen();
+const std::vector<Control>& controls_on_screen();
 // Notes the last drawn ImGui item as a control (for custom drawings such as heatmap cells).
-void note_last_item(const std::string &label, ControlKind kind);
+void note_last_item(const std::string& label, ControlKind kind);
 
 // The visible part of a label: "Run##launch" -> "Run".
-std::string visible_label(const char *label);
+std::string visible_label(const char* label);
 
 namespace ui {
-bool button(const char *label);
-bool small_button(const char *label);
-bool checkbox(const char *label, bool *value);
-bool selectable(const char *label, bool selected, const std::string &script_name = "");
-bool tree_node(const char *label);
-bool begin_combo(const char *label, const char *preview);
-bool begin_menu(const char *label);
-bool menu_item(const char *label, const char *shortcut = nullptr, bool selected = false, bool enabled = true);
-bool menu_item_toggle(const char *label, const char *shortcut, bool *value);
-bool input_text(const char *label, char *buffer, std::size_t size, int flags = 0);
-bool input_int(const char *label, int *value);
-bool input_int64(const char *label, long long *value);
-bool slider_int(const char *label, int *value, int low, int high);
+bool button(const char* label);
+bool small_button(const char* label);
+bool checkbox(const char* label, bool* value);
+bool selectable(const char* label, bool selected, const std::string& script_name = "");
+bool tree_node(const char* label);
+bool begin_combo(const char* label, const char* preview);
+bool begin_menu(const char* label);
+bool menu_item(const char* label, const char* shortcut = nullptr, bool selected = false,
+               bool enabled = true);
+bool menu_item_toggle(const char* label, const char* shortcut, bool* value);
+bool input_text(const char* label, char* buffer, std::size_t size, int flags = 0);
+bool input_int(const char* label, int* value);
+bool input_int64(const char* label, long long* value);
+bool slider_int(const char* label, int* value, int low, int high);
 // A tab of a panel group: a selectable in a row; returns true when clicked.
-bool tab(const char *label, bool active);
+bool tab(const char* label, bool active);
 } // namespace ui
 
 } // namespace wl::viz

@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cmath>
-
 #include <filesystem>
 
 #include <imgui.h>
@@ -20,109 +19,140 @@ namespace wl::viz {
 
 namespace {
 
-constexpr const char *kDejaVuSans = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+constexpr const char* kDejaVuSans = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 constexpr float kFontSize = 16;
 constexpr float kSmallestScale = 0.5f, kLargestScale = 4.0f, kScaleStep = 0.25f;
 
 bool key_pressed(int glfw_key) {
-  const ImGuiIO &io = ImGui::GetIO();
-  return glfw_key >= 0 && glfw_key < IM_ARRAYSIZE(io.KeysDown) && ImGui::IsKeyPressed(glfw_key, false);
+  const ImGuiIO& io = ImGui::GetIO();
+  return glfw_key >= 0 && glfw_key < IM_ARRAYSIZE(io.KeysDown) &&
+         ImGui::IsKeyPressed(glfw_key, false);
 }
 
-void request_screenshot(App &app) { app.screenshot = ScreenshotRequest{}; }
+void request_screenshot(App& app) { app.screenshot = ScreenshotRequest{}; }
 
-void set_scale(App &app, float scale) { app.ui_scale = std::clamp(scale, kSmallestScale, kLargestScale); }
+void set_scale(App& app, float scale) {
+  app.ui_scale = std::clamp(scale, kSmallestScale, kLargestScale);
+}
 
 // Ctrl+= / Ctrl+- / Ctrl+0 scale the whole interface (fonts rebuilt at the new size).
-void handle_scale_keys(App &app) {
-  if (!ImGui::GetIO().KeyCtrl) return;
-  if (key_pressed(GLFW_KEY_EQUAL) || key_pressed(GLFW_KEY_KP_ADD)) set_scale(app, app.ui_scale + kScaleStep);
-  if (key_pressed(GLFW_KEY_MINUS) || key_pressed(GLFW_KEY_KP_SUBTRACT)) set_scale(app, app.ui_scale - kScaleStep);
-  if (key_pressed(GLFW_KEY_0) || key_pressed(GLFW_KEY_KP_0)) set_scale(app, 1);
+void handle_scale_keys(App& app) {
+  if (!ImGui::GetIO().KeyCtrl)
+    return;
+  if (key_pressed(GLFW_KEY_EQUAL) || key_pressed(GLFW_KEY_KP_ADD))
+    set_scale(app, app.ui_scale + kScaleStep);
+  if (key_pressed(GLFW_KEY_MINUS) || key_pressed(GLFW_KEY_KP_SUBTRACT))
+    set_scale(app, app.ui_scale - kScaleStep);
+  if (key_pressed(GLFW_KEY_0) || key_pressed(GLFW_KEY_KP_0))
+    set_scale(app, 1);
 }
 
 // F5 run, L live, B pin baseline, F12 screenshot, 1-8 panels; letters and digits only when no
 // text field has focus and Ctrl is up.
-void handle_shortcuts(App &app) {
-  if (key_pressed(GLFW_KEY_F5)) app.run();
-  if (key_pressed(GLFW_KEY_F12)) request_screenshot(app);
+void handle_shortcuts(App& app) {
+  if (key_pressed(GLFW_KEY_F5))
+    app.run();
+  if (key_pressed(GLFW_KEY_F12))
+    request_screenshot(app);
   handle_scale_keys(app);
-  if (ImGui::GetIO().WantTextInput || ImGui::GetIO().KeyCtrl) return;
-  if (key_pressed(GLFW_KEY_L)) app.live = !app.live;
-  if (key_pressed(GLFW_KEY_B)) app.pin_baseline();
+  if (ImGui::GetIO().WantTextInput || ImGui::GetIO().KeyCtrl)
+    return;
+  if (key_pressed(GLFW_KEY_L))
+    app.live = !app.live;
+  if (key_pressed(GLFW_KEY_B))
+    app.pin_baseline();
   for (std::size_t i = 0; i < kAllPanels.size(); ++i)
     if (key_pressed(GLFW_KEY_1 + static_cast<int>(i))) {
-      if (app.panel_open[i]) app.panel_open[i] = false;
-      else app.show_panel(kAllPanels[i]);
+      if (app.panel_open[i])
+        app.panel_open[i] = false;
+      else
+        app.show_panel(kAllPanels[i]);
     }
 }
 
-void draw_view_menu(App &app) {
-  if (!ui::begin_menu("View")) return;
+void draw_view_menu(App& app) {
+  if (!ui::begin_menu("View"))
+    return;
   for (std::size_t i = 0; i < kAllPanels.size(); ++i) {
     const std::string shortcut = std::to_string(i + 1);
     bool open = app.panel_open[i];
     if (ui::menu_item_toggle(panel_title(kAllPanels[i]), shortcut.c_str(), &open)) {
-      if (open) app.show_panel(kAllPanels[i]);
-      else app.panel_open[i] = false;
+      if (open)
+        app.show_panel(kAllPanels[i]);
+      else
+        app.panel_open[i] = false;
     }
   }
   ImGui::Separator();
   if (ui::menu_item("Reset layout")) {
     app.layout = default_layout();
-    for (const PanelInfo &info : kPanels) app.open(info.panel) = info.open_at_start;
+    for (const PanelInfo& info : kPanels)
+      app.open(info.panel) = info.open_at_start;
   }
-  if (ui::menu_item("Larger text", "Ctrl+=")) set_scale(app, app.ui_scale + kScaleStep);
-  if (ui::menu_item("Smaller text", "Ctrl+-")) set_scale(app, app.ui_scale - kScaleStep);
-  if (ui::menu_item("Text size 100 %", "Ctrl+0")) set_scale(app, 1);
+  if (ui::menu_item("Larger text", "Ctrl+="))
+    set_scale(app, app.ui_scale + kScaleStep);
+  if (ui::menu_item("Smaller text", "Ctrl+-"))
+    set_scale(app, app.ui_scale - kScaleStep);
+  if (ui::menu_item("Text size 100 %", "Ctrl+0"))
+    set_scale(app, 1);
   ImGui::Separator();
-  if (ui::menu_item("Dark theme", nullptr, app.theme == Theme::dark)) app.theme = Theme::dark;
-  if (ui::menu_item("Light theme", nullptr, app.theme == Theme::light)) app.theme = Theme::light;
+  if (ui::menu_item("Dark theme", nullptr, app.theme == Theme::dark))
+    app.theme = Theme::dark;
+  if (ui::menu_item("Light theme", nullptr, app.theme == Theme::light))
+    app.theme = Theme::light;
   ImGui::EndMenu();
 }
 
-void draw_menu_bar(App &app) {
-  if (!ImGui::BeginMainMenuBar()) return;
+void draw_menu_bar(App& app) {
+  if (!ImGui::BeginMainMenuBar())
+    return;
   draw_view_menu(app);
   if (ui::begin_menu("Screenshot")) {
-    if (ui::menu_item("Whole window", "F12")) request_screenshot(app);
+    if (ui::menu_item("Whole window", "F12"))
+      request_screenshot(app);
     for (Panel panel : kAllPanels)
       if (ui::menu_item(panel_title(panel), nullptr, false, app.open(panel)))
         app.screenshot = ScreenshotRequest{panel, ""};
     ImGui::EndMenu();
   }
-  if (ui::menu_item("Run", "F5")) app.run();
+  if (ui::menu_item("Run", "F5"))
+    app.run();
   ui::menu_item_toggle("Live", "L", &app.live);
   ImGui::EndMainMenuBar();
 }
 
-// The text up to its first colon or bracket, at most `most` characters: the status line's short form.
-std::string first_words(const std::string &text, std::size_t most) {
+// The text up to its first colon or bracket, at most `most` characters: the status line's short
+// form.
+std::string first_words(const std::string& text, std::size_t most) {
   std::string shown = text.substr(0, text.find_first_of(":("));
-  while (!shown.empty() && shown.back() == ' ') shown.pop_back();
-  if (shown.size() > most) shown = shown.substr(0, most - 3) + "...";
+  while (!shown.empty() && shown.back() == ' ')
+    shown.pop_back();
+  if (shown.size() > most)
+    shown = shown.substr(0, most - 3) + "...";
   return shown;
 }
 
 // The mode, what the source is doing, and the latest message, each short; the whole text on
 // hover. A saved file's path comes with a button that copies it.
-void draw_status_line(App &app) {
-  const ImGuiViewport *viewport = ImGui::GetMainViewport();
+void draw_status_line(App& app) {
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
   const float height = status_bar_height();
   ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x, viewport->Pos.y + viewport->Size.y - height));
   ImGui::SetNextWindowSize(ImVec2(viewport->Size.x, height));
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
-                                 ImGuiWindowFlags_NoBringToFrontOnFocus;
+  const ImGuiWindowFlags flags =
+      ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+      ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoBringToFrontOnFocus;
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(8 * app.ui_scale, 4 * app.ui_scale));
   const bool visible = ImGui::Begin("##status", nullptr, flags);
   ImGui::PopStyleVar();
   if (visible) {
-    if (ui::small_button("Screenshot (F12)")) request_screenshot(app);
+    if (ui::small_button("Screenshot (F12)"))
+      request_screenshot(app);
     ImGui::SameLine();
     const std::string mode = app.source ? app.source->mode() : "no result source connected";
     ImGui::TextUnformatted(first_words(mode, 40).c_str());
-    if (ImGui::IsItemHovered()) hover_text(mode);
+    if (ImGui::IsItemHovered())
+      hover_text(mode);
     if (app.source && app.source->busy()) {
       ImGui::SameLine();
       ImGui::TextUnformatted("| computing...");
@@ -132,18 +162,25 @@ void draw_status_line(App &app) {
       ImGui::TextUnformatted("|");
       ImGui::SameLine();
       ImGui::TextUnformatted(first_words(app.status, 60).c_str());
-      if (ImGui::IsItemHovered()) hover_text(app.status);
+      if (ImGui::IsItemHovered())
+        hover_text(app.status);
     }
-    if (!app.last_saved_path.empty()) { // the path, its start cut where the line is short, and a copy button
+    if (!app.last_saved_path
+             .empty()) { // the path, its start cut where the line is short, and a copy button
       ImGui::SameLine();
-      const float button = ImGui::CalcTextSize("Copy path").x + 4 * ImGui::GetStyle().FramePadding.x;
-      const float room = ImGui::GetContentRegionAvail().x - button - 2 * ImGui::GetStyle().ItemSpacing.x;
+      const float button =
+          ImGui::CalcTextSize("Copy path").x + 4 * ImGui::GetStyle().FramePadding.x;
+      const float room =
+          ImGui::GetContentRegionAvail().x - button - 2 * ImGui::GetStyle().ItemSpacing.x;
       std::string shown = "| saved " + app.last_saved_path;
-      while (shown.size() > 12 && ImGui::CalcTextSize(shown.c_str()).x > room) shown = "| saved ..." + shown.substr(12);
+      while (shown.size() > 12 && ImGui::CalcTextSize(shown.c_str()).x > room)
+        shown = "| saved ..." + shown.substr(12);
       ImGui::TextUnformatted(shown.c_str());
-      if (ImGui::IsItemHovered()) hover_text(app.last_saved_path);
+      if (ImGui::IsItemHovered())
+        hover_text(app.last_saved_path);
       ImGui::SameLine();
-      if (ui::small_button("Copy path")) ImGui::SetClipboardText(app.last_saved_path.c_str());
+      if (ui::small_button("Copy path"))
+        ImGui::SetClipboardText(app.last_saved_path.c_str());
     }
   }
   ImGui::End();
@@ -153,8 +190,10 @@ void draw_status_line(App &app) {
 
 void apply_theme(Theme theme, float scale) {
   ImGuiStyle style;
-  if (theme == Theme::light) ImGui::StyleColorsLight(&style);
-  else ImGui::StyleColorsDark(&style);
+  if (theme == Theme::light)
+    ImGui::StyleColorsLight(&style);
+  else
+    ImGui::StyleColorsDark(&style);
   style.WindowRounding = 4;
   style.Colors[ImGuiCol_WindowBg].w = 1;
   style.FrameRounding = 3;
@@ -164,12 +203,13 @@ void apply_theme(Theme theme, float scale) {
   ImGui::GetStyle() = style;
 }
 
-void draw_frame(App &app) {
+void draw_frame(App& app) {
   begin_controls_frame();
   app.poll_source();
   apply_theme(app.theme, app.ui_scale);
   handle_shortcuts(app);
-  if (app.screenshot && app.screenshot->panel) app.show_panel(*app.screenshot->panel); // its tab in front
+  if (app.screenshot && app.screenshot->panel)
+    app.show_panel(*app.screenshot->panel); // its tab in front
   app.follow_edits();
   app.run_if_live();
   draw_menu_bar(app);
@@ -178,12 +218,13 @@ void draw_frame(App &app) {
   draw_status_line(app);
 }
 
-GuiContext::GuiContext(App &app, std::filesystem::path config_dir)
+GuiContext::GuiContext(App& app, std::filesystem::path config_dir)
     : m_app(app), m_config_dir(std::move(config_dir)), m_context(ImGui::CreateContext()) {
-  ImGuiIO &io = ImGui::GetIO();
+  ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr; // the layout is WarpLens's own, kept in settings.json
   map_keys_as_glfw_does(io);
-  if (const std::string problem = load_settings(app, m_config_dir); !problem.empty()) app.status = problem;
+  if (const std::string problem = load_settings(app, m_config_dir); !problem.empty())
+    app.status = problem;
   m_saved = settings_text(app);
   load_fonts(app.ui_scale);
   apply_theme(app.theme, app.ui_scale);
@@ -195,9 +236,10 @@ GuiContext::~GuiContext() {
 }
 
 void GuiContext::load_fonts(float scale) {
-  ImFontAtlas &fonts = *ImGui::GetIO().Fonts;
+  ImFontAtlas& fonts = *ImGui::GetIO().Fonts;
   fonts.Clear();
-  if (std::filesystem::exists(kDejaVuSans)) fonts.AddFontFromFileTTF(kDejaVuSans, std::round(kFontSize * scale));
+  if (std::filesystem::exists(kDejaVuSans))
+    fonts.AddFontFromFileTTF(kDejaVuSans, std::round(kFontSize * scale));
   else {
     ImFontConfig config;
     config.SizePixels = std::round(13 * scale);
@@ -208,29 +250,46 @@ void GuiContext::load_fonts(float scale) {
 }
 
 void GuiContext::save_if_changed() {
-  if (m_config_dir.empty() || settings_text(m_app) == m_saved) return;
+  if (m_config_dir.empty() || settings_text(m_app) == m_saved)
+    return;
   save();
 }
 
 void GuiContext::save() {
-  if (m_config_dir.empty()) return;
-  if (const std::string problem = save_settings(m_app, m_config_dir); !problem.empty()) m_app.status = problem;
+  if (m_config_dir.empty())
+    return;
+  if (const std::string problem = save_settings(m_app, m_config_dir); !problem.empty())
+    m_app.status = problem;
   m_saved = settings_text(m_app);
 }
 
-void map_keys_as_glfw_does(ImGuiIO &io) {
+void map_keys_as_glfw_does(ImGuiIO& io) {
   // Dear ImGui 1.86 reads keys through io.KeyMap; the GLFW backend maps them to GLFW key codes,
   // and so does the headless front-end, so the shortcuts and scripted keys are the same in both.
-  const std::pair<ImGuiKey_, int> keys[] = {
-      {ImGuiKey_Tab, GLFW_KEY_TAB},         {ImGuiKey_LeftArrow, GLFW_KEY_LEFT}, {ImGuiKey_RightArrow, GLFW_KEY_RIGHT},
-      {ImGuiKey_UpArrow, GLFW_KEY_UP},      {ImGuiKey_DownArrow, GLFW_KEY_DOWN}, {ImGuiKey_PageUp, GLFW_KEY_PAGE_UP},
-      {ImGuiKey_PageDown, GLFW_KEY_PAGE_DOWN}, {ImGuiKey_Home, GLFW_KEY_HOME},  {ImGuiKey_End, GLFW_KEY_END},
-      {ImGuiKey_Insert, GLFW_KEY_INSERT},   {ImGuiKey_Delete, GLFW_KEY_DELETE},  {ImGuiKey_Backspace, GLFW_KEY_BACKSPACE},
-      {ImGuiKey_Space, GLFW_KEY_SPACE},     {ImGuiKey_Enter, GLFW_KEY_ENTER},    {ImGuiKey_Escape, GLFW_KEY_ESCAPE},
-      {ImGuiKey_KeyPadEnter, GLFW_KEY_KP_ENTER}, {ImGuiKey_A, GLFW_KEY_A},       {ImGuiKey_C, GLFW_KEY_C},
-      {ImGuiKey_V, GLFW_KEY_V},             {ImGuiKey_X, GLFW_KEY_X},            {ImGuiKey_Y, GLFW_KEY_Y},
-      {ImGuiKey_Z, GLFW_KEY_Z}};
-  for (const auto &[key, code] : keys) io.KeyMap[key] = code;
+  const std::pair<ImGuiKey_, int> keys[] = {{ImGuiKey_Tab, GLFW_KEY_TAB},
+                                            {ImGuiKey_LeftArrow, GLFW_KEY_LEFT},
+                                            {ImGuiKey_RightArrow, GLFW_KEY_RIGHT},
+                                            {ImGuiKey_UpArrow, GLFW_KEY_UP},
+                                            {ImGuiKey_DownArrow, GLFW_KEY_DOWN},
+                                            {ImGuiKey_PageUp, GLFW_KEY_PAGE_UP},
+                                            {ImGuiKey_PageDown, GLFW_KEY_PAGE_DOWN},
+                                            {ImGuiKey_Home, GLFW_KEY_HOME},
+                                            {ImGuiKey_End, GLFW_KEY_END},
+                                            {ImGuiKey_Insert, GLFW_KEY_INSERT},
+                                            {ImGuiKey_Delete, GLFW_KEY_DELETE},
+                                            {ImGuiKey_Backspace, GLFW_KEY_BACKSPACE},
+                                            {ImGuiKey_Space, GLFW_KEY_SPACE},
+                                            {ImGuiKey_Enter, GLFW_KEY_ENTER},
+                                            {ImGuiKey_Escape, GLFW_KEY_ESCAPE},
+                                            {ImGuiKey_KeyPadEnter, GLFW_KEY_KP_ENTER},
+                                            {ImGuiKey_A, GLFW_KEY_A},
+                                            {ImGuiKey_C, GLFW_KEY_C},
+                                            {ImGuiKey_V, GLFW_KEY_V},
+                                            {ImGuiKey_X, GLFW_KEY_X},
+                                            {ImGuiKey_Y, GLFW_KEY_Y},
+                                            {ImGuiKey_Z, GLFW_KEY_Z}};
+  for (const auto& [key, code] : keys)
+    io.KeyMap[key] = code;
 }
 
 std::string loaded_font_name() {

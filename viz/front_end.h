@@ -17,33 +17,36 @@ namespace wl::viz {
 // The pixels of the current framebuffer, top row first.
 Image read_framebuffer(int width, int height);
 
-// After a frame: saves the screenshot the frame asked for, and says where (or why not) in app.status.
-void save_requested_screenshot(App &app, const Image &window);
+// After a frame: saves the screenshot the frame asked for, and says where (or why not) in
+// app.status.
+void save_requested_screenshot(App& app, const Image& window);
 
 // Before a frame: the font rebuilt and uploaded again when the UI scale changed.
-void refresh_fonts(const App &app, GuiContext &gui);
+void refresh_fonts(const App& app, GuiContext& gui);
 
 // A GUI with no window. Throws UsageError when no EGL display gives an OpenGL 3.3 context.
 class HeadlessGui {
 public:
-  HeadlessGui(App &app, int width, int height, std::filesystem::path config_dir = {});
+  HeadlessGui(App& app, int width, int height, std::filesystem::path config_dir = {});
   ~HeadlessGui();
-  HeadlessGui(const HeadlessGui &) = delete;
-  HeadlessGui &operator=(const HeadlessGui &) = delete;
+  HeadlessGui(const HeadlessGui&) = delete;
+  HeadlessGui& operator=(const HeadlessGui&) = delete;
 
   // Runs `frames` frames (windows settle after the first) and returns the last one's pixels;
   // a screenshot a frame asked for is saved on the way.
   Image render(int frames = 3);
   // Plays a script to its end, frame by frame, and says how it ended.
-  ScriptOutcome play(ScriptPlayer &player);
+  ScriptOutcome play(ScriptPlayer& player);
   void resize(int width, int height);
-  std::string renderer() const;                               // GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
-  std::string display_kind() const { return m_display_kind; } // "EGL device", "surfaceless", "default"
+  std::string renderer() const; // GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
+  std::string display_kind() const {
+    return m_display_kind;
+  } // "EGL device", "surfaceless", "default"
 
 private:
-  Image render_frame(ScriptPlayer *player);
+  Image render_frame(ScriptPlayer* player);
   struct Egl;
-  App &m_app;
+  App& m_app;
   int m_width, m_height;
   std::unique_ptr<Egl> m_egl;
   std::string m_display_kind;
@@ -52,7 +55,7 @@ private:
 
 // Opens a window and runs until it is closed, or until `player`'s script ends. Returns false
 // (with the reason) when no window can be created, so the caller can fall back to headless.
-bool run_window(App &app, const std::filesystem::path &config_dir, std::string &problem,
-                ScriptPlayer *player = nullptr);
+bool run_window(App& app, const std::filesystem::path& config_dir, std::string& problem,
+                ScriptPlayer* player = nullptr);
 
 } // namespace wl::viz

@@ -2,9 +2,8 @@
 // surfaceless platform, else the default display), an OpenGL 3.3 core context with no surface,
 // and a framebuffer object to draw into. Screenshots, GUI tests and GPU servers use it.
 
-#include "front_end.h"
-
 #include "error.h"
+#include "front_end.h"
 
 #include <chrono>
 #include <thread>
@@ -21,13 +20,15 @@ namespace wl::viz {
 
 namespace {
 
-constexpr const char *kGlslVersion = "#version 330 core";
+constexpr const char* kGlslVersion = "#version 330 core";
 
 // An OpenGL 3.3 core context on `display`, current with no surface; EGL_NO_CONTEXT on failure.
 EGLContext make_context(EGLDisplay display) {
   EGLint major = 0, minor = 0;
-  if (!eglInitialize(display, &major, &minor)) return EGL_NO_CONTEXT;
-  if (!eglBindAPI(EGL_OPENGL_API)) return EGL_NO_CONTEXT;
+  if (!eglInitialize(display, &major, &minor))
+    return EGL_NO_CONTEXT;
+  if (!eglBindAPI(EGL_OPENGL_API))
+    return EGL_NO_CONTEXT;
   // Drawing goes to a framebuffer object, but a config needs some surface type: pbuffers are
   // what device and surfaceless displays offer (the default, window, they do not).
   const EGLint config_attributes[] = {EGL_SURFACE_TYPE,
@@ -45,12 +46,18 @@ EGLContext make_context(EGLDisplay display) {
                                       EGL_NONE};
   EGLConfig config = nullptr;
   EGLint count = 0;
-  if (!eglChooseConfig(display, config_attributes, &config, 1, &count) || count == 0) return EGL_NO_CONTEXT;
-  const EGLint context_attributes[] = {
-      EGL_CONTEXT_MAJOR_VERSION,           3,       EGL_CONTEXT_MINOR_VERSION, 3, EGL_CONTEXT_OPENGL_PROFILE_MASK,
-      EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+  if (!eglChooseConfig(display, config_attributes, &config, 1, &count) || count == 0)
+    return EGL_NO_CONTEXT;
+  const EGLint context_attributes[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                       3,
+                                       EGL_CONTEXT_MINOR_VERSION,
+                                       3,
+                                       EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                       EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                       EGL_NONE};
   EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, context_attributes);
-  if (context == EGL_NO_CONTEXT) return EGL_NO_CONTEXT;
+  if (context == EGL_NO_CONTEXT)
+    return EGL_NO_CONTEXT;
   if (!eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context)) {
     eglDestroyContext(display, context);
     return EGL_NO_CONTEXT;
@@ -66,7 +73,8 @@ struct HeadlessGui::Egl {
   GLuint framebuffer = 0, colour = 0;
 
   bool try_display(EGLDisplay candidate) {
-    if (candidate == EGL_NO_DISPLAY) return false;
+    if (candidate == EGL_NO_DISPLAY)
+      return false;
     context = make_context(candidate);
     if (context == EGL_NO_CONTEXT) {
       eglTerminate(candidate);
@@ -78,19 +86,23 @@ struct HeadlessGui::Egl {
 
   // Device first (a real GPU's driver, or Mesa's software device), then surfaceless, then default.
   std::string open() {
-    const auto query_devices = reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(eglGetProcAddress("eglQueryDevicesEXT"));
-    const auto platform_display =
-        reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(eglGetProcAddress("eglGetPlatformDisplayEXT"));
+    const auto query_devices =
+        reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(eglGetProcAddress("eglQueryDevicesEXT"));
+    const auto platform_display = reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(
+        eglGetProcAddress("eglGetPlatformDisplayEXT"));
     if (query_devices && platform_display) {
       EGLDeviceEXT devices[8];
       EGLint count = 0;
       if (query_devices(8, devices, &count))
         for (EGLint i = 0; i < count; ++i)
-          if (try_display(platform_display(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr))) return "EGL device";
+          if (try_display(platform_display(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr)))
+            return "EGL device";
     }
-    if (platform_display && try_display(platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr)))
+    if (platform_display &&
+        try_display(platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr)))
       return "surfaceless";
-    if (try_display(eglGetDisplay(EGL_DEFAULT_DISPLAY))) return "default display";
+    if (try_display(eglGetDisplay(EGL_DEFAULT_DISPLAY)))
+      return "default display";
     return "";
   }
 
@@ -109,23 +121,27 @@ struct HeadlessGui::Egl {
   }
 
   ~Egl() {
-    if (display == EGL_NO_DISPLAY) return;
-    if (framebuffer) glDeleteFramebuffers(1, &framebuffer);
-    if (colour) glDeleteRenderbuffers(1, &colour);
+    if (display == EGL_NO_DISPLAY)
+      return;
+    if (framebuffer)
+      glDeleteFramebuffers(1, &framebuffer);
+    if (colour)
+      glDeleteRenderbuffers(1, &colour);
     eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
     eglDestroyContext(display, context);
     eglTerminate(display);
   }
 };
 
-HeadlessGui::HeadlessGui(App &app, int width, int height, std::filesystem::path config_dir)
+HeadlessGui::HeadlessGui(App& app, int width, int height, std::filesystem::path config_dir)
     : m_app(app), m_width(width), m_height(height), m_egl(std::make_unique<Egl>()) {
   if (width < 1 || height < 1 || width > 8192 || height > 8192)
     throw UsageError("headless size " + std::to_string(width) + "x" + std::to_string(height) +
                      " is out of range; allowed 1 to 8192 on each side");
   m_display_kind = m_egl->open();
   if (m_display_kind.empty())
-    throw UsageError("no EGL display offers an OpenGL 3.3 context (install libegl-mesa0 for software rendering)");
+    throw UsageError("no EGL display offers an OpenGL 3.3 context (install libegl-mesa0 for "
+                     "software rendering)");
   m_egl->make_framebuffer(width, height);
   if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
     throw UsageError("the headless framebuffer is incomplete on " + renderer());
@@ -138,24 +154,27 @@ HeadlessGui::HeadlessGui(App &app, int width, int height, std::filesystem::path 
 }
 
 HeadlessGui::~HeadlessGui() {
-  if (m_gui) ImGui_ImplOpenGL3_Shutdown();
+  if (m_gui)
+    ImGui_ImplOpenGL3_Shutdown();
   m_gui.reset();
 }
 
 Image HeadlessGui::render(int frames) {
   Image image;
-  for (int frame = 0; frame < frames; ++frame) image = render_frame(nullptr);
+  for (int frame = 0; frame < frames; ++frame)
+    image = render_frame(nullptr);
   return image;
 }
 
-Image HeadlessGui::render_frame(ScriptPlayer *player) {
+Image HeadlessGui::render_frame(ScriptPlayer* player) {
   refresh_fonts(m_app, *m_gui);
-  ImGuiIO &io = ImGui::GetIO();
+  ImGuiIO& io = ImGui::GetIO();
   io.DisplaySize = ImVec2(static_cast<float>(m_width), static_cast<float>(m_height));
   io.DisplayFramebufferScale = ImVec2(1, 1);
   io.DeltaTime = 1.0f / 60;
   ImGui_ImplOpenGL3_NewFrame();
-  if (player) player->feed_input(io);
+  if (player)
+    player->feed_input(io);
   ImGui::NewFrame();
   draw_frame(m_app);
   ImGui::Render();
@@ -168,16 +187,19 @@ Image HeadlessGui::render_frame(ScriptPlayer *player) {
   Image image = read_framebuffer(m_width, m_height);
   save_requested_screenshot(m_app, image);
   m_gui->save_if_changed();
-  if (player) player->after_frame(m_app);
+  if (player)
+    player->after_frame(m_app);
   return image;
 }
 
-ScriptOutcome HeadlessGui::play(ScriptPlayer &player) {
+ScriptOutcome HeadlessGui::play(ScriptPlayer& player) {
   while (!player.finished()) {
-    if (const auto size = player.take_window_size()) resize(size->first, size->second);
+    if (const auto size = player.take_window_size())
+      resize(size->first, size->second);
     render_frame(&player);
     // Waiting on the models or the worker: frames need not come faster than a screen's.
-    if (m_app.source && m_app.source->busy()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (m_app.source && m_app.source->busy())
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   return *player.outcome();
 }
@@ -189,43 +211,47 @@ void HeadlessGui::resize(int width, int height) {
 }
 
 std::string HeadlessGui::renderer() const {
-  const auto *name = reinterpret_cast<const char *>(glGetString(GL_RENDERER));
+  const auto* name = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
   return name ? name : "unknown renderer";
 }
 
 Image read_framebuffer(int width, int height) {
-  Image image{width, height, std::vector<unsigned char>(static_cast<std::size_t>(width) * height * 4)};
+  Image image{width, height,
+              std::vector<unsigned char>(static_cast<std::size_t>(width) * height * 4)};
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, image.rgba.data());
   const std::size_t row = static_cast<std::size_t>(width) * 4;
   std::vector<unsigned char> swap(row);
   for (int y = 0; y < height / 2; ++y) { // OpenGL's first row is the bottom one
-    unsigned char *top = image.rgba.data() + y * row;
-    unsigned char *bottom = image.rgba.data() + (height - 1 - y) * row;
+    unsigned char* top = image.rgba.data() + y * row;
+    unsigned char* bottom = image.rgba.data() + (height - 1 - y) * row;
     std::copy(top, top + row, swap.data());
     std::copy(bottom, bottom + row, top);
     std::copy(swap.data(), swap.data() + row, bottom);
   }
-  for (std::size_t i = 3; i < image.rgba.size(); i += 4) image.rgba[i] = 255; // opaque PNGs
+  for (std::size_t i = 3; i < image.rgba.size(); i += 4)
+    image.rgba[i] = 255; // opaque PNGs
   return image;
 }
 
-void refresh_fonts(const App &app, GuiContext &gui) {
-  if (gui.font_scale() == app.ui_scale) return;
+void refresh_fonts(const App& app, GuiContext& gui) {
+  if (gui.font_scale() == app.ui_scale)
+    return;
   gui.load_fonts(app.ui_scale);
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
 }
 
-void save_requested_screenshot(App &app, const Image &window) {
-  if (!app.screenshot) return;
+void save_requested_screenshot(App& app, const Image& window) {
+  if (!app.screenshot)
+    return;
   const ScreenshotRequest request = *app.screenshot;
   app.screenshot.reset();
   try {
     app.last_screenshot_path = save_screenshot(app, window, request).string();
     app.last_saved_path = app.last_screenshot_path;
     app.status = "screenshot saved";
-  } catch (const std::exception &e) { // a UsageError, or a file system refusing the name
+  } catch (const std::exception& e) { // a UsageError, or a file system refusing the name
     app.status = std::string("screenshot not saved: ") + e.what();
   }
 }

@@ -22,10 +22,10 @@ struct TilePlan {
   std::array<TileRect, kTileCount> tiles{};
   std::array<Tile, kAllPanels.size()> tile_of{};
 };
-TilePlan plan_tiles(const App &app, float x, float y, float width, float height, float scale);
+TilePlan plan_tiles(const App& app, float x, float y, float width, float height, float scale);
 
 // Draws the host window, the tiles with their tabs and panels, and the splitters.
-void draw_tiled_panels(App &app);
+void draw_tiled_panels(App& app);
 
 // Heights of the menu bar and the status line at the current font size.
 float menu_bar_height();

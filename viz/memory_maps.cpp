@@ -8,40 +8,45 @@
 
 namespace wl::viz {
 
-WarpMap global_warp_map(const WarpAccess &access) {
+WarpMap global_warp_map(const WarpAccess& access) {
   WarpMap map;
   map.access = analyse_global(access); // validates width and alignment first
   std::map<std::uint64_t, std::set<std::uint64_t>> bytes_by_line;
   for (int lane = 0; lane < kWarpSize; ++lane) {
-    if (!access.active(lane)) continue;
+    if (!access.active(lane))
+      continue;
     for (int b = 0; b < access.width; ++b) {
       const std::uint64_t byte = access.address[lane] + static_cast<std::uint64_t>(b);
       bytes_by_line[byte / kLineBytes].insert(byte);
     }
   }
-  for (const auto &[line, bytes] : bytes_by_line) {
+  for (const auto& [line, bytes] : bytes_by_line) {
     map.lines.push_back(line);
     std::array<SectorCell, 4> cells{};
     for (std::uint64_t byte : bytes) {
-      SectorCell &cell = cells[(byte % kLineBytes) / kSectorBytes];
+      SectorCell& cell = cells[(byte % kLineBytes) / kSectorBytes];
       cell.fetched = true;
       ++cell.bytes_used;
     }
     map.sectors.push_back(cells);
   }
   for (int lane = 0; lane < kWarpSize; ++lane) {
-    if (!access.active(lane)) continue;
+    if (!access.active(lane))
+      continue;
     const std::uint64_t line = access.address[lane] / kLineBytes;
-    const int row = static_cast<int>(std::lower_bound(map.lines.begin(), map.lines.end(), line) - map.lines.begin());
-    map.lanes.push_back({lane, row, static_cast<int>(access.address[lane] % kLineBytes), access.width});
+    const int row = static_cast<int>(std::lower_bound(map.lines.begin(), map.lines.end(), line) -
+                                     map.lines.begin());
+    map.lanes.push_back(
+        {lane, row, static_cast<int>(access.address[lane] % kLineBytes), access.width});
   }
   return map;
 }
 
-std::vector<int> sites_in(const KernelDesc &kernel, MemorySpace space) {
+std::vector<int> sites_in(const KernelDesc& kernel, MemorySpace space) {
   std::vector<int> sites;
   for (int i = 0; i < static_cast<int>(kernel.sites.size()); ++i)
-    if (kernel.sites[i].space == space) sites.push_back(i);
+    if (kernel.sites[i].space == space)
+      sites.push_back(i);
   return sites;
 }
 
@@ -50,12 +55,14 @@ namespace {
 // The site (position in `sites`) whose first warp of the first block, first iteration, wastes the
 // most, a load before a store when they waste alike: the one a lesson is about (transpose's
 // column read, padded or not, rather than its row write).
-int most_wasteful(const KernelDesc &kernel, const LaunchShape &launch, const std::vector<int> &sites, MemorySpace space) {
+int most_wasteful(const KernelDesc& kernel, const LaunchShape& launch,
+                  const std::vector<int>& sites, MemorySpace space) {
   int best = 0, worst_excess = -1;
   bool best_is_load = false;
   for (int i = 0; i < static_cast<int>(sites.size()); ++i) {
     const WarpAccess access = warp_access(kernel, launch, sites[i], Coord{0, 0, 0}, 0, 0);
-    if (access.active_mask == 0) continue;
+    if (access.active_mask == 0)
+      continue;
     int excess = 0;
     if (space == MemorySpace::global) {
       const GlobalAccess a = analyse_global(access);
@@ -75,17 +82,20 @@ int most_wasteful(const KernelDesc &kernel, const LaunchShape &launch, const std
 
 } // namespace
 
-std::optional<ChosenWarp> choose_warp(const KernelDesc &kernel, const LaunchShape &launch, MemorySpace space,
-                                      MapChoice &choice) {
+std::optional<ChosenWarp> choose_warp(const KernelDesc& kernel, const LaunchShape& launch,
+                                      MemorySpace space, MapChoice& choice) {
   const std::vector<int> sites = sites_in(kernel, space);
-  if (sites.empty()) return std::nullopt;
+  if (sites.empty())
+    return std::nullopt;
   ChosenWarp chosen;
-  if (choice.site < 0) choice.site = most_wasteful(kernel, launch, sites, space);
+  if (choice.site < 0)
+    choice.site = most_wasteful(kernel, launch, sites, space);
   choice.site = std::clamp(choice.site, 0, static_cast<int>(sites.size()) - 1);
   chosen.site = sites[static_cast<std::size_t>(choice.site)];
   const BlockShape grid = launch.grid;
   const std::array<int, 3> sides{grid.x, grid.y, grid.z};
-  for (int d = 0; d < 3; ++d) choice.block[d] = std::clamp(choice.block[d], 0, std::max(1, sides[d]) - 1);
+  for (int d = 0; d < 3; ++d)
+    choice.block[d] = std::clamp(choice.block[d], 0, std::max(1, sides[d]) - 1);
   chosen.block = Coord{choice.block[0], choice.block[1], choice.block[2]};
   chosen.warps = static_cast<int>((launch.block.threads() + kWarpSize - 1) / kWarpSize);
   choice.warp = std::clamp(choice.warp, 0, chosen.warps - 1);
@@ -93,7 +103,8 @@ std::optional<ChosenWarp> choose_warp(const KernelDesc &kernel, const LaunchShap
   chosen.iterations = std::max<std::int64_t>(1, kernel.sites[chosen.site].iterations(launch));
   choice.iteration = std::clamp<std::int64_t>(choice.iteration, 0, chosen.iterations - 1);
   chosen.iteration = choice.iteration;
-  chosen.access = warp_access(kernel, launch, chosen.site, chosen.block, chosen.warp, chosen.iteration);
+  chosen.access =
+      warp_access(kernel, launch, chosen.site, chosen.block, chosen.warp, chosen.iteration);
   return chosen;
 }
 

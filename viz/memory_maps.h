@@ -27,17 +27,17 @@ struct LaneMark {
 };
 
 struct WarpMap {
-  std::vector<std::uint64_t> lines;              // 128-byte line numbers touched (address / 128), ascending
+  std::vector<std::uint64_t> lines; // 128-byte line numbers touched (address / 128), ascending
   std::vector<std::array<SectorCell, 4>> sectors; // per line: its four sectors
   std::vector<LaneMark> lanes;                    // one per active lane
   GlobalAccess access;                            // the counts the access model gives
 };
 
 // Throws UsageError for a bad width or misaligned lane, as analyse_global does.
-WarpMap global_warp_map(const WarpAccess &access);
+WarpMap global_warp_map(const WarpAccess& access);
 
 // The indices of the kernel's sites in one memory space, in declaration order.
-std::vector<int> sites_in(const KernelDesc &kernel, MemorySpace space);
+std::vector<int> sites_in(const KernelDesc& kernel, MemorySpace space);
 
 // The warp a map shows, its choice brought into range for this launch (site among the space's
 // sites, block inside the grid, warp inside the block, iteration inside the site's loop), and its
@@ -51,7 +51,7 @@ struct ChosenWarp {
   int warps = 1;               // warps per block
   WarpAccess access;
 };
-std::optional<ChosenWarp> choose_warp(const KernelDesc &kernel, const LaunchShape &launch, MemorySpace space,
-                                      MapChoice &choice);
+std::optional<ChosenWarp> choose_warp(const KernelDesc& kernel, const LaunchShape& launch,
+                                      MemorySpace space, MapChoice& choice);
 
 } // namespace wl::viz

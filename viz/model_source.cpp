@@ -17,7 +17,7 @@ ModelSource::~ModelSource() {
   m_thread.join();
 }
 
-void ModelSource::submit(const KernelRequest &request, const Arch &arch, bool) {
+void ModelSource::submit(const KernelRequest& request, const Arch& arch, bool) {
   {
     std::lock_guard lock(m_mutex);
     m_pending = Job{request, arch};
@@ -25,7 +25,8 @@ void ModelSource::submit(const KernelRequest &request, const Arch &arch, bool) {
   m_changed.notify_all();
 }
 
-void ModelSource::submit_sweep(const KernelRequest &request, const std::vector<BlockShape> &shapes, const Arch &arch) {
+void ModelSource::submit_sweep(const KernelRequest& request, const std::vector<BlockShape>& shapes,
+                               const Arch& arch) {
   SweepData data = model_sweep(*request.kernel, request.params, shapes, arch);
   std::lock_guard lock(m_mutex);
   m_done.push_back(SourceUpdate{std::nullopt, "", std::move(data), true});
@@ -33,7 +34,8 @@ void ModelSource::submit_sweep(const KernelRequest &request, const std::vector<B
 
 std::optional<SourceUpdate> ModelSource::poll() {
   std::lock_guard lock(m_mutex);
-  if (m_done.empty()) return std::nullopt;
+  if (m_done.empty())
+    return std::nullopt;
   SourceUpdate update = std::move(m_done.front());
   m_done.erase(m_done.begin());
   return update;
@@ -45,7 +47,8 @@ bool ModelSource::busy() const {
 }
 
 std::string ModelSource::mode() const {
-  return "model mode: occupancy and memory traffic from the models; timings and counters only where the bundled "
+  return "model mode: occupancy and memory traffic from the models; timings and counters only "
+         "where the bundled "
          "H100 recording has the launch (this GUI runs no GPU work)";
 }
 
@@ -58,7 +61,8 @@ void ModelSource::work() {
   std::unique_lock lock(m_mutex);
   for (;;) {
     m_changed.wait(lock, [this] { return m_stopping || m_pending.has_value(); });
-    if (m_stopping) return;
+    if (m_stopping)
+      return;
     Job job = std::move(*m_pending);
     m_pending.reset();
     m_working = true;
@@ -66,13 +70,14 @@ void ModelSource::work() {
     SourceUpdate update;
     try {
       update.result = model_kernel(job.request, job.arch);
-    } catch (const std::exception &e) { // a UsageError, or a model that cannot handle the launch
+    } catch (const std::exception& e) { // a UsageError, or a model that cannot handle the launch
       update.error = e.what();
     }
     lock.lock();
     m_working = false;
     // A newer request makes this result stale: drop it rather than flash an old figure.
-    if (!m_pending) m_done.push_back(std::move(update));
+    if (!m_pending)
+      m_done.push_back(std::move(update));
     m_changed.notify_all();
     if (m_on_ready) {
       lock.unlock();

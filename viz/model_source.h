@@ -16,12 +16,13 @@ class ModelSource : public ResultSource {
 public:
   explicit ModelSource(std::function<void()> on_ready = {});
   ~ModelSource() override;
-  ModelSource(const ModelSource &) = delete;
-  ModelSource &operator=(const ModelSource &) = delete;
+  ModelSource(const ModelSource&) = delete;
+  ModelSource& operator=(const ModelSource&) = delete;
 
-  void submit(const KernelRequest &request, const Arch &arch, bool live) override;
+  void submit(const KernelRequest& request, const Arch& arch, bool live) override;
   // Modelled at once: a sweep's model budget is small (model_sweep).
-  void submit_sweep(const KernelRequest &request, const std::vector<BlockShape> &shapes, const Arch &arch) override;
+  void submit_sweep(const KernelRequest& request, const std::vector<BlockShape>& shapes,
+                    const Arch& arch) override;
   std::optional<SourceUpdate> poll() override;
   bool busy() const override;
   std::string mode() const override;

@@ -3,9 +3,8 @@
 // run collected hardware counters, each measured figure beside the model's launch total with the
 // difference and its known reason. Until then the measured column says why there is none.
 
-#include "panels.h"
-
 #include "counter_comparison.h"
+#include "panels.h"
 #include "widgets.h"
 
 #include <imgui.h>
@@ -14,62 +13,78 @@ namespace wl::viz {
 
 namespace {
 
-void header(const char *name, const char *tooltip) {
+void header(const char* name, const char* tooltip) {
   ImGui::TableNextColumn();
   ImGui::TableHeader(name);
-  if (ImGui::IsItemHovered()) hover_text(tooltip);
+  if (ImGui::IsItemHovered())
+    hover_text(tooltip);
 }
 
 void draw_headers() {
   ImGui::TableSetupScrollFreeze(1, 1);
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
-  header("site", "One global or shared load or store in the kernel's source, and its width per lane.");
+  header("site",
+         "One global or shared load or store in the kernel's source, and its width per lane.");
   header("requests", "Warp-level instructions at this site over the whole launch (count).");
-  header("sectors/req", "32-byte sectors each global request touches (ideal in brackets: all lanes' bytes packed).");
-  header("wavefronts/req", "Shared-memory passes each request needs: 1 is conflict-free, n is an n-way bank conflict.");
+  header(
+      "sectors/req",
+      "32-byte sectors each global request touches (ideal in brackets: all lanes' bytes packed).");
+  header(
+      "wavefronts/req",
+      "Shared-memory passes each request needs: 1 is conflict-free, n is an n-way bank conflict.");
 }
 
-std::string sectors_text(const SitePrediction &site) {
-  if (site.space != MemorySpace::global) return "-";
+std::string sectors_text(const SitePrediction& site) {
+  if (site.space != MemorySpace::global)
+    return "-";
   const double ideal = site.requests ? double(site.ideal_sectors) / site.requests : 0;
   return format_number(site.sectors_per_request(), 2) + " (" + format_number(ideal, 2) + ")";
 }
 
-std::string wavefronts_text(const SitePrediction &site) {
-  if (site.space != MemorySpace::shared) return "-";
-  return format_number(site.wavefronts_per_request(), 2) + " (" + std::to_string(site.conflict_degree) + "-way)";
+std::string wavefronts_text(const SitePrediction& site) {
+  if (site.space != MemorySpace::shared)
+    return "-";
+  return format_number(site.wavefronts_per_request(), 2) + " (" +
+         std::to_string(site.conflict_degree) + "-way)";
 }
 
-void draw_site(const SitePrediction &site) {
+void draw_site(const SitePrediction& site) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   ImGui::Text("%s", site.name.c_str());
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("%s %s, %d bytes per lane%s", site.space == MemorySpace::global ? "global" : "shared",
+    ImGui::SetTooltip("%s %s, %d bytes per lane%s",
+                      site.space == MemorySpace::global ? "global" : "shared",
                       site.op == AccessOp::load ? "load" : "store", site.width,
                       site.exact ? "" : "; estimated from a sample of warps");
   ImGui::TableNextColumn();
   number_cell(format_count(site.requests));
   ImGui::TableNextColumn();
-  const bool wasteful = site.space == MemorySpace::global && site.sectors > site.ideal_sectors * 101 / 100;
-  if (wasteful) ImGui::TextColored(ImVec4(0.9f, 0.45f, 0.25f, 1), "%s", sectors_text(site).c_str());
-  else ImGui::TextUnformatted(sectors_text(site).c_str());
+  const bool wasteful =
+      site.space == MemorySpace::global && site.sectors > site.ideal_sectors * 101 / 100;
+  if (wasteful)
+    ImGui::TextColored(ImVec4(0.9f, 0.45f, 0.25f, 1), "%s", sectors_text(site).c_str());
+  else
+    ImGui::TextUnformatted(sectors_text(site).c_str());
   if (wasteful && ImGui::IsItemHovered())
-    ImGui::SetTooltip("More sectors than the bytes need: lanes' addresses are spread over more 32-byte sectors.");
+    ImGui::SetTooltip(
+        "More sectors than the bytes need: lanes' addresses are spread over more 32-byte sectors.");
   ImGui::TableNextColumn();
   ImGui::TextUnformatted(wavefronts_text(site).c_str());
 }
 
-void draw_totals(const LaunchPrediction &prediction) {
+void draw_totals(const LaunchPrediction& prediction) {
   std::int64_t sectors = 0, ideal = 0, fetched = 0, used = 0;
-  for (const SitePrediction &site : prediction.sites) {
+  for (const SitePrediction& site : prediction.sites) {
     sectors += site.sectors, ideal += site.ideal_sectors;
     fetched += site.bytes_fetched, used += site.bytes_used;
   }
-  ImGui::TextWrapped("global: %s sectors (ideal %s); %s fetched for %s used", format_count(sectors).c_str(),
-                     format_count(ideal).c_str(), format_bytes(static_cast<double>(fetched)).c_str(),
+  ImGui::TextWrapped("global: %s sectors (ideal %s); %s fetched for %s used",
+                     format_count(sectors).c_str(), format_count(ideal).c_str(),
+                     format_bytes(static_cast<double>(fetched)).c_str(),
                      format_bytes(static_cast<double>(used)).c_str());
-  if (prediction.exact()) ImGui::TextDisabled("every warp evaluated (%.1f ms)", 1e3 * prediction.seconds);
+  if (prediction.exact())
+    ImGui::TextDisabled("every warp evaluated (%.1f ms)", 1e3 * prediction.seconds);
   else
     ImGui::TextDisabled("estimated from %s of %s warp-iterations",
                         format_count(prediction.warp_iterations_evaluated).c_str(),
@@ -77,15 +92,15 @@ void draw_totals(const LaunchPrediction &prediction) {
 }
 
 // Launch totals: the hardware's figure beside the model's, flagged past the 2 % tolerance.
-void draw_measured(const RunResult &result, const App &app) {
-  const CounterResult &counters = *result.counters;
+void draw_measured(const RunResult& result, const App& app) {
+  const CounterResult& counters = *result.counters;
   if (!counters.available) {
     error_text("Counters unavailable: " + counters.reason);
     return;
   }
   if (!result.recorded_on.empty())
-    recorded_text("Counters " + result.recorded_on + " (" + counters.chip + ", " + std::to_string(counters.passes) +
-                  " passes; model mode: nothing ran here)");
+    recorded_text("Counters " + result.recorded_on + " (" + counters.chip + ", " +
+                  std::to_string(counters.passes) + " passes; model mode: nothing ran here)");
   else
     ImGui::TextDisabled("Measured on %s in %d pass(es)", counters.chip.c_str(), counters.passes);
   counter_table("##measured", result, app, "");
@@ -93,30 +108,40 @@ void draw_measured(const RunResult &result, const App &app) {
 
 } // namespace
 
-void draw_counters(App &app) {
-  const RunResult *model = app.model_view();
+void draw_counters(App& app) {
+  const RunResult* model = app.model_view();
   if (!model) {
-    empty_state(app.request_problem().empty() ? "Computing the model of this launch..."
-                                              : "No figures: the launch is not valid (" + app.request_problem() + ")");
+    empty_state(app.request_problem().empty()
+                    ? "Computing the model of this launch..."
+                    : "No figures: the launch is not valid (" + app.request_problem() + ")");
     return;
   }
-  const RunResult &result = *model;
-  if (!app.model_is_current() && app.request_problem().empty()) note_text("Updating to the launch on screen...");
-  const LaunchPrediction &prediction = result.prediction;
+  const RunResult& result = *model;
+  if (!app.model_is_current() && app.request_problem().empty())
+    note_text("Updating to the launch on screen...");
+  const LaunchPrediction& prediction = result.prediction;
   if (prediction.sites.empty()) {
-    empty_state("This kernel declares no memory access sites (a library call): nothing to predict.");
+    empty_state(
+        "This kernel declares no memory access sites (a library call): nothing to predict.");
     return;
   }
-  empty_state("Predicted by the access model, per site. The hardware counts the launch as a whole: its figures "
-              "are in the table below the sites, beside the sites' sums. Hover a header for its meaning and unit.");
-  // Columns as wide as their content, scrolling sideways in a narrow panel rather than cutting numbers.
-  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
-                                ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable;
-  const float reserved = result.counters && result.counters->available ? 0.45f * ImGui::GetContentRegionAvail().y : 0;
-  const float table_height = ImGui::GetContentRegionAvail().y - reserved - 3.5f * ImGui::GetTextLineHeightWithSpacing();
+  empty_state("Predicted by the access model, per site. The hardware counts the launch as a whole: "
+              "its figures "
+              "are in the table below the sites, beside the sites' sums. Hover a header for its "
+              "meaning and unit.");
+  // Columns as wide as their content, scrolling sideways in a narrow panel rather than cutting
+  // numbers.
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
+                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable;
+  const float reserved =
+      result.counters && result.counters->available ? 0.45f * ImGui::GetContentRegionAvail().y : 0;
+  const float table_height =
+      ImGui::GetContentRegionAvail().y - reserved - 3.5f * ImGui::GetTextLineHeightWithSpacing();
   if (ImGui::BeginTable("##sites", 4, flags, ImVec2(0, table_height))) {
     draw_headers();
-    for (const SitePrediction &site : prediction.sites) draw_site(site);
+    for (const SitePrediction& site : prediction.sites)
+      draw_site(site);
     ImGui::EndTable();
   }
   draw_totals(prediction);

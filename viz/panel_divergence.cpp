@@ -4,9 +4,8 @@
 // halving. Beside it, the run's measured thread instructions per warp instruction: 32 when no
 // lane ever idles, less as divergence and partial warps leave lanes out.
 
-#include "panels.h"
-
 #include "launch_model.h"
+#include "panels.h"
 #include "widgets.h"
 
 #include <algorithm>
@@ -18,61 +17,74 @@ namespace wl::viz {
 
 namespace {
 
-constexpr std::int64_t kMostSteps = 12; // rows per site: a tree's steps, or a loop's first iterations
+constexpr std::int64_t kMostSteps =
+    12; // rows per site: a tree's steps, or a loop's first iterations
 
 // Thread instructions per warp instruction, when the run counted both.
-std::optional<double> lanes_per_instruction(const RunResult &result) {
-  const CounterValue *threads = result.counters ? result.counters->find("thread_instructions") : nullptr;
-  const CounterValue *warps = result.counters ? result.counters->find("warp_instructions") : nullptr;
-  return threads && warps && warps->value > 0 ? std::optional(threads->value / warps->value) : std::nullopt;
+std::optional<double> lanes_per_instruction(const RunResult& result) {
+  const CounterValue* threads =
+      result.counters ? result.counters->find("thread_instructions") : nullptr;
+  const CounterValue* warps =
+      result.counters ? result.counters->find("warp_instructions") : nullptr;
+  return threads && warps && warps->value > 0 ? std::optional(threads->value / warps->value)
+                                              : std::nullopt;
 }
 
-void draw_measured(const RunResult &result, const App &app) {
-  if (!counters_line(result, "lanes per instruction")) return;
+void draw_measured(const RunResult& result, const App& app) {
+  if (!counters_line(result, "lanes per instruction"))
+    return;
   const std::optional<double> lanes = lanes_per_instruction(result);
   if (!lanes) {
-    note_text("The run's counters have no thread and warp instruction counts (the default set has them).");
+    note_text("The run's counters have no thread and warp instruction counts (the default set has "
+              "them).");
     return;
   }
-  ImGui::TextWrapped("Whole launch, every instruction: %s of 32 lanes active on average (%s %%). The rows below "
-                     "are the memory accesses of one warp: a step where few lanes work can be a small share of "
-                     "all the instructions, so the average stays high.",
-                     format_number(*lanes, 1).c_str(), format_number(100 * *lanes / 32, 1).c_str());
+  ImGui::TextWrapped(
+      "Whole launch, every instruction: %s of 32 lanes active on average (%s %%). The rows below "
+      "are the memory accesses of one warp: a step where few lanes work can be a small share of "
+      "all the instructions, so the average stays high.",
+      format_number(*lanes, 1).c_str(), format_number(100 * *lanes / 32, 1).c_str());
   if (app.baseline)
     ImGui::Text("baseline %s: %s (%s)", app.baseline_label().c_str(),
-                lanes_per_instruction(*app.baseline) ? format_number(*lanes_per_instruction(*app.baseline), 1).c_str() : "-",
+                lanes_per_instruction(*app.baseline)
+                    ? format_number(*lanes_per_instruction(*app.baseline), 1).c_str()
+                    : "-",
                 change_text(lanes, lanes_per_instruction(*app.baseline)).c_str());
   note_text("smsp__thread_inst_executed / smsp__inst_executed over the whole launch.");
 }
 
 // One row: the lanes of the warp that make this access, lit in their lane's colour.
 void lane_strip(std::uint32_t mask) {
-  ImDrawList *draw = ImGui::GetWindowDrawList();
-  const float cell = std::max(6.0f, ImGui::GetContentRegionAvail().x * 0.6f / kWarpSize), height = ImGui::GetFontSize();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const float cell = std::max(6.0f, ImGui::GetContentRegionAvail().x * 0.6f / kWarpSize),
+              height = ImGui::GetFontSize();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImU32 off = ImGui::GetColorU32(ImGuiCol_FrameBg), on = IM_COL32(80, 170, 110, 255);
   for (int lane = 0; lane < kWarpSize; ++lane) {
-    const ImVec2 min(origin.x + lane * cell, origin.y + 1), max(min.x + cell - 1, origin.y + height - 1);
+    const ImVec2 min(origin.x + lane * cell, origin.y + 1),
+        max(min.x + cell - 1, origin.y + height - 1);
     draw->AddRectFilled(min, max, (mask >> lane) & 1u ? on : off);
   }
   ImGui::Dummy(ImVec2(cell * kWarpSize, height));
 }
 
-void draw_paths(App &app) {
+void draw_paths(App& app) {
   if (const std::string problem = app.request_problem(); !problem.empty()) {
     error_text(problem);
     return;
   }
-  const KernelDesc &kernel = *app.kernel();
+  const KernelDesc& kernel = *app.kernel();
   const LaunchShape launch = make_launch(kernel, app.params, app.block(), app.arch().sm_count);
-  MapChoice &choice = app.divergence_map;
+  MapChoice& choice = app.divergence_map;
   block_and_warp_fields(launch.grid, choice.block, choice.warp);
   const std::array<int, 3> sides{launch.grid.x, launch.grid.y, launch.grid.z};
-  for (int d = 0; d < 3; ++d) choice.block[d] = std::clamp(choice.block[d], 0, std::max(1, sides[d]) - 1);
+  for (int d = 0; d < 3; ++d)
+    choice.block[d] = std::clamp(choice.block[d], 0, std::max(1, sides[d]) - 1);
   const int warps = static_cast<int>((launch.block.threads() + kWarpSize - 1) / kWarpSize);
   choice.warp = std::clamp(choice.warp, 0, warps - 1);
   const Coord block{choice.block[0], choice.block[1], choice.block[2]};
-  if (!ImGui::BeginTable("##paths", 3, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) return;
+  if (!ImGui::BeginTable("##paths", 3, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg))
+    return;
   ImGui::TableSetupColumn("site, step");
   ImGui::TableSetupColumn("lanes 0 to 31");
   ImGui::TableSetupColumn("active");
@@ -80,10 +92,12 @@ void draw_paths(App &app) {
   for (int site = 0; site < static_cast<int>(kernel.sites.size()); ++site) {
     const std::int64_t steps = std::max<std::int64_t>(1, kernel.sites[site].iterations(launch));
     for (std::int64_t step = 0; step < std::min(steps, kMostSteps); ++step) {
-      const std::uint32_t mask = warp_access(kernel, launch, site, block, choice.warp, step).active_mask;
+      const std::uint32_t mask =
+          warp_access(kernel, launch, site, block, choice.warp, step).active_mask;
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::Text("%s%s", kernel.sites[site].name.c_str(), steps > 1 ? (", " + std::to_string(step)).c_str() : "");
+      ImGui::Text("%s%s", kernel.sites[site].name.c_str(),
+                  steps > 1 ? (", " + std::to_string(step)).c_str() : "");
       ImGui::TableNextColumn();
       lane_strip(mask);
       ImGui::TableNextColumn();
@@ -100,14 +114,16 @@ void draw_paths(App &app) {
 
 } // namespace
 
-void draw_divergence(App &app) {
+void draw_divergence(App& app) {
   if (app.latest && app.latest->kernel_id == app.kernel_id) {
     MeasuredScope scope(app);
     draw_measured(*app.latest, app);
   }
   ImGui::Separator();
-  note_text("A row per access site and loop step of the chosen warp: green lanes make that access, grey lanes skip "
-            "it (another branch, a guard, a finished tree step). Rows that are not all green are where the warp "
+  note_text("A row per access site and loop step of the chosen warp: green lanes make that access, "
+            "grey lanes skip "
+            "it (another branch, a guard, a finished tree step). Rows that are not all green are "
+            "where the warp "
             "diverges.");
   draw_paths(app);
 }

@@ -4,7 +4,6 @@
 // width or block redraws it at once, with or without a GPU.
 
 #include "panels.h"
-
 #include "widgets.h"
 
 #include <imgui.h>
@@ -13,13 +12,20 @@ namespace wl::viz {
 
 namespace {
 
-void draw_sites(const RunResult &result) {
-  if (!begin_site_table("##global_sites", {"site", "requests", "sectors/req (ideal)", "used / fetched", "width"})) return;
-  for (const SitePrediction &site : result.prediction.sites) {
-    if (site.space != MemorySpace::global) continue;
-    site_row(site, site.sectors_per_request(), site.requests ? double(site.ideal_sectors) / site.requests : 0);
+void draw_sites(const RunResult& result) {
+  if (!begin_site_table("##global_sites",
+                        {"site", "requests", "sectors/req (ideal)", "used / fetched", "width"}))
+    return;
+  for (const SitePrediction& site : result.prediction.sites) {
+    if (site.space != MemorySpace::global)
+      continue;
+    site_row(site, site.sectors_per_request(),
+             site.requests ? double(site.ideal_sectors) / site.requests : 0);
     ImGui::TableNextColumn();
-    ImGui::Text("%s %%", format_number(site.bytes_fetched ? 100.0 * site.bytes_used / site.bytes_fetched : 0, 0).c_str());
+    ImGui::Text(
+        "%s %%",
+        format_number(site.bytes_fetched ? 100.0 * site.bytes_used / site.bytes_fetched : 0, 0)
+            .c_str());
     ImGui::TableNextColumn();
     ImGui::Text("%d B", site.width);
   }
@@ -28,30 +34,34 @@ void draw_sites(const RunResult &result) {
 
 // The launch totals the counters measure (requests, sectors) beside the sites' sums, and the
 // baseline's when one is pinned.
-void draw_measured(const RunResult &result, const App &app) {
-  if (!counters_line(result, "requests and sectors")) return;
+void draw_measured(const RunResult& result, const App& app) {
+  if (!counters_line(result, "requests and sectors"))
+    return;
   ImGui::BeginChild("##global_measured", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 7));
   counter_table("##global_counters", result, app, "global_");
   ImGui::EndChild();
 }
 
-void draw_map(App &app) {
+void draw_map(App& app) {
   const std::optional<ChosenWarp> chosen = warp_chooser(app, MemorySpace::global, app.global_map);
-  if (!chosen) return;
+  if (!chosen)
+    return;
   const WarpMap map = global_warp_map(chosen->access);
-  const GlobalAccess &a = map.access;
-  ImGui::Text("%d sectors in %d line%s (ideal %d); %d of %d fetched bytes used (%s %%)", a.sectors, a.lines,
-              a.lines == 1 ? "" : "s", a.ideal_sectors, a.bytes_used, a.bytes_fetched,
-              format_number(a.bytes_fetched ? 100.0 * a.bytes_used / a.bytes_fetched : 0, 0).c_str());
-  note_text("A row per 128-byte line (offset from the first), four 32-byte sectors each; a coloured bar per lane "
+  const GlobalAccess& a = map.access;
+  ImGui::Text(
+      "%d sectors in %d line%s (ideal %d); %d of %d fetched bytes used (%s %%)", a.sectors, a.lines,
+      a.lines == 1 ? "" : "s", a.ideal_sectors, a.bytes_used, a.bytes_fetched,
+      format_number(a.bytes_fetched ? 100.0 * a.bytes_used / a.bytes_fetched : 0, 0).c_str());
+  note_text("A row per 128-byte line (offset from the first), four 32-byte sectors each; a "
+            "coloured bar per lane "
             "over its bytes, numbered where it fits; grey: fetched, not used.");
   warp_map(map);
 }
 
 } // namespace
 
-void draw_global_memory(App &app) {
-  if (const RunResult *model = app.model_view(); model && model->kernel_id == app.kernel_id) {
+void draw_global_memory(App& app) {
+  if (const RunResult* model = app.model_view(); model && model->kernel_id == app.kernel_id) {
     draw_sites(*model);
     if (app.latest && app.latest->kernel_id == app.kernel_id) {
       MeasuredScope scope(app);

@@ -2,11 +2,10 @@
 // its block shape (only shapes the kernel allows are ever sent: a refused shape is explained in
 // place), the architecture the models use, then Run or Live.
 
-#include "panels.h"
-
 #include "block_text.h"
 #include "controls.h"
 #include "kernel_request.h"
+#include "panels.h"
 #include "registry.h"
 #include "widgets.h"
 
@@ -19,25 +18,29 @@ namespace wl::viz {
 
 namespace {
 
-std::string family_of(const std::string &id) { return id.substr(0, id.find('/')); }
+std::string family_of(const std::string& id) { return id.substr(0, id.find('/')); }
 
 // Families as tree nodes, variants as selectable leaves named by their kernel id for scripts; the
 // selected family starts open.
-void draw_catalog(App &app) {
-  const std::vector<KernelDesc> &kernels = all_kernels();
+void draw_catalog(App& app) {
+  const std::vector<KernelDesc>& kernels = all_kernels();
   ImGui::BeginChild("##catalog", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 9), true);
   for (std::size_t i = 0; i < kernels.size();) {
     const std::string family = family_of(kernels[i].id);
     std::size_t end = i;
-    while (end < kernels.size() && family_of(kernels[end].id) == family) ++end;
-    if (family == family_of(app.kernel_id)) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+    while (end < kernels.size() && family_of(kernels[end].id) == family)
+      ++end;
+    if (family == family_of(app.kernel_id))
+      ImGui::SetNextItemOpen(true, ImGuiCond_Once);
     if (ui::tree_node(family.c_str())) {
       for (std::size_t k = i; k < end; ++k) {
-        const KernelDesc &desc = kernels[k];
+        const KernelDesc& desc = kernels[k];
         const std::string label = desc.id.substr(family.size() + 1) + "  -  " + desc.title;
-        if (ui::selectable(label.c_str(), desc.id == app.kernel_id, desc.id) && desc.id != app.kernel_id)
+        if (ui::selectable(label.c_str(), desc.id == app.kernel_id, desc.id) &&
+            desc.id != app.kernel_id)
           app.select_kernel(desc.id);
-        if (desc.id == app.kernel_id && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY(0.5f);
+        if (desc.id == app.kernel_id && ImGui::IsWindowAppearing())
+          ImGui::SetScrollHereY(0.5f);
       }
       ImGui::TreePop();
     }
@@ -48,85 +51,103 @@ void draw_catalog(App &app) {
 
 // The kernel's teaching note, and a button for each panel it points at: hovering the note or a
 // button outlines those panels; a click opens the panel and shows its tab.
-void draw_lesson(App &app, const KernelDesc &kernel) {
+void draw_lesson(App& app, const KernelDesc& kernel) {
   ImGui::TextUnformatted(kernel.id.c_str());
   empty_state(kernel.title); // wrapped: a long title never widens the panel
   ImGui::BeginChild("##lesson", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 6), true);
   ImGui::TextWrapped("%s", kernel.lesson.c_str());
   ImGui::EndChild();
   const std::vector<Panel> named = panels_named_in(kernel.lesson);
-  if (ImGui::IsItemHovered()) app.highlighted = named;
-  if (named.empty()) return;
+  if (ImGui::IsItemHovered())
+    app.highlighted = named;
+  if (named.empty())
+    return;
   ImGui::TextDisabled("The note points at:");
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   for (Panel panel : named) {
     // On the same line while the button fits, else on the next.
-    const float width = ImGui::CalcTextSize(panel_title(panel)).x + 2 * ImGui::GetStyle().FramePadding.x;
-    if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();
-    if (ui::small_button(panel_title(panel))) app.show_panel(panel);
-    if (ImGui::IsItemHovered()) app.highlighted = {panel};
+    const float width =
+        ImGui::CalcTextSize(panel_title(panel)).x + 2 * ImGui::GetStyle().FramePadding.x;
+    if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right)
+      ImGui::SameLine();
+    if (ui::small_button(panel_title(panel)))
+      app.show_panel(panel);
+    if (ImGui::IsItemHovered())
+      app.highlighted = {panel};
   }
 }
 
 // One parameter of the kernel on screen: a combo when the kernel lists its choices, else a number
 // field; a value out of range is refused below the Run button, never clamped.
-void draw_param(App &app, const ParamSpec &spec) {
+void draw_param(App& app, const ParamSpec& spec) {
   const auto found = app.params.find(spec.name);
-  if (found == app.params.end()) return; // only the chosen kernel's own parameters are edited
-  std::int64_t &value = found->second;
+  if (found == app.params.end())
+    return; // only the chosen kernel's own parameters are edited
+  std::int64_t& value = found->second;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
   if (!spec.choices.empty()) {
     const std::string current = std::to_string(value);
     if (ui::begin_combo(spec.name.c_str(), current.c_str())) {
       for (std::int64_t choice : spec.choices)
-        if (ui::selectable(std::to_string(choice).c_str(), choice == value)) value = choice;
+        if (ui::selectable(std::to_string(choice).c_str(), choice == value))
+          value = choice;
       ImGui::EndCombo();
     }
   } else {
     long long edited = value;
-    if (ui::input_int64(spec.name.c_str(), &edited)) value = edited;
+    if (ui::input_int64(spec.name.c_str(), &edited))
+      value = edited;
   }
   ImGui::SameLine();
-  help_marker((spec.help + " (" + std::to_string(spec.min) + " to " + std::to_string(spec.max) + ")").c_str());
+  help_marker(
+      (spec.help + " (" + std::to_string(spec.min) + " to " + std::to_string(spec.max) + ")")
+          .c_str());
 }
 
-void draw_params(App &app, const KernelDesc &kernel) {
-  if (kernel.params.empty()) return;
+void draw_params(App& app, const KernelDesc& kernel) {
+  if (kernel.params.empty())
+    return;
   ImGui::TextDisabled("Problem size");
-  for (const ParamSpec &spec : kernel.params)
-    if (spec.is_size) draw_param(app, spec);
-  if (std::any_of(kernel.params.begin(), kernel.params.end(), [](const ParamSpec &s) { return !s.is_size; })) {
+  for (const ParamSpec& spec : kernel.params)
+    if (spec.is_size)
+      draw_param(app, spec);
+  if (std::any_of(kernel.params.begin(), kernel.params.end(),
+                  [](const ParamSpec& s) { return !s.is_size; })) {
     ImGui::TextDisabled("Parameters");
-    for (const ParamSpec &spec : kernel.params)
-      if (!spec.is_size) draw_param(app, spec);
+    for (const ParamSpec& spec : kernel.params)
+      if (!spec.is_size)
+        draw_param(app, spec);
   }
 }
 
 // The block as a person writes it ("256", "16x8"), and the presets the kernel allows for these
 // parameters.
-void draw_block_editor(App &app, const KernelDesc &kernel) {
+void draw_block_editor(App& app, const KernelDesc& kernel) {
   ImGui::TextDisabled("Block shape");
   if (kernel.library_chooses_block) {
     ImGui::TextWrapped("%s", kernel.allowed_blocks.c_str());
     return;
   }
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
-  if (ui::input_text("block", app.block_field.data(), app.block_field.size())) app.block_field_edited();
+  if (ui::input_text("block", app.block_field.data(), app.block_field.size()))
+    app.block_field_edited();
   ImGui::SameLine();
   help_marker("Threads per block as X, XxY or XxYxZ, e.g. 256 or 16x16.");
   empty_state(("allowed: " + kernel.allowed_blocks).c_str());
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   bool first = true;
-  for (const BlockShape &preset : allowed_presets(kernel, app.params)) {
+  for (const BlockShape& preset : allowed_presets(kernel, app.params)) {
     const std::string text = format_block(preset);
     const float width = ImGui::CalcTextSize(text.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x;
-    if (!first && ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();
+    if (!first && ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right)
+      ImGui::SameLine();
     first = false;
-    if (ui::small_button(text.c_str())) app.set_block(preset);
+    if (ui::small_button(text.c_str()))
+      app.set_block(preset);
   }
 }
 
-void draw_arch_picker(App &app) {
+void draw_arch_picker(App& app) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
   if (ui::begin_combo("arch", app.arch().id.c_str())) {
     for (std::size_t i = 0; i < app.arches.size(); ++i) {
@@ -137,29 +158,36 @@ void draw_arch_picker(App &app) {
     ImGui::EndCombo();
   }
   ImGui::SameLine();
-  help_marker((app.arch().name + ": " + std::to_string(app.arch().sm_count) + " SMs. " + app.arch().source).c_str());
+  help_marker(
+      (app.arch().name + ": " + std::to_string(app.arch().sm_count) + " SMs. " + app.arch().source)
+          .c_str());
 }
 
 // Run is disabled while the request is invalid, and the reason is shown in its place.
-void draw_run_controls(App &app) {
+void draw_run_controls(App& app) {
   const std::string problem = app.request_problem();
   ImGui::BeginDisabled(!problem.empty());
-  if (ui::button("Run (F5)")) app.run();
+  if (ui::button("Run (F5)"))
+    app.run();
   ImGui::EndDisabled();
   ImGui::SameLine();
   ui::checkbox("Live (L)", &app.live);
-  if (!problem.empty()) error_text("Not sent: " + problem);
-  else if (!app.last_error.empty()) error_text(app.last_error);
+  if (!problem.empty())
+    error_text("Not sent: " + problem);
+  else if (!app.last_error.empty())
+    error_text(app.last_error);
 }
 
 // Pin the shown run as the baseline the panels compare with; clear it.
-void draw_baseline_controls(App &app) {
+void draw_baseline_controls(App& app) {
   ImGui::BeginDisabled(!app.latest || app.latest_is_stale());
-  if (ui::button("Pin as baseline (B)")) app.pin_baseline();
+  if (ui::button("Pin as baseline (B)"))
+    app.pin_baseline();
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled) && app.latest_is_stale())
     hover_text("The launch on screen has not been run yet: F5 (or Live) first.");
-  if (!app.baseline) return;
+  if (!app.baseline)
+    return;
   ImGui::SameLine();
   if (ui::button("Clear baseline")) {
     app.baseline.reset();
@@ -170,14 +198,16 @@ void draw_baseline_controls(App &app) {
 
 } // namespace
 
-void draw_launch(App &app) {
+void draw_launch(App& app) {
   draw_catalog(app);
-  const KernelDesc *kernel = app.kernel(); // after the catalog: a click there may have chosen another
+  const KernelDesc* kernel =
+      app.kernel(); // after the catalog: a click there may have chosen another
   if (!kernel) {
     empty_state("Start here: choose a kernel from the tree above.");
     return;
   }
-  note_text("Pick a kernel in the tree and read its lesson; change its block or parameters and the panels "
+  note_text("Pick a kernel in the tree and read its lesson; change its block or parameters and the "
+            "panels "
             "follow. Run (F5) measures.");
   draw_lesson(app, *kernel);
   draw_params(app, *kernel);

@@ -3,7 +3,6 @@
 // the grid falls into waves.
 
 #include "panels.h"
-
 #include "widgets.h"
 
 #include <imgui.h>
@@ -14,78 +13,94 @@ namespace {
 
 std::string percent(double fraction) { return format_number(100 * fraction, 1) + " %"; }
 
-void draw_summary(const App &app, const RunResult &result, const OccupancyResult &occupancy) {
-  if (!begin_figure_table("##occupancy")) return;
-  figure_row("theoretical occupancy", percent(occupancy.occupancy),
-             "Resident warps per SM over the SM's maximum, from the toolkit's occupancy calculator.");
-  const std::string achieved = !app.latest             ? "not measured yet: Run (F5)"
-                               : app.latest_is_stale() ? achieved_occupancy_text(*app.latest) + " of another launch (F5)"
-                                                       : achieved_occupancy_text(*app.latest);
+void draw_summary(const App& app, const RunResult& result, const OccupancyResult& occupancy) {
+  if (!begin_figure_table("##occupancy"))
+    return;
+  figure_row(
+      "theoretical occupancy", percent(occupancy.occupancy),
+      "Resident warps per SM over the SM's maximum, from the toolkit's occupancy calculator.");
+  const std::string achieved =
+      !app.latest             ? "not measured yet: Run (F5)"
+      : app.latest_is_stale() ? achieved_occupancy_text(*app.latest) + " of another launch (F5)"
+                              : achieved_occupancy_text(*app.latest);
   figure_row("achieved occupancy", achieved,
              "Warps active per cycle over the SM's maximum, from the hardware counters "
-             "(sm__warps_active.avg.pct_of_peak_sustained_active): below theoretical when warps finish unevenly "
+             "(sm__warps_active.avg.pct_of_peak_sustained_active): below theoretical when warps "
+             "finish unevenly "
              "or the last wave is partial.");
   figure_row("blocks per SM", std::to_string(occupancy.blocks_per_sm));
-  figure_row("warps per SM",
-             std::to_string(occupancy.warps_per_sm) + " of " + std::to_string(occupancy.max_warps_per_sm));
+  figure_row("warps per SM", std::to_string(occupancy.warps_per_sm) + " of " +
+                                 std::to_string(occupancy.max_warps_per_sm));
   if (result.runtime_blocks_per_sm >= 0 && !app.latest_is_stale())
     figure_row("runtime blocks per SM", std::to_string(result.runtime_blocks_per_sm),
                "cudaOccupancyMaxActiveBlocksPerMultiprocessor on the device");
   if (result.attributes)
     figure_row("registers / shared",
                std::to_string(result.attributes->registers) + " per thread, " +
-                   format_bytes(static_cast<double>(occupancy.allocated_shared_memory_per_block)) + " per block",
+                   format_bytes(static_cast<double>(occupancy.allocated_shared_memory_per_block)) +
+                   " per block",
                result.attributes->source.c_str());
   ImGui::EndTable();
 }
 
-void draw_curves(const App &app, const RunResult &result) {
-  if (!app.curves) return;
+void draw_curves(const App& app, const RunResult& result) {
+  if (!app.curves)
+    return;
   const float width = (ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().ItemSpacing.x) / 3;
   const float height = 90;
   const auto current_smem = result.attributes->static_shared_bytes + result.dynamic_smem;
   note_text("Occupancy (0 to 100 %) if one input changed; the dot is this launch");
   ImGui::BeginGroup();
-  impact_curve("block size", app.curves->block_size, result.launch.block.threads(), "threads", width, height);
+  impact_curve("block size", app.curves->block_size, result.launch.block.threads(), "threads",
+               width, height);
   ImGui::EndGroup();
   ImGui::SameLine();
   ImGui::BeginGroup();
-  impact_curve("registers / thread", app.curves->registers, result.attributes->registers, "regs", width, height);
+  impact_curve("registers / thread", app.curves->registers, result.attributes->registers, "regs",
+               width, height);
   ImGui::EndGroup();
   ImGui::SameLine();
   ImGui::BeginGroup();
-  impact_curve("shared memory / block", app.curves->shared_memory, current_smem, "B", width, height);
+  impact_curve("shared memory / block", app.curves->shared_memory, current_smem, "B", width,
+               height);
   ImGui::EndGroup();
 }
 
-void draw_waves(const Waves &waves) {
+void draw_waves(const Waves& waves) {
   ImGui::TextDisabled("Waves");
-  if (!begin_figure_table("##waves")) return;
+  if (!begin_figure_table("##waves"))
+    return;
   figure_row("grid", format_count(waves.grid_blocks) + " blocks");
-  figure_row("blocks per wave", format_count(waves.blocks_per_wave), "SMs x blocks per SM: one full wave");
-  figure_row("waves", format_number(waves.waves, 2) + " (" + format_count(waves.full_waves) + " full)");
+  figure_row("blocks per wave", format_count(waves.blocks_per_wave),
+             "SMs x blocks per SM: one full wave");
+  figure_row("waves",
+             format_number(waves.waves, 2) + " (" + format_count(waves.full_waves) + " full)");
   figure_row("tail",
-             waves.tail_blocks ? format_count(waves.tail_blocks) + " blocks, " + percent(waves.tail_fill) + " full"
+             waves.tail_blocks ? format_count(waves.tail_blocks) + " blocks, " +
+                                     percent(waves.tail_fill) + " full"
                                : "none: the last wave is full",
              "A partly filled last wave leaves SMs idle while it runs.");
   ImGui::EndTable();
 }
 
-std::optional<double> achieved_percent(const RunResult &result) {
-  const CounterValue *achieved = result.counters ? result.counters->find("achieved_occupancy") : nullptr;
+std::optional<double> achieved_percent(const RunResult& result) {
+  const CounterValue* achieved =
+      result.counters ? result.counters->find("achieved_occupancy") : nullptr;
   return achieved ? std::optional(achieved->value) : std::nullopt;
 }
 
 // The pinned baseline's occupancy beside the latest, in points.
-void draw_against_baseline(const App &app) {
-  if (!app.baseline) return;
+void draw_against_baseline(const App& app) {
+  if (!app.baseline)
+    return;
   const RunResult &now = *app.model_view(), &then = *app.baseline;
-  const auto theoretical = [](const RunResult &r) {
+  const auto theoretical = [](const RunResult& r) {
     return r.occupancy ? std::optional(100 * r.occupancy->occupancy) : std::nullopt;
   };
   ImGui::TextDisabled("Against the baseline, %s", app.baseline_label().c_str());
-  if (!ImGui::BeginTable("##baseline_occupancy", 3, ImGuiTableFlags_SizingStretchProp)) return;
-  const auto row = [](const char *label, std::optional<double> a, std::optional<double> b) {
+  if (!ImGui::BeginTable("##baseline_occupancy", 3, ImGuiTableFlags_SizingStretchProp))
+    return;
+  const auto row = [](const char* label, std::optional<double> a, std::optional<double> b) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(label);
@@ -95,35 +110,40 @@ void draw_against_baseline(const App &app) {
     ImGui::TextUnformatted(change_text(a, b, true).c_str());
   };
   row("theoretical", theoretical(now), theoretical(then));
-  row("achieved", app.latest && !app.latest_is_stale() ? achieved_percent(*app.latest) : std::nullopt,
+  row("achieved",
+      app.latest && !app.latest_is_stale() ? achieved_percent(*app.latest) : std::nullopt,
       achieved_percent(then));
   ImGui::EndTable();
 }
 
 } // namespace
 
-std::string achieved_occupancy_text(const RunResult &result) {
+std::string achieved_occupancy_text(const RunResult& result) {
   const std::optional<double> achieved = achieved_percent(result);
-  if (!achieved) return "not measured (needs a run with counters)";
+  if (!achieved)
+    return "not measured (needs a run with counters)";
   return format_number(*achieved, 1) + " %" + (result.recorded_on.empty() ? "" : " (recorded)");
 }
 
-void draw_occupancy(App &app) {
-  const RunResult *model = app.model_view();
+void draw_occupancy(App& app) {
+  const RunResult* model = app.model_view();
   if (!model) {
-    empty_state(app.request_problem().empty() ? "Computing the model of this launch..."
-                                              : "No figures: the launch is not valid (" + app.request_problem() + ")");
+    empty_state(app.request_problem().empty()
+                    ? "Computing the model of this launch..."
+                    : "No figures: the launch is not valid (" + app.request_problem() + ")");
     return;
   }
-  const RunResult &result = *model;
-  if (!app.model_is_current() && app.request_problem().empty()) note_text("Updating to the launch on screen...");
+  const RunResult& result = *model;
+  if (!app.model_is_current() && app.request_problem().empty())
+    note_text("Updating to the launch on screen...");
   if (!result.occupancy) {
-    empty_state("No occupancy for this launch: a library call (cuBLAS) chooses its own kernels and blocks.");
+    empty_state("No occupancy for this launch: a library call (cuBLAS) chooses its own kernels and "
+                "blocks.");
     return;
   }
-  const OccupancyResult &occupancy = *result.occupancy;
-  ImGui::Text("%s on %s, block %dx%dx%d", result.kernel_id.c_str(), result.arch.id.c_str(), result.launch.block.x,
-              result.launch.block.y, result.launch.block.z);
+  const OccupancyResult& occupancy = *result.occupancy;
+  ImGui::Text("%s on %s, block %dx%dx%d", result.kernel_id.c_str(), result.arch.id.c_str(),
+              result.launch.block.x, result.launch.block.y, result.launch.block.z);
   draw_summary(app, result, occupancy);
   draw_against_baseline(app);
   ImGui::Separator();

@@ -4,9 +4,8 @@
 // from the model for the current choices, so padding a tile by one word visibly dissolves the
 // conflict.
 
-#include "panels.h"
-
 #include "controls.h"
+#include "panels.h"
 #include "widgets.h"
 
 #include <imgui.h>
@@ -15,11 +14,15 @@ namespace wl::viz {
 
 namespace {
 
-void draw_sites(const RunResult &result) {
-  if (!begin_site_table("##shared_sites", {"site", "requests", "wavefronts/req (ideal)", "excess", "worst"})) return;
-  for (const SitePrediction &site : result.prediction.sites) {
-    if (site.space != MemorySpace::shared) continue;
-    site_row(site, site.wavefronts_per_request(), site.requests ? double(site.ideal_wavefronts) / site.requests : 0);
+void draw_sites(const RunResult& result) {
+  if (!begin_site_table("##shared_sites",
+                        {"site", "requests", "wavefronts/req (ideal)", "excess", "worst"}))
+    return;
+  for (const SitePrediction& site : result.prediction.sites) {
+    if (site.space != MemorySpace::shared)
+      continue;
+    site_row(site, site.wavefronts_per_request(),
+             site.requests ? double(site.ideal_wavefronts) / site.requests : 0);
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(format_count(site.excess_wavefronts).c_str());
     ImGui::TableNextColumn();
@@ -30,8 +33,9 @@ void draw_sites(const RunResult &result) {
 
 // The launch totals the counters measure (instructions, wavefronts, bank conflicts) beside the
 // sites' sums, the reason for a difference on hover, and the baseline's when one is pinned.
-void draw_measured(const RunResult &result, const App &app) {
-  if (!counters_line(result, "wavefronts")) return;
+void draw_measured(const RunResult& result, const App& app) {
+  if (!counters_line(result, "wavefronts"))
+    return;
   ImGui::BeginChild("##shared_measured", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 8));
   counter_table("##shared_counters", result, app, "shared_");
   ImGui::EndChild();
@@ -39,37 +43,44 @@ void draw_measured(const RunResult &result, const App &app) {
 
 // A slider for the `pad` parameter, when the kernel has one: the map follows at once, and in live
 // mode the measurement too.
-void draw_pad_slider(App &app) {
-  for (const ParamSpec &spec : app.kernel()->params) {
-    if (spec.name != "pad") continue;
+void draw_pad_slider(App& app) {
+  for (const ParamSpec& spec : app.kernel()->params) {
+    if (spec.name != "pad")
+      continue;
     const auto found = app.params.find(spec.name);
-    if (found == app.params.end()) return;
+    if (found == app.params.end())
+      return;
     int pad = static_cast<int>(found->second);
-    if (ui::slider_int("pad", &pad, static_cast<int>(spec.min), static_cast<int>(spec.max))) found->second = pad;
+    if (ui::slider_int("pad", &pad, static_cast<int>(spec.min), static_cast<int>(spec.max)))
+      found->second = pad;
     ImGui::SameLine();
     help_marker(spec.help.c_str());
   }
 }
 
-void draw_grid(App &app) {
+void draw_grid(App& app) {
   const std::optional<ChosenWarp> chosen = warp_chooser(app, MemorySpace::shared, app.shared_map);
-  if (!chosen) return;
+  if (!chosen)
+    return;
   const SharedAccess a = analyse_shared(chosen->access);
-  ImGui::Text("%d wavefront%s (ideal %d): %s", a.wavefronts, a.wavefronts == 1 ? "" : "s", a.ideal_wavefronts,
+  ImGui::Text("%d wavefront%s (ideal %d): %s", a.wavefronts, a.wavefronts == 1 ? "" : "s",
+              a.ideal_wavefronts,
               a.conflict_degree <= 1 ? "no bank conflict"
                                      : (std::to_string(a.conflict_degree) + "-way bank conflict, " +
                                         std::to_string(a.excess_wavefronts) + " excess")
                                            .c_str());
-  note_text("32 banks across, a row per pass (wavefront): green the passes the distinct words need at best, red the "
-            "passes a bank conflict adds. Hover a cell for its lanes; '*' is several lanes reading one word (a "
+  note_text("32 banks across, a row per pass (wavefront): green the passes the distinct words need "
+            "at best, red the "
+            "passes a bank conflict adds. Hover a cell for its lanes; '*' is several lanes reading "
+            "one word (a "
             "broadcast).");
   bank_grid(bank_map(chosen->access), chosen->access.width);
 }
 
 } // namespace
 
-void draw_shared_memory(App &app) {
-  if (const RunResult *model = app.model_view(); model && model->kernel_id == app.kernel_id) {
+void draw_shared_memory(App& app) {
+  if (const RunResult* model = app.model_view(); model && model->kernel_id == app.kernel_id) {
     draw_sites(*model);
     if (app.latest && app.latest->kernel_id == app.kernel_id) {
       MeasuredScope scope(app);

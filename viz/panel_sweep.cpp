@@ -4,14 +4,13 @@
 // as such with the reason on hover; shapes within the measured noise of the best are marked tied,
 // not ranked; a click loads that shape into the Launch panel; the table exports as CSV.
 
-#include "panels.h"
-
 #include "block_text.h"
 #include "controls.h"
 #include "kernel_request.h"
+#include "panels.h"
 #include "screenshot.h"
-#include "sweep_charts.h"
 #include "settings.h"
+#include "sweep_charts.h"
 #include "widgets.h"
 
 #include <algorithm>
@@ -23,88 +22,110 @@ namespace wl::viz {
 
 namespace {
 
-// A timestamped file in the app's folder for saved files, a counter added rather than overwrite one.
-void export_csv(App &app) {
-  const std::filesystem::path dir = app.screenshot_dir.empty() ? pictures_dir() : app.screenshot_dir;
+// A timestamped file in the app's folder for saved files, a counter added rather than overwrite
+// one.
+void export_csv(App& app) {
+  const std::filesystem::path dir =
+      app.screenshot_dir.empty() ? pictures_dir() : app.screenshot_dir;
   std::error_code error;
   std::filesystem::create_directories(dir, error);
   const std::string stem = "warplens-sweep-" + local_time("%Y%m%d-%H%M%S");
   std::filesystem::path file = dir / (stem + ".csv");
-  for (int n = 2; std::filesystem::exists(file, error); ++n) file = dir / (stem + "-" + std::to_string(n) + ".csv");
+  for (int n = 2; std::filesystem::exists(file, error); ++n)
+    file = dir / (stem + "-" + std::to_string(n) + ".csv");
   const std::string problem = write_file_atomically(file, sweep_csv(app.sweep.data->points));
   app.status = problem.empty() ? "sweep saved" : problem;
-  if (problem.empty()) app.last_saved_path = file.string();
+  if (problem.empty())
+    app.last_saved_path = file.string();
 }
 
-void draw_controls(App &app) {
+void draw_controls(App& app) {
   ImGui::PushItemWidth(ImGui::GetFontSize() * 8);
   ui::input_text("block x", app.sweep.x_sides.data(), app.sweep.x_sides.size());
   ImGui::SameLine();
   ui::input_text("block y", app.sweep.y_sides.data(), app.sweep.y_sides.size());
   ImGui::PopItemWidth();
-  if (ui::button("Model sweep")) app.model_sweep_now();
+  if (ui::button("Model sweep"))
+    app.model_sweep_now();
   if (ImGui::IsItemHovered())
     hover_text("Every shape through the occupancy and access models on " + app.arch().id +
-               " (no GPU): theoretical occupancy, sectors and wavefronts per request. `warplens sweep <kernel> --json "
+               " (no GPU): theoretical occupancy, sectors and wavefronts per request. `warplens "
+               "sweep <kernel> --json "
                "FILE` measures one on a GPU; open it with `warplens --sweep-json FILE`.");
   ImGui::SameLine();
   ImGui::BeginDisabled(app.sweep.running || !app.source);
-  if (ui::button("Measure sweep")) app.measure_sweep();
+  if (ui::button("Measure sweep"))
+    app.measure_sweep();
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    hover_text("Every shape measured by the worker (timing, verification, the default counters), one session for "
+    hover_text("Every shape measured by the worker (timing, verification, the default counters), "
+               "one session for "
                "all; with no GPU there, the models.");
   if (app.sweep.data) {
     ImGui::SameLine();
-    if (ui::button("Export CSV")) export_csv(app);
+    if (ui::button("Export CSV"))
+      export_csv(app);
   }
   if (app.sweep.running && app.source) {
     const auto [done, total] = app.source->sweep_progress();
-    ImGui::ProgressBar(total > 0 ? static_cast<float>(done) / total : 0.0f, ImVec2(ImGui::GetFontSize() * 14, 0),
-                       total > 0 ? (std::to_string(done) + " of " + std::to_string(total) + " shapes").c_str() : "starting");
+    ImGui::ProgressBar(
+        total > 0 ? static_cast<float>(done) / total : 0.0f, ImVec2(ImGui::GetFontSize() * 14, 0),
+        total > 0 ? (std::to_string(done) + " of " + std::to_string(total) + " shapes").c_str()
+                  : "starting");
     ImGui::SameLine();
-    if (ui::button("Cancel")) app.source->cancel_sweep();
+    if (ui::button("Cancel"))
+      app.source->cancel_sweep();
   }
-  if (!app.sweep.problem.empty()) error_text(app.sweep.problem);
+  if (!app.sweep.problem.empty())
+    error_text(app.sweep.problem);
 }
 
 // Only the figures the sweep has are offered; the choice falls back to the first of them.
-void draw_metric_choice(App &app, const SweepData &data) {
+void draw_metric_choice(App& app, const SweepData& data) {
   const std::vector<SweepMetric> offered = offered_metrics(data);
-  if (offered.empty()) return;
-  if (std::find(offered.begin(), offered.end(), app.sweep.metric) == offered.end()) app.sweep.metric = offered.front();
+  if (offered.empty())
+    return;
+  if (std::find(offered.begin(), offered.end(), app.sweep.metric) == offered.end())
+    app.sweep.metric = offered.front();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
   if (ui::begin_combo("colour by", sweep_metric_name(app.sweep.metric))) {
     for (SweepMetric m : offered)
-      if (ui::selectable(sweep_metric_name(m), m == app.sweep.metric)) app.sweep.metric = m;
+      if (ui::selectable(sweep_metric_name(m), m == app.sweep.metric))
+        app.sweep.metric = m;
     ImGui::EndCombo();
   }
 }
 
 } // namespace
 
-void draw_sweep(App &app) {
+void draw_sweep(App& app) {
   draw_controls(app);
   if (!app.sweep.data) {
     empty_state("No sweep yet: Model sweep sweeps the current kernel over the sides above.");
     return;
   }
-  const SweepData &data = *app.sweep.data;
-  ImGui::TextDisabled("%s: %s, %zu shapes", data.origin.c_str(), data.kernel_id.c_str(), data.points.size());
-  if (const KernelDesc *kernel = app.kernel();
+  const SweepData& data = *app.sweep.data;
+  ImGui::TextDisabled("%s: %s, %zu shapes", data.origin.c_str(), data.kernel_id.c_str(),
+                      data.points.size());
+  if (const KernelDesc* kernel = app.kernel();
       kernel && data.kernel_id == kernel->id && !data.params.empty() && data.params != app.params)
-    recorded_text("This sweep ran with " + format_params(*kernel, data.params) + ", not the parameters on screen: "
+    recorded_text("This sweep ran with " + format_params(*kernel, data.params) +
+                  ", not the parameters on screen: "
                   "Model sweep (or Measure sweep) again for them.");
-  const auto allowed = std::find_if(data.points.begin(), data.points.end(), [](const SweepPoint &p) { return p.result; });
+  const auto allowed = std::find_if(data.points.begin(), data.points.end(),
+                                    [](const SweepPoint& p) { return p.result; });
   if (allowed == data.points.end()) {
     error_text(data.points.empty() ? std::string("The sweep has no shapes.")
                                    : "The kernel refused every shape of this sweep; the first: " +
-                                         format_block(data.points.front().block) + ": " + data.points.front().refused);
+                                         format_block(data.points.front().block) + ": " +
+                                         data.points.front().refused);
     return;
   }
   draw_metric_choice(app, data);
-  const SweepPoint *clicked = one_row(data) ? line_chart(data, app.sweep.metric, app.block()) : nullptr;
-  if (const SweepPoint *cell = heatmap(data, app.sweep.metric, app.block())) clicked = cell;
+  const SweepPoint* clicked =
+      one_row(data) ? line_chart(data, app.sweep.metric, app.block()) : nullptr;
+  if (const SweepPoint* cell = heatmap(data, app.sweep.metric, app.block()))
+    clicked = cell;
   if (clicked) {
     app.set_block(clicked->block);
     app.run();

@@ -4,7 +4,6 @@
 // bandwidth, the floor any measurement will sit above.
 
 #include "panels.h"
-
 #include "widgets.h"
 
 #include <algorithm>
@@ -15,32 +14,43 @@ namespace wl::viz {
 
 namespace {
 
-void draw_work(const RunResult &result) {
-  if (!begin_figure_table("##work")) return;
-  figure_row("bytes moved", format_bytes(result.bytes_moved),
-             "The fewest bytes the kernel must move: every input read once, every output written once.");
-  if (result.flops > 0) figure_row("arithmetic", format_number(result.flops / 1e9, 3) + " GFLOP");
+void draw_work(const RunResult& result) {
+  if (!begin_figure_table("##work"))
+    return;
+  figure_row(
+      "bytes moved", format_bytes(result.bytes_moved),
+      "The fewest bytes the kernel must move: every input read once, every output written once.");
+  if (result.flops > 0)
+    figure_row("arithmetic", format_number(result.flops / 1e9, 3) + " GFLOP");
   const double peak = result.arch.dram_bandwidth_gbps * 1e9;
   if (peak > 0) {
-    figure_row("at peak, bytes needed", format_number(result.bytes_moved / peak * 1e3, 4) + " ms",
-               "bytes moved / the arch's peak DRAM bandwidth: no run can be faster while memory-bound.");
+    figure_row(
+        "at peak, bytes needed", format_number(result.bytes_moved / peak * 1e3, 4) + " ms",
+        "bytes moved / the arch's peak DRAM bandwidth: no run can be faster while memory-bound.");
     double fetched = 0; // what the model's sectors bring in from global memory
-    for (const SitePrediction &site : result.prediction.sites)
-      if (site.space == MemorySpace::global) fetched += static_cast<double>(site.bytes_fetched);
+    for (const SitePrediction& site : result.prediction.sites)
+      if (site.space == MemorySpace::global)
+        fetched += static_cast<double>(site.bytes_fetched);
     if (fetched > 0)
-      figure_row("at peak, sectors fetched", format_number(fetched / peak * 1e3, 4) + " ms (" + format_bytes(fetched) + ")",
-                 "The model's 32-byte sectors x 32 B / peak bandwidth: the floor for the access pattern as written "
+      figure_row("at peak, sectors fetched",
+                 format_number(fetched / peak * 1e3, 4) + " ms (" + format_bytes(fetched) + ")",
+                 "The model's 32-byte sectors x 32 B / peak bandwidth: the floor for the access "
+                 "pattern as written "
                  "(an upper bound on the traffic: the caches may serve part of it).");
   }
   ImGui::EndTable();
 }
 
-void draw_measurement(const RunResult &result) {
-  const TimingStats &t = *result.timing;
-  if (!begin_figure_table("##timing")) return;
-  figure_row("median", format_number(t.median_ms, 4) + " ms", "Median of the cold samples (L2 flushed before each).");
+void draw_measurement(const RunResult& result) {
+  const TimingStats& t = *result.timing;
+  if (!begin_figure_table("##timing"))
+    return;
+  figure_row("median", format_number(t.median_ms, 4) + " ms",
+             "Median of the cold samples (L2 flushed before each).");
   figure_row("min", format_number(t.min_ms, 4) + " ms");
-  figure_row("noise", format_number(100 * t.noise, 2) + " %" + (t.converged ? "" : " (budget reached first)"),
+  figure_row("noise",
+             format_number(100 * t.noise, 2) + " %" +
+                 (t.converged ? "" : " (budget reached first)"),
              "Relative standard deviation of the samples; sampling stops under 0.5 %.");
   figure_row("samples", std::to_string(t.samples));
   figure_row("throughput", format_number(result.gbps(), 1) + " GB/s");
@@ -48,22 +58,29 @@ void draw_measurement(const RunResult &result) {
              format_number(100 * result.peak_bandwidth_fraction(), 1) + " % of " +
                  format_number(result.arch.dram_bandwidth_gbps, 0) + " GB/s",
              "Throughput over the device's peak DRAM bandwidth.");
-  if (result.flops > 0) figure_row("compute", format_number(result.gflops(), 1) + " GFLOP/s");
+  if (result.flops > 0)
+    figure_row("compute", format_number(result.gflops(), 1) + " GFLOP/s");
   ImGui::EndTable();
 }
 
 // The pinned baseline beside the latest run: its median, the change and the speed-up.
-void draw_against_baseline(const App &app) {
-  if (!app.baseline) return;
-  const std::optional<double> now = app.latest->timing ? std::optional(app.latest->timing->median_ms) : std::nullopt;
-  const std::optional<double> then = app.baseline->timing ? std::optional(app.baseline->timing->median_ms) : std::nullopt;
+void draw_against_baseline(const App& app) {
+  if (!app.baseline)
+    return;
+  const std::optional<double> now =
+      app.latest->timing ? std::optional(app.latest->timing->median_ms) : std::nullopt;
+  const std::optional<double> then =
+      app.baseline->timing ? std::optional(app.baseline->timing->median_ms) : std::nullopt;
   ImGui::TextDisabled("Against the baseline, %s", app.baseline_label().c_str());
-  if (!begin_figure_table("##baseline_timing")) return;
+  if (!begin_figure_table("##baseline_timing"))
+    return;
   figure_row("baseline median", then ? format_number(*then, 4) + " ms" : "not timed");
-  figure_row("change", change_text(now, then), "The latest median against the baseline's: negative is faster.");
+  figure_row("change", change_text(now, then),
+             "The latest median against the baseline's: negative is faster.");
   if (now && then && *now > 0) {
     const double speed_up = *then / *now;
-    figure_row("speed-up", format_number(speed_up, speed_up < 0.1 ? 4 : 2) + "x", "baseline median / latest median");
+    figure_row("speed-up", format_number(speed_up, speed_up < 0.1 ? 4 : 2) + "x",
+               "baseline median / latest median");
   }
   ImGui::EndTable();
   ImGui::Separator();
@@ -71,38 +88,45 @@ void draw_against_baseline(const App &app) {
 
 // The recent timed runs of the kernel on screen (other kernels' times are not comparable), with
 // the range of their medians.
-void draw_history(const App &app) {
+void draw_history(const App& app) {
   std::vector<double> medians;
-  for (const RunResult &run : app.history)
-    if (run.timing && run.kernel_id == app.kernel_id) medians.push_back(run.timing->median_ms);
+  for (const RunResult& run : app.history)
+    if (run.timing && run.kernel_id == app.kernel_id)
+      medians.push_back(run.timing->median_ms);
   ImGui::TextDisabled("Recent runs of %s (median ms, newest right)", app.kernel_id.c_str());
   if (medians.empty()) {
     empty_state("No timed runs of this kernel yet.");
     return;
   }
   const auto [low, high] = std::minmax_element(medians.begin(), medians.end());
-  ImGui::Text("%zu runs, %s to %s ms", medians.size(), format_number(*low, 4).c_str(), format_number(*high, 4).c_str());
+  ImGui::Text("%zu runs, %s to %s ms", medians.size(), format_number(*low, 4).c_str(),
+              format_number(*high, 4).c_str());
   history_plot(medians, ImGui::GetContentRegionAvail().x, 48);
 }
 
 } // namespace
 
-void draw_timings(App &app) {
+void draw_timings(App& app) {
   if (app.latest) {
-    const RunResult &result = *app.latest;
+    const RunResult& result = *app.latest;
     MeasuredScope measured(app);
     draw_against_baseline(app); // first: with a baseline pinned, the change is the point
-    if (!result.recorded_on.empty()) recorded_text("Timing " + result.recorded_on + " (model mode: nothing ran here)");
-    if (result.timing) draw_measurement(result);
+    if (!result.recorded_on.empty())
+      recorded_text("Timing " + result.recorded_on + " (model mode: nothing ran here)");
+    if (result.timing)
+      draw_measurement(result);
     else
-      empty_state("Not timed: model mode predicts occupancy and memory traffic, not time. A run on a GPU fills "
-                  "the median, noise and throughput here; the bundled H100 recording has every kernel at its "
+      empty_state("Not timed: model mode predicts occupancy and memory traffic, not time. A run on "
+                  "a GPU fills "
+                  "the median, noise and throughput here; the bundled H100 recording has every "
+                  "kernel at its "
                   "default parameters and block and at its block presets.");
   } else {
     empty_state("Not measured yet: Run (F5) measures this launch.");
   }
   ImGui::Separator();
-  if (const RunResult *model = app.model_view()) draw_work(*model);
+  if (const RunResult* model = app.model_view())
+    draw_work(*model);
   draw_history(app);
 }
 

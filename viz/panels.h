@@ -8,21 +8,23 @@
 
 namespace wl::viz {
 
-void draw_launch(App &app);        // kernel catalog, parameters, block, arch, Run / Live
-void draw_occupancy(App &app);     // occupancy, limiters, impact curves, waves
-void draw_timings(App &app);       // median, min, noise, throughput, recent runs
-void draw_counters(App &app);      // every access site: predicted, and measured when collected
-void draw_global_memory(App &app); // global sites: sectors per request; the warp map of lanes on sectors
-void draw_shared_memory(App &app); // shared sites: wavefronts per request; the bank grid
-void draw_divergence(App &app);    // the active lanes of a warp at each site and step; lanes per instruction
-void draw_sweep(App &app);         // a block-shape sweep as a line (1D) or heatmap (2D), any figure
+void draw_launch(App& app);    // kernel catalog, parameters, block, arch, Run / Live
+void draw_occupancy(App& app); // occupancy, limiters, impact curves, waves
+void draw_timings(App& app);   // median, min, noise, throughput, recent runs
+void draw_counters(App& app);  // every access site: predicted, and measured when collected
+void draw_global_memory(
+    App& app); // global sites: sectors per request; the warp map of lanes on sectors
+void draw_shared_memory(App& app); // shared sites: wavefronts per request; the bank grid
+void draw_divergence(
+    App& app); // the active lanes of a warp at each site and step; lanes per instruction
+void draw_sweep(App& app); // a block-shape sweep as a line (1D) or heatmap (2D), any figure
 
 struct PanelInfo {
   Panel panel;
-  const char *key;   // "launch", "global", ...
-  const char *title; // "Launch", "Global memory", ...
-  void (*draw)(App &);
-  Tile tile;         // where it sits at first (View > Reset layout puts it back)
+  const char* key;   // "launch", "global", ...
+  const char* title; // "Launch", "Global memory", ...
+  void (*draw)(App&);
+  Tile tile; // where it sits at first (View > Reset layout puts it back)
   bool open_at_start;
 };
 
@@ -37,10 +39,10 @@ inline constexpr std::array<PanelInfo, kAllPanels.size()> kPanels = {{
     {Panel::sweep, "sweep", "Sweep", draw_sweep, Tile::bottom, true},
 }};
 
-inline const PanelInfo &panel_info(Panel panel) { return kPanels[static_cast<int>(panel)]; }
+inline const PanelInfo& panel_info(Panel panel) { return kPanels[static_cast<int>(panel)]; }
 
 // What the occupancy panel shows for achieved occupancy: the counters' figure ("75.9 %", marked
 // when recorded) or why there is none. The screenshot sidecar carries the same text.
-std::string achieved_occupancy_text(const RunResult &result);
+std::string achieved_occupancy_text(const RunResult& result);
 
 } // namespace wl::viz

@@ -4,22 +4,24 @@
 #include "error.h"
 #include "protocol.h"
 
-
 #include <nlohmann/json.hpp>
 
 namespace wl::viz {
 
 namespace {
 
-bool same_shape(const BlockShape &a, const BlockShape &b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+bool same_shape(const BlockShape& a, const BlockShape& b) {
+  return a.x == b.x && a.y == b.y && a.z == b.z;
+}
 
 } // namespace
 
 std::string Recording::label() const { return "recorded on " + device + ", " + date; }
 
-bool Recording::fill(RunResult &result) const {
-  if (result.arch.id != arch) return false;
-  for (const RunResult &run : runs) {
+bool Recording::fill(RunResult& result) const {
+  if (result.arch.id != arch)
+    return false;
+  for (const RunResult& run : runs) {
     if (run.kernel_id != result.kernel_id || run.params != result.params ||
         !same_shape(run.launch.block, result.launch.block))
       continue;
@@ -33,15 +35,16 @@ bool Recording::fill(RunResult &result) const {
   return false;
 }
 
-Recording load_recording(const std::filesystem::path &file) {
+Recording load_recording(const std::filesystem::path& file) {
   const nlohmann::json j = read_json_file(file, "recording");
   Recording recording;
   try {
     recording.arch = j.at("arch").get<std::string>();
     recording.device = j.at("device").get<std::string>();
     recording.date = j.at("date").get<std::string>();
-    for (const nlohmann::json &run : j.at("runs")) recording.runs.push_back(run_result_from_json(run));
-  } catch (const nlohmann::json::exception &e) {
+    for (const nlohmann::json& run : j.at("runs"))
+      recording.runs.push_back(run_result_from_json(run));
+  } catch (const nlohmann::json::exception& e) {
     throw UsageError(file.string() + ": not a recording (" + e.what() + ")");
   }
   return recording;

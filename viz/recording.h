@@ -22,10 +22,10 @@ struct Recording {
   std::string label() const; // "recorded on NVIDIA H100 80GB HBM3, 2026-11-21"
   // Copies the recorded timing, verification, counters and runtime occupancy of the matching run
   // into `result` (a model result) and labels it; false when nothing matches.
-  bool fill(RunResult &result) const;
+  bool fill(RunResult& result) const;
 };
 
 // Throws UsageError naming the file and what is wrong with it.
-Recording load_recording(const std::filesystem::path &file);
+Recording load_recording(const std::filesystem::path& file);
 
 } // namespace wl::viz

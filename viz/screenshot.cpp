@@ -2,9 +2,9 @@
 
 #include "block_text.h"
 #include "controls.h"
-#include "memory_maps.h"
 #include "error.h"
 #include "frame.h"
+#include "memory_maps.h"
 #include "panels.h"
 #include "run_report.h"
 #include "settings.h"
@@ -12,8 +12,8 @@
 
 #include <algorithm>
 #include <bit>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
@@ -23,7 +23,7 @@
 
 namespace wl::viz {
 
-std::string local_time(const char *format) {
+std::string local_time(const char* format) {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm parts{};
   localtime_r(&now, &parts);
@@ -36,9 +36,10 @@ namespace {
 
 using nlohmann::json;
 
-json configuration(const App &app) {
+json configuration(const App& app) {
   json panels = json::object();
-  for (Panel panel : kAllPanels) panels[panel_name(panel)] = app.panel_open[static_cast<int>(panel)];
+  for (Panel panel : kAllPanels)
+    panels[panel_name(panel)] = app.panel_open[static_cast<int>(panel)];
   return {{"kernel", app.kernel_id},
           {"params", app.params},
           {"block", format_block(app.block())},
@@ -55,91 +56,123 @@ json configuration(const App &app) {
 }
 
 // The current point of each impact curve, as the Occupancy panel marks it.
-json curve_points(const App &app) {
-  if (!app.curves || !app.latest || !app.latest->attributes) return nullptr;
-  const RunResult &r = *app.latest;
-  auto at = [](const std::vector<CurvePoint> &points, std::int64_t x) -> json {
-    const auto it = std::find_if(points.rbegin(), points.rend(), [&](const CurvePoint &p) { return p.x <= x; });
-    if (it == points.rend()) return nullptr;
-    return {{"x", x}, {"blocks_per_sm", it->blocks_per_sm}, {"occupancy", it->occupancy}, {"points", points.size()}};
+json curve_points(const App& app) {
+  if (!app.curves || !app.latest || !app.latest->attributes)
+    return nullptr;
+  const RunResult& r = *app.latest;
+  auto at = [](const std::vector<CurvePoint>& points, std::int64_t x) -> json {
+    const auto it =
+        std::find_if(points.rbegin(), points.rend(), [&](const CurvePoint& p) { return p.x <= x; });
+    if (it == points.rend())
+      return nullptr;
+    return {{"x", x},
+            {"blocks_per_sm", it->blocks_per_sm},
+            {"occupancy", it->occupancy},
+            {"points", points.size()}};
   };
   return {{"block_size", at(app.curves->block_size, r.launch.block.threads())},
           {"registers", at(app.curves->registers, r.attributes->registers)},
-          {"shared_memory", at(app.curves->shared_memory, r.attributes->static_shared_bytes + r.dynamic_smem)}};
+          {"shared_memory",
+           at(app.curves->shared_memory, r.attributes->static_shared_bytes + r.dynamic_smem)}};
 }
 
 // The warp a memory map draws, and its figures, as the panel shows them.
-json map_figures(const App &app, MemorySpace space) {
-  if (!app.request_problem().empty()) return nullptr;
-  const KernelDesc &kernel = *app.kernel();
+json map_figures(const App& app, MemorySpace space) {
+  if (!app.request_problem().empty())
+    return nullptr;
+  const KernelDesc& kernel = *app.kernel();
   MapChoice choice = space == MemorySpace::global ? app.global_map : app.shared_map;
-  const std::optional<ChosenWarp> chosen =
-      choose_warp(kernel, make_launch(kernel, app.params, app.block(), app.arch().sm_count), space, choice);
-  if (!chosen) return nullptr;
+  const std::optional<ChosenWarp> chosen = choose_warp(
+      kernel, make_launch(kernel, app.params, app.block(), app.arch().sm_count), space, choice);
+  if (!chosen)
+    return nullptr;
   json figures = {{"site", kernel.sites[chosen->site].name},
                   {"block", {chosen->block.x, chosen->block.y, chosen->block.z}},
                   {"warp", chosen->warp},
                   {"iteration", chosen->iteration},
                   {"active_lanes", std::popcount(chosen->access.active_mask)}};
-  if (chosen->access.active_mask == 0) return figures;
+  if (chosen->access.active_mask == 0)
+    return figures;
   if (space == MemorySpace::global) {
     const GlobalAccess a = global_warp_map(chosen->access).access;
-    figures.update({{"sectors", a.sectors}, {"lines", a.lines}, {"ideal_sectors", a.ideal_sectors},
-                    {"bytes_used", a.bytes_used}, {"bytes_fetched", a.bytes_fetched}});
+    figures.update({{"sectors", a.sectors},
+                    {"lines", a.lines},
+                    {"ideal_sectors", a.ideal_sectors},
+                    {"bytes_used", a.bytes_used},
+                    {"bytes_fetched", a.bytes_fetched}});
   } else {
     const SharedAccess a = analyse_shared(chosen->access);
-    figures.update({{"wavefronts", a.wavefronts}, {"ideal_wavefronts", a.ideal_wavefronts}, {"conflict_degree", a.conflict_degree}});
+    figures.update({{"wavefronts", a.wavefronts},
+                    {"ideal_wavefronts", a.ideal_wavefronts},
+                    {"conflict_degree", a.conflict_degree}});
   }
   return figures;
 }
 
-json sweep_figures(const App &app) {
-  json sweep = {{"x_sides", app.sweep.x_sides.data()}, {"y_sides", app.sweep.y_sides.data()},
-                {"metric", sweep_metric_name(app.sweep.metric)}, {"problem", app.sweep.problem},
+json sweep_figures(const App& app) {
+  json sweep = {{"x_sides", app.sweep.x_sides.data()},
+                {"y_sides", app.sweep.y_sides.data()},
+                {"metric", sweep_metric_name(app.sweep.metric)},
+                {"problem", app.sweep.problem},
                 {"running", app.sweep.running}};
-  if (!app.sweep.data) return sweep;
-  const SweepData &data = *app.sweep.data;
+  if (!app.sweep.data)
+    return sweep;
+  const SweepData& data = *app.sweep.data;
   json offered = json::array();
-  for (SweepMetric metric : offered_metrics(data)) offered.push_back(sweep_metric_name(metric));
+  for (SweepMetric metric : offered_metrics(data))
+    offered.push_back(sweep_metric_name(metric));
   int allowed = 0;
-  for (const SweepPoint &p : data.points) allowed += p.result ? 1 : 0;
-  sweep.update({{"kernel", data.kernel_id}, {"origin", data.origin}, {"measured", data.measured},
-                {"points", data.points.size()}, {"allowed", allowed}, {"offered", offered}});
+  for (const SweepPoint& p : data.points)
+    allowed += p.result ? 1 : 0;
+  sweep.update({{"kernel", data.kernel_id},
+                {"origin", data.origin},
+                {"measured", data.measured},
+                {"points", data.points.size()},
+                {"allowed", allowed},
+                {"offered", offered}});
   return sweep;
 }
 
 // The controls a person can see and reach, by panel: what a script can click.
 json controls_shown() {
   json controls = json::array();
-  for (const Control &c : controls_on_screen())
+  for (const Control& c : controls_on_screen())
     if (c.visible && !c.label.empty())
-      controls.push_back({{"label", c.label}, {"panel", c.panel}, {"x", std::lround(c.click_x)}, {"y", std::lround(c.click_y)}});
+      controls.push_back({{"label", c.label},
+                          {"panel", c.panel},
+                          {"x", std::lround(c.click_x)},
+                          {"y", std::lround(c.click_y)}});
   return controls;
 }
 
 // Figures the panels show that run_json does not carry.
-json derived_figures(const App &app) {
+json derived_figures(const App& app) {
   json figures = json::object();
   json medians = json::array();
-  for (const RunResult &run : app.history)
-    if (run.timing) medians.push_back(run.timing->median_ms);
+  for (const RunResult& run : app.history)
+    if (run.timing)
+      medians.push_back(run.timing->median_ms);
   figures["history_median_ms"] = medians;
-  if (!app.latest) return figures;
-  const RunResult &r = *app.latest;
+  if (!app.latest)
+    return figures;
+  const RunResult& r = *app.latest;
   figures["achieved_occupancy"] = achieved_occupancy_text(r);
   figures["recorded_on"] = r.recorded_on;
   figures["counters_measured"] = !r.counters             ? "not collected"
                                  : r.counters->available ? "collected (result.counters)"
                                                          : "unavailable: " + r.counters->reason;
   figures["time_at_peak_bandwidth_ms"] =
-      r.arch.dram_bandwidth_gbps > 0 ? json(r.bytes_moved / (r.arch.dram_bandwidth_gbps * 1e9) * 1e3) : json(nullptr);
+      r.arch.dram_bandwidth_gbps > 0
+          ? json(r.bytes_moved / (r.arch.dram_bandwidth_gbps * 1e9) * 1e3)
+          : json(nullptr);
   figures["impact_curves_current"] = curve_points(app);
   return figures;
 }
 
 // The baseline comparison as the Timings and Occupancy panels show it.
-json baseline_figures(const App &app) {
-  if (!app.baseline || !app.latest) return nullptr;
+json baseline_figures(const App& app) {
+  if (!app.baseline || !app.latest)
+    return nullptr;
   const RunResult &now = *app.latest, &then = *app.baseline;
   json figures = {{"label", app.baseline_label()}};
   if (now.timing && then.timing && now.timing->median_ms > 0) {
@@ -152,7 +185,7 @@ json baseline_figures(const App &app) {
   return figures;
 }
 
-json shown_elsewhere(const App &app) {
+json shown_elsewhere(const App& app) {
   return {{"baseline_comparison", baseline_figures(app)},
           {"global_map", map_figures(app, MemorySpace::global)},
           {"shared_map", map_figures(app, MemorySpace::shared)},
@@ -161,7 +194,7 @@ json shown_elsewhere(const App &app) {
 }
 
 // "shot.png" + "2" -> "shot-2.png"
-std::filesystem::path with_suffix(const std::filesystem::path &path, const std::string &suffix) {
+std::filesystem::path with_suffix(const std::filesystem::path& path, const std::string& suffix) {
   std::string name = path.stem().string();
   name.append("-").append(suffix).append(path.extension().string());
   return path.parent_path() / name;
@@ -169,12 +202,13 @@ std::filesystem::path with_suffix(const std::filesystem::path &path, const std::
 
 // A name is taken when the PNG or its sidecar exists; a name the file system refuses (too long, a
 // folder that cannot be read) throws with the system's reason.
-bool taken(const std::filesystem::path &png) {
+bool taken(const std::filesystem::path& png) {
   std::filesystem::path sidecar = png;
   sidecar.replace_extension(".json");
-  for (const std::filesystem::path &file : {png, sidecar}) {
+  for (const std::filesystem::path& file : {png, sidecar}) {
     std::error_code error;
-    if (std::filesystem::exists(file, error)) return true;
+    if (std::filesystem::exists(file, error))
+      return true;
     if (error && error != std::errc::no_such_file_or_directory)
       throw UsageError(file.filename().string().substr(0, 60) + "...: " + error.message());
   }
@@ -182,10 +216,11 @@ bool taken(const std::filesystem::path &png) {
 }
 
 // `base`, or base-2, base-3, ...: the first name not taken; a name the file system refuses throws.
-std::filesystem::path first_free(const std::filesystem::path &base) {
+std::filesystem::path first_free(const std::filesystem::path& base) {
   std::filesystem::path path = base;
   for (int counter = 2; taken(path); ++counter) {
-    if (counter > 1000) throw UsageError("no free file name like " + base.filename().string().substr(0, 80));
+    if (counter > 1000)
+      throw UsageError("no free file name like " + base.filename().string().substr(0, 80));
     path = with_suffix(base, std::to_string(counter));
   }
   return path;
@@ -193,7 +228,7 @@ std::filesystem::path first_free(const std::filesystem::path &base) {
 
 } // namespace
 
-Image crop(const Image &image, const PanelRect &rect) {
+Image crop(const Image& image, const PanelRect& rect) {
   const int x0 = std::clamp(static_cast<int>(rect.x), 0, image.width);
   const int y0 = std::clamp(static_cast<int>(rect.y), 0, image.height);
   const int x1 = std::clamp(static_cast<int>(rect.x + rect.width), x0, image.width);
@@ -209,42 +244,52 @@ Image crop(const Image &image, const PanelRect &rect) {
 
 std::filesystem::path pictures_dir() {
   namespace fs = std::filesystem;
-  const char *home = std::getenv("HOME");
-  if (const char *xdg = std::getenv("XDG_PICTURES_DIR"); xdg && *xdg) return fs::path(xdg) / "WarpLens";
+  const char* home = std::getenv("HOME");
+  if (const char* xdg = std::getenv("XDG_PICTURES_DIR"); xdg && *xdg)
+    return fs::path(xdg) / "WarpLens";
   // user-dirs.dirs holds lines such as XDG_PICTURES_DIR="$HOME/Pictures".
-  const char *config = std::getenv("XDG_CONFIG_HOME");
+  const char* config = std::getenv("XDG_CONFIG_HOME");
   const fs::path dirs = config && *config ? fs::path(config) / "user-dirs.dirs"
                         : home && *home   ? fs::path(home) / ".config" / "user-dirs.dirs"
                                           : fs::path();
   std::ifstream in(dirs);
   for (std::string line; std::getline(in, line);) {
     const std::string key = "XDG_PICTURES_DIR=\"";
-    if (!line.starts_with(key) || line.back() != '"') continue;
+    if (!line.starts_with(key) || line.back() != '"')
+      continue;
     std::string value = line.substr(key.size(), line.size() - key.size() - 1);
-    if (value.starts_with("$HOME")) value = std::string(home ? home : "") + value.substr(5);
-    if (!value.empty()) return fs::path(value) / "WarpLens";
+    if (value.starts_with("$HOME"))
+      value = std::string(home ? home : "") + value.substr(5);
+    if (!value.empty())
+      return fs::path(value) / "WarpLens";
   }
-  if (home && *home) return fs::path(home) / "Pictures" / "WarpLens";
+  if (home && *home)
+    return fs::path(home) / "Pictures" / "WarpLens";
   return fs::current_path();
 }
 
-std::filesystem::path free_screenshot_path(const std::filesystem::path &requested, std::optional<Panel> panel,
-                                           const std::filesystem::path &default_dir) {
+std::filesystem::path free_screenshot_path(const std::filesystem::path& requested,
+                                           std::optional<Panel> panel,
+                                           const std::filesystem::path& default_dir) {
   std::error_code error;
   // A folder means "save into it"; no name means the default folder.
   const bool folder = requested.empty() || std::filesystem::is_directory(requested, error);
   if (!folder) {
     // A sidecar takes the name with .json, so a PNG never ends in .json itself.
-    const std::filesystem::path png = requested.extension() == ".png" ? requested : std::filesystem::path(requested.string() + ".png");
-    if (!taken(png)) return png;
+    const std::filesystem::path png = requested.extension() == ".png"
+                                          ? requested
+                                          : std::filesystem::path(requested.string() + ".png");
+    if (!taken(png))
+      return png;
     return first_free(with_suffix(png, local_time("%Y%m%d-%H%M%S")));
   }
   std::string name = "warplens-" + local_time("%Y%m%d-%H%M%S");
-  if (panel) name.append("-").append(panel_name(*panel));
+  if (panel)
+    name.append("-").append(panel_name(*panel));
   return first_free((requested.empty() ? default_dir : requested) / (name + ".png"));
 }
 
-json screenshot_sidecar(const App &app, std::optional<Panel> panel, int width, int height) {
+json screenshot_sidecar(const App& app, std::optional<Panel> panel, int width, int height) {
   return {{"screenshot",
            {{"panel", panel ? panel_name(*panel) : "window"},
             {"width", width},
@@ -260,27 +305,33 @@ json screenshot_sidecar(const App &app, std::optional<Panel> panel, int width, i
           {"error", app.last_error}};
 }
 
-std::filesystem::path save_screenshot(const App &app, const Image &window, const ScreenshotRequest &request) {
+std::filesystem::path save_screenshot(const App& app, const Image& window,
+                                      const ScreenshotRequest& request) {
   Image image = window;
   if (request.panel) {
-    const PanelRect &rect = app.panel_rects[static_cast<int>(*request.panel)];
-    if (!rect.visible) throw UsageError(std::string("panel '") + panel_name(*request.panel) + "' is not open");
+    const PanelRect& rect = app.panel_rects[static_cast<int>(*request.panel)];
+    if (!rect.visible)
+      throw UsageError(std::string("panel '") + panel_name(*request.panel) + "' is not open");
     image = crop(window, rect);
   }
-  if (image.width <= 0 || image.height <= 0) throw UsageError("nothing to save: the image is empty");
+  if (image.width <= 0 || image.height <= 0)
+    throw UsageError("nothing to save: the image is empty");
   const std::filesystem::path png =
-      free_screenshot_path(request.path, request.panel, app.screenshot_dir.empty() ? pictures_dir() : app.screenshot_dir);
+      free_screenshot_path(request.path, request.panel,
+                           app.screenshot_dir.empty() ? pictures_dir() : app.screenshot_dir);
   if (!png.parent_path().empty()) {
     std::error_code ignored; // a missing folder is reported by the write below
     std::filesystem::create_directories(png.parent_path(), ignored);
   }
-  if (!stbi_write_png(png.c_str(), image.width, image.height, 4, image.rgba.data(), image.width * 4))
+  if (!stbi_write_png(png.c_str(), image.width, image.height, 4, image.rgba.data(),
+                      image.width * 4))
     throw UsageError("cannot write " + png.string());
   std::filesystem::path sidecar = png;
   sidecar.replace_extension(".json");
-  const std::string problem =
-      write_file_atomically(sidecar, screenshot_sidecar(app, request.panel, image.width, image.height).dump(2) + "\n");
-  if (!problem.empty()) throw UsageError(problem);
+  const std::string problem = write_file_atomically(
+      sidecar, screenshot_sidecar(app, request.panel, image.width, image.height).dump(2) + "\n");
+  if (!problem.empty())
+    throw UsageError(problem);
   return png;
 }
 

@@ -21,10 +21,10 @@ struct Image {
 };
 
 // The part of `image` a panel covered in the last frame, or the whole image.
-Image crop(const Image &image, const PanelRect &rect);
+Image crop(const Image& image, const PanelRect& rect);
 
 // Now, as strftime formats it in local time ("%Y%m%d-%H%M%S").
-std::string local_time(const char *format);
+std::string local_time(const char* format);
 
 // The folder screenshots and exports go to by default: the XDG pictures folder's WarpLens/.
 std::filesystem::path pictures_dir();
@@ -32,14 +32,17 @@ std::filesystem::path pictures_dir();
 // Where a screenshot goes: `requested` (".png" added when it has another extension) when it is
 // free, else with the time of day added; a folder (or nothing: `default_dir`) gets
 // warplens-20260321-142501[-panel].png inside. Never a name that is taken, by a PNG or a sidecar.
-std::filesystem::path free_screenshot_path(const std::filesystem::path &requested, std::optional<Panel> panel,
-                                           const std::filesystem::path &default_dir);
+std::filesystem::path free_screenshot_path(const std::filesystem::path& requested,
+                                           std::optional<Panel> panel,
+                                           const std::filesystem::path& default_dir);
 
 // The sidecar: configuration, the result (run_json), the figures only the GUI derives.
-nlohmann::json screenshot_sidecar(const App &app, std::optional<Panel> panel, int width, int height);
+nlohmann::json screenshot_sidecar(const App& app, std::optional<Panel> panel, int width,
+                                  int height);
 
 // Writes the PNG and `<name>.json`; returns the PNG's path. Throws UsageError when a file cannot
 // be written or the panel was not on screen.
-std::filesystem::path save_screenshot(const App &app, const Image &window, const ScreenshotRequest &request);
+std::filesystem::path save_screenshot(const App& app, const Image& window,
+                                      const ScreenshotRequest& request);
 
 } // namespace wl::viz

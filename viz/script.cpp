@@ -28,16 +28,17 @@ constexpr int kMostMoves = 30;     // frames a control may keep moving before it
 constexpr double kDefaultWaitSeconds = 60;
 
 std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   return text;
 }
 
-std::string clip(const std::string &text, std::size_t most = 60) {
+std::string clip(const std::string& text, std::size_t most = 60) {
   return text.size() <= most ? text : text.substr(0, most - 3) + "...";
 }
 
 // Words and "quoted strings" of one line; a quote inside a string is written \".
-std::vector<std::string> split_words(const std::string &line, const std::string &where) {
+std::vector<std::string> split_words(const std::string& line, const std::string& where) {
   std::vector<std::string> words;
   for (std::size_t i = 0; i < line.size();) {
     if (std::isspace(static_cast<unsigned char>(line[i]))) {
@@ -48,10 +49,12 @@ std::vector<std::string> split_words(const std::string &line, const std::string 
     if (line[i] == '"') {
       std::size_t j = i + 1;
       for (; j < line.size() && line[j] != '"'; ++j) {
-        if (line[j] == '\\' && j + 1 < line.size()) ++j;
+        if (line[j] == '\\' && j + 1 < line.size())
+          ++j;
         word += line[j];
       }
-      if (j >= line.size()) throw UsageError(where + ": a quoted label is not closed; write \"LABEL\"");
+      if (j >= line.size())
+        throw UsageError(where + ": a quoted label is not closed; write \"LABEL\"");
       i = j + 1;
     } else {
       const std::size_t j = line.find_first_of(" \t\r", i);
@@ -63,21 +66,28 @@ std::vector<std::string> split_words(const std::string &line, const std::string 
   return words;
 }
 
-std::optional<int> key_code(const std::string &name) {
+std::optional<int> key_code(const std::string& name) {
   const std::string key = lower(name);
-  if (key.size() == 1 && key[0] >= 'a' && key[0] <= 'z') return GLFW_KEY_A + (key[0] - 'a');
-  if (key.size() == 1 && key[0] >= '0' && key[0] <= '9') return GLFW_KEY_0 + (key[0] - '0');
+  if (key.size() == 1 && key[0] >= 'a' && key[0] <= 'z')
+    return GLFW_KEY_A + (key[0] - 'a');
+  if (key.size() == 1 && key[0] >= '0' && key[0] <= '9')
+    return GLFW_KEY_0 + (key[0] - '0');
   if (key.size() >= 2 && key.size() <= 3 && key[0] == 'f') {
     int n = 0;
     const auto [end, ec] = std::from_chars(key.data() + 1, key.data() + key.size(), n);
-    if (ec == std::errc() && end == key.data() + key.size() && n >= 1 && n <= 12) return GLFW_KEY_F1 + n - 1;
+    if (ec == std::errc() && end == key.data() + key.size() && n >= 1 && n <= 12)
+      return GLFW_KEY_F1 + n - 1;
   }
   static const std::vector<std::pair<std::string, int>> kNamed = {
-      {"escape", GLFW_KEY_ESCAPE}, {"enter", GLFW_KEY_ENTER}, {"tab", GLFW_KEY_TAB},   {"backspace", GLFW_KEY_BACKSPACE},
-      {"delete", GLFW_KEY_DELETE}, {"up", GLFW_KEY_UP},       {"down", GLFW_KEY_DOWN}, {"left", GLFW_KEY_LEFT},
-      {"right", GLFW_KEY_RIGHT},   {"=", GLFW_KEY_EQUAL},     {"-", GLFW_KEY_MINUS},   {"space", GLFW_KEY_SPACE}};
-  for (const auto &[named, code] : kNamed)
-    if (key == named) return code;
+      {"escape", GLFW_KEY_ESCAPE}, {"enter", GLFW_KEY_ENTER},
+      {"tab", GLFW_KEY_TAB},       {"backspace", GLFW_KEY_BACKSPACE},
+      {"delete", GLFW_KEY_DELETE}, {"up", GLFW_KEY_UP},
+      {"down", GLFW_KEY_DOWN},     {"left", GLFW_KEY_LEFT},
+      {"right", GLFW_KEY_RIGHT},   {"=", GLFW_KEY_EQUAL},
+      {"-", GLFW_KEY_MINUS},       {"space", GLFW_KEY_SPACE}};
+  for (const auto& [named, code] : kNamed)
+    if (key == named)
+      return code;
   return std::nullopt;
 }
 
@@ -86,85 +96,113 @@ struct Chord {
   bool ctrl = false;
 };
 
-std::optional<Chord> parse_chord(const std::string &text) {
+std::optional<Chord> parse_chord(const std::string& text) {
   const bool ctrl = lower(text).starts_with("ctrl+");
   const std::optional<int> code = key_code(ctrl ? text.substr(5) : text);
-  if (!code) return std::nullopt;
+  if (!code)
+    return std::nullopt;
   return Chord{*code, ctrl};
 }
 
 // "1280x720" as a window size in range, else nullopt.
-std::optional<std::pair<int, int>> window_size(const std::string &text) {
+std::optional<std::pair<int, int>> window_size(const std::string& text) {
   const std::size_t x = text.find('x');
   int width = 0, height = 0;
-  if (x == std::string::npos) return std::nullopt;
-  const auto [w_end, w_error] = std::from_chars(text.data(), text.data() + x, width);
-  const auto [h_end, h_error] = std::from_chars(text.data() + x + 1, text.data() + text.size(), height);
-  if (w_error != std::errc() || h_error != std::errc() || w_end != text.data() + x || h_end != text.data() + text.size())
+  if (x == std::string::npos)
     return std::nullopt;
-  if (width < 320 || height < 200 || width > 8192 || height > 8192) return std::nullopt;
+  const auto [w_end, w_error] = std::from_chars(text.data(), text.data() + x, width);
+  const auto [h_end, h_error] =
+      std::from_chars(text.data() + x + 1, text.data() + text.size(), height);
+  if (w_error != std::errc() || h_error != std::errc() || w_end != text.data() + x ||
+      h_end != text.data() + text.size())
+    return std::nullopt;
+  if (width < 320 || height < 200 || width > 8192 || height > 8192)
+    return std::nullopt;
   return std::pair(width, height);
 }
 
-double parse_seconds(const std::string &text, const std::string &where) {
+double parse_seconds(const std::string& text, const std::string& where) {
   double value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value) || value <= 0 || value > 3600)
-    throw UsageError(where + ": wait '" + clip(text) + "' is not a number of seconds; allowed more than 0 up to 3600");
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value) ||
+      value <= 0 || value > 3600)
+    throw UsageError(where + ": wait '" + clip(text) +
+                     "' is not a number of seconds; allowed more than 0 up to 3600");
   return value;
 }
 
 // A panel named as its tab reads ("Global memory") or by its key ("global").
-std::optional<Panel> script_panel(const std::string &name) {
+std::optional<Panel> script_panel(const std::string& name) {
   for (Panel panel : kAllPanels)
-    if (lower(name) == lower(panel_title(panel)) || lower(name) == panel_name(panel)) return panel;
+    if (lower(name) == lower(panel_title(panel)) || lower(name) == panel_name(panel))
+      return panel;
   return std::nullopt;
 }
 
-bool panel_matches(const std::string &name, const std::string &panel_title_text) {
-  if (name.empty()) return true;
-  if (lower(name) == lower(panel_title_text)) return true;
+bool panel_matches(const std::string& name, const std::string& panel_title_text) {
+  if (name.empty())
+    return true;
+  if (lower(name) == lower(panel_title_text))
+    return true;
   const std::optional<Panel> panel = parse_panel(lower(name));
   return panel && panel_title(*panel) == panel_title_text;
 }
 
-void check_step(const ScriptStep &step, const std::string &where) {
-  const auto count = [&](std::size_t low, std::size_t high, const char *usage) {
-    if (step.args.size() < low || step.args.size() > high) throw UsageError(where + ": " + step.verb + " takes " + usage);
+void check_step(const ScriptStep& step, const std::string& where) {
+  const auto count = [&](std::size_t low, std::size_t high, const char* usage) {
+    if (step.args.size() < low || step.args.size() > high)
+      throw UsageError(where + ": " + step.verb + " takes " + usage);
   };
   if (step.verb == "window") {
     count(1, 1, "one size, WIDTHxHEIGHT");
     if (!window_size(step.args[0]))
-      throw UsageError(where + ": window '" + clip(step.args[0]) + "' is not a size; allowed WIDTHxHEIGHT, 320x200 to 8192x8192");
+      throw UsageError(where + ": window '" + clip(step.args[0]) +
+                       "' is not a size; allowed WIDTHxHEIGHT, 320x200 to 8192x8192");
   } else if (step.verb == "scale") {
     count(1, 1, "one factor, 0.5 to 4");
     const double scale = std::atof(step.args[0].c_str());
-    if (!(scale >= 0.5 && scale <= 4)) throw UsageError(where + ": scale '" + clip(step.args[0]) + "' is not allowed; allowed 0.5 to 4");
+    if (!(scale >= 0.5 && scale <= 4))
+      throw UsageError(where + ": scale '" + clip(step.args[0]) +
+                       "' is not allowed; allowed 0.5 to 4");
   } else if (step.verb == "click") {
     count(1, 1, "\"LABEL\" [in \"PANEL\"]; a label with spaces goes in quotes");
   } else if (step.verb == "set") {
     count(2, 2, "\"LABEL\" VALUE [in \"PANEL\"]");
   } else if (step.verb == "key") {
-    count(1, 1, "one key: F1-F12, A-Z, 0-9, Escape, Enter, Tab, Backspace, Delete, arrows, =, -, with ctrl+ if wanted");
-    if (!parse_chord(step.args[0])) throw UsageError(where + ": unknown key '" + clip(step.args[0]) + "'; keys: F1-F12, A-Z, 0-9, Escape, Enter, Tab, Backspace, Delete, Up, Down, Left, Right, =, -, ctrl+KEY");
+    count(1, 1,
+          "one key: F1-F12, A-Z, 0-9, Escape, Enter, Tab, Backspace, Delete, arrows, =, -, with "
+          "ctrl+ if wanted");
+    if (!parse_chord(step.args[0]))
+      throw UsageError(where + ": unknown key '" + clip(step.args[0]) +
+                       "'; keys: F1-F12, A-Z, 0-9, Escape, Enter, Tab, Backspace, Delete, Up, "
+                       "Down, Left, Right, =, -, ctrl+KEY");
   } else if (step.verb == "wait") {
     count(0, 1, "nothing or a number of seconds");
-    if (!step.args.empty()) parse_seconds(step.args[0], where);
+    if (!step.args.empty())
+      parse_seconds(step.args[0], where);
   } else if (step.verb == "screenshot") {
     count(1, 2, "FILE [PANEL]");
     if (step.args.size() == 2 && !script_panel(step.args[1]))
-      throw UsageError(where + ": unknown panel '" + clip(step.args[1]) + "'; panels: launch, occupancy, timings, counters, global, shared, divergence, sweep");
+      throw UsageError(
+          where + ": unknown panel '" + clip(step.args[1]) +
+          "'; panels: launch, occupancy, timings, counters, global, shared, divergence, sweep");
   } else {
-    throw UsageError(where + ": unknown action '" + clip(step.verb) + "'; actions: window, scale, click, set, key, wait, screenshot");
+    throw UsageError(where + ": unknown action '" + clip(step.verb) +
+                     "'; actions: window, scale, click, set, key, wait, screenshot");
   }
-  if (!step.panel.empty() && !std::any_of(kAllPanels.begin(), kAllPanels.end(), [&](Panel p) { return panel_matches(step.panel, panel_title(p)); }))
-    throw UsageError(where + ": unknown panel '" + clip(step.panel) + "'; panels: Launch, Occupancy, Timings, Counters, Global memory, Shared memory, Divergence, Sweep");
+  if (!step.panel.empty() && !std::any_of(kAllPanels.begin(), kAllPanels.end(), [&](Panel p) {
+        return panel_matches(step.panel, panel_title(p));
+      }))
+    throw UsageError(where + ": unknown panel '" + clip(step.panel) +
+                     "'; panels: Launch, Occupancy, Timings, Counters, Global memory, Shared "
+                     "memory, Divergence, Sweep");
 }
 
 } // namespace
 
-Script parse_script(const std::string &text, const std::string &file) {
-  if (text.size() > kLargestScript) throw UsageError(file + ": the script is over 1 MiB; split it");
+Script parse_script(const std::string& text, const std::string& file) {
+  if (text.size() > kLargestScript)
+    throw UsageError(file + ": the script is over 1 MiB; split it");
   Script script{file, {}};
   std::istringstream lines(text);
   int number = 0;
@@ -172,7 +210,8 @@ Script parse_script(const std::string &text, const std::string &file) {
     ++number;
     const std::string where = file + ":" + std::to_string(number);
     std::vector<std::string> words = split_words(line, where);
-    if (words.empty() || words[0].starts_with("#")) continue;
+    if (words.empty() || words[0].starts_with("#"))
+      continue;
     ScriptStep step{number, lower(words[0]), {}, ""};
     words.erase(words.begin());
     if (words.size() >= 2 && words[words.size() - 2] == "in") { // `... in "PANEL"`
@@ -186,37 +225,45 @@ Script parse_script(const std::string &text, const std::string &file) {
   return script;
 }
 
-Script load_script(const std::filesystem::path &file) {
+Script load_script(const std::filesystem::path& file) {
   std::error_code error;
   if (!std::filesystem::is_regular_file(file, error))
-    throw UsageError(file.string() + ": no such script file (a regular file of script lines is needed)");
-  if (std::filesystem::file_size(file, error) > kLargestScript) throw UsageError(file.string() + ": the script is over 1 MiB; split it");
+    throw UsageError(file.string() +
+                     ": no such script file (a regular file of script lines is needed)");
+  if (std::filesystem::file_size(file, error) > kLargestScript)
+    throw UsageError(file.string() + ": the script is over 1 MiB; split it");
   std::ifstream in(file, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();
-  if (!in && !in.eof()) throw UsageError(file.string() + ": cannot read the script");
+  if (!in && !in.eof())
+    throw UsageError(file.string() + ": cannot read the script");
   return parse_script(text.str(), file.string());
 }
 
 namespace {
-const Control *find_control(const std::string &label, const std::string &panel);
+const Control* find_control(const std::string& label, const std::string& panel);
 } // namespace
 
 ScriptPlayer::ScriptPlayer(Script script) : m_script(std::move(script)) {
-  if (m_script.steps.empty()) m_outcome = ScriptOutcome{0, m_script.file + ": nothing to do"};
+  if (m_script.steps.empty())
+    m_outcome = ScriptOutcome{0, m_script.file + ": nothing to do"};
 }
 
-void ScriptPlayer::feed_input(ImGuiIO &io) {
-  if (m_input.x >= 0 || m_input.x <= -1e6f) io.MousePos = ImVec2(m_input.x, m_input.y);
+void ScriptPlayer::feed_input(ImGuiIO& io) {
+  if (m_input.x >= 0 || m_input.x <= -1e6f)
+    io.MousePos = ImVec2(m_input.x, m_input.y);
   io.MouseDown[0] = m_input.left;
   io.MouseWheel += m_input.wheel;
   m_input.wheel = 0;
   io.KeyCtrl = m_input.ctrl;
-  for (int key : m_input.keys_down) io.KeysDown[key] = true;
-  for (int key : m_input.keys_up) io.KeysDown[key] = false;
+  for (int key : m_input.keys_down)
+    io.KeysDown[key] = true;
+  for (int key : m_input.keys_up)
+    io.KeysDown[key] = false;
   m_input.keys_down.clear();
   m_input.keys_up.clear();
-  for (char c : m_input.characters) io.AddInputCharacter(static_cast<unsigned char>(c));
+  for (char c : m_input.characters)
+    io.AddInputCharacter(static_cast<unsigned char>(c));
   m_input.characters.clear();
 }
 
@@ -226,7 +273,7 @@ std::optional<std::pair<int, int>> ScriptPlayer::take_window_size() {
   return size;
 }
 
-void ScriptPlayer::fail(const ScriptStep &step, int code, const std::string &message) {
+void ScriptPlayer::fail(const ScriptStep& step, int code, const std::string& message) {
   m_outcome = ScriptOutcome{code, m_script.file + ":" + std::to_string(step.line) + ": " + message};
 }
 
@@ -234,17 +281,24 @@ void ScriptPlayer::next_step() {
   ++m_index;
   m_phase = 0;
   m_detours = m_scrolls = m_looks = m_moves = 0;
-  if (m_index >= m_script.steps.size()) m_outcome = ScriptOutcome{0, ""};
+  if (m_index >= m_script.steps.size())
+    m_outcome = ScriptOutcome{0, ""};
 }
 
-void ScriptPlayer::after_frame(App &app) {
-  if (m_outcome) return;
-  const ScriptStep &step = m_script.steps[m_index];
-  if (step.verb == "click") step_click(app, step);
-  else if (step.verb == "set") step_set(app, step);
-  else if (step.verb == "key") step_key(step);
-  else if (step.verb == "wait") step_wait(app, step);
-  else if (step.verb == "screenshot") step_screenshot(app, step);
+void ScriptPlayer::after_frame(App& app) {
+  if (m_outcome)
+    return;
+  const ScriptStep& step = m_script.steps[m_index];
+  if (step.verb == "click")
+    step_click(app, step);
+  else if (step.verb == "set")
+    step_set(app, step);
+  else if (step.verb == "key")
+    step_key(step);
+  else if (step.verb == "wait")
+    step_wait(app, step);
+  else if (step.verb == "screenshot")
+    step_screenshot(app, step);
   else if (step.verb == "window") {
     m_window_size = window_size(step.args[0]);
     next_step();
@@ -257,37 +311,45 @@ void ScriptPlayer::after_frame(App &app) {
 namespace {
 
 // The control a step means: the label in the panel asked for, one in sight first.
-const Control *find_control(const std::string &label, const std::string &panel) {
-  const Control *found = nullptr;
-  for (const Control &c : controls_on_screen())
-    if (c.label == label && panel_matches(panel, c.panel) && (!found || (!found->visible && c.visible))) found = &c;
+const Control* find_control(const std::string& label, const std::string& panel) {
+  const Control* found = nullptr;
+  for (const Control& c : controls_on_screen())
+    if (c.label == label && panel_matches(panel, c.panel) &&
+        (!found || (!found->visible && c.visible)))
+      found = &c;
   return found;
 }
 
 // What a person would open first to reach a label that is not on screen: the panel's tab, or
 // the kernel's family in the Launch tree.
-const Control *detour_to(const std::string &label, const std::string &panel) {
+const Control* detour_to(const std::string& label, const std::string& panel) {
   if (!panel.empty())
-    for (const Control &c : controls_on_screen())
-      if (c.kind == ControlKind::tab && panel_matches(panel, c.label)) return &c;
-  if (const KernelDesc *kernel = find_kernel(label)) {
+    for (const Control& c : controls_on_screen())
+      if (c.kind == ControlKind::tab && panel_matches(panel, c.label))
+        return &c;
+  if (const KernelDesc* kernel = find_kernel(label)) {
     const std::string family = kernel->id.substr(0, kernel->id.find('/'));
-    if (const Control *node = find_control(family, "")) return node;
-    for (const Control &c : controls_on_screen())
-      if (c.kind == ControlKind::tab && c.label == panel_title(Panel::launch)) return &c;
+    if (const Control* node = find_control(family, ""))
+      return node;
+    for (const Control& c : controls_on_screen())
+      if (c.kind == ControlKind::tab && c.label == panel_title(Panel::launch))
+        return &c;
   }
   return nullptr;
 }
 
 std::string labels_on_screen() {
   std::vector<std::string> labels;
-  for (const Control &c : controls_on_screen())
-    if (c.visible && !c.label.empty() && std::find(labels.begin(), labels.end(), c.label) == labels.end())
+  for (const Control& c : controls_on_screen())
+    if (c.visible && !c.label.empty() &&
+        std::find(labels.begin(), labels.end(), c.label) == labels.end())
       labels.push_back(c.label);
   std::string text;
   const std::size_t shown = std::min<std::size_t>(labels.size(), 60);
-  for (std::size_t i = 0; i < shown; ++i) text += (i ? ", \"" : "\"") + clip(labels[i], 32) + "\"";
-  if (labels.size() > shown) text += " and " + std::to_string(labels.size() - shown) + " more";
+  for (std::size_t i = 0; i < shown; ++i)
+    text += (i ? ", \"" : "\"") + clip(labels[i], 32) + "\"";
+  if (labels.size() > shown)
+    text += " and " + std::to_string(labels.size() - shown) + " more";
   return text.empty() ? "none" : text;
 }
 
@@ -295,15 +357,19 @@ std::string labels_on_screen() {
 
 // Phase 0 of a click or a set: puts the pointer over the control, scrolling it into sight or
 // opening what hides it first (a detour ends with phase 0 again). False when the step failed.
-bool ScriptPlayer::reach(App &, const ScriptStep &step, const std::string &label) {
-  const Control *target = find_control(label, step.panel);
+bool ScriptPlayer::reach(App&, const ScriptStep& step, const std::string& label) {
+  const Control* target = find_control(label, step.panel);
   // A list or popup opened by the last click appears a frame or two later: look again first.
-  if (!target && ++m_looks <= kFramesToAppear) return true;
+  if (!target && ++m_looks <= kFramesToAppear)
+    return true;
   const bool detour = !target;
-  if (!target) target = detour_to(label, step.panel);
+  if (!target)
+    target = detour_to(label, step.panel);
   if (!target || (detour && target->visible && ++m_detours > kMostDetours)) {
-    fail(step, 2, step.verb + ": no \"" + clip(label) + "\" on screen" + (step.panel.empty() ? "" : " in " + step.panel) +
-                      "; on screen: " + labels_on_screen());
+    fail(step, 2,
+         step.verb + ": no \"" + clip(label) + "\" on screen" +
+             (step.panel.empty() ? "" : " in " + step.panel) +
+             "; on screen: " + labels_on_screen());
     return false;
   }
   if (!target->visible) { // scrolled away: the wheel over its window, towards it
@@ -318,7 +384,8 @@ bool ScriptPlayer::reach(App &, const ScriptStep &step, const std::string &label
   }
   m_input.x = target->click_x;
   m_input.y = target->click_y;
-  m_input.ctrl = step.verb == "set" && target->kind == ControlKind::slider; // Ctrl+click types into a slider
+  m_input.ctrl =
+      step.verb == "set" && target->kind == ControlKind::slider; // Ctrl+click types into a slider
   m_phase = detour ? 101 : 1; // a detour is clicked, then the step starts over
   m_looks = 0;
   return true;
@@ -326,74 +393,138 @@ bool ScriptPlayer::reach(App &, const ScriptStep &step, const std::string &label
 
 // Before pressing: the control may have moved since the pointer went there (a result arrived and
 // the panel's layout changed), so the pointer follows it, as a person's hand would.
-bool ScriptPlayer::still_under_pointer(const ScriptStep &step, const std::string &label) {
-  const Control *target = m_phase == 1 ? find_control(label, step.panel) : nullptr;
-  if (!target || !target->visible || (target->click_x == m_input.x && target->click_y == m_input.y)) return true;
+bool ScriptPlayer::still_under_pointer(const ScriptStep& step, const std::string& label) {
+  const Control* target = m_phase == 1 ? find_control(label, step.panel) : nullptr;
+  if (!target || !target->visible || (target->click_x == m_input.x && target->click_y == m_input.y))
+    return true;
   m_input.x = target->click_x;
   m_input.y = target->click_y;
   return ++m_moves > kMostMoves;
 }
 
-void ScriptPlayer::step_click(App &app, const ScriptStep &step) {
+void ScriptPlayer::step_click(App& app, const ScriptStep& step) {
   switch (m_phase) {
-  case 0: reach(app, step, step.args[0]); return;
-  case 1: case 101: if (still_under_pointer(step, step.args[0])) m_input.left = true, ++m_phase; return;
-  case 2: case 102: m_input.left = false; m_input.ctrl = false; ++m_phase; return;
-  case 103: m_phase = 0; return; // the detour opened; find the control again
-  default: next_step(); return;
+  case 0:
+    reach(app, step, step.args[0]);
+    return;
+  case 1:
+  case 101:
+    if (still_under_pointer(step, step.args[0]))
+      m_input.left = true, ++m_phase;
+    return;
+  case 2:
+  case 102:
+    m_input.left = false;
+    m_input.ctrl = false;
+    ++m_phase;
+    return;
+  case 103:
+    m_phase = 0;
+    return; // the detour opened; find the control again
+  default:
+    next_step();
+    return;
   }
 }
 
-void ScriptPlayer::step_set(App &app, const ScriptStep &step) {
+void ScriptPlayer::step_set(App& app, const ScriptStep& step) {
   switch (m_phase) {
-  case 0: reach(app, step, step.args[0]); return;
-  case 1: case 101: if (still_under_pointer(step, step.args[0])) m_input.left = true, ++m_phase; return;
-  case 2: case 102: m_input.left = false; m_input.ctrl = false; ++m_phase; return;
-  case 103: m_phase = 0; return;
-  case 3: m_input.ctrl = true; m_input.keys_down.push_back(GLFW_KEY_A); ++m_phase; return; // select all
-  case 4: m_input.keys_up.push_back(GLFW_KEY_A); m_input.ctrl = false; ++m_phase; return;
-  case 5: m_input.characters = step.args[1]; ++m_phase; return;
-  case 6: m_input.keys_down.push_back(GLFW_KEY_ENTER); ++m_phase; return;
-  case 7: m_input.keys_up.push_back(GLFW_KEY_ENTER); ++m_phase; return;
-  default: next_step(); return;
+  case 0:
+    reach(app, step, step.args[0]);
+    return;
+  case 1:
+  case 101:
+    if (still_under_pointer(step, step.args[0]))
+      m_input.left = true, ++m_phase;
+    return;
+  case 2:
+  case 102:
+    m_input.left = false;
+    m_input.ctrl = false;
+    ++m_phase;
+    return;
+  case 103:
+    m_phase = 0;
+    return;
+  case 3:
+    m_input.ctrl = true;
+    m_input.keys_down.push_back(GLFW_KEY_A);
+    ++m_phase;
+    return; // select all
+  case 4:
+    m_input.keys_up.push_back(GLFW_KEY_A);
+    m_input.ctrl = false;
+    ++m_phase;
+    return;
+  case 5:
+    m_input.characters = step.args[1];
+    ++m_phase;
+    return;
+  case 6:
+    m_input.keys_down.push_back(GLFW_KEY_ENTER);
+    ++m_phase;
+    return;
+  case 7:
+    m_input.keys_up.push_back(GLFW_KEY_ENTER);
+    ++m_phase;
+    return;
+  default:
+    next_step();
+    return;
   }
 }
 
-void ScriptPlayer::step_key(const ScriptStep &step) {
+void ScriptPlayer::step_key(const ScriptStep& step) {
   const Chord chord = *parse_chord(step.args[0]);
   switch (m_phase) {
-  case 0: m_input.ctrl = chord.ctrl; m_input.keys_down.push_back(chord.key); ++m_phase; return;
-  case 1: m_input.keys_up.push_back(chord.key); m_input.ctrl = false; ++m_phase; return;
-  default: next_step(); return;
+  case 0:
+    m_input.ctrl = chord.ctrl;
+    m_input.keys_down.push_back(chord.key);
+    ++m_phase;
+    return;
+  case 1:
+    m_input.keys_up.push_back(chord.key);
+    m_input.ctrl = false;
+    ++m_phase;
+    return;
+  default:
+    next_step();
+    return;
   }
 }
 
-void ScriptPlayer::step_wait(App &app, const ScriptStep &step) {
+void ScriptPlayer::step_wait(App& app, const ScriptStep& step) {
   using namespace std::chrono;
   if (m_phase == 0) {
-    const double seconds = step.args.empty() ? kDefaultWaitSeconds : parse_seconds(step.args[0], "");
-    m_deadline = steady_clock::now() + duration_cast<steady_clock::duration>(duration<double>(seconds));
+    const double seconds =
+        step.args.empty() ? kDefaultWaitSeconds : parse_seconds(step.args[0], "");
+    m_deadline =
+        steady_clock::now() + duration_cast<steady_clock::duration>(duration<double>(seconds));
     m_phase = 1;
   }
-  if (app.settled()) return next_step();
+  if (app.settled())
+    return next_step();
   if (steady_clock::now() > m_deadline)
-    fail(step, 1, "wait: still not settled after " + (step.args.empty() ? std::string("60") : step.args[0]) +
-                      " s (" + (app.source ? app.source->mode() : "no source") + ")");
+    fail(step, 1,
+         "wait: still not settled after " + (step.args.empty() ? std::string("60") : step.args[0]) +
+             " s (" + (app.source ? app.source->mode() : "no source") + ")");
 }
 
-void ScriptPlayer::step_screenshot(App &app, const ScriptStep &step) {
+void ScriptPlayer::step_screenshot(App& app, const ScriptStep& step) {
   if (m_phase == 0) {
     app.last_screenshot_path.clear();
-    app.screenshot = ScreenshotRequest{step.args.size() == 2 ? script_panel(step.args[1]) : std::nullopt, step.args[0]};
+    app.screenshot = ScreenshotRequest{
+        step.args.size() == 2 ? script_panel(step.args[1]) : std::nullopt, step.args[0]};
     m_input.x = m_input.y = -1e6f; // the pointer out of the picture: no tooltip over what is saved
     m_phase = 1;
     return;
   }
-  if (app.last_screenshot_path.empty()) return fail(step, 1, clip(app.status, 200));
+  if (app.last_screenshot_path.empty())
+    return fail(step, 1, clip(app.status, 200));
   // A taken name is never overwritten; the script's reader learns where the picture went instead.
   if (app.last_screenshot_path != step.args[0])
-    m_notes.push_back(m_script.file + ":" + std::to_string(step.line) + ": " + step.args[0] + " was taken; saved " +
-                      app.last_screenshot_path);
+    m_notes.push_back(m_script.file + ":" + std::to_string(step.line) + ": " + step.args[0] +
+                      " was taken; saved " + app.last_screenshot_path);
   next_step();
 }
 

@@ -44,8 +44,8 @@ struct Script {
 };
 
 // Throws UsageError "FILE:LINE: what is wrong; what is allowed".
-Script parse_script(const std::string &text, const std::string &file);
-Script load_script(const std::filesystem::path &file);
+Script parse_script(const std::string& text, const std::string& file);
+Script load_script(const std::filesystem::path& file);
 
 // How a script ended: exit code 0, 1 (a wait timed out, a screenshot failed) or 2 (a line that
 // cannot be carried out), with the one-line message.
@@ -60,14 +60,15 @@ public:
 
   // Before ImGui::NewFrame (after a backend's NewFrame, which it overrides): the pointer, buttons,
   // keys and characters of this frame.
-  void feed_input(ImGuiIO &io);
+  void feed_input(ImGuiIO& io);
   // After the frame was drawn: looks at what is on screen and moves on.
-  void after_frame(App &app);
+  void after_frame(App& app);
 
   bool finished() const { return m_outcome.has_value(); }
-  const std::optional<ScriptOutcome> &outcome() const { return m_outcome; }
-  // Lines for the script's reader on the way (a screenshot name that was taken), printed at the end.
-  const std::vector<std::string> &notes() const { return m_notes; }
+  const std::optional<ScriptOutcome>& outcome() const { return m_outcome; }
+  // Lines for the script's reader on the way (a screenshot name that was taken), printed at the
+  // end.
+  const std::vector<std::string>& notes() const { return m_notes; }
   // A window size the script asked for, taken once by the front-end.
   std::optional<std::pair<int, int>> take_window_size();
 
@@ -79,21 +80,23 @@ private:
     std::vector<int> keys_down, keys_up;
     std::string characters;
   };
-  void start_step(App &app);
-  void step_click(App &app, const ScriptStep &step);
-  void step_set(App &app, const ScriptStep &step);
-  void step_key(const ScriptStep &step);
-  void step_wait(App &app, const ScriptStep &step);
-  void step_screenshot(App &app, const ScriptStep &step);
-  bool reach(App &app, const ScriptStep &step, const std::string &label); // pointer over it, or a way there
+  void start_step(App& app);
+  void step_click(App& app, const ScriptStep& step);
+  void step_set(App& app, const ScriptStep& step);
+  void step_key(const ScriptStep& step);
+  void step_wait(App& app, const ScriptStep& step);
+  void step_screenshot(App& app, const ScriptStep& step);
+  bool reach(App& app, const ScriptStep& step,
+             const std::string& label); // pointer over it, or a way there
   void next_step();
-  void fail(const ScriptStep &step, int code, const std::string &message);
+  void fail(const ScriptStep& step, int code, const std::string& message);
 
   Script m_script;
   std::size_t m_index = 0;
   int m_phase = 0;
-  bool still_under_pointer(const ScriptStep &step, const std::string &label);
-  int m_detours = 0, m_scrolls = 0, m_looks = 0, m_moves = 0; // on the way to the current step's control
+  bool still_under_pointer(const ScriptStep& step, const std::string& label);
+  int m_detours = 0, m_scrolls = 0, m_looks = 0,
+      m_moves = 0; // on the way to the current step's control
   Input m_input;
   std::optional<std::pair<int, int>> m_window_size;
   std::optional<ScriptOutcome> m_outcome;

@@ -16,14 +16,14 @@ std::filesystem::path default_config_dir();
 
 // Reads settings.json into `app`; returns "" or the one-line problem (the app keeps its defaults,
 // the damaged file is kept beside under another name).
-std::string load_settings(App &app, const std::filesystem::path &dir);
+std::string load_settings(App& app, const std::filesystem::path& dir);
 // Returns "" or the one-line problem.
-std::string save_settings(const App &app, const std::filesystem::path &dir);
+std::string save_settings(const App& app, const std::filesystem::path& dir);
 // The settings as save_settings writes them.
-std::string settings_text(const App &app);
+std::string settings_text(const App& app);
 
 // Writes `text` to `file` through a temporary file and a rename, so a crash or a full disk never
 // leaves half a file; returns "" or the one-line problem.
-std::string write_file_atomically(const std::filesystem::path &file, const std::string &text);
+std::string write_file_atomically(const std::filesystem::path& file, const std::string& text);
 
 } // namespace wl::viz

@@ -23,17 +23,19 @@ struct Range {
 };
 
 // What colours a cell: the figure itself, or for per-request figures its ratio to the ideal.
-std::optional<double> colour_value(const SweepPoint &p, SweepMetric metric) {
-  if (!p.result) return std::nullopt;
+std::optional<double> colour_value(const SweepPoint& p, SweepMetric metric) {
+  if (!p.result)
+    return std::nullopt;
   const std::optional<double> v = sweep_value(*p.result, metric);
   const std::optional<double> ideal = sweep_ideal(*p.result, metric);
-  if (v && ideal && *ideal > 0) return *v / *ideal;
+  if (v && ideal && *ideal > 0)
+    return *v / *ideal;
   return v;
 }
 
-Range value_range(const std::vector<SweepPoint> &points, SweepMetric metric) {
+Range value_range(const std::vector<SweepPoint>& points, SweepMetric metric) {
   Range r;
-  for (const SweepPoint &p : points)
+  for (const SweepPoint& p : points)
     if (const std::optional<double> v = colour_value(p, metric)) {
       r.low = r.empty ? *v : std::min(r.low, *v);
       r.high = r.empty ? *v : std::max(r.high, *v);
@@ -44,52 +46,63 @@ Range value_range(const std::vector<SweepPoint> &points, SweepMetric metric) {
 
 // Green for the best end of the range, red for the worst; per-request figures against their
 // ideal, so a sweep where every shape is ideal is all green.
-ImU32 heat(double value, const Range &range, SweepMetric metric) {
-  const bool against_ideal = metric == SweepMetric::sectors_per_request || metric == SweepMetric::wavefronts_per_request;
+ImU32 heat(double value, const Range& range, SweepMetric metric) {
+  const bool against_ideal =
+      metric == SweepMetric::sectors_per_request || metric == SweepMetric::wavefronts_per_request;
   const double low = against_ideal ? 1.0 : range.low;
   double t = range.high > low ? (value - low) / (range.high - low) : (against_ideal ? 0.0 : 0.5);
-  if (lower_is_better(metric)) t = 1 - t;
+  if (lower_is_better(metric))
+    t = 1 - t;
   return ImColor::HSV(static_cast<float>(0.33 * std::clamp(t, 0.0, 1.0)), 0.65f, 0.8f);
 }
 
-std::string cell_tooltip(const SweepPoint &p, SweepMetric metric, bool tied) {
+std::string cell_tooltip(const SweepPoint& p, SweepMetric metric, bool tied) {
   std::string text = "block " + format_block(p.block);
-  if (!p.result) return text + ": not allowed: " + p.refused;
+  if (!p.result)
+    return text + ": not allowed: " + p.refused;
   const std::optional<double> v = sweep_value(*p.result, metric);
-  text += std::string(": ") + sweep_metric_name(metric) + " " + (v ? format_number(*v, 4) : "not in this sweep");
-  if (const std::optional<double> ideal = sweep_ideal(*p.result, metric)) text += " (ideal " + format_number(*ideal, 2) + ")";
-  if (p.result->timing) text += "; noise " + format_number(100 * p.result->timing->noise, 2) + " %";
-  if (tied) text += "; tied with the best within the measured noise";
+  text += std::string(": ") + sweep_metric_name(metric) + " " +
+          (v ? format_number(*v, 4) : "not in this sweep");
+  if (const std::optional<double> ideal = sweep_ideal(*p.result, metric))
+    text += " (ideal " + format_number(*ideal, 2) + ")";
+  if (p.result->timing)
+    text += "; noise " + format_number(100 * p.result->timing->noise, 2) + " %";
+  if (tied)
+    text += "; tied with the best within the measured noise";
   return text + "\nClick to load this shape.";
 }
 
-std::vector<int> distinct(const std::vector<SweepPoint> &points, int BlockShape::*side) {
+std::vector<int> distinct(const std::vector<SweepPoint>& points, int BlockShape::*side) {
   std::vector<int> sides;
-  for (const SweepPoint &p : points)
-    if (std::find(sides.begin(), sides.end(), p.block.*side) == sides.end()) sides.push_back(p.block.*side);
+  for (const SweepPoint& p : points)
+    if (std::find(sides.begin(), sides.end(), p.block.*side) == sides.end())
+      sides.push_back(p.block.*side);
   return sides;
 }
 
 // The legend: a colour bar from best to worst with the figure's values at both ends.
-void colour_bar(const Range &range, SweepMetric metric, bool measured) {
+void colour_bar(const Range& range, SweepMetric metric, bool measured) {
   const bool low_best = lower_is_better(metric);
-  const bool against_ideal = metric == SweepMetric::sectors_per_request || metric == SweepMetric::wavefronts_per_request;
+  const bool against_ideal =
+      metric == SweepMetric::sectors_per_request || metric == SweepMetric::wavefronts_per_request;
   const float width = ImGui::GetFontSize() * 12, height = ImGui::GetFontSize() * 0.8f;
   const ImVec2 at = ImGui::GetCursorScreenPos();
-  ImDrawList *draw = ImGui::GetWindowDrawList();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
   constexpr int kSteps = 24;
   for (int i = 0; i < kSteps; ++i) {
     const float t = static_cast<float>(i) / kSteps;
-    draw->AddRectFilled(ImVec2(at.x + width * t, at.y), ImVec2(at.x + width * (t + 1.0f / kSteps) + 1, at.y + height),
+    draw->AddRectFilled(ImVec2(at.x + width * t, at.y),
+                        ImVec2(at.x + width * (t + 1.0f / kSteps) + 1, at.y + height),
                         ImColor::HSV(0.33f * (1 - t), 0.65f, 0.8f));
   }
   ImGui::Dummy(ImVec2(width, height));
   const double best = against_ideal ? 1.0 : low_best ? range.low : range.high;
   const double worst = low_best ? range.high : range.low;
   ImGui::SameLine();
-  ImGui::TextUnformatted((against_ideal ? "ideal (x1.00)  to  x" + format_number(worst, 2) + " the ideal"
-                                        : "best " + format_number(best, 3) + "  to  worst " + format_number(worst, 3))
-                             .c_str());
+  ImGui::TextUnformatted(
+      (against_ideal ? "ideal (x1.00)  to  x" + format_number(worst, 2) + " the ideal"
+                     : "best " + format_number(best, 3) + "  to  worst " + format_number(worst, 3))
+          .c_str());
   note_text(std::string(against_ideal ? "Colour: times the ideal for the access width. " : "") +
             (measured ? "White outline: tied with the best within the measured noise. " : "") +
             "Blue outline: the launch on screen. Struck out: not allowed (hover for why).");
@@ -97,51 +110,65 @@ void colour_bar(const Range &range, SweepMetric metric, bool measured) {
 
 } // namespace
 
-bool one_row(const SweepData &data) {
-  return distinct(data.points, &BlockShape::y).size() == 1 && distinct(data.points, &BlockShape::z).size() == 1;
+bool one_row(const SweepData& data) {
+  return distinct(data.points, &BlockShape::y).size() == 1 &&
+         distinct(data.points, &BlockShape::z).size() == 1;
 }
 
 // A row per block y, a column per block x; a 1D sweep is one row. Each cell is a button a person
 // (or a script, by its block "16x8") clicks to load that shape. Returns the clicked point.
-const SweepPoint *heatmap(const SweepData &data, SweepMetric metric, const BlockShape &current) {
-  const std::vector<SweepPoint> &points = data.points;
-  const std::vector<int> xs = distinct(points, &BlockShape::x), ys = distinct(points, &BlockShape::y);
+const SweepPoint* heatmap(const SweepData& data, SweepMetric metric, const BlockShape& current) {
+  const std::vector<SweepPoint>& points = data.points;
+  const std::vector<int> xs = distinct(points, &BlockShape::x),
+                         ys = distinct(points, &BlockShape::y);
   const Range range = value_range(points, metric);
   const std::vector<bool> tied = tied_with_best(points, metric);
   const float label = ImGui::GetFontSize() * 3;
-  const float cell = std::clamp((ImGui::GetContentRegionAvail().x - label) / static_cast<float>(xs.size()), 6.0f, 48.0f);
-  ImDrawList *draw = ImGui::GetWindowDrawList();
+  const float cell = std::clamp(
+      (ImGui::GetContentRegionAvail().x - label) / static_cast<float>(xs.size()), 6.0f, 48.0f);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const ImU32 refused = ImGui::GetColorU32(ImGuiCol_FrameBg), edge = ImGui::GetColorU32(ImGuiCol_Border),
-              text = ImGui::GetColorU32(ImGuiCol_Text);
-  const SweepPoint *clicked = nullptr;
+  const ImU32 refused = ImGui::GetColorU32(ImGuiCol_FrameBg),
+              edge = ImGui::GetColorU32(ImGuiCol_Border), text = ImGui::GetColorU32(ImGuiCol_Text);
+  const SweepPoint* clicked = nullptr;
   for (std::size_t row = 0; row < ys.size(); ++row)
-    draw->AddText(ImVec2(origin.x, origin.y + cell * row + 2), text, ("y " + std::to_string(ys[row])).c_str());
+    draw->AddText(ImVec2(origin.x, origin.y + cell * row + 2), text,
+                  ("y " + std::to_string(ys[row])).c_str());
   for (std::size_t i = 0; i < points.size(); ++i) {
-    const SweepPoint &p = points[i];
+    const SweepPoint& p = points[i];
     const auto col = std::find(xs.begin(), xs.end(), p.block.x) - xs.begin();
     const auto row = std::find(ys.begin(), ys.end(), p.block.y) - ys.begin();
-    const ImVec2 min(origin.x + label + cell * col, origin.y + cell * row), max(min.x + cell - 1, min.y + cell - 1);
+    const ImVec2 min(origin.x + label + cell * col, origin.y + cell * row),
+        max(min.x + cell - 1, min.y + cell - 1);
     ImGui::SetCursorScreenPos(min);
     const std::string name = format_block(p.block);
     // A button per cell: hover and clicks respect what lies above it (an open combo's list).
-    if (ImGui::InvisibleButton(("##cell" + name).c_str(), ImVec2(cell - 1, cell - 1)) && p.result) clicked = &p;
+    if (ImGui::InvisibleButton(("##cell" + name).c_str(), ImVec2(cell - 1, cell - 1)) && p.result)
+      clicked = &p;
     note_last_item(name, ControlKind::cell);
-    if (ImGui::IsItemHovered()) hover_text(cell_tooltip(p, metric, tied[i]));
+    if (ImGui::IsItemHovered())
+      hover_text(cell_tooltip(p, metric, tied[i]));
     const std::optional<double> v = colour_value(p, metric);
     if (v) {
       draw->AddRectFilled(min, max, heat(*v, range, metric));
       const double shown_value = *sweep_value(*p.result, metric);
-      const std::string shown = format_number(shown_value, shown_value >= 100 ? 0 : shown_value >= 10 ? 1 : 3);
+      const std::string shown = format_number(shown_value, shown_value >= 100  ? 0
+                                                           : shown_value >= 10 ? 1
+                                                                               : 3);
       const float size = ImGui::GetFontSize() * 0.7f;
       if (ImGui::CalcTextSize(shown.c_str()).x * 0.7f < cell - 3)
-        draw->AddText(ImGui::GetFont(), size, ImVec2(min.x + 2, min.y + 2), IM_COL32(20, 20, 20, 255), shown.c_str());
+        draw->AddText(ImGui::GetFont(), size, ImVec2(min.x + 2, min.y + 2),
+                      IM_COL32(20, 20, 20, 255), shown.c_str());
     } else {
       draw->AddRectFilled(min, max, refused);
     }
-    if (!p.result) draw->AddLine(min, max, edge); // struck out: not allowed
-    draw->AddRect(min, max, tied[i] ? IM_COL32(255, 255, 255, 255) : edge, 0, 0, tied[i] ? 2.0f : 1.0f);
-    if (p.block == current) draw->AddRect(ImVec2(min.x - 1, min.y - 1), ImVec2(max.x + 1, max.y + 1), IM_COL32(60, 140, 255, 255), 0, 0, 3);
+    if (!p.result)
+      draw->AddLine(min, max, edge); // struck out: not allowed
+    draw->AddRect(min, max, tied[i] ? IM_COL32(255, 255, 255, 255) : edge, 0, 0,
+                  tied[i] ? 2.0f : 1.0f);
+    if (p.block == current)
+      draw->AddRect(ImVec2(min.x - 1, min.y - 1), ImVec2(max.x + 1, max.y + 1),
+                    IM_COL32(60, 140, 255, 255), 0, 0, 3);
   }
   ImGui::SetCursorScreenPos(origin);
   ImGui::Dummy(ImVec2(label + cell * xs.size(), cell * ys.size()));
@@ -149,56 +176,72 @@ const SweepPoint *heatmap(const SweepData &data, SweepMetric metric, const Block
   const ImVec2 under = ImGui::GetCursorScreenPos();
   const int every = std::max(1, static_cast<int>(ImGui::GetFontSize() * 3 / cell));
   for (std::size_t col = 0; col < xs.size(); col += every)
-    draw->AddText(ImVec2(under.x + label + cell * col, under.y), text, std::to_string(xs[col]).c_str());
+    draw->AddText(ImVec2(under.x + label + cell * col, under.y), text,
+                  std::to_string(xs[col]).c_str());
   ImGui::Dummy(ImVec2(0, ImGui::GetFontSize()));
-  if (!range.empty) colour_bar(range, metric, data.measured);
+  if (!range.empty)
+    colour_bar(range, metric, data.measured);
   return clicked;
 }
 
 // A 1D sweep as a line over block x: the x axis in threads at the blocks' own positions (not by
 // index), the y axis with its figure, unit and values, the current launch marked, refused shapes
 // as gaps, each point's values on hover; the noise of measured points as a band.
-const SweepPoint *line_chart(const SweepData &data, SweepMetric metric, const BlockShape &current) {
-  std::vector<const SweepPoint *> points;
-  for (const SweepPoint &p : data.points) points.push_back(&p);
-  std::sort(points.begin(), points.end(), [](const SweepPoint *a, const SweepPoint *b) { return a->block.x < b->block.x; });
+const SweepPoint* line_chart(const SweepData& data, SweepMetric metric, const BlockShape& current) {
+  std::vector<const SweepPoint*> points;
+  for (const SweepPoint& p : data.points)
+    points.push_back(&p);
+  std::sort(points.begin(), points.end(),
+            [](const SweepPoint* a, const SweepPoint* b) { return a->block.x < b->block.x; });
   Range range; // the figure's own values, not their ratio to the ideal
-  for (const SweepPoint *p : points)
-    if (const std::optional<double> v = p->result ? sweep_value(*p->result, metric) : std::nullopt) {
+  for (const SweepPoint* p : points)
+    if (const std::optional<double> v =
+            p->result ? sweep_value(*p->result, metric) : std::nullopt) {
       range.low = range.empty ? *v : std::min(range.low, *v);
       range.high = range.empty ? *v : std::max(range.high, *v);
       range.empty = false;
     }
-  if (points.empty() || range.empty) return nullptr;
-  const double low = std::min(0.0, range.low), high = range.high > low ? range.high * 1.05 : low + 1;
-  const double x_low = points.front()->block.x, x_high = std::max(x_low + 1, double(points.back()->block.x));
+  if (points.empty() || range.empty)
+    return nullptr;
+  const double low = std::min(0.0, range.low),
+               high = range.high > low ? range.high * 1.05 : low + 1;
+  const double x_low = points.front()->block.x,
+               x_high = std::max(x_low + 1, double(points.back()->block.x));
   const float font = ImGui::GetFontSize(), axis = font * 4.5f;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float width = std::max(font * 10, ImGui::GetContentRegionAvail().x - axis - font);
   const float height = std::clamp(ImGui::GetContentRegionAvail().y - font * 4, font * 5, font * 14);
   const ImVec2 plot(origin.x + axis, origin.y + font * 0.5f);
-  ImDrawList *draw = ImGui::GetWindowDrawList();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), grid = ImGui::GetColorU32(ImGuiCol_Border),
-              line = IM_COL32(90, 170, 240, 255), band = IM_COL32(90, 170, 240, 60), mark = IM_COL32(240, 170, 40, 255);
-  const auto x_at = [&](double x) { return plot.x + static_cast<float>((x - x_low) / (x_high - x_low)) * width; };
-  const auto y_at = [&](double y) { return plot.y + height - static_cast<float>((y - low) / (high - low)) * height; };
+              line = IM_COL32(90, 170, 240, 255), band = IM_COL32(90, 170, 240, 60),
+              mark = IM_COL32(240, 170, 40, 255);
+  const auto x_at = [&](double x) {
+    return plot.x + static_cast<float>((x - x_low) / (x_high - x_low)) * width;
+  };
+  const auto y_at = [&](double y) {
+    return plot.y + height - static_cast<float>((y - low) / (high - low)) * height;
+  };
   for (int tick = 0; tick <= 4; ++tick) { // y ticks with their values
     const double y = low + (high - low) * tick / 4;
     draw->AddLine(ImVec2(plot.x, y_at(y)), ImVec2(plot.x + width, y_at(y)), grid);
-    draw->AddText(ImVec2(origin.x, y_at(y) - font / 2), text, format_number(y, y >= 100 ? 0 : 2).c_str());
+    draw->AddText(ImVec2(origin.x, y_at(y) - font / 2), text,
+                  format_number(y, y >= 100 ? 0 : 2).c_str());
   }
   // As many x ticks as fit without touching: the widest label and a gap per tick.
   const float widest = ImGui::CalcTextSize(std::to_string(points.back()->block.x).c_str()).x + font;
   const int every = std::max<int>(1, static_cast<int>(std::ceil(points.size() * widest / width)));
-  for (std::size_t i = 0; i < points.size(); i += every) { // x ticks at the swept sides, inside the plot
+  for (std::size_t i = 0; i < points.size();
+       i += every) { // x ticks at the swept sides, inside the plot
     const std::string side = std::to_string(points[i]->block.x);
-    const float x = std::min(x_at(points[i]->block.x) - font / 2, plot.x + width - ImGui::CalcTextSize(side.c_str()).x);
+    const float x = std::min(x_at(points[i]->block.x) - font / 2,
+                             plot.x + width - ImGui::CalcTextSize(side.c_str()).x);
     draw->AddText(ImVec2(x, plot.y + height + 2), text, side.c_str());
   }
-  const SweepPoint *clicked = nullptr;
+  const SweepPoint* clicked = nullptr;
   ImVec2 previous;
   bool have_previous = false;
-  for (const SweepPoint *p : points) {
+  for (const SweepPoint* p : points) {
     const std::optional<double> v = p->result ? sweep_value(*p->result, metric) : std::nullopt;
     if (!v) {
       have_previous = false; // a refused shape is a gap
@@ -207,19 +250,24 @@ const SweepPoint *line_chart(const SweepData &data, SweepMetric metric, const Bl
     const ImVec2 at(x_at(p->block.x), y_at(*v));
     if (p->result->timing && (metric == SweepMetric::time || metric == SweepMetric::gbps)) {
       const double spread = *v * p->result->timing->noise;
-      draw->AddRectFilled(ImVec2(at.x - 3, y_at(*v + spread)), ImVec2(at.x + 3, y_at(*v - spread)), band);
+      draw->AddRectFilled(ImVec2(at.x - 3, y_at(*v + spread)), ImVec2(at.x + 3, y_at(*v - spread)),
+                          band);
     }
-    if (have_previous) draw->AddLine(previous, at, line, 2);
+    if (have_previous)
+      draw->AddLine(previous, at, line, 2);
     draw->AddCircleFilled(at, p->block == current ? 5.0f : 3.0f, p->block == current ? mark : line);
     previous = at;
     have_previous = true;
     ImGui::SetCursorScreenPos(ImVec2(at.x - 5, at.y - 5));
-    if (ImGui::InvisibleButton(("##point" + format_block(p->block)).c_str(), ImVec2(10, 10))) clicked = p;
-    if (ImGui::IsItemHovered()) hover_text(cell_tooltip(*p, metric, false));
+    if (ImGui::InvisibleButton(("##point" + format_block(p->block)).c_str(), ImVec2(10, 10)))
+      clicked = p;
+    if (ImGui::IsItemHovered())
+      hover_text(cell_tooltip(*p, metric, false));
   }
   ImGui::SetCursorScreenPos(origin);
   ImGui::Dummy(ImVec2(axis + width, height + font * 2));
-  ImGui::TextDisabled("%s against block x (threads); orange: the launch on screen", sweep_metric_name(metric));
+  ImGui::TextDisabled("%s against block x (threads); orange: the launch on screen",
+                      sweep_metric_name(metric));
   return clicked;
 }
 

@@ -7,13 +7,13 @@
 namespace wl::viz {
 
 // True when every shape of the sweep has the same block y and z: a line, not a grid.
-bool one_row(const SweepData &data);
+bool one_row(const SweepData& data);
 
 // A row per block y, a column per block x, each cell coloured by `metric` with its value printed;
 // a colour bar below; the current launch outlined; shapes tied within the noise outlined white.
-const SweepPoint *heatmap(const SweepData &data, SweepMetric metric, const BlockShape &current);
+const SweepPoint* heatmap(const SweepData& data, SweepMetric metric, const BlockShape& current);
 
 // A 1D sweep: `metric` against block x with both axes, the current launch marked.
-const SweepPoint *line_chart(const SweepData &data, SweepMetric metric, const BlockShape &current);
+const SweepPoint* line_chart(const SweepData& data, SweepMetric metric, const BlockShape& current);
 
 } // namespace wl::viz

@@ -16,16 +16,27 @@
 
 namespace wl::viz {
 
-enum class SweepMetric { time, gbps, achieved_occupancy, theoretical_occupancy, sectors_per_request, wavefronts_per_request, registers };
-inline constexpr std::array kAllSweepMetrics = {
-    SweepMetric::time,         SweepMetric::gbps,          SweepMetric::achieved_occupancy,
-    SweepMetric::theoretical_occupancy, SweepMetric::sectors_per_request, SweepMetric::wavefronts_per_request,
-    SweepMetric::registers};
+enum class SweepMetric {
+  time,
+  gbps,
+  achieved_occupancy,
+  theoretical_occupancy,
+  sectors_per_request,
+  wavefronts_per_request,
+  registers
+};
+inline constexpr std::array kAllSweepMetrics = {SweepMetric::time,
+                                                SweepMetric::gbps,
+                                                SweepMetric::achieved_occupancy,
+                                                SweepMetric::theoretical_occupancy,
+                                                SweepMetric::sectors_per_request,
+                                                SweepMetric::wavefronts_per_request,
+                                                SweepMetric::registers};
 
-const char *sweep_metric_name(SweepMetric metric); // "median time (ms)", ...
+const char* sweep_metric_name(SweepMetric metric); // "median time (ms)", ...
 bool lower_is_better(SweepMetric metric);
 // The figure of one shape's result, nullopt when the result has none (a model sweep has no time).
-std::optional<double> sweep_value(const RunResult &result, SweepMetric metric);
+std::optional<double> sweep_value(const RunResult& result, SweepMetric metric);
 
 struct SweepData {
   std::vector<SweepPoint> points;
@@ -36,21 +47,22 @@ struct SweepData {
 };
 
 // The figures a sweep has for at least one shape: what its "colour by" list offers.
-std::vector<SweepMetric> offered_metrics(const SweepData &data);
+std::vector<SweepMetric> offered_metrics(const SweepData& data);
 
 // The figure's ideal for one shape where it has one (sectors and wavefronts per request: what the
-// access width needs at best), so a colour says how far from the ideal, not which shape is smallest.
-std::optional<double> sweep_ideal(const RunResult &result, SweepMetric metric);
+// access width needs at best), so a colour says how far from the ideal, not which shape is
+// smallest.
+std::optional<double> sweep_ideal(const RunResult& result, SweepMetric metric);
 
 // The models for every shape on `arch`; a shape the kernel refuses carries the reason.
-SweepData model_sweep(const KernelDesc &kernel, const Params &params, const std::vector<BlockShape> &shapes,
-                      const Arch &arch);
+SweepData model_sweep(const KernelDesc& kernel, const Params& params,
+                      const std::vector<BlockShape>& shapes, const Arch& arch);
 // A sweep written by `warplens sweep --json`. Throws UsageError naming the file and the problem.
-SweepData load_sweep(const std::filesystem::path &file);
+SweepData load_sweep(const std::filesystem::path& file);
 
 // Per point: within the noise of the best shape's time (|t - best| <= the larger of the two
 // noises x their times), so the heatmap marks it tied rather than ranked. All false for figures
 // that carry no noise.
-std::vector<bool> tied_with_best(const std::vector<SweepPoint> &points, SweepMetric metric);
+std::vector<bool> tied_with_best(const std::vector<SweepPoint>& points, SweepMetric metric);
 
 } // namespace wl::viz

@@ -21,52 +21,60 @@ namespace wl::viz {
 
 namespace {
 
-App app_from(const GuiOptions &options) {
+App app_from(const GuiOptions& options) {
   App app = make_app(options.kernel_id, options.arch);
   if (!options.params.empty()) // checked as `warplens run --param` checks them
     app.params = resolve_kernel_request(app.kernel_id, options.params, "", "").params;
-  if (!options.block.empty()) app.set_block(parse_block(options.block));
+  if (!options.block.empty())
+    app.set_block(parse_block(options.block));
   if (!options.sweep_json.empty()) { // the sweep's kernel on screen, unless --kernel chose one
     SweepData data = load_sweep(options.sweep_json);
-    if (options.kernel_id.empty() && !data.kernel_id.empty()) app.select_kernel(data.kernel_id);
+    if (options.kernel_id.empty() && !data.kernel_id.empty())
+      app.select_kernel(data.kernel_id);
     app.sweep.data = std::move(data);
     app.sweep.metric = SweepMetric::time; // what a measured sweep is for
   }
   if (!options.sweep_x.empty() || !options.sweep_y.empty()) {
-    const auto copy = [](const std::string &text, std::array<char, 64> &into, const char *option) {
-      if (text.size() >= into.size()) throw UsageError(std::string(option) + " '" + text + "' is too long");
+    const auto copy = [](const std::string& text, std::array<char, 64>& into, const char* option) {
+      if (text.size() >= into.size())
+        throw UsageError(std::string(option) + " '" + text + "' is too long");
       std::copy(text.begin(), text.end(), into.begin());
       into[text.size()] = '\0';
     };
-    if (!options.sweep_x.empty()) copy(options.sweep_x, app.sweep.x_sides, "--sweep-x");
-    if (!options.sweep_y.empty()) copy(options.sweep_y, app.sweep.y_sides, "--sweep-y");
+    if (!options.sweep_x.empty())
+      copy(options.sweep_x, app.sweep.x_sides, "--sweep-x");
+    if (!options.sweep_y.empty())
+      copy(options.sweep_y, app.sweep.y_sides, "--sweep-y");
     app.model_sweep_now();
-    if (!app.sweep.problem.empty()) throw UsageError(app.sweep.problem);
+    if (!app.sweep.problem.empty())
+      throw UsageError(app.sweep.problem);
   }
   return app;
 }
 
 std::string panel_names() {
   std::string names;
-  for (Panel panel : kAllPanels) names += std::string(names.empty() ? "" : ", ") + panel_name(panel);
+  for (Panel panel : kAllPanels)
+    names += std::string(names.empty() ? "" : ", ") + panel_name(panel);
   return names;
 }
 
 bool has_display() {
-  const char *x11 = std::getenv("DISPLAY");
-  const char *wayland = std::getenv("WAYLAND_DISPLAY");
+  const char* x11 = std::getenv("DISPLAY");
+  const char* wayland = std::getenv("WAYLAND_DISPLAY");
   return (x11 && *x11) || (wayland && *wayland);
 }
 
 // The fallback when there is no screen: the same view, saved where the user can find it.
-int write_default_view(const GuiOptions &options, const std::string &why) {
+int write_default_view(const GuiOptions& options, const std::string& why) {
   GuiOptions headless = options;
   headless.panel.clear();
   std::cout << "warplens: no window (" << why << "); writing the default view instead\n";
   return run_headless_screenshot(headless);
 }
 
-WorkerSourceOptions worker_options(const GuiOptions &options, std::function<void()> on_change = {}) {
+WorkerSourceOptions worker_options(const GuiOptions& options,
+                                   std::function<void()> on_change = {}) {
   WorkerSourceOptions w;
   w.client.command = options.worker;
   w.client.on_change = std::move(on_change);
@@ -74,11 +82,13 @@ WorkerSourceOptions worker_options(const GuiOptions &options, std::function<void
 }
 
 // Waits for the answer to what the app sent, however it comes (a result, an error).
-void wait_for_answer(App &app, WorkerSource &source) {
+void wait_for_answer(App& app, WorkerSource& source) {
   using namespace std::chrono;
   const auto deadline = steady_clock::now() + seconds(120);
-  for (app.poll_source(); source.busy(); app.poll_source()) { // polling also turns to model mode when due
-    if (steady_clock::now() > deadline) throw UsageError("no answer from the worker within 120 s: " + source.mode());
+  for (app.poll_source(); source.busy();
+       app.poll_source()) { // polling also turns to model mode when due
+    if (steady_clock::now() > deadline)
+      throw UsageError("no answer from the worker within 120 s: " + source.mode());
     std::this_thread::sleep_for(milliseconds(10));
   }
 }
@@ -90,33 +100,40 @@ struct Sources {
   std::optional<WorkerSource> worker;
   ModelSource edits;
 
-  Sources(App &app, const GuiOptions &options, std::function<void()> on_change = {}) : edits(on_change) {
-    if (options.model_only) app.source = &model.emplace(on_change);
-    else app.source = &worker.emplace(worker_options(options, on_change));
+  Sources(App& app, const GuiOptions& options, std::function<void()> on_change = {})
+      : edits(on_change) {
+    if (options.model_only)
+      app.source = &model.emplace(on_change);
+    else
+      app.source = &worker.emplace(worker_options(options, on_change));
     app.models = &edits;
   }
 };
 
 // Runs what the app shows now and waits for it, however it comes.
-void run_and_wait(App &app, Sources &sources) {
-  if (!app.run()) throw UsageError(app.last_error);
+void run_and_wait(App& app, Sources& sources) {
+  if (!app.run())
+    throw UsageError(app.last_error);
   if (sources.model) {
     sources.model->wait_idle();
     app.poll_source();
   } else {
     wait_for_answer(app, *sources.worker);
   }
-  if (!app.last_error.empty()) throw UsageError(app.last_error);
+  if (!app.last_error.empty())
+    throw UsageError(app.last_error);
 }
 
 // What the script's reader needs to know, and its exit code.
-int report(const ScriptPlayer &player, const ScriptOutcome &outcome) {
-  for (const std::string &note : player.notes()) std::cout << "warplens: " << note << "\n";
-  if (!outcome.message.empty()) (outcome.exit_code ? std::cerr : std::cout) << "warplens: " << outcome.message << "\n";
+int report(const ScriptPlayer& player, const ScriptOutcome& outcome) {
+  for (const std::string& note : player.notes())
+    std::cout << "warplens: " << note << "\n";
+  if (!outcome.message.empty())
+    (outcome.exit_code ? std::cerr : std::cout) << "warplens: " << outcome.message << "\n";
   return outcome.exit_code;
 }
 
-int play_script(App &app, const GuiOptions &options) {
+int play_script(App& app, const GuiOptions& options) {
   ScriptPlayer player(load_script(options.script));
   HeadlessGui gui(app, options.width, options.height);
   app.run();
@@ -125,18 +142,23 @@ int play_script(App &app, const GuiOptions &options) {
 
 } // namespace
 
-int run_headless_screenshot(const GuiOptions &options) {
+int run_headless_screenshot(const GuiOptions& options) {
   std::optional<Panel> panel;
   if (!options.panel.empty() && !(panel = parse_panel(options.panel)))
     throw UsageError("unknown panel '" + options.panel + "'; choose one of " + panel_names());
   App app = app_from(options);
-  if (const std::string problem = app.request_problem(); !problem.empty()) throw UsageError(problem);
+  if (const std::string problem = app.request_problem(); !problem.empty())
+    throw UsageError(problem);
   Sources sources(app, options);
-  if (!options.script.empty()) return play_script(app, options);
-  if (panel) app.show_panel(*panel);
-  if (!options.baseline.empty()) { // the baseline first, at its defaults, then back to the chosen kernel
+  if (!options.script.empty())
+    return play_script(app, options);
+  if (panel)
+    app.show_panel(*panel);
+  if (!options.baseline
+           .empty()) { // the baseline first, at its defaults, then back to the chosen kernel
     App chosen = app;
-    if (!app.select_kernel(options.baseline)) resolve_kernel_request(options.baseline, {}, "", ""); // names the choices
+    if (!app.select_kernel(options.baseline))
+      resolve_kernel_request(options.baseline, {}, "", ""); // names the choices
     run_and_wait(app, sources);
     app.pin_baseline();
     app.kernel_id = chosen.kernel_id;
@@ -150,43 +172,54 @@ int run_headless_screenshot(const GuiOptions &options) {
   gui.render(2); // the models of the launch on screen have arrived
   app.screenshot = ScreenshotRequest{panel, options.screenshot};
   gui.render(1);
-  if (app.last_screenshot_path.empty()) throw UsageError(app.status);
+  if (app.last_screenshot_path.empty())
+    throw UsageError(app.status);
   std::cout << app.last_screenshot_path << "\n";
   return 0;
 }
 
-void add_gui_options(CLI::App &app, GuiOptions &options) {
+void add_gui_options(CLI::App& app, GuiOptions& options) {
   app.add_flag("--headless", options.headless,
                "With no subcommand: render the GUI without a display and save a screenshot");
-  app.add_option("--screenshot", options.screenshot, "The PNG --headless writes (a JSON sidecar goes beside it)");
+  app.add_option("--screenshot", options.screenshot,
+                 "The PNG --headless writes (a JSON sidecar goes beside it)");
   app.add_option("--kernel", options.kernel_id, "The kernel the GUI shows (default matmul/tiled)");
-  app.add_option("--block", options.block, "Its block shape X, XxY or XxYxZ (default: the kernel's)");
+  app.add_option("--block", options.block,
+                 "Its block shape X, XxY or XxYxZ (default: the kernel's)");
   app.add_option("--panel", options.panel,
-                 "With --headless: only this panel (launch, occupancy, timings, counters, global, shared, divergence, "
+                 "With --headless: only this panel (launch, occupancy, timings, counters, global, "
+                 "shared, divergence, "
                  "sweep)");
-  app.add_option("--param", options.params, "A kernel parameter as name=value (repeat for several)");
+  app.add_option("--param", options.params,
+                 "A kernel parameter as name=value (repeat for several)");
   app.add_option("--sweep-json", options.sweep_json,
                  "Show this sweep (written by `warplens sweep ... --json`) in the Sweep panel");
-  app.add_option("--sweep-x", options.sweep_x, "A model sweep in the Sweep panel: block x sides, start:end:step or a list");
+  app.add_option("--sweep-x", options.sweep_x,
+                 "A model sweep in the Sweep panel: block x sides, start:end:step or a list");
   app.add_option("--sweep-y", options.sweep_y, "and its block y sides");
-  app.add_option("--baseline", options.baseline,
-                 "With --headless: pin this kernel (at its defaults) as the baseline the panels compare with");
+  app.add_option(
+      "--baseline", options.baseline,
+      "With --headless: pin this kernel (at its defaults) as the baseline the panels compare with");
   app.add_option("--arch", options.arch, "The architecture the models use")->capture_default_str();
   app.add_option("--worker", options.worker,
-                 "The command that runs the worker, e.g. \"ssh gpuhost warplens worker\" (default: this warplens)");
+                 "The command that runs the worker, e.g. \"ssh gpuhost warplens worker\" (default: "
+                 "this warplens)");
   app.add_flag("--model", options.model_only, "No worker: the occupancy and access models alone");
   app.add_option("--script", options.script,
-                 "Play a script of user actions (click, set, key, wait, screenshot; see the README) in the window, "
+                 "Play a script of user actions (click, set, key, wait, screenshot; see the "
+                 "README) in the window, "
                  "or headless with --headless; exits when it ends");
 }
 
-int run_gui_command(const GuiOptions &options) {
+int run_gui_command(const GuiOptions& options) {
   return options.headless ? run_headless_screenshot(options) : run_gui(options);
 }
 
-int run_gui(const GuiOptions &options) {
+int run_gui(const GuiOptions& options) {
   if (!has_display()) {
-    if (!options.script.empty()) throw UsageError("no window for the script: $DISPLAY and $WAYLAND_DISPLAY are not set (add --headless)");
+    if (!options.script.empty())
+      throw UsageError(
+          "no window for the script: $DISPLAY and $WAYLAND_DISPLAY are not set (add --headless)");
     return write_default_view(options, "$DISPLAY and $WAYLAND_DISPLAY are not set");
   }
   App app = app_from(options);
@@ -195,15 +228,18 @@ int run_gui(const GuiOptions &options) {
                                            : options.script.empty()    ? default_config_dir()
                                                                        : std::filesystem::path();
   std::optional<ScriptPlayer> player;
-  if (!options.script.empty()) player.emplace(load_script(options.script));
+  if (!options.script.empty())
+    player.emplace(load_script(options.script));
   // The window sends the first request once the saved settings are read.
   Sources sources(app, options, [] { glfwPostEmptyEvent(); });
   std::string problem;
   if (!run_window(app, config_dir, problem, player ? &*player : nullptr)) {
-    if (player) throw UsageError("no window for the script: " + problem + " (add --headless)");
+    if (player)
+      throw UsageError("no window for the script: " + problem + " (add --headless)");
     return write_default_view(options, problem);
   }
-  if (!player) return 0;
+  if (!player)
+    return 0;
   return report(*player, *player->outcome());
 }
 

@@ -15,35 +15,35 @@ class App;
 namespace wl::viz {
 
 struct GuiOptions {
-  std::string kernel_id;            // empty: the last session's, else matmul/tiled
-  std::string block;                // "X", "XxY", "XxYxZ"; empty: the kernel's default
-  std::vector<std::string> params;  // "name=value": the kernel's parameters; the rest take defaults
-  std::string baseline;             // headless: a kernel id pinned first as the baseline
-  std::string sweep_json;           // a sweep measured by `warplens sweep --json`, for the Sweep panel
-  std::string sweep_x, sweep_y;     // side lists for a model sweep in the Sweep panel
-  std::string arch = "h100";        // preset id, alias or .json path
-  std::string panel;                // headless: one panel's name; empty: the whole window
-  std::string screenshot;           // headless: the PNG's path; empty: a timestamped name here
+  std::string kernel_id;           // empty: the last session's, else matmul/tiled
+  std::string block;               // "X", "XxY", "XxYxZ"; empty: the kernel's default
+  std::vector<std::string> params; // "name=value": the kernel's parameters; the rest take defaults
+  std::string baseline;            // headless: a kernel id pinned first as the baseline
+  std::string sweep_json;       // a sweep measured by `warplens sweep --json`, for the Sweep panel
+  std::string sweep_x, sweep_y; // side lists for a model sweep in the Sweep panel
+  std::string arch = "h100";    // preset id, alias or .json path
+  std::string panel;            // headless: one panel's name; empty: the whole window
+  std::string screenshot;       // headless: the PNG's path; empty: a timestamped name here
   int width = 1440, height = 900;   // headless image size
   std::filesystem::path config_dir; // window: where layout and settings live; empty: the default
-  std::string worker;               // the command that runs `warplens worker`; empty: this executable's
-  std::string script;               // a script of user actions to play (script.h)
-  bool model_only = false;          // --model: no worker, the models alone
+  std::string worker;      // the command that runs `warplens worker`; empty: this executable's
+  std::string script;      // a script of user actions to play (script.h)
+  bool model_only = false; // --model: no worker, the models alone
   bool headless = false;
 };
 
 // The top-level options of `warplens` that apply when no subcommand is given.
-void add_gui_options(CLI::App &app, GuiOptions &options);
+void add_gui_options(CLI::App& app, GuiOptions& options);
 
 // With no subcommand: the headless screenshot with --headless, else the window.
-int run_gui_command(const GuiOptions &options);
+int run_gui_command(const GuiOptions& options);
 
 // Opens the window; with no display (or no window possible) writes the default view headless
 // and says where. Returns the exit code.
-int run_gui(const GuiOptions &options);
+int run_gui(const GuiOptions& options);
 
 // Renders the view (or one panel), writes PNG + JSON sidecar, prints the PNG's path; or plays
 // the script. Returns the exit code.
-int run_headless_screenshot(const GuiOptions &options);
+int run_headless_screenshot(const GuiOptions& options);
 
 } // namespace wl::viz

@@ -1,13 +1,13 @@
 #include "widgets.h"
 
+#include "controls.h"
+#include "counter_comparison.h"
+#include "launch_model.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <set>
-
-#include "controls.h"
-#include "counter_comparison.h"
-#include "launch_model.h"
 
 #include <imgui.h>
 
@@ -21,18 +21,19 @@ constexpr ImU32 kCurrentColour = IM_COL32(230, 110, 60, 255);
 ImU32 style_colour(ImGuiCol colour, float alpha = 1) { return ImGui::GetColorU32(colour, alpha); }
 
 // Reserves a box for a drawing and returns its corners.
-void reserve(float width, float height, ImVec2 &min, ImVec2 &max) {
+void reserve(float width, float height, ImVec2& min, ImVec2& max) {
   min = ImGui::GetCursorScreenPos();
   max = ImVec2(min.x + width, min.y + height);
   ImGui::Dummy(ImVec2(width, height));
 }
 
 // Built forwards, character by character: inserting into the string trips GCC 12's -Wrestrict.
-std::string group_digits(const std::string &digits) {
+std::string group_digits(const std::string& digits) {
   const std::size_t sign = !digits.empty() && digits[0] == '-' ? 1 : 0;
   std::string grouped = digits.substr(0, sign);
   for (std::size_t i = sign; i < digits.size(); ++i) {
-    if (i > sign && (digits.size() - i) % 3 == 0) grouped.push_back(',');
+    if (i > sign && (digits.size() - i) % 3 == 0)
+      grouped.push_back(',');
     grouped.push_back(digits[i]);
   }
   return grouped;
@@ -40,21 +41,24 @@ std::string group_digits(const std::string &digits) {
 
 } // namespace
 
-void impact_curve(const char *title, const std::vector<CurvePoint> &points, std::int64_t current_x, const char *x_unit,
-                  float width, float height) {
+void impact_curve(const char* title, const std::vector<CurvePoint>& points, std::int64_t current_x,
+                  const char* x_unit, float width, float height) {
   ImGui::TextUnformatted(title);
   ImVec2 min, max;
   reserve(width, height, min, max);
-  ImDrawList *draw = ImGui::GetWindowDrawList();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
   draw->AddRectFilled(min, max, style_colour(ImGuiCol_FrameBg));
   const float label_height = ImGui::GetTextLineHeight();
   const ImVec2 plot_min(min.x + 4, min.y + 4), plot_max(max.x - 4, max.y - label_height - 2);
   for (double level : {0.25, 0.5, 0.75, 1.0}) { // grid lines at quarters of full occupancy
     const float y = plot_max.y - static_cast<float>(level) * (plot_max.y - plot_min.y);
-    draw->AddLine(ImVec2(plot_min.x, y), ImVec2(plot_max.x, y), style_colour(ImGuiCol_Border, 0.5f));
+    draw->AddLine(ImVec2(plot_min.x, y), ImVec2(plot_max.x, y),
+                  style_colour(ImGuiCol_Border, 0.5f));
   }
-  if (points.size() < 2) return;
-  const double x0 = static_cast<double>(points.front().x), x1 = static_cast<double>(points.back().x);
+  if (points.size() < 2)
+    return;
+  const double x0 = static_cast<double>(points.front().x),
+               x1 = static_cast<double>(points.back().x);
   auto to_screen = [&](double x, double occupancy) {
     const double t = x1 > x0 ? (x - x0) / (x1 - x0) : 0;
     return ImVec2(plot_min.x + static_cast<float>(t) * (plot_max.x - plot_min.x),
@@ -64,14 +68,18 @@ void impact_curve(const char *title, const std::vector<CurvePoint> &points, std:
   line.reserve(points.size() * 2);
   for (std::size_t i = 0; i < points.size(); ++i) { // steps: occupancy holds until the next point
     line.push_back(to_screen(static_cast<double>(points[i].x), points[i].occupancy));
-    if (i + 1 < points.size()) line.push_back(to_screen(static_cast<double>(points[i + 1].x), points[i].occupancy));
+    if (i + 1 < points.size())
+      line.push_back(to_screen(static_cast<double>(points[i + 1].x), points[i].occupancy));
   }
-  draw->AddPolyline(line.data(), static_cast<int>(line.size()), style_colour(ImGuiCol_PlotLines), 0, 2);
+  draw->AddPolyline(line.data(), static_cast<int>(line.size()), style_colour(ImGuiCol_PlotLines), 0,
+                    2);
   // The current launch: the last point at or below its x.
-  const auto at = std::find_if(points.rbegin(), points.rend(), [&](const CurvePoint &p) { return p.x <= current_x; });
+  const auto at = std::find_if(points.rbegin(), points.rend(),
+                               [&](const CurvePoint& p) { return p.x <= current_x; });
   if (at != points.rend()) {
     const ImVec2 dot = to_screen(
-        static_cast<double>(std::clamp<std::int64_t>(current_x, points.front().x, points.back().x)), at->occupancy);
+        static_cast<double>(std::clamp<std::int64_t>(current_x, points.front().x, points.back().x)),
+        at->occupancy);
     draw->AddLine(ImVec2(dot.x, plot_min.y), ImVec2(dot.x, plot_max.y), kCurrentColour, 1);
     draw->AddCircleFilled(dot, 5, kCurrentColour);
   }
@@ -80,23 +88,26 @@ void impact_curve(const char *title, const std::vector<CurvePoint> &points, std:
   draw->AddText(ImVec2(plot_min.x, plot_max.y + 2), style_colour(ImGuiCol_Text), label);
   std::snprintf(label, sizeof label, "%lld %s", static_cast<long long>(points.back().x), x_unit);
   const float label_width = ImGui::CalcTextSize(label).x;
-  draw->AddText(ImVec2(plot_max.x - label_width, plot_max.y + 2), style_colour(ImGuiCol_Text), label);
+  draw->AddText(ImVec2(plot_max.x - label_width, plot_max.y + 2), style_colour(ImGuiCol_Text),
+                label);
 }
 
-void limiter_bars(const OccupancyResult &occupancy, int max_blocks_per_sm) {
+void limiter_bars(const OccupancyResult& occupancy, int max_blocks_per_sm) {
   // Names, bars and values share the width at any font size: the longest name and value measured.
   float name_width = 0;
-  for (Resource resource : kAllResources) name_width = std::max(name_width, ImGui::CalcTextSize(resource_name(resource)).x);
+  for (Resource resource : kAllResources)
+    name_width = std::max(name_width, ImGui::CalcTextSize(resource_name(resource)).x);
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const float value_width = ImGui::CalcTextSize("228 blocks  <- limiter").x;
   const float bar_width =
-      std::max(ImGui::GetFontSize() * 3, ImGui::GetContentRegionAvail().x - name_width - value_width - 3 * spacing);
+      std::max(ImGui::GetFontSize() * 3,
+               ImGui::GetContentRegionAvail().x - name_width - value_width - 3 * spacing);
   const int scale = std::max(1, max_blocks_per_sm);
   const float left = ImGui::GetCursorPosX();
   for (Resource resource : kAllResources) {
     const int limit = occupancy.limit(resource);
-    const bool limiter =
-        std::find(occupancy.limiters.begin(), occupancy.limiters.end(), resource) != occupancy.limiters.end();
+    const bool limiter = std::find(occupancy.limiters.begin(), occupancy.limiters.end(),
+                                   resource) != occupancy.limiters.end();
     ImGui::TextUnformatted(resource_name(resource));
     ImGui::SameLine(left + name_width + spacing);
     ImVec2 min, max;
@@ -104,26 +115,32 @@ void limiter_bars(const OccupancyResult &occupancy, int max_blocks_per_sm) {
     min = ImGui::GetCursorScreenPos();
     ImGui::Dummy(ImVec2(bar_width, height));
     max = ImVec2(min.x + bar_width, min.y + height);
-    ImDrawList *draw = ImGui::GetWindowDrawList();
+    ImDrawList* draw = ImGui::GetWindowDrawList();
     draw->AddRectFilled(min, max, style_colour(ImGuiCol_FrameBg));
-    const float fill = limit == kUnlimited ? 1.0f : std::min(1.0f, static_cast<float>(limit) / scale);
+    const float fill =
+        limit == kUnlimited ? 1.0f : std::min(1.0f, static_cast<float>(limit) / scale);
     const ImU32 colour =
-        limiter ? kLimiterColour : style_colour(ImGuiCol_PlotHistogram, limit == kUnlimited ? 0.3f : 0.8f);
+        limiter ? kLimiterColour
+                : style_colour(ImGuiCol_PlotHistogram, limit == kUnlimited ? 0.3f : 0.8f);
     draw->AddRectFilled(min, ImVec2(min.x + fill * bar_width, max.y), colour);
     ImGui::SameLine();
-    if (limit == kUnlimited) ImGui::TextDisabled("not used");
-    else ImGui::Text("%d blocks%s", limit, limiter ? "  <- limiter" : "");
+    if (limit == kUnlimited)
+      ImGui::TextDisabled("not used");
+    else
+      ImGui::Text("%d blocks%s", limit, limiter ? "  <- limiter" : "");
   }
 }
 
-void history_plot(const std::vector<double> &milliseconds, float width, float height) {
+void history_plot(const std::vector<double>& milliseconds, float width, float height) {
   ImVec2 min, max;
   reserve(width, height, min, max);
-  ImDrawList *draw = ImGui::GetWindowDrawList();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
   draw->AddRectFilled(min, max, style_colour(ImGuiCol_FrameBg));
-  if (milliseconds.empty()) return;
+  if (milliseconds.empty())
+    return;
   const double top = *std::max_element(milliseconds.begin(), milliseconds.end()) * 1.1;
-  const float slot = (width - 8) / static_cast<float>(std::max<std::size_t>(milliseconds.size(), 8));
+  const float slot =
+      (width - 8) / static_cast<float>(std::max<std::size_t>(milliseconds.size(), 8));
   for (std::size_t i = 0; i < milliseconds.size(); ++i) {
     const float x = min.x + 4 + slot * static_cast<float>(i);
     const float bar = top > 0 ? static_cast<float>(milliseconds[i] / top) * (height - 8) : 0;
@@ -135,18 +152,22 @@ void history_plot(const std::vector<double> &milliseconds, float width, float he
 
 namespace {
 
-ImU32 lane_colour(int lane) { return ImColor::HSV(static_cast<float>(lane) / kWarpSize, 0.6f, 0.9f); }
+ImU32 lane_colour(int lane) {
+  return ImColor::HSV(static_cast<float>(lane) / kWarpSize, 0.6f, 0.9f);
+}
 
 } // namespace
 
-void block_and_warp_fields(const BlockShape &grid, std::array<int, 3> &block, int &warp) {
+void block_and_warp_fields(const BlockShape& grid, std::array<int, 3>& block, int& warp) {
   ImGui::PushItemWidth(ImGui::GetFontSize() * 6);
   const std::array<int, 3> sides{grid.x, grid.y, grid.z};
   constexpr std::array kLabels = {"block x", "block y", "block z"};
   bool first = true;
   for (int i = 0; i < 3; ++i) {
-    if (i > 0 && sides[i] <= 1) continue; // a grid of one block along y or z needs no field
-    if (!first) ImGui::SameLine();
+    if (i > 0 && sides[i] <= 1)
+      continue; // a grid of one block along y or z needs no field
+    if (!first)
+      ImGui::SameLine();
     first = false;
     ui::input_int(kLabels[i], &block[i]);
   }
@@ -155,7 +176,7 @@ void block_and_warp_fields(const BlockShape &grid, std::array<int, 3> &block, in
   ImGui::PopItemWidth();
 }
 
-void hover_text(const std::string &text) {
+void hover_text(const std::string& text) {
   ImGui::BeginTooltip();
   ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
   ImGui::TextUnformatted(text.c_str());
@@ -163,23 +184,25 @@ void hover_text(const std::string &text) {
   ImGui::EndTooltip();
 }
 
-std::optional<ChosenWarp> warp_chooser(const App &app, MemorySpace space, MapChoice &choice) {
+std::optional<ChosenWarp> warp_chooser(const App& app, MemorySpace space, MapChoice& choice) {
   if (const std::string problem = app.request_problem(); !problem.empty()) {
     error_text(problem);
     return std::nullopt;
   }
-  const KernelDesc &kernel = *app.kernel();
+  const KernelDesc& kernel = *app.kernel();
   const LaunchShape launch = make_launch(kernel, app.params, app.block(), app.arch().sm_count);
   const std::vector<int> sites = sites_in(kernel, space);
   if (sites.empty()) {
-    empty_state(space == MemorySpace::global ? "This kernel has no global access site." : "This kernel uses no shared memory.");
+    empty_state(space == MemorySpace::global ? "This kernel has no global access site."
+                                             : "This kernel uses no shared memory.");
     return std::nullopt;
   }
   std::optional<ChosenWarp> chosen = choose_warp(kernel, launch, space, choice);
   ImGui::PushItemWidth(ImGui::GetFontSize() * 10);
   if (ui::begin_combo("site", kernel.sites[chosen->site].name.c_str())) {
     for (int i = 0; i < static_cast<int>(sites.size()); ++i)
-      if (ui::selectable(kernel.sites[sites[i]].name.c_str(), i == choice.site)) choice.site = i;
+      if (ui::selectable(kernel.sites[sites[i]].name.c_str(), i == choice.site))
+        choice.site = i;
     ImGui::EndCombo();
   }
   ImGui::PopItemWidth();
@@ -187,34 +210,41 @@ std::optional<ChosenWarp> warp_chooser(const App &app, MemorySpace space, MapCho
   if (chosen->iterations > 1) {
     int iteration = static_cast<int>(choice.iteration);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
-    if (ui::input_int("iteration", &iteration)) choice.iteration = iteration;
+    if (ui::input_int("iteration", &iteration))
+      choice.iteration = iteration;
   }
-  ImGui::TextDisabled("grid %dx%dx%d, %d warps per block%s", launch.grid.x, launch.grid.y, launch.grid.z, chosen->warps,
-                      chosen->iterations > 1 ? (", " + std::to_string(chosen->iterations) + " iterations").c_str() : "");
+  ImGui::TextDisabled("grid %dx%dx%d, %d warps per block%s", launch.grid.x, launch.grid.y,
+                      launch.grid.z, chosen->warps,
+                      chosen->iterations > 1
+                          ? (", " + std::to_string(chosen->iterations) + " iterations").c_str()
+                          : "");
   chosen = choose_warp(kernel, launch, space, choice); // the edits brought into range
   if (chosen->access.active_mask == 0) {
-    empty_state("No lane of this warp makes this access in this iteration (a guard or a partial tile).");
+    empty_state(
+        "No lane of this warp makes this access in this iteration (a guard or a partial tile).");
     return std::nullopt;
   }
   return chosen;
 }
 
-bool begin_site_table(const char *id, std::initializer_list<const char *> columns) {
+bool begin_site_table(const char* id, std::initializer_list<const char*> columns) {
   // Columns as wide as their content; in a narrow panel the table scrolls sideways with the site's
   // name kept in view, rather than cut a number short.
-  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
-                                ImGuiTableFlags_ScrollX;
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
   const float rows = 4.5f; // a few sites in view; the table scrolls when a kernel has more
   if (!ImGui::BeginTable(id, static_cast<int>(columns.size()), flags,
-                         ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * rows + ImGui::GetStyle().ScrollbarSize)))
+                         ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * rows +
+                                       ImGui::GetStyle().ScrollbarSize)))
     return false;
   ImGui::TableSetupScrollFreeze(1, 1);
-  for (const char *column : columns) ImGui::TableSetupColumn(column);
+  for (const char* column : columns)
+    ImGui::TableSetupColumn(column);
   ImGui::TableHeadersRow();
   return true;
 }
 
-void site_row(const SitePrediction &site, double per_request, double ideal_per_request) {
+void site_row(const SitePrediction& site, double per_request, double ideal_per_request) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   ImGui::TextUnformatted(site.name.c_str());
@@ -224,24 +254,33 @@ void site_row(const SitePrediction &site, double per_request, double ideal_per_r
   number_cell(format_number(per_request) + " (" + format_number(ideal_per_request) + ")");
 }
 
-void number_cell(const std::string &text) {
+void number_cell(const std::string& text) {
   const float room = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(text.c_str()).x;
-  if (room > 0) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + room);
+  if (room > 0)
+    ImGui::SetCursorPosX(ImGui::GetCursorPosX() + room);
   ImGui::TextUnformatted(text.c_str());
 }
 
-void counter_table(const char *id, const RunResult &result, const App &app, const std::string &key_prefix) {
-  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit |
-                                ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
-  const CounterResult *baseline =
-      app.baseline && app.baseline->counters && app.baseline->counters->available ? &*app.baseline->counters : nullptr;
-  if (app.baseline && !baseline) ImGui::TextDisabled("The baseline (%s) has no counters.", app.baseline_label().c_str());
+void counter_table(const char* id, const RunResult& result, const App& app,
+                   const std::string& key_prefix) {
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX |
+                                ImGuiTableFlags_ScrollY;
+  const CounterResult* baseline =
+      app.baseline && app.baseline->counters && app.baseline->counters->available
+          ? &*app.baseline->counters
+          : nullptr;
+  if (app.baseline && !baseline)
+    ImGui::TextDisabled("The baseline (%s) has no counters.", app.baseline_label().c_str());
   std::vector<ComparisonRow> rows;
-  for (ComparisonRow &row : compare_counters(result))
-    if (row.key.starts_with(key_prefix)) rows.push_back(std::move(row));
-  const bool any_flagged = std::any_of(rows.begin(), rows.end(), [](const ComparisonRow &r) { return r.flagged; });
+  for (ComparisonRow& row : compare_counters(result))
+    if (row.key.starts_with(key_prefix))
+      rows.push_back(std::move(row));
+  const bool any_flagged =
+      std::any_of(rows.begin(), rows.end(), [](const ComparisonRow& r) { return r.flagged; });
   const int columns = 4 + (baseline ? 2 : 0) + (any_flagged ? 1 : 0);
-  if (!ImGui::BeginTable(id, columns, flags, ImVec2(0, ImGui::GetContentRegionAvail().y))) return;
+  if (!ImGui::BeginTable(id, columns, flags, ImVec2(0, ImGui::GetContentRegionAvail().y)))
+    return;
   ImGui::TableSetupScrollFreeze(1, 1); // the counter's name stays while the table scrolls sideways
   ImGui::TableSetupColumn("counter");
   ImGui::TableSetupColumn("predicted");
@@ -251,53 +290,63 @@ void counter_table(const char *id, const RunResult &result, const App &app, cons
     ImGui::TableSetupColumn(("baseline: " + app.baseline_label()).c_str());
     ImGui::TableSetupColumn("change");
   }
-  if (any_flagged) ImGui::TableSetupColumn("why they differ");
+  if (any_flagged)
+    ImGui::TableSetupColumn("why they differ");
   ImGui::TableHeadersRow();
-  for (const ComparisonRow &row : rows) {
+  for (const ComparisonRow& row : rows) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::Text("%s (%s)", row.display.c_str(), row.unit.c_str());
-    if (ImGui::IsItemHovered()) hover_text(row.key);
+    if (ImGui::IsItemHovered())
+      hover_text(row.key);
     ImGui::TableNextColumn();
     number_cell(row.predicted ? format_number(*row.predicted, 0) : "-");
     ImGui::TableNextColumn();
     number_cell(format_number(row.measured, 0));
     ImGui::TableNextColumn();
-    if (!row.predicted) ImGui::TextDisabled("-");
-    else if (row.flagged) error_text(format_number(100 * row.difference, 1) + " %");
-    else number_cell(format_number(100 * row.difference, 1) + " %");
+    if (!row.predicted)
+      ImGui::TextDisabled("-");
+    else if (row.flagged)
+      error_text(format_number(100 * row.difference, 1) + " %");
+    else
+      number_cell(format_number(100 * row.difference, 1) + " %");
     if (baseline) {
-      const CounterValue *then = baseline->find(row.key);
+      const CounterValue* then = baseline->find(row.key);
       ImGui::TableNextColumn();
       number_cell(then ? format_number(then->value, 0) : "-");
       ImGui::TableNextColumn();
-      number_cell(change_text(row.measured, then ? std::optional(then->value) : std::nullopt, row.unit == "%"));
+      number_cell(change_text(row.measured, then ? std::optional(then->value) : std::nullopt,
+                              row.unit == "%"));
     }
     if (any_flagged) {
       ImGui::TableNextColumn();
-      if (row.flagged) ImGui::TextUnformatted(row.reason.empty() ? "no known reason" : row.reason.c_str());
+      if (row.flagged)
+        ImGui::TextUnformatted(row.reason.empty() ? "no known reason" : row.reason.c_str());
     }
   }
   ImGui::EndTable();
 }
 
-bool counters_line(const RunResult &result, const std::string &what) {
+bool counters_line(const RunResult& result, const std::string& what) {
   if (!result.counters || !result.counters->available) {
     note_text("Measured " + what + ": " +
-              (!result.counters ? "no counters in this result (Run with a GPU)" : result.counters->reason));
+              (!result.counters ? "no counters in this result (Run with a GPU)"
+                                : result.counters->reason));
     return false;
   }
-  if (!result.recorded_on.empty()) recorded_text("Measured " + what + " " + result.recorded_on);
+  if (!result.recorded_on.empty())
+    recorded_text("Measured " + what + " " + result.recorded_on);
   return true;
 }
 
-void warp_map(const WarpMap &map) {
-  ImDrawList *draw = ImGui::GetWindowDrawList();
-  // Rows shrink to fit the panel's height (down to a readable minimum), so a 32-line warp shows whole.
+void warp_map(const WarpMap& map) {
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  // Rows shrink to fit the panel's height (down to a readable minimum), so a 32-line warp shows
+  // whole.
   const float font = ImGui::GetFontSize(), label_width = font * 5.5f;
-  const float row_height =
-      std::clamp(ImGui::GetContentRegionAvail().y / std::max<float>(1, static_cast<float>(map.lines.size())), font * 0.8f,
-                 font * 1.4f);
+  const float row_height = std::clamp(ImGui::GetContentRegionAvail().y /
+                                          std::max<float>(1, static_cast<float>(map.lines.size())),
+                                      font * 0.8f, font * 1.4f);
   const float bytes_width = std::max(64.0f, ImGui::GetContentRegionAvail().x - label_width);
   const float per_byte = bytes_width / kLineBytes;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -310,12 +359,14 @@ void warp_map(const WarpMap &map) {
     const std::string label = "+" + format_count(delta).append(" B");
     draw->AddText(ImVec2(origin.x, y + 2), text, label.c_str());
     for (int s = 0; s < 4; ++s) {
-      const ImVec2 min(x + s * kSectorBytes * per_byte, y + 1), max(min.x + kSectorBytes * per_byte, y + row_height - 1);
-      if (map.sectors[row][s].fetched) draw->AddRectFilled(min, max, unused);
+      const ImVec2 min(x + s * kSectorBytes * per_byte, y + 1),
+          max(min.x + kSectorBytes * per_byte, y + row_height - 1);
+      if (map.sectors[row][s].fetched)
+        draw->AddRectFilled(min, max, unused);
       draw->AddRect(min, max, edge);
     }
   }
-  for (const LaneMark &mark : map.lanes) {
+  for (const LaneMark& mark : map.lanes) {
     const float y = origin.y + row_height * static_cast<float>(mark.row);
     const ImVec2 min(origin.x + label_width + mark.offset * per_byte, y + 3),
         max(min.x + mark.width * per_byte, y + row_height - 3);
@@ -324,133 +375,159 @@ void warp_map(const WarpMap &map) {
     const std::string number = std::to_string(mark.lane);
     const float fitting = (max.x - min.x - 2) / ImGui::CalcTextSize(number.c_str()).x * font;
     const float small = std::min(font * 0.7f, fitting);
-    if (small >= font * 0.45f) draw->AddText(ImGui::GetFont(), small, ImVec2(min.x + 1, min.y), dark_text, number.c_str());
-    if (ImGui::IsMouseHoveringRect(min, max)) hover_text("lane " + number);
+    if (small >= font * 0.45f)
+      draw->AddText(ImGui::GetFont(), small, ImVec2(min.x + 1, min.y), dark_text, number.c_str());
+    if (ImGui::IsMouseHoveringRect(min, max))
+      hover_text("lane " + number);
   }
-  ImGui::Dummy(ImVec2(label_width + bytes_width, row_height * static_cast<float>(map.lines.size())));
+  ImGui::Dummy(
+      ImVec2(label_width + bytes_width, row_height * static_cast<float>(map.lines.size())));
 }
 
-void bank_grid(const std::vector<BankSlot> &slots, int width) {
+void bank_grid(const std::vector<BankSlot>& slots, int width) {
   int transactions = 0, total_rows = 0;
-  for (const BankSlot &s : slots) transactions = std::max(transactions, s.transaction + 1);
+  for (const BankSlot& s : slots)
+    transactions = std::max(transactions, s.transaction + 1);
   for (int t = 0; t < transactions; ++t) {
     int rows = 0;
-    for (const BankSlot &s : slots)
-      if (s.transaction == t) rows = std::max(rows, s.wavefront + 1);
+    for (const BankSlot& s : slots)
+      if (s.transaction == t)
+        rows = std::max(rows, s.wavefront + 1);
     total_rows += rows + 2; // the bank numbers and the transaction's title
   }
-  ImDrawList *draw = ImGui::GetWindowDrawList();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
   const float cell = std::max(14.0f, (ImGui::GetContentRegionAvail().x - 2) / kBankCount);
-  // Rows shrink to fit the panel's height (down to a readable minimum), so a 32-way conflict shows whole.
+  // Rows shrink to fit the panel's height (down to a readable minimum), so a 32-way conflict shows
+  // whole.
   const float font = ImGui::GetFontSize(), small = font * 0.7f;
-  const float row_height = std::clamp((ImGui::GetContentRegionAvail().y - font * 1.5f) / static_cast<float>(std::max(1, total_rows)),
+  const float row_height = std::clamp((ImGui::GetContentRegionAvail().y - font * 1.5f) /
+                                          static_cast<float>(std::max(1, total_rows)),
                                       font * 0.75f, font * 1.1f);
   const ImU32 first_pass = IM_COL32(70, 150, 90, 255), conflict = IM_COL32(190, 70, 60, 255),
               edge = ImGui::GetColorU32(ImGuiCol_Border), text = IM_COL32(245, 245, 245, 255);
   for (int t = 0; t < transactions; ++t) {
     int rows = 0;
-    for (const BankSlot &s : slots)
-      if (s.transaction == t) rows = std::max(rows, s.wavefront + 1);
+    for (const BankSlot& s : slots)
+      if (s.transaction == t)
+        rows = std::max(rows, s.wavefront + 1);
     // The passes the transaction's distinct words need at best are the ideal; rows past them are
     // what a conflict adds.
     std::set<std::uint64_t> words;
-    for (const BankSlot &s : slots)
-      if (s.transaction == t) words.insert(s.word);
+    for (const BankSlot& s : slots)
+      if (s.transaction == t)
+        words.insert(s.word);
     const int ideal_rows = static_cast<int>((words.size() + kBankCount - 1) / kBankCount);
-    if (transactions > 1) ImGui::TextDisabled("transaction %d (lanes %d-%d)", t, t * 16, t * 16 + 15);
+    if (transactions > 1)
+      ImGui::TextDisabled("transaction %d (lanes %d-%d)", t, t * 16, t * 16 + 15);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     for (int bank = 0; bank < kBankCount; bank += 4)
-      draw->AddText(ImVec2(origin.x + bank * cell, origin.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), std::to_string(bank).c_str());
+      draw->AddText(ImVec2(origin.x + bank * cell, origin.y),
+                    ImGui::GetColorU32(ImGuiCol_TextDisabled), std::to_string(bank).c_str());
     const float top = origin.y + row_height;
     for (int row = 0; row < rows; ++row)
       for (int bank = 0; bank < kBankCount; ++bank) {
         std::string lanes;
         bool broadcast = false;
-        for (const BankSlot &s : slots)
+        for (const BankSlot& s : slots)
           if (s.transaction == t && s.bank == bank && s.wavefront == row) {
-            if (!lanes.empty()) lanes += ',';
+            if (!lanes.empty())
+              lanes += ',';
             lanes += std::to_string(s.lane);
             broadcast = broadcast || s.broadcast;
           }
-        const ImVec2 min(origin.x + bank * cell, top + row * row_height), max(min.x + cell - 1, min.y + row_height - 1);
+        const ImVec2 min(origin.x + bank * cell, top + row * row_height),
+            max(min.x + cell - 1, min.y + row_height - 1);
         if (!lanes.empty()) {
           draw->AddRectFilled(min, max, row < ideal_rows ? first_pass : conflict);
           const std::string shown = lanes.find(',') == std::string::npos ? lanes : "*";
           draw->AddText(ImGui::GetFont(), small, ImVec2(min.x + 1, min.y + 1), text, shown.c_str());
           if (ImGui::IsMouseHoveringRect(min, max))
-            ImGui::SetTooltip("bank %d, wavefront %d: lane%s %s%s", bank, row, lanes.find(',') == std::string::npos ? "" : "s",
-                              lanes.c_str(), broadcast ? " (one word, broadcast)" : "");
+            ImGui::SetTooltip("bank %d, wavefront %d: lane%s %s%s", bank, row,
+                              lanes.find(',') == std::string::npos ? "" : "s", lanes.c_str(),
+                              broadcast ? " (one word, broadcast)" : "");
         }
         draw->AddRect(min, max, edge);
       }
     ImGui::Dummy(ImVec2(cell * kBankCount, row_height * static_cast<float>(rows + 1)));
   }
-  note_text(std::to_string(width) + "-byte lanes cover " + std::to_string(std::max(1, width / kBankBytes)) +
-            (width > kBankBytes ? " banks" : " bank") + " each; " +
-            (width == 16 ? "the warp is served as two half-warp transactions, each in as many passes as its rows"
-                         : "the warp's request is served in as many passes (rows) as its busiest bank needs"));
+  note_text(
+      std::to_string(width) + "-byte lanes cover " +
+      std::to_string(std::max(1, width / kBankBytes)) + (width > kBankBytes ? " banks" : " bank") +
+      " each; " +
+      (width == 16
+           ? "the warp is served as two half-warp transactions, each in as many passes as its rows"
+           : "the warp's request is served in as many passes (rows) as its busiest bank needs"));
 }
 
-MeasuredScope::MeasuredScope(const App &app) : stale(app.latest_is_stale()) {
-  if (!stale) return;
+MeasuredScope::MeasuredScope(const App& app) : stale(app.latest_is_stale()) {
+  if (!stale)
+    return;
   recorded_text("Measured figures " + app.stale_note());
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
 }
 
 MeasuredScope::~MeasuredScope() {
-  if (stale) ImGui::PopStyleColor();
+  if (stale)
+    ImGui::PopStyleColor();
 }
 
-void help_marker(const char *text) {
+void help_marker(const char* text) {
   ImGui::TextDisabled("(?)");
-  if (ImGui::IsItemHovered()) hover_text(text);
+  if (ImGui::IsItemHovered())
+    hover_text(text);
 }
 
-bool begin_figure_table(const char *id) {
-  if (!ImGui::BeginTable(id, 2, ImGuiTableFlags_SizingFixedFit)) return false;
-  ImGui::TableSetupColumn("figure", ImGuiTableColumnFlags_WidthFixed); // as wide as the longest name
+bool begin_figure_table(const char* id) {
+  if (!ImGui::BeginTable(id, 2, ImGuiTableFlags_SizingFixedFit))
+    return false;
+  ImGui::TableSetupColumn("figure",
+                          ImGuiTableColumnFlags_WidthFixed); // as wide as the longest name
   ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
   return true;
 }
 
-void figure_row(const char *label, const std::string &value, const char *tooltip) {
+void figure_row(const char* label, const std::string& value, const char* tooltip) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   ImGui::TextUnformatted(label);
-  if (tooltip && ImGui::IsItemHovered()) hover_text(tooltip);
+  if (tooltip && ImGui::IsItemHovered())
+    hover_text(tooltip);
   ImGui::TableNextColumn();
   ImGui::TextUnformatted(value.c_str());
 }
 
-void empty_state(const std::string &text) {
+void empty_state(const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("%s", text.c_str());
   ImGui::PopStyleColor();
 }
 
-void note_text(const std::string &text) {
+void note_text(const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("%s", text.c_str());
   ImGui::PopStyleColor();
 }
 
-void recorded_text(const std::string &text) {
+void recorded_text(const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.85f, 0.55f, 0.1f, 1));
   ImGui::TextWrapped("%s", text.c_str());
   ImGui::PopStyleColor();
 }
 
-void error_text(const std::string &text) {
+void error_text(const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.9f, 0.3f, 0.25f, 1));
   ImGui::TextWrapped("%s", text.c_str());
   ImGui::PopStyleColor();
 }
 
 std::string change_text(std::optional<double> now, std::optional<double> baseline, bool points) {
-  if (!now || !baseline) return "-";
-  if (!points && *baseline == 0) return *now == 0 ? "same" : "-";
+  if (!now || !baseline)
+    return "-";
+  if (!points && *baseline == 0)
+    return *now == 0 ? "same" : "-";
   const double change = points ? *now - *baseline : 100 * (*now - *baseline) / *baseline;
-  if (std::abs(change) < 0.05) return "no change"; // never "-0.0"
+  if (std::abs(change) < 0.05)
+    return "no change"; // never "-0.0"
   std::string text = change > 0 ? "+" : "";
   return text.append(format_number(change, 1)).append(points ? " points" : " %");
 }
@@ -466,9 +543,10 @@ std::string format_number(double value, int decimals) {
 std::string format_count(std::int64_t value) { return group_digits(std::to_string(value)); }
 
 std::string format_bytes(double bytes) {
-  const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   int unit = 0;
-  while (std::fabs(bytes) >= 1024 && unit < 4) bytes /= 1024, ++unit;
+  while (std::fabs(bytes) >= 1024 && unit < 4)
+    bytes /= 1024, ++unit;
   char text[64];
   std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.1f %s", bytes, units[unit]);
   return text;

@@ -15,88 +15,91 @@
 namespace wl::viz {
 
 // Occupancy (0-100 %) against one input, with the current launch marked by a dot and a line.
-void impact_curve(const char *title, const std::vector<CurvePoint> &points, std::int64_t current_x, const char *x_unit,
-                  float width, float height);
+void impact_curve(const char* title, const std::vector<CurvePoint>& points, std::int64_t current_x,
+                  const char* x_unit, float width, float height);
 
 // One bar per resource: the blocks per SM it allows, on a common scale; the limiters stand out.
-void limiter_bars(const OccupancyResult &occupancy, int max_blocks_per_sm);
+void limiter_bars(const OccupancyResult& occupancy, int max_blocks_per_sm);
 
 // The median time of recent runs, oldest left, newest (the one shown) highlighted.
-void history_plot(const std::vector<double> &milliseconds, float width, float height);
+void history_plot(const std::vector<double>& milliseconds, float width, float height);
 
 // The warp a memory map shows for the app's current choices (not the last result, so an edit
 // redraws at once): the site, block, warp and iteration widgets, editing `choice`. nullopt, with
 // the reason drawn, when the request is invalid, the kernel has no site in `space`, or no lane of
 // the warp makes the access.
-std::optional<ChosenWarp> warp_chooser(const App &app, MemorySpace space, MapChoice &choice);
+std::optional<ChosenWarp> warp_chooser(const App& app, MemorySpace space, MapChoice& choice);
 
 // A table of a memory space's sites with these column names; false when it is clipped away.
-bool begin_site_table(const char *id, std::initializer_list<const char *> columns);
+bool begin_site_table(const char* id, std::initializer_list<const char*> columns);
 
 // A site table's row and its first three cells: the site, its requests, and a per-request figure
 // beside its ideal ("8.00 (4.00)"); the panel fills the rest.
-void site_row(const SitePrediction &site, double per_request, double ideal_per_request);
+void site_row(const SitePrediction& site, double per_request, double ideal_per_request);
 
 // The measured counters of `result` whose key starts with `key_prefix` ("" all, "global_",
 // "shared_"): predicted, measured, the difference (flagged over 2 %, the reason on hover), and the
 // baseline's value and the change when one is pinned. Fills the rest of the panel's height.
-void counter_table(const char *id, const RunResult &result, const App &app, const std::string &key_prefix);
+void counter_table(const char* id, const RunResult& result, const App& app,
+                   const std::string& key_prefix);
 
 // The counters of `result` for the memory panels: true when available; otherwise says why not.
-bool counters_line(const RunResult &result, const std::string &what);
+bool counters_line(const RunResult& result, const std::string& what);
 
 // The warp map: a row per 128-byte line, four 32-byte sectors each, every lane a coloured bar over
 // the bytes it reads or writes; fetched but unused bytes grey.
-void warp_map(const WarpMap &map);
+void warp_map(const WarpMap& map);
 
 // The bank grid: per transaction, 32 bank columns, a row per wavefront, each cell the lanes served
 // in that pass (a '*' marks a broadcast of one word). Rows past the ideal are the conflict.
-void bank_grid(const std::vector<BankSlot> &slots, int width);
+void bank_grid(const std::vector<BankSlot>& slots, int width);
 
-// The block-of-the-grid and warp fields of a map's chooser: x always, y and z where the grid has them.
-void block_and_warp_fields(const BlockShape &grid, std::array<int, 3> &block, int &warp);
+// The block-of-the-grid and warp fields of a map's chooser: x always, y and z where the grid has
+// them.
+void block_and_warp_fields(const BlockShape& grid, std::array<int, 3>& block, int& warp);
 
 // A tooltip wrapped at a readable width (call while the item is hovered).
-void hover_text(const std::string &text);
+void hover_text(const std::string& text);
 
 // Around measured or recorded figures: when `app.latest` belongs to another launch than the one on
 // screen, says so in amber ("from block 16x16, stride=1: press F5 ...") and greys the figures
 // drawn until the scope ends.
 class MeasuredScope {
 public:
-  explicit MeasuredScope(const App &app);
+  explicit MeasuredScope(const App& app);
   ~MeasuredScope();
-  MeasuredScope(const MeasuredScope &) = delete;
-  MeasuredScope &operator=(const MeasuredScope &) = delete;
+  MeasuredScope(const MeasuredScope&) = delete;
+  MeasuredScope& operator=(const MeasuredScope&) = delete;
   const bool stale;
 };
 
 // A table cell's number, right-aligned in its column.
-void number_cell(const std::string &text);
+void number_cell(const std::string& text);
 
 // A "(?)" that shows `text` on hover.
-void help_marker(const char *text);
+void help_marker(const char* text);
 
 // A table of figure rows: names as wide as the longest, values in the rest.
-bool begin_figure_table(const char *id);
+bool begin_figure_table(const char* id);
 
 // "label  value" as a two-column table row, with an optional tooltip on the label.
-void figure_row(const char *label, const std::string &value, const char *tooltip = nullptr);
+void figure_row(const char* label, const std::string& value, const char* tooltip = nullptr);
 
 // Dimmed wrapped text: a legend or a note.
-void note_text(const std::string &text);
+void note_text(const std::string& text);
 
 // An explicit empty state: why the panel has nothing to show and what to do.
-void empty_state(const std::string &text);
+void empty_state(const std::string& text);
 
 // Amber wrapped text for figures recorded elsewhere, never to be mistaken for a run made now.
-void recorded_text(const std::string &text);
+void recorded_text(const std::string& text);
 
 // Red (or theme-appropriate) wrapped text for a refusal.
-void error_text(const std::string &text);
+void error_text(const std::string& text);
 
 // Against a baseline: "+12.5 %" (or "+3.1 points" for percentages), "-" when either is missing.
-std::string change_text(std::optional<double> now, std::optional<double> baseline, bool points = false);
+std::string change_text(std::optional<double> now, std::optional<double> baseline,
+                        bool points = false);
 
 std::string format_number(double value, int decimals = 2); // 1234567.8 -> "1,234,567.80"
 std::string format_count(std::int64_t value);              // 1234567 -> "1,234,567"

@@ -20,7 +20,7 @@ namespace {
 
 std::string g_glfw_error; // the last GLFW error, for the "no window" message
 
-void remember_glfw_error(int code, const char *description) {
+void remember_glfw_error(int code, const char* description) {
   g_glfw_error = "GLFW error " + std::to_string(code) + ": " + (description ? description : "");
 }
 
@@ -31,11 +31,12 @@ void request_stop(int) { g_stop_requested = true; }
 // Sleeps until an event or a result, waking now and then to notice a stop request.
 constexpr double kIdleWaitSeconds = 0.25;
 
-void render_frame(GLFWwindow *window, App &app, GuiContext &gui, ScriptPlayer *player) {
+void render_frame(GLFWwindow* window, App& app, GuiContext& gui, ScriptPlayer* player) {
   refresh_fonts(app, gui);
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
-  if (player) player->feed_input(ImGui::GetIO()); // over what the backend read from the real devices
+  if (player)
+    player->feed_input(ImGui::GetIO()); // over what the backend read from the real devices
   ImGui::NewFrame();
   draw_frame(app);
   ImGui::Render();
@@ -46,21 +47,24 @@ void render_frame(GLFWwindow *window, App &app, GuiContext &gui, ScriptPlayer *p
   glClearColor(clear.x * 0.8f, clear.y * 0.8f, clear.z * 0.8f, 1);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-  if (app.screenshot) save_requested_screenshot(app, read_framebuffer(width, height));
+  if (app.screenshot)
+    save_requested_screenshot(app, read_framebuffer(width, height));
   gui.save_if_changed();
   glfwSwapBuffers(window);
-  if (player) player->after_frame(app);
+  if (player)
+    player->after_frame(app);
 }
 
 // Runs frames until the window closes, the script ends, or the process is asked to stop
 // (Ctrl-C, a polite kill).
-void run_loop(GLFWwindow *window, App &app, GuiContext &gui, ScriptPlayer *player) {
+void run_loop(GLFWwindow* window, App& app, GuiContext& gui, ScriptPlayer* player) {
   app.run(); // the first result arrives while the first frames show the empty states
   std::signal(SIGINT, request_stop);
   std::signal(SIGTERM, request_stop);
   while (!glfwWindowShouldClose(window) && !g_stop_requested && !(player && player->finished())) {
     if (player)
-      if (const auto size = player->take_window_size()) glfwSetWindowSize(window, size->first, size->second);
+      if (const auto size = player->take_window_size())
+        glfwSetWindowSize(window, size->first, size->second);
     const bool working = player || (app.source && app.source->busy());
     glfwWaitEventsTimeout(working ? 0.01 : kIdleWaitSeconds);
     render_frame(window, app, gui, player);
@@ -71,7 +75,8 @@ void run_loop(GLFWwindow *window, App &app, GuiContext &gui, ScriptPlayer *playe
 
 } // namespace
 
-bool run_window(App &app, const std::filesystem::path &config_dir, std::string &problem, ScriptPlayer *player) {
+bool run_window(App& app, const std::filesystem::path& config_dir, std::string& problem,
+                ScriptPlayer* player) {
   glfwSetErrorCallback(remember_glfw_error);
   if (!glfwInit()) {
     problem = g_glfw_error.empty() ? "GLFW could not start" : g_glfw_error;
@@ -80,7 +85,7 @@ bool run_window(App &app, const std::filesystem::path &config_dir, std::string &
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  GLFWwindow *window = glfwCreateWindow(1440, 900, "WarpLens", nullptr, nullptr);
+  GLFWwindow* window = glfwCreateWindow(1440, 900, "WarpLens", nullptr, nullptr);
   if (!window) {
     problem = g_glfw_error.empty() ? "no window could be created" : g_glfw_error;
     glfwTerminate();
@@ -99,7 +104,8 @@ bool run_window(App &app, const std::filesystem::path &config_dir, std::string &
     // Keyboard navigation needs the backend's key map (1.86 asserts without it), so only here.
     ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
     if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {
-      problem = "the OpenGL functions could not be loaded (Dear ImGui's loader opens libGL.so.1: install libgl1)";
+      problem = "the OpenGL functions could not be loaded (Dear ImGui's loader opens libGL.so.1: "
+                "install libgl1)";
       ImGui_ImplGlfw_Shutdown();
     } else {
       run_loop(window, app, gui, player);

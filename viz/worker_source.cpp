@@ -6,14 +6,15 @@
 
 namespace wl::viz {
 
-WorkerSource::WorkerSource(WorkerSourceOptions options) : m_options(std::move(options)), m_client(m_options.client) {}
+WorkerSource::WorkerSource(WorkerSourceOptions options)
+    : m_options(std::move(options)), m_client(m_options.client) {}
 
-void WorkerSource::submit(const KernelRequest &request, const Arch &arch, bool live) {
+void WorkerSource::submit(const KernelRequest& request, const Arch& arch, bool live) {
   m_last = Submitted{request, arch, live};
   send(*m_last);
 }
 
-void WorkerSource::send(const Submitted &submitted) {
+void WorkerSource::send(const Submitted& submitted) {
   WorkerRequest r;
   r.type = m_model_reason.empty() ? RequestType::run : RequestType::model;
   r.kernel_id = submitted.request.kernel->id;
@@ -25,9 +26,11 @@ void WorkerSource::send(const Submitted &submitted) {
   m_newest = m_client.submit(std::move(r));
 }
 
-void WorkerSource::submit_sweep(const KernelRequest &request, const std::vector<BlockShape> &shapes, const Arch &arch) {
+void WorkerSource::submit_sweep(const KernelRequest& request, const std::vector<BlockShape>& shapes,
+                                const Arch& arch) {
   if (!m_model_reason.empty()) { // no GPU there: the models, here
-    m_modelled_sweep = SourceUpdate{std::nullopt, "", model_sweep(*request.kernel, request.params, shapes, arch), true};
+    m_modelled_sweep = SourceUpdate{
+        std::nullopt, "", model_sweep(*request.kernel, request.params, shapes, arch), true};
     return;
   }
   WorkerRequest r;
@@ -48,20 +51,26 @@ std::pair<int, int> WorkerSource::sweep_progress() const {
 }
 
 void WorkerSource::cancel_sweep() {
-  if (m_sweep) m_client.cancel_all();
+  if (m_sweep)
+    m_client.cancel_all();
 }
 
 // The sweep's answer, read by id: a cancelled sweep is answered too, and must end the progress bar.
 std::optional<SourceUpdate> WorkerSource::poll_sweep() {
-  if (m_modelled_sweep) return std::exchange(m_modelled_sweep, std::nullopt);
-  if (!m_sweep) return std::nullopt;
-  const std::shared_ptr<const WorkerAnswer> answer = m_client.wait_for(m_sweep_id, std::chrono::milliseconds(0));
-  if (!answer) return std::nullopt;
+  if (m_modelled_sweep)
+    return std::exchange(m_modelled_sweep, std::nullopt);
+  if (!m_sweep)
+    return std::nullopt;
+  const std::shared_ptr<const WorkerAnswer> answer =
+      m_client.wait_for(m_sweep_id, std::chrono::milliseconds(0));
+  if (!answer)
+    return std::nullopt;
   const Sweep sweep = std::move(*m_sweep);
   m_sweep.reset();
   if (answer->sweep) {
-    SweepData data{*answer->sweep, "measured", sweep.request.kernel->id, true, sweep.request.params};
-    for (const SweepPoint &p : data.points)
+    SweepData data{*answer->sweep, "measured", sweep.request.kernel->id, true,
+                   sweep.request.params};
+    for (const SweepPoint& p : data.points)
       if (p.result) {
         data.origin = "measured on " + p.result->arch.name + " by the worker";
         break;
@@ -70,27 +79,31 @@ std::optional<SourceUpdate> WorkerSource::poll_sweep() {
   }
   if (answer->no_gpu && m_model_reason.empty()) {
     m_model_reason = answer->error;
-    return SourceUpdate{std::nullopt, "", model_sweep(*sweep.request.kernel, sweep.request.params, sweep.shapes, sweep.arch),
-                        true};
+    return SourceUpdate{
+        std::nullopt, "",
+        model_sweep(*sweep.request.kernel, sweep.request.params, sweep.shapes, sweep.arch), true};
   }
   return SourceUpdate{std::nullopt, answer->error, std::nullopt, true};
 }
 
 std::optional<SourceUpdate> WorkerSource::poll() {
-  if (std::optional<SourceUpdate> sweep = poll_sweep()) return sweep;
+  if (std::optional<SourceUpdate> sweep = poll_sweep())
+    return sweep;
   const WorkerSnapshot snapshot = m_client.latest();
-  if (const auto &answer = snapshot.latest_result; answer && answer->result && answer->id == m_newest && answer->id > m_seen) {
+  if (const auto& answer = snapshot.latest_result;
+      answer && answer->result && answer->id == m_newest && answer->id > m_seen) {
     m_seen = answer->id;
     return SourceUpdate{*answer->result, ""};
   }
-  if (const auto &answer = snapshot.latest_error; answer && answer->id == m_newest && answer->id > m_seen) {
+  if (const auto& answer = snapshot.latest_error;
+      answer && answer->id == m_newest && answer->id > m_seen) {
     m_seen = answer->id;
     return on_error(*answer);
   }
   return std::nullopt;
 }
 
-std::optional<SourceUpdate> WorkerSource::on_error(const WorkerAnswer &answer) {
+std::optional<SourceUpdate> WorkerSource::on_error(const WorkerAnswer& answer) {
   if (answer.no_gpu && m_model_reason.empty() && m_last) {
     m_model_reason = answer.error;
     send(*m_last); // the same request, now as a model request
@@ -111,21 +124,28 @@ bool WorkerSource::busy() const { return m_newest > m_seen || m_sweep.has_value(
 std::string WorkerSource::mode() const {
   const WorkerSnapshot s = m_client.latest();
   if (!m_model_reason.empty())
-    return "model mode (timings and counters only from the bundled H100 recording): the worker's machine has no "
-           "usable GPU (" + m_model_reason + ")";
-  const std::string restarts =
-      s.restarts > 0 ? format("; restarted %d time%s, last because %s", s.restarts, s.restarts == 1 ? "" : "s",
-                              s.last_failure.c_str())
-                     : "";
+    return "model mode (timings and counters only from the bundled H100 recording): the worker's "
+           "machine has no "
+           "usable GPU (" +
+           m_model_reason + ")";
+  const std::string restarts = s.restarts > 0
+                                   ? format("; restarted %d time%s, last because %s", s.restarts,
+                                            s.restarts == 1 ? "" : "s", s.last_failure.c_str())
+                                   : "";
   switch (s.status) {
-  case WorkerStatus::starting: return "GPU mode: starting the worker (" + s.command + ")" + restarts;
-  case WorkerStatus::ready: return format("GPU mode: worker pid %d (%s)", s.worker_pid, s.command.c_str()) + restarts;
-  case WorkerStatus::busy: // the phase shows the first run's set-up (inputs, reference, GPU warm-up) as it goes
+  case WorkerStatus::starting:
+    return "GPU mode: starting the worker (" + s.command + ")" + restarts;
+  case WorkerStatus::ready:
+    return format("GPU mode: worker pid %d (%s)", s.worker_pid, s.command.c_str()) + restarts;
+  case WorkerStatus::busy: // the phase shows the first run's set-up (inputs, reference, GPU
+                           // warm-up) as it goes
     return format("GPU mode: worker pid %d (%s), %s", s.worker_pid, s.command.c_str(),
                   s.phase.empty() ? "working" : ("phase " + s.phase).c_str()) +
            restarts;
-  case WorkerStatus::restarting: return "GPU mode: the worker ended (" + s.last_failure + "); starting a new one";
-  case WorkerStatus::failed: return "GPU mode unavailable: " + s.last_failure;
+  case WorkerStatus::restarting:
+    return "GPU mode: the worker ended (" + s.last_failure + "); starting a new one";
+  case WorkerStatus::failed:
+    return "GPU mode unavailable: " + s.last_failure;
   }
   return "GPU mode";
 }

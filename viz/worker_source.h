@@ -18,21 +18,22 @@ namespace wl::viz {
 
 struct WorkerSourceOptions {
   WorkerClientOptions client;
-  double run_seconds = 0.5;             // timing budget of a Run
-  double live_seconds = 0.03;           // of a live edit: the panels follow the edits
-  double sweep_seconds = 0.001;         // of each shape of a sweep, as `warplens sweep` takes
-  std::string run_metrics = "default";  // counters of a Run; a live edit counts nothing
+  double run_seconds = 0.5;            // timing budget of a Run
+  double live_seconds = 0.03;          // of a live edit: the panels follow the edits
+  double sweep_seconds = 0.001;        // of each shape of a sweep, as `warplens sweep` takes
+  std::string run_metrics = "default"; // counters of a Run; a live edit counts nothing
 };
 
 class WorkerSource : public ResultSource {
 public:
   explicit WorkerSource(WorkerSourceOptions options);
 
-  void submit(const KernelRequest &request, const Arch &arch, bool live) override;
+  void submit(const KernelRequest& request, const Arch& arch, bool live) override;
   std::optional<SourceUpdate> poll() override;
   bool busy() const override;
   std::string mode() const override;
-  void submit_sweep(const KernelRequest &request, const std::vector<BlockShape> &shapes, const Arch &arch) override;
+  void submit_sweep(const KernelRequest& request, const std::vector<BlockShape>& shapes,
+                    const Arch& arch) override;
   std::pair<int, int> sweep_progress() const override;
   void cancel_sweep() override;
 
@@ -44,8 +45,8 @@ private:
     Arch arch;
     bool live = false;
   };
-  void send(const Submitted &submitted);
-  std::optional<SourceUpdate> on_error(const WorkerAnswer &answer);
+  void send(const Submitted& submitted);
+  std::optional<SourceUpdate> on_error(const WorkerAnswer& answer);
   std::optional<SourceUpdate> poll_sweep();
   struct Sweep {
     KernelRequest request;

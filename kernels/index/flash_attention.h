@@ -30,7 +30,9 @@ WL_HD int keys_in_tile(int tile, int seq) {
 
 // Float4s in one shared K (or V) tile, and the copy steps each thread takes to fill one.
 WL_HD int tile_float4s(int d) { return kKeysPerTile * d / 4; }
-WL_HD int copies_per_thread(int d, int block_dim) { return (tile_float4s(d) + block_dim - 1) / block_dim; }
+WL_HD int copies_per_thread(int d, int block_dim) {
+  return (tile_float4s(d) + block_dim - 1) / block_dim;
+}
 
 // The float4 of the tile (counted from its first key's row) that a thread copies in step `copy`:
 // consecutive threads copy consecutive float4s, so each warp moves one contiguous 512-byte run.
@@ -44,6 +46,8 @@ WL_HD bool copies_inside_tile(int float4_in_tile, int tile, int seq, int d) {
 // Float4 index, in the block's shared memory, of float4 `part` of key `key`'s row: the K tile
 // comes first, the V tile right after it.
 WL_HD int shared_k_float4(int key, int part, int d) { return key * (d / 4) + part; }
-WL_HD int shared_v_float4(int key, int part, int d) { return tile_float4s(d) + key * (d / 4) + part; }
+WL_HD int shared_v_float4(int key, int part, int d) {
+  return tile_float4s(d) + key * (d / 4) + part;
+}
 
 } // namespace wl::flash_attention

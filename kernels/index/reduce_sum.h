@@ -16,7 +16,8 @@ WL_HD int loads_per_thread(int chunk, int block_dim) { return (chunk + block_dim
 
 // The element thread t of block b adds in iteration k: consecutive threads read consecutive
 // elements (coalesced). -1 when the position falls outside the chunk or past the end of x.
-WL_HD std::int64_t chunk_element(int block, int chunk, int block_dim, int thread, int k, std::int64_t n) {
+WL_HD std::int64_t chunk_element(int block, int chunk, int block_dim, int thread, int k,
+                                 std::int64_t n) {
   const int in_chunk = k * block_dim + thread;
   const std::int64_t i = static_cast<std::int64_t>(block) * chunk + in_chunk;
   return in_chunk < chunk && i < n ? i : -1;
@@ -24,7 +25,8 @@ WL_HD std::int64_t chunk_element(int block, int chunk, int block_dim, int thread
 
 WL_HD int tree_steps(int block_dim) {
   int steps = 0;
-  while ((1 << steps) < block_dim) ++steps;
+  while ((1 << steps) < block_dim)
+    ++steps;
   return steps;
 }
 

@@ -13,7 +13,8 @@ WL_HD std::int64_t element(int block, int block_dim, int thread) {
 }
 
 // Grid-stride loop: in iteration k, the thread handles the float4 at first + k * grid threads.
-WL_HD std::int64_t grid_stride_element(int block, int block_dim, int thread, int grid_dim, std::int64_t k) {
+WL_HD std::int64_t grid_stride_element(int block, int block_dim, int thread, int grid_dim,
+                                       std::int64_t k) {
   return element(block, block_dim, thread) + k * static_cast<std::int64_t>(grid_dim) * block_dim;
 }
 

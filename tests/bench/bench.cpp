@@ -1,8 +1,9 @@
 // Benchmarks for the GPU machine (never part of the tests). Each prints a markdown table.
 //   wl_bench catalog          every kernel at its default shape and size
-//   wl_bench copy             the vector adds at 1<<26 elements against device-to-device copy bandwidth
-//   wl_bench family NAME      every variant of one family at its default size (softmax, matmul, ...)
-//   wl_bench record FILE      every kernel at its default block and its block presets, with the
+//   wl_bench copy             the vector adds at 1<<26 elements against device-to-device copy
+//   bandwidth wl_bench family NAME      every variant of one family at its default size (softmax,
+//   matmul, ...) wl_bench record FILE      every kernel at its default block and its block presets,
+//   with the
 //                             default counters: the recording the GUI's model mode shows
 //   wl_bench launches ID START END STEP
 //                             one launch per 1D block size, each after an L2 flush, after one
@@ -23,9 +24,8 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include <cuda_runtime.h>
+#include <nlohmann/json.hpp>
 
 namespace wl {
 namespace {
@@ -38,10 +38,13 @@ RunResult run_default(const KernelDesc& kernel, const std::vector<std::string>& 
 
 void print_row(const RunResult& r) {
   const bool compute = r.flops > 0 && r.gflops() > 0 && r.flops / r.bytes_moved > 8;
-  std::printf("| %-26s | %-8s | %10.4f | %5.2f %% | %8.1f | %5.1f %% | %9s | %4s | %5s | %s |\n", r.kernel_id.c_str(),
+  std::printf("| %-26s | %-8s | %10.4f | %5.2f %% | %8.1f | %5.1f %% | %9s | %4s | %5s | %s |\n",
+              r.kernel_id.c_str(),
               (std::to_string(r.launch.block.x) + "x" + std::to_string(r.launch.block.y) + "x" +
-               std::to_string(r.launch.block.z)).c_str(),
-              r.timing->median_ms, 100 * r.timing->noise, r.gbps(), 100 * r.peak_bandwidth_fraction(),
+               std::to_string(r.launch.block.z))
+                  .c_str(),
+              r.timing->median_ms, 100 * r.timing->noise, r.gbps(),
+              100 * r.peak_bandwidth_fraction(),
               compute ? std::to_string(static_cast<long long>(r.gflops())).c_str() : "-",
               r.attributes ? std::to_string(r.attributes->registers).c_str() : "-",
               r.attributes ? std::to_string(r.attributes->local_bytes).c_str() : "-",
@@ -49,13 +52,15 @@ void print_row(const RunResult& r) {
 }
 
 void print_header() {
-  std::printf("| kernel | block | median ms | noise | GB/s | of peak | GFLOP/s | regs | local B | verified |\n");
+  std::printf("| kernel | block | median ms | noise | GB/s | of peak | GFLOP/s | regs | local B | "
+              "verified |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
 }
 
 int catalog() {
   print_header();
-  for (const KernelDesc& kernel : all_kernels()) print_row(run_default(kernel));
+  for (const KernelDesc& kernel : all_kernels())
+    print_row(run_default(kernel));
   return 0;
 }
 
@@ -77,7 +82,8 @@ double copy_gbps(std::int64_t floats) {
     cudaEventSynchronize(stop);
     float ms = 0;
     cudaEventElapsedTime(&ms, start, stop);
-    if (i >= 3) samples.push_back(ms); // the first copies warm up
+    if (i >= 3)
+      samples.push_back(ms); // the first copies warm up
   }
   std::sort(samples.begin(), samples.end());
   cudaFree(src);
@@ -88,13 +94,15 @@ double copy_gbps(std::int64_t floats) {
 int copy() {
   constexpr std::int64_t n = std::int64_t{1} << 26;
   const double copy = copy_gbps(n);
-  std::printf("device-to-device copy of %lld floats: %.1f GB/s (read + write)\n\n", static_cast<long long>(n), copy);
+  std::printf("device-to-device copy of %lld floats: %.1f GB/s (read + write)\n\n",
+              static_cast<long long>(n), copy);
   std::printf("| kernel | median ms | GB/s | of copy bandwidth |\n|---|---|---|---|\n");
   double best = 0;
   for (const char* id : {"vec_add/scalar", "vec_add/vec4", "vec_add/grid_stride"}) {
     const RunResult r = run_default(*find_kernel(id), {"n=" + std::to_string(n)});
     best = std::max(best, r.gbps());
-    std::printf("| %s | %.4f | %.1f | %.1f %% |\n", id, r.timing->median_ms, r.gbps(), 100 * r.gbps() / copy);
+    std::printf("| %s | %.4f | %.1f | %.1f %% |\n", id, r.timing->median_ms, r.gbps(),
+                100 * r.gbps() / copy);
   }
   std::printf("\nbest vector add: %.1f %% of the copy bandwidth\n", 100 * best / copy);
   return 0;
@@ -103,7 +111,8 @@ int copy() {
 int family(const std::string& name) {
   print_header();
   for (const KernelDesc& kernel : all_kernels())
-    if (kernel.id.starts_with(name + "/")) print_row(run_default(kernel));
+    if (kernel.id.starts_with(name + "/"))
+      print_row(run_default(kernel));
   return 0;
 }
 
@@ -122,7 +131,9 @@ int record(const std::string& path) {
     const KernelRequest request = resolve_kernel_request(kernel.id, {}, "", "");
     std::vector<BlockShape> shapes{request.block};
     for (const BlockShape& preset : kernel.block_presets)
-      if (std::none_of(shapes.begin(), shapes.end(), [&](const BlockShape& s) { return s.x == preset.x && s.y == preset.y && s.z == preset.z; }))
+      if (std::none_of(shapes.begin(), shapes.end(), [&](const BlockShape& s) {
+            return s.x == preset.x && s.y == preset.y && s.z == preset.z;
+          }))
         shapes.push_back(preset);
     EngineOptions options;
     options.metrics = "default";
@@ -130,38 +141,44 @@ int record(const std::string& path) {
     const SweepRun sweep = run_sweep(kernel, request.params, shapes, options, nullptr);
     int recorded = 0;
     for (const SweepPoint& point : sweep.points) {
-      if (!point.result || !point.result->verification || !point.result->verification->passed) continue;
+      if (!point.result || !point.result->verification || !point.result->verification->passed)
+        continue;
       runs.push_back(run_result_to_json(*point.result));
       ++recorded;
     }
-    std::fprintf(stderr, "%s: %d of %zu shapes recorded\n", kernel.id.c_str(), recorded, shapes.size());
+    std::fprintf(stderr, "%s: %d of %zu shapes recorded\n", kernel.id.c_str(), recorded,
+                 shapes.size());
   }
   int driver = 0;
   cuda_check(cudaDriverGetVersion(&driver), "cudaDriverGetVersion");
   const nlohmann::json recording = {{"device", arch_from_device(0).name},
-                                    {"driver_cuda_version", std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10)},
+                                    {"driver_cuda_version", std::to_string(driver / 1000) + "." +
+                                                                std::to_string(driver % 1000 / 10)},
                                     {"date", today()},
                                     {"arch", "h100"},
                                     {"runs", runs}};
   std::ofstream(path) << recording.dump() << "\n";
-  std::printf("%zu results from %s written to %s\n", runs.size(), recording["device"].get<std::string>().c_str(),
-              path.c_str());
+  std::printf("%zu results from %s written to %s\n", runs.size(),
+              recording["device"].get<std::string>().c_str(), path.c_str());
   return 0;
 }
 
 int launches(const std::string& id, int start, int end, int step) {
   const KernelDesc* kernel = find_kernel(id);
-  if (!kernel) throw std::runtime_error("unknown kernel " + id);
+  if (!kernel)
+    throw std::runtime_error("unknown kernel " + id);
   EngineOptions options;
   options.verify = false;
-  // Exactly one launch per shape, after the same L2 flush WarpLens makes before each counted launch.
+  // Exactly one launch per shape, after the same L2 flush WarpLens makes before each counted
+  // launch.
   options.timing = TimingOptions{0, 1, 1, 1.0, 0.0, true};
   const KernelRequest request = resolve_kernel_request(id, {}, "", "");
   // One launch first at a size the comparison does not use (start + 1): ncu's first profiled
   // launch in a process counts about 2.5 MB more DRAM writes for vec_add than the same launch
   // later, in every replay mode, so it is not one of the launches compared.
   std::vector<BlockShape> shapes{BlockShape{start + 1, 1, 1}};
-  for (int x = start; x <= end; x += step) shapes.push_back(BlockShape{x, 1, 1});
+  for (int x = start; x <= end; x += step)
+    shapes.push_back(BlockShape{x, 1, 1});
   run_sweep(*kernel, request.params, shapes, options, nullptr);
   return 0;
 }
@@ -172,15 +189,22 @@ int launches(const std::string& id, int start, int end, int step) {
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
   try {
-    if (mode == "catalog") return wl::catalog();
-    if (mode == "copy") return wl::copy();
-    if (mode == "family" && argc > 2) return wl::family(argv[2]);
-    if (mode == "record" && argc > 2) return wl::record(argv[2]);
-    if (mode == "launches" && argc > 5) return wl::launches(argv[2], std::stoi(argv[3]), std::stoi(argv[4]), std::stoi(argv[5]));
+    if (mode == "catalog")
+      return wl::catalog();
+    if (mode == "copy")
+      return wl::copy();
+    if (mode == "family" && argc > 2)
+      return wl::family(argv[2]);
+    if (mode == "record" && argc > 2)
+      return wl::record(argv[2]);
+    if (mode == "launches" && argc > 5)
+      return wl::launches(argv[2], std::stoi(argv[3]), std::stoi(argv[4]), std::stoi(argv[5]));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "wl_bench: %s\n", e.what());
     return 1;
   }
-  std::fprintf(stderr, "usage: wl_bench catalog | copy | family NAME | record FILE | launches ID START END STEP\n");
+  std::fprintf(
+      stderr,
+      "usage: wl_bench catalog | copy | family NAME | record FILE | launches ID START END STEP\n");
   return 2;
 }

@@ -20,7 +20,9 @@ namespace wl::viz {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+double ms_since(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
 
 struct Frames {
   HeadlessGui& gui;
@@ -35,24 +37,26 @@ struct Frames {
 };
 
 bool shows(const App& app, const BlockShape& block) {
-  return app.latest && app.latest->launch.block.x == block.x && app.latest->launch.block.y == block.y &&
-         app.latest->timing.has_value();
+  return app.latest && app.latest->launch.block.x == block.x &&
+         app.latest->launch.block.y == block.y && app.latest->timing.has_value();
 }
 
 // Frames until `done` holds or `limit_ms` passes; the milliseconds it took, or -1.
-template <typename Done>
-double frames_until(Frames& frames, Done done, double limit_ms) {
+template <typename Done> double frames_until(Frames& frames, Done done, double limit_ms) {
   const auto start = Clock::now();
   while (ms_since(start) < limit_ms) {
     frames.one();
-    if (done()) return ms_since(start);
+    if (done())
+      return ms_since(start);
   }
   return -1;
 }
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+  return v.empty()      ? 0
+         : v.size() % 2 ? v[v.size() / 2]
+                        : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
 int run(const std::string& warplens, const std::string& kernel) {
@@ -67,7 +71,8 @@ int run(const std::string& warplens, const std::string& kernel) {
 
   // The first Run pays for the worker's start and the session's set-up (inputs, reference).
   app.run();
-  const double first = frames_until(frames, [&] { return !source.busy() && app.latest; }, 60000);
+  const double first = frames_until(
+      frames, [&] { return !source.busy() && app.latest; }, 60000);
   std::printf("first full Run shown after %.0f ms; mode: %s\n", first, source.mode().c_str());
   if (!app.latest || !app.latest->timing) {
     std::printf("no measurement: %s\n", app.last_error.c_str());
@@ -75,20 +80,23 @@ int run(const std::string& warplens, const std::string& kernel) {
   }
 
   app.live = true;
-  const int sides[] = {64, 96, 128, 160, 192, 224, 256, 288, 320, 384, 416, 448, 512, 576, 640, 704, 768, 832, 896, 1024};
+  const int sides[] = {64,  96,  128, 160, 192, 224, 256, 288, 320, 384,
+                       416, 448, 512, 576, 640, 704, 768, 832, 896, 1024};
   std::vector<double> latencies;
   double longest_frame = 0;
-  std::printf("\n| change | block | shown after (ms) | longest frame (ms) | frames | median (ms) |\n|---|---|---|---|---|---|\n");
+  std::printf("\n| change | block | shown after (ms) | longest frame (ms) | frames | median (ms) "
+              "|\n|---|---|---|---|---|---|\n");
   for (int i = 0; i < 20; ++i) {
     const BlockShape block{sides[i], 1, 1};
     frames.longest_ms = 0;
     frames.count = 0;
     app.set_block(block); // what the block editor does on an edit
-    const double latency = frames_until(frames, [&] { return shows(app, block); }, 5000);
+    const double latency = frames_until(
+        frames, [&] { return shows(app, block); }, 5000);
     latencies.push_back(latency < 0 ? 5000 : latency);
     longest_frame = std::max(longest_frame, frames.longest_ms);
-    std::printf("| %d | %d | %.1f | %.1f | %d | %.4f |\n", i + 1, block.x, latency, frames.longest_ms, frames.count,
-                app.latest ? app.latest->timing->median_ms : 0.0);
+    std::printf("| %d | %d | %.1f | %.1f | %d | %.4f |\n", i + 1, block.x, latency,
+                frames.longest_ms, frames.count, app.latest ? app.latest->timing->median_ms : 0.0);
   }
 
   // A full Run, killed mid-way: the client starts a new worker and the request is measured again.
@@ -96,7 +104,8 @@ int run(const std::string& warplens, const std::string& kernel) {
   app.set_block({256, 1, 1});
   const std::size_t history = app.history.size();
   app.run();
-  frames_until(frames, [&] { return source.snapshot().phase == "run"; }, 10000);
+  frames_until(
+      frames, [&] { return source.snapshot().phase == "run"; }, 10000);
   const int victim = source.snapshot().worker_pid;
   const auto killed = Clock::now();
   kill(victim, SIGKILL);
@@ -105,14 +114,21 @@ int run(const std::string& warplens, const std::string& kernel) {
     return s.restarts > 0 && (s.status == WorkerStatus::ready || s.status == WorkerStatus::busy);
   };
   const double ready = frames_until(frames, replaced, 10000);
-  const bool remeasured = frames_until(frames, [&] { return !source.busy() && shows(app, {256, 1, 1}); }, 30000) >= 0;
+  const bool remeasured = frames_until(
+                              frames,
+                              [&] {
+                                return !source.busy() && shows(app, {256, 1, 1});
+                              },
+                              30000) >= 0;
   const double answered = remeasured ? ms_since(killed) : -1;
-  const bool kept = app.kernel_id == kernel && app.block().x == 256 && app.history.size() >= history;
+  const bool kept =
+      app.kernel_id == kernel && app.block().x == 256 && app.history.size() >= history;
   std::printf("\n| | median (ms) | max (ms) |\n|---|---|---|\n");
   std::printf("| live change to new measurement shown | %.1f | %.1f |\n", median(latencies),
               *std::max_element(latencies.begin(), latencies.end()));
   std::printf("| longest frame while measuring | | %.1f |\n", longest_frame);
-  std::printf("\nworker %d killed during a full Run: new worker ready after %.0f ms; the Run measured again and "
+  std::printf("\nworker %d killed during a full Run: new worker ready after %.0f ms; the Run "
+              "measured again and "
               "shown %.0f ms after the kill; choices and history kept: %s; status: %s\n",
               victim, ready, answered, kept ? "yes" : "NO", source.mode().c_str());
   return 0;

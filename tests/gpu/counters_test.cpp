@@ -3,10 +3,10 @@
 // refused before any work. Where the process may not read counters (no permission), the tests
 // check that the run still completes with the reason instead, then skip.
 
-#include "gpu_test_support.h"
 #include "counter_comparison.h"
 #include "engine.h"
 #include "error.h"
+#include "gpu_test_support.h"
 #include "kernel_request.h"
 #include "sweep.h"
 
@@ -28,32 +28,37 @@ EngineOptions quick(const std::string& metrics) {
   return options;
 }
 
-RunResult run(const std::string& id, const std::vector<std::string>& params, const std::string& metrics) {
+RunResult run(const std::string& id, const std::vector<std::string>& params,
+              const std::string& metrics) {
   return run_kernel(resolve_kernel_request(id, params, "", ""), quick(metrics));
 }
 
 const ComparisonRow* row(const std::vector<ComparisonRow>& rows, const std::string& key) {
   for (const ComparisonRow& r : rows)
-    if (r.key == key) return &r;
+    if (r.key == key)
+      return &r;
   return nullptr;
 }
 
 // Skips the calling test, with the profiler's own reason, where counters cannot be read here.
-#define SKIP_WITHOUT_COUNTERS(result)                                                                       \
-  do {                                                                                                      \
-    ASSERT_TRUE((result).counters);                                                                         \
-    ASSERT_TRUE((result).timing) << "a run without counters still has its timing";                         \
-    if (!(result).counters->available) GTEST_SKIP() << "counters unavailable: " << (result).counters->reason; \
+#define SKIP_WITHOUT_COUNTERS(result)                                                              \
+  do {                                                                                             \
+    ASSERT_TRUE((result).counters);                                                                \
+    ASSERT_TRUE((result).timing) << "a run without counters still has its timing";                 \
+    if (!(result).counters->available)                                                             \
+      GTEST_SKIP() << "counters unavailable: " << (result).counters->reason;                       \
   } while (0)
 
 TEST(Counters, GlobalSectorsOfEachStrideMatchTheModel) {
-  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  if (!have_gpu())
+    GTEST_SKIP() << "no GPU";
   for (const char* stride : {"stride=1", "stride=2", "stride=8", "stride=32"}) {
     const RunResult r = run("coalescing/stride", {stride, "n=1048576"}, "global");
     SKIP_WITHOUT_COUNTERS(r);
     EXPECT_GE(r.counters->passes, 1);
     const std::vector<ComparisonRow> rows = compare_counters(r);
-    for (const char* key : {"global_load_sectors", "global_store_sectors", "global_load_requests"}) {
+    for (const char* key :
+         {"global_load_sectors", "global_store_sectors", "global_load_requests"}) {
       const ComparisonRow* c = row(rows, key);
       ASSERT_NE(c, nullptr) << key;
       ASSERT_TRUE(c->predicted) << key;
@@ -63,7 +68,8 @@ TEST(Counters, GlobalSectorsOfEachStrideMatchTheModel) {
 }
 
 TEST(Counters, SharedWavefrontsOfEachBankStrideMatchTheModel) {
-  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  if (!have_gpu())
+    GTEST_SKIP() << "no GPU";
   for (const char* stride : {"stride=1", "stride=2", "stride=4", "stride=32", "stride=33"}) {
     const RunResult r = run("bank_conflicts/stride", {stride, "n=1048576"}, "shared");
     SKIP_WITHOUT_COUNTERS(r);
@@ -80,7 +86,8 @@ TEST(Counters, SharedWavefrontsOfEachBankStrideMatchTheModel) {
 }
 
 TEST(Counters, ASweepMeasuresEveryAllowedShapeAndRefusesTheRest) {
-  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  if (!have_gpu())
+    GTEST_SKIP() << "no GPU";
   const KernelRequest request = resolve_kernel_request("vec_add/scalar", {}, "65536", "");
   const std::vector<BlockShape> shapes = {{32, 1, 1}, {96, 1, 1}, {2048, 1, 1}, {1024, 1, 1}};
   int progress_calls = 0;
@@ -99,18 +106,21 @@ TEST(Counters, ASweepMeasuresEveryAllowedShapeAndRefusesTheRest) {
     ASSERT_TRUE(p.result->verification);
     EXPECT_TRUE(p.result->verification->passed);
     ASSERT_TRUE(p.result->counters);
-    if (!p.result->counters->available) GTEST_SKIP() << p.result->counters->reason;
+    if (!p.result->counters->available)
+      GTEST_SKIP() << p.result->counters->reason;
     const CounterValue* sectors = p.result->counters->find("global_load_sectors");
     ASSERT_NE(sectors, nullptr);
     EXPECT_EQ(sectors->value, 2 * 65536 * 4 / 32) << "two float inputs, 32-byte sectors";
   }
   const std::string csv = sweep_csv(sweep.points);
-  EXPECT_NE(csv.find("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), std::string::npos) << "ncu names as columns";
+  EXPECT_NE(csv.find("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), std::string::npos)
+      << "ncu names as columns";
   EXPECT_NE(csv.find("refused"), std::string::npos);
 }
 
 TEST(Counters, AnUnknownMetricIsRefusedBeforeAnyWork) {
-  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  if (!have_gpu())
+    GTEST_SKIP() << "no GPU";
   try {
     run("vec_add/scalar", {}, "global_load_sectors,no_such_metric");
     FAIL() << "expected a UsageError";

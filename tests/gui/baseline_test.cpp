@@ -2,7 +2,6 @@
 // variants of a family side by side (softmax/naive against softmax/block_tree).
 
 #include "gui_test_support.h"
-
 #include "widgets.h"
 
 namespace wl::viz::test {
@@ -24,7 +23,8 @@ TEST(Baseline, APinnedRunStaysWhileOtherKernelsAreShown) {
   ASSERT_TRUE(app.baseline);
   EXPECT_EQ(app.baseline->kernel_id, "softmax/naive");
   EXPECT_EQ(app.latest->kernel_id, "softmax/block_tree");
-  ASSERT_TRUE(app.latest->timing && app.baseline->timing) << "both are in the bundled H100 recording";
+  ASSERT_TRUE(app.latest->timing && app.baseline->timing)
+      << "both are in the bundled H100 recording";
   EXPECT_LT(app.latest->timing->median_ms, app.baseline->timing->median_ms);
 }
 
@@ -41,7 +41,8 @@ TEST(Baseline, EveryPanelDrawsAgainstABaseline) {
   ASSERT_TRUE(app.pin_baseline());
   app.select_kernel("softmax/block_tree");
   app.show(canned_result("softmax/block_tree", "", app.arch()));
-  for (Panel panel : kAllPanels) app.open(panel) = true;
+  for (Panel panel : kAllPanels)
+    app.open(panel) = true;
   HeadlessGui gui(app, 1440, 900);
   const std::filesystem::path png = scratch_dir() / "compare.png";
   app.screenshot = ScreenshotRequest{std::nullopt, png.string()};

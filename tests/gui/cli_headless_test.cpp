@@ -2,8 +2,8 @@
 // sidecar, with the path printed; bad input is one line and exit code 2. `warplens` with no
 // display falls back to the same headless view and says where it went.
 
-#include "gui_test_support.h"
 #include "../unit/test_support.h"
+#include "gui_test_support.h"
 
 namespace wl::viz::test {
 namespace {
@@ -11,19 +11,20 @@ namespace {
 using Command = wl::test::CommandResult;
 
 // warplens run in `dir` with no display, as on a server or in CI.
-Command run_in(const std::filesystem::path &dir, const std::string &args) {
-  return wl::test::run_warplens(args, "cd '" + dir.string() + "' && env -u DISPLAY -u WAYLAND_DISPLAY ");
+Command run_in(const std::filesystem::path& dir, const std::string& args) {
+  return wl::test::run_warplens(args,
+                                "cd '" + dir.string() + "' && env -u DISPLAY -u WAYLAND_DISPLAY ");
 }
 
-std::string last_line(const std::string &text) {
+std::string last_line(const std::string& text) {
   std::string trimmed = text.substr(0, text.find_last_not_of('\n') + 1);
   return trimmed.substr(trimmed.find_last_of('\n') + 1);
 }
 
 TEST(GuiCli, HeadlessScreenshotOfOnePanelPrintsItsPath) {
   const std::filesystem::path dir = scratch_dir();
-  const Command r =
-      run_in(dir, "--headless --screenshot out.png --kernel matmul/tiled --block 16x16 --panel occupancy");
+  const Command r = run_in(
+      dir, "--headless --screenshot out.png --kernel matmul/tiled --block 16x16 --panel occupancy");
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_EQ(last_line(r.out), "out.png");
   const nlohmann::json sidecar = read_json(dir / "out.json");
@@ -32,7 +33,8 @@ TEST(GuiCli, HeadlessScreenshotOfOnePanelPrintsItsPath) {
   EXPECT_EQ(sidecar["configuration"]["block"], "16x16");
   EXPECT_TRUE(sidecar["result"]["occupancy"]["occupancy"].is_number());
   // The same command again keeps the first file and names the second differently.
-  const Command again = run_in(dir, "--headless --screenshot out.png --kernel matmul/tiled --block 16x16");
+  const Command again =
+      run_in(dir, "--headless --screenshot out.png --kernel matmul/tiled --block 16x16");
   ASSERT_EQ(again.exit_code, 0) << again.out;
   EXPECT_NE(last_line(again.out), "out.png");
   EXPECT_TRUE(std::filesystem::exists(dir / last_line(again.out)));
@@ -40,19 +42,22 @@ TEST(GuiCli, HeadlessScreenshotOfOnePanelPrintsItsPath) {
 
 TEST(GuiCli, AHeadlessBaselineIsPinnedFirst) {
   const std::filesystem::path dir = scratch_dir();
-  const Command r = run_in(dir, "--headless --screenshot cmp.png --kernel softmax/block_tree --baseline softmax/naive");
+  const Command r = run_in(
+      dir, "--headless --screenshot cmp.png --kernel softmax/block_tree --baseline softmax/naive");
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const nlohmann::json sidecar = read_json(dir / "cmp.json");
   EXPECT_EQ(sidecar["baseline"]["kernel"], "softmax/naive");
   EXPECT_EQ(sidecar["result"]["kernel"], "softmax/block_tree");
-  const Command unknown = run_in(dir, "--headless --screenshot x.png --kernel softmax/block_tree --baseline softmax/nope");
+  const Command unknown = run_in(
+      dir, "--headless --screenshot x.png --kernel softmax/block_tree --baseline softmax/nope");
   EXPECT_EQ(unknown.exit_code, 2) << unknown.out;
   EXPECT_NE(unknown.out.find("softmax/nope"), std::string::npos) << unknown.out;
 }
 
 TEST(GuiCli, BadInputIsOneLineAndExitTwo) {
   const std::filesystem::path dir = scratch_dir();
-  const Command block = run_in(dir, "--headless --screenshot x.png --kernel matmul/tiled --block 7x7");
+  const Command block =
+      run_in(dir, "--headless --screenshot x.png --kernel matmul/tiled --block 7x7");
   EXPECT_EQ(block.exit_code, 2) << block.out;
   EXPECT_NE(block.out.find("7x7"), std::string::npos) << block.out;
   const Command panel = run_in(dir, "--headless --panel nope");

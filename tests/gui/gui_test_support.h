@@ -17,11 +17,12 @@
 namespace wl::viz::test {
 
 // The result model mode would show for this kernel and block on the H100.
-inline RunResult canned_result(const std::string &kernel_id, const std::string &block, const Arch &arch) {
+inline RunResult canned_result(const std::string& kernel_id, const std::string& block,
+                               const Arch& arch) {
   return model_kernel(resolve_kernel_request(kernel_id, {}, "", block), arch);
 }
 
-inline App app_showing(const std::string &kernel_id, const std::string &block) {
+inline App app_showing(const std::string& kernel_id, const std::string& block) {
   App app = make_app(kernel_id, "h100");
   app.show(canned_result(kernel_id, block, app.arch()));
   return app;
@@ -29,10 +30,11 @@ inline App app_showing(const std::string &kernel_id, const std::string &block) {
 
 // A fresh folder under the system's temp folder, named after the running test.
 inline std::filesystem::path scratch_dir() {
-  const ::testing::TestInfo *info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
   std::string name = std::string("warplens-gui-") + info->test_suite_name() + "-" + info->name();
-  for (char &c : name)
-    if (c == '/') c = '_';
+  for (char& c : name)
+    if (c == '/')
+      c = '_';
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / name;
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
@@ -40,7 +42,7 @@ inline std::filesystem::path scratch_dir() {
 }
 
 // Variance of the grey level over all pixels: a blank or one-colour image has none.
-inline double grey_variance(const Image &image) {
+inline double grey_variance(const Image& image) {
   double sum = 0, squares = 0;
   const std::size_t pixels = image.rgba.size() / 4;
   for (std::size_t i = 0; i < pixels; ++i) {
@@ -51,12 +53,12 @@ inline double grey_variance(const Image &image) {
   return pixels ? squares / pixels - mean * mean : 0;
 }
 
-inline nlohmann::json read_json(const std::filesystem::path &file) {
+inline nlohmann::json read_json(const std::filesystem::path& file) {
   std::ifstream in(file);
   return nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
 }
 
-inline void write_file(const std::filesystem::path &file, const std::string &text) {
+inline void write_file(const std::filesystem::path& file, const std::string& text) {
   std::ofstream(file, std::ios::binary) << text;
 }
 

@@ -2,7 +2,6 @@
 // and says why in one line. Live mode sends only valid, changed requests.
 
 #include "gui_test_support.h"
-
 #include "model_source.h"
 #include "registry.h"
 
@@ -12,8 +11,8 @@ namespace {
 // Records what would have been sent.
 struct RecordingSource : ResultSource {
   std::vector<KernelRequest> sent;
-  void submit(const KernelRequest &request, const Arch &, bool) override { sent.push_back(request); }
-  void submit_sweep(const KernelRequest &, const std::vector<BlockShape> &, const Arch &) override {}
+  void submit(const KernelRequest& request, const Arch&, bool) override { sent.push_back(request); }
+  void submit_sweep(const KernelRequest&, const std::vector<BlockShape>&, const Arch&) override {}
   std::optional<SourceUpdate> poll() override { return std::nullopt; }
   bool busy() const override { return false; }
   std::string mode() const override { return "recording"; }
@@ -55,7 +54,7 @@ TEST(GuiLaunch, ShapesOutsideTheArchOrNonPositiveAreRefused) {
 
 TEST(GuiLaunch, ParameterOutOfRangeIsRefused) {
   App app = make_app("coalescing/stride", "h100");
-  const ParamSpec &first = app.kernel()->params.front();
+  const ParamSpec& first = app.kernel()->params.front();
   app.params[first.name] = first.max + 1;
   EXPECT_NE(app.request_problem().find(first.name), std::string::npos) << app.request_problem();
   EXPECT_FALSE(app.run());
@@ -83,7 +82,7 @@ TEST(GuiLaunch, LiveSendsEachValidChangeOnce) {
 
 TEST(GuiLaunch, PresetsAreAllAllowed) {
   App app = make_app("matmul/tiled", "h100");
-  for (const BlockShape &preset : allowed_presets(*app.kernel(), app.params)) {
+  for (const BlockShape& preset : allowed_presets(*app.kernel(), app.params)) {
     app.set_block(preset);
     EXPECT_EQ(app.request_problem(), "");
   }
@@ -112,16 +111,19 @@ namespace wl::viz {
 namespace {
 
 TEST(TeachingNotes, EachNotePointsAtThePanelsItNames) {
-  EXPECT_EQ(panels_named_in("Bank grid: lanes 0 and 16 share bank 0. Timings: pad 0 against pad 1."),
-            (std::vector<Panel>{Panel::timings, Panel::shared_memory}));
+  EXPECT_EQ(
+      panels_named_in("Bank grid: lanes 0 and 16 share bank 0. Timings: pad 0 against pad 1."),
+      (std::vector<Panel>{Panel::timings, Panel::shared_memory}));
   EXPECT_EQ(panels_named_in("Global memory panel: 4 sectors per request; see the warp map."),
             (std::vector<Panel>{Panel::global_memory}));
   EXPECT_TRUE(panels_named_in("no panel here").empty());
   // Every bundled note that teaches a memory pattern points at its map.
-  for (const char *id : {"coalescing/stride", "bank_conflicts/padded", "transpose/smem"}) {
+  for (const char* id : {"coalescing/stride", "bank_conflicts/padded", "transpose/smem"}) {
     const std::vector<Panel> named = panels_named_in(find_kernel(id)->lesson);
-    const Panel map = std::string(id).starts_with("coalescing") ? Panel::global_memory : Panel::shared_memory;
-    EXPECT_NE(std::find(named.begin(), named.end(), map), named.end()) << id << ": " << find_kernel(id)->lesson;
+    const Panel map =
+        std::string(id).starts_with("coalescing") ? Panel::global_memory : Panel::shared_memory;
+    EXPECT_NE(std::find(named.begin(), named.end(), map), named.end())
+        << id << ": " << find_kernel(id)->lesson;
   }
 }
 

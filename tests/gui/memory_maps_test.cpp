@@ -3,7 +3,6 @@
 // lesson is about.
 
 #include "gui_test_support.h"
-
 #include "launch_model.h"
 #include "memory_maps.h"
 #include "registry.h"
@@ -12,34 +11,37 @@ namespace wl::viz {
 namespace {
 
 WarpMap stride_map(int stride) {
-  const KernelRequest r = resolve_kernel_request("coalescing/stride", {"stride=" + std::to_string(stride)}, "", "256");
+  const KernelRequest r =
+      resolve_kernel_request("coalescing/stride", {"stride=" + std::to_string(stride)}, "", "256");
   const LaunchShape launch = make_launch(*r.kernel, r.params, r.block, 132);
   MapChoice choice;
-  const std::optional<ChosenWarp> warp = choose_warp(*r.kernel, launch, MemorySpace::global, choice);
+  const std::optional<ChosenWarp> warp =
+      choose_warp(*r.kernel, launch, MemorySpace::global, choice);
   EXPECT_TRUE(warp);
-  EXPECT_EQ(r.kernel->sites[warp->site].name, "load in (strided)") << "the wasteful site comes first";
+  EXPECT_EQ(r.kernel->sites[warp->site].name, "load in (strided)")
+      << "the wasteful site comes first";
   return global_warp_map(warp->access);
 }
 
-int sectors_fetched(const WarpMap &map) {
+int sectors_fetched(const WarpMap& map) {
   int n = 0;
-  for (const auto &line : map.sectors)
-    for (const SectorCell &cell : line) n += cell.fetched;
+  for (const auto& line : map.sectors)
+    for (const SectorCell& cell : line)
+      n += cell.fetched;
   return n;
 }
 
-int bytes_used(const WarpMap &map) {
+int bytes_used(const WarpMap& map) {
   int n = 0;
-  for (const auto &line : map.sectors)
-    for (const SectorCell &cell : line) n += cell.bytes_used;
+  for (const auto& line : map.sectors)
+    for (const SectorCell& cell : line)
+      n += cell.bytes_used;
   return n;
 }
 
 TEST(WarpMap, StridesOneTwoAndThirtyTwoTouchFourEightAndThirtyTwoSectors) {
-  const struct {
-    int stride, lines, sectors;
-  } cases[] = {{1, 1, 4}, {2, 2, 8}, {32, 32, 32}};
-  for (const auto &c : cases) {
+  const struct { int stride, lines, sectors; } cases[] = {{1, 1, 4}, {2, 2, 8}, {32, 32, 32}};
+  for (const auto& c : cases) {
     const WarpMap map = stride_map(c.stride);
     EXPECT_EQ(static_cast<int>(map.lines.size()), c.lines) << c.stride;
     EXPECT_EQ(sectors_fetched(map), c.sectors) << c.stride;
@@ -52,9 +54,10 @@ TEST(WarpMap, StridesOneTwoAndThirtyTwoTouchFourEightAndThirtyTwoSectors) {
 
 TEST(WarpMap, EachLaneSitsOnItsOwnBytes) {
   const WarpMap map = stride_map(2);
-  for (const LaneMark &mark : map.lanes) {
+  for (const LaneMark& mark : map.lanes) {
     EXPECT_EQ(mark.width, 4);
-    EXPECT_EQ(map.lines[mark.row] * 128 + mark.offset, map.lines[0] * 128 + 8 * mark.lane) << mark.lane;
+    EXPECT_EQ(map.lines[mark.row] * 128 + mark.offset, map.lines[0] * 128 + 8 * mark.lane)
+        << mark.lane;
   }
 }
 
@@ -62,7 +65,8 @@ TEST(MapChoice, AChoiceOutsideTheLaunchIsBroughtIntoRange) {
   const KernelRequest r = resolve_kernel_request("transpose/smem", {}, "", "");
   const LaunchShape launch = make_launch(*r.kernel, r.params, r.block, 132);
   MapChoice choice{0, {1 << 20, -5, 7}, 999, 1 << 30};
-  const std::optional<ChosenWarp> warp = choose_warp(*r.kernel, launch, MemorySpace::shared, choice);
+  const std::optional<ChosenWarp> warp =
+      choose_warp(*r.kernel, launch, MemorySpace::shared, choice);
   ASSERT_TRUE(warp);
   EXPECT_EQ(choice.block[0], launch.grid.x - 1);
   EXPECT_EQ(choice.block[1], 0);
@@ -72,13 +76,16 @@ TEST(MapChoice, AChoiceOutsideTheLaunchIsBroughtIntoRange) {
 }
 
 TEST(MapChoice, TheBankGridOpensOnTheConflictingSiteAndPaddingDissolvesIt) {
-  for (const auto &[kernel, degree] : {std::pair{"transpose/smem", 32}, std::pair{"transpose/smem_padded", 1}}) {
+  for (const auto& [kernel, degree] :
+       {std::pair{"transpose/smem", 32}, std::pair{"transpose/smem_padded", 1}}) {
     const KernelRequest r = resolve_kernel_request(kernel, {}, "", "");
     const LaunchShape launch = make_launch(*r.kernel, r.params, r.block, 132);
     MapChoice choice;
-    const std::optional<ChosenWarp> warp = choose_warp(*r.kernel, launch, MemorySpace::shared, choice);
+    const std::optional<ChosenWarp> warp =
+        choose_warp(*r.kernel, launch, MemorySpace::shared, choice);
     ASSERT_TRUE(warp);
-    EXPECT_EQ(r.kernel->sites[warp->site].name, "load tile") << kernel << ": the column read, padded or not";
+    EXPECT_EQ(r.kernel->sites[warp->site].name, "load tile")
+        << kernel << ": the column read, padded or not";
     EXPECT_EQ(analyse_shared(warp->access).conflict_degree, degree) << kernel;
   }
 }

@@ -2,7 +2,6 @@
 // function the window runs, with no display and no GPU.
 
 #include "gui_test_support.h"
-
 #include "registry.h"
 
 #include <imgui.h>
@@ -10,16 +9,17 @@
 namespace wl::viz::test {
 namespace {
 
-void open_all(App &app) {
-  for (Panel panel : kAllPanels) app.open(panel) = true; // the memory maps start closed
+void open_all(App& app) {
+  for (Panel panel : kAllPanels)
+    app.open(panel) = true; // the memory maps start closed
 }
 
 // Each panel's tab shown in turn: it draws in a tile of a readable size.
-void expect_panels_drawn(App &app, HeadlessGui &gui, const std::string &what) {
+void expect_panels_drawn(App& app, HeadlessGui& gui, const std::string& what) {
   for (Panel panel : kAllPanels) {
     app.show_panel(panel);
     const Image image = gui.render(1);
-    const PanelRect &rect = app.panel_rects[static_cast<int>(panel)];
+    const PanelRect& rect = app.panel_rects[static_cast<int>(panel)];
     EXPECT_TRUE(rect.visible) << what << ": " << panel_name(panel);
     EXPECT_GT(rect.width, 100) << what << ": " << panel_name(panel);
     EXPECT_GT(rect.height, 100) << what << ": " << panel_name(panel);
@@ -31,7 +31,7 @@ TEST(GuiPanels, EveryPanelDrawsEveryKernelFromAModelResult) {
   App app = make_app("", "h100");
   open_all(app);
   HeadlessGui gui(app, 1440, 900);
-  for (const KernelDesc &kernel : all_kernels()) {
+  for (const KernelDesc& kernel : all_kernels()) {
     app.select_kernel(kernel.id);
     app.show(canned_result(kernel.id, "", app.arch()));
     expect_panels_drawn(app, gui, kernel.id);
@@ -50,10 +50,12 @@ TEST(GuiPanels, EachPanelDrawsAlone) {
   App app = app_showing("transpose/smem", "32x8");
   HeadlessGui gui(app, 1280, 800);
   for (Panel only : kAllPanels) {
-    for (Panel panel : kAllPanels) app.open(panel) = panel == only;
+    for (Panel panel : kAllPanels)
+      app.open(panel) = panel == only;
     const Image image = gui.render(2);
     for (Panel panel : kAllPanels)
-      EXPECT_EQ(app.rect(panel).visible, panel == only) << panel_name(only) << " alone: " << panel_name(panel);
+      EXPECT_EQ(app.rect(panel).visible, panel == only)
+          << panel_name(only) << " alone: " << panel_name(panel);
     EXPECT_GT(grey_variance(image), 50) << panel_name(only);
   }
 }
@@ -97,11 +99,13 @@ TEST(GuiPanels, MeasuredCountersAndTimingsDrawBesideThePrediction) {
   counters.available = true;
   counters.chip = "GH100";
   counters.passes = 1;
-  counters.values.push_back({"shared_load_wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+  counters.values.push_back({"shared_load_wavefronts",
+                             "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
                              "Shared load wavefronts", "wavefronts", 12345});
   result.counters = counters;
   TimingStats timing;
-  timing.samples = 12, timing.median_ms = 0.5, timing.min_ms = 0.49, timing.noise = 0.004, timing.converged = true;
+  timing.samples = 12, timing.median_ms = 0.5, timing.min_ms = 0.49, timing.noise = 0.004,
+  timing.converged = true;
   result.timing = timing;
   app.show(result);
   result.timing->median_ms = 0.4;
@@ -111,7 +115,8 @@ TEST(GuiPanels, MeasuredCountersAndTimingsDrawBesideThePrediction) {
   expect_panels_drawn(app, gui, "measured");
   app.screenshot = ScreenshotRequest{std::nullopt, (scratch_dir() / "measured.png").string()};
   gui.render(1);
-  const nlohmann::json sidecar = read_json(std::filesystem::path(app.last_screenshot_path).replace_extension(".json"));
+  const nlohmann::json sidecar =
+      read_json(std::filesystem::path(app.last_screenshot_path).replace_extension(".json"));
   EXPECT_EQ(sidecar["figures"]["counters_measured"], "collected (result.counters)") << app.status;
   EXPECT_EQ(sidecar["figures"]["history_median_ms"].size(), 2u);
   app.latest->counters->available = false;
@@ -121,7 +126,8 @@ TEST(GuiPanels, MeasuredCountersAndTimingsDrawBesideThePrediction) {
 
 TEST(GuiPanels, HistoryKeepsTheRecentRuns) {
   App app = make_app("vec_add/scalar", "h100");
-  for (std::size_t i = 0; i < App::kHistoryLength + 5; ++i) app.show(canned_result("vec_add/scalar", "", app.arch()));
+  for (std::size_t i = 0; i < App::kHistoryLength + 5; ++i)
+    app.show(canned_result("vec_add/scalar", "", app.arch()));
   EXPECT_EQ(app.history.size(), App::kHistoryLength);
   EXPECT_TRUE(app.curves.has_value());
 }

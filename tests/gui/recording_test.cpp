@@ -1,9 +1,8 @@
 // Model mode's recorded timings and counters: the bundled H100 recording fills a model result for
 // a launch it holds, labelled as recorded, and nothing else.
 
-#include "gui_test_support.h"
-
 #include "error.h"
+#include "gui_test_support.h"
 #include "registry.h"
 
 namespace wl::viz {
@@ -20,13 +19,14 @@ TEST(Recording, TheBundledRecordingFillsAModelResultForALaunchItHolds) {
   EXPECT_TRUE(result.verification->passed);
   ASSERT_TRUE(result.counters && result.counters->available);
   EXPECT_EQ(result.counters->find("global_load_sectors")->value, 2 * 16777216 * 4 / 32);
-  EXPECT_EQ(result.recorded_on, "recorded on " + app.recording->device + ", " + app.recording->date);
+  EXPECT_EQ(result.recorded_on,
+            "recorded on " + app.recording->device + ", " + app.recording->date);
 }
 
 TEST(Recording, EveryKernelIsRecordedAtItsDefaultBlock) {
   const App app = make_app("vec_add/scalar", "h100");
   ASSERT_TRUE(app.recording) << app.status;
-  for (const KernelDesc &kernel : all_kernels()) {
+  for (const KernelDesc& kernel : all_kernels()) {
     RunResult result = test::canned_result(kernel.id, "", app.arch());
     EXPECT_TRUE(app.recording->fill(result)) << kernel.id;
   }
@@ -41,7 +41,8 @@ TEST(Recording, OtherArchitecturesShapesAndParametersGetNothing) {
   ASSERT_TRUE(app.select_arch("rtx4090"));
   RunResult other_arch = test::canned_result("vec_add/scalar", "", app.arch());
   EXPECT_FALSE(app.recording->fill(other_arch)) << "an H100 timing must not pass for another GPU's";
-  RunResult other_size = model_kernel(resolve_kernel_request("vec_add/scalar", {"n=4096"}, "", ""), app.arches[0]);
+  RunResult other_size =
+      model_kernel(resolve_kernel_request("vec_add/scalar", {"n=4096"}, "", ""), app.arches[0]);
   other_size.arch.id = app.recording->arch;
   EXPECT_FALSE(app.recording->fill(other_size));
   EXPECT_TRUE(other_size.recorded_on.empty());
@@ -53,7 +54,7 @@ TEST(Recording, ACorruptRecordingIsAOneLineError) {
   try {
     load_recording(file);
     FAIL() << "a corrupt recording was accepted";
-  } catch (const UsageError &e) {
+  } catch (const UsageError& e) {
     const std::string message = e.what();
     EXPECT_NE(message.find(file.string()), std::string::npos) << message;
     EXPECT_EQ(message.find('\n'), std::string::npos) << message;

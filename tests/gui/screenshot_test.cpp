@@ -1,9 +1,8 @@
 // Headless EGL screenshots in model mode: the whole window and each panel, checked for size,
 // non-blank content and the sidecar's configuration and figures. Names never overwrite.
 
-#include "gui_test_support.h"
-
 #include "error.h"
+#include "gui_test_support.h"
 #include "model_source.h"
 
 #include <stb_image.h>
@@ -16,17 +15,21 @@ struct Png {
   Image image;
 };
 
-Png load_png(const std::filesystem::path &file) {
+Png load_png(const std::filesystem::path& file) {
   Png png;
   int channels = 0;
-  unsigned char *pixels = stbi_load(file.c_str(), &png.width, &png.height, &channels, 4);
-  if (!pixels) return png;
-  png.image = Image{png.width, png.height, std::vector<unsigned char>(pixels, pixels + png.width * png.height * 4)};
+  unsigned char* pixels = stbi_load(file.c_str(), &png.width, &png.height, &channels, 4);
+  if (!pixels)
+    return png;
+  png.image = Image{png.width, png.height,
+                    std::vector<unsigned char>(pixels, pixels + png.width * png.height * 4)};
   stbi_image_free(pixels);
   return png;
 }
 
-std::filesystem::path sidecar_of(std::filesystem::path png) { return png.replace_extension(".json"); }
+std::filesystem::path sidecar_of(std::filesystem::path png) {
+  return png.replace_extension(".json");
+}
 
 // The model-mode app the CLI renders: a ModelSource fills the result on its own thread.
 struct ModelModeApp {
@@ -41,7 +44,8 @@ struct ModelModeApp {
   }
 };
 
-void expect_sidecar(const nlohmann::json &sidecar, const App &app, const std::string &panel, int width, int height) {
+void expect_sidecar(const nlohmann::json& sidecar, const App& app, const std::string& panel,
+                    int width, int height) {
   ASSERT_TRUE(sidecar.is_object());
   EXPECT_EQ(sidecar["screenshot"]["panel"], panel);
   EXPECT_EQ(sidecar["screenshot"]["width"], width);
@@ -49,17 +53,21 @@ void expect_sidecar(const nlohmann::json &sidecar, const App &app, const std::st
   EXPECT_EQ(sidecar["configuration"]["kernel"], "matmul/tiled");
   EXPECT_EQ(sidecar["configuration"]["block"], "16x16");
   EXPECT_EQ(sidecar["configuration"]["arch"], "h100");
-  EXPECT_NE(sidecar["configuration"]["mode"].get<std::string>().find("model mode"), std::string::npos);
-  const nlohmann::json &result = sidecar["result"];
+  EXPECT_NE(sidecar["configuration"]["mode"].get<std::string>().find("model mode"),
+            std::string::npos);
+  const nlohmann::json& result = sidecar["result"];
   EXPECT_EQ(result["kernel"], "matmul/tiled");
-  EXPECT_DOUBLE_EQ(result["occupancy"]["occupancy"].get<double>(), app.latest->occupancy->occupancy);
+  EXPECT_DOUBLE_EQ(result["occupancy"]["occupancy"].get<double>(),
+                   app.latest->occupancy->occupancy);
   EXPECT_EQ(result["occupancy"]["blocks_per_sm"], app.latest->occupancy->blocks_per_sm);
   EXPECT_EQ(result["sites"].size(), app.latest->prediction.sites.size());
   // matmul/tiled 16x16 is in the bundled H100 recording: its counters show, marked as recorded.
   EXPECT_EQ(sidecar["figures"]["counters_measured"], "collected (result.counters)");
   EXPECT_EQ(sidecar["figures"]["recorded_on"], app.latest->recorded_on);
-  EXPECT_NE(app.latest->recorded_on.find("recorded on NVIDIA H100"), std::string::npos) << app.latest->recorded_on;
-  EXPECT_NE(sidecar["figures"]["achieved_occupancy"].get<std::string>().find("(recorded)"), std::string::npos);
+  EXPECT_NE(app.latest->recorded_on.find("recorded on NVIDIA H100"), std::string::npos)
+      << app.latest->recorded_on;
+  EXPECT_NE(sidecar["figures"]["achieved_occupancy"].get<std::string>().find("(recorded)"),
+            std::string::npos);
   EXPECT_TRUE(sidecar["figures"]["time_at_peak_bandwidth_ms"].is_number());
   EXPECT_TRUE(sidecar["figures"]["impact_curves_current"]["registers"].is_object());
 }
@@ -73,7 +81,8 @@ TEST(GuiScreenshot, WholeWindowInModelMode) {
   model.app.screenshot = ScreenshotRequest{std::nullopt, (dir / "window.png").string()};
   gui.render(1);
   ASSERT_EQ(model.app.last_screenshot_path, (dir / "window.png").string()) << model.app.status;
-  EXPECT_EQ(model.app.last_saved_path, (dir / "window.png").string()); // the path is shown, with a copy button
+  EXPECT_EQ(model.app.last_saved_path,
+            (dir / "window.png").string()); // the path is shown, with a copy button
   const Png png = load_png(dir / "window.png");
   EXPECT_EQ(png.width, 1440);
   EXPECT_EQ(png.height, 900);
@@ -84,7 +93,8 @@ TEST(GuiScreenshot, WholeWindowInModelMode) {
 TEST(GuiScreenshot, EachPanelCroppedInModelMode) {
   const std::filesystem::path dir = scratch_dir();
   ModelModeApp model;
-  for (Panel panel : kAllPanels) model.app.open(panel) = true; // the memory maps start closed
+  for (Panel panel : kAllPanels)
+    model.app.open(panel) = true; // the memory maps start closed
   HeadlessGui gui(model.app, 1440, 900);
   gui.render(2);
   for (Panel panel : kAllPanels) {
@@ -94,11 +104,14 @@ TEST(GuiScreenshot, EachPanelCroppedInModelMode) {
     ASSERT_EQ(model.app.last_screenshot_path, file.string()) << model.app.status;
     const PanelRect rect = model.app.rect(panel);
     const Png png = load_png(file);
-    EXPECT_EQ(png.width, static_cast<int>(rect.x + rect.width) - static_cast<int>(rect.x)) << panel_name(panel);
-    EXPECT_EQ(png.height, static_cast<int>(rect.y + rect.height) - static_cast<int>(rect.y)) << panel_name(panel);
+    EXPECT_EQ(png.width, static_cast<int>(rect.x + rect.width) - static_cast<int>(rect.x))
+        << panel_name(panel);
+    EXPECT_EQ(png.height, static_cast<int>(rect.y + rect.height) - static_cast<int>(rect.y))
+        << panel_name(panel);
     EXPECT_LT(png.width, 1440);
     EXPECT_GT(grey_variance(png.image), 100) << panel_name(panel);
-    expect_sidecar(read_json(sidecar_of(file)), model.app, panel_name(panel), png.width, png.height);
+    expect_sidecar(read_json(sidecar_of(file)), model.app, panel_name(panel), png.width,
+                   png.height);
   }
 }
 
@@ -116,12 +129,13 @@ TEST(GuiScreenshot, NeverOverwritesAndTimestampsTakenNames) {
   EXPECT_EQ(paths[0], (dir / "same.png").string());
   EXPECT_NE(paths[1], paths[0]);
   EXPECT_NE(paths[2], paths[1]);
-  for (const std::string &path : paths) {
+  for (const std::string& path : paths) {
     EXPECT_TRUE(std::filesystem::exists(path)) << path;
     EXPECT_TRUE(std::filesystem::exists(sidecar_of(path))) << path;
   }
   // same-<date>-<time>.png, then same-<date>-<time>-2.png within the same second
-  EXPECT_EQ(std::filesystem::path(paths[1]).stem().string().size(), std::string("same-20260321-142501").size());
+  EXPECT_EQ(std::filesystem::path(paths[1]).stem().string().size(),
+            std::string("same-20260321-142501").size());
   EXPECT_TRUE(paths[2].ends_with("-2.png") ||
               std::filesystem::path(paths[2]).stem() != std::filesystem::path(paths[1]).stem())
       << paths[2];

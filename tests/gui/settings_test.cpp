@@ -2,7 +2,6 @@
 // reported in the status line, the defaults are used, and nothing crashes.
 
 #include "gui_test_support.h"
-
 #include "panels.h"
 #include "settings.h"
 
@@ -44,8 +43,9 @@ TEST(GuiSettings, CorruptSettingsFileMeansDefaultsAndAMessage) { // and the file
 
 TEST(GuiSettings, WrongTypesAndUnknownNamesAreIgnored) {
   const std::filesystem::path dir = scratch_dir();
-  write_file(dir / "settings.json",
-             R"({"kernel": "no/such", "arch": 42, "block": [0, "x"], "params": {"n": "big"}, "panels": []})");
+  write_file(
+      dir / "settings.json",
+      R"({"kernel": "no/such", "arch": 42, "block": [0, "x"], "params": {"n": "big"}, "panels": []})");
   App app = make_app("vec_add/scalar", "h100");
   load_settings(app, dir);
   EXPECT_EQ(app.kernel_id, "vec_add/scalar");
@@ -64,11 +64,12 @@ TEST(GuiSettings, ADamagedSettingsFileIsKeptAsideBeforeTheDefaultsAreSaved) {
     gui.render();
   } // saves the defaults on the way out
   int aside = 0;
-  for (const auto &entry : std::filesystem::directory_iterator(dir))
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
     if (entry.path().filename().string().starts_with("settings.json.bad-")) {
       ++aside;
       std::ifstream in(entry.path());
-      EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), damaged); // the user's file, whole
+      EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}),
+                damaged); // the user's file, whole
     }
   EXPECT_EQ(aside, 1);
   EXPECT_TRUE(read_json(dir / "settings.json").is_object());

@@ -1,9 +1,8 @@
 // Stories of the Launch panel: choosing kernels through the tree, editing parameters and blocks,
 // presets, the arch picker, Run and Live, and what the other panels show after each.
 
-#include "story_support.h"
-
 #include "registry.h"
+#include "story_support.h"
 
 #include <set>
 
@@ -14,9 +13,10 @@ using nlohmann::json;
 
 std::vector<std::string> families() {
   std::vector<std::string> names;
-  for (const KernelDesc &k : all_kernels()) {
+  for (const KernelDesc& k : all_kernels()) {
     const std::string family = k.id.substr(0, k.id.find('/'));
-    if (std::find(names.begin(), names.end(), family) == names.end()) names.push_back(family);
+    if (std::find(names.begin(), names.end(), family) == names.end())
+      names.push_back(family);
   }
   return names;
 }
@@ -27,7 +27,8 @@ std::vector<int> every_pair_walk(int count) {
   std::vector<std::vector<int>> next(count);
   for (int a = 0; a < count; ++a)
     for (int b = count - 1; b >= 0; --b)
-      if (a != b) next[a].push_back(b);
+      if (a != b)
+        next[a].push_back(b);
   std::vector<int> stack{0}, walk;
   while (!stack.empty()) {
     const int at = stack.back();
@@ -43,9 +44,10 @@ std::vector<int> every_pair_walk(int count) {
   return walk;
 }
 
-std::string first_variant(const std::string &family) {
-  for (const KernelDesc &k : all_kernels())
-    if (k.id.starts_with(family + "/")) return k.id;
+std::string first_variant(const std::string& family) {
+  for (const KernelDesc& k : all_kernels())
+    if (k.id.starts_with(family + "/"))
+      return k.id;
   return "";
 }
 
@@ -57,8 +59,8 @@ TEST(StoryLaunch, SwitchingBetweenEveryPairOfFamiliesThroughTheTreeRunsEachOne) 
   ASSERT_EQ(walk.size(), names.size() * (names.size() - 1) + 1);
   std::string script = "window 1280x720\nwait\n";
   for (std::size_t i = 0; i < walk.size(); ++i)
-    script += "click \"" + first_variant(names[walk[i]]) + "\"\nkey F5\nwait\nscreenshot s" + std::to_string(i) +
-              ".png launch\n";
+    script += "click \"" + first_variant(names[walk[i]]) + "\"\nkey F5\nwait\nscreenshot s" +
+              std::to_string(i) + ".png launch\n";
   const Story story = play(script);
   ASSERT_EQ(story.exit_code, 0) << story.output;
   for (std::size_t i = 0; i < walk.size(); ++i) {
@@ -74,16 +76,19 @@ TEST(StoryLaunch, SwitchingBetweenEveryPairOfFamiliesThroughTheTreeRunsEachOne) 
 }
 
 TEST(StoryLaunch, LiveOnFollowsEveryVariantOfAFamilyWithoutF5) {
-  const Story story = play("click \"coalescing/stride\"\nwait\nclick \"coalescing/offset\"\nwait\nscreenshot a.png\n"
-                           "click \"coalescing/random\"\nwait\nscreenshot b.png\n");
+  const Story story = play(
+      "click \"coalescing/stride\"\nwait\nclick \"coalescing/offset\"\nwait\nscreenshot a.png\n"
+      "click \"coalescing/random\"\nwait\nscreenshot b.png\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   EXPECT_EQ(story.sidecar("a")["result"]["kernel"], "coalescing/offset");
   EXPECT_EQ(story.sidecar("b")["result"]["kernel"], "coalescing/random");
-  EXPECT_TRUE(story.sidecar("b")["configuration"]["live"].get<bool>()); // Live is on from the first start
+  EXPECT_TRUE(
+      story.sidecar("b")["configuration"]["live"].get<bool>()); // Live is on from the first start
 }
 
 TEST(StoryLaunch, ASizeParameterTypedInFollowsAtOnce) {
-  const Story story = play("click \"vec_add/scalar\"\nset \"n\" 4096 in \"Launch\"\nwait\nscreenshot a.png\n");
+  const Story story =
+      play("click \"vec_add/scalar\"\nset \"n\" 4096 in \"Launch\"\nwait\nscreenshot a.png\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const json s = story.sidecar("a");
   EXPECT_EQ(s["configuration"]["params"]["n"], 4096);
@@ -92,38 +97,43 @@ TEST(StoryLaunch, ASizeParameterTypedInFollowsAtOnce) {
 }
 
 TEST(StoryLaunch, AParameterOutOfRangeIsRefusedInPlaceNotClamped) {
-  const Story story = play("click \"coalescing/stride\"\nwait\nset \"stride\" 999 in \"Launch\"\nwait\nscreenshot a.png\n");
+  const Story story = play("click \"coalescing/stride\"\nwait\nset \"stride\" 999 in "
+                           "\"Launch\"\nwait\nscreenshot a.png\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const json s = story.sidecar("a");
   EXPECT_EQ(s["configuration"]["params"]["stride"], 999);
-  EXPECT_NE(s["configuration"]["request_problem"].get<std::string>().find("stride=999"), std::string::npos)
+  EXPECT_NE(s["configuration"]["request_problem"].get<std::string>().find("stride=999"),
+            std::string::npos)
       << s["configuration"]["request_problem"];
   EXPECT_EQ(s["result"]["params"]["stride"], 1); // nothing was sent: the last launch stays, marked
   EXPECT_TRUE(s["configuration"]["measured_is_stale"].get<bool>());
 }
 
 TEST(StoryLaunch, AChoiceParameterIsPickedFromItsList) {
-  const Story story = play("click \"coalescing/stride\"\nwait\nclick \"width\" in \"Launch\"\nclick \"8\"\nwait\n"
-                           "screenshot a.png\n");
+  const Story story =
+      play("click \"coalescing/stride\"\nwait\nclick \"width\" in \"Launch\"\nclick \"8\"\nwait\n"
+           "screenshot a.png\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   EXPECT_EQ(story.sidecar("a")["configuration"]["params"]["width"], 8);
   EXPECT_EQ(story.sidecar("a")["modelled"]["params"]["width"], 8);
 }
 
 TEST(StoryLaunch, AnInvalidBlockTypedInIsExplainedAndNothingIsSent) {
-  for (const char *typed : {"16x", "0", "2048", "16x16x16", "abc", "-4"}) {
-    const Story story = play(std::string("click \"vec_add/scalar\"\nwait\nset \"block\" \"") + typed +
-                             "\" in \"Launch\"\nwait\nscreenshot a.png\n");
+  for (const char* typed : {"16x", "0", "2048", "16x16x16", "abc", "-4"}) {
+    const Story story = play(std::string("click \"vec_add/scalar\"\nwait\nset \"block\" \"") +
+                             typed + "\" in \"Launch\"\nwait\nscreenshot a.png\n");
     ASSERT_EQ(story.exit_code, 0) << typed << ": " << story.output;
     const json s = story.sidecar("a");
     EXPECT_NE(s["configuration"]["request_problem"], "") << typed;
-    EXPECT_EQ(s["result"]["block"], json({256, 1, 1})) << typed; // the last valid launch, marked stale
+    EXPECT_EQ(s["result"]["block"], json({256, 1, 1}))
+        << typed; // the last valid launch, marked stale
     EXPECT_TRUE(s["configuration"]["measured_is_stale"].get<bool>()) << typed;
   }
 }
 
 TEST(StoryLaunch, APresetButtonSetsTheBlock) {
-  const Story story = play("click \"transpose/smem\"\nwait\nclick \"32x32\" in \"Launch\"\nwait\nscreenshot a.png\n");
+  const Story story = play(
+      "click \"transpose/smem\"\nwait\nclick \"32x32\" in \"Launch\"\nwait\nscreenshot a.png\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   EXPECT_EQ(story.sidecar("a")["configuration"]["block"], "32x32");
   EXPECT_EQ(story.sidecar("a")["result"]["block"], json({32, 32, 1}));
@@ -138,26 +148,30 @@ TEST(StoryLaunch, TheArchPickerChangesTheModels) {
 
 // The defect: after an edit with Live off the site table and counters kept the old launch.
 TEST(StoryLaunch, WithLiveOffModelFiguresFollowAndMeasuredOnesAreMarkedStale) {
-  const Story story = play("click \"vec_add/scalar\"\nwait\nkey L\nset \"block\" 128 in \"Launch\"\nwait\n"
-                           "screenshot a.png\nkey F5\nwait\nscreenshot b.png\n");
+  const Story story =
+      play("click \"vec_add/scalar\"\nwait\nkey L\nset \"block\" 128 in \"Launch\"\nwait\n"
+           "screenshot a.png\nkey F5\nwait\nscreenshot b.png\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const json a = story.sidecar("a"), b = story.sidecar("b");
   EXPECT_FALSE(a["configuration"]["live"].get<bool>());
   EXPECT_EQ(a["modelled"]["block"], json({128, 1, 1}));
   EXPECT_EQ(a["result"]["block"], json({256, 1, 1}));
   EXPECT_TRUE(a["configuration"]["measured_is_stale"].get<bool>());
-  EXPECT_NE(a["configuration"]["stale_note"].get<std::string>().find("block 256"), std::string::npos);
+  EXPECT_NE(a["configuration"]["stale_note"].get<std::string>().find("block 256"),
+            std::string::npos);
   EXPECT_NE(a["configuration"]["stale_note"].get<std::string>().find("F5"), std::string::npos);
   EXPECT_EQ(b["result"]["block"], json({128, 1, 1}));
   EXPECT_FALSE(b["configuration"]["measured_is_stale"].get<bool>());
 }
 
 TEST(StoryLaunch, AnInvalidBlockLeavesNoPanelOnTheOldLaunchUnmarked) {
-  const Story story = play("click \"vec_add/scalar\"\nwait\nset \"block\" 4096 in \"Launch\"\nwait\nscreenshot a.png\n");
+  const Story story = play(
+      "click \"vec_add/scalar\"\nwait\nset \"block\" 4096 in \"Launch\"\nwait\nscreenshot a.png\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const json a = story.sidecar("a");
   EXPECT_TRUE(a["configuration"]["measured_is_stale"].get<bool>());
-  EXPECT_NE(a["configuration"]["request_problem"].get<std::string>().find("4096"), std::string::npos);
+  EXPECT_NE(a["configuration"]["request_problem"].get<std::string>().find("4096"),
+            std::string::npos);
 }
 
 TEST(StoryLaunch, FirstStartOpensOnTheTreeWithLiveOn) {
@@ -170,11 +184,13 @@ TEST(StoryLaunch, FirstStartOpensOnTheTreeWithLiveOn) {
 }
 
 TEST(StoryLaunch, TheTeachingNoteButtonsShowTheirPanels) {
-  const Story story = play("click \"transpose/smem\"\nwait\nclick \"Shared memory\" in \"Launch\"\nwait\nscreenshot a.png\n");
+  const Story story = play("click \"transpose/smem\"\nwait\nclick \"Shared memory\" in "
+                           "\"Launch\"\nwait\nscreenshot a.png\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const json a = story.sidecar("a");
   EXPECT_TRUE(shown(a, "site", "Shared memory")) << a["shown"]["controls"];
-  EXPECT_EQ(a["shown"]["shared_map"]["conflict_degree"], 32); // the column read of the unpadded tile
+  EXPECT_EQ(a["shown"]["shared_map"]["conflict_degree"],
+            32); // the column read of the unpadded tile
 }
 
 } // namespace

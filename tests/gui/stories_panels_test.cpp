@@ -9,11 +9,13 @@ namespace {
 using nlohmann::json;
 
 TEST(StoryMaps, TheGlobalMapFollowsItsWarpAndBlockFields) {
-  const Story story = play("click \"coalescing/stride\"\nwait\nset \"stride\" 2 in \"Launch\"\nclick \"Global memory\"\n"
-                           "wait\nscreenshot a.png global\nset \"warp\" 3 in \"Global memory\"\n"
-                           "set \"block x\" 5 in \"Global memory\"\nwait\nscreenshot b.png global\n");
+  const Story story = play(
+      "click \"coalescing/stride\"\nwait\nset \"stride\" 2 in \"Launch\"\nclick \"Global memory\"\n"
+      "wait\nscreenshot a.png global\nset \"warp\" 3 in \"Global memory\"\n"
+      "set \"block x\" 5 in \"Global memory\"\nwait\nscreenshot b.png global\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
-  const json a = story.sidecar("a")["shown"]["global_map"], b = story.sidecar("b")["shown"]["global_map"];
+  const json a = story.sidecar("a")["shown"]["global_map"],
+             b = story.sidecar("b")["shown"]["global_map"];
   EXPECT_EQ(a["sectors"], 8); // stride 2: 8 sectors, half of each used
   EXPECT_EQ(a["ideal_sectors"], 4);
   EXPECT_EQ(b["warp"], 3);
@@ -22,22 +24,28 @@ TEST(StoryMaps, TheGlobalMapFollowsItsWarpAndBlockFields) {
 }
 
 TEST(StoryMaps, TheSiteListChoosesAnotherSite) {
-  const Story story = play("click \"transpose/smem\"\nwait\nclick \"Shared memory\"\nclick \"site\" in \"Shared memory\"\n"
-                           "screenshot open.png\nclick \"store tile\"\nwait\nscreenshot a.png shared\n");
+  const Story story =
+      play("click \"transpose/smem\"\nwait\nclick \"Shared memory\"\nclick \"site\" in \"Shared "
+           "memory\"\n"
+           "screenshot open.png\nclick \"store tile\"\nwait\nscreenshot a.png shared\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
-  EXPECT_EQ(story.sidecar("a")["shown"]["shared_map"]["site"], "store tile") << story.sidecar("open")["shown"]["controls"];
+  EXPECT_EQ(story.sidecar("a")["shown"]["shared_map"]["site"], "store tile")
+      << story.sidecar("open")["shown"]["controls"];
 }
 
 TEST(StoryMaps, TheIterationFieldStepsThroughALoop) {
-  const Story story = play("click \"matmul/tiled\"\nwait\nclick \"Shared memory\"\nset \"iteration\" 3 in \"Shared memory\"\n"
+  const Story story = play("click \"matmul/tiled\"\nwait\nclick \"Shared memory\"\nset "
+                           "\"iteration\" 3 in \"Shared memory\"\n"
                            "wait\nscreenshot a.png shared\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   EXPECT_EQ(story.sidecar("a")["shown"]["shared_map"]["iteration"], 3);
 }
 
 TEST(StoryMaps, ThePadSliderDissolvesTheConflict) {
-  const Story story = play("click \"bank_conflicts/padded\"\nwait\nclick \"Shared memory\"\nset \"pad\" 0 in \"Shared memory\"\n"
-                           "wait\nscreenshot a.png shared\nset \"pad\" 1 in \"Shared memory\"\nwait\nscreenshot b.png shared\n");
+  const Story story = play("click \"bank_conflicts/padded\"\nwait\nclick \"Shared memory\"\nset "
+                           "\"pad\" 0 in \"Shared memory\"\n"
+                           "wait\nscreenshot a.png shared\nset \"pad\" 1 in \"Shared "
+                           "memory\"\nwait\nscreenshot b.png shared\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const json a = story.sidecar("a"), b = story.sidecar("b");
   EXPECT_EQ(a["configuration"]["params"]["pad"], 0);
@@ -47,7 +55,8 @@ TEST(StoryMaps, ThePadSliderDissolvesTheConflict) {
 }
 
 TEST(StoryDivergence, TheTreeOfAReductionShowsInItsPanel) {
-  const Story story = play("click \"reduce_sum/interleaved\"\nwait\nclick \"Divergence\"\nset \"warp\" 1 in \"Divergence\"\n"
+  const Story story = play("click \"reduce_sum/interleaved\"\nwait\nclick \"Divergence\"\nset "
+                           "\"warp\" 1 in \"Divergence\"\n"
                            "wait\nscreenshot a.png divergence\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const json a = story.sidecar("a");
@@ -66,20 +75,24 @@ TEST(StoryBaseline, PinCompareAndTheLabelNamesTheParameters) {
 }
 
 TEST(StoryBaseline, TheBKeyPinsAndClearRemoves) {
-  const Story story = play("click \"softmax/naive\"\nwait\nkey B\nclick \"softmax/block_tree\"\nwait\nscreenshot a.png\n"
-                           "click \"Clear baseline\"\nwait\nscreenshot b.png\n");
+  const Story story = play(
+      "click \"softmax/naive\"\nwait\nkey B\nclick \"softmax/block_tree\"\nwait\nscreenshot a.png\n"
+      "click \"Clear baseline\"\nwait\nscreenshot b.png\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   EXPECT_EQ(story.sidecar("a")["baseline"]["kernel"], "softmax/naive");
   EXPECT_TRUE(story.sidecar("b")["baseline"].is_null());
 }
 
-std::string sweep_2d(const std::string &more) {
-  return "click \"vec_add_3d/blocks3d\"\nwait\nclick \"Sweep\"\nset \"block x\" \"16,32,64\" in \"Sweep\"\n"
-         "set \"block y\" \"1,2,4\" in \"Sweep\"\nclick \"Model sweep\"\nwait\n" + more;
+std::string sweep_2d(const std::string& more) {
+  return "click \"vec_add_3d/blocks3d\"\nwait\nclick \"Sweep\"\nset \"block x\" \"16,32,64\" in "
+         "\"Sweep\"\n"
+         "set \"block y\" \"1,2,4\" in \"Sweep\"\nclick \"Model sweep\"\nwait\n" +
+         more;
 }
 
 TEST(StorySweep, AModelSweepIn1DHasEveryShape) {
-  const Story story = play("click \"vec_add/scalar\"\nwait\nclick \"Sweep\"\nset \"block x\" \"32:256:32\" in \"Sweep\"\n"
+  const Story story = play("click \"vec_add/scalar\"\nwait\nclick \"Sweep\"\nset \"block x\" "
+                           "\"32:256:32\" in \"Sweep\"\n"
                            "click \"Model sweep\"\nwait\nscreenshot a.png sweep\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const json sweep = story.sidecar("a")["shown"]["sweep"];
@@ -90,10 +103,12 @@ TEST(StorySweep, AModelSweepIn1DHasEveryShape) {
 
 // Model sweeps offer the model's figures only (no time or GB/s that would stay empty).
 TEST(StorySweep, A2DSweepIsColouredByEveryFigureItHas) {
-  const std::vector<std::string> figures = {"theoretical occupancy (%)", "sectors per request", "registers per thread"};
+  const std::vector<std::string> figures = {"theoretical occupancy (%)", "sectors per request",
+                                            "registers per thread"};
   std::string more;
   for (std::size_t i = 0; i < figures.size(); ++i)
-    more += "click \"colour by\" in \"Sweep\"\nclick \"" + figures[i] + "\"\nscreenshot c" + std::to_string(i) + ".png sweep\n";
+    more += "click \"colour by\" in \"Sweep\"\nclick \"" + figures[i] + "\"\nscreenshot c" +
+            std::to_string(i) + ".png sweep\n";
   const Story story = play(sweep_2d(more));
   ASSERT_EQ(story.exit_code, 0) << story.output;
   for (std::size_t i = 0; i < figures.size(); ++i) {
@@ -114,16 +129,19 @@ TEST(StorySweep, AClickOnACellLoadsThatShape) {
 
 // The defect: choosing in the "colour by" list clicked through to the heatmap under it.
 TEST(StorySweep, ChoosingAColourDoesNotClickTheCellUnderTheList) {
-  const Story story = play(sweep_2d("screenshot before.png\nclick \"colour by\" in \"Sweep\"\n"
-                                    "click \"registers per thread\"\nwait\nscreenshot after.png\n"));
+  const Story story =
+      play(sweep_2d("screenshot before.png\nclick \"colour by\" in \"Sweep\"\n"
+                    "click \"registers per thread\"\nwait\nscreenshot after.png\n"));
   ASSERT_EQ(story.exit_code, 0) << story.output;
-  EXPECT_EQ(story.sidecar("after")["configuration"]["block"], story.sidecar("before")["configuration"]["block"]);
+  EXPECT_EQ(story.sidecar("after")["configuration"]["block"],
+            story.sidecar("before")["configuration"]["block"]);
   EXPECT_EQ(story.sidecar("after")["shown"]["sweep"]["metric"], "registers per thread");
 }
 
 TEST(StorySweep, ASweepOfRefusedShapesNamesItsKernelAndWhy) {
-  const Story story = play("click \"transpose/smem\"\nwait\nclick \"Sweep\"\nset \"block x\" \"16,48\" in \"Sweep\"\n"
-                           "click \"Model sweep\"\nwait\nscreenshot a.png sweep\n");
+  const Story story = play(
+      "click \"transpose/smem\"\nwait\nclick \"Sweep\"\nset \"block x\" \"16,48\" in \"Sweep\"\n"
+      "click \"Model sweep\"\nwait\nscreenshot a.png sweep\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const json sweep = story.sidecar("a")["shown"]["sweep"];
   EXPECT_EQ(sweep["kernel"], "transpose/smem");
@@ -131,35 +149,40 @@ TEST(StorySweep, ASweepOfRefusedShapesNamesItsKernelAndWhy) {
 }
 
 TEST(StorySweep, AnotherKernelClearsTheOldSweep) {
-  const Story story = play("click \"vec_add/scalar\"\nwait\nclick \"Sweep\"\nclick \"Model sweep\"\nwait\n"
-                           "click \"softmax/naive\"\nwait\nscreenshot a.png sweep\n");
+  const Story story =
+      play("click \"vec_add/scalar\"\nwait\nclick \"Sweep\"\nclick \"Model sweep\"\nwait\n"
+           "click \"softmax/naive\"\nwait\nscreenshot a.png sweep\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   EXPECT_FALSE(story.sidecar("a")["shown"]["sweep"].contains("points"));
 }
 
 TEST(StorySweep, ExportCsvWritesIntoThePicturesFolderAndSaysWhere) {
-  const Story story = play("click \"vec_add/scalar\"\nwait\nclick \"Sweep\"\nclick \"Model sweep\"\nwait\n"
-                           "click \"Export CSV\"\nscreenshot a.png\n");
+  const Story story =
+      play("click \"vec_add/scalar\"\nwait\nclick \"Sweep\"\nclick \"Model sweep\"\nwait\n"
+           "click \"Export CSV\"\nscreenshot a.png\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   int csv = 0;
-  for (const auto &entry : std::filesystem::directory_iterator(story.dir / "pictures" / "WarpLens"))
+  for (const auto& entry : std::filesystem::directory_iterator(story.dir / "pictures" / "WarpLens"))
     csv += entry.path().extension() == ".csv";
   EXPECT_EQ(csv, 1);
-  EXPECT_NE(story.sidecar("a")["configuration"]["status"].get<std::string>().find("sweep saved"), std::string::npos);
+  EXPECT_NE(story.sidecar("a")["configuration"]["status"].get<std::string>().find("sweep saved"),
+            std::string::npos);
 }
 
 TEST(StoryScreenshots, EachPanelAndTheWindowAreSaved) {
   std::string script = "wait\n";
-  for (const char *panel : {"launch", "occupancy", "timings", "counters", "global", "shared", "divergence", "sweep"})
+  for (const char* panel :
+       {"launch", "occupancy", "timings", "counters", "global", "shared", "divergence", "sweep"})
     script += std::string("screenshot ") + panel + ".png " + panel + "\n";
   script += "key F12\nscreenshot window.png\n";
   const Story story = play(script);
   ASSERT_EQ(story.exit_code, 0) << story.output;
-  for (const char *panel : {"launch", "occupancy", "timings", "counters", "global", "shared", "divergence", "sweep"})
+  for (const char* panel :
+       {"launch", "occupancy", "timings", "counters", "global", "shared", "divergence", "sweep"})
     EXPECT_EQ(story.sidecar(panel)["screenshot"]["panel"], panel);
   EXPECT_EQ(story.sidecar("window")["screenshot"]["width"], 1440);
   int pictures = 0; // F12 saves into the pictures folder
-  for (const auto &entry : std::filesystem::directory_iterator(story.dir / "pictures" / "WarpLens"))
+  for (const auto& entry : std::filesystem::directory_iterator(story.dir / "pictures" / "WarpLens"))
     pictures += entry.path().extension() == ".png";
   EXPECT_EQ(pictures, 1);
 }
@@ -172,23 +195,27 @@ TEST(StoryScreenshots, ANameEndingInJsonNeverLosesThePicture) {
 }
 
 TEST(StoryLayout, EveryPanelTabIsReachableAt1280x720AndTwiceTheScale) {
-  for (const char *scale : {"1", "2"}) {
-    const Story story = play(std::string("window 1280x720\nscale ") + scale + "\nwait\nscreenshot a.png\n");
+  for (const char* scale : {"1", "2"}) {
+    const Story story =
+        play(std::string("window 1280x720\nscale ") + scale + "\nwait\nscreenshot a.png\n");
     ASSERT_EQ(story.exit_code, 0) << story.output;
-    for (const char *title : {"Launch", "Occupancy", "Timings", "Counters", "Global memory", "Shared memory", "Divergence", "Sweep"})
+    for (const char* title : {"Launch", "Occupancy", "Timings", "Counters", "Global memory",
+                              "Shared memory", "Divergence", "Sweep"})
       EXPECT_TRUE(shown(story.sidecar("a"), title, "")) << scale << ": " << title;
   }
 }
 
 TEST(StoryLayout, ResetLayoutAndTheViewMenuBringPanelsBack) {
-  const Story story = play("key 2\nwait\nscreenshot closed.png\nclick \"View\"\nclick \"Reset layout\"\nwait\nscreenshot reset.png\n");
+  const Story story = play("key 2\nwait\nscreenshot closed.png\nclick \"View\"\nclick \"Reset "
+                           "layout\"\nwait\nscreenshot reset.png\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   EXPECT_FALSE(story.sidecar("closed")["configuration"]["panels_open"]["occupancy"].get<bool>());
   EXPECT_TRUE(story.sidecar("reset")["configuration"]["panels_open"]["occupancy"].get<bool>());
 }
 
 TEST(StoryLayout, CtrlPlusAndMinusScaleTheInterface) {
-  const Story story = play("key ctrl+=\nwait\nscreenshot a.png\nkey ctrl+0\nwait\nscreenshot b.png\n");
+  const Story story =
+      play("key ctrl+=\nwait\nscreenshot a.png\nkey ctrl+0\nwait\nscreenshot b.png\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   EXPECT_FLOAT_EQ(story.sidecar("a")["configuration"]["ui_scale"].get<float>(), 1.25f);
   EXPECT_FLOAT_EQ(story.sidecar("b")["configuration"]["ui_scale"].get<float>(), 1.0f);
@@ -210,12 +237,14 @@ TEST(StoryScript, ALabelNotOnScreenStopsWithTheLineAndWhatIsThere) {
 }
 
 TEST(StoryScript, ALineItCannotReadStopsBeforeAnything) {
-  for (const char *line : {"fly \"x\"", "click", "click \"unclosed", "key F99", "wait -1", "wait 1e999", "window 10x10",
-                           "scale 9", "screenshot a.png nopanel", "set \"n\"", "click \"x\" in \"Nowhere\""}) {
+  for (const char* line : {"fly \"x\"", "click", "click \"unclosed", "key F99", "wait -1",
+                           "wait 1e999", "window 10x10", "scale 9", "screenshot a.png nopanel",
+                           "set \"n\"", "click \"x\" in \"Nowhere\""}) {
     const Story story = play(std::string("# a comment\n") + line + "\n");
     EXPECT_EQ(story.exit_code, 2) << line << ": " << story.output;
     EXPECT_NE(story.output.find("story.txt:2"), std::string::npos) << line << ": " << story.output;
-    EXPECT_EQ(std::count(story.output.begin(), story.output.end(), '\n'), 1) << line << ": " << story.output;
+    EXPECT_EQ(std::count(story.output.begin(), story.output.end(), '\n'), 1)
+        << line << ": " << story.output;
   }
 }
 
@@ -231,7 +260,8 @@ TEST(StoryStatus, TheStatusLineStaysShortAndTheSidecarSaysTheMode) {
   const std::string mode = story.sidecar("a")["configuration"]["mode"];
   EXPECT_FALSE(mode.empty());
   EXPECT_FALSE(shown(story.sidecar("a"), "Copy path"));
-  EXPECT_TRUE(shown(story.sidecar("b"), "Copy path")); // the first screenshot's path, with its copy button
+  EXPECT_TRUE(
+      shown(story.sidecar("b"), "Copy path")); // the first screenshot's path, with its copy button
 }
 
 } // namespace

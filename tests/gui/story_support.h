@@ -4,8 +4,8 @@
 // of the screenshots it took. No state is set directly. The worker measures where there is a GPU
 // and answers in model mode where there is none, as it does for a person.
 
-#include "gui_test_support.h"
 #include "../unit/test_support.h"
+#include "gui_test_support.h"
 
 #include <string>
 
@@ -16,32 +16,39 @@ struct Story {
   int exit_code = -1;
   std::string output;
 
-  nlohmann::json sidecar(const std::string &name) const { return read_json(dir / (name + ".json")); }
+  nlohmann::json sidecar(const std::string& name) const {
+    return read_json(dir / (name + ".json"));
+  }
 };
 
 // Plays `script` in a fresh folder that is also HOME (settings and pictures stay inside it).
-inline Story play(const std::string &script, const std::string &options = "") {
+inline Story play(const std::string& script, const std::string& options = "") {
   Story story;
   story.dir = scratch_dir();
   write_file(story.dir / "story.txt", script);
-  const std::string prefix = "cd '" + story.dir.string() + "' && env -u DISPLAY -u WAYLAND_DISPLAY HOME='" +
-                             story.dir.string() + "' XDG_CONFIG_HOME='" + (story.dir / "config").string() +
-                             "' XDG_PICTURES_DIR='" + (story.dir / "pictures").string() + "' timeout 600 ";
-  const wl::test::CommandResult r = wl::test::run_warplens("--headless --script story.txt " + options, prefix);
+  const std::string prefix =
+      "cd '" + story.dir.string() + "' && env -u DISPLAY -u WAYLAND_DISPLAY HOME='" +
+      story.dir.string() + "' XDG_CONFIG_HOME='" + (story.dir / "config").string() +
+      "' XDG_PICTURES_DIR='" + (story.dir / "pictures").string() + "' timeout 600 ";
+  const wl::test::CommandResult r =
+      wl::test::run_warplens("--headless --script story.txt " + options, prefix);
   story.exit_code = r.exit_code;
   story.output = r.out;
   return story;
 }
 
 // The labels of the controls a sidecar says were on screen, in one panel ("" any).
-inline std::vector<std::string> labels_shown(const nlohmann::json &sidecar, const std::string &panel = "") {
+inline std::vector<std::string> labels_shown(const nlohmann::json& sidecar,
+                                             const std::string& panel = "") {
   std::vector<std::string> labels;
-  for (const nlohmann::json &c : sidecar["shown"]["controls"])
-    if (panel.empty() || c["panel"] == panel) labels.push_back(c["label"]);
+  for (const nlohmann::json& c : sidecar["shown"]["controls"])
+    if (panel.empty() || c["panel"] == panel)
+      labels.push_back(c["label"]);
   return labels;
 }
 
-inline bool shown(const nlohmann::json &sidecar, const std::string &label, const std::string &panel = "") {
+inline bool shown(const nlohmann::json& sidecar, const std::string& label,
+                  const std::string& panel = "") {
   const std::vector<std::string> labels = labels_shown(sidecar, panel);
   return std::find(labels.begin(), labels.end(), label) != labels.end();
 }

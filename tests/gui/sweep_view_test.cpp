@@ -1,30 +1,30 @@
 // The Sweep panel's data: model sweeps with refusals, a measured H100 sweep read back from
 // `warplens sweep --json`, ties within the measured noise, and the panel drawn from both.
 
-#include "gui_test_support.h"
-
 #include "error.h"
+#include "gui_test_support.h"
 #include "registry.h"
 
 namespace wl::viz::test {
 namespace {
 
-const std::filesystem::path kMeasured =
-    std::filesystem::path(WARPLENS_SOURCE_ASSETS) / "recordings" / "sweep-vec_add_3d-blocks3d-h100.json";
+const std::filesystem::path kMeasured = std::filesystem::path(WARPLENS_SOURCE_ASSETS) /
+                                        "recordings" / "sweep-vec_add_3d-blocks3d-h100.json";
 
 TEST(SweepView, AModelSweepKeepsRefusedShapesWithTheReason) {
-  const KernelDesc &kernel = *find_kernel("vec_add_3d/blocks3d");
+  const KernelDesc& kernel = *find_kernel("vec_add_3d/blocks3d");
   const Arch arch = make_app("vec_add_3d/blocks3d", "h100").arch();
   const SweepData data = model_sweep(kernel, resolve_kernel_request(kernel.id, {}, "", "").params,
                                      sweep_shapes({64, 256}, {1, 8}, {1}), arch);
   ASSERT_EQ(data.points.size(), 4u);
   EXPECT_EQ(data.origin, "model, h100");
-  const SweepPoint &too_big = data.points[3]; // 256x8: 2048 threads
+  const SweepPoint& too_big = data.points[3]; // 256x8: 2048 threads
   EXPECT_FALSE(too_big.result);
   EXPECT_NE(too_big.refused.find("1024 threads"), std::string::npos) << too_big.refused;
   ASSERT_TRUE(data.points[0].result);
   EXPECT_TRUE(sweep_value(*data.points[0].result, SweepMetric::theoretical_occupancy));
-  EXPECT_FALSE(sweep_value(*data.points[0].result, SweepMetric::time)) << "a model sweep has no time";
+  EXPECT_FALSE(sweep_value(*data.points[0].result, SweepMetric::time))
+      << "a model sweep has no time";
 }
 
 TEST(SweepView, AMeasuredSweepReadsBackWithItsTimesAndTies) {
@@ -32,20 +32,24 @@ TEST(SweepView, AMeasuredSweepReadsBackWithItsTimesAndTies) {
   ASSERT_EQ(data.points.size(), 24u);
   EXPECT_NE(data.origin.find("NVIDIA H100"), std::string::npos) << data.origin;
   int measured = 0;
-  for (const SweepPoint &p : data.points) measured += p.result && p.result->timing && p.result->counters;
+  for (const SweepPoint& p : data.points)
+    measured += p.result && p.result->timing && p.result->counters;
   EXPECT_EQ(measured, 23) << "256x8 is refused";
   const std::vector<bool> tied = tied_with_best(data.points, SweepMetric::time);
-  const auto best = std::min_element(data.points.begin(), data.points.end(), [](const SweepPoint &a, const SweepPoint &b) {
-    const double ta = a.result ? a.result->timing->median_ms : 1e30, tb = b.result ? b.result->timing->median_ms : 1e30;
-    return ta < tb;
-  });
+  const auto best = std::min_element(
+      data.points.begin(), data.points.end(), [](const SweepPoint& a, const SweepPoint& b) {
+        const double ta = a.result ? a.result->timing->median_ms : 1e30,
+                     tb = b.result ? b.result->timing->median_ms : 1e30;
+        return ta < tb;
+      });
   EXPECT_FALSE(tied[best - data.points.begin()]) << "the best is the reference, not a tie";
   for (std::size_t i = 0; i < data.points.size(); ++i)
     if (tied[i]) {
       const TimingStats &t = *data.points[i].result->timing, &b = *best->result->timing;
       EXPECT_LE(t.median_ms - b.median_ms, std::max(t.noise * t.median_ms, b.noise * b.median_ms));
     }
-  EXPECT_EQ(tied_with_best(data.points, SweepMetric::registers), std::vector<bool>(data.points.size(), false))
+  EXPECT_EQ(tied_with_best(data.points, SweepMetric::registers),
+            std::vector<bool>(data.points.size(), false))
       << "only timed figures carry a noise to tie within";
 }
 
@@ -55,7 +59,7 @@ TEST(SweepView, ACorruptSweepFileIsAOneLineError) {
   try {
     load_sweep(file);
     FAIL() << "accepted";
-  } catch (const UsageError &e) {
+  } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find(file.string()), std::string::npos) << e.what();
     EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
   }
@@ -86,7 +90,7 @@ TEST(SweepView, ThePanelDrawsAModelAndAMeasuredSweep) {
 }
 
 TEST(SweepView, AModelSweepExportsAsCsvWithItsTimingCellsEmpty) {
-  const KernelDesc &kernel = *find_kernel("vec_add/scalar");
+  const KernelDesc& kernel = *find_kernel("vec_add/scalar");
   const Arch arch = make_app("vec_add/scalar", "h100").arch();
   const SweepData data = model_sweep(kernel, resolve_kernel_request(kernel.id, {}, "", "").params,
                                      sweep_shapes({64, 2048}, {1}, {1}), arch);
@@ -97,7 +101,8 @@ TEST(SweepView, AModelSweepExportsAsCsvWithItsTimingCellsEmpty) {
   std::getline(lines, modelled);
   std::getline(lines, refused);
   EXPECT_EQ(modelled.rfind("64,1,1,modelled,,,,,,,", 0), 0u) << modelled;
-  EXPECT_NE(modelled.find(",1.0000,"), std::string::npos) << "theoretical occupancy is there: " << modelled;
+  EXPECT_NE(modelled.find(",1.0000,"), std::string::npos)
+      << "theoretical occupancy is there: " << modelled;
   EXPECT_EQ(refused.rfind("2048,1,1,refused,", 0), 0u) << refused;
 }
 

@@ -2,9 +2,8 @@
 // reason, and a worker killed mid-request is replaced with the request sent again and the user's
 // choices kept.
 
-#include "worker_source.h"
-
 #include "../unit/test_support.h"
+#include "worker_source.h"
 
 #include <chrono>
 #include <csignal>
@@ -36,7 +35,8 @@ TEST(WorkerSource, WithNoGpuItTurnsToModelModeAndSaysWhy) {
     return !source.busy();
   })) << source.mode();
   ASSERT_TRUE(app.latest) << app.last_error;
-  if (app.latest->timing && app.latest->recorded_on.empty()) GTEST_SKIP() << "this machine has a GPU: " << source.mode();
+  if (app.latest->timing && app.latest->recorded_on.empty())
+    GTEST_SKIP() << "this machine has a GPU: " << source.mode();
   EXPECT_TRUE(contains(source.mode(), "model mode")) << source.mode();
   EXPECT_TRUE(contains(source.mode(), "the worker's machine has no usable GPU")) << source.mode();
   EXPECT_EQ(app.latest->kernel_id, "vec_add/scalar");
@@ -45,13 +45,15 @@ TEST(WorkerSource, WithNoGpuItTurnsToModelModeAndSaysWhy) {
 
 TEST(WorkerSource, AWorkerKilledMidRequestIsReplacedAndTheRequestSentAgain) {
   WorkerSourceOptions options; // a fake worker: greets, then never answers
-  options.client.command = "printf '{\"id\":0,\"type\":\"hello\",\"protocol\":" + std::to_string(kProtocolVersion) +
-                           "}\\n'; exec sleep 100";
+  options.client.command =
+      "printf '{\"id\":0,\"type\":\"hello\",\"protocol\":" + std::to_string(kProtocolVersion) +
+      "}\\n'; exec sleep 100";
   WorkerSource source(options);
   App app = make_app("matmul/tiled", "h100");
   app.source = &source;
   ASSERT_TRUE(app.run());
-  ASSERT_TRUE(eventually([&] { return source.snapshot().status == WorkerStatus::busy; })) << source.mode();
+  ASSERT_TRUE(eventually([&] { return source.snapshot().status == WorkerStatus::busy; }))
+      << source.mode();
   ASSERT_EQ(kill(source.snapshot().pid, SIGKILL), 0);
 
   ASSERT_TRUE(eventually([&] {
@@ -70,7 +72,7 @@ TEST(WorkerSource, AWorkerKilledMidRequestIsReplacedAndTheRequestSentAgain) {
 }
 
 // vec_add/scalar with a sweep over these block x sides sent to `source`.
-App sweeping(WorkerSource &source, const char *x_sides) {
+App sweeping(WorkerSource& source, const char* x_sides) {
   App app = make_app("vec_add/scalar", "h100");
   app.source = &source;
   std::snprintf(app.sweep.x_sides.data(), app.sweep.x_sides.size(), "%s", x_sides);
@@ -82,32 +84,42 @@ TEST(WorkerSource, ASweepIsMeasuredByTheWorkerOrModelledWhenItHasNoGpu) {
   WorkerSource source(real_worker());
   App app = sweeping(source, "64,2048");
   EXPECT_TRUE(app.sweep.running);
-  ASSERT_TRUE(test::eventually([&] {
-    app.poll_source();
-    return !app.sweep.running;
-  }, std::chrono::seconds(60))) << source.mode();
+  ASSERT_TRUE(test::eventually(
+      [&] {
+        app.poll_source();
+        return !app.sweep.running;
+      },
+      std::chrono::seconds(60)))
+      << source.mode();
   ASSERT_TRUE(app.sweep.data) << app.sweep.problem;
   ASSERT_EQ(app.sweep.data->points.size(), 2u);
   EXPECT_TRUE(app.sweep.data->points[0].result);
-  EXPECT_NE(app.sweep.data->points[1].refused.find("2048"), std::string::npos) << app.sweep.data->points[1].refused;
+  EXPECT_NE(app.sweep.data->points[1].refused.find("2048"), std::string::npos)
+      << app.sweep.data->points[1].refused;
   const bool measured = app.sweep.data->points[0].result->timing.has_value();
-  EXPECT_EQ(app.sweep.data->origin.rfind(measured ? "measured on" : "model, h100", 0), 0u) << app.sweep.data->origin;
+  EXPECT_EQ(app.sweep.data->origin.rfind(measured ? "measured on" : "model, h100", 0), 0u)
+      << app.sweep.data->origin;
 }
 
 TEST(WorkerSource, ASweepCancelledMidWayEndsWithTheReason) {
   WorkerSource source(real_worker());
   App app = sweeping(source, "32:1024:32");
   // The sweep is under way once a shape is done (or the worker said it has no GPU).
-  ASSERT_TRUE(test::eventually([&] {
-    app.poll_source();
-    return source.sweep_progress().first > 0 || !app.sweep.running;
-  }, std::chrono::seconds(60)));
-  if (!app.sweep.running) GTEST_SKIP() << "no GPU at the worker: the sweep was modelled at once";
+  ASSERT_TRUE(test::eventually(
+      [&] {
+        app.poll_source();
+        return source.sweep_progress().first > 0 || !app.sweep.running;
+      },
+      std::chrono::seconds(60)));
+  if (!app.sweep.running)
+    GTEST_SKIP() << "no GPU at the worker: the sweep was modelled at once";
   source.cancel_sweep();
-  ASSERT_TRUE(test::eventually([&] {
-    app.poll_source();
-    return !app.sweep.running;
-  }, std::chrono::seconds(30)));
+  ASSERT_TRUE(test::eventually(
+      [&] {
+        app.poll_source();
+        return !app.sweep.running;
+      },
+      std::chrono::seconds(30)));
   EXPECT_NE(app.sweep.problem.find("cancel"), std::string::npos) << app.sweep.problem;
   EXPECT_FALSE(source.busy());
 }

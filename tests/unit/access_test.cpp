@@ -15,7 +15,8 @@ constexpr std::uint64_t kBase = 1 << 20; // 128-byte aligned
 WarpAccess strided(std::uint64_t stride_bytes, int width, std::uint64_t base = kBase) {
   WarpAccess access;
   access.width = width;
-  for (int lane = 0; lane < kWarpSize; ++lane) access.address[lane] = base + lane * stride_bytes;
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    access.address[lane] = base + lane * stride_bytes;
   return access;
 }
 
@@ -104,7 +105,8 @@ TEST(SharedAccessModel, ExpectedWavefrontsTable) {
 TEST(SharedAccessModel, H100StrideSweep) {
   const int expected[][2] = {{1, 1}, {2, 2}, {4, 4}, {8, 8}, {16, 16}, {32, 32}, {33, 1}};
   for (const auto& [stride, wavefronts] : expected)
-    EXPECT_EQ(analyse_shared(strided(4ull * stride, 4)).wavefronts, wavefronts) << "stride " << stride;
+    EXPECT_EQ(analyse_shared(strided(4ull * stride, 4)).wavefronts, wavefronts)
+        << "stride " << stride;
 }
 
 TEST(SharedAccessModel, WideAccessesSplitIntoTransactions) {

@@ -17,21 +17,23 @@ const std::filesystem::path kPresets = std::filesystem::path(WARPLENS_SOURCE_ASS
 TEST(ArchPresets, AllNineLoadWithTheirAliases) {
   const std::vector<Arch> all = load_arch_presets(kPresets);
   std::vector<std::string> ids;
-  for (const Arch& arch : all) ids.push_back(arch.id);
-  EXPECT_EQ(ids, (std::vector<std::string>{"a100", "b200", "h100", "h200", "l40s", "rtx3090", "rtx4090",
-                                           "rtx5090", "t4"}));
-  const std::pair<const char*, const char*> aliases[] = {{"sm_75", "t4"},      {"sm_80", "a100"},
-                                                         {"sm_86", "rtx3090"}, {"sm_89", "rtx4090"},
-                                                         {"sm_90", "h100"},    {"sm_100", "b200"},
-                                                         {"sm_120", "rtx5090"}};
-  for (const auto& [alias, id] : aliases) EXPECT_EQ(find_arch(all, alias).id, id) << alias;
+  for (const Arch& arch : all)
+    ids.push_back(arch.id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"a100", "b200", "h100", "h200", "l40s", "rtx3090",
+                                           "rtx4090", "rtx5090", "t4"}));
+  const std::pair<const char*, const char*> aliases[] = {
+      {"sm_75", "t4"},   {"sm_80", "a100"},  {"sm_86", "rtx3090"}, {"sm_89", "rtx4090"},
+      {"sm_90", "h100"}, {"sm_100", "b200"}, {"sm_120", "rtx5090"}};
+  for (const auto& [alias, id] : aliases)
+    EXPECT_EQ(find_arch(all, alias).id, id) << alias;
 }
 
 TEST(ArchPresets, EveryPresetHasItsOwnComputeCapability) {
   for (const Arch& arch : load_arch_presets(kPresets)) {
     EXPECT_FALSE(arch.source.empty()) << arch.id;
     EXPECT_GT(arch.dram_bandwidth_gbps, 100) << arch.id;
-    if (!arch.aliases.empty()) EXPECT_EQ(arch.aliases.front(), arch.sm_name()) << arch.id;
+    if (!arch.aliases.empty())
+      EXPECT_EQ(arch.aliases.front(), arch.sm_name()) << arch.id;
   }
 }
 
@@ -62,8 +64,10 @@ TEST(ArchPresets, UnknownIdListsTheKnownOnes) {
 std::string validation_error(const std::string& key, const nlohmann::json& value) {
   std::ifstream in(kPresets / "h100.json");
   nlohmann::json preset = nlohmann::json::parse(in);
-  if (value.is_null()) preset.erase(key);
-  else preset[key] = value;
+  if (value.is_null())
+    preset.erase(key);
+  else
+    preset[key] = value;
   try {
     arch_from_json(preset, "broken.json");
   } catch (const UsageError& e) {
@@ -73,17 +77,23 @@ std::string validation_error(const std::string& key, const nlohmann::json& value
 }
 
 TEST(ArchPresets, ValidationNamesTheFileAndTheKey) {
-  EXPECT_NE(validation_error("sm_count", nullptr).find("broken.json: sm_count: missing"), std::string::npos);
-  EXPECT_NE(validation_error("sm_count", -3).find("sm_count: -3 is out of range; allowed a whole number from 1"),
+  EXPECT_NE(validation_error("sm_count", nullptr).find("broken.json: sm_count: missing"),
             std::string::npos);
-  EXPECT_NE(validation_error("sm_count", "many").find("sm_count: 'many' is not a whole number"), std::string::npos);
+  EXPECT_NE(validation_error("sm_count", -3)
+                .find("sm_count: -3 is out of range; allowed a whole number from 1"),
+            std::string::npos);
+  EXPECT_NE(validation_error("sm_count", "many").find("sm_count: 'many' is not a whole number"),
+            std::string::npos);
   EXPECT_NE(validation_error("compute_capability", "nine").find("MAJOR.MINOR"), std::string::npos);
   EXPECT_NE(validation_error("compute_capability", "6.1").find("7.5 to 12.x"), std::string::npos);
-  EXPECT_NE(validation_error("max_block_dims", nlohmann::json::array({1024, 1024})).find("max_block_dims"),
+  EXPECT_NE(validation_error("max_block_dims", nlohmann::json::array({1024, 1024}))
+                .find("max_block_dims"),
             std::string::npos);
-  EXPECT_NE(validation_error("shared_memory_per_block_optin", 1000).find("shared_memory_per_block: exceeds"),
+  EXPECT_NE(validation_error("shared_memory_per_block_optin", 1000)
+                .find("shared_memory_per_block: exceeds"),
             std::string::npos);
-  EXPECT_NE(validation_error("aliases", "sm_90").find("aliases: 'sm_90' is not a list"), std::string::npos);
+  EXPECT_NE(validation_error("aliases", "sm_90").find("aliases: 'sm_90' is not a list"),
+            std::string::npos);
 }
 
 TEST(ArchPresets, MalformedJsonFileIsAnErrorNamingIt) {
@@ -93,7 +103,8 @@ TEST(ArchPresets, MalformedJsonFileIsAnErrorNamingIt) {
     load_arch_file(file);
     FAIL();
   } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find(file.string() + ": not valid JSON"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(file.string() + ": not valid JSON"), std::string::npos)
+        << e.what();
   }
   std::filesystem::remove(file);
 }

@@ -24,7 +24,8 @@ json model(const std::string& args) {
 // The first site in this space doing this op.
 json site(const json& result, const std::string& space, const std::string& op) {
   for (const json& s : result["sites"])
-    if (s["space"] == space && s["op"] == op) return s;
+    if (s["space"] == space && s["op"] == op)
+      return s;
   ADD_FAILURE() << "no " << space << " " << op << " site";
   return json::object();
 }
@@ -45,9 +46,12 @@ TEST(CliKernels, CoalescingPredictions) {
 }
 
 TEST(CliKernels, BankConflictPredictions) {
-  EXPECT_DOUBLE_EQ(shared_load_wavefronts_per_request("bank_conflicts/stride --param stride=1"), 1.0);
-  EXPECT_DOUBLE_EQ(shared_load_wavefronts_per_request("bank_conflicts/stride --param stride=2"), 2.0);
-  EXPECT_DOUBLE_EQ(shared_load_wavefronts_per_request("bank_conflicts/stride --param stride=32"), 32.0);
+  EXPECT_DOUBLE_EQ(shared_load_wavefronts_per_request("bank_conflicts/stride --param stride=1"),
+                   1.0);
+  EXPECT_DOUBLE_EQ(shared_load_wavefronts_per_request("bank_conflicts/stride --param stride=2"),
+                   2.0);
+  EXPECT_DOUBLE_EQ(shared_load_wavefronts_per_request("bank_conflicts/stride --param stride=32"),
+                   32.0);
   EXPECT_DOUBLE_EQ(shared_load_wavefronts_per_request("bank_conflicts/padded --param pad=1"), 1.0);
 }
 
@@ -59,8 +63,9 @@ TEST(CliKernels, TransposeTileReads) {
 TEST(CliKernels, ModelJsonHasTheDocumentedSiteKeys) {
   const json result = model("vec_add/scalar --arch sm_90 --block 128");
   ASSERT_FALSE(result["sites"].empty());
-  for (const char* key : {"name", "space", "op", "width", "requests", "sectors", "ideal_sectors", "sectors_per_request",
-                          "wavefronts", "ideal_wavefronts", "wavefronts_per_request"})
+  for (const char* key :
+       {"name", "space", "op", "width", "requests", "sectors", "ideal_sectors",
+        "sectors_per_request", "wavefronts", "ideal_wavefronts", "wavefronts_per_request"})
     EXPECT_TRUE(result["sites"][0].contains(key)) << key;
   EXPECT_EQ(result["occupancy"]["blocks_per_sm"], 16);
   EXPECT_GT(result["attributes"]["registers"].get<int>(), 0);
@@ -79,7 +84,8 @@ TEST(CliKernels, ListShowsEveryKernel) {
 TEST(CliKernels, BadInputIsOneLineAndExitTwo) {
   expect_one_line_error("model nope/kernel", {"unknown kernel 'nope/kernel'", "vec_add/scalar"});
   expect_one_line_error("model matmul/fancy", {"unknown variant 'matmul/fancy'", "matmul/tiled"});
-  expect_one_line_error("model coalescing/stride --param strid=2", {"no parameter 'strid'", "stride"});
+  expect_one_line_error("model coalescing/stride --param strid=2",
+                        {"no parameter 'strid'", "stride"});
   expect_one_line_error("model coalescing/stride --param width=3", {"width=3", "4, 8, 16"});
   expect_one_line_error("model coalescing/stride --param stride", {"name=value"});
   expect_one_line_error("model matmul/tiled --block 8x8", {"matmul/tiled cannot use block 8x8"});

@@ -16,7 +16,8 @@ using test::expect_one_line_error;
 using test::run_warplens;
 
 TEST(Cli, OccupancyTextReportMarksTheLimiter) {
-  const auto r = run_warplens("occupancy --arch h100 --block 256 --regs 64 --smem 32768 --grid 1000");
+  const auto r =
+      run_warplens("occupancy --arch h100 --block 256 --regs 64 --smem 32768 --grid 1000");
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("> registers"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("<- limiter"), std::string::npos);
@@ -55,7 +56,8 @@ TEST(Cli, CurvesOnRequest) {
 TEST(Cli, ArchesListsEveryPresetAndTheGpuState) {
   const auto r = run_warplens("arches");
   ASSERT_EQ(r.exit_code, 0) << r.out;
-  for (const char* id : {"t4", "a100", "rtx3090", "rtx4090", "l40s", "h100", "h200", "b200", "rtx5090"})
+  for (const char* id :
+       {"t4", "a100", "rtx3090", "rtx4090", "l40s", "h100", "h200", "b200", "rtx5090"})
     EXPECT_NE(r.out.find(std::string("\n") + id + " "), std::string::npos) << id;
   EXPECT_NE(r.out.find("GPU on this machine: "), std::string::npos);
   const auto j = nlohmann::json::parse(run_warplens("arches --json").out);
@@ -74,24 +76,29 @@ TEST(Cli, BadInputIsOneLineAndExitTwo) {
   expect_one_line_error("occupancy --block 256 --dyn-smem 300000", {"300000", "0 to 232448"});
   expect_one_line_error("occupancy --block 256 --smem 65536", {"65536", "0 to 49152"});
   expect_one_line_error("occupancy --block 256 --arch h300", {"'h300'", "h100", "sm_90"});
-  expect_one_line_error("occupancy --block 256 --carveout 101", {"--carveout", "'101'", "-1 to 100"});
+  expect_one_line_error("occupancy --block 256 --carveout 101",
+                        {"--carveout", "'101'", "-1 to 100"});
   expect_one_line_error("occupancy --arch h100", {"--block"});
   expect_one_line_error("occupancy --block 256 --bogus", {"--bogus"});
-  expect_one_line_error("--headless --kernel no/such", {"unknown kernel 'no/such'"}); // no subcommand: the GUI
+  expect_one_line_error("--headless --kernel no/such",
+                        {"unknown kernel 'no/such'"}); // no subcommand: the GUI
 }
 
 TEST(Cli, MalformedPresetFileIsOneLineAndExitTwo) {
   const auto file = std::filesystem::temp_directory_path() / "warplens_cli_bad.json";
   std::ofstream(file) << R"({"id": "bad", "name": "x"})";
-  expect_one_line_error("occupancy --block 256 --arch " + file.string(), {file.string(), "aliases: missing"});
+  expect_one_line_error("occupancy --block 256 --arch " + file.string(),
+                        {file.string(), "aliases: missing"});
   std::ofstream(file) << "not json";
   expect_one_line_error("occupancy --block 256 --arch " + file.string(), {"not valid JSON"});
   std::filesystem::remove(file);
-  expect_one_line_error("occupancy --block 256 --arch /nonexistent/x.json", {"/nonexistent/x.json"});
+  expect_one_line_error("occupancy --block 256 --arch /nonexistent/x.json",
+                        {"/nonexistent/x.json"});
 }
 
 TEST(Cli, PresetFileFromAnywhere) {
-  const auto r = run_warplens(std::string("occupancy --block 256 --arch ") + WARPLENS_SOURCE_ASSETS + "/arch/t4.json");
+  const auto r = run_warplens(std::string("occupancy --block 256 --arch ") +
+                              WARPLENS_SOURCE_ASSETS + "/arch/t4.json");
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("t4: NVIDIA Tesla T4"), std::string::npos) << r.out;
 }

@@ -18,24 +18,38 @@ const std::vector<CliCase> kOccupancy = {
     {"ArchFolder", "occupancy --block 256 --arch /tmp/", {"/tmp/", "folder"}},
     {"ArchDevNull", "occupancy --block 256 --arch /dev/null", {"/dev/null", "not a regular file"}},
     {"ArchDevZero", "occupancy --block 256 --arch /dev/zero", {"/dev/zero", "not a regular file"}},
-    {"ArchMissingFile", "occupancy --block 256 --arch /nonexistent/x.json", {"/nonexistent/x.json", "no such file"}},
+    {"ArchMissingFile",
+     "occupancy --block 256 --arch /nonexistent/x.json",
+     {"/nonexistent/x.json", "no such file"}},
     {"ArchDeviceHuge", "occupancy --block 256 --arch device:99999999999", {"device:99999999999"}},
     {"ArchDeviceNegative", "occupancy --block 256 --arch device:-1", {"device:-1"}},
     {"ArchDeviceEmpty", "occupancy --block 256 --arch device:", {"device:"}},
     {"ArchDeviceJunk", "occupancy --block 256 --arch device:1x", {"device:1x"}},
-    {"ArchDeviceTooLarge", "occupancy --block 256 --arch device:5000", {"device 5000", "0 to 1023"}},
+    {"ArchDeviceTooLarge",
+     "occupancy --block 256 --arch device:5000",
+     {"device 5000", "0 to 1023"}},
     {"ArchEmpty", "occupancy --block 256 --arch ''", {"unknown arch ''"}},
     {"ArchLong", "occupancy --block 256 --arch " + long_text('q', 5000), {"unknown arch 'qqqq"}},
-    {"DynSmemInt64Max", "occupancy --block 256 --dyn-smem 9223372036854775807", {"9223372036854775807", "232448"}},
-    {"DynSmemOverflowsInt64", "occupancy --block 256 --dyn-smem 9223372036854775808", {"--dyn-smem"}},
-    {"DynSmemWithStatic", "occupancy --block 256 --smem 49152 --dyn-smem 9223372036854775000", {"9223372036854775000"}},
+    {"DynSmemInt64Max",
+     "occupancy --block 256 --dyn-smem 9223372036854775807",
+     {"9223372036854775807", "232448"}},
+    {"DynSmemOverflowsInt64",
+     "occupancy --block 256 --dyn-smem 9223372036854775808",
+     {"--dyn-smem"}},
+    {"DynSmemWithStatic",
+     "occupancy --block 256 --smem 49152 --dyn-smem 9223372036854775000",
+     {"9223372036854775000"}},
     {"DynSmemNegative", "occupancy --block 256 --dyn-smem -1", {"--dyn-smem", "'-1'"}},
     {"DynSmemEmpty", "occupancy --block 256 --dyn-smem ''", {"--dyn-smem", "empty"}},
     {"SmemInt64Max", "occupancy --block 256 --smem 9223372036854775807", {"9223372036854775807"}},
     {"SmemEmpty", "occupancy --block 256 --smem ''", {"--smem", "empty"}},
     {"SmemFraction", "occupancy --block 256 --smem 1.5", {"--smem", "'1.5'"}},
-    {"MaxThreadsBelowBlock", "occupancy --block 256 --max-threads 128", {"--max-threads 128", "256 threads"}},
-    {"MaxThreadsBelow2DBlock", "occupancy --block 16x16 --max-threads 255", {"--max-threads 255", "16x16"}},
+    {"MaxThreadsBelowBlock",
+     "occupancy --block 256 --max-threads 128",
+     {"--max-threads 128", "256 threads"}},
+    {"MaxThreadsBelow2DBlock",
+     "occupancy --block 16x16 --max-threads 255",
+     {"--max-threads 255", "16x16"}},
     {"MaxThreadsNegative", "occupancy --block 256 --max-threads -5", {"--max-threads", "'-5'"}},
     {"MaxThreadsEmpty", "occupancy --block 256 --max-threads ''", {"--max-threads", "empty"}},
     {"RegsEmpty", "occupancy --block 256 --regs ''", {"--regs", "empty"}},
@@ -44,7 +58,9 @@ const std::vector<CliCase> kOccupancy = {
     {"RegsExponent", "occupancy --block 256 --regs 1e3", {"--regs", "'1e3'"}},
     {"RegsFraction", "occupancy --block 256 --regs 32.5", {"--regs", "'32.5'"}},
     {"RegsHex", "occupancy --block 256 --regs 0x20", {"--regs", "'0x20'"}},
-    {"RegsHuge", "occupancy --block 256 --regs 99999999999999999999", {"--regs", "99999999999999999999"}},
+    {"RegsHuge",
+     "occupancy --block 256 --regs 99999999999999999999",
+     {"--regs", "99999999999999999999"}},
     {"RegsSpace", "occupancy --block 256 --regs ' 32'", {"--regs", "' 32'"}},
     {"RegsLong", "occupancy --block 256 --regs " + long_text('7', 5000), {"--regs", "7777"}},
     {"GridEmpty", "occupancy --block 256 --grid ''", {"--grid", "empty"}},
@@ -68,11 +84,15 @@ const std::vector<CliCase> kOccupancy = {
 
 const std::vector<CliCase> kKernels = {
     {"ModelArchFolder", "model vec_add/scalar --arch /tmp/", {"/tmp/", "folder"}},
-    {"ModelArchDeviceHuge", "model vec_add/scalar --arch device:99999999999", {"device:99999999999"}},
+    {"ModelArchDeviceHuge",
+     "model vec_add/scalar --arch device:99999999999",
+     {"device:99999999999"}},
     {"ModelBlockZero", "model vec_add/scalar --block 0", {"block '0'"}},
     {"ModelParamEmpty", "model vec_add/scalar --param n=", {"n", "''"}},
     {"ModelParamFraction", "model vec_add/scalar --param n=1000.9", {"n", "'1000.9'"}},
-    {"ModelParamHuge", "model vec_add/scalar --param n=99999999999999999999", {"n", "99999999999999999999"}},
+    {"ModelParamHuge",
+     "model vec_add/scalar --param n=99999999999999999999",
+     {"n", "99999999999999999999"}},
     {"ModelParamNoName", "model vec_add/scalar --param =5", {"no parameter ''"}},
     {"ModelParamNoValue", "model vec_add/scalar --param n", {"'n'", "name=value"}},
     {"ModelSizeTooManySides", "model vec_add/scalar --size 1x2x3", {"--size '1x2x3'"}},
@@ -82,7 +102,9 @@ const std::vector<CliCase> kKernels = {
     {"RunDeviceHuge", "run vec_add/scalar --device 99999999999", {"--device", "99999999999"}},
     {"RunSeedEmpty", "run vec_add/scalar --seed ''", {"--seed", "empty"}},
     {"RunSeedNegative", "run vec_add/scalar --seed -1", {"--seed", "'-1'"}},
-    {"RunSeedOver64Bits", "run vec_add/scalar --seed 18446744073709551616", {"--seed", "18446744073709551616"}},
+    {"RunSeedOver64Bits",
+     "run vec_add/scalar --seed 18446744073709551616",
+     {"--seed", "18446744073709551616"}},
     {"RunMaxTimeEmpty", "run vec_add/scalar --max-time ''", {"--max-time", "empty"}},
     {"RunMaxTimeZero", "run vec_add/scalar --max-time 0", {"--max-time", "'0'"}},
     {"RunMaxTimeNegative", "run vec_add/scalar --max-time -1", {"--max-time", "'-1'"}},
@@ -90,21 +112,40 @@ const std::vector<CliCase> kKernels = {
     {"RunMaxTimeInf", "run vec_add/scalar --max-time inf", {"--max-time", "'inf'"}},
     {"RunMaxTimeOverflow", "run vec_add/scalar --max-time 1e999", {"--max-time", "'1e999'"}},
     {"RunMaxTimeTooLong", "run vec_add/scalar --max-time 1e9", {"--max-time", "'1e9'"}},
-    {"RunMetricsSetAndBogus", "run vec_add/scalar --metrics default,bogus", {"unknown metric 'bogus'", "default"}},
+    {"RunMetricsSetAndBogus",
+     "run vec_add/scalar --metrics default,bogus",
+     {"unknown metric 'bogus'", "default"}},
     {"RunMetricsCommas", "run vec_add/scalar --metrics ,,", {"unknown metric ''"}},
-    {"RunMetricsLong", "run vec_add/scalar --metrics " + long_text('m', 5000), {"unknown metric 'mmm"}},
-    {"SweepHundredMillion", "sweep vec_add/scalar --block 1:100000000:1", {"100000000 sides", "--max-shapes"}},
+    {"RunMetricsLong",
+     "run vec_add/scalar --metrics " + long_text('m', 5000),
+     {"unknown metric 'mmm"}},
+    {"SweepHundredMillion",
+     "sweep vec_add/scalar --block 1:100000000:1",
+     {"100000000 sides", "--max-shapes"}},
     {"SweepToIntMax", "sweep vec_add/scalar --block 1:2147483647:1", {"2147483647 sides"}},
-    {"SweepCube", "sweep vec_add/scalar --block-x 1:1000:1 --block-y 1:1000:1 --block-z 1:1000:1",
+    {"SweepCube",
+     "sweep vec_add/scalar --block-x 1:1000:1 --block-y 1:1000:1 --block-z 1:1000:1",
      {"1000000000 shapes", "--max-shapes"}},
-    {"SweepJustOverCap", "sweep vec_add/scalar --block-x 1:64:1 --block-y 1:65:1", {"4160 shapes", "4096"}},
-    {"SweepOverRaisedCap", "sweep vec_add/scalar --block 1:200:1 --max-shapes 100", {"200 sides", "at most 100"}},
-    {"SweepMaxShapesZero", "sweep vec_add/scalar --block 32 --max-shapes 0", {"--max-shapes", "'0'"}},
-    {"SweepMaxShapesHuge", "sweep vec_add/scalar --block 32 --max-shapes 2000000", {"--max-shapes", "'2000000'"}},
-    {"SweepMaxShapesEmpty", "sweep vec_add/scalar --block 32 --max-shapes ''", {"--max-shapes", "empty"}},
+    {"SweepJustOverCap",
+     "sweep vec_add/scalar --block-x 1:64:1 --block-y 1:65:1",
+     {"4160 shapes", "4096"}},
+    {"SweepOverRaisedCap",
+     "sweep vec_add/scalar --block 1:200:1 --max-shapes 100",
+     {"200 sides", "at most 100"}},
+    {"SweepMaxShapesZero",
+     "sweep vec_add/scalar --block 32 --max-shapes 0",
+     {"--max-shapes", "'0'"}},
+    {"SweepMaxShapesHuge",
+     "sweep vec_add/scalar --block 32 --max-shapes 2000000",
+     {"--max-shapes", "'2000000'"}},
+    {"SweepMaxShapesEmpty",
+     "sweep vec_add/scalar --block 32 --max-shapes ''",
+     {"--max-shapes", "empty"}},
     {"SweepLongList", "sweep vec_add/scalar --block-x " + long_text(',', 5000), {"5001 sides"}},
     {"SweepStartZero", "sweep vec_add/scalar --block 0:10:1", {"--block '0'"}},
-    {"SweepEndBeforeStart", "sweep vec_add/scalar --block 10:1:1", {"--block '10:1:1'", "before the start"}},
+    {"SweepEndBeforeStart",
+     "sweep vec_add/scalar --block 10:1:1",
+     {"--block '10:1:1'", "before the start"}},
     {"SweepStepZero", "sweep vec_add/scalar --block 1:10:0", {"--block '0'"}},
     {"SweepTwoParts", "sweep vec_add/scalar --block 1:10", {"--block '1:10'", "start:end:step"}},
     {"SweepFourParts", "sweep vec_add/scalar --block 1:2:3:4", {"--block '1:2:3:4'"}},
@@ -121,23 +162,29 @@ TEST_P(HostileCli, RefusedInOneLine) {
   expect_refusal(run_limited(GetParam().input), 2, GetParam().fragments);
 }
 
-INSTANTIATE_TEST_SUITE_P(Occupancy, HostileCli, testing::ValuesIn(kOccupancy), test::case_name<CliCase>);
-INSTANTIATE_TEST_SUITE_P(Kernels, HostileCli, testing::ValuesIn(kKernels), test::case_name<CliCase>);
+INSTANTIATE_TEST_SUITE_P(Occupancy, HostileCli, testing::ValuesIn(kOccupancy),
+                         test::case_name<CliCase>);
+INSTANTIATE_TEST_SUITE_P(Kernels, HostileCli, testing::ValuesIn(kKernels),
+                         test::case_name<CliCase>);
 
 // A range whose last step would pass INT_MAX ends, and at the side it should.
 TEST(HostileCliBounds, ARangeNearIntMaxEndsWithoutOverflow) {
   const test::Outcome o = run_limited("sweep vec_add/scalar --block 2147483600:2147483647:100");
   EXPECT_LT(o.seconds, 5.0);
-  EXPECT_TRUE(o.exit_code == 0 || o.exit_code == 2) << o.exit_code << " " << o.err; // 2: no GPU here
+  EXPECT_TRUE(o.exit_code == 0 || o.exit_code == 2)
+      << o.exit_code << " " << o.err; // 2: no GPU here
 }
 
 TEST(HostileCliBounds, SideListsAreCountedWithoutOverflowAndCappedBeforeAnyShapeIsMade) {
   EXPECT_EQ(parse_side_list("2147483600:2147483647:100", "--block"), std::vector<int>{2147483600});
-  EXPECT_EQ(parse_side_list("2147483646:2147483647:1", "--block"), (std::vector<int>{2147483646, 2147483647}));
+  EXPECT_EQ(parse_side_list("2147483646:2147483647:1", "--block"),
+            (std::vector<int>{2147483646, 2147483647}));
   EXPECT_EQ(parse_side_list("1:4096:1", "--block").size(), 4096u);
-  test::expect_usage_error([] { parse_side_list("1:4097:1", "--block"); }, {"4097 sides", "--max-shapes"});
+  test::expect_usage_error([] { parse_side_list("1:4097:1", "--block"); },
+                           {"4097 sides", "--max-shapes"});
   const std::vector<int> sides(1000, 32);
-  test::expect_usage_error([&] { sweep_shapes(sides, sides, sides); }, {"1000000000 shapes", "1000 x 1000 x 1000"});
+  test::expect_usage_error([&] { sweep_shapes(sides, sides, sides); },
+                           {"1000000000 shapes", "1000 x 1000 x 1000"});
   EXPECT_EQ(sweep_shapes(sides, {1, 2}, {1}, 2000).size(), 2000u);
 }
 

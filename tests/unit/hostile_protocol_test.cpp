@@ -17,31 +17,46 @@ using LineCase = test::InputCase;
 std::string model(const std::string& extra) {
   return R"({"id":3,"type":"model","kernel":"vec_add/scalar")" + extra + "}";
 }
-std::string run(const std::string& extra) { return R"({"id":3,"type":"run","kernel":"vec_add/scalar")" + extra + "}"; }
+std::string run(const std::string& extra) {
+  return R"({"id":3,"type":"run","kernel":"vec_add/scalar")" + extra + "}";
+}
 std::string sweep(const std::string& shapes) {
   return R"({"id":3,"type":"sweep","kernel":"vec_add/scalar","shapes":)" + shapes + "}";
 }
 std::string many_shapes(int count) {
   std::string list = "[";
-  for (int i = 0; i < count; ++i) list += std::string(i ? "," : "") + "[32,1,1]";
+  for (int i = 0; i < count; ++i)
+    list += std::string(i ? "," : "") + "[32,1,1]";
   return list + "]";
 }
 
 const std::vector<LineCase> kRequests = {
-    {"BlockFraction", model(R"(,"block":[256.7])"), {"request 3: block[0]: 256.7 is not a whole number"}},
+    {"BlockFraction",
+     model(R"(,"block":[256.7])"),
+     {"request 3: block[0]: 256.7 is not a whole number"}},
     {"ParamFraction", model(R"(,"params":{"n":1000.9})"), {"request 3: params.n: 1000.9"}},
-    {"IdHugeFloat", R"({"id":1e300,"type":"model","kernel":"vec_add/scalar"})", {"request: id: 1e+300"}},
-    {"IdNegative", R"({"id":-5,"type":"model","kernel":"vec_add/scalar"})", {"request: id: -5 is out of range"}},
+    {"IdHugeFloat",
+     R"({"id":1e300,"type":"model","kernel":"vec_add/scalar"})",
+     {"request: id: 1e+300"}},
+    {"IdNegative",
+     R"({"id":-5,"type":"model","kernel":"vec_add/scalar"})",
+     {"request: id: -5 is out of range"}},
     {"IdText", R"({"id":"7","type":"model","kernel":"vec_add/scalar"})", {"request: id: '7'"}},
-    {"IdUint64", R"({"id":18446744073709551615,"type":"shutdown"})", {"id: 18446744073709551615 is out of range"}},
+    {"IdUint64",
+     R"({"id":18446744073709551615,"type":"shutdown"})",
+     {"id: 18446744073709551615 is out of range"}},
     {"IdMissing", R"({"type":"shutdown"})", {"request: id: missing"}},
-    {"EvaluationsInt64Max", R"({"id":3,"type":"model","kernel":"matmul/naive","max_evaluations":9223372036854775807})",
+    {"EvaluationsInt64Max",
+     R"({"id":3,"type":"model","kernel":"matmul/naive","max_evaluations":9223372036854775807})",
      {"max_evaluations: 9223372036854775807 is out of range", "2000000"}},
-    {"EvaluationsTwoPow63", R"({"id":3,"type":"model","kernel":"matmul/naive","max_evaluations":9223372036854775808})",
+    {"EvaluationsTwoPow63",
+     R"({"id":3,"type":"model","kernel":"matmul/naive","max_evaluations":9223372036854775808})",
      {"max_evaluations: 9223372036854775808"}},
     {"EvaluationsNegative", model(R"(,"max_evaluations":-1)"), {"max_evaluations: -1"}},
     {"EvaluationsFraction", model(R"(,"max_evaluations":1.5)"), {"max_evaluations: 1.5"}},
-    {"BlockNested60000", model(R"(,"block":)" + test::nested(60000)), {"request line: lists and objects nested too deep"}},
+    {"BlockNested60000",
+     model(R"(,"block":)" + test::nested(60000)),
+     {"request line: lists and objects nested too deep"}},
     {"NotJson", "not json at all", {"request line: not valid JSON"}},
     {"TopLevelList", "[1,2]", {"request: a list of 2 items is not a JSON object"}},
     {"TopLevelString", R"("model")", {"request: 'model' is not a JSON object"}},
@@ -56,7 +71,9 @@ const std::vector<LineCase> kRequests = {
     {"BlockZero", model(R"(,"block":[0])"), {"request 3: block[0]: 0"}},
     {"BlockOverInt", model(R"(,"block":[2147483648])"), {"request 3: block[0]: 2147483648"}},
     {"BlockText", model(R"(,"block":"256")"), {"request 3: block: '256' is not a list"}},
-    {"ParamsList", model(R"(,"params":[1])"), {"request 3: params: a list of 1 items is not a JSON object"}},
+    {"ParamsList",
+     model(R"(,"params":[1])"),
+     {"request 3: params: a list of 1 items is not a JSON object"}},
     {"ParamText", model(R"(,"params":{"n":"big"})"), {"request 3: params.n: 'big'"}},
     {"ParamHugeFloat", model(R"(,"params":{"n":1e300})"), {"request 3: params.n: 1e+300"}},
     {"ParamOutOfKernelRange", model(R"(,"params":{"n":0})"), {"n=0"}},
@@ -68,16 +85,26 @@ const std::vector<LineCase> kRequests = {
     {"VerifyText", run(R"(,"verify":"yes")"), {"request 3: verify: 'yes' is not true or false"}},
     {"MaxSecondsZero", run(R"(,"max_seconds":0)"), {"request 3: max_seconds: 0"}},
     {"MaxSecondsHuge", run(R"(,"max_seconds":1e300)"), {"request 3: max_seconds: 1e+300"}},
-    {"MaxSecondsText", run(R"(,"max_seconds":"1")"), {"request 3: max_seconds: '1' is not a number"}},
+    {"MaxSecondsText",
+     run(R"(,"max_seconds":"1")"),
+     {"request 3: max_seconds: '1' is not a number"}},
     {"MetricsNumber", run(R"(,"metrics":5)"), {"request 3: metrics: 5"}},
-    {"ShapesMissing", R"({"id":3,"type":"sweep","kernel":"vec_add/scalar"})", {"request 3: shapes: missing"}},
+    {"ShapesMissing",
+     R"({"id":3,"type":"sweep","kernel":"vec_add/scalar"})",
+     {"request 3: shapes: missing"}},
     {"ShapesEmpty", sweep("[]"), {"request 3: shapes: an empty list"}},
     {"ShapeZero", sweep("[[0,0,0]]"), {"request 3: shapes[0]: 0 is out of range"}},
     {"ShapeTwoSides", sweep("[[8,1]]"), {"request 3: shapes[0]: a list of 2 items is not a shape"}},
-    {"ShapesTooMany", sweep(many_shapes(5000)), {"request 3: shapes: a list of 5000 items", "4096"}},
+    {"ShapesTooMany",
+     sweep(many_shapes(5000)),
+     {"request 3: shapes: a list of 5000 items", "4096"}},
     {"CancelTargetNegative", R"({"id":3,"type":"cancel","target":-1})", {"request 3: target: -1"}},
-    {"CancelTargetText", R"({"id":3,"type":"cancel","target":"all"})", {"request 3: target: 'all'"}},
-    {"LineOver1MiB", model(R"(,"arch":")" + std::string(2 << 20, 'a') + "\""), {"request line: longer than 1048576"}},
+    {"CancelTargetText",
+     R"({"id":3,"type":"cancel","target":"all"})",
+     {"request 3: target: 'all'"}},
+    {"LineOver1MiB",
+     model(R"(,"arch":")" + std::string(2 << 20, 'a') + "\""),
+     {"request line: longer than 1048576"}},
     {"BadUtf8", "{\"id\":3,\"type\":\"\xff\"}", {"request line: not valid JSON"}},
 };
 
@@ -85,7 +112,8 @@ const std::vector<LineCase> kRequests = {
 std::vector<json> answers(const std::string& out) {
   std::vector<json> lines;
   std::istringstream in(out);
-  for (std::string line; std::getline(in, line);) lines.push_back(json::parse(line));
+  for (std::string line; std::getline(in, line);)
+    lines.push_back(json::parse(line));
   return lines;
 }
 
@@ -97,18 +125,22 @@ TEST_P(HostileRequest, TheWorkerAnswersAnErrorAndGoesOn) {
   EXPECT_EQ(o.exit_code, 0) << o.err;
   EXPECT_LT(o.seconds, 5.0);
   const std::vector<json> lines = answers(o.out);
-  const auto error = std::find_if(lines.begin(), lines.end(), [](const json& l) { return l["type"] == "error"; });
+  const auto error =
+      std::find_if(lines.begin(), lines.end(), [](const json& l) { return l["type"] == "error"; });
   ASSERT_NE(error, lines.end()) << o.out.substr(0, 500);
   EXPECT_FALSE((*error)["fatal"].get<bool>());
   test::expect_good_message((*error)["message"].get<std::string>(), GetParam().fragments);
 }
 
-INSTANTIATE_TEST_SUITE_P(Lines, HostileRequest, testing::ValuesIn(kRequests), test::case_name<LineCase>);
+INSTANTIATE_TEST_SUITE_P(Lines, HostileRequest, testing::ValuesIn(kRequests),
+                         test::case_name<LineCase>);
 
 TEST(HostileRequestSession, BadLinesDoNotStopTheNextGoodOne) {
   std::string text;
-  for (const LineCase& c : kRequests) text += c.input + "\n";
-  text += R"({"id":99,"type":"model","kernel":"vec_add/scalar"})" "\n";
+  for (const LineCase& c : kRequests)
+    text += c.input + "\n";
+  text += R"({"id":99,"type":"model","kernel":"vec_add/scalar"})"
+          "\n";
   const test::Outcome o = test::run_limited("worker", "", test::write_file("session", text));
   EXPECT_EQ(o.exit_code, 0) << o.err;
   const std::vector<json> lines = answers(o.out);
@@ -127,27 +159,43 @@ std::string result_line(const test::Change& change) {
 }
 
 const std::vector<LineCase> kAnswers = {
-    {"HelloProtocolText", R"({"id":0,"type":"hello","protocol":"1"})", {"worker line 0: protocol: '1'"}},
+    {"HelloProtocolText",
+     R"({"id":0,"type":"hello","protocol":"1"})",
+     {"worker line 0: protocol: '1'"}},
     {"HelloProtocolNegative", R"({"id":0,"type":"hello","protocol":-1})", {"protocol: -1"}},
     {"HelloPidFraction", R"({"id":0,"type":"hello","protocol":1,"pid":1.5})", {"pid: 1.5"}},
-    {"ProgressDoneNegative", R"({"id":4,"type":"progress","done":-1})", {"worker line 4: done: -1"}},
+    {"ProgressDoneNegative",
+     R"({"id":4,"type":"progress","done":-1})",
+     {"worker line 4: done: -1"}},
     {"ProgressTotalHuge", R"({"id":4,"type":"progress","total":1e300})", {"total: 1e+300"}},
     {"ProgressPhaseNumber", R"({"id":4,"type":"progress","phase":5})", {"phase: 5"}},
     {"ErrorMessageMissing", R"({"id":4,"type":"error"})", {"worker line 4: message: missing"}},
     {"ErrorFatalText", R"({"id":4,"type":"error","message":"x","fatal":"yes"})", {"fatal: 'yes'"}},
     {"ErrorNoGpuNumber", R"({"id":4,"type":"error","message":"x","no_gpu":1})", {"no_gpu: 1"}},
     {"ResultMissing", R"({"id":4,"type":"result"})", {"worker line 4: result: missing"}},
-    {"ResultNumber", R"({"id":4,"type":"result","result":5})", {"worker line 4: result: 5 is not a JSON object"}},
-    {"ResultMedianNegative", result_line({"/timing/median_ms", -1}), {"result: timing.median_ms: -1"}},
-    {"ResultWarpSizeZero", result_line({"/arch_details/warp_size", 0}), {"result: arch_details.warp_size: 0"}},
+    {"ResultNumber",
+     R"({"id":4,"type":"result","result":5})",
+     {"worker line 4: result: 5 is not a JSON object"}},
+    {"ResultMedianNegative",
+     result_line({"/timing/median_ms", -1}),
+     {"result: timing.median_ms: -1"}},
+    {"ResultWarpSizeZero",
+     result_line({"/arch_details/warp_size", 0}),
+     {"result: arch_details.warp_size: 0"}},
     {"ResultBlockZero", result_line({"/block/0", 0}), {"result: block[0]: 0"}},
-    {"ResultSitesHuge", result_line({"/sites/0/requests", 1e300}), {"result: sites[0].requests: 1e+300"}},
+    {"ResultSitesHuge",
+     result_line({"/sites/0/requests", 1e300}),
+     {"result: sites[0].requests: 1e+300"}},
     {"SweepPointsMissing", R"({"id":4,"type":"sweep"})", {"worker line 4: points: missing"}},
-    {"SweepPointsEmpty", R"({"id":4,"type":"sweep","points":[]})", {"points: a list of 0 items is not a sweep"}},
-    {"SweepRefusedBlockZero", R"({"id":4,"type":"sweep","points":[{"block":[0,0,0],"refused":"x"}]})",
+    {"SweepPointsEmpty",
+     R"({"id":4,"type":"sweep","points":[]})",
+     {"points: a list of 0 items is not a sweep"}},
+    {"SweepRefusedBlockZero",
+     R"({"id":4,"type":"sweep","points":[{"block":[0,0,0],"refused":"x"}]})",
      {"points: [0]: block[0]: 0"}},
-    {"SweepMedianZero", R"({"id":4,"type":"sweep","points":[)" +
-                            test::changed(test::recorded_run(), {"/timing/median_ms", 0}) + "]}",
+    {"SweepMedianZero",
+     R"({"id":4,"type":"sweep","points":[)" +
+         test::changed(test::recorded_run(), {"/timing/median_ms", 0}) + "]}",
      {"points: [0]: timing.median_ms: 0"}},
     {"TypeUnknown", R"({"id":4,"type":"resultx"})", {"worker line 4: type: 'resultx'"}},
     {"IdNegative", R"({"id":-1,"type":"hello","protocol":1})", {"worker line: id: -1"}},
@@ -156,22 +204,27 @@ const std::vector<LineCase> kAnswers = {
     {"Nested70000", test::nested(70000), {"worker line: lists and objects nested too deep"}},
     {"Overflow", R"({"id":4,"type":"progress","done":1e999})", {"worker line: not valid JSON"}},
     {"TopLevelList", "[]", {"worker line: a list of 0 items is not a JSON object"}},
-    {"CancelledText", R"({"id":4,"type":"error","message":"x","cancelled":"no"})", {"cancelled: 'no'"}},
+    {"CancelledText",
+     R"({"id":4,"type":"error","message":"x","cancelled":"no"})",
+     {"cancelled: 'no'"}},
 };
 
 class HostileAnswer : public testing::TestWithParam<LineCase> {};
 
 TEST_P(HostileAnswer, TheClientRefusesItInOneLine) {
   const std::string& line = GetParam().input;
-  expect_usage_error([&] { response_from_json(parse_json_text(line, "worker line", kMaxAnswerLineBytes)); },
-                     GetParam().fragments);
+  expect_usage_error(
+      [&] { response_from_json(parse_json_text(line, "worker line", kMaxAnswerLineBytes)); },
+      GetParam().fragments);
 }
 
-INSTANTIATE_TEST_SUITE_P(Lines, HostileAnswer, testing::ValuesIn(kAnswers), test::case_name<LineCase>);
+INSTANTIATE_TEST_SUITE_P(Lines, HostileAnswer, testing::ValuesIn(kAnswers),
+                         test::case_name<LineCase>);
 
 TEST(HostileAnswerSize, ALineOverTheCapIsRefusedBeforeParsing) {
   const std::string line(kMaxAnswerLineBytes + 1, ' ');
-  expect_usage_error([&] { parse_json_text(line, "worker line", kMaxAnswerLineBytes); }, {"worker line", "at most"});
+  expect_usage_error([&] { parse_json_text(line, "worker line", kMaxAnswerLineBytes); },
+                     {"worker line", "at most"});
 }
 
 } // namespace

@@ -20,32 +20,48 @@ struct ResultCase {
   std::string name;
   Change change; // to one recorded run
   std::vector<std::string> fragments;
-  friend void PrintTo(const ResultCase& c, std::ostream* os) { *os << c.name; } // names in test logs
+  friend void PrintTo(const ResultCase& c, std::ostream* os) {
+    *os << c.name;
+  } // names in test logs
 };
 
 const std::vector<ResultCase> kRunChanges = {
-    {"MedianNegative", {"/timing/median_ms", -1}, {"timing.median_ms: -1 is out of range", "above 0"}},
+    {"MedianNegative",
+     {"/timing/median_ms", -1},
+     {"timing.median_ms: -1 is out of range", "above 0"}},
     {"MedianZero", {"/timing/median_ms", 0}, {"timing.median_ms: 0"}},
     {"MinNegative", {"/timing/min_ms", -0.5}, {"timing.min_ms: -0.5"}},
     {"MinAboveMedian", {"/timing/min_ms", 5.0}, {"timing.min_ms: 5"}},
     {"SamplesZero", {"/timing/samples", 0}, {"timing.samples: 0"}},
     {"SamplesFraction", {"/timing/samples", 1.5}, {"timing.samples: 1.5 is not a whole number"}},
     {"NoiseOverflow", {"/timing/noise", {}, "1e999"}, {"not valid JSON"}},
-    {"ConvergedText", {"/timing/converged", "yes"}, {"timing.converged: 'yes' is not true or false"}},
+    {"ConvergedText",
+     {"/timing/converged", "yes"},
+     {"timing.converged: 'yes' is not true or false"}},
     {"WarpSizeZero", {"/arch_details/warp_size", 0}, {"arch_details.warp_size: 0"}},
-    {"CcWords", {"/arch_details/compute_capability", "nine"}, {"arch_details.compute_capability: 'nine'"}},
+    {"CcWords",
+     {"/arch_details/compute_capability", "nine"},
+     {"arch_details.compute_capability: 'nine'"}},
     {"BlockZero", {"/block", json::array({0, 0, 0})}, {"block[0]: 0 is out of range"}},
     {"GridTwoSides", {"/grid", json::array({1, 1})}, {"grid", "wrong length"}},
     {"ParamFraction", {"/params/n", 1000.9}, {"params.n: 1000.9 is not a whole number"}},
-    {"SiteSpaceUnknown", {"/sites/0/space", "texture"}, {"sites[0].space: 'texture' is not known", "global, shared"}},
+    {"SiteSpaceUnknown",
+     {"/sites/0/space", "texture"},
+     {"sites[0].space: 'texture' is not known", "global, shared"}},
     {"SiteSectorsNegative", {"/sites/0/sectors", -5}, {"sites[0].sectors: -5"}},
     {"SitesText", {"/sites", "none"}, {"sites: 'none' is not a list"}},
     {"OccupancyOverOne", {"/occupancy/occupancy", 1.5}, {"occupancy.occupancy: 1.5"}},
-    {"LimiterUnknown", {"/occupancy/limiters", json::array({"magic"})}, {"occupancy.limiters[0]: 'magic'"}},
+    {"LimiterUnknown",
+     {"/occupancy/limiters", json::array({"magic"})},
+     {"occupancy.limiters[0]: 'magic'"}},
     {"MismatchesOverChecked", {"/verification/mismatches", 1LL << 40}, {"verification.mismatches"}},
-    {"CounterValueText", {"/counters/values/0/value", "x"}, {"counters.values[0].value: 'x' is not a number"}},
+    {"CounterValueText",
+     {"/counters/values/0/value", "x"},
+     {"counters.values[0].value: 'x' is not a number"}},
     {"CounterPassesHuge", {"/counters/passes", 1e300}, {"counters.passes"}},
-    {"EvaluatedOverTotal", {"/model_warp_iterations_evaluated", 1LL << 62}, {"model_warp_iterations_evaluated"}},
+    {"EvaluatedOverTotal",
+     {"/model_warp_iterations_evaluated", 1LL << 62},
+     {"model_warp_iterations_evaluated"}},
     {"KernelEmpty", {"/kernel", ""}, {"kernel: '' is not a non-empty string"}},
     {"DynamicSmemNegative", {"/dynamic_shared_memory", -1}, {"dynamic_shared_memory: -1"}},
     {"ConvergedMissing", {"/timing/converged", {}, "", true}, {"timing.converged: missing"}},
@@ -58,7 +74,8 @@ class HostileRecording : public testing::TestWithParam<ResultCase> {};
 
 TEST_P(HostileRecording, RefusedNamingTheFileAndTheRun) {
   const std::string run = changed(test::recorded_run(), GetParam().change);
-  const std::string text = R"({"arch":"h100","device":"NVIDIA H100","date":"2026-11-21","runs":[)" + run + "]}";
+  const std::string text =
+      R"({"arch":"h100","device":"NVIDIA H100","date":"2026-11-21","runs":[)" + run + "]}";
   const std::string file = write_file("recording_" + GetParam().name + ".json", text);
   std::vector<std::string> fragments = GetParam().fragments;
   fragments.push_back("recording_" + GetParam().name + ".json");
@@ -72,17 +89,22 @@ TEST_P(HostileSweepFile, RefusedNamingThePoint) {
   const std::string file = write_file("sweep_" + GetParam().name + ".json", "[" + point + "]");
   std::vector<std::string> fragments = GetParam().fragments;
   fragments.push_back("sweep_" + GetParam().name + ".json");
-  expect_usage_error([&] { sweep_points_from_json(read_json_file(file, "sweep"), file); }, fragments);
+  expect_usage_error([&] { sweep_points_from_json(read_json_file(file, "sweep"), file); },
+                     fragments);
 }
 
-INSTANTIATE_TEST_SUITE_P(Runs, HostileRecording, testing::ValuesIn(kRunChanges), test::case_name<ResultCase>);
-INSTANTIATE_TEST_SUITE_P(Points, HostileSweepFile, testing::ValuesIn(kRunChanges), test::case_name<ResultCase>);
+INSTANTIATE_TEST_SUITE_P(Runs, HostileRecording, testing::ValuesIn(kRunChanges),
+                         test::case_name<ResultCase>);
+INSTANTIATE_TEST_SUITE_P(Points, HostileSweepFile, testing::ValuesIn(kRunChanges),
+                         test::case_name<ResultCase>);
 
 using TextCase = test::InputCase;
 
 const std::vector<TextCase> kRecordingTexts = {
     {"ArchMissing", R"({"device":"x","date":"d","runs":[]})", {"arch: missing"}},
-    {"RunsText", R"({"arch":"h100","device":"x","date":"d","runs":"all"})", {"runs: 'all' is not a list"}},
+    {"RunsText",
+     R"({"arch":"h100","device":"x","date":"d","runs":"all"})",
+     {"runs: 'all' is not a list"}},
     {"TopLevelList", "[]", {"not a JSON object"}},
     {"Nested70000", test::nested(70000), {"nested too deep"}},
 };
@@ -90,9 +112,13 @@ const std::vector<TextCase> kRecordingTexts = {
 const std::vector<TextCase> kSweepTexts = {
     {"EmptyList", "[]", {"a list of 0 items is not a sweep"}},
     {"Object", "{}", {"an object is not a sweep"}},
-    {"RefusedBlockZero", R"([{"block":[0,0,0],"refused":"x"}])", {"[0]: block[0]: 0 is out of range"}},
+    {"RefusedBlockZero",
+     R"([{"block":[0,0,0],"refused":"x"}])",
+     {"[0]: block[0]: 0 is out of range"}},
     {"RefusedBlockTwo", R"([{"block":[1,1],"refused":"x"}])", {"[0]: block", "wrong length"}},
-    {"RefusedReasonNumber", R"([{"block":[1,1,1],"refused":5}])", {"[0]: refused: 5 is not a string"}},
+    {"RefusedReasonNumber",
+     R"([{"block":[1,1,1],"refused":5}])",
+     {"[0]: refused: 5 is not a string"}},
     {"PointText", R"(["x"])", {"[0]: 'x' is not a JSON object"}},
     {"Nested70000", test::nested(70000), {"nested too deep"}},
     {"Overflow", "[1e999]", {"not valid JSON"}},
@@ -102,35 +128,51 @@ class HostileRecordingText : public testing::TestWithParam<TextCase> {};
 class HostileSweepText : public testing::TestWithParam<TextCase> {};
 
 TEST_P(HostileRecordingText, Refused) {
-  const std::string file = write_file("recording_text_" + GetParam().name + ".json", GetParam().input);
+  const std::string file =
+      write_file("recording_text_" + GetParam().name + ".json", GetParam().input);
   expect_usage_error([&] { read_json_file(file, "recording"); }, GetParam().fragments);
 }
 
 TEST_P(HostileSweepText, Refused) {
   const std::string file = write_file("sweep_text_" + GetParam().name + ".json", GetParam().input);
-  expect_usage_error([&] { sweep_points_from_json(read_json_file(file, "sweep"), file); }, GetParam().fragments);
+  expect_usage_error([&] { sweep_points_from_json(read_json_file(file, "sweep"), file); },
+                     GetParam().fragments);
 }
 
-INSTANTIATE_TEST_SUITE_P(Recordings, HostileRecordingText, testing::ValuesIn(kRecordingTexts), test::case_name<TextCase>);
-INSTANTIATE_TEST_SUITE_P(Sweeps, HostileSweepText, testing::ValuesIn(kSweepTexts), test::case_name<TextCase>);
+INSTANTIATE_TEST_SUITE_P(Recordings, HostileRecordingText, testing::ValuesIn(kRecordingTexts),
+                         test::case_name<TextCase>);
+INSTANTIATE_TEST_SUITE_P(Sweeps, HostileSweepText, testing::ValuesIn(kSweepTexts),
+                         test::case_name<TextCase>);
 
-const json kMetric = {{"key", "k"}, {"name", "n"}, {"display", "d"}, {"unit", "u"}, {"panel", "p"}, {"meaning", "m"}};
+const json kMetric = {{"key", "k"},  {"name", "n"},  {"display", "d"},
+                      {"unit", "u"}, {"panel", "p"}, {"meaning", "m"}};
 
 std::string catalog_with(const Change& change) {
-  return changed(json{{"metrics", json::array({kMetric})}, {"sets", {{"default", json::array({"k"})}}}}, change);
+  return changed(
+      json{{"metrics", json::array({kMetric})}, {"sets", {{"default", json::array({"k"})}}}},
+      change);
 }
 
 const std::vector<TextCase> kCatalogs = {
     {"MetricsText", catalog_with({"/metrics", "all"}), {"metrics: 'all' is not a list"}},
-    {"MetricKeyMissing", catalog_with({"/metrics/0/key", {}, "", true}), {"metrics[0].key: missing"}},
+    {"MetricKeyMissing",
+     catalog_with({"/metrics/0/key", {}, "", true}),
+     {"metrics[0].key: missing"}},
     {"MetricKeyEmpty", catalog_with({"/metrics/0/key", ""}), {"metrics[0].key: ''"}},
-    {"FallbacksNumbers", catalog_with({"/metrics/0/fallbacks", json::array({1})}), {"metrics[0].fallbacks: holds 1"}},
+    {"FallbacksNumbers",
+     catalog_with({"/metrics/0/fallbacks", json::array({1})}),
+     {"metrics[0].fallbacks: holds 1"}},
     {"DisplayNumber", catalog_with({"/metrics/0/display", 5}), {"metrics[0].display: 5"}},
-    {"MetricIsList", catalog_with({"/metrics/0", json::array()}), {"metrics[0]: a list of 0 items"}},
-    {"SetUnknownMetric", catalog_with({"/sets/default/0", "bogus"}), {"sets.default: names unknown metric 'bogus'"}},
+    {"MetricIsList",
+     catalog_with({"/metrics/0", json::array()}),
+     {"metrics[0]: a list of 0 items"}},
+    {"SetUnknownMetric",
+     catalog_with({"/sets/default/0", "bogus"}),
+     {"sets.default: names unknown metric 'bogus'"}},
     {"SetText", catalog_with({"/sets/default", "k"}), {"sets.default: 'k' is not a list"}},
     {"SetsMissing", catalog_with({"/sets", {}, "", true}), {"sets: missing"}},
-    {"TooManyMetrics", changed(json{{"metrics", json::array()}}, {"/metrics", json(std::vector<int>(5000, 1))}),
+    {"TooManyMetrics",
+     changed(json{{"metrics", json::array()}}, {"/metrics", json(std::vector<int>(5000, 1))}),
      {"metrics: a list of 5000 items", "at most 4096"}},
     {"TopLevelList", "[]", {"not a JSON object"}},
     {"Overflow", R"({"metrics": 1e999})", {"not valid JSON"}},
@@ -145,14 +187,18 @@ TEST_P(HostileCatalog, Refused) {
   expect_usage_error([&] { load_metric_catalog(file); }, fragments);
 }
 
-INSTANTIATE_TEST_SUITE_P(Catalogs, HostileCatalog, testing::ValuesIn(kCatalogs), test::case_name<TextCase>);
+INSTANTIATE_TEST_SUITE_P(Catalogs, HostileCatalog, testing::ValuesIn(kCatalogs),
+                         test::case_name<TextCase>);
 
 TEST(HostileCatalogSelect, UnknownNamesAmongSetsAreNamed) {
-  const MetricCatalog catalog = load_metric_catalog(std::string(WARPLENS_SOURCE_ASSETS) + "/metrics.json");
-  expect_usage_error([&] { catalog.select("default,bogus"); }, {"unknown metric 'bogus'", "default"});
+  const MetricCatalog catalog =
+      load_metric_catalog(std::string(WARPLENS_SOURCE_ASSETS) + "/metrics.json");
+  expect_usage_error([&] { catalog.select("default,bogus"); },
+                     {"unknown metric 'bogus'", "default"});
   expect_usage_error([&] { catalog.select(""); }, {"unknown metric ''"});
   expect_usage_error([&] { catalog.select(std::string(10000, 'z')); }, {"unknown metric 'zzz"});
-  EXPECT_EQ(catalog.select("default,default").size(), catalog.select("default").size()) << "each metric once";
+  EXPECT_EQ(catalog.select("default,default").size(), catalog.select("default").size())
+      << "each metric once";
   EXPECT_EQ(catalog.select("all,default").size(), catalog.metrics.size());
 }
 

@@ -24,7 +24,8 @@ inline constexpr std::size_t kMaxMessage = 300;
 
 // A folder of this test process's own, for the files a case writes.
 inline std::filesystem::path scratch() {
-  const auto dir = std::filesystem::temp_directory_path() / ("wl_hostile_" + std::to_string(getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("wl_hostile_" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
   return dir;
 }
@@ -33,10 +34,12 @@ inline std::filesystem::path scratch() {
 class ScratchCleanup : public testing::Environment {
   void TearDown() override {
     std::error_code ec;
-    std::filesystem::remove_all(std::filesystem::temp_directory_path() / ("wl_hostile_" + std::to_string(getpid())), ec);
+    std::filesystem::remove_all(
+        std::filesystem::temp_directory_path() / ("wl_hostile_" + std::to_string(getpid())), ec);
   }
 };
-inline testing::Environment* const kScratchCleanup = testing::AddGlobalTestEnvironment(new ScratchCleanup);
+inline testing::Environment* const kScratchCleanup =
+    testing::AddGlobalTestEnvironment(new ScratchCleanup);
 
 inline std::string write_file(const std::string& name, const std::string& text) {
   const auto file = scratch() / name;
@@ -58,10 +61,12 @@ struct Outcome {
 };
 
 // `env` goes before the command (VAR=value ...); `input` is a file for stdin (default: none).
-inline Outcome run_limited(const std::string& args, const std::string& env = "", const std::string& input = "/dev/null") {
+inline Outcome run_limited(const std::string& args, const std::string& env = "",
+                           const std::string& input = "/dev/null") {
   const auto out = scratch() / "stdout", err = scratch() / "stderr";
-  const std::string command = "cd " + scratch().string() + " && " + env + " timeout -s KILL 10 " + WARPLENS_BINARY +
-                              " " + args + " <" + input + " >" + out.string() + " 2>" + err.string();
+  const std::string command = "cd " + scratch().string() + " && " + env + " timeout -s KILL 10 " +
+                              WARPLENS_BINARY + " " + args + " <" + input + " >" + out.string() +
+                              " 2>" + err.string();
   const auto start = std::chrono::steady_clock::now();
   const int status = std::system(command.c_str());
   Outcome o;
@@ -73,12 +78,14 @@ inline Outcome run_limited(const std::string& args, const std::string& env = "",
 }
 
 // A message a person reads: one line, short, naming what it is about.
-inline void expect_good_message(const std::string& message, const std::vector<std::string>& fragments) {
+inline void expect_good_message(const std::string& message,
+                                const std::vector<std::string>& fragments) {
   EXPECT_EQ(message.find('\n'), std::string::npos) << message;
   EXPECT_LT(message.size(), kMaxMessage) << message;
   EXPECT_EQ(message.find("json.exception"), std::string::npos) << message;
   for (const std::string& fragment : fragments)
-    EXPECT_NE(message.find(fragment), std::string::npos) << "should mention '" << fragment << "': " << message;
+    EXPECT_NE(message.find(fragment), std::string::npos)
+        << "should mention '" << fragment << "': " << message;
 }
 
 // The binary refused: the exit code, exactly one line on stderr, in under 5 s.
@@ -91,10 +98,12 @@ inline void expect_refusal(const Outcome& o, int code, const std::vector<std::st
 }
 
 // A library call refused with a UsageError whose message is a good one.
-inline void expect_usage_error(const std::function<void()>& call, const std::vector<std::string>& fragments) {
+inline void expect_usage_error(const std::function<void()>& call,
+                               const std::vector<std::string>& fragments) {
   try {
     call();
-    ADD_FAILURE() << "accepted; expected a refusal mentioning " << (fragments.empty() ? "" : fragments[0]);
+    ADD_FAILURE() << "accepted; expected a refusal mentioning "
+                  << (fragments.empty() ? "" : fragments[0]);
   } catch (const UsageError& e) {
     expect_good_message(e.what(), fragments);
   } catch (const std::exception& e) {
@@ -107,7 +116,7 @@ inline void expect_usage_error(const std::function<void()>& call, const std::vec
 struct Change {
   std::string pointer;
   nlohmann::json value;
-  std::string raw;     // when not empty: written as is in place of the value
+  std::string raw; // when not empty: written as is in place of the value
   bool remove = false;
 };
 
@@ -119,11 +128,14 @@ inline std::string changed(nlohmann::json base, const Change& c) {
   }
   base[at] = c.raw.empty() ? c.value : nlohmann::json("@RAW@");
   std::string text = base.dump();
-  if (!c.raw.empty()) text.replace(text.find("\"@RAW@\""), 7, c.raw);
+  if (!c.raw.empty())
+    text.replace(text.find("\"@RAW@\""), 7, c.raw);
   return text;
 }
 
-inline std::string nested(std::size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); }
+inline std::string nested(std::size_t depth) {
+  return std::string(depth, '[') + std::string(depth, ']');
+}
 
 inline nlohmann::json source_json(const std::string& relative) {
   return nlohmann::json::parse(read_text(std::string(WARPLENS_SOURCE_ASSETS) + "/" + relative));
@@ -145,6 +157,8 @@ struct InputCase {
 };
 
 // Test names from a table's `name` fields.
-template <class Case> std::string case_name(const testing::TestParamInfo<Case>& info) { return info.param.name; }
+template <class Case> std::string case_name(const testing::TestParamInfo<Case>& info) {
+  return info.param.name;
+}
 
 } // namespace wl::test

@@ -12,7 +12,8 @@ namespace wl::test {
 
 inline const KernelDesc& kernel(const std::string& id) {
   const KernelDesc* k = find_kernel(id);
-  if (!k) throw std::runtime_error("no kernel " + id);
+  if (!k)
+    throw std::runtime_error("no kernel " + id);
   return *k;
 }
 
@@ -25,19 +26,20 @@ inline LaunchPrediction predict(const std::string& id, const Params& params, Blo
 
 inline const SitePrediction& site(const LaunchPrediction& p, const std::string& name) {
   for (const SitePrediction& s : p.sites)
-    if (s.name == name) return s;
+    if (s.name == name)
+      return s;
   throw std::runtime_error("no site " + name);
 }
 
 // Buffers sized for the params; inputs filled with `fill(buffer, element)`, outputs left zero.
-template <typename Fill>
-HostBuffers inputs(const KernelDesc& k, const Params& p, Fill fill) {
+template <typename Fill> HostBuffers inputs(const KernelDesc& k, const Params& p, Fill fill) {
   HostBuffers in(k.buffers.size());
   for (std::size_t b = 0; b < k.buffers.size(); ++b) {
     in[b].type = k.buffers[b].type;
     in[b].words.resize(static_cast<std::size_t>(k.buffers[b].count(p)));
     if (k.buffers[b].role == BufferRole::input)
-      for (std::int64_t i = 0; i < in[b].size(); ++i) in[b].f32()[i] = fill(static_cast<int>(b), i);
+      for (std::int64_t i = 0; i < in[b].size(); ++i)
+        in[b].f32()[i] = fill(static_cast<int>(b), i);
   }
   return in;
 }

@@ -7,12 +7,12 @@
 #include "launch_model.h"
 #include "registry.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cmath>
 #include <random>
 #include <stdexcept>
+
+#include <gtest/gtest.h>
 
 namespace wl {
 namespace {
@@ -40,13 +40,15 @@ std::vector<double> naive_row(const HostBuffers& in, int head, int row, int seq,
   double total = 0;
   for (int key = 0; key < seq; ++key) {
     double dot = 0;
-    for (int i = 0; i < d; ++i) dot += double(in[0].f32()[base + row * d + i]) * in[1].f32()[base + key * d + i];
+    for (int i = 0; i < d; ++i)
+      dot += double(in[0].f32()[base + row * d + i]) * in[1].f32()[base + key * d + i];
     weight[key] = std::exp(dot / std::sqrt(double(d)));
     total += weight[key];
   }
   std::vector<double> out(d, 0.0);
   for (int key = 0; key < seq; ++key)
-    for (int i = 0; i < d; ++i) out[i] += weight[key] / total * in[2].f32()[base + key * d + i];
+    for (int i = 0; i < d; ++i)
+      out[i] += weight[key] / total * in[2].f32()[base + key * d + i];
   return out;
 }
 
@@ -57,7 +59,9 @@ protected:
 };
 
 INSTANTIATE_TEST_SUITE_P(HeadSizes, FlashAttention, ::testing::Values(64, 128),
-                         [](const auto& info) { return std::string("d") + std::to_string(info.param); });
+                         [](const auto& info) {
+                           return std::string("d") + std::to_string(info.param);
+                         });
 
 // Each lane loads its own query row (d * 4 bytes apart): one sector per lane and only half of
 // it used per float4 request. The next request's float4 is the other half, so L1 serves it,
@@ -79,7 +83,8 @@ TEST_P(FlashAttention, QueryAndOutputRowsAreOneSectorPerLane) {
 // The block copies tiles as consecutive float4s: 512 contiguous bytes per warp, 16 sectors, the
 // ideal; the shared stores are 2 half-warp transactions of 2 conflict-free wavefronts each.
 TEST_P(FlashAttention, TileCopiesAreIdeal) {
-  const LaunchPrediction p = predict_launch(k(), make_launch(k(), size(4096, 8), BlockShape{128, 1, 1}, 132));
+  const LaunchPrediction p =
+      predict_launch(k(), make_launch(k(), size(4096, 8), BlockShape{128, 1, 1}, 132));
   for (const char* name : {"load k tile", "load v tile"}) {
     const SitePrediction& s = site(p, name);
     EXPECT_DOUBLE_EQ(s.sectors_per_request(), 16.0) << name;
@@ -109,14 +114,18 @@ TEST_P(FlashAttention, TileReadsAreBroadcasts) {
   // Iteration 3 * (d / 4) + 1: key 3, second float4 of its row.
   const WarpAccess a = warp_access(k(), launch, read_k, Coord{7, 2, 0}, 1, 3 * (d() / 4) + 1);
   EXPECT_EQ(a.active_mask, 0xffffffffu);
-  for (int lane = 0; lane < kWarpSize; ++lane) EXPECT_EQ(a.address[lane], std::uint64_t(3 * d() * 4 + 16));
-  for (const BankSlot& slot : bank_map(a)) EXPECT_TRUE(slot.broadcast);
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    EXPECT_EQ(a.address[lane], std::uint64_t(3 * d() * 4 + 16));
+  for (const BankSlot& slot : bank_map(a))
+    EXPECT_TRUE(slot.broadcast);
 }
 
-// 67 keys, block 64, two heads: two key tiles of 32 and one of 3; the last query block holds 3 rows.
+// 67 keys, block 64, two heads: two key tiles of 32 and one of 3; the last query block holds 3
+// rows.
 TEST(FlashAttentionModel, PartialTilesAndBlocksAreCountedExactly) {
   const KernelDesc& k = kernel("flash_attention/d64");
-  const LaunchPrediction p = predict_launch(k, make_launch(k, size(67, 2), BlockShape{64, 1, 1}, 132), ModelBudget{0});
+  const LaunchPrediction p =
+      predict_launch(k, make_launch(k, size(67, 2), BlockShape{64, 1, 1}, 132), ModelBudget{0});
   ASSERT_TRUE(p.exact());
   // 4 blocks of 2 warps; each warp reads 16 float4s per key present: 8 x 67 x 16.
   EXPECT_EQ(site(p, "read k from tile").requests, 8 * 67 * 16);
@@ -124,7 +133,8 @@ TEST(FlashAttentionModel, PartialTilesAndBlocksAreCountedExactly) {
   // Per head 3 warps own rows (64 + 3 lanes); one sector per active lane per float4.
   EXPECT_EQ(site(p, "load q row").requests, 2 * 3 * 16);
   EXPECT_EQ(site(p, "load q row").sectors, 2 * 67 * 16);
-  // Per block: 2 full tiles x 8 copies x 2 warps, plus the 48 float4s of the 3-key tile (1.5 warps).
+  // Per block: 2 full tiles x 8 copies x 2 warps, plus the 48 float4s of the 3-key tile (1.5
+  // warps).
   EXPECT_EQ(site(p, "load k tile").requests, 4 * (2 * 8 * 2 + 2));
   EXPECT_EQ(site(p, "load k tile").sectors, 4 * 67 * 64 * 4 / 32); // every key row once per block
   EXPECT_EQ(site(p, "store v tile").wavefronts, 4 * (2 * 8 * 2 * 4 + 4 + 2));
@@ -147,7 +157,8 @@ TEST(FlashAttentionModel, HeadSize128SpillsAnd64DoesNot) {
 }
 
 // Two keys, worked by hand. Row 0: a zero query weighs both keys equally. Row 1: the query 8 e0
-// against keys e0 and 0 gives scores 8 / sqrt(64) = 1 and 0, so weights e / (1 + e) and 1 / (1 + e).
+// against keys e0 and 0 gives scores 8 / sqrt(64) = 1 and 0, so weights e / (1 + e) and 1 / (1 +
+// e).
 TEST(FlashAttentionReference, TwoKeysByHand) {
   const KernelDesc& k = kernel("flash_attention/d64");
   const Params p = size(2, 1);
@@ -175,7 +186,8 @@ TEST_P(FlashAttention, ReferenceMatchesNaiveAttentionOnEveryRowOfATinyCase) {
   for (int head = 0; head < 2; ++head)
     for (int row = 0; row < 5; ++row) {
       const std::vector<double> want = naive_row(in, head, row, 5, d());
-      for (int i = 0; i < d(); ++i) EXPECT_NEAR(e.values[3].f32()[(head * 5 + row) * d() + i], want[i], 1e-7);
+      for (int i = 0; i < d(); ++i)
+        EXPECT_NEAR(e.values[3].f32()[(head * 5 + row) * d() + i], want[i], 1e-7);
     }
 }
 
@@ -192,7 +204,8 @@ TEST(FlashAttentionReference, DefaultSizeChecksASampleOfWholeRows) {
   const std::int64_t last_row = (7 * 4096 + 4095) * std::int64_t{64};
   EXPECT_EQ(e.checked.back(), last_row + 63);
   const std::vector<double> want = naive_row(in, 7, 4095, 4096, 64);
-  for (int i = 0; i < 64; ++i) EXPECT_NEAR(e.values[3].f32()[last_row + i], want[i], 1e-7);
+  for (int i = 0; i < 64; ++i)
+    EXPECT_NEAR(e.values[3].f32()[last_row + i], want[i], 1e-7);
 }
 
 TEST_P(FlashAttention, BlocksAndTestSizes) {
@@ -201,7 +214,8 @@ TEST_P(FlashAttention, BlocksAndTestSizes) {
   EXPECT_EQ(k().check_block(BlockShape{1, 1, 1}, p), "");
   EXPECT_NE(k().check_block(BlockShape{512, 1, 1}, p), "");
   EXPECT_NE(k().check_block(BlockShape{64, 2, 1}, p), "");
-  for (const BlockShape& b : k().block_presets) EXPECT_EQ(k().check_block(b, p), "");
+  for (const BlockShape& b : k().block_presets)
+    EXPECT_EQ(k().check_block(b, p), "");
   bool some_partial_tile = false;
   for (const Params& t : k().test_sizes) {
     if (k().check_params) {

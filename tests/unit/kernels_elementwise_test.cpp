@@ -6,10 +6,10 @@
 #include "launch_model.h"
 #include "registry.h"
 
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <stdexcept>
+
+#include <gtest/gtest.h>
 
 namespace wl {
 namespace {
@@ -19,7 +19,9 @@ using test::kernel;
 using test::predict;
 using test::site;
 
-double ideal_per_request(const SitePrediction& s) { return double(s.ideal_sectors) / double(s.requests); }
+double ideal_per_request(const SitePrediction& s) {
+  return double(s.ideal_sectors) / double(s.requests);
+}
 
 Params volume(int nx, int ny, int nz) { return {{"nx", nx}, {"ny", ny}, {"nz", nz}}; }
 
@@ -36,7 +38,9 @@ TEST(VecAdd3d, LinearIsFourSectorsPerRequestAtTheDefaultSize) {
 // With nx a multiple of 8 floats every row starts on a sector: the x side alone decides.
 TEST(VecAdd3d, BlockXSideSetsSectorsPerRequest) {
   const Params p = volume(64, 64, 16);
-  const auto load_a = [&](BlockShape block) { return site(predict("vec_add_3d/blocks3d", p, block), "load a"); };
+  const auto load_a = [&](BlockShape block) {
+    return site(predict("vec_add_3d/blocks3d", p, block), "load a");
+  };
   EXPECT_DOUBLE_EQ(load_a({32, 4, 4}).sectors_per_request(), 4.0);
   EXPECT_DOUBLE_EQ(load_a({16, 8, 8}).sectors_per_request(), 4.0);
   EXPECT_DOUBLE_EQ(load_a({8, 8, 8}).sectors_per_request(), 4.0); // one full sector per 8-float row
@@ -66,10 +70,12 @@ TEST(VecAdd3d, RowsOffSectorBoundariesHurtNarrowBlocksMore) {
 TEST(VecAdd3d, ReferenceAddsElementwise) {
   const KernelDesc& k = kernel("vec_add_3d/blocks3d");
   const Params p = volume(3, 2, 1);
-  const HostBuffers in = inputs(k, p, [](int b, std::int64_t i) { return b == 0 ? float(i) : 0.5f; });
+  const HostBuffers in =
+      inputs(k, p, [](int b, std::int64_t i) { return b == 0 ? float(i) : 0.5f; });
   const Expected e = k.reference(in, p);
   EXPECT_TRUE(e.checked.empty());
-  for (int i = 0; i < 6; ++i) EXPECT_EQ(e.values[2].f32()[i], float(i) + 0.5f);
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(e.values[2].f32()[i], float(i) + 0.5f);
 }
 
 // --- broadcast_add -------------------------------------------------------------------------
@@ -113,11 +119,11 @@ TEST(BroadcastAdd, ReferenceUsesPlaneAndRowLayouts) {
   });
   const Expected e = k.reference(in, p);
   const float* out = e.values[3].f32();
-  EXPECT_EQ(out[0], 0 + 10 + 100);  // (0, 0, 0)
-  EXPECT_EQ(out[1], 1 + 20 + 200);  // (1, 0, 0)
-  EXPECT_EQ(out[2], 2 + 30 + 100);  // (0, 1, 0)
-  EXPECT_EQ(out[5], 5 + 20 + 200);  // (1, 0, 1): b and c repeat along z
-  EXPECT_EQ(out[7], 7 + 40 + 200);  // (1, 1, 1)
+  EXPECT_EQ(out[0], 0 + 10 + 100); // (0, 0, 0)
+  EXPECT_EQ(out[1], 1 + 20 + 200); // (1, 0, 0)
+  EXPECT_EQ(out[2], 2 + 30 + 100); // (0, 1, 0)
+  EXPECT_EQ(out[5], 5 + 20 + 200); // (1, 0, 1): b and c repeat along z
+  EXPECT_EQ(out[7], 7 + 40 + 200); // (1, 1, 1)
 }
 
 // --- divergence ----------------------------------------------------------------------------
@@ -136,8 +142,10 @@ TEST(Divergence, PerThreadLoadsHalfTheWeightsInEveryWarp) {
 
 TEST(Divergence, PerWarpLoadsTheSameWeightsFromHalfTheWarps) {
   const Params p = {{"n", 1 << 16}, {"work", 64}};
-  const SitePrediction t = site(predict("divergence/per_thread", p, {256, 1, 1}), "load w (expensive path)");
-  const SitePrediction w = site(predict("divergence/per_warp", p, {256, 1, 1}), "load w (expensive path)");
+  const SitePrediction t =
+      site(predict("divergence/per_thread", p, {256, 1, 1}), "load w (expensive path)");
+  const SitePrediction w =
+      site(predict("divergence/per_warp", p, {256, 1, 1}), "load w (expensive path)");
   EXPECT_EQ(w.requests, (1 << 16) / 64);
   EXPECT_DOUBLE_EQ(w.sectors_per_request(), 4.0);
   EXPECT_EQ(w.bytes_used, t.bytes_used); // the same elements take the expensive path
@@ -170,7 +178,8 @@ TEST(Divergence, ReferenceFollowsEachVariantsBranch) {
   const float x[] = {0.5f, -0.5f, 0.25f, -1.0f}, w[] = {0.25f, 0.75f, 0.5f, 0.125f};
   const auto run = [&](const std::string& id) {
     const KernelDesc& k = kernel(id);
-    const HostBuffers in = inputs(k, p, [&](int b, std::int64_t i) { return b == 0 ? x[i] : w[i]; });
+    const HostBuffers in =
+        inputs(k, p, [&](int b, std::int64_t i) { return b == 0 ? x[i] : w[i]; });
     return k.reference(in, p).values[2];
   };
   // y <- y * w + x twice from y = x, or 0.5 * x.
@@ -199,8 +208,8 @@ TEST(Divergence, LargeReferenceChecksASampleWithBothEnds) {
 
 // --- every kernel of the three families -----------------------------------------------------
 
-const char* const kIds[] = {"vec_add_3d/linear", "vec_add_3d/blocks3d", "broadcast_add/xyz", "divergence/per_thread",
-                            "divergence/per_warp"};
+const char* const kIds[] = {"vec_add_3d/linear", "vec_add_3d/blocks3d", "broadcast_add/xyz",
+                            "divergence/per_thread", "divergence/per_warp"};
 
 // For each test size and preset block: sites stay inside their buffers, aligned, and the store
 // sites write every output element exactly once.
@@ -213,7 +222,8 @@ TEST(ElementwiseKernels, SitesCoverEveryOutputOnceAndStayInBounds) {
         ASSERT_EQ(k.check_block(block, p), "") << id;
         const LaunchShape s = make_launch(k, p, block, 132);
         std::vector<std::vector<int>> writes(k.buffers.size());
-        for (std::size_t b = 0; b < k.buffers.size(); ++b) writes[b].assign(k.buffers[b].count(p), 0);
+        for (std::size_t b = 0; b < k.buffers.size(); ++b)
+          writes[b].assign(k.buffers[b].count(p), 0);
         for (const Site& site : k.sites)
           for (int bz = 0; bz < s.grid.z; ++bz)
             for (int by = 0; by < s.grid.y; ++by)
@@ -221,18 +231,21 @@ TEST(ElementwiseKernels, SitesCoverEveryOutputOnceAndStayInBounds) {
                 for (int t = 0; t < block.threads(); ++t) {
                   const Coord thread{t % block.x, t / block.x % block.y, t / (block.x * block.y)};
                   const auto offset = site.offset(s, {bx, by, bz}, thread, 0);
-                  if (!offset) continue;
+                  if (!offset)
+                    continue;
                   const std::int64_t element = *offset / 4;
                   ASSERT_EQ(*offset % 4, 0) << id << " " << site.name;
                   ASSERT_GE(element, 0) << id << " " << site.name;
-                  ASSERT_LT(element, std::int64_t(writes[site.buffer].size())) << id << " " << site.name;
-                  if (site.op == AccessOp::store) ++writes[site.buffer][element];
+                  ASSERT_LT(element, std::int64_t(writes[site.buffer].size()))
+                      << id << " " << site.name;
+                  if (site.op == AccessOp::store)
+                    ++writes[site.buffer][element];
                 }
         for (std::size_t b = 0; b < k.buffers.size(); ++b)
           if (k.buffers[b].role == BufferRole::output)
             for (std::size_t i = 0; i < writes[b].size(); ++i)
-              ASSERT_EQ(writes[b][i], 1) << id << " element " << i << " block " << block.x << "x" << block.y << "x"
-                                         << block.z;
+              ASSERT_EQ(writes[b][i], 1) << id << " element " << i << " block " << block.x << "x"
+                                         << block.y << "x" << block.z;
       }
     }
   }
@@ -248,9 +261,12 @@ TEST(ElementwiseKernels, DescriptorsAreConsistent) {
       EXPECT_LE(spec.default_value, spec.max) << id << " " << spec.name;
       defaults[spec.name] = spec.default_value;
     }
-    if (k.check_params) EXPECT_EQ(k.check_params(defaults), "") << id;
+    if (k.check_params)
+      EXPECT_EQ(k.check_params(defaults), "") << id;
     EXPECT_GE(k.test_sizes.size(), 3u) << id;
-    EXPECT_EQ(k.symbol(defaults), "wl::" + std::string(id).replace(std::string(id).find('/'), 1, "_")) << id;
+    EXPECT_EQ(k.symbol(defaults),
+              "wl::" + std::string(id).replace(std::string(id).find('/'), 1, "_"))
+        << id;
   }
   EXPECT_NE(kernel("divergence/per_warp").check_block({48, 1, 1}, {}), "");
   EXPECT_NE(kernel("vec_add_3d/blocks3d").check_block({1, 1, 128}, {}), "");

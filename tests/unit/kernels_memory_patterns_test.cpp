@@ -7,11 +7,11 @@
 #include "launch_model.h"
 #include "registry.h"
 
-#include <gtest/gtest.h>
-
 #include <numeric>
 #include <set>
 #include <stdexcept>
+
+#include <gtest/gtest.h>
 
 namespace wl {
 namespace {

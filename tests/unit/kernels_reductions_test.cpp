@@ -6,11 +6,11 @@
 #include "launch_model.h"
 #include "registry.h"
 
-#include <gtest/gtest.h>
-
 #include <bit>
 #include <cmath>
 #include <stdexcept>
+
+#include <gtest/gtest.h>
 
 namespace wl {
 namespace {
@@ -22,13 +22,15 @@ using test::site;
 
 int site_index(const KernelDesc& k, const std::string& name) {
   for (std::size_t i = 0; i < k.sites.size(); ++i)
-    if (k.sites[i].name == name) return static_cast<int>(i);
+    if (k.sites[i].name == name)
+      return static_cast<int>(i);
   throw std::runtime_error("no site " + name);
 }
 
 const std::vector<std::string> kFamilyKernels = {
-    "softmax/naive",          "softmax/block_tree",   "softmax/warp_shuffle", "softmax/online",
-    "reduce_sum/interleaved", "reduce_sum/strided_index", "reduce_sum/sequential", "reduce_sum/warp_shuffle"};
+    "softmax/naive",         "softmax/block_tree",     "softmax/warp_shuffle",
+    "softmax/online",        "reduce_sum/interleaved", "reduce_sum/strided_index",
+    "reduce_sum/sequential", "reduce_sum/warp_shuffle"};
 
 // --- softmax -------------------------------------------------------------------------------
 
@@ -48,15 +50,18 @@ TEST(Softmax, NaiveAtDefaultSizeIsThirtyTwoSectorsPerRequest) {
   const Params defaults = {{"rows", 8192}, {"cols", 8192}};
   const LaunchPrediction p = predict_launch(k, make_launch(k, defaults, k.default_block, 132));
   EXPECT_FALSE(p.exact());
-  for (const SitePrediction& s : p.sites) EXPECT_NEAR(s.sectors_per_request(), 32.0, 0.01) << s.name;
+  for (const SitePrediction& s : p.sites)
+    EXPECT_NEAR(s.sectors_per_request(), 32.0, 0.01) << s.name;
 }
 
 TEST(Softmax, BlockTreeReadsRowsCoalescedAndItsTreeIsConflictFree) {
   const LaunchPrediction p = predict("softmax/block_tree", kSoftmaxSmall, {256, 1, 1});
-  for (const char* name : {"load x (max pass)", "load x (sum pass)", "load x (write pass)", "store y"})
+  for (const char* name :
+       {"load x (max pass)", "load x (sum pass)", "load x (write pass)", "store y"})
     EXPECT_DOUBLE_EQ(site(p, name).sectors_per_request(), 4.0) << name;
   for (const SitePrediction& s : p.sites) {
-    if (s.space != MemorySpace::shared) continue;
+    if (s.space != MemorySpace::shared)
+      continue;
     EXPECT_EQ(s.excess_wavefronts, 0) << s.name;
     EXPECT_EQ(s.wavefronts, s.requests) << s.name;
   }
@@ -68,7 +73,8 @@ TEST(Softmax, BlockTreeReadsRowsCoalescedAndItsTreeIsConflictFree) {
 TEST(Softmax, BlockTreeGuardsThePartialLastStep) {
   // 1000 columns, 256 threads: the fourth step covers columns 768..999, so warp 7 reads 8 lanes
   // (one sector) and threads 232..255 none.
-  const LaunchPrediction p = predict("softmax/block_tree", {{"rows", 3}, {"cols", 1000}}, {256, 1, 1});
+  const LaunchPrediction p =
+      predict("softmax/block_tree", {{"rows", 3}, {"cols", 1000}}, {256, 1, 1});
   const SitePrediction& load = site(p, "load x (max pass)");
   EXPECT_EQ(load.bytes_used, 3 * 1000 * 4);
   EXPECT_EQ(load.requests, 3 * 4 * 8);
@@ -86,7 +92,8 @@ TEST(Softmax, WarpVariantsAreCoalescedAndOnlineReadsTwice) {
   const auto loads = [](const LaunchPrediction& p) {
     std::int64_t bytes = 0;
     for (const SitePrediction& s : p.sites)
-      if (s.op == AccessOp::load) bytes += s.bytes_used;
+      if (s.op == AccessOp::load)
+        bytes += s.bytes_used;
     return bytes;
   };
   EXPECT_EQ(loads(shuffle), 3 * 1024 * 64 * 4);
@@ -96,7 +103,8 @@ TEST(Softmax, WarpVariantsAreCoalescedAndOnlineReadsTwice) {
 TEST(Softmax, ReferenceMatchesHandComputedRows) {
   const KernelDesc& k = kernel("softmax/block_tree");
   const Params p = {{"rows", 2}, {"cols", 2}};
-  // Row 0: {0, ln 3} -> {1/4, 3/4}. Row 1: {1000, 1000} -> {1/2, 1/2} only if the max is subtracted.
+  // Row 0: {0, ln 3} -> {1/4, 3/4}. Row 1: {1000, 1000} -> {1/2, 1/2} only if the max is
+  // subtracted.
   const float x[] = {0.0f, std::log(3.0f), 1000.0f, 1000.0f};
   const Expected e = k.reference(inputs(k, p, [&](int, std::int64_t i) { return x[i]; }), p);
   EXPECT_TRUE(e.checked.empty());
@@ -116,7 +124,8 @@ TEST(Softmax, LargeReferenceChecksWholeRowsIncludingTheLast) {
   EXPECT_EQ(e.checked.front(), 0);
   EXPECT_EQ(e.checked.back(), 4096 * 2048 - 1);
   double row_sum = 0;
-  for (int c = 0; c < 2048; ++c) row_sum += e.values[1].f32()[4095 * 2048 + c];
+  for (int c = 0; c < 2048; ++c)
+    row_sum += e.values[1].f32()[4095 * 2048 + c];
   EXPECT_NEAR(row_sum, 1.0, 1e-5);
 }
 
@@ -126,7 +135,8 @@ TEST(Softmax, InitDrawsLogitsThatOverflowWithoutTheMax) {
   HostBuffers b = inputs(k, p, [](int, std::int64_t) { return 0.0f; });
   k.init(b, p, 42);
   float lo = 1e30f, hi = -1e30f;
-  for (std::int64_t i = 0; i < b[0].size(); ++i) lo = std::min(lo, b[0].f32()[i]), hi = std::max(hi, b[0].f32()[i]);
+  for (std::int64_t i = 0; i < b[0].size(); ++i)
+    lo = std::min(lo, b[0].f32()[i]), hi = std::max(hi, b[0].f32()[i]);
   EXPECT_GE(lo, 80.0f);
   EXPECT_LT(hi, 100.0f);
   EXPECT_TRUE(std::isinf(std::exp(hi))); // in float
@@ -151,15 +161,16 @@ TEST(ReduceSum, InterleavedDivergesButHasNoBankConflicts) {
   const int target = site_index(k, "tree load target");
   EXPECT_EQ(std::popcount(warp_access(k, launch, target, {0, 0, 0}, 7, 0).active_mask), 16);
   EXPECT_EQ(warp_access(k, launch, target, {0, 0, 0}, 7, 4).active_mask, 1u);
-  EXPECT_EQ(warp_access(k, launch, target, {0, 0, 0}, 7, 5).active_mask, 0u); // s = 32: odd warps done
+  EXPECT_EQ(warp_access(k, launch, target, {0, 0, 0}, 7, 5).active_mask,
+            0u); // s = 32: odd warps done
 }
 
 TEST(ReduceSum, StridedIndexRemovesDivergenceButConflicts) {
   const LaunchPrediction p = predict("reduce_sum/strided_index", kReduceSmall, {256, 1, 1});
   for (const char* name : kTreeSites) {
     const SitePrediction& s = site(p, name);
-    EXPECT_EQ(s.requests, 4 * 12) << name;          // as few as sequential
-    EXPECT_EQ(s.wavefronts, 4 * 47) << name;        // 2-, 4-, 8-way steps
+    EXPECT_EQ(s.requests, 4 * 12) << name;   // as few as sequential
+    EXPECT_EQ(s.wavefronts, 4 * 47) << name; // 2-, 4-, 8-way steps
     EXPECT_EQ(s.excess_wavefronts, 4 * 35) << name;
     EXPECT_EQ(s.conflict_degree, 8) << name;
   }
@@ -186,8 +197,8 @@ TEST(ReduceSum, WarpShuffleTouchesSharedMemoryOncePerWarp) {
 }
 
 TEST(ReduceSum, LoadsAreCoalescedAndEachBlockStoresOnePartial) {
-  for (const char* id : {"reduce_sum/interleaved", "reduce_sum/strided_index", "reduce_sum/sequential",
-                         "reduce_sum/warp_shuffle"}) {
+  for (const char* id : {"reduce_sum/interleaved", "reduce_sum/strided_index",
+                         "reduce_sum/sequential", "reduce_sum/warp_shuffle"}) {
     const LaunchPrediction p = predict(id, {{"n", 100003}, {"chunk", 2048}}, {128, 1, 1});
     EXPECT_NEAR(site(p, "load x").sectors_per_request(), 4.0, 0.01) << id;
     EXPECT_EQ(site(p, "load x").bytes_used, 100003 * 4) << id;
@@ -199,7 +210,8 @@ TEST(ReduceSum, ReferenceSumsEachChunk) {
   const KernelDesc& k = kernel("reduce_sum/sequential");
   const Params p = {{"n", 2500}, {"chunk", 1024}};
   // All ones, except the last element: 100.
-  const Expected e = k.reference(inputs(k, p, [](int, std::int64_t i) { return i == 2499 ? 100.0f : 1.0f; }), p);
+  const Expected e =
+      k.reference(inputs(k, p, [](int, std::int64_t i) { return i == 2499 ? 100.0f : 1.0f; }), p);
   ASSERT_EQ(e.values[1].size(), 3);
   EXPECT_EQ(e.values[1].f32()[0], 1024.0f);
   EXPECT_EQ(e.values[1].f32()[1], 1024.0f);
@@ -236,19 +248,24 @@ TEST_P(ReductionSites, StayInBoundsAndStoresCoverEveryOutput) {
       const LaunchShape launch = make_launch(k, p, b, 132);
       for (const Site& site : k.sites) {
         const bool global = site.space == MemorySpace::global;
-        const std::int64_t limit = global ? k.buffers[site.buffer].count(p) * 4 : shared_bytes(k, p, b);
-        std::vector<int> writes(global && site.op == AccessOp::store ? static_cast<std::size_t>(limit / 4) : 0);
+        const std::int64_t limit =
+            global ? k.buffers[site.buffer].count(p) * 4 : shared_bytes(k, p, b);
+        std::vector<int> writes(
+            global && site.op == AccessOp::store ? static_cast<std::size_t>(limit / 4) : 0);
         const std::int64_t iterations = site.iterations(launch);
         for (int block = 0; block < launch.grid.x; ++block) {
           // Shared offsets depend on the thread alone here: the first and last blocks suffice.
-          if (!global && block > 0 && block < launch.grid.x - 1) continue;
+          if (!global && block > 0 && block < launch.grid.x - 1)
+            continue;
           for (int t = 0; t < b.x; ++t)
             for (std::int64_t it = 0; it < iterations; ++it) {
               const auto offset = site.offset(launch, {block, 0, 0}, {t, 0, 0}, it);
-              if (!offset) continue;
+              if (!offset)
+                continue;
               ASSERT_GE(*offset, 0) << id << " " << site.name;
               ASSERT_LT(*offset, limit) << id << " " << site.name;
-              if (!writes.empty()) ++writes[static_cast<std::size_t>(*offset / 4)];
+              if (!writes.empty())
+                ++writes[static_cast<std::size_t>(*offset / 4)];
             }
         }
         for (std::size_t i = 0; i < writes.size(); ++i)
@@ -262,7 +279,8 @@ INSTANTIATE_TEST_SUITE_P(Reductions, ReductionSites, testing::ValuesIn(kFamilyKe
                          [](const testing::TestParamInfo<std::string>& info) {
                            std::string name = info.param;
                            for (char& c : name)
-                             if (c == '/') c = '_';
+                             if (c == '/')
+                               c = '_';
                            return name;
                          });
 

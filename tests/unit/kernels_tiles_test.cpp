@@ -7,10 +7,10 @@
 #include "launch_model.h"
 #include "registry.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <stdexcept>
+
+#include <gtest/gtest.h>
 
 namespace wl {
 namespace {
@@ -71,7 +71,8 @@ TEST(Transpose, BlockHeightSetsPassesNotRequests) {
 TEST(Transpose, TiledBlocksMustBe32WideWithAHeightDividing32) {
   const KernelDesc& k = kernel("transpose/smem_padded");
   const Params p = matrix(64, 64);
-  for (int height : {1, 2, 4, 8, 16, 32}) EXPECT_EQ(k.check_block({32, height, 1}, p), "");
+  for (int height : {1, 2, 4, 8, 16, 32})
+    EXPECT_EQ(k.check_block({32, height, 1}, p), "");
   EXPECT_NE(k.check_block({16, 16, 1}, p), "");
   EXPECT_NE(k.check_block({32, 3, 1}, p), "");
   EXPECT_NE(k.check_block({32, 64, 1}, p), "");
@@ -87,7 +88,8 @@ TEST(Transpose, ReferenceMatchesAHandTransposedMatrix) {
   const HostBuffers in = inputs(k, p, [](int, std::int64_t i) { return float(i + 1); });
   const Expected e = k.reference(in, p);
   const float want[] = {1, 4, 2, 5, 3, 6}; // [[1 4] [2 5] [3 6]]
-  for (int i = 0; i < 6; ++i) EXPECT_EQ(e.values[1].f32()[i], want[i]) << i;
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(e.values[1].f32()[i], want[i]) << i;
   EXPECT_TRUE(e.checked.empty());
 }
 
@@ -133,15 +135,13 @@ TEST(Matmul, TiledTileAccessesAreConflictFree) {
 // Padding fixes column reads, and this kernel has none. With tile=16 a warp stores two tile rows;
 // 17 words apart, lane 31 (row 1, column 15: word 32) shares bank 0 with lane 0: 2-way.
 TEST(Matmul, PaddedTilesOnlyAddAConflictOnTheSixteenWideStores) {
-  const LaunchPrediction p16 =
-      predict("matmul/tiled_padded", product(64, 64, 64, 16), {16, 16, 1});
+  const LaunchPrediction p16 = predict("matmul/tiled_padded", product(64, 64, 64, 16), {16, 16, 1});
   EXPECT_DOUBLE_EQ(site(p16, "store A tile").wavefronts_per_request(), 2.0);
   EXPECT_EQ(site(p16, "store A tile").conflict_degree, 2);
   EXPECT_DOUBLE_EQ(site(p16, "store B tile").wavefronts_per_request(), 2.0);
   EXPECT_DOUBLE_EQ(site(p16, "load A tile").wavefronts_per_request(), 1.0);
   EXPECT_DOUBLE_EQ(site(p16, "load B tile").wavefronts_per_request(), 1.0);
-  const LaunchPrediction p32 =
-      predict("matmul/tiled_padded", product(64, 64, 64, 32), {32, 32, 1});
+  const LaunchPrediction p32 = predict("matmul/tiled_padded", product(64, 64, 64, 32), {32, 32, 1});
   for (const SitePrediction& s : p32.sites) {
     if (s.space == MemorySpace::shared) {
       EXPECT_DOUBLE_EQ(s.wavefronts_per_request(), 1.0) << s.name;
@@ -203,7 +203,8 @@ TEST(Matmul, ReferenceMatchesAHandComputedProduct) {
       inputs(k, p, [&](int b, std::int64_t i) { return b == 0 ? float(i + 1) : b_values[i]; });
   const Expected e = k.reference(in, p);
   const float want[] = {4, 5, 10, 11};
-  for (int i = 0; i < 4; ++i) EXPECT_EQ(e.values[2].f32()[i], want[i]) << i;
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(e.values[2].f32()[i], want[i]) << i;
   EXPECT_TRUE(e.checked.empty());
 }
 
@@ -225,7 +226,8 @@ TEST(Matmul, LargeReferenceChecksASampleOfWholeRowsAndColumns) {
   EXPECT_FALSE(checked(m / 3, n / 3));
   for (const auto& [i, j] : {std::pair{m - 1, n - 1}, std::pair{m / 3, n - 1}}) {
     double want = 0;
-    for (int q = 0; q < kk; ++q) want += double(in[0].f32()[i * kk + q]) * in[1].f32()[q * n + j];
+    for (int q = 0; q < kk; ++q)
+      want += double(in[0].f32()[i * kk + q]) * in[1].f32()[q * n + j];
     EXPECT_EQ(e.values[2].f32()[i * n + j], float(want)) << i << "," << j;
   }
 }
@@ -239,7 +241,8 @@ std::vector<std::int64_t> iterations_to_walk(const Site& site, const LaunchShape
   const std::int64_t n = site.iterations(launch);
   std::vector<std::int64_t> its;
   for (std::int64_t it = 0; it < n; ++it)
-    if (n <= 8 || site.op == AccessOp::store || it < 3 || it >= n - 3) its.push_back(it);
+    if (n <= 8 || site.op == AccessOp::store || it < 3 || it >= n - 3)
+      its.push_back(it);
   return its;
 }
 
@@ -269,7 +272,8 @@ TEST(TilesFamilies, SitesStayInsideTheirBuffersAndStoresCoverEveryOutputOnce) {
       ASSERT_TRUE(!k.check_params || k.check_params(p).empty()) << id;
       int presets_run = 0;
       for (const BlockShape& block : k.block_presets) {
-        if (!k.check_block(block, p).empty()) continue;
+        if (!k.check_block(block, p).empty())
+          continue;
         ++presets_run;
         const LaunchShape launch = make_launch(k, p, block, 132);
         ASSERT_EQ(launch.grid.z, 1);
@@ -282,10 +286,12 @@ TEST(TilesFamilies, SitesStayInsideTheirBuffersAndStoresCoverEveryOutputOnce) {
             return;
           }
           ASSERT_LT(offset / 4, k.buffers[s.buffer].count(p)) << id << " " << s.name;
-          if (s.buffer == out) ++writes[offset / 4];
+          if (s.buffer == out)
+            ++writes[offset / 4];
         });
         for (std::size_t e = 0; e < writes.size(); ++e)
-          ASSERT_EQ(writes[e], 1) << id << " block " << block.x << "x" << block.y << " output " << e;
+          ASSERT_EQ(writes[e], 1) << id << " block " << block.x << "x" << block.y << " output "
+                                  << e;
       }
       EXPECT_GT(presets_run, 0) << id << ": no preset block fits a test size";
     }

@@ -38,7 +38,8 @@ TEST(LaunchModel, SampledEstimateMatchesFullEnumerationWithATail) {
     EXPECT_EQ(sampled.sites[s].requests, exact.sites[s].requests);
     EXPECT_EQ(sampled.sites[s].sectors, exact.sites[s].sectors);
   }
-  EXPECT_EQ(exact.sites[0].requests, 31251); // ceil(1000003 / 32): 96-thread blocks hold whole warps
+  EXPECT_EQ(exact.sites[0].requests,
+            31251); // ceil(1000003 / 32): 96-thread blocks hold whole warps
   EXPECT_EQ(exact.sites[0].sectors, 125001); // ceil(1000003 * 4 / 32)
 }
 
@@ -46,7 +47,8 @@ TEST(LaunchModel, SampledEstimateMatchesFullEnumerationWithATail) {
 // last), so a sample must take every step: it then matches the exact count per site.
 TEST(LaunchModel, SampledTreeReductionMatchesFullEnumeration) {
   const KernelDesc& k = kernel("reduce_sum/interleaved");
-  const LaunchShape launch = make_launch(k, {{"n", 1 << 20}, {"chunk", 1024}}, BlockShape{256, 1, 1}, 132);
+  const LaunchShape launch =
+      make_launch(k, {{"n", 1 << 20}, {"chunk", 1024}}, BlockShape{256, 1, 1}, 132);
   const LaunchPrediction exact = predict_launch(k, launch, ModelBudget{0});
   const LaunchPrediction sampled = predict_launch(k, launch, ModelBudget{3000});
   EXPECT_FALSE(sampled.exact());
@@ -74,7 +76,8 @@ TEST(LaunchModel, WarpAccessGivesTheKernelsLaneAddresses) {
   EXPECT_EQ(a.active_mask, 0xffffffffu);
   EXPECT_EQ(a.address[1] - a.address[0], 16u);
   EXPECT_EQ(a.address[0] % 256, 0u);
-  EXPECT_EQ((a.address[0] % (std::uint64_t{1} << 36)) / 16, 2u * 128 + 32); // block 2, warp 1, lane 0
+  EXPECT_EQ((a.address[0] % (std::uint64_t{1} << 36)) / 16,
+            2u * 128 + 32); // block 2, warp 1, lane 0
 }
 
 } // namespace

@@ -37,7 +37,8 @@ TEST(Occupancy, H100WorkedExamples) {
   };
   for (const WorkedExample& e : examples) {
     const OccupancyResult r = compute_occupancy(h100, launch(e.threads, e.regs, e.dynamic_smem));
-    SCOPED_TRACE(testing::Message() << e.threads << " threads, " << e.regs << " regs, " << e.dynamic_smem << " B");
+    SCOPED_TRACE(testing::Message()
+                 << e.threads << " threads, " << e.regs << " regs, " << e.dynamic_smem << " B");
     EXPECT_EQ(r.blocks_per_sm, e.blocks);
     EXPECT_DOUBLE_EQ(r.occupancy, e.occupancy);
     EXPECT_EQ(r.limiters, e.limiters);
@@ -62,16 +63,20 @@ TEST(Occupancy, ReportsAllocationsAndEveryLimit) {
 TEST(Occupancy, ExplanationSaysWhatWouldFitOneMoreBlock) {
   const Arch h100 = test::preset("h100");
   EXPECT_EQ(compute_occupancy(h100, launch(256, 64)).explanation,
-            "Registers limit this to 4 blocks per SM (50 % occupancy); at 48 registers per thread 5 blocks "
+            "Registers limit this to 4 blocks per SM (50 % occupancy); at 48 registers per thread "
+            "5 blocks "
             "would fit.");
   EXPECT_EQ(compute_occupancy(h100, launch(32, 32)).explanation,
-            "The limit of 32 blocks per SM caps this to 32 blocks per SM (50 % occupancy); blocks of 64 threads "
+            "The limit of 32 blocks per SM caps this to 32 blocks per SM (50 % occupancy); blocks "
+            "of 64 threads "
             "or more would fill the SM.");
   EXPECT_EQ(compute_occupancy(h100, launch(256, 32)).explanation,
             "Warps and registers both limit this to 8 blocks per SM (100 % occupancy).");
-  EXPECT_NE(compute_occupancy(h100, launch(128, 32, 48 * 1024)).explanation.find("Shared memory limits this to 4"),
+  EXPECT_NE(compute_occupancy(h100, launch(128, 32, 48 * 1024))
+                .explanation.find("Shared memory limits this to 4"),
             std::string::npos);
-  EXPECT_NE(compute_occupancy(h100, launch(768, 16)).explanation.find("48 of 64 warp slots"), std::string::npos);
+  EXPECT_NE(compute_occupancy(h100, launch(768, 16)).explanation.find("48 of 64 warp slots"),
+            std::string::npos);
 }
 
 TEST(Occupancy, ABlockThatFitsNoSmIsAResultNotAnError) {
@@ -113,7 +118,8 @@ TEST(Occupancy, BadInputNamesTheValueAndTheRange) {
     }
     return "";
   };
-  EXPECT_NE(message(launch(256, 300)).find("300 is out of range; h100 allows 0 to 255"), std::string::npos);
+  EXPECT_NE(message(launch(256, 300)).find("300 is out of range; h100 allows 0 to 255"),
+            std::string::npos);
   EXPECT_NE(message(launch(256, 32, 300000)).find("allowed 0 to 232448"), std::string::npos);
   EXPECT_NE(message(launch(2048, 32)).find("2048 threads"), std::string::npos);
   OccupancyRequest static_too_big = launch(256, 32);
@@ -131,12 +137,13 @@ TEST(Occupancy, ImpactCurvesCoverEveryInput) {
   EXPECT_EQ(curves.block_size.front().x, 32);
   EXPECT_EQ(curves.block_size.back().x, 1024);
   ASSERT_EQ(curves.registers.size(), 255u);
-  EXPECT_EQ(curves.registers[31].blocks_per_sm, 8);  // 32 registers
-  EXPECT_EQ(curves.registers[63].blocks_per_sm, 4);  // 64 registers: the current point
-  EXPECT_EQ(curves.registers[47].blocks_per_sm, 5);  // 48 registers
+  EXPECT_EQ(curves.registers[31].blocks_per_sm, 8); // 32 registers
+  EXPECT_EQ(curves.registers[63].blocks_per_sm, 4); // 64 registers: the current point
+  EXPECT_EQ(curves.registers[47].blocks_per_sm, 5); // 48 registers
   EXPECT_EQ(curves.shared_memory.front().x, 0);
   EXPECT_EQ(curves.shared_memory.back().x, 232448);
-  for (const CurvePoint& p : curves.shared_memory) EXPECT_LE(p.blocks_per_sm, 4);
+  for (const CurvePoint& p : curves.shared_memory)
+    EXPECT_LE(p.blocks_per_sm, 4);
 }
 
 TEST(Occupancy, SuggestedBlockSizeAt32Registers) {
@@ -144,7 +151,8 @@ TEST(Occupancy, SuggestedBlockSizeAt32Registers) {
 }
 
 TEST(Occupancy, EveryPresetModels) {
-  for (const char* id : {"t4", "a100", "rtx3090", "rtx4090", "l40s", "h100", "h200", "b200", "rtx5090"}) {
+  for (const char* id :
+       {"t4", "a100", "rtx3090", "rtx4090", "l40s", "h100", "h200", "b200", "rtx5090"}) {
     const Arch arch = test::preset(id);
     const OccupancyResult r = compute_occupancy(arch, launch(256, 32));
     EXPECT_GT(r.blocks_per_sm, 0) << id;

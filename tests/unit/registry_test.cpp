@@ -14,19 +14,22 @@ namespace {
 
 TEST(Registry, HasEveryPromisedKernelOnce) {
   const std::vector<std::string> promised = {
-      "vec_add/scalar", "vec_add/vec4", "vec_add/grid_stride", "vec_add_3d/linear", "vec_add_3d/blocks3d",
-      "broadcast_add/xyz", "divergence/per_thread", "divergence/per_warp", "coalescing/stride",
-      "coalescing/offset", "coalescing/permuted", "coalescing/random", "bank_conflicts/stride",
-      "bank_conflicts/padded", "bank_conflicts/broadcast", "transpose/naive", "transpose/smem",
-      "transpose/smem_padded", "matmul/naive", "matmul/naive_uncoalesced", "matmul/tiled", "matmul/tiled_padded",
-      "matmul/cublas", "softmax/naive", "softmax/block_tree", "softmax/warp_shuffle", "softmax/online",
-      "reduce_sum/interleaved", "reduce_sum/sequential", "reduce_sum/warp_shuffle", "flash_attention/d64",
-      "flash_attention/d128",
+      "vec_add/scalar", "vec_add/vec4", "vec_add/grid_stride", "vec_add_3d/linear",
+      "vec_add_3d/blocks3d", "broadcast_add/xyz", "divergence/per_thread", "divergence/per_warp",
+      "coalescing/stride", "coalescing/offset", "coalescing/permuted", "coalescing/random",
+      "bank_conflicts/stride", "bank_conflicts/padded", "bank_conflicts/broadcast",
+      "transpose/naive", "transpose/smem", "transpose/smem_padded", "matmul/naive",
+      "matmul/naive_uncoalesced", "matmul/tiled", "matmul/tiled_padded", "matmul/cublas",
+      "softmax/naive", "softmax/block_tree", "softmax/warp_shuffle", "softmax/online",
+      "reduce_sum/interleaved", "reduce_sum/sequential", "reduce_sum/warp_shuffle",
+      "flash_attention/d64", "flash_attention/d128",
       // Beyond the promised list: the bank-conflicted step between interleaved and sequential.
       "reduce_sum/strided_index"};
   std::set<std::string> ids;
-  for (const KernelDesc& k : all_kernels()) EXPECT_TRUE(ids.insert(k.id).second) << "duplicate " << k.id;
-  for (const std::string& id : promised) EXPECT_TRUE(ids.count(id)) << "missing " << id;
+  for (const KernelDesc& k : all_kernels())
+    EXPECT_TRUE(ids.insert(k.id).second) << "duplicate " << k.id;
+  for (const std::string& id : promised)
+    EXPECT_TRUE(ids.count(id)) << "missing " << id;
   EXPECT_EQ(ids.size(), promised.size());
 }
 
@@ -36,7 +39,8 @@ TEST(Registry, EveryDescriptorIsComplete) {
     EXPECT_FALSE(k.title.empty());
     EXPECT_GT(k.lesson.size(), 80u) << "the teaching note says what to look for";
     EXPECT_FALSE(k.allowed_blocks.empty());
-    EXPECT_TRUE(k.check_block && k.grid && k.reference && k.bytes_moved && k.launch && k.function && k.symbol);
+    EXPECT_TRUE(k.check_block && k.grid && k.reference && k.bytes_moved && k.launch && k.function &&
+                k.symbol);
     EXPECT_FALSE(k.buffers.empty());
     EXPECT_FALSE(k.test_sizes.empty());
     EXPECT_EQ(k.default_block.rank() <= k.block_rank, true);
@@ -46,15 +50,18 @@ TEST(Registry, EveryDescriptorIsComplete) {
     // Each test size is valid with at least one of the blocks the GPU sweep runs it on.
     for (const Params& size : k.test_sizes) {
       Params params = defaults.params;
-      for (const auto& [name, value] : size) params[name] = value;
-      if (k.check_params) EXPECT_EQ(k.check_params(params), "");
+      for (const auto& [name, value] : size)
+        params[name] = value;
+      if (k.check_params)
+        EXPECT_EQ(k.check_params(params), "");
       EXPECT_FALSE(allowed_presets(k, params).empty()) << "no block accepts a test size";
     }
     for (const Site& site : k.sites) {
       EXPECT_FALSE(site.name.empty());
       EXPECT_TRUE(site.width && site.iterations && site.offset) << site.name;
       if (site.space == MemorySpace::global)
-        EXPECT_TRUE(site.buffer >= 0 && site.buffer < static_cast<int>(k.buffers.size())) << site.name;
+        EXPECT_TRUE(site.buffer >= 0 && site.buffer < static_cast<int>(k.buffers.size()))
+            << site.name;
     }
   }
 }
@@ -66,7 +73,8 @@ TEST(Registry, EverySiteEvaluatesAndSamplingAgreesWithEnumeration) {
     SCOPED_TRACE(k.id);
     ASSERT_FALSE(k.test_sizes.empty());
     Params params = resolve_kernel_request(k.id, {}, "", "").params;
-    for (const auto& [name, value] : k.test_sizes.front()) params[name] = value;
+    for (const auto& [name, value] : k.test_sizes.front())
+      params[name] = value;
     const std::vector<BlockShape> blocks = allowed_presets(k, params);
     ASSERT_FALSE(blocks.empty());
     const LaunchShape launch = make_launch(k, params, blocks.front(), 132);

@@ -1,5 +1,5 @@
-#include "error.h"
 #include "block_text.h"
+#include "error.h"
 
 #include <gtest/gtest.h>
 
@@ -20,12 +20,14 @@ TEST(BlockShape, FormatRoundTrips) {
 }
 
 TEST(BlockShape, RejectsMalformedTextNamingIt) {
-  for (const char* text : {"", "0", "-1", "32x", "x8", "1x2x3x4", "abc", "32X8", "8x0x2", "3.5", "99999999999"}) {
+  for (const char* text :
+       {"", "0", "-1", "32x", "x8", "1x2x3x4", "abc", "32X8", "8x0x2", "3.5", "99999999999"}) {
     try {
       parse_block(text);
       ADD_FAILURE() << "accepted '" << text << "'";
     } catch (const UsageError& e) {
-      EXPECT_NE(std::string(e.what()).find(std::string("'") + text + "'"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(std::string("'") + text + "'"), std::string::npos)
+          << e.what();
     }
   }
 }

@@ -10,22 +10,26 @@
 #include <thread>
 #include <vector>
 
-#include <sys/wait.h>
-
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 namespace wl::test {
 
 // Polls `done` until it holds or `limit` passes; whether it held.
-template <class Predicate> bool eventually(Predicate done, std::chrono::milliseconds limit = std::chrono::seconds(10)) {
-  for (const auto end = std::chrono::steady_clock::now() + limit; std::chrono::steady_clock::now() < end;) {
-    if (done()) return true;
+template <class Predicate>
+bool eventually(Predicate done, std::chrono::milliseconds limit = std::chrono::seconds(10)) {
+  for (const auto end = std::chrono::steady_clock::now() + limit;
+       std::chrono::steady_clock::now() < end;) {
+    if (done())
+      return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   return done();
 }
 
-inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+inline bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 inline Arch preset(const std::string& id) {
   return load_arch_file(std::string(WARPLENS_SOURCE_ASSETS) + "/arch/" + id + ".json");
@@ -42,21 +46,26 @@ inline CommandResult run_warplens(const std::string& args, const std::string& pr
   CommandResult result;
   const std::string command = prefix + std::string(WARPLENS_BINARY) + " " + args + " 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return result;
+  if (!pipe)
+    return result;
   char buffer[4096];
-  while (std::fgets(buffer, sizeof buffer, pipe)) result.out += buffer;
+  while (std::fgets(buffer, sizeof buffer, pipe))
+    result.out += buffer;
   const int status = pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
 }
 
 // Bad input: exit code 2 and exactly one line that names the value and what is allowed.
-inline void expect_one_line_error(const std::string& args, const std::vector<std::string>& fragments) {
+inline void expect_one_line_error(const std::string& args,
+                                  const std::vector<std::string>& fragments) {
   const CommandResult r = run_warplens(args);
   EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.out;
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << args << "\n" << r.out;
   for (const std::string& fragment : fragments)
-    EXPECT_NE(r.out.find(fragment), std::string::npos) << args << " should mention '" << fragment << "':\n" << r.out;
+    EXPECT_NE(r.out.find(fragment), std::string::npos)
+        << args << " should mention '" << fragment << "':\n"
+        << r.out;
 }
 
 } // namespace wl::test

@@ -39,7 +39,8 @@ WorkerRequest model_request(const std::string& kernel, std::int64_t max_evaluati
 
 // A fake worker: a shell command that greets with `protocol` and then hangs.
 std::string greeting_then_sleep(int protocol) {
-  return "printf '{\"id\":0,\"type\":\"hello\",\"protocol\":" + std::to_string(protocol) + "}\\n'; sleep 100";
+  return "printf '{\"id\":0,\"type\":\"hello\",\"protocol\":" + std::to_string(protocol) +
+         "}\\n'; sleep 100";
 }
 
 // A result with every optional part filled, as a run on a GPU makes it.
@@ -47,13 +48,28 @@ RunResult full_result() {
   const KernelRequest request = resolve_kernel_request("matmul/tiled", {}, "", "16x16");
   RunResult r = model_kernel(request, test::preset("h100"));
   r.runtime_blocks_per_sm = 3;
-  r.timing = TimingStats{.samples = 17, .median_ms = 1.25, .min_ms = 1.2, .max_ms = 1.5, .mean_ms = 1.3,
-                         .noise = 0.004, .converged = true, .l2_flushed = true};
-  r.verification = Verification{.passed = false, .checked = 1000, .mismatches = 2, .max_abs_error = 0.5,
-                                .max_rel_error = 0.25, .first_failure = "c[3]: got 1, want 2", .note = "rows 0-9"};
-  r.counters = CounterResult{.available = true, .reason = "", .chip = "GH100", .passes = 2, .seconds = 0.03,
-                             .values = {{"global_load_sectors", "l1tex__t_sectors", "Global load sectors",
-                                         "sectors", 4096}},
+  r.timing = TimingStats{.samples = 17,
+                         .median_ms = 1.25,
+                         .min_ms = 1.2,
+                         .max_ms = 1.5,
+                         .mean_ms = 1.3,
+                         .noise = 0.004,
+                         .converged = true,
+                         .l2_flushed = true};
+  r.verification = Verification{.passed = false,
+                                .checked = 1000,
+                                .mismatches = 2,
+                                .max_abs_error = 0.5,
+                                .max_rel_error = 0.25,
+                                .first_failure = "c[3]: got 1, want 2",
+                                .note = "rows 0-9"};
+  r.counters = CounterResult{.available = true,
+                             .reason = "",
+                             .chip = "GH100",
+                             .passes = 2,
+                             .seconds = 0.03,
+                             .values = {{"global_load_sectors", "l1tex__t_sectors",
+                                         "Global load sectors", "sectors", 4096}},
                              .missing = {"smsp__x"}};
   return r;
 }
@@ -61,7 +77,8 @@ RunResult full_result() {
 TEST(WorkerProtocol, EveryModelResultSurvivesTheRoundTrip) {
   const Arch h100 = test::preset("h100");
   for (const KernelDesc& kernel : all_kernels()) {
-    const RunResult original = model_kernel(resolve_kernel_request(kernel.id, {}, "", ""), h100, ModelBudget{2000});
+    const RunResult original =
+        model_kernel(resolve_kernel_request(kernel.id, {}, "", ""), h100, ModelBudget{2000});
     const json line = json::parse(protocol_line(run_result_to_json(original)));
     const RunResult back = run_result_from_json(line);
     EXPECT_EQ(run_json(back), run_json(original)) << kernel.id;
@@ -72,7 +89,8 @@ TEST(WorkerProtocol, EveryModelResultSurvivesTheRoundTrip) {
 
 TEST(WorkerProtocol, ARunResultKeepsTheFieldsTheGuiShows) {
   const RunResult original = full_result();
-  const WorkerResponse sent{.id = 5, .type = ResponseType::result, .result = std::make_shared<RunResult>(original)};
+  const WorkerResponse sent{
+      .id = 5, .type = ResponseType::result, .result = std::make_shared<RunResult>(original)};
   const WorkerResponse got = response_from_json(json::parse(protocol_line(response_to_json(sent))));
   ASSERT_EQ(got.type, ResponseType::result);
   ASSERT_TRUE(got.result);
@@ -83,7 +101,8 @@ TEST(WorkerProtocol, ARunResultKeepsTheFieldsTheGuiShows) {
   EXPECT_EQ(back.arch.name, original.arch.name);
   EXPECT_EQ(back.arch.sm_count, 132);
   EXPECT_DOUBLE_EQ(back.arch.dram_bandwidth_gbps, original.arch.dram_bandwidth_gbps);
-  ASSERT_TRUE(back.occupancy && back.attributes && back.timing && back.verification && back.counters);
+  ASSERT_TRUE(back.occupancy && back.attributes && back.timing && back.verification &&
+              back.counters);
   EXPECT_EQ(back.occupancy->limiters, original.occupancy->limiters);
   EXPECT_EQ(back.occupancy->limits, original.occupancy->limits);
   EXPECT_EQ(back.occupancy->explanation, original.occupancy->explanation);
@@ -134,7 +153,8 @@ TEST(WorkerProtocol, RequestsRoundTrip) {
 TEST(WorkerProtocol, BadLinesAreOneLineErrors) {
   const auto expect_error = [](const char* text, const char* fragment, bool request) {
     try {
-      request ? (void)request_from_json(json::parse(text)) : (void)response_from_json(json::parse(text));
+      request ? (void)request_from_json(json::parse(text))
+              : (void)response_from_json(json::parse(text));
       ADD_FAILURE() << text << " was accepted";
     } catch (const UsageError& e) {
       EXPECT_TRUE(contains(e.what(), fragment)) << e.what();
@@ -142,12 +162,17 @@ TEST(WorkerProtocol, BadLinesAreOneLineErrors) {
     }
   };
   expect_error(R"({"id":1,"type":"model"})", "request 1: kernel: missing", true);
-  expect_error(R"({"id":1,"type":"dance","kernel":"x"})", "type: 'dance' is not known; allowed model, run", true);
-  expect_error(R"({"id":1,"type":"run","kernel":"x","block":[1,2,3,4]})", "block: a list of 4 items", true);
-  expect_error(R"({"id":1,"type":"run","kernel":"x","max_seconds":0})", "max_seconds: 0 is out of range", true);
+  expect_error(R"({"id":1,"type":"dance","kernel":"x"})",
+               "type: 'dance' is not known; allowed model, run", true);
+  expect_error(R"({"id":1,"type":"run","kernel":"x","block":[1,2,3,4]})",
+               "block: a list of 4 items", true);
+  expect_error(R"({"id":1,"type":"run","kernel":"x","max_seconds":0})",
+               "max_seconds: 0 is out of range", true);
   expect_error(R"([1,2])", "not a JSON object", false);
-  expect_error(R"({"id":1,"type":"result","result":{"kernel":"x"}})", "worker line 1: result: params: missing", false);
-  expect_error(R"({"id":"one","type":"hello","protocol":1})", "id: 'one' is not a whole number", false);
+  expect_error(R"({"id":1,"type":"result","result":{"kernel":"x"}})",
+               "worker line 1: result: params: missing", false);
+  expect_error(R"({"id":"one","type":"hello","protocol":1})", "id: 'one' is not a whole number",
+               false);
 }
 
 TEST(WorkerClient, TheRealWorkerModelsAKernelWithoutAGpu) {
@@ -198,7 +223,8 @@ TEST(WorkerClient, TheNewestRequestWins) {
 
 TEST(WorkerClient, AWorkerKilledMidRequestIsReportedAndReplaced) {
   WorkerClient client({.command = kWorkerCommand});
-  const std::int64_t endless = client.submit(model_request("matmul/naive", 0)); // the most a request may ask: seconds
+  const std::int64_t endless =
+      client.submit(model_request("matmul/naive", 0)); // the most a request may ask: seconds
   ASSERT_TRUE(eventually([&] { return client.latest().phase == "model"; }));
   const int old_pid = client.latest().worker_pid; // the worker itself, not the shell around it
   const auto killed_at = std::chrono::steady_clock::now();
@@ -250,7 +276,8 @@ TEST(WorkerClient, TheWatchdogKillsAHungWorker) {
 TEST(WorkerClient, TheWatchdogKillsAWorkerThatNeverGreets) {
   WorkerClient client({.command = "sleep 100", .start_timeout_seconds = 0.5});
   ASSERT_TRUE(eventually([&] { return client.latest().status == WorkerStatus::failed; }));
-  EXPECT_TRUE(contains(client.latest().last_failure, "no hello within 0.5 s")) << client.latest().last_failure;
+  EXPECT_TRUE(contains(client.latest().last_failure, "no hello within 0.5 s"))
+      << client.latest().last_failure;
 }
 
 TEST(WorkerClient, AWorkerThatHangsAfterHelloIsKilledAndRestarted) {
@@ -268,7 +295,8 @@ TEST(WorkerClient, AWorkerThatHangsAfterHelloIsKilledAndRestarted) {
 TEST(WorkerClient, AWorkerOfAnotherProtocolIsRefused) {
   WorkerClient client({.command = greeting_then_sleep(kProtocolVersion + 1)});
   ASSERT_TRUE(eventually([&] { return client.latest().status == WorkerStatus::failed; }));
-  EXPECT_TRUE(contains(client.latest().last_failure, "speaks protocol 2")) << client.latest().last_failure;
+  EXPECT_TRUE(contains(client.latest().last_failure, "speaks protocol 2"))
+      << client.latest().last_failure;
 }
 
 TEST(WorkerProtocol, ASweepAndItsPointsRoundTrip) {
@@ -285,8 +313,9 @@ TEST(WorkerProtocol, ASweepAndItsPointsRoundTrip) {
   EXPECT_EQ(back.metrics, "default");
 
   const KernelRequest request = resolve_kernel_request("vec_add/scalar", {}, "", "256");
-  const auto points = std::make_shared<const std::vector<SweepPoint>>(std::vector<SweepPoint>{
-      {{256, 1, 1}, "", model_kernel(request, test::preset("h100"))}, {{2048, 1, 1}, "block too large", std::nullopt}});
+  const auto points = std::make_shared<const std::vector<SweepPoint>>(
+      std::vector<SweepPoint>{{{256, 1, 1}, "", model_kernel(request, test::preset("h100"))},
+                              {{2048, 1, 1}, "block too large", std::nullopt}});
   const WorkerResponse answer = response_from_json(
       response_to_json(WorkerResponse{.id = 11, .type = ResponseType::sweep, .sweep = points}));
   ASSERT_TRUE(answer.sweep);
@@ -296,19 +325,20 @@ TEST(WorkerProtocol, ASweepAndItsPointsRoundTrip) {
   EXPECT_EQ((*answer.sweep)[0].result->kernel_id, "vec_add/scalar");
   EXPECT_EQ((*answer.sweep)[1].refused, "block too large");
 
-  const WorkerResponse progress = response_from_json(response_to_json(
-      WorkerResponse{.id = 11, .type = ResponseType::progress, .phase = "sweep", .done = 3, .total = 24}));
+  const WorkerResponse progress = response_from_json(response_to_json(WorkerResponse{
+      .id = 11, .type = ResponseType::progress, .phase = "sweep", .done = 3, .total = 24}));
   EXPECT_EQ(progress.done, 3);
   EXPECT_EQ(progress.total, 24);
 }
 
 TEST(WorkerProtocol, ASweepWithoutShapesIsRefused) {
-  for (const char *line : {R"({"id":1,"type":"sweep","kernel":"vec_add/scalar"})",
-                           R"({"id":1,"type":"sweep","kernel":"vec_add/scalar","shapes":[[8,1]]})"}) {
+  for (const char* line :
+       {R"({"id":1,"type":"sweep","kernel":"vec_add/scalar"})",
+        R"({"id":1,"type":"sweep","kernel":"vec_add/scalar","shapes":[[8,1]]})"}) {
     try {
       request_from_json(nlohmann::json::parse(line));
       ADD_FAILURE() << "accepted " << line;
-    } catch (const UsageError &e) {
+    } catch (const UsageError& e) {
       EXPECT_NE(std::string(e.what()).find("shape"), std::string::npos) << e.what();
     }
   }
