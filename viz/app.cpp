@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <utility>
 
 namespace wl::viz {
@@ -102,6 +103,7 @@ bool App::select_kernel(const std::string& id) {
   }
   kernel_id = id;
   params.clear();
+  param_typed.clear();
   for (const ParamSpec& spec : desc->params)
     params[spec.name] = spec.default_value;
   set_block(desc->default_block);
@@ -129,6 +131,17 @@ void App::set_block(const BlockShape& shape) {
   block_field_problem.clear();
 }
 
+void App::param_field_edited(const std::string& name, const std::string& text) {
+  std::int64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size()) {
+    param_typed[name] = text;
+    return;
+  }
+  param_typed.erase(name);
+  params[name] = value;
+}
+
 void App::block_field_edited() {
   try {
     const BlockShape shape = parse_block(block_field.data());
@@ -145,6 +158,12 @@ std::string App::request_problem() const {
     return "no kernel chosen";
   if (!block_field_problem.empty())
     return block_field_problem;
+  if (!param_typed.empty()) {
+    const auto& [name, text] = *param_typed.begin();
+    return kernel_id + ": " + name + " '" + text.substr(0, 40) +
+           (text.empty() ? "' is empty" : "' is not a whole number") +
+           "; type a number in its range";
+  }
   for (int side : block_sides)
     if (side < 1)
       return "block " + std::to_string(block_sides[0]) + "x" + std::to_string(block_sides[1]) +

@@ -16,6 +16,7 @@
 #include <array>
 #include <deque>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -116,6 +117,8 @@ struct App {
   std::array<int, 3> block_sides{1, 1, 1}; // the block of the launch; `block()` once valid
   std::array<char, 32> block_field{};      // the block as typed ("16x8"); set_block writes both
   std::string block_field_problem;         // why the typed block does not parse ("" when it does)
+  std::map<std::string, std::string>
+      param_typed; // a parameter's field while it is not a whole number
   std::vector<Arch> arches;
   int arch_index = 0;
   bool live = true; // the panels follow each edit from the first start
@@ -178,6 +181,9 @@ struct App {
   // The block field was edited: a shape that parses becomes the block; else the reason is kept
   // and nothing is sent until it is fixed.
   void block_field_edited();
+  // A parameter's field was edited: a whole number becomes the parameter (its range is checked
+  // with the request); other text is kept as typed and refused, never clamped or dropped.
+  void param_field_edited(const std::string& name, const std::string& text);
 
   // "" when the current choices make a valid request, else the one-line reason.
   std::string request_problem() const;

@@ -10,6 +10,7 @@
 #include "widgets.h"
 
 #include <algorithm>
+#include <array>
 #include <string>
 
 #include <imgui.h>
@@ -93,10 +94,14 @@ void draw_param(App& app, const ParamSpec& spec) {
           value = choice;
       ImGui::EndCombo();
     }
-  } else {
-    long long edited = value;
-    if (ui::input_int64(spec.name.c_str(), &edited))
-      value = edited;
+  } else { // typed as text: what was typed stays on screen, refused in one line until it is fixed
+    const auto typed = app.param_typed.find(spec.name);
+    std::array<char, 32> text{};
+    const std::string shown =
+        typed != app.param_typed.end() ? typed->second : std::to_string(value);
+    std::copy_n(shown.begin(), std::min(shown.size(), text.size() - 1), text.begin());
+    if (ui::input_text(spec.name.c_str(), text.data(), text.size()))
+      app.param_field_edited(spec.name, text.data());
   }
   ImGui::SameLine();
   help_marker(

@@ -446,25 +446,30 @@ void ScriptPlayer::step_set(App& app, const ScriptStep& step) {
   case 103:
     m_phase = 0;
     return;
-  case 3:
+  case 3: // select all...
     m_input.ctrl = true;
     m_input.keys_down.push_back(GLFW_KEY_A);
     ++m_phase;
-    return; // select all
-  case 4:
+    return;
+  case 4: // ...and delete it, so an empty value empties the field
     m_input.keys_up.push_back(GLFW_KEY_A);
     m_input.ctrl = false;
+    m_input.keys_down.push_back(GLFW_KEY_BACKSPACE);
     ++m_phase;
     return;
   case 5:
-    m_input.characters = step.args[1];
+    m_input.keys_up.push_back(GLFW_KEY_BACKSPACE);
     ++m_phase;
     return;
   case 6:
-    m_input.keys_down.push_back(GLFW_KEY_ENTER);
+    m_input.characters = step.args[1];
     ++m_phase;
     return;
   case 7:
+    m_input.keys_down.push_back(GLFW_KEY_ENTER);
+    ++m_phase;
+    return;
+  case 8:
     m_input.keys_up.push_back(GLFW_KEY_ENTER);
     ++m_phase;
     return;

@@ -109,6 +109,23 @@ TEST(StoryLaunch, AParameterOutOfRangeIsRefusedInPlaceNotClamped) {
   EXPECT_TRUE(s["configuration"]["measured_is_stale"].get<bool>());
 }
 
+// The defect: number fields changed what was typed ("1e999" became 1999, a huge number was clamped,
+// an empty field went back to 1) without a word.
+TEST(StoryLaunch, ANumberThatIsNotWholeIsRefusedAsTypedNotChanged) {
+  for (const char* typed : {"1e999", "", "99999999999999999999", "2.5", "abc"}) {
+    const Story story = play(std::string("click \"coalescing/stride\"\nwait\nset \"stride\" \"") +
+                             typed + "\" in \"Launch\"\nwait\nscreenshot a.png\n");
+    ASSERT_EQ(story.exit_code, 0) << typed << ": " << story.output;
+    const json s = story.sidecar("a");
+    EXPECT_EQ(s["configuration"]["params"]["stride"], 1) << typed; // unchanged, not clamped
+    const std::string problem = s["configuration"]["request_problem"];
+    EXPECT_NE(problem.find("stride"), std::string::npos) << typed << ": " << problem;
+    EXPECT_TRUE(problem.find("whole number") != std::string::npos ||
+                problem.find("empty") != std::string::npos)
+        << typed << ": " << problem;
+  }
+}
+
 TEST(StoryLaunch, AChoiceParameterIsPickedFromItsList) {
   const Story story =
       play("click \"coalescing/stride\"\nwait\nclick \"width\" in \"Launch\"\nclick \"8\"\nwait\n"
