@@ -402,50 +402,42 @@ bool ScriptPlayer::still_under_pointer(const ScriptStep& step, const std::string
   return ++m_moves > kMostMoves;
 }
 
-void ScriptPlayer::step_click(App& app, const ScriptStep& step) {
+// The phases a click and a set share: the pointer onto the control (or a detour that hides it:
+// phases 101-103, then the search again), the button down, then up. True once the control itself
+// was clicked.
+bool ScriptPlayer::clicked(App& app, const ScriptStep& step) {
   switch (m_phase) {
   case 0:
     reach(app, step, step.args[0]);
-    return;
+    return false;
   case 1:
   case 101:
     if (still_under_pointer(step, step.args[0]))
       m_input.left = true, ++m_phase;
-    return;
+    return false;
   case 2:
   case 102:
     m_input.left = false;
     m_input.ctrl = false;
     ++m_phase;
-    return;
+    return false;
   case 103:
-    m_phase = 0;
-    return; // the detour opened; find the control again
+    m_phase = 0; // the detour opened; find the control again
+    return false;
   default:
-    next_step();
-    return;
+    return true;
   }
 }
 
+void ScriptPlayer::step_click(App& app, const ScriptStep& step) {
+  if (clicked(app, step))
+    next_step();
+}
+
 void ScriptPlayer::step_set(App& app, const ScriptStep& step) {
+  if (!clicked(app, step))
+    return;
   switch (m_phase) {
-  case 0:
-    reach(app, step, step.args[0]);
-    return;
-  case 1:
-  case 101:
-    if (still_under_pointer(step, step.args[0]))
-      m_input.left = true, ++m_phase;
-    return;
-  case 2:
-  case 102:
-    m_input.left = false;
-    m_input.ctrl = false;
-    ++m_phase;
-    return;
-  case 103:
-    m_phase = 0;
-    return;
   case 3: // select all...
     m_input.ctrl = true;
     m_input.keys_down.push_back(GLFW_KEY_A);

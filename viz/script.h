@@ -81,6 +81,7 @@ private:
     std::string characters;
   };
   void start_step(App& app);
+  bool clicked(App& app, const ScriptStep& step);
   void step_click(App& app, const ScriptStep& step);
   void step_set(App& app, const ScriptStep& step);
   void step_key(const ScriptStep& step);
