@@ -17,6 +17,9 @@ constexpr int kMaxDeviceOrdinal = 1023;
 
 // The number of visible devices, or a UsageError carrying the runtime's reason for none.
 int device_count() {
+  // What works without a GPU, for every command that asked for one (run, sweep, --arch device).
+  constexpr const char* kModelInstead =
+      "`warplens model KERNEL --arch ID` or `warplens occupancy --arch ID` model one with a preset";
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess) {
@@ -25,11 +28,10 @@ int device_count() {
                            ? ": no NVIDIA driver, or one older than this CUDA runtime needs"
                            : "";
     throw UsageError(std::string("no GPU (") + cudaGetErrorName(status) + hint +
-                     "); use --arch with a preset to model one");
+                     "); " + kModelInstead);
   }
   if (count == 0)
-    throw UsageError(
-        "no GPU: the CUDA runtime sees no device; use --arch with a preset to model one");
+    throw UsageError(std::string("no GPU: the CUDA runtime sees no device; ") + kModelInstead);
   return count;
 }
 

@@ -141,7 +141,7 @@ struct App {
 
   // The Sweep panel: the sides to sweep, the figure that colours the cells, and the last sweep.
   struct Sweep {
-    std::array<char, 64> x_sides{"32:1024:32"},
+    std::array<char, 256> x_sides{"32:1024:32"},
         y_sides{"1"}; // as `sweep --block-x/--block-y` take them
     SweepMetric metric = SweepMetric::theoretical_occupancy;
     std::optional<SweepData> data;

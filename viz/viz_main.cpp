@@ -35,7 +35,7 @@ App app_from(const GuiOptions& options) {
     app.sweep.metric = SweepMetric::time; // what a measured sweep is for
   }
   if (!options.sweep_x.empty() || !options.sweep_y.empty()) {
-    const auto copy = [](const std::string& text, std::array<char, 64>& into, const char* option) {
+    const auto copy = [](const std::string& text, std::array<char, 256>& into, const char* option) {
       if (text.size() >= into.size())
         throw UsageError(std::string(option) + " '" + text + "' is too long");
       std::copy(text.begin(), text.end(), into.begin());
