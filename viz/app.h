@@ -52,10 +52,10 @@ inline constexpr int kTileCount = 4;
 // Where the panels sit: the splitters' positions (fractions of the space they divide), each
 // panel's tile, and the tab shown in each tile. Remembered between sessions.
 struct Layout {
-  float left_width = 0.27f;   // the left column's share of the window's width
-  float top_height = 0.58f;   // the top row's share of the right side's height
-  float top_split = 0.48f;    // the top row's left tile's share of its width
-  std::array<Tile, 8> tile{}; // per panel, in kAllPanels order
+  float left_width = 0.27f;                   // the left column's share of the window's width
+  float top_height = 0.58f;                   // the top row's share of the right side's height
+  float top_split = 0.48f;                    // the top row's left tile's share of its width
+  std::array<Tile, kAllPanels.size()> tile{}; // per panel, in kAllPanels order
   std::array<int, kTileCount> shown{-1, -1, -1,
                                     -1}; // per tile, the panel whose tab is shown (-1: the first)
 };
@@ -209,6 +209,13 @@ struct App {
   // then shown greyed with `stale_note`.
   bool latest_is_stale() const;
   std::string stale_note() const; // "from block 16x16, stride=1: press F5 to measure this launch"
+  // Opens a panel with its tab shown, or closes it.
+  void set_open(Panel panel, bool open_it) {
+    if (open_it)
+      show_panel(panel);
+    else
+      open(panel) = false;
+  }
   // Opens a panel and shows its tab.
   void show_panel(Panel panel);
   // A result arrives: it becomes the latest and joins the history. A model result takes the

@@ -62,12 +62,8 @@ void handle_shortcuts(App& app) {
   if (key_pressed(GLFW_KEY_B))
     app.pin_baseline();
   for (std::size_t i = 0; i < kAllPanels.size(); ++i)
-    if (key_pressed(GLFW_KEY_1 + static_cast<int>(i))) {
-      if (app.panel_open[i])
-        app.panel_open[i] = false;
-      else
-        app.show_panel(kAllPanels[i]);
-    }
+    if (key_pressed(GLFW_KEY_1 + static_cast<int>(i)))
+      app.set_open(kAllPanels[i], !app.panel_open[i]);
 }
 
 void draw_view_menu(App& app) {
@@ -76,12 +72,8 @@ void draw_view_menu(App& app) {
   for (std::size_t i = 0; i < kAllPanels.size(); ++i) {
     const std::string shortcut = std::to_string(i + 1);
     bool open = app.panel_open[i];
-    if (ui::menu_item_toggle(panel_title(kAllPanels[i]), shortcut.c_str(), &open)) {
-      if (open)
-        app.show_panel(kAllPanels[i]);
-      else
-        app.panel_open[i] = false;
-    }
+    if (ui::menu_item_toggle(panel_title(kAllPanels[i]), shortcut.c_str(), &open))
+      app.set_open(kAllPanels[i], open);
   }
   ImGui::Separator();
   if (ui::menu_item("Reset layout")) {
