@@ -38,8 +38,11 @@ std::string describe(const json& value) {
     return value.dump();
   case json::value_t::number_float:
     return format("%.15g", value.get<double>());
-  case json::value_t::string:
-    return "'" + clip(value.get_ref<const std::string&>(), 40) + "'";
+  case json::value_t::string: { // appended, not "'" + clip(...): GCC 12 warns wrongly on that form
+    std::string quoted = "'";
+    quoted += clip(value.get_ref<const std::string&>(), 40);
+    return quoted += "'";
+  }
   case json::value_t::boolean:
     return value.get<bool>() ? "true" : "false";
   case json::value_t::null:
