@@ -197,9 +197,10 @@ ScriptOutcome HeadlessGui::play(ScriptPlayer& player) {
     if (const auto size = player.take_window_size())
       resize(size->first, size->second);
     render_frame(&player);
-    // Waiting on the models or the worker: frames need not come faster than a screen's.
-    if (m_app.source && m_app.source->busy())
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    // Waiting on the models or the worker: frames need not come faster than a screen's (software
+    // rendering costs a core per frame).
+    if (player.waiting() || (m_app.source && m_app.source->busy()))
+      std::this_thread::sleep_for(std::chrono::milliseconds(player.waiting() ? 30 : 10));
   }
   return *player.outcome();
 }

@@ -65,6 +65,10 @@ public:
   void after_frame(App& app);
 
   bool finished() const { return m_outcome.has_value(); }
+  // True while a `wait` line waits: the front-end may draw frames slowly meanwhile.
+  bool waiting() const {
+    return !m_outcome && m_index < m_script.steps.size() && m_script.steps[m_index].verb == "wait";
+  }
   const std::optional<ScriptOutcome>& outcome() const { return m_outcome; }
   // Lines for the script's reader on the way (a screenshot name that was taken), printed at the
   // end.

@@ -3,6 +3,8 @@
 
 #include "story_support.h"
 
+#include <chrono>
+
 namespace wl::viz::test {
 namespace {
 
@@ -252,6 +254,19 @@ TEST(StoryScript, AWorkerThatNeverAnswersEndsTheWaitWithTheReason) {
   const Story story = play("wait 3\n", "--worker \"sleep 100\"");
   EXPECT_EQ(story.exit_code, 1) << story.output;
   EXPECT_NE(story.output.find("wait"), std::string::npos) << story.output;
+}
+
+// A worker command that never starts is given up after 5 s per try, with the reason on screen.
+TEST(StoryScript, AWorkerThatNeverSaysHelloIsGivenUpWithTheReason) {
+  const auto start = std::chrono::steady_clock::now();
+  const Story story = play("wait 60\nscreenshot a.png\n", "--worker \"sleep 100\"");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  EXPECT_NE(story.sidecar("a")["error"].get<std::string>().find("no hello within 5 s"),
+            std::string::npos)
+      << story.sidecar("a")["error"];
+  EXPECT_LT(seconds, 30); // two tries of 5 s, not minutes
 }
 
 TEST(StoryStatus, TheStatusLineStaysShortAndTheSidecarSaysTheMode) {
