@@ -10,6 +10,10 @@ namespace wl {
 
 const std::vector<KernelDesc>& all_kernels();
 
+// Appends a test program's own kernels to the list (the worker-fault benchmark's kernel that
+// faults on purpose). Only before the list is first read; WarpLens itself never calls it.
+void add_kernels_for_testing(std::vector<KernelDesc> kernels);
+
 // The kernel with this id, or nullptr.
 const KernelDesc* find_kernel(const std::string& id);
 

@@ -4,7 +4,7 @@
 // string `type`.
 //
 // The worker's first line says who it is; the client refuses a worker with another version:
-//   {"id":0,"type":"hello","protocol":1,"pid":4242}
+//   {"id":0,"type":"hello","protocol":2,"pid":4242}
 // Requests (ids chosen by the client, increasing):
 //   {"id":7,"type":"model","kernel":"vec_add/scalar","params":{"n":4096},"block":[256,1,1],
 //    "arch":"h100","max_evaluations":30000}
@@ -23,10 +23,12 @@
 //   {"id":8,"type":"result","result":{...}}  the keys of `warplens run --json`, plus the fields
 //                                           needed to rebuild the RunResult (run_result_from_json)
 //   {"id":8,"type":"error","message":"...","fatal":false,"cancelled":false,"no_gpu":false}
-// Each model, run or sweep request gets exactly one result (a sweep: its points) or error; a
-// sweep stops between shapes when a newer request cancels it. The newest request wins: older
-// requests still waiting are answered as errors with "cancelled": true, and one already running
-// stops at its next phase boundary (a request that finished anyway still sends its result).
+// While it serves a request the worker repeats that request's last progress line whenever it has
+// written nothing for a second (the heartbeat), so the client can tell a long phase from a stopped
+// or hung worker. Each model, run or sweep request gets exactly one result (a sweep: its points) or
+// error; a sweep stops between shapes when a newer request cancels it. The newest request wins:
+// older requests still waiting are answered as errors with "cancelled": true, and one already
+// running stops at its next phase boundary (a request that finished anyway still sends its result).
 // "fatal": true means the worker's CUDA context is unusable (a sticky error such as an illegal
 // address) and the worker exits after this line. "no_gpu": true means a run failed because the
 // worker's machine has no usable CUDA device (model requests still work there). At end of input the
@@ -47,7 +49,7 @@
 
 namespace wl {
 
-inline constexpr int kProtocolVersion = 1;
+inline constexpr int kProtocolVersion = 2; // 2: the heartbeat below
 // A run's timing budget may not exceed an hour: the GUI asks for 0.03 to 1 s.
 inline constexpr double kMaxRequestSeconds = 3600;
 

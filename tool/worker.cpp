@@ -10,6 +10,7 @@
 #include "sweep.h"
 #include "text_format.h"
 
+#include <chrono>
 #include <condition_variable>
 #include <csignal>
 #include <deque>
@@ -28,6 +29,7 @@ namespace wl {
 namespace {
 
 constexpr int kExitStickyError = 3;
+constexpr auto kHeartbeat = std::chrono::seconds(1); // well inside the client's silence limit
 
 // Errors after which the CUDA context is unusable: every later call returns the same error.
 constexpr cudaError_t kStickyErrors[] = {
@@ -63,13 +65,8 @@ public:
   void send(const WorkerResponse& response) {
     const std::string line = protocol_line(response_to_json(response));
     const std::lock_guard lock(m_mutex);
-    for (std::size_t done = 0; done < line.size() && !m_broken;) {
-      const ssize_t n = write(m_fd, line.data() + done, line.size() - done);
-      if (n > 0)
-        done += static_cast<std::size_t>(n);
-      else if (errno != EINTR)
-        m_broken = true; // the client is gone
-    }
+    remember_locked(response);
+    write_locked(line);
   }
   void error(std::int64_t id, const std::string& message, bool cancelled = false,
              bool fatal = false, bool no_gpu = false) {
@@ -85,10 +82,43 @@ public:
         .id = id, .type = ResponseType::progress, .phase = phase, .done = done, .total = total});
   }
 
+  // While a request is served and nothing was written for kHeartbeat, its last progress line
+  // again: the client tells a worker busy in a long phase (a 4096^3 matmul with its counters)
+  // from one that is stopped or hung, which writes nothing.
+  void heartbeat() {
+    const std::lock_guard lock(m_mutex);
+    if (m_working && Clock::now() - m_last_write >= kHeartbeat)
+      write_locked(m_working_line);
+  }
+
 private:
+  using Clock = std::chrono::steady_clock;
+
+  void remember_locked(const WorkerResponse& response) {
+    if (response.type == ResponseType::progress) {
+      m_working = response.id;
+      m_working_line = protocol_line(response_to_json(response));
+    } else if (response.id == m_working) {
+      m_working = 0; // answered
+    }
+  }
+  void write_locked(const std::string& line) {
+    m_last_write = Clock::now();
+    for (std::size_t done = 0; done < line.size() && !m_broken;) {
+      const ssize_t n = write(m_fd, line.data() + done, line.size() - done);
+      if (n > 0)
+        done += static_cast<std::size_t>(n);
+      else if (errno != EINTR)
+        m_broken = true; // the client is gone
+    }
+  }
+
   int m_fd;
   std::mutex m_mutex;
   bool m_broken = false;
+  std::int64_t m_working = 0; // the request whose progress was sent last, until it is answered
+  std::string m_working_line;
+  Clock::time_point m_last_write = Clock::now();
 };
 
 // Requests read from stdin by their own thread, so a newer one is seen while an older one runs.
@@ -349,6 +379,12 @@ int run_worker() {
                               .protocol = kProtocolVersion,
                               .pid = static_cast<int>(getpid())});
   std::thread(read_requests, std::ref(*inbox), std::ref(*writer)).detach();
+  std::thread([writer] {
+    for (;;) {
+      std::this_thread::sleep_for(kHeartbeat / 4);
+      writer->heartbeat();
+    }
+  }).detach();
   SessionCache sessions;
   while (const std::optional<WorkerRequest> request = inbox->next())
     if (!serve(*request, *inbox, sessions, *writer))

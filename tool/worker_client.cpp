@@ -41,6 +41,7 @@ struct WorkerClient::Worker {
   std::unique_ptr<ChildProcess> process;
   std::thread thread; // runs serve()
   Clock::time_point started;
+  Clock::time_point last_line; // of stdout: the heartbeat shows a busy worker is alive
   bool hello = false;
   bool ended = false;
   int answered = 0;
@@ -213,6 +214,10 @@ void WorkerClient::serve(Worker& worker) {
 
 // Parsing (a result can be large) happens outside the lock.
 void WorkerClient::on_line(Worker& worker, const std::string& line) {
+  {
+    const std::lock_guard lock(m_mutex);
+    worker.last_line = Clock::now();
+  }
   nlohmann::json parsed;
   try {
     parsed = parse_json_text(line, "worker line", kMaxAnswerLineBytes);
@@ -374,7 +379,15 @@ void WorkerClient::check_deadlines_locked(Clock::time_point now) {
   }
   const auto head =
       std::find_if(m_pending.begin(), m_pending.end(), [](const auto& p) { return p.second.sent; });
-  if (head != m_pending.end() && seconds_since(m_head_since) > head->second.budget_seconds)
+  if (head == m_pending.end())
+    return;
+  const double silent = seconds_since(std::max(m_worker->last_line, m_head_since));
+  if (m_worker->hello && silent > m_options.silence_timeout_seconds)
+    kill_locked(*m_worker,
+                format("the worker wrote nothing for %g s while working on %s (stopped or hung), "
+                       "so the watchdog killed it",
+                       m_options.silence_timeout_seconds, describe(head->second.request).c_str()));
+  else if (seconds_since(m_head_since) > head->second.budget_seconds)
     kill_locked(*m_worker,
                 format("%s ran past its %g s budget, so the watchdog killed the worker",
                        describe(head->second.request).c_str(), head->second.budget_seconds));

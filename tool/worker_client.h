@@ -6,7 +6,8 @@
 //
 // Threads: one per worker reads its stdout and stderr and publishes answers under a small mutex,
 // then calls `on_change` (the GUI passes glfwPostEmptyEvent); one watchdog kills a worker that
-// sends no hello or overruns the budget of the request it works on (by PID, then waitpid), and
+// sends no hello, falls silent while it has a request, or overruns the budget of the request it
+// works on (by PID, then waitpid), and
 // restarts a worker that died. Requests that were in flight when a worker died are answered with
 // an error that says why, never dropped.
 
@@ -32,8 +33,11 @@ struct WorkerClientOptions {
   std::string command;                 // empty: this executable's `worker`; else run by /bin/sh -c
   double start_timeout_seconds = 20;   // for the hello line (a remote worker needs a moment)
   double request_timeout_seconds = 60; // a request's budget; a run adds its timing budget
-  std::string log_path;                // the worker's stderr is appended here when not empty
-  std::function<void()> on_change;     // after each change, from any thread (never under a lock)
+  // A worker that writes nothing this long while it has a request (its heartbeat is every
+  // second) is stopped or hung: the watchdog kills it without waiting for the budget.
+  double silence_timeout_seconds = 5;
+  std::string log_path;            // the worker's stderr is appended here when not empty
+  std::function<void()> on_change; // after each change, from any thread (never under a lock)
 };
 
 // One answer to one request, built once and shared read-only.

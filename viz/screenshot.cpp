@@ -4,6 +4,7 @@
 #include "controls.h"
 #include "error.h"
 #include "frame.h"
+#include "json_input.h"
 #include "memory_maps.h"
 #include "panels.h"
 #include "run_report.h"
@@ -12,9 +13,11 @@
 
 #include <algorithm>
 #include <bit>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <fstream>
 
@@ -207,10 +210,13 @@ bool taken(const std::filesystem::path& png) {
   sidecar.replace_extension(".json");
   for (const std::filesystem::path& file : {png, sidecar}) {
     std::error_code error;
-    if (std::filesystem::exists(file, error))
+    // A link counts as taken even when it points nowhere: writing through it would make a file
+    // somewhere the user did not name.
+    if (std::filesystem::exists(std::filesystem::symlink_status(file, error)))
       return true;
     if (error && error != std::errc::no_such_file_or_directory)
-      throw UsageError(file.filename().string().substr(0, 60) + "...: " + error.message());
+      throw UsageError("cannot save as " + clip(file.string(), 120) + ": " + error.message() +
+                       "; give a folder you may write to");
   }
   return false;
 }
@@ -325,7 +331,8 @@ std::filesystem::path save_screenshot(const App& app, const Image& window,
   }
   if (!stbi_write_png(png.c_str(), image.width, image.height, 4, image.rgba.data(),
                       image.width * 4))
-    throw UsageError("cannot write " + png.string());
+    throw UsageError("cannot write " + clip(png.string(), 120) + ": " + std::strerror(errno) +
+                     "; give a folder you may write to");
   std::filesystem::path sidecar = png;
   sidecar.replace_extension(".json");
   const std::string problem = write_file_atomically(

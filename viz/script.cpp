@@ -148,6 +148,11 @@ bool panel_matches(const std::string& name, const std::string& panel_title_text)
   return panel && panel_title(*panel) == panel_title_text;
 }
 
+void refuse_empty(const std::string& word, const char* what, const std::string& where) {
+  if (word.empty())
+    throw UsageError(where + ": an empty " + what + " (\"\"); write the " + what + " in quotes");
+}
+
 void check_step(const ScriptStep& step, const std::string& where) {
   const auto count = [&](std::size_t low, std::size_t high, const char* usage) {
     if (step.args.size() < low || step.args.size() > high)
@@ -160,14 +165,18 @@ void check_step(const ScriptStep& step, const std::string& where) {
                        "' is not a size; allowed WIDTHxHEIGHT, 320x200 to 8192x8192");
   } else if (step.verb == "scale") {
     count(1, 1, "one factor, 0.5 to 4");
-    const double scale = std::atof(step.args[0].c_str());
-    if (!(scale >= 0.5 && scale <= 4))
+    double scale = 0;
+    const std::string& text = step.args[0];
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), scale);
+    if (ec != std::errc() || end != text.data() + text.size() || !(scale >= 0.5 && scale <= 4))
       throw UsageError(where + ": scale '" + clip(step.args[0]) +
                        "' is not allowed; allowed 0.5 to 4");
   } else if (step.verb == "click") {
     count(1, 1, "\"LABEL\" [in \"PANEL\"]; a label with spaces goes in quotes");
+    refuse_empty(step.args[0], "label", where);
   } else if (step.verb == "set") {
     count(2, 2, "\"LABEL\" VALUE [in \"PANEL\"]");
+    refuse_empty(step.args[0], "label", where);
   } else if (step.verb == "key") {
     count(1, 1,
           "one key: F1-F12, A-Z, 0-9, Escape, Enter, Tab, Backspace, Delete, arrows, =, -, with "
@@ -182,6 +191,7 @@ void check_step(const ScriptStep& step, const std::string& where) {
       parse_seconds(step.args[0], where);
   } else if (step.verb == "screenshot") {
     count(1, 2, "FILE [PANEL]");
+    refuse_empty(step.args[0], "file name", where);
     if (step.args.size() == 2 && !script_panel(step.args[1]))
       throw UsageError(
           where + ": unknown panel '" + clip(step.args[1]) +

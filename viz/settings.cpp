@@ -1,5 +1,7 @@
 #include "settings.h"
 
+#include "error.h"
+#include "json_input.h"
 #include "registry.h"
 #include "screenshot.h"
 
@@ -19,6 +21,7 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kSettingsFile = "settings.json";
+constexpr std::size_t kMaxSettingsBytes = std::size_t{1} << 20; // ours are about 1 KiB
 constexpr std::array kTileKeys = {"left", "top_left", "top_right", "bottom"};
 
 std::string read_text(const std::filesystem::path& file) {
@@ -28,11 +31,33 @@ std::string read_text(const std::filesystem::path& file) {
   return text.str();
 }
 
-float fraction_or(const json& j, const char* key, float fallback) {
-  if (!j.contains(key) || !j[key].is_number())
+// The fields a settings file holds that WarpLens cannot use, each "KEY: why" for the message.
+class Refusals {
+public:
+  void add(std::string what) { m_items.push_back(std::move(what)); }
+  bool empty() const { return m_items.empty(); }
+  // "ui_scale 1000: allowed 0.5 to 4 (and 2 more)": the first, in one short line.
+  std::string summary() const {
+    std::string text = clip(m_items.front(), 90);
+    if (m_items.size() > 1)
+      text += " (and " + std::to_string(m_items.size() - 1) + " more)";
+    return text;
+  }
+
+private:
+  std::vector<std::string> m_items;
+};
+
+std::string shown(const json& value) { return clip(value.dump(), 40); }
+
+float fraction_or(const json& j, const char* key, float fallback, Refusals& refusals) {
+  if (!j.contains(key))
     return fallback;
-  const double value = j[key].get<double>();
-  return value >= 0.15 && value <= 0.85 ? static_cast<float>(value) : fallback;
+  const json& value = j[key];
+  if (value.is_number() && value.get<double>() >= 0.15 && value.get<double>() <= 0.85)
+    return static_cast<float>(value.get<double>());
+  refusals.add(std::string("layout.") + key + " " + shown(value) + ": allowed 0.15 to 0.85");
+  return fallback;
 }
 
 std::optional<Tile> parse_tile(const json& value) {
@@ -44,66 +69,106 @@ std::optional<Tile> parse_tile(const json& value) {
   return std::nullopt;
 }
 
-void apply_layout(App& app, const json& j) {
+void apply_layout(App& app, const json& j, Refusals& refusals) {
   Layout layout = default_layout();
-  layout.left_width = fraction_or(j, "left_width", layout.left_width);
-  layout.top_height = fraction_or(j, "top_height", layout.top_height);
-  layout.top_split = fraction_or(j, "top_split", layout.top_split);
+  layout.left_width = fraction_or(j, "left_width", layout.left_width, refusals);
+  layout.top_height = fraction_or(j, "top_height", layout.top_height, refusals);
+  layout.top_split = fraction_or(j, "top_split", layout.top_split, refusals);
   if (j.contains("tiles") && j["tiles"].is_object())
     for (Panel panel : kAllPanels)
-      if (j["tiles"].contains(panel_name(panel)))
+      if (j["tiles"].contains(panel_name(panel))) {
         if (const std::optional<Tile> tile = parse_tile(j["tiles"][panel_name(panel)]))
           layout.tile[static_cast<int>(panel)] = *tile;
+        else
+          refusals.add(std::string("layout.tiles.") + panel_name(panel) + " " +
+                       shown(j["tiles"][panel_name(panel)]) +
+                       ": allowed left, top_left, top_right, bottom");
+      }
   app.layout = layout;
 }
 
-// The fields are applied one by one, each only if it makes sense now (a kernel may be gone).
-void apply(App& app, const json& j) {
-  if (j.contains("kernel") && j["kernel"].is_string())
-    app.select_kernel(j["kernel"].get<std::string>());
+void apply_params(App& app, const json& params, Refusals& refusals) {
+  const KernelDesc* kernel = app.kernel();
+  for (auto& [name, value] : params.items()) {
+    const auto spec = std::find_if(kernel->params.begin(), kernel->params.end(),
+                                   [&](const ParamSpec& p) { return p.name == name; });
+    if (spec == kernel->params.end())
+      refusals.add("params." + clip(name, 30) + ": " + kernel->id + " has no such parameter");
+    else if (!value.is_number_integer() || value.get<std::int64_t>() < spec->min ||
+             value.get<std::int64_t>() > spec->max)
+      refusals.add("params." + name + " " + shown(value) + ": allowed whole numbers " +
+                   std::to_string(spec->min) + " to " + std::to_string(spec->max));
+    else
+      app.params[name] = value.get<std::int64_t>();
+  }
+}
+
+bool is_block(const json& block) {
+  return block.is_array() && block.size() == 3 &&
+         std::all_of(block.begin(), block.end(), [](const json& side) {
+           return side.is_number_integer() && side.get<std::int64_t>() >= 1 &&
+                  side.get<std::int64_t>() <= 1024;
+         });
+}
+
+// Each field is applied only if it makes sense now (a kernel may be gone); what cannot be used
+// is named in `refusals`. Keys WarpLens does not know (from a newer version) are left alone.
+void apply(App& app, const json& j, Refusals& refusals) {
+  const auto refuse = [&](const char* key, const char* allowed) {
+    refusals.add(std::string(key) + " " + shown(j[key]) + ": " + allowed);
+  };
+  if (j.contains("kernel") && !(j["kernel"].is_string() && app.select_kernel(j["kernel"])))
+    refuse("kernel", "allowed a bundled kernel's id (warplens kernels lists them)");
   if (j.contains("params") && j["params"].is_object())
-    for (auto& [name, value] : j["params"].items())
-      if (app.params.contains(name) && value.is_number_integer())
-        app.params[name] = value.get<std::int64_t>();
-  if (j.contains("block") && j["block"].is_array() && j["block"].size() == 3 &&
-      std::all_of(j["block"].begin(), j["block"].end(), [](const json& side) {
-        return side.is_number_integer() && side.get<std::int64_t>() >= 1 &&
-               side.get<std::int64_t>() <= 1 << 20;
-      }))
+    apply_params(app, j["params"], refusals);
+  else if (j.contains("params"))
+    refuse("params", "allowed an object of whole numbers");
+  if (j.contains("block") && is_block(j["block"]))
     app.set_block({j["block"][0].get<int>(), j["block"][1].get<int>(), j["block"][2].get<int>()});
-  if (j.contains("arch") && j["arch"].is_string())
-    app.select_arch(j["arch"].get<std::string>());
+  else if (j.contains("block"))
+    refuse("block", "allowed three whole numbers from 1 to 1024");
+  if (j.contains("arch") && !(j["arch"].is_string() && app.select_arch(j["arch"])))
+    refuse("arch", "allowed a preset id (warplens arch --list names them)");
   if (j.contains("live") && j["live"].is_boolean())
     app.live = j["live"].get<bool>();
-  if (j.contains("theme") && j["theme"].is_string())
+  else if (j.contains("live"))
+    refuse("live", "allowed true or false");
+  if (j.contains("theme") && (j["theme"] == "light" || j["theme"] == "dark"))
     app.theme = j["theme"] == "light" ? Theme::light : Theme::dark;
-  if (j.contains("ui_scale") && j["ui_scale"].is_number()) {
-    const double scale = j["ui_scale"].get<double>();
-    if (scale >= 0.5 && scale <= 4) {
-      app.ui_scale = static_cast<float>(scale);
-      app.ui_scale_remembered = true;
-    }
+  else if (j.contains("theme"))
+    refuse("theme", "allowed \"dark\" or \"light\"");
+  if (j.contains("ui_scale") && j["ui_scale"].is_number() && j["ui_scale"].get<double>() >= 0.5 &&
+      j["ui_scale"].get<double>() <= 4) {
+    app.ui_scale = j["ui_scale"].get<float>();
+    app.ui_scale_remembered = true;
+  } else if (j.contains("ui_scale")) {
+    refuse("ui_scale", "allowed 0.5 to 4");
   }
   if (j.contains("panels") && j["panels"].is_object())
     for (Panel panel : kAllPanels)
       if (j["panels"].contains(panel_name(panel)) && j["panels"][panel_name(panel)].is_boolean())
         app.open(panel) = j["panels"][panel_name(panel)].get<bool>();
   if (j.contains("layout") && j["layout"].is_object())
-    apply_layout(app, j["layout"]);
+    apply_layout(app, j["layout"], refusals);
   if (j.contains("screenshot_dir") && j["screenshot_dir"].is_string())
-    app.screenshot_dir = j["screenshot_dir"].get<std::string>();
+    app.screenshot_dir = j["screenshot_dir"].get<std::string>(); // "": the pictures folder
+  else if (j.contains("screenshot_dir"))
+    refuse("screenshot_dir", "allowed a folder's path, or \"\" for the pictures folder");
 }
 
-// A damaged settings file goes aside under a new name, so saving the defaults loses nothing.
-std::string move_aside(const std::filesystem::path& file, const std::string& why) {
+// A damaged settings file goes aside under a new name, so saving the defaults loses nothing; when
+// it cannot be moved, nothing is saved this session.
+std::string moved_aside(App& app, const std::filesystem::path& file, const std::string& why,
+                        const char* then = "using the defaults") {
   const std::filesystem::path aside = file.string() + ".bad-" + local_time("%Y%m%d-%H%M%S");
   std::error_code error;
   std::filesystem::rename(file, aside, error);
-  if (error)
-    return "settings file " + file.string() + " " + why + "; it could not be moved aside (" +
-           error.message() + "), so settings will not be saved this session";
-  return "settings file " + file.string() + " " + why + "; kept as " + aside.string() +
-         ", using the defaults";
+  if (!error)
+    return "settings file " + file.string() + " " + why + "; kept as " + aside.filename().string() +
+           " beside it, " + then;
+  app.settings_writable = false;
+  return "settings file " + file.string() + " " + why + "; it could not be moved aside (" +
+         error.message() + "), so settings will not be saved this session";
 }
 
 json layout_json(const Layout& layout) {
@@ -136,20 +201,19 @@ std::string load_settings(App& app, const std::filesystem::path& dir) {
     return "settings file " + file.string() +
            " is not a regular file; using the defaults and saving nothing";
   }
-  const json j = json::parse(read_text(file), nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object()) {
-    const std::string problem = move_aside(file, "is not valid JSON");
-    if (problem.find("could not be moved") != std::string::npos)
-      app.settings_writable = false;
-    return problem;
-  }
-  App fallback = app;
+  json j;
   try {
-    apply(app, j);
-  } catch (const std::exception&) { // a value of the wrong type deep inside: keep the defaults
-    app = std::move(fallback);
-    return move_aside(file, "has unexpected values");
+    j = parse_json_text(read_text(file), "settings", kMaxSettingsBytes);
+  } catch (const UsageError& e) {
+    return moved_aside(app, file, "cannot be read (" + clip(e.what(), 100) + ")");
   }
+  if (!j.is_object())
+    return moved_aside(app, file, "is not a JSON object");
+  Refusals refusals;
+  apply(app, j, refusals);
+  if (!refusals.empty()) // kept, so saving the rest of the settings loses none of the user's
+    return moved_aside(app, file, "has values WarpLens cannot use: " + refusals.summary(),
+                       "the rest applied");
   return "";
 }
 
@@ -188,13 +252,13 @@ std::string write_file_atomically(const std::filesystem::path& file, const std::
     if (!out) {
       out.close();
       std::filesystem::remove(temporary, error);
-      return "cannot write " + temporary.string();
+      return "cannot write " + clip(temporary.string(), 120);
     }
   }
   std::filesystem::rename(temporary, file, error);
   if (error) {
     std::filesystem::remove(temporary, error);
-    return "cannot write " + file.string() + ": " + error.message();
+    return "cannot write " + clip(file.string(), 120) + ": " + error.message();
   }
   return "";
 }

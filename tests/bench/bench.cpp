@@ -5,6 +5,8 @@
 //   matmul, ...) wl_bench record FILE      every kernel at its default block and its block presets,
 //   with the
 //                             default counters: the recording the GUI's model mode shows
+//   wl_bench catalog-ids      the kernels' ids, one a line
+//   wl_bench shapes ID        every test size x allowed preset block of one kernel, verified
 //   wl_bench launches ID START END STEP
 //                             one launch per 1D block size, each after an L2 flush, after one
 //                             launch not compared: the program ncu profiles beside WarpLens's sweep
@@ -12,6 +14,7 @@
 #include "cuda_check.h"
 #include "device.h"
 #include "engine.h"
+#include "kernel_request.h"
 #include "protocol.h"
 #include "registry.h"
 #include "sweep.h"
@@ -183,6 +186,31 @@ int launches(const std::string& id, int start, int end, int step) {
   return 0;
 }
 
+// Every test size x allowed preset block of one kernel, verified, one launch each and no
+// counters: the program compute-sanitizer checks (tests/bench/sanitize_catalog.sh).
+int shapes(const std::string& id) {
+  const KernelDesc* kernel = find_kernel(id);
+  if (!kernel)
+    throw std::runtime_error("unknown kernel " + id);
+  EngineOptions options;
+  options.timing = TimingOptions{0, 1, 1, 1.0, 0.0, false};
+  int runs = 0, verified = 0;
+  for (const Params& overrides : kernel->test_sizes) {
+    Params params;
+    for (const ParamSpec& spec : kernel->params)
+      params[spec.name] = spec.default_value;
+    for (const auto& [name, value] : overrides)
+      params[name] = value;
+    for (const BlockShape& block : allowed_presets(*kernel, params)) {
+      const RunResult r = run_kernel(KernelRequest{kernel, params, block}, options);
+      ++runs;
+      verified += r.verification && r.verification->passed;
+    }
+  }
+  std::printf("%s: %d runs, %d verified\n", id.c_str(), runs, verified);
+  return verified == runs ? 0 : 1;
+}
+
 } // namespace
 } // namespace wl
 
@@ -197,6 +225,13 @@ int main(int argc, char** argv) {
       return wl::family(argv[2]);
     if (mode == "record" && argc > 2)
       return wl::record(argv[2]);
+    if (mode == "catalog-ids") {
+      for (const wl::KernelDesc& kernel : wl::all_kernels())
+        std::printf("%s\n", kernel.id.c_str());
+      return 0;
+    }
+    if (mode == "shapes" && argc > 2)
+      return wl::shapes(argv[2]);
     if (mode == "launches" && argc > 5)
       return wl::launches(argv[2], std::stoi(argv[3]), std::stoi(argv[4]), std::stoi(argv[5]));
   } catch (const std::exception& e) {
@@ -205,6 +240,8 @@ int main(int argc, char** argv) {
   }
   std::fprintf(
       stderr,
-      "usage: wl_bench catalog | copy | family NAME | record FILE | launches ID START END STEP\n");
+      "usage: wl_bench catalog | catalog-ids | copy | family NAME | record FILE | shapes ID | "
+      "launches ID START "
+      "END STEP\n");
   return 2;
 }

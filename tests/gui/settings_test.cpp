@@ -41,16 +41,24 @@ TEST(GuiSettings, CorruptSettingsFileMeansDefaultsAndAMessage) { // and the file
   EXPECT_GT(grey_variance(gui.render()), 100);
 }
 
-TEST(GuiSettings, WrongTypesAndUnknownNamesAreIgnored) {
+TEST(GuiSettings, ValuesThatCannotBeUsedAreNamedAndTheFileKeptAside) {
   const std::filesystem::path dir = scratch_dir();
   write_file(
       dir / "settings.json",
-      R"({"kernel": "no/such", "arch": 42, "block": [0, "x"], "params": {"n": "big"}, "panels": []})");
+      R"({"kernel": "no/such", "arch": 42, "block": [0, "x"], "params": {"n": "big"}, "panels": [],
+          "theme": "light", "ui_scale": 1000})");
   App app = make_app("vec_add/scalar", "h100");
-  load_settings(app, dir);
+  const std::string problem = load_settings(app, dir);
+  EXPECT_NE(problem.find("kernel \"no/such\": allowed a bundled kernel's id"), std::string::npos)
+      << problem;
+  EXPECT_NE(problem.find("(and 4 more)"), std::string::npos) << problem;
+  EXPECT_NE(problem.find("kept as"), std::string::npos) << problem;
   EXPECT_EQ(app.kernel_id, "vec_add/scalar");
   EXPECT_EQ(app.arch().id, "h100");
   EXPECT_EQ(app.block_sides[1], 1);
+  EXPECT_EQ(app.ui_scale, 1.0f) << "1000 refused, not clamped";
+  EXPECT_EQ(app.theme, Theme::light) << "the usable values are applied";
+  EXPECT_FALSE(std::filesystem::exists(dir / "settings.json"));
 }
 
 TEST(GuiSettings, ADamagedSettingsFileIsKeptAsideBeforeTheDefaultsAreSaved) {

@@ -292,10 +292,42 @@ TEST(WorkerClient, AWorkerThatHangsAfterHelloIsKilledAndRestarted) {
   }));
 }
 
+TEST(WorkerClient, AStoppedWorkerIsKilledWhenItFallsSilentNotAtTheEndOfItsBudget) {
+  WorkerClient client({.command = kWorkerCommand, .silence_timeout_seconds = 1.5});
+  const std::int64_t endless = client.submit(model_request("matmul/naive", 0));
+  ASSERT_TRUE(eventually([&] { return client.latest().phase == "model"; }));
+  const int stopped_pid = client.latest().worker_pid;
+  const auto stopped_at = std::chrono::steady_clock::now();
+  ASSERT_EQ(kill(stopped_pid, SIGSTOP), 0); // what a debugger or Ctrl+Z does to it
+
+  const auto answer = client.wait_for(endless, 10s);
+  ASSERT_TRUE(answer);
+  EXPECT_TRUE(answer->worker_died);
+  EXPECT_TRUE(contains(answer->error, "wrote nothing for 1.5 s")) << answer->error;
+  EXPECT_LT(std::chrono::steady_clock::now() - stopped_at, 4s) << "not the 60 s budget";
+  const auto next = client.wait_for(client.submit(model_request("vec_add/scalar")), 10s);
+  ASSERT_TRUE(next && next->ok()) << (next ? next->error : client.latest().last_failure);
+  EXPECT_NE(client.latest().worker_pid, stopped_pid);
+}
+
+TEST(WorkerClient, TheHeartbeatKeepsAWorkerInALongPhaseAlive) {
+  WorkerClient client({.command = kWorkerCommand, .silence_timeout_seconds = 1.5});
+  const auto started = std::chrono::steady_clock::now();
+  // The largest model a request may ask for: seconds in one phase without a progress line of
+  // its own, so only the heartbeat speaks for the worker meanwhile.
+  const auto answer = client.wait_for(client.submit(model_request("matmul/naive", 0)), 60s);
+  ASSERT_TRUE(answer);
+  EXPECT_TRUE(answer->ok()) << answer->error;
+  EXPECT_GT(std::chrono::steady_clock::now() - started, 2s)
+      << "the request must outlast the silence limit for this test to mean anything";
+  EXPECT_EQ(client.latest().restarts, 0);
+}
+
 TEST(WorkerClient, AWorkerOfAnotherProtocolIsRefused) {
   WorkerClient client({.command = greeting_then_sleep(kProtocolVersion + 1)});
   ASSERT_TRUE(eventually([&] { return client.latest().status == WorkerStatus::failed; }));
-  EXPECT_TRUE(contains(client.latest().last_failure, "speaks protocol 2"))
+  EXPECT_TRUE(contains(client.latest().last_failure,
+                       "speaks protocol " + std::to_string(kProtocolVersion + 1)))
       << client.latest().last_failure;
 }
 

@@ -1,0 +1,385 @@
+// The GUI against a worker that fails, for the GPU machine:
+//   wl_worker_faults PROXY FAULT_WORKER [FAULTS]
+// The GUI's App, worker source and frames (headless, as the window draws them) in GPU mode, with
+// its worker behind wl_fault_proxy, are put through FAULTS (100) faults in turn during live
+// edits, full runs and measured sweeps: SIGKILL at a random moment, SIGSTOP (a hang), a garbage
+// line, a line cut in half, a worker that exits at start, a slow worker, and a run of a kernel
+// that faults with an illegal address (wl_fault_worker). After each fault the benchmark waits
+// for the panels to show an answer to what was asked, pressing F5 once more if the GUI shows an
+// error and waits, as a person would. It counts GUI hangs (a frame over 5 s), requests never
+// answered, user state lost (kernel, parameters, block, baseline, sweep, history) and the time
+// from each fault to the answer on screen, and prints a markdown table by fault.
+
+#include "front_end.h"
+#include "worker_source.h"
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <unistd.h>
+
+namespace wl::viz {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+enum class Fault { kill, stop, garbage, truncate, exit_at_start, slow, illegal };
+constexpr Fault kFaults[] = {Fault::kill,          Fault::stop, Fault::garbage, Fault::truncate,
+                             Fault::exit_at_start, Fault::slow, Fault::illegal};
+enum class Activity { live_edit, full_run, measured_sweep };
+constexpr double kAnswerLimitMs = 30000; // past this the request counts as never answered
+constexpr double kFrameHangMs = 5000;
+
+const char* fault_name(Fault fault) {
+  switch (fault) {
+  case Fault::kill:
+    return "SIGKILL at a random moment";
+  case Fault::stop:
+    return "SIGSTOP (hung worker)";
+  case Fault::garbage:
+    return "garbage line";
+  case Fault::truncate:
+    return "line cut in half, worker gone";
+  case Fault::exit_at_start:
+    return "worker exits at start";
+  case Fault::slow:
+    return "slow worker (1.5 s a line)";
+  case Fault::illegal:
+    return "illegal-address kernel";
+  }
+  return "?";
+}
+
+const char* activity_name(Activity activity) {
+  switch (activity) {
+  case Activity::live_edit:
+    return "live edit";
+  case Activity::full_run:
+    return "full run";
+  case Activity::measured_sweep:
+    return "measured sweep";
+  }
+  return "?";
+}
+
+// What the user made and must find again after any fault.
+struct UserState {
+  std::string kernel_id;
+  Params params;
+  BlockShape block;
+  std::string baseline;
+  std::size_t sweep_points = 0;
+  std::size_t history = 0;
+
+  static UserState of(const App& app) {
+    return {app.kernel_id,
+            app.params,
+            app.block(),
+            app.baseline_label(),
+            app.sweep.data ? app.sweep.data->points.size() : 0,
+            app.history.size()};
+  }
+  // What is missing from `now`, or "" when nothing is.
+  std::string lost_in(const UserState& now) const {
+    if (now.kernel_id != kernel_id || now.params != params)
+      return "kernel or parameters";
+    if (now.block.x != block.x || now.block.y != block.y)
+      return "block";
+    if (now.baseline != baseline)
+      return "baseline";
+    if (now.sweep_points < sweep_points)
+      return "sweep";
+    if (now.history < std::min(history, App::kHistoryLength))
+      return "history";
+    return "";
+  }
+};
+
+struct Outcome {
+  Fault fault;
+  Activity activity;
+  bool answered = false;
+  int retries = 0; // F5 pressed again after the GUI showed an error
+  double recovery_ms = 0;
+  double longest_frame_ms = 0;
+  std::string lost;
+  std::string error_seen;
+};
+
+class Bench {
+public:
+  Bench(App& app, WorkerSource& source, HeadlessGui& gui, fs::path control)
+      : m_app(app), m_source(source), m_gui(gui), m_control(std::move(control)) {}
+
+  // The first run, a pinned baseline and a measured sweep: the state the faults must not lose.
+  bool prepare() {
+    m_app.live = false;
+    m_app.run();
+    if (!frames_until([&] { return !m_source.busy() && m_app.latest && m_app.latest->timing; },
+                      60000)) {
+      std::printf("no first measurement: %s\n", m_app.last_error.c_str());
+      return false;
+    }
+    m_app.pin_baseline();
+    std::snprintf(m_app.sweep.x_sides.data(), m_app.sweep.x_sides.size(), "64:512:64");
+    m_app.measure_sweep();
+    return frames_until([&] { return sweep_done(0); }, 60000);
+  }
+
+  Outcome one(Fault fault, Activity activity) {
+    Outcome outcome{fault, activity};
+    m_longest_frame = 0;
+    const std::int64_t answered_before = newest_answer();
+    if (fault == Fault::exit_at_start) { // the next worker to start dies at once
+      flag("exit-at-start");
+      kill_worker(SIGKILL);
+    }
+    if (const char* name = flag_of(fault))
+      flag(name);
+    const auto fault_at = Clock::now();
+    begin(activity);
+    if (fault == Fault::kill || fault == Fault::stop)
+      inject_signal(fault == Fault::kill ? SIGKILL : SIGSTOP, activity);
+    outcome.answered = frames_until(
+        [&] {
+          if (done(activity, answered_before))
+            return true;
+          if (!m_source.busy() && !m_app.last_error.empty() && outcome.retries < 2 &&
+              !m_app.sweep.running) {
+            outcome.error_seen = m_app.last_error;
+            ++outcome.retries;
+            begin(activity); // F5 again
+          }
+          return false;
+        },
+        kAnswerLimitMs);
+    outcome.recovery_ms = ms_since(fault_at);
+    outcome.longest_frame_ms = m_longest_frame;
+    std::error_code ignored;
+    fs::remove(m_control / "slow", ignored);
+    outcome.lost = m_expected.lost_in(UserState::of(m_app));
+    m_expected = UserState::of(m_app);
+    return outcome;
+  }
+
+  void remember_state() { m_expected = UserState::of(m_app); }
+
+private:
+  static const char* flag_of(Fault fault) {
+    switch (fault) {
+    case Fault::garbage:
+      return "garbage";
+    case Fault::truncate:
+      return "truncate";
+    case Fault::slow:
+      return "slow";
+    case Fault::illegal:
+      return "illegal";
+    default:
+      return nullptr;
+    }
+  }
+
+  void flag(const char* name) { std::ofstream(m_control / name) << "1\n"; }
+
+  void frame() {
+    const auto start = Clock::now();
+    m_gui.render(1);
+    m_longest_frame = std::max(m_longest_frame, ms_since(start));
+  }
+
+  template <typename Done> bool frames_until(Done done_now, double limit_ms) {
+    const auto start = Clock::now();
+    while (ms_since(start) < limit_ms) {
+      frame();
+      if (done_now())
+        return true;
+    }
+    return false;
+  }
+
+  std::int64_t newest_answer() const {
+    const WorkerSnapshot s = m_source.snapshot();
+    return s.latest_result ? s.latest_result->id : 0;
+  }
+
+  // The action of a person: a block edit with Live on, F5, or Measure in the Sweep panel.
+  void begin(Activity activity) {
+    m_app.last_error.clear();
+    switch (activity) {
+    case Activity::live_edit:
+      m_app.live = true;
+      m_side = m_side >= 1024 ? 64 : m_side + 32;
+      m_app.set_block({m_side, 1, 1});
+      m_expected.block = {m_side, 1, 1};
+      break;
+    case Activity::full_run:
+      m_app.live = false;
+      m_app.run();
+      break;
+    case Activity::measured_sweep:
+      m_app.live = false;
+      m_app.measure_sweep();
+      break;
+    }
+  }
+
+  bool sweep_done(std::int64_t answered_before) const {
+    return !m_app.sweep.running && m_app.sweep.data && m_app.sweep.data->points.size() == 8 &&
+           newest_answer() > answered_before;
+  }
+
+  bool done(Activity activity, std::int64_t answered_before) const {
+    if (activity == Activity::measured_sweep)
+      return sweep_done(answered_before);
+    const BlockShape want = m_app.block();
+    return !m_source.busy() && newest_answer() > answered_before && m_app.latest &&
+           m_app.latest->timing && m_app.latest->launch.block.x == want.x &&
+           !m_app.latest_is_stale();
+  }
+
+  int worker_pid() {
+    frames_until([&] { return m_source.snapshot().worker_pid != 0; }, 10000);
+    return m_source.snapshot().worker_pid;
+  }
+
+  void kill_worker(int signal) {
+    if (const int pid = worker_pid(); pid > 0)
+      kill(pid, signal);
+  }
+
+  // A signal at a random moment of the request: early, mid-way or near its end.
+  void inject_signal(int signal, Activity activity) {
+    const double span_ms = activity == Activity::live_edit  ? 60
+                           : activity == Activity::full_run ? 700
+                                                            : 1500;
+    const double at_ms = std::uniform_real_distribution<double>(0, span_ms)(m_random);
+    const auto start = Clock::now();
+    while (ms_since(start) < at_ms)
+      frame();
+    kill_worker(signal);
+  }
+
+  App& m_app;
+  WorkerSource& m_source;
+  HeadlessGui& m_gui;
+  fs::path m_control;
+  UserState m_expected;
+  std::mt19937 m_random{20261123};
+  int m_side = 256;
+  double m_longest_frame = 0;
+};
+
+double median(std::vector<double> v) {
+  if (v.empty())
+    return 0;
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+void print_summary(const std::vector<Outcome>& outcomes) {
+  std::printf(
+      "\n| fault | tried | answered | F5 again | recovery median (ms) | recovery max (ms) "
+      "| longest frame (ms) | state lost | GUI hangs |\n|---|---|---|---|---|---|---|---|---|\n");
+  auto row = [](const char* name, const std::vector<const Outcome*>& of) {
+    std::vector<double> times;
+    int answered = 0, retried = 0, lost = 0, hangs = 0;
+    double longest = 0;
+    for (const Outcome* o : of) {
+      answered += o->answered;
+      retried += o->retries > 0;
+      lost += !o->lost.empty();
+      hangs += o->longest_frame_ms > kFrameHangMs;
+      longest = std::max(longest, o->longest_frame_ms);
+      if (o->answered)
+        times.push_back(o->recovery_ms);
+    }
+    std::printf("| %s | %zu | %d | %d | %.0f | %.0f | %.1f | %d | %d |\n", name, of.size(),
+                answered, retried, median(times),
+                times.empty() ? 0 : *std::max_element(times.begin(), times.end()), longest, lost,
+                hangs);
+  };
+  std::vector<const Outcome*> all;
+  for (Fault fault : kFaults) {
+    std::vector<const Outcome*> of;
+    for (const Outcome& o : outcomes)
+      if (o.fault == fault)
+        of.push_back(&o);
+    row(fault_name(fault), of);
+  }
+  for (const Outcome& o : outcomes)
+    all.push_back(&o);
+  row("**all**", all);
+}
+
+int run(const std::string& proxy, const std::string& fault_worker, int faults) {
+  const fs::path control =
+      fs::temp_directory_path() / ("warplens-faults-" + std::to_string(getpid()));
+  fs::create_directories(control);
+  App app = make_app("vec_add/scalar", "h100");
+  WorkerSourceOptions options;
+  options.client.command = proxy + " " + control.string() + " -- " + fault_worker;
+  options.client.start_timeout_seconds = 5; // as the GUI sets it
+  WorkerSource source(options);
+  app.source = &source;
+  HeadlessGui gui(app, 1440, 900);
+  std::printf("renderer: %s (%s)\n", gui.renderer().c_str(), gui.display_kind().c_str());
+
+  Bench bench(app, source, gui, control);
+  if (!bench.prepare()) {
+    std::printf("could not prepare: %s %s\n", app.last_error.c_str(), app.sweep.problem.c_str());
+    return 1;
+  }
+  bench.remember_state();
+  std::printf("| # | fault | during | answered | F5 again | recovery (ms) | longest frame (ms) | "
+              "state lost | error shown |\n|---|---|---|---|---|---|---|---|---|\n");
+  std::vector<Outcome> outcomes;
+  for (int i = 0; i < faults; ++i) {
+    const Fault fault = kFaults[i % std::size(kFaults)];
+    const auto activity = static_cast<Activity>((i / std::size(kFaults)) % 3);
+    outcomes.push_back(bench.one(fault, activity));
+    const Outcome& o = outcomes.back();
+    std::printf("| %d | %s | %s | %s | %d | %.0f | %.1f | %s | %.90s |\n", i + 1, fault_name(fault),
+                activity_name(activity), o.answered ? "yes" : "NO", o.retries, o.recovery_ms,
+                o.longest_frame_ms, o.lost.empty() ? "none" : o.lost.c_str(), o.error_seen.c_str());
+    std::fflush(stdout);
+  }
+  print_summary(outcomes);
+  const WorkerSnapshot last = source.snapshot();
+  std::printf("\nworkers started after the first: %d; GUI crashes: 0 (this process ran all %d "
+              "faults)\n",
+              last.restarts, faults);
+  std::error_code ignored;
+  fs::remove_all(control, ignored);
+  return 0;
+}
+
+} // namespace
+} // namespace wl::viz
+
+int main(int argc, char** argv) {
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: wl_worker_faults PROXY FAULT_WORKER [FAULTS]\n");
+    return 2;
+  }
+  try {
+    return wl::viz::run(argv[1], argv[2], argc > 3 ? std::stoi(argv[3]) : 100);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "wl_worker_faults: %s\n", e.what());
+    return 1;
+  }
+}
