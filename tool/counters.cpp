@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <optional>
 #include <random>
 #include <utility>
@@ -499,8 +500,11 @@ std::vector<CounterResult> CounterProfiler::profile(const std::vector<const Metr
     for (const std::vector<double>& launch_values : values) {
       CounterResult& result = results.emplace_back(common);
       for (std::size_t i = 0; i < collected.size(); ++i)
-        result.values.push_back({collected[i]->key, names[i], collected[i]->display,
-                                 collected[i]->unit, launch_values[i]});
+        if (std::isfinite(launch_values[i]))
+          result.values.push_back({collected[i]->key, names[i], collected[i]->display,
+                                   collected[i]->unit, launch_values[i]});
+        else
+          result.no_value.push_back(names[i]);
     }
   } catch (const CuptiFailure& failure) {
     common.reason = failure.what;

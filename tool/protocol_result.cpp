@@ -126,6 +126,8 @@ CounterResult counters_from(const Fields& f) {
     c.values.push_back(CounterValue{v.text("key", false), v.text("name"), v.text("display"),
                                     v.text("unit"), v.number("value", -kMaxDouble, kMaxDouble)});
   c.missing = f.texts("missing");
+  if (f.has("no_value")) // absent in results recorded before it existed
+    c.no_value = f.texts("no_value");
   return c;
 }
 

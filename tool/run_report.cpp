@@ -118,6 +118,8 @@ std::string counters_text(const RunResult& r) {
   }
   for (const std::string& name : c.missing)
     text += "  not on this chip: " + name + "\n";
+  for (const std::string& name : c.no_value)
+    text += "  no value from the profiler for this launch: " + name + "\n";
   return text;
 }
 
@@ -137,9 +139,9 @@ json counters_json(const CounterResult& c, const RunResult& r) {
                           {"difference", row.difference},
                           {"flagged", row.flagged},
                           {"reason", row.reason}});
-  return {{"available", c.available}, {"reason", c.reason},      {"chip", c.chip},
-          {"passes", c.passes},       {"seconds", c.seconds},    {"values", values},
-          {"missing", c.missing},     {"comparison", comparison}};
+  return {{"available", c.available}, {"reason", c.reason},     {"chip", c.chip},
+          {"passes", c.passes},       {"seconds", c.seconds},   {"values", values},
+          {"missing", c.missing},     {"no_value", c.no_value}, {"comparison", comparison}};
 }
 
 json sites_json(const LaunchPrediction& prediction) {

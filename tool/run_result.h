@@ -60,6 +60,9 @@ struct CounterResult {
   double seconds = 0; // wall time spent profiling
   std::vector<CounterValue> values;
   std::vector<std::string> missing; // metrics this chip does not have
+  // Metrics the profiler gave no number for in this launch (NaN): named as such, never shown as
+  // a value.
+  std::vector<std::string> no_value;
 
   const CounterValue* find(const std::string& key) const {
     for (const CounterValue& v : values)

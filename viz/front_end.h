@@ -21,6 +21,11 @@ Image read_framebuffer(int width, int height);
 // app.status.
 void save_requested_screenshot(App& app, const Image& window);
 
+// Whether the current OpenGL context was reset (by the GPU, after a fault anywhere on it); only
+// a robust context ("lose context on reset") reports it. `lookup` finds GL functions by name.
+using GlProcLookup = void (*(*)(const char*))();
+bool graphics_context_lost(GlProcLookup lookup);
+
 // Before a frame: the font rebuilt and uploaded again when the UI scale changed.
 void refresh_fonts(const App& app, GuiContext& gui);
 
@@ -38,6 +43,8 @@ public:
   // Plays a script to its end, frame by frame, and says how it ended.
   ScriptOutcome play(ScriptPlayer& player);
   void resize(int width, int height);
+  // Times the GPU reset the OpenGL context (a kernel faulted on it) and the GUI drew anew.
+  int context_resets() const { return m_context_resets; }
   std::string renderer() const; // GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
   std::string display_kind() const {
     return m_display_kind;
@@ -45,7 +52,9 @@ public:
 
 private:
   Image render_frame(ScriptPlayer* player);
+  void recover_context();
   struct Egl;
+  int m_context_resets = 0;
   App& m_app;
   int m_width, m_height;
   std::unique_ptr<Egl> m_egl;

@@ -23,7 +23,10 @@ namespace {
 constexpr const char* kGlslVersion = "#version 330 core";
 
 // An OpenGL 3.3 core context on `display`, current with no surface; EGL_NO_CONTEXT on failure.
-EGLContext make_context(EGLDisplay display) {
+// A robust context (reset notification "lose context on reset") where the driver offers one:
+// when a faulting kernel makes the GPU reset its graphics engine, such a context is reported
+// lost and drawn again, where a plain one may end the process inside the driver.
+EGLContext make_context(EGLDisplay display, bool& robust) {
   EGLint major = 0, minor = 0;
   if (!eglInitialize(display, &major, &minor))
     return EGL_NO_CONTEXT;
@@ -48,14 +51,26 @@ EGLContext make_context(EGLDisplay display) {
   EGLint count = 0;
   if (!eglChooseConfig(display, config_attributes, &config, 1, &count) || count == 0)
     return EGL_NO_CONTEXT;
-  const EGLint context_attributes[] = {EGL_CONTEXT_MAJOR_VERSION,
-                                       3,
-                                       EGL_CONTEXT_MINOR_VERSION,
-                                       3,
-                                       EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                       EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                                       EGL_NONE};
-  EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, context_attributes);
+  const EGLint robust_attributes[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                      3,
+                                      EGL_CONTEXT_MINOR_VERSION,
+                                      3,
+                                      EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                      EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                      EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY,
+                                      EGL_LOSE_CONTEXT_ON_RESET,
+                                      EGL_NONE};
+  const EGLint plain_attributes[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                     3,
+                                     EGL_CONTEXT_MINOR_VERSION,
+                                     3,
+                                     EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                     EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                     EGL_NONE};
+  EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, robust_attributes);
+  robust = context != EGL_NO_CONTEXT;
+  if (!robust)
+    context = eglCreateContext(display, config, EGL_NO_CONTEXT, plain_attributes);
   if (context == EGL_NO_CONTEXT)
     return EGL_NO_CONTEXT;
   if (!eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context)) {
@@ -70,12 +85,13 @@ EGLContext make_context(EGLDisplay display) {
 struct HeadlessGui::Egl {
   EGLDisplay display = EGL_NO_DISPLAY;
   EGLContext context = EGL_NO_CONTEXT;
+  bool robust = false;
   GLuint framebuffer = 0, colour = 0;
 
   bool try_display(EGLDisplay candidate) {
     if (candidate == EGL_NO_DISPLAY)
       return false;
-    context = make_context(candidate);
+    context = make_context(candidate, robust);
     if (context == EGL_NO_CONTEXT) {
       eglTerminate(candidate);
       return false;
@@ -104,6 +120,18 @@ struct HeadlessGui::Egl {
     if (try_display(eglGetDisplay(EGL_DEFAULT_DISPLAY)))
       return "default display";
     return "";
+  }
+
+  // After a reset the context and everything in it are gone: a new context and framebuffer.
+  bool remake(int width, int height) {
+    eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    eglDestroyContext(display, context);
+    framebuffer = colour = 0;
+    context = make_context(display, robust);
+    if (context == EGL_NO_CONTEXT)
+      return false;
+    make_framebuffer(width, height);
+    return true;
   }
 
   void resize_framebuffer(int width, int height) {
@@ -184,6 +212,10 @@ Image HeadlessGui::render_frame(ScriptPlayer* player) {
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   glFinish();
+  if (m_egl->robust && graphics_context_lost(eglGetProcAddress)) {
+    recover_context();
+    return render_frame(player);
+  }
   Image image = read_framebuffer(m_width, m_height);
   save_requested_screenshot(m_app, image);
   m_gui->save_if_changed();
@@ -203,6 +235,15 @@ ScriptOutcome HeadlessGui::play(ScriptPlayer& player) {
       std::this_thread::sleep_for(std::chrono::milliseconds(player.waiting() ? 30 : 10));
   }
   return *player.outcome();
+}
+
+// The App keeps every choice and result; only the drawing state is made again.
+void HeadlessGui::recover_context() {
+  ImGui_ImplOpenGL3_Shutdown();
+  if (!m_egl->remake(m_width, m_height) || !ImGui_ImplOpenGL3_Init(kGlslVersion))
+    throw UsageError("the GPU reset the GUI's OpenGL context and no new one could be made");
+  ++m_context_resets;
+  m_app.status = "the GPU reset its graphics engine (a kernel faulted); the window was drawn anew";
 }
 
 void HeadlessGui::resize(int width, int height) {
@@ -233,6 +274,18 @@ Image read_framebuffer(int width, int height) {
   for (std::size_t i = 3; i < image.rgba.size(); i += 4)
     image.rgba[i] = 255; // opaque PNGs
   return image;
+}
+
+bool graphics_context_lost(GlProcLookup lookup) {
+  using ResetStatus = GLenum (*)();
+  static const auto reset_status = [&] {
+    for (const char* name :
+         {"glGetGraphicsResetStatus", "glGetGraphicsResetStatusKHR", "glGetGraphicsResetStatusARB"})
+      if (const auto function = reinterpret_cast<ResetStatus>(lookup(name)))
+        return function;
+    return ResetStatus{};
+  }();
+  return reset_status && reset_status() != GL_NO_ERROR;
 }
 
 void refresh_fonts(const App& app, GuiContext& gui) {

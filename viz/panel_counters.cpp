@@ -104,6 +104,8 @@ void draw_measured(const RunResult& result, const App& app) {
   else
     ImGui::TextDisabled("Measured on %s in %d pass(es)", counters.chip.c_str(), counters.passes);
   counter_table("##measured", result, app, "");
+  for (const std::string& name : counters.no_value)
+    note_text("No value from the profiler for " + name + " in this launch: not shown as a number");
 }
 
 } // namespace

@@ -31,7 +31,9 @@ void request_stop(int) { g_stop_requested = true; }
 // Sleeps until an event or a result, waking now and then to notice a stop request.
 constexpr double kIdleWaitSeconds = 0.25;
 
-void render_frame(GLFWwindow* window, App& app, GuiContext& gui, ScriptPlayer* player) {
+// Returns false when the GPU reset the window's OpenGL context (after a kernel faulted on it):
+// the frame was lost and the window must be made again.
+bool render_frame(GLFWwindow* window, App& app, GuiContext& gui, ScriptPlayer* player) {
   refresh_fonts(app, gui);
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
@@ -51,26 +53,96 @@ void render_frame(GLFWwindow* window, App& app, GuiContext& gui, ScriptPlayer* p
     save_requested_screenshot(app, read_framebuffer(width, height));
   gui.save_if_changed();
   glfwSwapBuffers(window);
+  if (glfwGetWindowAttrib(window, GLFW_CONTEXT_ROBUSTNESS) == GLFW_LOSE_CONTEXT_ON_RESET &&
+      graphics_context_lost(glfwGetProcAddress))
+    return false;
   if (player)
     player->after_frame(app);
+  return true;
+}
+
+// A window with an OpenGL 3.3 core context, robust where the driver offers it: when a faulting
+// kernel makes the GPU reset its graphics engine, a robust context is reported lost (and the
+// window made again) where a plain one may end the process inside the driver.
+GLFWwindow* create_window(int width, int height) {
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_CONTEXT_ROBUSTNESS, GLFW_LOSE_CONTEXT_ON_RESET);
+  GLFWwindow* window = glfwCreateWindow(width, height, "WarpLens", nullptr, nullptr);
+  if (!window) {
+    glfwWindowHint(GLFW_CONTEXT_ROBUSTNESS, GLFW_NO_ROBUSTNESS);
+    window = glfwCreateWindow(width, height, "WarpLens", nullptr, nullptr);
+  }
+  if (window) {
+    glfwMakeContextCurrent(window);
+    glfwSwapInterval(1);
+  }
+  return window;
+}
+
+// The backends on `window`; "" or why not.
+std::string start_backends(GLFWwindow* window) {
+  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  // Keyboard navigation needs the backend's key map (1.86 asserts without it), so only here.
+  ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  if (ImGui_ImplOpenGL3_Init("#version 330 core"))
+    return "";
+  ImGui_ImplGlfw_Shutdown();
+  return "the OpenGL functions could not be loaded (Dear ImGui's loader opens libGL.so.1: install "
+         "libgl1)";
+}
+
+void stop_backends() {
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+}
+
+// The window again, where it was and as large, after its context was lost; the App keeps every
+// choice and result. nullptr (with `problem` set) when no new one can be made.
+GLFWwindow* remake_window(GLFWwindow* lost, std::string& problem) {
+  int x = 0, y = 0, width = 0, height = 0;
+  glfwGetWindowPos(lost, &x, &y);
+  glfwGetWindowSize(lost, &width, &height);
+  stop_backends();
+  glfwDestroyWindow(lost);
+  GLFWwindow* window = create_window(width, height);
+  if (!window) {
+    problem = "the GPU reset the window's OpenGL context and no new window could be made";
+    return nullptr;
+  }
+  glfwSetWindowPos(window, x, y);
+  problem = start_backends(window);
+  if (!problem.empty()) {
+    glfwDestroyWindow(window);
+    return nullptr;
+  }
+  return window;
 }
 
 // Runs frames until the window closes, the script ends, or the process is asked to stop
-// (Ctrl-C, a polite kill).
-void run_loop(GLFWwindow* window, App& app, GuiContext& gui, ScriptPlayer* player) {
+// (Ctrl-C, a polite kill). Returns the window then open (another one after a context reset), or
+// nullptr when none could be made again.
+GLFWwindow* run_loop(GLFWwindow* window, App& app, GuiContext& gui, ScriptPlayer* player,
+                     std::string& problem) {
   app.run(); // the first result arrives while the first frames show the empty states
   std::signal(SIGINT, request_stop);
   std::signal(SIGTERM, request_stop);
-  while (!glfwWindowShouldClose(window) && !g_stop_requested && !(player && player->finished())) {
+  while (window && !glfwWindowShouldClose(window) && !g_stop_requested &&
+         !(player && player->finished())) {
     if (player)
       if (const auto size = player->take_window_size())
         glfwSetWindowSize(window, size->first, size->second);
     const bool working = player || (app.source && app.source->busy());
     glfwWaitEventsTimeout(working ? 0.01 : kIdleWaitSeconds);
-    render_frame(window, app, gui, player);
+    if (!render_frame(window, app, gui, player)) {
+      window = remake_window(window, problem);
+      app.status = "the GPU reset its graphics engine (a kernel faulted); the window was made anew";
+    }
   }
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
+  return window;
 }
 
 } // namespace
@@ -82,17 +154,12 @@ bool run_window(App& app, const std::filesystem::path& config_dir, std::string& 
     problem = g_glfw_error.empty() ? "GLFW could not start" : g_glfw_error;
     return false;
   }
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  GLFWwindow* window = glfwCreateWindow(1440, 900, "WarpLens", nullptr, nullptr);
+  GLFWwindow* window = create_window(1440, 900);
   if (!window) {
     problem = g_glfw_error.empty() ? "no window could be created" : g_glfw_error;
     glfwTerminate();
     return false;
   }
-  glfwMakeContextCurrent(window);
-  glfwSwapInterval(1);
   {
     GuiContext gui(app, config_dir);
     if (!app.ui_scale_remembered) { // a first start: the monitor's content scale
@@ -100,20 +167,15 @@ bool run_window(App& app, const std::filesystem::path& config_dir, std::string& 
       glfwGetWindowContentScale(window, &x_scale, &y_scale);
       app.ui_scale = std::clamp(std::max(x_scale, y_scale), 0.5f, 4.0f);
     }
-    ImGui_ImplGlfw_InitForOpenGL(window, true);
-    // Keyboard navigation needs the backend's key map (1.86 asserts without it), so only here.
-    ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
-    if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {
-      problem = "the OpenGL functions could not be loaded (Dear ImGui's loader opens libGL.so.1: "
-                "install libgl1)";
-      ImGui_ImplGlfw_Shutdown();
-    } else {
-      run_loop(window, app, gui, player);
-      ImGui_ImplOpenGL3_Shutdown();
-      ImGui_ImplGlfw_Shutdown();
+    problem = start_backends(window);
+    if (problem.empty()) {
+      window = run_loop(window, app, gui, player, problem);
+      if (window)
+        stop_backends();
     }
   }
-  glfwDestroyWindow(window);
+  if (window)
+    glfwDestroyWindow(window);
   glfwTerminate();
   return problem.empty();
 }

@@ -32,7 +32,9 @@ for kernel in $kernels; do
     timeout 120 compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 20 \
       "$bench" shapes "$kernel" > "$log" 2>&1
     status=$?
-    errors=$(grep -oE 'ERROR SUMMARY: [0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1)
+    # memcheck, synccheck and initcheck end with "ERROR SUMMARY: N errors", racecheck with
+    # "RACECHECK SUMMARY: H hazards displayed (N errors, W warnings)".
+    errors=$(grep -oE 'ERROR SUMMARY: [0-9]+|\([0-9]+ errors' "$log" | grep -oE '[0-9]+' | tail -1)
     if [[ -z "$errors" ]]; then errors="exit $status"
     elif [[ $status -ne 0 && $status -ne 99 ]]; then errors="$errors (exit $status)"
     fi
