@@ -6,6 +6,8 @@
 //   truncate       half of the worker's next line, no newline, then both processes end
 //   slow           every line of the worker held back 1.5 s while the flag exists
 //   illegal        the next run or sweep request is for faults/illegal_address (wl_fault_worker)
+//   kill-during    (holds a kernel id) the worker killed mid-request, at the first progress line
+//                  of a request for that kernel, and the proxy with it, as by SIGKILL
 // A one-shot flag is removed when it fires. The worker's stderr passes through. The benchmark
 // kills or stops the real worker by the pid of its hello, which the proxy relays untouched.
 
@@ -14,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <poll.h>
 #include <signal.h>
 #include <string>
@@ -29,6 +32,7 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path g_control;
+std::string g_working_kernel; // of the last model, run or sweep request relayed
 
 // Whether the one-shot flag `name` was set; it is removed as it fires.
 bool fire(const char* name) {
@@ -39,6 +43,14 @@ bool fire(const char* name) {
 bool flag(const char* name) {
   std::error_code error;
   return fs::exists(g_control / name, error);
+}
+
+// The first line of a one-shot flag file; "" when there is none.
+std::string flag_text(const char* name) {
+  std::ifstream in(g_control / name);
+  std::string text;
+  std::getline(in, text);
+  return text;
 }
 
 void write_all(int fd, const std::string& text) {
@@ -55,6 +67,8 @@ void write_all(int fd, const std::string& text) {
 std::string request_line(const std::string& line) {
   auto request = nlohmann::json::parse(line, nullptr, false);
   const std::string type = request.is_object() ? request.value("type", "") : "";
+  if (type == "model" || type == "run" || type == "sweep")
+    g_working_kernel = request.value("kernel", "");
   if ((type != "run" && type != "sweep") || !fire("illegal"))
     return line;
   request["kernel"] = "faults/illegal_address";
@@ -114,6 +128,11 @@ int exit_code(pid_t pid) {
 
 // Relays the worker's line to the client, breaking it as the flags say. False: the proxy ends.
 bool answer_line(const Child& child, const std::string& line) {
+  if (line.find("\"type\":\"progress\"") != std::string::npos && !g_working_kernel.empty() &&
+      flag_text("kill-during") == g_working_kernel && fire("kill-during")) {
+    kill(child.pid, SIGKILL);
+    raise(SIGKILL); // the client sees its worker killed by signal 9
+  }
   if (flag("slow"))
     std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   if (fire("garbage"))

@@ -5,6 +5,8 @@
 
 #include <chrono>
 
+#include <unistd.h>
+
 namespace wl::viz::test {
 namespace {
 
@@ -267,6 +269,33 @@ TEST(StoryScript, AWorkerThatNeverSaysHelloIsGivenUpWithTheReason) {
             std::string::npos)
       << story.sidecar("a")["error"];
   EXPECT_LT(seconds, 30); // two tries of 5 s, not minutes
+}
+
+// A worker killed in the middle of a run (wl_fault_proxy kills it at the run's first progress
+// line): the GUI starts another, measures the launch again there, and keeps what was chosen.
+TEST(StoryScript, AWorkerKilledMidRunIsReplacedAndTheLaunchMeasuredAgain) {
+  const std::filesystem::path control = std::filesystem::temp_directory_path() /
+                                        ("warplens-kill-control-" + std::to_string(getpid()));
+  std::filesystem::create_directories(control);
+  write_file(control / "kill-during", "coalescing/stride\n");
+  const Story story = play("wait\nkey L\nclick \"coalescing/stride\"\nset \"stride\" 4 in "
+                           "\"Launch\"\nkey F5\nwait\nscreenshot a.png\n",
+                           std::string("--worker \"") + WARPLENS_FAULT_PROXY + " " +
+                               control.string() + " -- " + WARPLENS_BINARY + " worker\"");
+  const bool killed = !std::filesystem::exists(control / "kill-during");
+  std::filesystem::remove_all(control);
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  EXPECT_TRUE(killed) << "the proxy never killed the worker";
+  const nlohmann::json a = story.sidecar("a");
+  EXPECT_EQ(a["result"]["kernel"], "coalescing/stride") << a["error"];
+  EXPECT_EQ(a["result"]["params"]["stride"], 4);
+  EXPECT_EQ(a["configuration"]["live"], false);
+  EXPECT_EQ(a["configuration"]["measured_is_stale"], false);
+  // With a GPU the status says the worker was restarted; without one the new worker answered in
+  // model mode, as any worker there does.
+  const std::string mode = a["configuration"]["mode"];
+  EXPECT_TRUE(mode.find("restarted 1 time") != std::string::npos || mode.starts_with("model mode"))
+      << mode;
 }
 
 TEST(StoryStatus, TheStatusLineStaysShortAndTheSidecarSaysTheMode) {

@@ -70,7 +70,8 @@ RunResult full_result() {
                              .seconds = 0.03,
                              .values = {{"global_load_sectors", "l1tex__t_sectors",
                                          "Global load sectors", "sectors", 4096}},
-                             .missing = {"smsp__x"}};
+                             .missing = {"smsp__x"},
+                             .no_value = {"gpu__time_duration.sum"}};
   return r;
 }
 
@@ -116,6 +117,7 @@ TEST(WorkerProtocol, ARunResultKeepsTheFieldsTheGuiShows) {
   EXPECT_EQ(back.counters->chip, "GH100");
   ASSERT_EQ(back.counters->values.size(), 1u);
   EXPECT_DOUBLE_EQ(back.counters->values[0].value, 4096);
+  EXPECT_EQ(back.counters->no_value, original.counters->no_value) << "named, never a number";
   ASSERT_EQ(back.prediction.sites.size(), original.prediction.sites.size());
   EXPECT_EQ(back.prediction.sites[0].sectors, original.prediction.sites[0].sectors);
   EXPECT_EQ(run_json(back), run_json(original));
