@@ -156,8 +156,9 @@ void add_arch_commands(CLI::App& app) {
   cmd->add_option("--max-threads", options.request.kernel_max_threads,
                   "The kernel's own threads-per-block limit (launch bounds); 0 = the arch's")
       ->check(whole_number_option(0, kMaxInt));
+  // Not given: no waves. Given, at least one block (0 blocks is no launch at all).
   cmd->add_option("--grid", options.request.grid_blocks, "Blocks in the grid, for waves")
-      ->check(non_negative);
+      ->check(whole_number_option(1, kMaxInt));
   cmd->add_flag("--json", options.json, "Print one JSON object (keys in the README)");
   cmd->add_flag("--curves", options.curves,
                 "Add the impact curves (block size, registers, shared memory)");

@@ -92,8 +92,14 @@ std::vector<int> parse_side_list(const std::string& text, const std::string& opt
       sides.push_back(static_cast<int>(start + i * step));
     return sides;
   }
-  for (const std::string& part : split(text, ','))
-    sides.push_back(parse_int(part, option));
+  for (const std::string& part : split(text, ',')) {
+    const int side = parse_int(part, option);
+    // Measured twice, a side would be drawn twice; the list is the user's, so it is not thinned.
+    if (std::find(sides.begin(), sides.end(), side) != sides.end())
+      throw UsageError(shown + ": " + std::to_string(side) +
+                       " is listed twice; list each side once");
+    sides.push_back(side);
+  }
   if (sides.empty())
     throw UsageError(option + " is empty; write start:end:step or a comma-separated list");
   return sides;

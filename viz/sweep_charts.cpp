@@ -184,6 +184,31 @@ const SweepPoint* heatmap(const SweepData& data, SweepMetric metric, const Block
   return clicked;
 }
 
+namespace {
+
+// A tick step of 1, 2, 2.5 or 5 times a power of ten, at least `raw`: axes read in round numbers.
+double round_step(double raw) {
+  const double power = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double multiple : {1.0, 2.0, 2.5, 5.0})
+    if (multiple * power >= raw)
+      return multiple * power;
+  return 10 * power;
+}
+
+// The bottom and the step of a four-tick axis from `low` to at least `high`, on round numbers: an
+// occupancy of 97 % ends at 100, not at 97 * 1.05.
+std::pair<double, double> round_axis(double low, double high) {
+  double step = round_step(high > low ? (high - low) / 4 : 1);
+  double bottom = std::floor(low / step) * step;
+  while (bottom + 4 * step < high) { // the rounded-down bottom may leave the top short
+    step = round_step(step * 1.01);
+    bottom = std::floor(low / step) * step;
+  }
+  return {bottom, step};
+}
+
+} // namespace
+
 // A 1D sweep as a line over block x: the x axis in threads at the blocks' own positions (not by
 // index), the y axis with its figure, unit and values, the current launch marked, refused shapes
 // as gaps, each point's values on hover; the noise of measured points as a band.
@@ -203,8 +228,8 @@ const SweepPoint* line_chart(const SweepData& data, SweepMetric metric, const Bl
     }
   if (points.empty() || range.empty)
     return nullptr;
-  const double low = std::min(0.0, range.low),
-               high = range.high > low ? range.high * 1.05 : low + 1;
+  const auto [low, step] = round_axis(std::min(0.0, range.low), range.high);
+  const double high = low + 4 * step;
   const double x_low = points.front()->block.x,
                x_high = std::max(x_low + 1, double(points.back()->block.x));
   const float font = ImGui::GetFontSize(), axis = font * 4.5f;
@@ -223,10 +248,10 @@ const SweepPoint* line_chart(const SweepData& data, SweepMetric metric, const Bl
     return plot.y + height - static_cast<float>((y - low) / (high - low)) * height;
   };
   for (int tick = 0; tick <= 4; ++tick) { // y ticks with their values
-    const double y = low + (high - low) * tick / 4;
+    const double y = low + step * tick;
     draw->AddLine(ImVec2(plot.x, y_at(y)), ImVec2(plot.x + width, y_at(y)), grid);
     draw->AddText(ImVec2(origin.x, y_at(y) - font / 2), text,
-                  format_number(y, y >= 100 ? 0 : 2).c_str());
+                  format_number(y, step >= 1 ? 0 : 2).c_str());
   }
   // As many x ticks as fit without touching: the widest label and a gap per tick.
   const float widest = ImGui::CalcTextSize(std::to_string(points.back()->block.x).c_str()).x + font;
