@@ -51,32 +51,30 @@ EGLContext make_context(EGLDisplay display, bool& robust) {
   EGLint count = 0;
   if (!eglChooseConfig(display, config_attributes, &config, 1, &count) || count == 0)
     return EGL_NO_CONTEXT;
-  const EGLint robust_attributes[] = {EGL_CONTEXT_MAJOR_VERSION,
-                                      3,
-                                      EGL_CONTEXT_MINOR_VERSION,
-                                      3,
-                                      EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                      EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                                      EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY,
-                                      EGL_LOSE_CONTEXT_ON_RESET,
-                                      EGL_NONE};
-  const EGLint plain_attributes[] = {EGL_CONTEXT_MAJOR_VERSION,
-                                     3,
-                                     EGL_CONTEXT_MINOR_VERSION,
-                                     3,
-                                     EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                     EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                                     EGL_NONE};
-  EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, robust_attributes);
-  robust = context != EGL_NO_CONTEXT;
-  if (!robust)
-    context = eglCreateContext(display, config, EGL_NO_CONTEXT, plain_attributes);
+  // EGL 1.5's names for a robust context, then the extension's, then a plain context.
+  constexpr EGLint kCore = EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                   kCoreBit = EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT;
+  const EGLint attempts[3][11] = {
+      {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3, kCore, kCoreBit,
+       EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY, EGL_LOSE_CONTEXT_ON_RESET, EGL_NONE},
+      {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3, kCore, kCoreBit,
+       EGL_CONTEXT_OPENGL_ROBUST_ACCESS_EXT, EGL_TRUE,
+       EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT, EGL_LOSE_CONTEXT_ON_RESET_EXT, EGL_NONE},
+      {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3, kCore, kCoreBit, EGL_NONE}};
+  EGLContext context = EGL_NO_CONTEXT;
+  for (const EGLint* attributes : attempts)
+    if ((context = eglCreateContext(display, config, EGL_NO_CONTEXT, attributes)) != EGL_NO_CONTEXT)
+      break;
   if (context == EGL_NO_CONTEXT)
     return EGL_NO_CONTEXT;
   if (!eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context)) {
     eglDestroyContext(display, context);
     return EGL_NO_CONTEXT;
   }
+  GLint strategy = 0; // what the context does on a reset, as the driver made it
+  glGetIntegerv(GL_RESET_NOTIFICATION_STRATEGY, &strategy);
+  glGetError(); // a context without robustness may not know the query
+  robust = strategy == GL_LOSE_CONTEXT_ON_RESET;
   return context;
 }
 
@@ -167,6 +165,8 @@ HeadlessGui::HeadlessGui(App& app, int width, int height, std::filesystem::path 
     throw UsageError("headless size " + std::to_string(width) + "x" + std::to_string(height) +
                      " is out of range; allowed 1 to 8192 on each side");
   m_display_kind = m_egl->open();
+  if (!m_display_kind.empty() && m_egl->robust)
+    m_display_kind += ", robust context";
   if (m_display_kind.empty())
     throw UsageError("no EGL display offers an OpenGL 3.3 context (install libegl-mesa0 for "
                      "software rendering)");
