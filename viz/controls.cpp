@@ -15,6 +15,10 @@ ScreenRect rect_of(ImVec2 min, ImVec2 max) { return {min.x, min.y, max.x, max.y}
 
 ScreenRect window_clip() {
   const ImGuiWindow* window = ImGui::GetCurrentWindow();
+  // A menu bar's own items (Run, Live) lie outside the window's inner area, in the clip rectangle
+  // BeginMenuBar pushes.
+  if (window->DC.NavLayerCurrent == ImGuiNavLayer_Menu)
+    return rect_of(window->ClipRect.Min, window->ClipRect.Max);
   return rect_of(window->InnerClipRect.Min, window->InnerClipRect.Max);
 }
 

@@ -25,6 +25,10 @@ constexpr int kMostDetours = 6;    // tabs and tree nodes opened on the way to o
 constexpr int kMostScrolls = 200;  // wheel steps towards a control scrolled out of sight
 constexpr int kFramesToAppear = 5; // frames a control may take to appear after a click
 constexpr int kMostMoves = 30;     // frames a control may keep moving before it is pressed
+// Frames a panel is drawn before a screenshot saves it: a table sizes its columns over its first
+// frames, so a panel just shown (or a first frame) would be saved with squeezed columns.
+constexpr int kFramesToSettle = 3;
+constexpr int kShooting = 50; // the screenshot step's phase once the picture is asked for
 constexpr double kDefaultWaitSeconds = 60;
 
 std::string lower(std::string text) {
@@ -124,10 +128,12 @@ std::optional<std::pair<int, int>> window_size(const std::string& text) {
 double parse_seconds(const std::string& text, const std::string& where) {
   double value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value) ||
-      value <= 0 || value > 3600)
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
     throw UsageError(where + ": wait '" + clip(text) +
                      "' is not a number of seconds; allowed more than 0 up to 3600");
+  if (value <= 0 || value > 3600)
+    throw UsageError(where + ": wait '" + clip(text) +
+                     "' is out of range; allowed more than 0 up to 3600 seconds");
   return value;
 }
 
@@ -290,7 +296,7 @@ void ScriptPlayer::fail(const ScriptStep& step, int code, const std::string& mes
 void ScriptPlayer::next_step() {
   ++m_index;
   m_phase = 0;
-  m_detours = m_scrolls = m_looks = m_moves = 0;
+  m_detours = m_scrolls = m_looks = m_moves = m_drawn = 0;
   if (m_index >= m_script.steps.size())
     m_outcome = ScriptOutcome{0, ""};
 }
@@ -517,19 +523,38 @@ void ScriptPlayer::step_wait(App& app, const ScriptStep& step) {
              " s (" + (app.source ? app.source->mode() : "no source") + ")");
 }
 
+// A panel that is not in sight has its tab clicked first, as a person would; then the picture is
+// drawn a few frames as it stands before it is saved.
 void ScriptPlayer::step_screenshot(App& app, const ScriptStep& step) {
-  if (m_phase == 0) {
-    app.last_screenshot_path.clear();
-    app.screenshot = ScreenshotRequest{
-        step.args.size() == 2 ? script_panel(step.args[1]) : std::nullopt, step.args[0]};
+  const std::optional<Panel> panel =
+      step.args.size() == 2 ? script_panel(step.args[1]) : std::nullopt;
+  if (m_phase < kShooting) {
+    if (panel && !app.panel_rects[static_cast<int>(*panel)].visible) {
+      m_drawn = 0;
+      const ScriptStep tab{step.line, "click", {panel_title(*panel)}, ""};
+      if (clicked(app, tab))
+        m_phase = 0; // the tab is pressed; the panel shows from the next frame
+      return;
+    }
     m_input.x = m_input.y = -1e6f; // the pointer out of the picture: no tooltip over what is saved
-    m_phase = 1;
+    if (++m_drawn < kFramesToSettle)
+      return;
+    app.last_screenshot_path.clear();
+    app.screenshot = ScreenshotRequest{panel, step.args[0]};
+    m_phase = kShooting;
     return;
   }
   if (app.last_screenshot_path.empty())
     return fail(step, 1, clip(app.status, 200));
   // A taken name is never overwritten; the script's reader learns where the picture went instead.
-  if (app.last_screenshot_path != step.args[0])
+  std::error_code error;
+  if (std::filesystem::is_directory(step.args[0], error))
+    m_notes.push_back(m_script.file + ":" + std::to_string(step.line) + ": saved into " +
+                      step.args[0] + " as " + app.last_screenshot_path);
+  else if (app.last_screenshot_path == step.args[0] + ".png")
+    m_notes.push_back(m_script.file + ":" + std::to_string(step.line) + ": saved as " +
+                      app.last_screenshot_path + " (a picture's name ends in .png)");
+  else if (app.last_screenshot_path != step.args[0])
     m_notes.push_back(m_script.file + ":" + std::to_string(step.line) + ": " + step.args[0] +
                       " was taken; saved " + app.last_screenshot_path);
   next_step();

@@ -102,6 +102,7 @@ private:
   bool still_under_pointer(const ScriptStep& step, const std::string& label);
   int m_detours = 0, m_scrolls = 0, m_looks = 0,
       m_moves = 0; // on the way to the current step's control
+  int m_drawn = 0; // frames the picture a screenshot step saves has been drawn as it will be
   Input m_input;
   std::optional<std::pair<int, int>> m_window_size;
   std::optional<ScriptOutcome> m_outcome;

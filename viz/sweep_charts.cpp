@@ -207,6 +207,16 @@ std::pair<double, double> round_axis(double low, double high) {
   return {bottom, step};
 }
 
+// The decimals a tick step needs to be written exactly: 2.5 needs one, 0.25 two, 5 none.
+int decimals_of(double step) {
+  for (int decimals = 0; decimals < 4; ++decimals) {
+    const double scaled = step * std::pow(10.0, decimals);
+    if (std::abs(scaled - std::round(scaled)) < 1e-6 * scaled)
+      return decimals;
+  }
+  return 4;
+}
+
 } // namespace
 
 // A 1D sweep as a line over block x: the x axis in threads at the blocks' own positions (not by
@@ -244,14 +254,14 @@ const SweepPoint* line_chart(const SweepData& data, SweepMetric metric, const Bl
   const auto x_at = [&](double x) {
     return plot.x + static_cast<float>((x - x_low) / (x_high - x_low)) * width;
   };
-  const auto y_at = [&](double y) {
+  const auto y_at = [&, low = low](double y) {
     return plot.y + height - static_cast<float>((y - low) / (high - low)) * height;
   };
   for (int tick = 0; tick <= 4; ++tick) { // y ticks with their values
     const double y = low + step * tick;
     draw->AddLine(ImVec2(plot.x, y_at(y)), ImVec2(plot.x + width, y_at(y)), grid);
     draw->AddText(ImVec2(origin.x, y_at(y) - font / 2), text,
-                  format_number(y, step >= 1 ? 0 : 2).c_str());
+                  format_number(y, decimals_of(step)).c_str());
   }
   // As many x ticks as fit without touching: the widest label and a gap per tick.
   const float widest = ImGui::CalcTextSize(std::to_string(points.back()->block.x).c_str()).x + font;

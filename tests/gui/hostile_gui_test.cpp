@@ -181,7 +181,7 @@ const std::vector<InputCase> kSettings = {
     {"ScreenshotDirNumber", R"({"screenshot_dir": 5})", {"screenshot_dir 5"}},
     {"ManyBadValues",
      R"({"ui_scale": 9, "theme": 2, "live": 3, "arch": 4})",
-     {"arch 4", "(and 3 more)"}},
+     {"arch 4", "; also live, theme, ui_scale"}},
 };
 
 class HostileSettings : public testing::TestWithParam<InputCase> {};

@@ -191,6 +191,20 @@ TEST(StoryLaunch, AnInvalidBlockLeavesNoPanelOnTheOldLaunchUnmarked) {
             std::string::npos);
 }
 
+// The defect: Run and Live in the menu bar could not be clicked by a script ("cannot be scrolled
+// into sight"): the menu bar lies outside its window's inner area.
+TEST(StoryLaunch, RunAndLiveInTheMenuBarAreClicked) {
+  const Story story =
+      play("click \"vec_add/scalar\"\nwait\nclick \"Live\"\nset \"block\" 128 in \"Launch\"\n"
+           "wait\nscreenshot a.png\nclick \"Run\"\nwait\nscreenshot b.png\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const nlohmann::json a = story.sidecar("a"), b = story.sidecar("b");
+  EXPECT_EQ(a["configuration"]["live"], false);
+  EXPECT_EQ(a["configuration"]["measured_is_stale"], true) << "Live off: the edit is not run";
+  EXPECT_EQ(b["configuration"]["measured_is_stale"], false) << "Run ran the launch on screen";
+  EXPECT_EQ(b["result"]["block"], nlohmann::json({128, 1, 1}));
+}
+
 TEST(StoryLaunch, FirstStartOpensOnTheTreeWithLiveOn) {
   const Story story = play("wait\nscreenshot a.png\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
