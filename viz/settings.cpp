@@ -34,18 +34,22 @@ std::string read_text(const std::filesystem::path& file) {
 // The fields a settings file holds that WarpLens cannot use, each "KEY: why" for the message.
 class Refusals {
 public:
-  void add(std::string what) { m_items.push_back(std::move(what)); }
+  void add(std::string key, std::string what) {
+    m_keys.push_back(std::move(key));
+    m_items.push_back(std::move(what));
+  }
   bool empty() const { return m_items.empty(); }
-  // "ui_scale 1000: allowed 0.5 to 4 (and 2 more)": the first, in one short line.
+  // "ui_scale 1000: allowed 0.5 to 4; also block, theme": the first in full, the others named,
+  // in one short line.
   std::string summary() const {
     std::string text = clip(m_items.front(), 90);
-    if (m_items.size() > 1)
-      text += " (and " + std::to_string(m_items.size() - 1) + " more)";
-    return text;
+    for (std::size_t i = 1; i < m_keys.size(); ++i)
+      text += (i == 1 ? "; also " : ", ") + m_keys[i];
+    return clip(text, 160);
   }
 
 private:
-  std::vector<std::string> m_items;
+  std::vector<std::string> m_keys, m_items;
 };
 
 std::string shown(const json& value) { return clip(value.dump(), 40); }
@@ -56,7 +60,8 @@ float fraction_or(const json& j, const char* key, float fallback, Refusals& refu
   const json& value = j[key];
   if (value.is_number() && value.get<double>() >= 0.15 && value.get<double>() <= 0.85)
     return static_cast<float>(value.get<double>());
-  refusals.add(std::string("layout.") + key + " " + shown(value) + ": allowed 0.15 to 0.85");
+  refusals.add(std::string("layout.") + key,
+               std::string("layout.") + key + " " + shown(value) + ": allowed 0.15 to 0.85");
   return fallback;
 }
 
@@ -80,9 +85,10 @@ void apply_layout(App& app, const json& j, Refusals& refusals) {
         if (const std::optional<Tile> tile = parse_tile(j["tiles"][panel_name(panel)]))
           layout.tile[static_cast<int>(panel)] = *tile;
         else
-          refusals.add(std::string("layout.tiles.") + panel_name(panel) + " " +
-                       shown(j["tiles"][panel_name(panel)]) +
-                       ": allowed left, top_left, top_right, bottom");
+          refusals.add(std::string("layout.tiles.") + panel_name(panel),
+                       std::string("layout.tiles.") + panel_name(panel) + " " +
+                           shown(j["tiles"][panel_name(panel)]) +
+                           ": allowed left, top_left, top_right, bottom");
       }
   app.layout = layout;
 }
@@ -91,13 +97,15 @@ void apply_params(App& app, const json& params, Refusals& refusals) {
   const KernelDesc* kernel = app.kernel();
   for (auto& [name, value] : params.items()) {
     const auto spec = std::find_if(kernel->params.begin(), kernel->params.end(),
-                                   [&](const ParamSpec& p) { return p.name == name; });
+                                   [&name = name](const ParamSpec& p) { return p.name == name; });
     if (spec == kernel->params.end())
-      refusals.add("params." + clip(name, 30) + ": " + kernel->id + " has no such parameter");
+      refusals.add("params." + clip(name, 30),
+                   "params." + clip(name, 30) + ": " + kernel->id + " has no such parameter");
     else if (!value.is_number_integer() || value.get<std::int64_t>() < spec->min ||
              value.get<std::int64_t>() > spec->max)
-      refusals.add("params." + name + " " + shown(value) + ": allowed whole numbers " +
-                   std::to_string(spec->min) + " to " + std::to_string(spec->max));
+      refusals.add("params." + name, "params." + name + " " + shown(value) +
+                                         ": allowed whole numbers " + std::to_string(spec->min) +
+                                         " to " + std::to_string(spec->max));
     else
       app.params[name] = value.get<std::int64_t>();
   }
@@ -115,10 +123,10 @@ bool is_block(const json& block) {
 // is named in `refusals`. Keys WarpLens does not know (from a newer version) are left alone.
 void apply(App& app, const json& j, Refusals& refusals) {
   const auto refuse = [&](const char* key, const char* allowed) {
-    refusals.add(std::string(key) + " " + shown(j[key]) + ": " + allowed);
+    refusals.add(key, std::string(key) + " " + shown(j[key]) + ": " + allowed);
   };
   if (j.contains("kernel") && !(j["kernel"].is_string() && app.select_kernel(j["kernel"])))
-    refuse("kernel", "allowed a bundled kernel's id (warplens kernels lists them)");
+    refuse("kernel", "allowed a bundled kernel's id (warplens list names them)");
   if (j.contains("params") && j["params"].is_object())
     apply_params(app, j["params"], refusals);
   else if (j.contains("params"))
