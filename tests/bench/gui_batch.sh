@@ -13,7 +13,7 @@ BUILD=build/gpu # the paths the test executables were built with
 mkdir -p "$BUILD/app" "$BUILD/tests/bench"
 cp .gpu-run/bin/warplens "$BUILD/app/"
 cp .gpu-run/bin/wl_gpu_tests .gpu-run/bin/wl_gui_tests "$BUILD/tests/"
-cp .gpu-run/bin/wl_live_gui .gpu-run/bin/wl_bench "$BUILD/tests/bench/"
+cp .gpu-run/bin/wl_live_gui .gpu-run/bin/wl_bench .gpu-run/bin/wl_fault_proxy "$BUILD/tests/bench/"
 
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/device.txt"
 "$BUILD/tests/wl_gpu_tests" --gtest_filter="${GPU_TESTS:-*}" > "$OUT/gpu_tests.log" 2>&1
