@@ -1,0 +1,63 @@
+// Fuzzes the worker's request reader (`warplens worker`'s stdin): the input is cut into lines of
+// at most kMaxRequestLineBytes by read_bounded_line, and each line goes through parse_json_text
+// and request_from_json, as tool/worker.cpp reads them. An accepted request is then resolved into
+// a kernel launch as the worker does, and written and read again: the GUI writes every request
+// with request_to_json, so what one side reads the other must write the same.
+
+#include "block_text.h"
+#include "fuzz_support.h"
+#include "json_input.h"
+#include "kernel_request.h"
+#include "protocol.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+void resolve(const wl::WorkerRequest& request) {
+  std::vector<std::string> params;
+  for (const auto& [name, value] : request.params)
+    params.push_back(name + "=" + std::to_string(value));
+  wl::resolve_kernel_request(request.kernel_id, params, "",
+                             request.block ? wl::format_block(*request.block) : "");
+}
+
+[[noreturn]] void fail(const std::string& why, const nlohmann::json& written) {
+  std::fprintf(stderr, "request written back %s:\n%s\n", why.c_str(), written.dump().c_str());
+  std::abort();
+}
+
+void check_round_trip(const wl::WorkerRequest& request) {
+  const nlohmann::json written = wl::request_to_json(request);
+  try {
+    if (wl::request_to_json(wl::request_from_json(written)) != written)
+      fail("reads as another request", written);
+  } catch (const wl::UsageError& e) {
+    fail(std::string("is refused (") + e.what() + ")", written);
+  }
+}
+
+void read_line(const std::string& text) {
+  const nlohmann::json line = wl::parse_json_text(text, "request line", wl::kMaxRequestLineBytes);
+  const wl::WorkerRequest request = wl::request_from_json(line);
+  check_round_trip(request);
+  if (request.type == wl::RequestType::model || request.type == wl::RequestType::run ||
+      request.type == wl::RequestType::sweep)
+    resolve(request);
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::istringstream in{std::string(wl::fuzz::as_text(data, size))};
+  std::string text;
+  for (wl::LineStatus status;
+       (status = wl::read_bounded_line(in, text, wl::kMaxRequestLineBytes)) != wl::LineStatus::end;)
+    if (status == wl::LineStatus::line && text.find_first_not_of(" \t\r") != std::string::npos)
+      wl::fuzz::read_or_refuse([&] { read_line(text); });
+  return 0;
+}

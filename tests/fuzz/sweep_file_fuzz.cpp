@@ -1,0 +1,30 @@
+// Fuzzes the sweep file reader (`warplens --sweep-json FILE`, written by `warplens sweep --json`):
+// load_sweep takes only a path, so the input is written to a scratch file first. An accepted
+// sweep then gets what the Sweep panel computes from it: the figures it offers, each shape's
+// value, the ties with the best, and the CSV that Export writes.
+
+#include "fuzz_support.h"
+#include "sweep.h"
+#include "sweep_view.h"
+
+namespace {
+
+void show(const wl::viz::SweepData& sweep) {
+  for (const wl::viz::SweepMetric metric : wl::viz::offered_metrics(sweep)) {
+    for (const wl::SweepPoint& point : sweep.points)
+      if (point.result) {
+        wl::viz::sweep_value(*point.result, metric);
+        wl::viz::sweep_ideal(*point.result, metric);
+      }
+    wl::viz::tied_with_best(sweep.points, metric);
+  }
+  wl::sweep_csv(sweep.points);
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const auto file = wl::fuzz::scratch_file(wl::fuzz::as_text(data, size), "sweep.json");
+  wl::fuzz::read_or_refuse([&] { show(wl::viz::load_sweep(file)); });
+  return 0;
+}
