@@ -8,6 +8,7 @@
 #include "screenshot.h"
 #include "script.h"
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -55,6 +56,7 @@ private:
   void recover_context();
   struct Egl;
   int m_context_resets = 0;
+  std::chrono::steady_clock::time_point m_draw_after; // frames only cleared until then
   App& m_app;
   int m_width, m_height;
   std::unique_ptr<Egl> m_egl;

@@ -120,16 +120,30 @@ struct HeadlessGui::Egl {
     return "";
   }
 
-  // After a reset the context and everything in it are gone: a new context and framebuffer.
-  bool remake(int width, int height) {
-    eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-    eglDestroyContext(display, context);
-    framebuffer = colour = 0;
-    context = make_context(display, robust);
-    if (context == EGL_NO_CONTEXT)
+  // After a reset the context and everything in it are gone, and on NVIDIA's driver so is the
+  // display's own state: a new context on the old display faults on its first draw (reading
+  // address 0), which resets the engine again and takes the worker's CUDA context with it. So
+  // the display is closed and opened again, after a pause that lets the driver finish its
+  // recovery.
+  bool reopen(int width, int height, std::chrono::milliseconds pause) {
+    close();
+    std::this_thread::sleep_for(pause);
+    if (open().empty())
       return false;
     make_framebuffer(width, height);
-    return true;
+    return glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+  }
+
+  // Without GL calls: after a reset the context takes none, and the names die with it.
+  void close() {
+    if (display == EGL_NO_DISPLAY)
+      return;
+    eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    eglDestroyContext(display, context);
+    eglTerminate(display);
+    display = EGL_NO_DISPLAY;
+    context = EGL_NO_CONTEXT;
+    framebuffer = colour = 0;
   }
 
   void resize_framebuffer(int width, int height) {
@@ -153,9 +167,7 @@ struct HeadlessGui::Egl {
       glDeleteFramebuffers(1, &framebuffer);
     if (colour)
       glDeleteRenderbuffers(1, &colour);
-    eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-    eglDestroyContext(display, context);
-    eglTerminate(display);
+    close();
   }
 };
 
@@ -210,14 +222,17 @@ Image HeadlessGui::render_frame(ScriptPlayer* player) {
   const ImVec4 clear = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
   glClearColor(clear.x * 0.8f, clear.y * 0.8f, clear.z * 0.8f, 1);
   glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  const bool drawn = std::chrono::steady_clock::now() >= m_draw_after;
+  if (drawn)
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   glFinish();
   if (m_egl->robust && graphics_context_lost(eglGetProcAddress)) {
     recover_context();
     return render_frame(player);
   }
   Image image = read_framebuffer(m_width, m_height);
-  save_requested_screenshot(m_app, image);
+  if (drawn) // a screenshot asked for in a cleared frame waits for the next drawn one
+    save_requested_screenshot(m_app, image);
   m_gui->save_if_changed();
   if (player)
     player->after_frame(m_app);
@@ -237,12 +252,17 @@ ScriptOutcome HeadlessGui::play(ScriptPlayer& player) {
   return *player.outcome();
 }
 
-// The App keeps every choice and result; only the drawing state is made again.
+// The App keeps every choice and result; only the drawing state is made again, after a pause
+// that lets the driver finish its recovery. For a second after, frames are cleared but not
+// drawn: buffers the driver cannot yet back leave a draw reading address 0, which faults and
+// resets the engine again (and with it the worker's CUDA context).
 void HeadlessGui::recover_context() {
   ImGui_ImplOpenGL3_Shutdown();
-  if (!m_egl->remake(m_width, m_height) || !ImGui_ImplOpenGL3_Init(kGlslVersion))
+  if (!m_egl->reopen(m_width, m_height, std::chrono::milliseconds(250)) ||
+      !ImGui_ImplOpenGL3_Init(kGlslVersion))
     throw UsageError("the GPU reset the GUI's OpenGL context and no new one could be made");
   ++m_context_resets;
+  m_draw_after = std::chrono::steady_clock::now() + std::chrono::seconds(1);
   m_app.status = "the GPU reset its graphics engine (a kernel faulted); the window was drawn anew";
 }
 
