@@ -7,6 +7,8 @@
 #include "panels.h"
 #include "widgets.h"
 
+#include <algorithm>
+
 #include <imgui.h>
 
 namespace wl::viz {
@@ -103,7 +105,7 @@ void draw_measured(const RunResult& result, const App& app) {
                   std::to_string(counters.passes) + " passes; model mode: nothing ran here)");
   else
     ImGui::TextDisabled("Measured on %s in %d pass(es)", counters.chip.c_str(), counters.passes);
-  counter_table("##measured", result, app, "");
+  counter_table("##measured", result, app, nullptr);
   for (const std::string& name : counters.no_value)
     note_text("No value from the profiler for " + name + " in this launch: not shown as a number");
 }
@@ -136,10 +138,15 @@ void draw_counters(App& app) {
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
                                 ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable;
-  const float reserved =
-      result.counters && result.counters->available ? 0.45f * ImGui::GetContentRegionAvail().y : 0;
+  // The measured table is the latest run's, not the model's: room for it whenever that has one,
+  // and the sites table no taller than its rows.
+  const bool measured = app.latest && app.latest->counters && app.latest->counters->available;
+  const float reserved = measured ? 0.45f * ImGui::GetContentRegionAvail().y : 0;
+  const float rows_height =
+      (static_cast<float>(prediction.sites.size()) + 1.5f) * ImGui::GetTextLineHeightWithSpacing();
   const float table_height =
-      ImGui::GetContentRegionAvail().y - reserved - 3.5f * ImGui::GetTextLineHeightWithSpacing();
+      std::min(rows_height, ImGui::GetContentRegionAvail().y - reserved -
+                                3.5f * ImGui::GetTextLineHeightWithSpacing());
   if (ImGui::BeginTable("##sites", 4, flags, ImVec2(0, table_height))) {
     draw_headers();
     for (const SitePrediction& site : prediction.sites)
