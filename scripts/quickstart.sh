@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets WarpLens up on Debian 12 with the CUDA 13 toolkit, builds it and runs one job:
 #   scripts/quickstart.sh          the main job: the GUI (with no display, the default view as a PNG)
-#   scripts/quickstart.sh test     the whole test suite (GPU tests skip where there is no GPU)
+#   scripts/quickstart.sh test     the whole test suite (GPU tests skip where there is no GPU), the
+#                                  sanitized unit and gui tests, and the fuzz targets (30 s each)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,7 +18,10 @@ case "${1:-main}" in
     build/release/app/warplens
     ;;
   test)
+    # The suite, then the unit and gui tests under ASan + UBSan, then each reader fuzzed 30 s.
     cmake --workflow --preset ci
+    cmake --workflow --preset sanitize
+    cmake --workflow --preset fuzz
     ;;
   *)
     echo "usage: scripts/quickstart.sh [main|test]" >&2
