@@ -3,6 +3,7 @@
 #include "cli_numbers.h"
 #include "engine.h"
 #include "error.h"
+#include "figures.h"
 #include "protocol.h"
 #include "registry.h"
 #include "run_report.h"
@@ -183,14 +184,11 @@ void run_sweep_command(const SweepOptions& o) {
       continue;
     }
     const RunResult& r = *p.result;
-    const CounterValue* sectors = r.counters ? r.counters->find("global_load_sectors") : nullptr;
-    const CounterValue* loads = r.counters ? r.counters->find("global_load_instructions") : nullptr;
+    const std::optional<double> sectors_per_request = figure("sectors_per_request").measured(r);
     std::printf("%-12s %10.4f %9.1f %6.1f%% %6s %10s %10s  %s\n", format_block(p.block).c_str(),
                 r.timing->median_ms, r.gbps(), r.occupancy ? 100 * r.occupancy->occupancy : 0.0,
                 r.attributes ? std::to_string(r.attributes->registers).c_str() : "-",
-                sectors && loads && loads->value > 0
-                    ? format("%.2f", sectors->value / loads->value).c_str()
-                    : "-",
+                sectors_per_request ? format("%.2f", *sectors_per_request).c_str() : "-",
                 r.verification ? (r.verification->passed ? "yes" : "NO") : "-",
                 !r.counters             ? "not collected"
                 : r.counters->available ? format("%d passes", r.counters->passes).c_str()

@@ -1,8 +1,10 @@
 #pragma once
 // Measured counters beside the model's predictions for the same launch: one row per figure both
 // sides know, the difference, and, when it is over 2 %, the known reason if there is one (other L1
-// traffic in the bank-conflict counter, vectorised shared loads, a partial last wave, caches).
+// traffic in the bank-conflict counter, vectorised shared loads, a partial last wave, caches):
+// the figure table's prediction and reasons for each counter.
 
+#include "figures.h"
 #include "run_result.h"
 
 #include <optional>
@@ -13,6 +15,7 @@ namespace wl {
 
 struct ComparisonRow {
   std::string key;     // the metric key ("global_load_sectors")
+  const Figure* figure; // its entry in the figure table; nullptr for a key the table lacks
   std::string display; // "Global load sectors"
   std::string unit;
   std::optional<double> predicted;

@@ -501,8 +501,8 @@ std::vector<CounterResult> CounterProfiler::profile(const std::vector<const Metr
       CounterResult& result = results.emplace_back(common);
       for (std::size_t i = 0; i < collected.size(); ++i)
         if (std::isfinite(launch_values[i]))
-          result.values.push_back({collected[i]->key, names[i], collected[i]->display,
-                                   collected[i]->unit, launch_values[i]});
+          result.values.push_back({collected[i]->key, names[i], collected[i]->display(),
+                                   collected[i]->unit(), launch_values[i]});
         else
           result.no_value.push_back(names[i]);
     }

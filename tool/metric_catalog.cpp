@@ -22,14 +22,25 @@ std::vector<std::string> split_commas(const std::string& spec) {
   }
 }
 
+std::string counter_keys() {
+  std::string keys;
+  for (const Figure& f : all_figures())
+    if (f.counter)
+      keys.append(keys.empty() ? "" : ", ").append(f.key);
+  return keys;
+}
+
 MetricInfo metric_from(const Fields& m) {
-  return MetricInfo{m.text("key", false),
-                    m.text("name", false),
-                    m.has("fallbacks") ? m.texts("fallbacks") : std::vector<std::string>{},
-                    m.text("display"),
-                    m.text("unit"),
-                    m.text("panel"),
-                    m.text("meaning")};
+  MetricInfo info{m.text("key", false), m.text("name", false),
+                  m.has("fallbacks") ? m.texts("fallbacks") : std::vector<std::string>{}};
+  info.figure = find_figure(info.key);
+  if (!info.figure || !info.figure->counter) {
+    std::string wrong = "'"; // appended piece by piece: GCC 12's -Wrestrict misfires otherwise
+    wrong += clip(info.key, 40);
+    wrong += "' is no counter of the figure table";
+    m.fail("key", wrong, "allowed " + counter_keys());
+  }
+  return info;
 }
 
 } // namespace

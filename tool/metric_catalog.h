@@ -1,7 +1,10 @@
 #pragma once
 // The hardware counters WarpLens knows, as data (assets/metrics.json): which CUPTI metric feeds
-// which figure, its unit and meaning, fallbacks for chips that name it differently, and named
-// sets. Pure host code, so the catalog is read and checked without CUPTI or a GPU.
+// which counter figure of the figure table (figures.h, where its name, unit and meaning are),
+// fallbacks for chips that name it differently, and named sets. Pure host code, so the catalog
+// is read and checked without CUPTI or a GPU.
+
+#include "figures.h"
 
 #include <filesystem>
 #include <map>
@@ -11,13 +14,13 @@
 namespace wl {
 
 struct MetricInfo {
-  std::string key;                    // "global_load_sectors": our name for the figure
+  std::string key;                    // "global_load_sectors": a counter of the figure table
   std::string name;                   // "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
   std::vector<std::string> fallbacks; // other chips' names for the same figure
-  std::string display;                // "Global load sectors"
-  std::string unit;                   // "sectors", "bytes", "ns", "%", "warps", "threads"
-  std::string panel;                  // "global", "shared", "occupancy", "timings", "divergence"
-  std::string meaning;                // one line for tooltips
+  const Figure* figure = nullptr;     // display name, unit, panel, meaning: figures.h
+
+  std::string display() const { return std::string(figure->display); }
+  std::string unit() const { return std::string(figure->unit); }
 };
 
 struct MetricCatalog {

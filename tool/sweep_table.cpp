@@ -1,5 +1,6 @@
 #include "block_text.h"
 #include "error.h"
+#include "figures.h"
 #include "json_fields.h"
 #include "json_input.h"
 #include "protocol.h"
@@ -56,13 +57,13 @@ std::vector<std::string> counter_columns(const std::vector<SweepPoint>& points) 
   return names;
 }
 
-double predicted_total(const RunResult& r, MemorySpace space, AccessOp op,
-                       std::int64_t SitePrediction::*field) {
-  double total = 0;
-  for (const SitePrediction& s : r.prediction.sites)
-    if (s.space == space && s.op == op)
-      total += static_cast<double>(s.*field);
-  return total;
+// The counter figures the model predicts: a "predicted_KEY" column each, beside the counters.
+std::vector<const Figure*> predicted_columns() {
+  std::vector<const Figure*> columns;
+  for (const Figure& f : all_figures())
+    if (f.counter && f.predicted && f.key != "achieved_occupancy") // that one is a bound
+      columns.push_back(&f);
+  return columns;
 }
 
 } // namespace
@@ -129,9 +130,9 @@ std::string sweep_csv(const std::vector<SweepPoint>& points) {
          "theoretical_occupancy,registers,verified";
   for (const std::string& name : counters)
     csv << "," << name;
-  csv << ",predicted_global_load_requests,predicted_global_load_sectors,predicted_global_store_"
-         "sectors,"
-         "predicted_shared_load_wavefronts,predicted_shared_store_wavefronts\n";
+  for (const Figure* f : predicted_columns())
+    csv << ",predicted_" << f->key;
+  csv << "\n";
   for (const SweepPoint& p : points) {
     csv << p.block.x << "," << p.block.y << "," << p.block.z << ",";
     if (!p.result) {
@@ -155,14 +156,11 @@ std::string sweep_csv(const std::vector<SweepPoint>& points) {
           if (v.name == name)
             csv << format("%.6g", v.value);
     }
-    using enum MemorySpace;
-    using enum AccessOp;
-    csv << format(",%.0f,%.0f,%.0f,%.0f,%.0f\n",
-                  predicted_total(r, global, load, &SitePrediction::requests),
-                  predicted_total(r, global, load, &SitePrediction::sectors),
-                  predicted_total(r, global, store, &SitePrediction::sectors),
-                  predicted_total(r, shared, load, &SitePrediction::wavefronts),
-                  predicted_total(r, shared, store, &SitePrediction::wavefronts));
+    for (const Figure* f : predicted_columns()) {
+      const std::optional<double> predicted = f->predicted(r);
+      csv << "," << (predicted ? format("%.0f", *predicted) : "");
+    }
+    csv << "\n";
   }
   return csv.str();
 }

@@ -143,7 +143,7 @@ struct App {
   struct Sweep {
     std::array<char, 256> x_sides{"32:1024:32"},
         y_sides{"1"}; // as `sweep --block-x/--block-y` take them
-    SweepMetric metric = SweepMetric::theoretical_occupancy;
+    SweepMetric metric = sweep_metric("theoretical_occupancy");
     std::optional<SweepData> data;
     std::string problem;  // why the last sweep could not be made
     bool running = false; // a sweep sent to the source has not answered yet

@@ -38,7 +38,7 @@ void draw_measured(const RunResult& result, const App& app) {
   if (!counters_line(result, "requests and sectors"))
     return;
   ImGui::BeginChild("##global_measured", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 7));
-  counter_table("##global_counters", result, app, "global_");
+  counter_table("##global_counters", result, app, "global");
   ImGui::EndChild();
 }
 

@@ -16,26 +16,19 @@ std::string percent(double fraction) { return format_number(100 * fraction, 1) +
 void draw_summary(const App& app, const RunResult& result, const OccupancyResult& occupancy) {
   if (!begin_figure_table("##occupancy"))
     return;
-  figure_row(
-      "theoretical occupancy", percent(occupancy.occupancy),
-      "Resident warps per SM over the SM's maximum, from the toolkit's occupancy calculator.");
+  figure_row(figure("theoretical_occupancy"), percent(occupancy.occupancy));
   const std::string achieved =
       !app.latest             ? "not measured yet: Run (F5)"
       : app.latest_is_stale() ? achieved_occupancy_text(*app.latest) + " of another launch (F5)"
                               : achieved_occupancy_text(*app.latest);
-  figure_row("achieved occupancy", achieved,
-             "Warps active per cycle over the SM's maximum, from the hardware counters "
-             "(sm__warps_active.avg.pct_of_peak_sustained_active): below theoretical when warps "
-             "finish unevenly "
-             "or the last wave is partial.");
-  figure_row("blocks per SM", std::to_string(occupancy.blocks_per_sm));
-  figure_row("warps per SM", std::to_string(occupancy.warps_per_sm) + " of " +
-                                 std::to_string(occupancy.max_warps_per_sm));
+  figure_row(figure("achieved_occupancy"), achieved);
+  figure_row(figure("blocks_per_sm"), std::to_string(occupancy.blocks_per_sm));
+  figure_row(figure("warps_per_sm"), std::to_string(occupancy.warps_per_sm) + " of " +
+                                         std::to_string(occupancy.max_warps_per_sm));
   if (result.runtime_blocks_per_sm >= 0 && !app.latest_is_stale())
-    figure_row("runtime blocks per SM", std::to_string(result.runtime_blocks_per_sm),
-               "cudaOccupancyMaxActiveBlocksPerMultiprocessor on the device");
+    figure_row(figure("runtime_blocks_per_sm"), std::to_string(result.runtime_blocks_per_sm));
   if (result.attributes)
-    figure_row("registers / shared",
+    figure_row(std::string(figure("registers_and_shared").display).c_str(),
                std::to_string(result.attributes->registers) + " per thread, " +
                    format_bytes(static_cast<double>(occupancy.allocated_shared_memory_per_block)) +
                    " per block",
@@ -70,23 +63,18 @@ void draw_waves(const Waves& waves) {
   ImGui::TextDisabled("Waves");
   if (!begin_figure_table("##waves"))
     return;
-  figure_row("grid", format_count(waves.grid_blocks) + " blocks");
-  figure_row("blocks per wave", format_count(waves.blocks_per_wave),
-             "SMs x blocks per SM: one full wave");
-  figure_row("waves",
+  figure_row(figure("grid"), format_count(waves.grid_blocks) + " blocks");
+  figure_row(figure("blocks_per_wave"), format_count(waves.blocks_per_wave));
+  figure_row(figure("waves"),
              format_number(waves.waves, 2) + " (" + format_count(waves.full_waves) + " full)");
-  figure_row("tail",
-             waves.tail_blocks ? format_count(waves.tail_blocks) + " blocks, " +
-                                     percent(waves.tail_fill) + " full"
-                               : "none: the last wave is full",
-             "A partly filled last wave leaves SMs idle while it runs.");
+  figure_row(figure("tail"), waves.tail_blocks ? format_count(waves.tail_blocks) + " blocks, " +
+                                                  percent(waves.tail_fill) + " full"
+                                            : "none: the last wave is full");
   ImGui::EndTable();
 }
 
 std::optional<double> achieved_percent(const RunResult& result) {
-  const CounterValue* achieved =
-      result.counters ? result.counters->find("achieved_occupancy") : nullptr;
-  return achieved ? std::optional(achieved->value) : std::nullopt;
+  return figure("achieved_occupancy").measured(result);
 }
 
 // The pinned baseline's occupancy beside the latest, in points.

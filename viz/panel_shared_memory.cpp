@@ -37,7 +37,7 @@ void draw_measured(const RunResult& result, const App& app) {
   if (!counters_line(result, "wavefronts"))
     return;
   ImGui::BeginChild("##shared_measured", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 8));
-  counter_table("##shared_counters", result, app, "shared_");
+  counter_table("##shared_counters", result, app, "shared");
   ImGui::EndChild();
 }
 

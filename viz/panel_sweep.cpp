@@ -88,9 +88,9 @@ void draw_metric_choice(App& app, const SweepData& data) {
   if (std::find(offered.begin(), offered.end(), app.sweep.metric) == offered.end())
     app.sweep.metric = offered.front();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
-  if (ui::begin_combo("colour by", sweep_metric_name(app.sweep.metric))) {
+  if (ui::begin_combo("colour by", figure_label(*app.sweep.metric).c_str())) {
     for (SweepMetric m : offered)
-      if (ui::selectable(sweep_metric_name(m), m == app.sweep.metric))
+      if (ui::selectable(figure_label(*m).c_str(), m == app.sweep.metric))
         app.sweep.metric = m;
     ImGui::EndCombo();
   }

@@ -17,26 +17,20 @@ namespace {
 void draw_work(const RunResult& result) {
   if (!begin_figure_table("##work"))
     return;
-  figure_row(
-      "bytes moved", format_bytes(result.bytes_moved),
-      "The fewest bytes the kernel must move: every input read once, every output written once.");
+  figure_row(figure("bytes_moved"), format_bytes(result.bytes_moved));
   if (result.flops > 0)
-    figure_row("arithmetic", format_number(result.flops / 1e9, 3) + " GFLOP");
+    figure_row(figure("arithmetic"), format_number(result.flops / 1e9, 3) + " GFLOP");
   const double peak = result.arch.dram_bandwidth_gbps * 1e9;
   if (peak > 0) {
-    figure_row(
-        "at peak, bytes needed", format_number(result.bytes_moved / peak * 1e3, 4) + " ms",
-        "bytes moved / the arch's peak DRAM bandwidth: no run can be faster while memory-bound.");
+    figure_row(figure("time_at_peak_bytes"),
+               format_number(result.bytes_moved / peak * 1e3, 4) + " ms");
     double fetched = 0; // what the model's sectors bring in from global memory
     for (const SitePrediction& site : result.prediction.sites)
       if (site.space == MemorySpace::global)
         fetched += static_cast<double>(site.bytes_fetched);
     if (fetched > 0)
-      figure_row("at peak, sectors fetched",
-                 format_number(fetched / peak * 1e3, 4) + " ms (" + format_bytes(fetched) + ")",
-                 "The model's 32-byte sectors x 32 B / peak bandwidth: the floor for the access "
-                 "pattern as written "
-                 "(an upper bound on the traffic: the caches may serve part of it).");
+      figure_row(figure("time_at_peak_sectors"),
+                 format_number(fetched / peak * 1e3, 4) + " ms (" + format_bytes(fetched) + ")");
   }
   ImGui::EndTable();
 }
@@ -45,21 +39,18 @@ void draw_measurement(const RunResult& result) {
   const TimingStats& t = *result.timing;
   if (!begin_figure_table("##timing"))
     return;
-  figure_row("median", format_number(t.median_ms, 4) + " ms",
-             "Median of the cold samples (L2 flushed before each).");
-  figure_row("min", format_number(t.min_ms, 4) + " ms");
-  figure_row("noise",
-             format_number(100 * t.noise, 2) + " %" +
-                 (t.converged ? "" : " (budget reached first)"),
-             "Relative standard deviation of the samples; sampling stops under 0.5 %.");
-  figure_row("samples", std::to_string(t.samples));
-  figure_row("throughput", format_number(result.gbps(), 1) + " GB/s");
-  figure_row("share of peak",
-             format_number(100 * result.peak_bandwidth_fraction(), 1) + " % of " +
-                 format_number(result.arch.dram_bandwidth_gbps, 0) + " GB/s",
-             "Throughput over the device's peak DRAM bandwidth.");
+  figure_row(figure("median_time"), format_number(t.median_ms, 4) + " ms");
+  figure_row(figure("min_time"), format_number(t.min_ms, 4) + " ms");
+  figure_row(figure("noise"), format_number(100 * t.noise, 2) + " %" +
+                                  (t.converged ? "" : " (budget reached first)"));
+  figure_row(figure("samples"), std::to_string(t.samples));
+  figure_row(figure("throughput"), format_number(result.gbps(), 1) + " GB/s");
+  figure_row(figure("share_of_peak"), format_number(100 * result.peak_bandwidth_fraction(), 1) +
+                                          " % of " +
+                                          format_number(result.arch.dram_bandwidth_gbps, 0) +
+                                          " GB/s");
   if (result.flops > 0)
-    figure_row("compute", format_number(result.gflops(), 1) + " GFLOP/s");
+    figure_row(figure("compute"), format_number(result.gflops(), 1) + " GFLOP/s");
   ImGui::EndTable();
 }
 

@@ -115,7 +115,7 @@ json map_figures(const App& app, MemorySpace space) {
 json sweep_figures(const App& app) {
   json sweep = {{"x_sides", app.sweep.x_sides.data()},
                 {"y_sides", app.sweep.y_sides.data()},
-                {"metric", sweep_metric_name(app.sweep.metric)},
+                {"metric", figure_label(*app.sweep.metric)},
                 {"problem", app.sweep.problem},
                 {"running", app.sweep.running}};
   if (!app.sweep.data)
@@ -123,7 +123,7 @@ json sweep_figures(const App& app) {
   const SweepData& data = *app.sweep.data;
   json offered = json::array();
   for (SweepMetric metric : offered_metrics(data))
-    offered.push_back(sweep_metric_name(metric));
+    offered.push_back(figure_label(*metric));
   int allowed = 0;
   for (const SweepPoint& p : data.points)
     allowed += p.result ? 1 : 0;

@@ -26,7 +26,7 @@ struct Range {
 std::optional<double> colour_value(const SweepPoint& p, SweepMetric metric) {
   if (!p.result)
     return std::nullopt;
-  const std::optional<double> v = sweep_value(*p.result, metric);
+  const std::optional<double> v = figure_value(*metric, *p.result);
   const std::optional<double> ideal = sweep_ideal(*p.result, metric);
   if (v && ideal && *ideal > 0)
     return *v / *ideal;
@@ -47,11 +47,10 @@ Range value_range(const std::vector<SweepPoint>& points, SweepMetric metric) {
 // Green for the best end of the range, red for the worst; per-request figures against their
 // ideal, so a sweep where every shape is ideal is all green.
 ImU32 heat(double value, const Range& range, SweepMetric metric) {
-  const bool against_ideal =
-      metric == SweepMetric::sectors_per_request || metric == SweepMetric::wavefronts_per_request;
+  const bool against_ideal = metric->ideal_value != nullptr;
   const double low = against_ideal ? 1.0 : range.low;
   double t = range.high > low ? (value - low) / (range.high - low) : (against_ideal ? 0.0 : 0.5);
-  if (lower_is_better(metric))
+  if ((metric->better == Better::lower))
     t = 1 - t;
   return ImColor::HSV(static_cast<float>(0.33 * std::clamp(t, 0.0, 1.0)), 0.65f, 0.8f);
 }
@@ -60,8 +59,8 @@ std::string cell_tooltip(const SweepPoint& p, SweepMetric metric, bool tied) {
   std::string text = "block " + format_block(p.block);
   if (!p.result)
     return text + ": not allowed: " + p.refused;
-  const std::optional<double> v = sweep_value(*p.result, metric);
-  text += std::string(": ") + sweep_metric_name(metric) + " " +
+  const std::optional<double> v = figure_value(*metric, *p.result);
+  text += ": " + figure_label(*metric) + " " +
           (v ? format_number(*v, 4) : "not in this sweep");
   if (const std::optional<double> ideal = sweep_ideal(*p.result, metric))
     text += " (ideal " + format_number(*ideal, 2) + ")";
@@ -82,9 +81,8 @@ std::vector<int> distinct(const std::vector<SweepPoint>& points, int BlockShape:
 
 // The legend: a colour bar from best to worst with the figure's values at both ends.
 void colour_bar(const Range& range, SweepMetric metric, bool measured) {
-  const bool low_best = lower_is_better(metric);
-  const bool against_ideal =
-      metric == SweepMetric::sectors_per_request || metric == SweepMetric::wavefronts_per_request;
+  const bool low_best = (metric->better == Better::lower);
+  const bool against_ideal = metric->ideal_value != nullptr;
   const float width = ImGui::GetFontSize() * 12, height = ImGui::GetFontSize() * 0.8f;
   const ImVec2 at = ImGui::GetCursorScreenPos();
   ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -151,7 +149,7 @@ const SweepPoint* heatmap(const SweepData& data, SweepMetric metric, const Block
     const std::optional<double> v = colour_value(p, metric);
     if (v) {
       draw->AddRectFilled(min, max, heat(*v, range, metric));
-      const double shown_value = *sweep_value(*p.result, metric);
+      const double shown_value = *figure_value(*metric, *p.result);
       const std::string shown = format_number(shown_value, shown_value >= 100  ? 0
                                                            : shown_value >= 10 ? 1
                                                                                : 3);
@@ -231,7 +229,7 @@ const SweepPoint* line_chart(const SweepData& data, SweepMetric metric, const Bl
   Range range; // the figure's own values, not their ratio to the ideal
   for (const SweepPoint* p : points)
     if (const std::optional<double> v =
-            p->result ? sweep_value(*p->result, metric) : std::nullopt) {
+            p->result ? figure_value(*metric, *p->result) : std::nullopt) {
       range.low = range.empty ? *v : std::min(range.low, *v);
       range.high = range.empty ? *v : std::max(range.high, *v);
       range.empty = false;
@@ -277,13 +275,13 @@ const SweepPoint* line_chart(const SweepData& data, SweepMetric metric, const Bl
   ImVec2 previous;
   bool have_previous = false;
   for (const SweepPoint* p : points) {
-    const std::optional<double> v = p->result ? sweep_value(*p->result, metric) : std::nullopt;
+    const std::optional<double> v = p->result ? figure_value(*metric, *p->result) : std::nullopt;
     if (!v) {
       have_previous = false; // a refused shape is a gap
       continue;
     }
     const ImVec2 at(x_at(p->block.x), y_at(*v));
-    if (p->result->timing && (metric == SweepMetric::time || metric == SweepMetric::gbps)) {
+    if (p->result->timing && carries_noise(metric)) {
       const double spread = *v * p->result->timing->noise;
       draw->AddRectFilled(ImVec2(at.x - 3, y_at(*v + spread)), ImVec2(at.x + 3, y_at(*v - spread)),
                           band);
@@ -302,7 +300,7 @@ const SweepPoint* line_chart(const SweepData& data, SweepMetric metric, const Bl
   ImGui::SetCursorScreenPos(origin);
   ImGui::Dummy(ImVec2(axis + width, height + font * 2));
   ImGui::TextDisabled("%s against block x (threads); orange: the launch on screen",
-                      sweep_metric_name(metric));
+                      figure_label(*metric).c_str());
   return clicked;
 }
 

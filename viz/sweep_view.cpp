@@ -6,79 +6,34 @@
 #include "kernel_request.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
 namespace wl::viz {
 
-namespace {
-
-constexpr std::array kMetricNames = {"median time (ms)",       "throughput (GB/s)",
-                                     "achieved occupancy (%)", "theoretical occupancy (%)",
-                                     "sectors per request",    "wavefronts per request",
-                                     "registers per thread"};
-
-// Sectors or wavefronts per request over a memory space's sites; nullopt where it has none.
-std::optional<double> per_request(const RunResult& r, MemorySpace space, bool sectors, bool ideal) {
-  double amount = 0, requests = 0;
-  for (const SitePrediction& s : r.prediction.sites)
-    if (s.space == space) {
-      const std::int64_t actual = sectors ? s.sectors : s.wavefronts,
-                         best = sectors ? s.ideal_sectors : s.ideal_wavefronts;
-      amount += static_cast<double>(ideal ? best : actual);
-      requests += static_cast<double>(s.requests);
-    }
-  if (requests <= 0)
-    return std::nullopt;
-  return amount / requests;
+SweepMetric sweep_metric(std::string_view key) {
+  const Figure& f = figure(key);
+  if (!f.sweep)
+    throw std::logic_error("figure '" + std::string(key) + "' is not offered by sweeps");
+  return &f;
 }
 
-} // namespace
-
-const char* sweep_metric_name(SweepMetric metric) { return kMetricNames[static_cast<int>(metric)]; }
-
-bool lower_is_better(SweepMetric metric) {
-  return metric == SweepMetric::time || metric == SweepMetric::sectors_per_request ||
-         metric == SweepMetric::wavefronts_per_request || metric == SweepMetric::registers;
-}
-
-std::optional<double> sweep_value(const RunResult& r, SweepMetric metric) {
-  switch (metric) {
-  case SweepMetric::time:
-    return r.timing ? std::optional(r.timing->median_ms) : std::nullopt;
-  case SweepMetric::gbps:
-    return r.timing ? std::optional(r.gbps()) : std::nullopt;
-  case SweepMetric::achieved_occupancy: {
-    const CounterValue* v = r.counters ? r.counters->find("achieved_occupancy") : nullptr;
-    return v ? std::optional(v->value) : std::nullopt;
-  }
-  case SweepMetric::theoretical_occupancy:
-    return r.occupancy ? std::optional(100 * r.occupancy->occupancy) : std::nullopt;
-  case SweepMetric::sectors_per_request:
-    return per_request(r, MemorySpace::global, true, false);
-  case SweepMetric::wavefronts_per_request:
-    return per_request(r, MemorySpace::shared, false, false);
-  case SweepMetric::registers:
-    return r.attributes ? std::optional(double(r.attributes->registers)) : std::nullopt;
-  }
-  return std::nullopt;
+bool carries_noise(SweepMetric metric) {
+  return metric->key == "median_time" || metric->key == "throughput";
 }
 
 std::optional<double> sweep_ideal(const RunResult& r, SweepMetric metric) {
-  if (metric == SweepMetric::sectors_per_request)
-    return per_request(r, MemorySpace::global, true, true);
-  if (metric == SweepMetric::wavefronts_per_request)
-    return per_request(r, MemorySpace::shared, false, true);
-  return std::nullopt;
+  return metric->ideal_value ? metric->ideal_value(r) : std::nullopt;
 }
 
 std::vector<SweepMetric> offered_metrics(const SweepData& data) {
   std::vector<SweepMetric> offered;
-  for (SweepMetric metric : kAllSweepMetrics)
-    if (std::any_of(data.points.begin(), data.points.end(), [&](const SweepPoint& p) {
-          return p.result && sweep_value(*p.result, metric);
+  for (const Figure& f : all_figures())
+    if (f.sweep && std::any_of(data.points.begin(), data.points.end(), [&](const SweepPoint& p) {
+          return p.result && figure_value(f, *p.result);
         }))
-      offered.push_back(metric);
+      offered.push_back(&f);
   return offered;
 }
 
@@ -128,7 +83,7 @@ SweepData load_sweep(const std::filesystem::path& file) {
 
 std::vector<bool> tied_with_best(const std::vector<SweepPoint>& points, SweepMetric metric) {
   std::vector<bool> tied(points.size(), false);
-  if (metric != SweepMetric::time && metric != SweepMetric::gbps)
+  if (!carries_noise(metric))
     return tied;
   const SweepPoint* best = nullptr;
   for (const SweepPoint& p : points)

@@ -6,9 +6,9 @@
 // the reason. Cells within the measured noise of the best are ties, not ranks.
 
 #include "arch.h"
+#include "figures.h"
 #include "sweep.h"
 
-#include <array>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -16,27 +16,16 @@
 
 namespace wl::viz {
 
-enum class SweepMetric {
-  time,
-  gbps,
-  achieved_occupancy,
-  theoretical_occupancy,
-  sectors_per_request,
-  wavefronts_per_request,
-  registers
-};
-inline constexpr std::array kAllSweepMetrics = {SweepMetric::time,
-                                                SweepMetric::gbps,
-                                                SweepMetric::achieved_occupancy,
-                                                SweepMetric::theoretical_occupancy,
-                                                SweepMetric::sectors_per_request,
-                                                SweepMetric::wavefronts_per_request,
-                                                SweepMetric::registers};
+// A figure of the figure table a sweep can be coloured by (those marked `sweep`).
+using SweepMetric = const Figure*;
+SweepMetric sweep_metric(std::string_view key); // sweep_metric("median_time")
 
-const char* sweep_metric_name(SweepMetric metric); // "median time (ms)", ...
-bool lower_is_better(SweepMetric metric);
-// The figure of one shape's result, nullopt when the result has none (a model sweep has no time).
-std::optional<double> sweep_value(const RunResult& result, SweepMetric metric);
+// Whether the figure comes from the timing, so it carries the samples' noise (ties, bands).
+bool carries_noise(SweepMetric metric);
+// The figure's ideal for one shape where it has one (sectors and wavefronts per request: what
+// the access width needs at best), so a colour says how far from the ideal, not which shape is
+// smallest.
+std::optional<double> sweep_ideal(const RunResult& result, SweepMetric metric);
 
 struct SweepData {
   std::vector<SweepPoint> points;
@@ -48,11 +37,6 @@ struct SweepData {
 
 // The figures a sweep has for at least one shape: what its "colour by" list offers.
 std::vector<SweepMetric> offered_metrics(const SweepData& data);
-
-// The figure's ideal for one shape where it has one (sectors and wavefronts per request: what the
-// access width needs at best), so a colour says how far from the ideal, not which shape is
-// smallest.
-std::optional<double> sweep_ideal(const RunResult& result, SweepMetric metric);
 
 // The models for every shape on `arch`; a shape the kernel refuses carries the reason.
 SweepData model_sweep(const KernelDesc& kernel, const Params& params,

@@ -32,7 +32,7 @@ App app_from(const GuiOptions& options) {
     if (options.kernel_id.empty() && !data.kernel_id.empty())
       app.select_kernel(data.kernel_id);
     app.sweep.data = std::move(data);
-    app.sweep.metric = SweepMetric::time; // what a measured sweep is for
+    app.sweep.metric = sweep_metric("median_time"); // what a measured sweep is for
   }
   if (!options.sweep_x.empty() || !options.sweep_y.empty()) {
     const auto copy = [](const std::string& text, std::array<char, 256>& into, const char* option) {

@@ -261,8 +261,7 @@ void number_cell(const std::string& text) {
   ImGui::TextUnformatted(text.c_str());
 }
 
-void counter_table(const char* id, const RunResult& result, const App& app,
-                   const std::string& key_prefix) {
+void counter_table(const char* id, const RunResult& result, const App& app, const char* panel) {
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX |
                                 ImGuiTableFlags_ScrollY;
@@ -274,7 +273,7 @@ void counter_table(const char* id, const RunResult& result, const App& app,
     ImGui::TextDisabled("The baseline (%s) has no counters.", app.baseline_label().c_str());
   std::vector<ComparisonRow> rows;
   for (ComparisonRow& row : compare_counters(result))
-    if (row.key.starts_with(key_prefix))
+    if (!panel || (row.figure && row.figure->panel == panel))
       rows.push_back(std::move(row));
   const bool any_flagged =
       std::any_of(rows.begin(), rows.end(), [](const ComparisonRow& r) { return r.flagged; });
@@ -298,7 +297,7 @@ void counter_table(const char* id, const RunResult& result, const App& app,
     ImGui::TableNextColumn();
     ImGui::Text("%s (%s)", row.display.c_str(), row.unit.c_str());
     if (ImGui::IsItemHovered())
-      hover_text(row.key);
+      hover_text(row.figure ? row.key + ": " + std::string(row.figure->meaning) : row.key);
     ImGui::TableNextColumn();
     number_cell(row.predicted ? format_number(*row.predicted, 0) : "-");
     ImGui::TableNextColumn();
@@ -494,6 +493,10 @@ void figure_row(const char* label, const std::string& value, const char* tooltip
     hover_text(tooltip);
   ImGui::TableNextColumn();
   ImGui::TextUnformatted(value.c_str());
+}
+
+void figure_row(const Figure& figure, const std::string& value) {
+  figure_row(std::string(figure.display).c_str(), value, std::string(figure.meaning).c_str());
 }
 
 void empty_state(const std::string& text) {

@@ -3,6 +3,7 @@
 // the panels share. Colours come from the current style, so both themes work.
 
 #include "app.h"
+#include "figures.h"
 #include "memory_maps.h"
 #include "occupancy.h"
 
@@ -37,11 +38,11 @@ bool begin_site_table(const char* id, std::initializer_list<const char*> columns
 // beside its ideal ("8.00 (4.00)"); the panel fills the rest.
 void site_row(const SitePrediction& site, double per_request, double ideal_per_request);
 
-// The measured counters of `result` whose key starts with `key_prefix` ("" all, "global_",
-// "shared_"): predicted, measured, the difference (flagged over 2 %, the reason on hover), and the
-// baseline's value and the change when one is pinned. Fills the rest of the panel's height.
-void counter_table(const char* id, const RunResult& result, const App& app,
-                   const std::string& key_prefix);
+// The measured counters of `result` that the figure table puts in `panel` (a panel key, "global",
+// "shared"; nullptr: all): predicted, measured, the difference (flagged over 2 %, with its
+// reason), and the baseline's value and the change when one is pinned. Fills the rest of the
+// panel's height.
+void counter_table(const char* id, const RunResult& result, const App& app, const char* panel);
 
 // The counters of `result` for the memory panels: true when available; otherwise says why not.
 bool counters_line(const RunResult& result, const std::string& what);
@@ -84,6 +85,8 @@ bool begin_figure_table(const char* id);
 
 // "label  value" as a two-column table row, with an optional tooltip on the label.
 void figure_row(const char* label, const std::string& value, const char* tooltip = nullptr);
+// The same row for a figure of the figure table: its display name, its meaning on hover.
+void figure_row(const Figure& figure, const std::string& value);
 
 // Dimmed wrapped text: a legend or a note.
 void note_text(const std::string& text);

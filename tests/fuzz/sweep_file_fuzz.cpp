@@ -13,7 +13,7 @@ void show(const wl::viz::SweepData& sweep) {
   for (const wl::viz::SweepMetric metric : wl::viz::offered_metrics(sweep)) {
     for (const wl::SweepPoint& point : sweep.points)
       if (point.result) {
-        wl::viz::sweep_value(*point.result, metric);
+        wl::figure_value(*metric, *point.result);
         wl::viz::sweep_ideal(*point.result, metric);
       }
     wl::viz::tied_with_best(sweep.points, metric);

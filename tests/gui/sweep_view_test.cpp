@@ -22,8 +22,8 @@ TEST(SweepView, AModelSweepKeepsRefusedShapesWithTheReason) {
   EXPECT_FALSE(too_big.result);
   EXPECT_NE(too_big.refused.find("1024 threads"), std::string::npos) << too_big.refused;
   ASSERT_TRUE(data.points[0].result);
-  EXPECT_TRUE(sweep_value(*data.points[0].result, SweepMetric::theoretical_occupancy));
-  EXPECT_FALSE(sweep_value(*data.points[0].result, SweepMetric::time))
+  EXPECT_TRUE(figure_value(*sweep_metric("theoretical_occupancy"), *data.points[0].result));
+  EXPECT_FALSE(figure_value(*sweep_metric("median_time"), *data.points[0].result))
       << "a model sweep has no time";
 }
 
@@ -35,7 +35,7 @@ TEST(SweepView, AMeasuredSweepReadsBackWithItsTimesAndTies) {
   for (const SweepPoint& p : data.points)
     measured += p.result && p.result->timing && p.result->counters;
   EXPECT_EQ(measured, 23) << "256x8 is refused";
-  const std::vector<bool> tied = tied_with_best(data.points, SweepMetric::time);
+  const std::vector<bool> tied = tied_with_best(data.points, sweep_metric("median_time"));
   const auto best = std::min_element(
       data.points.begin(), data.points.end(), [](const SweepPoint& a, const SweepPoint& b) {
         const double ta = a.result ? a.result->timing->median_ms : 1e30,
@@ -48,7 +48,7 @@ TEST(SweepView, AMeasuredSweepReadsBackWithItsTimesAndTies) {
       const TimingStats &t = *data.points[i].result->timing, &b = *best->result->timing;
       EXPECT_LE(t.median_ms - b.median_ms, std::max(t.noise * t.median_ms, b.noise * b.median_ms));
     }
-  EXPECT_EQ(tied_with_best(data.points, SweepMetric::registers),
+  EXPECT_EQ(tied_with_best(data.points, sweep_metric("registers")),
             std::vector<bool>(data.points.size(), false))
       << "only timed figures carry a noise to tie within";
 }
@@ -81,7 +81,7 @@ TEST(SweepView, ThePanelDrawsAModelAndAMeasuredSweep) {
   ASSERT_TRUE(app.sweep.data) << app.sweep.problem;
   EXPECT_GT(grey_variance(gui.render(2)), 100);
   app.sweep.data = load_sweep(kMeasured);
-  app.sweep.metric = SweepMetric::time;
+  app.sweep.metric = sweep_metric("median_time");
   const std::filesystem::path png = scratch_dir() / "sweep.png";
   app.screenshot = ScreenshotRequest{Panel::sweep, png.string()};
   gui.render(2);

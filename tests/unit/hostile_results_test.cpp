@@ -144,13 +144,12 @@ INSTANTIATE_TEST_SUITE_P(Recordings, HostileRecordingText, testing::ValuesIn(kRe
 INSTANTIATE_TEST_SUITE_P(Sweeps, HostileSweepText, testing::ValuesIn(kSweepTexts),
                          test::case_name<TextCase>);
 
-const json kMetric = {{"key", "k"},  {"name", "n"},  {"display", "d"},
-                      {"unit", "u"}, {"panel", "p"}, {"meaning", "m"}};
+const json kMetric = {{"key", "duration"}, {"name", "gpu__time_duration.sum"}};
 
 std::string catalog_with(const Change& change) {
-  return changed(
-      json{{"metrics", json::array({kMetric})}, {"sets", {{"default", json::array({"k"})}}}},
-      change);
+  return changed(json{{"metrics", json::array({kMetric})},
+                      {"sets", {{"default", json::array({"duration"})}}}},
+                 change);
 }
 
 const std::vector<TextCase> kCatalogs = {
@@ -162,14 +161,22 @@ const std::vector<TextCase> kCatalogs = {
     {"FallbacksNumbers",
      catalog_with({"/metrics/0/fallbacks", json::array({1})}),
      {"metrics[0].fallbacks: holds 1"}},
-    {"DisplayNumber", catalog_with({"/metrics/0/display", 5}), {"metrics[0].display: 5"}},
+    {"NameNumber", catalog_with({"/metrics/0/name", 5}), {"metrics[0].name: 5"}},
+    {"KeyNotACounter",
+     catalog_with({"/metrics/0/key", "median_time"}),
+     {"metrics[0].key: 'median_time' is no counter of the figure table", "allowed duration"}},
+    {"KeyUnknown",
+     catalog_with({"/metrics/0/key", "k"}),
+     {"metrics[0].key: 'k' is no counter"}},
     {"MetricIsList",
      catalog_with({"/metrics/0", json::array()}),
      {"metrics[0]: a list of 0 items"}},
     {"SetUnknownMetric",
      catalog_with({"/sets/default/0", "bogus"}),
      {"sets.default: names unknown metric 'bogus'"}},
-    {"SetText", catalog_with({"/sets/default", "k"}), {"sets.default: 'k' is not a list"}},
+    {"SetText",
+     catalog_with({"/sets/default", "duration"}),
+     {"sets.default: 'duration' is not a list"}},
     {"SetsMissing", catalog_with({"/sets", {}, "", true}), {"sets: missing"}},
     {"TooManyMetrics",
      changed(json{{"metrics", json::array()}}, {"/metrics", json(std::vector<int>(5000, 1))}),

@@ -1,0 +1,104 @@
+// The figure table (tool/figures.cpp) against the data and code that read it: every counter in
+// the metric catalog is a counter figure and every counter figure has a CUPTI metric; keys are
+// unique; the comparison, the sweeps and the reasons read what the table says.
+
+#include "counter_comparison.h"
+#include "figures.h"
+#include "metric_catalog.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace wl {
+namespace {
+
+MetricCatalog shipped_catalog() {
+  return load_metric_catalog(std::string(WARPLENS_SOURCE_ASSETS) + "/metrics.json");
+}
+
+TEST(FigureTable, KeysAreUniqueAndEveryFigureIsDescribed) {
+  std::set<std::string_view> keys;
+  for (const Figure& f : all_figures()) {
+    EXPECT_TRUE(keys.insert(f.key).second) << "twice: " << f.key;
+    EXPECT_FALSE(f.display.empty()) << f.key;
+    EXPECT_FALSE(f.meaning.empty()) << f.key;
+    EXPECT_FALSE(f.panel.empty()) << f.key;
+    if (f.sweep)
+      EXPECT_TRUE(f.measured || f.predicted) << f.key << " is offered by sweeps but has no reader";
+    if (f.reason)
+      EXPECT_TRUE(f.predicted) << f.key << " has reasons for a difference but no prediction";
+  }
+}
+
+TEST(FigureTable, TheCatalogNamesEveryCounterFigureAndNothingElse) {
+  const MetricCatalog catalog = shipped_catalog();
+  for (const MetricInfo& m : catalog.metrics) {
+    ASSERT_NE(m.figure, nullptr) << m.key;
+    EXPECT_EQ(m.figure->key, m.key);
+    EXPECT_TRUE(m.figure->counter) << m.key;
+  }
+  for (const Figure& f : all_figures())
+    if (f.counter)
+      EXPECT_NE(catalog.find(std::string(f.key)), nullptr)
+          << f.key << " is a counter figure without a CUPTI metric in metrics.json";
+}
+
+TEST(FigureTable, UnknownKeysAreNoFigure) {
+  EXPECT_EQ(find_figure("bogus"), nullptr);
+  EXPECT_THROW(figure("bogus"), std::logic_error);
+  EXPECT_EQ(figure_label(figure("median_time")), "median time (ms)");
+  EXPECT_EQ(figure_label(figure("sectors_per_request")), "sectors per request");
+}
+
+// A launch with one global load site (2 requests, 8 sectors, ideal 4) and one shared load site
+// (2 requests, 4 wavefronts of which 2 are conflicts), measured with matching counters.
+RunResult measured_launch() {
+  RunResult r;
+  SitePrediction global_site{.name = "load a", .space = MemorySpace::global, .width = 4};
+  global_site.requests = 2, global_site.sectors = 8, global_site.ideal_sectors = 4;
+  SitePrediction shared_site{.name = "load s", .space = MemorySpace::shared, .width = 4};
+  shared_site.requests = 2, shared_site.wavefronts = 4, shared_site.ideal_wavefronts = 2;
+  shared_site.excess_wavefronts = 2;
+  r.prediction.sites = {global_site, shared_site};
+  r.counters = CounterResult{};
+  r.counters->available = true;
+  const auto add = [&](const char* key, double value) {
+    r.counters->values.push_back({key, "cupti.name", "stored display", "stored unit", value});
+  };
+  add("global_load_sectors", 8);
+  add("global_store_sectors", 0);
+  add("global_load_instructions", 2);
+  add("global_store_instructions", 0);
+  add("shared_load_wavefronts", 4);
+  add("shared_load_bank_conflicts", 5); // 3 more than the model: other L1 traffic
+  return r;
+}
+
+TEST(FigureTable, SweepValuesComeFromTheTablesReaders) {
+  const RunResult r = measured_launch();
+  EXPECT_EQ(figure_value(figure("sectors_per_request"), r), 4.0); // measured 8 / 2
+  EXPECT_EQ(figure("sectors_per_request").ideal_value(r), 2.0);   // model's ideal 4 / 2
+  EXPECT_EQ(figure_value(figure("wavefronts_per_request"), r), 2.0);
+  // A counter figure never falls back to its model value: achieved is not theoretical.
+  EXPECT_FALSE(figure_value(figure("achieved_occupancy"), r));
+  EXPECT_FALSE(figure_value(figure("median_time"), r));
+}
+
+TEST(FigureTable, TheComparisonUsesTheTablesNamesPredictionsAndReasons) {
+  const std::vector<ComparisonRow> rows = compare_counters(measured_launch());
+  ASSERT_EQ(rows.size(), 6u);
+  for (const ComparisonRow& row : rows) {
+    ASSERT_NE(row.figure, nullptr) << row.key;
+    EXPECT_EQ(row.display, row.figure->display) << "not the recording's own name";
+  }
+  const ComparisonRow& conflicts = rows[5];
+  EXPECT_EQ(conflicts.predicted, 2.0);
+  EXPECT_TRUE(conflicts.flagged);
+  EXPECT_NE(conflicts.reason.find("L1 data banks also serve"), std::string::npos)
+      << conflicts.reason;
+  EXPECT_FALSE(rows[0].flagged) << "8 sectors measured, 8 predicted";
+}
+
+} // namespace
+} // namespace wl

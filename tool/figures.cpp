@@ -1,0 +1,336 @@
+#include "figures.h"
+
+#include "text_format.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <stdexcept>
+
+namespace wl {
+
+namespace {
+
+using Sum = std::int64_t SitePrediction::*;
+using enum MemorySpace;
+using enum AccessOp;
+
+// The model's total of one field over the sites of one space and direction; nullopt without sites.
+std::optional<double> site_total(const RunResult& r, MemorySpace space, AccessOp op, Sum field) {
+  std::optional<double> total;
+  for (const SitePrediction& s : r.prediction.sites)
+    if (s.space == space && s.op == op)
+      total = total.value_or(0) + static_cast<double>(s.*field);
+  return total;
+}
+
+// Sectors or wavefronts per request over a memory space's sites; nullopt where it has none.
+std::optional<double> per_request(const RunResult& r, MemorySpace space, Sum amount_field) {
+  double amount = 0, requests = 0;
+  for (const SitePrediction& s : r.prediction.sites)
+    if (s.space == space) {
+      amount += static_cast<double>(s.*amount_field);
+      requests += static_cast<double>(s.requests);
+    }
+  if (requests <= 0)
+    return std::nullopt;
+  return amount / requests;
+}
+
+std::optional<double> counter(const RunResult& r, std::string_view key) {
+  const CounterValue* v = r.counters ? r.counters->find(std::string(key)) : nullptr;
+  return v ? std::optional(v->value) : std::nullopt;
+}
+
+// Measured sectors per global request, loads and stores together. The requests counters where
+// collected, else the instructions (each global instruction is one request on Volta and later).
+std::optional<double> measured_sectors_per_request(const RunResult& r) {
+  const auto loads = counter(r, "global_load_sectors"), stores = counter(r, "global_store_sectors");
+  auto load_requests = counter(r, "global_load_requests"),
+       store_requests = counter(r, "global_store_requests");
+  if (!load_requests || !store_requests) {
+    load_requests = counter(r, "global_load_instructions");
+    store_requests = counter(r, "global_store_instructions");
+  }
+  if (!loads || !stores || !load_requests || !store_requests ||
+      *load_requests + *store_requests <= 0)
+    return std::nullopt;
+  return (*loads + *stores) / (*load_requests + *store_requests);
+}
+
+bool within_tolerance(double a, double b) {
+  return std::fabs(a - b) <= 0.02 * std::max(std::fabs(b), 1.0);
+}
+
+std::string count(double v) { return format("%.0f", v); }
+
+// Shared wavefronts that differ: the reason, from the run's other counters.
+std::string shared_wavefront_reason(const RunResult& r, AccessOp op, double wavefronts) {
+  const std::string side = op == load ? "load" : "store";
+  const auto instructions = counter(r, "shared_" + side + "_instructions");
+  const auto requests = site_total(r, shared, op, &SitePrediction::requests);
+  if (instructions && requests && *instructions < 0.98 * *requests)
+    return "the compiler merged neighbouring shared accesses into wider ones (" +
+           count(*instructions) + " instructions where the source's sites make " +
+           count(*requests) +
+           "): a wide access moves more bytes per wavefront, so there are fewer wavefronts than "
+           "the source's accesses would need";
+  const auto conflicts = counter(r, "shared_" + side + "_bank_conflicts");
+  const auto excess = site_total(r, shared, op, &SitePrediction::excess_wavefronts);
+  const auto expected = site_total(r, shared, op, &SitePrediction::wavefronts);
+  if (conflicts && excess && expected && *conflicts > *excess &&
+      within_tolerance(wavefronts - *conflicts, *expected - *excess))
+    return "the extra wavefronts are the " + count(*conflicts - *excess) +
+           " bank conflicts the counter adds beyond the model's: the L1 data banks also serve the "
+           "launch's global traffic and collisions with it are charged to shared accesses. "
+           "Measured wavefronts minus counted conflicts (" +
+           count(wavefronts - *conflicts) + ") match the model's conflict-free wavefronts (" +
+           count(*expected - *excess) + ")";
+  return "";
+}
+
+std::string shared_instruction_reason(const RunResult&, double instructions, double requests) {
+  if (instructions > requests)
+    return "warps also issue the instruction with every lane switched off (the compiler "
+           "predicated the branch instead of jumping over it): " +
+           count(instructions - requests) +
+           " such instructions count here but move no data, so they add no wavefronts";
+  return "the compiler merged neighbouring shared accesses into wider ones (LDS.64/LDS.128): "
+         "fewer instructions than the source's accesses, the same bytes";
+}
+
+std::string bank_conflict_reason(const RunResult&, double measured, double predicted) {
+  if (measured <= predicted)
+    return "";
+  return "the L1 data banks also serve global, local and texture traffic, and the counter "
+         "includes their conflicts: compare the wavefronts, which the model predicts per site";
+}
+
+std::string global_sector_reason(const RunResult&, double, double) {
+  return "sectors also count accesses the model does not declare as sites (local-memory spills, "
+         "library code) or the compiler merged or split accesses";
+}
+
+std::string instruction_reason(const RunResult&, double, double) {
+  return "the compiler emits a different number of memory instructions than the source's "
+         "accesses (vectorised, unrolled or predicated differently)";
+}
+
+std::string achieved_occupancy_reason(const RunResult& r, double, double) {
+  if (r.occupancy && r.occupancy->waves && r.occupancy->waves->tail_blocks > 0)
+    return "achieved is below theoretical: the last wave is partial (" +
+           std::to_string(r.occupancy->waves->tail_blocks) + " blocks) and warps finish unevenly";
+  return "achieved occupancy averages resident warps over active cycles; blocks start and finish "
+         "unevenly";
+}
+
+std::optional<double> theoretical_occupancy(const RunResult& r) {
+  return r.occupancy ? std::optional(100 * r.occupancy->occupancy) : std::nullopt;
+}
+
+std::optional<double> median_time(const RunResult& r) {
+  return r.timing ? std::optional(r.timing->median_ms) : std::nullopt;
+}
+
+// A counter figure: its key reads the counter of the same key.
+template <std::size_t N> struct Key {
+  char text[N];
+  constexpr Key(const char (&k)[N]) { std::copy_n(k, N, text); }
+};
+template <Key key> std::optional<double> counter_of(const RunResult& r) {
+  return counter(r, key.text);
+}
+template <MemorySpace space, AccessOp op, Sum field>
+std::optional<double> model_total(const RunResult& r) {
+  return site_total(r, space, op, field);
+}
+
+constexpr std::string_view kSiteModel =
+    "the access model's sum over the kernel's sites, every warp's addresses evaluated";
+
+// clang-format off
+const std::array kFigures = {
+  // Timings
+  Figure{"median_time", "median time", "ms", "timings",
+         "Median of the cold samples (L2 flushed before each).",
+         "", "", Better::lower, false, true, nullptr, median_time},
+  Figure{"min_time", "min", "ms", "timings", "The fastest cold sample."},
+  Figure{"noise", "noise", "%", "timings",
+         "Relative standard deviation of the samples; sampling stops under 0.5 %."},
+  Figure{"samples", "samples", "", "timings", "Timed launches the median is taken over."},
+  Figure{"throughput", "throughput", "GB/s", "timings",
+         "The bytes the kernel must move over its median time.",
+         "", "the device's peak DRAM bandwidth", Better::higher, false, true, nullptr,
+         [](const RunResult& r) { return r.timing ? std::optional(r.gbps()) : std::nullopt; }},
+  Figure{"share_of_peak", "share of peak", "%", "timings",
+         "Throughput over the device's peak DRAM bandwidth.", "", "100 %", Better::higher},
+  Figure{"compute", "compute", "GFLOP/s", "timings", "Floating-point operations over the median time."},
+  Figure{"bytes_moved", "bytes moved", "bytes", "timings",
+         "The fewest bytes the kernel must move: every input read once, every output written once."},
+  Figure{"arithmetic", "arithmetic", "GFLOP", "timings", "Floating-point operations the launch performs."},
+  Figure{"time_at_peak_bytes", "at peak, bytes needed", "ms", "timings",
+         "bytes moved / the arch's peak DRAM bandwidth: no run can be faster while memory-bound."},
+  Figure{"time_at_peak_sectors", "at peak, sectors fetched", "ms", "timings",
+         "The model's 32-byte sectors x 32 B / peak bandwidth: the floor for the access pattern as "
+         "written (an upper bound on the traffic: the caches may serve part of it).",
+         "sectors from the access model x 32 B over the preset's bandwidth"},
+  Figure{"duration", "duration", "ns", "timings",
+         "GPU time of the profiled range around the launch: some microseconds more than the kernel "
+         "alone (ncu times the kernel alone; the median time is the kernel's)",
+         "", "", Better::lower, true},
+  Figure{"sm_active_cycles", "SM active cycles", "cycles", "timings",
+         "Cycles in which an SM had at least one warp resident, averaged over SMs",
+         "", "", Better::neither, true},
+  // Occupancy
+  Figure{"theoretical_occupancy", "theoretical occupancy", "%", "occupancy",
+         "Resident warps per SM over the SM's maximum, from the toolkit's occupancy calculator.",
+         "the occupancy calculator over the kernel's registers, shared memory and block",
+         "100 %", Better::higher, false, true, theoretical_occupancy},
+  Figure{"achieved_occupancy", "achieved occupancy", "%", "occupancy",
+         "Warps active per cycle over the SM's maximum, from the hardware counters: below "
+         "theoretical when warps finish unevenly or the last wave is partial.",
+         "the theoretical occupancy: the most it can reach", "the theoretical occupancy",
+         Better::higher, true, true, theoretical_occupancy, counter_of<"achieved_occupancy">,
+         nullptr, achieved_occupancy_reason},
+  Figure{"active_warps", "active warps per SM", "warps", "occupancy",
+         "Resident warps per active cycle, averaged over SMs", "", "", Better::higher, true},
+  Figure{"blocks_per_sm", "blocks per SM", "", "occupancy", "Blocks of this launch one SM holds at once."},
+  Figure{"warps_per_sm", "warps per SM", "", "occupancy", "Resident warps per SM, of the SM's maximum."},
+  Figure{"runtime_blocks_per_sm", "runtime blocks per SM", "", "occupancy",
+         "cudaOccupancyMaxActiveBlocksPerMultiprocessor on the device"},
+  Figure{"registers", "registers per thread", "", "occupancy",
+         "Registers each thread holds, from cudaFuncGetAttributes or the build's ptxas report.",
+         "", "", Better::lower, false, true, nullptr,
+         [](const RunResult& r) {
+           return r.attributes ? std::optional(double(r.attributes->registers)) : std::nullopt;
+         }},
+  Figure{"registers_and_shared", "registers / shared", "", "occupancy",
+         "Registers per thread and shared memory per block, as allocated."},
+  Figure{"grid", "grid", "blocks", "occupancy", "Blocks the launch's grid holds."},
+  Figure{"blocks_per_wave", "blocks per wave", "", "occupancy", "SMs x blocks per SM: one full wave"},
+  Figure{"waves", "waves", "", "occupancy", "The grid over one wave's blocks."},
+  Figure{"tail", "tail", "", "occupancy", "A partly filled last wave leaves SMs idle while it runs."},
+  // Global memory
+  Figure{"sectors_per_request", "sectors per request", "", "global",
+         "32-byte sectors each global request touches, loads and stores together.",
+         kSiteModel, "the sectors the lanes' bytes need when packed", Better::lower, false, true,
+         [](const RunResult& r) { return per_request(r, global, &SitePrediction::sectors); },
+         measured_sectors_per_request,
+         [](const RunResult& r) { return per_request(r, global, &SitePrediction::ideal_sectors); }},
+  Figure{"global_load_instructions", "global load instructions", "warp instructions", "global",
+         "LDG instructions executed by warps; on Volta and later each is one request to L1",
+         kSiteModel, "", Better::neither, true, false,
+         model_total<global, load, &SitePrediction::requests>, counter_of<"global_load_instructions">,
+         nullptr, instruction_reason},
+  Figure{"global_store_instructions", "global store instructions", "warp instructions", "global",
+         "STG instructions executed by warps; each is one request to L1",
+         kSiteModel, "", Better::neither, true, false,
+         model_total<global, store, &SitePrediction::requests>, counter_of<"global_store_instructions">,
+         nullptr, instruction_reason},
+  Figure{"global_load_requests", "global load requests", "requests", "global",
+         "Requests the LSU pipe sent to L1 for global loads", kSiteModel, "", Better::neither, true,
+         false, model_total<global, load, &SitePrediction::requests>,
+         counter_of<"global_load_requests">, nullptr, instruction_reason},
+  Figure{"global_store_requests", "global store requests", "requests", "global",
+         "Requests the LSU pipe sent to L1 for global stores", kSiteModel, "", Better::neither, true,
+         false, model_total<global, store, &SitePrediction::requests>,
+         counter_of<"global_store_requests">, nullptr, instruction_reason},
+  Figure{"global_load_sectors", "global load sectors", "sectors", "global",
+         "32-byte sectors global loads touched in L1", kSiteModel,
+         "the sectors the lanes' bytes need when packed", Better::lower, true, false,
+         model_total<global, load, &SitePrediction::sectors>, counter_of<"global_load_sectors">,
+         model_total<global, load, &SitePrediction::ideal_sectors>, global_sector_reason},
+  Figure{"global_store_sectors", "global store sectors", "sectors", "global",
+         "32-byte sectors global stores touched in L1", kSiteModel,
+         "the sectors the lanes' bytes need when packed", Better::lower, true, false,
+         model_total<global, store, &SitePrediction::sectors>, counter_of<"global_store_sectors">,
+         model_total<global, store, &SitePrediction::ideal_sectors>, global_sector_reason},
+  Figure{"dram_read_bytes", "DRAM bytes read", "bytes", "global",
+         "Bytes read from device memory (after L2)", "", "the bytes moved", Better::lower, true},
+  Figure{"dram_write_bytes", "DRAM bytes written", "bytes", "global",
+         "Bytes written to device memory (after L2)", "", "the bytes moved", Better::lower, true},
+  Figure{"l2_read_sectors_from_l1", "L2 sectors read by L1", "sectors", "global",
+         "Sectors L1 read from L2: global load misses in L1", "", "", Better::lower, true},
+  Figure{"l2_write_sectors_from_l1", "L2 sectors written by L1", "sectors", "global",
+         "Sectors L1 wrote to L2: global stores pass through", "", "", Better::lower, true},
+  // Shared memory
+  Figure{"wavefronts_per_request", "wavefronts per request", "", "shared",
+         "Shared-memory passes each request needs: 1 is conflict-free, n is an n-way bank "
+         "conflict.",
+         kSiteModel, "the wavefronts the access width needs with no bank conflict", Better::lower,
+         false, true,
+         [](const RunResult& r) { return per_request(r, shared, &SitePrediction::wavefronts); },
+         nullptr,
+         [](const RunResult& r) {
+           return per_request(r, shared, &SitePrediction::ideal_wavefronts);
+         }},
+  Figure{"shared_load_instructions", "shared load instructions", "warp instructions", "shared",
+         "LDS instructions executed by warps", kSiteModel, "", Better::neither, true, false,
+         model_total<shared, load, &SitePrediction::requests>, counter_of<"shared_load_instructions">,
+         nullptr, shared_instruction_reason},
+  Figure{"shared_store_instructions", "shared store instructions", "warp instructions", "shared",
+         "STS instructions executed by warps", kSiteModel, "", Better::neither, true, false,
+         model_total<shared, store, &SitePrediction::requests>, counter_of<"shared_store_instructions">,
+         nullptr, shared_instruction_reason},
+  Figure{"shared_load_wavefronts", "shared load wavefronts", "wavefronts", "shared",
+         "Passes of the shared-memory pipeline for loads: one per request without conflicts",
+         kSiteModel, "one per request (wider accesses need 2 or 4)", Better::lower, true, false,
+         model_total<shared, load, &SitePrediction::wavefronts>, counter_of<"shared_load_wavefronts">,
+         model_total<shared, load, &SitePrediction::ideal_wavefronts>,
+         [](const RunResult& r, double m, double) { return shared_wavefront_reason(r, load, m); }},
+  Figure{"shared_store_wavefronts", "shared store wavefronts", "wavefronts", "shared",
+         "Passes of the shared-memory pipeline for stores: one per request without conflicts",
+         kSiteModel, "one per request (wider accesses need 2 or 4)", Better::lower, true, false,
+         model_total<shared, store, &SitePrediction::wavefronts>, counter_of<"shared_store_wavefronts">,
+         model_total<shared, store, &SitePrediction::ideal_wavefronts>,
+         [](const RunResult& r, double m, double) { return shared_wavefront_reason(r, store, m); }},
+  Figure{"shared_load_bank_conflicts", "shared load bank conflicts", "wavefronts", "shared",
+         "Extra wavefronts shared loads needed because lanes hit the same bank",
+         "the wavefronts beyond the conflict-free ones, per site", "0", Better::lower, true, false,
+         model_total<shared, load, &SitePrediction::excess_wavefronts>,
+         counter_of<"shared_load_bank_conflicts">, nullptr, bank_conflict_reason},
+  Figure{"shared_store_bank_conflicts", "shared store bank conflicts", "wavefronts", "shared",
+         "Extra wavefronts shared stores needed because lanes hit the same bank",
+         "the wavefronts beyond the conflict-free ones, per site", "0", Better::lower, true, false,
+         model_total<shared, store, &SitePrediction::excess_wavefronts>,
+         counter_of<"shared_store_bank_conflicts">, nullptr, bank_conflict_reason},
+  // Divergence
+  Figure{"warp_instructions", "warp instructions", "warp instructions", "divergence",
+         "Instructions executed, counted once per warp", "", "", Better::neither, true},
+  Figure{"thread_instructions", "thread instructions", "thread instructions", "divergence",
+         "Instructions executed, counted once per active lane: 32 x warp instructions when no "
+         "lane is ever off", "", "32 per warp instruction", Better::higher, true},
+};
+// clang-format on
+
+} // namespace
+
+std::span<const Figure> all_figures() { return kFigures; }
+
+const Figure* find_figure(std::string_view key) {
+  const auto it = std::find_if(kFigures.begin(), kFigures.end(),
+                               [&](const Figure& f) { return f.key == key; });
+  return it == kFigures.end() ? nullptr : &*it;
+}
+
+const Figure& figure(std::string_view key) {
+  if (const Figure* f = find_figure(key))
+    return *f;
+  throw std::logic_error("no figure '" + std::string(key) + "' in the figure table");
+}
+
+std::optional<double> figure_value(const Figure& f, const RunResult& r) {
+  if (f.measured)
+    if (const auto value = f.measured(r); value || f.counter)
+      return value; // a counter's model value is a bound or a prediction, never its value
+  return f.predicted ? f.predicted(r) : std::nullopt;
+}
+
+std::string figure_label(const Figure& f) {
+  std::string label(f.display);
+  if (!f.unit.empty())
+    label += " (" + std::string(f.unit) + ")";
+  return label;
+}
+
+} // namespace wl

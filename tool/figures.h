@@ -1,0 +1,55 @@
+#pragma once
+// Every figure WarpLens shows, defined once: its key, display name, unit, meaning, the panel that
+// shows it, how the model predicts it, what is ideal and which way is better, how to read its
+// value from a result, and the known reasons a measurement differs from the prediction. The CLI
+// printers, JSON and CSV, the counter comparison, the panels, the sweep's "colour by" and the
+// baseline columns all read this table. The CUPTI metric names behind the counter figures, per
+// chip, are data (assets/metrics.json, keyed by the same keys), checked against the chip when
+// the profiler opens; everything else about a counter is here.
+
+#include "run_result.h"
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace wl {
+
+enum class Better { lower, higher, neither };
+
+// How a figure's value is read from one launch's result; nullopt where the result has none.
+using FigureReader = std::optional<double> (*)(const RunResult&);
+// Why a measured value may differ from the model's, from the run's other figures; "" if unknown.
+using FigureReason = std::string (*)(const RunResult&, double measured, double predicted);
+
+struct Figure {
+  std::string_view key = {};     // "global_load_sectors": the counter's key in metrics.json too
+  std::string_view display = {}; // "Global load sectors": every label, header and column says this
+  std::string_view unit = {};    // "sectors"; "" for a pure count or text
+  std::string_view panel = {};   // the panel table's key of the panel that shows it ("global", ...)
+  std::string_view meaning = {}; // one line, for tooltips and the README
+  std::string_view model = {};   // how the model predicts it; "" when it does not
+  std::string_view ideal = {};   // what is ideal, in words; "" when nothing is
+  Better better = Better::neither;
+  bool counter = false; // measured by a CUPTI metric of assets/metrics.json
+  bool sweep = false;   // offered by a sweep's "colour by"
+  FigureReader predicted = nullptr;   // the model's value
+  FigureReader measured = nullptr;    // the device's value (counters, timing, attributes)
+  FigureReader ideal_value = nullptr; // the ideal for this launch, where it has one
+  FigureReason reason = nullptr;      // known reasons for a measured-vs-model difference
+};
+
+std::span<const Figure> all_figures();
+// The figure of a key; nullptr when there is none.
+const Figure* find_figure(std::string_view key);
+// The figure of a key the code names; a key missing from the table is a programming error.
+const Figure& figure(std::string_view key);
+
+// Its value in a result: measured where the result has it; else, for a figure that is not a
+// counter, the model's (a counter figure's prediction is what the comparison sets beside it).
+std::optional<double> figure_value(const Figure& figure, const RunResult& result);
+// "median time (ms)": the display name with the unit, for axes, headers and lists.
+std::string figure_label(const Figure& figure);
+
+} // namespace wl
