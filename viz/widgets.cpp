@@ -275,10 +275,18 @@ void counter_table(const char* id, const RunResult& result, const App& app, cons
   for (ComparisonRow& row : compare_counters(result))
     if (!panel || (row.figure && row.figure->panel == panel))
       rows.push_back(std::move(row));
-  const bool any_flagged =
-      std::any_of(rows.begin(), rows.end(), [](const ComparisonRow& r) { return r.flagged; });
-  const int columns = 4 + (baseline ? 2 : 0) + (any_flagged ? 1 : 0);
-  if (!ImGui::BeginTable(id, columns, flags, ImVec2(0, ImGui::GetContentRegionAvail().y)))
+  // The reasons go under the table, wrapped to the panel's width, where a narrow panel still
+  // shows them whole; the table is no taller than its rows and leaves them room.
+  std::vector<const ComparisonRow*> flagged;
+  for (const ComparisonRow& row : rows)
+    if (row.flagged)
+      flagged.push_back(&row);
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float room = ImGui::GetContentRegionAvail().y - (flagged.empty() ? 0 : line * 1.5f);
+  const float height = std::min((static_cast<float>(rows.size()) + 2.0f) * line,
+                                flagged.empty() ? room : std::max(room * 0.6f, 6 * line));
+  const int columns = 4 + (baseline ? 2 : 0);
+  if (!ImGui::BeginTable(id, columns, flags, ImVec2(0, height)))
     return;
   ImGui::TableSetupScrollFreeze(1, 1); // the counter's name stays while the table scrolls sideways
   ImGui::TableSetupColumn("counter");
@@ -289,8 +297,6 @@ void counter_table(const char* id, const RunResult& result, const App& app, cons
     ImGui::TableSetupColumn(("baseline: " + app.baseline_label()).c_str());
     ImGui::TableSetupColumn("change");
   }
-  if (any_flagged)
-    ImGui::TableSetupColumn("why they differ");
   ImGui::TableHeadersRow();
   for (const ComparisonRow& row : rows) {
     ImGui::TableNextRow();
@@ -317,13 +323,13 @@ void counter_table(const char* id, const RunResult& result, const App& app, cons
       number_cell(change_text(row.measured, then ? std::optional(then->value) : std::nullopt,
                               row.unit == "%"));
     }
-    if (any_flagged) {
-      ImGui::TableNextColumn();
-      if (row.flagged)
-        ImGui::TextUnformatted(row.reason.empty() ? "no known reason" : row.reason.c_str());
-    }
   }
   ImGui::EndTable();
+  if (!flagged.empty())
+    ImGui::TextDisabled("Why they differ (over 2 %%):");
+  for (const ComparisonRow* row : flagged)
+    ImGui::TextWrapped("%s: %s", row->display.c_str(),
+                       row->reason.empty() ? "no known reason" : row->reason.c_str());
 }
 
 bool counters_line(const RunResult& result, const std::string& what) {
