@@ -372,14 +372,15 @@ bool serve(const WorkerRequest& request, Inbox& inbox, SessionCache& sessions,
 int run_worker() {
   std::signal(SIGPIPE, SIG_IGN); // a vanished client shows up as a failed write, not a signal
   // Never freed: the detached reader may sit in a blocking read of stdin until the process exits.
-  auto* writer = new ProtocolWriter;
-  auto* inbox = new Inbox(*writer);
+  // Held by static pointers, so they stay reachable to the end (no leak for LeakSanitizer).
+  static ProtocolWriter* const writer = new ProtocolWriter;
+  static Inbox* const inbox = new Inbox(*writer);
   writer->send(WorkerResponse{.id = 0,
                               .type = ResponseType::hello,
                               .protocol = kProtocolVersion,
                               .pid = static_cast<int>(getpid())});
   std::thread(read_requests, std::ref(*inbox), std::ref(*writer)).detach();
-  std::thread([writer] {
+  std::thread([] {
     for (;;) {
       std::this_thread::sleep_for(kHeartbeat / 4);
       writer->heartbeat();
