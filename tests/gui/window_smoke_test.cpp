@@ -83,10 +83,12 @@ struct Desktop {
   json screenshot_sidecar() const {
     std::size_t before = count();
     xdotool("key --window " + window + " F12");
-    for (int i = 0; i < 100 && count() == before; ++i)
+    // Software rendering of a first frame can take seconds on a loaded machine.
+    for (int i = 0; i < 300 && count() == before; ++i)
       std::this_thread::sleep_for(100ms);
     std::filesystem::path newest;
-    for (const auto& entry : std::filesystem::directory_iterator(pictures))
+    std::error_code missing; // no folder yet: F12 saved nothing
+    for (const auto& entry : std::filesystem::directory_iterator(pictures, missing))
       if (entry.path().extension() == ".json" &&
           (newest.empty() ||
            std::filesystem::last_write_time(entry) > std::filesystem::last_write_time(newest)))
