@@ -124,6 +124,12 @@ std::string achieved_occupancy_reason(const RunResult& r, double, double) {
          "unevenly";
 }
 
+// Thread instructions per warp instruction: 32 when no lane of any warp ever idles.
+std::optional<double> lanes_per_instruction(const RunResult& r) {
+  const auto threads = counter(r, "thread_instructions"), warps = counter(r, "warp_instructions");
+  return threads && warps && *warps > 0 ? std::optional(*threads / *warps) : std::nullopt;
+}
+
 std::optional<double> theoretical_occupancy(const RunResult& r) {
   return r.occupancy ? std::optional(100 * r.occupancy->occupancy) : std::nullopt;
 }
@@ -216,7 +222,8 @@ const std::array kFigures = {
          kSiteModel, "the sectors the lanes' bytes need when packed", Better::lower, false, true,
          [](const RunResult& r) { return per_request(r, global, &SitePrediction::sectors); },
          measured_sectors_per_request,
-         [](const RunResult& r) { return per_request(r, global, &SitePrediction::ideal_sectors); }},
+         [](const RunResult& r) { return per_request(r, global, &SitePrediction::ideal_sectors); },
+         nullptr, "sectors/req"},
   Figure{"global_load_instructions", "global load instructions", "warp instructions", "global",
          "LDG instructions executed by warps; on Volta and later each is one request to L1",
          kSiteModel, "", Better::neither, true, false,
@@ -263,7 +270,8 @@ const std::array kFigures = {
          nullptr,
          [](const RunResult& r) {
            return per_request(r, shared, &SitePrediction::ideal_wavefronts);
-         }},
+         },
+         nullptr, "wavefronts/req"},
   Figure{"shared_load_instructions", "shared load instructions", "warp instructions", "shared",
          "LDS instructions executed by warps", kSiteModel, "", Better::neither, true, false,
          model_total<shared, load, &SitePrediction::requests>, counter_of<"shared_load_instructions">,
@@ -294,7 +302,51 @@ const std::array kFigures = {
          "the wavefronts beyond the conflict-free ones, per site", "0", Better::lower, true, false,
          model_total<shared, store, &SitePrediction::excess_wavefronts>,
          counter_of<"shared_store_bank_conflicts">, nullptr, bank_conflict_reason},
+  // One access site over the launch (the site tables) or one warp's access (the memory maps);
+  // their keys are the fields of a site in `warplens model --json` and of a map in a sidecar.
+  Figure{.key = "requests", .display = "requests", .unit = "requests", .panel = "counters",
+         .meaning = "Warp-level instructions at this site over the whole launch", .model = kSiteModel},
+  Figure{.key = "width", .display = "width", .unit = "B", .panel = "counters",
+         .meaning = "Bytes each lane loads or stores at this site"},
+  Figure{.key = "sectors", .display = "sectors", .unit = "sectors", .panel = "global",
+         .meaning = "32-byte sectors the site's requests touch (one warp's, in the warp map)",
+         .model = kSiteModel, .ideal = "ideal sectors", .better = Better::lower},
+  Figure{.key = "ideal_sectors", .display = "ideal sectors", .unit = "sectors", .panel = "global",
+         .meaning = "The sectors the lanes' bytes would need packed side by side"},
+  Figure{.key = "lines", .display = "lines", .unit = "128-byte lines", .panel = "global",
+         .meaning = "128-byte cache lines one warp's access touches"},
+  Figure{.key = "bytes_used", .display = "bytes used", .unit = "bytes", .panel = "global",
+         .meaning = "Bytes the lanes ask for"},
+  Figure{.key = "bytes_fetched", .display = "bytes fetched", .unit = "bytes", .panel = "global",
+         .meaning = "Bytes of the sectors touched: what the memory system moves for the lanes",
+         .ideal = "bytes used", .better = Better::lower},
+  Figure{.key = "used_of_fetched", .display = "used / fetched", .unit = "%", .panel = "global",
+         .meaning = "Bytes used over bytes fetched: the share of the traffic the lanes need",
+         .ideal = "100 %", .better = Better::higher},
+  Figure{.key = "wavefronts", .display = "wavefronts", .unit = "wavefronts", .panel = "shared",
+         .meaning = "Shared-memory passes the site's requests need (one warp's, in the bank grid)",
+         .model = kSiteModel, .ideal = "ideal wavefronts", .better = Better::lower},
+  Figure{.key = "ideal_wavefronts", .display = "ideal wavefronts", .unit = "wavefronts",
+         .panel = "shared", .meaning = "The passes the access width needs with no bank conflict"},
+  Figure{.key = "excess_wavefronts", .display = "excess wavefronts", .unit = "wavefronts",
+         .panel = "shared",
+         .meaning = "Wavefronts beyond the ideal: what CUPTI counts as bank conflicts",
+         .ideal = "0", .better = Better::lower, .header = "excess"},
+  Figure{.key = "conflict_degree", .display = "bank conflict degree", .unit = "-way",
+         .panel = "shared",
+         .meaning = "The most distinct words one bank serves in one request: an n-way conflict "
+                    "needs n passes",
+         .ideal = "1", .better = Better::lower, .header = "worst"},
+  Figure{.key = "active_lanes", .display = "active lanes", .unit = "lanes", .panel = "divergence",
+         .meaning = "Lanes of the warp that make the access (the others are off: a branch, a "
+                    "guard or a partial warp)",
+         .ideal = "32", .better = Better::higher},
   // Divergence
+  Figure{.key = "lanes_per_instruction", .display = "lanes per instruction", .unit = "lanes",
+         .panel = "divergence",
+         .meaning = "Thread instructions over warp instructions, over the whole launch: 32 when "
+                    "no lane ever idles",
+         .ideal = "32", .better = Better::higher, .measured = lanes_per_instruction},
   Figure{"warp_instructions", "warp instructions", "warp instructions", "divergence",
          "Instructions executed, counted once per warp", "", "", Better::neither, true},
   Figure{"thread_instructions", "thread instructions", "thread instructions", "divergence",
@@ -325,6 +377,8 @@ std::optional<double> figure_value(const Figure& f, const RunResult& r) {
       return value; // a counter's model value is a bound or a prediction, never its value
   return f.predicted ? f.predicted(r) : std::nullopt;
 }
+
+std::string_view figure_header(const Figure& f) { return f.header.empty() ? f.display : f.header; }
 
 std::string figure_label(const Figure& f) {
   std::string label(f.display);

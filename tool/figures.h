@@ -38,6 +38,7 @@ struct Figure {
   FigureReader measured = nullptr;    // the device's value (counters, timing, attributes)
   FigureReader ideal_value = nullptr; // the ideal for this launch, where it has one
   FigureReason reason = nullptr;      // known reasons for a measured-vs-model difference
+  std::string_view header = {}; // a shorter column header where tables are narrow; "" = display
 };
 
 std::span<const Figure> all_figures();
@@ -51,5 +52,7 @@ const Figure& figure(std::string_view key);
 std::optional<double> figure_value(const Figure& figure, const RunResult& result);
 // "median time (ms)": the display name with the unit, for axes, headers and lists.
 std::string figure_label(const Figure& figure);
+// The column header of a figure: its short header where it has one, else its display name.
+std::string_view figure_header(const Figure& figure);
 
 } // namespace wl

@@ -15,27 +15,6 @@ namespace wl::viz {
 
 namespace {
 
-void header(const char* name, const char* tooltip) {
-  ImGui::TableNextColumn();
-  ImGui::TableHeader(name);
-  if (ImGui::IsItemHovered())
-    hover_text(tooltip);
-}
-
-void draw_headers() {
-  ImGui::TableSetupScrollFreeze(1, 1);
-  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
-  header("site",
-         "One global or shared load or store in the kernel's source, and its width per lane.");
-  header("requests", "Warp-level instructions at this site over the whole launch (count).");
-  header(
-      "sectors/req",
-      "32-byte sectors each global request touches (ideal in brackets: all lanes' bytes packed).");
-  header(
-      "wavefronts/req",
-      "Shared-memory passes each request needs: 1 is conflict-free, n is an n-way bank conflict.");
-}
-
 std::string sectors_text(const SitePrediction& site) {
   if (site.space != MemorySpace::global)
     return "-";
@@ -133,11 +112,6 @@ void draw_counters(App& app) {
               "its figures "
               "are in the table below the sites, beside the sites' sums. Hover a header for its "
               "meaning and unit.");
-  // Columns as wide as their content, scrolling sideways in a narrow panel rather than cutting
-  // numbers.
-  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                                ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
-                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable;
   // The measured table is the latest run's, not the model's: room for it whenever that has one,
   // and the sites table no taller than its rows.
   const bool measured = app.latest && app.latest->counters && app.latest->counters->available;
@@ -147,8 +121,9 @@ void draw_counters(App& app) {
   const float table_height =
       std::min(rows_height, ImGui::GetContentRegionAvail().y - reserved -
                                 3.5f * ImGui::GetTextLineHeightWithSpacing());
-  if (ImGui::BeginTable("##sites", 4, flags, ImVec2(0, table_height))) {
-    draw_headers();
+  if (begin_site_table("##sites",
+                       {{"requests"}, {"sectors_per_request", true}, {"wavefronts_per_request"}},
+                       table_height)) {
     for (const SitePrediction& site : prediction.sites)
       draw_site(site);
     ImGui::EndTable();

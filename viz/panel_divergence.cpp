@@ -4,6 +4,7 @@
 // halving. Beside it, the run's measured thread instructions per warp instruction: 32 when no
 // lane ever idles, less as divergence and partial warps leave lanes out.
 
+#include "figures.h"
 #include "launch_model.h"
 #include "panels.h"
 #include "widgets.h"
@@ -20,20 +21,11 @@ namespace {
 constexpr std::int64_t kMostSteps =
     12; // rows per site: a tree's steps, or a loop's first iterations
 
-// Thread instructions per warp instruction, when the run counted both.
-std::optional<double> lanes_per_instruction(const RunResult& result) {
-  const CounterValue* threads =
-      result.counters ? result.counters->find("thread_instructions") : nullptr;
-  const CounterValue* warps =
-      result.counters ? result.counters->find("warp_instructions") : nullptr;
-  return threads && warps && warps->value > 0 ? std::optional(threads->value / warps->value)
-                                              : std::nullopt;
-}
-
 void draw_measured(const RunResult& result, const App& app) {
-  if (!counters_line(result, "lanes per instruction"))
+  const Figure& lanes_figure = figure("lanes_per_instruction");
+  if (!counters_line(result, std::string(lanes_figure.display)))
     return;
-  const std::optional<double> lanes = lanes_per_instruction(result);
+  const std::optional<double> lanes = lanes_figure.measured(result);
   if (!lanes) {
     note_text("The run's counters have no thread and warp instruction counts (the default set has "
               "them).");
@@ -44,12 +36,12 @@ void draw_measured(const RunResult& result, const App& app) {
       "are the memory accesses of one warp: a step where few lanes work can be a small share of "
       "all the instructions, so the average stays high.",
       format_number(*lanes, 1).c_str(), format_number(100 * *lanes / 32, 1).c_str());
-  if (app.baseline)
+  if (app.baseline) {
+    const std::optional<double> before = lanes_figure.measured(*app.baseline);
     ImGui::Text("baseline %s: %s (%s)", app.baseline_label().c_str(),
-                lanes_per_instruction(*app.baseline)
-                    ? format_number(*lanes_per_instruction(*app.baseline), 1).c_str()
-                    : "-",
-                change_text(lanes, lanes_per_instruction(*app.baseline)).c_str());
+                before ? format_number(*before, 1).c_str() : "-",
+                change_text(lanes, before).c_str());
+  }
   note_text("smsp__thread_inst_executed / smsp__inst_executed over the whole launch.");
 }
 

@@ -13,8 +13,10 @@ namespace wl::viz {
 namespace {
 
 void draw_sites(const RunResult& result) {
-  if (!begin_site_table("##global_sites",
-                        {"site", "requests", "sectors/req (ideal)", "used / fetched", "width"}))
+  if (!begin_site_table("##global_sites", {{"requests"},
+                                           {"sectors_per_request", true},
+                                           {"used_of_fetched"},
+                                           {"width"}}))
     return;
   for (const SitePrediction& site : result.prediction.sites) {
     if (site.space != MemorySpace::global)

@@ -15,8 +15,10 @@ namespace wl::viz {
 namespace {
 
 void draw_sites(const RunResult& result) {
-  if (!begin_site_table("##shared_sites",
-                        {"site", "requests", "wavefronts/req (ideal)", "excess", "worst"}))
+  if (!begin_site_table("##shared_sites", {{"requests"},
+                                           {"wavefronts_per_request", true},
+                                           {"excess_wavefronts"},
+                                           {"conflict_degree"}}))
     return;
   for (const SitePrediction& site : result.prediction.sites) {
     if (site.space != MemorySpace::shared)

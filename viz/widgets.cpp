@@ -227,20 +227,38 @@ std::optional<ChosenWarp> warp_chooser(const App& app, MemorySpace space, MapCho
   return chosen;
 }
 
-bool begin_site_table(const char* id, std::initializer_list<const char*> columns) {
+bool begin_site_table(const char* id, std::initializer_list<SiteColumn> columns, float height) {
   // Columns as wide as their content; in a narrow panel the table scrolls sideways with the site's
   // name kept in view, rather than cut a number short.
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
-                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
+                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX |
+                                ImGuiTableFlags_ScrollY; // the site column and header stay in view
   const float rows = 4.5f; // a few sites in view; the table scrolls when a kernel has more
-  if (!ImGui::BeginTable(id, static_cast<int>(columns.size()), flags,
-                         ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * rows +
-                                       ImGui::GetStyle().ScrollbarSize)))
+  if (height <= 0)
+    height = ImGui::GetTextLineHeightWithSpacing() * rows + ImGui::GetStyle().ScrollbarSize;
+  if (!ImGui::BeginTable(id, static_cast<int>(columns.size()) + 1, flags, ImVec2(0, height)))
     return false;
   ImGui::TableSetupScrollFreeze(1, 1);
-  for (const char* column : columns)
-    ImGui::TableSetupColumn(column);
-  ImGui::TableHeadersRow();
+  ImGui::TableSetupColumn("site");
+  for (const SiteColumn& column : columns) {
+    std::string name(figure_header(figure(column.figure)));
+    ImGui::TableSetupColumn((column.with_ideal ? name + " (ideal)" : name).c_str());
+  }
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  ImGui::TableNextColumn();
+  ImGui::TableHeader("site");
+  if (ImGui::IsItemHovered())
+    hover_text("One global or shared load or store in the kernel's source, and its width per "
+               "lane.");
+  int index = 1;
+  for (const SiteColumn& column : columns) {
+    ImGui::TableNextColumn();
+    ImGui::TableHeader(ImGui::TableGetColumnName(index++));
+    const Figure& f = figure(column.figure);
+    if (ImGui::IsItemHovered())
+      hover_text(std::string(f.meaning) + (f.unit.empty() ? "" : " (" + std::string(f.unit) + ")") +
+                 (column.with_ideal ? "; the ideal in brackets" : "") + ".");
+  }
   return true;
 }
 

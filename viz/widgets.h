@@ -31,8 +31,17 @@ void history_plot(const std::vector<double>& milliseconds, float width, float he
 // the warp makes the access.
 std::optional<ChosenWarp> warp_chooser(const App& app, MemorySpace space, MapChoice& choice);
 
-// A table of a memory space's sites with these column names; false when it is clipped away.
-bool begin_site_table(const char* id, std::initializer_list<const char*> columns);
+// A column of a site table: a figure of the figure table, and whether its cells show the ideal
+// in brackets ("8.00 (4.00)").
+struct SiteColumn {
+  std::string_view figure;
+  bool with_ideal = false;
+};
+
+// A table of a memory space's sites: the site, then these figures, each header the figure's
+// short name with its meaning on hover; false when it is clipped away.
+bool begin_site_table(const char* id, std::initializer_list<SiteColumn> columns,
+                      float height = 0);
 
 // A site table's row and its first three cells: the site, its requests, and a per-request figure
 // beside its ideal ("8.00 (4.00)"); the panel fills the rest.

@@ -1,6 +1,7 @@
 // Stories of the panels a launch fills: the memory maps and their selectors, the pad slider,
 // divergence, baselines, sweeps, screenshots and exports, the layout, keys and the status line.
 
+#include "figures.h"
 #include "story_support.h"
 
 #include <chrono>
@@ -11,6 +12,14 @@ namespace wl::viz::test {
 namespace {
 
 using nlohmann::json;
+
+// Every figure a memory map's sidecar shows is a figure of the table (its name, unit and meaning
+// defined there once); the rest says which warp the map draws.
+void expect_only_table_figures(const json& map) {
+  for (const auto& [key, value] : map.items())
+    if (key != "site" && key != "block" && key != "warp" && key != "iteration")
+      EXPECT_NE(find_figure(key), nullptr) << key << " is not in tool/figures.cpp";
+}
 
 TEST(StoryMaps, TheGlobalMapFollowsItsWarpAndBlockFields) {
   const Story story = play(
@@ -25,6 +34,7 @@ TEST(StoryMaps, TheGlobalMapFollowsItsWarpAndBlockFields) {
   EXPECT_EQ(b["warp"], 3);
   EXPECT_EQ(b["block"], json({5, 0, 0}));
   EXPECT_EQ(b["sectors"], 8);
+  expect_only_table_figures(a);
 }
 
 TEST(StoryMaps, TheSiteListChoosesAnotherSite) {
@@ -56,6 +66,7 @@ TEST(StoryMaps, ThePadSliderDissolvesTheConflict) {
   EXPECT_GT(a["shown"]["shared_map"]["conflict_degree"].get<int>(), 1);
   EXPECT_EQ(b["configuration"]["params"]["pad"], 1);
   EXPECT_EQ(b["shown"]["shared_map"]["conflict_degree"], 1);
+  expect_only_table_figures(a["shown"]["shared_map"]);
 }
 
 TEST(StoryDivergence, TheTreeOfAReductionShowsInItsPanel) {
