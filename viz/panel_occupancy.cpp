@@ -82,23 +82,21 @@ void draw_against_baseline(const App& app) {
   if (!app.baseline)
     return;
   const RunResult &now = *app.model_view(), &then = *app.baseline;
-  const auto theoretical = [](const RunResult& r) {
-    return r.occupancy ? std::optional(100 * r.occupancy->occupancy) : std::nullopt;
-  };
+  const Figure& theoretical = figure("theoretical_occupancy");
   ImGui::TextDisabled("Against the baseline, %s", app.baseline_label().c_str());
   if (!ImGui::BeginTable("##baseline_occupancy", 3, ImGuiTableFlags_SizingStretchProp))
     return;
-  const auto row = [](const char* label, std::optional<double> a, std::optional<double> b) {
+  const auto row = [](const Figure& f, std::optional<double> a, std::optional<double> b) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(label);
+    ImGui::TextUnformatted(std::string(f.display).c_str());
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(b ? (format_number(*b, 1) + " % then").c_str() : "-");
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(change_text(a, b, true).c_str());
   };
-  row("theoretical", theoretical(now), theoretical(then));
-  row("achieved",
+  row(theoretical, theoretical.predicted(now), theoretical.predicted(then));
+  row(figure("achieved_occupancy"),
       app.latest && !app.latest_is_stale() ? achieved_percent(*app.latest) : std::nullopt,
       achieved_percent(then));
   ImGui::EndTable();

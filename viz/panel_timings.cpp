@@ -65,13 +65,11 @@ void draw_against_baseline(const App& app) {
   ImGui::TextDisabled("Against the baseline, %s", app.baseline_label().c_str());
   if (!begin_figure_table("##baseline_timing"))
     return;
-  figure_row("baseline median", then ? format_number(*then, 4) + " ms" : "not timed");
-  figure_row("change", change_text(now, then),
-             "The latest median against the baseline's: negative is faster.");
+  figure_row(figure("baseline_median"), then ? format_number(*then, 4) + " ms" : "not timed");
+  figure_row(figure("time_change"), change_text(now, then));
   if (now && then && *now > 0) {
     const double speed_up = *then / *now;
-    figure_row("speed-up", format_number(speed_up, speed_up < 0.1 ? 4 : 2) + "x",
-               "baseline median / latest median");
+    figure_row(figure("speed_up"), format_number(speed_up, speed_up < 0.1 ? 4 : 2) + "x");
   }
   ImGui::EndTable();
   ImGui::Separator();
@@ -90,8 +88,11 @@ void draw_history(const App& app) {
     return;
   }
   const auto [low, high] = std::minmax_element(medians.begin(), medians.end());
-  ImGui::Text("%zu runs, %s to %s ms", medians.size(), format_number(*low, 4).c_str(),
-              format_number(*high, 4).c_str());
+  if (medians.size() == 1)
+    ImGui::Text("1 run, %s ms", format_number(*low, 4).c_str());
+  else
+    ImGui::Text("%zu runs, %s to %s ms", medians.size(), format_number(*low, 4).c_str(),
+                format_number(*high, 4).c_str());
   history_plot(medians, ImGui::GetContentRegionAvail().x, 48);
 }
 
