@@ -176,8 +176,15 @@ void run_sweep_command(const SweepOptions& o) {
   const SweepRun run = run_sweep(*base.kernel, base.params, shapes, o.engine, print_progress);
   const std::vector<SweepPoint>& points = run.points;
   std::fprintf(stderr, "%s\n", sweep_cost_summary(run).c_str());
-  std::printf("%-12s %10s %9s %7s %6s %10s %10s  %s\n", "block", "median ms", "GB/s", "occ", "regs",
-              "sect/req", "verified", "counters");
+  // The columns' headers: each figure's short name and unit, from the figure table.
+  const auto header = [](std::string_view key) {
+    const Figure& f = figure(key);
+    return std::string(figure_header(f)) + (f.unit.empty() ? "" : " (" + std::string(f.unit) + ")");
+  };
+  std::printf("%-12s %16s %17s %13s %9s %11s %8s  %s\n", "block", header("median_time").c_str(),
+              header("throughput").c_str(), header("theoretical_occupancy").c_str(),
+              header("registers").c_str(), header("sectors_per_request").c_str(), "verified",
+              "counters");
   for (const SweepPoint& p : points) {
     if (!p.result) {
       std::printf("%-12s refused: %s\n", format_block(p.block).c_str(), p.refused.c_str());
@@ -185,7 +192,7 @@ void run_sweep_command(const SweepOptions& o) {
     }
     const RunResult& r = *p.result;
     const std::optional<double> sectors_per_request = figure("sectors_per_request").measured(r);
-    std::printf("%-12s %10.4f %9.1f %6.1f%% %6s %10s %10s  %s\n", format_block(p.block).c_str(),
+    std::printf("%-12s %16.4f %17.1f %13.1f %9s %11s %8s  %s\n", format_block(p.block).c_str(),
                 r.timing->median_ms, r.gbps(), r.occupancy ? 100 * r.occupancy->occupancy : 0.0,
                 r.attributes ? std::to_string(r.attributes->registers).c_str() : "-",
                 sectors_per_request ? format("%.2f", *sectors_per_request).c_str() : "-",

@@ -200,7 +200,8 @@ const std::array kFigures = {
   Figure{"theoretical_occupancy", "theoretical occupancy", "%", "occupancy",
          "Resident warps per SM over the SM's maximum, from the toolkit's occupancy calculator.",
          "the occupancy calculator over the kernel's registers, shared memory and block",
-         "100 %", Better::higher, false, true, theoretical_occupancy},
+         "100 %", Better::higher, false, true, theoretical_occupancy, nullptr, nullptr, nullptr,
+         "occupancy"},
   Figure{"achieved_occupancy", "achieved occupancy", "%", "occupancy",
          "Warps active per cycle over the SM's maximum, from the hardware counters: below "
          "theoretical when warps finish unevenly or the last wave is partial.",
@@ -218,7 +219,8 @@ const std::array kFigures = {
          "", "", Better::lower, false, true, nullptr,
          [](const RunResult& r) {
            return r.attributes ? std::optional(double(r.attributes->registers)) : std::nullopt;
-         }},
+         },
+         nullptr, nullptr, "registers"},
   Figure{"registers_and_shared", "registers / shared", "", "occupancy",
          "Registers per thread and shared memory per block, as allocated."},
   Figure{"grid", "grid", "blocks", "occupancy", "Blocks the launch's grid holds."},

@@ -3,6 +3,7 @@
 #include "block_text.h"
 #include "counter_comparison.h"
 #include "kernel_request.h"
+#include "figures.h"
 #include "occupancy_report.h"
 #include "registry.h"
 #include "text_format.h"
@@ -24,12 +25,18 @@ const char* space_name(MemorySpace space) {
 const char* op_name(AccessOp op) { return op == AccessOp::load ? "load" : "store"; }
 
 std::string sites_table(const LaunchPrediction& prediction) {
-  std::string text = format("%-28s %-6s %-5s %5s %12s %26s %8s %12s %14s\n", "site", "space", "op",
-                            "width", "requests", "sectors", "sect/req", "wavefronts", "wave/req");
+  const auto header = [](std::string_view key) {
+    return std::string(figure_header(figure(key)));
+  };
+  std::string text =
+      format("%-28s %-6s %-5s %5s %12s %26s %11s %12s %14s\n", "site", "space", "op",
+             header("width").c_str(), header("requests").c_str(), header("sectors").c_str(),
+             header("sectors_per_request").c_str(), header("wavefronts").c_str(),
+             header("wavefronts_per_request").c_str());
   for (const SitePrediction& s : prediction.sites) {
     const bool global = s.space == MemorySpace::global;
     text += format(
-        "%-28s %-6s %-5s %4dB %12lld %26s %8s %12s %14s\n", s.name.c_str(), space_name(s.space),
+        "%-28s %-6s %-5s %4dB %12lld %26s %11s %12s %14s\n", s.name.c_str(), space_name(s.space),
         op_name(s.op), s.width, static_cast<long long>(s.requests),
         global ? format("%lld (ideal %lld)", static_cast<long long>(s.sectors),
                         static_cast<long long>(s.ideal_sectors))
