@@ -8,6 +8,7 @@
 #include <atomic>
 #include <csignal>
 #include <string>
+#include <vector>
 
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
@@ -81,9 +82,38 @@ GLFWwindow* create_window(int width, int height) {
   return window;
 }
 
+// Dear ImGui 1.86 sees only whether a key is down when a frame starts, so a key pressed and
+// released between two frames (a quick tap while a frame is slow) would never be seen: no F12, no
+// Enter in a field. Once a key is pressed, every release (Ctrl's too, which xdotool and fast
+// fingers let go before the A of Ctrl+A) is held back until a frame has seen the keys down.
+struct HeldRelease {
+  int key, scancode, mods;
+};
+std::vector<HeldRelease> g_held_releases;
+bool g_press_unseen = false; // a key went down since the last frame
+
+void on_key(GLFWwindow* window, int key, int scancode, int action, int mods) {
+  if (action == GLFW_PRESS)
+    g_press_unseen = true;
+  else if (action == GLFW_RELEASE && g_press_unseen) {
+    g_held_releases.push_back({key, scancode, mods});
+    return;
+  }
+  ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
+}
+
+// After a frame: the keys down have been seen; the releases held back for it go through.
+void release_held_keys(GLFWwindow* window) {
+  g_press_unseen = false;
+  for (const HeldRelease& r : g_held_releases)
+    ImGui_ImplGlfw_KeyCallback(window, r.key, r.scancode, GLFW_RELEASE, r.mods);
+  g_held_releases.clear();
+}
+
 // The backends on `window`; "" or why not.
 std::string start_backends(GLFWwindow* window) {
   ImGui_ImplGlfw_InitForOpenGL(window, true);
+  glfwSetKeyCallback(window, on_key); // in place of the backend's, which it calls
   // Keyboard navigation needs the backend's key map (1.86 asserts without it), so only here.
   ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
   if (ImGui_ImplOpenGL3_Init("#version 330 core"))
@@ -135,7 +165,9 @@ GLFWwindow* run_loop(GLFWwindow* window, App& app, GuiContext& gui, ScriptPlayer
         glfwSetWindowSize(window, size->first, size->second);
     const bool working = player || (app.source && app.source->busy());
     glfwWaitEventsTimeout(working ? 0.01 : kIdleWaitSeconds);
-    if (!render_frame(window, app, gui, player)) {
+    const bool drawn = render_frame(window, app, gui, player);
+    release_held_keys(window);
+    if (!drawn) {
       window = remake_window(window, problem);
       app.status = "the GPU reset its graphics engine (a kernel faulted); the window was made anew";
     }

@@ -170,6 +170,15 @@ TEST(WindowUnderXvfb, OpensSwitchesKernelRunsAndSavesAScreenshot) {
   EXPECT_EQ(shot["configuration"]["kernel"], "coalescing/stride");
   EXPECT_EQ(shot["result"]["kernel"], "coalescing/stride");
   EXPECT_EQ(shot["error"], "");
+  // A block typed into its field and confirmed with Enter, each key a quick tap: the keys of one
+  // tap arrive between two frames, and the field must still see Ctrl+A, the digits and Enter.
+  ASSERT_TRUE(desktop.click(shot, "block")) << shot["shown"]["controls"];
+  const std::string to_window = " --window " + desktop.window + " ";
+  desktop.xdotool("key" + to_window + "ctrl+a");
+  desktop.xdotool("type" + to_window + "128");
+  desktop.xdotool("key" + to_window + "Return");
+  shot = desktop.screenshot_sidecar();
+  EXPECT_EQ(shot["configuration"]["block"], "128") << shot["status"];
   EXPECT_EQ(shot["screenshot"]["width"], 1440);
   if (have("import")) // the whole screen as the X server shows it, for a person to look at
     std::system(
