@@ -21,11 +21,18 @@ namespace {
 
 std::string family_of(const std::string& id) { return id.substr(0, id.find('/')); }
 
+// A scrolling box's height: at least `lines` lines, more on a tall panel (a share of its height),
+// so a large screen shows the whole tree and lesson rather than a few lines of each.
+float box_height(int lines, float share_of_panel) {
+  return std::max(ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(lines),
+                  share_of_panel * ImGui::GetContentRegionAvail().y);
+}
+
 // Families as tree nodes, variants as selectable leaves named by their kernel id for scripts; the
 // selected family starts open.
 void draw_catalog(App& app) {
   const std::vector<KernelDesc>& kernels = all_kernels();
-  ImGui::BeginChild("##catalog", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 9), true);
+  ImGui::BeginChild("##catalog", ImVec2(0, box_height(9, 0.35f)), true);
   for (std::size_t i = 0; i < kernels.size();) {
     const std::string family = family_of(kernels[i].id);
     std::size_t end = i;
@@ -55,7 +62,7 @@ void draw_catalog(App& app) {
 void draw_lesson(App& app, const KernelDesc& kernel) {
   ImGui::TextUnformatted(kernel.id.c_str());
   empty_state(kernel.title); // wrapped: a long title never widens the panel
-  ImGui::BeginChild("##lesson", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 6), true);
+  ImGui::BeginChild("##lesson", ImVec2(0, box_height(6, 0.3f)), true);
   ImGui::TextWrapped("%s", kernel.lesson.c_str());
   ImGui::EndChild();
   const std::vector<Panel> named = panels_named_in(kernel.lesson);
