@@ -21,18 +21,21 @@ namespace {
 
 std::string family_of(const std::string& id) { return id.substr(0, id.find('/')); }
 
-// A scrolling box's height: at least `lines` lines, more on a tall panel (a share of its height),
-// so a large screen shows the whole tree and lesson rather than a few lines of each.
-float box_height(int lines, float share_of_panel) {
-  return std::max(ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(lines),
-                  share_of_panel * ImGui::GetContentRegionAvail().y);
+// Room the panel leaves empty below its last control, measured on the previous frame as if the
+// tree and the lesson had their smallest heights: on a tall panel they grow into it, so a large
+// screen shows the whole tree and lesson, and a small one keeps every control in view.
+float spare_room() { return ImGui::GetStateStorage()->GetFloat(ImGui::GetID("##spare_room"), 0); }
+
+void measure_spare_room(float growth_used) {
+  const float spare = ImGui::GetWindowContentRegionMax().y - ImGui::GetCursorPosY() + growth_used;
+  ImGui::GetStateStorage()->SetFloat(ImGui::GetID("##spare_room"), std::max(0.0f, spare));
 }
 
 // Families as tree nodes, variants as selectable leaves named by their kernel id for scripts; the
 // selected family starts open.
-void draw_catalog(App& app) {
+void draw_catalog(App& app, float height) {
   const std::vector<KernelDesc>& kernels = all_kernels();
-  ImGui::BeginChild("##catalog", ImVec2(0, box_height(9, 0.35f)), true);
+  ImGui::BeginChild("##catalog", ImVec2(0, height), true);
   for (std::size_t i = 0; i < kernels.size();) {
     const std::string family = family_of(kernels[i].id);
     std::size_t end = i;
@@ -59,10 +62,10 @@ void draw_catalog(App& app) {
 
 // The kernel's teaching note, and a button for each panel it points at: hovering the note or a
 // button outlines those panels; a click opens the panel and shows its tab.
-void draw_lesson(App& app, const KernelDesc& kernel) {
+void draw_lesson(App& app, const KernelDesc& kernel, float height) {
   ImGui::TextUnformatted(kernel.id.c_str());
   empty_state(kernel.title); // wrapped: a long title never widens the panel
-  ImGui::BeginChild("##lesson", ImVec2(0, box_height(6, 0.3f)), true);
+  ImGui::BeginChild("##lesson", ImVec2(0, height), true);
   ImGui::TextWrapped("%s", kernel.lesson.c_str());
   ImGui::EndChild();
   const std::vector<Panel> named = panels_named_in(kernel.lesson);
@@ -211,17 +214,22 @@ void draw_baseline_controls(App& app) {
 } // namespace
 
 void draw_launch(App& app) {
-  draw_catalog(app);
+  // The tree and the lesson: 9 and 6 lines, grown into the spare room up to 20 and 16.
+  const float line = ImGui::GetTextLineHeightWithSpacing(), spare = spare_room();
+  const float tree = std::min(9 * line + 0.6f * spare, 20 * line),
+              lesson = std::min(6 * line + 0.4f * spare, 16 * line);
+  draw_catalog(app, tree);
   const KernelDesc* kernel =
       app.kernel(); // after the catalog: a click there may have chosen another
   if (!kernel) {
     empty_state("Start here: choose a kernel from the tree above.");
+    measure_spare_room(tree - 9 * line);
     return;
   }
   note_text("Pick a kernel in the tree and read its lesson; change its block or parameters and the "
             "panels "
             "follow. Run (F5) measures.");
-  draw_lesson(app, *kernel);
+  draw_lesson(app, *kernel, lesson);
   draw_params(app, *kernel);
   ImGui::Separator();
   draw_block_editor(app, *kernel);
@@ -230,6 +238,7 @@ void draw_launch(App& app) {
   draw_run_controls(app);
   ImGui::Separator();
   draw_baseline_controls(app);
+  measure_spare_room(tree - 9 * line + lesson - 6 * line);
 }
 
 } // namespace wl::viz
