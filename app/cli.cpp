@@ -20,6 +20,27 @@ int report(const char* what, int code) {
   return code;
 }
 
+// What CLI11 calls "The following argument was not expected", said as a person needs it: which
+// word, and what the command has instead.
+std::string unexpected_words(const CLI::App& app, const CLI::ExtrasError& error) {
+  const std::vector<CLI::App*> chosen = app.get_subcommands();
+  const CLI::App& where = chosen.empty() ? app : *chosen.front();
+  const std::vector<std::string> extras = where.remaining();
+  if (extras.empty())
+    return error.what();
+  const std::string word = "'" + clip(extras.front(), 40) + "'";
+  if (chosen.empty() && !extras.front().starts_with("-")) {
+    std::string commands;
+    for (const CLI::App* command : app.get_subcommands({}))
+      commands += (commands.empty() ? "" : ", ") + command->get_name();
+    return word + " is not a command; commands: " + commands +
+           "; with none the GUI opens (warplens --help)";
+  }
+  const std::string name = chosen.empty() ? "warplens" : "warplens " + where.get_name();
+  return word + " is not expected here; " + name + " --help lists what " +
+         (chosen.empty() ? "it" : where.get_name()) + " takes";
+}
+
 } // namespace
 
 int run_cli(int argc, char** argv) {
@@ -37,6 +58,8 @@ int run_cli(int argc, char** argv) {
     return 0;
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
+  } catch (const CLI::ExtrasError& e) {
+    return report(unexpected_words(app, e).c_str(), kExitBadInput);
   } catch (const CLI::ParseError& e) {
     return report(e.what(), kExitBadInput);
   } catch (const VerificationFailure& e) {

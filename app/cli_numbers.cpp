@@ -1,5 +1,6 @@
 #include "cli_numbers.h"
 
+#include "block_text.h"
 #include "json_fields.h"
 #include "json_input.h"
 #include "text_format.h"
@@ -28,9 +29,10 @@ CLI::Validator whole_number_option(std::int64_t min, std::int64_t max) {
   return CLI::Validator(
       [min, max](std::string& text) -> std::string {
         const std::string allowed = "; " + integer_range(min, max);
-        std::int64_t value = 0;
-        if (!parse_whole(text, value))
-          return shown_value(text) + " is not a whole number" + allowed;
+        const auto [value, problem] = read_whole_number(text);
+        if (!problem.empty())
+          return shown_value(text) + " " + (text.empty() ? "is not a whole number" : problem) +
+                 allowed;
         if (value < min || value > max)
           return shown_value(text) + " is out of range" + allowed;
         return "";

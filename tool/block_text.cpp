@@ -17,6 +17,18 @@ UsageError bad_block(std::string_view text, const std::string& why) {
 
 } // namespace
 
+WholeNumber read_whole_number(std::string_view text) {
+  WholeNumber number;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number.value);
+  if (text.empty())
+    number.problem = "is empty";
+  else if (ec == std::errc::result_out_of_range && end == text.data() + text.size())
+    number.problem = text.front() == '-' ? "is too small" : "is too large";
+  else if (ec != std::errc() || end != text.data() + text.size())
+    number.problem = "is not a whole number";
+  return number;
+}
+
 BlockShape parse_block(std::string_view text) {
   std::vector<int> sides;
   std::size_t start = 0;
@@ -24,10 +36,11 @@ BlockShape parse_block(std::string_view text) {
     const std::size_t end = text.find('x', start);
     const std::string_view part =
         text.substr(start, end == std::string_view::npos ? end : end - start);
-    long long value = 0;
-    const auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
-    if (part.empty() || ec != std::errc() || ptr != part.data() + part.size())
-      throw bad_block(text, "'" + clip(part, 20) + "' is not a whole number");
+    const auto [value, problem] = read_whole_number(part);
+    if (part.empty())
+      throw bad_block(text, "a side is missing");
+    if (!problem.empty())
+      throw bad_block(text, "'" + clip(part, 20) + "' " + problem);
     if (value < 1)
       throw bad_block(text, "side " + std::to_string(value) + " is not positive");
     if (value > (1LL << 31) - 1)

@@ -1,12 +1,24 @@
 #pragma once
-// Block shapes as the user writes them ("256", "32x8", "16x8x8").
+// Numbers as a person types them: whole numbers ("4096") and block shapes ("256", "32x8",
+// "16x8x8").
 
 #include "shape.h"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
 namespace wl {
+
+// The whole of `text` as one 64-bit whole number. `problem` is "" when it is one, else what is
+// wrong, worded for "'TEXT' <problem>": "is empty", "is not a whole number", or "is too large"
+// ("is too small") for a whole number beyond 64 bits, so that no field calls a long number not a
+// number. Callers add the range they allow.
+struct WholeNumber {
+  std::int64_t value = 0;
+  std::string problem;
+};
+WholeNumber read_whole_number(std::string_view text);
 
 // Parses "X", "XxY" or "XxYxZ" with positive sides; throws UsageError naming the bad text.
 BlockShape parse_block(std::string_view text);

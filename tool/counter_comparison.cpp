@@ -1,6 +1,7 @@
 #include "counter_comparison.h"
 
 #include "figures.h"
+#include "text_format.h"
 
 #include <cmath>
 
@@ -21,21 +22,28 @@ std::vector<ComparisonRow> compare_counters(const RunResult& r) {
                       figure ? std::string(figure->unit) : v.unit,
                       predicted,
                       v.value,
-                      0,
+                      std::nullopt,
                       false,
                       ""};
     if (row.predicted && *row.predicted > 0) {
       row.difference = (row.measured - *row.predicted) / *row.predicted;
-      row.flagged = std::fabs(row.difference) > kComparisonTolerance;
+      row.flagged = std::fabs(*row.difference) > kComparisonTolerance;
     } else if (row.predicted) {
       row.flagged = row.measured > 0.5; // predicted none, measured some
-      row.difference = row.flagged ? 1.0 : 0.0;
+      if (!row.flagged)
+        row.difference = 0.0;
     }
     if (row.flagged && figure && figure->reason)
       row.reason = figure->reason(r, row.measured, *row.predicted);
     rows.push_back(std::move(row));
   }
   return rows;
+}
+
+std::string difference_text(const ComparisonRow& row) {
+  if (row.difference)
+    return format("%+.1f %%", 100 * *row.difference);
+  return row.predicted ? "none predicted" : "-";
 }
 
 } // namespace wl

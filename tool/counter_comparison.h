@@ -14,19 +14,25 @@
 namespace wl {
 
 struct ComparisonRow {
-  std::string key;     // the metric key ("global_load_sectors")
+  std::string key;      // the metric key ("global_load_sectors")
   const Figure* figure; // its entry in the figure table; nullptr for a key the table lacks
-  std::string display; // "Global load sectors"
+  std::string display;  // "Global load sectors"
   std::string unit;
   std::optional<double> predicted;
   double measured = 0;
-  double difference = 0; // (measured - predicted) / predicted; 0 without a prediction
-  bool flagged = false;  // |difference| > 2 %
-  std::string reason;    // why they may differ, when flagged and a reason is known
+  // (measured - predicted) / predicted; none without a prediction or when none was predicted
+  // (predicted 0, measured some: no ratio says that, difference_text does)
+  std::optional<double> difference;
+  bool flagged = false; // |difference| > 2 %, or predicted none and measured some
+  std::string reason;   // why they may differ, when flagged and a reason is known
 };
 
 inline constexpr double kComparisonTolerance = 0.02;
 
 std::vector<ComparisonRow> compare_counters(const RunResult& result);
+
+// The difference as every printer shows it: "+2.3 %", "none predicted" when the model expects
+// none and the counter counted some, "-" without a prediction.
+std::string difference_text(const ComparisonRow& row);
 
 } // namespace wl

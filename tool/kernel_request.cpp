@@ -2,10 +2,10 @@
 
 #include "block_text.h"
 #include "error.h"
+#include "json_input.h"
 #include "registry.h"
 
 #include <algorithm>
-#include <charconv>
 
 namespace wl {
 
@@ -45,11 +45,13 @@ std::string param_names(const KernelDesc& kernel) {
   return names.empty() ? "none" : names;
 }
 
-std::int64_t parse_integer(const std::string& text, const std::string& what) {
-  std::int64_t value = 0;
-  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size())
-    throw UsageError(what + ": '" + text + "' is not a whole number");
+// A parameter's value as typed; the message names the parameter and its range.
+std::int64_t parse_integer(const std::string& text, const ParamSpec& spec,
+                           const std::string& what) {
+  const auto [value, problem] = read_whole_number(text);
+  if (!problem.empty())
+    throw UsageError(what + ": '" + clip(text, 40) + "' " + problem + "; allowed " +
+                     std::to_string(spec.min) + " to " + std::to_string(spec.max));
   return value;
 }
 
@@ -89,7 +91,8 @@ void apply_size(const KernelDesc& kernel, const std::string& size, Params& param
     throw UsageError(kernel.id + ": --size '" + size + "' needs " + std::to_string(sizes.size()) +
                      " side(s): " + (names.empty() ? "this kernel has no size parameter" : names));
   for (std::size_t i = 0; i < parts.size(); ++i)
-    params[sizes[i]->name] = parse_integer(parts[i], kernel.id + ": --size " + sizes[i]->name);
+    params[sizes[i]->name] =
+        parse_integer(parts[i], *sizes[i], kernel.id + ": --size " + sizes[i]->name);
 }
 
 } // namespace
@@ -110,10 +113,12 @@ KernelRequest resolve_kernel_request(const std::string& id,
     if (eq == std::string::npos)
       throw UsageError(kernel.id + ": --param '" + text +
                        "' must be name=value; parameters: " + param_names(kernel));
-    if (!find_param(kernel, name))
+    const ParamSpec* spec = find_param(kernel, name);
+    if (!spec)
       throw UsageError(kernel.id + " has no parameter '" + name +
                        "'; parameters: " + param_names(kernel));
-    request.params[name] = parse_integer(text.substr(eq + 1), kernel.id + ": --param " + name);
+    request.params[name] =
+        parse_integer(text.substr(eq + 1), *spec, kernel.id + ": --param " + name);
   }
   request.block = block.empty() ? kernel.default_block : parse_block(block);
   check_kernel_request(request);

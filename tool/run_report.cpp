@@ -2,8 +2,8 @@
 
 #include "block_text.h"
 #include "counter_comparison.h"
-#include "kernel_request.h"
 #include "figures.h"
+#include "kernel_request.h"
 #include "occupancy_report.h"
 #include "registry.h"
 #include "text_format.h"
@@ -25,14 +25,11 @@ const char* space_name(MemorySpace space) {
 const char* op_name(AccessOp op) { return op == AccessOp::load ? "load" : "store"; }
 
 std::string sites_table(const LaunchPrediction& prediction) {
-  const auto header = [](std::string_view key) {
-    return std::string(figure_header(figure(key)));
-  };
-  std::string text =
-      format("%-28s %-6s %-5s %5s %12s %26s %11s %12s %14s\n", "site", "space", "op",
-             header("width").c_str(), header("requests").c_str(), header("sectors").c_str(),
-             header("sectors_per_request").c_str(), header("wavefronts").c_str(),
-             header("wavefronts_per_request").c_str());
+  const auto header = [](std::string_view key) { return std::string(figure_header(figure(key))); };
+  std::string text = format("%-28s %-6s %-5s %5s %12s %26s %11s %12s %14s\n", "site", "space", "op",
+                            header("width").c_str(), header("requests").c_str(),
+                            header("sectors").c_str(), header("sectors_per_request").c_str(),
+                            header("wavefronts").c_str(), header("wavefronts_per_request").c_str());
   for (const SitePrediction& s : prediction.sites) {
     const bool global = s.space == MemorySpace::global;
     text += format(
@@ -112,12 +109,12 @@ std::string counters_text(const RunResult& r) {
     return "\ncounters: unavailable: " + c.reason + "\n";
   std::string text = format("\nmeasured counters (%s, %d pass%s, %.0f ms)\n", c.chip.c_str(),
                             c.passes, c.passes == 1 ? "" : "es", 1e3 * c.seconds);
-  text += format("%-30s %18s %18s %9s  %s\n", "counter", "measured", "predicted", "diff", "unit");
+  text += format("%-30s %18s %18s %14s  %s\n", "counter", "measured", "predicted", "diff", "unit");
   for (const ComparisonRow& row : compare_counters(r)) {
-    text += format("%-30s %18.0f %18s %9s  %s%s\n", row.display.c_str(), row.measured,
-                   row.predicted ? format("%.0f", *row.predicted).c_str() : "-",
-                   row.predicted ? format("%+.1f %%", 100 * row.difference).c_str() : "",
-                   row.unit.c_str(), row.flagged ? "  <- differs" : "");
+    text +=
+        format("%-30s %18.0f %18s %14s  %s%s\n", row.display.c_str(), row.measured,
+               row.predicted ? format("%.0f", *row.predicted).c_str() : "-",
+               difference_text(row).c_str(), row.unit.c_str(), row.flagged ? "  <- differs" : "");
     if (row.flagged)
       text += "      why: " +
               (row.reason.empty() ? "no known reason: the model may be wrong here" : row.reason) +
@@ -143,7 +140,7 @@ json counters_json(const CounterResult& c, const RunResult& r) {
     comparison.push_back({{"key", row.key},
                           {"measured", row.measured},
                           {"predicted", row.predicted ? json(*row.predicted) : json(nullptr)},
-                          {"difference", row.difference},
+                          {"difference", row.difference ? json(*row.difference) : json(nullptr)},
                           {"flagged", row.flagged},
                           {"reason", row.reason}});
   return {{"available", c.available}, {"reason", c.reason},     {"chip", c.chip},

@@ -9,7 +9,6 @@
 #include "text_format.h"
 
 #include <algorithm>
-#include <charconv>
 #include <set>
 #include <sstream>
 
@@ -22,13 +21,19 @@ namespace wl {
 
 namespace {
 
-int parse_int(const std::string& text, const std::string& option) {
-  int value = 0;
-  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || value < 1)
-    throw UsageError(option + " '" + clip(text, 40) +
-                     "': not a side; allowed whole numbers from 1 to " + std::to_string(kMaxInt));
-  return value;
+// One number of a side list: `role` is "start", "end", "step" or "side"; `shown` is the option
+// and its whole text, so "--block '32:1024:0': the step '0' is below 1" says which number is wrong.
+int parse_int(const std::string& text, const std::string& role, const std::string& shown) {
+  const auto [value, problem] = read_whole_number(text);
+  const std::string allowed = "; allowed whole numbers from 1 to " + std::to_string(kMaxInt);
+  if (text.empty())
+    throw UsageError(shown + ": a " + role + " is missing" + allowed);
+  if (!problem.empty())
+    throw UsageError(shown + ": the " + role + " '" + clip(text, 20) + "' " + problem + allowed);
+  if (value < 1 || value > kMaxInt)
+    throw UsageError(shown + ": the " + role + " " + std::to_string(value) +
+                     (value < 1 ? " is below 1" : " is too large") + allowed);
+  return static_cast<int>(value);
 }
 
 std::string too_many_hint(std::size_t max_shapes) {
@@ -74,8 +79,8 @@ std::vector<int> parse_side_list(const std::string& text, const std::string& opt
   const std::string shown = option + " '" + clip(text, 40) + "'";
   std::int64_t count = 0;
   if (range.size() == 3) {
-    const int start = parse_int(range[0], option), end = parse_int(range[1], option),
-              step = parse_int(range[2], option);
+    const int start = parse_int(range[0], "start", shown), end = parse_int(range[1], "end", shown),
+              step = parse_int(range[2], "step", shown);
     if (end < start)
       throw UsageError(shown + ": the end is before the start; write start:end:step");
     count = (std::int64_t{end} - start) / step + 1; // in 64 bits: end + step may pass INT_MAX
@@ -88,13 +93,14 @@ std::vector<int> parse_side_list(const std::string& text, const std::string& opt
     throw UsageError(shown + ": " + std::to_string(count) + " sides; " + too_many_hint(max_sides));
   std::vector<int> sides;
   if (range.size() == 3) {
-    const int start = parse_int(range[0], option), step = parse_int(range[2], option);
+    const int start = parse_int(range[0], "start", shown),
+              step = parse_int(range[2], "step", shown);
     for (std::int64_t i = 0; i < count; ++i)
       sides.push_back(static_cast<int>(start + i * step));
     return sides;
   }
   for (const std::string& part : split(text, ',')) {
-    const int side = parse_int(part, option);
+    const int side = parse_int(part, "side", shown);
     // Measured twice, a side would be drawn twice; the list is the user's, so it is not thinned.
     if (std::find(sides.begin(), sides.end(), side) != sides.end())
       throw UsageError(shown + ": " + std::to_string(side) +

@@ -3,12 +3,12 @@
 #include "assets.h"
 #include "block_text.h"
 #include "error.h"
+#include "json_input.h"
 #include "panels.h"
 #include "registry.h"
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <utility>
 
 namespace wl::viz {
@@ -104,6 +104,7 @@ bool App::select_kernel(const std::string& id) {
   kernel_id = id;
   params.clear();
   param_typed.clear();
+  params_being_typed.clear();
   for (const ParamSpec& spec : desc->params)
     params[spec.name] = spec.default_value;
   set_block(desc->default_block);
@@ -132,17 +133,23 @@ void App::set_block(const BlockShape& shape) {
 }
 
 void App::param_field_edited(const std::string& name, const std::string& text) {
-  std::int64_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size()) {
-    param_typed[name] = text;
-    return;
-  }
-  param_typed.erase(name);
-  params[name] = value;
+  param_typed[name] = text;
+  params_being_typed.insert(name);
 }
 
-void App::block_field_edited() {
+void App::param_field_committed(const std::string& name) {
+  params_being_typed.erase(name);
+  const auto typed = param_typed.find(name);
+  if (typed == param_typed.end())
+    return;
+  const auto [value, problem] = read_whole_number(typed->second);
+  if (!problem.empty())
+    return; // kept as typed and named under Run until fixed
+  params[name] = value;
+  param_typed.erase(typed);
+}
+
+void App::block_field_committed() {
   try {
     const BlockShape shape = parse_block(block_field.data());
     block_sides = {shape.x, shape.y, shape.z};
@@ -158,11 +165,11 @@ std::string App::request_problem() const {
     return "no kernel chosen";
   if (!block_field_problem.empty())
     return block_field_problem;
-  if (!param_typed.empty()) {
-    const auto& [name, text] = *param_typed.begin();
-    return kernel_id + ": " + name + " '" + text.substr(0, 40) +
-           (text.empty() ? "' is empty" : "' is not a whole number") +
-           "; type a number in its range";
+  for (const auto& [name, text] : param_typed) {
+    if (params_being_typed.count(name))
+      continue; // still being typed: the value on screen is the applied one until Enter
+    return kernel_id + ": " + name + " '" + clip(text, 40) + "' " +
+           read_whole_number(text).problem + "; type a number in its range";
   }
   for (int side : block_sides)
     if (side < 1)
@@ -293,9 +300,11 @@ void App::show(RunResult result) {
     recording->fill(result);
   if (!models)
     curves = curves_for(result);
-  history.push_back(result);
-  while (history.size() > kHistoryLength)
-    history.pop_front();
+  if (result.timing && result.recorded_on.empty()) { // runs timed here; a replayed recording
+    history.push_back(result);                       // is one run however often it is shown
+    while (history.size() > kHistoryLength)
+      history.pop_front();
+  }
   latest = std::move(result);
   last_error.clear();
 }

@@ -19,6 +19,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -102,7 +103,12 @@ public:
 struct ScreenshotRequest {
   std::optional<Panel> panel; // none: the whole window
   std::string path;           // empty: a timestamped name in the current folder
+  int frames_drawn = 0;       // of a panel's picture: taken on the kPanelPictureFrames-th
 };
+
+// A panel is drawn alone for its picture (layout.cpp); its tables size their columns over the
+// first frames, so the picture is taken on the third frame so drawn.
+inline constexpr int kPanelPictureFrames = 3;
 
 // A panel's window on screen, for cropping a screenshot to it.
 struct PanelRect {
@@ -117,8 +123,10 @@ struct App {
   std::array<int, 3> block_sides{1, 1, 1}; // the block of the launch; `block()` once valid
   std::array<char, 32> block_field{};      // the block as typed ("16x8"); set_block writes both
   std::string block_field_problem;         // why the typed block does not parse ("" when it does)
-  std::map<std::string, std::string>
-      param_typed; // a parameter's field while it is not a whole number
+  // A parameter's field while it differs from its value: typed and not yet applied (Enter or
+  // leaving the field applies it), or applied and refused because it is not a whole number.
+  std::map<std::string, std::string> param_typed;
+  std::set<std::string> params_being_typed; // fields whose text waits for Enter
   std::vector<Arch> arches;
   int arch_index = 0;
   bool live = true; // the panels follow each edit from the first start
@@ -135,7 +143,7 @@ struct App {
   std::optional<RunResult> modelled;
   std::optional<RunResult> latest;
   std::optional<ImpactCurves> curves; // for the latest result's kernel resources
-  std::deque<RunResult> history;      // newest last
+  std::deque<RunResult> history;      // the runs timed here, newest last
   std::optional<RunResult> baseline;  // a pinned run every panel compares the latest with
   std::vector<Panel> highlighted; // panels the teaching note points at, outlined while it is read
 
@@ -165,6 +173,10 @@ struct App {
       screenshot_dir;            // where F12 and Export put files (settings; default: pictures)
   bool settings_writable = true; // false when the settings file could not be moved aside
   std::array<PanelRect, kAllPanels.size()> panel_rects{};
+  // The text each panel drew in the last frame, while a screenshot is being taken: what a person
+  // reads in the picture, for its sidecar (not kept in other frames: it costs a copy of every
+  // line).
+  std::array<std::string, kAllPanels.size()> panel_text{};
   std::optional<KernelRequest> last_submitted; // what live mode compares against
   std::string last_submitted_arch;
 
@@ -178,12 +190,15 @@ struct App {
   bool select_kernel(const std::string& id);
   bool select_arch(const std::string& id_or_alias);
   void set_block(const BlockShape& block);
-  // The block field was edited: a shape that parses becomes the block; else the reason is kept
-  // and nothing is sent until it is fixed.
-  void block_field_edited();
-  // A parameter's field was edited: a whole number becomes the parameter (its range is checked
-  // with the request); other text is kept as typed and refused, never clamped or dropped.
+  // The block field was left or Enter pressed in it: a shape that parses becomes the block; else
+  // the reason is kept and nothing is sent until it is fixed. Keystrokes alone change nothing, so
+  // a half-typed "64x" or the "1" of "1e999" never reaches the panels.
+  void block_field_committed();
+  // A parameter's field was edited: the text is kept as typed until the field is committed (Enter
+  // or leaving it); then a whole number becomes the parameter (its range is checked with the
+  // request) and other text stays as typed and refused, never clamped or dropped.
   void param_field_edited(const std::string& name, const std::string& text);
+  void param_field_committed(const std::string& name);
 
   // "" when the current choices make a valid request, else the one-line reason.
   std::string request_problem() const;

@@ -317,7 +317,8 @@ void refresh_fonts(const App& app, GuiContext& gui) {
 }
 
 void save_requested_screenshot(App& app, const Image& window) {
-  if (!app.screenshot)
+  if (!app.screenshot ||
+      (app.screenshot->panel && ++app.screenshot->frames_drawn < kPanelPictureFrames))
     return;
   const ScreenshotRequest request = *app.screenshot;
   app.screenshot.reset();

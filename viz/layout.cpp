@@ -7,6 +7,7 @@
 #include <string>
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 namespace wl::viz {
 
@@ -118,8 +119,9 @@ void tab_strip(App& app, const std::vector<Panel>& panels, Tile tile, Panel show
   ImGui::Separator();
 }
 
-void draw_tile(App& app, const TilePlan& plan, Tile tile) {
-  const TileRect& rect = plan.tiles[index(tile)];
+// `alone`: the tile is drawn by itself for a screenshot of its panel, and the picture ends where
+// the panel's content does.
+void draw_tile(App& app, const TilePlan& plan, Tile tile, const TileRect& rect, bool alone) {
   const std::vector<Panel> panels = panels_in(app, plan, tile);
   if (!rect.used || panels.empty())
     return;
@@ -131,17 +133,38 @@ void draw_tile(App& app, const TilePlan& plan, Tile tile) {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   app.rect(shown) =
       PanelRect{rect.x - viewport->Pos.x, rect.y - viewport->Pos.y, rect.width, rect.height, true};
-  if (std::find(app.highlighted.begin(), app.highlighted.end(), shown) != app.highlighted.end())
+  if (!alone &&
+      std::find(app.highlighted.begin(), app.highlighted.end(), shown) != app.highlighted.end())
     ImGui::GetForegroundDrawList()->AddRect(ImVec2(rect.x, rect.y),
                                             ImVec2(rect.x + rect.width, rect.y + rect.height),
                                             IM_COL32(240, 170, 40, 255), 0, 0, 3);
   // No horizontal scrolling: panels fit their width (wrapped text, tables that scroll themselves).
   ImGui::BeginChild(panel_title(shown), ImVec2(0, 0), false);
   enter_panel(panel_title(shown));
+  const bool read_text = app.screenshot.has_value(); // for the sidecar: the words in the picture
+  if (read_text)
+    ImGui::LogToBuffer(0); // 0: no tree node opened for the log, the picture stays as it is
   panel_info(shown).draw(app);
+  if (read_text) {
+    app.panel_text[index(shown)] = ImGui::GetCurrentContext()->LogBuffer.c_str();
+    ImGui::LogFinish();
+  }
+  const float used = ImGui::GetCursorScreenPos().y - rect.y + 2 * ImGui::GetStyle().WindowPadding.y;
   leave_panel();
   ImGui::EndChild();
   ImGui::EndChild();
+  if (alone)
+    app.rect(shown).height = std::min(rect.height, used);
+}
+
+// A panel's screenshot shows the whole panel: while one is taken, the panel's tile keeps its width
+// and takes the full height, drawn alone, so a map or a bank grid is never cut where the tile ends.
+void draw_alone_for_screenshot(App& app, const TilePlan& plan, Panel panel, float top,
+                               float height) {
+  const Tile tile = plan.tile_of[index(panel)];
+  TileRect rect = plan.tiles[index(tile)];
+  rect.y = top, rect.height = height;
+  draw_tile(app, plan, tile, rect, true);
 }
 
 } // namespace
@@ -194,8 +217,13 @@ void draw_tiled_panels(App& app) {
     rect.visible = false;
   if (visible) {
     const TilePlan plan = plan_tiles(app, pos.x, pos.y, size.x, size.y, app.ui_scale);
+    if (app.screenshot && app.screenshot->panel && app.panel_open[index(*app.screenshot->panel)]) {
+      draw_alone_for_screenshot(app, plan, *app.screenshot->panel, pos.y, size.y);
+      ImGui::End();
+      return;
+    }
     for (int tile = 0; tile < kTileCount; ++tile)
-      draw_tile(app, plan, static_cast<Tile>(tile));
+      draw_tile(app, plan, static_cast<Tile>(tile), plan.tiles[tile], false);
     const float gap = kSplitterThickness * app.ui_scale;
     const TileRect &left = plan.tiles[index(Tile::left)], &tl = plan.tiles[index(Tile::top_left)],
                    &bottom_tile = plan.tiles[index(Tile::bottom)];

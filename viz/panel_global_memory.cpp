@@ -13,10 +13,9 @@ namespace wl::viz {
 namespace {
 
 void draw_sites(const RunResult& result) {
-  if (!begin_site_table("##global_sites", {{"requests"},
-                                           {"sectors_per_request", true},
-                                           {"used_of_fetched"},
-                                           {"width"}}))
+  if (!begin_site_table(
+          "##global_sites",
+          {{"requests"}, {"sectors_per_request", true}, {"used_of_fetched"}, {"width"}}))
     return;
   for (const SitePrediction& site : result.prediction.sites) {
     if (site.space != MemorySpace::global)
@@ -39,9 +38,7 @@ void draw_sites(const RunResult& result) {
 void draw_measured(const RunResult& result, const App& app) {
   if (!counters_line(result, "requests and sectors"))
     return;
-  ImGui::BeginChild("##global_measured", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 7));
-  counter_table("##global_counters", result, app, "global");
-  ImGui::EndChild();
+  counter_table("##global_counters", result, app, "global", 7); // the map below keeps its room
 }
 
 void draw_map(App& app) {
@@ -65,6 +62,7 @@ void draw_map(App& app) {
 void draw_global_memory(App& app) {
   if (const RunResult* model = app.model_view(); model && model->kernel_id == app.kernel_id) {
     draw_sites(*model);
+    modelled_against_baseline(*model, app, "global");
     if (app.latest && app.latest->kernel_id == app.kernel_id) {
       MeasuredScope scope(app);
       draw_measured(*app.latest, app);

@@ -112,6 +112,8 @@ void draw_param(App& app, const ParamSpec& spec) {
     std::copy_n(shown.begin(), std::min(shown.size(), text.size() - 1), text.begin());
     if (ui::input_text(spec.name.c_str(), text.data(), text.size()))
       app.param_field_edited(spec.name, text.data());
+    if (ImGui::IsItemDeactivatedAfterEdit())
+      app.param_field_committed(spec.name);
   }
   ImGui::SameLine();
   help_marker(
@@ -144,8 +146,9 @@ void draw_block_editor(App& app, const KernelDesc& kernel) {
     return;
   }
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
-  if (ui::input_text("block", app.block_field.data(), app.block_field.size()))
-    app.block_field_edited();
+  ui::input_text("block", app.block_field.data(), app.block_field.size());
+  if (ImGui::IsItemDeactivatedAfterEdit()) // Enter or leaving the field: the whole value
+    app.block_field_committed();
   ImGui::SameLine();
   help_marker("Threads per block as X, XxY or XxYxZ, e.g. 256 or 16x16.");
   empty_state(("allowed: " + kernel.allowed_blocks).c_str());

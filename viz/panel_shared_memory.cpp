@@ -38,9 +38,7 @@ void draw_sites(const RunResult& result) {
 void draw_measured(const RunResult& result, const App& app) {
   if (!counters_line(result, "wavefronts"))
     return;
-  ImGui::BeginChild("##shared_measured", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 8));
-  counter_table("##shared_counters", result, app, "shared");
-  ImGui::EndChild();
+  counter_table("##shared_counters", result, app, "shared", 8); // the map below keeps its room
 }
 
 // A slider for the `pad` parameter, when the kernel has one: the map follows at once, and in live
@@ -84,6 +82,7 @@ void draw_grid(App& app) {
 void draw_shared_memory(App& app) {
   if (const RunResult* model = app.model_view(); model && model->kernel_id == app.kernel_id) {
     draw_sites(*model);
+    modelled_against_baseline(*model, app, "shared");
     if (app.latest && app.latest->kernel_id == app.kernel_id) {
       MeasuredScope scope(app);
       draw_measured(*app.latest, app);

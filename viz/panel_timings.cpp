@@ -45,10 +45,9 @@ void draw_measurement(const RunResult& result) {
                                   (t.converged ? "" : " (budget reached first)"));
   figure_row(figure("samples"), std::to_string(t.samples));
   figure_row(figure("throughput"), format_number(result.gbps(), 1) + " GB/s");
-  figure_row(figure("share_of_peak"), format_number(100 * result.peak_bandwidth_fraction(), 1) +
-                                          " % of " +
-                                          format_number(result.arch.dram_bandwidth_gbps, 0) +
-                                          " GB/s");
+  figure_row(figure("share_of_peak"),
+             format_number(100 * result.peak_bandwidth_fraction(), 1) + " % of " +
+                 format_number(result.arch.dram_bandwidth_gbps, 0) + " GB/s");
   if (result.flops > 0)
     figure_row(figure("compute"), format_number(result.gflops(), 1) + " GFLOP/s");
   ImGui::EndTable();
@@ -84,7 +83,9 @@ void draw_history(const App& app) {
       medians.push_back(run.timing->median_ms);
   ImGui::TextDisabled("Recent runs of %s (median ms, newest right)", app.kernel_id.c_str());
   if (medians.empty()) {
-    empty_state("No timed runs of this kernel yet.");
+    empty_state(app.latest && !app.latest->recorded_on.empty()
+                    ? "None: model mode times nothing here; each run on a GPU joins this list."
+                    : "No timed runs of this kernel yet.");
     return;
   }
   const auto [low, high] = std::minmax_element(medians.begin(), medians.end());

@@ -151,9 +151,9 @@ json controls_shown() {
 // Figures the panels show that run_json does not carry.
 json derived_figures(const App& app) {
   json figures = json::object();
-  json medians = json::array();
+  json medians = json::array(); // as the Timings panel lists them: the kernel on screen's runs
   for (const RunResult& run : app.history)
-    if (run.timing)
+    if (run.kernel_id == app.kernel_id)
       medians.push_back(run.timing->median_ms);
   figures["history_median_ms"] = medians;
   if (!app.latest)
@@ -188,8 +188,18 @@ json baseline_figures(const App& app) {
   return figures;
 }
 
+// The words each panel in the picture shows, a line each as ImGui's log writes them.
+json panel_texts(const App& app) {
+  json texts = json::object();
+  for (Panel panel : kAllPanels)
+    if (app.panel_rects[static_cast<int>(panel)].visible)
+      texts[panel_name(panel)] = app.panel_text[static_cast<int>(panel)];
+  return texts;
+}
+
 json shown_elsewhere(const App& app) {
-  return {{"baseline_comparison", baseline_figures(app)},
+  return {{"text", panel_texts(app)},
+          {"baseline_comparison", baseline_figures(app)},
           {"global_map", map_figures(app, MemorySpace::global)},
           {"shared_map", map_figures(app, MemorySpace::shared)},
           {"sweep", sweep_figures(app)},
@@ -325,9 +335,13 @@ std::filesystem::path save_screenshot(const App& app, const Image& window,
   const std::filesystem::path png =
       free_screenshot_path(request.path, request.panel,
                            app.screenshot_dir.empty() ? pictures_dir() : app.screenshot_dir);
-  if (!png.parent_path().empty()) {
-    std::error_code ignored; // a missing folder is reported by the write below
+  if (request.path.empty()) { // the pictures folder's WarpLens/ is made on first use; a folder
+    std::error_code ignored;  // the person named must exist (a typo makes no new folders)
     std::filesystem::create_directories(png.parent_path(), ignored);
+  } else if (std::error_code error; !png.parent_path().empty() &&
+                                    !std::filesystem::is_directory(png.parent_path(), error)) {
+    throw UsageError("cannot write " + clip(png.string(), 120) + ": no folder " +
+                     clip(png.parent_path().string(), 120) + "; give a folder that exists");
   }
   if (!stbi_write_png(png.c_str(), image.width, image.height, 4, image.rgba.data(),
                       image.width * 4))
@@ -336,7 +350,9 @@ std::filesystem::path save_screenshot(const App& app, const Image& window,
   std::filesystem::path sidecar = png;
   sidecar.replace_extension(".json");
   const std::string problem = write_file_atomically(
-      sidecar, screenshot_sidecar(app, request.panel, image.width, image.height).dump(2) + "\n");
+      sidecar, screenshot_sidecar(app, request.panel, image.width, image.height)
+                       .dump(2, ' ', false, json::error_handler_t::replace) +
+                   "\n");
   if (!problem.empty())
     throw UsageError(problem);
   return png;

@@ -30,6 +30,7 @@ constexpr int kMostMoves = 30;     // frames a control may keep moving before it
 constexpr int kFramesToSettle = 3;
 constexpr int kShooting = 50; // the screenshot step's phase once the picture is asked for
 constexpr double kDefaultWaitSeconds = 60;
+constexpr std::size_t kTypedOneByOne = 40; // characters a set step types one frame each
 
 std::string lower(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(),
@@ -243,6 +244,8 @@ Script parse_script(const std::string& text, const std::string& file) {
 
 Script load_script(const std::filesystem::path& file) {
   std::error_code error;
+  if (std::filesystem::is_directory(file, error))
+    throw UsageError(file.string() + ": is a folder; a script is a text file of actions");
   if (!std::filesystem::is_regular_file(file, error))
     throw UsageError(file.string() +
                      ": no such script file (a regular file of script lines is needed)");
@@ -297,6 +300,7 @@ void ScriptPlayer::next_step() {
   ++m_index;
   m_phase = 0;
   m_detours = m_scrolls = m_looks = m_moves = m_drawn = 0;
+  m_typed = 0;
   if (m_index >= m_script.steps.size())
     m_outcome = ScriptOutcome{0, ""};
 }
@@ -393,7 +397,9 @@ bool ScriptPlayer::reach(App&, const ScriptStep& step, const std::string& label)
       fail(step, 2, step.verb + ": \"" + clip(label) + "\" cannot be scrolled into sight");
       return false;
     }
-    m_input.x = (target->window.x0 + target->window.x1) / 2;
+    // Over the window's own scrollbar, just right of its inner area: in the middle the wheel
+    // could scroll a table that scrolls by itself instead of the panel.
+    m_input.x = target->window.x1 + ImGui::GetStyle().ScrollbarSize / 2;
     m_input.y = (target->window.y0 + target->window.y1) / 2;
     m_input.wheel = target->click_y < target->window.y0 ? 1.0f : -1.0f;
     return true;
@@ -469,10 +475,18 @@ void ScriptPlayer::step_set(App& app, const ScriptStep& step) {
     m_input.keys_up.push_back(GLFW_KEY_BACKSPACE);
     ++m_phase;
     return;
-  case 6:
-    m_input.characters = step.args[1];
-    ++m_phase;
+  case 6: { // a character a frame, as a person types, so a field sees each half-typed value; a
+            // value longer than any field goes in at once after its first characters
+    const std::string& value = step.args[1];
+    std::size_t count = m_typed < kTypedOneByOne ? 1 : value.size() - m_typed;
+    while (m_typed + count < value.size() && (value[m_typed + count] & 0xC0) == 0x80)
+      ++count; // the rest of a UTF-8 character
+    m_input.characters = value.substr(m_typed, count);
+    m_typed += count;
+    if (m_typed >= value.size())
+      ++m_phase;
     return;
+  }
   case 7:
     m_input.keys_down.push_back(GLFW_KEY_ENTER);
     ++m_phase;
@@ -544,6 +558,8 @@ void ScriptPlayer::step_screenshot(App& app, const ScriptStep& step) {
     m_phase = kShooting;
     return;
   }
+  if (app.screenshot)
+    return; // a panel's picture is still settling
   if (app.last_screenshot_path.empty())
     return fail(step, 1, clip(app.status, 200));
   // A taken name is never overwritten; the script's reader learns where the picture went instead.

@@ -9,7 +9,8 @@
 //   scale 1.5                       the UI scale (fonts rebuilt at that size)
 //   click "LABEL" [in "PANEL"]      a button, tab, tree node, checkbox, combo or its item, menu,
 //                                   heatmap cell ("16x8"); a kernel id opens its family first
-//   set "LABEL" VALUE [in "PANEL"]  a field or slider: click, select all, type, Enter
+//   set "LABEL" VALUE [in "PANEL"]  a field or slider: click, select all, type (a character a
+//                                   frame, as a person types), Enter
 //   key KEY                         F5, F12, 1-8, B, L, Escape, Enter, Tab, ctrl+= ...
 //   wait [SECONDS]                  until nothing is computing and the panels show the launch on
 //                                   screen (default 60 s; then the script stops, exit 1)
@@ -103,6 +104,7 @@ private:
   int m_detours = 0, m_scrolls = 0, m_looks = 0,
       m_moves = 0; // on the way to the current step's control
   int m_drawn = 0; // frames the picture a screenshot step saves has been drawn as it will be
+  std::size_t m_typed = 0; // characters of a set step's value typed so far
   Input m_input;
   std::optional<std::pair<int, int>> m_window_size;
   std::optional<ScriptOutcome> m_outcome;

@@ -134,6 +134,8 @@ int report(const ScriptPlayer& player, const ScriptOutcome& outcome) {
   return outcome.exit_code;
 }
 
+constexpr int kPanelPictureHeight = 1600;
+
 int play_script(App& app, const GuiOptions& options) {
   ScriptPlayer player(load_script(options.script));
   HeadlessGui gui(app, options.width, options.height);
@@ -167,12 +169,15 @@ int run_headless_screenshot(const GuiOptions& options) {
     app.set_block(chosen.block());
   }
   run_and_wait(app, sources);
-  HeadlessGui gui(app, options.width, options.height);
+  // A panel's picture ends where the panel does (layout.cpp draws it alone, the full height), so
+  // its window is tall enough for the longest panel, a 32-row bank grid under its tables.
+  HeadlessGui gui(app, options.width,
+                  panel ? std::max(options.height, kPanelPictureHeight) : options.height);
   gui.render(2); // windows and tables settle
   sources.edits.wait_idle();
   gui.render(2); // the models of the launch on screen have arrived
   app.screenshot = ScreenshotRequest{panel, options.screenshot};
-  gui.render(1);
+  gui.render(kPanelPictureFrames);
   if (app.last_screenshot_path.empty())
     throw UsageError(app.status);
   std::cout << app.last_screenshot_path << "\n";

@@ -279,7 +279,8 @@ void number_cell(const std::string& text) {
   ImGui::TextUnformatted(text.c_str());
 }
 
-void counter_table(const char* id, const RunResult& result, const App& app, const char* panel) {
+void counter_table(const char* id, const RunResult& result, const App& app, const char* panel,
+                   int most_lines) {
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX |
                                 ImGuiTableFlags_ScrollY;
@@ -300,7 +301,9 @@ void counter_table(const char* id, const RunResult& result, const App& app, cons
     if (row.flagged)
       flagged.push_back(&row);
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float room = ImGui::GetContentRegionAvail().y - (flagged.empty() ? 0 : line * 1.5f);
+  const float room = most_lines > 0
+                         ? most_lines * line
+                         : ImGui::GetContentRegionAvail().y - (flagged.empty() ? 0 : line * 1.5f);
   const float height = std::min((static_cast<float>(rows.size()) + 2.0f) * line,
                                 flagged.empty() ? room : std::max(room * 0.6f, 6 * line));
   const int columns = 4 + (baseline ? 2 : 0);
@@ -330,9 +333,9 @@ void counter_table(const char* id, const RunResult& result, const App& app, cons
     if (!row.predicted)
       ImGui::TextDisabled("-");
     else if (row.flagged)
-      error_text(format_number(100 * row.difference, 1) + " %");
+      error_text(difference_text(row));
     else
-      number_cell(format_number(100 * row.difference, 1) + " %");
+      number_cell(difference_text(row));
     if (baseline) {
       const CounterValue* then = baseline->find(row.key);
       ImGui::TableNextColumn();
@@ -348,6 +351,40 @@ void counter_table(const char* id, const RunResult& result, const App& app, cons
   for (const ComparisonRow* row : flagged)
     ImGui::TextWrapped("%s: %s", row->display.c_str(),
                        row->reason.empty() ? "no known reason" : row->reason.c_str());
+}
+
+void modelled_against_baseline(const RunResult& model, const App& app, const char* panel) {
+  if (!app.baseline)
+    return;
+  const RunResult& then = *app.baseline;
+  ImGui::TextDisabled("Modelled, against the baseline %s", app.baseline_label().c_str());
+  const std::string id = std::string("##modelled_baseline_") + panel;
+  if (!ImGui::BeginTable(id.c_str(), 4,
+                         ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                             ImGuiTableFlags_SizingFixedFit))
+    return;
+  for (const char* header : {"figure", "now", "baseline", "change"})
+    ImGui::TableSetupColumn(header);
+  ImGui::TableHeadersRow();
+  for (const Figure& figure : all_figures()) {
+    if (!figure.counter || !figure.predicted || figure.panel != panel)
+      continue;
+    const std::optional<double> now = figure.predicted(model), before = figure.predicted(then);
+    if (!now && !before)
+      continue;
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(figure_label(figure).c_str());
+    if (ImGui::IsItemHovered())
+      hover_text(std::string(figure.meaning));
+    ImGui::TableNextColumn();
+    number_cell(now ? format_number(*now, 0) : "-");
+    ImGui::TableNextColumn();
+    number_cell(before ? format_number(*before, 0) : "-");
+    ImGui::TableNextColumn();
+    number_cell(change_text(now, before, figure.unit == "%"));
+  }
+  ImGui::EndTable();
 }
 
 bool counters_line(const RunResult& result, const std::string& what) {

@@ -40,8 +40,7 @@ struct SiteColumn {
 
 // A table of a memory space's sites: the site, then these figures, each header the figure's
 // short name with its meaning on hover; false when it is clipped away.
-bool begin_site_table(const char* id, std::initializer_list<SiteColumn> columns,
-                      float height = 0);
+bool begin_site_table(const char* id, std::initializer_list<SiteColumn> columns, float height = 0);
 
 // A site table's row and its first three cells: the site, its requests, and a per-request figure
 // beside its ideal ("8.00 (4.00)"); the panel fills the rest.
@@ -49,9 +48,15 @@ void site_row(const SitePrediction& site, double per_request, double ideal_per_r
 
 // The measured counters of `result` that the figure table puts in `panel` (a panel key, "global",
 // "shared"; nullptr: all): predicted, measured, the difference (flagged over 2 %, with its
-// reason), and the baseline's value and the change when one is pinned. Fills the rest of the
-// panel's height.
-void counter_table(const char* id, const RunResult& result, const App& app, const char* panel);
+// reason), and the baseline's value and the change when one is pinned. The table fills the rest of
+// the panel's height, or `most_lines` lines at most where something follows it; the reasons go
+// under it, wrapped, whole.
+void counter_table(const char* id, const RunResult& result, const App& app, const char* panel,
+                   int most_lines = 0);
+
+// With a baseline pinned: the model's figures of `panel` ("global", "shared") for the launch on
+// screen beside the baseline's and the change, measured or not (in model mode the only comparison).
+void modelled_against_baseline(const RunResult& model, const App& app, const char* panel);
 
 // The counters of `result` for the memory panels: true when available; otherwise says why not.
 bool counters_line(const RunResult& result, const std::string& what);

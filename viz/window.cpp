@@ -66,6 +66,16 @@ bool render_frame(GLFWwindow* window, App& app, GuiContext& gui, ScriptPlayer* p
 // kernel makes the GPU reset its graphics engine, a robust context is reported lost (and the
 // window made again) where a plain one may end the process inside the driver.
 GLFWwindow* create_window(int width, int height) {
+  // On a screen smaller than the first size (a 1280x720 laptop) the window takes the screen's
+  // free area, maximized so the window manager fits its frame, rather than running off it.
+  int area_x = 0, area_y = 0, area_width = 0, area_height = 0;
+  if (GLFWmonitor* monitor = glfwGetPrimaryMonitor())
+    glfwGetMonitorWorkarea(monitor, &area_x, &area_y, &area_width, &area_height);
+  const bool small_screen =
+      area_width > 0 && area_height > 0 && (area_width < width || area_height < height);
+  if (small_screen)
+    width = std::min(width, area_width), height = std::min(height, area_height);
+  glfwWindowHint(GLFW_MAXIMIZED, small_screen ? GLFW_TRUE : GLFW_FALSE);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);

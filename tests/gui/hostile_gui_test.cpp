@@ -228,7 +228,7 @@ const std::vector<PathCase> kPaths = {
     {"CurrentFolder", ".", 0, "warplens-"},
     {"OtherExtension", "shot.jpg", 0, "shot.jpg.png"},
     {"UpperCaseExtension", "shot.PNG", 0, "shot.PNG"},
-    {"NewFolder", "new/x.png", 0, "new/x.png"},
+    {"NewFolder", "new/x.png", 2, "no folder new"}, // a typo makes no folders
     {"FileAsFolder", "existing.png/x.png", 2, "existing.png"},
     {"LongName", std::string(300, 'n') + ".png", 2, "nnnn"},
     {"LongPath", std::string(40, 'd').append("/").append(std::string(5000, 'p')), 2, "ddd"},

@@ -124,12 +124,23 @@ TEST(GuiPanels, MeasuredCountersAndTimingsDrawBesideThePrediction) {
   expect_panels_drawn(app, gui, "counters unavailable");
 }
 
-TEST(GuiPanels, HistoryKeepsTheRecentRuns) {
+// Recent runs are the runs timed here: the latest few, and neither an untimed model result nor a
+// recording replayed (in model mode F5 shows the same recorded run again; it is not another run).
+TEST(GuiPanels, HistoryKeepsTheRecentTimedRuns) {
   App app = make_app("vec_add/scalar", "h100");
+  RunResult timed = canned_result("vec_add/scalar", "", app.arch());
+  timed.timing = TimingStats{};
+  timed.timing->median_ms = 0.5;
   for (std::size_t i = 0; i < App::kHistoryLength + 5; ++i)
-    app.show(canned_result("vec_add/scalar", "", app.arch()));
+    app.show(timed);
   EXPECT_EQ(app.history.size(), App::kHistoryLength);
   EXPECT_TRUE(app.curves.has_value());
+  app.history.clear();
+  app.show(canned_result("vec_add/scalar", "", app.arch()));
+  RunResult replayed = timed;
+  replayed.recorded_on = "recorded on an H100";
+  app.show(replayed);
+  EXPECT_TRUE(app.history.empty());
 }
 
 } // namespace

@@ -100,7 +100,7 @@ TEST(GuiScreenshot, EachPanelCroppedInModelMode) {
   for (Panel panel : kAllPanels) {
     const std::filesystem::path file = dir / (std::string(panel_name(panel)) + ".png");
     model.app.screenshot = ScreenshotRequest{panel, file.string()};
-    gui.render(1);
+    gui.render(kPanelPictureFrames);
     ASSERT_EQ(model.app.last_screenshot_path, file.string()) << model.app.status;
     const PanelRect rect = model.app.rect(panel);
     const Png png = load_png(file);
@@ -147,7 +147,7 @@ TEST(GuiScreenshot, AClosedPanelIsReportedNotSaved) {
   model.app.open(Panel::counters) = false;
   HeadlessGui gui(model.app, 800, 600);
   model.app.screenshot = ScreenshotRequest{Panel::counters, (dir / "counters.png").string()};
-  gui.render(1);
+  gui.render(kPanelPictureFrames);
   EXPECT_TRUE(model.app.last_screenshot_path.empty());
   EXPECT_NE(model.app.status.find("not open"), std::string::npos) << model.app.status;
   EXPECT_FALSE(std::filesystem::exists(dir / "counters.png"));

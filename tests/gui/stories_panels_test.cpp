@@ -67,6 +67,9 @@ TEST(StoryMaps, ThePadSliderDissolvesTheConflict) {
   EXPECT_EQ(b["configuration"]["params"]["pad"], 1);
   EXPECT_EQ(b["shown"]["shared_map"]["conflict_degree"], 1);
   expect_only_table_figures(a["shown"]["shared_map"]);
+  // The defect: the grid's note said "the whole warp is one transaction" under a 32-way conflict.
+  EXPECT_TRUE(says(a, "shared", "bank conflict")) << text_of(a, "shared");
+  EXPECT_FALSE(says(a, "shared", "one transaction")) << text_of(a, "shared");
 }
 
 TEST(StoryDivergence, TheTreeOfAReductionShowsInItsPanel) {
@@ -77,16 +80,26 @@ TEST(StoryDivergence, TheTreeOfAReductionShowsInItsPanel) {
   const json a = story.sidecar("a");
   EXPECT_EQ(a["screenshot"]["panel"], "divergence");
   EXPECT_TRUE(shown(a, "warp", "Divergence"));
+  // The defect: "32.0 of 32 lanes, 99.9 %" stood unexplained above a comb falling to 1 lane.
+  EXPECT_TRUE(says(a, "divergence", "1/32")) << text_of(a, "divergence");
+  if (says(a, "divergence", "lanes active on average"))
+    EXPECT_TRUE(says(a, "divergence", "the average stays high")) << text_of(a, "divergence");
 }
 
+// The defects: the baseline's label left out the parameters (stride 1 and stride 2 read the same),
+// and in model mode the modelled sectors had no baseline to compare with.
 TEST(StoryBaseline, PinCompareAndTheLabelNamesTheParameters) {
   const Story story = play("click \"coalescing/stride\"\nwait\nclick \"Pin as baseline (B)\"\n"
-                           "set \"stride\" 2 in \"Launch\"\nwait\nscreenshot a.png timings\n");
+                           "set \"stride\" 2 in \"Launch\"\nwait\nscreenshot a.png timings\n"
+                           "click \"Global memory\"\nscreenshot b.png global\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
-  const json a = story.sidecar("a");
+  const json a = story.sidecar("a"), b = story.sidecar("b");
   ASSERT_TRUE(a["baseline"].is_object());
   EXPECT_EQ(a["baseline"]["params"]["stride"], 1);
   EXPECT_EQ(a["result"]["params"]["stride"], 2);
+  EXPECT_TRUE(says(a, "timings", "stride=1")) << text_of(a, "timings");
+  EXPECT_TRUE(says(b, "global", "against the baseline")) << text_of(b, "global");
+  EXPECT_TRUE(says(b, "global", "+100.0 %")) << text_of(b, "global"); // twice the load sectors
 }
 
 TEST(StoryBaseline, TheBKeyPinsAndClearRemoves) {
@@ -96,6 +109,12 @@ TEST(StoryBaseline, TheBKeyPinsAndClearRemoves) {
   ASSERT_EQ(story.exit_code, 0) << story.output;
   EXPECT_EQ(story.sidecar("a")["baseline"]["kernel"], "softmax/naive");
   EXPECT_TRUE(story.sidecar("b")["baseline"].is_null());
+  // The defect: "speed-up 0.00x" and "-0.0 points" for changes too small or too large to print.
+  for (const char* panel : {"timings", "occupancy"}) {
+    EXPECT_FALSE(says(story.sidecar("a"), panel, "0.00x")) << text_of(story.sidecar("a"), panel);
+    EXPECT_FALSE(says(story.sidecar("a"), panel, "-0.0 points"))
+        << text_of(story.sidecar("a"), panel);
+  }
 }
 
 std::string sweep_2d(const std::string& more) {
@@ -114,6 +133,13 @@ TEST(StorySweep, AModelSweepIn1DHasEveryShape) {
   EXPECT_EQ(sweep["points"], 8);
   EXPECT_EQ(sweep["allowed"], 8);
   EXPECT_EQ(sweep["kernel"], "vec_add/scalar");
+  // The defects: a chart drawn by index with no axis or values, no colour bar, a ties note on a
+  // model sweep, and the launch on screen not marked.
+  const std::string text = text_of(story.sidecar("a"), "sweep");
+  EXPECT_NE(text.find("against block x (threads)"), std::string::npos) << text;
+  EXPECT_NE(text.find("best 100.000  to  worst"), std::string::npos) << text;
+  EXPECT_NE(text.find("the launch on screen"), std::string::npos) << text;
+  EXPECT_EQ(text.find("tied"), std::string::npos) << text;
 }
 
 // Model sweeps offer the model's figures only (no time or GB/s that would stay empty).
@@ -134,6 +160,9 @@ TEST(StorySweep, A2DSweepIsColouredByEveryFigureItHas) {
     EXPECT_EQ(std::count(offered.begin(), offered.end(), "median time (ms)"), 0);
     EXPECT_EQ(std::count(offered.begin(), offered.end(), "throughput (GB/s)"), 0);
   }
+  // The defect: sectors per request were coloured with 1x1 as best, not against the ideal.
+  EXPECT_TRUE(says(story.sidecar("c1"), "sweep", "times the ideal for the access width"))
+      << text_of(story.sidecar("c1"), "sweep");
 }
 
 TEST(StorySweep, AClickOnACellLoadsThatShape) {
@@ -161,6 +190,9 @@ TEST(StorySweep, ASweepOfRefusedShapesNamesItsKernelAndWhy) {
   const json sweep = story.sidecar("a")["shown"]["sweep"];
   EXPECT_EQ(sweep["kernel"], "transpose/smem");
   EXPECT_EQ(sweep["allowed"], 0);
+  // The defect: the panel said kernel "?" and gave a reason that was not the kernel's.
+  EXPECT_TRUE(says(story.sidecar("a"), "sweep", "transpose/smem needs a 2D block 32 wide"))
+      << text_of(story.sidecar("a"), "sweep");
 }
 
 TEST(StorySweep, AnotherKernelClearsTheOldSweep) {
@@ -307,6 +339,39 @@ TEST(StoryScript, AWorkerKilledMidRunIsReplacedAndTheLaunchMeasuredAgain) {
   const std::string mode = a["configuration"]["mode"];
   EXPECT_TRUE(mode.find("restarted 1 time") != std::string::npos || mode.starts_with("model mode"))
       << mode;
+}
+
+// The defect: in model mode each F5 added the replayed recording to "Recent runs" as another run
+// ("3 runs, 0.0123 to 0.0123 ms"), and the sidecar's list mixed kernels. Recent runs are the runs
+// timed here, of the kernel on screen.
+TEST(StoryTimings, RecentRunsAreRunsTimedHereOfTheKernelOnScreen) {
+  const Story story = play("click \"vec_add/scalar\"\nwait\nkey F5\nwait\nkey F5\nwait\n"
+                           "click \"coalescing/stride\"\nwait\nkey F5\nwait\nscreenshot a.png\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a");
+  const std::size_t runs = a["figures"]["history_median_ms"].size();
+  if (!a["figures"]["recorded_on"].get<std::string>().empty())
+    EXPECT_EQ(runs, 0u) << "model mode replays a recording: nothing was timed here";
+  else
+    EXPECT_GE(runs, 1u); // with a GPU: the stride runs alone, not vec_add's
+  EXPECT_LE(runs, 2u);   // Live's run and F5's of coalescing/stride, never vec_add's three
+}
+
+// The defects: "time at peak bandwidth" ignored the sectors actually fetched; a recorded counter
+// the model predicts none of was flagged "100 %" in red without its reason on screen.
+TEST(StoryTimings, TheFloorCountsTheSectorsFetchedAndADifferenceItsReason) {
+  const Story story = play("click \"coalescing/stride\"\nwait\nset \"stride\" 32 in \"Launch\"\n"
+                           "wait\nscreenshot a.png timings\nclick \"transpose/smem\"\nwait\n"
+                           "click \"Counters\"\nscreenshot b.png counters\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a"), b = story.sidecar("b");
+  EXPECT_TRUE(says(a, "timings", "at peak, sectors fetched")) << text_of(a, "timings");
+  // 32 sectors per load request (512 MiB) and 4 per store (64 MiB), not the 128 MiB needed
+  EXPECT_TRUE(says(a, "timings", "(576.0 MiB)")) << text_of(a, "timings");
+  if (b["figures"]["counters_measured"] != "not collected") { // recorded or measured counters
+    EXPECT_FALSE(says(b, "counters", "100.0 %")) << text_of(b, "counters");
+    EXPECT_TRUE(says(b, "counters", "Why they differ")) << text_of(b, "counters");
+  }
 }
 
 TEST(StoryStatus, TheStatusLineStaysShortAndTheSidecarSaysTheMode) {

@@ -47,6 +47,18 @@ inline std::vector<std::string> labels_shown(const nlohmann::json& sidecar,
   return labels;
 }
 
+// The words a panel showed in the picture (its lines as ImGui's log writes them; "" when the
+// panel was not in the picture).
+inline std::string text_of(const nlohmann::json& sidecar, const std::string& panel) {
+  const nlohmann::json& texts = sidecar["shown"]["text"];
+  return texts.contains(panel) ? texts[panel].get<std::string>() : "";
+}
+
+inline bool says(const nlohmann::json& sidecar, const std::string& panel,
+                 const std::string& words) {
+  return text_of(sidecar, panel).find(words) != std::string::npos;
+}
+
 inline bool shown(const nlohmann::json& sidecar, const std::string& label,
                   const std::string& panel = "") {
   const std::vector<std::string> labels = labels_shown(sidecar, panel);

@@ -84,7 +84,7 @@ TEST(SweepView, ThePanelDrawsAModelAndAMeasuredSweep) {
   app.sweep.metric = sweep_metric("median_time");
   const std::filesystem::path png = scratch_dir() / "sweep.png";
   app.screenshot = ScreenshotRequest{Panel::sweep, png.string()};
-  gui.render(2);
+  gui.render(kPanelPictureFrames);
   ASSERT_EQ(app.last_screenshot_path, png.string()) << app.status;
   EXPECT_GT(std::filesystem::file_size(png), 1000u);
 }
