@@ -108,7 +108,10 @@ void run_occupancy(const OccupancyOptions& options) {
     return;
   }
   std::cout << occupancy_text(arch, request, result);
-  std::printf("the block size with the most resident threads for these resources: %d\n",
+  // Many sizes often tie (every one from 64 to 1024 at 100 %); the choice is the largest, as
+  // cudaOccupancyMaxPotentialBlockSize makes it, and says so.
+  std::printf("the largest block size with the most resident threads for these resources "
+              "(cudaOccupancyMaxPotentialBlockSize's choice): %d\n",
               suggested_block_size(arch, request));
   if (options.curves) {
     const ImpactCurves curves = impact_curves(arch, request);

@@ -13,7 +13,9 @@ namespace {
 
 using nlohmann::json;
 
-std::string limit_text(int blocks) { return blocks == kUnlimited ? "-" : std::to_string(blocks); }
+std::string limit_text(int blocks) {
+  return blocks == kUnlimited ? "no limit" : std::to_string(blocks);
+}
 
 // What each resource's limit is made of, in the report's last column.
 std::string limit_note(const Arch& arch, const OccupancyRequest& request, const OccupancyResult& r,

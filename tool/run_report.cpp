@@ -25,6 +25,8 @@ const char* space_name(MemorySpace space) {
 const char* op_name(AccessOp op) { return op == AccessOp::load ? "load" : "store"; }
 
 std::string sites_table(const LaunchPrediction& prediction) {
+  if (prediction.sites.empty())
+    return "no access sites: the kernel is a library call, so there is nothing to predict\n";
   const auto header = [](std::string_view key) { return std::string(figure_header(figure(key))); };
   std::string text = format("%-28s %-6s %-5s %5s %12s %26s %11s %12s %14s\n", "site", "space", "op",
                             header("width").c_str(), header("requests").c_str(),

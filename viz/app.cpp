@@ -262,8 +262,12 @@ std::string App::stale_note() const {
   if (latest->arch.id != arch().id && !latest->arch.id.starts_with("device"))
     note += " on " + latest->arch.id;
   const std::string problem = request_problem();
-  return note + (problem.empty() ? ": press F5 to measure the launch on screen"
-                                 : ": the launch on screen cannot run yet");
+  if (!problem.empty())
+    return note + ": the launch on screen cannot run yet";
+  return note +
+         (latest->recorded_on.empty()
+              ? ": press F5 to measure the launch on screen"
+              : ": press F5 for the launch on screen (the recording's figures, if it has it)");
 }
 
 void App::show_panel(Panel panel) {

@@ -56,10 +56,19 @@ ScreenRect upcoming_frame(float width) {
 
 } // namespace
 
+std::vector<std::string> g_cut_off;
+
 void begin_controls_frame() {
   g_controls.clear();
   g_panels.clear();
+  g_cut_off.clear();
 }
+
+void note_cut_off(const std::string& text) {
+  g_cut_off.push_back((g_panels.empty() ? "" : g_panels.back() + ": ") + text);
+}
+
+const std::vector<std::string>& cut_off_on_screen() { return g_cut_off; }
 
 void enter_panel(const std::string& title) { g_panels.push_back(title); }
 

@@ -47,6 +47,10 @@ void leave_panel();
 const std::vector<Control>& controls_on_screen();
 // Notes the last drawn ImGui item as a control (for custom drawings such as heatmap cells).
 void note_last_item(const std::string& label, ControlKind kind);
+// A text drawn narrower than it is ("4,294,967,29" in a column too narrow), in the last frame's
+// panels: what a screenshot's sidecar lists as cut off (nothing, when every column fits).
+void note_cut_off(const std::string& text);
+const std::vector<std::string>& cut_off_on_screen();
 
 // The visible part of a label: "Run##launch" -> "Run".
 std::string visible_label(const char* label);

@@ -132,6 +132,14 @@ void draw_counters(App& app) {
   if (app.latest && app.latest->counters) {
     MeasuredScope scope(app);
     draw_measured(*app.latest, app);
+  } else if (app.latest && !app.latest->timing) {
+    // Neither measured nor recorded (a run on a GPU is always timed): model mode, a launch the
+    // recording lacks. Say where the measured table would be.
+    empty_state("No measured counters for this launch: model mode has the H100 recording's, which "
+                "holds each kernel at its default parameters and block presets; a run on a GPU "
+                "measures any launch.");
+  } else {
+    empty_state("No measured counters yet: a run (F5) on a GPU fills the table here.");
   }
 }
 

@@ -6,11 +6,19 @@
 #include "panels.h"
 #include "widgets.h"
 
+#include <cmath>
+
 #include <imgui.h>
 
 namespace wl::viz {
 
 namespace {
+
+// "50 %", "12.5 %" (one in eight, not "12 %"): whole where it is whole.
+std::string used_share(double used, double fetched) {
+  const double percent = fetched > 0 ? 100 * used / fetched : 0;
+  return format_number(percent, percent == std::round(percent) ? 0 : 1) + " %";
+}
 
 void draw_sites(const RunResult& result) {
   if (!begin_site_table(
@@ -23,10 +31,7 @@ void draw_sites(const RunResult& result) {
     site_row(site, site.sectors_per_request(),
              site.requests ? double(site.ideal_sectors) / site.requests : 0);
     ImGui::TableNextColumn();
-    ImGui::Text(
-        "%s %%",
-        format_number(site.bytes_fetched ? 100.0 * site.bytes_used / site.bytes_fetched : 0, 0)
-            .c_str());
+    ImGui::TextUnformatted(used_share(double(site.bytes_used), double(site.bytes_fetched)).c_str());
     ImGui::TableNextColumn();
     ImGui::Text("%d B", site.width);
   }
@@ -47,10 +52,9 @@ void draw_map(App& app) {
     return;
   const WarpMap map = global_warp_map(chosen->access);
   const GlobalAccess& a = map.access;
-  ImGui::Text(
-      "%d sectors in %d line%s (ideal %d); %d of %d fetched bytes used (%s %%)", a.sectors, a.lines,
-      a.lines == 1 ? "" : "s", a.ideal_sectors, a.bytes_used, a.bytes_fetched,
-      format_number(a.bytes_fetched ? 100.0 * a.bytes_used / a.bytes_fetched : 0, 0).c_str());
+  ImGui::Text("%d sectors in %d line%s (ideal %d); %d of %d fetched bytes used (%s)", a.sectors,
+              a.lines, a.lines == 1 ? "" : "s", a.ideal_sectors, a.bytes_used, a.bytes_fetched,
+              used_share(a.bytes_used, a.bytes_fetched).c_str());
   note_text("A row per 128-byte line (offset from the first), four 32-byte sectors each; a "
             "coloured bar per lane "
             "over its bytes, numbered where it fits; grey: fetched, not used.");

@@ -199,6 +199,7 @@ json panel_texts(const App& app) {
 
 json shown_elsewhere(const App& app) {
   return {{"text", panel_texts(app)},
+          {"cut_off", cut_off_on_screen()},
           {"baseline_comparison", baseline_figures(app)},
           {"global_map", map_figures(app, MemorySpace::global)},
           {"shared_map", map_figures(app, MemorySpace::shared)},

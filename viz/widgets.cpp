@@ -94,9 +94,15 @@ void impact_curve(const char* title, const std::vector<CurvePoint>& points, std:
 
 void limiter_bars(const OccupancyResult& occupancy, int max_blocks_per_sm) {
   // Names, bars and values share the width at any font size: the longest name and value measured.
+  // "shared_memory" is the key in JSON; a person reads "shared memory".
+  const auto shown_name = [](Resource resource) {
+    std::string name = resource_name(resource);
+    std::replace(name.begin(), name.end(), '_', ' ');
+    return name;
+  };
   float name_width = 0;
   for (Resource resource : kAllResources)
-    name_width = std::max(name_width, ImGui::CalcTextSize(resource_name(resource)).x);
+    name_width = std::max(name_width, ImGui::CalcTextSize(shown_name(resource).c_str()).x);
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const float value_width = ImGui::CalcTextSize("228 blocks  <- limiter").x;
   const float bar_width =
@@ -108,7 +114,7 @@ void limiter_bars(const OccupancyResult& occupancy, int max_blocks_per_sm) {
     const int limit = occupancy.limit(resource);
     const bool limiter = std::find(occupancy.limiters.begin(), occupancy.limiters.end(),
                                    resource) != occupancy.limiters.end();
-    ImGui::TextUnformatted(resource_name(resource));
+    ImGui::TextUnformatted(shown_name(resource).c_str());
     ImGui::SameLine(left + name_width + spacing);
     ImVec2 min, max;
     const float height = ImGui::GetTextLineHeight();
@@ -276,6 +282,8 @@ void number_cell(const std::string& text) {
   const float room = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(text.c_str()).x;
   if (room > 0)
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + room);
+  else if (room < -0.5f)
+    note_cut_off(text);
   ImGui::TextUnformatted(text.c_str());
 }
 
@@ -426,6 +434,7 @@ void warp_map(const WarpMap& map) {
       draw->AddRect(min, max, edge);
     }
   }
+  std::string numbered; // the lane numbers drawn, for a screenshot's record of the words shown
   for (const LaneMark& mark : map.lanes) {
     const float y = origin.y + row_height * static_cast<float>(mark.row);
     const ImVec2 min(origin.x + label_width + mark.offset * per_byte, y + 3),
@@ -435,13 +444,16 @@ void warp_map(const WarpMap& map) {
     const std::string number = std::to_string(mark.lane);
     const float fitting = (max.x - min.x - 2) / ImGui::CalcTextSize(number.c_str()).x * font;
     const float small = std::min(font * 0.7f, fitting);
-    if (small >= font * 0.45f)
+    if (small >= font * 0.45f) {
       draw->AddText(ImGui::GetFont(), small, ImVec2(min.x + 1, min.y), dark_text, number.c_str());
+      numbered += (numbered.empty() ? "" : " ") + number;
+    }
     if (ImGui::IsMouseHoveringRect(min, max))
       hover_text("lane " + number);
   }
   ImGui::Dummy(
       ImVec2(label_width + bytes_width, row_height * static_cast<float>(map.lines.size())));
+  ImGui::LogText("\nlanes numbered: %s\n", numbered.c_str()); // only while a log is taken
 }
 
 void bank_grid(const std::vector<BankSlot>& slots, int width) {
@@ -522,7 +534,9 @@ void bank_grid(const std::vector<BankSlot>& slots, int width) {
 MeasuredScope::MeasuredScope(const App& app) : stale(app.latest_is_stale()) {
   if (!stale)
     return;
-  recorded_text("Measured figures " + app.stale_note());
+  // In model mode they are the recording's figures, not a measurement made here.
+  recorded_text((app.latest->recorded_on.empty() ? "Measured figures " : "Recorded figures ") +
+                app.stale_note());
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
 }
 

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <stb_image.h>
 
 namespace wl::viz::test {
 
@@ -39,6 +40,32 @@ inline std::filesystem::path scratch_dir() {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
+}
+
+// A PNG as saved: its size and RGBA pixels (empty when it cannot be read).
+struct Png {
+  int width = 0, height = 0;
+  Image image;
+};
+
+inline Png load_png(const std::filesystem::path& file) {
+  Png png;
+  int channels = 0;
+  unsigned char* pixels = stbi_load(file.c_str(), &png.width, &png.height, &channels, 4);
+  if (!pixels)
+    return png;
+  png.image = Image{png.width, png.height,
+                    std::vector<unsigned char>(pixels, pixels + png.width * png.height * 4)};
+  stbi_image_free(pixels);
+  return png;
+}
+
+// Pixels of exactly this colour in an image.
+inline int pixels_of(const Image& image, unsigned char r, unsigned char g, unsigned char b) {
+  int count = 0;
+  for (std::size_t i = 0; i + 3 < image.rgba.size(); i += 4)
+    count += image.rgba[i] == r && image.rgba[i + 1] == g && image.rgba[i + 2] == b;
+  return count;
 }
 
 // Variance of the grey level over all pixels: a blank or one-colour image has none.

@@ -5,27 +5,8 @@
 #include "gui_test_support.h"
 #include "model_source.h"
 
-#include <stb_image.h>
-
 namespace wl::viz::test {
 namespace {
-
-struct Png {
-  int width = 0, height = 0;
-  Image image;
-};
-
-Png load_png(const std::filesystem::path& file) {
-  Png png;
-  int channels = 0;
-  unsigned char* pixels = stbi_load(file.c_str(), &png.width, &png.height, &channels, 4);
-  if (!pixels)
-    return png;
-  png.image = Image{png.width, png.height,
-                    std::vector<unsigned char>(pixels, pixels + png.width * png.height * 4)};
-  stbi_image_free(pixels);
-  return png;
-}
 
 std::filesystem::path sidecar_of(std::filesystem::path png) {
   return png.replace_extension(".json");

@@ -37,6 +37,35 @@ TEST(StoryMaps, TheGlobalMapFollowsItsWarpAndBlockFields) {
   expect_only_table_figures(a);
 }
 
+// The defects: lanes 10 and up were never numbered, and the legend's grey was drawn in a navy that
+// vanished into the background.
+TEST(StoryMaps, TheWarpMapNumbersEveryLaneAndShowsUnusedBytesInTheLegendsGrey) {
+  const Story story = play("click \"coalescing/stride\"\nwait\nset \"stride\" 2 in \"Launch\"\n"
+                           "click \"Global memory\"\nwait\nscreenshot a.png global\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a");
+  std::string every_lane = "lanes numbered: 0";
+  for (int lane = 1; lane < 32; ++lane)
+    every_lane += " " + std::to_string(lane);
+  EXPECT_TRUE(says(a, "global", every_lane + "\n")) << text_of(a, "global");
+  EXPECT_TRUE(says(a, "global", "grey: fetched, not used")) << text_of(a, "global");
+  const Png png = load_png(story.dir / "a.png");
+  // Stride 2 leaves half of each fetched sector unused: 8 sectors' worth of grey.
+  EXPECT_GT(pixels_of(png.image, 128, 128, 128), 1000);
+}
+
+// The defect: numbers cut off without an ellipsis ("4,294,967,29") where a column was too narrow.
+TEST(StoryLayout, NoNumberIsCutOffAt1280x720) {
+  const Story story = play("window 1280x720\nclick \"matmul/tiled\"\nwait\nscreenshot a.png\n"
+                           "click \"Counters\"\nscreenshot b.png counters\n"
+                           "click \"Shared memory\"\nscreenshot c.png shared\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  for (const char* name : {"a", "b", "c"})
+    EXPECT_EQ(story.sidecar(name)["shown"]["cut_off"], json::array()) << name;
+  EXPECT_TRUE(says(story.sidecar("b"), "counters", "4,294,967,296"))
+      << text_of(story.sidecar("b"), "counters");
+}
+
 TEST(StoryMaps, TheSiteListChoosesAnotherSite) {
   const Story story =
       play("click \"transpose/smem\"\nwait\nclick \"Shared memory\"\nclick \"site\" in \"Shared "
@@ -115,6 +144,22 @@ TEST(StoryBaseline, TheBKeyPinsAndClearRemoves) {
     EXPECT_FALSE(says(story.sidecar("a"), panel, "-0.0 points"))
         << text_of(story.sidecar("a"), panel);
   }
+}
+
+// The defect: a change too large or too small to print read "speed-up 0.00x" and "-0.0 points".
+TEST(StoryBaseline, ChangesTooLargeOrTooSmallToPrintStillReadAsFigures) {
+  const Story story =
+      play("click \"vec_add/scalar\"\nwait\nclick \"Pin as baseline (B)\"\nclick \"matmul/tiled\"\n"
+           "wait\nscreenshot a.png timings\nclick \"Pin as baseline (B)\"\n"
+           "click \"matmul/naive\"\nset \"block\" 16x16 in \"Launch\"\nwait\n"
+           "screenshot b.png occupancy\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a"), b = story.sidecar("b");
+  EXPECT_EQ(a["baseline"]["kernel"], "vec_add/scalar");
+  EXPECT_TRUE(says(a, "timings", "speed-up")) << text_of(a, "timings");
+  EXPECT_FALSE(says(a, "timings", "0.00x")) << text_of(a, "timings");
+  EXPECT_EQ(b["baseline"]["kernel"], "matmul/tiled");
+  EXPECT_FALSE(says(b, "occupancy", "-0.0 points")) << text_of(b, "occupancy");
 }
 
 std::string sweep_2d(const std::string& more) {
