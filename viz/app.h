@@ -177,6 +177,7 @@ struct App {
   // reads in the picture, for its sidecar (not kept in other frames: it costs a copy of every
   // line).
   std::array<std::string, kAllPanels.size()> panel_text{};
+  std::string status_line_text; // likewise, the status line's
   std::optional<KernelRequest> last_submitted; // what live mode compares against
   std::string last_submitted_arch;
 

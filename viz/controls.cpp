@@ -70,6 +70,19 @@ void note_cut_off(const std::string& text) {
 
 const std::vector<std::string>& cut_off_on_screen() { return g_cut_off; }
 
+WordsOnScreen::WordsOnScreen(bool recording, std::string& into)
+    : m_into(recording && !ImGui::GetCurrentContext()->LogEnabled ? &into : nullptr) {
+  if (m_into)
+    ImGui::LogToBuffer(0);
+}
+
+WordsOnScreen::~WordsOnScreen() {
+  if (!m_into)
+    return;
+  *m_into = ImGui::GetCurrentContext()->LogBuffer.c_str();
+  ImGui::LogFinish();
+}
+
 void enter_panel(const std::string& title) { g_panels.push_back(title); }
 
 void leave_panel() {

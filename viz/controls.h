@@ -47,6 +47,21 @@ void leave_panel();
 const std::vector<Control>& controls_on_screen();
 // Notes the last drawn ImGui item as a control (for custom drawings such as heatmap cells).
 void note_last_item(const std::string& label, ControlKind kind);
+// While `recording`, the words drawn from construction to destruction (ImGui's text log) go to
+// `into`: what a screenshot's sidecar says a panel or the status line showed. Tree nodes are not
+// opened for the log, so the picture stays as it is. It must end before the End() of a top-level
+// window, which ends ImGui's log.
+class WordsOnScreen {
+public:
+  WordsOnScreen(bool recording, std::string& into);
+  ~WordsOnScreen();
+  WordsOnScreen(const WordsOnScreen&) = delete;
+  WordsOnScreen& operator=(const WordsOnScreen&) = delete;
+
+private:
+  std::string* m_into;
+};
+
 // A text drawn narrower than it is ("4,294,967,29" in a column too narrow), in the last frame's
 // panels: what a screenshot's sidecar lists as cut off (nothing, when every column fits).
 void note_cut_off(const std::string& text);

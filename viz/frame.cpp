@@ -138,6 +138,8 @@ void draw_status_line(App& app) {
   const bool visible = ImGui::Begin("##status", nullptr, flags);
   ImGui::PopStyleVar();
   if (visible) {
+    // Ended before End(): ending a top-level window ends ImGui's log with it.
+    WordsOnScreen words(app.screenshot.has_value(), app.status_line_text);
     if (ui::small_button("Screenshot (F12)"))
       request_screenshot(app);
     ImGui::SameLine();

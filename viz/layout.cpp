@@ -7,7 +7,6 @@
 #include <string>
 
 #include <imgui.h>
-#include <imgui_internal.h>
 
 namespace wl::viz {
 
@@ -141,13 +140,9 @@ void draw_tile(App& app, const TilePlan& plan, Tile tile, const TileRect& rect, 
   // No horizontal scrolling: panels fit their width (wrapped text, tables that scroll themselves).
   ImGui::BeginChild(panel_title(shown), ImVec2(0, 0), false);
   enter_panel(panel_title(shown));
-  const bool read_text = app.screenshot.has_value(); // for the sidecar: the words in the picture
-  if (read_text)
-    ImGui::LogToBuffer(0); // 0: no tree node opened for the log, the picture stays as it is
-  panel_info(shown).draw(app);
-  if (read_text) {
-    app.panel_text[index(shown)] = ImGui::GetCurrentContext()->LogBuffer.c_str();
-    ImGui::LogFinish();
+  {
+    WordsOnScreen words(app.screenshot.has_value(), app.panel_text[index(shown)]);
+    panel_info(shown).draw(app);
   }
   const float used = ImGui::GetCursorScreenPos().y - rect.y + 2 * ImGui::GetStyle().WindowPadding.y;
   leave_panel();

@@ -188,9 +188,10 @@ json baseline_figures(const App& app) {
   return figures;
 }
 
-// The words each panel in the picture shows, a line each as ImGui's log writes them.
+// The words each panel in the picture shows, a line each as ImGui's log writes them, and the
+// status line's.
 json panel_texts(const App& app) {
-  json texts = json::object();
+  json texts = {{"status_line", app.status_line_text}};
   for (Panel panel : kAllPanels)
     if (app.panel_rects[static_cast<int>(panel)].visible)
       texts[panel_name(panel)] = app.panel_text[static_cast<int>(panel)];

@@ -74,5 +74,26 @@ TEST(GuiCli, NoDisplayWritesTheDefaultViewAndSaysWhere) {
   EXPECT_TRUE(std::filesystem::exists(dir / last_line(r.out))) << r.out;
 }
 
+// The defect: `warplens --headless` showed the models and the recording even on a machine with a
+// GPU. It measures through the worker as the window does; the sidecar says which it did.
+TEST(GuiCli, HeadlessMeasuresThroughTheWorkerWhereThereIsAGpu) {
+  const std::filesystem::path dir = scratch_dir();
+  const Command arches = run_in(dir, "arches --json"); // the GPUs, as a person lists them
+  ASSERT_EQ(arches.exit_code, 0) << arches.out;
+  const bool gpu =
+      !nlohmann::json::parse(arches.out)["devices"].get<std::string>().starts_with("none");
+  const Command r = run_in(dir, "--headless --kernel vec_add/scalar --screenshot x.png");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const nlohmann::json sidecar = read_json(dir / "x.json");
+  const std::string mode = sidecar["configuration"]["mode"];
+  if (gpu) {
+    EXPECT_TRUE(mode.starts_with("GPU mode")) << mode;
+    EXPECT_TRUE(sidecar["result"]["timing"].is_object()) << sidecar["result"];
+    EXPECT_EQ(sidecar["figures"]["recorded_on"], ""); // measured here, not the recording
+  } else {
+    EXPECT_TRUE(mode.starts_with("model mode")) << mode;
+  }
+}
+
 } // namespace
 } // namespace wl::viz::test

@@ -217,6 +217,8 @@ TEST(StoryLaunch, FirstStartOpensOnTheTreeWithLiveOn) {
   EXPECT_TRUE(a["configuration"]["live"].get<bool>());
   EXPECT_TRUE(shown(a, "matmul", "Launch"));
   EXPECT_TRUE(shown(a, "Run (F5)", "Launch"));
+  // The defect: it opened on four dense panels with nothing saying where to start.
+  EXPECT_TRUE(says(a, "launch", "Pick a kernel in the tree")) << text_of(a, "launch");
 }
 
 TEST(StoryLaunch, TheTeachingNoteButtonsShowTheirPanels) {

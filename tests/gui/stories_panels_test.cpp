@@ -424,6 +424,12 @@ TEST(StoryStatus, TheStatusLineStaysShortAndTheSidecarSaysTheMode) {
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const std::string mode = story.sidecar("a")["configuration"]["mode"];
   EXPECT_FALSE(mode.empty());
+  // The defect: a status of about 200 characters ("no GPU (no GPU (") hid the screenshot path;
+  // the line is short, the detail on hover, and the path in sight.
+  const std::string line = text_of(story.sidecar("b"), "status_line");
+  EXPECT_LT(line.size(), 160u) << line;
+  EXPECT_NE(line.find("saved"), std::string::npos) << line;
+  EXPECT_EQ(line.find("no GPU (no GPU ("), std::string::npos) << line;
   EXPECT_FALSE(shown(story.sidecar("a"), "Copy path"));
   EXPECT_TRUE(
       shown(story.sidecar("b"), "Copy path")); // the first screenshot's path, with its copy button
