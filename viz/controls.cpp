@@ -10,6 +10,7 @@ namespace {
 // One GUI thread draws the frames, so the list of one frame is a plain global.
 std::vector<Control> g_controls;
 std::vector<std::string> g_panels;
+std::vector<std::string> g_cut_off; // texts drawn narrower than they are
 
 ScreenRect rect_of(ImVec2 min, ImVec2 max) { return {min.x, min.y, max.x, max.y}; }
 
@@ -55,8 +56,6 @@ ScreenRect upcoming_frame(float width) {
 }
 
 } // namespace
-
-std::vector<std::string> g_cut_off;
 
 void begin_controls_frame() {
   g_controls.clear();
