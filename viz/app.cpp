@@ -232,6 +232,9 @@ bool App::settled() const {
   const std::optional<KernelRequest> request = current_request();
   if (!request)
     return true; // an invalid launch is explained, not computed
+  // With Live on, the run of the launch on screen too (unless it failed: that is on screen).
+  if (live && latest_is_stale() && last_error.empty())
+    return false;
   const RunResult* model = model_view();
   return model && same_launch(*model, *request, arch().id);
 }

@@ -177,7 +177,7 @@ struct App {
   // reads in the picture, for its sidecar (not kept in other frames: it costs a copy of every
   // line).
   std::array<std::string, kAllPanels.size()> panel_text{};
-  std::string status_line_text; // likewise, the status line's
+  std::string status_line_text;                // likewise, the status line's
   std::optional<KernelRequest> last_submitted; // what live mode compares against
   std::string last_submitted_arch;
 
@@ -213,7 +213,8 @@ struct App {
   void follow_edits();
   // Takes what the sources have produced, once per frame.
   void poll_source();
-  // True when nothing is being computed and the model figures are those of the launch on screen.
+  // True when nothing is being computed and the model figures (with Live on, the run's too, unless
+  // it failed) are those of the launch on screen.
   bool settled() const;
 
   // The model figures of the launch on screen (or, before the models answer, the latest result).

@@ -11,6 +11,7 @@ namespace {
 std::vector<Control> g_controls;
 std::vector<std::string> g_panels;
 std::vector<std::string> g_cut_off; // texts drawn narrower than they are
+std::optional<Tooltip> g_tooltip;
 
 ScreenRect rect_of(ImVec2 min, ImVec2 max) { return {min.x, min.y, max.x, max.y}; }
 
@@ -61,7 +62,15 @@ void begin_controls_frame() {
   g_controls.clear();
   g_panels.clear();
   g_cut_off.clear();
+  g_tooltip.reset();
 }
+
+void note_tooltip(const std::string& text) {
+  const ImVec2 min = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  g_tooltip = Tooltip{text, rect_of(min, ImVec2(min.x + size.x, min.y + size.y))};
+}
+
+const std::optional<Tooltip>& tooltip_on_screen() { return g_tooltip; }
 
 void note_cut_off(const std::string& text) {
   g_cut_off.push_back((g_panels.empty() ? "" : g_panels.back() + ": ") + text);

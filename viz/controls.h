@@ -4,6 +4,7 @@
 // functions below, which draw the Dear ImGui widget and note it here, so a scripted session
 // (script.h) finds a button by the text a person reads on it and moves the pointer there.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,15 @@ public:
 private:
   std::string* m_into;
 };
+
+// The tooltip of the last frame, noted from inside its window: its words and where it lies, for a
+// screenshot's sidecar (a tooltip is wrapped and on screen, never one line running off it).
+struct Tooltip {
+  std::string text;
+  ScreenRect rect;
+};
+void note_tooltip(const std::string& text);
+const std::optional<Tooltip>& tooltip_on_screen();
 
 // A text drawn narrower than it is ("4,294,967,29" in a column too narrow), in the last frame's
 // panels: what a screenshot's sidecar lists as cut off (nothing, when every column fits).

@@ -198,9 +198,21 @@ json panel_texts(const App& app) {
   return texts;
 }
 
+json tooltip_json() {
+  const std::optional<Tooltip>& tip = tooltip_on_screen();
+  if (!tip)
+    return nullptr;
+  return {{"text", tip->text},
+          {"x0", std::lround(tip->rect.x0)},
+          {"y0", std::lround(tip->rect.y0)},
+          {"x1", std::lround(tip->rect.x1)},
+          {"y1", std::lround(tip->rect.y1)}};
+}
+
 json shown_elsewhere(const App& app) {
   return {{"text", panel_texts(app)},
           {"cut_off", cut_off_on_screen()},
+          {"tooltip", tooltip_json()},
           {"baseline_comparison", baseline_figures(app)},
           {"global_map", map_figures(app, MemorySpace::global)},
           {"shared_map", map_figures(app, MemorySpace::shared)},

@@ -181,6 +181,9 @@ void check_step(const ScriptStep& step, const std::string& where) {
   } else if (step.verb == "click") {
     count(1, 1, "\"LABEL\" [in \"PANEL\"]; a label with spaces goes in quotes");
     refuse_empty(step.args[0], "label", where);
+  } else if (step.verb == "hover") {
+    count(1, 1, "\"LABEL\" [in \"PANEL\"]; a label with spaces goes in quotes");
+    refuse_empty(step.args[0], "label", where);
   } else if (step.verb == "set") {
     count(2, 2, "\"LABEL\" VALUE [in \"PANEL\"]");
     refuse_empty(step.args[0], "label", where);
@@ -205,7 +208,7 @@ void check_step(const ScriptStep& step, const std::string& where) {
           "'; panels: launch, occupancy, timings, counters, global, shared, divergence, sweep");
   } else {
     throw UsageError(where + ": unknown action '" + clip(step.verb) +
-                     "'; actions: window, scale, click, set, key, wait, screenshot");
+                     "'; actions: window, scale, click, hover, set, key, wait, screenshot");
   }
   if (!step.panel.empty() && !std::any_of(kAllPanels.begin(), kAllPanels.end(), [&](Panel p) {
         return panel_matches(step.panel, panel_title(p));
@@ -297,6 +300,7 @@ void ScriptPlayer::fail(const ScriptStep& step, int code, const std::string& mes
 }
 
 void ScriptPlayer::next_step() {
+  m_pointer_rests = m_script.steps[m_index].verb == "hover";
   ++m_index;
   m_phase = 0;
   m_detours = m_scrolls = m_looks = m_moves = m_drawn = 0;
@@ -311,6 +315,8 @@ void ScriptPlayer::after_frame(App& app) {
   const ScriptStep& step = m_script.steps[m_index];
   if (step.verb == "click")
     step_click(app, step);
+  else if (step.verb == "hover")
+    step_hover(app, step);
   else if (step.verb == "set")
     step_set(app, step);
   else if (step.verb == "key")
@@ -456,6 +462,19 @@ void ScriptPlayer::step_click(App& app, const ScriptStep& step) {
     next_step();
 }
 
+// The pointer onto the control and kept there while its tooltip shows (a detour that hides the
+// control is clicked, as for a click); the next screenshot leaves the pointer where it rests.
+void ScriptPlayer::step_hover(App& app, const ScriptStep& step) {
+  if (m_phase == 0 || m_phase > 100) {
+    clicked(app, step);
+    return;
+  }
+  if (!still_under_pointer(step, step.args[0]))
+    m_drawn = 0; // it moved: the pointer follows and the tooltip starts again
+  else if (++m_drawn >= kFramesToSettle)
+    next_step();
+}
+
 void ScriptPlayer::step_set(App& app, const ScriptStep& step) {
   if (!clicked(app, step))
     return;
@@ -550,7 +569,8 @@ void ScriptPlayer::step_screenshot(App& app, const ScriptStep& step) {
         m_phase = 0; // the tab is pressed; the panel shows from the next frame
       return;
     }
-    m_input.x = m_input.y = -1e6f; // the pointer out of the picture: no tooltip over what is saved
+    if (!m_pointer_rests) // the pointer out of the picture: no tooltip over what is saved
+      m_input.x = m_input.y = -1e6f; // (after a hover it stays, and so does its tooltip)
     if (++m_drawn < kFramesToSettle)
       return;
     app.last_screenshot_path.clear();

@@ -9,6 +9,8 @@
 //   scale 1.5                       the UI scale (fonts rebuilt at that size)
 //   click "LABEL" [in "PANEL"]      a button, tab, tree node, checkbox, combo or its item, menu,
 //                                   heatmap cell ("16x8"); a kernel id opens its family first
+//   hover "LABEL" [in "PANEL"]      the pointer onto a control, left there: its tooltip shows (in
+//                                   the next screenshot too)
 //   set "LABEL" VALUE [in "PANEL"]  a field or slider: click, select all, type (a character a
 //                                   frame, as a person types), Enter
 //   key KEY                         F5, F12, 1-8, B, L, Escape, Enter, Tab, ctrl+= ...
@@ -88,6 +90,7 @@ private:
   void start_step(App& app);
   bool clicked(App& app, const ScriptStep& step);
   void step_click(App& app, const ScriptStep& step);
+  void step_hover(App& app, const ScriptStep& step);
   void step_set(App& app, const ScriptStep& step);
   void step_key(const ScriptStep& step);
   void step_wait(App& app, const ScriptStep& step);
@@ -104,7 +107,8 @@ private:
   int m_detours = 0, m_scrolls = 0, m_looks = 0,
       m_moves = 0; // on the way to the current step's control
   int m_drawn = 0; // frames the picture a screenshot step saves has been drawn as it will be
-  std::size_t m_typed = 0; // characters of a set step's value typed so far
+  std::size_t m_typed = 0;      // characters of a set step's value typed so far
+  bool m_pointer_rests = false; // the last step was a hover: a screenshot keeps the pointer
   Input m_input;
   std::optional<std::pair<int, int>> m_window_size;
   std::optional<ScriptOutcome> m_outcome;

@@ -136,8 +136,8 @@ int report(const ScriptPlayer& player, const ScriptOutcome& outcome) {
 
 constexpr int kPanelPictureHeight = 1600;
 
-int play_script(App& app, const GuiOptions& options) {
-  ScriptPlayer player(load_script(options.script));
+int play_script(App& app, const GuiOptions& options, Script script) {
+  ScriptPlayer player(std::move(script));
   HeadlessGui gui(app, options.width, options.height);
   app.run();
   return report(player, gui.play(player));
@@ -152,9 +152,13 @@ int run_headless_screenshot(const GuiOptions& options) {
   App app = app_from(options);
   if (const std::string problem = app.request_problem(); !problem.empty())
     throw UsageError(problem);
-  Sources sources(app, options);
+  // A script that cannot be read is refused before a worker starts (and has to be stopped again).
+  std::optional<Script> script;
   if (!options.script.empty())
-    return play_script(app, options);
+    script = load_script(options.script);
+  Sources sources(app, options);
+  if (script)
+    return play_script(app, options, std::move(*script));
   if (panel)
     app.show_panel(*panel);
   if (!options.baseline

@@ -187,6 +187,7 @@ void hover_text(const std::string& text) {
   ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
   ImGui::TextUnformatted(text.c_str());
   ImGui::PopTextWrapPos();
+  note_tooltip(text);
   ImGui::EndTooltip();
 }
 

@@ -297,6 +297,21 @@ TEST(StoryLayout, EveryPanelTabIsReachableAt1280x720AndTwiceTheScale) {
   }
 }
 
+// The defect: a tooltip was one unwrapped line running off the screen.
+TEST(StoryLayout, ATooltipIsWrappedAndOnScreen) {
+  const Story story = play("window 1280x720\nclick \"Sweep\"\n"
+                           "hover \"Model sweep\" in \"Sweep\"\nscreenshot a.png\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json tip = story.sidecar("a")["shown"]["tooltip"];
+  ASSERT_TRUE(tip.is_object()) << story.sidecar("a")["shown"];
+  const std::string text = tip["text"];
+  EXPECT_GT(text.size(), 80u) << text; // one line of it would be far wider than the tooltip
+  EXPECT_LE(tip["x1"].get<int>() - tip["x0"].get<int>(), 600) << tip;
+  EXPECT_GE(tip["x0"].get<int>(), 0) << tip;
+  EXPECT_LE(tip["x1"].get<int>(), 1280) << tip;
+  EXPECT_LE(tip["y1"].get<int>(), 720) << tip;
+}
+
 TEST(StoryLayout, ResetLayoutAndTheViewMenuBringPanelsBack) {
   const Story story = play("key 2\nwait\nscreenshot closed.png\nclick \"View\"\nclick \"Reset "
                            "layout\"\nwait\nscreenshot reset.png\n");
