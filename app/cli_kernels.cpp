@@ -88,8 +88,10 @@ struct KernelOptions {
 
 void add_kernel_options(CLI::App& cmd, KernelOptions& o) {
   cmd.add_option("kernel", o.id, "Kernel id, family/variant (see `warplens list`)")->required();
-  cmd.add_option("--block", o.block, "Block shape X, XxY or XxYxZ (default: the kernel's)");
-  cmd.add_option("--size", o.size, "Problem size: the size parameters in order, e.g. 8192x8192");
+  cmd.add_option("--block", o.block, "Block shape X, XxY or XxYxZ (default: the kernel's)")
+      ->check(written_option("X, XxY or XxYxZ"));
+  cmd.add_option("--size", o.size, "Problem size: the size parameters in order, e.g. 8192x8192")
+      ->check(written_option("the size parameters in order, e.g. 8192x8192"));
   cmd.add_option("--param", o.params, "A parameter as name=value (repeat for several)");
   cmd.add_flag("--json", o.json, "Print one JSON object");
 }
@@ -261,7 +263,8 @@ void add_kernel_commands(CLI::App& app) {
   sweep_cmd->add_option("--block-x", sweep->block_x, "x sides: start:end:step or a list");
   sweep_cmd->add_option("--block-y", sweep->block_y, "y sides: start:end:step or a list");
   sweep_cmd->add_option("--block-z", sweep->block_z, "z sides: start:end:step or a list");
-  sweep_cmd->add_option("--size", sweep->kernel.size, "Problem size: the size parameters in order");
+  sweep_cmd->add_option("--size", sweep->kernel.size, "Problem size: the size parameters in order")
+      ->check(written_option("the size parameters in order, e.g. 8192x8192"));
   sweep_cmd->add_option("--param", sweep->kernel.params,
                         "A parameter as name=value (repeat for several)");
   sweep_cmd->add_option("--metrics", sweep->engine.metrics,

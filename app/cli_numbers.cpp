@@ -66,4 +66,12 @@ CLI::Validator seconds_option(double max) {
       "");
 }
 
+CLI::Validator written_option(const char* allowed) {
+  return CLI::Validator(
+      [allowed](std::string& text) -> std::string {
+        return text.empty() ? std::string("an empty value; allowed ") + allowed : "";
+      },
+      "");
+}
+
 } // namespace wl

@@ -19,4 +19,8 @@ CLI::Validator seed_option();
 // A finite number of seconds above 0 and at most max.
 CLI::Validator seconds_option(double max);
 
+// Text that may not be empty: `--block ""` is refused naming what is allowed, never read as "not
+// given" (the default).
+CLI::Validator written_option(const char* allowed);
+
 } // namespace wl
