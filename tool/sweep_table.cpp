@@ -36,10 +36,11 @@ int parse_int(const std::string& text, const std::string& role, const std::strin
   return static_cast<int>(value);
 }
 
+// Said where the GUI sweeps too, which has no --max-shapes: the option is named with its command.
 std::string too_many_hint(std::size_t max_shapes) {
   return "a sweep takes at most " + std::to_string(max_shapes) +
-         " shapes (raise it with --max-shapes N, up to " + std::to_string(kMaxSweepShapesLimit) +
-         ")";
+         " shapes; choose fewer sides (`warplens sweep --max-shapes N` raises it, up to " +
+         std::to_string(kMaxSweepShapesLimit) + ")";
 }
 
 std::vector<std::string> split(const std::string& text, char separator) {
