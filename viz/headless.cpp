@@ -325,7 +325,10 @@ void save_requested_screenshot(App& app, const Image& window) {
   try {
     app.last_screenshot_path = save_screenshot(app, window, request).string();
     app.last_saved_path = app.last_screenshot_path;
-    app.status = "screenshot saved";
+    // The status line shows "saved PATH" itself; an earlier message (a settings problem) stays,
+    // an earlier failure to save does not.
+    if (app.status.starts_with("screenshot not saved"))
+      app.status.clear();
   } catch (const std::exception& e) { // a UsageError, or a file system refusing the name
     app.status = std::string("screenshot not saved: ") + e.what();
   }
