@@ -50,7 +50,7 @@ int run_cli(int argc, char** argv) {
   add_kernel_commands(app);
   add_worker_command(app);
   viz::GuiOptions gui;
-  viz::add_gui_options(app, gui);
+  add_gui_options(app, gui);
   try {
     app.parse(argc, argv);
     if (app.get_subcommands().empty())

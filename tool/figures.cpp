@@ -116,12 +116,29 @@ std::string instruction_reason(const RunResult&, double, double) {
          "accesses (vectorised, unrolled or predicated differently)";
 }
 
-std::string achieved_occupancy_reason(const RunResult& r, double, double) {
-  if (r.occupancy && r.occupancy->waves && r.occupancy->waves->tail_blocks > 0)
-    return "achieved is below theoretical: the last wave is partial (" +
-           std::to_string(r.occupancy->waves->tail_blocks) + " blocks) and warps finish unevenly";
-  return "achieved occupancy averages resident warps over active cycles; blocks start and finish "
-         "unevenly";
+// The partial last wave lowers the launch's average occupancy by about the empty share of that
+// wave over all waves (each wave taking about the same time); the reason says how much of the gap
+// it explains, so a tiny tail is never blamed for a large one.
+std::string achieved_occupancy_reason(const RunResult& r, double measured, double predicted) {
+  if (measured > predicted)
+    return "achieved is above the model's theoretical figure: the GPU kept more warps resident "
+           "than the model allows (compare blocks per SM in the Occupancy panel)";
+  const double gap = predicted - measured;
+  const Waves* waves = r.occupancy && r.occupancy->waves ? &*r.occupancy->waves : nullptr;
+  const double tail_loss =
+      waves && waves->tail_blocks > 0
+          ? predicted * (1 - waves->tail_fill) / static_cast<double>(waves->full_waves + 1)
+          : 0;
+  const std::string uneven = "warps finish unevenly and new blocks start late, so fewer warps are "
+                             "resident on average than fit";
+  if (tail_loss <= 0)
+    return uneven + " (the last wave is full)";
+  const std::string tail =
+      format("the partial last wave (%lld blocks, %.0f %% full, after %lld full waves) costs about "
+             "%.1f of the %.1f points",
+             static_cast<long long>(waves->tail_blocks), 100 * waves->tail_fill,
+             static_cast<long long>(waves->full_waves), tail_loss, gap);
+  return tail_loss >= gap / 2 ? tail : uneven + "; " + tail;
 }
 
 // Thread instructions per warp instruction: 32 when no lane of any warp ever idles.
@@ -371,8 +388,8 @@ const std::array kFigures = {
 std::span<const Figure> all_figures() { return kFigures; }
 
 const Figure* find_figure(std::string_view key) {
-  const auto it = std::find_if(kFigures.begin(), kFigures.end(),
-                               [&](const Figure& f) { return f.key == key; });
+  const auto it =
+      std::find_if(kFigures.begin(), kFigures.end(), [&](const Figure& f) { return f.key == key; });
   return it == kFigures.end() ? nullptr : &*it;
 }
 

@@ -125,24 +125,28 @@ KernelRequest resolve_kernel_request(const std::string& id,
   return request;
 }
 
-void check_kernel_request(const KernelRequest& request) {
-  const KernelDesc& kernel = *request.kernel;
+void check_kernel_params(const KernelDesc& kernel, const Params& params) {
   // Every parameter given must be the kernel's, and every one of the kernel's must be given: a
   // request built for another kernel is refused before it is sent, naming what is wrong.
-  for (const auto& [name, value] : request.params)
+  for (const auto& [name, value] : params)
     if (!find_param(kernel, name))
       throw UsageError(kernel.id + " has no parameter '" + name +
                        "'; parameters: " + param_names(kernel));
   for (const ParamSpec& spec : kernel.params) {
-    const auto given = request.params.find(spec.name);
-    if (given == request.params.end())
+    const auto given = params.find(spec.name);
+    if (given == params.end())
       throw UsageError(kernel.id + ": parameter '" + spec.name +
                        "' is missing; parameters: " + param_names(kernel));
     check_value(kernel, spec, given->second);
   }
   if (kernel.check_params)
-    if (const std::string why = kernel.check_params(request.params); !why.empty())
+    if (const std::string why = kernel.check_params(params); !why.empty())
       throw UsageError(kernel.id + ": " + why);
+}
+
+void check_kernel_request(const KernelRequest& request) {
+  const KernelDesc& kernel = *request.kernel;
+  check_kernel_params(kernel, request.params);
   if (kernel.library_chooses_block && !(request.block == kernel.default_block))
     throw UsageError(kernel.id + ": " + kernel.allowed_blocks);
   if (const std::string why = kernel.check_block(request.block, request.params); !why.empty())

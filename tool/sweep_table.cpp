@@ -130,9 +130,22 @@ std::vector<BlockShape> sweep_shapes(const std::vector<int>& xs, const std::vect
   return shapes;
 }
 
+namespace {
+
+// A CSV field that may hold commas or quotes: quoted, its quotes doubled (RFC 4180).
+std::string csv_quoted(const std::string& text) {
+  std::string quoted = "\"";
+  for (char c : text)
+    quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+} // namespace
+
 std::string sweep_csv(const std::vector<SweepPoint>& points) {
   const std::vector<std::string> counters = counter_columns(points);
   std::ostringstream csv;
+  constexpr int kFixedColumns = 14;
   csv << "block_x,block_y,block_z,status,reason,median_ms,min_ms,noise,samples,gbps,blocks_per_sm,"
          "theoretical_occupancy,registers,verified";
   for (const std::string& name : counters)
@@ -143,7 +156,10 @@ std::string sweep_csv(const std::vector<SweepPoint>& points) {
   for (const SweepPoint& p : points) {
     csv << p.block.x << "," << p.block.y << "," << p.block.z << ",";
     if (!p.result) {
-      csv << "refused,\"" << p.refused << "\"\n";
+      // Every row has every column: a refused shape's figures are empty cells.
+      const std::size_t empty_after_reason =
+          kFixedColumns - 5 + counters.size() + predicted_columns().size();
+      csv << "refused," << csv_quoted(p.refused) << std::string(empty_after_reason, ',') << "\n";
       continue;
     }
     const RunResult& r = *p.result;

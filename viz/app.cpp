@@ -130,6 +130,31 @@ void App::set_block(const BlockShape& shape) {
   block_field.fill('\0');
   std::copy_n(text.begin(), std::min(text.size(), block_field.size() - 1), block_field.begin());
   block_field_problem.clear();
+  block_note.clear();
+}
+
+void App::set_param(const std::string& name, std::int64_t value) {
+  const KernelDesc* desc = kernel();
+  const auto allows_block = [&] {
+    return block_field_problem.empty() && desc->check_block(block(), params).empty();
+  };
+  const bool allowed_before = desc && allows_block();
+  params[name] = value;
+  block_note.clear();
+  if (!allowed_before || allows_block())
+    return;
+  try {
+    check_kernel_params(*desc, params); // a value out of range is refused, not followed
+  } catch (const UsageError&) {
+    return;
+  }
+  const std::vector<BlockShape> allowed = allowed_presets(*desc, params);
+  if (allowed.empty())
+    return;
+  const std::string before = format_block(block());
+  set_block(allowed.front());
+  block_note = "block " + before + " became " + format_block(allowed.front()) + ": " + name + " " +
+               std::to_string(value) + " does not allow " + before;
 }
 
 void App::param_field_edited(const std::string& name, const std::string& text) {
@@ -145,8 +170,8 @@ void App::param_field_committed(const std::string& name) {
   const auto [value, problem] = read_whole_number(typed->second);
   if (!problem.empty())
     return; // kept as typed and named under Run until fixed
-  params[name] = value;
   param_typed.erase(typed);
+  set_param(name, value);
 }
 
 void App::block_field_committed() {
@@ -159,30 +184,37 @@ void App::block_field_committed() {
   }
 }
 
-std::string App::request_problem() const {
+App::Refusal App::refusal() const {
+  using Where = Refusal::Where;
   const KernelDesc* desc = kernel();
   if (!desc)
-    return "no kernel chosen";
-  if (!block_field_problem.empty())
-    return block_field_problem;
+    return {"no kernel chosen", Where::launch};
   for (const auto& [name, text] : param_typed) {
     if (params_being_typed.count(name))
       continue; // still being typed: the value on screen is the applied one until Enter
-    return kernel_id + ": " + name + " '" + clip(text, 40) + "' " +
-           read_whole_number(text).problem + "; type a number in its range";
+    return {kernel_id + ": " + name + " '" + clip(text, 40) + "' " +
+                read_whole_number(text).problem + "; type a number in its range",
+            Where::parameters};
   }
+  try {
+    check_kernel_params(*desc, params);
+  } catch (const UsageError& e) {
+    return {e.what(), Where::parameters};
+  }
+  if (!block_field_problem.empty())
+    return {block_field_problem, Where::block};
   for (int side : block_sides)
     if (side < 1)
-      return "block " + std::to_string(block_sides[0]) + "x" + std::to_string(block_sides[1]) +
-             "x" + std::to_string(block_sides[2]) + ": every side must be at least 1";
-  KernelRequest request{desc, params, block()};
+      return {"block " + std::to_string(block_sides[0]) + "x" + std::to_string(block_sides[1]) +
+                  "x" + std::to_string(block_sides[2]) + ": every side must be at least 1",
+              Where::block};
   try {
-    check_kernel_request(request);
-    check_block_fits(arch(), request.block);
+    check_kernel_request(KernelRequest{desc, params, block()});
+    check_block_fits(arch(), block());
   } catch (const UsageError& e) {
-    return e.what();
+    return {e.what(), Where::block};
   }
-  return "";
+  return {};
 }
 
 std::optional<KernelRequest> App::current_request() const {
@@ -314,6 +346,14 @@ void App::show(RunResult result) {
   }
   latest = std::move(result);
   last_error.clear();
+}
+
+std::vector<double> App::recent_medians() const {
+  std::vector<double> medians;
+  for (const RunResult& run : history)
+    if (run.timing && run.kernel_id == kernel_id)
+      medians.push_back(run.timing->median_ms);
+  return medians;
 }
 
 std::vector<BlockShape> App::sweep_shapes_chosen() const {

@@ -144,7 +144,10 @@ struct App {
   std::optional<RunResult> latest;
   std::optional<ImpactCurves> curves; // for the latest result's kernel resources
   std::deque<RunResult> history;      // the runs timed here, newest last
-  std::optional<RunResult> baseline;  // a pinned run every panel compares the latest with
+  // The medians of the kernel on screen's runs in `history`, oldest first: other kernels' times are
+  // not comparable. What the Timings panel and a screenshot's sidecar list.
+  std::vector<double> recent_medians() const;
+  std::optional<RunResult> baseline; // a pinned run every panel compares the latest with
   std::vector<Panel> highlighted; // panels the teaching note points at, outlined while it is read
 
   // The Sweep panel: the sides to sweep, the figure that colours the cells, and the last sweep.
@@ -191,6 +194,11 @@ struct App {
   bool select_kernel(const std::string& id);
   bool select_arch(const std::string& id_or_alias);
   void set_block(const BlockShape& block);
+  // A parameter the person chose. When the new value refuses the block the old one allowed (tile
+  // 32 and block 16x16), the block follows to the first shape allowed now, and `block_note` says
+  // so beside the block.
+  void set_param(const std::string& name, std::int64_t value);
+  std::string block_note;
   // The block field was left or Enter pressed in it: a shape that parses becomes the block; else
   // the reason is kept and nothing is sent until it is fixed. Keystrokes alone change nothing, so
   // a half-typed "64x" or the "1" of "1e999" never reaches the panels.
@@ -201,8 +209,15 @@ struct App {
   void param_field_edited(const std::string& name, const std::string& text);
   void param_field_committed(const std::string& name);
 
-  // "" when the current choices make a valid request, else the one-line reason.
-  std::string request_problem() const;
+  // Why the current choices make no valid request ("" when they do), and the group of controls it
+  // belongs to, so the Launch panel shows it beside them rather than out of sight.
+  struct Refusal {
+    enum class Where { launch, parameters, block };
+    std::string text;
+    Where where = Where::launch;
+  };
+  Refusal refusal() const;
+  std::string request_problem() const { return refusal().text; }
   std::optional<KernelRequest> current_request() const;
 
   // Sends the current request to the source; refuses (and says why in `last_error`) an invalid one.

@@ -1,5 +1,7 @@
 #include "controls.h"
 
+#include <algorithm>
+
 #include <imgui.h>
 #include <imgui_internal.h> // the current window's clip rectangle
 
@@ -94,6 +96,13 @@ WordsOnScreen::~WordsOnScreen() {
 void enter_panel(const std::string& title) { g_panels.push_back(title); }
 
 void leave_panel() {
+  // A panel has no horizontal scrollbar: whatever was drawn past its right edge is cut off (an
+  // unwrapped line, a row of buttons), so it is noted like a number cut short.
+  const ImGuiWindow* window = ImGui::GetCurrentWindow();
+  const float past = window->DC.CursorMaxPos.x - window->InnerClipRect.Max.x;
+  if (past > 1)
+    note_cut_off("something drawn " + std::to_string(static_cast<int>(past)) +
+                 " px past the panel's right edge");
   if (!g_panels.empty())
     g_panels.pop_back();
 }
@@ -102,8 +111,12 @@ const std::vector<Control>& controls_on_screen() { return g_controls; }
 
 void note_last_item(const std::string& label, ControlKind kind) {
   const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
-  note(label, kind, rect_of(min, max), (min.x + max.x) / 2, (min.y + max.y) / 2,
-       ImGui::IsItemVisible());
+  // Clicked in the middle of the part in view: an item wider than its window (a tree row in a
+  // list that scrolls sideways) is clicked where a person sees it.
+  const ScreenRect clip = window_clip();
+  const float left = std::max(min.x, clip.x0), right = std::min(max.x, clip.x1);
+  const float x = left < right ? (left + right) / 2 : (min.x + max.x) / 2;
+  note(label, kind, rect_of(min, max), x, (min.y + max.y) / 2, ImGui::IsItemVisible());
 }
 
 std::string visible_label(const char* label) {

@@ -43,7 +43,7 @@ struct Control {
 // Called by the frame: a new frame starts the list afresh; panels are entered and left.
 void begin_controls_frame();
 void enter_panel(const std::string& title);
-void leave_panel();
+void leave_panel(); // called in the panel's window: notes anything drawn past its right edge
 // The controls of the last frame, in drawing order.
 const std::vector<Control>& controls_on_screen();
 // Notes the last drawn ImGui item as a control (for custom drawings such as heatmap cells).

@@ -114,14 +114,14 @@ void draw_menu_bar(App& app) {
 }
 
 // The text up to its first colon or bracket, at most `most` characters: the status line's short
-// form.
+// form, ending in "..." where there is more to read on hover.
 std::string first_words(const std::string& text, std::size_t most) {
   std::string shown = text.substr(0, text.find_first_of(":("));
   while (!shown.empty() && shown.back() == ' ')
     shown.pop_back();
   if (shown.size() > most)
-    shown = shown.substr(0, most - 3) + "...";
-  return shown;
+    return shown.substr(0, most - 3) + "...";
+  return shown.size() < text.size() ? shown + " ..." : shown;
 }
 
 // The mode, what the source is doing, and the latest message, each short; the whole text on

@@ -65,11 +65,10 @@ void draw_totals(const LaunchPrediction& prediction) {
                      format_bytes(static_cast<double>(fetched)).c_str(),
                      format_bytes(static_cast<double>(used)).c_str());
   if (prediction.exact())
-    ImGui::TextDisabled("every warp evaluated (%.1f ms)", 1e3 * prediction.seconds);
+    note_text("every warp evaluated (" + format_number(1e3 * prediction.seconds, 1) + " ms)");
   else
-    ImGui::TextDisabled("estimated from %s of %s warp-iterations",
-                        format_count(prediction.warp_iterations_evaluated).c_str(),
-                        format_count(prediction.warp_iterations).c_str());
+    note_text("estimated from " + format_count(prediction.warp_iterations_evaluated) + " of " +
+              format_count(prediction.warp_iterations) + " warp-iterations");
 }
 
 // Launch totals: the hardware's figure beside the model's, flagged past the 2 % tolerance.
@@ -83,7 +82,8 @@ void draw_measured(const RunResult& result, const App& app) {
     recorded_text("Counters " + result.recorded_on + " (" + counters.chip + ", " +
                   std::to_string(counters.passes) + " passes; model mode: nothing ran here)");
   else
-    ImGui::TextDisabled("Measured on %s in %d pass(es)", counters.chip.c_str(), counters.passes);
+    note_text("Measured on " + counters.chip + " in " + std::to_string(counters.passes) +
+              " pass(es)");
   counter_table("##measured", result, app, nullptr);
   for (const std::string& name : counters.no_value)
     note_text("No value from the profiler for " + name + " in this launch: not shown as a number");

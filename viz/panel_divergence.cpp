@@ -38,9 +38,9 @@ void draw_measured(const RunResult& result, const App& app) {
       format_number(*lanes, 1).c_str(), format_number(100 * *lanes / 32, 1).c_str());
   if (app.baseline) {
     const std::optional<double> before = lanes_figure.measured(*app.baseline);
-    ImGui::Text("baseline %s: %s (%s)", app.baseline_label().c_str(),
-                before ? format_number(*before, 1).c_str() : "-",
-                change_text(lanes, before).c_str());
+    ImGui::TextWrapped("baseline %s: %s (%s)", app.baseline_label().c_str(),
+                       before ? format_number(*before, 1).c_str() : "-",
+                       change_text(lanes, before).c_str());
   }
   note_text("smsp__thread_inst_executed / smsp__inst_executed over the whole launch.");
 }

@@ -52,9 +52,9 @@ void draw_map(App& app) {
     return;
   const WarpMap map = global_warp_map(chosen->access);
   const GlobalAccess& a = map.access;
-  ImGui::Text("%d sectors in %d line%s (ideal %d); %d of %d fetched bytes used (%s)", a.sectors,
-              a.lines, a.lines == 1 ? "" : "s", a.ideal_sectors, a.bytes_used, a.bytes_fetched,
-              used_share(a.bytes_used, a.bytes_fetched).c_str());
+  ImGui::TextWrapped("%d sectors in %d line%s (ideal %d); %d of %d fetched bytes used (%s)",
+                     a.sectors, a.lines, a.lines == 1 ? "" : "s", a.ideal_sectors, a.bytes_used,
+                     a.bytes_fetched, used_share(a.bytes_used, a.bytes_fetched).c_str());
   note_text("A row per 128-byte line (offset from the first), four 32-byte sectors each; a "
             "coloured bar per lane "
             "over its bytes, numbered where it fits; grey: fetched, not used.");

@@ -35,7 +35,8 @@ void measure_spare_room(float growth_used) {
 // selected family starts open.
 void draw_catalog(App& app, float height) {
   const std::vector<KernelDesc>& kernels = all_kernels();
-  ImGui::BeginChild("##catalog", ImVec2(0, height), true);
+  // A long title scrolls sideways rather than being cut at the edge.
+  ImGui::BeginChild("##catalog", ImVec2(0, height), true, ImGuiWindowFlags_HorizontalScrollbar);
   for (std::size_t i = 0; i < kernels.size();) {
     const std::string family = family_of(kernels[i].id);
     std::size_t end = i;
@@ -74,13 +75,9 @@ void draw_lesson(App& app, const KernelDesc& kernel, float height) {
   if (named.empty())
     return;
   ImGui::TextDisabled("The note points at:");
-  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   for (Panel panel : named) {
-    // On the same line while the button fits, else on the next.
-    const float width =
-        ImGui::CalcTextSize(panel_title(panel)).x + 2 * ImGui::GetStyle().FramePadding.x;
-    if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right)
-      ImGui::SameLine();
+    same_line_if_room(ImGui::CalcTextSize(panel_title(panel)).x +
+                      2 * ImGui::GetStyle().FramePadding.x);
     if (ui::small_button(panel_title(panel)))
       app.show_panel(panel);
     if (ImGui::IsItemHovered())
@@ -88,20 +85,26 @@ void draw_lesson(App& app, const KernelDesc& kernel, float height) {
   }
 }
 
+// A refusal that belongs to this group of controls, shown under them where the eye is.
+void draw_refusal_of(const App& app, App::Refusal::Where where) {
+  if (const App::Refusal refusal = app.refusal(); !refusal.text.empty() && refusal.where == where)
+    error_text("Not sent: " + refusal.text);
+}
+
 // One parameter of the kernel on screen: a combo when the kernel lists its choices, else a number
-// field; a value out of range is refused below the Run button, never clamped.
+// field; a value out of range is refused under the parameters, never clamped.
 void draw_param(App& app, const ParamSpec& spec) {
   const auto found = app.params.find(spec.name);
   if (found == app.params.end())
     return; // only the chosen kernel's own parameters are edited
-  std::int64_t& value = found->second;
+  const std::int64_t value = found->second;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
   if (!spec.choices.empty()) {
     const std::string current = std::to_string(value);
     if (ui::begin_combo(spec.name.c_str(), current.c_str())) {
       for (std::int64_t choice : spec.choices)
         if (ui::selectable(std::to_string(choice).c_str(), choice == value))
-          value = choice;
+          app.set_param(spec.name, choice);
       ImGui::EndCombo();
     }
   } else { // typed as text: what was typed stays on screen, refused in one line until it is fixed
@@ -115,7 +118,6 @@ void draw_param(App& app, const ParamSpec& spec) {
     if (ImGui::IsItemDeactivatedAfterEdit())
       app.param_field_committed(spec.name);
   }
-  ImGui::SameLine();
   help_marker(
       (spec.help + " (" + std::to_string(spec.min) + " to " + std::to_string(spec.max) + ")")
           .c_str());
@@ -135,6 +137,7 @@ void draw_params(App& app, const KernelDesc& kernel) {
       if (!spec.is_size)
         draw_param(app, spec);
   }
+  draw_refusal_of(app, App::Refusal::Where::parameters);
 }
 
 // The block as a person writes it ("256", "16x8"), and the presets the kernel allows for these
@@ -149,16 +152,16 @@ void draw_block_editor(App& app, const KernelDesc& kernel) {
   ui::input_text("block", app.block_field.data(), app.block_field.size());
   if (ImGui::IsItemDeactivatedAfterEdit()) // Enter or leaving the field: the whole value
     app.block_field_committed();
-  ImGui::SameLine();
   help_marker("Threads per block as X, XxY or XxYxZ, e.g. 256 or 16x16.");
   empty_state(("allowed: " + kernel.allowed_blocks).c_str());
-  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (!app.block_note.empty())
+    note_text(app.block_note);
+  draw_refusal_of(app, App::Refusal::Where::block);
   bool first = true;
   for (const BlockShape& preset : allowed_presets(kernel, app.params)) {
     const std::string text = format_block(preset);
-    const float width = ImGui::CalcTextSize(text.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x;
-    if (!first && ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right)
-      ImGui::SameLine();
+    if (!first)
+      same_line_if_room(ImGui::CalcTextSize(text.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x);
     first = false;
     if (ui::small_button(text.c_str()))
       app.set_block(preset);
@@ -175,25 +178,46 @@ void draw_arch_picker(App& app) {
     }
     ImGui::EndCombo();
   }
-  ImGui::SameLine();
   help_marker(
       (app.arch().name + ": " + std::to_string(app.arch().sm_count) + " SMs. " + app.arch().source)
           .c_str());
 }
 
-// Run is disabled while the request is invalid, and the reason is shown in its place.
+// Why the run on screen has the model's figures alone, said where F5 was pressed: with no GPU,
+// timings and counters come only from the bundled recording.
+std::string untimed_reason(const App& app) {
+  if (!app.recording)
+    return "Model figures only: nothing runs on a GPU here and no recording is loaded.";
+  if (app.recording->arch != app.arch().id)
+    return "Model figures only: nothing runs on a GPU here, and the recording is of " +
+           app.recording->arch + ", not " + app.arch().id + ".";
+  return "Model figures only: nothing runs on a GPU here, and the recording has no run of this "
+         "launch (it has each kernel at its default parameters, with its default block and "
+         "presets).";
+}
+
+// Run is disabled while the request is invalid; the reason is shown beside the controls it
+// belongs to, and named here.
 void draw_run_controls(App& app) {
-  const std::string problem = app.request_problem();
-  ImGui::BeginDisabled(!problem.empty());
+  const App::Refusal refusal = app.refusal();
+  ImGui::BeginDisabled(!refusal.text.empty());
   if (ui::button("Run (F5)"))
     app.run();
   ImGui::EndDisabled();
   ImGui::SameLine();
   ui::checkbox("Live (L)", &app.live);
-  if (!problem.empty())
-    error_text("Not sent: " + problem);
-  else if (!app.last_error.empty())
-    error_text(app.last_error);
+  if (refusal.text.empty()) {
+    if (!app.last_error.empty())
+      error_text(app.last_error);
+    else if (app.latest && !app.latest_is_stale() && !app.latest->timing)
+      note_text(untimed_reason(app));
+  } else if (refusal.where == App::Refusal::Where::launch) {
+    error_text("Not sent: " + refusal.text);
+  } else {
+    error_text(refusal.where == App::Refusal::Where::block
+                   ? "Not sent: the block above is refused"
+                   : "Not sent: a parameter above is refused");
+  }
 }
 
 // Pin the shown run as the baseline the panels compare with; clear it.

@@ -5,6 +5,8 @@
 #include "panels.h"
 #include "widgets.h"
 
+#include <algorithm>
+
 #include <imgui.h>
 
 namespace wl::viz {
@@ -36,27 +38,36 @@ void draw_summary(const App& app, const RunResult& result, const OccupancyResult
   ImGui::EndTable();
 }
 
+// Three curves side by side where their titles fit, else as many per row as do.
 void draw_curves(const App& app, const RunResult& result) {
   if (!app.curves)
     return;
-  const float width = (ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().ItemSpacing.x) / 3;
-  const float height = 90;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float widest_title = ImGui::CalcTextSize("shared memory / block").x;
+  const float width =
+      std::max((ImGui::GetContentRegionAvail().x - 2 * style.ItemSpacing.x) / 3, widest_title);
+  const float height = ImGui::GetFontSize() * 5.5f;
   const auto current_smem = result.attributes->static_shared_bytes + result.dynamic_smem;
   note_text("Occupancy (0 to 100 %) if one input changed; the dot is this launch");
-  ImGui::BeginGroup();
-  impact_curve("block size", app.curves->block_size, result.launch.block.threads(), "threads",
-               width, height);
-  ImGui::EndGroup();
-  ImGui::SameLine();
-  ImGui::BeginGroup();
-  impact_curve("registers / thread", app.curves->registers, result.attributes->registers, "regs",
-               width, height);
-  ImGui::EndGroup();
-  ImGui::SameLine();
-  ImGui::BeginGroup();
-  impact_curve("shared memory / block", app.curves->shared_memory, current_smem, "B", width,
-               height);
-  ImGui::EndGroup();
+  const struct {
+    const char* title;
+    const std::vector<CurvePoint>& points;
+    std::int64_t current;
+    const char* unit;
+  } curves[] = {
+      {"block size", app.curves->block_size, result.launch.block.threads(), "threads"},
+      {"registers / thread", app.curves->registers, result.attributes->registers, "regs"},
+      {"shared memory / block", app.curves->shared_memory, current_smem, "B"},
+  };
+  bool first = true;
+  for (const auto& curve : curves) {
+    if (!first)
+      same_line_if_room(width);
+    first = false;
+    ImGui::BeginGroup();
+    impact_curve(curve.title, curve.points, curve.current, curve.unit, width, height);
+    ImGui::EndGroup();
+  }
 }
 
 void draw_waves(const Waves& waves) {
@@ -68,8 +79,8 @@ void draw_waves(const Waves& waves) {
   figure_row(figure("waves"),
              format_number(waves.waves, 2) + " (" + format_count(waves.full_waves) + " full)");
   figure_row(figure("tail"), waves.tail_blocks ? format_count(waves.tail_blocks) + " blocks, " +
-                                                  percent(waves.tail_fill) + " full"
-                                            : "none: the last wave is full");
+                                                     percent(waves.tail_fill) + " full"
+                                               : "none: the last wave is full");
   ImGui::EndTable();
 }
 
@@ -83,7 +94,7 @@ void draw_against_baseline(const App& app) {
     return;
   const RunResult &now = *app.model_view(), &then = *app.baseline;
   const Figure& theoretical = figure("theoretical_occupancy");
-  ImGui::TextDisabled("Against the baseline, %s", app.baseline_label().c_str());
+  note_text("Against the baseline, " + app.baseline_label());
   if (!ImGui::BeginTable("##baseline_occupancy", 3, ImGuiTableFlags_SizingStretchProp))
     return;
   const auto row = [](const Figure& f, std::optional<double> a, std::optional<double> b) {
@@ -128,8 +139,8 @@ void draw_occupancy(App& app) {
     return;
   }
   const OccupancyResult& occupancy = *result.occupancy;
-  ImGui::Text("%s on %s, block %dx%dx%d", result.kernel_id.c_str(), result.arch.id.c_str(),
-              result.launch.block.x, result.launch.block.y, result.launch.block.z);
+  ImGui::TextWrapped("%s on %s, block %dx%dx%d", result.kernel_id.c_str(), result.arch.id.c_str(),
+                     result.launch.block.x, result.launch.block.y, result.launch.block.z);
   draw_summary(app, result, occupancy);
   draw_against_baseline(app);
   ImGui::Separator();

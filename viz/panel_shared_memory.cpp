@@ -52,8 +52,7 @@ void draw_pad_slider(App& app) {
       return;
     int pad = static_cast<int>(found->second);
     if (ui::slider_int("pad", &pad, static_cast<int>(spec.min), static_cast<int>(spec.max)))
-      found->second = pad;
-    ImGui::SameLine();
+      app.set_param(spec.name, pad);
     help_marker(spec.help.c_str());
   }
 }
@@ -63,12 +62,13 @@ void draw_grid(App& app) {
   if (!chosen)
     return;
   const SharedAccess a = analyse_shared(chosen->access);
-  ImGui::Text("%d wavefront%s (ideal %d): %s", a.wavefronts, a.wavefronts == 1 ? "" : "s",
-              a.ideal_wavefronts,
-              a.conflict_degree <= 1 ? "no bank conflict"
-                                     : (std::to_string(a.conflict_degree) + "-way bank conflict, " +
-                                        std::to_string(a.excess_wavefronts) + " excess")
-                                           .c_str());
+  ImGui::TextWrapped("%d wavefront%s (ideal %d): %s", a.wavefronts, a.wavefronts == 1 ? "" : "s",
+                     a.ideal_wavefronts,
+                     a.conflict_degree <= 1
+                         ? "no bank conflict"
+                         : (std::to_string(a.conflict_degree) + "-way bank conflict, " +
+                            std::to_string(a.excess_wavefronts) + " excess")
+                               .c_str());
   note_text("32 banks across, a row per pass (wavefront): green the passes the distinct words need "
             "at best, red the "
             "passes a bank conflict adds. Hover a cell for its lanes; '*' is several lanes reading "

@@ -105,8 +105,8 @@ void draw_sweep(App& app) {
     return;
   }
   const SweepData& data = *app.sweep.data;
-  ImGui::TextDisabled("%s: %s, %zu shapes", data.origin.c_str(), data.kernel_id.c_str(),
-                      data.points.size());
+  note_text(data.origin + ": " + data.kernel_id + ", " + std::to_string(data.points.size()) +
+            " shapes");
   if (const KernelDesc* kernel = app.kernel();
       kernel && data.kernel_id == kernel->id && !data.params.empty() && data.params != app.params)
     recorded_text("This sweep ran with " + format_params(*kernel, data.params) +

@@ -61,7 +61,7 @@ void draw_against_baseline(const App& app) {
       app.latest->timing ? std::optional(app.latest->timing->median_ms) : std::nullopt;
   const std::optional<double> then =
       app.baseline->timing ? std::optional(app.baseline->timing->median_ms) : std::nullopt;
-  ImGui::TextDisabled("Against the baseline, %s", app.baseline_label().c_str());
+  note_text("Against the baseline, " + app.baseline_label());
   if (!begin_figure_table("##baseline_timing"))
     return;
   figure_row(figure("baseline_median"), then ? format_number(*then, 4) + " ms" : "not timed");
@@ -77,11 +77,8 @@ void draw_against_baseline(const App& app) {
 // The recent timed runs of the kernel on screen (other kernels' times are not comparable), with
 // the range of their medians.
 void draw_history(const App& app) {
-  std::vector<double> medians;
-  for (const RunResult& run : app.history)
-    if (run.timing && run.kernel_id == app.kernel_id)
-      medians.push_back(run.timing->median_ms);
-  ImGui::TextDisabled("Recent runs of %s (median ms, newest right)", app.kernel_id.c_str());
+  const std::vector<double> medians = app.recent_medians();
+  note_text("Recent runs of " + app.kernel_id + " (median ms, newest right)");
   if (medians.empty()) {
     empty_state(app.latest && !app.latest->recorded_on.empty()
                     ? "None: model mode times nothing here; each run on a GPU joins this list."

@@ -151,11 +151,7 @@ json controls_shown() {
 // Figures the panels show that run_json does not carry.
 json derived_figures(const App& app) {
   json figures = json::object();
-  json medians = json::array(); // as the Timings panel lists them: the kernel on screen's runs
-  for (const RunResult& run : app.history)
-    if (run.kernel_id == app.kernel_id)
-      medians.push_back(run.timing->median_ms);
-  figures["history_median_ms"] = medians;
+  figures["history_median_ms"] = app.recent_medians(); // as the Timings panel lists them
   if (!app.latest)
     return figures;
   const RunResult& r = *app.latest;

@@ -580,8 +580,9 @@ void ScriptPlayer::step_screenshot(App& app, const ScriptStep& step) {
   }
   if (app.screenshot)
     return; // a panel's picture is still settling
-  if (app.last_screenshot_path.empty())
-    return fail(step, 1, clip(app.status, 200));
+  if (app.last_screenshot_path
+          .empty()) // a path that cannot be written: refused, as --headless does
+    return fail(step, 2, clip(app.status, 200));
   // A taken name is never overwritten; the script's reader learns where the picture went instead.
   std::error_code error;
   if (std::filesystem::is_directory(step.args[0], error))

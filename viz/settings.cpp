@@ -165,18 +165,19 @@ void apply(App& app, const json& j, Refusals& refusals) {
 }
 
 // A damaged settings file goes aside under a new name, so saving the defaults loses nothing; when
-// it cannot be moved, nothing is saved this session.
+// it cannot be moved, nothing is saved this session. The message leads with what happened, before
+// its colon, which is what the status line has room for; the file and the reason follow.
 std::string moved_aside(App& app, const std::filesystem::path& file, const std::string& why,
-                        const char* then = "using the defaults") {
+                        const char* then = "settings not loaded, defaults used") {
   const std::filesystem::path aside = file.string() + ".bad-" + local_time("%Y%m%d-%H%M%S");
   std::error_code error;
   std::filesystem::rename(file, aside, error);
   if (!error)
-    return "settings file " + file.string() + " " + why + "; kept as " + aside.filename().string() +
-           " beside it, " + then;
+    return std::string(then) + ": " + file.string() + " " + why + "; kept as " +
+           aside.filename().string();
   app.settings_writable = false;
-  return "settings file " + file.string() + " " + why + "; it could not be moved aside (" +
-         error.message() + "), so settings will not be saved this session";
+  return std::string(then) + ", nothing saved this session: " + file.string() + " " + why +
+         "; it could not be moved aside (" + error.message() + ")";
 }
 
 json layout_json(const Layout& layout) {
@@ -206,8 +207,8 @@ std::string load_settings(App& app, const std::filesystem::path& dir) {
     return "";
   if (!std::filesystem::is_regular_file(file, error)) {
     app.settings_writable = false; // never replace what the user put there
-    return "settings file " + file.string() +
-           " is not a regular file; using the defaults and saving nothing";
+    return "settings not loaded, defaults used, nothing saved: " + file.string() +
+           " is not a regular file";
   }
   json j;
   try {
@@ -221,7 +222,7 @@ std::string load_settings(App& app, const std::filesystem::path& dir) {
   apply(app, j, refusals);
   if (!refusals.empty()) // kept, so saving the rest of the settings loses none of the user's
     return moved_aside(app, file, "has values WarpLens cannot use: " + refusals.summary(),
-                       "the rest applied");
+                       "settings partly applied");
   return "";
 }
 

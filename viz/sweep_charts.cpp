@@ -17,6 +17,54 @@ namespace wl::viz {
 
 namespace {
 
+// The marks, named once: the legends draw a sample of each beside its meaning rather than name
+// its colour.
+constexpr ImU32 kCurrentOutline = IM_COL32(60, 140, 255, 255); // heatmap: the launch on screen
+constexpr ImU32 kTiedOutline = IM_COL32(255, 255, 255, 255);   // heatmap: tied with the best
+constexpr ImU32 kLine = IM_COL32(90, 170, 240, 255), kNoiseBand = IM_COL32(90, 170, 240, 60);
+constexpr ImU32 kCurrentPoint = IM_COL32(240, 170, 40, 255); // line chart: the launch on screen
+
+enum class Sample { outline, struck_cell, dot };
+
+// One legend entry: a small sample of the mark, then its meaning; entries share a line while they
+// fit the panel.
+void legend_entry(Sample sample, ImU32 colour, const std::string& meaning, bool first) {
+  const float size = ImGui::GetFontSize() * 0.8f;
+  const float width =
+      size + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(meaning.c_str()).x;
+  if (!first)
+    same_line_if_room(width, 2 * ImGui::GetStyle().ItemSpacing.x);
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const ImVec2 min(at.x + 1, at.y + (ImGui::GetTextLineHeight() - size) / 2),
+      max(min.x + size, min.y + size);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  switch (sample) {
+  case Sample::outline:
+    draw->AddRect(min, max, colour, 0, 0, 2);
+    break;
+  case Sample::struck_cell:
+    draw->AddRectFilled(min, max, ImGui::GetColorU32(ImGuiCol_FrameBg));
+    draw->AddLine(min, max, colour);
+    draw->AddRect(min, max, colour);
+    break;
+  case Sample::dot:
+    draw->AddCircleFilled(ImVec2((min.x + max.x) / 2, (min.y + max.y) / 2), size / 2.5f, colour);
+    break;
+  }
+  ImGui::Dummy(ImVec2(size + 1, ImGui::GetTextLineHeight()));
+  ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
+  ImGui::TextUnformatted(meaning.c_str());
+}
+
+// "3 of 32 shapes not allowed" under a chart, so refused shapes are counted, not only drawn.
+void refused_count(const std::vector<SweepPoint>& points) {
+  const auto refused =
+      std::count_if(points.begin(), points.end(), [](const SweepPoint& p) { return !p.result; });
+  if (refused > 0)
+    note_text(std::to_string(refused) + " of " + std::to_string(points.size()) +
+              " shapes not allowed for this kernel (hover one for why).");
+}
+
 struct Range {
   double low = 0, high = 0;
   bool empty = true;
@@ -60,8 +108,7 @@ std::string cell_tooltip(const SweepPoint& p, SweepMetric metric, bool tied) {
   if (!p.result)
     return text + ": not allowed: " + p.refused;
   const std::optional<double> v = figure_value(*metric, *p.result);
-  text += ": " + figure_label(*metric) + " " +
-          (v ? format_number(*v, 4) : "not in this sweep");
+  text += ": " + figure_label(*metric) + " " + (v ? format_number(*v, 4) : "not in this sweep");
   if (const std::optional<double> ideal = sweep_ideal(*p.result, metric))
     text += " (ideal " + format_number(*ideal, 2) + ")";
   if (p.result->timing)
@@ -101,9 +148,12 @@ void colour_bar(const Range& range, SweepMetric metric, bool measured) {
       (against_ideal ? "ideal (x1.00)  to  x" + format_number(worst, 2) + " the ideal"
                      : "best " + format_number(best, 3) + "  to  worst " + format_number(worst, 3))
           .c_str());
-  note_text(std::string(against_ideal ? "Colour: times the ideal for the access width. " : "") +
-            (measured ? "White outline: tied with the best within the measured noise. " : "") +
-            "Blue outline: the launch on screen. Struck out: not allowed (hover for why).");
+  if (against_ideal)
+    note_text("Colour: times the ideal for the access width.");
+  legend_entry(Sample::outline, kCurrentOutline, "the launch on screen", true);
+  if (measured)
+    legend_entry(Sample::outline, kTiedOutline, "tied with the best (within the noise)", false);
+  legend_entry(Sample::struck_cell, ImGui::GetColorU32(ImGuiCol_Border), "not allowed", false);
 }
 
 } // namespace
@@ -162,11 +212,10 @@ const SweepPoint* heatmap(const SweepData& data, SweepMetric metric, const Block
     }
     if (!p.result)
       draw->AddLine(min, max, edge); // struck out: not allowed
-    draw->AddRect(min, max, tied[i] ? IM_COL32(255, 255, 255, 255) : edge, 0, 0,
-                  tied[i] ? 2.0f : 1.0f);
+    draw->AddRect(min, max, tied[i] ? kTiedOutline : edge, 0, 0, tied[i] ? 2.0f : 1.0f);
     if (p.block == current)
-      draw->AddRect(ImVec2(min.x - 1, min.y - 1), ImVec2(max.x + 1, max.y + 1),
-                    IM_COL32(60, 140, 255, 255), 0, 0, 3);
+      draw->AddRect(ImVec2(min.x - 1, min.y - 1), ImVec2(max.x + 1, max.y + 1), kCurrentOutline, 0,
+                    0, 3);
   }
   ImGui::SetCursorScreenPos(origin);
   ImGui::Dummy(ImVec2(label + cell * xs.size(), cell * ys.size()));
@@ -179,6 +228,7 @@ const SweepPoint* heatmap(const SweepData& data, SweepMetric metric, const Block
   ImGui::Dummy(ImVec2(0, ImGui::GetFontSize()));
   if (!range.empty)
     colour_bar(range, metric, data.measured);
+  refused_count(points);
   return clicked;
 }
 
@@ -246,9 +296,7 @@ const SweepPoint* line_chart(const SweepData& data, SweepMetric metric, const Bl
   const float height = std::clamp(ImGui::GetContentRegionAvail().y - font * 4, font * 5, font * 14);
   const ImVec2 plot(origin.x + axis, origin.y + font * 0.5f);
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), grid = ImGui::GetColorU32(ImGuiCol_Border),
-              line = IM_COL32(90, 170, 240, 255), band = IM_COL32(90, 170, 240, 60),
-              mark = IM_COL32(240, 170, 40, 255);
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), grid = ImGui::GetColorU32(ImGuiCol_Border);
   const auto x_at = [&](double x) {
     return plot.x + static_cast<float>((x - x_low) / (x_high - x_low)) * width;
   };
@@ -261,15 +309,22 @@ const SweepPoint* line_chart(const SweepData& data, SweepMetric metric, const Bl
     draw->AddText(ImVec2(origin.x, y_at(y) - font / 2), text,
                   format_number(y, decimals_of(step)).c_str());
   }
-  // As many x ticks as fit without touching: the widest label and a gap per tick.
-  const float widest = ImGui::CalcTextSize(std::to_string(points.back()->block.x).c_str()).x + font;
-  const int every = std::max<int>(1, static_cast<int>(std::ceil(points.size() * widest / width)));
-  for (std::size_t i = 0; i < points.size();
-       i += every) { // x ticks at the swept sides, inside the plot
-    const std::string side = std::to_string(points[i]->block.x);
-    const float x = std::min(x_at(points[i]->block.x) - font / 2,
-                             plot.x + width - ImGui::CalcTextSize(side.c_str()).x);
+  // x ticks at the swept sides, inside the plot: a label only where it clears the one before and
+  // the last side's, which is always written (sides such as 32, 64, 128, ... crowd at the left).
+  const auto tick_left = [&](const SweepPoint& p) {
+    const float label = ImGui::CalcTextSize(std::to_string(p.block.x).c_str()).x;
+    return std::min(x_at(p.block.x) - label / 2, plot.x + width - label);
+  };
+  const float gap = font / 2, last_left = tick_left(*points.back());
+  float clear_from = plot.x - font;
+  for (const SweepPoint* p : points) {
+    const std::string side = std::to_string(p->block.x);
+    const float x = tick_left(*p), right = x + ImGui::CalcTextSize(side.c_str()).x;
+    const bool last = p == points.back();
+    if (x < clear_from || (!last && right + gap > last_left))
+      continue;
     draw->AddText(ImVec2(x, plot.y + height + 2), text, side.c_str());
+    clear_from = right + gap;
   }
   const SweepPoint* clicked = nullptr;
   ImVec2 previous;
@@ -284,11 +339,12 @@ const SweepPoint* line_chart(const SweepData& data, SweepMetric metric, const Bl
     if (p->result->timing && carries_noise(metric)) {
       const double spread = *v * p->result->timing->noise;
       draw->AddRectFilled(ImVec2(at.x - 3, y_at(*v + spread)), ImVec2(at.x + 3, y_at(*v - spread)),
-                          band);
+                          kNoiseBand);
     }
     if (have_previous)
-      draw->AddLine(previous, at, line, 2);
-    draw->AddCircleFilled(at, p->block == current ? 5.0f : 3.0f, p->block == current ? mark : line);
+      draw->AddLine(previous, at, kLine, 2);
+    draw->AddCircleFilled(at, p->block == current ? 5.0f : 3.0f,
+                          p->block == current ? kCurrentPoint : kLine);
     previous = at;
     have_previous = true;
     ImGui::SetCursorScreenPos(ImVec2(at.x - 5, at.y - 5));
@@ -299,8 +355,11 @@ const SweepPoint* line_chart(const SweepData& data, SweepMetric metric, const Bl
   }
   ImGui::SetCursorScreenPos(origin);
   ImGui::Dummy(ImVec2(axis + width, height + font * 2));
-  ImGui::TextDisabled("%s against block x (threads); orange: the launch on screen",
-                      figure_label(*metric).c_str());
+  note_text(figure_label(*metric) + " against block x (threads)");
+  legend_entry(Sample::dot, kCurrentPoint, "the launch on screen", true);
+  if (std::any_of(points.begin(), points.end(), [](const SweepPoint* p) { return !p->result; }))
+    legend_entry(Sample::dot, kLine, "a gap: a shape not allowed", false);
+  refused_count(data.points);
   return clicked;
 }
 

@@ -14,7 +14,6 @@
 #include <optional>
 #include <thread>
 
-#include <CLI/CLI.hpp>
 #include <GLFW/glfw3.h>
 
 namespace wl::viz {
@@ -186,39 +185,6 @@ int run_headless_screenshot(const GuiOptions& options) {
     throw UsageError(app.status);
   std::cout << app.last_screenshot_path << "\n";
   return 0;
-}
-
-void add_gui_options(CLI::App& app, GuiOptions& options) {
-  app.add_flag("--headless", options.headless,
-               "With no subcommand: render the GUI without a display and save a screenshot");
-  app.add_option("--screenshot", options.screenshot,
-                 "The PNG --headless writes (a JSON sidecar goes beside it)");
-  app.add_option("--kernel", options.kernel_id, "The kernel the GUI shows (default matmul/tiled)");
-  app.add_option("--block", options.block,
-                 "Its block shape X, XxY or XxYxZ (default: the kernel's)");
-  app.add_option("--panel", options.panel,
-                 "With --headless: only this panel (launch, occupancy, timings, counters, global, "
-                 "shared, divergence, "
-                 "sweep)");
-  app.add_option("--param", options.params,
-                 "A kernel parameter as name=value (repeat for several)");
-  app.add_option("--sweep-json", options.sweep_json,
-                 "Show this sweep (written by `warplens sweep ... --json`) in the Sweep panel");
-  app.add_option("--sweep-x", options.sweep_x,
-                 "A model sweep in the Sweep panel: block x sides, start:end:step or a list");
-  app.add_option("--sweep-y", options.sweep_y, "and its block y sides");
-  app.add_option(
-      "--baseline", options.baseline,
-      "With --headless: pin this kernel (at its defaults) as the baseline the panels compare with");
-  app.add_option("--arch", options.arch, "The architecture the models use")->capture_default_str();
-  app.add_option("--worker", options.worker,
-                 "The command that runs the worker, e.g. \"ssh gpuhost warplens worker\" (default: "
-                 "this warplens)");
-  app.add_flag("--model", options.model_only, "No worker: the occupancy and access models alone");
-  app.add_option("--script", options.script,
-                 "Play a script of user actions (click, set, key, wait, screenshot; see the "
-                 "README) in the window, "
-                 "or headless with --headless; exits when it ends");
 }
 
 int run_gui_command(const GuiOptions& options) {

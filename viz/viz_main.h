@@ -8,10 +8,6 @@
 #include <string>
 #include <vector>
 
-namespace CLI {
-class App;
-}
-
 namespace wl::viz {
 
 struct GuiOptions {
@@ -31,9 +27,6 @@ struct GuiOptions {
   bool model_only = false; // --model: no worker, the models alone
   bool headless = false;
 };
-
-// The top-level options of `warplens` that apply when no subcommand is given.
-void add_gui_options(CLI::App& app, GuiOptions& options);
 
 // With no subcommand: the headless screenshot with --headless, else the window.
 int run_gui_command(const GuiOptions& options);

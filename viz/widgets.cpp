@@ -158,14 +158,33 @@ void history_plot(const std::vector<double>& milliseconds, float width, float he
 
 namespace {
 
+// The table's header row. Its line in the screenshot's text is ended here: in a table scrolled
+// sideways the header's last cells are clipped, and ImGui's log would run the first row on.
+void headers_row() {
+  ImGui::TableHeadersRow();
+  ImGui::LogText("\n"); // nothing unless the screenshot's text is being logged
+}
+
 ImU32 lane_colour(int lane) {
   return ImColor::HSV(static_cast<float>(lane) / kWarpSize, 0.6f, 0.9f);
 }
 
 } // namespace
 
+void same_line_if_room(float width, float spacing) {
+  const float gap = spacing >= 0 ? spacing : ImGui::GetStyle().ItemSpacing.x;
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + gap + width <= right)
+    ImGui::SameLine(0, spacing);
+}
+
+float labelled_field_width(float field_width, const char* label) {
+  return field_width + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+}
+
 void block_and_warp_fields(const BlockShape& grid, std::array<int, 3>& block, int& warp) {
-  ImGui::PushItemWidth(ImGui::GetFontSize() * 6);
+  const float field = ImGui::GetFontSize() * 6;
+  ImGui::PushItemWidth(field);
   const std::array<int, 3> sides{grid.x, grid.y, grid.z};
   constexpr std::array kLabels = {"block x", "block y", "block z"};
   bool first = true;
@@ -173,11 +192,11 @@ void block_and_warp_fields(const BlockShape& grid, std::array<int, 3>& block, in
     if (i > 0 && sides[i] <= 1)
       continue; // a grid of one block along y or z needs no field
     if (!first)
-      ImGui::SameLine();
+      same_line_if_room(labelled_field_width(field, kLabels[i]));
     first = false;
     ui::input_int(kLabels[i], &block[i]);
   }
-  ImGui::SameLine();
+  same_line_if_room(labelled_field_width(field, "warp"));
   ui::input_int("warp", &warp);
   ImGui::PopItemWidth();
 }
@@ -220,11 +239,10 @@ std::optional<ChosenWarp> warp_chooser(const App& app, MemorySpace space, MapCho
     if (ui::input_int("iteration", &iteration))
       choice.iteration = iteration;
   }
-  ImGui::TextDisabled("grid %dx%dx%d, %d warps per block%s", launch.grid.x, launch.grid.y,
-                      launch.grid.z, chosen->warps,
-                      chosen->iterations > 1
-                          ? (", " + std::to_string(chosen->iterations) + " iterations").c_str()
-                          : "");
+  note_text(
+      "grid " + format_block(launch.grid) + ", " + std::to_string(chosen->warps) +
+      " warps per block" +
+      (chosen->iterations > 1 ? ", " + std::to_string(chosen->iterations) + " iterations" : ""));
   chosen = choose_warp(kernel, launch, space, choice); // the edits brought into range
   if (chosen->access.active_mask == 0) {
     empty_state(
@@ -298,7 +316,7 @@ void counter_table(const char* id, const RunResult& result, const App& app, cons
           ? &*app.baseline->counters
           : nullptr;
   if (app.baseline && !baseline)
-    ImGui::TextDisabled("The baseline (%s) has no counters.", app.baseline_label().c_str());
+    note_text("The baseline (" + app.baseline_label() + ") has no counters.");
   std::vector<ComparisonRow> rows;
   for (ComparisonRow& row : compare_counters(result))
     if (!panel || (row.figure && row.figure->panel == panel))
@@ -327,7 +345,7 @@ void counter_table(const char* id, const RunResult& result, const App& app, cons
     ImGui::TableSetupColumn(("baseline: " + app.baseline_label()).c_str());
     ImGui::TableSetupColumn("change");
   }
-  ImGui::TableHeadersRow();
+  headers_row();
   for (const ComparisonRow& row : rows) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
@@ -366,21 +384,29 @@ void modelled_against_baseline(const RunResult& model, const App& app, const cha
   if (!app.baseline)
     return;
   const RunResult& then = *app.baseline;
-  ImGui::TextDisabled("Modelled, against the baseline %s", app.baseline_label().c_str());
+  note_text("Modelled, against the baseline " + app.baseline_label());
+  std::vector<const Figure*> shown;
+  for (const Figure& figure : all_figures())
+    if (figure.counter && figure.predicted && figure.panel == panel &&
+        (figure.predicted(model) || figure.predicted(then)))
+      shown.push_back(&figure);
+  // As wide as its content; in a narrow panel it scrolls sideways with the figure's name in view.
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float height =
+      (static_cast<float>(shown.size()) + 1.5f) * line + ImGui::GetStyle().ScrollbarSize;
   const std::string id = std::string("##modelled_baseline_") + panel;
   if (!ImGui::BeginTable(id.c_str(), 4,
                          ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                             ImGuiTableFlags_SizingFixedFit))
+                             ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX,
+                         ImVec2(0, height)))
     return;
+  ImGui::TableSetupScrollFreeze(1, 1);
   for (const char* header : {"figure", "now", "baseline", "change"})
     ImGui::TableSetupColumn(header);
-  ImGui::TableHeadersRow();
-  for (const Figure& figure : all_figures()) {
-    if (!figure.counter || !figure.predicted || figure.panel != panel)
-      continue;
+  headers_row();
+  for (const Figure* shown_figure : shown) {
+    const Figure& figure = *shown_figure;
     const std::optional<double> now = figure.predicted(model), before = figure.predicted(then);
-    if (!now && !before)
-      continue;
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(figure_label(figure).c_str());
@@ -469,7 +495,8 @@ void bank_grid(const std::vector<BankSlot>& slots, int width) {
     total_rows += rows + 2; // the bank numbers and the transaction's title
   }
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  const float cell = std::max(14.0f, (ImGui::GetContentRegionAvail().x - 2) / kBankCount);
+  // 32 banks across the panel's width, never past its edge; a lane number is written where it fits.
+  const float cell = std::max(4.0f, (ImGui::GetContentRegionAvail().x - 2) / kBankCount);
   // Rows shrink to fit the panel's height (down to a readable minimum), so a 32-way conflict shows
   // whole.
   const float font = ImGui::GetFontSize(), small = font * 0.7f;
@@ -513,7 +540,9 @@ void bank_grid(const std::vector<BankSlot>& slots, int width) {
         if (!lanes.empty()) {
           draw->AddRectFilled(min, max, row < ideal_rows ? first_pass : conflict);
           const std::string shown = lanes.find(',') == std::string::npos ? lanes : "*";
-          draw->AddText(ImGui::GetFont(), small, ImVec2(min.x + 1, min.y + 1), text, shown.c_str());
+          if (ImGui::CalcTextSize(shown.c_str()).x * 0.7f <= cell - 2)
+            draw->AddText(ImGui::GetFont(), small, ImVec2(min.x + 1, min.y + 1), text,
+                          shown.c_str());
           if (ImGui::IsMouseHoveringRect(min, max))
             ImGui::SetTooltip("bank %d, wavefront %d: lane%s %s%s", bank, row,
                               lanes.find(',') == std::string::npos ? "" : "s", lanes.c_str(),
@@ -547,6 +576,9 @@ MeasuredScope::~MeasuredScope() {
 }
 
 void help_marker(const char* text) {
+  if (ImGui::IsItemHovered()) // the field it explains: hovering the field shows its help too
+    hover_text(text);
+  ImGui::SameLine();
   ImGui::TextDisabled("(?)");
   if (ImGui::IsItemHovered())
     hover_text(text);
@@ -568,7 +600,8 @@ void figure_row(const char* label, const std::string& value, const char* tooltip
   if (tooltip && ImGui::IsItemHovered())
     hover_text(tooltip);
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted(value.c_str());
+  ImGui::TextWrapped("%s",
+                     value.c_str()); // a sentence ("not measured (needs ...)") wraps in its column
 }
 
 void figure_row(const Figure& figure, const std::string& value) {

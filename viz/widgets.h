@@ -73,6 +73,12 @@ void bank_grid(const std::vector<BankSlot>& slots, int width);
 // them.
 void block_and_warp_fields(const BlockShape& grid, std::array<int, 3>& block, int& warp);
 
+// Puts the next item, `width` wide, on the same line as the last one while it fits the panel, else
+// on the next line: rows of buttons and fields wrap rather than run past the edge.
+void same_line_if_room(float width, float spacing = -1);
+// The width of a field with its label beside it.
+float labelled_field_width(float field_width, const char* label);
+
 // A tooltip wrapped at a readable width (call while the item is hovered).
 void hover_text(const std::string& text);
 
@@ -91,7 +97,7 @@ public:
 // A table cell's number, right-aligned in its column.
 void number_cell(const std::string& text);
 
-// A "(?)" that shows `text` on hover.
+// Beside the field just drawn: a "(?)" that shows `text` on hover, as the field itself does.
 void help_marker(const char* text);
 
 // A table of figure rows: names as wide as the longest, values in the rest.

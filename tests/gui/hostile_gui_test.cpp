@@ -270,5 +270,19 @@ TEST_P(HostileScreenshotPath, SavedUnderAFreeNameOrRefused) {
 INSTANTIATE_TEST_SUITE_P(Paths, HostileScreenshotPath, testing::ValuesIn(kPaths),
                          case_name<PathCase>);
 
+// A script's `screenshot` refuses the same paths with the same exit code as --screenshot.
+TEST(HostileScreenshotPath, AScriptRefusesWhatTheCommandLineRefusesWithTheSameCode) {
+  const fs::path dir = scratch_dir();
+  write_file(dir / "existing.png", "the user's picture");
+  for (const char* path : {"new/x.png", "existing.png/x.png", "/dev/null/x.png"}) {
+    write_file(dir / "s.txt", std::string("screenshot \"") + path + "\"\n");
+    const wl::test::Outcome o =
+        wl::test::run_limited("--headless --model --kernel vec_add/scalar --script s.txt",
+                              "cd '" + dir.string() + "' && env -u DISPLAY");
+    wl::test::expect_refusal(o, 2, {"s.txt:1"});
+  }
+  EXPECT_EQ(wl::test::read_text(dir / "existing.png"), "the user's picture");
+}
+
 } // namespace
 } // namespace wl::viz::test

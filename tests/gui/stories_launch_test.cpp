@@ -109,6 +109,67 @@ TEST(StoryLaunch, AParameterOutOfRangeIsRefusedInPlaceNotClamped) {
   EXPECT_TRUE(s["configuration"]["measured_is_stale"].get<bool>());
 }
 
+// The defect: a refused value was explained only under Run, out of sight at 1280x720 while the
+// person looked at the field they had typed in.
+TEST(StoryLaunch, ARefusedValueIsExplainedBesideItsFieldAt1280x720) {
+  const Story story = play("window 1280x720\nclick \"coalescing/stride\"\nwait\n"
+                           "set \"stride\" 999 in \"Launch\"\nwait\nscreenshot a.png\n"
+                           "set \"stride\" 1 in \"Launch\"\nset \"block\" 2048 in \"Launch\"\n"
+                           "wait\nscreenshot b.png\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const std::string a = text_of(story.sidecar("a"), "launch"),
+                    b = text_of(story.sidecar("b"), "launch");
+  const std::size_t param_refused = a.find("Not sent: coalescing/stride: stride=999");
+  ASSERT_NE(param_refused, std::string::npos) << a;     // in view, so on screen
+  EXPECT_LT(param_refused, a.find("Block shape")) << a; // under the parameters, not under Run
+  const std::size_t block_refused = b.find("Not sent: coalescing/stride cannot use block 2048");
+  ASSERT_NE(block_refused, std::string::npos) << b;
+  EXPECT_GT(block_refused, b.find("Block shape")) << b;
+}
+
+// The defect: choosing tile 32 left block 16x16, which tile 32 refuses, so nothing could run until
+// the person found the block field; the block now follows and says so.
+TEST(StoryLaunch, ChoosingATileThatRefusesTheBlockMovesTheBlockAndSaysSo) {
+  const Story story = play("click \"matmul/tiled\"\nwait\nclick \"tile\" in \"Launch\"\n"
+                           "click \"32\"\nwait\nscreenshot a.png\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json s = story.sidecar("a");
+  EXPECT_EQ(s["configuration"]["params"]["tile"], 32);
+  EXPECT_EQ(s["configuration"]["block"], "32x32");
+  EXPECT_EQ(s["configuration"]["request_problem"], "");
+  EXPECT_TRUE(says(s, "launch", "block 16x16 became 32x32: tile 32 does not allow 16x16"))
+      << text_of(s, "launch");
+}
+
+// The defect: hovering a field showed nothing; its help was only on the small "(?)" beside it.
+TEST(StoryLaunch, HoveringAFieldShowsItsHelp) {
+  const Story story = play("click \"coalescing/stride\"\nwait\nhover \"stride\" in \"Launch\"\n"
+                           "screenshot a.png\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json tip = story.sidecar("a")["shown"]["tooltip"];
+  ASSERT_TRUE(tip.is_object()) << story.sidecar("a")["shown"];
+  std::string help;
+  for (const ParamSpec& spec : find_kernel("coalescing/stride")->params)
+    if (spec.name == "stride")
+      help = spec.help;
+  ASSERT_FALSE(help.empty());
+  EXPECT_NE(tip["text"].get<std::string>().find(help), std::string::npos) << tip;
+}
+
+// The defect: F5 in model mode on a launch the recording does not have changed nothing on screen
+// and said nothing.
+TEST(StoryLaunch, RunInModelModeSaysWhyThereIsNoTimingWhereRunWasPressed) {
+  const Story story = play("click \"coalescing/stride\"\nwait\nset \"stride\" 3 in \"Launch\"\n"
+                           "key F5\nwait\nscreenshot a.png\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json s = story.sidecar("a");
+  ASSERT_EQ(s["result"]["params"]["stride"], 3) << s["result"];
+  EXPECT_TRUE(says(s, "launch",
+                   "Model figures only: nothing runs on a GPU here, and the recording "
+                   "has no run of this launch"))
+      << text_of(s, "launch");
+}
+
 // The defects: number fields changed what was typed ("1e999" became 1999, a huge number was
 // clamped, an empty field went back to 1) without a word; and each half-typed value was applied, a
 // character a frame as a person types, so "2.5" left stride 2.

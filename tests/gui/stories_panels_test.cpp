@@ -187,6 +187,21 @@ TEST(StorySweep, AModelSweepIn1DHasEveryShape) {
   EXPECT_EQ(text.find("tied"), std::string::npos) << text;
 }
 
+// The defects: a 1D sweep drew refused shapes as silent gaps, and its legend named colours
+// ("orange", "Blue outline") rather than showing the marks.
+TEST(StorySweep, A1DSweepCountsTheShapesItRefused) {
+  const Story story = play("window 1280x720\nclick \"vec_add/scalar\"\nwait\nclick \"Sweep\"\n"
+                           "set \"block x\" \"32,64,128,256,512,1024,2048,4096\" in \"Sweep\"\n"
+                           "click \"Model sweep\"\nwait\nscreenshot a.png sweep\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a");
+  EXPECT_EQ(a["shown"]["sweep"]["allowed"], 6);
+  EXPECT_TRUE(says(a, "sweep", "2 of 8 shapes not allowed for this kernel")) << text_of(a, "sweep");
+  EXPECT_FALSE(says(a, "sweep", "orange")) << text_of(a, "sweep");
+  EXPECT_FALSE(says(a, "sweep", "Blue outline")) << text_of(a, "sweep");
+  EXPECT_EQ(a["shown"]["cut_off"], json::array());
+}
+
 // Model sweeps offer the model's figures only (no time or GB/s that would stay empty).
 TEST(StorySweep, A2DSweepIsColouredByEveryFigureItHas) {
   const std::vector<std::string> figures = {"theoretical occupancy (%)", "sectors per request",

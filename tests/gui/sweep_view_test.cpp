@@ -89,7 +89,7 @@ TEST(SweepView, ThePanelDrawsAModelAndAMeasuredSweep) {
   EXPECT_GT(std::filesystem::file_size(png), 1000u);
 }
 
-TEST(SweepView, AModelSweepExportsAsCsvWithItsTimingCellsEmpty) {
+TEST(SweepView, AModelSweepExportsAsCsvWithItsTimingCellsEmptyAndEveryColumnInEveryRow) {
   const KernelDesc& kernel = *find_kernel("vec_add/scalar");
   const Arch arch = make_app("vec_add/scalar", "h100").arch();
   const SweepData data = model_sweep(kernel, resolve_kernel_request(kernel.id, {}, "", "").params,
@@ -104,6 +104,18 @@ TEST(SweepView, AModelSweepExportsAsCsvWithItsTimingCellsEmpty) {
   EXPECT_NE(modelled.find(",1.0000,"), std::string::npos)
       << "theoretical occupancy is there: " << modelled;
   EXPECT_EQ(refused.rfind("2048,1,1,refused,", 0), 0u) << refused;
+  // A spreadsheet reads columns by position: the refused row has every column too.
+  const auto fields = [](const std::string& row) {
+    std::size_t count = 1;
+    bool quoted = false;
+    for (char c : row) {
+      quoted = c == '"' ? !quoted : quoted;
+      count += !quoted && c == ',';
+    }
+    return count;
+  };
+  EXPECT_EQ(fields(modelled), fields(header)) << modelled;
+  EXPECT_EQ(fields(refused), fields(header)) << refused;
 }
 
 } // namespace
