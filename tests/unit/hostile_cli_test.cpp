@@ -155,6 +155,12 @@ const std::vector<CliCase> kKernels = {
     {"ModelBlockEmpty", "model vec_add/scalar --block ''", {"--block", "an empty value"}},
     {"ModelSizeEmpty", "model vec_add/scalar --size ''", {"--size", "an empty value"}},
     {"SweepSizeEmpty", "sweep vec_add/scalar --block 32 --size ''", {"--size", "an empty value"}},
+    // The GUI's own options: an empty value is refused, not read as "the default".
+    {"GuiBlockEmpty", "--headless --model --block ''", {"--block", "an empty value"}},
+    {"GuiKernelEmpty", "--headless --model --kernel ''", {"--kernel", "an empty value"}},
+    {"GuiSweepXEmpty", "--headless --model --sweep-x ''", {"--sweep-x", "an empty value"}},
+    {"GuiArchEmpty", "--headless --model --arch ''", {"--arch", "an empty value"}},
+    {"GuiScreenshotEmpty", "--headless --model --screenshot ''", {"--screenshot", "an empty value"}},
     {"SweepSideOverInt", "sweep vec_add/scalar --block 99999999999", {"--block '99999999999'"}},
     {"SweepBothForms", "sweep vec_add/scalar --block 32 --block-x 32", {"either --block"}},
     {"SweepNoShapes", "sweep vec_add/scalar", {"--block start:end:step"}},
