@@ -160,7 +160,8 @@ TEST(StoryLaunch, HoveringAFieldShowsItsHelp) {
 // and said nothing.
 TEST(StoryLaunch, RunInModelModeSaysWhyThereIsNoTimingWhereRunWasPressed) {
   const Story story = play("click \"coalescing/stride\"\nwait\nset \"stride\" 3 in \"Launch\"\n"
-                           "key F5\nwait\nscreenshot a.png\n");
+                           "key F5\nwait\nscreenshot a.png\n",
+                           "--model"); // where there is a GPU too
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const json s = story.sidecar("a");
   ASSERT_EQ(s["result"]["params"]["stride"], 3) << s["result"];
