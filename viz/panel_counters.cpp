@@ -92,16 +92,10 @@ void draw_measured(const RunResult& result, const App& app) {
 } // namespace
 
 void draw_counters(App& app) {
-  const RunResult* model = app.model_view();
-  if (!model) {
-    empty_state(app.request_problem().empty()
-                    ? "Computing the model of this launch..."
-                    : "No figures: the launch is not valid (" + app.request_problem() + ")");
+  const RunResult* model = model_for_panel(app);
+  if (!model)
     return;
-  }
   const RunResult& result = *model;
-  if (!app.model_is_current() && app.request_problem().empty())
-    note_text("Updating to the launch on screen...");
   const LaunchPrediction& prediction = result.prediction;
   if (prediction.sites.empty()) {
     empty_state(

@@ -123,16 +123,10 @@ std::string achieved_occupancy_text(const RunResult& result) {
 }
 
 void draw_occupancy(App& app) {
-  const RunResult* model = app.model_view();
-  if (!model) {
-    empty_state(app.request_problem().empty()
-                    ? "Computing the model of this launch..."
-                    : "No figures: the launch is not valid (" + app.request_problem() + ")");
+  const RunResult* model = model_for_panel(app);
+  if (!model)
     return;
-  }
   const RunResult& result = *model;
-  if (!app.model_is_current() && app.request_problem().empty())
-    note_text("Updating to the launch on screen...");
   if (!result.occupancy) {
     empty_state("No occupancy for this launch: a library call (cuBLAS) chooses its own kernels and "
                 "blocks.");

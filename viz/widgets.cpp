@@ -201,6 +201,25 @@ void block_and_warp_fields(const BlockShape& grid, std::array<int, 3>& block, in
   ImGui::PopItemWidth();
 }
 
+const RunResult* model_for_panel(const App& app) {
+  const RunResult* model = app.model_view();
+  const std::string problem = app.request_problem();
+  if (!model) {
+    empty_state(problem.empty() ? "Computing the model of this launch..."
+                                : "No figures: the launch is not valid (" + problem + ")");
+    return nullptr;
+  }
+  if (app.model_is_current())
+    return model;
+  if (problem.empty())
+    note_text("Updating to the launch on screen...");
+  else
+    recorded_text("Figures of the last valid launch (" + model->kernel_id + ", block " +
+                  format_block(model->launch.block) +
+                  "): the one on screen is refused, see Launch.");
+  return model;
+}
+
 void hover_text(const std::string& text) {
   ImGui::BeginTooltip();
   ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);

@@ -79,6 +79,11 @@ void same_line_if_room(float width, float spacing = -1);
 // The width of a field with its label beside it.
 float labelled_field_width(float field_width, const char* label);
 
+// The model figures a panel shows, or nullptr after saying why there are none. Figures that are
+// not of the launch on screen say so above them: still updating, or the last valid launch's while
+// the one on screen is refused.
+const RunResult* model_for_panel(const App& app);
+
 // A tooltip wrapped at a readable width (call while the item is hovered).
 void hover_text(const std::string& text);
 

@@ -212,6 +212,9 @@ TEST(StoryLaunch, AnInvalidBlockTypedInIsExplainedAndNothingIsSent) {
     EXPECT_EQ(s["result"]["block"], json({256, 1, 1}))
         << typed; // the last valid launch, marked stale
     EXPECT_TRUE(s["configuration"]["measured_is_stale"].get<bool>()) << typed;
+    for (const char* panel : {"occupancy", "counters"}) // the model's figures say whose they are
+      EXPECT_TRUE(says(s, panel, "Figures of the last valid launch (vec_add/scalar, block 256)"))
+          << typed << ": " << text_of(s, panel);
   }
 }
 
