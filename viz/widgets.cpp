@@ -559,9 +559,14 @@ void bank_grid(const std::vector<BankSlot>& slots, int width) {
         if (!lanes.empty()) {
           draw->AddRectFilled(min, max, row < ideal_rows ? first_pass : conflict);
           const std::string shown = lanes.find(',') == std::string::npos ? lanes : "*";
-          if (ImGui::CalcTextSize(shown.c_str()).x * 0.7f <= cell - 2)
-            draw->AddText(ImGui::GetFont(), small, ImVec2(min.x + 1, min.y + 1), text,
-                          shown.c_str());
+          // Two-digit lanes in a smaller size where the usual one does not fit the cell.
+          const float width = ImGui::CalcTextSize(shown.c_str()).x / font;
+          for (const float size : {small, font * 0.55f})
+            if (width * size <= cell - 2) {
+              draw->AddText(ImGui::GetFont(), size, ImVec2(min.x + 1, min.y + 1), text,
+                            shown.c_str());
+              break;
+            }
           if (ImGui::IsMouseHoveringRect(min, max))
             ImGui::SetTooltip("bank %d, wavefront %d: lane%s %s%s", bank, row,
                               lanes.find(',') == std::string::npos ? "" : "s", lanes.c_str(),
