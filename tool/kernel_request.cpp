@@ -6,6 +6,7 @@
 #include "registry.h"
 
 #include <algorithm>
+#include <map>
 
 namespace wl {
 
@@ -26,8 +27,11 @@ const KernelDesc& find_or_explain(const std::string& id) {
   for (const KernelDesc& k : all_kernels())
     if (k.id.starts_with(family + "/"))
       variants += (variants.empty() ? "" : ", ") + k.id;
+  if (!variants.empty() && id == family) // a family named alone: which of its variants
+    throw UsageError("'" + clip(id, 40) +
+                     "' is a family of kernels; name one of its variants: " + variants);
   if (!variants.empty())
-    throw UsageError("unknown variant '" + id + "'; " + family + " has " + variants);
+    throw UsageError("unknown variant '" + clip(id, 60) + "'; " + family + " has " + variants);
   throw UsageError("unknown kernel '" + id + "'; choose one of " + kernel_ids());
 }
 
@@ -107,9 +111,14 @@ KernelRequest resolve_kernel_request(const std::string& id,
     request.params[spec.name] = spec.default_value;
   if (!size.empty())
     apply_size(kernel, size, request.params);
+  std::map<std::string, std::string> given; // a parameter given twice is refused, not overwritten
   for (const std::string& text : param_texts) {
     const std::size_t eq = text.find('=');
     const std::string name = text.substr(0, eq);
+    if (eq != std::string::npos && !given.emplace(name, text.substr(eq + 1)).second)
+      throw UsageError(kernel.id + ": --param " + clip(name, 40) + " is given twice ('" +
+                       clip(given[name], 20) + "' and '" + clip(text.substr(eq + 1), 20) +
+                       "'); give each parameter once");
     if (eq == std::string::npos)
       throw UsageError(kernel.id + ": --param '" + text +
                        "' must be name=value; parameters: " + param_names(kernel));

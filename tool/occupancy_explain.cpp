@@ -74,10 +74,12 @@ std::string fewer_registers(const Arch& arch, const OccupancyRequest& request, i
   return "";
 }
 
-// "at 45056 B of shared memory per block 5 blocks would fit", or "".
+// "at 45056 B of shared memory per block 5 blocks would fit", or "". The sizes tried are
+// multiples of 128 B below the block's (shared memory is allocated in such steps), so the figure
+// named is the largest that fits, not one found by stepping down from an odd size.
 std::string less_shared_memory(const Arch& arch, const OccupancyRequest& request, int blocks) {
-  for (std::int64_t total = request.static_smem + request.dynamic_smem - 128; total >= 0;
-       total -= 128) {
+  const std::int64_t now = request.static_smem + request.dynamic_smem;
+  for (std::int64_t total = (now - 1) / 128 * 128; total >= 0; total -= 128) {
     OccupancyRequest varied = request;
     varied.static_smem = std::min(request.static_smem, total);
     varied.dynamic_smem = total - varied.static_smem;

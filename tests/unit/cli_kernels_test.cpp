@@ -84,6 +84,10 @@ TEST(CliKernels, ListShowsEveryKernel) {
 TEST(CliKernels, BadInputIsOneLineAndExitTwo) {
   expect_one_line_error("model nope/kernel", {"unknown kernel 'nope/kernel'", "vec_add/scalar"});
   expect_one_line_error("model matmul/fancy", {"unknown variant 'matmul/fancy'", "matmul/tiled"});
+  expect_one_line_error("model coalescing",
+                        {"'coalescing' is a family of kernels", "coalescing/stride"});
+  expect_one_line_error("model coalescing/stride --param stride=2 --param stride=4",
+                        {"--param stride is given twice", "'2' and '4'"});
   expect_one_line_error("model coalescing/stride --param strid=2",
                         {"no parameter 'strid'", "stride"});
   expect_one_line_error("model coalescing/stride --param width=3", {"width=3", "4, 8, 16"});
