@@ -94,7 +94,7 @@ void draw_against_baseline(const App& app) {
     return;
   const RunResult &now = *app.model_view(), &then = *app.baseline;
   const Figure& theoretical = figure("theoretical_occupancy");
-  note_text("Against the baseline, " + app.baseline_label());
+  baseline_heading(app, "Against the baseline, ");
   if (!ImGui::BeginTable("##baseline_occupancy", 3, ImGuiTableFlags_SizingStretchProp))
     return;
   const auto row = [](const Figure& f, std::optional<double> a, std::optional<double> b) {

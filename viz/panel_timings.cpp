@@ -61,7 +61,7 @@ void draw_against_baseline(const App& app) {
       app.latest->timing ? std::optional(app.latest->timing->median_ms) : std::nullopt;
   const std::optional<double> then =
       app.baseline->timing ? std::optional(app.baseline->timing->median_ms) : std::nullopt;
-  note_text("Against the baseline, " + app.baseline_label());
+  baseline_heading(app, "Against the baseline, ");
   if (!begin_figure_table("##baseline_timing"))
     return;
   figure_row(figure("baseline_median"), then ? format_number(*then, 4) + " ms" : "not timed");

@@ -201,6 +201,13 @@ void block_and_warp_fields(const BlockShape& grid, std::array<int, 3>& block, in
   ImGui::PopItemWidth();
 }
 
+void baseline_heading(const App& app, const std::string& lead) {
+  note_text(lead + app.baseline_label());
+  if (app.baseline && app.baseline->kernel_id != app.kernel_id)
+    recorded_text("The baseline is another kernel (" + app.baseline->kernel_id +
+                  "): the change compares different work, not a tuning of " + app.kernel_id + ".");
+}
+
 const RunResult* model_for_panel(const App& app) {
   const RunResult* model = app.model_view();
   const std::string problem = app.request_problem();
@@ -403,7 +410,7 @@ void modelled_against_baseline(const RunResult& model, const App& app, const cha
   if (!app.baseline)
     return;
   const RunResult& then = *app.baseline;
-  note_text("Modelled, against the baseline " + app.baseline_label());
+  baseline_heading(app, "Modelled, against the baseline ");
   std::vector<const Figure*> shown;
   for (const Figure& figure : all_figures())
     if (figure.counter && figure.predicted && figure.panel == panel &&

@@ -84,6 +84,10 @@ float labelled_field_width(float field_width, const char* label);
 // the one on screen is refused.
 const RunResult* model_for_panel(const App& app);
 
+// "Against the baseline, coalescing/stride, block 256, ..." above a comparison, and a warning when
+// the baseline is another kernel: its change then compares different work, not a tuning.
+void baseline_heading(const App& app, const std::string& lead);
+
 // A tooltip wrapped at a readable width (call while the item is hovered).
 void hover_text(const std::string& text);
 

@@ -160,6 +160,9 @@ TEST(StoryBaseline, ChangesTooLargeOrTooSmallToPrintStillReadAsFigures) {
   EXPECT_FALSE(says(a, "timings", "0.00x")) << text_of(a, "timings");
   EXPECT_EQ(b["baseline"]["kernel"], "matmul/tiled");
   EXPECT_FALSE(says(b, "occupancy", "-0.0 points")) << text_of(b, "occupancy");
+  // A baseline of another kernel is compared with a word about what that comparison means.
+  EXPECT_TRUE(says(a, "timings", "The baseline is another kernel (vec_add/scalar)"))
+      << text_of(a, "timings");
 }
 
 std::string sweep_2d(const std::string& more) {
