@@ -175,6 +175,7 @@ void App::param_field_committed(const std::string& name) {
 }
 
 void App::block_field_committed() {
+  block_note.clear(); // the person typed a block: no longer the one a parameter moved to
   try {
     const BlockShape shape = parse_block(block_field.data());
     block_sides = {shape.x, shape.y, shape.z};

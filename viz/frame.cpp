@@ -61,9 +61,10 @@ void handle_shortcuts(App& app) {
     app.live = !app.live;
   if (key_pressed(GLFW_KEY_B))
     app.pin_baseline();
+  // 1-8: a panel behind another's tab comes to the front; one in sight closes; a closed one opens.
   for (std::size_t i = 0; i < kAllPanels.size(); ++i)
     if (key_pressed(GLFW_KEY_1 + static_cast<int>(i)))
-      app.set_open(kAllPanels[i], !app.panel_open[i]);
+      app.set_open(kAllPanels[i], !app.panel_open[i] || !app.rect(kAllPanels[i]).visible);
 }
 
 void draw_view_menu(App& app) {

@@ -13,16 +13,23 @@ namespace wl::viz {
 
 namespace {
 
+std::optional<double> achieved_percent(const RunResult& result) {
+  return figure("achieved_occupancy").measured(result);
+}
+
 std::string percent(double fraction) { return format_number(100 * fraction, 1) + " %"; }
 
 void draw_summary(const App& app, const RunResult& result, const OccupancyResult& occupancy) {
   if (!begin_figure_table("##occupancy"))
     return;
   figure_row(figure("theoretical_occupancy"), percent(occupancy.occupancy));
+  const bool measured_elsewhere = app.latest && achieved_percent(*app.latest).has_value();
   const std::string achieved =
-      !app.latest             ? "not measured yet: Run (F5)"
-      : app.latest_is_stale() ? achieved_occupancy_text(*app.latest) + " of another launch (F5)"
-                              : achieved_occupancy_text(*app.latest);
+      !app.latest ? "not measured yet: Run (F5)"
+      : app.latest_is_stale()
+          ? (measured_elsewhere ? achieved_occupancy_text(*app.latest) + " of another launch (F5)"
+                                : "not measured (needs a run with counters)")
+          : achieved_occupancy_text(*app.latest);
   figure_row(figure("achieved_occupancy"), achieved);
   figure_row(figure("blocks_per_sm"), std::to_string(occupancy.blocks_per_sm));
   figure_row(figure("warps_per_sm"), std::to_string(occupancy.warps_per_sm) + " of " +
@@ -82,10 +89,6 @@ void draw_waves(const Waves& waves) {
                                                      percent(waves.tail_fill) + " full"
                                                : "none: the last wave is full");
   ImGui::EndTable();
-}
-
-std::optional<double> achieved_percent(const RunResult& result) {
-  return figure("achieved_occupancy").measured(result);
 }
 
 // The pinned baseline's occupancy beside the latest, in points.

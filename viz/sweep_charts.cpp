@@ -24,7 +24,7 @@ constexpr ImU32 kTiedOutline = IM_COL32(255, 255, 255, 255);   // heatmap: tied 
 constexpr ImU32 kLine = IM_COL32(90, 170, 240, 255), kNoiseBand = IM_COL32(90, 170, 240, 60);
 constexpr ImU32 kCurrentPoint = IM_COL32(240, 170, 40, 255); // line chart: the launch on screen
 
-enum class Sample { outline, struck_cell, dot };
+enum class Sample { outline, struck_cell, dot, gap };
 
 // One legend entry: a small sample of the mark, then its meaning; entries share a line while they
 // fit the panel.
@@ -49,6 +49,12 @@ void legend_entry(Sample sample, ImU32 colour, const std::string& meaning, bool 
     break;
   case Sample::dot:
     draw->AddCircleFilled(ImVec2((min.x + max.x) / 2, (min.y + max.y) / 2), size / 2.5f, colour);
+    break;
+  case Sample::gap: // the line stops before a refused shape and starts again after it
+    draw->AddLine(ImVec2(min.x - 2, max.y), ImVec2(min.x + size * 0.25f, min.y + size / 2), colour,
+                  2);
+    draw->AddLine(ImVec2(max.x - size * 0.25f, min.y + size / 2), ImVec2(max.x + 2, min.y), colour,
+                  2);
     break;
   }
   ImGui::Dummy(ImVec2(size + 1, ImGui::GetTextLineHeight()));
@@ -97,7 +103,9 @@ Range value_range(const std::vector<SweepPoint>& points, SweepMetric metric) {
 ImU32 heat(double value, const Range& range, SweepMetric metric) {
   const bool against_ideal = metric->ideal_value != nullptr;
   const double low = against_ideal ? 1.0 : range.low;
-  double t = range.high > low ? (value - low) / (range.high - low) : (against_ideal ? 0.0 : 0.5);
+  if (range.high <= low) // every shape the same (or ideal): each is the best there is
+    return ImColor::HSV(0.33f, 0.65f, 0.8f);
+  double t = (value - low) / (range.high - low);
   if ((metric->better == Better::lower))
     t = 1 - t;
   return ImColor::HSV(static_cast<float>(0.33 * std::clamp(t, 0.0, 1.0)), 0.65f, 0.8f);
@@ -297,8 +305,13 @@ const SweepPoint* line_chart(const SweepData& data, SweepMetric metric, const Bl
   const ImVec2 plot(origin.x + axis, origin.y + font * 0.5f);
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), grid = ImGui::GetColorU32(ImGuiCol_Border);
+  // Sides spanning 16x or more (32 to 1024 threads) on a log scale, where doubling the block is
+  // one step: on a linear one the small blocks crowd into a corner.
+  const bool log_scale = x_high / x_low >= 16;
   const auto x_at = [&](double x) {
-    return plot.x + static_cast<float>((x - x_low) / (x_high - x_low)) * width;
+    const double t = log_scale ? std::log2(x / x_low) / std::log2(x_high / x_low)
+                               : (x - x_low) / (x_high - x_low);
+    return plot.x + static_cast<float>(t) * width;
   };
   const auto y_at = [&, low = low](double y) {
     return plot.y + height - static_cast<float>((y - low) / (high - low)) * height;
@@ -355,11 +368,11 @@ const SweepPoint* line_chart(const SweepData& data, SweepMetric metric, const Bl
   }
   ImGui::SetCursorScreenPos(origin);
   ImGui::Dummy(ImVec2(axis + width, height + font * 2));
-  note_text(figure_label(*metric) + " against block x (threads)");
+  note_text(figure_label(*metric) + " against block x (threads" +
+            (log_scale ? ", log scale)" : ")"));
   legend_entry(Sample::dot, kCurrentPoint, "the launch on screen", true);
   if (std::any_of(points.begin(), points.end(), [](const SweepPoint* p) { return !p->result; }))
-    legend_entry(Sample::dot, kLine, "a gap: a shape not allowed", false);
-  refused_count(data.points);
+    legend_entry(Sample::gap, kLine, "a gap: shapes not allowed (counted under the cells)", false);
   return clicked;
 }
 

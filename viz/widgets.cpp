@@ -595,9 +595,13 @@ void bank_grid(const std::vector<BankSlot>& slots, int width) {
 MeasuredScope::MeasuredScope(const App& app) : stale(app.latest_is_stale()) {
   if (!stale)
     return;
-  // In model mode they are the recording's figures, not a measurement made here.
-  recorded_text((app.latest->recorded_on.empty() ? "Measured figures " : "Recorded figures ") +
-                app.stale_note());
+  // In model mode they are the recording's figures, not a measurement made here; with no
+  // recording of that launch, the model's alone.
+  const RunResult& shown = *app.latest;
+  const char* kind = !shown.recorded_on.empty()              ? "Recorded figures "
+                     : shown.timing || shown.counters ? "Measured figures "
+                                                              : "Model figures ";
+  recorded_text(kind + app.stale_note());
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
 }
 

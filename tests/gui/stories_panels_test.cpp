@@ -330,6 +330,16 @@ TEST(StoryLayout, ATooltipIsWrappedAndOnScreen) {
   EXPECT_LE(tip["y1"].get<int>(), 720) << tip;
 }
 
+// The defect: key 8 closed the Sweep panel, open behind the Timings tab, when a person pressed it
+// to see the sweep.
+TEST(StoryLayout, APanelsKeyBringsItToTheFrontAndClosesItWhenInFront) {
+  const Story story = play("wait\nkey 8\nscreenshot front.png\nkey 8\nscreenshot closed.png\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  EXPECT_TRUE(story.sidecar("front")["configuration"]["panels_open"]["sweep"].get<bool>());
+  EXPECT_TRUE(shown(story.sidecar("front"), "Model sweep")); // its controls are in sight
+  EXPECT_FALSE(story.sidecar("closed")["configuration"]["panels_open"]["sweep"].get<bool>());
+}
+
 TEST(StoryLayout, ResetLayoutAndTheViewMenuBringPanelsBack) {
   const Story story = play("key 2\nwait\nscreenshot closed.png\nclick \"View\"\nclick \"Reset "
                            "layout\"\nwait\nscreenshot reset.png\n");
