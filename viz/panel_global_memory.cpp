@@ -64,16 +64,20 @@ void draw_map(App& app) {
 } // namespace
 
 void draw_global_memory(App& app) {
+  const bool has_sites = kernel_has_sites(app, MemorySpace::global); // said first, where it is seen
   if (const RunResult* model = app.model_view(); model && model->kernel_id == app.kernel_id) {
-    draw_sites(*model);
-    modelled_against_baseline(*model, app, "global");
+    if (has_sites) {
+      draw_sites(*model);
+      modelled_against_baseline(*model, app, "global");
+    }
     if (app.latest && app.latest->kernel_id == app.kernel_id) {
       MeasuredScope scope(app);
       draw_measured(*app.latest, app);
     }
     ImGui::Separator();
   }
-  draw_map(app);
+  if (has_sites)
+    draw_map(app);
 }
 
 } // namespace wl::viz

@@ -80,17 +80,22 @@ void draw_grid(App& app) {
 } // namespace
 
 void draw_shared_memory(App& app) {
+  const bool has_sites = kernel_has_sites(app, MemorySpace::shared); // said first, where it is seen
   if (const RunResult* model = app.model_view(); model && model->kernel_id == app.kernel_id) {
-    draw_sites(*model);
-    modelled_against_baseline(*model, app, "shared");
+    if (has_sites) {
+      draw_sites(*model);
+      modelled_against_baseline(*model, app, "shared");
+    }
     if (app.latest && app.latest->kernel_id == app.kernel_id) {
       MeasuredScope scope(app);
       draw_measured(*app.latest, app);
     }
     ImGui::Separator();
   }
-  draw_pad_slider(app);
-  draw_grid(app);
+  if (has_sites) {
+    draw_pad_slider(app);
+    draw_grid(app);
+  }
 }
 
 } // namespace wl::viz

@@ -158,13 +158,6 @@ void history_plot(const std::vector<double>& milliseconds, float width, float he
 
 namespace {
 
-// The table's header row. Its line in the screenshot's text is ended here: in a table scrolled
-// sideways the header's last cells are clipped, and ImGui's log would run the first row on.
-void headers_row() {
-  ImGui::TableHeadersRow();
-  ImGui::LogText("\n"); // nothing unless the screenshot's text is being logged
-}
-
 ImU32 lane_colour(int lane) {
   return ImColor::HSV(static_cast<float>(lane) / kWarpSize, 0.6f, 0.9f);
 }
@@ -236,6 +229,16 @@ void hover_text(const std::string& text) {
   ImGui::EndTooltip();
 }
 
+bool kernel_has_sites(const App& app, MemorySpace space) {
+  if (!app.kernel() || !sites_in(*app.kernel(), space).empty())
+    return true;
+  empty_state(app.kernel()->library_chooses_block
+                  ? "A library call: its kernels are the library's, with no access sites to model."
+              : space == MemorySpace::global ? "This kernel has no global access site."
+                                             : "This kernel uses no shared memory.");
+  return false;
+}
+
 std::optional<ChosenWarp> warp_chooser(const App& app, MemorySpace space, MapChoice& choice) {
   if (const std::string problem = app.request_problem(); !problem.empty()) {
     error_text(problem);
@@ -244,11 +247,8 @@ std::optional<ChosenWarp> warp_chooser(const App& app, MemorySpace space, MapCho
   const KernelDesc& kernel = *app.kernel();
   const LaunchShape launch = make_launch(kernel, app.params, app.block(), app.arch().sm_count);
   const std::vector<int> sites = sites_in(kernel, space);
-  if (sites.empty()) {
-    empty_state(space == MemorySpace::global ? "This kernel has no global access site."
-                                             : "This kernel uses no shared memory.");
+  if (sites.empty()) // the panel said so (kernel_has_sites)
     return std::nullopt;
-  }
   std::optional<ChosenWarp> chosen = choose_warp(kernel, launch, space, choice);
   ImGui::PushItemWidth(ImGui::GetFontSize() * 10);
   if (ui::begin_combo("site", kernel.sites[chosen->site].name.c_str())) {
@@ -371,7 +371,7 @@ void counter_table(const char* id, const RunResult& result, const App& app, cons
     ImGui::TableSetupColumn(("baseline: " + app.baseline_label()).c_str());
     ImGui::TableSetupColumn("change");
   }
-  headers_row();
+  ImGui::TableHeadersRow();
   for (const ComparisonRow& row : rows) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
@@ -429,7 +429,7 @@ void modelled_against_baseline(const RunResult& model, const App& app, const cha
   ImGui::TableSetupScrollFreeze(1, 1);
   for (const char* header : {"figure", "now", "baseline", "change"})
     ImGui::TableSetupColumn(header);
-  headers_row();
+  ImGui::TableHeadersRow();
   for (const Figure* shown_figure : shown) {
     const Figure& figure = *shown_figure;
     const std::optional<double> now = figure.predicted(model), before = figure.predicted(then);

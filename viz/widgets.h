@@ -88,6 +88,9 @@ const RunResult* model_for_panel(const App& app);
 // the baseline is another kernel: its change then compares different work, not a tuning.
 void baseline_heading(const App& app, const std::string& lead);
 
+// False, after saying so in the panel, when the kernel on screen has no access site in `space`.
+bool kernel_has_sites(const App& app, MemorySpace space);
+
 // A tooltip wrapped at a readable width (call while the item is hovered).
 void hover_text(const std::string& text);
 

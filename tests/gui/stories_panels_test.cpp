@@ -66,6 +66,18 @@ TEST(StoryLayout, NoNumberIsCutOffAt1280x720) {
       << text_of(story.sidecar("b"), "counters");
 }
 
+// The defect: a kernel with no shared memory showed empty site and baseline tables in Shared memory,
+// the sentence saying why at the bottom, out of sight.
+TEST(StoryMaps, AKernelWithoutSharedMemorySaysSoFirstWithNoEmptyTables) {
+  const Story story = play("window 1280x720\nclick \"vec_add/scalar\"\nwait\nkey B\n"
+                           "click \"Shared memory\"\nwait\nscreenshot a.png\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const std::string text = text_of(story.sidecar("a"), "shared");
+  EXPECT_EQ(text.rfind("This kernel uses no shared memory.", 0), 0u) << text;
+  EXPECT_EQ(text.find("| site |"), std::string::npos) << text;
+  EXPECT_EQ(text.find("Modelled, against the baseline"), std::string::npos) << text;
+}
+
 TEST(StoryMaps, TheSiteListChoosesAnotherSite) {
   const Story story =
       play("click \"transpose/smem\"\nwait\nclick \"Shared memory\"\nclick \"site\" in \"Shared "
