@@ -154,8 +154,12 @@ void check_kernel_params(const KernelDesc& kernel, const Params& params) {
 }
 
 void check_kernel_request(const KernelRequest& request) {
+  check_kernel_params(*request.kernel, request.params);
+  check_kernel_block(request);
+}
+
+void check_kernel_block(const KernelRequest& request) {
   const KernelDesc& kernel = *request.kernel;
-  check_kernel_params(kernel, request.params);
   if (kernel.library_chooses_block && !(request.block == kernel.default_block))
     throw UsageError(kernel.id + ": " + kernel.allowed_blocks);
   if (const std::string why = kernel.check_block(request.block, request.params); !why.empty())

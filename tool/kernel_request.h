@@ -25,8 +25,11 @@ KernelRequest resolve_kernel_request(const std::string& id, const std::vector<st
 // The same checks for values that are already parsed (the GUI's widgets, the worker protocol).
 void check_kernel_request(const KernelRequest& request);
 // Its first half: the parameters alone, each the kernel's, present and in range, and allowed
-// together (the GUI shows this refusal beside the parameter fields, the block's beside the block).
+// together (the GUI shows this refusal beside the parameter fields, the block's beside the block,
+// both at once when both are wrong).
 void check_kernel_params(const KernelDesc& kernel, const Params& params);
+// Its second half: the block, for these parameters.
+void check_kernel_block(const KernelRequest& request);
 
 // The kernel's default block and its presets that it allows for these parameters, default first:
 // the shapes the GUI offers and the GPU correctness sweep runs.

@@ -185,36 +185,47 @@ void App::block_field_committed() {
   }
 }
 
-App::Refusal App::refusal() const {
-  using Where = Refusal::Where;
-  const KernelDesc* desc = kernel();
-  if (!desc)
-    return {"no kernel chosen", Where::launch};
+std::string App::parameters_refusal() const {
   for (const auto& [name, text] : param_typed) {
     if (params_being_typed.count(name))
       continue; // still being typed: the value on screen is the applied one until Enter
-    return {kernel_id + ": " + name + " '" + clip(text, 40) + "' " +
-                read_whole_number(text).problem + "; type a number in its range",
-            Where::parameters};
+    return kernel_id + ": " + name + " '" + clip(text, 40) + "' " +
+           read_whole_number(text).problem + "; type a number in its range";
   }
   try {
-    check_kernel_params(*desc, params);
+    check_kernel_params(*kernel(), params);
   } catch (const UsageError& e) {
-    return {e.what(), Where::parameters};
+    return e.what();
   }
+  return "";
+}
+
+std::string App::block_refusal() const {
   if (!block_field_problem.empty())
-    return {block_field_problem, Where::block};
+    return block_field_problem;
   for (int side : block_sides)
     if (side < 1)
-      return {"block " + std::to_string(block_sides[0]) + "x" + std::to_string(block_sides[1]) +
-                  "x" + std::to_string(block_sides[2]) + ": every side must be at least 1",
-              Where::block};
+      return "block " + std::to_string(block_sides[0]) + "x" + std::to_string(block_sides[1]) +
+             "x" + std::to_string(block_sides[2]) + ": every side must be at least 1";
   try {
-    check_kernel_request(KernelRequest{desc, params, block()});
+    check_kernel_block(KernelRequest{kernel(), params, block()});
     check_block_fits(arch(), block());
   } catch (const UsageError& e) {
-    return {e.what(), Where::block};
+    return e.what();
   }
+  return "";
+}
+
+App::Refusal App::refusal(Refusal::Where where) const {
+  using Where = Refusal::Where;
+  if (!kernel())
+    return {where == Where::launch ? "no kernel chosen" : "", Where::launch};
+  if (where != Where::block)
+    if (std::string text = parameters_refusal(); !text.empty())
+      return {std::move(text), Where::parameters};
+  if (where != Where::parameters)
+    if (std::string text = block_refusal(); !text.empty())
+      return {std::move(text), Where::block};
   return {};
 }
 

@@ -199,6 +199,8 @@ struct App {
   // so beside the block.
   void set_param(const std::string& name, std::int64_t value);
   std::string block_note;
+  std::string parameters_refusal() const; // of the parameter fields ("" when they are fine)
+  std::string block_refusal() const;      // of the block, for the parameters applied
   // The block field was left or Enter pressed in it: a shape that parses becomes the block; else
   // the reason is kept and nothing is sent until it is fixed. Keystrokes alone change nothing, so
   // a half-typed "64x" or the "1" of "1e999" never reaches the panels.
@@ -216,7 +218,9 @@ struct App {
     std::string text;
     Where where = Where::launch;
   };
-  Refusal refusal() const;
+  // The first refusal of the whole request (launch), or of one group of controls, so that a bad
+  // parameter and a bad block are both shown, each beside its fields.
+  Refusal refusal(Refusal::Where where = Refusal::Where::launch) const;
   std::string request_problem() const { return refusal().text; }
   std::optional<KernelRequest> current_request() const;
 

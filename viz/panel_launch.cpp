@@ -87,7 +87,7 @@ void draw_lesson(App& app, const KernelDesc& kernel, float height) {
 
 // A refusal that belongs to this group of controls, shown under them where the eye is.
 void draw_refusal_of(const App& app, App::Refusal::Where where) {
-  if (const App::Refusal refusal = app.refusal(); !refusal.text.empty() && refusal.where == where)
+  if (const App::Refusal refusal = app.refusal(where); !refusal.text.empty())
     error_text("Not sent: " + refusal.text);
 }
 
