@@ -191,6 +191,7 @@ void apply_theme(Theme theme, float scale) {
     ImGui::StyleColorsDark(&style);
   style.WindowRounding = 4;
   style.Colors[ImGuiCol_WindowBg].w = 1;
+  style.Colors[ImGuiCol_PopupBg].w = 1; // a menu or list over text must not let the text through
   style.FrameRounding = 3;
   style.WindowPadding = ImVec2(10, 8);
   style.ItemSpacing = ImVec2(8, 5);

@@ -6,6 +6,7 @@
 
 #include "block_text.h"
 #include "controls.h"
+#include "error.h"
 #include "kernel_request.h"
 #include "panels.h"
 #include "screenshot.h"
@@ -25,10 +26,14 @@ namespace {
 // A timestamped file in the app's folder for saved files, a counter added rather than overwrite
 // one.
 void export_csv(App& app) {
-  const std::filesystem::path dir =
-      app.screenshot_dir.empty() ? pictures_dir() : app.screenshot_dir;
+  std::filesystem::path dir;
+  try {
+    dir = folder_for_saving(app);
+  } catch (const UsageError& e) {
+    app.status = std::string("sweep not saved: ") + e.what();
+    return;
+  }
   std::error_code error;
-  std::filesystem::create_directories(dir, error);
   const std::string stem = "warplens-sweep-" + local_time("%Y%m%d-%H%M%S");
   std::filesystem::path file = dir / (stem + ".csv");
   for (int n = 2; std::filesystem::exists(file, error); ++n)

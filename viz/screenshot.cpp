@@ -315,6 +315,19 @@ std::filesystem::path free_screenshot_path(const std::filesystem::path& requeste
   return first_free((requested.empty() ? default_dir : requested) / (name + ".png"));
 }
 
+std::filesystem::path folder_for_saving(const App& app) {
+  std::error_code error;
+  if (app.screenshot_dir.empty()) {
+    std::filesystem::create_directories(pictures_dir(), error);
+    return pictures_dir();
+  }
+  if (!std::filesystem::is_directory(app.screenshot_dir, error))
+    throw UsageError("no folder " + clip(app.screenshot_dir.string(), 120) +
+                     " (the settings' screenshot_dir); give a folder that exists, or \"\" for " +
+                     pictures_dir().string());
+  return app.screenshot_dir;
+}
+
 json screenshot_sidecar(const App& app, std::optional<Panel> panel, int width, int height) {
   return {{"screenshot",
            {{"panel", panel ? panel_name(*panel) : "window"},
@@ -342,17 +355,13 @@ std::filesystem::path save_screenshot(const App& app, const Image& window,
   }
   if (image.width <= 0 || image.height <= 0)
     throw UsageError("nothing to save: the image is empty");
-  const std::filesystem::path png =
-      free_screenshot_path(request.path, request.panel,
-                           app.screenshot_dir.empty() ? pictures_dir() : app.screenshot_dir);
-  if (request.path.empty()) { // the pictures folder's WarpLens/ is made on first use; a folder
-    std::error_code ignored;  // the person named must exist (a typo makes no new folders)
-    std::filesystem::create_directories(png.parent_path(), ignored);
-  } else if (std::error_code error; !png.parent_path().empty() &&
-                                    !std::filesystem::is_directory(png.parent_path(), error)) {
+  const std::filesystem::path png = free_screenshot_path(
+      request.path, request.panel, request.path.empty() ? folder_for_saving(app) : "");
+  // A folder the person named must exist: a typo makes no new folders.
+  if (std::error_code error; !png.parent_path().empty() &&
+                             !std::filesystem::is_directory(png.parent_path(), error))
     throw UsageError("cannot write " + clip(png.string(), 120) + ": no folder " +
                      clip(png.parent_path().string(), 120) + "; give a folder that exists");
-  }
   if (!stbi_write_png(png.c_str(), image.width, image.height, 4, image.rgba.data(),
                       image.width * 4))
     throw UsageError("cannot write " + clip(png.string(), 120) + ": " + std::strerror(errno) +

@@ -28,6 +28,9 @@ std::string local_time(const char* format);
 
 // The folder screenshots and exports go to by default: the XDG pictures folder's WarpLens/.
 std::filesystem::path pictures_dir();
+// Where screenshots and exports go when no path is given: the settings' screenshot_dir, which must
+// exist (a typo makes no folders; UsageError), else pictures_dir(), made on first use.
+std::filesystem::path folder_for_saving(const App& app);
 
 // Where a screenshot goes: `requested` (".png" added when it has another extension) when it is
 // free, else with the time of day added; a folder (or nothing: `default_dir`) gets

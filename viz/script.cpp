@@ -594,6 +594,9 @@ void ScriptPlayer::step_screenshot(App& app, const ScriptStep& step) {
   else if (app.last_screenshot_path != step.args[0])
     m_notes.push_back(m_script.file + ":" + std::to_string(step.line) + ": " + step.args[0] +
                       " was taken; saved " + app.last_screenshot_path);
+  else
+    m_notes.push_back(m_script.file + ":" + std::to_string(step.line) + ": saved " +
+                      app.last_screenshot_path);
   next_step();
 }
 

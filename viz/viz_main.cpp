@@ -3,6 +3,7 @@
 #include "block_text.h"
 #include "error.h"
 #include "front_end.h"
+#include "json_input.h"
 #include "model_source.h"
 #include "settings.h"
 #include "worker_source.h"
@@ -32,8 +33,12 @@ App app_from(const GuiOptions& options) {
       app.select_kernel(data.kernel_id);
     app.sweep.data = std::move(data);
     app.sweep.metric = sweep_metric("median_time"); // what a measured sweep is for
+    app.show_panel(Panel::sweep);
   }
-  if (!options.sweep_x.empty() || !options.sweep_y.empty()) {
+  if (options.sweep_x.empty() && !options.sweep_y.empty())
+    throw UsageError("--sweep-y '" + clip(options.sweep_y, 40) +
+                     "' needs --sweep-x, the block x sides to sweep with it");
+  if (!options.sweep_x.empty()) {
     const auto copy = [](const std::string& text, std::array<char, 256>& into, const char* option) {
       if (text.size() >= into.size())
         throw UsageError(std::string(option) + " '" + text + "' is too long");
@@ -47,6 +52,7 @@ App app_from(const GuiOptions& options) {
     app.model_sweep_now();
     if (!app.sweep.problem.empty())
       throw UsageError(app.sweep.problem);
+    app.show_panel(Panel::sweep);
   }
   return app;
 }

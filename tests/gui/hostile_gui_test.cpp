@@ -5,6 +5,7 @@
 #include "../unit/hostile_support.h"
 #include "gui_test_support.h"
 #include "registry.h"
+#include "screenshot.h"
 #include "script.h"
 #include "settings.h"
 
@@ -269,6 +270,19 @@ TEST_P(HostileScreenshotPath, SavedUnderAFreeNameOrRefused) {
 }
 INSTANTIATE_TEST_SUITE_P(Paths, HostileScreenshotPath, testing::ValuesIn(kPaths),
                          case_name<PathCase>);
+
+// The defect: a screenshot_dir with a typo in the settings was made, as root at /nonexistent/dir.
+TEST(HostileScreenshotPath, ASettingsFolderThatIsMissingIsNamedNotMade) {
+  App app = make_app("vec_add/scalar", "h100");
+  app.screenshot_dir = scratch_dir() / "typo" / "dir";
+  try {
+    folder_for_saving(app);
+    ADD_FAILURE() << "a missing screenshot_dir was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("screenshot_dir"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(app.screenshot_dir.parent_path()));
+}
 
 // A script's `screenshot` refuses the same paths with the same exit code as --screenshot.
 TEST(HostileScreenshotPath, AScriptRefusesWhatTheCommandLineRefusesWithTheSameCode) {

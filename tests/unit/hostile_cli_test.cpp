@@ -159,6 +159,7 @@ const std::vector<CliCase> kKernels = {
     {"GuiBlockEmpty", "--headless --model --block ''", {"--block", "an empty value"}},
     {"GuiKernelEmpty", "--headless --model --kernel ''", {"--kernel", "an empty value"}},
     {"GuiSweepXEmpty", "--headless --model --sweep-x ''", {"--sweep-x", "an empty value"}},
+    {"GuiSweepYAlone", "--headless --model --sweep-y 1,2", {"--sweep-y '1,2' needs --sweep-x"}},
     {"GuiArchEmpty", "--headless --model --arch ''", {"--arch", "an empty value"}},
     {"GuiScreenshotEmpty", "--headless --model --screenshot ''", {"--screenshot", "an empty value"}},
     {"SweepSideOverInt", "sweep vec_add/scalar --block 99999999999", {"--block '99999999999'"}},
