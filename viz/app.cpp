@@ -6,6 +6,8 @@
 #include "json_input.h"
 #include "panels.h"
 #include "registry.h"
+#include "text_format.h"
+#include "text_format.h"
 
 #include <algorithm>
 #include <cctype>
@@ -245,6 +247,7 @@ bool App::run(bool live) {
   last_submitted_arch = arch().id;
   if (source)
     source->submit(*last_submitted, arch(), live);
+  awaiting_run = !live;
   last_error.clear();
   return true;
 }
@@ -358,6 +361,14 @@ void App::show(RunResult result) {
   }
   latest = std::move(result);
   last_error.clear();
+  if (awaiting_run) { // F5 answered: the status line says what it brought, whichever panel is read
+    awaiting_run = false;
+    status = !latest->timing ? "Run: model figures only (no GPU here, and the recording lacks "
+                               "this launch)"
+             : !latest->recorded_on.empty()
+                 ? "Run: the recording's figures of this launch (" + latest->recorded_on + ")"
+                 : format("Run measured: median %.4f ms", latest->timing->median_ms);
+  }
 }
 
 std::vector<double> App::recent_medians() const {

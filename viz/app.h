@@ -159,8 +159,10 @@ struct App {
     std::string problem;  // why the last sweep could not be made
     bool running = false; // a sweep sent to the source has not answered yet
   } sweep;
-  std::string last_error; // the source's last refusal or failure
-  std::string status;     // transient message: a saved screenshot, a settings problem
+  std::string last_error;      // the source's last refusal or failure
+  std::string status;          // transient message: a saved screenshot, a settings problem
+  bool quit_requested = false; // Ctrl+Q or View > Quit: the window closes after this frame
+  bool awaiting_run = false;   // F5 was pressed and its answer has not come: it sets `status`
 
   // Frame plumbing.
   ResultSource* source = nullptr;

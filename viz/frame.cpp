@@ -35,8 +35,8 @@ void set_scale(App& app, float scale) {
   app.ui_scale = std::clamp(scale, kSmallestScale, kLargestScale);
 }
 
-// Ctrl+= / Ctrl+- / Ctrl+0 scale the whole interface (fonts rebuilt at the new size).
-void handle_scale_keys(App& app) {
+// Ctrl+= / Ctrl+- / Ctrl+0 scale the whole interface (fonts rebuilt at the new size); Ctrl+Q quits.
+void handle_ctrl_keys(App& app) {
   if (!ImGui::GetIO().KeyCtrl)
     return;
   if (key_pressed(GLFW_KEY_EQUAL) || key_pressed(GLFW_KEY_KP_ADD))
@@ -45,6 +45,8 @@ void handle_scale_keys(App& app) {
     set_scale(app, app.ui_scale - kScaleStep);
   if (key_pressed(GLFW_KEY_0) || key_pressed(GLFW_KEY_KP_0))
     set_scale(app, 1);
+  if (key_pressed(GLFW_KEY_Q))
+    app.quit_requested = true;
 }
 
 // F5 run, L live, B pin baseline, F12 screenshot, 1-8 panels; letters and digits only when no
@@ -54,7 +56,7 @@ void handle_shortcuts(App& app) {
     app.run();
   if (key_pressed(GLFW_KEY_F12))
     request_screenshot(app);
-  handle_scale_keys(app);
+  handle_ctrl_keys(app);
   if (ImGui::GetIO().WantTextInput || ImGui::GetIO().KeyCtrl)
     return;
   if (key_pressed(GLFW_KEY_L))
@@ -93,6 +95,9 @@ void draw_view_menu(App& app) {
     app.theme = Theme::dark;
   if (ui::menu_item("Light theme", nullptr, app.theme == Theme::light))
     app.theme = Theme::light;
+  ImGui::Separator();
+  if (ui::menu_item("Quit", "Ctrl+Q"))
+    app.quit_requested = true;
   ImGui::EndMenu();
 }
 
@@ -125,8 +130,18 @@ std::string first_words(const std::string& text, std::size_t most) {
   return shown.size() < text.size() ? shown + " ..." : shown;
 }
 
-// The mode, what the source is doing, and the latest message, each short; the whole text on
-// hover. A saved file's path comes with a button that copies it.
+// As much of `text` as fits `width`, ending in "..." where it was cut.
+std::string fitted(const std::string& text, float width) {
+  if (ImGui::CalcTextSize(text.c_str()).x <= width)
+    return text;
+  std::string shown = text;
+  while (!shown.empty() && ImGui::CalcTextSize((shown + "...").c_str()).x > width)
+    shown.pop_back();
+  return shown + "...";
+}
+
+// The mode, short, what the source is doing, and the latest message as far as the line has room;
+// the whole texts on hover. A saved file's path comes with a button that copies it.
 void draw_status_line(App& app) {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   const float height = status_bar_height();
@@ -156,7 +171,10 @@ void draw_status_line(App& app) {
       ImGui::SameLine();
       ImGui::TextUnformatted("|");
       ImGui::SameLine();
-      ImGui::TextUnformatted(first_words(app.status, 60).c_str());
+      const float path_room =
+          app.last_saved_path.empty() ? 0 : ImGui::GetContentRegionAvail().x * 0.4f;
+      ImGui::TextUnformatted(
+          fitted(app.status, ImGui::GetContentRegionAvail().x - path_room).c_str());
       if (ImGui::IsItemHovered())
         hover_text(app.status);
     }

@@ -85,10 +85,21 @@ void draw_lesson(App& app, const KernelDesc& kernel, float height) {
   }
 }
 
-// A refusal that belongs to this group of controls, shown under them where the eye is.
+// A refusal that belongs to this group of controls, shown under them where the eye is; a new one
+// is scrolled into sight (the block field sits low in the panel at 1280x720).
 void draw_refusal_of(const App& app, App::Refusal::Where where) {
-  if (const App::Refusal refusal = app.refusal(where); !refusal.text.empty())
-    error_text("Not sent: " + refusal.text);
+  const App::Refusal refusal = app.refusal(where);
+  ImGuiStorage* storage = ImGui::GetStateStorage();
+  const ImGuiID seen =
+      ImGui::GetID(where == App::Refusal::Where::block ? "##block_refusal" : "##params_refusal");
+  const int text_hash = static_cast<int>(std::hash<std::string>{}(refusal.text));
+  const bool is_new = storage->GetInt(seen, 0) != text_hash;
+  storage->SetInt(seen, text_hash);
+  if (refusal.text.empty())
+    return;
+  error_text("Not sent: " + refusal.text);
+  if (is_new)
+    ImGui::SetScrollHereY(1.0f);
 }
 
 // One parameter of the kernel on screen: a combo when the kernel lists its choices, else a number

@@ -168,7 +168,7 @@ GLFWwindow* run_loop(GLFWwindow* window, App& app, GuiContext& gui, ScriptPlayer
   app.run(); // the first result arrives while the first frames show the empty states
   std::signal(SIGINT, request_stop);
   std::signal(SIGTERM, request_stop);
-  while (window && !glfwWindowShouldClose(window) && !g_stop_requested &&
+  while (window && !glfwWindowShouldClose(window) && !g_stop_requested && !app.quit_requested &&
          !(player && player->finished())) {
     if (player)
       if (const auto size = player->take_window_size())

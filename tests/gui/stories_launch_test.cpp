@@ -169,6 +169,9 @@ TEST(StoryLaunch, RunInModelModeSaysWhyThereIsNoTimingWhereRunWasPressed) {
                    "Model figures only: nothing runs on a GPU here, and the recording "
                    "has no run of this launch"))
       << text_of(s, "launch");
+  // and on the status line, whichever panel the person reads
+  EXPECT_NE(text_of(s, "status_line").find("Run: model figures only"), std::string::npos)
+      << text_of(s, "status_line");
 }
 
 // The defects: number fields changed what was typed ("1e999" became 1999, a huge number was
