@@ -359,11 +359,18 @@ void counter_table(const char* id, const RunResult& result, const App& app, cons
                          : ImGui::GetContentRegionAvail().y - (flagged.empty() ? 0 : line * 1.5f);
   const float height = std::min((static_cast<float>(rows.size()) + 2.0f) * line,
                                 flagged.empty() ? room : std::max(room * 0.6f, 6 * line));
+  // The names wrap in at most 35 % of the width, so the numbers beside them fit a narrow panel
+  // rather than being cut where the table scrolls.
+  float names_width = ImGui::CalcTextSize("counter").x;
+  for (const ComparisonRow& row : rows)
+    names_width = std::max(
+        names_width, ImGui::CalcTextSize((row.display + " (" + row.unit + ")").c_str()).x);
+  names_width = std::min(names_width, 0.35f * ImGui::GetContentRegionAvail().x);
   const int columns = 4 + (baseline ? 2 : 0);
   if (!ImGui::BeginTable(id, columns, flags, ImVec2(0, height)))
     return;
   ImGui::TableSetupScrollFreeze(1, 1); // the counter's name stays while the table scrolls sideways
-  ImGui::TableSetupColumn("counter");
+  ImGui::TableSetupColumn("counter", ImGuiTableColumnFlags_WidthFixed, names_width);
   ImGui::TableSetupColumn("predicted");
   ImGui::TableSetupColumn("measured");
   ImGui::TableSetupColumn("difference");
@@ -375,7 +382,7 @@ void counter_table(const char* id, const RunResult& result, const App& app, cons
   for (const ComparisonRow& row : rows) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::Text("%s (%s)", row.display.c_str(), row.unit.c_str());
+    ImGui::TextWrapped("%s (%s)", row.display.c_str(), row.unit.c_str());
     if (ImGui::IsItemHovered())
       hover_text(row.figure ? row.key + ": " + std::string(row.figure->meaning) : row.key);
     ImGui::TableNextColumn();
@@ -464,7 +471,16 @@ void warp_map(const WarpMap& map) {
   ImDrawList* draw = ImGui::GetWindowDrawList();
   // Rows shrink to fit the panel's height (down to a readable minimum), so a 32-line warp shows
   // whole.
-  const float font = ImGui::GetFontSize(), label_width = font * 5.5f;
+  // The offsets' column as wide as the widest ("+1,114,112 B" for lines far apart).
+  const auto offset_label = [&](std::size_t row) {
+    const long long delta = static_cast<long long>(map.lines[row] - map.lines.front()) * kLineBytes;
+    return "+" + format_count(delta).append(" B");
+  };
+  const float font = ImGui::GetFontSize();
+  float label_width = font * 5.5f;
+  for (std::size_t row = 0; row < map.lines.size(); ++row)
+    label_width =
+        std::max(label_width, ImGui::CalcTextSize(offset_label(row).c_str()).x + font / 2);
   const float row_height = std::clamp(ImGui::GetContentRegionAvail().y /
                                           std::max<float>(1, static_cast<float>(map.lines.size())),
                                       font * 0.8f, font * 1.4f);
@@ -476,9 +492,7 @@ void warp_map(const WarpMap& map) {
               text = ImGui::GetColorU32(ImGuiCol_Text), dark_text = IM_COL32(20, 20, 20, 255);
   for (std::size_t row = 0; row < map.lines.size(); ++row) {
     const float y = origin.y + row_height * static_cast<float>(row), x = origin.x + label_width;
-    const long long delta = static_cast<long long>(map.lines[row] - map.lines.front()) * kLineBytes;
-    const std::string label = "+" + format_count(delta).append(" B");
-    draw->AddText(ImVec2(origin.x, y + 2), text, label.c_str());
+    draw->AddText(ImVec2(origin.x, y + 2), text, offset_label(row).c_str());
     for (int s = 0; s < 4; ++s) {
       const ImVec2 min(x + s * kSectorBytes * per_byte, y + 1),
           max(min.x + kSectorBytes * per_byte, y + row_height - 1);
@@ -598,9 +612,9 @@ MeasuredScope::MeasuredScope(const App& app) : stale(app.latest_is_stale()) {
   // In model mode they are the recording's figures, not a measurement made here; with no
   // recording of that launch, the model's alone.
   const RunResult& shown = *app.latest;
-  const char* kind = !shown.recorded_on.empty()              ? "Recorded figures "
+  const char* kind = !shown.recorded_on.empty()       ? "Recorded figures "
                      : shown.timing || shown.counters ? "Measured figures "
-                                                              : "Model figures ";
+                                                      : "Model figures ";
   recorded_text(kind + app.stale_note());
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
 }
