@@ -7,7 +7,6 @@
 #include "panels.h"
 #include "registry.h"
 #include "text_format.h"
-#include "text_format.h"
 
 #include <algorithm>
 #include <cctype>
@@ -111,6 +110,8 @@ bool App::select_kernel(const std::string& id) {
     params[spec.name] = spec.default_value;
   set_block(desc->default_block);
   global_map = shared_map = divergence_map = MapChoice{}; // another kernel's sites and loops
+  if (!sweep.sides_typed)
+    choose_sweep_sides();
   return true;
 }
 
@@ -377,6 +378,38 @@ std::vector<double> App::recent_medians() const {
     if (run.timing && run.kernel_id == kernel_id)
       medians.push_back(run.timing->median_ms);
   return medians;
+}
+
+void App::choose_sweep_sides() {
+  const KernelDesc* desc = kernel();
+  if (!desc)
+    return;
+  const auto write = [](const std::string& text, std::array<char, 256>& into) {
+    into.fill('\0');
+    std::copy_n(text.begin(), std::min(text.size(), into.size() - 1), into.begin());
+  };
+  for (int x = 32; x <= 1024; x += 32)
+    if (desc->check_block(BlockShape{x, 1, 1}, params).empty()) {
+      write("32:1024:32", sweep.x_sides);
+      write("1", sweep.y_sides);
+      return;
+    }
+  std::set<int> xs, ys;
+  for (const BlockShape& shape : allowed_presets(*desc, params)) {
+    xs.insert(shape.x);
+    ys.insert(shape.y);
+  }
+  const auto list = [](const std::set<int>& sides) {
+    std::string text;
+    for (int side : sides) {
+      if (!text.empty())
+        text += ',';
+      text += std::to_string(side);
+    }
+    return text.empty() ? std::string("1") : text;
+  };
+  write(list(xs), sweep.x_sides);
+  write(list(ys), sweep.y_sides);
 }
 
 std::vector<BlockShape> App::sweep_shapes_chosen() const {

@@ -156,9 +156,13 @@ struct App {
         y_sides{"1"}; // as `sweep --block-x/--block-y` take them
     SweepMetric metric = sweep_metric("theoretical_occupancy");
     std::optional<SweepData> data;
-    std::string problem;  // why the last sweep could not be made
-    bool running = false; // a sweep sent to the source has not answered yet
+    std::string problem;      // why the last sweep could not be made
+    bool running = false;     // a sweep sent to the source has not answered yet
+    bool sides_typed = false; // the person wrote the sides: a kernel switch keeps them
   } sweep;
+  // Sides a first sweep of the kernel on screen can use: 32:1024:32 x 1 where it allows some of
+  // those shapes, else the sides of the shapes it offers (transpose/smem: 32 x 1,2,4,8,16,32).
+  void choose_sweep_sides();
   std::string last_error;      // the source's last refusal or failure
   std::string status;          // transient message: a saved screenshot, a settings problem
   bool quit_requested = false; // Ctrl+Q or View > Quit: the window closes after this frame

@@ -46,9 +46,11 @@ void export_csv(App& app) {
 
 void draw_controls(App& app) {
   ImGui::PushItemWidth(ImGui::GetFontSize() * 8);
-  ui::input_text("block x", app.sweep.x_sides.data(), app.sweep.x_sides.size());
+  if (ui::input_text("block x", app.sweep.x_sides.data(), app.sweep.x_sides.size()))
+    app.sweep.sides_typed = true;
   ImGui::SameLine();
-  ui::input_text("block y", app.sweep.y_sides.data(), app.sweep.y_sides.size());
+  if (ui::input_text("block y", app.sweep.y_sides.data(), app.sweep.y_sides.size()))
+    app.sweep.sides_typed = true;
   ImGui::PopItemWidth();
   if (ui::button("Model sweep"))
     app.model_sweep_now();

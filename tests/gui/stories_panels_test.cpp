@@ -66,8 +66,8 @@ TEST(StoryLayout, NoNumberIsCutOffAt1280x720) {
       << text_of(story.sidecar("b"), "counters");
 }
 
-// The defect: a kernel with no shared memory showed empty site and baseline tables in Shared memory,
-// the sentence saying why at the bottom, out of sight.
+// The defect: a kernel with no shared memory showed empty site and baseline tables in Shared
+// memory, the sentence saying why at the bottom, out of sight.
 TEST(StoryMaps, AKernelWithoutSharedMemorySaysSoFirstWithNoEmptyTables) {
   const Story story = play("window 1280x720\nclick \"vec_add/scalar\"\nwait\nkey B\n"
                            "click \"Shared memory\"\nwait\nscreenshot a.png\n");
@@ -255,6 +255,17 @@ TEST(StorySweep, ChoosingAColourDoesNotClickTheCellUnderTheList) {
   EXPECT_EQ(story.sidecar("after")["configuration"]["block"],
             story.sidecar("before")["configuration"]["block"]);
   EXPECT_EQ(story.sidecar("after")["shown"]["sweep"]["metric"], "registers per thread");
+}
+
+// The defect: the sweep's sides stayed 32:1024:32 x 1 for every kernel, so a first sweep of a
+// kernel that needs a 2D block refused every shape.
+TEST(StorySweep, AFirstSweepUsesSidesTheKernelAllows) {
+  const Story story = play("click \"matmul/tiled\"\nwait\nclick \"Sweep\"\n"
+                           "click \"Model sweep\"\nwait\nscreenshot a.png sweep\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json sweep = story.sidecar("a")["shown"]["sweep"];
+  EXPECT_EQ(sweep["kernel"], "matmul/tiled");
+  EXPECT_GT(sweep["allowed"].get<int>(), 0) << sweep;
 }
 
 TEST(StorySweep, ASweepOfRefusedShapesNamesItsKernelAndWhy) {
