@@ -114,6 +114,7 @@ inline constexpr int kPanelPictureFrames = 3;
 struct PanelRect {
   float x = 0, y = 0, width = 0, height = 0;
   bool visible = false;
+  float content_height = 0; // drawn alone for a picture: the height its content needs
 };
 
 struct App {

@@ -145,15 +145,13 @@ void draw_tile(App& app, const TilePlan& plan, Tile tile, const TileRect& rect, 
     panel_info(shown).draw(app);
   }
   const float used = ImGui::GetCursorScreenPos().y - rect.y + 2 * ImGui::GetStyle().WindowPadding.y;
-  if (alone && used > rect.height + 1) // taller than the window: the picture ends at its bottom
-    note_cut_off("the panel's picture ends at the window's height (" +
-                 std::to_string(static_cast<int>(rect.height)) + " of " +
-                 std::to_string(static_cast<int>(used)) + " px); a taller window shows it whole");
   leave_panel();
   ImGui::EndChild();
   ImGui::EndChild();
-  if (alone)
+  if (alone) { // taller than the window, the picture ends at its bottom: the sidecar says so
     app.rect(shown).height = std::min(rect.height, used);
+    app.rect(shown).content_height = used;
+  }
 }
 
 // A panel's screenshot shows the whole panel: while one is taken, the panel's tile keeps its width

@@ -329,10 +329,15 @@ std::filesystem::path folder_for_saving(const App& app) {
 }
 
 json screenshot_sidecar(const App& app, std::optional<Panel> panel, int width, int height) {
+  // A panel taller than the window is cut at its bottom: how much of it the picture holds.
+  const int content_height =
+      panel ? static_cast<int>(app.panel_rects[static_cast<int>(*panel)].content_height) : height;
   return {{"screenshot",
            {{"panel", panel ? panel_name(*panel) : "window"},
             {"width", width},
             {"height", height},
+            {"whole", content_height <= height + 1},
+            {"content_height", std::max(content_height, height)},
             {"taken", local_time("%Y-%m-%dT%H:%M:%S%z")},
             {"font", loaded_font_name()}}},
           {"configuration", configuration(app)},

@@ -21,10 +21,11 @@ namespace wl::viz {
 namespace {
 
 constexpr std::size_t kLargestScript = 1 << 20;
-constexpr int kMostDetours = 6;    // tabs and tree nodes opened on the way to one control
-constexpr int kMostScrolls = 200;  // wheel steps towards a control scrolled out of sight
-constexpr int kFramesToAppear = 5; // frames a control may take to appear after a click
-constexpr int kMostMoves = 30;     // frames a control may keep moving before it is pressed
+constexpr int kMostDetours = 6;        // tabs and tree nodes opened on the way to one control
+constexpr int kMostScrolls = 200;      // wheel steps towards a control scrolled out of sight
+constexpr int kMostFramesToShow = 120; // a panel's tab clicked for its picture, until it shows
+constexpr int kFramesToAppear = 5;     // frames a control may take to appear after a click
+constexpr int kMostMoves = 30;         // frames a control may keep moving before it is pressed
 // Frames a panel is drawn before a screenshot saves it: a table sizes its columns over its first
 // frames, so a panel just shown (or a first frame) would be saved with squeezed columns.
 constexpr int kFramesToSettle = 3;
@@ -303,7 +304,7 @@ void ScriptPlayer::next_step() {
   m_pointer_rests = m_script.steps[m_index].verb == "hover";
   ++m_index;
   m_phase = 0;
-  m_detours = m_scrolls = m_looks = m_moves = m_drawn = 0;
+  m_detours = m_scrolls = m_looks = m_moves = m_drawn = m_frames_to_show = 0;
   m_typed = 0;
   if (m_index >= m_script.steps.size())
     m_outcome = ScriptOutcome{0, ""};
@@ -563,6 +564,10 @@ void ScriptPlayer::step_screenshot(App& app, const ScriptStep& step) {
       step.args.size() == 2 ? script_panel(step.args[1]) : std::nullopt;
   if (m_phase < kShooting) {
     if (panel && !app.panel_rects[static_cast<int>(*panel)].visible) {
+      if (++m_frames_to_show > kMostFramesToShow)
+        return fail(step, 2,
+                    std::string("screenshot: the panel ") + panel_title(*panel) +
+                        " does not show after its tab was clicked");
       m_drawn = 0;
       const ScriptStep tab{step.line, "click", {panel_title(*panel)}, ""};
       if (clicked(app, tab))

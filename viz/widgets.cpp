@@ -10,6 +10,7 @@
 #include <set>
 
 #include <imgui.h>
+#include <imgui_internal.h> // the log's line position, for a table's header row
 
 namespace wl::viz {
 
@@ -157,6 +158,13 @@ void history_plot(const std::vector<double>& milliseconds, float width, float he
 }
 
 namespace {
+
+// The table's header row. In the screenshot's words (ImGui's log) the first row then starts a line
+// of its own: where the header's last cells are scrolled out of sight, the log would run on.
+void headers_row() {
+  ImGui::TableHeadersRow();
+  ImGui::GetCurrentContext()->LogLinePosY = -FLT_MAX; // the next cell's "|" begins a new line
+}
 
 ImU32 lane_colour(int lane) {
   return ImColor::HSV(static_cast<float>(lane) / kWarpSize, 0.6f, 0.9f);
@@ -378,7 +386,7 @@ void counter_table(const char* id, const RunResult& result, const App& app, cons
     ImGui::TableSetupColumn(("baseline: " + app.baseline_label()).c_str());
     ImGui::TableSetupColumn("change");
   }
-  ImGui::TableHeadersRow();
+  headers_row();
   for (const ComparisonRow& row : rows) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
@@ -436,7 +444,7 @@ void modelled_against_baseline(const RunResult& model, const App& app, const cha
   ImGui::TableSetupScrollFreeze(1, 1);
   for (const char* header : {"figure", "now", "baseline", "change"})
     ImGui::TableSetupColumn(header);
-  ImGui::TableHeadersRow();
+  headers_row();
   for (const Figure* shown_figure : shown) {
     const Figure& figure = *shown_figure;
     const std::optional<double> now = figure.predicted(model), before = figure.predicted(then);
