@@ -380,18 +380,33 @@ std::vector<double> App::recent_medians() const {
   return medians;
 }
 
+namespace {
+
+void write_sides(const std::set<int>& sides, std::array<char, 256>& into) {
+  std::string text;
+  for (int side : sides) {
+    if (!text.empty())
+      text += ',';
+    text += std::to_string(side);
+  }
+  if (text.empty())
+    text = "1";
+  into.fill('\0');
+  std::copy_n(text.begin(), std::min(text.size(), into.size() - 1), into.begin());
+}
+
+} // namespace
+
 void App::choose_sweep_sides() {
   const KernelDesc* desc = kernel();
   if (!desc)
     return;
-  const auto write = [](const std::string& text, std::array<char, 256>& into) {
-    into.fill('\0');
-    std::copy_n(text.begin(), std::min(text.size(), into.size() - 1), into.begin());
-  };
   for (int x = 32; x <= 1024; x += 32)
     if (desc->check_block(BlockShape{x, 1, 1}, params).empty()) {
-      write("32:1024:32", sweep.x_sides);
-      write("1", sweep.y_sides);
+      const std::string all = "32:1024:32";
+      sweep.x_sides.fill('\0');
+      std::copy(all.begin(), all.end(), sweep.x_sides.begin());
+      write_sides({1}, sweep.y_sides);
       return;
     }
   std::set<int> xs, ys;
@@ -399,17 +414,18 @@ void App::choose_sweep_sides() {
     xs.insert(shape.x);
     ys.insert(shape.y);
   }
-  const auto list = [](const std::set<int>& sides) {
-    std::string text;
-    for (int side : sides) {
-      if (!text.empty())
-        text += ',';
-      text += std::to_string(side);
-    }
-    return text.empty() ? std::string("1") : text;
-  };
-  write(list(xs), sweep.x_sides);
-  write(list(ys), sweep.y_sides);
+  write_sides(xs, sweep.x_sides);
+  write_sides(ys, sweep.y_sides);
+}
+
+void App::show_sweep_sides(const SweepData& data) {
+  std::set<int> xs, ys;
+  for (const SweepPoint& point : data.points) {
+    xs.insert(point.block.x);
+    ys.insert(point.block.y);
+  }
+  write_sides(xs, sweep.x_sides);
+  write_sides(ys, sweep.y_sides);
 }
 
 std::vector<BlockShape> App::sweep_shapes_chosen() const {

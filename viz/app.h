@@ -164,6 +164,8 @@ struct App {
   // Sides a first sweep of the kernel on screen can use: 32:1024:32 x 1 where it allows some of
   // those shapes, else the sides of the shapes it offers (transpose/smem: 32 x 1,2,4,8,16,32).
   void choose_sweep_sides();
+  // The sides of a sweep that was loaded or measured, so the fields say what the chart shows.
+  void show_sweep_sides(const SweepData& data);
   std::string last_error;      // the source's last refusal or failure
   std::string status;          // transient message: a saved screenshot, a settings problem
   bool quit_requested = false; // Ctrl+Q or View > Quit: the window closes after this frame
@@ -233,6 +235,12 @@ struct App {
 
   // Sends the current request to the source; refuses (and says why in `last_error`) an invalid one.
   bool run(bool live = false);
+  // The run a session starts with: as run(), without a status line about what it brought.
+  bool run_at_start() {
+    const bool sent = run();
+    awaiting_run = false;
+    return sent;
+  }
   // Live mode: sends the current request when it changed and is valid.
   void run_if_live();
   // Sends the launch on screen to the models when it changed, so model figures follow every edit.

@@ -144,7 +144,11 @@ void draw_tile(App& app, const TilePlan& plan, Tile tile, const TileRect& rect, 
     WordsOnScreen words(app.screenshot.has_value(), app.panel_text[index(shown)]);
     panel_info(shown).draw(app);
   }
-  const float used = ImGui::GetCursorScreenPos().y - rect.y + 2 * ImGui::GetStyle().WindowPadding.y;
+  // From the tile's top to the last item's bottom (the cursor sits an item spacing below it), and
+  // the tile's bottom padding.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float used =
+      ImGui::GetCursorScreenPos().y - style.ItemSpacing.y - rect.y + style.WindowPadding.y;
   leave_panel();
   ImGui::EndChild();
   ImGui::EndChild();

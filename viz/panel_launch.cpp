@@ -85,6 +85,15 @@ void draw_lesson(App& app, const KernelDesc& kernel, float height) {
   }
 }
 
+// The next field `ems` font sizes wide, narrower where the panel leaves less room for it, its
+// label and the help marker beside it.
+void set_field_width(float ems, const char* label) {
+  const float beside = labelled_field_width(0, label) + ImGui::GetStyle().ItemSpacing.x +
+                       ImGui::CalcTextSize("(?)").x;
+  ImGui::SetNextItemWidth(
+      std::min(ImGui::GetFontSize() * ems, ImGui::GetContentRegionAvail().x - beside));
+}
+
 // A refusal that belongs to this group of controls, shown under them where the eye is; a new one
 // is scrolled into sight (the block field sits low in the panel at 1280x720).
 void draw_refusal_of(const App& app, App::Refusal::Where where) {
@@ -109,7 +118,7 @@ void draw_param(App& app, const ParamSpec& spec) {
   if (found == app.params.end())
     return; // only the chosen kernel's own parameters are edited
   const std::int64_t value = found->second;
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+  set_field_width(9, spec.name.c_str());
   if (!spec.choices.empty()) {
     const std::string current = std::to_string(value);
     if (ui::begin_combo(spec.name.c_str(), current.c_str())) {
@@ -159,7 +168,7 @@ void draw_block_editor(App& app, const KernelDesc& kernel) {
     ImGui::TextWrapped("%s", kernel.allowed_blocks.c_str());
     return;
   }
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+  set_field_width(9, "block");
   ui::input_text("block", app.block_field.data(), app.block_field.size());
   if (ImGui::IsItemDeactivatedAfterEdit()) // Enter or leaving the field: the whole value
     app.block_field_committed();
@@ -180,7 +189,7 @@ void draw_block_editor(App& app, const KernelDesc& kernel) {
 }
 
 void draw_arch_picker(App& app) {
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
+  set_field_width(12, "arch");
   if (ui::begin_combo("arch", app.arch().id.c_str())) {
     for (std::size_t i = 0; i < app.arches.size(); ++i) {
       const std::string label = app.arches[i].id + "  (" + app.arches[i].sm_name() + ")";

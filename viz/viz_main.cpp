@@ -33,6 +33,7 @@ App app_from(const GuiOptions& options) {
       app.select_kernel(data.kernel_id);
     app.sweep.data = std::move(data);
     app.sweep.metric = sweep_metric("median_time"); // what a measured sweep is for
+    app.show_sweep_sides(*app.sweep.data);
     app.show_panel(Panel::sweep);
   }
   if (options.sweep_x.empty() && !options.sweep_y.empty())
@@ -118,7 +119,7 @@ struct Sources {
 
 // Runs what the app shows now and waits for it, however it comes.
 void run_and_wait(App& app, Sources& sources) {
-  if (!app.run())
+  if (!app.run_at_start())
     throw UsageError(app.last_error);
   if (sources.model) {
     sources.model->wait_idle();
@@ -144,7 +145,7 @@ constexpr int kPanelPictureHeight = 1600;
 int play_script(App& app, const GuiOptions& options, Script script) {
   ScriptPlayer player(std::move(script));
   HeadlessGui gui(app, options.width, options.height);
-  app.run();
+  app.run_at_start();
   return report(player, gui.play(player));
 }
 

@@ -95,12 +95,23 @@ GLFWwindow* create_window(int width, int height) {
 // Dear ImGui 1.86 sees only whether a key is down when a frame starts, so a key pressed and
 // released between two frames (a quick tap while a frame is slow) would never be seen: no F12, no
 // Enter in a field. Once a key is pressed, every release (Ctrl's too, which xdotool and fast
-// fingers let go before the A of Ctrl+A) is held back until a frame has seen the keys down.
+// fingers let go before the A of Ctrl+A) is held back until a frame has seen the keys down; the
+// characters typed meanwhile wait behind them, or a field would see "1" while Ctrl still looked
+// down and drop it (Ctrl+A, 128 became 28).
 struct HeldRelease {
   int key, scancode, mods;
 };
 std::vector<HeldRelease> g_held_releases;
+std::vector<unsigned int> g_held_characters;
 bool g_press_unseen = false; // a key went down since the last frame
+
+void on_character(GLFWwindow* window, unsigned int character) {
+  if (!g_held_releases.empty()) {
+    g_held_characters.push_back(character);
+    return;
+  }
+  ImGui_ImplGlfw_CharCallback(window, character);
+}
 
 void on_key(GLFWwindow* window, int key, int scancode, int action, int mods) {
   if (action == GLFW_PRESS)
@@ -118,12 +129,16 @@ void release_held_keys(GLFWwindow* window) {
   for (const HeldRelease& r : g_held_releases)
     ImGui_ImplGlfw_KeyCallback(window, r.key, r.scancode, GLFW_RELEASE, r.mods);
   g_held_releases.clear();
+  for (unsigned int character : g_held_characters)
+    ImGui_ImplGlfw_CharCallback(window, character);
+  g_held_characters.clear();
 }
 
 // The backends on `window`; "" or why not.
 std::string start_backends(GLFWwindow* window) {
   ImGui_ImplGlfw_InitForOpenGL(window, true);
-  glfwSetKeyCallback(window, on_key); // in place of the backend's, which it calls
+  glfwSetKeyCallback(window, on_key); // in place of the backend's, which they call
+  glfwSetCharCallback(window, on_character);
   // Keyboard navigation needs the backend's key map (1.86 asserts without it), so only here.
   ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
   if (ImGui_ImplOpenGL3_Init("#version 330 core"))
@@ -165,7 +180,7 @@ GLFWwindow* remake_window(GLFWwindow* lost, std::string& problem) {
 // nullptr when none could be made again.
 GLFWwindow* run_loop(GLFWwindow* window, App& app, GuiContext& gui, ScriptPlayer* player,
                      std::string& problem) {
-  app.run(); // the first result arrives while the first frames show the empty states
+  app.run_at_start(); // the first result arrives while the first frames show the empty states
   std::signal(SIGINT, request_stop);
   std::signal(SIGTERM, request_stop);
   while (window && !glfwWindowShouldClose(window) && !g_stop_requested && !app.quit_requested &&
