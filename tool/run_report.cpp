@@ -284,8 +284,8 @@ std::string run_csv(const RunResult& r) {
       "," + (r.occupancy ? format("%.4f", r.occupancy->occupancy) : std::string()) + "," +
       (r.verification ? (r.verification->passed ? "yes" : "no") : "");
   for (const SitePrediction& s : r.prediction.sites)
-    csv << launch << ",\"" << s.name << "\"," << space_name(s.space) << "," << op_name(s.op) << ","
-        << s.width << "," << s.requests << "," << s.sectors << "," << s.ideal_sectors << ","
+    csv << launch << "," << csv_quoted(s.name) << "," << space_name(s.space) << "," << op_name(s.op)
+        << "," << s.width << "," << s.requests << "," << s.sectors << "," << s.ideal_sectors << ","
         << format("%.4f", s.sectors_per_request()) << "," << s.wavefronts << ","
         << s.ideal_wavefronts << "," << s.excess_wavefronts << ","
         << format("%.4f", s.wavefronts_per_request()) << "\n";

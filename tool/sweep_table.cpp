@@ -130,18 +130,6 @@ std::vector<BlockShape> sweep_shapes(const std::vector<int>& xs, const std::vect
   return shapes;
 }
 
-namespace {
-
-// A CSV field that may hold commas or quotes: quoted, its quotes doubled (RFC 4180).
-std::string csv_quoted(const std::string& text) {
-  std::string quoted = "\"";
-  for (char c : text)
-    quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
-}
-
-} // namespace
-
 std::string sweep_csv(const std::vector<SweepPoint>& points) {
   const std::vector<std::string> counters = counter_columns(points);
   std::ostringstream csv;

@@ -1,5 +1,5 @@
 #pragma once
-// printf-style formatting into a std::string, for the text reports.
+// printf-style formatting into a std::string, and CSV quoting, for the text reports.
 
 #include <cstdio>
 #include <string>
@@ -11,6 +11,14 @@ template <typename... Values> std::string format(const char* pattern, Values... 
   std::string text(static_cast<std::size_t>(size > 0 ? size : 0), '\0');
   std::snprintf(text.data(), text.size() + 1, pattern, values...);
   return text;
+}
+
+// A CSV field that may hold commas or quotes: quoted, its quotes doubled (RFC 4180).
+inline std::string csv_quoted(const std::string& text) {
+  std::string quoted = "\"";
+  for (char c : text)
+    quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
 }
 
 } // namespace wl

@@ -29,6 +29,12 @@ bool same_launch(const RunResult& result, const KernelRequest& request,
          result.launch.block == request.block && (measured_on_device || result.arch.id == arch_id);
 }
 
+// A text field's buffer holding `text` (cut to fit), as the field shows it.
+template <std::size_t N> void write_field(const std::string& text, std::array<char, N>& field) {
+  field.fill('\0');
+  std::copy_n(text.begin(), std::min(text.size(), N - 1), field.begin());
+}
+
 // "block 16x16, stride=1": what tells one launch of a kernel from another.
 std::string launch_label(const RunResult& result) {
   std::string label = "block " + format_block(result.launch.block);
@@ -130,8 +136,7 @@ bool App::select_arch(const std::string& id_or_alias) {
 void App::set_block(const BlockShape& shape) {
   block_sides = {shape.x, shape.y, shape.z};
   const std::string text = format_block(shape);
-  block_field.fill('\0');
-  std::copy_n(text.begin(), std::min(text.size(), block_field.size() - 1), block_field.begin());
+  write_field(text, block_field);
   block_field_problem.clear();
   block_note.clear();
 }
@@ -364,12 +369,21 @@ void App::show(RunResult result) {
   last_error.clear();
   if (awaiting_run) { // F5 answered: the status line says what it brought, whichever panel is read
     awaiting_run = false;
-    status = !latest->timing ? "Run: model figures only (no GPU here, and the recording lacks "
-                               "this launch)"
+    status = !latest->timing ? "Run: model figures only: " + untimed_reason()
              : !latest->recorded_on.empty()
                  ? "Run: the recording's figures of this launch (" + latest->recorded_on + ")"
                  : format("Run measured: median %.4f ms", latest->timing->median_ms);
   }
+}
+
+std::string App::untimed_reason() const {
+  if (!recording)
+    return "nothing runs on a GPU here and no recording is loaded.";
+  if (recording->arch != arch().id)
+    return "nothing runs on a GPU here, and the recording is of " + recording->arch + ", not " +
+           arch().id + ".";
+  return "nothing runs on a GPU here, and the recording has no run of this launch (it has each "
+         "kernel at its default parameters, with its default block and presets).";
 }
 
 std::vector<double> App::recent_medians() const {
@@ -389,10 +403,7 @@ void write_sides(const std::set<int>& sides, std::array<char, 256>& into) {
       text += ',';
     text += std::to_string(side);
   }
-  if (text.empty())
-    text = "1";
-  into.fill('\0');
-  std::copy_n(text.begin(), std::min(text.size(), into.size() - 1), into.begin());
+  write_field(text.empty() ? "1" : text, into);
 }
 
 } // namespace
@@ -403,10 +414,8 @@ void App::choose_sweep_sides() {
     return;
   for (int x = 32; x <= 1024; x += 32)
     if (desc->check_block(BlockShape{x, 1, 1}, params).empty()) {
-      const std::string all = "32:1024:32";
-      sweep.x_sides.fill('\0');
-      std::copy(all.begin(), all.end(), sweep.x_sides.begin());
-      write_sides({1}, sweep.y_sides);
+      write_field("32:1024:32", sweep.x_sides);
+      write_field("1", sweep.y_sides);
       return;
     }
   std::set<int> xs, ys;

@@ -170,6 +170,9 @@ struct App {
   std::string status;          // transient message: a saved screenshot, a settings problem
   bool quit_requested = false; // Ctrl+Q or View > Quit: the window closes after this frame
   bool awaiting_run = false;   // F5 was pressed and its answer has not come: it sets `status`
+  // Why a run brought the model's figures alone: with no GPU, timings and counters come only from
+  // the bundled recording. Said under Run and on the status line.
+  std::string untimed_reason() const;
 
   // Frame plumbing.
   ResultSource* source = nullptr;

@@ -134,10 +134,11 @@ std::string first_words(const std::string& text, std::size_t most) {
 std::string fitted(const std::string& text, float width) {
   if (ImGui::CalcTextSize(text.c_str()).x <= width)
     return text;
-  std::string shown = text;
-  while (!shown.empty() && ImGui::CalcTextSize((shown + "...").c_str()).x > width)
-    shown.pop_back();
-  return shown + "...";
+  // The font says where a line `width` wide, less the dots, stops.
+  const float room = std::max(0.0f, width - ImGui::CalcTextSize("...").x);
+  const char* stop = text.c_str();
+  ImGui::GetFont()->CalcTextSizeA(ImGui::GetFontSize(), room, 0.0f, text.c_str(), nullptr, &stop);
+  return text.substr(0, static_cast<std::size_t>(stop - text.c_str())) + "...";
 }
 
 // The mode, short, what the source is doing, and the latest message as far as the line has room;

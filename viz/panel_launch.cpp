@@ -203,19 +203,6 @@ void draw_arch_picker(App& app) {
           .c_str());
 }
 
-// Why the run on screen has the model's figures alone, said where F5 was pressed: with no GPU,
-// timings and counters come only from the bundled recording.
-std::string untimed_reason(const App& app) {
-  if (!app.recording)
-    return "Model figures only: nothing runs on a GPU here and no recording is loaded.";
-  if (app.recording->arch != app.arch().id)
-    return "Model figures only: nothing runs on a GPU here, and the recording is of " +
-           app.recording->arch + ", not " + app.arch().id + ".";
-  return "Model figures only: nothing runs on a GPU here, and the recording has no run of this "
-         "launch (it has each kernel at its default parameters, with its default block and "
-         "presets).";
-}
-
 // Run is disabled while the request is invalid; the reason is shown beside the controls it
 // belongs to, and named here.
 void draw_run_controls(App& app) {
@@ -230,7 +217,7 @@ void draw_run_controls(App& app) {
     if (!app.last_error.empty())
       error_text(app.last_error);
     else if (app.latest && !app.latest_is_stale() && !app.latest->timing)
-      note_text(untimed_reason(app));
+      note_text("Model figures only: " + app.untimed_reason());
   } else if (refusal.where == App::Refusal::Where::launch) {
     error_text("Not sent: " + refusal.text);
   } else {
