@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <csignal>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -94,44 +95,45 @@ GLFWwindow* create_window(int width, int height) {
 
 // Dear ImGui 1.86 sees only whether a key is down when a frame starts, so a key pressed and
 // released between two frames (a quick tap while a frame is slow) would never be seen: no F12, no
-// Enter in a field. Once a key is pressed, every release (Ctrl's too, which xdotool and fast
-// fingers let go before the A of Ctrl+A) is held back until a frame has seen the keys down; the
-// characters typed meanwhile wait behind them, or a field would see "1" while Ctrl still looked
-// down and drop it (Ctrl+A, 128 became 28).
-struct HeldRelease {
-  int key, scancode, mods;
+// Enter in a field. The window's keys and characters therefore wait in one queue, in the order
+// they came, and each frame is handed the events up to a key's second change or a release after
+// a press: every press is seen by a frame with the keys then down (xdotool and fast fingers let
+// Ctrl go before the A of Ctrl+A), and a character never overtakes a key typed before it
+// (holding releases back alone let the Enter after "128" overtake the "8").
+struct InputEvent {
+  bool is_key;
+  int key, scancode, action, mods;
+  unsigned int character;
 };
-std::vector<HeldRelease> g_held_releases;
-std::vector<unsigned int> g_held_characters;
-bool g_press_unseen = false; // a key went down since the last frame
+std::deque<InputEvent> g_input;
 
-void on_character(GLFWwindow* window, unsigned int character) {
-  if (!g_held_releases.empty()) {
-    g_held_characters.push_back(character);
-    return;
-  }
-  ImGui_ImplGlfw_CharCallback(window, character);
+void on_character(GLFWwindow*, unsigned int character) {
+  g_input.push_back({false, 0, 0, 0, 0, character});
 }
 
-void on_key(GLFWwindow* window, int key, int scancode, int action, int mods) {
-  if (action == GLFW_PRESS)
-    g_press_unseen = true;
-  else if (action == GLFW_RELEASE && g_press_unseen) {
-    g_held_releases.push_back({key, scancode, mods});
-    return;
-  }
-  ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
+void on_key(GLFWwindow*, int key, int scancode, int action, int mods) {
+  g_input.push_back({true, key, scancode, action, mods, 0});
 }
 
-// After a frame: the keys down have been seen; the releases held back for it go through.
-void release_held_keys(GLFWwindow* window) {
-  g_press_unseen = false;
-  for (const HeldRelease& r : g_held_releases)
-    ImGui_ImplGlfw_KeyCallback(window, r.key, r.scancode, GLFW_RELEASE, r.mods);
-  g_held_releases.clear();
-  for (unsigned int character : g_held_characters)
-    ImGui_ImplGlfw_CharCallback(window, character);
-  g_held_characters.clear();
+// Before a frame: the queued events in order, stopping where the frame would miss a change.
+void hand_over_input(GLFWwindow* window) {
+  std::vector<int> changed;
+  bool pressed = false;
+  for (; !g_input.empty(); g_input.pop_front()) {
+    const InputEvent& event = g_input.front();
+    if (!event.is_key) {
+      ImGui_ImplGlfw_CharCallback(window, event.character);
+      continue;
+    }
+    const bool change = event.action != GLFW_REPEAT;
+    if (change && (std::ranges::find(changed, event.key) != changed.end() ||
+                   (pressed && event.action == GLFW_RELEASE)))
+      return; // the next frame sees it
+    if (change)
+      changed.push_back(event.key);
+    pressed = pressed || event.action == GLFW_PRESS;
+    ImGui_ImplGlfw_KeyCallback(window, event.key, event.scancode, event.action, event.mods);
+  }
 }
 
 // The backends on `window`; "" or why not.
@@ -189,9 +191,12 @@ GLFWwindow* run_loop(GLFWwindow* window, App& app, GuiContext& gui, ScriptPlayer
       if (const auto size = player->take_window_size())
         glfwSetWindowSize(window, size->first, size->second);
     const bool working = player || (app.source && app.source->busy());
-    glfwWaitEventsTimeout(working ? 0.01 : kIdleWaitSeconds);
+    if (g_input.empty())
+      glfwWaitEventsTimeout(working ? 0.01 : kIdleWaitSeconds);
+    else
+      glfwPollEvents(); // keys still queued for the coming frames
+    hand_over_input(window);
     const bool drawn = render_frame(window, app, gui, player);
-    release_held_keys(window);
     if (!drawn) {
       window = remake_window(window, problem);
       app.status = "the GPU reset its graphics engine (a kernel faulted); the window was made anew";

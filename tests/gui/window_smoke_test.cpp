@@ -170,13 +170,12 @@ TEST(WindowUnderXvfb, OpensSwitchesKernelRunsAndSavesAScreenshot) {
   EXPECT_EQ(shot["configuration"]["kernel"], "coalescing/stride");
   EXPECT_EQ(shot["result"]["kernel"], "coalescing/stride");
   EXPECT_EQ(shot["error"], "");
-  // A block typed into its field and confirmed with Enter, each key a quick tap: the keys of one
-  // tap arrive between two frames, and the field must still see Ctrl+A, the digits and Enter.
+  // A block typed into its field, mended and confirmed with Enter, each key a quick tap: many keys
+  // arrive between two frames, and the field must still see Ctrl+A, the digits in their order
+  // (the same digit twice), Home, Delete and Enter.
   ASSERT_TRUE(desktop.click(shot, "block")) << shot["shown"]["controls"];
   const std::string to_window = " --window " + desktop.window + " ";
-  desktop.xdotool("key" + to_window + "ctrl+a");
-  desktop.xdotool("type" + to_window + "128");
-  desktop.xdotool("key" + to_window + "Return");
+  desktop.xdotool("key --delay 0" + to_window + "ctrl+a 1 1 2 8 Home Delete Return");
   shot = desktop.screenshot_sidecar();
   EXPECT_EQ(shot["configuration"]["block"], "128") << shot["status"];
   EXPECT_EQ(shot["screenshot"]["width"], 1440);
