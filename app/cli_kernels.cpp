@@ -4,6 +4,7 @@
 #include "engine.h"
 #include "error.h"
 #include "figures.h"
+#include "json_input.h"
 #include "protocol.h"
 #include "registry.h"
 #include "run_report.h"
@@ -132,6 +133,7 @@ struct SweepOptions {
   KernelOptions kernel;
   EngineOptions engine;
   std::string block_x, block_y, block_z;
+  std::vector<std::string> param_ranges; // "stride=1:32:1"
   std::string csv_file, json_file;
   std::size_t max_shapes = kMaxSweepShapes;
 };
@@ -143,8 +145,9 @@ void write_file(const std::string& path, const std::string& text) {
 }
 
 // Every list is counted before it is made, and the shapes before any is made, so a huge range is
-// refused at once instead of filling memory.
-std::vector<BlockShape> shapes_of(const SweepOptions& o) {
+// refused at once instead of filling memory. With parameter ranges alone, the kernel's default
+// block (or --block's one shape) is swept over them.
+std::vector<BlockShape> shapes_of(const SweepOptions& o, const KernelDesc& kernel) {
   if (!o.kernel.block.empty() && !o.block_x.empty())
     throw UsageError("give either --block (1D) or --block-x/--block-y/--block-z, not both");
   const auto sides = [&](const std::string& text, const char* option) {
@@ -152,21 +155,46 @@ std::vector<BlockShape> shapes_of(const SweepOptions& o) {
   };
   if (!o.kernel.block.empty())
     return sweep_shapes(sides(o.kernel.block, "--block"), {1}, {1}, o.max_shapes);
+  if (o.block_x.empty() && !o.param_ranges.empty())
+    return {kernel.default_block};
   if (o.block_x.empty())
-    throw UsageError("a sweep needs --block start:end:step or --block-x LIST [--block-y LIST]");
+    throw UsageError("a sweep needs --block start:end:step, --block-x LIST [--block-y LIST] or "
+                     "--param-range NAME=start:end:step");
   return sweep_shapes(sides(o.block_x, "--block-x"), sides(o.block_y, "--block-y"),
                       sides(o.block_z, "--block-z"), o.max_shapes);
 }
 
-void print_progress(int index, int total, const SweepPoint& p) {
-  const std::string shape = format_block(p.block);
+// The grid of a sweep command; a parameter both fixed (--param) and swept is refused.
+SweepGrid grid_of(const SweepOptions& o, const KernelDesc& kernel) {
+  SweepGrid grid{shapes_of(o, kernel), {}};
+  for (const std::string& text : o.param_ranges) {
+    ParamAxis axis = parse_param_range(kernel, text, "--param-range", o.max_shapes);
+    for (const std::string& fixed : o.kernel.params)
+      if (fixed.substr(0, fixed.find('=')) == axis.name)
+        throw UsageError("--param " + clip(fixed, 40) + " and --param-range " + clip(text, 40) +
+                         " both set " + axis.name + "; give it once");
+    grid.param_axes.push_back(std::move(axis));
+  }
+  return grid;
+}
+
+// "stride=4 block 256": where a point lies on the sweep's axes.
+std::string point_label(const SweepPoint& p, const SweepGrid& grid) {
+  std::string label;
+  for (const ParamAxis& axis : grid.param_axes)
+    label += axis.name + "=" + std::to_string(p.params.at(axis.name)) + " ";
+  return label + "block " + format_block(p.block);
+}
+
+void print_progress(int index, int total, const SweepPoint& p, const SweepGrid& grid) {
+  const std::string label = point_label(p, grid);
   if (!p.result) {
-    std::fprintf(stderr, "[%d/%d] block %s: refused: %s\n", index, total, shape.c_str(),
+    std::fprintf(stderr, "[%d/%d] %s: refused: %s\n", index, total, label.c_str(),
                  p.refused.c_str());
     return;
   }
   const RunResult& r = *p.result;
-  std::fprintf(stderr, "[%d/%d] block %s: %.4f ms, %.0f GB/s%s\n", index, total, shape.c_str(),
+  std::fprintf(stderr, "[%d/%d] %s: %.4f ms, %.0f GB/s%s\n", index, total, label.c_str(),
                r.timing->median_ms, r.gbps(),
                r.verification && !r.verification->passed ? ", WRONG OUTPUT" : "");
 }
@@ -174,8 +202,11 @@ void print_progress(int index, int total, const SweepPoint& p) {
 void run_sweep_command(const SweepOptions& o) {
   const KernelRequest base =
       resolve_kernel_request(o.kernel.id, o.kernel.params, o.kernel.size, "");
-  const std::vector<BlockShape> shapes = shapes_of(o);
-  const SweepRun run = run_sweep(*base.kernel, base.params, shapes, o.engine, print_progress);
+  const SweepGrid grid = grid_of(o, *base.kernel);
+  param_sets(base.params, grid, o.max_shapes); // the whole grid counted before anything runs
+  const SweepRun run =
+      run_sweep(*base.kernel, base.params, grid, o.engine,
+                [&](int index, int total, const SweepPoint& p) { print_progress(index, total, p, grid); });
   const std::vector<SweepPoint>& points = run.points;
   std::fprintf(stderr, "%s\n", sweep_cost_summary(run).c_str());
   // The columns' headers: each figure's short name and unit, from the figure table.
@@ -183,11 +214,15 @@ void run_sweep_command(const SweepOptions& o) {
     const Figure& f = figure(key);
     return std::string(figure_header(f)) + (f.unit.empty() ? "" : " (" + std::string(f.unit) + ")");
   };
+  for (const ParamAxis& axis : grid.param_axes)
+    std::printf("%-10s ", axis.name.c_str());
   std::printf("%-12s %16s %17s %13s %9s %11s %8s  %s\n", "block", header("median_time").c_str(),
               header("throughput").c_str(), header("theoretical_occupancy").c_str(),
               header("registers").c_str(), header("sectors_per_request").c_str(), "verified",
               "counters");
   for (const SweepPoint& p : points) {
+    for (const ParamAxis& axis : grid.param_axes)
+      std::printf("%-10lld ", static_cast<long long>(p.params.at(axis.name)));
     if (!p.result) {
       std::printf("%-12s refused: %s\n", format_block(p.block).c_str(), p.refused.c_str());
       continue;
@@ -206,7 +241,7 @@ void run_sweep_command(const SweepOptions& o) {
   if (!o.csv_file.empty())
     write_file(o.csv_file, sweep_csv(points));
   if (!o.json_file.empty())
-    write_file(o.json_file, sweep_points_to_json(points).dump(1));
+    write_file(o.json_file, sweep_file_json(base.kernel->id, points).dump(1));
 }
 
 } // namespace
@@ -256,7 +291,8 @@ void add_kernel_commands(CLI::App& app) {
   sweep->engine.timing.max_seconds = 0.001;
   sweep->engine.model.max_evaluations = 3000;
   CLI::App* sweep_cmd = app.add_subcommand(
-      "sweep", "Measure a kernel over many block shapes: timing, occupancy, counters");
+      "sweep",
+      "Measure a kernel over many block shapes and parameter values: timing, occupancy, counters");
   sweep_cmd->add_option("kernel", sweep->kernel.id, "Kernel id, family/variant")->required();
   sweep_cmd->add_option("--block", sweep->kernel.block,
                         "1D shapes: start:end:step or a list, e.g. 32:1024:32");
@@ -267,13 +303,16 @@ void add_kernel_commands(CLI::App& app) {
       ->check(written_option("the size parameters in order, e.g. 8192x8192"));
   sweep_cmd->add_option("--param", sweep->kernel.params,
                         "A parameter as name=value (repeat for several)");
+  sweep_cmd->add_option("--param-range", sweep->param_ranges,
+                        "A parameter swept: name=start:end:step or name=a,b,c (repeat for several)");
   sweep_cmd->add_option("--metrics", sweep->engine.metrics,
                         "Hardware counters: default, all, or names");
   add_engine_options(*sweep_cmd, sweep->engine);
-  sweep_cmd->add_option("--max-shapes", sweep->max_shapes, "Shapes one sweep may measure at most")
+  sweep_cmd->add_option("--max-shapes", sweep->max_shapes,
+                        "Points (shapes times parameter values) one sweep may measure at most")
       ->check(whole_number_option(1, kMaxSweepShapesLimit))
       ->capture_default_str();
-  sweep_cmd->add_option("--csv", sweep->csv_file, "Write one row per shape to this CSV file");
+  sweep_cmd->add_option("--csv", sweep->csv_file, "Write one row per point to this CSV file");
   sweep_cmd->add_option("--json", sweep->json_file, "Write every result to this JSON file");
   sweep_cmd->callback([sweep] { run_sweep_command(*sweep); });
 }

@@ -42,13 +42,6 @@ const ParamSpec* find_param(const KernelDesc& kernel, const std::string& name) {
   return nullptr;
 }
 
-std::string param_names(const KernelDesc& kernel) {
-  std::string names;
-  for (const ParamSpec& spec : kernel.params)
-    names += (names.empty() ? "" : ", ") + spec.name;
-  return names.empty() ? "none" : names;
-}
-
 // A parameter's value as typed; the message names the parameter and its range.
 std::int64_t parse_integer(const std::string& text, const ParamSpec& spec,
                            const std::string& what) {
@@ -59,7 +52,9 @@ std::int64_t parse_integer(const std::string& text, const ParamSpec& spec,
   return value;
 }
 
-void check_value(const KernelDesc& kernel, const ParamSpec& spec, std::int64_t value) {
+} // namespace
+
+void check_param_value(const KernelDesc& kernel, const ParamSpec& spec, std::int64_t value) {
   if (!spec.choices.empty()) {
     if (std::find(spec.choices.begin(), spec.choices.end(), value) != spec.choices.end())
       return;
@@ -74,6 +69,22 @@ void check_value(const KernelDesc& kernel, const ParamSpec& spec, std::int64_t v
                      " is out of range; allowed " + std::to_string(spec.min) + " to " +
                      std::to_string(spec.max));
 }
+
+std::string param_names(const KernelDesc& kernel) {
+  std::string names;
+  for (const ParamSpec& spec : kernel.params)
+    names += (names.empty() ? "" : ", ") + spec.name;
+  return names.empty() ? "none" : names;
+}
+
+const ParamSpec& kernel_param(const KernelDesc& kernel, const std::string& name) {
+  if (const ParamSpec* spec = find_param(kernel, name))
+    return *spec;
+  throw UsageError(kernel.id + " has no parameter '" + clip(name, 40) +
+                   "'; parameters: " + param_names(kernel));
+}
+
+namespace {
 
 void apply_size(const KernelDesc& kernel, const std::string& size, Params& params) {
   std::vector<const ParamSpec*> sizes;
@@ -122,12 +133,8 @@ KernelRequest resolve_kernel_request(const std::string& id,
     if (eq == std::string::npos)
       throw UsageError(kernel.id + ": --param '" + text +
                        "' must be name=value; parameters: " + param_names(kernel));
-    const ParamSpec* spec = find_param(kernel, name);
-    if (!spec)
-      throw UsageError(kernel.id + " has no parameter '" + name +
-                       "'; parameters: " + param_names(kernel));
-    request.params[name] =
-        parse_integer(text.substr(eq + 1), *spec, kernel.id + ": --param " + name);
+    request.params[name] = parse_integer(text.substr(eq + 1), kernel_param(kernel, name),
+                                         kernel.id + ": --param " + name);
   }
   request.block = block.empty() ? kernel.default_block : parse_block(block);
   check_kernel_request(request);
@@ -138,15 +145,13 @@ void check_kernel_params(const KernelDesc& kernel, const Params& params) {
   // Every parameter given must be the kernel's, and every one of the kernel's must be given: a
   // request built for another kernel is refused before it is sent, naming what is wrong.
   for (const auto& [name, value] : params)
-    if (!find_param(kernel, name))
-      throw UsageError(kernel.id + " has no parameter '" + name +
-                       "'; parameters: " + param_names(kernel));
+    kernel_param(kernel, name);
   for (const ParamSpec& spec : kernel.params) {
     const auto given = params.find(spec.name);
     if (given == params.end())
       throw UsageError(kernel.id + ": parameter '" + spec.name +
                        "' is missing; parameters: " + param_names(kernel));
-    check_value(kernel, spec, given->second);
+    check_param_value(kernel, spec, given->second);
   }
   if (kernel.check_params)
     if (const std::string why = kernel.check_params(params); !why.empty())

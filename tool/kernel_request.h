@@ -31,6 +31,14 @@ void check_kernel_params(const KernelDesc& kernel, const Params& params);
 // Its second half: the block, for these parameters.
 void check_kernel_block(const KernelRequest& request);
 
+// The kernel's parameter of this name; throws UsageError "ID has no parameter 'NAME'; parameters:
+// ..." when it has none.
+const ParamSpec& kernel_param(const KernelDesc& kernel, const std::string& name);
+// "n, stride": the parameters' names in declaration order ("none" for a kernel without any).
+std::string param_names(const KernelDesc& kernel);
+// Throws UsageError when `value` is out of the parameter's range or not among its choices.
+void check_param_value(const KernelDesc& kernel, const ParamSpec& spec, std::int64_t value);
+
 // The kernel's default block and its presets that it allows for these parameters, default first:
 // the shapes the GUI offers and the GPU correctness sweep runs.
 std::vector<BlockShape> allowed_presets(const KernelDesc& kernel, const Params& params);

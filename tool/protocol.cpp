@@ -61,6 +61,14 @@ std::vector<BlockShape> shapes_from(const Fields& line) {
   return shapes;
 }
 
+std::vector<ParamAxis> param_axes_from(const Fields& line) {
+  std::vector<ParamAxis> axes;
+  for (const Fields& entry : line.objects("param_axes", kMaxSweepShapes))
+    axes.push_back(ParamAxis{entry.text("name", false),
+                             entry.integers("values", 1, kMaxSweepShapes, kMinInt64, kMaxInt64)});
+  return axes;
+}
+
 // What a model, run or sweep request asks for beyond its type.
 void read_work(const Fields& r, WorkerRequest& q) {
   q.kernel_id = r.text("kernel", false);
@@ -78,8 +86,11 @@ void read_work(const Fields& r, WorkerRequest& q) {
   q.verify = r.boolean_or("verify", q.verify);
   q.max_seconds = r.number_or("max_seconds", q.max_seconds, kAboveZero, kMaxRequestSeconds);
   q.metrics = r.text_or("metrics", q.metrics);
-  if (q.type == RequestType::sweep)
+  if (q.type == RequestType::sweep) {
     q.shapes = shapes_from(r);
+    if (r.has("param_axes"))
+      q.param_axes = param_axes_from(r);
+  }
 }
 
 } // namespace
@@ -140,6 +151,11 @@ json request_to_json(const WorkerRequest& q) {
       line["shapes"] = json::array();
       for (const BlockShape& s : q.shapes)
         line["shapes"].push_back({s.x, s.y, s.z});
+      if (!q.param_axes.empty()) {
+        line["param_axes"] = json::array();
+        for (const ParamAxis& axis : q.param_axes)
+          line["param_axes"].push_back({{"name", axis.name}, {"values", axis.values}});
+      }
     }
     break;
   case RequestType::cancel:

@@ -4,7 +4,7 @@
 // string `type`.
 //
 // The worker's first line says who it is; the client refuses a worker with another version:
-//   {"id":0,"type":"hello","protocol":2,"pid":4242}
+//   {"id":0,"type":"hello","protocol":3,"pid":4242}
 // Requests (ids chosen by the client, increasing):
 //   {"id":7,"type":"model","kernel":"vec_add/scalar","params":{"n":4096},"block":[256,1,1],
 //    "arch":"h100","max_evaluations":30000}
@@ -12,6 +12,8 @@
 //    "seed":42,"verify":true,"max_seconds":1.0,"metrics":"default","max_evaluations":30000}
 //   {"id":11,"type":"sweep","kernel":"vec_add_3d/blocks3d","params":{},"shapes":[[8,1,1],[16,2,1]],
 //    "device":0,"seed":42,"verify":true,"max_seconds":0.001,"metrics":"default","max_evaluations":3000}
+//   {"id":12,"type":"sweep","kernel":"coalescing/stride","params":{},"shapes":[[256,1,1]],
+//    "param_axes":[{"name":"stride","values":[1,2,4]}], ...}   every shape for every value
 //   {"id":9,"type":"cancel","target":8}      target 0 or absent: everything waiting or running
 //   {"id":10,"type":"shutdown"}              cancel what waits or runs, serve nothing more, exit 0
 // `params` lists only the parameters the user set (the worker fills in the defaults); `block`
@@ -49,7 +51,7 @@
 
 namespace wl {
 
-inline constexpr int kProtocolVersion = 2; // 2: the heartbeat below
+inline constexpr int kProtocolVersion = 3; // 2: the heartbeat below; 3: sweeps' param_axes
 // A run's timing budget may not exceed an hour: the GUI asks for 0.03 to 1 s.
 inline constexpr double kMaxRequestSeconds = 3600;
 
@@ -77,6 +79,7 @@ struct WorkerRequest {
   std::int64_t max_evaluations = 30000;
   std::int64_t target = 0;          // cancel: the request to cancel; 0: all of them
   std::vector<BlockShape> shapes{}; // sweep: every shape, in order; kMaxSweepShapes at most
+  std::vector<ParamAxis> param_axes{}; // sweep: parameters swept (points: kMaxSweepShapes at most)
 };
 
 struct WorkerResponse {

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <future>
+#include <memory>
 #include <thread>
 
 namespace wl {
@@ -15,12 +16,13 @@ namespace {
 
 // The counters of every shape that ran, a batch of shapes per profiling session: each pass
 // runs the whole batch, so the session's fixed cost is shared.
-void add_counters(KernelSession& session, std::vector<SweepPoint>& points) {
+// The points from `first` on are this session's.
+void add_counters(KernelSession& session, std::vector<SweepPoint>& points, std::size_t first_point) {
   constexpr std::size_t kShapesPerSession = 64;
   std::vector<SweepPoint*> measured;
-  for (SweepPoint& p : points)
-    if (p.result)
-      measured.push_back(&p);
+  for (std::size_t i = first_point; i < points.size(); ++i)
+    if (points[i].result)
+      measured.push_back(&points[i]);
   for (std::size_t first = 0; first < measured.size(); first += kShapesPerSession) {
     const std::size_t last = std::min(measured.size(), first + kShapesPerSession);
     std::vector<BlockShape> blocks;
@@ -69,34 +71,88 @@ private:
 
 } // namespace
 
-SweepRun run_sweep(const KernelDesc& kernel, const Params& params,
-                   const std::vector<BlockShape>& shapes, const EngineOptions& options,
-                   const std::function<void(int, int, const SweepPoint&)>& progress) {
-  KernelSession session(kernel, params, options);
-  SweepRun run;
-  run.setup = session.setup();
-  const auto start = std::chrono::steady_clock::now();
-  Predictions predictions(session, shapes);
+namespace {
+
+void add_setup(SessionSetup& sum, const SessionSetup& one) {
+  sum.device += one.device;
+  sum.inputs += one.inputs;
+  sum.reference += one.reference;
+  sum.upload += one.upload;
+  sum.counters += one.counters;
+  sum.total += one.total;
+}
+
+// The shapes of one parameter set on its own session, appended to run.points; each point is
+// refused with the reason when the set is refused or its session cannot be made.
+void sweep_shapes_of(const KernelDesc& kernel, const Params& params,
+                     const std::vector<BlockShape>& shapes, const EngineOptions& options,
+                     std::size_t total, SweepRun& run,
+                     const std::function<void(int, int, const SweepPoint&)>& progress) {
+  const auto report = [&] {
+    if (progress)
+      progress(static_cast<int>(run.points.size()), static_cast<int>(total), run.points.back());
+  };
+  std::unique_ptr<KernelSession> session;
+  std::string refused;
+  try {
+    check_kernel_params(kernel, params);
+  } catch (const UsageError& e) {
+    refused = e.what();
+  }
+  try {
+    if (refused.empty())
+      session = std::make_unique<KernelSession>(kernel, params, options);
+  } catch (const UsageError& e) {
+    // Before any session was made, the device itself may be missing or unusable: the whole
+    // sweep stops with the reason. After one, it is this set's (too large for the memory).
+    if (run.sessions == 0)
+      throw;
+    refused = e.what();
+  }
+  if (!session) {
+    for (const BlockShape& shape : shapes) {
+      run.points.push_back({shape, refused, std::nullopt, params});
+      report();
+    }
+    return;
+  }
+  ++run.sessions;
+  add_setup(run.setup, session->setup());
+  const std::size_t first = run.points.size();
+  Predictions predictions(*session, shapes);
   for (std::size_t i = 0; i < shapes.size(); ++i) {
-    SweepPoint point{shapes[i], "", std::nullopt};
+    SweepPoint point{shapes[i], "", std::nullopt, params};
     try {
-      point.result = session.measure(predictions.get(i), false);
+      point.result = session->measure(predictions.get(i), false);
     } catch (const UsageError& e) {
       point.refused = e.what();
     }
     run.points.push_back(std::move(point));
-    if (progress)
-      progress(static_cast<int>(run.points.size()), static_cast<int>(shapes.size()),
-               run.points.back());
+    report();
   }
   if (!options.metrics.empty())
-    add_counters(session, run.points);
+    add_counters(*session, run.points, first);
+}
+
+} // namespace
+
+SweepRun run_sweep(const KernelDesc& kernel, const Params& params, const SweepGrid& grid,
+                   const EngineOptions& options,
+                   const std::function<void(int, int, const SweepPoint&)>& progress) {
+  const std::vector<Params> sets = param_sets(params, grid, kMaxSweepShapesLimit);
+  SweepRun run;
+  const auto start = std::chrono::steady_clock::now();
+  for (const Params& set : sets)
+    sweep_shapes_of(kernel, set, grid.shapes, options, grid.points(), run, progress);
   run.shape_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() -
+      run.setup.total;
   return run;
 }
 
 std::string sweep_cost_summary(const SweepRun& run) {
+  const std::string sessions =
+      run.sessions > 1 ? format(" over %d parameter sets", run.sessions) : std::string();
   const SessionSetup& s = run.setup;
   double model = 0, verify = 0, timing = 0, counters = 0;
   int ran = 0;
@@ -114,11 +170,10 @@ std::string sweep_cost_summary(const SweepRun& run) {
   }
   const auto ms_each = [&](double seconds) { return ran ? 1e3 * seconds / ran : 0.0; };
   return format(
-      "set-up %.2f s (device %.2f, inputs %.2f, reference %.2f, upload %.2f, counter profiler %.2f "
-      "alongside); %d shapes measured in %.2f s, %.1f ms each (verify %.1f, timing %.1f, counters "
-      "%.1f; "
-      "the model, %.1f ms each, made alongside on other cores)",
-      s.total, s.device, s.inputs, s.reference, s.upload, s.counters, ran, run.shape_seconds,
+      "set-up%s %.2f s (device %.2f, inputs %.2f, reference %.2f, upload %.2f, counter profiler "
+      "%.2f alongside); %d points measured in %.2f s, %.1f ms each (verify %.1f, timing %.1f, "
+      "counters %.1f; the model, %.1f ms each, made alongside on other cores)",
+      sessions.c_str(), s.total, s.device, s.inputs, s.reference, s.upload, s.counters, ran, run.shape_seconds,
       ms_each(run.shape_seconds), ms_each(verify), ms_each(timing), ms_each(counters),
       ms_each(model));
 }

@@ -1,7 +1,8 @@
 #pragma once
-// A block-shape sweep: one kernel and its parameters, many blocks. Buffers, inputs and the CPU
-// reference are made once (KernelSession); each allowed shape then gets its verification,
-// timing, occupancy and counters. Shapes the kernel does not allow are listed with the reason.
+// A sweep: one kernel over many block shapes and, optionally, many values of its parameters
+// (stride 1 to 32, pad 0 to 32). Buffers, inputs and the CPU reference are made once per set of
+// parameters (KernelSession); each allowed shape then gets its verification, timing, occupancy and
+// counters. Points the kernel does not allow are listed with the reason.
 
 #include "engine.h"
 
@@ -13,8 +14,9 @@
 
 namespace wl {
 
-// Shapes one sweep measures at most unless the user raises it (`warplens sweep --max-shapes`), and
-// the most it may be raised to: each shape costs a model and a measurement.
+// Points (shapes times parameter values) one sweep measures at most unless the user raises it
+// (`warplens sweep --max-shapes`), and the most it may be raised to: each costs a model and a
+// measurement.
 inline constexpr std::size_t kMaxSweepShapes = 4096;
 inline constexpr std::size_t kMaxSweepShapesLimit = 1 << 20;
 
@@ -29,36 +31,79 @@ std::vector<BlockShape> sweep_shapes(const std::vector<int>& xs, const std::vect
                                      const std::vector<int>& zs,
                                      std::size_t max_shapes = kMaxSweepShapes);
 
+// A kernel parameter swept, and its values in order.
+struct ParamAxis {
+  std::string name;
+  std::vector<std::int64_t> values;
+};
+
+// "stride=1:32:1", "width=4,8,16" or "pad=0": a parameter of `kernel` and its values, each within
+// the parameter's range and among its choices. Throws UsageError naming the option's text and what
+// is allowed, and when there would be more than `max_values` values (counted before any is made).
+ParamAxis parse_param_range(const KernelDesc& kernel, const std::string& text,
+                            const std::string& option, std::size_t max_values = kMaxSweepShapes);
+
+// What one sweep covers: every shape for every combination of the swept parameters' values.
+struct SweepGrid {
+  std::vector<BlockShape> shapes;
+  std::vector<ParamAxis> param_axes; // none: the parameters as given
+
+  std::size_t points() const;
+};
+
+// The parameter sets of a grid, the first axis varying fastest; parameters no axis names keep
+// their value in `params`. Throws UsageError, before making any, when the grid holds more than
+// `max_points` points, or an axis names a parameter twice or one that `params` does not have.
+std::vector<Params> param_sets(const Params& params, const SweepGrid& grid,
+                               std::size_t max_points = kMaxSweepShapes);
+
 struct SweepPoint {
   BlockShape block;
-  std::string refused; // why the kernel does not allow this shape; empty when it ran
+  std::string refused; // why the kernel does not allow this point; empty when it ran
   std::optional<RunResult> result;
+  Params params; // every parameter of the point, defaults filled in
 };
+
+// The value of a point along an axis: "block.x", "block.y", "block.z" or a parameter's name.
+std::int64_t axis_value(const SweepPoint& point, const std::string& axis);
+// The axes along which the points differ, in the order block x, y, z, then the parameters in
+// their declaration order in `params_order` (names not in it follow by name).
+std::vector<std::string> varying_axes(const std::vector<SweepPoint>& points,
+                                      const std::vector<std::string>& params_order = {});
 
 struct SweepRun {
   std::vector<SweepPoint> points;
-  SessionSetup setup;       // the one-off cost: context, inputs, reference, upload, counters
-  double shape_seconds = 0; // every shape after the set-up
+  SessionSetup setup;       // the one-off costs, summed over the sessions: context, inputs, ...
+  int sessions = 0;         // one per set of parameters the kernel allowed
+  double shape_seconds = 0; // every shape after the set-ups
 };
 
-// Calls `progress(index, total, point)` after each shape (for a progress line on stderr).
-SweepRun run_sweep(const KernelDesc& kernel, const Params& params,
-                   const std::vector<BlockShape>& shapes, const EngineOptions& options,
+// Every point of the grid: for each parameter set (param_sets), a session and its shapes. A set
+// the kernel refuses, or whose session cannot be made (too large for the device's memory), has
+// each of its points refused with the reason. Calls `progress(index, total, point)` after each
+// point (for a progress line on stderr).
+SweepRun run_sweep(const KernelDesc& kernel, const Params& params, const SweepGrid& grid,
+                   const EngineOptions& options,
                    const std::function<void(int, int, const SweepPoint&)>& progress);
 
 // Where a sweep's time went: "set-up 0.61 s (...); 32 shapes in 0.28 s, 8.8 ms each (...)".
 std::string sweep_cost_summary(const SweepRun& run);
 
-// The points as `warplens sweep --json` writes them and the worker sends them: an array with each
-// shape's result (run_json) or {"block", "refused"}. Reading checks every key and throws
-// UsageError "WHERE: [3]: KEY: what is wrong; what is allowed".
+// The points as the worker sends them and `warplens sweep --json` writes them under "points": an
+// array with each point's result (run_json) or {"block", "params", "refused"}. Reading checks every
+// key and throws UsageError "WHERE: [3]: KEY: what is wrong; what is allowed".
 nlohmann::json sweep_points_to_json(const std::vector<SweepPoint>& points);
 std::vector<SweepPoint> sweep_points_from_json(const nlohmann::json& list,
                                                const std::string& where = "");
 
-// One row per shape. Columns: the shape, status ("ran", "modelled" for a point with no timing, or
-// "refused") and reason, our derived figures, then each collected counter under its CUPTI (ncu)
-// metric name, then the model's predictions.
+// A sweep file: {"kernel", "axes": [{"name", "values"}] (those that vary), "points"}. Reading
+// takes that or a bare points array (as files written before the axes were).
+nlohmann::json sweep_file_json(const std::string& kernel_id, const std::vector<SweepPoint>& points);
+std::vector<SweepPoint> sweep_file_points(const nlohmann::json& file, const std::string& where);
+
+// One row per point. Columns: the shape, each parameter (every point's, by name), status ("ran",
+// "modelled" for a point with no timing, or "refused") and reason, our derived figures, then each
+// collected counter under its CUPTI (ncu) metric name, then the model's predictions.
 std::string sweep_csv(const std::vector<SweepPoint>& points);
 
 } // namespace wl

@@ -21,25 +21,29 @@ namespace wl {
 
 namespace {
 
-// One number of a side list: `role` is "start", "end", "step" or "side"; `shown` is the option
-// and its whole text, so "--block '32:1024:0': the step '0' is below 1" says which number is wrong.
-int parse_int(const std::string& text, const std::string& role, const std::string& shown) {
+// One number of a list: `role` is "start", "end", "step", "side" or "value"; `shown` is the
+// option and its whole text, so "--block '32:1024:0': the step '0' is below 1" says which number is
+// wrong.
+std::int64_t parse_number(const std::string& text, const std::string& role,
+                          const std::string& shown, std::int64_t min, std::int64_t max) {
   const auto [value, problem] = read_whole_number(text);
-  const std::string allowed = "; allowed whole numbers from 1 to " + std::to_string(kMaxInt);
+  const std::string allowed =
+      "; allowed whole numbers from " + std::to_string(min) + " to " + std::to_string(max);
   if (text.empty())
     throw UsageError(shown + ": a " + role + " is missing" + allowed);
   if (!problem.empty())
     throw UsageError(shown + ": the " + role + " '" + clip(text, 20) + "' " + problem + allowed);
-  if (value < 1 || value > kMaxInt)
+  if (value < min || value > max)
     throw UsageError(shown + ": the " + role + " " + std::to_string(value) +
-                     (value < 1 ? " is below 1" : " is too large") + allowed);
-  return static_cast<int>(value);
+                     (value < min ? " is below " + std::to_string(min) : " is too large") +
+                     allowed);
+  return value;
 }
 
 // Said where the GUI sweeps too, which has no --max-shapes: the option is named with its command.
 std::string too_many_hint(std::size_t max_shapes) {
   return "a sweep takes at most " + std::to_string(max_shapes) +
-         " shapes; choose fewer sides (`warplens sweep --max-shapes N` raises it, up to " +
+         " points; choose fewer sides or values (`warplens sweep --max-shapes N` raises it, up to " +
          std::to_string(kMaxSweepShapesLimit) + ")";
 }
 
@@ -63,6 +67,15 @@ std::vector<std::string> counter_columns(const std::vector<SweepPoint>& points) 
   return names;
 }
 
+// Every parameter name any point has, in name order: the CSV's parameter columns.
+std::vector<std::string> param_columns(const std::vector<SweepPoint>& points) {
+  std::set<std::string> names;
+  for (const SweepPoint& p : points)
+    for (const auto& [name, value] : p.params)
+      names.insert(name);
+  return {names.begin(), names.end()};
+}
+
 // The counter figures the model predicts: a "predicted_KEY" column each, beside the counters.
 std::vector<const Figure*> predicted_columns() {
   std::vector<const Figure*> columns;
@@ -74,43 +87,156 @@ std::vector<const Figure*> predicted_columns() {
 
 } // namespace
 
-std::vector<int> parse_side_list(const std::string& text, const std::string& option,
-                                 std::size_t max_sides) {
+namespace {
+
+// "start:end:step" or "a,b,c" or "a", every number from min to max (a step from 1); `noun` is what
+// the list holds ("sides", "values"). Counted before any is made.
+std::vector<std::int64_t> parse_number_list(const std::string& text, const std::string& shown,
+                                            const std::string& noun, std::int64_t min,
+                                            std::int64_t max, std::size_t max_count) {
   const std::vector<std::string> range = split(text, ':');
-  const std::string shown = option + " '" + clip(text, 40) + "'";
+  const std::string one = noun.substr(0, noun.size() - 1); // "side", "value"
   std::int64_t count = 0;
   if (range.size() == 3) {
-    const int start = parse_int(range[0], "start", shown), end = parse_int(range[1], "end", shown),
-              step = parse_int(range[2], "step", shown);
+    const std::int64_t start = parse_number(range[0], "start", shown, min, max),
+                       end = parse_number(range[1], "end", shown, min, max),
+                       step = parse_number(range[2], "step", shown, 1, kMaxInt64);
     if (end < start)
       throw UsageError(shown + ": the end is before the start; write start:end:step");
-    count = (std::int64_t{end} - start) / step + 1; // in 64 bits: end + step may pass INT_MAX
+    // Unsigned: end - start may pass INT64_MAX for parameters that allow negative values.
+    count = static_cast<std::int64_t>(
+        std::min<std::uint64_t>((static_cast<std::uint64_t>(end) - static_cast<std::uint64_t>(start)) /
+                                        static_cast<std::uint64_t>(step) +
+                                    1,
+                                kMaxInt64));
   } else if (range.size() == 1) {
     count = std::count(text.begin(), text.end(), ',') + 1;
   } else {
     throw UsageError(shown + ": write start:end:step or a comma-separated list");
   }
-  if (count > static_cast<std::int64_t>(max_sides))
-    throw UsageError(shown + ": " + std::to_string(count) + " sides; " + too_many_hint(max_sides));
-  std::vector<int> sides;
+  if (count > static_cast<std::int64_t>(max_count))
+    throw UsageError(shown + ": " + std::to_string(count) + " " + noun + "; " +
+                     too_many_hint(max_count));
+  std::vector<std::int64_t> numbers;
   if (range.size() == 3) {
-    const int start = parse_int(range[0], "start", shown),
-              step = parse_int(range[2], "step", shown);
+    const std::int64_t start = parse_number(range[0], "start", shown, min, max),
+                       step = parse_number(range[2], "step", shown, 1, kMaxInt64);
     for (std::int64_t i = 0; i < count; ++i)
-      sides.push_back(static_cast<int>(start + i * step));
-    return sides;
+      numbers.push_back(start + i * step);
+    return numbers;
   }
   for (const std::string& part : split(text, ',')) {
-    const int side = parse_int(part, "side", shown);
-    // Measured twice, a side would be drawn twice; the list is the user's, so it is not thinned.
-    if (std::find(sides.begin(), sides.end(), side) != sides.end())
-      throw UsageError(shown + ": " + std::to_string(side) +
-                       " is listed twice; list each side once");
-    sides.push_back(side);
+    const std::int64_t number = parse_number(part, one, shown, min, max);
+    // Measured twice, a point would be drawn twice; the list is the user's, so it is not thinned.
+    if (std::find(numbers.begin(), numbers.end(), number) != numbers.end())
+      throw UsageError(shown + ": " + std::to_string(number) + " is listed twice; list each " +
+                       one + " once");
+    numbers.push_back(number);
   }
-  if (sides.empty())
+  if (numbers.empty())
+    throw UsageError(shown + " is empty; write start:end:step or a comma-separated list");
+  return numbers;
+}
+
+} // namespace
+
+std::vector<int> parse_side_list(const std::string& text, const std::string& option,
+                                 std::size_t max_sides) {
+  if (text.empty())
     throw UsageError(option + " is empty; write start:end:step or a comma-separated list");
-  return sides;
+  const std::vector<std::int64_t> sides =
+      parse_number_list(text, option + " '" + clip(text, 40) + "'", "sides", 1, kMaxInt, max_sides);
+  return std::vector<int>(sides.begin(), sides.end());
+}
+
+ParamAxis parse_param_range(const KernelDesc& kernel, const std::string& text,
+                            const std::string& option, std::size_t max_values) {
+  const std::string shown = option + " '" + clip(text, 40) + "'";
+  const std::size_t eq = text.find('=');
+  if (eq == std::string::npos)
+    throw UsageError(shown + ": write name=start:end:step or name=a,b,c; parameters of " +
+                     kernel.id + ": " + param_names(kernel));
+  ParamAxis axis{text.substr(0, eq), {}};
+  const ParamSpec& spec = kernel_param(kernel, axis.name);
+  const std::string values = text.substr(eq + 1);
+  if (values.empty())
+    throw UsageError(shown + ": no values; write " + axis.name +
+                     "=start:end:step or a comma-separated list");
+  axis.values = parse_number_list(values, shown, "values", spec.min, spec.max, max_values);
+  for (std::int64_t value : axis.values)
+    try {
+      check_param_value(kernel, spec, value);
+    } catch (const UsageError& e) {
+      throw UsageError(shown + ": " + e.what());
+    }
+  return axis;
+}
+
+std::size_t SweepGrid::points() const {
+  std::size_t n = shapes.size();
+  for (const ParamAxis& axis : param_axes)
+    n *= axis.values.size();
+  return n;
+}
+
+std::vector<Params> param_sets(const Params& params, const SweepGrid& grid,
+                               std::size_t max_points) {
+  // Each list holds at most kMaxSweepShapesLimit entries; the product is counted in floating
+  // point so that several long lists cannot wrap around.
+  double total = static_cast<double>(grid.shapes.size());
+  std::set<std::string> named;
+  for (const ParamAxis& axis : grid.param_axes) {
+    if (!params.contains(axis.name))
+      throw UsageError("the sweep's parameter '" + clip(axis.name, 40) +
+                       "' is not one of the kernel's");
+    if (!named.insert(axis.name).second)
+      throw UsageError("the parameter " + axis.name + " is swept twice; give each once");
+    if (axis.values.empty())
+      throw UsageError("the parameter " + axis.name + " is swept over no values");
+    total *= static_cast<double>(axis.values.size());
+  }
+  if (total > static_cast<double>(max_points))
+    throw UsageError("the sweep has " + format("%.0f", total) + " points; " +
+                     too_many_hint(max_points));
+  std::vector<Params> sets{params};
+  for (const ParamAxis& axis : grid.param_axes) { // each axis multiplies the sets made so far
+    std::vector<Params> next;
+    for (std::int64_t value : axis.values)
+      for (Params set : sets) {
+        set[axis.name] = value;
+        next.push_back(std::move(set));
+      }
+    sets = std::move(next);
+  }
+  return sets;
+}
+
+std::int64_t axis_value(const SweepPoint& point, const std::string& axis) {
+  if (axis == "block.x")
+    return point.block.x;
+  if (axis == "block.y")
+    return point.block.y;
+  if (axis == "block.z")
+    return point.block.z;
+  const auto found = point.params.find(axis);
+  return found == point.params.end() ? 0 : found->second;
+}
+
+std::vector<std::string> varying_axes(const std::vector<SweepPoint>& points,
+                                      const std::vector<std::string>& params_order) {
+  std::vector<std::string> candidates{"block.x", "block.y", "block.z"};
+  candidates.insert(candidates.end(), params_order.begin(), params_order.end());
+  for (const SweepPoint& p : points)
+    for (const auto& [name, value] : p.params)
+      if (std::find(candidates.begin(), candidates.end(), name) == candidates.end())
+        candidates.push_back(name);
+  std::vector<std::string> varying;
+  for (const std::string& axis : candidates)
+    if (std::any_of(points.begin(), points.end(), [&](const SweepPoint& p) {
+          return axis_value(p, axis) != axis_value(points.front(), axis);
+        }))
+      varying.push_back(axis);
+  return varying;
 }
 
 std::vector<BlockShape> sweep_shapes(const std::vector<int>& xs, const std::vector<int>& ys,
@@ -132,9 +258,13 @@ std::vector<BlockShape> sweep_shapes(const std::vector<int>& xs, const std::vect
 
 std::string sweep_csv(const std::vector<SweepPoint>& points) {
   const std::vector<std::string> counters = counter_columns(points);
+  const std::vector<std::string> params = param_columns(points);
   std::ostringstream csv;
   constexpr int kFixedColumns = 14;
-  csv << "block_x,block_y,block_z,status,reason,median_ms,min_ms,noise,samples,gbps,blocks_per_sm,"
+  csv << "block_x,block_y,block_z";
+  for (const std::string& name : params)
+    csv << "," << name;
+  csv << ",status,reason,median_ms,min_ms,noise,samples,gbps,blocks_per_sm,"
          "theoretical_occupancy,registers,verified";
   for (const std::string& name : counters)
     csv << "," << name;
@@ -143,8 +273,10 @@ std::string sweep_csv(const std::vector<SweepPoint>& points) {
   csv << "\n";
   for (const SweepPoint& p : points) {
     csv << p.block.x << "," << p.block.y << "," << p.block.z << ",";
+    for (const std::string& name : params)
+      csv << (p.params.contains(name) ? std::to_string(p.params.at(name)) : "") << ",";
     if (!p.result) {
-      // Every row has every column: a refused shape's figures are empty cells.
+      // Every row has every column: a refused point's figures are empty cells.
       const std::size_t empty_after_reason =
           kFixedColumns - 5 + counters.size() + predicted_columns().size();
       csv << "refused," << csv_quoted(p.refused) << std::string(empty_after_reason, ',') << "\n";
@@ -181,6 +313,7 @@ nlohmann::json sweep_points_to_json(const std::vector<SweepPoint>& points) {
   for (const SweepPoint& p : points)
     list.push_back(p.result ? run_result_to_json(*p.result)
                             : nlohmann::json{{"block", {p.block.x, p.block.y, p.block.z}},
+                                             {"params", p.params},
                                              {"refused", p.refused}});
   return list;
 }
@@ -190,22 +323,56 @@ std::vector<SweepPoint> sweep_points_from_json(const nlohmann::json& list,
   if (!list.is_array() || list.empty() || list.size() > kMaxSweepShapesLimit)
     input_error(where, "", describe(list) + " is not a sweep",
                 "allowed a list of 1 to " + std::to_string(kMaxSweepShapesLimit) +
-                    " shapes, as warplens sweep --json writes");
+                    " points, as warplens sweep --json writes");
   std::vector<SweepPoint> points;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string at = (where.empty() ? "" : where + ": ") + "[" + std::to_string(i) + "]";
     if (list[i].is_object() && list[i].contains("refused")) {
       const Fields entry(list[i], at);
       const std::vector<std::int64_t> b = entry.integers("block", 3, 3, 1, kMaxInt);
-      points.push_back(
-          {BlockShape{static_cast<int>(b[0]), static_cast<int>(b[1]), static_cast<int>(b[2])},
-           entry.text("refused"), std::nullopt});
+      SweepPoint point{
+          BlockShape{static_cast<int>(b[0]), static_cast<int>(b[1]), static_cast<int>(b[2])},
+          entry.text("refused"), std::nullopt, {}};
+      if (entry.has("params")) // files written before sweeps had parameter axes lack it
+        point.params = entry.integer_map("params", kMinInt64, kMaxInt64);
+      points.push_back(std::move(point));
       continue;
     }
     RunResult result = run_result_from_json(list[i], at);
-    points.push_back({result.launch.block, "", std::move(result)});
+    const BlockShape block = result.launch.block;
+    Params params = result.params;
+    points.push_back({block, "", std::move(result), std::move(params)});
   }
+  // A refused point of a file from before parameter axes has no parameters; such sweeps had one
+  // set, that of their measured points.
+  const auto measured = std::find_if(points.begin(), points.end(),
+                                     [](const SweepPoint& p) { return p.result.has_value(); });
+  if (measured != points.end())
+    for (SweepPoint& p : points)
+      if (p.params.empty())
+        p.params = measured->params;
   return points;
+}
+
+nlohmann::json sweep_file_json(const std::string& kernel_id, const std::vector<SweepPoint>& points) {
+  nlohmann::json axes = nlohmann::json::array();
+  for (const std::string& axis : varying_axes(points)) {
+    std::vector<std::int64_t> values;
+    for (const SweepPoint& p : points)
+      if (std::find(values.begin(), values.end(), axis_value(p, axis)) == values.end())
+        values.push_back(axis_value(p, axis));
+    axes.push_back({{"name", axis}, {"values", values}});
+  }
+  return {{"kernel", kernel_id}, {"axes", axes}, {"points", sweep_points_to_json(points)}};
+}
+
+std::vector<SweepPoint> sweep_file_points(const nlohmann::json& file, const std::string& where) {
+  if (file.is_array()) // a file from before sweeps carried their axes
+    return sweep_points_from_json(file, where);
+  const Fields fields(file, where.empty() ? "sweep" : where);
+  fields.text("kernel");
+  return sweep_points_from_json(fields.at("points", "allowed a list of points"),
+                                (where.empty() ? "" : where + ": ") + "points");
 }
 
 } // namespace wl

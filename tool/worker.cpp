@@ -307,12 +307,14 @@ RunResult compute(const WorkerRequest& request, const KernelRequest& kernel, Ses
 // A sweep stopped between shapes by a newer request or a cancel request.
 struct SweepCancelled {};
 
-// The shapes of a sweep request over one session of their own (the cached session is let go
-// first: two sets of buffers may not fit), progress after each shape.
+// The points of a sweep request over sessions of their own (the cached session is let go first:
+// two sets of buffers may not fit), progress after each point.
 std::vector<SweepPoint> sweep(const WorkerRequest& request, const KernelRequest& kernel,
                               SessionCache& sessions, Inbox& inbox, ProtocolWriter& writer) {
+  const SweepGrid grid{request.shapes, request.param_axes};
+  param_sets(kernel.params, grid); // a grid too large is refused before the session goes
   sessions.drop();
-  return run_sweep(*kernel.kernel, kernel.params, request.shapes, engine_options(request),
+  return run_sweep(*kernel.kernel, kernel.params, grid, engine_options(request),
                    [&](int done, int total, const SweepPoint&) {
                      writer.progress(request.id, "sweep", done, total);
                      if (inbox.running_cancelled())
@@ -343,7 +345,7 @@ bool serve(const WorkerRequest& request, Inbox& inbox, SessionCache& sessions,
         .id = request.id, .type = ResponseType::result, .result = std::move(result)});
     return true;
   } catch (const SweepCancelled&) {
-    writer.error(request.id, "sweep cancelled before its last shape", true);
+    writer.error(request.id, "sweep cancelled before its last point", true);
     return true;
   } catch (const std::bad_alloc&) {
     sessions.drop();

@@ -98,14 +98,18 @@ WorkerClient::~WorkerClient() {
 namespace {
 
 // What a request may take beyond the fixed budget: a run its timing, a sweep its timing, a
-// verification and the counters for every shape.
+// verification and the counters for every point, and the set-up of each parameter set.
 double request_seconds(const WorkerRequest& request) {
   constexpr double kPerShapeBesideTiming = 0.5;
+  constexpr double kPerParameterSet = 5; // its inputs, reference and upload
   if (request.type == RequestType::run)
     return request.max_seconds;
-  if (request.type == RequestType::sweep)
-    return static_cast<double>(request.shapes.size()) *
-           (request.max_seconds + kPerShapeBesideTiming);
+  if (request.type == RequestType::sweep) {
+    const SweepGrid grid{request.shapes, request.param_axes};
+    const double points = static_cast<double>(grid.points());
+    return points * (request.max_seconds + kPerShapeBesideTiming) +
+           kPerParameterSet * points / static_cast<double>(std::max<std::size_t>(1, grid.shapes.size()));
+  }
   return 0;
 }
 

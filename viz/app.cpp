@@ -29,12 +29,6 @@ bool same_launch(const RunResult& result, const KernelRequest& request,
          result.launch.block == request.block && (measured_on_device || result.arch.id == arch_id);
 }
 
-// A text field's buffer holding `text` (cut to fit), as the field shows it.
-template <std::size_t N> void write_field(const std::string& text, std::array<char, N>& field) {
-  field.fill('\0');
-  std::copy_n(text.begin(), std::min(text.size(), N - 1), field.begin());
-}
-
 // "block 16x16, stride=1": what tells one launch of a kernel from another.
 std::string launch_label(const RunResult& result) {
   std::string label = "block " + format_block(result.launch.block);
@@ -118,6 +112,8 @@ bool App::select_kernel(const std::string& id) {
   global_map = shared_map = divergence_map = MapChoice{}; // another kernel's sites and loops
   if (!sweep.sides_typed)
     choose_sweep_sides();
+  if (!params.contains(sweep.param)) // another kernel's parameter
+    sweep.param.clear();
   return true;
 }
 
@@ -435,19 +431,37 @@ void App::show_sweep_sides(const SweepData& data) {
   }
   write_sides(xs, sweep.x_sides);
   write_sides(ys, sweep.y_sides);
+  sweep.param.clear();
+  for (const std::string& axis : varying_axes(data.points))
+    if (!axis.starts_with("block.") && params.contains(axis)) { // the first swept parameter
+      sweep.param = axis;
+      std::string values;
+      std::set<std::int64_t> seen;
+      for (const SweepPoint& point : data.points)
+        if (seen.insert(axis_value(point, axis)).second)
+          values += (values.empty() ? "" : ",") + std::to_string(axis_value(point, axis));
+      write_field(values, sweep.param_values);
+      break;
+    }
 }
 
-std::vector<BlockShape> App::sweep_shapes_chosen() const {
+SweepGrid App::sweep_grid_chosen() const {
   if (!kernel())
     throw UsageError("no kernel chosen");
-  return sweep_shapes(parse_side_list(sweep.x_sides.data(), "block x"),
-                      parse_side_list(sweep.y_sides.data(), "block y"), {1});
+  SweepGrid grid{sweep_shapes(parse_side_list(sweep.x_sides.data(), "block x"),
+                              parse_side_list(sweep.y_sides.data(), "block y"), {1}),
+                 {}};
+  if (!sweep.param.empty())
+    grid.param_axes.push_back(parse_param_range(
+        *kernel(), sweep.param + "=" + sweep.param_values.data(), sweep.param + " values"));
+  param_sets(params, grid); // too many points, said before anything is made
+  return grid;
 }
 
 void App::model_sweep_now() {
   sweep.problem.clear();
   try {
-    sweep.data = viz::model_sweep(*kernel(), params, sweep_shapes_chosen(), arch());
+    sweep.data = viz::model_sweep(*kernel(), params, sweep_grid_chosen(), arch());
   } catch (const UsageError& e) {
     sweep.problem = e.what();
   }
@@ -458,7 +472,7 @@ void App::measure_sweep() {
   if (!source)
     return;
   try {
-    source->submit_sweep(KernelRequest{kernel(), params, block()}, sweep_shapes_chosen(), arch());
+    source->submit_sweep(KernelRequest{kernel(), params, block()}, sweep_grid_chosen(), arch());
     sweep.running = true;
   } catch (const UsageError& e) {
     sweep.problem = e.what();

@@ -13,6 +13,7 @@
 #include "run_result.h"
 #include "sweep_view.h"
 
+#include <algorithm>
 #include <array>
 #include <deque>
 #include <filesystem>
@@ -72,6 +73,12 @@ struct MapChoice {
   std::int64_t iteration = 0;
 };
 
+// A text field's buffer holding `text` (cut to fit), as the field shows it.
+template <std::size_t N> void write_field(const std::string& text, std::array<char, N>& field) {
+  field.fill('\0');
+  std::copy_n(text.begin(), std::min(text.size(), N - 1), field.begin());
+}
+
 // What a source hands back: a result, a sweep, or the one-line reason there is none.
 struct SourceUpdate {
   std::optional<RunResult> result{};
@@ -91,9 +98,10 @@ public:
   virtual std::optional<SourceUpdate> poll() = 0;
   virtual bool busy() const = 0;
   virtual std::string mode() const = 0; // the status line's first part: which mode and why
-  // A sweep of one kernel over many shapes: measured where the source measures, modelled where it
-  // models; the answer comes through poll. Progress as (shapes done, of all); cancel stops it.
-  virtual void submit_sweep(const KernelRequest& request, const std::vector<BlockShape>& shapes,
+  // A sweep of one kernel over many shapes and parameter values: measured where the source
+  // measures, modelled where it models; the answer comes through poll. Progress as (points done,
+  // of all); cancel stops it.
+  virtual void submit_sweep(const KernelRequest& request, const SweepGrid& grid,
                             const Arch& arch) = 0;
   virtual std::pair<int, int> sweep_progress() const { return {0, 0}; }
   virtual void cancel_sweep() {}
@@ -155,6 +163,8 @@ struct App {
   struct Sweep {
     std::array<char, 256> x_sides{"32:1024:32"},
         y_sides{"1"}; // as `sweep --block-x/--block-y` take them
+    std::string param;                 // a kernel parameter swept with the sides; "" for none
+    std::array<char, 256> param_values{}; // its values, as `sweep --param-range NAME=` takes them
     SweepMetric metric = sweep_metric("theoretical_occupancy");
     std::optional<SweepData> data;
     std::string problem;      // why the last sweep could not be made
@@ -164,7 +174,8 @@ struct App {
   // Sides a first sweep of the kernel on screen can use: 32:1024:32 x 1 where it allows some of
   // those shapes, else the sides of the shapes it offers (transpose/smem: 32 x 1,2,4,8,16,32).
   void choose_sweep_sides();
-  // The sides of a sweep that was loaded or measured, so the fields say what the chart shows.
+  // The sides (and swept parameter) of a sweep that was loaded or measured, so the fields say what
+  // the chart shows.
   void show_sweep_sides(const SweepData& data);
   std::string last_error;      // the source's last refusal or failure
   std::string status;          // transient message: a saved screenshot, a settings problem
@@ -282,8 +293,9 @@ struct App {
   // Sweeps the current kernel over the sweep's sides with the models (no GPU), replacing the last
   // sweep; a bad side list leaves the reason in sweep.problem.
   void model_sweep_now();
-  // The shapes of the sweep's side lists; throws UsageError for a bad list.
-  std::vector<BlockShape> sweep_shapes_chosen() const;
+  // The shapes of the sweep's side lists and the swept parameter's values; throws UsageError for a
+  // bad list.
+  SweepGrid sweep_grid_chosen() const;
   // Sends the sweep to the source (measured on the worker's GPU, or modelled where there is none).
   void measure_sweep();
 

@@ -25,9 +25,9 @@ void ModelSource::submit(const KernelRequest& request, const Arch& arch, bool) {
   m_changed.notify_all();
 }
 
-void ModelSource::submit_sweep(const KernelRequest& request, const std::vector<BlockShape>& shapes,
+void ModelSource::submit_sweep(const KernelRequest& request, const SweepGrid& grid,
                                const Arch& arch) {
-  SweepData data = model_sweep(*request.kernel, request.params, shapes, arch);
+  SweepData data = model_sweep(*request.kernel, request.params, grid, arch);
   std::lock_guard lock(m_mutex);
   m_done.push_back(SourceUpdate{std::nullopt, "", std::move(data), true});
 }

@@ -21,7 +21,7 @@ public:
 
   void submit(const KernelRequest& request, const Arch& arch, bool live) override;
   // Modelled at once: a sweep's model budget is small (model_sweep).
-  void submit_sweep(const KernelRequest& request, const std::vector<BlockShape>& shapes,
+  void submit_sweep(const KernelRequest& request, const SweepGrid& grid,
                     const Arch& arch) override;
   std::optional<SourceUpdate> poll() override;
   bool busy() const override;

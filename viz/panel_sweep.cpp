@@ -1,8 +1,9 @@
-// Sweep: the chosen kernel over many block shapes, from the models here or measured on a GPU
-// (`warplens sweep --json`, loaded from a file), coloured by any figure: a line over block x for a
-// 1D sweep, a heatmap of block x against block y for a 2D one. Shapes the kernel refuses are drawn
-// as such with the reason on hover; shapes within the measured noise of the best are marked tied,
-// not ranked; a click loads that shape into the Launch panel; the table exports as CSV.
+// Sweep: the chosen kernel over many block shapes and the values of one of its parameters, from
+// the models here, measured by the worker, or loaded from `warplens sweep --json`, coloured by any
+// figure: a line for a sweep along one axis (block x, stride, pad), a heatmap of two. Points the
+// kernel refuses are drawn as such with the reason on hover; points within the measured noise of
+// the best are marked tied, not ranked; a click loads that point into the Launch panel; the table
+// exports as CSV.
 
 #include "block_text.h"
 #include "controls.h"
@@ -44,6 +45,35 @@ void export_csv(App& app) {
     app.last_saved_path = file.string();
 }
 
+// A parameter of the kernel swept with the sides, and its values ("none" sweeps the sides alone).
+void draw_param_axis(App& app) {
+  const KernelDesc* kernel = app.kernel();
+  if (!kernel || kernel->params.empty())
+    return;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  if (ui::begin_combo("parameter", app.sweep.param.empty() ? "none" : app.sweep.param.c_str())) {
+    if (ui::selectable("none", app.sweep.param.empty()))
+      app.sweep.param.clear();
+    for (const ParamSpec& spec : kernel->params)
+      if (ui::selectable(spec.name.c_str(), app.sweep.param == spec.name)) {
+        if (app.sweep.param != spec.name && app.sweep.param_values[0] == '\0')
+          write_field(std::to_string(spec.min) + ":" +
+                          std::to_string(std::min(spec.max, spec.min + 31)) + ":1",
+                      app.sweep.param_values);
+        app.sweep.param = spec.name;
+      }
+    ImGui::EndCombo();
+  }
+  help_marker("Sweep this parameter too: every block shape for each of its values, as `warplens "
+              "sweep --param-range NAME=start:end:step` does.");
+  if (app.sweep.param.empty())
+    return;
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  ui::input_text("values", app.sweep.param_values.data(), app.sweep.param_values.size());
+  help_marker("start:end:step or a comma-separated list, within the parameter's range");
+}
+
 void draw_controls(App& app) {
   ImGui::PushItemWidth(ImGui::GetFontSize() * 8);
   if (ui::input_text("block x", app.sweep.x_sides.data(), app.sweep.x_sides.size()))
@@ -52,6 +82,7 @@ void draw_controls(App& app) {
   if (ui::input_text("block y", app.sweep.y_sides.data(), app.sweep.y_sides.size()))
     app.sweep.sides_typed = true;
   ImGui::PopItemWidth();
+  draw_param_axis(app);
   if (ui::button("Model sweep"))
     app.model_sweep_now();
   if (ImGui::IsItemHovered())
@@ -103,6 +134,36 @@ void draw_metric_choice(App& app, const SweepData& data) {
   }
 }
 
+// The sweep's parameters and the ones on screen agree, but for the axes the sweep varies.
+bool same_unswept_params(const Params& swept, const Params& shown, const ChartAxes& axes) {
+  for (const auto& [name, value] : swept)
+    if (name != axes.x && name != axes.y &&
+        std::find(axes.held.begin(), axes.held.end(), name) == axes.held.end() &&
+        (!shown.contains(name) || shown.at(name) != value))
+      return false;
+  return true;
+}
+
+// "block z=1" or "stride=1, block z=2": the held axes at the first point's values.
+std::string held_values(const SweepData& data, const ChartAxes& axes) {
+  std::string text;
+  for (const std::string& axis : axes.held)
+    text += (text.empty() ? "" : ", ") + axis_title(axis) + "=" +
+            std::to_string(axis_value(data.points.front(), axis));
+  return text;
+}
+
+// A clicked point into the Launch panel (its block, and its values of the swept parameters) and
+// run.
+void load_point(App& app, const SweepPoint& point, const SweepData& data) {
+  if (const KernelDesc* kernel = app.kernel(); kernel && kernel->id == data.kernel_id)
+    for (const auto& [name, value] : point.params)
+      if (app.params.contains(name) && app.params.at(name) != value)
+        app.set_param(name, value);
+  app.set_block(point.block);
+  app.run();
+}
+
 } // namespace
 
 void draw_sweep(App& app) {
@@ -112,31 +173,36 @@ void draw_sweep(App& app) {
     return;
   }
   const SweepData& data = *app.sweep.data;
+  const ChartAxes axes = chart_axes(data);
   note_text(data.origin + ": " + data.kernel_id + ", " + std::to_string(data.points.size()) +
-            " shapes");
+            " points");
   if (const KernelDesc* kernel = app.kernel();
-      kernel && data.kernel_id == kernel->id && !data.params.empty() && data.params != app.params)
+      kernel && data.kernel_id == kernel->id && !data.params.empty() &&
+      !same_unswept_params(data.params, app.params, axes))
     recorded_text("This sweep ran with " + format_params(*kernel, data.params) +
                   ", not the parameters on screen: "
                   "Model sweep (or Measure sweep) again for them.");
+  if (!axes.held.empty())
+    recorded_text("This sweep varies along " + std::to_string(2 + axes.held.size()) +
+                  " axes; the chart shows " + axis_title(axes.x) + " and " + axis_title(axes.y) +
+                  " where " + held_values(data, axes) + " (Export CSV has every point).");
   const auto allowed = std::find_if(data.points.begin(), data.points.end(),
                                     [](const SweepPoint& p) { return p.result; });
   if (allowed == data.points.end()) {
-    error_text(data.points.empty() ? std::string("The sweep has no shapes.")
-                                   : "The kernel refused every shape of this sweep; the first: " +
-                                         format_block(data.points.front().block) + ": " +
+    error_text(data.points.empty() ? std::string("The sweep has no points.")
+                                   : "The kernel refused every point of this sweep; the first: " +
+                                         point_name(data.points.front(), axes) + ": " +
                                          data.points.front().refused);
     return;
   }
   draw_metric_choice(app, data);
+  const SweepPoint current{app.block(), "", std::nullopt, app.params};
   const SweepPoint* clicked =
-      one_row(data) ? line_chart(data, app.sweep.metric, app.block()) : nullptr;
-  if (const SweepPoint* cell = heatmap(data, app.sweep.metric, app.block()))
+      axes.y.empty() ? line_chart(data, axes, app.sweep.metric, current) : nullptr;
+  if (const SweepPoint* cell = heatmap(data, axes, app.sweep.metric, current))
     clicked = cell;
-  if (clicked) {
-    app.set_block(clicked->block);
-    app.run();
-  }
+  if (clicked)
+    load_point(app, *clicked, data);
 }
 
 } // namespace wl::viz

@@ -116,6 +116,8 @@ json sweep_figures(const App& app) {
   json sweep = {{"x_sides", app.sweep.x_sides.data()},
                 {"y_sides", app.sweep.y_sides.data()},
                 {"metric", figure_label(*app.sweep.metric)},
+                {"param", app.sweep.param},
+                {"param_values", app.sweep.param_values.data()},
                 {"problem", app.sweep.problem},
                 {"running", app.sweep.running}};
   if (!app.sweep.data)
@@ -127,7 +129,9 @@ json sweep_figures(const App& app) {
   int allowed = 0;
   for (const SweepPoint& p : data.points)
     allowed += p.result ? 1 : 0;
+  const ChartAxes axes = chart_axes(data);
   sweep.update({{"kernel", data.kernel_id},
+                {"axes", {{"x", axes.x}, {"y", axes.y}, {"held", axes.held}}},
                 {"origin", data.origin},
                 {"measured", data.measured},
                 {"points", data.points.size()},

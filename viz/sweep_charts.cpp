@@ -62,13 +62,22 @@ void legend_entry(Sample sample, ImU32 colour, const std::string& meaning, bool 
   ImGui::TextUnformatted(meaning.c_str());
 }
 
-// "3 of 32 shapes not allowed" under a chart, so refused shapes are counted, not only drawn.
-void refused_count(const std::vector<SweepPoint>& points) {
+// "3 of 32 points not allowed" under a chart, so refused points are counted, not only drawn.
+void refused_count(const std::vector<const SweepPoint*>& points) {
   const auto refused =
-      std::count_if(points.begin(), points.end(), [](const SweepPoint& p) { return !p.result; });
+      std::count_if(points.begin(), points.end(), [](const SweepPoint* p) { return !p->result; });
   if (refused > 0)
     note_text(std::to_string(refused) + " of " + std::to_string(points.size()) +
-              " shapes not allowed for this kernel (hover one for why).");
+              " points not allowed for this kernel (hover one for why).");
+}
+
+// The point is the launch on screen: its block and, where it knows them, its parameters.
+bool is_current(const SweepPoint& p, const SweepPoint& current) {
+  return p.block == current.block &&
+         std::all_of(p.params.begin(), p.params.end(), [&](const auto& param) {
+           const auto shown = current.params.find(param.first);
+           return shown == current.params.end() || shown->second == param.second;
+         });
 }
 
 struct Range {
@@ -87,10 +96,10 @@ std::optional<double> colour_value(const SweepPoint& p, SweepMetric metric) {
   return v;
 }
 
-Range value_range(const std::vector<SweepPoint>& points, SweepMetric metric) {
+Range value_range(const std::vector<const SweepPoint*>& points, SweepMetric metric) {
   Range r;
-  for (const SweepPoint& p : points)
-    if (const std::optional<double> v = colour_value(p, metric)) {
+  for (const SweepPoint* p : points)
+    if (const std::optional<double> v = colour_value(*p, metric)) {
       r.low = r.empty ? *v : std::min(r.low, *v);
       r.high = r.empty ? *v : std::max(r.high, *v);
       r.empty = false;
@@ -111,8 +120,13 @@ ImU32 heat(double value, const Range& range, SweepMetric metric) {
   return ImColor::HSV(static_cast<float>(0.33 * std::clamp(t, 0.0, 1.0)), 0.65f, 0.8f);
 }
 
-std::string cell_tooltip(const SweepPoint& p, SweepMetric metric, bool tied) {
-  std::string text = "block " + format_block(p.block);
+std::string cell_tooltip(const SweepPoint& p, const ChartAxes& axes, SweepMetric metric,
+                         bool tied) {
+  std::string text = point_name(p, axes);
+  if (!axes.x.starts_with("block.") || (!axes.y.empty() && !axes.y.starts_with("block.")))
+    text += " (block " + format_block(p.block) + ")";
+  else
+    text = "block " + text;
   if (!p.result)
     return text + ": not allowed: " + p.refused;
   const std::optional<double> v = figure_value(*metric, *p.result);
@@ -123,15 +137,19 @@ std::string cell_tooltip(const SweepPoint& p, SweepMetric metric, bool tied) {
     text += "; noise " + format_number(100 * p.result->timing->noise, 2) + " %";
   if (tied)
     text += "; tied with the best within the measured noise";
-  return text + "\nClick to load this shape.";
+  return text + "\nClick to load this point.";
 }
 
-std::vector<int> distinct(const std::vector<SweepPoint>& points, int BlockShape::*side) {
-  std::vector<int> sides;
-  for (const SweepPoint& p : points)
-    if (std::find(sides.begin(), sides.end(), p.block.*side) == sides.end())
-      sides.push_back(p.block.*side);
-  return sides;
+// The values the points take on an axis, in the order met; one 0 for no axis (a single row).
+std::vector<std::int64_t> distinct(const std::vector<const SweepPoint*>& points,
+                                   const std::string& axis) {
+  std::vector<std::int64_t> values;
+  for (const SweepPoint* p : points) {
+    const std::int64_t v = axis.empty() ? 0 : axis_value(*p, axis);
+    if (std::find(values.begin(), values.end(), v) == values.end())
+      values.push_back(v);
+  }
+  return values;
 }
 
 // The legend: a colour bar from best to worst with the figure's values at both ends.
@@ -166,20 +184,22 @@ void colour_bar(const Range& range, SweepMetric metric, bool measured) {
 
 } // namespace
 
-bool one_row(const SweepData& data) {
-  return distinct(data.points, &BlockShape::y).size() == 1 &&
-         distinct(data.points, &BlockShape::z).size() == 1;
-}
-
-// A row per block y, a column per block x; a 1D sweep is one row. Each cell is a button a person
-// (or a script, by its block "16x8") clicks to load that shape. Returns the clicked point.
-const SweepPoint* heatmap(const SweepData& data, SweepMetric metric, const BlockShape& current) {
-  const std::vector<SweepPoint>& points = data.points;
-  const std::vector<int> xs = distinct(points, &BlockShape::x),
-                         ys = distinct(points, &BlockShape::y);
+// A row per value of the y axis, a column per value of the x axis; a 1D sweep is one row. Each
+// cell is a button a person (or a script, by its point_name, "16x8") clicks to load that point.
+// Returns the clicked point.
+const SweepPoint* heatmap(const SweepData& data, const ChartAxes& axes, SweepMetric metric,
+                          const SweepPoint& current) {
+  const std::vector<const SweepPoint*> points = charted_points(data, axes);
+  const std::vector<std::int64_t> xs = distinct(points, axes.x), ys = distinct(points, axes.y);
   const Range range = value_range(points, metric);
   const std::vector<bool> tied = tied_with_best(points, metric);
-  const float label = ImGui::GetFontSize() * 3;
+  const auto row_label = [&](std::int64_t y) {
+    return axes.y.empty() ? std::string()
+                          : (axes.y == "block.y" ? "y" : axis_title(axes.y)) + " " + std::to_string(y);
+  };
+  float label = ImGui::GetFontSize() * 3;
+  for (std::int64_t y : ys)
+    label = std::max(label, ImGui::CalcTextSize(row_label(y).c_str()).x + ImGui::GetFontSize() / 2);
   const float cell = std::clamp(
       (ImGui::GetContentRegionAvail().x - label) / static_cast<float>(xs.size()), 6.0f, 48.0f);
   ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -188,22 +208,22 @@ const SweepPoint* heatmap(const SweepData& data, SweepMetric metric, const Block
               edge = ImGui::GetColorU32(ImGuiCol_Border), text = ImGui::GetColorU32(ImGuiCol_Text);
   const SweepPoint* clicked = nullptr;
   for (std::size_t row = 0; row < ys.size(); ++row)
-    draw->AddText(ImVec2(origin.x, origin.y + cell * row + 2), text,
-                  ("y " + std::to_string(ys[row])).c_str());
+    draw->AddText(ImVec2(origin.x, origin.y + cell * row + 2), text, row_label(ys[row]).c_str());
   for (std::size_t i = 0; i < points.size(); ++i) {
-    const SweepPoint& p = points[i];
-    const auto col = std::find(xs.begin(), xs.end(), p.block.x) - xs.begin();
-    const auto row = std::find(ys.begin(), ys.end(), p.block.y) - ys.begin();
+    const SweepPoint& p = *points[i];
+    const auto col = std::find(xs.begin(), xs.end(), axis_value(p, axes.x)) - xs.begin();
+    const auto row =
+        std::find(ys.begin(), ys.end(), axes.y.empty() ? 0 : axis_value(p, axes.y)) - ys.begin();
     const ImVec2 min(origin.x + label + cell * col, origin.y + cell * row),
         max(min.x + cell - 1, min.y + cell - 1);
     ImGui::SetCursorScreenPos(min);
-    const std::string name = format_block(p.block);
+    const std::string name = point_name(p, axes);
     // A button per cell: hover and clicks respect what lies above it (an open combo's list).
     if (ImGui::InvisibleButton(("##cell" + name).c_str(), ImVec2(cell - 1, cell - 1)) && p.result)
       clicked = &p;
     note_last_item(name, ControlKind::cell);
     if (ImGui::IsItemHovered())
-      hover_text(cell_tooltip(p, metric, tied[i]));
+      hover_text(cell_tooltip(p, axes, metric, tied[i]));
     const std::optional<double> v = colour_value(p, metric);
     if (v) {
       draw->AddRectFilled(min, max, heat(*v, range, metric));
@@ -221,19 +241,21 @@ const SweepPoint* heatmap(const SweepData& data, SweepMetric metric, const Block
     if (!p.result)
       draw->AddLine(min, max, edge); // struck out: not allowed
     draw->AddRect(min, max, tied[i] ? kTiedOutline : edge, 0, 0, tied[i] ? 2.0f : 1.0f);
-    if (p.block == current)
+    if (is_current(p, current))
       draw->AddRect(ImVec2(min.x - 1, min.y - 1), ImVec2(max.x + 1, max.y + 1), kCurrentOutline, 0,
                     0, 3);
   }
   ImGui::SetCursorScreenPos(origin);
   ImGui::Dummy(ImVec2(label + cell * xs.size(), cell * ys.size()));
-  // The x sides under the columns, as many as fit.
+  // The x values under the columns, as many as fit, and the axis named after them.
   const ImVec2 under = ImGui::GetCursorScreenPos();
   const int every = std::max(1, static_cast<int>(ImGui::GetFontSize() * 3 / cell));
   for (std::size_t col = 0; col < xs.size(); col += every)
     draw->AddText(ImVec2(under.x + label + cell * col, under.y), text,
                   std::to_string(xs[col]).c_str());
   ImGui::Dummy(ImVec2(0, ImGui::GetFontSize()));
+  note_text("Columns: " + axis_title(axes.x) +
+            (axes.y.empty() ? std::string() : "; rows: " + axis_title(axes.y)) + ".");
   if (!range.empty)
     colour_bar(range, metric, data.measured);
   refused_count(points);
@@ -275,15 +297,15 @@ int decimals_of(double step) {
 
 } // namespace
 
-// A 1D sweep as a line over block x: the x axis in threads at the blocks' own positions (not by
-// index), the y axis with its figure, unit and values, the current launch marked, refused shapes
-// as gaps, each point's values on hover; the noise of measured points as a band.
-const SweepPoint* line_chart(const SweepData& data, SweepMetric metric, const BlockShape& current) {
-  std::vector<const SweepPoint*> points;
-  for (const SweepPoint& p : data.points)
-    points.push_back(&p);
+// A 1D sweep as a line over its x axis: the values at their own positions (not by index), the y
+// axis with its figure, unit and values, the current launch marked, refused points as gaps, each
+// point's values on hover; the noise of measured points as a band.
+const SweepPoint* line_chart(const SweepData& data, const ChartAxes& axes, SweepMetric metric,
+                             const SweepPoint& current) {
+  std::vector<const SweepPoint*> points = charted_points(data, axes);
+  const auto x_of = [&](const SweepPoint& p) { return axis_value(p, axes.x); };
   std::sort(points.begin(), points.end(),
-            [](const SweepPoint* a, const SweepPoint* b) { return a->block.x < b->block.x; });
+            [&](const SweepPoint* a, const SweepPoint* b) { return x_of(*a) < x_of(*b); });
   Range range; // the figure's own values, not their ratio to the ideal
   for (const SweepPoint* p : points)
     if (const std::optional<double> v =
@@ -296,8 +318,8 @@ const SweepPoint* line_chart(const SweepData& data, SweepMetric metric, const Bl
     return nullptr;
   const auto [low, step] = round_axis(std::min(0.0, range.low), range.high);
   const double high = low + 4 * step;
-  const double x_low = points.front()->block.x,
-               x_high = std::max(x_low + 1, double(points.back()->block.x));
+  const double x_low = static_cast<double>(x_of(*points.front())),
+               x_high = std::max(x_low + 1, static_cast<double>(x_of(*points.back())));
   const float font = ImGui::GetFontSize(), axis = font * 4.5f;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float width = std::max(font * 10, ImGui::GetContentRegionAvail().x - axis - font);
@@ -305,9 +327,10 @@ const SweepPoint* line_chart(const SweepData& data, SweepMetric metric, const Bl
   const ImVec2 plot(origin.x + axis, origin.y + font * 0.5f);
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), grid = ImGui::GetColorU32(ImGuiCol_Border);
-  // Sides spanning 16x or more (32 to 1024 threads) on a log scale, where doubling the block is
-  // one step: on a linear one the small blocks crowd into a corner.
-  const bool log_scale = x_high / x_low >= 16;
+  // Values spanning 16x or more (32 to 1024 threads) on a log scale, where doubling the block is
+  // one step: on a linear one the small blocks crowd into a corner. Only for positive values (a
+  // pad of 0 has no logarithm).
+  const bool log_scale = x_low > 0 && x_high / x_low >= 16;
   const auto x_at = [&](double x) {
     const double t = log_scale ? std::log2(x / x_low) / std::log2(x_high / x_low)
                                : (x - x_low) / (x_high - x_low);
@@ -325,13 +348,13 @@ const SweepPoint* line_chart(const SweepData& data, SweepMetric metric, const Bl
   // x ticks at the swept sides, inside the plot: a label only where it clears the one before and
   // the last side's, which is always written (sides such as 32, 64, 128, ... crowd at the left).
   const auto tick_left = [&](const SweepPoint& p) {
-    const float label = ImGui::CalcTextSize(std::to_string(p.block.x).c_str()).x;
-    return std::min(x_at(p.block.x) - label / 2, plot.x + width - label);
+    const float label = ImGui::CalcTextSize(std::to_string(x_of(p)).c_str()).x;
+    return std::min(x_at(static_cast<double>(x_of(p))) - label / 2, plot.x + width - label);
   };
   const float gap = font / 2, last_left = tick_left(*points.back());
   float clear_from = plot.x - font;
   for (const SweepPoint* p : points) {
-    const std::string side = std::to_string(p->block.x);
+    const std::string side = std::to_string(x_of(*p));
     const float x = tick_left(*p), right = x + ImGui::CalcTextSize(side.c_str()).x;
     const bool last = p == points.back();
     if (x < clear_from || (!last && right + gap > last_left))
@@ -348,7 +371,7 @@ const SweepPoint* line_chart(const SweepData& data, SweepMetric metric, const Bl
       have_previous = false; // a refused shape is a gap
       continue;
     }
-    const ImVec2 at(x_at(p->block.x), y_at(*v));
+    const ImVec2 at(x_at(static_cast<double>(x_of(*p))), y_at(*v));
     if (p->result->timing && carries_noise(metric)) {
       const double spread = *v * p->result->timing->noise;
       draw->AddRectFilled(ImVec2(at.x - 3, y_at(*v + spread)), ImVec2(at.x + 3, y_at(*v - spread)),
@@ -356,23 +379,27 @@ const SweepPoint* line_chart(const SweepData& data, SweepMetric metric, const Bl
     }
     if (have_previous)
       draw->AddLine(previous, at, kLine, 2);
-    draw->AddCircleFilled(at, p->block == current ? 5.0f : 3.0f,
-                          p->block == current ? kCurrentPoint : kLine);
+    draw->AddCircleFilled(at, is_current(*p, current) ? 5.0f : 3.0f,
+                          is_current(*p, current) ? kCurrentPoint : kLine);
     previous = at;
     have_previous = true;
     ImGui::SetCursorScreenPos(ImVec2(at.x - 5, at.y - 5));
-    if (ImGui::InvisibleButton(("##point" + format_block(p->block)).c_str(), ImVec2(10, 10)))
+    if (ImGui::InvisibleButton(("##point" + point_name(*p, axes)).c_str(), ImVec2(10, 10)))
       clicked = p;
     if (ImGui::IsItemHovered())
-      hover_text(cell_tooltip(*p, metric, false));
+      hover_text(cell_tooltip(*p, axes, metric, false));
   }
   ImGui::SetCursorScreenPos(origin);
   ImGui::Dummy(ImVec2(axis + width, height + font * 2));
-  note_text(figure_label(*metric) + " against block x (threads" +
-            (log_scale ? ", log scale)" : ")"));
+  const bool threads = axes.x.starts_with("block.");
+  note_text(figure_label(*metric) + " against " + axis_title(axes.x) +
+            (threads && log_scale ? " (threads, log scale)"
+             : threads            ? " (threads)"
+             : log_scale          ? " (log scale)"
+                                  : ""));
   legend_entry(Sample::dot, kCurrentPoint, "the launch on screen", true);
   if (std::any_of(points.begin(), points.end(), [](const SweepPoint* p) { return !p->result; }))
-    legend_entry(Sample::gap, kLine, "a gap: shapes not allowed (counted under the cells)", false);
+    legend_entry(Sample::gap, kLine, "a gap: points not allowed (counted under the cells)", false);
   return clicked;
 }
 

@@ -1,9 +1,11 @@
 #include "sweep_view.h"
 
 #include "assets.h"
+#include "block_text.h"
 #include "engine.h"
 #include "error.h"
 #include "kernel_request.h"
+#include "registry.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -37,25 +39,26 @@ std::vector<SweepMetric> offered_metrics(const SweepData& data) {
   return offered;
 }
 
-SweepData model_sweep(const KernelDesc& kernel, const Params& params,
-                      const std::vector<BlockShape>& shapes, const Arch& arch) {
+SweepData model_sweep(const KernelDesc& kernel, const Params& params, const SweepGrid& grid,
+                      const Arch& arch) {
   SweepData data;
   data.origin = "model, " + arch.id;
   data.kernel_id = kernel.id;
   data.params = params;
-  for (const BlockShape& block : shapes) {
-    SweepPoint point{block, "", std::nullopt};
-    try {
-      const KernelRequest request{&kernel, params, block};
-      check_kernel_request(request);
-      check_block_fits(arch, block);
-      point.result =
-          model_kernel(request, arch, ModelBudget{3000}); // a sweep's budget, as the CLI's
-    } catch (const UsageError& e) {
-      point.refused = e.what();
+  for (const Params& set : param_sets(params, grid))
+    for (const BlockShape& block : grid.shapes) {
+      SweepPoint point{block, "", std::nullopt, set};
+      try {
+        const KernelRequest request{&kernel, set, block};
+        check_kernel_request(request);
+        check_block_fits(arch, block);
+        point.result =
+            model_kernel(request, arch, ModelBudget{3000}); // a sweep's budget, as the CLI's
+      } catch (const UsageError& e) {
+        point.refused = e.what();
+      }
+      data.points.push_back(std::move(point));
     }
-    data.points.push_back(std::move(point));
-  }
   return data;
 }
 
@@ -63,7 +66,7 @@ SweepData load_sweep(const std::filesystem::path& file) {
   const nlohmann::json list = read_json_file(file, "sweep");
   SweepData data;
   try {
-    data.points = sweep_points_from_json(list);
+    data.points = sweep_file_points(list, "");
   } catch (const UsageError& e) {
     throw UsageError(file.string() + ": " + e.what());
   }
@@ -81,22 +84,61 @@ SweepData load_sweep(const std::filesystem::path& file) {
   return data;
 }
 
-std::vector<bool> tied_with_best(const std::vector<SweepPoint>& points, SweepMetric metric) {
+ChartAxes chart_axes(const SweepData& data) {
+  std::vector<std::string> order;
+  if (const KernelDesc* kernel = find_kernel(data.kernel_id))
+    for (const ParamSpec& spec : kernel->params)
+      order.push_back(spec.name);
+  std::vector<std::string> varying = varying_axes(data.points, order);
+  ChartAxes axes;
+  axes.x = varying.empty() ? "block.x" : varying[0];
+  if (varying.size() > 1)
+    axes.y = varying[1];
+  if (varying.size() > 2)
+    axes.held.assign(varying.begin() + 2, varying.end());
+  return axes;
+}
+
+std::vector<const SweepPoint*> charted_points(const SweepData& data, const ChartAxes& axes) {
+  std::vector<const SweepPoint*> points;
+  for (const SweepPoint& p : data.points)
+    if (std::all_of(axes.held.begin(), axes.held.end(), [&](const std::string& axis) {
+          return axis_value(p, axis) == axis_value(data.points.front(), axis);
+        }))
+      points.push_back(&p);
+  return points;
+}
+
+std::string axis_title(const std::string& axis) {
+  return axis.starts_with("block.") ? "block " + axis.substr(6) : axis;
+}
+
+std::string point_name(const SweepPoint& point, const ChartAxes& axes) {
+  if (axes.x.starts_with("block.") && (axes.y.empty() || axes.y.starts_with("block.")))
+    return format_block(point.block);
+  std::string name = axis_title(axes.x) + "=" + std::to_string(axis_value(point, axes.x));
+  if (!axes.y.empty())
+    name += ", " + axis_title(axes.y) + "=" + std::to_string(axis_value(point, axes.y));
+  return name;
+}
+
+std::vector<bool> tied_with_best(const std::vector<const SweepPoint*>& points,
+                                 SweepMetric metric) {
   std::vector<bool> tied(points.size(), false);
   if (!carries_noise(metric))
     return tied;
   const SweepPoint* best = nullptr;
-  for (const SweepPoint& p : points)
-    if (p.result && p.result->timing &&
-        (!best || p.result->timing->median_ms < best->result->timing->median_ms))
-      best = &p;
+  for (const SweepPoint* p : points)
+    if (p->result && p->result->timing &&
+        (!best || p->result->timing->median_ms < best->result->timing->median_ms))
+      best = p;
   if (!best)
     return tied;
   const TimingStats& b = *best->result->timing;
   for (std::size_t i = 0; i < points.size(); ++i) {
-    if (!points[i].result || !points[i].result->timing || &points[i] == best)
+    if (!points[i]->result || !points[i]->result->timing || points[i] == best)
       continue;
-    const TimingStats& t = *points[i].result->timing;
+    const TimingStats& t = *points[i]->result->timing;
     const double noise = std::max(b.noise * b.median_ms, t.noise * t.median_ms);
     tied[i] = t.median_ms - b.median_ms <= noise;
   }

@@ -38,15 +38,33 @@ struct SweepData {
 // The figures a sweep has for at least one shape: what its "colour by" list offers.
 std::vector<SweepMetric> offered_metrics(const SweepData& data);
 
-// The models for every shape on `arch`; a shape the kernel refuses carries the reason.
-SweepData model_sweep(const KernelDesc& kernel, const Params& params,
-                      const std::vector<BlockShape>& shapes, const Arch& arch);
+// The models for every point of the grid on `arch`; a point the kernel refuses carries the reason.
+// Throws UsageError for a grid with too many points.
+SweepData model_sweep(const KernelDesc& kernel, const Params& params, const SweepGrid& grid,
+                      const Arch& arch);
 // A sweep written by `warplens sweep --json`. Throws UsageError naming the file and the problem.
 SweepData load_sweep(const std::filesystem::path& file);
 
-// Per point: within the noise of the best shape's time (|t - best| <= the larger of the two
+// The axes a sweep is charted over: the first two along which its points differ (block x, y, z,
+// then the kernel's parameters in their order); y is empty for a sweep that varies along one (a
+// line). Any further axis is held at the first point's value: the chart shows that slice.
+struct ChartAxes {
+  std::string x, y;
+  std::vector<std::string> held;
+};
+ChartAxes chart_axes(const SweepData& data);
+// The points the chart shows: every one, or the slice where each held axis has the first point's
+// value.
+std::vector<const SweepPoint*> charted_points(const SweepData& data, const ChartAxes& axes);
+// "block x", "stride": an axis as the panel writes it.
+std::string axis_title(const std::string& axis);
+// A point as the chart names it (a script clicks it by this name): "16x8" where only block sides
+// vary, else its values on the axes, "stride=4" or "block x=256, stride=4".
+std::string point_name(const SweepPoint& point, const ChartAxes& axes);
+
+// Per point: within the noise of the best point's time (|t - best| <= the larger of the two
 // noises x their times), so the heatmap marks it tied rather than ranked. All false for figures
 // that carry no noise.
-std::vector<bool> tied_with_best(const std::vector<SweepPoint>& points, SweepMetric metric);
+std::vector<bool> tied_with_best(const std::vector<const SweepPoint*>& points, SweepMetric metric);
 
 } // namespace wl::viz

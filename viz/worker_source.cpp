@@ -26,22 +26,23 @@ void WorkerSource::send(const Submitted& submitted) {
   m_newest = m_client.submit(std::move(r));
 }
 
-void WorkerSource::submit_sweep(const KernelRequest& request, const std::vector<BlockShape>& shapes,
+void WorkerSource::submit_sweep(const KernelRequest& request, const SweepGrid& grid,
                                 const Arch& arch) {
   if (!m_model_reason.empty()) { // no GPU there: the models, here
     m_modelled_sweep = SourceUpdate{
-        std::nullopt, "", model_sweep(*request.kernel, request.params, shapes, arch), true};
+        std::nullopt, "", model_sweep(*request.kernel, request.params, grid, arch), true};
     return;
   }
   WorkerRequest r;
   r.type = RequestType::sweep;
   r.kernel_id = request.kernel->id;
   r.params = request.params;
-  r.shapes = shapes;
+  r.shapes = grid.shapes;
+  r.param_axes = grid.param_axes;
   r.max_seconds = m_options.sweep_seconds;
   r.metrics = m_options.run_metrics;
   r.max_evaluations = 3000; // a sweep's model budget, as the CLI's
-  m_sweep = Sweep{request, shapes, arch};
+  m_sweep = Sweep{request, grid, arch};
   m_sweep_id = m_client.submit(std::move(r));
 }
 
@@ -81,7 +82,7 @@ std::optional<SourceUpdate> WorkerSource::poll_sweep() {
     m_model_reason = answer->error;
     return SourceUpdate{
         std::nullopt, "",
-        model_sweep(*sweep.request.kernel, sweep.request.params, sweep.shapes, sweep.arch), true};
+        model_sweep(*sweep.request.kernel, sweep.request.params, sweep.grid, sweep.arch), true};
   }
   return SourceUpdate{std::nullopt, answer->error, std::nullopt, true};
 }

@@ -32,7 +32,7 @@ public:
   std::optional<SourceUpdate> poll() override;
   bool busy() const override;
   std::string mode() const override;
-  void submit_sweep(const KernelRequest& request, const std::vector<BlockShape>& shapes,
+  void submit_sweep(const KernelRequest& request, const SweepGrid& grid,
                     const Arch& arch) override;
   std::pair<int, int> sweep_progress() const override;
   void cancel_sweep() override;
@@ -50,7 +50,7 @@ private:
   std::optional<SourceUpdate> poll_sweep();
   struct Sweep {
     KernelRequest request;
-    std::vector<BlockShape> shapes;
+    SweepGrid grid;
     Arch arch;
   };
 

@@ -141,7 +141,7 @@ int record(const std::string& path) {
     EngineOptions options;
     options.metrics = "default";
     options.timing.max_seconds = 0.2;
-    const SweepRun sweep = run_sweep(kernel, request.params, shapes, options, nullptr);
+    const SweepRun sweep = run_sweep(kernel, request.params, SweepGrid{shapes, {}}, options, nullptr);
     int recorded = 0;
     for (const SweepPoint& point : sweep.points) {
       if (!point.result || !point.result->verification || !point.result->verification->passed)
@@ -182,7 +182,7 @@ int launches(const std::string& id, int start, int end, int step) {
   std::vector<BlockShape> shapes{BlockShape{start + 1, 1, 1}};
   for (int x = start; x <= end; x += step)
     shapes.push_back(BlockShape{x, 1, 1});
-  run_sweep(*kernel, request.params, shapes, options, nullptr);
+  run_sweep(*kernel, request.params, SweepGrid{shapes, {}}, options, nullptr);
   return 0;
 }
 

@@ -16,7 +16,10 @@ void show(const wl::viz::SweepData& sweep) {
         wl::figure_value(*metric, *point.result);
         wl::viz::sweep_ideal(*point.result, metric);
       }
-    wl::viz::tied_with_best(sweep.points, metric);
+    const wl::viz::ChartAxes axes = wl::viz::chart_axes(sweep);
+    for (const wl::SweepPoint* point : wl::viz::charted_points(sweep, axes))
+      wl::viz::point_name(*point, axes);
+    wl::viz::tied_with_best(wl::viz::charted_points(sweep, axes), metric);
   }
   wl::sweep_csv(sweep.points);
 }

@@ -6,6 +6,7 @@
 #include "counter_comparison.h"
 #include "engine.h"
 #include "error.h"
+#include "figures.h"
 #include "gpu_test_support.h"
 #include "kernel_request.h"
 #include "sweep.h"
@@ -91,7 +92,7 @@ TEST(Counters, ASweepMeasuresEveryAllowedShapeAndRefusesTheRest) {
   const KernelRequest request = resolve_kernel_request("vec_add/scalar", {}, "65536", "");
   const std::vector<BlockShape> shapes = {{32, 1, 1}, {96, 1, 1}, {2048, 1, 1}, {1024, 1, 1}};
   int progress_calls = 0;
-  const SweepRun sweep = run_sweep(*request.kernel, request.params, shapes, quick("default"),
+  const SweepRun sweep = run_sweep(*request.kernel, request.params, SweepGrid{shapes, {}}, quick("default"),
                                    [&](int, int total, const SweepPoint&) {
                                      ++progress_calls;
                                      EXPECT_EQ(total, 4);
@@ -116,6 +117,40 @@ TEST(Counters, ASweepMeasuresEveryAllowedShapeAndRefusesTheRest) {
   EXPECT_NE(csv.find("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), std::string::npos)
       << "ncu names as columns";
   EXPECT_NE(csv.find("refused"), std::string::npos);
+}
+
+// The coalescing lesson's chart: one sweep over stride, each point on its own session (its own
+// inputs and reference), verified and counted; a value the kernel's check refuses for these
+// sizes is listed, not run.
+TEST(Counters, ASweepOverAParameterMeasuresEachValueOnItsOwnSession) {
+  if (!have_gpu())
+    GTEST_SKIP() << "no GPU";
+  const KernelRequest request = resolve_kernel_request("coalescing/stride", {"n=1048576"}, "", "");
+  const SweepGrid grid{{{128, 1, 1}, {256, 1, 1}}, {ParamAxis{"stride", {1, 2, 8, 32}}}};
+  const SweepRun sweep = run_sweep(*request.kernel, request.params, grid, quick("default"), nullptr);
+  ASSERT_EQ(sweep.points.size(), 8u);
+  EXPECT_EQ(sweep.sessions, 4);
+  for (std::size_t i = 0; i < sweep.points.size(); ++i) {
+    const SweepPoint& p = sweep.points[i];
+    EXPECT_EQ(p.params.at("stride"), grid.param_axes[0].values[i / 2]) << "blocks fastest";
+    EXPECT_EQ(p.block.x, i % 2 ? 256 : 128);
+    ASSERT_TRUE(p.result) << p.refused;
+    EXPECT_EQ(p.result->params.at("stride"), p.params.at("stride"));
+    ASSERT_TRUE(p.result->verification);
+    EXPECT_TRUE(p.result->verification->passed) << p.result->verification->first_failure;
+    ASSERT_TRUE(p.result->counters);
+    if (!p.result->counters->available)
+      GTEST_SKIP() << p.result->counters->reason;
+    const std::optional<double> measured = figure("sectors_per_request").measured(*p.result);
+    const std::optional<double> predicted = figure("sectors_per_request").predicted(*p.result);
+    ASSERT_TRUE(measured && predicted);
+    EXPECT_NEAR(*measured, *predicted, 0.01 * *predicted) << "stride " << p.params.at("stride");
+  }
+  const double first = *figure("sectors_per_request").measured(*sweep.points[0].result);
+  const double last = *figure("sectors_per_request").measured(*sweep.points[6].result);
+  EXPECT_GT(last, 7 * first) << "stride 32 fetches a sector per lane, stride 1 four per warp";
+  EXPECT_NE(sweep_csv(sweep.points).find("block_x,block_y,block_z,n,stride,width,status"),
+            std::string::npos);
 }
 
 TEST(Counters, AnUnknownMetricIsRefusedBeforeAnyWork) {

@@ -12,7 +12,7 @@ namespace {
 struct RecordingSource : ResultSource {
   std::vector<KernelRequest> sent;
   void submit(const KernelRequest& request, const Arch&, bool) override { sent.push_back(request); }
-  void submit_sweep(const KernelRequest&, const std::vector<BlockShape>&, const Arch&) override {}
+  void submit_sweep(const KernelRequest&, const SweepGrid&, const Arch&) override {}
   std::optional<SourceUpdate> poll() override { return std::nullopt; }
   bool busy() const override { return false; }
   std::string mode() const override { return "recording"; }

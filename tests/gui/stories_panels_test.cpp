@@ -211,7 +211,7 @@ TEST(StorySweep, A1DSweepCountsTheShapesItRefused) {
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const json a = story.sidecar("a");
   EXPECT_EQ(a["shown"]["sweep"]["allowed"], 6);
-  EXPECT_TRUE(says(a, "sweep", "2 of 8 shapes not allowed for this kernel")) << text_of(a, "sweep");
+  EXPECT_TRUE(says(a, "sweep", "2 of 8 points not allowed for this kernel")) << text_of(a, "sweep");
   EXPECT_FALSE(says(a, "sweep", "orange")) << text_of(a, "sweep");
   EXPECT_FALSE(says(a, "sweep", "Blue outline")) << text_of(a, "sweep");
   EXPECT_EQ(a["shown"]["cut_off"], json::array());
@@ -287,6 +287,64 @@ TEST(StorySweep, AnotherKernelClearsTheOldSweep) {
            "click \"softmax/naive\"\nwait\nscreenshot a.png sweep\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   EXPECT_FALSE(story.sidecar("a")["shown"]["sweep"].contains("points"));
+}
+
+// The coalescing lesson's chart, made in the panel: stride 1 to 32 at one block, coloured by
+// sectors per request; a point clicked loads that stride.
+TEST(StorySweep, AParameterSweepDrawsAFigureAgainstThatParameter) {
+  const Story story = play(
+      "window 1280x720\nclick \"coalescing/stride\"\nwait\nclick \"Sweep\"\n"
+      "set \"block x\" \"256\" in \"Sweep\"\nclick \"parameter\" in \"Sweep\"\n"
+      "click \"stride\" in \"Sweep\"\nset \"values\" \"1:32:1\" in \"Sweep\"\n"
+      "click \"Model sweep\"\nwait\nclick \"colour by\" in \"Sweep\"\n"
+      "click \"sectors per request\"\nscreenshot a.png sweep\n"
+      "click \"stride=8\" in \"Sweep\"\nwait\nscreenshot b.png\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a");
+  EXPECT_EQ(a["shown"]["sweep"]["points"], 32);
+  EXPECT_EQ(a["shown"]["sweep"]["axes"]["x"], "stride");
+  EXPECT_EQ(a["shown"]["sweep"]["axes"]["y"], "");
+  EXPECT_TRUE(says(a, "sweep", "sectors per request against stride")) << text_of(a, "sweep");
+  EXPECT_TRUE(says(a, "sweep", "Columns: stride.")) << text_of(a, "sweep");
+  EXPECT_EQ(a["shown"]["cut_off"], json::array());
+  const json b = story.sidecar("b")["configuration"];
+  EXPECT_EQ(b["params"]["stride"], 8);
+  EXPECT_EQ(b["block"], "256");
+}
+
+// The bank-conflict lesson over blocks too: pad rows against block x columns; a cell loads both.
+TEST(StorySweep, AParameterAndBlockSweepIsAHeatmapAndACellLoadsBoth) {
+  const Story story = play(
+      "click \"bank_conflicts/padded\"\nwait\nclick \"Sweep\"\n"
+      "set \"block x\" \"32,64,128,256\" in \"Sweep\"\nclick \"parameter\" in \"Sweep\"\n"
+      "click \"pad\" in \"Sweep\"\nset \"values\" \"0:8:1\" in \"Sweep\"\n"
+      "click \"Model sweep\"\nwait\nscreenshot a.png sweep\n"
+      "click \"block x=64, pad=2\" in \"Sweep\"\nwait\nscreenshot b.png\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json sweep = story.sidecar("a")["shown"]["sweep"];
+  EXPECT_EQ(sweep["points"], 36);
+  EXPECT_EQ(sweep["axes"]["x"], "block.x");
+  EXPECT_EQ(sweep["axes"]["y"], "pad");
+  EXPECT_TRUE(says(story.sidecar("a"), "sweep", "Columns: block x; rows: pad."));
+  const json b = story.sidecar("b")["configuration"];
+  EXPECT_EQ(b["params"]["pad"], 2);
+  EXPECT_EQ(b["block"], "64");
+}
+
+TEST(StorySweep, ParameterValuesOutOfRangeAreRefusedBesideTheFields) {
+  const Story story = play(
+      "click \"bank_conflicts/padded\"\nwait\nclick \"Sweep\"\n"
+      "click \"parameter\" in \"Sweep\"\nclick \"pad\" in \"Sweep\"\n"
+      "set \"values\" \"0:99:1\" in \"Sweep\"\nclick \"Model sweep\"\nscreenshot a.png sweep\n"
+      "set \"values\" \"1e999\" in \"Sweep\"\nclick \"Model sweep\"\nscreenshot b.png sweep\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a")["shown"]["sweep"];
+  EXPECT_EQ(a["problem"],
+            "pad values 'pad=0:99:1': the end 99 is too large; allowed whole numbers from 0 to 32");
+  EXPECT_FALSE(a.contains("points")) << "nothing swept";
+  EXPECT_TRUE(says(story.sidecar("a"), "sweep", "the end 99 is too large"));
+  EXPECT_NE(story.sidecar("b")["shown"]["sweep"]["problem"].get<std::string>().find("'1e999'"),
+            std::string::npos);
 }
 
 TEST(StorySweep, ExportCsvWritesIntoThePicturesFolderAndSaysWhere) {

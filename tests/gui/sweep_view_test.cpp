@@ -15,7 +15,7 @@ TEST(SweepView, AModelSweepKeepsRefusedShapesWithTheReason) {
   const KernelDesc& kernel = *find_kernel("vec_add_3d/blocks3d");
   const Arch arch = make_app("vec_add_3d/blocks3d", "h100").arch();
   const SweepData data = model_sweep(kernel, resolve_kernel_request(kernel.id, {}, "", "").params,
-                                     sweep_shapes({64, 256}, {1, 8}, {1}), arch);
+                                     SweepGrid{sweep_shapes({64, 256}, {1, 8}, {1}), {}}, arch);
   ASSERT_EQ(data.points.size(), 4u);
   EXPECT_EQ(data.origin, "model, h100");
   const SweepPoint& too_big = data.points[3]; // 256x8: 2048 threads
@@ -35,7 +35,7 @@ TEST(SweepView, AMeasuredSweepReadsBackWithItsTimesAndTies) {
   for (const SweepPoint& p : data.points)
     measured += p.result && p.result->timing && p.result->counters;
   EXPECT_EQ(measured, 23) << "256x8 is refused";
-  const std::vector<bool> tied = tied_with_best(data.points, sweep_metric("median_time"));
+  const std::vector<bool> tied = tied_with_best(charted_points(data, chart_axes(data)), sweep_metric("median_time"));
   const auto best = std::min_element(
       data.points.begin(), data.points.end(), [](const SweepPoint& a, const SweepPoint& b) {
         const double ta = a.result ? a.result->timing->median_ms : 1e30,
@@ -48,7 +48,7 @@ TEST(SweepView, AMeasuredSweepReadsBackWithItsTimesAndTies) {
       const TimingStats &t = *data.points[i].result->timing, &b = *best->result->timing;
       EXPECT_LE(t.median_ms - b.median_ms, std::max(t.noise * t.median_ms, b.noise * b.median_ms));
     }
-  EXPECT_EQ(tied_with_best(data.points, sweep_metric("registers")),
+  EXPECT_EQ(tied_with_best(charted_points(data, chart_axes(data)), sweep_metric("registers")),
             std::vector<bool>(data.points.size(), false))
       << "only timed figures carry a noise to tie within";
 }
@@ -93,17 +93,18 @@ TEST(SweepView, AModelSweepExportsAsCsvWithItsTimingCellsEmptyAndEveryColumnInEv
   const KernelDesc& kernel = *find_kernel("vec_add/scalar");
   const Arch arch = make_app("vec_add/scalar", "h100").arch();
   const SweepData data = model_sweep(kernel, resolve_kernel_request(kernel.id, {}, "", "").params,
-                                     sweep_shapes({64, 2048}, {1}, {1}), arch);
+                                     SweepGrid{sweep_shapes({64, 2048}, {1}, {1}), {}}, arch);
   const std::string csv = sweep_csv(data.points);
   std::istringstream lines(csv);
   std::string header, modelled, refused;
   std::getline(lines, header);
   std::getline(lines, modelled);
   std::getline(lines, refused);
-  EXPECT_EQ(modelled.rfind("64,1,1,modelled,,,,,,,", 0), 0u) << modelled;
+  EXPECT_EQ(header.rfind("block_x,block_y,block_z,n,status,", 0), 0u) << header;
+  EXPECT_EQ(modelled.rfind("64,1,1,16777216,modelled,,,,,,,", 0), 0u) << modelled;
   EXPECT_NE(modelled.find(",1.0000,"), std::string::npos)
       << "theoretical occupancy is there: " << modelled;
-  EXPECT_EQ(refused.rfind("2048,1,1,refused,", 0), 0u) << refused;
+  EXPECT_EQ(refused.rfind("2048,1,1,16777216,refused,", 0), 0u) << refused;
   // A spreadsheet reads columns by position: the refused row has every column too.
   const auto fields = [](const std::string& row) {
     std::size_t count = 1;

@@ -345,6 +345,12 @@ TEST(WorkerProtocol, ASweepAndItsPointsRoundTrip) {
   ASSERT_EQ(back.shapes.size(), 2u);
   EXPECT_EQ(back.shapes[1].y, 2);
   EXPECT_EQ(back.metrics, "default");
+  EXPECT_TRUE(back.param_axes.empty());
+  sweep.param_axes = {ParamAxis{"stride", {1, 2, 4}}};
+  const WorkerRequest with_axes = request_from_json(request_to_json(sweep));
+  ASSERT_EQ(with_axes.param_axes.size(), 1u);
+  EXPECT_EQ(with_axes.param_axes[0].name, "stride");
+  EXPECT_EQ(with_axes.param_axes[0].values, (std::vector<std::int64_t>{1, 2, 4}));
 
   const KernelRequest request = resolve_kernel_request("vec_add/scalar", {}, "", "256");
   const auto points = std::make_shared<const std::vector<SweepPoint>>(
