@@ -392,13 +392,22 @@ std::vector<double> App::recent_medians() const {
 
 namespace {
 
-void write_sides(const std::set<int>& sides, std::array<char, 256>& into) {
-  std::string text;
-  for (int side : sides) {
-    if (!text.empty())
-      text += ',';
-    text += std::to_string(side);
+// Values as a field takes them: "32:1024:32" when evenly spaced (three or more), else a list.
+template <typename Number>
+void write_values(const std::set<Number>& values, std::array<char, 256>& into) {
+  const std::vector<Number> v(values.begin(), values.end());
+  bool even = v.size() >= 3;
+  for (std::size_t i = 2; even && i < v.size(); ++i)
+    even = v[i] - v[i - 1] == v[1] - v[0];
+  if (even) {
+    write_field(std::to_string(v.front()) + ":" + std::to_string(v.back()) + ":" +
+                    std::to_string(v[1] - v[0]),
+                into);
+    return;
   }
+  std::string text;
+  for (Number value : v)
+    text += (text.empty() ? "" : ",") + std::to_string(value);
   write_field(text.empty() ? "1" : text, into);
 }
 
@@ -419,8 +428,8 @@ void App::choose_sweep_sides() {
     xs.insert(shape.x);
     ys.insert(shape.y);
   }
-  write_sides(xs, sweep.x_sides);
-  write_sides(ys, sweep.y_sides);
+  write_values(xs, sweep.x_sides);
+  write_values(ys, sweep.y_sides);
 }
 
 void App::show_sweep_sides(const SweepData& data) {
@@ -429,18 +438,16 @@ void App::show_sweep_sides(const SweepData& data) {
     xs.insert(point.block.x);
     ys.insert(point.block.y);
   }
-  write_sides(xs, sweep.x_sides);
-  write_sides(ys, sweep.y_sides);
+  write_values(xs, sweep.x_sides);
+  write_values(ys, sweep.y_sides);
   sweep.param.clear();
   for (const std::string& axis : varying_axes(data.points))
     if (!axis.starts_with("block.") && params.contains(axis)) { // the first swept parameter
       sweep.param = axis;
-      std::string values;
-      std::set<std::int64_t> seen;
+      std::set<std::int64_t> values;
       for (const SweepPoint& point : data.points)
-        if (seen.insert(axis_value(point, axis)).second)
-          values += (values.empty() ? "" : ",") + std::to_string(axis_value(point, axis));
-      write_field(values, sweep.param_values);
+        values.insert(axis_value(point, axis));
+      write_values(values, sweep.param_values);
       break;
     }
 }
