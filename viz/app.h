@@ -166,6 +166,7 @@ struct App {
     std::string param;                 // a kernel parameter swept with the sides; "" for none
     std::array<char, 256> param_values{}; // its values, as `sweep --param-range NAME=` takes them
     SweepMetric metric = sweep_metric("theoretical_occupancy");
+    SweepMetric second = nullptr; // a 1D sweep's second line, on a y axis of its own; or none
     std::optional<SweepData> data;
     std::string problem;      // why the last sweep could not be made
     bool running = false;     // a sweep sent to the source has not answered yet

@@ -118,8 +118,27 @@ void draw_controls(App& app) {
     error_text(app.sweep.problem);
 }
 
+// A 1D sweep's second line ("none" by default): a figure of another unit on the right axis.
+void draw_second_choice(App& app, const std::vector<SweepMetric>& offered) {
+  if (std::find(offered.begin(), offered.end(), app.sweep.second) == offered.end())
+    app.sweep.second = nullptr;
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+  if (ui::begin_combo("second figure",
+                      app.sweep.second ? figure_label(*app.sweep.second).c_str() : "none")) {
+    if (ui::selectable("none", !app.sweep.second))
+      app.sweep.second = nullptr;
+    for (SweepMetric m : offered)
+      if (m != app.sweep.metric && ui::selectable(figure_label(*m).c_str(), m == app.sweep.second))
+        app.sweep.second = m;
+    ImGui::EndCombo();
+  }
+  help_marker("A second line on the chart, with its own axis at the right (GB/s beside sectors per "
+              "request)");
+}
+
 // Only the figures the sweep has are offered; the choice falls back to the first of them.
-void draw_metric_choice(App& app, const SweepData& data) {
+void draw_metric_choice(App& app, const SweepData& data, bool one_axis) {
   const std::vector<SweepMetric> offered = offered_metrics(data);
   if (offered.empty())
     return;
@@ -132,6 +151,8 @@ void draw_metric_choice(App& app, const SweepData& data) {
         app.sweep.metric = m;
     ImGui::EndCombo();
   }
+  if (one_axis)
+    draw_second_choice(app, offered);
 }
 
 // The sweep's parameters and the ones on screen agree, but for the axes the sweep varies.
@@ -195,10 +216,10 @@ void draw_sweep(App& app) {
                                          data.points.front().refused);
     return;
   }
-  draw_metric_choice(app, data);
+  draw_metric_choice(app, data, axes.y.empty());
   const SweepPoint current{app.block(), "", std::nullopt, app.params};
   const SweepPoint* clicked =
-      axes.y.empty() ? line_chart(data, axes, app.sweep.metric, current) : nullptr;
+      axes.y.empty() ? line_chart(data, axes, app.sweep.metric, app.sweep.second, current) : nullptr;
   if (const SweepPoint* cell = heatmap(data, axes, app.sweep.metric, current))
     clicked = cell;
   if (clicked)

@@ -116,6 +116,7 @@ json sweep_figures(const App& app) {
   json sweep = {{"x_sides", app.sweep.x_sides.data()},
                 {"y_sides", app.sweep.y_sides.data()},
                 {"metric", figure_label(*app.sweep.metric)},
+                {"second", app.sweep.second ? figure_label(*app.sweep.second) : ""},
                 {"param", app.sweep.param},
                 {"param_values", app.sweep.param_values.data()},
                 {"problem", app.sweep.problem},

@@ -21,10 +21,11 @@ namespace {
 // its colour.
 constexpr ImU32 kCurrentOutline = IM_COL32(60, 140, 255, 255); // heatmap: the launch on screen
 constexpr ImU32 kTiedOutline = IM_COL32(255, 255, 255, 255);   // heatmap: tied with the best
-constexpr ImU32 kLine = IM_COL32(90, 170, 240, 255), kNoiseBand = IM_COL32(90, 170, 240, 60);
+constexpr ImU32 kLine = IM_COL32(90, 170, 240, 255);        // line chart: the figure
+constexpr ImU32 kSecondLine = IM_COL32(225, 110, 200, 255); // line chart: a second figure
 constexpr ImU32 kCurrentPoint = IM_COL32(240, 170, 40, 255); // line chart: the launch on screen
 
-enum class Sample { outline, struck_cell, dot, gap };
+enum class Sample { outline, struck_cell, dot, gap, line };
 
 // One legend entry: a small sample of the mark, then its meaning; entries share a line while they
 // fit the panel.
@@ -49,6 +50,10 @@ void legend_entry(Sample sample, ImU32 colour, const std::string& meaning, bool 
     break;
   case Sample::dot:
     draw->AddCircleFilled(ImVec2((min.x + max.x) / 2, (min.y + max.y) / 2), size / 2.5f, colour);
+    break;
+  case Sample::line:
+    draw->AddLine(ImVec2(min.x - 2, (min.y + max.y) / 2), ImVec2(max.x + 2, (min.y + max.y) / 2),
+                  colour, 2);
     break;
   case Sample::gap: // the line stops before a refused shape and starts again after it
     draw->AddLine(ImVec2(min.x - 2, max.y), ImVec2(min.x + size * 0.25f, min.y + size / 2), colour,
@@ -250,9 +255,11 @@ const SweepPoint* heatmap(const SweepData& data, const ChartAxes& axes, SweepMet
   // The x values under the columns, as many as fit, and the axis named after them.
   const ImVec2 under = ImGui::GetCursorScreenPos();
   const int every = std::max(1, static_cast<int>(ImGui::GetFontSize() * 3 / cell));
-  for (std::size_t col = 0; col < xs.size(); col += every)
-    draw->AddText(ImVec2(under.x + label + cell * col, under.y), text,
-                  std::to_string(xs[col]).c_str());
+  for (std::size_t col = 0; col < xs.size(); col += every) { // centred under its column
+    const std::string value = std::to_string(xs[col]);
+    const float left = std::max(0.0f, (cell - ImGui::CalcTextSize(value.c_str()).x) / 2);
+    draw->AddText(ImVec2(under.x + label + cell * col + left, under.y), text, value.c_str());
+  }
   ImGui::Dummy(ImVec2(0, ImGui::GetFontSize()));
   note_text("Columns: " + axis_title(axes.x) +
             (axes.y.empty() ? std::string() : "; rows: " + axis_title(axes.y)) + ".");
@@ -297,15 +304,20 @@ int decimals_of(double step) {
 
 } // namespace
 
-// A 1D sweep as a line over its x axis: the values at their own positions (not by index), the y
-// axis with its figure, unit and values, the current launch marked, refused points as gaps, each
-// point's values on hover; the noise of measured points as a band.
-const SweepPoint* line_chart(const SweepData& data, const ChartAxes& axes, SweepMetric metric,
-                             const SweepPoint& current) {
-  std::vector<const SweepPoint*> points = charted_points(data, axes);
-  const auto x_of = [&](const SweepPoint& p) { return axis_value(p, axes.x); };
-  std::sort(points.begin(), points.end(),
-            [&](const SweepPoint* a, const SweepPoint* b) { return x_of(*a) < x_of(*b); });
+namespace {
+
+// One figure's scale on a line chart: four round ticks from 0 (or its lowest value, when below 0)
+// to at least its highest.
+struct YScale {
+  SweepMetric metric;
+  ImU32 colour;
+  double low = 0, step = 1;
+
+  double high() const { return low + 4 * step; }
+};
+
+std::optional<YScale> y_scale(const std::vector<const SweepPoint*>& points, SweepMetric metric,
+                              ImU32 colour) {
   Range range; // the figure's own values, not their ratio to the ideal
   for (const SweepPoint* p : points)
     if (const std::optional<double> v =
@@ -314,90 +326,164 @@ const SweepPoint* line_chart(const SweepData& data, const ChartAxes& axes, Sweep
       range.high = range.empty ? *v : std::max(range.high, *v);
       range.empty = false;
     }
-  if (points.empty() || range.empty)
-    return nullptr;
+  if (range.empty)
+    return std::nullopt;
   const auto [low, step] = round_axis(std::min(0.0, range.low), range.high);
-  const double high = low + 4 * step;
-  const double x_low = static_cast<double>(x_of(*points.front())),
-               x_high = std::max(x_low + 1, static_cast<double>(x_of(*points.back())));
-  const float font = ImGui::GetFontSize(), axis = font * 4.5f;
-  const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const float width = std::max(font * 10, ImGui::GetContentRegionAvail().x - axis - font);
-  const float height = std::clamp(ImGui::GetContentRegionAvail().y - font * 4, font * 5, font * 14);
-  const ImVec2 plot(origin.x + axis, origin.y + font * 0.5f);
-  ImDrawList* draw = ImGui::GetWindowDrawList();
-  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), grid = ImGui::GetColorU32(ImGuiCol_Border);
-  // Values spanning 16x or more (32 to 1024 threads) on a log scale, where doubling the block is
-  // one step: on a linear one the small blocks crowd into a corner. Only for positive values (a
-  // pad of 0 has no logarithm).
-  const bool log_scale = x_low > 0 && x_high / x_low >= 16;
-  const auto x_at = [&](double x) {
-    const double t = log_scale ? std::log2(x / x_low) / std::log2(x_high / x_low)
-                               : (x - x_low) / (x_high - x_low);
-    return plot.x + static_cast<float>(t) * width;
-  };
-  const auto y_at = [&, low = low](double y) {
-    return plot.y + height - static_cast<float>((y - low) / (high - low)) * height;
-  };
-  for (int tick = 0; tick <= 4; ++tick) { // y ticks with their values
-    const double y = low + step * tick;
-    draw->AddLine(ImVec2(plot.x, y_at(y)), ImVec2(plot.x + width, y_at(y)), grid);
-    draw->AddText(ImVec2(origin.x, y_at(y) - font / 2), text,
-                  format_number(y, decimals_of(step)).c_str());
+  return YScale{metric, colour, low, step};
+}
+
+// Where a chart's plot lies and how a value maps into it.
+struct Plot {
+  ImVec2 at;
+  float width = 0, height = 0;
+  double x_low = 0, x_high = 1;
+  bool log_scale = false;
+
+  float x(double value) const {
+    const double t = log_scale ? std::log2(value / x_low) / std::log2(x_high / x_low)
+                               : (value - x_low) / (x_high - x_low);
+    return at.x + static_cast<float>(t) * width;
   }
-  // x ticks at the swept sides, inside the plot: a label only where it clears the one before and
-  // the last side's, which is always written (sides such as 32, 64, 128, ... crowd at the left).
-  const auto tick_left = [&](const SweepPoint& p) {
-    const float label = ImGui::CalcTextSize(std::to_string(x_of(p)).c_str()).x;
-    return std::min(x_at(static_cast<double>(x_of(p))) - label / 2, plot.x + width - label);
+  float y(double value, const YScale& scale) const {
+    return at.y + height - static_cast<float>((value - scale.low) / (scale.high() - scale.low)) *
+                               height;
+  }
+};
+
+// A y axis's tick values, left of the plot or right of it, in the figure's colour when the chart
+// has two; the left one draws the grid.
+void y_ticks(const Plot& plot, const YScale& scale, bool right, bool coloured) {
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const float font = ImGui::GetFontSize();
+  const ImU32 text = coloured ? scale.colour : ImGui::GetColorU32(ImGuiCol_Text);
+  for (int tick = 0; tick <= 4; ++tick) {
+    const double value = scale.low + scale.step * tick;
+    const float y = plot.y(value, scale);
+    const std::string label = format_number(value, decimals_of(scale.step));
+    if (!right)
+      draw->AddLine(ImVec2(plot.at.x, y), ImVec2(plot.at.x + plot.width, y),
+                    ImGui::GetColorU32(ImGuiCol_Border));
+    const float x = right ? plot.at.x + plot.width + font / 2
+                          : plot.at.x - font / 2 - ImGui::CalcTextSize(label.c_str()).x;
+    draw->AddText(ImVec2(x, y - font / 2), text, label.c_str());
+  }
+}
+
+// The x axis's values under the plot: a label only where it clears the one before and the last
+// one, which is always written (sides such as 32, 64, 128, ... crowd at the left).
+void x_ticks(const Plot& plot, const std::vector<std::int64_t>& values) {
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const float gap = ImGui::GetFontSize() / 2;
+  const auto left_of = [&](std::int64_t v) {
+    const float label = ImGui::CalcTextSize(std::to_string(v).c_str()).x;
+    return std::min(plot.x(static_cast<double>(v)) - label / 2, plot.at.x + plot.width - label);
   };
-  const float gap = font / 2, last_left = tick_left(*points.back());
-  float clear_from = plot.x - font;
-  for (const SweepPoint* p : points) {
-    const std::string side = std::to_string(x_of(*p));
-    const float x = tick_left(*p), right = x + ImGui::CalcTextSize(side.c_str()).x;
-    const bool last = p == points.back();
-    if (x < clear_from || (!last && right + gap > last_left))
+  const float last_left = left_of(values.back());
+  float clear_from = plot.at.x - ImGui::GetFontSize();
+  for (std::int64_t v : values) {
+    const std::string label = std::to_string(v);
+    const float x = left_of(v), right = x + ImGui::CalcTextSize(label.c_str()).x;
+    if (x < clear_from || (v != values.back() && right + gap > last_left))
       continue;
-    draw->AddText(ImVec2(x, plot.y + height + 2), text, side.c_str());
+    draw->AddText(ImVec2(x, plot.at.y + plot.height + 2), ImGui::GetColorU32(ImGuiCol_Text),
+                  label.c_str());
     clear_from = right + gap;
   }
+}
+
+// One figure's line: refused points are gaps, measured ones carry their noise as a band, the
+// launch on screen is the larger orange dot, each point a button with its values on hover.
+const SweepPoint* draw_series(const Plot& plot, const YScale& scale,
+                              const std::vector<const SweepPoint*>& points, const ChartAxes& axes,
+                              const SweepPoint& current) {
+  ImDrawList* draw = ImGui::GetWindowDrawList();
   const SweepPoint* clicked = nullptr;
   ImVec2 previous;
   bool have_previous = false;
   for (const SweepPoint* p : points) {
-    const std::optional<double> v = p->result ? figure_value(*metric, *p->result) : std::nullopt;
+    const std::optional<double> v =
+        p->result ? figure_value(*scale.metric, *p->result) : std::nullopt;
     if (!v) {
-      have_previous = false; // a refused shape is a gap
+      have_previous = false;
       continue;
     }
-    const ImVec2 at(x_at(static_cast<double>(x_of(*p))), y_at(*v));
-    if (p->result->timing && carries_noise(metric)) {
+    const ImVec2 at(plot.x(static_cast<double>(axis_value(*p, axes.x))), plot.y(*v, scale));
+    if (p->result->timing && carries_noise(scale.metric)) {
       const double spread = *v * p->result->timing->noise;
-      draw->AddRectFilled(ImVec2(at.x - 3, y_at(*v + spread)), ImVec2(at.x + 3, y_at(*v - spread)),
-                          kNoiseBand);
+      draw->AddRectFilled(ImVec2(at.x - 3, plot.y(*v + spread, scale)),
+                          ImVec2(at.x + 3, plot.y(*v - spread, scale)), (scale.colour & 0x00ffffff) | 0x3c000000);
     }
     if (have_previous)
-      draw->AddLine(previous, at, kLine, 2);
-    draw->AddCircleFilled(at, is_current(*p, current) ? 5.0f : 3.0f,
-                          is_current(*p, current) ? kCurrentPoint : kLine);
+      draw->AddLine(previous, at, scale.colour, 2);
+    const bool here = is_current(*p, current);
+    draw->AddCircleFilled(at, here ? 5.0f : 3.0f, here ? kCurrentPoint : scale.colour);
     previous = at;
     have_previous = true;
     ImGui::SetCursorScreenPos(ImVec2(at.x - 5, at.y - 5));
-    if (ImGui::InvisibleButton(("##point" + point_name(*p, axes)).c_str(), ImVec2(10, 10)))
+    if (ImGui::InvisibleButton(("##" + std::string(scale.metric->key) + point_name(*p, axes)).c_str(),
+                               ImVec2(10, 10)))
       clicked = p;
     if (ImGui::IsItemHovered())
-      hover_text(cell_tooltip(*p, axes, metric, false));
+      hover_text(cell_tooltip(*p, axes, scale.metric, false));
   }
+  return clicked;
+}
+
+} // namespace
+
+// A 1D sweep as lines over its x axis: the values at their own positions (not by index), a y axis
+// per figure with its values (the second on the right, each in its line's colour), the current
+// launch marked, refused points as gaps, each point's values on hover; the noise of measured
+// points as a band.
+const SweepPoint* line_chart(const SweepData& data, const ChartAxes& axes, SweepMetric metric,
+                             SweepMetric second, const SweepPoint& current) {
+  std::vector<const SweepPoint*> points = charted_points(data, axes);
+  std::sort(points.begin(), points.end(), [&](const SweepPoint* a, const SweepPoint* b) {
+    return axis_value(*a, axes.x) < axis_value(*b, axes.x);
+  });
+  const std::optional<YScale> left = y_scale(points, metric, kLine);
+  const std::optional<YScale> right =
+      second && second != metric ? y_scale(points, second, kSecondLine) : std::nullopt;
+  if (!left)
+    return nullptr;
+  const float font = ImGui::GetFontSize(), axis = font * 4.5f;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  Plot plot;
+  plot.at = ImVec2(origin.x + axis, origin.y + font * 0.5f);
+  plot.width = std::max(font * 10, ImGui::GetContentRegionAvail().x - axis - (right ? axis : font));
+  plot.height = std::clamp(ImGui::GetContentRegionAvail().y - font * 4, font * 5, font * 14);
+  plot.x_low = static_cast<double>(axis_value(*points.front(), axes.x));
+  plot.x_high = std::max(plot.x_low + 1, static_cast<double>(axis_value(*points.back(), axes.x)));
+  // Values spanning 16x or more (32 to 1024 threads) on a log scale, where doubling the block is
+  // one step: on a linear one the small blocks crowd into a corner. Only for positive values (a
+  // pad of 0 has no logarithm).
+  plot.log_scale = plot.x_low > 0 && plot.x_high / plot.x_low >= 16;
+  y_ticks(plot, *left, false, right.has_value());
+  if (right)
+    y_ticks(plot, *right, true, true);
+  std::vector<std::int64_t> xs;
+  for (const SweepPoint* p : points)
+    if (xs.empty() || xs.back() != axis_value(*p, axes.x))
+      xs.push_back(axis_value(*p, axes.x));
+  x_ticks(plot, xs);
+  const SweepPoint* clicked = draw_series(plot, *left, points, axes, current);
+  if (right)
+    if (const SweepPoint* p = draw_series(plot, *right, points, axes, current))
+      clicked = p;
   ImGui::SetCursorScreenPos(origin);
-  ImGui::Dummy(ImVec2(axis + width, height + font * 2));
+  ImGui::Dummy(ImVec2(axis + plot.width + (right ? axis : 0), plot.height + font * 2));
   const bool threads = axes.x.starts_with("block.");
-  note_text(figure_label(*metric) + " against " + axis_title(axes.x) +
-            (threads && log_scale ? " (threads, log scale)"
-             : threads            ? " (threads)"
-             : log_scale          ? " (log scale)"
-                                  : ""));
-  legend_entry(Sample::dot, kCurrentPoint, "the launch on screen", true);
+  note_text(figure_label(*metric) + (right ? " (left) and " + figure_label(*second) + " (right)" : "") +
+            " against " + axis_title(axes.x) +
+            (threads && plot.log_scale ? " (threads, log scale)"
+             : threads                 ? " (threads)"
+             : plot.log_scale          ? " (log scale)"
+                                       : ""));
+  if (right) {
+    legend_entry(Sample::line, kLine, figure_label(*metric), true);
+    legend_entry(Sample::line, kSecondLine, figure_label(*second), false);
+  }
+  legend_entry(Sample::dot, kCurrentPoint, "the launch on screen", !right);
   if (std::any_of(points.begin(), points.end(), [](const SweepPoint* p) { return !p->result; }))
     legend_entry(Sample::gap, kLine, "a gap: points not allowed (counted under the cells)", false);
   return clicked;

@@ -12,8 +12,10 @@ namespace wl::viz {
 const SweepPoint* heatmap(const SweepData& data, const ChartAxes& axes, SweepMetric metric,
                           const SweepPoint& current);
 
-// A 1D sweep: `metric` against the x axis with both axes drawn, the current launch marked.
+// A 1D sweep: `metric` against the x axis with both axes drawn, the current launch marked; with
+// `second` (may be null), that figure too, on a y axis of its own at the right (GB/s beside
+// sectors per request).
 const SweepPoint* line_chart(const SweepData& data, const ChartAxes& axes, SweepMetric metric,
-                             const SweepPoint& current);
+                             SweepMetric second, const SweepPoint& current);
 
 } // namespace wl::viz

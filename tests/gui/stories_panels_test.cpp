@@ -347,6 +347,27 @@ TEST(StorySweep, ParameterValuesOutOfRangeAreRefusedBesideTheFields) {
             std::string::npos);
 }
 
+// The lesson's two figures on one chart: the second on an axis of its own, named in the note.
+TEST(StorySweep, A1DSweepDrawsASecondFigureOnItsOwnAxis) {
+  const Story story = play(
+      "click \"coalescing/stride\"\nwait\nclick \"Sweep\"\n"
+      "set \"block x\" \"256\" in \"Sweep\"\nclick \"parameter\" in \"Sweep\"\n"
+      "click \"stride\" in \"Sweep\"\nset \"values\" \"1,2,4,8\" in \"Sweep\"\n"
+      "click \"Model sweep\"\nwait\nclick \"colour by\" in \"Sweep\"\n"
+      "click \"sectors per request\"\nclick \"second figure\" in \"Sweep\"\n"
+      "click \"theoretical occupancy (%)\"\nscreenshot a.png sweep\n"
+      "click \"second figure\" in \"Sweep\"\nclick \"none\"\nscreenshot b.png sweep\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a");
+  EXPECT_EQ(a["shown"]["sweep"]["second"], "theoretical occupancy (%)");
+  EXPECT_TRUE(says(a, "sweep",
+                   "sectors per request (left) and theoretical occupancy (%) (right) against stride"))
+      << text_of(a, "sweep");
+  EXPECT_EQ(a["shown"]["cut_off"], json::array());
+  EXPECT_EQ(story.sidecar("b")["shown"]["sweep"]["second"], "");
+  EXPECT_TRUE(says(story.sidecar("b"), "sweep", "sectors per request against stride"));
+}
+
 TEST(StorySweep, ExportCsvWritesIntoThePicturesFolderAndSaysWhere) {
   const Story story =
       play("click \"vec_add/scalar\"\nwait\nclick \"Sweep\"\nclick \"Model sweep\"\nwait\n"
