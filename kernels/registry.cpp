@@ -2,6 +2,7 @@
 
 #include "families.h"
 
+#include <cstdio>
 #include <stdexcept>
 
 namespace wl {
@@ -13,6 +14,7 @@ std::vector<KernelDesc>& kernels_for_testing() {
   return kernels;
 }
 bool registry_read = false;
+std::size_t bundled_count = 0; // the first kernels of the list; a test program's own follow
 
 std::vector<KernelDesc> build_registry() {
   std::vector<KernelDesc> all;
@@ -23,6 +25,7 @@ std::vector<KernelDesc> build_registry() {
         softmax_kernels, reduce_sum_kernels, flash_attention_kernels})
     for (KernelDesc& kernel : family())
       all.push_back(std::move(kernel));
+  bundled_count = all.size();
   for (KernelDesc& kernel : kernels_for_testing())
     all.push_back(std::move(kernel));
   registry_read = true;
@@ -41,6 +44,31 @@ void add_kernels_for_testing(std::vector<KernelDesc> kernels) {
     throw std::logic_error("add_kernels_for_testing: the kernel list was already read");
   for (KernelDesc& kernel : kernels)
     kernels_for_testing().push_back(std::move(kernel));
+}
+
+std::string catalog_version() {
+  std::uint64_t hash = 0xcbf29ce484222325ull; // FNV-1a, 64 bits
+  const auto mix = [&](const std::string& text) {
+    for (unsigned char c : text + '\x1f')
+      hash = (hash ^ c) * 0x100000001b3ull;
+  };
+  const std::vector<KernelDesc>& kernels = all_kernels();
+  for (std::size_t i = 0; i < bundled_count; ++i) {
+    const KernelDesc& kernel = kernels[i];
+    mix(kernel.id);
+    mix(std::to_string(kernel.block_rank));
+    for (const ParamSpec& p : kernel.params) {
+      mix(p.name + " " + std::to_string(p.default_value) + " " + std::to_string(p.min) + " " +
+          std::to_string(p.max));
+      for (std::int64_t choice : p.choices)
+        mix(std::to_string(choice));
+    }
+    for (const Site& site : kernel.sites)
+      mix(site.name);
+  }
+  char digest[24];
+  std::snprintf(digest, sizeof digest, "%08llx", static_cast<unsigned long long>(hash >> 32));
+  return std::to_string(bundled_count) + " kernels #" + digest;
 }
 
 const KernelDesc* find_kernel(const std::string& id) {

@@ -185,6 +185,7 @@ json response_to_json(const WorkerResponse& a) {
   case ResponseType::hello:
     line["protocol"] = a.protocol;
     line["pid"] = a.pid;
+    line["catalog"] = a.catalog;
     break;
   case ResponseType::progress:
     line["phase"] = a.phase;
@@ -218,6 +219,7 @@ WorkerResponse response_from_json(const json& line) {
   case ResponseType::hello:
     a.protocol = static_cast<int>(r.integer("protocol", 0, kMaxInt));
     a.pid = static_cast<int>(r.integer_or("pid", 0, 0, kMaxInt));
+    a.catalog = r.text_or("catalog", "");
     break;
   case ResponseType::progress:
     a.phase = r.text_or("phase", "");

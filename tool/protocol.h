@@ -4,7 +4,7 @@
 // string `type`.
 //
 // The worker's first line says who it is; the client refuses a worker with another version:
-//   {"id":0,"type":"hello","protocol":3,"pid":4242}
+//   {"id":0,"type":"hello","protocol":3,"pid":4242,"catalog":"33 kernels #1f2e3d4c"}
 // Requests (ids chosen by the client, increasing):
 //   {"id":7,"type":"model","kernel":"vec_add/scalar","params":{"n":4096},"block":[256,1,1],
 //    "arch":"h100","max_evaluations":30000}
@@ -87,6 +87,7 @@ struct WorkerResponse {
   ResponseType type = ResponseType::error;
   int protocol = 0;                          // hello
   int pid = 0;                               // hello: the worker's process id on its own host
+  std::string catalog{};                     // hello: its kernel catalog (catalog_version)
   std::string phase{};                       // progress: "resolve", "model", "run", "sweep"
   int done = 0, total = 0;                   // progress of a sweep: shapes measured of all
   std::shared_ptr<const RunResult> result{}; // result

@@ -6,6 +6,7 @@
 #include "engine.h"
 #include "error.h"
 #include "json_input.h"
+#include "registry.h"
 #include "protocol.h"
 #include "sweep.h"
 #include "text_format.h"
@@ -380,7 +381,8 @@ int run_worker() {
   writer->send(WorkerResponse{.id = 0,
                               .type = ResponseType::hello,
                               .protocol = kProtocolVersion,
-                              .pid = static_cast<int>(getpid())});
+                              .pid = static_cast<int>(getpid()),
+                              .catalog = catalog_version()});
   std::thread(read_requests, std::ref(*inbox), std::ref(*writer)).detach();
   std::thread([] {
     for (;;) {

@@ -2,6 +2,7 @@
 
 #include "error.h"
 #include "json_input.h"
+#include "registry.h"
 #include "text_format.h"
 #include "worker_process.h"
 
@@ -252,10 +253,17 @@ void WorkerClient::on_response(Worker& worker, const WorkerResponse& response) {
   {
     const std::lock_guard lock(m_mutex);
     if (response.type == ResponseType::hello) {
+      // A worker of another build may mean another kernel by the same request: its points
+      // would be merged with ours as if they were the same launch.
+      const bool same_catalog = response.catalog == catalog_version();
       if (response.protocol != kProtocolVersion)
         kill_locked(worker, format("the worker speaks protocol %d; this WarpLens speaks %d",
                                    response.protocol, kProtocolVersion));
-      worker.hello = response.protocol == kProtocolVersion;
+      else if (!same_catalog)
+        kill_locked(worker, "the worker's kernel catalog is \"" + clip(response.catalog, 60) +
+                                "\"; this WarpLens's is \"" + catalog_version() +
+                                "\" (another build of WarpLens: update one of them)");
+      worker.hello = response.protocol == kProtocolVersion && same_catalog;
       m_snapshot.worker_pid = response.pid;
     } else if (response.type == ResponseType::progress) {
       if (response.id == m_snapshot.newest_request) {

@@ -3,6 +3,7 @@
 // choices kept.
 
 #include "../unit/test_support.h"
+#include "registry.h"
 #include "worker_source.h"
 
 #include <chrono>
@@ -47,7 +48,7 @@ TEST(WorkerSource, AWorkerKilledMidRequestIsReplacedAndTheRequestSentAgain) {
   WorkerSourceOptions options; // a fake worker: greets, then never answers
   options.client.command =
       "printf '{\"id\":0,\"type\":\"hello\",\"protocol\":" + std::to_string(kProtocolVersion) +
-      "}\\n'; exec sleep 100";
+      ",\"catalog\":\"" + catalog_version() + "\"}\\n'; exec sleep 100";
   WorkerSource source(options);
   App app = make_app("matmul/tiled", "h100");
   app.source = &source;

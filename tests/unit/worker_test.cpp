@@ -38,9 +38,9 @@ WorkerRequest model_request(const std::string& kernel, std::int64_t max_evaluati
 }
 
 // A fake worker: a shell command that greets with `protocol` and then hangs.
-std::string greeting_then_sleep(int protocol) {
+std::string greeting_then_sleep(int protocol, const std::string& catalog = catalog_version()) {
   return "printf '{\"id\":0,\"type\":\"hello\",\"protocol\":" + std::to_string(protocol) +
-         "}\\n'; sleep 100";
+         ",\"catalog\":\"" + catalog + "\"}\\n'; sleep 100";
 }
 
 // A result with every optional part filled, as a run on a GPU makes it.
@@ -323,6 +323,15 @@ TEST(WorkerClient, TheHeartbeatKeepsAWorkerInALongPhaseAlive) {
   EXPECT_GT(std::chrono::steady_clock::now() - started, 2s)
       << "the request must outlast the silence limit for this test to mean anything";
   EXPECT_EQ(client.latest().restarts, 0);
+}
+
+// A worker of another build may mean another kernel by the same id: refused at its hello.
+TEST(WorkerClient, AWorkerOfAnotherKernelCatalogIsRefused) {
+  WorkerClient client({.command = greeting_then_sleep(kProtocolVersion, "32 kernels #00000000")});
+  ASSERT_TRUE(eventually([&] { return client.latest().status == WorkerStatus::failed; }));
+  EXPECT_TRUE(contains(client.latest().last_failure, "kernel catalog is \"32 kernels #00000000\""))
+      << client.latest().last_failure;
+  EXPECT_TRUE(contains(client.latest().last_failure, catalog_version()));
 }
 
 TEST(WorkerClient, AWorkerOfAnotherProtocolIsRefused) {
