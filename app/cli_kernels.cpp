@@ -9,6 +9,7 @@
 #include "registry.h"
 #include "run_report.h"
 #include "sweep.h"
+#include "sweep_fanout.h"
 #include "text_format.h"
 
 #include <cstdio>
@@ -134,6 +135,8 @@ struct SweepOptions {
   EngineOptions engine;
   std::string block_x, block_y, block_z;
   std::vector<std::string> param_ranges; // "stride=1:32:1"
+  int workers = 0;                       // --workers N: one per local GPU
+  std::vector<std::string> worker_commands; // --worker CMD, each a worker
   std::string csv_file, json_file;
   std::size_t max_shapes = kMaxSweepShapes;
 };
@@ -199,16 +202,51 @@ void print_progress(int index, int total, const SweepPoint& p, const SweepGrid& 
                r.verification && !r.verification->passed ? ", WRONG OUTPUT" : "");
 }
 
+// The sweep over workers: `--workers N` on local GPUs, `--worker CMD` anywhere.
+std::vector<SweepPoint> fanned_out(const SweepOptions& o, const KernelRequest& base,
+                                   const SweepGrid& grid) {
+  FanOutOptions fan;
+  for (int device = 0; device < o.workers; ++device)
+    fan.commands.push_back(local_worker_command(device));
+  for (const std::string& command : o.worker_commands) {
+    if (command.find_first_not_of(" \t") == std::string::npos)
+      throw UsageError("--worker: an empty command; give what starts a worker, e.g. \"ssh host "
+                       "warplens worker\"");
+    fan.commands.push_back(command);
+  }
+  fan.settings.device = o.engine.device;
+  fan.settings.seed = o.engine.seed;
+  fan.settings.max_seconds = o.engine.timing.max_seconds;
+  fan.settings.metrics = o.engine.metrics;
+  fan.settings.max_evaluations = o.engine.model.max_evaluations;
+  FanOutRun run = fan_out_sweep(base, grid, fan, [](const std::string& line) {
+    std::fprintf(stderr, "%s\n", line.c_str());
+  });
+  std::string shares;
+  for (const WorkerShare& w : run.workers)
+    shares += format("; %s: %d points", clip(w.command, 60).c_str(), w.points) +
+              (w.chunks_lost ? format(" (%d chunks lost and given back)", w.chunks_lost) : "") +
+              (w.stopped.empty() ? "" : " (stopped: " + clip(w.stopped, 120) + ")");
+  std::fprintf(stderr, "%zu points over %zu workers in %.2f s%s\n", run.points.size(),
+               run.workers.size(), run.seconds, shares.c_str());
+  return std::move(run.points);
+}
+
 void run_sweep_command(const SweepOptions& o) {
   const KernelRequest base =
       resolve_kernel_request(o.kernel.id, o.kernel.params, o.kernel.size, "");
   const SweepGrid grid = grid_of(o, *base.kernel);
   param_sets(base.params, grid, o.max_shapes); // the whole grid counted before anything runs
-  const SweepRun run =
-      run_sweep(*base.kernel, base.params, grid, o.engine,
-                [&](int index, int total, const SweepPoint& p) { print_progress(index, total, p, grid); });
-  const std::vector<SweepPoint>& points = run.points;
-  std::fprintf(stderr, "%s\n", sweep_cost_summary(run).c_str());
+  std::vector<SweepPoint> points;
+  if (o.workers > 0 || !o.worker_commands.empty()) {
+    points = fanned_out(o, base, grid);
+  } else {
+    SweepRun run = run_sweep(
+        *base.kernel, base.params, grid, o.engine,
+        [&](int index, int total, const SweepPoint& p) { print_progress(index, total, p, grid); });
+    std::fprintf(stderr, "%s\n", sweep_cost_summary(run).c_str());
+    points = std::move(run.points);
+  }
   // The columns' headers: each figure's short name and unit, from the figure table.
   const auto header = [](std::string_view key) {
     const Figure& f = figure(key);
@@ -307,6 +345,12 @@ void add_kernel_commands(CLI::App& app) {
                         "A parameter swept: name=start:end:step or name=a,b,c (repeat for several)");
   sweep_cmd->add_option("--metrics", sweep->engine.metrics,
                         "Hardware counters: default, all, or names");
+  sweep_cmd->add_option("--workers", sweep->workers,
+                        "Deal the points out over N workers, one per local GPU")
+      ->check(whole_number_option(1, 64));
+  sweep_cmd->add_option("--worker", sweep->worker_commands,
+                        "A command that starts a worker (\"ssh host warplens worker\"); repeat "
+                        "for several");
   add_engine_options(*sweep_cmd, sweep->engine);
   sweep_cmd->add_option("--max-shapes", sweep->max_shapes,
                         "Points (shapes times parameter values) one sweep may measure at most")

@@ -43,6 +43,17 @@ struct ParamAxis {
 ParamAxis parse_param_range(const KernelDesc& kernel, const std::string& text,
                             const std::string& option, std::size_t max_values = kMaxSweepShapes);
 
+// The same for the values alone (the GUI's field beside the chosen parameter); `shown` leads every
+// message ("stride values '0:9:1'").
+ParamAxis parse_param_values(const KernelDesc& kernel, const std::string& name,
+                             const std::string& values, const std::string& shown,
+                             std::size_t max_values = kMaxSweepShapes);
+// "stride 1 to 64", "width 4, 8, 16": what a parameter allows.
+std::string param_allowed(const ParamSpec& spec);
+// Values a first sweep of the parameter can use: its choices, its whole range when short
+// (pad 0:32:1), else its first 32 values.
+std::string default_param_values(const ParamSpec& spec);
+
 // What one sweep covers: every shape for every combination of the swept parameters' values.
 struct SweepGrid {
   std::vector<BlockShape> shapes;

@@ -3,12 +3,15 @@
 #include "figures.h"
 #include "json_fields.h"
 #include "json_input.h"
+#include "kernel_request.h"
+#include "registry.h"
 #include "protocol.h"
 #include "run_report.h"
 #include "sweep.h"
 #include "text_format.h"
 
 #include <algorithm>
+#include <array>
 #include <set>
 #include <sstream>
 
@@ -100,7 +103,7 @@ std::vector<std::int64_t> parse_number_list(const std::string& text, const std::
   if (range.size() == 3) {
     const std::int64_t start = parse_number(range[0], "start", shown, min, max),
                        end = parse_number(range[1], "end", shown, min, max),
-                       step = parse_number(range[2], "step", shown, 1, kMaxInt64);
+                       step = parse_number(range[2], "step", shown, 1, std::max<std::int64_t>(1, max - min));
     if (end < start)
       throw UsageError(shown + ": the end is before the start; write start:end:step");
     // Unsigned: end - start may pass INT64_MAX for parameters that allow negative values.
@@ -120,7 +123,7 @@ std::vector<std::int64_t> parse_number_list(const std::string& text, const std::
   std::vector<std::int64_t> numbers;
   if (range.size() == 3) {
     const std::int64_t start = parse_number(range[0], "start", shown, min, max),
-                       step = parse_number(range[2], "step", shown, 1, kMaxInt64);
+                       step = parse_number(range[2], "step", shown, 1, std::max<std::int64_t>(1, max - min));
     for (std::int64_t i = 0; i < count; ++i)
       numbers.push_back(start + i * step);
     return numbers;
@@ -136,6 +139,67 @@ std::vector<std::int64_t> parse_number_list(const std::string& text, const std::
   if (numbers.empty())
     throw UsageError(shown + " is empty; write start:end:step or a comma-separated list");
   return numbers;
+}
+
+// One point of a sweep of `kernel`: a measured one a launch the kernel allows, any one's
+// parameters the kernel's. `at` leads the message.
+void check_point(const KernelDesc& kernel, const SweepPoint& p, const std::string& at);
+
+// A sweep file's points must be launches the kernel allows (a refused point's parameters at least
+// the kernel's), each once: a hand-edited or foreign file is refused rather than drawn as
+// measured. `kernel` empty: the measured points' kernel.
+void check_points(const std::vector<SweepPoint>& points, std::string kernel_id,
+                  const std::string& where) {
+  for (const SweepPoint& p : points)
+    if (kernel_id.empty() && p.result)
+      kernel_id = p.result->kernel_id;
+  const KernelDesc* kernel = find_kernel(kernel_id);
+  if (!kernel && !kernel_id.empty())
+    throw UsageError(where + ": kernel '" + clip(kernel_id, 40) + "' is not a bundled kernel");
+  std::set<std::pair<Params, std::array<int, 3>>> seen;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const SweepPoint& p = points[i];
+    const std::string at = where + ": points[" + std::to_string(i) + "]: ";
+    // An old file of refused points alone names no kernel: only the repeats can be checked.
+    if (kernel)
+      check_point(*kernel, p, at);
+    if (!seen.insert({p.params, {p.block.x, p.block.y, p.block.z}}).second)
+      throw UsageError(at + "the same launch (block " + format_block(p.block) +
+                       ") as an earlier point");
+  }
+}
+
+void check_point(const KernelDesc& kernel, const SweepPoint& p, const std::string& at) {
+  try {
+    if (p.result && p.result->kernel_id != kernel.id)
+      throw UsageError("a point of " + clip(p.result->kernel_id, 40) + " in a sweep of " +
+                       kernel.id);
+    if (p.result)
+      check_kernel_request(KernelRequest{&kernel, p.params, p.block});
+    for (const auto& [name, value] : p.params)
+      kernel_param(kernel, name);
+  } catch (const UsageError& e) {
+    throw UsageError(at + e.what());
+  }
+}
+
+// The axes a file names must be the ones its points vary along.
+void check_axes(const Fields& file, const std::vector<SweepPoint>& points) {
+  std::set<std::string> named;
+  for (const Fields& axis : file.objects("axes", 64)) {
+    const std::string name = axis.text("name", false);
+    axis.integers("values", 1, kMaxSweepShapesLimit, kMinInt64, kMaxInt64);
+    if (!named.insert(name).second)
+      file.fail("axes", "'" + clip(name, 40) + "' twice", "allowed each axis once");
+  }
+  const std::vector<std::string> varying = varying_axes(points);
+  if (named != std::set<std::string>(varying.begin(), varying.end())) {
+    std::string list;
+    for (const std::string& v : varying)
+      list += (list.empty() ? "" : ", ") + v;
+    file.fail("axes", "axes that are not the ones the points vary along",
+              "allowed the points' own: " + (list.empty() ? std::string("none") : list));
+  }
 }
 
 } // namespace
@@ -156,13 +220,22 @@ ParamAxis parse_param_range(const KernelDesc& kernel, const std::string& text,
   if (eq == std::string::npos)
     throw UsageError(shown + ": write name=start:end:step or name=a,b,c; parameters of " +
                      kernel.id + ": " + param_names(kernel));
-  ParamAxis axis{text.substr(0, eq), {}};
-  const ParamSpec& spec = kernel_param(kernel, axis.name);
-  const std::string values = text.substr(eq + 1);
+  const std::string name = text.substr(0, eq), values = text.substr(eq + 1);
+  kernel_param(kernel, name); // an unknown name, before anything about its values
   if (values.empty())
-    throw UsageError(shown + ": no values; write " + axis.name +
+    throw UsageError(shown + ": no values; write " + name +
                      "=start:end:step or a comma-separated list");
-  axis.values = parse_number_list(values, shown, "values", spec.min, spec.max, max_values);
+  return parse_param_values(kernel, name, values, shown, max_values);
+}
+
+ParamAxis parse_param_values(const KernelDesc& kernel, const std::string& name,
+                             const std::string& values, const std::string& shown,
+                             std::size_t max_values) {
+  const ParamSpec& spec = kernel_param(kernel, name);
+  if (values.empty())
+    throw UsageError(shown + ": no values; write start:end:step or a comma-separated list (" +
+                     param_allowed(spec) + ")");
+  ParamAxis axis{name, parse_number_list(values, shown, "values", spec.min, spec.max, max_values)};
   for (std::int64_t value : axis.values)
     try {
       check_param_value(kernel, spec, value);
@@ -170,6 +243,27 @@ ParamAxis parse_param_range(const KernelDesc& kernel, const std::string& text,
       throw UsageError(shown + ": " + e.what());
     }
   return axis;
+}
+
+std::string param_allowed(const ParamSpec& spec) {
+  if (spec.choices.empty())
+    return spec.name + " " + std::to_string(spec.min) + " to " + std::to_string(spec.max);
+  std::string text;
+  for (std::int64_t choice : spec.choices)
+    text += (text.empty() ? "" : ", ") + std::to_string(choice);
+  return spec.name + " " + text;
+}
+
+std::string default_param_values(const ParamSpec& spec) {
+  if (!spec.choices.empty()) {
+    std::string text;
+    for (std::int64_t choice : spec.choices)
+      text += (text.empty() ? "" : ",") + std::to_string(choice);
+    return text;
+  }
+  // The whole range where it is short (pad 0:32:1), else its first 32 values.
+  const std::int64_t end = spec.max - spec.min <= 64 ? spec.max : spec.min + 31;
+  return std::to_string(spec.min) + ":" + std::to_string(end) + ":1";
 }
 
 std::size_t SweepGrid::points() const {
@@ -367,12 +461,23 @@ nlohmann::json sweep_file_json(const std::string& kernel_id, const std::vector<S
 }
 
 std::vector<SweepPoint> sweep_file_points(const nlohmann::json& file, const std::string& where) {
-  if (file.is_array()) // a file from before sweeps carried their axes
-    return sweep_points_from_json(file, where);
-  const Fields fields(file, where.empty() ? "sweep" : where);
-  fields.text("kernel");
-  return sweep_points_from_json(fields.at("points", "allowed a list of points"),
-                                (where.empty() ? "" : where + ": ") + "points");
+  const std::string at = where.empty() ? "sweep" : where;
+  if (file.is_array()) { // a file from before sweeps carried their axes
+    std::vector<SweepPoint> points = sweep_points_from_json(file, where);
+    check_points(points, "", at);
+    return points;
+  }
+  const Fields fields(file, at);
+  const std::string kernel = fields.text("kernel", false);
+  if (!find_kernel(kernel))
+    fields.fail("kernel", "'" + clip(kernel, 40) + "' is not a bundled kernel",
+                "allowed a kernel id (warplens list names them)");
+  std::vector<SweepPoint> points = sweep_points_from_json(
+      fields.at("points", "allowed a list of points"), at + ": points");
+  check_points(points, kernel, at);
+  if (fields.has("axes"))
+    check_axes(fields, points);
+  return points;
 }
 
 } // namespace wl

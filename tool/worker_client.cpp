@@ -19,15 +19,9 @@ namespace {
 constexpr std::size_t kRecentAnswers = 64;
 constexpr std::size_t kStderrTail = 5;
 
-std::string this_executable() {
-  std::error_code error;
-  const auto path = std::filesystem::read_symlink("/proc/self/exe", error);
-  return error ? "/proc/self/exe" : path.string();
-}
-
 std::vector<std::string> worker_argv(const std::string& command) {
   if (command.empty())
-    return {this_executable(), "worker"};
+    return {running_executable(), "worker"};
   return {"/bin/sh", "-c", command};
 }
 

@@ -1,5 +1,7 @@
 #include "worker_process.h"
 
+#include <filesystem>
+
 #include "error.h"
 #include "json_input.h"
 
@@ -20,6 +22,12 @@
 extern char** environ;
 
 namespace wl {
+
+std::string running_executable() {
+  std::error_code error;
+  const auto path = std::filesystem::read_symlink("/proc/self/exe", error);
+  return error ? "/proc/self/exe" : path.string();
+}
 
 namespace {
 

@@ -10,6 +10,9 @@
 
 namespace wl {
 
+// The path of the program running now (/proc/self/exe): how a client starts its own `worker`.
+std::string running_executable();
+
 class ChildProcess {
 public:
   // Starts argv[0] (an absolute path) with argv. Throws UsageError when it cannot be started.

@@ -458,9 +458,11 @@ SweepGrid App::sweep_grid_chosen() const {
   SweepGrid grid{sweep_shapes(parse_side_list(sweep.x_sides.data(), "block x"),
                               parse_side_list(sweep.y_sides.data(), "block y"), {1}),
                  {}};
-  if (!sweep.param.empty())
-    grid.param_axes.push_back(parse_param_range(
-        *kernel(), sweep.param + "=" + sweep.param_values.data(), sweep.param + " values"));
+  if (!sweep.param.empty()) {
+    const std::string values = sweep.param_values.data();
+    grid.param_axes.push_back(parse_param_values(*kernel(), sweep.param, values,
+                                                 sweep.param + " values '" + clip(values, 40) + "'"));
+  }
   param_sets(params, grid); // too many points, said before anything is made
   return grid;
 }

@@ -141,6 +141,9 @@ struct App {
   bool live = true; // the panels follow each edit from the first start
   Theme theme = Theme::dark;
   float ui_scale = 1;               // fonts and spacing: 1 at 96 dpi; Ctrl+= / Ctrl+- / Ctrl+0
+  // The command line chose the launch (--kernel, --param, --block, --sweep-json) or the arch:
+  // the saved settings' choice of them gives way.
+  bool launch_from_command_line = false, arch_from_command_line = false;
   bool ui_scale_remembered = false; // from the settings; else the window takes the monitor's
   std::array<bool, kAllPanels.size()> panel_open{};
   Layout layout;

@@ -55,12 +55,11 @@ void draw_param_axis(App& app) {
     if (ui::selectable("none", app.sweep.param.empty()))
       app.sweep.param.clear();
     for (const ParamSpec& spec : kernel->params)
-      if (ui::selectable(spec.name.c_str(), app.sweep.param == spec.name)) {
-        if (app.sweep.param != spec.name && app.sweep.param_values[0] == '\0')
-          write_field(std::to_string(spec.min) + ":" +
-                          std::to_string(std::min(spec.max, spec.min + 31)) + ":1",
-                      app.sweep.param_values);
+      if (ui::selectable(spec.name.c_str(), app.sweep.param == spec.name) &&
+          app.sweep.param != spec.name) { // another parameter: its own values, no old refusal
         app.sweep.param = spec.name;
+        write_field(default_param_values(spec), app.sweep.param_values);
+        app.sweep.problem.clear();
       }
     ImGui::EndCombo();
   }
@@ -71,7 +70,9 @@ void draw_param_axis(App& app) {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
   ui::input_text("values", app.sweep.param_values.data(), app.sweep.param_values.size());
-  help_marker("start:end:step or a comma-separated list, within the parameter's range");
+  help_marker(("start:end:step or a comma-separated list; allowed: " +
+               param_allowed(kernel_param(*kernel, app.sweep.param)))
+                  .c_str());
 }
 
 void draw_controls(App& app) {

@@ -119,9 +119,8 @@ bool is_block(const json& block) {
          });
 }
 
-// Each field is applied only if it makes sense now (a kernel may be gone); what cannot be used
-// is named in `refusals`. Keys WarpLens does not know (from a newer version) are left alone.
-void apply(App& app, const json& j, Refusals& refusals) {
+// The saved kernel, its parameters and block.
+void apply_launch(App& app, const json& j, Refusals& refusals) {
   const auto refuse = [&](const char* key, const char* allowed) {
     refusals.add(key, std::string(key) + " " + shown(j[key]) + ": " + allowed);
   };
@@ -135,7 +134,18 @@ void apply(App& app, const json& j, Refusals& refusals) {
     app.set_block({j["block"][0].get<int>(), j["block"][1].get<int>(), j["block"][2].get<int>()});
   else if (j.contains("block"))
     refuse("block", "allowed three whole numbers from 1 to 1024");
-  if (j.contains("arch") && !(j["arch"].is_string() && app.select_arch(j["arch"])))
+}
+
+// Each field is applied only if it makes sense now (a kernel may be gone); what cannot be used
+// is named in `refusals`. Keys WarpLens does not know (from a newer version) are left alone.
+void apply(App& app, const json& j, Refusals& refusals) {
+  const auto refuse = [&](const char* key, const char* allowed) {
+    refusals.add(key, std::string(key) + " " + shown(j[key]) + ": " + allowed);
+  };
+  if (!app.launch_from_command_line)
+    apply_launch(app, j, refusals);
+  if (!app.arch_from_command_line && j.contains("arch") &&
+      !(j["arch"].is_string() && app.select_arch(j["arch"])))
     refuse("arch", "allowed a preset id (warplens arch --list names them)");
   if (j.contains("live") && j["live"].is_boolean())
     app.live = j["live"].get<bool>();

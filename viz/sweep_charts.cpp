@@ -145,7 +145,7 @@ std::string cell_tooltip(const SweepPoint& p, const ChartAxes& axes, SweepMetric
   return text + "\nClick to load this point.";
 }
 
-// The values the points take on an axis, in the order met; one 0 for no axis (a single row).
+// The values the points take on an axis, smallest first; one 0 for no axis (a single row).
 std::vector<std::int64_t> distinct(const std::vector<const SweepPoint*>& points,
                                    const std::string& axis) {
   std::vector<std::int64_t> values;
@@ -154,6 +154,7 @@ std::vector<std::int64_t> distinct(const std::vector<const SweepPoint*>& points,
     if (std::find(values.begin(), values.end(), v) == values.end())
       values.push_back(v);
   }
+  std::sort(values.begin(), values.end());
   return values;
 }
 
@@ -254,7 +255,10 @@ const SweepPoint* heatmap(const SweepData& data, const ChartAxes& axes, SweepMet
   ImGui::Dummy(ImVec2(label + cell * xs.size(), cell * ys.size()));
   // The x values under the columns, as many as fit, and the axis named after them.
   const ImVec2 under = ImGui::GetCursorScreenPos();
-  const int every = std::max(1, static_cast<int>(ImGui::GetFontSize() * 3 / cell));
+  float widest = 0;
+  for (std::int64_t x : xs)
+    widest = std::max(widest, ImGui::CalcTextSize(std::to_string(x).c_str()).x);
+  const int every = std::max(1, static_cast<int>(std::ceil((widest + ImGui::GetFontSize() / 2) / cell)));
   for (std::size_t col = 0; col < xs.size(); col += every) { // centred under its column
     const std::string value = std::to_string(xs[col]);
     const float left = std::max(0.0f, (cell - ImGui::CalcTextSize(value.c_str()).x) / 2);
@@ -454,17 +458,22 @@ const SweepPoint* line_chart(const SweepData& data, const ChartAxes& axes, Sweep
   plot.height = std::clamp(ImGui::GetContentRegionAvail().y - font * 4, font * 5, font * 14);
   plot.x_low = static_cast<double>(axis_value(*points.front(), axes.x));
   plot.x_high = std::max(plot.x_low + 1, static_cast<double>(axis_value(*points.back(), axes.x)));
-  // Values spanning 16x or more (32 to 1024 threads) on a log scale, where doubling the block is
-  // one step: on a linear one the small blocks crowd into a corner. Only for positive values (a
-  // pad of 0 has no logarithm).
-  plot.log_scale = plot.x_low > 0 && plot.x_high / plot.x_low >= 16;
-  y_ticks(plot, *left, false, right.has_value());
-  if (right)
-    y_ticks(plot, *right, true, true);
   std::vector<std::int64_t> xs;
   for (const SweepPoint* p : points)
     if (xs.empty() || xs.back() != axis_value(*p, axes.x))
       xs.push_back(axis_value(*p, axes.x));
+  // Block sides spanning 16x or more (32 to 1024 threads) on a log scale, where doubling the block
+  // is one step: on a linear one the small blocks crowd into a corner. A parameter's values too
+  // when they are not evenly spaced (1, 2, 4, ... 32); stride 1 to 32 step 1 stays linear. Only for
+  // positive values (a pad of 0 has no logarithm).
+  bool even = true;
+  for (std::size_t i = 2; i < xs.size(); ++i)
+    even = even && xs[i] - xs[i - 1] == xs[1] - xs[0];
+  plot.log_scale = plot.x_low > 0 && plot.x_high / plot.x_low >= 16 &&
+                   (axes.x.starts_with("block.") || !even);
+  y_ticks(plot, *left, false, right.has_value());
+  if (right)
+    y_ticks(plot, *right, true, true);
   x_ticks(plot, xs);
   const SweepPoint* clicked = draw_series(plot, *left, points, axes, current);
   if (right)
@@ -483,7 +492,9 @@ const SweepPoint* line_chart(const SweepData& data, const ChartAxes& axes, Sweep
     legend_entry(Sample::line, kLine, figure_label(*metric), true);
     legend_entry(Sample::line, kSecondLine, figure_label(*second), false);
   }
-  legend_entry(Sample::dot, kCurrentPoint, "the launch on screen", !right);
+  if (std::any_of(points.begin(), points.end(),
+                  [&](const SweepPoint* p) { return is_current(*p, current); }))
+    legend_entry(Sample::dot, kCurrentPoint, "the launch on screen", !right);
   if (std::any_of(points.begin(), points.end(), [](const SweepPoint* p) { return !p->result; }))
     legend_entry(Sample::gap, kLine, "a gap: points not allowed (counted under the cells)", false);
   return clicked;

@@ -22,7 +22,13 @@ namespace wl::viz {
 namespace {
 
 App app_from(const GuiOptions& options) {
-  App app = make_app(options.kernel_id, options.arch);
+  App app = make_app(options.kernel_id, options.arch.empty() ? "h100" : options.arch);
+  app.launch_from_command_line = !options.kernel_id.empty() || !options.params.empty() ||
+                                 !options.block.empty() || !options.sweep_json.empty();
+  app.arch_from_command_line = !options.arch.empty();
+  if (!options.sweep_json.empty() && !options.sweep_x.empty())
+    throw UsageError("give either --sweep-json FILE (a measured sweep) or --sweep-x LIST (a model "
+                     "sweep), not both");
   if (!options.params.empty()) // checked as `warplens run --param` checks them
     app.params = resolve_kernel_request(app.kernel_id, options.params, "", "").params;
   if (!options.block.empty())
@@ -42,7 +48,8 @@ App app_from(const GuiOptions& options) {
   if (!options.sweep_x.empty()) {
     const auto copy = [](const std::string& text, std::array<char, 256>& into, const char* option) {
       if (text.size() >= into.size())
-        throw UsageError(std::string(option) + " '" + text + "' is too long");
+        throw UsageError(std::string(option) + " '" + clip(text, 40) + "' is too long: at most " +
+                         std::to_string(into.size() - 1) + " characters");
       std::copy(text.begin(), text.end(), into.begin());
       into[text.size()] = '\0';
     };

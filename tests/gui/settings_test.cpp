@@ -30,6 +30,24 @@ TEST(GuiSettings, RoundTripThroughTheConfigFolder) {
   EXPECT_EQ(app.block(), (BlockShape{16, 16, 1}));
 }
 
+// The defect: `warplens --kernel bank_conflicts/padded` opened on the saved matmul/tiled.
+TEST(GuiSettings, TheCommandLinesLaunchAndArchWinOverTheSavedOnes) {
+  const std::filesystem::path dir = scratch_dir();
+  write_file(dir / "settings.json",
+             R"({"kernel": "matmul/tiled", "block": [32, 32, 1], "arch": "a100", "theme": "light"})");
+  App app = make_app("bank_conflicts/padded", "t4");
+  app.launch_from_command_line = app.arch_from_command_line = true;
+  EXPECT_EQ(load_settings(app, dir), "");
+  EXPECT_EQ(app.kernel_id, "bank_conflicts/padded");
+  EXPECT_EQ(app.arch().id, "t4");
+  EXPECT_EQ(app.theme, Theme::light) << "the rest of the settings still apply";
+  App plain = make_app("", "h100");
+  EXPECT_EQ(load_settings(plain, dir), "");
+  EXPECT_EQ(plain.kernel_id, "matmul/tiled");
+  EXPECT_EQ(plain.block(), (BlockShape{32, 32, 1}));
+  EXPECT_EQ(plain.arch().id, "a100");
+}
+
 TEST(GuiSettings, CorruptSettingsFileMeansDefaultsAndAMessage) { // and the file kept aside, below
   const std::filesystem::path dir = scratch_dir();
   write_file(dir / "settings.json", "{\"kernel\": \"matmul/tiled\", \"theme\": ");

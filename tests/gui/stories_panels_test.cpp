@@ -331,6 +331,26 @@ TEST(StorySweep, AParameterAndBlockSweepIsAHeatmapAndACellLoadsBoth) {
   EXPECT_EQ(b["block"], "64");
 }
 
+// The defects: choosing width offered 4:16:1 (5 to 15 refused), and a refusal about the last
+// parameter stayed under the new one.
+TEST(StorySweep, ChoosingAParameterOffersValuesItAllowsAndClearsTheOldRefusal) {
+  const Story story = play(
+      "click \"coalescing/stride\"\nwait\nclick \"Sweep\"\nset \"block x\" \"256\" in \"Sweep\"\n"
+      "click \"parameter\" in \"Sweep\"\nclick \"stride\" in \"Sweep\"\n"
+      "set \"values\" \"0:4:1\" in \"Sweep\"\nclick \"Model sweep\"\nscreenshot a.png sweep\n"
+      "click \"parameter\" in \"Sweep\"\nclick \"width\" in \"Sweep\"\nscreenshot b.png sweep\n"
+      "click \"Model sweep\"\nwait\nscreenshot c.png sweep\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  EXPECT_NE(story.sidecar("a")["shown"]["sweep"]["problem"], "");
+  const json b = story.sidecar("b")["shown"]["sweep"];
+  EXPECT_EQ(b["param_values"], "4,8,16");
+  EXPECT_EQ(b["problem"], "");
+  const json c = story.sidecar("c")["shown"]["sweep"];
+  EXPECT_EQ(c["points"], 3);
+  EXPECT_EQ(c["allowed"], 3);
+  EXPECT_EQ(c["axes"]["x"], "width");
+}
+
 TEST(StorySweep, ParameterValuesOutOfRangeAreRefusedBesideTheFields) {
   const Story story = play(
       "click \"bank_conflicts/padded\"\nwait\nclick \"Sweep\"\n"
@@ -340,7 +360,7 @@ TEST(StorySweep, ParameterValuesOutOfRangeAreRefusedBesideTheFields) {
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const json a = story.sidecar("a")["shown"]["sweep"];
   EXPECT_EQ(a["problem"],
-            "pad values 'pad=0:99:1': the end 99 is too large; allowed whole numbers from 0 to 32");
+            "pad values '0:99:1': the end 99 is too large; allowed whole numbers from 0 to 32");
   EXPECT_FALSE(a.contains("points")) << "nothing swept";
   EXPECT_TRUE(says(story.sidecar("a"), "sweep", "the end 99 is too large"));
   EXPECT_NE(story.sidecar("b")["shown"]["sweep"]["problem"].get<std::string>().find("'1e999'"),

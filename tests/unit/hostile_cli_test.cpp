@@ -159,6 +159,10 @@ const std::vector<CliCase> kKernels = {
     {"GuiBlockEmpty", "--headless --model --block ''", {"--block", "an empty value"}},
     {"GuiKernelEmpty", "--headless --model --kernel ''", {"--kernel", "an empty value"}},
     {"GuiSweepXEmpty", "--headless --model --sweep-x ''", {"--sweep-x", "an empty value"}},
+    {"GuiSweepJsonAndX",
+     "--headless --model --sweep-json /tmp/none.json --sweep-x 32,64",
+     {"either --sweep-json", "not both"}},
+    {"GuiSweepXLong", "--headless --model --sweep-x " + long_text('[', 100000), {"too long: at most 255"}},
     {"GuiSweepYAlone", "--headless --model --sweep-y 1,2", {"--sweep-y '1,2' needs --sweep-x"}},
     {"GuiArchEmpty", "--headless --model --arch ''", {"--arch", "an empty value"}},
     {"GuiScreenshotEmpty", "--headless --model --screenshot ''", {"--screenshot", "an empty value"}},
@@ -196,6 +200,12 @@ const std::vector<CliCase> kKernels = {
     {"ParamRangeHuge",
      "sweep coalescing/stride --param-range n=1:268435456:1",
      {"268435456 values", "--max-shapes"}},
+    {"WorkerEmpty", "sweep vec_add/scalar --block 32 --worker ''", {"--worker: an empty command"}},
+    {"WorkerBlank", "sweep vec_add/scalar --block 32 --worker '   '", {"--worker: an empty command"}},
+    {"WorkersZero", "sweep vec_add/scalar --block 32 --workers 0", {"--workers", "'0'", "1 to 64"}},
+    {"WorkersTooMany", "sweep vec_add/scalar --block 32 --workers 65", {"--workers", "'65'"}},
+    {"WorkersText", "sweep vec_add/scalar --block 32 --workers two", {"--workers", "'two'"}},
+    {"WorkersInfinity", "sweep vec_add/scalar --block 32 --workers 1e999", {"--workers", "'1e999'"}},
     {"ParamRangeTimesShapesOverCap",
      "sweep coalescing/stride --block 8:1024:8 --param-range stride=1:64:1",
      {"8192 points", "at most 4096"}},
@@ -211,6 +221,22 @@ INSTANTIATE_TEST_SUITE_P(Occupancy, HostileCli, testing::ValuesIn(kOccupancy),
                          test::case_name<CliCase>);
 INSTANTIATE_TEST_SUITE_P(Kernels, HostileCli, testing::ValuesIn(kKernels),
                          test::case_name<CliCase>);
+
+// Workers that cannot start: each is named with why, and the sweep stops with exit 2 saying how
+// many points were measured (none), never hanging or pretending.
+TEST(HostileCli, ASweepWhoseWorkersCannotStartSaysWhyForEach) {
+  const test::Outcome o = run_limited(
+      "sweep vec_add/scalar --block 32,64 --worker false --worker 'echo garbage'");
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_LT(o.seconds, 5.0);
+  EXPECT_NE(o.err.find("worker 1 (false) stopped: the worker exited with code 1 before saying "
+                       "hello"),
+            std::string::npos)
+      << o.err;
+  EXPECT_NE(o.err.find("it printed 'garbage'"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("every worker stopped with 0 of 2 points measured"), std::string::npos)
+      << o.err;
+}
 
 // A range whose last step would pass INT_MAX ends, and at the side it should.
 TEST(HostileCliBounds, ARangeNearIntMaxEndsWithoutOverflow) {

@@ -93,8 +93,8 @@ TEST(SweepGrid, TheAxesAreThoseThePointsVaryAlongBlockSidesFirst) {
 TEST(SweepGrid, ASweepFileCarriesItsAxesAndReadsBackWithTheParameters) {
   const std::vector<SweepPoint> points =
       refused_points(SweepGrid{{{128, 1, 1}}, {ParamAxis{"stride", {1, 2, 4}}}});
-  const nlohmann::json file = sweep_file_json("lesson/strided", points);
-  EXPECT_EQ(file["kernel"], "lesson/strided");
+  const nlohmann::json file = sweep_file_json("coalescing/stride", points);
+  EXPECT_EQ(file["kernel"], "coalescing/stride");
   ASSERT_EQ(file["axes"].size(), 1u);
   EXPECT_EQ(file["axes"][0]["name"], "stride");
   EXPECT_EQ(file["axes"][0]["values"], nlohmann::json({1, 2, 4}));
@@ -104,8 +104,25 @@ TEST(SweepGrid, ASweepFileCarriesItsAxesAndReadsBackWithTheParameters) {
   EXPECT_EQ(back[2].refused, "refused for the test");
   // A file from before the axes: the bare list of points.
   EXPECT_EQ(sweep_file_points(file["points"], "old.json").size(), 3u);
-  test::expect_usage_error([&] { sweep_file_points(nlohmann::json{{"kernel", "x"}}, "f.json"); },
-                           {"f.json", "points"});
+  test::expect_usage_error(
+      [&] { sweep_file_points(nlohmann::json{{"kernel", "coalescing/stride"}}, "f.json"); },
+      {"f.json", "points"});
+  test::expect_usage_error([&] { sweep_file_points(nlohmann::json{{"kernel", "no/such"}}, "f.json"); },
+                           {"f.json", "kernel", "'no/such' is not a bundled kernel"});
+  nlohmann::json twice = file;
+  twice["points"].push_back(twice["points"][0]);
+  test::expect_usage_error([&] { sweep_file_points(twice, "f.json"); },
+                           {"points[3]", "the same launch"});
+  nlohmann::json foreign = file;
+  foreign["points"][1]["params"]["pad"] = 3;
+  test::expect_usage_error([&] { sweep_file_points(foreign, "f.json"); },
+                           {"points[1]", "coalescing/stride has no parameter 'pad'"});
+  nlohmann::json axes = file;
+  axes["axes"] = nlohmann::json::array({{{"name", "pad"}, {"values", {1}}}});
+  test::expect_usage_error([&] { sweep_file_points(axes, "f.json"); },
+                           {"axes", "allowed the points' own: stride"});
+  axes["axes"] = "garbage";
+  test::expect_usage_error([&] { sweep_file_points(axes, "f.json"); }, {"axes"});
 }
 
 TEST(SweepGrid, TheCsvHasAColumnPerParameter) {

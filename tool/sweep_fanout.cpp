@@ -1,0 +1,242 @@
+#include "sweep_fanout.h"
+
+#include "error.h"
+#include "json_input.h"
+#include "text_format.h"
+#include "worker_client.h"
+#include "worker_process.h"
+
+#include <algorithm>
+#include <chrono>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <thread>
+
+namespace wl {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Points of one parameter set, shapes [first, first + count) of the grid.
+struct Chunk {
+  std::size_t set = 0, first = 0, count = 0;
+};
+
+// A chunk gives back its points after this many workers died under it: the points, not the
+// workers, are then the likely cause (a kernel that kills every worker it runs on).
+constexpr int kMostDeathsPerChunk = 3;
+// A worker that lost this many chunks in a row serves no more.
+constexpr int kMostLossesInARow = 3;
+
+struct Slot {
+  std::unique_ptr<WorkerClient> client;
+  WorkerShare share;
+  std::optional<Chunk> chunk;
+  std::int64_t request = 0;
+  int losses_in_a_row = 0;
+};
+
+// Two chunks per worker for each parameter set: enough to even out workers of different speed
+// and to lose little when one dies, few enough that each chunk's set-up (inputs, reference) is
+// paid rarely.
+std::deque<Chunk> make_chunks(std::size_t sets, std::size_t shapes, std::size_t workers) {
+  const std::size_t per_chunk = std::max<std::size_t>(1, (shapes + 2 * workers - 1) / (2 * workers));
+  std::deque<Chunk> chunks;
+  for (std::size_t set = 0; set < sets; ++set)
+    for (std::size_t first = 0; first < shapes; first += per_chunk)
+      chunks.push_back({set, first, std::min(per_chunk, shapes - first)});
+  return chunks;
+}
+
+class FanOut {
+public:
+  FanOut(const KernelRequest& base, const SweepGrid& grid, const FanOutOptions& options,
+         const std::function<void(const std::string&)>& say)
+      : m_base(base), m_grid(grid), m_options(options), m_say(say),
+        m_sets(param_sets(base.params, grid)),
+        m_queue(make_chunks(m_sets.size(), grid.shapes.size(), options.commands.size())),
+        m_results(m_sets.size() * grid.shapes.size()), m_deaths(m_queue.size()) {
+    for (std::size_t i = 0; i < m_queue.size(); ++i)
+      m_deaths_by_start[{m_queue[i].set, m_queue[i].first}] = i;
+    for (const std::string& command : options.commands) {
+      Slot slot;
+      slot.share.command = command.empty() ? running_executable() + " worker" : command;
+      slot.client = std::make_unique<WorkerClient>(WorkerClientOptions{.command = command});
+      m_slots.push_back(std::move(slot));
+    }
+  }
+
+  FanOutRun run() {
+    const auto start = Clock::now();
+    const std::size_t total = m_queue.size();
+    while (m_done < total) {
+      for (std::size_t w = 0; w < m_slots.size(); ++w)
+        serve(w);
+      if (std::all_of(m_slots.begin(), m_slots.end(),
+                      [](const Slot& s) { return !s.share.stopped.empty(); }))
+        throw UsageError(every_worker_stopped());
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    FanOutRun run;
+    for (std::optional<SweepPoint>& p : m_results)
+      run.points.push_back(std::move(*p));
+    for (const Slot& s : m_slots)
+      run.workers.push_back(s.share);
+    run.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    check_one_device(run.points);
+    return run;
+  }
+
+private:
+  std::string name(std::size_t w) const {
+    return "worker " + std::to_string(w + 1) + " (" + clip(m_slots[w].share.command, 60) + ")";
+  }
+
+  void stop(std::size_t w, const std::string& why) {
+    Slot& slot = m_slots[w];
+    slot.share.stopped = why;
+    if (slot.chunk)
+      m_queue.push_front(*slot.chunk);
+    slot.chunk.reset();
+    m_say(name(w) + " stopped: " + why);
+  }
+
+  void serve(std::size_t w) {
+    Slot& slot = m_slots[w];
+    if (!slot.share.stopped.empty())
+      return;
+    const WorkerSnapshot snapshot = slot.client->latest();
+    if (snapshot.status == WorkerStatus::failed) {
+      stop(w, snapshot.last_failure.empty() ? "it could not start" : snapshot.last_failure);
+      return;
+    }
+    if (!slot.chunk && !m_queue.empty()) {
+      slot.chunk = m_queue.front();
+      m_queue.pop_front();
+      slot.request = slot.client->submit(request_for(*slot.chunk));
+    }
+    if (!slot.chunk)
+      return;
+    const std::shared_ptr<const WorkerAnswer> answer =
+        slot.client->wait_for(slot.request, std::chrono::milliseconds(0));
+    if (answer)
+      take(w, *answer);
+  }
+
+  WorkerRequest request_for(const Chunk& chunk) const {
+    WorkerRequest r = m_options.settings;
+    r.type = RequestType::sweep;
+    r.kernel_id = m_base.kernel->id;
+    r.params = m_sets[chunk.set];
+    r.block.reset();
+    r.param_axes.clear();
+    r.shapes.assign(m_grid.shapes.begin() + static_cast<std::ptrdiff_t>(chunk.first),
+                    m_grid.shapes.begin() + static_cast<std::ptrdiff_t>(chunk.first + chunk.count));
+    return r;
+  }
+
+  void take(std::size_t w, const WorkerAnswer& answer) {
+    Slot& slot = m_slots[w];
+    const Chunk chunk = *slot.chunk;
+    slot.chunk.reset();
+    if (answer.sweep && answer.sweep->size() == chunk.count) {
+      for (std::size_t i = 0; i < chunk.count; ++i)
+        m_results[chunk.set * m_grid.shapes.size() + chunk.first + i] = (*answer.sweep)[i];
+      slot.share.points += static_cast<int>(chunk.count);
+      slot.losses_in_a_row = 0;
+      ++m_done;
+      m_points_done += chunk.count;
+      m_say(format("[%zu/%zu] ", m_points_done, m_results.size()) + name(w) + ": " +
+            std::to_string(chunk.count) + " points");
+      return;
+    }
+    if (answer.no_gpu) {
+      m_queue.push_front(chunk);
+      stop(w, "no GPU there: " + answer.error);
+      return;
+    }
+    if (answer.worker_died || answer.fatal || answer.cancelled) {
+      ++slot.share.chunks_lost;
+      const std::size_t index = m_deaths_by_start.at({chunk.set, chunk.first});
+      if (++m_deaths[index] < kMostDeathsPerChunk) {
+        m_queue.push_front(chunk); // another worker (or this one's successor) measures it again
+        m_say(name(w) + " lost " + std::to_string(chunk.count) + " points, given back: " +
+              answer.error);
+      } else {
+        refuse(chunk, "every worker that ran these points died: " + answer.error);
+      }
+      if (++slot.losses_in_a_row >= kMostLossesInARow)
+        stop(w, std::to_string(kMostLossesInARow) + " chunks in a row lost: " + answer.error);
+      return;
+    }
+    // The worker refused the request itself (what it says applies to these points alone).
+    refuse(chunk, answer.error.empty() ? "the worker sent no points" : answer.error);
+  }
+
+  void refuse(const Chunk& chunk, const std::string& why) {
+    for (std::size_t i = 0; i < chunk.count; ++i)
+      m_results[chunk.set * m_grid.shapes.size() + chunk.first + i] =
+          SweepPoint{m_grid.shapes[chunk.first + i], why, std::nullopt, m_sets[chunk.set]};
+    ++m_done;
+  }
+
+  std::string every_worker_stopped() const {
+    std::size_t measured = 0;
+    for (const std::optional<SweepPoint>& p : m_results)
+      measured += p.has_value();
+    std::string text = "every worker stopped with " + std::to_string(measured) + " of " +
+                       std::to_string(m_results.size()) + " points measured";
+    for (std::size_t w = 0; w < m_slots.size(); ++w)
+      text += "; " + name(w) + ": " + clip(m_slots[w].share.stopped, 160);
+    return text;
+  }
+
+  static void check_one_device(const std::vector<SweepPoint>& points) {
+    std::set<std::string> devices;
+    for (const SweepPoint& p : points)
+      if (p.result)
+        devices.insert(p.result->arch.name);
+    if (devices.size() > 1) {
+      std::string names;
+      for (const std::string& d : devices)
+        names += (names.empty() ? "" : ", ") + d;
+      throw UsageError("the workers measured on different GPUs (" + names +
+                       "); one sweep's points must come from one kind of GPU: give workers of "
+                       "one kind");
+    }
+  }
+
+  const KernelRequest& m_base;
+  const SweepGrid& m_grid;
+  const FanOutOptions& m_options;
+  const std::function<void(const std::string&)>& m_say;
+  const std::vector<Params> m_sets;
+  std::deque<Chunk> m_queue;
+  std::vector<std::optional<SweepPoint>> m_results; // by grid index
+  std::vector<int> m_deaths;                        // per chunk
+  std::map<std::pair<std::size_t, std::size_t>, std::size_t> m_deaths_by_start;
+  std::vector<Slot> m_slots;
+  std::size_t m_done = 0;        // chunks measured or refused
+  std::size_t m_points_done = 0; // points measured
+};
+
+} // namespace
+
+std::string local_worker_command(int device) {
+  return "CUDA_VISIBLE_DEVICES=" + std::to_string(device) + " exec '" + running_executable() +
+         "' worker";
+}
+
+FanOutRun fan_out_sweep(const KernelRequest& base, const SweepGrid& grid,
+                        const FanOutOptions& options,
+                        const std::function<void(const std::string&)>& say) {
+  if (options.commands.empty())
+    throw UsageError("a fanned-out sweep needs at least one worker");
+  return FanOut(base, grid, options, say).run();
+}
+
+} // namespace wl

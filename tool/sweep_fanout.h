@@ -1,0 +1,51 @@
+#pragma once
+// A sweep dealt out over several `warplens worker` processes: one per local GPU
+// (CUDA_VISIBLE_DEVICES), or any command that starts one elsewhere ("ssh host warplens worker",
+// "srun --gres=gpu:1 warplens worker"). No scheduler of our own: the workers are ordinary
+// processes, each given the next chunk of points (one parameter set, a few shapes) when it has
+// answered its last, so a fast GPU takes more. A chunk whose worker died goes back to the queue for
+// any worker (its client starts a new one); a worker that cannot start, has no GPU, speaks another
+// protocol or has another kernel catalog stops with the reason said, and the others go on. The
+// points come back merged in the grid's order, whichever worker measured them.
+
+#include "kernel_request.h"
+#include "protocol.h"
+#include "sweep.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace wl {
+
+struct FanOutOptions {
+  std::vector<std::string> commands; // a worker each; "" runs this program's own `worker`
+  WorkerRequest settings;            // device, seed, verify, timing, metrics of every request
+};
+
+// What one worker did.
+struct WorkerShare {
+  std::string command;
+  int points = 0;        // measured and merged
+  int chunks_lost = 0;   // given back to the queue when the worker died under them
+  std::string stopped;   // why it took no more work before the end; empty if it served to the end
+};
+
+struct FanOutRun {
+  std::vector<SweepPoint> points; // in the grid's order (param_sets, then the shapes)
+  std::vector<WorkerShare> workers;
+  double seconds = 0;
+};
+
+// "CUDA_VISIBLE_DEVICES=1 exec /usr/bin/warplens worker": a worker on local GPU `device`.
+std::string local_worker_command(int device);
+
+// Measures every point of the grid (the kernel's base parameters in `base`) over the workers.
+// `say` gets one line per event (a chunk done, a worker lost). Throws UsageError when every worker
+// stopped before the last point (naming each reason and how many points were measured), and when
+// the points came from different GPUs (one series must be one device).
+FanOutRun fan_out_sweep(const KernelRequest& base, const SweepGrid& grid,
+                        const FanOutOptions& options,
+                        const std::function<void(const std::string&)>& say);
+
+} // namespace wl
