@@ -38,6 +38,9 @@ std::string fix_for(CUptiResult status) {
            "reboot";
   case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
     return "another profiler (ncu, nsys, cuda-gdb) is attached to this process; CUPTI allows one";
+  case CUPTI_ERROR_HARDWARE_BUSY:
+    return "another process profiles this GPU (ncu, or another worker on the same GPU); CUPTI lets "
+           "one process profile a GPU at a time";
   case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
     return "counters are not available on a MIG slice";
   case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:

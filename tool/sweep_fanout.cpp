@@ -143,6 +143,13 @@ private:
     Slot& slot = m_slots[w];
     const Chunk chunk = *slot.chunk;
     slot.chunk.reset();
+    if (answer.sweep && counters_held_elsewhere(*answer.sweep)) {
+      // The first worker to open a GPU's profiler keeps it; this one would never count here.
+      m_queue.push_front(chunk);
+      stop(w, "its GPU's counters are held by another worker's profiler (CUPTI lets one process "
+              "profile a GPU at a time); the other workers measure its points");
+      return;
+    }
     if (answer.sweep && answer.sweep->size() == chunk.count) {
       for (std::size_t i = 0; i < chunk.count; ++i)
         m_results[chunk.set * m_grid.shapes.size() + chunk.first + i] = (*answer.sweep)[i];
@@ -175,6 +182,15 @@ private:
     }
     // The worker refused the request itself (what it says applies to these points alone).
     refuse(chunk, answer.error.empty() ? "the worker sent no points" : answer.error);
+  }
+
+  bool counters_held_elsewhere(const std::vector<SweepPoint>& points) const {
+    return !m_options.settings.metrics.empty() &&
+           std::any_of(points.begin(), points.end(), [](const SweepPoint& p) {
+             return p.result && p.result->counters && !p.result->counters->available &&
+                    p.result->counters->reason.find("CUPTI_ERROR_HARDWARE_BUSY") !=
+                        std::string::npos;
+           });
   }
 
   void refuse(const Chunk& chunk, const std::string& why) {

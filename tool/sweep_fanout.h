@@ -5,8 +5,10 @@
 // processes, each given the next chunk of points (one parameter set, a few shapes) when it has
 // answered its last, so a fast GPU takes more. A chunk whose worker died goes back to the queue for
 // any worker (its client starts a new one); a worker that cannot start, has no GPU, speaks another
-// protocol or has another kernel catalog stops with the reason said, and the others go on. The
-// points come back merged in the grid's order, whichever worker measured them.
+// protocol or has another kernel catalog stops with the reason said, and the others go on; so does
+// one whose GPU's counters another worker holds (CUPTI lets one process profile a GPU at a time:
+// two workers on one GPU share its timing work only when no counters are asked for). The points
+// come back merged in the grid's order, whichever worker measured them.
 
 #include "kernel_request.h"
 #include "protocol.h"
