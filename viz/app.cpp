@@ -340,6 +340,8 @@ void App::poll_source() {
     if (update->sweep) {
       sweep.data = std::move(update->sweep);
       sweep.running = false;
+      if (!sweep.data->measured) // Measure sweep answered with the models: say so where it shows
+        status = "Measure sweep: the models' figures; nothing was measured (no GPU here)";
     } else if (update->for_sweep) {
       sweep.problem = update->error;
       sweep.running = false;

@@ -69,7 +69,9 @@ void draw_param_axis(App& app) {
     return;
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-  ui::input_text("values", app.sweep.param_values.data(), app.sweep.param_values.size());
+  if (ui::input_text("values", app.sweep.param_values.data(), app.sweep.param_values.size(),
+                     ImGuiInputTextFlags_EnterReturnsTrue))
+    app.model_sweep_now(); // Enter sweeps, as Model sweep does
   help_marker(("start:end:step or a comma-separated list; allowed: " +
                param_allowed(kernel_param(*kernel, app.sweep.param)))
                   .c_str());

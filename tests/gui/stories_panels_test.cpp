@@ -351,6 +351,20 @@ TEST(StorySweep, ChoosingAParameterOffersValuesItAllowsAndClearsTheOldRefusal) {
   EXPECT_EQ(c["axes"]["x"], "width");
 }
 
+// Enter in the values field sweeps; Measure sweep where nothing measures says it modelled.
+TEST(StorySweep, EnterInTheValuesSweepsAndAModelledMeasureSweepSaysSo) {
+  const Story story = play(
+      "click \"coalescing/stride\"\nwait\nclick \"Sweep\"\nset \"block x\" \"256\" in \"Sweep\"\n"
+      "click \"parameter\" in \"Sweep\"\nclick \"stride\" in \"Sweep\"\n"
+      "set \"values\" \"1,2,3\" in \"Sweep\"\nwait\nscreenshot a.png sweep\n"
+      "click \"Measure sweep\"\nwait\nscreenshot b.png\n",
+      "--model");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  EXPECT_EQ(story.sidecar("a")["shown"]["sweep"]["points"], 3) << "set types Enter after the text";
+  EXPECT_EQ(story.sidecar("b")["configuration"]["status"],
+            "Measure sweep: the models' figures; nothing was measured (no GPU here)");
+}
+
 TEST(StorySweep, ParameterValuesOutOfRangeAreRefusedBesideTheFields) {
   const Story story = play(
       "click \"bank_conflicts/padded\"\nwait\nclick \"Sweep\"\n"
