@@ -155,6 +155,18 @@ std::optional<double> median_time(const RunResult& r) {
   return r.timing ? std::optional(r.timing->median_ms) : std::nullopt;
 }
 
+// The global bytes the model's sectors fetch, over the arch's peak DRAM bandwidth, in ms.
+std::optional<double> modelled_time_at_peak(const RunResult& r) {
+  const double peak = r.arch.dram_bandwidth_gbps * 1e9;
+  double fetched = 0;
+  for (const SitePrediction& site : r.prediction.sites)
+    if (site.space == MemorySpace::global)
+      fetched += static_cast<double>(site.bytes_fetched);
+  if (peak <= 0 || fetched <= 0)
+    return std::nullopt;
+  return fetched / peak * 1e3;
+}
+
 // A counter figure: its key reads the counter of the same key.
 template <std::size_t N> struct Key {
   char text[N];
@@ -202,10 +214,12 @@ const std::array kFigures = {
   Figure{"arithmetic", "arithmetic", "GFLOP", "timings", "Floating-point operations the launch performs."},
   Figure{"time_at_peak_bytes", "at peak, bytes needed", "ms", "timings",
          "bytes moved / the arch's peak DRAM bandwidth: no run can be faster while memory-bound."},
-  Figure{"time_at_peak_sectors", "at peak, sectors fetched", "ms", "timings",
+  Figure{"time_at_peak_sectors", "modelled time at peak, sectors fetched", "ms", "timings",
          "The model's 32-byte sectors x 32 B / peak bandwidth: the floor for the access pattern as "
-         "written (an upper bound on the traffic: the caches may serve part of it).",
-         "sectors from the access model x 32 B over the preset's bandwidth"},
+         "written (an upper bound on the traffic: the caches may serve part of it). A model, not "
+         "a measurement: what a sweep colours by where nothing was timed.",
+         "sectors from the access model x 32 B over the preset's bandwidth", "", Better::lower,
+         false, true, modelled_time_at_peak, nullptr, nullptr, nullptr, "at peak, sectors fetched"},
   Figure{"duration", "duration", "ns", "timings",
          "GPU time of the profiled range around the launch: some microseconds more than the kernel "
          "alone (ncu times the kernel alone; the median time is the kernel's)",

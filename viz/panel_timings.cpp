@@ -24,13 +24,9 @@ void draw_work(const RunResult& result) {
   if (peak > 0) {
     figure_row(figure("time_at_peak_bytes"),
                format_number(result.bytes_moved / peak * 1e3, 4) + " ms");
-    double fetched = 0; // what the model's sectors bring in from global memory
-    for (const SitePrediction& site : result.prediction.sites)
-      if (site.space == MemorySpace::global)
-        fetched += static_cast<double>(site.bytes_fetched);
-    if (fetched > 0)
-      figure_row(figure("time_at_peak_sectors"),
-                 format_number(fetched / peak * 1e3, 4) + " ms (" + format_bytes(fetched) + ")");
+    const Figure& floor = figure("time_at_peak_sectors");
+    if (const std::optional<double> ms = floor.predicted(result)) // the sectors' bytes beside it
+      figure_row(floor, format_number(*ms, 4) + " ms (" + format_bytes(*ms / 1e3 * peak) + ")");
   }
   ImGui::EndTable();
 }

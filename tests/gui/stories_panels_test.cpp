@@ -234,6 +234,10 @@ TEST(StorySweep, A2DSweepIsColouredByEveryFigureItHas) {
     const std::vector<std::string> offered = sweep["offered"];
     EXPECT_EQ(std::count(offered.begin(), offered.end(), "median time (ms)"), 0);
     EXPECT_EQ(std::count(offered.begin(), offered.end(), "throughput (GB/s)"), 0);
+    EXPECT_EQ(std::count(offered.begin(), offered.end(),
+                         "modelled time at peak, sectors fetched (ms)"),
+              1)
+        << "a time a model sweep has: labelled as the model's";
   }
   // The defect: sectors per request were coloured with 1x1 as best, not against the ideal.
   EXPECT_TRUE(says(story.sidecar("c1"), "sweep", "times the ideal for the access width"))
