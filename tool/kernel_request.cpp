@@ -4,6 +4,7 @@
 #include "error.h"
 #include "json_input.h"
 #include "registry.h"
+#include "text_format.h"
 
 #include <algorithm>
 #include <map>
@@ -58,11 +59,8 @@ void check_param_value(const KernelDesc& kernel, const ParamSpec& spec, std::int
   if (!spec.choices.empty()) {
     if (std::find(spec.choices.begin(), spec.choices.end(), value) != spec.choices.end())
       return;
-    std::string allowed;
-    for (std::int64_t c : spec.choices)
-      allowed += (allowed.empty() ? "" : ", ") + std::to_string(c);
     throw UsageError(kernel.id + ": " + spec.name + "=" + std::to_string(value) +
-                     " is not allowed; choose " + allowed);
+                     " is not allowed; choose " + joined(spec.choices, ", "));
   }
   if (value < spec.min || value > spec.max)
     throw UsageError(kernel.id + ": " + spec.name + "=" + std::to_string(value) +

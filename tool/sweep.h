@@ -77,6 +77,11 @@ struct SweepPoint {
 
 // The value of a point along an axis: "block.x", "block.y", "block.z" or a parameter's name.
 std::int64_t axis_value(const SweepPoint& point, const std::string& axis);
+// The values the points take along an axis, smallest first, each once.
+std::vector<std::int64_t> axis_values(const std::vector<SweepPoint>& points,
+                                      const std::string& axis);
+// Each value the same step from the one before (true for two values or fewer).
+bool evenly_spaced(const std::vector<std::int64_t>& values);
 // The axes along which the points differ, in the order block x, y, z, then the parameters in
 // their declaration order in `params_order` (names not in it follow by name).
 std::vector<std::string> varying_axes(const std::vector<SweepPoint>& points,

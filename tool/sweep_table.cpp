@@ -99,11 +99,11 @@ std::vector<std::int64_t> parse_number_list(const std::string& text, const std::
                                             std::int64_t max, std::size_t max_count) {
   const std::vector<std::string> range = split(text, ':');
   const std::string one = noun.substr(0, noun.size() - 1); // "side", "value"
-  std::int64_t count = 0;
+  std::int64_t count = 0, start = 0, step = 1;
   if (range.size() == 3) {
-    const std::int64_t start = parse_number(range[0], "start", shown, min, max),
-                       end = parse_number(range[1], "end", shown, min, max),
-                       step = parse_number(range[2], "step", shown, 1, std::max<std::int64_t>(1, max - min));
+    start = parse_number(range[0], "start", shown, min, max);
+    const std::int64_t end = parse_number(range[1], "end", shown, min, max);
+    step = parse_number(range[2], "step", shown, 1, std::max<std::int64_t>(1, max - min));
     if (end < start)
       throw UsageError(shown + ": the end is before the start; write start:end:step");
     // Unsigned: end - start may pass INT64_MAX for parameters that allow negative values.
@@ -122,8 +122,6 @@ std::vector<std::int64_t> parse_number_list(const std::string& text, const std::
                      too_many_hint(max_count));
   std::vector<std::int64_t> numbers;
   if (range.size() == 3) {
-    const std::int64_t start = parse_number(range[0], "start", shown, min, max),
-                       step = parse_number(range[2], "step", shown, 1, std::max<std::int64_t>(1, max - min));
     for (std::int64_t i = 0; i < count; ++i)
       numbers.push_back(start + i * step);
     return numbers;
@@ -143,7 +141,19 @@ std::vector<std::int64_t> parse_number_list(const std::string& text, const std::
 
 // One point of a sweep of `kernel`: a measured one a launch the kernel allows, any one's
 // parameters the kernel's. `at` leads the message.
-void check_point(const KernelDesc& kernel, const SweepPoint& p, const std::string& at);
+void check_point(const KernelDesc& kernel, const SweepPoint& p, const std::string& at) {
+  try {
+    if (p.result && p.result->kernel_id != kernel.id)
+      throw UsageError("a point of " + clip(p.result->kernel_id, 40) + " in a sweep of " +
+                       kernel.id);
+    if (p.result)
+      check_kernel_request(KernelRequest{&kernel, p.params, p.block});
+    for (const auto& [name, value] : p.params)
+      kernel_param(kernel, name);
+  } catch (const UsageError& e) {
+    throw UsageError(at + e.what());
+  }
+}
 
 // A sweep file's points must be launches the kernel allows (a refused point's parameters at least
 // the kernel's), each once: a hand-edited or foreign file is refused rather than drawn as
@@ -169,19 +179,6 @@ void check_points(const std::vector<SweepPoint>& points, std::string kernel_id,
   }
 }
 
-void check_point(const KernelDesc& kernel, const SweepPoint& p, const std::string& at) {
-  try {
-    if (p.result && p.result->kernel_id != kernel.id)
-      throw UsageError("a point of " + clip(p.result->kernel_id, 40) + " in a sweep of " +
-                       kernel.id);
-    if (p.result)
-      check_kernel_request(KernelRequest{&kernel, p.params, p.block});
-    for (const auto& [name, value] : p.params)
-      kernel_param(kernel, name);
-  } catch (const UsageError& e) {
-    throw UsageError(at + e.what());
-  }
-}
 
 // The axes a file names must be the ones its points vary along.
 void check_axes(const Fields& file, const std::vector<SweepPoint>& points) {
@@ -220,12 +217,7 @@ ParamAxis parse_param_range(const KernelDesc& kernel, const std::string& text,
   if (eq == std::string::npos)
     throw UsageError(shown + ": write name=start:end:step or name=a,b,c; parameters of " +
                      kernel.id + ": " + param_names(kernel));
-  const std::string name = text.substr(0, eq), values = text.substr(eq + 1);
-  kernel_param(kernel, name); // an unknown name, before anything about its values
-  if (values.empty())
-    throw UsageError(shown + ": no values; write " + name +
-                     "=start:end:step or a comma-separated list");
-  return parse_param_values(kernel, name, values, shown, max_values);
+  return parse_param_values(kernel, text.substr(0, eq), text.substr(eq + 1), shown, max_values);
 }
 
 ParamAxis parse_param_values(const KernelDesc& kernel, const std::string& name,
@@ -248,19 +240,12 @@ ParamAxis parse_param_values(const KernelDesc& kernel, const std::string& name,
 std::string param_allowed(const ParamSpec& spec) {
   if (spec.choices.empty())
     return spec.name + " " + std::to_string(spec.min) + " to " + std::to_string(spec.max);
-  std::string text;
-  for (std::int64_t choice : spec.choices)
-    text += (text.empty() ? "" : ", ") + std::to_string(choice);
-  return spec.name + " " + text;
+  return spec.name + " " + joined(spec.choices, ", ");
 }
 
 std::string default_param_values(const ParamSpec& spec) {
-  if (!spec.choices.empty()) {
-    std::string text;
-    for (std::int64_t choice : spec.choices)
-      text += (text.empty() ? "" : ",") + std::to_string(choice);
-    return text;
-  }
+  if (!spec.choices.empty())
+    return joined(spec.choices, ",");
   // The whole range where it is short (pad 0:32:1), else its first 32 values.
   const std::int64_t end = spec.max - spec.min <= 64 ? spec.max : spec.min + 31;
   return std::to_string(spec.min) + ":" + std::to_string(end) + ":1";
@@ -314,6 +299,21 @@ std::int64_t axis_value(const SweepPoint& point, const std::string& axis) {
     return point.block.z;
   const auto found = point.params.find(axis);
   return found == point.params.end() ? 0 : found->second;
+}
+
+std::vector<std::int64_t> axis_values(const std::vector<SweepPoint>& points,
+                                      const std::string& axis) {
+  std::set<std::int64_t> values;
+  for (const SweepPoint& p : points)
+    values.insert(axis_value(p, axis));
+  return {values.begin(), values.end()};
+}
+
+bool evenly_spaced(const std::vector<std::int64_t>& values) {
+  for (std::size_t i = 2; i < values.size(); ++i)
+    if (values[i] - values[i - 1] != values[1] - values[0])
+      return false;
+  return true;
 }
 
 std::vector<std::string> varying_axes(const std::vector<SweepPoint>& points,
@@ -451,11 +451,7 @@ std::vector<SweepPoint> sweep_points_from_json(const nlohmann::json& list,
 nlohmann::json sweep_file_json(const std::string& kernel_id, const std::vector<SweepPoint>& points) {
   nlohmann::json axes = nlohmann::json::array();
   for (const std::string& axis : varying_axes(points)) {
-    std::vector<std::int64_t> values;
-    for (const SweepPoint& p : points)
-      if (std::find(values.begin(), values.end(), axis_value(p, axis)) == values.end())
-        values.push_back(axis_value(p, axis));
-    axes.push_back({{"name", axis}, {"values", values}});
+    axes.push_back({{"name", axis}, {"values", axis_values(points, axis)}});
   }
   return {{"kernel", kernel_id}, {"axes", axes}, {"points", sweep_points_to_json(points)}};
 }

@@ -1,8 +1,10 @@
 #pragma once
 // printf-style formatting into a std::string, and CSV quoting, for the text reports.
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace wl {
 
@@ -19,6 +21,14 @@ inline std::string csv_quoted(const std::string& text) {
   for (char c : text)
     quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
   return quoted + "\"";
+}
+
+// "4, 8, 16" (separator ", ") or "4,8,16" (","): whole numbers as a list reads them.
+inline std::string joined(const std::vector<std::int64_t>& values, const char* separator) {
+  std::string text;
+  for (std::int64_t value : values)
+    text += (text.empty() ? "" : separator) + std::to_string(value);
+  return text;
 }
 
 } // namespace wl

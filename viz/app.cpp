@@ -395,22 +395,17 @@ std::vector<double> App::recent_medians() const {
 namespace {
 
 // Values as a field takes them: "32:1024:32" when evenly spaced (three or more), else a list.
-template <typename Number>
-void write_values(const std::set<Number>& values, std::array<char, 256>& into) {
-  const std::vector<Number> v(values.begin(), values.end());
-  bool even = v.size() >= 3;
-  for (std::size_t i = 2; even && i < v.size(); ++i)
-    even = v[i] - v[i - 1] == v[1] - v[0];
-  if (even) {
+void write_values(const std::vector<std::int64_t>& v, std::array<char, 256>& into) {
+  if (v.size() >= 3 && evenly_spaced(v))
     write_field(std::to_string(v.front()) + ":" + std::to_string(v.back()) + ":" +
                     std::to_string(v[1] - v[0]),
                 into);
-    return;
-  }
-  std::string text;
-  for (Number value : v)
-    text += (text.empty() ? "" : ",") + std::to_string(value);
-  write_field(text.empty() ? "1" : text, into);
+  else
+    write_field(v.empty() ? "1" : joined(v, ","), into);
+}
+
+void write_values(const std::set<int>& sides, std::array<char, 256>& into) {
+  write_values(std::vector<std::int64_t>(sides.begin(), sides.end()), into);
 }
 
 } // namespace
@@ -446,10 +441,7 @@ void App::show_sweep_sides(const SweepData& data) {
   for (const std::string& axis : varying_axes(data.points))
     if (!axis.starts_with("block.") && params.contains(axis)) { // the first swept parameter
       sweep.param = axis;
-      std::set<std::int64_t> values;
-      for (const SweepPoint& point : data.points)
-        values.insert(axis_value(point, axis));
-      write_values(values, sweep.param_values);
+      write_values(axis_values(data.points, axis), sweep.param_values);
       break;
     }
 }

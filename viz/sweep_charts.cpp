@@ -466,11 +466,8 @@ const SweepPoint* line_chart(const SweepData& data, const ChartAxes& axes, Sweep
   // is one step: on a linear one the small blocks crowd into a corner. A parameter's values too
   // when they are not evenly spaced (1, 2, 4, ... 32); stride 1 to 32 step 1 stays linear. Only for
   // positive values (a pad of 0 has no logarithm).
-  bool even = true;
-  for (std::size_t i = 2; i < xs.size(); ++i)
-    even = even && xs[i] - xs[i - 1] == xs[1] - xs[0];
   plot.log_scale = plot.x_low > 0 && plot.x_high / plot.x_low >= 16 &&
-                   (axes.x.starts_with("block.") || !even);
+                   (axes.x.starts_with("block.") || !evenly_spaced(xs));
   y_ticks(plot, *left, false, right.has_value());
   if (right)
     y_ticks(plot, *right, true, true);
