@@ -9,6 +9,7 @@
 #include "registry.h"
 #include "run_report.h"
 #include "sweep.h"
+#include "sweep_compare.h"
 #include "sweep_fanout.h"
 #include "text_format.h"
 
@@ -137,6 +138,7 @@ struct SweepOptions {
   std::vector<std::string> param_ranges; // "stride=1:32:1"
   int workers = 0;                       // --workers N: one per local GPU
   std::vector<std::string> worker_commands; // --worker CMD, each a worker
+  std::string against; // --against KERNEL: an A/B sweep, the second kernel over the same points
   std::string csv_file, json_file;
   std::size_t max_shapes = kMaxSweepShapes;
 };
@@ -232,26 +234,25 @@ std::vector<SweepPoint> fanned_out(const SweepOptions& o, const KernelRequest& b
   return std::move(run.points);
 }
 
-void run_sweep_command(const SweepOptions& o) {
-  const KernelRequest base =
-      resolve_kernel_request(o.kernel.id, o.kernel.params, o.kernel.size, "");
-  const SweepGrid grid = grid_of(o, *base.kernel);
-  param_sets(base.params, grid, o.max_shapes); // the whole grid counted before anything runs
-  std::vector<SweepPoint> points;
-  if (o.workers > 0 || !o.worker_commands.empty()) {
-    points = fanned_out(o, base, grid);
-  } else {
-    SweepRun run = run_sweep(
-        *base.kernel, base.params, grid, o.engine,
-        [&](int index, int total, const SweepPoint& p) { print_progress(index, total, p, grid); });
-    std::fprintf(stderr, "%s\n", sweep_cost_summary(run).c_str());
-    points = std::move(run.points);
-  }
-  // The columns' headers: each figure's short name and unit, from the figure table.
-  const auto header = [](std::string_view key) {
-    const Figure& f = figure(key);
-    return std::string(figure_header(f)) + (f.unit.empty() ? "" : " (" + std::string(f.unit) + ")");
-  };
+// The points of one kernel's sweep, here or over workers.
+std::vector<SweepPoint> sweep_points(const SweepOptions& o, const KernelRequest& base,
+                                     const SweepGrid& grid) {
+  if (o.workers > 0 || !o.worker_commands.empty())
+    return fanned_out(o, base, grid);
+  SweepRun run = run_sweep(
+      *base.kernel, base.params, grid, o.engine,
+      [&](int index, int total, const SweepPoint& p) { print_progress(index, total, p, grid); });
+  std::fprintf(stderr, "%s\n", sweep_cost_summary(run).c_str());
+  return std::move(run.points);
+}
+
+// The columns' headers: each figure's short name and unit, from the figure table.
+std::string header(std::string_view key) {
+  const Figure& f = figure(key);
+  return std::string(figure_header(f)) + (f.unit.empty() ? "" : " (" + std::string(f.unit) + ")");
+}
+
+void print_sweep_table(const std::vector<SweepPoint>& points, const SweepGrid& grid) {
   for (const ParamAxis& axis : grid.param_axes)
     std::printf("%-10s ", axis.name.c_str());
   std::printf("%-12s %16s %17s %13s %9s %11s %8s  %s\n", "block", header("median_time").c_str(),
@@ -276,10 +277,85 @@ void run_sweep_command(const SweepOptions& o) {
                 : r.counters->available ? format("%d passes", r.counters->passes).c_str()
                                         : ("unavailable: " + r.counters->reason).c_str());
   }
+}
+
+// "12.3456 (0.41 %)": a side's median time and noise in the comparison table.
+std::string time_and_noise(const SweepPoint* p) {
+  if (!p || !p->result || !p->result->timing)
+    return "-";
+  return format("%.4f (%.2f %%)", p->result->timing->median_ms, 100 * p->result->timing->noise);
+}
+
+// Per point: each kernel's time and noise, the second's time over the first's and the verdict.
+void print_comparison(const SweepSeries& a, const SweepSeries& b, const SweepGrid& grid) {
+  std::printf("%s against %s: time ratio %s / %s; verdict for %s (SAME: the difference is within "
+              "the smaller noise)\n",
+              b.kernel_id.c_str(), a.kernel_id.c_str(), b.kernel_id.c_str(), a.kernel_id.c_str(),
+              b.kernel_id.c_str());
+  for (const ParamAxis& axis : grid.param_axes)
+    std::printf("%-10s ", axis.name.c_str());
+  std::printf("%-12s %22s %22s %8s  %s\n", "block", (a.kernel_id + " ms").c_str(),
+              (b.kernel_id + " ms").c_str(), "ratio", "verdict");
+  for (const SweepPoint& pa : a.points) {
+    const SweepPoint* pb = point_at(b.points, pa);
+    for (const ParamAxis& axis : grid.param_axes)
+      std::printf("%-10lld ", static_cast<long long>(pa.params.at(axis.name)));
+    std::printf("%-12s %22s %22s ", format_block(pa.block).c_str(), time_and_noise(&pa).c_str(),
+                time_and_noise(pb).c_str());
+    if (!pa.result || !pb || !pb->result) {
+      std::printf("%8s  refused: %s\n", "-",
+                  (!pa.result ? pa.refused : pb ? pb->refused : "no such point").c_str());
+      continue;
+    }
+    const TimeComparison c = compare_times(*pa.result, *pb->result);
+    std::printf("%8s  %s\n", c.ratio ? format("%.3f", *c.ratio).c_str() : "-",
+                std::string(verdict_word(c.verdict)).c_str());
+  }
+  std::printf("%s: %s\n", b.kernel_id.c_str(), verdict_counts(a, b).c_str());
+}
+
+// The second kernel of an A/B sweep, with the first's parameters where it has them; it must have
+// every parameter given with --param or swept.
+KernelRequest against_request(const SweepOptions& o, const KernelRequest& base,
+                              const SweepGrid& grid) {
+  const KernelDesc* against = find_kernel(o.against);
+  if (!against)
+    throw UsageError("--against '" + clip(o.against, 40) +
+                     "' is not a bundled kernel; warplens list names them");
+  std::vector<std::string> given;
+  for (const std::string& fixed : o.kernel.params)
+    given.push_back(fixed.substr(0, fixed.find('=')));
+  for (const ParamAxis& axis : grid.param_axes)
+    given.push_back(axis.name);
+  std::vector<std::string> texts;
+  for (const auto& [name, value] : params_for_against(*against, base.params, given))
+    texts.push_back(name + "=" + std::to_string(value));
+  return resolve_kernel_request(against->id, texts, "", "");
+}
+
+void run_sweep_command(const SweepOptions& o) {
+  const KernelRequest base =
+      resolve_kernel_request(o.kernel.id, o.kernel.params, o.kernel.size, "");
+  const SweepGrid grid = grid_of(o, *base.kernel);
+  param_sets(base.params, grid, o.max_shapes); // the whole grid counted before anything runs
+  std::optional<KernelRequest> against;
+  if (!o.against.empty())
+    against = against_request(o, base, grid);
+  const SweepSeries a{base.kernel->id, sweep_points(o, base, grid)};
+  if (!against) {
+    print_sweep_table(a.points, grid);
+    if (!o.csv_file.empty())
+      write_file(o.csv_file, sweep_csv(a.points));
+    if (!o.json_file.empty())
+      write_file(o.json_file, sweep_file_json(a.kernel_id, a.points).dump(1));
+    return;
+  }
+  const SweepSeries b{against->kernel->id, sweep_points(o, *against, grid)};
+  print_comparison(a, b, grid);
   if (!o.csv_file.empty())
-    write_file(o.csv_file, sweep_csv(points));
+    write_file(o.csv_file, ab_sweep_csv(a, b));
   if (!o.json_file.empty())
-    write_file(o.json_file, sweep_file_json(base.kernel->id, points).dump(1));
+    write_file(o.json_file, ab_sweep_file_json(a, b).dump(1));
 }
 
 } // namespace
@@ -345,6 +421,10 @@ void add_kernel_commands(CLI::App& app) {
                         "A parameter swept: name=start:end:step or name=a,b,c (repeat for several)");
   sweep_cmd->add_option("--metrics", sweep->engine.metrics,
                         "Hardware counters: default, all, or names");
+  sweep_cmd->add_option("--against", sweep->against,
+                        "A/B: sweep this kernel over the same points too and compare each "
+                        "point's time (SAME, FASTER, SLOWER or UNSURE within the noise)")
+      ->check(written_option("a kernel id, e.g. transpose/smem_padded"));
   sweep_cmd->add_option("--workers", sweep->workers,
                         "Deal the points out over N workers, one per local GPU")
       ->check(whole_number_option(1, 64));

@@ -78,4 +78,6 @@ const KernelDesc* find_kernel(const std::string& id) {
   return nullptr;
 }
 
+std::string kernel_family(const std::string& id) { return id.substr(0, id.find('/')); }
+
 } // namespace wl

@@ -23,7 +23,7 @@ std::string kernel_ids() {
 const KernelDesc& find_or_explain(const std::string& id) {
   if (const KernelDesc* k = find_kernel(id))
     return *k;
-  const std::string family = id.substr(0, id.find('/'));
+  const std::string family = kernel_family(id);
   std::string variants;
   for (const KernelDesc& k : all_kernels())
     if (k.id.starts_with(family + "/"))

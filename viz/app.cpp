@@ -114,6 +114,8 @@ bool App::select_kernel(const std::string& id) {
     choose_sweep_sides();
   if (!params.contains(sweep.param)) // another kernel's parameter
     sweep.param.clear();
+  if (sweep.against == id || kernel_family(sweep.against) != kernel_family(id)) // no longer a B to this A
+    sweep.against.clear();
   return true;
 }
 
@@ -337,7 +339,21 @@ void App::poll_source() {
   if (!source)
     return;
   while (std::optional<SourceUpdate> update = source->poll()) {
-    if (update->sweep) {
+    if (update->sweep && !sweep.against.empty() && !sweep.first_half) {
+      sweep.first_half = std::move(update->sweep); // the A half: now the B half
+      try {
+        source->submit_sweep(against_request(), sweep_grid_chosen(), arch());
+      } catch (const UsageError& e) {
+        sweep.problem = e.what();
+        sweep.running = false;
+        sweep.first_half.reset();
+      }
+    } else if (update->sweep) {
+      if (sweep.first_half) { // the B half of an A/B sweep
+        sweep.first_half->against = SweepSeries{update->sweep->kernel_id, update->sweep->points};
+        update->sweep = std::move(sweep.first_half);
+        sweep.first_half.reset();
+      }
       sweep.data = std::move(update->sweep);
       sweep.running = false;
       if (!sweep.data->measured) // Measure sweep answered with the models: say so where it shows
@@ -345,6 +361,7 @@ void App::poll_source() {
     } else if (update->for_sweep) {
       sweep.problem = update->error;
       sweep.running = false;
+      sweep.first_half.reset();
     } else if (update->result) {
       show(std::move(*update->result));
     } else {
@@ -461,10 +478,27 @@ SweepGrid App::sweep_grid_chosen() const {
   return grid;
 }
 
+KernelRequest App::against_request() const {
+  const KernelDesc* against = find_kernel(sweep.against);
+  if (!against)
+    throw UsageError("against '" + clip(sweep.against, 40) + "' is not a bundled kernel");
+  std::vector<std::string> swept;
+  if (!sweep.param.empty())
+    swept.push_back(sweep.param);
+  return KernelRequest{against, params_for_against(*against, params, swept),
+                       against->default_block};
+}
+
 void App::model_sweep_now() {
   sweep.problem.clear();
   try {
-    sweep.data = viz::model_sweep(*kernel(), params, sweep_grid_chosen(), arch());
+    const SweepGrid grid = sweep_grid_chosen();
+    SweepData data = viz::model_sweep(*kernel(), params, grid, arch());
+    if (!sweep.against.empty()) {
+      const KernelRequest b = against_request();
+      data.against = SweepSeries{b.kernel->id, viz::model_sweep(*b.kernel, b.params, grid, arch()).points};
+    }
+    sweep.data = std::move(data);
   } catch (const UsageError& e) {
     sweep.problem = e.what();
   }
@@ -475,6 +509,9 @@ void App::measure_sweep() {
   if (!source)
     return;
   try {
+    if (!sweep.against.empty())
+      against_request(); // a B without the swept parameter is refused before A runs
+    sweep.first_half.reset();
     source->submit_sweep(KernelRequest{kernel(), params, block()}, sweep_grid_chosen(), arch());
     sweep.running = true;
   } catch (const UsageError& e) {

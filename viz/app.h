@@ -174,6 +174,10 @@ struct App {
     std::string problem;      // why the last sweep could not be made
     bool running = false;     // a sweep sent to the source has not answered yet
     bool sides_typed = false; // the person wrote the sides: a kernel switch keeps them
+    // A/B: another kernel of the family swept over the same points ("" for none), and, while the
+    // worker measures it, the first kernel's half of the sweep.
+    std::string against;
+    std::optional<SweepData> first_half;
   } sweep;
   // Sides a first sweep of the kernel on screen can use: 32:1024:32 x 1 where it allows some of
   // those shapes, else the sides of the shapes it offers (transpose/smem: 32 x 1,2,4,8,16,32).
@@ -300,8 +304,12 @@ struct App {
   // The shapes of the sweep's side lists and the swept parameter's values; throws UsageError for a
   // bad list.
   SweepGrid sweep_grid_chosen() const;
-  // Sends the sweep to the source (measured on the worker's GPU, or modelled where there is none).
+  // Sends the sweep to the source (measured on the worker's GPU, or modelled where there is none);
+  // an A/B sweep sends the second kernel's when the first's has come.
   void measure_sweep();
+  // The A/B sweep's second kernel and its parameters: those on screen it has. Throws UsageError
+  // when it lacks the swept parameter.
+  KernelRequest against_request() const;
 
   // "softmax/naive 256, n=1048576": what the baseline is, for the panels.
   std::string baseline_label() const;

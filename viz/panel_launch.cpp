@@ -19,8 +19,6 @@ namespace wl::viz {
 
 namespace {
 
-std::string family_of(const std::string& id) { return id.substr(0, id.find('/')); }
-
 // Room the panel leaves empty below its last control, measured on the previous frame as if the
 // tree and the lesson had their smallest heights: on a tall panel they grow into it, so a large
 // screen shows the whole tree and lesson, and a small one keeps every control in view.
@@ -38,11 +36,11 @@ void draw_catalog(App& app, float height) {
   // A long title scrolls sideways rather than being cut at the edge.
   ImGui::BeginChild("##catalog", ImVec2(0, height), true, ImGuiWindowFlags_HorizontalScrollbar);
   for (std::size_t i = 0; i < kernels.size();) {
-    const std::string family = family_of(kernels[i].id);
+    const std::string family = kernel_family(kernels[i].id);
     std::size_t end = i;
-    while (end < kernels.size() && family_of(kernels[end].id) == family)
+    while (end < kernels.size() && kernel_family(kernels[end].id) == family)
       ++end;
-    if (family == family_of(app.kernel_id))
+    if (family == kernel_family(app.kernel_id))
       ImGui::SetNextItemOpen(true, ImGuiCond_Once);
     if (ui::tree_node(family.c_str())) {
       for (std::size_t k = i; k < end; ++k) {

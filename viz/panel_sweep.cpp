@@ -10,6 +10,7 @@
 #include "error.h"
 #include "kernel_request.h"
 #include "panels.h"
+#include "registry.h"
 #include "screenshot.h"
 #include "settings.h"
 #include "sweep_charts.h"
@@ -39,7 +40,10 @@ void export_csv(App& app) {
   std::filesystem::path file = dir / (stem + ".csv");
   for (int n = 2; std::filesystem::exists(file, error); ++n)
     file = dir / (stem + "-" + std::to_string(n) + ".csv");
-  const std::string problem = write_file_atomically(file, sweep_csv(app.sweep.data->points));
+  const SweepData& data = *app.sweep.data;
+  const std::string problem = write_file_atomically(
+      file, data.against ? ab_sweep_csv(SweepSeries{data.kernel_id, data.points}, *data.against)
+                         : sweep_csv(data.points));
   app.status = problem.empty() ? "sweep saved" : problem;
   if (problem.empty())
     app.last_saved_path = file.string();
@@ -77,6 +81,34 @@ void draw_param_axis(App& app) {
                   .c_str());
 }
 
+// A/B: another variant of the kernel's family over the same points ("none" sweeps one kernel).
+void draw_against(App& app) {
+  const KernelDesc* kernel = app.kernel();
+  std::vector<std::string> variants;
+  for (const KernelDesc& k : all_kernels())
+    if (kernel && k.id != kernel->id && kernel_family(k.id) == kernel_family(kernel->id))
+      variants.push_back(k.id);
+  if (variants.empty())
+    return;
+  float widest = ImGui::CalcTextSize("none").x; // the variant's whole id stays readable
+  for (const std::string& id : variants)
+    widest = std::max(widest, ImGui::CalcTextSize(id.c_str()).x);
+  ImGui::SetNextItemWidth(widest + ImGui::GetFrameHeight() + ImGui::GetStyle().FramePadding.x * 2);
+  if (ui::begin_combo("against", app.sweep.against.empty() ? "none" : app.sweep.against.c_str())) {
+    if (ui::selectable("none", app.sweep.against.empty()))
+      app.sweep.against.clear();
+    for (const std::string& id : variants)
+      if (ui::selectable(id.c_str(), app.sweep.against == id) && app.sweep.against != id) {
+        app.sweep.against = id;
+        app.sweep.problem.clear();
+      }
+    ImGui::EndCombo();
+  }
+  help_marker("A/B: sweep this variant over the same points too. Each point shows its figure over "
+              "the kernel on screen's and, for times, a verdict within the noise (SAME, FASTER, "
+              "SLOWER, UNSURE: nvbench's compare rule), as `warplens sweep A --against B` does.");
+}
+
 void draw_controls(App& app) {
   ImGui::PushItemWidth(ImGui::GetFontSize() * 8);
   if (ui::input_text("block x", app.sweep.x_sides.data(), app.sweep.x_sides.size()))
@@ -86,6 +118,7 @@ void draw_controls(App& app) {
     app.sweep.sides_typed = true;
   ImGui::PopItemWidth();
   draw_param_axis(app);
+  draw_against(app);
   if (ui::button("Model sweep"))
     app.model_sweep_now();
   if (ImGui::IsItemHovered())
@@ -106,6 +139,9 @@ void draw_controls(App& app) {
     ImGui::SameLine();
     if (ui::button("Export CSV"))
       export_csv(app);
+    ImGui::SameLine();
+    if (ui::button("Export PNG")) // the panel's picture, with its sidecar of every figure
+      app.screenshot = ScreenshotRequest{Panel::sweep, ""};
   }
   if (app.sweep.running && app.source) {
     const auto [done, total] = app.source->sweep_progress();
@@ -154,7 +190,7 @@ void draw_metric_choice(App& app, const SweepData& data, bool one_axis) {
         app.sweep.metric = m;
     ImGui::EndCombo();
   }
-  if (one_axis)
+  if (one_axis && !data.against) // an A/B sweep's two lines are the two kernels'
     draw_second_choice(app, offered);
 }
 
@@ -198,8 +234,9 @@ void draw_sweep(App& app) {
   }
   const SweepData& data = *app.sweep.data;
   const ChartAxes axes = chart_axes(data);
-  note_text(data.origin + ": " + data.kernel_id + ", " + std::to_string(data.points.size()) +
-            " points");
+  note_text(data.origin + ": " + data.kernel_id +
+            (data.against ? " against " + data.against->kernel_id : std::string()) + ", " +
+            std::to_string(data.points.size()) + " points");
   if (const KernelDesc* kernel = app.kernel();
       kernel && data.kernel_id == kernel->id && !data.params.empty() &&
       !same_unswept_params(data.params, app.params, axes))
@@ -223,7 +260,8 @@ void draw_sweep(App& app) {
   const SweepPoint current{app.block(), "", std::nullopt, app.params};
   const SweepPoint* clicked =
       axes.y.empty() ? line_chart(data, axes, app.sweep.metric, app.sweep.second, current) : nullptr;
-  if (const SweepPoint* cell = heatmap(data, axes, app.sweep.metric, current))
+  if (const SweepPoint* cell = data.against ? ab_heatmap(data, axes, app.sweep.metric, current)
+                                            : heatmap(data, axes, app.sweep.metric, current))
     clicked = cell;
   if (clicked)
     load_point(app, *clicked, data);

@@ -112,6 +112,28 @@ json map_figures(const App& app, MemorySpace space) {
   return figures;
 }
 
+// An A/B sweep's figures as its heatmap prints them: per point the second kernel's figure over
+// the first's and, for times, the verdict.
+json ab_comparison(const SweepData& data, const ChartAxes& axes, SweepMetric metric) {
+  json points = json::array();
+  for (const SweepPoint& a : data.points) {
+    const SweepPoint* b = point_at(data.against->points, a);
+    json point = {{"point", point_name(a, axes)}};
+    if (a.result && b && b->result) {
+      const std::optional<double> va = figure_value(*metric, *a.result),
+                                  vb = figure_value(*metric, *b->result);
+      if (va && vb && *va > 0)
+        point["ratio"] = *vb / *va;
+      if (carries_noise(metric))
+        point["verdict"] = verdict_word(compare_times(*a.result, *b->result).verdict);
+    }
+    points.push_back(std::move(point));
+  }
+  return {{"kernel", data.against->kernel_id},
+          {"verdicts", verdict_counts(SweepSeries{data.kernel_id, data.points}, *data.against)},
+          {"points", std::move(points)}};
+}
+
 json sweep_figures(const App& app) {
   json sweep = {{"x_sides", app.sweep.x_sides.data()},
                 {"y_sides", app.sweep.y_sides.data()},
@@ -119,6 +141,7 @@ json sweep_figures(const App& app) {
                 {"second", app.sweep.second ? figure_label(*app.sweep.second) : ""},
                 {"param", app.sweep.param},
                 {"param_values", app.sweep.param_values.data()},
+                {"against", app.sweep.against},
                 {"problem", app.sweep.problem},
                 {"running", app.sweep.running}};
   if (!app.sweep.data)
@@ -138,6 +161,8 @@ json sweep_figures(const App& app) {
                 {"points", data.points.size()},
                 {"allowed", allowed},
                 {"offered", offered}});
+  if (data.against)
+    sweep["comparison"] = ab_comparison(data, axes, app.sweep.metric);
   return sweep;
 }
 

@@ -355,7 +355,7 @@ const Control* detour_to(const std::string& label, const std::string& panel) {
       if (c.kind == ControlKind::tab && panel_matches(panel, c.label))
         return &c;
   if (const KernelDesc* kernel = find_kernel(label)) {
-    const std::string family = kernel->id.substr(0, kernel->id.find('/'));
+    const std::string family = kernel_family(kernel->id);
     if (const Control* node = find_control(family, ""))
       return node;
     for (const Control& c : controls_on_screen())

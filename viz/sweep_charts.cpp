@@ -9,7 +9,9 @@
 #include "widgets.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
+#include <functional>
 
 #include <imgui.h>
 
@@ -190,15 +192,41 @@ void colour_bar(const Range& range, SweepMetric metric, bool measured) {
 
 } // namespace
 
+namespace {
+
+// What one heatmap cell shows.
+struct CellLook {
+  std::optional<ImU32> fill; // none: the point was not allowed, or has no value
+  std::string text;          // printed in the cell where it fits (lines split by \n)
+  std::string tooltip;
+  bool tied = false; // outlined white: tied with the best within the noise
+};
+
+// The x values under the columns, as many as fit.
+void column_values(const std::vector<std::int64_t>& xs, float label, float cell) {
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImVec2 under = ImGui::GetCursorScreenPos();
+  float widest = 0;
+  for (std::int64_t x : xs)
+    widest = std::max(widest, ImGui::CalcTextSize(std::to_string(x).c_str()).x);
+  const int every =
+      std::max(1, static_cast<int>(std::ceil((widest + ImGui::GetFontSize() / 2) / cell)));
+  for (std::size_t col = 0; col < xs.size(); col += every) { // centred under its column
+    const std::string value = std::to_string(xs[col]);
+    const float left = std::max(0.0f, (cell - ImGui::CalcTextSize(value.c_str()).x) / 2);
+    draw->AddText(ImVec2(under.x + label + cell * col + left, under.y),
+                  ImGui::GetColorU32(ImGuiCol_Text), value.c_str());
+  }
+  ImGui::Dummy(ImVec2(0, ImGui::GetFontSize()));
+}
+
 // A row per value of the y axis, a column per value of the x axis; a 1D sweep is one row. Each
-// cell is a button a person (or a script, by its point_name, "16x8") clicks to load that point.
-// Returns the clicked point.
-const SweepPoint* heatmap(const SweepData& data, const ChartAxes& axes, SweepMetric metric,
-                          const SweepPoint& current) {
-  const std::vector<const SweepPoint*> points = charted_points(data, axes);
+// cell is a button a person (or a script, by its point_name, "16x8") clicks to load that point;
+// `look` says what it shows. Returns the clicked point.
+const SweepPoint* cell_grid(const std::vector<const SweepPoint*>& points, const ChartAxes& axes,
+                            const SweepPoint& current,
+                            const std::function<CellLook(std::size_t)>& look) {
   const std::vector<std::int64_t> xs = distinct(points, axes.x), ys = distinct(points, axes.y);
-  const Range range = value_range(points, metric);
-  const std::vector<bool> tied = tied_with_best(points, metric);
   const auto row_label = [&](std::int64_t y) {
     return axes.y.empty() ? std::string()
                           : (axes.y == "block.y" ? "y" : axis_title(axes.y)) + " " + std::to_string(y);
@@ -224,52 +252,188 @@ const SweepPoint* heatmap(const SweepData& data, const ChartAxes& axes, SweepMet
         max(min.x + cell - 1, min.y + cell - 1);
     ImGui::SetCursorScreenPos(min);
     const std::string name = point_name(p, axes);
+    const CellLook shown = look(i);
     // A button per cell: hover and clicks respect what lies above it (an open combo's list).
     if (ImGui::InvisibleButton(("##cell" + name).c_str(), ImVec2(cell - 1, cell - 1)) && p.result)
       clicked = &p;
     note_last_item(name, ControlKind::cell);
     if (ImGui::IsItemHovered())
-      hover_text(cell_tooltip(p, axes, metric, tied[i]));
-    const std::optional<double> v = colour_value(p, metric);
-    if (v) {
-      draw->AddRectFilled(min, max, heat(*v, range, metric));
-      const double shown_value = *figure_value(*metric, *p.result);
-      const std::string shown = format_number(shown_value, shown_value >= 100  ? 0
-                                                           : shown_value >= 10 ? 1
-                                                                               : 3);
-      const float size = ImGui::GetFontSize() * 0.7f;
-      if (ImGui::CalcTextSize(shown.c_str()).x * 0.7f < cell - 3)
-        draw->AddText(ImGui::GetFont(), size, ImVec2(min.x + 2, min.y + 2),
-                      IM_COL32(20, 20, 20, 255), shown.c_str());
-    } else {
-      draw->AddRectFilled(min, max, refused);
-    }
+      hover_text(shown.tooltip);
+    draw->AddRectFilled(min, max, shown.fill.value_or(refused));
+    const float size = ImGui::GetFontSize() * 0.7f;
+    const ImVec2 text_size = ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0, shown.text.c_str());
+    if (shown.fill && text_size.x < cell - 3 && text_size.y < cell - 3)
+      draw->AddText(ImGui::GetFont(), size, ImVec2(min.x + 2, min.y + 2), IM_COL32(20, 20, 20, 255),
+                    shown.text.c_str());
     if (!p.result)
       draw->AddLine(min, max, edge); // struck out: not allowed
-    draw->AddRect(min, max, tied[i] ? kTiedOutline : edge, 0, 0, tied[i] ? 2.0f : 1.0f);
+    draw->AddRect(min, max, shown.tied ? kTiedOutline : edge, 0, 0, shown.tied ? 2.0f : 1.0f);
     if (is_current(p, current))
       draw->AddRect(ImVec2(min.x - 1, min.y - 1), ImVec2(max.x + 1, max.y + 1), kCurrentOutline, 0,
                     0, 3);
   }
   ImGui::SetCursorScreenPos(origin);
   ImGui::Dummy(ImVec2(label + cell * xs.size(), cell * ys.size()));
-  // The x values under the columns, as many as fit, and the axis named after them.
-  const ImVec2 under = ImGui::GetCursorScreenPos();
-  float widest = 0;
-  for (std::int64_t x : xs)
-    widest = std::max(widest, ImGui::CalcTextSize(std::to_string(x).c_str()).x);
-  const int every = std::max(1, static_cast<int>(std::ceil((widest + ImGui::GetFontSize() / 2) / cell)));
-  for (std::size_t col = 0; col < xs.size(); col += every) { // centred under its column
-    const std::string value = std::to_string(xs[col]);
-    const float left = std::max(0.0f, (cell - ImGui::CalcTextSize(value.c_str()).x) / 2);
-    draw->AddText(ImVec2(under.x + label + cell * col + left, under.y), text, value.c_str());
-  }
-  ImGui::Dummy(ImVec2(0, ImGui::GetFontSize()));
+  column_values(xs, label, cell);
   note_text("Columns: " + axis_title(axes.x) +
             (axes.y.empty() ? std::string() : "; rows: " + axis_title(axes.y)) + ".");
+  return clicked;
+}
+
+// A figure's value as a cell prints it: fewer decimals the larger it is.
+std::string cell_number(double value) {
+  return format_number(value, value >= 100 ? 0 : value >= 10 ? 1 : 3);
+}
+
+} // namespace
+
+const SweepPoint* heatmap(const SweepData& data, const ChartAxes& axes, SweepMetric metric,
+                          const SweepPoint& current) {
+  const std::vector<const SweepPoint*> points = charted_points(data, axes);
+  const Range range = value_range(points, metric);
+  const std::vector<bool> tied = tied_with_best(points, metric);
+  const SweepPoint* clicked = cell_grid(points, axes, current, [&](std::size_t i) {
+    const SweepPoint& p = *points[i];
+    CellLook look{std::nullopt, "", cell_tooltip(p, axes, metric, tied[i]), tied[i]};
+    if (const std::optional<double> v = colour_value(p, metric)) {
+      look.fill = heat(*v, range, metric);
+      look.text = cell_number(*figure_value(*metric, *p.result));
+    }
+    return look;
+  });
   if (!range.empty)
     colour_bar(range, metric, data.measured);
   refused_count(points);
+  return clicked;
+}
+
+namespace {
+
+// How much better the second kernel's figure is than the first's, as a signed log2: +1 is twice
+// as good (half the time, twice the GB/s), -1 half as good, 0 the same. None where a side has no
+// value or the figure has no direction.
+std::optional<double> gain(const RunResult& a, const RunResult& b, SweepMetric metric) {
+  const std::optional<double> va = figure_value(*metric, a), vb = figure_value(*metric, b);
+  if (!va || !vb || !(*va > 0) || !(*vb > 0) || metric->better == Better::neither)
+    return std::nullopt;
+  const double g = std::log2(*vb / *va);
+  return metric->better == Better::lower ? -g : g;
+}
+
+// Green where the second kernel is better, red where worse, grey where the same; the stronger,
+// the further from the same, up to `extent`.
+ImU32 diverging(double g, double extent) {
+  const float strength = static_cast<float>(std::clamp(std::abs(g) / extent, 0.0, 1.0));
+  return ImColor::HSV(g >= 0 ? 0.33f : 0.0f, 0.7f * strength, 0.82f);
+}
+
+// Time figures are judged by the noise rule; a SAME is grey however the medians fell.
+std::optional<Verdict> time_verdict(const RunResult& a, const RunResult& b, SweepMetric metric) {
+  if (!carries_noise(metric))
+    return std::nullopt;
+  return compare_times(a, b).verdict;
+}
+
+std::string ab_tooltip(const SweepPoint& pa, const SweepPoint* pb, const SweepData& data,
+                       const ChartAxes& axes, SweepMetric metric) {
+  const std::string& b_id = data.against->kernel_id;
+  std::string text = point_name(pa, axes) + " (block " + format_block(pa.block) + ")";
+  if (!pa.result)
+    return text + ": " + data.kernel_id + " not allowed: " + pa.refused;
+  if (!pb || !pb->result)
+    return text + ": " + b_id + " not allowed: " + (pb ? pb->refused : "no such point");
+  const auto value = [&](const RunResult& r) {
+    const std::optional<double> v = figure_value(*metric, r);
+    std::string shown = v ? format_number(*v, 4) : "-";
+    if (r.timing && carries_noise(metric))
+      shown += " (noise " + format_number(100 * r.timing->noise, 2) + " %)";
+    return shown;
+  };
+  text += "\n" + figure_label(*metric) + ": " + data.kernel_id + " " + value(*pa.result) + ", " +
+          b_id + " " + value(*pb->result);
+  const std::optional<double> va = figure_value(*metric, *pa.result),
+                              vb = figure_value(*metric, *pb->result);
+  if (va && vb && *va > 0)
+    text += "\n" + b_id + " / " + data.kernel_id + ": x" + format_number(*vb / *va, 3);
+  if (const std::optional<Verdict> v = time_verdict(*pa.result, *pb->result, metric)) {
+    const TimeComparison c = compare_times(*pa.result, *pb->result);
+    text += "\nverdict for " + b_id + ": " + std::string(verdict_word(*v)) +
+            (*v == Verdict::unsure ? " (no measured noise: the models' figures)"
+                                   : " (the difference against the smaller noise, " +
+                                         format_number(100 * c.noise, 2) + " %)");
+  }
+  return text + "\nClick to load this point.";
+}
+
+// The legend of the A/B heatmap: a diverging bar from "worse" to "better" for the second kernel.
+void diverging_bar(double extent, const SweepData& data, SweepMetric metric) {
+  const float width = ImGui::GetFontSize() * 12, height = ImGui::GetFontSize() * 0.8f;
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  constexpr int kSteps = 24;
+  for (int i = 0; i < kSteps; ++i) {
+    const double t = static_cast<double>(i) / (kSteps - 1);
+    draw->AddRectFilled(ImVec2(at.x + width * static_cast<float>(i) / kSteps, at.y),
+                        ImVec2(at.x + width * static_cast<float>(i + 1) / kSteps + 1, at.y + height),
+                        diverging((2 * t - 1) * extent, extent));
+  }
+  ImGui::Dummy(ImVec2(width, height));
+  ImGui::SameLine();
+  const std::string times = format_number(std::exp2(extent), 2);
+  ImGui::TextUnformatted(("x" + times + " worse  to  x" + times + " better").c_str());
+  note_text("Colour: " + data.against->kernel_id + " against " + data.kernel_id + " by " +
+            figure_label(*metric) + " (cells print " + data.against->kernel_id + " / " +
+            data.kernel_id + ")" +
+            (carries_noise(metric) ? "; grey: SAME, the difference within the smaller noise "
+                                     "(nvbench's compare rule)"
+                                   : "") +
+            ".");
+  legend_entry(Sample::outline, kCurrentOutline, "the launch on screen", true);
+  legend_entry(Sample::struck_cell, ImGui::GetColorU32(ImGuiCol_Border),
+               "not allowed for one of the kernels", false);
+}
+
+} // namespace
+
+const SweepPoint* ab_heatmap(const SweepData& data, const ChartAxes& axes, SweepMetric metric,
+                             const SweepPoint& current) {
+  const std::vector<const SweepPoint*> points = charted_points(data, axes);
+  std::vector<const SweepPoint*> others;
+  double extent = std::log2(1.1); // a chart of tiny differences stays pale
+  for (const SweepPoint* p : points) {
+    others.push_back(point_at(data.against->points, *p));
+    if (p->result && others.back() && others.back()->result)
+      if (const std::optional<double> g = gain(*p->result, *others.back()->result, metric))
+        extent = std::max(extent, std::abs(*g));
+  }
+  const SweepPoint* clicked = cell_grid(points, axes, current, [&](std::size_t i) {
+    const SweepPoint& pa = *points[i];
+    const SweepPoint* pb = others[i];
+    CellLook look{std::nullopt, "", ab_tooltip(pa, pb, data, axes, metric), false};
+    if (!pa.result || !pb || !pb->result)
+      return look;
+    const std::optional<double> g = gain(*pa.result, *pb->result, metric);
+    if (!g)
+      return look;
+    const std::optional<Verdict> verdict = time_verdict(*pa.result, *pb->result, metric);
+    look.fill = diverging(verdict == Verdict::same ? 0 : *g, extent);
+    const double ratio = *figure_value(*metric, *pb->result) / *figure_value(*metric, *pa.result);
+    look.text = "x" + format_number(ratio, ratio >= 10 ? 1 : ratio >= 0.1 ? 2 : 3) +
+                (verdict ? "\n" + std::string(verdict_word(*verdict)) : "");
+    return look;
+  });
+  diverging_bar(extent, data, metric);
+  if (const auto refused = std::count(others.begin(), others.end(), nullptr) +
+                           std::count_if(others.begin(), others.end(),
+                                         [](const SweepPoint* p) { return p && !p->result; }) +
+                           std::count_if(points.begin(), points.end(),
+                                         [](const SweepPoint* p) { return !p->result; });
+      refused > 0)
+    note_text(std::to_string(refused) + " refusals among the two kernels' " +
+              std::to_string(2 * points.size()) + " points (hover a struck cell for why).");
+  if (carries_noise(metric))
+    note_text(data.against->kernel_id + ": " + verdict_counts(SweepSeries{data.kernel_id, data.points},
+                                                             *data.against) + ".");
   return clicked;
 }
 
@@ -325,7 +489,7 @@ std::optional<YScale> y_scale(const std::vector<const SweepPoint*>& points, Swee
   Range range; // the figure's own values, not their ratio to the ideal
   for (const SweepPoint* p : points)
     if (const std::optional<double> v =
-            p->result ? figure_value(*metric, *p->result) : std::nullopt) {
+            p && p->result ? figure_value(*metric, *p->result) : std::nullopt) {
       range.low = range.empty ? *v : std::min(range.low, *v);
       range.high = range.empty ? *v : std::max(range.high, *v);
       range.empty = false;
@@ -395,18 +559,19 @@ void x_ticks(const Plot& plot, const std::vector<std::int64_t>& values) {
   }
 }
 
-// One figure's line: refused points are gaps, measured ones carry their noise as a band, the
-// launch on screen is the larger orange dot, each point a button with its values on hover.
+// One figure's line: refused points (and an A/B sweep's missing ones, null) are gaps, measured
+// ones carry their noise as a band, the launch on screen is the larger orange dot, each point a
+// button with its values on hover.
 const SweepPoint* draw_series(const Plot& plot, const YScale& scale,
                               const std::vector<const SweepPoint*>& points, const ChartAxes& axes,
-                              const SweepPoint& current) {
+                              const SweepPoint& current, const std::string& series) {
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const SweepPoint* clicked = nullptr;
   ImVec2 previous;
   bool have_previous = false;
   for (const SweepPoint* p : points) {
     const std::optional<double> v =
-        p->result ? figure_value(*scale.metric, *p->result) : std::nullopt;
+        p && p->result ? figure_value(*scale.metric, *p->result) : std::nullopt;
     if (!v) {
       have_previous = false;
       continue;
@@ -424,11 +589,12 @@ const SweepPoint* draw_series(const Plot& plot, const YScale& scale,
     previous = at;
     have_previous = true;
     ImGui::SetCursorScreenPos(ImVec2(at.x - 5, at.y - 5));
-    if (ImGui::InvisibleButton(("##" + std::string(scale.metric->key) + point_name(*p, axes)).c_str(),
-                               ImVec2(10, 10)))
+    if (ImGui::InvisibleButton(
+            ("##" + series + std::string(scale.metric->key) + point_name(*p, axes)).c_str(),
+            ImVec2(10, 10)))
       clicked = p;
     if (ImGui::IsItemHovered())
-      hover_text(cell_tooltip(*p, axes, scale.metric, false));
+      hover_text((series.empty() ? "" : series + ", ") + cell_tooltip(*p, axes, scale.metric, false));
   }
   return clicked;
 }
@@ -445,9 +611,15 @@ const SweepPoint* line_chart(const SweepData& data, const ChartAxes& axes, Sweep
   std::sort(points.begin(), points.end(), [&](const SweepPoint* a, const SweepPoint* b) {
     return axis_value(*a, axes.x) < axis_value(*b, axes.x);
   });
-  const std::optional<YScale> left = y_scale(points, metric, kLine);
-  const std::optional<YScale> right =
-      second && second != metric ? y_scale(points, second, kSecondLine) : std::nullopt;
+  // An A/B sweep: the second kernel's points at the same places, a line of the same figure.
+  std::vector<const SweepPoint*> others, both = points;
+  if (data.against)
+    for (const SweepPoint* p : points)
+      both.push_back(others.emplace_back(point_at(data.against->points, *p)));
+  const std::optional<YScale> left = y_scale(both, metric, kLine);
+  const std::optional<YScale> right = !data.against && second && second != metric
+                                          ? y_scale(points, second, kSecondLine)
+                                          : std::nullopt;
   if (!left)
     return nullptr;
   const float font = ImGui::GetFontSize(), axis = font * 4.5f;
@@ -472,9 +644,14 @@ const SweepPoint* line_chart(const SweepData& data, const ChartAxes& axes, Sweep
   if (right)
     y_ticks(plot, *right, true, true);
   x_ticks(plot, xs);
-  const SweepPoint* clicked = draw_series(plot, *left, points, axes, current);
+  const std::string first_series = data.against ? data.kernel_id : "";
+  const SweepPoint* clicked = draw_series(plot, *left, points, axes, current, first_series);
   if (right)
-    if (const SweepPoint* p = draw_series(plot, *right, points, axes, current))
+    if (const SweepPoint* p = draw_series(plot, *right, points, axes, current, ""))
+      clicked = p;
+  if (data.against)
+    if (const SweepPoint* p = draw_series(plot, YScale{metric, kSecondLine, left->low, left->step},
+                                          others, axes, current, data.against->kernel_id))
       clicked = p;
   ImGui::SetCursorScreenPos(origin);
   ImGui::Dummy(ImVec2(axis + plot.width + (right ? axis : 0), plot.height + font * 2));
@@ -485,13 +662,14 @@ const SweepPoint* line_chart(const SweepData& data, const ChartAxes& axes, Sweep
              : threads                 ? " (threads)"
              : plot.log_scale          ? " (log scale)"
                                        : ""));
-  if (right) {
-    legend_entry(Sample::line, kLine, figure_label(*metric), true);
-    legend_entry(Sample::line, kSecondLine, figure_label(*second), false);
+  if (right || data.against) {
+    legend_entry(Sample::line, kLine, data.against ? data.kernel_id : figure_label(*metric), true);
+    legend_entry(Sample::line, kSecondLine,
+                 data.against ? data.against->kernel_id : figure_label(*second), false);
   }
   if (std::any_of(points.begin(), points.end(),
                   [&](const SweepPoint* p) { return is_current(*p, current); }))
-    legend_entry(Sample::dot, kCurrentPoint, "the launch on screen", !right);
+    legend_entry(Sample::dot, kCurrentPoint, "the launch on screen", !right && !data.against);
   if (std::any_of(points.begin(), points.end(), [](const SweepPoint* p) { return !p->result; }))
     legend_entry(Sample::gap, kLine, "a gap: points not allowed (counted under the cells)", false);
   return clicked;

@@ -12,9 +12,15 @@ namespace wl::viz {
 const SweepPoint* heatmap(const SweepData& data, const ChartAxes& axes, SweepMetric metric,
                           const SweepPoint& current);
 
+// An A/B sweep (data.against): each cell coloured by how much better or worse the second kernel's
+// `metric` is than the first's, on a diverging scale, printing the ratio and, for times, the
+// verdict (SAME cells grey); the verdicts counted below.
+const SweepPoint* ab_heatmap(const SweepData& data, const ChartAxes& axes, SweepMetric metric,
+                             const SweepPoint& current);
+
 // A 1D sweep: `metric` against the x axis with both axes drawn, the current launch marked; with
 // `second` (may be null), that figure too, on a y axis of its own at the right (GB/s beside
-// sectors per request).
+// sectors per request). An A/B sweep draws the two kernels' lines of `metric` instead.
 const SweepPoint* line_chart(const SweepData& data, const ChartAxes& axes, SweepMetric metric,
                              SweepMetric second, const SweepPoint& current);
 

@@ -67,6 +67,7 @@ SweepData load_sweep(const std::filesystem::path& file) {
   SweepData data;
   try {
     data.points = sweep_file_points(list, "");
+    data.against = sweep_file_against(list, data.points, "");
   } catch (const UsageError& e) {
     throw UsageError(file.string() + ": " + e.what());
   }

@@ -8,6 +8,7 @@
 #include "arch.h"
 #include "figures.h"
 #include "sweep.h"
+#include "sweep_compare.h"
 
 #include <filesystem>
 #include <optional>
@@ -33,6 +34,8 @@ struct SweepData {
   std::string kernel_id; // what was swept, also when every shape was refused
   bool measured = false; // times and counters (a model sweep has neither)
   Params params;         // the kernel's parameters the sweep ran with (empty: not known)
+  // An A/B sweep: a second kernel over the same points, compared point by point with the first.
+  std::optional<SweepSeries> against;
 };
 
 // The figures a sweep has for at least one shape: what its "colour by" list offers.

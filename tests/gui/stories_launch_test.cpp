@@ -14,7 +14,7 @@ using nlohmann::json;
 std::vector<std::string> families() {
   std::vector<std::string> names;
   for (const KernelDesc& k : all_kernels()) {
-    const std::string family = k.id.substr(0, k.id.find('/'));
+    const std::string family = kernel_family(k.id);
     if (std::find(names.begin(), names.end(), family) == names.end())
       names.push_back(family);
   }
