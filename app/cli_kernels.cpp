@@ -139,6 +139,7 @@ struct SweepOptions {
   int workers = 0;                       // --workers N: one per local GPU
   std::vector<std::string> worker_commands; // --worker CMD, each a worker
   std::string against; // --against KERNEL: an A/B sweep, the second kernel over the same points
+  bool per_device = false; // --per-device: a series per kind of GPU among the workers
   std::string csv_file, json_file;
   std::size_t max_shapes = kMaxSweepShapes;
 };
@@ -204,9 +205,10 @@ void print_progress(int index, int total, const SweepPoint& p, const SweepGrid& 
                r.verification && !r.verification->passed ? ", WRONG OUTPUT" : "");
 }
 
-// The sweep over workers: `--workers N` on local GPUs, `--worker CMD` anywhere.
-std::vector<SweepPoint> fanned_out(const SweepOptions& o, const KernelRequest& base,
-                                   const SweepGrid& grid) {
+// The sweep over workers: `--workers N` on local GPUs, `--worker CMD` anywhere; per device, one
+// series per kind of GPU.
+std::vector<DeviceSweep> fanned_out(const SweepOptions& o, const KernelRequest& base,
+                                    const SweepGrid& grid) {
   FanOutOptions fan;
   for (int device = 0; device < o.workers; ++device)
     fan.commands.push_back(local_worker_command(device));
@@ -221,6 +223,7 @@ std::vector<SweepPoint> fanned_out(const SweepOptions& o, const KernelRequest& b
   fan.settings.max_seconds = o.engine.timing.max_seconds;
   fan.settings.metrics = o.engine.metrics;
   fan.settings.max_evaluations = o.engine.model.max_evaluations;
+  fan.per_device = o.per_device;
   FanOutRun run = fan_out_sweep(base, grid, fan, [](const std::string& line) {
     std::fprintf(stderr, "%s\n", line.c_str());
   });
@@ -229,16 +232,17 @@ std::vector<SweepPoint> fanned_out(const SweepOptions& o, const KernelRequest& b
     shares += format("; %s: %d points", clip(w.command, 60).c_str(), w.points) +
               (w.chunks_lost ? format(" (%d chunks lost and given back)", w.chunks_lost) : "") +
               (w.stopped.empty() ? "" : " (stopped: " + clip(w.stopped, 120) + ")");
-  std::fprintf(stderr, "%zu points over %zu workers in %.2f s%s\n", run.points.size(),
-               run.workers.size(), run.seconds, shares.c_str());
-  return std::move(run.points);
+  std::fprintf(stderr, "%zu points on %zu kind%s of GPU over %zu workers in %.2f s%s\n",
+               run.devices.front().points.size() * run.devices.size(), run.devices.size(),
+               run.devices.size() == 1 ? "" : "s", run.workers.size(), run.seconds, shares.c_str());
+  return std::move(run.devices);
 }
 
 // The points of one kernel's sweep, here or over workers.
 std::vector<SweepPoint> sweep_points(const SweepOptions& o, const KernelRequest& base,
                                      const SweepGrid& grid) {
   if (o.workers > 0 || !o.worker_commands.empty())
-    return fanned_out(o, base, grid);
+    return std::move(fanned_out(o, base, grid).front().points);
   SweepRun run = run_sweep(
       *base.kernel, base.params, grid, o.engine,
       [&](int index, int total, const SweepPoint& p) { print_progress(index, total, p, grid); });
@@ -333,11 +337,40 @@ KernelRequest against_request(const SweepOptions& o, const KernelRequest& base,
   return resolve_kernel_request(against->id, texts, "", "");
 }
 
+// Per device: a table per kind of GPU, and one file with a series each.
+void run_per_device(const SweepOptions& o, const KernelRequest& base, const SweepGrid& grid) {
+  std::vector<DeviceSweep> devices = fanned_out(o, base, grid);
+  std::vector<SweepSeries> series;
+  for (DeviceSweep& d : devices) {
+    std::printf("%s%s\n", series.empty() ? "" : "\n",
+                d.device.empty() ? "no point measured" : d.device.c_str());
+    print_sweep_table(d.points, grid);
+    series.push_back({base.kernel->id, std::move(d.points)});
+  }
+  if (!o.csv_file.empty()) {
+    std::vector<SweepPoint> all;
+    for (const SweepSeries& s : series)
+      all.insert(all.end(), s.points.begin(), s.points.end());
+    write_file(o.csv_file, sweep_csv(all));
+  }
+  if (!o.json_file.empty())
+    write_file(o.json_file, per_device_sweep_file_json(series).dump(1));
+}
+
 void run_sweep_command(const SweepOptions& o) {
   const KernelRequest base =
       resolve_kernel_request(o.kernel.id, o.kernel.params, o.kernel.size, "");
   const SweepGrid grid = grid_of(o, *base.kernel);
   param_sets(base.params, grid, o.max_shapes); // the whole grid counted before anything runs
+  if (o.per_device) {
+    if (!o.against.empty())
+      throw UsageError("give --against or --per-device, not both: an A/B sweep compares two "
+                       "kernels on one kind of GPU");
+    if (o.workers == 0 && o.worker_commands.empty())
+      throw UsageError("--per-device needs workers: --workers N or --worker CMD, one per GPU");
+    run_per_device(o, base, grid);
+    return;
+  }
   std::optional<KernelRequest> against;
   if (!o.against.empty())
     against = against_request(o, base, grid);
@@ -425,6 +458,9 @@ void add_kernel_commands(CLI::App& app) {
                         "A/B: sweep this kernel over the same points too and compare each "
                         "point's time (SAME, FASTER, SLOWER or UNSURE within the noise)")
       ->check(written_option("a kernel id, e.g. transpose/smem_padded"));
+  sweep_cmd->add_flag("--per-device", sweep->per_device,
+                      "With workers on different GPUs: the whole sweep on each kind of GPU, a "
+                      "series each, side by side");
   sweep_cmd->add_option("--workers", sweep->workers,
                         "Deal the points out over N workers, one per local GPU")
       ->check(whole_number_option(1, 64));

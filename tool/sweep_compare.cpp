@@ -3,6 +3,7 @@
 #include "block_text.h"
 #include "error.h"
 #include "json_fields.h"
+#include "json_input.h"
 #include "kernel_request.h"
 #include "text_format.h"
 
@@ -93,27 +94,88 @@ nlohmann::json ab_sweep_file_json(const SweepSeries& a, const SweepSeries& b) {
   return file;
 }
 
+namespace {
+
+// `points` at the first sweep's places, one for one.
+void check_same_places(const std::vector<SweepPoint>& points,
+                       const std::vector<SweepPoint>& first, const std::string& at) {
+  for (std::size_t i = 0; i < points.size(); ++i)
+    if (!point_at(first, points[i]))
+      throw UsageError(at + ": points[" + std::to_string(i) + "]: block " +
+                       format_block(points[i].block) +
+                       " is not a point of the first sweep; allowed the same points as it");
+  if (points.size() != first.size())
+    throw UsageError(at + ": points: " + std::to_string(points.size()) + " points against " +
+                     std::to_string(first.size()) +
+                     " in the first sweep; allowed the same points as it");
+}
+
+// A series inside a sweep file: itself a sweep file, at the first sweep's places.
+SweepSeries read_series(const nlohmann::json& series, const std::vector<SweepPoint>& first,
+                        const std::string& at) {
+  if (!series.is_object())
+    throw UsageError(at + ": " + describe(series) +
+                     " is not a sweep; allowed an object with kernel, axes and points");
+  SweepSeries s{Fields(series, at).text("kernel", false), sweep_file_points(series, at)};
+  check_same_places(s.points, first, at);
+  return s;
+}
+
+} // namespace
+
 std::optional<SweepSeries> sweep_file_against(const nlohmann::json& file,
                                               const std::vector<SweepPoint>& a_points,
                                               const std::string& where) {
   if (!file.is_object() || !file.contains("against"))
     return std::nullopt;
-  const std::string at = (where.empty() ? "sweep" : where) + ": against";
-  const nlohmann::json& against = file.at("against");
-  if (!against.is_object())
-    throw UsageError(at + ": " + describe(against) +
-                     " is not a sweep; allowed an object with kernel, axes and points");
-  SweepSeries b{Fields(against, at).text("kernel", false), sweep_file_points(against, at)};
-  for (std::size_t i = 0; i < b.points.size(); ++i)
-    if (!point_at(a_points, b.points[i]))
-      throw UsageError(at + ": points[" + std::to_string(i) + "]: block " +
-                       format_block(b.points[i].block) +
-                       " is not a point of the first sweep; allowed the same points as it");
-  if (b.points.size() != a_points.size())
-    throw UsageError(at + ": points: " + std::to_string(b.points.size()) + " points against " +
-                     std::to_string(a_points.size()) +
-                     " in the first sweep; allowed the same points as it");
-  return b;
+  return read_series(file.at("against"), a_points, (where.empty() ? "sweep" : where) + ": against");
+}
+
+std::string series_device(const std::vector<SweepPoint>& points) {
+  for (const SweepPoint& p : points)
+    if (p.result)
+      return p.result->arch.name;
+  return "";
+}
+
+nlohmann::json per_device_sweep_file_json(const std::vector<SweepSeries>& devices) {
+  nlohmann::json file = sweep_file_json(devices.front().kernel_id, devices.front().points);
+  if (devices.size() > 1) {
+    file["per_device"] = nlohmann::json::array();
+    for (std::size_t i = 1; i < devices.size(); ++i)
+      file["per_device"].push_back(sweep_file_json(devices[i].kernel_id, devices[i].points));
+  }
+  return file;
+}
+
+std::vector<SweepSeries> sweep_file_devices(const nlohmann::json& file, const SweepSeries& first,
+                                            const std::string& where) {
+  std::vector<SweepSeries> devices;
+  if (!file.is_object() || !file.contains("per_device"))
+    return devices;
+  const std::string at = (where.empty() ? "sweep" : where) + ": per_device";
+  const Fields fields(file, where.empty() ? "sweep" : where);
+  std::set<std::string> seen{series_device(first.points)};
+  const nlohmann::json& list = fields.list("per_device", 64);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string here = at + "[" + std::to_string(i) + "]";
+    SweepSeries series = read_series(list[i], first.points, here);
+    if (series.kernel_id != first.kernel_id)
+      throw UsageError(here + ": kernel '" + clip(series.kernel_id, 40) + "' is not the first "
+                       "sweep's; allowed " + first.kernel_id + ": a series per GPU of one kernel");
+    std::set<std::string> own;
+    for (const SweepPoint& p : series.points)
+      if (p.result)
+        own.insert(p.result->arch.name);
+    if (own.size() > 1)
+      throw UsageError(here + ": points from " + std::to_string(own.size()) +
+                       " kinds of GPU; allowed one per series");
+    if (!seen.insert(series_device(series.points)).second)
+      throw UsageError(here + ": a second series of " + series_device(series.points) +
+                       "; allowed one series per kind of GPU");
+    devices.push_back(std::move(series));
+  }
+  return devices;
 }
 
 namespace {

@@ -1,8 +1,8 @@
 #pragma once
-// A/B sweeps: a second kernel over the same points as the first (transpose/smem against
-// transpose/smem_padded, matmul/naive against matmul/tiled), each point's times compared with the
-// rule of nvbench's compare script, so a difference inside the timing noise is never called a
-// speed-up.
+// Sweeps side by side over the same points. A/B: a second kernel over the first's points
+// (transpose/smem against transpose/smem_padded, matmul/naive against matmul/tiled), each point's
+// times compared with the rule of nvbench's compare script, so a difference inside the timing
+// noise is never called a speed-up. Per device: one kernel's sweep on each kind of GPU.
 
 #include "sweep.h"
 
@@ -53,6 +53,16 @@ nlohmann::json ab_sweep_file_json(const SweepSeries& a, const SweepSeries& b);
 std::optional<SweepSeries> sweep_file_against(const nlohmann::json& file,
                                               const std::vector<SweepPoint>& a_points,
                                               const std::string& where);
+
+// A per-device sweep file: the first GPU's sweep file with the others' under "per_device", each a
+// sweep file of the same kernel over the same points. Reading: the other GPUs' series (none for a
+// file without them); throws UsageError when one names another kernel, sits at other places, mixes
+// GPUs, or repeats a GPU.
+nlohmann::json per_device_sweep_file_json(const std::vector<SweepSeries>& devices);
+std::vector<SweepSeries> sweep_file_devices(const nlohmann::json& file,
+                                            const SweepSeries& first, const std::string& where);
+// The GPU a series was measured on: its measured points' device ("" when none ran).
+std::string series_device(const std::vector<SweepPoint>& points);
 
 // One row per place: the shape, the parameters, each kernel's median and noise, the ratio and
 // the verdict (or why a side did not run).

@@ -38,6 +38,18 @@ struct Slot {
   std::optional<Chunk> chunk;
   std::int64_t request = 0;
   int losses_in_a_row = 0;
+  int group = -1;             // the device whose points it measures; -1 while its GPU is asked
+  std::int64_t probe = 0;     // the request asking its GPU (per-device sweeps), 0 before it is sent
+};
+
+// The points of one kind of GPU: every chunk of the grid, measured by that GPU's workers.
+struct Group {
+  std::string device;
+  std::deque<Chunk> queue;
+  std::vector<std::optional<SweepPoint>> results; // by grid index
+  std::vector<int> deaths;                        // per chunk
+  std::size_t done = 0;        // chunks measured or refused
+  std::size_t points_done = 0; // points measured
 };
 
 // Two chunks per worker for each parameter set: enough to even out workers of different speed
@@ -58,36 +70,44 @@ public:
          const std::function<void(const std::string&)>& say)
       : m_base(base), m_grid(grid), m_options(options), m_say(say),
         m_sets(param_sets(base.params, grid)),
-        m_queue(make_chunks(m_sets.size(), grid.shapes.size(), options.commands.size())),
-        m_results(m_sets.size() * grid.shapes.size()), m_deaths(m_queue.size()) {
-    for (std::size_t i = 0; i < m_queue.size(); ++i)
-      m_deaths_by_start[{m_queue[i].set, m_queue[i].first}] = i;
+        m_chunks(make_chunks(m_sets.size(), grid.shapes.size(), options.commands.size())) {
+    for (std::size_t i = 0; i < m_chunks.size(); ++i)
+      m_deaths_by_start[{m_chunks[i].set, m_chunks[i].first}] = i;
+    if (!options.per_device)
+      add_group(""); // one series, whatever GPUs the workers have (checked at the end)
     for (const std::string& command : options.commands) {
       Slot slot;
       slot.share.command = command.empty() ? running_executable() + " worker" : command;
       slot.client = std::make_unique<WorkerClient>(WorkerClientOptions{.command = command});
+      slot.group = options.per_device ? -1 : 0;
       m_slots.push_back(std::move(slot));
     }
   }
 
   FanOutRun run() {
     const auto start = Clock::now();
-    const std::size_t total = m_queue.size();
-    while (m_done < total) {
+    while (!finished()) {
       for (std::size_t w = 0; w < m_slots.size(); ++w)
         serve(w);
       if (std::all_of(m_slots.begin(), m_slots.end(),
                       [](const Slot& s) { return !s.share.stopped.empty(); }))
         throw UsageError(every_worker_stopped());
+      for (std::size_t g = 0; g < m_groups.size(); ++g)
+        give_up_if_unserved(g);
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     FanOutRun run;
-    for (std::optional<SweepPoint>& p : m_results)
-      run.points.push_back(std::move(*p));
+    for (Group& group : m_groups) {
+      DeviceSweep device{group.device, {}};
+      for (std::optional<SweepPoint>& p : group.results)
+        device.points.push_back(std::move(*p));
+      if (device.device.empty())
+        device.device = device_of(device.points);
+      run.devices.push_back(std::move(device));
+    }
     for (const Slot& s : m_slots)
       run.workers.push_back(s.share);
     run.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    check_one_device(run.points);
     return run;
   }
 
@@ -100,7 +120,7 @@ private:
     Slot& slot = m_slots[w];
     slot.share.stopped = why;
     if (slot.chunk)
-      m_queue.push_front(*slot.chunk);
+      m_groups[slot.group].queue.push_front(*slot.chunk);
     slot.chunk.reset();
     m_say(name(w) + " stopped: " + why);
   }
@@ -114,9 +134,14 @@ private:
       stop(w, snapshot.last_failure.empty() ? "it could not start" : snapshot.last_failure);
       return;
     }
-    if (!slot.chunk && !m_queue.empty()) {
-      slot.chunk = m_queue.front();
-      m_queue.pop_front();
+    if (slot.group < 0) {
+      ask_device(w);
+      return;
+    }
+    Group& group = m_groups[slot.group];
+    if (!slot.chunk && !group.queue.empty()) {
+      slot.chunk = group.queue.front();
+      group.queue.pop_front();
       slot.request = slot.client->submit(request_for(*slot.chunk));
     }
     if (!slot.chunk)
@@ -125,6 +150,86 @@ private:
         slot.client->wait_for(slot.request, std::chrono::milliseconds(0));
     if (answer)
       take(w, *answer);
+  }
+
+  // A per-device sweep first asks each worker its GPU (the model of one launch on the worker's own
+  // device: no kernel runs), then deals it the chunks of that GPU's series.
+  void ask_device(std::size_t w) {
+    Slot& slot = m_slots[w];
+    if (slot.probe == 0) {
+      WorkerRequest r = m_options.settings;
+      r.type = RequestType::model;
+      r.kernel_id = m_base.kernel->id;
+      r.params = m_base.params;
+      // A launch the kernel allows with these parameters: a refusal would say nothing of the GPU.
+      const std::vector<BlockShape> allowed = allowed_presets(*m_base.kernel, m_base.params);
+      r.block = allowed.empty() ? m_base.kernel->default_block : allowed.front();
+      r.arch = "device:" + std::to_string(m_options.settings.device);
+      r.max_evaluations = 1;
+      slot.probe = slot.client->submit(r);
+    }
+    const std::shared_ptr<const WorkerAnswer> answer =
+        slot.client->wait_for(slot.probe, std::chrono::milliseconds(0));
+    if (!answer)
+      return;
+    if (!answer->result) {
+      if (answer->worker_died && ++slot.losses_in_a_row < kMostLossesInARow) {
+        slot.probe = 0; // its client starts another worker: ask again
+        return;
+      }
+      stop(w, "its GPU could not be told: " + answer->error);
+      return;
+    }
+    slot.group = group_for(answer->result->arch.name);
+    m_say(name(w) + ": " + answer->result->arch.name);
+  }
+
+  int group_for(const std::string& device) {
+    for (std::size_t g = 0; g < m_groups.size(); ++g)
+      if (m_groups[g].device == device)
+        return static_cast<int>(g);
+    add_group(device);
+    return static_cast<int>(m_groups.size() - 1);
+  }
+
+  void add_group(const std::string& device) {
+    Group group;
+    group.device = device;
+    group.queue.assign(m_chunks.begin(), m_chunks.end());
+    group.results.resize(m_sets.size() * m_grid.shapes.size());
+    group.deaths.assign(m_chunks.size(), 0);
+    m_groups.push_back(std::move(group));
+  }
+
+  // Done when every worker knows its GPU (or stopped) and every GPU's points are in.
+  bool finished() const {
+    return std::all_of(m_slots.begin(), m_slots.end(),
+                       [](const Slot& s) { return s.group >= 0 || !s.share.stopped.empty(); }) &&
+           std::all_of(m_groups.begin(), m_groups.end(),
+                       [&](const Group& g) { return g.done == m_chunks.size(); });
+  }
+
+  // A GPU whose every worker stopped keeps the points they measured; the rest are refused with
+  // the reasons, so its series says where it ends rather than the sweep failing for every GPU.
+  void give_up_if_unserved(std::size_t g) {
+    Group& group = m_groups[g];
+    if (group.done == m_chunks.size())
+      return;
+    std::string reasons;
+    for (std::size_t w = 0; w < m_slots.size(); ++w) {
+      if (m_slots[w].group != static_cast<int>(g))
+        continue;
+      if (m_slots[w].share.stopped.empty())
+        return;
+      reasons += (reasons.empty() ? "" : "; ") + name(w) + ": " + clip(m_slots[w].share.stopped, 160);
+    }
+    if (reasons.empty())
+      return; // the one group of a plain sweep before any worker stopped: every_worker_stopped
+    m_say("every worker on " + group.device + " stopped; its unmeasured points are refused");
+    while (!group.queue.empty()) {
+      refuse(group, group.queue.front(), "every worker on " + group.device + " stopped: " + reasons);
+      group.queue.pop_front();
+    }
   }
 
   WorkerRequest request_for(const Chunk& chunk) const {
@@ -141,47 +246,49 @@ private:
 
   void take(std::size_t w, const WorkerAnswer& answer) {
     Slot& slot = m_slots[w];
+    Group& group = m_groups[slot.group];
     const Chunk chunk = *slot.chunk;
     slot.chunk.reset();
     if (answer.sweep && counters_held_elsewhere(*answer.sweep)) {
       // The first worker to open a GPU's profiler keeps it; this one would never count here.
-      m_queue.push_front(chunk);
+      group.queue.push_front(chunk);
       stop(w, "its GPU's counters are held by another worker's profiler (CUPTI lets one process "
               "profile a GPU at a time); the other workers measure its points");
       return;
     }
     if (answer.sweep && answer.sweep->size() == chunk.count) {
       for (std::size_t i = 0; i < chunk.count; ++i)
-        m_results[chunk.set * m_grid.shapes.size() + chunk.first + i] = (*answer.sweep)[i];
+        group.results[chunk.set * m_grid.shapes.size() + chunk.first + i] = (*answer.sweep)[i];
       slot.share.points += static_cast<int>(chunk.count);
       slot.losses_in_a_row = 0;
-      ++m_done;
-      m_points_done += chunk.count;
-      m_say(format("[%zu/%zu] ", m_points_done, m_results.size()) + name(w) + ": " +
+      ++group.done;
+      group.points_done += chunk.count;
+      m_say(format("[%zu/%zu] ", group.points_done, group.results.size()) +
+            (group.device.empty() ? "" : group.device + ", ") + name(w) + ": " +
             std::to_string(chunk.count) + " points");
       return;
     }
     if (answer.no_gpu) {
-      m_queue.push_front(chunk);
+      group.queue.push_front(chunk);
       stop(w, "no GPU there: " + answer.error);
       return;
     }
     if (answer.worker_died || answer.fatal || answer.cancelled) {
       ++slot.share.chunks_lost;
       const std::size_t index = m_deaths_by_start.at({chunk.set, chunk.first});
-      if (++m_deaths[index] < kMostDeathsPerChunk) {
-        m_queue.push_front(chunk); // another worker (or this one's successor) measures it again
+      if (++group.deaths[index] < kMostDeathsPerChunk) {
+        group.queue.push_front(chunk); // another worker (or this one's successor) measures it again
         m_say(name(w) + " lost " + std::to_string(chunk.count) + " points, given back: " +
               answer.error);
       } else {
-        refuse(chunk, "every worker that ran these points died: " + answer.error);
+        refuse(group, chunk, "every worker that ran these points died: " + answer.error);
       }
       if (++slot.losses_in_a_row >= kMostLossesInARow)
         stop(w, std::to_string(kMostLossesInARow) + " chunks in a row lost: " + answer.error);
       return;
     }
     // The worker refused the request itself (what it says applies to these points alone).
-    refuse(chunk, answer.error.empty() ? "the worker sent no points" : answer.error);
+    refuse(group, chunk, answer.error.empty() ? "the worker sent no points" : answer.error);
   }
 
   bool counters_held_elsewhere(const std::vector<SweepPoint>& points) const {
@@ -193,25 +300,30 @@ private:
            });
   }
 
-  void refuse(const Chunk& chunk, const std::string& why) {
+  void refuse(Group& group, const Chunk& chunk, const std::string& why) {
     for (std::size_t i = 0; i < chunk.count; ++i)
-      m_results[chunk.set * m_grid.shapes.size() + chunk.first + i] =
+      group.results[chunk.set * m_grid.shapes.size() + chunk.first + i] =
           SweepPoint{m_grid.shapes[chunk.first + i], why, std::nullopt, m_sets[chunk.set]};
-    ++m_done;
+    ++group.done;
   }
 
   std::string every_worker_stopped() const {
-    std::size_t measured = 0;
-    for (const std::optional<SweepPoint>& p : m_results)
-      measured += p.has_value();
+    std::size_t measured = 0, total = 0;
+    for (const Group& group : m_groups) {
+      total += group.results.size();
+      for (const std::optional<SweepPoint>& p : group.results)
+        measured += p.has_value();
+    }
     std::string text = "every worker stopped with " + std::to_string(measured) + " of " +
-                       std::to_string(m_results.size()) + " points measured";
+                       std::to_string(total ? total : m_sets.size() * m_grid.shapes.size()) +
+                       " points measured";
     for (std::size_t w = 0; w < m_slots.size(); ++w)
       text += "; " + name(w) + ": " + clip(m_slots[w].share.stopped, 160);
     return text;
   }
 
-  static void check_one_device(const std::vector<SweepPoint>& points) {
+  // The one GPU kind a plain sweep's points came from; refused when there were several.
+  static std::string device_of(const std::vector<SweepPoint>& points) {
     std::set<std::string> devices;
     for (const SweepPoint& p : points)
       if (p.result)
@@ -221,9 +333,10 @@ private:
       for (const std::string& d : devices)
         names += (names.empty() ? "" : ", ") + d;
       throw UsageError("the workers measured on different GPUs (" + names +
-                       "); one sweep's points must come from one kind of GPU: give workers of "
-                       "one kind");
+                       "); one series' points must come from one kind of GPU: give workers of "
+                       "one kind, or --per-device for a series per GPU");
     }
+    return devices.empty() ? "" : *devices.begin();
   }
 
   const KernelRequest& m_base;
@@ -231,13 +344,10 @@ private:
   const FanOutOptions& m_options;
   const std::function<void(const std::string&)>& m_say;
   const std::vector<Params> m_sets;
-  std::deque<Chunk> m_queue;
-  std::vector<std::optional<SweepPoint>> m_results; // by grid index
-  std::vector<int> m_deaths;                        // per chunk
+  const std::deque<Chunk> m_chunks; // every GPU's series measures all of them
   std::map<std::pair<std::size_t, std::size_t>, std::size_t> m_deaths_by_start;
+  std::vector<Group> m_groups;
   std::vector<Slot> m_slots;
-  std::size_t m_done = 0;        // chunks measured or refused
-  std::size_t m_points_done = 0; // points measured
 };
 
 } // namespace

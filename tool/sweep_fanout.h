@@ -8,7 +8,9 @@
 // protocol or has another kernel catalog stops with the reason said, and the others go on; so does
 // one whose GPU's counters another worker holds (CUPTI lets one process profile a GPU at a time:
 // two workers on one GPU share its timing work only when no counters are asked for). The points
-// come back merged in the grid's order, whichever worker measured them.
+// come back merged in the grid's order, whichever worker measured them. Points of different kinds of
+// GPU are never merged into one series: such a sweep is refused unless it is made per device,
+// where each worker is first asked its GPU and each kind of GPU measures the whole grid.
 
 #include "kernel_request.h"
 #include "protocol.h"
@@ -23,6 +25,7 @@ namespace wl {
 struct FanOutOptions {
   std::vector<std::string> commands; // a worker each; "" runs this program's own `worker`
   WorkerRequest settings;            // device, seed, verify, timing, metrics of every request
+  bool per_device = false;           // a series per kind of GPU, each over the whole grid
 };
 
 // What one worker did.
@@ -33,8 +36,15 @@ struct WorkerShare {
   std::string stopped;   // why it took no more work before the end; empty if it served to the end
 };
 
+// One kind of GPU's series: every point of the grid, in the grid's order (param_sets, then the
+// shapes).
+struct DeviceSweep {
+  std::string device; // "NVIDIA H100 80GB HBM3"; empty when no point was measured
+  std::vector<SweepPoint> points;
+};
+
 struct FanOutRun {
-  std::vector<SweepPoint> points; // in the grid's order (param_sets, then the shapes)
+  std::vector<DeviceSweep> devices; // one, unless per_device found several kinds of GPU
   std::vector<WorkerShare> workers;
   double seconds = 0;
 };
@@ -45,7 +55,8 @@ std::string local_worker_command(int device);
 // Measures every point of the grid (the kernel's base parameters in `base`) over the workers.
 // `say` gets one line per event (a chunk done, a worker lost). Throws UsageError when every worker
 // stopped before the last point (naming each reason and how many points were measured), and when
-// the points came from different GPUs (one series must be one device).
+// the points of a sweep not made per device came from different kinds of GPU. Per device, a GPU
+// whose every worker stopped keeps its measured points and the rest are refused with the reasons.
 FanOutRun fan_out_sweep(const KernelRequest& base, const SweepGrid& grid,
                         const FanOutOptions& options,
                         const std::function<void(const std::string&)>& say);

@@ -354,11 +354,11 @@ std::string sweep_csv(const std::vector<SweepPoint>& points) {
   const std::vector<std::string> counters = counter_columns(points);
   const std::vector<std::string> params = param_columns(points);
   std::ostringstream csv;
-  constexpr int kFixedColumns = 14;
+  constexpr int kFixedColumns = 15;
   csv << "block_x,block_y,block_z";
   for (const std::string& name : params)
     csv << "," << name;
-  csv << ",status,reason,median_ms,min_ms,noise,samples,gbps,blocks_per_sm,"
+  csv << ",status,reason,device,median_ms,min_ms,noise,samples,gbps,blocks_per_sm,"
          "theoretical_occupancy,registers,verified";
   for (const std::string& name : counters)
     csv << "," << name;
@@ -378,7 +378,7 @@ std::string sweep_csv(const std::vector<SweepPoint>& points) {
     }
     const RunResult& r = *p.result;
     // A point from the models alone (the GUI's model sweep) has no timing: its cells stay empty.
-    csv << (r.timing ? "ran,," : "modelled,,")
+    csv << (r.timing ? "ran,," : "modelled,,") << csv_quoted(r.arch.name) << ","
         << (r.timing ? format("%.6f,%.6f,%.5f,%d,%.2f,", r.timing->median_ms, r.timing->min_ms,
                               r.timing->noise, r.timing->samples, r.gbps())
                      : std::string(",,,,,"))

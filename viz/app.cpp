@@ -454,6 +454,7 @@ void App::show_sweep_sides(const SweepData& data) {
   }
   write_values(xs, sweep.x_sides);
   write_values(ys, sweep.y_sides);
+  sweep.against = data.against ? data.against->kernel_id : "";
   sweep.param.clear();
   for (const std::string& axis : varying_axes(data.points))
     if (!axis.starts_with("block.") && params.contains(axis)) { // the first swept parameter

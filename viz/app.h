@@ -182,8 +182,8 @@ struct App {
   // Sides a first sweep of the kernel on screen can use: 32:1024:32 x 1 where it allows some of
   // those shapes, else the sides of the shapes it offers (transpose/smem: 32 x 1,2,4,8,16,32).
   void choose_sweep_sides();
-  // The sides (and swept parameter) of a sweep that was loaded or measured, so the fields say what
-  // the chart shows.
+  // The sides (swept parameter, A/B variant) of a sweep that was loaded or measured, so the fields
+  // say what the chart shows.
   void show_sweep_sides(const SweepData& data);
   std::string last_error;      // the source's last refusal or failure
   std::string status;          // transient message: a saved screenshot, a settings problem

@@ -190,7 +190,7 @@ void draw_metric_choice(App& app, const SweepData& data, bool one_axis) {
         app.sweep.metric = m;
     ImGui::EndCombo();
   }
-  if (one_axis && !data.against) // an A/B sweep's two lines are the two kernels'
+  if (one_axis && !data.against && data.devices.empty()) // else the lines are kernels' or GPUs'
     draw_second_choice(app, offered);
 }
 
@@ -236,7 +236,8 @@ void draw_sweep(App& app) {
   const ChartAxes axes = chart_axes(data);
   note_text(data.origin + ": " + data.kernel_id +
             (data.against ? " against " + data.against->kernel_id : std::string()) + ", " +
-            std::to_string(data.points.size()) + " points");
+            std::to_string(data.points.size()) + " points" +
+            (data.devices.empty() ? "" : " on each GPU"));
   if (const KernelDesc* kernel = app.kernel();
       kernel && data.kernel_id == kernel->id && !data.params.empty() &&
       !same_unswept_params(data.params, app.params, axes))

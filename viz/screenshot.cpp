@@ -163,6 +163,12 @@ json sweep_figures(const App& app) {
                 {"offered", offered}});
   if (data.against)
     sweep["comparison"] = ab_comparison(data, axes, app.sweep.metric);
+  if (!data.devices.empty()) { // a per-device sweep: its GPUs, the sweep's own first
+    json devices = json::array({series_device(data.points)});
+    for (const SweepSeries& series : data.devices)
+      devices.push_back(series_device(series.points));
+    sweep["devices"] = devices;
+  }
   return sweep;
 }
 

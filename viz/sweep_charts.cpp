@@ -9,6 +9,7 @@
 #include "widgets.h"
 
 #include <algorithm>
+#include <array>
 #include <cfloat>
 #include <cmath>
 #include <functional>
@@ -26,6 +27,9 @@ constexpr ImU32 kTiedOutline = IM_COL32(255, 255, 255, 255);   // heatmap: tied 
 constexpr ImU32 kLine = IM_COL32(90, 170, 240, 255);        // line chart: the figure
 constexpr ImU32 kSecondLine = IM_COL32(225, 110, 200, 255); // line chart: a second figure
 constexpr ImU32 kCurrentPoint = IM_COL32(240, 170, 40, 255); // line chart: the launch on screen
+// Line chart: the lines of several kernels or GPUs, the sweep's own first.
+constexpr std::array<ImU32, 4> kSeriesColours = {kLine, kSecondLine, IM_COL32(120, 200, 90, 255),
+                                                 IM_COL32(230, 200, 60, 255)};
 
 enum class Sample { outline, struck_cell, dot, gap, line };
 
@@ -289,21 +293,46 @@ std::string cell_number(double value) {
 
 const SweepPoint* heatmap(const SweepData& data, const ChartAxes& axes, SweepMetric metric,
                           const SweepPoint& current) {
-  const std::vector<const SweepPoint*> points = charted_points(data, axes);
-  const Range range = value_range(points, metric);
-  const std::vector<bool> tied = tied_with_best(points, metric);
-  const SweepPoint* clicked = cell_grid(points, axes, current, [&](std::size_t i) {
-    const SweepPoint& p = *points[i];
-    CellLook look{std::nullopt, "", cell_tooltip(p, axes, metric, tied[i]), tied[i]};
-    if (const std::optional<double> v = colour_value(p, metric)) {
-      look.fill = heat(*v, range, metric);
-      look.text = cell_number(*figure_value(*metric, *p.result));
-    }
-    return look;
-  });
+  // Per device, a grid per GPU side by side, on one colour scale: the same colour is the same
+  // figure on either GPU.
+  std::vector<const std::vector<SweepPoint>*> series{&data.points};
+  for (const SweepSeries& s : data.devices)
+    series.push_back(&s.points);
+  std::vector<const SweepPoint*> every;
+  for (const std::vector<SweepPoint>* s : series)
+    for (const SweepPoint* p : charted_points(*s, axes))
+      every.push_back(p);
+  const Range range = value_range(every, metric);
+  const SweepPoint* clicked = nullptr;
+  const bool side_by_side =
+      series.size() > 1 && ImGui::BeginTable("##devices", static_cast<int>(series.size()),
+                                             ImGuiTableFlags_SizingStretchSame);
+  for (const std::vector<SweepPoint>* s : series) {
+    if (side_by_side)
+      ImGui::TableNextColumn();
+    const std::vector<const SweepPoint*> points = charted_points(*s, axes);
+    const std::vector<bool> tied = tied_with_best(points, metric);
+    const std::string device = series_device(*s);
+    if (series.size() > 1)
+      ImGui::TextUnformatted(device.empty() ? "no point measured" : device.c_str());
+    ImGui::PushID(device.c_str());
+    const SweepPoint* here = cell_grid(points, axes, current, [&](std::size_t i) {
+      const SweepPoint& p = *points[i];
+      CellLook look{std::nullopt, "", cell_tooltip(p, axes, metric, tied[i]), tied[i]};
+      if (const std::optional<double> v = colour_value(p, metric)) {
+        look.fill = heat(*v, range, metric);
+        look.text = cell_number(*figure_value(*metric, *p.result));
+      }
+      return look;
+    });
+    ImGui::PopID();
+    clicked = here ? here : clicked;
+    refused_count(points);
+  }
+  if (side_by_side)
+    ImGui::EndTable();
   if (!range.empty)
     colour_bar(range, metric, data.measured);
-  refused_count(points);
   return clicked;
 }
 
@@ -397,7 +426,7 @@ void diverging_bar(double extent, const SweepData& data, SweepMetric metric) {
 
 const SweepPoint* ab_heatmap(const SweepData& data, const ChartAxes& axes, SweepMetric metric,
                              const SweepPoint& current) {
-  const std::vector<const SweepPoint*> points = charted_points(data, axes);
+  const std::vector<const SweepPoint*> points = charted_points(data.points, axes);
   std::vector<const SweepPoint*> others;
   double extent = std::log2(1.1); // a chart of tiny differences stays pale
   for (const SweepPoint* p : points) {
@@ -601,23 +630,57 @@ const SweepPoint* draw_series(const Plot& plot, const YScale& scale,
 
 } // namespace
 
+namespace {
+
+// A line of the same figure beside the sweep's own: another kernel's or another GPU's.
+struct Series {
+  std::string name;
+  ImU32 colour;
+  std::vector<const SweepPoint*> points; // at the places of the sweep's charted points; null: none
+};
+
+// The line of the sweep's own points is named by its kernel beside another kernel, by its GPU
+// beside other GPUs.
+std::string first_series_name(const SweepData& data) {
+  return data.against ? data.kernel_id : series_device(data.points);
+}
+
+std::vector<Series> other_series(const SweepData& data,
+                                 const std::vector<const SweepPoint*>& points) {
+  std::vector<Series> others;
+  const auto add = [&](const std::string& name, const std::vector<SweepPoint>& all) {
+    Series series{name, kSeriesColours[(others.size() + 1) % kSeriesColours.size()], {}};
+    for (const SweepPoint* p : points)
+      series.points.push_back(point_at(all, *p));
+    others.push_back(std::move(series));
+  };
+  if (data.against)
+    add(data.against->kernel_id, data.against->points);
+  for (const SweepSeries& device : data.devices)
+    add(series_device(device.points), device.points);
+  return others;
+}
+
+} // namespace
+
 // A 1D sweep as lines over its x axis: the values at their own positions (not by index), a y axis
 // per figure with its values (the second on the right, each in its line's colour), the current
 // launch marked, refused points as gaps, each point's values on hover; the noise of measured
 // points as a band.
 const SweepPoint* line_chart(const SweepData& data, const ChartAxes& axes, SweepMetric metric,
                              SweepMetric second, const SweepPoint& current) {
-  std::vector<const SweepPoint*> points = charted_points(data, axes);
+  std::vector<const SweepPoint*> points = charted_points(data.points, axes);
   std::sort(points.begin(), points.end(), [&](const SweepPoint* a, const SweepPoint* b) {
     return axis_value(*a, axes.x) < axis_value(*b, axes.x);
   });
-  // An A/B sweep: the second kernel's points at the same places, a line of the same figure.
-  std::vector<const SweepPoint*> others, both = points;
-  if (data.against)
-    for (const SweepPoint* p : points)
-      both.push_back(others.emplace_back(point_at(data.against->points, *p)));
-  const std::optional<YScale> left = y_scale(both, metric, kLine);
-  const std::optional<YScale> right = !data.against && second && second != metric
+  // An A/B sweep's second kernel, or a per-device sweep's other GPUs: their points at the same
+  // places, a line each of the same figure on the same axis.
+  const std::vector<Series> others = other_series(data, points);
+  std::vector<const SweepPoint*> every = points;
+  for (const Series& series : others)
+    every.insert(every.end(), series.points.begin(), series.points.end());
+  const std::optional<YScale> left = y_scale(every, metric, kSeriesColours[0]);
+  const std::optional<YScale> right = others.empty() && second && second != metric
                                           ? y_scale(points, second, kSecondLine)
                                           : std::nullopt;
   if (!left)
@@ -644,14 +707,14 @@ const SweepPoint* line_chart(const SweepData& data, const ChartAxes& axes, Sweep
   if (right)
     y_ticks(plot, *right, true, true);
   x_ticks(plot, xs);
-  const std::string first_series = data.against ? data.kernel_id : "";
+  const std::string first_series = others.empty() ? "" : first_series_name(data);
   const SweepPoint* clicked = draw_series(plot, *left, points, axes, current, first_series);
   if (right)
     if (const SweepPoint* p = draw_series(plot, *right, points, axes, current, ""))
       clicked = p;
-  if (data.against)
-    if (const SweepPoint* p = draw_series(plot, YScale{metric, kSecondLine, left->low, left->step},
-                                          others, axes, current, data.against->kernel_id))
+  for (std::size_t i = 0; i < others.size(); ++i)
+    if (const SweepPoint* p = draw_series(plot, YScale{metric, others[i].colour, left->low, left->step},
+                                          others[i].points, axes, current, others[i].name))
       clicked = p;
   ImGui::SetCursorScreenPos(origin);
   ImGui::Dummy(ImVec2(axis + plot.width + (right ? axis : 0), plot.height + font * 2));
@@ -662,14 +725,17 @@ const SweepPoint* line_chart(const SweepData& data, const ChartAxes& axes, Sweep
              : threads                 ? " (threads)"
              : plot.log_scale          ? " (log scale)"
                                        : ""));
-  if (right || data.against) {
-    legend_entry(Sample::line, kLine, data.against ? data.kernel_id : figure_label(*metric), true);
-    legend_entry(Sample::line, kSecondLine,
-                 data.against ? data.against->kernel_id : figure_label(*second), false);
+  if (right) {
+    legend_entry(Sample::line, kLine, figure_label(*metric), true);
+    legend_entry(Sample::line, kSecondLine, figure_label(*second), false);
   }
+  if (!others.empty())
+    legend_entry(Sample::line, kSeriesColours[0], first_series, true);
+  for (const Series& series : others)
+    legend_entry(Sample::line, series.colour, series.name, false);
   if (std::any_of(points.begin(), points.end(),
                   [&](const SweepPoint* p) { return is_current(*p, current); }))
-    legend_entry(Sample::dot, kCurrentPoint, "the launch on screen", !right && !data.against);
+    legend_entry(Sample::dot, kCurrentPoint, "the launch on screen", !right && others.empty());
   if (std::any_of(points.begin(), points.end(), [](const SweepPoint* p) { return !p->result; }))
     legend_entry(Sample::gap, kLine, "a gap: points not allowed (counted under the cells)", false);
   return clicked;

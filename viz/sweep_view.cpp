@@ -68,15 +68,19 @@ SweepData load_sweep(const std::filesystem::path& file) {
   try {
     data.points = sweep_file_points(list, "");
     data.against = sweep_file_against(list, data.points, "");
+    if (list.is_object()) // the kernel sweep_file_points checked
+      data.devices =
+          sweep_file_devices(list, SweepSeries{list.at("kernel"), data.points}, "");
   } catch (const UsageError& e) {
     throw UsageError(file.string() + ": " + e.what());
   }
   const auto measured = std::find_if(data.points.begin(), data.points.end(),
                                      [](const SweepPoint& p) { return p.result; });
-  data.origin =
-      "measured on " +
-      (measured != data.points.end() ? measured->result->arch.name : std::string("a GPU")) + " (" +
-      file.filename().string() + ")";
+  std::string devices =
+      measured != data.points.end() ? measured->result->arch.name : std::string("a GPU");
+  for (const SweepSeries& series : data.devices)
+    devices += ", " + series_device(series.points);
+  data.origin = "measured on " + devices + " (" + file.filename().string() + ")";
   data.measured = true;
   if (measured != data.points.end()) {
     data.kernel_id = measured->result->kernel_id;
@@ -100,11 +104,12 @@ ChartAxes chart_axes(const SweepData& data) {
   return axes;
 }
 
-std::vector<const SweepPoint*> charted_points(const SweepData& data, const ChartAxes& axes) {
+std::vector<const SweepPoint*> charted_points(const std::vector<SweepPoint>& all,
+                                              const ChartAxes& axes) {
   std::vector<const SweepPoint*> points;
-  for (const SweepPoint& p : data.points)
+  for (const SweepPoint& p : all)
     if (std::all_of(axes.held.begin(), axes.held.end(), [&](const std::string& axis) {
-          return axis_value(p, axis) == axis_value(data.points.front(), axis);
+          return axis_value(p, axis) == axis_value(all.front(), axis);
         }))
       points.push_back(&p);
   return points;

@@ -36,6 +36,8 @@ struct SweepData {
   Params params;         // the kernel's parameters the sweep ran with (empty: not known)
   // An A/B sweep: a second kernel over the same points, compared point by point with the first.
   std::optional<SweepSeries> against;
+  // A per-device sweep: the same kernel and points on each other kind of GPU, a series each.
+  std::vector<SweepSeries> devices;
 };
 
 // The figures a sweep has for at least one shape: what its "colour by" list offers.
@@ -58,7 +60,8 @@ struct ChartAxes {
 ChartAxes chart_axes(const SweepData& data);
 // The points the chart shows: every one, or the slice where each held axis has the first point's
 // value.
-std::vector<const SweepPoint*> charted_points(const SweepData& data, const ChartAxes& axes);
+std::vector<const SweepPoint*> charted_points(const std::vector<SweepPoint>& points,
+                                              const ChartAxes& axes);
 // "block x", "stride": an axis as the panel writes it.
 std::string axis_title(const std::string& axis);
 // A point as the chart names it (a script clicks it by this name): "16x8" where only block sides

@@ -17,9 +17,9 @@ void show(const wl::viz::SweepData& sweep) {
         wl::viz::sweep_ideal(*point.result, metric);
       }
     const wl::viz::ChartAxes axes = wl::viz::chart_axes(sweep);
-    for (const wl::SweepPoint* point : wl::viz::charted_points(sweep, axes))
+    for (const wl::SweepPoint* point : wl::viz::charted_points(sweep.points, axes))
       wl::viz::point_name(*point, axes);
-    wl::viz::tied_with_best(wl::viz::charted_points(sweep, axes), metric);
+    wl::viz::tied_with_best(wl::viz::charted_points(sweep.points, axes), metric);
   }
   wl::sweep_csv(sweep.points);
 }

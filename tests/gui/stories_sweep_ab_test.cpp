@@ -1,8 +1,15 @@
-// Stories of A/B sweeps and the Sweep panel's picture: another variant of the family swept over
-// the same points, each point's ratio (and, for times, its verdict) drawn and carried in the
-// sidecar; Export PNG saving the panel beside its figures.
+// Stories of sweeps side by side and the Sweep panel's picture: another variant of the family
+// swept over the same points (A/B), each point's ratio (and, for times, its verdict) drawn and
+// carried in the sidecar; a per-device sweep's series, one per GPU; Export PNG saving the panel
+// beside its figures.
 
+#include "arch.h"
+#include "kernel_request.h"
+#include "registry.h"
 #include "story_support.h"
+#include "sweep_view.h"
+
+#include <unistd.h>
 
 namespace wl::viz::test {
 namespace {
@@ -67,6 +74,29 @@ TEST(StorySweepAB, AnotherFamilyDropsTheVariant) {
   EXPECT_EQ(story.sidecar("a")["shown"]["sweep"]["against"], "");
 }
 
+// The README's A/B sweep, measured on the H100: every point a verdict, the fields showing what was
+// swept, a click loading the point (block and rows) into the Launch panel.
+TEST(StorySweepAB, AMeasuredABSweepGivesEachPointAVerdictAndAClickLoadsIt) {
+  const std::string file =
+      std::string(WARPLENS_SOURCE_ASSETS) + "/recordings/sweep-transpose-smem-vs-padded-h100.json";
+  const Story story = play("click \"Sweep\"\nclick \"colour by\" in \"Sweep\"\n"
+                           "click \"median time (ms)\"\nscreenshot a.png sweep\n"
+                           "click \"block y=2, rows=4096\" in \"Sweep\"\nwait\nscreenshot b.png\n",
+                           "--model --kernel transpose/smem --sweep-json '" + file + "'");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json sweep = story.sidecar("a")["shown"]["sweep"];
+  EXPECT_EQ(sweep["against"], "transpose/smem_padded");
+  EXPECT_EQ(sweep["comparison"]["verdicts"],
+            "FASTER at 24 points, SAME at 0, SLOWER at 0, UNSURE at 0");
+  for (const json& p : sweep["comparison"]["points"]) {
+    EXPECT_EQ(p["verdict"], "FASTER") << p;
+    EXPECT_LT(p["ratio"].get<double>(), 0.8) << p; // the padded tile: a quarter faster or more
+  }
+  const json b = story.sidecar("b");
+  EXPECT_EQ(b["configuration"]["block"], "32x2");
+  EXPECT_EQ(b["configuration"]["params"]["rows"], 4096);
+}
+
 TEST(StorySweepAB, ExportPngSavesThePanelAndItsSidecarIntoThePicturesFolder) {
   const Story story =
       play(transpose_ab("click \"Export PNG\" in \"Sweep\"\nscreenshot after.png\n"));
@@ -79,6 +109,57 @@ TEST(StorySweepAB, ExportPngSavesThePanelAndItsSidecarIntoThePicturesFolder) {
   const json sidecar = read_json(std::filesystem::path(pictures[0]).replace_extension(".json"));
   EXPECT_EQ(sidecar["screenshot"]["panel"], "sweep");
   EXPECT_EQ(sidecar["shown"]["sweep"]["comparison"]["points"].size(), 6u);
+}
+
+// A per-device sweep file as `warplens sweep --per-device --json` writes it, its two series the
+// models on the H100 and A100 presets (two kinds of GPU without two GPUs).
+std::filesystem::path per_device_file(const SweepGrid& grid, const std::string& kernel_id) {
+  const KernelRequest base = resolve_kernel_request(kernel_id, {}, "", "");
+  std::vector<SweepSeries> devices;
+  for (const char* id : {"h100", "a100"}) {
+    const Arch arch =
+        load_arch_file(std::string(WARPLENS_SOURCE_ASSETS) + "/arch/" + id + ".json");
+    devices.push_back({kernel_id, model_sweep(*base.kernel, base.params, grid, arch).points});
+  }
+  const std::filesystem::path file = std::filesystem::temp_directory_path() /
+                                     ("warplens-per-device-" + std::to_string(getpid()) + ".json");
+  write_file(file, per_device_sweep_file_json(devices).dump());
+  return file;
+}
+
+TEST(StorySweepDevices, A1DPerDeviceSweepDrawsALinePerGpu) {
+  const std::filesystem::path file =
+      per_device_file(SweepGrid{sweep_shapes({64, 128, 256, 512, 1024}, {1}, {1}), {}},
+                      "vec_add/scalar");
+  const Story story = play("click \"Sweep\"\nclick \"colour by\" in \"Sweep\"\n"
+                           "click \"modelled time at peak, sectors fetched (ms)\"\n"
+                           "screenshot a.png sweep\n",
+                           "--model --kernel vec_add/scalar --sweep-json '" + file.string() + "'");
+  std::filesystem::remove(file);
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a");
+  EXPECT_EQ(a["shown"]["sweep"]["devices"],
+            json({"NVIDIA H100 SXM5 80GB HBM3", "NVIDIA A100 SXM4 80GB"}));
+  EXPECT_TRUE(says(a, "sweep", "NVIDIA H100 SXM5 80GB HBM3 NVIDIA A100 SXM4 80GB")) // the legend
+      << text_of(a, "sweep");
+  EXPECT_TRUE(says(a, "sweep", "measured on NVIDIA H100 SXM5 80GB HBM3, NVIDIA A100 SXM4 80GB"));
+}
+
+TEST(StorySweepDevices, A2DPerDeviceSweepDrawsAHeatmapPerGpuOnOneScale) {
+  const std::filesystem::path file = per_device_file(
+      SweepGrid{sweep_shapes({8, 16, 32}, {1, 2, 4}, {1}), {}}, "vec_add_3d/blocks3d");
+  const Story story = play("window 1280x720\nclick \"Sweep\"\nscreenshot a.png sweep\n",
+                           "--model --kernel vec_add_3d/blocks3d --sweep-json '" +
+                               file.string() + "'");
+  std::filesystem::remove(file);
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a");
+  const std::string text = text_of(a, "sweep");
+  const auto h100 = text.find("NVIDIA H100 SXM5 80GB HBM3\n"), a100 = text.find("NVIDIA A100 SXM4 80GB\n");
+  ASSERT_NE(h100, std::string::npos) << text;
+  ASSERT_NE(a100, std::string::npos) << text;
+  EXPECT_LT(h100, a100); // the sweep's own GPU first
+  EXPECT_EQ(a["shown"]["cut_off"], json::array());
 }
 
 } // namespace

@@ -212,6 +212,12 @@ const std::vector<CliCase> kKernels = {
     {"AgainstLacksAGivenParameter",
      "sweep coalescing/stride --block 256 --param stride=4 --against vec_add/scalar",
      {"vec_add/scalar has no parameter 'stride'"}},
+    {"PerDeviceWithoutWorkers",
+     "sweep vec_add/scalar --block 32 --per-device",
+     {"--per-device needs workers"}},
+    {"PerDeviceAndAgainst",
+     "sweep transpose/smem --block-x 32 --per-device --workers 1 --against transpose/smem_padded",
+     {"give --against or --per-device, not both"}},
     {"WorkerEmpty", "sweep vec_add/scalar --block 32 --worker ''", {"--worker: an empty command"}},
     {"WorkerBlank", "sweep vec_add/scalar --block 32 --worker '   '", {"--worker: an empty command"}},
     {"WorkersZero", "sweep vec_add/scalar --block 32 --workers 0", {"--workers", "'0'", "1 to 64"}},
@@ -247,6 +253,19 @@ TEST(HostileCli, ASweepWhoseWorkersCannotStartSaysWhyForEach) {
   EXPECT_NE(o.err.find("exited with code 1 before saying hello"), std::string::npos) << o.err;
   EXPECT_NE(o.err.find("worker 2 (echo garbage) stopped: "), std::string::npos) << o.err;
   EXPECT_NE(o.err.find("exited with code 0 before saying hello"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("every worker stopped with 0 of 2 points measured"), std::string::npos)
+      << o.err;
+}
+
+// A per-device sweep asks each worker its GPU first; a worker that sees none is named with why.
+TEST(HostileCli, APerDeviceSweepWhoseWorkersSeeNoGpuSaysWhyForEach) {
+  const std::string no_gpu = "--worker 'CUDA_VISIBLE_DEVICES= exec " + std::string(WARPLENS_BINARY) +
+                             " worker' ";
+  const test::Outcome o =
+      run_limited("sweep vec_add/scalar --block 32,64 --per-device " + no_gpu + no_gpu);
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_NE(o.err.find("worker 1 ("), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("stopped: its GPU could not be told: "), std::string::npos) << o.err;
   EXPECT_NE(o.err.find("every worker stopped with 0 of 2 points measured"), std::string::npos)
       << o.err;
 }

@@ -1,7 +1,9 @@
 // A/B sweeps: nvbench's verdict rule on two timings, points matched by place, the second kernel's
 // parameters, and the A/B sweep file and CSV.
 
+#include "engine.h"
 #include "error.h"
+#include "kernel_request.h"
 #include "hostile_support.h"
 #include "registry.h"
 #include "sweep_compare.h"
@@ -122,6 +124,49 @@ TEST(SweepCompare, TheCsvHasBothTimesTheRatioAndTheVerdictOrWhyNot) {
       << csv;
   EXPECT_NE(csv.find("\"transpose/smem refused: too wide\""), std::string::npos) << csv;
   EXPECT_EQ(verdict_counts(a, b), "FASTER at 1 point, SAME at 0, SLOWER at 0, UNSURE at 0");
+}
+
+// vec_add/scalar at two blocks through the models on a preset: points of one kind of GPU.
+SweepSeries modelled_on(const std::string& arch_id) {
+  const KernelRequest base = resolve_kernel_request("vec_add/scalar", {}, "", "");
+  SweepSeries series{"vec_add/scalar", {}};
+  for (int x : {128, 256}) {
+    const KernelRequest request{base.kernel, base.params, BlockShape{x, 1, 1}};
+    series.points.push_back({request.block, "",
+                             model_kernel(request, test::preset(arch_id), ModelBudget{100}),
+                             base.params});
+  }
+  return series;
+}
+
+TEST(SweepCompare, APerDeviceFileCarriesASeriesPerKindOfGpu) {
+  const SweepSeries h100 = modelled_on("h100"), a100 = modelled_on("a100");
+  const nlohmann::json file = per_device_sweep_file_json({h100, a100});
+  ASSERT_EQ(file["per_device"].size(), 1u);
+  const std::vector<SweepSeries> back =
+      sweep_file_devices(file, SweepSeries{"vec_add/scalar", sweep_file_points(file, "d.json")},
+                         "d.json");
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(series_device(back[0].points), "NVIDIA A100 SXM4 80GB");
+  EXPECT_EQ(series_device(h100.points), "NVIDIA H100 SXM5 80GB HBM3");
+  EXPECT_TRUE(sweep_file_devices(sweep_file_json("vec_add/scalar", h100.points), h100, "").empty());
+
+  const nlohmann::json twice = per_device_sweep_file_json({h100, a100, a100});
+  test::expect_usage_error([&] { sweep_file_devices(twice, h100, "d.json"); },
+                           {"d.json: per_device[1]", "a second series of NVIDIA A100 SXM4 80GB"});
+  SweepSeries mixed = a100;
+  mixed.points[1] = h100.points[1];
+  test::expect_usage_error(
+      [&] { sweep_file_devices(per_device_sweep_file_json({h100, mixed}), h100, "d.json"); },
+      {"per_device[0]", "points from 2 kinds of GPU"});
+  SweepSeries fewer = a100;
+  fewer.points.pop_back();
+  test::expect_usage_error(
+      [&] { sweep_file_devices(per_device_sweep_file_json({h100, fewer}), h100, "d.json"); },
+      {"per_device[0]", "1 points against 2"});
+  nlohmann::json garbage = file;
+  garbage["per_device"] = "x";
+  test::expect_usage_error([&] { sweep_file_devices(garbage, h100, "d.json"); }, {"per_device"});
 }
 
 } // namespace
