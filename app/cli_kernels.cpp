@@ -139,7 +139,7 @@ struct SweepOptions {
   int workers = 0;                       // --workers N: one per local GPU
   std::vector<std::string> worker_commands; // --worker CMD, each a worker
   std::string against; // --against KERNEL: an A/B sweep, the second kernel over the same points
-  bool per_device = false; // --per-device: a series per kind of GPU among the workers
+  bool per_device = false; // --per-device: a series per GPU among the workers
   std::string csv_file, json_file;
   std::size_t max_shapes = kMaxSweepShapes;
 };
@@ -206,7 +206,7 @@ void print_progress(int index, int total, const SweepPoint& p, const SweepGrid& 
 }
 
 // The sweep over workers: `--workers N` on local GPUs, `--worker CMD` anywhere; per device, one
-// series per kind of GPU.
+// series per GPU.
 std::vector<DeviceSweep> fanned_out(const SweepOptions& o, const KernelRequest& base,
                                     const SweepGrid& grid) {
   FanOutOptions fan;
@@ -232,9 +232,12 @@ std::vector<DeviceSweep> fanned_out(const SweepOptions& o, const KernelRequest& 
     shares += format("; %s: %d points", clip(w.command, 60).c_str(), w.points) +
               (w.chunks_lost ? format(" (%d chunks lost and given back)", w.chunks_lost) : "") +
               (w.stopped.empty() ? "" : " (stopped: " + clip(w.stopped, 120) + ")");
-  std::fprintf(stderr, "%zu points on %zu kind%s of GPU over %zu workers in %.2f s%s\n",
-               run.devices.front().points.size() * run.devices.size(), run.devices.size(),
-               run.devices.size() == 1 ? "" : "s", run.workers.size(), run.seconds, shares.c_str());
+  const std::string on = o.per_device ? format(" on each of %zu GPU%s", run.devices.size(),
+                                               run.devices.size() == 1 ? "" : "s")
+                                      : "";
+  std::fprintf(stderr, "%zu points%s over %zu workers in %.2f s%s\n",
+               run.devices.front().points.size(), on.c_str(), run.workers.size(), run.seconds,
+               shares.c_str());
   return std::move(run.devices);
 }
 
@@ -337,7 +340,7 @@ KernelRequest against_request(const SweepOptions& o, const KernelRequest& base,
   return resolve_kernel_request(against->id, texts, "", "");
 }
 
-// Per device: a table per kind of GPU, and one file with a series each.
+// Per device: a table per GPU, and one file with a series each.
 void run_per_device(const SweepOptions& o, const KernelRequest& base, const SweepGrid& grid) {
   std::vector<DeviceSweep> devices = fanned_out(o, base, grid);
   std::vector<SweepSeries> series;
@@ -459,7 +462,7 @@ void add_kernel_commands(CLI::App& app) {
                         "point's time (SAME, FASTER, SLOWER or UNSURE within the noise)")
       ->check(written_option("a kernel id, e.g. transpose/smem_padded"));
   sweep_cmd->add_flag("--per-device", sweep->per_device,
-                      "With workers on different GPUs: the whole sweep on each kind of GPU, a "
+                      "With workers on different GPUs: the whole sweep on each GPU, a "
                       "series each, side by side");
   sweep_cmd->add_option("--workers", sweep->workers,
                         "Deal the points out over N workers, one per local GPU")

@@ -85,6 +85,10 @@ void check_consistency(const Fields& reader, const Arch& arch) {
 
 } // namespace
 
+std::string device_label(const Arch& arch) {
+  return arch.uuid.empty() ? arch.name : arch.name + " (" + arch.uuid.substr(0, 12) + ")";
+}
+
 bool parse_compute_capability(std::string_view text, int& major, int& minor) {
   const std::size_t dot = text.find('.');
   const auto part = [&](std::string_view digits, int& out) {
@@ -114,6 +118,7 @@ Arch arch_from_fields(const Fields& fields, ArchOrigin origin) {
   arch.dram_bandwidth_gbps =
       fields.number("dram_bandwidth_gbps", preset ? kAboveZero : 0, preset ? 1e6 : kMaxDouble);
   arch.source = fields.text("source", !preset);
+  arch.uuid = fields.text_or("uuid", ""); // results written before it was carried have none
   if (preset)
     check_consistency(fields, arch);
   return arch;
@@ -148,7 +153,8 @@ json arch_to_json(const Arch& arch) {
       {"reserved_shared_memory_per_block", arch.reserved_shared_memory_per_block},
       {"l2_cache_bytes", arch.l2_cache_bytes},
       {"dram_bandwidth_gbps", arch.dram_bandwidth_gbps},
-      {"source", arch.source}};
+      {"source", arch.source},
+      {"uuid", arch.uuid}};
 }
 
 std::vector<Arch> load_arch_presets(const std::filesystem::path& folder) {

@@ -37,10 +37,17 @@ struct Arch {
   std::int64_t l2_cache_bytes = 0;
   double dram_bandwidth_gbps = 0; // peak, 1e9 B/s
   std::string source;             // where the figures come from
+  // The GPU itself when read from one ("GPU-8d3f1c2a-...", as nvidia-smi -L prints it): two boards
+  // of one kind tell apart by it. Empty for a preset.
+  std::string uuid;
 
   int max_warps_per_sm() const { return max_threads_per_sm / warp_size; }
   std::string sm_name() const { return "sm_" + std::to_string(cc_major * 10 + cc_minor); }
 };
+
+// "NVIDIA H100 80GB HBM3 (GPU-8d3f1c2a)": a GPU read from a device, told apart from another board
+// of its kind; a preset's name alone.
+std::string device_label(const Arch& arch);
 
 // "9.0" into 9 and 0; false unless both parts are whole numbers.
 bool parse_compute_capability(std::string_view text, int& major, int& minor);

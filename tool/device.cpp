@@ -3,6 +3,7 @@
 #include "assets.h"
 #include "error.h"
 #include "json_input.h"
+#include "text_format.h"
 
 #include <charconv>
 
@@ -33,6 +34,17 @@ int device_count() {
   if (count == 0)
     throw UsageError(std::string("no GPU: the CUDA runtime sees no device; ") + kModelInstead);
   return count;
+}
+
+// "GPU-8d3f1c2a-0b4e-..." as nvidia-smi -L writes a device's UUID.
+std::string uuid_text(const cudaUUID_t& uuid) {
+  std::string text = "GPU-";
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10)
+      text += '-';
+    text += format("%02x", static_cast<unsigned char>(uuid.bytes[i]));
+  }
+  return text;
 }
 
 } // namespace
@@ -70,6 +82,7 @@ Arch arch_from_device(int ordinal) {
   arch.l2_cache_bytes = prop.l2CacheSize;
   // Double data rate: two transfers per memory clock over the whole bus.
   arch.dram_bandwidth_gbps = 2.0 * memory_khz * 1e3 * (bus_bits / 8.0) / 1e9;
+  arch.uuid = uuid_text(prop.uuid);
   arch.source = "cudaGetDeviceProperties on device " + std::to_string(ordinal) +
                 "; bandwidth from the memory clock and bus width attributes";
   return arch;

@@ -118,7 +118,8 @@ nlohmann::json sweep_file_json(const std::string& kernel_id, const std::vector<S
 std::vector<SweepPoint> sweep_file_points(const nlohmann::json& file, const std::string& where);
 
 // One row per point. Columns: the shape, each parameter (every point's, by name), status ("ran",
-// "modelled" for a point with no timing, or "refused") and reason, our derived figures, then each
+// "modelled" for a point with no timing, or "refused") and reason, the device it ran on (a
+// per-device sweep's rows of several GPUs tell apart by it), our derived figures, then each
 // collected counter under its CUPTI (ncu) metric name, then the model's predictions.
 std::string sweep_csv(const std::vector<SweepPoint>& points);
 

@@ -134,7 +134,7 @@ std::optional<SweepSeries> sweep_file_against(const nlohmann::json& file,
 std::string series_device(const std::vector<SweepPoint>& points) {
   for (const SweepPoint& p : points)
     if (p.result)
-      return p.result->arch.name;
+      return device_label(p.result->arch);
   return "";
 }
 
@@ -166,13 +166,13 @@ std::vector<SweepSeries> sweep_file_devices(const nlohmann::json& file, const Sw
     std::set<std::string> own;
     for (const SweepPoint& p : series.points)
       if (p.result)
-        own.insert(p.result->arch.name);
+        own.insert(device_label(p.result->arch));
     if (own.size() > 1)
       throw UsageError(here + ": points from " + std::to_string(own.size()) +
-                       " kinds of GPU; allowed one per series");
+                       " GPUs; allowed one per series");
     if (!seen.insert(series_device(series.points)).second)
       throw UsageError(here + ": a second series of " + series_device(series.points) +
-                       "; allowed one series per kind of GPU");
+                       "; allowed one series per GPU");
     devices.push_back(std::move(series));
   }
   return devices;

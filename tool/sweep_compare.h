@@ -2,7 +2,7 @@
 // Sweeps side by side over the same points. A/B: a second kernel over the first's points
 // (transpose/smem against transpose/smem_padded, matmul/naive against matmul/tiled), each point's
 // times compared with the rule of nvbench's compare script, so a difference inside the timing
-// noise is never called a speed-up. Per device: one kernel's sweep on each kind of GPU.
+// noise is never called a speed-up. Per device: one kernel's sweep on each GPU.
 
 #include "sweep.h"
 
@@ -61,7 +61,7 @@ std::optional<SweepSeries> sweep_file_against(const nlohmann::json& file,
 nlohmann::json per_device_sweep_file_json(const std::vector<SweepSeries>& devices);
 std::vector<SweepSeries> sweep_file_devices(const nlohmann::json& file,
                                             const SweepSeries& first, const std::string& where);
-// The GPU a series was measured on: its measured points' device ("" when none ran).
+// The GPU a series was measured on, as device_label names it ("" when no point ran).
 std::string series_device(const std::vector<SweepPoint>& points);
 
 // One row per place: the shape, the parameters, each kernel's median and noise, the ratio and

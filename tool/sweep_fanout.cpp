@@ -180,8 +180,8 @@ private:
       stop(w, "its GPU could not be told: " + answer->error);
       return;
     }
-    slot.group = group_for(answer->result->arch.name);
-    m_say(name(w) + ": " + answer->result->arch.name);
+    slot.group = group_for(device_label(answer->result->arch));
+    m_say(name(w) + ": " + device_label(answer->result->arch));
   }
 
   int group_for(const std::string& device) {

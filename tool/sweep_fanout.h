@@ -10,7 +10,8 @@
 // two workers on one GPU share its timing work only when no counters are asked for). The points
 // come back merged in the grid's order, whichever worker measured them. Points of different kinds of
 // GPU are never merged into one series: such a sweep is refused unless it is made per device,
-// where each worker is first asked its GPU and each kind of GPU measures the whole grid.
+// where each worker is first asked its GPU (its UUID: two boards of one kind are two GPUs) and each
+// GPU measures the whole grid, its workers sharing it.
 
 #include "kernel_request.h"
 #include "protocol.h"
@@ -25,7 +26,7 @@ namespace wl {
 struct FanOutOptions {
   std::vector<std::string> commands; // a worker each; "" runs this program's own `worker`
   WorkerRequest settings;            // device, seed, verify, timing, metrics of every request
-  bool per_device = false;           // a series per kind of GPU, each over the whole grid
+  bool per_device = false;           // a series per GPU, each over the whole grid
 };
 
 // What one worker did.
@@ -36,15 +37,15 @@ struct WorkerShare {
   std::string stopped;   // why it took no more work before the end; empty if it served to the end
 };
 
-// One kind of GPU's series: every point of the grid, in the grid's order (param_sets, then the
+// One GPU's series (or, not per device, one kind of GPU's): every point of the grid, in the grid's order (param_sets, then the
 // shapes).
 struct DeviceSweep {
-  std::string device; // "NVIDIA H100 80GB HBM3"; empty when no point was measured
+  std::string device; // device_label: "NVIDIA H100 80GB HBM3 (GPU-8d3f1c2a)"; "" if none ran
   std::vector<SweepPoint> points;
 };
 
 struct FanOutRun {
-  std::vector<DeviceSweep> devices; // one, unless per_device found several kinds of GPU
+  std::vector<DeviceSweep> devices; // one, unless per_device found several GPUs
   std::vector<WorkerShare> workers;
   double seconds = 0;
 };

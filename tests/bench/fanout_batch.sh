@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One call on the GPU machine for sweeps dealt out over workers: the same 64-point sweep in one
-# process, over one worker, over two workers (both on the one GPU), over `--workers 1`, and over two
-# workers one of which is killed mid-sweep; every point's counters compared with the in-process
+# process, over one worker, over two workers (both on the one GPU), over `--workers 1`, over two
+# workers one of which is killed mid-sweep, and per device over two workers (one series: one GPU); every point's counters compared with the in-process
 # sweep's, the medians' ratios, the wall times. Everything in $OUT/fanout.tgz, a table last.
 # Here first: cmake --build --preset gpu && tests/bench/carry.sh; carry .gpu-run and .gl (the
 # binary links the GUI's EGL).
@@ -54,13 +54,16 @@ sweep two_timing --worker "$WL worker" --worker "$WL worker"
 kill_a_worker 2 &
 sweep killed_timing --worker "$WL worker" --worker "$WL worker"
 wait
+# Per device: each worker is asked its GPU first; both are on the one H100, so one series.
+sweep per_device --per-device --worker "$WL worker" --worker "$WL worker"
 
 tar czf "$RESULTS/fanout.tgz" -C "$OUT" .
 cat "$OUT/victims.log"
 for name in killed killed_timing; do
-  echo "== what $name said"; grep -E "lost|stopped|points over" "$OUT/$name.err" | cut -c1-300
+  echo "== what $name said"; grep -E "lost|stopped|workers in" "$OUT/$name.err" | cut -c1-300
 done
-for name in one two local1 one_timing two_timing; do echo "== $name"; grep "points over" "$OUT/$name.err" | cut -c1-300; done
+for name in one two local1 one_timing two_timing per_device; do echo "== $name"; grep -E "workers in|: NVIDIA" "$OUT/$name.err" | cut -c1-300; done
+echo "== per_device's table"; head -3 "$OUT/per_device.txt"
 python3 - "$OUT" <<'EOF'
 import json, sys
 out = sys.argv[1]
@@ -77,7 +80,8 @@ base = points("inproc")
 EXACT = ("sectors", "inst_executed", "wavefronts", "bank_conflicts")
 print(f"\n{'sweep':8} {'points':>6} {'measured':>8} {'verified':>8} {'exact counters equal':>21} "
       f"{'other counters max diff':>24} {'median ratio (min..max)':>24}")
-for name in ("inproc", "one", "two", "local1", "killed", "one_timing", "two_timing", "killed_timing"):
+for name in ("inproc", "one", "two", "local1", "killed", "one_timing", "two_timing", "killed_timing",
+             "per_device"):
     got = points(name)
     measured = sum(1 for p in got.values() if "timing" in p)
     verified = sum(1 for p in got.values() if p.get("verification", {}).get("passed"))

@@ -139,7 +139,7 @@ SweepSeries modelled_on(const std::string& arch_id) {
   return series;
 }
 
-TEST(SweepCompare, APerDeviceFileCarriesASeriesPerKindOfGpu) {
+TEST(SweepCompare, APerDeviceFileCarriesASeriesPerGpu) {
   const SweepSeries h100 = modelled_on("h100"), a100 = modelled_on("a100");
   const nlohmann::json file = per_device_sweep_file_json({h100, a100});
   ASSERT_EQ(file["per_device"].size(), 1u);
@@ -151,6 +151,14 @@ TEST(SweepCompare, APerDeviceFileCarriesASeriesPerKindOfGpu) {
   EXPECT_EQ(series_device(h100.points), "NVIDIA H100 SXM5 80GB HBM3");
   EXPECT_TRUE(sweep_file_devices(sweep_file_json("vec_add/scalar", h100.points), h100, "").empty());
 
+  // Two boards of one kind are two GPUs: their UUIDs tell them apart.
+  SweepSeries other_board = a100;
+  for (SweepPoint& p : other_board.points)
+    p.result->arch.uuid = "GPU-00112233-4455-6677-8899-aabbccddeeff";
+  EXPECT_EQ(series_device(other_board.points), "NVIDIA A100 SXM4 80GB (GPU-00112233)");
+  EXPECT_EQ(sweep_file_devices(per_device_sweep_file_json({h100, a100, other_board}), h100, "d.json")
+                .size(),
+            2u);
   const nlohmann::json twice = per_device_sweep_file_json({h100, a100, a100});
   test::expect_usage_error([&] { sweep_file_devices(twice, h100, "d.json"); },
                            {"d.json: per_device[1]", "a second series of NVIDIA A100 SXM4 80GB"});
@@ -158,7 +166,7 @@ TEST(SweepCompare, APerDeviceFileCarriesASeriesPerKindOfGpu) {
   mixed.points[1] = h100.points[1];
   test::expect_usage_error(
       [&] { sweep_file_devices(per_device_sweep_file_json({h100, mixed}), h100, "d.json"); },
-      {"per_device[0]", "points from 2 kinds of GPU"});
+      {"per_device[0]", "points from 2 GPUs"});
   SweepSeries fewer = a100;
   fewer.points.pop_back();
   test::expect_usage_error(
