@@ -76,8 +76,10 @@ SweepData load_sweep(const std::filesystem::path& file) {
   }
   const auto measured = std::find_if(data.points.begin(), data.points.end(),
                                      [](const SweepPoint& p) { return p.result; });
-  std::string devices =
-      measured != data.points.end() ? measured->result->arch.name : std::string("a GPU");
+  // A per-device sweep names each GPU as its series does (two boards of one kind apart).
+  std::string devices = measured == data.points.end() ? std::string("a GPU")
+                        : data.devices.empty()        ? measured->result->arch.name
+                                                      : series_device(data.points);
   for (const SweepSeries& series : data.devices)
     devices += ", " + series_device(series.points);
   data.origin = "measured on " + devices + " (" + file.filename().string() + ")";
