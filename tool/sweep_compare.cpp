@@ -170,8 +170,10 @@ std::vector<SweepSeries> sweep_file_devices(const nlohmann::json& file, const Sw
     if (own.size() > 1)
       throw UsageError(here + ": points from " + std::to_string(own.size()) +
                        " GPUs; allowed one per series");
-    if (!seen.insert(series_device(series.points)).second)
-      throw UsageError(here + ": a second series of " + series_device(series.points) +
+    // A series with no measured point (its GPU's workers all stopped) names no GPU to repeat.
+    const std::string device = series_device(series.points);
+    if (!device.empty() && !seen.insert(device).second)
+      throw UsageError(here + ": a second series of " + device +
                        "; allowed one series per GPU");
     devices.push_back(std::move(series));
   }

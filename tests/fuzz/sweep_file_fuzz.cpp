@@ -1,10 +1,12 @@
 // Fuzzes the sweep file reader (`warplens --sweep-json FILE`, written by `warplens sweep --json`):
 // load_sweep takes only a path, so the input is written to a scratch file first. An accepted
 // sweep then gets what the Sweep panel computes from it: the figures it offers, each shape's
-// value, the ties with the best, and the CSV that Export writes.
+// value, the ties with the best, the CSV that Export writes, and for an A/B or per-device sweep its
+// series matched point by point (ratios, verdicts, the A/B CSV).
 
 #include "fuzz_support.h"
 #include "sweep.h"
+#include "sweep_compare.h"
 #include "sweep_view.h"
 
 namespace {
@@ -22,6 +24,18 @@ void show(const wl::viz::SweepData& sweep) {
     wl::viz::tied_with_best(wl::viz::charted_points(sweep.points, axes), metric);
   }
   wl::sweep_csv(sweep.points);
+  const wl::SweepSeries first{sweep.kernel_id, sweep.points};
+  if (sweep.against) {
+    wl::ab_sweep_csv(first, *sweep.against);
+    wl::verdict_counts(first, *sweep.against);
+  }
+  for (const wl::SweepSeries& device : sweep.devices) {
+    wl::series_device(device.points);
+    for (const wl::SweepPoint& point : sweep.points)
+      if (const wl::SweepPoint* other = wl::point_at(device.points, point);
+          other && other->result && point.result)
+        wl::compare_times(*point.result, *other->result);
+  }
 }
 
 } // namespace
