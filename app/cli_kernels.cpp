@@ -135,10 +135,10 @@ struct SweepOptions {
   KernelOptions kernel;
   EngineOptions engine;
   std::string block_x, block_y, block_z;
-  std::vector<std::string> param_ranges; // "stride=1:32:1"
-  int workers = 0;                       // --workers N: one per local GPU
+  std::vector<std::string> param_ranges;    // "stride=1:32:1"
+  int workers = 0;                          // --workers N: one per local GPU
   std::vector<std::string> worker_commands; // --worker CMD, each a worker
-  std::string against; // --against KERNEL: an A/B sweep, the second kernel over the same points
+  std::string against;     // --against KERNEL: an A/B sweep, the second kernel over the same points
   bool per_device = false; // --per-device: a series per GPU among the workers
   std::string csv_file, json_file;
   std::size_t max_shapes = kMaxSweepShapes;
@@ -224,9 +224,8 @@ std::vector<DeviceSweep> fanned_out(const SweepOptions& o, const KernelRequest& 
   fan.settings.metrics = o.engine.metrics;
   fan.settings.max_evaluations = o.engine.model.max_evaluations;
   fan.per_device = o.per_device;
-  FanOutRun run = fan_out_sweep(base, grid, fan, [](const std::string& line) {
-    std::fprintf(stderr, "%s\n", line.c_str());
-  });
+  FanOutRun run = fan_out_sweep(
+      base, grid, fan, [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); });
   std::string shares;
   for (const WorkerShare& w : run.workers)
     shares += format("; %s: %d points", clip(w.command, 60).c_str(), w.points) +
@@ -311,7 +310,10 @@ void print_comparison(const SweepSeries& a, const SweepSeries& b, const SweepGri
                 time_and_noise(pb).c_str());
     if (!pa.result || !pb || !pb->result) {
       std::printf("%8s  refused: %s\n", "-",
-                  (!pa.result ? pa.refused : pb ? pb->refused : "no such point").c_str());
+                  (!pa.result ? pa.refused
+                   : pb       ? pb->refused
+                              : "no such point")
+                      .c_str());
       continue;
     }
     const TimeComparison c = compare_times(*pa.result, *pb->result);
@@ -453,26 +455,30 @@ void add_kernel_commands(CLI::App& app) {
       ->check(written_option("the size parameters in order, e.g. 8192x8192"));
   sweep_cmd->add_option("--param", sweep->kernel.params,
                         "A parameter as name=value (repeat for several)");
-  sweep_cmd->add_option("--param-range", sweep->param_ranges,
-                        "A parameter swept: name=start:end:step or name=a,b,c (repeat for several)");
+  sweep_cmd->add_option(
+      "--param-range", sweep->param_ranges,
+      "A parameter swept: name=start:end:step or name=a,b,c (repeat for several)");
   sweep_cmd->add_option("--metrics", sweep->engine.metrics,
                         "Hardware counters: default, all, or names");
-  sweep_cmd->add_option("--against", sweep->against,
-                        "A/B: sweep this kernel over the same points too and compare each "
-                        "point's time (SAME, FASTER, SLOWER or UNSURE within the noise)")
+  sweep_cmd
+      ->add_option("--against", sweep->against,
+                   "A/B: sweep this kernel over the same points too and compare each "
+                   "point's time (SAME, FASTER, SLOWER or UNSURE within the noise)")
       ->check(written_option("a kernel id, e.g. transpose/smem_padded"));
   sweep_cmd->add_flag("--per-device", sweep->per_device,
                       "With workers on different GPUs: the whole sweep on each GPU, a "
                       "series each, side by side");
-  sweep_cmd->add_option("--workers", sweep->workers,
-                        "Deal the points out over N workers, one per local GPU")
+  sweep_cmd
+      ->add_option("--workers", sweep->workers,
+                   "Deal the points out over N workers, one per local GPU")
       ->check(whole_number_option(1, 64));
   sweep_cmd->add_option("--worker", sweep->worker_commands,
                         "A command that starts a worker (\"ssh host warplens worker\"); repeat "
                         "for several");
   add_engine_options(*sweep_cmd, sweep->engine);
-  sweep_cmd->add_option("--max-shapes", sweep->max_shapes,
-                        "Points (shapes times parameter values) one sweep may measure at most")
+  sweep_cmd
+      ->add_option("--max-shapes", sweep->max_shapes,
+                   "Points (shapes times parameter values) one sweep may measure at most")
       ->check(whole_number_option(1, kMaxSweepShapesLimit))
       ->capture_default_str();
   sweep_cmd->add_option("--csv", sweep->csv_file, "Write one row per point to this CSV file");

@@ -28,8 +28,8 @@ int device_count() {
     const char* hint = status == cudaErrorInsufficientDriver
                            ? ": no NVIDIA driver, or one older than this CUDA runtime needs"
                            : "";
-    throw UsageError(std::string("no GPU (") + cudaGetErrorName(status) + hint +
-                     "); " + kModelInstead);
+    throw UsageError(std::string("no GPU (") + cudaGetErrorName(status) + hint + "); " +
+                     kModelInstead);
   }
   if (count == 0)
     throw UsageError(std::string("no GPU: the CUDA runtime sees no device; ") + kModelInstead);

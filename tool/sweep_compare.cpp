@@ -78,9 +78,9 @@ Params params_for_against(const KernelDesc& against, const Params& params,
   for (const std::string& name : given)
     if (std::none_of(against.params.begin(), against.params.end(),
                      [&](const ParamSpec& spec) { return spec.name == name; }))
-      throw UsageError("against: " + against.id + " has no parameter '" + name +
-                       "' to sweep or set as the first kernel does; its parameters: " +
-                       param_names(against));
+      throw UsageError(
+          "against: " + against.id + " has no parameter '" + name +
+          "' to sweep or set as the first kernel does; its parameters: " + param_names(against));
   Params shared;
   for (const ParamSpec& spec : against.params)
     if (const auto value = params.find(spec.name); value != params.end())
@@ -97,8 +97,8 @@ nlohmann::json ab_sweep_file_json(const SweepSeries& a, const SweepSeries& b) {
 namespace {
 
 // `points` at the first sweep's places, one for one.
-void check_same_places(const std::vector<SweepPoint>& points,
-                       const std::vector<SweepPoint>& first, const std::string& at) {
+void check_same_places(const std::vector<SweepPoint>& points, const std::vector<SweepPoint>& first,
+                       const std::string& at) {
   for (std::size_t i = 0; i < points.size(); ++i)
     if (!point_at(first, points[i]))
       throw UsageError(at + ": points[" + std::to_string(i) + "]: block " +
@@ -161,8 +161,10 @@ std::vector<SweepSeries> sweep_file_devices(const nlohmann::json& file, const Sw
     const std::string here = at + "[" + std::to_string(i) + "]";
     SweepSeries series = read_series(list[i], first.points, here);
     if (series.kernel_id != first.kernel_id)
-      throw UsageError(here + ": kernel '" + clip(series.kernel_id, 40) + "' is not the first "
-                       "sweep's; allowed " + first.kernel_id + ": a series per GPU of one kernel");
+      throw UsageError(here + ": kernel '" + clip(series.kernel_id, 40) +
+                       "' is not the first "
+                       "sweep's; allowed " +
+                       first.kernel_id + ": a series per GPU of one kernel");
     std::set<std::string> own;
     for (const SweepPoint& p : series.points)
       if (p.result)
@@ -173,8 +175,7 @@ std::vector<SweepSeries> sweep_file_devices(const nlohmann::json& file, const Sw
     // A series with no measured point (its GPU's workers all stopped) names no GPU to repeat.
     const std::string device = series_device(series.points);
     if (!device.empty() && !seen.insert(device).second)
-      throw UsageError(here + ": a second series of " + device +
-                       "; allowed one series per GPU");
+      throw UsageError(here + ": a second series of " + device + "; allowed one series per GPU");
     devices.push_back(std::move(series));
   }
   return devices;

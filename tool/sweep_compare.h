@@ -59,8 +59,8 @@ std::optional<SweepSeries> sweep_file_against(const nlohmann::json& file,
 // file without them); throws UsageError when one names another kernel, sits at other places, mixes
 // GPUs, or repeats a GPU.
 nlohmann::json per_device_sweep_file_json(const std::vector<SweepSeries>& devices);
-std::vector<SweepSeries> sweep_file_devices(const nlohmann::json& file,
-                                            const SweepSeries& first, const std::string& where);
+std::vector<SweepSeries> sweep_file_devices(const nlohmann::json& file, const SweepSeries& first,
+                                            const std::string& where);
 // The GPU a series was measured on, as device_label names it ("" when no point ran).
 std::string series_device(const std::vector<SweepPoint>& points);
 

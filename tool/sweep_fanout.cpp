@@ -38,8 +38,8 @@ struct Slot {
   std::optional<Chunk> chunk;
   std::int64_t request = 0;
   int losses_in_a_row = 0;
-  int group = -1;             // the device whose points it measures; -1 while its GPU is asked
-  std::int64_t probe = 0;     // the request asking its GPU (per-device sweeps), 0 before it is sent
+  int group = -1;         // the device whose points it measures; -1 while its GPU is asked
+  std::int64_t probe = 0; // the request asking its GPU (per-device sweeps), 0 before it is sent
 };
 
 // The points of one kind of GPU: every chunk of the grid, measured by that GPU's workers.
@@ -48,15 +48,16 @@ struct Group {
   std::deque<Chunk> queue;
   std::vector<std::optional<SweepPoint>> results; // by grid index
   std::vector<int> deaths;                        // per chunk
-  std::size_t done = 0;        // chunks measured or refused
-  std::size_t points_done = 0; // points measured
+  std::size_t done = 0;                           // chunks measured or refused
+  std::size_t points_done = 0;                    // points measured
 };
 
 // Two chunks per worker for each parameter set: enough to even out workers of different speed
 // and to lose little when one dies, few enough that each chunk's set-up (inputs, reference) is
 // paid rarely.
 std::deque<Chunk> make_chunks(std::size_t sets, std::size_t shapes, std::size_t workers) {
-  const std::size_t per_chunk = std::max<std::size_t>(1, (shapes + 2 * workers - 1) / (2 * workers));
+  const std::size_t per_chunk =
+      std::max<std::size_t>(1, (shapes + 2 * workers - 1) / (2 * workers));
   std::deque<Chunk> chunks;
   for (std::size_t set = 0; set < sets; ++set)
     for (std::size_t first = 0; first < shapes; first += per_chunk)
@@ -221,13 +222,15 @@ private:
         continue;
       if (m_slots[w].share.stopped.empty())
         return;
-      reasons += (reasons.empty() ? "" : "; ") + name(w) + ": " + clip(m_slots[w].share.stopped, 160);
+      reasons +=
+          (reasons.empty() ? "" : "; ") + name(w) + ": " + clip(m_slots[w].share.stopped, 160);
     }
     if (reasons.empty())
       return; // the one group of a plain sweep before any worker stopped: every_worker_stopped
     m_say("every worker on " + group.device + " stopped; its unmeasured points are refused");
     while (!group.queue.empty()) {
-      refuse(group, group.queue.front(), "every worker on " + group.device + " stopped: " + reasons);
+      refuse(group, group.queue.front(),
+             "every worker on " + group.device + " stopped: " + reasons);
       group.queue.pop_front();
     }
   }
@@ -278,8 +281,8 @@ private:
       const std::size_t index = m_deaths_by_start.at({chunk.set, chunk.first});
       if (++group.deaths[index] < kMostDeathsPerChunk) {
         group.queue.push_front(chunk); // another worker (or this one's successor) measures it again
-        m_say(name(w) + " lost " + std::to_string(chunk.count) + " points, given back: " +
-              answer.error);
+        m_say(name(w) + " lost " + std::to_string(chunk.count) +
+              " points, given back: " + answer.error);
       } else {
         refuse(group, chunk, "every worker that ran these points died: " + answer.error);
       }

@@ -8,8 +8,8 @@
 // protocol or has another kernel catalog stops with the reason said, and the others go on; so does
 // one whose GPU's counters another worker holds (CUPTI lets one process profile a GPU at a time:
 // two workers on one GPU share its timing work only when no counters are asked for). The points
-// come back merged in the grid's order, whichever worker measured them. Points of different kinds of
-// GPU are never merged into one series: such a sweep is refused unless it is made per device,
+// come back merged in the grid's order, whichever worker measured them. Points of different kinds
+// of GPU are never merged into one series: such a sweep is refused unless it is made per device,
 // where each worker is first asked its GPU (its UUID: two boards of one kind are two GPUs) and each
 // GPU measures the whole grid, its workers sharing it.
 
@@ -32,13 +32,13 @@ struct FanOutOptions {
 // What one worker did.
 struct WorkerShare {
   std::string command;
-  int points = 0;        // measured and merged
-  int chunks_lost = 0;   // given back to the queue when the worker died under them
-  std::string stopped;   // why it took no more work before the end; empty if it served to the end
+  int points = 0;      // measured and merged
+  int chunks_lost = 0; // given back to the queue when the worker died under them
+  std::string stopped; // why it took no more work before the end; empty if it served to the end
 };
 
-// One GPU's series (or, not per device, one kind of GPU's): every point of the grid, in the grid's order (param_sets, then the
-// shapes).
+// One GPU's series (or, not per device, one kind of GPU's): every point of the grid, in the grid's
+// order (param_sets, then the shapes).
 struct DeviceSweep {
   std::string device; // device_label: "NVIDIA H100 80GB HBM3 (GPU-8d3f1c2a)"; "" if none ran
   std::vector<SweepPoint> points;

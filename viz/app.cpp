@@ -114,7 +114,8 @@ bool App::select_kernel(const std::string& id) {
     choose_sweep_sides();
   if (!params.contains(sweep.param)) // another kernel's parameter
     sweep.param.clear();
-  if (sweep.against == id || kernel_family(sweep.against) != kernel_family(id)) // no longer a B to this A
+  if (sweep.against == id ||
+      kernel_family(sweep.against) != kernel_family(id)) // no longer a B to this A
     sweep.against.clear();
   return true;
 }
@@ -339,15 +340,10 @@ void App::poll_source() {
   if (!source)
     return;
   while (std::optional<SourceUpdate> update = source->poll()) {
-    if (update->sweep && !sweep.against.empty() && !sweep.first_half) {
+    if (update->sweep && sweep.second_half) {
       sweep.first_half = std::move(update->sweep); // the A half: now the B half
-      try {
-        source->submit_sweep(against_request(), sweep_grid_chosen(), arch());
-      } catch (const UsageError& e) {
-        sweep.problem = e.what();
-        sweep.running = false;
-        sweep.first_half.reset();
-      }
+      source->submit_sweep(sweep.second_half->request, sweep.second_half->grid, arch());
+      sweep.second_half.reset();
     } else if (update->sweep) {
       if (sweep.first_half) { // the B half of an A/B sweep
         sweep.first_half->against = SweepSeries{update->sweep->kernel_id, update->sweep->points};
@@ -362,6 +358,7 @@ void App::poll_source() {
       sweep.problem = update->error;
       sweep.running = false;
       sweep.first_half.reset();
+      sweep.second_half.reset();
     } else if (update->result) {
       show(std::move(*update->result));
     } else {
@@ -472,8 +469,8 @@ SweepGrid App::sweep_grid_chosen() const {
                  {}};
   if (!sweep.param.empty()) {
     const std::string values = sweep.param_values.data();
-    grid.param_axes.push_back(parse_param_values(*kernel(), sweep.param, values,
-                                                 sweep.param + " values '" + clip(values, 40) + "'"));
+    grid.param_axes.push_back(parse_param_values(
+        *kernel(), sweep.param, values, sweep.param + " values '" + clip(values, 40) + "'"));
   }
   param_sets(params, grid); // too many points, said before anything is made
   return grid;
@@ -497,7 +494,8 @@ void App::model_sweep_now() {
     SweepData data = viz::model_sweep(*kernel(), params, grid, arch());
     if (!sweep.against.empty()) {
       const KernelRequest b = against_request();
-      data.against = SweepSeries{b.kernel->id, viz::model_sweep(*b.kernel, b.params, grid, arch()).points};
+      data.against =
+          SweepSeries{b.kernel->id, viz::model_sweep(*b.kernel, b.params, grid, arch()).points};
     }
     sweep.data = std::move(data);
   } catch (const UsageError& e) {
@@ -510,10 +508,12 @@ void App::measure_sweep() {
   if (!source)
     return;
   try {
-    if (!sweep.against.empty())
-      against_request(); // a B without the swept parameter is refused before A runs
+    const SweepGrid grid = sweep_grid_chosen();
     sweep.first_half.reset();
-    source->submit_sweep(KernelRequest{kernel(), params, block()}, sweep_grid_chosen(), arch());
+    sweep.second_half.reset();
+    if (!sweep.against.empty()) // a B without the swept parameter is refused before A runs
+      sweep.second_half = Sweep::Half{against_request(), grid};
+    source->submit_sweep(KernelRequest{kernel(), params, block()}, grid, arch());
     sweep.running = true;
   } catch (const UsageError& e) {
     sweep.problem = e.what();

@@ -140,7 +140,7 @@ struct App {
   int arch_index = 0;
   bool live = true; // the panels follow each edit from the first start
   Theme theme = Theme::dark;
-  float ui_scale = 1;               // fonts and spacing: 1 at 96 dpi; Ctrl+= / Ctrl+- / Ctrl+0
+  float ui_scale = 1; // fonts and spacing: 1 at 96 dpi; Ctrl+= / Ctrl+- / Ctrl+0
   // The command line chose the launch (--kernel, --param, --block, --sweep-json) or the arch:
   // the saved settings' choice of them gives way.
   bool launch_from_command_line = false, arch_from_command_line = false;
@@ -165,8 +165,8 @@ struct App {
   // The Sweep panel: the sides to sweep, the figure that colours the cells, and the last sweep.
   struct Sweep {
     std::array<char, 256> x_sides{"32:1024:32"},
-        y_sides{"1"}; // as `sweep --block-x/--block-y` take them
-    std::string param;                 // a kernel parameter swept with the sides; "" for none
+        y_sides{"1"};                     // as `sweep --block-x/--block-y` take them
+    std::string param;                    // a kernel parameter swept with the sides; "" for none
     std::array<char, 256> param_values{}; // its values, as `sweep --param-range NAME=` takes them
     SweepMetric metric = sweep_metric("theoretical_occupancy");
     SweepMetric second = nullptr; // a 1D sweep's second line, on a y axis of its own; or none
@@ -178,6 +178,13 @@ struct App {
     // worker measures it, the first kernel's half of the sweep.
     std::string against;
     std::optional<SweepData> first_half;
+    // The B half as Measure sweep made it, sent when the A half comes: fields edited meanwhile
+    // do not change what is measured.
+    struct Half {
+      KernelRequest request;
+      SweepGrid grid;
+    };
+    std::optional<Half> second_half;
   } sweep;
   // Sides a first sweep of the kernel on screen can use: 32:1024:32 x 1 where it allows some of
   // those shapes, else the sides of the shapes it offers (transpose/smem: 32 x 1,2,4,8,16,32).

@@ -238,9 +238,9 @@ void draw_sweep(App& app) {
             (data.against ? " against " + data.against->kernel_id : std::string()) + ", " +
             std::to_string(data.points.size()) + " points" +
             (data.devices.empty() ? "" : " on each GPU"));
-  if (const KernelDesc* kernel = app.kernel();
-      kernel && data.kernel_id == kernel->id && !data.params.empty() &&
-      !same_unswept_params(data.params, app.params, axes))
+  if (const KernelDesc* kernel = app.kernel(); kernel && data.kernel_id == kernel->id &&
+                                               !data.params.empty() &&
+                                               !same_unswept_params(data.params, app.params, axes))
     recorded_text("This sweep ran with " + format_params(*kernel, data.params) +
                   ", not the parameters on screen: "
                   "Model sweep (or Measure sweep) again for them.");
@@ -260,7 +260,8 @@ void draw_sweep(App& app) {
   draw_metric_choice(app, data, axes.y.empty());
   const SweepPoint current{app.block(), "", std::nullopt, app.params};
   const SweepPoint* clicked =
-      axes.y.empty() ? line_chart(data, axes, app.sweep.metric, app.sweep.second, current) : nullptr;
+      axes.y.empty() ? line_chart(data, axes, app.sweep.metric, app.sweep.second, current)
+                     : nullptr;
   if (const SweepPoint* cell = data.against ? ab_heatmap(data, axes, app.sweep.metric, current)
                                             : heatmap(data, axes, app.sweep.metric, current))
     clicked = cell;

@@ -399,8 +399,8 @@ std::filesystem::path save_screenshot(const App& app, const Image& window,
   const std::filesystem::path png = free_screenshot_path(
       request.path, request.panel, request.path.empty() ? folder_for_saving(app) : "");
   // A folder the person named must exist: a typo makes no new folders.
-  if (std::error_code error; !png.parent_path().empty() &&
-                             !std::filesystem::is_directory(png.parent_path(), error))
+  if (std::error_code error;
+      !png.parent_path().empty() && !std::filesystem::is_directory(png.parent_path(), error))
     throw UsageError("cannot write " + clip(png.string(), 120) + ": no folder " +
                      clip(png.parent_path().string(), 120) + "; give a folder that exists");
   if (!stbi_write_png(png.c_str(), image.width, image.height, 4, image.rgba.data(),

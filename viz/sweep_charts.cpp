@@ -24,9 +24,9 @@ namespace {
 // its colour.
 constexpr ImU32 kCurrentOutline = IM_COL32(60, 140, 255, 255); // heatmap: the launch on screen
 constexpr ImU32 kTiedOutline = IM_COL32(255, 255, 255, 255);   // heatmap: tied with the best
-constexpr ImU32 kLine = IM_COL32(90, 170, 240, 255);        // line chart: the figure
-constexpr ImU32 kSecondLine = IM_COL32(225, 110, 200, 255); // line chart: a second figure
-constexpr ImU32 kCurrentPoint = IM_COL32(240, 170, 40, 255); // line chart: the launch on screen
+constexpr ImU32 kLine = IM_COL32(90, 170, 240, 255);           // line chart: the figure
+constexpr ImU32 kSecondLine = IM_COL32(225, 110, 200, 255);    // line chart: a second figure
+constexpr ImU32 kCurrentPoint = IM_COL32(240, 170, 40, 255);   // line chart: the launch on screen
 // Line chart: the lines of several kernels or GPUs, the sweep's own first.
 constexpr std::array<ImU32, 4> kSeriesColours = {kLine, kSecondLine, IM_COL32(120, 200, 90, 255),
                                                  IM_COL32(230, 200, 60, 255)};
@@ -232,8 +232,9 @@ const SweepPoint* cell_grid(const std::vector<const SweepPoint*>& points, const 
                             const std::function<CellLook(std::size_t)>& look) {
   const std::vector<std::int64_t> xs = distinct(points, axes.x), ys = distinct(points, axes.y);
   const auto row_label = [&](std::int64_t y) {
-    return axes.y.empty() ? std::string()
-                          : (axes.y == "block.y" ? "y" : axis_title(axes.y)) + " " + std::to_string(y);
+    return axes.y.empty()
+               ? std::string()
+               : (axes.y == "block.y" ? "y" : axis_title(axes.y)) + " " + std::to_string(y);
   };
   float label = ImGui::GetFontSize() * 3;
   for (std::int64_t y : ys)
@@ -402,9 +403,10 @@ void diverging_bar(double extent, const SweepData& data, SweepMetric metric) {
   constexpr int kSteps = 24;
   for (int i = 0; i < kSteps; ++i) {
     const double t = static_cast<double>(i) / (kSteps - 1);
-    draw->AddRectFilled(ImVec2(at.x + width * static_cast<float>(i) / kSteps, at.y),
-                        ImVec2(at.x + width * static_cast<float>(i + 1) / kSteps + 1, at.y + height),
-                        diverging((2 * t - 1) * extent, extent));
+    draw->AddRectFilled(
+        ImVec2(at.x + width * static_cast<float>(i) / kSteps, at.y),
+        ImVec2(at.x + width * static_cast<float>(i + 1) / kSteps + 1, at.y + height),
+        diverging((2 * t - 1) * extent, extent));
   }
   ImGui::Dummy(ImVec2(width, height));
   ImGui::SameLine();
@@ -447,7 +449,10 @@ const SweepPoint* ab_heatmap(const SweepData& data, const ChartAxes& axes, Sweep
     const std::optional<Verdict> verdict = time_verdict(*pa.result, *pb->result, metric);
     look.fill = diverging(verdict == Verdict::same ? 0 : *g, extent);
     const double ratio = *figure_value(*metric, *pb->result) / *figure_value(*metric, *pa.result);
-    look.text = "x" + format_number(ratio, ratio >= 10 ? 1 : ratio >= 0.1 ? 2 : 3) +
+    look.text = "x" +
+                format_number(ratio, ratio >= 10    ? 1
+                                     : ratio >= 0.1 ? 2
+                                                    : 3) +
                 (verdict ? "\n" + std::string(verdict_word(*verdict)) : "");
     return look;
   });
@@ -461,8 +466,8 @@ const SweepPoint* ab_heatmap(const SweepData& data, const ChartAxes& axes, Sweep
     note_text(std::to_string(refused) + " refusals among the two kernels' " +
               std::to_string(2 * points.size()) + " points (hover a struck cell for why).");
   if (carries_noise(metric))
-    note_text(data.against->kernel_id + ": " + verdict_counts(SweepSeries{data.kernel_id, data.points},
-                                                             *data.against) + ".");
+    note_text(data.against->kernel_id + ": " +
+              verdict_counts(SweepSeries{data.kernel_id, data.points}, *data.against) + ".");
   return clicked;
 }
 
@@ -542,8 +547,8 @@ struct Plot {
     return at.x + static_cast<float>(t) * width;
   }
   float y(double value, const YScale& scale) const {
-    return at.y + height - static_cast<float>((value - scale.low) / (scale.high() - scale.low)) *
-                               height;
+    return at.y + height -
+           static_cast<float>((value - scale.low) / (scale.high() - scale.low)) * height;
   }
 };
 
@@ -609,7 +614,8 @@ const SweepPoint* draw_series(const Plot& plot, const YScale& scale,
     if (p->result->timing && carries_noise(scale.metric)) {
       const double spread = *v * p->result->timing->noise;
       draw->AddRectFilled(ImVec2(at.x - 3, plot.y(*v + spread, scale)),
-                          ImVec2(at.x + 3, plot.y(*v - spread, scale)), (scale.colour & 0x00ffffff) | 0x3c000000);
+                          ImVec2(at.x + 3, plot.y(*v - spread, scale)),
+                          (scale.colour & 0x00ffffff) | 0x3c000000);
     }
     if (have_previous)
       draw->AddLine(previous, at, scale.colour, 2);
@@ -623,7 +629,8 @@ const SweepPoint* draw_series(const Plot& plot, const YScale& scale,
             ImVec2(10, 10)))
       clicked = p;
     if (ImGui::IsItemHovered())
-      hover_text((series.empty() ? "" : series + ", ") + cell_tooltip(*p, axes, scale.metric, false));
+      hover_text((series.empty() ? "" : series + ", ") +
+                 cell_tooltip(*p, axes, scale.metric, false));
   }
   return clicked;
 }
@@ -713,14 +720,16 @@ const SweepPoint* line_chart(const SweepData& data, const ChartAxes& axes, Sweep
     if (const SweepPoint* p = draw_series(plot, *right, points, axes, current, ""))
       clicked = p;
   for (std::size_t i = 0; i < others.size(); ++i)
-    if (const SweepPoint* p = draw_series(plot, YScale{metric, others[i].colour, left->low, left->step},
-                                          others[i].points, axes, current, others[i].name))
+    if (const SweepPoint* p =
+            draw_series(plot, YScale{metric, others[i].colour, left->low, left->step},
+                        others[i].points, axes, current, others[i].name))
       clicked = p;
   ImGui::SetCursorScreenPos(origin);
   ImGui::Dummy(ImVec2(axis + plot.width + (right ? axis : 0), plot.height + font * 2));
   const bool threads = axes.x.starts_with("block.");
-  note_text(figure_label(*metric) + (right ? " (left) and " + figure_label(*second) + " (right)" : "") +
-            " against " + axis_title(axes.x) +
+  note_text(figure_label(*metric) +
+            (right ? " (left) and " + figure_label(*second) + " (right)" : "") + " against " +
+            axis_title(axes.x) +
             (threads && plot.log_scale ? " (threads, log scale)"
              : threads                 ? " (threads)"
              : plot.log_scale          ? " (log scale)"

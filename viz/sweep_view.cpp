@@ -69,8 +69,7 @@ SweepData load_sweep(const std::filesystem::path& file) {
     data.points = sweep_file_points(list, "");
     data.against = sweep_file_against(list, data.points, "");
     if (list.is_object()) // the kernel sweep_file_points checked
-      data.devices =
-          sweep_file_devices(list, SweepSeries{list.at("kernel"), data.points}, "");
+      data.devices = sweep_file_devices(list, SweepSeries{list.at("kernel"), data.points}, "");
   } catch (const UsageError& e) {
     throw UsageError(file.string() + ": " + e.what());
   }
@@ -130,8 +129,7 @@ std::string point_name(const SweepPoint& point, const ChartAxes& axes) {
   return name;
 }
 
-std::vector<bool> tied_with_best(const std::vector<const SweepPoint*>& points,
-                                 SweepMetric metric) {
+std::vector<bool> tied_with_best(const std::vector<const SweepPoint*>& points, SweepMetric metric) {
   std::vector<bool> tied(points.size(), false);
   if (!carries_noise(metric))
     return tied;

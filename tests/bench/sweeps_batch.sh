@@ -5,24 +5,9 @@
 # device tool brings back 8 files at most), a short table last.
 # Here first: cmake --build --preset gpu && tests/bench/carry.sh; carry .gpu-run and .gl.
 set -uo pipefail
-RESULTS=${OUT:-/tmp}
-OUT=/tmp/warplens-sweeps
-rm -rf "$OUT" && mkdir -p "$OUT"
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-export LD_LIBRARY_PATH="$PWD/.gpu-run/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
-BUILD=build/gpu # the paths the test executables were built with
-mkdir -p "$BUILD/app" "$BUILD/tests/bench"
-cp .gpu-run/bin/warplens "$BUILD/app/"
-cp .gpu-run/bin/wl_gpu_tests .gpu-run/bin/wl_gui_tests "$BUILD/tests/"
-WL="$BUILD/app/warplens"
-
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/device.txt"
-"$BUILD/tests/wl_gpu_tests" > "$OUT/gpu_tests.log" 2>&1
-echo "exit $?" >> "$OUT/gpu_tests.log"
-"$BUILD/tests/wl_gui_tests" --gtest_filter="${GUI_TESTS:-StorySweep.*:SweepView.*:GuiCli.*}" \
-  > "$OUT/gui_tests.log" 2>&1
-echo "exit $?" >> "$OUT/gui_tests.log"
+source "$(dirname "$0")/batch_setup.sh"
+batch_setup sweeps
+run_gpu_and_sweep_tests
 
 # The lessons' charts, each the command a reader can run.
 sweep() { # NAME ARGS...
@@ -56,8 +41,7 @@ EOF
 
 tar czf "$RESULTS/sweeps.tgz" -C "$OUT" .
 
-echo "== gpu tests"; grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[  FAILED  \]|^exit" "$OUT/gpu_tests.log"
-echo "== gui tests"; grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[  FAILED  \]|^exit" "$OUT/gui_tests.log"
+print_test_results
 echo "== gui measured sweep"; tail -3 "$OUT/gui_sweep.log"
 python3 - "$OUT/measured-stride.json" <<'EOF'
 import json, sys

@@ -117,8 +117,7 @@ std::filesystem::path per_device_file(const SweepGrid& grid, const std::string& 
   const KernelRequest base = resolve_kernel_request(kernel_id, {}, "", "");
   std::vector<SweepSeries> devices;
   for (const char* id : {"h100", "a100"}) {
-    const Arch arch =
-        load_arch_file(std::string(WARPLENS_SOURCE_ASSETS) + "/arch/" + id + ".json");
+    const Arch arch = load_arch_file(std::string(WARPLENS_SOURCE_ASSETS) + "/arch/" + id + ".json");
     devices.push_back({kernel_id, model_sweep(*base.kernel, base.params, grid, arch).points});
   }
   const std::filesystem::path file = std::filesystem::temp_directory_path() /
@@ -128,9 +127,8 @@ std::filesystem::path per_device_file(const SweepGrid& grid, const std::string& 
 }
 
 TEST(StorySweepDevices, A1DPerDeviceSweepDrawsALinePerGpu) {
-  const std::filesystem::path file =
-      per_device_file(SweepGrid{sweep_shapes({64, 128, 256, 512, 1024}, {1}, {1}), {}},
-                      "vec_add/scalar");
+  const std::filesystem::path file = per_device_file(
+      SweepGrid{sweep_shapes({64, 128, 256, 512, 1024}, {1}, {1}), {}}, "vec_add/scalar");
   const Story story = play("click \"Sweep\"\nclick \"colour by\" in \"Sweep\"\n"
                            "click \"modelled time at peak, sectors fetched (ms)\"\n"
                            "screenshot a.png sweep\n",
@@ -148,14 +146,15 @@ TEST(StorySweepDevices, A1DPerDeviceSweepDrawsALinePerGpu) {
 TEST(StorySweepDevices, A2DPerDeviceSweepDrawsAHeatmapPerGpuOnOneScale) {
   const std::filesystem::path file = per_device_file(
       SweepGrid{sweep_shapes({8, 16, 32}, {1, 2, 4}, {1}), {}}, "vec_add_3d/blocks3d");
-  const Story story = play("window 1280x720\nclick \"Sweep\"\nscreenshot a.png sweep\n",
-                           "--model --kernel vec_add_3d/blocks3d --sweep-json '" +
-                               file.string() + "'");
+  const Story story =
+      play("window 1280x720\nclick \"Sweep\"\nscreenshot a.png sweep\n",
+           "--model --kernel vec_add_3d/blocks3d --sweep-json '" + file.string() + "'");
   std::filesystem::remove(file);
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const json a = story.sidecar("a");
   const std::string text = text_of(a, "sweep");
-  const auto h100 = text.find("NVIDIA H100 SXM5 80GB HBM3\n"), a100 = text.find("NVIDIA A100 SXM4 80GB\n");
+  const auto h100 = text.find("NVIDIA H100 SXM5 80GB HBM3\n"),
+             a100 = text.find("NVIDIA A100 SXM4 80GB\n");
   ASSERT_NE(h100, std::string::npos) << text;
   ASSERT_NE(a100, std::string::npos) << text;
   EXPECT_LT(h100, a100); // the sweep's own GPU first

@@ -3,8 +3,8 @@
 
 #include "engine.h"
 #include "error.h"
-#include "kernel_request.h"
 #include "hostile_support.h"
+#include "kernel_request.h"
 #include "registry.h"
 #include "sweep_compare.h"
 
@@ -55,7 +55,9 @@ std::vector<SweepPoint> refused_grid(const std::string& why, std::int64_t rows) 
 
 TEST(SweepCompare, PointsMatchByBlockAndTheParametersBothKernelsHave) {
   const std::vector<SweepPoint> b = refused_grid("b", 4096);
-  const SweepPoint place{BlockShape{32, 2, 1}, "", std::nullopt,
+  const SweepPoint place{BlockShape{32, 2, 1},
+                         "",
+                         std::nullopt,
                          {{"rows", 4096}, {"cols", 8192}, {"pad", 1}}}; // pad: A's alone
   ASSERT_NE(point_at(b, place), nullptr);
   EXPECT_EQ(point_at(b, place)->block.y, 2);
@@ -115,8 +117,8 @@ TEST(SweepCompare, TheCsvHasBothTimesTheRatioAndTheVerdictOrWhyNot) {
   b.points[0].result = timed(1.0, 0.02);
   b.points[0].refused.clear();
   const std::string csv = ab_sweep_csv(a, b);
-  EXPECT_EQ(csv.rfind("block_x,block_y,block_z,cols,rows,a_kernel,a_median_ms,a_noise,b_kernel,", 0),
-            0u)
+  EXPECT_EQ(
+      csv.rfind("block_x,block_y,block_z,cols,rows,a_kernel,a_median_ms,a_noise,b_kernel,", 0), 0u)
       << csv;
   EXPECT_NE(csv.find("\n32,1,1,8192,4096,transpose/smem,2.000000,0.01000,transpose/smem_padded,"
                      "1.000000,0.02000,0.50000,FASTER,\n"),
@@ -143,9 +145,8 @@ TEST(SweepCompare, APerDeviceFileCarriesASeriesPerGpu) {
   const SweepSeries h100 = modelled_on("h100"), a100 = modelled_on("a100");
   const nlohmann::json file = per_device_sweep_file_json({h100, a100});
   ASSERT_EQ(file["per_device"].size(), 1u);
-  const std::vector<SweepSeries> back =
-      sweep_file_devices(file, SweepSeries{"vec_add/scalar", sweep_file_points(file, "d.json")},
-                         "d.json");
+  const std::vector<SweepSeries> back = sweep_file_devices(
+      file, SweepSeries{"vec_add/scalar", sweep_file_points(file, "d.json")}, "d.json");
   ASSERT_EQ(back.size(), 1u);
   EXPECT_EQ(series_device(back[0].points), "NVIDIA A100 SXM4 80GB");
   EXPECT_EQ(series_device(h100.points), "NVIDIA H100 SXM5 80GB HBM3");
@@ -156,21 +157,26 @@ TEST(SweepCompare, APerDeviceFileCarriesASeriesPerGpu) {
   for (SweepPoint& p : other_board.points)
     p.result->arch.uuid = "GPU-00112233-4455-6677-8899-aabbccddeeff";
   EXPECT_EQ(series_device(other_board.points), "NVIDIA A100 SXM4 80GB (GPU-00112233)");
-  EXPECT_EQ(sweep_file_devices(per_device_sweep_file_json({h100, a100, other_board}), h100, "d.json")
-                .size(),
-            2u);
+  EXPECT_EQ(
+      sweep_file_devices(per_device_sweep_file_json({h100, a100, other_board}), h100, "d.json")
+          .size(),
+      2u);
   const nlohmann::json twice = per_device_sweep_file_json({h100, a100, a100});
   test::expect_usage_error([&] { sweep_file_devices(twice, h100, "d.json"); },
                            {"d.json: per_device[1]", "a second series of NVIDIA A100 SXM4 80GB"});
   SweepSeries mixed = a100;
   mixed.points[1] = h100.points[1];
   test::expect_usage_error(
-      [&] { sweep_file_devices(per_device_sweep_file_json({h100, mixed}), h100, "d.json"); },
+      [&] {
+        sweep_file_devices(per_device_sweep_file_json({h100, mixed}), h100, "d.json");
+      },
       {"per_device[0]", "points from 2 GPUs"});
   SweepSeries fewer = a100;
   fewer.points.pop_back();
   test::expect_usage_error(
-      [&] { sweep_file_devices(per_device_sweep_file_json({h100, fewer}), h100, "d.json"); },
+      [&] {
+        sweep_file_devices(per_device_sweep_file_json({h100, fewer}), h100, "d.json");
+      },
       {"per_device[0]", "1 points against 2"});
   nlohmann::json garbage = file;
   garbage["per_device"] = "x";

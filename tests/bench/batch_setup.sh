@@ -1,0 +1,32 @@
+# Sourced by the GPU machine's batch scripts: where results go, the EGL libraries and the carried
+# executables put where the tests were built to find them, and the gpu and sweep tests run.
+# `batch_setup NAME`: $RESULTS is the device tool's $OUT (the tarball goes there), $OUT a scratch
+# folder /tmp/warplens-NAME for the logs, $WL the warplens executable.
+batch_setup() {
+  RESULTS=${OUT:-/tmp}
+  OUT=/tmp/warplens-$1
+  rm -rf "$OUT" && mkdir -p "$OUT"
+  for f in .gl/*.deb; do dpkg -x "$f" /; done
+  ldconfig
+  export LD_LIBRARY_PATH="$PWD/.gpu-run/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+  BUILD=build/gpu # the paths the test executables were built with
+  mkdir -p "$BUILD/app" "$BUILD/tests/bench"
+  cp .gpu-run/bin/warplens "$BUILD/app/"
+  cp .gpu-run/bin/wl_gpu_tests .gpu-run/bin/wl_gui_tests "$BUILD/tests/"
+  WL="$BUILD/app/warplens"
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/device.txt"
+}
+
+# The gpu tests and the sweep stories (or $GUI_TESTS) on the NVIDIA EGL device with a real worker.
+run_gpu_and_sweep_tests() {
+  "$BUILD/tests/wl_gpu_tests" > "$OUT/gpu_tests.log" 2>&1
+  echo "exit $?" >> "$OUT/gpu_tests.log"
+  "$BUILD/tests/wl_gui_tests" --gtest_filter="${GUI_TESTS:-StorySweep*.*:SweepView.*:GuiCli.*}" \
+    > "$OUT/gui_tests.log" 2>&1
+  echo "exit $?" >> "$OUT/gui_tests.log"
+}
+
+print_test_results() {
+  echo "== gpu tests"; grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[  FAILED  \]|^exit" "$OUT/gpu_tests.log"
+  echo "== gui tests"; grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[  FAILED  \]|^exit" "$OUT/gui_tests.log"
+}
