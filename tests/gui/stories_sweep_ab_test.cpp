@@ -42,6 +42,24 @@ TEST(StorySweepAB, AVariantSweptAgainstTheKernelShowsEachPointsRatio) {
   EXPECT_EQ(a["shown"]["cut_off"], json::array());
 }
 
+// Measure sweep sends the first kernel's half to the worker, then the second's: measured where there
+// is a GPU, the models' figures (and a status line saying so) where there is none.
+TEST(StorySweepAB, MeasureSweepBringsBothHalves) {
+  const Story story = play(
+      "click \"transpose/smem\"\nwait\nclick \"Sweep\"\nset \"block x\" \"32\" in \"Sweep\"\n"
+      "set \"block y\" \"1,2,4\" in \"Sweep\"\nclick \"against\" in \"Sweep\"\n"
+      "click \"transpose/smem_padded\" in \"Sweep\"\nclick \"Measure sweep\"\n"
+      "set \"block y\" \"1,2,4,8,16,32\" in \"Sweep\"\nwait\nscreenshot a.png sweep\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json sweep = story.sidecar("a")["shown"]["sweep"];
+  EXPECT_EQ(sweep["running"], false);
+  EXPECT_EQ(sweep["problem"], "");
+  EXPECT_EQ(sweep["points"], 3); // the sides it was sent with
+  ASSERT_TRUE(sweep["comparison"].is_object()) << sweep;
+  EXPECT_EQ(sweep["comparison"]["kernel"], "transpose/smem_padded");
+  EXPECT_EQ(sweep["comparison"]["points"].size(), 3u);
+}
+
 TEST(StorySweepAB, AModelledTimeHasARatioButNoVerdictWithoutNoise) {
   const Story story = play(transpose_ab("click \"colour by\" in \"Sweep\"\n"
                                         "click \"modelled time at peak, sectors fetched (ms)\"\n"
