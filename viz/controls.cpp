@@ -38,6 +38,7 @@ void note(const std::string& label, ControlKind kind, ScreenRect rect, float cli
   control.click_x = click_x;
   control.click_y = click_y;
   control.visible = visible && control.window.contains(click_x, click_y);
+  control.in_popup = (ImGui::GetCurrentWindow()->Flags & ImGuiWindowFlags_Popup) != 0;
   g_controls.push_back(std::move(control));
 }
 

@@ -38,6 +38,7 @@ struct Control {
   ScreenRect window; // the visible part of the window it is in: where a wheel scrolls it
   float click_x = 0, click_y = 0; // where a person clicks it: a field's text, a button's centre
   bool visible = true;            // false when its window has scrolled it out of sight
+  bool in_popup = false;          // an open combo's list or menu: drawn above everything else
 };
 
 // Called by the frame: a new frame starts the list afresh; panels are entered and left.

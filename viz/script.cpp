@@ -337,12 +337,14 @@ void ScriptPlayer::after_frame(App& app) {
 
 namespace {
 
-// The control a step means: the label in the panel asked for, one in sight first.
+// The control a step means: the label in the panel asked for, one in sight first, and of those
+// one in an open list (which lies above the rest, as a person sees it: "stride" in the parameter
+// list, not the Launch panel's field of that name).
 const Control* find_control(const std::string& label, const std::string& panel) {
+  const auto rank = [](const Control& c) { return (c.visible ? 2 : 0) + (c.in_popup ? 1 : 0); };
   const Control* found = nullptr;
   for (const Control& c : controls_on_screen())
-    if (c.label == label && panel_matches(panel, c.panel) &&
-        (!found || (!found->visible && c.visible)))
+    if (c.label == label && panel_matches(panel, c.panel) && (!found || rank(c) > rank(*found)))
       found = &c;
   return found;
 }

@@ -406,6 +406,16 @@ TEST(StorySweep, A1DSweepDrawsASecondFigureOnItsOwnAxis) {
   EXPECT_TRUE(says(story.sidecar("b"), "sweep", "sectors per request against stride"));
 }
 
+// An open list lies above the panels: its "stride" is clicked, not the Launch panel's field of
+// that name, as a person would.
+TEST(StorySweep, AClickOnALabelInAnOpenListChoosesTheListItem) {
+  const Story story = play("click \"coalescing/stride\"\nwait\nclick \"Sweep\"\n"
+                           "click \"parameter\" in \"Sweep\"\nclick \"stride\"\n"
+                           "screenshot a.png sweep\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  EXPECT_EQ(story.sidecar("a")["shown"]["sweep"]["param"], "stride");
+}
+
 TEST(StorySweep, ExportCsvWritesIntoThePicturesFolderAndSaysWhere) {
   const Story story =
       play("click \"vec_add/scalar\"\nwait\nclick \"Sweep\"\nclick \"Model sweep\"\nwait\n"
