@@ -14,6 +14,7 @@
 #include "text_format.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -294,10 +295,9 @@ std::string time_and_noise(const SweepPoint* p) {
 
 // Per point: each kernel's time and noise, the second's time over the first's and the verdict.
 void print_comparison(const SweepSeries& a, const SweepSeries& b, const SweepGrid& grid) {
-  std::printf("%s against %s: time ratio %s / %s; verdict for %s (SAME: the difference is within "
-              "the smaller noise)\n",
-              b.kernel_id.c_str(), a.kernel_id.c_str(), b.kernel_id.c_str(), a.kernel_id.c_str(),
-              b.kernel_id.c_str());
+  std::printf("A/B: %s (A) and %s (B); ratio: B's median time over A's; verdict for B (SAME: the "
+              "difference within the smaller noise)\n",
+              a.kernel_id.c_str(), b.kernel_id.c_str());
   for (const ParamAxis& axis : grid.param_axes)
     std::printf("%-10s ", axis.name.c_str());
   std::printf("%-12s %22s %22s %8s  %s\n", "block", (a.kernel_id + " ms").c_str(),
@@ -320,7 +320,7 @@ void print_comparison(const SweepSeries& a, const SweepSeries& b, const SweepGri
     std::printf("%8s  %s\n", c.ratio ? format("%.3f", *c.ratio).c_str() : "-",
                 std::string(verdict_word(c.verdict)).c_str());
   }
-  std::printf("%s: %s\n", b.kernel_id.c_str(), verdict_counts(a, b).c_str());
+  std::printf("B %s: %s\n", b.kernel_id.c_str(), verdict_counts(a, b).c_str());
 }
 
 // The second kernel of an A/B sweep, with the first's parameters where it has them; it must have
@@ -328,9 +328,15 @@ void print_comparison(const SweepSeries& a, const SweepSeries& b, const SweepGri
 KernelRequest against_request(const SweepOptions& o, const KernelRequest& base,
                               const SweepGrid& grid) {
   const KernelDesc* against = find_kernel(o.against);
-  if (!against)
-    throw UsageError("--against '" + clip(o.against, 40) +
-                     "' is not a bundled kernel; warplens list names them");
+  if (!against || kernel_family(o.against) != kernel_family(base.kernel->id)) {
+    std::string variants; // what an A/B sweep of this kernel may compare it with
+    for (const KernelDesc& k : all_kernels())
+      if (kernel_family(k.id) == kernel_family(base.kernel->id) && k.id != base.kernel->id)
+        variants += (variants.empty() ? "" : ", ") + k.id;
+    throw UsageError("--against '" + clip(o.against, 40) + "' is not another variant of " +
+                     kernel_family(base.kernel->id) + "; allowed " +
+                     (variants.empty() ? std::string("none: it has no other variant") : variants));
+  }
   std::vector<std::string> given;
   for (const std::string& fixed : o.kernel.params)
     given.push_back(fixed.substr(0, fixed.find('=')));
@@ -362,7 +368,25 @@ void run_per_device(const SweepOptions& o, const KernelRequest& base, const Swee
     write_file(o.json_file, per_device_sweep_file_json(series).dump(1));
 }
 
+// An output file is checked before a long sweep starts, so its points are not lost at the end: a
+// folder, or a file in a folder that does not exist, is refused.
+void check_output_file(const std::string& path, const char* option) {
+  if (path.empty())
+    return;
+  std::error_code error;
+  const std::filesystem::path file(path);
+  if (std::filesystem::is_directory(file, error))
+    throw UsageError(std::string(option) + " '" + clip(path, 60) +
+                     "' is a folder; give a file to write");
+  const std::filesystem::path folder = file.parent_path().empty() ? "." : file.parent_path();
+  if (!std::filesystem::is_directory(folder, error))
+    throw UsageError(std::string(option) + " '" + clip(path, 60) + "': the folder '" +
+                     clip(folder.string(), 60) + "' does not exist");
+}
+
 void run_sweep_command(const SweepOptions& o) {
+  check_output_file(o.csv_file, "--csv");
+  check_output_file(o.json_file, "--json");
   const KernelRequest base =
       resolve_kernel_request(o.kernel.id, o.kernel.params, o.kernel.size, "");
   const SweepGrid grid = grid_of(o, *base.kernel);

@@ -5,6 +5,7 @@
 #include "json_fields.h"
 #include "json_input.h"
 #include "kernel_request.h"
+#include "registry.h"
 #include "text_format.h"
 
 #include <algorithm>
@@ -128,7 +129,14 @@ std::optional<SweepSeries> sweep_file_against(const nlohmann::json& file,
                                               const std::string& where) {
   if (!file.is_object() || !file.contains("against"))
     return std::nullopt;
-  return read_series(file.at("against"), a_points, (where.empty() ? "sweep" : where) + ": against");
+  const std::string at = (where.empty() ? "sweep" : where) + ": against";
+  SweepSeries b = read_series(file.at("against"), a_points, at);
+  const std::string a_kernel = file.value("kernel", "");
+  if (kernel_family(b.kernel_id) != kernel_family(a_kernel))
+    throw UsageError(at + ": kernel '" + b.kernel_id + "' is not a variant of " +
+                     kernel_family(a_kernel) +
+                     "; allowed another variant of the first kernel's family");
+  return b;
 }
 
 std::string series_device(const std::vector<SweepPoint>& points) {
@@ -246,7 +254,7 @@ std::string verdict_counts(const SweepSeries& a, const SweepSeries& b) {
   std::string text;
   for (Verdict v : {Verdict::faster, Verdict::same, Verdict::slower, Verdict::unsure})
     text += (text.empty() ? "" : ", ") + std::string(verdict_word(v)) + " at " +
-            std::to_string(counts[v]) + (text.empty() ? counts[v] == 1 ? " point" : " points" : "");
+            (text.empty() ? counted(counts[v], "point") : std::to_string(counts[v]));
   return text;
 }
 

@@ -178,7 +178,7 @@ private:
         slot.probe = 0; // its client starts another worker: ask again
         return;
       }
-      stop(w, "its GPU could not be told: " + answer->error);
+      stop(w, "its GPU could not be identified: " + answer->error);
       return;
     }
     slot.group = group_for(device_label(answer->result->arch));
@@ -268,7 +268,7 @@ private:
       group.points_done += chunk.count;
       m_say(format("[%zu/%zu] ", group.points_done, group.results.size()) +
             (group.device.empty() ? "" : group.device + ", ") + name(w) + ": " +
-            std::to_string(chunk.count) + " points");
+            counted(chunk.count, "point"));
       return;
     }
     if (answer.no_gpu) {
@@ -281,8 +281,7 @@ private:
       const std::size_t index = m_deaths_by_start.at({chunk.set, chunk.first});
       if (++group.deaths[index] < kMostDeathsPerChunk) {
         group.queue.push_front(chunk); // another worker (or this one's successor) measures it again
-        m_say(name(w) + " lost " + std::to_string(chunk.count) +
-              " points, given back: " + answer.error);
+        m_say(name(w) + " lost " + counted(chunk.count, "point") + ", given back: " + answer.error);
       } else {
         refuse(group, chunk, "every worker that ran these points died: " + answer.error);
       }

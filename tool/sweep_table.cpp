@@ -379,7 +379,7 @@ std::string sweep_csv(const std::vector<SweepPoint>& points) {
     const RunResult& r = *p.result;
     // A point from the models alone (the GUI's model sweep) has no timing: its cells stay empty.
     // The device a point ran on; a modelled point ran on none (its arch is the sweep's preset).
-    csv << (r.timing ? "ran,," + csv_quoted(r.arch.name) + "," : "modelled,,,")
+    csv << (r.timing ? "ran,," + csv_quoted(device_label(r.arch)) + "," : "modelled,,,")
         << (r.timing ? format("%.6f,%.6f,%.5f,%d,%.2f,", r.timing->median_ms, r.timing->min_ms,
                               r.timing->noise, r.timing->samples, r.gbps())
                      : std::string(",,,,,"))

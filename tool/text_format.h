@@ -31,4 +31,9 @@ inline std::string joined(const std::vector<std::int64_t>& values, const char* s
   return text;
 }
 
+// "1 point", "3 points": a count and its noun, made plural by an s where it is not one.
+inline std::string counted(std::size_t count, const std::string& noun) {
+  return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
 } // namespace wl

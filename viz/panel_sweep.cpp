@@ -25,6 +25,17 @@ namespace wl::viz {
 
 namespace {
 
+// What Export CSV writes: an A/B sweep's comparison per point, a per-device sweep's every GPU's
+// points (the device column apart), else the sweep's points.
+std::string sweep_table(const SweepData& data) {
+  if (data.against)
+    return ab_sweep_csv(SweepSeries{data.kernel_id, data.points}, *data.against);
+  std::vector<SweepPoint> all = data.points;
+  for (const SweepSeries& device : data.devices)
+    all.insert(all.end(), device.points.begin(), device.points.end());
+  return sweep_csv(all);
+}
+
 // A timestamped file in the app's folder for saved files, a counter added rather than overwrite
 // one.
 void export_csv(App& app) {
@@ -40,10 +51,7 @@ void export_csv(App& app) {
   std::filesystem::path file = dir / (stem + ".csv");
   for (int n = 2; std::filesystem::exists(file, error); ++n)
     file = dir / (stem + "-" + std::to_string(n) + ".csv");
-  const SweepData& data = *app.sweep.data;
-  const std::string problem = write_file_atomically(
-      file, data.against ? ab_sweep_csv(SweepSeries{data.kernel_id, data.points}, *data.against)
-                         : sweep_csv(data.points));
+  const std::string problem = write_file_atomically(file, sweep_table(*app.sweep.data));
   app.status = problem.empty() ? "sweep saved" : problem;
   if (problem.empty())
     app.last_saved_path = file.string();
@@ -85,8 +93,15 @@ void draw_param_axis(App& app) {
 void draw_against(App& app) {
   const KernelDesc* kernel = app.kernel();
   std::vector<std::string> variants;
+  // Variants that can sweep the same axes: a stride sweep is not offered a kernel without stride.
+  const auto has_swept_param = [&](const KernelDesc& k) {
+    return app.sweep.param.empty() ||
+           std::any_of(k.params.begin(), k.params.end(),
+                       [&](const ParamSpec& spec) { return spec.name == app.sweep.param; });
+  };
   for (const KernelDesc& k : all_kernels())
-    if (kernel && k.id != kernel->id && kernel_family(k.id) == kernel_family(kernel->id))
+    if (kernel && k.id != kernel->id && kernel_family(k.id) == kernel_family(kernel->id) &&
+        (has_swept_param(k) || k.id == app.sweep.against))
       variants.push_back(k.id);
   if (variants.empty())
     return;
@@ -145,10 +160,16 @@ void draw_controls(App& app) {
   }
   if (app.sweep.running && app.source) {
     const auto [done, total] = app.source->sweep_progress();
+    // An A/B sweep measures one kernel, then the other: the bar says whose shapes it counts.
+    const std::string whose = app.sweep.first_half    ? app.sweep.against + ": "
+                              : app.sweep.second_half ? app.kernel_id + ": "
+                                                      : "";
     ImGui::ProgressBar(
-        total > 0 ? static_cast<float>(done) / total : 0.0f, ImVec2(ImGui::GetFontSize() * 14, 0),
-        total > 0 ? (std::to_string(done) + " of " + std::to_string(total) + " shapes").c_str()
-                  : "starting");
+        total > 0 ? static_cast<float>(done) / total : 0.0f,
+        ImVec2(ImGui::GetFontSize() * (whose.empty() ? 14 : 24), 0),
+        (whose + (total > 0 ? std::to_string(done) + " of " + std::to_string(total) + " shapes"
+                            : "starting"))
+            .c_str());
     ImGui::SameLine();
     if (ui::button("Cancel"))
       app.source->cancel_sweep();
@@ -235,7 +256,7 @@ void draw_sweep(App& app) {
   const SweepData& data = *app.sweep.data;
   const ChartAxes axes = chart_axes(data);
   note_text(data.origin + ": " + data.kernel_id +
-            (data.against ? " against " + data.against->kernel_id : std::string()) + ", " +
+            (data.against ? " (A) and " + data.against->kernel_id + " (B)" : std::string()) + ", " +
             std::to_string(data.points.size()) + " points" +
             (data.devices.empty() ? "" : " on each GPU"));
   if (const KernelDesc* kernel = app.kernel(); kernel && data.kernel_id == kernel->id &&

@@ -6,6 +6,7 @@
 
 #include "block_text.h"
 #include "controls.h"
+#include "text_format.h"
 #include "widgets.h"
 
 #include <algorithm>
@@ -379,15 +380,15 @@ std::string ab_tooltip(const SweepPoint& pa, const SweepPoint* pb, const SweepDa
       shown += " (noise " + format_number(100 * r.timing->noise, 2) + " %)";
     return shown;
   };
-  text += "\n" + figure_label(*metric) + ": " + data.kernel_id + " " + value(*pa.result) + ", " +
-          b_id + " " + value(*pb->result);
+  text += "\n" + figure_label(*metric) + ": A " + data.kernel_id + " " + value(*pa.result) +
+          ", B " + b_id + " " + value(*pb->result);
   const std::optional<double> va = figure_value(*metric, *pa.result),
                               vb = figure_value(*metric, *pb->result);
   if (va && vb && *va > 0)
-    text += "\n" + b_id + " / " + data.kernel_id + ": x" + format_number(*vb / *va, 3);
+    text += "\nB / A: x" + format_number(*vb / *va, 3);
   if (const std::optional<Verdict> v = time_verdict(*pa.result, *pb->result, metric)) {
     const TimeComparison c = compare_times(*pa.result, *pb->result);
-    text += "\nverdict for " + b_id + ": " + std::string(verdict_word(*v)) +
+    text += "\nverdict for B: " + std::string(verdict_word(*v)) +
             (*v == Verdict::unsure ? " (no measured noise: the models' figures)"
                                    : " (the difference against the smaller noise, " +
                                          format_number(100 * c.noise, 2) + " %)");
@@ -412,9 +413,9 @@ void diverging_bar(double extent, const SweepData& data, SweepMetric metric) {
   ImGui::SameLine();
   const std::string times = format_number(std::exp2(extent), 2);
   ImGui::TextUnformatted(("x" + times + " worse  to  x" + times + " better").c_str());
-  note_text("Colour: " + data.against->kernel_id + " against " + data.kernel_id + " by " +
-            figure_label(*metric) + " (cells print " + data.against->kernel_id + " / " +
-            data.kernel_id + ")" +
+  note_text("Colour: B " + data.against->kernel_id + " over A " + data.kernel_id + " by " +
+            figure_label(*metric) + " (cells print B / A" +
+            (carries_noise(metric) ? " and the verdict for B" : "") + ")" +
             (carries_noise(metric) ? "; grey: SAME, the difference within the smaller noise "
                                      "(nvbench's compare rule)"
                                    : "") +
@@ -463,10 +464,10 @@ const SweepPoint* ab_heatmap(const SweepData& data, const ChartAxes& axes, Sweep
                            std::count_if(points.begin(), points.end(),
                                          [](const SweepPoint* p) { return !p->result; });
       refused > 0)
-    note_text(std::to_string(refused) + " refusals among the two kernels' " +
+    note_text(counted(static_cast<std::size_t>(refused), "refusal") + " among the two kernels' " +
               std::to_string(2 * points.size()) + " points (hover a struck cell for why).");
   if (carries_noise(metric))
-    note_text(data.against->kernel_id + ": " +
+    note_text("B " + data.against->kernel_id + ": " +
               verdict_counts(SweepSeries{data.kernel_id, data.points}, *data.against) + ".");
   return clicked;
 }

@@ -33,9 +33,13 @@ App app_from(const GuiOptions& options) {
     app.params = resolve_kernel_request(app.kernel_id, options.params, "", "").params;
   if (!options.block.empty())
     app.set_block(parse_block(options.block));
-  if (!options.sweep_json.empty()) { // the sweep's kernel on screen, unless --kernel chose one
+  if (!options.sweep_json.empty()) { // the sweep's kernel on screen
     SweepData data = load_sweep(options.sweep_json);
-    if (options.kernel_id.empty() && !data.kernel_id.empty())
+    if (!options.kernel_id.empty() && !data.kernel_id.empty() && app.kernel_id != data.kernel_id)
+      throw UsageError("--kernel " + app.kernel_id + " is not the kernel of --sweep-json '" +
+                       clip(options.sweep_json, 60) + "' (" + data.kernel_id +
+                       "); leave --kernel out or give that one");
+    if (!data.kernel_id.empty())
       app.select_kernel(data.kernel_id);
     app.sweep.data = std::move(data);
     app.sweep.metric = sweep_metric("median_time"); // what a measured sweep is for

@@ -167,7 +167,9 @@ const std::vector<CliCase> kKernels = {
      {"too long: at most 255"}},
     {"GuiSweepYAlone", "--headless --model --sweep-y 1,2", {"--sweep-y '1,2' needs --sweep-x"}},
     {"GuiArchEmpty", "--headless --model --arch ''", {"--arch", "an empty value"}},
-    {"GuiScreenshotEmpty", "--headless --model --screenshot ''", {"--screenshot", "an empty value"}},
+    {"GuiScreenshotEmpty",
+     "--headless --model --screenshot ''",
+     {"--screenshot", "an empty value"}},
     {"SweepSideOverInt", "sweep vec_add/scalar --block 99999999999", {"--block '99999999999'"}},
     {"SweepBothForms", "sweep vec_add/scalar --block 32 --block-x 32", {"either --block"}},
     {"SweepNoShapes", "sweep vec_add/scalar", {"--block start:end:step"}},
@@ -204,14 +206,34 @@ const std::vector<CliCase> kKernels = {
      {"268435456 values", "--max-shapes"}},
     {"AgainstUnknown",
      "sweep transpose/smem --block-x 32 --against no/such",
-     {"--against 'no/such' is not a bundled kernel"}},
-    {"AgainstEmpty", "sweep transpose/smem --block-x 32 --against ''", {"--against", "an empty value"}},
+     {"--against 'no/such' is not another variant of transpose",
+      "allowed transpose/naive, transpose/smem_padded"}},
+    {"AgainstOtherFamily",
+     "sweep transpose/smem --block-x 32 --against softmax/naive",
+     {"--against 'softmax/naive' is not another variant of transpose"}},
+    {"AgainstFamilyName",
+     "sweep transpose/smem --block-x 32 --against transpose",
+     {"--against 'transpose' is not another variant of transpose"}},
+    {"SweepCsvIntoAFolder",
+     "sweep vec_add/scalar --block 32 --csv /tmp",
+     {"--csv '/tmp' is a folder"}},
+    {"SweepJsonInAMissingFolder",
+     "sweep vec_add/scalar --block 32 --json /no/such/folder/x.json",
+     {"--json '/no/such/folder/x.json'", "the folder '/no/such/folder' does not exist"}},
+    {"GuiSweepJsonOfAnotherKernel",
+     "--headless --model --kernel vec_add/scalar --sweep-json " +
+         std::string(WARPLENS_SOURCE_ASSETS) +
+         "/recordings/sweep-transpose-smem-vs-padded-h100.json",
+     {"--kernel vec_add/scalar is not the kernel of --sweep-json", "(transpose/smem)"}},
+    {"AgainstEmpty",
+     "sweep transpose/smem --block-x 32 --against ''",
+     {"--against", "an empty value"}},
     {"AgainstLacksTheSweptParameter",
      "sweep coalescing/stride --param-range stride=1:4:1 --against coalescing/offset",
      {"coalescing/offset has no parameter 'stride'", "n, width, offset"}},
     {"AgainstLacksAGivenParameter",
-     "sweep coalescing/stride --block 256 --param stride=4 --against vec_add/scalar",
-     {"vec_add/scalar has no parameter 'stride'"}},
+     "sweep coalescing/stride --block 256 --param stride=4 --against coalescing/offset",
+     {"coalescing/offset has no parameter 'stride'"}},
     {"PerDeviceWithoutWorkers",
      "sweep vec_add/scalar --block 32 --per-device",
      {"--per-device needs workers"}},
@@ -219,11 +241,15 @@ const std::vector<CliCase> kKernels = {
      "sweep transpose/smem --block-x 32 --per-device --workers 1 --against transpose/smem_padded",
      {"give --against or --per-device, not both"}},
     {"WorkerEmpty", "sweep vec_add/scalar --block 32 --worker ''", {"--worker: an empty command"}},
-    {"WorkerBlank", "sweep vec_add/scalar --block 32 --worker '   '", {"--worker: an empty command"}},
+    {"WorkerBlank",
+     "sweep vec_add/scalar --block 32 --worker '   '",
+     {"--worker: an empty command"}},
     {"WorkersZero", "sweep vec_add/scalar --block 32 --workers 0", {"--workers", "'0'", "1 to 64"}},
     {"WorkersTooMany", "sweep vec_add/scalar --block 32 --workers 65", {"--workers", "'65'"}},
     {"WorkersText", "sweep vec_add/scalar --block 32 --workers two", {"--workers", "'two'"}},
-    {"WorkersInfinity", "sweep vec_add/scalar --block 32 --workers 1e999", {"--workers", "'1e999'"}},
+    {"WorkersInfinity",
+     "sweep vec_add/scalar --block 32 --workers 1e999",
+     {"--workers", "'1e999'"}},
     {"ParamRangeTimesShapesOverCap",
      "sweep coalescing/stride --block 8:1024:8 --param-range stride=1:64:1",
      {"8192 points", "at most 4096"}},
@@ -243,8 +269,8 @@ INSTANTIATE_TEST_SUITE_P(Kernels, HostileCli, testing::ValuesIn(kKernels),
 // Workers that cannot start: each is named with why, and the sweep stops with exit 2 saying how
 // many points were measured (none), never hanging or pretending.
 TEST(HostileCli, ASweepWhoseWorkersCannotStartSaysWhyForEach) {
-  const test::Outcome o = run_limited(
-      "sweep vec_add/scalar --block 32,64 --worker false --worker 'echo garbage'");
+  const test::Outcome o =
+      run_limited("sweep vec_add/scalar --block 32,64 --worker false --worker 'echo garbage'");
   EXPECT_EQ(o.exit_code, 2) << o.err;
   EXPECT_LT(o.seconds, 5.0);
   // Whether the worker's exit or its closed input is noticed first depends on timing; either way
@@ -259,13 +285,13 @@ TEST(HostileCli, ASweepWhoseWorkersCannotStartSaysWhyForEach) {
 
 // A per-device sweep asks each worker its GPU first; a worker that sees none is named with why.
 TEST(HostileCli, APerDeviceSweepWhoseWorkersSeeNoGpuSaysWhyForEach) {
-  const std::string no_gpu = "--worker 'CUDA_VISIBLE_DEVICES= exec " + std::string(WARPLENS_BINARY) +
-                             " worker' ";
+  const std::string no_gpu =
+      "--worker 'CUDA_VISIBLE_DEVICES= exec " + std::string(WARPLENS_BINARY) + " worker' ";
   const test::Outcome o =
       run_limited("sweep vec_add/scalar --block 32,64 --per-device " + no_gpu + no_gpu);
   EXPECT_EQ(o.exit_code, 2) << o.err;
   EXPECT_NE(o.err.find("worker 1 ("), std::string::npos) << o.err;
-  EXPECT_NE(o.err.find("stopped: its GPU could not be told: "), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("stopped: its GPU could not be identified: "), std::string::npos) << o.err;
   EXPECT_NE(o.err.find("every worker stopped with 0 of 2 points measured"), std::string::npos)
       << o.err;
 }
