@@ -99,6 +99,8 @@ bool App::select_kernel(const std::string& id) {
   if (!desc)
     return false;
   if (id != kernel_id && !sweep.running) { // another kernel's sweep would read as this one's
+    if (sweep.data)
+      status = "The sweep of " + sweep.data->kernel_id + " was closed with its kernel";
     sweep.data.reset();
     sweep.problem.clear();
   }
@@ -428,12 +430,14 @@ void App::choose_sweep_sides() {
   const KernelDesc* desc = kernel();
   if (!desc)
     return;
+  int allowed = 0; // a first sweep mostly of struck-out shapes would show little
   for (int x = 32; x <= 1024; x += 32)
-    if (desc->check_block(BlockShape{x, 1, 1}, params).empty()) {
-      write_field("32:1024:32", sweep.x_sides);
-      write_field("1", sweep.y_sides);
-      return;
-    }
+    allowed += desc->check_block(BlockShape{x, 1, 1}, params).empty() ? 1 : 0;
+  if (allowed >= 16) {
+    write_field("32:1024:32", sweep.x_sides);
+    write_field("1", sweep.y_sides);
+    return;
+  }
   std::set<int> xs, ys;
   for (const BlockShape& shape : allowed_presets(*desc, params)) {
     xs.insert(shape.x);

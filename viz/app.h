@@ -186,8 +186,8 @@ struct App {
     };
     std::optional<Half> second_half;
   } sweep;
-  // Sides a first sweep of the kernel on screen can use: 32:1024:32 x 1 where it allows some of
-  // those shapes, else the sides of the shapes it offers (transpose/smem: 32 x 1,2,4,8,16,32).
+  // Sides a first sweep of the kernel on screen can use: 32:1024:32 x 1 where it allows at least
+  // half of those shapes, else the sides of the shapes it offers (transpose/smem: 32 x 4,8,16,32).
   void choose_sweep_sides();
   // The sides (swept parameter, A/B variant) of a sweep that was loaded or measured, so the fields
   // say what the chart shows.

@@ -291,6 +291,8 @@ TEST(StorySweep, AnotherKernelClearsTheOldSweep) {
            "click \"softmax/naive\"\nwait\nscreenshot a.png sweep\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   EXPECT_FALSE(story.sidecar("a")["shown"]["sweep"].contains("points"));
+  EXPECT_EQ(story.sidecar("a")["configuration"]["status"],
+            "The sweep of vec_add/scalar was closed with its kernel"); // said, not silent
 }
 
 // The coalescing lesson's chart, made in the panel: stride 1 to 32 at one block, coloured by
