@@ -230,7 +230,7 @@ std::vector<DeviceSweep> fanned_out(const SweepOptions& o, const KernelRequest& 
   std::string shares;
   for (const WorkerShare& w : run.workers)
     shares += format("; %s: %d points", clip(w.command, 60).c_str(), w.points) +
-              (w.chunks_lost ? format(" (%d chunks lost and given back)", w.chunks_lost) : "") +
+              (w.chunks_lost ? " (" + counted(w.chunks_lost, "chunk") + " lost and given back)" : "") +
               (w.stopped.empty() ? "" : " (stopped: " + clip(w.stopped, 120) + ")");
   const std::string on = o.per_device ? format(" on each of %zu GPU%s", run.devices.size(),
                                                run.devices.size() == 1 ? "" : "s")
