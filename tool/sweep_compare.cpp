@@ -131,9 +131,9 @@ std::optional<SweepSeries> sweep_file_against(const nlohmann::json& file,
     return std::nullopt;
   const std::string at = (where.empty() ? "sweep" : where) + ": against";
   SweepSeries b = read_series(file.at("against"), a_points, at);
-  const std::string a_kernel = file.value("kernel", "");
+  const std::string a_kernel = Fields(file, at).text_or("kernel", "");
   if (kernel_family(b.kernel_id) != kernel_family(a_kernel))
-    throw UsageError(at + ": kernel '" + b.kernel_id + "' is not a variant of " +
+    throw UsageError(at + ": kernel '" + clip(b.kernel_id, 40) + "' is not a variant of " +
                      kernel_family(a_kernel) +
                      "; allowed another variant of the first kernel's family");
   return b;
@@ -170,9 +170,8 @@ std::vector<SweepSeries> sweep_file_devices(const nlohmann::json& file, const Sw
     SweepSeries series = read_series(list[i], first.points, here);
     if (series.kernel_id != first.kernel_id)
       throw UsageError(here + ": kernel '" + clip(series.kernel_id, 40) +
-                       "' is not the first "
-                       "sweep's; allowed " +
-                       first.kernel_id + ": a series per GPU of one kernel");
+                       "' is not the first sweep's; allowed " + first.kernel_id +
+                       ": a series per GPU of one kernel");
     std::set<std::string> own;
     for (const SweepPoint& p : series.points)
       if (p.result)

@@ -42,7 +42,7 @@ struct Slot {
   std::int64_t probe = 0; // the request asking its GPU (per-device sweeps), 0 before it is sent
 };
 
-// The points of one kind of GPU: every chunk of the grid, measured by that GPU's workers.
+// One series: every chunk of the grid, measured by the workers of one GPU (per device) or by all.
 struct Group {
   std::string device;
   std::deque<Chunk> queue;
