@@ -370,6 +370,8 @@ void App::poll_source() {
 }
 
 void App::show(RunResult result) {
+  if (!result.timing && sweep.data) // a loaded measured sweep first: the person opened it
+    fill_from_sweep(result, *sweep.data);
   if (!result.timing && recording)
     recording->fill(result);
   if (!models)

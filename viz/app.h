@@ -299,7 +299,8 @@ struct App {
   // Opens a panel and shows its tab.
   void show_panel(Panel panel);
   // A result arrives: it becomes the latest and joins the history. A model result takes the
-  // recorded timing and counters of the same launch when the recording has them.
+  // timing and counters of the same launch from a loaded measured sweep, else from the recording,
+  // when they have them.
   void show(RunResult result);
 
   // Pins the latest result as the baseline (false when there is none yet); a baseline may be

@@ -90,6 +90,27 @@ SweepData load_sweep(const std::filesystem::path& file) {
   return data;
 }
 
+bool fill_from_sweep(RunResult& result, const SweepData& data) {
+  if (!data.measured || data.kernel_id != result.kernel_id)
+    return false;
+  for (const SweepPoint& p : data.points) {
+    if (!p.result || !p.result->timing || p.block != result.launch.block ||
+        p.params != result.params)
+      continue;
+    const Arch& measured_on = p.result->arch;
+    if (measured_on.cc_major != result.arch.cc_major ||
+        measured_on.cc_minor != result.arch.cc_minor || measured_on.sm_count != result.arch.sm_count)
+      return false;
+    result.timing = p.result->timing;
+    result.verification = p.result->verification;
+    result.counters = p.result->counters;
+    result.runtime_blocks_per_sm = p.result->runtime_blocks_per_sm;
+    result.recorded_on = data.origin;
+    return true;
+  }
+  return false;
+}
+
 ChartAxes chart_axes(const SweepData& data) {
   std::vector<std::string> order;
   if (const KernelDesc* kernel = find_kernel(data.kernel_id))

@@ -50,6 +50,11 @@ SweepData model_sweep(const KernelDesc& kernel, const Params& params, const Swee
 // A sweep written by `warplens sweep --json`. Throws UsageError naming the file and the problem.
 SweepData load_sweep(const std::filesystem::path& file);
 
+// A model result takes a loaded measured sweep's figures of the same launch (kernel, block,
+// parameters) where the sweep measured it on a GPU of the result's kind (compute capability and
+// SMs): a clicked point shows what was measured there. False when the sweep has none.
+bool fill_from_sweep(RunResult& result, const SweepData& data);
+
 // The axes a sweep is charted over: the first two along which its points differ (block x, y, z,
 // then the kernel's parameters in their order); y is empty for a sweep that varies along one (a
 // line). Any further axis is held at the first point's value: the chart shows that slice.

@@ -121,6 +121,28 @@ TEST(StorySweepAB, AMeasuredABSweepGivesEachPointAVerdictAndAClickLoadsIt) {
   EXPECT_EQ(b["configuration"]["params"]["rows"], 4096);
 }
 
+// In model mode a clicked point of a measured sweep shows that point's measured timing and counters
+// from the file, said to be from it, not the model's untimed figures.
+TEST(StorySweepAB, AClickedPointOfAMeasuredSweepShowsWhatWasMeasuredThere) {
+  const std::string file =
+      std::string(WARPLENS_SOURCE_ASSETS) + "/recordings/sweep-coalescing-stride-h100.json";
+  const json recorded = read_json(file);
+  double median = 0;
+  for (const json& p : recorded["points"])
+    if (p["params"]["stride"] == 8)
+      median = p["timing"]["median_ms"];
+  const Story story =
+      play("click \"Sweep\"\nclick \"stride=8\" in \"Sweep\"\nwait\nscreenshot a.png timings\n",
+           "--model --sweep-json '" + file + "'");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a");
+  EXPECT_EQ(a["configuration"]["params"]["stride"], 8);
+  EXPECT_DOUBLE_EQ(a["result"]["timing"]["median_ms"].get<double>(), median);
+  EXPECT_TRUE(says(a, "timings", "Timing measured on NVIDIA H100 80GB HBM3 "
+                                 "(sweep-coalescing-stride-h100.json)"))
+      << text_of(a, "timings");
+}
+
 TEST(StorySweepAB, ExportPngSavesThePanelAndItsSidecarIntoThePicturesFolder) {
   const Story story =
       play(transpose_ab("click \"Export PNG\" in \"Sweep\"\nscreenshot after.png\n"));
