@@ -3,7 +3,8 @@
 // figure: a line for a sweep along one axis (block x, stride, pad), a heatmap of two. Points the
 // kernel refuses are drawn as such with the reason on hover; points within the measured noise of
 // the best are marked tied, not ranked; a click loads that point into the Launch panel; the table
-// exports as CSV.
+// exports as CSV and the panel as PNG. With a variant "against" it, an A/B sweep: each point's
+// ratio and verdict. A per-device sweep file shows a series per GPU.
 
 #include "block_text.h"
 #include "controls.h"

@@ -3,7 +3,8 @@
 // models (theoretical occupancy, sectors and wavefronts per request, registers: no GPU needed) or
 // read from `warplens sweep --json` (measured on a GPU: time, GB/s, achieved occupancy, counters),
 // and the figure each cell is coloured by. Shapes the kernel does not allow stay in the sweep with
-// the reason. Cells within the measured noise of the best are ties, not ranks.
+// the reason. Cells within the measured noise of the best are ties, not ranks. A sweep may carry
+// series beside its own over the same points: another kernel's (A/B) or other GPUs' (per device).
 
 #include "arch.h"
 #include "figures.h"
