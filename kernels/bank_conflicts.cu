@@ -103,10 +103,14 @@ int floats_per_element(const Params& p) { return width_of(p) / 4; }
 std::int64_t element_count(const Params& p) { return p.at("n") / floats_per_element(p); }
 
 // The tile as the kernel sees it: `in` element e sits at shared element tile_element(e).
+// The placement and the read are bound to one parameter set first: the model calls them for
+// every lane.
 struct TileLayout {
-  std::function<std::int64_t(const Params&)> elements;          // elements copied from `in`
-  std::function<int(const Params&, int logical)> tile_element;  // where each lands in shared memory
-  std::function<int(const Params&, int thread, int read)> read; // the patterned read
+  using Placement = std::function<int(int logical)>;
+  using Read = std::function<int(int thread, int read)>;
+  std::function<std::int64_t(const Params&)> elements;  // elements copied from `in`
+  std::function<Placement(const Params&)> tile_element; // where each lands in shared memory
+  std::function<Read(const Params&)> read;              // the patterned read
 };
 
 // Expected sums, in double: every thread's 32 reads of the tile, laid out as the kernel lays it.
@@ -116,8 +120,9 @@ sum_reference(std::vector<BufferSpec> specs, TileLayout layout) {
     Expected e{common::outputs_like(in, specs), {}, ""};
     const int floats = floats_per_element(p);
     std::vector<float> tile;
+    const TileLayout::Placement tile_element = layout.tile_element(p);
     for (int logical = 0; logical < layout.elements(p); ++logical) {
-      const std::size_t at = static_cast<std::size_t>(layout.tile_element(p, logical)) * floats;
+      const std::size_t at = static_cast<std::size_t>(tile_element(logical)) * floats;
       if (tile.size() < at + floats)
         tile.resize(at + floats);
       for (int f = 0; f < floats; ++f)
@@ -127,11 +132,12 @@ sum_reference(std::vector<BufferSpec> specs, TileLayout layout) {
     float* out = e.values[kOut].f32();
     const std::int64_t count = element_count(p);
     const std::int64_t period = std::min<std::int64_t>(count, bank_conflicts::kPatternPeriod);
+    const TileLayout::Read read_of = layout.read(p);
     for (int g = 0; g < period; ++g)
       for (int f = 0; f < floats; ++f) {
         double sum = 0;
         for (int read = 0; read < bank_conflicts::kReads; ++read)
-          sum += tile[static_cast<std::size_t>(layout.read(p, g, read)) * floats + f];
+          sum += tile[static_cast<std::size_t>(read_of(g, read)) * floats + f];
         out[static_cast<std::size_t>(g) * floats + f] = static_cast<float>(sum);
       }
     for (std::int64_t g = period; g < count; ++g)
@@ -146,45 +152,52 @@ std::vector<Site> tile_sites(TileLayout layout) {
   const auto fill_passes = [layout](const LaunchShape& s) {
     return common::ceil_div(layout.elements(s.params), s.block.x);
   };
-  const auto fill_source = [layout](const LaunchShape& s, Coord t,
-                                    std::int64_t pass) -> std::optional<int> {
-    const int e = bank_conflicts::fill_element(t.x, s.block.x, static_cast<int>(pass));
-    if (e >= layout.elements(s.params))
-      return std::nullopt;
-    return e;
+  // The `in` element thread t copies in fill pass `pass`, if any; `to_offset(e)` turns it into
+  // the site's offset.
+  const auto fill_site = [layout](auto bind_to_offset) {
+    return [layout, bind_to_offset](const LaunchShape& s) -> LaneOffsets {
+      return [elements = layout.elements(s.params), block_x = s.block.x,
+              to_offset = bind_to_offset(s.params)](
+                 Coord, Coord t, std::int64_t pass) -> std::optional<std::int64_t> {
+        const int e = bank_conflicts::fill_element(t.x, block_x, static_cast<int>(pass));
+        if (e >= elements)
+          return std::nullopt;
+        return to_offset(e);
+      };
+    };
+  };
+  const auto in_offset = [](const Params& p) {
+    return [bytes = width_of(p)](int e) { return std::int64_t{e} * bytes; };
+  };
+  const auto tile_offset = [layout](const Params& p) {
+    return [placement = layout.tile_element(p), bytes = width_of(p)](int e) {
+      return std::int64_t{placement(e)} * bytes;
+    };
+  };
+  const auto patterned_read = [layout](const LaunchShape& s) -> LaneOffsets {
+    return [read = layout.read(s.params), bytes = width_of(s.params),
+            block_x = s.block.x](Coord b, Coord t, std::int64_t r) -> std::optional<std::int64_t> {
+      const int g = bank_conflicts::thread_element(b.x, block_x, t.x);
+      return std::int64_t{read(g, static_cast<int>(r))} * bytes;
+    };
+  };
+  const auto store_out = [](const LaunchShape& s) -> LaneOffsets {
+    return [count = element_count(s.params), bytes = width_of(s.params),
+            block_x = s.block.x](Coord b, Coord t, std::int64_t) -> std::optional<std::int64_t> {
+      const int g = bank_conflicts::thread_element(b.x, block_x, t.x);
+      if (g >= count)
+        return std::nullopt;
+      return std::int64_t{g} * bytes;
+    };
   };
   return {{"load in (fill)", MemorySpace::global, AccessOp::load, kIn, width_of, fill_passes,
-           [fill_source](const LaunchShape& s, Coord, Coord t,
-                         std::int64_t pass) -> std::optional<std::int64_t> {
-             const auto e = fill_source(s, t, pass);
-             if (!e)
-               return std::nullopt;
-             return std::int64_t{*e} * width_of(s.params);
-           }},
+           fill_site(in_offset)},
           {"store tile (fill)", MemorySpace::shared, AccessOp::store, -1, width_of, fill_passes,
-           [fill_source, layout](const LaunchShape& s, Coord, Coord t,
-                                 std::int64_t pass) -> std::optional<std::int64_t> {
-             const auto e = fill_source(s, t, pass);
-             if (!e)
-               return std::nullopt;
-             return std::int64_t{layout.tile_element(s.params, *e)} * width_of(s.params);
-           }},
+           fill_site(tile_offset)},
           {"load tile (patterned)", MemorySpace::shared, AccessOp::load, -1, width_of,
-           [](const LaunchShape&) { return std::int64_t{bank_conflicts::kReads}; },
-           [layout](const LaunchShape& s, Coord b, Coord t,
-                    std::int64_t read) -> std::optional<std::int64_t> {
-             const int g = bank_conflicts::thread_element(b.x, s.block.x, t.x);
-             return std::int64_t{layout.read(s.params, g, static_cast<int>(read))} *
-                    width_of(s.params);
-           }},
+           [](const LaunchShape&) { return std::int64_t{bank_conflicts::kReads}; }, patterned_read},
           {"store out", MemorySpace::global, AccessOp::store, kOut, width_of,
-           common::single_iteration(),
-           [](const LaunchShape& s, Coord b, Coord t, std::int64_t) -> std::optional<std::int64_t> {
-             const int g = bank_conflicts::thread_element(b.x, s.block.x, t.x);
-             if (g >= element_count(s.params))
-               return std::nullopt;
-             return std::int64_t{g} * width_of(s.params);
-           }}};
+           common::single_iteration(), store_out}};
 }
 
 // The family's shared fields; `layout` says how the tile is filled and read.
@@ -235,9 +248,11 @@ std::string instance(const char* name, const Params& p) {
 }
 
 // The 4 KB tile of `stride` and `broadcast`: copied in order.
-TileLayout flat_tile(std::function<int(const Params&, int thread, int read)> read) {
-  return {[](const Params& p) { return std::int64_t{bank_conflicts::tile_elements(width_of(p))}; },
-          [](const Params&, int logical) { return logical; }, std::move(read)};
+TileLayout flat_tile(std::function<TileLayout::Read(const Params&)> read) {
+  return {
+      [](const Params& p) { return std::int64_t{bank_conflicts::tile_elements(width_of(p))}; },
+      [](const Params&) -> TileLayout::Placement { return [](int logical) { return logical; }; },
+      std::move(read)};
 }
 
 KernelDesc stride() {
@@ -256,9 +271,10 @@ KernelDesc stride() {
         1,
         1024,
         {}}},
-      flat_tile([](const Params& p, int g, int read) {
-        return bank_conflicts::strided_element(g, static_cast<int>(p.at("stride")), read,
-                                               width_of(p));
+      flat_tile([](const Params& p) -> TileLayout::Read {
+        return [stride = static_cast<int>(p.at("stride")), width = width_of(p)](int g, int read) {
+          return bank_conflicts::strided_element(g, stride, read, width);
+        };
       }));
   k.test_sizes = {{{"n", 1000}, {"width", 4}, {"stride", 2}},
                   {{"n", 3002}, {"width", 8}, {"stride", 33}},
@@ -303,11 +319,15 @@ KernelDesc padded() {
         {}}},
       TileLayout{
           [](const Params&) { return std::int64_t{bank_conflicts::kSide * bank_conflicts::kSide}; },
-          [pad](const Params& p, int logical) {
-            return bank_conflicts::padded_fill_element(logical, pad(p));
+          [pad](const Params& p) -> TileLayout::Placement {
+            return [pad = pad(p)](int logical) {
+              return bank_conflicts::padded_fill_element(logical, pad);
+            };
           },
-          [pad](const Params& p, int g, int read) {
-            return bank_conflicts::column_read_element(g, read, pad(p));
+          [pad](const Params& p) -> TileLayout::Read {
+            return [pad = pad(p)](int g, int read) {
+              return bank_conflicts::column_read_element(g, read, pad);
+            };
           }});
   k.dynamic_smem = [pad](const Params& p, const BlockShape&) {
     return std::int64_t{bank_conflicts::padded_tile_elements(pad(p))} * width_of(p);
@@ -344,8 +364,10 @@ KernelDesc broadcast() {
                       "panel: no excess wavefronts, the opposite of the 32-way conflict of "
                       "bank_conflicts/stride at stride 32, which also uses a single bank. Timings: "
                       "as fast as stride 1: lanes that share a word cost nothing.",
-                      {}, flat_tile([](const Params& p, int, int read) {
-                        return bank_conflicts::broadcast_element(read, width_of(p));
+                      {}, flat_tile([](const Params& p) -> TileLayout::Read {
+                        return [width = width_of(p)](int, int read) {
+                          return bank_conflicts::broadcast_element(read, width);
+                        };
                       }));
   k.test_sizes = {
       {{"n", 1000}, {"width", 4}}, {{"n", 3002}, {"width", 8}}, {{"n", 5004}, {"width", 16}}};

@@ -70,22 +70,21 @@ Expected reference(const HostBuffers& in, const Params& p) {
   return e;
 }
 
-using SiteOffset =
-    std::function<std::optional<std::int64_t>(const LaunchShape&, Coord, Coord, std::int64_t)>;
-
-// The byte offset a thread reads from one operand, given that operand's index function of (x, y,
-// z).
-template <typename Index> SiteOffset operand_offset(Index index) {
-  return
-      [index](const LaunchShape& s, Coord b, Coord t, std::int64_t) -> std::optional<std::int64_t> {
-        const Volume v = volume(s.params);
-        const int x = broadcast_add::axis_coordinate(b.x, s.block.x, t.x);
-        const int y = broadcast_add::axis_coordinate(b.y, s.block.y, t.y);
-        const int z = broadcast_add::axis_coordinate(b.z, s.block.z, t.z);
-        if (!broadcast_add::inside(x, y, z, v.nx, v.ny, v.nz))
-          return std::nullopt;
-        return index(x, y, z, v) * 4;
-      };
+// The byte offsets a thread reads from one operand, given that operand's index function of (x,
+// y, z).
+template <typename Index>
+std::function<LaneOffsets(const LaunchShape&)> operand_offset(Index index) {
+  return [index](const LaunchShape& s) -> LaneOffsets {
+    return [index, v = volume(s.params),
+            block = s.block](Coord b, Coord t, std::int64_t) -> std::optional<std::int64_t> {
+      const int x = broadcast_add::axis_coordinate(b.x, block.x, t.x);
+      const int y = broadcast_add::axis_coordinate(b.y, block.y, t.y);
+      const int z = broadcast_add::axis_coordinate(b.z, block.z, t.z);
+      if (!broadcast_add::inside(x, y, z, v.nx, v.ny, v.nz))
+        return std::nullopt;
+      return index(x, y, z, v) * 4;
+    };
+  };
 }
 
 std::vector<Site> sites() {

@@ -139,12 +139,15 @@ Site per_thread_site(std::string name, AccessOp op, int buffer,
           buffer,
           width,
           common::single_iteration(),
-          [width, element_of](const LaunchShape& s, Coord b, Coord t,
-                              std::int64_t) -> std::optional<std::int64_t> {
-            const int i = coalescing::thread_element(b.x, s.block.x, t.x);
-            if (i >= element_count(s.params))
-              return std::nullopt;
-            return element_of(s.params)(i) * width(s.params);
+          [width, element_of](const LaunchShape& s) -> LaneOffsets {
+            return [source = element_of(s.params), count = element_count(s.params),
+                    bytes = width(s.params), block_x = s.block.x](
+                       Coord b, Coord t, std::int64_t) -> std::optional<std::int64_t> {
+              const int i = coalescing::thread_element(b.x, block_x, t.x);
+              if (i >= count)
+                return std::nullopt;
+              return source(i) * bytes;
+            };
           }};
 }
 

@@ -19,6 +19,26 @@ inline std::function<std::int64_t(const LaunchShape&)> single_iteration() {
   return [](const LaunchShape&) { return std::int64_t{1}; };
 }
 
+// A site's lane offsets from values read from the launch once: `read(launch)` makes them (a
+// small struct), `offset(values, block, thread, iteration)` is one lane's offset.
+template <typename Read, typename Offset>
+std::function<LaneOffsets(const LaunchShape&)> bound_offsets(Read read, Offset offset) {
+  return [read, offset](const LaunchShape& s) -> LaneOffsets {
+    return [values = read(s), offset](Coord b, Coord t, std::int64_t it) {
+      return offset(values, b, t, it);
+    };
+  };
+}
+
+// A site whose lane offsets read nothing from the launch but the thread's own index.
+template <typename Offset>
+std::function<LaneOffsets(const LaunchShape&)> fixed_offsets(Offset offset) {
+  return [offset](const LaunchShape&) -> LaneOffsets { return offset; };
+}
+
+// The block's width, for sites whose lanes read only that from the launch.
+inline int block_width(const LaunchShape& s) { return s.block.x; }
+
 inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 // Any 1D block of 1 to 1024 threads.

@@ -197,20 +197,20 @@ using Taken = bool (*)(std::int64_t element);
 std::vector<Site> sites(Taken expensive_lane) {
   const auto width = common::fixed_width(4);
   const auto once = common::single_iteration();
-  const auto every_lane = [](const LaunchShape& s, Coord b, Coord t,
-                             std::int64_t) -> std::optional<std::int64_t> {
-    const std::int64_t i = divergence::element(b.x, s.block.x, t.x);
-    if (i >= s.param("n"))
-      return std::nullopt;
-    return i * 4;
+  // The lanes with an element whose rule says `runs(element)`.
+  const auto lanes_where = [](auto runs) {
+    return [runs](const LaunchShape& s) -> LaneOffsets {
+      return [runs, n = s.param("n"),
+              block_x = s.block.x](Coord b, Coord t, std::int64_t) -> std::optional<std::int64_t> {
+        const std::int64_t i = divergence::element(b.x, block_x, t.x);
+        if (i >= n || !runs(i))
+          return std::nullopt;
+        return i * 4;
+      };
+    };
   };
-  const auto expensive_lanes = [expensive_lane](const LaunchShape& s, Coord b, Coord t,
-                                                std::int64_t) -> std::optional<std::int64_t> {
-    const std::int64_t i = divergence::element(b.x, s.block.x, t.x);
-    if (i >= s.param("n") || !expensive_lane(i))
-      return std::nullopt;
-    return i * 4;
-  };
+  const auto every_lane = lanes_where([](std::int64_t) { return true; });
+  const auto expensive_lanes = lanes_where(expensive_lane);
   return {{"load x", MemorySpace::global, AccessOp::load, kX, width, once, every_lane},
           {"load w (expensive path)", MemorySpace::global, AccessOp::load, kW, width, once,
            expensive_lanes},

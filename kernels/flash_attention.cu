@@ -217,10 +217,10 @@ Expected reference(const HostBuffers& in, const Params& p, int d) {
 struct CopyStep {
   int tile = 0, float4_in_tile = 0;
 };
-CopyStep copy_step(const LaunchShape& s, Coord t, std::int64_t it, int d) {
-  const int copies = copies_per_thread(d, s.block.x);
+CopyStep copy_step(int block_x, Coord t, std::int64_t it, int d) {
+  const int copies = copies_per_thread(d, block_x);
   return {static_cast<int>(it / copies),
-          copied_float4(t.x, s.block.x, static_cast<int>(it % copies))};
+          copied_float4(t.x, block_x, static_cast<int>(it % copies))};
 }
 
 // Iteration `it` of a tile-read site: which tile, key and float4 of the key's row.
@@ -241,6 +241,17 @@ std::int64_t copy_iterations(const LaunchShape& s, int d) {
   return std::int64_t{key_tile_count(seq_of(s))} * copies_per_thread(d, s.block.x);
 }
 
+// What a site's lanes read from the launch, read once.
+struct Attention {
+  int seq = 0, block_x = 0;
+};
+Attention attention(const LaunchShape& s) { return {seq_of(s), s.block.x}; }
+
+// A site whose lanes' offset is `offset(attention, block, thread, iteration)`.
+template <typename Offsets> std::function<LaneOffsets(const LaunchShape&)> bind(Offsets offset) {
+  return common::bound_offsets(attention, offset);
+}
+
 Site row_site(std::string name, AccessOp op, int buffer, int d) {
   return {std::move(name),
           MemorySpace::global,
@@ -248,12 +259,12 @@ Site row_site(std::string name, AccessOp op, int buffer, int d) {
           buffer,
           common::fixed_width(16),
           [d](const LaunchShape&) { return std::int64_t{d / 4}; },
-          [d](const LaunchShape& s, Coord b, Coord t, std::int64_t it) -> Offset {
-            const int row = query_row(b.x, s.block.x, t.x);
-            if (row >= seq_of(s))
+          bind([d](const Attention& a, Coord b, Coord t, std::int64_t it) -> Offset {
+            const int row = query_row(b.x, a.block_x, t.x);
+            if (row >= a.seq)
               return std::nullopt;
-            return (row_float4(b.y, row, seq_of(s), d) + it) * 16;
-          }};
+            return (row_float4(b.y, row, a.seq, d) + it) * 16;
+          })};
 }
 
 Site tile_load_site(std::string name, int buffer, int d) {
@@ -263,12 +274,12 @@ Site tile_load_site(std::string name, int buffer, int d) {
           buffer,
           common::fixed_width(16),
           [d](const LaunchShape& s) { return copy_iterations(s, d); },
-          [d](const LaunchShape& s, Coord b, Coord t, std::int64_t it) -> Offset {
-            const CopyStep c = copy_step(s, t, it, d);
-            if (!copies_inside_tile(c.float4_in_tile, c.tile, seq_of(s), d))
+          bind([d](const Attention& a, Coord b, Coord t, std::int64_t it) -> Offset {
+            const CopyStep c = copy_step(a.block_x, t, it, d);
+            if (!copies_inside_tile(c.float4_in_tile, c.tile, a.seq, d))
               return std::nullopt;
-            return (row_float4(b.y, c.tile * kKeysPerTile, seq_of(s), d) + c.float4_in_tile) * 16;
-          }};
+            return (row_float4(b.y, c.tile * kKeysPerTile, a.seq, d) + c.float4_in_tile) * 16;
+          })};
 }
 
 Site tile_store_site(std::string name, bool v_tile, int d) {
@@ -278,15 +289,15 @@ Site tile_store_site(std::string name, bool v_tile, int d) {
           -1,
           common::fixed_width(16),
           [d](const LaunchShape& s) { return copy_iterations(s, d); },
-          [d, v_tile](const LaunchShape& s, Coord, Coord t, std::int64_t it) -> Offset {
-            const CopyStep c = copy_step(s, t, it, d);
-            if (!copies_inside_tile(c.float4_in_tile, c.tile, seq_of(s), d))
+          bind([d, v_tile](const Attention& a, Coord, Coord t, std::int64_t it) -> Offset {
+            const CopyStep c = copy_step(a.block_x, t, it, d);
+            if (!copies_inside_tile(c.float4_in_tile, c.tile, a.seq, d))
               return std::nullopt;
             const int key = c.float4_in_tile / (d / 4), part = c.float4_in_tile % (d / 4);
             return std::int64_t{v_tile ? shared_v_float4(key, part, d)
                                        : shared_k_float4(key, part, d)} *
                    16;
-          }};
+          })};
 }
 
 Site tile_read_site(std::string name, bool v_tile, int d) {
@@ -298,14 +309,14 @@ Site tile_read_site(std::string name, bool v_tile, int d) {
           [d](const LaunchShape& s) {
             return std::int64_t{key_tile_count(seq_of(s))} * kKeysPerTile * (d / 4);
           },
-          [d, v_tile](const LaunchShape& s, Coord, Coord, std::int64_t it) -> Offset {
+          bind([d, v_tile](const Attention& a, Coord, Coord, std::int64_t it) -> Offset {
             const ReadStep r = read_step(it, d);
-            if (r.key >= keys_in_tile(r.tile, seq_of(s)))
+            if (r.key >= keys_in_tile(r.tile, a.seq))
               return std::nullopt;
             const int f =
                 v_tile ? shared_v_float4(r.key, r.part, d) : shared_k_float4(r.key, r.part, d);
             return std::int64_t{f} * 16;
-          }};
+          })};
 }
 
 // In source order: the query row, the K and V tile copies, the tile reads, the output row.

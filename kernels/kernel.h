@@ -46,6 +46,13 @@ struct LaunchShape {
   std::int64_t param(const std::string& name) const { return params.at(name); }
 };
 
+// Byte offset a thread accesses at one site of one launch, in iteration `iteration` of the loop
+// around it: from the start of the site's buffer for global sites, from the start of the block's
+// shared memory for shared sites. nullopt when the thread does not execute the access (a guard, a
+// partial tile, an inactive branch).
+using LaneOffsets =
+    std::function<std::optional<std::int64_t>(Coord block, Coord thread, std::int64_t iteration)>;
+
 // One global or shared load or store in the kernel's source.
 struct Site {
   std::string name; // "load x", "store tile"
@@ -54,14 +61,11 @@ struct Site {
   int buffer = -1;                         // global sites: which of KernelDesc::buffers
   std::function<int(const Params&)> width; // bytes per lane: 1, 2, 4, 8 or 16
   // Trip count of the loop around the site (1 when there is none); every thread runs the same
-  // count, and offset() returns nullopt for iterations a thread skips.
+  // count, and the lane offsets are nullopt for iterations a thread skips.
   std::function<std::int64_t(const LaunchShape&)> iterations;
-  // Byte offset the thread accesses: from the start of `buffer` for global sites, from the start
-  // of the block's shared memory for shared sites. nullopt when the thread does not execute the
-  // access (a guard, a partial tile, an inactive branch).
-  std::function<std::optional<std::int64_t>(const LaunchShape&, Coord block, Coord thread,
-                                            std::int64_t iteration)>
-      offset;
+  // The site's lane offsets in one launch. Binding reads the launch's parameters once, so the
+  // model, which asks for a million lanes, pays only each lane's index math.
+  std::function<LaneOffsets(const LaunchShape&)> offset;
 };
 
 enum class ElementType { f32, i32 };

@@ -18,7 +18,9 @@
 #include "launch.cuh"
 #include "matmul_reference.h"
 
+#include <dlfcn.h>
 #include <stdexcept>
+#include <string>
 
 #include <cublas_v2.h>
 
@@ -153,10 +155,21 @@ KernelDesc base(std::string id, std::string title, std::string lesson) {
 
 // ---- naive and naive_uncoalesced ---------------------------------------------------------------
 
+// What the sites' lanes read from the launch, read once. `tile` is 0 for the naive kernels.
+struct Product {
+  Dims d;
+  BlockShape block;
+  int tile = 0;
+};
+Product product(const LaunchShape& s) {
+  const auto tile = s.params.find("tile");
+  return {dims(s.params), s.block, tile == s.params.end() ? 0 : static_cast<int>(tile->second)};
+}
+
 // The C element (row, col) of thread t in block b: x along C's columns (naive) or rows.
-std::optional<std::pair<int, int>> naive_output(const LaunchShape& s, Coord b, Coord t,
+std::optional<std::pair<int, int>> naive_output(const Product& s, Coord b, Coord t,
                                                 bool x_along_columns) {
-  const Dims d = dims(s.params);
+  const Dims& d = s.d;
   const int along_x = matmul::element(b.x, s.block.x, t.x);
   const int along_y = matmul::element(b.y, s.block.y, t.y);
   const int row = x_along_columns ? along_y : along_x;
@@ -168,13 +181,13 @@ std::optional<std::pair<int, int>> naive_output(const LaunchShape& s, Coord b, C
 
 // A site's offset from the element index `element_of(dims, row, col, p)` at loop step p.
 template <typename ElementOf> auto naive_offset(bool x_along_columns, ElementOf element_of) {
-  return [=](const LaunchShape& s, Coord b, Coord t, std::int64_t p) -> Offset {
-    const auto rc = naive_output(s, b, t, x_along_columns);
-    if (!rc)
-      return std::nullopt;
-    const Dims d = dims(s.params);
-    return 4 * std::int64_t{element_of(d, rc->first, rc->second, static_cast<int>(p))};
-  };
+  return common::bound_offsets(
+      product, [=](const Product& s, Coord b, Coord t, std::int64_t p) -> Offset {
+        const auto rc = naive_output(s, b, t, x_along_columns);
+        if (!rc)
+          return std::nullopt;
+        return 4 * std::int64_t{element_of(s.d, rc->first, rc->second, static_cast<int>(p))};
+      });
 }
 
 std::vector<Site> naive_sites(bool x_along_columns) {
@@ -253,38 +266,34 @@ KernelDesc naive_uncoalesced() {
 // ---- tiled and tiled_padded --------------------------------------------------------------------
 
 int tile_of(const LaunchShape& s) { return static_cast<int>(s.param("tile")); }
-int pitch_of(const LaunchShape& s, bool padded) { return tile_of(s) + (padded ? 1 : 0); }
 std::int64_t k_steps(const LaunchShape& s) {
   return matmul::tile_count(static_cast<int>(s.param("k")), tile_of(s));
 }
 // Thread t of block b owns C[row][col]; in each step it stages A[row][...] and B[...][col].
-int row_of(const LaunchShape& s, Coord b, Coord t) { return matmul::element(b.y, tile_of(s), t.y); }
-int col_of(const LaunchShape& s, Coord b, Coord t) { return matmul::element(b.x, tile_of(s), t.x); }
+int row_of(const Product& s, Coord b, Coord t) { return matmul::element(b.y, s.tile, t.y); }
+int col_of(const Product& s, Coord b, Coord t) { return matmul::element(b.x, s.tile, t.x); }
 
-Offset load_a(const LaunchShape& s, Coord b, Coord t, std::int64_t step) {
-  const Dims d = dims(s.params);
+Offset load_a(const Product& s, Coord b, Coord t, std::int64_t step) {
   const int row = row_of(s, b, t);
-  const int a_col = matmul::staged_k(static_cast<int>(step), tile_of(s), t.x);
-  if (row >= d.m || a_col >= d.k)
+  const int a_col = matmul::staged_k(static_cast<int>(step), s.tile, t.x);
+  if (row >= s.d.m || a_col >= s.d.k)
     return std::nullopt;
-  return 4 * std::int64_t{matmul::row_major(row, a_col, d.k)};
+  return 4 * std::int64_t{matmul::row_major(row, a_col, s.d.k)};
 }
 
-Offset load_b(const LaunchShape& s, Coord b, Coord t, std::int64_t step) {
-  const Dims d = dims(s.params);
+Offset load_b(const Product& s, Coord b, Coord t, std::int64_t step) {
   const int col = col_of(s, b, t);
-  const int b_row = matmul::staged_k(static_cast<int>(step), tile_of(s), t.y);
-  if (b_row >= d.k || col >= d.n)
+  const int b_row = matmul::staged_k(static_cast<int>(step), s.tile, t.y);
+  if (b_row >= s.d.k || col >= s.d.n)
     return std::nullopt;
-  return 4 * std::int64_t{matmul::row_major(b_row, col, d.n)};
+  return 4 * std::int64_t{matmul::row_major(b_row, col, s.d.n)};
 }
 
-Offset store_c(const LaunchShape& s, Coord b, Coord t, std::int64_t) {
-  const Dims d = dims(s.params);
+Offset store_c(const Product& s, Coord b, Coord t, std::int64_t) {
   const int row = row_of(s, b, t), col = col_of(s, b, t);
-  if (row >= d.m || col >= d.n)
+  if (row >= s.d.m || col >= s.d.n)
     return std::nullopt;
-  return 4 * std::int64_t{matmul::row_major(row, col, d.n)};
+  return 4 * std::int64_t{matmul::row_major(row, col, s.d.n)};
 }
 
 // Sites of the tiled kernels. The staging sites run once per k step (every thread stores into
@@ -293,29 +302,30 @@ std::vector<Site> tiled_sites(bool padded) {
   const auto reads = [](const LaunchShape& s) { return k_steps(s) * tile_of(s); };
   const auto width = common::fixed_width(4);
   const auto shared = MemorySpace::shared;
-  return {{"load A", MemorySpace::global, AccessOp::load, kA, width, k_steps, load_a},
-          {"load B", MemorySpace::global, AccessOp::load, kB, width, k_steps, load_b},
+  const auto bound = [](auto offset) { return common::bound_offsets(product, offset); };
+  const int pad = padded ? 1 : 0;
+  return {{"load A", MemorySpace::global, AccessOp::load, kA, width, k_steps, bound(load_a)},
+          {"load B", MemorySpace::global, AccessOp::load, kB, width, k_steps, bound(load_b)},
           {"store A tile", shared, AccessOp::store, -1, width, k_steps,
-           [padded](const LaunchShape& s, Coord, Coord t, std::int64_t) -> Offset {
-             return 4 * std::int64_t{matmul::a_tile_word(t.y, t.x, pitch_of(s, padded))};
-           }},
+           bound([pad](const Product& s, Coord, Coord t, std::int64_t) -> Offset {
+             return 4 * std::int64_t{matmul::a_tile_word(t.y, t.x, s.tile + pad)};
+           })},
           {"store B tile", shared, AccessOp::store, -1, width, k_steps,
-           [padded](const LaunchShape& s, Coord, Coord t, std::int64_t) -> Offset {
-             const int word = matmul::b_tile_word(t.y, t.x, tile_of(s), pitch_of(s, padded));
-             return 4 * std::int64_t{word};
-           }},
+           bound([pad](const Product& s, Coord, Coord t, std::int64_t) -> Offset {
+             return 4 * std::int64_t{matmul::b_tile_word(t.y, t.x, s.tile, s.tile + pad)};
+           })},
           {"load A tile", shared, AccessOp::load, -1, width, reads,
-           [padded](const LaunchShape& s, Coord, Coord t, std::int64_t it) -> Offset {
-             const int q = static_cast<int>(it % tile_of(s));
-             return 4 * std::int64_t{matmul::a_tile_word(t.y, q, pitch_of(s, padded))};
-           }},
+           bound([pad](const Product& s, Coord, Coord t, std::int64_t it) -> Offset {
+             const int q = static_cast<int>(it % s.tile);
+             return 4 * std::int64_t{matmul::a_tile_word(t.y, q, s.tile + pad)};
+           })},
           {"load B tile", shared, AccessOp::load, -1, width, reads,
-           [padded](const LaunchShape& s, Coord, Coord t, std::int64_t it) -> Offset {
-             const int q = static_cast<int>(it % tile_of(s));
-             return 4 * std::int64_t{matmul::b_tile_word(q, t.x, tile_of(s), pitch_of(s, padded))};
-           }},
+           bound([pad](const Product& s, Coord, Coord t, std::int64_t it) -> Offset {
+             const int q = static_cast<int>(it % s.tile);
+             return 4 * std::int64_t{matmul::b_tile_word(q, t.x, s.tile, s.tile + pad)};
+           })},
           {"store C", MemorySpace::global, AccessOp::store, kC, width, common::single_iteration(),
-           store_c}};
+           bound(store_c)}};
 }
 
 KernelDesc tiled_variant(std::string id, std::string title, std::string lesson, bool padded) {
@@ -405,10 +415,52 @@ KernelDesc tiled_padded() {
 
 // ---- cuBLAS ------------------------------------------------------------------------------------
 
+// cuBLAS is opened on the first matmul/cublas launch rather than linked: loading it runs tens of
+// milliseconds of static initialisation (cuBLASLt's), which every other command and every worker
+// start would pay. The directory it was found in at build time is the fallback to the loader's
+// search path.
+struct CublasLibrary {
+  decltype(&cublasCreate_v2) create = nullptr;
+  decltype(&cublasSetMathMode) set_math_mode = nullptr;
+  decltype(&cublasSetStream_v2) set_stream = nullptr;
+  decltype(&cublasSgemm_v2) sgemm = nullptr;
+  decltype(&cublasGetStatusString) status_string = nullptr;
+};
+
+void* open_cublas() {
+  const std::string name = "libcublas.so." + std::to_string(CUBLAS_VER_MAJOR);
+  if (void* library = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL))
+    return library;
+  const std::string first_error = dlerror();
+  if (void* library =
+          dlopen((std::string(WL_CUBLAS_DIR) + "/" + name).c_str(), RTLD_NOW | RTLD_LOCAL))
+    return library;
+  throw std::runtime_error("matmul/cublas: cannot load " + name + ": " + first_error);
+}
+
+const CublasLibrary& cublas_library() {
+  static const CublasLibrary library = [] {
+    void* handle = open_cublas();
+    const auto symbol = [handle](auto& function, const char* name) {
+      function = reinterpret_cast<std::remove_reference_t<decltype(function)>>(dlsym(handle, name));
+      if (!function)
+        throw std::runtime_error(std::string("matmul/cublas: cuBLAS has no ") + name);
+    };
+    CublasLibrary l;
+    symbol(l.create, "cublasCreate_v2");
+    symbol(l.set_math_mode, "cublasSetMathMode");
+    symbol(l.set_stream, "cublasSetStream_v2");
+    symbol(l.sgemm, "cublasSgemm_v2");
+    symbol(l.status_string, "cublasGetStatusString");
+    return l;
+  }();
+  return library;
+}
+
 void check_cublas(cublasStatus_t status, const char* what) {
   if (status != CUBLAS_STATUS_SUCCESS)
     throw std::runtime_error(std::string("matmul/cublas: ") + what +
-                             " failed: " + cublasGetStatusString(status));
+                             " failed: " + cublas_library().status_string(status));
 }
 
 // Created on the first launch, never at static initialisation, and never destroyed: destroying it
@@ -416,9 +468,9 @@ void check_cublas(cublasStatus_t status, const char* what) {
 cublasHandle_t cublas_handle() {
   static const cublasHandle_t handle = [] {
     cublasHandle_t h = nullptr;
-    check_cublas(cublasCreate(&h), "cublasCreate");
+    check_cublas(cublas_library().create(&h), "cublasCreate");
     // Full fp32: no TF32 tensor-core shortcut, so the comparison with the other kernels is fair.
-    check_cublas(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
+    check_cublas(cublas_library().set_math_mode(h, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
     return h;
   }();
   return handle;
@@ -429,11 +481,11 @@ cublasHandle_t cublas_handle() {
 void launch_cublas(const DeviceLaunch& l) {
   const Dims d = dims(l.shape.params);
   const cublasHandle_t handle = cublas_handle();
-  check_cublas(cublasSetStream(handle, stream_of(l)), "cublasSetStream");
+  check_cublas(cublas_library().set_stream(handle, stream_of(l)), "cublasSetStream");
   const float alpha = 1.0f, beta = 0.0f; // beta 0: C is not read, so its poison does not matter
-  check_cublas(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, d.n, d.m, d.k, &alpha,
-                           buffer<const float>(l, kB), d.n, buffer<const float>(l, kA), d.k, &beta,
-                           buffer<float>(l, kC), d.n),
+  check_cublas(cublas_library().sgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, d.n, d.m, d.k, &alpha,
+                                      buffer<const float>(l, kB), d.n, buffer<const float>(l, kA),
+                                      d.k, &beta, buffer<float>(l, kC), d.n),
                "cublasSgemm");
 }
 

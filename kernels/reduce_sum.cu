@@ -127,9 +127,18 @@ Expected reference(const HostBuffers& in, const Params& p) {
   return e;
 }
 
-Offset element_offset(const LaunchShape& s, Coord b, Coord t, std::int64_t k) {
-  const std::int64_t i = reduce_sum::chunk_element(
-      b.x, static_cast<int>(s.param("chunk")), s.block.x, t.x, static_cast<int>(k), s.param("n"));
+// What the register loop's lanes read from the launch, read once.
+struct Chunks {
+  int chunk = 0, block_x = 0;
+  std::int64_t n = 0;
+};
+Chunks chunks(const LaunchShape& s) {
+  return {static_cast<int>(s.param("chunk")), s.block.x, s.param("n")};
+}
+
+Offset element_offset(const Chunks& s, Coord b, Coord t, std::int64_t k) {
+  const std::int64_t i =
+      reduce_sum::chunk_element(b.x, s.chunk, s.block_x, t.x, static_cast<int>(k), s.n);
   return i >= 0 ? Offset(i * 4) : std::nullopt;
 }
 
@@ -144,7 +153,7 @@ Site load_x_site() {
             return std::int64_t{
                 reduce_sum::loads_per_thread(static_cast<int>(s.param("chunk")), s.block.x)};
           },
-          element_offset};
+          common::bound_offsets(chunks, element_offset)};
 }
 
 Site store_partial_site() {
@@ -154,9 +163,9 @@ Site store_partial_site() {
           kPartials,
           common::fixed_width(4),
           common::single_iteration(),
-          [](const LaunchShape&, Coord b, Coord t, std::int64_t) {
+          common::fixed_offsets([](Coord b, Coord t, std::int64_t) {
             return t.x == 0 ? Offset(b.x * 4) : std::nullopt;
-          }};
+          })};
 }
 
 using StepFn = reduce_sum::TreeStep (*)(int thread, int step, int block_dim);
@@ -168,17 +177,19 @@ std::vector<Site> tree_sites(StepFn step_of) {
     return std::int64_t{reduce_sum::tree_steps(s.block.x)};
   };
   const auto word = [step_of](bool source) {
-    return [step_of, source](const LaunchShape& s, Coord, Coord t, std::int64_t step) -> Offset {
-      const reduce_sum::TreeStep ts = step_of(t.x, static_cast<int>(step), s.block.x);
-      if (!ts.active)
-        return std::nullopt;
-      return std::int64_t{source ? ts.source : ts.target} * 4;
-    };
+    return common::bound_offsets(
+        common::block_width,
+        [step_of, source](int block_x, Coord, Coord t, std::int64_t step) -> Offset {
+          const reduce_sum::TreeStep ts = step_of(t.x, static_cast<int>(step), block_x);
+          if (!ts.active)
+            return std::nullopt;
+          return std::int64_t{source ? ts.source : ts.target} * 4;
+        });
   };
   return {load_x_site(),
           {"store thread sum", MemorySpace::shared, AccessOp::store, -1, common::fixed_width(4),
            common::single_iteration(),
-           [](const LaunchShape&, Coord, Coord t, std::int64_t) { return Offset(t.x * 4); }},
+           common::fixed_offsets([](Coord, Coord t, std::int64_t) { return Offset(t.x * 4); })},
           {"tree load target", MemorySpace::shared, AccessOp::load, -1, common::fixed_width(4),
            steps, word(false)},
           {"tree load source", MemorySpace::shared, AccessOp::load, -1, common::fixed_width(4),
@@ -186,29 +197,29 @@ std::vector<Site> tree_sites(StepFn step_of) {
           {"tree store target", MemorySpace::shared, AccessOp::store, -1, common::fixed_width(4),
            steps, word(false)},
           {"load block sum", MemorySpace::shared, AccessOp::load, -1, common::fixed_width(4),
-           common::single_iteration(),
-           [](const LaunchShape&, Coord, Coord t, std::int64_t) {
+           common::single_iteration(), common::fixed_offsets([](Coord, Coord t, std::int64_t) {
              return t.x == 0 ? Offset(0) : std::nullopt;
-           }},
+           })},
           store_partial_site()};
 }
 
 std::vector<Site> warp_shuffle_sites() {
-  return {
-      load_x_site(),
-      {"store warp sum", MemorySpace::shared, AccessOp::store, -1, common::fixed_width(4),
-       common::single_iteration(),
-       [](const LaunchShape&, Coord, Coord t, std::int64_t) {
-         return reduce_sum::lane_of(t.x) == 0 ? Offset(reduce_sum::warp_of(t.x) * 4) : std::nullopt;
-       }},
-      {"load warp sums", MemorySpace::shared, AccessOp::load, -1, common::fixed_width(4),
-       common::single_iteration(),
-       [](const LaunchShape& s, Coord, Coord t, std::int64_t) {
-         const int lane = reduce_sum::lane_of(t.x);
-         const bool reads = reduce_sum::warp_of(t.x) == 0 && lane < reduce_sum::warps_in(s.block.x);
-         return reads ? Offset(lane * 4) : std::nullopt;
-       }},
-      store_partial_site()};
+  return {load_x_site(),
+          {"store warp sum", MemorySpace::shared, AccessOp::store, -1, common::fixed_width(4),
+           common::single_iteration(), common::fixed_offsets([](Coord, Coord t, std::int64_t) {
+             return reduce_sum::lane_of(t.x) == 0 ? Offset(reduce_sum::warp_of(t.x) * 4)
+                                                  : std::nullopt;
+           })},
+          {"load warp sums", MemorySpace::shared, AccessOp::load, -1, common::fixed_width(4),
+           common::single_iteration(),
+           common::bound_offsets(common::block_width,
+                                 [](int block_x, Coord, Coord t, std::int64_t) {
+                                   const int lane = reduce_sum::lane_of(t.x);
+                                   const bool reads = reduce_sum::warp_of(t.x) == 0 &&
+                                                      lane < reduce_sum::warps_in(block_x);
+                                   return reads ? Offset(lane * 4) : std::nullopt;
+                                 })},
+          store_partial_site()};
 }
 
 using Kernel = void (*)(const float*, float*, std::int64_t, int);

@@ -179,7 +179,7 @@ namespace {
 
 constexpr int kX = 0, kY = 1;
 using Offset = std::optional<std::int64_t>;
-using OffsetFn = std::function<Offset(const LaunchShape&, Coord, Coord, std::int64_t)>;
+using OffsetFn = std::function<LaneOffsets(const LaunchShape&)>;
 using IterationsFn = std::function<std::int64_t(const LaunchShape&)>;
 
 // Above this many elements the reference checks a sample of whole rows.
@@ -257,6 +257,15 @@ std::string check_size(const Params& p) {
              : "rows x cols must be at most 2^30 elements (4 GiB per buffer)";
 }
 
+// What the row sites' lanes read from the launch, read once.
+struct Rows {
+  std::int64_t rows = 0;
+  int cols = 0, block_x = 0;
+};
+Rows rows_of(const LaunchShape& s) {
+  return {s.param("rows"), static_cast<int>(s.param("cols")), s.block.x};
+}
+
 Site global_site(std::string name, AccessOp op, OffsetFn offset, IterationsFn iterations) {
   return {std::move(name),
           MemorySpace::global,
@@ -284,25 +293,27 @@ std::vector<Site> tree_sites(const std::string& what) {
     return std::int64_t{reduce_sum::tree_steps(s.block.x)};
   };
   const auto word = [](bool source) {
-    return [source](const LaunchShape& s, Coord, Coord t, std::int64_t step) -> Offset {
-      const reduce_sum::TreeStep ts =
-          reduce_sum::sequential_step(t.x, static_cast<int>(step), s.block.x);
-      if (!ts.active)
-        return std::nullopt;
-      return std::int64_t{source ? ts.source : ts.target} * 4;
-    };
+    return common::bound_offsets(
+        common::block_width, [source](int block_x, Coord, Coord t, std::int64_t step) -> Offset {
+          const reduce_sum::TreeStep ts =
+              reduce_sum::sequential_step(t.x, static_cast<int>(step), block_x);
+          if (!ts.active)
+            return std::nullopt;
+          return std::int64_t{source ? ts.source : ts.target} * 4;
+        });
   };
   const auto shared = [](std::string name, AccessOp op, IterationsFn iterations, OffsetFn offset) {
     return Site{std::move(name),       MemorySpace::shared, op, -1, common::fixed_width(4),
                 std::move(iterations), std::move(offset)};
   };
-  return {shared("store thread " + what, AccessOp::store, common::single_iteration(),
-                 [](const LaunchShape&, Coord, Coord t, std::int64_t) { return Offset(t.x * 4); }),
-          shared("tree load target (" + what + ")", AccessOp::load, steps, word(false)),
-          shared("tree load source (" + what + ")", AccessOp::load, steps, word(true)),
-          shared("tree store target (" + what + ")", AccessOp::store, steps, word(false)),
-          shared("load row " + what, AccessOp::load, common::single_iteration(),
-                 [](const LaunchShape&, Coord, Coord, std::int64_t) { return Offset(0); })};
+  return {
+      shared("store thread " + what, AccessOp::store, common::single_iteration(),
+             common::fixed_offsets([](Coord, Coord t, std::int64_t) { return Offset(t.x * 4); })),
+      shared("tree load target (" + what + ")", AccessOp::load, steps, word(false)),
+      shared("tree load source (" + what + ")", AccessOp::load, steps, word(true)),
+      shared("tree store target (" + what + ")", AccessOp::store, steps, word(false)),
+      shared("load row " + what, AccessOp::load, common::single_iteration(),
+             common::fixed_offsets([](Coord, Coord, std::int64_t) { return Offset(0); }))};
 }
 
 using RowsKernel = void (*)(const float*, float*, std::int64_t, int);
@@ -365,12 +376,13 @@ KernelDesc naive() {
   k.grid = [](const Params& p, const BlockShape& b, int) {
     return common::grid_1d(p.at("rows"), b);
   };
-  const OffsetFn offset = [](const LaunchShape& s, Coord b, Coord t, std::int64_t c) -> Offset {
-    const std::int64_t row = softmax::thread_row(b.x, s.block.x, t.x);
-    if (row >= s.param("rows"))
-      return std::nullopt;
-    return softmax::element(row, static_cast<int>(s.param("cols")), static_cast<int>(c)) * 4;
-  };
+  const OffsetFn offset =
+      common::bound_offsets(rows_of, [](const Rows& s, Coord b, Coord t, std::int64_t c) -> Offset {
+        const std::int64_t row = softmax::thread_row(b.x, s.block_x, t.x);
+        if (row >= s.rows)
+          return std::nullopt;
+        return softmax::element(row, s.cols, static_cast<int>(c)) * 4;
+      });
   k.sites = row_sites({"load x (max pass)", "load x (sum pass)", "load x (write pass)"}, offset,
                       [](const LaunchShape& s) { return s.param("cols"); });
   set_rows_kernel(k, softmax_naive);
@@ -395,13 +407,13 @@ KernelDesc block_tree() {
     return BlockShape{static_cast<int>(p.at("rows")), 1, 1};
   };
   k.dynamic_smem = [](const Params&, const BlockShape& b) { return std::int64_t{b.x} * 4; };
-  const OffsetFn offset = [](const LaunchShape& s, Coord b, Coord t, std::int64_t step) -> Offset {
-    const int cols = static_cast<int>(s.param("cols"));
-    const int c = softmax::strided_col(t.x, s.block.x, static_cast<int>(step));
-    if (c >= cols)
-      return std::nullopt;
-    return softmax::element(b.x, cols, c) * 4;
-  };
+  const OffsetFn offset = common::bound_offsets(
+      rows_of, [](const Rows& s, Coord b, Coord t, std::int64_t step) -> Offset {
+        const int c = softmax::strided_col(t.x, s.block_x, static_cast<int>(step));
+        if (c >= s.cols)
+          return std::nullopt;
+        return softmax::element(b.x, s.cols, c) * 4;
+      });
   const IterationsFn steps = [](const LaunchShape& s) {
     return std::int64_t{softmax::col_steps(static_cast<int>(s.param("cols")), s.block.x)};
   };
@@ -435,14 +447,15 @@ KernelDesc warp_per_row(std::string variant, std::string title, std::string less
     return BlockShape{
         static_cast<int>(common::ceil_div(p.at("rows"), softmax::rows_per_block(b.x))), 1, 1};
   };
-  const OffsetFn offset = [](const LaunchShape& s, Coord b, Coord t, std::int64_t step) -> Offset {
-    const int cols = static_cast<int>(s.param("cols"));
-    const std::int64_t row = softmax::warp_row(b.x, s.block.x, t.x);
-    const int c = softmax::strided_col(softmax::lane(t.x), softmax::kWarp, static_cast<int>(step));
-    if (row >= s.param("rows") || c >= cols)
-      return std::nullopt;
-    return softmax::element(row, cols, c) * 4;
-  };
+  const OffsetFn offset = common::bound_offsets(
+      rows_of, [](const Rows& s, Coord b, Coord t, std::int64_t step) -> Offset {
+        const std::int64_t row = softmax::warp_row(b.x, s.block_x, t.x);
+        const int c =
+            softmax::strided_col(softmax::lane(t.x), softmax::kWarp, static_cast<int>(step));
+        if (row >= s.rows || c >= s.cols)
+          return std::nullopt;
+        return softmax::element(row, s.cols, c) * 4;
+      });
   k.sites = row_sites(load_names, offset, [](const LaunchShape& s) {
     return std::int64_t{softmax::col_steps(static_cast<int>(s.param("cols")), softmax::kWarp)};
   });

@@ -84,6 +84,13 @@ Expected reference(const HostBuffers& in, const Params& p) {
 int rows_of(const LaunchShape& s) { return static_cast<int>(s.param("rows")); }
 int cols_of(const LaunchShape& s) { return static_cast<int>(s.param("cols")); }
 
+// What the sites' lanes read from the launch, read once.
+struct Matrix {
+  int rows = 0, cols = 0;
+  BlockShape block;
+};
+Matrix matrix(const LaunchShape& s) { return {rows_of(s), cols_of(s), s.block}; }
+
 // The descriptor fields all three variants share.
 KernelDesc base(std::string id, std::string title, std::string lesson) {
   KernelDesc k;
@@ -109,10 +116,10 @@ KernelDesc base(std::string id, std::string title, std::string lesson) {
 }
 
 // naive's two sites touch the same element: its (row, col) when inside the matrix.
-RowCol naive_element(const LaunchShape& s, Coord b, Coord t) {
+RowCol naive_element(const Matrix& s, Coord b, Coord t) {
   const int col = transpose::element(b.x, s.block.x, t.x);
   const int row = transpose::element(b.y, s.block.y, t.y);
-  if (row >= rows_of(s) || col >= cols_of(s))
+  if (row >= s.rows || col >= s.cols)
     return std::nullopt;
   return std::pair{row, col};
 }
@@ -138,22 +145,25 @@ KernelDesc naive() {
     return BlockShape{static_cast<int>(common::ceil_div(p.at("cols"), b.x)),
                       static_cast<int>(common::ceil_div(p.at("rows"), b.y)), 1};
   };
-  k.sites = {{"load in", MemorySpace::global, AccessOp::load, kIn, common::fixed_width(4),
-              common::single_iteration(),
-              [](const LaunchShape& s, Coord b, Coord t, std::int64_t) -> Offset {
-                const RowCol e = naive_element(s, b, t);
-                if (!e)
-                  return std::nullopt;
-                return 4 * std::int64_t{transpose::input_offset(e->first, e->second, cols_of(s))};
-              }},
-             {"store out", MemorySpace::global, AccessOp::store, kOut, common::fixed_width(4),
-              common::single_iteration(),
-              [](const LaunchShape& s, Coord b, Coord t, std::int64_t) -> Offset {
-                const RowCol e = naive_element(s, b, t);
-                if (!e)
-                  return std::nullopt;
-                return 4 * std::int64_t{transpose::output_offset(e->first, e->second, rows_of(s))};
-              }}};
+  k.sites = {
+      {"load in", MemorySpace::global, AccessOp::load, kIn, common::fixed_width(4),
+       common::single_iteration(),
+       common::bound_offsets(matrix,
+                             [](const Matrix& s, Coord b, Coord t, std::int64_t) -> Offset {
+                               const RowCol e = naive_element(s, b, t);
+                               if (!e)
+                                 return std::nullopt;
+                               return 4 * std::int64_t{
+                                              transpose::input_offset(e->first, e->second, s.cols)};
+                             })},
+      {"store out", MemorySpace::global, AccessOp::store, kOut, common::fixed_width(4),
+       common::single_iteration(),
+       common::bound_offsets(matrix, [](const Matrix& s, Coord b, Coord t, std::int64_t) -> Offset {
+         const RowCol e = naive_element(s, b, t);
+         if (!e)
+           return std::nullopt;
+         return 4 * std::int64_t{transpose::output_offset(e->first, e->second, s.rows)};
+       })}};
   k.function = [](const Params&) { return reinterpret_cast<const void*>(transpose_naive); };
   k.symbol = [](const Params&) { return std::string("wl::transpose_naive"); };
   k.launch = [](const DeviceLaunch& l) {
@@ -167,20 +177,20 @@ KernelDesc naive() {
 // element (row0 + r, col0 + tx) into tile[r][tx], r = tile_row(ty, it). Write phase, pass `it`:
 // it writes tile[tx][c], input element (row0 + tx, col0 + c), c = tile_row(ty, it). Each returns
 // the tile (row, col), or nullopt when the element lies outside the matrix.
-RowCol read_phase(const LaunchShape& s, Coord b, Coord t, std::int64_t it) {
+RowCol read_phase(const Matrix& s, Coord b, Coord t, std::int64_t it) {
   const int r = transpose::tile_row(t.y, s.block.y, static_cast<int>(it));
-  if (transpose::tile_origin(b.y) + r >= rows_of(s))
+  if (transpose::tile_origin(b.y) + r >= s.rows)
     return std::nullopt;
-  if (transpose::tile_origin(b.x) + t.x >= cols_of(s))
+  if (transpose::tile_origin(b.x) + t.x >= s.cols)
     return std::nullopt;
   return std::pair{r, t.x};
 }
 
-RowCol write_phase(const LaunchShape& s, Coord b, Coord t, std::int64_t it) {
+RowCol write_phase(const Matrix& s, Coord b, Coord t, std::int64_t it) {
   const int c = transpose::tile_row(t.y, s.block.y, static_cast<int>(it));
-  if (transpose::tile_origin(b.y) + t.x >= rows_of(s))
+  if (transpose::tile_origin(b.y) + t.x >= s.rows)
     return std::nullopt;
-  if (transpose::tile_origin(b.x) + c >= cols_of(s))
+  if (transpose::tile_origin(b.x) + c >= s.cols)
     return std::nullopt;
   return std::pair{t.x, c};
 }
@@ -191,38 +201,45 @@ std::vector<Site> tiled_sites(int pitch) {
     return std::int64_t{transpose::tile_passes(s.block.y)};
   };
   const auto width = common::fixed_width(4);
-  return {{"load in", MemorySpace::global, AccessOp::load, kIn, width, passes,
-           [](const LaunchShape& s, Coord b, Coord t, std::int64_t it) -> Offset {
-             const RowCol e = read_phase(s, b, t, it);
-             if (!e)
-               return std::nullopt;
-             return 4 * std::int64_t{transpose::input_offset(
-                            transpose::tile_origin(b.y) + e->first,
-                            transpose::tile_origin(b.x) + e->second, cols_of(s))};
-           }},
-          {"store tile", MemorySpace::shared, AccessOp::store, -1, width, passes,
-           [pitch](const LaunchShape& s, Coord b, Coord t, std::int64_t it) -> Offset {
-             const RowCol e = read_phase(s, b, t, it);
-             if (!e)
-               return std::nullopt;
-             return 4 * std::int64_t{transpose::tile_word(e->first, e->second, pitch)};
-           }},
-          {"load tile", MemorySpace::shared, AccessOp::load, -1, width, passes,
-           [pitch](const LaunchShape& s, Coord b, Coord t, std::int64_t it) -> Offset {
-             const RowCol e = write_phase(s, b, t, it);
-             if (!e)
-               return std::nullopt;
-             return 4 * std::int64_t{transpose::tile_word(e->first, e->second, pitch)};
-           }},
-          {"store out", MemorySpace::global, AccessOp::store, kOut, width, passes,
-           [](const LaunchShape& s, Coord b, Coord t, std::int64_t it) -> Offset {
-             const RowCol e = write_phase(s, b, t, it);
-             if (!e)
-               return std::nullopt;
-             return 4 * std::int64_t{transpose::output_offset(
-                            transpose::tile_origin(b.y) + e->first,
-                            transpose::tile_origin(b.x) + e->second, rows_of(s))};
-           }}};
+  return {
+      {"load in", MemorySpace::global, AccessOp::load, kIn, width, passes,
+       common::bound_offsets(matrix,
+                             [](const Matrix& s, Coord b, Coord t, std::int64_t it) -> Offset {
+                               const RowCol e = read_phase(s, b, t, it);
+                               if (!e)
+                                 return std::nullopt;
+                               return 4 * std::int64_t{transpose::input_offset(
+                                              transpose::tile_origin(b.y) + e->first,
+                                              transpose::tile_origin(b.x) + e->second, s.cols)};
+                             })},
+      {"store tile", MemorySpace::shared, AccessOp::store, -1, width, passes,
+       common::bound_offsets(matrix,
+                             [pitch](const Matrix& s, Coord b, Coord t, std::int64_t it) -> Offset {
+                               const RowCol e = read_phase(s, b, t, it);
+                               if (!e)
+                                 return std::nullopt;
+                               return 4 * std::int64_t{
+                                              transpose::tile_word(e->first, e->second, pitch)};
+                             })},
+      {"load tile", MemorySpace::shared, AccessOp::load, -1, width, passes,
+       common::bound_offsets(matrix,
+                             [pitch](const Matrix& s, Coord b, Coord t, std::int64_t it) -> Offset {
+                               const RowCol e = write_phase(s, b, t, it);
+                               if (!e)
+                                 return std::nullopt;
+                               return 4 * std::int64_t{
+                                              transpose::tile_word(e->first, e->second, pitch)};
+                             })},
+      {"store out", MemorySpace::global, AccessOp::store, kOut, width, passes,
+       common::bound_offsets(matrix,
+                             [](const Matrix& s, Coord b, Coord t, std::int64_t it) -> Offset {
+                               const RowCol e = write_phase(s, b, t, it);
+                               if (!e)
+                                 return std::nullopt;
+                               return 4 * std::int64_t{transpose::output_offset(
+                                              transpose::tile_origin(b.y) + e->first,
+                                              transpose::tile_origin(b.x) + e->second, s.rows)};
+                             })}};
 }
 
 KernelDesc tiled(std::string id, std::string title, std::string lesson, int pitch) {

@@ -81,18 +81,20 @@ KernelDesc base(std::string id, std::string title, std::string lesson) {
   return k;
 }
 
-// Three sites, one per buffer, each at `width` bytes per lane from an element index.
-std::vector<Site> element_sites(
-    int width,
-    std::function<std::optional<std::int64_t>(const LaunchShape&, Coord, Coord, std::int64_t)>
-        element,
-    std::function<std::int64_t(const LaunchShape&)> iterations) {
-  const auto offset = [element, width](const LaunchShape& s, Coord b, Coord t,
-                                       std::int64_t k) -> std::optional<std::int64_t> {
-    const auto i = element(s, b, t, k);
-    if (!i)
-      return std::nullopt;
-    return *i * width;
+// Three sites, one per buffer, each at `width` bytes per lane from an element index:
+// `bind_element(launch)` gives the launch's (block, thread, iteration) -> index, nullopt past the
+// end.
+template <typename BindElement>
+std::vector<Site> element_sites(int width, BindElement bind_element,
+                                std::function<std::int64_t(const LaunchShape&)> iterations) {
+  const auto offset = [bind_element, width](const LaunchShape& s) -> LaneOffsets {
+    return [element = bind_element(s), width](Coord b, Coord t,
+                                              std::int64_t k) -> std::optional<std::int64_t> {
+      const auto i = element(b, t, k);
+      if (!i)
+        return std::nullopt;
+      return *i * width;
+    };
   };
   return {{"load a", MemorySpace::global, AccessOp::load, kA, common::fixed_width(width),
            iterations, offset},
@@ -100,6 +102,14 @@ std::vector<Site> element_sites(
            iterations, offset},
           {"store c", MemorySpace::global, AccessOp::store, kC, common::fixed_width(width),
            iterations, offset}};
+}
+
+// One element per thread, below `count` elements (n floats, or n / 4 float4s).
+auto one_element_per_thread(std::int64_t count, int block_x) {
+  return [count, block_x](Coord b, Coord t, std::int64_t) -> std::optional<std::int64_t> {
+    const std::int64_t i = vec_add::element(b.x, block_x, t.x);
+    return i < count ? std::optional(i) : std::nullopt;
+  };
 }
 
 KernelDesc scalar() {
@@ -111,11 +121,7 @@ KernelDesc scalar() {
            "with the device peak; this is the yardstick the other kernels are measured against.");
   k.grid = [](const Params& p, const BlockShape& b, int) { return common::grid_1d(p.at("n"), b); };
   k.sites = element_sites(
-      4,
-      [](const LaunchShape& s, Coord b, Coord t, std::int64_t) -> std::optional<std::int64_t> {
-        const std::int64_t i = vec_add::element(b.x, s.block.x, t.x);
-        return i < s.param("n") ? std::optional(i) : std::nullopt;
-      },
+      4, [](const LaunchShape& s) { return one_element_per_thread(s.param("n"), s.block.x); },
       common::single_iteration());
   k.function = [](const Params&) { return reinterpret_cast<const void*>(vec_add_scalar); };
   k.symbol = [](const Params&) { return std::string("wl::vec_add_scalar"); };
@@ -139,11 +145,7 @@ KernelDesc vec4() {
     return common::grid_1d(p.at("n") / 4, b);
   };
   k.sites = element_sites(
-      16,
-      [](const LaunchShape& s, Coord b, Coord t, std::int64_t) -> std::optional<std::int64_t> {
-        const std::int64_t i = vec_add::element(b.x, s.block.x, t.x);
-        return i < s.param("n") / 4 ? std::optional(i) : std::nullopt;
-      },
+      16, [](const LaunchShape& s) { return one_element_per_thread(s.param("n") / 4, s.block.x); },
       common::single_iteration());
   k.function = [](const Params&) { return reinterpret_cast<const void*>(vec_add_vec4); };
   k.symbol = [](const Params&) { return std::string("wl::vec_add_vec4"); };
@@ -174,9 +176,12 @@ KernelDesc grid_stride() {
   k.grid = resident_grid;
   k.sites = element_sites(
       16,
-      [](const LaunchShape& s, Coord b, Coord t, std::int64_t it) -> std::optional<std::int64_t> {
-        const std::int64_t i = vec_add::grid_stride_element(b.x, s.block.x, t.x, s.grid.x, it);
-        return i < s.param("n") / 4 ? std::optional(i) : std::nullopt;
+      [](const LaunchShape& s) {
+        return [count = s.param("n") / 4, block_x = s.block.x, grid_x = s.grid.x](
+                   Coord b, Coord t, std::int64_t it) -> std::optional<std::int64_t> {
+          const std::int64_t i = vec_add::grid_stride_element(b.x, block_x, t.x, grid_x, it);
+          return i < count ? std::optional(i) : std::nullopt;
+        };
       },
       [](const LaunchShape& s) {
         return common::ceil_div(s.param("n") / 4, static_cast<std::int64_t>(s.grid.x) * s.block.x);

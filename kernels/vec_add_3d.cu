@@ -89,11 +89,8 @@ KernelDesc base(std::string id, std::string title, std::string lesson) {
   return k;
 }
 
-using ElementOffset =
-    std::function<std::optional<std::int64_t>(const LaunchShape&, Coord, Coord, std::int64_t)>;
-
 // load a, load b, store c: one float per lane at the same element of each buffer.
-std::vector<Site> element_sites(const ElementOffset& offset) {
+std::vector<Site> element_sites(const std::function<LaneOffsets(const LaunchShape&)>& offset) {
   const auto width = common::fixed_width(4);
   const auto once = common::single_iteration();
   return {{"load a", MemorySpace::global, AccessOp::load, kA, width, once, offset},
@@ -116,13 +113,15 @@ KernelDesc linear() {
   k.grid = [](const Params& p, const BlockShape& b, int) {
     return common::grid_1d(volume(p).count(), b);
   };
-  k.sites = element_sites(
-      [](const LaunchShape& s, Coord b, Coord t, std::int64_t) -> std::optional<std::int64_t> {
-        const std::int64_t i = vec_add_3d::linear_element(b.x, s.block.x, t.x);
-        if (i >= volume(s.params).count())
-          return std::nullopt;
-        return i * 4;
-      });
+  k.sites = element_sites([](const LaunchShape& s) -> LaneOffsets {
+    return [count = volume(s.params).count(),
+            block_x = s.block.x](Coord b, Coord t, std::int64_t) -> std::optional<std::int64_t> {
+      const std::int64_t i = vec_add_3d::linear_element(b.x, block_x, t.x);
+      if (i >= count)
+        return std::nullopt;
+      return i * 4;
+    };
+  });
   k.function = [](const Params&) { return reinterpret_cast<const void*>(vec_add_3d_linear); };
   k.symbol = [](const Params&) { return std::string("wl::vec_add_3d_linear"); };
   k.launch = [](const DeviceLaunch& l) {
@@ -154,16 +153,17 @@ KernelDesc blocks3d() {
     const Volume v = volume(p);
     return common::grid_3d(v.nx, v.ny, v.nz, b);
   };
-  k.sites = element_sites(
-      [](const LaunchShape& s, Coord b, Coord t, std::int64_t) -> std::optional<std::int64_t> {
-        const Volume v = volume(s.params);
-        const int x = vec_add_3d::axis_coordinate(b.x, s.block.x, t.x);
-        const int y = vec_add_3d::axis_coordinate(b.y, s.block.y, t.y);
-        const int z = vec_add_3d::axis_coordinate(b.z, s.block.z, t.z);
-        if (!vec_add_3d::inside(x, y, z, v.nx, v.ny, v.nz))
-          return std::nullopt;
-        return vec_add_3d::element_at(x, y, z, v.nx, v.ny) * 4;
-      });
+  k.sites = element_sites([](const LaunchShape& s) -> LaneOffsets {
+    return [v = volume(s.params), block = s.block](Coord b, Coord t,
+                                                   std::int64_t) -> std::optional<std::int64_t> {
+      const int x = vec_add_3d::axis_coordinate(b.x, block.x, t.x);
+      const int y = vec_add_3d::axis_coordinate(b.y, block.y, t.y);
+      const int z = vec_add_3d::axis_coordinate(b.z, block.z, t.z);
+      if (!vec_add_3d::inside(x, y, z, v.nx, v.ny, v.nz))
+        return std::nullopt;
+      return vec_add_3d::element_at(x, y, z, v.nx, v.ny) * 4;
+    };
+  });
   k.function = [](const Params&) { return reinterpret_cast<const void*>(vec_add_3d_blocks3d); };
   k.symbol = [](const Params&) { return std::string("wl::vec_add_3d_blocks3d"); };
   k.launch = [](const DeviceLaunch& l) {

@@ -21,6 +21,38 @@ Coord thread_coord(const BlockShape& block, int linear) {
   return Coord{linear % block.x, (linear / block.x) % block.y, linear / (block.x * block.y)};
 }
 
+// One site bound to one launch: what every warp of it shares, worked out once.
+struct BoundSite {
+  LaneOffsets offsets;
+  int width = 0;
+  std::uint64_t base = 0;     // the buffer's base address for global sites, 0 for shared ones
+  std::vector<Coord> threads; // the block's threads by linear index
+
+  BoundSite(const Site& site, const LaunchShape& launch)
+      : offsets(site.offset(launch)), width(site.width(launch.params)),
+        base(site.space == MemorySpace::global ? buffer_base(site.buffer) : 0) {
+    threads.reserve(static_cast<std::size_t>(launch.block.threads()));
+    for (int linear = 0; linear < launch.block.threads(); ++linear)
+      threads.push_back(thread_coord(launch.block, linear));
+  }
+
+  WarpAccess warp(Coord block, int warp_index, std::int64_t iteration) const {
+    WarpAccess access;
+    access.width = width;
+    access.active_mask = 0;
+    const int first = warp_index * kWarpSize;
+    const int lanes = std::min<int>(kWarpSize, static_cast<int>(threads.size()) - first);
+    for (int lane = 0; lane < lanes; ++lane) {
+      const auto offset = offsets(block, threads[first + lane], iteration);
+      if (!offset)
+        continue;
+      access.address[lane] = base + static_cast<std::uint64_t>(*offset);
+      access.active_mask |= 1u << lane;
+    }
+    return access;
+  }
+};
+
 int warps_per_block(const BlockShape& block) {
   return static_cast<int>((block.threads() + kWarpSize - 1) / kWarpSize);
 }
@@ -91,12 +123,11 @@ std::vector<IterationRange> iteration_classes(std::int64_t iterations) {
 }
 
 // One block at one iteration: every warp of the block analysed at this site.
-SiteSums analyse_block(const KernelDesc& kernel, const LaunchShape& launch, int site, Coord block,
+SiteSums analyse_block(const BoundSite& site, bool global, int warps, Coord block,
                        std::int64_t iteration) {
   SiteSums sums;
-  const bool global = kernel.sites[site].space == MemorySpace::global;
-  for (int warp = 0; warp < warps_per_block(launch.block); ++warp) {
-    const WarpAccess access = warp_access(kernel, launch, site, block, warp, iteration);
+  for (int warp = 0; warp < warps; ++warp) {
+    const WarpAccess access = site.warp(block, warp, iteration);
     if (global) {
       const GlobalAccess g = analyse_global(access);
       sums.requests += g.requests;
@@ -187,13 +218,12 @@ SamplePlan plan_samples(std::int64_t blocks, std::int64_t iterations, std::int64
 }
 
 // The sums over one stratum's sample, not yet scaled to the stratum.
-SiteSums sample_stratum(const KernelDesc& kernel, const LaunchShape& launch, int site,
-                        const BlockClass& blocks, const IterationRange& range,
-                        const SamplePlan& plan) {
+SiteSums sample_stratum(const BoundSite& site, bool global, int warps, const BlockClass& blocks,
+                        const IterationRange& range, const SamplePlan& plan) {
   SiteSums sums;
   for (std::int64_t b = 0; b < plan.blocks; ++b)
     for (std::int64_t i = 0; i < plan.iterations; ++i)
-      sums.add(analyse_block(kernel, launch, site, blocks.block(plan.block(b)),
+      sums.add(analyse_block(site, global, warps, blocks.block(plan.block(b)),
                              range.begin + plan.iteration(i)),
                1.0);
   return sums;
@@ -213,23 +243,7 @@ std::int64_t dynamic_smem_bytes(const KernelDesc& kernel, const Params& params,
 
 WarpAccess warp_access(const KernelDesc& kernel, const LaunchShape& launch, int site, Coord block,
                        int warp, std::int64_t iteration) {
-  const Site& s = kernel.sites.at(site);
-  WarpAccess access;
-  access.width = s.width(launch.params);
-  access.active_mask = 0;
-  const std::uint64_t base = s.space == MemorySpace::global ? buffer_base(s.buffer) : 0;
-  const long long threads = launch.block.threads();
-  for (int lane = 0; lane < kWarpSize; ++lane) {
-    const int linear = warp * kWarpSize + lane;
-    if (linear >= threads)
-      break;
-    const auto offset = s.offset(launch, block, thread_coord(launch.block, linear), iteration);
-    if (!offset)
-      continue;
-    access.address[lane] = base + static_cast<std::uint64_t>(*offset);
-    access.active_mask |= 1u << lane;
-  }
-  return access;
+  return BoundSite(kernel.sites.at(site), launch).warp(block, warp, iteration);
 }
 
 LaunchPrediction predict_launch(const KernelDesc& kernel, const LaunchShape& launch,
@@ -241,6 +255,8 @@ LaunchPrediction predict_launch(const KernelDesc& kernel, const LaunchShape& lau
   std::mt19937_64 rng(0x5eed); // fixed: the same launch always gets the same estimate
 
   for (int site = 0; site < static_cast<int>(kernel.sites.size()); ++site) {
+    const BoundSite bound(kernel.sites[site], launch);
+    const bool global = kernel.sites[site].space == MemorySpace::global;
     const std::vector<IterationRange> iterations =
         iteration_classes(kernel.sites[site].iterations(launch));
     const std::int64_t cells = static_cast<std::int64_t>(blocks.size() * iterations.size());
@@ -260,7 +276,7 @@ LaunchPrediction predict_launch(const KernelDesc& kernel, const LaunchShape& lau
                       : plan_samples(block_class.count(), range.count(), allowance / warps, rng);
         const std::int64_t samples = plan.blocks * plan.iterations;
         prediction.warp_iterations_evaluated += samples * warps;
-        total.add(sample_stratum(kernel, launch, site, block_class, range, plan),
+        total.add(sample_stratum(bound, global, warps, block_class, range, plan),
                   static_cast<double>(units) / static_cast<double>(samples));
         exact = exact && enumerate;
       }

@@ -43,9 +43,11 @@ KernelDesc illegal_address() {
   };
   k.bytes_moved = [](const Params& p) { return 4.0 * static_cast<double>(p.at("n")); };
   k.sites = {{"store out", MemorySpace::global, AccessOp::store, 0, common::fixed_width(4),
-              common::single_iteration(), [](const LaunchShape& s, Coord b, Coord t, std::int64_t) {
-                const std::int64_t i = std::int64_t{b.x} * s.block.x + t.x;
-                return i < s.param("n") ? std::optional(i * 4) : std::nullopt;
+              common::single_iteration(), [](const LaunchShape& s) -> LaneOffsets {
+                return [n = s.param("n"), block_x = s.block.x](Coord b, Coord t, std::int64_t) {
+                  const std::int64_t i = std::int64_t{b.x} * block_x + t.x;
+                  return i < n ? std::optional(i * 4) : std::nullopt;
+                };
               }}};
   k.test_sizes = {{{"n", 1024}}};
   k.function = [](const Params&) { return reinterpret_cast<const void*>(store_out_of_bounds); };

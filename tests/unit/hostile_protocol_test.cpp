@@ -48,7 +48,7 @@ const std::vector<LineCase> kRequests = {
     {"IdMissing", R"({"type":"shutdown"})", {"request: id: missing"}},
     {"EvaluationsInt64Max",
      R"({"id":3,"type":"model","kernel":"matmul/naive","max_evaluations":9223372036854775807})",
-     {"max_evaluations: 9223372036854775807 is out of range", "2000000"}},
+     {"max_evaluations: 9223372036854775807 is out of range", "40000000"}},
     {"EvaluationsTwoPow63",
      R"({"id":3,"type":"model","kernel":"matmul/naive","max_evaluations":9223372036854775808})",
      {"max_evaluations: 9223372036854775808"}},

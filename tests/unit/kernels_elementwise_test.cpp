@@ -224,13 +224,14 @@ TEST(ElementwiseKernels, SitesCoverEveryOutputOnceAndStayInBounds) {
         std::vector<std::vector<int>> writes(k.buffers.size());
         for (std::size_t b = 0; b < k.buffers.size(); ++b)
           writes[b].assign(k.buffers[b].count(p), 0);
-        for (const Site& site : k.sites)
+        for (const Site& site : k.sites) {
+          const LaneOffsets offsets = site.offset(s);
           for (int bz = 0; bz < s.grid.z; ++bz)
             for (int by = 0; by < s.grid.y; ++by)
               for (int bx = 0; bx < s.grid.x; ++bx)
                 for (int t = 0; t < block.threads(); ++t) {
                   const Coord thread{t % block.x, t / block.x % block.y, t / (block.x * block.y)};
-                  const auto offset = site.offset(s, {bx, by, bz}, thread, 0);
+                  const auto offset = offsets({bx, by, bz}, thread, 0);
                   if (!offset)
                     continue;
                   const std::int64_t element = *offset / 4;
@@ -241,6 +242,7 @@ TEST(ElementwiseKernels, SitesCoverEveryOutputOnceAndStayInBounds) {
                   if (site.op == AccessOp::store)
                     ++writes[site.buffer][element];
                 }
+        }
         for (std::size_t b = 0; b < k.buffers.size(); ++b)
           if (k.buffers[b].role == BufferRole::output)
             for (std::size_t i = 0; i < writes[b].size(); ++i)

@@ -102,8 +102,8 @@ TEST(Coalescing, PermutationIsABijectionThatReallyShuffles) {
         kernel("coalescing/permuted")
             .sites[0]
             .offset(make_launch(kernel("coalescing/permuted"),
-                                params_for(kernel("coalescing/permuted"), {}), {256, 1, 1}, 132),
-                    Coord{1, 0, 0}, Coord{64 + lane, 0, 0}, 0)
+                                params_for(kernel("coalescing/permuted"), {}), {256, 1, 1},
+                                132))(Coord{1, 0, 0}, Coord{64 + lane, 0, 0}, 0)
             .value() /
         4;
     EXPECT_GE(source, 256 + 64);
@@ -136,13 +136,13 @@ TEST(Coalescing, RandomInitWritesTheIndicesTheModelPredicts) {
   const LaunchShape launch = make_launch(k, p, {128, 1, 1}, 132);
   const Site& gather = k.sites[1];
   ASSERT_EQ(gather.name, "load in (gathered)");
+  const LaneOffsets gathered = gather.offset(launch);
   std::set<int> distinct;
   for (int i = 0; i < 2048; ++i) {
     const int index = buffers[1].i32()[i];
     ASSERT_GE(index, 0);
     ASSERT_LT(index, 2048);
-    EXPECT_EQ(gather.offset(launch, Coord{i / 128, 0, 0}, Coord{i % 128, 0, 0}, 0),
-              std::int64_t{index} * 8);
+    EXPECT_EQ(gathered(Coord{i / 128, 0, 0}, Coord{i % 128, 0, 0}, 0), std::int64_t{index} * 8);
     distinct.insert(index);
   }
   EXPECT_GT(distinct.size(), 1000u); // a scatter over the input, not a constant
@@ -225,11 +225,12 @@ void expect_accesses_in_bounds(const KernelDesc& k, const Params& p, BlockShape 
     const std::int64_t limit =
         site.space == MemorySpace::global ? 4 * k.buffers.at(site.buffer).count(p) : shared_bytes;
     const int width = site.width(p);
+    const LaneOffsets offsets = site.offset(launch);
     std::int64_t highest = -1;
     for (int b = 0; b < launch.grid.x; ++b)
       for (int t = 0; t < block.x; ++t)
         for (std::int64_t it = 0; it < site.iterations(launch); ++it)
-          if (const auto offset = site.offset(launch, Coord{b, 0, 0}, Coord{t, 0, 0}, it)) {
+          if (const auto offset = offsets(Coord{b, 0, 0}, Coord{t, 0, 0}, it)) {
             ASSERT_GE(*offset, 0) << site.name;
             ASSERT_EQ(*offset % width, 0) << site.name;
             highest = std::max(highest, *offset + width);

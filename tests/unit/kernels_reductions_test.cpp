@@ -253,13 +253,14 @@ TEST_P(ReductionSites, StayInBoundsAndStoresCoverEveryOutput) {
         std::vector<int> writes(
             global && site.op == AccessOp::store ? static_cast<std::size_t>(limit / 4) : 0);
         const std::int64_t iterations = site.iterations(launch);
+        const LaneOffsets offsets = site.offset(launch);
         for (int block = 0; block < launch.grid.x; ++block) {
           // Shared offsets depend on the thread alone here: the first and last blocks suffice.
           if (!global && block > 0 && block < launch.grid.x - 1)
             continue;
           for (int t = 0; t < b.x; ++t)
             for (std::int64_t it = 0; it < iterations; ++it) {
-              const auto offset = site.offset(launch, {block, 0, 0}, {t, 0, 0}, it);
+              const auto offset = offsets({block, 0, 0}, {t, 0, 0}, it);
               if (!offset)
                 continue;
               ASSERT_GE(*offset, 0) << id << " " << site.name;

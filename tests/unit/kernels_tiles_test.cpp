@@ -249,14 +249,16 @@ std::vector<std::int64_t> iterations_to_walk(const Site& site, const LaunchShape
 // Walks every thread of every block at those iterations of every site.
 template <typename Visit>
 void for_each_access(const KernelDesc& k, const LaunchShape& launch, Visit visit) {
-  for (const Site& s : k.sites)
+  for (const Site& s : k.sites) {
+    const LaneOffsets offsets = s.offset(launch);
     for (int by = 0; by < launch.grid.y; ++by)
       for (int bx = 0; bx < launch.grid.x; ++bx)
         for (std::int64_t it : iterations_to_walk(s, launch))
           for (int ty = 0; ty < launch.block.y; ++ty)
             for (int tx = 0; tx < launch.block.x; ++tx)
-              if (const auto offset = s.offset(launch, {bx, by, 0}, {tx, ty, 0}, it))
+              if (const auto offset = offsets({bx, by, 0}, {tx, ty, 0}, it))
                 visit(s, *offset);
+  }
 }
 
 // 2 tiles of 32 x 33 words: the most shared memory any of these kernels declares.
