@@ -18,8 +18,10 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 namespace wl {
 
@@ -229,9 +231,10 @@ std::vector<DeviceSweep> fanned_out(const SweepOptions& o, const KernelRequest& 
       base, grid, fan, [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); });
   std::string shares;
   for (const WorkerShare& w : run.workers)
-    shares += format("; %s: %d points", clip(w.command, 60).c_str(), w.points) +
-              (w.chunks_lost ? " (" + counted(w.chunks_lost, "chunk") + " lost and given back)" : "") +
-              (w.stopped.empty() ? "" : " (stopped: " + clip(w.stopped, 120) + ")");
+    shares +=
+        format("; %s: %d points", clip(w.command, 60).c_str(), w.points) +
+        (w.chunks_lost ? " (" + counted(w.chunks_lost, "chunk") + " lost and given back)" : "") +
+        (w.stopped.empty() ? "" : " (stopped: " + clip(w.stopped, 120) + ")");
   const std::string on = o.per_device ? format(" on each of %zu GPU%s", run.devices.size(),
                                                run.devices.size() == 1 ? "" : "s")
                                       : "";
@@ -241,14 +244,34 @@ std::vector<DeviceSweep> fanned_out(const SweepOptions& o, const KernelRequest& 
   return std::move(run.devices);
 }
 
+// Seconds since this process was started (exec), from the kernel's clock-tick account (10 ms
+// steps); nullopt where /proc does not say.
+std::optional<double> process_age_seconds() {
+  std::ifstream stat("/proc/self/stat"), uptime("/proc/uptime");
+  std::string line;
+  double since_boot = 0;
+  if (!std::getline(stat, line) || !(uptime >> since_boot))
+    return std::nullopt;
+  // Field 22, the start time in clock ticks since boot, counted after the command name's ")".
+  std::istringstream fields(line.substr(line.rfind(')') + 2));
+  std::string field;
+  for (int i = 3; i <= 22 && fields >> field; ++i)
+    if (i == 22)
+      return since_boot - std::stod(field) / static_cast<double>(sysconf(_SC_CLK_TCK));
+  return std::nullopt;
+}
+
 // The points of one kernel's sweep, here or over workers.
 std::vector<SweepPoint> sweep_points(const SweepOptions& o, const KernelRequest& base,
                                      const SweepGrid& grid) {
   if (o.workers > 0 || !o.worker_commands.empty())
     return std::move(fanned_out(o, base, grid).front().points);
+  const std::optional<double> started = process_age_seconds();
   SweepRun run = run_sweep(
       *base.kernel, base.params, grid, o.engine,
       [&](int index, int total, const SweepPoint& p) { print_progress(index, total, p, grid); });
+  if (started)
+    std::fprintf(stderr, "process start %.2f s (from exec to the sweep's first step); ", *started);
   std::fprintf(stderr, "%s\n", sweep_cost_summary(run).c_str());
   return std::move(run.points);
 }

@@ -89,6 +89,10 @@ CUcontext current_context() {
   return context;
 }
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 int current_device() {
   int device = 0;
   cudaGetDevice(&device);
@@ -102,6 +106,7 @@ struct CounterProfiler::State {
   bool tried = false;
   std::string reason; // set when the profiler could not open
   double open_seconds = 0;
+  CounterCosts costs;
   std::string chip;
   std::vector<std::uint8_t> availability;
   CUpti_Profiler_Host_Object* host = nullptr;
@@ -195,7 +200,8 @@ void CounterProfiler::State::open(int device) {
     reason = failure.what;
     close();
   }
-  open_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  open_seconds = seconds_since(start);
+  costs.open = open_seconds;
 }
 
 bool CounterProfiler::State::chip_has(const std::string& metric) {
@@ -245,6 +251,7 @@ void deinitialize(CUpti_Profiler_Host_Object* host) {
 // A host object with `names` added, its config image and the passes that image needs.
 CounterProfiler::State::Config
 CounterProfiler::State::build_config(const std::vector<std::string>& names) {
+  const auto start = std::chrono::steady_clock::now();
   Config config;
   // The host object made at opening (to check metric names) serves the first config; each later
   // one needs its own, since a host object evaluates only the metrics added to it.
@@ -276,6 +283,8 @@ CounterProfiler::State::build_config(const std::vector<std::string>& names) {
     deinitialize(config.host);
     throw;
   }
+  costs.configure += seconds_since(start);
+  ++costs.configs_built;
   return config;
 }
 
@@ -316,6 +325,7 @@ CounterProfiler::State::collect(const std::vector<std::string>& names, int launc
                                 const std::function<void(int)>& before_launch,
                                 const std::function<void(int)>& launch, int& passes) {
   Config& config = config_for(names);
+  const auto session_start = std::chrono::steady_clock::now();
   // Initialising a second list's counter-data image while the range profiler was still set up
   // for the first list crashed inside CUPTI (in CounterDataImageInitialize), so a change of list
   // starts from a freshly enabled range profiler before anything is sized or initialised.
@@ -357,14 +367,18 @@ CounterProfiler::State::collect(const std::vector<std::string>& names, int launc
   set.passIndex = 0;
   set.targetNestingLevel = 1;
   WL_CUPTI(cuptiRangeProfilerSetConfig(&set));
+  costs.session += seconds_since(session_start);
 
   passes = 0;
   for (bool done = false; !done;) {
+    const auto pass_start = std::chrono::steady_clock::now();
     auto start = WL_PARAMS(CUpti_RangeProfiler_Start_Params);
     start.pRangeProfilerObject = range;
     WL_CUPTI(cuptiRangeProfilerStart(&start));
     for (int i = 0; i < launches; ++i) {
+      const auto flush_start = std::chrono::steady_clock::now();
       before_launch(i); // outside the range: not counted
+      costs.flushes += seconds_since(flush_start);
       const std::string name = "launch " + std::to_string(i);
       auto push = WL_PARAMS(CUpti_RangeProfiler_PushRange_Params);
       push.pRangeProfilerObject = range;
@@ -380,7 +394,9 @@ CounterProfiler::State::collect(const std::vector<std::string>& names, int launc
     WL_CUPTI(cuptiRangeProfilerStop(&stop));
     done = stop.isAllPassSubmitted != 0;
     ++passes;
+    costs.passes.push_back(seconds_since(pass_start));
   }
+  const auto decode_start = std::chrono::steady_clock::now();
   auto decode = WL_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
   decode.pRangeProfilerObject = range;
   WL_CUPTI(cuptiRangeProfilerDecodeData(&decode));
@@ -401,6 +417,7 @@ CounterProfiler::State::collect(const std::vector<std::string>& names, int launc
     evaluate.pMetricValues = values[i].data();
     WL_CUPTI(cuptiProfilerHostEvaluateToGpuValues(&evaluate));
   }
+  costs.decode += seconds_since(decode_start);
   return values;
 }
 
@@ -469,12 +486,14 @@ void CounterProfiler::open(int device, const std::vector<const MetricInfo*>& met
   } catch (const CuptiFailure&) {
     // Left for profile(), which makes the config again and reports the failure with its results.
   }
-  s.open_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  s.open_seconds += seconds_since(start);
 }
 
 double CounterProfiler::open_seconds() const { return m_state->open_seconds; }
 
 std::string CounterProfiler::chip() const { return m_state->chip; }
+
+const CounterCosts& CounterProfiler::costs() const { return m_state->costs; }
 
 std::vector<CounterResult> CounterProfiler::profile(const std::vector<const MetricInfo*>& metrics,
                                                     int launches,
@@ -498,8 +517,7 @@ std::vector<CounterResult> CounterProfiler::profile(const std::vector<const Metr
     const std::vector<std::vector<double>> values =
         s.collect(names, launches, before_launch, launch, common.passes);
     common.available = true;
-    common.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / launches;
+    common.seconds = seconds_since(start) / launches;
     for (const std::vector<double>& launch_values : values) {
       CounterResult& result = results.emplace_back(common);
       for (std::size_t i = 0; i < collected.size(); ++i)

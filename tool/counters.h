@@ -22,6 +22,17 @@
 
 namespace wl {
 
+// Where the profiler's time went since the process began, phase by phase.
+struct CounterCosts {
+  double open = 0;            // CUPTI initialised, the chip's tables and counter availability read
+  double configure = 0;       // config images built (several metric orders tried per list)
+  int configs_built = 0;      // config images built
+  double session = 0;         // counter-data images sized and initialised, the config set
+  std::vector<double> passes; // each pass over a session's launches, its L2 flushes included
+  double flushes = 0;         // of the passes: the L2 flushes before each launch
+  double decode = 0;          // counter data decoded and every launch's values evaluated
+};
+
 // Opens on first use for the current device; a device or a process that cannot profile (no
 // permission, MIG, WSL, vGPU, another profiler attached) leaves it closed with the reason and the
 // documented fix, and every later call reports that reason instead of counters.
@@ -49,6 +60,7 @@ public:
                                      const std::function<void(int)>& launch);
 
   std::string chip() const;
+  const CounterCosts& costs() const;
 
 private:
   struct State;

@@ -383,6 +383,21 @@ std::vector<CounterResult> KernelSession::count(const std::vector<BlockShape>& b
       });
 }
 
+CounterCosts counter_costs() { return profiler().costs(); }
+
+CounterCosts counter_costs_since(const CounterCosts& before) {
+  CounterCosts now = profiler().costs();
+  now.open -= before.open;
+  now.configure -= before.configure;
+  now.configs_built -= before.configs_built;
+  now.session -= before.session;
+  now.passes.erase(now.passes.begin(),
+                   now.passes.begin() + static_cast<std::ptrdiff_t>(before.passes.size()));
+  now.flushes -= before.flushes;
+  now.decode -= before.decode;
+  return now;
+}
+
 RunResult run_kernel(const KernelRequest& request, const EngineOptions& options) {
   check_kernel_request(request);
   return KernelSession(*request.kernel, request.params, options).measure(request.block);

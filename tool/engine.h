@@ -4,6 +4,7 @@
 // runs the kernel on the GPU: buffers from a seeded generator, outputs poisoned, attributes and
 // the runtime's occupancy beside the model's, one verified run, then cold timing samples.
 
+#include "counters.h"
 #include "kernel_request.h"
 #include "launch_model.h"
 #include "measure.h"
@@ -73,5 +74,10 @@ private:
 };
 
 RunResult run_kernel(const KernelRequest& request, const EngineOptions& options = {});
+
+// The counter profiler's costs so far in this process (nothing when it never opened), and what
+// was spent since an earlier account.
+CounterCosts counter_costs();
+CounterCosts counter_costs_since(const CounterCosts& before);
 
 } // namespace wl

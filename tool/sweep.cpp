@@ -17,7 +17,8 @@ namespace {
 // The counters of every shape that ran, a batch of shapes per profiling session: each pass
 // runs the whole batch, so the session's fixed cost is shared.
 // The points from `first` on are this session's.
-void add_counters(KernelSession& session, std::vector<SweepPoint>& points, std::size_t first_point) {
+void add_counters(KernelSession& session, std::vector<SweepPoint>& points,
+                  std::size_t first_point) {
   constexpr std::size_t kShapesPerSession = 64;
   std::vector<SweepPoint*> measured;
   for (std::size_t i = first_point; i < points.size(); ++i)
@@ -141,12 +142,16 @@ SweepRun run_sweep(const KernelDesc& kernel, const Params& params, const SweepGr
                    const std::function<void(int, int, const SweepPoint&)>& progress) {
   const std::vector<Params> sets = param_sets(params, grid, kMaxSweepShapesLimit);
   SweepRun run;
+  const bool counted = !options.metrics.empty();
+  const CounterCosts counters_before = counted ? counter_costs() : CounterCosts{};
   const auto start = std::chrono::steady_clock::now();
   for (const Params& set : sets)
     sweep_shapes_of(kernel, set, grid.shapes, options, grid.points(), run, progress);
   run.shape_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() -
       run.setup.total;
+  if (counted)
+    run.counters = counter_costs_since(counters_before);
   return run;
 }
 
@@ -169,13 +174,30 @@ std::string sweep_cost_summary(const SweepRun& run) {
       counters += p.result->counters->seconds;
   }
   const auto ms_each = [&](double seconds) { return ran ? 1e3 * seconds / ran : 0.0; };
+  const std::string counter_phases =
+      run.counters.passes.empty() ? "" : "\n" + counter_cost_summary(run.counters);
   return format(
       "set-up%s %.2f s (device %.2f, inputs %.2f, reference %.2f, upload %.2f, counter profiler "
       "%.2f alongside); %d points measured in %.2f s, %.1f ms each (verify %.1f, timing %.1f, "
-      "counters %.1f; the model, %.1f ms each, made alongside on other cores)",
-      sessions.c_str(), s.total, s.device, s.inputs, s.reference, s.upload, s.counters, ran, run.shape_seconds,
-      ms_each(run.shape_seconds), ms_each(verify), ms_each(timing), ms_each(counters),
-      ms_each(model));
+      "counters %.1f; the model, %.1f ms each, made alongside on other cores)%s",
+      sessions.c_str(), s.total, s.device, s.inputs, s.reference, s.upload, s.counters, ran,
+      run.shape_seconds, ms_each(run.shape_seconds), ms_each(verify), ms_each(timing),
+      ms_each(counters), ms_each(model), counter_phases.c_str());
+}
+
+std::string counter_cost_summary(const CounterCosts& c) {
+  double passes = 0;
+  std::string each;
+  for (const double p : c.passes) {
+    passes += p;
+    each += (each.empty() ? "" : ", ") + format("%.3f", p);
+  }
+  return format("counters: CUPTI opened in %.2f s, %s in %.2f s, sessions set up in %.3f s, %s in "
+                "%.3f s (%s; L2 flushes %.3f s of them), decoded in %.3f s",
+                c.open, counted(static_cast<std::size_t>(c.configs_built), "config image").c_str(),
+                c.configure, c.session,
+                format("%zu pass%s", c.passes.size(), c.passes.size() == 1 ? "" : "es").c_str(),
+                passes, each.c_str(), c.flushes, c.decode);
 }
 
 } // namespace wl

@@ -92,6 +92,7 @@ struct SweepRun {
   SessionSetup setup;       // the one-off costs, summed over the sessions: context, inputs, ...
   int sessions = 0;         // one per set of parameters the kernel allowed
   double shape_seconds = 0; // every shape after the set-ups
+  CounterCosts counters;    // the counter profiler's share, phase by phase (with counters only)
 };
 
 // Every point of the grid: for each parameter set (param_sets), a session and its shapes. A set
@@ -104,6 +105,8 @@ SweepRun run_sweep(const KernelDesc& kernel, const Params& params, const SweepGr
 
 // Where a sweep's time went: "set-up 0.61 s (...); 32 shapes in 0.28 s, 8.8 ms each (...)".
 std::string sweep_cost_summary(const SweepRun& run);
+// The counters' share of it: CUPTI opened, config images, sessions, each pass, decoding.
+std::string counter_cost_summary(const CounterCosts& costs);
 
 // The points as the worker sends them and `warplens sweep --json` writes them under "points": an
 // array with each point's result (run_json) or {"block", "params", "refused"}. Reading checks every

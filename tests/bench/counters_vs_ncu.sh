@@ -46,8 +46,8 @@ plain32=$(seconds "$OUT/plain32.err" "$BENCH" launches vec_add/scalar 32 1024 32
 "$NCU" --metrics "$METRICS" --kernel-name vec_add_scalar --replay-mode application --clock-control none --csv \
        --log-file "$OUT/ncu32_app_unlocked.csv" "$BENCH" launches vec_add/scalar 32 1024 32 > "$OUT/ncu32_app_unlocked.err" 2>&1
 
-echo "WarpLens's own account of the 32-shape sweep:"; tail -1 "$OUT/wl32.err"
-echo "and of the 64-shape sweep:"; tail -1 "$OUT/wl64.err"; echo
+echo "WarpLens's own account of the 32-shape sweep:"; tail -2 "$OUT/wl32.err"
+echo "and of the 64-shape sweep:"; tail -2 "$OUT/wl64.err"; echo
 { echo "## ncu --replay-mode application, at its default locked base clock"
   python3 tests/bench/compare_ncu.py "$OUT/wl32.csv" "$OUT/ncu32_app.csv"
   echo; echo "## ncu --replay-mode application --clock-control none (the clocks WarpLens runs at)"

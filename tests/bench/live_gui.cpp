@@ -3,7 +3,9 @@
 // changes the block shape of KERNEL (vec_add/scalar) 20 times in live mode and reports, per
 // change, how long until the panels show the new measurement and the longest frame meanwhile;
 // then kills the worker during a full Run and reports how long until a new worker answers, and
-// that the user's choices and history survived. Prints a markdown table.
+// that the user's choices and history survived; last, a warm sweep: the Sweep panel's Measure
+// sweep of its first sides (32 to 1024 threads in steps of 32) with the default counters, on the
+// worker already up, from the request to the last point on screen. Prints markdown tables.
 
 #include "front_end.h"
 #include "worker_source.h"
@@ -123,6 +125,24 @@ int run(const std::string& warplens, const std::string& kernel) {
   const double answered = remeasured ? ms_since(killed) : -1;
   const bool kept =
       app.kernel_id == kernel && app.block().x == 256 && app.history.size() >= history;
+  // The warm sweep, three times: the first may still pay the counter configuration of its list.
+  app.choose_sweep_sides();
+  std::vector<double> sweeps;
+  std::size_t swept_points = 0, counted_points = 0;
+  for (int i = 0; i < 3; ++i) {
+    const auto sweep_start = Clock::now();
+    app.measure_sweep();
+    const bool done =
+        frames_until(
+            frames, [&] { return !app.sweep.running && app.sweep.data.has_value(); }, 60000) >= 0;
+    sweeps.push_back(done ? ms_since(sweep_start) : -1);
+    swept_points = done ? app.sweep.data->points.size() : 0;
+    counted_points = 0;
+    if (done)
+      for (const SweepPoint& p : app.sweep.data->points)
+        counted_points += p.result && p.result->counters && p.result->counters->available;
+  }
+
   std::printf("\n| | median (ms) | max (ms) |\n|---|---|---|\n");
   std::printf("| live change to new measurement shown | %.1f | %.1f |\n", median(latencies),
               *std::max_element(latencies.begin(), latencies.end()));
@@ -131,6 +151,9 @@ int run(const std::string& warplens, const std::string& kernel) {
               "measured again and "
               "shown %.0f ms after the kill; choices and history kept: %s; status: %s\n",
               victim, ready, answered, kept ? "yes" : "NO", source.mode().c_str());
+  std::printf("\nwarm sweep (Measure sweep, %zu shapes, %zu with counters): %.0f, %.0f and %.0f ms "
+              "from the request to the last point on screen\n",
+              swept_points, counted_points, sweeps[0], sweeps[1], sweeps[2]);
   return 0;
 }
 
