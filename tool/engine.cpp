@@ -317,11 +317,32 @@ KernelSession::~KernelSession() = default;
 
 const SessionSetup& KernelSession::setup() const { return m_state->setup; }
 
-void KernelSession::retune(const TimingOptions& timing, const std::string& metrics) {
-  if (!metrics.empty())
-    metric_catalog().select(metrics); // refuse an unknown metric before any work
-  m_state->options.timing = timing;
-  m_state->options.metrics = metrics;
+void KernelSession::retune(const EngineOptions& options) {
+  if (!options.metrics.empty())
+    metric_catalog().select(options.metrics); // refuse an unknown metric before any work
+  m_state->options.timing = options.timing;
+  m_state->options.model = options.model;
+  m_state->options.metrics = options.metrics;
+}
+
+KernelSession& SessionCache::get(const KernelDesc& kernel, const Params& params,
+                                 const EngineOptions& options, bool* made) {
+  std::string key = kernel.id;
+  for (const auto& [name, value] : params)
+    key += " " + name + "=" + std::to_string(value);
+  key += " device=" + std::to_string(options.device) + " seed=" + std::to_string(options.seed) +
+         " verify=" + std::to_string(options.verify);
+  const bool make = !m_session || key != m_key;
+  if (make) {
+    m_session.reset(); // free the old buffers before the new ones are allocated
+    m_key.clear();
+    m_session = std::make_unique<KernelSession>(kernel, params, options);
+    m_key = key;
+  }
+  if (made)
+    *made = make;
+  m_session->retune(options);
+  return *m_session;
 }
 
 RunResult KernelSession::predict(const BlockShape& block) const {

@@ -63,14 +63,30 @@ public:
   // each is unavailable, with the reason, when the counters cannot be read.
   std::vector<CounterResult> count(const std::vector<BlockShape>& blocks);
   const SessionSetup& setup() const;
-  // Later measurements use this timing budget and counter set (a live change of shape is timed
-  // briefly and counts nothing; the Run button measures fully) without a new session. Throws
-  // UsageError for an unknown metric.
-  void retune(const TimingOptions& timing, const std::string& metrics);
+  // Later measurements use these options' timing budget, model budget and counter set (a live
+  // change of shape is timed briefly and counts nothing; the Run button measures fully) without a
+  // new session; its device, seed and verification stay. Throws UsageError for an unknown metric.
+  void retune(const EngineOptions& options);
 
 private:
   struct State;
   std::unique_ptr<State> m_state;
+};
+
+// The last session, kept: a later request of the same kernel, parameters, device, seed and
+// verification (a Run, a live edit, a sweep's parameter set) reuses its buffers, inputs and
+// reference, retuned to its own budgets and counters. A different one frees the old buffers
+// before it allocates its own.
+class SessionCache {
+public:
+  // The session for this request, made or reused; `made` tells which.
+  KernelSession& get(const KernelDesc& kernel, const Params& params, const EngineOptions& options,
+                     bool* made = nullptr);
+  void drop() { m_session.reset(); }
+
+private:
+  std::unique_ptr<KernelSession> m_session;
+  std::string m_key;
 };
 
 RunResult run_kernel(const KernelRequest& request, const EngineOptions& options = {});

@@ -21,29 +21,38 @@ Coord thread_coord(const BlockShape& block, int linear) {
   return Coord{linear % block.x, (linear / block.x) % block.y, linear / (block.x * block.y)};
 }
 
-// One site bound to one launch: what every warp of it shares, worked out once.
+// One site bound to one launch: what every warp of it shares, worked out once. `many_warps`
+// also tables the block's thread coordinates, which the model then looks up rather than divides
+// out for every lane of every warp.
 struct BoundSite {
   LaneOffsets offsets;
+  BlockShape block;
   int width = 0;
   std::uint64_t base = 0;     // the buffer's base address for global sites, 0 for shared ones
-  std::vector<Coord> threads; // the block's threads by linear index
+  std::vector<Coord> threads; // the block's threads by linear index, when tabled
 
-  BoundSite(const Site& site, const LaunchShape& launch)
-      : offsets(site.offset(launch)), width(site.width(launch.params)),
+  BoundSite(const Site& site, const LaunchShape& launch, bool many_warps)
+      : offsets(site.offset(launch)), block(launch.block), width(site.width(launch.params)),
         base(site.space == MemorySpace::global ? buffer_base(site.buffer) : 0) {
+    if (!many_warps)
+      return;
     threads.reserve(static_cast<std::size_t>(launch.block.threads()));
     for (int linear = 0; linear < launch.block.threads(); ++linear)
       threads.push_back(thread_coord(launch.block, linear));
   }
 
-  WarpAccess warp(Coord block, int warp_index, std::int64_t iteration) const {
+  Coord thread(int linear) const {
+    return threads.empty() ? thread_coord(block, linear) : threads[linear];
+  }
+
+  WarpAccess warp(Coord block_index, int warp_index, std::int64_t iteration) const {
     WarpAccess access;
     access.width = width;
     access.active_mask = 0;
     const int first = warp_index * kWarpSize;
-    const int lanes = std::min<int>(kWarpSize, static_cast<int>(threads.size()) - first);
+    const int lanes = std::min<int>(kWarpSize, static_cast<int>(block.threads()) - first);
     for (int lane = 0; lane < lanes; ++lane) {
-      const auto offset = offsets(block, threads[first + lane], iteration);
+      const auto offset = offsets(block_index, thread(first + lane), iteration);
       if (!offset)
         continue;
       access.address[lane] = base + static_cast<std::uint64_t>(*offset);
@@ -243,7 +252,7 @@ std::int64_t dynamic_smem_bytes(const KernelDesc& kernel, const Params& params,
 
 WarpAccess warp_access(const KernelDesc& kernel, const LaunchShape& launch, int site, Coord block,
                        int warp, std::int64_t iteration) {
-  return BoundSite(kernel.sites.at(site), launch).warp(block, warp, iteration);
+  return BoundSite(kernel.sites.at(site), launch, false).warp(block, warp, iteration);
 }
 
 LaunchPrediction predict_launch(const KernelDesc& kernel, const LaunchShape& launch,
@@ -255,7 +264,7 @@ LaunchPrediction predict_launch(const KernelDesc& kernel, const LaunchShape& lau
   std::mt19937_64 rng(0x5eed); // fixed: the same launch always gets the same estimate
 
   for (int site = 0; site < static_cast<int>(kernel.sites.size()); ++site) {
-    const BoundSite bound(kernel.sites[site], launch);
+    const BoundSite bound(kernel.sites[site], launch, true);
     const bool global = kernel.sites[site].space == MemorySpace::global;
     const std::vector<IterationRange> iterations =
         iteration_classes(kernel.sites[site].iterations(launch));

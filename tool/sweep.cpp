@@ -88,12 +88,14 @@ void add_setup(SessionSetup& sum, const SessionSetup& one) {
 void sweep_shapes_of(const KernelDesc& kernel, const Params& params,
                      const std::vector<BlockShape>& shapes, const EngineOptions& options,
                      std::size_t total, SweepRun& run,
-                     const std::function<void(int, int, const SweepPoint&)>& progress) {
+                     const std::function<void(int, int, const SweepPoint&)>& progress,
+                     SessionCache& sessions) {
   const auto report = [&] {
     if (progress)
       progress(static_cast<int>(run.points.size()), static_cast<int>(total), run.points.back());
   };
-  std::unique_ptr<KernelSession> session;
+  KernelSession* session = nullptr;
+  bool made = true;
   std::string refused;
   try {
     check_kernel_params(kernel, params);
@@ -102,7 +104,7 @@ void sweep_shapes_of(const KernelDesc& kernel, const Params& params,
   }
   try {
     if (refused.empty())
-      session = std::make_unique<KernelSession>(kernel, params, options);
+      session = &sessions.get(kernel, params, options, &made);
   } catch (const UsageError& e) {
     // Before any session was made, the device itself may be missing or unusable: the whole
     // sweep stops with the reason. After one, it is this set's (too large for the memory).
@@ -118,7 +120,8 @@ void sweep_shapes_of(const KernelDesc& kernel, const Params& params,
     return;
   }
   ++run.sessions;
-  add_setup(run.setup, session->setup());
+  if (made)
+    add_setup(run.setup, session->setup());
   const std::size_t first = run.points.size();
   Predictions predictions(*session, shapes);
   for (std::size_t i = 0; i < shapes.size(); ++i) {
@@ -139,14 +142,17 @@ void sweep_shapes_of(const KernelDesc& kernel, const Params& params,
 
 SweepRun run_sweep(const KernelDesc& kernel, const Params& params, const SweepGrid& grid,
                    const EngineOptions& options,
-                   const std::function<void(int, int, const SweepPoint&)>& progress) {
+                   const std::function<void(int, int, const SweepPoint&)>& progress,
+                   SessionCache* sessions) {
   const std::vector<Params> sets = param_sets(params, grid, kMaxSweepShapesLimit);
+  SessionCache own; // a session per set, each freed as the next is made
   SweepRun run;
   const bool counted = !options.metrics.empty();
   const CounterCosts counters_before = counted ? counter_costs() : CounterCosts{};
   const auto start = std::chrono::steady_clock::now();
   for (const Params& set : sets)
-    sweep_shapes_of(kernel, set, grid.shapes, options, grid.points(), run, progress);
+    sweep_shapes_of(kernel, set, grid.shapes, options, grid.points(), run, progress,
+                    sessions ? *sessions : own);
   run.shape_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() -
       run.setup.total;
@@ -175,7 +181,7 @@ std::string sweep_cost_summary(const SweepRun& run) {
   }
   const auto ms_each = [&](double seconds) { return ran ? 1e3 * seconds / ran : 0.0; };
   const std::string counter_phases =
-      run.counters.passes.empty() ? "" : "\n" + counter_cost_summary(run.counters);
+      run.counters.passes.empty() ? "" : format("\n%s", counter_cost_summary(run.counters).c_str());
   return format(
       "set-up%s %.2f s (device %.2f, inputs %.2f, reference %.2f, upload %.2f, counter profiler "
       "%.2f alongside); %d points measured in %.2f s, %.1f ms each (verify %.1f, timing %.1f, "

@@ -98,10 +98,13 @@ struct SweepRun {
 // Every point of the grid: for each parameter set (param_sets), a session and its shapes. A set
 // the kernel refuses, or whose session cannot be made (too large for the device's memory), has
 // each of its points refused with the reason. Calls `progress(index, total, point)` after each
-// point (for a progress line on stderr).
+// point (for a progress line on stderr). With `sessions` (a worker's), each set's session comes
+// from the cache, so a set already on the GPU costs no set-up; without, each set has its own,
+// freed before the next.
 SweepRun run_sweep(const KernelDesc& kernel, const Params& params, const SweepGrid& grid,
                    const EngineOptions& options,
-                   const std::function<void(int, int, const SweepPoint&)>& progress);
+                   const std::function<void(int, int, const SweepPoint&)>& progress,
+                   SessionCache* sessions = nullptr);
 
 // Where a sweep's time went: "set-up 0.61 s (...); 32 shapes in 0.28 s, 8.8 ms each (...)".
 std::string sweep_cost_summary(const SweepRun& run);

@@ -6,8 +6,8 @@
 #include "engine.h"
 #include "error.h"
 #include "json_input.h"
-#include "registry.h"
 #include "protocol.h"
+#include "registry.h"
 #include "sweep.h"
 #include "text_format.h"
 
@@ -254,34 +254,6 @@ KernelRequest kernel_request(const WorkerRequest& request) {
 // budget or counters: in live mode a block change then costs its measurement alone, not the
 // session's set-up (inputs, CPU reference, device buffers: about half a second for the large
 // default sizes).
-class SessionCache {
-public:
-  KernelSession& get(const KernelRequest& kernel, const EngineOptions& options) {
-    const std::string key = session_key(kernel, options);
-    if (!m_session || key != m_key) {
-      m_session.reset(); // free the old buffers before the new ones are allocated
-      m_session = std::make_unique<KernelSession>(*kernel.kernel, kernel.params, options);
-      m_key = key;
-    }
-    m_session->retune(options.timing, options.metrics);
-    return *m_session;
-  }
-  void drop() { m_session.reset(); }
-
-private:
-  static std::string session_key(const KernelRequest& kernel, const EngineOptions& options) {
-    std::string key = kernel.kernel->id;
-    for (const auto& [name, value] : kernel.params)
-      key += " " + name + "=" + std::to_string(value);
-    return key + format(" device=%d seed=%llu verify=%d evaluations=%lld", options.device,
-                        static_cast<unsigned long long>(options.seed), options.verify ? 1 : 0,
-                        static_cast<long long>(options.model.max_evaluations));
-  }
-
-  std::unique_ptr<KernelSession> m_session;
-  std::string m_key;
-};
-
 // What a run or sweep request asks of the engine.
 EngineOptions engine_options(const WorkerRequest& request) {
   EngineOptions options;
@@ -302,25 +274,26 @@ RunResult compute(const WorkerRequest& request, const KernelRequest& kernel, Ses
     return model_kernel(kernel, resolve_arch(request.arch), budget);
   }
   writer.progress(request.id, "run");
-  return sessions.get(kernel, engine_options(request)).measure(kernel.block);
+  return sessions.get(*kernel.kernel, kernel.params, engine_options(request)).measure(kernel.block);
 }
 
 // A sweep stopped between shapes by a newer request or a cancel request.
 struct SweepCancelled {};
 
-// The points of a sweep request over sessions of their own (the cached session is let go first:
-// two sets of buffers may not fit), progress after each point.
+// The points of a sweep request, progress after each point. Its parameter sets go through the
+// session cache: a sweep of the kernel and parameters already on the GPU starts at once.
 std::vector<SweepPoint> sweep(const WorkerRequest& request, const KernelRequest& kernel,
                               SessionCache& sessions, Inbox& inbox, ProtocolWriter& writer) {
   const SweepGrid grid{request.shapes, request.param_axes};
-  param_sets(kernel.params, grid); // a grid too large is refused before the session goes
-  sessions.drop();
-  return run_sweep(*kernel.kernel, kernel.params, grid, engine_options(request),
-                   [&](int done, int total, const SweepPoint&) {
-                     writer.progress(request.id, "sweep", done, total);
-                     if (inbox.running_cancelled())
-                       throw SweepCancelled{};
-                   })
+  param_sets(kernel.params, grid); // a grid too large is refused before any session
+  return run_sweep(
+             *kernel.kernel, kernel.params, grid, engine_options(request),
+             [&](int done, int total, const SweepPoint&) {
+               writer.progress(request.id, "sweep", done, total);
+               if (inbox.running_cancelled())
+                 throw SweepCancelled{};
+             },
+             &sessions)
       .points;
 }
 

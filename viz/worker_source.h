@@ -19,7 +19,7 @@ namespace wl::viz {
 struct WorkerSourceOptions {
   WorkerClientOptions client;
   double run_seconds = 0.5;            // timing budget of a Run
-  double live_seconds = 0.03;          // of a live edit: the panels follow the edits
+  double live_seconds = 0.01;          // of a live edit: a stable median of a short kernel
   double sweep_seconds = 0.001;        // of each shape of a sweep, as `warplens sweep` takes
   std::string run_metrics = "default"; // counters of a Run; a live edit counts nothing
 };
