@@ -15,6 +15,7 @@
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
+#include <cupti_sass_metrics.h>
 #include <cupti_target.h>
 #include <nlohmann/json.hpp>
 
@@ -146,11 +147,16 @@ void CounterProfiler::State::open(int device) {
   const auto start = std::chrono::steady_clock::now();
   tried = true;
   try {
+    // CUPTI needs the driver initialised (counting the devices does that), not a context: a
+    // caller may be making the context meanwhile.
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || device >= devices)
+      throw CuptiFailure{"no CUDA device " + std::to_string(device)};
+    auto init = WL_PARAMS(CUpti_Profiler_Initialize_Params);
+    WL_CUPTI(cuptiProfilerInitialize(&init));
     if (cudaSetDevice(device) != cudaSuccess)
       throw CuptiFailure{"no CUDA device " + std::to_string(device)};
     context = current_context();
-    auto init = WL_PARAMS(CUpti_Profiler_Initialize_Params);
-    WL_CUPTI(cuptiProfilerInitialize(&init));
 
     auto supported = WL_PARAMS(CUpti_Profiler_DeviceSupported_Params);
     supported.cuDevice = device;
@@ -461,6 +467,36 @@ void CounterProfiler::State::close() {
     deinitialize(config.host);
   configs.clear();
   deinitialize(std::exchange(host, nullptr));
+}
+
+std::vector<SassMetricInfo> sass_metrics_offered(int device, std::string& chip) {
+  try {
+    if (cudaSetDevice(device) != cudaSuccess || cudaFree(nullptr) != cudaSuccess)
+      throw CuptiFailure{"no CUDA device " + std::to_string(device)};
+    auto init = WL_PARAMS(CUpti_Profiler_Initialize_Params);
+    WL_CUPTI(cuptiProfilerInitialize(&init));
+    auto name = WL_PARAMS(CUpti_Device_GetChipName_Params);
+    name.deviceIndex = static_cast<size_t>(device);
+    WL_CUPTI(cuptiDeviceGetChipName(&name));
+    chip = name.pChipName;
+    auto count = WL_PARAMS(CUpti_SassMetrics_GetNumOfMetrics_Params);
+    count.pChipName = name.pChipName;
+    WL_CUPTI(cuptiSassMetricsGetNumOfMetrics(&count));
+    std::vector<CUpti_SassMetrics_MetricDetails> details(count.numOfMetrics);
+    auto list = WL_PARAMS(CUpti_SassMetrics_GetMetrics_Params);
+    list.pChipName = name.pChipName;
+    list.numOfMetrics = details.size();
+    list.pMetricsList = details.data();
+    WL_CUPTI(cuptiSassMetricsGetMetrics(&list));
+    std::vector<SassMetricInfo> metrics;
+    for (const CUpti_SassMetrics_MetricDetails& d : details)
+      metrics.push_back({d.pMetricName, d.pMetricDescription ? d.pMetricDescription : ""});
+    std::sort(metrics.begin(), metrics.end(),
+              [](const SassMetricInfo& a, const SassMetricInfo& b) { return a.name < b.name; });
+    return metrics;
+  } catch (const CuptiFailure& failure) {
+    throw UsageError("SASS metrics: " + failure.what);
+  }
 }
 
 CounterProfiler::CounterProfiler(const MetricCatalog& catalog)

@@ -22,6 +22,17 @@
 
 namespace wl {
 
+// A per-instruction (SASS) metric CUPTI offers for a chip: its name and CUPTI's description.
+struct SassMetricInfo {
+  std::string name; // "smsp__sass_sectors_mem_global"
+  std::string description;
+};
+
+// The SASS metrics CUPTI offers for `device`'s chip, and the chip's name: what per-site figures
+// can be measured there (assets/sass_metrics.json holds the list per chip). Throws UsageError
+// with CUPTI's reason where it cannot say.
+std::vector<SassMetricInfo> sass_metrics_offered(int device, std::string& chip);
+
 // Where the profiler's time went since the process began, phase by phase.
 struct CounterCosts {
   double open = 0;            // CUPTI initialised, the chip's tables and counter availability read

@@ -289,8 +289,15 @@ KernelSession::KernelSession(const KernelDesc& kernel, const Params& params,
                              const EngineOptions& options)
     : m_state(nullptr) {
   const auto start = Clock::now();
+  // The counter profiler opens on another thread from the start: its first step needs no
+  // context, so it overlaps the context's creation, and the rest overlaps the inputs and the
+  // reference.
+  std::future<void> opening;
   if (!options.metrics.empty())
-    metric_catalog().select(options.metrics); // refuse an unknown metric before any work
+    opening = std::async(std::launch::async, [device = options.device,
+                                              metrics = metric_catalog().select(options.metrics)] {
+      profiler().open(device, metrics);
+    });
   const Arch arch = arch_from_device(options.device);
   cuda_check(cudaSetDevice(options.device), "cudaSetDevice");
   check_memory_fits(kernel, params, arch);
@@ -298,12 +305,6 @@ KernelSession::KernelSession(const KernelDesc& kernel, const Params& params,
   State& s = *m_state;
   s.arch = arch;
   s.setup.device = seconds_between(start, Clock::now());
-  std::future<void> opening;
-  if (!options.metrics.empty())
-    opening = std::async(std::launch::async, [device = options.device,
-                                              metrics = metric_catalog().select(options.metrics)] {
-      profiler().open(device, metrics);
-    });
   s.prepare();
   if (opening.valid()) {
     opening.get();

@@ -6,6 +6,8 @@
 //   with the
 //                             default counters: the recording the GUI's model mode shows
 //   wl_bench catalog-ids      the kernels' ids, one a line
+//   wl_bench sass-metrics     the per-instruction metrics CUPTI offers for this GPU's chip, as
+//                             assets/sass_metrics.json holds them
 //   wl_bench shapes ID        every test size x allowed preset block of one kernel, verified
 //   wl_bench launches ID START END STEP
 //                             one launch per 1D block size, each after an L2 flush, after one
@@ -141,7 +143,8 @@ int record(const std::string& path) {
     EngineOptions options;
     options.metrics = "default";
     options.timing.max_seconds = 0.2;
-    const SweepRun sweep = run_sweep(kernel, request.params, SweepGrid{shapes, {}}, options, nullptr);
+    const SweepRun sweep =
+        run_sweep(kernel, request.params, SweepGrid{shapes, {}}, options, nullptr);
     int recorded = 0;
     for (const SweepPoint& point : sweep.points) {
       if (!point.result || !point.result->verification || !point.result->verification->passed)
@@ -211,6 +214,22 @@ int shapes(const std::string& id) {
   return verified == runs ? 0 : 1;
 }
 
+// The chip's SASS metrics as JSON: {"about": ..., "chips": {"GH100": [{name, description}]}}.
+int sass_metrics() {
+  std::string chip;
+  const std::vector<SassMetricInfo> metrics = sass_metrics_offered(0, chip);
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const SassMetricInfo& m : metrics)
+    list.push_back({{"name", m.name}, {"description", m.description}});
+  nlohmann::ordered_json file;
+  file["about"] = "The per-instruction (SASS) metrics CUPTI's SASS Metrics API offers per chip "
+                  "(cuptiSassMetricsGetMetrics), as `wl_bench sass-metrics` lists them on a GPU of "
+                  "that chip: what WarpLens can measure per access site.";
+  file["chips"][chip] = list;
+  std::printf("%s\n", file.dump(2).c_str());
+  return 0;
+}
+
 } // namespace
 } // namespace wl
 
@@ -230,6 +249,8 @@ int main(int argc, char** argv) {
         std::printf("%s\n", kernel.id.c_str());
       return 0;
     }
+    if (mode == "sass-metrics")
+      return wl::sass_metrics();
     if (mode == "shapes" && argc > 2)
       return wl::shapes(argv[2]);
     if (mode == "launches" && argc > 5)
@@ -240,7 +261,8 @@ int main(int argc, char** argv) {
   }
   std::fprintf(
       stderr,
-      "usage: wl_bench catalog | catalog-ids | copy | family NAME | record FILE | shapes ID | "
+      "usage: wl_bench catalog | catalog-ids | copy | family NAME | record FILE | sass-metrics | "
+      "shapes ID | "
       "launches ID START "
       "END STEP\n");
   return 2;

@@ -26,9 +26,9 @@ sweep() { # NAME ARGS...
 COUNTED=(vec_add/scalar --block 32:1024:32 --metrics default)
 sweep one "${COUNTED[@]}" --workers 1
 sweep two "${COUNTED[@]}" --workers 2
-# Points that take long enough for the speed-up to show: naive matmuls of 2048^3, half a second of
-# timing samples each.
-LONG=(matmul/naive --size 2048x2048x2048 --block-x 8,16,32,64 --block-y 4,8,16 --max-time 0.5)
+# Points that take long enough for the speed-up to show: naive matmuls of 4096^3 (tens of
+# milliseconds a launch, each point half a second or more of verification and timing).
+LONG=(matmul/naive --size 4096x4096x4096 --block-x 8,16,32,64 --block-y 4,8,16 --max-time 0.5)
 sweep long_one "${LONG[@]}" --workers 1
 sweep long_two "${LONG[@]}" --workers 2
 sweep per_device "${COUNTED[@]}" --per-device --workers 2
@@ -36,7 +36,7 @@ sweep per_device "${COUNTED[@]}" --per-device --workers 2
 # A worker killed mid-sweep on one GPU: its chunk is given back, the other GPU's worker (or its own
 # successor) measures it.
 ( for _ in $(seq 200); do [ "$(pgrep -fc "exec '$WL' worker|$WL worker")" -ge 2 ] && break; sleep 0.05; done
-  sleep 4
+  sleep 2
   victim=$(pgrep -f "^$WL worker\$" | tail -1)
   echo "killed worker pid $victim at $(date +%T.%N)" >> "$OUT/victims.log"; kill -9 "$victim" ) &
 sweep killed "${LONG[@]}" --workers 2
