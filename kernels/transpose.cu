@@ -195,51 +195,43 @@ RowCol write_phase(const Matrix& s, Coord b, Coord t, std::int64_t it) {
   return std::pair{t.x, c};
 }
 
+// A tiled site's offsets: the tile (row, col) `phase` gives thread t of block b in pass `it`,
+// turned into a word index by `word_of(matrix, block, row, col)`.
+template <typename Phase, typename WordOf> auto phase_offsets(Phase phase, WordOf word_of) {
+  return common::bound_offsets(matrix,
+                               [=](const Matrix& s, Coord b, Coord t, std::int64_t it) -> Offset {
+                                 const RowCol e = phase(s, b, t, it);
+                                 if (!e)
+                                   return std::nullopt;
+                                 return 4 * std::int64_t{word_of(s, b, e->first, e->second)};
+                               });
+}
+
 // The four sites of a tiled variant whose tile rows are `pitch` words apart.
 std::vector<Site> tiled_sites(int pitch) {
   const auto passes = [](const LaunchShape& s) {
     return std::int64_t{transpose::tile_passes(s.block.y)};
   };
   const auto width = common::fixed_width(4);
-  return {
-      {"load in", MemorySpace::global, AccessOp::load, kIn, width, passes,
-       common::bound_offsets(matrix,
-                             [](const Matrix& s, Coord b, Coord t, std::int64_t it) -> Offset {
-                               const RowCol e = read_phase(s, b, t, it);
-                               if (!e)
-                                 return std::nullopt;
-                               return 4 * std::int64_t{transpose::input_offset(
-                                              transpose::tile_origin(b.y) + e->first,
-                                              transpose::tile_origin(b.x) + e->second, s.cols)};
-                             })},
-      {"store tile", MemorySpace::shared, AccessOp::store, -1, width, passes,
-       common::bound_offsets(matrix,
-                             [pitch](const Matrix& s, Coord b, Coord t, std::int64_t it) -> Offset {
-                               const RowCol e = read_phase(s, b, t, it);
-                               if (!e)
-                                 return std::nullopt;
-                               return 4 * std::int64_t{
-                                              transpose::tile_word(e->first, e->second, pitch)};
-                             })},
-      {"load tile", MemorySpace::shared, AccessOp::load, -1, width, passes,
-       common::bound_offsets(matrix,
-                             [pitch](const Matrix& s, Coord b, Coord t, std::int64_t it) -> Offset {
-                               const RowCol e = write_phase(s, b, t, it);
-                               if (!e)
-                                 return std::nullopt;
-                               return 4 * std::int64_t{
-                                              transpose::tile_word(e->first, e->second, pitch)};
-                             })},
-      {"store out", MemorySpace::global, AccessOp::store, kOut, width, passes,
-       common::bound_offsets(matrix,
-                             [](const Matrix& s, Coord b, Coord t, std::int64_t it) -> Offset {
-                               const RowCol e = write_phase(s, b, t, it);
-                               if (!e)
-                                 return std::nullopt;
-                               return 4 * std::int64_t{transpose::output_offset(
-                                              transpose::tile_origin(b.y) + e->first,
-                                              transpose::tile_origin(b.x) + e->second, s.rows)};
-                             })}};
+  const auto input = [](const Matrix& s, Coord b, int row, int col) {
+    return transpose::input_offset(transpose::tile_origin(b.y) + row,
+                                   transpose::tile_origin(b.x) + col, s.cols);
+  };
+  const auto output = [](const Matrix& s, Coord b, int row, int col) {
+    return transpose::output_offset(transpose::tile_origin(b.y) + row,
+                                    transpose::tile_origin(b.x) + col, s.rows);
+  };
+  const auto tile = [pitch](const Matrix&, Coord, int row, int col) {
+    return transpose::tile_word(row, col, pitch);
+  };
+  return {{"load in", MemorySpace::global, AccessOp::load, kIn, width, passes,
+           phase_offsets(read_phase, input)},
+          {"store tile", MemorySpace::shared, AccessOp::store, -1, width, passes,
+           phase_offsets(read_phase, tile)},
+          {"load tile", MemorySpace::shared, AccessOp::load, -1, width, passes,
+           phase_offsets(write_phase, tile)},
+          {"store out", MemorySpace::global, AccessOp::store, kOut, width, passes,
+           phase_offsets(write_phase, output)}};
 }
 
 KernelDesc tiled(std::string id, std::string title, std::string lesson, int pitch) {

@@ -161,49 +161,4 @@ SweepRun run_sweep(const KernelDesc& kernel, const Params& params, const SweepGr
   return run;
 }
 
-std::string sweep_cost_summary(const SweepRun& run) {
-  const std::string sessions =
-      run.sessions > 1 ? format(" over %d parameter sets", run.sessions) : std::string();
-  const SessionSetup& s = run.setup;
-  double model = 0, verify = 0, timing = 0, counters = 0;
-  int ran = 0;
-  for (const SweepPoint& p : run.points) {
-    if (!p.result)
-      continue;
-    ++ran;
-    model += p.result->prediction.seconds;
-    if (p.result->verification)
-      verify += p.result->verification->seconds;
-    if (p.result->timing)
-      timing += p.result->timing->seconds;
-    if (p.result->counters)
-      counters += p.result->counters->seconds;
-  }
-  const auto ms_each = [&](double seconds) { return ran ? 1e3 * seconds / ran : 0.0; };
-  const std::string counter_phases =
-      run.counters.passes.empty() ? "" : format("\n%s", counter_cost_summary(run.counters).c_str());
-  return format(
-      "set-up%s %.2f s (device %.2f, inputs %.2f, reference %.2f, upload %.2f, counter profiler "
-      "%.2f alongside); %d points measured in %.2f s, %.1f ms each (verify %.1f, timing %.1f, "
-      "counters %.1f; the model, %.1f ms each, made alongside on other cores)%s",
-      sessions.c_str(), s.total, s.device, s.inputs, s.reference, s.upload, s.counters, ran,
-      run.shape_seconds, ms_each(run.shape_seconds), ms_each(verify), ms_each(timing),
-      ms_each(counters), ms_each(model), counter_phases.c_str());
-}
-
-std::string counter_cost_summary(const CounterCosts& c) {
-  double passes = 0;
-  std::string each;
-  for (const double p : c.passes) {
-    passes += p;
-    each += (each.empty() ? "" : ", ") + format("%.3f", p);
-  }
-  return format("counters: CUPTI opened in %.2f s, %s in %.2f s, sessions set up in %.3f s, %s in "
-                "%.3f s (%s; L2 flushes %.3f s of them), decoded in %.3f s",
-                c.open, counted(static_cast<std::size_t>(c.configs_built), "config image").c_str(),
-                c.configure, c.session,
-                format("%zu pass%s", c.passes.size(), c.passes.size() == 1 ? "" : "es").c_str(),
-                passes, each.c_str(), c.flushes, c.decode);
-}
-
 } // namespace wl

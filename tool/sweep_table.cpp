@@ -4,8 +4,8 @@
 #include "json_fields.h"
 #include "json_input.h"
 #include "kernel_request.h"
-#include "registry.h"
 #include "protocol.h"
+#include "registry.h"
 #include "run_report.h"
 #include "sweep.h"
 #include "text_format.h"
@@ -46,7 +46,8 @@ std::int64_t parse_number(const std::string& text, const std::string& role,
 // Said where the GUI sweeps too, which has no --max-shapes: the option is named with its command.
 std::string too_many_hint(std::size_t max_shapes) {
   return "a sweep takes at most " + std::to_string(max_shapes) +
-         " points; choose fewer sides or values (`warplens sweep --max-shapes N` raises it, up to " +
+         " points; choose fewer sides or values (`warplens sweep --max-shapes N` raises it, up "
+         "to " +
          std::to_string(kMaxSweepShapesLimit) + ")";
 }
 
@@ -107,11 +108,11 @@ std::vector<std::int64_t> parse_number_list(const std::string& text, const std::
     if (end < start)
       throw UsageError(shown + ": the end is before the start; write start:end:step");
     // Unsigned: end - start may pass INT64_MAX for parameters that allow negative values.
-    count = static_cast<std::int64_t>(
-        std::min<std::uint64_t>((static_cast<std::uint64_t>(end) - static_cast<std::uint64_t>(start)) /
-                                        static_cast<std::uint64_t>(step) +
-                                    1,
-                                kMaxInt64));
+    count = static_cast<std::int64_t>(std::min<std::uint64_t>(
+        (static_cast<std::uint64_t>(end) - static_cast<std::uint64_t>(start)) /
+                static_cast<std::uint64_t>(step) +
+            1,
+        kMaxInt64));
   } else if (range.size() == 1) {
     count = std::count(text.begin(), text.end(), ',') + 1;
   } else {
@@ -178,7 +179,6 @@ void check_points(const std::vector<SweepPoint>& points, std::string kernel_id,
                        ") as an earlier point");
   }
 }
-
 
 // The axes a file names must be the ones its points vary along.
 void check_axes(const Fields& file, const std::vector<SweepPoint>& points) {
@@ -427,7 +427,9 @@ std::vector<SweepPoint> sweep_points_from_json(const nlohmann::json& list,
       const std::vector<std::int64_t> b = entry.integers("block", 3, 3, 1, kMaxInt);
       SweepPoint point{
           BlockShape{static_cast<int>(b[0]), static_cast<int>(b[1]), static_cast<int>(b[2])},
-          entry.text("refused"), std::nullopt, {}};
+          entry.text("refused"),
+          std::nullopt,
+          {}};
       if (entry.has("params")) // files written before sweeps had parameter axes lack it
         point.params = entry.integer_map("params", kMinInt64, kMaxInt64);
       points.push_back(std::move(point));
@@ -449,7 +451,8 @@ std::vector<SweepPoint> sweep_points_from_json(const nlohmann::json& list,
   return points;
 }
 
-nlohmann::json sweep_file_json(const std::string& kernel_id, const std::vector<SweepPoint>& points) {
+nlohmann::json sweep_file_json(const std::string& kernel_id,
+                               const std::vector<SweepPoint>& points) {
   nlohmann::json axes = nlohmann::json::array();
   for (const std::string& axis : varying_axes(points)) {
     axes.push_back({{"name", axis}, {"values", axis_values(points, axis)}});
@@ -469,12 +472,57 @@ std::vector<SweepPoint> sweep_file_points(const nlohmann::json& file, const std:
   if (!find_kernel(kernel))
     fields.fail("kernel", "'" + clip(kernel, 40) + "' is not a bundled kernel",
                 "allowed a kernel id (warplens list names them)");
-  std::vector<SweepPoint> points = sweep_points_from_json(
-      fields.at("points", "allowed a list of points"), at + ": points");
+  std::vector<SweepPoint> points =
+      sweep_points_from_json(fields.at("points", "allowed a list of points"), at + ": points");
   check_points(points, kernel, at);
   if (fields.has("axes"))
     check_axes(fields, points);
   return points;
+}
+
+std::string sweep_cost_summary(const SweepRun& run) {
+  const std::string sessions =
+      run.sessions > 1 ? format(" over %d parameter sets", run.sessions) : std::string();
+  const SessionSetup& s = run.setup;
+  double model = 0, verify = 0, timing = 0, counters = 0;
+  int ran = 0;
+  for (const SweepPoint& p : run.points) {
+    if (!p.result)
+      continue;
+    ++ran;
+    model += p.result->prediction.seconds;
+    if (p.result->verification)
+      verify += p.result->verification->seconds;
+    if (p.result->timing)
+      timing += p.result->timing->seconds;
+    if (p.result->counters)
+      counters += p.result->counters->seconds;
+  }
+  const auto ms_each = [&](double seconds) { return ran ? 1e3 * seconds / ran : 0.0; };
+  const std::string counter_phases =
+      run.counters.passes.empty() ? "" : format("\n%s", counter_cost_summary(run.counters).c_str());
+  return format(
+      "set-up%s %.2f s (device %.2f, inputs %.2f, reference %.2f, upload %.2f, counter profiler "
+      "%.2f alongside); %d points measured in %.2f s, %.1f ms each (verify %.1f, timing %.1f, "
+      "counters %.1f; the model, %.1f ms each, made alongside on other cores)%s",
+      sessions.c_str(), s.total, s.device, s.inputs, s.reference, s.upload, s.counters, ran,
+      run.shape_seconds, ms_each(run.shape_seconds), ms_each(verify), ms_each(timing),
+      ms_each(counters), ms_each(model), counter_phases.c_str());
+}
+
+std::string counter_cost_summary(const CounterCosts& c) {
+  double passes = 0;
+  std::string each;
+  for (const double p : c.passes) {
+    passes += p;
+    each += (each.empty() ? "" : ", ") + format("%.3f", p);
+  }
+  return format("counters: CUPTI opened in %.2f s, %s in %.2f s, sessions set up in %.3f s, %s in "
+                "%.3f s (%s; L2 flushes %.3f s of them), decoded in %.3f s",
+                c.open, counted(static_cast<std::size_t>(c.configs_built), "config image").c_str(),
+                c.configure, c.session,
+                format("%zu pass%s", c.passes.size(), c.passes.size() == 1 ? "" : "es").c_str(),
+                passes, each.c_str(), c.flushes, c.decode);
 }
 
 } // namespace wl

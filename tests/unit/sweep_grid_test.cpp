@@ -132,5 +132,24 @@ TEST(SweepGrid, TheCsvHasAColumnPerParameter) {
   EXPECT_NE(csv.find("\n128,1,1,1024,32,4,refused,"), std::string::npos) << csv;
 }
 
+TEST(SweepCosts, TheCountersAreAccountedPhaseByPhaseEachPassOnItsOwn) {
+  CounterCosts costs;
+  costs.open = 0.2;
+  costs.configure = 0.03;
+  costs.configs_built = 8;
+  costs.session = 0.005;
+  costs.passes = {0.241, 0.05};
+  costs.flushes = 0.008;
+  costs.decode = 0.001;
+  EXPECT_EQ(counter_cost_summary(costs),
+            "counters: CUPTI opened in 0.20 s, 8 config images in 0.03 s, sessions set up in "
+            "0.005 s, 2 passes in 0.291 s (0.241, 0.050; L2 flushes 0.008 s of them), decoded in "
+            "0.001 s");
+  costs.passes = {0.05};
+  costs.configs_built = 1;
+  EXPECT_NE(counter_cost_summary(costs).find("1 config image in"), std::string::npos);
+  EXPECT_NE(counter_cost_summary(costs).find("1 pass in 0.050 s (0.050;"), std::string::npos);
+}
+
 } // namespace
 } // namespace wl
