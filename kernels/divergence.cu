@@ -19,6 +19,7 @@
 #include "launch.cuh"
 
 #include <algorithm>
+#include <random>
 
 namespace wl {
 

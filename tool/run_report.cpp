@@ -46,14 +46,18 @@ std::string sites_table(const LaunchPrediction& prediction) {
         global ? "-"
                : format("%.2f (%d-way)", s.wavefronts_per_request(), s.conflict_degree).c_str());
   }
-  text +=
-      prediction.exact()
-          ? format("(every warp evaluated; the model took %.1f ms)\n", 1e3 * prediction.seconds)
-          : format("(estimated from %lld of %lld warp-iterations: edge blocks, first and last "
-                   "iterations, and a "
-                   "seeded sample; the model took %.1f ms)\n",
-                   static_cast<long long>(prediction.warp_iterations_evaluated),
-                   static_cast<long long>(prediction.warp_iterations), 1e3 * prediction.seconds);
+  const double ms = 1e3 * prediction.seconds;
+  const std::string took = ms < 0.1 ? "under 0.1 ms" : format("%.1f ms", ms);
+  // A warp-iteration is one warp at one site in one iteration of the loop around it.
+  text += prediction.exact()
+              ? format("(every warp-iteration evaluated, %lld of them (one warp at one site in one "
+                       "loop iteration); the model took %s)\n",
+                       static_cast<long long>(prediction.warp_iterations), took.c_str())
+              : format("(estimated from %lld of %lld warp-iterations (one warp at one site in one "
+                       "loop iteration): edge blocks, first and last iterations, and a seeded "
+                       "sample; the model took %s)\n",
+                       static_cast<long long>(prediction.warp_iterations_evaluated),
+                       static_cast<long long>(prediction.warp_iterations), took.c_str());
   return text;
 }
 

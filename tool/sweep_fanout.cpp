@@ -319,6 +319,12 @@ private:
     std::string text = "every worker stopped with " + std::to_string(measured) + " of " +
                        std::to_string(total ? total : m_sets.size() * m_grid.shapes.size()) +
                        " points measured";
+    // One reason said once when every worker gave it (no GPU anywhere), else each worker's.
+    const std::string& first = m_slots.front().share.stopped;
+    const bool alike = std::all_of(m_slots.begin(), m_slots.end(),
+                                   [&](const Slot& slot) { return slot.share.stopped == first; });
+    if (alike)
+      return text + ", each because " + first;
     for (std::size_t w = 0; w < m_slots.size(); ++w)
       text += "; " + name(w) + ": " + clip(m_slots[w].share.stopped, 160);
     return text;

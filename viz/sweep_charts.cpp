@@ -594,12 +594,13 @@ void x_ticks(const Plot& plot, const std::vector<std::int64_t>& values) {
   }
 }
 
-// One figure's line: refused points (and an A/B sweep's missing ones, null) are gaps, measured
-// ones carry their noise as a band, the launch on screen is the larger orange dot, each point a
-// button with its values on hover.
+// One figure's line, `thickness` pixels wide: refused points (and an A/B sweep's missing ones,
+// null) are gaps, measured ones carry their noise as a band, the launch on screen is the larger
+// orange dot, each point a button with its values on hover.
 const SweepPoint* draw_series(const Plot& plot, const YScale& scale,
                               const std::vector<const SweepPoint*>& points, const ChartAxes& axes,
-                              const SweepPoint& current, const std::string& series) {
+                              const SweepPoint& current, const std::string& series,
+                              float thickness = 2) {
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const SweepPoint* clicked = nullptr;
   ImVec2 previous;
@@ -619,9 +620,10 @@ const SweepPoint* draw_series(const Plot& plot, const YScale& scale,
                           (scale.colour & 0x00ffffff) | 0x3c000000);
     }
     if (have_previous)
-      draw->AddLine(previous, at, scale.colour, 2);
+      draw->AddLine(previous, at, scale.colour, thickness);
     const bool here = is_current(*p, current);
-    draw->AddCircleFilled(at, here ? 5.0f : 3.0f, here ? kCurrentPoint : scale.colour);
+    draw->AddCircleFilled(at, here ? std::max(5.0f, thickness + 1) : thickness + 1,
+                          here ? kCurrentPoint : scale.colour);
     previous = at;
     have_previous = true;
     ImGui::SetCursorScreenPos(ImVec2(at.x - 5, at.y - 5));
@@ -716,14 +718,20 @@ const SweepPoint* line_chart(const SweepData& data, const ChartAxes& axes, Sweep
     y_ticks(plot, *right, true, true);
   x_ticks(plot, xs);
   const std::string first_series = others.empty() ? "" : first_series_name(data);
-  const SweepPoint* clicked = draw_series(plot, *left, points, axes, current, first_series);
+  // Each series is drawn thinner than the one before, so where two agree (two boards of one kind)
+  // the first shows as a border around the next instead of vanishing under it.
+  const auto thickness = [&](std::size_t drawn_before) {
+    return 2.0f + 2.0f * static_cast<float>(others.size() - drawn_before);
+  };
+  const SweepPoint* clicked =
+      draw_series(plot, *left, points, axes, current, first_series, thickness(0));
   if (right)
     if (const SweepPoint* p = draw_series(plot, *right, points, axes, current, ""))
       clicked = p;
   for (std::size_t i = 0; i < others.size(); ++i)
     if (const SweepPoint* p =
             draw_series(plot, YScale{metric, others[i].colour, left->low, left->step},
-                        others[i].points, axes, current, others[i].name))
+                        others[i].points, axes, current, others[i].name, thickness(i + 1)))
       clicked = p;
   ImGui::SetCursorScreenPos(origin);
   ImGui::Dummy(ImVec2(axis + plot.width + (right ? axis : 0), plot.height + font * 2));
