@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <optional>
 #include <random>
 #include <utility>
@@ -526,6 +527,133 @@ void CounterProfiler::open(int device, const std::vector<const MetricInfo*>& met
 }
 
 double CounterProfiler::open_seconds() const { return m_state->open_seconds; }
+
+namespace {
+
+// The metric ids the chip gives these SASS metric names, in their order.
+std::vector<std::uint64_t> sass_metric_ids(const std::string& chip,
+                                           const std::vector<std::string>& metrics) {
+  std::vector<std::uint64_t> ids;
+  for (const std::string& name : metrics) {
+    auto properties = WL_PARAMS(CUpti_SassMetrics_GetProperties_Params);
+    properties.pChipName = chip.c_str();
+    properties.pMetricName = name.c_str();
+    WL_CUPTI(cuptiSassMetricsGetProperties(&properties));
+    ids.push_back(properties.metric.metricId);
+  }
+  return ids;
+}
+
+// Reads and clears every patched instruction's values, one record per (instruction, metric).
+std::vector<SassInstruction> flush_sass(CUcontext context, const std::vector<std::string>& metrics,
+                                        const std::vector<std::uint64_t>& ids) {
+  auto properties = WL_PARAMS(CUpti_SassMetricsGetDataProperties_Params);
+  properties.ctx = context;
+  WL_CUPTI(cuptiSassMetricsGetDataProperties(&properties));
+  const std::size_t records = properties.numOfPatchedInstructionRecords;
+  const std::size_t instances = properties.numOfInstances;
+  std::vector<CUpti_SassMetrics_InstanceValue> values(records * instances);
+  std::vector<CUpti_SassMetrics_Data> data(records);
+  for (std::size_t r = 0; r < records; ++r) {
+    data[r].structSize = sizeof(CUpti_SassMetrics_Data);
+    data[r].pInstanceValues = values.data() + r * instances;
+  }
+  auto flush = WL_PARAMS(CUpti_SassMetricsFlushData_Params);
+  flush.ctx = context;
+  flush.numOfPatchedInstructionRecords = records;
+  flush.numOfInstances = instances;
+  flush.pMetricsData = data.data();
+  WL_CUPTI(cuptiSassMetricsFlushData(&flush));
+  std::map<std::pair<std::string, std::uint32_t>, SassInstruction> by_place;
+  for (CUpti_SassMetrics_Data& d : data) {
+    const std::string function = d.functionName ? d.functionName : "";
+    std::free(const_cast<char*>(d.functionName)); // CUPTI's malloc, ours to free
+    SassInstruction& instruction = by_place[{function, d.pcOffset}];
+    instruction.function = function;
+    instruction.pc_offset = d.pcOffset;
+    for (std::size_t i = 0; i < instances; ++i)
+      for (std::size_t m = 0; m < ids.size(); ++m)
+        if (d.pInstanceValues[i].metricId == ids[m])
+          instruction.values[metrics[m]] += static_cast<double>(d.pInstanceValues[i].value);
+  }
+  std::vector<SassInstruction> instructions;
+  for (auto& [place, instruction] : by_place)
+    instructions.push_back(std::move(instruction));
+  return instructions;
+}
+
+} // namespace
+
+SassCounts CounterProfiler::sass(const std::vector<std::string>& metrics,
+                                 const std::function<void()>& launch) {
+  const auto start = std::chrono::steady_clock::now();
+  State& s = *m_state;
+  if (!s.tried)
+    s.open(current_device());
+  SassCounts counts;
+  if (!s.reason.empty()) {
+    counts.reason = s.reason;
+    return counts;
+  }
+  const auto device = static_cast<std::uint32_t>(current_device());
+  bool configured = false, enabled = false;
+  try {
+    const std::vector<std::uint64_t> ids = sass_metric_ids(s.chip, metrics);
+    // The range profiler and the SASS patching are not used together: set it aside.
+    if (s.range) {
+      auto disable = WL_PARAMS(CUpti_RangeProfiler_Disable_Params);
+      disable.pRangeProfilerObject = s.range;
+      WL_CUPTI(cuptiRangeProfilerDisable(&disable));
+      s.range = nullptr;
+      s.last_config = nullptr;
+    }
+    std::vector<CUpti_SassMetrics_Config> configs;
+    for (const std::uint64_t id : ids)
+      configs.push_back({id, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU});
+    auto set = WL_PARAMS(CUpti_SassMetricsSetConfig_Params);
+    set.numOfMetricConfig = configs.size();
+    set.pConfigs = configs.data();
+    set.deviceIndex = device;
+    WL_CUPTI(cuptiSassMetricsSetConfig(&set));
+    configured = true;
+    auto enable = WL_PARAMS(CUpti_SassMetricsEnable_Params);
+    enable.ctx = s.context;
+    enable.enableLazyPatching = 1; // only the kernels this launch runs
+    WL_CUPTI(cuptiSassMetricsEnable(&enable));
+    enabled = true;
+    launch();
+    counts.instructions = flush_sass(s.context, metrics, ids);
+    counts.available = true;
+  } catch (const CuptiFailure& failure) {
+    counts.reason = failure.what;
+  }
+  if (enabled) {
+    auto disable = WL_PARAMS(CUpti_SassMetricsDisable_Params);
+    disable.ctx = s.context;
+    cuptiSassMetricsDisable(&disable);
+  }
+  if (configured) {
+    auto unset = WL_PARAMS(CUpti_SassMetricsUnsetConfig_Params);
+    unset.deviceIndex = device;
+    cuptiSassMetricsUnsetConfig(&unset);
+  }
+  try {
+    if (!s.range) {
+      auto enable = WL_PARAMS(CUpti_RangeProfiler_Enable_Params);
+      enable.ctx = s.context;
+      WL_CUPTI(cuptiRangeProfilerEnable(&enable));
+      s.range = enable.pRangeProfilerObject;
+      // Counter-data images were sized by the range profiler object set aside: a later session
+      // sizes its own again (reusing one crashed inside CUPTI).
+      for (auto& [names, config] : s.configs)
+        config.ranges = 0;
+    }
+  } catch (const CuptiFailure& failure) {
+    s.reason = "the range profiler could not be enabled again after SASS metrics: " + failure.what;
+  }
+  counts.seconds = seconds_since(start);
+  return counts;
+}
 
 std::string CounterProfiler::chip() const { return m_state->chip; }
 

@@ -13,6 +13,7 @@
 #include "metric_catalog.h"
 #include "run_result.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -32,6 +33,21 @@ struct SassMetricInfo {
 // can be measured there (assets/sass_metrics.json holds the list per chip). Throws UsageError
 // with CUPTI's reason where it cannot say.
 std::vector<SassMetricInfo> sass_metrics_offered(int device, std::string& chip);
+
+// One SASS instruction's values from CUPTI's SASS Metrics API, summed over the GPU.
+struct SassInstruction {
+  std::string function;                 // the kernel's mangled name
+  std::uint32_t pc_offset = 0;          // bytes from the function's first instruction
+  std::map<std::string, double> values; // by metric name
+};
+
+// Every instruction the SASS metrics were patched into during one launch, or why there are none.
+struct SassCounts {
+  bool available = false;
+  std::string reason;
+  std::vector<SassInstruction> instructions; // by function, then PC offset
+  double seconds = 0;                        // the whole pass: configure, patch, run, read
+};
 
 // Where the profiler's time went since the process began, phase by phase.
 struct CounterCosts {
@@ -70,6 +86,11 @@ public:
                                      const std::function<void(int)>& before_launch,
                                      const std::function<void(int)>& launch);
 
+  // The SASS metrics (names as sass_metrics_offered lists them) of every instruction of the
+  // kernels `launch` runs (it enqueues one launch and synchronises). A pass of its own: the
+  // instructions are patched with counting code at this launch (so it is never timed), and the
+  // range profiler is set aside meanwhile and enabled again after.
+  SassCounts sass(const std::vector<std::string>& metrics, const std::function<void()>& launch);
   std::string chip() const;
   const CounterCosts& costs() const;
 

@@ -429,6 +429,23 @@ CounterCosts counter_costs_since(const CounterCosts& before) {
   return now;
 }
 
+SassCounts KernelSession::count_sass(const BlockShape& block,
+                                     const std::vector<std::string>& metrics) {
+  State& s = *m_state;
+  NvtxRange range("SASS metrics");
+  const DeviceLaunch launch{make_launch(s.kernel, s.params, block, s.arch.sm_count),
+                            dynamic_smem_bytes(s.kernel, s.params, block), s.pointers,
+                            s.stream.get()};
+  // Flushed before the pass, so the flush's own kernel is not patched and counted.
+  s.flusher.flush(s.stream.get());
+  cuda_check(cudaStreamSynchronize(s.stream.get()), "L2 flush");
+  return profiler().sass(metrics, [&] {
+    s.kernel.launch(launch);
+    cuda_check(cudaGetLastError(), "kernel launch");
+    cuda_check(cudaStreamSynchronize(s.stream.get()), "kernel run");
+  });
+}
+
 RunResult run_kernel(const KernelRequest& request, const EngineOptions& options) {
   check_kernel_request(request);
   return KernelSession(*request.kernel, request.params, options).measure(request.block);

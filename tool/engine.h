@@ -62,6 +62,9 @@ public:
   // The counters of several shapes in one profiling session (a sweep's), in the order given;
   // each is unavailable, with the reason, when the counters cannot be read.
   std::vector<CounterResult> count(const std::vector<BlockShape>& blocks);
+  // The SASS metrics of every instruction of one launch of this shape, in a pass of its own
+  // (CounterProfiler::sass); the launch starts from an emptied L2 like the counted ones.
+  SassCounts count_sass(const BlockShape& block, const std::vector<std::string>& metrics);
   const SessionSetup& setup() const;
   // Later measurements use these options' timing budget, model budget and counter set (a live
   // change of shape is timed briefly and counts nothing; the Run button measures fully) without a

@@ -8,6 +8,9 @@
 //   wl_bench catalog-ids      the kernels' ids, one a line
 //   wl_bench sass-metrics     the per-instruction metrics CUPTI offers for this GPU's chip, as
 //                             assets/sass_metrics.json holds them
+//   wl_bench sass ID          one kernel at its defaults: every memory instruction's SASS metrics
+//                             (executions, sectors, wavefronts) beside the model's sites and the
+//                             launch-wide counters, and what each pass cost
 //   wl_bench shapes ID        every test size x allowed preset block of one kernel, verified
 //   wl_bench launches ID START END STEP
 //                             one launch per 1D block size, each after an L2 flush, after one
@@ -26,6 +29,7 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -230,6 +234,83 @@ int sass_metrics() {
   return 0;
 }
 
+// The memory instructions' SASS metrics of one kernel at its defaults, beside the model's sites
+// and the launch-wide counters: sums that should agree, and the cost of each pass.
+int sass(const std::string& id) {
+  const KernelRequest request = resolve_kernel_request(id, {}, "", "");
+  EngineOptions options;
+  options.metrics = "default";
+  KernelSession session(*request.kernel, request.params, options);
+  const RunResult predicted = session.predict(request.block);
+  const auto counted_at = std::chrono::steady_clock::now();
+  const CounterResult launch = session.count({request.block}).front();
+  const double counted =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - counted_at).count();
+  const std::vector<std::string> metrics = {
+      "smsp__sass_inst_executed_op_global_ld",
+      "smsp__sass_inst_executed_op_global_st",
+      "smsp__sass_inst_executed_op_shared_ld",
+      "smsp__sass_inst_executed_op_shared_st",
+      "smsp__sass_sectors_mem_global",
+      "smsp__sass_sectors_mem_global_ideal",
+      "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared",
+      "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal"};
+  const SassCounts sass = session.count_sass(request.block, metrics);
+  if (!sass.available) {
+    std::printf("%s: no SASS metrics: %s\n", id.c_str(), sass.reason.c_str());
+    return 1;
+  }
+  const auto value = [](const SassInstruction& i, const char* name) {
+    const auto it = i.values.find(name);
+    return it == i.values.end() ? 0.0 : it->second;
+  };
+  std::printf("## %s, block %dx%dx%d: memory instructions\n\n| function | pc | kind | executed | "
+              "sectors (ideal) | wavefronts (ideal) |\n|---|---|---|---|---|---|\n",
+              id.c_str(), request.block.x, request.block.y, request.block.z);
+  std::map<std::string, double> sums;
+  for (const SassInstruction& i : sass.instructions) {
+    const char* kinds[] = {"global load", "global store", "shared load", "shared store"};
+    for (int k = 0; k < 4; ++k) {
+      const double executed = value(i, metrics[k].c_str());
+      if (executed == 0)
+        continue;
+      std::printf("| %s | 0x%x | %s | %.0f | %.0f (%.0f) | %.0f (%.0f) |\n", i.function.c_str(),
+                  i.pc_offset, kinds[k], executed, value(i, metrics[4].c_str()),
+                  value(i, metrics[5].c_str()), value(i, metrics[6].c_str()),
+                  value(i, metrics[7].c_str()));
+      sums[kinds[k]] += executed;
+      sums[std::string(kinds[k]) + " sectors"] += value(i, metrics[4].c_str());
+      sums[std::string(kinds[k]) + " wavefronts"] += value(i, metrics[6].c_str());
+    }
+  }
+  std::printf("\n| figure | SASS sum | launch counter |\n|---|---|---|\n");
+  const auto counter = [&](const char* key) {
+    const CounterValue* v = launch.find(key);
+    return v ? v->value : -1.0;
+  };
+  std::printf("| global load instructions | %.0f | %.0f |\n", sums["global load"],
+              counter("global_load_instructions"));
+  std::printf("| global store instructions | %.0f | %.0f |\n", sums["global store"],
+              counter("global_store_instructions"));
+  std::printf("| global load sectors | %.0f | %.0f |\n", sums["global load sectors"],
+              counter("global_load_sectors"));
+  std::printf("| global store sectors | %.0f | %.0f |\n", sums["global store sectors"],
+              counter("global_store_sectors"));
+  std::printf("| shared load wavefronts | %.0f | %.0f |\n", sums["shared load wavefronts"],
+              counter("shared_load_wavefronts"));
+  std::printf("| shared store wavefronts | %.0f | %.0f |\n", sums["shared store wavefronts"],
+              counter("shared_store_wavefronts"));
+  std::printf("\n| site | predicted requests | sectors | wavefronts |\n|---|---|---|---|\n");
+  for (const SitePrediction& site : predicted.prediction.sites)
+    std::printf("| %s | %lld | %lld | %lld |\n", site.name.c_str(),
+                static_cast<long long>(site.requests), static_cast<long long>(site.sectors),
+                static_cast<long long>(site.wavefronts));
+  std::printf(
+      "\nSASS pass %.3f s (%zu instructions patched); the default counters' passes %.3f s\n",
+      sass.seconds, sass.instructions.size(), counted);
+  return 0;
+}
+
 } // namespace
 } // namespace wl
 
@@ -251,6 +332,8 @@ int main(int argc, char** argv) {
     }
     if (mode == "sass-metrics")
       return wl::sass_metrics();
+    if (mode == "sass" && argc > 2)
+      return wl::sass(argv[2]);
     if (mode == "shapes" && argc > 2)
       return wl::shapes(argv[2]);
     if (mode == "launches" && argc > 5)
@@ -262,6 +345,7 @@ int main(int argc, char** argv) {
   std::fprintf(
       stderr,
       "usage: wl_bench catalog | catalog-ids | copy | family NAME | record FILE | sass-metrics | "
+      "sass ID | "
       "shapes ID | "
       "launches ID START "
       "END STEP\n");

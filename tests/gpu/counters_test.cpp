@@ -92,8 +92,8 @@ TEST(Counters, ASweepMeasuresEveryAllowedShapeAndRefusesTheRest) {
   const KernelRequest request = resolve_kernel_request("vec_add/scalar", {}, "65536", "");
   const std::vector<BlockShape> shapes = {{32, 1, 1}, {96, 1, 1}, {2048, 1, 1}, {1024, 1, 1}};
   int progress_calls = 0;
-  const SweepRun sweep = run_sweep(*request.kernel, request.params, SweepGrid{shapes, {}}, quick("default"),
-                                   [&](int, int total, const SweepPoint&) {
+  const SweepRun sweep = run_sweep(*request.kernel, request.params, SweepGrid{shapes, {}},
+                                   quick("default"), [&](int, int total, const SweepPoint&) {
                                      ++progress_calls;
                                      EXPECT_EQ(total, 4);
                                    });
@@ -127,7 +127,8 @@ TEST(Counters, ASweepOverAParameterMeasuresEachValueOnItsOwnSession) {
     GTEST_SKIP() << "no GPU";
   const KernelRequest request = resolve_kernel_request("coalescing/stride", {"n=1048576"}, "", "");
   const SweepGrid grid{{{128, 1, 1}, {256, 1, 1}}, {ParamAxis{"stride", {1, 2, 8, 32}}}};
-  const SweepRun sweep = run_sweep(*request.kernel, request.params, grid, quick("default"), nullptr);
+  const SweepRun sweep =
+      run_sweep(*request.kernel, request.params, grid, quick("default"), nullptr);
   ASSERT_EQ(sweep.points.size(), 8u);
   EXPECT_EQ(sweep.sessions, 4);
   for (std::size_t i = 0; i < sweep.points.size(); ++i) {
@@ -167,6 +168,50 @@ TEST(Counters, AnUnknownMetricIsRefusedBeforeAnyWork) {
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("no_such_metric"), std::string::npos) << e.what();
   }
+}
+
+// Per-instruction counters: each of vec_add's two loads and its store counts its own executions
+// and sectors, exactly the model's per-site figures, and after the SASS pass the range profiler
+// counts the launch as before.
+TEST(SassMetrics, EachMemoryInstructionOfVecAddCountsWhatItsSitePredicts) {
+  if (!have_gpu())
+    GTEST_SKIP() << "no GPU";
+  const KernelRequest request = resolve_kernel_request("vec_add/scalar", {"n=1048576"}, "", "");
+  KernelSession session(*request.kernel, request.params, quick("global"));
+  const RunResult predicted = session.predict(request.block);
+  const SassCounts sass = session.count_sass(
+      request.block, {"smsp__sass_inst_executed_op_global_ld",
+                      "smsp__sass_inst_executed_op_global_st", "smsp__sass_sectors_mem_global"});
+  if (!sass.available)
+    GTEST_SKIP() << "SASS metrics unavailable: " << sass.reason;
+  std::vector<double> load_sectors, store_sectors;
+  for (const SassInstruction& i : sass.instructions) {
+    EXPECT_NE(i.function.find("vec_add_scalar"), std::string::npos) << i.function;
+    const double sectors = i.values.count("smsp__sass_sectors_mem_global")
+                               ? i.values.at("smsp__sass_sectors_mem_global")
+                               : 0;
+    if (i.values.count("smsp__sass_inst_executed_op_global_ld") &&
+        i.values.at("smsp__sass_inst_executed_op_global_ld") > 0) {
+      EXPECT_EQ(i.values.at("smsp__sass_inst_executed_op_global_ld"), 1048576 / 32);
+      load_sectors.push_back(sectors);
+    }
+    if (i.values.count("smsp__sass_inst_executed_op_global_st") &&
+        i.values.at("smsp__sass_inst_executed_op_global_st") > 0) {
+      EXPECT_EQ(i.values.at("smsp__sass_inst_executed_op_global_st"), 1048576 / 32);
+      store_sectors.push_back(sectors);
+    }
+  }
+  ASSERT_EQ(load_sectors.size(), 2u) << "load a, load b";
+  ASSERT_EQ(store_sectors.size(), 1u) << "store c";
+  for (const SitePrediction& site : predicted.prediction.sites)
+    EXPECT_EQ(site.sectors, 1048576 / 8) << site.name; // 4 bytes a lane, 32 bytes a sector
+  for (const double sectors : load_sectors)
+    EXPECT_EQ(sectors, 1048576 / 8);
+  EXPECT_EQ(store_sectors.front(), 1048576 / 8);
+
+  const CounterResult after = session.count({request.block}).front();
+  ASSERT_TRUE(after.available) << after.reason;
+  EXPECT_EQ(after.find("global_load_sectors")->value, 2 * 1048576 / 8);
 }
 
 } // namespace
