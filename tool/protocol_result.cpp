@@ -36,14 +36,19 @@ double error_figure(const Fields& f, const char* key) {
                                                : measure(f, key);
 }
 
+// null: not known (a model's attributes come from ptxas, which says nothing of these).
+int known_count(const Fields& f, const char* key) {
+  return f.has(key) && f.at(key, "").is_null() ? 0 : count(f, key);
+}
+
 KernelAttributes attributes_from(const Fields& f) {
   return KernelAttributes{f.text("source"),
                           count(f, "registers"),
                           amount(f, "static_shared_memory"),
                           amount(f, "local_bytes_per_thread"),
-                          count(f, "max_threads_per_block"),
-                          count(f, "ptx_version"),
-                          count(f, "binary_version")};
+                          known_count(f, "max_threads_per_block"),
+                          known_count(f, "ptx_version"),
+                          known_count(f, "binary_version")};
 }
 
 std::optional<Waves> waves_from(const Fields& f) {

@@ -228,14 +228,16 @@ json run_json(const RunResult& r) {
               {"model_warp_iterations", r.prediction.warp_iterations},
               {"model_warp_iterations_evaluated", r.prediction.warp_iterations_evaluated},
               {"arch_details", arch_to_json(r.arch)}};
+  // What only the runtime says (none of it at build time) is null where no GPU said it.
+  const auto known = [](int value) { return value ? nlohmann::json(value) : nlohmann::json(); };
   if (r.attributes)
     out["attributes"] = {{"source", r.attributes->source},
                          {"registers", r.attributes->registers},
                          {"static_shared_memory", r.attributes->static_shared_bytes},
                          {"local_bytes_per_thread", r.attributes->local_bytes},
-                         {"max_threads_per_block", r.attributes->max_threads_per_block},
-                         {"ptx_version", r.attributes->ptx_version},
-                         {"binary_version", r.attributes->binary_version}};
+                         {"max_threads_per_block", known(r.attributes->max_threads_per_block)},
+                         {"ptx_version", known(r.attributes->ptx_version)},
+                         {"binary_version", known(r.attributes->binary_version)}};
   if (r.occupancy) {
     out["occupancy"] = occupancy_json(r.arch, occupancy_inputs(r), *r.occupancy);
     if (r.runtime_blocks_per_sm >= 0)

@@ -64,6 +64,9 @@ SweepData model_sweep(const KernelDesc& kernel, const Params& params, const Swee
 
 SweepData load_sweep(const std::filesystem::path& file) {
   const nlohmann::json list = read_json_file(file, "sweep");
+  if (list.is_object() && !list.contains("kernel") && !list.contains("points"))
+    throw UsageError(file.string() + ": not a sweep file: it has neither \"kernel\" nor \"points\" "
+                                     "(`warplens sweep ... --json FILE` writes one)");
   SweepData data;
   try {
     data.points = sweep_file_points(list, "");
@@ -99,7 +102,8 @@ bool fill_from_sweep(RunResult& result, const SweepData& data) {
       continue;
     const Arch& measured_on = p.result->arch;
     if (measured_on.cc_major != result.arch.cc_major ||
-        measured_on.cc_minor != result.arch.cc_minor || measured_on.sm_count != result.arch.sm_count)
+        measured_on.cc_minor != result.arch.cc_minor ||
+        measured_on.sm_count != result.arch.sm_count)
       return false;
     result.timing = p.result->timing;
     result.verification = p.result->verification;

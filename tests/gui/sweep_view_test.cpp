@@ -35,7 +35,8 @@ TEST(SweepView, AMeasuredSweepReadsBackWithItsTimesAndTies) {
   for (const SweepPoint& p : data.points)
     measured += p.result && p.result->timing && p.result->counters;
   EXPECT_EQ(measured, 23) << "256x8 is refused";
-  const std::vector<bool> tied = tied_with_best(charted_points(data.points, chart_axes(data)), sweep_metric("median_time"));
+  const std::vector<bool> tied =
+      tied_with_best(charted_points(data.points, chart_axes(data)), sweep_metric("median_time"));
   const auto best = std::min_element(
       data.points.begin(), data.points.end(), [](const SweepPoint& a, const SweepPoint& b) {
         const double ta = a.result ? a.result->timing->median_ms : 1e30,
@@ -48,8 +49,9 @@ TEST(SweepView, AMeasuredSweepReadsBackWithItsTimesAndTies) {
       const TimingStats &t = *data.points[i].result->timing, &b = *best->result->timing;
       EXPECT_LE(t.median_ms - b.median_ms, std::max(t.noise * t.median_ms, b.noise * b.median_ms));
     }
-  EXPECT_EQ(tied_with_best(charted_points(data.points, chart_axes(data)), sweep_metric("registers")),
-            std::vector<bool>(data.points.size(), false))
+  EXPECT_EQ(
+      tied_with_best(charted_points(data.points, chart_axes(data)), sweep_metric("registers")),
+      std::vector<bool>(data.points.size(), false))
       << "only timed figures carry a noise to tie within";
 }
 
@@ -62,6 +64,19 @@ TEST(SweepView, ACorruptSweepFileIsAOneLineError) {
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find(file.string()), std::string::npos) << e.what();
     EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
+  }
+}
+
+TEST(SweepView, AnotherJsonFileIsNamedAsNotASweepFile) {
+  const std::filesystem::path file = scratch_dir() / "sidecar.json";
+  std::ofstream(file) << R"({"screenshot": {"width": 1280, "height": 720}, "shown": {}})";
+  try {
+    load_sweep(file);
+    FAIL() << "accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find(file.string() + ": not a sweep file"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("warplens sweep ... --json FILE"), std::string::npos);
   }
 }
 

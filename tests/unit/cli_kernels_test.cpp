@@ -1,6 +1,7 @@
 // `warplens list`, `model` and `run` as a user runs them, including the acceptance predictions
 // of the kernel catalog (sectors and wavefronts per request) read from `model --json`.
 
+#include "protocol.h"
 #include "test_support.h"
 
 #include <algorithm>
@@ -69,6 +70,10 @@ TEST(CliKernels, ModelJsonHasTheDocumentedSiteKeys) {
     EXPECT_TRUE(result["sites"][0].contains(key)) << key;
   EXPECT_EQ(result["occupancy"]["blocks_per_sm"], 16);
   EXPECT_GT(result["attributes"]["registers"].get<int>(), 0);
+  // ptxas says nothing of these: no GPU gave them, so they are null, not a zero that reads real.
+  for (const char* key : {"max_threads_per_block", "ptx_version", "binary_version"})
+    EXPECT_TRUE(result["attributes"][key].is_null()) << key;
+  EXPECT_EQ(run_result_from_json(result).attributes->binary_version, 0);
 }
 
 TEST(CliKernels, ListShowsEveryKernel) {
