@@ -288,18 +288,15 @@ int sass(const std::string& id) {
     const CounterValue* v = launch.find(key);
     return v ? v->value : -1.0;
   };
-  std::printf("| global load instructions | %.0f | %.0f |\n", sums["global load"],
-              counter("global_load_instructions"));
-  std::printf("| global store instructions | %.0f | %.0f |\n", sums["global store"],
-              counter("global_store_instructions"));
-  std::printf("| global load sectors | %.0f | %.0f |\n", sums["global load sectors"],
-              counter("global_load_sectors"));
-  std::printf("| global store sectors | %.0f | %.0f |\n", sums["global store sectors"],
-              counter("global_store_sectors"));
-  std::printf("| shared load wavefronts | %.0f | %.0f |\n", sums["shared load wavefronts"],
-              counter("shared_load_wavefronts"));
-  std::printf("| shared store wavefronts | %.0f | %.0f |\n", sums["shared store wavefronts"],
-              counter("shared_store_wavefronts"));
+  const std::pair<const char*, const char*> rows[] = {
+      {"global load", "global_load_instructions"},
+      {"global store", "global_store_instructions"},
+      {"global load sectors", "global_load_sectors"},
+      {"global store sectors", "global_store_sectors"},
+      {"shared load wavefronts", "shared_load_wavefronts"},
+      {"shared store wavefronts", "shared_store_wavefronts"}};
+  for (const auto& [sum, key] : rows)
+    std::printf("| %s | %.0f | %.0f |\n", key, sums[sum], counter(key));
   std::printf("\n| site | predicted requests | sectors | wavefronts |\n|---|---|---|---|\n");
   for (const SitePrediction& site : predicted.prediction.sites)
     std::printf("| %s | %lld | %lld | %lld |\n", site.name.c_str(),
