@@ -15,8 +15,9 @@ void check_access(const WarpAccess& access) {
   if (w != 1 && w != 2 && w != 4 && w != 8 && w != 16)
     throw UsageError("access width " + std::to_string(w) +
                      " B is not supported; allowed 1, 2, 4, 8 or 16");
+  const std::uint64_t misaligned = static_cast<std::uint64_t>(w) - 1; // w is a power of two
   for (int lane = 0; lane < kWarpSize; ++lane)
-    if (access.active(lane) && access.address[lane] % static_cast<std::uint64_t>(w) != 0)
+    if (access.active(lane) && (access.address[lane] & misaligned) != 0)
       throw UsageError("lane " + std::to_string(lane) + " address " +
                        std::to_string(access.address[lane]) + " is not aligned to its " +
                        std::to_string(w) + "-byte width");
@@ -30,13 +31,11 @@ template <typename T, std::size_t N> int count_distinct(std::array<T, N>& values
   return static_cast<int>(std::unique(values.begin(), values.begin() + count) - values.begin());
 }
 
-// The (bank, word) pairs one transaction touches: up to 32 lanes of up to 4 words.
+// The 4-byte words one transaction touches: up to 32 lanes of up to 4 words.
 struct TransactionWords {
-  std::array<std::uint64_t, kWarpSize * 4> bank_word{}; // bank in the top bits, word below
+  std::array<std::uint64_t, kWarpSize * 4> words{};
   int count = 0;
 };
-
-constexpr int kBankShift = 58;
 
 TransactionWords transaction_words(const WarpAccess& access, int first_lane, int lanes) {
   TransactionWords t;
@@ -46,8 +45,7 @@ TransactionWords transaction_words(const WarpAccess& access, int first_lane, int
       continue;
     const std::uint64_t first_word = access.address[lane] / kBankBytes;
     for (int i = 0; i < words_per_lane; ++i) {
-      const std::uint64_t word = first_word + i;
-      t.bank_word[t.count++] = ((word % kBankCount) << kBankShift) | word;
+      t.words[t.count++] = first_word + i;
     }
   }
   return t;
@@ -58,16 +56,15 @@ struct TransactionCost {
   int ideal = 0;      // the fewest wavefronts its distinct words fit in: ceil(words / 32)
 };
 
+// Lanes reading one word share it (a broadcast); each bank serves its distinct words one
+// wavefront apiece. Words come in address order for most patterns, so counting distinct words
+// (and then per bank) mostly needs no sort.
 TransactionCost transaction_cost(TransactionWords t) {
-  const int distinct = count_distinct(t.bank_word, t.count);
+  const int distinct = count_distinct(t.words, t.count);
+  std::array<int, kBankCount> per_bank{};
   int most = 0;
-  for (int i = 0; i < distinct;) {
-    int j = i;
-    while (j < distinct && (t.bank_word[j] >> kBankShift) == (t.bank_word[i] >> kBankShift))
-      ++j;
-    most = std::max(most, j - i);
-    i = j;
-  }
+  for (int i = 0; i < distinct; ++i)
+    most = std::max(most, ++per_bank[t.words[i] % kBankCount]);
   return {most, (distinct + kBankCount - 1) / kBankCount};
 }
 
