@@ -195,12 +195,13 @@ RowCol write_phase(const Matrix& s, Coord b, Coord t, std::int64_t it) {
   return std::pair{t.x, c};
 }
 
-// A tiled site's offsets: the tile (row, col) `phase` gives thread t of block b in pass `it`,
-// turned into a word index by `word_of(matrix, block, row, col)`.
-template <typename Phase, typename WordOf> auto phase_offsets(Phase phase, WordOf word_of) {
+// A tiled site's offsets: the tile (row, col) `Phase` gives thread t of block b in pass `it`,
+// turned into a word index by `word_of(matrix, block, row, col)`. The phase is a template
+// argument so that the compiler inlines it into every lane.
+template <auto Phase, typename WordOf> auto phase_offsets(WordOf word_of) {
   return common::bound_offsets(matrix,
                                [=](const Matrix& s, Coord b, Coord t, std::int64_t it) -> Offset {
-                                 const RowCol e = phase(s, b, t, it);
+                                 const RowCol e = Phase(s, b, t, it);
                                  if (!e)
                                    return std::nullopt;
                                  return 4 * std::int64_t{word_of(s, b, e->first, e->second)};
@@ -225,13 +226,13 @@ std::vector<Site> tiled_sites(int pitch) {
     return transpose::tile_word(row, col, pitch);
   };
   return {{"load in", MemorySpace::global, AccessOp::load, kIn, width, passes,
-           phase_offsets(read_phase, input)},
+           phase_offsets<read_phase>(input)},
           {"store tile", MemorySpace::shared, AccessOp::store, -1, width, passes,
-           phase_offsets(read_phase, tile)},
+           phase_offsets<read_phase>(tile)},
           {"load tile", MemorySpace::shared, AccessOp::load, -1, width, passes,
-           phase_offsets(write_phase, tile)},
+           phase_offsets<write_phase>(tile)},
           {"store out", MemorySpace::global, AccessOp::store, kOut, width, passes,
-           phase_offsets(write_phase, output)}};
+           phase_offsets<write_phase>(output)}};
 }
 
 KernelDesc tiled(std::string id, std::string title, std::string lesson, int pitch) {
