@@ -140,6 +140,8 @@ struct CounterProfiler::State {
   std::vector<std::vector<double>> collect(const std::vector<std::string>& names, int launches,
                                            const std::function<void(int)>& before_launch,
                                            const std::function<void(int)>& launch, int& passes);
+  void enable_range();
+  void disable_range();
   void restart();
   void close();
 };
@@ -186,11 +188,7 @@ void CounterProfiler::State::open(int device) {
     WL_CUPTI(cuptiProfilerGetCounterAvailability(&available));
 
     host = new_host();
-
-    auto enable = WL_PARAMS(CUpti_RangeProfiler_Enable_Params);
-    enable.ctx = context;
-    WL_CUPTI(cuptiRangeProfilerEnable(&enable));
-    range = enable.pRangeProfilerObject;
+    enable_range();
 
     for (const MetricInfo& m : catalog.metrics) {
       if (chip_has(m.name)) {
@@ -444,25 +442,39 @@ void CounterProfiler::State::resolve(const std::vector<const MetricInfo*>& metri
   }
 }
 
-// The range profiler keeps state from the configuration it last ran; a different metric list
-// starts from a freshly enabled one.
-void CounterProfiler::State::restart() {
-  auto disable = WL_PARAMS(CUpti_RangeProfiler_Disable_Params);
-  disable.pRangeProfilerObject = range;
-  WL_CUPTI(cuptiRangeProfilerDisable(&disable));
-  range = nullptr;
+// A counter-data image is sized by the range profiler object it was made for: after a new one is
+// enabled every session sizes its own again (reusing one crashed inside CUPTI).
+void CounterProfiler::State::enable_range() {
   auto enable = WL_PARAMS(CUpti_RangeProfiler_Enable_Params);
   enable.ctx = context;
   WL_CUPTI(cuptiRangeProfilerEnable(&enable));
   range = enable.pRangeProfilerObject;
+  for (auto& [names, config] : configs)
+    config.ranges = 0;
+}
+
+void CounterProfiler::State::disable_range() {
+  if (!range)
+    return;
+  auto disable = WL_PARAMS(CUpti_RangeProfiler_Disable_Params);
+  disable.pRangeProfilerObject = range;
+  range = nullptr;
+  last_config = nullptr;
+  WL_CUPTI(cuptiRangeProfilerDisable(&disable));
+}
+
+// The range profiler keeps state from the configuration it last ran; a different metric list
+// starts from a freshly enabled one.
+void CounterProfiler::State::restart() {
+  disable_range();
+  enable_range();
 }
 
 void CounterProfiler::State::close() {
-  if (range) {
-    auto disable = WL_PARAMS(CUpti_RangeProfiler_Disable_Params);
-    disable.pRangeProfilerObject = range;
-    cuptiRangeProfilerDisable(&disable);
-    range = nullptr;
+  try {
+    disable_range();
+  } catch (const CuptiFailure&) {
+    // Closing goes on whatever CUPTI says.
   }
   for (auto& [_, config] : configs)
     deinitialize(config.host);
@@ -599,14 +611,7 @@ SassCounts CounterProfiler::sass(const std::vector<std::string>& metrics,
   bool configured = false, enabled = false;
   try {
     const std::vector<std::uint64_t> ids = sass_metric_ids(s.chip, metrics);
-    // The range profiler and the SASS patching are not used together: set it aside.
-    if (s.range) {
-      auto disable = WL_PARAMS(CUpti_RangeProfiler_Disable_Params);
-      disable.pRangeProfilerObject = s.range;
-      WL_CUPTI(cuptiRangeProfilerDisable(&disable));
-      s.range = nullptr;
-      s.last_config = nullptr;
-    }
+    s.disable_range(); // the range profiler and the SASS patching are not used together
     std::vector<CUpti_SassMetrics_Config> configs;
     for (const std::uint64_t id : ids)
       configs.push_back({id, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU});
@@ -638,16 +643,8 @@ SassCounts CounterProfiler::sass(const std::vector<std::string>& metrics,
     cuptiSassMetricsUnsetConfig(&unset);
   }
   try {
-    if (!s.range) {
-      auto enable = WL_PARAMS(CUpti_RangeProfiler_Enable_Params);
-      enable.ctx = s.context;
-      WL_CUPTI(cuptiRangeProfilerEnable(&enable));
-      s.range = enable.pRangeProfilerObject;
-      // Counter-data images were sized by the range profiler object set aside: a later session
-      // sizes its own again (reusing one crashed inside CUPTI).
-      for (auto& [names, config] : s.configs)
-        config.ranges = 0;
-    }
+    if (!s.range)
+      s.enable_range();
   } catch (const CuptiFailure& failure) {
     s.reason = "the range profiler could not be enabled again after SASS metrics: " + failure.what;
   }

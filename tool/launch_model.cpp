@@ -27,13 +27,15 @@ Coord thread_coord(const BlockShape& block, int linear) {
 struct BoundSite {
   LaneOffsets offsets;
   BlockShape block;
+  bool global = false;
   int width = 0;
   std::uint64_t base = 0;     // the buffer's base address for global sites, 0 for shared ones
   std::vector<Coord> threads; // the block's threads by linear index, when tabled
 
   BoundSite(const Site& site, const LaunchShape& launch, bool many_warps)
-      : offsets(site.offset(launch)), block(launch.block), width(site.width(launch.params)),
-        base(site.space == MemorySpace::global ? buffer_base(site.buffer) : 0) {
+      : offsets(site.offset(launch)), block(launch.block),
+        global(site.space == MemorySpace::global), width(site.width(launch.params)),
+        base(global ? buffer_base(site.buffer) : 0) {
     if (!many_warps)
       return;
     threads.reserve(static_cast<std::size_t>(launch.block.threads()));
@@ -132,12 +134,11 @@ std::vector<IterationRange> iteration_classes(std::int64_t iterations) {
 }
 
 // One block at one iteration: every warp of the block analysed at this site.
-SiteSums analyse_block(const BoundSite& site, bool global, int warps, Coord block,
-                       std::int64_t iteration) {
+SiteSums analyse_block(const BoundSite& site, Coord block, std::int64_t iteration) {
   SiteSums sums;
-  for (int warp = 0; warp < warps; ++warp) {
+  for (int warp = 0; warp < warps_per_block(site.block); ++warp) {
     const WarpAccess access = site.warp(block, warp, iteration);
-    if (global) {
+    if (site.global) {
       const GlobalAccess g = analyse_global(access);
       sums.requests += g.requests;
       sums.sectors += g.sectors;
@@ -227,13 +228,12 @@ SamplePlan plan_samples(std::int64_t blocks, std::int64_t iterations, std::int64
 }
 
 // The sums over one stratum's sample, not yet scaled to the stratum.
-SiteSums sample_stratum(const BoundSite& site, bool global, int warps, const BlockClass& blocks,
+SiteSums sample_stratum(const BoundSite& site, const BlockClass& blocks,
                         const IterationRange& range, const SamplePlan& plan) {
   SiteSums sums;
   for (std::int64_t b = 0; b < plan.blocks; ++b)
     for (std::int64_t i = 0; i < plan.iterations; ++i)
-      sums.add(analyse_block(site, global, warps, blocks.block(plan.block(b)),
-                             range.begin + plan.iteration(i)),
+      sums.add(analyse_block(site, blocks.block(plan.block(b)), range.begin + plan.iteration(i)),
                1.0);
   return sums;
 }
@@ -265,7 +265,6 @@ LaunchPrediction predict_launch(const KernelDesc& kernel, const LaunchShape& lau
 
   for (int site = 0; site < static_cast<int>(kernel.sites.size()); ++site) {
     const BoundSite bound(kernel.sites[site], launch, true);
-    const bool global = kernel.sites[site].space == MemorySpace::global;
     const std::vector<IterationRange> iterations =
         iteration_classes(kernel.sites[site].iterations(launch));
     const std::int64_t cells = static_cast<std::int64_t>(blocks.size() * iterations.size());
@@ -285,7 +284,7 @@ LaunchPrediction predict_launch(const KernelDesc& kernel, const LaunchShape& lau
                       : plan_samples(block_class.count(), range.count(), allowance / warps, rng);
         const std::int64_t samples = plan.blocks * plan.iterations;
         prediction.warp_iterations_evaluated += samples * warps;
-        total.add(sample_stratum(bound, global, warps, block_class, range, plan),
+        total.add(sample_stratum(bound, block_class, range, plan),
                   static_cast<double>(units) / static_cast<double>(samples));
         exact = exact && enumerate;
       }
