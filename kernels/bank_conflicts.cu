@@ -29,7 +29,7 @@ __device__ void fill_tile(const T* in, T* tile, int elements, Place place) {
     const int e = fill_element(threadIdx.x, blockDim.x, pass);
     if (e >= elements)
       break;
-    tile[place(e)] = in[e];
+    tile[place(e)] = in[e]; // sites: load in (fill), store tile (fill)
   }
 }
 
@@ -54,10 +54,12 @@ __global__ void bank_conflicts_stride(const VectorOf<Width>* in, VectorOf<Width>
   __syncthreads();
   const int g = bank_conflicts::thread_element(blockIdx.x, blockDim.x, threadIdx.x);
   T sum = vector_zero<T>();
-  for (int read = 0; read < bank_conflicts::kReads; ++read)
-    sum = vector_add(sum, tile[bank_conflicts::strided_element(g, stride, read, Width)]);
+  for (int read = 0; read < bank_conflicts::kReads; ++read) {
+    const int e = bank_conflicts::strided_element(g, stride, read, Width);
+    sum = vector_add(sum, tile[e]); // site: load tile (patterned)
+  }
   if (g < count)
-    out[g] = sum;
+    out[g] = sum; // site: store out
 }
 
 template <int Width>
@@ -72,9 +74,11 @@ __global__ void bank_conflicts_padded(const VectorOf<Width>* in, VectorOf<Width>
   const int g = bank_conflicts::thread_element(blockIdx.x, blockDim.x, threadIdx.x);
   T sum = vector_zero<T>();
   for (int read = 0; read < bank_conflicts::kReads; ++read)
-    sum = vector_add(sum, tile[bank_conflicts::column_read_element(g, read, pad)]);
+    sum = vector_add(
+        sum,
+        tile[bank_conflicts::column_read_element(g, read, pad)]); // site: load tile (patterned)
   if (g < count)
-    out[g] = sum;
+    out[g] = sum; // site: store out
 }
 
 template <int Width>
@@ -88,9 +92,10 @@ __global__ void bank_conflicts_broadcast(const VectorOf<Width>* in, VectorOf<Wid
   const int g = bank_conflicts::thread_element(blockIdx.x, blockDim.x, threadIdx.x);
   T sum = vector_zero<T>();
   for (int read = 0; read < bank_conflicts::kReads; ++read)
-    sum = vector_add(sum, tile[bank_conflicts::broadcast_element(read, Width)]);
+    sum = vector_add(
+        sum, tile[bank_conflicts::broadcast_element(read, Width)]); // site: load tile (patterned)
   if (g < count)
-    out[g] = sum;
+    out[g] = sum; // site: store out
 }
 
 namespace {

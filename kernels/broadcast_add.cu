@@ -27,7 +27,10 @@ __global__ void broadcast_add_xyz(const float* a, const float* b, const float* c
   if (!broadcast_add::inside(x, y, z, nx, ny, nz))
     return;
   const std::int64_t i = broadcast_add::volume_element(x, y, z, nx, ny);
-  out[i] = a[i] + b[broadcast_add::plane_element(x, y, nx)] + c[broadcast_add::row_element(x)];
+  const float from_a = a[i];                                      // site: load a
+  const float from_b = b[broadcast_add::plane_element(x, y, nx)]; // site: load b
+  const float from_c = c[broadcast_add::row_element(x)];          // site: load c
+  out[i] = from_a + from_b + from_c;                              // site: store out
 }
 
 namespace {

@@ -24,31 +24,39 @@ template <int Width>
 __global__ void coalescing_stride(const VectorOf<Width>* in, VectorOf<Width>* out, int count,
                                   int stride) {
   const int i = coalescing::thread_element(blockIdx.x, blockDim.x, threadIdx.x);
-  if (i < count)
-    out[i] = in[coalescing::strided_source(i, stride)];
+  if (i < count) {
+    const int source = coalescing::strided_source(i, stride);
+    out[i] = in[source]; // sites: load in (strided), store out
+  }
 }
 
 template <int Width>
 __global__ void coalescing_offset(const VectorOf<Width>* in, VectorOf<Width>* out, int count,
                                   int offset) {
   const int i = coalescing::thread_element(blockIdx.x, blockDim.x, threadIdx.x);
-  if (i < count)
-    out[i] = in[coalescing::shifted_source(i, offset)];
+  if (i < count) {
+    const int source = coalescing::shifted_source(i, offset);
+    out[i] = in[source]; // sites: load in (shifted), store out
+  }
 }
 
 template <int Width>
 __global__ void coalescing_permuted(const VectorOf<Width>* in, VectorOf<Width>* out, int count) {
   const int i = coalescing::thread_element(blockIdx.x, blockDim.x, threadIdx.x);
-  if (i < count)
-    out[i] = in[coalescing::permuted_source(i)];
+  if (i < count) {
+    const int source = coalescing::permuted_source(i);
+    out[i] = in[source]; // sites: load in (permuted), store out
+  }
 }
 
 template <int Width>
 __global__ void coalescing_random(const VectorOf<Width>* in, const int* index, VectorOf<Width>* out,
                                   int count) {
   const int i = coalescing::thread_element(blockIdx.x, blockDim.x, threadIdx.x);
-  if (i < count)
-    out[i] = in[index[i]];
+  if (i < count) {
+    const int source = index[i]; // site: load index
+    out[i] = in[source];         // sites: load in (gathered), store out
+  }
 }
 
 namespace {

@@ -42,14 +42,14 @@ __global__ void divergence_per_thread(const float* x, const float* w, float* y, 
   const std::int64_t i = divergence::element(blockIdx.x, blockDim.x, threadIdx.x);
   if (i >= n)
     return;
-  const float xi = x[i];
+  const float xi = x[i]; // site: load x
   float yi;
   if (xi >
       0.0f) // data-dependent: the input's signs alternate, so the lanes of each warp split 16/16
-    yi = divergence_paths::expensive(xi, w[i], work);
+    yi = divergence_paths::expensive(xi, w[i], work); // site: load w (expensive path)
   else
     yi = divergence_paths::cheap(xi);
-  y[i] = yi;
+  y[i] = yi; // site: store y
 }
 
 __global__ void divergence_per_warp(const float* x, const float* w, float* y, std::int64_t n,
@@ -57,13 +57,13 @@ __global__ void divergence_per_warp(const float* x, const float* w, float* y, st
   const std::int64_t i = divergence::element(blockIdx.x, blockDim.x, threadIdx.x);
   if (i >= n)
     return;
-  const float xi = x[i];
+  const float xi = x[i]; // site: load x
   float yi;
-  if (divergence::warp_takes_expensive_path(i)) // the same for all 32 lanes of a warp
-    yi = divergence_paths::expensive(xi, w[i], work);
+  if (divergence::warp_takes_expensive_path(i))       // the same for all 32 lanes of a warp
+    yi = divergence_paths::expensive(xi, w[i], work); // site: load w (expensive path)
   else
     yi = divergence_paths::cheap(xi);
-  y[i] = yi;
+  y[i] = yi; // site: store y
 }
 
 namespace {

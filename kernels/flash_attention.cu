@@ -43,7 +43,8 @@ __device__ __forceinline__ void attention_rows(const float4* q, const float4* k,
   float query[D]; // pre-scaled by 1 / sqrt(d); zeros for threads past the end
 #pragma unroll
   for (int p = 0; p < kParts; ++p) {
-    const float4 x = owns_row ? q[row_float4(head, row, seq, D) + p] : make_float4(0, 0, 0, 0);
+    const float4 x = owns_row ? q[row_float4(head, row, seq, D) + p] // site: load q row
+                              : make_float4(0, 0, 0, 0);
     query[4 * p] = x.x * scale, query[4 * p + 1] = x.y * scale;
     query[4 * p + 2] = x.z * scale, query[4 * p + 3] = x.w * scale;
   }
@@ -58,8 +59,10 @@ __device__ __forceinline__ void attention_rows(const float4* q, const float4* k,
       const int f = copied_float4(threadIdx.x, blockDim.x, copy);
       if (!copies_inside_tile(f, tile, seq, D))
         continue;
-      tiles[shared_k_float4(f / kParts, f % kParts, D)] = k[tile_start + f];
-      tiles[shared_v_float4(f / kParts, f % kParts, D)] = v[tile_start + f];
+      const int key_word = shared_k_float4(f / kParts, f % kParts, D);
+      tiles[key_word] = k[tile_start + f]; // sites: load k tile, store k tile
+      const int value_word = shared_v_float4(f / kParts, f % kParts, D);
+      tiles[value_word] = v[tile_start + f]; // sites: load v tile, store v tile
     }
     __syncthreads();
 
@@ -73,7 +76,8 @@ __device__ __forceinline__ void attention_rows(const float4* q, const float4* k,
       float s = 0.0f;
 #pragma unroll
       for (int p = 0; p < kParts; ++p) {
-        const float4 kk = tiles[shared_k_float4(key, p, D)]; // the same address in every lane
+        // The same address in every lane: a broadcast.
+        const float4 kk = tiles[shared_k_float4(key, p, D)]; // site: read k from tile
         s += query[4 * p] * kk.x + query[4 * p + 1] * kk.y + query[4 * p + 2] * kk.z +
              query[4 * p + 3] * kk.w;
       }
@@ -96,7 +100,7 @@ __device__ __forceinline__ void attention_rows(const float4* q, const float4* k,
       running_sum += weight;
 #pragma unroll
       for (int p = 0; p < kParts; ++p) {
-        const float4 vv = tiles[shared_v_float4(key, p, D)];
+        const float4 vv = tiles[shared_v_float4(key, p, D)]; // site: read v from tile
         acc[4 * p] += weight * vv.x, acc[4 * p + 1] += weight * vv.y;
         acc[4 * p + 2] += weight * vv.z, acc[4 * p + 3] += weight * vv.w;
       }
@@ -109,10 +113,11 @@ __device__ __forceinline__ void attention_rows(const float4* q, const float4* k,
     return;
   const float inverse_sum = 1.0f / running_sum;
 #pragma unroll
-  for (int p = 0; p < kParts; ++p)
-    o[row_float4(head, row, seq, D) + p] =
-        make_float4(acc[4 * p] * inverse_sum, acc[4 * p + 1] * inverse_sum,
-                    acc[4 * p + 2] * inverse_sum, acc[4 * p + 3] * inverse_sum);
+  for (int p = 0; p < kParts; ++p) {
+    const float4 out = make_float4(acc[4 * p] * inverse_sum, acc[4 * p + 1] * inverse_sum,
+                                   acc[4 * p + 2] * inverse_sum, acc[4 * p + 3] * inverse_sum);
+    o[row_float4(head, row, seq, D) + p] = out; // site: store o row
+  }
 }
 
 } // namespace

@@ -32,9 +32,12 @@ __device__ void matmul_one_output(const float* a, const float* b, float* c, int 
   if (row >= m || col >= n)
     return;
   float sum = 0.0f;
-  for (int p = 0; p < k; ++p)
-    sum += a[matmul::row_major(row, p, k)] * b[matmul::row_major(p, col, n)];
-  c[matmul::row_major(row, col, n)] = sum;
+  for (int p = 0; p < k; ++p) {
+    const float from_a = a[matmul::row_major(row, p, k)]; // site: load A
+    const float from_b = b[matmul::row_major(p, col, n)]; // site: load B
+    sum += from_a * from_b;
+  }
+  c[matmul::row_major(row, col, n)] = sum; // site: store C
 }
 
 __global__ void matmul_naive(const float* a, const float* b, float* c, int m, int n, int k) {
@@ -64,18 +67,22 @@ __device__ void matmul_through_tiles(const float* a, const float* b, float* c, i
   float sum = 0.0f;
   for (int step = 0; step < matmul::tile_count(k, kTile); ++step) {
     const int a_col = matmul::staged_k(step, kTile, tx), b_row = matmul::staged_k(step, kTile, ty);
-    tiles[matmul::a_tile_word(ty, tx, kPitch)] =
-        row < m && a_col < k ? a[matmul::row_major(row, a_col, k)] : 0.0f;
-    tiles[matmul::b_tile_word(ty, tx, kTile, kPitch)] =
-        b_row < k && col < n ? b[matmul::row_major(b_row, col, n)] : 0.0f;
+    const float staged_a =
+        row < m && a_col < k ? a[matmul::row_major(row, a_col, k)] : 0.0f; // site: load A
+    const float staged_b =
+        b_row < k && col < n ? b[matmul::row_major(b_row, col, n)] : 0.0f; // site: load B
+    tiles[matmul::a_tile_word(ty, tx, kPitch)] = staged_a;                 // site: store A tile
+    tiles[matmul::b_tile_word(ty, tx, kTile, kPitch)] = staged_b;          // site: store B tile
     __syncthreads();
-    for (int q = 0; q < kTile; ++q)
-      sum += tiles[matmul::a_tile_word(ty, q, kPitch)] *
-             tiles[matmul::b_tile_word(q, tx, kTile, kPitch)];
+    for (int q = 0; q < kTile; ++q) {
+      const float from_a = tiles[matmul::a_tile_word(ty, q, kPitch)];        // site: load A tile
+      const float from_b = tiles[matmul::b_tile_word(q, tx, kTile, kPitch)]; // site: load B tile
+      sum += from_a * from_b;
+    }
     __syncthreads(); // the next step overwrites the tiles
   }
   if (row < m && col < n)
-    c[matmul::row_major(row, col, n)] = sum;
+    c[matmul::row_major(row, col, n)] = sum; // site: store C
 }
 
 template <int kTile>

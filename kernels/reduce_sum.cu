@@ -32,7 +32,7 @@ __device__ float thread_sum(const float* x, std::int64_t n, int chunk) {
     const std::int64_t i =
         reduce_sum::chunk_element(blockIdx.x, chunk, blockDim.x, threadIdx.x, k, n);
     if (i >= 0)
-      sum += x[i];
+      sum += x[i]; // site: load x
   }
   return sum;
 }
@@ -42,45 +42,60 @@ __device__ float thread_sum(const float* x, std::int64_t n, int chunk) {
 // The three tree kernels differ only in which thread adds which pair in each step.
 __global__ void reduce_sum_interleaved(const float* x, float* partials, std::int64_t n, int chunk) {
   extern __shared__ float sdata[];
-  sdata[threadIdx.x] = thread_sum(x, n, chunk);
+  sdata[threadIdx.x] = thread_sum(x, n, chunk); // site: store thread sum
   __syncthreads();
   for (int step = 0; step < reduce_sum::tree_steps(blockDim.x); ++step) {
     const reduce_sum::TreeStep t = reduce_sum::interleaved_step(threadIdx.x, step);
-    if (t.active)
-      sdata[t.target] += sdata[t.source];
+    if (t.active) {
+      const float target = sdata[t.target]; // site: tree load target
+      const float source = sdata[t.source]; // site: tree load source
+      sdata[t.target] = target + source;    // site: tree store target
+    }
     __syncthreads();
   }
-  if (threadIdx.x == 0)
-    partials[blockIdx.x] = sdata[0];
+  if (threadIdx.x == 0) {
+    const float block_sum = sdata[0]; // site: load block sum
+    partials[blockIdx.x] = block_sum; // site: store partial
+  }
 }
 
 __global__ void reduce_sum_strided_index(const float* x, float* partials, std::int64_t n,
                                          int chunk) {
   extern __shared__ float sdata[];
-  sdata[threadIdx.x] = thread_sum(x, n, chunk);
+  sdata[threadIdx.x] = thread_sum(x, n, chunk); // site: store thread sum
   __syncthreads();
   for (int step = 0; step < reduce_sum::tree_steps(blockDim.x); ++step) {
     const reduce_sum::TreeStep t = reduce_sum::strided_index_step(threadIdx.x, step, blockDim.x);
-    if (t.active)
-      sdata[t.target] += sdata[t.source];
+    if (t.active) {
+      const float target = sdata[t.target]; // site: tree load target
+      const float source = sdata[t.source]; // site: tree load source
+      sdata[t.target] = target + source;    // site: tree store target
+    }
     __syncthreads();
   }
-  if (threadIdx.x == 0)
-    partials[blockIdx.x] = sdata[0];
+  if (threadIdx.x == 0) {
+    const float block_sum = sdata[0]; // site: load block sum
+    partials[blockIdx.x] = block_sum; // site: store partial
+  }
 }
 
 __global__ void reduce_sum_sequential(const float* x, float* partials, std::int64_t n, int chunk) {
   extern __shared__ float sdata[];
-  sdata[threadIdx.x] = thread_sum(x, n, chunk);
+  sdata[threadIdx.x] = thread_sum(x, n, chunk); // site: store thread sum
   __syncthreads();
   for (int step = 0; step < reduce_sum::tree_steps(blockDim.x); ++step) {
     const reduce_sum::TreeStep t = reduce_sum::sequential_step(threadIdx.x, step, blockDim.x);
-    if (t.active)
-      sdata[t.target] += sdata[t.source];
+    if (t.active) {
+      const float target = sdata[t.target]; // site: tree load target
+      const float source = sdata[t.source]; // site: tree load source
+      sdata[t.target] = target + source;    // site: tree store target
+    }
     __syncthreads();
   }
-  if (threadIdx.x == 0)
-    partials[blockIdx.x] = sdata[0];
+  if (threadIdx.x == 0) {
+    const float block_sum = sdata[0]; // site: load block sum
+    partials[blockIdx.x] = block_sum; // site: store partial
+  }
 }
 
 // Each warp sums in registers; lane 0 of each warp leaves the warp's sum in shared memory, and
@@ -91,13 +106,14 @@ __global__ void reduce_sum_warp_shuffle(const float* x, float* partials, std::in
   const int warp = reduce_sum::warp_of(threadIdx.x), lane = reduce_sum::lane_of(threadIdx.x);
   const float sum = warp_sum(thread_sum(x, n, chunk));
   if (lane == 0)
-    warp_sums[warp] = sum;
+    warp_sums[warp] = sum; // site: store warp sum
   __syncthreads();
   if (warp == 0) {
-    const float block_sum =
-        warp_sum(lane < reduce_sum::warps_in(blockDim.x) ? warp_sums[lane] : 0.0f);
+    const float warp_total =
+        lane < reduce_sum::warps_in(blockDim.x) ? warp_sums[lane] : 0.0f; // site: load warp sums
+    const float block_sum = warp_sum(warp_total);
     if (lane == 0)
-      partials[blockIdx.x] = block_sum;
+      partials[blockIdx.x] = block_sum; // site: store partial
   }
 }
 

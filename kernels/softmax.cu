@@ -39,15 +39,19 @@ struct SumOf {
 // returns the result to every thread.
 template <typename Combine>
 __device__ float block_tree_reduce(float* sdata, float value, Combine combine) {
-  sdata[threadIdx.x] = value;
+  sdata[threadIdx.x] = value; // sites: store thread max, store thread sum
   __syncthreads();
   for (int step = 0; step < reduce_sum::tree_steps(blockDim.x); ++step) {
     const reduce_sum::TreeStep t = reduce_sum::sequential_step(threadIdx.x, step, blockDim.x);
-    if (t.active)
-      sdata[t.target] = combine(sdata[t.target], sdata[t.source]);
+    if (t.active) {
+      const float target = sdata[t.target]; // sites: tree load target (max), tree load target (sum)
+      const float source = sdata[t.source]; // sites: tree load source (max), tree load source (sum)
+      const float combined = combine(target, source);
+      sdata[t.target] = combined; // sites: tree store target (max), tree store target (sum)
+    }
     __syncthreads();
   }
-  const float result = sdata[0];
+  const float result = sdata[0]; // sites: load row max, load row sum
   __syncthreads(); // every thread has read sdata[0] before the next reduction overwrites it
   return result;
 }
@@ -86,13 +90,14 @@ __global__ void softmax_naive(const float* x, float* y, std::int64_t rows, int c
     return;
   float row_max = -INFINITY;
   for (int c = 0; c < cols; ++c)
-    row_max = fmaxf(row_max, x[softmax::element(row, cols, c)]);
+    row_max = fmaxf(row_max, x[softmax::element(row, cols, c)]); // site: load x (max pass)
   float row_sum = 0.0f;
   for (int c = 0; c < cols; ++c)
-    row_sum += expf(x[softmax::element(row, cols, c)] - row_max);
+    row_sum += expf(x[softmax::element(row, cols, c)] - row_max); // site: load x (sum pass)
   for (int c = 0; c < cols; ++c) {
     const std::int64_t i = softmax::element(row, cols, c);
-    y[i] = expf(x[i] - row_max) / row_sum;
+    const float value = x[i];               // site: load x (write pass)
+    y[i] = expf(value - row_max) / row_sum; // site: store y
   }
 }
 
@@ -105,14 +110,14 @@ __global__ void softmax_block_tree(const float* x, float* y, int cols) {
   for (int k = 0; k < steps; ++k) {
     const int c = softmax::strided_col(threadIdx.x, blockDim.x, k);
     if (c < cols)
-      thread_max = fmaxf(thread_max, x[softmax::element(row, cols, c)]);
+      thread_max = fmaxf(thread_max, x[softmax::element(row, cols, c)]); // site: load x (max pass)
   }
   const float row_max = block_tree_reduce(sdata, thread_max, MaxOf{});
   float thread_sum = 0.0f;
   for (int k = 0; k < steps; ++k) {
     const int c = softmax::strided_col(threadIdx.x, blockDim.x, k);
     if (c < cols)
-      thread_sum += expf(x[softmax::element(row, cols, c)] - row_max);
+      thread_sum += expf(x[softmax::element(row, cols, c)] - row_max); // site: load x (sum pass)
   }
   const float row_sum = block_tree_reduce(sdata, thread_sum, SumOf{});
   for (int k = 0; k < steps; ++k) {
@@ -120,7 +125,8 @@ __global__ void softmax_block_tree(const float* x, float* y, int cols) {
     if (c >= cols)
       continue;
     const std::int64_t i = softmax::element(row, cols, c);
-    y[i] = expf(x[i] - row_max) / row_sum;
+    const float value = x[i];               // site: load x (write pass)
+    y[i] = expf(value - row_max) / row_sum; // site: store y
   }
 }
 
@@ -134,14 +140,14 @@ __global__ void softmax_warp_shuffle(const float* x, float* y, std::int64_t rows
   for (int k = 0; k < steps; ++k) {
     const int c = softmax::strided_col(lane, softmax::kWarp, k);
     if (c < cols)
-      lane_max = fmaxf(lane_max, x[softmax::element(row, cols, c)]);
+      lane_max = fmaxf(lane_max, x[softmax::element(row, cols, c)]); // site: load x (max pass)
   }
   const float row_max = warp_max(lane_max);
   float lane_sum = 0.0f;
   for (int k = 0; k < steps; ++k) {
     const int c = softmax::strided_col(lane, softmax::kWarp, k);
     if (c < cols)
-      lane_sum += expf(x[softmax::element(row, cols, c)] - row_max);
+      lane_sum += expf(x[softmax::element(row, cols, c)] - row_max); // site: load x (sum pass)
   }
   const float row_sum = warp_sum(lane_sum);
   for (int k = 0; k < steps; ++k) {
@@ -149,7 +155,8 @@ __global__ void softmax_warp_shuffle(const float* x, float* y, std::int64_t rows
     if (c >= cols)
       continue;
     const std::int64_t i = softmax::element(row, cols, c);
-    y[i] = expf(x[i] - row_max) / row_sum;
+    const float value = x[i];               // site: load x (write pass)
+    y[i] = expf(value - row_max) / row_sum; // site: store y
   }
 }
 
@@ -163,7 +170,8 @@ __global__ void softmax_online(const float* x, float* y, std::int64_t rows, int 
   for (int k = 0; k < steps; ++k) {
     const int c = softmax::strided_col(lane, softmax::kWarp, k);
     if (c < cols)
-      lane_state = add_element(lane_state, x[softmax::element(row, cols, c)]);
+      lane_state =
+          add_element(lane_state, x[softmax::element(row, cols, c)]); // site: load x (online pass)
   }
   const Running row_state = warp_combine(lane_state);
   for (int k = 0; k < steps; ++k) {
@@ -171,7 +179,8 @@ __global__ void softmax_online(const float* x, float* y, std::int64_t rows, int 
     if (c >= cols)
       continue;
     const std::int64_t i = softmax::element(row, cols, c);
-    y[i] = expf(x[i] - row_state.max) / row_state.sum;
+    const float value = x[i];                           // site: load x (write pass)
+    y[i] = expf(value - row_state.max) / row_state.sum; // site: store y
   }
 }
 

@@ -21,8 +21,10 @@ namespace wl {
 __global__ void transpose_naive(const float* in, float* out, int rows, int cols) {
   const int col = transpose::element(blockIdx.x, blockDim.x, threadIdx.x);
   const int row = transpose::element(blockIdx.y, blockDim.y, threadIdx.y);
-  if (row < rows && col < cols)
-    out[transpose::output_offset(row, col, rows)] = in[transpose::input_offset(row, col, cols)];
+  if (row < rows && col < cols) {
+    const float value = in[transpose::input_offset(row, col, cols)]; // site: load in
+    out[transpose::output_offset(row, col, rows)] = value;           // site: store out
+  }
 }
 
 // Both tiled variants: read a 32x32 input tile row by row into shared memory, then write it out
@@ -37,16 +39,18 @@ __device__ void transpose_through_tile(const float* in, float* out, int rows, in
 
   for (int pass = 0; pass < passes; ++pass) {
     const int r = transpose::tile_row(ty, blockDim.y, pass); // the tile row this warp reads
-    if (row0 + r < rows && col0 + tx < cols)
-      tile[transpose::tile_word(r, tx, kPitch)] =
-          in[transpose::input_offset(row0 + r, col0 + tx, cols)];
+    if (row0 + r < rows && col0 + tx < cols) {
+      const float value = in[transpose::input_offset(row0 + r, col0 + tx, cols)]; // site: load in
+      tile[transpose::tile_word(r, tx, kPitch)] = value; // site: store tile
+    }
   }
   __syncthreads();
   for (int pass = 0; pass < passes; ++pass) {
     const int c = transpose::tile_row(ty, blockDim.y, pass); // the tile column this warp writes
-    if (row0 + tx < rows && col0 + c < cols)
-      out[transpose::output_offset(row0 + tx, col0 + c, rows)] =
-          tile[transpose::tile_word(tx, c, kPitch)];
+    if (row0 + tx < rows && col0 + c < cols) {
+      const float value = tile[transpose::tile_word(tx, c, kPitch)];    // site: load tile
+      out[transpose::output_offset(row0 + tx, col0 + c, rows)] = value; // site: store out
+    }
   }
 }
 

@@ -17,15 +17,19 @@ namespace wl {
 
 __global__ void vec_add_scalar(const float* a, const float* b, float* c, std::int64_t n) {
   const std::int64_t i = vec_add::element(blockIdx.x, blockDim.x, threadIdx.x);
-  if (i < n)
-    c[i] = a[i] + b[i];
+  if (i < n) {
+    const float x = a[i]; // site: load a
+    const float y = b[i]; // site: load b
+    c[i] = x + y;         // site: store c
+  }
 }
 
 __global__ void vec_add_vec4(const float4* a, const float4* b, float4* c, std::int64_t n4) {
   const std::int64_t i = vec_add::element(blockIdx.x, blockDim.x, threadIdx.x);
   if (i < n4) {
-    const float4 x = a[i], y = b[i];
-    c[i] = make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
+    const float4 x = a[i];                                          // site: load a
+    const float4 y = b[i];                                          // site: load b
+    c[i] = make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w); // site: store c
   }
 }
 
@@ -35,8 +39,9 @@ __global__ void vec_add_grid_stride(const float4* a, const float4* b, float4* c,
         vec_add::grid_stride_element(blockIdx.x, blockDim.x, threadIdx.x, gridDim.x, k);
     if (i >= n4)
       break;
-    const float4 x = a[i], y = b[i];
-    c[i] = make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
+    const float4 x = a[i];                                          // site: load a
+    const float4 y = b[i];                                          // site: load b
+    c[i] = make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w); // site: store c
   }
 }
 

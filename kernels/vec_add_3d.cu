@@ -21,8 +21,11 @@ namespace wl {
 
 __global__ void vec_add_3d_linear(const float* a, const float* b, float* c, std::int64_t count) {
   const std::int64_t i = vec_add_3d::linear_element(blockIdx.x, blockDim.x, threadIdx.x);
-  if (i < count)
-    c[i] = a[i] + b[i];
+  if (i < count) {
+    const float x = a[i]; // site: load a
+    const float y = b[i]; // site: load b
+    c[i] = x + y;         // site: store c
+  }
 }
 
 __global__ void vec_add_3d_blocks3d(const float* a, const float* b, float* c, int nx, int ny,
@@ -33,7 +36,9 @@ __global__ void vec_add_3d_blocks3d(const float* a, const float* b, float* c, in
   if (!vec_add_3d::inside(x, y, z, nx, ny, nz))
     return;
   const std::int64_t i = vec_add_3d::element_at(x, y, z, nx, ny);
-  c[i] = a[i] + b[i];
+  const float from_a = a[i]; // site: load a
+  const float from_b = b[i]; // site: load b
+  c[i] = from_a + from_b;    // site: store c
 }
 
 namespace {

@@ -1,0 +1,35 @@
+# Writes a C++ source fragment holding what the binary knows of its own kernels' code: the text of
+# every family file (SOURCES) and the cubin of every real architecture that nvcc kept beside each
+# kernel object (see keep-kernel-outputs.sh), each with its file name. tool/kernel_source.cpp
+# includes it after declaring EmbeddedSource and EmbeddedCubin.
+# OBJECTS and SOURCES arrive joined with '|' so that one -D argument carries each list.
+string(REPLACE "|" ";" objects "${OBJECTS}")
+string(REPLACE "|" ";" sources "${SOURCES}")
+set(arrays "")
+set(cubin_table "")
+set(index 0)
+foreach(object IN LISTS objects)
+  file(GLOB cubins "${object}.keep/*.cubin")
+  list(SORT cubins)
+  foreach(cubin IN LISTS cubins)
+    execute_process(COMMAND "${BIN2C}" --name wl_cubin_${index} "${cubin}"
+                    OUTPUT_VARIABLE array RESULT_VARIABLE status)
+    if(NOT status EQUAL 0)
+      message(FATAL_ERROR "bin2c could not read ${cubin}")
+    endif()
+    get_filename_component(name "${cubin}" NAME)
+    string(APPEND arrays "${array}")
+    string(APPEND cubin_table "  {\"${name}\", wl_cubin_${index}, sizeof(wl_cubin_${index})},\n")
+    math(EXPR index "${index} + 1")
+  endforeach()
+endforeach()
+set(source_table "")
+foreach(source IN LISTS sources)
+  file(READ "${source}" text)
+  get_filename_component(name "${source}" NAME)
+  string(APPEND source_table "  {\"${name}\", R\"wl_source(${text})wl_source\"},\n")
+endforeach()
+file(WRITE "${OUTPUT}.tmp"
+     "${arrays}\nconst EmbeddedCubin kEmbeddedCubins[] = {\n${cubin_table}};\n"
+     "const EmbeddedSource kEmbeddedSources[] = {\n${source_table}};\n")
+file(COPY_FILE "${OUTPUT}.tmp" "${OUTPUT}" ONLY_IF_DIFFERENT)
