@@ -473,6 +473,10 @@ void add_kernel_commands(CLI::App& app) {
   run_cmd->add_option(
       "--metrics", run->engine.metrics,
       "Hardware counters: default, all, or names (keys or CUPTI names), comma-separated");
+  run_cmd->add_flag("--per-site", run->engine.per_site,
+                    "Measure every access site too (SASS metrics, a pass of its own): requests, "
+                    "sectors and wavefronts per site beside the model's, with the reason for any "
+                    "difference");
   run_cmd->callback([run] {
     EngineOptions engine = run->engine;
     engine.verify = !run->no_verify;

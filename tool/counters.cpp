@@ -7,12 +7,15 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <optional>
 #include <random>
 #include <utility>
 
 #include <cuda.h>
 #include <cuda_runtime.h>
+#include <cupti_pcsampling.h>
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
@@ -581,6 +584,7 @@ std::vector<SassInstruction> flush_sass(CUcontext context, const std::vector<std
     const std::string function = d.functionName ? d.functionName : "";
     std::free(const_cast<char*>(d.functionName)); // CUPTI's malloc, ours to free
     SassInstruction& instruction = by_place[{function, d.pcOffset}];
+    instruction.cubin_crc = d.cubinCrc;
     instruction.function = function;
     instruction.pc_offset = d.pcOffset;
     for (std::size_t i = 0; i < instances; ++i)
@@ -650,6 +654,44 @@ SassCounts CounterProfiler::sass(const std::vector<std::string>& metrics,
   }
   counts.seconds = seconds_since(start);
   return counts;
+}
+
+std::uint32_t cubin_crc(const unsigned char* bytes, std::size_t size) {
+  // CUPTI reads the cubin as an ELF image: an aligned copy, whatever the caller's alignment.
+  std::vector<std::uint64_t> aligned((size + 7) / 8);
+  std::memcpy(aligned.data(), bytes, size);
+  CUpti_GetCubinCrcParams params{};
+  params.size = CUpti_GetCubinCrcParamsSize;
+  params.cubin = aligned.data();
+  params.cubinSize = size;
+  return cuptiGetCubinCrc(&params) == CUPTI_SUCCESS ? static_cast<std::uint32_t>(params.cubinCrc)
+                                                    : 0;
+}
+
+std::vector<SourcePlace> sass_source_places(const unsigned char* bytes, std::size_t size,
+                                            const std::string& function,
+                                            const std::vector<std::uint32_t>& pc_offsets) {
+  std::vector<std::uint64_t> aligned((size + 7) / 8);
+  std::memcpy(aligned.data(), bytes, size);
+  std::vector<SourcePlace> places;
+  for (const std::uint32_t pc : pc_offsets) {
+    CUpti_GetSassToSourceCorrelationParams params{};
+    params.size = CUpti_GetSassToSourceCorrelationParamsSize;
+    params.cubin = aligned.data();
+    params.cubinSize = size;
+    params.functionName = function.c_str();
+    params.pcOffset = pc;
+    SourcePlace place;
+    if (cuptiGetSassToSourceCorrelation(&params) == CUPTI_SUCCESS) {
+      place.line = static_cast<int>(params.lineNumber);
+      if (params.fileName)
+        place.file = std::filesystem::path(params.fileName).filename().string();
+    }
+    std::free(params.fileName); // CUPTI's malloc, ours to free
+    std::free(params.dirName);
+    places.push_back(place);
+  }
+  return places;
 }
 
 std::string CounterProfiler::chip() const { return m_state->chip; }

@@ -36,6 +36,7 @@ std::vector<SassMetricInfo> sass_metrics_offered(int device, std::string& chip);
 
 // One SASS instruction's values from CUPTI's SASS Metrics API, summed over the GPU.
 struct SassInstruction {
+  std::uint32_t cubin_crc = 0;          // which cubin (cubin_crc() of its bytes)
   std::string function;                 // the kernel's mangled name
   std::uint32_t pc_offset = 0;          // bytes from the function's first instruction
   std::map<std::string, double> values; // by metric name
@@ -48,6 +49,21 @@ struct SassCounts {
   std::vector<SassInstruction> instructions; // by function, then PC offset
   double seconds = 0;                        // the whole pass: configure, patch, run, read
 };
+
+// CUPTI's identity of a cubin, as SassInstruction::cubin_crc names it; 0 when CUPTI cannot read
+// the bytes as a cubin.
+std::uint32_t cubin_crc(const unsigned char* bytes, std::size_t size);
+
+// The source file (no folder) and line of each instruction at `pc_offsets` in `function`
+// (mangled) of a cubin built with -lineinfo, from its line table; line 0 where it has none. Needs
+// no GPU.
+struct SourcePlace {
+  std::string file;
+  int line = 0;
+};
+std::vector<SourcePlace> sass_source_places(const unsigned char* bytes, std::size_t size,
+                                            const std::string& function,
+                                            const std::vector<std::uint32_t>& pc_offsets);
 
 // Where the profiler's time went since the process began, phase by phase.
 struct CounterCosts {

@@ -6,12 +6,17 @@
 #include "cuda_check.h"
 #include "device.h"
 #include "device_compare.h"
+#include "kernel_source.h"
 #include "l2_flush.h"
+#include "site_counts.h"
 #include "verify.h"
 
 #include <algorithm>
 #include <chrono>
 #include <future>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <thread>
 
 #include <cuda_runtime.h>
@@ -390,6 +395,8 @@ RunResult KernelSession::measure(RunResult predicted, bool with_counters) {
   }
   if (with_counters && !s.options.metrics.empty())
     result.counters = count({block}).front();
+  if (with_counters && s.options.per_site)
+    result.site_counts = count_sites(result);
   return result;
 }
 
@@ -444,6 +451,111 @@ SassCounts KernelSession::count_sass(const BlockShape& block,
     cuda_check(cudaGetLastError(), "kernel launch");
     cuda_check(cudaStreamSynchronize(s.stream.get()), "kernel run");
   });
+}
+
+namespace {
+
+// The embedded cubin of `family` whose CRC is `crc`: the code that ran, with its line table.
+const EmbeddedCubinView* cubin_with_crc(const std::string& family, std::uint32_t crc) {
+  static std::map<const unsigned char*, std::uint32_t> crcs; // computed once per cubin
+  static std::mutex guard;
+  const std::lock_guard lock(guard);
+  for (const EmbeddedCubinView& c : embedded_cubins()) {
+    if (c.family != family)
+      continue;
+    if (!crcs.count(c.bytes))
+      crcs[c.bytes] = cubin_crc(c.bytes, c.size);
+    if (crcs[c.bytes] == crc)
+      return &c;
+  }
+  return nullptr;
+}
+
+// One measured memory instruction from its SASS metrics; nullopt for any other instruction.
+std::optional<MeasuredInstruction> memory_instruction(const SassInstruction& sass) {
+  const auto value = [&](const char* metric) {
+    const auto found = sass.values.find(metric);
+    return found == sass.values.end() ? 0.0 : found->second;
+  };
+  MeasuredInstruction m;
+  m.pc = sass.pc_offset;
+  const struct {
+    const char* metric;
+    MemorySpace space;
+    AccessOp op;
+  } kinds[] = {{"smsp__sass_inst_executed_op_global_ld", MemorySpace::global, AccessOp::load},
+               {"smsp__sass_inst_executed_op_global_st", MemorySpace::global, AccessOp::store},
+               {"smsp__sass_inst_executed_op_shared_ld", MemorySpace::shared, AccessOp::load},
+               {"smsp__sass_inst_executed_op_shared_st", MemorySpace::shared, AccessOp::store}};
+  for (const auto& kind : kinds)
+    if (value(kind.metric) > 0) {
+      m.space = kind.space;
+      m.op = kind.op;
+      m.executed = value(kind.metric);
+    }
+  if (m.executed == 0)
+    return std::nullopt;
+  m.lanes =
+      value(m.space == MemorySpace::global ? "smsp__sass_thread_inst_executed_op_global_pred_on"
+                                           : "smsp__sass_thread_inst_executed_op_shared_pred_on");
+  m.width = value("smsp__sass_inst_executed_op_memory_128b") > 0  ? 16
+            : value("smsp__sass_inst_executed_op_memory_64b") > 0 ? 8
+            : value("smsp__sass_inst_executed_op_memory_32b") > 0 ? 4
+                                                                  : 0;
+  m.sectors = value("smsp__sass_sectors_mem_global");
+  m.wavefronts = value("smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared");
+  return m;
+}
+
+} // namespace
+
+SiteCounts KernelSession::count_sites(const RunResult& predicted) {
+  State& s = *m_state;
+  const auto start = std::chrono::steady_clock::now();
+  SiteCounts counts;
+  if (s.kernel.sites.empty()) {
+    counts.reason = "a library call: no access sites to measure";
+    return counts;
+  }
+  const SassCounts sass = count_sass(predicted.launch.block, site_sass_metrics());
+  if (!sass.available) {
+    counts.reason = sass.reason;
+    return counts;
+  }
+  const std::string function = kernel_function_name(s.kernel, s.params);
+  std::vector<const SassInstruction*> own;
+  for (const SassInstruction& i : sass.instructions)
+    if (demangled_function_name(i.function) == function)
+      own.push_back(&i);
+  if (own.empty()) {
+    counts.reason = "the SASS pass saw no instruction of " + function;
+    return counts;
+  }
+  const std::string family = s.kernel.id.substr(0, s.kernel.id.find('/'));
+  const EmbeddedCubinView* cubin = cubin_with_crc(family, own.front()->cubin_crc);
+  if (!cubin) {
+    counts.reason = "the code that ran is not a cubin this binary holds (it was built for other "
+                    "architectures, so the driver compiled PTX): no line table to place its "
+                    "instructions";
+    return counts;
+  }
+  std::vector<std::uint32_t> pcs;
+  std::vector<MeasuredInstruction> memory;
+  for (const SassInstruction* i : own)
+    if (auto m = memory_instruction(*i)) {
+      memory.push_back(*m);
+      pcs.push_back(i->pc_offset);
+    }
+  const std::vector<SourcePlace> places =
+      sass_source_places(cubin->bytes, cubin->size, own.front()->function, pcs);
+  for (std::size_t i = 0; i < memory.size(); ++i) {
+    memory[i].file = places[i].file;
+    memory[i].line = places[i].line;
+  }
+  counts = attribute_sites(s.kernel, s.params, predicted.prediction, std::move(memory));
+  counts.function = own.front()->function;
+  counts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return counts;
 }
 
 RunResult run_kernel(const KernelRequest& request, const EngineOptions& options) {

@@ -23,6 +23,7 @@ struct EngineOptions {
   TimingOptions timing;
   ModelBudget model;
   std::string metrics; // "" (no counters), "default", "all", or a comma-separated list
+  bool per_site = false; // a SASS-metrics pass of its own for every site's measured figures
 };
 
 RunResult model_kernel(const KernelRequest& request, const Arch& arch,
@@ -65,6 +66,9 @@ public:
   // The SASS metrics of every instruction of one launch of this shape, in a pass of its own
   // (CounterProfiler::sass); the launch starts from an emptied L2 like the counted ones.
   SassCounts count_sass(const BlockShape& block, const std::vector<std::string>& metrics);
+  // Every site's measured figures for the launch `predicted` describes: one pass of SASS
+  // metrics, each instruction placed on its source line by the embedded cubin's line table.
+  SiteCounts count_sites(const RunResult& predicted);
   const SessionSetup& setup() const;
   // Later measurements use these options' timing budget, model budget and counter set (a live
   // change of shape is timed briefly and counts nothing; the Run button measures fully) without a

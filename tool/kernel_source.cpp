@@ -3,7 +3,10 @@
 #include "error.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cxxabi.h>
 #include <map>
+#include <memory>
 #include <regex>
 #include <sstream>
 
@@ -162,6 +165,20 @@ std::string kernel_function_name(const KernelDesc& kernel, const Params& params)
   name = name.substr(0, name.find('<'));
   const auto colons = name.rfind("::");
   return colons == std::string::npos ? name : name.substr(colons + 2);
+}
+
+std::string demangled_function_name(const std::string& mangled) {
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> text(
+      abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), std::free);
+  std::string name = status == 0 ? text.get() : mangled; // "void wl::matmul_tiled<16>(float..."
+  name = name.substr(0, name.find('('));
+  name = name.substr(0, name.find('<'));
+  if (const auto space = name.rfind(' '); space != std::string::npos)
+    name = name.substr(space + 1);
+  if (const auto colons = name.rfind("::"); colons != std::string::npos)
+    name = name.substr(colons + 2);
+  return name;
 }
 
 SiteLines site_lines(const KernelDesc& kernel, const Params& params) {

@@ -25,6 +25,10 @@ const FamilySource& family_source(const KernelDesc& kernel);
 // "matmul_tiled" for wl::matmul_tiled<16>. Empty for a library call.
 std::string kernel_function_name(const KernelDesc& kernel, const Params& params);
 
+// The same name from a mangled one, as a SASS record names the function: "matmul_tiled" for
+// _ZN2wl12matmul_tiledILi16EEEvPKfS2_Pfiii.
+std::string demangled_function_name(const std::string& mangled);
+
 struct SiteLines {
   std::string file;
   int first_line = 0, last_line = 0; // the __global__ function, signature to closing brace

@@ -8,6 +8,7 @@
 #include "json_fields.h"
 #include "protocol.h"
 #include "run_report.h"
+#include "site_report.h"
 
 #include <algorithm>
 #include <limits>
@@ -190,6 +191,9 @@ RunResult run_result_from_json(const json& j, const std::string& where) {
   r.prediction.warp_iterations_evaluated =
       f.integer("model_warp_iterations_evaluated", 0, r.prediction.warp_iterations);
   r.prediction.seconds = measure(f, "model_seconds");
+  if (f.has("site_counts"))
+    r.site_counts =
+        site_counts_from_json(f.at("site_counts", "an object"), where, r.prediction.sites.size());
   return r;
 }
 

@@ -6,6 +6,7 @@
 #include "kernel_request.h"
 #include "occupancy_report.h"
 #include "registry.h"
+#include "site_report.h"
 #include "text_format.h"
 
 #include <cstdio>
@@ -154,9 +155,9 @@ json counters_json(const CounterResult& c, const RunResult& r) {
           {"missing", c.missing},     {"no_value", c.no_value}, {"comparison", comparison}};
 }
 
-json sites_json(const LaunchPrediction& prediction) {
+json sites_json(const RunResult& r) {
   json sites = json::array();
-  for (const SitePrediction& s : prediction.sites)
+  for (const SitePrediction& s : r.prediction.sites) {
     sites.push_back({{"name", s.name},
                      {"space", space_name(s.space)},
                      {"op", op_name(s.op)},
@@ -173,6 +174,9 @@ json sites_json(const LaunchPrediction& prediction) {
                      {"wavefronts_per_request", s.wavefronts_per_request()},
                      {"conflict_degree", s.conflict_degree},
                      {"exact", s.exact}});
+    if (r.site_counts && r.site_counts->available)
+      sites.back()["measured"] = site_measured_json(*r.site_counts, s, sites.size() - 1);
+  }
   return sites;
 }
 
@@ -187,6 +191,18 @@ OccupancyRequest occupancy_inputs(const RunResult& r) {
     request.kernel_max_threads = r.attributes->max_threads_per_block;
   }
   return request;
+}
+
+// The per-site measured columns of one site's CSV row: empty without a per-site pass.
+std::string site_measured_csv(const RunResult& r, std::size_t site) {
+  if (!r.site_counts || !r.site_counts->available || site >= r.site_counts->sites.size())
+    return ",,,,,,";
+  const SiteMeasurement& m = r.site_counts->sites[site];
+  const bool global = r.prediction.sites[site].space == MemorySpace::global;
+  return format("%d,%.0f,%.0f,", m.line, m.executed, m.lanes) +
+         (global ? format("%.0f,", m.sectors) : std::string(",")) +
+         (global ? std::string(",") : format("%.0f,", m.wavefronts)) +
+         (m.flagged ? "yes," : "no,") + csv_quoted(m.reason);
 }
 
 } // namespace
@@ -209,7 +225,7 @@ std::string run_text(const RunResult& r) {
   }
   text += timing_text(r) + verification_text(r);
   text += "\npredicted memory traffic\n" + sites_table(r.prediction);
-  return text + counters_text(r);
+  return text + counters_text(r) + site_counts_text(r);
 }
 
 json run_json(const RunResult& r) {
@@ -221,7 +237,7 @@ json run_json(const RunResult& r) {
               {"arch", r.arch.id},
               {"bytes_moved", r.bytes_moved},
               {"flops", r.flops},
-              {"sites", sites_json(r.prediction)},
+              {"sites", sites_json(r)},
               {"model_exact", r.prediction.exact()},
               {"model_seconds", r.prediction.seconds},
               // The rest lets the worker protocol rebuild the RunResult (run_result_from_json).
@@ -258,6 +274,8 @@ json run_json(const RunResult& r) {
                      {"seconds", r.timing->seconds}};
   if (r.counters)
     out["counters"] = counters_json(*r.counters, r);
+  if (r.site_counts)
+    out["site_counts"] = site_counts_json(*r.site_counts);
   if (r.verification)
     out["verification"] = {{"passed", r.verification->passed},
                            {"checked", r.verification->checked},
@@ -276,7 +294,11 @@ std::string run_csv(const RunResult& r) {
          "registers,local_bytes,"
          "occupancy,verified,site,space,op,width,requests,sectors,ideal_sectors,sectors_per_"
          "request,wavefronts,"
-         "ideal_wavefronts,excess_wavefronts,wavefronts_per_request\n";
+         "ideal_wavefronts,excess_wavefronts,wavefronts_per_request,"
+         // Per-site measured (--per-site), under ncu's SASS metric names; empty without it.
+         "line,smsp__sass_inst_executed,smsp__sass_thread_inst_executed_pred_on,"
+         "smsp__sass_sectors_mem_global,smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared,"
+         "measured_flagged,measured_reason\n";
   const std::string launch =
       r.kernel_id + "," + format_block(r.launch.block) + "," + format_block(r.launch.grid) + "," +
       r.arch.id + "," +
@@ -289,12 +311,14 @@ std::string run_csv(const RunResult& r) {
                     : std::string(",")) +
       "," + (r.occupancy ? format("%.4f", r.occupancy->occupancy) : std::string()) + "," +
       (r.verification ? (r.verification->passed ? "yes" : "no") : "");
-  for (const SitePrediction& s : r.prediction.sites)
+  for (std::size_t i = 0; i < r.prediction.sites.size(); ++i) {
+    const SitePrediction& s = r.prediction.sites[i];
     csv << launch << "," << csv_quoted(s.name) << "," << space_name(s.space) << "," << op_name(s.op)
         << "," << s.width << "," << s.requests << "," << s.sectors << "," << s.ideal_sectors << ","
         << format("%.4f", s.sectors_per_request()) << "," << s.wavefronts << ","
         << s.ideal_wavefronts << "," << s.excess_wavefronts << ","
-        << format("%.4f", s.wavefronts_per_request()) << "\n";
+        << format("%.4f", s.wavefronts_per_request()) << "," << site_measured_csv(r, i) << "\n";
+  }
   return csv.str();
 }
 

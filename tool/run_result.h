@@ -8,6 +8,7 @@
 #include "kernel.h"
 #include "launch_model.h"
 #include "occupancy.h"
+#include "site_counts.h"
 
 #include <cstdint>
 #include <optional>
@@ -84,6 +85,7 @@ struct RunResult {
   std::optional<TimingStats> timing;
   std::optional<Verification> verification;
   std::optional<CounterResult> counters;
+  std::optional<SiteCounts> site_counts; // per-site measured figures, from a pass of their own
   double bytes_moved = 0, flops = 0;
   LaunchPrediction prediction;
   // Set when timing and counters come from a bundled recording (the GUI's model mode), not from a

@@ -29,20 +29,6 @@ struct PtxAccess {
   std::string text; // the PTX instruction, for messages
 };
 
-std::string demangled_function(const std::string& mangled) {
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> text(
-      abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), std::free);
-  std::string name = status == 0 ? text.get() : mangled; // "void wl::matmul_tiled<16>(float..."
-  name = name.substr(0, name.find('('));
-  name = name.substr(0, name.find('<'));
-  if (const auto space = name.rfind(' '); space != std::string::npos)
-    name = name.substr(space + 1);
-  if (const auto colons = name.rfind("::"); colons != std::string::npos)
-    name = name.substr(colons + 2);
-  return name;
-}
-
 // The global and shared loads and stores of each kernel entry of a PTX file, by the entry's
 // function name ("vec_add_scalar"), each at the innermost source line its .loc names.
 std::map<std::string, std::vector<PtxAccess>> ptx_accesses(const std::filesystem::path& ptx) {
@@ -66,7 +52,7 @@ std::map<std::string, std::vector<PtxAccess>> ptx_accesses(const std::filesystem
   for (const std::string& text : body) {
     std::smatch m;
     if (std::regex_search(text, m, entry)) {
-      function = demangled_function(m[1]);
+      function = demangled_function_name(m[1]);
       by_function[function];
     } else if (std::regex_search(text, m, loc)) {
       file = std::stoi(m[1]);
@@ -111,7 +97,6 @@ TEST(SiteLines, EverySiteOfEveryKernelIsMarkedOnceInItsFamilyFile) {
       EXPECT_GT(lines.lines[s], 0) << kernel.id << " " << kernel.sites[s].name;
   }
 }
-
 
 TEST(SiteLines, TheBuildsLineTableHasEachSitesAccessOnItsLineAndNoAccessElsewhere) {
   std::map<std::string, std::map<std::string, std::vector<PtxAccess>>> ptx_by_file;

@@ -1,0 +1,162 @@
+#include "site_counts.h"
+
+#include "kernel_source.h"
+#include "text_format.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+namespace wl {
+
+const std::vector<std::string>& site_sass_metrics() {
+  static const std::vector<std::string> metrics = {
+      "smsp__sass_inst_executed_op_global_ld",
+      "smsp__sass_inst_executed_op_global_st",
+      "smsp__sass_inst_executed_op_shared_ld",
+      "smsp__sass_inst_executed_op_shared_st",
+      "smsp__sass_thread_inst_executed_op_global_pred_on",
+      "smsp__sass_thread_inst_executed_op_shared_pred_on",
+      "smsp__sass_inst_executed_op_memory_32b",
+      "smsp__sass_inst_executed_op_memory_64b",
+      "smsp__sass_inst_executed_op_memory_128b",
+      "smsp__sass_sectors_mem_global",
+      "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared",
+  };
+  return metrics;
+}
+
+namespace {
+
+std::string kind_text(MemorySpace space, AccessOp op) {
+  return std::string(space == MemorySpace::global ? "global " : "shared ") +
+         (op == AccessOp::load ? "load" : "store");
+}
+
+double relative(double measured, double predicted) {
+  if (predicted == 0)
+    return measured == 0 ? 0 : 1;
+  return measured / predicted - 1;
+}
+
+// The figures a site is predicted, summed over the sites measured with it.
+struct Predicted {
+  double requests = 0, main = 0; // main: sectors (global) or wavefronts (shared)
+  int width = 0;
+};
+
+Predicted predicted_of(const LaunchPrediction& prediction, const std::vector<std::size_t>& sites) {
+  Predicted p;
+  for (const std::size_t s : sites) {
+    const SitePrediction& site = prediction.sites[s];
+    p.requests += static_cast<double>(site.requests);
+    p.main +=
+        static_cast<double>(site.space == MemorySpace::global ? site.sectors : site.wavefronts);
+    p.width = site.width;
+  }
+  return p;
+}
+
+// Why a flagged site's figures differ from the model, as far as its instructions show.
+std::string reason_from_sass(const SiteMeasurement& m, const Predicted& p, const SiteCounts& counts,
+                             MemorySpace space, AccessOp op) {
+  const std::string what = op == AccessOp::load ? "load" : "store";
+  if (m.instructions.empty())
+    return "no " + kind_text(space, op) + " instruction on line " + std::to_string(m.line) +
+           ": the compiler moved or removed the access";
+  int widest = 0, narrowest = 1 << 30;
+  for (const std::size_t i : m.instructions) {
+    widest = std::max(widest, counts.instructions[i].width);
+    narrowest = std::min(narrowest, counts.instructions[i].width);
+  }
+  const std::string instructions = std::to_string(m.instructions.size()) + " instruction" +
+                                   (m.instructions.size() == 1 ? "" : "s");
+  if (narrowest > p.width && p.width > 0)
+    return "the compiler merged " + std::to_string(narrowest / p.width) + " neighbouring " +
+           std::to_string(p.width) + "-byte " + what + "s into one " + std::to_string(narrowest) +
+           "-byte instruction (" + instructions + " on the line)";
+  if (widest < p.width && widest > 0)
+    return "the compiler split each " + std::to_string(p.width) + "-byte " + what + " into " +
+           std::to_string(p.width / widest) + " " + std::to_string(widest) +
+           "-byte instructions (" + instructions + " on the line)";
+  const double full_lanes = 32 * m.executed;
+  if (m.executed > p.requests * (1 + kSiteTolerance) && m.lanes < full_lanes)
+    return format("the %s is predicated off for %.1f %% of its lanes: %.0f warp executions more "
+                  "than the requests predicted, with no lane on",
+                  what.c_str(), 100 * (1 - m.lanes / full_lanes), m.executed - p.requests);
+  return format("the %s on the line ran at the model's width, yet the %s differ by %.1f %%: the "
+                "model's addresses are not the hardware's",
+                instructions.c_str(), space == MemorySpace::global ? "sectors" : "wavefronts",
+                100 * std::abs(m.difference));
+}
+
+} // namespace
+
+SiteCounts attribute_sites(const KernelDesc& kernel, const Params& params,
+                           const LaunchPrediction& prediction,
+                           std::vector<MeasuredInstruction> instructions) {
+  SiteCounts counts;
+  const SiteLines lines = site_lines(kernel, params);
+  counts.file = lines.file;
+  std::sort(instructions.begin(), instructions.end(),
+            [](const auto& a, const auto& b) { return a.pc < b.pc; });
+  counts.instructions = std::move(instructions);
+  counts.sites.resize(kernel.sites.size());
+  for (const MeasuredInstruction& i : counts.instructions) {
+    counts.global_sectors += i.sectors;
+    counts.shared_wavefronts += i.wavefronts;
+  }
+  // Sites and instructions by (line, space, op), each in order.
+  using Place = std::tuple<int, MemorySpace, AccessOp>;
+  std::map<Place, std::vector<std::size_t>> sites_at, instructions_at;
+  for (std::size_t s = 0; s < kernel.sites.size(); ++s)
+    sites_at[{lines.lines[s], kernel.sites[s].space, kernel.sites[s].op}].push_back(s);
+  for (std::size_t i = 0; i < counts.instructions.size(); ++i) {
+    const MeasuredInstruction& m = counts.instructions[i];
+    const Place place{m.file == lines.file ? m.line : -1, m.space, m.op};
+    if (sites_at.count(place))
+      instructions_at[place].push_back(i);
+    else
+      counts.unclaimed.push_back(i);
+  }
+  for (const auto& [place, sites] : sites_at) {
+    const std::vector<std::size_t>& on_line = instructions_at[place];
+    // An inlined helper reached from several places repeats its instructions once per place, in
+    // the order the places come in the kernel: equal runs in PC order, one per site. Otherwise
+    // the line's sites are measured together.
+    const bool split = sites.size() > 1 && !on_line.empty() && on_line.size() % sites.size() == 0;
+    const std::size_t run = split ? on_line.size() / sites.size() : on_line.size();
+    for (std::size_t k = 0; k < sites.size(); ++k) {
+      SiteMeasurement& m = counts.sites[sites[k]];
+      m.line = std::get<0>(place);
+      const std::size_t first = split ? k * run : 0;
+      m.instructions.assign(on_line.begin() + first, on_line.begin() + first + run);
+      if (!split)
+        for (const std::size_t other : sites)
+          if (other != sites[k])
+            m.measured_with.push_back(other);
+      for (const std::size_t i : m.instructions) {
+        const MeasuredInstruction& mi = counts.instructions[i];
+        m.executed += mi.executed;
+        m.lanes += mi.lanes;
+        m.sectors += mi.sectors;
+        m.wavefronts += mi.wavefronts;
+      }
+      std::vector<std::size_t> together = m.measured_with;
+      together.push_back(sites[k]);
+      const Predicted p = predicted_of(prediction, together);
+      const MemorySpace space = std::get<1>(place);
+      m.difference = relative(space == MemorySpace::global ? m.sectors : m.wavefronts, p.main);
+      m.request_difference = relative(m.executed, p.requests);
+      m.flagged = std::abs(m.difference) > kSiteTolerance ||
+                  std::abs(m.request_difference) > kSiteTolerance;
+      if (m.flagged)
+        m.reason = reason_from_sass(m, p, counts, space, std::get<2>(place));
+    }
+  }
+  counts.available = true;
+  return counts;
+}
+
+} // namespace wl

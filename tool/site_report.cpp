@@ -1,0 +1,193 @@
+#include "site_report.h"
+
+#include "json_fields.h"
+#include "text_format.h"
+
+#include <cmath>
+#include <limits>
+
+namespace wl {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr double kMaxFigure = std::numeric_limits<double>::max();
+
+// ncu's name for the instructions a site of this kind executes.
+const char* executed_metric(MemorySpace space, AccessOp op) {
+  if (space == MemorySpace::global)
+    return op == AccessOp::load ? "smsp__sass_inst_executed_op_global_ld"
+                                : "smsp__sass_inst_executed_op_global_st";
+  return op == AccessOp::load ? "smsp__sass_inst_executed_op_shared_ld"
+                              : "smsp__sass_inst_executed_op_shared_st";
+}
+
+const char* lanes_metric(MemorySpace space) {
+  return space == MemorySpace::global ? "smsp__sass_thread_inst_executed_op_global_pred_on"
+                                      : "smsp__sass_thread_inst_executed_op_shared_pred_on";
+}
+
+std::string signed_percent(double fraction) { return format("%+.1f %%", 100 * fraction); }
+
+} // namespace
+
+std::string site_counts_text(const RunResult& r) {
+  if (!r.site_counts)
+    return "";
+  const SiteCounts& c = *r.site_counts;
+  if (!c.available)
+    return "\nmeasured per site: none (" + c.reason + ")\n";
+  std::string text = format("\nmeasured per site (SASS metrics pass, %.0f ms; lines of %s)\n",
+                            1e3 * c.seconds, c.file.c_str());
+  text += format("%-28s %5s %6s %14s %14s %8s %14s %14s %8s\n", "site", "line", "instr",
+                 "requests pred", "measured", "diff", "sectors/wf pred", "measured", "diff");
+  for (std::size_t s = 0; s < c.sites.size() && s < r.prediction.sites.size(); ++s) {
+    const SitePrediction& p = r.prediction.sites[s];
+    const SiteMeasurement& m = c.sites[s];
+    const bool global = p.space == MemorySpace::global;
+    text += format("%-28s %5d %6zu %14lld %14.0f %8s %14lld %14.0f %8s\n", p.name.c_str(), m.line,
+                   m.instructions.size(), static_cast<long long>(p.requests), m.executed,
+                   signed_percent(m.request_difference).c_str(),
+                   static_cast<long long>(global ? p.sectors : p.wavefronts),
+                   global ? m.sectors : m.wavefronts, signed_percent(m.difference).c_str());
+    if (!m.measured_with.empty()) {
+      std::string others;
+      for (const std::size_t o : m.measured_with)
+        others += (others.empty() ? "" : ", ") + r.prediction.sites[o].name;
+      text += "    measured together with " + others + " (one line, one kind of access)\n";
+    }
+    if (m.flagged)
+      text += "    differs: " + m.reason + "\n";
+  }
+  if (!c.unclaimed.empty())
+    text += format("%zu memory instructions sit on no site's line\n", c.unclaimed.size());
+  return text;
+}
+
+json site_measured_json(const SiteCounts& c, const SitePrediction& site, std::size_t index) {
+  if (!c.available || index >= c.sites.size())
+    return json();
+  const SiteMeasurement& m = c.sites[index];
+  json out = {{"line", m.line},
+              {"instructions", m.instructions.size()},
+              {executed_metric(site.space, site.op), m.executed},
+              {lanes_metric(site.space), m.lanes},
+              {"difference", m.difference},
+              {"request_difference", m.request_difference},
+              {"flagged", m.flagged},
+              {"reason", m.reason}};
+  if (site.space == MemorySpace::global)
+    out["smsp__sass_sectors_mem_global"] = m.sectors;
+  else
+    out["smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared"] = m.wavefronts;
+  return out;
+}
+
+json site_counts_json(const SiteCounts& c) {
+  json instructions = json::array();
+  for (const MeasuredInstruction& i : c.instructions)
+    instructions.push_back({{"pc", i.pc},
+                            {"file", i.file},
+                            {"line", i.line},
+                            {"space", i.space == MemorySpace::global ? "global" : "shared"},
+                            {"op", i.op == AccessOp::load ? "load" : "store"},
+                            {"width", i.width},
+                            {"executed", i.executed},
+                            {"lanes", i.lanes},
+                            {"sectors", i.sectors},
+                            {"wavefronts", i.wavefronts}});
+  json sites = json::array();
+  for (const SiteMeasurement& m : c.sites)
+    sites.push_back({{"line", m.line},
+                     {"instructions", m.instructions},
+                     {"measured_with", m.measured_with},
+                     {"executed", m.executed},
+                     {"lanes", m.lanes},
+                     {"sectors", m.sectors},
+                     {"wavefronts", m.wavefronts},
+                     {"difference", m.difference},
+                     {"request_difference", m.request_difference},
+                     {"flagged", m.flagged},
+                     {"reason", m.reason}});
+  return {{"available", c.available},
+          {"reason", c.reason},
+          {"file", c.file},
+          {"function", c.function},
+          {"seconds", c.seconds},
+          {"instructions", instructions},
+          {"sites", sites},
+          {"unclaimed", c.unclaimed},
+          {"global_sectors", c.global_sectors},
+          {"shared_wavefronts", c.shared_wavefronts}};
+}
+
+namespace {
+
+std::vector<std::size_t> indices(const Fields& f, const char* key, std::size_t below) {
+  std::vector<std::size_t> out;
+  if (below == 0) {
+    if (!f.list(key).empty())
+      f.fail(key, f.list(key).dump(), "an empty list");
+    return out;
+  }
+  for (const std::int64_t i : f.integers(key, 0, below, 0, static_cast<std::int64_t>(below) - 1))
+    out.push_back(static_cast<std::size_t>(i));
+  return out;
+}
+
+MeasuredInstruction instruction_from(const Fields& f) {
+  MeasuredInstruction i;
+  i.pc = static_cast<std::uint32_t>(f.integer("pc", 0, std::numeric_limits<std::uint32_t>::max()));
+  i.file = f.text("file");
+  i.line = static_cast<int>(f.integer("line", 0, std::numeric_limits<int>::max()));
+  i.space = f.choice("space", {"global", "shared"}) == "shared" ? MemorySpace::shared
+                                                                : MemorySpace::global;
+  i.op = f.choice("op", {"load", "store"}) == "store" ? AccessOp::store : AccessOp::load;
+  i.width = static_cast<int>(f.integer("width", 0, 1024));
+  i.executed = f.number("executed", 0, kMaxFigure);
+  i.lanes = f.number("lanes", 0, kMaxFigure);
+  i.sectors = f.number("sectors", 0, kMaxFigure);
+  i.wavefronts = f.number("wavefronts", 0, kMaxFigure);
+  return i;
+}
+
+} // namespace
+
+SiteCounts site_counts_from_json(const json& j, const std::string& where, std::size_t sites) {
+  const Fields f(j, where, "site_counts.");
+  SiteCounts c;
+  c.available = f.boolean("available");
+  c.reason = f.text("reason");
+  c.file = f.text("file");
+  c.function = f.text("function");
+  c.seconds = f.number("seconds", 0, kMaxFigure);
+  for (const Fields& i : f.objects("instructions"))
+    c.instructions.push_back(instruction_from(i));
+  const std::size_t count = c.instructions.size();
+  const std::vector<Fields> site_fields = f.objects("sites");
+  if (c.available && site_fields.size() != sites)
+    f.fail("sites", std::to_string(site_fields.size()) + " sites",
+           "one per site of the kernel (" + std::to_string(sites) + ")");
+  for (const Fields& s : site_fields) {
+    SiteMeasurement m;
+    m.line = static_cast<int>(s.integer("line", 0, std::numeric_limits<int>::max()));
+    m.instructions = indices(s, "instructions", count);
+    m.measured_with = indices(s, "measured_with", sites);
+    m.executed = s.number("executed", 0, kMaxFigure);
+    m.lanes = s.number("lanes", 0, kMaxFigure);
+    m.sectors = s.number("sectors", 0, kMaxFigure);
+    m.wavefronts = s.number("wavefronts", 0, kMaxFigure);
+    m.difference = s.number("difference", -1, kMaxFigure);
+    m.request_difference = s.number("request_difference", -1, kMaxFigure);
+    m.flagged = s.boolean("flagged");
+    m.reason = s.text("reason");
+    c.sites.push_back(std::move(m));
+  }
+  c.unclaimed = indices(f, "unclaimed", count);
+  c.global_sectors = f.number("global_sectors", 0, kMaxFigure);
+  c.shared_wavefronts = f.number("shared_wavefronts", 0, kMaxFigure);
+  return c;
+}
+
+} // namespace wl

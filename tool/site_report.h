@@ -1,0 +1,25 @@
+#pragma once
+// Per-site measured figures as text, JSON and back: the CLI's `--per-site` table, the JSON's
+// `site_counts` (the whole measurement, which the worker protocol carries to the GUI) and each
+// site's `measured` object (ncu's SASS metric names).
+
+#include "run_result.h"
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace wl {
+
+// The table of every site: predicted beside measured, flagged rows with their reason.
+std::string site_counts_text(const RunResult& r);
+
+nlohmann::json site_counts_json(const SiteCounts& counts);
+// One site's measured figures under ncu's SASS metric names, for sites[*].measured.
+nlohmann::json site_measured_json(const SiteCounts& counts, const SitePrediction& site,
+                                  std::size_t index);
+// Throws UsageError naming `where` and the key for a value out of range.
+SiteCounts site_counts_from_json(const nlohmann::json& j, const std::string& where,
+                                 std::size_t sites);
+
+} // namespace wl
