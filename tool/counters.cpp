@@ -601,7 +601,7 @@ std::vector<SassInstruction> flush_sass(CUcontext context, const std::vector<std
 } // namespace
 
 SassCounts CounterProfiler::sass(const std::vector<std::string>& metrics,
-                                 const std::function<void()>& launch) {
+                                 const std::function<void()>& launch, SassGranularity granularity) {
   const auto start = std::chrono::steady_clock::now();
   State& s = *m_state;
   if (!s.tried)
@@ -618,7 +618,10 @@ SassCounts CounterProfiler::sass(const std::vector<std::string>& metrics,
     s.disable_range(); // the range profiler and the SASS patching are not used together
     std::vector<CUpti_SassMetrics_Config> configs;
     for (const std::uint64_t id : ids)
-      configs.push_back({id, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU});
+      configs.push_back(
+          {id, granularity == SassGranularity::gpu  ? CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU
+               : granularity == SassGranularity::sm ? CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_SM
+                                                    : CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_SMSP});
     auto set = WL_PARAMS(CUpti_SassMetricsSetConfig_Params);
     set.numOfMetricConfig = configs.size();
     set.pConfigs = configs.data();

@@ -437,7 +437,8 @@ CounterCosts counter_costs_since(const CounterCosts& before) {
 }
 
 SassCounts KernelSession::count_sass(const BlockShape& block,
-                                     const std::vector<std::string>& metrics) {
+                                     const std::vector<std::string>& metrics,
+                                     SassGranularity granularity) {
   State& s = *m_state;
   NvtxRange range("SASS metrics");
   const DeviceLaunch launch{make_launch(s.kernel, s.params, block, s.arch.sm_count),
@@ -446,11 +447,14 @@ SassCounts KernelSession::count_sass(const BlockShape& block,
   // Flushed before the pass, so the flush's own kernel is not patched and counted.
   s.flusher.flush(s.stream.get());
   cuda_check(cudaStreamSynchronize(s.stream.get()), "L2 flush");
-  return profiler().sass(metrics, [&] {
-    s.kernel.launch(launch);
-    cuda_check(cudaGetLastError(), "kernel launch");
-    cuda_check(cudaStreamSynchronize(s.stream.get()), "kernel run");
-  });
+  return profiler().sass(
+      metrics,
+      [&] {
+        s.kernel.launch(launch);
+        cuda_check(cudaGetLastError(), "kernel launch");
+        cuda_check(cudaStreamSynchronize(s.stream.get()), "kernel run");
+      },
+      granularity);
 }
 
 namespace {

@@ -65,7 +65,8 @@ public:
   std::vector<CounterResult> count(const std::vector<BlockShape>& blocks);
   // The SASS metrics of every instruction of one launch of this shape, in a pass of its own
   // (CounterProfiler::sass); the launch starts from an emptied L2 like the counted ones.
-  SassCounts count_sass(const BlockShape& block, const std::vector<std::string>& metrics);
+  SassCounts count_sass(const BlockShape& block, const std::vector<std::string>& metrics,
+                        SassGranularity granularity = SassGranularity::gpu);
   // Every site's measured figures for the launch `predicted` describes: one pass of SASS
   // metrics, each instruction placed on its source line by the embedded cubin's line table.
   SiteCounts count_sites(const RunResult& predicted);

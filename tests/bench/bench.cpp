@@ -22,6 +22,7 @@
 #include "kernel_request.h"
 #include "protocol.h"
 #include "registry.h"
+#include "site_counts.h"
 #include "sweep.h"
 
 #include <algorithm>
@@ -308,6 +309,47 @@ int sass(const std::string& id) {
   return 0;
 }
 
+// Several SASS passes and range-profiler passes in one process, in turn: whether each works.
+int sass_repeat(const std::string& id) {
+  const KernelRequest request = resolve_kernel_request(id, {}, "", "");
+  EngineOptions options;
+  options.metrics = "default";
+  KernelSession session(*request.kernel, request.params, options);
+  const auto report = [](const char* step, const SassCounts& c) {
+    std::printf("%-34s %s %.3f s %s\n", step, c.available ? "ok" : "FAILED", c.seconds,
+                c.reason.c_str());
+  };
+  const std::vector<std::string> few = {"smsp__sass_inst_executed_op_global_ld",
+                                        "smsp__sass_sectors_mem_global"};
+  report("SASS, the site metrics", session.count_sass(request.block, site_sass_metrics()));
+  report("SASS again, the same metrics", session.count_sass(request.block, site_sass_metrics()));
+  const CounterResult range = session.count({request.block}).front();
+  std::printf("%-34s %s %s\n", "range profiler", range.available ? "ok" : "FAILED",
+              range.reason.c_str());
+  report("SASS after the range profiler", session.count_sass(request.block, site_sass_metrics()));
+  report("SASS, two other metrics", session.count_sass(request.block, few));
+  report("SASS, the site metrics again", session.count_sass(request.block, site_sass_metrics()));
+  return 0;
+}
+
+// The SASS pass's cost at each granularity and with fewer metrics, one kernel at its defaults.
+int sass_cost(const std::string& id) {
+  const KernelRequest request = resolve_kernel_request(id, {}, "", "");
+  KernelSession session(*request.kernel, request.params, EngineOptions{});
+  const std::vector<std::string> kinds = {
+      "smsp__sass_inst_executed_op_global_ld", "smsp__sass_inst_executed_op_global_st",
+      "smsp__sass_inst_executed_op_shared_ld", "smsp__sass_inst_executed_op_shared_st"};
+  const std::pair<const char*, SassGranularity> granularities[] = {
+      {"gpu", SassGranularity::gpu}, {"sm", SassGranularity::sm}, {"smsp", SassGranularity::smsp}};
+  for (const auto& [name, granularity] : granularities)
+    for (const auto* metrics : {&site_sass_metrics(), &kinds}) {
+      const SassCounts c = session.count_sass(request.block, *metrics, granularity);
+      std::printf("%s granularity %-4s %2zu metrics: %s %.3f s %s\n", id.c_str(), name,
+                  metrics->size(), c.available ? "ok" : "FAILED", c.seconds, c.reason.c_str());
+    }
+  return 0;
+}
+
 } // namespace
 } // namespace wl
 
@@ -331,6 +373,10 @@ int main(int argc, char** argv) {
       return wl::sass_metrics();
     if (mode == "sass" && argc > 2)
       return wl::sass(argv[2]);
+    if (mode == "sass-repeat" && argc > 2)
+      return wl::sass_repeat(argv[2]);
+    if (mode == "sass-cost" && argc > 2)
+      return wl::sass_cost(argv[2]);
     if (mode == "shapes" && argc > 2)
       return wl::shapes(argv[2]);
     if (mode == "launches" && argc > 5)
@@ -342,7 +388,7 @@ int main(int argc, char** argv) {
   std::fprintf(
       stderr,
       "usage: wl_bench catalog | catalog-ids | copy | family NAME | record FILE | sass-metrics | "
-      "sass ID | "
+      "sass ID | sass-repeat ID | sass-cost ID | "
       "shapes ID | "
       "launches ID START "
       "END STEP\n");

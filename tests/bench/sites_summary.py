@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Summarises tests/bench/sites_batch.sh's folder: per kernel, each site's predicted and measured
+figures (requests, and sectors or wavefronts), flagged sites with their reason, the per-site run's
+cost against a --metrics default run, and Nsight Compute's source page beside WarpLens's
+per-instruction values."""
+import csv, io, json, os, sys
+
+folder = sys.argv[1]
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except Exception as e:  # a run that failed printed an error, not JSON
+        return None
+
+
+def sites_table():
+    print("== per-site measured vs model (kernel default shapes)")
+    print("%-26s %-26s %5s %12s %12s %7s %14s %14s %7s  %s" % (
+        "kernel", "site", "line", "req pred", "req meas", "diff", "sect/wf pred", "measured",
+        "diff", "reason"))
+    costs = {}
+    for line in open(os.path.join(folder, "costs.txt")):
+        kid, plain, site = line.split()
+        costs[kid] = (float(plain), float(site))
+    totals = {"sites": 0, "within": 0, "flagged": 0, "unexplained": 0}
+    for kid in costs:
+        name = kid.replace("/", "_")
+        r = load(os.path.join(folder, name + ".site.json"))
+        if r is None:
+            print("%-26s run failed: %s" % (kid, open(os.path.join(folder, name + ".site.json")).read()[-300:]))
+            continue
+        c = r.get("site_counts", {})
+        if not c.get("available"):
+            print("%-26s no per-site figures: %s" % (kid, c.get("reason")))
+            continue
+        for site, m in zip(r["sites"], c["sites"]):
+            glob = site["space"] == "global"
+            pred = site["sectors"] if glob else site["wavefronts"]
+            meas = m["sectors"] if glob else m["wavefronts"]
+            totals["sites"] += 1
+            if abs(m["difference"]) <= 0.01 and abs(m["request_difference"]) <= 0.01:
+                totals["within"] += 1
+            if m["flagged"]:
+                totals["flagged"] += 1
+                if not m["reason"]:
+                    totals["unexplained"] += 1
+            print("%-26s %-26s %5d %12d %12.0f %+6.1f%% %14d %14.0f %+6.1f%%  %s" % (
+                kid, site["name"][:26], m["line"], site["requests"], m["executed"],
+                100 * m["request_difference"], pred, meas, 100 * m["difference"], m["reason"]))
+        if c.get("unclaimed"):
+            print("%-26s %d memory instructions on no site's line" % (kid, len(c["unclaimed"])))
+    print("sites %(sites)d, within 1 %% on both figures %(within)d, flagged %(flagged)d, "
+          "flagged without a reason %(unexplained)d" % totals)
+    print("\n== cost: wall seconds of `warplens run ID --metrics default` and with --per-site")
+    worst = 0
+    for kid, (plain, site) in costs.items():
+        r = load(os.path.join(folder, kid.replace("/", "_") + ".site.json")) or {}
+        sass = r.get("site_counts", {}).get("seconds", 0)
+        worst = max(worst, site / plain)
+        print("%-26s %7.2f s %7.2f s  %5.2fx  (SASS pass %.2f s)" % (kid, plain, site, site / plain, sass))
+    print("worst ratio %.2fx" % worst)
+
+
+def ncu_rows(path):
+    text = open(path).read()
+    start = text.find('"')  # ncu prints ==PROF== lines first
+    rows = list(csv.reader(io.StringIO(text[start:])))
+    return rows
+
+
+def ncu_table():
+    print("\n== Nsight Compute source page (SASS) beside WarpLens's per-instruction values")
+    for kid in ["vec_add/scalar", "transpose/smem", "matmul/tiled", "reduce_sum/sequential",
+                "bank_conflicts/stride"]:
+        name = kid.replace("/", "_")
+        path = os.path.join(folder, name + ".ncu.csv")
+        if not os.path.exists(path):
+            continue
+        rows = ncu_rows(path)
+        if len(rows) < 2:
+            print(kid, "ncu gave no rows:", open(path).read()[-400:])
+            continue
+        header = rows[0]
+        print(kid, "ncu columns:", header)
+        for row in rows[1:4]:
+            print("   ", row)
+
+
+sites_table()
+ncu_table()
