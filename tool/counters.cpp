@@ -128,6 +128,15 @@ struct CounterProfiler::State {
   };
   const Config* last_config = nullptr; // the one the range profiler last ran
   CUcontext context = nullptr;
+  // The SASS metrics configuration stays set once made: setting one again after unsetting it
+  // fails with CUPTI_ERROR_OUT_OF_MEMORY (CUDA 13.0, H100), so each pass after the first with the
+  // same metrics and granularity only enables and disables the patching.
+  struct SassConfig {
+    std::uint32_t device = 0;
+    std::vector<std::uint64_t> ids;
+    SassGranularity granularity = SassGranularity::gpu;
+  };
+  std::optional<SassConfig> sass_config;
   std::map<std::string, Config> configs; // keyed by the comma-joined metric names
 
   explicit State(const MetricCatalog& c) : catalog(c) {}
@@ -147,6 +156,8 @@ struct CounterProfiler::State {
   void disable_range();
   void restart();
   void close();
+  void configure_sass(std::uint32_t device, const std::vector<std::uint64_t>& ids,
+                      SassGranularity granularity);
 };
 
 void CounterProfiler::State::open(int device) {
@@ -466,6 +477,33 @@ void CounterProfiler::State::disable_range() {
   WL_CUPTI(cuptiRangeProfilerDisable(&disable));
 }
 
+// Sets the SASS metrics configuration, or keeps the one set when it is the same: another one is
+// set after unsetting the first, which this CUPTI refuses (see SassConfig).
+void CounterProfiler::State::configure_sass(std::uint32_t device,
+                                            const std::vector<std::uint64_t>& ids,
+                                            SassGranularity granularity) {
+  if (sass_config && sass_config->ids == ids && sass_config->granularity == granularity)
+    return;
+  if (sass_config) {
+    auto unset = WL_PARAMS(CUpti_SassMetricsUnsetConfig_Params);
+    unset.deviceIndex = sass_config->device;
+    sass_config.reset();
+    WL_CUPTI(cuptiSassMetricsUnsetConfig(&unset));
+  }
+  std::vector<CUpti_SassMetrics_Config> configs;
+  for (const std::uint64_t id : ids)
+    configs.push_back(
+        {id, granularity == SassGranularity::gpu  ? CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU
+             : granularity == SassGranularity::sm ? CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_SM
+                                                  : CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_SMSP});
+  auto set = WL_PARAMS(CUpti_SassMetricsSetConfig_Params);
+  set.numOfMetricConfig = configs.size();
+  set.pConfigs = configs.data();
+  set.deviceIndex = device;
+  WL_CUPTI(cuptiSassMetricsSetConfig(&set));
+  sass_config = SassConfig{device, ids, granularity};
+}
+
 // The range profiler keeps state from the configuration it last ran; a different metric list
 // starts from a freshly enabled one.
 void CounterProfiler::State::restart() {
@@ -478,6 +516,12 @@ void CounterProfiler::State::close() {
     disable_range();
   } catch (const CuptiFailure&) {
     // Closing goes on whatever CUPTI says.
+  }
+  if (sass_config) {
+    auto unset = WL_PARAMS(CUpti_SassMetricsUnsetConfig_Params);
+    unset.deviceIndex = sass_config->device;
+    cuptiSassMetricsUnsetConfig(&unset);
+    sass_config.reset();
   }
   for (auto& [_, config] : configs)
     deinitialize(config.host);
@@ -612,22 +656,11 @@ SassCounts CounterProfiler::sass(const std::vector<std::string>& metrics,
     return counts;
   }
   const auto device = static_cast<std::uint32_t>(current_device());
-  bool configured = false, enabled = false;
+  bool enabled = false;
   try {
     const std::vector<std::uint64_t> ids = sass_metric_ids(s.chip, metrics);
     s.disable_range(); // the range profiler and the SASS patching are not used together
-    std::vector<CUpti_SassMetrics_Config> configs;
-    for (const std::uint64_t id : ids)
-      configs.push_back(
-          {id, granularity == SassGranularity::gpu  ? CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU
-               : granularity == SassGranularity::sm ? CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_SM
-                                                    : CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_SMSP});
-    auto set = WL_PARAMS(CUpti_SassMetricsSetConfig_Params);
-    set.numOfMetricConfig = configs.size();
-    set.pConfigs = configs.data();
-    set.deviceIndex = device;
-    WL_CUPTI(cuptiSassMetricsSetConfig(&set));
-    configured = true;
+    s.configure_sass(device, ids, granularity);
     auto enable = WL_PARAMS(CUpti_SassMetricsEnable_Params);
     enable.ctx = s.context;
     enable.enableLazyPatching = 1; // only the kernels this launch runs
@@ -643,11 +676,6 @@ SassCounts CounterProfiler::sass(const std::vector<std::string>& metrics,
     auto disable = WL_PARAMS(CUpti_SassMetricsDisable_Params);
     disable.ctx = s.context;
     cuptiSassMetricsDisable(&disable);
-  }
-  if (configured) {
-    auto unset = WL_PARAMS(CUpti_SassMetricsUnsetConfig_Params);
-    unset.deviceIndex = device;
-    cuptiSassMetricsUnsetConfig(&unset);
   }
   try {
     if (!s.range)

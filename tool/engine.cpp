@@ -8,6 +8,7 @@
 #include "device_compare.h"
 #include "kernel_source.h"
 #include "l2_flush.h"
+#include "sass_text.h"
 #include "site_counts.h"
 #include "verify.h"
 
@@ -552,9 +553,15 @@ SiteCounts KernelSession::count_sites(const RunResult& predicted) {
     }
   const std::vector<SourcePlace> places =
       sass_source_places(cubin->bytes, cubin->size, own.front()->function, pcs);
+  const SassListing& listing = sass_listing(family, cubin->sm);
+  const auto text = listing.functions.find(own.front()->function);
   for (std::size_t i = 0; i < memory.size(); ++i) {
     memory[i].file = places[i].file;
     memory[i].line = places[i].line;
+    if (text != listing.functions.end())
+      for (const SassLine& line : text->second)
+        if (line.pc == memory[i].pc)
+          memory[i].sass = line.text;
   }
   counts = attribute_sites(s.kernel, s.params, predicted.prediction, std::move(memory));
   counts.function = own.front()->function;

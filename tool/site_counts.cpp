@@ -58,6 +58,17 @@ Predicted predicted_of(const LaunchPrediction& prediction, const std::vector<std
   return p;
 }
 
+// "LDS.128" where the SASS text is at hand, else "16-byte instruction": the widest instruction.
+std::string wide_instruction(const SiteMeasurement& m, const SiteCounts& counts) {
+  const MeasuredInstruction* widest = nullptr;
+  for (const std::size_t i : m.instructions)
+    if (!widest || counts.instructions[i].width > widest->width)
+      widest = &counts.instructions[i];
+  if (!widest->sass.empty())
+    return widest->sass.substr(0, widest->sass.find(' '));
+  return std::to_string(widest->width) + "-byte instruction";
+}
+
 // Why a flagged site's figures differ from the model, as far as its instructions show.
 std::string reason_from_sass(const SiteMeasurement& m, const Predicted& p, const SiteCounts& counts,
                              MemorySpace space, AccessOp op) {
@@ -74,8 +85,8 @@ std::string reason_from_sass(const SiteMeasurement& m, const Predicted& p, const
                                    (m.instructions.size() == 1 ? "" : "s");
   if (narrowest > p.width && p.width > 0)
     return "the compiler merged " + std::to_string(narrowest / p.width) + " neighbouring " +
-           std::to_string(p.width) + "-byte " + what + "s into one " + std::to_string(narrowest) +
-           "-byte instruction (" + instructions + " on the line)";
+           std::to_string(p.width) + "-byte " + what + "s into one " + wide_instruction(m, counts) +
+           " (" + instructions + " on the line)";
   if (widest < p.width && widest > 0)
     return "the compiler split each " + std::to_string(p.width) + "-byte " + what + " into " +
            std::to_string(p.width / widest) + " " + std::to_string(widest) +
@@ -89,6 +100,37 @@ std::string reason_from_sass(const SiteMeasurement& m, const Predicted& p, const
                 "model's addresses are not the hardware's",
                 instructions.c_str(), space == MemorySpace::global ? "sectors" : "wavefronts",
                 100 * std::abs(m.difference));
+}
+
+// A line several sites share is an inlined helper reached from several places: its instructions
+// come once per place, in the order of the places, each copy a run of nearby PCs (a loop in it
+// may be unrolled in one copy and not in another), separated from the next copy by the code
+// between the places. So the copies are the runs between the `copies - 1` widest PC gaps. Empty
+// when there are fewer instructions than copies: the line's sites are then measured together.
+std::vector<std::vector<std::size_t>> inlined_copies(const SiteCounts& counts,
+                                                     const std::vector<std::size_t>& on_line,
+                                                     std::size_t copies) {
+  if (copies == 1)
+    return {on_line};
+  if (on_line.size() < copies)
+    return {};
+  std::vector<std::size_t> gaps(on_line.size() - 1); // gap i: between instruction i and i + 1
+  for (std::size_t i = 0; i < gaps.size(); ++i)
+    gaps[i] = i;
+  const auto width = [&](std::size_t i) {
+    return counts.instructions[on_line[i + 1]].pc - counts.instructions[on_line[i]].pc;
+  };
+  std::stable_sort(gaps.begin(), gaps.end(),
+                   [&](std::size_t a, std::size_t b) { return width(a) > width(b); });
+  std::vector<std::size_t> cuts(gaps.begin(), gaps.begin() + static_cast<long>(copies - 1));
+  std::sort(cuts.begin(), cuts.end());
+  std::vector<std::vector<std::size_t>> runs(1);
+  for (std::size_t i = 0; i < on_line.size(); ++i) {
+    runs.back().push_back(on_line[i]);
+    if (std::binary_search(cuts.begin(), cuts.end(), i))
+      runs.emplace_back();
+  }
+  return runs;
 }
 
 } // namespace
@@ -122,17 +164,13 @@ SiteCounts attribute_sites(const KernelDesc& kernel, const Params& params,
   }
   for (const auto& [place, sites] : sites_at) {
     const std::vector<std::size_t>& on_line = instructions_at[place];
-    // An inlined helper reached from several places repeats its instructions once per place, in
-    // the order the places come in the kernel: equal runs in PC order, one per site. Otherwise
-    // the line's sites are measured together.
-    const bool split = sites.size() > 1 && !on_line.empty() && on_line.size() % sites.size() == 0;
-    const std::size_t run = split ? on_line.size() / sites.size() : on_line.size();
+    const std::vector<std::vector<std::size_t>> runs =
+        inlined_copies(counts, on_line, sites.size());
     for (std::size_t k = 0; k < sites.size(); ++k) {
       SiteMeasurement& m = counts.sites[sites[k]];
       m.line = std::get<0>(place);
-      const std::size_t first = split ? k * run : 0;
-      m.instructions.assign(on_line.begin() + first, on_line.begin() + first + run);
-      if (!split)
+      m.instructions = runs.empty() ? on_line : runs[k];
+      if (runs.empty())
         for (const std::size_t other : sites)
           if (other != sites[k])
             m.measured_with.push_back(other);

@@ -22,6 +22,7 @@ const std::vector<std::string>& site_sass_metrics();
 // One memory instruction of the kernel, as measured.
 struct MeasuredInstruction {
   std::uint32_t pc = 0; // bytes from the function's first instruction
+  std::string sass;     // its text ("LDS.128 R8, [R3]"), where nvdisasm's listing is at hand
   std::string file;     // the source file the line table names ("vec_add.cu")
   int line = 0;         // 0 when the line table has none
   MemorySpace space = MemorySpace::global;
@@ -37,8 +38,10 @@ struct MeasuredInstruction {
 struct SiteMeasurement {
   int line = 0;
   std::vector<std::size_t> instructions; // indices into SiteCounts::instructions
-  // Sites of the same kind on this line measured together (an inlined helper reached from two
-  // places): their figures are the line's, and compare with the sum of their predictions.
+  // A line of an inlined helper reached from several places has a site per place; its
+  // instructions are split into one run per place (site_counts.cpp says how). Where the line has
+  // fewer instructions than places, its sites are measured together: these are the others, the
+  // figures are the line's, and they compare with the sum of the sites' predictions.
   std::vector<std::size_t> measured_with;
   double executed = 0, lanes = 0, sectors = 0, wavefronts = 0;
   // The measured against the predicted figure that matters for the site's space (sectors for

@@ -88,6 +88,7 @@ json site_counts_json(const SiteCounts& c) {
   json instructions = json::array();
   for (const MeasuredInstruction& i : c.instructions)
     instructions.push_back({{"pc", i.pc},
+                            {"sass", i.sass},
                             {"file", i.file},
                             {"line", i.line},
                             {"space", i.space == MemorySpace::global ? "global" : "shared"},
@@ -139,6 +140,7 @@ std::vector<std::size_t> indices(const Fields& f, const char* key, std::size_t b
 MeasuredInstruction instruction_from(const Fields& f) {
   MeasuredInstruction i;
   i.pc = static_cast<std::uint32_t>(f.integer("pc", 0, std::numeric_limits<std::uint32_t>::max()));
+  i.sass = f.text_or("sass", "");
   i.file = f.text("file");
   i.line = static_cast<int>(f.integer("line", 0, std::numeric_limits<int>::max()));
   i.space = f.choice("space", {"global", "shared"}) == "shared" ? MemorySpace::shared

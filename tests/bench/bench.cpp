@@ -27,8 +27,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
+#include <execinfo.h>
 #include <fstream>
 #include <map>
 #include <string>
@@ -332,21 +335,61 @@ int sass_repeat(const std::string& id) {
   return 0;
 }
 
-// The SASS pass's cost at each granularity and with fewer metrics, one kernel at its defaults.
-int sass_cost(const std::string& id) {
+// The SASS pass's cost for one granularity ("gpu", "sm" or "smsp") and metric list ("site": the
+// per-site pass's, "kinds": only the four kinds of access), one kernel at its defaults; one
+// configuration a process (counters.cpp says why).
+int sass_cost(const std::string& id, const std::string& granularity, const std::string& list) {
   const KernelRequest request = resolve_kernel_request(id, {}, "", "");
   KernelSession session(*request.kernel, request.params, EngineOptions{});
   const std::vector<std::string> kinds = {
       "smsp__sass_inst_executed_op_global_ld", "smsp__sass_inst_executed_op_global_st",
       "smsp__sass_inst_executed_op_shared_ld", "smsp__sass_inst_executed_op_shared_st"};
-  const std::pair<const char*, SassGranularity> granularities[] = {
-      {"gpu", SassGranularity::gpu}, {"sm", SassGranularity::sm}, {"smsp", SassGranularity::smsp}};
-  for (const auto& [name, granularity] : granularities)
-    for (const auto* metrics : {&site_sass_metrics(), &kinds}) {
-      const SassCounts c = session.count_sass(request.block, *metrics, granularity);
-      std::printf("%s granularity %-4s %2zu metrics: %s %.3f s %s\n", id.c_str(), name,
-                  metrics->size(), c.available ? "ok" : "FAILED", c.seconds, c.reason.c_str());
-    }
+  const SassGranularity g = granularity == "sm"     ? SassGranularity::sm
+                            : granularity == "smsp" ? SassGranularity::smsp
+                                                    : SassGranularity::gpu;
+  const std::vector<std::string>& metrics = list == "kinds" ? kinds : site_sass_metrics();
+  for (int pass = 1; pass <= 2; ++pass) {
+    const SassCounts c = session.count_sass(request.block, metrics, g);
+    std::printf("%s granularity %-4s %2zu metrics, pass %d: %s %.3f s %s\n", id.c_str(),
+                granularity.c_str(), metrics.size(), pass, c.available ? "ok" : "FAILED", c.seconds,
+                c.reason.c_str());
+  }
+  return 0;
+}
+
+// A crash's stack, as addresses in the program and its base, for addr2line on the build machine.
+void print_stack(int signal) {
+  void* frames[64];
+  const int count = backtrace(frames, 64);
+  std::fprintf(stderr, "signal %d; stack:\n", signal);
+  backtrace_symbols_fd(frames, count, 2);
+  if (FILE* maps = std::fopen("/proc/self/maps", "r")) {
+    char line[512];
+    while (std::fgets(line, sizeof line, maps))
+      if (std::strstr(line, "wl_bench"))
+        std::fputs(line, stderr);
+    std::fclose(maps);
+  }
+  std::_Exit(128 + signal);
+}
+
+// Every site's measured figures for one kernel at its defaults, twice in one session, with the
+// stack printed should anything crash.
+int sites(const std::string& id) {
+  std::signal(SIGSEGV, print_stack);
+  std::signal(SIGABRT, print_stack);
+  const KernelRequest request = resolve_kernel_request(id, {}, "", "");
+  EngineOptions options;
+  options.metrics = "default";
+  KernelSession session(*request.kernel, request.params, options);
+  const RunResult predicted = session.predict(request.block);
+  for (int pass = 1; pass <= 2; ++pass) {
+    const SiteCounts c = session.count_sites(predicted);
+    std::printf("%s pass %d: %s %.3f s, %zu instructions %s\n", id.c_str(), pass,
+                c.available ? "ok" : "FAILED", c.seconds, c.instructions.size(), c.reason.c_str());
+    for (const MeasuredInstruction& i : c.instructions)
+      std::printf("  0x%x line %d %s\n", i.pc, i.line, i.sass.c_str());
+  }
   return 0;
 }
 
@@ -373,10 +416,12 @@ int main(int argc, char** argv) {
       return wl::sass_metrics();
     if (mode == "sass" && argc > 2)
       return wl::sass(argv[2]);
+    if (mode == "sites" && argc > 2)
+      return wl::sites(argv[2]);
     if (mode == "sass-repeat" && argc > 2)
       return wl::sass_repeat(argv[2]);
-    if (mode == "sass-cost" && argc > 2)
-      return wl::sass_cost(argv[2]);
+    if (mode == "sass-cost" && argc > 4)
+      return wl::sass_cost(argv[2], argv[3], argv[4]);
     if (mode == "shapes" && argc > 2)
       return wl::shapes(argv[2]);
     if (mode == "launches" && argc > 5)
@@ -388,7 +433,7 @@ int main(int argc, char** argv) {
   std::fprintf(
       stderr,
       "usage: wl_bench catalog | catalog-ids | copy | family NAME | record FILE | sass-metrics | "
-      "sass ID | sass-repeat ID | sass-cost ID | "
+      "sass ID | sites ID | sass-repeat ID | sass-cost ID gpu|sm|smsp site|kinds | "
       "shapes ID | "
       "launches ID START "
       "END STEP\n");

@@ -9,6 +9,13 @@ set -uo pipefail
 source tests/bench/batch_setup.sh
 batch_setup sites
 NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+BENCH=.gpu-run/bin/wl_bench
+# SASS passes in turn in one process, and the pass's cost per granularity and metric count.
+"$BENCH" sass-repeat vec_add/scalar > "$OUT/sass_repeat.txt" 2>&1
+for id in matmul/tiled matmul/naive; do
+  for g in gpu sm smsp; do "$BENCH" sass-cost "$id" $g site >> "$OUT/sass_cost.txt" 2>&1; done
+  "$BENCH" sass-cost "$id" sm kinds >> "$OUT/sass_cost.txt" 2>&1
+done
 "$BUILD/tests/wl_gpu_tests" > "$OUT/gpu_tests.log" 2>&1; echo "exit $?" >> "$OUT/gpu_tests.log"
 
 wall() { # seconds of one command, its stdout to $1
@@ -36,7 +43,14 @@ for pair in vec_add/scalar:vec_add_scalar transpose/smem:transpose_smem matmul/t
     "$WL" run "$id" --no-verify > "$OUT/$name.ncu.csv" 2> "$OUT/$name.ncu.err"
 done
 command -v nvdisasm cuobjdump > "$OUT/disassemblers.txt" 2>&1
-python3 tests/bench/sites_summary.py "$OUT" > "$OUT/summary.txt" 2>&1
+# nvdisasm's listing of one embedded cubin, as the build would embed it where it has nvdisasm.
+"$WL" run matmul/tiled --per-site > "$OUT/matmul_tiled.per_site.txt" 2>&1
+/usr/local/cuda/bin/nvdisasm -c -g .gpu-run/vec_add.sm_90.cubin > "$OUT/vec_add.nvdisasm.txt" 2>&1
+python3 "$(dirname "$0")/sites_summary.py" "$OUT" > "$OUT/summary.txt" 2>&1
 tar czf "$RESULTS/sites.tgz" -C "$OUT" .
 echo "== gpu tests"; grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[  FAILED  \]|^exit" "$OUT/gpu_tests.log"
+echo "== SASS passes in turn"; cat "$OUT/sass_repeat.txt"
+echo "== SASS pass cost"; cat "$OUT/sass_cost.txt"
 cat "$OUT/summary.txt"
+echo "== warplens run matmul/tiled --per-site"; tail -16 "$OUT/matmul_tiled.per_site.txt"
+echo "== nvdisasm -c -g of vec_add's cubin"; head -30 "$OUT/vec_add.nvdisasm.txt"

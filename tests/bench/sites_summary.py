@@ -71,22 +71,61 @@ def ncu_rows(path):
     return rows
 
 
+NCU_COLUMNS = [  # (ncu's source-page column, WarpLens's per-instruction field)
+    ("Instructions Executed", "executed"),
+    ("Predicated-On Thread Instructions Executed", "lanes"),
+    ("L2 Theoretical Sectors Global", "sectors"),
+    ("L1 Wavefronts Shared", "wavefronts"),
+]
+
+
+def number(text):
+    try:
+        return float(text.replace(",", ""))
+    except ValueError:
+        return 0.0
+
+
 def ncu_table():
     print("\n== Nsight Compute source page (SASS) beside WarpLens's per-instruction values")
+    print("(pc: bytes from the function's first instruction; ncu's SASS text beside each)")
+    all_equal, compared = 0, 0
     for kid in ["vec_add/scalar", "transpose/smem", "matmul/tiled", "reduce_sum/sequential",
                 "bank_conflicts/stride"]:
         name = kid.replace("/", "_")
         path = os.path.join(folder, name + ".ncu.csv")
-        if not os.path.exists(path):
+        r = load(os.path.join(folder, name + ".site.json"))
+        if not os.path.exists(path) or r is None or not r.get("site_counts", {}).get("available"):
+            print(kid, "missing:", path)
             continue
         rows = ncu_rows(path)
-        if len(rows) < 2:
-            print(kid, "ncu gave no rows:", open(path).read()[-400:])
+        at = next((i for i, row in enumerate(rows) if row and row[0] == "Address"), None)
+        if at is None:
+            print(kid, "ncu gave no source page:", open(path).read()[-400:])
             continue
-        header = rows[0]
-        print(kid, "ncu columns:", header)
-        for row in rows[1:4]:
-            print("   ", row)
+        header, data = rows[at], [row for row in rows[at + 1:] if len(row) == len(rows[at])]
+        base = int(data[0][0], 16)
+        by_pc = {int(row[0], 16) - base: row for row in data}
+        print("\n%s: %d SASS instructions on ncu's page, %d memory instructions measured" % (
+            kid, len(data), len(r["site_counts"]["instructions"])))
+        print("%7s %-34s %5s  %s" % ("pc", "ncu SASS", "line",
+                                     "  ".join("%-14s" % f for _, f in NCU_COLUMNS)))
+        for i in r["site_counts"]["instructions"]:
+            row = by_pc.get(i["pc"])
+            if row is None:
+                print("%7s no ncu row" % hex(i["pc"]))
+                continue
+            cells, equal = [], True
+            for column, field in NCU_COLUMNS:
+                theirs = number(row[header.index(column)])
+                ours = i[field]
+                equal &= theirs == ours
+                cells.append("%-14s" % ("%.0f" % ours if theirs == ours else "%.0f/%.0f" % (ours, theirs)))
+            compared += 1
+            all_equal += equal
+            print("%7s %-34s %5d  %s %s" % (hex(i["pc"]), row[1].strip()[:34], i["line"],
+                                           "  ".join(cells), "" if equal else "DIFFERS (ours/ncu)"))
+    print("\n%d memory instructions compared, %d identical on all four figures" % (compared, all_equal))
 
 
 sites_table()

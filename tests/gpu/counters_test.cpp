@@ -9,6 +9,7 @@
 #include "figures.h"
 #include "gpu_test_support.h"
 #include "kernel_request.h"
+#include "site_counts.h"
 #include "sweep.h"
 
 #include <string>
@@ -179,9 +180,8 @@ TEST(SassMetrics, EachMemoryInstructionOfVecAddCountsWhatItsSitePredicts) {
   const KernelRequest request = resolve_kernel_request("vec_add/scalar", {"n=1048576"}, "", "");
   KernelSession session(*request.kernel, request.params, quick("global"));
   const RunResult predicted = session.predict(request.block);
-  const SassCounts sass = session.count_sass(
-      request.block, {"smsp__sass_inst_executed_op_global_ld",
-                      "smsp__sass_inst_executed_op_global_st", "smsp__sass_sectors_mem_global"});
+  // The per-site pass's metrics: a process keeps one SASS configuration (counters.cpp says why).
+  const SassCounts sass = session.count_sass(request.block, site_sass_metrics());
   if (!sass.available)
     GTEST_SKIP() << "SASS metrics unavailable: " << sass.reason;
   std::vector<double> load_sectors, store_sectors;
@@ -229,8 +229,8 @@ TEST(SitesMeasured, EverySiteOfThreeKernelsMatchesItsPredictionOrSaysWhy) {
     if (!counts.available && counts.reason.find("SASS") != std::string::npos)
       GTEST_SKIP() << "SASS metrics unavailable: " << counts.reason;
     ASSERT_TRUE(counts.available) << id << ": " << counts.reason;
-    EXPECT_TRUE(counts.unclaimed.empty()) << id << ": " << counts.unclaimed.size()
-                                          << " memory instructions on no site's line";
+    EXPECT_TRUE(counts.unclaimed.empty())
+        << id << ": " << counts.unclaimed.size() << " memory instructions on no site's line";
     ASSERT_EQ(counts.sites.size(), predicted.prediction.sites.size());
     for (std::size_t s = 0; s < counts.sites.size(); ++s) {
       const SiteMeasurement& m = counts.sites[s];

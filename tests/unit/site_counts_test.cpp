@@ -1,0 +1,186 @@
+// Per-site attribution on the CPU: measured instructions, as the SASS pass reports them, sorted
+// onto the sites written on their lines, compared with the model, and the reason for a difference
+// read from the instructions; and the whole measurement through JSON and back.
+
+#include "error.h"
+#include "kernel_request.h"
+#include "kernel_source.h"
+#include "launch_model.h"
+#include "sass_text.h"
+#include "site_report.h"
+
+#include <gtest/gtest.h>
+
+namespace wl {
+namespace {
+
+struct Case {
+  KernelRequest request;
+  LaunchPrediction prediction;
+  SiteLines lines;
+};
+
+Case make_case(const std::string& id, const std::vector<std::string>& params) {
+  Case c{resolve_kernel_request(id, params, "", ""), {}, {}};
+  c.prediction = predict_launch(
+      *c.request.kernel, make_launch(*c.request.kernel, c.request.params, c.request.block, 132),
+      ModelBudget{0});
+  c.lines = site_lines(*c.request.kernel, c.request.params);
+  return c;
+}
+
+// The instruction a site would be if the hardware did exactly what the model says.
+MeasuredInstruction as_predicted(const Case& c, std::size_t site, std::uint32_t pc) {
+  const SitePrediction& p = c.prediction.sites[site];
+  MeasuredInstruction m;
+  m.pc = pc;
+  m.file = c.lines.file;
+  m.line = c.lines.lines[site];
+  m.space = p.space;
+  m.op = p.op;
+  m.width = p.width;
+  m.executed = static_cast<double>(p.requests);
+  m.lanes = 32 * m.executed;
+  m.sectors = static_cast<double>(p.sectors);
+  m.wavefronts = static_cast<double>(p.wavefronts);
+  return m;
+}
+
+TEST(SiteCounts, InstructionsThatDoWhatTheModelSaysMatchEverySiteAndNoneIsLeftOver) {
+  const Case c = make_case("vec_add/scalar", {"n=1048576"});
+  std::vector<MeasuredInstruction> measured;
+  for (std::size_t s = 0; s < c.prediction.sites.size(); ++s)
+    measured.push_back(as_predicted(c, s, static_cast<std::uint32_t>(0x100 + 16 * s)));
+  const SiteCounts counts =
+      attribute_sites(*c.request.kernel, c.request.params, c.prediction, measured);
+  ASSERT_TRUE(counts.available);
+  EXPECT_TRUE(counts.unclaimed.empty());
+  for (const SiteMeasurement& m : counts.sites) {
+    EXPECT_EQ(m.instructions.size(), 1u);
+    EXPECT_FALSE(m.flagged) << m.reason;
+    EXPECT_EQ(m.difference, 0);
+  }
+}
+
+TEST(SiteCounts, AMergedWideLoadIsFlaggedWithTheMergeAsItsReason) {
+  const Case c = make_case("matmul/tiled", {"m=256", "n=256", "k=256"});
+  std::vector<MeasuredInstruction> measured;
+  for (std::size_t s = 0; s < c.prediction.sites.size(); ++s) {
+    MeasuredInstruction m = as_predicted(c, s, static_cast<std::uint32_t>(0x100 + 16 * s));
+    if (c.prediction.sites[s].name == "load A tile") { // four 4-byte loads as one LDS.128
+      m.width = 16;
+      m.executed /= 4;
+      m.lanes /= 4;
+      m.wavefronts /= 4;
+    }
+    measured.push_back(m);
+  }
+  const SiteCounts counts =
+      attribute_sites(*c.request.kernel, c.request.params, c.prediction, measured);
+  for (std::size_t s = 0; s < counts.sites.size(); ++s) {
+    const bool merged = c.prediction.sites[s].name == "load A tile";
+    EXPECT_EQ(counts.sites[s].flagged, merged) << c.prediction.sites[s].name;
+    if (merged)
+      EXPECT_NE(counts.sites[s].reason.find("merged 4 neighbouring 4-byte loads into one 16-byte"),
+                std::string::npos)
+          << counts.sites[s].reason;
+  }
+}
+
+TEST(SiteCounts, AHelperInlinedTwiceIsSplitAtTheWidestGapEvenWhenOneCopyIsUnrolled) {
+  const Case c = make_case("softmax/block_tree", {"rows=64", "cols=1024"});
+  std::vector<MeasuredInstruction> measured;
+  std::size_t max_site = 0, sum_site = 0;
+  for (std::size_t s = 0; s < c.prediction.sites.size(); ++s) {
+    const std::string& name = c.prediction.sites[s].name;
+    if (name == "tree load target (max)")
+      max_site = s;
+    else if (name == "tree load target (sum)")
+      sum_site = s;
+    else
+      measured.push_back(as_predicted(c, s, static_cast<std::uint32_t>(0x4000 + 16 * s)));
+  }
+  // The max copy as one instruction early in the kernel, the sum copy unrolled in four later.
+  measured.push_back(as_predicted(c, max_site, 0x100));
+  MeasuredInstruction part = as_predicted(c, sum_site, 0x2000);
+  part.executed /= 4, part.lanes /= 4, part.wavefronts /= 4;
+  for (std::uint32_t k = 0; k < 4; ++k) {
+    part.pc = 0x2000 + 0x40 * k;
+    measured.push_back(part);
+  }
+  const SiteCounts counts =
+      attribute_sites(*c.request.kernel, c.request.params, c.prediction, measured);
+  EXPECT_EQ(counts.sites[max_site].instructions.size(), 1u);
+  EXPECT_EQ(counts.sites[sum_site].instructions.size(), 4u);
+  EXPECT_FALSE(counts.sites[max_site].flagged) << counts.sites[max_site].reason;
+  EXPECT_FALSE(counts.sites[sum_site].flagged) << counts.sites[sum_site].reason;
+  EXPECT_TRUE(counts.sites[max_site].measured_with.empty());
+}
+
+TEST(SiteCounts, AnAccessOnNoSitesLineIsLeftOverAndASiteWithNoInstructionSaysSo) {
+  const Case c = make_case("vec_add/scalar", {"n=1048576"});
+  std::vector<MeasuredInstruction> measured = {as_predicted(c, 0, 0x100),
+                                               as_predicted(c, 1, 0x110)};
+  MeasuredInstruction stray = as_predicted(c, 0, 0x120);
+  stray.line = 1;
+  measured.push_back(stray);
+  const SiteCounts counts =
+      attribute_sites(*c.request.kernel, c.request.params, c.prediction, measured);
+  EXPECT_EQ(counts.unclaimed.size(), 1u);
+  EXPECT_TRUE(counts.sites[2].flagged);
+  EXPECT_NE(counts.sites[2].reason.find("no global store instruction on line"), std::string::npos)
+      << counts.sites[2].reason;
+}
+
+TEST(SiteCounts, TheMeasurementGoesThroughJsonAndBackAndABadIndexIsRefused) {
+  const Case c = make_case("vec_add/scalar", {"n=1048576"});
+  std::vector<MeasuredInstruction> measured;
+  for (std::size_t s = 0; s < c.prediction.sites.size(); ++s)
+    measured.push_back(as_predicted(c, s, static_cast<std::uint32_t>(0x100 + 16 * s)));
+  const SiteCounts counts =
+      attribute_sites(*c.request.kernel, c.request.params, c.prediction, measured);
+  nlohmann::json j = site_counts_json(counts);
+  const SiteCounts back = site_counts_from_json(j, "result", counts.sites.size());
+  EXPECT_EQ(site_counts_json(back), j);
+  j["sites"][0]["instructions"] = {7};
+  try {
+    site_counts_from_json(j, "result", counts.sites.size());
+    FAIL() << "an instruction index past the list was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("site_counts.sites"), std::string::npos) << e.what();
+  }
+}
+
+// nvdisasm -c -g: a function label, line comments, instructions with their PCs (a predicate, a
+// trailing comment), and the next function.
+TEST(SassText, TheListingGivesEachInstructionItsPcTextAndLine) {
+  const std::string listing = R"(
+	.section	.text._ZN2wl14vec_add_scalarEPKfS1_Pfl,"ax",@progbits
+	.align	128
+.text._ZN2wl14vec_add_scalarEPKfS1_Pfl:
+        /*0000*/                   LDC R1, c[0x0][0x28] ;
+	//## File "/src/kernels/vec_add.cu", line 21
+        /*0140*/                   LDG.E R2, desc[UR4][R2.64] ;
+        /*0150*/              @!P0 LDG.E R5, desc[UR4][R4.64] ;  /* 0x000000040405 */
+	//## File "/src/kernels/vec_add.cu", line 23
+        /*0190*/                   STG.E desc[UR4][R6.64], R9 ;
+.text._ZN2wl12vec_add_vec4EPK6float4S2_PS0_l:
+        /*0000*/                   EXIT ;
+)";
+  const SassListing parsed = parse_nvdisasm(listing);
+  ASSERT_EQ(parsed.functions.size(), 2u);
+  const std::vector<SassLine>& scalar = parsed.functions.at("_ZN2wl14vec_add_scalarEPKfS1_Pfl");
+  ASSERT_EQ(scalar.size(), 4u);
+  EXPECT_EQ(scalar[0].line, 0);
+  EXPECT_EQ(scalar[1].pc, 0x140u);
+  EXPECT_EQ(scalar[1].text, "LDG.E R2, desc[UR4][R2.64]");
+  EXPECT_EQ(scalar[1].file, "vec_add.cu");
+  EXPECT_EQ(scalar[1].line, 21);
+  EXPECT_EQ(scalar[2].text, "@!P0 LDG.E R5, desc[UR4][R4.64]");
+  EXPECT_EQ(scalar[3].pc, 0x190u);
+  EXPECT_EQ(scalar[3].line, 23);
+  EXPECT_EQ(parsed.functions.at("_ZN2wl12vec_add_vec4EPK6float4S2_PS0_l").front().text, "EXIT");
+}
+
+} // namespace
+} // namespace wl

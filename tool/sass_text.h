@@ -1,0 +1,35 @@
+#pragma once
+// The SASS text of the bundled kernels, for the Source panel and the per-site reasons: nvdisasm's
+// listing of each embedded cubin (`nvdisasm -c -g`: every instruction with its PC and the source
+// line it came from). Made at build time where the toolkit has nvdisasm and embedded in the
+// binary, so it needs no GPU; else made now by an nvdisasm this machine has; else absent, with
+// the reason.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace wl {
+
+struct SassLine {
+  std::uint32_t pc = 0; // bytes from the function's first instruction
+  std::string text;     // "LDG.E R2, desc[UR4][R2.64]"
+  std::string file;     // the source file of its line ("vec_add.cu"), "" when unknown
+  int line = 0;
+};
+
+struct SassListing {
+  std::map<std::string, std::vector<SassLine>> functions; // by mangled name, in PC order
+  std::string origin; // "nvdisasm at build time", or the nvdisasm run now
+  std::string reason; // why there is none, when `functions` is empty
+};
+
+// Reads nvdisasm's `-c -g` output.
+SassListing parse_nvdisasm(const std::string& text);
+
+// The listing of `family`'s cubin for sm_`sm`: the embedded one, or one nvdisasm makes now.
+// Computed once per cubin.
+const SassListing& sass_listing(const std::string& family, int sm);
+
+} // namespace wl
