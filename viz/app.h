@@ -34,11 +34,12 @@ enum class Panel {
   global_memory,
   shared_memory,
   divergence,
-  sweep
+  sweep,
+  source
 };
 inline constexpr std::array kAllPanels = {
-    Panel::launch,        Panel::occupancy,     Panel::timings,    Panel::counters,
-    Panel::global_memory, Panel::shared_memory, Panel::divergence, Panel::sweep};
+    Panel::launch,        Panel::occupancy,  Panel::timings, Panel::counters, Panel::global_memory,
+    Panel::shared_memory, Panel::divergence, Panel::sweep,   Panel::source};
 const char* panel_name(Panel panel); // "launch", "occupancy", ... (CLI --panel, file names)
 // The panels a kernel's teaching note points at ("Bank grid: ...", "Timings: ..."), in panel order.
 std::vector<Panel> panels_named_in(const std::string& note);
@@ -149,6 +150,7 @@ struct App {
   // The next Run (F5) measures each site too (the Source panel's "Measure per site"): a pass of
   // its own, so it is asked for, never made by a live edit.
   bool measure_per_site = false;
+  bool source_whole_file = false; // the Source panel shows the whole family file, not the kernel's
   Theme theme = Theme::dark;
   float ui_scale = 1; // fonts and spacing: 1 at 96 dpi; Ctrl+= / Ctrl+- / Ctrl+0
   // The command line chose the launch (--kernel, --param, --block, --sweep-json) or the arch:
