@@ -121,6 +121,8 @@ Measured measured_sites(const App& app) {
   return {&counts, app.latest_is_stale()};
 }
 
+// Nothing is measured here: the source models, or the latest result is the models' or the
+// recording's.
 bool in_model_mode(const App& app) {
   if (app.source && app.source->mode().starts_with("model mode"))
     return true;
