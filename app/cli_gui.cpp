@@ -24,7 +24,7 @@ constexpr TextOption kTextOptions[] = {
      "X, XxY or XxYxZ"},
     {"--panel", &viz::GuiOptions::panel,
      "With --headless: only this panel (launch, occupancy, timings, counters, global, shared, "
-     "divergence, sweep)",
+     "divergence, sweep, source)",
      "a panel name"},
     {"--sweep-json", &viz::GuiOptions::sweep_json,
      "Show this sweep (written by `warplens sweep ... --json`) in the Sweep panel",

@@ -9,7 +9,8 @@
 //   {"id":7,"type":"model","kernel":"vec_add/scalar","params":{"n":4096},"block":[256,1,1],
 //    "arch":"h100","max_evaluations":30000}
 //   {"id":8,"type":"run","kernel":"matmul/tiled","params":{},"block":[16,16,1],"device":0,
-//    "seed":42,"verify":true,"max_seconds":1.0,"metrics":"default","max_evaluations":30000}
+//    "seed":42,"verify":true,"max_seconds":1.0,"metrics":"default","max_evaluations":30000,
+//    "per_site":true}                         per_site: the per-site pass too (absent: false)
 //   {"id":11,"type":"sweep","kernel":"vec_add_3d/blocks3d","params":{},"shapes":[[8,1,1],[16,2,1]],
 //    "device":0,"seed":42,"verify":true,"max_seconds":0.001,"metrics":"default","max_evaluations":3000}
 //   {"id":12,"type":"sweep","kernel":"coalescing/stride","params":{},"shapes":[[256,1,1]],
@@ -74,23 +75,26 @@ struct WorkerRequest {
   bool verify = true;                // run
   double max_seconds = 1.0;          // run: wall-clock budget of the timing samples
   std::string metrics{};             // run: counters: "", "default", "all" or a list of keys
+  // run: a pass of SASS metrics of its own after the counters, each memory instruction placed on
+  // its site's line (RunResult::site_counts). A sweep never makes one.
+  bool per_site = false;
   // Warp-iterations the access model evaluates at most, 1 to kMaxModelEvaluations; a request's 0
   // ("all") reads as kMaxModelEvaluations and a larger number is refused.
   std::int64_t max_evaluations = 30000;
-  std::int64_t target = 0;          // cancel: the request to cancel; 0: all of them
-  std::vector<BlockShape> shapes{}; // sweep: every shape, in order; kMaxSweepShapes at most
+  std::int64_t target = 0;             // cancel: the request to cancel; 0: all of them
+  std::vector<BlockShape> shapes{};    // sweep: every shape, in order; kMaxSweepShapes at most
   std::vector<ParamAxis> param_axes{}; // sweep: parameters swept (points: kMaxSweepShapes at most)
 };
 
 struct WorkerResponse {
   std::int64_t id = 0;
   ResponseType type = ResponseType::error;
-  int protocol = 0;                          // hello
-  int pid = 0;                               // hello: the worker's process id on its own host
-  std::string catalog{};                     // hello: its kernel catalog (catalog_version)
-  std::string phase{};                       // progress: "resolve", "model", "run", "sweep"
-  int done = 0, total = 0;                   // progress of a sweep: shapes measured of all
-  std::shared_ptr<const RunResult> result{}; // result
+  int protocol = 0;        // hello
+  int pid = 0;             // hello: the worker's process id on its own host
+  std::string catalog{};   // hello: its kernel catalog (catalog_version)
+  std::string phase{};     // progress: "resolve", "model", "run", "sites", "sweep"
+  int done = 0, total = 0; // progress of a sweep: shapes measured of all
+  std::shared_ptr<const RunResult> result{};              // result
   std::shared_ptr<const std::vector<SweepPoint>> sweep{}; // sweep
   std::string message{};                                  // error: one line
   bool fatal = false;                                     // error: the worker exits after this line

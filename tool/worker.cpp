@@ -263,6 +263,7 @@ EngineOptions engine_options(const WorkerRequest& request) {
   options.timing.max_seconds = request.max_seconds;
   options.metrics = request.metrics;
   options.model = ModelBudget{request.max_evaluations};
+  // per_site stays false here: compute() asks a per-site Run's session for the pass itself.
   return options;
 }
 
@@ -274,7 +275,15 @@ RunResult compute(const WorkerRequest& request, const KernelRequest& kernel, Ses
     return model_kernel(kernel, resolve_arch(request.arch), budget);
   }
   writer.progress(request.id, "run");
-  return sessions.get(*kernel.kernel, kernel.params, engine_options(request)).measure(kernel.block);
+  KernelSession& session = sessions.get(*kernel.kernel, kernel.params, engine_options(request));
+  RunResult result = session.measure(kernel.block);
+  // Per request, not per session: a session reused from a live edit would skip the pass, and one
+  // made for a per-site Run would repeat it on every live edit after it.
+  if (request.per_site) {
+    writer.progress(request.id, "sites");
+    result.site_counts = session.count_sites(result);
+  }
+  return result;
 }
 
 // A sweep stopped between shapes by a newer request or a cancel request.

@@ -253,7 +253,7 @@ bool App::run(bool live) {
   last_submitted = current_request();
   last_submitted_arch = arch().id;
   if (source)
-    source->submit(*last_submitted, arch(), live);
+    source->submit(*last_submitted, arch(), RunKind{live, !live && measure_per_site});
   awaiting_run = !live;
   last_error.clear();
   return true;
@@ -277,7 +277,7 @@ void App::follow_edits() {
     return;
   last_modelled = request;
   last_modelled_arch = arch().id;
-  models->submit(*request, arch(), true);
+  models->submit(*request, arch(), RunKind{.live = true});
 }
 
 bool App::settled() const {

@@ -34,11 +34,12 @@ enum class Panel {
   global_memory,
   shared_memory,
   divergence,
-  sweep
+  sweep,
+  source
 };
 inline constexpr std::array kAllPanels = {
-    Panel::launch,        Panel::occupancy,     Panel::timings,    Panel::counters,
-    Panel::global_memory, Panel::shared_memory, Panel::divergence, Panel::sweep};
+    Panel::launch,        Panel::occupancy,  Panel::timings, Panel::counters, Panel::global_memory,
+    Panel::shared_memory, Panel::divergence, Panel::sweep,   Panel::source};
 const char* panel_name(Panel panel); // "launch", "occupancy", ... (CLI --panel, file names)
 // The panels a kernel's teaching note points at ("Bank grid: ...", "Timings: ..."), in panel order.
 std::vector<Panel> panels_named_in(const std::string& note);
@@ -87,14 +88,21 @@ struct SourceUpdate {
   bool for_sweep = false;           // the error answers submit_sweep
 };
 
+// How a submitted launch is measured. A `live` request follows an edit in live mode: a source
+// that measures keeps it brief (a short timing budget, no counters) so the panels follow the
+// edits; the Run button asks for the full measurement, and `per_site` adds the per-site pass (a
+// pass of SASS metrics of its own, each memory instruction placed on its site's line).
+struct RunKind {
+  bool live = false;
+  bool per_site = false;
+};
+
 // Where results come from. `submit` never blocks (the newest request wins); `poll` returns what
-// arrived since the last call. The GUI calls both once per frame at most. A `live` request
-// follows an edit in live mode: a source that measures keeps it brief (a short timing budget, no
-// counters) so the panels follow the edits; the Run button asks for the full measurement.
+// arrived since the last call. The GUI calls both once per frame at most.
 class ResultSource {
 public:
   virtual ~ResultSource() = default;
-  virtual void submit(const KernelRequest& request, const Arch& arch, bool live) = 0;
+  virtual void submit(const KernelRequest& request, const Arch& arch, RunKind kind) = 0;
   virtual std::optional<SourceUpdate> poll() = 0;
   virtual bool busy() const = 0;
   virtual std::string mode() const = 0; // the status line's first part: which mode and why
@@ -139,6 +147,10 @@ struct App {
   std::vector<Arch> arches;
   int arch_index = 0;
   bool live = true; // the panels follow each edit from the first start
+  // The next Run (F5) measures each site too (the Source panel's "Measure per site"): a pass of
+  // its own, so it is asked for, never made by a live edit.
+  bool measure_per_site = false;
+  bool source_whole_file = false; // the Source panel shows the whole family file, not the kernel's
   Theme theme = Theme::dark;
   float ui_scale = 1; // fonts and spacing: 1 at 96 dpi; Ctrl+= / Ctrl+- / Ctrl+0
   // The command line chose the launch (--kernel, --param, --block, --sweep-json) or the arch:

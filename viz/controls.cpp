@@ -151,6 +151,13 @@ bool selectable(const char* label, bool selected, const std::string& script_name
   return clicked;
 }
 
+bool link(const char* label, const std::string& script_name) {
+  const bool clicked =
+      ImGui::Selectable(label, false, 0, ImVec2(ImGui::CalcTextSize(label, nullptr, true).x, 0));
+  note_last_item(script_name.empty() ? visible_label(label) : script_name, ControlKind::selectable);
+  return clicked;
+}
+
 bool tree_node(const char* label) {
   const bool open = ImGui::TreeNode(label);
   note_item(label, ControlKind::tree_node);

@@ -86,6 +86,8 @@ bool button(const char* label);
 bool small_button(const char* label);
 bool checkbox(const char* label, bool* value);
 bool selectable(const char* label, bool selected, const std::string& script_name = "");
+// A selectable as wide as its words, so figures can stand beside it (a site's name in Source).
+bool link(const char* label, const std::string& script_name = "");
 bool tree_node(const char* label);
 bool begin_combo(const char* label, const char* preview);
 bool begin_menu(const char* label);

@@ -20,7 +20,9 @@ namespace wl::viz {
 namespace {
 
 constexpr const char* kDejaVuSans = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+constexpr const char* kDejaVuSansMono = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
 constexpr float kFontSize = 16;
+constexpr float kCodeFontSize = 14; // as wide a character as the UI font's average: more code fits
 constexpr float kSmallestScale = 0.5f, kLargestScale = 4.0f, kScaleStep = 0.25f;
 
 bool key_pressed(int glfw_key) {
@@ -49,7 +51,7 @@ void handle_ctrl_keys(App& app) {
     app.quit_requested = true;
 }
 
-// F5 run, L live, B pin baseline, F12 screenshot, 1-8 panels; letters and digits only when no
+// F5 run, L live, B pin baseline, F12 screenshot, 1-9 panels; letters and digits only when no
 // text field has focus and Ctrl is up.
 void handle_shortcuts(App& app) {
   if (key_pressed(GLFW_KEY_F5))
@@ -63,7 +65,7 @@ void handle_shortcuts(App& app) {
     app.live = !app.live;
   if (key_pressed(GLFW_KEY_B))
     app.pin_baseline();
-  // 1-8: a panel behind another's tab comes to the front; one in sight closes; a closed one opens.
+  // 1-9: a panel behind another's tab comes to the front; one in sight closes; a closed one opens.
   for (std::size_t i = 0; i < kAllPanels.size(); ++i)
     if (key_pressed(GLFW_KEY_1 + static_cast<int>(i)))
       app.set_open(kAllPanels[i], !app.panel_open[i] || !app.rect(kAllPanels[i]).visible);
@@ -260,6 +262,9 @@ void GuiContext::load_fonts(float scale) {
     config.SizePixels = std::round(13 * scale);
     fonts.AddFontDefault(&config);
   }
+  // The Source panel's code, its columns as they were written; the first font stays the default.
+  if (std::filesystem::exists(kDejaVuSansMono))
+    fonts.AddFontFromFileTTF(kDejaVuSansMono, std::round(kCodeFontSize * scale));
   fonts.Build();
   m_font_scale = scale;
 }
@@ -305,6 +310,11 @@ void map_keys_as_glfw_does(ImGuiIO& io) {
                                             {ImGuiKey_Z, GLFW_KEY_Z}};
   for (const auto& [key, code] : keys)
     io.KeyMap[key] = code;
+}
+
+ImFont* code_font() {
+  const ImFontAtlas& fonts = *ImGui::GetIO().Fonts;
+  return fonts.Fonts.Size > 1 ? fonts.Fonts[1] : ImGui::GetFont();
 }
 
 std::string loaded_font_name() {

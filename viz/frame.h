@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <string>
 
+struct ImFont;
 struct ImGuiContext;
 struct ImGuiIO;
 
@@ -46,6 +47,9 @@ private:
   std::string m_saved; // the settings as last written, to write only changes
   float m_font_scale = 0;
 };
+
+// The monospaced font code is drawn in (DejaVu Sans Mono), or the UI's font where it is missing.
+ImFont* code_font();
 
 // "DejaVu Sans" or "Dear ImGui default": which font the context loaded, for the sidecar.
 std::string loaded_font_name();

@@ -17,7 +17,7 @@ ModelSource::~ModelSource() {
   m_thread.join();
 }
 
-void ModelSource::submit(const KernelRequest& request, const Arch& arch, bool) {
+void ModelSource::submit(const KernelRequest& request, const Arch& arch, RunKind) {
   {
     std::lock_guard lock(m_mutex);
     m_pending = Job{request, arch};

@@ -19,10 +19,9 @@ public:
   ModelSource(const ModelSource&) = delete;
   ModelSource& operator=(const ModelSource&) = delete;
 
-  void submit(const KernelRequest& request, const Arch& arch, bool live) override;
+  void submit(const KernelRequest& request, const Arch& arch, RunKind kind) override;
   // Modelled at once: a sweep's model budget is small (model_sweep).
-  void submit_sweep(const KernelRequest& request, const SweepGrid& grid,
-                    const Arch& arch) override;
+  void submit_sweep(const KernelRequest& request, const SweepGrid& grid, const Arch& arch) override;
   std::optional<SourceUpdate> poll() override;
   bool busy() const override;
   std::string mode() const override;

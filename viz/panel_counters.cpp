@@ -44,7 +44,7 @@ void draw_site(const SitePrediction& site) {
   const bool wasteful =
       site.space == MemorySpace::global && site.sectors > site.ideal_sectors * 101 / 100;
   if (wasteful)
-    ImGui::TextColored(ImVec4(0.9f, 0.45f, 0.25f, 1), "%s", sectors_text(site).c_str());
+    wasteful_text(sectors_text(site));
   else
     ImGui::TextUnformatted(sectors_text(site).c_str());
   if (wasteful && ImGui::IsItemHovered())

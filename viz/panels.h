@@ -18,6 +18,8 @@ void draw_shared_memory(App& app); // shared sites: wavefronts per request; the 
 void draw_divergence(
     App& app); // the active lanes of a warp at each site and step; lanes per instruction
 void draw_sweep(App& app); // a block-shape sweep as a line (1D) or heatmap (2D), any figure
+void draw_source(
+    App& app); // the kernel's code, each site's line with its predicted and measured figures
 
 struct PanelInfo {
   Panel panel;
@@ -37,6 +39,7 @@ inline constexpr std::array<PanelInfo, kAllPanels.size()> kPanels = {{
     {Panel::shared_memory, "shared", "Shared memory", draw_shared_memory, Tile::top_right, true},
     {Panel::divergence, "divergence", "Divergence", draw_divergence, Tile::top_left, true},
     {Panel::sweep, "sweep", "Sweep", draw_sweep, Tile::bottom, true},
+    {Panel::source, "source", "Source", draw_source, Tile::top_left, true},
 }};
 
 inline const PanelInfo& panel_info(Panel panel) { return kPanels[static_cast<int>(panel)]; }

@@ -48,6 +48,7 @@ json configuration(const App& app) {
           {"block", format_block(app.block())},
           {"arch", app.arch().id},
           {"live", app.live},
+          {"measure_per_site", app.measure_per_site},
           {"theme", app.theme == Theme::light ? "light" : "dark"},
           {"mode", app.source ? app.source->mode() : "no result source"},
           {"panels_open", panels},

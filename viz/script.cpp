@@ -147,6 +147,15 @@ std::optional<Panel> script_panel(const std::string& name) {
   return std::nullopt;
 }
 
+// "launch, occupancy, ..." (`name` panel_name) or "Launch, Occupancy, ..." (panel_title): the
+// panels a script may name, for its messages.
+std::string panel_list(const char* (*name)(Panel)) {
+  std::string list;
+  for (Panel panel : kAllPanels)
+    list += (list.empty() ? "" : ", ") + std::string(name(panel));
+  return list;
+}
+
 bool panel_matches(const std::string& name, const std::string& panel_title_text) {
   if (name.empty())
     return true;
@@ -204,9 +213,8 @@ void check_step(const ScriptStep& step, const std::string& where) {
     count(1, 2, "FILE [PANEL]");
     refuse_empty(step.args[0], "file name", where);
     if (step.args.size() == 2 && !script_panel(step.args[1]))
-      throw UsageError(
-          where + ": unknown panel '" + clip(step.args[1]) +
-          "'; panels: launch, occupancy, timings, counters, global, shared, divergence, sweep");
+      throw UsageError(where + ": unknown panel '" + clip(step.args[1]) +
+                       "'; panels: " + panel_list(panel_name));
   } else {
     throw UsageError(where + ": unknown action '" + clip(step.verb) +
                      "'; actions: window, scale, click, hover, set, key, wait, screenshot");
@@ -215,8 +223,7 @@ void check_step(const ScriptStep& step, const std::string& where) {
         return panel_matches(step.panel, panel_title(p));
       }))
     throw UsageError(where + ": unknown panel '" + clip(step.panel) +
-                     "'; panels: Launch, Occupancy, Timings, Counters, Global memory, Shared "
-                     "memory, Divergence, Sweep");
+                     "'; panels: " + panel_list(panel_title));
 }
 
 } // namespace

@@ -13,7 +13,7 @@
 //                                   the next screenshot too)
 //   set "LABEL" VALUE [in "PANEL"]  a field or slider: click, select all, type (a character a
 //                                   frame, as a person types), Enter
-//   key KEY                         F5, F12, 1-8, B, L, Escape, Enter, Tab, ctrl+= ...
+//   key KEY                         F5, F12, 1-9, B, L, Escape, Enter, Tab, ctrl+= ...
 //   wait [SECONDS]                  until nothing is computing and the panels show the launch on
 //                                   screen (default 60 s; then the script stops, exit 1)
 //   screenshot FILE [PANEL]         a PNG and its JSON sidecar, as F12 makes

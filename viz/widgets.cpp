@@ -18,6 +18,8 @@ namespace {
 
 constexpr ImU32 kLimiterColour = IM_COL32(230, 110, 60, 255);
 constexpr ImU32 kCurrentColour = IM_COL32(230, 110, 60, 255);
+const ImVec4 kIdeal(70 / 255.0f, 150 / 255.0f, 90 / 255.0f, 1),
+    kWaste(190 / 255.0f, 70 / 255.0f, 60 / 255.0f, 1), kWastefulText(0.9f, 0.45f, 0.25f, 1);
 
 ImU32 style_colour(ImGuiCol colour, float alpha = 1) { return ImGui::GetColorU32(colour, alpha); }
 
@@ -371,8 +373,8 @@ void counter_table(const char* id, const RunResult& result, const App& app, cons
   // rather than being cut where the table scrolls.
   float names_width = ImGui::CalcTextSize("counter").x;
   for (const ComparisonRow& row : rows)
-    names_width = std::max(
-        names_width, ImGui::CalcTextSize((row.display + " (" + row.unit + ")").c_str()).x);
+    names_width =
+        std::max(names_width, ImGui::CalcTextSize((row.display + " (" + row.unit + ")").c_str()).x);
   names_width = std::min(names_width, 0.35f * ImGui::GetContentRegionAvail().x);
   const int columns = 4 + (baseline ? 2 : 0);
   if (!ImGui::BeginTable(id, columns, flags, ImVec2(0, height)))
@@ -551,7 +553,7 @@ void bank_grid(const std::vector<BankSlot>& slots, int width) {
   const float row_height = std::clamp((ImGui::GetContentRegionAvail().y - font * 1.5f) /
                                           static_cast<float>(std::max(1, total_rows)),
                                       font * 0.75f, font * 1.1f);
-  const ImU32 first_pass = IM_COL32(70, 150, 90, 255), conflict = IM_COL32(190, 70, 60, 255),
+  const ImU32 first_pass = ideal_colour(), conflict = waste_colour(),
               edge = ImGui::GetColorU32(ImGuiCol_Border), text = IM_COL32(245, 245, 245, 255);
   for (int t = 0; t < transactions; ++t) {
     int rows = 0;
@@ -614,9 +616,9 @@ void bank_grid(const std::vector<BankSlot>& slots, int width) {
            : "the warp's request is served in as many passes (rows) as its busiest bank needs"));
 }
 
-MeasuredScope::MeasuredScope(const App& app) : stale(app.latest_is_stale()) {
-  if (!stale)
-    return;
+bool stale_note(const App& app) {
+  if (!app.latest_is_stale())
+    return false;
   // In model mode they are the recording's figures, not a measurement made here; with no
   // recording of that launch, the model's alone.
   const RunResult& shown = *app.latest;
@@ -624,12 +626,34 @@ MeasuredScope::MeasuredScope(const App& app) : stale(app.latest_is_stale()) {
                      : shown.timing || shown.counters ? "Measured figures "
                                                       : "Model figures ";
   recorded_text(kind + app.stale_note());
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  return true;
+}
+
+MeasuredScope::MeasuredScope(const App& app) : stale(stale_note(app)) {
+  if (stale)
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
 }
 
 MeasuredScope::~MeasuredScope() {
   if (stale)
     ImGui::PopStyleColor();
+}
+
+std::uint32_t ideal_colour(float alpha) {
+  return ImGui::ColorConvertFloat4ToU32(ImVec4(kIdeal.x, kIdeal.y, kIdeal.z, alpha));
+}
+
+std::uint32_t waste_colour(float alpha) {
+  return ImGui::ColorConvertFloat4ToU32(ImVec4(kWaste.x, kWaste.y, kWaste.z, alpha));
+}
+
+void wasteful_text(const std::string& text, bool wrapped) {
+  ImGui::PushStyleColor(ImGuiCol_Text, kWastefulText);
+  if (wrapped)
+    ImGui::TextWrapped("%s", text.c_str());
+  else
+    ImGui::TextUnformatted(text.c_str());
+  ImGui::PopStyleColor();
 }
 
 void help_marker(const char* text) {

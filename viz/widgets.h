@@ -94,9 +94,12 @@ bool kernel_has_sites(const App& app, MemorySpace space);
 // A tooltip wrapped at a readable width (call while the item is hovered).
 void hover_text(const std::string& text);
 
-// Around measured or recorded figures: when `app.latest` belongs to another launch than the one on
-// screen, says so in amber ("from block 16x16, stride=1: press F5 ...") and greys the figures
-// drawn until the scope ends.
+// When `app.latest` belongs to another launch than the one on screen, says so in amber ("Measured
+// figures from block 16x16, stride=1: press F5 ...") and returns true.
+bool stale_note(const App& app);
+
+// Around measured or recorded figures: the stale note, and the figures drawn until the scope ends
+// greyed when it was said.
 class MeasuredScope {
 public:
   explicit MeasuredScope(const App& app);
@@ -105,6 +108,15 @@ public:
   MeasuredScope& operator=(const MeasuredScope&) = delete;
   const bool stale;
 };
+
+// The colours of waste every panel shares, packed as Dear ImGui packs them: green for what the
+// bytes need at best (the bank grid's first passes), red for what waste adds (a conflict's passes,
+// a line fetching sectors it does not use).
+std::uint32_t ideal_colour(float alpha = 1);
+std::uint32_t waste_colour(float alpha = 1);
+// A figure past its ideal (more sectors or wavefronts than the bytes need), in orange: on one
+// line, or wrapped at the window's edge.
+void wasteful_text(const std::string& text, bool wrapped = false);
 
 // A table cell's number, right-aligned in its column.
 void number_cell(const std::string& text);

@@ -9,8 +9,8 @@ namespace wl::viz {
 WorkerSource::WorkerSource(WorkerSourceOptions options)
     : m_options(std::move(options)), m_client(m_options.client) {}
 
-void WorkerSource::submit(const KernelRequest& request, const Arch& arch, bool live) {
-  m_last = Submitted{request, arch, live};
+void WorkerSource::submit(const KernelRequest& request, const Arch& arch, RunKind kind) {
+  m_last = Submitted{request, arch, kind};
   send(*m_last);
 }
 
@@ -21,16 +21,17 @@ void WorkerSource::send(const Submitted& submitted) {
   r.params = submitted.request.params;
   r.block = submitted.request.block;
   r.arch = submitted.arch.id;
-  r.max_seconds = submitted.live ? m_options.live_seconds : m_options.run_seconds;
-  r.metrics = submitted.live ? "" : m_options.run_metrics;
+  r.max_seconds = submitted.kind.live ? m_options.live_seconds : m_options.run_seconds;
+  r.metrics = submitted.kind.live ? "" : m_options.run_metrics;
+  r.per_site = submitted.kind.per_site;
   m_newest = m_client.submit(std::move(r));
 }
 
 void WorkerSource::submit_sweep(const KernelRequest& request, const SweepGrid& grid,
                                 const Arch& arch) {
   if (!m_model_reason.empty()) { // no GPU there: the models, here
-    m_modelled_sweep = SourceUpdate{
-        std::nullopt, "", model_sweep(*request.kernel, request.params, grid, arch), true};
+    m_modelled_sweep = SourceUpdate{std::nullopt, "",
+                                    model_sweep(*request.kernel, request.params, grid, arch), true};
     return;
   }
   WorkerRequest r;

@@ -28,12 +28,11 @@ class WorkerSource : public ResultSource {
 public:
   explicit WorkerSource(WorkerSourceOptions options);
 
-  void submit(const KernelRequest& request, const Arch& arch, bool live) override;
+  void submit(const KernelRequest& request, const Arch& arch, RunKind kind) override;
   std::optional<SourceUpdate> poll() override;
   bool busy() const override;
   std::string mode() const override;
-  void submit_sweep(const KernelRequest& request, const SweepGrid& grid,
-                    const Arch& arch) override;
+  void submit_sweep(const KernelRequest& request, const SweepGrid& grid, const Arch& arch) override;
   std::pair<int, int> sweep_progress() const override;
   void cancel_sweep() override;
 
@@ -43,7 +42,7 @@ private:
   struct Submitted {
     KernelRequest request;
     Arch arch;
-    bool live = false;
+    RunKind kind;
   };
   void send(const Submitted& submitted);
   std::optional<SourceUpdate> on_error(const WorkerAnswer& answer);

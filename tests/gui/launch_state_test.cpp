@@ -11,7 +11,11 @@ namespace {
 // Records what would have been sent.
 struct RecordingSource : ResultSource {
   std::vector<KernelRequest> sent;
-  void submit(const KernelRequest& request, const Arch&, bool) override { sent.push_back(request); }
+  std::vector<RunKind> kinds;
+  void submit(const KernelRequest& request, const Arch&, RunKind kind) override {
+    sent.push_back(request);
+    kinds.push_back(kind);
+  }
   void submit_sweep(const KernelRequest&, const SweepGrid&, const Arch&) override {}
   std::optional<SourceUpdate> poll() override { return std::nullopt; }
   bool busy() const override { return false; }
@@ -58,6 +62,25 @@ TEST(GuiLaunch, ParameterOutOfRangeIsRefused) {
   app.params[first.name] = first.max + 1;
   EXPECT_NE(app.request_problem().find(first.name), std::string::npos) << app.request_problem();
   EXPECT_FALSE(app.run());
+}
+
+// The per-site pass is a pass of its own: a Run asks for it when the person ticked Measure per
+// site, a live edit never does.
+TEST(GuiLaunch, OnlyARunAsksForThePerSitePass) {
+  App app = make_app("vec_add/scalar", "h100");
+  RecordingSource source;
+  app.source = &source;
+  ASSERT_TRUE(app.run());
+  app.measure_per_site = true;
+  app.set_block({128, 1, 1});
+  app.run_if_live();
+  ASSERT_TRUE(app.run());
+  ASSERT_EQ(source.kinds.size(), 3u);
+  EXPECT_FALSE(source.kinds[0].per_site); // not ticked yet
+  EXPECT_TRUE(source.kinds[1].live);
+  EXPECT_FALSE(source.kinds[1].per_site);
+  EXPECT_FALSE(source.kinds[2].live);
+  EXPECT_TRUE(source.kinds[2].per_site);
 }
 
 TEST(GuiLaunch, LiveSendsEachValidChangeOnce) {

@@ -134,6 +134,7 @@ TEST(WorkerProtocol, RequestsRoundTrip) {
   run.verify = false;
   run.max_seconds = 0.25;
   run.metrics = "default";
+  run.per_site = true;
   const WorkerRequest back = request_from_json(json::parse(protocol_line(request_to_json(run))));
   EXPECT_EQ(back.type, RequestType::run);
   EXPECT_EQ(back.params, run.params);
@@ -142,6 +143,10 @@ TEST(WorkerProtocol, RequestsRoundTrip) {
   EXPECT_FALSE(back.verify);
   EXPECT_DOUBLE_EQ(back.max_seconds, 0.25);
   EXPECT_EQ(back.metrics, "default");
+  EXPECT_TRUE(back.per_site);
+  // A request from before per-site passes: none asked for.
+  EXPECT_FALSE(request_from_json(json::parse(R"({"id":8,"type":"run","kernel":"vec_add/scalar"})"))
+                   .per_site);
 
   const WorkerRequest model = request_from_json(request_to_json(model_request("vec_add/scalar")));
   EXPECT_EQ(model.arch, "h100");

@@ -1,0 +1,265 @@
+// Stories of the Source panel: the kernel's code with each access site's figures beside its line.
+// In model mode the predictions stand alone with the reason; the measured figures come from a
+// stand-in for a GPU worker (a shell script answering with a per-site measurement made here), so
+// the story runs on any machine. Every check reads the words a screenshot's sidecar says were on
+// screen.
+
+#include "kernel_source.h"
+#include "protocol.h"
+#include "registry.h"
+#include "story_support.h"
+
+#include <map>
+#include <tuple>
+
+#include <unistd.h>
+
+namespace wl::viz::test {
+namespace {
+
+using nlohmann::json;
+
+// The memory instructions a GPU would run for `result`'s sites: one per line and kind of access,
+// counting what the sites written there predict (sites sharing a line are measured together),
+// except vec_add's load b, compiled as two 2-byte loads costing half as many sectors again, so it
+// is flagged with the reason.
+std::vector<MeasuredInstruction> instructions_for(const RunResult& result, const SiteLines& lines) {
+  std::map<std::tuple<int, MemorySpace, AccessOp>, MeasuredInstruction> by_place;
+  for (std::size_t s = 0; s < result.prediction.sites.size(); ++s) {
+    const SitePrediction& site = result.prediction.sites[s];
+    MeasuredInstruction& i = by_place[{lines.lines[s], site.space, site.op}];
+    i = {0,
+         lines.file,
+         lines.lines[s],
+         site.space,
+         site.op,
+         site.width,
+         i.executed + static_cast<double>(site.requests),
+         i.lanes + static_cast<double>(site.requests) * kWarpSize,
+         i.sectors + static_cast<double>(site.sectors),
+         i.wavefronts + static_cast<double>(site.wavefronts)};
+  }
+  std::vector<MeasuredInstruction> instructions;
+  for (const auto& [place, instruction] : by_place) {
+    const bool split = result.kernel_id == "vec_add/scalar" && instruction.line == 22;
+    for (int part = 0; part < (split ? 2 : 1); ++part) {
+      MeasuredInstruction i = instruction;
+      i.pc = static_cast<std::uint32_t>(0x80 + 0x10 * instructions.size());
+      if (split)
+        i.width = 2, i.sectors *= 0.75;
+      instructions.push_back(i);
+    }
+  }
+  return instructions;
+}
+
+// A kernel's default launch as a GPU worker measures it, per site when asked.
+RunResult measured(const std::string& kernel_id, bool per_site) {
+  const App app = make_app(kernel_id, "h100");
+  RunResult result = canned_result(kernel_id, "", app.arch());
+  result.timing = TimingStats{10, 0.0729, 0.0714, 0.075, 0.073, 0.01, true, true, 0.5};
+  if (per_site)
+    result.site_counts =
+        attribute_sites(*app.kernel(), result.params, result.prediction,
+                        instructions_for(result, site_lines(*app.kernel(), result.params)));
+  return result;
+}
+
+std::string line_of(const WorkerResponse& response) {
+  return protocol_line(response_to_json(response));
+}
+
+// The options of a story whose worker is a stand-in: a shell script that greets as this build's
+// worker and answers each run with `kernel_id`'s measured launch, per site when the request asks
+// for the per-site pass. Its files go in `dir`.
+std::string stand_in_worker(const std::string& kernel_id, const std::filesystem::path& dir) {
+  std::filesystem::create_directories(dir);
+  for (const bool per_site : {false, true})
+    write_file(dir / (per_site ? "per-site.jsonl" : "plain.jsonl"),
+               line_of({.id = 0,
+                        .type = ResponseType::result,
+                        .result = std::make_shared<RunResult>(measured(kernel_id, per_site))}));
+  write_file(dir / "hello.jsonl", line_of({.id = 0,
+                                           .type = ResponseType::hello,
+                                           .protocol = kProtocolVersion,
+                                           .catalog = catalog_version()}));
+  std::string script = R"(cat DIR/hello.jsonl
+while IFS= read -r line; do
+  case "$line" in *'"type":"run"'*) ;; *) continue ;; esac
+  id=$(printf '%s\n' "$line" | sed -n 's/.*"id":\([0-9][0-9]*\).*/\1/p')
+  case "$line" in *'"per_site":true'*) answer=per-site ;; *) answer=plain ;; esac
+  sed "s/\"id\":0,/\"id\":$id,/" DIR/$answer.jsonl
+done
+)";
+  for (std::size_t at; (at = script.find("DIR")) != std::string::npos;)
+    script.replace(at, 3, "'" + dir.string() + "'");
+  write_file(dir / "worker.sh", script);
+  return "--kernel " + kernel_id + " --worker \"sh " + dir.string() + "/worker.sh\"";
+}
+
+// A panel's words with every run of spaces and line ends as one space: a figure reads the same
+// whether it stood beside the code or wrapped under it.
+std::string flat_text(const json& sidecar, const std::string& panel) {
+  std::string flat;
+  for (const char c : text_of(sidecar, panel))
+    if (!std::isspace(static_cast<unsigned char>(c)))
+      flat += c;
+    else if (!flat.empty() && flat.back() != ' ')
+      flat += ' ';
+  return flat;
+}
+
+bool reads(const json& sidecar, const std::string& words) {
+  return flat_text(sidecar, "source").find(words) != std::string::npos;
+}
+
+std::filesystem::path stand_in_dir() {
+  return std::filesystem::temp_directory_path() /
+         ("warplens-stand-in-" + std::to_string(getpid()) + "-" +
+          ::testing::UnitTest::GetInstance()->current_test_info()->name());
+}
+
+TEST(StorySource, ItShowsTheKernelsLinesWithEachSitesPrediction) {
+  const Story story = play("window 1920x1200\nclick \"vec_add/scalar\"\nwait\n"
+                           "screenshot vec_add.png source\nclick \"matmul/tiled\"\nwait\n"
+                           "screenshot matmul.png source\n",
+                           "--model");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json vec_add = story.sidecar("vec_add"), matmul = story.sidecar("matmul");
+  const std::string a = flat_text(vec_add, "source"), b = flat_text(matmul, "source");
+  EXPECT_TRUE(reads(vec_add, "vec_add.cu: vec_add_scalar, lines 18-25")) << a;
+  EXPECT_TRUE(reads(vec_add, "21 const float x = a[i];")) << a;
+  EXPECT_TRUE(
+      reads(vec_add, "load a predicted 4.00 sectors/request (ideal 4.00), 524,288 executions"))
+      << a;
+  EXPECT_TRUE(reads(vec_add, "store c predicted 4.00 sectors/request")) << a;
+  EXPECT_EQ(a.find("// site:"), std::string::npos) << "the figures stand where the marker was";
+  // The tiled matmul's sites are in its helper, shown from the helper's signature.
+  EXPECT_TRUE(reads(matmul, "matmul.cu: matmul_tiled")) << b;
+  EXPECT_TRUE(reads(matmul, "__device__ void matmul_through_tiles(")) << b;
+  EXPECT_TRUE(reads(matmul, "load A tile predicted 1.00 wavefronts/request (ideal 1.00)")) << b;
+  EXPECT_TRUE(reads(matmul, "store C predicted 4.00 sectors/request (ideal 4.00)")) << b;
+  EXPECT_EQ(b.find("vec_add"), std::string::npos) << "the tree's switch replaced the code";
+  for (const json* sidecar : {&vec_add, &matmul})
+    EXPECT_EQ((*sidecar)["shown"]["cut_off"], json::array());
+}
+
+TEST(StorySource, InModelModeItSaysWhyNoFigureIsMeasured) {
+  const Story story = play("click \"matmul/tiled\"\nwait\nclick \"Source\"\n"
+                           "click \"Measure per site\" in \"Source\"\nkey F5\nwait\n"
+                           "screenshot a.png source\n",
+                           "--model");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a");
+  EXPECT_TRUE(
+      reads(a, "No measured figures per site: model mode, nothing runs on a GPU here (the H100 "
+               "recording holds no per-site figures). The predictions alone."))
+      << flat_text(a, "source");
+  EXPECT_FALSE(reads(a, "measured 4")) << flat_text(a, "source");
+  EXPECT_EQ(a["configuration"]["measure_per_site"], true);
+}
+
+TEST(StorySource, ClickingASiteOpensItInTheWarpMapOrTheBankGrid) {
+  const Story story = play("window 1920x1200\nclick \"matmul/tiled\"\nwait\nclick \"Source\"\n"
+                           "click \"load B tile\" in \"Source\"\nwait\nscreenshot shared.png\n"
+                           "click \"Source\"\nclick \"load B\" in \"Source\"\nwait\n"
+                           "screenshot global.png\n",
+                           "--model");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json shared = story.sidecar("shared"), global = story.sidecar("global");
+  EXPECT_EQ(shared["shown"]["shared_map"]["site"], "load B tile");
+  EXPECT_TRUE(shared["shown"]["text"].contains("shared")) << "the bank grid's tab in front";
+  EXPECT_EQ(global["shown"]["global_map"]["site"], "load B");
+  EXPECT_TRUE(global["shown"]["text"].contains("global")) << "the warp map's tab in front";
+}
+
+// A Run with Measure per site ticked brings each site's measured figures beside its prediction; a
+// site that differs says why on screen; hovering lists its instructions; a pinned baseline's
+// measured figure stands beside the current one; another launch greys them with the reason.
+TEST(StorySource, MeasuredPerSiteFiguresStandBesideThePredictions) {
+  const std::filesystem::path dir = stand_in_dir();
+  const Story story = play(
+      "window 1920x1200\nwait\nclick \"Source\"\nscreenshot plain.png source\n"
+      "click \"Measure per site\" in \"Source\"\nkey F5\nwait\nscreenshot measured.png source\n"
+      "hover \"load b\" in \"Source\"\nscreenshot hover.png source\n"
+      "key B\nkey F5\nwait\nscreenshot baseline.png source\n"
+      "key L\nset \"block\" 128 in \"Launch\"\nwait\nscreenshot stale.png source\n",
+      stand_in_worker("vec_add/scalar", dir));
+  std::filesystem::remove_all(dir);
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json plain = story.sidecar("plain"), measured = story.sidecar("measured"),
+             hover = story.sidecar("hover"), baseline = story.sidecar("baseline"),
+             stale = story.sidecar("stale");
+  EXPECT_TRUE(reads(plain, "the last run made no per-site pass. Tick Measure per site"))
+      << flat_text(plain, "source");
+  const std::string m = flat_text(measured, "source");
+  EXPECT_TRUE(reads(measured, "Measured per site on")) << m;
+  EXPECT_TRUE(reads(measured, "load a predicted 4.00 sectors/request (ideal 4.00), 524,288 "
+                              "executions measured 4.00, 524,288 executions (+0.0 %)"))
+      << m;
+  EXPECT_TRUE(reads(measured, "store c predicted 4.00 sectors/request (ideal 4.00), 524,288 "
+                              "executions measured 4.00, 524,288 executions (+0.0 %)"))
+      << m;
+  // load b's two half-width instructions: twice the executions, half as many sectors again.
+  EXPECT_TRUE(reads(measured, "measured 3.00, 1,048,576 executions (+50.0 %)")) << m;
+  EXPECT_TRUE(reads(measured,
+                    "differs from the model: the compiler split each 4-byte load into 2 2-byte "
+                    "instructions"))
+      << m;
+  ASSERT_TRUE(hover["shown"]["tooltip"].is_object()) << hover["shown"];
+  const std::string tip = hover["shown"]["tooltip"]["text"];
+  EXPECT_NE(tip.find("global load, 2 B/lane, pc 0x90:\n    524,288 executions, 16,777,216 lanes, "
+                     "1,572,864 sectors"),
+            std::string::npos)
+      << tip;
+  EXPECT_TRUE(reads(baseline, "measured 4.00, 524,288 executions (+0.0 %) baseline measured 4.00 "
+                              "(no change)"))
+      << flat_text(baseline, "source");
+  const std::string s = flat_text(stale, "source");
+  EXPECT_TRUE(reads(stale, "Measured figures from vec_add/scalar, block 256")) << s;
+  EXPECT_TRUE(reads(stale, "press F5")) << s;
+  EXPECT_TRUE(reads(stale, "measured 4.00,")) << "greyed, still there: " << s;
+}
+
+// Sites written on one line (an inlined helper reached twice) are measured together, and say so.
+TEST(StorySource, SitesMeasuredTogetherSaySo) {
+  const std::filesystem::path dir = stand_in_dir();
+  const Story story = play("window 1920x1200\nclick \"Measure per site\" in \"Source\"\n"
+                           "key F5\nwait\nscreenshot a.png source\n",
+                           stand_in_worker("softmax/block_tree", dir));
+  std::filesystem::remove_all(dir);
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a");
+  EXPECT_TRUE(reads(a, "store thread max predicted 1.00 wavefronts/request (ideal 1.00), 65,536 "
+                       "executions measured 1.00, 131,072 executions (+0.0 %) measured together "
+                       "with store thread sum: one line, so these are the line's figures"))
+      << flat_text(a, "source");
+}
+
+// The defect this guards against: a new panel crowding the others at the smallest usual window.
+TEST(StorySource, ItSharesTheTiledLayoutAt1280x720WithoutOverlapOrCutText) {
+  const Story story = play("window 1280x720\nclick \"matmul/tiled\"\nwait\nclick \"Source\"\n"
+                           "wait\nscreenshot a.png\n",
+                           "--model");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a");
+  EXPECT_EQ(a["shown"]["cut_off"], json::array());
+  EXPECT_TRUE(reads(a, "load A")) << text_of(a, "source");
+  // Its controls lie right of the Launch column's and left of the next tile's tabs.
+  float source_left = 1e9f, source_right = 0, launch_right = 0, counters_left = 1e9f;
+  for (const json& c : a["shown"]["controls"]) {
+    const float x = c["x"];
+    if (c["panel"] == "Source")
+      source_left = std::min(source_left, x), source_right = std::max(source_right, x);
+    else if (c["panel"] == "Launch")
+      launch_right = std::max(launch_right, x);
+    else if (c["label"] == "Counters" && c["panel"] == "")
+      counters_left = std::min(counters_left, x);
+  }
+  EXPECT_TRUE(shown(a, "Measure per site", "Source"));
+  EXPECT_LT(launch_right, source_left);
+  EXPECT_LT(source_right, counters_left);
+}
+
+} // namespace
+} // namespace wl::viz::test

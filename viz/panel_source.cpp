@@ -1,0 +1,578 @@
+// Source: the kernel's own code as this binary was built from it (its family file), with every
+// access site's figures beside the line that makes the access: the model's prediction per request
+// against the ideal and, after a Run that measured per site, what the SASS instructions on that
+// line counted. A site's line is tinted by its waste (green at the ideal, red past it); hovering it
+// lists its instructions; clicking a site's name opens it in the warp map or the bank grid. There
+// is no disassembly here, so an instruction is named by what it measured: kind, width and PC.
+
+#include "controls.h"
+#include "error.h"
+#include "frame.h"
+#include "kernel_source.h"
+#include "panels.h"
+#include "text_format.h"
+#include "widgets.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <regex>
+#include <set>
+
+#include <imgui.h>
+
+namespace wl::viz {
+
+namespace {
+
+// The code part of a line: what precedes its comment.
+std::string code_of(const std::string& line) { return line.substr(0, line.find("//")); }
+
+// Where a helper's site line is best read from: its function's signature (the nearest __device__
+// line above it, with a template line before that), or the line itself when none is near.
+int helper_start(const std::vector<std::string>& lines, int line) {
+  for (int at = line; at >= 1 && at > line - 60; --at)
+    if (code_of(lines[static_cast<std::size_t>(at - 1)]).find("__device__") != std::string::npos)
+      return at > 1 && lines[static_cast<std::size_t>(at - 2)].starts_with("template") ? at - 1
+                                                                                       : at;
+  return line;
+}
+
+// The lines shown when focused on the kernel, in file order: its function, and each helper its
+// sites are written in, from the helper's signature to its last site; a gap of a few lines is
+// shown rather than left out. 0 marks the lines left out.
+std::vector<int> focused_lines(const FamilySource& source, const SiteLines& lines,
+                               const std::map<int, std::vector<std::size_t>>& sites_on) {
+  const int count = static_cast<int>(source.lines.size());
+  std::set<int> chosen;
+  for (int line = std::max(1, lines.first_line); line <= std::min(count, lines.last_line); ++line)
+    chosen.insert(line);
+  for (const auto& [line, sites] : sites_on)
+    if (line <= count && (line < lines.first_line || line > lines.last_line))
+      for (int at = helper_start(source.lines, line); at <= line; ++at)
+        chosen.insert(at);
+  constexpr int kSmallestGap = 4; // lines left out: fewer are shown
+  std::vector<int> shown;
+  for (int line : chosen) {
+    if (!shown.empty() && line - shown.back() - 1 >= kSmallestGap)
+      shown.push_back(0);
+    else if (!shown.empty())
+      for (int between = shown.back() + 1; between < line; ++between)
+        shown.push_back(between);
+    shown.push_back(line);
+  }
+  return shown;
+}
+
+// The family file and where the kernel's sites are written in it. site_lines reads the file with
+// regular expressions, so it is found once per kernel function, not every frame.
+struct KernelLines {
+  std::string key; // the kernel's id and function
+  const FamilySource* source = nullptr;
+  SiteLines lines;
+  std::map<int, std::vector<std::size_t>> sites_on; // a line -> the sites written on it
+  std::vector<int> focused;                         // focused_lines
+  std::string problem;                              // the binary holds no such file
+};
+
+const KernelLines& kernel_lines(const KernelDesc& kernel, const Params& params) {
+  static KernelLines cached; // one GUI thread draws the panels
+  const std::string key = kernel.id + " " + kernel_function_name(kernel, params);
+  if (cached.key == key)
+    return cached;
+  cached = KernelLines{};
+  cached.key = key;
+  try {
+    cached.source = &family_source(kernel);
+    cached.lines = site_lines(kernel, params);
+  } catch (const UsageError& e) {
+    cached.problem = e.what();
+    return cached;
+  }
+  for (std::size_t s = 0; s < cached.lines.lines.size(); ++s)
+    if (cached.lines.lines[s] > 0)
+      cached.sites_on[cached.lines.lines[s]].push_back(s);
+  cached.focused = focused_lines(*cached.source, cached.lines, cached.sites_on);
+  return cached;
+}
+
+std::vector<int> shown_lines(const KernelLines& k, bool whole_file) {
+  if (!whole_file)
+    return k.focused;
+  std::vector<int> every(k.source->lines.size());
+  std::iota(every.begin(), every.end(), 1);
+  return every;
+}
+
+// The per-site figures measured for this kernel by the latest run; `stale` when that run was
+// another launch of it (another block or parameters): then greyed, with the reason above.
+struct Measured {
+  const SiteCounts* counts = nullptr;
+  bool stale = false;
+};
+
+Measured measured_sites(const App& app) {
+  if (!app.latest || app.latest->kernel_id != app.kernel_id || !app.latest->site_counts)
+    return {};
+  const SiteCounts& counts = *app.latest->site_counts;
+  if (!counts.available || counts.sites.size() != app.kernel()->sites.size())
+    return {};
+  return {&counts, app.latest_is_stale()};
+}
+
+// Nothing is measured here: the source models, or the latest result is the models' or the
+// recording's.
+bool in_model_mode(const App& app) {
+  if (app.source && app.source->mode().starts_with("model mode"))
+    return true;
+  return app.latest && (!app.latest->timing || !app.latest->recorded_on.empty());
+}
+
+// One line: why no measured figure stands beside the predictions.
+std::string why_not_measured(const App& app) {
+  const std::string lead = "No measured figures per site: ";
+  const RunResult* latest = app.latest ? &*app.latest : nullptr;
+  if (latest && latest->kernel_id == app.kernel_id && latest->site_counts)
+    return lead + (latest->site_counts->reason.empty()
+                       ? "the measurement does not match this kernel's sites."
+                       : latest->site_counts->reason);
+  if (in_model_mode(app))
+    return lead + "model mode, nothing runs on a GPU here" +
+           (latest && !latest->recorded_on.empty()
+                ? " (the H100 recording holds no per-site figures)"
+                : "") +
+           ". The predictions alone.";
+  if (!latest || latest->kernel_id != app.kernel_id)
+    return lead + "this kernel has not been measured yet. Tick Measure per site, then Run (F5).";
+  return lead + (app.measure_per_site
+                     ? "the last run was a live edit, which never makes the per-site pass. Run "
+                       "(F5) makes it."
+                     : "the last run made no per-site pass. Tick Measure per site, then Run (F5).");
+}
+
+bool is_global(const SitePrediction& site) { return site.space == MemorySpace::global; }
+
+double predicted_per_request(const SitePrediction& site) {
+  return is_global(site) ? site.sectors_per_request() : site.wavefronts_per_request();
+}
+
+double ideal_per_request(const SitePrediction& site) {
+  if (site.requests == 0)
+    return 0;
+  return static_cast<double>(is_global(site) ? site.ideal_sectors : site.ideal_wavefronts) /
+         static_cast<double>(site.requests);
+}
+
+std::optional<double> measured_per_request(const SiteMeasurement& m, MemorySpace space) {
+  if (m.executed <= 0)
+    return std::nullopt;
+  return (space == MemorySpace::global ? m.sectors : m.wavefronts) / m.executed;
+}
+
+// How many times the ideal a site costs per request: 1 at the ideal. Past 1 % it is waste, as the
+// Counters panel counts it.
+double waste(double per_request, double ideal) { return ideal > 0 ? per_request / ideal : 1; }
+bool wasteful(double ratio) { return ratio > 1.01; }
+
+std::string kind_text(MemorySpace space, AccessOp op) {
+  return std::string(space == MemorySpace::global ? "global " : "shared ") +
+         (op == AccessOp::load ? "load" : "store");
+}
+
+// What a site's figures are drawn from this frame.
+struct Context {
+  const KernelDesc& kernel;
+  const KernelLines& lines;
+  const RunResult* model; // the predictions of this kernel; nullptr while they are computed
+  Measured measured;
+  std::string why_not; // why there are no measured figures
+};
+
+// The figure a site's waste is judged by: measured where a measurement of this launch has it.
+double site_waste(const Context& c, std::size_t s) {
+  const SitePrediction& site = c.model->prediction.sites[s];
+  double per_request = predicted_per_request(site);
+  if (c.measured.counts && !c.measured.stale)
+    per_request =
+        measured_per_request(c.measured.counts->sites[s], site.space).value_or(per_request);
+  return waste(per_request, ideal_per_request(site));
+}
+
+// Green when every site of the line costs its ideal, red as deep as the worst one's waste.
+ImU32 line_tint(const Context& c, const std::vector<std::size_t>& sites) {
+  double worst = 1;
+  for (std::size_t s : sites)
+    worst = std::max(worst, site_waste(c, s));
+  if (!wasteful(worst))
+    return ideal_colour(0.16f);
+  return waste_colour(std::min(0.5f, 0.2f + 0.1f * static_cast<float>(worst - 1)));
+}
+
+// "global load, 16 B/lane, pc 0x140:" and, indented under it, "4,096 executions, 131,072 lanes,
+// 16,384 sectors": an instruction by what it measured, there being no disassembly to name it by
+// its opcode. Two lines, so the tooltip's wrapping never splits a number at its commas.
+std::string instruction_text(const MeasuredInstruction& i) {
+  const bool global = i.space == MemorySpace::global;
+  std::string text = kind_text(i.space, i.op);
+  text += i.width > 0 ? ", " + std::to_string(i.width) + " B/lane" : ", width not measured";
+  text += format(", pc 0x%x:\n    ", i.pc);
+  text += format_count(std::llround(i.executed)) + " executions, ";
+  text += format_count(std::llround(i.lanes)) + " lanes, ";
+  text += format_count(std::llround(global ? i.sectors : i.wavefronts));
+  return text + (global ? " sectors" : " wavefronts");
+}
+
+// The hovered site's SASS instructions, as measured, or why there are none.
+std::string instructions_text(const Context& c, std::size_t s) {
+  const SitePrediction& site = c.model->prediction.sites[s];
+  std::string text = site.name + ": a " + kind_text(site.space, site.op) + " of " +
+                     std::to_string(site.width) + " B per lane, on line " +
+                     std::to_string(c.lines.lines.lines[s]) + ". Predicted " +
+                     format_count(site.requests) + " executions.\n";
+  if (!c.measured.counts)
+    return text + c.why_not;
+  const SiteMeasurement& m = c.measured.counts->sites[s];
+  if (m.instructions.empty())
+    return text + "No measured instruction of its kind on this line.";
+  text += "Its SASS instructions as measured (no disassembly here: each by its kind and width):";
+  for (std::size_t i : m.instructions)
+    text.append("\n").append(instruction_text(c.measured.counts->instructions[i]));
+  return text;
+}
+
+enum class Tone { plain, wasteful, flagged, greyed };
+
+// A figure's words, in pieces that stay whole: "predicted 4.00 sectors/request", "(ideal 4.00),".
+using Pieces = std::vector<std::string>;
+
+void text_in_tone(const std::string& text, Tone tone) {
+  switch (tone) {
+  case Tone::plain:
+    ImGui::TextWrapped("%s", text.c_str());
+    break;
+  case Tone::wasteful:
+    wasteful_text(text, true);
+    break;
+  case Tone::flagged:
+    error_text(text);
+    break;
+  case Tone::greyed:
+    note_text(text);
+    break;
+  }
+}
+
+// A figure of a site's annotation: each piece beside the one before while it fits (a space apart
+// within the figure), else on a row of its own; only a piece wider than a whole row wraps.
+void figure_text(const Pieces& pieces, Tone tone) {
+  const float space = ImGui::CalcTextSize(" ").x;
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    same_line_if_room(ImGui::CalcTextSize(pieces[i].c_str()).x, i == 0 ? -1 : space);
+    text_in_tone(pieces[i], tone);
+  }
+}
+
+Pieces predicted_pieces(const SitePrediction& site) {
+  std::string ideal = "(ideal " + format_number(ideal_per_request(site));
+  if (!is_global(site) && site.conflict_degree > 1)
+    ideal += "; " + std::to_string(site.conflict_degree) + "-way conflict";
+  return {"predicted " + format_number(predicted_per_request(site)) +
+              (is_global(site) ? " sectors/request" : " wavefronts/request"),
+          ideal + "),", format_count(site.requests) + " executions"};
+}
+
+Pieces measured_pieces(const SiteMeasurement& m, MemorySpace space) {
+  const std::optional<double> per_request = measured_per_request(m, space);
+  return {"measured " + (per_request ? format_number(*per_request) : std::string("-")) + ",",
+          format_count(std::llround(m.executed)) + " executions",
+          format("(%+.1f %%)", 100 * m.difference)};
+}
+
+// The baseline's figure for the site of the same name and memory space (a tuned variant keeps
+// its sites' names: naive's "load A" against tiled's): measured when both runs measured per site,
+// else predicted, and the change to the figure of the same kind now. None for a site it lacks.
+Pieces baseline_pieces(const App& app, const SitePrediction& site,
+                       std::optional<double> measured_now) {
+  const RunResult& then = *app.baseline;
+  const auto& sites = then.prediction.sites;
+  const auto same = std::find_if(sites.begin(), sites.end(), [&](const SitePrediction& b) {
+    return b.name == site.name && b.space == site.space;
+  });
+  if (same == sites.end())
+    return {};
+  const std::size_t b = static_cast<std::size_t>(same - sites.begin());
+  if (measured_now && then.site_counts && then.site_counts->available &&
+      b < then.site_counts->sites.size())
+    if (const auto before = measured_per_request(then.site_counts->sites[b], same->space))
+      return {"baseline measured " + format_number(*before),
+              "(" + change_text(*measured_now, *before) + ")"};
+  return {"baseline predicted " + format_number(predicted_per_request(*same)),
+          "(" + change_text(predicted_per_request(site), predicted_per_request(*same)) + ")"};
+}
+
+// Opens the site in the warp map (global) or the bank grid (shared), as their site lists do.
+void open_in_map(App& app, const KernelDesc& kernel, std::size_t site) {
+  const MemorySpace space = kernel.sites[site].space;
+  const std::vector<int> in_space = sites_in(kernel, space);
+  const int position = static_cast<int>(
+      std::find(in_space.begin(), in_space.end(), static_cast<int>(site)) - in_space.begin());
+  const bool global = space == MemorySpace::global;
+  (global ? app.global_map : app.shared_map).site = position;
+  app.show_panel(global ? Panel::global_memory : Panel::shared_memory);
+}
+
+// The measured figure of a site, coloured as its prediction is, or red where it differs.
+void draw_measured(const Context& c, std::size_t s) {
+  const SiteMeasurement& m = c.measured.counts->sites[s];
+  const SitePrediction& site = c.model->prediction.sites[s];
+  const std::optional<double> per_request = measured_per_request(m, site.space);
+  figure_text(measured_pieces(m, site.space),
+              c.measured.stale ? Tone::greyed
+              : m.flagged      ? Tone::flagged
+              : per_request && wasteful(waste(*per_request, ideal_per_request(site)))
+                  ? Tone::wasteful
+                  : Tone::plain);
+}
+
+// Under a site's figures: that it was measured with others, and why it differs from the model.
+void draw_measured_notes(const Context& c, std::size_t s) {
+  const SiteMeasurement& m = c.measured.counts->sites[s];
+  if (!m.measured_with.empty()) {
+    std::string names;
+    for (std::size_t other : m.measured_with)
+      names += (names.empty() ? "" : ", ") + c.kernel.sites[other].name;
+    note_text("measured together with " + names +
+              ": one line, so these are the line's figures, against the sum of their predictions");
+  }
+  if (m.flagged)
+    (c.measured.stale ? note_text : error_text)("differs from the model: " + m.reason);
+}
+
+// A site's name (a click opens it in its map) and its figures: predicted, measured, baseline.
+// The line's first site stands beside the code where the row has room for its prediction.
+void draw_site(App& app, const Context& c, std::size_t s, bool first_on_line) {
+  const std::string name = c.kernel.sites[s].name;
+  if (first_on_line) // room for the name and its prediction's first words
+    same_line_if_room(
+        ImGui::CalcTextSize(name.c_str()).x +
+        (c.model
+             ? ImGui::GetStyle().ItemSpacing.x +
+                   ImGui::CalcTextSize(predicted_pieces(c.model->prediction.sites[s])[0].c_str()).x
+             : 0));
+  // In the checkbox's blue, which both themes show: a name that opens something when clicked.
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_CheckMark));
+  const bool clicked = ui::link((name + "##site" + std::to_string(s)).c_str(), name);
+  ImGui::PopStyleColor();
+  if (clicked)
+    open_in_map(app, c.kernel, s);
+  if (!c.model) {
+    figure_text({"predicting..."}, Tone::greyed);
+    return;
+  }
+  const SitePrediction& site = c.model->prediction.sites[s];
+  figure_text(predicted_pieces(site),
+              wasteful(waste(predicted_per_request(site), ideal_per_request(site))) ? Tone::wasteful
+                                                                                    : Tone::plain);
+  if (c.measured.counts)
+    draw_measured(c, s);
+  std::optional<double> measured_now;
+  if (c.measured.counts && !c.measured.stale)
+    measured_now = measured_per_request(c.measured.counts->sites[s], site.space);
+  if (app.baseline)
+    figure_text(baseline_pieces(app, site, measured_now), Tone::plain);
+  if (c.measured.counts)
+    draw_measured_notes(c, s);
+}
+
+// Where code goes in the panel: a gutter of line numbers, then the code in the monospaced font,
+// wrapped at `columns` characters.
+struct CodeLayout {
+  int digits = 1;
+  float code_x = 0, char_width = 1;
+  int columns = 80;
+};
+
+CodeLayout code_layout(const KernelLines& k) {
+  CodeLayout layout;
+  layout.digits = static_cast<int>(std::to_string(k.source->lines.size()).size());
+  ImGui::PushFont(code_font());
+  layout.char_width = ImGui::CalcTextSize("0").x;
+  ImGui::PopFont();
+  layout.code_x =
+      ImGui::GetCursorPosX() + layout.char_width * static_cast<float>(layout.digits + 1);
+  const float room = ImGui::GetContentRegionAvail().x - layout.char_width * (layout.digits + 1);
+  layout.columns = std::max(24, static_cast<int>(room / layout.char_width));
+  return layout;
+}
+
+int indentation(const std::string& text) {
+  const std::size_t first = text.find_first_not_of(' ');
+  return first == std::string::npos ? 0 : static_cast<int>(first);
+}
+
+// A line in rows of at most `columns` characters, broken after a space or comma near the row's
+// end; rows after the first are indented four past the line's own indentation.
+std::vector<std::string> wrapped(std::string text, int columns) {
+  std::replace(text.begin(), text.end(), '\t', ' ');
+  const std::size_t indent = static_cast<std::size_t>(std::min(indentation(text) + 4, columns / 2));
+  std::vector<std::string> rows;
+  std::size_t from = 0, width = static_cast<std::size_t>(columns);
+  while (text.size() - from > width) {
+    std::size_t cut = from + width;
+    const std::size_t space = text.find_last_of(" ,", cut - 1);
+    if (space != std::string::npos && space >= from + width / 2)
+      cut = space + 1;
+    rows.push_back((rows.empty() ? "" : std::string(indent, ' ')) + text.substr(from, cut - from));
+    from = cut;
+    width = static_cast<std::size_t>(columns) - indent;
+  }
+  rows.push_back((rows.empty() ? "" : std::string(indent, ' ')) + text.substr(from));
+  return rows;
+}
+
+// A site's line as shown: its marker comment (`// site: NAME`) gives way to the site's name and
+// figures drawn beside or under it.
+std::string without_marker(const std::string& text) {
+  static const std::regex marker(R"(\s*//\s*sites?:.*$)");
+  return std::regex_replace(text, marker, "");
+}
+
+void draw_code(const CodeLayout& layout, int number, const std::string& text) {
+  ImGui::PushFont(code_font());
+  ImGui::TextDisabled("%*d", layout.digits, number);
+  bool first = true;
+  for (const std::string& row : wrapped(text, layout.columns)) {
+    if (first)
+      ImGui::SameLine(layout.code_x);
+    else
+      ImGui::SetCursorPosX(layout.code_x);
+    first = false;
+    ImGui::TextUnformatted(row.c_str());
+  }
+  ImGui::PopFont();
+}
+
+// A line of the file; a line with sites has their figures under it (beside it where there is
+// room), tinted by their waste behind them, and lists their instructions on hover.
+void draw_line(App& app, const Context& c, const CodeLayout& layout, int number) {
+  const std::string& line = c.lines.source->lines[static_cast<std::size_t>(number - 1)];
+  const auto found = c.lines.sites_on.find(number);
+  if (found == c.lines.sites_on.end()) {
+    draw_code(layout, number, line);
+    return;
+  }
+  const std::string text = without_marker(line);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->ChannelsSplit(2); // the tint goes behind what is drawn over it
+  draw->ChannelsSetCurrent(1);
+  const ImVec2 top = ImGui::GetCursorScreenPos();
+  draw_code(layout, number, text);
+  // Figures start under the code's own indentation, never further than a third of the row.
+  const float indent =
+      layout.code_x - ImGui::GetCursorPosX() +
+      layout.char_width * static_cast<float>(std::min(indentation(text), layout.columns / 3));
+  ImGui::Indent(indent);
+  for (std::size_t s : found->second)
+    draw_site(app, c, s, s == found->second.front());
+  ImGui::Unindent(indent);
+  const float left = ImGui::GetWindowPos().x, right = left + ImGui::GetWindowWidth();
+  const ImVec2 bottom(right, ImGui::GetCursorScreenPos().y - ImGui::GetStyle().ItemSpacing.y / 2);
+  draw->ChannelsSetCurrent(0);
+  if (c.model)
+    draw->AddRectFilled(ImVec2(left, top.y - ImGui::GetStyle().ItemSpacing.y / 2), bottom,
+                        line_tint(c, found->second));
+  draw->ChannelsMerge();
+  if (c.model && ImGui::IsWindowHovered() &&
+      ImGui::IsMouseHoveringRect(ImVec2(left, top.y), bottom)) {
+    std::string text_shown;
+    for (std::size_t s : found->second)
+      text_shown += (text_shown.empty() ? "" : "\n\n") + instructions_text(c, s);
+    hover_text(text_shown);
+  }
+}
+
+// The line a new view scrolls to: a few lines above the first site, so the accesses are in sight
+// even where the panel is short; the kernel's function when it has no site line.
+int first_line_in_sight(const KernelLines& k) {
+  constexpr int kContext = 2;
+  return k.sites_on.empty() ? k.lines.first_line : k.sites_on.begin()->first - kContext;
+}
+
+// The code, in a region of its own that scrolls: another kernel, or the whole file, is scrolled to
+// its first site.
+void draw_code_region(App& app, const Context& c) {
+  // The scrollbar always drawn: code rows wrap at the same width from the first frame, so the
+  // row scrolled to stays where it was put.
+  ImGui::BeginChild("##code", ImVec2(0, 0), true, ImGuiWindowFlags_AlwaysVerticalScrollbar);
+  ImGuiStorage* storage = ImGui::GetStateStorage();
+  const ImGuiID scrolled = ImGui::GetID("##scrolled_to");
+  const int view = static_cast<int>(
+      std::hash<std::string>{}(c.lines.key + (app.source_whole_file ? " whole" : "")));
+  bool scroll = storage->GetInt(scrolled, 0) != view;
+  storage->SetInt(scrolled, view);
+  const CodeLayout layout = code_layout(c.lines);
+  for (int line : shown_lines(c.lines, app.source_whole_file)) {
+    if (line == 0) { // the lines left out
+      ImGui::TextDisabled("%*s...", layout.digits, "");
+      continue;
+    }
+    if (scroll && line >= first_line_in_sight(c.lines)) {
+      ImGui::SetScrollY(ImGui::GetCursorPosY() - ImGui::GetStyle().WindowPadding.y); // at the top
+      scroll = false;
+    }
+    draw_line(app, c, layout, line);
+  }
+  ImGui::EndChild();
+}
+
+void draw_header(App& app, const Context& c) {
+  const SiteLines& lines = c.lines.lines;
+  ImGui::TextWrapped("%s: %s, lines %d-%d, %s", lines.file.c_str(),
+                     kernel_function_name(c.kernel, app.params).c_str(), lines.first_line,
+                     lines.last_line, counted(c.kernel.sites.size(), "access site").c_str());
+  if (!lines.problem.empty())
+    note_text(lines.problem);
+  ui::checkbox("Measure per site", &app.measure_per_site);
+  help_marker("The next Run (F5) also measures every site: a pass of its own over the kernel's "
+              "SASS instructions, each placed on its source line, so each site's line shows what "
+              "the hardware counted beside what the model predicts. Live edits never make it.");
+  same_line_if_room(ImGui::CalcTextSize("Whole file").x + ImGui::GetFrameHeight() * 2);
+  ui::checkbox("Whole file", &app.source_whole_file);
+  if (c.measured.counts) {
+    if (!stale_note(app))
+      note_text("Measured per site on " + app.latest->arch.name + ": " +
+                counted(c.measured.counts->instructions.size(), "memory instruction") +
+                ", each on its line; hover a site for its own.");
+  } else {
+    empty_state(c.why_not);
+  }
+  if (app.baseline)
+    baseline_heading(app, "Beside each site, the baseline: ");
+}
+
+} // namespace
+
+void draw_source(App& app) {
+  const KernelDesc* kernel = app.kernel();
+  if (!kernel)
+    return;
+  if (kernel->sites.empty()) {
+    empty_state("A library call: its kernels are the library's, with no source here and no access "
+                "sites to show.");
+    return;
+  }
+  const KernelLines& lines = kernel_lines(*kernel, app.params);
+  if (!lines.problem.empty()) {
+    error_text(lines.problem);
+    return;
+  }
+  const RunResult* model = model_for_panel(app);
+  if (model && model->kernel_id != app.kernel_id)
+    model = nullptr; // another kernel's sites, while this one's are computed
+  const Context context{*kernel, lines, model, measured_sites(app), why_not_measured(app)};
+  draw_header(app, context);
+  draw_code_region(app, context);
+}
+
+} // namespace wl::viz
