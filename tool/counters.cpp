@@ -130,11 +130,10 @@ struct CounterProfiler::State {
   CUcontext context = nullptr;
   // The SASS metrics configuration stays set once made: setting one again after unsetting it
   // fails with CUPTI_ERROR_OUT_OF_MEMORY (CUDA 13.0, H100), so each pass after the first with the
-  // same metrics and granularity only enables and disables the patching.
+  // same metrics only enables and disables the patching.
   struct SassConfig {
     std::uint32_t device = 0;
     std::vector<std::uint64_t> ids;
-    SassGranularity granularity = SassGranularity::gpu;
   };
   std::optional<SassConfig> sass_config;
   std::map<std::string, Config> configs; // keyed by the comma-joined metric names
@@ -156,8 +155,7 @@ struct CounterProfiler::State {
   void disable_range();
   void restart();
   void close();
-  void configure_sass(std::uint32_t device, const std::vector<std::uint64_t>& ids,
-                      SassGranularity granularity);
+  void configure_sass(std::uint32_t device, const std::vector<std::uint64_t>& ids);
 };
 
 void CounterProfiler::State::open(int device) {
@@ -480,9 +478,8 @@ void CounterProfiler::State::disable_range() {
 // Sets the SASS metrics configuration, or keeps the one set when it is the same: another one is
 // set after unsetting the first, which this CUPTI refuses (see SassConfig).
 void CounterProfiler::State::configure_sass(std::uint32_t device,
-                                            const std::vector<std::uint64_t>& ids,
-                                            SassGranularity granularity) {
-  if (sass_config && sass_config->ids == ids && sass_config->granularity == granularity)
+                                            const std::vector<std::uint64_t>& ids) {
+  if (sass_config && sass_config->ids == ids)
     return;
   if (sass_config) {
     auto unset = WL_PARAMS(CUpti_SassMetricsUnsetConfig_Params);
@@ -490,18 +487,17 @@ void CounterProfiler::State::configure_sass(std::uint32_t device,
     sass_config.reset();
     WL_CUPTI(cuptiSassMetricsUnsetConfig(&unset));
   }
+  // Summed over the GPU. Per SM the sums came out 3 to 12 % off the GPU-wide ones and ncu's on
+  // an H100 (CUDA 13.0), and a small kernel's pass took 0.5 s instead of 0.02 s.
   std::vector<CUpti_SassMetrics_Config> configs;
   for (const std::uint64_t id : ids)
-    configs.push_back(
-        {id, granularity == SassGranularity::gpu  ? CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU
-             : granularity == SassGranularity::sm ? CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_SM
-                                                  : CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_SMSP});
+    configs.push_back({id, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU});
   auto set = WL_PARAMS(CUpti_SassMetricsSetConfig_Params);
   set.numOfMetricConfig = configs.size();
   set.pConfigs = configs.data();
   set.deviceIndex = device;
   WL_CUPTI(cuptiSassMetricsSetConfig(&set));
-  sass_config = SassConfig{device, ids, granularity};
+  sass_config = SassConfig{device, ids};
 }
 
 // The range profiler keeps state from the configuration it last ran; a different metric list
@@ -645,7 +641,7 @@ std::vector<SassInstruction> flush_sass(CUcontext context, const std::vector<std
 } // namespace
 
 SassCounts CounterProfiler::sass(const std::vector<std::string>& metrics,
-                                 const std::function<void()>& launch, SassGranularity granularity) {
+                                 const std::function<void()>& launch) {
   const auto start = std::chrono::steady_clock::now();
   State& s = *m_state;
   if (!s.tried)
@@ -660,7 +656,7 @@ SassCounts CounterProfiler::sass(const std::vector<std::string>& metrics,
   try {
     const std::vector<std::uint64_t> ids = sass_metric_ids(s.chip, metrics);
     s.disable_range(); // the range profiler and the SASS patching are not used together
-    s.configure_sass(device, ids, granularity);
+    s.configure_sass(device, ids);
     auto enable = WL_PARAMS(CUpti_SassMetricsEnable_Params);
     enable.ctx = s.context;
     enable.enableLazyPatching = 1; // only the kernels this launch runs

@@ -42,10 +42,6 @@ struct SassInstruction {
   std::map<std::string, double> values; // by metric name
 };
 
-// Where the patched counting code adds up each instruction's values: one counter for the whole
-// GPU, or one per SM or per SM sub-partition (fewer warps contend for each, summed when read).
-enum class SassGranularity { gpu, sm, smsp };
-
 // Every instruction the SASS metrics were patched into during one launch, or why there are none.
 struct SassCounts {
   bool available = false;
@@ -110,8 +106,7 @@ public:
   // kernels `launch` runs (it enqueues one launch and synchronises). A pass of its own: the
   // instructions are patched with counting code at this launch (so it is never timed), and the
   // range profiler is set aside meanwhile and enabled again after.
-  SassCounts sass(const std::vector<std::string>& metrics, const std::function<void()>& launch,
-                  SassGranularity granularity = SassGranularity::gpu);
+  SassCounts sass(const std::vector<std::string>& metrics, const std::function<void()>& launch);
   std::string chip() const;
   const CounterCosts& costs() const;
 

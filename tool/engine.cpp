@@ -8,6 +8,7 @@
 #include "device_compare.h"
 #include "kernel_source.h"
 #include "l2_flush.h"
+#include "registry.h"
 #include "sass_text.h"
 #include "site_counts.h"
 #include "verify.h"
@@ -320,6 +321,8 @@ KernelSession::KernelSession(const KernelDesc& kernel, const Params& params,
   State& s = *m_state;
   s.arch = arch;
   s.setup.device = seconds_between(start, Clock::now());
+  if (options.per_site)
+    prepare_sites();
   s.prepare();
   if (opening.valid()) {
     opening.get();
@@ -438,8 +441,7 @@ CounterCosts counter_costs_since(const CounterCosts& before) {
 }
 
 SassCounts KernelSession::count_sass(const BlockShape& block,
-                                     const std::vector<std::string>& metrics,
-                                     SassGranularity granularity) {
+                                     const std::vector<std::string>& metrics) {
   State& s = *m_state;
   NvtxRange range("SASS metrics");
   const DeviceLaunch launch{make_launch(s.kernel, s.params, block, s.arch.sm_count),
@@ -448,14 +450,11 @@ SassCounts KernelSession::count_sass(const BlockShape& block,
   // Flushed before the pass, so the flush's own kernel is not patched and counted.
   s.flusher.flush(s.stream.get());
   cuda_check(cudaStreamSynchronize(s.stream.get()), "L2 flush");
-  return profiler().sass(
-      metrics,
-      [&] {
-        s.kernel.launch(launch);
-        cuda_check(cudaGetLastError(), "kernel launch");
-        cuda_check(cudaStreamSynchronize(s.stream.get()), "kernel run");
-      },
-      granularity);
+  return profiler().sass(metrics, [&] {
+    s.kernel.launch(launch);
+    cuda_check(cudaGetLastError(), "kernel launch");
+    cuda_check(cudaStreamSynchronize(s.stream.get()), "kernel run");
+  });
 }
 
 namespace {
@@ -500,6 +499,7 @@ std::optional<MeasuredInstruction> memory_instruction(const SassInstruction& sas
     }
   if (m.executed == 0)
     return std::nullopt;
+  m.issued = value("smsp__sass_inst_executed");
   m.lanes =
       value(m.space == MemorySpace::global ? "smsp__sass_thread_inst_executed_op_global_pred_on"
                                            : "smsp__sass_thread_inst_executed_op_shared_pred_on");
@@ -522,6 +522,7 @@ SiteCounts KernelSession::count_sites(const RunResult& predicted) {
     counts.reason = "a library call: no access sites to measure";
     return counts;
   }
+  prepare_sites();
   const SassCounts sass = count_sass(predicted.launch.block, site_sass_metrics());
   if (!sass.available) {
     counts.reason = sass.reason;
@@ -536,7 +537,7 @@ SiteCounts KernelSession::count_sites(const RunResult& predicted) {
     counts.reason = "the SASS pass saw no instruction of " + function;
     return counts;
   }
-  const std::string family = s.kernel.id.substr(0, s.kernel.id.find('/'));
+  const std::string family = kernel_family(s.kernel.id);
   const EmbeddedCubinView* cubin = cubin_with_crc(family, own.front()->cubin_crc);
   if (!cubin) {
     counts.reason = "the code that ran is not a cubin this binary holds (it was built for other "
@@ -567,6 +568,12 @@ SiteCounts KernelSession::count_sites(const RunResult& predicted) {
   counts.function = own.front()->function;
   counts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return counts;
+}
+
+void KernelSession::prepare_sites() {
+  const State& s = *m_state;
+  if (!s.kernel.sites.empty())
+    prefetch_sass_listing(kernel_family(s.kernel.id), s.arch.cc_major * 10 + s.arch.cc_minor);
 }
 
 RunResult run_kernel(const KernelRequest& request, const EngineOptions& options) {

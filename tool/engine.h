@@ -22,7 +22,7 @@ struct EngineOptions {
   bool verify = true;
   TimingOptions timing;
   ModelBudget model;
-  std::string metrics; // "" (no counters), "default", "all", or a comma-separated list
+  std::string metrics;   // "" (no counters), "default", "all", or a comma-separated list
   bool per_site = false; // a SASS-metrics pass of its own for every site's measured figures
 };
 
@@ -65,11 +65,13 @@ public:
   std::vector<CounterResult> count(const std::vector<BlockShape>& blocks);
   // The SASS metrics of every instruction of one launch of this shape, in a pass of its own
   // (CounterProfiler::sass); the launch starts from an emptied L2 like the counted ones.
-  SassCounts count_sass(const BlockShape& block, const std::vector<std::string>& metrics,
-                        SassGranularity granularity = SassGranularity::gpu);
+  SassCounts count_sass(const BlockShape& block, const std::vector<std::string>& metrics);
   // Every site's measured figures for the launch `predicted` describes: one pass of SASS
   // metrics, each instruction placed on its source line by the embedded cubin's line table.
   SiteCounts count_sites(const RunResult& predicted);
+  // Starts what count_sites needs that takes a while and no GPU (the SASS text, made on another
+  // thread), so that it overlaps the measuring before the per-site pass.
+  void prepare_sites();
   const SessionSetup& setup() const;
   // Later measurements use these options' timing budget, model budget and counter set (a live
   // change of shape is timed briefly and counts nothing; the Run button measures fully) without a

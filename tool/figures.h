@@ -32,8 +32,8 @@ struct Figure {
   std::string_view model = {};   // how the model predicts it; "" when it does not
   std::string_view ideal = {};   // what is ideal, in words; "" when nothing is
   Better better = Better::neither;
-  bool counter = false; // measured by a CUPTI metric of assets/metrics.json
-  bool sweep = false;   // offered by a sweep's "colour by"
+  bool counter = false;               // measured by a CUPTI metric of assets/metrics.json
+  bool sweep = false;                 // offered by a sweep's "colour by"
   FigureReader predicted = nullptr;   // the model's value
   FigureReader measured = nullptr;    // the device's value (counters, timing, attributes)
   FigureReader ideal_value = nullptr; // the ideal for this launch, where it has one

@@ -196,10 +196,10 @@ OccupancyRequest occupancy_inputs(const RunResult& r) {
 // The per-site measured columns of one site's CSV row: empty without a per-site pass.
 std::string site_measured_csv(const RunResult& r, std::size_t site) {
   if (!r.site_counts || !r.site_counts->available || site >= r.site_counts->sites.size())
-    return ",,,,,,";
+    return ",,,,,,,";
   const SiteMeasurement& m = r.site_counts->sites[site];
   const bool global = r.prediction.sites[site].space == MemorySpace::global;
-  return format("%d,%.0f,%.0f,", m.line, m.executed, m.lanes) +
+  return format("%d,%.0f,%.0f,%.0f,", m.line, m.issued, m.executed, m.lanes) +
          (global ? format("%.0f,", m.sectors) : std::string(",")) +
          (global ? std::string(",") : format("%.0f,", m.wavefronts)) +
          (m.flagged ? "yes," : "no,") + csv_quoted(m.reason);
@@ -296,7 +296,7 @@ std::string run_csv(const RunResult& r) {
          "request,wavefronts,"
          "ideal_wavefronts,excess_wavefronts,wavefronts_per_request,"
          // Per-site measured (--per-site), under ncu's SASS metric names; empty without it.
-         "line,smsp__sass_inst_executed,smsp__sass_thread_inst_executed_pred_on,"
+         "line,smsp__sass_inst_executed,measured_requests,smsp__sass_thread_inst_executed_pred_on,"
          "smsp__sass_sectors_mem_global,smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared,"
          "measured_flagged,measured_reason\n";
   const std::string launch =

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <mutex>
 #include <regex>
 #include <spawn.h>
@@ -131,27 +132,42 @@ SassListing disassemble_now(const EmbeddedCubinView& cubin) {
 
 } // namespace
 
-const SassListing& sass_listing(const std::string& family, int sm) {
-  static std::map<std::pair<std::string, int>, SassListing> listings;
-  static std::mutex guard;
-  const std::lock_guard lock(guard);
-  const auto key = std::make_pair(family, sm);
-  if (const auto found = listings.find(key); found != listings.end())
-    return found->second;
-  SassListing& listing = listings[key];
+namespace {
+
+SassListing make_listing(const std::string& family, int sm) {
   const std::string name = family + ".sm_" + std::to_string(sm) + ".cubin";
   for (const EmbeddedSass& e : kEmbeddedSass)
     if (e.name && name == e.name) {
-      listing = parse_nvdisasm(e.text);
+      SassListing listing = parse_nvdisasm(e.text);
       listing.origin = "nvdisasm at build time";
       return listing;
     }
   for (const EmbeddedCubinView& c : embedded_cubins())
     if (c.family == family && c.sm == sm)
-      return listing = disassemble_now(c);
-  listing.reason =
+      return disassemble_now(c);
+  SassListing none;
+  none.reason =
       "no SASS text: this binary holds no sm_" + std::to_string(sm) + " cubin of " + family;
-  return listing;
+  return none;
+}
+
+std::shared_future<SassListing> listing_future(const std::string& family, int sm) {
+  static std::map<std::pair<std::string, int>, std::shared_future<SassListing>> listings;
+  static std::mutex guard;
+  const std::lock_guard lock(guard);
+  auto& future = listings[{family, sm}];
+  if (!future.valid())
+    future = std::async(std::launch::async, make_listing, family, sm).share();
+  return future;
+}
+
+} // namespace
+
+void prefetch_sass_listing(const std::string& family, int sm) { listing_future(family, sm); }
+
+const SassListing& sass_listing(const std::string& family, int sm) {
+  // The map keeps every future, so the listing outlives the copy this function holds.
+  return listing_future(family, sm).get();
 }
 
 } // namespace wl

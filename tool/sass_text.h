@@ -28,8 +28,10 @@ struct SassListing {
 // Reads nvdisasm's `-c -g` output.
 SassListing parse_nvdisasm(const std::string& text);
 
-// The listing of `family`'s cubin for sm_`sm`: the embedded one, or one nvdisasm makes now.
-// Computed once per cubin.
+// The listing of `family`'s cubin for sm_`sm`: the embedded one, or one nvdisasm makes now (half
+// a second for a family), on another thread from the first call of either, once per cubin. A
+// per-site measurement starts it with its session, so it overlaps the inputs and the timing.
+void prefetch_sass_listing(const std::string& family, int sm);
 const SassListing& sass_listing(const std::string& family, int sm);
 
 } // namespace wl

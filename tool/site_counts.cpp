@@ -12,6 +12,7 @@ namespace wl {
 
 const std::vector<std::string>& site_sass_metrics() {
   static const std::vector<std::string> metrics = {
+      "smsp__sass_inst_executed", // issued, with every lane predicated off or not
       "smsp__sass_inst_executed_op_global_ld",
       "smsp__sass_inst_executed_op_global_st",
       "smsp__sass_inst_executed_op_shared_ld",
@@ -177,6 +178,7 @@ SiteCounts attribute_sites(const KernelDesc& kernel, const Params& params,
       for (const std::size_t i : m.instructions) {
         const MeasuredInstruction& mi = counts.instructions[i];
         m.executed += mi.executed;
+        m.issued += mi.issued;
         m.lanes += mi.lanes;
         m.sectors += mi.sectors;
         m.wavefronts += mi.wavefronts;

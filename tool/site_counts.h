@@ -29,6 +29,8 @@ struct MeasuredInstruction {
   AccessOp op = AccessOp::load;
   int width = 0;         // bytes per lane: 4, 8 or 16 (0 when the metrics do not say)
   double executed = 0;   // warp-level executions (a global one is one request)
+  double issued = 0;     // warp-level issues, also those with every lane predicated off (ncu's
+                         // "Instructions Executed")
   double lanes = 0;      // thread-level executions with the predicate on
   double sectors = 0;    // global: 32-byte sectors
   double wavefronts = 0; // shared: wavefronts of the shared-memory pipe
@@ -43,7 +45,7 @@ struct SiteMeasurement {
   // fewer instructions than places, its sites are measured together: these are the others, the
   // figures are the line's, and they compare with the sum of the sites' predictions.
   std::vector<std::size_t> measured_with;
-  double executed = 0, lanes = 0, sectors = 0, wavefronts = 0;
+  double executed = 0, issued = 0, lanes = 0, sectors = 0, wavefronts = 0;
   // The measured against the predicted figure that matters for the site's space (sectors for
   // global, wavefronts for shared), as measured / predicted - 1; and requests likewise.
   double difference = 0, request_difference = 0;

@@ -71,6 +71,7 @@ json site_measured_json(const SiteCounts& c, const SitePrediction& site, std::si
   const SiteMeasurement& m = c.sites[index];
   json out = {{"line", m.line},
               {"instructions", m.instructions.size()},
+              {"smsp__sass_inst_executed", m.issued},
               {executed_metric(site.space, site.op), m.executed},
               {lanes_metric(site.space), m.lanes},
               {"difference", m.difference},
@@ -95,6 +96,7 @@ json site_counts_json(const SiteCounts& c) {
                             {"op", i.op == AccessOp::load ? "load" : "store"},
                             {"width", i.width},
                             {"executed", i.executed},
+                            {"issued", i.issued},
                             {"lanes", i.lanes},
                             {"sectors", i.sectors},
                             {"wavefronts", i.wavefronts}});
@@ -104,6 +106,7 @@ json site_counts_json(const SiteCounts& c) {
                      {"instructions", m.instructions},
                      {"measured_with", m.measured_with},
                      {"executed", m.executed},
+                     {"issued", m.issued},
                      {"lanes", m.lanes},
                      {"sectors", m.sectors},
                      {"wavefronts", m.wavefronts},
@@ -148,6 +151,7 @@ MeasuredInstruction instruction_from(const Fields& f) {
   i.op = f.choice("op", {"load", "store"}) == "store" ? AccessOp::store : AccessOp::load;
   i.width = static_cast<int>(f.integer("width", 0, 1024));
   i.executed = f.number("executed", 0, kMaxFigure);
+  i.issued = f.number_or("issued", i.executed, 0, kMaxFigure);
   i.lanes = f.number("lanes", 0, kMaxFigure);
   i.sectors = f.number("sectors", 0, kMaxFigure);
   i.wavefronts = f.number("wavefronts", 0, kMaxFigure);
@@ -177,6 +181,7 @@ SiteCounts site_counts_from_json(const json& j, const std::string& where, std::s
     m.instructions = indices(s, "instructions", count);
     m.measured_with = indices(s, "measured_with", sites);
     m.executed = s.number("executed", 0, kMaxFigure);
+    m.issued = s.number_or("issued", m.executed, 0, kMaxFigure);
     m.lanes = s.number("lanes", 0, kMaxFigure);
     m.sectors = s.number("sectors", 0, kMaxFigure);
     m.wavefronts = s.number("wavefronts", 0, kMaxFigure);

@@ -276,6 +276,8 @@ RunResult compute(const WorkerRequest& request, const KernelRequest& kernel, Ses
   }
   writer.progress(request.id, "run");
   KernelSession& session = sessions.get(*kernel.kernel, kernel.params, engine_options(request));
+  if (request.per_site)
+    session.prepare_sites();
   RunResult result = session.measure(kernel.block);
   // Per request, not per session: a session reused from a live edit would skip the pass, and one
   // made for a per-site Run would repeat it on every live edit after it.

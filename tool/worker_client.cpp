@@ -103,7 +103,8 @@ double request_seconds(const WorkerRequest& request) {
     const SweepGrid grid{request.shapes, request.param_axes};
     const double points = static_cast<double>(grid.points());
     return points * (request.max_seconds + kPerShapeBesideTiming) +
-           kPerParameterSet * points / static_cast<double>(std::max<std::size_t>(1, grid.shapes.size()));
+           kPerParameterSet * points /
+               static_cast<double>(std::max<std::size_t>(1, grid.shapes.size()));
   }
   return 0;
 }

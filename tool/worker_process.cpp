@@ -1,7 +1,5 @@
 #include "worker_process.h"
 
-#include <filesystem>
-
 #include "error.h"
 #include "json_input.h"
 
@@ -10,6 +8,7 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <poll.h>
 #include <spawn.h>
 #include <thread>

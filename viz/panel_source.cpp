@@ -209,12 +209,13 @@ ImU32 line_tint(const Context& c, const std::vector<std::size_t>& sites) {
   return waste_colour(std::min(0.5f, 0.2f + 0.1f * static_cast<float>(worst - 1)));
 }
 
-// "global load, 16 B/lane, pc 0x140:" and, indented under it, "4,096 executions, 131,072 lanes,
-// 16,384 sectors": an instruction by what it measured, there being no disassembly to name it by
-// its opcode. Two lines, so the tooltip's wrapping never splits a number at its commas.
+// "LDS.128 R8, [R20]: shared load, 16 B/lane, pc 0x3b0:" and, indented under it, "4,096
+// executions, 131,072 lanes, 16,384 wavefronts": an instruction by its SASS text where nvdisasm's
+// listing is at hand, and by what it measured. Two lines, so the tooltip's wrapping never splits
+// a number at its commas.
 std::string instruction_text(const MeasuredInstruction& i) {
   const bool global = i.space == MemorySpace::global;
-  std::string text = kind_text(i.space, i.op);
+  std::string text = (i.sass.empty() ? "" : i.sass + ": ") + kind_text(i.space, i.op);
   text += i.width > 0 ? ", " + std::to_string(i.width) + " B/lane" : ", width not measured";
   text += format(", pc 0x%x:\n    ", i.pc);
   text += format_count(std::llround(i.executed)) + " executions, ";

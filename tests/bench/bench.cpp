@@ -335,24 +335,25 @@ int sass_repeat(const std::string& id) {
   return 0;
 }
 
-// The SASS pass's cost for one granularity ("gpu", "sm" or "smsp") and metric list ("site": the
-// per-site pass's, "kinds": only the four kinds of access), one kernel at its defaults; one
+// The SASS pass's cost for a metric list ("site": the per-site pass's, "six": the kinds, sectors
+// and wavefronts, "kinds": the four kinds of access), one kernel at its defaults, twice; one
 // configuration a process (counters.cpp says why).
-int sass_cost(const std::string& id, const std::string& granularity, const std::string& list) {
+int sass_cost(const std::string& id, const std::string& list) {
   const KernelRequest request = resolve_kernel_request(id, {}, "", "");
   KernelSession session(*request.kernel, request.params, EngineOptions{});
-  const std::vector<std::string> kinds = {
+  std::vector<std::string> kinds = {
       "smsp__sass_inst_executed_op_global_ld", "smsp__sass_inst_executed_op_global_st",
       "smsp__sass_inst_executed_op_shared_ld", "smsp__sass_inst_executed_op_shared_st"};
-  const SassGranularity g = granularity == "sm"     ? SassGranularity::sm
-                            : granularity == "smsp" ? SassGranularity::smsp
-                                                    : SassGranularity::gpu;
-  const std::vector<std::string>& metrics = list == "kinds" ? kinds : site_sass_metrics();
+  std::vector<std::string> six = kinds;
+  six.push_back("smsp__sass_sectors_mem_global");
+  six.push_back("smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared");
+  const std::vector<std::string>& metrics = list == "kinds" ? kinds
+                                            : list == "six" ? six
+                                                            : site_sass_metrics();
   for (int pass = 1; pass <= 2; ++pass) {
-    const SassCounts c = session.count_sass(request.block, metrics, g);
-    std::printf("%s granularity %-4s %2zu metrics, pass %d: %s %.3f s %s\n", id.c_str(),
-                granularity.c_str(), metrics.size(), pass, c.available ? "ok" : "FAILED", c.seconds,
-                c.reason.c_str());
+    const SassCounts c = session.count_sass(request.block, metrics);
+    std::printf("%s %2zu metrics, pass %d: %s %.3f s %s\n", id.c_str(), metrics.size(), pass,
+                c.available ? "ok" : "FAILED", c.seconds, c.reason.c_str());
   }
   return 0;
 }
@@ -420,8 +421,8 @@ int main(int argc, char** argv) {
       return wl::sites(argv[2]);
     if (mode == "sass-repeat" && argc > 2)
       return wl::sass_repeat(argv[2]);
-    if (mode == "sass-cost" && argc > 4)
-      return wl::sass_cost(argv[2], argv[3], argv[4]);
+    if (mode == "sass-cost" && argc > 3)
+      return wl::sass_cost(argv[2], argv[3]);
     if (mode == "shapes" && argc > 2)
       return wl::shapes(argv[2]);
     if (mode == "launches" && argc > 5)
@@ -433,7 +434,7 @@ int main(int argc, char** argv) {
   std::fprintf(
       stderr,
       "usage: wl_bench catalog | catalog-ids | copy | family NAME | record FILE | sass-metrics | "
-      "sass ID | sites ID | sass-repeat ID | sass-cost ID gpu|sm|smsp site|kinds | "
+      "sass ID | sites ID | sass-repeat ID | sass-cost ID site|six|kinds | "
       "shapes ID | "
       "launches ID START "
       "END STEP\n");

@@ -10,13 +10,15 @@ source tests/bench/batch_setup.sh
 batch_setup sites
 NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 BENCH=.gpu-run/bin/wl_bench
-# SASS passes in turn in one process, and the pass's cost per granularity and metric count.
+# SASS passes in turn in one process, and the pass's cost per metric list.
 "$BENCH" sass-repeat vec_add/scalar > "$OUT/sass_repeat.txt" 2>&1
 for id in matmul/tiled matmul/naive; do
-  for g in gpu sm smsp; do "$BENCH" sass-cost "$id" $g site >> "$OUT/sass_cost.txt" 2>&1; done
-  "$BENCH" sass-cost "$id" sm kinds >> "$OUT/sass_cost.txt" 2>&1
+  for list in site six kinds; do "$BENCH" sass-cost "$id" $list >> "$OUT/sass_cost.txt" 2>&1; done
 done
 "$BUILD/tests/wl_gpu_tests" > "$OUT/gpu_tests.log" 2>&1; echo "exit $?" >> "$OUT/gpu_tests.log"
+# The Source panel's stories on the EGL device, with a real worker where they start one.
+"$BUILD/tests/wl_gui_tests" --gtest_filter='StorySource*.*:GuiLaunch.*' > "$OUT/gui_tests.log" 2>&1
+echo "exit $?" >> "$OUT/gui_tests.log"
 
 wall() { # seconds of one command, its stdout to $1
   local file=$1; shift
@@ -32,7 +34,7 @@ ids=$(python3 -c 'import json,sys; print(" ".join(k["id"] for k in json.load(ope
       "$WL" list | grep -E '^[a-z_0-9]+/[a-z_0-9]+ ' | awk '{print $1}' | grep -v cublas)
 for id in $ids; do
   name=${id//\//_}
-  echo "$id $(wall "$OUT/$name.default.json" "$WL" run "$id" --metrics default --json) $(wall "$OUT/$name.site.json" "$WL" run "$id" --metrics default --per-site --json)" >> "$OUT/costs.txt"
+  echo "$id $(wall "$OUT/$name.default.json" "$WL" run "$id" --metrics default --json) $(wall "$OUT/$name.site.json" "$WL" run "$id" --metrics default --per-site --json) $(wall "$OUT/$name.site_only.json" "$WL" run "$id" --per-site --json)" >> "$OUT/costs.txt"
 done
 
 # Nsight Compute's source page for five kernels: the first launch of each (the verified run).
@@ -49,6 +51,7 @@ command -v nvdisasm cuobjdump > "$OUT/disassemblers.txt" 2>&1
 python3 "$(dirname "$0")/sites_summary.py" "$OUT" > "$OUT/summary.txt" 2>&1
 tar czf "$RESULTS/sites.tgz" -C "$OUT" .
 echo "== gpu tests"; grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[  FAILED  \]|^exit" "$OUT/gpu_tests.log"
+echo "== gui tests (Source stories, launch state)"; grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[  FAILED  \]|^exit" "$OUT/gui_tests.log"
 echo "== SASS passes in turn"; cat "$OUT/sass_repeat.txt"
 echo "== SASS pass cost"; cat "$OUT/sass_cost.txt"
 cat "$OUT/summary.txt"

@@ -29,6 +29,7 @@ std::vector<MeasuredInstruction> instructions_for(const RunResult& result, const
     const SitePrediction& site = result.prediction.sites[s];
     MeasuredInstruction& i = by_place[{lines.lines[s], site.space, site.op}];
     i = {0,
+         "",
          lines.file,
          lines.lines[s],
          site.space,
