@@ -28,17 +28,16 @@ std::vector<MeasuredInstruction> instructions_for(const RunResult& result, const
   for (std::size_t s = 0; s < result.prediction.sites.size(); ++s) {
     const SitePrediction& site = result.prediction.sites[s];
     MeasuredInstruction& i = by_place[{lines.lines[s], site.space, site.op}];
-    i = {0,
-         "",
-         lines.file,
-         lines.lines[s],
-         site.space,
-         site.op,
-         site.width,
-         i.executed + static_cast<double>(site.requests),
-         i.lanes + static_cast<double>(site.requests) * kWarpSize,
-         i.sectors + static_cast<double>(site.sectors),
-         i.wavefronts + static_cast<double>(site.wavefronts)};
+    i.file = lines.file;
+    i.line = lines.lines[s];
+    i.space = site.space;
+    i.op = site.op;
+    i.width = site.width;
+    i.executed += static_cast<double>(site.requests);
+    i.issued = i.executed;
+    i.lanes += static_cast<double>(site.requests) * kWarpSize;
+    i.sectors += static_cast<double>(site.sectors);
+    i.wavefronts += static_cast<double>(site.wavefronts);
   }
   std::vector<MeasuredInstruction> instructions;
   for (const auto& [place, instruction] : by_place) {
