@@ -40,19 +40,25 @@ MeasuredInstruction as_predicted(const Case& c, std::size_t site, std::uint32_t 
   m.op = p.op;
   m.width = p.width;
   m.executed = static_cast<double>(p.requests);
+  m.issued = m.executed;
   m.lanes = 32 * m.executed;
   m.sectors = static_cast<double>(p.sectors);
   m.wavefronts = static_cast<double>(p.wavefronts);
   return m;
 }
 
-TEST(SiteCounts, InstructionsThatDoWhatTheModelSaysMatchEverySiteAndNoneIsLeftOver) {
-  const Case c = make_case("vec_add/scalar", {"n=1048576"});
+// One instruction per site, 16 bytes apart, each doing what the model says.
+std::vector<MeasuredInstruction> every_site_as_predicted(const Case& c) {
   std::vector<MeasuredInstruction> measured;
   for (std::size_t s = 0; s < c.prediction.sites.size(); ++s)
     measured.push_back(as_predicted(c, s, static_cast<std::uint32_t>(0x100 + 16 * s)));
-  const SiteCounts counts =
-      attribute_sites(*c.request.kernel, c.request.params, c.prediction, measured);
+  return measured;
+}
+
+TEST(SiteCounts, InstructionsThatDoWhatTheModelSaysMatchEverySiteAndNoneIsLeftOver) {
+  const Case c = make_case("vec_add/scalar", {"n=1048576"});
+  const SiteCounts counts = attribute_sites(*c.request.kernel, c.request.params, c.prediction,
+                                            every_site_as_predicted(c));
   ASSERT_TRUE(counts.available);
   EXPECT_TRUE(counts.unclaimed.empty());
   for (const SiteMeasurement& m : counts.sites) {
@@ -134,11 +140,8 @@ TEST(SiteCounts, AnAccessOnNoSitesLineIsLeftOverAndASiteWithNoInstructionSaysSo)
 
 TEST(SiteCounts, TheMeasurementGoesThroughJsonAndBackAndABadIndexIsRefused) {
   const Case c = make_case("vec_add/scalar", {"n=1048576"});
-  std::vector<MeasuredInstruction> measured;
-  for (std::size_t s = 0; s < c.prediction.sites.size(); ++s)
-    measured.push_back(as_predicted(c, s, static_cast<std::uint32_t>(0x100 + 16 * s)));
-  const SiteCounts counts =
-      attribute_sites(*c.request.kernel, c.request.params, c.prediction, measured);
+  const SiteCounts counts = attribute_sites(*c.request.kernel, c.request.params, c.prediction,
+                                            every_site_as_predicted(c));
   nlohmann::json j = site_counts_json(counts);
   const SiteCounts back = site_counts_from_json(j, "result", counts.sites.size());
   EXPECT_EQ(site_counts_json(back), j);
