@@ -4,6 +4,7 @@
 #include "counter_comparison.h"
 #include "figures.h"
 #include "kernel_request.h"
+#include "kernel_source.h"
 #include "occupancy_report.h"
 #include "registry.h"
 #include "site_report.h"
@@ -25,19 +26,38 @@ const char* space_name(MemorySpace space) {
 }
 const char* op_name(AccessOp op) { return op == AccessOp::load ? "load" : "store"; }
 
-std::string sites_table(const LaunchPrediction& prediction) {
+// The line of each site in its family file (0 where none is marked), for the tables and JSON.
+std::vector<int> site_line_numbers(const RunResult& r) {
+  const KernelDesc* kernel = find_kernel(r.kernel_id);
+  if (!kernel || kernel->sites.empty())
+    return std::vector<int>(r.prediction.sites.size(), 0);
+  std::vector<int> lines = site_lines(*kernel, r.params).lines;
+  lines.resize(r.prediction.sites.size(), 0);
+  return lines;
+}
+
+// "matmul.cu": the file the sites' lines are in; "" for a library call.
+std::string family_file_name(const RunResult& r) {
+  const KernelDesc* kernel = find_kernel(r.kernel_id);
+  return kernel && !kernel->sites.empty() ? family_source(*kernel).file : std::string("none");
+}
+
+std::string sites_table(const RunResult& r) {
+  const LaunchPrediction& prediction = r.prediction;
   if (prediction.sites.empty())
     return "no access sites: the kernel is a library call, so there is nothing to predict\n";
+  const std::vector<int> lines = site_line_numbers(r);
   const auto header = [](std::string_view key) { return std::string(figure_header(figure(key))); };
-  std::string text = format("%-28s %-6s %-5s %5s %12s %26s %11s %12s %14s\n", "site", "space", "op",
-                            header("width").c_str(), header("requests").c_str(),
+  std::string text = format("%-28s %5s %-6s %-5s %5s %12s %28s %11s %12s %14s\n", "site", "line",
+                            "space", "op", header("width").c_str(), header("requests").c_str(),
                             header("sectors").c_str(), header("sectors_per_request").c_str(),
                             header("wavefronts").c_str(), header("wavefronts_per_request").c_str());
-  for (const SitePrediction& s : prediction.sites) {
+  for (std::size_t i = 0; i < prediction.sites.size(); ++i) {
+    const SitePrediction& s = prediction.sites[i];
     const bool global = s.space == MemorySpace::global;
     text += format(
-        "%-28s %-6s %-5s %4dB %12lld %26s %11s %12s %14s\n", s.name.c_str(), space_name(s.space),
-        op_name(s.op), s.width, static_cast<long long>(s.requests),
+        "%-28s %5d %-6s %-5s %4dB %12lld %28s %11s %12s %14s\n", s.name.c_str(), lines[i],
+        space_name(s.space), op_name(s.op), s.width, static_cast<long long>(s.requests),
         global ? format("%lld (ideal %lld)", static_cast<long long>(s.sectors),
                         static_cast<long long>(s.ideal_sectors))
                      .c_str()
@@ -157,8 +177,10 @@ json counters_json(const CounterResult& c, const RunResult& r) {
 
 json sites_json(const RunResult& r) {
   json sites = json::array();
+  const std::vector<int> lines = site_line_numbers(r);
   for (const SitePrediction& s : r.prediction.sites) {
     sites.push_back({{"name", s.name},
+                     {"line", lines[sites.size()]},
                      {"space", space_name(s.space)},
                      {"op", op_name(s.op)},
                      {"width", s.width},
@@ -224,7 +246,7 @@ std::string run_text(const RunResult& r) {
     text += r.occupancy->explanation + "\n";
   }
   text += timing_text(r) + verification_text(r);
-  text += "\npredicted memory traffic\n" + sites_table(r.prediction);
+  text += "\npredicted memory traffic (lines of " + family_file_name(r) + ")\n" + sites_table(r);
   return text + counters_text(r) + site_counts_text(r);
 }
 

@@ -230,7 +230,7 @@ std::string instructions_text(const Context& c, std::size_t s) {
   std::string text = site.name + ": a " + kind_text(site.space, site.op) + " of " +
                      std::to_string(site.width) + " B per lane, on line " +
                      std::to_string(c.lines.lines.lines[s]) + ". Predicted " +
-                     format_count(site.requests) + " executions.\n";
+                     format_count(site.requests) + " requests (warp executions).\n";
   if (!c.measured.counts)
     return text + c.why_not;
   const SiteMeasurement& m = c.measured.counts->sites[s];
@@ -280,13 +280,13 @@ Pieces predicted_pieces(const SitePrediction& site) {
     ideal += "; " + std::to_string(site.conflict_degree) + "-way conflict";
   return {"predicted " + format_number(predicted_per_request(site)) +
               (is_global(site) ? " sectors/request" : " wavefronts/request"),
-          ideal + "),", format_count(site.requests) + " executions"};
+          ideal + "),", format_count(site.requests) + " requests"};
 }
 
 Pieces measured_pieces(const SiteMeasurement& m, MemorySpace space) {
   const std::optional<double> per_request = measured_per_request(m, space);
   return {"measured " + (per_request ? format_number(*per_request) : std::string("-")) + ",",
-          format_count(std::llround(m.executed)) + " executions",
+          format_count(std::llround(m.executed)) + " requests",
           format("(%+.1f %%)", 100 * m.difference)};
 }
 
@@ -527,11 +527,27 @@ void draw_code_region(App& app, const Context& c) {
   ImGui::EndChild();
 }
 
+// "on lines 71-85": where the sites are, which for a kernel that calls a helper is not its own
+// lines.
+std::string site_span(const SiteLines& lines) {
+  int first = 0, last = 0;
+  for (const int line : lines.lines)
+    if (line > 0) {
+      first = first == 0 ? line : std::min(first, line);
+      last = std::max(last, line);
+    }
+  if (first == 0)
+    return "";
+  return first == last ? "on line " + std::to_string(first)
+                       : "on lines " + std::to_string(first) + "-" + std::to_string(last);
+}
+
 void draw_header(App& app, const Context& c) {
   const SiteLines& lines = c.lines.lines;
-  ImGui::TextWrapped("%s: %s, lines %d-%d, %s", lines.file.c_str(),
+  ImGui::TextWrapped("%s: %s (lines %d-%d), %s %s", lines.file.c_str(),
                      kernel_function_name(c.kernel, app.params).c_str(), lines.first_line,
-                     lines.last_line, counted(c.kernel.sites.size(), "access site").c_str());
+                     lines.last_line, counted(c.kernel.sites.size(), "access site").c_str(),
+                     site_span(lines).c_str());
   if (!lines.problem.empty())
     note_text(lines.problem);
   ui::checkbox("Measure per site", &app.measure_per_site);

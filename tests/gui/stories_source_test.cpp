@@ -127,10 +127,12 @@ TEST(StorySource, ItShowsTheKernelsLinesWithEachSitesPrediction) {
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const json vec_add = story.sidecar("vec_add"), matmul = story.sidecar("matmul");
   const std::string a = flat_text(vec_add, "source"), b = flat_text(matmul, "source");
-  EXPECT_TRUE(reads(vec_add, "vec_add.cu: vec_add_scalar, lines 18-25")) << a;
+  EXPECT_TRUE(
+      reads(vec_add, "vec_add.cu: vec_add_scalar (lines 18-25), 3 access sites on lines 21-23"))
+      << a;
   EXPECT_TRUE(reads(vec_add, "21 const float x = a[i];")) << a;
   EXPECT_TRUE(
-      reads(vec_add, "load a predicted 4.00 sectors/request (ideal 4.00), 524,288 executions"))
+      reads(vec_add, "load a predicted 4.00 sectors/request (ideal 4.00), 524,288 requests"))
       << a;
   EXPECT_TRUE(reads(vec_add, "store c predicted 4.00 sectors/request")) << a;
   EXPECT_EQ(a.find("// site:"), std::string::npos) << "the figures stand where the marker was";
@@ -195,13 +197,13 @@ TEST(StorySource, MeasuredPerSiteFiguresStandBesideThePredictions) {
   const std::string m = flat_text(measured, "source");
   EXPECT_TRUE(reads(measured, "Measured per site on")) << m;
   EXPECT_TRUE(reads(measured, "load a predicted 4.00 sectors/request (ideal 4.00), 524,288 "
-                              "executions measured 4.00, 524,288 executions (+0.0 %)"))
+                              "requests measured 4.00, 524,288 requests (+0.0 %)"))
       << m;
   EXPECT_TRUE(reads(measured, "store c predicted 4.00 sectors/request (ideal 4.00), 524,288 "
-                              "executions measured 4.00, 524,288 executions (+0.0 %)"))
+                              "requests measured 4.00, 524,288 requests (+0.0 %)"))
       << m;
   // load b's two half-width instructions: twice the executions, half as many sectors again.
-  EXPECT_TRUE(reads(measured, "measured 3.00, 1,048,576 executions (+50.0 %)")) << m;
+  EXPECT_TRUE(reads(measured, "measured 3.00, 1,048,576 requests (+50.0 %)")) << m;
   EXPECT_TRUE(reads(measured,
                     "differs from the model: the compiler split each 4-byte load into 2 2-byte "
                     "instructions"))
@@ -212,7 +214,7 @@ TEST(StorySource, MeasuredPerSiteFiguresStandBesideThePredictions) {
                      "1,572,864 sectors"),
             std::string::npos)
       << tip;
-  EXPECT_TRUE(reads(baseline, "measured 4.00, 524,288 executions (+0.0 %) baseline measured 4.00 "
+  EXPECT_TRUE(reads(baseline, "measured 4.00, 524,288 requests (+0.0 %) baseline measured 4.00 "
                               "(no change)"))
       << flat_text(baseline, "source");
   const std::string s = flat_text(stale, "source");
@@ -231,7 +233,7 @@ TEST(StorySource, SitesMeasuredTogetherSaySo) {
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const json a = story.sidecar("a");
   EXPECT_TRUE(reads(a, "store thread max predicted 1.00 wavefronts/request (ideal 1.00), 65,536 "
-                       "executions measured 1.00, 131,072 executions (+0.0 %) measured together "
+                       "requests measured 1.00, 131,072 requests (+0.0 %) measured together "
                        "with store thread sum: one line, so these are the line's figures"))
       << flat_text(a, "source");
 }
