@@ -65,8 +65,12 @@ std::string wide_instruction(const SiteMeasurement& m, const SiteCounts& counts)
   for (const std::size_t i : m.instructions)
     if (!widest || counts.instructions[i].width > widest->width)
       widest = &counts.instructions[i];
-  if (!widest->sass.empty())
-    return widest->sass.substr(0, widest->sass.find(' '));
+  if (!widest->sass.empty()) { // "@!P0 LDS.128 R8, [R20]": the opcode after any predicate
+    std::string text = widest->sass;
+    if (text.front() == '@')
+      text = text.substr(std::min(text.size(), text.find(' ') + 1));
+    return text.substr(0, text.find(' '));
+  }
   return std::to_string(widest->width) + "-byte instruction";
 }
 

@@ -74,6 +74,7 @@ TEST(SiteCounts, AMergedWideLoadIsFlaggedWithTheMergeAsItsReason) {
   for (std::size_t s = 0; s < c.prediction.sites.size(); ++s) {
     MeasuredInstruction m = as_predicted(c, s, static_cast<std::uint32_t>(0x100 + 16 * s));
     if (c.prediction.sites[s].name == "load A tile") { // four 4-byte loads as one LDS.128
+      m.sass = "@!P0 LDS.128 R8, [R20]";
       m.width = 16;
       m.executed /= 4;
       m.lanes /= 4;
@@ -87,7 +88,8 @@ TEST(SiteCounts, AMergedWideLoadIsFlaggedWithTheMergeAsItsReason) {
     const bool merged = c.prediction.sites[s].name == "load A tile";
     EXPECT_EQ(counts.sites[s].flagged, merged) << c.prediction.sites[s].name;
     if (merged)
-      EXPECT_NE(counts.sites[s].reason.find("merged 4 neighbouring 4-byte loads into one 16-byte"),
+      EXPECT_NE(counts.sites[s].reason.find(
+                    "merged 4 neighbouring 4-byte loads into one LDS.128 (1 instruction"),
                 std::string::npos)
           << counts.sites[s].reason;
   }
