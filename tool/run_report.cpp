@@ -2,6 +2,7 @@
 
 #include "block_text.h"
 #include "counter_comparison.h"
+#include "error.h"
 #include "figures.h"
 #include "kernel_request.h"
 #include "kernel_source.h"
@@ -26,20 +27,31 @@ const char* space_name(MemorySpace space) {
 }
 const char* op_name(AccessOp op) { return op == AccessOp::load ? "load" : "store"; }
 
-// The line of each site in its family file (0 where none is marked), for the tables and JSON.
+// The line of each site in its family file, for the tables and JSON: 0 where none is marked, or
+// for a kernel whose source this binary does not hold (a test program's own).
 std::vector<int> site_line_numbers(const RunResult& r) {
+  std::vector<int> lines;
   const KernelDesc* kernel = find_kernel(r.kernel_id);
-  if (!kernel || kernel->sites.empty())
-    return std::vector<int>(r.prediction.sites.size(), 0);
-  std::vector<int> lines = site_lines(*kernel, r.params).lines;
+  try {
+    if (kernel && !kernel->sites.empty())
+      lines = site_lines(*kernel, r.params).lines;
+  } catch (const UsageError&) {
+    lines.clear();
+  }
   lines.resize(r.prediction.sites.size(), 0);
   return lines;
 }
 
-// "matmul.cu": the file the sites' lines are in; "" for a library call.
-std::string family_file_name(const RunResult& r) {
+// " (lines of matmul.cu)": the file the sites' lines are in; "" for a library call or a kernel
+// whose source this binary does not hold.
+std::string lines_of_file(const RunResult& r) {
   const KernelDesc* kernel = find_kernel(r.kernel_id);
-  return kernel && !kernel->sites.empty() ? family_source(*kernel).file : std::string("none");
+  try {
+    if (kernel && !kernel->sites.empty())
+      return " (lines of " + family_source(*kernel).file + ")";
+  } catch (const UsageError&) {
+  }
+  return "";
 }
 
 std::string sites_table(const RunResult& r) {
@@ -246,7 +258,7 @@ std::string run_text(const RunResult& r) {
     text += r.occupancy->explanation + "\n";
   }
   text += timing_text(r) + verification_text(r);
-  text += "\npredicted memory traffic (lines of " + family_file_name(r) + ")\n" + sites_table(r);
+  text += "\npredicted memory traffic" + lines_of_file(r) + "\n" + sites_table(r);
   return text + counters_text(r) + site_counts_text(r);
 }
 
