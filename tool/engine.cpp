@@ -475,43 +475,6 @@ const EmbeddedCubinView* cubin_with_crc(const std::string& family, std::uint32_t
   return nullptr;
 }
 
-// One measured memory instruction from its SASS metrics; nullopt for any other instruction.
-std::optional<MeasuredInstruction> memory_instruction(const SassInstruction& sass) {
-  const auto value = [&](const char* metric) {
-    const auto found = sass.values.find(metric);
-    return found == sass.values.end() ? 0.0 : found->second;
-  };
-  MeasuredInstruction m;
-  m.pc = sass.pc_offset;
-  const struct {
-    const char* metric;
-    MemorySpace space;
-    AccessOp op;
-  } kinds[] = {{"smsp__sass_inst_executed_op_global_ld", MemorySpace::global, AccessOp::load},
-               {"smsp__sass_inst_executed_op_global_st", MemorySpace::global, AccessOp::store},
-               {"smsp__sass_inst_executed_op_shared_ld", MemorySpace::shared, AccessOp::load},
-               {"smsp__sass_inst_executed_op_shared_st", MemorySpace::shared, AccessOp::store}};
-  for (const auto& kind : kinds)
-    if (value(kind.metric) > 0) {
-      m.space = kind.space;
-      m.op = kind.op;
-      m.executed = value(kind.metric);
-    }
-  if (m.executed == 0)
-    return std::nullopt;
-  m.issued = value("smsp__sass_inst_executed");
-  m.lanes =
-      value(m.space == MemorySpace::global ? "smsp__sass_thread_inst_executed_op_global_pred_on"
-                                           : "smsp__sass_thread_inst_executed_op_shared_pred_on");
-  m.width = value("smsp__sass_inst_executed_op_memory_128b") > 0  ? 16
-            : value("smsp__sass_inst_executed_op_memory_64b") > 0 ? 8
-            : value("smsp__sass_inst_executed_op_memory_32b") > 0 ? 4
-                                                                  : 0;
-  m.sectors = value("smsp__sass_sectors_mem_global");
-  m.wavefronts = value("smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared");
-  return m;
-}
-
 } // namespace
 
 SiteCounts KernelSession::count_sites(const RunResult& predicted) {
@@ -548,7 +511,7 @@ SiteCounts KernelSession::count_sites(const RunResult& predicted) {
   std::vector<std::uint32_t> pcs;
   std::vector<MeasuredInstruction> memory;
   for (const SassInstruction* i : own)
-    if (auto m = memory_instruction(*i)) {
+    if (auto m = memory_instruction(i->pc_offset, i->values)) {
       memory.push_back(*m);
       pcs.push_back(i->pc_offset);
     }

@@ -66,7 +66,7 @@ std::string count(double v) { return format("%.0f", v); }
 
 // Shared wavefronts that differ: the reason, from the run's other counters.
 std::string shared_wavefront_reason(const RunResult& r, AccessOp op, double wavefronts) {
-  const std::string side = op == load ? "load" : "store";
+  const std::string side = op_name(op);
   const auto instructions = counter(r, "shared_" + side + "_instructions");
   const auto requests = site_total(r, shared, op, &SitePrediction::requests);
   if (instructions && requests && *instructions < 0.98 * *requests)

@@ -1,12 +1,14 @@
 #include "kernel_source.h"
 
 #include "error.h"
+#include "registry.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <cxxabi.h>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <regex>
 #include <sstream>
 
@@ -150,7 +152,7 @@ std::vector<LineRange> reachable_ranges(const FamilySource& source,
 } // namespace
 
 const FamilySource& family_source(const KernelDesc& kernel) {
-  const std::string file = kernel.id.substr(0, kernel.id.find('/')) + ".cu";
+  const std::string file = kernel_family(kernel.id) + ".cu";
   const auto& sources = family_sources();
   const auto found = sources.find(file);
   if (found == sources.end())
@@ -181,7 +183,9 @@ std::string demangled_function_name(const std::string& mangled) {
   return name;
 }
 
-SiteLines site_lines(const KernelDesc& kernel, const Params& params) {
+namespace {
+
+SiteLines find_site_lines(const KernelDesc& kernel, const Params& params) {
   const FamilySource& source = family_source(kernel);
   SiteLines result;
   result.file = source.file;
@@ -226,6 +230,24 @@ SiteLines site_lines(const KernelDesc& kernel, const Params& params) {
           kernel.sites[s].op == kernel.sites[t].op)
         ++result.sharing[s];
   return result;
+}
+
+} // namespace
+
+SiteLines site_lines(const KernelDesc& kernel, const Params& params) {
+  // The lines depend only on the file and the function a launch runs, and finding them parses the
+  // file (milliseconds): once per kernel and function, since every report of a run asks.
+  static std::map<std::pair<std::string, std::string>, SiteLines> found;
+  static std::mutex guard;
+  const std::pair key{kernel.id, kernel_function_name(kernel, params)};
+  {
+    const std::lock_guard lock(guard);
+    if (const auto it = found.find(key); it != found.end())
+      return it->second;
+  }
+  SiteLines lines = find_site_lines(kernel, params);
+  const std::lock_guard lock(guard);
+  return found.emplace(key, std::move(lines)).first->second;
 }
 
 const std::vector<EmbeddedCubinView>& embedded_cubins() {

@@ -22,11 +22,6 @@ namespace {
 
 using nlohmann::json;
 
-const char* space_name(MemorySpace space) {
-  return space == MemorySpace::global ? "global" : "shared";
-}
-const char* op_name(AccessOp op) { return op == AccessOp::load ? "load" : "store"; }
-
 // The line of each site in its family file, for the tables and JSON: 0 where none is marked, or
 // for a kernel whose source this binary does not hold (a test program's own).
 std::vector<int> site_line_numbers(const RunResult& r) {

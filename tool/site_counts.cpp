@@ -28,12 +28,48 @@ const std::vector<std::string>& site_sass_metrics() {
   return metrics;
 }
 
-namespace {
-
-std::string kind_text(MemorySpace space, AccessOp op) {
-  return std::string(space == MemorySpace::global ? "global " : "shared ") +
-         (op == AccessOp::load ? "load" : "store");
+const char* access_metric(MemorySpace space, AccessOp op) {
+  if (space == MemorySpace::global)
+    return op == AccessOp::load ? "smsp__sass_inst_executed_op_global_ld"
+                                : "smsp__sass_inst_executed_op_global_st";
+  return op == AccessOp::load ? "smsp__sass_inst_executed_op_shared_ld"
+                              : "smsp__sass_inst_executed_op_shared_st";
 }
+
+const char* lanes_metric(MemorySpace space) {
+  return space == MemorySpace::global ? "smsp__sass_thread_inst_executed_op_global_pred_on"
+                                      : "smsp__sass_thread_inst_executed_op_shared_pred_on";
+}
+
+std::optional<MeasuredInstruction> memory_instruction(std::uint32_t pc,
+                                                      const std::map<std::string, double>& values) {
+  const auto value = [&](const char* metric) {
+    const auto found = values.find(metric);
+    return found == values.end() ? 0.0 : found->second;
+  };
+  MeasuredInstruction m;
+  m.pc = pc;
+  for (const MemorySpace space : {MemorySpace::global, MemorySpace::shared})
+    for (const AccessOp op : {AccessOp::load, AccessOp::store})
+      if (value(access_metric(space, op)) > 0) {
+        m.space = space;
+        m.op = op;
+        m.executed = value(access_metric(space, op));
+      }
+  if (m.executed == 0)
+    return std::nullopt;
+  m.issued = value("smsp__sass_inst_executed");
+  m.lanes = value(lanes_metric(m.space));
+  m.width = value("smsp__sass_inst_executed_op_memory_128b") > 0  ? 16
+            : value("smsp__sass_inst_executed_op_memory_64b") > 0 ? 8
+            : value("smsp__sass_inst_executed_op_memory_32b") > 0 ? 4
+                                                                  : 0;
+  m.sectors = value("smsp__sass_sectors_mem_global");
+  m.wavefronts = value("smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared");
+  return m;
+}
+
+namespace {
 
 double relative(double measured, double predicted) {
   if (predicted == 0)
@@ -77,9 +113,9 @@ std::string wide_instruction(const SiteMeasurement& m, const SiteCounts& counts)
 // Why a flagged site's figures differ from the model, as far as its instructions show.
 std::string reason_from_sass(const SiteMeasurement& m, const Predicted& p, const SiteCounts& counts,
                              MemorySpace space, AccessOp op) {
-  const std::string what = op == AccessOp::load ? "load" : "store";
+  const std::string what = op_name(op);
   if (m.instructions.empty())
-    return "no " + kind_text(space, op) + " instruction on line " + std::to_string(m.line) +
+    return "no " + access_kind(space, op) + " instruction on line " + std::to_string(m.line) +
            ": the compiler moved or removed the access";
   int widest = 0, narrowest = 1 << 30;
   for (const std::size_t i : m.instructions) {

@@ -9,6 +9,8 @@
 #include "launch_model.h"
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,12 @@ namespace wl {
 // which kind of access each instruction is, how often it ran, with how many lanes, at what width,
 // and the sectors or wavefronts it cost.
 const std::vector<std::string>& site_sass_metrics();
+
+// ncu's names for the executions of an access of this kind
+// ("smsp__sass_inst_executed_op_global_ld") and for the lanes with the predicate on of one in this
+// space.
+const char* access_metric(MemorySpace space, AccessOp op);
+const char* lanes_metric(MemorySpace space);
 
 // One memory instruction of the kernel, as measured.
 struct MeasuredInstruction {
@@ -35,6 +43,11 @@ struct MeasuredInstruction {
   double sectors = 0;    // global: 32-byte sectors
   double wavefronts = 0; // shared: wavefronts of the shared-memory pipe
 };
+
+// The memory instruction at `pc` from its values of the site metrics (by metric name); nullopt for
+// an instruction that is no global or shared load or store.
+std::optional<MeasuredInstruction> memory_instruction(std::uint32_t pc,
+                                                      const std::map<std::string, double>& values);
 
 // A site's measured figures: the sums over the instructions on its line of its kind.
 struct SiteMeasurement {

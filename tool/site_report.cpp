@@ -14,20 +14,6 @@ using nlohmann::json;
 
 constexpr double kMaxFigure = std::numeric_limits<double>::max();
 
-// ncu's name for the instructions a site of this kind executes.
-const char* executed_metric(MemorySpace space, AccessOp op) {
-  if (space == MemorySpace::global)
-    return op == AccessOp::load ? "smsp__sass_inst_executed_op_global_ld"
-                                : "smsp__sass_inst_executed_op_global_st";
-  return op == AccessOp::load ? "smsp__sass_inst_executed_op_shared_ld"
-                              : "smsp__sass_inst_executed_op_shared_st";
-}
-
-const char* lanes_metric(MemorySpace space) {
-  return space == MemorySpace::global ? "smsp__sass_thread_inst_executed_op_global_pred_on"
-                                      : "smsp__sass_thread_inst_executed_op_shared_pred_on";
-}
-
 std::string signed_percent(double fraction) { return format("%+.1f %%", 100 * fraction); }
 
 } // namespace
@@ -72,7 +58,7 @@ json site_measured_json(const SiteCounts& c, const SitePrediction& site, std::si
   json out = {{"line", m.line},
               {"instructions", m.instructions.size()},
               {"smsp__sass_inst_executed", m.issued},
-              {executed_metric(site.space, site.op), m.executed},
+              {access_metric(site.space, site.op), m.executed},
               {lanes_metric(site.space), m.lanes},
               {"difference", m.difference},
               {"request_difference", m.request_difference},
@@ -85,35 +71,53 @@ json site_measured_json(const SiteCounts& c, const SitePrediction& site, std::si
   return out;
 }
 
+namespace {
+
+// The figures an instruction and a site both carry, under the same keys.
+template <typename Counts> json counts_json(const Counts& c) {
+  return {{"executed", c.executed},
+          {"issued", c.issued},
+          {"lanes", c.lanes},
+          {"sectors", c.sectors},
+          {"wavefronts", c.wavefronts}};
+}
+
+// Their reader; a result made before `issued` existed counts each execution as one issue.
+template <typename Counts> void read_counts(const Fields& f, Counts& c) {
+  c.executed = f.number("executed", 0, kMaxFigure);
+  c.issued = f.number_or("issued", c.executed, 0, kMaxFigure);
+  c.lanes = f.number("lanes", 0, kMaxFigure);
+  c.sectors = f.number("sectors", 0, kMaxFigure);
+  c.wavefronts = f.number("wavefronts", 0, kMaxFigure);
+}
+
+} // namespace
+
 json site_counts_json(const SiteCounts& c) {
   json instructions = json::array();
-  for (const MeasuredInstruction& i : c.instructions)
-    instructions.push_back({{"pc", i.pc},
-                            {"sass", i.sass},
-                            {"file", i.file},
-                            {"line", i.line},
-                            {"space", i.space == MemorySpace::global ? "global" : "shared"},
-                            {"op", i.op == AccessOp::load ? "load" : "store"},
-                            {"width", i.width},
-                            {"executed", i.executed},
-                            {"issued", i.issued},
-                            {"lanes", i.lanes},
-                            {"sectors", i.sectors},
-                            {"wavefronts", i.wavefronts}});
+  for (const MeasuredInstruction& i : c.instructions) {
+    json instruction = counts_json(i);
+    instruction.update({{"pc", i.pc},
+                        {"sass", i.sass},
+                        {"file", i.file},
+                        {"line", i.line},
+                        {"space", space_name(i.space)},
+                        {"op", op_name(i.op)},
+                        {"width", i.width}});
+    instructions.push_back(std::move(instruction));
+  }
   json sites = json::array();
-  for (const SiteMeasurement& m : c.sites)
-    sites.push_back({{"line", m.line},
-                     {"instructions", m.instructions},
-                     {"measured_with", m.measured_with},
-                     {"executed", m.executed},
-                     {"issued", m.issued},
-                     {"lanes", m.lanes},
-                     {"sectors", m.sectors},
-                     {"wavefronts", m.wavefronts},
-                     {"difference", m.difference},
-                     {"request_difference", m.request_difference},
-                     {"flagged", m.flagged},
-                     {"reason", m.reason}});
+  for (const SiteMeasurement& m : c.sites) {
+    json site = counts_json(m);
+    site.update({{"line", m.line},
+                 {"instructions", m.instructions},
+                 {"measured_with", m.measured_with},
+                 {"difference", m.difference},
+                 {"request_difference", m.request_difference},
+                 {"flagged", m.flagged},
+                 {"reason", m.reason}});
+    sites.push_back(std::move(site));
+  }
   return {{"available", c.available},
           {"reason", c.reason},
           {"file", c.file},
@@ -150,11 +154,7 @@ MeasuredInstruction instruction_from(const Fields& f) {
                                                                 : MemorySpace::global;
   i.op = f.choice("op", {"load", "store"}) == "store" ? AccessOp::store : AccessOp::load;
   i.width = static_cast<int>(f.integer("width", 0, 1024));
-  i.executed = f.number("executed", 0, kMaxFigure);
-  i.issued = f.number_or("issued", i.executed, 0, kMaxFigure);
-  i.lanes = f.number("lanes", 0, kMaxFigure);
-  i.sectors = f.number("sectors", 0, kMaxFigure);
-  i.wavefronts = f.number("wavefronts", 0, kMaxFigure);
+  read_counts(f, i);
   return i;
 }
 
@@ -180,11 +180,7 @@ SiteCounts site_counts_from_json(const json& j, const std::string& where, std::s
     m.line = static_cast<int>(s.integer("line", 0, std::numeric_limits<int>::max()));
     m.instructions = indices(s, "instructions", count);
     m.measured_with = indices(s, "measured_with", sites);
-    m.executed = s.number("executed", 0, kMaxFigure);
-    m.issued = s.number_or("issued", m.executed, 0, kMaxFigure);
-    m.lanes = s.number("lanes", 0, kMaxFigure);
-    m.sectors = s.number("sectors", 0, kMaxFigure);
-    m.wavefronts = s.number("wavefronts", 0, kMaxFigure);
+    read_counts(s, m);
     m.difference = s.number("difference", -1, kMaxFigure);
     m.request_difference = s.number("request_difference", -1, kMaxFigure);
     m.flagged = s.boolean("flagged");

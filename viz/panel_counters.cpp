@@ -34,10 +34,8 @@ void draw_site(const SitePrediction& site) {
   ImGui::TableNextColumn();
   ImGui::Text("%s", site.name.c_str());
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("%s %s, %d bytes per lane%s",
-                      site.space == MemorySpace::global ? "global" : "shared",
-                      site.op == AccessOp::load ? "load" : "store", site.width,
-                      site.exact ? "" : "; estimated from a sample of warps");
+    ImGui::SetTooltip("%s, %d bytes per lane%s", access_kind(site.space, site.op).c_str(),
+                      site.width, site.exact ? "" : "; estimated from a sample of warps");
   ImGui::TableNextColumn();
   number_cell(format_count(site.requests));
   ImGui::TableNextColumn();

@@ -175,11 +175,6 @@ std::optional<double> measured_per_request(const SiteMeasurement& m, MemorySpace
 double waste(double per_request, double ideal) { return ideal > 0 ? per_request / ideal : 1; }
 bool wasteful(double ratio) { return ratio > 1.01; }
 
-std::string kind_text(MemorySpace space, AccessOp op) {
-  return std::string(space == MemorySpace::global ? "global " : "shared ") +
-         (op == AccessOp::load ? "load" : "store");
-}
-
 // What a site's figures are drawn from this frame.
 struct Context {
   const KernelDesc& kernel;
@@ -215,7 +210,7 @@ ImU32 line_tint(const Context& c, const std::vector<std::size_t>& sites) {
 // a number at its commas.
 std::string instruction_text(const MeasuredInstruction& i) {
   const bool global = i.space == MemorySpace::global;
-  std::string text = (i.sass.empty() ? "" : i.sass + ": ") + kind_text(i.space, i.op);
+  std::string text = (i.sass.empty() ? "" : i.sass + ": ") + access_kind(i.space, i.op);
   text += i.width > 0 ? ", " + std::to_string(i.width) + " B/lane" : ", width not measured";
   text += format(", pc 0x%x:\n    ", i.pc);
   text += format_count(std::llround(i.executed)) + " executions, ";
@@ -227,7 +222,7 @@ std::string instruction_text(const MeasuredInstruction& i) {
 // The hovered site's SASS instructions, as measured, or why there are none.
 std::string instructions_text(const Context& c, std::size_t s) {
   const SitePrediction& site = c.model->prediction.sites[s];
-  std::string text = site.name + ": a " + kind_text(site.space, site.op) + " of " +
+  std::string text = site.name + ": a " + access_kind(site.space, site.op) + " of " +
                      std::to_string(site.width) + " B per lane, on line " +
                      std::to_string(c.lines.lines.lines[s]) + ". Predicted " +
                      format_count(site.requests) + " requests (warp executions).\n";

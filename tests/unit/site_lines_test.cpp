@@ -75,11 +75,6 @@ std::filesystem::path ptx_of(const std::string& family_file) {
   return {};
 }
 
-std::string kind(MemorySpace space, AccessOp op) {
-  return std::string(space == MemorySpace::global ? "global " : "shared ") +
-         (op == AccessOp::load ? "load" : "store");
-}
-
 Params defaults(const KernelDesc& kernel) {
   Params p;
   for (const ParamSpec& spec : kernel.params)
@@ -121,7 +116,7 @@ TEST(SiteLines, TheBuildsLineTableHasEachSitesAccessOnItsLineAndNoAccessElsewher
                a.op == site.op;
       });
       EXPECT_TRUE(on_its_line) << kernel.id << " site \"" << site.name << "\": no "
-                               << kind(site.space, site.op) << " on " << lines.file << ":"
+                               << access_kind(site.space, site.op) << " on " << lines.file << ":"
                                << lines.lines[s] << " in the build's PTX";
     }
     for (const PtxAccess& a : accesses) {
@@ -129,8 +124,8 @@ TEST(SiteLines, TheBuildsLineTableHasEachSitesAccessOnItsLineAndNoAccessElsewher
       for (std::size_t s = 0; s < kernel.sites.size(); ++s)
         claimed |= a.file == lines.file && a.line == lines.lines[s] &&
                    a.space == kernel.sites[s].space && a.op == kernel.sites[s].op;
-      EXPECT_TRUE(claimed) << kernel.id << ": the " << kind(a.space, a.op) << " at " << a.file
-                           << ":" << a.line << " belongs to no site (" << a.text << ")";
+      EXPECT_TRUE(claimed) << kernel.id << ": the " << access_kind(a.space, a.op) << " at "
+                           << a.file << ":" << a.line << " belongs to no site (" << a.text << ")";
     }
   }
 }
