@@ -41,6 +41,27 @@ std::string unexpected_words(const CLI::App& app, const CLI::ExtrasError& error)
          (chosen.empty() ? "it" : where.get_name()) + " takes";
 }
 
+// A flag takes no value, so `--json=banana` must not pass for false or true: every flag of every
+// command refuses one (CLI11 would convert "0", "no" and "false" to false without a word).
+void flags_take_no_value(CLI::App& app) {
+  for (CLI::Option* option : app.get_options())
+    if (option->get_expected_max() == 0)
+      option->disable_flag_override();
+  for (CLI::App* command : app.get_subcommands({}))
+    flags_take_no_value(*command);
+}
+
+// CLI11's "per-site was given a disallowed flag override" said with the flag as written.
+std::string flag_given_a_value(const CLI::ArgumentMismatch& error) {
+  const std::string what = error.what();
+  const std::string tail = " was given a disallowed flag override";
+  if (!what.ends_with(tail))
+    return what;
+  const std::string name = what.substr(0, what.size() - tail.size());
+  return "--" + clip(name, 40) + " is a flag and takes no value; write --" + clip(name, 40) +
+         " alone, or leave it out";
+}
+
 } // namespace
 
 int run_cli(int argc, char** argv) {
@@ -51,6 +72,7 @@ int run_cli(int argc, char** argv) {
   add_worker_command(app);
   viz::GuiOptions gui;
   add_gui_options(app, gui);
+  flags_take_no_value(app);
   try {
     app.parse(argc, argv);
     if (app.get_subcommands().empty())
@@ -60,6 +82,10 @@ int run_cli(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ExtrasError& e) {
     return report(unexpected_words(app, e).c_str(), kExitBadInput);
+  } catch (const CLI::ExcludesError& e) {
+    return report((std::string(e.what()) + ": give one of them, not both").c_str(), kExitBadInput);
+  } catch (const CLI::ArgumentMismatch& e) {
+    return report(flag_given_a_value(e).c_str(), kExitBadInput);
   } catch (const CLI::ParseError& e) {
     return report(e.what(), kExitBadInput);
   } catch (const VerificationFailure& e) {

@@ -8,6 +8,7 @@
 #include "protocol.h"
 #include "registry.h"
 #include "run_report.h"
+#include "site_report.h"
 #include "sweep.h"
 #include "sweep_compare.h"
 #include "sweep_fanout.h"
@@ -113,6 +114,15 @@ void add_engine_options(CLI::App& cmd, EngineOptions& engine) {
   cmd.add_option("--max-time", engine.timing.max_seconds, "Seconds of timing samples at most")
       ->check(seconds_option(kMaxRequestSeconds))
       ->capture_default_str();
+}
+
+// `--per-site`, a flag: CLI11 would take `--per-site=banana` as false without a word.
+void add_per_site_flag(CLI::App& cmd, EngineOptions& engine) {
+  cmd.add_flag("--per-site", engine.per_site,
+               "Measure every access site too (SASS metrics, a pass of its own per shape): "
+               "requests, sectors and wavefronts per site beside the model's, with the reason for "
+               "any difference")
+      ->disable_flag_override();
 }
 
 KernelRequest request_from(const KernelOptions& o) {
@@ -225,6 +235,7 @@ std::vector<DeviceSweep> fanned_out(const SweepOptions& o, const KernelRequest& 
   fan.settings.seed = o.engine.seed;
   fan.settings.max_seconds = o.engine.timing.max_seconds;
   fan.settings.metrics = o.engine.metrics;
+  fan.settings.per_site = o.engine.per_site;
   fan.settings.max_evaluations = o.engine.model.max_evaluations;
   fan.per_device = o.per_device;
   FanOutRun run = fan_out_sweep(
@@ -306,6 +317,8 @@ void print_sweep_table(const std::vector<SweepPoint>& points, const SweepGrid& g
                 !r.counters             ? "not collected"
                 : r.counters->available ? format("%d passes", r.counters->passes).c_str()
                                         : ("unavailable: " + r.counters->reason).c_str());
+    if (r.site_counts)
+      std::printf("%-12s %s\n", "", site_counts_summary(r).c_str());
   }
 }
 
@@ -410,6 +423,12 @@ void check_output_file(const std::string& path, const char* option) {
 void run_sweep_command(const SweepOptions& o) {
   check_output_file(o.csv_file, "--csv");
   check_output_file(o.json_file, "--json");
+  std::error_code error;
+  if (!o.csv_file.empty() && !o.json_file.empty() &&
+      std::filesystem::weakly_canonical(o.csv_file, error) ==
+          std::filesystem::weakly_canonical(o.json_file, error))
+    throw UsageError("--csv and --json name one file, '" + clip(o.json_file, 60) +
+                     "': the JSON would overwrite the CSV; give each its own file");
   const KernelRequest base =
       resolve_kernel_request(o.kernel.id, o.kernel.params, o.kernel.size, "");
   const SweepGrid grid = grid_of(o, *base.kernel);
@@ -467,16 +486,14 @@ void add_kernel_commands(CLI::App& app) {
   CLI::App* run_cmd = app.add_subcommand(
       "run", "Run a kernel on the GPU: attributes, occupancy, timing, verification");
   add_kernel_options(*run_cmd, run->kernel);
-  run_cmd->add_flag("--csv", run->kernel.csv, "Print CSV, one row per access site");
+  run_cmd->add_flag("--csv", run->kernel.csv, "Print CSV, one row per access site")
+      ->excludes(run_cmd->get_option("--json"));
   add_engine_options(*run_cmd, run->engine);
   run_cmd->add_flag("--no-verify", run->no_verify, "Skip the comparison with the CPU reference");
   run_cmd->add_option(
       "--metrics", run->engine.metrics,
       "Hardware counters: default, all, or names (keys or CUPTI names), comma-separated");
-  run_cmd->add_flag("--per-site", run->engine.per_site,
-                    "Measure every access site too (SASS metrics, a pass of its own): requests, "
-                    "sectors and wavefronts per site beside the model's, with the reason for any "
-                    "difference");
+  add_per_site_flag(*run_cmd, run->engine);
   run_cmd->callback([run] {
     EngineOptions engine = run->engine;
     engine.verify = !run->no_verify;
@@ -516,6 +533,7 @@ void add_kernel_commands(CLI::App& app) {
                    "A/B: sweep this kernel over the same points too and compare each "
                    "point's time (SAME, FASTER, SLOWER or UNSURE within the noise)")
       ->check(written_option("a kernel id, e.g. transpose/smem_padded"));
+  add_per_site_flag(*sweep_cmd, sweep->engine);
   sweep_cmd->add_flag("--per-device", sweep->per_device,
                       "With workers on different GPUs: the whole sweep on each GPU, a "
                       "series each, side by side");

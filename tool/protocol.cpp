@@ -86,7 +86,7 @@ void read_work(const Fields& r, WorkerRequest& q) {
   q.verify = r.boolean_or("verify", q.verify);
   q.max_seconds = r.number_or("max_seconds", q.max_seconds, kAboveZero, kMaxRequestSeconds);
   q.metrics = r.text_or("metrics", q.metrics);
-  if (q.type == RequestType::run) // an older client's request has none: no per-site pass
+  if (q.type != RequestType::model) // an older client's request has none: no per-site pass
     q.per_site = r.boolean_or("per_site", q.per_site);
   if (q.type == RequestType::sweep) {
     q.shapes = shapes_from(r);
@@ -148,8 +148,7 @@ json request_to_json(const WorkerRequest& q) {
       line["verify"] = q.verify;
       line["max_seconds"] = q.max_seconds;
       line["metrics"] = q.metrics;
-      if (q.type == RequestType::run)
-        line["per_site"] = q.per_site;
+      line["per_site"] = q.per_site;
     }
     if (q.type == RequestType::sweep) {
       line["shapes"] = json::array();

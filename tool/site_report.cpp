@@ -51,6 +51,67 @@ std::string site_counts_text(const RunResult& r) {
   return text;
 }
 
+std::string site_counts_summary(const RunResult& r) {
+  if (!r.site_counts)
+    return "";
+  const SiteCounts& c = *r.site_counts;
+  if (!c.available)
+    return "sites: not measured (" + c.reason + ")";
+  std::size_t flagged = 0;
+  std::string differ;
+  for (std::size_t s = 0; s < c.sites.size() && s < r.prediction.sites.size(); ++s)
+    if (c.sites[s].flagged) {
+      ++flagged;
+      differ += (differ.empty() ? "" : ", ") + r.prediction.sites[s].name;
+    }
+  return format("sites: %zu of %zu within %.0f %%", c.sites.size() - flagged, c.sites.size(),
+                100 * kSiteTolerance) +
+         (flagged ? " (" + differ + (flagged == 1 ? " differs)" : " differ)") : "");
+}
+
+namespace {
+
+// A site's figure that matters for its space: sectors for global, wavefronts for shared.
+const char* traffic_metric(MemorySpace space) {
+  return space == MemorySpace::global ? "smsp__sass_sectors_mem_global"
+                                      : "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared";
+}
+
+} // namespace
+
+std::vector<std::string> site_csv_headers(const RunResult& r) {
+  std::vector<std::string> headers;
+  for (const SitePrediction& s : r.prediction.sites) {
+    const std::string traffic = s.space == MemorySpace::global ? "sectors" : "wavefronts";
+    const std::vector<std::string> columns = {
+        "smsp__sass_inst_executed", access_metric(s.space, s.op), traffic_metric(s.space),
+        "predicted_requests",       "predicted_" + traffic,       "flagged"};
+    for (const std::string& column : columns)
+      headers.push_back(s.name + ": " + column);
+  }
+  return headers;
+}
+
+std::vector<std::string> site_csv_cells(const RunResult& r) {
+  std::vector<std::string> cells;
+  const bool measured = r.site_counts && r.site_counts->available;
+  for (std::size_t i = 0; i < r.prediction.sites.size(); ++i) {
+    const SitePrediction& p = r.prediction.sites[i];
+    const bool global = p.space == MemorySpace::global;
+    const std::string predicted_requests = std::to_string(p.requests);
+    const std::string predicted_traffic = std::to_string(global ? p.sectors : p.wavefronts);
+    if (!measured || i >= r.site_counts->sites.size()) {
+      cells.insert(cells.end(), {"", "", "", predicted_requests, predicted_traffic, ""});
+      continue;
+    }
+    const SiteMeasurement& m = r.site_counts->sites[i];
+    cells.insert(cells.end(), {format("%.0f", m.issued), format("%.0f", m.executed),
+                               format("%.0f", global ? m.sectors : m.wavefronts),
+                               predicted_requests, predicted_traffic, m.flagged ? "yes" : "no"});
+  }
+  return cells;
+}
+
 json site_measured_json(const SiteCounts& c, const SitePrediction& site, std::size_t index) {
   if (!c.available || index >= c.sites.size())
     return json();
@@ -64,10 +125,7 @@ json site_measured_json(const SiteCounts& c, const SitePrediction& site, std::si
               {"request_difference", m.request_difference},
               {"flagged", m.flagged},
               {"reason", m.reason}};
-  if (site.space == MemorySpace::global)
-    out["smsp__sass_sectors_mem_global"] = m.sectors;
-  else
-    out["smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared"] = m.wavefronts;
+  out[traffic_metric(site.space)] = site.space == MemorySpace::global ? m.sectors : m.wavefronts;
   return out;
 }
 

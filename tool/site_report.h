@@ -14,6 +14,15 @@ namespace wl {
 // The table of every site: predicted beside measured, flagged rows with their reason.
 std::string site_counts_text(const RunResult& r);
 
+// One line for a sweep's row: "sites: 7 of 7 within 2 %" or "sites: 6 of 7 within 2 % (load A
+// tile differs)", or why none were measured; "" without a per-site pass.
+std::string site_counts_summary(const RunResult& r);
+
+// A sweep CSV's per-site columns: their headers (each site's name, then ncu's SASS metric name or
+// the model's figure) and one point's cells, empty where the point has no per-site figures.
+std::vector<std::string> site_csv_headers(const RunResult& r);
+std::vector<std::string> site_csv_cells(const RunResult& r);
+
 nlohmann::json site_counts_json(const SiteCounts& counts);
 // One site's measured figures under ncu's SASS metric names, for sites[*].measured.
 nlohmann::json site_measured_json(const SiteCounts& counts, const SitePrediction& site,

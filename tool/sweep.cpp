@@ -35,6 +35,15 @@ void add_counters(KernelSession& session, std::vector<SweepPoint>& points,
   }
 }
 
+// Every site's measured figures of each shape that ran, a SASS pass per shape (CUPTI's patched
+// counting covers one launch at a time), after the counters so it never touches their launches.
+void add_site_counts(KernelSession& session, std::vector<SweepPoint>& points,
+                     std::size_t first_point) {
+  for (std::size_t i = first_point; i < points.size(); ++i)
+    if (points[i].result)
+      points[i].result->site_counts = session.count_sites(*points[i].result);
+}
+
 // The model of every shape, made on the other cores while the GPU measures the shapes in order:
 // each worker takes the next shape nobody has started, so the first shapes are ready first.
 class Predictions {
@@ -136,6 +145,8 @@ void sweep_shapes_of(const KernelDesc& kernel, const Params& params,
   }
   if (!options.metrics.empty())
     add_counters(*session, run.points, first);
+  if (options.per_site)
+    add_site_counts(*session, run.points, first);
 }
 
 } // namespace

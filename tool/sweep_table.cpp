@@ -7,6 +7,7 @@
 #include "protocol.h"
 #include "registry.h"
 #include "run_report.h"
+#include "site_report.h"
 #include "sweep.h"
 #include "text_format.h"
 
@@ -364,6 +365,14 @@ std::string sweep_csv(const std::vector<SweepPoint>& points) {
     csv << "," << name;
   for (const Figure* f : predicted_columns())
     csv << ",predicted_" << f->key;
+  // Per-site columns only where a per-site pass ran: every point is of one kernel, so its sites.
+  const auto per_site = std::find_if(points.begin(), points.end(), [](const SweepPoint& p) {
+    return p.result && p.result->site_counts;
+  });
+  const std::vector<std::string> site_headers =
+      per_site == points.end() ? std::vector<std::string>{} : site_csv_headers(*per_site->result);
+  for (const std::string& header : site_headers)
+    csv << "," << csv_quoted(header);
   csv << "\n";
   for (const SweepPoint& p : points) {
     csv << p.block.x << "," << p.block.y << "," << p.block.z << ",";
@@ -372,7 +381,7 @@ std::string sweep_csv(const std::vector<SweepPoint>& points) {
     if (!p.result) {
       // Every row has every column: a refused point's figures are empty cells.
       const std::size_t empty_after_reason =
-          kFixedColumns - 5 + counters.size() + predicted_columns().size();
+          kFixedColumns - 5 + counters.size() + predicted_columns().size() + site_headers.size();
       csv << "refused," << csv_quoted(p.refused) << std::string(empty_after_reason, ',') << "\n";
       continue;
     }
@@ -398,6 +407,9 @@ std::string sweep_csv(const std::vector<SweepPoint>& points) {
       const std::optional<double> predicted = f->predicted(r);
       csv << "," << (predicted ? format("%.0f", *predicted) : "");
     }
+    if (!site_headers.empty())
+      for (const std::string& cell : site_csv_cells(r))
+        csv << "," << cell;
     csv << "\n";
   }
   return csv.str();
@@ -484,7 +496,7 @@ std::string sweep_cost_summary(const SweepRun& run) {
   const std::string sessions =
       run.sessions > 1 ? format(" over %d parameter sets", run.sessions) : std::string();
   const SessionSetup& s = run.setup;
-  double model = 0, verify = 0, timing = 0, counters = 0;
+  double model = 0, verify = 0, timing = 0, counters = 0, sites = 0;
   int ran = 0;
   for (const SweepPoint& p : run.points) {
     if (!p.result)
@@ -497,6 +509,8 @@ std::string sweep_cost_summary(const SweepRun& run) {
       timing += p.result->timing->seconds;
     if (p.result->counters)
       counters += p.result->counters->seconds;
+    if (p.result->site_counts)
+      sites += p.result->site_counts->seconds;
   }
   const auto ms_each = [&](double seconds) { return ran ? 1e3 * seconds / ran : 0.0; };
   const std::string counter_phases =
@@ -504,10 +518,11 @@ std::string sweep_cost_summary(const SweepRun& run) {
   return format(
       "set-up%s %.2f s (device %.2f, inputs %.2f, reference %.2f, upload %.2f, counter profiler "
       "%.2f alongside); %d points measured in %.2f s, %.1f ms each (verify %.1f, timing %.1f, "
-      "counters %.1f; the model, %.1f ms each, made alongside on other cores)%s",
+      "counters %.1f%s; the model, %.1f ms each, made alongside on other cores)%s",
       sessions.c_str(), s.total, s.device, s.inputs, s.reference, s.upload, s.counters, ran,
       run.shape_seconds, ms_each(run.shape_seconds), ms_each(verify), ms_each(timing),
-      ms_each(counters), ms_each(model), counter_phases.c_str());
+      ms_each(counters), sites > 0 ? format(", per-site pass %.1f", ms_each(sites)).c_str() : "",
+      ms_each(model), counter_phases.c_str());
 }
 
 std::string counter_cost_summary(const CounterCosts& c) {

@@ -297,8 +297,10 @@ std::vector<SweepPoint> sweep(const WorkerRequest& request, const KernelRequest&
                               SessionCache& sessions, Inbox& inbox, ProtocolWriter& writer) {
   const SweepGrid grid{request.shapes, request.param_axes};
   param_sets(kernel.params, grid); // a grid too large is refused before any session
+  EngineOptions options = engine_options(request);
+  options.per_site = request.per_site; // the sweep's own: sessions keep no per-site setting
   return run_sweep(
-             *kernel.kernel, kernel.params, grid, engine_options(request),
+             *kernel.kernel, kernel.params, grid, options,
              [&](int done, int total, const SweepPoint&) {
                writer.progress(request.id, "sweep", done, total);
                if (inbox.running_cancelled())

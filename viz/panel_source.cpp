@@ -110,6 +110,7 @@ std::vector<int> shown_lines(const KernelLines& k, bool whole_file) {
 struct Measured {
   const SiteCounts* counts = nullptr;
   bool stale = false;
+  bool recorded = false; // the bundled recording's (model mode), not this machine's
 };
 
 Measured measured_sites(const App& app) {
@@ -118,7 +119,7 @@ Measured measured_sites(const App& app) {
   const SiteCounts& counts = *app.latest->site_counts;
   if (!counts.available || counts.sites.size() != app.kernel()->sites.size())
     return {};
-  return {&counts, app.latest_is_stale()};
+  return {&counts, app.latest_is_stale(), !app.latest->recorded_on.empty()};
 }
 
 // Nothing is measured here: the source models, or the latest result is the models' or the
@@ -138,11 +139,12 @@ std::string why_not_measured(const App& app) {
                        ? "the measurement does not match this kernel's sites."
                        : latest->site_counts->reason);
   if (in_model_mode(app))
-    return lead + "model mode, nothing runs on a GPU here" +
+    return lead + "model mode: " +
            (latest && !latest->recorded_on.empty()
-                ? " (the H100 recording holds no per-site figures)"
-                : "") +
-           ". The predictions alone.";
+                ? "nothing runs on a GPU here, and the recording has no per-site figures of this "
+                  "launch."
+                : app.untimed_reason()) +
+           " The predictions alone.";
   if (!latest || latest->kernel_id != app.kernel_id)
     return lead + "this kernel has not been measured yet. Tick Measure per site, then Run (F5).";
   return lead + (app.measure_per_site
@@ -231,7 +233,12 @@ std::string instructions_text(const Context& c, std::size_t s) {
   const SiteMeasurement& m = c.measured.counts->sites[s];
   if (m.instructions.empty())
     return text + "No measured instruction of its kind on this line.";
-  text += "Its SASS instructions as measured (no disassembly here: each by its kind and width):";
+  const bool disassembled = std::any_of(m.instructions.begin(), m.instructions.end(), [&](auto i) {
+    return !c.measured.counts->instructions[i].sass.empty();
+  });
+  text += std::string("Its SASS instructions as ") +
+          (c.measured.recorded ? "recorded" : "measured") +
+          (disassembled ? ":" : " (no disassembly here: each by its kind and width):");
   for (std::size_t i : m.instructions)
     text.append("\n").append(instruction_text(c.measured.counts->instructions[i]));
   return text;
@@ -278,11 +285,15 @@ Pieces predicted_pieces(const SitePrediction& site) {
           ideal + "),", format_count(site.requests) + " requests"};
 }
 
-Pieces measured_pieces(const SiteMeasurement& m, MemorySpace space) {
+// "measured 2.00, 536,870,912 requests (wavefronts -50.0 %)": per request, the requests, and how
+// far the site's sectors or wavefronts are from the prediction. "recorded" for the recording's.
+Pieces measured_pieces(const SiteMeasurement& m, MemorySpace space, bool recorded) {
   const std::optional<double> per_request = measured_per_request(m, space);
-  return {"measured " + (per_request ? format_number(*per_request) : std::string("-")) + ",",
+  return {std::string(recorded ? "recorded " : "measured ") +
+              (per_request ? format_number(*per_request) : std::string("-")) + ",",
           format_count(std::llround(m.executed)) + " requests",
-          format("(%+.1f %%)", 100 * m.difference)};
+          format("(%s %+.1f %%)", space == MemorySpace::global ? "sectors" : "wavefronts",
+                 100 * m.difference)};
 }
 
 // The baseline's figure for the site of the same name and memory space (a tuned variant keeps
@@ -323,7 +334,7 @@ void draw_measured(const Context& c, std::size_t s) {
   const SiteMeasurement& m = c.measured.counts->sites[s];
   const SitePrediction& site = c.model->prediction.sites[s];
   const std::optional<double> per_request = measured_per_request(m, site.space);
-  figure_text(measured_pieces(m, site.space),
+  figure_text(measured_pieces(m, site.space, c.measured.recorded),
               c.measured.stale ? Tone::greyed
               : m.flagged      ? Tone::flagged
               : per_request && wasteful(waste(*per_request, ideal_per_request(site)))
@@ -545,17 +556,27 @@ void draw_header(App& app, const Context& c) {
                      site_span(lines).c_str());
   if (!lines.problem.empty())
     note_text(lines.problem);
-  ui::checkbox("Measure per site", &app.measure_per_site);
-  help_marker("The next Run (F5) also measures every site: a pass of its own over the kernel's "
-              "SASS instructions, each placed on its source line, so each site's line shows what "
-              "the hardware counted beside what the model predicts. Live edits never make it.");
+  if (app.source && app.source->mode().starts_with("model mode")) {
+    // No GPU to measure with: the box would do nothing, so the recording's part is said instead.
+    note_text("Model mode: nothing is measured here; per-site figures are the bundled "
+              "recording's, where it has this launch.");
+  } else {
+    ui::checkbox("Measure per site", &app.measure_per_site);
+    help_marker("The next Run (F5) also measures every site: a pass of its own over the kernel's "
+                "SASS instructions, each placed on its source line, so each site's line shows "
+                "what the hardware counted beside what the model predicts. Live edits never make "
+                "it.");
+  }
   same_line_if_room(ImGui::CalcTextSize("Whole file").x + ImGui::GetFrameHeight() * 2);
   ui::checkbox("Whole file", &app.source_whole_file);
   if (c.measured.counts) {
-    if (!stale_note(app))
-      note_text("Measured per site on " + app.latest->arch.name + ": " +
-                counted(c.measured.counts->instructions.size(), "memory instruction") +
-                ", each on its line; hover a site for its own.");
+    const std::string what = counted(c.measured.counts->instructions.size(), "memory instruction") +
+                             ", each on its line; hover a site for its own.";
+    if (!stale_note(app) && c.measured.recorded)
+      recorded_text("Per site " + app.latest->recorded_on +
+                    " (model mode: nothing ran here): " + what);
+    else if (!stale_note(app))
+      note_text("Measured per site on " + app.latest->arch.name + ": " + what);
   } else {
     empty_state(c.why_not);
   }

@@ -28,6 +28,7 @@ bool Recording::fill(RunResult& result) const {
     result.timing = run.timing;
     result.verification = run.verification;
     result.counters = run.counters;
+    result.site_counts = run.site_counts;
     result.runtime_blocks_per_sm = run.runtime_blocks_per_sm;
     result.recorded_on = label();
     return true;

@@ -1,7 +1,7 @@
 #pragma once
 // Model mode's timings and counters: real runs bundled in assets/recordings (made on the GPU
 // machine by `wl_bench record`): every kernel at its default block and at its block presets, with
-// timing, verification and the default counters. A model result for the same kernel, parameters
+// timing, verification, the default counters and every site's per-site measurement. A model result for the same kernel, parameters
 // and block on the recording's architecture takes the recorded figures, labelled with the device
 // and the date, so the panels never pass a recording off as a measurement of this machine.
 
@@ -20,7 +20,8 @@ struct Recording {
   std::vector<RunResult> runs;
 
   std::string label() const; // "recorded on NVIDIA H100 80GB HBM3, 2026-11-21"
-  // Copies the recorded timing, verification, counters and runtime occupancy of the matching run
+  // Copies the recorded timing, verification, counters, per-site figures and runtime occupancy of
+  // the matching run
   // into `result` (a model result) and labels it; false when nothing matches.
   bool fill(RunResult& result) const;
 };

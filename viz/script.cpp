@@ -486,6 +486,15 @@ void ScriptPlayer::step_hover(App& app, const ScriptStep& step) {
 }
 
 void ScriptPlayer::step_set(App& app, const ScriptStep& step) {
+  // Typing into a combo or a button would do nothing and pass for done: said instead.
+  const Control* target = m_phase == 0 ? find_control(step.args[0], step.panel) : nullptr;
+  if (target && target->kind != ControlKind::input && target->kind != ControlKind::slider) {
+    fail(step, 2,
+         "set: \"" + clip(step.args[0]) + "\" is not a field to type into; " +
+             (target->kind == ControlKind::combo ? "click it, then click the item"
+                                                 : "click it instead"));
+    return;
+  }
   if (!clicked(app, step))
     return;
   switch (m_phase) {

@@ -4,13 +4,15 @@
 //   bandwidth wl_bench family NAME      every variant of one family at its default size (softmax,
 //   matmul, ...) wl_bench record FILE      every kernel at its default block and its block presets,
 //   with the
-//                             default counters: the recording the GUI's model mode shows
+//                             default counters and the per-site pass: the recording the GUI's
+//                             model mode shows
 //   wl_bench catalog-ids      the kernels' ids, one a line
 //   wl_bench sass-metrics     the per-instruction metrics CUPTI offers for this GPU's chip, as
 //                             assets/sass_metrics.json holds them
 //   wl_bench sass ID          one kernel at its defaults: every memory instruction's SASS metrics
 //                             (executions, sectors, wavefronts) beside the model's sites and the
 //                             launch-wide counters, and what each pass cost
+//   wl_bench range-cost       the counters' cost per added shape for a few metric lists
 //   wl_bench shapes ID        every test size x allowed preset block of one kernel, verified
 //   wl_bench launches ID START END STEP
 //                             one launch per 1D block size, each after an L2 flush, after one
@@ -150,6 +152,7 @@ int record(const std::string& path) {
         shapes.push_back(preset);
     EngineOptions options;
     options.metrics = "default";
+    options.per_site = true; // the Source panel's measured figures in model mode
     options.timing.max_seconds = 0.2;
     const SweepRun sweep =
         run_sweep(kernel, request.params, SweepGrid{shapes, {}}, options, nullptr);
@@ -358,6 +361,37 @@ int sass_cost(const std::string& id, const std::string& list) {
   return 0;
 }
 
+// What the counters cost per added shape for a few metric lists (keys of assets/metrics.json),
+// vec_add/scalar over 32 and then 64 block sizes in one session: CUPTI's range profiler charges
+// each range by the counter units in the list, whatever else the list holds.
+int range_cost() {
+  const KernelRequest request = resolve_kernel_request("vec_add/scalar", {}, "", "");
+  std::vector<BlockShape> shapes;
+  for (int x = 32; x <= 1024; x += 32)
+    shapes.push_back(BlockShape{x, 1, 1});
+  std::vector<BlockShape> twice = shapes;
+  twice.insert(twice.end(), shapes.begin(), shapes.end());
+  std::printf("| metric list | passes | counters, 32 shapes | 64 shapes | per added shape |\n"
+              "|---|---|---|---|---|\n");
+  for (const char* list : {"default", "duration", "dram_read_bytes", "warp_instructions",
+                           "global_load_sectors", "default"}) {
+    EngineOptions options;
+    options.metrics = list;
+    KernelSession session(*request.kernel, request.params, options);
+    session.count(shapes); // opens and configures: not a shape's cost
+    const auto timed = [&](const std::vector<BlockShape>& blocks, int& passes) {
+      const auto start = std::chrono::steady_clock::now();
+      passes = session.count(blocks).front().passes;
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+    int passes = 0;
+    const double t32 = timed(shapes, passes), t64 = timed(twice, passes);
+    std::printf("| %s | %d | %.1f ms | %.1f ms | %.2f ms |\n", list, passes, 1e3 * t32, 1e3 * t64,
+                1e3 * (t64 - t32) / 32);
+  }
+  return 0;
+}
+
 // A crash's stack, as addresses in the program and its base, for addr2line on the build machine.
 void print_stack(int signal) {
   void* frames[64];
@@ -423,6 +457,8 @@ int main(int argc, char** argv) {
       return wl::sass_repeat(argv[2]);
     if (mode == "sass-cost" && argc > 3)
       return wl::sass_cost(argv[2], argv[3]);
+    if (mode == "range-cost")
+      return wl::range_cost();
     if (mode == "shapes" && argc > 2)
       return wl::shapes(argv[2]);
     if (mode == "launches" && argc > 5)
@@ -434,7 +470,7 @@ int main(int argc, char** argv) {
   std::fprintf(
       stderr,
       "usage: wl_bench catalog | catalog-ids | copy | family NAME | record FILE | sass-metrics | "
-      "sass ID | sites ID | sass-repeat ID | sass-cost ID site|six|kinds | "
+      "sass ID | sites ID | sass-repeat ID | sass-cost ID site|six|kinds | range-cost | "
       "shapes ID | "
       "launches ID START "
       "END STEP\n");

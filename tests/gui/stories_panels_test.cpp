@@ -234,9 +234,9 @@ TEST(StorySweep, A2DSweepIsColouredByEveryFigureItHas) {
     const std::vector<std::string> offered = sweep["offered"];
     EXPECT_EQ(std::count(offered.begin(), offered.end(), "median time (ms)"), 0);
     EXPECT_EQ(std::count(offered.begin(), offered.end(), "throughput (GB/s)"), 0);
-    EXPECT_EQ(std::count(offered.begin(), offered.end(),
-                         "modelled time at peak, sectors fetched (ms)"),
-              1)
+    EXPECT_EQ(
+        std::count(offered.begin(), offered.end(), "modelled time at peak, sectors fetched (ms)"),
+        1)
         << "a time a model sweep has: labelled as the model's";
   }
   // The defect: sectors per request were coloured with 1x1 as best, not against the ideal.
@@ -298,13 +298,13 @@ TEST(StorySweep, AnotherKernelClearsTheOldSweep) {
 // The coalescing lesson's chart, made in the panel: stride 1 to 32 at one block, coloured by
 // sectors per request; a point clicked loads that stride.
 TEST(StorySweep, AParameterSweepDrawsAFigureAgainstThatParameter) {
-  const Story story = play(
-      "window 1280x720\nclick \"coalescing/stride\"\nwait\nclick \"Sweep\"\n"
-      "set \"block x\" \"256\" in \"Sweep\"\nclick \"parameter\" in \"Sweep\"\n"
-      "click \"stride\" in \"Sweep\"\nset \"values\" \"1:32:1\" in \"Sweep\"\n"
-      "click \"Model sweep\"\nwait\nclick \"colour by\" in \"Sweep\"\n"
-      "click \"sectors per request\"\nscreenshot a.png sweep\n"
-      "click \"stride=8\" in \"Sweep\"\nwait\nscreenshot b.png\n");
+  const Story story =
+      play("window 1280x720\nclick \"coalescing/stride\"\nwait\nclick \"Sweep\"\n"
+           "set \"block x\" \"256\" in \"Sweep\"\nclick \"parameter\" in \"Sweep\"\n"
+           "click \"stride\" in \"Sweep\"\nset \"values\" \"1:32:1\" in \"Sweep\"\n"
+           "click \"Model sweep\"\nwait\nclick \"colour by\" in \"Sweep\"\n"
+           "click \"sectors per request\"\nscreenshot a.png sweep\n"
+           "click \"stride=8\" in \"Sweep\"\nwait\nscreenshot b.png\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const json a = story.sidecar("a");
   EXPECT_EQ(a["shown"]["sweep"]["points"], 32);
@@ -320,12 +320,12 @@ TEST(StorySweep, AParameterSweepDrawsAFigureAgainstThatParameter) {
 
 // The bank-conflict lesson over blocks too: pad rows against block x columns; a cell loads both.
 TEST(StorySweep, AParameterAndBlockSweepIsAHeatmapAndACellLoadsBoth) {
-  const Story story = play(
-      "click \"bank_conflicts/padded\"\nwait\nclick \"Sweep\"\n"
-      "set \"block x\" \"32,64,128,256\" in \"Sweep\"\nclick \"parameter\" in \"Sweep\"\n"
-      "click \"pad\" in \"Sweep\"\nset \"values\" \"0:8:1\" in \"Sweep\"\n"
-      "click \"Model sweep\"\nwait\nscreenshot a.png sweep\n"
-      "click \"block x=64, pad=2\" in \"Sweep\"\nwait\nscreenshot b.png\n");
+  const Story story =
+      play("click \"bank_conflicts/padded\"\nwait\nclick \"Sweep\"\n"
+           "set \"block x\" \"32,64,128,256\" in \"Sweep\"\nclick \"parameter\" in \"Sweep\"\n"
+           "click \"pad\" in \"Sweep\"\nset \"values\" \"0:8:1\" in \"Sweep\"\n"
+           "click \"Model sweep\"\nwait\nscreenshot a.png sweep\n"
+           "click \"block x=64, pad=2\" in \"Sweep\"\nwait\nscreenshot b.png\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const json sweep = story.sidecar("a")["shown"]["sweep"];
   EXPECT_EQ(sweep["points"], 36);
@@ -389,19 +389,20 @@ TEST(StorySweep, ParameterValuesOutOfRangeAreRefusedBesideTheFields) {
 
 // The lesson's two figures on one chart: the second on an axis of its own, named in the note.
 TEST(StorySweep, A1DSweepDrawsASecondFigureOnItsOwnAxis) {
-  const Story story = play(
-      "click \"coalescing/stride\"\nwait\nclick \"Sweep\"\n"
-      "set \"block x\" \"256\" in \"Sweep\"\nclick \"parameter\" in \"Sweep\"\n"
-      "click \"stride\" in \"Sweep\"\nset \"values\" \"1,2,4,8\" in \"Sweep\"\n"
-      "click \"Model sweep\"\nwait\nclick \"colour by\" in \"Sweep\"\n"
-      "click \"sectors per request\"\nclick \"second figure\" in \"Sweep\"\n"
-      "click \"theoretical occupancy (%)\"\nscreenshot a.png sweep\n"
-      "click \"second figure\" in \"Sweep\"\nclick \"none\"\nscreenshot b.png sweep\n");
+  const Story story =
+      play("click \"coalescing/stride\"\nwait\nclick \"Sweep\"\n"
+           "set \"block x\" \"256\" in \"Sweep\"\nclick \"parameter\" in \"Sweep\"\n"
+           "click \"stride\" in \"Sweep\"\nset \"values\" \"1,2,4,8\" in \"Sweep\"\n"
+           "click \"Model sweep\"\nwait\nclick \"colour by\" in \"Sweep\"\n"
+           "click \"sectors per request\"\nclick \"second figure\" in \"Sweep\"\n"
+           "click \"theoretical occupancy (%)\"\nscreenshot a.png sweep\n"
+           "click \"second figure\" in \"Sweep\"\nclick \"none\"\nscreenshot b.png sweep\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const json a = story.sidecar("a");
   EXPECT_EQ(a["shown"]["sweep"]["second"], "theoretical occupancy (%)");
-  EXPECT_TRUE(says(a, "sweep",
-                   "sectors per request (left) and theoretical occupancy (%) (right) against stride"))
+  EXPECT_TRUE(
+      says(a, "sweep",
+           "sectors per request (left) and theoretical occupancy (%) (right) against stride"))
       << text_of(a, "sweep");
   EXPECT_EQ(a["shown"]["cut_off"], json::array());
   EXPECT_EQ(story.sidecar("b")["shown"]["sweep"]["second"], "");
@@ -521,6 +522,16 @@ TEST(StoryScript, ALabelNotOnScreenStopsWithTheLineAndWhatIsThere) {
   EXPECT_NE(story.output.find("No such button"), std::string::npos) << story.output;
   EXPECT_NE(story.output.find("Run (F5)"), std::string::npos) << story.output;
   EXPECT_EQ(std::count(story.output.begin(), story.output.end(), '\n'), 1) << story.output;
+}
+
+// Typing into the arch combo would change nothing and pass for done.
+TEST(StoryScript, SettingAComboStopsAndSaysToClickIt) {
+  const Story story = play("wait\nset \"arch\" a100 in \"Launch\"\n");
+  EXPECT_EQ(story.exit_code, 2) << story.output;
+  EXPECT_NE(story.output.find("story.txt:2: set: \"arch\" is not a field to type into; click it, "
+                              "then click the item"),
+            std::string::npos)
+      << story.output;
 }
 
 TEST(StoryScript, ALineItCannotReadStopsBeforeAnything) {

@@ -146,19 +146,31 @@ TEST(StorySource, ItShowsTheKernelsLinesWithEachSitesPrediction) {
     EXPECT_EQ((*sidecar)["shown"]["cut_off"], json::array());
 }
 
-TEST(StorySource, InModelModeItSaysWhyNoFigureIsMeasured) {
-  const Story story = play("click \"matmul/tiled\"\nwait\nclick \"Source\"\n"
-                           "click \"Measure per site\" in \"Source\"\nkey F5\nwait\n"
-                           "screenshot a.png source\n",
+// Model mode measures nothing; F5 brings the bundled recording's per-site figures of the launch
+// on screen, labelled as recorded, and a launch the recording lacks says why there are none.
+TEST(StorySource, InModelModeTheRecordingsPerSiteFiguresStandBesideTheModels) {
+  const Story story = play("window 1920x1200\nclick \"matmul/tiled\"\nwait\nclick \"Source\"\n"
+                           "key F5\nwait\nscreenshot recorded.png source\n"
+                           "set \"m\" 512 in \"Launch\"\nkey F5\nwait\n"
+                           "screenshot unrecorded.png source\n",
                            "--model");
   ASSERT_EQ(story.exit_code, 0) << story.output;
-  const json a = story.sidecar("a");
-  EXPECT_TRUE(
-      reads(a, "No measured figures per site: model mode, nothing runs on a GPU here (the H100 "
-               "recording holds no per-site figures). The predictions alone."))
-      << flat_text(a, "source");
-  EXPECT_FALSE(reads(a, "measured 4")) << flat_text(a, "source");
-  EXPECT_EQ(a["configuration"]["measure_per_site"], true);
+  const json recorded = story.sidecar("recorded"), unrecorded = story.sidecar("unrecorded");
+  const std::string r = flat_text(recorded, "source");
+  EXPECT_TRUE(reads(recorded, "Model mode: nothing is measured here;")) << r;
+  EXPECT_FALSE(shown(recorded, "Measure per site", "Source")) << "a box that would do nothing";
+  EXPECT_TRUE(reads(recorded, "Per site recorded on NVIDIA H100")) << r;
+  EXPECT_TRUE(reads(recorded, "load B predicted 4.00 sectors/request (ideal 4.00), 134,217,728 "
+                              "requests recorded 4.00, 134,217,728 requests (sectors +0.0 %)"))
+      << r;
+  EXPECT_TRUE(reads(recorded, "recorded 2.00, 536,870,912 requests (wavefronts -50.0 %)")) << r;
+  EXPECT_TRUE(reads(recorded, "differs from the model: the compiler merged 4 neighbouring 4-byte "
+                              "loads into one LDS.128"))
+      << r;
+  EXPECT_TRUE(reads(unrecorded, "No measured figures per site: model mode: nothing runs on a GPU "
+                                "here, and the recording has no run of this launch"))
+      << flat_text(unrecorded, "source");
+  EXPECT_FALSE(reads(unrecorded, "recorded 4.00")) << flat_text(unrecorded, "source");
 }
 
 TEST(StorySource, ClickingASiteOpensItInTheWarpMapOrTheBankGrid) {
@@ -197,13 +209,13 @@ TEST(StorySource, MeasuredPerSiteFiguresStandBesideThePredictions) {
   const std::string m = flat_text(measured, "source");
   EXPECT_TRUE(reads(measured, "Measured per site on")) << m;
   EXPECT_TRUE(reads(measured, "load a predicted 4.00 sectors/request (ideal 4.00), 524,288 "
-                              "requests measured 4.00, 524,288 requests (+0.0 %)"))
+                              "requests measured 4.00, 524,288 requests (sectors +0.0 %)"))
       << m;
   EXPECT_TRUE(reads(measured, "store c predicted 4.00 sectors/request (ideal 4.00), 524,288 "
-                              "requests measured 4.00, 524,288 requests (+0.0 %)"))
+                              "requests measured 4.00, 524,288 requests (sectors +0.0 %)"))
       << m;
   // load b's two half-width instructions: twice the executions, half as many sectors again.
-  EXPECT_TRUE(reads(measured, "measured 3.00, 1,048,576 requests (+50.0 %)")) << m;
+  EXPECT_TRUE(reads(measured, "measured 3.00, 1,048,576 requests (sectors +50.0 %)")) << m;
   EXPECT_TRUE(reads(measured,
                     "differs from the model: the compiler split each 4-byte load into 2 2-byte "
                     "instructions"))
@@ -214,7 +226,8 @@ TEST(StorySource, MeasuredPerSiteFiguresStandBesideThePredictions) {
                      "1,572,864 sectors"),
             std::string::npos)
       << tip;
-  EXPECT_TRUE(reads(baseline, "measured 4.00, 524,288 requests (+0.0 %) baseline measured 4.00 "
+  EXPECT_TRUE(reads(baseline, "measured 4.00, 524,288 requests (sectors +0.0 %) baseline "
+                              "measured 4.00 "
                               "(no change)"))
       << flat_text(baseline, "source");
   const std::string s = flat_text(stale, "source");
@@ -232,9 +245,10 @@ TEST(StorySource, SitesMeasuredTogetherSaySo) {
   std::filesystem::remove_all(dir);
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const json a = story.sidecar("a");
-  EXPECT_TRUE(reads(a, "store thread max predicted 1.00 wavefronts/request (ideal 1.00), 65,536 "
-                       "requests measured 1.00, 131,072 requests (+0.0 %) measured together "
-                       "with store thread sum: one line, so these are the line's figures"))
+  EXPECT_TRUE(
+      reads(a, "store thread max predicted 1.00 wavefronts/request (ideal 1.00), 65,536 "
+               "requests measured 1.00, 131,072 requests (wavefronts +0.0 %) measured together "
+               "with store thread sum: one line, so these are the line's figures"))
       << flat_text(a, "source");
 }
 
@@ -258,7 +272,7 @@ TEST(StorySource, ItSharesTheTiledLayoutAt1280x720WithoutOverlapOrCutText) {
     else if (c["label"] == "Counters" && c["panel"] == "")
       counters_left = std::min(counters_left, x);
   }
-  EXPECT_TRUE(shown(a, "Measure per site", "Source"));
+  EXPECT_TRUE(shown(a, "Whole file", "Source"));
   EXPECT_LT(launch_right, source_left);
   EXPECT_LT(source_right, counters_left);
 }

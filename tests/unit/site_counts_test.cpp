@@ -2,12 +2,16 @@
 // onto the sites written on their lines, compared with the model, and the reason for a difference
 // read from the instructions; and the whole measurement through JSON and back.
 
+#include "arch.h"
+#include "assets.h"
+#include "engine.h"
 #include "error.h"
 #include "kernel_request.h"
 #include "kernel_source.h"
 #include "launch_model.h"
 #include "sass_text.h"
 #include "site_report.h"
+#include "sweep.h"
 
 #include <gtest/gtest.h>
 
@@ -154,6 +158,48 @@ TEST(SiteCounts, TheMeasurementGoesThroughJsonAndBackAndABadIndexIsRefused) {
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("site_counts.sites"), std::string::npos) << e.what();
   }
+}
+
+// A per-site sweep: each site's measured, predicted and flag columns, named by the site and ncu's
+// SASS metric; a point the pass did not reach keeps its predictions and leaves the rest empty.
+TEST(SiteCounts, ASweepCsvHasEachSitesMeasuredAndPredictedColumnsAndARowSummary) {
+  const Case c = make_case("vec_add/scalar", {"n=1048576"});
+  const KernelRequest request{c.request.kernel, c.request.params, BlockShape{256, 1, 1}};
+  const Arch h100 = find_arch(load_arch_presets(assets_dir() / "arch"), "h100");
+  RunResult measured = model_kernel(request, h100);
+  std::vector<MeasuredInstruction> instructions = every_site_as_predicted(c);
+  instructions[2].sectors *= 2; // "store c" writes twice the sectors the model says
+  measured.site_counts =
+      attribute_sites(*c.request.kernel, c.request.params, c.prediction, instructions);
+  const RunResult unmeasured = model_kernel(request, h100);
+  const std::vector<SweepPoint> points{{BlockShape{256, 1, 1}, "", measured, c.request.params},
+                                       {BlockShape{256, 1, 1}, "", unmeasured, c.request.params}};
+  std::istringstream csv(sweep_csv(points));
+  std::string header, first, second;
+  std::getline(csv, header);
+  std::getline(csv, first);
+  std::getline(csv, second);
+  EXPECT_NE(header.find(",\"load a: smsp__sass_inst_executed\",\"load a: "
+                        "smsp__sass_inst_executed_op_global_ld\",\"load a: "
+                        "smsp__sass_sectors_mem_global\",\"load a: predicted_requests\",\"load a: "
+                        "predicted_sectors\",\"load a: flagged\""),
+            std::string::npos)
+      << header;
+  const auto commas = [](const std::string& line) {
+    return std::count(line.begin(), line.end(), ',');
+  };
+  EXPECT_EQ(commas(first), commas(header));
+  EXPECT_EQ(commas(second), commas(header));
+  const SitePrediction& store = c.prediction.sites[2];
+  const std::string requests = std::to_string(store.requests);
+  const std::string sectors = std::to_string(store.sectors);
+  EXPECT_TRUE(first.ends_with("," + requests + "," + requests + "," +
+                              std::to_string(2 * store.sectors) + "," + requests + "," + sectors +
+                              ",yes"))
+      << first;
+  EXPECT_TRUE(second.ends_with(",,,," + requests + "," + sectors + ",")) << second;
+  EXPECT_EQ(site_counts_summary(measured), "sites: 2 of 3 within 2 % (store c differs)");
+  EXPECT_EQ(site_counts_summary(unmeasured), "");
 }
 
 // nvdisasm -c -g: a function label, line comments, instructions with their PCs (a predicate, a

@@ -148,6 +148,12 @@ TEST(WorkerProtocol, RequestsRoundTrip) {
   EXPECT_FALSE(request_from_json(json::parse(R"({"id":8,"type":"run","kernel":"vec_add/scalar"})"))
                    .per_site);
 
+  // A sweep asks for a per-site pass of every shape the same way.
+  WorkerRequest sweep = run;
+  sweep.type = RequestType::sweep;
+  sweep.shapes = {BlockShape{16, 16, 1}};
+  EXPECT_TRUE(request_from_json(json::parse(protocol_line(request_to_json(sweep)))).per_site);
+
   const WorkerRequest model = request_from_json(request_to_json(model_request("vec_add/scalar")));
   EXPECT_EQ(model.arch, "h100");
   EXPECT_FALSE(model.block.has_value());
