@@ -3,8 +3,10 @@
 #include "json_fields.h"
 #include "text_format.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace wl {
 
@@ -48,7 +50,55 @@ std::string site_counts_text(const RunResult& r) {
   }
   if (!c.unclaimed.empty())
     text += format("%zu memory instructions sit on no site's line\n", c.unclaimed.size());
+  for (const std::string& line : site_sums_lines(r))
+    text += line + "\n";
   return text;
+}
+
+namespace {
+
+// The launch counters' load and store figures, summed; none when either was not counted.
+std::optional<double> launch_total(const RunResult& r, const std::string& load,
+                                   const std::string& store) {
+  const CounterValue* l = r.counters ? r.counters->find(load) : nullptr;
+  const CounterValue* s = r.counters ? r.counters->find(store) : nullptr;
+  if (!l || !s)
+    return std::nullopt;
+  return l->value + s->value;
+}
+
+std::string whole(double value) { return group_digits(format("%.0f", value)); }
+
+// "Shared wavefronts, all instructions: 3,489,660,928; the launch counters +0.5 % (+17,554,902):
+// ...": the sum, and the launch counters' difference with what it means.
+std::string sum_line(const char* what, double instructions, double launch, bool shared) {
+  const std::string line = std::string(what) + ", all instructions: " + whole(instructions);
+  const double difference = launch - instructions;
+  if (std::fabs(difference) <= 0.001 * std::max(launch, 1.0))
+    return line + ", equal to the launch counters";
+  const std::string counters = "; the launch counters " +
+                               signed_percent(difference / std::max(instructions, 1.0)) + " (" +
+                               (difference > 0 ? "+" : "") + whole(difference) + ")";
+  if (shared && difference > 0)
+    return line + counters +
+           ": bank conflicts charged from other L1 traffic, made by no instruction of the kernel";
+  return line + counters + ": the SASS pass and the launch counters disagree";
+}
+
+} // namespace
+
+std::vector<std::string> site_sums_lines(const RunResult& r) {
+  if (!r.site_counts || !r.site_counts->available || !r.counters || !r.counters->available)
+    return {};
+  const SiteCounts& c = *r.site_counts;
+  std::vector<std::string> lines;
+  const auto sectors = launch_total(r, "global_load_sectors", "global_store_sectors");
+  if (sectors && (*sectors > 0 || c.global_sectors > 0))
+    lines.push_back(sum_line("Global sectors", c.global_sectors, *sectors, false));
+  const auto wavefronts = launch_total(r, "shared_load_wavefronts", "shared_store_wavefronts");
+  if (wavefronts && (*wavefronts > 0 || c.shared_wavefronts > 0))
+    lines.push_back(sum_line("Shared wavefronts", c.shared_wavefronts, *wavefronts, true));
+  return lines;
 }
 
 std::string site_counts_summary(const RunResult& r) {

@@ -14,6 +14,12 @@ namespace wl {
 // The table of every site: predicted beside measured, flagged rows with their reason.
 std::string site_counts_text(const RunResult& r);
 
+// Every memory instruction's sectors (global) and wavefronts (shared), summed, beside the launch
+// counters of the same traffic, and what a difference means: the shared wavefronts counter also
+// holds conflicts charged from other L1 traffic, which no instruction of the kernel made. A line
+// per space the launch counted; none without both a per-site pass and the counters.
+std::vector<std::string> site_sums_lines(const RunResult& r);
+
 // One line for a sweep's row: "sites: 7 of 7 within 2 %" or "sites: 6 of 7 within 2 % (load A
 // tile differs)", or why none were measured; "" without a per-site pass.
 std::string site_counts_summary(const RunResult& r);

@@ -31,6 +31,19 @@ inline std::string joined(const std::vector<std::int64_t>& values, const char* s
   return text;
 }
 
+// "1234567" -> "1,234,567" (a sign kept in front). Built forwards, character by character:
+// inserting into the string trips GCC 12's -Wrestrict.
+inline std::string group_digits(const std::string& digits) {
+  const std::size_t sign = !digits.empty() && digits[0] == '-' ? 1 : 0;
+  std::string grouped = digits.substr(0, sign);
+  for (std::size_t i = sign; i < digits.size(); ++i) {
+    if (i > sign && (digits.size() - i) % 3 == 0)
+      grouped.push_back(',');
+    grouped.push_back(digits[i]);
+  }
+  return grouped;
+}
+
 // "1 point", "3 points": a count and its noun, made plural by an s where it is not one.
 inline std::string counted(std::size_t count, const std::string& noun) {
   return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");

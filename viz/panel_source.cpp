@@ -10,6 +10,7 @@
 #include "frame.h"
 #include "kernel_source.h"
 #include "panels.h"
+#include "site_report.h"
 #include "text_format.h"
 #include "widgets.h"
 
@@ -577,6 +578,11 @@ void draw_header(App& app, const Context& c) {
                     " (model mode: nothing ran here): " + what);
     else if (!stale_note(app))
       note_text("Measured per site on " + app.latest->arch.name + ": " + what);
+    // The sums beside the launch counters: where the shared counter holds more, the extra is
+    // charged from other L1 traffic, which no site's line can show.
+    if (!c.measured.stale)
+      for (const std::string& line : site_sums_lines(*app.latest))
+        note_text(line + ".");
   } else {
     empty_state(c.why_not);
   }

@@ -3,6 +3,7 @@
 #include "controls.h"
 #include "counter_comparison.h"
 #include "launch_model.h"
+#include "text_format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,18 +29,6 @@ void reserve(float width, float height, ImVec2& min, ImVec2& max) {
   min = ImGui::GetCursorScreenPos();
   max = ImVec2(min.x + width, min.y + height);
   ImGui::Dummy(ImVec2(width, height));
-}
-
-// Built forwards, character by character: inserting into the string trips GCC 12's -Wrestrict.
-std::string group_digits(const std::string& digits) {
-  const std::size_t sign = !digits.empty() && digits[0] == '-' ? 1 : 0;
-  std::string grouped = digits.substr(0, sign);
-  for (std::size_t i = sign; i < digits.size(); ++i) {
-    if (i > sign && (digits.size() - i) % 3 == 0)
-      grouped.push_back(',');
-    grouped.push_back(digits[i]);
-  }
-  return grouped;
 }
 
 } // namespace

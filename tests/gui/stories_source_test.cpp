@@ -164,6 +164,10 @@ TEST(StorySource, InModelModeTheRecordingsPerSiteFiguresStandBesideTheModels) {
                               "requests recorded 4.00, 134,217,728 requests (sectors +0.0 %)"))
       << r;
   EXPECT_TRUE(reads(recorded, "recorded 2.00, 536,870,912 requests (wavefronts -50.0 %)")) << r;
+  EXPECT_TRUE(reads(recorded, "Shared wavefronts, all instructions: 3,489,660,928; the launch "
+                              "counters +0.5 % (+17,554,902): bank conflicts charged from other L1 "
+                              "traffic"))
+      << r;
   EXPECT_TRUE(reads(recorded, "differs from the model: the compiler merged 4 neighbouring 4-byte "
                               "loads into one LDS.128"))
       << r;

@@ -202,6 +202,35 @@ TEST(SiteCounts, ASweepCsvHasEachSitesMeasuredAndPredictedColumnsAndARowSummary)
   EXPECT_EQ(site_counts_summary(unmeasured), "");
 }
 
+// The per-instruction sums beside the launch counters: global sectors equal, shared wavefronts
+// short of the counter by the conflicts charged from other L1 traffic, said as such.
+TEST(SiteCounts, TheSumsStandBesideTheLaunchCountersAndAnExtraSharedWavefrontIsExplained) {
+  RunResult r;
+  r.site_counts = SiteCounts{};
+  r.site_counts->available = true;
+  r.site_counts->global_sectors = 1075838976;
+  r.site_counts->shared_wavefronts = 3489660928;
+  r.counters = CounterResult{};
+  r.counters->available = true;
+  for (const auto& [key, value] :
+       std::vector<std::pair<std::string, double>>{{"global_load_sectors", 1073741824},
+                                                   {"global_store_sectors", 2097152},
+                                                   {"shared_load_wavefronts", 3372220374},
+                                                   {"shared_store_wavefronts", 134995456}})
+    r.counters->values.push_back(CounterValue{key, key, key, "", value});
+  const std::vector<std::string> lines = site_sums_lines(r);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0],
+            "Global sectors, all instructions: 1,075,838,976, equal to the launch counters");
+  EXPECT_EQ(lines[1], "Shared wavefronts, all instructions: 3,489,660,928; the launch counters "
+                      "+0.5 % (+17,554,902): bank conflicts charged from other L1 traffic, made "
+                      "by no instruction of the kernel");
+  r.counters->values.pop_back(); // a launch without the shared store counter: no shared line
+  EXPECT_EQ(site_sums_lines(r).size(), 1u);
+  r.counters.reset();
+  EXPECT_TRUE(site_sums_lines(r).empty());
+}
+
 // nvdisasm -c -g: a function label, line comments, instructions with their PCs (a predicate, a
 // trailing comment), and the next function.
 TEST(SassText, TheListingGivesEachInstructionItsPcTextAndLine) {
