@@ -86,8 +86,13 @@ Layout default_layout() {
 }
 
 std::optional<Panel> parse_panel(const std::string& name) {
+  const auto lower = [](std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
+    return text;
+  };
   for (Panel panel : kAllPanels)
-    if (name == panel_name(panel))
+    if (lower(name) == panel_name(panel) || lower(name) == lower(panel_title(panel)))
       return panel;
   return std::nullopt;
 }

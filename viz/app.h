@@ -44,6 +44,7 @@ const char* panel_name(Panel panel); // "launch", "occupancy", ... (CLI --panel,
 // The panels a kernel's teaching note points at ("Bank grid: ...", "Timings: ..."), in panel order.
 std::vector<Panel> panels_named_in(const std::string& note);
 const char* panel_title(Panel panel); // "Launch", ... (the window title)
+// A panel by its key ("global_memory") or its title ("Global memory"), in any case.
 std::optional<Panel> parse_panel(const std::string& name);
 
 enum class Theme { dark, light };

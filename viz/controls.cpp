@@ -12,7 +12,8 @@ namespace {
 // One GUI thread draws the frames, so the list of one frame is a plain global.
 std::vector<Control> g_controls;
 std::vector<std::string> g_panels;
-std::vector<std::string> g_cut_off; // texts drawn narrower than they are
+std::vector<ScreenRect> g_panel_windows; // the visible part of each entered panel's window
+std::vector<std::string> g_cut_off;      // texts drawn narrower than they are
 std::optional<Tooltip> g_tooltip;
 
 ScreenRect rect_of(ImVec2 min, ImVec2 max) { return {min.x, min.y, max.x, max.y}; }
@@ -26,6 +27,14 @@ ScreenRect window_clip() {
   return rect_of(window->InnerClipRect.Min, window->InnerClipRect.Max);
 }
 
+// Where the current window lies: its visible part, its whole inner area and its top window's.
+void place_in_current_window(Control& control) {
+  const ImGuiWindow* window = ImGui::GetCurrentWindow();
+  control.window = window_clip();
+  control.window_inner = rect_of(window->InnerRect.Min, window->InnerRect.Max);
+  control.root = g_panel_windows.empty() ? control.window : g_panel_windows.back();
+}
+
 // A control with the given rectangle in the current window.
 void note(const std::string& label, ControlKind kind, ScreenRect rect, float click_x, float click_y,
           bool visible) {
@@ -34,7 +43,7 @@ void note(const std::string& label, ControlKind kind, ScreenRect rect, float cli
   control.panel = g_panels.empty() ? "" : g_panels.back();
   control.kind = kind;
   control.rect = rect;
-  control.window = window_clip();
+  place_in_current_window(control);
   control.click_x = click_x;
   control.click_y = click_y;
   control.visible = visible && control.window.contains(click_x, click_y);
@@ -64,6 +73,7 @@ ScreenRect upcoming_frame(float width) {
 void begin_controls_frame() {
   g_controls.clear();
   g_panels.clear();
+  g_panel_windows.clear();
   g_cut_off.clear();
   g_tooltip.reset();
 }
@@ -94,7 +104,10 @@ WordsOnScreen::~WordsOnScreen() {
   ImGui::LogFinish();
 }
 
-void enter_panel(const std::string& title) { g_panels.push_back(title); }
+void enter_panel(const std::string& title) {
+  g_panels.push_back(title);
+  g_panel_windows.push_back(window_clip());
+}
 
 void leave_panel() {
   // A panel has no horizontal scrollbar: whatever was drawn past its right edge is cut off (an
@@ -106,6 +119,8 @@ void leave_panel() {
                  " px past the panel's right edge");
   if (!g_panels.empty())
     g_panels.pop_back();
+  if (!g_panel_windows.empty())
+    g_panel_windows.pop_back();
 }
 
 const std::vector<Control>& controls_on_screen() { return g_controls; }
@@ -166,17 +181,16 @@ bool tree_node(const char* label) {
 
 bool begin_combo(const char* label, const char* preview) {
   const ScreenRect frame = upcoming_frame(ImGui::CalcItemWidth());
-  const ScreenRect clip = window_clip(); // of the window holding the combo, before its popup opens
+  Control control;                  // noted by hand: an open combo's last item is its popup's
+  place_in_current_window(control); // the window holding the combo, before its popup opens
   const bool open = ImGui::BeginCombo(label, preview);
-  Control control; // noted by hand: an open combo's last item is its popup's
   control.label = visible_label(label);
   control.panel = g_panels.empty() ? "" : g_panels.back();
   control.kind = ControlKind::combo;
   control.rect = frame;
-  control.window = clip;
   control.click_x = (frame.x0 + frame.x1) / 2;
   control.click_y = (frame.y0 + frame.y1) / 2;
-  control.visible = clip.contains(control.click_x, control.click_y);
+  control.visible = control.window.contains(control.click_x, control.click_y);
   g_controls.push_back(std::move(control));
   return open;
 }

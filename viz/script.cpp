@@ -139,14 +139,6 @@ double parse_seconds(const std::string& text, const std::string& where) {
   return value;
 }
 
-// A panel named as its tab reads ("Global memory") or by its key ("global").
-std::optional<Panel> script_panel(const std::string& name) {
-  for (Panel panel : kAllPanels)
-    if (lower(name) == lower(panel_title(panel)) || lower(name) == panel_name(panel))
-      return panel;
-  return std::nullopt;
-}
-
 // "launch, occupancy, ..." (`name` panel_name) or "Launch, Occupancy, ..." (panel_title): the
 // panels a script may name, for its messages.
 std::string panel_list(const char* (*name)(Panel)) {
@@ -161,7 +153,7 @@ bool panel_matches(const std::string& name, const std::string& panel_title_text)
     return true;
   if (lower(name) == lower(panel_title_text))
     return true;
-  const std::optional<Panel> panel = parse_panel(lower(name));
+  const std::optional<Panel> panel = parse_panel(name);
   return panel && panel_title(*panel) == panel_title_text;
 }
 
@@ -212,7 +204,7 @@ void check_step(const ScriptStep& step, const std::string& where) {
   } else if (step.verb == "screenshot") {
     count(1, 2, "FILE [PANEL]");
     refuse_empty(step.args[0], "file name", where);
-    if (step.args.size() == 2 && !script_panel(step.args[1]))
+    if (step.args.size() == 2 && !parse_panel(step.args[1]))
       throw UsageError(where + ": unknown panel '" + clip(step.args[1]) +
                        "'; panels: " + panel_list(panel_name));
   } else {
@@ -414,10 +406,22 @@ bool ScriptPlayer::reach(App&, const ScriptStep& step, const std::string& label)
       return false;
     }
     // Over the window's own scrollbar, just right of its inner area: in the middle the wheel
-    // could scroll a table that scrolls by itself instead of the panel.
-    m_input.x = target->window.x1 + ImGui::GetStyle().ScrollbarSize / 2;
-    m_input.y = (target->window.y0 + target->window.y1) / 2;
-    m_input.wheel = target->click_y < target->window.y0 ? 1.0f : -1.0f;
+    // could scroll a table that scrolls by itself instead of the panel. Where the control lies
+    // in its window's area but the panel shows too little of that window (a tree in a child
+    // window, scrolled out of the panel), the panel's top window is scrolled instead.
+    const ScreenRect& w = target->window;
+    const bool in_its_window =
+        target->click_y >= target->window_inner.y0 && target->click_y < target->window_inner.y1;
+    const bool window_in_view = w.y1 - w.y0 > ImGui::GetTextLineHeight() * 2;
+    const bool nested =
+        target->root.y1 > target->root.y0 && (target->root.y0 != w.y0 || target->root.y1 != w.y1);
+    const ScreenRect& scrolled = nested && (in_its_window || !window_in_view) ? target->root : w;
+    m_input.x = scrolled.x1 + ImGui::GetStyle().ScrollbarSize / 2;
+    m_input.y = (scrolled.y0 + scrolled.y1) / 2;
+    // Towards the control, or towards its window's top where the control is not yet in it.
+    const float towards =
+        &scrolled == &w || in_its_window ? target->click_y : target->window_inner.y0;
+    m_input.wheel = towards < scrolled.y0 ? 1.0f : -1.0f;
     return true;
   }
   m_input.x = target->click_x;
@@ -579,7 +583,7 @@ void ScriptPlayer::step_wait(App& app, const ScriptStep& step) {
 // drawn a few frames as it stands before it is saved.
 void ScriptPlayer::step_screenshot(App& app, const ScriptStep& step) {
   const std::optional<Panel> panel =
-      step.args.size() == 2 ? script_panel(step.args[1]) : std::nullopt;
+      step.args.size() == 2 ? parse_panel(step.args[1]) : std::nullopt;
   if (m_phase < kShooting) {
     if (panel && !app.panel_rects[static_cast<int>(*panel)].visible) {
       if (++m_frames_to_show > kMostFramesToShow)

@@ -10,6 +10,7 @@
 #include "gpu_test_support.h"
 #include "kernel_request.h"
 #include "site_counts.h"
+#include "site_report.h"
 #include "sweep.h"
 
 #include <string>
@@ -254,6 +255,36 @@ TEST(SitesMeasured, EverySiteOfThreeKernelsMatchesItsPredictionOrSaysWhy) {
     EXPECT_EQ(m.sectors, 1048576 / 8);
     EXPECT_FALSE(m.flagged) << m.reason;
   }
+}
+
+// A per-site sweep: each stride's own SASS pass, its strided load's sectors the model's at each
+// stride (4 a request at stride 1, 32 from stride 8 on), beside the launch counters' sum.
+TEST(SitesMeasured, ASweepMeasuresEachPointsSitesInAPassOfItsOwn) {
+  if (!have_gpu())
+    GTEST_SKIP() << "no GPU";
+  const KernelRequest request = resolve_kernel_request("coalescing/stride", {"n=1048576"}, "", "");
+  const SweepGrid grid{{{256, 1, 1}}, {ParamAxis{"stride", {1, 8, 32}}}};
+  EngineOptions options = quick("default");
+  options.per_site = true;
+  const SweepRun sweep = run_sweep(*request.kernel, request.params, grid, options, nullptr);
+  ASSERT_EQ(sweep.points.size(), 3u);
+  for (const SweepPoint& p : sweep.points) {
+    ASSERT_TRUE(p.result && p.result->site_counts) << p.refused;
+    const SiteCounts& counts = *p.result->site_counts;
+    if (!counts.available && counts.reason.find("SASS") != std::string::npos)
+      GTEST_SKIP() << "SASS metrics unavailable: " << counts.reason;
+    ASSERT_TRUE(counts.available) << counts.reason;
+    const SitePrediction& load = p.result->prediction.sites.front();
+    EXPECT_EQ(counts.sites.front().sectors, static_cast<double>(load.sectors))
+        << "stride " << p.params.at("stride");
+    EXPECT_EQ(counts.sites.front().executed, static_cast<double>(load.requests));
+    if (p.result->counters && p.result->counters->available)
+      EXPECT_EQ(site_sums_lines(*p.result).front().find("Global sectors, all instructions"), 0u);
+  }
+  EXPECT_EQ(sweep.points[0].result->prediction.sites.front().sectors_per_request(), 4);
+  EXPECT_EQ(sweep.points[2].result->prediction.sites.front().sectors_per_request(), 32);
+  EXPECT_NE(sweep_csv(sweep.points).find("\"load in (strided): smsp__sass_sectors_mem_global\""),
+            std::string::npos);
 }
 
 } // namespace

@@ -524,6 +524,17 @@ TEST(StoryScript, ALabelNotOnScreenStopsWithTheLineAndWhatIsThere) {
   EXPECT_EQ(std::count(story.output.begin(), story.output.end(), '\n'), 1) << story.output;
 }
 
+// A long refusal under the block field leaves the Launch panel scrolled down past the kernel tree
+// (a child window of its own): the next click scrolls the panel back, as a person would, instead
+// of the tree.
+TEST(StoryScript, ATreeRowScrolledOutWithItsPanelIsReachedByScrollingThePanel) {
+  const Story story = play("window 1280x720\nclick \"matmul/tiled\"\n"
+                           "set \"block\" 32x32 in \"Launch\"\nwait\n"
+                           "click \"vec_add/scalar\"\nwait\nscreenshot a.png\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  EXPECT_EQ(story.sidecar("a")["configuration"]["kernel"], "vec_add/scalar");
+}
+
 // Typing into the arch combo would change nothing and pass for done.
 TEST(StoryScript, SettingAComboStopsAndSaysToClickIt) {
   const Story story = play("wait\nset \"arch\" a100 in \"Launch\"\n");
