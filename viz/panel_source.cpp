@@ -512,7 +512,13 @@ int first_line_in_sight(const KernelLines& k) {
 void draw_code_region(App& app, const Context& c) {
   // The scrollbar always drawn: code rows wrap at the same width from the first frame, so the
   // row scrolled to stays where it was put.
-  ImGui::BeginChild("##code", ImVec2(0, 0), true, ImGuiWindowFlags_AlwaysVerticalScrollbar);
+  // Drawn alone for its picture the panel takes the window's height: the code then ends where its
+  // last line does (its height from the frame before), not in an empty region below it.
+  ImGuiStorage* panel_storage = ImGui::GetStateStorage();
+  const ImGuiID code_height = ImGui::GetID("##code_height");
+  const bool picture = app.screenshot && app.screenshot->panel == Panel::source;
+  const float height = picture ? panel_storage->GetFloat(code_height, 0) : 0;
+  ImGui::BeginChild("##code", ImVec2(0, height), true, ImGuiWindowFlags_AlwaysVerticalScrollbar);
   ImGuiStorage* storage = ImGui::GetStateStorage();
   const ImGuiID scrolled = ImGui::GetID("##scrolled_to");
   const int view = static_cast<int>(
@@ -531,7 +537,9 @@ void draw_code_region(App& app, const Context& c) {
     }
     draw_line(app, c, layout, line);
   }
+  const float content = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
   ImGui::EndChild();
+  panel_storage->SetFloat(code_height, content);
 }
 
 // "on lines 71-85": where the sites are, which for a kernel that calls a helper is not its own

@@ -136,6 +136,9 @@ TEST(StorySource, ItShowsTheKernelsLinesWithEachSitesPrediction) {
       << a;
   EXPECT_TRUE(reads(vec_add, "store c predicted 4.00 sectors/request")) << a;
   EXPECT_EQ(a.find("// site:"), std::string::npos) << "the figures stand where the marker was";
+  // The panel's picture ends with vec_add's last line, not in an empty code box the window's
+  // height (1200 here).
+  EXPECT_LT(vec_add["screenshot"]["height"].get<int>(), 800) << vec_add["screenshot"];
   // The tiled matmul's sites are in its helper, shown from the helper's signature.
   EXPECT_TRUE(reads(matmul, "matmul.cu: matmul_tiled")) << b;
   EXPECT_TRUE(reads(matmul, "__device__ void matmul_through_tiles(")) << b;
