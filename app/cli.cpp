@@ -51,9 +51,15 @@ void flags_take_no_value(CLI::App& app) {
     flags_take_no_value(*command);
 }
 
-// CLI11's "per-site was given a disallowed flag override" said with the flag as written.
+// CLI11's "per-site was given a disallowed flag override" said with the flag as written, and its
+// "--json: 1 required TEXT missing" (an option given last, with nothing after it) in words.
 std::string flag_given_a_value(const CLI::ArgumentMismatch& error) {
   const std::string what = error.what();
+  if (what.ends_with(" missing") && what.find(" required ") != std::string::npos &&
+      what.find(':') != std::string::npos) {
+    const std::string option = what.substr(0, what.find(':'));
+    return clip(option, 40) + " needs a value after it (--help lists what each option takes)";
+  }
   const std::string tail = " was given a disallowed flag override";
   if (!what.ends_with(tail))
     return what;

@@ -492,7 +492,8 @@ void add_kernel_commands(CLI::App& app) {
   run_cmd->add_flag("--no-verify", run->no_verify, "Skip the comparison with the CPU reference");
   run_cmd->add_option(
       "--metrics", run->engine.metrics,
-      "Hardware counters: default, all, or names (keys or CUPTI names), comma-separated");
+      "Hardware counters: a set (default, global, shared, occupancy, all) or names (keys or "
+      "CUPTI names), comma-separated");
   add_per_site_flag(*run_cmd, run->engine);
   run_cmd->callback([run] {
     EngineOptions engine = run->engine;
@@ -526,8 +527,9 @@ void add_kernel_commands(CLI::App& app) {
   sweep_cmd->add_option(
       "--param-range", sweep->param_ranges,
       "A parameter swept: name=start:end:step or name=a,b,c (repeat for several)");
-  sweep_cmd->add_option("--metrics", sweep->engine.metrics,
-                        "Hardware counters: default, all, or names");
+  sweep_cmd->add_option(
+      "--metrics", sweep->engine.metrics,
+      "Hardware counters: a set (default, global, shared, occupancy, all) or names");
   sweep_cmd
       ->add_option("--against", sweep->against,
                    "A/B: sweep this kernel over the same points too and compare each "

@@ -62,7 +62,7 @@ bool within_tolerance(double a, double b) {
   return std::fabs(a - b) <= 0.02 * std::max(std::fabs(b), 1.0);
 }
 
-std::string count(double v) { return format("%.0f", v); }
+std::string count(double v) { return group_digits(format("%.0f", v)); }
 
 // Shared wavefronts that differ: the reason, from the run's other counters.
 std::string shared_wavefront_reason(const RunResult& r, AccessOp op, double wavefronts) {

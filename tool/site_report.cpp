@@ -69,19 +69,21 @@ std::optional<double> launch_total(const RunResult& r, const std::string& load,
 
 std::string whole(double value) { return group_digits(format("%.0f", value)); }
 
-// "Shared wavefronts, all instructions: 3,489,660,928; the launch counters +0.5 % (+17,554,902):
-// ...": the sum, and the launch counters' difference with what it means.
+// "Shared wavefronts summed over the per-site pass: 3,489,660,928; the launch counters hold
+// 17,554,902 more (+0.5 %): ...": the sum, and the launch counters' difference with what it means.
 std::string sum_line(const char* what, double instructions, double launch, bool shared) {
-  const std::string line = std::string(what) + ", all instructions: " + whole(instructions);
+  const std::string line =
+      std::string(what) + " summed over the per-site pass: " + whole(instructions);
   const double difference = launch - instructions;
   if (std::fabs(difference) <= 0.001 * std::max(launch, 1.0))
     return line + ", equal to the launch counters";
-  const std::string counters = "; the launch counters " +
-                               signed_percent(difference / std::max(instructions, 1.0)) + " (" +
-                               (difference > 0 ? "+" : "") + whole(difference) + ")";
+  const std::string counters = "; the launch counters hold " + whole(std::fabs(difference)) +
+                               (difference > 0 ? " more (" : " fewer (") +
+                               signed_percent(difference / std::max(instructions, 1.0)) + ")";
   if (shared && difference > 0)
     return line + counters +
-           ": bank conflicts charged from other L1 traffic, made by no instruction of the kernel";
+           ": bank conflicts the hardware charges to shared accesses from other L1 traffic (the "
+           "launch's global accesses), made by no instruction of the kernel";
   return line + counters + ": the SASS pass and the launch counters disagree";
 }
 

@@ -5,6 +5,7 @@
 
 #include "counter_comparison.h"
 #include "panels.h"
+#include "site_report.h"
 #include "widgets.h"
 
 #include <algorithm>
@@ -85,6 +86,10 @@ void draw_measured(const RunResult& result, const App& app) {
   counter_table("##measured", result, app, nullptr);
   for (const std::string& name : counters.no_value)
     note_text("No value from the profiler for " + name + " in this launch: not shown as a number");
+  // With a per-site pass: its instructions' sums beside these counters, and what the shared
+  // counter holds that no instruction made.
+  for (const std::string& line : site_sums_lines(result))
+    note_text(line + ".");
 }
 
 } // namespace
@@ -127,9 +132,8 @@ void draw_counters(App& app) {
   } else if (app.latest && !app.latest->timing) {
     // Neither measured nor recorded (a run on a GPU is always timed): model mode, a launch the
     // recording lacks. Say where the measured table would be.
-    empty_state("No measured counters for this launch: model mode has the H100 recording's, which "
-                "holds each kernel at its default parameters and block presets; a run on a GPU "
-                "measures any launch.");
+    empty_state("No measured counters for this launch: " + app.untimed_reason() +
+                " A run on a GPU measures any launch.");
   } else {
     empty_state("No measured counters yet: a run (F5) on a GPU fills the table here.");
   }

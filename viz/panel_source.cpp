@@ -286,15 +286,22 @@ Pieces predicted_pieces(const SitePrediction& site) {
           ideal + "),", format_count(site.requests) + " requests"};
 }
 
-// "measured 2.00, 536,870,912 requests (wavefronts -50.0 %)": per request, the requests, and how
-// far the site's sectors or wavefronts are from the prediction. "recorded" for the recording's.
+// "measured 2.00 wavefronts/request, 536,870,912 requests (1,073,741,824 wavefronts in all:
+// -50.0 %)": per request, the requests, and where the site's sectors or wavefronts in all differ
+// from the prediction, the total and by how much ("as predicted" where they do not). "recorded"
+// for the recording's.
 Pieces measured_pieces(const SiteMeasurement& m, MemorySpace space, bool recorded) {
   const std::optional<double> per_request = measured_per_request(m, space);
+  const char* unit = space == MemorySpace::global ? "sectors" : "wavefronts";
+  const double total = space == MemorySpace::global ? m.sectors : m.wavefronts;
   return {std::string(recorded ? "recorded " : "measured ") +
-              (per_request ? format_number(*per_request) : std::string("-")) + ",",
+              (per_request ? format_number(*per_request) : std::string("-")) + " " + unit +
+              "/request,",
           format_count(std::llround(m.executed)) + " requests",
-          format("(%s %+.1f %%)", space == MemorySpace::global ? "sectors" : "wavefronts",
-                 100 * m.difference)};
+          std::fabs(m.difference) < 0.0005
+              ? std::string("(as predicted)")
+              : "(" + format_count(std::llround(total)) + " " + unit +
+                    " in all: " + format("%+.1f %%", 100 * m.difference) + ")"};
 }
 
 // The baseline's figure for the site of the same name and memory space (a tuned variant keeps
@@ -517,7 +524,9 @@ void draw_code_region(App& app, const Context& c) {
   ImGuiStorage* panel_storage = ImGui::GetStateStorage();
   const ImGuiID code_height = ImGui::GetID("##code_height");
   const bool picture = app.screenshot && app.screenshot->panel == Panel::source;
-  const float height = picture ? panel_storage->GetFloat(code_height, 0) : 0;
+  const float room = ImGui::GetContentRegionAvail().y;
+  const float stored = panel_storage->GetFloat(code_height, 0);
+  const float height = picture && stored > 0 && stored < room ? stored : 0; // else it scrolls
   ImGui::BeginChild("##code", ImVec2(0, height), true, ImGuiWindowFlags_AlwaysVerticalScrollbar);
   ImGuiStorage* storage = ImGui::GetStateStorage();
   const ImGuiID scrolled = ImGui::GetID("##scrolled_to");
@@ -565,11 +574,9 @@ void draw_header(App& app, const Context& c) {
                      site_span(lines).c_str());
   if (!lines.problem.empty())
     note_text(lines.problem);
-  if (app.source && app.source->mode().starts_with("model mode")) {
-    // No GPU to measure with: the box would do nothing, so the recording's part is said instead.
-    note_text("Model mode: nothing is measured here; per-site figures are the bundled "
-              "recording's, where it has this launch.");
-  } else {
+  // In model mode there is no GPU to measure with: the box would do nothing. The recording's
+  // figures, where it has the launch, say that they are recorded.
+  if (!app.source || !app.source->mode().starts_with("model mode")) {
     ui::checkbox("Measure per site", &app.measure_per_site);
     help_marker("The next Run (F5) also measures every site: a pass of its own over the kernel's "
                 "SASS instructions, each placed on its source line, so each site's line shows "
@@ -580,17 +587,14 @@ void draw_header(App& app, const Context& c) {
   ui::checkbox("Whole file", &app.source_whole_file);
   if (c.measured.counts) {
     const std::string what = counted(c.measured.counts->instructions.size(), "memory instruction") +
-                             ", each on its line; hover a site for its own.";
-    if (!stale_note(app) && c.measured.recorded)
+                             " on their lines; hover a site for its own.";
+    if (c.measured.stale)
+      stale_note(app);
+    else if (c.measured.recorded)
       recorded_text("Per site " + app.latest->recorded_on +
                     " (model mode: nothing ran here): " + what);
-    else if (!stale_note(app))
+    else
       note_text("Measured per site on " + app.latest->arch.name + ": " + what);
-    // The sums beside the launch counters: where the shared counter holds more, the extra is
-    // charged from other L1 traffic, which no site's line can show.
-    if (!c.measured.stale)
-      for (const std::string& line : site_sums_lines(*app.latest))
-        note_text(line + ".");
   } else {
     empty_state(c.why_not);
   }

@@ -102,11 +102,10 @@ void draw_timings(App& app) {
     if (result.timing)
       draw_measurement(result);
     else
-      empty_state("Not timed: model mode predicts occupancy and memory traffic, not time. A run on "
-                  "a GPU fills "
-                  "the median, noise and throughput here; the bundled H100 recording has every "
-                  "kernel at its "
-                  "default parameters and block and at its block presets.");
+      empty_state("Not timed: model mode predicts occupancy and memory traffic, not time, and " +
+                  app.untimed_reason() +
+                  " A run on a GPU fills the median, noise and throughput "
+                  "here.");
   } else {
     empty_state("Not measured yet: Run (F5) measures this launch.");
   }

@@ -154,23 +154,30 @@ TEST(StorySource, ItShowsTheKernelsLinesWithEachSitesPrediction) {
 TEST(StorySource, InModelModeTheRecordingsPerSiteFiguresStandBesideTheModels) {
   const Story story = play("window 1920x1200\nclick \"matmul/tiled\"\nwait\nclick \"Source\"\n"
                            "key F5\nwait\nscreenshot recorded.png source\n"
+                           "screenshot recorded_counters.png counters\n"
                            "set \"m\" 512 in \"Launch\"\nkey F5\nwait\n"
                            "screenshot unrecorded.png source\n",
                            "--model");
   ASSERT_EQ(story.exit_code, 0) << story.output;
-  const json recorded = story.sidecar("recorded"), unrecorded = story.sidecar("unrecorded");
+  const json recorded = story.sidecar("recorded"), unrecorded = story.sidecar("unrecorded"),
+             recorded_counters = story.sidecar("recorded_counters");
   const std::string r = flat_text(recorded, "source");
-  EXPECT_TRUE(reads(recorded, "Model mode: nothing is measured here;")) << r;
   EXPECT_FALSE(shown(recorded, "Measure per site", "Source")) << "a box that would do nothing";
   EXPECT_TRUE(reads(recorded, "Per site recorded on NVIDIA H100")) << r;
-  EXPECT_TRUE(reads(recorded, "load B predicted 4.00 sectors/request (ideal 4.00), 134,217,728 "
-                              "requests recorded 4.00, 134,217,728 requests (sectors +0.0 %)"))
+  EXPECT_TRUE(reads(recorded,
+                    "load B predicted 4.00 sectors/request (ideal 4.00), 134,217,728 "
+                    "requests recorded 4.00 sectors/request, 134,217,728 requests (as predicted)"))
       << r;
-  EXPECT_TRUE(reads(recorded, "recorded 2.00, 536,870,912 requests (wavefronts -50.0 %)")) << r;
-  EXPECT_TRUE(reads(recorded, "Shared wavefronts, all instructions: 3,489,660,928; the launch "
-                              "counters +0.5 % (+17,554,902): bank conflicts charged from other L1 "
-                              "traffic"))
+  EXPECT_TRUE(reads(recorded,
+                    "recorded 2.00 wavefronts/request, 536,870,912 requests (1,073,741,824 "
+                    "wavefronts in all: -50.0 %)"))
       << r;
+  // The per-site pass's sums stand beside the launch counters, in the Counters panel.
+  const std::string counters = flat_text(recorded_counters, "counters");
+  EXPECT_NE(counters.find("Shared wavefronts summed over the per-site pass: 3,489,660,928; the "
+                          "launch counters hold 17,554,902 more (+0.5 %)"),
+            std::string::npos)
+      << counters;
   EXPECT_TRUE(reads(recorded, "differs from the model: the compiler merged 4 neighbouring 4-byte "
                               "loads into one LDS.128"))
       << r;
@@ -215,14 +222,18 @@ TEST(StorySource, MeasuredPerSiteFiguresStandBesideThePredictions) {
       << flat_text(plain, "source");
   const std::string m = flat_text(measured, "source");
   EXPECT_TRUE(reads(measured, "Measured per site on")) << m;
-  EXPECT_TRUE(reads(measured, "load a predicted 4.00 sectors/request (ideal 4.00), 524,288 "
-                              "requests measured 4.00, 524,288 requests (sectors +0.0 %)"))
+  EXPECT_TRUE(reads(measured,
+                    "load a predicted 4.00 sectors/request (ideal 4.00), 524,288 "
+                    "requests measured 4.00 sectors/request, 524,288 requests (as predicted)"))
       << m;
-  EXPECT_TRUE(reads(measured, "store c predicted 4.00 sectors/request (ideal 4.00), 524,288 "
-                              "requests measured 4.00, 524,288 requests (sectors +0.0 %)"))
+  EXPECT_TRUE(reads(measured,
+                    "store c predicted 4.00 sectors/request (ideal 4.00), 524,288 "
+                    "requests measured 4.00 sectors/request, 524,288 requests (as predicted)"))
       << m;
   // load b's two half-width instructions: twice the executions, half as many sectors again.
-  EXPECT_TRUE(reads(measured, "measured 3.00, 1,048,576 requests (sectors +50.0 %)")) << m;
+  EXPECT_TRUE(reads(measured, "measured 3.00 sectors/request, 1,048,576 requests (3,145,728 "
+                              "sectors in all: +50.0 %)"))
+      << m;
   EXPECT_TRUE(reads(measured,
                     "differs from the model: the compiler split each 4-byte load into 2 2-byte "
                     "instructions"))
@@ -233,14 +244,15 @@ TEST(StorySource, MeasuredPerSiteFiguresStandBesideThePredictions) {
                      "1,572,864 sectors"),
             std::string::npos)
       << tip;
-  EXPECT_TRUE(reads(baseline, "measured 4.00, 524,288 requests (sectors +0.0 %) baseline "
-                              "measured 4.00 "
-                              "(no change)"))
+  EXPECT_TRUE(reads(baseline,
+                    "measured 4.00 sectors/request, 524,288 requests (as predicted) baseline "
+                    "measured 4.00 "
+                    "(no change)"))
       << flat_text(baseline, "source");
   const std::string s = flat_text(stale, "source");
   EXPECT_TRUE(reads(stale, "Measured figures from vec_add/scalar, block 256")) << s;
   EXPECT_TRUE(reads(stale, "press F5")) << s;
-  EXPECT_TRUE(reads(stale, "measured 4.00,")) << "greyed, still there: " << s;
+  EXPECT_TRUE(reads(stale, "measured 4.00 sectors/request,")) << "greyed, still there: " << s;
 }
 
 // Sites written on one line (an inlined helper reached twice) are measured together, and say so.
@@ -252,10 +264,10 @@ TEST(StorySource, SitesMeasuredTogetherSaySo) {
   std::filesystem::remove_all(dir);
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const json a = story.sidecar("a");
-  EXPECT_TRUE(
-      reads(a, "store thread max predicted 1.00 wavefronts/request (ideal 1.00), 65,536 "
-               "requests measured 1.00, 131,072 requests (wavefronts +0.0 %) measured together "
-               "with store thread sum: one line, so these are the line's figures"))
+  EXPECT_TRUE(reads(a, "store thread max predicted 1.00 wavefronts/request (ideal 1.00), 65,536 "
+                       "requests measured 1.00 wavefronts/request, 131,072 requests (as predicted) "
+                       "measured together "
+                       "with store thread sum: one line, so these are the line's figures"))
       << flat_text(a, "source");
 }
 

@@ -84,6 +84,20 @@ TEST(Cli, BadInputIsOneLineAndExitTwo) {
                         {"unknown kernel 'no/such'"}); // no subcommand: the GUI
 }
 
+// A flag given a value, two outputs at once, an option with nothing after it, and one file for a
+// sweep's two outputs: each refused in words before anything runs.
+TEST(Cli, MisusedFlagsAndOptionsAreOneLineAndExitTwo) {
+  expect_one_line_error("run vec_add/scalar --per-site=banana",
+                        {"--per-site is a flag and takes no value"});
+  expect_one_line_error("model vec_add/scalar --json=false", {"--json is a flag"});
+  expect_one_line_error("run vec_add/scalar --json --csv", {"--json", "--csv", "not both"});
+  expect_one_line_error("sweep vec_add/scalar --block 32:64:32 --json",
+                        {"--json needs a value after it"});
+  const std::string file = (std::filesystem::temp_directory_path() / "warplens_same.out").string();
+  expect_one_line_error("sweep vec_add/scalar --block 32:64:32 --csv " + file + " --json " + file,
+                        {"--csv and --json name one file", "give each its own file"});
+}
+
 TEST(Cli, MalformedPresetFileIsOneLineAndExitTwo) {
   const auto file = std::filesystem::temp_directory_path() / "warplens_cli_bad.json";
   std::ofstream(file) << R"({"id": "bad", "name": "x"})";

@@ -220,11 +220,12 @@ TEST(SiteCounts, TheSumsStandBesideTheLaunchCountersAndAnExtraSharedWavefrontIsE
     r.counters->values.push_back(CounterValue{key, key, key, "", value});
   const std::vector<std::string> lines = site_sums_lines(r);
   ASSERT_EQ(lines.size(), 2u);
-  EXPECT_EQ(lines[0],
-            "Global sectors, all instructions: 1,075,838,976, equal to the launch counters");
-  EXPECT_EQ(lines[1], "Shared wavefronts, all instructions: 3,489,660,928; the launch counters "
-                      "+0.5 % (+17,554,902): bank conflicts charged from other L1 traffic, made "
-                      "by no instruction of the kernel");
+  EXPECT_EQ(lines[0], "Global sectors summed over the per-site pass: 1,075,838,976, equal to the "
+                      "launch counters");
+  EXPECT_EQ(lines[1], "Shared wavefronts summed over the per-site pass: 3,489,660,928; the launch "
+                      "counters hold 17,554,902 more (+0.5 %): bank conflicts the hardware charges "
+                      "to shared accesses from other L1 traffic (the launch's global accesses), "
+                      "made by no instruction of the kernel");
   r.counters->values.pop_back(); // a launch without the shared store counter: no shared line
   EXPECT_EQ(site_sums_lines(r).size(), 1u);
   r.counters.reset();
