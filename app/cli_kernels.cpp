@@ -116,13 +116,12 @@ void add_engine_options(CLI::App& cmd, EngineOptions& engine) {
       ->capture_default_str();
 }
 
-// `--per-site`, a flag: CLI11 would take `--per-site=banana` as false without a word.
+// `--per-site`, run's and sweep's alike.
 void add_per_site_flag(CLI::App& cmd, EngineOptions& engine) {
   cmd.add_flag("--per-site", engine.per_site,
                "Measure every access site too (SASS metrics, a pass of its own per shape): "
                "requests, sectors and wavefronts per site beside the model's, with the reason for "
-               "any difference")
-      ->disable_flag_override();
+               "any difference");
 }
 
 KernelRequest request_from(const KernelOptions& o) {

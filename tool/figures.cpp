@@ -62,8 +62,6 @@ bool within_tolerance(double a, double b) {
   return std::fabs(a - b) <= 0.02 * std::max(std::fabs(b), 1.0);
 }
 
-std::string count(double v) { return group_digits(format("%.0f", v)); }
-
 // Shared wavefronts that differ: the reason, from the run's other counters.
 std::string shared_wavefront_reason(const RunResult& r, AccessOp op, double wavefronts) {
   const std::string side = op_name(op);
@@ -71,8 +69,8 @@ std::string shared_wavefront_reason(const RunResult& r, AccessOp op, double wave
   const auto requests = site_total(r, shared, op, &SitePrediction::requests);
   if (instructions && requests && *instructions < 0.98 * *requests)
     return "the compiler merged neighbouring shared accesses into wider ones (" +
-           count(*instructions) + " instructions where the source's sites make " +
-           count(*requests) +
+           whole_number(*instructions) + " instructions where the source's sites make " +
+           whole_number(*requests) +
            "): a wide access moves more bytes per wavefront, so there are fewer wavefronts than "
            "the source's accesses would need";
   const auto conflicts = counter(r, "shared_" + side + "_bank_conflicts");
@@ -80,12 +78,13 @@ std::string shared_wavefront_reason(const RunResult& r, AccessOp op, double wave
   const auto expected = site_total(r, shared, op, &SitePrediction::wavefronts);
   if (conflicts && excess && expected && *conflicts > *excess &&
       within_tolerance(wavefronts - *conflicts, *expected - *excess))
-    return "the extra wavefronts are the " + count(*conflicts - *excess) +
+    return "the extra wavefronts are the " + whole_number(*conflicts - *excess) +
            " bank conflicts the counter adds beyond the model's: the L1 data banks also serve the "
            "launch's global traffic and collisions with it are charged to shared accesses. "
            "Measured wavefronts minus counted conflicts (" +
-           count(wavefronts - *conflicts) + ") match the model's conflict-free wavefronts (" +
-           count(*expected - *excess) + ")";
+           whole_number(wavefronts - *conflicts) +
+           ") match the model's conflict-free wavefronts (" + whole_number(*expected - *excess) +
+           ")";
   return "";
 }
 
@@ -93,7 +92,7 @@ std::string shared_instruction_reason(const RunResult&, double instructions, dou
   if (instructions > requests)
     return "warps also issue the instruction with every lane switched off (the compiler "
            "predicated the branch instead of jumping over it): " +
-           count(instructions - requests) +
+           whole_number(instructions - requests) +
            " such instructions count here but move no data, so they add no wavefronts";
   return "the compiler merged neighbouring shared accesses into wider ones (LDS.64/LDS.128): "
          "fewer instructions than the source's accesses, the same bytes";

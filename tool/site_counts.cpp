@@ -88,8 +88,7 @@ Predicted predicted_of(const LaunchPrediction& prediction, const std::vector<std
   for (const std::size_t s : sites) {
     const SitePrediction& site = prediction.sites[s];
     p.requests += static_cast<double>(site.requests);
-    p.main +=
-        static_cast<double>(site.space == MemorySpace::global ? site.sectors : site.wavefronts);
+    p.main += static_cast<double>(traffic(site, site.space));
     p.width = site.width;
   }
   return p;
@@ -227,7 +226,7 @@ SiteCounts attribute_sites(const KernelDesc& kernel, const Params& params,
       together.push_back(sites[k]);
       const Predicted p = predicted_of(prediction, together);
       const MemorySpace space = std::get<1>(place);
-      m.difference = relative(space == MemorySpace::global ? m.sectors : m.wavefronts, p.main);
+      m.difference = relative(traffic(m, space), p.main);
       m.request_difference = relative(m.executed, p.requests);
       m.flagged = std::abs(m.difference) > kSiteTolerance ||
                   std::abs(m.request_difference) > kSiteTolerance;

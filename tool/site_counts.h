@@ -27,6 +27,12 @@ const std::vector<std::string>& site_sass_metrics();
 const char* access_metric(MemorySpace space, AccessOp op);
 const char* lanes_metric(MemorySpace space);
 
+// The figure that matters for an access in `space`: its sectors (global) or its wavefronts
+// (shared), of a prediction, a measured instruction or a site alike.
+template <typename Figures> auto traffic(const Figures& f, MemorySpace space) {
+  return space == MemorySpace::global ? f.sectors : f.wavefronts;
+}
+
 // One memory instruction of the kernel, as measured.
 struct MeasuredInstruction {
   std::uint32_t pc = 0; // bytes from the function's first instruction

@@ -33,12 +33,11 @@ std::string site_counts_text(const RunResult& r) {
   for (std::size_t s = 0; s < c.sites.size() && s < r.prediction.sites.size(); ++s) {
     const SitePrediction& p = r.prediction.sites[s];
     const SiteMeasurement& m = c.sites[s];
-    const bool global = p.space == MemorySpace::global;
     text += format("%-28s %5d %6zu %14lld %14.0f %8s %14lld %14.0f %8s\n", p.name.c_str(), m.line,
                    m.instructions.size(), static_cast<long long>(p.requests), m.executed,
                    signed_percent(m.request_difference).c_str(),
-                   static_cast<long long>(global ? p.sectors : p.wavefronts),
-                   global ? m.sectors : m.wavefronts, signed_percent(m.difference).c_str());
+                   static_cast<long long>(traffic(p, p.space)), traffic(m, p.space),
+                   signed_percent(m.difference).c_str());
     if (!m.measured_with.empty()) {
       std::string others;
       for (const std::size_t o : m.measured_with)
@@ -67,17 +66,15 @@ std::optional<double> launch_total(const RunResult& r, const std::string& load,
   return l->value + s->value;
 }
 
-std::string whole(double value) { return group_digits(format("%.0f", value)); }
-
 // "Shared wavefronts summed over the per-site pass: 3,489,660,928; the launch counters hold
 // 17,554,902 more (+0.5 %): ...": the sum, and the launch counters' difference with what it means.
 std::string sum_line(const char* what, double instructions, double launch, bool shared) {
   const std::string line =
-      std::string(what) + " summed over the per-site pass: " + whole(instructions);
+      std::string(what) + " summed over the per-site pass: " + whole_number(instructions);
   const double difference = launch - instructions;
   if (std::fabs(difference) <= 0.001 * std::max(launch, 1.0))
     return line + ", equal to the launch counters";
-  const std::string counters = "; the launch counters hold " + whole(std::fabs(difference)) +
+  const std::string counters = "; the launch counters hold " + whole_number(std::fabs(difference)) +
                                (difference > 0 ? " more (" : " fewer (") +
                                signed_percent(difference / std::max(instructions, 1.0)) + ")";
   if (shared && difference > 0)
@@ -149,17 +146,16 @@ std::vector<std::string> site_csv_cells(const RunResult& r) {
   const bool measured = r.site_counts && r.site_counts->available;
   for (std::size_t i = 0; i < r.prediction.sites.size(); ++i) {
     const SitePrediction& p = r.prediction.sites[i];
-    const bool global = p.space == MemorySpace::global;
     const std::string predicted_requests = std::to_string(p.requests);
-    const std::string predicted_traffic = std::to_string(global ? p.sectors : p.wavefronts);
+    const std::string predicted_traffic = std::to_string(traffic(p, p.space));
     if (!measured || i >= r.site_counts->sites.size()) {
       cells.insert(cells.end(), {"", "", "", predicted_requests, predicted_traffic, ""});
       continue;
     }
     const SiteMeasurement& m = r.site_counts->sites[i];
     cells.insert(cells.end(), {format("%.0f", m.issued), format("%.0f", m.executed),
-                               format("%.0f", global ? m.sectors : m.wavefronts),
-                               predicted_requests, predicted_traffic, m.flagged ? "yes" : "no"});
+                               format("%.0f", traffic(m, p.space)), predicted_requests,
+                               predicted_traffic, m.flagged ? "yes" : "no"});
   }
   return cells;
 }
@@ -177,7 +173,7 @@ json site_measured_json(const SiteCounts& c, const SitePrediction& site, std::si
               {"request_difference", m.request_difference},
               {"flagged", m.flagged},
               {"reason", m.reason}};
-  out[traffic_metric(site.space)] = site.space == MemorySpace::global ? m.sectors : m.wavefronts;
+  out[traffic_metric(site.space)] = traffic(m, site.space);
   return out;
 }
 

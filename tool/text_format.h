@@ -1,6 +1,7 @@
 #pragma once
 // printf-style formatting into a std::string, and CSV quoting, for the text reports.
 
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -42,6 +43,16 @@ inline std::string group_digits(const std::string& digits) {
     grouped.push_back(digits[i]);
   }
   return grouped;
+}
+
+// "1234567.4" -> "1,234,567": a count as the reports write it.
+inline std::string whole_number(double value) { return group_digits(format("%.0f", value)); }
+
+// The text in lower case (ASCII): names compared regardless of how they were typed.
+inline std::string lowercase(std::string text) {
+  for (char& c : text)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
 }
 
 // "1 point", "3 points": a count and its noun, made plural by an s where it is not one.

@@ -66,9 +66,7 @@ std::vector<Panel> panels_named_in(const std::string& note) {
       {Panel::global_memory, {"global memory panel", "warp map"}},
       {Panel::shared_memory, {"shared memory panel", "bank grid"}},
       {Panel::divergence, {"divergence view", "divergence panel"}}};
-  std::string lower = note;
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
+  const std::string lower = lowercase(note);
   std::vector<Panel> named;
   for (const auto& [panel, words] : kWords)
     if (std::any_of(words.begin(), words.end(),
@@ -86,13 +84,9 @@ Layout default_layout() {
 }
 
 std::optional<Panel> parse_panel(const std::string& name) {
-  const auto lower = [](std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return std::tolower(c); });
-    return text;
-  };
+  const std::string key = lowercase(name);
   for (Panel panel : kAllPanels)
-    if (lower(name) == panel_name(panel) || lower(name) == lower(panel_title(panel)))
+    if (key == panel_name(panel) || key == lowercase(panel_title(panel)))
       return panel;
   return std::nullopt;
 }

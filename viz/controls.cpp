@@ -11,9 +11,13 @@ namespace {
 
 // One GUI thread draws the frames, so the list of one frame is a plain global.
 std::vector<Control> g_controls;
-std::vector<std::string> g_panels;
-std::vector<ScreenRect> g_panel_windows; // the visible part of each entered panel's window
-std::vector<std::string> g_cut_off;      // texts drawn narrower than they are
+// The panels entered and not yet left: each one's title and the visible part of its window.
+struct EnteredPanel {
+  std::string title;
+  ScreenRect window;
+};
+std::vector<EnteredPanel> g_panels;
+std::vector<std::string> g_cut_off; // texts drawn narrower than they are
 std::optional<Tooltip> g_tooltip;
 
 ScreenRect rect_of(ImVec2 min, ImVec2 max) { return {min.x, min.y, max.x, max.y}; }
@@ -32,7 +36,7 @@ void place_in_current_window(Control& control) {
   const ImGuiWindow* window = ImGui::GetCurrentWindow();
   control.window = window_clip();
   control.window_inner = rect_of(window->InnerRect.Min, window->InnerRect.Max);
-  control.root = g_panel_windows.empty() ? control.window : g_panel_windows.back();
+  control.panel_window = g_panels.empty() ? control.window : g_panels.back().window;
 }
 
 // A control with the given rectangle in the current window.
@@ -40,7 +44,7 @@ void note(const std::string& label, ControlKind kind, ScreenRect rect, float cli
           bool visible) {
   Control control;
   control.label = label;
-  control.panel = g_panels.empty() ? "" : g_panels.back();
+  control.panel = g_panels.empty() ? "" : g_panels.back().title;
   control.kind = kind;
   control.rect = rect;
   place_in_current_window(control);
@@ -73,7 +77,6 @@ ScreenRect upcoming_frame(float width) {
 void begin_controls_frame() {
   g_controls.clear();
   g_panels.clear();
-  g_panel_windows.clear();
   g_cut_off.clear();
   g_tooltip.reset();
 }
@@ -86,7 +89,7 @@ void note_tooltip(const std::string& text) {
 const std::optional<Tooltip>& tooltip_on_screen() { return g_tooltip; }
 
 void note_cut_off(const std::string& text) {
-  g_cut_off.push_back((g_panels.empty() ? "" : g_panels.back() + ": ") + text);
+  g_cut_off.push_back((g_panels.empty() ? "" : g_panels.back().title + ": ") + text);
 }
 
 const std::vector<std::string>& cut_off_on_screen() { return g_cut_off; }
@@ -104,10 +107,7 @@ WordsOnScreen::~WordsOnScreen() {
   ImGui::LogFinish();
 }
 
-void enter_panel(const std::string& title) {
-  g_panels.push_back(title);
-  g_panel_windows.push_back(window_clip());
-}
+void enter_panel(const std::string& title) { g_panels.push_back({title, window_clip()}); }
 
 void leave_panel() {
   // A panel has no horizontal scrollbar: whatever was drawn past its right edge is cut off (an
@@ -119,8 +119,6 @@ void leave_panel() {
                  " px past the panel's right edge");
   if (!g_panels.empty())
     g_panels.pop_back();
-  if (!g_panel_windows.empty())
-    g_panel_windows.pop_back();
 }
 
 const std::vector<Control>& controls_on_screen() { return g_controls; }
@@ -185,7 +183,7 @@ bool begin_combo(const char* label, const char* preview) {
   place_in_current_window(control); // the window holding the combo, before its popup opens
   const bool open = ImGui::BeginCombo(label, preview);
   control.label = visible_label(label);
-  control.panel = g_panels.empty() ? "" : g_panels.back();
+  control.panel = g_panels.empty() ? "" : g_panels.back().title;
   control.kind = ControlKind::combo;
   control.rect = frame;
   control.click_x = (frame.x0 + frame.x1) / 2;

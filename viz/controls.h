@@ -39,7 +39,7 @@ struct Control {
   // That window's whole inner area (past what its parent shows of it) and the visible part of the
   // panel's own window: a tree in a child window scrolled out of its panel needs the panel
   // scrolled, not the tree. Empty (all zero) where the control has no window of its own.
-  ScreenRect window_inner, root;
+  ScreenRect window_inner, panel_window;
   float click_x = 0, click_y = 0; // where a person clicks it: a field's text, a button's centre
   bool visible = true;            // false when its window has scrolled it out of sight
   bool in_popup = false;          // an open combo's list or menu: drawn above everything else

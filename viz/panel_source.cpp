@@ -170,7 +170,7 @@ double ideal_per_request(const SitePrediction& site) {
 std::optional<double> measured_per_request(const SiteMeasurement& m, MemorySpace space) {
   if (m.executed <= 0)
     return std::nullopt;
-  return (space == MemorySpace::global ? m.sectors : m.wavefronts) / m.executed;
+  return traffic(m, space) / m.executed;
 }
 
 // How many times the ideal a site costs per request: 1 at the ideal. Past 1 % it is waste, as the
@@ -218,7 +218,7 @@ std::string instruction_text(const MeasuredInstruction& i) {
   text += format(", pc 0x%x:\n    ", i.pc);
   text += format_count(std::llround(i.executed)) + " executions, ";
   text += format_count(std::llround(i.lanes)) + " lanes, ";
-  text += format_count(std::llround(global ? i.sectors : i.wavefronts));
+  text += format_count(std::llround(traffic(i, i.space)));
   return text + (global ? " sectors" : " wavefronts");
 }
 
@@ -293,7 +293,7 @@ Pieces predicted_pieces(const SitePrediction& site) {
 Pieces measured_pieces(const SiteMeasurement& m, MemorySpace space, bool recorded) {
   const std::optional<double> per_request = measured_per_request(m, space);
   const char* unit = space == MemorySpace::global ? "sectors" : "wavefronts";
-  const double total = space == MemorySpace::global ? m.sectors : m.wavefronts;
+  const double total = traffic(m, space);
   return {std::string(recorded ? "recorded " : "measured ") +
               (per_request ? format_number(*per_request) : std::string("-")) + " " + unit +
               "/request,",

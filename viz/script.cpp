@@ -4,6 +4,7 @@
 #include "controls.h"
 #include "error.h"
 #include "registry.h"
+#include "text_format.h"
 
 #include <algorithm>
 #include <cctype>
@@ -32,12 +33,6 @@ constexpr int kFramesToSettle = 3;
 constexpr int kShooting = 50; // the screenshot step's phase once the picture is asked for
 constexpr double kDefaultWaitSeconds = 60;
 constexpr std::size_t kTypedOneByOne = 40; // characters a set step types one frame each
-
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
-  return text;
-}
 
 std::string clip(const std::string& text, std::size_t most = 60) {
   return text.size() <= most ? text : text.substr(0, most - 3) + "...";
@@ -73,7 +68,7 @@ std::vector<std::string> split_words(const std::string& line, const std::string&
 }
 
 std::optional<int> key_code(const std::string& name) {
-  const std::string key = lower(name);
+  const std::string key = lowercase(name);
   if (key.size() == 1 && key[0] >= 'a' && key[0] <= 'z')
     return GLFW_KEY_A + (key[0] - 'a');
   if (key.size() == 1 && key[0] >= '0' && key[0] <= '9')
@@ -103,7 +98,7 @@ struct Chord {
 };
 
 std::optional<Chord> parse_chord(const std::string& text) {
-  const bool ctrl = lower(text).starts_with("ctrl+");
+  const bool ctrl = lowercase(text).starts_with("ctrl+");
   const std::optional<int> code = key_code(ctrl ? text.substr(5) : text);
   if (!code)
     return std::nullopt;
@@ -150,8 +145,6 @@ std::string panel_list(const char* (*name)(Panel)) {
 
 bool panel_matches(const std::string& name, const std::string& panel_title_text) {
   if (name.empty())
-    return true;
-  if (lower(name) == lower(panel_title_text))
     return true;
   const std::optional<Panel> panel = parse_panel(name);
   return panel && panel_title(*panel) == panel_title_text;
@@ -232,7 +225,7 @@ Script parse_script(const std::string& text, const std::string& file) {
     std::vector<std::string> words = split_words(line, where);
     if (words.empty() || words[0].starts_with("#"))
       continue;
-    ScriptStep step{number, lower(words[0]), {}, ""};
+    ScriptStep step{number, lowercase(words[0]), {}, ""};
     words.erase(words.begin());
     if (words.size() >= 2 && words[words.size() - 2] == "in") { // `... in "PANEL"`
       step.panel = words.back();
@@ -408,14 +401,15 @@ bool ScriptPlayer::reach(App&, const ScriptStep& step, const std::string& label)
     // Over the window's own scrollbar, just right of its inner area: in the middle the wheel
     // could scroll a table that scrolls by itself instead of the panel. Where the control lies
     // in its window's area but the panel shows too little of that window (a tree in a child
-    // window, scrolled out of the panel), the panel's top window is scrolled instead.
+    // window, scrolled out of the panel), the panel's own window is scrolled instead.
     const ScreenRect& w = target->window;
     const bool in_its_window =
         target->click_y >= target->window_inner.y0 && target->click_y < target->window_inner.y1;
     const bool window_in_view = w.y1 - w.y0 > ImGui::GetTextLineHeight() * 2;
-    const bool nested =
-        target->root.y1 > target->root.y0 && (target->root.y0 != w.y0 || target->root.y1 != w.y1);
-    const ScreenRect& scrolled = nested && (in_its_window || !window_in_view) ? target->root : w;
+    const bool nested = target->panel_window.y1 > target->panel_window.y0 &&
+                        (target->panel_window.y0 != w.y0 || target->panel_window.y1 != w.y1);
+    const ScreenRect& scrolled =
+        nested && (in_its_window || !window_in_view) ? target->panel_window : w;
     m_input.x = scrolled.x1 + ImGui::GetStyle().ScrollbarSize / 2;
     m_input.y = (scrolled.y0 + scrolled.y1) / 2;
     // Towards the control, or towards its window's top where the control is not yet in it.
