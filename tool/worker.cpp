@@ -31,6 +31,10 @@ namespace {
 
 constexpr int kExitStickyError = 3;
 constexpr auto kHeartbeat = std::chrono::seconds(1); // well inside the client's silence limit
+// How often a request's silence is checked while one is served. In milliseconds: a quarter of
+// std::chrono::seconds(1) is seconds(0), and a heartbeat loop sleeping that long spins a core.
+constexpr auto kHeartbeatCheck = std::chrono::milliseconds(kHeartbeat) / 4;
+static_assert(kHeartbeatCheck.count() > 0);
 
 // Errors after which the CUDA context is unusable: every later call returns the same error.
 constexpr cudaError_t kStickyErrors[] = {
@@ -85,11 +89,16 @@ public:
 
   // While a request is served and nothing was written for kHeartbeat, its last progress line
   // again: the client tells a worker busy in a long phase (a 4096^3 matmul with its counters)
-  // from one that is stopped or hung, which writes nothing.
-  void heartbeat() {
-    const std::lock_guard lock(m_mutex);
-    if (m_working && Clock::now() - m_last_write >= kHeartbeat)
-      write_locked(m_working_line);
+  // from one that is stopped or hung, which writes nothing. Between requests the thread sleeps
+  // until the next one starts: an idle worker costs no CPU.
+  [[noreturn]] void send_heartbeats() {
+    std::unique_lock lock(m_mutex);
+    for (;;) {
+      m_work_started.wait(lock, [&] { return m_working != 0; });
+      m_work_started.wait_for(lock, kHeartbeatCheck);
+      if (m_working && Clock::now() - m_last_write >= kHeartbeat)
+        write_locked(m_working_line);
+    }
   }
 
 private:
@@ -99,6 +108,7 @@ private:
     if (response.type == ResponseType::progress) {
       m_working = response.id;
       m_working_line = protocol_line(response_to_json(response));
+      m_work_started.notify_one();
     } else if (response.id == m_working) {
       m_working = 0; // answered
     }
@@ -116,6 +126,7 @@ private:
 
   int m_fd;
   std::mutex m_mutex;
+  std::condition_variable m_work_started; // a progress line was sent: heartbeats are due
   bool m_broken = false;
   std::int64_t m_working = 0; // the request whose progress was sent last, until it is answered
   std::string m_working_line;
@@ -370,12 +381,7 @@ int run_worker() {
                               .pid = static_cast<int>(getpid()),
                               .catalog = catalog_version()});
   std::thread(read_requests, std::ref(*inbox), std::ref(*writer)).detach();
-  std::thread([] {
-    for (;;) {
-      std::this_thread::sleep_for(kHeartbeat / 4);
-      writer->heartbeat();
-    }
-  }).detach();
+  std::thread([] { writer->send_heartbeats(); }).detach();
   SessionCache sessions;
   while (const std::optional<WorkerRequest> request = inbox->next())
     if (!serve(*request, *inbox, sessions, *writer))

@@ -128,6 +128,7 @@ std::int64_t WorkerClient::submit(WorkerRequest request, double budget_seconds) 
       send_locked(pending);
     update_status_locked();
   }
+  m_changed.notify_all(); // the watchdog times the request
   notify();
   return id;
 }
@@ -366,7 +367,11 @@ void WorkerClient::watch() {
       lock.lock();
     }
     check_deadlines_locked(Clock::now());
-    m_changed.wait_for(lock, std::chrono::milliseconds(50));
+    // Deadlines run only while a worker starts or works; an idle client sleeps until told.
+    if (m_worker && !m_worker->ended && (!m_worker->hello || any_sent_locked()))
+      m_changed.wait_for(lock, std::chrono::milliseconds(50));
+    else
+      m_changed.wait(lock);
   }
 }
 

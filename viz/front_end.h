@@ -69,4 +69,8 @@ private:
 bool run_window(App& app, const std::filesystem::path& config_dir, std::string& problem,
                 ScriptPlayer* player = nullptr);
 
+// From any thread: a result arrived, so the window draws its next frame (an idle window draws
+// none).
+void wake_window();
+
 } // namespace wl::viz

@@ -1,7 +1,7 @@
 #pragma once
 // Model mode: results from `model_kernel` (pure CPU) computed on one background thread, so a
 // large launch never stalls a frame. The newest request replaces one still waiting; the GUI
-// picks results up with `poll`. `on_ready` (e.g. glfwPostEmptyEvent) wakes a sleeping GUI.
+// picks results up with `poll`. `on_ready` (e.g. wake_window) wakes a sleeping GUI.
 
 #include "app.h"
 

@@ -15,8 +15,6 @@
 #include <optional>
 #include <thread>
 
-#include <GLFW/glfw3.h>
-
 namespace wl::viz {
 
 namespace {
@@ -41,8 +39,8 @@ App app_from(const GuiOptions& options) {
                        "); leave --kernel out or give that one");
     if (!data.kernel_id.empty())
       app.select_kernel(data.kernel_id);
-    app.sweep.data = std::move(data);
     app.sweep.metric = sweep_metric("median_time"); // what a measured sweep is for
+    app.sweep.data = std::move(data);
     app.show_sweep_sides(*app.sweep.data);
     app.show_panel(Panel::sweep);
   }
@@ -225,7 +223,7 @@ int run_gui(const GuiOptions& options) {
   if (!options.script.empty())
     player.emplace(load_script(options.script));
   // The window sends the first request once the saved settings are read.
-  Sources sources(app, options, [] { glfwPostEmptyEvent(); });
+  Sources sources(app, options, wake_window);
   std::string problem;
   if (!run_window(app, config_dir, problem, player ? &*player : nullptr)) {
     if (player)

@@ -1,6 +1,8 @@
 // The interactive front-end: a GLFW window with an OpenGL 3.3 core context, following Dear
 // ImGui's example_glfw_opengl3 (error callback, hints, window, context, backends, loop, cleanup).
-// The loop sleeps in glfwWaitEventsTimeout; a finished result wakes it with glfwPostEmptyEvent.
+// The loop sleeps in glfwWaitEventsTimeout and draws only when something may have changed: input
+// or a window event, a result (wake_window), a busy source or a script. An idle window costs no
+// frames and no CPU.
 
 #include "front_end.h"
 
@@ -30,8 +32,37 @@ void remember_glfw_error(int code, const char* description) {
 std::atomic<bool> g_stop_requested = false;
 void request_stop(int) { g_stop_requested = true; }
 
-// Sleeps until an event or a result, waking now and then to notice a stop request.
-constexpr double kIdleWaitSeconds = 0.25;
+// Sleeps until an event or a result, waking now and then to notice a stop request (drawing
+// nothing then).
+constexpr double kIdleWaitSeconds = 1.0;
+
+// Frames drawn after a change, for Dear ImGui to settle: hover states and windows sized by their
+// content take a frame or two to follow.
+constexpr int kFramesAfterChange = 3;
+int g_frames_owed = kFramesAfterChange; // the first frames
+std::atomic<bool> g_woken = false;      // a result arrived (wake_window)
+
+void owe_frames() { g_frames_owed = kFramesAfterChange; }
+
+// The window's events that change what a frame shows. Installed before the backend, which calls
+// them before its own (the mouse, focus, scroll); the others are the window's alone.
+void on_mouse_button(GLFWwindow*, int, int, int) { owe_frames(); }
+void on_cursor_moved(GLFWwindow*, double, double) { owe_frames(); }
+void on_scroll(GLFWwindow*, double, double) { owe_frames(); }
+void on_focus(GLFWwindow*, int) { owe_frames(); }
+void on_cursor_enter(GLFWwindow*, int) { owe_frames(); }
+void on_resize(GLFWwindow*, int, int) { owe_frames(); }
+void on_refresh(GLFWwindow*) { owe_frames(); }
+
+void watch_window_events(GLFWwindow* window) {
+  glfwSetMouseButtonCallback(window, on_mouse_button);
+  glfwSetCursorPosCallback(window, on_cursor_moved);
+  glfwSetScrollCallback(window, on_scroll);
+  glfwSetWindowFocusCallback(window, on_focus);
+  glfwSetCursorEnterCallback(window, on_cursor_enter);
+  glfwSetFramebufferSizeCallback(window, on_resize);
+  glfwSetWindowRefreshCallback(window, on_refresh);
+}
 
 // Returns false when the GPU reset the window's OpenGL context (after a kernel faulted on it):
 // the frame was lost and the window must be made again.
@@ -109,10 +140,12 @@ std::deque<InputEvent> g_input;
 
 void on_character(GLFWwindow*, unsigned int character) {
   g_input.push_back({false, 0, 0, 0, 0, character});
+  owe_frames();
 }
 
 void on_key(GLFWwindow*, int key, int scancode, int action, int mods) {
   g_input.push_back({true, key, scancode, action, mods, 0});
+  owe_frames();
 }
 
 // Before a frame: the queued events in order, stopping where the frame would miss a change.
@@ -138,6 +171,7 @@ void hand_over_input(GLFWwindow* window) {
 
 // The backends on `window`; "" or why not.
 std::string start_backends(GLFWwindow* window) {
+  watch_window_events(window);
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   glfwSetKeyCallback(window, on_key); // in place of the backend's, which they call
   glfwSetCharCallback(window, on_character);
@@ -190,11 +224,17 @@ GLFWwindow* run_loop(GLFWwindow* window, App& app, GuiContext& gui, ScriptPlayer
     if (player)
       if (const auto size = player->take_window_size())
         glfwSetWindowSize(window, size->first, size->second);
-    const bool working = player || (app.source && app.source->busy());
-    if (g_input.empty())
-      glfwWaitEventsTimeout(working ? 0.01 : kIdleWaitSeconds);
+    const bool working = player || app.sweep.running || (app.source && app.source->busy()) ||
+                         (app.models && app.models->busy());
+    if (!g_input.empty() || g_frames_owed > 0)
+      glfwPollEvents(); // keys still queued, or a change to settle
     else
-      glfwPollEvents(); // keys still queued for the coming frames
+      glfwWaitEventsTimeout(working ? 0.01 : kIdleWaitSeconds);
+    if (g_woken.exchange(false))
+      owe_frames();
+    if (!working && g_input.empty() && g_frames_owed == 0)
+      continue; // nothing changed: nothing to draw
+    g_frames_owed = std::max(0, g_frames_owed - 1);
     hand_over_input(window);
     const bool drawn = render_frame(window, app, gui, player);
     if (!drawn) {
@@ -208,6 +248,11 @@ GLFWwindow* run_loop(GLFWwindow* window, App& app, GuiContext& gui, ScriptPlayer
 }
 
 } // namespace
+
+void wake_window() {
+  g_woken = true;
+  glfwPostEmptyEvent();
+}
 
 bool run_window(App& app, const std::filesystem::path& config_dir, std::string& problem,
                 ScriptPlayer* player) {

@@ -9,7 +9,7 @@ for f in .gl/*.deb; do dpkg -x "$f" /; done
 ldconfig
 export LD_LIBRARY_PATH="$PWD/.gpu-run/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export PATH="$PATH:/usr/local/cuda/bin"
-BUILD=build/gpu # the paths the test executables were built with
+BUILD=${BUILD:-build/gpu} # the paths the test executables were built with
 mkdir -p "$BUILD/app" "$BUILD/tests/bench"
 cp .gpu-run/bin/warplens "$BUILD/app/"
 cp .gpu-run/bin/wl_gpu_tests .gpu-run/bin/wl_gui_tests "$BUILD/tests/"

@@ -8,7 +8,11 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <iterator>
+#include <map>
+#include <optional>
 #include <thread>
+#include <utility>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -34,6 +38,9 @@ public:
       _exit(127);
     }
   }
+  Child(Child&& other) noexcept : m_pid(std::exchange(other.m_pid, 0)), m_code(other.m_code) {}
+  Child(const Child&) = delete;
+  Child& operator=(const Child&) = delete;
   ~Child() { stop(); }
   // SIGTERM, and the exit code (or -1 when it had to be killed).
   int stop() {
@@ -54,6 +61,7 @@ public:
     return m_code;
   }
   bool running() const { return m_pid > 0 && waitpid(m_pid, nullptr, WNOHANG) == 0; }
+  pid_t pid() const { return m_pid; }
 
 private:
   pid_t m_pid = 0;
@@ -119,32 +127,51 @@ struct Desktop {
   }
 };
 
-TEST(WindowUnderXvfb, OpensSwitchesKernelRunsAndSavesAScreenshot) {
+// An X server of its own for one test: the display's name, or "" (with the reason in `why`)
+// where Xvfb or xdotool is missing or none starts.
+std::string start_x_server(std::optional<Child>& xvfb, std::string& why) {
   for (const char* program : {"Xvfb", "xdotool"})
-    if (!have(program))
-      GTEST_SKIP() << program << " is not installed (Debian packages xvfb and xdotool)";
-  const std::filesystem::path home = scratch_dir();
+    if (!have(program)) {
+      why = std::string(program) + " is not installed (Debian packages xvfb and xdotool)";
+      return "";
+    }
   const std::string display = ":" + std::to_string(200 + getpid() % 500);
-  Child xvfb("Xvfb " + display + " -screen 0 1440x900x24 -nolisten tcp >/dev/null 2>&1");
-  bool started = false;
-  for (int i = 0; i < 50 && !started; ++i) {
+  xvfb.emplace("Xvfb " + display + " -screen 0 1440x900x24 -nolisten tcp >/dev/null 2>&1");
+  for (int i = 0; i < 50; ++i) {
     std::this_thread::sleep_for(100ms);
-    started =
-        std::system(("DISPLAY=" + display + " xdotool getmouselocation >/dev/null 2>&1").c_str()) ==
-        0;
+    if (std::system(("DISPLAY=" + display + " xdotool getmouselocation >/dev/null 2>&1").c_str()) ==
+        0)
+      return display;
   }
-  if (!started)
-    GTEST_SKIP() << "no X server started on " << display;
-  Desktop desktop{display, "", home / "pictures" / "WarpLens"};
-  Child gui("env DISPLAY=" + display + " HOME=" + home.string() +
+  why = "no X server started on " + display;
+  return "";
+}
+
+// The GUI in a window on `display`, with a home of its own, its output in gui.log; `desktop`
+// gets the window's id once it shows (empty if it never does).
+Child start_gui(Desktop& desktop, const std::filesystem::path& home, const std::string& before,
+                const std::string& arguments) {
+  Child gui("env DISPLAY=" + desktop.display + " HOME=" + home.string() +
             " XDG_CONFIG_HOME=" + (home / "config").string() +
-            " XDG_PICTURES_DIR=" + (home / "pictures").string() + " " + WARPLENS_BINARY +
-            " --kernel vec_add/scalar > " + (home / "gui.log").string() + " 2>&1");
+            " XDG_PICTURES_DIR=" + (home / "pictures").string() + " " + before + " " +
+            WARPLENS_BINARY + " " + arguments + " > " + (home / "gui.log").string() + " 2>&1");
   for (int i = 0; i < 100 && desktop.window.empty(); ++i) {
     std::this_thread::sleep_for(100ms);
-    desktop.window = output_of("DISPLAY=" + display +
+    desktop.window = output_of("DISPLAY=" + desktop.display +
                                " xdotool search --name '^WarpLens$' 2>/dev/null | head -1");
   }
+  return gui;
+}
+
+TEST(WindowUnderXvfb, OpensSwitchesKernelRunsAndSavesAScreenshot) {
+  std::optional<Child> xvfb;
+  std::string why;
+  const std::string display = start_x_server(xvfb, why);
+  if (display.empty())
+    GTEST_SKIP() << why;
+  const std::filesystem::path home = scratch_dir();
+  Desktop desktop{display, "", home / "pictures" / "WarpLens"};
+  Child gui = start_gui(desktop, home, "", "--kernel vec_add/scalar");
   ASSERT_FALSE(desktop.window.empty())
       << "no window appeared; " << output_of("cat " + (home / "gui.log").string());
   std::this_thread::sleep_for(1s); // the first frames and the first result
@@ -185,6 +212,93 @@ TEST(WindowUnderXvfb, OpensSwitchesKernelRunsAndSavesAScreenshot) {
   EXPECT_EQ(gui.stop(), 0) << output_of("cat " + (home / "gui.log").string());
   EXPECT_TRUE(std::filesystem::exists(home / "config" / "warplens" /
                                       "settings.json")); // saved on the way out
+}
+
+} // namespace
+} // namespace wl::viz::test
+
+namespace wl::viz::test {
+namespace {
+
+// Seconds of CPU (user and system) that a process and every process under it have used.
+double cpu_seconds_of_tree(pid_t root) {
+  std::map<pid_t, pid_t> parent;
+  std::map<pid_t, double> seconds;
+  const double ticks = static_cast<double>(sysconf(_SC_CLK_TCK));
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    std::ifstream in(entry.path() / "stat");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::size_t close = text.rfind(')'); // the command's name may hold spaces
+    if (close == std::string::npos)
+      continue;
+    std::istringstream fields(text.substr(close + 2));
+    std::vector<std::string> field{std::istream_iterator<std::string>(fields), {}};
+    if (field.size() < 13) // state ppid ... utime(12th) stime(13th) after the name
+      continue;
+    const pid_t pid = std::stoi(name);
+    parent[pid] = std::stoi(field[1]);
+    seconds[pid] = (std::stod(field[11]) + std::stod(field[12])) / ticks;
+  }
+  double total = 0;
+  for (const auto& [pid, used] : seconds)
+    for (pid_t p = pid; p > 1; p = parent.count(p) ? parent[p] : 0)
+      if (p == root) {
+        total += used;
+        break;
+      }
+  return total;
+}
+
+long frames_drawn(const std::filesystem::path& count_file) {
+  std::ifstream in(count_file);
+  long frames = 0;
+  in >> frames;
+  return frames;
+}
+
+// An idle GUI and its worker sleep: no thread spins (the worker's heartbeat thread once did, a
+// whole core) and the window draws no frame while nothing changes. The frames are counted from
+// outside, by a stand-in for glfwSwapBuffers.
+TEST(WindowUnderXvfb, IdleWindowAndWorkerDrawNothingAndUseNoCpu) {
+  std::optional<Child> xvfb;
+  std::string why;
+  const std::string display = start_x_server(xvfb, why);
+  if (display.empty())
+    GTEST_SKIP() << why;
+  const std::filesystem::path home = scratch_dir();
+  const std::filesystem::path count_file = home / "frames";
+  Desktop desktop{display, "", home / "pictures" / "WarpLens"};
+  Child gui = start_gui(desktop, home,
+                        std::string("ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0 ") +
+                            "LD_PRELOAD=" + WARPLENS_FRAME_COUNTER +
+                            " WARPLENS_FRAME_COUNT_FILE=" + count_file.string(),
+                        "--kernel vec_add/scalar");
+  ASSERT_FALSE(desktop.window.empty())
+      << "no window appeared; " << output_of("cat " + (home / "gui.log").string());
+  // Settled: the worker has answered (or said it has no GPU) and the window has stopped drawing.
+  long frames = -1;
+  for (int i = 0; i < 60 && frames != frames_drawn(count_file); ++i) {
+    frames = frames_drawn(count_file);
+    std::this_thread::sleep_for(1s);
+  }
+  ASSERT_GT(frames, 0) << "the frame counter saw no frame (LD_PRELOAD of "
+                       << WARPLENS_FRAME_COUNTER << ")";
+  constexpr double kIdleSeconds = 4;
+  const double cpu_before = cpu_seconds_of_tree(gui.pid());
+  std::this_thread::sleep_for(std::chrono::duration<double>(kIdleSeconds));
+  const double cpu = cpu_seconds_of_tree(gui.pid()) - cpu_before;
+  const long idle_frames = frames_drawn(count_file) - frames;
+  EXPECT_LE(idle_frames, kIdleSeconds) << "frames drawn while idle";
+  EXPECT_LT(cpu / kIdleSeconds, 0.05) << cpu << " s of CPU in " << kIdleSeconds << " s idle";
+  // Still awake: a click draws again.
+  desktop.xdotool("mousemove --window " + desktop.window + " 200 200 click 1");
+  for (int i = 0; i < 50 && frames_drawn(count_file) == frames + idle_frames; ++i)
+    std::this_thread::sleep_for(100ms);
+  EXPECT_GT(frames_drawn(count_file), frames + idle_frames) << "no frame after a click";
+  EXPECT_EQ(gui.stop(), 0) << output_of("cat " + (home / "gui.log").string());
 }
 
 } // namespace
