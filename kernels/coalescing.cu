@@ -6,8 +6,9 @@
 // `stride` spreads the reads apart, `offset` shifts them off the sector grid, `permuted` shuffles
 // lanes inside each warp without changing which sectors it touches, and `random` gathers through
 // an index array. Global memory panel: compare the load site's sectors per request with the
-// store's, and the bytes used against the bytes fetched. Timings: time follows the sectors
-// fetched, not the bytes the kernel asked for. Occupancy panel: the same for every pattern; these
+// store's, and the bytes used against the bytes fetched. Timings: time follows the bytes DRAM
+// moves (whole 64-byte segments on a load), not the bytes the kernel asked for. Occupancy panel:
+// the same for every pattern; these
 // kernels use no shared memory and few registers, so occupancy is not what separates them.
 
 #include "common.h"
@@ -185,8 +186,10 @@ KernelDesc stride() {
            "4, 'load in (strided)' is 4 sectors per request at stride 1, 8 at stride 2, 16 at "
            "stride 4 and 32 from stride 8 on, where every lane has a sector of its own and uses 4 "
            "of its 32 bytes; 'store out' stays at the ideal. Wider elements start higher (8 and 16 "
-           "sectors at stride 1) and reach 32 sooner. Timings: the load fetches stride times the "
-           "bytes it uses until it hits 32 sectors, and the time follows the fetched bytes. "
+           "sectors at stride 1) and reach 32 sooner. Timings: DRAM reads whole 64-byte "
+           "segments, so the bytes it moves keep growing after the sectors stop, until lanes sit "
+           "64 B apart (stride 16 at width 4); the time follows those bytes (the modelled time "
+           "at peak), not the sectors. "
            "Occupancy panel: identical at every stride, so it is not the cause.",
            {{"stride", "elements between the reads of consecutive threads", 1, 1, 64, {}}},
            [](const Params& p) { return element_count(p) * p.at("stride"); });

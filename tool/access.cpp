@@ -76,7 +76,7 @@ GlobalAccess analyse_global(const WarpAccess& access) {
   check_access(access);
   // An aligned access of at most 16 bytes never crosses a sector, so each lane touches one
   // sector and one line, and two lanes' bytes are either the same or disjoint.
-  std::array<std::uint64_t, kWarpSize> sectors{}, lines{}, addresses{};
+  std::array<std::uint64_t, kWarpSize> sectors{}, lines{}, segments{}, addresses{};
   int active = 0;
   for (int lane = 0; lane < kWarpSize; ++lane) {
     if (!access.active(lane))
@@ -84,6 +84,7 @@ GlobalAccess analyse_global(const WarpAccess& access) {
     addresses[active] = access.address[lane];
     sectors[active] = access.address[lane] / kSectorBytes;
     lines[active] = access.address[lane] / kLineBytes;
+    segments[active] = access.address[lane] / kDramSegmentBytes;
     ++active;
   }
   GlobalAccess g;
@@ -95,6 +96,7 @@ GlobalAccess analyse_global(const WarpAccess& access) {
   g.bytes_used = count_distinct(addresses, active) * access.width;
   g.ideal_sectors = (g.bytes_used + kSectorBytes - 1) / kSectorBytes;
   g.bytes_fetched = g.sectors * kSectorBytes;
+  g.dram_segments = count_distinct(segments, active);
   return g;
 }
 

@@ -24,6 +24,11 @@ namespace wl {
 inline constexpr int kWarpSize = 32;
 inline constexpr int kSectorBytes = 32;
 inline constexpr int kLineBytes = 128;
+// What DRAM reads at least for a load that misses L2: two sectors. Measured on the H100
+// (coalescing/stride, 16 M floats): DRAM read bytes grow as 64 B per lane once lanes sit 64 B or
+// more apart (strides 16 to 32 all read 1024 MiB), while L1's sectors stop growing at 32 B apart
+// (stride 8). Stores write back whole 32-byte sectors.
+inline constexpr int kDramSegmentBytes = 64;
 inline constexpr int kBankCount = 32;
 inline constexpr int kBankBytes = 4;
 
@@ -42,6 +47,7 @@ struct GlobalAccess {
   int ideal_sectors = 0; // ceil(bytes_used / 32): the fewest sectors those bytes fit in
   int bytes_used = 0;    // distinct bytes the lanes asked for
   int bytes_fetched = 0; // sectors x 32
+  int dram_segments = 0; // distinct 64-byte DRAM segments touched
 };
 
 struct SharedAccess {

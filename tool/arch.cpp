@@ -117,6 +117,9 @@ Arch arch_from_fields(const Fields& fields, ArchOrigin origin) {
     arch.max_block_dims[i] = static_cast<int>(dims[i]);
   arch.dram_bandwidth_gbps =
       fields.number("dram_bandwidth_gbps", preset ? kAboveZero : 0, preset ? 1e6 : kMaxDouble);
+  // Every bundled preset has it (a test checks); a preset of a user's or a result recorded
+  // before the clock was carried may not, and the shared-memory time is then not modelled.
+  arch.sm_clock_mhz = fields.number_or("sm_clock_mhz", 0, 0, 10000);
   arch.source = fields.text("source", !preset);
   arch.uuid = fields.text_or("uuid", ""); // results written before it was carried have none
   if (preset)
@@ -153,6 +156,7 @@ json arch_to_json(const Arch& arch) {
       {"reserved_shared_memory_per_block", arch.reserved_shared_memory_per_block},
       {"l2_cache_bytes", arch.l2_cache_bytes},
       {"dram_bandwidth_gbps", arch.dram_bandwidth_gbps},
+      {"sm_clock_mhz", arch.sm_clock_mhz},
       {"source", arch.source},
       {"uuid", arch.uuid}};
 }

@@ -57,7 +57,8 @@ Arch arch_from_device(int ordinal) {
   cudaDeviceProp prop{};
   if (const cudaError_t status = cudaGetDeviceProperties(&prop, ordinal); status != cudaSuccess)
     throw UsageError(std::string("cannot read device properties: ") + cudaGetErrorString(status));
-  int memory_khz = 0, bus_bits = 0;
+  int memory_khz = 0, bus_bits = 0, sm_khz = 0;
+  cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, ordinal);
   cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, ordinal);
   cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, ordinal);
 
@@ -82,6 +83,7 @@ Arch arch_from_device(int ordinal) {
   arch.l2_cache_bytes = prop.l2CacheSize;
   // Double data rate: two transfers per memory clock over the whole bus.
   arch.dram_bandwidth_gbps = 2.0 * memory_khz * 1e3 * (bus_bits / 8.0) / 1e9;
+  arch.sm_clock_mhz = sm_khz / 1e3;
   arch.uuid = uuid_text(prop.uuid);
   arch.source = "cudaGetDeviceProperties on device " + std::to_string(ordinal) +
                 "; bandwidth from the memory clock and bus width attributes";

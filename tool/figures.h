@@ -9,6 +9,7 @@
 
 #include "run_result.h"
 
+#include <algorithm>
 #include <optional>
 #include <span>
 #include <string>
@@ -42,6 +43,22 @@ struct Figure {
 };
 
 std::span<const Figure> all_figures();
+
+// The fastest the launch can run by the model's traffic, and what bounds it.
+struct ModelledTime {
+  double dram_bytes = 0, dram_ms = 0; // the model's DRAM bytes, over the peak bandwidth
+  // The shared wavefronts over what the SMs serve, one a cycle each: 0 where the arch has no clock.
+  double wavefronts = 0, shared_ms = 0;
+  double ms() const { return std::max(dram_ms, shared_ms); }
+  const char* bound() const { return shared_ms > dram_ms ? "shared memory" : "DRAM"; }
+};
+// nullopt where the launch moves nothing the model counts, or the arch lacks the peaks.
+std::optional<ModelledTime> modelled_time(const RunResult& result);
+
+// The site of a memory space with the most sectors (global) or wavefronts (shared) per request:
+// the site "sectors per request" and "wavefronts per request" are of. nullptr where none has a
+// request.
+const SitePrediction* worst_site(const RunResult& result, MemorySpace space);
 // The figure of a key; nullptr when there is none.
 const Figure* find_figure(std::string_view key);
 // The figure of a key the code names; a key missing from the table is a programming error.

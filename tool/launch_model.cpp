@@ -4,6 +4,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <random>
 
 namespace wl {
@@ -28,13 +29,15 @@ struct BoundSite {
   LaneOffsets offsets;
   BlockShape block;
   bool global = false;
+  bool load = false;
   int width = 0;
   std::uint64_t base = 0;     // the buffer's base address for global sites, 0 for shared ones
   std::vector<Coord> threads; // the block's threads by linear index, when tabled
 
   BoundSite(const Site& site, const LaunchShape& launch, bool many_warps)
       : offsets(site.offset(launch)), block(launch.block),
-        global(site.space == MemorySpace::global), width(site.width(launch.params)),
+        global(site.space == MemorySpace::global), load(site.op == AccessOp::load),
+        width(site.width(launch.params)),
         base(global ? buffer_base(site.buffer) : 0) {
     if (!many_warps)
       return;
@@ -70,7 +73,8 @@ int warps_per_block(const BlockShape& block) {
 
 // Running sums for one site, in double so a sampled stratum can be scaled before rounding.
 struct SiteSums {
-  double requests = 0, sectors = 0, ideal_sectors = 0, bytes_used = 0, bytes_fetched = 0;
+  double requests = 0, sectors = 0, ideal_sectors = 0, bytes_used = 0, bytes_fetched = 0,
+         dram_bytes = 0;
   double wavefronts = 0, ideal_wavefronts = 0, excess_wavefronts = 0;
   int conflict_degree = 0;
 
@@ -80,6 +84,7 @@ struct SiteSums {
     ideal_sectors += scale * other.ideal_sectors;
     bytes_used += scale * other.bytes_used;
     bytes_fetched += scale * other.bytes_fetched;
+    dram_bytes += scale * other.dram_bytes;
     wavefronts += scale * other.wavefronts;
     ideal_wavefronts += scale * other.ideal_wavefronts;
     excess_wavefronts += scale * other.excess_wavefronts;
@@ -145,6 +150,10 @@ SiteSums analyse_block(const BoundSite& site, Coord block, std::int64_t iteratio
       sums.ideal_sectors += g.ideal_sectors;
       sums.bytes_used += g.bytes_used;
       sums.bytes_fetched += g.bytes_fetched;
+      // Loads read whole segments per request; stores merge in L2 (write-back) before DRAM, so
+      // a sector written by many warps is written once: the bytes written, in whole sectors.
+      sums.dram_bytes += site.load ? g.dram_segments * kDramSegmentBytes
+                                   : g.ideal_sectors * kSectorBytes;
     } else {
       const SharedAccess s = analyse_shared(access);
       sums.requests += s.requests;
@@ -170,6 +179,7 @@ SitePrediction to_prediction(const Site& site, const LaunchShape& launch, const 
   p.ideal_sectors = round(sums.ideal_sectors);
   p.bytes_used = round(sums.bytes_used);
   p.bytes_fetched = round(sums.bytes_fetched);
+  p.dram_bytes = round(sums.dram_bytes);
   p.wavefronts = round(sums.wavefronts);
   p.ideal_wavefronts = round(sums.ideal_wavefronts);
   p.excess_wavefronts = round(sums.excess_wavefronts);
@@ -255,6 +265,32 @@ WarpAccess warp_access(const KernelDesc& kernel, const LaunchShape& launch, int 
   return BoundSite(kernel.sites.at(site), launch, false).warp(block, warp, iteration);
 }
 
+// DRAM reads a buffer at most once when the warps that share its segments run close together
+// (neighbouring warps, neighbouring blocks): the H100 read 64 MiB for coalescing/offset, whose
+// requests touch 96 MiB of segments, and 128 MiB for vec_add_3d in 1x32x8 blocks, whose requests
+// touch 2 GiB. So a buffer's loads are capped at its size in whole segments, shared among its
+// sites. A kernel that reads its data again after L2 has let it go (a large matmul) reads more:
+// the model's figure is then a floor, and says so.
+void cap_dram_reads_at_buffers(const KernelDesc& kernel, const LaunchShape& launch,
+                               LaunchPrediction& prediction) {
+  std::map<int, std::int64_t> read_per_buffer;
+  for (std::size_t i = 0; i < kernel.sites.size(); ++i)
+    if (kernel.sites[i].space == MemorySpace::global && kernel.sites[i].op == AccessOp::load)
+      read_per_buffer[kernel.sites[i].buffer] += prediction.sites[i].dram_bytes;
+  for (const auto& [buffer, read] : read_per_buffer) {
+    const std::int64_t bytes = kernel.buffers[static_cast<std::size_t>(buffer)].count(launch.params) * 4;
+    const std::int64_t cap = (bytes + kDramSegmentBytes - 1) / kDramSegmentBytes * kDramSegmentBytes;
+    if (read <= cap || read <= 0)
+      continue;
+    for (std::size_t i = 0; i < kernel.sites.size(); ++i)
+      if (kernel.sites[i].buffer == buffer && kernel.sites[i].space == MemorySpace::global &&
+          kernel.sites[i].op == AccessOp::load)
+        prediction.sites[i].dram_bytes = static_cast<std::int64_t>(
+            static_cast<double>(prediction.sites[i].dram_bytes) * static_cast<double>(cap) /
+            static_cast<double>(read));
+  }
+}
+
 LaunchPrediction predict_launch(const KernelDesc& kernel, const LaunchShape& launch,
                                 const ModelBudget& budget) {
   const auto start = std::chrono::steady_clock::now();
@@ -291,6 +327,7 @@ LaunchPrediction predict_launch(const KernelDesc& kernel, const LaunchShape& lau
     }
     prediction.sites.push_back(to_prediction(kernel.sites[site], launch, total, exact));
   }
+  cap_dram_reads_at_buffers(kernel, launch, prediction);
   prediction.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return prediction;

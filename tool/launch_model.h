@@ -23,8 +23,10 @@ struct SitePrediction {
   AccessOp op = AccessOp::load;
   int width = 0;
   std::int64_t requests = 0;
-  // global
-  std::int64_t sectors = 0, ideal_sectors = 0, bytes_used = 0, bytes_fetched = 0;
+  // global. dram_bytes: what DRAM moves for the site when no load finds another warp's data in
+  // L2 (loads: the 64-byte segments each request touches; stores: the bytes written, in whole
+  // 32-byte sectors, as L2 merges every warp's writes to a sector before writing it back).
+  std::int64_t sectors = 0, ideal_sectors = 0, bytes_used = 0, bytes_fetched = 0, dram_bytes = 0;
   // shared
   std::int64_t wavefronts = 0, ideal_wavefronts = 0, excess_wavefronts = 0;
   int conflict_degree = 0; // the worst n-way seen

@@ -149,6 +149,8 @@ SitePrediction site_from(const Fields& f) {
   s.ideal_sectors = amount(f, "ideal_sectors");
   s.bytes_used = amount(f, "bytes_used");
   s.bytes_fetched = amount(f, "bytes_fetched");
+  if (f.has("dram_bytes")) // absent in results recorded before the model had it
+    s.dram_bytes = amount(f, "dram_bytes");
   s.wavefronts = amount(f, "wavefronts");
   s.ideal_wavefronts = amount(f, "ideal_wavefronts");
   s.excess_wavefronts = amount(f, "excess_wavefronts");

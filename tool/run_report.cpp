@@ -197,6 +197,7 @@ json sites_json(const RunResult& r) {
                      {"sectors_per_request", s.sectors_per_request()},
                      {"bytes_used", s.bytes_used},
                      {"bytes_fetched", s.bytes_fetched},
+                     {"dram_bytes", s.dram_bytes},
                      {"wavefronts", s.wavefronts},
                      {"ideal_wavefronts", s.ideal_wavefronts},
                      {"excess_wavefronts", s.excess_wavefronts},

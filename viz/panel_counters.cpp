@@ -70,6 +70,19 @@ void draw_totals(const LaunchPrediction& prediction) {
               format_count(prediction.warp_iterations) + " warp-iterations");
 }
 
+// The profiler's range time sits beside the kernel's counters but is not the kernel's time: said
+// on screen, with the kernel's time beside it, so the two never read as one figure twice.
+void draw_range_time_note(const RunResult& result) {
+  const CounterValue* range = result.counters->find("duration");
+  if (!range || !result.timing)
+    return;
+  note_text(std::string(figure("duration").display) + " (" + format_count(static_cast<std::int64_t>(
+                range->value)) +
+            " ns) spans the profiler's range around the launch, not the kernel alone; the "
+            "kernel's time is Timings' median, " +
+            format_number(result.timing->median_ms * 1e6, 0) + " ns.");
+}
+
 // Launch totals: the hardware's figure beside the model's, flagged past the 2 % tolerance.
 void draw_measured(const RunResult& result, const App& app) {
   const CounterResult& counters = *result.counters;
@@ -84,6 +97,7 @@ void draw_measured(const RunResult& result, const App& app) {
     note_text("Measured on " + counters.chip + " in " + std::to_string(counters.passes) +
               " pass(es)");
   counter_table("##measured", result, app, nullptr);
+  draw_range_time_note(result);
   for (const std::string& name : counters.no_value)
     note_text("No value from the profiler for " + name + " in this launch: not shown as a number");
   // With a per-site pass: its instructions' sums beside these counters, and what the shared

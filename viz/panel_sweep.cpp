@@ -48,7 +48,8 @@ void export_csv(App& app) {
     return;
   }
   std::error_code error;
-  const std::string stem = "warplens-sweep-" + local_time("%Y%m%d-%H%M%S");
+  // Named as the Sweep panel's screenshot is (warplens-TIME-sweep.png), so the two sort together.
+  const std::string stem = "warplens-" + local_time("%Y%m%d-%H%M%S") + "-sweep";
   std::filesystem::path file = dir / (stem + ".csv");
   for (int n = 2; std::filesystem::exists(file, error); ++n)
     file = dir / (stem + "-" + std::to_string(n) + ".csv");
@@ -208,12 +209,29 @@ void draw_metric_choice(App& app, const SweepData& data, bool one_axis) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
   if (ui::begin_combo("colour by", figure_label(*app.sweep.metric).c_str())) {
     for (SweepMetric m : offered)
-      if (ui::selectable(figure_label(*m).c_str(), m == app.sweep.metric))
+      if (ui::selectable(figure_label(*m).c_str(), m == app.sweep.metric)) {
         app.sweep.metric = m;
+        app.sweep.metric_chosen = true;
+      }
     ImGui::EndCombo();
   }
   if (one_axis && !data.against && data.devices.empty()) // else the lines are kernels' or GPUs'
     draw_second_choice(app, offered);
+}
+
+// A per-request figure is of one site, the worst: named, so a sweep of a load and a store never
+// reads as an average of the two.
+void draw_site_of_metric(const Figure& metric, const RunResult& first_point) {
+  const bool sectors = metric.key == "sectors_per_request";
+  if (!sectors && metric.key != "wavefronts_per_request")
+    return;
+  const SitePrediction* site = worst_site(first_point, sectors ? MemorySpace::global
+                                                               : MemorySpace::shared);
+  if (!site)
+    return;
+  note_text(std::string(metric.display) + ": of the worst site, \"" + site->name + "\" (" +
+            access_kind(site->space, site->op) + ")" +
+            (sectors ? "; measured: the worse of the loads' and the stores' counters" : ""));
 }
 
 // The sweep's parameters and the ones on screen agree, but for the axes the sweep varies.
@@ -280,6 +298,7 @@ void draw_sweep(App& app) {
     return;
   }
   draw_metric_choice(app, data, axes.y.empty());
+  draw_site_of_metric(*app.sweep.metric, *allowed->result);
   const SweepPoint current{app.block(), "", std::nullopt, app.params};
   const SweepPoint* clicked =
       axes.y.empty() ? line_chart(data, axes, app.sweep.metric, app.sweep.second, current)

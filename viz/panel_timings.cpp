@@ -14,6 +14,27 @@ namespace wl::viz {
 
 namespace {
 
+// "0.2451 ms, bound by shared memory (67,108,864 wavefronts, one a cycle on each of 132 SMs at
+// 1980 MHz); DRAM alone 0.1602 ms": the floor and the resource that sets it, the other beside.
+std::string modelled_time_text(const ModelledTime& t, const Arch& arch) {
+  const bool shared_bound = t.shared_ms > t.dram_ms;
+  const std::string shared = format_count(static_cast<std::int64_t>(t.wavefronts)) +
+                             " wavefronts, one a cycle on each of " +
+                             std::to_string(arch.sm_count) + " SMs at " +
+                             format_number(arch.sm_clock_mhz, 0) + " MHz";
+  const std::string dram = format_bytes(t.dram_bytes) + " at " +
+                           format_number(arch.dram_bandwidth_gbps, 0) + " GB/s";
+  std::string text = format_number(t.ms(), 4) + " ms, bound by " + t.bound() + " (" +
+                     (shared_bound ? shared : dram) + ")";
+  if (shared_bound)
+    text += "; DRAM alone " + format_number(t.dram_ms, 4) + " ms";
+  else if (t.shared_ms > 0)
+    text += "; shared memory alone " + format_number(t.shared_ms, 4) + " ms";
+  else if (t.wavefronts > 0)
+    text += "; shared memory not modelled (the arch has no SM clock)";
+  return text;
+}
+
 void draw_work(const RunResult& result) {
   if (!begin_figure_table("##work"))
     return;
@@ -21,12 +42,12 @@ void draw_work(const RunResult& result) {
   if (result.flops > 0)
     figure_row(figure("arithmetic"), format_number(result.flops / 1e9, 3) + " GFLOP");
   const double peak = result.arch.dram_bandwidth_gbps * 1e9;
-  if (peak > 0) {
+  if (peak > 0)
     figure_row(figure("time_at_peak_bytes"),
                format_number(result.bytes_moved / peak * 1e3, 4) + " ms");
-    const Figure& floor = figure("time_at_peak_sectors");
-    if (const std::optional<double> ms = floor.predicted(result)) // the sectors' bytes beside it
-      figure_row(floor, format_number(*ms, 4) + " ms (" + format_bytes(*ms / 1e3 * peak) + ")");
+  if (const std::optional<ModelledTime> t = modelled_time(result)) {
+    figure_row(figure("dram_bytes"), format_bytes(t->dram_bytes));
+    figure_row(figure("modelled_time"), modelled_time_text(*t, result.arch));
   }
   ImGui::EndTable();
 }
