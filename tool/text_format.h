@@ -1,10 +1,12 @@
 #pragma once
 // printf-style formatting into a std::string, and CSV quoting, for the text reports.
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace wl {
@@ -58,6 +60,62 @@ inline std::string lowercase(std::string text) {
 // "1 point", "3 points": a count and its noun, made plural by an s where it is not one.
 inline std::string counted(std::size_t count, const std::string& noun) {
   return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
+// The candidate closest to `word` by edit distance (letter case ignored) when it is near enough to
+// be a typo of it (at most 3 edits, and at most half its letters); "" when none is.
+inline std::string closest_word(std::string_view word, const std::vector<std::string>& candidates) {
+  const std::string typed = lowercase(std::string(word));
+  const std::size_t most = std::min<std::size_t>(3, std::max<std::size_t>(1, typed.size() / 2));
+  std::string best;
+  std::size_t best_distance = most + 1;
+  for (const std::string& candidate : candidates) {
+    const std::string known = lowercase(candidate);
+    std::vector<std::size_t> row(known.size() + 1);
+    for (std::size_t j = 0; j <= known.size(); ++j)
+      row[j] = j;
+    for (std::size_t i = 1; i <= typed.size(); ++i) {
+      std::size_t diagonal = row[0];
+      row[0] = i;
+      for (std::size_t j = 1; j <= known.size(); ++j) {
+        const std::size_t above = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1,
+                           diagonal + (typed[i - 1] == known[j - 1] ? 0 : 1)});
+        diagonal = above;
+      }
+    }
+    if (row[known.size()] < best_distance)
+      best_distance = row[known.size()], best = candidate;
+  }
+  return best;
+}
+
+// "; did you mean 'panel'?" for a near miss, else "".
+inline std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates) {
+  const std::string near = closest_word(word, candidates);
+  return near.empty() ? "" : "; did you mean '" + near + "'?";
+}
+
+// Text from outside (a worker's message, a file's field, a path) as a screen may draw it: at most
+// `most` bytes, cut at a character's start with the number of bytes left out, and control
+// characters other than line breaks shown as '?' (escape codes would otherwise reach a terminal
+// or draw as nothing). Dear ImGui draws one text as one mesh of 16-bit indices, four vertices a
+// character, so an unbounded text (a 20,000-character error) aborts the process.
+inline constexpr std::size_t kMostScreenTextBytes = 4000;
+inline std::string screen_text(std::string_view text, std::size_t most = kMostScreenTextBytes) {
+  std::size_t kept = text.size();
+  if (kept > most) {
+    kept = most;
+    while (kept > 0 && (static_cast<unsigned char>(text[kept]) & 0xC0) == 0x80)
+      --kept; // not inside a UTF-8 sequence
+  }
+  std::string shown(text.substr(0, kept));
+  for (char& c : shown)
+    if ((static_cast<unsigned char>(c) < 0x20 && c != '\n') || c == 0x7f)
+      c = '?';
+  if (kept < text.size())
+    shown += "... (" + std::to_string(text.size() - kept) + " more bytes)";
+  return shown;
 }
 
 } // namespace wl

@@ -4,6 +4,7 @@
 #include "layout.h"
 #include "panels.h"
 #include "settings.h"
+#include "text_format.h"
 #include "widgets.h"
 
 #include <algorithm>
@@ -162,9 +163,15 @@ void draw_status_line(App& app) {
     if (ui::small_button("Screenshot (F12)"))
       request_screenshot(app);
     ImGui::SameLine();
-    const std::string mode = app.source ? app.source->mode() : "no result source connected";
-    ImGui::TextUnformatted(first_words(mode, 40).c_str());
-    if (ImGui::IsItemHovered())
+    const std::string mode =
+        screen_text(app.source ? app.source->mode() : "no result source connected");
+    // The whole mode where the line has room; its first words where a message shares the line.
+    const bool shared = !app.status.empty() || !app.last_saved_path.empty();
+    const float mode_room = ImGui::GetContentRegionAvail().x * (shared ? 0.45f : 1.0f);
+    const std::string mode_shown =
+        ImGui::CalcTextSize(mode.c_str()).x <= mode_room ? mode : first_words(mode, 40);
+    ImGui::TextUnformatted(fitted(mode_shown, mode_room).c_str());
+    if (mode_shown != mode && ImGui::IsItemHovered())
       hover_text(mode);
     if (app.source && app.source->busy()) {
       ImGui::SameLine();
@@ -177,7 +184,7 @@ void draw_status_line(App& app) {
       const float path_room =
           app.last_saved_path.empty() ? 0 : ImGui::GetContentRegionAvail().x * 0.4f;
       ImGui::TextUnformatted(
-          fitted(app.status, ImGui::GetContentRegionAvail().x - path_room).c_str());
+          fitted(screen_text(app.status), ImGui::GetContentRegionAvail().x - path_room).c_str());
       if (ImGui::IsItemHovered())
         hover_text(app.status);
     }
@@ -188,7 +195,7 @@ void draw_status_line(App& app) {
           ImGui::CalcTextSize("Copy path").x + 4 * ImGui::GetStyle().FramePadding.x;
       const float room =
           ImGui::GetContentRegionAvail().x - button - 2 * ImGui::GetStyle().ItemSpacing.x;
-      std::string shown = "| saved " + app.last_saved_path;
+      std::string shown = "| saved " + screen_text(app.last_saved_path);
       while (shown.size() > 12 && ImGui::CalcTextSize(shown.c_str()).x > room)
         shown = "| saved ..." + shown.substr(12);
       ImGui::TextUnformatted(shown.c_str());

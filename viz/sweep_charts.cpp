@@ -316,7 +316,7 @@ const SweepPoint* heatmap(const SweepData& data, const ChartAxes& axes, SweepMet
     const std::vector<bool> tied = tied_with_best(points, metric);
     const std::string device = series_device(*s);
     if (series.size() > 1)
-      ImGui::TextUnformatted(device.empty() ? "no point measured" : device.c_str());
+      ImGui::TextUnformatted(device.empty() ? "no point measured" : screen_text(device).c_str());
     ImGui::PushID(device.c_str());
     const SweepPoint* here = cell_grid(points, axes, current, [&](std::size_t i) {
       const SweepPoint& p = *points[i];

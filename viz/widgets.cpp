@@ -3,6 +3,7 @@
 #include "controls.h"
 #include "counter_comparison.h"
 #include "launch_model.h"
+#include "registry.h"
 #include "text_format.h"
 
 #include <algorithm>
@@ -125,7 +126,8 @@ void limiter_bars(const OccupancyResult& occupancy, int max_blocks_per_sm) {
     if (limit == kUnlimited)
       ImGui::TextDisabled("not used");
     else
-      ImGui::Text("%d blocks%s", limit, limiter ? "  <- limiter" : "");
+      ImGui::Text("%s%s", counted(static_cast<std::size_t>(limit), "block").c_str(),
+                  limiter ? "  <- limiter" : "");
   }
 }
 
@@ -193,9 +195,25 @@ void block_and_warp_fields(const BlockShape& grid, std::array<int, 3>& block, in
   ImGui::PopItemWidth();
 }
 
+namespace {
+
+// Two launches do the same work when they are variants of one family with the same parameters,
+// moving the same bytes and doing the same arithmetic (transpose/smem and transpose/smem_padded).
+bool same_work(const RunResult& a, const RunResult& b) {
+  return kernel_family(a.kernel_id) == kernel_family(b.kernel_id) && a.params == b.params &&
+         a.bytes_moved == b.bytes_moved && a.flops == b.flops;
+}
+
+} // namespace
+
 void baseline_heading(const App& app, const std::string& lead) {
   note_text(lead + app.baseline_label());
-  if (app.baseline && app.baseline->kernel_id != app.kernel_id)
+  if (!app.baseline || app.baseline->kernel_id == app.kernel_id)
+    return;
+  if (app.latest && same_work(*app.baseline, *app.latest))
+    note_text("The baseline is another variant of the same work (" + app.baseline->kernel_id +
+              "): the change is what the variant does differently.");
+  else
     recorded_text("The baseline is another kernel (" + app.baseline->kernel_id +
                   "): the change compares different work, not a tuning of " + app.kernel_id + ".");
 }
@@ -222,7 +240,7 @@ const RunResult* model_for_panel(const App& app) {
 void hover_text(const std::string& text) {
   ImGui::BeginTooltip();
   ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
-  ImGui::TextUnformatted(text.c_str());
+  ImGui::TextUnformatted(screen_text(text).c_str());
   ImGui::PopTextWrapPos();
   note_tooltip(text);
   ImGui::EndTooltip();
@@ -522,7 +540,7 @@ void warp_map(const WarpMap& map) {
   ImGui::LogText("\nlanes numbered: %s\n", numbered.c_str()); // only while a log is taken
 }
 
-void bank_grid(const std::vector<BankSlot>& slots, int width) {
+int bank_grid_rows(const std::vector<BankSlot>& slots) {
   int transactions = 0, total_rows = 0;
   for (const BankSlot& s : slots)
     transactions = std::max(transactions, s.transaction + 1);
@@ -533,6 +551,14 @@ void bank_grid(const std::vector<BankSlot>& slots, int width) {
         rows = std::max(rows, s.wavefront + 1);
     total_rows += rows + 2; // the bank numbers and the transaction's title
   }
+  return total_rows;
+}
+
+void bank_grid(const std::vector<BankSlot>& slots, int width, int reserved_rows) {
+  int transactions = 0;
+  for (const BankSlot& s : slots)
+    transactions = std::max(transactions, s.transaction + 1);
+  const int drawn_rows = bank_grid_rows(slots), total_rows = std::max(drawn_rows, reserved_rows);
   ImDrawList* draw = ImGui::GetWindowDrawList();
   // 32 banks across the panel's width, never past its edge; a lane number is written where it fits.
   const float cell = std::max(4.0f, (ImGui::GetContentRegionAvail().x - 2) / kBankCount);
@@ -596,6 +622,8 @@ void bank_grid(const std::vector<BankSlot>& slots, int width) {
       }
     ImGui::Dummy(ImVec2(cell * kBankCount, row_height * static_cast<float>(rows + 1)));
   }
+  if (total_rows > drawn_rows) // the room a taller grid of this site took: nothing moves below
+    ImGui::Dummy(ImVec2(cell * kBankCount, row_height * static_cast<float>(total_rows - drawn_rows)));
   note_text(
       std::to_string(width) + "-byte lanes cover " +
       std::to_string(std::max(1, width / kBankBytes)) + (width > kBankBytes ? " banks" : " bank") +
@@ -639,9 +667,9 @@ std::uint32_t waste_colour(float alpha) {
 void wasteful_text(const std::string& text, bool wrapped) {
   ImGui::PushStyleColor(ImGuiCol_Text, kWastefulText);
   if (wrapped)
-    ImGui::TextWrapped("%s", text.c_str());
+    ImGui::TextWrapped("%s", screen_text(text).c_str());
   else
-    ImGui::TextUnformatted(text.c_str());
+    ImGui::TextUnformatted(screen_text(text).c_str());
   ImGui::PopStyleColor();
 }
 
@@ -670,8 +698,8 @@ void figure_row(const char* label, const std::string& value, const char* tooltip
   if (tooltip && ImGui::IsItemHovered())
     hover_text(tooltip);
   ImGui::TableNextColumn();
-  ImGui::TextWrapped("%s",
-                     value.c_str()); // a sentence ("not measured (needs ...)") wraps in its column
+  // A sentence ("not measured (needs ...)") wraps in its column.
+  ImGui::TextWrapped("%s", screen_text(value).c_str());
 }
 
 void figure_row(const Figure& figure, const std::string& value) {
@@ -680,25 +708,25 @@ void figure_row(const Figure& figure, const std::string& value) {
 
 void empty_state(const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::TextWrapped("%s", screen_text(text).c_str());
   ImGui::PopStyleColor();
 }
 
 void note_text(const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::TextWrapped("%s", screen_text(text).c_str());
   ImGui::PopStyleColor();
 }
 
 void recorded_text(const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.85f, 0.55f, 0.1f, 1));
-  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::TextWrapped("%s", screen_text(text).c_str());
   ImGui::PopStyleColor();
 }
 
 void error_text(const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.9f, 0.3f, 0.25f, 1));
-  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::TextWrapped("%s", screen_text(text).c_str());
   ImGui::PopStyleColor();
 }
 

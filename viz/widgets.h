@@ -67,7 +67,9 @@ void warp_map(const WarpMap& map);
 
 // The bank grid: per transaction, 32 bank columns, a row per wavefront, each cell the lanes served
 // in that pass (a '*' marks a broadcast of one word). Rows past the ideal are the conflict.
-void bank_grid(const std::vector<BankSlot>& slots, int width);
+void bank_grid(const std::vector<BankSlot>& slots, int width, int reserved_rows = 0);
+// Rows the grid of these slots takes: each transaction's wavefronts, its bank numbers and title.
+int bank_grid_rows(const std::vector<BankSlot>& slots);
 
 // The block-of-the-grid and warp fields of a map's chooser: x always, y and z where the grid has
 // them.

@@ -124,6 +124,34 @@ TEST(GuiPanels, MeasuredCountersAndTimingsDrawBesideThePrediction) {
   expect_panels_drawn(app, gui, "counters unavailable");
 }
 
+// Texts that come from outside (a worker's error, a recording's device name, a reason from a
+// remote CUPTI) may be of any length and hold escape codes. Dear ImGui draws a text as one mesh of
+// 16-bit indices and aborted the process on one of 20,000 characters; every panel draws them
+// bounded and cleaned.
+TEST(GuiPanels, TextsFromOutsideOfAnyLengthDrawWithoutAborting) {
+  std::string huge;
+  for (int i = 0; i < 2000; ++i)
+    huge += "\x1b[31mfault\r\n";
+  App app = make_app("vec_add/scalar", "h100");
+  RunResult result = canned_result("vec_add/scalar", "", app.arch());
+  result.arch.name = huge;
+  result.recorded_on = huge;
+  CounterResult counters;
+  counters.available = false;
+  counters.reason = huge;
+  result.counters = counters;
+  if (result.verification)
+    result.verification->first_failure = huge;
+  app.show(result);
+  app.status = huge;
+  app.last_error = huge;
+  app.last_saved_path = huge;
+  open_all(app);
+  HeadlessGui gui(app, 1280, 720);
+  expect_panels_drawn(app, gui, "texts of 20,000 characters");
+  EXPECT_EQ(app.status, huge); // bounded where drawn, kept whole for the sidecar and hover
+}
+
 // Recent runs are the runs timed here: the latest few, and neither an untimed model result nor a
 // recording replayed (in model mode F5 shows the same recorded run again; it is not another run).
 TEST(GuiPanels, HistoryKeepsTheRecentTimedRuns) {
