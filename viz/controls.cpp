@@ -52,17 +52,21 @@ void note(const std::string& label, ControlKind kind, ScreenRect rect, float cli
   control.click_y = click_y;
   control.visible = visible && control.window.contains(click_x, click_y);
   control.in_popup = (ImGui::GetCurrentWindow()->Flags & ImGuiWindowFlags_Popup) != 0;
+  control.responded = ImGui::IsItemActivated() || ImGui::IsItemDeactivated() ||
+                      ImGui::IsItemEdited() || ImGui::IsItemToggledOpen() ||
+                      ImGui::IsItemClicked();
   g_controls.push_back(std::move(control));
 }
 
 void note_item(const char* label, ControlKind kind) { note_last_item(visible_label(label), kind); }
 
-// A field is clicked on its text, left of any step buttons.
-void note_field(const char* label, ControlKind kind) {
+// A field is clicked on its text, left of any step buttons; `value` is what it shows.
+void note_field(const char* label, ControlKind kind, std::string value) {
   const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
   const float x = min.x + ImGui::GetStyle().FramePadding.x + 2;
   note(visible_label(label), kind, rect_of(min, max), x, (min.y + max.y) / 2,
        ImGui::IsItemVisible());
+  g_controls.back().value = std::move(value);
 }
 
 // A combo or menu opens a popup window, after which the last item is the popup's: so its frame is
@@ -189,6 +193,7 @@ bool begin_combo(const char* label, const char* preview) {
   control.click_x = (frame.x0 + frame.x1) / 2;
   control.click_y = (frame.y0 + frame.y1) / 2;
   control.visible = control.window.contains(control.click_x, control.click_y);
+  control.responded = open;
   g_controls.push_back(std::move(control));
   return open;
 }
@@ -205,6 +210,7 @@ bool begin_menu(const char* label) {
   control.rect = control.window = rect;
   control.click_x = at.x + spacing / 2 + width / 2;
   control.click_y = at.y + ImGui::GetTextLineHeight() / 2;
+  control.responded = open;
   g_controls.push_back(std::move(control));
   return open;
 }
@@ -223,26 +229,20 @@ bool menu_item_toggle(const char* label, const char* shortcut, bool* value) {
 
 bool input_text(const char* label, char* buffer, std::size_t size, int flags) {
   const bool changed = ImGui::InputText(label, buffer, size, flags);
-  note_field(label, ControlKind::input);
+  note_field(label, ControlKind::input, buffer);
   return changed;
 }
 
 bool input_int(const char* label, int* value) {
   const bool changed = ImGui::InputInt(label, value);
-  note_field(label, ControlKind::input);
-  return changed;
-}
-
-bool input_int64(const char* label, long long* value) {
-  const bool changed = ImGui::InputScalar(label, ImGuiDataType_S64, value);
-  note_field(label, ControlKind::input);
+  note_field(label, ControlKind::input, std::to_string(*value));
   return changed;
 }
 
 bool slider_int(const char* label, int* value, int low, int high) {
   // Ctrl+click turns a slider into a text field: the way a script types a value into it.
   const bool changed = ImGui::SliderInt(label, value, low, high);
-  note_field(label, ControlKind::slider);
+  note_field(label, ControlKind::slider, std::to_string(*value));
   return changed;
 }
 

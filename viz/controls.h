@@ -43,6 +43,10 @@ struct Control {
   float click_x = 0, click_y = 0; // where a person clicks it: a field's text, a button's centre
   bool visible = true;            // false when its window has scrolled it out of sight
   bool in_popup = false;          // an open combo's list or menu: drawn above everything else
+  // The pointer acted on it this frame (pressed, released, toggled, edited; a combo or menu is
+  // open): a scripted click that never reaches its control fails instead of passing for done.
+  bool responded = false;
+  std::string value; // a field's text as the frame shows it (input and slider)
 };
 
 // Called by the frame: a new frame starts the list afresh; panels are entered and left.
@@ -100,7 +104,6 @@ bool menu_item(const char* label, const char* shortcut = nullptr, bool selected 
 bool menu_item_toggle(const char* label, const char* shortcut, bool* value);
 bool input_text(const char* label, char* buffer, std::size_t size, int flags = 0);
 bool input_int(const char* label, int* value);
-bool input_int64(const char* label, long long* value);
 bool slider_int(const char* label, int* value, int low, int high);
 // A tab of a panel group: a selectable in a row; returns true when clicked.
 bool tab(const char* label, bool active);

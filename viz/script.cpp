@@ -136,10 +136,17 @@ double parse_seconds(const std::string& text, const std::string& where) {
 
 // "launch, occupancy, ..." (`name` panel_name) or "Launch, Occupancy, ..." (panel_title): the
 // panels a script may name, for its messages.
+std::vector<std::string> panel_names(const char* (*name)(Panel)) {
+  std::vector<std::string> names;
+  for (Panel panel : kAllPanels)
+    names.emplace_back(name(panel));
+  return names;
+}
+
 std::string panel_list(const char* (*name)(Panel)) {
   std::string list;
-  for (Panel panel : kAllPanels)
-    list += (list.empty() ? "" : ", ") + std::string(name(panel));
+  for (const std::string& name_of_panel : panel_names(name))
+    list += (list.empty() ? "" : ", ") + name_of_panel;
   return list;
 }
 
@@ -198,17 +205,21 @@ void check_step(const ScriptStep& step, const std::string& where) {
     count(1, 2, "FILE [PANEL]");
     refuse_empty(step.args[0], "file name", where);
     if (step.args.size() == 2 && !parse_panel(step.args[1]))
-      throw UsageError(where + ": unknown panel '" + clip(step.args[1]) +
-                       "'; panels: " + panel_list(panel_name));
+      throw UsageError(where + ": unknown panel '" + clip(step.args[1]) + "'" +
+                       did_you_mean(step.args[1], panel_names(panel_name)) +
+                       "; panels: " + panel_list(panel_name));
   } else {
-    throw UsageError(where + ": unknown action '" + clip(step.verb) +
-                     "'; actions: window, scale, click, hover, set, key, wait, screenshot");
+    throw UsageError(where + ": unknown action '" + clip(step.verb) + "'" +
+                     did_you_mean(step.verb, {"window", "scale", "click", "hover", "set", "key",
+                                              "wait", "screenshot"}) +
+                     "; actions: window, scale, click, hover, set, key, wait, screenshot");
   }
   if (!step.panel.empty() && !std::any_of(kAllPanels.begin(), kAllPanels.end(), [&](Panel p) {
         return panel_matches(step.panel, panel_title(p));
       }))
-    throw UsageError(where + ": unknown panel '" + clip(step.panel) +
-                     "'; panels: " + panel_list(panel_title));
+    throw UsageError(where + ": unknown panel '" + clip(step.panel) + "'" +
+                     did_you_mean(step.panel, panel_names(panel_title)) +
+                     "; panels: " + panel_list(panel_title));
 }
 
 } // namespace
@@ -298,6 +309,8 @@ void ScriptPlayer::next_step() {
   m_phase = 0;
   m_detours = m_scrolls = m_looks = m_moves = m_drawn = m_frames_to_show = 0;
   m_typed = 0;
+  m_responded = false;
+  m_value_before.clear();
   if (m_index >= m_script.steps.size())
     m_outcome = ScriptOutcome{0, ""};
 }
@@ -359,12 +372,17 @@ const Control* detour_to(const std::string& label, const std::string& panel) {
   return nullptr;
 }
 
-std::string labels_on_screen() {
+std::vector<std::string> visible_labels() {
   std::vector<std::string> labels;
   for (const Control& c : controls_on_screen())
     if (c.visible && !c.label.empty() &&
         std::find(labels.begin(), labels.end(), c.label) == labels.end())
       labels.push_back(c.label);
+  return labels;
+}
+
+std::string labels_on_screen() {
+  const std::vector<std::string> labels = visible_labels();
   std::string text;
   const std::size_t shown = std::min<std::size_t>(labels.size(), 60);
   for (std::size_t i = 0; i < shown; ++i)
@@ -390,7 +408,7 @@ bool ScriptPlayer::reach(App&, const ScriptStep& step, const std::string& label)
     fail(step, 2,
          step.verb + ": no \"" + clip(label) + "\" on screen" +
              (step.panel.empty() ? "" : " in " + step.panel) +
-             "; on screen: " + labels_on_screen());
+             did_you_mean(label, visible_labels()) + "; on screen: " + labels_on_screen());
     return false;
   }
   if (!target->visible) { // scrolled away: the wheel over its window, towards it
@@ -399,22 +417,25 @@ bool ScriptPlayer::reach(App&, const ScriptStep& step, const std::string& label)
       return false;
     }
     // Over the window's own scrollbar, just right of its inner area: in the middle the wheel
-    // could scroll a table that scrolls by itself instead of the panel. Where the control lies
-    // in its window's area but the panel shows too little of that window (a tree in a child
-    // window, scrolled out of the panel), the panel's own window is scrolled instead.
+    // could scroll a table that scrolls by itself instead of the panel. Where the panel is what
+    // hides the control (its window, a tree in a child window, lies partly out of the panel's
+    // view) or shows too little of that window, the panel's own window is scrolled instead; a
+    // control its own window hides (even by its one-pixel border) is scrolled within that window.
     const ScreenRect& w = target->window;
+    const ScreenRect& panel = target->panel_window;
     const bool in_its_window =
         target->click_y >= target->window_inner.y0 && target->click_y < target->window_inner.y1;
     const bool window_in_view = w.y1 - w.y0 > ImGui::GetTextLineHeight() * 2;
-    const bool nested = target->panel_window.y1 > target->panel_window.y0 &&
-                        (target->panel_window.y0 != w.y0 || target->panel_window.y1 != w.y1);
-    const ScreenRect& scrolled =
-        nested && (in_its_window || !window_in_view) ? target->panel_window : w;
+    const bool nested = panel.y1 > panel.y0 && (panel.y0 != w.y0 || panel.y1 != w.y1);
+    const bool panel_hides_it =
+        in_its_window && (target->click_y < panel.y0 || target->click_y >= panel.y1);
+    const bool scroll_panel = nested && (panel_hides_it || !window_in_view);
+    const ScreenRect& scrolled = scroll_panel ? panel : w;
     m_input.x = scrolled.x1 + ImGui::GetStyle().ScrollbarSize / 2;
     m_input.y = (scrolled.y0 + scrolled.y1) / 2;
     // Towards the control, or towards its window's top where the control is not yet in it.
     const float towards =
-        &scrolled == &w || in_its_window ? target->click_y : target->window_inner.y0;
+        !scroll_panel || in_its_window ? target->click_y : target->window_inner.y0;
     m_input.wheel = towards < scrolled.y0 ? 1.0f : -1.0f;
     return true;
   }
@@ -438,9 +459,16 @@ bool ScriptPlayer::still_under_pointer(const ScriptStep& step, const std::string
   return ++m_moves > kMostMoves;
 }
 
+// Whether the step's control took the pointer in the frame just drawn (its press or release).
+bool ScriptPlayer::control_responded(const ScriptStep& step) const {
+  const Control* target = find_control(step.args[0], step.panel);
+  return target && target->responded;
+}
+
 // The phases a click and a set share: the pointer onto the control (or a detour that hides it:
 // phases 101-103, then the search again), the button down, then up. True once the control itself
-// was clicked.
+// was clicked; a click its control never felt (the panel moved under the pointer) fails the step,
+// as a person would see that nothing happened.
 bool ScriptPlayer::clicked(App& app, const ScriptStep& step) {
   switch (m_phase) {
   case 0:
@@ -448,11 +476,15 @@ bool ScriptPlayer::clicked(App& app, const ScriptStep& step) {
     return false;
   case 1:
   case 101:
-    if (still_under_pointer(step, step.args[0]))
+    if (still_under_pointer(step, step.args[0])) {
       m_input.left = true, ++m_phase;
+      const Control* target = find_control(step.args[0], step.panel);
+      m_value_before = target ? target->value : "";
+    }
     return false;
   case 2:
   case 102:
+    m_responded = control_responded(step); // the press
     m_input.left = false;
     m_input.ctrl = false;
     ++m_phase;
@@ -460,6 +492,17 @@ bool ScriptPlayer::clicked(App& app, const ScriptStep& step) {
   case 103:
     m_phase = 0; // the detour opened; find the control again
     return false;
+  case 3:
+    if (!m_responded && !control_responded(step)) { // nor the release
+      fail(step, 2,
+           step.verb + ": \"" + clip(step.args[0]) + "\" did not respond to the click at (" +
+               std::to_string(static_cast<int>(m_input.x)) + ", " +
+               std::to_string(static_cast<int>(m_input.y)) +
+               "): something else was under the pointer by then");
+      return false;
+    }
+    m_responded = true;
+    return true;
   default:
     return true;
   }
@@ -532,9 +575,24 @@ void ScriptPlayer::step_set(App& app, const ScriptStep& step) {
     ++m_phase;
     return;
   default:
+    if (!field_took(step))
+      return;
     next_step();
     return;
   }
+}
+
+// After a set: the field shows the value typed, or at least changed (a value it refuses stays on
+// screen to be mended). One still showing what it showed before took none of the keys.
+bool ScriptPlayer::field_took(const ScriptStep& step) {
+  const Control* field = find_control(step.args[0], step.panel);
+  const std::string now = field ? field->value : "";
+  if (!field || now == step.args[1] || now != m_value_before)
+    return true;
+  fail(step, 2,
+       "set: \"" + clip(step.args[0]) + "\" still shows \"" + clip(now) + "\" after \"" +
+           clip(step.args[1]) + "\" was typed: the keys went elsewhere");
+  return false;
 }
 
 void ScriptPlayer::step_key(const ScriptStep& step) {

@@ -87,7 +87,6 @@ private:
     std::vector<int> keys_down, keys_up;
     std::string characters;
   };
-  void start_step(App& app);
   bool clicked(App& app, const ScriptStep& step);
   void step_click(App& app, const ScriptStep& step);
   void step_hover(App& app, const ScriptStep& step);
@@ -97,6 +96,8 @@ private:
   void step_screenshot(App& app, const ScriptStep& step);
   bool reach(App& app, const ScriptStep& step,
              const std::string& label); // pointer over it, or a way there
+  bool control_responded(const ScriptStep& step) const;
+  bool field_took(const ScriptStep& step);
   void next_step();
   void fail(const ScriptStep& step, int code, const std::string& message);
 
@@ -109,6 +110,8 @@ private:
   int m_drawn = 0; // frames the picture a screenshot step saves has been drawn as it will be
   int m_frames_to_show = 0; // clicking a panel's tab for its picture: one that never shows fails
   std::size_t m_typed = 0;  // characters of a set step's value typed so far
+  bool m_responded = false; // the control took the press of the current click
+  std::string m_value_before; // a set step's field, as it showed before the click
   bool m_pointer_rests = false; // the last step was a hover: a screenshot keeps the pointer
   Input m_input;
   std::optional<std::pair<int, int>> m_window_size;
