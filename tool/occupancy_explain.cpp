@@ -1,5 +1,7 @@
 #include "occupancy_explain.h"
 
+#include "text_format.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -68,8 +70,8 @@ std::string fewer_registers(const Arch& arch, const OccupancyRequest& request, i
     varied.registers_per_thread = regs;
     const int more = resident_blocks(arch, varied);
     if (more > blocks)
-      return "at " + std::to_string(regs) + " registers per thread " + std::to_string(more) +
-             " blocks would fit";
+      return "at " + std::to_string(regs) + " registers per thread " +
+             counted(static_cast<std::size_t>(more), "block") + " would fit";
   }
   return "";
 }
@@ -86,17 +88,17 @@ std::string less_shared_memory(const Arch& arch, const OccupancyRequest& request
     const int more = resident_blocks(arch, varied);
     if (more > blocks)
       return "at " + std::to_string(total) + " B of shared memory per block " +
-             std::to_string(more) + " blocks would fit";
+             counted(static_cast<std::size_t>(more), "block") + " would fit";
   }
   return "";
 }
 
 std::string warps_clause(const Arch& arch, const OccupancyResult& r) {
   if (r.warps_per_sm == r.max_warps_per_sm)
-    return std::to_string(r.blocks_per_sm) + " blocks of " + std::to_string(r.warps_per_block) +
-           " warps fill all " + std::to_string(r.max_warps_per_sm) + " warp slots";
-  return std::to_string(r.blocks_per_sm) + " blocks of " + std::to_string(r.warps_per_block) +
-         " warps use " + std::to_string(r.warps_per_sm) + " of " +
+    return counted(static_cast<std::size_t>(r.blocks_per_sm), "block") + " of " +
+           counted(static_cast<std::size_t>(r.warps_per_block), "warp") + " fill all " + std::to_string(r.max_warps_per_sm) + " warp slots";
+  return counted(static_cast<std::size_t>(r.blocks_per_sm), "block") + " of " +
+         counted(static_cast<std::size_t>(r.warps_per_block), "warp") + " use " + std::to_string(r.warps_per_sm) + " of " +
          std::to_string(r.max_warps_per_sm) + " warp slots; a block size that divides " +
          std::to_string(arch.max_threads_per_sm) + " threads would fill the SM";
 }

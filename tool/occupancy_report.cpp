@@ -78,8 +78,9 @@ std::string occupancy_text(const Arch& arch, const OccupancyRequest& request,
                    limit_text(r.limit(resource)).c_str(),
                    limit_note(arch, request, r, resource).c_str(), limiting ? "   <- limiter" : "");
   }
-  text += format("\noccupancy %.1f %%: %d blocks per SM, %d of %d warps\n", 100.0 * r.occupancy,
-                 r.blocks_per_sm, r.warps_per_sm, r.max_warps_per_sm);
+  text += format("\noccupancy %.1f %%: %s per SM, %d of %d warps\n", 100.0 * r.occupancy,
+                 counted(static_cast<std::size_t>(r.blocks_per_sm), "block").c_str(),
+                 r.warps_per_sm, r.max_warps_per_sm);
   text += r.explanation + "\n";
   if (r.waves)
     text += waves_text(*r.waves);

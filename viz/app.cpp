@@ -9,6 +9,7 @@
 #include "text_format.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cctype>
 #include <utility>
 
@@ -37,6 +38,32 @@ std::string launch_label(const RunResult& result) {
   return label;
 }
 
+// Whether the kernel takes some block of `threads` threads (a 2D kernel's 16x16 for 256).
+bool kernel_takes_threads(const KernelDesc& kernel, const Params& params, int threads) {
+  if (!kernel.check_block)
+    return true;
+  for (int x = 1; x <= threads; ++x) {
+    if (threads % x != 0)
+      continue;
+    const int rest = threads / x;
+    for (int y = 1; y <= rest; ++y)
+      if (rest % y == 0 && kernel.check_block(BlockShape{x, y, rest / y}, params).empty())
+        return true;
+  }
+  return false;
+}
+
+// The block-size curve keeps the thread counts the kernel allows: a peak at a size it refuses
+// would point the reader at a launch that cannot run.
+void keep_allowed_block_sizes(ImpactCurves& curves, const RunResult& result) {
+  const KernelDesc* kernel = find_kernel(result.kernel_id);
+  if (!kernel)
+    return;
+  std::erase_if(curves.block_size, [&](const CurvePoint& p) {
+    return !kernel_takes_threads(*kernel, result.params, static_cast<int>(p.x));
+  });
+}
+
 // The curves describe the resources of the shown result, so they are computed once per result.
 std::optional<ImpactCurves> curves_for(const RunResult& result) {
   if (!result.attributes || !result.occupancy)
@@ -47,7 +74,9 @@ std::optional<ImpactCurves> curves_for(const RunResult& result) {
   request.static_smem = result.attributes->static_shared_bytes;
   request.dynamic_smem = result.dynamic_smem;
   try {
-    return impact_curves(result.arch, request);
+    ImpactCurves curves = impact_curves(result.arch, request);
+    keep_allowed_block_sizes(curves, result);
+    return curves;
   } catch (const UsageError&) {
     return std::nullopt;
   }
@@ -103,6 +132,8 @@ bool App::select_kernel(const std::string& id) {
     sweep.data.reset();
     sweep.problem.clear();
   }
+  if (id != kernel_id && kernel() && block_field_problem.empty())
+    left_launches[kernel_id] = KernelLaunch{params, block_sides};
   kernel_id = id;
   params.clear();
   param_typed.clear();
@@ -110,9 +141,22 @@ bool App::select_kernel(const std::string& id) {
   for (const ParamSpec& spec : desc->params)
     params[spec.name] = spec.default_value;
   set_block(desc->default_block);
+  if (const auto left = left_launches.find(id); left != left_launches.end()) {
+    for (const auto& [name, value] : left->second.params)
+      if (params.contains(name))
+        params[name] = value;
+    const auto& [x, y, z] = left->second.block_sides;
+    set_block(BlockShape{x, y, z});
+  }
   global_map = shared_map = divergence_map = MapChoice{}; // another kernel's sites and loops
   if (!sweep.sides_typed)
     choose_sweep_sides();
+  else if (!typed_sides_allow_a_block()) { // typed for another kernel, and none of them runs here
+    choose_sweep_sides();
+    sweep.sides_typed = false;
+    status = "The sweep's sides typed for the last kernel allow no block of " + id +
+             ": they are " + sweep.x_sides.data() + " x " + sweep.y_sides.data() + " now";
+  }
   if (!params.contains(sweep.param)) // another kernel's parameter
     sweep.param.clear();
   if (sweep.against == id ||
@@ -351,7 +395,7 @@ void App::poll_source() {
         update->sweep = std::move(sweep.first_half);
         sweep.first_half.reset();
       }
-      sweep.data = std::move(update->sweep);
+      take_sweep(std::move(*update->sweep));
       sweep.running = false;
       if (!sweep.data->measured) // Measure sweep answered with the models: say so where it shows
         status = "Measure sweep: the models' figures; nothing was measured (no GPU here)";
@@ -426,6 +470,17 @@ void write_values(const std::set<int>& sides, std::array<char, 256>& into) {
 }
 
 } // namespace
+
+bool App::typed_sides_allow_a_block() const {
+  try {
+    for (const BlockShape& shape : sweep_grid_chosen().shapes)
+      if (kernel()->check_block(shape, params).empty())
+        return true;
+  } catch (const UsageError&) {
+    return true; // sides that do not parse are the field's to explain, not replaced here
+  }
+  return false;
+}
 
 void App::choose_sweep_sides() {
   const KernelDesc* desc = kernel();
@@ -502,10 +557,41 @@ void App::model_sweep_now() {
       data.against =
           SweepSeries{b.kernel->id, viz::model_sweep(*b.kernel, b.params, grid, arch()).points};
     }
-    sweep.data = std::move(data);
+    take_sweep(std::move(data));
   } catch (const UsageError& e) {
     sweep.problem = e.what();
   }
+}
+
+void App::take_sweep(SweepData data) {
+  sweep.data = std::move(data);
+  if (sweep.metric_chosen)
+    return;
+  const std::vector<SweepMetric> offered = offered_metrics(*sweep.data);
+  const auto varies = [&](SweepMetric metric) {
+    std::optional<double> first;
+    for (const SweepPoint& p : sweep.data->points)
+      if (const std::optional<double> v = p.result ? figure_value(*metric, *p.result) : std::nullopt) {
+        if (first && std::fabs(*v - *first) > 1e-9 * std::max(1.0, std::fabs(*first)))
+          return true;
+        first = first.value_or(*v);
+      }
+    return false;
+  };
+  if (std::find(offered.begin(), offered.end(), sweep.metric) != offered.end() &&
+      varies(sweep.metric))
+    return;
+  // The figures a sweep is most often made for first (the time, the lessons' per-request
+  // figures), then the table's order.
+  std::vector<SweepMetric> preferred;
+  for (const char* key : {"median_time", "sectors_per_request", "wavefronts_per_request"})
+    if (const SweepMetric m = sweep_metric(key);
+        std::find(offered.begin(), offered.end(), m) != offered.end())
+      preferred.push_back(m);
+  preferred.insert(preferred.end(), offered.begin(), offered.end());
+  const auto moving = std::find_if(preferred.begin(), preferred.end(), varies);
+  if (moving != preferred.end())
+    sweep.metric = *moving;
 }
 
 void App::measure_sweep() {

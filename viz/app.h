@@ -145,6 +145,13 @@ struct App {
   // leaving the field applies it), or applied and refused because it is not a whole number.
   std::map<std::string, std::string> param_typed;
   std::set<std::string> params_being_typed; // fields whose text waits for Enter
+  // The launch last shown of each kernel left this session: switching back to it restores its
+  // parameters and block rather than the defaults (an edit is never lost by a look elsewhere).
+  struct KernelLaunch {
+    Params params;
+    std::array<int, 3> block_sides;
+  };
+  std::map<std::string, KernelLaunch> left_launches;
   std::vector<Arch> arches;
   int arch_index = 0;
   bool live = true; // the panels follow each edit from the first start
@@ -183,6 +190,7 @@ struct App {
     std::array<char, 256> param_values{}; // its values, as `sweep --param-range NAME=` takes them
     SweepMetric metric = sweep_metric("theoretical_occupancy");
     SweepMetric second = nullptr; // a 1D sweep's second line, on a y axis of its own; or none
+    bool metric_chosen = false;   // the person chose `metric`; else each sweep shows one that varies
     std::optional<SweepData> data;
     std::string problem;      // why the last sweep could not be made
     bool running = false;     // a sweep sent to the source has not answered yet
@@ -202,6 +210,11 @@ struct App {
   // Sides a first sweep of the kernel on screen can use: 32:1024:32 x 1 where it allows at least
   // half of those shapes, else the sides of the shapes it offers (transpose/smem: 32 x 4,8,16,32).
   void choose_sweep_sides();
+  // A sweep that came back: shown, coloured by a figure that varies across it unless the person
+  // chose one (a parameter sweep opened on a flat occupancy line).
+  void take_sweep(SweepData data);
+  // Whether the sides as typed hold a block the kernel on screen allows.
+  bool typed_sides_allow_a_block() const;
   // The sides (swept parameter, A/B variant) of a sweep that was loaded or measured, so the fields
   // say what the chart shows.
   void show_sweep_sides(const SweepData& data);

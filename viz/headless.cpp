@@ -327,8 +327,18 @@ void save_requested_screenshot(App& app, const Image& window) {
     app.last_saved_path = app.last_screenshot_path;
     // The status line shows "saved PATH" itself; an earlier message (a settings problem) stays,
     // an earlier failure to save does not.
-    if (app.status.starts_with("screenshot not saved"))
+    if (app.status.starts_with("screenshot not saved") || app.status.starts_with("screenshot cut"))
       app.status.clear();
+    // A panel taller than the window is saved as far as the window shows it: said, with how much.
+    if (request.panel) {
+      const PanelRect& rect = app.panel_rects[static_cast<int>(*request.panel)];
+      if (rect.content_height > rect.height + 1)
+        app.status = "screenshot cut: the " + std::string(panel_title(*request.panel)) +
+                     " panel is " + std::to_string(static_cast<int>(rect.content_height)) +
+                     " px tall and the picture holds its first " +
+                     std::to_string(static_cast<int>(rect.height)) +
+                     " px; a larger window (or a smaller scale, Ctrl+-) takes it whole";
+    }
   } catch (const std::exception& e) { // a UsageError, or a file system refusing the name
     app.status = std::string("screenshot not saved: ") + e.what();
   }

@@ -74,7 +74,15 @@ void draw_grid(App& app) {
             "passes a bank conflict adds. Hover a cell for its lanes; '*' is several lanes reading "
             "one word (a "
             "broadcast).");
-  bank_grid(bank_map(chosen->access), chosen->access.width);
+  // The grid keeps the height of the tallest it drew for this kernel's site, so the pad slider
+  // above it (32 rows at pad 0, one at pad 1) never pulls the panel up under the pointer.
+  const std::vector<BankSlot> slots = bank_map(chosen->access);
+  ImGuiStorage* storage = ImGui::GetStateStorage();
+  const ImGuiID tallest =
+      ImGui::GetID((app.kernel_id + "##grid_rows" + std::to_string(chosen->site)).c_str());
+  const int rows = std::max(bank_grid_rows(slots), storage->GetInt(tallest, 0));
+  storage->SetInt(tallest, rows);
+  bank_grid(slots, chosen->access.width, rows);
 }
 
 } // namespace

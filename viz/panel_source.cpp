@@ -320,7 +320,8 @@ Pieces baseline_pieces(const App& app, const SitePrediction& site,
   if (measured_now && then.site_counts && then.site_counts->available &&
       b < then.site_counts->sites.size())
     if (const auto before = measured_per_request(then.site_counts->sites[b], same->space))
-      return {"baseline measured " + format_number(*before),
+      return {std::string(then.recorded_on.empty() ? "baseline measured " : "baseline recorded ") +
+                  format_number(*before),
               "(" + change_text(*measured_now, *before) + ")"};
   return {"baseline predicted " + format_number(predicted_per_request(*same)),
           "(" + change_text(predicted_per_request(site), predicted_per_request(*same)) + ")"};

@@ -35,12 +35,23 @@ sweep per_device "${COUNTED[@]}" --per-device --workers 2
 
 # A worker killed mid-sweep on one GPU: its chunk is given back, the other GPU's worker (or its own
 # successor) measures it.
-( for _ in $(seq 200); do [ "$(pgrep -fc "exec '$WL' worker|$WL worker")" -ge 2 ] && break; sleep 0.05; done
+# Workers run as `exec '<real path>' worker` (the sweep starts its own executable by its resolved
+# path), so they are found by that path, whatever link $WL went through. A fault that was never
+# injected fails the batch: a "killed" row measured without a kill proves nothing.
+WL_REAL=$(readlink -f "$WL")
+( for _ in $(seq 200); do [ "$(pgrep -fc "^$WL_REAL worker\$")" -ge 2 ] && break; sleep 0.05; done
   sleep 2
-  victim=$(pgrep -f "^$WL worker\$" | tail -1)
-  echo "killed worker pid $victim at $(date +%T.%N)" >> "$OUT/victims.log"; kill -9 "$victim" ) &
+  victim=$(pgrep -f "^$WL_REAL worker\$" | tail -1)
+  if [ -n "$victim" ] && kill -9 "$victim"; then
+    echo "killed worker pid $victim at $(date +%T.%N)" >> "$OUT/victims.log"
+  else
+    echo "FAULT NOT INJECTED: no worker of $WL_REAL to kill" >> "$OUT/victims.log"
+  fi ) &
 sweep killed "${LONG[@]}" --workers 2
 wait
+FAULT_OK=1
+grep -q "^killed worker pid [0-9]" "$OUT/victims.log" 2>/dev/null || FAULT_OK=0
+grep -qE "lost|ended|killed|died" "$OUT/killed.err" || FAULT_OK=0
 
 cat > /tmp/per_device.txt <<'EOF'
 window 1600x1000
@@ -99,3 +110,7 @@ for n, pts in long.items():
     print(f"{n:16} points {len(pts)} measured {sum('timing' in p for p in pts.values())}")
 EOF
 echo "== walls"; cat "$OUT/walls.txt"
+if [ "$FAULT_OK" != 1 ]; then
+  echo "FAILED: the killed-worker row is void: no worker was killed, or the sweep never noticed"
+  exit 1
+fi

@@ -143,6 +143,30 @@ TEST(StoryBaseline, PinCompareAndTheLabelNamesTheParameters) {
   EXPECT_TRUE(says(b, "global", "+100.0 %")) << text_of(b, "global"); // twice the load sectors
 }
 
+// The defect: at 1280x720, after the pin the Launch panel scrolled to the baseline's line and
+// jumped back on the next mouse event, so the next click missed its field; the digits typed then
+// acted as panel keys, and the script still exited 0 with stride 1.
+TEST(StoryBaseline, AFieldSetAfterThePinAtTheSmallestWindowTakesItsValue) {
+  const Story story = play("window 1280x720\nclick \"coalescing/stride\"\nwait\n"
+                           "click \"Pin as baseline (B)\"\nset \"stride\" 32\nwait\n"
+                           "screenshot a.png\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a");
+  EXPECT_EQ(a["configuration"]["params"]["stride"], 32);
+  EXPECT_EQ(a["baseline"]["params"]["stride"], 1);
+  for (const char* panel : {"timings", "occupancy"}) // no digit closed a panel
+    EXPECT_TRUE(a["configuration"]["panels_open"][panel].get<bool>()) << panel;
+}
+
+// A click its control never feels fails the script instead of passing for done: with Live off
+// and the block changed, the pin is disabled (the launch on screen was not run).
+TEST(StoryScript, AClickOnADisabledControlFailsTheScript) {
+  const Story story = play("click \"vec_add/scalar\"\nwait\nkey L\nset \"block\" 128\n"
+                           "click \"Pin as baseline (B)\"\n");
+  EXPECT_EQ(story.exit_code, 2) << story.output;
+  EXPECT_NE(story.output.find("did not respond"), std::string::npos) << story.output;
+}
+
 TEST(StoryBaseline, TheBKeyPinsAndClearRemoves) {
   const Story story = play(
       "click \"softmax/naive\"\nwait\nkey B\nclick \"softmax/block_tree\"\nwait\nscreenshot a.png\n"
@@ -369,6 +393,47 @@ TEST(StorySweep, EnterInTheValuesSweepsAndAModelledMeasureSweepSaysSo) {
   EXPECT_EQ(story.sidecar("a")["shown"]["sweep"]["points"], 3) << "set types Enter after the text";
   EXPECT_EQ(story.sidecar("b")["configuration"]["status"],
             "Measure sweep: the models' figures; nothing was measured (no GPU here)");
+}
+
+// The defect: a parameter sweep opened on theoretical occupancy, a flat line over every stride.
+// Unless the person chose a figure, a sweep shows one that varies across it, and a per-request
+// figure names the site it is of.
+TEST(StorySweep, AParameterSweepOpensOnAFigureThatVariesAndNamesItsSite) {
+  const Story story =
+      play("click \"coalescing/stride\"\nwait\nclick \"Sweep\"\n"
+           "set \"block x\" \"256\" in \"Sweep\"\nclick \"parameter\" in \"Sweep\"\n"
+           "click \"stride\" in \"Sweep\"\nset \"values\" \"1,2,4,8,32\" in \"Sweep\"\n"
+           "click \"Model sweep\"\nwait\nscreenshot a.png sweep\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a");
+  EXPECT_NE(a["shown"]["sweep"]["metric"], "theoretical occupancy (%)");
+  EXPECT_EQ(a["shown"]["sweep"]["metric"], "sectors per request");
+  EXPECT_TRUE(says(a, "sweep", "of the worst site, \"load in (strided)\"")) << text_of(a, "sweep");
+}
+
+// The defect: a parameter typed for one kernel was back at its default after a look at another.
+TEST(StoryLaunch, AKernelLeftAndChosenAgainKeepsItsParametersAndBlock) {
+  const Story story = play(
+      "click \"coalescing/stride\"\nwait\nset \"stride\" 4 in \"Launch\"\n"
+      "set \"block\" 128 in \"Launch\"\nwait\nclick \"vec_add/scalar\"\nwait\n"
+      "click \"coalescing/stride\"\nwait\nscreenshot a.png\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a")["configuration"];
+  EXPECT_EQ(a["params"]["stride"], 4);
+  EXPECT_EQ(a["block"], "128");
+}
+
+// The defect: sides typed for one kernel carried over to a kernel that refuses every one of them.
+TEST(StorySweep, TypedSidesNoBlockOfTheNextKernelTakesAreReplacedAndSaid) {
+  const Story story =
+      play("click \"vec_add/scalar\"\nwait\nclick \"Sweep\"\n"
+           "set \"block x\" \"64,128\" in \"Sweep\"\nclick \"matmul/tiled\"\nwait\n"
+           "screenshot a.png sweep\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a")["configuration"];
+  EXPECT_NE(a["status"].get<std::string>().find("allow no block of matmul/tiled"),
+            std::string::npos)
+      << a["status"];
 }
 
 TEST(StorySweep, ParameterValuesOutOfRangeAreRefusedBesideTheFields) {
