@@ -191,6 +191,8 @@ struct App {
     SweepMetric metric = sweep_metric("theoretical_occupancy");
     SweepMetric second = nullptr; // a 1D sweep's second line, on a y axis of its own; or none
     bool metric_chosen = false;   // the person chose `metric`; else each sweep shows one that varies
+    // The slice shown of a sweep along more than two axes: a held axis's value ("tile" = 32).
+    std::map<std::string, std::int64_t> held_at;
     std::optional<SweepData> data;
     std::string problem;      // why the last sweep could not be made
     bool running = false;     // a sweep sent to the source has not answered yet

@@ -244,13 +244,29 @@ bool same_unswept_params(const Params& swept, const Params& shown, const ChartAx
   return true;
 }
 
-// "block z=1" or "stride=1, block z=2": the held axes at the first point's values.
-std::string held_values(const SweepData& data, const ChartAxes& axes) {
-  std::string text;
-  for (const std::string& axis : axes.held)
-    text += (text.empty() ? "" : ", ") + axis_title(axis) + "=" +
-            std::to_string(axis_value(data.points.front(), axis));
-  return text;
+// A combo per held axis, listing its values: the chart shows the slice chosen (the first point's
+// value until one is chosen; a value the sweep lacks falls back to it).
+void draw_slice_choice(App& app, const SweepData& data, ChartAxes& axes) {
+  for (const std::string& axis : axes.held) {
+    const std::vector<std::int64_t> values = axis_values(data.points, axis);
+    const auto chosen = app.sweep.held_at.find(axis);
+    const std::int64_t at =
+        chosen != app.sweep.held_at.end() &&
+                std::find(values.begin(), values.end(), chosen->second) != values.end()
+            ? chosen->second
+            : axis_value(data.points.front(), axis);
+    axes.held_at[axis] = at;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    if (ui::begin_combo(axis_title(axis).c_str(), std::to_string(at).c_str())) {
+      for (std::int64_t value : values)
+        if (ui::selectable(std::to_string(value).c_str(), value == at))
+          app.sweep.held_at[axis] = axes.held_at[axis] = value;
+      ImGui::EndCombo();
+    }
+    ImGui::SameLine();
+  }
+  if (!axes.held.empty())
+    ImGui::NewLine();
 }
 
 // A clicked point into the Launch panel (its block, and its values of the swept parameters) and
@@ -273,7 +289,7 @@ void draw_sweep(App& app) {
     return;
   }
   const SweepData& data = *app.sweep.data;
-  const ChartAxes axes = chart_axes(data);
+  ChartAxes axes = chart_axes(data);
   note_text(data.origin + ": " + data.kernel_id +
             (data.against ? " (A) and " + data.against->kernel_id + " (B)" : std::string()) + ", " +
             std::to_string(data.points.size()) + " points" +
@@ -284,10 +300,12 @@ void draw_sweep(App& app) {
     recorded_text("This sweep ran with " + format_params(*kernel, data.params) +
                   ", not the parameters on screen: "
                   "Model sweep (or Measure sweep) again for them.");
-  if (!axes.held.empty())
+  if (!axes.held.empty()) {
     recorded_text("This sweep varies along " + std::to_string(2 + axes.held.size()) +
                   " axes; the chart shows " + axis_title(axes.x) + " and " + axis_title(axes.y) +
-                  " where " + held_values(data, axes) + " (Export CSV has every point).");
+                  " at the values chosen here (Export CSV has every point):");
+    draw_slice_choice(app, data, axes);
+  }
   const auto allowed = std::find_if(data.points.begin(), data.points.end(),
                                     [](const SweepPoint& p) { return p.result; });
   if (allowed == data.points.end()) {

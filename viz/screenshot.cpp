@@ -156,7 +156,8 @@ json sweep_figures(const App& app) {
     allowed += p.result ? 1 : 0;
   const ChartAxes axes = chart_axes(data);
   sweep.update({{"kernel", data.kernel_id},
-                {"axes", {{"x", axes.x}, {"y", axes.y}, {"held", axes.held}}},
+                {"axes",
+                 {{"x", axes.x}, {"y", axes.y}, {"held", axes.held}, {"held_at", app.sweep.held_at}}},
                 {"origin", data.origin},
                 {"measured", data.measured},
                 {"points", data.points.size()},

@@ -24,6 +24,7 @@ namespace {
 constexpr std::size_t kLargestScript = 1 << 20;
 constexpr int kMostDetours = 6;        // tabs and tree nodes opened on the way to one control
 constexpr int kMostScrolls = 200;      // wheel steps towards a control scrolled out of sight
+constexpr int kMostRetries = 3;        // clicks again on a control that did not respond
 constexpr int kMostFramesToShow = 120; // a panel's tab clicked for its picture, until it shows
 constexpr int kFramesToAppear = 5;     // frames a control may take to appear after a click
 constexpr int kMostMoves = 30;         // frames a control may keep moving before it is pressed
@@ -310,6 +311,7 @@ void ScriptPlayer::next_step() {
   m_detours = m_scrolls = m_looks = m_moves = m_drawn = m_frames_to_show = 0;
   m_typed = 0;
   m_responded = false;
+  m_retries = 0;
   m_value_before.clear();
   if (m_index >= m_script.steps.size())
     m_outcome = ScriptOutcome{0, ""};
@@ -459,10 +461,12 @@ bool ScriptPlayer::still_under_pointer(const ScriptStep& step, const std::string
   return ++m_moves > kMostMoves;
 }
 
-// Whether the step's control took the pointer in the frame just drawn (its press or release).
+// Whether the step's control took the pointer in the frame just drawn (its press or release):
+// any control of that label in that panel, since a label may stand twice (a tab and a link).
 bool ScriptPlayer::control_responded(const ScriptStep& step) const {
-  const Control* target = find_control(step.args[0], step.panel);
-  return target && target->responded;
+  return std::any_of(controls_on_screen().begin(), controls_on_screen().end(), [&](const Control& c) {
+    return c.responded && c.label == step.args[0] && panel_matches(step.panel, c.panel);
+  });
 }
 
 // The phases a click and a set share: the pointer onto the control (or a detour that hides it:
@@ -493,12 +497,17 @@ bool ScriptPlayer::clicked(App& app, const ScriptStep& step) {
     m_phase = 0; // the detour opened; find the control again
     return false;
   case 3:
-    if (!m_responded && !control_responded(step)) { // nor the release
+    if (!m_responded && !control_responded(step) && ++m_retries <= kMostRetries) {
+      m_phase = 0; // the layout moved under the pointer: as a person would, look and click again
+      return false;
+    }
+    if (!m_responded && !control_responded(step)) { // nor the release, try after try
       fail(step, 2,
            step.verb + ": \"" + clip(step.args[0]) + "\" did not respond to the click at (" +
                std::to_string(static_cast<int>(m_input.x)) + ", " +
                std::to_string(static_cast<int>(m_input.y)) +
-               "): something else was under the pointer by then");
+               ") after " + std::to_string(kMostRetries + 1) +
+               " tries: something else is under the pointer, or it is disabled");
       return false;
     }
     m_responded = true;

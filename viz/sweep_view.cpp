@@ -133,9 +133,13 @@ ChartAxes chart_axes(const SweepData& data) {
 std::vector<const SweepPoint*> charted_points(const std::vector<SweepPoint>& all,
                                               const ChartAxes& axes) {
   std::vector<const SweepPoint*> points;
+  const auto held_value = [&](const std::string& axis) {
+    const auto chosen = axes.held_at.find(axis);
+    return chosen != axes.held_at.end() ? chosen->second : axis_value(all.front(), axis);
+  };
   for (const SweepPoint& p : all)
     if (std::all_of(axes.held.begin(), axes.held.end(), [&](const std::string& axis) {
-          return axis_value(p, axis) == axis_value(all.front(), axis);
+          return axis_value(p, axis) == held_value(axis);
         }))
       points.push_back(&p);
   return points;

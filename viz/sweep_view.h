@@ -12,6 +12,7 @@
 #include "sweep_compare.h"
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,14 +59,16 @@ bool fill_from_sweep(RunResult& result, const SweepData& data);
 
 // The axes a sweep is charted over: the first two along which its points differ (block x, y, z,
 // then the kernel's parameters in their order); y is empty for a sweep that varies along one (a
-// line). Any further axis is held at the first point's value: the chart shows that slice.
+// line). Any further axis is held at one value, the first point's unless `held_at` names
+// another: the chart shows that slice.
 struct ChartAxes {
   std::string x, y;
   std::vector<std::string> held;
+  std::map<std::string, std::int64_t> held_at; // a held axis's value chosen for the slice
 };
 ChartAxes chart_axes(const SweepData& data);
-// The points the chart shows: every one, or the slice where each held axis has the first point's
-// value.
+// The points the chart shows: every one, or the slice where each held axis has its chosen value
+// (the first point's where none is chosen).
 std::vector<const SweepPoint*> charted_points(const std::vector<SweepPoint>& points,
                                               const ChartAxes& axes);
 // "block x", "stride": an axis as the panel writes it.

@@ -34,11 +34,11 @@ TEST(StorySweepAB, AVariantSweptAgainstTheKernelShowsEachPointsRatio) {
   ASSERT_TRUE(sweep["comparison"].is_object()) << sweep;
   const json points = sweep["comparison"]["points"];
   ASSERT_EQ(points.size(), 6u);
-  for (const json& p : points) // load tile 32 wavefronts and store tile 1, against 1 and 1
-    EXPECT_NEAR(p["ratio"].get<double>(), 2.0 / 33.0, 1e-9) << p;
+  for (const json& p : points) // the worst site, load tile: 32 wavefronts against 1
+    EXPECT_NEAR(p["ratio"].get<double>(), 1.0 / 32.0, 1e-9) << p;
   EXPECT_FALSE(points[0].contains("verdict")); // wavefronts carry no noise: no verdict
   EXPECT_TRUE(says(a, "sweep", "transpose/smem (A) and transpose/smem_padded (B), 6 points"));
-  EXPECT_TRUE(says(a, "sweep", "x16.50 worse  to  x16.50 better"));
+  EXPECT_TRUE(says(a, "sweep", "x32.00 worse  to  x32.00 better"));
   EXPECT_EQ(a["shown"]["cut_off"], json::array());
 }
 
@@ -62,13 +62,18 @@ TEST(StorySweepAB, MeasureSweepBringsBothHalves) {
 
 TEST(StorySweepAB, AModelledTimeHasARatioButNoVerdictWithoutNoise) {
   const Story story = play(transpose_ab("click \"colour by\" in \"Sweep\"\n"
-                                        "click \"modelled time at peak, sectors fetched (ms)\"\n"
+                                        "click \"modelled time at peak (ms)\"\n"
                                         "screenshot a.png sweep\n"));
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const json comparison = story.sidecar("a")["shown"]["sweep"]["comparison"];
   EXPECT_EQ(comparison["verdicts"], "FASTER at 0 points, SAME at 0, SLOWER at 0, UNSURE at 6")
       << comparison;
-  EXPECT_NEAR(comparison["points"][0]["ratio"].get<double>(), 1.0, 1e-9); // same sectors
+  // The defect: x1.00 everywhere (the modelled time knew DRAM alone) where the H100 measured
+  // smem_padded 0.55 to 0.73 times as long: the conflicted loads' wavefronts bound transpose/smem.
+  for (const json& p : comparison["points"]) {
+    EXPECT_GT(p["ratio"].get<double>(), 0.5) << p;
+    EXPECT_LT(p["ratio"].get<double>(), 0.8) << p;
+  }
 }
 
 // The list offers only variants with the swept parameter; one chosen before the parameter was
@@ -176,7 +181,7 @@ TEST(StorySweepDevices, A1DPerDeviceSweepDrawsALinePerGpu) {
   const std::filesystem::path file = per_device_file(
       SweepGrid{sweep_shapes({64, 128, 256, 512, 1024}, {1}, {1}), {}}, "vec_add/scalar");
   const Story story = play("click \"Sweep\"\nclick \"colour by\" in \"Sweep\"\n"
-                           "click \"modelled time at peak, sectors fetched (ms)\"\n"
+                           "click \"modelled time at peak (ms)\"\n"
                            "screenshot a.png sweep\n",
                            "--model --kernel vec_add/scalar --sweep-json '" + file.string() + "'");
   std::filesystem::remove(file);

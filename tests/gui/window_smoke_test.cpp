@@ -220,6 +220,43 @@ TEST(WindowUnderXvfb, OpensSwitchesKernelRunsAndSavesAScreenshot) {
 namespace wl::viz::test {
 namespace {
 
+// The defect: after "Pin as baseline (B)" the Launch panel's layout moved on the next mouse
+// event (the baseline's line took room the tree and lesson gave back a frame later), so a person's
+// next click missed the field read off the screen and the digits typed acted as panel keys.
+// Here, at 1280x720, the positions are read off a screenshot taken after the pin, as a person
+// reads them, and the field clicked and typed into must take the value.
+TEST(WindowUnderXvfb, AFieldClickedAfterThePinTakesWhatIsTyped) {
+  std::optional<Child> xvfb;
+  std::string why;
+  const std::string display = start_x_server(xvfb, why);
+  if (display.empty())
+    GTEST_SKIP() << why;
+  const std::filesystem::path home = scratch_dir();
+  Desktop desktop{display, "", home / "pictures" / "WarpLens"};
+  Child gui = start_gui(desktop, home, "", "--kernel coalescing/stride");
+  ASSERT_FALSE(desktop.window.empty())
+      << "no window appeared; " << output_of("cat " + (home / "gui.log").string());
+  desktop.xdotool("windowsize " + desktop.window + " 1280 720");
+  std::this_thread::sleep_for(2s); // the first result, at the new size
+  // The pin sits below the Launch panel's fold at this size: the wheel over the panel's
+  // scrollbar (not over its tree or lesson, which scroll by themselves), as a person scrolls.
+  desktop.xdotool("mousemove --window " + desktop.window + " 326 600 click --repeat 15 5");
+  std::this_thread::sleep_for(500ms);
+  json shot = desktop.screenshot_sidecar();
+  ASSERT_TRUE(desktop.click(shot, "Pin as baseline (B)")) << shot["shown"]["controls"];
+  std::this_thread::sleep_for(1s);
+  shot = desktop.screenshot_sidecar();
+  ASSERT_TRUE(shot["baseline"].is_object()) << "the pin took";
+  ASSERT_TRUE(desktop.click(shot, "stride")) << shot["shown"]["controls"];
+  desktop.xdotool("key --delay 0 --window " + desktop.window + " ctrl+a 3 2 Return");
+  std::this_thread::sleep_for(1s);
+  shot = desktop.screenshot_sidecar();
+  EXPECT_EQ(shot["configuration"]["params"]["stride"], 32) << shot["configuration"]["status"];
+  for (const char* panel : {"timings", "occupancy"}) // no digit closed a panel
+    EXPECT_TRUE(shot["configuration"]["panels_open"][panel].get<bool>()) << panel;
+  EXPECT_EQ(gui.stop(), 0) << output_of("cat " + (home / "gui.log").string());
+}
+
 // Seconds of CPU (user and system) that a process and every process under it have used.
 double cpu_seconds_of_tree(pid_t root) {
   std::map<pid_t, pid_t> parent;
