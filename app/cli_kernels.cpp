@@ -4,6 +4,7 @@
 #include "engine.h"
 #include "error.h"
 #include "figures.h"
+#include "file_output.h"
 #include "json_input.h"
 #include "protocol.h"
 #include "registry.h"
@@ -15,7 +16,6 @@
 #include "text_format.h"
 
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -153,13 +153,31 @@ struct SweepOptions {
   std::string against;     // --against KERNEL: an A/B sweep, the second kernel over the same points
   bool per_device = false; // --per-device: a series per GPU among the workers
   std::string csv_file, json_file;
+  bool force = false; // --force: --csv and --json may replace files that exist
   std::size_t max_shapes = kMaxSweepShapes;
 };
 
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  if (!out || !(out << text))
-    throw UsageError("cannot write '" + path + "'");
+// A sweep's files: a link is refused (the file it points to would change unseen), an existing
+// file is replaced only with --force, and a failed write keeps the text elsewhere.
+OutputRules output_rules(const SweepOptions& o) {
+  return {.replace_existing = o.force, .write_through_links = false, .keep_on_failure = true};
+}
+
+// The sweep's files, once every point is measured. Both are tried whatever happens to the first,
+// so one failure loses neither; each failure says why and where its text was kept.
+void write_outputs(const SweepOptions& o, const std::string& csv, const std::string& json) {
+  std::string problems;
+  const auto write = [&](const std::string& file, const std::string& text, const char* option) {
+    if (file.empty())
+      return;
+    if (const std::string problem = write_file_safely(file, text, output_rules(o));
+        !problem.empty())
+      problems += (problems.empty() ? "" : "; and ") + std::string(option) + ": " + problem;
+  };
+  write(o.csv_file, csv, "--csv");
+  write(o.json_file, json, "--json");
+  if (!problems.empty())
+    throw UsageError(problems);
 }
 
 // Every list is counted before it is made, and the shapes before any is made, so a huge range is
@@ -393,41 +411,35 @@ void run_per_device(const SweepOptions& o, const KernelRequest& base, const Swee
     print_sweep_table(d.points, grid);
     series.push_back({base.kernel->id, std::move(d.points)});
   }
-  if (!o.csv_file.empty()) {
-    std::vector<SweepPoint> all;
-    for (const SweepSeries& s : series)
-      all.insert(all.end(), s.points.begin(), s.points.end());
-    write_file(o.csv_file, sweep_csv(all));
-  }
-  if (!o.json_file.empty())
-    write_file(o.json_file, per_device_sweep_file_json(series).dump(1));
+  std::vector<SweepPoint> all;
+  for (const SweepSeries& s : series)
+    all.insert(all.end(), s.points.begin(), s.points.end());
+  write_outputs(o, o.csv_file.empty() ? "" : sweep_csv(all),
+                o.json_file.empty() ? "" : per_device_sweep_file_json(series).dump(1));
 }
 
-// An output file is checked before a long sweep starts, so its points are not lost at the end: a
-// folder, or a file in a folder that does not exist, is refused.
-void check_output_file(const std::string& path, const char* option) {
-  if (path.empty())
-    return;
-  std::error_code error;
-  const std::filesystem::path file(path);
-  if (std::filesystem::is_directory(file, error))
-    throw UsageError(std::string(option) + " '" + clip(path, 60) +
-                     "' is a folder; give a file to write");
-  const std::filesystem::path folder = file.parent_path().empty() ? "." : file.parent_path();
-  if (!std::filesystem::is_directory(folder, error))
-    throw UsageError(std::string(option) + " '" + clip(path, 60) + "': the folder '" +
-                     clip(folder.string(), 60) + "' does not exist");
+// The output files are checked before a long sweep starts, so its points are not measured only
+// to be lost at the end: each must be writable now, and the two must be different files.
+void check_output_files(const SweepOptions& o) {
+  const auto check = [&](const std::string& file, const char* option) {
+    if (file.empty())
+      return;
+    if (const std::string problem = output_problem(
+            file, output_rules(o), "add --force to replace it, or give another name");
+        !problem.empty())
+      throw UsageError(std::string(option) + " " + problem);
+  };
+  if (!o.csv_file.empty() && !o.json_file.empty() && same_file(o.csv_file, o.json_file))
+    throw UsageError("--csv and --json name one file ('" + clip(o.csv_file, 60) + "' and '" +
+                     clip(o.json_file, 60) +
+                     "', by name or a link): the JSON would overwrite the CSV; give each its own "
+                     "file");
+  check(o.csv_file, "--csv");
+  check(o.json_file, "--json");
 }
 
 void run_sweep_command(const SweepOptions& o) {
-  check_output_file(o.csv_file, "--csv");
-  check_output_file(o.json_file, "--json");
-  std::error_code error;
-  if (!o.csv_file.empty() && !o.json_file.empty() &&
-      std::filesystem::weakly_canonical(o.csv_file, error) ==
-          std::filesystem::weakly_canonical(o.json_file, error))
-    throw UsageError("--csv and --json name one file, '" + clip(o.json_file, 60) +
-                     "': the JSON would overwrite the CSV; give each its own file");
+  check_output_files(o);
   const KernelRequest base =
       resolve_kernel_request(o.kernel.id, o.kernel.params, o.kernel.size, "");
   const SweepGrid grid = grid_of(o, *base.kernel);
@@ -447,18 +459,14 @@ void run_sweep_command(const SweepOptions& o) {
   const SweepSeries a{base.kernel->id, sweep_points(o, base, grid)};
   if (!against) {
     print_sweep_table(a.points, grid);
-    if (!o.csv_file.empty())
-      write_file(o.csv_file, sweep_csv(a.points));
-    if (!o.json_file.empty())
-      write_file(o.json_file, sweep_file_json(a.kernel_id, a.points).dump(1));
+    write_outputs(o, o.csv_file.empty() ? "" : sweep_csv(a.points),
+                  o.json_file.empty() ? "" : sweep_file_json(a.kernel_id, a.points).dump(1));
     return;
   }
   const SweepSeries b{against->kernel->id, sweep_points(o, *against, grid)};
   print_comparison(a, b, grid);
-  if (!o.csv_file.empty())
-    write_file(o.csv_file, ab_sweep_csv(a, b));
-  if (!o.json_file.empty())
-    write_file(o.json_file, ab_sweep_file_json(a, b).dump(1));
+  write_outputs(o, o.csv_file.empty() ? "" : ab_sweep_csv(a, b),
+                o.json_file.empty() ? "" : ab_sweep_file_json(a, b).dump(1));
 }
 
 } // namespace
@@ -553,6 +561,9 @@ void add_kernel_commands(CLI::App& app) {
       ->capture_default_str();
   sweep_cmd->add_option("--csv", sweep->csv_file, "Write one row per point to this CSV file");
   sweep_cmd->add_option("--json", sweep->json_file, "Write every result to this JSON file");
+  sweep_cmd->add_flag("--force", sweep->force,
+                      "Replace the --csv and --json files if they exist (else they are refused "
+                      "before the sweep starts)");
   sweep_cmd->callback([sweep] { run_sweep_command(*sweep); });
 }
 

@@ -1,9 +1,18 @@
 #include "cli.h"
+#include "file_output.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <iostream>
+
+#include <unistd.h>
 
 namespace {
+
+constexpr int kExitFailed = 2;
 
 // run_cli reports its own failures; this catches what escapes even that (a throw while reporting).
 int run_guarded(int argc, char** argv) {
@@ -11,14 +20,41 @@ int run_guarded(int argc, char** argv) {
     return wl::run_cli(argc, argv);
   } catch (...) {
     std::fputs("warplens: unexpected failure\n", stderr);
-    return 2;
+    return kExitFailed;
   }
+}
+
+// A standard stream the caller closed (`warplens list >&-`) gets /dev/null, opened read-only, in
+// its place: writing to it still fails, and is reported, but no file opened later (a sweep's
+// CSV) takes its number and receives the output meant for the terminal. Opened in order, each
+// takes the lowest free number, its own.
+void hold_closed_standard_streams() {
+  for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; ++fd)
+    if (::fcntl(fd, F_GETFD) == -1 && errno == EBADF)
+      ::open("/dev/null", O_RDONLY);
+}
+
+// Output that could not be written (a closed stdout, /dev/full, a full disk) is a failure the
+// caller must see: one line on stderr and a non-zero exit code, not 0 with the output lost.
+int with_output_checked(int code) {
+  const int earlier = errno; // a write that failed before the end left its reason here
+  errno = 0;
+  std::cout.flush();
+  const bool written = std::fflush(stdout) == 0 && !std::ferror(stdout) && std::cout.good();
+  if (written)
+    return code;
+  const int error = errno ? errno : earlier;
+  std::fprintf(stderr, "warplens: cannot write to standard output: %s\n",
+               error ? std::strerror(error) : "the write failed");
+  return code == 0 ? kExitFailed : code;
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
-  const int code = run_guarded(argc, argv);
+  hold_closed_standard_streams();
+  wl::report_file_size_limit_as_error();
+  const int code = with_output_checked(run_guarded(argc, argv));
   // Every command has written and closed its files by now. Leaving without static destructors
   // skips tearing down the CUDA context and the counter profiler piece by piece, which takes a
   // quarter of a second; the driver releases all of it when the process ends.

@@ -1,12 +1,12 @@
 #include "sass_text.h"
 
+#include "file_output.h"
 #include "kernel_source.h"
 
 #include <array>
 #include <cstdlib>
 #include <fcntl.h>
 #include <filesystem>
-#include <fstream>
 #include <future>
 #include <mutex>
 #include <regex>
@@ -118,8 +118,13 @@ SassListing disassemble_now(const EmbeddedCubinView& cubin) {
   const std::filesystem::path file =
       std::filesystem::temp_directory_path() /
       ("warplens-" + std::to_string(::getpid()) + "-" + cubin.family + ".cubin");
-  std::ofstream(file, std::ios::binary)
-      .write(reinterpret_cast<const char*>(cubin.bytes), static_cast<std::streamsize>(cubin.size));
+  const std::string problem = write_file_safely(
+      file, std::string_view(reinterpret_cast<const char*>(cubin.bytes), cubin.size),
+      {.replace_existing = false, .write_through_links = false, .keep_on_failure = false});
+  if (!problem.empty()) {
+    listing.reason = "no SASS text: the cubin for nvdisasm: " + problem;
+    return listing;
+  }
   const std::string text = output_of({nvdisasm, "-c", "-g", file.string()});
   std::error_code ignored;
   std::filesystem::remove(file, ignored);

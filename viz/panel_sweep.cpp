@@ -9,16 +9,15 @@
 #include "block_text.h"
 #include "controls.h"
 #include "error.h"
+#include "file_output.h"
 #include "kernel_request.h"
 #include "panels.h"
 #include "registry.h"
 #include "screenshot.h"
-#include "settings.h"
 #include "sweep_charts.h"
 #include "widgets.h"
 
 #include <algorithm>
-#include <fstream>
 
 #include <imgui.h>
 
@@ -53,7 +52,9 @@ void export_csv(App& app) {
   std::filesystem::path file = dir / (stem + ".csv");
   for (int n = 2; std::filesystem::exists(file, error); ++n)
     file = dir / (stem + "-" + std::to_string(n) + ".csv");
-  const std::string problem = write_file_atomically(file, sweep_table(*app.sweep.data));
+  const std::string problem =
+      write_file_safely(file, sweep_table(*app.sweep.data),
+                        {.replace_existing = false, .write_through_links = false});
   app.status = problem.empty() ? "sweep saved" : problem;
   if (problem.empty())
     app.last_saved_path = file.string();

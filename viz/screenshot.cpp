@@ -3,17 +3,16 @@
 #include "block_text.h"
 #include "controls.h"
 #include "error.h"
+#include "file_output.h"
 #include "frame.h"
 #include "json_input.h"
 #include "memory_maps.h"
 #include "panels.h"
 #include "run_report.h"
-#include "settings.h"
 #include "widgets.h"
 
 #include <algorithm>
 #include <bit>
-#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -279,6 +278,19 @@ bool taken(const std::filesystem::path& png) {
   return false;
 }
 
+// The PNG file's bytes, made in memory so the one safe writer writes them.
+std::string png_bytes(const Image& image) {
+  std::string bytes;
+  const auto append = [](void* into, void* data, int size) {
+    static_cast<std::string*>(into)->append(static_cast<const char*>(data),
+                                            static_cast<std::size_t>(size));
+  };
+  if (!stbi_write_png_to_func(append, &bytes, image.width, image.height, 4, image.rgba.data(),
+                              image.width * 4))
+    throw UsageError("cannot encode the picture as PNG (out of memory?)");
+  return bytes;
+}
+
 // `base`, or base-2, base-3, ...: the first name not taken; a name the file system refuses throws.
 std::filesystem::path first_free(const std::filesystem::path& base) {
   std::filesystem::path path = base;
@@ -356,7 +368,9 @@ std::filesystem::path free_screenshot_path(const std::filesystem::path& requeste
 std::filesystem::path folder_for_saving(const App& app) {
   std::error_code error;
   if (app.screenshot_dir.empty()) {
-    std::filesystem::create_directories(pictures_dir(), error);
+    if (const std::string problem = make_folders(pictures_dir()); !problem.empty())
+      throw UsageError("no folder for pictures: " + problem +
+                       ", or name the file or folder to save in");
     return pictures_dir();
   }
   if (!std::filesystem::is_directory(app.screenshot_dir, error))
@@ -405,16 +419,18 @@ std::filesystem::path save_screenshot(const App& app, const Image& window,
       !png.parent_path().empty() && !std::filesystem::is_directory(png.parent_path(), error))
     throw UsageError("cannot write " + clip(png.string(), 120) + ": no folder " +
                      clip(png.parent_path().string(), 120) + "; give a folder that exists");
-  if (!stbi_write_png(png.c_str(), image.width, image.height, 4, image.rgba.data(),
-                      image.width * 4))
-    throw UsageError("cannot write " + clip(png.string(), 120) + ": " + std::strerror(errno) +
-                     "; give a folder you may write to");
   std::filesystem::path sidecar = png;
   sidecar.replace_extension(".json");
-  const std::string problem = write_file_atomically(
-      sidecar, screenshot_sidecar(app, request.panel, image.width, image.height)
-                       .dump(2, ' ', false, json::error_handler_t::replace) +
-                   "\n");
+  // The name was free a moment ago; a file that takes it meanwhile is not overwritten.
+  const OutputRules rules{.replace_existing = false, .write_through_links = false};
+  if (const std::string problem = write_file_safely(png, png_bytes(image), rules); !problem.empty())
+    throw UsageError(problem);
+  const std::string problem =
+      write_file_safely(sidecar,
+                        screenshot_sidecar(app, request.panel, image.width, image.height)
+                                .dump(2, ' ', false, json::error_handler_t::replace) +
+                            "\n",
+                        rules);
   if (!problem.empty())
     throw UsageError(problem);
   return png;

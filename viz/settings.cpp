@@ -1,6 +1,7 @@
 #include "settings.h"
 
 #include "error.h"
+#include "file_output.h"
 #include "json_input.h"
 #include "registry.h"
 #include "screenshot.h"
@@ -23,6 +24,9 @@ using nlohmann::json;
 constexpr const char* kSettingsFile = "settings.json";
 constexpr std::size_t kMaxSettingsBytes = std::size_t{1} << 20; // ours are about 1 KiB
 constexpr std::array kTileKeys = {"left", "top_left", "top_right", "bottom"};
+// The keys settings_text writes; any other key in the file is kept as it is and named.
+constexpr std::array kKnownKeys = {"kernel", "params",   "block",  "arch",   "live",
+                                   "theme",  "ui_scale", "panels", "layout", "screenshot_dir"};
 
 std::string read_text(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
@@ -137,7 +141,7 @@ void apply_launch(App& app, const json& j, Refusals& refusals) {
 }
 
 // Each field is applied only if it makes sense now (a kernel may be gone); what cannot be used
-// is named in `refusals`. Keys WarpLens does not know (from a newer version) are left alone.
+// is named in `refusals`. Keys WarpLens does not know are kept apart (keep_unknown_keys).
 void apply(App& app, const json& j, Refusals& refusals) {
   const auto refuse = [&](const char* key, const char* allowed) {
     refusals.add(key, std::string(key) + " " + shown(j[key]) + ": " + allowed);
@@ -172,6 +176,27 @@ void apply(App& app, const json& j, Refusals& refusals) {
     app.screenshot_dir = j["screenshot_dir"].get<std::string>(); // "": the pictures folder
   else if (j.contains("screenshot_dir"))
     refuse("screenshot_dir", "allowed a folder's path, or \"\" for the pictures folder");
+}
+
+// Keys WarpLens does not know (a newer version's, or a typo such as "kernal") are kept to be
+// written back as they are, so saving loses none of them; the message names them, and the keys
+// WarpLens knows, so a typo is seen.
+std::string keep_unknown_keys(App& app, const json& j) {
+  app.unknown_settings.clear();
+  std::string named;
+  for (const auto& [key, value] : j.items())
+    if (std::find(kKnownKeys.begin(), kKnownKeys.end(), key) == kKnownKeys.end()) {
+      app.unknown_settings[key] = value.dump();
+      named += (named.empty() ? "'" : ", '") + clip(key, 30) + "'";
+    }
+  if (named.empty())
+    return "";
+  std::string known;
+  for (const char* key : kKnownKeys)
+    known += (known.empty() ? "" : ", ") + std::string(key);
+  return std::string(kSettingsFile) + ": unknown key" +
+         (app.unknown_settings.size() == 1 ? " " : "s ") + clip(named, 100) +
+         " (kept; known: " + known + ")";
 }
 
 // A damaged settings file goes aside under a new name, so saving the defaults loses nothing; when
@@ -213,8 +238,16 @@ std::filesystem::path default_config_dir() {
 std::string load_settings(App& app, const std::filesystem::path& dir) {
   const std::filesystem::path file = dir / kSettingsFile;
   std::error_code error;
-  if (dir.empty() || !std::filesystem::exists(file, error))
+  if (dir.empty())
     return "";
+  if (!std::filesystem::exists(file, error)) {
+    // Said now, not at the first save: the session goes on, and nothing is made in a missing HOME.
+    if (const std::string problem = missing_home(dir); !problem.empty()) {
+      app.settings_writable = false;
+      return "settings not saved this session: " + problem;
+    }
+    return "";
+  }
   if (!std::filesystem::is_regular_file(file, error)) {
     app.settings_writable = false; // never replace what the user put there
     return "settings not loaded, defaults used, nothing saved: " + file.string() +
@@ -230,56 +263,43 @@ std::string load_settings(App& app, const std::filesystem::path& dir) {
     return moved_aside(app, file, "is not a JSON object");
   Refusals refusals;
   apply(app, j, refusals);
+  const std::string unknown = keep_unknown_keys(app, j);
   if (!refusals.empty()) // kept, so saving the rest of the settings loses none of the user's
     return moved_aside(app, file, "has values WarpLens cannot use: " + refusals.summary(),
-                       "settings partly applied");
-  return "";
+                       "settings partly applied") +
+           (unknown.empty() ? "" : "; " + unknown);
+  return unknown;
 }
 
 std::string settings_text(const App& app) {
   json panels = json::object();
   for (Panel panel : kAllPanels)
     panels[panel_name(panel)] = app.panel_open[static_cast<int>(panel)];
-  const json j = {{"kernel", app.kernel_id},
-                  {"params", app.params},
-                  {"block", app.block_sides},
-                  {"arch", app.arch().id},
-                  {"live", app.live},
-                  {"theme", app.theme == Theme::light ? "light" : "dark"},
-                  {"ui_scale", app.ui_scale},
-                  {"panels", panels},
-                  {"layout", layout_json(app.layout)},
-                  {"screenshot_dir", app.screenshot_dir.string()}};
+  json j = {{"kernel", app.kernel_id},
+            {"params", app.params},
+            {"block", app.block_sides},
+            {"arch", app.arch().id},
+            {"live", app.live},
+            {"theme", app.theme == Theme::light ? "light" : "dark"},
+            {"ui_scale", app.ui_scale},
+            {"panels", panels},
+            {"layout", layout_json(app.layout)},
+            {"screenshot_dir", app.screenshot_dir.string()}};
+  for (const auto& [key, value] : app.unknown_settings)
+    j[key] = json::parse(value); // written by dump() when the file was read
   return j.dump(2) + "\n";
 }
 
 std::string save_settings(const App& app, const std::filesystem::path& dir) {
   if (dir.empty() || !app.settings_writable)
     return "";
-  std::error_code error;
-  std::filesystem::create_directories(dir, error);
-  return write_file_atomically(dir / kSettingsFile, settings_text(app));
-}
-
-std::string write_file_atomically(const std::filesystem::path& file, const std::string& text) {
-  const std::filesystem::path temporary = file.string() + ".tmp";
-  std::error_code error;
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) {
-      out.close();
-      std::filesystem::remove(temporary, error);
-      return "cannot write " + clip(temporary.string(), 120);
-    }
-  }
-  std::filesystem::rename(temporary, file, error);
-  if (error) {
-    std::filesystem::remove(temporary, error);
-    return "cannot write " + clip(file.string(), 120) + ": " + error.message();
-  }
-  return "";
+  if (const std::string problem = make_folders(dir); !problem.empty())
+    return "settings not saved: " + problem;
+  // A settings.json that links elsewhere (a dotfiles folder) is written where it points.
+  return write_file_safely(dir / kSettingsFile, settings_text(app),
+                           {.replace_existing = true,
+                            .write_through_links = true,
+                            .keep_on_failure = false}); // the next change tries again
 }
 
 } // namespace wl::viz

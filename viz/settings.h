@@ -2,7 +2,9 @@
 // What the GUI remembers between sessions, in $XDG_CONFIG_HOME/warplens (or ~/.config/warplens):
 // settings.json holds the theme, UI scale, kernel, parameters, block, arch, live, open panels,
 // the layout, and the folder screenshots go to. A file that cannot be read is moved aside
-// (settings.json.bad-STAMP) before anything is written, and the status line says where.
+// (settings.json.bad-STAMP) before anything is written, and the status line says where. Keys
+// WarpLens does not know are kept and named; a settings.json that is a link is written where it
+// points; a missing HOME is never made (nothing is saved, and the status line says why).
 
 #include "app.h"
 
@@ -15,15 +17,12 @@ namespace wl::viz {
 std::filesystem::path default_config_dir();
 
 // Reads settings.json into `app`; returns "" or the one-line problem (the app keeps its defaults,
-// the damaged file is kept beside under another name).
+// the damaged file is kept beside under another name; unknown keys are named and kept in
+// `app.unknown_settings`; a folder that cannot be made is said now).
 std::string load_settings(App& app, const std::filesystem::path& dir);
 // Returns "" or the one-line problem.
 std::string save_settings(const App& app, const std::filesystem::path& dir);
 // The settings as save_settings writes them.
 std::string settings_text(const App& app);
-
-// Writes `text` to `file` through a temporary file and a rename, so a crash or a full disk never
-// leaves half a file; returns "" or the one-line problem.
-std::string write_file_atomically(const std::filesystem::path& file, const std::string& text);
 
 } // namespace wl::viz

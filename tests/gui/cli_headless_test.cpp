@@ -74,6 +74,23 @@ TEST(GuiCli, NoDisplayWritesTheDefaultViewAndSaysWhere) {
   EXPECT_TRUE(std::filesystem::exists(dir / last_line(r.out))) << r.out;
 }
 
+// The defect: `HOME=/nonexistent/home warplens --headless` made that folder for its pictures.
+// It is never made: one line says why, and how to say where the picture goes instead.
+TEST(GuiCli, AMissingHomeIsNeverMadeForThePicturesFolder) {
+  const std::filesystem::path dir = scratch_dir();
+  const std::filesystem::path home = dir / "nonexistent" / "home";
+  const Command r = wl::test::run_warplens(
+      "--headless --model --kernel vec_add/scalar",
+      "cd '" + dir.string() + "' && env -u DISPLAY -u WAYLAND_DISPLAY -u XDG_PICTURES_DIR " +
+          "-u XDG_CONFIG_HOME HOME='" + home.string() + "' ");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(
+      last_line(r.out).find("no folder for pictures: HOME '" + home.string() + "' does not exist"),
+      std::string::npos)
+      << r.out;
+  EXPECT_FALSE(std::filesystem::exists(dir / "nonexistent"));
+}
+
 // The defect: `warplens --headless` showed the models and the recording even on a machine with a
 // GPU. It measures through the worker as the window does; the sidecar says which it did.
 TEST(GuiCli, HeadlessMeasuresThroughTheWorkerWhereThereIsAGpu) {

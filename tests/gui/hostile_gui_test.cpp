@@ -287,6 +287,53 @@ TEST(HostileScreenshotPath, ASettingsFolderThatIsMissingIsNamedNotMade) {
   EXPECT_FALSE(fs::exists(app.screenshot_dir.parent_path()));
 }
 
+// ---- Files the GUI writes: never through a planted name, and never lost when a write fails. ----
+
+// The defect: the sidecar was written to a fixed NAME.json.tmp, following a link planted there.
+TEST(HostileGuiFiles, ASidecarNeverFollowsALinkUnderItsTemporaryName) {
+  const fs::path dir = scratch_dir();
+  write_file(dir / "victim.txt", "the user's file");
+  fs::create_symlink(dir / "victim.txt", dir / "shot.json.tmp");
+  App app = app_showing("vec_add/scalar", "256");
+  HeadlessGui gui(app, 640, 480);
+  app.screenshot = ScreenshotRequest{std::nullopt, (dir / "shot.png").string()};
+  gui.render(2);
+  EXPECT_EQ(app.last_screenshot_path, (dir / "shot.png").string()) << app.status;
+  EXPECT_EQ(wl::test::read_text(dir / "victim.txt"), "the user's file");
+  EXPECT_FALSE(fs::is_symlink(dir / "shot.json"));
+  EXPECT_TRUE(read_json(dir / "shot.json").is_object());
+}
+
+// The defect: a picture that could not be written was lost, the message without where it is.
+TEST(HostileGuiFiles, AScreenshotThatCannotBeWrittenIsKeptAndTheStatusSaysWhere) {
+  const wl::test::KeptCopies kept(scratch_dir() / "tmp");
+  App app = app_showing("vec_add/scalar", "256");
+  HeadlessGui gui(app, 640, 480);
+  app.screenshot = ScreenshotRequest{std::nullopt, "/sys/warplens-shot.png"}; // takes no file
+  gui.render(2);
+  expect_good_message(
+      app.status, {"screenshot not saved: cannot write '/sys/warplens-shot.png': ", "kept in '"});
+  ASSERT_EQ(kept.files().size(), 1u) << app.status;
+  EXPECT_NE(app.status.find(kept.files()[0].string()), std::string::npos) << app.status;
+  EXPECT_EQ(load_png(kept.files()[0]).width, 640);
+}
+
+// The defect: Export CSV into a folder that takes no file lost the sweep and gave no reason.
+TEST(HostileGuiFiles, AnExportThatCannotBeWrittenIsKeptAndTheStatusSaysWhereAndWhy) {
+  const wl::test::KeptCopies kept(scratch_dir() / "tmp");
+  App app = app_showing("vec_add/scalar", "256");
+  app.model_sweep_now();
+  ASSERT_TRUE(app.sweep.data) << app.sweep.problem;
+  app.show_panel(Panel::sweep);
+  app.screenshot_dir = "/sys";
+  HeadlessGui gui(app, 1280, 800);
+  ScriptPlayer player(parse_script("click \"Export CSV\"\n", "export.txt"));
+  EXPECT_EQ(gui.play(player).exit_code, 0);
+  expect_good_message(app.status, {"cannot write '/sys/warplens-", "-sweep.csv': ", "kept in '"});
+  ASSERT_EQ(kept.files().size(), 1u) << app.status;
+  EXPECT_NE(wl::test::read_text(kept.files()[0]).find("block"), std::string::npos);
+}
+
 // A script's `screenshot` refuses the same paths with the same exit code as --screenshot.
 TEST(HostileScreenshotPath, AScriptRefusesWhatTheCommandLineRefusesWithTheSameCode) {
   const fs::path dir = scratch_dir();

@@ -33,8 +33,9 @@ TEST(GuiSettings, RoundTripThroughTheConfigFolder) {
 // The defect: `warplens --kernel bank_conflicts/padded` opened on the saved matmul/tiled.
 TEST(GuiSettings, TheCommandLinesLaunchAndArchWinOverTheSavedOnes) {
   const std::filesystem::path dir = scratch_dir();
-  write_file(dir / "settings.json",
-             R"({"kernel": "matmul/tiled", "block": [32, 32, 1], "arch": "a100", "theme": "light"})");
+  write_file(
+      dir / "settings.json",
+      R"({"kernel": "matmul/tiled", "block": [32, 32, 1], "arch": "a100", "theme": "light"})");
   App app = make_app("bank_conflicts/padded", "t4");
   app.launch_from_command_line = app.arch_from_command_line = true;
   EXPECT_EQ(load_settings(app, dir), "");
@@ -128,6 +129,94 @@ TEST(GuiSettings, TheLayoutAndScaleAreRemembered) {
   EXPECT_FLOAT_EQ(app.layout.left_width, 0.4f);
   EXPECT_EQ(app.layout.tile[static_cast<int>(Panel::sweep)], Tile::top_left);
   EXPECT_FLOAT_EQ(app.ui_scale, 1.5f);
+}
+
+std::string read_text(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// The defect: "kernal" (a typo) was dropped without a word and gone from the file at the next
+// save. It is named, with the keys WarpLens knows, and kept.
+TEST(GuiSettings, UnknownKeysAreNamedAndKeptWhenSaving) {
+  const std::filesystem::path dir = scratch_dir();
+  write_file(dir / "settings.json",
+             R"({"kernal": "matmul/tiled", "theme": "light", "from_a_newer_version": {"x": [1]}})");
+  {
+    App app = make_app("vec_add/scalar", "h100");
+    HeadlessGui gui(app, 800, 600, dir);
+    EXPECT_NE(app.status.find("settings.json: unknown keys 'from_a_newer_version', 'kernal' "
+                              "(kept; known: kernel, params, block"),
+              std::string::npos)
+        << app.status;
+    EXPECT_EQ(app.theme, Theme::light) << "the known keys still apply";
+    app.live = !app.live; // a change, so the settings are saved
+    gui.render();
+  }
+  const nlohmann::json saved = read_json(dir / "settings.json");
+  EXPECT_EQ(saved["kernal"], "matmul/tiled");
+  EXPECT_EQ(saved["from_a_newer_version"], nlohmann::json::parse(R"({"x": [1]})"));
+  EXPECT_EQ(saved["theme"], "light");
+}
+
+// The defect: a settings.json linked from a dotfiles folder was replaced by a plain file, so the
+// dotfiles' copy no longer followed the settings.
+TEST(GuiSettings, ALinkedSettingsFileIsWrittenWhereItPoints) {
+  const std::filesystem::path dir = scratch_dir();
+  std::filesystem::create_directories(dir / "dotfiles");
+  write_file(dir / "dotfiles" / "warplens.json", R"({"theme": "light"})");
+  std::filesystem::create_directories(dir / "config");
+  std::filesystem::create_symlink("../dotfiles/warplens.json", dir / "config" / "settings.json");
+  {
+    App app = make_app("vec_add/scalar", "h100");
+    HeadlessGui gui(app, 800, 600, dir / "config");
+    EXPECT_EQ(app.theme, Theme::light);
+    app.ui_scale = 1.5f;
+    gui.render();
+  }
+  EXPECT_TRUE(std::filesystem::is_symlink(dir / "config" / "settings.json"));
+  EXPECT_FLOAT_EQ(read_json(dir / "dotfiles" / "warplens.json")["ui_scale"].get<float>(), 1.5f);
+}
+
+// The defect: settings were written to a fixed settings.json.tmp, following a link planted under
+// that name (into any file the user may write) and clobbering a file of that name.
+TEST(GuiSettings, ATemporaryNameIsNeverFollowedNorClobbered) {
+  const std::filesystem::path dir = scratch_dir();
+  write_file(dir / "victim.txt", "the user's file");
+  std::filesystem::create_symlink(dir / "victim.txt", dir / "settings.json.tmp");
+  App app = make_app("vec_add/scalar", "h100");
+  EXPECT_EQ(save_settings(app, dir), "");
+  EXPECT_EQ(read_text(dir / "victim.txt"), "the user's file");
+  EXPECT_TRUE(std::filesystem::is_symlink(dir / "settings.json.tmp"));
+  EXPECT_TRUE(read_json(dir / "settings.json").is_object());
+}
+
+// The defect: HOME=/nonexistent/home made that folder to save the settings in. It is never made;
+// the status line says the settings are not saved and why, and the session goes on.
+TEST(GuiSettings, AMissingHomeIsNeverMadeAndTheStatusSaysWhy) {
+  const std::filesystem::path home = scratch_dir() / "nonexistent" / "home";
+  const char* saved_home = std::getenv("HOME");
+  const char* saved_config = std::getenv("XDG_CONFIG_HOME");
+  const std::string old_home = saved_home ? saved_home : "",
+                    old_config = saved_config ? saved_config : "";
+  ::setenv("HOME", home.c_str(), 1);
+  ::unsetenv("XDG_CONFIG_HOME");
+  std::string status;
+  {
+    App app = make_app("vec_add/scalar", "h100");
+    HeadlessGui gui(app, 800, 600, default_config_dir());
+    status = app.status;
+    app.live = !app.live;
+    EXPECT_GT(grey_variance(gui.render()), 100);
+  } // saving on the way out makes nothing either
+  saved_home ? ::setenv("HOME", old_home.c_str(), 1) : ::unsetenv("HOME");
+  if (saved_config)
+    ::setenv("XDG_CONFIG_HOME", old_config.c_str(), 1);
+  EXPECT_NE(
+      status.find("settings not saved this session: HOME '" + home.string() + "' does not exist"),
+      std::string::npos)
+      << status;
+  EXPECT_FALSE(std::filesystem::exists(home.parent_path()));
 }
 
 } // namespace

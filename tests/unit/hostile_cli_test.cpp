@@ -253,6 +253,19 @@ const std::vector<CliCase> kKernels = {
     {"ParamRangeTimesShapesOverCap",
      "sweep coalescing/stride --block 8:1024:8 --param-range stride=1:64:1",
      {"8192 points", "at most 4096"}},
+    // A sweep's files are checked before any point is measured, not after.
+    {"SweepCsvDevFull",
+     "sweep vec_add/scalar --block 32 --csv /dev/full",
+     {"--csv '/dev/full' is not a regular file"}},
+    {"SweepJsonInAFolderThatTakesNoFile",
+     "sweep vec_add/scalar --block 32 --json /sys/warplens.json",
+     {"--json '/sys/warplens.json'", "cannot create a file in '/sys' ("}},
+    {"SweepCsvNameTooLong",
+     "sweep vec_add/scalar --block 32 --csv " + long_text('n', 300) + ".csv",
+     {"--csv 'nnn", "the name is 304 bytes long", "at most 255"}},
+    {"SweepJsonNamesAFolder",
+     "sweep vec_add/scalar --block 32 --json out/",
+     {"--json 'out/' names a folder"}},
 };
 
 class HostileCli : public testing::TestWithParam<CliCase> {};
@@ -297,6 +310,66 @@ TEST(HostileCli, APerDeviceSweepWhoseWorkersSeeNoGpuSaysWhyForEach) {
                        "could not be identified"),
             std::string::npos)
       << o.err;
+}
+
+// ---- Where the output goes: every failure to write is said, with the system's reason. ----
+
+// The defect: `warplens sweep --csv FILE` replaced a file that was there, only to say nothing.
+// Refused before any point is measured; --force lets the sweep replace it (after measuring).
+TEST(HostileCliOutputs, AnExistingFileIsRefusedBeforeTheSweepUnlessForced) {
+  const std::string file = test::write_file("existing.csv", "the user's numbers\n");
+  const test::Outcome refused = run_limited("sweep vec_add/scalar --block 32 --csv " + file);
+  expect_refusal(refused, 2, {"--csv '" + file + "' exists", "add --force to replace it"});
+  EXPECT_EQ(test::read_text(file), "the user's numbers\n");
+  const test::Outcome forced = run_limited("sweep vec_add/scalar --block 32 --force --csv " + file);
+  EXPECT_EQ(forced.err.find("exists"), std::string::npos) << forced.err;
+  if (forced.exit_code == 0) // a GPU measured it: the file now holds the sweep
+    EXPECT_NE(test::read_text(file).find("block"), std::string::npos);
+  else // no GPU here: refused after the check, and the file is as it was
+    EXPECT_EQ(test::read_text(file), "the user's numbers\n") << forced.err;
+}
+
+// The defect: the CSV was written through a link, into whatever file it pointed at.
+TEST(HostileCliOutputs, ALinkIsRefusedEvenWithForce) {
+  const std::string victim = test::write_file("victim.txt", "not a sweep\n");
+  const auto link = test::scratch() / "link.csv";
+  std::filesystem::remove(link);
+  std::filesystem::create_symlink(victim, link);
+  for (const char* force : {"", "--force "}) {
+    const test::Outcome o =
+        run_limited("sweep vec_add/scalar --block 32 " + std::string(force) + "--csv link.csv");
+    expect_refusal(o, 2, {"--csv 'link.csv' is a symbolic link", "victim.txt"});
+  }
+  EXPECT_EQ(test::read_text(victim), "not a sweep\n");
+}
+
+// The defect: two names of one file (a hard link) passed as two outputs; the JSON then replaced
+// the CSV.
+TEST(HostileCliOutputs, TwoNamesOfOneFileAreOneOutput) {
+  const std::string csv = test::write_file("both.csv", "");
+  const auto json = test::scratch() / "both.json";
+  std::filesystem::remove(json);
+  std::filesystem::create_hard_link(csv, json);
+  const test::Outcome o = run_limited("sweep vec_add/scalar --block 32 --force --csv both.csv "
+                                      "--json both.json");
+  expect_refusal(o, 2, {"--csv and --json name one file", "give each its own file"});
+}
+
+// The defect: `warplens list > /dev/full` and `warplens list >&-` exited 0 with nothing written.
+TEST(HostileCliOutputs, AStandardOutputThatCannotBeWrittenIsAFailure) {
+  for (const auto& [output, reason] : std::vector<std::pair<std::string, std::string>>{
+           {">/dev/full", "No space left on device"}, {">&-", "Bad file descriptor"}}) {
+    for (const char* command : {"list", "occupancy --block 256 --json"}) {
+      const test::Outcome o = run_limited(command, "", "/dev/null", output);
+      expect_refusal(o, 2, {"cannot write to standard output: " + reason});
+    }
+  }
+}
+
+// The defect: under a file-size limit SIGXFSZ ended the process with nothing said.
+TEST(HostileCliOutputs, AFileSizeLimitIsReportedNotASignal) {
+  const test::Outcome o = run_limited("list --json", "ulimit -f 1 &&");
+  expect_refusal(o, 2, {"cannot write to standard output: File too large"});
 }
 
 // A range whose last step would pass INT_MAX ends, and at the side it should.

@@ -1,8 +1,12 @@
 // Hostile data files: arch presets given with --arch, assets folders given with
 // WARPLENS_ASSETS, and metric catalogs. Each is refused in one line naming the file and the key.
 
+#include "file_output.h"
 #include "hostile_support.h"
 #include "metric_catalog.h"
+
+#include <sys/resource.h>
+#include <sys/stat.h>
 
 namespace wl {
 namespace {
@@ -187,6 +191,165 @@ TEST(HostileAssetsPath, NoSuchFolderOrAFileOrALongPath) {
                  {"'/etc/hostname' is not a folder"});
   expect_refusal(run_limited("arches", "WARPLENS_ASSETS=/" + std::string(3000, 'a')), 2,
                  {"WARPLENS_ASSETS: '/aaa"});
+}
+
+// ---- Output files: checked before the work, written whole or not at all, never lost. ----
+
+namespace fs = std::filesystem;
+
+// A folder of the test's own under the scratch folder, empty.
+fs::path output_folder(const std::string& name) {
+  const fs::path dir = test::scratch() / ("out_" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+const OutputRules kRefuseExisting{};
+const OutputRules kReplace{.replace_existing = true};
+
+struct OutputCase {
+  std::string name;
+  std::string path; // relative to the case's folder unless absolute
+  OutputRules rules;
+  std::string fragment;
+  friend void PrintTo(const OutputCase& c, std::ostream* os) { *os << c.name; }
+};
+
+const std::vector<OutputCase> kOutputs = {
+    {"NoFolder", "missing/x.csv", kReplace, "the folder 'missing' does not exist"},
+    {"AFolder", "folder", kReplace, "'folder' is a folder"},
+    {"EndsInASlash", "x/", kReplace, "'x/' names a folder"},
+    {"ADevice", "/dev/full", kReplace, "'/dev/full' is not a regular file"},
+    {"APipe", "pipe", kReplace, "'pipe' is not a regular file"},
+    {"UnderAFile", "existing.csv/x.csv", kReplace, "'existing.csv' is not a folder"},
+    {"NameTooLong", std::string(256, 'n'), kReplace, "the name is 256 bytes long"},
+    {"PathTooLong", std::string(5000, 'p'), kReplace, "a path has at most 4095"},
+    {"AFolderThatTakesNoFile", "/sys/warplens.csv", kReplace, "cannot create a file in '/sys' ("},
+    {"Existing", "existing.csv", kRefuseExisting, "'existing.csv' exists; give another name"},
+    {"ALink", "link.csv", kReplace, "'link.csv' is a symbolic link (to 'existing.csv')"},
+    {"ALinkLoop",
+     "loop.csv",
+     {.replace_existing = true, .write_through_links = true},
+     "Too many levels of symbolic links"},
+};
+
+class HostileOutput : public testing::TestWithParam<OutputCase> {};
+
+TEST_P(HostileOutput, RefusedBeforeTheWorkNamingTheFile) {
+  const fs::path dir = output_folder(GetParam().name);
+  const fs::path here = fs::current_path();
+  fs::current_path(dir);
+  fs::create_directories("folder");
+  std::ofstream("existing.csv") << "the user's numbers\n";
+  ::mkfifo("pipe", 0644);
+  fs::create_symlink("existing.csv", "link.csv");
+  fs::create_symlink("loop.csv", "loop.csv");
+  const std::string problem = output_problem(GetParam().path, GetParam().rules);
+  fs::current_path(here);
+  test::expect_good_message(problem, {GetParam().fragment});
+  std::vector<std::string> left;
+  for (const auto& entry : fs::directory_iterator(dir))
+    left.push_back(entry.path().filename().string());
+  EXPECT_EQ(left.size(), 5u) << "the check leaves nothing behind";
+  EXPECT_EQ(test::read_text(dir / "existing.csv"), "the user's numbers\n");
+}
+INSTANTIATE_TEST_SUITE_P(Paths, HostileOutput, testing::ValuesIn(kOutputs),
+                         test::case_name<OutputCase>);
+
+TEST(HostileOutputWrite, AWritableFileIsAcceptedAndWrittenWhole) {
+  const fs::path dir = output_folder("accepted");
+  EXPECT_EQ(output_problem(dir / "new.csv", kRefuseExisting), "");
+  EXPECT_EQ(write_file_safely(dir / "new.csv", "a,b\n1,2\n", kRefuseExisting), "");
+  EXPECT_EQ(test::read_text(dir / "new.csv"), "a,b\n1,2\n");
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  struct stat info {};
+  ASSERT_EQ(::stat((dir / "new.csv").c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0777, 0644u & ~mask);
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1)
+      << "no temporary left";
+}
+
+TEST(HostileOutputWrite, AReplacedFileKeepsItsPermissionsAndALinkWrittenThroughStaysALink) {
+  const fs::path dir = output_folder("replaced");
+  std::ofstream(dir / "private.json") << "old";
+  fs::permissions(dir / "private.json", fs::perms::owner_read | fs::perms::owner_write);
+  fs::create_symlink("private.json", dir / "link.json");
+  EXPECT_EQ(write_file_safely(dir / "link.json", "new",
+                              {.replace_existing = true, .write_through_links = true}),
+            "");
+  EXPECT_TRUE(fs::is_symlink(dir / "link.json"));
+  EXPECT_EQ(test::read_text(dir / "private.json"), "new");
+  EXPECT_EQ(fs::status(dir / "private.json").permissions(),
+            fs::perms::owner_read | fs::perms::owner_write);
+}
+
+// What is found only at the end (here: a folder where the file should go) still loses nothing:
+// the text is kept in $TMPDIR and the message says where, and why the write failed.
+TEST(HostileOutputWrite, AFailedWriteKeepsTheTextAndSaysWhereAndWhy) {
+  const fs::path dir = output_folder("failed");
+  const test::KeptCopies kept(dir / "tmp");
+  fs::create_directories(dir / "out.csv");
+  const std::string problem = write_file_safely(dir / "out.csv", "the results\n", kReplace);
+  test::expect_good_message(problem, {"cannot write '", "out.csv': it is a folder", "kept in '"});
+  ASSERT_EQ(kept.files().size(), 1u) << problem;
+  EXPECT_NE(problem.find(kept.files()[0].string()), std::string::npos) << problem;
+  EXPECT_EQ(test::read_text(kept.files()[0]), "the results\n");
+  // A file that appeared after the check is not replaced without leave, and the text is kept.
+  std::ofstream(dir / "appeared.csv") << "someone else's";
+  const std::string appeared = write_file_safely(dir / "appeared.csv", "mine", kRefuseExisting);
+  test::expect_good_message(appeared, {"appeared meanwhile", "kept in '"});
+  EXPECT_EQ(test::read_text(dir / "appeared.csv"), "someone else's");
+  EXPECT_EQ(kept.files().size(), 2u);
+}
+
+// Under `ulimit -f` the write fails with EFBIG, is reported with the reason, and the old file
+// stays whole (in a child process: the limit would hold for the rest of the tests).
+// Exits 0 when the write failed with EFBIG's reason and left the old file whole (the child's
+// stderr is a file under the same limit, so the verdict is its exit code).
+[[noreturn]] void write_under_a_file_size_limit(const fs::path& file) {
+  report_file_size_limit_as_error();
+  rlimit limit{};
+  limit.rlim_cur = limit.rlim_max = 16;
+  ::setrlimit(RLIMIT_FSIZE, &limit);
+  const std::string problem = write_file_safely(file, std::string(1000, 'x'), kReplace);
+  const bool reported = problem.starts_with("cannot write '" + file.string() + "': File too large");
+  std::exit(!reported ? 1 : test::read_text(file) != "old" ? 2 : 0);
+}
+
+TEST(HostileOutputWrite, AFileSizeLimitFailsTheWriteAndKeepsTheOldFile) {
+  const fs::path file = output_folder("limit") / "settings.json";
+  std::ofstream(file) << "old";
+  EXPECT_EXIT(write_under_a_file_size_limit(file), testing::ExitedWithCode(0), "");
+}
+
+TEST(HostileOutputWrite, TwoNamesOfOneFileAreTheSameFile) {
+  const fs::path dir = output_folder("same");
+  std::ofstream(dir / "a.csv") << "";
+  fs::create_hard_link(dir / "a.csv", dir / "hard.json");
+  fs::create_symlink("a.csv", dir / "soft.json");
+  EXPECT_TRUE(same_file(dir / "a.csv", dir / "hard.json"));
+  EXPECT_TRUE(same_file(dir / "a.csv", dir / "soft.json"));
+  EXPECT_TRUE(same_file(dir / "new.csv", dir / "." / "new.csv")) << "neither exists yet";
+  EXPECT_FALSE(same_file(dir / "a.csv", dir / "new.csv"));
+  EXPECT_FALSE(same_file(dir / "new.csv", dir / "new.json"));
+}
+
+// HOME that does not exist is never made, nor anything in it; a folder elsewhere is.
+TEST(HostileOutputWrite, AMissingHomeIsNeverMade) {
+  const fs::path dir = output_folder("home");
+  const char* saved = std::getenv("HOME");
+  const std::string home = saved ? saved : "";
+  ::setenv("HOME", (dir / "missing-home").c_str(), 1);
+  const std::string problem = make_folders(dir / "missing-home" / ".config" / "warplens");
+  const std::string elsewhere = make_folders(dir / "made" / "here");
+  saved ? ::setenv("HOME", home.c_str(), 1) : ::unsetenv("HOME");
+  test::expect_good_message(
+      problem, {"HOME '" + (dir / "missing-home").string() + "' does not exist", "set HOME"});
+  EXPECT_FALSE(fs::exists(dir / "missing-home"));
+  EXPECT_EQ(elsewhere, "");
+  EXPECT_TRUE(fs::is_directory(dir / "made" / "here"));
 }
 
 } // namespace

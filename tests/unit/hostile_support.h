@@ -54,25 +54,50 @@ inline std::string read_text(const std::filesystem::path& file) {
   return text.str();
 }
 
+// TMPDIR pointed at a folder of the test's while it lives: the copies a failed write keeps go
+// there, to be found and read.
+class KeptCopies {
+public:
+  explicit KeptCopies(const std::filesystem::path& dir) : m_dir(dir) {
+    std::filesystem::create_directories(dir);
+    ::setenv("TMPDIR", dir.c_str(), 1);
+  }
+  ~KeptCopies() { ::unsetenv("TMPDIR"); }
+  KeptCopies(const KeptCopies&) = delete;
+  KeptCopies& operator=(const KeptCopies&) = delete;
+  std::vector<std::filesystem::path> files() const {
+    std::vector<std::filesystem::path> found;
+    for (const auto& entry : std::filesystem::directory_iterator(m_dir))
+      found.push_back(entry.path());
+    return found;
+  }
+
+private:
+  std::filesystem::path m_dir;
+};
+
 struct Outcome {
   int exit_code = -1; // timeout(1) reports a signal as 128 + its number
   std::string out, err;
   double seconds = 0;
 };
 
-// `env` goes before the command (VAR=value ...); `input` is a file for stdin (default: none).
+// `env` goes before the command (VAR=value ...); `input` is a file for stdin (default: none);
+// `output` is where stdout goes as the shell writes it (">/dev/full", ">&-"; default: a file
+// that `out` is read from).
 inline Outcome run_limited(const std::string& args, const std::string& env = "",
-                           const std::string& input = "/dev/null") {
+                           const std::string& input = "/dev/null", const std::string& output = "") {
   const auto out = scratch() / "stdout", err = scratch() / "stderr";
+  std::filesystem::remove(out);
   const std::string command = "cd " + scratch().string() + " && " + env + " timeout -s KILL 10 " +
-                              WARPLENS_BINARY + " " + args + " <" + input + " >" + out.string() +
-                              " 2>" + err.string();
+                              WARPLENS_BINARY + " " + args + " <" + input + " " +
+                              (output.empty() ? ">" + out.string() : output) + " 2>" + err.string();
   const auto start = std::chrono::steady_clock::now();
   const int status = std::system(command.c_str());
   Outcome o;
   o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  o.out = read_text(out);
+  o.out = output.empty() ? read_text(out) : "";
   o.err = read_text(err);
   return o;
 }
