@@ -3,6 +3,7 @@
 #include "cli_commands.h"
 #include "error.h"
 #include "json_input.h"
+#include "text_format.h"
 #include "viz_main.h"
 
 #include <iostream>
@@ -20,25 +21,48 @@ int report(const char* what, int code) {
   return code;
 }
 
+// The options a command takes, as written on the command line: "--block", "-h".
+std::vector<std::string> option_names(const CLI::App& command) {
+  std::vector<std::string> names;
+  for (const CLI::Option* option : command.get_options()) {
+    for (const std::string& name : option->get_lnames())
+      names.push_back("--" + name);
+    for (const std::string& name : option->get_snames())
+      names.push_back("-" + name);
+  }
+  return names;
+}
+
 // What CLI11 calls "The following argument was not expected", said as a person needs it: which
-// word, and what the command has instead.
+// word, whether it is an unknown option, the known one it may be a misspelling of, and what the
+// command has instead.
 std::string unexpected_words(const CLI::App& app, const CLI::ExtrasError& error) {
   const std::vector<CLI::App*> chosen = app.get_subcommands();
   const CLI::App& where = chosen.empty() ? app : *chosen.front();
   const std::vector<std::string> extras = where.remaining();
   if (extras.empty())
     return error.what();
-  const std::string word = "'" + clip(extras.front(), 40) + "'";
-  if (chosen.empty() && !extras.front().starts_with("-")) {
+  const std::string& first = extras.front();
+  const std::string word = "'" + clip(first, 40) + "'";
+  if (chosen.empty() && !first.starts_with("-")) {
     std::string commands;
-    for (const CLI::App* command : app.get_subcommands({}))
+    std::vector<std::string> names;
+    for (const CLI::App* command : app.get_subcommands({})) {
       commands += (commands.empty() ? "" : ", ") + command->get_name();
-    return word + " is not a command; commands: " + commands +
-           "; with none the GUI opens (warplens --help)";
+      names.push_back(command->get_name());
+    }
+    return word + " is not a command" + did_you_mean(first, names) + " (commands: " + commands +
+           "; with none the GUI opens: warplens --help)";
   }
   const std::string name = chosen.empty() ? "warplens" : "warplens " + where.get_name();
-  return word + " is not expected here; " + name + " --help lists what " +
-         (chosen.empty() ? "it" : where.get_name()) + " takes";
+  const std::string help =
+      name + " --help lists what " + (chosen.empty() ? "it" : where.get_name()) + " takes";
+  if (first.starts_with("-")) {
+    const std::string option = first.substr(0, first.find('=')); // "--blocks=256"
+    return "unknown option '" + clip(option, 40) + "' for " + name +
+           did_you_mean(option, option_names(where)) + " (" + help + ")";
+  }
+  return word + " is not expected here; " + help;
 }
 
 // A flag takes no value, so `--json=banana` must not pass for false or true: every flag of every

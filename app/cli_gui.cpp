@@ -59,7 +59,10 @@ void add_gui_options(CLI::App& app, viz::GuiOptions& options) {
         ->check(written_option(option.allowed));
   app.add_option("--param", options.params, "A kernel parameter as name=value (repeat for several)")
       ->check(written_option("name=value"));
-  app.add_flag("--model", options.model_only, "No worker: the occupancy and access models alone");
+  CLI::Option* model = app.add_flag("--model", options.model_only,
+                                    "No worker: the occupancy and access models alone");
+  // --model starts no worker, so a worker command with it would be ignored without a word.
+  app.get_option("--worker")->excludes(model);
 }
 
 } // namespace wl

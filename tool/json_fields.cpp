@@ -17,7 +17,7 @@ using nlohmann::json;
 std::string integer_range(std::int64_t min, std::int64_t max) {
   if (min == kMinInt64 && max == kMaxInt64)
     return "allowed a whole number";
-  if (max == kMaxInt64 || (max == kMaxInt && min >= 0))
+  if (max == kMaxInt64) // any larger number is not a whole number of 64 bits
     return "allowed a whole number of at least " + std::to_string(min);
   return "allowed a whole number from " + std::to_string(min) + " to " + std::to_string(max);
 }

@@ -3,6 +3,8 @@
 #include "error.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <system_error>
 
@@ -37,9 +39,10 @@ std::string mib(std::uintmax_t bytes) {
 // cap since it was measured is still seen as too large).
 std::string read_capped(const std::filesystem::path& file, std::uintmax_t size,
                         const std::string& origin, const std::string& what) {
+  errno = 0;
   std::ifstream in(file, std::ios::binary);
-  if (!in)
-    throw UsageError(origin + ": cannot read the " + what + " (no permission?)");
+  if (!in) // no read permission, most often: the system says which
+    throw UsageError(origin + ": cannot read the " + what + ": " + std::strerror(errno));
   std::string text(static_cast<std::size_t>(std::min<std::uintmax_t>(size, kMaxJsonFileBytes)) + 1,
                    '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));

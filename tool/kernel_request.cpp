@@ -131,8 +131,12 @@ KernelRequest resolve_kernel_request(const std::string& id,
     if (eq == std::string::npos)
       throw UsageError(kernel.id + ": --param '" + text +
                        "' must be name=value; parameters: " + param_names(kernel));
-    request.params[name] = parse_integer(text.substr(eq + 1), kernel_param(kernel, name),
-                                         kernel.id + ": --param " + name);
+    const ParamSpec& spec = kernel_param(kernel, name);
+    if (spec.is_size && !size.empty()) // neither may silently win over the other
+      throw UsageError(kernel.id + ": --size '" + clip(size, 40) + "' and --param " +
+                       clip(text, 40) + " both set " + name + "; give it once");
+    request.params[name] =
+        parse_integer(text.substr(eq + 1), spec, kernel.id + ": --param " + name);
   }
   request.block = block.empty() ? kernel.default_block : parse_block(block);
   check_kernel_request(request);

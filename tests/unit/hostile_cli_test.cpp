@@ -67,6 +67,9 @@ const std::vector<CliCase> kOccupancy = {
     {"GridNegative", "occupancy --block 256 --grid -1", {"--grid", "'-1'"}},
     {"GridFraction", "occupancy --block 256 --grid 1.5", {"--grid", "'1.5'"}},
     {"GridZero", "occupancy --block 256 --grid 0", {"--grid", "'0'"}},
+    {"GridOverInt",
+     "occupancy --block 256 --grid 2147483648",
+     {"--grid", "'2147483648'", "from 1 to 2147483647"}},
     {"CarveoutEmpty", "occupancy --block 256 --carveout ''", {"--carveout", "empty"}},
     {"CarveoutTooLow", "occupancy --block 256 --carveout -2", {"--carveout", "'-2'"}},
     {"CarveoutTooHigh", "occupancy --block 256 --carveout 101", {"--carveout", "'101'"}},
@@ -253,6 +256,33 @@ const std::vector<CliCase> kKernels = {
     {"ParamRangeTimesShapesOverCap",
      "sweep coalescing/stride --block 8:1024:8 --param-range stride=1:64:1",
      {"8192 points", "at most 4096"}},
+    // --size and a --param of a size parameter both set it: neither wins without a word.
+    {"ModelSizeAndParamBothSetN",
+     "model vec_add/scalar --size 4096 --param n=8192",
+     {"--size '4096' and --param n=8192 both set n", "give it once"}},
+    {"SweepSizeAndParamBothSetN",
+     "sweep vec_add/scalar --block 32 --size 4096 --param n=8192",
+     {"--size '4096' and --param n=8192 both set n"}},
+    // --model starts no worker: a worker command with it would be ignored.
+    {"GuiWorkerWithModel",
+     "--headless --model --worker 'ssh gpuhost warplens worker'",
+     {"--worker", "--model", "not both"}},
+    // Unknown options are named as such, with the known one a letter or two away.
+    {"MisspeltOption",
+     "run vec_add/scalar --blocks 256",
+     {"unknown option '--blocks'", "; did you mean '--block'?"}},
+    {"MisspeltOptionWithValue",
+     "model vec_add/scalar --blocks=256",
+     {"unknown option '--blocks' for warplens model", "; did you mean '--block'?"}},
+    {"MisspeltGuiOption",
+     "--headles",
+     {"unknown option '--headles'", "; did you mean '--headless'?"}},
+    {"UnknownOptionNearNone",
+     "occupancy --block 256 --frobnicate",
+     {"unknown option '--frobnicate'", "warplens occupancy --help"}},
+    {"MisspeltCommand",
+     "swep vec_add/scalar",
+     {"'swep' is not a command", "; did you mean 'sweep'? (commands:"}},
     // A sweep's files are checked before any point is measured, not after.
     {"SweepCsvDevFull",
      "sweep vec_add/scalar --block 32 --csv /dev/full",
@@ -370,6 +400,15 @@ TEST(HostileCliOutputs, AStandardOutputThatCannotBeWrittenIsAFailure) {
 TEST(HostileCliOutputs, AFileSizeLimitIsReportedNotASignal) {
   const test::Outcome o = run_limited("list --json", "ulimit -f 1 &&");
   expect_refusal(o, 2, {"cannot write to standard output: File too large"});
+}
+
+// The defect: an unreadable script was refused without the reason.
+TEST(HostileCliOutputs, AnUnreadableScriptIsRefusedWithTheReason) {
+  const std::string script = test::write_file("unreadable.txt", "wait\n");
+  std::filesystem::permissions(script, std::filesystem::perms::none);
+  const test::Outcome o = run_limited("--headless --model --script " + script,
+                                      "env -u DISPLAY " + test::as_unprivileged());
+  expect_refusal(o, 2, {script, "cannot read the script: Permission denied"});
 }
 
 // A range whose last step would pass INT_MAX ends, and at the side it should.

@@ -99,6 +99,15 @@ TEST_P(HostilePreset, RefusedNamingTheFile) {
 INSTANTIATE_TEST_SUITE_P(Files, HostilePreset, testing::ValuesIn(kPresets),
                          test::case_name<FileCase>);
 
+// The defect: a preset without read permission was refused with a guess ("no permission?").
+TEST(HostilePresetFile, AnUnreadablePresetIsRefusedWithTheReason) {
+  const std::string file =
+      write_file("unreadable.json", test::source_json("arch/h100.json").dump());
+  std::filesystem::permissions(file, std::filesystem::perms::none);
+  expect_refusal(run_limited("occupancy --block 256 --arch " + file, test::as_unprivileged()), 2,
+                 {file, "cannot read the", "Permission denied"});
+}
+
 TEST(HostilePresetSize, AFileOver64MiBIsRefusedUnread) {
   const auto file = test::scratch() / "huge.json";
   std::ofstream(file) << "{";

@@ -54,6 +54,13 @@ inline std::string read_text(const std::filesystem::path& file) {
   return text.str();
 }
 
+// A prefix for run_limited's `env` that runs the command as an unprivileged user where the test
+// runs as root (root reads any file, so a file without read permission needs another user; the
+// scratch folder is root's and readable by all).
+inline std::string as_unprivileged() {
+  return geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
+}
+
 // TMPDIR pointed at a folder of the test's while it lives: the copies a failed write keeps go
 // there, to be found and read.
 class KeptCopies {
