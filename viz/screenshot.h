@@ -29,7 +29,8 @@ std::string local_time(const char* format);
 // The folder screenshots and exports go to by default: the XDG pictures folder's WarpLens/.
 std::filesystem::path pictures_dir();
 // Where screenshots and exports go when no path is given: the settings' screenshot_dir, which must
-// exist (a typo makes no folders; UsageError), else pictures_dir(), made on first use.
+// exist (a typo makes no folders; UsageError), else pictures_dir(), made on first use (never in
+// a HOME that does not exist: UsageError).
 std::filesystem::path folder_for_saving(const App& app);
 
 // Where a screenshot goes: `requested` (".png" added when it has another extension) when it is
@@ -43,8 +44,9 @@ std::filesystem::path free_screenshot_path(const std::filesystem::path& requeste
 nlohmann::json screenshot_sidecar(const App& app, std::optional<Panel> panel, int width,
                                   int height);
 
-// Writes the PNG and `<name>.json`; returns the PNG's path. Throws UsageError when a file cannot
-// be written or the panel was not on screen.
+// Writes the PNG and `<name>.json` (file_output's writer: a name taken meanwhile is not
+// replaced); returns the PNG's path. Throws UsageError when the panel was not on screen, or when a
+// file cannot be written, saying why and where its bytes were kept instead.
 std::filesystem::path save_screenshot(const App& app, const Image& window,
                                       const ScreenshotRequest& request);
 
