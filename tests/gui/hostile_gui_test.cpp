@@ -256,9 +256,11 @@ TEST_P(HostileScreenshotPath, SavedUnderAFreeNameOrRefused) {
   fs::create_symlink("nowhere.png", dir / "dangling.png", ignored);
   const PathCase& c = GetParam();
   const std::string quoted = "'" + c.path + "'";
-  const wl::test::Outcome o =
-      wl::test::run_limited("--headless --model --kernel vec_add/scalar --screenshot " + quoted,
-                            "cd '" + dir.string() + "' && env -u DISPLAY");
+  // A picture that cannot be written where asked is kept in TMPDIR: here, the case's folder.
+  fs::create_directories(dir / "kept");
+  const wl::test::Outcome o = wl::test::run_limited(
+      "--headless --model --kernel vec_add/scalar --screenshot " + quoted,
+      "cd '" + dir.string() + "' && env -u DISPLAY TMPDIR='" + (dir / "kept").string() + "'");
   EXPECT_LT(o.seconds, 10.0);
   if (c.exit_code == 2) {
     wl::test::expect_refusal(o, 2, {c.fragment});
