@@ -4,7 +4,10 @@
 
 #include "hostile_support.h"
 #include "json_input.h"
+#include "kernel_request.h"
 #include "protocol.h"
+
+#include <algorithm>
 
 namespace wl {
 namespace {
@@ -109,6 +112,28 @@ const std::vector<LineCase> kRequests = {
      model(R"(,"arch":")" + std::string(2 << 20, 'a') + "\""),
      {"request line: longer than 1048576"}},
     {"BadUtf8", "{\"id\":3,\"type\":\"\xff\"}", {"request line: not valid JSON"}},
+    {"IdZero",
+     R"({"id":0,"type":"model","kernel":"vec_add/scalar"})",
+     {"request: id: 0 is out of range", "at least 1"}},
+    {"KeyMisspelt",
+     model(R"(,"blok":[64])"),
+     {"request 3: blok: not a key of a model request", "block"}},
+    {"KeyOfARun", model(R"(,"seed":7)"), {"request 3: seed: not a key of a model request"}},
+    {"SweepBlock",
+     sweep(R"([[64,1,1]],"block":[64])"),
+     {"request 3: block: not a key of a sweep request", "shapes"}},
+    {"AxisKeyMisspelt",
+     sweep(R"([[64,1,1]],"param_axes":[{"name":"n","values":[4096],"valeus":[1]}])"),
+     {"request 3: param_axes[0].valeus: not a key of a swept parameter", "name, values"}},
+    {"CancelKeyMisspelt",
+     R"({"id":3,"type":"cancel","traget":1})",
+     {"request 3: traget: not a key of a cancel request", "target"}},
+    {"KeyTwice",
+     model(R"(,"block":[64],"block":[128])"),
+     {"request line: the key 'block' is given twice in one object"}},
+    {"ParamTwice",
+     model(R"(,"params":{"n":4096,"n":8192})"),
+     {"request line: the key 'n' is given twice in one object"}},
 };
 
 // Every answer line the worker wrote, parsed.
@@ -150,6 +175,91 @@ TEST(HostileRequestSession, BadLinesDoNotStopTheNextGoodOne) {
   ASSERT_FALSE(lines.empty());
   EXPECT_EQ(lines.back()["type"], "result") << lines.back().dump().substr(0, 300);
   EXPECT_EQ(lines.back()["id"], 99);
+}
+
+// The worker's answers to a session of lines, in order.
+std::vector<json> session(const std::string& name, const std::vector<std::string>& lines) {
+  std::string text;
+  for (const std::string& line : lines)
+    text += line + "\n";
+  const test::Outcome o = test::run_limited("worker", "", test::write_file(name, text));
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  return answers(o.out);
+}
+
+bool has_answer(const std::vector<json>& lines, const char* type, std::int64_t id) {
+  return std::any_of(lines.begin(), lines.end(),
+                     [&](const json& l) { return l["type"] == type && l["id"] == id; });
+}
+
+std::string error_of(const std::vector<json>& lines, std::int64_t id) {
+  for (const json& l : lines)
+    if (l["type"] == "error" && l["id"] == id)
+      return l["message"];
+  return "";
+}
+
+TEST(HostileRequestSession, AnIdUsedBeforeIsRefusedAndTheFirstRequestAnswered) {
+  const std::vector<json> lines =
+      session("ids_twice", {R"({"id":5,"type":"model","kernel":"vec_add/scalar"})",
+                            R"({"id":5,"type":"model","kernel":"matmul/naive"})",
+                            R"({"id":4,"type":"model","kernel":"matmul/naive"})"});
+  ASSERT_TRUE(has_answer(lines, "result", 5));
+  for (const json& l : lines)
+    if (l["type"] == "result")
+      EXPECT_EQ(l["result"]["kernel"], "vec_add/scalar") << "the repeated id was served";
+  test::expect_good_message(
+      error_of(lines, 5), {"request 5: id: 5 is not above the last request's 5", "each used once"});
+  test::expect_good_message(error_of(lines, 4),
+                            {"request 4: id: 4 is not above the last request's 5"});
+}
+
+TEST(HostileRequestSession, NothingIsServedAfterShutdown) {
+  const std::vector<json> lines =
+      session("after_shutdown", {R"({"id":1,"type":"shutdown"})",
+                                 R"({"id":2,"type":"model","kernel":"vec_add/scalar"})"});
+  EXPECT_FALSE(has_answer(lines, "result", 2)) << "a request after shutdown was served";
+  test::expect_good_message(
+      error_of(lines, 2), {"request 2: it came after shutdown (request 1)", "serves nothing more"});
+}
+
+// The worker read its input a byte at a time (about 4 MB/s): 48 MiB of blank lines took 13 s.
+TEST(HostileRequestSession, TheWorkerReadsItsInputInBlocks) {
+  std::string text;
+  const std::string blank = std::string(1023, ' ') + "\n";
+  for (int i = 0; i < 48 * 1024; ++i)
+    text += blank;
+  text += R"({"id":9,"type":"model","kernel":"vec_add/scalar"})"
+          "\n";
+  const test::Outcome o = test::run_limited("worker", "", test::write_file("blank_lines", text));
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_TRUE(has_answer(answers(o.out), "result", 9)) << o.out.substr(0, 300);
+  EXPECT_LT(o.seconds, 5.0);
+}
+
+// Lines handed out in pieces of 3 bytes: each line whole, however the blocks fall.
+TEST(HostileRequestLines, LinesAreWholeAcrossBlocksAndALongOneIsSkipped) {
+  const std::string input = "{\"a\":1}\n" + std::string(50, 'x') + "\nshort\nlast";
+  std::size_t at = 0;
+  LineReader lines(
+      [&](char* into, std::size_t size) {
+        const std::size_t n = std::min({size, input.size() - at, std::size_t{3}});
+        input.copy(into, n, at);
+        at += n;
+        return n;
+      },
+      20);
+  std::string line;
+  EXPECT_EQ(lines.next(line), LineStatus::line);
+  EXPECT_EQ(line, "{\"a\":1}");
+  EXPECT_EQ(lines.next(line), LineStatus::too_long);
+  EXPECT_TRUE(line.empty()) << "a long line is never stored";
+  EXPECT_EQ(lines.next(line, false), LineStatus::end) << "no whole line read in yet";
+  EXPECT_EQ(lines.next(line), LineStatus::line);
+  EXPECT_EQ(line, "short");
+  EXPECT_EQ(lines.next(line), LineStatus::line);
+  EXPECT_EQ(line, "last");
+  EXPECT_EQ(lines.next(line), LineStatus::end);
 }
 
 TEST(HostileRequestBounds, AllEvaluationsMeansTheDocumentedMaximum) {
@@ -210,6 +320,12 @@ const std::vector<LineCase> kAnswers = {
     {"CancelledText",
      R"({"id":4,"type":"error","message":"x","cancelled":"no"})",
      {"cancelled: 'no'"}},
+    {"ProgressDoneOverTotal",
+     R"({"id":4,"type":"progress","phase":"sweep","done":9,"total":3})",
+     {"worker line 4: done: 9 is out of range", "0 to 3"}},
+    {"KeyTwice",
+     R"({"id":4,"type":"error","message":"x","message":"y"})",
+     {"worker line: the key 'message' is given twice"}},
 };
 
 class HostileAnswer : public testing::TestWithParam<LineCase> {};

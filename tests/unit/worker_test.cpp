@@ -154,10 +154,13 @@ TEST(WorkerProtocol, RequestsRoundTrip) {
   sweep.shapes = {BlockShape{16, 16, 1}};
   EXPECT_TRUE(request_from_json(json::parse(protocol_line(request_to_json(sweep)))).per_site);
 
-  const WorkerRequest model = request_from_json(request_to_json(model_request("vec_add/scalar")));
+  WorkerRequest model = model_request("vec_add/scalar");
+  model.id = 9; // ids start at 1: 0 is the worker's hello
+  model = request_from_json(request_to_json(model));
   EXPECT_EQ(model.arch, "h100");
   EXPECT_FALSE(model.block.has_value());
   WorkerRequest cancel;
+  cancel.id = 10;
   cancel.type = RequestType::cancel;
   cancel.target = 8;
   EXPECT_EQ(request_from_json(request_to_json(cancel)).target, 8);
