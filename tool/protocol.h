@@ -14,8 +14,7 @@
 //    "per_site":true}                         per_site: the per-site pass too (absent: false)
 //   {"id":11,"type":"sweep","kernel":"vec_add_3d/blocks3d","params":{},"shapes":[[8,1,1],[16,2,1]],
 //    "device":0,"seed":42,"verify":true,"max_seconds":0.001,"metrics":"default","max_evaluations":3000,
-//    "per_site":true}                         per_site: a per-site pass for every shape (absent:
-//    false)
+//    "per_site":true}                         per_site: a per-site pass for every shape (absent: false)
 //   {"id":12,"type":"sweep","kernel":"coalescing/stride","params":{},"shapes":[[256,1,1]],
 //    "param_axes":[{"name":"stride","values":[1,2,4]}], ...}   every shape for every value
 //   {"id":9,"type":"cancel","target":8}      target 0 or absent: everything waiting or running
@@ -44,6 +43,13 @@
 // worker's machine has no usable CUDA device (model requests still work there). At end of input the
 // worker serves the newest request still waiting, then exits; after "shutdown" it serves nothing
 // more: a line it still reads after it is refused (one unread when it exits gets no answer).
+//
+// The client checks every answer before it is shown (answer_check.h): a result or sweep that is
+// not of the kernel, block, parameters and GPU asked, lacks a part asked for, or holds a figure no
+// GPU can produce (9999 blocks per SM, a passed verification with mismatches, a median longer
+// than the request's budget) is refused with the reason ("the worker's answer was refused: block
+// 1024x1x1 where 64x1x1 was asked"). Texts are cut to 1000 bytes with control characters and
+// escape codes shown as '?'.
 
 #include "kernel.h"
 #include "kernel_request.h"

@@ -141,15 +141,14 @@ std::vector<std::int64_t> parse_number_list(const std::string& text, const std::
   return numbers;
 }
 
-// One point of a sweep of `kernel`: a measured one a launch the kernel allows, any one's
-// parameters the kernel's. `at` leads the message.
+// One point of a sweep of `kernel`: a measured one of that kernel (reading it checked that it is a
+// launch the kernel allows: check_plausible), any one's parameters the kernel's. `at` leads the
+// message.
 void check_point(const KernelDesc& kernel, const SweepPoint& p, const std::string& at) {
   try {
     if (p.result && p.result->kernel_id != kernel.id)
       throw UsageError("a point of " + clip(p.result->kernel_id, 40) + " in a sweep of " +
                        kernel.id);
-    if (p.result)
-      check_kernel_request(KernelRequest{&kernel, p.params, p.block});
     for (const auto& [name, value] : p.params)
       kernel_param(kernel, name);
   } catch (const UsageError& e) {

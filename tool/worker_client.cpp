@@ -1,5 +1,6 @@
 #include "worker_client.h"
 
+#include "answer_check.h"
 #include "error.h"
 #include "json_input.h"
 #include "registry.h"
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -18,6 +20,9 @@ namespace {
 
 constexpr std::size_t kRecentAnswers = 64;
 constexpr std::size_t kStderrTail = 5;
+// Each text a worker sends (a device name, a message) is cut to this: the longest it sends when
+// it is right is a counter comparison's reason of about 300 bytes.
+constexpr std::size_t kMostWorkerTextBytes = 1000;
 
 std::vector<std::string> worker_argv(const std::string& command) {
   if (command.empty())
@@ -118,7 +123,9 @@ std::int64_t WorkerClient::submit(WorkerRequest request, double budget_seconds) 
     id = request.id = m_next_id++;
     if (budget_seconds <= 0)
       budget_seconds = m_options.request_timeout_seconds + request_seconds(request);
-    Pending& pending = m_pending[id] = Pending{std::move(request), budget_seconds};
+    Pending& pending = m_pending[id];
+    pending.request = std::move(request);
+    pending.budget_seconds = budget_seconds;
     m_snapshot.newest_request = id;
     m_snapshot.phase.clear();
     m_snapshot.done = m_snapshot.total = 0;
@@ -203,7 +210,7 @@ void WorkerClient::serve(Worker& worker) {
   worker.process->pump([&](const std::string& line) { on_line(worker, line); },
                        [&](const std::string& line) {
                          const std::lock_guard lock(m_mutex);
-                         worker.stderr_tail.push_back(line);
+                         worker.stderr_tail.push_back(clip(line, 300));
                          if (worker.stderr_tail.size() > kStderrTail)
                            worker.stderr_tail.pop_front();
                          if (worker.log)
@@ -226,25 +233,44 @@ void WorkerClient::on_line(Worker& worker, const std::string& line) {
   }
   if (!parsed.is_object()) {
     const std::lock_guard lock(m_mutex);
-    worker.stray_output = line.substr(0, 120);
+    worker.stray_output = clip(line, 120);
     if (worker.log)
       worker.log << "(stdout) " << clip(line, 1000) << std::endl;
     return;
   }
+  clip_texts(parsed, kMostWorkerTextBytes);
   WorkerResponse response;
+  bool refused = false;
   try {
-    response = response_from_json(parsed);
+    response = read_answer(parsed);
   } catch (const std::exception& e) {
     const auto id = parsed.contains("id") && parsed["id"].is_number_integer()
                         ? parsed["id"].get<std::int64_t>()
                         : 0;
-    response =
-        WorkerResponse{.id = id, .type = ResponseType::error, .message = clip(e.what(), 300)};
+    response = WorkerResponse{.id = id,
+                              .type = ResponseType::error,
+                              .message = "the worker's answer was refused: " + clip(e.what(), 300)};
+    refused = true;
   }
-  on_response(worker, response);
+  on_response(worker, response, refused);
 }
 
-void WorkerClient::on_response(Worker& worker, const WorkerResponse& response) {
+// The line read and, when it answers a request still pending, checked against that request
+// (answer_check.h) outside the lock: a sweep's answer can be large.
+WorkerResponse WorkerClient::read_answer(const nlohmann::json& line) const {
+  WorkerResponse response = response_from_json(line);
+  std::optional<Pending> asked;
+  {
+    const std::lock_guard lock(m_mutex);
+    if (const auto it = m_pending.find(response.id); it != m_pending.end())
+      asked = it->second;
+  }
+  if (asked)
+    check_answer(asked->request, asked->budget_seconds, response);
+  return response;
+}
+
+void WorkerClient::on_response(Worker& worker, const WorkerResponse& response, bool refused) {
   {
     const std::lock_guard lock(m_mutex);
     if (response.type == ResponseType::hello) {
@@ -277,7 +303,8 @@ void WorkerClient::on_response(Worker& worker, const WorkerResponse& response) {
                      .error = response.message,
                      .cancelled = response.cancelled,
                      .fatal = response.fatal,
-                     .no_gpu = response.no_gpu});
+                     .no_gpu = response.no_gpu,
+                     .refused = refused});
     }
     update_status_locked();
   }

@@ -23,6 +23,8 @@
 #include <string>
 #include <thread>
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace wl {
 
 class ChildProcess;
@@ -51,6 +53,9 @@ struct WorkerAnswer {
   bool fatal = false;       // the worker stopped after it (sticky CUDA error)
   bool worker_died = false; // the worker ended or was killed before answering
   bool no_gpu = false;      // a run failed: no usable CUDA device where the worker runs
+  // The worker answered, but not with what was asked or not with what a GPU can measure
+  // (answer_check.h): `error` says why, and nothing of the answer is kept.
+  bool refused = false;
 
   bool ok() const { return result != nullptr || sweep != nullptr; }
 };
@@ -99,7 +104,8 @@ private:
   void send_locked(Pending& pending);
   void serve(Worker& worker);
   void on_line(Worker& worker, const std::string& line);
-  void on_response(Worker& worker, const WorkerResponse& response);
+  WorkerResponse read_answer(const nlohmann::json& line) const;
+  void on_response(Worker& worker, const WorkerResponse& response, bool refused = false);
   void on_exit(Worker& worker, const std::string& how);
   void answer_locked(WorkerAnswer answer);
   bool any_sent_locked() const; // a request is with the worker

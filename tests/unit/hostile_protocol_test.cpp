@@ -2,6 +2,8 @@
 // an error line naming the key and keep serving (exit 0 at end of input, never a signal); the
 // worker's answers are read back by the client's parser, which must refuse them in one line.
 
+#include "answer_check.h"
+#include "engine.h"
 #include "hostile_support.h"
 #include "json_input.h"
 #include "kernel_request.h"
@@ -326,6 +328,15 @@ const std::vector<LineCase> kAnswers = {
     {"KeyTwice",
      R"({"id":4,"type":"error","message":"x","message":"y"})",
      {"worker line: the key 'message' is given twice"}},
+    {"ResultBlocksPerSm9999",
+     result_line({"/occupancy/blocks_per_sm", 9999}),
+     {"result: occupancy.blocks_per_sm: 9999"}},
+    {"ResultCounterNegative",
+     result_line({"/counters/values/3/value", -1e18}),
+     {"result: counters.values[3].value: -1e+18"}},
+    {"ResultPassedWithMismatches",
+     result_line({"/verification/mismatches", 1000}),
+     {"result: verification.passed: true with 1000 mismatches"}},
 };
 
 class HostileAnswer : public testing::TestWithParam<LineCase> {};
@@ -339,6 +350,123 @@ TEST_P(HostileAnswer, TheClientRefusesItInOneLine) {
 
 INSTANTIATE_TEST_SUITE_P(Lines, HostileAnswer, testing::ValuesIn(kAnswers),
                          test::case_name<LineCase>);
+
+// Answers that read whole but do not answer the request they were sent for, or could not have
+// been measured within its budget (check_answer): each refused naming what was asked.
+
+// A run of vec_add/scalar at its default launch on device 0, as the recorded H100 run answers.
+WorkerRequest recorded_request() {
+  WorkerRequest r;
+  r.id = 4;
+  r.type = RequestType::run;
+  r.kernel_id = "vec_add/scalar";
+  r.metrics = "default";
+  r.max_seconds = 0.5;
+  return r;
+}
+
+WorkerResponse result_answer(RunResult result) {
+  return WorkerResponse{.id = 4,
+                        .type = ResponseType::result,
+                        .result = std::make_shared<RunResult>(std::move(result))};
+}
+
+RunResult recorded_result() { return run_result_from_json(test::recorded_run()); }
+
+void expect_refused(const WorkerRequest& asked, const WorkerResponse& answer,
+                    const std::vector<std::string>& fragments, double budget = 60.5) {
+  expect_usage_error([&] { check_answer(asked, budget, answer); }, fragments);
+}
+
+TEST(HostileAnswerToRequest, TheRecordedRunAnswersItsOwnRequest) {
+  EXPECT_NO_THROW(check_answer(recorded_request(), 60.5, result_answer(recorded_result())));
+}
+
+TEST(HostileAnswerToRequest, AnotherLaunchOrGpuIsRefusedNamingWhatWasAsked) {
+  WorkerRequest asked = recorded_request();
+  asked.block = BlockShape{64, 1, 1};
+  expect_refused(asked, result_answer(recorded_result()), {"block 256x1x1 where 64x1x1 was asked"});
+  asked = recorded_request();
+  asked.kernel_id = "vec_add/vec4";
+  expect_refused(asked, result_answer(recorded_result()),
+                 {"kernel vec_add/scalar where vec_add/vec4 was asked"});
+  asked = recorded_request();
+  asked.params = {{"n", 4096}};
+  expect_refused(asked, result_answer(recorded_result()),
+                 {"parameters n=16777216 where n=4096 were asked"});
+  asked = recorded_request();
+  asked.device = 1;
+  expect_refused(asked, result_answer(recorded_result()),
+                 {"arch device:0 where device:1 was asked"});
+}
+
+TEST(HostileAnswerToRequest, APartAskedForMustBeThereAndFitTheBudget) {
+  RunResult no_verification = recorded_result();
+  no_verification.verification.reset();
+  expect_refused(recorded_request(), result_answer(no_verification),
+                 {"no verification where one was asked"});
+  RunResult no_counters = recorded_result();
+  no_counters.counters.reset();
+  expect_refused(recorded_request(), result_answer(no_counters),
+                 {"no counters where 'default' were asked"});
+  RunResult no_timing = recorded_result();
+  no_timing.timing.reset();
+  expect_refused(recorded_request(), result_answer(no_timing), {"no timing where a measurement"});
+  // The recorded run timed for 0.2 s: not within a budget of 0.1 s.
+  expect_refused(recorded_request(), result_answer(recorded_result()),
+                 {"a timing of 1710 samples", "longer than the request's 0.1 s budget"}, 0.1);
+}
+
+TEST(HostileAnswerToRequest, AModelMeasuresNothingAndIsOfTheArchAsked) {
+  WorkerRequest asked = recorded_request();
+  asked.type = RequestType::model;
+  asked.arch = "h100";
+  const KernelRequest launch = request_kernel(asked);
+  const RunResult modelled = model_kernel(launch, test::preset("h100"), ModelBudget{1000});
+  EXPECT_NO_THROW(check_answer(asked, 60, result_answer(modelled)));
+  RunResult measured = modelled;
+  measured.timing = recorded_result().timing;
+  expect_refused(asked, result_answer(measured), {"measured figures where a model was asked"});
+  asked.arch = "rtx4090";
+  expect_refused(asked, result_answer(modelled), {"arch h100 where rtx4090 was asked"});
+  asked.arch = "sm_89"; // an alias of rtx4090's
+  expect_refused(asked, result_answer(modelled), {"arch h100 where rtx4090 was asked"});
+}
+
+WorkerRequest sweep_request(std::vector<BlockShape> shapes) {
+  WorkerRequest r = recorded_request();
+  r.type = RequestType::sweep;
+  r.shapes = std::move(shapes);
+  return r;
+}
+
+WorkerResponse points_answer(const std::vector<SweepPoint>& points) {
+  return WorkerResponse{.id = 4,
+                        .type = ResponseType::sweep,
+                        .sweep = std::make_shared<std::vector<SweepPoint>>(points)};
+}
+
+SweepPoint refused_point(int x, std::int64_t n = 16777216) {
+  return SweepPoint{BlockShape{x, 1, 1}, "refused here", std::nullopt, {{"n", n}}};
+}
+
+TEST(HostileAnswerToRequest, ASweepAnswersEachPointAskedInOrder) {
+  const WorkerRequest asked = sweep_request({{64, 1, 1}, {128, 1, 1}, {256, 1, 1}});
+  EXPECT_NO_THROW(check_answer(
+      asked, 60, points_answer({refused_point(64), refused_point(128), refused_point(256)})));
+  std::vector<SweepPoint> six;
+  for (int i = 0; i < 6; ++i)
+    six.push_back(refused_point(64 << (i % 3)));
+  expect_refused(asked, points_answer(six), {"6 points where 3 were asked (3 shapes)"});
+  expect_refused(asked, points_answer({refused_point(128), refused_point(64), refused_point(256)}),
+                 {"point 1 (n=16777216 block 64x1x1): block 128x1x1 where 64x1x1 was asked"});
+  expect_refused(asked,
+                 points_answer({refused_point(64), refused_point(128, 4096), refused_point(256)}),
+                 {"point 2", "parameters n=4096 where n=16777216 were asked"});
+  expect_refused(asked, result_answer(recorded_result()), {"a result where a sweep was asked"});
+  expect_refused(recorded_request(), points_answer({refused_point(256)}),
+                 {"a sweep where a run was asked"});
+}
 
 TEST(HostileAnswerSize, ALineOverTheCapIsRefusedBeforeParsing) {
   const std::string line(kMaxAnswerLineBytes + 1, ' ');
