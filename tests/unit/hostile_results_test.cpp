@@ -4,6 +4,7 @@
 
 #include "assets.h"
 #include "hostile_support.h"
+#include "json_input.h"
 #include "metric_catalog.h"
 #include "sweep.h"
 
@@ -118,7 +119,8 @@ class HostileRecording : public testing::TestWithParam<ResultCase> {};
 TEST_P(HostileRecording, RefusedNamingTheFileAndTheRun) {
   const std::string run = changed(test::recorded_run(), GetParam().change);
   const std::string text =
-      R"({"arch":"h100","device":"NVIDIA H100","date":"2026-11-21","runs":[)" + run + "]}";
+      R"({"arch":"h100","device":"NVIDIA H100 80GB HBM3","date":"2026-11-21","runs":[)" + run +
+      "]}";
   const std::string file = write_file("recording_" + GetParam().name + ".json", text);
   std::vector<std::string> fragments = GetParam().fragments;
   fragments.push_back("recording_" + GetParam().name + ".json");
@@ -186,6 +188,101 @@ INSTANTIATE_TEST_SUITE_P(Recordings, HostileRecordingText, testing::ValuesIn(kRe
                          test::case_name<TextCase>);
 INSTANTIATE_TEST_SUITE_P(Sweeps, HostileSweepText, testing::ValuesIn(kSweepTexts),
                          test::case_name<TextCase>);
+
+// A recording of `runs` labelled as the bundled one is.
+std::string recording_of(const std::vector<json>& runs, const std::string& arch = "h100") {
+  return json{
+      {"arch", arch}, {"device", "NVIDIA H100 80GB HBM3"}, {"date", "2026-11-21"}, {"runs", runs}}
+      .dump();
+}
+
+// The recorded run with its timing sped up to `gbps`: min, median and mean alike.
+json run_at(double gbps) {
+  json run = test::recorded_run();
+  const double ms = run["bytes_moved"].get<double>() / (gbps * 1e9) * 1e3;
+  for (const char* key : {"min_ms", "median_ms", "mean_ms", "max_ms"})
+    run["timing"][key] = ms;
+  run["timing"]["noise"] = 0.0;
+  run["timing"]["samples"] = 10;
+  run["timing"]["seconds"] = 1.0;
+  return run;
+}
+
+TEST(HostileSweepPoints, APointFasterThanAnyGpuIsRefusedNamingIt) {
+  const std::string file =
+      write_file("sweep_1e15.json", json::array({run_at(1e3), run_at(1e15)}).dump());
+  expect_usage_error([&] { sweep_points_from_json(read_sweep_file(file), file); },
+                     {"sweep_1e15.json: [1]: timing.median_ms", "1e+15 GB/s", "at most 100000"});
+  EXPECT_NO_THROW(sweep_points_from_json(json::array({run_at(3e3)}), "x")) << "an H100's own";
+}
+
+TEST(HostileSweepPoints, PointsOfTwoGpusAreNotOneSeries) {
+  json other = test::recorded_run();
+  other["block"] = json::array({128, 1, 1});
+  other["grid"] = json::array({131072, 1, 1});
+  other.erase("occupancy"); // of the 256-thread block
+  other["arch_details"]["uuid"] = "GPU-11111111-2222-3333-4444-555555555555";
+  const json file = {{"kernel", "vec_add/scalar"},
+                     {"points", json::array({test::recorded_run(), other})}};
+  expect_usage_error([&] { sweep_file_points(file, "two.json"); },
+                     {"two.json: points[1]: measured on NVIDIA H100 80GB HBM3 (GPU-11111111",
+                      "(GPU-40c21499", "one GPU per sweep"});
+}
+
+// A refused point's JSON: small, so a file of many of them is quick to write.
+std::string refused_points(std::size_t count) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < count; ++i)
+    text += std::string(i ? "," : "") + R"({"block":[)" + std::to_string(i + 1) +
+            R"(,1,1],"params":{"n":4096},"refused":"x"})";
+  return text + "]";
+}
+
+TEST(HostileSweepPoints, AFileOfMorePointsThanTheBoundIsRefusedBeforeItIsParsedWhole) {
+  const std::string file = write_file("sweep_many.json", refused_points(kMaxSweepFilePoints + 1));
+  const auto start = std::chrono::steady_clock::now();
+  expect_usage_error([&] { read_sweep_file(file); },
+                     {"sweep_many.json: a list of more than 65536 items", "at most 65536"});
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+}
+
+TEST(HostileSweepPoints, AFileOfTheMostPointsLoadsInLinearTime) {
+  // Before the bound and the checks were linear, 1,000,000 points took 141 s: 65,536 must take
+  // well under a second or two on any machine that runs the tests.
+  const std::string file =
+      write_file("sweep_most.json", R"({"kernel":"vec_add/scalar","points":)" +
+                                        refused_points(kMaxSweepFilePoints) + "}");
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<SweepPoint> points = sweep_file_points(read_sweep_file(file), "most.json");
+  EXPECT_EQ(points.size(), kMaxSweepFilePoints);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
+TEST(HostileRecordingRuns, ARunOfAnotherDeviceIsNotTheRecordingsDevice) {
+  json other = test::recorded_run();
+  other["arch_details"]["name"] = "NVIDIA GeForce RTX 4090";
+  const std::string file =
+      write_file("recording_other.json", recording_of({test::recorded_run(), other}));
+  expect_usage_error([&] { read_json_file(file, "recording"); },
+                     {"recording_other.json: runs[1]: measured on NVIDIA GeForce RTX 4090",
+                      "the recording is of NVIDIA H100 80GB HBM3"});
+}
+
+TEST(HostileRecordingRuns, ASecondRunOfOneLaunchIsRefused) {
+  const std::string file = write_file("recording_twice.json",
+                                      recording_of({test::recorded_run(), test::recorded_run()}));
+  expect_usage_error([&] { read_json_file(file, "recording"); },
+                     {"recording_twice.json: runs[1]: a second run of vec_add/scalar block 256",
+                      "each launch once"});
+}
+
+TEST(HostileRecordingRuns, RunsOfAnotherGpuKindAreNotLabelledAsThePreset) {
+  const std::string file =
+      write_file("recording_label.json", recording_of({test::recorded_run()}, "rtx4090"));
+  expect_usage_error(
+      [&] { read_json_file(file, "recording"); },
+      {"recording_label.json: runs[0]: a GPU of 132 SMs, sm_90", "stands for rtx4090"});
+}
 
 const json kMetric = {{"key", "duration"}, {"name", "gpu__time_duration.sum"}};
 
