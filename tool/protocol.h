@@ -33,7 +33,8 @@
 //   {"id":8,"type":"error","message":"...","fatal":false,"cancelled":false,"no_gpu":false}
 // While it serves a request the worker repeats that request's last progress line whenever it has
 // written nothing for a second (the heartbeat), so the client can tell a long phase from a stopped
-// or hung worker.
+// or hung worker; one whose request runs past its budget is killed all the same, the reason naming
+// the progress it stayed at (repeated by the heartbeat, never advancing).
 // Each model, run or sweep request gets exactly one result (a sweep: its points) or error; a sweep
 // stops between shapes when a newer request cancels it. The newest request wins:
 // older requests still waiting are answered as errors with "cancelled": true, and one already

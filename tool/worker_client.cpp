@@ -287,6 +287,7 @@ void WorkerClient::on_response(Worker& worker, const WorkerResponse& response, b
       worker.hello = response.protocol == kProtocolVersion && same_catalog;
       m_snapshot.worker_pid = response.pid;
     } else if (response.type == ResponseType::progress) {
+      note_progress_locked(response);
       if (response.id == m_snapshot.newest_request) {
         m_snapshot.phase = response.phase;
         m_snapshot.done = response.done;
@@ -309,6 +310,20 @@ void WorkerClient::on_response(Worker& worker, const WorkerResponse& response, b
     update_status_locked();
   }
   notify();
+}
+
+// A request's progress changes as it advances; a heartbeat repeats it unchanged.
+void WorkerClient::note_progress_locked(const WorkerResponse& progress) {
+  const auto it = m_pending.find(progress.id);
+  if (it == m_pending.end())
+    return;
+  const std::string said =
+      progress.phase +
+      (progress.total > 0 ? format(" %d/%d", progress.done, progress.total) : std::string());
+  if (said != it->second.progress) {
+    it->second.progress = said;
+    it->second.progress_since = Clock::now();
+  }
 }
 
 void WorkerClient::on_exit(Worker& worker, const std::string& how) {
@@ -341,8 +356,13 @@ void WorkerClient::on_exit(Worker& worker, const std::string& how) {
 }
 
 void WorkerClient::answer_locked(WorkerAnswer answer) {
+  // The worker turns to its next request when it answers the one it works on; an answer to a
+  // request still waiting behind it (superseded) leaves that one's budget running.
+  const auto head =
+      std::find_if(m_pending.begin(), m_pending.end(), [](const auto& p) { return p.second.sent; });
+  if (head == m_pending.end() || head->first == answer.id)
+    m_head_since = Clock::now();
   m_pending.erase(answer.id);
-  m_head_since = Clock::now(); // the worker turns to its next request now
   if (answer.id == m_snapshot.newest_request)
     m_snapshot.phase.clear();
   auto shared = std::make_shared<const WorkerAnswer>(std::move(answer));
@@ -397,6 +417,20 @@ void WorkerClient::watch() {
   }
 }
 
+namespace {
+
+// "; its progress stayed at 'sweep 3/24' for the last 58 s (repeated by its heartbeat, never
+// advanced)": why a worker that kept talking is judged hung.
+template <class Pending, class Since>
+std::string stalled(const Pending& pending, const Since& seconds_since) {
+  if (pending.progress.empty())
+    return "; it sent no progress";
+  return format("; its progress stayed at '%s' for the last %.0f s (repeated, never advanced)",
+                pending.progress.c_str(), seconds_since(pending.progress_since));
+}
+
+} // namespace
+
 void WorkerClient::check_deadlines_locked(Clock::time_point now) {
   if (!m_worker || m_worker->ended)
     return;
@@ -423,8 +457,9 @@ void WorkerClient::check_deadlines_locked(Clock::time_point now) {
                        m_options.silence_timeout_seconds, describe(head->second.request).c_str()));
   else if (seconds_since(m_head_since) > head->second.budget_seconds)
     kill_locked(*m_worker,
-                format("%s ran past its %g s budget, so the watchdog killed the worker",
-                       describe(head->second.request).c_str(), head->second.budget_seconds));
+                format("%s ran past its %g s budget%s, so the watchdog killed the worker",
+                       describe(head->second.request).c_str(), head->second.budget_seconds,
+                       stalled(head->second, seconds_since).c_str()));
 }
 
 void WorkerClient::kill_locked(Worker& worker, const std::string& reason) {

@@ -98,6 +98,8 @@ private:
     WorkerRequest request;
     double budget_seconds = 0;
     bool sent = false;
+    std::string progress;               // its last progress, as "phase 3/24"
+    Clock::time_point progress_since{}; // when that progress was first said
   };
 
   void start_locked();
@@ -106,6 +108,7 @@ private:
   void on_line(Worker& worker, const std::string& line);
   WorkerResponse read_answer(const nlohmann::json& line) const;
   void on_response(Worker& worker, const WorkerResponse& response, bool refused = false);
+  void note_progress_locked(const WorkerResponse& progress);
   void on_exit(Worker& worker, const std::string& how);
   void answer_locked(WorkerAnswer answer);
   bool any_sent_locked() const; // a request is with the worker

@@ -393,6 +393,34 @@ TEST(WorkerClient, TextsFromTheWorkerArriveWithoutEscapeCodesAndBounded) {
     EXPECT_FALSE(static_cast<unsigned char>(c) < 0x20 || c == 0x7f) << "a control character";
 }
 
+// A stand-in for a worker stuck in request 1: it repeats that request's progress line forever
+// (a heartbeat that never advances) and answers every later request at once as superseded.
+std::string heartbeating_forever() {
+  return "printf '%s\\n' '" + hello_line() + "'; " +
+         R"((while :; do printf '%s\n' '{"id":1,"type":"progress","phase":"run"}'; sleep 0.2; done) & )"
+         R"(while read -r line; do id=$(printf '%s' "$line" | sed 's/.*"id":\([0-9]*\).*/\1/'); )"
+         R"([ "$id" = 1 ] || printf '{"id":%s,"type":"error","message":"superseded","cancelled":true}\n' "$id"; )"
+         R"(done; wait)";
+}
+
+TEST(WorkerClient, AWorkerThatOnlyRepeatsItsProgressIsKilledAtTheRequestsBudget) {
+  WorkerClient client({.command = heartbeating_forever()});
+  ASSERT_TRUE(eventually([&] { return client.latest().status == WorkerStatus::ready; }))
+      << client.latest().last_failure;
+  const auto start = std::chrono::steady_clock::now();
+  const std::int64_t stuck = client.submit(model_request("vec_add/scalar"), 1.5);
+  std::shared_ptr<const WorkerAnswer> answer;
+  // Newer requests keep coming, as a person's edits do, and are each answered as superseded:
+  // the stuck request's budget must keep running all the same.
+  while (!(answer = client.wait_for(stuck, 300ms)) && std::chrono::steady_clock::now() - start < 8s)
+    client.submit(model_request("vec_add/vec4"));
+  ASSERT_TRUE(answer) << "a worker that only repeats its progress was never judged hung";
+  EXPECT_TRUE(answer->worker_died);
+  EXPECT_TRUE(contains(answer->error, "ran past its 1.5 s budget")) << answer->error;
+  EXPECT_TRUE(contains(answer->error, "its progress stayed at 'run'")) << answer->error;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 4s);
+}
+
 // A worker that answers a chunk of 2 shapes with 6 points is stopped, saying what it sent and
 // what was asked, never that it "sent no points".
 TEST(SweepFanOut, AWorkerThatAnswersOtherPointsIsStoppedSayingWhatItSentAndWhatWasAsked) {
