@@ -196,16 +196,30 @@ std::string recording_of(const std::vector<json>& runs, const std::string& arch 
       .dump();
 }
 
-// The recorded run with its timing sped up to `gbps`: min, median and mean alike.
-json run_at(double gbps) {
+// The recorded run with every sample taking `ms`.
+json run_timed(double ms) {
   json run = test::recorded_run();
-  const double ms = run["bytes_moved"].get<double>() / (gbps * 1e9) * 1e3;
   for (const char* key : {"min_ms", "median_ms", "mean_ms", "max_ms"})
     run["timing"][key] = ms;
   run["timing"]["noise"] = 0.0;
   run["timing"]["samples"] = 10;
   run["timing"]["seconds"] = 1.0;
   return run;
+}
+
+// The recorded run with its timing sped up to `gbps`.
+json run_at(double gbps) {
+  return run_timed(test::recorded_run()["bytes_moved"].get<double>() / (gbps * 1e9) * 1e3);
+}
+
+TEST(HostileSweepPoints, AMedianOf1e300MsIsRefusedNamingIt) {
+  json slow = run_timed(1e300);
+  slow["timing"]["seconds"] = 1e300;
+  expect_usage_error(
+      [&] {
+        sweep_points_from_json(json::array({run_at(1e3), slow}), "s.json");
+      },
+      {"s.json: [1]: timing.max_ms: 1e+300 ms", "at most 3.6e+06 ms"});
 }
 
 TEST(HostileSweepPoints, APointFasterThanAnyGpuIsRefusedNamingIt) {
