@@ -22,8 +22,9 @@ struct Range {
   std::int64_t min, max;
 };
 
-// How far each figure may go: a preset file is held to what GPUs have, a device's own figures
-// (read back from the worker or a recording) only to what the models can compute with.
+// How far each figure may go: a preset file is held to what GPUs have; a device's own figures
+// (read back from the worker, a sweep file or a recording) to the same maxima, since no GPU has
+// more, but not to the same minima (a device may report no bandwidth or L2 size).
 template <class T> struct ArchKey {
   const char* key;
   T Arch::*field;
@@ -31,28 +32,28 @@ template <class T> struct ArchKey {
 };
 
 constexpr ArchKey<int> kIntKeys[] = {
-    {"sm_count", &Arch::sm_count, {1, 4096}, {1, kMaxInt}},
-    {"warp_size", &Arch::warp_size, {32, 32}, {1, 1024}},
-    {"max_threads_per_sm", &Arch::max_threads_per_sm, {32, 4096}, {1, kMaxInt}},
-    {"max_threads_per_block", &Arch::max_threads_per_block, {32, 4096}, {1, kMaxInt}},
-    {"max_blocks_per_sm", &Arch::max_blocks_per_sm, {1, 1024}, {1, kMaxInt}},
-    {"registers_per_sm", &Arch::registers_per_sm, {1024, 1 << 20}, {1, kMaxInt}},
-    {"registers_per_block", &Arch::registers_per_block, {1024, 1 << 20}, {1, kMaxInt}},
-    {"max_registers_per_thread", &Arch::max_registers_per_thread, {1, 1024}, {1, kMaxInt}},
+    {"sm_count", &Arch::sm_count, {1, 4096}, {1, 4096}},
+    {"warp_size", &Arch::warp_size, {32, 32}, {32, 32}},
+    {"max_threads_per_sm", &Arch::max_threads_per_sm, {32, 4096}, {1, 4096}},
+    {"max_threads_per_block", &Arch::max_threads_per_block, {32, 4096}, {1, 4096}},
+    {"max_blocks_per_sm", &Arch::max_blocks_per_sm, {1, 1024}, {1, 1024}},
+    {"registers_per_sm", &Arch::registers_per_sm, {1024, 1 << 20}, {1, 1 << 20}},
+    {"registers_per_block", &Arch::registers_per_block, {1024, 1 << 20}, {1, 1 << 20}},
+    {"max_registers_per_thread", &Arch::max_registers_per_thread, {1, 1024}, {1, 1024}},
 };
 
 constexpr ArchKey<std::int64_t> kSizeKeys[] = {
-    {"shared_memory_per_sm", &Arch::shared_memory_per_sm, {1, 1LL << 30}, {0, kMaxInt64}},
-    {"shared_memory_per_block", &Arch::shared_memory_per_block, {1, 1LL << 30}, {0, kMaxInt64}},
+    {"shared_memory_per_sm", &Arch::shared_memory_per_sm, {1, 1LL << 30}, {0, 1LL << 30}},
+    {"shared_memory_per_block", &Arch::shared_memory_per_block, {1, 1LL << 30}, {0, 1LL << 30}},
     {"shared_memory_per_block_optin",
      &Arch::shared_memory_per_block_optin,
      {1, 1LL << 30},
-     {0, kMaxInt64}},
+     {0, 1LL << 30}},
     {"reserved_shared_memory_per_block",
      &Arch::reserved_shared_memory_per_block,
      {0, 1 << 20},
-     {0, kMaxInt64}},
-    {"l2_cache_bytes", &Arch::l2_cache_bytes, {1, 1LL << 40}, {0, kMaxInt64}},
+     {0, 1 << 20}},
+    {"l2_cache_bytes", &Arch::l2_cache_bytes, {1, 1LL << 40}, {0, 1LL << 40}},
 };
 
 // Both parts whole numbers; a preset's major part from 7 to 12.
@@ -111,12 +112,10 @@ Arch arch_from_fields(const Fields& fields, ArchOrigin origin) {
     arch.*key.field = static_cast<int>(fields.integer(key.key, range(key).min, range(key).max));
   for (const ArchKey<std::int64_t>& key : kSizeKeys)
     arch.*key.field = fields.integer(key.key, range(key).min, range(key).max);
-  const std::vector<std::int64_t> dims =
-      fields.integers("max_block_dims", 3, 3, 1, preset ? 1 << 20 : kMaxInt);
+  const std::vector<std::int64_t> dims = fields.integers("max_block_dims", 3, 3, 1, 1 << 20);
   for (int i = 0; i < 3; ++i)
     arch.max_block_dims[i] = static_cast<int>(dims[i]);
-  arch.dram_bandwidth_gbps =
-      fields.number("dram_bandwidth_gbps", preset ? kAboveZero : 0, preset ? 1e6 : kMaxDouble);
+  arch.dram_bandwidth_gbps = fields.number("dram_bandwidth_gbps", preset ? kAboveZero : 0, 1e6);
   // Every bundled preset has it (a test checks); a preset of a user's or a result recorded
   // before the clock was carried may not, and the shared-memory time is then not modelled.
   arch.sm_clock_mhz = fields.number_or("sm_clock_mhz", 0, 0, 10000);

@@ -65,4 +65,8 @@ std::string format_block(const BlockShape& block) {
   return text;
 }
 
+std::string format_sides(const BlockShape& block) {
+  return std::to_string(block.x) + "x" + std::to_string(block.y) + "x" + std::to_string(block.z);
+}
+
 } // namespace wl

@@ -25,5 +25,8 @@ BlockShape parse_block(std::string_view text);
 
 // "256", "32x8" or "16x8x8": the shortest form that round-trips through parse_block.
 std::string format_block(const BlockShape& block);
+// "256x1x1": every side, where two shapes are set side by side ("block 1024x1x1 where 64x1x1 was
+// asked") and a short form would hide which side differs.
+std::string format_sides(const BlockShape& block);
 
 } // namespace wl

@@ -4,6 +4,7 @@
 #include "json_input.h"
 #include "text_format.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace wl {
@@ -60,7 +61,7 @@ void input_error(const std::string& where, const std::string& key, const std::st
                  const std::string& allowed) {
   const std::string place =
       (where.empty() ? "" : clip(where, 160) + ": ") + (key.empty() ? "" : clip(key, 60) + ": ");
-  throw UsageError(place + clip(wrong, 60) + "; " + clip(allowed, 120));
+  throw UsageError(place + clip(wrong, 60) + "; " + clip(allowed, 160));
 }
 
 std::int64_t whole_number(const json& value, const std::string& where, const std::string& key,
@@ -98,6 +99,16 @@ Fields::Fields(const json& object, std::string where, std::string prefix)
 void Fields::fail(const std::string& key, const std::string& wrong,
                   const std::string& allowed) const {
   input_error(m_where, path(key), wrong, allowed);
+}
+
+void Fields::only(const std::vector<std::string_view>& allowed, const std::string& of) const {
+  for (const auto& [key, value] : m_json->items())
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+      std::string keys;
+      for (std::string_view name : allowed)
+        (keys += keys.empty() ? "" : ", ") += name;
+      fail(key, "not a key of " + of, "allowed " + keys);
+    }
 }
 
 const json& Fields::at(const char* key, const std::string& allowed) const {

@@ -10,6 +10,7 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -48,6 +49,10 @@ public:
   [[noreturn]] void fail(const std::string& key, const std::string& wrong,
                          const std::string& allowed) const;
   bool has(const char* key) const { return m_json->contains(key); }
+  // Fails on the first key not among `allowed`, naming it and them ("request 3: blok: not a key
+  // of a model request; allowed id, type, ..."): a misspelt key must not read as absent and
+  // quietly take the default. `of` names the object ("a model request").
+  void only(const std::vector<std::string_view>& allowed, const std::string& of) const;
   const nlohmann::json& at(const char* key, const std::string& allowed) const; // missing: fails
   std::string path(const std::string& key) const { return m_prefix + key; }
   const std::string& where() const { return m_where; }

@@ -6,7 +6,10 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <system_error>
+#include <unordered_set>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -16,8 +19,88 @@ namespace {
 
 using nlohmann::json;
 
-// Thrown from the parser's callback to stop at the first container that is too deep.
+// Thrown by the builder to stop at the first container that is too deep, the first key an object
+// gives twice, or the first list item over the bound.
 struct TooDeep {};
+struct KeyTwice {
+  std::string key;
+};
+struct TooManyItems {};
+
+// Builds the document from the parser's events, refusing as it goes (before the rest is read)
+// nesting deeper than kMaxJsonDepth, a key given twice in one object (a DOM parser keeps the last
+// value silently) and a list of more than `max_items` items. nlohmann's callback parser could do
+// the checks, but it scans the enclosing list at the end of every object: a list of a million
+// objects took minutes. Each value is added where it belongs once, so building is linear.
+class GuardedBuilder : public json::json_sax_t {
+public:
+  GuardedBuilder(json& root, std::size_t max_items) : m_root(root), m_max_items(max_items) {}
+
+  bool null() override { return add(nullptr); }
+  bool boolean(bool value) override { return add(value); }
+  bool number_integer(number_integer_t value) override { return add(value); }
+  bool number_unsigned(number_unsigned_t value) override { return add(value); }
+  bool number_float(number_float_t value, const string_t&) override { return add(value); }
+  bool string(string_t& value) override { return add(std::move(value)); }
+  bool binary(binary_t& value) override { return add(json::binary(std::move(value))); }
+  bool start_object(std::size_t) override { return open(json::object()); }
+  bool start_array(std::size_t) override { return open(json::array()); }
+  bool end_object() override { return close(); }
+  bool end_array() override { return close(); }
+
+  bool key(string_t& name) override {
+    Open& object = m_open.back();
+    if (!object.keys.insert(name).second)
+      throw KeyTwice{name};
+    m_member = &(*object.value)[name];
+    return true;
+  }
+
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
+    throw e; // caught as a json::exception with the parser's reason
+  }
+
+private:
+  struct Open { // a list or an object not yet closed
+    explicit Open(json* opened) : value(opened) {}
+    json* value;
+    std::size_t items = 0;                // a list's
+    std::unordered_set<std::string> keys; // an object's
+  };
+
+  // The value in its place: the root, the next item of the open list, or the open object's
+  // member whose key came last.
+  json* place(json&& value) {
+    if (m_open.empty())
+      return &(m_root = std::move(value));
+    Open& container = m_open.back();
+    if (!container.value->is_array())
+      return &(*m_member = std::move(value));
+    if (++container.items > m_max_items)
+      throw TooManyItems{};
+    container.value->push_back(std::move(value));
+    return &container.value->back();
+  }
+  bool add(json&& value) {
+    place(std::move(value));
+    return true;
+  }
+  bool open(json&& container) {
+    if (m_open.size() >= static_cast<std::size_t>(kMaxJsonDepth))
+      throw TooDeep{};
+    m_open.emplace_back(place(std::move(container)));
+    return true;
+  }
+  bool close() {
+    m_open.pop_back();
+    return true;
+  }
+
+  json& m_root;
+  std::size_t m_max_items;
+  std::vector<Open> m_open;
+  json* m_member = nullptr; // where the open object's next value goes
+};
 
 // "[json.exception.parse_error.101] parse error at line 1, column 2: ..." without the
 // library's tag, cut short: the reason is for a person, not a bug report.
@@ -57,30 +140,54 @@ std::string read_capped(const std::filesystem::path& file, std::uintmax_t size,
 } // namespace
 
 std::string clip(std::string_view text, std::size_t limit) {
-  const bool cut = text.size() > limit;
-  std::string out(text.substr(0, cut ? limit : text.size()));
-  for (char& c : out)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
-      c = '?';
-  return cut ? out + "..." : out;
+  std::size_t kept = std::min(text.size(), limit);
+  while (kept < text.size() && kept > 0 && (static_cast<unsigned char>(text[kept]) & 0xC0) == 0x80)
+    --kept; // never half a UTF-8 character
+  std::string out;
+  out.reserve(kept + 3);
+  for (std::size_t i = 0; i < kept; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    // C1 controls (U+0080 to U+009F, CSI among them) are 0xC2 0x80 to 0xC2 0x9F in UTF-8.
+    const bool c1 =
+        c == 0xC2 && i + 1 < kept && (static_cast<unsigned char>(text[i + 1]) & 0xE0) == 0x80;
+    if (c < 0x20 || c == 0x7f || c1) {
+      out.push_back('?');
+      i += c1;
+    } else {
+      out.push_back(text[i]);
+    }
+  }
+  return kept < text.size() ? out + "..." : out;
 }
 
-json parse_json_text(std::string_view text, const std::string& origin, std::size_t max_bytes) {
+void clip_texts(json& value, std::size_t limit) {
+  if (value.is_string())
+    value = clip(value.get_ref<const std::string&>(), limit);
+  else if (value.is_structured()) // at most kMaxJsonDepth deep: the parser refuses more
+    for (json& item : value)
+      clip_texts(item, limit);
+}
+
+json parse_json_text(std::string_view text, const std::string& origin, std::size_t max_bytes,
+                     std::size_t max_list_items) {
   if (text.size() > max_bytes)
     throw UsageError(origin + ": " + std::to_string(text.size()) + " bytes; allowed at most " +
                      std::to_string(max_bytes) + " bytes");
-  const json::parser_callback_t depth_guard = [](int depth, json::parse_event_t event, json&) {
-    const bool opens =
-        event == json::parse_event_t::object_start || event == json::parse_event_t::array_start;
-    if (opens && depth >= kMaxJsonDepth)
-      throw TooDeep{};
-    return true;
-  };
   try {
-    return json::parse(text, depth_guard);
+    json document;
+    GuardedBuilder builder(document, max_list_items);
+    json::sax_parse(text.begin(), text.end(), &builder);
+    return document;
   } catch (const TooDeep&) {
     throw UsageError(origin + ": lists and objects nested too deep; allowed " +
                      std::to_string(kMaxJsonDepth) + " levels");
+  } catch (const TooManyItems&) {
+    throw UsageError(origin + ": a list of more than " + std::to_string(max_list_items) +
+                     " items; allowed at most " + std::to_string(max_list_items));
+  } catch (const KeyTwice& twice) {
+    throw UsageError(origin + ": the key '" + clip(twice.key, 40) +
+                     "' is given twice in one object; allowed each key once (a JSON reader keeps "
+                     "one of the two values and drops the other unseen)");
   } catch (const json::exception& e) {
     throw UsageError(origin + ": not valid JSON (" + parser_reason(e) + ")");
   } catch (const std::bad_alloc&) {
@@ -88,7 +195,8 @@ json parse_json_text(std::string_view text, const std::string& origin, std::size
   }
 }
 
-json read_json_document(const std::filesystem::path& file, const std::string& what) {
+json read_json_document(const std::filesystem::path& file, const std::string& what,
+                        std::size_t max_list_items) {
   const std::string origin = clip(file.string(), 160);
   std::error_code ec;
   const auto status = std::filesystem::status(file, ec);
@@ -102,26 +210,45 @@ json read_json_document(const std::filesystem::path& file, const std::string& wh
   if (!ec && size > kMaxJsonFileBytes)
     throw UsageError(origin + ": " + mib(size) + "; a " + what + " may hold at most " +
                      mib(kMaxJsonFileBytes));
-  return parse_json_text(read_capped(file, ec ? 0 : size, origin, what), origin, kMaxJsonFileBytes);
+  return parse_json_text(read_capped(file, ec ? 0 : size, origin, what), origin, kMaxJsonFileBytes,
+                         max_list_items);
 }
 
-LineStatus read_bounded_line(std::istream& in, std::string& line, std::size_t max_bytes) {
+LineReader::LineReader(ReadSome read_some, std::size_t max_bytes)
+    : m_read_some(std::move(read_some)), m_max_bytes(max_bytes) {}
+
+bool LineReader::refill() {
+  if (m_ended)
+    return false;
+  m_block.resize(kBlockBytes);
+  m_block.resize(m_read_some(m_block.data(), m_block.size()));
+  m_at = 0;
+  m_ended = m_block.empty();
+  return !m_ended;
+}
+
+LineStatus LineReader::next(std::string& line, bool wait) {
   line.clear();
+  if (!wait && m_block.find('\n', m_at) == std::string::npos)
+    return LineStatus::end;
   bool any = false, too_long = false;
-  for (std::istreambuf_iterator<char> it(in), end; it != end; ++it) {
+  while (m_at < m_block.size() || refill()) {
     any = true;
-    if (*it == '\n') {
-      ++it;
-      return too_long ? LineStatus::too_long : LineStatus::line;
-    }
-    if (line.size() < max_bytes)
-      line.push_back(*it);
-    else
-      too_long = true;
+    const std::size_t newline = m_block.find('\n', m_at);
+    const std::size_t end = newline == std::string::npos ? m_block.size() : newline;
+    const std::size_t room = m_max_bytes - line.size();
+    if (end - m_at > room)
+      too_long = true; // the rest of it is skipped, never stored
+    if (!too_long)
+      line.append(m_block, m_at, end - m_at);
+    m_at = newline == std::string::npos ? end : newline + 1;
+    if (newline != std::string::npos)
+      break;
   }
-  in.setstate(std::ios::eofbit);
-  if (too_long)
+  if (too_long) {
+    line.clear();
     return LineStatus::too_long;
+  }
   return any ? LineStatus::line : LineStatus::end;
 }
 

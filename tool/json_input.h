@@ -5,8 +5,9 @@
 // deep nesting, never allocates more than the size cap, and never echoes the input at length.
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
-#include <istream>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -21,25 +22,53 @@ inline constexpr std::size_t kMaxRequestLineBytes = std::size_t{1} << 20;
 inline constexpr std::size_t kMaxAnswerLineBytes = kMaxJsonFileBytes;
 inline constexpr int kMaxJsonDepth = 64; // our own files nest 6 levels at most
 
-// `text` cut to `limit` characters (with "..." when cut) and with control characters replaced, so
-// that a message quoting user input stays one short line.
+// `text` cut to `limit` bytes at a character's start (with "..." when cut) and with control
+// characters (C0, DEL and C1: line breaks and escape codes too) shown as '?', so that a message
+// quoting outside input (a user's, a file's, a worker's) stays one short line that no terminal or
+// screen takes for a command.
 std::string clip(std::string_view text, std::size_t limit = 80);
+// Every string inside `value` clipped so: for a document from outside (a worker's answer) whose
+// texts (a device name, a message) are shown as they come.
+void clip_texts(nlohmann::json& value, std::size_t limit);
 
-// Parses `text`. Throws UsageError "ORIGIN: ..." when it is larger than `max_bytes`, nested
-// deeper than kMaxJsonDepth (checked while parsing, before the value is built), not JSON, or holds
-// a number no double can hold.
+// Parses `text`. Throws UsageError "ORIGIN: ..." when it is larger than `max_bytes`, not JSON,
+// holds a number no double can hold, or, checked while parsing before the rest is read: is nested
+// deeper than kMaxJsonDepth, gives a key twice in one object (a JSON reader keeps one of the two
+// values and drops the other unseen: nlohmann's keeps the last), or holds a list of more than
+// `max_list_items` items.
 nlohmann::json parse_json_text(std::string_view text, const std::string& origin,
-                               std::size_t max_bytes);
+                               std::size_t max_bytes, std::size_t max_list_items = SIZE_MAX);
 
 // Reads and parses a regular file of at most kMaxJsonFileBytes. `what` names the kind of file in
 // messages ("preset file"); a folder, a device or a missing file is refused naming the path.
-nlohmann::json read_json_document(const std::filesystem::path& file, const std::string& what);
+nlohmann::json read_json_document(const std::filesystem::path& file, const std::string& what,
+                                  std::size_t max_list_items = SIZE_MAX);
 
 enum class LineStatus { line, too_long, end };
 
-// Reads one line of at most `max_bytes` into `line` (newline dropped). A longer line is skipped to
-// its end without being stored and reported as too_long, so a hostile peer cannot make the
-// reader hold more than `max_bytes`.
-LineStatus read_bounded_line(std::istream& in, std::string& line, std::size_t max_bytes);
+// Lines of at most `max_bytes` (newline dropped) from input read a block at a time (the worker's
+// requests on its stdin). `read_some` fills up to `size` bytes of `into` and returns how many, 0 at
+// the end of input. A longer line is skipped to its end without being stored (`line` is left
+// empty) and reported as too_long, so a hostile peer cannot make the reader hold more than
+// `max_bytes` and one block.
+class LineReader {
+public:
+  using ReadSome = std::function<std::size_t(char* into, std::size_t size)>;
+  static constexpr std::size_t kBlockBytes = std::size_t{64} << 10;
+
+  LineReader(ReadSome read_some, std::size_t max_bytes);
+  // The next line. `wait` false: only a line already read in whole; LineStatus::end when there is
+  // none, without reading more.
+  LineStatus next(std::string& line, bool wait = true);
+
+private:
+  bool refill(); // false at the end of input
+
+  ReadSome m_read_some;
+  std::size_t m_max_bytes;
+  std::string m_block; // the last block read; m_block[m_at...] not yet handed out
+  std::size_t m_at = 0;
+  bool m_ended = false;
+};
 
 } // namespace wl

@@ -1,5 +1,6 @@
 #include "protocol.h"
 
+#include "block_text.h"
 #include "error.h"
 #include "json_fields.h"
 
@@ -63,10 +64,32 @@ std::vector<BlockShape> shapes_from(const Fields& line) {
 
 std::vector<ParamAxis> param_axes_from(const Fields& line) {
   std::vector<ParamAxis> axes;
-  for (const Fields& entry : line.objects("param_axes", kMaxSweepShapes))
+  for (const Fields& entry : line.objects("param_axes", kMaxSweepShapes)) {
+    entry.only({"name", "values"}, "a swept parameter");
     axes.push_back(ParamAxis{entry.text("name", false),
                              entry.integers("values", 1, kMaxSweepShapes, kMinInt64, kMaxInt64)});
+  }
   return axes;
+}
+
+// The keys of each request type: those request_to_json writes for it, so that a misspelt or
+// misplaced key ("blok", a run's "seed" in a model request) is refused, never read as absent.
+std::vector<std::string_view> request_keys(RequestType type) {
+  switch (type) {
+  case RequestType::model:
+    return {"id", "type", "kernel", "params", "block", "max_evaluations", "arch"};
+  case RequestType::run:
+    return {"id",     "type", "kernel", "params",      "block",   "max_evaluations",
+            "device", "seed", "verify", "max_seconds", "metrics", "per_site"};
+  case RequestType::sweep: // its blocks are its shapes
+    return {"id",     "type",        "kernel",  "params",   "max_evaluations", "device",    "seed",
+            "verify", "max_seconds", "metrics", "per_site", "shapes",          "param_axes"};
+  case RequestType::cancel:
+    return {"id", "type", "target"};
+  case RequestType::shutdown:
+    return {"id", "type"};
+  }
+  return {};
 }
 
 // What a model, run or sweep request asks for beyond its type.
@@ -137,7 +160,7 @@ json request_to_json(const WorkerRequest& q) {
   case RequestType::sweep:
     line["kernel"] = q.kernel_id;
     line["params"] = q.params;
-    if (q.block)
+    if (q.block && q.type != RequestType::sweep)
       line["block"] = {q.block->x, q.block->y, q.block->z};
     line["max_evaluations"] = q.max_evaluations;
     if (q.type == RequestType::model) {
@@ -172,9 +195,10 @@ json request_to_json(const WorkerRequest& q) {
 
 WorkerRequest request_from_json(const json& line) {
   WorkerRequest q;
-  q.id = Fields(line, "request").integer("id", 0, kMaxInt64);
+  q.id = Fields(line, "request").integer("id", 1, kMaxInt64); // 0 is the worker's hello
   const Fields r(line, "request " + std::to_string(q.id));
   q.type = type_from_name(kRequestTypes, request_type_name, r);
+  r.only(request_keys(q.type), std::string("a ") + request_type_name(q.type) + " request");
   if (q.type == RequestType::cancel)
     q.target = r.integer_or("target", 0, 0, kMaxInt64);
   if (q.type == RequestType::model || q.type == RequestType::run || q.type == RequestType::sweep)
@@ -226,8 +250,8 @@ WorkerResponse response_from_json(const json& line) {
     break;
   case ResponseType::progress:
     a.phase = r.text_or("phase", "");
-    a.done = static_cast<int>(r.integer_or("done", 0, 0, kMaxInt));
     a.total = static_cast<int>(r.integer_or("total", 0, 0, kMaxInt));
+    a.done = static_cast<int>(r.integer_or("done", 0, 0, a.total)); // never 9 of 3 shapes
     break;
   case ResponseType::sweep:
     a.sweep = std::make_shared<const std::vector<SweepPoint>>(
@@ -245,6 +269,14 @@ WorkerResponse response_from_json(const json& line) {
     break;
   }
   return a;
+}
+
+KernelRequest request_kernel(const WorkerRequest& request) {
+  std::vector<std::string> params;
+  for (const auto& [name, value] : request.params)
+    params.push_back(name + "=" + std::to_string(value));
+  return resolve_kernel_request(request.kernel_id, params, "",
+                                request.block ? format_block(*request.block) : "");
 }
 
 std::string protocol_line(const json& line) {

@@ -5,7 +5,8 @@
 //
 // The worker's first line says who it is; the client refuses a worker with another version:
 //   {"id":0,"type":"hello","protocol":3,"pid":4242,"catalog":"33 kernels #1f2e3d4c"}
-// Requests (ids chosen by the client, increasing):
+// Requests (ids chosen by the client: from 1, each above the last line's; each key of its type
+// once, and no other key):
 //   {"id":7,"type":"model","kernel":"vec_add/scalar","params":{"n":4096},"block":[256,1,1],
 //    "arch":"h100","max_evaluations":30000}
 //   {"id":8,"type":"run","kernel":"matmul/tiled","params":{},"block":[16,16,1],"device":0,
@@ -19,7 +20,10 @@
 //   {"id":9,"type":"cancel","target":8}      target 0 or absent: everything waiting or running
 //   {"id":10,"type":"shutdown"}              cancel what waits or runs, serve nothing more, exit 0
 // `params` lists only the parameters the user set (the worker fills in the defaults); `block`
-// absent means the kernel's default; `arch` takes what `warplens model --arch` takes.
+// absent means the kernel's default (a sweep has none: its shapes are its blocks); `arch` takes
+// what `warplens model --arch` takes. The worker answers a line it refuses (not JSON, a key it
+// does not know or given twice, an id not above the last one, a request after shutdown) with an
+// error line naming what is wrong.
 // Responses carry the id of the request they answer:
 //   {"id":8,"type":"progress","phase":"run"}
 //   {"id":11,"type":"progress","phase":"sweep","done":3,"total":24}
@@ -29,17 +33,27 @@
 //   {"id":8,"type":"error","message":"...","fatal":false,"cancelled":false,"no_gpu":false}
 // While it serves a request the worker repeats that request's last progress line whenever it has
 // written nothing for a second (the heartbeat), so the client can tell a long phase from a stopped
-// or hung worker. Each model, run or sweep request gets exactly one result (a sweep: its points) or
-// error; a sweep stops between shapes when a newer request cancels it. The newest request wins:
+// or hung worker; one whose request runs past its budget is killed all the same, the reason naming
+// the progress it stayed at (repeated by the heartbeat, never advancing).
+// Each model, run or sweep request gets exactly one result (a sweep: its points) or error; a sweep
+// stops between shapes when a newer request cancels it. The newest request wins:
 // older requests still waiting are answered as errors with "cancelled": true, and one already
 // running stops at its next phase boundary (a request that finished anyway still sends its result).
 // "fatal": true means the worker's CUDA context is unusable (a sticky error such as an illegal
 // address) and the worker exits after this line. "no_gpu": true means a run failed because the
 // worker's machine has no usable CUDA device (model requests still work there). At end of input the
 // worker serves the newest request still waiting, then exits; after "shutdown" it serves nothing
-// more.
+// more: a line it still reads after it is refused (one unread when it exits gets no answer).
+//
+// The client checks every answer before it is shown (answer_check.h): a result or sweep that is
+// not of the kernel, block, parameters and GPU asked, lacks a part asked for, or holds a figure no
+// GPU can produce (9999 blocks per SM, a passed verification with mismatches, a median longer
+// than the request's budget) is refused with the reason ("the worker's answer was refused: block
+// 1024x1x1 where 64x1x1 was asked"). Texts are cut to 1000 bytes with control characters and
+// escape codes shown as '?'.
 
 #include "kernel.h"
+#include "kernel_request.h"
 #include "run_result.h"
 #include "sweep.h"
 
@@ -109,6 +123,11 @@ nlohmann::json request_to_json(const WorkerRequest& request);
 WorkerRequest request_from_json(const nlohmann::json& line);
 nlohmann::json response_to_json(const WorkerResponse& response);
 WorkerResponse response_from_json(const nlohmann::json& line);
+
+// The launch a model, run or sweep request names, defaults filled in, as the worker resolves it
+// (a sweep's block: the kernel's default; its shapes are its blocks). Throws UsageError naming
+// what the kernel does not allow.
+KernelRequest request_kernel(const WorkerRequest& request);
 
 // One protocol line, newline included; bytes that are not UTF-8 are replaced, never thrown on.
 std::string protocol_line(const nlohmann::json& line);

@@ -1,9 +1,10 @@
 // A RunResult across the worker protocol and in files (recordings, sweeps): written by run_json
 // (the same object `warplens run --json` prints) and read back here into the same plain values.
-// Every key goes through the checked helpers of json_fields.h. The ranges are loose (a device's
-// own figures may fall outside what a preset file is allowed to say) but rule out what no run
-// can produce: negative times and counts, empty blocks, a warp of 0 lanes.
+// Every key goes through the checked helpers of json_fields.h, and the result read is then held
+// to what a launch on a GPU can produce (check_plausible, answer_check.h): a median of 1e300 ms,
+// 9999 blocks per SM or a verification that passed with mismatches are refused, never shown.
 
+#include "answer_check.h"
 #include "error.h"
 #include "json_fields.h"
 #include "protocol.h"
@@ -196,6 +197,7 @@ RunResult run_result_from_json(const json& j, const std::string& where) {
   if (f.has("site_counts"))
     r.site_counts =
         site_counts_from_json(f.at("site_counts", "an object"), where, r.prediction.sites.size());
+  check_plausible(r, where);
   return r;
 }
 

@@ -6,6 +6,7 @@
 
 #include "engine.h"
 
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -119,9 +120,18 @@ std::vector<SweepPoint> sweep_points_from_json(const nlohmann::json& list,
                                                const std::string& where = "");
 
 // A sweep file: {"kernel", "axes": [{"name", "values"}] (those that vary), "points"}. Reading
-// takes that or a bare points array (as files written before the axes were).
+// takes that or a bare points array (as files written before the axes were). Its points must be
+// launches the kernel allows, each once, measured on one GPU (per_device keeps other GPUs' series
+// apart), each a result a GPU can produce (answer_check.h): a refusal names the point.
 nlohmann::json sweep_file_json(const std::string& kernel_id, const std::vector<SweepPoint>& points);
 std::vector<SweepPoint> sweep_file_points(const nlohmann::json& file, const std::string& where);
+
+// What a sweep file may hold: at most kMaxJsonFileBytes (64 MiB, about 13,000 measured points of
+// about 5 KiB each) and no list of more than this many items (its points; 65,536 refused points
+// take about 4 MiB). Both are checked before the file is parsed whole.
+inline constexpr std::size_t kMaxSweepFilePoints = std::size_t{1} << 16;
+// A sweep file parsed under those bounds; throws UsageError naming the file.
+nlohmann::json read_sweep_file(const std::filesystem::path& file);
 
 // One row per point. Columns: the shape, each parameter (every point's, by name), status ("ran",
 // "modelled" for a point with no timing, or "refused") and reason, the device it ran on (a

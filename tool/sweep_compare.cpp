@@ -172,13 +172,6 @@ std::vector<SweepSeries> sweep_file_devices(const nlohmann::json& file, const Sw
       throw UsageError(here + ": kernel '" + clip(series.kernel_id, 40) +
                        "' is not the first sweep's; allowed " + first.kernel_id +
                        ": a series per GPU of one kernel");
-    std::set<std::string> own;
-    for (const SweepPoint& p : series.points)
-      if (p.result)
-        own.insert(device_label(p.result->arch));
-    if (own.size() > 1)
-      throw UsageError(here + ": points from " + std::to_string(own.size()) +
-                       " GPUs; allowed one per series");
     // A series with no measured point (its GPU's workers all stopped) names no GPU to repeat.
     const std::string device = series_device(series.points);
     if (!device.empty() && !seen.insert(device).second)

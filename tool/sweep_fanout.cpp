@@ -259,7 +259,7 @@ private:
               "profile a GPU at a time); the other workers measure its points");
       return;
     }
-    if (answer.sweep && answer.sweep->size() == chunk.count) {
+    if (answer.sweep) {
       for (std::size_t i = 0; i < chunk.count; ++i)
         group.results[chunk.set * m_grid.shapes.size() + chunk.first + i] = (*answer.sweep)[i];
       slot.share.points += static_cast<int>(chunk.count);
@@ -271,9 +271,11 @@ private:
             counted(chunk.count, "point"));
       return;
     }
-    if (answer.no_gpu) {
+    if (answer.no_gpu || answer.refused) {
+      // A worker whose answer was refused (not what was asked, or not what a GPU measures) may
+      // be wrong on every chunk: the others measure this one.
       group.queue.push_front(chunk);
-      stop(w, "no GPU there: " + answer.error);
+      stop(w, answer.refused ? answer.error : "no GPU there: " + answer.error);
       return;
     }
     if (answer.worker_died || answer.fatal || answer.cancelled) {
@@ -289,8 +291,11 @@ private:
         stop(w, std::to_string(kMostLossesInARow) + " chunks in a row lost: " + answer.error);
       return;
     }
-    // The worker refused the request itself (what it says applies to these points alone).
-    refuse(group, chunk, answer.error.empty() ? "the worker sent no points" : answer.error);
+    // The worker refused the request itself (what it says applies to these points alone). The
+    // client checked that an answer with points has the chunk's (answer_check.h).
+    refuse(group, chunk,
+           answer.error.empty() ? "the worker refused these points without a reason"
+                                : answer.error);
   }
 
   bool counters_held_elsewhere(const std::vector<SweepPoint>& points) const {

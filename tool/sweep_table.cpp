@@ -141,15 +141,14 @@ std::vector<std::int64_t> parse_number_list(const std::string& text, const std::
   return numbers;
 }
 
-// One point of a sweep of `kernel`: a measured one a launch the kernel allows, any one's
-// parameters the kernel's. `at` leads the message.
+// One point of a sweep of `kernel`: a measured one of that kernel (reading it checked that it is a
+// launch the kernel allows: check_plausible), any one's parameters the kernel's. `at` leads the
+// message.
 void check_point(const KernelDesc& kernel, const SweepPoint& p, const std::string& at) {
   try {
     if (p.result && p.result->kernel_id != kernel.id)
       throw UsageError("a point of " + clip(p.result->kernel_id, 40) + " in a sweep of " +
                        kernel.id);
-    if (p.result)
-      check_kernel_request(KernelRequest{&kernel, p.params, p.block});
     for (const auto& [name, value] : p.params)
       kernel_param(kernel, name);
   } catch (const UsageError& e) {
@@ -157,11 +156,30 @@ void check_point(const KernelDesc& kernel, const SweepPoint& p, const std::strin
   }
 }
 
+// The points of one series come from one GPU (or one preset, modelled): a sweep whose points
+// came from two would be drawn and labelled as one GPU's.
+void check_one_device(const std::vector<SweepPoint>& points, const std::string& where) {
+  const SweepPoint* first = nullptr;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (!points[i].result)
+      continue;
+    if (!first) {
+      first = &points[i];
+    } else if (device_label(points[i].result->arch) != device_label(first->result->arch)) {
+      throw UsageError(where + ": points[" + std::to_string(i) + "]: measured on " +
+                       clip(device_label(points[i].result->arch), 60) + ", the earlier points on " +
+                       clip(device_label(first->result->arch), 60) +
+                       "; allowed one GPU per sweep (a per-device sweep keeps each GPU's apart)");
+    }
+  }
+}
+
 // A sweep file's points must be launches the kernel allows (a refused point's parameters at least
-// the kernel's), each once: a hand-edited or foreign file is refused rather than drawn as
-// measured. `kernel` empty: the measured points' kernel.
+// the kernel's), each once, from one GPU: a hand-edited or foreign file is refused rather than
+// drawn as measured. `kernel` empty: the measured points' kernel.
 void check_points(const std::vector<SweepPoint>& points, std::string kernel_id,
                   const std::string& where) {
+  check_one_device(points, where);
   for (const SweepPoint& p : points)
     if (kernel_id.empty() && p.result)
       kernel_id = p.result->kernel_id;
@@ -461,6 +479,10 @@ std::vector<SweepPoint> sweep_points_from_json(const nlohmann::json& list,
       if (p.params.empty())
         p.params = measured->params;
   return points;
+}
+
+nlohmann::json read_sweep_file(const std::filesystem::path& file) {
+  return read_json_document(file, "sweep", kMaxSweepFilePoints);
 }
 
 nlohmann::json sweep_file_json(const std::string& kernel_id,

@@ -1,10 +1,10 @@
 #include "worker.h"
 
 #include "assets.h"
-#include "block_text.h"
 #include "device.h"
 #include "engine.h"
 #include "error.h"
+#include "json_fields.h"
 #include "json_input.h"
 #include "protocol.h"
 #include "registry.h"
@@ -142,6 +142,12 @@ public:
 
   void add(WorkerRequest request) {
     const std::lock_guard lock(m_mutex);
+    if (m_shut_down_by != 0) {
+      m_writer.error(request.id, "request " + std::to_string(request.id) + ": it came after " +
+                                     "shutdown (request " + std::to_string(m_shut_down_by) +
+                                     "); the worker serves nothing more");
+      return;
+    }
     switch (request.type) {
     case RequestType::model:
     case RequestType::run:
@@ -154,10 +160,17 @@ public:
       cancel_locked(request.target, "cancelled by request " + std::to_string(request.id));
       break;
     case RequestType::shutdown:
-      close_locked("the worker is shutting down");
+      // The reader refuses what was sent after it, then ends the input (end_of_input).
+      cancel_locked(0, "the worker is shutting down");
+      m_shut_down_by = request.id;
       break;
     }
     m_changed.notify_all();
+  }
+
+  bool shut_down() {
+    const std::lock_guard lock(m_mutex);
+    return m_shut_down_by != 0;
   }
 
   // The newest request still waiting is served before the worker exits, so a script can pipe
@@ -203,11 +216,6 @@ private:
       it = m_waiting.erase(it);
     }
   }
-  void close_locked(const std::string& why) {
-    cancel_locked(0, why);
-    m_closed = true;
-  }
-
   ProtocolWriter& m_writer;
   std::mutex m_mutex;
   std::condition_variable m_changed;
@@ -215,6 +223,7 @@ private:
   std::int64_t m_running = 0;
   bool m_cancel_running = false;
   bool m_closed = false;
+  std::int64_t m_shut_down_by = 0; // the shutdown request, once one came
 };
 
 // The id of a line that was JSON but not a valid request, so its error answers that request.
@@ -226,11 +235,20 @@ std::int64_t id_of(const nlohmann::json& line) {
 }
 
 // Every line gets either a request into the inbox or an error line: a bad line never ends the
-// reader (nor the worker) and never makes it hold more than one capped line.
-void read_one(const std::string& text, Inbox& inbox, ProtocolWriter& writer) {
+// reader (nor the worker) and never makes it hold more than one capped line. Ids increase from
+// line to line (protocol.h), so no two answers carry the same id; `last_id` is the last line's.
+void read_one(const std::string& text, Inbox& inbox, ProtocolWriter& writer,
+              std::int64_t& last_id) {
   nlohmann::json line;
   try {
     line = parse_json_text(text, "request line", kMaxRequestLineBytes);
+    if (const std::int64_t id = id_of(line); id != 0 && id <= last_id)
+      input_error("request " + std::to_string(id), "id",
+                  std::to_string(id) + " is not above the last request's " +
+                      std::to_string(last_id),
+                  "allowed ids that increase from request to request, each used once");
+    else if (id != 0)
+      last_id = id;
     inbox.add(request_from_json(line));
   } catch (const UsageError& e) {
     writer.error(id_of(line), e.what());
@@ -239,26 +257,31 @@ void read_one(const std::string& text, Inbox& inbox, ProtocolWriter& writer) {
   }
 }
 
+// Standard input, a block at a time (a byte at a time through std::cin it read 4 MB/s).
+std::size_t read_stdin(char* into, std::size_t size) {
+  for (;;) {
+    const ssize_t n = read(STDIN_FILENO, into, size);
+    if (n >= 0)
+      return static_cast<std::size_t>(n);
+    if (errno != EINTR)
+      return 0; // an input that broke ends as its end would
+  }
+}
+
 void read_requests(Inbox& inbox, ProtocolWriter& writer) {
+  LineReader lines(read_stdin, kMaxRequestLineBytes);
+  std::int64_t last_id = 0;
   std::string text;
-  for (LineStatus status;
-       (status = read_bounded_line(std::cin, text, kMaxRequestLineBytes)) != LineStatus::end;) {
+  // After a shutdown only the lines already read in are answered (each refused): the worker
+  // exits without waiting for more.
+  for (LineStatus status; (status = lines.next(text, !inbox.shut_down())) != LineStatus::end;) {
     if (status == LineStatus::too_long)
       writer.error(0, "request line: longer than " + std::to_string(kMaxRequestLineBytes) +
                           " bytes; allowed one JSON object per line of at most that");
     else if (text.find_first_not_of(" \t\r") != std::string::npos)
-      read_one(text, inbox, writer);
+      read_one(text, inbox, writer, last_id);
   }
   inbox.end_of_input();
-}
-
-// What `warplens model --arch` takes: a preset id or alias, a .json path, device or device:N.
-KernelRequest kernel_request(const WorkerRequest& request) {
-  std::vector<std::string> params;
-  for (const auto& [name, value] : request.params)
-    params.push_back(name + "=" + std::to_string(value));
-  return resolve_kernel_request(request.kernel_id, params, "",
-                                request.block ? format_block(*request.block) : "");
 }
 
 // The session of the last run request, kept while requests differ only in block shape, timing
@@ -326,7 +349,7 @@ bool serve(const WorkerRequest& request, Inbox& inbox, SessionCache& sessions,
            ProtocolWriter& writer) {
   try {
     writer.progress(request.id, "resolve");
-    const KernelRequest kernel = kernel_request(request);
+    const KernelRequest kernel = request_kernel(request);
     if (inbox.running_cancelled()) {
       writer.error(request.id, "superseded by a newer request", true);
       return true;

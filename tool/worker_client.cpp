@@ -1,5 +1,6 @@
 #include "worker_client.h"
 
+#include "answer_check.h"
 #include "error.h"
 #include "json_input.h"
 #include "registry.h"
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -18,6 +20,9 @@ namespace {
 
 constexpr std::size_t kRecentAnswers = 64;
 constexpr std::size_t kStderrTail = 5;
+// Each text a worker sends (a device name, a message) is cut to this: the longest it sends when
+// it is right is a counter comparison's reason of about 300 bytes.
+constexpr std::size_t kMostWorkerTextBytes = 1000;
 
 std::vector<std::string> worker_argv(const std::string& command) {
   if (command.empty())
@@ -118,7 +123,9 @@ std::int64_t WorkerClient::submit(WorkerRequest request, double budget_seconds) 
     id = request.id = m_next_id++;
     if (budget_seconds <= 0)
       budget_seconds = m_options.request_timeout_seconds + request_seconds(request);
-    Pending& pending = m_pending[id] = Pending{std::move(request), budget_seconds};
+    Pending& pending = m_pending[id];
+    pending.request = std::move(request);
+    pending.budget_seconds = budget_seconds;
     m_snapshot.newest_request = id;
     m_snapshot.phase.clear();
     m_snapshot.done = m_snapshot.total = 0;
@@ -204,7 +211,7 @@ void WorkerClient::serve(Worker& worker) {
   worker.process->pump([&](const std::string& line) { on_line(worker, line); },
                        [&](const std::string& line) {
                          const std::lock_guard lock(m_mutex);
-                         worker.stderr_tail.push_back(line);
+                         worker.stderr_tail.push_back(clip(line, 300));
                          if (worker.stderr_tail.size() > kStderrTail)
                            worker.stderr_tail.pop_front();
                          if (worker.log)
@@ -227,25 +234,44 @@ void WorkerClient::on_line(Worker& worker, const std::string& line) {
   }
   if (!parsed.is_object()) {
     const std::lock_guard lock(m_mutex);
-    worker.stray_output = line.substr(0, 120);
+    worker.stray_output = clip(line, 120);
     if (worker.log)
       worker.log << "(stdout) " << clip(line, 1000) << std::endl;
     return;
   }
+  clip_texts(parsed, kMostWorkerTextBytes);
   WorkerResponse response;
+  bool refused = false;
   try {
-    response = response_from_json(parsed);
+    response = read_answer(parsed);
   } catch (const std::exception& e) {
     const auto id = parsed.contains("id") && parsed["id"].is_number_integer()
                         ? parsed["id"].get<std::int64_t>()
                         : 0;
-    response =
-        WorkerResponse{.id = id, .type = ResponseType::error, .message = clip(e.what(), 300)};
+    response = WorkerResponse{.id = id,
+                              .type = ResponseType::error,
+                              .message = "the worker's answer was refused: " + clip(e.what(), 300)};
+    refused = true;
   }
-  on_response(worker, response);
+  on_response(worker, response, refused);
 }
 
-void WorkerClient::on_response(Worker& worker, const WorkerResponse& response) {
+// The line read and, when it answers a request still pending, checked against that request
+// (answer_check.h) outside the lock: a sweep's answer can be large.
+WorkerResponse WorkerClient::read_answer(const nlohmann::json& line) const {
+  WorkerResponse response = response_from_json(line);
+  std::optional<Pending> asked;
+  {
+    const std::lock_guard lock(m_mutex);
+    if (const auto it = m_pending.find(response.id); it != m_pending.end())
+      asked = it->second;
+  }
+  if (asked)
+    check_answer(asked->request, asked->budget_seconds, response);
+  return response;
+}
+
+void WorkerClient::on_response(Worker& worker, const WorkerResponse& response, bool refused) {
   {
     const std::lock_guard lock(m_mutex);
     if (response.type == ResponseType::hello) {
@@ -262,6 +288,7 @@ void WorkerClient::on_response(Worker& worker, const WorkerResponse& response) {
       worker.hello = response.protocol == kProtocolVersion && same_catalog;
       m_snapshot.worker_pid = response.pid;
     } else if (response.type == ResponseType::progress) {
+      note_progress_locked(response);
       if (response.id == m_snapshot.newest_request) {
         m_snapshot.phase = response.phase;
         m_snapshot.done = response.done;
@@ -278,11 +305,26 @@ void WorkerClient::on_response(Worker& worker, const WorkerResponse& response) {
                      .error = response.message,
                      .cancelled = response.cancelled,
                      .fatal = response.fatal,
-                     .no_gpu = response.no_gpu});
+                     .no_gpu = response.no_gpu,
+                     .refused = refused});
     }
     update_status_locked();
   }
   notify();
+}
+
+// A request's progress changes as it advances; a heartbeat repeats it unchanged.
+void WorkerClient::note_progress_locked(const WorkerResponse& progress) {
+  const auto it = m_pending.find(progress.id);
+  if (it == m_pending.end())
+    return;
+  const std::string said =
+      progress.phase +
+      (progress.total > 0 ? format(" %d/%d", progress.done, progress.total) : std::string());
+  if (said != it->second.progress) {
+    it->second.progress = said;
+    it->second.progress_since = Clock::now();
+  }
 }
 
 void WorkerClient::on_exit(Worker& worker, const std::string& how) {
@@ -315,8 +357,13 @@ void WorkerClient::on_exit(Worker& worker, const std::string& how) {
 }
 
 void WorkerClient::answer_locked(WorkerAnswer answer) {
+  // The worker turns to its next request when it answers the one it works on; an answer to a
+  // request still waiting behind it (superseded) leaves that one's budget running.
+  const auto head =
+      std::find_if(m_pending.begin(), m_pending.end(), [](const auto& p) { return p.second.sent; });
+  if (head == m_pending.end() || head->first == answer.id)
+    m_head_since = Clock::now();
   m_pending.erase(answer.id);
-  m_head_since = Clock::now(); // the worker turns to its next request now
   if (answer.id == m_snapshot.newest_request)
     m_snapshot.phase.clear();
   auto shared = std::make_shared<const WorkerAnswer>(std::move(answer));
@@ -375,6 +422,20 @@ void WorkerClient::watch() {
   }
 }
 
+namespace {
+
+// "; its progress stayed at 'sweep 3/24' for the last 58 s (repeated by its heartbeat, never
+// advanced)": why a worker that kept talking is judged hung.
+template <class Pending, class Since>
+std::string stalled(const Pending& pending, const Since& seconds_since) {
+  if (pending.progress.empty())
+    return "; it sent no progress";
+  return format("; its progress stayed at '%s' for the last %.0f s (repeated, never advanced)",
+                pending.progress.c_str(), seconds_since(pending.progress_since));
+}
+
+} // namespace
+
 void WorkerClient::check_deadlines_locked(Clock::time_point now) {
   if (!m_worker || m_worker->ended)
     return;
@@ -401,8 +462,9 @@ void WorkerClient::check_deadlines_locked(Clock::time_point now) {
                        m_options.silence_timeout_seconds, describe(head->second.request).c_str()));
   else if (seconds_since(m_head_since) > head->second.budget_seconds)
     kill_locked(*m_worker,
-                format("%s ran past its %g s budget, so the watchdog killed the worker",
-                       describe(head->second.request).c_str(), head->second.budget_seconds));
+                format("%s ran past its %g s budget%s, so the watchdog killed the worker",
+                       describe(head->second.request).c_str(), head->second.budget_seconds,
+                       stalled(head->second, seconds_since).c_str()));
 }
 
 void WorkerClient::kill_locked(Worker& worker, const std::string& reason) {

@@ -23,6 +23,8 @@
 #include <string>
 #include <thread>
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace wl {
 
 class ChildProcess;
@@ -51,6 +53,9 @@ struct WorkerAnswer {
   bool fatal = false;       // the worker stopped after it (sticky CUDA error)
   bool worker_died = false; // the worker ended or was killed before answering
   bool no_gpu = false;      // a run failed: no usable CUDA device where the worker runs
+  // The worker answered, but not with what was asked or not with what a GPU can measure
+  // (answer_check.h): `error` says why, and nothing of the answer is kept.
+  bool refused = false;
 
   bool ok() const { return result != nullptr || sweep != nullptr; }
 };
@@ -93,13 +98,17 @@ private:
     WorkerRequest request;
     double budget_seconds = 0;
     bool sent = false;
+    std::string progress;               // its last progress, as "phase 3/24"
+    Clock::time_point progress_since{}; // when that progress was first said
   };
 
   void start_locked();
   void send_locked(Pending& pending);
   void serve(Worker& worker);
   void on_line(Worker& worker, const std::string& line);
-  void on_response(Worker& worker, const WorkerResponse& response);
+  WorkerResponse read_answer(const nlohmann::json& line) const;
+  void on_response(Worker& worker, const WorkerResponse& response, bool refused = false);
+  void note_progress_locked(const WorkerResponse& progress);
   void on_exit(Worker& worker, const std::string& how);
   void answer_locked(WorkerAnswer answer);
   bool any_sent_locked() const; // a request is with the worker

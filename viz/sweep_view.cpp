@@ -1,6 +1,5 @@
 #include "sweep_view.h"
 
-#include "assets.h"
 #include "block_text.h"
 #include "engine.h"
 #include "error.h"
@@ -63,7 +62,7 @@ SweepData model_sweep(const KernelDesc& kernel, const Params& params, const Swee
 }
 
 SweepData load_sweep(const std::filesystem::path& file) {
-  const nlohmann::json list = read_json_file(file, "sweep");
+  const nlohmann::json list = read_sweep_file(file);
   if (list.is_object() && !list.contains("kernel") && !list.contains("points"))
     throw UsageError(file.string() + ": not a sweep file: it has neither \"kernel\" nor \"points\" "
                                      "(`warplens sweep ... --json FILE` writes one)");

@@ -8,6 +8,9 @@
 //   illegal        the next run or sweep request is for faults/illegal_address (wl_fault_worker)
 //   kill-during    (holds a kernel id) the worker killed mid-request, at the first progress line
 //                  of a request for that kernel, and the proxy with it, as by SIGKILL
+//   rewrite        (holds lines "JSON_POINTER VALUE") the worker's next result or sweep line with
+//                  each value put at its pointer, as a wrong worker would answer
+//                  ("/result/occupancy/blocks_per_sm 9999")
 // A one-shot flag is removed when it fires. The worker's stderr passes through. The benchmark
 // kills or stops the real worker by the pid of its hello, which the proxy relays untouched.
 
@@ -126,6 +129,24 @@ int exit_code(pid_t pid) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+// A result or sweep line with the values the `rewrite` flag names put in, once.
+std::string rewritten(const std::string& line) {
+  const bool answer = line.find("\"type\":\"result\"") != std::string::npos ||
+                      line.find("\"type\":\"sweep\"") != std::string::npos;
+  if (!answer || !flag("rewrite"))
+    return line;
+  std::ifstream changes(g_control / "rewrite");
+  auto json = nlohmann::json::parse(line);
+  for (std::string change; std::getline(changes, change);) {
+    const std::size_t space = change.find(' ');
+    if (space != std::string::npos)
+      json[nlohmann::json::json_pointer(change.substr(0, space))] =
+          nlohmann::json::parse(change.substr(space + 1));
+  }
+  fire("rewrite");
+  return json.dump();
+}
+
 // Relays the worker's line to the client, breaking it as the flags say. False: the proxy ends.
 bool answer_line(const Child& child, const std::string& line) {
   if (line.find("\"type\":\"progress\"") != std::string::npos && !g_working_kernel.empty() &&
@@ -142,7 +163,7 @@ bool answer_line(const Child& child, const std::string& line) {
     kill(child.pid, SIGKILL);
     return false;
   }
-  write_all(STDOUT_FILENO, line + "\n");
+  write_all(STDOUT_FILENO, rewritten(line) + "\n");
   return true;
 }
 

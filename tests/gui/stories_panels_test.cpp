@@ -683,6 +683,29 @@ TEST(StoryScript, AWorkerKilledMidRunIsReplacedAndTheLaunchMeasuredAgain) {
       << mode;
 }
 
+// A worker (the real one, its answer rewritten by wl_fault_proxy) that says the launch holds 9999
+// blocks per SM: the GUI shows the refusal and its reason, never the figure.
+TEST(StoryScript, AnImpossibleAnswerIsRefusedWithTheReasonOnScreen) {
+  const std::filesystem::path control = std::filesystem::temp_directory_path() /
+                                        ("warplens-rewrite-control-" + std::to_string(getpid()));
+  std::filesystem::create_directories(control);
+  write_file(control / "rewrite", "/result/occupancy/blocks_per_sm 9999\n");
+  const Story story = play("wait\nscreenshot a.png\n",
+                           std::string("--worker \"") + WARPLENS_FAULT_PROXY + " " +
+                               control.string() + " -- " + WARPLENS_BINARY + " worker\"");
+  const bool rewritten = !std::filesystem::exists(control / "rewrite");
+  std::filesystem::remove_all(control);
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  EXPECT_TRUE(rewritten) << "the proxy never rewrote an answer";
+  const json a = story.sidecar("a");
+  const std::string error = a["error"];
+  EXPECT_NE(error.find("the worker's answer was refused"), std::string::npos) << error;
+  EXPECT_NE(error.find("occupancy.blocks_per_sm: 9999"), std::string::npos) << error;
+  const json shown =
+      a["result"].is_object() ? a["result"].value("occupancy", json::object()) : json::object();
+  EXPECT_NE(shown.value("blocks_per_sm", 0), 9999) << "the figure was shown";
+}
+
 // The defect: in model mode each F5 added the replayed recording to "Recent runs" as another run
 // ("3 runs, 0.0123 to 0.0123 ms"), and the sidecar's list mixed kernels. Recent runs are the runs
 // timed here, of the kernel on screen.

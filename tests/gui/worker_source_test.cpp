@@ -8,9 +8,13 @@
 
 #include <chrono>
 #include <csignal>
+#include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
 
 namespace wl::viz {
 namespace {
@@ -100,6 +104,58 @@ TEST(WorkerSource, ASweepIsMeasuredByTheWorkerOrModelledWhenItHasNoGpu) {
   const bool measured = app.sweep.data->points[0].result->timing.has_value();
   EXPECT_EQ(app.sweep.data->origin.rfind(measured ? "measured on" : "model, h100", 0), 0u)
       << app.sweep.data->origin;
+}
+
+// A stand-in for a wrong worker: greets, reads the first request and answers it with `answer`
+// (kept in a file of its own), then waits.
+WorkerSourceOptions answering_with(const std::string& name, const std::string& answer) {
+  const std::filesystem::path file = std::filesystem::temp_directory_path() /
+                                     ("warplens-answer-" + std::to_string(getpid()) + "-" + name);
+  std::ofstream(file) << answer << "\n";
+  WorkerSourceOptions options;
+  options.client.command =
+      "printf '{\"id\":0,\"type\":\"hello\",\"protocol\":" + std::to_string(kProtocolVersion) +
+      ",\"catalog\":\"" + catalog_version() + "\"}\\n'; read -r request; cat '" + file.string() +
+      "'; rm -f '" + file.string() + "'; exec sleep 100";
+  return options;
+}
+
+// A recorded H100 run of vec_add/scalar answers a run of vec_add/vec4: refused with the reason,
+// and nothing of it shown as the measurement.
+TEST(WorkerSource, AnAnswerOfAnotherKernelIsRefusedWithTheReason) {
+  const nlohmann::json run = nlohmann::json::parse(
+      std::ifstream(std::string(WARPLENS_SOURCE_ASSETS) + "/recordings/h100.json"))["runs"][0];
+  WorkerSource source(
+      answering_with("run", nlohmann::json{{"id", 1}, {"type", "result"}, {"result", run}}.dump()));
+  App app = make_app("vec_add/vec4", "h100");
+  app.source = &source;
+  ASSERT_TRUE(app.run());
+  ASSERT_TRUE(eventually([&] {
+    app.poll_source();
+    return !app.last_error.empty();
+  })) << source.mode();
+  EXPECT_EQ(app.last_error, "the worker's answer was refused: kernel vec_add/scalar where "
+                            "vec_add/vec4 was asked");
+  EXPECT_FALSE(app.latest && app.latest->timing) << "the refused answer was shown";
+}
+
+// A worker that answers a sweep of 3 shapes with 6 points: the Sweep panel says what it sent and
+// what was asked.
+TEST(WorkerSource, ASweepOfOtherPointsIsRefusedSayingWhatWasSentAndAsked) {
+  std::string points;
+  for (int i = 0; i < 6; ++i)
+    points +=
+        std::string(i ? "," : "") + R"({"block":[64,1,1],"params":{"n":16777216},"refused":"x"})";
+  WorkerSource source(
+      answering_with("sweep", R"({"id":1,"type":"sweep","points":[)" + points + "]}"));
+  App app = sweeping(source, "64,128,256");
+  ASSERT_TRUE(test::eventually([&] {
+    app.poll_source();
+    return !app.sweep.running;
+  })) << source.mode();
+  EXPECT_FALSE(app.sweep.data);
+  EXPECT_EQ(app.sweep.problem,
+            "the worker's answer was refused: 6 points where 3 were asked (3 shapes)");
 }
 
 TEST(WorkerSource, ASweepCancelledMidWayEndsWithTheReason) {

@@ -2,9 +2,14 @@
 // an error line naming the key and keep serving (exit 0 at end of input, never a signal); the
 // worker's answers are read back by the client's parser, which must refuse them in one line.
 
+#include "answer_check.h"
+#include "engine.h"
 #include "hostile_support.h"
 #include "json_input.h"
+#include "kernel_request.h"
 #include "protocol.h"
+
+#include <algorithm>
 
 namespace wl {
 namespace {
@@ -109,6 +114,28 @@ const std::vector<LineCase> kRequests = {
      model(R"(,"arch":")" + std::string(2 << 20, 'a') + "\""),
      {"request line: longer than 1048576"}},
     {"BadUtf8", "{\"id\":3,\"type\":\"\xff\"}", {"request line: not valid JSON"}},
+    {"IdZero",
+     R"({"id":0,"type":"model","kernel":"vec_add/scalar"})",
+     {"request: id: 0 is out of range", "at least 1"}},
+    {"KeyMisspelt",
+     model(R"(,"blok":[64])"),
+     {"request 3: blok: not a key of a model request", "block"}},
+    {"KeyOfARun", model(R"(,"seed":7)"), {"request 3: seed: not a key of a model request"}},
+    {"SweepBlock",
+     sweep(R"([[64,1,1]],"block":[64])"),
+     {"request 3: block: not a key of a sweep request", "shapes"}},
+    {"AxisKeyMisspelt",
+     sweep(R"([[64,1,1]],"param_axes":[{"name":"n","values":[4096],"valeus":[1]}])"),
+     {"request 3: param_axes[0].valeus: not a key of a swept parameter", "name, values"}},
+    {"CancelKeyMisspelt",
+     R"({"id":3,"type":"cancel","traget":1})",
+     {"request 3: traget: not a key of a cancel request", "target"}},
+    {"KeyTwice",
+     model(R"(,"block":[64],"block":[128])"),
+     {"request line: the key 'block' is given twice in one object"}},
+    {"ParamTwice",
+     model(R"(,"params":{"n":4096,"n":8192})"),
+     {"request line: the key 'n' is given twice in one object"}},
 };
 
 // Every answer line the worker wrote, parsed.
@@ -150,6 +177,91 @@ TEST(HostileRequestSession, BadLinesDoNotStopTheNextGoodOne) {
   ASSERT_FALSE(lines.empty());
   EXPECT_EQ(lines.back()["type"], "result") << lines.back().dump().substr(0, 300);
   EXPECT_EQ(lines.back()["id"], 99);
+}
+
+// The worker's answers to a session of lines, in order.
+std::vector<json> session(const std::string& name, const std::vector<std::string>& lines) {
+  std::string text;
+  for (const std::string& line : lines)
+    text += line + "\n";
+  const test::Outcome o = test::run_limited("worker", "", test::write_file(name, text));
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  return answers(o.out);
+}
+
+bool has_answer(const std::vector<json>& lines, const char* type, std::int64_t id) {
+  return std::any_of(lines.begin(), lines.end(),
+                     [&](const json& l) { return l["type"] == type && l["id"] == id; });
+}
+
+std::string error_of(const std::vector<json>& lines, std::int64_t id) {
+  for (const json& l : lines)
+    if (l["type"] == "error" && l["id"] == id)
+      return l["message"];
+  return "";
+}
+
+TEST(HostileRequestSession, AnIdUsedBeforeIsRefusedAndTheFirstRequestAnswered) {
+  const std::vector<json> lines =
+      session("ids_twice", {R"({"id":5,"type":"model","kernel":"vec_add/scalar"})",
+                            R"({"id":5,"type":"model","kernel":"matmul/naive"})",
+                            R"({"id":4,"type":"model","kernel":"matmul/naive"})"});
+  ASSERT_TRUE(has_answer(lines, "result", 5));
+  for (const json& l : lines)
+    if (l["type"] == "result")
+      EXPECT_EQ(l["result"]["kernel"], "vec_add/scalar") << "the repeated id was served";
+  test::expect_good_message(
+      error_of(lines, 5), {"request 5: id: 5 is not above the last request's 5", "each used once"});
+  test::expect_good_message(error_of(lines, 4),
+                            {"request 4: id: 4 is not above the last request's 5"});
+}
+
+TEST(HostileRequestSession, NothingIsServedAfterShutdown) {
+  const std::vector<json> lines =
+      session("after_shutdown", {R"({"id":1,"type":"shutdown"})",
+                                 R"({"id":2,"type":"model","kernel":"vec_add/scalar"})"});
+  EXPECT_FALSE(has_answer(lines, "result", 2)) << "a request after shutdown was served";
+  test::expect_good_message(
+      error_of(lines, 2), {"request 2: it came after shutdown (request 1)", "serves nothing more"});
+}
+
+// The worker read its input a byte at a time (about 4 MB/s): 48 MiB of blank lines took 13 s.
+TEST(HostileRequestSession, TheWorkerReadsItsInputInBlocks) {
+  std::string text;
+  const std::string blank = std::string(1023, ' ') + "\n";
+  for (int i = 0; i < 48 * 1024; ++i)
+    text += blank;
+  text += R"({"id":9,"type":"model","kernel":"vec_add/scalar"})"
+          "\n";
+  const test::Outcome o = test::run_limited("worker", "", test::write_file("blank_lines", text));
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_TRUE(has_answer(answers(o.out), "result", 9)) << o.out.substr(0, 300);
+  EXPECT_LT(o.seconds, 5.0);
+}
+
+// Lines handed out in pieces of 3 bytes: each line whole, however the blocks fall.
+TEST(HostileRequestLines, LinesAreWholeAcrossBlocksAndALongOneIsSkipped) {
+  const std::string input = "{\"a\":1}\n" + std::string(50, 'x') + "\nshort\nlast";
+  std::size_t at = 0;
+  LineReader lines(
+      [&](char* into, std::size_t size) {
+        const std::size_t n = std::min({size, input.size() - at, std::size_t{3}});
+        input.copy(into, n, at);
+        at += n;
+        return n;
+      },
+      20);
+  std::string line;
+  EXPECT_EQ(lines.next(line), LineStatus::line);
+  EXPECT_EQ(line, "{\"a\":1}");
+  EXPECT_EQ(lines.next(line), LineStatus::too_long);
+  EXPECT_TRUE(line.empty()) << "a long line is never stored";
+  EXPECT_EQ(lines.next(line, false), LineStatus::end) << "no whole line read in yet";
+  EXPECT_EQ(lines.next(line), LineStatus::line);
+  EXPECT_EQ(line, "short");
+  EXPECT_EQ(lines.next(line), LineStatus::line);
+  EXPECT_EQ(line, "last");
+  EXPECT_EQ(lines.next(line), LineStatus::end);
 }
 
 TEST(HostileRequestBounds, AllEvaluationsMeansTheDocumentedMaximum) {
@@ -210,6 +322,21 @@ const std::vector<LineCase> kAnswers = {
     {"CancelledText",
      R"({"id":4,"type":"error","message":"x","cancelled":"no"})",
      {"cancelled: 'no'"}},
+    {"ProgressDoneOverTotal",
+     R"({"id":4,"type":"progress","phase":"sweep","done":9,"total":3})",
+     {"worker line 4: done: 9 is out of range", "0 to 3"}},
+    {"KeyTwice",
+     R"({"id":4,"type":"error","message":"x","message":"y"})",
+     {"worker line: the key 'message' is given twice"}},
+    {"ResultBlocksPerSm9999",
+     result_line({"/occupancy/blocks_per_sm", 9999}),
+     {"result: occupancy.blocks_per_sm: 9999"}},
+    {"ResultCounterNegative",
+     result_line({"/counters/values/3/value", -1e18}),
+     {"result: counters.values[3].value: -1e+18"}},
+    {"ResultPassedWithMismatches",
+     result_line({"/verification/mismatches", 1000}),
+     {"result: verification.passed: true with 1000 mismatches"}},
 };
 
 class HostileAnswer : public testing::TestWithParam<LineCase> {};
@@ -223,6 +350,123 @@ TEST_P(HostileAnswer, TheClientRefusesItInOneLine) {
 
 INSTANTIATE_TEST_SUITE_P(Lines, HostileAnswer, testing::ValuesIn(kAnswers),
                          test::case_name<LineCase>);
+
+// Answers that read whole but do not answer the request they were sent for, or could not have
+// been measured within its budget (check_answer): each refused naming what was asked.
+
+// A run of vec_add/scalar at its default launch on device 0, as the recorded H100 run answers.
+WorkerRequest recorded_request() {
+  WorkerRequest r;
+  r.id = 4;
+  r.type = RequestType::run;
+  r.kernel_id = "vec_add/scalar";
+  r.metrics = "default";
+  r.max_seconds = 0.5;
+  return r;
+}
+
+WorkerResponse result_answer(RunResult result) {
+  return WorkerResponse{.id = 4,
+                        .type = ResponseType::result,
+                        .result = std::make_shared<RunResult>(std::move(result))};
+}
+
+RunResult recorded_result() { return run_result_from_json(test::recorded_run()); }
+
+void expect_refused(const WorkerRequest& asked, const WorkerResponse& answer,
+                    const std::vector<std::string>& fragments, double budget = 60.5) {
+  expect_usage_error([&] { check_answer(asked, budget, answer); }, fragments);
+}
+
+TEST(HostileAnswerToRequest, TheRecordedRunAnswersItsOwnRequest) {
+  EXPECT_NO_THROW(check_answer(recorded_request(), 60.5, result_answer(recorded_result())));
+}
+
+TEST(HostileAnswerToRequest, AnotherLaunchOrGpuIsRefusedNamingWhatWasAsked) {
+  WorkerRequest asked = recorded_request();
+  asked.block = BlockShape{64, 1, 1};
+  expect_refused(asked, result_answer(recorded_result()), {"block 256x1x1 where 64x1x1 was asked"});
+  asked = recorded_request();
+  asked.kernel_id = "vec_add/vec4";
+  expect_refused(asked, result_answer(recorded_result()),
+                 {"kernel vec_add/scalar where vec_add/vec4 was asked"});
+  asked = recorded_request();
+  asked.params = {{"n", 4096}};
+  expect_refused(asked, result_answer(recorded_result()),
+                 {"parameters n=16777216 where n=4096 were asked"});
+  asked = recorded_request();
+  asked.device = 1;
+  expect_refused(asked, result_answer(recorded_result()),
+                 {"arch device:0 where device:1 was asked"});
+}
+
+TEST(HostileAnswerToRequest, APartAskedForMustBeThereAndFitTheBudget) {
+  RunResult no_verification = recorded_result();
+  no_verification.verification.reset();
+  expect_refused(recorded_request(), result_answer(no_verification),
+                 {"no verification where one was asked"});
+  RunResult no_counters = recorded_result();
+  no_counters.counters.reset();
+  expect_refused(recorded_request(), result_answer(no_counters),
+                 {"no counters where 'default' were asked"});
+  RunResult no_timing = recorded_result();
+  no_timing.timing.reset();
+  expect_refused(recorded_request(), result_answer(no_timing), {"no timing where a measurement"});
+  // The recorded run timed for 0.2 s: not within a budget of 0.1 s.
+  expect_refused(recorded_request(), result_answer(recorded_result()),
+                 {"a timing of 1710 samples", "longer than the request's 0.1 s budget"}, 0.1);
+}
+
+TEST(HostileAnswerToRequest, AModelMeasuresNothingAndIsOfTheArchAsked) {
+  WorkerRequest asked = recorded_request();
+  asked.type = RequestType::model;
+  asked.arch = "h100";
+  const KernelRequest launch = request_kernel(asked);
+  const RunResult modelled = model_kernel(launch, test::preset("h100"), ModelBudget{1000});
+  EXPECT_NO_THROW(check_answer(asked, 60, result_answer(modelled)));
+  RunResult measured = modelled;
+  measured.timing = recorded_result().timing;
+  expect_refused(asked, result_answer(measured), {"measured figures where a model was asked"});
+  asked.arch = "rtx4090";
+  expect_refused(asked, result_answer(modelled), {"arch h100 where rtx4090 was asked"});
+  asked.arch = "sm_89"; // an alias of rtx4090's
+  expect_refused(asked, result_answer(modelled), {"arch h100 where rtx4090 was asked"});
+}
+
+WorkerRequest sweep_request(std::vector<BlockShape> shapes) {
+  WorkerRequest r = recorded_request();
+  r.type = RequestType::sweep;
+  r.shapes = std::move(shapes);
+  return r;
+}
+
+WorkerResponse points_answer(const std::vector<SweepPoint>& points) {
+  return WorkerResponse{.id = 4,
+                        .type = ResponseType::sweep,
+                        .sweep = std::make_shared<std::vector<SweepPoint>>(points)};
+}
+
+SweepPoint refused_point(int x, std::int64_t n = 16777216) {
+  return SweepPoint{BlockShape{x, 1, 1}, "refused here", std::nullopt, {{"n", n}}};
+}
+
+TEST(HostileAnswerToRequest, ASweepAnswersEachPointAskedInOrder) {
+  const WorkerRequest asked = sweep_request({{64, 1, 1}, {128, 1, 1}, {256, 1, 1}});
+  EXPECT_NO_THROW(check_answer(
+      asked, 60, points_answer({refused_point(64), refused_point(128), refused_point(256)})));
+  std::vector<SweepPoint> six;
+  for (int i = 0; i < 6; ++i)
+    six.push_back(refused_point(64 << (i % 3)));
+  expect_refused(asked, points_answer(six), {"6 points where 3 were asked (3 shapes)"});
+  expect_refused(asked, points_answer({refused_point(128), refused_point(64), refused_point(256)}),
+                 {"point 1 (n=16777216 block 64x1x1): block 128x1x1 where 64x1x1 was asked"});
+  expect_refused(asked,
+                 points_answer({refused_point(64), refused_point(128, 4096), refused_point(256)}),
+                 {"point 2", "parameters n=4096 where n=16777216 were asked"});
+  expect_refused(asked, result_answer(recorded_result()), {"a result where a sweep was asked"});
+  expect_refused(recorded_request(), points_answer({refused_point(256)}),
+                 {"a sweep where a run was asked"});
+}
 
 TEST(HostileAnswerSize, ALineOverTheCapIsRefusedBeforeParsing) {
   const std::string line(kMaxAnswerLineBytes + 1, ' ');

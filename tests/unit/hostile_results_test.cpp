@@ -4,6 +4,7 @@
 
 #include "assets.h"
 #include "hostile_support.h"
+#include "json_input.h"
 #include "metric_catalog.h"
 #include "sweep.h"
 
@@ -68,6 +69,49 @@ const std::vector<ResultCase> kRunChanges = {
     {"BytesMovedNegative", {"/bytes_moved", -1}, {"bytes_moved: -1"}},
     {"DeepInside", {"/attributes/source", {}, test::nested(64)}, {"nested too deep"}},
     {"RunIsNumber", {"", 5}, {"5 is not a JSON object"}},
+    // Read whole but impossible: no GPU produces these (check_plausible, answer_check.h).
+    {"BlocksPerSm9999",
+     {"/occupancy/blocks_per_sm", 9999},
+     {"occupancy.blocks_per_sm: 9999", "max_blocks_per_sm, 32"}},
+    {"OccupancyNotItsWarps", {"/occupancy/occupancy", 0.5}, {"occupancy.occupancy: 0.5"}},
+    {"ArchBlocksPerSm9999",
+     {"/arch_details/max_blocks_per_sm", 9999},
+     {"arch_details.max_blocks_per_sm: 9999 is out of range", "1 to 1024"}},
+    {"ArchWarpSize64", {"/arch_details/warp_size", 64}, {"arch_details.warp_size: 64", "32 to 32"}},
+    {"Noise1e6", {"/timing/noise", 1e6}, {"timing.noise: 1e+06", "max_ms - min_ms"}},
+    {"MeanAboveMax", {"/timing/mean_ms", 5.0}, {"timing.mean_ms: 5 ms is outside"}},
+    {"SamplesOverWallTime",
+     {"/timing/samples", 1000000},
+     {"timing.samples: 1000000 samples", "timing.seconds"}},
+    {"PassedWithMismatches",
+     {"/verification/mismatches", 1000},
+     {"verification.passed: true with 1000 mismatches"}},
+    {"PassedNothingChecked",
+     {"/verification/checked", 0},
+     {"verification.passed: true with 0 mismatches in 0 values checked"}},
+    {"CounterNegative",
+     {"/counters/values/3/value", -1e18},
+     {"counters.values[3].value: -1e+18 global_load_instructions is negative"}},
+    {"CounterFraction",
+     {"/counters/values/5/value", 4194304.5},
+     {"counters.values[5].value", "not a whole count", "sectors"}},
+    {"CounterPercentOver100",
+     {"/counters/values/1/value", 150},
+     {"counters.values[1].value: 150 %"}},
+    {"CounterUnknown", {"/counters/values/1/key", "bogus"}, {"counters.values[1].key: 'bogus'"}},
+    {"CounterTwice",
+     {"/counters/values/1/key", "duration"},
+     {"counters.values[1].key: 'duration' a second time"}},
+    {"RegistersOverArch", {"/attributes/registers", 300}, {"attributes.registers: 300 per thread"}},
+    {"GridNotTheLaunchs", {"/grid/0", 1}, {"grid: 1x1x1 is not this launch's grid", "65536"}},
+    {"BytesMovedNotTheKernels",
+     {"/bytes_moved", 1e15},
+     {"bytes_moved: 1e+15 bytes", "2.01327e+08"}},
+    {"BlockTheKernelRefuses",
+     {"/block", json::array({2048, 1, 1})},
+     {"not a launch of vec_add/scalar"}},
+    {"ParamsMissingOne", {"/params", json::object()}, {"not a launch of vec_add/scalar"}},
+    {"KernelNotBundled", {"/kernel", "no/such"}, {"kernel: 'no/such' is not a bundled kernel"}},
 };
 
 class HostileRecording : public testing::TestWithParam<ResultCase> {};
@@ -75,7 +119,8 @@ class HostileRecording : public testing::TestWithParam<ResultCase> {};
 TEST_P(HostileRecording, RefusedNamingTheFileAndTheRun) {
   const std::string run = changed(test::recorded_run(), GetParam().change);
   const std::string text =
-      R"({"arch":"h100","device":"NVIDIA H100","date":"2026-11-21","runs":[)" + run + "]}";
+      R"({"arch":"h100","device":"NVIDIA H100 80GB HBM3","date":"2026-11-21","runs":[)" + run +
+      "]}";
   const std::string file = write_file("recording_" + GetParam().name + ".json", text);
   std::vector<std::string> fragments = GetParam().fragments;
   fragments.push_back("recording_" + GetParam().name + ".json");
@@ -143,6 +188,115 @@ INSTANTIATE_TEST_SUITE_P(Recordings, HostileRecordingText, testing::ValuesIn(kRe
                          test::case_name<TextCase>);
 INSTANTIATE_TEST_SUITE_P(Sweeps, HostileSweepText, testing::ValuesIn(kSweepTexts),
                          test::case_name<TextCase>);
+
+// A recording of `runs` labelled as the bundled one is.
+std::string recording_of(const std::vector<json>& runs, const std::string& arch = "h100") {
+  return json{
+      {"arch", arch}, {"device", "NVIDIA H100 80GB HBM3"}, {"date", "2026-11-21"}, {"runs", runs}}
+      .dump();
+}
+
+// The recorded run with every sample taking `ms`.
+json run_timed(double ms) {
+  json run = test::recorded_run();
+  for (const char* key : {"min_ms", "median_ms", "mean_ms", "max_ms"})
+    run["timing"][key] = ms;
+  run["timing"]["noise"] = 0.0;
+  run["timing"]["samples"] = 10;
+  run["timing"]["seconds"] = 1.0;
+  return run;
+}
+
+// The recorded run with its timing sped up to `gbps`.
+json run_at(double gbps) {
+  return run_timed(test::recorded_run()["bytes_moved"].get<double>() / (gbps * 1e9) * 1e3);
+}
+
+TEST(HostileSweepPoints, AMedianOf1e300MsIsRefusedNamingIt) {
+  json slow = run_timed(1e300);
+  slow["timing"]["seconds"] = 1e300;
+  expect_usage_error(
+      [&] {
+        sweep_points_from_json(json::array({run_at(1e3), slow}), "s.json");
+      },
+      {"s.json: [1]: timing.max_ms: 1e+300 ms", "at most 3.6e+06 ms"});
+}
+
+TEST(HostileSweepPoints, APointFasterThanAnyGpuIsRefusedNamingIt) {
+  const std::string file =
+      write_file("sweep_1e15.json", json::array({run_at(1e3), run_at(1e15)}).dump());
+  expect_usage_error([&] { sweep_points_from_json(read_sweep_file(file), file); },
+                     {"sweep_1e15.json: [1]: timing.median_ms", "1e+15 GB/s", "at most 100000"});
+  EXPECT_NO_THROW(sweep_points_from_json(json::array({run_at(3e3)}), "x")) << "an H100's own";
+}
+
+TEST(HostileSweepPoints, PointsOfTwoGpusAreNotOneSeries) {
+  json other = test::recorded_run();
+  other["block"] = json::array({128, 1, 1});
+  other["grid"] = json::array({131072, 1, 1});
+  other.erase("occupancy"); // of the 256-thread block
+  other["arch_details"]["uuid"] = "GPU-11111111-2222-3333-4444-555555555555";
+  const json file = {{"kernel", "vec_add/scalar"},
+                     {"points", json::array({test::recorded_run(), other})}};
+  expect_usage_error([&] { sweep_file_points(file, "two.json"); },
+                     {"two.json: points[1]: measured on NVIDIA H100 80GB HBM3 (GPU-11111111",
+                      "(GPU-40c21499", "one GPU per sweep"});
+}
+
+// A refused point's JSON: small, so a file of many of them is quick to write.
+std::string refused_points(std::size_t count) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < count; ++i)
+    text += std::string(i ? "," : "") + R"({"block":[)" + std::to_string(i + 1) +
+            R"(,1,1],"params":{"n":4096},"refused":"x"})";
+  return text + "]";
+}
+
+TEST(HostileSweepPoints, AFileOfMorePointsThanTheBoundIsRefusedBeforeItIsParsedWhole) {
+  const std::string file = write_file("sweep_many.json", refused_points(kMaxSweepFilePoints + 1));
+  const auto start = std::chrono::steady_clock::now();
+  expect_usage_error([&] { read_sweep_file(file); },
+                     {"sweep_many.json: a list of more than 65536 items", "at most 65536"});
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+}
+
+TEST(HostileSweepPoints, AFileOfTheMostPointsLoadsInLinearTime) {
+  // Before the bound and the checks were linear, 1,000,000 points took 141 s: 65,536 must take
+  // well under a second or two on any machine that runs the tests.
+  const std::string file =
+      write_file("sweep_most.json", R"({"kernel":"vec_add/scalar","points":)" +
+                                        refused_points(kMaxSweepFilePoints) + "}");
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<SweepPoint> points = sweep_file_points(read_sweep_file(file), "most.json");
+  EXPECT_EQ(points.size(), kMaxSweepFilePoints);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
+TEST(HostileRecordingRuns, ARunOfAnotherDeviceIsNotTheRecordingsDevice) {
+  json other = test::recorded_run();
+  other["arch_details"]["name"] = "NVIDIA GeForce RTX 4090";
+  const std::string file =
+      write_file("recording_other.json", recording_of({test::recorded_run(), other}));
+  expect_usage_error([&] { read_json_file(file, "recording"); },
+                     {"recording_other.json: runs[1]: measured on NVIDIA GeForce RTX 4090",
+                      "the recording is of NVIDIA H100 80GB HBM3"});
+}
+
+TEST(HostileRecordingRuns, ASecondRunOfOneLaunchIsRefused) {
+  const std::string file = write_file("recording_twice.json",
+                                      recording_of({test::recorded_run(), test::recorded_run()}));
+  expect_usage_error([&] { read_json_file(file, "recording"); },
+                     {"recording_twice.json: runs[1]: a second run of vec_add/scalar block 256",
+                      "each launch once"});
+}
+
+TEST(HostileRecordingRuns, RunsOfAnotherGpuKindAreNotLabelledAsThePreset) {
+  const std::string file =
+      write_file("recording_label.json", recording_of({test::recorded_run()}, "rtx4090"));
+  expect_usage_error(
+      [&] { read_json_file(file, "recording"); },
+      {"recording_label.json: runs[0]: a GPU of 132 SMs, sm_90", "stands for rtx4090"});
+}
 
 const json kMetric = {{"key", "duration"}, {"name", "gpu__time_duration.sum"}};
 

@@ -170,7 +170,7 @@ TEST(SweepCompare, APerDeviceFileCarriesASeriesPerGpu) {
       [&] {
         sweep_file_devices(per_device_sweep_file_json({h100, mixed}), h100, "d.json");
       },
-      {"per_device[0]", "points from 2 GPUs"});
+      {"per_device[0]: points[1]: measured on NVIDIA H100 SXM5 80GB HBM3", "one GPU per sweep"});
   SweepSeries fewer = a100;
   fewer.points.pop_back();
   test::expect_usage_error(

@@ -4,10 +4,12 @@
 
 #include "engine.h"
 #include "error.h"
+#include "hostile_support.h"
 #include "kernel_request.h"
 #include "protocol.h"
 #include "registry.h"
 #include "run_report.h"
+#include "sweep_fanout.h"
 #include "test_support.h"
 #include "worker_client.h"
 
@@ -154,10 +156,13 @@ TEST(WorkerProtocol, RequestsRoundTrip) {
   sweep.shapes = {BlockShape{16, 16, 1}};
   EXPECT_TRUE(request_from_json(json::parse(protocol_line(request_to_json(sweep)))).per_site);
 
-  const WorkerRequest model = request_from_json(request_to_json(model_request("vec_add/scalar")));
+  WorkerRequest model = model_request("vec_add/scalar");
+  model.id = 9; // ids start at 1: 0 is the worker's hello
+  model = request_from_json(request_to_json(model));
   EXPECT_EQ(model.arch, "h100");
   EXPECT_FALSE(model.block.has_value());
   WorkerRequest cancel;
+  cancel.id = 10;
   cancel.type = RequestType::cancel;
   cancel.target = 8;
   EXPECT_EQ(request_from_json(request_to_json(cancel)).target, 8);
@@ -334,6 +339,110 @@ TEST(WorkerClient, TheHeartbeatKeepsAWorkerInALongPhaseAlive) {
   EXPECT_GT(std::chrono::steady_clock::now() - started, 2s)
       << "the request must outlast the silence limit for this test to mean anything";
   EXPECT_EQ(client.latest().restarts, 0);
+}
+
+std::string hello_line() {
+  return "{\"id\":0,\"type\":\"hello\",\"protocol\":" + std::to_string(kProtocolVersion) +
+         ",\"catalog\":\"" + catalog_version() + "\"}";
+}
+
+// A stand-in for a wrong worker: greets, reads the first request and answers it with `answer`
+// (kept in a file of its own), then waits.
+std::string answering_with(const std::string& name, const std::string& answer) {
+  const std::string file = test::write_file("answer_" + name, answer + "\n");
+  return "printf '%s\\n' '" + hello_line() + "'; read -r request; cat '" + file +
+         "'; exec sleep 100";
+}
+
+std::string result_line(std::int64_t id, const RunResult& result) {
+  return json{{"id", id}, {"type", "result"}, {"result", run_result_to_json(result)}}.dump();
+}
+
+RunResult modelled(const std::string& kernel, const std::string& block) {
+  return model_kernel(resolve_kernel_request(kernel, {}, "", block), test::preset("h100"),
+                      ModelBudget{1000});
+}
+
+TEST(WorkerClient, AnAnswerForAnotherBlockIsRefusedWithTheReason) {
+  WorkerClient client(
+      {.command = answering_with("block", result_line(1, modelled("vec_add/scalar", "1024")))});
+  WorkerRequest request = model_request("vec_add/scalar");
+  request.block = BlockShape{64, 1, 1};
+  const auto answer = client.wait_for(client.submit(request), 10s);
+  ASSERT_TRUE(answer) << client.latest().last_failure;
+  EXPECT_FALSE(answer->ok()) << "the wrong block was taken as the answer";
+  EXPECT_TRUE(answer->refused);
+  EXPECT_FALSE(answer->worker_died);
+  EXPECT_EQ(answer->error,
+            "the worker's answer was refused: block 1024x1x1 where 64x1x1 was asked");
+  EXPECT_EQ(client.latest().latest_error, answer);
+}
+
+TEST(WorkerClient, TextsFromTheWorkerArriveWithoutEscapeCodesAndBounded) {
+  RunResult result = modelled("vec_add/scalar", "64");
+  result.arch.name = "NVIDIA\n\x1b[2J\x1b[31mH100\xc2\x9b" + std::string(5000, 'x');
+  WorkerClient client({.command = answering_with("name", result_line(1, result))});
+  WorkerRequest request = model_request("vec_add/scalar");
+  request.block = BlockShape{64, 1, 1};
+  const auto answer = client.wait_for(client.submit(request), 10s);
+  ASSERT_TRUE(answer && answer->ok()) << (answer ? answer->error : client.latest().last_failure);
+  const std::string& name = answer->result->arch.name;
+  EXPECT_TRUE(name.starts_with("NVIDIA??[2J?[31mH100?")) << name;
+  EXPECT_LE(name.size(), 1003u);
+  for (char c : name)
+    EXPECT_FALSE(static_cast<unsigned char>(c) < 0x20 || c == 0x7f) << "a control character";
+}
+
+// A stand-in for a worker stuck in request 1: it repeats that request's progress line forever
+// (a heartbeat that never advances) and answers every later request at once as superseded.
+std::string heartbeating_forever() {
+  return "printf '%s\\n' '" + hello_line() + "'; " +
+         R"((while :; do printf '%s\n' '{"id":1,"type":"progress","phase":"run"}'; sleep 0.2; done) & )"
+         R"(while read -r line; do id=$(printf '%s' "$line" | sed 's/.*"id":\([0-9]*\).*/\1/'); )"
+         R"([ "$id" = 1 ] || printf '{"id":%s,"type":"error","message":"superseded","cancelled":true}\n' "$id"; )"
+         R"(done; wait)";
+}
+
+TEST(WorkerClient, AWorkerThatOnlyRepeatsItsProgressIsKilledAtTheRequestsBudget) {
+  WorkerClient client({.command = heartbeating_forever()});
+  ASSERT_TRUE(eventually([&] { return client.latest().status == WorkerStatus::ready; }))
+      << client.latest().last_failure;
+  const auto start = std::chrono::steady_clock::now();
+  const std::int64_t stuck = client.submit(model_request("vec_add/scalar"), 1.5);
+  std::shared_ptr<const WorkerAnswer> answer;
+  // Newer requests keep coming, as a person's edits do, and are each answered as superseded:
+  // the stuck request's budget must keep running all the same.
+  while (!(answer = client.wait_for(stuck, 300ms)) && std::chrono::steady_clock::now() - start < 8s)
+    client.submit(model_request("vec_add/vec4"));
+  ASSERT_TRUE(answer) << "a worker that only repeats its progress was never judged hung";
+  EXPECT_TRUE(answer->worker_died);
+  EXPECT_TRUE(contains(answer->error, "ran past its 1.5 s budget")) << answer->error;
+  EXPECT_TRUE(contains(answer->error, "its progress stayed at 'run'")) << answer->error;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 4s);
+}
+
+// A worker that answers a chunk of 2 shapes with 6 points is stopped, saying what it sent and
+// what was asked, never that it "sent no points".
+TEST(SweepFanOut, AWorkerThatAnswersOtherPointsIsStoppedSayingWhatItSentAndWhatWasAsked) {
+  std::string points;
+  for (int i = 0; i < 6; ++i)
+    points +=
+        std::string(i ? "," : "") + R"({"block":[64,1,1],"params":{"n":16777216},"refused":"x"})";
+  FanOutOptions fan;
+  fan.commands = {answering_with("six", R"({"id":1,"type":"sweep","points":[)" + points + "]}")};
+  const KernelRequest base = resolve_kernel_request("vec_add/scalar", {}, "", "");
+  const SweepGrid grid{{{64, 1, 1}, {128, 1, 1}, {256, 1, 1}}, {}};
+  std::vector<std::string> said;
+  try {
+    fan_out_sweep(base, grid, fan, [&](const std::string& line) { said.push_back(line); });
+    ADD_FAILURE() << "the sweep was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_TRUE(contains(e.what(), "the worker's answer was refused: 6 points where 2 were asked "
+                                   "(2 shapes)"))
+        << e.what();
+  }
+  ASSERT_FALSE(said.empty());
+  EXPECT_TRUE(contains(said.back(), "stopped: the worker's answer was refused")) << said.back();
 }
 
 // A worker of another build may mean another kernel by the same id: refused at its hello.
