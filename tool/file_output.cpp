@@ -23,7 +23,13 @@ namespace {
 
 constexpr int kMaxLinkHops = 40; // the kernel's own limit for a path (ELOOP)
 
-std::string quoted(const fs::path& path) { return "'" + clip(path.string(), 120) + "'"; }
+// Built by appending: "'" + string trips GCC 12's -Wrestrict.
+std::string quoted(const fs::path& path) {
+  std::string text(1, '\'');
+  text += clip(path.string(), 120);
+  text += '\'';
+  return text;
+}
 
 // Where a copy was kept is said whole: a path cut short could not be found.
 std::string kept_in(const fs::path& path) {
