@@ -254,10 +254,10 @@ std::string refused_points(std::size_t count) {
 
 TEST(HostileSweepPoints, AFileOfMorePointsThanTheBoundIsRefusedBeforeItIsParsedWhole) {
   const std::string file = write_file("sweep_many.json", refused_points(kMaxSweepFilePoints + 1));
-  const auto start = std::chrono::steady_clock::now();
+  // The count is kept while parsing (the message comes from the parser's bound), so no time is
+  // asserted here: under the sanitizers on a loaded CI machine a fixed bound would only flake.
   expect_usage_error([&] { read_sweep_file(file); },
                      {"sweep_many.json: a list of more than 65536 items", "at most 65536"});
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
 }
 
 // Seconds to read a sweep file of `count` refused points of vec_add/scalar, as the GUI loads one:
