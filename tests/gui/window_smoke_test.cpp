@@ -163,17 +163,33 @@ Child start_gui(Desktop& desktop, const std::filesystem::path& home, const std::
   return gui;
 }
 
-TEST(WindowUnderXvfb, OpensSwitchesKernelRunsAndSavesAScreenshot) {
+// Each window test: an X server of its own (skipped, with the reason, where none starts), a home
+// folder of its own, and the GUI opened in it with `open`, its window found.
+class WindowUnderXvfb : public ::testing::Test {
+protected:
+  void SetUp() override {
+    std::string why;
+    display = start_x_server(xvfb, why);
+    if (display.empty())
+      GTEST_SKIP() << why;
+    home = scratch_dir();
+    desktop = Desktop{display, "", home / "pictures" / "WarpLens"};
+  }
+  Child open(const std::string& before, const std::string& arguments) {
+    return start_gui(desktop, home, before, arguments);
+  }
+  std::string log() const { return output_of("cat " + (home / "gui.log").string()); }
+
   std::optional<Child> xvfb;
-  std::string why;
-  const std::string display = start_x_server(xvfb, why);
-  if (display.empty())
-    GTEST_SKIP() << why;
-  const std::filesystem::path home = scratch_dir();
-  Desktop desktop{display, "", home / "pictures" / "WarpLens"};
-  Child gui = start_gui(desktop, home, "", "--kernel vec_add/scalar");
+  std::string display;
+  std::filesystem::path home;
+  Desktop desktop;
+};
+
+TEST_F(WindowUnderXvfb, OpensSwitchesKernelRunsAndSavesAScreenshot) {
+  Child gui = open("", "--kernel vec_add/scalar");
   ASSERT_FALSE(desktop.window.empty())
-      << "no window appeared; " << output_of("cat " + (home / "gui.log").string());
+      << "no window appeared; " << log();
   std::this_thread::sleep_for(1s); // the first frames and the first result
 
   json shot = desktop.screenshot_sidecar();
@@ -209,7 +225,7 @@ TEST(WindowUnderXvfb, OpensSwitchesKernelRunsAndSavesAScreenshot) {
   if (have("import")) // the whole screen as the X server shows it, for a person to look at
     std::system(
         ("DISPLAY=" + display + " import -window root " + (home / "screen.png").string()).c_str());
-  EXPECT_EQ(gui.stop(), 0) << output_of("cat " + (home / "gui.log").string());
+  EXPECT_EQ(gui.stop(), 0) << log();
   EXPECT_TRUE(std::filesystem::exists(home / "config" / "warplens" /
                                       "settings.json")); // saved on the way out
 }
@@ -225,17 +241,10 @@ namespace {
 // next click missed the field read off the screen and the digits typed acted as panel keys.
 // Here, at 1280x720, the positions are read off a screenshot taken after the pin, as a person
 // reads them, and the field clicked and typed into must take the value.
-TEST(WindowUnderXvfb, AFieldClickedAfterThePinTakesWhatIsTyped) {
-  std::optional<Child> xvfb;
-  std::string why;
-  const std::string display = start_x_server(xvfb, why);
-  if (display.empty())
-    GTEST_SKIP() << why;
-  const std::filesystem::path home = scratch_dir();
-  Desktop desktop{display, "", home / "pictures" / "WarpLens"};
-  Child gui = start_gui(desktop, home, "", "--kernel coalescing/stride");
+TEST_F(WindowUnderXvfb, AFieldClickedAfterThePinTakesWhatIsTyped) {
+  Child gui = open("", "--kernel coalescing/stride");
   ASSERT_FALSE(desktop.window.empty())
-      << "no window appeared; " << output_of("cat " + (home / "gui.log").string());
+      << "no window appeared; " << log();
   desktop.xdotool("windowsize " + desktop.window + " 1280 720");
   std::this_thread::sleep_for(2s); // the first result, at the new size
   // The pin sits below the Launch panel's fold at this size: the wheel over the panel's
@@ -254,7 +263,7 @@ TEST(WindowUnderXvfb, AFieldClickedAfterThePinTakesWhatIsTyped) {
   EXPECT_EQ(shot["configuration"]["params"]["stride"], 32) << shot["configuration"]["status"];
   for (const char* panel : {"timings", "occupancy"}) // no digit closed a panel
     EXPECT_TRUE(shot["configuration"]["panels_open"][panel].get<bool>()) << panel;
-  EXPECT_EQ(gui.stop(), 0) << output_of("cat " + (home / "gui.log").string());
+  EXPECT_EQ(gui.stop(), 0) << log();
 }
 
 // Seconds of CPU (user and system) that a process and every process under it have used.
@@ -299,22 +308,15 @@ long frames_drawn(const std::filesystem::path& count_file) {
 // An idle GUI and its worker sleep: no thread spins (the worker's heartbeat thread once did, a
 // whole core) and the window draws no frame while nothing changes. The frames are counted from
 // outside, by a stand-in for glfwSwapBuffers.
-TEST(WindowUnderXvfb, IdleWindowAndWorkerDrawNothingAndUseNoCpu) {
-  std::optional<Child> xvfb;
-  std::string why;
-  const std::string display = start_x_server(xvfb, why);
-  if (display.empty())
-    GTEST_SKIP() << why;
-  const std::filesystem::path home = scratch_dir();
+TEST_F(WindowUnderXvfb, IdleWindowAndWorkerDrawNothingAndUseNoCpu) {
   const std::filesystem::path count_file = home / "frames";
-  Desktop desktop{display, "", home / "pictures" / "WarpLens"};
-  Child gui = start_gui(desktop, home,
+  Child gui = open(
                         std::string("ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0 ") +
                             "LD_PRELOAD=" + WARPLENS_FRAME_COUNTER +
                             " WARPLENS_FRAME_COUNT_FILE=" + count_file.string(),
                         "--kernel vec_add/scalar");
   ASSERT_FALSE(desktop.window.empty())
-      << "no window appeared; " << output_of("cat " + (home / "gui.log").string());
+      << "no window appeared; " << log();
   // Settled: the worker has answered (or said it has no GPU) and the window has stopped drawing.
   long frames = -1;
   for (int i = 0; i < 60 && frames != frames_drawn(count_file); ++i) {
@@ -335,7 +337,7 @@ TEST(WindowUnderXvfb, IdleWindowAndWorkerDrawNothingAndUseNoCpu) {
   for (int i = 0; i < 50 && frames_drawn(count_file) == frames + idle_frames; ++i)
     std::this_thread::sleep_for(100ms);
   EXPECT_GT(frames_drawn(count_file), frames + idle_frames) << "no frame after a click";
-  EXPECT_EQ(gui.stop(), 0) << output_of("cat " + (home / "gui.log").string());
+  EXPECT_EQ(gui.stop(), 0) << log();
 }
 
 } // namespace
