@@ -155,6 +155,8 @@ struct SweepOptions {
   std::string csv_file, json_file;
   bool force = false; // --force: --csv and --json may replace files that exist
   std::size_t max_shapes = kMaxSweepShapes;
+  bool model = false;        // --model: the models' figures on --arch, no GPU and no worker
+  std::string arch = "h100"; // --arch: the GPU the models describe
 };
 
 // A sweep's files: a link is refused (the file it points to would change unseen), an existing
@@ -292,6 +294,9 @@ std::optional<double> process_age_seconds() {
 // The points of one kernel's sweep, here or over workers.
 std::vector<SweepPoint> sweep_points(const SweepOptions& o, const KernelRequest& base,
                                      const SweepGrid& grid) {
+  if (o.model)
+    return model_sweep_points(*base.kernel, base.params, grid, resolve_arch(o.arch), o.engine.model,
+                              o.max_shapes);
   if (o.workers > 0 || !o.worker_commands.empty())
     return std::move(fanned_out(o, base, grid).front().points);
   const std::optional<double> started = process_age_seconds();
@@ -336,6 +341,73 @@ void print_sweep_table(const std::vector<SweepPoint>& points, const SweepGrid& g
                                         : ("unavailable: " + r.counters->reason).c_str());
     if (r.site_counts)
       std::printf("%-12s %s\n", "", site_counts_summary(r).c_str());
+  }
+}
+
+// A figure of a result in a table cell: "-" where the result has none.
+std::string cell(std::string_view key, const RunResult& r, const char* number_format) {
+  const std::optional<double> value = figure_value(figure(key), r);
+  return value ? format(number_format, *value) : "-";
+}
+
+// What the models say of each point (`sweep --model`): no time is measured, so the modelled time
+// at peak and the resource that bounds it lead.
+void print_model_sweep_table(const std::vector<SweepPoint>& points, const SweepGrid& grid,
+                             const std::string& arch) {
+  std::printf("the models' figures on %s; nothing measured\n", arch.c_str());
+  for (const ParamAxis& axis : grid.param_axes)
+    std::printf("%-10s ", axis.name.c_str());
+  std::printf("%-12s %20s %-13s %13s %13s %-13s %11s %14s\n", "block",
+              header("modelled_time").c_str(), "bound", header("theoretical_occupancy").c_str(),
+              header("blocks_per_sm").c_str(), "limited by", header("sectors_per_request").c_str(),
+              header("wavefronts_per_request").c_str());
+  for (const SweepPoint& p : points) {
+    for (const ParamAxis& axis : grid.param_axes)
+      std::printf("%-10lld ", static_cast<long long>(p.params.at(axis.name)));
+    if (!p.result) {
+      std::printf("%-12s refused: %s\n", format_block(p.block).c_str(), p.refused.c_str());
+      continue;
+    }
+    const RunResult& r = *p.result;
+    const std::optional<ModelledTime> time = modelled_time(r);
+    std::printf(
+        "%-12s %20s %-13s %13s %13s %-13s %11s %14s\n", format_block(p.block).c_str(),
+        cell("modelled_time", r, "%.4f").c_str(), time ? time->bound() : "-",
+        cell("theoretical_occupancy", r, "%.1f").c_str(), cell("blocks_per_sm", r, "%.0f").c_str(),
+        r.occupancy && !r.occupancy->limiters.empty() ? resource_name(r.occupancy->limiters.front())
+                                                      : "-",
+        cell("sectors_per_request", r, "%.2f").c_str(),
+        cell("wavefronts_per_request", r, "%.2f").c_str());
+  }
+}
+
+// A model A/B sweep: each kernel's modelled time and their ratio. The models have no noise, so no
+// point gets a verdict; a ratio says only which one moves less through the bounding resource.
+void print_model_comparison(const SweepSeries& a, const SweepSeries& b, const SweepGrid& grid) {
+  std::printf("A/B by the models: %s (A) and %s (B); ratio: B's modelled time at peak over A's; "
+              "no verdicts (the models have no noise)\n",
+              a.kernel_id.c_str(), b.kernel_id.c_str());
+  for (const ParamAxis& axis : grid.param_axes)
+    std::printf("%-10s ", axis.name.c_str());
+  std::printf("%-12s %22s %22s %8s\n", "block", (a.kernel_id + " ms").c_str(),
+              (b.kernel_id + " ms").c_str(), "ratio");
+  for (const SweepPoint& pa : a.points) {
+    const SweepPoint* pb = point_at(b.points, pa);
+    for (const ParamAxis& axis : grid.param_axes)
+      std::printf("%-10lld ", static_cast<long long>(pa.params.at(axis.name)));
+    if (!pa.result || !pb || !pb->result) {
+      std::printf("%-12s refused: %s\n", format_block(pa.block).c_str(),
+                  (!pa.result ? pa.refused
+                   : pb       ? pb->refused
+                              : "no such point")
+                      .c_str());
+      continue;
+    }
+    const std::optional<double> ta = figure_value(figure("modelled_time"), *pa.result);
+    const std::optional<double> tb = figure_value(figure("modelled_time"), *pb->result);
+    std::printf("%-12s %22s %22s %8s\n", format_block(pa.block).c_str(),
+                ta ? format("%.4f", *ta).c_str() : "-", tb ? format("%.4f", *tb).c_str() : "-",
+                ta && tb && *ta > 0 ? format("%.3f", *tb / *ta).c_str() : "-");
   }
 }
 
@@ -458,15 +530,36 @@ void run_sweep_command(const SweepOptions& o) {
     against = against_request(o, base, grid);
   const SweepSeries a{base.kernel->id, sweep_points(o, base, grid)};
   if (!against) {
-    print_sweep_table(a.points, grid);
+    if (o.model)
+      print_model_sweep_table(a.points, grid, o.arch);
+    else
+      print_sweep_table(a.points, grid);
     write_outputs(o, o.csv_file.empty() ? "" : sweep_csv(a.points),
                   o.json_file.empty() ? "" : sweep_file_json(a.kernel_id, a.points).dump(1));
     return;
   }
   const SweepSeries b{against->kernel->id, sweep_points(o, *against, grid)};
-  print_comparison(a, b, grid);
+  if (o.model)
+    print_model_comparison(a, b, grid);
+  else
+    print_comparison(a, b, grid);
   write_outputs(o, o.csv_file.empty() ? "" : ab_sweep_csv(a, b),
                 o.json_file.empty() ? "" : ab_sweep_file_json(a, b).dump(1));
+}
+
+// `sweep --model [--arch ID]`: the models alone. What only a measurement uses is refused beside it
+// rather than ignored, and --arch without --model (the worker's GPU is measured) likewise.
+void add_model_flag(CLI::App& cmd, SweepOptions& o) {
+  CLI::Option* model =
+      cmd.add_flag("--model", o.model,
+                   "No GPU: each point's occupancy, traffic and modelled time from the models");
+  cmd.add_option("--arch", o.arch,
+                 "With --model: preset id or alias, device[:N], or a .json preset")
+      ->capture_default_str()
+      ->needs(model);
+  for (const char* measured : {"--workers", "--worker", "--per-device", "--per-site", "--metrics",
+                               "--device", "--seed", "--max-time"})
+    model->excludes(cmd.get_option(measured));
 }
 
 } // namespace
@@ -517,7 +610,7 @@ void add_kernel_commands(CLI::App& app) {
   // A budget of 1 ms takes the minimum of 10 cold samples for a short kernel (nvbench's minimum
   // too); the sweep's noise column says how far apart two shapes must be to be told apart.
   sweep->engine.timing.max_seconds = 0.001;
-  sweep->engine.model.max_evaluations = 3000;
+  sweep->engine.model = kSweepModelBudget;
   CLI::App* sweep_cmd = app.add_subcommand(
       "sweep",
       "Measure a kernel over many block shapes and parameter values: timing, occupancy, counters");
@@ -564,6 +657,7 @@ void add_kernel_commands(CLI::App& app) {
   sweep_cmd->add_flag("--force", sweep->force,
                       "Replace the --csv and --json files if they exist (else they are refused "
                       "before the sweep starts)");
+  add_model_flag(*sweep_cmd, *sweep);
   sweep_cmd->callback([sweep] { run_sweep_command(*sweep); });
 }
 

@@ -244,7 +244,13 @@ const std::array kFigures = {
          nullptr, achieved_occupancy_reason},
   Figure{"active_warps", "active warps per SM", "warps", "occupancy",
          "Resident warps per active cycle, averaged over SMs", "", "", Better::higher, true},
-  Figure{"blocks_per_sm", "blocks per SM", "", "occupancy", "Blocks of this launch one SM holds at once."},
+  Figure{.key = "blocks_per_sm", .display = "blocks per SM", .panel = "occupancy",
+         .meaning = "Blocks of this launch one SM holds at once.",
+         .model = "the occupancy calculator: the fewest blocks any resource allows",
+         .better = Better::higher,
+         .predicted = [](const RunResult& r) {
+           return r.occupancy ? std::optional(double(r.occupancy->blocks_per_sm)) : std::nullopt;
+         }},
   Figure{"warps_per_sm", "warps per SM", "", "occupancy", "Resident warps per SM, of the SM's maximum."},
   Figure{"runtime_blocks_per_sm", "runtime blocks per SM", "", "occupancy",
          "cudaOccupancyMaxActiveBlocksPerMultiprocessor on the device"},

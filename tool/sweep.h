@@ -21,6 +21,10 @@ namespace wl {
 inline constexpr std::size_t kMaxSweepShapes = 4096;
 inline constexpr std::size_t kMaxSweepShapesLimit = 1 << 20;
 
+// A sweep answers "which shape?": each point's model analyses a tenth of a single launch's
+// warp-iterations (the figures per request are averages that settle long before).
+inline constexpr ModelBudget kSweepModelBudget{3000};
+
 // "32:1024:32" (start:end:step) or "8,16,32" or "64"; throws UsageError naming the bad text, and
 // when the list would hold more than `max_sides` sides (counted before any is made).
 std::vector<int> parse_side_list(const std::string& text, const std::string& option,
@@ -106,6 +110,14 @@ SweepRun run_sweep(const KernelDesc& kernel, const Params& params, const SweepGr
                    const EngineOptions& options,
                    const std::function<void(int, int, const SweepPoint&)>& progress,
                    SessionCache* sessions = nullptr);
+
+// Every point of the grid from the models alone, on `arch` (no GPU): occupancy and the predicted
+// traffic, each point within `budget`. A point the kernel or the arch does not allow is refused
+// with the reason; the grid is counted first (param_sets' `max_points`).
+std::vector<SweepPoint> model_sweep_points(const KernelDesc& kernel, const Params& params,
+                                           const SweepGrid& grid, const Arch& arch,
+                                           ModelBudget budget,
+                                           std::size_t max_points = kMaxSweepShapes);
 
 // Where a sweep's time went: "set-up 0.61 s (...); 32 shapes in 0.28 s, 8.8 ms each (...)".
 std::string sweep_cost_summary(const SweepRun& run);

@@ -1,3 +1,4 @@
+#include "arch.h"
 #include "block_text.h"
 #include "error.h"
 #include "figures.h"
@@ -307,6 +308,26 @@ std::vector<Params> param_sets(const Params& params, const SweepGrid& grid,
     sets = std::move(next);
   }
   return sets;
+}
+
+std::vector<SweepPoint> model_sweep_points(const KernelDesc& kernel, const Params& params,
+                                           const SweepGrid& grid, const Arch& arch,
+                                           ModelBudget budget, std::size_t max_points) {
+  std::vector<SweepPoint> points;
+  for (const Params& set : param_sets(params, grid, max_points))
+    for (const BlockShape& block : grid.shapes) {
+      SweepPoint point{block, "", std::nullopt, set};
+      try {
+        const KernelRequest request{&kernel, set, block};
+        check_kernel_request(request);
+        check_block_fits(arch, block);
+        point.result = model_kernel(request, arch, budget);
+      } catch (const UsageError& e) {
+        point.refused = e.what();
+      }
+      points.push_back(std::move(point));
+    }
+  return points;
 }
 
 std::int64_t axis_value(const SweepPoint& point, const std::string& axis) {

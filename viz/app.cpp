@@ -9,8 +9,8 @@
 #include "text_format.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cctype>
+#include <cmath>
 #include <utility>
 
 namespace wl::viz {
@@ -154,8 +154,8 @@ bool App::select_kernel(const std::string& id) {
   else if (!typed_sides_allow_a_block()) { // typed for another kernel, and none of them runs here
     choose_sweep_sides();
     sweep.sides_typed = false;
-    status = "The sweep's sides typed for the last kernel allow no block of " + id +
-             ": they are " + sweep.x_sides.data() + " x " + sweep.y_sides.data() + " now";
+    status = "The sweep's sides typed for the last kernel allow no block of " + id + ": they are " +
+             sweep.x_sides.data() + " x " + sweep.y_sides.data() + " now";
   }
   if (!params.contains(sweep.param)) // another kernel's parameter
     sweep.param.clear();
@@ -456,7 +456,7 @@ std::vector<double> App::recent_medians() const {
 namespace {
 
 // Values as a field takes them: "32:1024:32" when evenly spaced (three or more), else a list.
-void write_values(const std::vector<std::int64_t>& v, std::array<char, 256>& into) {
+void write_values(const std::vector<std::int64_t>& v, std::array<char, kSweepSidesCapacity>& into) {
   if (v.size() >= 3 && evenly_spaced(v))
     write_field(std::to_string(v.front()) + ":" + std::to_string(v.back()) + ":" +
                     std::to_string(v[1] - v[0]),
@@ -465,7 +465,7 @@ void write_values(const std::vector<std::int64_t>& v, std::array<char, 256>& int
     write_field(v.empty() ? "1" : joined(v, ","), into);
 }
 
-void write_values(const std::set<int>& sides, std::array<char, 256>& into) {
+void write_values(const std::set<int>& sides, std::array<char, kSweepSidesCapacity>& into) {
   write_values(std::vector<std::int64_t>(sides.begin(), sides.end()), into);
 }
 
@@ -571,7 +571,8 @@ void App::take_sweep(SweepData data) {
   const auto varies = [&](SweepMetric metric) {
     std::optional<double> first;
     for (const SweepPoint& p : sweep.data->points)
-      if (const std::optional<double> v = p.result ? figure_value(*metric, *p.result) : std::nullopt) {
+      if (const std::optional<double> v =
+              p.result ? figure_value(*metric, *p.result) : std::nullopt) {
         if (first && std::fabs(*v - *first) > 1e-9 * std::max(1.0, std::fabs(*first)))
           return true;
         first = first.value_or(*v);

@@ -127,6 +127,10 @@ struct ScreenshotRequest {
 // first frames, so the picture is taken on the third frame so drawn.
 inline constexpr int kPanelPictureFrames = 3;
 
+// The Sweep panel's text fields (sides, parameter values) hold this many characters with the
+// terminating zero; --sweep-x and --sweep-y are refused beyond it.
+inline constexpr std::size_t kSweepSidesCapacity = 256;
+
 // A panel's window on screen, for cropping a screenshot to it.
 struct PanelRect {
   float x = 0, y = 0, width = 0, height = 0;
@@ -184,13 +188,14 @@ struct App {
 
   // The Sweep panel: the sides to sweep, the figure that colours the cells, and the last sweep.
   struct Sweep {
-    std::array<char, 256> x_sides{"32:1024:32"},
-        y_sides{"1"};                     // as `sweep --block-x/--block-y` take them
-    std::string param;                    // a kernel parameter swept with the sides; "" for none
-    std::array<char, 256> param_values{}; // its values, as `sweep --param-range NAME=` takes them
+    std::array<char, kSweepSidesCapacity> x_sides{"32:1024:32"},
+        y_sides{"1"};  // as `sweep --block-x/--block-y` take them
+    std::string param; // a kernel parameter swept with the sides; "" for none
+    std::array<char, kSweepSidesCapacity>
+        param_values{}; // its values, as `sweep --param-range NAME=` takes them
     SweepMetric metric = sweep_metric("theoretical_occupancy");
     SweepMetric second = nullptr; // a 1D sweep's second line, on a y axis of its own; or none
-    bool metric_chosen = false;   // the person chose `metric`; else each sweep shows one that varies
+    bool metric_chosen = false; // the person chose `metric`; else each sweep shows one that varies
     // The slice shown of a sweep along more than two axes: a held axis's value ("tile" = 32).
     std::map<std::string, std::int64_t> held_at;
     std::optional<SweepData> data;

@@ -208,7 +208,8 @@ void draw_metric_choice(App& app, const SweepData& data, bool one_axis) {
   if (std::find(offered.begin(), offered.end(), app.sweep.metric) == offered.end())
     app.sweep.metric = offered.front();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
-  if (ui::begin_combo("colour by", figure_label(*app.sweep.metric).c_str())) {
+  // A line chart draws its figure along y; only a heatmap colours by one.
+  if (ui::begin_combo(one_axis ? "figure" : "colour by", figure_label(*app.sweep.metric).c_str())) {
     for (SweepMetric m : offered)
       if (ui::selectable(figure_label(*m).c_str(), m == app.sweep.metric)) {
         app.sweep.metric = m;
@@ -226,8 +227,8 @@ void draw_site_of_metric(const Figure& metric, const RunResult& first_point) {
   const bool sectors = metric.key == "sectors_per_request";
   if (!sectors && metric.key != "wavefronts_per_request")
     return;
-  const SitePrediction* site = worst_site(first_point, sectors ? MemorySpace::global
-                                                               : MemorySpace::shared);
+  const SitePrediction* site =
+      worst_site(first_point, sectors ? MemorySpace::global : MemorySpace::shared);
   if (!site)
     return;
   note_text(std::string(metric.display) + ": of the worst site, \"" + site->name + "\" (" +

@@ -44,20 +44,7 @@ SweepData model_sweep(const KernelDesc& kernel, const Params& params, const Swee
   data.origin = "model, " + arch.id;
   data.kernel_id = kernel.id;
   data.params = params;
-  for (const Params& set : param_sets(params, grid))
-    for (const BlockShape& block : grid.shapes) {
-      SweepPoint point{block, "", std::nullopt, set};
-      try {
-        const KernelRequest request{&kernel, set, block};
-        check_kernel_request(request);
-        check_block_fits(arch, block);
-        point.result =
-            model_kernel(request, arch, ModelBudget{3000}); // a sweep's budget, as the CLI's
-      } catch (const UsageError& e) {
-        point.refused = e.what();
-      }
-      data.points.push_back(std::move(point));
-    }
+  data.points = model_sweep_points(kernel, params, grid, arch, kSweepModelBudget);
   return data;
 }
 

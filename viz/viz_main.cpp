@@ -19,14 +19,28 @@ namespace wl::viz {
 
 namespace {
 
+// What the options say on their own, refused before anything is loaded or opened (the presets and
+// recordings take a moment, a window longer).
+void check_gui_options(const GuiOptions& options) {
+  if (!options.sweep_json.empty() && !options.sweep_x.empty())
+    throw UsageError("give either --sweep-json FILE (a measured sweep) or --sweep-x LIST (a model "
+                     "sweep), not both");
+  if (options.sweep_x.empty() && !options.sweep_y.empty())
+    throw UsageError("--sweep-y '" + clip(options.sweep_y, 40) +
+                     "' needs --sweep-x, the block x sides to sweep with it");
+  for (const auto& [text, option] :
+       {std::pair{&options.sweep_x, "--sweep-x"}, std::pair{&options.sweep_y, "--sweep-y"}})
+    if (text->size() >= kSweepSidesCapacity)
+      throw UsageError(std::string(option) + " '" + clip(*text, 40) + "' is too long: at most " +
+                       std::to_string(kSweepSidesCapacity - 1) + " characters");
+}
+
 App app_from(const GuiOptions& options) {
+  check_gui_options(options);
   App app = make_app(options.kernel_id, options.arch.empty() ? "h100" : options.arch);
   app.launch_from_command_line = !options.kernel_id.empty() || !options.params.empty() ||
                                  !options.block.empty() || !options.sweep_json.empty();
   app.arch_from_command_line = !options.arch.empty();
-  if (!options.sweep_json.empty() && !options.sweep_x.empty())
-    throw UsageError("give either --sweep-json FILE (a measured sweep) or --sweep-x LIST (a model "
-                     "sweep), not both");
   if (!options.params.empty()) // checked as `warplens run --param` checks them
     app.params = resolve_kernel_request(app.kernel_id, options.params, "", "").params;
   if (!options.block.empty())
@@ -44,21 +58,14 @@ App app_from(const GuiOptions& options) {
     app.show_sweep_sides(*app.sweep.data);
     app.show_panel(Panel::sweep);
   }
-  if (options.sweep_x.empty() && !options.sweep_y.empty())
-    throw UsageError("--sweep-y '" + clip(options.sweep_y, 40) +
-                     "' needs --sweep-x, the block x sides to sweep with it");
   if (!options.sweep_x.empty()) {
-    const auto copy = [](const std::string& text, std::array<char, 256>& into, const char* option) {
-      if (text.size() >= into.size())
-        throw UsageError(std::string(option) + " '" + clip(text, 40) + "' is too long: at most " +
-                         std::to_string(into.size() - 1) + " characters");
-      std::copy(text.begin(), text.end(), into.begin());
+    const auto copy = [](const std::string& text, std::array<char, kSweepSidesCapacity>& into) {
+      std::copy(text.begin(), text.end(), into.begin()); // fits: check_gui_options
       into[text.size()] = '\0';
     };
-    if (!options.sweep_x.empty())
-      copy(options.sweep_x, app.sweep.x_sides, "--sweep-x");
+    copy(options.sweep_x, app.sweep.x_sides);
     if (!options.sweep_y.empty())
-      copy(options.sweep_y, app.sweep.y_sides, "--sweep-y");
+      copy(options.sweep_y, app.sweep.y_sides);
     app.model_sweep_now();
     if (!app.sweep.problem.empty())
       throw UsageError(app.sweep.problem);
@@ -208,6 +215,7 @@ int run_gui_command(const GuiOptions& options) {
 }
 
 int run_gui(const GuiOptions& options) {
+  check_gui_options(options);
   if (!has_display()) {
     if (!options.script.empty())
       throw UsageError(

@@ -42,7 +42,7 @@ void WorkerSource::submit_sweep(const KernelRequest& request, const SweepGrid& g
   r.param_axes = grid.param_axes;
   r.max_seconds = m_options.sweep_seconds;
   r.metrics = m_options.run_metrics;
-  r.max_evaluations = 3000; // a sweep's model budget, as the CLI's
+  r.max_evaluations = kSweepModelBudget.max_evaluations;
   m_sweep = Sweep{request, grid, arch};
   m_sweep_id = m_client.submit(std::move(r));
 }

@@ -33,7 +33,7 @@ click "against" in "Sweep"
 click "transpose/smem_padded" in "Sweep"
 click "Measure sweep"
 wait
-click "colour by" in "Sweep"
+click "figure" in "Sweep"
 click "median time (ms)"
 screenshot measured-ab.png sweep
 EOF

@@ -56,7 +56,7 @@ grep -qE "lost|ended|killed|died" "$OUT/killed.err" || FAULT_OK=0
 cat > /tmp/per_device.txt <<'EOF'
 window 1600x1000
 click "Sweep"
-click "colour by" in "Sweep"
+click "figure" in "Sweep"
 click "median time (ms)"
 wait
 screenshot per-device.png sweep

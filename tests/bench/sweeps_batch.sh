@@ -32,7 +32,7 @@ click "stride" in "Sweep"
 set "values" "1,2,4,8,16,32" in "Sweep"
 click "Measure sweep"
 wait
-click "colour by" in "Sweep"
+click "figure" in "Sweep"
 click "sectors per request"
 screenshot measured-stride.png sweep
 EOF

@@ -254,13 +254,12 @@ TEST(StorySweep, A2DSweepIsColouredByEveryFigureItHas) {
   for (std::size_t i = 0; i < figures.size(); ++i) {
     const json sweep = story.sidecar("c" + std::to_string(i))["shown"]["sweep"];
     EXPECT_EQ(sweep["metric"], figures[i]);
+    EXPECT_TRUE(says(story.sidecar("c" + std::to_string(i)), "sweep", "} colour by"));
     EXPECT_EQ(sweep["points"], 9);
     const std::vector<std::string> offered = sweep["offered"];
     EXPECT_EQ(std::count(offered.begin(), offered.end(), "median time (ms)"), 0);
     EXPECT_EQ(std::count(offered.begin(), offered.end(), "throughput (GB/s)"), 0);
-    EXPECT_EQ(
-        std::count(offered.begin(), offered.end(), "modelled time at peak (ms)"),
-        1)
+    EXPECT_EQ(std::count(offered.begin(), offered.end(), "modelled time at peak (ms)"), 1)
         << "a time a model sweep has: labelled as the model's";
   }
   // The defect: sectors per request were coloured with 1x1 as best, not against the ideal.
@@ -326,7 +325,7 @@ TEST(StorySweep, AParameterSweepDrawsAFigureAgainstThatParameter) {
       play("window 1280x720\nclick \"coalescing/stride\"\nwait\nclick \"Sweep\"\n"
            "set \"block x\" \"256\" in \"Sweep\"\nclick \"parameter\" in \"Sweep\"\n"
            "click \"stride\" in \"Sweep\"\nset \"values\" \"1:32:1\" in \"Sweep\"\n"
-           "click \"Model sweep\"\nwait\nclick \"colour by\" in \"Sweep\"\n"
+           "click \"Model sweep\"\nwait\nclick \"figure\" in \"Sweep\"\n"
            "click \"sectors per request\"\nscreenshot a.png sweep\n"
            "click \"stride=8\" in \"Sweep\"\nwait\nscreenshot b.png\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
@@ -413,10 +412,9 @@ TEST(StorySweep, AParameterSweepOpensOnAFigureThatVariesAndNamesItsSite) {
 
 // The defect: a parameter typed for one kernel was back at its default after a look at another.
 TEST(StoryLaunch, AKernelLeftAndChosenAgainKeepsItsParametersAndBlock) {
-  const Story story = play(
-      "click \"coalescing/stride\"\nwait\nset \"stride\" 4 in \"Launch\"\n"
-      "set \"block\" 128 in \"Launch\"\nwait\nclick \"vec_add/scalar\"\nwait\n"
-      "click \"coalescing/stride\"\nwait\nscreenshot a.png\n");
+  const Story story = play("click \"coalescing/stride\"\nwait\nset \"stride\" 4 in \"Launch\"\n"
+                           "set \"block\" 128 in \"Launch\"\nwait\nclick \"vec_add/scalar\"\nwait\n"
+                           "click \"coalescing/stride\"\nwait\nscreenshot a.png\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const json a = story.sidecar("a")["configuration"];
   EXPECT_EQ(a["params"]["stride"], 4);
@@ -425,10 +423,9 @@ TEST(StoryLaunch, AKernelLeftAndChosenAgainKeepsItsParametersAndBlock) {
 
 // The defect: sides typed for one kernel carried over to a kernel that refuses every one of them.
 TEST(StorySweep, TypedSidesNoBlockOfTheNextKernelTakesAreReplacedAndSaid) {
-  const Story story =
-      play("click \"vec_add/scalar\"\nwait\nclick \"Sweep\"\n"
-           "set \"block x\" \"64,128\" in \"Sweep\"\nclick \"matmul/tiled\"\nwait\n"
-           "screenshot a.png sweep\n");
+  const Story story = play("click \"vec_add/scalar\"\nwait\nclick \"Sweep\"\n"
+                           "set \"block x\" \"64,128\" in \"Sweep\"\nclick \"matmul/tiled\"\nwait\n"
+                           "screenshot a.png sweep\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const json a = story.sidecar("a")["configuration"];
   EXPECT_NE(a["status"].get<std::string>().find("allow no block of matmul/tiled"),
@@ -439,12 +436,12 @@ TEST(StorySweep, TypedSidesNoBlockOfTheNextKernelTakesAreReplacedAndSaid) {
 // The defect: a sweep along three axes showed the slice at the first point's value only: the
 // tile=32 slice of a tile sweep could not be shown.
 TEST(StorySweep, AnySliceOfASweepAlongThreeAxesCanBeShown) {
-  const Story story = play(
-      "click \"matmul/tiled\"\nwait\nclick \"Sweep\"\nset \"block x\" \"16,32\" in \"Sweep\"\n"
-      "set \"block y\" \"16,32\" in \"Sweep\"\nclick \"parameter\" in \"Sweep\"\n"
-      "click \"tile\" in \"Sweep\"\nset \"values\" \"16,32\" in \"Sweep\"\n"
-      "click \"Model sweep\"\nwait\nscreenshot a.png sweep\n"
-      "click \"tile\" in \"Sweep\"\nclick \"32\" in \"Sweep\"\nscreenshot b.png sweep\n");
+  const Story story =
+      play("click \"matmul/tiled\"\nwait\nclick \"Sweep\"\nset \"block x\" \"16,32\" in \"Sweep\"\n"
+           "set \"block y\" \"16,32\" in \"Sweep\"\nclick \"parameter\" in \"Sweep\"\n"
+           "click \"tile\" in \"Sweep\"\nset \"values\" \"16,32\" in \"Sweep\"\n"
+           "click \"Model sweep\"\nwait\nscreenshot a.png sweep\n"
+           "click \"tile\" in \"Sweep\"\nclick \"32\" in \"Sweep\"\nscreenshot b.png sweep\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const json a = story.sidecar("a")["shown"]["sweep"], b = story.sidecar("b")["shown"]["sweep"];
   EXPECT_EQ(a["axes"]["held"], json::array({"tile"})) << a;
@@ -473,7 +470,7 @@ TEST(StorySweep, A1DSweepDrawsASecondFigureOnItsOwnAxis) {
       play("click \"coalescing/stride\"\nwait\nclick \"Sweep\"\n"
            "set \"block x\" \"256\" in \"Sweep\"\nclick \"parameter\" in \"Sweep\"\n"
            "click \"stride\" in \"Sweep\"\nset \"values\" \"1,2,4,8\" in \"Sweep\"\n"
-           "click \"Model sweep\"\nwait\nclick \"colour by\" in \"Sweep\"\n"
+           "click \"Model sweep\"\nwait\nclick \"figure\" in \"Sweep\"\n"
            "click \"sectors per request\"\nclick \"second figure\" in \"Sweep\"\n"
            "click \"theoretical occupancy (%)\"\nscreenshot a.png sweep\n"
            "click \"second figure\" in \"Sweep\"\nclick \"none\"\nscreenshot b.png sweep\n");
@@ -487,6 +484,9 @@ TEST(StorySweep, A1DSweepDrawsASecondFigureOnItsOwnAxis) {
   EXPECT_EQ(a["shown"]["cut_off"], json::array());
   EXPECT_EQ(story.sidecar("b")["shown"]["sweep"]["second"], "");
   EXPECT_TRUE(says(story.sidecar("b"), "sweep", "sectors per request against stride"));
+  // A line chart draws its figure along y: its list is "figure", not a heatmap's "colour by".
+  EXPECT_TRUE(says(a, "sweep", "{ sectors per request } figure")) << text_of(a, "sweep");
+  EXPECT_FALSE(says(a, "sweep", "colour by")) << text_of(a, "sweep");
 }
 
 // An open list lies above the panels: its "stride" is clicked, not the Launch panel's field of

@@ -21,7 +21,7 @@ std::string transpose_ab(const std::string& more) {
   return "click \"transpose/smem\"\nwait\nclick \"Sweep\"\nset \"block x\" \"32\" in \"Sweep\"\n"
          "set \"block y\" \"1,2,4,8,16,32\" in \"Sweep\"\nclick \"against\" in \"Sweep\"\n"
          "click \"transpose/smem_padded\" in \"Sweep\"\nclick \"Model sweep\"\nwait\n"
-         "click \"colour by\" in \"Sweep\"\nclick \"wavefronts per request\"\n" +
+         "click \"figure\" in \"Sweep\"\nclick \"wavefronts per request\"\n" +
          more;
 }
 
@@ -42,14 +42,14 @@ TEST(StorySweepAB, AVariantSweptAgainstTheKernelShowsEachPointsRatio) {
   EXPECT_EQ(a["shown"]["cut_off"], json::array());
 }
 
-// Measure sweep sends the first kernel's half to the worker, then the second's: measured where there
-// is a GPU, the models' figures (and a status line saying so) where there is none.
+// Measure sweep sends the first kernel's half to the worker, then the second's: measured where
+// there is a GPU, the models' figures (and a status line saying so) where there is none.
 TEST(StorySweepAB, MeasureSweepBringsBothHalves) {
-  const Story story = play(
-      "click \"transpose/smem\"\nwait\nclick \"Sweep\"\nset \"block x\" \"32\" in \"Sweep\"\n"
-      "set \"block y\" \"1,2,4\" in \"Sweep\"\nclick \"against\" in \"Sweep\"\n"
-      "click \"transpose/smem_padded\" in \"Sweep\"\nclick \"Measure sweep\"\n"
-      "set \"block y\" \"1,2,4,8,16,32\" in \"Sweep\"\nwait\nscreenshot a.png sweep\n");
+  const Story story =
+      play("click \"transpose/smem\"\nwait\nclick \"Sweep\"\nset \"block x\" \"32\" in \"Sweep\"\n"
+           "set \"block y\" \"1,2,4\" in \"Sweep\"\nclick \"against\" in \"Sweep\"\n"
+           "click \"transpose/smem_padded\" in \"Sweep\"\nclick \"Measure sweep\"\n"
+           "set \"block y\" \"1,2,4,8,16,32\" in \"Sweep\"\nwait\nscreenshot a.png sweep\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const json sweep = story.sidecar("a")["shown"]["sweep"];
   EXPECT_EQ(sweep["running"], false);
@@ -61,7 +61,7 @@ TEST(StorySweepAB, MeasureSweepBringsBothHalves) {
 }
 
 TEST(StorySweepAB, AModelledTimeHasARatioButNoVerdictWithoutNoise) {
-  const Story story = play(transpose_ab("click \"colour by\" in \"Sweep\"\n"
+  const Story story = play(transpose_ab("click \"figure\" in \"Sweep\"\n"
                                         "click \"modelled time at peak (ms)\"\n"
                                         "screenshot a.png sweep\n"));
   ASSERT_EQ(story.exit_code, 0) << story.output;
@@ -143,8 +143,9 @@ TEST(StorySweepAB, AClickedPointOfAMeasuredSweepShowsWhatWasMeasuredThere) {
   const json a = story.sidecar("a");
   EXPECT_EQ(a["configuration"]["params"]["stride"], 8);
   EXPECT_DOUBLE_EQ(a["result"]["timing"]["median_ms"].get<double>(), median);
-  EXPECT_TRUE(says(a, "timings", "Timing measured on NVIDIA H100 80GB HBM3 "
-                                 "(sweep-coalescing-stride-h100.json)"))
+  EXPECT_TRUE(says(a, "timings",
+                   "Timing measured on NVIDIA H100 80GB HBM3 "
+                   "(sweep-coalescing-stride-h100.json)"))
       << text_of(a, "timings");
 }
 
@@ -180,7 +181,7 @@ std::filesystem::path per_device_file(const SweepGrid& grid, const std::string& 
 TEST(StorySweepDevices, A1DPerDeviceSweepDrawsALinePerGpu) {
   const std::filesystem::path file = per_device_file(
       SweepGrid{sweep_shapes({64, 128, 256, 512, 1024}, {1}, {1}), {}}, "vec_add/scalar");
-  const Story story = play("click \"Sweep\"\nclick \"colour by\" in \"Sweep\"\n"
+  const Story story = play("click \"Sweep\"\nclick \"figure\" in \"Sweep\"\n"
                            "click \"modelled time at peak (ms)\"\n"
                            "screenshot a.png sweep\n",
                            "--model --kernel vec_add/scalar --sweep-json '" + file.string() + "'");

@@ -1,13 +1,15 @@
-// `warplens list`, `model` and `run` as a user runs them, including the acceptance predictions
-// of the kernel catalog (sectors and wavefronts per request) read from `model --json`.
+// `warplens list`, `model`, `run` and `sweep --model` as a user runs them, including the acceptance
+// predictions of the kernel catalog (sectors and wavefronts per request) read from `model --json`.
 
 #include "protocol.h"
 #include "test_support.h"
 
 #include <algorithm>
+#include <filesystem>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 namespace wl {
 namespace {
@@ -102,6 +104,50 @@ TEST(CliKernels, BadInputIsOneLineAndExitTwo) {
   expect_one_line_error("model vec_add/scalar --size 10x10", {"--size", "n"});
   expect_one_line_error("model vec_add/vec4 --param n=10", {"multiple of 4"});
   expect_one_line_error("model matmul/cublas --block 16x16", {"cuBLAS"});
+}
+
+// `sweep --model`: the models' figures per point with no GPU, the worst site's (the load's 32 at
+// stride 32, not an average with the store's 4), and files a measured sweep's readers take.
+TEST(CliKernels, AModelSweepNeedsNoGpu) {
+  const std::filesystem::path json_file =
+      std::filesystem::temp_directory_path() / ("warplens_model_sweep_" + std::to_string(getpid()));
+  std::filesystem::remove(json_file);
+  const auto r = run_warplens("sweep coalescing/stride --block 256 --param-range stride=1,8,32 "
+                              "--model --json " +
+                              json_file.string());
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("the models' figures on h100; nothing measured"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("limited by"), std::string::npos) << r.out;
+  for (const char* row : {"1          256", "8          256", "32         256"})
+    EXPECT_NE(r.out.find(row), std::string::npos) << row << "\n" << r.out;
+  EXPECT_NE(r.out.find(" 32.00 "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(" 18.00 "), std::string::npos) << r.out;
+  const auto shown =
+      run_warplens("--headless --model --kernel coalescing/stride --panel sweep "
+                   "--sweep-json " +
+                   json_file.string() + " --screenshot " + json_file.string() + ".png");
+  EXPECT_EQ(shown.exit_code, 0) << shown.out;
+  for (const std::string& suffix : {"", ".png", ".json"})
+    std::filesystem::remove(json_file.string() + suffix);
+}
+
+TEST(CliKernels, AModelSweepOfTwoVariantsGivesRatiosAndNoVerdicts) {
+  const auto r = run_warplens("sweep transpose/smem --against transpose/smem_padded --block-x 32 "
+                              "--block-y 8,32 --model");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("no verdicts (the models have no noise)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("FASTER"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("SAME"), std::string::npos) << r.out;
+}
+
+TEST(CliKernels, WhatOnlyAMeasurementUsesIsRefusedBesideModel) {
+  for (const char* measured : {"--workers 2", "--worker cat", "--per-site", "--metrics all",
+                               "--device 1", "--seed 3", "--max-time 0.5"})
+    expect_one_line_error(std::string("sweep vec_add/scalar --block 64 --model ") + measured,
+                          {"excludes --model"});
+  expect_one_line_error("sweep vec_add/scalar --block 64 --arch a100", {"--arch requires --model"});
+  expect_one_line_error("sweep vec_add/scalar --block 64 --model --arch h999", {"h999"});
 }
 
 TEST(CliKernels, RunWithoutAGpuSaysSo) {

@@ -83,6 +83,11 @@ private:
   std::filesystem::path m_dir;
 };
 
+// A hang guard, not a speed test (speed is the GPU machine's benchmarks'): a refusal takes well
+// under a second unsanitized, and a few under the sanitizers on a loaded CI machine. Past the
+// guard the command is killed (run_limited), which its exit code shows.
+inline constexpr double kHangGuardSeconds = 30;
+
 struct Outcome {
   int exit_code = -1; // timeout(1) reports a signal as 128 + its number
   std::string out, err;
@@ -96,8 +101,9 @@ inline Outcome run_limited(const std::string& args, const std::string& env = "",
                            const std::string& input = "/dev/null", const std::string& output = "") {
   const auto out = scratch() / "stdout", err = scratch() / "stderr";
   std::filesystem::remove(out);
-  const std::string command = "cd " + scratch().string() + " && " + env + " timeout -s KILL 10 " +
-                              WARPLENS_BINARY + " " + args + " <" + input + " " +
+  const std::string command = "cd " + scratch().string() + " && " + env + " timeout -s KILL " +
+                              std::to_string(int(2 * kHangGuardSeconds)) + " " + WARPLENS_BINARY +
+                              " " + args + " <" + input + " " +
                               (output.empty() ? ">" + out.string() : output) + " 2>" + err.string();
   const auto start = std::chrono::steady_clock::now();
   const int status = std::system(command.c_str());
@@ -120,10 +126,10 @@ inline void expect_good_message(const std::string& message,
         << "should mention '" << fragment << "': " << message;
 }
 
-// The binary refused: the exit code, exactly one line on stderr, in under 5 s.
+// The binary refused: the exit code, exactly one line on stderr, without hanging.
 inline void expect_refusal(const Outcome& o, int code, const std::vector<std::string>& fragments) {
   EXPECT_EQ(o.exit_code, code) << o.err;
-  EXPECT_LT(o.seconds, 5.0);
+  EXPECT_LT(o.seconds, kHangGuardSeconds);
   ASSERT_FALSE(o.err.empty());
   EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
   expect_good_message(o.err.substr(0, o.err.size() - 1), fragments);
@@ -185,6 +191,10 @@ struct InputCase {
   std::string name;
   std::string input;
   std::vector<std::string> fragments;
+  // An input made when its test runs, not when the table is: one built from a recorded run
+  // would otherwise parse the 5 MB recording in every test process as it starts.
+  std::function<std::string()> make_input = nullptr;
+  std::string text() const { return make_input ? make_input() : input; }
   friend void PrintTo(const InputCase& c, std::ostream* os) { *os << c.name; } // names in test logs
 };
 
