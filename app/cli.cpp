@@ -36,12 +36,12 @@ std::vector<std::string> option_names(const CLI::App& command) {
 // What CLI11 calls "The following argument was not expected", said as a person needs it: which
 // word, whether it is an unknown option, the known one it may be a misspelling of, and what the
 // command has instead.
-std::string unexpected_words(const CLI::App& app, const CLI::ExtrasError& error) {
+std::string unexpected_words(const CLI::App& app, const std::string& otherwise) {
   const std::vector<CLI::App*> chosen = app.get_subcommands();
   const CLI::App& where = chosen.empty() ? app : *chosen.front();
   const std::vector<std::string> extras = where.remaining();
   if (extras.empty())
-    return error.what();
+    return otherwise;
   const std::string& first = extras.front();
   const std::string word = "'" + clip(first, 40) + "'";
   if (chosen.empty() && !first.starts_with("-")) {
@@ -92,6 +92,35 @@ std::string flag_given_a_value(const CLI::ArgumentMismatch& error) {
          " alone, or leave it out";
 }
 
+// CLI11's "--regs: At Most 1 required but received 2" with the values: an option given twice.
+std::string given_twice(const CLI::App& app, const CLI::ArgumentMismatch& error) {
+  const std::string what = error.what();
+  if (what.find("At Most 1 required but received") == std::string::npos ||
+      what.find(':') == std::string::npos)
+    return "";
+  const std::string name = what.substr(0, what.find(':'));
+  const std::vector<CLI::App*> chosen = app.get_subcommands();
+  const CLI::Option* option = (chosen.empty() ? app : *chosen.front()).get_option_no_throw(name);
+  std::string values;
+  for (const std::string& value : option ? option->results() : std::vector<std::string>{})
+    values += std::string(values.empty() ? "" : " and ") + "'" + clip(value, 20) + "'";
+  return clip(name, 40) + " is given twice" + (values.empty() ? "" : " (" + values + ")") +
+         "; give it once";
+}
+
+// `warplens --model list`: the GUI's options mean nothing to a command, so one given with a
+// command is refused rather than ignored, before the command runs.
+void refuse_gui_options_given(const CLI::App& app) {
+  if (app.get_subcommands().empty())
+    return;
+  for (const CLI::Option* option : app.get_options())
+    if (option->count() > 0 && option->get_name() != "--help")
+      throw UsageError(option->get_name() +
+                       " is an option of the GUI (warplens with no command), "
+                       "not of " +
+                       app.get_subcommands().front()->get_name() + "; leave it out");
+}
+
 } // namespace
 
 int run_cli(int argc, char** argv) {
@@ -103,6 +132,7 @@ int run_cli(int argc, char** argv) {
   viz::GuiOptions gui;
   add_gui_options(app, gui);
   flags_take_no_value(app);
+  app.parse_complete_callback([&app] { refuse_gui_options_given(app); });
   try {
     app.parse(argc, argv);
     if (app.get_subcommands().empty())
@@ -111,11 +141,15 @@ int run_cli(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ExtrasError& e) {
-    return report(unexpected_words(app, e).c_str(), kExitBadInput);
+    return report(unexpected_words(app, e.what()).c_str(), kExitBadInput);
+  } catch (const CLI::RequiredError& e) {
+    // "--block is required" where "--blocks" was written: the unknown word is the news.
+    return report(unexpected_words(app, e.what()).c_str(), kExitBadInput);
   } catch (const CLI::ExcludesError& e) {
     return report((std::string(e.what()) + ": give one of them, not both").c_str(), kExitBadInput);
   } catch (const CLI::ArgumentMismatch& e) {
-    return report(flag_given_a_value(e).c_str(), kExitBadInput);
+    const std::string twice = given_twice(app, e);
+    return report((twice.empty() ? flag_given_a_value(e) : twice).c_str(), kExitBadInput);
   } catch (const CLI::ParseError& e) {
     return report(e.what(), kExitBadInput);
   } catch (const VerificationFailure& e) {

@@ -1,3 +1,4 @@
+#include "assets.h"
 #include "block_text.h"
 #include "cli_commands.h"
 #include "cli_numbers.h"
@@ -6,6 +7,7 @@
 #include "figures.h"
 #include "file_output.h"
 #include "json_input.h"
+#include "metric_catalog.h"
 #include "protocol.h"
 #include "registry.h"
 #include "run_report.h"
@@ -17,6 +19,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -102,6 +105,10 @@ void add_kernel_options(CLI::App& cmd, KernelOptions& o) {
   cmd.add_option("--param", o.params, "A parameter as name=value (repeat for several)");
   cmd.add_flag("--json", o.json, "Print one JSON object");
 }
+
+// What --metrics takes, for the one line refusing an empty value.
+constexpr const char* kMetricsAllowed =
+    "a set (default, global, shared, occupancy, all) or counter names, comma-separated";
 
 // What `run` and `sweep` share: the device, the inputs' seed and the timing budget (per shape).
 void add_engine_options(CLI::App& cmd, EngineOptions& engine) {
@@ -207,6 +214,9 @@ SweepGrid grid_of(const SweepOptions& o, const KernelDesc& kernel) {
   SweepGrid grid{shapes_of(o, kernel), {}};
   for (const std::string& text : o.param_ranges) {
     ParamAxis axis = parse_param_range(kernel, text, "--param-range", o.max_shapes);
+    if (!o.kernel.size.empty() && kernel_param(kernel, axis.name).is_size)
+      throw UsageError("--size " + clip(o.kernel.size, 40) + " and --param-range " +
+                       clip(text, 40) + " both set " + axis.name + "; give it once");
     for (const std::string& fixed : o.kernel.params)
       if (fixed.substr(0, fixed.find('=')) == axis.name)
         throw UsageError("--param " + clip(fixed, 40) + " and --param-range " + clip(text, 40) +
@@ -315,24 +325,34 @@ std::string header(std::string_view key) {
   return std::string(figure_header(f)) + (f.unit.empty() ? "" : " (" + std::string(f.unit) + ")");
 }
 
-void print_sweep_table(const std::vector<SweepPoint>& points, const SweepGrid& grid) {
+// A sweep's table: the axes' names and `headers`, then per point its axis values, its block and
+// `row` of its result, or the reason it was refused.
+void print_point_table(const std::vector<SweepPoint>& points, const SweepGrid& grid,
+                       const std::string& headers,
+                       const std::function<void(const RunResult&)>& row) {
   for (const ParamAxis& axis : grid.param_axes)
     std::printf("%-10s ", axis.name.c_str());
-  std::printf("%-12s %16s %17s %13s %9s %11s %8s  %s\n", "block", header("median_time").c_str(),
-              header("throughput").c_str(), header("theoretical_occupancy").c_str(),
-              header("registers").c_str(), header("sectors_per_request").c_str(), "verified",
-              "counters");
+  std::printf("%-12s %s\n", "block", headers.c_str());
   for (const SweepPoint& p : points) {
     for (const ParamAxis& axis : grid.param_axes)
       std::printf("%-10lld ", static_cast<long long>(p.params.at(axis.name)));
-    if (!p.result) {
-      std::printf("%-12s refused: %s\n", format_block(p.block).c_str(), p.refused.c_str());
-      continue;
-    }
-    const RunResult& r = *p.result;
+    std::printf("%-12s ", format_block(p.block).c_str());
+    if (p.result)
+      row(*p.result);
+    else
+      std::printf("refused: %s\n", p.refused.c_str());
+  }
+}
+
+void print_sweep_table(const std::vector<SweepPoint>& points, const SweepGrid& grid) {
+  const std::string headers = format(
+      "%16s %17s %13s %9s %11s %8s  %s", header("median_time").c_str(),
+      header("throughput").c_str(), header("theoretical_occupancy").c_str(),
+      header("registers").c_str(), header("sectors_per_request").c_str(), "verified", "counters");
+  print_point_table(points, grid, headers, [](const RunResult& r) {
     const std::optional<double> sectors_per_request = figure("sectors_per_request").measured(r);
-    std::printf("%-12s %16.4f %17.1f %13.1f %9s %11s %8s  %s\n", format_block(p.block).c_str(),
-                r.timing->median_ms, r.gbps(), r.occupancy ? 100 * r.occupancy->occupancy : 0.0,
+    std::printf("%16.4f %17.1f %13.1f %9s %11s %8s  %s\n", r.timing->median_ms, r.gbps(),
+                r.occupancy ? 100 * r.occupancy->occupancy : 0.0,
                 r.attributes ? std::to_string(r.attributes->registers).c_str() : "-",
                 sectors_per_request ? format("%.2f", *sectors_per_request).c_str() : "-",
                 r.verification ? (r.verification->passed ? "yes" : "NO") : "-",
@@ -341,7 +361,7 @@ void print_sweep_table(const std::vector<SweepPoint>& points, const SweepGrid& g
                                         : ("unavailable: " + r.counters->reason).c_str());
     if (r.site_counts)
       std::printf("%-12s %s\n", "", site_counts_summary(r).c_str());
-  }
+  });
 }
 
 // A figure of a result in a table cell: "-" where the result has none.
@@ -355,84 +375,57 @@ std::string cell(std::string_view key, const RunResult& r, const char* number_fo
 void print_model_sweep_table(const std::vector<SweepPoint>& points, const SweepGrid& grid,
                              const std::string& arch) {
   std::printf("the models' figures on %s; nothing measured\n", arch.c_str());
-  for (const ParamAxis& axis : grid.param_axes)
-    std::printf("%-10s ", axis.name.c_str());
-  std::printf("%-12s %20s %-13s %13s %13s %-13s %11s %14s\n", "block",
-              header("modelled_time").c_str(), "bound", header("theoretical_occupancy").c_str(),
-              header("blocks_per_sm").c_str(), "limited by", header("sectors_per_request").c_str(),
-              header("wavefronts_per_request").c_str());
-  for (const SweepPoint& p : points) {
-    for (const ParamAxis& axis : grid.param_axes)
-      std::printf("%-10lld ", static_cast<long long>(p.params.at(axis.name)));
-    if (!p.result) {
-      std::printf("%-12s refused: %s\n", format_block(p.block).c_str(), p.refused.c_str());
-      continue;
-    }
-    const RunResult& r = *p.result;
+  const std::string headers =
+      format("%20s %-13s %13s %13s %-13s %11s %14s", header("modelled_time").c_str(), "bound",
+             header("theoretical_occupancy").c_str(), header("blocks_per_sm").c_str(), "limited by",
+             header("sectors_per_request").c_str(), header("wavefronts_per_request").c_str());
+  print_point_table(points, grid, headers, [](const RunResult& r) {
     const std::optional<ModelledTime> time = modelled_time(r);
-    std::printf(
-        "%-12s %20s %-13s %13s %13s %-13s %11s %14s\n", format_block(p.block).c_str(),
-        cell("modelled_time", r, "%.4f").c_str(), time ? time->bound() : "-",
-        cell("theoretical_occupancy", r, "%.1f").c_str(), cell("blocks_per_sm", r, "%.0f").c_str(),
-        r.occupancy && !r.occupancy->limiters.empty() ? resource_name(r.occupancy->limiters.front())
-                                                      : "-",
-        cell("sectors_per_request", r, "%.2f").c_str(),
-        cell("wavefronts_per_request", r, "%.2f").c_str());
-  }
+    std::printf("%20s %-13s %13s %13s %-13s %11s %14s\n", cell("modelled_time", r, "%.4f").c_str(),
+                time ? time->bound() : "-", cell("theoretical_occupancy", r, "%.1f").c_str(),
+                cell("blocks_per_sm", r, "%.0f").c_str(),
+                r.occupancy && !r.occupancy->limiters.empty()
+                    ? resource_name(r.occupancy->limiters.front())
+                    : "-",
+                cell("sectors_per_request", r, "%.2f").c_str(),
+                cell("wavefronts_per_request", r, "%.2f").c_str());
+  });
 }
 
-// A model A/B sweep: each kernel's modelled time and their ratio. The models have no noise, so no
-// point gets a verdict; a ratio says only which one moves less through the bounding resource.
-void print_model_comparison(const SweepSeries& a, const SweepSeries& b, const SweepGrid& grid) {
-  std::printf("A/B by the models: %s (A) and %s (B); ratio: B's modelled time at peak over A's; "
-              "no verdicts (the models have no noise)\n",
-              a.kernel_id.c_str(), b.kernel_id.c_str());
-  for (const ParamAxis& axis : grid.param_axes)
-    std::printf("%-10s ", axis.name.c_str());
-  std::printf("%-12s %22s %22s %8s\n", "block", (a.kernel_id + " ms").c_str(),
-              (b.kernel_id + " ms").c_str(), "ratio");
-  for (const SweepPoint& pa : a.points) {
-    const SweepPoint* pb = point_at(b.points, pa);
-    for (const ParamAxis& axis : grid.param_axes)
-      std::printf("%-10lld ", static_cast<long long>(pa.params.at(axis.name)));
-    if (!pa.result || !pb || !pb->result) {
-      std::printf("%-12s refused: %s\n", format_block(pa.block).c_str(),
-                  (!pa.result ? pa.refused
-                   : pb       ? pb->refused
-                              : "no such point")
-                      .c_str());
-      continue;
-    }
-    const std::optional<double> ta = figure_value(figure("modelled_time"), *pa.result);
-    const std::optional<double> tb = figure_value(figure("modelled_time"), *pb->result);
-    std::printf("%-12s %22s %22s %8s\n", format_block(pa.block).c_str(),
-                ta ? format("%.4f", *ta).c_str() : "-", tb ? format("%.4f", *tb).c_str() : "-",
-                ta && tb && *ta > 0 ? format("%.3f", *tb / *ta).c_str() : "-");
+// A side's time in the comparison table: measured, "12.3456 (0.41 %)" with its noise; modelled,
+// the modelled time at peak alone.
+std::string side_time(const SweepPoint* p, bool modelled) {
+  if (!p || !p->result)
+    return "-";
+  if (modelled) {
+    const std::optional<double> ms = figure_value(figure("modelled_time"), *p->result);
+    return ms ? format("%.4f", *ms) : "-";
   }
-}
-
-// "12.3456 (0.41 %)": a side's median time and noise in the comparison table.
-std::string time_and_noise(const SweepPoint* p) {
-  if (!p || !p->result || !p->result->timing)
+  if (!p->result->timing)
     return "-";
   return format("%.4f (%.2f %%)", p->result->timing->median_ms, 100 * p->result->timing->noise);
 }
 
-// Per point: each kernel's time and noise, the second's time over the first's and the verdict.
-void print_comparison(const SweepSeries& a, const SweepSeries& b, const SweepGrid& grid) {
-  std::printf("A/B: %s (A) and %s (B); ratio: B's median time over A's; verdict for B (SAME: the "
-              "difference within the smaller noise)\n",
+// Per point: each kernel's time, the second's over the first's and, measured, the verdict. The
+// models have no noise, so a modelled point gets no verdict: its ratio says only which kernel
+// moves less through the resource that bounds it.
+void print_comparison(const SweepSeries& a, const SweepSeries& b, const SweepGrid& grid,
+                      bool modelled) {
+  std::printf(modelled ? "A/B by the models: %s (A) and %s (B); ratio: B's modelled time at peak "
+                         "over A's; no verdicts (the models have no noise)\n"
+                       : "A/B: %s (A) and %s (B); ratio: B's median time over A's; verdict for B "
+                         "(SAME: the difference within the smaller noise)\n",
               a.kernel_id.c_str(), b.kernel_id.c_str());
   for (const ParamAxis& axis : grid.param_axes)
     std::printf("%-10s ", axis.name.c_str());
   std::printf("%-12s %22s %22s %8s  %s\n", "block", (a.kernel_id + " ms").c_str(),
-              (b.kernel_id + " ms").c_str(), "ratio", "verdict");
+              (b.kernel_id + " ms").c_str(), "ratio", modelled ? "" : "verdict");
   for (const SweepPoint& pa : a.points) {
     const SweepPoint* pb = point_at(b.points, pa);
     for (const ParamAxis& axis : grid.param_axes)
       std::printf("%-10lld ", static_cast<long long>(pa.params.at(axis.name)));
-    std::printf("%-12s %22s %22s ", format_block(pa.block).c_str(), time_and_noise(&pa).c_str(),
-                time_and_noise(pb).c_str());
+    std::printf("%-12s %22s %22s ", format_block(pa.block).c_str(),
+                side_time(&pa, modelled).c_str(), side_time(pb, modelled).c_str());
     if (!pa.result || !pb || !pb->result) {
       std::printf("%8s  refused: %s\n", "-",
                   (!pa.result ? pa.refused
@@ -441,11 +434,18 @@ void print_comparison(const SweepSeries& a, const SweepSeries& b, const SweepGri
                       .c_str());
       continue;
     }
+    if (modelled) {
+      const auto ta = figure_value(figure("modelled_time"), *pa.result);
+      const auto tb = figure_value(figure("modelled_time"), *pb->result);
+      std::printf("%8s\n", ta && tb && *ta > 0 ? format("%.3f", *tb / *ta).c_str() : "-");
+      continue;
+    }
     const TimeComparison c = compare_times(*pa.result, *pb->result);
     std::printf("%8s  %s\n", c.ratio ? format("%.3f", *c.ratio).c_str() : "-",
                 std::string(verdict_word(c.verdict)).c_str());
   }
-  std::printf("B %s: %s\n", b.kernel_id.c_str(), verdict_counts(a, b).c_str());
+  if (!modelled)
+    std::printf("B %s: %s\n", b.kernel_id.c_str(), verdict_counts(a, b).c_str());
 }
 
 // The second kernel of an A/B sweep, with the first's parameters where it has them; it must have
@@ -512,10 +512,16 @@ void check_output_files(const SweepOptions& o) {
 
 void run_sweep_command(const SweepOptions& o) {
   check_output_files(o);
+  if (!o.engine.metrics.empty()) // an unknown name is this command line's fault, not a worker's
+    load_metric_catalog(assets_dir() / "metrics.json").select(o.engine.metrics);
   const KernelRequest base =
       resolve_kernel_request(o.kernel.id, o.kernel.params, o.kernel.size, "");
   const SweepGrid grid = grid_of(o, *base.kernel);
   param_sets(base.params, grid, o.max_shapes); // the whole grid counted before anything runs
+  if (!o.json_file.empty() && grid.points() > kMaxSweepFilePoints)
+    throw UsageError(format("--json: the sweep has %zu points and a sweep file holds at most %zu "
+                            "(what --sweep-json reads); sweep fewer points, or write --csv alone",
+                            grid.points(), kMaxSweepFilePoints));
   if (o.per_device) {
     if (!o.against.empty())
       throw UsageError("give --against or --per-device, not both: an A/B sweep compares two "
@@ -539,10 +545,7 @@ void run_sweep_command(const SweepOptions& o) {
     return;
   }
   const SweepSeries b{against->kernel->id, sweep_points(o, *against, grid)};
-  if (o.model)
-    print_model_comparison(a, b, grid);
-  else
-    print_comparison(a, b, grid);
+  print_comparison(a, b, grid, o.model);
   write_outputs(o, o.csv_file.empty() ? "" : ab_sweep_csv(a, b),
                 o.json_file.empty() ? "" : ab_sweep_file_json(a, b).dump(1));
 }
@@ -590,10 +593,11 @@ void add_kernel_commands(CLI::App& app) {
       ->excludes(run_cmd->get_option("--json"));
   add_engine_options(*run_cmd, run->engine);
   run_cmd->add_flag("--no-verify", run->no_verify, "Skip the comparison with the CPU reference");
-  run_cmd->add_option(
-      "--metrics", run->engine.metrics,
-      "Hardware counters: a set (default, global, shared, occupancy, all) or names (keys or "
-      "CUPTI names), comma-separated");
+  run_cmd
+      ->add_option("--metrics", run->engine.metrics,
+                   "Hardware counters: a set (default, global, shared, occupancy, all) or names "
+                   "(keys or CUPTI names), comma-separated")
+      ->check(written_option(kMetricsAllowed));
   add_per_site_flag(*run_cmd, run->engine);
   run_cmd->callback([run] {
     EngineOptions engine = run->engine;
@@ -627,9 +631,10 @@ void add_kernel_commands(CLI::App& app) {
   sweep_cmd->add_option(
       "--param-range", sweep->param_ranges,
       "A parameter swept: name=start:end:step or name=a,b,c (repeat for several)");
-  sweep_cmd->add_option(
-      "--metrics", sweep->engine.metrics,
-      "Hardware counters: a set (default, global, shared, occupancy, all) or names");
+  sweep_cmd
+      ->add_option("--metrics", sweep->engine.metrics,
+                   "Hardware counters: a set (default, global, shared, occupancy, all) or names")
+      ->check(written_option(kMetricsAllowed));
   sweep_cmd
       ->add_option("--against", sweep->against,
                    "A/B: sweep this kernel over the same points too and compare each "
@@ -652,8 +657,10 @@ void add_kernel_commands(CLI::App& app) {
                    "Points (shapes times parameter values) one sweep may measure at most")
       ->check(whole_number_option(1, kMaxSweepShapesLimit))
       ->capture_default_str();
-  sweep_cmd->add_option("--csv", sweep->csv_file, "Write one row per point to this CSV file");
-  sweep_cmd->add_option("--json", sweep->json_file, "Write every result to this JSON file");
+  sweep_cmd->add_option("--csv", sweep->csv_file, "Write one row per point to this CSV file")
+      ->check(written_option("a file name"));
+  sweep_cmd->add_option("--json", sweep->json_file, "Write every result to this JSON file")
+      ->check(written_option("a file name"));
   sweep_cmd->add_flag("--force", sweep->force,
                       "Replace the --csv and --json files if they exist (else they are refused "
                       "before the sweep starts)");

@@ -19,6 +19,9 @@ case "${1:-main}" in
     ;;
   test)
     # The suite, then the unit and gui tests under ASan + UBSan, then each reader fuzzed 30 s.
+    # The suite's tests run one per core (a preset of its own may say otherwise): most of a GUI
+    # story's time is frames waiting on the model or a worker, not the core it holds.
+    export CTEST_PARALLEL_LEVEL="${CTEST_PARALLEL_LEVEL:-$(nproc)}"
     cmake --workflow --preset ci
     cmake --workflow --preset sanitize
     cmake --workflow --preset fuzz

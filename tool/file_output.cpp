@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <random>
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -123,28 +124,57 @@ int fill_and_close(NewFile& file, std::string_view text) {
   return error;
 }
 
+// A soft file-size limit (ulimit -S -f) that stopped the write to the file asked for would stop
+// the copy kept aside too, and the results would be lost: the copy is held to the hard limit
+// alone, the soft one put back after it.
+class SoftFileSizeLimitRaised {
+public:
+  SoftFileSizeLimitRaised() {
+    if (::getrlimit(RLIMIT_FSIZE, &m_saved) != 0)
+      return;
+    rlimit raised = m_saved;
+    raised.rlim_cur = m_saved.rlim_max;
+    m_raised = ::setrlimit(RLIMIT_FSIZE, &raised) == 0;
+  }
+  ~SoftFileSizeLimitRaised() {
+    if (m_raised)
+      ::setrlimit(RLIMIT_FSIZE, &m_saved);
+  }
+  SoftFileSizeLimitRaised(const SoftFileSizeLimitRaised&) = delete;
+  SoftFileSizeLimitRaised& operator=(const SoftFileSizeLimitRaised&) = delete;
+
+private:
+  rlimit m_saved{};
+  bool m_raised = false;
+};
+
+} // namespace
+
 // The text in a new file of $TMPDIR, when it could not go where it was asked: where it is now.
-std::string keep_in_temporary_folder(const fs::path& file, std::string_view text) {
+KeptCopy keep_aside(const fs::path& file, std::string_view text) {
+  const SoftFileSizeLimitRaised for_the_copy;
   std::error_code error;
   const fs::path folder = fs::temp_directory_path(error);
   if (error)
-    return "no copy could be kept: no temporary folder (" + error.message() + ")";
+    return {{}, "no copy could be kept: no temporary folder (" + error.message() + ")"};
   // The name is cut short (it says what the copy is of; the message says whose it is).
   NewFile kept =
       create_new_file(folder, "warplens-" + file.filename().string().substr(0, 60), "", 0644);
   if (kept.fd < 0)
-    return "no copy could be kept in " + quoted(folder) + " (" + reason(kept.error) + ")";
+    return {{}, "no copy could be kept in " + quoted(folder) + " (" + reason(kept.error) + ")"};
   if (const int failed = fill_and_close(kept, text)) {
     ::unlink(kept.path.c_str());
-    return "no copy could be kept in " + quoted(folder) + " (" + reason(failed) + ")";
+    return {{}, "no copy could be kept in " + quoted(folder) + " (" + reason(failed) + ")"};
   }
-  return kept_in(kept.path);
+  return {kept.path, kept_in(kept.path)};
 }
+
+namespace {
 
 std::string write_failed(const fs::path& file, const std::string& why, std::string_view text,
                          const OutputRules& rules) {
   return "cannot write " + quoted(file) + ": " + why +
-         (rules.keep_on_failure ? "; " + keep_in_temporary_folder(file, text) : "");
+         (rules.keep_on_failure ? "; " + keep_aside(file, text).message : "");
 }
 
 // The temporary takes the target's name: renamed over it, or over a file that appeared
@@ -235,9 +265,11 @@ bool same_file(const fs::path& a, const fs::path& b) {
   }, second{};
   if (::stat(a.c_str(), &first) == 0 && ::stat(b.c_str(), &second) == 0)
     return first.st_dev == second.st_dev && first.st_ino == second.st_ino;
+  // Made absolute first: weakly_canonical leaves a relative name none of whose parts exists as it
+  // is ("x.csv"), so "./x.csv" and "x.csv" would differ.
   std::error_code error_a, error_b;
-  const fs::path canonical_a = fs::weakly_canonical(a, error_a);
-  const fs::path canonical_b = fs::weakly_canonical(b, error_b);
+  const fs::path canonical_a = fs::weakly_canonical(fs::absolute(a, error_a), error_a);
+  const fs::path canonical_b = fs::weakly_canonical(fs::absolute(b, error_b), error_b);
   return error_a || error_b ? a.lexically_normal() == b.lexically_normal()
                             : canonical_a == canonical_b;
 }

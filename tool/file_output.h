@@ -43,6 +43,15 @@ bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
 std::string write_file_safely(const std::filesystem::path& file, std::string_view text,
                               const OutputRules& rules);
 
+// A copy kept aside: where it is, and what to tell the person ("kept in 'PATH' instead", or why no
+// copy could be kept: `path` empty).
+struct KeptCopy {
+  std::filesystem::path path;
+  std::string message;
+};
+// The text in a new file of $TMPDIR named after `file` (what it is a copy of), when it cannot go
+// where it was asked; the copy is held to the hard file-size limit, not the soft one.
+KeptCopy keep_aside(const std::filesystem::path& file, std::string_view text);
 // Makes `folder` and its missing parents, except a missing $HOME: a HOME that does not exist is
 // a mistake (a typo, a service account) that a folder made there would hide. Returns "" or one
 // line saying why the folder cannot be made.

@@ -70,7 +70,8 @@ public:
   FanOut(const KernelRequest& base, const SweepGrid& grid, const FanOutOptions& options,
          const std::function<void(const std::string&)>& say)
       : m_base(base), m_grid(grid), m_options(options), m_say(say),
-        m_sets(param_sets(base.params, grid)),
+        m_sets(
+            param_sets(base.params, grid, kMaxSweepShapesLimit)), // the CLI held it to --max-shapes
         m_chunks(make_chunks(m_sets.size(), grid.shapes.size(), options.commands.size())) {
     for (std::size_t i = 0; i < m_chunks.size(); ++i)
       m_deaths_by_start[{m_chunks[i].set, m_chunks[i].first}] = i;

@@ -330,7 +330,9 @@ struct SweepCancelled {};
 std::vector<SweepPoint> sweep(const WorkerRequest& request, const KernelRequest& kernel,
                               SessionCache& sessions, Inbox& inbox, ProtocolWriter& writer) {
   const SweepGrid grid{request.shapes, request.param_axes};
-  param_sets(kernel.params, grid); // a grid too large is refused before any session
+  // The client held the grid to its user's --max-shapes; the worker holds it to the most that
+  // option allows, refused before any session.
+  param_sets(kernel.params, grid, kMaxSweepShapesLimit);
   EngineOptions options = engine_options(request);
   options.per_site = request.per_site; // the sweep's own: sessions keep no per-site setting
   return run_sweep(

@@ -154,14 +154,15 @@ json sweep_figures(const App& app) {
   for (const SweepPoint& p : data.points)
     allowed += p.result ? 1 : 0;
   const ChartAxes axes = chart_axes(data);
-  sweep.update({{"kernel", data.kernel_id},
-                {"axes",
-                 {{"x", axes.x}, {"y", axes.y}, {"held", axes.held}, {"held_at", app.sweep.held_at}}},
-                {"origin", data.origin},
-                {"measured", data.measured},
-                {"points", data.points.size()},
-                {"allowed", allowed},
-                {"offered", offered}});
+  sweep.update(
+      {{"kernel", data.kernel_id},
+       {"axes",
+        {{"x", axes.x}, {"y", axes.y}, {"held", axes.held}, {"held_at", app.sweep.held_at}}},
+       {"origin", data.origin},
+       {"measured", data.measured},
+       {"points", data.points.size()},
+       {"allowed", allowed},
+       {"offered", offered}});
   if (data.against)
     sweep["comparison"] = ab_comparison(data, axes, app.sweep.metric);
   if (!data.devices.empty()) { // a per-device sweep: its GPUs, the sweep's own first
@@ -272,7 +273,7 @@ bool taken(const std::filesystem::path& png) {
     if (std::filesystem::exists(std::filesystem::symlink_status(file, error)))
       return true;
     if (error && error != std::errc::no_such_file_or_directory)
-      throw UsageError("cannot save as " + clip(file.string(), 120) + ": " + error.message() +
+      throw UsageError("cannot save as " + clip(file.string(), 60) + ": " + error.message() +
                        "; give a folder you may write to");
   }
   return false;
@@ -374,9 +375,10 @@ std::filesystem::path folder_for_saving(const App& app) {
     return pictures_dir();
   }
   if (!std::filesystem::is_directory(app.screenshot_dir, error))
-    throw UsageError("no folder " + clip(app.screenshot_dir.string(), 120) +
-                     " (the settings' screenshot_dir); give a folder that exists, or \"\" for " +
-                     pictures_dir().string());
+    throw UsageError(clip(app.screenshot_dir.string(), 120) + " (the settings' screenshot_dir) " +
+                     (std::filesystem::exists(app.screenshot_dir, error) ? "is not a folder"
+                                                                         : "does not exist") +
+                     "; give a folder that exists, or \"\" for " + pictures_dir().string());
   return app.screenshot_dir;
 }
 
@@ -401,6 +403,13 @@ json screenshot_sidecar(const App& app, std::optional<Panel> panel, int width, i
           {"error", app.last_error}};
 }
 
+// The sidecar of a picture kept aside goes beside it ($TMPDIR), said briefly: the line names the
+// picture's copy already.
+std::string figures_kept_too(const std::filesystem::path& name, const std::string& figures) {
+  const KeptCopy copy = keep_aside(name, figures);
+  return copy.path.empty() ? "; its figures: " + copy.message : "; its figures beside it";
+}
+
 std::filesystem::path save_screenshot(const App& app, const Image& window,
                                       const ScreenshotRequest& request) {
   Image image = window;
@@ -412,26 +421,32 @@ std::filesystem::path save_screenshot(const App& app, const Image& window,
   }
   if (image.width <= 0 || image.height <= 0)
     throw UsageError("nothing to save: the image is empty");
-  const std::filesystem::path png = free_screenshot_path(
-      request.path, request.panel, request.path.empty() ? folder_for_saving(app) : "");
-  // A folder the person named must exist: a typo makes no new folders.
-  if (std::error_code error;
-      !png.parent_path().empty() && !std::filesystem::is_directory(png.parent_path(), error))
-    throw UsageError("cannot write " + clip(png.string(), 120) + ": no folder " +
-                     clip(png.parent_path().string(), 120) + "; give a folder that exists");
+  const std::string picture = png_bytes(image);
+  const std::string figures = screenshot_sidecar(app, request.panel, image.width, image.height)
+                                  .dump(2, ' ', false, json::error_handler_t::replace) +
+                              "\n";
+  std::filesystem::path png;
+  try {
+    png = free_screenshot_path(request.path, request.panel,
+                               request.path.empty() ? folder_for_saving(app) : "");
+    // A folder the person named must exist: a typo makes no new folders.
+    if (std::error_code error;
+        !png.parent_path().empty() && !std::filesystem::is_directory(png.parent_path(), error))
+      throw UsageError("cannot write " + clip(png.string(), 120) + ": no folder " +
+                       clip(png.parent_path().string(), 120) + "; give a folder that exists");
+  } catch (const UsageError& e) { // no folder to save in: what was taken is kept, not lost
+    throw UsageError(std::string(e.what()) + "; the picture " +
+                     keep_aside("screenshot.png", picture).message +
+                     figures_kept_too("screenshot.json", figures));
+  }
   std::filesystem::path sidecar = png;
   sidecar.replace_extension(".json");
-  // The name was free a moment ago; a file that takes it meanwhile is not overwritten.
+  // The name was free a moment ago; a file that takes it meanwhile is not overwritten. A write
+  // that fails keeps its text aside and says where.
   const OutputRules rules{.replace_existing = false, .write_through_links = false};
-  if (const std::string problem = write_file_safely(png, png_bytes(image), rules); !problem.empty())
-    throw UsageError(problem);
-  const std::string problem =
-      write_file_safely(sidecar,
-                        screenshot_sidecar(app, request.panel, image.width, image.height)
-                                .dump(2, ' ', false, json::error_handler_t::replace) +
-                            "\n",
-                        rules);
-  if (!problem.empty())
+  if (const std::string problem = write_file_safely(png, picture, rules); !problem.empty())
+    throw UsageError(problem + figures_kept_too(sidecar.filename(), figures));
+  if (const std::string problem = write_file_safely(sidecar, figures, rules); !problem.empty())
     throw UsageError(problem);
   return png;
 }

@@ -231,11 +231,15 @@ Script parse_script(const std::string& text, const std::string& file) {
   if (text.size() > kLargestScript)
     throw UsageError(file + ": the script is over 1 MiB; split it");
   Script script{file, {}};
-  std::istringstream lines(text);
+  // An editor's byte-order mark is not part of the first action's name.
+  std::istringstream lines(text.starts_with("\xEF\xBB\xBF") ? text.substr(3) : text);
   int number = 0;
   for (std::string line; std::getline(lines, line);) {
     ++number;
     const std::string where = file + ":" + std::to_string(number);
+    if (const std::size_t nul = line.find('\0'); nul != std::string::npos)
+      throw UsageError(where + ": a NUL byte at column " + std::to_string(nul + 1) +
+                       "; a script is text");
     std::vector<std::string> words = split_words(line, where);
     if (words.empty() || words[0].starts_with("#"))
       continue;
@@ -475,9 +479,10 @@ bool ScriptPlayer::still_under_pointer(const ScriptStep& step, const std::string
 // Whether the step's control took the pointer in the frame just drawn (its press or release):
 // any control of that label in that panel, since a label may stand twice (a tab and a link).
 bool ScriptPlayer::control_responded(const ScriptStep& step) const {
-  return std::any_of(controls_on_screen().begin(), controls_on_screen().end(), [&](const Control& c) {
-    return c.responded && c.label == step.args[0] && panel_matches(step.panel, c.panel);
-  });
+  return std::any_of(
+      controls_on_screen().begin(), controls_on_screen().end(), [&](const Control& c) {
+        return c.responded && c.label == step.args[0] && panel_matches(step.panel, c.panel);
+      });
 }
 
 // The phases a click and a set share: the pointer onto the control (or a detour that hides it:
@@ -516,8 +521,8 @@ bool ScriptPlayer::clicked(App& app, const ScriptStep& step) {
       fail(step, 2,
            step.verb + ": \"" + clip(step.args[0]) + "\" did not respond to the click at (" +
                std::to_string(static_cast<int>(m_input.x)) + ", " +
-               std::to_string(static_cast<int>(m_input.y)) +
-               ") after " + std::to_string(kMostRetries + 1) +
+               std::to_string(static_cast<int>(m_input.y)) + ") after " +
+               std::to_string(kMostRetries + 1) +
                " tries: something else is under the pointer, or it is disabled");
       return false;
     }

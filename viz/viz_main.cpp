@@ -22,6 +22,15 @@ namespace {
 // What the options say on their own, refused before anything is loaded or opened (the presets and
 // recordings take a moment, a window longer).
 void check_gui_options(const GuiOptions& options) {
+  // A script saves with its own `screenshot` lines and sets its launch step by step.
+  for (const auto& [given, option] :
+       {std::pair{&options.screenshot, "--screenshot"}, std::pair{&options.panel, "--panel"},
+        std::pair{&options.baseline, "--baseline"}})
+    if (!options.script.empty() && !given->empty())
+      throw UsageError(std::string(option) + " '" + clip(*given, 40) +
+                       "' is not used with --script: a script's `screenshot FILE [PANEL]` lines "
+                       "save its pictures and `click \"Pin as baseline (B)\"` pins one; leave " +
+                       option + " out");
   if (!options.sweep_json.empty() && !options.sweep_x.empty())
     throw UsageError("give either --sweep-json FILE (a measured sweep) or --sweep-x LIST (a model "
                      "sweep), not both");

@@ -55,7 +55,9 @@ const std::vector<InputCase> kScripts = {
     {"ScaleTwoFactors", "scale 1 2", {"hostile.txt:1", "one factor"}},
     {"ActionTypo", "clik \"Run\"", {"hostile.txt:1", "did you mean 'click'"}},
     {"PanelTypo", "click \"Run\" in \"Lanuch\"", {"hostile.txt:1", "did you mean 'Launch'"}},
-    {"ScreenshotPanelTypo", "screenshot a.png timigns", {"hostile.txt:1", "did you mean 'timings'"}},
+    {"ScreenshotPanelTypo",
+     "screenshot a.png timigns",
+     {"hostile.txt:1", "did you mean 'timings'"}},
     {"ClickNothing", "click", {"hostile.txt:1", "\"LABEL\""}},
     {"ClickTwoLabels", "click \"a\" \"b\"", {"hostile.txt:1", "in quotes"}},
     {"ClickUnclosedQuote", "click \"Run", {"hostile.txt:1", "not closed"}},
@@ -88,7 +90,15 @@ const std::vector<InputCase> kScripts = {
     {"ScreenshotThreeWords", "screenshot a b c", {"hostile.txt:1", "FILE [PANEL]"}},
     {"UnknownAction", "dance", {"hostile.txt:1", "'dance'"}},
     {"BinaryGarbage", "\x01\x02\xff\xfe", {"hostile.txt:1", "unknown action"}},
-    {"NulInTheVerb", std::string("cl\0ick \"Run\"", 12), {"hostile.txt:1", "unknown action"}},
+    {"NulInTheVerb",
+     std::string("cl\0ick \"Run\"", 12),
+     {"hostile.txt:1: a NUL byte at column 3; a script is text"}},
+    {"NulAfterAnAction", std::string("wait\0junk", 9), {"hostile.txt:1", "column 5"}},
+    // An editor's byte-order mark is no part of the action: the one named is the one written.
+    {"ByteOrderMarkThenAnUnknownAction",
+     "\xEF\xBB\xBF"
+     "bogus",
+     {"unknown action 'bogus'"}},
     {"NestedBrackets", nested(100000), {"hostile.txt:1", "..."}},
     {"ManyQuotes", std::string(100000, '"'), {"hostile.txt:1"}},
     {"LongLine", std::string(900000, 'a'), {"hostile.txt:1", "..."}},
@@ -107,6 +117,12 @@ TEST_P(HostileScript, RefusedNamingTheLine) {
   expect_usage_error([] { parse_script(GetParam().input, "hostile.txt"); }, GetParam().fragments);
 }
 INSTANTIATE_TEST_SUITE_P(Lines, HostileScript, testing::ValuesIn(kScripts), case_name<InputCase>);
+
+TEST(HostileScript, AByteOrderMarkIsNotPartOfTheFirstAction) {
+  const Script script = parse_script("\xEF\xBB\xBFwindow 1280x720\nwait\n", "bom.txt");
+  ASSERT_EQ(script.steps.size(), 2u);
+  EXPECT_EQ(script.steps[0].verb, "window");
+}
 
 // Through the binary: exit 2, one line, for a bad line and for what is not a script file.
 TEST(HostileScriptFile, TheBinaryRefusesInOneLineWithExitTwo) {
@@ -256,11 +272,15 @@ TEST_P(HostileScreenshotPath, SavedUnderAFreeNameOrRefused) {
   fs::create_symlink("nowhere.png", dir / "dangling.png", ignored);
   const PathCase& c = GetParam();
   const std::string quoted = "'" + c.path + "'";
-  // A picture that cannot be written where asked is kept in TMPDIR: here, the case's folder.
-  fs::create_directories(dir / "kept");
+  // A picture that cannot be written where asked is kept in TMPDIR: here, a short folder of the
+  // case's own, as /tmp is (the line names the copy, and must stay short).
+  const fs::path kept = "/tmp/wl-kept-" + std::to_string(getpid());
+  fs::remove_all(kept);
+  fs::create_directories(kept);
   const wl::test::Outcome o = wl::test::run_limited(
       "--headless --model --kernel vec_add/scalar --screenshot " + quoted,
-      "cd '" + dir.string() + "' && env -u DISPLAY TMPDIR='" + (dir / "kept").string() + "'");
+      "cd '" + dir.string() + "' && env -u DISPLAY TMPDIR='" + kept.string() + "'");
+  fs::remove_all(kept);
   EXPECT_LT(o.seconds, 10.0);
   if (c.exit_code == 2) {
     wl::test::expect_refusal(o, 2, {c.fragment});
@@ -313,11 +333,13 @@ TEST(HostileGuiFiles, AScreenshotThatCannotBeWrittenIsKeptAndTheStatusSaysWhere)
   HeadlessGui gui(app, 640, 480);
   app.screenshot = ScreenshotRequest{std::nullopt, "/sys/warplens-shot.png"}; // takes no file
   gui.render(2);
-  expect_good_message(
-      app.status, {"screenshot not saved: cannot write '/sys/warplens-shot.png': ", "kept in '"});
-  ASSERT_EQ(kept.files().size(), 1u) << app.status;
-  EXPECT_NE(app.status.find(kept.files()[0].string()), std::string::npos) << app.status;
-  EXPECT_EQ(load_png(kept.files()[0]).width, 640);
+  expect_good_message(app.status, {"screenshot not saved: cannot write '/sys/warplens-shot.png': ",
+                                   "kept in '", "its figures beside it"});
+  ASSERT_EQ(kept.files().size(), 2u) << app.status; // the picture and its sidecar
+  const fs::path png = kept.files()[0].string().find(".png") != std::string::npos ? kept.files()[0]
+                                                                                  : kept.files()[1];
+  EXPECT_NE(app.status.find(png.string()), std::string::npos) << app.status;
+  EXPECT_EQ(load_png(png).width, 640);
 }
 
 // The defect: Export CSV into a folder that takes no file lost the sweep and gave no reason.

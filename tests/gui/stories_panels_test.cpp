@@ -167,6 +167,32 @@ TEST(StoryScript, AClickOnADisabledControlFailsTheScript) {
   EXPECT_NE(story.output.find("did not respond"), std::string::npos) << story.output;
 }
 
+// The defect: pinning transpose/smem and choosing smem_padded warned "compares different work"
+// for the same transpose of the same matrix.
+TEST(StoryBaseline, AnotherVariantOfTheSameWorkIsSaidToBeOne) {
+  const Story story = play("click \"transpose/smem\"\nwait\nclick \"Pin as baseline (B)\"\n"
+                           "click \"transpose/smem_padded\"\nwait\nscreenshot a.png timings\n"
+                           "click \"vec_add/scalar\"\nwait\nscreenshot b.png timings\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a"), b = story.sidecar("b");
+  EXPECT_TRUE(says(a, "timings", "another variant of the same work")) << text_of(a, "timings");
+  EXPECT_FALSE(says(a, "timings", "different work")) << text_of(a, "timings");
+  EXPECT_TRUE(says(b, "timings", "compares different work")) << text_of(b, "timings");
+}
+
+// The defect: in model mode the Source panel called a baseline from the H100 recording
+// "baseline measured", as if this machine had measured it.
+TEST(StoryBaseline, ARecordedBaselineIsSaidToBeRecorded) {
+  const Story story = play("click \"vec_add/scalar\"\nwait\nclick \"Pin as baseline (B)\"\n"
+                           "click \"Source\"\nscreenshot a.png source\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a");
+  if (a["figures"]["recorded_on"].get<std::string>().empty())
+    GTEST_SKIP() << "measured here: the baseline is this machine's";
+  EXPECT_TRUE(says(a, "source", "baseline recorded")) << text_of(a, "source");
+  EXPECT_FALSE(says(a, "source", "baseline measured")) << text_of(a, "source");
+}
+
 TEST(StoryBaseline, TheBKeyPinsAndClearRemoves) {
   const Story story = play(
       "click \"softmax/naive\"\nwait\nkey B\nclick \"softmax/block_tree\"\nwait\nscreenshot a.png\n"
@@ -528,6 +554,51 @@ TEST(StoryScreenshots, EachPanelAndTheWindowAreSaved) {
   for (const auto& entry : std::filesystem::directory_iterator(story.dir / "pictures" / "WarpLens"))
     pictures += entry.path().extension() == ".png";
   EXPECT_EQ(pictures, 1);
+}
+
+// The defect: a panel's picture cut at the window's bottom (the bank grid at 1280x720) said only
+// "saved"; the status line says it was cut, how tall the panel is and what takes it whole.
+TEST(StoryScreenshots, APanelPictureCutAtTheWindowSaysSo) {
+  const Story story = play("window 1280x720\nclick \"bank_conflicts/padded\"\nwait\n"
+                           "click \"Shared memory\"\nscreenshot a.png shared\nscreenshot b.png\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a"), b = story.sidecar("b");
+  ASSERT_FALSE(a["screenshot"]["whole"].get<bool>()) << a["screenshot"];
+  const std::string status = text_of(b, "status_line");
+  // The line is cut to the window's width; its start says what happened.
+  EXPECT_NE(status.find("screenshot cut: the Shared memory panel is "), std::string::npos)
+      << status;
+}
+
+// The defect: the block-size impact curve drew peaks at sizes the kernel refuses; matmul/tiled
+// takes a block of tile x tile threads alone, so at tile 16 its curve is the one point 256.
+TEST(StoryOccupancy, TheBlockSizeCurveHasOnlyTheSizesTheKernelAllows) {
+  const Story story = play("click \"matmul/tiled\"\nwait\nscreenshot a.png occupancy\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a");
+  ASSERT_EQ(a["configuration"]["params"]["tile"], 16);
+  const json curve = a["figures"]["impact_curves_current"]["block_size"];
+  ASSERT_TRUE(curve.is_object()) << curve;
+  EXPECT_EQ(curve["points"], 1) << curve;
+  EXPECT_EQ(curve["x"], 256) << curve;
+}
+
+// The defect: back from pad 0 (a 32-way conflict, 32 rows of wavefronts) to pad 1 (one row) the
+// panel lost 290 px and pulled the pad field above the grid away from the pointer: a person
+// toggling the pad to compare the two lost their place. The grid keeps its tallest height, so the
+// panel never shrinks back.
+TEST(StorySharedMemory, TheBankGridKeepsItsHeightWhenThePadChangesBack) {
+  const Story story = play("click \"bank_conflicts/padded\"\nwait\nclick \"Shared memory\"\n"
+                           "screenshot a.png shared\nset \"pad\" 0 in \"Launch\"\nwait\n"
+                           "screenshot b.png shared\nset \"pad\" 1 in \"Launch\"\nwait\n"
+                           "screenshot c.png shared\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a"), b = story.sidecar("b"), c = story.sidecar("c");
+  EXPECT_EQ(a["configuration"]["params"]["pad"], 1);
+  EXPECT_EQ(b["configuration"]["params"]["pad"], 0);
+  EXPECT_EQ(c["configuration"]["params"]["pad"], 1);
+  EXPECT_GT(b["screenshot"]["content_height"], a["screenshot"]["content_height"]);
+  EXPECT_GE(c["screenshot"]["content_height"], b["screenshot"]["content_height"]);
 }
 
 TEST(StoryScreenshots, ANameEndingInJsonNeverLosesThePicture) {
