@@ -229,9 +229,8 @@ private:
 // The id of a line that was JSON but not a valid request, so its error answers that request.
 std::int64_t id_of(const nlohmann::json& line) {
   const auto it = line.is_object() ? line.find("id") : line.end();
-  return it != line.end() && it->is_number_integer() && it->get<std::int64_t>() > 0
-             ? it->get<std::int64_t>()
-             : 0;
+  const std::optional<std::int64_t> id = it != line.end() ? as_whole_number(*it) : std::nullopt;
+  return id && *id > 0 ? *id : 0;
 }
 
 // Every line gets either a request into the inbox or an error line: a bad line never ends the

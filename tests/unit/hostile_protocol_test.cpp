@@ -50,6 +50,10 @@ const std::vector<LineCase> kRequests = {
     {"IdUint64",
      R"({"id":18446744073709551615,"type":"shutdown"})",
      {"id: 18446744073709551615 is out of range"}},
+    // Whole, but beyond 64 bits (the parser holds it as a double): too large, not "not whole".
+    {"IdTwoPow64",
+     R"({"id":18446744073709551616,"type":"shutdown"})",
+     {"request: id: 1.84467440737096e+19 is out of range", "at least 1"}},
     {"IdMissing", R"({"type":"shutdown"})", {"request: id: missing"}},
     {"EvaluationsInt64Max",
      R"({"id":3,"type":"model","kernel":"matmul/naive","max_evaluations":9223372036854775807})",
@@ -58,6 +62,9 @@ const std::vector<LineCase> kRequests = {
      R"({"id":3,"type":"model","kernel":"matmul/naive","max_evaluations":9223372036854775808})",
      {"max_evaluations: 9223372036854775808"}},
     {"EvaluationsNegative", model(R"(,"max_evaluations":-1)"), {"max_evaluations: -1"}},
+    {"EvaluationsExponent",
+     model(R"(,"max_evaluations":1e12)"),
+     {"max_evaluations: 1000000000000 is out of range", "0 to 40000000"}},
     {"EvaluationsFraction", model(R"(,"max_evaluations":1.5)"), {"max_evaluations: 1.5"}},
     {"BlockNested60000",
      model(R"(,"block":)" + test::nested(60000)),
@@ -214,6 +221,31 @@ TEST(HostileRequestSession, AnIdUsedBeforeIsRefusedAndTheFirstRequestAnswered) {
       error_of(lines, 5), {"request 5: id: 5 is not above the last request's 5", "each used once"});
   test::expect_good_message(error_of(lines, 4),
                             {"request 4: id: 4 is not above the last request's 5"});
+}
+
+// A whole number written with an exponent or a fraction of zero is the number it names.
+TEST(HostileRequestSession, AWholeNumberWithAnExponentIsServedAsThatNumber) {
+  const std::vector<json> lines = session(
+      "exponents", {R"({"id":1e1,"type":"model","kernel":"vec_add/scalar","block":[6.4e1,1.0]})"});
+  ASSERT_TRUE(has_answer(lines, "result", 10)) << (lines.empty() ? "" : lines.back().dump());
+  for (const json& l : lines)
+    if (l["type"] == "result")
+      EXPECT_EQ(l["result"]["block"], json::array({64, 1, 1}));
+}
+
+// The parser took a NUL byte for the end of the line: the request before it was served and the
+// rest dropped unseen.
+TEST(HostileRequestSession, ANulByteIsRefusedNamingItsColumnAndTheNextLineServed) {
+  using namespace std::string_literals;
+  const std::vector<json> lines =
+      session("nul", {R"({"id":1,"type":"model","kernel":"vec_add/scalar"})"
+                      "\0"s
+                      R"({"id":2})",
+                      R"({"id":3,"type":"model","kernel":"vec_add/scalar"})"});
+  EXPECT_FALSE(has_answer(lines, "result", 1)) << "the part before the NUL byte was served";
+  test::expect_good_message(error_of(lines, 0),
+                            {"request line: not valid JSON (a NUL byte at column 50)"});
+  EXPECT_TRUE(has_answer(lines, "result", 3));
 }
 
 TEST(HostileRequestSession, NothingIsServedAfterShutdown) {
