@@ -248,6 +248,23 @@ TEST(HostileRequestSession, ANulByteIsRefusedNamingItsColumnAndTheNextLineServed
   EXPECT_TRUE(has_answer(lines, "result", 3));
 }
 
+// Answers that cannot be written, an input that cannot be read: the worker stops with exit 2 and
+// the system's reason in one line, never exit 0 with every answer lost.
+TEST(HostileWorkerStreams, AnAnswerThatCannotBeWrittenEndsTheWorkerWithTheReason) {
+  const std::string input =
+      test::write_file("one_request", R"({"id":1,"type":"model","kernel":"vec_add/scalar"})"
+                                      "\n");
+  for (const auto& [output, reason] : std::vector<std::pair<std::string, std::string>>{
+           {">/dev/full", "No space left on device"}, {">&-", "Bad file descriptor"}})
+    test::expect_refusal(test::run_limited("worker", "", input, output), 2,
+                         {"worker: cannot write its answers to standard output: " + reason});
+}
+
+TEST(HostileWorkerStreams, AnInputThatCannotBeReadEndsTheWorkerWithTheReason) {
+  test::expect_refusal(test::run_limited("worker", "", test::scratch().string()), 2,
+                       {"worker: cannot read requests from standard input: Is a directory"});
+}
+
 TEST(HostileRequestSession, NothingIsServedAfterShutdown) {
   const std::vector<json> lines =
       session("after_shutdown", {R"({"id":1,"type":"shutdown"})",
