@@ -400,6 +400,13 @@ const std::vector<LineCase> kAnswers = {
      [] {
        return result_line({"/occupancy/blocks_per_sm", 9999});
      }},
+    // No GPU of compute capability 8.0 runs a binary built for sm_90.
+    {"ResultBinaryForALaterGpu",
+     "",
+     {"result: attributes.binary_version: 90 (sm_90) on a GPU of compute capability 8.0"},
+     [] {
+       return result_line({"/arch_details/compute_capability", "8.0"});
+     }},
     {"ResultCounterNegative",
      "",
      {"result: counters.values[3].value: -1e+18"},
