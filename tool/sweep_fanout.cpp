@@ -314,16 +314,21 @@ private:
     ++group.done;
   }
 
+  // A point is measured when it has a result: one refused (by the kernel, or because every
+  // worker that ran it died) has its place filled but was not measured.
   std::string every_worker_stopped() const {
-    std::size_t measured = 0, total = 0;
+    std::size_t measured = 0, refused = 0, total = 0;
     for (const Group& group : m_groups) {
       total += group.results.size();
-      for (const std::optional<SweepPoint>& p : group.results)
-        measured += p.has_value();
+      for (const std::optional<SweepPoint>& p : group.results) {
+        measured += p && p->result;
+        refused += p && !p->result;
+      }
     }
     std::string text = "every worker stopped with " + std::to_string(measured) + " of " +
                        std::to_string(total ? total : m_sets.size() * m_grid.shapes.size()) +
-                       " points measured";
+                       " points measured" +
+                       (refused ? " (" + std::to_string(refused) + " refused)" : std::string());
     // One reason said once when every worker gave it (no GPU anywhere), else each worker's.
     const std::string& first = m_slots.front().share.stopped;
     const bool alike = std::all_of(m_slots.begin(), m_slots.end(),

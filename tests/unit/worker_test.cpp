@@ -453,6 +453,41 @@ TEST(SweepFanOut, AWorkerThatAnswersOtherPointsIsStoppedSayingWhatItSentAndWhatW
   EXPECT_TRUE(contains(said.back(), "stopped: the worker's answer was refused")) << said.back();
 }
 
+// A stand-in for a worker: greets, then runs the shell commands `each` for every request line, the
+// request's id in $id.
+std::string on_each_request(const std::string& each) {
+  return "printf '%s\\n' '" + hello_line() + "'; " +
+         R"(while read -r line; do id=$(printf '%s' "$line" | sed 's/.*"id":\([0-9]*\).*/\1/'))" +
+         "\n" + each + "\ndone; wait";
+}
+
+// One that answers each request at once with `answer`, a printf format whose %s is its id.
+std::string answering_each(const std::string& answer) {
+  return on_each_request("printf '" + answer + R"(\n' "$id")");
+}
+
+const KernelRequest& vec_add() {
+  static const KernelRequest base = resolve_kernel_request("vec_add/scalar", {}, "", "");
+  return base;
+}
+
+const SweepGrid kFourShapes{{{32, 1, 1}, {64, 1, 1}, {96, 1, 1}, {128, 1, 1}}, {}};
+
+// The defect: points refused after every worker that ran them died were counted as measured
+// ("every worker stopped with 2 of 4 points measured" where none was).
+TEST(SweepFanOut, TheCountWhenEveryWorkerStoppedIsOfThePointsMeasured) {
+  FanOutOptions fan;
+  fan.commands = {
+      answering_each(R"({"id":%s,"type":"error","message":"fatal fake","fatal":true})")};
+  try {
+    fan_out_sweep(vec_add(), kFourShapes, fan, [](const std::string&) {});
+    ADD_FAILURE() << "the sweep was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_TRUE(contains(e.what(), "every worker stopped with 0 of 4 points measured (2 refused)"))
+        << e.what();
+  }
+}
+
 // A worker of another build may mean another kernel by the same id: refused at its hello.
 TEST(WorkerClient, AWorkerOfAnotherKernelCatalogIsRefused) {
   WorkerClient client({.command = greeting_then_sleep(kProtocolVersion, "32 kernels #00000000")});
