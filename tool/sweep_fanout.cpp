@@ -79,7 +79,9 @@ public:
     for (const std::string& command : options.commands) {
       Slot slot;
       slot.share.command = command.empty() ? running_executable() + " worker" : command;
-      slot.client = std::make_unique<WorkerClient>(WorkerClientOptions{.command = command});
+      WorkerClientOptions client = options.client;
+      client.command = command;
+      slot.client = std::make_unique<WorkerClient>(std::move(client));
       slot.group = options.per_device ? -1 : 0;
       m_slots.push_back(std::move(slot));
     }
@@ -269,6 +271,17 @@ private:
       m_say(format("[%zu/%zu] ", group.points_done, group.results.size()) +
             (group.device.empty() ? "" : group.device + ", ") + name(w) + ": " +
             counted(chunk.count, "point"));
+      return;
+    }
+    if (answer.worker_died && answer.ran_past_budget) {
+      // A worker that kept talking past the budget without finishing these points would do the
+      // same again: they get one budget in all, not a full one for worker after worker.
+      refuse(group, chunk,
+             "not measured within the request's budget, so not tried again: " + answer.error);
+      m_say(name(w) + " ran past its budget on " + counted(chunk.count, "point") +
+            "; refused, not tried again (a chunk gets one budget in all): " + answer.error);
+      if (++slot.losses_in_a_row >= kMostLossesInARow)
+        stop(w, std::to_string(kMostLossesInARow) + " chunks in a row lost: " + answer.error);
       return;
     }
     if (answer.no_gpu || answer.refused) {

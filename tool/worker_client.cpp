@@ -48,6 +48,7 @@ struct WorkerClient::Worker {
   int answered = 0;
   std::string kill_reason;   // set by whoever killed it
   std::string fatal_message; // its last error before a sticky-CUDA-error exit
+  std::int64_t overran = 0;  // the request it was killed for running past the budget of
   std::deque<std::string> stderr_tail;
   std::ofstream log;
 
@@ -386,7 +387,8 @@ void WorkerClient::on_exit(Worker& worker, const std::string& how) {
         answer_locked({.id = it->first,
                        .request_type = it->second.request.type,
                        .error = "the worker ended before answering: " + reason,
-                       .worker_died = true});
+                       .worker_died = true,
+                       .ran_past_budget = it->first == worker.overran});
       it = next;
     }
     m_snapshot.last_failure = reason;
@@ -505,11 +507,14 @@ void WorkerClient::check_deadlines_locked(Clock::time_point now) {
                 format("the worker wrote nothing for %g s while working on %s (stopped or hung), "
                        "so the watchdog killed it",
                        m_options.silence_timeout_seconds, describe(head->second.request).c_str()));
-  else if (seconds_since(m_head_since) > head->second.budget_seconds)
+  else if (seconds_since(m_head_since) > head->second.budget_seconds) {
+    if (m_worker->kill_reason.empty()) // killed for this, not already for another reason
+      m_worker->overran = head->first;
     kill_locked(*m_worker,
                 format("%s ran past its %g s budget%s, so the watchdog killed the worker",
                        describe(head->second.request).c_str(), head->second.budget_seconds,
                        stalled(head->second, seconds_since).c_str()));
+  }
 }
 
 void WorkerClient::kill_locked(Worker& worker, const std::string& reason) {

@@ -54,7 +54,10 @@ struct WorkerAnswer {
   bool cancelled = false;                                 // superseded by a newer request
   bool fatal = false;       // the worker stopped after it (sticky CUDA error)
   bool worker_died = false; // the worker ended or was killed before answering
-  bool no_gpu = false;      // a run failed: no usable CUDA device where the worker runs
+  // worker_died because the watchdog killed it for running past this request's budget: it kept
+  // talking but never finished, and would likely do so again on the same request.
+  bool ran_past_budget = false;
+  bool no_gpu = false; // a run failed: no usable CUDA device where the worker runs
   // The worker answered, but not with what was asked or not with what a GPU can measure
   // (answer_check.h): `error` says why, and nothing of the answer is kept.
   bool refused = false;

@@ -606,6 +606,33 @@ TEST(SweepFanOut, AWorkerThatWritesGarbageLosesItsChunkAtOnceSayingWhat) {
       << said.front();
 }
 
+// A worker that only repeats its progress: its chunk was tried three times at the full budget
+// (197 s for one 1 ms point). A chunk gets one budget in all, and its points are refused saying so.
+TEST(SweepFanOut, AChunkWhoseWorkerRanPastItsBudgetIsNotTriedAgain) {
+  FanOutOptions fan;
+  fan.commands = {on_each_request(
+      R"((while :; do printf '{"id":%s,"type":"progress","phase":"run"}\n' "$id"; sleep 0.2; done) &)")};
+  fan.settings.max_seconds = 0.01;
+  fan.client.request_timeout_seconds = 0.5; // a budget of about 6 s: the point's set-up adds 5 s
+  std::vector<std::string> said;
+  const auto start = std::chrono::steady_clock::now();
+  const FanOutRun run = fan_out_sweep(vec_add(), SweepGrid{{{64, 1, 1}}, {}}, fan,
+                                      [&](const std::string& line) { said.push_back(line); });
+  const auto took = std::chrono::steady_clock::now() - start;
+  ASSERT_EQ(run.devices.size(), 1u);
+  ASSERT_EQ(run.devices[0].points.size(), 1u);
+  const SweepPoint& point = run.devices[0].points[0];
+  EXPECT_FALSE(point.result);
+  EXPECT_TRUE(contains(point.refused, "not measured within the request's budget, so not tried "
+                                      "again"))
+      << point.refused;
+  EXPECT_TRUE(contains(point.refused, "its progress stayed at 'run'")) << point.refused;
+  EXPECT_LT(took, 10s) << "one budget of about 6 s, not one per try";
+  ASSERT_FALSE(said.empty());
+  EXPECT_TRUE(contains(said.back(), "refused, not tried again (a chunk gets one budget in all)"))
+      << said.back();
+}
+
 // A worker of another build may mean another kernel by the same id: refused at its hello.
 TEST(WorkerClient, AWorkerOfAnotherKernelCatalogIsRefused) {
   WorkerClient client({.command = greeting_then_sleep(kProtocolVersion, "32 kernels #00000000")});
