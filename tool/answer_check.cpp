@@ -66,6 +66,16 @@ void check_launch(const RunResult& r, const std::string& where) {
 }
 
 void check_attributes(const KernelAttributes& a, const Arch& arch, const std::string& where) {
+  // A GPU runs SASS built for its own compute capability or an earlier one of its family, never
+  // for a later one: an sm_90 binary on a GPU of compute capability 8.0 was not run there.
+  const int device_version = arch.cc_major * 10 + arch.cc_minor;
+  if (a.binary_version > device_version)
+    input_error(where, "attributes.binary_version",
+                format("%d (sm_%d) on a GPU of compute capability %d.%d", a.binary_version,
+                       a.binary_version, arch.cc_major, arch.cc_minor),
+                format("allowed at most %d (arch_details.compute_capability): no GPU runs a "
+                       "binary built for a later one",
+                       device_version));
   if (a.registers > arch.max_registers_per_thread)
     input_error(where, "attributes.registers", std::to_string(a.registers) + " per thread",
                 "allowed at most arch_details.max_registers_per_thread, " +

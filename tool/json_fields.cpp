@@ -64,17 +64,35 @@ void input_error(const std::string& where, const std::string& key, const std::st
   throw UsageError(place + clip(wrong, 60) + "; " + clip(allowed, 160));
 }
 
+std::optional<std::int64_t> as_whole_number(const json& value) {
+  if (value.is_number_unsigned())
+    return value.get<std::uint64_t>() <= static_cast<std::uint64_t>(kMaxInt64)
+               ? std::optional(static_cast<std::int64_t>(value.get<std::uint64_t>()))
+               : std::nullopt;
+  if (value.is_number_integer())
+    return value.get<std::int64_t>();
+  if (!value.is_number_float())
+    return std::nullopt;
+  // -2^63 and 2^63 are exact doubles; every double in [-2^63, 2^63) that has no fraction converts
+  // to int64 exactly.
+  constexpr double kTwoPow63 = 9223372036854775808.0;
+  const double number = value.get<double>();
+  if (number != std::floor(number) || number < -kTwoPow63 || number >= kTwoPow63)
+    return std::nullopt;
+  return static_cast<std::int64_t>(number);
+}
+
 std::int64_t whole_number(const json& value, const std::string& where, const std::string& key,
                           std::int64_t min, std::int64_t max) {
-  if (value.is_number_unsigned() &&
-      value.get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxInt64))
-    input_error(where, key, describe(value) + " is out of range", integer_range(min, max));
-  if (!value.is_number_integer())
+  const bool whole =
+      value.is_number_integer() ||
+      (value.is_number_float() && value.get<double>() == std::floor(value.get<double>()));
+  if (!whole)
     input_error(where, key, describe(value) + " is not a whole number", integer_range(min, max));
-  const auto number = value.get<std::int64_t>();
-  if (number < min || number > max)
+  const std::optional<std::int64_t> number = as_whole_number(value); // none: beyond 64 bits
+  if (!number || *number < min || *number > max)
     input_error(where, key, describe(value) + " is out of range", integer_range(min, max));
-  return number;
+  return *number;
 }
 
 double finite_number(const json& value, const std::string& where, const std::string& key,

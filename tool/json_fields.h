@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,7 +36,12 @@ std::string describe(const nlohmann::json& value);
 [[noreturn]] void input_error(const std::string& where, const std::string& key,
                               const std::string& wrong, const std::string& allowed);
 
-// One value, checked; `where` and `key` only name it in the message.
+// The whole number `value` names however it is written (100, 1e2, 100.0: JSON has one kind of
+// number); nullopt for a fraction, a number beyond 64 bits (2^64, 1e300) or what is no number.
+std::optional<std::int64_t> as_whole_number(const nlohmann::json& value);
+
+// One value, checked; `where` and `key` only name it in the message. A whole number written with
+// an exponent counts as what it names; one beyond 64 bits is out of range, not "not whole".
 std::int64_t whole_number(const nlohmann::json& value, const std::string& where,
                           const std::string& key, std::int64_t min, std::int64_t max);
 double finite_number(const nlohmann::json& value, const std::string& where, const std::string& key,

@@ -114,6 +114,22 @@ std::string parser_reason(const json::exception& e) {
   return clip(text, 120);
 }
 
+// Where the first NUL byte of `text` is ("column 50", or "line 3, column 7" in a text of several
+// lines), or "" when it has none. The parser takes a NUL for the end of its input, so whatever
+// follows one would be dropped unread: a second request on the line, the rest of a file.
+std::string nul_byte_place(std::string_view text) {
+  const std::size_t at = text.find('\0');
+  if (at == std::string_view::npos)
+    return "";
+  const std::string_view before = text.substr(0, at);
+  const std::size_t line_start = before.rfind('\n') + 1; // 0 when there is no newline before
+  const std::string column = "column " + std::to_string(at - line_start + 1);
+  if (line_start == 0)
+    return column;
+  return "line " + std::to_string(std::count(before.begin(), before.end(), '\n') + 1) + ", " +
+         column;
+}
+
 std::string mib(std::uintmax_t bytes) {
   return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
 }
@@ -173,6 +189,8 @@ json parse_json_text(std::string_view text, const std::string& origin, std::size
   if (text.size() > max_bytes)
     throw UsageError(origin + ": " + std::to_string(text.size()) + " bytes; allowed at most " +
                      std::to_string(max_bytes) + " bytes");
+  if (const std::string place = nul_byte_place(text); !place.empty())
+    throw UsageError(origin + ": not valid JSON (a NUL byte at " + place + ")");
   try {
     json document;
     GuardedBuilder builder(document, max_list_items);

@@ -31,8 +31,10 @@ std::string clip(std::string_view text, std::size_t limit = 80);
 // texts (a device name, a message) are shown as they come.
 void clip_texts(nlohmann::json& value, std::size_t limit);
 
-// Parses `text`. Throws UsageError "ORIGIN: ..." when it is larger than `max_bytes`, not JSON,
-// holds a number no double can hold, or, checked while parsing before the rest is read: is nested
+// Parses `text`. Throws UsageError "ORIGIN: ..." when it is larger than `max_bytes`, not JSON
+// (a NUL byte is named with its place: the parser would end the input there and drop the rest
+// unread), holds a number no double can hold, or, checked while parsing before the rest is read:
+// is nested
 // deeper than kMaxJsonDepth, gives a key twice in one object (a JSON reader keeps one of the two
 // values and drops the other unseen: nlohmann's keeps the last), or holds a list of more than
 // `max_list_items` items.

@@ -80,7 +80,9 @@ public:
     for (const std::string& command : options.commands) {
       Slot slot;
       slot.share.command = command.empty() ? running_executable() + " worker" : command;
-      slot.client = std::make_unique<WorkerClient>(WorkerClientOptions{.command = command});
+      WorkerClientOptions client = options.client;
+      client.command = command;
+      slot.client = std::make_unique<WorkerClient>(std::move(client));
       slot.group = options.per_device ? -1 : 0;
       m_slots.push_back(std::move(slot));
     }
@@ -272,6 +274,17 @@ private:
             counted(chunk.count, "point"));
       return;
     }
+    if (answer.worker_died && answer.ran_past_budget) {
+      // A worker that kept talking past the budget without finishing these points would do the
+      // same again: they get one budget in all, not a full one for worker after worker.
+      refuse(group, chunk,
+             "not measured within the request's budget, so not tried again: " + answer.error);
+      m_say(name(w) + " ran past its budget on " + counted(chunk.count, "point") +
+            "; refused, not tried again (a chunk gets one budget in all): " + answer.error);
+      if (++slot.losses_in_a_row >= kMostLossesInARow)
+        stop(w, std::to_string(kMostLossesInARow) + " chunks in a row lost: " + answer.error);
+      return;
+    }
     if (answer.no_gpu || answer.refused) {
       // A worker whose answer was refused (not what was asked, or not what a GPU measures) may
       // be wrong on every chunk: the others measure this one.
@@ -315,16 +328,21 @@ private:
     ++group.done;
   }
 
+  // A point is measured when it has a result: one refused (by the kernel, or because every
+  // worker that ran it died) has its place filled but was not measured.
   std::string every_worker_stopped() const {
-    std::size_t measured = 0, total = 0;
+    std::size_t measured = 0, refused = 0, total = 0;
     for (const Group& group : m_groups) {
       total += group.results.size();
-      for (const std::optional<SweepPoint>& p : group.results)
-        measured += p.has_value();
+      for (const std::optional<SweepPoint>& p : group.results) {
+        measured += p && p->result;
+        refused += p && !p->result;
+      }
     }
     std::string text = "every worker stopped with " + std::to_string(measured) + " of " +
                        std::to_string(total ? total : m_sets.size() * m_grid.shapes.size()) +
-                       " points measured";
+                       " points measured" +
+                       (refused ? " (" + std::to_string(refused) + " refused)" : std::string());
     // One reason said once when every worker gave it (no GPU anywhere), else each worker's.
     const std::string& first = m_slots.front().share.stopped;
     const bool alike = std::all_of(m_slots.begin(), m_slots.end(),

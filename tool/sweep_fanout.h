@@ -4,18 +4,21 @@
 // "srun --gres=gpu:1 warplens worker"). No scheduler of our own: the workers are ordinary
 // processes, each given the next chunk of points (one parameter set, a few shapes) when it has
 // answered its last, so a fast GPU takes more. A chunk whose worker died goes back to the queue for
-// any worker (its client starts a new one); a worker that cannot start, has no GPU, speaks another
-// protocol or has another kernel catalog stops with the reason said, and the others go on; so does
-// one whose GPU's counters another worker holds (CUPTI lets one process profile a GPU at a time:
-// two workers on one GPU share its timing work only when no counters are asked for). The points
-// come back merged in the grid's order, whichever worker measured them. Points of different kinds
-// of GPU are never merged into one series: such a sweep is refused unless it is made per device,
-// where each worker is first asked its GPU (its UUID: two boards of one kind are two GPUs) and each
-// GPU measures the whole grid, its workers sharing it.
+// any worker (its client starts a new one), unless its worker was killed for running past the
+// request's budget: a chunk gets one budget in all, and its points are then refused with the
+// reason. A worker that cannot start, has no GPU, speaks another protocol or has another kernel
+// catalog stops with the reason said, and the others go on; so does one whose GPU's counters
+// another worker holds (CUPTI lets one process profile a GPU at a time: two workers on one GPU
+// share its timing work only when no counters are asked for). The points come back merged in the
+// grid's order, whichever worker measured them. Points of different kinds of GPU are never merged
+// into one series: such a sweep is refused unless it is made per device, where each worker is first
+// asked its GPU (its UUID: two boards of one kind are two GPUs) and each GPU measures the whole
+// grid, its workers sharing it.
 
 #include "kernel_request.h"
 #include "protocol.h"
 #include "sweep.h"
+#include "worker_client.h"
 
 #include <functional>
 #include <string>
@@ -27,6 +30,7 @@ struct FanOutOptions {
   std::vector<std::string> commands; // a worker each; "" runs this program's own `worker`
   WorkerRequest settings;            // device, seed, verify, timing, metrics of every request
   bool per_device = false;           // a series per GPU, each over the whole grid
+  WorkerClientOptions client{};      // how each worker is watched (its command is set per worker)
 };
 
 // What one worker did.

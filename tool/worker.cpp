@@ -11,9 +11,11 @@
 #include "sweep.h"
 #include "text_format.h"
 
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
+#include <cstring>
 #include <deque>
 #include <fcntl.h>
 #include <iostream>
@@ -59,7 +61,9 @@ bool cuda_context_broken() {
 }
 
 // Owns the protocol's stream: a duplicate of the original stdout. fd 1 itself now points at
-// stderr, so a library that prints cannot corrupt the protocol.
+// stderr, so a library that prints cannot corrupt the protocol. A write that fails (the client
+// gone, stdout closed or full) is kept as the reason, and nothing more is written: the worker
+// then stops, saying why (run_worker).
 class ProtocolWriter {
 public:
   ProtocolWriter() : m_fd(fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)) {
@@ -85,6 +89,12 @@ public:
   void progress(std::int64_t id, const char* phase, int done = 0, int total = 0) {
     send(WorkerResponse{
         .id = id, .type = ResponseType::progress, .phase = phase, .done = done, .total = total});
+  }
+
+  // The system's reason a write failed ("No space left on device"); "" while none did.
+  std::string failure() {
+    const std::lock_guard lock(m_mutex);
+    return m_failure;
   }
 
   // While a request is served and nothing was written for kHeartbeat, its last progress line
@@ -115,19 +125,21 @@ private:
   }
   void write_locked(const std::string& line) {
     m_last_write = Clock::now();
-    for (std::size_t done = 0; done < line.size() && !m_broken;) {
+    for (std::size_t done = 0; done < line.size() && m_failure.empty();) {
       const ssize_t n = write(m_fd, line.data() + done, line.size() - done);
       if (n > 0)
         done += static_cast<std::size_t>(n);
+      else if (n == 0)
+        m_failure = "the system took none of the line";
       else if (errno != EINTR)
-        m_broken = true; // the client is gone
+        m_failure = std::strerror(errno);
     }
   }
 
   int m_fd;
   std::mutex m_mutex;
   std::condition_variable m_work_started; // a progress line was sent: heartbeats are due
-  bool m_broken = false;
+  std::string m_failure;                  // why a write failed; "" while none did
   std::int64_t m_working = 0; // the request whose progress was sent last, until it is answered
   std::string m_working_line;
   Clock::time_point m_last_write = Clock::now();
@@ -174,11 +186,18 @@ public:
   }
 
   // The newest request still waiting is served before the worker exits, so a script can pipe
-  // one request in and read its answer.
-  void end_of_input() {
+  // one request in and read its answer. `failure`: the system's reason when the input broke
+  // rather than ended.
+  void end_of_input(const std::string& failure = "") {
     const std::lock_guard lock(m_mutex);
     m_closed = true;
+    m_input_failure = failure;
     m_changed.notify_all();
+  }
+
+  std::string input_failure() {
+    const std::lock_guard lock(m_mutex);
+    return m_input_failure;
   }
 
   // The newest waiting request (the older ones are answered as superseded); none once closed.
@@ -223,15 +242,15 @@ private:
   std::int64_t m_running = 0;
   bool m_cancel_running = false;
   bool m_closed = false;
+  std::string m_input_failure;     // why reading the input failed; "" when it ended or reads on
   std::int64_t m_shut_down_by = 0; // the shutdown request, once one came
 };
 
 // The id of a line that was JSON but not a valid request, so its error answers that request.
 std::int64_t id_of(const nlohmann::json& line) {
   const auto it = line.is_object() ? line.find("id") : line.end();
-  return it != line.end() && it->is_number_integer() && it->get<std::int64_t>() > 0
-             ? it->get<std::int64_t>()
-             : 0;
+  const std::optional<std::int64_t> id = it != line.end() ? as_whole_number(*it) : std::nullopt;
+  return id && *id > 0 ? *id : 0;
 }
 
 // Every line gets either a request into the inbox or an error line: a bad line never ends the
@@ -257,31 +276,37 @@ void read_one(const std::string& text, Inbox& inbox, ProtocolWriter& writer,
   }
 }
 
-// Standard input, a block at a time (a byte at a time through std::cin it read 4 MB/s).
-std::size_t read_stdin(char* into, std::size_t size) {
+// Standard input, a block at a time (a byte at a time through std::cin it read 4 MB/s). A read
+// that fails (stdin a folder: EISDIR) ends the input as its end would, its reason in `failure`.
+std::size_t read_stdin(char* into, std::size_t size, std::string& failure) {
   for (;;) {
     const ssize_t n = read(STDIN_FILENO, into, size);
     if (n >= 0)
       return static_cast<std::size_t>(n);
-    if (errno != EINTR)
-      return 0; // an input that broke ends as its end would
+    if (errno != EINTR) {
+      failure = std::strerror(errno);
+      return 0;
+    }
   }
 }
 
 void read_requests(Inbox& inbox, ProtocolWriter& writer) {
-  LineReader lines(read_stdin, kMaxRequestLineBytes);
+  std::string failure;
+  LineReader lines([&](char* into, std::size_t size) { return read_stdin(into, size, failure); },
+                   kMaxRequestLineBytes);
   std::int64_t last_id = 0;
   std::string text;
   // After a shutdown only the lines already read in are answered (each refused): the worker
-  // exits without waiting for more.
-  for (LineStatus status; (status = lines.next(text, !inbox.shut_down())) != LineStatus::end;) {
+  // exits without waiting for more. Once answers cannot be written, nothing more is read.
+  for (LineStatus status; writer.failure().empty() &&
+                          (status = lines.next(text, !inbox.shut_down())) != LineStatus::end;) {
     if (status == LineStatus::too_long)
       writer.error(0, "request line: longer than " + std::to_string(kMaxRequestLineBytes) +
                           " bytes; allowed one JSON object per line of at most that");
     else if (text.find_first_not_of(" \t\r") != std::string::npos)
       read_one(text, inbox, writer, last_id);
   }
-  inbox.end_of_input();
+  inbox.end_of_input(failure);
 }
 
 // The session of the last run request, kept while requests differ only in block shape, timing
@@ -392,6 +417,19 @@ bool serve(const WorkerRequest& request, Inbox& inbox, SessionCache& sessions,
   }
 }
 
+// A worker whose answers are lost, or whose input broke, stops and says why: its exit must not
+// read as a normal end, nor its answers go on being lost.
+void check_output(ProtocolWriter& writer) {
+  if (const std::string failure = writer.failure(); !failure.empty())
+    throw UsageError("worker: cannot write its answers to standard output: " + failure +
+                     "; the worker stops");
+}
+
+void check_input(Inbox& inbox) {
+  if (const std::string failure = inbox.input_failure(); !failure.empty())
+    throw UsageError("worker: cannot read requests from standard input: " + failure);
+}
+
 } // namespace
 
 int run_worker() {
@@ -405,12 +443,16 @@ int run_worker() {
                               .protocol = kProtocolVersion,
                               .pid = static_cast<int>(getpid()),
                               .catalog = catalog_version()});
+  check_output(*writer);
   std::thread(read_requests, std::ref(*inbox), std::ref(*writer)).detach();
   std::thread([] { writer->send_heartbeats(); }).detach();
   SessionCache sessions;
-  while (const std::optional<WorkerRequest> request = inbox->next())
+  for (std::optional<WorkerRequest> request;
+       writer->failure().empty() && (request = inbox->next());)
     if (!serve(*request, *inbox, sessions, *writer))
       return kExitStickyError;
+  check_output(*writer);
+  check_input(*inbox);
   return 0;
 }
 

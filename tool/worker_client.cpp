@@ -2,6 +2,7 @@
 
 #include "answer_check.h"
 #include "error.h"
+#include "json_fields.h"
 #include "json_input.h"
 #include "registry.h"
 #include "text_format.h"
@@ -47,7 +48,7 @@ struct WorkerClient::Worker {
   int answered = 0;
   std::string kill_reason;   // set by whoever killed it
   std::string fatal_message; // its last error before a sticky-CUDA-error exit
-  std::string stray_output;  // the last stdout line that was not protocol
+  std::int64_t overran = 0;  // the request it was killed for running past the budget of
   std::deque<std::string> stderr_tail;
   std::ofstream log;
 
@@ -60,8 +61,6 @@ struct WorkerClient::Worker {
                          : !fatal_message.empty()
                              ? "the worker stopped after a sticky CUDA error: " + fatal_message
                              : exited;
-    if (!hello && !stray_output.empty())
-      reason += "; it printed '" + stray_output + "'";
     if (kill_reason.empty() && !stderr_tail.empty())
       reason += "; last line on stderr: " + stderr_tail.back();
     return reason;
@@ -208,35 +207,51 @@ void WorkerClient::send_locked(Pending& pending) {
 }
 
 void WorkerClient::serve(Worker& worker) {
-  worker.process->pump([&](const std::string& line) { on_line(worker, line); },
-                       [&](const std::string& line) {
-                         const std::lock_guard lock(m_mutex);
-                         worker.stderr_tail.push_back(clip(line, 300));
-                         if (worker.stderr_tail.size() > kStderrTail)
-                           worker.stderr_tail.pop_front();
-                         if (worker.log)
-                           worker.log << line << std::endl;
-                       });
+  worker.process->pump(
+      [&](const std::string& line, bool too_long) { on_line(worker, line, too_long); },
+      [&](const std::string& line) {
+        const std::lock_guard lock(m_mutex);
+        worker.stderr_tail.push_back(clip(line, 300));
+        if (worker.stderr_tail.size() > kStderrTail)
+          worker.stderr_tail.pop_front();
+        if (worker.log)
+          worker.log << line << std::endl;
+      });
   on_exit(worker, worker.process->wait());
 }
 
-// Parsing (a result can be large) happens outside the lock.
-void WorkerClient::on_line(Worker& worker, const std::string& line) {
+namespace {
+
+// "not valid JSON (...)" from "worker line: not valid JSON (...)".
+std::string without_origin(const std::string& message, const std::string& origin) {
+  return message.starts_with(origin + ": ") ? message.substr(origin.size() + 2) : message;
+}
+
+} // namespace
+
+// Parsing (a result can be large) happens outside the lock. A line that is not the protocol's
+// stops the worker at once, naming it: the worker is broken or is no worker, and waiting for its
+// silence would blame the wrong thing.
+void WorkerClient::on_line(Worker& worker, const std::string& line, bool too_long) {
   {
     const std::lock_guard lock(m_mutex);
+    if (!worker.kill_reason.empty())
+      return; // killed: the requests it had are answered as lost, whatever it still says
     worker.last_line = Clock::now();
+  }
+  if (too_long) {
+    refuse_line(worker, line,
+                format("a line of more than %zu bytes ('%s'), more than any answer may be",
+                       kMaxAnswerLineBytes, clip(line, 40).c_str()));
+    return;
   }
   nlohmann::json parsed;
   try {
     parsed = parse_json_text(line, "worker line", kMaxAnswerLineBytes);
-  } catch (const UsageError&) {
-    // not a protocol line: stray output, kept below for the log
-  }
-  if (!parsed.is_object()) {
-    const std::lock_guard lock(m_mutex);
-    worker.stray_output = clip(line, 120);
-    if (worker.log)
-      worker.log << "(stdout) " << clip(line, 1000) << std::endl;
+  } catch (const UsageError& e) {
+    refuse_line(worker, line,
+                "a line that is not JSON ('" + clip(line, 40) +
+                    "': " + without_origin(e.what(), "worker line") + ")");
     return;
   }
   clip_texts(parsed, kMostWorkerTextBytes);
@@ -245,15 +260,29 @@ void WorkerClient::on_line(Worker& worker, const std::string& line) {
   try {
     response = read_answer(parsed);
   } catch (const std::exception& e) {
-    const auto id = parsed.contains("id") && parsed["id"].is_number_integer()
-                        ? parsed["id"].get<std::int64_t>()
-                        : 0;
-    response = WorkerResponse{.id = id,
+    const auto id_field = parsed.is_object() ? parsed.find("id") : parsed.end();
+    const std::optional<std::int64_t> id =
+        id_field != parsed.end() ? as_whole_number(*id_field) : std::nullopt;
+    response = WorkerResponse{.id = id.value_or(-1),
                               .type = ResponseType::error,
                               .message = "the worker's answer was refused: " + clip(e.what(), 300)};
     refused = true;
   }
   on_response(worker, response, refused);
+}
+
+void WorkerClient::refuse_line(Worker& worker, const std::string& line, const std::string& what) {
+  const std::lock_guard lock(m_mutex);
+  if (worker.log) // more of it than the reason quotes; the reason follows when the worker ends
+    worker.log << "(stdout) " << clip(line, 1000) << std::endl;
+  refuse_line_locked(worker, what);
+}
+
+void WorkerClient::refuse_line_locked(Worker& worker, const std::string& what) {
+  kill_locked(worker, "the worker wrote " + what +
+                          (worker.hello ? ", so the client killed it"
+                                        : " before its hello, so the client killed it (is the "
+                                          "command right?)"));
 }
 
 // The line read and, when it answers a request still pending, checked against that request
@@ -294,7 +323,9 @@ void WorkerClient::on_response(Worker& worker, const WorkerResponse& response, b
         m_snapshot.done = response.done;
         m_snapshot.total = response.total;
       }
-    } else if (const auto it = m_pending.find(response.id); it != m_pending.end()) {
+    } else if (const auto it = m_pending.find(response.id); it == m_pending.end()) {
+      refuse_line_locked(worker, unasked(response, refused));
+    } else {
       ++worker.answered;
       if (response.fatal)
         worker.fatal_message = response.message;
@@ -311,6 +342,21 @@ void WorkerClient::on_response(Worker& worker, const WorkerResponse& response, b
     update_status_locked();
   }
   notify();
+}
+
+// What a line that answers no request waiting for one is, for the reason the worker is killed:
+// an answer to a request never asked or already answered, or a line the protocol refuses.
+std::string WorkerClient::unasked(const WorkerResponse& response, bool refused) const {
+  const std::string detail =
+      refused ? " (" + without_origin(response.message, "the worker's answer was refused") + ")"
+      : response.type == ResponseType::error ? " ('" + clip(response.message, 80) + "')"
+                                             : "";
+  if (refused && response.id <= 0) // no id, or the hello's
+    return "a line the protocol does not have" + detail;
+  const std::string answer = "an answer to request " + std::to_string(response.id);
+  if (response.id <= 0 || response.id >= m_next_id)
+    return answer + ", which was never asked" + detail;
+  return answer + ", which has no answer pending (answered before)" + detail;
 }
 
 // A request's progress changes as it advances; a heartbeat repeats it unchanged.
@@ -341,7 +387,8 @@ void WorkerClient::on_exit(Worker& worker, const std::string& how) {
         answer_locked({.id = it->first,
                        .request_type = it->second.request.type,
                        .error = "the worker ended before answering: " + reason,
-                       .worker_died = true});
+                       .worker_died = true,
+                       .ran_past_budget = it->first == worker.overran});
       it = next;
     }
     m_snapshot.last_failure = reason;
@@ -460,11 +507,14 @@ void WorkerClient::check_deadlines_locked(Clock::time_point now) {
                 format("the worker wrote nothing for %g s while working on %s (stopped or hung), "
                        "so the watchdog killed it",
                        m_options.silence_timeout_seconds, describe(head->second.request).c_str()));
-  else if (seconds_since(m_head_since) > head->second.budget_seconds)
+  else if (seconds_since(m_head_since) > head->second.budget_seconds) {
+    if (m_worker->kill_reason.empty()) // killed for this, not already for another reason
+      m_worker->overran = head->first;
     kill_locked(*m_worker,
                 format("%s ran past its %g s budget%s, so the watchdog killed the worker",
                        describe(head->second.request).c_str(), head->second.budget_seconds,
                        stalled(head->second, seconds_since).c_str()));
+  }
 }
 
 void WorkerClient::kill_locked(Worker& worker, const std::string& reason) {

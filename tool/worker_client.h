@@ -8,8 +8,10 @@
 // then calls `on_change` (the GUI passes glfwPostEmptyEvent); one watchdog kills a worker that
 // sends no hello, falls silent while it has a request, or overruns the budget of the request it
 // works on (by PID, then waitpid), and
-// restarts a worker that died. Requests that were in flight when a worker died are answered with
-// an error that says why, never dropped.
+// restarts a worker that died. A worker that writes a line the protocol does not have (one over
+// the size cap, one that is not JSON, an answer to a request never asked or already answered) is
+// killed as it arrives, the reason naming the line. Requests that were in flight when a worker
+// died are answered with an error that says why, never dropped.
 
 #include "protocol.h"
 
@@ -33,7 +35,7 @@ enum class WorkerStatus { starting, ready, busy, restarting, failed };
 
 struct WorkerClientOptions {
   std::string command;                 // empty: this executable's `worker`; else run by /bin/sh -c
-  double start_timeout_seconds = 20;   // for the hello line (a remote worker needs a moment)
+  double start_timeout_seconds = 5;    // for the hello line (the worker sends it before any work)
   double request_timeout_seconds = 60; // a request's budget; a run adds its timing budget
   // A worker that writes nothing this long while it has a request (its heartbeat is every
   // second) is stopped or hung: the watchdog kills it without waiting for the budget.
@@ -52,7 +54,10 @@ struct WorkerAnswer {
   bool cancelled = false;                                 // superseded by a newer request
   bool fatal = false;       // the worker stopped after it (sticky CUDA error)
   bool worker_died = false; // the worker ended or was killed before answering
-  bool no_gpu = false;      // a run failed: no usable CUDA device where the worker runs
+  // worker_died because the watchdog killed it for running past this request's budget: it kept
+  // talking but never finished, and would likely do so again on the same request.
+  bool ran_past_budget = false;
+  bool no_gpu = false; // a run failed: no usable CUDA device where the worker runs
   // The worker answered, but not with what was asked or not with what a GPU can measure
   // (answer_check.h): `error` says why, and nothing of the answer is kept.
   bool refused = false;
@@ -105,9 +110,12 @@ private:
   void start_locked();
   void send_locked(Pending& pending);
   void serve(Worker& worker);
-  void on_line(Worker& worker, const std::string& line);
+  void on_line(Worker& worker, const std::string& line, bool too_long);
+  void refuse_line(Worker& worker, const std::string& line, const std::string& what);
+  void refuse_line_locked(Worker& worker, const std::string& what);
   WorkerResponse read_answer(const nlohmann::json& line) const;
   void on_response(Worker& worker, const WorkerResponse& response, bool refused = false);
+  std::string unasked(const WorkerResponse& response, bool refused) const;
   void note_progress_locked(const WorkerResponse& progress);
   void on_exit(Worker& worker, const std::string& how);
   void answer_locked(WorkerAnswer answer);

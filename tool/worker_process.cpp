@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <poll.h>
 #include <spawn.h>
+#include <string_view>
 #include <thread>
 
 #include <sys/eventfd.h>
@@ -40,34 +41,58 @@ void close_fd(int& fd) {
   throw UsageError("cannot start the worker: " + what + " failed: " + std::strerror(errno));
 }
 
-// Splits what arrived into lines; the rest waits in `pending` for its newline. A child that
-// writes more than a protocol line allows without a newline has its text handed on cut short
-// (it reads as stray output), so it cannot make this process hold an unbounded line.
-void deliver_lines(std::string& pending, const char* data, std::size_t size,
-                   const std::function<void(const std::string&)>& on_line) {
-  pending.append(data, size);
-  for (std::size_t end; (end = pending.find('\n')) != std::string::npos; pending.erase(0, end + 1))
-    on_line(pending.substr(0, end));
-  if (pending.size() > kMaxAnswerLineBytes) {
-    on_line(pending.substr(0, 200));
-    pending.clear();
+// Splits what arrived into lines; the rest waits in `pending` for its newline. A line longer than
+// a protocol line may be is handed on once, as its first bytes marked too long, and the rest of it
+// up to its newline is dropped unread: a child cannot make this process hold an unbounded line,
+// nor have the rest of a long one taken for lines of their own.
+class LineSplitter {
+public:
+  static constexpr std::size_t kShownBytes = 200; // of a line too long
+
+  void feed(const char* data, std::size_t size, const ChildProcess::OnLine& on_line) {
+    for (std::string_view rest(data, size); !rest.empty();) {
+      const std::size_t newline = rest.find('\n');
+      const std::string_view piece = rest.substr(0, newline);
+      rest.remove_prefix(newline == std::string_view::npos ? rest.size() : newline + 1);
+      if (!m_skipping)
+        m_pending.append(piece);
+      if (!m_skipping && m_pending.size() > kMaxAnswerLineBytes) {
+        on_line(m_pending.substr(0, kShownBytes), true);
+        m_pending.clear();
+        m_skipping = true;
+      }
+      if (newline == std::string_view::npos)
+        break;
+      if (!m_skipping)
+        on_line(m_pending, false);
+      m_pending.clear();
+      m_skipping = false;
+    }
   }
-}
+
+  // At the end of the stream: a last line without its newline is still handed on.
+  void finish(const ChildProcess::OnLine& on_line) {
+    if (!m_pending.empty() && !m_skipping)
+      on_line(m_pending, false);
+    m_pending.clear();
+  }
+
+private:
+  std::string m_pending; // the line being read, up to kMaxAnswerLineBytes
+  bool m_skipping = false;
+};
 
 // Reads once from a ready descriptor; false at end of stream.
-bool read_some(int fd, std::string& pending,
-               const std::function<void(const std::string&)>& on_line) {
+bool read_some(int fd, LineSplitter& lines, const ChildProcess::OnLine& on_line) {
   char buffer[65536];
   const ssize_t n = read(fd, buffer, sizeof buffer);
   if (n < 0 && (errno == EINTR || errno == EAGAIN))
     return true;
   if (n <= 0) {
-    if (!pending.empty())
-      on_line(pending);
-    pending.clear();
+    lines.finish(on_line);
     return false;
   }
-  deliver_lines(pending, buffer, static_cast<std::size_t>(n), on_line);
+  lines.feed(buffer, static_cast<std::size_t>(n), on_line);
   return true;
 }
 
@@ -143,23 +168,25 @@ bool ChildProcess::send(const std::string& text) {
 
 void ChildProcess::close_input() { shutdown(m_input, SHUT_WR); }
 
-void ChildProcess::pump(const std::function<void(const std::string&)>& on_output_line,
+void ChildProcess::pump(const OnLine& on_output_line,
                         const std::function<void(const std::string&)>& on_error_line) {
-  std::string output, error;
+  // stderr is only read to be shown: a line too long there is shown cut like any other.
+  const OnLine on_error = [&](const std::string& line, bool) { on_error_line(line); };
+  LineSplitter output, error;
   pollfd fds[3] = {{m_wake, POLLIN, 0}, {m_output, POLLIN, 0}, {m_error, POLLIN, 0}};
   while (fds[1].fd >= 0) {
     if (poll(fds, 3, -1) < 0 && errno != EINTR)
       break;
     if (fds[0].revents)
       break;
-    if (fds[2].revents && !read_some(m_error, error, on_error_line))
+    if (fds[2].revents && !read_some(m_error, error, on_error))
       fds[2].fd = -1;
     if (fds[1].revents && !read_some(m_output, output, on_output_line))
       fds[1].fd = -1;
   }
   // What the child said on stderr just before it ended is usually the reason; take it too.
   while (fds[2].fd >= 0 && poll(&fds[2], 1, 200) > 0)
-    if (!read_some(m_error, error, on_error_line))
+    if (!read_some(m_error, error, on_error))
       break;
 }
 

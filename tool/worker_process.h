@@ -28,9 +28,13 @@ public:
   bool send(const std::string& text);
   void close_input();
 
+  // A line of the child's stdout. `too_long`: the line was longer than kMaxAnswerLineBytes, and
+  // `line` is its first 200 bytes (the rest was dropped unread).
+  using OnLine = std::function<void(const std::string& line, bool too_long)>;
+
   // Reads stdout and stderr line by line until stdout ends or kill() is called. Run it on one
   // thread; the callbacks run there.
-  void pump(const std::function<void(const std::string&)>& on_output_line,
+  void pump(const OnLine& on_output_line,
             const std::function<void(const std::string&)>& on_error_line);
 
   // SIGKILL to the child's process group, and wakes pump(). Safe from any thread.

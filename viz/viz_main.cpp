@@ -109,7 +109,6 @@ WorkerSourceOptions worker_options(const GuiOptions& options,
   WorkerSourceOptions w;
   w.client.command = options.worker;
   w.client.on_change = std::move(on_change);
-  w.client.start_timeout_seconds = 5; // a person waits this long for a worker that never starts
   return w;
 }
 

@@ -376,7 +376,6 @@ int run(const std::string& proxy, const std::string& fault_worker, int faults,
   App app = make_app("vec_add/scalar", "h100");
   WorkerSourceOptions options;
   options.client.command = proxy + " " + control.string() + " -- " + fault_worker;
-  options.client.start_timeout_seconds = 5; // as the GUI sets it
   WorkerSource source(options);
   app.source = &source;
   HeadlessGui gui(app, 1440, 900);

@@ -50,8 +50,8 @@ const std::vector<FileCase> kPresets = {
                 {"max_block_dims: '1024' is not a list"}),
     preset_case("BlockDimsZero", {"/max_block_dims/2", 0}, {"max_block_dims[2]: 0"}),
     preset_case("SmCountFraction", {"/sm_count", 132.5}, {"sm_count: 132.5 is not a whole number"}),
-    preset_case("SmCountExponent", {"/sm_count", {}, "1e2"},
-                {"sm_count: 100 is not a whole number"}),
+    preset_case("SmCountExponentOverRange", {"/sm_count", {}, "1e5"},
+                {"sm_count: 100000 is out of range", "1 to 4096"}),
     preset_case("SmCountUint64Max", {"/sm_count", 18446744073709551615ULL},
                 {"sm_count: 18446744073709551615"}),
     preset_case("SmCountNegative", {"/sm_count", -1}, {"sm_count: -1 is out of range"}),
@@ -70,8 +70,8 @@ const std::vector<FileCase> kPresets = {
     preset_case("SourceMissing", {"/source", {}, "", true}, {"source: missing"}),
     preset_case("RegistersPerBlockOverSm", {"/registers_per_block", 131072},
                 {"registers_per_block: exceeds"}),
-    preset_case("SharedMemoryFloat", {"/shared_memory_per_sm", 233472.0},
-                {"shared_memory_per_sm: 233472"}),
+    preset_case("SharedMemoryFraction", {"/shared_memory_per_sm", 233472.5},
+                {"shared_memory_per_sm: 233472.5 is not a whole number"}),
     preset_case("L2TooLarge", {"/l2_cache_bytes", 1LL << 41}, {"l2_cache_bytes: 2199023255552"}),
     preset_case("ReservedNegative", {"/reserved_shared_memory_per_block", -1},
                 {"reserved_shared_memory_per_block"}),
@@ -98,6 +98,27 @@ TEST_P(HostilePreset, RefusedNamingTheFile) {
 
 INSTANTIATE_TEST_SUITE_P(Files, HostilePreset, testing::ValuesIn(kPresets),
                          test::case_name<FileCase>);
+
+// JSON has one kind of number: 1e2 and 233472.0 are the whole numbers 100 and 233472, and a
+// preset that writes them so is read as if it wrote 100 and 233472.
+TEST(HostilePresetNumbers, AWholeNumberWithAnExponentOrAZeroFractionIsThatNumber) {
+  const std::string plain = h100().dump();
+  std::string written_so = plain;
+  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"\"sm_count\":132", "\"sm_count\":1.32e2"},
+           {"\"shared_memory_per_sm\":233472", "\"shared_memory_per_sm\":233472.0"}}) {
+    ASSERT_NE(written_so.find(from), std::string::npos) << from;
+    written_so.replace(written_so.find(from), from.size(), to);
+  }
+  const std::string args = "occupancy --block 256 --arch " + test::scratch().string() + "/p.json";
+  write_file("p.json", plain);
+  const test::Outcome expected = run_limited(args);
+  write_file("p.json", written_so);
+  const test::Outcome got = run_limited(args);
+  ASSERT_EQ(expected.exit_code, 0) << expected.err;
+  EXPECT_EQ(got.exit_code, 0) << got.err;
+  EXPECT_EQ(got.out, expected.out);
+}
 
 // The defect: a preset without read permission was refused with a guess ("no permission?").
 TEST(HostilePresetFile, AnUnreadablePresetIsRefusedWithTheReason) {

@@ -50,6 +50,10 @@ const std::vector<LineCase> kRequests = {
     {"IdUint64",
      R"({"id":18446744073709551615,"type":"shutdown"})",
      {"id: 18446744073709551615 is out of range"}},
+    // Whole, but beyond 64 bits (the parser holds it as a double): too large, not "not whole".
+    {"IdTwoPow64",
+     R"({"id":18446744073709551616,"type":"shutdown"})",
+     {"request: id: 1.84467440737096e+19 is out of range", "at least 1"}},
     {"IdMissing", R"({"type":"shutdown"})", {"request: id: missing"}},
     {"EvaluationsInt64Max",
      R"({"id":3,"type":"model","kernel":"matmul/naive","max_evaluations":9223372036854775807})",
@@ -58,6 +62,9 @@ const std::vector<LineCase> kRequests = {
      R"({"id":3,"type":"model","kernel":"matmul/naive","max_evaluations":9223372036854775808})",
      {"max_evaluations: 9223372036854775808"}},
     {"EvaluationsNegative", model(R"(,"max_evaluations":-1)"), {"max_evaluations: -1"}},
+    {"EvaluationsExponent",
+     model(R"(,"max_evaluations":1e12)"),
+     {"max_evaluations: 1000000000000 is out of range", "0 to 40000000"}},
     {"EvaluationsFraction", model(R"(,"max_evaluations":1.5)"), {"max_evaluations: 1.5"}},
     {"BlockNested60000",
      model(R"(,"block":)" + test::nested(60000)),
@@ -216,6 +223,48 @@ TEST(HostileRequestSession, AnIdUsedBeforeIsRefusedAndTheFirstRequestAnswered) {
                             {"request 4: id: 4 is not above the last request's 5"});
 }
 
+// A whole number written with an exponent or a fraction of zero is the number it names.
+TEST(HostileRequestSession, AWholeNumberWithAnExponentIsServedAsThatNumber) {
+  const std::vector<json> lines = session(
+      "exponents", {R"({"id":1e1,"type":"model","kernel":"vec_add/scalar","block":[6.4e1,1.0]})"});
+  ASSERT_TRUE(has_answer(lines, "result", 10)) << (lines.empty() ? "" : lines.back().dump());
+  for (const json& l : lines)
+    if (l["type"] == "result")
+      EXPECT_EQ(l["result"]["block"], json::array({64, 1, 1}));
+}
+
+// The parser took a NUL byte for the end of the line: the request before it was served and the
+// rest dropped unseen.
+TEST(HostileRequestSession, ANulByteIsRefusedNamingItsColumnAndTheNextLineServed) {
+  using namespace std::string_literals;
+  const std::vector<json> lines =
+      session("nul", {R"({"id":1,"type":"model","kernel":"vec_add/scalar"})"
+                      "\0"s
+                      R"({"id":2})",
+                      R"({"id":3,"type":"model","kernel":"vec_add/scalar"})"});
+  EXPECT_FALSE(has_answer(lines, "result", 1)) << "the part before the NUL byte was served";
+  test::expect_good_message(error_of(lines, 0),
+                            {"request line: not valid JSON (a NUL byte at column 50)"});
+  EXPECT_TRUE(has_answer(lines, "result", 3));
+}
+
+// Answers that cannot be written, an input that cannot be read: the worker stops with exit 2 and
+// the system's reason in one line, never exit 0 with every answer lost.
+TEST(HostileWorkerStreams, AnAnswerThatCannotBeWrittenEndsTheWorkerWithTheReason) {
+  const std::string input =
+      test::write_file("one_request", R"({"id":1,"type":"model","kernel":"vec_add/scalar"})"
+                                      "\n");
+  for (const auto& [output, reason] : std::vector<std::pair<std::string, std::string>>{
+           {">/dev/full", "No space left on device"}, {">&-", "Bad file descriptor"}})
+    test::expect_refusal(test::run_limited("worker", "", input, output), 2,
+                         {"worker: cannot write its answers to standard output: " + reason});
+}
+
+TEST(HostileWorkerStreams, AnInputThatCannotBeReadEndsTheWorkerWithTheReason) {
+  test::expect_refusal(test::run_limited("worker", "", test::scratch().string()), 2,
+                       {"worker: cannot read requests from standard input: Is a directory"});
+}
+
 TEST(HostileRequestSession, NothingIsServedAfterShutdown) {
   const std::vector<json> lines =
       session("after_shutdown", {R"({"id":1,"type":"shutdown"})",
@@ -350,6 +399,13 @@ const std::vector<LineCase> kAnswers = {
      {"result: occupancy.blocks_per_sm: 9999"},
      [] {
        return result_line({"/occupancy/blocks_per_sm", 9999});
+     }},
+    // No GPU of compute capability 8.0 runs a binary built for sm_90.
+    {"ResultBinaryForALaterGpu",
+     "",
+     {"result: attributes.binary_version: 90 (sm_90) on a GPU of compute capability 8.0"},
+     [] {
+       return result_line({"/arch_details/compute_capability", "8.0"});
      }},
     {"ResultCounterNegative",
      "",

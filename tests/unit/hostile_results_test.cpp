@@ -103,6 +103,9 @@ const std::vector<ResultCase> kRunChanges = {
      {"/counters/values/1/key", "duration"},
      {"counters.values[1].key: 'duration' a second time"}},
     {"RegistersOverArch", {"/attributes/registers", 300}, {"attributes.registers: 300 per thread"}},
+    {"BinaryForALaterGpu",
+     {"/arch_details/compute_capability", "8.0"},
+     {"attributes.binary_version: 90 (sm_90) on a GPU of compute capability 8.0", "at most 80"}},
     {"GridNotTheLaunchs", {"/grid/0", 1}, {"grid: 1x1x1 is not this launch's grid", "65536"}},
     {"BytesMovedNotTheKernels",
      {"/bytes_moved", 1e15},
@@ -314,9 +317,9 @@ TEST(HostileRecordingRuns, RunsOfAnotherGpuKindAreNotLabelledAsThePreset) {
 const json kMetric = {{"key", "duration"}, {"name", "gpu__time_duration.sum"}};
 
 std::string catalog_with(const Change& change) {
-  return changed(json{{"metrics", json::array({kMetric})},
-                      {"sets", {{"default", json::array({"duration"})}}}},
-                 change);
+  return changed(
+      json{{"metrics", json::array({kMetric})}, {"sets", {{"default", json::array({"duration"})}}}},
+      change);
 }
 
 const std::vector<TextCase> kCatalogs = {
@@ -332,9 +335,7 @@ const std::vector<TextCase> kCatalogs = {
     {"KeyNotACounter",
      catalog_with({"/metrics/0/key", "median_time"}),
      {"metrics[0].key: 'median_time' is no counter of the figure table", "allowed duration"}},
-    {"KeyUnknown",
-     catalog_with({"/metrics/0/key", "k"}),
-     {"metrics[0].key: 'k' is no counter"}},
+    {"KeyUnknown", catalog_with({"/metrics/0/key", "k"}), {"metrics[0].key: 'k' is no counter"}},
     {"MetricIsList",
      catalog_with({"/metrics/0", json::array()}),
      {"metrics[0]: a list of 0 items"}},

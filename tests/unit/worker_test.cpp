@@ -298,6 +298,32 @@ TEST(WorkerClient, TheWatchdogKillsAWorkerThatNeverGreets) {
       << client.latest().last_failure;
 }
 
+// The README's figure: a worker with no hello within 5 s is taken as unable to start, in the GUI
+// and in a sweep alike (the GUI's 5 s and a sweep's 20 s disagreed).
+TEST(WorkerClient, TheWatchdogWaitsTheDocumentedFiveSecondsForAHello) {
+  const auto start = std::chrono::steady_clock::now();
+  WorkerClient client({.command = "sleep 100"});
+  ASSERT_TRUE(eventually([&] { return client.latest().status == WorkerStatus::failed; }, 15s));
+  EXPECT_TRUE(contains(client.latest().last_failure, "no hello within 5 s"))
+      << client.latest().last_failure;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 10s);
+}
+
+// What a worker prints before its hello is named as it arrives, not after the wait for a hello.
+TEST(WorkerClient, AWorkerThatPrintsGarbageBeforeItsHelloIsNamedAtOnce) {
+  const auto start = std::chrono::steady_clock::now();
+  WorkerClient client({.command = "printf 'this is not json \\033[31m\\n'; exec sleep 100",
+                       .start_timeout_seconds = 60});
+  ASSERT_TRUE(eventually([&] { return client.latest().status == WorkerStatus::failed; }))
+      << client.latest().last_failure;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
+  const std::string failure = client.latest().last_failure;
+  EXPECT_TRUE(
+      contains(failure, "the worker wrote a line that is not JSON ('this is not json ?[31m'"))
+      << failure;
+  EXPECT_TRUE(contains(failure, "before its hello")) << failure;
+}
+
 TEST(WorkerClient, AWorkerThatHangsAfterHelloIsKilledAndRestarted) {
   WorkerClient client({.command = greeting_then_sleep(kProtocolVersion)});
   ASSERT_TRUE(eventually([&] { return client.latest().status == WorkerStatus::ready; }));
@@ -386,6 +412,76 @@ TEST(WorkerClient, AnAnswerForAnotherBlockIsRefusedWithTheReason) {
   EXPECT_EQ(client.latest().latest_error, answer);
 }
 
+// A line no worker that speaks the protocol writes, before the right answer: the worker is killed
+// as the line arrives, naming it (not after 5 s of silence, not skipped without a word), and the
+// request is answered as lost with it, so a sweep gives its chunk to another worker.
+struct BadLineCase {
+  std::string name;
+  std::string line;     // written before the right answer
+  std::string fragment; // of the reason
+  friend void PrintTo(const BadLineCase& c, std::ostream* os) { *os << c.name; }
+};
+
+const std::vector<BadLineCase> kBadLines = {
+    {"NotJson", "this is garbage, not json",
+     "the worker wrote a line that is not JSON ('this is garbage, not json': "},
+    {"CutJson", R"({"id":1,"type":"progress","phase":"run")",
+     "the worker wrote a line that is not JSON "
+     "('{\"id\":1,\"type\":\"progress\",\"phase\":\"run\"': "},
+    {"NulByte", std::string("\0\x01garbage", 9), "not valid JSON (a NUL byte at column 1)"},
+    {"NotAnObject", "[1,2]",
+     "the worker wrote a line the protocol does not have (worker line: a list of 2 items is not "
+     "a JSON object"},
+    {"AnswerToAnIdNeverAsked", R"({"id":999,"type":"sweep","points":[]})",
+     "the worker wrote an answer to request 999, which was never asked (worker line 999: points: "
+     "a list of 0 items"},
+    {"ErrorForAnIdNeverAsked",
+     R"({"id":1001,"type":"error","message":"wrong id","cancelled":false,"fatal":false})",
+     "the worker wrote an answer to request 1001, which was never asked ('wrong id'), so the "
+     "client killed it"},
+    {"ResultForAnIdNeverAsked", "",
+     "the worker wrote an answer to request 7, which was never asked, so the client killed it"},
+};
+
+class WorkerBadLine : public testing::TestWithParam<BadLineCase> {};
+
+TEST_P(WorkerBadLine, TheWorkerIsKilledAtOnceNamingTheLine) {
+  WorkerRequest request = model_request("vec_add/scalar");
+  request.block = BlockShape{64, 1, 1};
+  const std::string good = result_line(1, modelled("vec_add/scalar", "64"));
+  const std::string bad =
+      GetParam().line.empty() ? result_line(7, modelled("vec_add/scalar", "64")) : GetParam().line;
+  WorkerClient client({.command = answering_with("bad_" + GetParam().name, bad + "\n" + good)});
+  const auto start = std::chrono::steady_clock::now();
+  const auto answer = client.wait_for(client.submit(request), 10s);
+  ASSERT_TRUE(answer) << client.latest().last_failure;
+  EXPECT_FALSE(answer->ok()) << "the answer after the bad line was taken";
+  EXPECT_TRUE(answer->worker_died);
+  EXPECT_TRUE(contains(answer->error, GetParam().fragment)) << answer->error;
+  EXPECT_FALSE(contains(answer->error, "wrote nothing")) << answer->error;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 4s) << "not the 5 s silence limit";
+}
+
+INSTANTIATE_TEST_SUITE_P(Lines, WorkerBadLine, testing::ValuesIn(kBadLines),
+                         test::case_name<BadLineCase>);
+
+// A line of 100 MiB was held, cut at 64 MiB and its pieces taken for lines of their own, and the
+// worker was killed 5 s later for "writing nothing".
+TEST(WorkerClient, ALineOverTheCapKillsTheWorkerAtOnceNamingIt) {
+  WorkerClient client(
+      {.command =
+           "printf '%s\\n' '" + hello_line() +
+           "'; read -r request; head -c 104857600 /dev/zero | tr '\\0' x; echo; exec sleep 100"});
+  const auto start = std::chrono::steady_clock::now();
+  const auto answer = client.wait_for(client.submit(model_request("vec_add/scalar")), 20s);
+  ASSERT_TRUE(answer) << client.latest().last_failure;
+  EXPECT_TRUE(answer->worker_died);
+  EXPECT_TRUE(contains(answer->error, "the worker wrote a line of more than 67108864 bytes ('xxx"))
+      << answer->error;
+  EXPECT_FALSE(contains(answer->error, "wrote nothing")) << answer->error;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
+}
+
 TEST(WorkerClient, TextsFromTheWorkerArriveWithoutEscapeCodesAndBounded) {
   RunResult result = modelled("vec_add/scalar", "64");
   result.arch.name = "NVIDIA\n\x1b[2J\x1b[31mH100\xc2\x9b" + std::string(5000, 'x');
@@ -451,6 +547,90 @@ TEST(SweepFanOut, AWorkerThatAnswersOtherPointsIsStoppedSayingWhatItSentAndWhatW
   }
   ASSERT_FALSE(said.empty());
   EXPECT_TRUE(contains(said.back(), "stopped: the worker's answer was refused")) << said.back();
+}
+
+// A stand-in for a worker: greets, then runs the shell commands `each` for every request line, the
+// request's id in $id.
+std::string on_each_request(const std::string& each) {
+  return "printf '%s\\n' '" + hello_line() + "'; " +
+         R"(while read -r line; do id=$(printf '%s' "$line" | sed 's/.*"id":\([0-9]*\).*/\1/'))" +
+         "\n" + each + "\ndone; wait";
+}
+
+// One that answers each request at once with `answer`, a printf format whose %s is its id.
+std::string answering_each(const std::string& answer) {
+  return on_each_request("printf '" + answer + R"(\n' "$id")");
+}
+
+const KernelRequest& vec_add() {
+  static const KernelRequest base = resolve_kernel_request("vec_add/scalar", {}, "", "");
+  return base;
+}
+
+const SweepGrid kFourShapes{{{32, 1, 1}, {64, 1, 1}, {96, 1, 1}, {128, 1, 1}}, {}};
+
+// The defect: points refused after every worker that ran them died were counted as measured
+// ("every worker stopped with 2 of 4 points measured" where none was).
+TEST(SweepFanOut, TheCountWhenEveryWorkerStoppedIsOfThePointsMeasured) {
+  FanOutOptions fan;
+  fan.commands = {
+      answering_each(R"({"id":%s,"type":"error","message":"fatal fake","fatal":true})")};
+  try {
+    fan_out_sweep(vec_add(), kFourShapes, fan, [](const std::string&) {});
+    ADD_FAILURE() << "the sweep was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_TRUE(contains(e.what(), "every worker stopped with 0 of 4 points measured (2 refused)"))
+        << e.what();
+  }
+}
+
+// A worker that writes garbage for each chunk loses it at once, the reason naming the line; the
+// chunk goes back to the queue as for a worker that died.
+TEST(SweepFanOut, AWorkerThatWritesGarbageLosesItsChunkAtOnceSayingWhat) {
+  FanOutOptions fan;
+  fan.commands = {answering_each("not json %s")};
+  std::vector<std::string> said;
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    fan_out_sweep(vec_add(), SweepGrid{{{64, 1, 1}}, {}}, fan,
+                  [&](const std::string& line) { said.push_back(line); });
+    ADD_FAILURE() << "the sweep was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_TRUE(contains(e.what(), "0 of 1 points measured")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "a line that is not JSON ('not json ")) << e.what();
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 5s) << "not 5 s of silence per try";
+  ASSERT_FALSE(said.empty());
+  EXPECT_TRUE(contains(said.front(), "lost 1 point, given back: the worker ended before "
+                                     "answering: the worker wrote a line that is not JSON"))
+      << said.front();
+}
+
+// A worker that only repeats its progress: its chunk was tried three times at the full budget
+// (197 s for one 1 ms point). A chunk gets one budget in all, and its points are refused saying so.
+TEST(SweepFanOut, AChunkWhoseWorkerRanPastItsBudgetIsNotTriedAgain) {
+  FanOutOptions fan;
+  fan.commands = {on_each_request(
+      R"((while :; do printf '{"id":%s,"type":"progress","phase":"run"}\n' "$id"; sleep 0.2; done) &)")};
+  fan.settings.max_seconds = 0.01;
+  fan.client.request_timeout_seconds = 0.5; // a budget of about 6 s: the point's set-up adds 5 s
+  std::vector<std::string> said;
+  const auto start = std::chrono::steady_clock::now();
+  const FanOutRun run = fan_out_sweep(vec_add(), SweepGrid{{{64, 1, 1}}, {}}, fan,
+                                      [&](const std::string& line) { said.push_back(line); });
+  const auto took = std::chrono::steady_clock::now() - start;
+  ASSERT_EQ(run.devices.size(), 1u);
+  ASSERT_EQ(run.devices[0].points.size(), 1u);
+  const SweepPoint& point = run.devices[0].points[0];
+  EXPECT_FALSE(point.result);
+  EXPECT_TRUE(contains(point.refused, "not measured within the request's budget, so not tried "
+                                      "again"))
+      << point.refused;
+  EXPECT_TRUE(contains(point.refused, "its progress stayed at 'run'")) << point.refused;
+  EXPECT_LT(took, 10s) << "one budget of about 6 s, not one per try";
+  ASSERT_FALSE(said.empty());
+  EXPECT_TRUE(contains(said.back(), "refused, not tried again (a chunk gets one budget in all)"))
+      << said.back();
 }
 
 // A worker of another build may mean another kernel by the same id: refused at its hello.
