@@ -95,6 +95,10 @@ const std::vector<ResultCase> kRunChanges = {
     {"CounterFraction",
      {"/counters/values/5/value", 4194304.5},
      {"counters.values[5].value", "not a whole count", "sectors"}},
+    // The value as the file has it: "%.6g" showed 524288.5 as the whole count it is not.
+    {"CounterHalfACount",
+     {"/counters/values/3/value", 524288.5},
+     {"counters.values[3].value: 524288.5 global_load_instructions is not a whole count"}},
     {"CounterPercentOver100",
      {"/counters/values/1/value", 150},
      {"counters.values[1].value: 150 %"}},
@@ -188,6 +192,67 @@ INSTANTIATE_TEST_SUITE_P(Recordings, HostileRecordingText, testing::ValuesIn(kRe
                          test::case_name<TextCase>);
 INSTANTIATE_TEST_SUITE_P(Sweeps, HostileSweepText, testing::ValuesIn(kSweepTexts),
                          test::case_name<TextCase>);
+
+// A refused point of vec_add/scalar at block X (n=4096): small, and varying along block.x.
+json refused_at(int x) {
+  return {{"block", {x, 1, 1}}, {"params", {{"n", 4096}}}, {"refused", "x"}};
+}
+
+// A sweep file of vec_add/scalar over blocks 64 and 128, with `axes` and one more key when given.
+std::string sweep_file_with(const json& axes, const std::string& extra_key = "") {
+  json file = {{"kernel", "vec_add/scalar"},
+               {"axes", axes},
+               {"points", json::array({refused_at(64), refused_at(128)})}};
+  if (!extra_key.empty())
+    file[extra_key] = 1;
+  return file.dump();
+}
+
+json block_x_axis(const json& values) {
+  return json::array({{{"name", "block.x"}, {"values", values}}});
+}
+
+// Whole sweep files, read as the GUI reads one (--sweep-json): read_sweep_file, sweep_file_points.
+const std::vector<TextCase> kSweepFiles = {
+    {"UnknownTopLevelKey",
+     sweep_file_with(block_x_axis({64, 128}), "bogus"),
+     {"sweep_file_UnknownTopLevelKey.json: bogus: not a key of a sweep file", "allowed kernel"}},
+    {"AxisUnknownKey",
+     sweep_file_with(json::array({{{"name", "block.x"}, {"values", {64, 128}}, {"unit", "x"}}})),
+     {"axes[0].unit: not a key of an axis"}},
+    // The points are what is drawn: axes that contradict them would be replaced unseen.
+    {"AxisValuesContradictEveryPoint",
+     sweep_file_with(block_x_axis({999})),
+     {"axes[0].values: points[0] has block.x 64, not listed",
+      "allowed the values the points have: 64, 128"}},
+    {"AxisValueOfNoPoint",
+     sweep_file_with(block_x_axis({64, 128, 999})),
+     {"axes[0].values: 999 is the value of no point"}},
+    {"NoPoints",
+     R"({"kernel":"vec_add/scalar","points":[]})",
+     {"points: a list of 0 items is not a sweep", "allowed a list of 1 to 65536 points"}},
+    {"NulAndJunkAfterTheDocument",
+     sweep_file_with(block_x_axis({64, 128})) + std::string("\0junk", 5),
+     {"not valid JSON", "a NUL byte at byte", "after the document"}},
+};
+
+class HostileSweepFileText : public testing::TestWithParam<TextCase> {};
+
+TEST_P(HostileSweepFileText, RefusedNamingTheFileAndTheKey) {
+  const std::string file = write_file("sweep_file_" + GetParam().name + ".json", GetParam().input);
+  std::vector<std::string> fragments = GetParam().fragments;
+  fragments.push_back("sweep_file_" + GetParam().name + ".json");
+  expect_usage_error([&] { sweep_file_points(read_sweep_file(file), file); }, fragments);
+}
+
+INSTANTIATE_TEST_SUITE_P(Files, HostileSweepFileText, testing::ValuesIn(kSweepFiles),
+                         test::case_name<TextCase>);
+
+TEST(HostileSweepFiles, AFileWhoseAxesAreItsPointsOwnIsRead) {
+  const std::string file =
+      write_file("sweep_file_good.json", sweep_file_with(block_x_axis({64, 128})));
+  EXPECT_EQ(sweep_file_points(read_sweep_file(file), file).size(), 2u);
+}
 
 // A recording of `runs` labelled as the bundled one is.
 std::string recording_of(const std::vector<json>& runs, const std::string& arch = "h100") {
@@ -314,9 +379,9 @@ TEST(HostileRecordingRuns, RunsOfAnotherGpuKindAreNotLabelledAsThePreset) {
 const json kMetric = {{"key", "duration"}, {"name", "gpu__time_duration.sum"}};
 
 std::string catalog_with(const Change& change) {
-  return changed(json{{"metrics", json::array({kMetric})},
-                      {"sets", {{"default", json::array({"duration"})}}}},
-                 change);
+  return changed(
+      json{{"metrics", json::array({kMetric})}, {"sets", {{"default", json::array({"duration"})}}}},
+      change);
 }
 
 const std::vector<TextCase> kCatalogs = {
@@ -332,9 +397,7 @@ const std::vector<TextCase> kCatalogs = {
     {"KeyNotACounter",
      catalog_with({"/metrics/0/key", "median_time"}),
      {"metrics[0].key: 'median_time' is no counter of the figure table", "allowed duration"}},
-    {"KeyUnknown",
-     catalog_with({"/metrics/0/key", "k"}),
-     {"metrics[0].key: 'k' is no counter"}},
+    {"KeyUnknown", catalog_with({"/metrics/0/key", "k"}), {"metrics[0].key: 'k' is no counter"}},
     {"MetricIsList",
      catalog_with({"/metrics/0", json::array()}),
      {"metrics[0]: a list of 0 items"}},
