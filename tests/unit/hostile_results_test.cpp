@@ -156,6 +156,26 @@ const std::vector<TextCase> kRecordingTexts = {
      {"runs: 'all' is not a list"}},
     {"TopLevelList", "[]", {"not a JSON object"}},
     {"Nested70000", test::nested(70000), {"nested too deep"}},
+    // Shown beside every recorded figure ("recorded on ..., DATE").
+    {"DateNotADate",
+     R"({"arch":"h100","device":"x","date":"not-a-date","runs":[]})",
+     {"date: 'not-a-date' is not a date", "allowed YYYY-MM-DD"}},
+    {"DateNotInTheCalendar",
+     R"({"arch":"h100","device":"x","date":"2026-02-30","runs":[]})",
+     {"date: '2026-02-30' is not a date"}},
+    {"DateWithABadTime",
+     R"({"arch":"h100","device":"x","date":"2026-11-26T25:00","runs":[]})",
+     {"date: '2026-11-26T25:00' is not a date"}},
+    {"UnknownKey",
+     R"({"arch":"h100","device":"x","date":"2026-11-26","runs":[],"dat":"2026-11-27"})",
+     {"dat: not a key of a recording", "did you mean 'date'?"}},
+    {"DeviceWithAnEscapeCode",
+     "{\"arch\":\"h100\",\"device\":\"x\\u001b[2J\",\"date\":\"2026-11-26\",\"runs\":[]}",
+     {"device: 'x?[2J' holds control characters"}},
+    {"NulAndJunkAfterTheDocument",
+     std::string(R"({"arch":"h100","device":"x","date":"2026-11-26","runs":[]})") +
+         std::string("\0junk", 5),
+     {"not valid JSON", "a NUL byte at byte 59, after the document"}},
 };
 
 const std::vector<TextCase> kSweepTexts = {
@@ -192,6 +212,17 @@ INSTANTIATE_TEST_SUITE_P(Recordings, HostileRecordingText, testing::ValuesIn(kRe
                          test::case_name<TextCase>);
 INSTANTIATE_TEST_SUITE_P(Sweeps, HostileSweepText, testing::ValuesIn(kSweepTexts),
                          test::case_name<TextCase>);
+
+TEST(HostileRecordingDate, AnIsoDateWithOrWithoutATimeIsADate) {
+  for (const char* date :
+       {"2026-11-26", "2024-02-29", "2026-11-26T14:05", "2026-11-26 14:05:09",
+        "2026-11-26T14:05:09.125Z", "2026-11-26T14:05:09+01:00", "2026-11-26T14:05:09-0500"}) {
+    const std::string file = write_file(
+        "recording_date.json",
+        json{{"arch", "h100"}, {"device", "x"}, {"date", date}, {"runs", json::array()}}.dump());
+    EXPECT_NO_THROW(read_json_file(file, "recording")) << date;
+  }
+}
 
 // A refused point of vec_add/scalar at block X (n=4096): small, and varying along block.x.
 json refused_at(int x) {
@@ -413,6 +444,20 @@ const std::vector<TextCase> kCatalogs = {
      {"metrics: a list of 5000 items", "at most 4096"}},
     {"TopLevelList", "[]", {"not a JSON object"}},
     {"Overflow", R"({"metrics": 1e999})", {"not valid JSON"}},
+    // find() takes the first of two entries: the second would never be used, unseen.
+    {"MetricTwice",
+     catalog_with({"/metrics/1", kMetric}),
+     {"metrics[1].key: 'duration' a second time", "allowed each key once"}},
+    {"CuptiNameTwice",
+     catalog_with(
+         {"/metrics/1", {{"key", "achieved_occupancy"}, {"name", "gpu__time_duration.sum"}}}),
+     {"metrics[1].name: 'gpu__time_duration.sum' a second time"}},
+    {"TopLevelUnknownKey",
+     catalog_with({"/set", json::object()}),
+     {"set: not a key of the metric catalog", "did you mean 'sets'?"}},
+    {"MetricUnknownKey",
+     catalog_with({"/metrics/0/fallback", json::array()}),
+     {"metrics[0].fallback: not a key of a metric", "did you mean 'fallbacks'?"}},
 };
 
 class HostileCatalog : public testing::TestWithParam<TextCase> {};
