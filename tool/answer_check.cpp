@@ -10,6 +10,7 @@
 #include "registry.h"
 #include "text_format.h"
 
+#include <charconv>
 #include <cmath>
 #include <set>
 
@@ -18,6 +19,13 @@ namespace wl {
 namespace {
 
 std::string number(double value) { return format("%.6g", value); }
+
+// Every digit the value holds, as a file writes it: "524288.5", where number() says "524288",
+// which would read as the whole count it is refused for not being.
+std::string exact_number(double value) {
+  char text[32];
+  return std::string(text, std::to_chars(text, text + sizeof text, value).ptr);
+}
 
 // "n=4096 stride=2": every parameter a result names, the kernel's or not.
 std::string params_text(const Params& params) {
@@ -198,7 +206,8 @@ void check_counters(const CounterResult& c, const std::string& where) {
     if (f->unit == "%" && v.value > 100)
       input_error(where, key + ".value", number(v.value) + " % " + v.key, "allowed 0 to 100 %");
     if (counts_events(*f) && v.value != std::floor(v.value))
-      input_error(where, key + ".value", number(v.value) + " " + v.key + " is not a whole count",
+      input_error(where, key + ".value",
+                  exact_number(v.value) + " " + v.key + " is not a whole count",
                   "allowed a whole number of " + std::string(f->unit));
   }
 }

@@ -67,6 +67,19 @@ void read_compute_capability(const Fields& fields, bool preset, Arch& arch) {
                 "WarpLens models 7.5 to 12.x");
 }
 
+// Every key a preset file may hold, in the order arch_from_fields reads them (uuid too, so that
+// an entry of `warplens arches --json` reads back as a preset).
+std::vector<std::string_view> preset_keys() {
+  std::vector<std::string_view> keys{"id", "name", "aliases", "compute_capability"};
+  for (const ArchKey<int>& key : kIntKeys)
+    keys.push_back(key.key);
+  for (const ArchKey<std::int64_t>& key : kSizeKeys)
+    keys.push_back(key.key);
+  keys.insert(keys.end(),
+              {"max_block_dims", "dram_bandwidth_gbps", "sm_clock_mhz", "source", "uuid"});
+  return keys;
+}
+
 void check_consistency(const Fields& reader, const Arch& arch) {
   if (arch.max_threads_per_block > arch.max_threads_per_sm)
     reader.fail("max_threads_per_block", "exceeds max_threads_per_sm",
@@ -103,10 +116,13 @@ bool parse_compute_capability(std::string_view text, int& major, int& minor) {
 Arch arch_from_fields(const Fields& fields, ArchOrigin origin) {
   const bool preset = origin == ArchOrigin::preset_file;
   const auto range = [&](const auto& key) { return preset ? key.preset : key.device; };
+  // A misspelt optional key (sm_clock_mhs) would read as absent and quietly take the default.
+  if (preset)
+    fields.only(preset_keys(), "a preset");
   Arch arch;
-  arch.id = fields.text("id", false);
-  arch.name = fields.text("name", !preset);
-  arch.aliases = fields.texts("aliases");
+  arch.id = fields.name("id", false);
+  arch.name = fields.name("name", !preset);
+  arch.aliases = fields.names("aliases");
   read_compute_capability(fields, preset, arch);
   for (const ArchKey<int>& key : kIntKeys)
     arch.*key.field = static_cast<int>(fields.integer(key.key, range(key).min, range(key).max));
@@ -119,8 +135,9 @@ Arch arch_from_fields(const Fields& fields, ArchOrigin origin) {
   // Every bundled preset has it (a test checks); a preset of a user's or a result recorded
   // before the clock was carried may not, and the shared-memory time is then not modelled.
   arch.sm_clock_mhz = fields.number_or("sm_clock_mhz", 0, 0, 10000);
-  arch.source = fields.text("source", !preset);
-  arch.uuid = fields.text_or("uuid", ""); // results written before it was carried have none
+  arch.source = fields.name("source", !preset);
+  // Results written before it was carried have none.
+  arch.uuid = fields.has("uuid") ? fields.name("uuid") : "";
   if (preset)
     check_consistency(fields, arch);
   return arch;

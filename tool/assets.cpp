@@ -7,8 +7,10 @@
 #include "json_input.h"
 #include "protocol.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <set>
+#include <string_view>
 #include <system_error>
 
 #include <nlohmann/json.hpp>
@@ -52,13 +54,66 @@ void check_recorded_run(const RunResult& run, const Arch& preset, const std::str
                      " with the same parameters; allowed each launch once");
 }
 
+// The `count` digits at text[at] as a number from min to max; -1 when they are not that.
+int digits_at(std::string_view text, std::size_t at, std::size_t count, int min, int max) {
+  if (at + count > text.size())
+    return -1;
+  int value = 0;
+  for (std::size_t i = at; i < at + count; ++i) {
+    if (text[i] < '0' || text[i] > '9')
+      return -1;
+    value = value * 10 + (text[i] - '0');
+  }
+  return value >= min && value <= max ? value : -1;
+}
+
+// What may end an ISO 8601 time: nothing, "Z", or an offset from UTC ("+01:00", "-0500").
+bool is_utc_offset(std::string_view text) {
+  if (text.empty() || text == "Z")
+    return true;
+  const std::size_t colon = text.size() == 6 && text[3] == ':' ? 1 : 0;
+  return (text[0] == '+' || text[0] == '-') && text.size() == 5 + colon &&
+         digits_at(text, 1, 2, 0, 23) >= 0 && digits_at(text, 3 + colon, 2, 0, 59) >= 0;
+}
+
+// "T14:05", " 14:05:09", "T14:05:09.25Z", "T14:05:09+01:00": the time after a date.
+bool is_iso_time(std::string_view time) {
+  if (time.size() < 6 || (time[0] != 'T' && time[0] != ' ') || digits_at(time, 1, 2, 0, 23) < 0 ||
+      time[3] != ':' || digits_at(time, 4, 2, 0, 59) < 0)
+    return false;
+  time.remove_prefix(6);
+  if (time.starts_with(':')) { // seconds (60: a leap second), and a fraction of one
+    if (digits_at(time, 1, 2, 0, 60) < 0)
+      return false;
+    time.remove_prefix(3);
+    if (time.starts_with('.')) {
+      const std::size_t digits = time.find_first_not_of("0123456789", 1);
+      if (digits == 1)
+        return false;
+      time.remove_prefix(digits == std::string_view::npos ? time.size() : digits);
+    }
+  }
+  return is_utc_offset(time);
+}
+
+// "2026-11-26", a day the calendar has (no 2026-02-30), optionally followed by a time.
+bool is_iso_date(std::string_view text) {
+  using namespace std::chrono;
+  const int y = digits_at(text, 0, 4, 1, 9999), m = digits_at(text, 5, 2, 1, 12),
+            d = digits_at(text, 8, 2, 1, 31);
+  if (y < 0 || m < 0 || d < 0 || text[4] != '-' || text[7] != '-' ||
+      !year_month_day(year(y), month(static_cast<unsigned>(m)), day(static_cast<unsigned>(d))).ok())
+    return false;
+  return text.size() == 10 || is_iso_time(text.substr(10));
+}
+
 // The GUI reads a recording with plain `at` calls and wraps only their errors, so the whole of it
 // is checked here, where every message names the file and the key.
 void check_recording(const nlohmann::json& json, const std::string& origin) {
   const Fields recording(json, origin);
+  recording.only({"arch", "device", "date", "driver_cuda_version", "runs"}, "a recording");
   const std::string arch = recording.text("arch", false);
-  const std::string device = recording.text("device", false);
-  recording.text("date", false);
+  const std::string device = recording.name("device", false);
   Arch preset;
   try {
     preset = find_arch(load_arch_presets(assets_dir() / "arch"), arch);
@@ -71,6 +126,10 @@ void check_recording(const nlohmann::json& json, const std::string& origin) {
     const std::string at = origin + ": runs[" + std::to_string(i) + "]";
     check_recorded_run(run_result_from_json(runs[i], at), preset, device, launches, at);
   }
+  // Shown beside every recorded figure ("recorded on ..., DATE"), so it must be a date.
+  if (const std::string date = recording.text("date", false); !is_iso_date(date))
+    recording.fail("date", "'" + clip(date, 40) + "' is not a date",
+                   "allowed YYYY-MM-DD, optionally with a time (2026-11-26T14:05:09Z)");
 }
 
 } // namespace

@@ -171,9 +171,25 @@ KeptCopy keep_aside(const fs::path& file, std::string_view text) {
 
 namespace {
 
-std::string write_failed(const fs::path& file, const std::string& why, std::string_view text,
-                         const OutputRules& rules) {
-  return "cannot write " + quoted(file) + ": " + why +
+// The file as a message names it: with where it leads when it is a link, since the link's own
+// folder is not where the write failed.
+std::string named(const fs::path& file, const fs::path& target) {
+  return target == file ? quoted(file)
+                        : quoted(file) + " (a symbolic link to " + quoted(target) + ")";
+}
+
+// Why a file could not be made in `folder`: the system's reason, or that the folder is missing
+// (ENOENT, which the system words as "No such file or directory", as if the file were missing).
+std::string cannot_create(const fs::path& folder, int error) {
+  struct stat info {};
+  if (error == ENOENT && ::stat(folder.c_str(), &info) != 0)
+    return "the folder " + quoted(folder) + " does not exist";
+  return reason(error);
+}
+
+std::string write_failed(const fs::path& file, const fs::path& target, const std::string& why,
+                         std::string_view text, const OutputRules& rules) {
+  return "cannot write " + named(file, target) + ": " + why +
          (rules.keep_on_failure ? "; " + keep_aside(file, text).message : "");
 }
 
@@ -280,32 +296,33 @@ std::string write_file_safely(const fs::path& file, std::string_view text,
   struct stat info {};
   if (::lstat(file.c_str(), &info) == 0 && S_ISLNK(info.st_mode)) {
     if (!rules.write_through_links)
-      return write_failed(file, "it is a symbolic link", text, rules);
+      return write_failed(file, target, "it is a symbolic link", text, rules);
     const LinkEnd end = follow_links(file);
     if (end.error)
-      return write_failed(file, reason(end.error), text, rules);
+      return write_failed(file, target, reason(end.error), text, rules);
     target = end.path;
   }
   const bool exists = ::lstat(target.c_str(), &info) == 0;
   if (exists && !not_a_file(info).empty())
-    return write_failed(file, "it " + not_a_file(info), text, rules);
+    return write_failed(file, target, "it " + not_a_file(info), text, rules);
   if (exists && !rules.replace_existing)
-    return write_failed(file, "a file of that name appeared meanwhile", text, rules);
+    return write_failed(file, target, "a file of that name appeared meanwhile", text, rules);
   NewFile temporary = create_new_file(folder_of(target), target.filename().string(), ".tmp", 0644);
   if (temporary.fd < 0)
-    return write_failed(file, reason(temporary.error), text, rules);
+    return write_failed(file, target, cannot_create(folder_of(target), temporary.error), text,
+                        rules);
   if (exists) // the replaced file's permissions carry over (a private settings file stays so)
     ::fchmod(temporary.fd, info.st_mode & 07777);
   if (const int failed = fill_and_close(temporary, text)) {
     ::unlink(temporary.path.c_str());
-    return write_failed(file, reason(failed), text, rules);
+    return write_failed(file, target, reason(failed), text, rules);
   }
   if (const int failed = move_into_place(temporary.path, target, rules.replace_existing)) {
     if (rules.keep_on_failure)
-      return "cannot write " + quoted(file) + ": " + reason(failed) + "; " +
+      return "cannot write " + named(file, target) + ": " + reason(failed) + "; " +
              kept_in(temporary.path);
     ::unlink(temporary.path.c_str());
-    return "cannot write " + quoted(file) + ": " + reason(failed);
+    return "cannot write " + named(file, target) + ": " + reason(failed);
   }
   return "";
 }

@@ -125,7 +125,10 @@ void Fields::only(const std::vector<std::string_view>& allowed, const std::strin
       std::string keys;
       for (std::string_view name : allowed)
         (keys += keys.empty() ? "" : ", ") += name;
-      fail(key, "not a key of " + of, "allowed " + keys);
+      // The near miss first: a long list of keys is cut short in the message.
+      const std::string near = closest_word(key, {allowed.begin(), allowed.end()});
+      fail(key, "not a key of " + of,
+           (near.empty() ? "" : "did you mean '" + near + "'? ") + "allowed " + keys);
     }
 }
 
@@ -173,6 +176,14 @@ std::string Fields::text(const char* key, bool may_be_empty) const {
   return value.get<std::string>();
 }
 
+std::string Fields::name(const char* key, bool may_be_empty) const {
+  std::string value = text(key, may_be_empty);
+  if (has_control_characters(value))
+    fail(key, "'" + clip(value, 40) + "' holds control characters",
+         "allowed printable text (no escape codes, tabs or line breaks)");
+  return value;
+}
+
 std::string Fields::text_or(const char* key, const std::string& fallback) const {
   return has(key) ? text(key) : fallback;
 }
@@ -185,6 +196,15 @@ std::vector<std::string> Fields::texts(const char* key) const {
       fail(key, "holds " + describe(item), "allowed a list of strings");
     out.push_back(item.get<std::string>());
   }
+  return out;
+}
+
+std::vector<std::string> Fields::names(const char* key) const {
+  std::vector<std::string> out = texts(key);
+  for (const std::string& item : out)
+    if (has_control_characters(item))
+      fail(key, "'" + clip(item, 40) + "' holds control characters",
+           "allowed printable text (no escape codes, tabs or line breaks)");
   return out;
 }
 

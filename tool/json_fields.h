@@ -55,9 +55,10 @@ public:
   [[noreturn]] void fail(const std::string& key, const std::string& wrong,
                          const std::string& allowed) const;
   bool has(const char* key) const { return m_json->contains(key); }
-  // Fails on the first key not among `allowed`, naming it and them ("request 3: blok: not a key
-  // of a model request; allowed id, type, ..."): a misspelt key must not read as absent and
-  // quietly take the default. `of` names the object ("a model request").
+  // Fails on the first key not among `allowed`, naming it, the allowed key it is a typo of if
+  // any, and them ("request 3: blok: not a key of a model request; did you mean 'block'? allowed
+  // id, type, ..."): a misspelt key must not read as absent and quietly take the default. `of`
+  // names the object ("a model request").
   void only(const std::vector<std::string_view>& allowed, const std::string& of) const;
   const nlohmann::json& at(const char* key, const std::string& allowed) const; // missing: fails
   std::string path(const std::string& key) const { return m_prefix + key; }
@@ -72,8 +73,12 @@ public:
   bool boolean(const char* key) const;
   bool boolean_or(const char* key, bool fallback) const;
   std::string text(const char* key, bool may_be_empty = true) const;
+  // A text that is printed as it is (a GPU's name, an id): without control characters, so that
+  // no escape code in a file reaches the terminal.
+  std::string name(const char* key, bool may_be_empty = true) const;
   std::string text_or(const char* key, const std::string& fallback) const;
   std::vector<std::string> texts(const char* key) const;
+  std::vector<std::string> names(const char* key) const; // texts, each as name() checks it
   // One of `names`; the message lists them.
   std::string choice(const char* key, const std::vector<std::string>& names) const;
   // A list of `min_count` to `max_count` whole numbers, each from min to max.

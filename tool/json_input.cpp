@@ -153,27 +153,59 @@ std::string read_capped(const std::filesystem::path& file, std::uintmax_t size,
   return text;
 }
 
+// nlohmann's reader takes a NUL byte for the end of the input (as in a C string) and reads no
+// further, so a document followed by a NUL and anything at all would pass, and a binary file that
+// starts with one reads as "unexpected end of input". JSON text never holds a NUL (inside a string
+// it is written \u0000), so the first one is the problem: "" when there is none.
+std::string nul_byte_problem(std::string_view text) {
+  const std::string place = nul_byte_place(text);
+  if (place.empty())
+    return "";
+  const std::string_view before = text.substr(0, text.find('\0'));
+  if (json::accept(before))
+    return "a NUL byte at " + place + ", after the document"; // where only white space may be
+  const bool text_before = !before.empty() && std::none_of(before.begin(), before.end(), [](char c) {
+    return static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r';
+  });
+  return std::string(text_before ? "" : "binary data: ") + "a NUL byte at " + place;
+}
+
+// The bytes of the control character that starts at text[at] (C0, DEL, or C1: U+0080 to U+009F,
+// CSI among them, which UTF-8 writes 0xC2 0x80 to 0xC2 0x9F), or 0 when none starts there.
+std::size_t control_character_bytes(std::string_view text, std::size_t at) {
+  const auto c = static_cast<unsigned char>(text[at]);
+  if (c < 0x20 || c == 0x7f)
+    return 1;
+  const bool c1 = c == 0xC2 && at + 1 < text.size() &&
+                  (static_cast<unsigned char>(text[at + 1]) & 0xE0) == 0x80;
+  return c1 ? 2 : 0;
+}
+
 } // namespace
 
 std::string clip(std::string_view text, std::size_t limit) {
   std::size_t kept = std::min(text.size(), limit);
   while (kept < text.size() && kept > 0 && (static_cast<unsigned char>(text[kept]) & 0xC0) == 0x80)
     --kept; // never half a UTF-8 character
+  const std::string_view shown = text.substr(0, kept);
   std::string out;
   out.reserve(kept + 3);
   for (std::size_t i = 0; i < kept; ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    // C1 controls (U+0080 to U+009F, CSI among them) are 0xC2 0x80 to 0xC2 0x9F in UTF-8.
-    const bool c1 =
-        c == 0xC2 && i + 1 < kept && (static_cast<unsigned char>(text[i + 1]) & 0xE0) == 0x80;
-    if (c < 0x20 || c == 0x7f || c1) {
+    if (const std::size_t control = control_character_bytes(shown, i)) {
       out.push_back('?');
-      i += c1;
+      i += control - 1;
     } else {
       out.push_back(text[i]);
     }
   }
   return kept < text.size() ? out + "..." : out;
+}
+
+bool has_control_characters(std::string_view text) {
+  for (std::size_t i = 0; i < text.size(); ++i)
+    if (control_character_bytes(text, i))
+      return true;
+  return false;
 }
 
 void clip_texts(json& value, std::size_t limit) {
@@ -189,8 +221,8 @@ json parse_json_text(std::string_view text, const std::string& origin, std::size
   if (text.size() > max_bytes)
     throw UsageError(origin + ": " + std::to_string(text.size()) + " bytes; allowed at most " +
                      std::to_string(max_bytes) + " bytes");
-  if (const std::string place = nul_byte_place(text); !place.empty())
-    throw UsageError(origin + ": not valid JSON (a NUL byte at " + place + ")");
+  if (const std::string why = nul_byte_problem(text); !why.empty())
+    throw UsageError(origin + ": not valid JSON (" + why + ")");
   try {
     json document;
     GuardedBuilder builder(document, max_list_items);
@@ -218,6 +250,10 @@ json read_json_document(const std::filesystem::path& file, const std::string& wh
   const std::string origin = clip(file.string(), 160);
   std::error_code ec;
   const auto status = std::filesystem::status(file, ec);
+  // A link loop, a name too long or a folder on the way that may not be searched: the system's
+  // reason, not "no such file".
+  if (ec && status.type() != std::filesystem::file_type::not_found)
+    throw UsageError(origin + ": cannot read the " + what + ": " + ec.message());
   if (!std::filesystem::exists(status))
     throw UsageError(origin + ": cannot read the " + what + ": no such file");
   if (std::filesystem::is_directory(status))

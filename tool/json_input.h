@@ -27,14 +27,17 @@ inline constexpr int kMaxJsonDepth = 64; // our own files nest 6 levels at most
 // quoting outside input (a user's, a file's, a worker's) stays one short line that no terminal or
 // screen takes for a command.
 std::string clip(std::string_view text, std::size_t limit = 80);
+// Whether `text` holds a character clip() shows as '?': a name read from a file that holds one
+// is refused, since a terminal would take an escape code in it for a command.
+bool has_control_characters(std::string_view text);
 // Every string inside `value` clipped so: for a document from outside (a worker's answer) whose
 // texts (a device name, a message) are shown as they come.
 void clip_texts(nlohmann::json& value, std::size_t limit);
 
 // Parses `text`. Throws UsageError "ORIGIN: ..." when it is larger than `max_bytes`, not JSON
-// (a NUL byte is named with its place: the parser would end the input there and drop the rest
-// unread), holds a number no double can hold, or, checked while parsing before the rest is read:
-// is nested
+// (anything but white space after the document; a NUL byte is named with its place, "binary
+// data" where no text comes before it: the parser would end the input there, the rest unread), holds a number no double can hold, or, checked while
+// parsing before the rest is read: is nested
 // deeper than kMaxJsonDepth, gives a key twice in one object (a JSON reader keeps one of the two
 // values and drops the other unseen: nlohmann's keeps the last), or holds a list of more than
 // `max_list_items` items.
@@ -42,7 +45,8 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& origin,
                                std::size_t max_bytes, std::size_t max_list_items = SIZE_MAX);
 
 // Reads and parses a regular file of at most kMaxJsonFileBytes. `what` names the kind of file in
-// messages ("preset file"); a folder, a device or a missing file is refused naming the path.
+// messages ("preset file"); a folder, a device or a missing file is refused naming the path, one
+// that cannot be reached (a link loop) or read with the system's reason.
 nlohmann::json read_json_document(const std::filesystem::path& file, const std::string& what,
                                   std::size_t max_list_items = SIZE_MAX);
 

@@ -30,9 +30,18 @@ std::string counter_keys() {
   return keys;
 }
 
+// "'NAME' a second time", appended piece by piece: GCC 12's -Wrestrict misfires on "'" + text.
+std::string a_second_time(const std::string& name) {
+  std::string wrong = "'";
+  wrong += clip(name, 60);
+  wrong += "' a second time";
+  return wrong;
+}
+
 MetricInfo metric_from(const Fields& m) {
-  MetricInfo info{m.text("key", false), m.text("name", false),
-                  m.has("fallbacks") ? m.texts("fallbacks") : std::vector<std::string>{}};
+  m.only({"key", "name", "fallbacks"}, "a metric");
+  MetricInfo info{m.text("key", false), m.name("name", false),
+                  m.has("fallbacks") ? m.names("fallbacks") : std::vector<std::string>{}};
   info.figure = find_figure(info.key);
   if (!info.figure || !info.figure->counter) {
     std::string wrong = "'"; // appended piece by piece: GCC 12's -Wrestrict misfires otherwise
@@ -83,9 +92,19 @@ MetricCatalog load_metric_catalog(const std::filesystem::path& file) {
   const std::string origin = clip(file.string(), 160);
   const nlohmann::json json = read_json_file(file, "metric catalog");
   const Fields top(json, origin);
+  top.only({"about", "metrics", "sets"}, "the metric catalog");
   MetricCatalog catalog;
-  for (const Fields& m : top.objects("metrics", 4096))
-    catalog.metrics.push_back(metric_from(m));
+  for (const Fields& m : top.objects("metrics", 4096)) {
+    MetricInfo metric = metric_from(m);
+    // A second entry for a key or a CUPTI name would never be found: find() takes the first.
+    for (const MetricInfo& earlier : catalog.metrics) {
+      if (earlier.key == metric.key)
+        m.fail("key", a_second_time(metric.key), "allowed each key once");
+      if (earlier.name == metric.name)
+        m.fail("name", a_second_time(metric.name), "allowed each name once");
+    }
+    catalog.metrics.push_back(std::move(metric));
+  }
   const Fields sets = top.object("sets");
   for (const auto& [name, keys] : sets.raw().items()) {
     catalog.sets[name] = sets.texts(name.c_str());

@@ -126,15 +126,19 @@ std::string counter_cost_summary(const CounterCosts& costs);
 
 // The points as the worker sends them and `warplens sweep --json` writes them under "points": an
 // array with each point's result (run_json) or {"block", "params", "refused"}. Reading checks every
-// key and throws UsageError "WHERE: [3]: KEY: what is wrong; what is allowed".
+// key and throws UsageError "WHERE: [3]: KEY: what is wrong; what is allowed"; a list of more
+// than `max_points` (a sweep file's bound is smaller than a worker's) names the bound.
 nlohmann::json sweep_points_to_json(const std::vector<SweepPoint>& points);
 std::vector<SweepPoint> sweep_points_from_json(const nlohmann::json& list,
-                                               const std::string& where = "");
+                                               const std::string& where = "",
+                                               std::size_t max_points = kMaxSweepShapesLimit);
 
-// A sweep file: {"kernel", "axes": [{"name", "values"}] (those that vary), "points"}. Reading
-// takes that or a bare points array (as files written before the axes were). Its points must be
-// launches the kernel allows, each once, measured on one GPU (per_device keeps other GPUs' series
-// apart), each a result a GPU can produce (answer_check.h): a refusal names the point.
+// A sweep file: {"kernel", "axes": [{"name", "values"}] (those that vary), "points"}, and
+// "against" or "per_device" (sweep_compare.h). Reading takes that or a bare points array (as files
+// written before the axes were), and refuses any other key. Its points must be launches the
+// kernel allows, each once, measured on one GPU (per_device keeps other GPUs' series apart), each
+// a result a GPU can produce (answer_check.h), and its axes' values the ones its points have: a
+// refusal names the point.
 nlohmann::json sweep_file_json(const std::string& kernel_id, const std::vector<SweepPoint>& points);
 std::vector<SweepPoint> sweep_file_points(const nlohmann::json& file, const std::string& where);
 

@@ -117,7 +117,9 @@ SweepSeries read_series(const nlohmann::json& series, const std::vector<SweepPoi
   if (!series.is_object())
     throw UsageError(at + ": " + describe(series) +
                      " is not a sweep; allowed an object with kernel, axes and points");
-  SweepSeries s{Fields(series, at).text("kernel", false), sweep_file_points(series, at)};
+  const Fields fields(series, at);
+  fields.only({"kernel", "axes", "points"}, "a series"); // no series of its own inside
+  SweepSeries s{fields.text("kernel", false), sweep_file_points(series, at)};
   check_same_places(s.points, first, at);
   return s;
 }

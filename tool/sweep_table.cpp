@@ -200,14 +200,42 @@ void check_points(const std::vector<SweepPoint>& points, std::string kernel_id,
   }
 }
 
-// The axes a file names must be the ones its points vary along.
+// One of the axes a sweep file names, as read.
+struct NamedAxis {
+  Fields fields;
+  std::string name;
+  std::vector<std::int64_t> values;
+};
+
+// An axis's values must be the ones its points have along it: the charts are drawn from the
+// points, so values that differ would be replaced unseen. Each value a point has is listed, and
+// each value listed is some point's.
+void check_axis_values(const NamedAxis& axis, const std::vector<SweepPoint>& points) {
+  const std::vector<std::int64_t> own = axis_values(points, axis.name);
+  const std::string allowed = "allowed the values the points have: " + joined(own, ", ");
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const std::int64_t value = axis_value(points[i], axis.name);
+    if (std::find(axis.values.begin(), axis.values.end(), value) == axis.values.end())
+      axis.fields.fail("values",
+                       "points[" + std::to_string(i) + "] has " + clip(axis.name, 20) + " " +
+                           std::to_string(value) + ", not listed",
+                       allowed);
+  }
+  for (std::int64_t value : axis.values)
+    if (std::find(own.begin(), own.end(), value) == own.end())
+      axis.fields.fail("values", std::to_string(value) + " is the value of no point", allowed);
+}
+
+// The axes a file names must be the ones its points vary along, with the values they have.
 void check_axes(const Fields& file, const std::vector<SweepPoint>& points) {
   std::set<std::string> named;
+  std::vector<NamedAxis> axes;
   for (const Fields& axis : file.objects("axes", 64)) {
-    const std::string name = axis.text("name", false);
-    axis.integers("values", 1, kMaxSweepShapesLimit, kMinInt64, kMaxInt64);
-    if (!named.insert(name).second)
-      file.fail("axes", "'" + clip(name, 40) + "' twice", "allowed each axis once");
+    axis.only({"name", "values"}, "an axis");
+    axes.push_back({axis, axis.text("name", false),
+                    axis.integers("values", 1, kMaxSweepShapesLimit, kMinInt64, kMaxInt64)});
+    if (!named.insert(axes.back().name).second)
+      file.fail("axes", "'" + clip(axes.back().name, 40) + "' twice", "allowed each axis once");
   }
   const std::vector<std::string> varying = varying_axes(points);
   if (named != std::set<std::string>(varying.begin(), varying.end())) {
@@ -217,6 +245,8 @@ void check_axes(const Fields& file, const std::vector<SweepPoint>& points) {
     file.fail("axes", "axes that are not the ones the points vary along",
               "allowed the points' own: " + (list.empty() ? std::string("none") : list));
   }
+  for (const NamedAxis& axis : axes)
+    check_axis_values(axis, points);
 }
 
 } // namespace
@@ -464,11 +494,11 @@ nlohmann::json sweep_points_to_json(const std::vector<SweepPoint>& points) {
   return list;
 }
 
-std::vector<SweepPoint> sweep_points_from_json(const nlohmann::json& list,
-                                               const std::string& where) {
-  if (!list.is_array() || list.empty() || list.size() > kMaxSweepShapesLimit)
+std::vector<SweepPoint> sweep_points_from_json(const nlohmann::json& list, const std::string& where,
+                                               std::size_t max_points) {
+  if (!list.is_array() || list.empty() || list.size() > max_points)
     input_error(where, "", describe(list) + " is not a sweep",
-                "allowed a list of 1 to " + std::to_string(kMaxSweepShapesLimit) +
+                "allowed a list of 1 to " + std::to_string(max_points) +
                     " points, as warplens sweep --json writes");
   std::vector<SweepPoint> points;
   for (std::size_t i = 0; i < list.size(); ++i) {
@@ -518,17 +548,18 @@ nlohmann::json sweep_file_json(const std::string& kernel_id,
 std::vector<SweepPoint> sweep_file_points(const nlohmann::json& file, const std::string& where) {
   const std::string at = where.empty() ? "sweep" : where;
   if (file.is_array()) { // a file from before sweeps carried their axes
-    std::vector<SweepPoint> points = sweep_points_from_json(file, where);
+    std::vector<SweepPoint> points = sweep_points_from_json(file, where, kMaxSweepFilePoints);
     check_points(points, "", at);
     return points;
   }
   const Fields fields(file, at);
+  fields.only({"kernel", "axes", "points", "against", "per_device"}, "a sweep file");
   const std::string kernel = fields.text("kernel", false);
   if (!find_kernel(kernel))
     fields.fail("kernel", "'" + clip(kernel, 40) + "' is not a bundled kernel",
                 "allowed a kernel id (warplens list names them)");
-  std::vector<SweepPoint> points =
-      sweep_points_from_json(fields.at("points", "allowed a list of points"), at + ": points");
+  std::vector<SweepPoint> points = sweep_points_from_json(
+      fields.at("points", "allowed a list of points"), at + ": points", kMaxSweepFilePoints);
   check_points(points, kernel, at);
   if (fields.has("axes"))
     check_axes(fields, points);

@@ -247,8 +247,9 @@ struct App {
       screenshot_dir;            // where F12 and Export put files (settings; default: pictures)
   bool settings_writable = true; // false when the settings file could not be moved aside, or
                                  // its folder cannot be made (a missing HOME)
-  // Keys of settings.json WarpLens does not know (a newer version's, a typo), each with its value
-  // as JSON text: written back unchanged, so saving loses none of them.
+  // Keys of settings.json WarpLens does not know (a newer version's, a typo), at the top or in an
+  // object it reads ("panels"), each by its JSON pointer ("/kernal", "/panels/bogus") with its
+  // value as JSON text: written back unchanged, so saving loses none of them.
   std::map<std::string, std::string> unknown_settings;
   std::array<PanelRect, kAllPanels.size()> panel_rects{};
   // The text each panel drew in the last frame, while a screenshot is being taken: what a person

@@ -4,6 +4,7 @@
 
 #include "error.h"
 #include "front_end.h"
+#include "screenshot.h"
 
 #include <chrono>
 #include <thread>
@@ -329,6 +330,10 @@ void save_requested_screenshot(App& app, const Image& window) {
     // an earlier failure to save does not.
     if (app.status.starts_with("screenshot not saved") || app.status.starts_with("screenshot cut"))
       app.status.clear();
+    // Saved in the fallback folder, because the desktop's pictures folder does not exist: said.
+    if (request.path.empty() && app.screenshot_dir.empty())
+      if (std::string why = pictures_folder().fallback_reason; !why.empty())
+        app.status = "screenshot saved: " + why;
     // A panel taller than the window is saved as far as the window shows it: said, with how much.
     if (request.panel) {
       const PanelRect& rect = app.panel_rects[static_cast<int>(*request.panel)];

@@ -56,7 +56,11 @@ void export_csv(App& app) {
   const std::string problem =
       write_file_safely(file, sweep_table(*app.sweep.data),
                         {.replace_existing = false, .write_through_links = false});
-  app.status = problem.empty() ? "sweep saved" : problem;
+  // Saved in the fallback folder, because the desktop's pictures folder does not exist: said.
+  const std::string fallback =
+      app.screenshot_dir.empty() ? pictures_folder().fallback_reason : std::string();
+  app.status =
+      !problem.empty() ? problem : "sweep saved" + (fallback.empty() ? "" : ": " + fallback);
   if (problem.empty())
     app.last_saved_path = file.string();
 }

@@ -319,12 +319,21 @@ Image crop(const Image& image, const PanelRect& rect) {
   return part;
 }
 
-std::filesystem::path pictures_dir() {
+namespace {
+
+// The pictures folder the desktop names ($XDG_PICTURES_DIR, else its line in user-dirs.dirs) and
+// which of the two named it; empty when neither does.
+struct NamedFolder {
+  std::filesystem::path path;
+  std::string named_by;
+};
+
+NamedFolder desktop_pictures_folder() {
   namespace fs = std::filesystem;
-  const char* home = std::getenv("HOME");
   if (const char* xdg = std::getenv("XDG_PICTURES_DIR"); xdg && *xdg)
-    return fs::path(xdg) / "WarpLens";
+    return {xdg, "$XDG_PICTURES_DIR"};
   // user-dirs.dirs holds lines such as XDG_PICTURES_DIR="$HOME/Pictures".
+  const char* home = std::getenv("HOME");
   const char* config = std::getenv("XDG_CONFIG_HOME");
   const fs::path dirs = config && *config ? fs::path(config) / "user-dirs.dirs"
                         : home && *home   ? fs::path(home) / ".config" / "user-dirs.dirs"
@@ -338,12 +347,34 @@ std::filesystem::path pictures_dir() {
     if (value.starts_with("$HOME"))
       value = std::string(home ? home : "") + value.substr(5);
     if (!value.empty())
-      return fs::path(value) / "WarpLens";
+      return {value, dirs.string()};
   }
-  if (home && *home)
-    return fs::path(home) / "Pictures" / "WarpLens";
-  return fs::current_path();
+  return {};
 }
+
+} // namespace
+
+PicturesFolder pictures_folder() {
+  namespace fs = std::filesystem;
+  const NamedFolder named = desktop_pictures_folder();
+  std::error_code error;
+  // Only WarpLens/ is made inside it: a pictures folder that does not exist (a typo, another
+  // machine's path) is never made, nor the folders above it.
+  if (!named.path.empty() && fs::is_directory(named.path, error))
+    return {named.path / "WarpLens", ""};
+  const char* home = std::getenv("HOME");
+  const fs::path pictures = home && *home ? fs::path(home) / "Pictures" : fs::path();
+  const fs::path fallback = pictures.empty() ? fs::current_path(error) : pictures / "WarpLens";
+  // A desktop that names ~/Pictures before it exists gets it made, as with no name at all.
+  const auto as_folder = [](const fs::path& path) { return (path / "").lexically_normal(); };
+  if (named.path.empty() || (!pictures.empty() && as_folder(named.path) == as_folder(pictures)))
+    return {fallback, ""};
+  return {fallback, "the pictures folder '" + clip(named.path.string(), 120) + "' (" +
+                        clip(named.named_by, 120) + ") does not exist; saving in '" +
+                        clip(fallback.string(), 120) + "' instead"};
+}
+
+std::filesystem::path pictures_dir() { return pictures_folder().path; }
 
 std::filesystem::path free_screenshot_path(const std::filesystem::path& requested,
                                            std::optional<Panel> panel,

@@ -3,15 +3,22 @@
 #include "error.h"
 #include "file_output.h"
 #include "json_input.h"
+#include "kernel_request.h"
 #include "registry.h"
 #include "screenshot.h"
+#include "text_format.h"
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -28,11 +35,40 @@ constexpr std::array kTileKeys = {"left", "top_left", "top_right", "bottom"};
 constexpr std::array kKnownKeys = {"kernel", "params",   "block",  "arch",   "live",
                                    "theme",  "ui_scale", "panels", "layout", "screenshot_dir"};
 
-std::string read_text(const std::filesystem::path& file) {
+// The keys of the objects inside settings.json that WarpLens reads, by where they are ("" the
+// file itself, "layout.tiles"); any other key in them is kept and named. "params" holds the
+// kernel's parameters: one the kernel does not have is refused (apply_params).
+std::vector<std::string> known_keys(std::string_view where) {
+  if (where.empty())
+    return {kKnownKeys.begin(), kKnownKeys.end()};
+  if (where == "layout")
+    return {"left_width", "top_height", "top_split", "tiles"};
+  std::vector<std::string> panels; // "panels" and "layout.tiles": a key per panel
+  for (Panel panel : kAllPanels)
+    panels.emplace_back(panel_name(panel));
+  return panels;
+}
+
+bool holds_known_keys(std::string_view where) {
+  return where == "panels" || where == "layout" || where == "layout.tiles";
+}
+
+// The file's text, or the system's reason it cannot be read (no permission, most often).
+struct FileText {
+  std::string text;
+  int error = 0;
+};
+
+FileText read_text(const std::filesystem::path& file) {
+  errno = 0;
   std::ifstream in(file, std::ios::binary);
+  if (!in)
+    return {"", errno ? errno : EIO};
   std::ostringstream text;
   text << in.rdbuf();
-  return text.str();
+  if (in.bad())
+    return {"", errno ? errno : EIO};
+  return {text.str(), 0};
 }
 
 // The fields a settings file holds that WarpLens cannot use, each "KEY: why" for the message.
@@ -83,6 +119,9 @@ void apply_layout(App& app, const json& j, Refusals& refusals) {
   layout.left_width = fraction_or(j, "left_width", layout.left_width, refusals);
   layout.top_height = fraction_or(j, "top_height", layout.top_height, refusals);
   layout.top_split = fraction_or(j, "top_split", layout.top_split, refusals);
+  if (j.contains("tiles") && !j["tiles"].is_object())
+    refusals.add("layout.tiles",
+                 "layout.tiles " + shown(j["tiles"]) + ": allowed an object of panel keys");
   if (j.contains("tiles") && j["tiles"].is_object())
     for (Panel panel : kAllPanels)
       if (j["tiles"].contains(panel_name(panel))) {
@@ -97,21 +136,48 @@ void apply_layout(App& app, const json& j, Refusals& refusals) {
   app.layout = layout;
 }
 
+// A value the kernel takes for the parameter: a whole number in its range, one of its choices
+// where it has them (tile: 16 or 32).
+bool allowed_param_value(const KernelDesc& kernel, const ParamSpec& spec, const json& value) {
+  if (!value.is_number_integer() ||
+      (value.is_number_unsigned() && value.get<std::uint64_t>() > INT64_MAX))
+    return false;
+  try {
+    check_param_value(kernel, spec, value.get<std::int64_t>());
+    return true;
+  } catch (const UsageError&) {
+    return false;
+  }
+}
+
+std::string allowed_param_values(const ParamSpec& spec) {
+  if (!spec.choices.empty())
+    return "allowed " + joined(spec.choices, ", ");
+  return "allowed whole numbers " + std::to_string(spec.min) + " to " + std::to_string(spec.max);
+}
+
 void apply_params(App& app, const json& params, Refusals& refusals) {
   const KernelDesc* kernel = app.kernel();
+  const Params before = app.params;
   for (auto& [name, value] : params.items()) {
     const auto spec = std::find_if(kernel->params.begin(), kernel->params.end(),
                                    [&name = name](const ParamSpec& p) { return p.name == name; });
     if (spec == kernel->params.end())
       refusals.add("params." + clip(name, 30),
                    "params." + clip(name, 30) + ": " + kernel->id + " has no such parameter");
-    else if (!value.is_number_integer() || value.get<std::int64_t>() < spec->min ||
-             value.get<std::int64_t>() > spec->max)
-      refusals.add("params." + name, "params." + name + " " + shown(value) +
-                                         ": allowed whole numbers " + std::to_string(spec->min) +
-                                         " to " + std::to_string(spec->max));
+    else if (!allowed_param_value(*kernel, *spec, value))
+      refusals.add("params." + name,
+                   "params." + name + " " + shown(value) + ": " + allowed_param_values(*spec));
     else
       app.params[name] = value.get<std::int64_t>();
+  }
+  // Each allowed alone, the values may still not go together (n not a multiple of 4 for a kernel
+  // that reads four floats at a time): the kernel's parameters are then the ones it had.
+  try {
+    check_kernel_params(*kernel, app.params);
+  } catch (const UsageError& e) {
+    refusals.add("params", std::string("params: ") + e.what());
+    app.params = before;
   }
 }
 
@@ -138,6 +204,19 @@ void apply_launch(App& app, const json& j, Refusals& refusals) {
     app.set_block({j["block"][0].get<int>(), j["block"][1].get<int>(), j["block"][2].get<int>()});
   else if (j.contains("block"))
     refuse("block", "allowed three whole numbers from 1 to 1024");
+}
+
+void apply_panels(App& app, const json& panels, Refusals& refusals) {
+  for (Panel panel : kAllPanels) {
+    const std::string key = panel_name(panel);
+    if (!panels.contains(key))
+      continue;
+    if (panels[key].is_boolean())
+      app.open(panel) = panels[key].get<bool>();
+    else
+      refusals.add("panels." + key,
+                   "panels." + key + " " + shown(panels[key]) + ": allowed true or false");
+  }
 }
 
 // Each field is applied only if it makes sense now (a kernel may be gone); what cannot be used
@@ -167,36 +246,68 @@ void apply(App& app, const json& j, Refusals& refusals) {
     refuse("ui_scale", "allowed 0.5 to 4");
   }
   if (j.contains("panels") && j["panels"].is_object())
-    for (Panel panel : kAllPanels)
-      if (j["panels"].contains(panel_name(panel)) && j["panels"][panel_name(panel)].is_boolean())
-        app.open(panel) = j["panels"][panel_name(panel)].get<bool>();
+    apply_panels(app, j["panels"], refusals);
+  else if (j.contains("panels"))
+    refuse("panels", "allowed an object of panel keys, each true or false");
   if (j.contains("layout") && j["layout"].is_object())
     apply_layout(app, j["layout"], refusals);
+  else if (j.contains("layout"))
+    refuse("layout", "allowed an object (left_width, top_height, top_split, tiles)");
   if (j.contains("screenshot_dir") && j["screenshot_dir"].is_string())
     app.screenshot_dir = j["screenshot_dir"].get<std::string>(); // "": the pictures folder
   else if (j.contains("screenshot_dir"))
     refuse("screenshot_dir", "allowed a folder's path, or \"\" for the pictures folder");
 }
 
-// Keys WarpLens does not know (a newer version's, or a typo such as "kernal") are kept to be
-// written back as they are, so saving loses none of them; the message names them, and the keys
-// WarpLens knows, so a typo is seen.
+// "/panels/a~1b" for the key "a/b" in "panels": where settings_text puts a kept key back.
+std::string pointer_step(const std::string& key) {
+  std::string step = "/";
+  for (char c : key)
+    step += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+  return step;
+}
+
+// A key WarpLens does not know, and the object it is in ("" the file, "panels").
+struct UnknownKey {
+  std::string where, key;
+  std::string place() const { return where.empty() ? key : where + "." + key; }
+};
+
+// The keys of `object` (at `where`) and of the objects in it that WarpLens reads, which WarpLens
+// does not know: kept in app.unknown_settings (by JSON pointer) and added to `unknown`.
+void keep_unknown_keys_in(App& app, const json& object, const std::string& where,
+                          const std::string& pointer, std::vector<UnknownKey>& unknown) {
+  const std::vector<std::string> known = known_keys(where);
+  for (const auto& [key, value] : object.items()) {
+    const std::string place = where.empty() ? key : where + "." + key;
+    if (std::find(known.begin(), known.end(), key) == known.end()) {
+      app.unknown_settings[pointer + pointer_step(key)] = value.dump();
+      unknown.push_back({where, key});
+    } else if (value.is_object() && holds_known_keys(place)) {
+      keep_unknown_keys_in(app, value, place, pointer + pointer_step(key), unknown);
+    }
+  }
+}
+
+// Keys WarpLens does not know (a newer version's, or a typo such as "kernal" or "panels.timigns")
+// are kept to be written back as they are, so saving loses none of them; the message names them,
+// and the keys WarpLens knows where the first of them is, so a typo is seen.
 std::string keep_unknown_keys(App& app, const json& j) {
   app.unknown_settings.clear();
-  std::string named;
-  for (const auto& [key, value] : j.items())
-    if (std::find(kKnownKeys.begin(), kKnownKeys.end(), key) == kKnownKeys.end()) {
-      app.unknown_settings[key] = value.dump();
-      named += (named.empty() ? "'" : ", '") + clip(key, 30) + "'";
-    }
-  if (named.empty())
+  std::vector<UnknownKey> unknown;
+  keep_unknown_keys_in(app, j, "", "", unknown);
+  if (unknown.empty())
     return "";
+  std::string named;
+  for (const UnknownKey& key : unknown)
+    named += (named.empty() ? "'" : ", '") + clip(key.place(), 30) + "'";
+  const std::string& first_in = unknown.front().where;
   std::string known;
-  for (const char* key : kKnownKeys)
-    known += (known.empty() ? "" : ", ") + std::string(key);
-  return std::string(kSettingsFile) + ": unknown key" +
-         (app.unknown_settings.size() == 1 ? " " : "s ") + clip(named, 100) +
-         " (kept; known: " + known + ")";
+  for (const std::string& key : known_keys(first_in))
+    known += (known.empty() ? "" : ", ") + key;
+  return std::string(kSettingsFile) + ": unknown key" + (unknown.size() == 1 ? " " : "s ") +
+         clip(named, 100) + " (kept; known" + (first_in.empty() ? "" : " in " + first_in) + ": " +
+         known + ")";
 }
 
 // A damaged settings file goes aside under a new name, so saving the defaults loses nothing; when
@@ -253,9 +364,15 @@ std::string load_settings(App& app, const std::filesystem::path& dir) {
     return "settings not loaded, defaults used, nothing saved: " + file.string() +
            " is not a regular file";
   }
+  const FileText read = read_text(file);
+  if (read.error) { // the file may be whole: it is left as it is, and nothing replaces it
+    app.settings_writable = false;
+    return "settings not loaded, defaults used, nothing saved: " + file.string() +
+           " cannot be read (" + std::strerror(read.error) + ")";
+  }
   json j;
   try {
-    j = parse_json_text(read_text(file), "settings", kMaxSettingsBytes);
+    j = parse_json_text(read.text, "settings", kMaxSettingsBytes);
   } catch (const UsageError& e) {
     return moved_aside(app, file, "cannot be read (" + clip(e.what(), 100) + ")");
   }
@@ -285,8 +402,8 @@ std::string settings_text(const App& app) {
             {"panels", panels},
             {"layout", layout_json(app.layout)},
             {"screenshot_dir", app.screenshot_dir.string()}};
-  for (const auto& [key, value] : app.unknown_settings)
-    j[key] = json::parse(value); // written by dump() when the file was read
+  for (const auto& [place, value] : app.unknown_settings)
+    j[json::json_pointer(place)] = json::parse(value); // written by dump() when the file was read
   return j.dump(2) + "\n";
 }
 

@@ -1,10 +1,13 @@
 #pragma once
 // What the GUI remembers between sessions, in $XDG_CONFIG_HOME/warplens (or ~/.config/warplens):
 // settings.json holds the theme, UI scale, kernel, parameters, block, arch, live, open panels,
-// the layout, and the folder screenshots go to. A file that cannot be read is moved aside
-// (settings.json.bad-STAMP) before anything is written, and the status line says where. Keys
-// WarpLens does not know are kept and named; a settings.json that is a link is written where it
-// points; a missing HOME is never made (nothing is saved, and the status line says why).
+// the layout, and the folder screenshots go to. A file that is not JSON, or holds a value
+// WarpLens cannot use, is moved aside (settings.json.bad-STAMP) before anything is written, and
+// the status line says where; one the system does not let us read (no permission) is left as it
+// is, nothing is saved over it, and the status line gives the system's reason. Keys WarpLens does
+// not know, at the top or inside an object it reads (panels, layout), are kept and named; a
+// settings.json that is a link is written where it points; a missing HOME is never made (nothing
+// is saved, and the status line says why).
 
 #include "app.h"
 

@@ -5,6 +5,7 @@
 #include "front_end.h"
 #include "json_input.h"
 #include "model_source.h"
+#include "screenshot.h"
 #include "settings.h"
 #include "worker_source.h"
 
@@ -214,6 +215,9 @@ int run_headless_screenshot(const GuiOptions& options) {
   gui.render(kPanelPictureFrames);
   if (app.last_screenshot_path.empty())
     throw UsageError(app.status);
+  if (options.screenshot.empty()) // the pictures folder: said when it is not the desktop's
+    if (const std::string why = pictures_folder().fallback_reason; !why.empty())
+      std::cout << "warplens: " << why << "\n";
   std::cout << app.last_screenshot_path << "\n";
   return 0;
 }

@@ -91,6 +91,47 @@ TEST(GuiCli, AMissingHomeIsNeverMadeForThePicturesFolder) {
   EXPECT_FALSE(std::filesystem::exists(dir / "nonexistent"));
 }
 
+// `warplens --headless` with no --screenshot, HOME `home` and the pictures folder `pictures`.
+Command save_into_the_pictures_folder(const std::filesystem::path& dir,
+                                      const std::filesystem::path& home,
+                                      const std::filesystem::path& pictures) {
+  return wl::test::run_warplens(
+      "--headless --model --kernel vec_add/scalar",
+      "cd '" + dir.string() + "' && env -u DISPLAY -u WAYLAND_DISPLAY -u XDG_CONFIG_HOME HOME='" +
+          home.string() + "' XDG_PICTURES_DIR='" + pictures.string() + "' ");
+}
+
+// Only WarpLens/ is made, inside the pictures folder the desktop names.
+TEST(GuiCli, ThePicturesFolderGetsAWarpLensFolderInside) {
+  const std::filesystem::path dir = scratch_dir();
+  std::filesystem::create_directories(dir / "home" / "pics");
+  const Command r = save_into_the_pictures_folder(dir, dir / "home", dir / "home" / "pics");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(last_line(r.out).rfind((dir / "home" / "pics" / "WarpLens").string(), 0), 0u) << r.out;
+  EXPECT_TRUE(std::filesystem::exists(last_line(r.out))) << r.out;
+  EXPECT_EQ(r.out.find("does not exist"), std::string::npos) << r.out;
+}
+
+// The defect: XDG_PICTURES_DIR=/nonexistent/pics made /nonexistent/pics/WarpLens, the whole
+// chain, without a word. A pictures folder that does not exist is not made: the picture goes to
+// ~/Pictures/WarpLens, and the output says why.
+TEST(GuiCli, AMissingPicturesFolderIsNotMadeAndTheFallbackIsSaid) {
+  const std::filesystem::path dir = scratch_dir();
+  std::filesystem::create_directories(dir / "home");
+  const std::filesystem::path missing = dir / "nonexistent" / "pics";
+  const Command r = save_into_the_pictures_folder(dir, dir / "home", missing);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_FALSE(std::filesystem::exists(dir / "nonexistent"));
+  const std::filesystem::path fallback = dir / "home" / "Pictures" / "WarpLens";
+  EXPECT_EQ(last_line(r.out).rfind(fallback.string(), 0), 0u) << r.out;
+  EXPECT_TRUE(std::filesystem::exists(last_line(r.out))) << r.out;
+  EXPECT_NE(r.out.find("the pictures folder '" + missing.string() +
+                       "' ($XDG_PICTURES_DIR) does not exist; saving in '" + fallback.string() +
+                       "' instead"),
+            std::string::npos)
+      << r.out;
+}
+
 // The defect: `warplens --headless` showed the models and the recording even on a machine with a
 // GPU. It measures through the worker as the window does; the sidecar says which it did.
 TEST(GuiCli, HeadlessMeasuresThroughTheWorkerWhereThereIsAGpu) {

@@ -25,6 +25,8 @@ struct Story {
 inline Story play(const std::string& script, const std::string& options = "") {
   Story story;
   story.dir = scratch_dir();
+  // A desktop's pictures folder exists; WarpLens makes only its WarpLens/ inside.
+  std::filesystem::create_directories(story.dir / "pictures");
   write_file(story.dir / "story.txt", script);
   const std::string prefix =
       "cd '" + story.dir.string() + "' && env -u DISPLAY -u WAYLAND_DISPLAY HOME='" +

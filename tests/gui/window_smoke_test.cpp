@@ -173,6 +173,8 @@ protected:
     if (display.empty())
       GTEST_SKIP() << why;
     home = scratch_dir();
+    // A desktop's pictures folder exists; WarpLens makes only its WarpLens/ inside.
+    std::filesystem::create_directories(home / "pictures");
     desktop = Desktop{display, "", home / "pictures" / "WarpLens"};
   }
   Child open(const std::string& before, const std::string& arguments) {
@@ -188,8 +190,7 @@ protected:
 
 TEST_F(WindowUnderXvfb, OpensSwitchesKernelRunsAndSavesAScreenshot) {
   Child gui = open("", "--kernel vec_add/scalar");
-  ASSERT_FALSE(desktop.window.empty())
-      << "no window appeared; " << log();
+  ASSERT_FALSE(desktop.window.empty()) << "no window appeared; " << log();
   std::this_thread::sleep_for(1s); // the first frames and the first result
 
   json shot = desktop.screenshot_sidecar();
@@ -243,8 +244,7 @@ namespace {
 // reads them, and the field clicked and typed into must take the value.
 TEST_F(WindowUnderXvfb, AFieldClickedAfterThePinTakesWhatIsTyped) {
   Child gui = open("", "--kernel coalescing/stride");
-  ASSERT_FALSE(desktop.window.empty())
-      << "no window appeared; " << log();
+  ASSERT_FALSE(desktop.window.empty()) << "no window appeared; " << log();
   desktop.xdotool("windowsize " + desktop.window + " 1280 720");
   std::this_thread::sleep_for(2s); // the first result, at the new size
   // The pin sits below the Launch panel's fold at this size: the wheel over the panel's
@@ -310,21 +310,19 @@ long frames_drawn(const std::filesystem::path& count_file) {
 // outside, by a stand-in for glfwSwapBuffers.
 TEST_F(WindowUnderXvfb, IdleWindowAndWorkerDrawNothingAndUseNoCpu) {
   const std::filesystem::path count_file = home / "frames";
-  Child gui = open(
-                        std::string("ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0 ") +
-                            "LD_PRELOAD=" + WARPLENS_FRAME_COUNTER +
-                            " WARPLENS_FRAME_COUNT_FILE=" + count_file.string(),
-                        "--kernel vec_add/scalar");
-  ASSERT_FALSE(desktop.window.empty())
-      << "no window appeared; " << log();
+  Child gui = open(std::string("ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0 ") +
+                       "LD_PRELOAD=" + WARPLENS_FRAME_COUNTER +
+                       " WARPLENS_FRAME_COUNT_FILE=" + count_file.string(),
+                   "--kernel vec_add/scalar");
+  ASSERT_FALSE(desktop.window.empty()) << "no window appeared; " << log();
   // Settled: the worker has answered (or said it has no GPU) and the window has stopped drawing.
   long frames = -1;
   for (int i = 0; i < 60 && frames != frames_drawn(count_file); ++i) {
     frames = frames_drawn(count_file);
     std::this_thread::sleep_for(1s);
   }
-  ASSERT_GT(frames, 0) << "the frame counter saw no frame (LD_PRELOAD of "
-                       << WARPLENS_FRAME_COUNTER << ")";
+  ASSERT_GT(frames, 0) << "the frame counter saw no frame (LD_PRELOAD of " << WARPLENS_FRAME_COUNTER
+                       << ")";
   constexpr double kIdleSeconds = 4;
   const double cpu_before = cpu_seconds_of_tree(gui.pid());
   std::this_thread::sleep_for(std::chrono::duration<double>(kIdleSeconds));

@@ -85,6 +85,33 @@ const std::vector<FileCase> kPresets = {
     {"BadUtf8", "{\"id\": \"\xff\xfe\"}", {"not valid JSON"}},
     {"NulByte", std::string("{\"id\"\0: 1}", 10), {"not valid JSON"}},
     {"EmptyObject", "{}", {"id: missing"}},
+    // A key the reader does not know would read as absent and quietly take the default.
+    preset_case("UnknownKey", {"/bogus", 1}, {"bogus: not a key of a preset", "allowed id, name"}),
+    {"OptionalKeyMisspelt",
+     [] {
+       json preset = h100();
+       preset.erase("sm_clock_mhz");
+       preset["sm_clock_mhs"] = 1980;
+       return preset.dump();
+     }(),
+     {"sm_clock_mhs: not a key of a preset", "did you mean 'sm_clock_mhz'?"}},
+    // The JSON reader stops at a NUL as at the end of a C string: nothing after it was seen.
+    {"NulAndGarbageAfterTheDocument",
+     h100().dump() + std::string("\0garbage", 8),
+     {"not valid JSON", "a NUL byte at", "after the document"}},
+    {"BinaryGarbage",
+     std::string("\0\x01\x02garbage\xff\xfe\n", 13),
+     {"not valid JSON", "binary data: a NUL byte at column 1"}},
+    // Printed as it is (`warplens occupancy` names the GPU): an escape code would reach the
+    // terminal.
+    preset_case("EscapeCodesInTheName", {"/name", "evil\x1b[31mRED\x07"},
+                {"name: 'evil?[31mRED?' holds control characters", "printable"}),
+    preset_case("LineBreakInAnAlias", {"/aliases/0", "sm\n90"},
+                {"aliases: 'sm?90' holds control characters"}),
+    preset_case("C1ControlInTheSource",
+                {"/source", "datasheet \xc2\x9b"
+                            "31m"},
+                {"source: 'datasheet ?31m' holds control characters"}),
 };
 
 class HostilePreset : public testing::TestWithParam<FileCase> {};
@@ -127,6 +154,15 @@ TEST(HostilePresetFile, AnUnreadablePresetIsRefusedWithTheReason) {
   std::filesystem::permissions(file, std::filesystem::perms::none);
   expect_refusal(run_limited("occupancy --block 256 --arch " + file, test::as_unprivileged()), 2,
                  {file, "cannot read the", "Permission denied"});
+}
+
+// The defect: a link loop was reported as "no such file".
+TEST(HostilePresetFile, ALinkLoopIsRefusedWithTheSystemsReason) {
+  const auto loop = test::scratch() / "loop1.json";
+  std::filesystem::create_symlink("loop2.json", loop);
+  std::filesystem::create_symlink("loop1.json", test::scratch() / "loop2.json");
+  expect_refusal(run_limited("occupancy --block 256 --arch " + loop.string()), 2,
+                 {"loop1.json: cannot read the preset file: Too many levels of symbolic links"});
 }
 
 TEST(HostilePresetSize, AFileOver64MiBIsRefusedUnread) {

@@ -95,6 +95,10 @@ const std::vector<ResultCase> kRunChanges = {
     {"CounterFraction",
      {"/counters/values/5/value", 4194304.5},
      {"counters.values[5].value", "not a whole count", "sectors"}},
+    // The value as the file has it: "%.6g" showed 524288.5 as the whole count it is not.
+    {"CounterHalfACount",
+     {"/counters/values/3/value", 524288.5},
+     {"counters.values[3].value: 524288.5 global_load_instructions is not a whole count"}},
     {"CounterPercentOver100",
      {"/counters/values/1/value", 150},
      {"counters.values[1].value: 150 %"}},
@@ -155,6 +159,26 @@ const std::vector<TextCase> kRecordingTexts = {
      {"runs: 'all' is not a list"}},
     {"TopLevelList", "[]", {"not a JSON object"}},
     {"Nested70000", test::nested(70000), {"nested too deep"}},
+    // Shown beside every recorded figure ("recorded on ..., DATE").
+    {"DateNotADate",
+     R"({"arch":"h100","device":"x","date":"not-a-date","runs":[]})",
+     {"date: 'not-a-date' is not a date", "allowed YYYY-MM-DD"}},
+    {"DateNotInTheCalendar",
+     R"({"arch":"h100","device":"x","date":"2026-02-30","runs":[]})",
+     {"date: '2026-02-30' is not a date"}},
+    {"DateWithABadTime",
+     R"({"arch":"h100","device":"x","date":"2026-11-26T25:00","runs":[]})",
+     {"date: '2026-11-26T25:00' is not a date"}},
+    {"UnknownKey",
+     R"({"arch":"h100","device":"x","date":"2026-11-26","runs":[],"dat":"2026-11-27"})",
+     {"dat: not a key of a recording", "did you mean 'date'?"}},
+    {"DeviceWithAnEscapeCode",
+     "{\"arch\":\"h100\",\"device\":\"x\\u001b[2J\",\"date\":\"2026-11-26\",\"runs\":[]}",
+     {"device: 'x?[2J' holds control characters"}},
+    {"NulAndJunkAfterTheDocument",
+     std::string(R"({"arch":"h100","device":"x","date":"2026-11-26","runs":[]})") +
+         std::string("\0junk", 5),
+     {"not valid JSON", "a NUL byte at", "after the document"}},
 };
 
 const std::vector<TextCase> kSweepTexts = {
@@ -191,6 +215,78 @@ INSTANTIATE_TEST_SUITE_P(Recordings, HostileRecordingText, testing::ValuesIn(kRe
                          test::case_name<TextCase>);
 INSTANTIATE_TEST_SUITE_P(Sweeps, HostileSweepText, testing::ValuesIn(kSweepTexts),
                          test::case_name<TextCase>);
+
+TEST(HostileRecordingDate, AnIsoDateWithOrWithoutATimeIsADate) {
+  for (const char* date :
+       {"2026-11-26", "2024-02-29", "2026-11-26T14:05", "2026-11-26 14:05:09",
+        "2026-11-26T14:05:09.125Z", "2026-11-26T14:05:09+01:00", "2026-11-26T14:05:09-0500"}) {
+    const std::string file = write_file(
+        "recording_date.json",
+        json{{"arch", "h100"}, {"device", "x"}, {"date", date}, {"runs", json::array()}}.dump());
+    EXPECT_NO_THROW(read_json_file(file, "recording")) << date;
+  }
+}
+
+// A refused point of vec_add/scalar at block X (n=4096): small, and varying along block.x.
+json refused_at(int x) {
+  return {{"block", {x, 1, 1}}, {"params", {{"n", 4096}}}, {"refused", "x"}};
+}
+
+// A sweep file of vec_add/scalar over blocks 64 and 128, with `axes` and one more key when given.
+std::string sweep_file_with(const json& axes, const std::string& extra_key = "") {
+  json file = {{"kernel", "vec_add/scalar"},
+               {"axes", axes},
+               {"points", json::array({refused_at(64), refused_at(128)})}};
+  if (!extra_key.empty())
+    file[extra_key] = 1;
+  return file.dump();
+}
+
+json block_x_axis(const json& values) {
+  return json::array({{{"name", "block.x"}, {"values", values}}});
+}
+
+// Whole sweep files, read as the GUI reads one (--sweep-json): read_sweep_file, sweep_file_points.
+const std::vector<TextCase> kSweepFiles = {
+    {"UnknownTopLevelKey",
+     sweep_file_with(block_x_axis({64, 128}), "bogus"),
+     {"sweep_file_UnknownTopLevelKey.json: bogus: not a key of a sweep file", "allowed kernel"}},
+    {"AxisUnknownKey",
+     sweep_file_with(json::array({{{"name", "block.x"}, {"values", {64, 128}}, {"unit", "x"}}})),
+     {"axes[0].unit: not a key of an axis"}},
+    // The points are what is drawn: axes that contradict them would be replaced unseen.
+    {"AxisValuesContradictEveryPoint",
+     sweep_file_with(block_x_axis({999})),
+     {"axes[0].values: points[0] has block.x 64, not listed",
+      "allowed the values the points have: 64, 128"}},
+    {"AxisValueOfNoPoint",
+     sweep_file_with(block_x_axis({64, 128, 999})),
+     {"axes[0].values: 999 is the value of no point"}},
+    {"NoPoints",
+     R"({"kernel":"vec_add/scalar","points":[]})",
+     {"points: a list of 0 items is not a sweep", "allowed a list of 1 to 65536 points"}},
+    {"NulAndJunkAfterTheDocument",
+     sweep_file_with(block_x_axis({64, 128})) + std::string("\0junk", 5),
+     {"not valid JSON", "a NUL byte at", "after the document"}},
+};
+
+class HostileSweepFileText : public testing::TestWithParam<TextCase> {};
+
+TEST_P(HostileSweepFileText, RefusedNamingTheFileAndTheKey) {
+  const std::string file = write_file("sweep_file_" + GetParam().name + ".json", GetParam().input);
+  std::vector<std::string> fragments = GetParam().fragments;
+  fragments.push_back("sweep_file_" + GetParam().name + ".json");
+  expect_usage_error([&] { sweep_file_points(read_sweep_file(file), file); }, fragments);
+}
+
+INSTANTIATE_TEST_SUITE_P(Files, HostileSweepFileText, testing::ValuesIn(kSweepFiles),
+                         test::case_name<TextCase>);
+
+TEST(HostileSweepFiles, AFileWhoseAxesAreItsPointsOwnIsRead) {
+  const std::string file =
+      write_file("sweep_file_good.json", sweep_file_with(block_x_axis({64, 128})));
+  EXPECT_EQ(sweep_file_points(read_sweep_file(file), file).size(), 2u);
+}
 
 // A recording of `runs` labelled as the bundled one is.
 std::string recording_of(const std::vector<json>& runs, const std::string& arch = "h100") {
@@ -351,6 +447,20 @@ const std::vector<TextCase> kCatalogs = {
      {"metrics: a list of 5000 items", "at most 4096"}},
     {"TopLevelList", "[]", {"not a JSON object"}},
     {"Overflow", R"({"metrics": 1e999})", {"not valid JSON"}},
+    // find() takes the first of two entries: the second would never be used, unseen.
+    {"MetricTwice",
+     catalog_with({"/metrics/1", kMetric}),
+     {"metrics[1].key: 'duration' a second time", "allowed each key once"}},
+    {"CuptiNameTwice",
+     catalog_with(
+         {"/metrics/1", {{"key", "achieved_occupancy"}, {"name", "gpu__time_duration.sum"}}}),
+     {"metrics[1].name: 'gpu__time_duration.sum' a second time"}},
+    {"TopLevelUnknownKey",
+     catalog_with({"/set", json::object()}),
+     {"set: not a key of the metric catalog", "did you mean 'sets'?"}},
+    {"MetricUnknownKey",
+     catalog_with({"/metrics/0/fallback", json::array()}),
+     {"metrics[0].fallback: not a key of a metric", "did you mean 'fallbacks'?"}},
 };
 
 class HostileCatalog : public testing::TestWithParam<TextCase> {};

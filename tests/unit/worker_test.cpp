@@ -428,7 +428,7 @@ const std::vector<BadLineCase> kBadLines = {
     {"CutJson", R"({"id":1,"type":"progress","phase":"run")",
      "the worker wrote a line that is not JSON "
      "('{\"id\":1,\"type\":\"progress\",\"phase\":\"run\"': "},
-    {"NulByte", std::string("\0\x01garbage", 9), "not valid JSON (a NUL byte at column 1)"},
+    {"NulByte", std::string("\0\x01garbage", 9), "not valid JSON (binary data: a NUL byte at column 1)"},
     {"NotAnObject", "[1,2]",
      "the worker wrote a line the protocol does not have (worker line: a list of 2 items is not "
      "a JSON object"},
