@@ -208,17 +208,19 @@ TEST(GuiSettings, ALinkToAMissingFolderIsNamedWithWhereItLeads) {
 }
 
 // As a user who may not read the file (root reads any): exits 0 when load_settings gave the
-// system's reason, left the file where it was and saves nothing over it.
+// system's reason, left the file where it was and saves nothing over it. It ends with _Exit: the
+// forked child shares the parent's EGL and GPU state, which static destructors run by exit() would
+// tear down under the parent's later tests.
 [[noreturn]] void load_unreadable_settings(const std::filesystem::path& dir) {
   if (::geteuid() == 0 &&
       (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0))
-    std::exit(3);
+    std::_Exit(3);
   App app = make_app("vec_add/scalar", "h100");
   const std::string problem = load_settings(app, dir);
   const bool said =
       problem.find("settings.json cannot be read (Permission denied)") != std::string::npos &&
       problem.find("not valid JSON") == std::string::npos;
-  std::exit(!said ? 1 : app.settings_writable ? 2 : 0);
+  std::_Exit(!said ? 1 : app.settings_writable ? 2 : 0);
 }
 
 // The defect: a settings file without read permission was reported as "not valid JSON ...

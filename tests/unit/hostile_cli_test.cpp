@@ -461,14 +461,16 @@ TEST(HostileCliOutputs, ResultsStoppedByASoftFileSizeLimitAreKeptAside) {
   EXPECT_GT(kept_bytes, 1024u) << "the whole sweep, past the soft limit of one block";
 }
 
-// The defect: with no pictures folder to save in (a file where it should be), the picture was
-// lost; it is kept in $TMPDIR and the line says where.
+// The defect: with no pictures folder to save in (a home where none can be made), the picture
+// was lost; it is kept in $TMPDIR and the line says where.
 TEST(HostileCliOutputs, APictureWithNoFolderToGoToIsKeptAside) {
   const auto kept_dir = test::scratch() / "kept_picture";
   std::filesystem::remove_all(kept_dir);
   std::filesystem::create_directories(kept_dir);
-  const test::Outcome o = run_limited("--headless --model --kernel vec_add/scalar",
-                                      "XDG_PICTURES_DIR=/etc/passwd TMPDIR=" + kept_dir.string());
+  const test::Outcome o =
+      run_limited("--headless --model --kernel vec_add/scalar",
+                  "env -u XDG_PICTURES_DIR HOME=/proc/self XDG_CONFIG_HOME=/nonexistent TMPDIR=" +
+                      kept_dir.string());
   expect_refusal(o, 2, {"the picture kept in '" + kept_dir.string(), "its figures beside it"});
 }
 
