@@ -70,8 +70,11 @@ SweepData load_sweep(const std::filesystem::path& file) {
                                                       : series_device(data.points);
   for (const SweepSeries& series : data.devices)
     devices += ", " + series_device(series.points);
-  data.origin = "measured on " + devices + " (" + file.filename().string() + ")";
-  data.measured = true;
+  // A file `sweep --model` wrote holds the models' figures: no point was timed on a GPU.
+  data.measured = std::any_of(data.points.begin(), data.points.end(),
+                              [](const SweepPoint& p) { return p.result && p.result->timing; });
+  data.origin = std::string(data.measured ? "measured on " : "modelled for ") + devices + " (" +
+                file.filename().string() + ")";
   if (measured != data.points.end()) {
     data.kernel_id = measured->result->kernel_id;
     data.params = measured->result->params;

@@ -192,7 +192,7 @@ TEST(StorySweepDevices, A1DPerDeviceSweepDrawsALinePerGpu) {
             json({"NVIDIA H100 SXM5 80GB HBM3", "NVIDIA A100 SXM4 80GB"}));
   EXPECT_TRUE(says(a, "sweep", "NVIDIA H100 SXM5 80GB HBM3 NVIDIA A100 SXM4 80GB")) // the legend
       << text_of(a, "sweep");
-  EXPECT_TRUE(says(a, "sweep", "measured on NVIDIA H100 SXM5 80GB HBM3, NVIDIA A100 SXM4 80GB"));
+  EXPECT_TRUE(says(a, "sweep", "modelled for NVIDIA H100 SXM5 80GB HBM3, NVIDIA A100 SXM4 80GB"));
 }
 
 TEST(StorySweepDevices, A2DPerDeviceSweepDrawsAHeatmapPerGpuOnOneScale) {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -128,6 +129,12 @@ TEST(CliKernels, AModelSweepNeedsNoGpu) {
                    "--sweep-json " +
                    json_file.string() + " --screenshot " + json_file.string() + ".png");
   EXPECT_EQ(shown.exit_code, 0) << shown.out;
+  // Read back, the models' figures are said to be modelled, never measured on a GPU.
+  std::ifstream sidecar_file(json_file.string() + ".json");
+  const json sidecar = json::parse(sidecar_file);
+  const std::string sweep_text = sidecar["shown"]["text"]["sweep"];
+  EXPECT_NE(sweep_text.find("modelled for NVIDIA H100"), std::string::npos) << sweep_text;
+  EXPECT_EQ(sweep_text.find("measured on"), std::string::npos) << sweep_text;
   for (const std::string& suffix : {"", ".png", ".json"})
     std::filesystem::remove(json_file.string() + suffix);
 }
