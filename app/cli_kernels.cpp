@@ -394,14 +394,16 @@ void print_model_sweep_table(const std::vector<SweepPoint>& points, const SweepG
 
 // A side's time in the comparison table: measured, "12.3456 (0.41 %)" with its noise; modelled,
 // the modelled time at peak alone.
+std::optional<double> modelled_ms(const SweepPoint* p) {
+  return p && p->result ? figure_value(figure("modelled_time"), *p->result) : std::nullopt;
+}
+
 std::string side_time(const SweepPoint* p, bool modelled) {
-  if (!p || !p->result)
-    return "-";
   if (modelled) {
-    const std::optional<double> ms = figure_value(figure("modelled_time"), *p->result);
+    const std::optional<double> ms = modelled_ms(p);
     return ms ? format("%.4f", *ms) : "-";
   }
-  if (!p->result->timing)
+  if (!p || !p->result || !p->result->timing)
     return "-";
   return format("%.4f (%.2f %%)", p->result->timing->median_ms, 100 * p->result->timing->noise);
 }
@@ -435,8 +437,7 @@ void print_comparison(const SweepSeries& a, const SweepSeries& b, const SweepGri
       continue;
     }
     if (modelled) {
-      const auto ta = figure_value(figure("modelled_time"), *pa.result);
-      const auto tb = figure_value(figure("modelled_time"), *pb->result);
+      const std::optional<double> ta = modelled_ms(&pa), tb = modelled_ms(pb);
       std::printf("%8s\n", ta && tb && *ta > 0 ? format("%.3f", *tb / *ta).c_str() : "-");
       continue;
     }

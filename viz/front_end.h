@@ -30,6 +30,13 @@ bool graphics_context_lost(GlProcLookup lookup);
 // Before a frame: the font rebuilt and uploaded again when the UI scale changed.
 void refresh_fonts(const App& app, GuiContext& gui);
 
+// Where a headless frame's time went, in milliseconds: building it (the panels and ImGui's draw
+// lists, on the CPU), drawing it (until the GPU finished its commands) and reading its pixels
+// (0 for a frame whose pixels nobody asked for).
+struct FrameTimes {
+  double build_ms = 0, draw_ms = 0, read_ms = 0;
+};
+
 // A GUI with no window. Throws UsageError when no EGL display gives an OpenGL 3.3 context.
 class HeadlessGui {
 public:
@@ -41,21 +48,26 @@ public:
   // Runs `frames` frames (windows settle after the first) and returns the last one's pixels;
   // a screenshot a frame asked for is saved on the way.
   Image render(int frames = 3);
+  // One frame as a window draws it: its pixels are read only for a screenshot it asked for.
+  void next_frame() { render_frame(nullptr, false); }
   // Plays a script to its end, frame by frame, and says how it ended.
   ScriptOutcome play(ScriptPlayer& player);
   void resize(int width, int height);
   // Times the GPU reset the OpenGL context (a kernel faulted on it) and the GUI drew anew.
   int context_resets() const { return m_context_resets; }
+  const FrameTimes& last_frame_times() const { return m_last_frame; }
   std::string renderer() const; // GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
   std::string display_kind() const {
     return m_display_kind;
   } // "EGL device", "surfaceless", "default"
 
 private:
-  Image render_frame(ScriptPlayer* player);
+  // Reads the frame's pixels back (the image returned) when `read_pixels` or a screenshot asks.
+  Image render_frame(ScriptPlayer* player, bool read_pixels);
   void recover_context();
   struct Egl;
   int m_context_resets = 0;
+  FrameTimes m_last_frame;
   std::chrono::steady_clock::time_point m_draw_after; // frames only cleared until then
   App& m_app;
   int m_width, m_height;

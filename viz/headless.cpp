@@ -203,11 +203,16 @@ HeadlessGui::~HeadlessGui() {
 Image HeadlessGui::render(int frames) {
   Image image;
   for (int frame = 0; frame < frames; ++frame)
-    image = render_frame(nullptr);
+    image = render_frame(nullptr, frame == frames - 1);
   return image;
 }
 
-Image HeadlessGui::render_frame(ScriptPlayer* player) {
+Image HeadlessGui::render_frame(ScriptPlayer* player, bool read_pixels) {
+  using Clock = std::chrono::steady_clock;
+  const auto ms_between = [](Clock::time_point from, Clock::time_point to) {
+    return std::chrono::duration<double, std::milli>(to - from).count();
+  };
+  const auto start = Clock::now();
   refresh_fonts(m_app, *m_gui);
   ImGuiIO& io = ImGui::GetIO();
   io.DisplaySize = ImVec2(static_cast<float>(m_width), static_cast<float>(m_height));
@@ -219,19 +224,24 @@ Image HeadlessGui::render_frame(ScriptPlayer* player) {
   ImGui::NewFrame();
   draw_frame(m_app);
   ImGui::Render();
+  const auto built = Clock::now();
   glViewport(0, 0, m_width, m_height);
   const ImVec4 clear = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
   glClearColor(clear.x * 0.8f, clear.y * 0.8f, clear.z * 0.8f, 1);
   glClear(GL_COLOR_BUFFER_BIT);
-  const bool drawn = std::chrono::steady_clock::now() >= m_draw_after;
+  const bool drawn = Clock::now() >= m_draw_after;
   if (drawn)
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   glFinish();
+  const auto finished = Clock::now();
   if (m_egl->robust && graphics_context_lost(eglGetProcAddress)) {
     recover_context();
-    return render_frame(player);
+    return render_frame(player, read_pixels);
   }
-  Image image = read_framebuffer(m_width, m_height);
+  // A window reads its pixels only for a screenshot; 5 MB a frame would cost more than the draw.
+  Image image = read_pixels || m_app.screenshot ? read_framebuffer(m_width, m_height) : Image{};
+  m_last_frame = {ms_between(start, built), ms_between(built, finished),
+                  ms_between(finished, Clock::now())};
   if (drawn) // a screenshot asked for in a cleared frame waits for the next drawn one
     save_requested_screenshot(m_app, image);
   m_gui->save_if_changed();
@@ -244,7 +254,7 @@ ScriptOutcome HeadlessGui::play(ScriptPlayer& player) {
   while (!player.finished()) {
     if (const auto size = player.take_window_size())
       resize(size->first, size->second);
-    render_frame(&player);
+    render_frame(&player, false);
     // Waiting on the models or the worker: frames need not come faster than a screen's (software
     // rendering costs a core per frame).
     if (player.waiting() || (m_app.source && m_app.source->busy()))
