@@ -1,6 +1,8 @@
 #pragma once
-// One function per kernel family, each returning that family's descriptors. registry.cpp is the
-// only caller; every other part of WarpLens iterates all_kernels().
+// One function per kernel family, each returning that family's descriptors: NAME_kernels() for
+// each NAME of the one list of families (kernels/CMakeLists.txt, generated into
+// kernel_families.inc). registry.cpp is the only caller; every other part of WarpLens iterates
+// all_kernels().
 
 #include "kernel.h"
 
@@ -8,16 +10,8 @@
 
 namespace wl {
 
-std::vector<KernelDesc> vec_add_kernels();
-std::vector<KernelDesc> vec_add_3d_kernels();
-std::vector<KernelDesc> broadcast_add_kernels();
-std::vector<KernelDesc> divergence_kernels();
-std::vector<KernelDesc> coalescing_kernels();
-std::vector<KernelDesc> bank_conflicts_kernels();
-std::vector<KernelDesc> transpose_kernels();
-std::vector<KernelDesc> matmul_kernels();
-std::vector<KernelDesc> softmax_kernels();
-std::vector<KernelDesc> reduce_sum_kernels();
-std::vector<KernelDesc> flash_attention_kernels();
+#define WL_KERNEL_FAMILY(name) std::vector<KernelDesc> name##_kernels();
+#include "kernel_families.inc"
+#undef WL_KERNEL_FAMILY
 
 } // namespace wl

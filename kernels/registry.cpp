@@ -16,13 +16,17 @@ std::vector<KernelDesc>& kernels_for_testing() {
 bool registry_read = false;
 std::size_t bundled_count = 0; // the first kernels of the list; a test program's own follow
 
+// Every family, in the order of the catalog (the list's).
+using FamilyKernels = std::vector<KernelDesc> (*)();
+constexpr FamilyKernels kFamilies[] = {
+#define WL_KERNEL_FAMILY(name) name##_kernels,
+#include "kernel_families.inc"
+#undef WL_KERNEL_FAMILY
+};
+
 std::vector<KernelDesc> build_registry() {
   std::vector<KernelDesc> all;
-  // The order of the catalog: from one add per thread to a fused attention kernel.
-  for (auto family :
-       {vec_add_kernels, vec_add_3d_kernels, broadcast_add_kernels, divergence_kernels,
-        coalescing_kernels, bank_conflicts_kernels, transpose_kernels, matmul_kernels,
-        softmax_kernels, reduce_sum_kernels, flash_attention_kernels})
+  for (FamilyKernels family : kFamilies)
     for (KernelDesc& kernel : family())
       all.push_back(std::move(kernel));
   bundled_count = all.size();

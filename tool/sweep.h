@@ -77,7 +77,7 @@ struct SweepPoint {
   BlockShape block;
   std::string refused; // why the kernel does not allow this point; empty when it ran
   std::optional<RunResult> result;
-  Params params; // every parameter of the point, defaults filled in
+  Params params = {}; // every parameter of the point, defaults filled in
 };
 
 // The value of a point along an axis: "block.x", "block.y", "block.z" or a parameter's name.

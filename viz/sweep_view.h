@@ -37,9 +37,9 @@ struct SweepData {
   bool measured = false; // times and counters (a model sweep has neither)
   Params params;         // the kernel's parameters the sweep ran with (empty: not known)
   // An A/B sweep: a second kernel over the same points, compared point by point with the first.
-  std::optional<SweepSeries> against;
+  std::optional<SweepSeries> against = {};
   // A per-device sweep: the same kernel and points on each other kind of GPU, a series each.
-  std::vector<SweepSeries> devices;
+  std::vector<SweepSeries> devices = {};
 };
 
 // The figures a sweep has for at least one shape: what its "colour by" list offers.

@@ -70,8 +70,11 @@ std::optional<SourceUpdate> WorkerSource::poll_sweep() {
   const Sweep sweep = std::move(*m_sweep);
   m_sweep.reset();
   if (answer->sweep) {
-    SweepData data{*answer->sweep, "measured", sweep.request.kernel->id, true,
-                   sweep.request.params};
+    SweepData data{.points = *answer->sweep,
+                   .origin = "measured",
+                   .kernel_id = sweep.request.kernel->id,
+                   .measured = true,
+                   .params = sweep.request.params};
     for (const SweepPoint& p : data.points)
       if (p.result) {
         data.origin = "measured on " + p.result->arch.name + " by the worker";

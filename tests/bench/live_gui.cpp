@@ -29,7 +29,7 @@ double ms_since(Clock::time_point t) {
 struct Frames {
   HeadlessGui& gui;
   double longest_ms = 0;
-  FrameTimes longest_split; // where the longest frame's time went
+  FrameTimes longest_split = {}; // where the longest frame's time went
   int count = 0;
   void one() {
     const auto start = Clock::now();

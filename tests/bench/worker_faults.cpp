@@ -121,8 +121,8 @@ struct Outcome {
   int retries = 0; // F5 pressed again after the GUI showed an error
   double recovery_ms = 0;
   double longest_frame_ms = 0;
-  std::string lost;
-  std::string error_seen;
+  std::string lost = {};
+  std::string error_seen = {};
 };
 
 class Bench {

@@ -278,10 +278,11 @@ TEST(SitesMeasured, ASweepMeasuresEachPointsSitesInAPassOfItsOwn) {
     EXPECT_EQ(counts.sites.front().sectors, static_cast<double>(load.sectors))
         << "stride " << p.params.at("stride");
     EXPECT_EQ(counts.sites.front().executed, static_cast<double>(load.requests));
-    if (p.result->counters && p.result->counters->available)
+    if (p.result->counters && p.result->counters->available) {
       EXPECT_EQ(
           site_sums_lines(*p.result).front().find("Global sectors summed over the per-site pass"),
           0u);
+    }
   }
   EXPECT_EQ(sweep.points[0].result->prediction.sites.front().sectors_per_request(), 4);
   EXPECT_EQ(sweep.points[2].result->prediction.sites.front().sectors_per_request(), 32);

@@ -17,8 +17,9 @@ using nlohmann::json;
 // defined there once); the rest says which warp the map draws.
 void expect_only_table_figures(const json& map) {
   for (const auto& [key, value] : map.items())
-    if (key != "site" && key != "block" && key != "warp" && key != "iteration")
+    if (key != "site" && key != "block" && key != "warp" && key != "iteration") {
       EXPECT_NE(find_figure(key), nullptr) << key << " is not in tool/figures.cpp";
+    }
 }
 
 TEST(StoryMaps, TheGlobalMapFollowsItsWarpAndBlockFields) {
@@ -123,8 +124,9 @@ TEST(StoryDivergence, TheTreeOfAReductionShowsInItsPanel) {
   EXPECT_TRUE(shown(a, "warp", "Divergence"));
   // The defect: "32.0 of 32 lanes, 99.9 %" stood unexplained above a comb falling to 1 lane.
   EXPECT_TRUE(says(a, "divergence", "1/32")) << text_of(a, "divergence");
-  if (says(a, "divergence", "lanes active on average"))
+  if (says(a, "divergence", "lanes active on average")) {
     EXPECT_TRUE(says(a, "divergence", "the average stays high")) << text_of(a, "divergence");
+  }
 }
 
 // The defects: the baseline's label left out the parameters (stride 1 and stride 2 read the same),

@@ -32,8 +32,9 @@ TEST(ArchPresets, EveryPresetHasItsOwnComputeCapability) {
   for (const Arch& arch : load_arch_presets(kPresets)) {
     EXPECT_FALSE(arch.source.empty()) << arch.id;
     EXPECT_GT(arch.dram_bandwidth_gbps, 100) << arch.id;
-    if (!arch.aliases.empty())
+    if (!arch.aliases.empty()) {
       EXPECT_EQ(arch.aliases.front(), arch.sm_name()) << arch.id;
+    }
   }
 }
 

@@ -135,7 +135,7 @@ TEST(CliKernels, AModelSweepNeedsNoGpu) {
   const std::string sweep_text = sidecar["shown"]["text"]["sweep"];
   EXPECT_NE(sweep_text.find("modelled for NVIDIA H100"), std::string::npos) << sweep_text;
   EXPECT_EQ(sweep_text.find("measured on"), std::string::npos) << sweep_text;
-  for (const std::string& suffix : {"", ".png", ".json"})
+  for (const char* suffix : {"", ".png", ".json"})
     std::filesystem::remove(json_file.string() + suffix);
 }
 

@@ -24,10 +24,12 @@ TEST(FigureTable, KeysAreUniqueAndEveryFigureIsDescribed) {
     EXPECT_FALSE(f.display.empty()) << f.key;
     EXPECT_FALSE(f.meaning.empty()) << f.key;
     EXPECT_FALSE(f.panel.empty()) << f.key;
-    if (f.sweep)
+    if (f.sweep) {
       EXPECT_TRUE(f.measured || f.predicted) << f.key << " is offered by sweeps but has no reader";
-    if (f.reason)
+    }
+    if (f.reason) {
       EXPECT_TRUE(f.predicted) << f.key << " has reasons for a difference but no prediction";
+    }
   }
 }
 
@@ -39,9 +41,10 @@ TEST(FigureTable, TheCatalogNamesEveryCounterFigureAndNothingElse) {
     EXPECT_TRUE(m.figure->counter) << m.key;
   }
   for (const Figure& f : all_figures())
-    if (f.counter)
+    if (f.counter) {
       EXPECT_NE(catalog.find(std::string(f.key)), nullptr)
           << f.key << " is a counter figure without a CUPTI metric in metrics.json";
+    }
 }
 
 TEST(FigureTable, UnknownKeysAreNoFigure) {

@@ -215,8 +215,9 @@ TEST(HostileRequestSession, AnIdUsedBeforeIsRefusedAndTheFirstRequestAnswered) {
                             R"({"id":4,"type":"model","kernel":"matmul/naive"})"});
   ASSERT_TRUE(has_answer(lines, "result", 5));
   for (const json& l : lines)
-    if (l["type"] == "result")
+    if (l["type"] == "result") {
       EXPECT_EQ(l["result"]["kernel"], "vec_add/scalar") << "the repeated id was served";
+    }
   test::expect_good_message(
       error_of(lines, 5), {"request 5: id: 5 is not above the last request's 5", "each used once"});
   test::expect_good_message(error_of(lines, 4),
@@ -229,8 +230,9 @@ TEST(HostileRequestSession, AWholeNumberWithAnExponentIsServedAsThatNumber) {
       "exponents", {R"({"id":1e1,"type":"model","kernel":"vec_add/scalar","block":[6.4e1,1.0]})"});
   ASSERT_TRUE(has_answer(lines, "result", 10)) << (lines.empty() ? "" : lines.back().dump());
   for (const json& l : lines)
-    if (l["type"] == "result")
+    if (l["type"] == "result") {
       EXPECT_EQ(l["result"]["block"], json::array({64, 1, 1}));
+    }
 }
 
 // The parser took a NUL byte for the end of the line: the request before it was served and the

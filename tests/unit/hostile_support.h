@@ -154,7 +154,7 @@ inline void expect_usage_error(const std::function<void()>& call,
 struct Change {
   std::string pointer;
   nlohmann::json value;
-  std::string raw; // when not empty: written as is in place of the value
+  std::string raw = {}; // when not empty: written as is in place of the value
   bool remove = false;
 };
 

@@ -244,10 +244,11 @@ TEST(ElementwiseKernels, SitesCoverEveryOutputOnceAndStayInBounds) {
                 }
         }
         for (std::size_t b = 0; b < k.buffers.size(); ++b)
-          if (k.buffers[b].role == BufferRole::output)
+          if (k.buffers[b].role == BufferRole::output) {
             for (std::size_t i = 0; i < writes[b].size(); ++i)
               ASSERT_EQ(writes[b][i], 1) << id << " element " << i << " block " << block.x << "x"
                                          << block.y << "x" << block.z;
+          }
       }
     }
   }
@@ -263,8 +264,9 @@ TEST(ElementwiseKernels, DescriptorsAreConsistent) {
       EXPECT_LE(spec.default_value, spec.max) << id << " " << spec.name;
       defaults[spec.name] = spec.default_value;
     }
-    if (k.check_params)
+    if (k.check_params) {
       EXPECT_EQ(k.check_params(defaults), "") << id;
+    }
     EXPECT_GE(k.test_sizes.size(), 3u) << id;
     EXPECT_EQ(k.symbol(defaults),
               "wl::" + std::string(id).replace(std::string(id).find('/'), 1, "_"))

@@ -77,9 +77,10 @@ TEST(ModelledFigures, TheProfilersRangeTimeIsNotCalledTheKernelsDuration) {
 TEST(ModelledFigures, OneBlockPerSmIsSingular) {
   const RunResult r = modelled("matmul/tiled", {"tile=32"}, "32x32");
   ASSERT_TRUE(r.occupancy);
-  if (r.occupancy->blocks_per_sm == 1)
+  if (r.occupancy->blocks_per_sm == 1) {
     EXPECT_NE(r.occupancy->explanation.find("1 block of"), std::string::npos)
         << r.occupancy->explanation;
+  }
   OccupancyResult one = *r.occupancy;
   one.blocks_per_sm = 1;
   EXPECT_EQ(occupancy_text(r.arch, OccupancyRequest{.block = r.launch.block}, one).find("1 blocks"),

@@ -1,6 +1,7 @@
 // The kernel catalog's contract: the ids the CLI promises, and every descriptor complete and
 // consistent with itself (defaults valid, default block allowed, sites well formed).
 
+#include "families.h"
 #include "kernel_request.h"
 #include "launch_model.h"
 #include "registry.h"
@@ -30,7 +31,22 @@ TEST(Registry, HasEveryPromisedKernelOnce) {
     EXPECT_TRUE(ids.insert(k.id).second) << "duplicate " << k.id;
   for (const std::string& id : promised)
     EXPECT_TRUE(ids.count(id)) << "missing " << id;
-  EXPECT_EQ(ids.size(), promised.size());
+}
+
+// The one list of families (kernels/CMakeLists.txt): each NAME gives kernels named "NAME/...",
+// and the catalog holds every one of them, in the list's order.
+TEST(Registry, EveryFamilyOfTheListGivesItsKernelsInOrder) {
+  std::vector<std::string> listed;
+#define WL_KERNEL_FAMILY(name)                                                                     \
+  for (const KernelDesc& k : name##_kernels()) {                                                   \
+    EXPECT_EQ(kernel_family(k.id), #name) << k.id;                                                 \
+    listed.push_back(k.id);                                                                        \
+  }
+#include "kernel_families.inc"
+#undef WL_KERNEL_FAMILY
+  ASSERT_GE(all_kernels().size(), listed.size());
+  for (std::size_t i = 0; i < listed.size(); ++i)
+    EXPECT_EQ(all_kernels()[i].id, listed[i]);
 }
 
 TEST(Registry, EveryDescriptorIsComplete) {
@@ -52,16 +68,18 @@ TEST(Registry, EveryDescriptorIsComplete) {
       Params params = defaults.params;
       for (const auto& [name, value] : size)
         params[name] = value;
-      if (k.check_params)
+      if (k.check_params) {
         EXPECT_EQ(k.check_params(params), "");
+      }
       EXPECT_FALSE(allowed_presets(k, params).empty()) << "no block accepts a test size";
     }
     for (const Site& site : k.sites) {
       EXPECT_FALSE(site.name.empty());
       EXPECT_TRUE(site.width && site.iterations && site.offset) << site.name;
-      if (site.space == MemorySpace::global)
+      if (site.space == MemorySpace::global) {
         EXPECT_TRUE(site.buffer >= 0 && site.buffer < static_cast<int>(k.buffers.size()))
             << site.name;
+      }
     }
   }
 }

@@ -91,11 +91,12 @@ TEST(SiteCounts, AMergedWideLoadIsFlaggedWithTheMergeAsItsReason) {
   for (std::size_t s = 0; s < counts.sites.size(); ++s) {
     const bool merged = c.prediction.sites[s].name == "load A tile";
     EXPECT_EQ(counts.sites[s].flagged, merged) << c.prediction.sites[s].name;
-    if (merged)
+    if (merged) {
       EXPECT_NE(counts.sites[s].reason.find(
                     "merged 4 neighbouring 4-byte loads into one LDS.128 (1 instruction"),
                 std::string::npos)
           << counts.sites[s].reason;
+    }
   }
 }
 
