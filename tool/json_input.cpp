@@ -170,12 +170,28 @@ std::string nul_byte_problem(std::string_view text) {
   return std::string(text_before ? "" : "binary data: ") + "a NUL byte at " + place;
 }
 
-// The bytes of the control character that starts at text[at] (C0, DEL, or C1: U+0080 to U+009F,
-// CSI among them, which UTF-8 writes 0xC2 0x80 to 0xC2 0x9F), or 0 when none starts there.
+// Whether text[at] starts one of Unicode's bidirectional controls: LRM and RLM (U+200E, U+200F),
+// the embeddings and overrides (U+202A to U+202E) and the isolates (U+2066 to U+2069), which UTF-8
+// writes 0xE2 0x80 0x8E/0x8F, 0xE2 0x80 0xAA to 0xAE and 0xE2 0x81 0xA6 to 0xA9. A terminal
+// reorders the rest of a line after one ("Trojan source"): a name holding one reads as other text.
+bool bidi_control_at(std::string_view text, std::size_t at) {
+  if (at + 2 >= text.size() || static_cast<unsigned char>(text[at]) != 0xE2)
+    return false;
+  const auto second = static_cast<unsigned char>(text[at + 1]);
+  const auto third = static_cast<unsigned char>(text[at + 2]);
+  return (second == 0x80 && (third == 0x8E || third == 0x8F || (third >= 0xAA && third <= 0xAE))) ||
+         (second == 0x81 && third >= 0xA6 && third <= 0xA9);
+}
+
+// The bytes of the control character that starts at text[at] (C0, DEL, C1: U+0080 to U+009F,
+// CSI among them, which UTF-8 writes 0xC2 0x80 to 0xC2 0x9F, or a bidirectional control), or 0
+// when none starts there.
 std::size_t control_character_bytes(std::string_view text, std::size_t at) {
   const auto c = static_cast<unsigned char>(text[at]);
   if (c < 0x20 || c == 0x7f)
     return 1;
+  if (bidi_control_at(text, at))
+    return 3;
   const bool c1 = c == 0xC2 && at + 1 < text.size() &&
                   (static_cast<unsigned char>(text[at + 1]) & 0xE0) == 0x80;
   return c1 ? 2 : 0;

@@ -23,9 +23,10 @@ inline constexpr std::size_t kMaxAnswerLineBytes = kMaxJsonFileBytes;
 inline constexpr int kMaxJsonDepth = 64; // our own files nest 6 levels at most
 
 // `text` cut to `limit` bytes at a character's start (with "..." when cut) and with control
-// characters (C0, DEL and C1: line breaks and escape codes too) shown as '?', so that a message
-// quoting outside input (a user's, a file's, a worker's) stays one short line that no terminal or
-// screen takes for a command.
+// characters (C0, DEL and C1: line breaks and escape codes too; and Unicode's bidirectional
+// controls, which reorder a terminal's line) shown as '?', so that a message quoting outside input
+// (a user's, a file's, a worker's) stays one short line that no terminal or screen takes for a
+// command.
 std::string clip(std::string_view text, std::size_t limit = 80);
 // Whether `text` holds a character clip() shows as '?': a name read from a file that holds one
 // is refused, since a terminal would take an escape code in it for a command.
