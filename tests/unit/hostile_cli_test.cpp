@@ -50,6 +50,13 @@ const std::vector<CliCase> kOccupancy = {
     {"MaxThreadsBelow2DBlock",
      "occupancy --block 16x16 --max-threads 255",
      {"--max-threads 255", "16x16"}},
+    // A launch bound no block of the arch can reach is a typo, not a bound.
+    {"MaxThreadsOverTheArch",
+     "occupancy --block 256 --max-threads 1025",
+     {"--max-threads 1025: over the arch's limit", "at most 1024 threads a block on h100"}},
+    {"MaxThreadsOverTheArchOfT4",
+     "occupancy --block 256 --max-threads 2048 --arch t4",
+     {"--max-threads 2048", "at most 1024 threads a block on t4"}},
     {"MaxThreadsNegative", "occupancy --block 256 --max-threads -5", {"--max-threads", "'-5'"}},
     {"MaxThreadsEmpty", "occupancy --block 256 --max-threads ''", {"--max-threads", "empty"}},
     {"RegsEmpty", "occupancy --block 256 --regs ''", {"--regs", "empty"}},
