@@ -270,11 +270,19 @@ std::vector<Arch> load_arch_presets(const std::filesystem::path& folder) {
   return presets;
 }
 
+std::string preset_ids(const std::vector<Arch>& presets) {
+  std::string ids;
+  for (const Arch& arch : presets)
+    ids += (ids.empty() ? "" : ", ") + arch.id;
+  return ids;
+}
+
 bool is_preset_path(std::string_view spec) {
   return spec.ends_with(".json") || spec.find('/') != std::string_view::npos;
 }
 
-Arch find_arch(const std::vector<Arch>& presets, const std::string& spec) {
+Arch find_arch(const std::vector<Arch>& presets, const std::string& spec,
+               std::string_view more_choices) {
   if (is_preset_path(spec)) {
     Arch arch = load_arch_file(spec);
     // A copy of a bundled preset keeps its id and aliases: it is that preset, edited.
@@ -288,14 +296,14 @@ Arch find_arch(const std::vector<Arch>& presets, const std::string& spec) {
     if (arch.id == spec ||
         std::find(arch.aliases.begin(), arch.aliases.end(), spec) != arch.aliases.end())
       return arch;
-  std::string known, aliases;
-  for (const Arch& arch : presets) {
-    known += (known.empty() ? "" : ", ") + arch.id;
+  std::string aliases;
+  for (const Arch& arch : presets)
     for (const auto& alias : arch.aliases)
       aliases += (aliases.empty() ? "" : ", ") + alias;
-  }
-  throw UsageError("unknown arch '" + clip(spec) + "'; choose one of " + known + " (aliases " +
-                   aliases + "), 'device', or a path to a .json preset");
+  throw UsageError("unknown arch '" + clip(spec, 60) + "'; choose one of " + preset_ids(presets) +
+                   " (aliases " + aliases + "), " +
+                   (more_choices.empty() ? "" : std::string(more_choices) + ", ") +
+                   "or a path to a .json preset");
 }
 
 void check_block_fits(const Arch& arch, const BlockShape& block) {

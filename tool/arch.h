@@ -72,8 +72,12 @@ nlohmann::json arch_to_json(const Arch& arch);
 std::vector<Arch> load_arch_presets(const std::filesystem::path& folder);
 
 // An id ("h100"), an alias ("sm_90") or a path to a .json preset, whose names must not be another
-// preset's. Throws UsageError listing the known ids when nothing matches.
-Arch find_arch(const std::vector<Arch>& presets, const std::string& spec);
+// preset's. Throws UsageError listing the known ids, then `more_choices` (what the caller also
+// takes: "device[:N] for this machine's GPU"), when nothing matches.
+Arch find_arch(const std::vector<Arch>& presets, const std::string& spec,
+               std::string_view more_choices = "");
+// "a100, b200, ...": the presets' ids, for a message that lists the choices.
+std::string preset_ids(const std::vector<Arch>& presets);
 // A spec that names a preset file rather than a preset: it ends in .json or holds a '/'.
 bool is_preset_path(std::string_view spec);
 

@@ -353,6 +353,25 @@ INSTANTIATE_TEST_SUITE_P(Occupancy, HostileCli, testing::ValuesIn(kOccupancy),
 INSTANTIATE_TEST_SUITE_P(Kernels, HostileCli, testing::ValuesIn(kKernels),
                          test::case_name<CliCase>);
 
+// The defect: `--headless --model --arch device` refused 'device' with a list that offered it.
+// The GUI's models take a preset; `device` (this machine's GPU) is said to be no choice there, and
+// only the commands that read the GPU offer it.
+TEST(HostileCli, DeviceIsOfferedOnlyWhereTheGpuIsRead) {
+  for (const char* arch : {"device", "device:1"}) {
+    const test::Outcome model = run_limited(std::string("--headless --model --arch ") + arch);
+    expect_refusal(model, 2,
+                   {std::string("--arch ") + arch +
+                        ": model mode uses no GPU, and device names this machine's GPU",
+                    "choose a preset (a100, "});
+    EXPECT_EQ(model.err.find("'device'"), std::string::npos) << model.err;
+  }
+  const test::Outcome gui = run_limited("--headless --model --arch nope");
+  expect_refusal(gui, 2, {"unknown arch 'nope'; choose one of a100, "});
+  EXPECT_EQ(gui.err.find("device"), std::string::npos) << gui.err;
+  expect_refusal(run_limited("occupancy --block 256 --arch nope"), 2,
+                 {"unknown arch 'nope'; choose one of a100, ", "device[:N] for this machine's GPU"});
+}
+
 // Workers that cannot start: each is named with why, and the sweep stops with exit 2 saying how
 // many points were measured (none), never hanging or pretending.
 TEST(HostileCli, ASweepWhoseWorkersCannotStartSaysWhyForEach) {
