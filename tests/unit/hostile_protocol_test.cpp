@@ -117,6 +117,15 @@ const std::vector<LineCase> kRequests = {
     {"CancelTargetText",
      R"({"id":3,"type":"cancel","target":"all"})",
      {"request 3: target: 'all'"}},
+    // A cancel names an earlier request (or 0, every request waiting or running): one that names
+    // itself or a later id cancels nothing and was answered by nothing.
+    {"CancelItself",
+     R"({"id":3,"type":"cancel","target":3})",
+     {"request 3: target: 3 is this cancel request's own id",
+      "allowed the id of an earlier request, or 0 for every request waiting or running"}},
+    {"CancelALaterRequest",
+     R"({"id":3,"type":"cancel","target":9})",
+     {"request 3: target: 9 is not an earlier request's id", "allowed the id of an earlier"}},
     {"LineOver1MiB",
      model(R"(,"arch":")" + std::string(2 << 20, 'a') + "\""),
      {"request line: longer than 1048576"}},
