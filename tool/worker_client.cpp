@@ -303,7 +303,9 @@ WorkerResponse WorkerClient::read_answer(const nlohmann::json& line) const {
 void WorkerClient::on_response(Worker& worker, const WorkerResponse& response, bool refused) {
   {
     const std::lock_guard lock(m_mutex);
-    if (response.type == ResponseType::hello) {
+    if (const std::string wrong = out_of_turn(worker, response, refused); !wrong.empty()) {
+      refuse_line_locked(worker, wrong);
+    } else if (response.type == ResponseType::hello) {
       // A worker of another build may mean another kernel by the same request: its points
       // would be merged with ours as if they were the same launch.
       const bool same_catalog = response.catalog == catalog_version();
@@ -342,6 +344,26 @@ void WorkerClient::on_response(Worker& worker, const WorkerResponse& response, b
     update_status_locked();
   }
   notify();
+}
+
+// A line the protocol has, said when it may not be: a hello once, with id 0, before anything else;
+// progress only of a request asked. "" when the line comes in its turn.
+std::string WorkerClient::out_of_turn(const Worker& worker, const WorkerResponse& response,
+                                      bool refused) const {
+  const std::string id = std::to_string(response.id);
+  if (response.type == ResponseType::hello && response.id != 0)
+    return "a hello with id " + id + " (a hello's id is 0)";
+  if (response.type == ResponseType::hello && worker.hello)
+    return "a second hello (it said hello when it started)";
+  if (response.type != ResponseType::hello && !worker.hello && refused)
+    return "a line the protocol does not have (" +
+           without_origin(response.message, "the worker's answer was refused") + ")";
+  if (response.type != ResponseType::hello && !worker.hello)
+    return std::string("a line of type '") + response_type_name(response.type) +
+           "' for request " + id;
+  if (response.type == ResponseType::progress && (response.id <= 0 || response.id >= m_next_id))
+    return "progress for request " + id + ", which was never asked";
+  return "";
 }
 
 // What a line that answers no request waiting for one is, for the reason the worker is killed:
