@@ -51,12 +51,18 @@ struct WorkerClient::Worker {
   std::int64_t overran = 0;  // the request it was killed for running past the budget of
   std::deque<std::string> stderr_tail;
   std::ofstream log;
+  bool wrote = false; // a line on stdout, read or not
+  // Its first line when that was no hello and arrived after the worker was already judged (its
+  // input broke first): unread, it would go unnamed, and it most often says what went wrong.
+  std::string first_line;
 
   // Why it ended, in one line: the watchdog's reason, the sticky error, or how it exited.
   // A kill reason keeps how the process ended: a worker whose input broke because it had already
   // exited says so with its exit code.
   std::string ending(const std::string& how) const {
-    const std::string exited = "the worker " + how + (hello ? "" : " before saying hello");
+    const std::string exited =
+        "the worker " + how + (hello ? "" : " before saying hello") +
+        (first_line.empty() ? "" : "; its first line was '" + first_line + "', not a hello");
     std::string reason = !kill_reason.empty() ? kill_reason + "; " + exited
                          : !fatal_message.empty()
                              ? "the worker stopped after a sticky CUDA error: " + fatal_message
@@ -227,6 +233,16 @@ std::string without_origin(const std::string& message, const std::string& origin
   return message.starts_with(origin + ": ") ? message.substr(origin.size() + 2) : message;
 }
 
+// Whether `line` is a hello, of any protocol.
+bool is_hello(const std::string& line) {
+  try {
+    return response_from_json(parse_json_text(line, "worker line", kMaxAnswerLineBytes)).type ==
+           ResponseType::hello;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
 } // namespace
 
 // Parsing (a result can be large) happens outside the lock. A line that is not the protocol's
@@ -235,8 +251,15 @@ std::string without_origin(const std::string& message, const std::string& origin
 void WorkerClient::on_line(Worker& worker, const std::string& line, bool too_long) {
   {
     const std::lock_guard lock(m_mutex);
-    if (!worker.kill_reason.empty())
-      return; // killed: the requests it had are answered as lost, whatever it still says
+    const bool first = !worker.wrote;
+    worker.wrote = true;
+    if (!worker.kill_reason.empty()) {
+      // Killed: the requests it had are answered as lost, whatever it still says; a first line
+      // that is no hello is named with how it ended.
+      if (first && !too_long && !is_hello(line))
+        worker.first_line = clip(line, 60);
+      return;
+    }
     worker.last_line = Clock::now();
   }
   if (too_long) {

@@ -391,6 +391,20 @@ TEST(HostileCli, ASweepWhoseWorkersCannotStartSaysWhyForEach) {
       << o.err;
 }
 
+// The defect: `--worker 'echo hi; exit 3'` was, now and then, "the worker stopped reading its
+// input; the worker exited with code 3 before saying hello", 'hi' unnamed: the request found the
+// worker gone before its line was read. Whichever comes first, the line is named.
+TEST(HostileCli, AWorkerWhoseFirstLineIsNoHelloIsNamedWithThatLine) {
+  for (int run = 0; run < 8; ++run) {
+    const test::Outcome o =
+        run_limited("sweep vec_add/scalar --block 32 --worker 'echo hi; exit 3'");
+    EXPECT_EQ(o.exit_code, 2) << o.err;
+    // Killed for its line, or found exited by the request: either way the line is named.
+    EXPECT_NE(o.err.find("before saying hello"), std::string::npos) << o.err;
+    EXPECT_NE(o.err.find("'hi'"), std::string::npos) << o.err;
+  }
+}
+
 // A per-device sweep asks each worker its GPU first; a worker that sees none is named with why.
 TEST(HostileCli, APerDeviceSweepWhoseWorkersSeeNoGpuSaysWhyForEach) {
   const std::string no_gpu =

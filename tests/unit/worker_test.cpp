@@ -405,6 +405,24 @@ TEST(WorkerClient, ALineBeforeItsHelloKillsTheWorkerAtOnce) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, 4s) << "not the 5 s wait for a hello";
 }
 
+// The defect: `--worker 'echo hi; exit 3'` said "the worker stopped reading its input; the worker
+// exited with code 3 before saying hello" when its input broke before its line was read, and never
+// named 'hi'. The first line, when it is not a hello, is named however the worker ended.
+TEST(WorkerClient, AWorkerWhoseFirstLineIsNoHelloIsNamedWithItHoweverItEnded) {
+  // Its input closed at once (a request finds nobody reading) and its line not yet ended: the
+  // client kills it before the line is read whole, as when `echo hi; exit 3` exits before the
+  // request is sent.
+  WorkerClient client({.command = "exec 0<&-; printf 'hi there'; exec sleep 100",
+                       .start_timeout_seconds = 2});
+  std::this_thread::sleep_for(200ms); // the shell has closed its input
+  const auto answer = client.wait_for(client.submit(model_request("vec_add/scalar")), 10s);
+  ASSERT_TRUE(answer) << client.latest().last_failure;
+  EXPECT_TRUE(answer->worker_died);
+  EXPECT_TRUE(contains(answer->error, "before saying hello; its first line was 'hi there', not a "
+                                      "hello"))
+      << answer->error;
+}
+
 // A stand-in for a wrong worker: greets, reads the first request and answers it with `answer`
 // (kept in a file of its own), then waits.
 std::string answering_with(const std::string& name, const std::string& answer) {
