@@ -246,6 +246,10 @@ Script parse_script(const std::string& text, const std::string& file) {
     ScriptStep step{number, lowercase(words[0]), {}, ""};
     words.erase(words.begin());
     if (words.size() >= 2 && words[words.size() - 2] == "in") { // `... in "PANEL"`
+      // An empty panel would read as no `in` at all: any panel, not the one meant.
+      if (words.back().empty())
+        throw UsageError(where + ": an empty panel name (in \"\"); name a panel, or leave out "
+                                 "`in` for a control in any panel");
       step.panel = words.back();
       words.resize(words.size() - 2);
     }

@@ -65,6 +65,10 @@ const std::vector<InputCase> kScripts = {
     {"ClickEmptyLabel", "click \"\"", {"hostile.txt:1", "empty label"}},
     {"ClickUnknownPanel", "click \"Run\" in \"Nowhere\"", {"hostile.txt:1", "'Nowhere'"}},
     {"ClickInWithoutPanel", "click \"Run\" in", {"hostile.txt:1", "click takes"}},
+    // `in ""` named no panel and was read as no `in` at all: refused as an empty label is.
+    {"ClickInAnEmptyPanel", "click \"Run\" in \"\"", {"hostile.txt:1", "an empty panel name"}},
+    {"HoverInAnEmptyPanel", "hover \"Run\" in \"\"", {"hostile.txt:1", "an empty panel name"}},
+    {"SetInAnEmptyPanel", "set \"stride\" 2 in \"\"", {"hostile.txt:1", "an empty panel name"}},
     {"SetNothing", "set", {"hostile.txt:1", "VALUE"}},
     {"SetNoValue", "set \"Block\"", {"hostile.txt:1", "VALUE"}},
     {"SetTwoValues", "set \"Block\" 1 2", {"hostile.txt:1", "VALUE"}},
