@@ -206,6 +206,13 @@ const std::vector<InputCase> kSettings = {
     {"BlockFloat", R"({"block": [1.5, 1, 1]})", {"block [1.5,1,1]"}},
     {"BlockNegative", R"({"block": [-1, 1, 1]})", {"block [-1,1,1]"}},
     {"BlockWraps", R"({"block": [4294967297, 1, 1]})", {"block [4294967297,1,1]"}},
+    // Each side in range, the block not one the kernel takes: refused as its parameters are.
+    {"BlockTheKernelRefuses",
+     R"({"kernel": "matmul/tiled", "block": [32, 32, 2]})",
+     {"block [32,32,2]: matmul/tiled allows tile x tile"}},
+    {"BlockOverTheThreadLimit",
+     R"({"kernel": "vec_add_3d/blocks3d", "block": [1024, 2, 1]})",
+     {"block [1024,2,1]: vec_add_3d/blocks3d allows any 3D block of at most 1024 threads"}},
     {"ArchUnknown", R"({"arch": "nope"})", {"arch \"nope\""}},
     {"ArchNumber", R"({"arch": 7})", {"arch 7"}},
     {"LiveText", R"({"live": "yes"})", {"live \"yes\": allowed true or false"}},
