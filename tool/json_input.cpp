@@ -9,6 +9,7 @@
 #include <functional>
 #include <system_error>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -26,6 +27,12 @@ struct KeyTwice {
   std::string key;
 };
 struct TooManyItems {};
+// A number no double holds (1e999): nlohmann reports it as a parse error ("number overflow") and
+// stops, though the text is JSON. `end` is the offset just past it.
+struct NumberTooLarge {
+  std::string number;
+  std::size_t end;
+};
 
 // Builds the document from the parser's events, refusing as it goes (before the rest is read)
 // nesting deeper than kMaxJsonDepth, a key given twice in one object (a DOM parser keeps the last
@@ -56,7 +63,11 @@ public:
     return true;
   }
 
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
+  bool parse_error(std::size_t position, const std::string& token,
+                   const nlohmann::detail::exception& e) override {
+    constexpr int kNumberOverflow = 406; // nlohmann's out_of_range.406
+    if (e.id == kNumberOverflow)
+      throw NumberTooLarge{token, position};
     throw e; // caught as a json::exception with the parser's reason
   }
 
@@ -114,6 +125,14 @@ std::string parser_reason(const json::exception& e) {
   return clip(text, 120);
 }
 
+// The line and column (from 1) of the byte at `offset`.
+std::pair<std::size_t, std::size_t> line_and_column(std::string_view text, std::size_t offset) {
+  const std::string_view before = text.substr(0, std::min(offset, text.size()));
+  const std::size_t line_start = before.rfind('\n') + 1; // 0 when there is no newline before
+  return {static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n')) + 1,
+          offset - line_start + 1};
+}
+
 // Where the first NUL byte of `text` is ("column 50", or "line 3, column 7" in a text of several
 // lines), or "" when it has none. The parser takes a NUL for the end of its input, so whatever
 // follows one would be dropped unread: a second request on the line, the rest of a file.
@@ -121,13 +140,9 @@ std::string nul_byte_place(std::string_view text) {
   const std::size_t at = text.find('\0');
   if (at == std::string_view::npos)
     return "";
-  const std::string_view before = text.substr(0, at);
-  const std::size_t line_start = before.rfind('\n') + 1; // 0 when there is no newline before
-  const std::string column = "column " + std::to_string(at - line_start + 1);
-  if (line_start == 0)
-    return column;
-  return "line " + std::to_string(std::count(before.begin(), before.end(), '\n') + 1) + ", " +
-         column;
+  const auto [line, column] = line_and_column(text, at);
+  const std::string place = "column " + std::to_string(column);
+  return line == 1 ? place : "line " + std::to_string(line) + ", " + place;
 }
 
 std::string mib(std::uintmax_t bytes) {
@@ -247,6 +262,13 @@ json parse_json_text(std::string_view text, const std::string& origin, std::size
   } catch (const TooDeep&) {
     throw UsageError(origin + ": lists and objects nested too deep; allowed " +
                      std::to_string(kMaxJsonDepth) + " levels");
+  } catch (const NumberTooLarge& large) {
+    const std::size_t start = large.end >= large.number.size() ? large.end - large.number.size() : 0;
+    const auto [line, column] = line_and_column(text, start);
+    throw JsonNumberTooLarge(origin + ": the number " + clip(large.number, 40) + " at line " +
+                                 std::to_string(line) + ", column " + std::to_string(column) +
+                                 " is too large for any value; allowed numbers within +-1.8e308",
+                             clip(large.number, 40), line, column);
   } catch (const TooManyItems&) {
     throw UsageError(origin + ": a list of more than " + std::to_string(max_list_items) +
                      " items; allowed at most " + std::to_string(max_list_items));

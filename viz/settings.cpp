@@ -407,6 +407,11 @@ std::string load_settings(App& app, const std::filesystem::path& dir) {
   json j;
   try {
     j = parse_json_text(read.text, "settings", kMaxSettingsBytes);
+  } catch (const JsonNumberTooLarge& e) {
+    // The parser stops at the number, so nothing after it was read: the whole file goes aside.
+    return moved_aside(app, file,
+                       "holds the number " + e.number + " at line " + std::to_string(e.line) +
+                           ", column " + std::to_string(e.column) + ", too large for any setting");
   } catch (const UsageError& e) {
     return moved_aside(app, file, "cannot be read (" + clip(e.what(), 100) + ")");
   }

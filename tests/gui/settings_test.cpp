@@ -107,6 +107,20 @@ TEST(GuiSettings, ABlockTheKernelRefusesIsNamedAndTheDefaultBlockUsed) {
   EXPECT_EQ(read_json(dir / "settings.json")["block"], nlohmann::json::array({16, 16, 1}));
 }
 
+// The defect: "ui_scale": 1e999 made the whole file read as "not valid JSON". The number, its line
+// and column are named, with that no setting can take it and where the file went.
+TEST(GuiSettings, ANumberNoDoubleHoldsIsNamedWithItsPlace) {
+  const std::filesystem::path dir = scratch_dir();
+  write_file(dir / "settings.json", "{\n  \"theme\": \"light\",\n  \"ui_scale\": 1e999\n}\n");
+  App app = make_app("vec_add/scalar", "h100");
+  const std::string problem = load_settings(app, dir);
+  EXPECT_NE(problem.find("settings.json holds the number 1e999 at line 3, column 15, too large "
+                         "for any setting; kept as settings.json.bad-"),
+            std::string::npos)
+      << problem;
+  EXPECT_EQ(problem.find("not valid JSON"), std::string::npos) << problem;
+}
+
 TEST(GuiSettings, ADamagedSettingsFileIsKeptAsideBeforeTheDefaultsAreSaved) {
   const std::filesystem::path dir = scratch_dir();
   const std::string damaged = "{\"kernel\": \"matmul/tiled\", \"theme\": ";
