@@ -30,7 +30,7 @@ std::string local_time(const char* format);
 // desktop names ($XDG_PICTURES_DIR, else user-dirs.dirs) where that folder exists, else in
 // ~/Pictures (none, an empty path, without a HOME: never the current folder); `fallback_reason`
 // then says why, for the status line: "the pictures folder '/mnt/pics' ($XDG_PICTURES_DIR) does
-// not exist; saving in ...".
+// not exist (or is not a folder); saving in ...".
 struct PicturesFolder {
   std::filesystem::path path;
   std::string fallback_reason; // "" where the desktop's folder is used, or none is named

@@ -173,6 +173,47 @@ TEST(GuiCli, AMissingPicturesFolderIsNotMadeAndTheFallbackIsSaid) {
       << r.out;
 }
 
+// The defect: XDG_PICTURES_DIR=/etc/passwd was said to "not exist". A pictures folder that is no
+// folder is said to be none; the picture goes to ~/Pictures/WarpLens and the output says so.
+TEST(GuiCli, APicturesFolderThatIsAFileIsSaidToBeNoFolder) {
+  const std::filesystem::path dir = scratch_dir();
+  std::filesystem::create_directories(dir / "home");
+  write_file(dir / "pictures", "a file");
+  const Command r = save_into_the_pictures_folder(dir, dir / "home", dir / "pictures");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const std::filesystem::path fallback = dir / "home" / "Pictures" / "WarpLens";
+  EXPECT_EQ(last_line(r.out).rfind(fallback.string(), 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("the pictures folder '" + (dir / "pictures").string() +
+                       "' ($XDG_PICTURES_DIR) is not a folder; saving in '" + fallback.string() +
+                       "' instead"),
+            std::string::npos)
+      << r.out;
+}
+
+// The defect: a script's Export CSV saved the table in the fallback folder and printed nothing of
+// where it went. Each file a script's click or key saves is printed, as its screenshots are.
+TEST(GuiCli, AScriptsExportSaysWhereItWent) {
+  const std::filesystem::path dir = scratch_dir();
+  std::filesystem::create_directories(dir / "home");
+  write_file(dir / "pictures", "a file");
+  write_file(dir / "export.txt", "click \"Sweep\"\nclick \"Model sweep\"\nwait\n"
+                                 "click \"Export CSV\"\nclick \"Export PNG\"\n");
+  const Command r = wl::test::run_warplens(
+      "--headless --model --kernel vec_add/scalar --script export.txt",
+      "cd '" + dir.string() + "' && env -u DISPLAY -u WAYLAND_DISPLAY -u XDG_CONFIG_HOME HOME='" +
+          (dir / "home").string() + "' XDG_PICTURES_DIR='" + (dir / "pictures").string() + "' ");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const std::string folder = (dir / "home" / "Pictures" / "WarpLens").string();
+  for (const std::string& line : {"export.txt:4: saved '" + folder + "/warplens-",
+                                  "export.txt:5: saved '" + folder + "/warplens-"})
+    EXPECT_NE(r.out.find(line), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("-sweep.csv' (the pictures folder '" + (dir / "pictures").string() +
+                       "' ($XDG_PICTURES_DIR) is not a folder"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("-sweep.png' (the pictures folder"), std::string::npos) << r.out;
+}
+
 // The defect: `warplens --headless` showed the models and the recording even on a machine with a
 // GPU. It measures through the worker as the window does; the sidecar says which it did.
 TEST(GuiCli, HeadlessMeasuresThroughTheWorkerWhereThereIsAGpu) {
