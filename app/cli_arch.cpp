@@ -89,8 +89,8 @@ void check_launch_bound(const Arch& arch, const OccupancyRequest& request) {
   if (bound > arch.max_threads_per_block)
     throw UsageError("--max-threads " + std::to_string(bound) +
                      ": over the arch's limit; allowed at most " +
-                     std::to_string(arch.max_threads_per_block) + " threads a block on " +
-                     arch.id + ", or 0 for that limit");
+                     std::to_string(arch.max_threads_per_block) + " threads a block on " + arch.id +
+                     ", or 0 for that limit");
   if (bound > 0 && request.block.threads() > bound)
     throw UsageError("--max-threads " + std::to_string(bound) + ": block " +
                      format_block(request.block) + " has " +

@@ -263,7 +263,8 @@ json parse_json_text(std::string_view text, const std::string& origin, std::size
     throw UsageError(origin + ": lists and objects nested too deep; allowed " +
                      std::to_string(kMaxJsonDepth) + " levels");
   } catch (const NumberTooLarge& large) {
-    const std::size_t start = large.end >= large.number.size() ? large.end - large.number.size() : 0;
+    const std::size_t start =
+        large.end >= large.number.size() ? large.end - large.number.size() : 0;
     const auto [line, column] = line_and_column(text, start);
     throw JsonNumberTooLarge(origin + ": the number " + clip(large.number, 40) + " at line " +
                                  std::to_string(line) + ", column " + std::to_string(column) +

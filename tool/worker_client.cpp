@@ -382,8 +382,8 @@ std::string WorkerClient::out_of_turn(const Worker& worker, const WorkerResponse
     return "a line the protocol does not have (" +
            without_origin(response.message, "the worker's answer was refused") + ")";
   if (response.type != ResponseType::hello && !worker.hello)
-    return std::string("a line of type '") + response_type_name(response.type) +
-           "' for request " + id;
+    return std::string("a line of type '") + response_type_name(response.type) + "' for request " +
+           id;
   if (response.type == ResponseType::progress && (response.id <= 0 || response.id >= m_next_id))
     return "progress for request " + id + ", which was never asked";
   return "";

@@ -373,11 +373,11 @@ PicturesFolder pictures_folder() {
   if (named.path.empty() || (!pictures.empty() && as_folder(named.path) == as_folder(pictures)))
     return {fallback, ""};
   const std::string what = fs::exists(named.path, error) ? " is not a folder" : " does not exist";
-  return {fallback, "the pictures folder '" + clip(named.path.string(), 120) + "' (" +
-                        clip(named.named_by, 120) + ")" + what +
-                        (fallback.empty() ? ""
-                                          : "; saving in '" + clip(fallback.string(), 120) +
-                                                "' instead")};
+  return {
+      fallback,
+      "the pictures folder '" + clip(named.path.string(), 120) + "' (" + clip(named.named_by, 120) +
+          ")" + what +
+          (fallback.empty() ? "" : "; saving in '" + clip(fallback.string(), 120) + "' instead")};
 }
 
 std::filesystem::path pictures_dir() { return pictures_folder().path; }

@@ -368,8 +368,9 @@ TEST(HostileCli, DeviceIsOfferedOnlyWhereTheGpuIsRead) {
   const test::Outcome gui = run_limited("--headless --model --arch nope");
   expect_refusal(gui, 2, {"unknown arch 'nope'; choose one of a100, "});
   EXPECT_EQ(gui.err.find("device"), std::string::npos) << gui.err;
-  expect_refusal(run_limited("occupancy --block 256 --arch nope"), 2,
-                 {"unknown arch 'nope'; choose one of a100, ", "device[:N] for this machine's GPU"});
+  expect_refusal(
+      run_limited("occupancy --block 256 --arch nope"), 2,
+      {"unknown arch 'nope'; choose one of a100, ", "device[:N] for this machine's GPU"});
 }
 
 // Workers that cannot start: each is named with why, and the sweep stops with exit 2 saying how

@@ -135,12 +135,12 @@ const std::vector<FileCase> kPresets = {
     preset_case("BlocksPerSmOverOneWarpEach", {"/max_blocks_per_sm", 65},
                 {"max_blocks_per_sm: 65 blocks of at least one warp need 2080 threads",
                  "allowed at most 64 (max_threads_per_sm / 32)"}),
-    preset_case("ThreadsPerSmNotWholeWarps", {"/max_threads_per_sm", 2047},
-                {"max_threads_per_sm: 2047 is not a whole number of warps",
-                 "allowed a multiple of 32"}),
-    preset_case("ThreadsPerBlockNotWholeWarps", {"/max_threads_per_block", 1000},
-                {"max_threads_per_block: 1000 is not a whole number of warps",
-                 "allowed a multiple of 32"}),
+    preset_case(
+        "ThreadsPerSmNotWholeWarps", {"/max_threads_per_sm", 2047},
+        {"max_threads_per_sm: 2047 is not a whole number of warps", "allowed a multiple of 32"}),
+    preset_case(
+        "ThreadsPerBlockNotWholeWarps", {"/max_threads_per_block", 1000},
+        {"max_threads_per_block: 1000 is not a whole number of warps", "allowed a multiple of 32"}),
     // Names: an alias names the preset once, and names no other.
     preset_case("AliasEmpty", {"/aliases/0", ""}, {"aliases: '' is empty", "allowed"}),
     preset_case("AliasTwice", {"/aliases", json::array({"sm_90", "sm_90"})},

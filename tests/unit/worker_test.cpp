@@ -412,8 +412,8 @@ TEST(WorkerClient, AWorkerWhoseFirstLineIsNoHelloIsNamedWithItHoweverItEnded) {
   // Its input closed at once (a request finds nobody reading) and its line not yet ended: the
   // client kills it before the line is read whole, as when `echo hi; exit 3` exits before the
   // request is sent.
-  WorkerClient client({.command = "exec 0<&-; printf 'hi there'; exec sleep 100",
-                       .start_timeout_seconds = 2});
+  WorkerClient client(
+      {.command = "exec 0<&-; printf 'hi there'; exec sleep 100", .start_timeout_seconds = 2});
   std::this_thread::sleep_for(200ms); // the shell has closed its input
   const auto answer = client.wait_for(client.submit(model_request("vec_add/scalar")), 10s);
   ASSERT_TRUE(answer) << client.latest().last_failure;
@@ -471,7 +471,8 @@ const std::vector<BadLineCase> kBadLines = {
     {"CutJson", R"({"id":1,"type":"progress","phase":"run")",
      "the worker wrote a line that is not JSON "
      "('{\"id\":1,\"type\":\"progress\",\"phase\":\"run\"': "},
-    {"NulByte", std::string("\0\x01garbage", 9), "not valid JSON (binary data: a NUL byte at column 1)"},
+    {"NulByte", std::string("\0\x01garbage", 9),
+     "not valid JSON (binary data: a NUL byte at column 1)"},
     {"NotAnObject", "[1,2]",
      "the worker wrote a line the protocol does not have (worker line: a list of 2 items is not "
      "a JSON object"},
@@ -486,8 +487,7 @@ const std::vector<BadLineCase> kBadLines = {
     // or one of another id is a line the protocol does not have.
     {"HelloTwice", "HELLO",
      "the worker wrote a second hello (it said hello when it started), so the client killed it"},
-    {"HelloWithAnotherId",
-     R"({"id":5,"type":"hello","protocol":3,"pid":1})",
+    {"HelloWithAnotherId", R"({"id":5,"type":"hello","protocol":3,"pid":1})",
      "the worker wrote a hello with id 5 (a hello's id is 0), so the client killed it"},
     {"ProgressForAnIdNeverAsked", R"({"id":99,"type":"progress","phase":"run"})",
      "the worker wrote progress for request 99, which was never asked, so the client killed it"},
@@ -501,7 +501,7 @@ TEST_P(WorkerBadLine, TheWorkerIsKilledAtOnceNamingTheLine) {
   WorkerRequest request = model_request("vec_add/scalar");
   request.block = BlockShape{64, 1, 1};
   const std::string good = result_line(1, modelled("vec_add/scalar", "64"));
-  const std::string bad = GetParam().line.empty()    ? result_line(7, modelled("vec_add/scalar", "64"))
+  const std::string bad = GetParam().line.empty() ? result_line(7, modelled("vec_add/scalar", "64"))
                           : GetParam().line == "HELLO" ? hello_line()
                                                        : GetParam().line;
   WorkerClient client({.command = answering_with("bad_" + GetParam().name, bad + "\n" + good)});
