@@ -82,9 +82,15 @@ struct OccupancyOptions {
   bool curves = false;
 };
 
-// The kernel's own launch bound caps the block as the arch's limit does.
-void check_launch_bound(const OccupancyRequest& request) {
+// The kernel's own launch bound caps the block as the arch's limit does; a bound above that limit
+// bounds nothing (nvcc refuses one over 1024) and is most likely a typo.
+void check_launch_bound(const Arch& arch, const OccupancyRequest& request) {
   const int bound = request.kernel_max_threads;
+  if (bound > arch.max_threads_per_block)
+    throw UsageError("--max-threads " + std::to_string(bound) +
+                     ": over the arch's limit; allowed at most " +
+                     std::to_string(arch.max_threads_per_block) + " threads a block on " + arch.id +
+                     ", or 0 for that limit");
   if (bound > 0 && request.block.threads() > bound)
     throw UsageError("--max-threads " + std::to_string(bound) + ": block " +
                      format_block(request.block) + " has " +
@@ -97,7 +103,7 @@ void run_occupancy(const OccupancyOptions& options) {
   const Arch arch = resolve_arch(options.arch);
   OccupancyRequest request = options.request;
   request.block = parse_block(options.block);
-  check_launch_bound(request);
+  check_launch_bound(arch, request);
   const OccupancyResult result = compute_occupancy(arch, request);
   if (options.json) {
     json out = occupancy_json(arch, request, result);

@@ -242,7 +242,7 @@ std::string arch_id_asked(const std::string& spec) {
     return "device:0";
   if (spec.starts_with("device:"))
     return spec;
-  if (spec.ends_with(".json") || spec.find('/') != std::string::npos)
+  if (is_preset_path(spec))
     return "";
   try {
     return find_arch(load_arch_presets(assets_dir() / "arch"), spec).id;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <iterator>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -39,7 +40,8 @@ constexpr ArchKey<int> kIntKeys[] = {
     {"max_blocks_per_sm", &Arch::max_blocks_per_sm, {1, 1024}, {1, 1024}},
     {"registers_per_sm", &Arch::registers_per_sm, {1024, 1 << 20}, {1, 1 << 20}},
     {"registers_per_block", &Arch::registers_per_block, {1024, 1 << 20}, {1, 1 << 20}},
-    {"max_registers_per_thread", &Arch::max_registers_per_thread, {1, 1024}, {1, 1024}},
+    // The ISA addresses R0 to R254 (R255 reads as zero): no GPU gives a thread more.
+    {"max_registers_per_thread", &Arch::max_registers_per_thread, {1, 255}, {1, 255}},
 };
 
 constexpr ArchKey<std::int64_t> kSizeKeys[] = {
@@ -80,7 +82,23 @@ std::vector<std::string_view> preset_keys() {
   return keys;
 }
 
+// The SM schedules whole warps: its threads and a block's limit are whole numbers of them.
+void check_whole_warps(const Fields& reader, const char* key, int threads, int warp_size) {
+  if (threads % warp_size != 0)
+    reader.fail(key, std::to_string(threads) + " is not a whole number of warps",
+                "allowed a multiple of " + std::to_string(warp_size) + " (warp_size)");
+}
+
 void check_consistency(const Fields& reader, const Arch& arch) {
+  check_whole_warps(reader, "max_threads_per_sm", arch.max_threads_per_sm, arch.warp_size);
+  check_whole_warps(reader, "max_threads_per_block", arch.max_threads_per_block, arch.warp_size);
+  // A block is a warp at least, so more blocks than warps can never be resident at once.
+  if (arch.max_blocks_per_sm > arch.max_warps_per_sm())
+    reader.fail("max_blocks_per_sm",
+                std::to_string(arch.max_blocks_per_sm) + " blocks of at least one warp need " +
+                    std::to_string(arch.max_blocks_per_sm * arch.warp_size) + " threads",
+                "allowed at most " + std::to_string(arch.max_warps_per_sm()) +
+                    " (max_threads_per_sm / " + std::to_string(arch.warp_size) + ")");
   if (arch.max_threads_per_block > arch.max_threads_per_sm)
     reader.fail("max_threads_per_block", "exceeds max_threads_per_sm",
                 "allowed at most max_threads_per_sm");
@@ -95,6 +113,53 @@ void check_consistency(const Fields& reader, const Arch& arch) {
     reader.fail("shared_memory_per_block_optin",
                 "plus the reserved part exceeds shared_memory_per_sm",
                 "allowed at most shared_memory_per_sm in all");
+}
+
+// `--arch device[:N]` is this machine's GPU, and a result whose arch id begins with "device" reads
+// as measured on one: a preset named so would print as if it were the GPU in the machine.
+bool reserved_name(std::string_view name) { return name.starts_with("device"); }
+
+void check_name_not_reserved(const Fields& fields, const char* key, const std::string& name) {
+  if (reserved_name(name))
+    fields.fail(key, "'" + clip(name, 30) + "' is reserved",
+                "allowed a name that does not begin with 'device' (--arch device[:N] is this "
+                "machine's GPU)");
+}
+
+// A preset's own names: its id once, and each alias a name of its own, once.
+void check_own_names(const Fields& fields, const Arch& arch) {
+  check_name_not_reserved(fields, "id", arch.id);
+  std::set<std::string> seen;
+  for (const std::string& alias : arch.aliases) {
+    if (alias.empty())
+      fields.fail("aliases", "'' is empty", "allowed non-empty names, or no aliases ([])");
+    check_name_not_reserved(fields, "aliases", alias);
+    if (alias == arch.id)
+      fields.fail("aliases", "'" + clip(alias, 30) + "' is the preset's own id",
+                  "allowed names other than the id");
+    if (!seen.insert(alias).second)
+      fields.fail("aliases", "'" + clip(alias, 30) + "' is given twice", "allowed each name once");
+  }
+}
+
+// An --arch name picks one preset: no name of `arch` may be a name of another.
+void check_names_free(const Arch& arch, const std::vector<Arch>& others, const std::string& where) {
+  const auto taken_by = [&](const std::string& name) -> const Arch* {
+    for (const Arch& other : others)
+      if (other.id == name ||
+          std::find(other.aliases.begin(), other.aliases.end(), name) != other.aliases.end())
+        return &other;
+    return nullptr;
+  };
+  const auto check = [&](const char* key, const std::string& name) {
+    if (const Arch* other = taken_by(name))
+      input_error(where, key,
+                  "'" + clip(name, 30) + "' is already a name of the preset " + other->id,
+                  "allowed names no other preset uses");
+  };
+  check("id", arch.id);
+  for (const std::string& alias : arch.aliases)
+    check("aliases", alias);
 }
 
 } // namespace
@@ -138,8 +203,10 @@ Arch arch_from_fields(const Fields& fields, ArchOrigin origin) {
   arch.source = fields.name("source", !preset);
   // Results written before it was carried have none.
   arch.uuid = fields.has("uuid") ? fields.name("uuid") : "";
-  if (preset)
+  if (preset) {
+    check_own_names(fields, arch);
     check_consistency(fields, arch);
+  }
   return arch;
 }
 
@@ -189,22 +256,13 @@ std::vector<Arch> load_arch_presets(const std::filesystem::path& folder) {
   std::sort(files.begin(), files.end());
 
   std::vector<Arch> presets;
-  std::set<std::string> names;
   for (const auto& file : files) {
     Arch arch = load_arch_file(file);
     if (file.stem() != arch.id)
       throw UsageError(clip(file.string(), 160) + ": id: '" + clip(arch.id, 40) +
                        "' differs from the file name; "
                        "allowed the file's name without .json");
-    for (const auto& name : [&] {
-           auto all = arch.aliases;
-           all.push_back(arch.id);
-           return all;
-         }())
-      if (!names.insert(name).second)
-        throw UsageError(
-            clip(file.string(), 160) + ": aliases: '" + clip(name, 40) +
-            "' is already the id or alias of another preset; allowed names no other preset uses");
+    check_names_free(arch, presets, file.string());
     presets.push_back(std::move(arch));
   }
   if (presets.empty())
@@ -212,21 +270,40 @@ std::vector<Arch> load_arch_presets(const std::filesystem::path& folder) {
   return presets;
 }
 
-Arch find_arch(const std::vector<Arch>& presets, const std::string& spec) {
-  if (spec.ends_with(".json") || spec.find('/') != std::string::npos)
-    return load_arch_file(spec);
+std::string preset_ids(const std::vector<Arch>& presets) {
+  std::string ids;
+  for (const Arch& arch : presets)
+    ids += (ids.empty() ? "" : ", ") + arch.id;
+  return ids;
+}
+
+bool is_preset_path(std::string_view spec) {
+  return spec.ends_with(".json") || spec.find('/') != std::string_view::npos;
+}
+
+Arch find_arch(const std::vector<Arch>& presets, const std::string& spec,
+               std::string_view more_choices) {
+  if (is_preset_path(spec)) {
+    Arch arch = load_arch_file(spec);
+    // A copy of a bundled preset keeps its id and aliases: it is that preset, edited.
+    std::vector<Arch> others;
+    std::copy_if(presets.begin(), presets.end(), std::back_inserter(others),
+                 [&](const Arch& other) { return other.id != arch.id; });
+    check_names_free(arch, others, spec);
+    return arch;
+  }
   for (const Arch& arch : presets)
     if (arch.id == spec ||
         std::find(arch.aliases.begin(), arch.aliases.end(), spec) != arch.aliases.end())
       return arch;
-  std::string known, aliases;
-  for (const Arch& arch : presets) {
-    known += (known.empty() ? "" : ", ") + arch.id;
+  std::string aliases;
+  for (const Arch& arch : presets)
     for (const auto& alias : arch.aliases)
       aliases += (aliases.empty() ? "" : ", ") + alias;
-  }
-  throw UsageError("unknown arch '" + clip(spec) + "'; choose one of " + known + " (aliases " +
-                   aliases + "), 'device', or a path to a .json preset");
+  throw UsageError("unknown arch '" + clip(spec, 60) + "'; choose one of " + preset_ids(presets) +
+                   " (aliases " + aliases + "), " +
+                   (more_choices.empty() ? "" : std::string(more_choices) + ", ") +
+                   "or a path to a .json preset");
 }
 
 void check_block_fits(const Arch& arch, const BlockShape& block) {

@@ -71,9 +71,15 @@ nlohmann::json arch_to_json(const Arch& arch);
 // Every preset in a folder, checked for duplicate ids and aliases.
 std::vector<Arch> load_arch_presets(const std::filesystem::path& folder);
 
-// An id ("h100"), an alias ("sm_90") or a path to a .json preset. Throws UsageError listing the
-// known ids when nothing matches.
-Arch find_arch(const std::vector<Arch>& presets, const std::string& spec);
+// An id ("h100"), an alias ("sm_90") or a path to a .json preset, whose names must not be another
+// preset's. Throws UsageError listing the known ids, then `more_choices` (what the caller also
+// takes: "device[:N] for this machine's GPU"), when nothing matches.
+Arch find_arch(const std::vector<Arch>& presets, const std::string& spec,
+               std::string_view more_choices = "");
+// "a100, b200, ...": the presets' ids, for a message that lists the choices.
+std::string preset_ids(const std::vector<Arch>& presets);
+// A spec that names a preset file rather than a preset: it ends in .json or holds a '/'.
+bool is_preset_path(std::string_view spec);
 
 // Checks a block shape against the arch's per-block limits; throws UsageError naming the side or
 // the thread count and the allowed range.

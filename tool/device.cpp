@@ -106,9 +106,8 @@ Arch resolve_arch(const std::string& spec) {
                        " is out of range; allowed 0 to " + std::to_string(kMaxDeviceOrdinal));
     return arch_from_device(ordinal);
   }
-  if (spec.ends_with(".json") || spec.find('/') != std::string::npos)
-    return load_arch_file(spec);
-  return find_arch(load_arch_presets(assets_dir() / "arch"), spec);
+  return find_arch(load_arch_presets(assets_dir() / "arch"), spec,
+                   "device[:N] for this machine's GPU");
 }
 
 std::string describe_devices() {

@@ -327,19 +327,33 @@ std::string write_file_safely(const fs::path& file, std::string_view text,
   return "";
 }
 
+std::string home_problem() {
+  const char* home = std::getenv("HOME");
+  const char* set_it = "; set HOME to your home folder";
+  if (!home)
+    return std::string("HOME is not set") + set_it;
+  if (!*home) // not the current folder, which is what an empty path would make of it
+    return std::string("HOME is empty") + set_it;
+  std::error_code error;
+  const fs::file_status status = fs::status(home, error);
+  if (fs::is_directory(status))
+    return "";
+  if (fs::exists(status))
+    return "HOME " + quoted(home) + " is not a folder" + set_it;
+  return "HOME " + quoted(home) + " does not exist, and WarpLens does not make it" + set_it;
+}
+
 std::string missing_home(const fs::path& folder) {
   const char* home = std::getenv("HOME");
   if (!home || !*home)
-    return "";
+    return ""; // no folder lies in it
   fs::path base = fs::path(home).lexically_normal();
   if (base.filename().empty() && base != base.root_path())
     base = base.parent_path(); // "/home/me/" as "/home/me"
   const fs::path inside = folder.lexically_normal().lexically_relative(base);
-  std::error_code error;
-  if (inside.empty() || *inside.begin() == ".." || fs::is_directory(base, error))
+  if (inside.empty() || *inside.begin() == "..")
     return "";
-  return "HOME " + quoted(base) +
-         " does not exist, and WarpLens does not make it; set HOME to your home folder";
+  return home_problem();
 }
 
 std::string make_folders(const fs::path& folder) {

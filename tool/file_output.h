@@ -56,8 +56,13 @@ KeptCopy keep_aside(const std::filesystem::path& file, std::string_view text);
 // a mistake (a typo, a service account) that a folder made there would hide. Returns "" or one
 // line saying why the folder cannot be made.
 std::string make_folders(const std::filesystem::path& folder);
-// make_folders' refusal alone, made nothing: "" unless `folder` lies in a HOME that is missing.
+// make_folders' refusal alone, made nothing: "" unless `folder` lies in a HOME that is missing or
+// not a folder.
 std::string missing_home(const std::filesystem::path& folder);
+// Why $HOME names no folder to keep things in ("HOME is empty; set HOME to your home folder",
+// "HOME '/x' is not a folder; ...", "... does not exist, and WarpLens does not make it; ..."), or
+// "" when it names one. An empty or unset HOME is no folder: never the current one.
+std::string home_problem();
 
 // A file-size limit (ulimit -f) sends SIGXFSZ, which ends the process; ignored, the write fails
 // with EFBIG instead and is reported like any other failed write. Called at the start of main.

@@ -180,7 +180,7 @@ std::string Fields::name(const char* key, bool may_be_empty) const {
   std::string value = text(key, may_be_empty);
   if (has_control_characters(value))
     fail(key, "'" + clip(value, 40) + "' holds control characters",
-         "allowed printable text (no escape codes, tabs or line breaks)");
+         "allowed printable text (no escape codes, tabs, line breaks or bidirectional controls)");
   return value;
 }
 
@@ -204,7 +204,7 @@ std::vector<std::string> Fields::names(const char* key) const {
   for (const std::string& item : out)
     if (has_control_characters(item))
       fail(key, "'" + clip(item, 40) + "' holds control characters",
-           "allowed printable text (no escape codes, tabs or line breaks)");
+           "allowed printable text (no escape codes, tabs, line breaks or bidirectional controls)");
   return out;
 }
 

@@ -9,6 +9,7 @@
 #include <functional>
 #include <system_error>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -26,6 +27,12 @@ struct KeyTwice {
   std::string key;
 };
 struct TooManyItems {};
+// A number no double holds (1e999): nlohmann reports it as a parse error ("number overflow") and
+// stops, though the text is JSON. `end` is the offset just past it.
+struct NumberTooLarge {
+  std::string number;
+  std::size_t end;
+};
 
 // Builds the document from the parser's events, refusing as it goes (before the rest is read)
 // nesting deeper than kMaxJsonDepth, a key given twice in one object (a DOM parser keeps the last
@@ -56,7 +63,11 @@ public:
     return true;
   }
 
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
+  bool parse_error(std::size_t position, const std::string& token,
+                   const nlohmann::detail::exception& e) override {
+    constexpr int kNumberOverflow = 406; // nlohmann's out_of_range.406
+    if (e.id == kNumberOverflow)
+      throw NumberTooLarge{token, position};
     throw e; // caught as a json::exception with the parser's reason
   }
 
@@ -114,6 +125,14 @@ std::string parser_reason(const json::exception& e) {
   return clip(text, 120);
 }
 
+// The line and column (from 1) of the byte at `offset`.
+std::pair<std::size_t, std::size_t> line_and_column(std::string_view text, std::size_t offset) {
+  const std::string_view before = text.substr(0, std::min(offset, text.size()));
+  const std::size_t line_start = before.rfind('\n') + 1; // 0 when there is no newline before
+  return {static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n')) + 1,
+          offset - line_start + 1};
+}
+
 // Where the first NUL byte of `text` is ("column 50", or "line 3, column 7" in a text of several
 // lines), or "" when it has none. The parser takes a NUL for the end of its input, so whatever
 // follows one would be dropped unread: a second request on the line, the rest of a file.
@@ -121,13 +140,9 @@ std::string nul_byte_place(std::string_view text) {
   const std::size_t at = text.find('\0');
   if (at == std::string_view::npos)
     return "";
-  const std::string_view before = text.substr(0, at);
-  const std::size_t line_start = before.rfind('\n') + 1; // 0 when there is no newline before
-  const std::string column = "column " + std::to_string(at - line_start + 1);
-  if (line_start == 0)
-    return column;
-  return "line " + std::to_string(std::count(before.begin(), before.end(), '\n') + 1) + ", " +
-         column;
+  const auto [line, column] = line_and_column(text, at);
+  const std::string place = "column " + std::to_string(column);
+  return line == 1 ? place : "line " + std::to_string(line) + ", " + place;
 }
 
 std::string mib(std::uintmax_t bytes) {
@@ -170,12 +185,28 @@ std::string nul_byte_problem(std::string_view text) {
   return std::string(text_before ? "" : "binary data: ") + "a NUL byte at " + place;
 }
 
-// The bytes of the control character that starts at text[at] (C0, DEL, or C1: U+0080 to U+009F,
-// CSI among them, which UTF-8 writes 0xC2 0x80 to 0xC2 0x9F), or 0 when none starts there.
+// Whether text[at] starts one of Unicode's bidirectional controls: LRM and RLM (U+200E, U+200F),
+// the embeddings and overrides (U+202A to U+202E) and the isolates (U+2066 to U+2069), which UTF-8
+// writes 0xE2 0x80 0x8E/0x8F, 0xE2 0x80 0xAA to 0xAE and 0xE2 0x81 0xA6 to 0xA9. A terminal
+// reorders the rest of a line after one ("Trojan source"): a name holding one reads as other text.
+bool bidi_control_at(std::string_view text, std::size_t at) {
+  if (at + 2 >= text.size() || static_cast<unsigned char>(text[at]) != 0xE2)
+    return false;
+  const auto second = static_cast<unsigned char>(text[at + 1]);
+  const auto third = static_cast<unsigned char>(text[at + 2]);
+  return (second == 0x80 && (third == 0x8E || third == 0x8F || (third >= 0xAA && third <= 0xAE))) ||
+         (second == 0x81 && third >= 0xA6 && third <= 0xA9);
+}
+
+// The bytes of the control character that starts at text[at] (C0, DEL, C1: U+0080 to U+009F,
+// CSI among them, which UTF-8 writes 0xC2 0x80 to 0xC2 0x9F, or a bidirectional control), or 0
+// when none starts there.
 std::size_t control_character_bytes(std::string_view text, std::size_t at) {
   const auto c = static_cast<unsigned char>(text[at]);
   if (c < 0x20 || c == 0x7f)
     return 1;
+  if (bidi_control_at(text, at))
+    return 3;
   const bool c1 = c == 0xC2 && at + 1 < text.size() &&
                   (static_cast<unsigned char>(text[at + 1]) & 0xE0) == 0x80;
   return c1 ? 2 : 0;
@@ -231,6 +262,14 @@ json parse_json_text(std::string_view text, const std::string& origin, std::size
   } catch (const TooDeep&) {
     throw UsageError(origin + ": lists and objects nested too deep; allowed " +
                      std::to_string(kMaxJsonDepth) + " levels");
+  } catch (const NumberTooLarge& large) {
+    const std::size_t start =
+        large.end >= large.number.size() ? large.end - large.number.size() : 0;
+    const auto [line, column] = line_and_column(text, start);
+    throw JsonNumberTooLarge(origin + ": the number " + clip(large.number, 40) + " at line " +
+                                 std::to_string(line) + ", column " + std::to_string(column) +
+                                 " is too large for any value; allowed numbers within +-1.8e308",
+                             clip(large.number, 40), line, column);
   } catch (const TooManyItems&) {
     throw UsageError(origin + ": a list of more than " + std::to_string(max_list_items) +
                      " items; allowed at most " + std::to_string(max_list_items));

@@ -4,6 +4,8 @@
 // either gives a parsed value or throws one UsageError of one short line; it never recurses on
 // deep nesting, never allocates more than the size cap, and never echoes the input at length.
 
+#include "error.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -23,9 +25,10 @@ inline constexpr std::size_t kMaxAnswerLineBytes = kMaxJsonFileBytes;
 inline constexpr int kMaxJsonDepth = 64; // our own files nest 6 levels at most
 
 // `text` cut to `limit` bytes at a character's start (with "..." when cut) and with control
-// characters (C0, DEL and C1: line breaks and escape codes too) shown as '?', so that a message
-// quoting outside input (a user's, a file's, a worker's) stays one short line that no terminal or
-// screen takes for a command.
+// characters (C0, DEL and C1: line breaks and escape codes too; and Unicode's bidirectional
+// controls, which reorder a terminal's line) shown as '?', so that a message quoting outside input
+// (a user's, a file's, a worker's) stays one short line that no terminal or screen takes for a
+// command.
 std::string clip(std::string_view text, std::size_t limit = 80);
 // Whether `text` holds a character clip() shows as '?': a name read from a file that holds one
 // is refused, since a terminal would take an escape code in it for a command.
@@ -34,13 +37,24 @@ bool has_control_characters(std::string_view text);
 // texts (a device name, a message) are shown as they come.
 void clip_texts(nlohmann::json& value, std::size_t limit);
 
+// A number in a JSON text that no double holds (1e999): the parser stops there, so the number, its
+// line and its column are given for a reader to word its own message.
+struct JsonNumberTooLarge : UsageError {
+  JsonNumberTooLarge(const std::string& message, std::string number_text, std::size_t at_line,
+                     std::size_t at_column)
+      : UsageError(message), number(std::move(number_text)), line(at_line), column(at_column) {}
+  std::string number;
+  std::size_t line, column;
+};
+
 // Parses `text`. Throws UsageError "ORIGIN: ..." when it is larger than `max_bytes`, not JSON
 // (anything but white space after the document; a NUL byte is named with its place, "binary
-// data" where no text comes before it: the parser would end the input there, the rest unread), holds a number no double can hold, or, checked while
-// parsing before the rest is read: is nested
-// deeper than kMaxJsonDepth, gives a key twice in one object (a JSON reader keeps one of the two
-// values and drops the other unseen: nlohmann's keeps the last), or holds a list of more than
-// `max_list_items` items.
+// data" where no text comes before it: the parser would end the input there, the rest unread),
+// or, checked while parsing before the rest is read: is nested deeper than kMaxJsonDepth, gives a
+// key twice in one object (a JSON reader keeps one of the two values and drops the other unseen:
+// nlohmann's keeps the last), or holds a list of more than `max_list_items` items; and
+// JsonNumberTooLarge ("ORIGIN: the number 1e999 at line 1, column 14 is too large for any value;
+// ...") for a number no double can hold.
 nlohmann::json parse_json_text(std::string_view text, const std::string& origin,
                                std::size_t max_bytes, std::size_t max_list_items = SIZE_MAX);
 

@@ -118,6 +118,17 @@ void read_work(const Fields& r, WorkerRequest& q) {
   }
 }
 
+// A cancel names an earlier request, or 0 for every one waiting or running: ids increase, so its
+// own id or a later one names no request there is, and would cancel nothing without a word.
+void check_cancel_target(const Fields& r, const WorkerRequest& q) {
+  const char* allowed =
+      "allowed the id of an earlier request, or 0 for every request waiting or running";
+  if (q.target == q.id)
+    r.fail("target", std::to_string(q.target) + " is this cancel request's own id", allowed);
+  if (q.target > q.id)
+    r.fail("target", std::to_string(q.target) + " is not an earlier request's id", allowed);
+}
+
 } // namespace
 
 const char* request_type_name(RequestType type) {
@@ -199,8 +210,10 @@ WorkerRequest request_from_json(const json& line) {
   const Fields r(line, "request " + std::to_string(q.id));
   q.type = type_from_name(kRequestTypes, request_type_name, r);
   r.only(request_keys(q.type), std::string("a ") + request_type_name(q.type) + " request");
-  if (q.type == RequestType::cancel)
+  if (q.type == RequestType::cancel) {
     q.target = r.integer_or("target", 0, 0, kMaxInt64);
+    check_cancel_target(r, q);
+  }
   if (q.type == RequestType::model || q.type == RequestType::run || q.type == RequestType::sweep)
     read_work(r, q);
   return q;

@@ -17,13 +17,14 @@
 //    "per_site":true}                         per_site: a per-site pass for every shape (absent: false)
 //   {"id":12,"type":"sweep","kernel":"coalescing/stride","params":{},"shapes":[[256,1,1]],
 //    "param_axes":[{"name":"stride","values":[1,2,4]}], ...}   every shape for every value
-//   {"id":9,"type":"cancel","target":8}      target 0 or absent: everything waiting or running
+//   {"id":9,"type":"cancel","target":8}      target 0 or absent: everything waiting or running;
+//                                            its own id or a later one is refused
 //   {"id":10,"type":"shutdown"}              cancel what waits or runs, serve nothing more, exit 0
 // `params` lists only the parameters the user set (the worker fills in the defaults); `block`
 // absent means the kernel's default (a sweep has none: its shapes are its blocks); `arch` takes
 // what `warplens model --arch` takes. The worker answers a line it refuses (not JSON, a key it
-// does not know or given twice, an id not above the last one, a request after shutdown) with an
-// error line naming what is wrong.
+// does not know or given twice, an id not above the last one, a cancel of no earlier request, a
+// request after shutdown) with an error line naming what is wrong.
 // Responses carry the id of the request they answer:
 //   {"id":8,"type":"progress","phase":"run"}
 //   {"id":11,"type":"progress","phase":"sweep","done":3,"total":24}

@@ -51,12 +51,18 @@ struct WorkerClient::Worker {
   std::int64_t overran = 0;  // the request it was killed for running past the budget of
   std::deque<std::string> stderr_tail;
   std::ofstream log;
+  bool wrote = false; // a line on stdout, read or not
+  // Its first line when that was no hello and arrived after the worker was already judged (its
+  // input broke first): unread, it would go unnamed, and it most often says what went wrong.
+  std::string first_line;
 
   // Why it ended, in one line: the watchdog's reason, the sticky error, or how it exited.
   // A kill reason keeps how the process ended: a worker whose input broke because it had already
   // exited says so with its exit code.
   std::string ending(const std::string& how) const {
-    const std::string exited = "the worker " + how + (hello ? "" : " before saying hello");
+    const std::string exited =
+        "the worker " + how + (hello ? "" : " before saying hello") +
+        (first_line.empty() ? "" : "; its first line was '" + first_line + "', not a hello");
     std::string reason = !kill_reason.empty() ? kill_reason + "; " + exited
                          : !fatal_message.empty()
                              ? "the worker stopped after a sticky CUDA error: " + fatal_message
@@ -227,6 +233,16 @@ std::string without_origin(const std::string& message, const std::string& origin
   return message.starts_with(origin + ": ") ? message.substr(origin.size() + 2) : message;
 }
 
+// Whether `line` is a hello, of any protocol.
+bool is_hello(const std::string& line) {
+  try {
+    return response_from_json(parse_json_text(line, "worker line", kMaxAnswerLineBytes)).type ==
+           ResponseType::hello;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
 } // namespace
 
 // Parsing (a result can be large) happens outside the lock. A line that is not the protocol's
@@ -235,8 +251,15 @@ std::string without_origin(const std::string& message, const std::string& origin
 void WorkerClient::on_line(Worker& worker, const std::string& line, bool too_long) {
   {
     const std::lock_guard lock(m_mutex);
-    if (!worker.kill_reason.empty())
-      return; // killed: the requests it had are answered as lost, whatever it still says
+    const bool first = !worker.wrote;
+    worker.wrote = true;
+    if (!worker.kill_reason.empty()) {
+      // Killed: the requests it had are answered as lost, whatever it still says; a first line
+      // that is no hello is named with how it ended.
+      if (first && !too_long && !is_hello(line))
+        worker.first_line = clip(line, 60);
+      return;
+    }
     worker.last_line = Clock::now();
   }
   if (too_long) {
@@ -303,7 +326,9 @@ WorkerResponse WorkerClient::read_answer(const nlohmann::json& line) const {
 void WorkerClient::on_response(Worker& worker, const WorkerResponse& response, bool refused) {
   {
     const std::lock_guard lock(m_mutex);
-    if (response.type == ResponseType::hello) {
+    if (const std::string wrong = out_of_turn(worker, response, refused); !wrong.empty()) {
+      refuse_line_locked(worker, wrong);
+    } else if (response.type == ResponseType::hello) {
       // A worker of another build may mean another kernel by the same request: its points
       // would be merged with ours as if they were the same launch.
       const bool same_catalog = response.catalog == catalog_version();
@@ -342,6 +367,26 @@ void WorkerClient::on_response(Worker& worker, const WorkerResponse& response, b
     update_status_locked();
   }
   notify();
+}
+
+// A line the protocol has, said when it may not be: a hello once, with id 0, before anything else;
+// progress only of a request asked. "" when the line comes in its turn.
+std::string WorkerClient::out_of_turn(const Worker& worker, const WorkerResponse& response,
+                                      bool refused) const {
+  const std::string id = std::to_string(response.id);
+  if (response.type == ResponseType::hello && response.id != 0)
+    return "a hello with id " + id + " (a hello's id is 0)";
+  if (response.type == ResponseType::hello && worker.hello)
+    return "a second hello (it said hello when it started)";
+  if (response.type != ResponseType::hello && !worker.hello && refused)
+    return "a line the protocol does not have (" +
+           without_origin(response.message, "the worker's answer was refused") + ")";
+  if (response.type != ResponseType::hello && !worker.hello)
+    return std::string("a line of type '") + response_type_name(response.type) + "' for request " +
+           id;
+  if (response.type == ResponseType::progress && (response.id <= 0 || response.id >= m_next_id))
+    return "progress for request " + id + ", which was never asked";
+  return "";
 }
 
 // What a line that answers no request waiting for one is, for the reason the worker is killed:

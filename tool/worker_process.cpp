@@ -184,6 +184,13 @@ void ChildProcess::pump(const OnLine& on_output_line,
     if (fds[1].revents && !read_some(m_output, output, on_output_line))
       fds[1].fd = -1;
   }
+  // Killed: what it wrote before is read too, as far as it is there already, a last line without
+  // its newline included. `echo hi; exit 3` may exit before a request finds its input closed, and
+  // its line says what went wrong. Bounded: a process that escaped the kill may write on.
+  for (int reads = 0; fds[1].fd >= 0 && reads < 16 && poll(&fds[1], 1, 0) > 0; ++reads)
+    if (!read_some(m_output, output, on_output_line))
+      break;
+  output.finish(on_output_line);
   // What the child said on stderr just before it ended is usually the reason; take it too.
   while (fds[2].fd >= 0 && poll(&fds[2], 1, 200) > 0)
     if (!read_some(m_error, error, on_error))

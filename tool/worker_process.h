@@ -32,8 +32,9 @@ public:
   // `line` is its first 200 bytes (the rest was dropped unread).
   using OnLine = std::function<void(const std::string& line, bool too_long)>;
 
-  // Reads stdout and stderr line by line until stdout ends or kill() is called. Run it on one
-  // thread; the callbacks run there.
+  // Reads stdout and stderr line by line until stdout ends or kill() is called (then what stdout
+  // already holds, its last line without a newline too). Run it on one thread; the callbacks run
+  // there.
   void pump(const OnLine& on_output_line,
             const std::function<void(const std::string&)>& on_error_line);
 

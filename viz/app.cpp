@@ -626,6 +626,15 @@ std::string App::baseline_label() const {
   return baseline ? baseline->kernel_id + ", " + launch_label(*baseline) : "";
 }
 
+void note_save(App& app, const std::string& line) {
+  app.last_save = line;
+  ++app.saves;
+}
+
+std::string saved_note(const std::filesystem::path& file, const std::string& fallback) {
+  return "saved '" + file.string() + "'" + (fallback.empty() ? "" : " (" + fallback + ")");
+}
+
 App make_app(const std::string& kernel_id, const std::string& arch_id) {
   App app;
   for (const PanelInfo& info : kPanels)

@@ -243,6 +243,11 @@ struct App {
   std::optional<ScreenshotRequest> screenshot;
   std::string last_screenshot_path;
   std::string last_saved_path; // a screenshot's or an export's, shown with a copy button
+  // Each save a person asked for (a screenshot, an export) in one line: "saved 'PATH'" with why it
+  // went there when the pictures folder was not the desktop's, or why it was not saved and where
+  // it was kept. `saves` counts them: a script prints those its clicks and keys made.
+  std::string last_save;
+  int saves = 0;
   std::filesystem::path
       screenshot_dir;            // where F12 and Export put files (settings; default: pictures)
   bool settings_writable = true; // false when the settings file could not be moved aside, or
@@ -363,6 +368,11 @@ struct App {
   PanelRect& rect(Panel panel) { return panel_rects[static_cast<int>(panel)]; }
   bool& open(Panel panel) { return panel_open[static_cast<int>(panel)]; }
 };
+
+// Notes a save for App::last_save: `line` as the status line gives it.
+void note_save(App& app, const std::string& line);
+// "saved 'PATH'", and "(WHY)" where it went elsewhere than the desktop's pictures folder.
+std::string saved_note(const std::filesystem::path& file, const std::string& fallback);
 
 // Presets from assets/arch (h100 selected), the recording in assets/recordings (a problem with
 // it goes to `status`), and the given kernel (matmul/tiled when empty). Throws UsageError when

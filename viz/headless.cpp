@@ -340,10 +340,13 @@ void save_requested_screenshot(App& app, const Image& window) {
     // an earlier failure to save does not.
     if (app.status.starts_with("screenshot not saved") || app.status.starts_with("screenshot cut"))
       app.status.clear();
-    // Saved in the fallback folder, because the desktop's pictures folder does not exist: said.
-    if (request.path.empty() && app.screenshot_dir.empty())
-      if (std::string why = pictures_folder().fallback_reason; !why.empty())
-        app.status = "screenshot saved: " + why;
+    // Saved in the fallback folder, because the desktop's pictures folder is none: said.
+    const std::string fallback = request.path.empty() && app.screenshot_dir.empty()
+                                     ? pictures_folder().fallback_reason
+                                     : std::string();
+    if (!fallback.empty())
+      app.status = "screenshot saved: " + fallback;
+    note_save(app, saved_note(app.last_screenshot_path, fallback));
     // A panel taller than the window is saved as far as the window shows it: said, with how much.
     if (request.panel) {
       const PanelRect& rect = app.panel_rects[static_cast<int>(*request.panel)];
@@ -356,6 +359,7 @@ void save_requested_screenshot(App& app, const Image& window) {
     }
   } catch (const std::exception& e) { // a UsageError, or a file system refusing the name
     app.status = std::string("screenshot not saved: ") + e.what();
+    note_save(app, app.status);
   }
 }
 

@@ -45,6 +45,7 @@ void export_csv(App& app) {
   } catch (const UsageError& e) { // no folder to save in: the table is kept, not lost
     app.status = std::string("sweep not saved: ") + e.what() + "; " +
                  keep_aside("sweep.csv", sweep_table(*app.sweep.data)).message;
+    note_save(app, app.status);
     return;
   }
   std::error_code error;
@@ -63,6 +64,7 @@ void export_csv(App& app) {
       !problem.empty() ? problem : "sweep saved" + (fallback.empty() ? "" : ": " + fallback);
   if (problem.empty())
     app.last_saved_path = file.string();
+  note_save(app, !problem.empty() ? problem : saved_note(file, fallback));
 }
 
 // A parameter of the kernel swept with the sides, and its values ("none" sweeps the sides alone).

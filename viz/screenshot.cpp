@@ -344,8 +344,10 @@ NamedFolder desktop_pictures_folder() {
     if (!line.starts_with(key) || line.back() != '"')
       continue;
     std::string value = line.substr(key.size(), line.size() - key.size() - 1);
+    if (value.starts_with("$HOME") && !(home && *home))
+      return {}; // a folder in no home: "/Pictures" is not it
     if (value.starts_with("$HOME"))
-      value = std::string(home ? home : "") + value.substr(5);
+      value = home + value.substr(5);
     if (!value.empty())
       return {value, dirs.string()};
   }
@@ -362,16 +364,20 @@ PicturesFolder pictures_folder() {
   // machine's path) is never made, nor the folders above it.
   if (!named.path.empty() && fs::is_directory(named.path, error))
     return {named.path / "WarpLens", ""};
+  // Without a HOME that names a folder there is no ~/Pictures: never the current folder.
   const char* home = std::getenv("HOME");
   const fs::path pictures = home && *home ? fs::path(home) / "Pictures" : fs::path();
-  const fs::path fallback = pictures.empty() ? fs::current_path(error) : pictures / "WarpLens";
+  const fs::path fallback = pictures.empty() ? fs::path() : pictures / "WarpLens";
   // A desktop that names ~/Pictures before it exists gets it made, as with no name at all.
   const auto as_folder = [](const fs::path& path) { return (path / "").lexically_normal(); };
   if (named.path.empty() || (!pictures.empty() && as_folder(named.path) == as_folder(pictures)))
     return {fallback, ""};
-  return {fallback, "the pictures folder '" + clip(named.path.string(), 120) + "' (" +
-                        clip(named.named_by, 120) + ") does not exist; saving in '" +
-                        clip(fallback.string(), 120) + "' instead"};
+  const std::string what = fs::exists(named.path, error) ? " is not a folder" : " does not exist";
+  return {
+      fallback,
+      "the pictures folder '" + clip(named.path.string(), 120) + "' (" + clip(named.named_by, 120) +
+          ")" + what +
+          (fallback.empty() ? "" : "; saving in '" + clip(fallback.string(), 120) + "' instead")};
 }
 
 std::filesystem::path pictures_dir() { return pictures_folder().path; }
@@ -400,16 +406,18 @@ std::filesystem::path free_screenshot_path(const std::filesystem::path& requeste
 std::filesystem::path folder_for_saving(const App& app) {
   std::error_code error;
   if (app.screenshot_dir.empty()) {
-    if (const std::string problem = make_folders(pictures_dir()); !problem.empty())
+    const std::filesystem::path pictures = pictures_dir();
+    const std::string problem = pictures.empty() ? home_problem() : make_folders(pictures);
+    if (!problem.empty())
       throw UsageError("no folder for pictures: " + problem +
                        ", or name the file or folder to save in");
-    return pictures_dir();
+    return pictures;
   }
   if (!std::filesystem::is_directory(app.screenshot_dir, error))
     throw UsageError(clip(app.screenshot_dir.string(), 120) + " (the settings' screenshot_dir) " +
                      (std::filesystem::exists(app.screenshot_dir, error) ? "is not a folder"
                                                                          : "does not exist") +
-                     "; give a folder that exists, or \"\" for " + pictures_dir().string());
+                     "; give a folder that exists, or \"\" for the pictures folder");
   return app.screenshot_dir;
 }
 

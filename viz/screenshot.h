@@ -28,8 +28,9 @@ std::string local_time(const char* format);
 
 // The folder screenshots and exports go to by default: WarpLens/ in the pictures folder the
 // desktop names ($XDG_PICTURES_DIR, else user-dirs.dirs) where that folder exists, else in
-// ~/Pictures (the current folder without a HOME); `fallback_reason` then says why, for the status
-// line: "the pictures folder '/mnt/pics' ($XDG_PICTURES_DIR) does not exist; saving in ...".
+// ~/Pictures (none, an empty path, without a HOME: never the current folder); `fallback_reason`
+// then says why, for the status line: "the pictures folder '/mnt/pics' ($XDG_PICTURES_DIR) does
+// not exist (or is not a folder); saving in ...".
 struct PicturesFolder {
   std::filesystem::path path;
   std::string fallback_reason; // "" where the desktop's folder is used, or none is named
@@ -38,7 +39,7 @@ PicturesFolder pictures_folder();
 std::filesystem::path pictures_dir(); // pictures_folder().path
 // Where screenshots and exports go when no path is given: the settings' screenshot_dir, which must
 // exist (a typo makes no folders; UsageError), else pictures_dir(), made on first use (never in
-// a HOME that does not exist: UsageError).
+// a HOME that is not set, empty, missing or not a folder: UsageError).
 std::filesystem::path folder_for_saving(const App& app);
 
 // Where a screenshot goes: `requested` (".png" added when it has another extension) when it is

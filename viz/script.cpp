@@ -246,6 +246,10 @@ Script parse_script(const std::string& text, const std::string& file) {
     ScriptStep step{number, lowercase(words[0]), {}, ""};
     words.erase(words.begin());
     if (words.size() >= 2 && words[words.size() - 2] == "in") { // `... in "PANEL"`
+      // An empty panel would read as no `in` at all: any panel, not the one meant.
+      if (words.back().empty())
+        throw UsageError(where + ": an empty panel name (in \"\"); name a panel, or leave out "
+                                 "`in` for a control in any panel");
       step.panel = words.back();
       words.resize(words.size() - 2);
     }
@@ -336,6 +340,10 @@ void ScriptPlayer::after_frame(App& app) {
   if (m_outcome)
     return;
   const ScriptStep& step = m_script.steps[m_index];
+  if (m_saves_counted_from != m_index) { // the step starts: saves from here on are its own
+    m_saves_counted_from = m_index;
+    m_saves_before = app.saves;
+  }
   if (step.verb == "click")
     step_click(app, step);
   else if (step.verb == "hover")
@@ -343,7 +351,7 @@ void ScriptPlayer::after_frame(App& app) {
   else if (step.verb == "set")
     step_set(app, step);
   else if (step.verb == "key")
-    step_key(step);
+    step_key(app, step);
   else if (step.verb == "wait")
     step_wait(app, step);
   else if (step.verb == "screenshot")
@@ -534,8 +542,19 @@ bool ScriptPlayer::clicked(App& app, const ScriptStep& step) {
 }
 
 void ScriptPlayer::step_click(App& app, const ScriptStep& step) {
-  if (clicked(app, step))
+  if (clicked(app, step) && saves_done(app, step))
     next_step();
+}
+
+// A picture the step's click or key asked for (Export PNG, F12) is drawn over frames: the step ends
+// once it is saved. Where each save went (or why it did not, and where it was kept) is printed, as
+// a screenshot line's picture is.
+bool ScriptPlayer::saves_done(const App& app, const ScriptStep& step) {
+  if (app.screenshot)
+    return false;
+  if (app.saves != m_saves_before)
+    m_notes.push_back(m_script.file + ":" + std::to_string(step.line) + ": " + app.last_save);
+  return true;
 }
 
 // The pointer onto the control and kept there while its tooltip shows (a detour that hides the
@@ -620,7 +639,7 @@ bool ScriptPlayer::field_took(const ScriptStep& step) {
   return false;
 }
 
-void ScriptPlayer::step_key(const ScriptStep& step) {
+void ScriptPlayer::step_key(App& app, const ScriptStep& step) {
   const Chord chord = *parse_chord(step.args[0]);
   switch (m_phase) {
   case 0:
@@ -634,7 +653,8 @@ void ScriptPlayer::step_key(const ScriptStep& step) {
     ++m_phase;
     return;
   default:
-    next_step();
+    if (saves_done(app, step))
+      next_step();
     return;
   }
 }

@@ -25,6 +25,7 @@
 #include "app.h"
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -91,7 +92,8 @@ private:
   void step_click(App& app, const ScriptStep& step);
   void step_hover(App& app, const ScriptStep& step);
   void step_set(App& app, const ScriptStep& step);
-  void step_key(const ScriptStep& step);
+  void step_key(App& app, const ScriptStep& step);
+  bool saves_done(const App& app, const ScriptStep& step);
   void step_wait(App& app, const ScriptStep& step);
   void step_screenshot(App& app, const ScriptStep& step);
   bool reach(App& app, const ScriptStep& step,
@@ -118,6 +120,8 @@ private:
   std::optional<std::pair<int, int>> m_window_size;
   std::optional<ScriptOutcome> m_outcome;
   std::vector<std::string> m_notes;
+  std::size_t m_saves_counted_from = SIZE_MAX; // the step whose saves are being counted
+  int m_saves_before = 0;                      // App::saves when that step started
   std::chrono::steady_clock::time_point m_deadline;
   float m_target_x = 0, m_target_y = 0;
 };

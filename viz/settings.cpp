@@ -1,5 +1,6 @@
 #include "settings.h"
 
+#include "arch.h"
 #include "error.h"
 #include "file_output.h"
 #include "json_input.h"
@@ -189,6 +190,39 @@ bool is_block(const json& block) {
          });
 }
 
+// What the kernel allows when it does not take `block` with these parameters, or why the arch does
+// not; "" when both take it. Short: the status line has room for the first refusal only.
+std::string block_refusal(const KernelDesc& kernel, const Params& params, const Arch& arch,
+                          const BlockShape& block) {
+  try {
+    check_kernel_block(KernelRequest{&kernel, params, block});
+  } catch (const UsageError&) {
+    return kernel.id + " allows " + kernel.allowed_blocks;
+  }
+  try {
+    check_block_fits(arch, block);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// A block the kernel takes with its parameters (matmul/tiled: 16x16 or 32x32) and the arch allows;
+// another is named, as a parameter the kernel refuses is, and the kernel's default block (the
+// first it allows with these parameters) is used.
+void apply_block(App& app, const json& sides, Refusals& refusals) {
+  const BlockShape block{sides[0].get<int>(), sides[1].get<int>(), sides[2].get<int>()};
+  const std::string why = block_refusal(*app.kernel(), app.params, app.arch(), block);
+  if (why.empty()) {
+    app.set_block(block);
+    return;
+  }
+  refusals.add("block", "block " + shown(sides) + ": " + why);
+  if (const std::vector<BlockShape> allowed = allowed_presets(*app.kernel(), app.params);
+      !allowed.empty())
+    app.set_block(allowed.front());
+}
+
 // The saved kernel, its parameters and block.
 void apply_launch(App& app, const json& j, Refusals& refusals) {
   const auto refuse = [&](const char* key, const char* allowed) {
@@ -201,7 +235,7 @@ void apply_launch(App& app, const json& j, Refusals& refusals) {
   else if (j.contains("params"))
     refuse("params", "allowed an object of whole numbers");
   if (j.contains("block") && is_block(j["block"]))
-    app.set_block({j["block"][0].get<int>(), j["block"][1].get<int>(), j["block"][2].get<int>()});
+    apply_block(app, j["block"], refusals);
   else if (j.contains("block"))
     refuse("block", "allowed three whole numbers from 1 to 1024");
 }
@@ -373,6 +407,11 @@ std::string load_settings(App& app, const std::filesystem::path& dir) {
   json j;
   try {
     j = parse_json_text(read.text, "settings", kMaxSettingsBytes);
+  } catch (const JsonNumberTooLarge& e) {
+    // The parser stops at the number, so nothing after it was read: the whole file goes aside.
+    return moved_aside(app, file,
+                       "holds the number " + e.number + " at line " + std::to_string(e.line) +
+                           ", column " + std::to_string(e.column) + ", too large for any setting");
   } catch (const UsageError& e) {
     return moved_aside(app, file, "cannot be read (" + clip(e.what(), 100) + ")");
   }

@@ -1,5 +1,7 @@
 #include "viz_main.h"
 
+#include "arch.h"
+#include "assets.h"
 #include "block_text.h"
 #include "error.h"
 #include "front_end.h"
@@ -45,8 +47,22 @@ void check_gui_options(const GuiOptions& options) {
                        std::to_string(kSweepSidesCapacity - 1) + " characters");
 }
 
+// `--arch device[:N]` names this machine's GPU, which the GUI's models never read: model mode has
+// no GPU, and in GPU mode the worker measures on its own GPU whichever preset the models use.
+void check_gui_arch(const GuiOptions& options) {
+  if (options.arch != "device" && !options.arch.starts_with("device:"))
+    return;
+  const std::string why =
+      options.model_only ? "model mode uses no GPU, and device names this machine's GPU"
+                         : "the GUI's models take a preset; the worker measures on its own GPU";
+  throw UsageError("--arch " + clip(options.arch, 40) + ": " + why + "; choose a preset (" +
+                   preset_ids(load_arch_presets(assets_dir() / "arch")) +
+                   ") or a path to a .json preset");
+}
+
 App app_from(const GuiOptions& options) {
   check_gui_options(options);
+  check_gui_arch(options);
   App app = make_app(options.kernel_id, options.arch.empty() ? "h100" : options.arch);
   app.launch_from_command_line = !options.kernel_id.empty() || !options.params.empty() ||
                                  !options.block.empty() || !options.sweep_json.empty();

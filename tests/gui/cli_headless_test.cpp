@@ -91,6 +91,47 @@ TEST(GuiCli, AMissingHomeIsNeverMadeForThePicturesFolder) {
   EXPECT_FALSE(std::filesystem::exists(dir / "nonexistent"));
 }
 
+// `warplens --headless` with no --screenshot, `env` (the HOME asked for) and its copies kept in
+// `kept`: what it printed.
+Command save_with_home(const std::filesystem::path& dir, const std::string& env,
+                       const std::filesystem::path& kept) {
+  std::filesystem::create_directories(kept);
+  return wl::test::run_warplens(
+      "--headless --model --kernel vec_add/scalar",
+      "cd '" + dir.string() + "' && env -u DISPLAY -u WAYLAND_DISPLAY -u XDG_PICTURES_DIR " +
+          "-u XDG_CONFIG_HOME " + env + " TMPDIR='" + kept.string() + "' ");
+}
+
+// The defect: with HOME="" the picture was written into the current folder without a word. A
+// HOME that is empty, not set, or not a folder is a HOME that names no folder, as a missing one:
+// nothing is made, the picture is kept in $TMPDIR, and the line says where and why.
+TEST(GuiCli, AnEmptyOrUnsetHomeIsNoFolderForPictures) {
+  const std::filesystem::path root = scratch_dir();
+  for (const auto& [env, why] : std::vector<std::pair<std::string, std::string>>{
+           {"HOME=", "HOME is empty"}, {"-u HOME", "HOME is not set"}}) {
+    const std::filesystem::path dir = root / why / "cwd", kept = root / why / "kept";
+    std::filesystem::create_directories(dir);
+    const Command r = save_with_home(dir, env, kept);
+    EXPECT_EQ(r.exit_code, 2) << r.out;
+    EXPECT_NE(last_line(r.out).find("no folder for pictures: " + why), std::string::npos) << r.out;
+    EXPECT_NE(last_line(r.out).find("the picture kept in '" + kept.string()), std::string::npos)
+        << r.out;
+    EXPECT_TRUE(std::filesystem::is_empty(dir)) << "nothing in the current folder";
+  }
+}
+
+// The defect: HOME naming a file was said to "not exist".
+TEST(GuiCli, AHomeThatIsAFileIsSaidToBeNoFolder) {
+  const std::filesystem::path dir = scratch_dir();
+  write_file(dir / "home", "a file");
+  const Command r = save_with_home(dir, "HOME='" + (dir / "home").string() + "'", dir / "kept");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(last_line(r.out).find("no folder for pictures: HOME '" + (dir / "home").string() +
+                                  "' is not a folder"),
+            std::string::npos)
+      << r.out;
+}
+
 // `warplens --headless` with no --screenshot, HOME `home` and the pictures folder `pictures`.
 Command save_into_the_pictures_folder(const std::filesystem::path& dir,
                                       const std::filesystem::path& home,
@@ -130,6 +171,47 @@ TEST(GuiCli, AMissingPicturesFolderIsNotMadeAndTheFallbackIsSaid) {
                        "' instead"),
             std::string::npos)
       << r.out;
+}
+
+// The defect: XDG_PICTURES_DIR=/etc/passwd was said to "not exist". A pictures folder that is no
+// folder is said to be none; the picture goes to ~/Pictures/WarpLens and the output says so.
+TEST(GuiCli, APicturesFolderThatIsAFileIsSaidToBeNoFolder) {
+  const std::filesystem::path dir = scratch_dir();
+  std::filesystem::create_directories(dir / "home");
+  write_file(dir / "pictures", "a file");
+  const Command r = save_into_the_pictures_folder(dir, dir / "home", dir / "pictures");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const std::filesystem::path fallback = dir / "home" / "Pictures" / "WarpLens";
+  EXPECT_EQ(last_line(r.out).rfind(fallback.string(), 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("the pictures folder '" + (dir / "pictures").string() +
+                       "' ($XDG_PICTURES_DIR) is not a folder; saving in '" + fallback.string() +
+                       "' instead"),
+            std::string::npos)
+      << r.out;
+}
+
+// The defect: a script's Export CSV saved the table in the fallback folder and printed nothing of
+// where it went. Each file a script's click or key saves is printed, as its screenshots are.
+TEST(GuiCli, AScriptsExportSaysWhereItWent) {
+  const std::filesystem::path dir = scratch_dir();
+  std::filesystem::create_directories(dir / "home");
+  write_file(dir / "pictures", "a file");
+  write_file(dir / "export.txt", "click \"Sweep\"\nclick \"Model sweep\"\nwait\n"
+                                 "click \"Export CSV\"\nclick \"Export PNG\"\n");
+  const Command r = wl::test::run_warplens(
+      "--headless --model --kernel vec_add/scalar --script export.txt",
+      "cd '" + dir.string() + "' && env -u DISPLAY -u WAYLAND_DISPLAY -u XDG_CONFIG_HOME HOME='" +
+          (dir / "home").string() + "' XDG_PICTURES_DIR='" + (dir / "pictures").string() + "' ");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const std::string folder = (dir / "home" / "Pictures" / "WarpLens").string();
+  for (const std::string& line : {"export.txt:4: saved '" + folder + "/warplens-",
+                                  "export.txt:5: saved '" + folder + "/warplens-"})
+    EXPECT_NE(r.out.find(line), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("-sweep.csv' (the pictures folder '" + (dir / "pictures").string() +
+                       "' ($XDG_PICTURES_DIR) is not a folder"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("-sweep.png' (the pictures folder"), std::string::npos) << r.out;
 }
 
 // The defect: `warplens --headless` showed the models and the recording even on a machine with a

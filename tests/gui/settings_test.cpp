@@ -3,6 +3,7 @@
 
 #include "gui_test_support.h"
 #include "panels.h"
+#include "registry.h"
 #include "settings.h"
 
 #include <grp.h>
@@ -39,7 +40,8 @@ TEST(GuiSettings, TheCommandLinesLaunchAndArchWinOverTheSavedOnes) {
   const std::filesystem::path dir = scratch_dir();
   write_file(
       dir / "settings.json",
-      R"({"kernel": "matmul/tiled", "block": [32, 32, 1], "arch": "a100", "theme": "light"})");
+      R"({"kernel": "matmul/tiled", "params": {"tile": 32}, "block": [32, 32, 1], "arch": "a100",
+          "theme": "light"})");
   App app = make_app("bank_conflicts/padded", "t4");
   app.launch_from_command_line = app.arch_from_command_line = true;
   EXPECT_EQ(load_settings(app, dir), "");
@@ -82,6 +84,41 @@ TEST(GuiSettings, ValuesThatCannotBeUsedAreNamedAndTheFileKeptAside) {
   EXPECT_EQ(app.ui_scale, 1.0f) << "1000 refused, not clamped";
   EXPECT_EQ(app.theme, Theme::light) << "the usable values are applied";
   EXPECT_FALSE(std::filesystem::exists(dir / "settings.json"));
+}
+
+// The defect: a block of 2048 threads saved for matmul/tiled (which takes 16x16 or 32x32) was
+// neither named nor kept aside, and was saved back unchanged. It is refused as a parameter the
+// kernel refuses is: named, the file kept aside, the kernel's default block used.
+TEST(GuiSettings, ABlockTheKernelRefusesIsNamedAndTheDefaultBlockUsed) {
+  const std::filesystem::path dir = scratch_dir();
+  write_file(dir / "settings.json",
+             R"({"kernel": "matmul/tiled", "block": [32, 32, 2], "theme": "light"})");
+  App app = make_app("vec_add/scalar", "h100");
+  const std::string problem = load_settings(app, dir);
+  EXPECT_NE(problem.find("settings partly applied"), std::string::npos) << problem;
+  EXPECT_NE(problem.find("block [32,32,2]: matmul/tiled allows tile x tile: 16x16 with tile=16"),
+            std::string::npos)
+      << problem;
+  EXPECT_NE(problem.find("kept as settings.json.bad-"), std::string::npos) << problem;
+  EXPECT_EQ(app.kernel_id, "matmul/tiled");
+  EXPECT_EQ(app.block(), find_kernel("matmul/tiled")->default_block);
+  EXPECT_EQ(app.theme, Theme::light) << "the usable values are applied";
+  EXPECT_EQ(save_settings(app, dir), "");
+  EXPECT_EQ(read_json(dir / "settings.json")["block"], nlohmann::json::array({16, 16, 1}));
+}
+
+// The defect: "ui_scale": 1e999 made the whole file read as "not valid JSON". The number, its line
+// and column are named, with that no setting can take it and where the file went.
+TEST(GuiSettings, ANumberNoDoubleHoldsIsNamedWithItsPlace) {
+  const std::filesystem::path dir = scratch_dir();
+  write_file(dir / "settings.json", "{\n  \"theme\": \"light\",\n  \"ui_scale\": 1e999\n}\n");
+  App app = make_app("vec_add/scalar", "h100");
+  const std::string problem = load_settings(app, dir);
+  EXPECT_NE(problem.find("settings.json holds the number 1e999 at line 3, column 15, too large "
+                         "for any setting; kept as settings.json.bad-"),
+            std::string::npos)
+      << problem;
+  EXPECT_EQ(problem.find("not valid JSON"), std::string::npos) << problem;
 }
 
 TEST(GuiSettings, ADamagedSettingsFileIsKeptAsideBeforeTheDefaultsAreSaved) {

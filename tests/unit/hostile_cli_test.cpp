@@ -50,6 +50,13 @@ const std::vector<CliCase> kOccupancy = {
     {"MaxThreadsBelow2DBlock",
      "occupancy --block 16x16 --max-threads 255",
      {"--max-threads 255", "16x16"}},
+    // A launch bound no block of the arch can reach is a typo, not a bound.
+    {"MaxThreadsOverTheArch",
+     "occupancy --block 256 --max-threads 1025",
+     {"--max-threads 1025: over the arch's limit", "at most 1024 threads a block on h100"}},
+    {"MaxThreadsOverTheArchOfT4",
+     "occupancy --block 256 --max-threads 2048 --arch t4",
+     {"--max-threads 2048", "at most 1024 threads a block on t4"}},
     {"MaxThreadsNegative", "occupancy --block 256 --max-threads -5", {"--max-threads", "'-5'"}},
     {"MaxThreadsEmpty", "occupancy --block 256 --max-threads ''", {"--max-threads", "empty"}},
     {"RegsEmpty", "occupancy --block 256 --regs ''", {"--regs", "empty"}},
@@ -346,6 +353,26 @@ INSTANTIATE_TEST_SUITE_P(Occupancy, HostileCli, testing::ValuesIn(kOccupancy),
 INSTANTIATE_TEST_SUITE_P(Kernels, HostileCli, testing::ValuesIn(kKernels),
                          test::case_name<CliCase>);
 
+// The defect: `--headless --model --arch device` refused 'device' with a list that offered it.
+// The GUI's models take a preset; `device` (this machine's GPU) is said to be no choice there, and
+// only the commands that read the GPU offer it.
+TEST(HostileCli, DeviceIsOfferedOnlyWhereTheGpuIsRead) {
+  for (const char* arch : {"device", "device:1"}) {
+    const test::Outcome model = run_limited(std::string("--headless --model --arch ") + arch);
+    expect_refusal(model, 2,
+                   {std::string("--arch ") + arch +
+                        ": model mode uses no GPU, and device names this machine's GPU",
+                    "choose a preset (a100, "});
+    EXPECT_EQ(model.err.find("'device'"), std::string::npos) << model.err;
+  }
+  const test::Outcome gui = run_limited("--headless --model --arch nope");
+  expect_refusal(gui, 2, {"unknown arch 'nope'; choose one of a100, "});
+  EXPECT_EQ(gui.err.find("device"), std::string::npos) << gui.err;
+  expect_refusal(
+      run_limited("occupancy --block 256 --arch nope"), 2,
+      {"unknown arch 'nope'; choose one of a100, ", "device[:N] for this machine's GPU"});
+}
+
 // Workers that cannot start: each is named with why, and the sweep stops with exit 2 saying how
 // many points were measured (none), never hanging or pretending.
 TEST(HostileCli, ASweepWhoseWorkersCannotStartSaysWhyForEach) {
@@ -363,6 +390,20 @@ TEST(HostileCli, ASweepWhoseWorkersCannotStartSaysWhyForEach) {
   EXPECT_NE(o.err.find("before saying hello", second), std::string::npos) << o.err;
   EXPECT_NE(o.err.find("every worker stopped with 0 of 2 points measured"), std::string::npos)
       << o.err;
+}
+
+// The defect: `--worker 'echo hi; exit 3'` was, now and then, "the worker stopped reading its
+// input; the worker exited with code 3 before saying hello", 'hi' unnamed: the request found the
+// worker gone before its line was read. Whichever comes first, the line is named.
+TEST(HostileCli, AWorkerWhoseFirstLineIsNoHelloIsNamedWithThatLine) {
+  for (int run = 0; run < 8; ++run) {
+    const test::Outcome o =
+        run_limited("sweep vec_add/scalar --block 32 --worker 'echo hi; exit 3'");
+    EXPECT_EQ(o.exit_code, 2) << o.err;
+    // Killed for its line, or found exited by the request: either way the line is named.
+    EXPECT_NE(o.err.find("before saying hello"), std::string::npos) << o.err;
+    EXPECT_NE(o.err.find("'hi'"), std::string::npos) << o.err;
+  }
 }
 
 // A per-device sweep asks each worker its GPU first; a worker that sees none is named with why.

@@ -31,11 +31,19 @@ FileCase preset_case(const std::string& name, const Change& change,
   return {name, changed(h100(), change), std::move(fragments)};
 }
 
+// The H100's preset under another id: a preset of the user's own.
+json renamed(const std::string& id) {
+  json preset = h100();
+  preset["id"] = id;
+  return preset;
+}
+
 const std::vector<FileCase> kPresets = {
+    // No double holds it, and the parser stops there: the number and its place are named.
     preset_case("BandwidthOverflow", {"/dram_bandwidth_gbps", {}, "1e999"},
-                {"not valid JSON", "1e999"}),
+                {"the number 1e999 at line 1, column ", "too large for any value"}),
     preset_case("BandwidthNegativeOverflow", {"/dram_bandwidth_gbps", {}, "-1e999"},
-                {"not valid JSON"}),
+                {"the number -1e999 at line 1, column "}),
     preset_case("BandwidthZero", {"/dram_bandwidth_gbps", 0},
                 {"dram_bandwidth_gbps: 0 is out of range"}),
     preset_case("BandwidthText", {"/dram_bandwidth_gbps", "fast"},
@@ -112,6 +120,51 @@ const std::vector<FileCase> kPresets = {
                 {"/source", "datasheet \xc2\x9b"
                             "31m"},
                 {"source: 'datasheet ?31m' holds control characters"}),
+    // Unicode's bidirectional controls reorder what a terminal shows ("Trojan source"): a name
+    // holding one reads as other text than it is, as one holding an escape code does.
+    preset_case("RightToLeftOverrideInTheName", {"/name", "NVIDIA \u202eH100"},
+                {"name: 'NVIDIA ?H100' holds control characters"}),
+    preset_case("IsolateInAnAlias", {"/aliases/0", "sm\u2066_90"},
+                {"aliases: 'sm?_90' holds control characters"}),
+    preset_case("RightToLeftMarkInTheSource", {"/source", "datasheet\u200f"},
+                {"source: 'datasheet?' holds control characters"}),
+    // Figures no GPU can have: the ISA addresses 255 registers, a block is a warp at least, and
+    // the SM's threads are whole warps.
+    preset_case("RegistersPerThreadOverTheIsa", {"/max_registers_per_thread", 256},
+                {"max_registers_per_thread: 256 is out of range", "from 1 to 255"}),
+    preset_case("BlocksPerSmOverOneWarpEach", {"/max_blocks_per_sm", 65},
+                {"max_blocks_per_sm: 65 blocks of at least one warp need 2080 threads",
+                 "allowed at most 64 (max_threads_per_sm / 32)"}),
+    preset_case(
+        "ThreadsPerSmNotWholeWarps", {"/max_threads_per_sm", 2047},
+        {"max_threads_per_sm: 2047 is not a whole number of warps", "allowed a multiple of 32"}),
+    preset_case(
+        "ThreadsPerBlockNotWholeWarps", {"/max_threads_per_block", 1000},
+        {"max_threads_per_block: 1000 is not a whole number of warps", "allowed a multiple of 32"}),
+    // Names: an alias names the preset once, and names no other.
+    preset_case("AliasEmpty", {"/aliases/0", ""}, {"aliases: '' is empty", "allowed"}),
+    preset_case("AliasTwice", {"/aliases", json::array({"sm_90", "sm_90"})},
+                {"aliases: 'sm_90' is given twice", "allowed each name once"}),
+    preset_case("AliasIsItsOwnId", {"/aliases", json::array({"h100"})},
+                {"aliases: 'h100' is the preset's own id"}),
+    {"AliasOfAnotherPreset",
+     changed(renamed("mygpu"), {"/aliases", json::array({"sm_80"})}),
+     {"aliases: 'sm_80' is already a name of the preset a100",
+      "allowed names no other preset uses"}},
+    {"AliasIsAnotherPresetsId",
+     changed(renamed("mygpu"), {"/aliases", json::array({"t4"})}),
+     {"aliases: 't4' is already a name of the preset t4"}},
+    {"IdIsAnotherPresetsAlias",
+     changed(renamed("sm_80"), {"/aliases", json::array()}),
+     {"id: 'sm_80' is already a name of the preset a100"}},
+    // `--arch device` names this machine's GPU: a preset of that name would print as if it were.
+    preset_case("IdDevice", {"/id", "device"},
+                {"id: 'device' is reserved",
+                 "allowed a name that does not begin with 'device' (--arch device[:N] is this "
+                 "machine's GPU)"}),
+    preset_case("IdDeviceNumbered", {"/id", "device:0"}, {"id: 'device:0' is reserved"}),
+    preset_case("AliasDevice", {"/aliases", json::array({"device"})},
+                {"aliases: 'device' is reserved"}),
 };
 
 class HostilePreset : public testing::TestWithParam<FileCase> {};
@@ -204,10 +257,22 @@ const std::vector<AssetsCase> kAssets = {
       {"arch/h200x.json", changed(test::source_json("arch/h100.json"), {"/id", "h200x"})}},
      "arches",
      {"h200x.json", "aliases"}},
+    {"DevicePreset",
+     {{"arch/h100.json", preset_text("h100")},
+      {"arch/device.json", changed(test::source_json("arch/h100.json"), {"/id", "device"})}},
+     "arches",
+     {"device.json", "id: 'device' is reserved"}},
+    {"AliasIsAnotherPresetsId",
+     {{"arch/h100.json", preset_text("h100")},
+      {"arch/h200x.json",
+       changed(json::parse(changed(test::source_json("arch/h100.json"), {"/id", "h200x"})),
+               {"/aliases", json::array({"h100"})})}},
+     "arches",
+     {"h200x.json", "aliases: 'h100' is already a name of the preset h100"}},
     {"OneBadPreset",
      {{"arch/h100.json", preset_text("h100")}, {"arch/bad.json", "{\"id\": 1e999}"}},
      "occupancy --block 256",
-     {"bad.json", "not valid JSON"}},
+     {"bad.json", "the number 1e999 at line 1, column 8 is too large"}},
     {"MetricsIsAFolder",
      {{"arch/h100.json", preset_text("h100")}, {"metrics.json/", ""}},
      kMetrics,
@@ -219,7 +284,7 @@ const std::vector<AssetsCase> kAssets = {
     {"MetricsOverflow",
      {{"arch/h100.json", preset_text("h100")}, {"metrics.json", "{\"metrics\": [1e999]}"}},
      kMetrics,
-     {"metrics.json", "not valid JSON"}},
+     {"metrics.json", "the number 1e999 at line 1, column 14"}},
     {"MetricsDeep",
      {{"arch/h100.json", preset_text("h100")}, {"metrics.json", test::nested(100)}},
      kMetrics,

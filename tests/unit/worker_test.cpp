@@ -380,6 +380,49 @@ std::string hello_line() {
          ",\"catalog\":\"" + catalog_version() + "\"}";
 }
 
+// A worker that greets twice before any request is killed as the second hello arrives.
+TEST(WorkerClient, AWorkerThatSaysHelloTwiceIsKilledNamingIt) {
+  WorkerClient client({.command = "printf '%s\\n%s\\n' '" + hello_line() + "' '" + hello_line() +
+                                  "'; exec sleep 100"});
+  ASSERT_TRUE(eventually([&] { return client.latest().status == WorkerStatus::failed; }))
+      << client.latest().last_failure;
+  EXPECT_TRUE(contains(client.latest().last_failure, "the worker wrote a second hello"))
+      << client.latest().last_failure;
+}
+
+// A worker that answers before it greets is no worker of this protocol: killed as the line
+// arrives (as the README says of anything but a hello first), not after the 5 s wait for a hello.
+TEST(WorkerClient, ALineBeforeItsHelloKillsTheWorkerAtOnce) {
+  WorkerClient client(
+      {.command = R"(printf '{"id":1,"type":"progress","phase":"run"}\n'; exec sleep 100)"});
+  const auto start = std::chrono::steady_clock::now();
+  const auto answer = client.wait_for(client.submit(model_request("vec_add/scalar")), 10s);
+  ASSERT_TRUE(answer) << client.latest().last_failure;
+  EXPECT_TRUE(answer->worker_died);
+  EXPECT_TRUE(contains(answer->error, "the worker wrote a line of type 'progress' for request 1 "
+                                      "before its hello, so the client killed it"))
+      << answer->error;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 4s) << "not the 5 s wait for a hello";
+}
+
+// The defect: `--worker 'echo hi; exit 3'` said "the worker stopped reading its input; the worker
+// exited with code 3 before saying hello" when its input broke before its line was read, and never
+// named 'hi'. The first line, when it is not a hello, is named however the worker ended.
+TEST(WorkerClient, AWorkerWhoseFirstLineIsNoHelloIsNamedWithItHoweverItEnded) {
+  // Its input closed at once (a request finds nobody reading) and its line not yet ended: the
+  // client kills it before the line is read whole, as when `echo hi; exit 3` exits before the
+  // request is sent.
+  WorkerClient client(
+      {.command = "exec 0<&-; printf 'hi there'; exec sleep 100", .start_timeout_seconds = 2});
+  std::this_thread::sleep_for(200ms); // the shell has closed its input
+  const auto answer = client.wait_for(client.submit(model_request("vec_add/scalar")), 10s);
+  ASSERT_TRUE(answer) << client.latest().last_failure;
+  EXPECT_TRUE(answer->worker_died);
+  EXPECT_TRUE(contains(answer->error, "before saying hello; its first line was 'hi there', not a "
+                                      "hello"))
+      << answer->error;
+}
+
 // A stand-in for a wrong worker: greets, reads the first request and answers it with `answer`
 // (kept in a file of its own), then waits.
 std::string answering_with(const std::string& name, const std::string& answer) {
@@ -428,7 +471,8 @@ const std::vector<BadLineCase> kBadLines = {
     {"CutJson", R"({"id":1,"type":"progress","phase":"run")",
      "the worker wrote a line that is not JSON "
      "('{\"id\":1,\"type\":\"progress\",\"phase\":\"run\"': "},
-    {"NulByte", std::string("\0\x01garbage", 9), "not valid JSON (binary data: a NUL byte at column 1)"},
+    {"NulByte", std::string("\0\x01garbage", 9),
+     "not valid JSON (binary data: a NUL byte at column 1)"},
     {"NotAnObject", "[1,2]",
      "the worker wrote a line the protocol does not have (worker line: a list of 2 items is not "
      "a JSON object"},
@@ -439,6 +483,14 @@ const std::vector<BadLineCase> kBadLines = {
      R"({"id":1001,"type":"error","message":"wrong id","cancelled":false,"fatal":false})",
      "the worker wrote an answer to request 1001, which was never asked ('wrong id'), so the "
      "client killed it"},
+    // One hello, with id 0, before anything else: a second one (here in the middle of a request)
+    // or one of another id is a line the protocol does not have.
+    {"HelloTwice", "HELLO",
+     "the worker wrote a second hello (it said hello when it started), so the client killed it"},
+    {"HelloWithAnotherId", R"({"id":5,"type":"hello","protocol":3,"pid":1})",
+     "the worker wrote a hello with id 5 (a hello's id is 0), so the client killed it"},
+    {"ProgressForAnIdNeverAsked", R"({"id":99,"type":"progress","phase":"run"})",
+     "the worker wrote progress for request 99, which was never asked, so the client killed it"},
     {"ResultForAnIdNeverAsked", "",
      "the worker wrote an answer to request 7, which was never asked, so the client killed it"},
 };
@@ -449,8 +501,9 @@ TEST_P(WorkerBadLine, TheWorkerIsKilledAtOnceNamingTheLine) {
   WorkerRequest request = model_request("vec_add/scalar");
   request.block = BlockShape{64, 1, 1};
   const std::string good = result_line(1, modelled("vec_add/scalar", "64"));
-  const std::string bad =
-      GetParam().line.empty() ? result_line(7, modelled("vec_add/scalar", "64")) : GetParam().line;
+  const std::string bad = GetParam().line.empty() ? result_line(7, modelled("vec_add/scalar", "64"))
+                          : GetParam().line == "HELLO" ? hello_line()
+                                                       : GetParam().line;
   WorkerClient client({.command = answering_with("bad_" + GetParam().name, bad + "\n" + good)});
   const auto start = std::chrono::steady_clock::now();
   const auto answer = client.wait_for(client.submit(request), 10s);
@@ -497,10 +550,10 @@ TEST(WorkerClient, TextsFromTheWorkerArriveWithoutEscapeCodesAndBounded) {
     EXPECT_FALSE(static_cast<unsigned char>(c) < 0x20 || c == 0x7f) << "a control character";
 }
 
-// A stand-in for a worker stuck in request 1: it repeats that request's progress line forever
-// (a heartbeat that never advances) and answers every later request at once as superseded.
+// A stand-in for a worker stuck in request 1: once asked, it repeats that request's progress line
+// forever (a heartbeat that never advances) and answers every later request at once as superseded.
 std::string heartbeating_forever() {
-  return "printf '%s\\n' '" + hello_line() + "'; " +
+  return "printf '%s\\n' '" + hello_line() + "'; read -r first; " +
          R"((while :; do printf '%s\n' '{"id":1,"type":"progress","phase":"run"}'; sleep 0.2; done) & )"
          R"(while read -r line; do id=$(printf '%s' "$line" | sed 's/.*"id":\([0-9]*\).*/\1/'); )"
          R"([ "$id" = 1 ] || printf '{"id":%s,"type":"error","message":"superseded","cancelled":true}\n' "$id"; )"
