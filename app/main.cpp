@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <iostream>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace {

@@ -18,11 +18,11 @@
 #include "launch.cuh"
 #include "matmul_reference.h"
 
-#include <dlfcn.h>
 #include <stdexcept>
 #include <string>
 
 #include <cublas_v2.h>
+#include <dlfcn.h>
 
 namespace wl {
 

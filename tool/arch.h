@@ -39,7 +39,7 @@ struct Arch {
   // The SM clock's maximum (boost), as CUDA reports it: shared memory serves one wavefront per
   // cycle per SM at it. 0 where unknown (results recorded before it was carried).
   double sm_clock_mhz = 0;
-  std::string source;             // where the figures come from
+  std::string source; // where the figures come from
   // The GPU itself when read from one ("GPU-8d3f1c2a-...", as nvidia-smi -L prints it): two boards
   // of one kind tell apart by it. Empty for a preset.
   std::string uuid;

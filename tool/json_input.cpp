@@ -179,9 +179,10 @@ std::string nul_byte_problem(std::string_view text) {
   const std::string_view before = text.substr(0, text.find('\0'));
   if (json::accept(before))
     return "a NUL byte at " + place + ", after the document"; // where only white space may be
-  const bool text_before = !before.empty() && std::none_of(before.begin(), before.end(), [](char c) {
-    return static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r';
-  });
+  const bool text_before =
+      !before.empty() && std::none_of(before.begin(), before.end(), [](char c) {
+        return static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r';
+      });
   return std::string(text_before ? "" : "binary data: ") + "a NUL byte at " + place;
 }
 

@@ -37,8 +37,7 @@ struct BoundSite {
   BoundSite(const Site& site, const LaunchShape& launch, bool many_warps)
       : offsets(site.offset(launch)), block(launch.block),
         global(site.space == MemorySpace::global), load(site.op == AccessOp::load),
-        width(site.width(launch.params)),
-        base(global ? buffer_base(site.buffer) : 0) {
+        width(site.width(launch.params)), base(global ? buffer_base(site.buffer) : 0) {
     if (!many_warps)
       return;
     threads.reserve(static_cast<std::size_t>(launch.block.threads()));
@@ -152,8 +151,8 @@ SiteSums analyse_block(const BoundSite& site, Coord block, std::int64_t iteratio
       sums.bytes_fetched += g.bytes_fetched;
       // Loads read whole segments per request; stores merge in L2 (write-back) before DRAM, so
       // a sector written by many warps is written once: the bytes written, in whole sectors.
-      sums.dram_bytes += site.load ? g.dram_segments * kDramSegmentBytes
-                                   : g.ideal_sectors * kSectorBytes;
+      sums.dram_bytes +=
+          site.load ? g.dram_segments * kDramSegmentBytes : g.ideal_sectors * kSectorBytes;
     } else {
       const SharedAccess s = analyse_shared(access);
       sums.requests += s.requests;
@@ -278,16 +277,18 @@ void cap_dram_reads_at_buffers(const KernelDesc& kernel, const LaunchShape& laun
     if (kernel.sites[i].space == MemorySpace::global && kernel.sites[i].op == AccessOp::load)
       read_per_buffer[kernel.sites[i].buffer] += prediction.sites[i].dram_bytes;
   for (const auto& [buffer, read] : read_per_buffer) {
-    const std::int64_t bytes = kernel.buffers[static_cast<std::size_t>(buffer)].count(launch.params) * 4;
-    const std::int64_t cap = (bytes + kDramSegmentBytes - 1) / kDramSegmentBytes * kDramSegmentBytes;
+    const std::int64_t bytes =
+        kernel.buffers[static_cast<std::size_t>(buffer)].count(launch.params) * 4;
+    const std::int64_t cap =
+        (bytes + kDramSegmentBytes - 1) / kDramSegmentBytes * kDramSegmentBytes;
     if (read <= cap || read <= 0)
       continue;
     for (std::size_t i = 0; i < kernel.sites.size(); ++i)
       if (kernel.sites[i].buffer == buffer && kernel.sites[i].space == MemorySpace::global &&
           kernel.sites[i].op == AccessOp::load)
-        prediction.sites[i].dram_bytes = static_cast<std::int64_t>(
-            static_cast<double>(prediction.sites[i].dram_bytes) * static_cast<double>(cap) /
-            static_cast<double>(read));
+        prediction.sites[i].dram_bytes =
+            static_cast<std::int64_t>(static_cast<double>(prediction.sites[i].dram_bytes) *
+                                      static_cast<double>(cap) / static_cast<double>(read));
   }
 }
 

@@ -96,11 +96,13 @@ std::string less_shared_memory(const Arch& arch, const OccupancyRequest& request
 std::string warps_clause(const Arch& arch, const OccupancyResult& r) {
   if (r.warps_per_sm == r.max_warps_per_sm)
     return counted(static_cast<std::size_t>(r.blocks_per_sm), "block") + " of " +
-           counted(static_cast<std::size_t>(r.warps_per_block), "warp") + " fill all " + std::to_string(r.max_warps_per_sm) + " warp slots";
+           counted(static_cast<std::size_t>(r.warps_per_block), "warp") + " fill all " +
+           std::to_string(r.max_warps_per_sm) + " warp slots";
   return counted(static_cast<std::size_t>(r.blocks_per_sm), "block") + " of " +
-         counted(static_cast<std::size_t>(r.warps_per_block), "warp") + " use " + std::to_string(r.warps_per_sm) + " of " +
-         std::to_string(r.max_warps_per_sm) + " warp slots; a block size that divides " +
-         std::to_string(arch.max_threads_per_sm) + " threads would fill the SM";
+         counted(static_cast<std::size_t>(r.warps_per_block), "warp") + " use " +
+         std::to_string(r.warps_per_sm) + " of " + std::to_string(r.max_warps_per_sm) +
+         " warp slots; a block size that divides " + std::to_string(arch.max_threads_per_sm) +
+         " threads would fill the SM";
 }
 
 std::string blocks_clause(const Arch& arch) {

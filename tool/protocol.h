@@ -14,7 +14,8 @@
 //    "per_site":true}                         per_site: the per-site pass too (absent: false)
 //   {"id":11,"type":"sweep","kernel":"vec_add_3d/blocks3d","params":{},"shapes":[[8,1,1],[16,2,1]],
 //    "device":0,"seed":42,"verify":true,"max_seconds":0.001,"metrics":"default","max_evaluations":3000,
-//    "per_site":true}                         per_site: a per-site pass for every shape (absent: false)
+//    "per_site":true}                         per_site: a per-site pass for every shape (absent:
+//    false)
 //   {"id":12,"type":"sweep","kernel":"coalescing/stride","params":{},"shapes":[[256,1,1]],
 //    "param_axes":[{"name":"stride","values":[1,2,4]}], ...}   every shape for every value
 //   {"id":9,"type":"cancel","target":8}      target 0 or absent: everything waiting or running;

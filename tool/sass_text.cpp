@@ -5,14 +5,14 @@
 
 #include <array>
 #include <cstdlib>
-#include <fcntl.h>
 #include <filesystem>
 #include <future>
 #include <mutex>
 #include <regex>
-#include <spawn.h>
 #include <sstream>
 
+#include <fcntl.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 

@@ -79,8 +79,8 @@ inline std::string closest_word(std::string_view word, const std::vector<std::st
       row[0] = i;
       for (std::size_t j = 1; j <= known.size(); ++j) {
         const std::size_t above = row[j];
-        row[j] = std::min({row[j] + 1, row[j - 1] + 1,
-                           diagonal + (typed[i - 1] == known[j - 1] ? 0 : 1)});
+        row[j] = std::min(
+            {row[j] + 1, row[j - 1] + 1, diagonal + (typed[i - 1] == known[j - 1] ? 0 : 1)});
         diagonal = above;
       }
     }

@@ -17,13 +17,13 @@
 #include <csignal>
 #include <cstring>
 #include <deque>
-#include <fcntl.h>
 #include <iostream>
 #include <memory>
 #include <mutex>
 #include <thread>
 
 #include <cuda_runtime.h>
+#include <fcntl.h>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 

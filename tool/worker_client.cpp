@@ -298,6 +298,10 @@ void WorkerClient::refuse_line(Worker& worker, const std::string& line, const st
   const std::lock_guard lock(m_mutex);
   if (worker.log) // more of it than the reason quotes; the reason follows when the worker ends
     worker.log << "(stdout) " << clip(line, 1000) << std::endl;
+  // Killed meanwhile for another reason (its input broke as it exited, while this line was read):
+  // the line it wrote before any hello still says what went wrong.
+  if (!worker.kill_reason.empty() && !worker.hello && worker.first_line.empty())
+    worker.first_line = clip(line, 60);
   refuse_line_locked(worker, what);
 }
 

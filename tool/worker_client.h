@@ -40,7 +40,7 @@ struct WorkerClientOptions {
   // A worker that writes nothing this long while it has a request (its heartbeat is every
   // second) is stopped or hung: the watchdog kills it without waiting for the budget.
   double silence_timeout_seconds = 5;
-  std::string log_path = {};       // the worker's stderr is appended here when not empty
+  std::string log_path = {};            // the worker's stderr is appended here when not empty
   std::function<void()> on_change = {}; // after each change, from any thread (never under a lock)
 };
 

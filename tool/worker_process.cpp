@@ -7,13 +7,13 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
-#include <fcntl.h>
 #include <filesystem>
-#include <poll.h>
-#include <spawn.h>
 #include <string_view>
 #include <thread>
 
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>

@@ -53,8 +53,7 @@ void note(const std::string& label, ControlKind kind, ScreenRect rect, float cli
   control.visible = visible && control.window.contains(click_x, click_y);
   control.in_popup = (ImGui::GetCurrentWindow()->Flags & ImGuiWindowFlags_Popup) != 0;
   control.responded = ImGui::IsItemActivated() || ImGui::IsItemDeactivated() ||
-                      ImGui::IsItemEdited() || ImGui::IsItemToggledOpen() ||
-                      ImGui::IsItemClicked();
+                      ImGui::IsItemEdited() || ImGui::IsItemToggledOpen() || ImGui::IsItemClicked();
   g_controls.push_back(std::move(control));
 }
 

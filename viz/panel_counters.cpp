@@ -76,8 +76,8 @@ void draw_range_time_note(const RunResult& result) {
   const CounterValue* range = result.counters->find("duration");
   if (!range || !result.timing)
     return;
-  note_text(std::string(figure("duration").display) + " (" + format_count(static_cast<std::int64_t>(
-                range->value)) +
+  note_text(std::string(figure("duration").display) + " (" +
+            format_count(static_cast<std::int64_t>(range->value)) +
             " ns) spans the profiler's range around the launch, not the kernel alone; the "
             "kernel's time is Timings' median, " +
             format_number(result.timing->median_ms * 1e6, 0) + " ns.");

@@ -81,15 +81,16 @@ void draw_waves(const Waves& waves) {
   ImGui::TextDisabled("Waves");
   if (!begin_figure_table("##waves"))
     return;
-  figure_row(figure("grid"), format_count(waves.grid_blocks) +
-                                 (waves.grid_blocks == 1 ? " block" : " blocks"));
+  figure_row(figure("grid"),
+             format_count(waves.grid_blocks) + (waves.grid_blocks == 1 ? " block" : " blocks"));
   figure_row(figure("blocks_per_wave"), format_count(waves.blocks_per_wave));
   figure_row(figure("waves"),
              format_number(waves.waves, 2) + " (" + format_count(waves.full_waves) + " full)");
-  figure_row(figure("tail"), waves.tail_blocks ? format_count(waves.tail_blocks) +
-                                                     (waves.tail_blocks == 1 ? " block, " : " blocks, ") +
-                                                     percent(waves.tail_fill) + " full"
-                                               : "none: the last wave is full");
+  figure_row(figure("tail"), waves.tail_blocks
+                                 ? format_count(waves.tail_blocks) +
+                                       (waves.tail_blocks == 1 ? " block, " : " blocks, ") +
+                                       percent(waves.tail_fill) + " full"
+                                 : "none: the last wave is full");
   ImGui::EndTable();
 }
 

@@ -22,8 +22,8 @@ std::string modelled_time_text(const ModelledTime& t, const Arch& arch) {
                              " wavefronts, one a cycle on each of " +
                              std::to_string(arch.sm_count) + " SMs at " +
                              format_number(arch.sm_clock_mhz, 0) + " MHz";
-  const std::string dram = format_bytes(t.dram_bytes) + " at " +
-                           format_number(arch.dram_bandwidth_gbps, 0) + " GB/s";
+  const std::string dram =
+      format_bytes(t.dram_bytes) + " at " + format_number(arch.dram_bandwidth_gbps, 0) + " GB/s";
   std::string text = format_number(t.ms(), 4) + " ms, bound by " + t.bound() + " (" +
                      (shared_bound ? shared : dram) + ")";
   if (shared_bound)

@@ -1,9 +1,10 @@
 #pragma once
 // Model mode's timings and counters: real runs bundled in assets/recordings (made on the GPU
 // machine by `wl_bench record`): every kernel at its default block and at its block presets, with
-// timing, verification, the default counters and every site's per-site measurement. A model result for the same kernel, parameters
-// and block on the recording's architecture takes the recorded figures, labelled with the device
-// and the date, so the panels never pass a recording off as a measurement of this machine.
+// timing, verification, the default counters and every site's per-site measurement. A model result
+// for the same kernel, parameters and block on the recording's architecture takes the recorded
+// figures, labelled with the device and the date, so the panels never pass a recording off as a
+// measurement of this machine.
 
 #include "run_result.h"
 

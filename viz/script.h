@@ -110,10 +110,10 @@ private:
   int m_detours = 0, m_scrolls = 0, m_looks = 0,
       m_moves = 0; // on the way to the current step's control
   int m_drawn = 0; // frames the picture a screenshot step saves has been drawn as it will be
-  int m_frames_to_show = 0; // clicking a panel's tab for its picture: one that never shows fails
-  std::size_t m_typed = 0;  // characters of a set step's value typed so far
-  bool m_responded = false; // the control took the press of the current click
-  int m_retries = 0;        // clicks made again after the control did not respond
+  int m_frames_to_show = 0;   // clicking a panel's tab for its picture: one that never shows fails
+  std::size_t m_typed = 0;    // characters of a set step's value typed so far
+  bool m_responded = false;   // the control took the press of the current click
+  int m_retries = 0;          // clicks made again after the control did not respond
   std::string m_value_before; // a set step's field, as it showed before the click
   bool m_pointer_rests = false; // the last step was a hover: a screenshot keeps the pointer
   Input m_input;

@@ -17,9 +17,9 @@ struct GuiOptions {
   std::string baseline;            // headless: a kernel id pinned first as the baseline
   std::string sweep_json;       // a sweep measured by `warplens sweep --json`, for the Sweep panel
   std::string sweep_x, sweep_y; // side lists for a model sweep in the Sweep panel
-  std::string arch;             // preset id, alias or .json path; empty: the last session's, else h100
-  std::string panel;            // headless: one panel's name; empty: the whole window
-  std::string screenshot;       // headless: the PNG's path; empty: a timestamped name here
+  std::string arch;       // preset id, alias or .json path; empty: the last session's, else h100
+  std::string panel;      // headless: one panel's name; empty: the whole window
+  std::string screenshot; // headless: the PNG's path; empty: a timestamped name here
   int width = 1440, height = 900;   // headless image size
   std::filesystem::path config_dir; // window: where layout and settings live; empty: the default
   std::string worker;      // the command that runs `warplens worker`; empty: this executable's

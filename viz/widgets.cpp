@@ -623,7 +623,8 @@ void bank_grid(const std::vector<BankSlot>& slots, int width, int reserved_rows)
     ImGui::Dummy(ImVec2(cell * kBankCount, row_height * static_cast<float>(rows + 1)));
   }
   if (total_rows > drawn_rows) // the room a taller grid of this site took: nothing moves below
-    ImGui::Dummy(ImVec2(cell * kBankCount, row_height * static_cast<float>(total_rows - drawn_rows)));
+    ImGui::Dummy(
+        ImVec2(cell * kBankCount, row_height * static_cast<float>(total_rows - drawn_rows)));
   note_text(
       std::to_string(width) + "-byte lanes cover " +
       std::to_string(std::max(1, width / kBankBytes)) + (width > kBankBytes ? " banks" : " bank") +

@@ -20,13 +20,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <poll.h>
 #include <signal.h>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 

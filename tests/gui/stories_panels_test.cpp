@@ -569,7 +569,8 @@ TEST(StoryScreenshots, APanelPictureCutAtTheWindowSaysSo) {
   ASSERT_FALSE(a["screenshot"]["whole"].get<bool>()) << a["screenshot"];
   // The whole status (the line on screen is cut to the window's width).
   const std::string status = b["configuration"]["status"];
-  EXPECT_NE(status.find("screenshot cut: the Shared memory panel is "), std::string::npos) << status;
+  EXPECT_NE(status.find("screenshot cut: the Shared memory panel is "), std::string::npos)
+      << status;
   EXPECT_NE(status.find("a larger window"), std::string::npos) << status;
 }
 

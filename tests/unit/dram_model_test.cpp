@@ -4,9 +4,9 @@
 // below it, since written sectors may stay in L2 past the kernel's end), but for the kernels named
 // below with the reason DRAM reads more: there the model is a floor.
 
-#include "engine.h"
 #include "assets.h"
 #include "block_text.h"
+#include "engine.h"
 #include "kernel_request.h"
 #include "protocol.h"
 #include "registry.h"
@@ -101,8 +101,8 @@ TEST(DramModel, ReadsWholeSegmentsAndWritesEachSectorOnceAsTheH100Did) {
                 m->write / (1 << 20), write_ratio);
     ++compared;
     if (const std::string* reason = beyond_the_model(recorded.kernel_id)) {
-      EXPECT_LE(b.read, 1.03 * m->read + (1 << 20)) << recorded.kernel_id << ": a floor (" << *reason
-                                                    << ")";
+      EXPECT_LE(b.read, 1.03 * m->read + (1 << 20))
+          << recorded.kernel_id << ": a floor (" << *reason << ")";
       continue;
     }
     EXPECT_NEAR(b.read, m->read, 0.03 * m->read + (1 << 20)) << recorded.kernel_id;

@@ -254,8 +254,9 @@ TEST(HostileRequestSession, ANulByteIsRefusedNamingItsColumnAndTheNextLineServed
                       R"({"id":2})",
                       R"({"id":3,"type":"model","kernel":"vec_add/scalar"})"});
   EXPECT_FALSE(has_answer(lines, "result", 1)) << "the part before the NUL byte was served";
-  test::expect_good_message(error_of(lines, 0),
-                            {"request line: not valid JSON (a NUL byte at column 50, after the document)"});
+  test::expect_good_message(
+      error_of(lines, 0),
+      {"request line: not valid JSON (a NUL byte at column 50, after the document)"});
   EXPECT_TRUE(has_answer(lines, "result", 3));
 }
 

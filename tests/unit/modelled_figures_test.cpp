@@ -16,7 +16,8 @@ namespace {
 
 RunResult modelled(const std::string& id, const std::vector<std::string>& params,
                    const std::string& block = "") {
-  return model_kernel(resolve_kernel_request(id, params, "", block), find_arch(load_arch_presets(assets_dir() / "arch"), "h100"));
+  return model_kernel(resolve_kernel_request(id, params, "", block),
+                      find_arch(load_arch_presets(assets_dir() / "arch"), "h100"));
 }
 
 // The defect: stride 32 read 18 sectors per request, (32 + 4) / 2, a figure no access has.

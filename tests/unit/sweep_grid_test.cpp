@@ -2,8 +2,8 @@
 // order, the axes the points vary along, and the sweep file that carries them.
 
 #include "error.h"
-#include "sweep.h"
 #include "hostile_support.h"
+#include "sweep.h"
 
 #include <nlohmann/json.hpp>
 
@@ -66,10 +66,15 @@ TEST(SweepGrid, TooManyPointsAreRefusedBeforeAnyIsMade) {
   test::expect_usage_error([&] { param_sets(kDefaults, grid); },
                            {"2000000000 points", "at most 4096"});
   test::expect_usage_error(
-      [&] { param_sets(kDefaults, SweepGrid{{{32, 1, 1}}, {ParamAxis{"stride", {1}}, ParamAxis{"stride", {2}}}}); },
+      [&] {
+        param_sets(kDefaults,
+                   SweepGrid{{{32, 1, 1}}, {ParamAxis{"stride", {1}}, ParamAxis{"stride", {2}}}});
+      },
       {"stride is swept twice"});
   test::expect_usage_error(
-      [&] { param_sets(kDefaults, SweepGrid{{{32, 1, 1}}, {ParamAxis{"pad", {1}}}}); },
+      [&] {
+        param_sets(kDefaults, SweepGrid{{{32, 1, 1}}, {ParamAxis{"pad", {1}}}});
+      },
       {"'pad' is not one of the kernel's"});
 }
 
@@ -105,10 +110,15 @@ TEST(SweepGrid, ASweepFileCarriesItsAxesAndReadsBackWithTheParameters) {
   // A file from before the axes: the bare list of points.
   EXPECT_EQ(sweep_file_points(file["points"], "old.json").size(), 3u);
   test::expect_usage_error(
-      [&] { sweep_file_points(nlohmann::json{{"kernel", "coalescing/stride"}}, "f.json"); },
+      [&] {
+        sweep_file_points(nlohmann::json{{"kernel", "coalescing/stride"}}, "f.json");
+      },
       {"f.json", "points"});
-  test::expect_usage_error([&] { sweep_file_points(nlohmann::json{{"kernel", "no/such"}}, "f.json"); },
-                           {"f.json", "kernel", "'no/such' is not a bundled kernel"});
+  test::expect_usage_error(
+      [&] {
+        sweep_file_points(nlohmann::json{{"kernel", "no/such"}}, "f.json");
+      },
+      {"f.json", "kernel", "'no/such' is not a bundled kernel"});
   nlohmann::json twice = file;
   twice["points"].push_back(twice["points"][0]);
   test::expect_usage_error([&] { sweep_file_points(twice, "f.json"); },
