@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 namespace wl {
 namespace {
@@ -106,8 +107,10 @@ TEST(Cli, MalformedPresetFileIsOneLineAndExitTwo) {
   std::ofstream(file) << "not json";
   expect_one_line_error("occupancy --block 256 --arch " + file.string(), {"not valid JSON"});
   std::filesystem::remove(file);
-  expect_one_line_error("occupancy --block 256 --arch /nonexistent/x.json",
-                        {"/nonexistent/x.json"});
+  const std::string missing = (std::filesystem::temp_directory_path() /
+                               ("wl_cli_never_made_" + std::to_string(getpid())) / "x.json")
+                                  .string();
+  expect_one_line_error("occupancy --block 256 --arch " + missing, {missing});
 }
 
 TEST(Cli, PresetFileFromAnywhere) {

@@ -19,8 +19,8 @@ const std::vector<CliCase> kOccupancy = {
     {"ArchDevNull", "occupancy --block 256 --arch /dev/null", {"/dev/null", "not a regular file"}},
     {"ArchDevZero", "occupancy --block 256 --arch /dev/zero", {"/dev/zero", "not a regular file"}},
     {"ArchMissingFile",
-     "occupancy --block 256 --arch /nonexistent/x.json",
-     {"/nonexistent/x.json", "no such file"}},
+     "occupancy --block 256 --arch " + test::missing_path("x.json"),
+     {test::missing_path("x.json"), "no such file"}},
     {"ArchDeviceHuge", "occupancy --block 256 --arch device:99999999999", {"device:99999999999"}},
     {"ArchDeviceNegative", "occupancy --block 256 --arch device:-1", {"device:-1"}},
     {"ArchDeviceEmpty", "occupancy --block 256 --arch device:", {"device:"}},
@@ -508,10 +508,10 @@ TEST(HostileCliOutputs, APictureWithNoFolderToGoToIsKeptAside) {
   const auto kept_dir = test::scratch() / "kept_picture";
   std::filesystem::remove_all(kept_dir);
   std::filesystem::create_directories(kept_dir);
-  const test::Outcome o =
-      run_limited("--headless --model --kernel vec_add/scalar",
-                  "env -u XDG_PICTURES_DIR HOME=/proc/self XDG_CONFIG_HOME=/nonexistent TMPDIR=" +
-                      kept_dir.string());
+  const test::Outcome o = run_limited(
+      "--headless --model --kernel vec_add/scalar",
+      "env -u XDG_PICTURES_DIR HOME=/proc/self XDG_CONFIG_HOME=" + test::missing_path("config") +
+          " TMPDIR=" + kept_dir.string());
   expect_refusal(o, 2, {"the picture kept in '" + kept_dir.string(), "its figures beside it"});
 }
 

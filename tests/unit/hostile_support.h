@@ -23,19 +23,26 @@ namespace wl::test {
 inline constexpr std::size_t kMaxMessage = 300;
 
 // A folder of this test process's own, for the files a case writes.
+inline std::filesystem::path scratch_path() {
+  return std::filesystem::temp_directory_path() / ("wl_hostile_" + std::to_string(getpid()));
+}
 inline std::filesystem::path scratch() {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("wl_hostile_" + std::to_string(getpid()));
+  const auto dir = scratch_path();
   std::filesystem::create_directories(dir);
   return dir;
+}
+
+// A path in a folder this process never makes (inside its scratch folder): a file that does not
+// exist wherever the tests run, unlike "/nonexistent/...", which a machine may have.
+inline std::string missing_path(const std::string& name) {
+  return (scratch_path() / "never-made" / name).string();
 }
 
 // Removes the folder when the test program ends (ctest runs each case in a process of its own).
 class ScratchCleanup : public testing::Environment {
   void TearDown() override {
     std::error_code ec;
-    std::filesystem::remove_all(
-        std::filesystem::temp_directory_path() / ("wl_hostile_" + std::to_string(getpid())), ec);
+    std::filesystem::remove_all(scratch_path(), ec);
   }
 };
 inline testing::Environment* const kScratchCleanup =
