@@ -154,7 +154,7 @@ int run_cli(int argc, char** argv) {
     return report(e.what(), kExitBadInput);
   } catch (const VerificationFailure& e) {
     return report(e.what(), kExitWrongOutput);
-  } catch (const UsageError& e) {
+  } catch (const Error& e) {
     return report(e.what(), kExitBadInput);
   } catch (const std::bad_alloc&) {
     return report("out of memory; the input asks for more than this machine has", kExitBadInput);

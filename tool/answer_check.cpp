@@ -51,7 +51,7 @@ void check_launch(const RunResult& r, const std::string& where) {
                 "allowed a kernel id (warplens list names them)");
   try {
     check_kernel_request(KernelRequest{kernel, r.params, r.launch.block});
-  } catch (const UsageError& e) { // the kernel's own words: what it allows
+  } catch (const Error& e) { // the kernel's own words: what it allows
     throw UsageError(where + ": not a launch of " + kernel->id + ": " + e.what());
   }
   const LaunchShape launch = make_launch(*kernel, r.params, r.launch.block, r.arch.sm_count);
@@ -246,7 +246,7 @@ std::string arch_id_asked(const std::string& spec) {
     return "";
   try {
     return find_arch(load_arch_presets(assets_dir() / "arch"), spec).id;
-  } catch (const UsageError&) {
+  } catch (const Error&) {
     return "";
   }
 }
@@ -356,7 +356,7 @@ void check_answer(const WorkerRequest& asked, double budget_seconds, const Worke
   KernelRequest launch;
   try {
     launch = request_kernel(asked);
-  } catch (const UsageError& e) {
+  } catch (const Error& e) {
     not_asked("", "an answer to a request this side refuses (" + clip(e.what(), 120) + ")");
   }
   if (sweep)

@@ -117,7 +117,7 @@ void check_recording(const nlohmann::json& json, const std::string& origin) {
   Arch preset;
   try {
     preset = find_arch(load_arch_presets(assets_dir() / "arch"), arch);
-  } catch (const UsageError& e) {
+  } catch (const Error& e) {
     throw UsageError(origin + ": arch: " + e.what());
   }
   const nlohmann::json& runs = recording.list("runs");

@@ -551,7 +551,7 @@ std::vector<SassMetricInfo> sass_metrics_offered(int device, std::string& chip) 
               [](const SassMetricInfo& a, const SassMetricInfo& b) { return a.name < b.name; });
     return metrics;
   } catch (const CuptiFailure& failure) {
-    throw UsageError("SASS metrics: " + failure.what);
+    throw DeviceError("SASS metrics: " + failure.what);
   }
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// Turns a failed CUDA call into a UsageError naming the call and the runtime's reason.
+// Turns a failed CUDA call into a DeviceError naming the call and the runtime's reason.
 
 #include "error.h"
 
@@ -11,8 +11,8 @@ namespace wl {
 
 inline void cuda_check(cudaError_t status, const char* what) {
   if (status != cudaSuccess)
-    throw UsageError(std::string(what) + " failed: " + cudaGetErrorString(status) + " (" +
-                     cudaGetErrorName(status) + ")");
+    throw DeviceError(std::string(what) + " failed: " + cudaGetErrorString(status) + " (" +
+                      cudaGetErrorName(status) + ")");
 }
 
 } // namespace wl

@@ -56,7 +56,7 @@ Arch arch_from_device(int ordinal) {
                      std::to_string(count - 1));
   cudaDeviceProp prop{};
   if (const cudaError_t status = cudaGetDeviceProperties(&prop, ordinal); status != cudaSuccess)
-    throw UsageError(std::string("cannot read device properties: ") + cudaGetErrorString(status));
+    throw DeviceError(std::string("cannot read device properties: ") + cudaGetErrorString(status));
   int memory_khz = 0, bus_bits = 0, sm_khz = 0;
   cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, ordinal);
   cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, ordinal);
@@ -120,7 +120,7 @@ std::string describe_devices() {
               ", " + std::to_string(arch.sm_count) + " SMs)";
     }
     return text;
-  } catch (const UsageError& e) {
+  } catch (const Error& e) {
     return std::string("none: ") + e.what();
   }
 }

@@ -30,7 +30,7 @@ std::vector<int> site_line_numbers(const RunResult& r) {
   try {
     if (kernel && !kernel->sites.empty())
       lines = site_lines(*kernel, r.params).lines;
-  } catch (const UsageError&) {
+  } catch (const Error&) {
     lines.clear();
   }
   lines.resize(r.prediction.sites.size(), 0);
@@ -44,7 +44,7 @@ std::string lines_of_file(const RunResult& r) {
   try {
     if (kernel && !kernel->sites.empty())
       return " (lines of " + family_source(*kernel).file + ")";
-  } catch (const UsageError&) {
+  } catch (const Error&) {
   }
   return "";
 }

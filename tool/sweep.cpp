@@ -108,13 +108,13 @@ void sweep_shapes_of(const KernelDesc& kernel, const Params& params,
   std::string refused;
   try {
     check_kernel_params(kernel, params);
-  } catch (const UsageError& e) {
+  } catch (const Error& e) {
     refused = e.what();
   }
   try {
     if (refused.empty())
       session = &sessions.get(kernel, params, options, &made);
-  } catch (const UsageError& e) {
+  } catch (const Error& e) {
     // Before any session was made, the device itself may be missing or unusable: the whole
     // sweep stops with the reason. After one, it is this set's (too large for the memory).
     if (run.sessions == 0)
@@ -137,7 +137,7 @@ void sweep_shapes_of(const KernelDesc& kernel, const Params& params,
     SweepPoint point{shapes[i], "", std::nullopt, params};
     try {
       point.result = session->measure(predictions.get(i), false);
-    } catch (const UsageError& e) {
+    } catch (const Error& e) {
       point.refused = e.what();
     }
     run.points.push_back(std::move(point));

@@ -152,7 +152,7 @@ void check_point(const KernelDesc& kernel, const SweepPoint& p, const std::strin
                        kernel.id);
     for (const auto& [name, value] : p.params)
       kernel_param(kernel, name);
-  } catch (const UsageError& e) {
+  } catch (const Error& e) {
     throw UsageError(at + e.what());
   }
 }
@@ -281,7 +281,7 @@ ParamAxis parse_param_values(const KernelDesc& kernel, const std::string& name,
   for (std::int64_t value : axis.values)
     try {
       check_param_value(kernel, spec, value);
-    } catch (const UsageError& e) {
+    } catch (const Error& e) {
       throw UsageError(shown + ": " + e.what());
     }
   return axis;
@@ -352,7 +352,7 @@ std::vector<SweepPoint> model_sweep_points(const KernelDesc& kernel, const Param
         check_kernel_request(request);
         check_block_fits(arch, block);
         point.result = model_kernel(request, arch, budget);
-      } catch (const UsageError& e) {
+      } catch (const Error& e) {
         point.refused = e.what();
       }
       points.push_back(std::move(point));

@@ -269,7 +269,7 @@ void read_one(const std::string& text, Inbox& inbox, ProtocolWriter& writer,
     else if (id != 0)
       last_id = id;
     inbox.add(request_from_json(line));
-  } catch (const UsageError& e) {
+  } catch (const Error& e) {
     writer.error(id_of(line), e.what());
   } catch (const std::exception& e) {
     writer.error(id_of(line), std::string("request refused: ") + clip(e.what(), 200));

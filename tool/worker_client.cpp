@@ -174,7 +174,7 @@ void WorkerClient::start_locked() {
   auto worker = std::make_unique<Worker>();
   try {
     worker->process = std::make_unique<ChildProcess>(worker_argv(m_options.command));
-  } catch (const UsageError& e) {
+  } catch (const Error& e) {
     m_snapshot.status = WorkerStatus::failed;
     m_snapshot.last_failure = e.what();
     while (!m_pending.empty())
@@ -271,7 +271,7 @@ void WorkerClient::on_line(Worker& worker, const std::string& line, bool too_lon
   nlohmann::json parsed;
   try {
     parsed = parse_json_text(line, "worker line", kMaxAnswerLineBytes);
-  } catch (const UsageError& e) {
+  } catch (const Error& e) {
     refuse_line(worker, line,
                 "a line that is not JSON ('" + clip(line, 40) +
                     "': " + without_origin(e.what(), "worker line") + ")");

@@ -77,7 +77,7 @@ std::optional<ImpactCurves> curves_for(const RunResult& result) {
     ImpactCurves curves = impact_curves(result.arch, request);
     keep_allowed_block_sizes(curves, result);
     return curves;
-  } catch (const UsageError&) {
+  } catch (const Error&) {
     return std::nullopt;
   }
 }
@@ -197,7 +197,7 @@ void App::set_param(const std::string& name, std::int64_t value) {
     return;
   try {
     check_kernel_params(*desc, params); // a value out of range is refused, not followed
-  } catch (const UsageError&) {
+  } catch (const Error&) {
     return;
   }
   const std::vector<BlockShape> allowed = allowed_presets(*desc, params);
@@ -232,7 +232,7 @@ void App::block_field_committed() {
     const BlockShape shape = parse_block(block_field.data());
     block_sides = {shape.x, shape.y, shape.z};
     block_field_problem.clear();
-  } catch (const UsageError& e) {
+  } catch (const Error& e) {
     block_field_problem = e.what();
   }
 }
@@ -246,7 +246,7 @@ std::string App::parameters_refusal() const {
   }
   try {
     check_kernel_params(*kernel(), params);
-  } catch (const UsageError& e) {
+  } catch (const Error& e) {
     return e.what();
   }
   return "";
@@ -262,7 +262,7 @@ std::string App::block_refusal() const {
   try {
     check_kernel_block(KernelRequest{kernel(), params, block()});
     check_block_fits(arch(), block());
-  } catch (const UsageError& e) {
+  } catch (const Error& e) {
     return e.what();
   }
   return "";
@@ -476,7 +476,7 @@ bool App::typed_sides_allow_a_block() const {
     for (const BlockShape& shape : sweep_grid_chosen().shapes)
       if (kernel()->check_block(shape, params).empty())
         return true;
-  } catch (const UsageError&) {
+  } catch (const Error&) {
     return true; // sides that do not parse are the field's to explain, not replaced here
   }
   return false;
@@ -558,7 +558,7 @@ void App::model_sweep_now() {
           SweepSeries{b.kernel->id, viz::model_sweep(*b.kernel, b.params, grid, arch()).points};
     }
     take_sweep(std::move(data));
-  } catch (const UsageError& e) {
+  } catch (const Error& e) {
     sweep.problem = e.what();
   }
 }
@@ -607,7 +607,7 @@ void App::measure_sweep() {
       sweep.second_half = Sweep::Half{against_request(), grid};
     source->submit_sweep(KernelRequest{kernel(), params, block()}, grid, arch());
     sweep.running = true;
-  } catch (const UsageError& e) {
+  } catch (const Error& e) {
     sweep.problem = e.what();
   }
 }
@@ -651,7 +651,7 @@ App make_app(const std::string& kernel_id, const std::string& arch_id) {
   try {
     if (std::filesystem::exists(recorded))
       app.recording = std::make_shared<const Recording>(load_recording(recorded));
-  } catch (const UsageError& e) {
+  } catch (const Error& e) {
     app.status = std::string("no recorded timings: ") + e.what();
   }
   const std::string id = kernel_id.empty() ? "matmul/tiled" : kernel_id;

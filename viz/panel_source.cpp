@@ -87,7 +87,7 @@ const KernelLines& kernel_lines(const KernelDesc& kernel, const Params& params) 
   try {
     cached.source = &family_source(kernel);
     cached.lines = site_lines(kernel, params);
-  } catch (const UsageError& e) {
+  } catch (const Error& e) {
     cached.problem = e.what();
     return cached;
   }

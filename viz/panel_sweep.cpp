@@ -42,7 +42,7 @@ void export_csv(App& app) {
   std::filesystem::path dir;
   try {
     dir = folder_for_saving(app);
-  } catch (const UsageError& e) { // no folder to save in: the table is kept, not lost
+  } catch (const Error& e) { // no folder to save in: the table is kept, not lost
     app.status = std::string("sweep not saved: ") + e.what() + "; " +
                  keep_aside("sweep.csv", sweep_table(*app.sweep.data)).message;
     note_save(app, app.status);

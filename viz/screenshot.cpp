@@ -473,7 +473,7 @@ std::filesystem::path save_screenshot(const App& app, const Image& window,
         !png.parent_path().empty() && !std::filesystem::is_directory(png.parent_path(), error))
       throw UsageError("cannot write " + clip(png.string(), 120) + ": no folder " +
                        clip(png.parent_path().string(), 120) + "; give a folder that exists");
-  } catch (const UsageError& e) { // no folder to save in: what was taken is kept, not lost
+  } catch (const Error& e) { // no folder to save in: what was taken is kept, not lost
     throw UsageError(std::string(e.what()) + "; the picture " +
                      keep_aside("screenshot.png", picture).message +
                      figures_kept_too("screenshot.json", figures));

@@ -146,7 +146,7 @@ bool allowed_param_value(const KernelDesc& kernel, const ParamSpec& spec, const 
   try {
     check_param_value(kernel, spec, value.get<std::int64_t>());
     return true;
-  } catch (const UsageError&) {
+  } catch (const Error&) {
     return false;
   }
 }
@@ -176,7 +176,7 @@ void apply_params(App& app, const json& params, Refusals& refusals) {
   // that reads four floats at a time): the kernel's parameters are then the ones it had.
   try {
     check_kernel_params(*kernel, app.params);
-  } catch (const UsageError& e) {
+  } catch (const Error& e) {
     refusals.add("params", std::string("params: ") + e.what());
     app.params = before;
   }
@@ -196,12 +196,12 @@ std::string block_refusal(const KernelDesc& kernel, const Params& params, const 
                           const BlockShape& block) {
   try {
     check_kernel_block(KernelRequest{&kernel, params, block});
-  } catch (const UsageError&) {
+  } catch (const Error&) {
     return kernel.id + " allows " + kernel.allowed_blocks;
   }
   try {
     check_block_fits(arch, block);
-  } catch (const UsageError& e) {
+  } catch (const Error& e) {
     return e.what();
   }
   return "";
@@ -412,7 +412,7 @@ std::string load_settings(App& app, const std::filesystem::path& dir) {
     return moved_aside(app, file,
                        "holds the number " + e.number + " at line " + std::to_string(e.line) +
                            ", column " + std::to_string(e.column) + ", too large for any setting");
-  } catch (const UsageError& e) {
+  } catch (const Error& e) {
     return moved_aside(app, file, "cannot be read (" + clip(e.what(), 100) + ")");
   }
   if (!j.is_object())

@@ -59,7 +59,7 @@ SweepData load_sweep(const std::filesystem::path& file) {
     data.against = sweep_file_against(list, data.points, "");
     if (list.is_object()) // the kernel sweep_file_points checked
       data.devices = sweep_file_devices(list, SweepSeries{list.at("kernel"), data.points}, "");
-  } catch (const UsageError& e) {
+  } catch (const Error& e) {
     throw UsageError(file.string() + ": " + e.what());
   }
   const auto measured = std::find_if(data.points.begin(), data.points.end(),
