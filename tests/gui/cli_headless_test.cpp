@@ -153,6 +153,19 @@ TEST(GuiCli, ThePicturesFolderGetsAWarpLensFolderInside) {
   EXPECT_EQ(r.out.find("does not exist"), std::string::npos) << r.out;
 }
 
+// The picture went to the fallback, ~/Pictures/WarpLens under `dir`/home, and the output says why
+// the pictures folder named (`named`) was not used: it `why`.
+void expect_saved_in_the_fallback(const Command& r, const std::filesystem::path& dir,
+                                  const std::filesystem::path& named, const std::string& why) {
+  const std::filesystem::path fallback = dir / "home" / "Pictures" / "WarpLens";
+  EXPECT_EQ(last_line(r.out).rfind(fallback.string(), 0), 0u) << r.out;
+  EXPECT_TRUE(std::filesystem::exists(last_line(r.out))) << r.out;
+  EXPECT_NE(r.out.find("the pictures folder '" + named.string() + "' ($XDG_PICTURES_DIR) " + why +
+                       "; saving in '" + fallback.string() + "' instead"),
+            std::string::npos)
+      << r.out;
+}
+
 // The defect: XDG_PICTURES_DIR=/nonexistent/pics made /nonexistent/pics/WarpLens, the whole
 // chain, without a word. A pictures folder that does not exist is not made: the picture goes to
 // ~/Pictures/WarpLens, and the output says why.
@@ -163,14 +176,7 @@ TEST(GuiCli, AMissingPicturesFolderIsNotMadeAndTheFallbackIsSaid) {
   const Command r = save_into_the_pictures_folder(dir, dir / "home", missing);
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_FALSE(std::filesystem::exists(dir / "nonexistent"));
-  const std::filesystem::path fallback = dir / "home" / "Pictures" / "WarpLens";
-  EXPECT_EQ(last_line(r.out).rfind(fallback.string(), 0), 0u) << r.out;
-  EXPECT_TRUE(std::filesystem::exists(last_line(r.out))) << r.out;
-  EXPECT_NE(r.out.find("the pictures folder '" + missing.string() +
-                       "' ($XDG_PICTURES_DIR) does not exist; saving in '" + fallback.string() +
-                       "' instead"),
-            std::string::npos)
-      << r.out;
+  expect_saved_in_the_fallback(r, dir, missing, "does not exist");
 }
 
 // The defect: XDG_PICTURES_DIR=/etc/passwd was said to "not exist". A pictures folder that is no
@@ -181,13 +187,7 @@ TEST(GuiCli, APicturesFolderThatIsAFileIsSaidToBeNoFolder) {
   write_file(dir / "pictures", "a file");
   const Command r = save_into_the_pictures_folder(dir, dir / "home", dir / "pictures");
   ASSERT_EQ(r.exit_code, 0) << r.out;
-  const std::filesystem::path fallback = dir / "home" / "Pictures" / "WarpLens";
-  EXPECT_EQ(last_line(r.out).rfind(fallback.string(), 0), 0u) << r.out;
-  EXPECT_NE(r.out.find("the pictures folder '" + (dir / "pictures").string() +
-                       "' ($XDG_PICTURES_DIR) is not a folder; saving in '" + fallback.string() +
-                       "' instead"),
-            std::string::npos)
-      << r.out;
+  expect_saved_in_the_fallback(r, dir, dir / "pictures", "is not a folder");
 }
 
 // The defect: a script's Export CSV saved the table in the fallback folder and printed nothing of
