@@ -245,6 +245,13 @@ bool is_hello(const std::string& line) {
 
 } // namespace
 
+// A killed worker's line before any hello, when it is no hello: named with how the worker ended,
+// since it most often says what went wrong (`echo hi; exit 3`).
+void WorkerClient::remember_first_line(Worker& worker, const std::string& line) {
+  if (!worker.hello && worker.first_line.empty() && !is_hello(line))
+    worker.first_line = clip(line, 60);
+}
+
 // Parsing (a result can be large) happens outside the lock. A line that is not the protocol's
 // stops the worker at once, naming it: the worker is broken or is no worker, and waiting for its
 // silence would blame the wrong thing.
@@ -254,10 +261,9 @@ void WorkerClient::on_line(Worker& worker, const std::string& line, bool too_lon
     const bool first = !worker.wrote;
     worker.wrote = true;
     if (!worker.kill_reason.empty()) {
-      // Killed: the requests it had are answered as lost, whatever it still says; a first line
-      // that is no hello is named with how it ended.
-      if (first && !too_long && !is_hello(line))
-        worker.first_line = clip(line, 60);
+      // Killed: the requests it had are answered as lost, whatever it still says.
+      if (first && !too_long)
+        remember_first_line(worker, line);
       return;
     }
     worker.last_line = Clock::now();
@@ -298,10 +304,9 @@ void WorkerClient::refuse_line(Worker& worker, const std::string& line, const st
   const std::lock_guard lock(m_mutex);
   if (worker.log) // more of it than the reason quotes; the reason follows when the worker ends
     worker.log << "(stdout) " << clip(line, 1000) << std::endl;
-  // Killed meanwhile for another reason (its input broke as it exited, while this line was read):
-  // the line it wrote before any hello still says what went wrong.
-  if (!worker.kill_reason.empty() && !worker.hello && worker.first_line.empty())
-    worker.first_line = clip(line, 60);
+  // Killed meanwhile for another reason (its input broke as it exited, while this line was read).
+  if (!worker.kill_reason.empty())
+    remember_first_line(worker, line);
   refuse_line_locked(worker, what);
 }
 

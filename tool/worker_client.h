@@ -113,6 +113,7 @@ private:
   void on_line(Worker& worker, const std::string& line, bool too_long);
   void refuse_line(Worker& worker, const std::string& line, const std::string& what);
   void refuse_line_locked(Worker& worker, const std::string& what);
+  static void remember_first_line(Worker& worker, const std::string& line); // under the lock
   std::string out_of_turn(const Worker& worker, const WorkerResponse& response, bool refused) const;
   WorkerResponse read_answer(const nlohmann::json& line) const;
   void on_response(Worker& worker, const WorkerResponse& response, bool refused = false);
