@@ -1,9 +1,9 @@
 #include "cli.h"
 
+#include "base/error.h"
+#include "base/json_input.h"
+#include "base/text_format.h"
 #include "cli_commands.h"
-#include "error.h"
-#include "json_input.h"
-#include "text_format.h"
 #include "viz_main.h"
 
 #include <iostream>

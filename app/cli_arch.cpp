@@ -1,11 +1,12 @@
-#include "assets.h"
-#include "block_text.h"
+#include "base/error.h"
+#include "base/json_fields.h"
+#include "base/text_format.h"
 #include "cli_commands.h"
 #include "cli_numbers.h"
-#include "device.h"
-#include "error.h"
-#include "json_fields.h"
-#include "occupancy_report.h"
+#include "engine/device.h"
+#include "io/assets.h"
+#include "model/block_text.h"
+#include "report/occupancy_report.h"
 
 #include <cstdio>
 #include <iostream>
@@ -20,17 +21,6 @@ namespace {
 using nlohmann::json;
 
 std::vector<Arch> presets() { return load_arch_presets(assets_dir() / "arch"); }
-
-std::string human_bytes(std::int64_t bytes) {
-  char text[32];
-  if (bytes % (1024 * 1024) == 0)
-    std::snprintf(text, sizeof text, "%lld MiB", static_cast<long long>(bytes >> 20));
-  else if (bytes >= 1024 * 1024)
-    std::snprintf(text, sizeof text, "%.1f MiB", bytes / 1048576.0);
-  else
-    std::snprintf(text, sizeof text, "%.0f KiB", bytes / 1024.0);
-  return text;
-}
 
 void run_arches(bool as_json) {
   const std::vector<Arch> all = presets();
@@ -49,8 +39,8 @@ void run_arches(bool as_json) {
         "%-8s %-7s %-5s %5d %11d %9s %10s %9.0f  %s\n", arch.id.c_str(),
         arch.aliases.empty() ? "-" : arch.aliases.front().c_str(),
         (std::to_string(arch.cc_major) + "." + std::to_string(arch.cc_minor)).c_str(),
-        arch.sm_count, arch.max_threads_per_sm, human_bytes(arch.shared_memory_per_sm).c_str(),
-        human_bytes(arch.l2_cache_bytes).c_str(), arch.dram_bandwidth_gbps, arch.name.c_str());
+        arch.sm_count, arch.max_threads_per_sm, format_bytes(arch.shared_memory_per_sm).c_str(),
+        format_bytes(arch.l2_cache_bytes).c_str(), arch.dram_bandwidth_gbps, arch.name.c_str());
   std::printf("\nGPU on this machine: %s\n", devices.c_str());
 }
 

@@ -2,7 +2,7 @@
 // The subcommands of `warplens`, each group in its own file; cli.cpp parses and reports errors.
 // A subcommand's callback prints its result or throws UsageError.
 
-#include "device.h"
+#include "engine/device.h"
 #include "viz_main.h"
 
 #include <string>

@@ -1,5 +1,6 @@
 #include "cli_commands.h"
 #include "cli_numbers.h"
+#include "report/panel_table.h"
 #include "viz_main.h"
 
 namespace wl {
@@ -11,11 +12,11 @@ namespace {
 struct TextOption {
   const char* name;
   std::string viz::GuiOptions::*field;
-  const char* help;
+  std::string help;
   const char* allowed; // named when the value is empty
 };
 
-constexpr TextOption kTextOptions[] = {
+const TextOption kTextOptions[] = {
     {"--screenshot", &viz::GuiOptions::screenshot,
      "The PNG --headless writes (a JSON sidecar goes beside it)", "a path for the PNG"},
     {"--kernel", &viz::GuiOptions::kernel_id, "The kernel the GUI shows (default matmul/tiled)",
@@ -23,9 +24,7 @@ constexpr TextOption kTextOptions[] = {
     {"--block", &viz::GuiOptions::block, "Its block shape X, XxY or XxYxZ (default: the kernel's)",
      "X, XxY or XxYxZ"},
     {"--panel", &viz::GuiOptions::panel,
-     "With --headless: only this panel (launch, occupancy, timings, counters, global, shared, "
-     "divergence, sweep, source)",
-     "a panel name"},
+     "With --headless: only this panel (" + panel_keys_listed() + ")", "a panel name"},
     {"--sweep-json", &viz::GuiOptions::sweep_json,
      "Show this sweep (written by `warplens sweep ... --json`) in the Sweep panel",
      "a sweep's JSON file"},

@@ -1,21 +1,22 @@
-#include "assets.h"
-#include "block_text.h"
+#include "base/error.h"
+#include "base/json_input.h"
+#include "base/text_format.h"
 #include "cli_commands.h"
 #include "cli_numbers.h"
-#include "engine.h"
-#include "error.h"
-#include "figures.h"
-#include "file_output.h"
-#include "json_input.h"
-#include "metric_catalog.h"
-#include "protocol.h"
+#include "engine/engine.h"
+#include "engine/sweep_run.h"
+#include "io/assets.h"
+#include "io/file_output.h"
+#include "io/metric_catalog.h"
+#include "model/block_text.h"
+#include "model/model_kernel.h"
+#include "protocol/protocol.h"
 #include "registry.h"
-#include "run_report.h"
-#include "site_report.h"
-#include "sweep.h"
-#include "sweep_compare.h"
-#include "sweep_fanout.h"
-#include "text_format.h"
+#include "report/figures.h"
+#include "report/run_report.h"
+#include "report/site_report.h"
+#include "sweep/sweep_compare.h"
+#include "sweep/sweep_fanout.h"
 
 #include <cstdio>
 #include <fstream>
@@ -260,12 +261,7 @@ std::vector<DeviceSweep> fanned_out(const SweepOptions& o, const KernelRequest& 
                        "warplens worker\"");
     fan.commands.push_back(command);
   }
-  fan.settings.device = o.engine.device;
-  fan.settings.seed = o.engine.seed;
-  fan.settings.max_seconds = o.engine.timing.max_seconds;
-  fan.settings.metrics = o.engine.metrics;
-  fan.settings.per_site = o.engine.per_site;
-  fan.settings.max_evaluations = o.engine.model.max_evaluations;
+  fan.engine = o.engine;
   fan.per_device = o.per_device;
   FanOutRun run = fan_out_sweep(
       base, grid, fan, [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); });

@@ -1,9 +1,9 @@
 #include "cli_numbers.h"
 
-#include "block_text.h"
-#include "json_fields.h"
-#include "json_input.h"
-#include "text_format.h"
+#include "base/json_fields.h"
+#include "base/json_input.h"
+#include "base/text_format.h"
+#include "model/block_text.h"
 
 #include <charconv>
 #include <cmath>

@@ -1,5 +1,5 @@
 #include "cli_commands.h"
-#include "worker.h"
+#include "engine/worker.h"
 
 #include <cstdlib>
 

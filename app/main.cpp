@@ -1,5 +1,5 @@
 #include "cli.h"
-#include "file_output.h"
+#include "io/file_output.h"
 
 #include <cerrno>
 #include <cstdio>

@@ -1,6 +1,6 @@
 # Writes a C++ source fragment holding what the binary knows of its own kernels' code: the text of
 # every family file (SOURCES) and the cubin of every real architecture that nvcc kept beside each
-# kernel object (see keep-kernel-outputs.sh), each with its file name. tool/kernel_source.cpp
+# kernel object (see keep-kernel-outputs.sh), each with its file name. tool/model/kernel_source.cpp
 # includes it after declaring EmbeddedSource and EmbeddedCubin.
 # A second file (SASS_OUTPUT) holds nvdisasm's listing of each cubin where NVDISASM names one.
 # OBJECTS and SOURCES arrive joined with '|' so that one -D argument carries each list.
@@ -25,7 +25,7 @@ foreach(object IN LISTS objects)
   endforeach()
 endforeach()
 set(source_table "")
-# nvdisasm's listing of each cubin, where the toolkit has nvdisasm (tool/sass_text.cpp reads it).
+# nvdisasm's listing of each cubin, where the toolkit has nvdisasm (tool/model/sass_text.cpp reads it).
 set(sass_table "")
 if(NVDISASM)
   foreach(object IN LISTS objects)

@@ -1,5 +1,5 @@
 # Concatenates the ptxas reports kept beside each kernel object (see keep-kernel-outputs.sh) into
-# a C++ raw string that tool/kernel_resources.cpp parses. Objects with no report (host-only
+# a C++ raw string that tool/model/kernel_resources.cpp parses. Objects with no report (host-only
 # sources) contribute nothing.
 # OBJECTS arrives joined with '|' so that one -D argument carries the whole list.
 string(REPLACE "|" ";" objects "${OBJECTS}")

@@ -1,12 +1,12 @@
 #include "app.h"
 
-#include "assets.h"
-#include "block_text.h"
-#include "error.h"
-#include "json_input.h"
+#include "base/error.h"
+#include "base/json_input.h"
+#include "base/text_format.h"
+#include "io/assets.h"
+#include "model/block_text.h"
 #include "panels.h"
 #include "registry.h"
-#include "text_format.h"
 
 #include <algorithm>
 #include <cctype>
@@ -84,40 +84,11 @@ std::optional<ImpactCurves> curves_for(const RunResult& result) {
 
 } // namespace
 
-const char* panel_name(Panel panel) { return panel_info(panel).key; }
-
-std::vector<Panel> panels_named_in(const std::string& note) {
-  // What the notes call each panel or the drawing in it.
-  static const std::vector<std::pair<Panel, std::vector<std::string>>> kWords = {
-      {Panel::occupancy, {"occupancy panel", "occupancy:"}},
-      {Panel::timings, {"timings panel", "timings:"}},
-      {Panel::counters, {"counters panel", "counters:"}},
-      {Panel::global_memory, {"global memory panel", "warp map"}},
-      {Panel::shared_memory, {"shared memory panel", "bank grid"}},
-      {Panel::divergence, {"divergence view", "divergence panel"}}};
-  const std::string lower = lowercase(note);
-  std::vector<Panel> named;
-  for (const auto& [panel, words] : kWords)
-    if (std::any_of(words.begin(), words.end(),
-                    [&](const std::string& w) { return lower.find(w) != std::string::npos; }))
-      named.push_back(panel);
-  return named;
-}
-const char* panel_title(Panel panel) { return panel_info(panel).title; }
-
 Layout default_layout() {
   Layout layout;
   for (const PanelInfo& info : kPanels)
     layout.tile[static_cast<int>(info.panel)] = info.tile;
   return layout;
-}
-
-std::optional<Panel> parse_panel(const std::string& name) {
-  const std::string key = lowercase(name);
-  for (Panel panel : kAllPanels)
-    if (key == panel_name(panel) || key == lowercase(panel_title(panel)))
-      return panel;
-  return std::nullopt;
 }
 
 const KernelDesc* App::kernel() const { return find_kernel(kernel_id); }

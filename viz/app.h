@@ -6,11 +6,12 @@
 // ResultSource (the models on a background thread, or the worker process through WorkerSource).
 // Nothing here touches CUDA, GLFW or OpenGL.
 
-#include "arch.h"
-#include "kernel_request.h"
-#include "occupancy.h"
+#include "model/arch.h"
+#include "model/kernel_request.h"
+#include "model/occupancy.h"
+#include "model/run_result.h"
 #include "recording.h"
-#include "run_result.h"
+#include "report/panel_table.h"
 #include "sweep_view.h"
 
 #include <algorithm>
@@ -25,27 +26,6 @@
 #include <vector>
 
 namespace wl::viz {
-
-enum class Panel {
-  launch,
-  occupancy,
-  timings,
-  counters,
-  global_memory,
-  shared_memory,
-  divergence,
-  sweep,
-  source
-};
-inline constexpr std::array kAllPanels = {
-    Panel::launch,        Panel::occupancy,  Panel::timings, Panel::counters, Panel::global_memory,
-    Panel::shared_memory, Panel::divergence, Panel::sweep,   Panel::source};
-const char* panel_name(Panel panel); // "launch", "occupancy", ... (CLI --panel, file names)
-// The panels a kernel's teaching note points at ("Bank grid: ...", "Timings: ..."), in panel order.
-std::vector<Panel> panels_named_in(const std::string& note);
-const char* panel_title(Panel panel); // "Launch", ... (the window title)
-// A panel by its key ("global_memory") or its title ("Global memory"), in any case.
-std::optional<Panel> parse_panel(const std::string& name);
 
 enum class Theme { dark, light };
 

@@ -1,10 +1,10 @@
 #include "frame.h"
 
+#include "base/text_format.h"
 #include "controls.h"
 #include "layout.h"
 #include "panels.h"
 #include "settings.h"
-#include "text_format.h"
 #include "widgets.h"
 
 #include <algorithm>

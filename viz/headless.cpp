@@ -2,7 +2,7 @@
 // surfaceless platform, else the default display), an OpenGL 3.3 core context with no surface,
 // and a framebuffer object to draw into. Screenshots, GUI tests and GPU servers use it.
 
-#include "error.h"
+#include "base/error.h"
 #include "front_end.h"
 #include "screenshot.h"
 

@@ -1,6 +1,6 @@
 #include "memory_maps.h"
 
-#include "launch_model.h"
+#include "model/launch_model.h"
 
 #include <algorithm>
 #include <map>

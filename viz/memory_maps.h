@@ -4,8 +4,8 @@
 // global access (the 128-byte lines and 32-byte sectors its lanes touch, and the bytes used in
 // each sector) and the warp the user picked (site, block, warp, loop iteration), kept in range.
 
-#include "access.h"
 #include "app.h"
+#include "model/access.h"
 
 #include <array>
 #include <cstdint>

@@ -1,7 +1,7 @@
 #include "model_source.h"
 
-#include "engine.h"
-#include "error.h"
+#include "base/error.h"
+#include "model/model_kernel.h"
 
 namespace wl::viz {
 

@@ -3,9 +3,9 @@
 // run collected hardware counters, each measured figure beside the model's launch total with the
 // difference and its known reason. Until then the measured column says why there is none.
 
-#include "counter_comparison.h"
 #include "panels.h"
-#include "site_report.h"
+#include "report/counter_comparison.h"
+#include "report/site_report.h"
 #include "widgets.h"
 
 #include <algorithm>
@@ -96,7 +96,7 @@ void draw_measured(const RunResult& result, const App& app) {
   else
     note_text("Measured on " + counters.chip + " in " + std::to_string(counters.passes) +
               " pass(es)");
-  counter_table("##measured", result, app, nullptr);
+  counter_table("##measured", result, app, std::nullopt);
   draw_range_time_note(result);
   for (const std::string& name : counters.no_value)
     note_text("No value from the profiler for " + name + " in this launch: not shown as a number");

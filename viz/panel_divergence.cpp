@@ -4,9 +4,9 @@
 // halving. Beside it, the run's measured thread instructions per warp instruction: 32 when no
 // lane ever idles, less as divergence and partial warps leave lanes out.
 
-#include "figures.h"
-#include "launch_model.h"
+#include "model/launch_model.h"
 #include "panels.h"
+#include "report/figures.h"
 #include "widgets.h"
 
 #include <algorithm>

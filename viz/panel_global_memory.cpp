@@ -43,7 +43,8 @@ void draw_sites(const RunResult& result) {
 void draw_measured(const RunResult& result, const App& app) {
   if (!counters_line(result, "requests and sectors"))
     return;
-  counter_table("##global_counters", result, app, "global", 7); // the map below keeps its room
+  counter_table("##global_counters", result, app, Panel::global_memory,
+                7); // the map below keeps its room
 }
 
 void draw_map(App& app) {
@@ -68,7 +69,7 @@ void draw_global_memory(App& app) {
   if (const RunResult* model = app.model_view(); model && model->kernel_id == app.kernel_id) {
     if (has_sites) {
       draw_sites(*model);
-      modelled_against_baseline(*model, app, "global");
+      modelled_against_baseline(*model, app, Panel::global_memory);
     }
     if (app.latest && app.latest->kernel_id == app.kernel_id) {
       MeasuredScope scope(app);

@@ -2,9 +2,9 @@
 // its block shape (only shapes the kernel allows are ever sent: a refused shape is explained in
 // place), the architecture the models use, then Run or Live.
 
-#include "block_text.h"
 #include "controls.h"
-#include "kernel_request.h"
+#include "model/block_text.h"
+#include "model/kernel_request.h"
 #include "panels.h"
 #include "registry.h"
 #include "widgets.h"

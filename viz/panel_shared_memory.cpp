@@ -38,7 +38,8 @@ void draw_sites(const RunResult& result) {
 void draw_measured(const RunResult& result, const App& app) {
   if (!counters_line(result, "wavefronts"))
     return;
-  counter_table("##shared_counters", result, app, "shared", 8); // the map below keeps its room
+  counter_table("##shared_counters", result, app, Panel::shared_memory,
+                8); // the map below keeps its room
 }
 
 // A slider for the `pad` parameter, when the kernel has one: the map follows at once, and in live
@@ -92,7 +93,7 @@ void draw_shared_memory(App& app) {
   if (const RunResult* model = app.model_view(); model && model->kernel_id == app.kernel_id) {
     if (has_sites) {
       draw_sites(*model);
-      modelled_against_baseline(*model, app, "shared");
+      modelled_against_baseline(*model, app, Panel::shared_memory);
     }
     if (app.latest && app.latest->kernel_id == app.kernel_id) {
       MeasuredScope scope(app);

@@ -5,13 +5,13 @@
 // lists its instructions; clicking a site's name opens it in the warp map or the bank grid. There
 // is no disassembly here, so an instruction is named by what it measured: kind, width and PC.
 
+#include "base/error.h"
+#include "base/text_format.h"
 #include "controls.h"
-#include "error.h"
 #include "frame.h"
-#include "kernel_source.h"
+#include "model/kernel_source.h"
 #include "panels.h"
-#include "site_report.h"
-#include "text_format.h"
+#include "report/site_report.h"
 #include "widgets.h"
 
 #include <algorithm>

@@ -6,11 +6,11 @@
 // exports as CSV and the panel as PNG. With a variant "against" it, an A/B sweep: each point's
 // ratio and verdict. A per-device sweep file shows a series per GPU.
 
-#include "block_text.h"
+#include "base/error.h"
 #include "controls.h"
-#include "error.h"
-#include "file_output.h"
-#include "kernel_request.h"
+#include "io/file_output.h"
+#include "model/block_text.h"
+#include "model/kernel_request.h"
 #include "panels.h"
 #include "registry.h"
 #include "screenshot.h"

@@ -14,59 +14,20 @@ namespace wl::viz {
 
 namespace {
 
-// "0.2451 ms, bound by shared memory (67,108,864 wavefronts, one a cycle on each of 132 SMs at
-// 1980 MHz); DRAM alone 0.1602 ms": the floor and the resource that sets it, the other beside.
-std::string modelled_time_text(const ModelledTime& t, const Arch& arch) {
-  const bool shared_bound = t.shared_ms > t.dram_ms;
-  const std::string shared = format_count(static_cast<std::int64_t>(t.wavefronts)) +
-                             " wavefronts, one a cycle on each of " +
-                             std::to_string(arch.sm_count) + " SMs at " +
-                             format_number(arch.sm_clock_mhz, 0) + " MHz";
-  const std::string dram =
-      format_bytes(t.dram_bytes) + " at " + format_number(arch.dram_bandwidth_gbps, 0) + " GB/s";
-  std::string text = format_number(t.ms(), 4) + " ms, bound by " + t.bound() + " (" +
-                     (shared_bound ? shared : dram) + ")";
-  if (shared_bound)
-    text += "; DRAM alone " + format_number(t.dram_ms, 4) + " ms";
-  else if (t.shared_ms > 0)
-    text += "; shared memory alone " + format_number(t.shared_ms, 4) + " ms";
-  else if (t.wavefronts > 0)
-    text += "; shared memory not modelled (the arch has no SM clock)";
-  return text;
-}
-
+// The work the launch must do and the floors it sets, from the model and the launch alone: the
+// figure table's timings rows with no measured reader.
 void draw_work(const RunResult& result) {
   if (!begin_figure_table("##work"))
     return;
-  figure_row(figure("bytes_moved"), format_bytes(result.bytes_moved));
-  if (result.flops > 0)
-    figure_row(figure("arithmetic"), format_number(result.flops / 1e9, 3) + " GFLOP");
-  const double peak = result.arch.dram_bandwidth_gbps * 1e9;
-  if (peak > 0)
-    figure_row(figure("time_at_peak_bytes"),
-               format_number(result.bytes_moved / peak * 1e3, 4) + " ms");
-  if (const std::optional<ModelledTime> t = modelled_time(result)) {
-    figure_row(figure("dram_bytes"), format_bytes(t->dram_bytes));
-    figure_row(figure("modelled_time"), modelled_time_text(*t, result.arch));
-  }
+  launch_figure_rows(result, Panel::timings, true);
   ImGui::EndTable();
 }
 
+// The timing's own figures: the table's timings rows read from the measurement.
 void draw_measurement(const RunResult& result) {
-  const TimingStats& t = *result.timing;
   if (!begin_figure_table("##timing"))
     return;
-  figure_row(figure("median_time"), format_number(t.median_ms, 4) + " ms");
-  figure_row(figure("min_time"), format_number(t.min_ms, 4) + " ms");
-  figure_row(figure("noise"), format_number(100 * t.noise, 2) + " %" +
-                                  (t.converged ? "" : " (budget reached first)"));
-  figure_row(figure("samples"), std::to_string(t.samples));
-  figure_row(figure("throughput"), format_number(result.gbps(), 1) + " GB/s");
-  figure_row(figure("share_of_peak"),
-             format_number(100 * result.peak_bandwidth_fraction(), 1) + " % of " +
-                 format_number(result.arch.dram_bandwidth_gbps, 0) + " GB/s");
-  if (result.flops > 0)
-    figure_row(figure("compute"), format_number(result.gflops(), 1) + " GFLOP/s");
+  launch_figure_rows(result, Panel::timings, false);
   ImGui::EndTable();
 }
 

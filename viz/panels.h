@@ -1,8 +1,7 @@
 #pragma once
-// The panels, one file each, and the one table that names them: key (CLI --panel, file names,
-// settings), title (its tab), draw function, the tile it sits in at first, and whether it is open
-// at first. The layout (layout.h) places them; each draw function fills the region it is given
-// and changes only the user's choices in the App.
+// The panels, one file each. Their keys, titles and note words are the panel table's
+// (report/panel_table.h); the layout (layout.h) places them; each draw function fills the region
+// it is given and changes only the user's choices in the App.
 
 #include "app.h"
 
@@ -21,26 +20,35 @@ void draw_sweep(App& app); // a block-shape sweep as a line (1D) or heatmap (2D)
 void draw_source(
     App& app); // the kernel's code, each site's line with its predicted and measured figures
 
+// What the GUI adds to each row of the panel table (report/panel_table.h, keys and titles): its
+// draw function, the tile it sits in at first and whether it is open at first. Row for row in the
+// table's order, which the static_assert below holds.
 struct PanelInfo {
   Panel panel;
-  const char* key;   // "launch", "global", ...
-  const char* title; // "Launch", "Global memory", ...
   void (*draw)(App&);
   Tile tile; // where it sits at first (View > Reset layout puts it back)
   bool open_at_start;
 };
 
-inline constexpr std::array<PanelInfo, kAllPanels.size()> kPanels = {{
-    {Panel::launch, "launch", "Launch", draw_launch, Tile::left, true},
-    {Panel::occupancy, "occupancy", "Occupancy", draw_occupancy, Tile::top_left, true},
-    {Panel::timings, "timings", "Timings", draw_timings, Tile::bottom, true},
-    {Panel::counters, "counters", "Counters", draw_counters, Tile::top_right, true},
-    {Panel::global_memory, "global", "Global memory", draw_global_memory, Tile::top_right, true},
-    {Panel::shared_memory, "shared", "Shared memory", draw_shared_memory, Tile::top_right, true},
-    {Panel::divergence, "divergence", "Divergence", draw_divergence, Tile::top_left, true},
-    {Panel::sweep, "sweep", "Sweep", draw_sweep, Tile::bottom, true},
-    {Panel::source, "source", "Source", draw_source, Tile::top_left, true},
+inline constexpr std::array<PanelInfo, kPanelCount> kPanels = {{
+    {Panel::launch, draw_launch, Tile::left, true},
+    {Panel::occupancy, draw_occupancy, Tile::top_left, true},
+    {Panel::timings, draw_timings, Tile::bottom, true},
+    {Panel::counters, draw_counters, Tile::top_right, true},
+    {Panel::global_memory, draw_global_memory, Tile::top_right, true},
+    {Panel::shared_memory, draw_shared_memory, Tile::top_right, true},
+    {Panel::divergence, draw_divergence, Tile::top_left, true},
+    {Panel::sweep, draw_sweep, Tile::bottom, true},
+    {Panel::source, draw_source, Tile::top_left, true},
 }};
+
+constexpr bool panels_follow_the_table() {
+  for (std::size_t i = 0; i < kPanelCount; ++i)
+    if (kPanels[i].panel != kPanelTable[i].panel)
+      return false;
+  return true;
+}
+static_assert(panels_follow_the_table(), "kPanels' rows must follow kPanelTable's order");
 
 inline const PanelInfo& panel_info(Panel panel) { return kPanels[static_cast<int>(panel)]; }
 

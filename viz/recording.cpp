@@ -1,8 +1,8 @@
 #include "recording.h"
 
-#include "assets.h"
-#include "error.h"
-#include "protocol.h"
+#include "base/error.h"
+#include "io/assets.h"
+#include "protocol/protocol.h"
 
 #include <nlohmann/json.hpp>
 

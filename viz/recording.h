@@ -6,7 +6,7 @@
 // figures, labelled with the device and the date, so the panels never pass a recording off as a
 // measurement of this machine.
 
-#include "run_result.h"
+#include "model/run_result.h"
 
 #include <filesystem>
 #include <string>

@@ -1,14 +1,14 @@
 #include "screenshot.h"
 
-#include "block_text.h"
+#include "base/error.h"
+#include "base/json_input.h"
 #include "controls.h"
-#include "error.h"
-#include "file_output.h"
 #include "frame.h"
-#include "json_input.h"
+#include "io/file_output.h"
 #include "memory_maps.h"
+#include "model/block_text.h"
 #include "panels.h"
-#include "run_report.h"
+#include "report/run_report.h"
 #include "widgets.h"
 
 #include <algorithm>
@@ -186,7 +186,7 @@ json controls_shown() {
   return controls;
 }
 
-// Figures the panels show that run_json does not carry.
+// Figures the panels show that run_json does not carry (its "figures" hold the figure table's).
 json derived_figures(const App& app) {
   json figures = json::object();
   figures["history_median_ms"] = app.recent_medians(); // as the Timings panel lists them
@@ -198,10 +198,6 @@ json derived_figures(const App& app) {
   figures["counters_measured"] = !r.counters             ? "not collected"
                                  : r.counters->available ? "collected (result.counters)"
                                                          : "unavailable: " + r.counters->reason;
-  figures["time_at_peak_bandwidth_ms"] =
-      r.arch.dram_bandwidth_gbps > 0
-          ? json(r.bytes_moved / (r.arch.dram_bandwidth_gbps * 1e9) * 1e3)
-          : json(nullptr);
   figures["impact_curves_current"] = curve_points(app);
   return figures;
 }

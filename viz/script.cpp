@@ -1,10 +1,10 @@
 #include "script.h"
 
-#include "block_text.h"
+#include "base/error.h"
+#include "base/text_format.h"
 #include "controls.h"
-#include "error.h"
+#include "model/block_text.h"
 #include "registry.h"
-#include "text_format.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,13 +1,13 @@
 #include "settings.h"
 
-#include "arch.h"
-#include "error.h"
-#include "file_output.h"
-#include "json_input.h"
-#include "kernel_request.h"
+#include "base/error.h"
+#include "base/json_input.h"
+#include "base/text_format.h"
+#include "io/file_output.h"
+#include "model/arch.h"
+#include "model/kernel_request.h"
 #include "registry.h"
 #include "screenshot.h"
-#include "text_format.h"
 
 #include <algorithm>
 #include <array>

@@ -4,9 +4,9 @@
 
 #include "sweep_charts.h"
 
-#include "block_text.h"
+#include "base/text_format.h"
 #include "controls.h"
-#include "text_format.h"
+#include "model/block_text.h"
 #include "widgets.h"
 
 #include <algorithm>

@@ -1,9 +1,8 @@
 #include "sweep_view.h"
 
-#include "block_text.h"
-#include "engine.h"
-#include "error.h"
-#include "kernel_request.h"
+#include "base/error.h"
+#include "model/block_text.h"
+#include "model/kernel_request.h"
 #include "registry.h"
 
 #include <algorithm>

@@ -6,10 +6,10 @@
 // the reason. Cells within the measured noise of the best are ties, not ranks. A sweep may carry
 // series beside its own over the same points: another kernel's (A/B) or other GPUs' (per device).
 
-#include "arch.h"
-#include "figures.h"
-#include "sweep.h"
-#include "sweep_compare.h"
+#include "model/arch.h"
+#include "report/figures.h"
+#include "sweep/sweep_compare.h"
+#include "sweep/sweep_grid.h"
 
 #include <filesystem>
 #include <map>

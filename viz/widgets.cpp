@@ -1,10 +1,10 @@
 #include "widgets.h"
 
+#include "base/text_format.h"
 #include "controls.h"
-#include "counter_comparison.h"
-#include "launch_model.h"
+#include "model/launch_model.h"
 #include "registry.h"
-#include "text_format.h"
+#include "report/counter_comparison.h"
 
 #include <algorithm>
 #include <cmath>
@@ -349,8 +349,8 @@ void number_cell(const std::string& text) {
   ImGui::TextUnformatted(text.c_str());
 }
 
-void counter_table(const char* id, const RunResult& result, const App& app, const char* panel,
-                   int most_lines) {
+void counter_table(const char* id, const RunResult& result, const App& app,
+                   std::optional<Panel> panel, int most_lines) {
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX |
                                 ImGuiTableFlags_ScrollY;
@@ -362,7 +362,7 @@ void counter_table(const char* id, const RunResult& result, const App& app, cons
     note_text("The baseline (" + app.baseline_label() + ") has no counters.");
   std::vector<ComparisonRow> rows;
   for (ComparisonRow& row : compare_counters(result))
-    if (!panel || (row.figure && row.figure->panel == panel))
+    if (!panel || (row.figure && row.figure->panel == *panel))
       rows.push_back(std::move(row));
   // The reasons go under the table, wrapped to the panel's width, where a narrow panel still
   // shows them whole; the table is no taller than its rows and leaves them room.
@@ -430,7 +430,7 @@ void counter_table(const char* id, const RunResult& result, const App& app, cons
                        row->reason.empty() ? "no known reason" : row->reason.c_str());
 }
 
-void modelled_against_baseline(const RunResult& model, const App& app, const char* panel) {
+void modelled_against_baseline(const RunResult& model, const App& app, Panel panel) {
   if (!app.baseline)
     return;
   const RunResult& then = *app.baseline;
@@ -444,7 +444,7 @@ void modelled_against_baseline(const RunResult& model, const App& app, const cha
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float height =
       (static_cast<float>(shown.size()) + 1.5f) * line + ImGui::GetStyle().ScrollbarSize;
-  const std::string id = std::string("##modelled_baseline_") + panel;
+  const std::string id = std::string("##modelled_baseline_") + panel_name(panel);
   if (!ImGui::BeginTable(id.c_str(), 4,
                          ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                              ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX,
@@ -707,6 +707,13 @@ void figure_row(const Figure& figure, const std::string& value) {
   figure_row(std::string(figure.display).c_str(), value, std::string(figure.meaning).c_str());
 }
 
+void launch_figure_rows(const RunResult& result, Panel panel, bool predicted) {
+  for (const Figure* f : launch_figures())
+    if (f->panel == panel && (predicted ? !f->measured : f->measured != nullptr))
+      if (const std::optional<std::string> text = figure_text(*f, result))
+        figure_row(*f, *text);
+}
+
 void empty_state(const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("%s", screen_text(text).c_str());
@@ -741,26 +748,6 @@ std::string change_text(std::optional<double> now, std::optional<double> baselin
     return "no change"; // never "-0.0"
   std::string text = change > 0 ? "+" : "";
   return text.append(format_number(change, 1)).append(points ? " points" : " %");
-}
-
-std::string format_number(double value, int decimals) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", decimals, value);
-  std::string s = text;
-  const std::size_t dot = s.find('.');
-  return group_digits(s.substr(0, dot)) + (dot == std::string::npos ? "" : s.substr(dot));
-}
-
-std::string format_count(std::int64_t value) { return group_digits(std::to_string(value)); }
-
-std::string format_bytes(double bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int unit = 0;
-  while (std::fabs(bytes) >= 1024 && unit < 4)
-    bytes /= 1024, ++unit;
-  char text[64];
-  std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.1f %s", bytes, units[unit]);
-  return text;
 }
 
 } // namespace wl::viz

@@ -3,9 +3,10 @@
 // the panels share. Colours come from the current style, so both themes work.
 
 #include "app.h"
-#include "figures.h"
+#include "base/text_format.h"
 #include "memory_maps.h"
-#include "occupancy.h"
+#include "model/occupancy.h"
+#include "report/figures.h"
 
 #include <array>
 #include <initializer_list>
@@ -46,17 +47,16 @@ bool begin_site_table(const char* id, std::initializer_list<SiteColumn> columns,
 // beside its ideal ("8.00 (4.00)"); the panel fills the rest.
 void site_row(const SitePrediction& site, double per_request, double ideal_per_request);
 
-// The measured counters of `result` that the figure table puts in `panel` (a panel key, "global",
-// "shared"; nullptr: all): predicted, measured, the difference (flagged over 2 %, with its
-// reason), and the baseline's value and the change when one is pinned. The table fills the rest of
-// the panel's height, or `most_lines` lines at most where something follows it; the reasons go
-// under it, wrapped, whole.
-void counter_table(const char* id, const RunResult& result, const App& app, const char* panel,
-                   int most_lines = 0);
+// The measured counters of `result` that the figure table puts in `panel` (none: all): predicted,
+// measured, the difference (flagged over 2 %, with its reason), and the baseline's value and the
+// change when one is pinned. The table fills the rest of the panel's height, or `most_lines` lines
+// at most where something follows it; the reasons go under it, wrapped, whole.
+void counter_table(const char* id, const RunResult& result, const App& app,
+                   std::optional<Panel> panel, int most_lines = 0);
 
-// With a baseline pinned: the model's figures of `panel` ("global", "shared") for the launch on
+// With a baseline pinned: the model's figures of `panel` (the memory panels) for the launch on
 // screen beside the baseline's and the change, measured or not (in model mode the only comparison).
-void modelled_against_baseline(const RunResult& model, const App& app, const char* panel);
+void modelled_against_baseline(const RunResult& model, const App& app, Panel panel);
 
 // The counters of `result` for the memory panels: true when available; otherwise says why not.
 bool counters_line(const RunResult& result, const std::string& what);
@@ -133,6 +133,9 @@ bool begin_figure_table(const char* id);
 void figure_row(const char* label, const std::string& value, const char* tooltip = nullptr);
 // The same row for a figure of the figure table: its display name, its meaning on hover.
 void figure_row(const Figure& figure, const std::string& value);
+// Every launch figure (figures.h) of `panel` that `result` has a value for, a row each, written
+// by figure_text: `predicted` the model's and the launch's own figures, else the measured ones.
+void launch_figure_rows(const RunResult& result, Panel panel, bool predicted);
 
 // Dimmed wrapped text: a legend or a note.
 void note_text(const std::string& text);
@@ -149,9 +152,5 @@ void error_text(const std::string& text);
 // Against a baseline: "+12.5 %" (or "+3.1 points" for percentages), "-" when either is missing.
 std::string change_text(std::optional<double> now, std::optional<double> baseline,
                         bool points = false);
-
-std::string format_number(double value, int decimals = 2); // 1234567.8 -> "1,234,567.80"
-std::string format_count(std::int64_t value);              // 1234567 -> "1,234,567"
-std::string format_bytes(double bytes);                    // "48 KiB", "1.5 GB"
 
 } // namespace wl::viz

@@ -1,6 +1,6 @@
 #include "worker_source.h"
 
-#include "text_format.h"
+#include "base/text_format.h"
 
 #include <chrono>
 
@@ -21,9 +21,10 @@ void WorkerSource::send(const Submitted& submitted) {
   r.params = submitted.request.params;
   r.block = submitted.request.block;
   r.arch = submitted.arch.id;
-  r.max_seconds = submitted.kind.live ? m_options.live_seconds : m_options.run_seconds;
-  r.metrics = submitted.kind.live ? "" : m_options.run_metrics;
-  r.per_site = submitted.kind.per_site;
+  r.engine.timing.max_seconds =
+      submitted.kind.live ? m_options.live_seconds : m_options.run_seconds;
+  r.engine.metrics = submitted.kind.live ? "" : m_options.run_metrics;
+  r.engine.per_site = submitted.kind.per_site;
   m_newest = m_client.submit(std::move(r));
 }
 
@@ -40,9 +41,9 @@ void WorkerSource::submit_sweep(const KernelRequest& request, const SweepGrid& g
   r.params = request.params;
   r.shapes = grid.shapes;
   r.param_axes = grid.param_axes;
-  r.max_seconds = m_options.sweep_seconds;
-  r.metrics = m_options.run_metrics;
-  r.max_evaluations = kSweepModelBudget.max_evaluations;
+  r.engine.timing.max_seconds = m_options.sweep_seconds;
+  r.engine.metrics = m_options.run_metrics;
+  r.engine.model.max_evaluations = kSweepModelBudget.max_evaluations;
   m_sweep = Sweep{request, grid, arch};
   m_sweep_id = m_client.submit(std::move(r));
 }

@@ -7,7 +7,7 @@
 // turns to model mode: the same requests as model requests, answered by the same worker.
 
 #include "app.h"
-#include "worker_client.h"
+#include "protocol/worker_client.h"
 
 #include <optional>
 #include <string>

@@ -18,14 +18,14 @@
 //                             one launch per 1D block size, each after an L2 flush, after one
 //                             launch not compared: the program ncu profiles beside WarpLens's sweep
 
-#include "cuda_check.h"
-#include "device.h"
-#include "engine.h"
-#include "kernel_request.h"
-#include "protocol.h"
+#include "engine/cuda_check.h"
+#include "engine/device.h"
+#include "engine/engine.h"
+#include "engine/sweep_run.h"
+#include "model/kernel_request.h"
+#include "model/site_counts.h"
+#include "protocol/protocol.h"
 #include "registry.h"
-#include "site_counts.h"
-#include "sweep.h"
 
 #include <algorithm>
 #include <chrono>

@@ -4,9 +4,9 @@
 // (wl_fault_proxy rewrites a run request) to see the GUI survive a worker that must exit.
 
 #include "common.h"
+#include "engine/worker.h"
 #include "launch.cuh"
 #include "registry.h"
-#include "worker.h"
 
 #include <cstdio>
 #include <exception>

@@ -1,11 +1,11 @@
-// Fuzzes the GUI's reader of the worker's answers (tool/worker_client.cpp, WorkerClient::on_line):
-// each line of the input through parse_json_text with kMaxAnswerLineBytes and, when it is an
-// object, response_from_json. The client turns any exception into an error answer, which would
-// hide a reader bug; here only UsageError counts as a refusal.
+// Fuzzes the GUI's reader of the worker's answers (tool/protocol/worker_client.cpp,
+// WorkerClient::on_line): each line of the input through parse_json_text with kMaxAnswerLineBytes
+// and, when it is an object, response_from_json. The client turns any exception into an error
+// answer, which would hide a reader bug; here only UsageError counts as a refusal.
 
+#include "base/json_input.h"
 #include "fuzz_support.h"
-#include "json_input.h"
-#include "protocol.h"
+#include "protocol/protocol.h"
 
 #include <nlohmann/json.hpp>
 

@@ -3,11 +3,11 @@
 // goes through what `warplens occupancy --arch FILE --grid N --curves` computes from it, because
 // accepting figures the occupancy model cannot compute with is the reader's bug too.
 
-#include "arch.h"
+#include "base/json_input.h"
 #include "fuzz_support.h"
-#include "json_input.h"
-#include "occupancy.h"
-#include "occupancy_report.h"
+#include "model/arch.h"
+#include "model/occupancy.h"
+#include "report/occupancy_report.h"
 
 #include <nlohmann/json.hpp>
 

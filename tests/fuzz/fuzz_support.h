@@ -4,7 +4,7 @@
 // a hang or unbounded memory is a finding, so only UsageError is caught here and everything else
 // escapes to libFuzzer, which stops and keeps the input.
 
-#include "error.h"
+#include "base/error.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -5,14 +5,14 @@
 //      the --size AxBxC, the --block, and one --param name=value a line
 //   3  the numeric options' validators (cli_numbers.h) and the compute capability of a preset
 
-#include "arch.h"
-#include "block_text.h"
+#include "base/json_fields.h"
 #include "cli_numbers.h"
 #include "fuzz_support.h"
-#include "json_fields.h"
-#include "kernel_request.h"
+#include "model/arch.h"
+#include "model/block_text.h"
+#include "model/kernel_request.h"
 #include "registry.h"
-#include "sweep.h"
+#include "sweep/sweep_grid.h"
 
 #include <algorithm>
 #include <cstdio>

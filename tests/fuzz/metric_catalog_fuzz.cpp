@@ -3,7 +3,7 @@
 // `--metrics` selects: every set, "all" and each metric by its key and its CUPTI name.
 
 #include "fuzz_support.h"
-#include "metric_catalog.h"
+#include "io/metric_catalog.h"
 
 namespace {
 

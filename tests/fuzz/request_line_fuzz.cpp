@@ -1,13 +1,13 @@
 // Fuzzes the worker's request reader (`warplens worker`'s stdin): the input is cut into lines of
 // at most kMaxRequestLineBytes by a LineReader fed in blocks of an odd size (so lines straddle
-// blocks), and each line goes through parse_json_text and request_from_json, as tool/worker.cpp
-// reads them. An accepted request is then resolved into
-// a kernel launch as the worker does, and written and read again: the GUI writes every request
-// with request_to_json, so what one side reads the other must write the same.
+// blocks), and each line goes through parse_json_text and request_from_json, as
+// tool/engine/worker.cpp reads them. An accepted request is then resolved into a kernel launch as
+// the worker does, and written and read again: the GUI writes every request with request_to_json,
+// so what one side reads the other must write the same.
 
+#include "base/json_input.h"
 #include "fuzz_support.h"
-#include "json_input.h"
-#include "protocol.h"
+#include "protocol/protocol.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -5,8 +5,8 @@
 // series matched point by point (ratios, verdicts, the A/B CSV).
 
 #include "fuzz_support.h"
-#include "sweep.h"
-#include "sweep_compare.h"
+#include "sweep/sweep_compare.h"
+#include "sweep/sweep_grid.h"
 #include "sweep_view.h"
 
 namespace {

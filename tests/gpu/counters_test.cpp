@@ -3,15 +3,15 @@
 // refused before any work. Where the process may not read counters (no permission), the tests
 // check that the run still completes with the reason instead, then skip.
 
-#include "counter_comparison.h"
-#include "engine.h"
-#include "error.h"
-#include "figures.h"
+#include "base/error.h"
+#include "engine/engine.h"
+#include "engine/sweep_run.h"
 #include "gpu_test_support.h"
-#include "kernel_request.h"
-#include "site_counts.h"
-#include "site_report.h"
-#include "sweep.h"
+#include "model/kernel_request.h"
+#include "model/site_counts.h"
+#include "report/counter_comparison.h"
+#include "report/figures.h"
+#include "report/site_report.h"
 
 #include <string>
 #include <vector>

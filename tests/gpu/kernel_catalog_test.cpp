@@ -1,9 +1,10 @@
 // Every bundled kernel, on every allowed preset block and default block, at each of its test
 // sizes (some not multiples of any block side), against its CPU reference with poisoned outputs.
 
-#include "device.h"
-#include "engine.h"
+#include "engine/device.h"
+#include "engine/engine.h"
 #include "gpu_test_support.h"
+#include "model/model_kernel.h"
 #include "registry.h"
 
 #include <cstdio>

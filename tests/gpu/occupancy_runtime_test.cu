@@ -2,9 +2,9 @@
 // runtime's cudaOccupancyMaxActiveBlocksPerMultiprocessor over a grid of block sizes, register
 // counts (register caps), static and dynamic shared memory and carveouts. Every point must agree.
 
-#include "device.h"
+#include "engine/device.h"
 #include "gpu_test_support.h"
-#include "occupancy.h"
+#include "model/occupancy.h"
 
 #include <cstdio>
 #include <string>

@@ -3,8 +3,8 @@
 // folder per test, and pixel checks.
 
 #include "app.h"
-#include "engine.h"
 #include "front_end.h"
+#include "model/model_kernel.h"
 
 #include <filesystem>
 #include <fstream>

@@ -3,8 +3,8 @@
 // lesson is about.
 
 #include "gui_test_support.h"
-#include "launch_model.h"
 #include "memory_maps.h"
+#include "model/launch_model.h"
 #include "registry.h"
 
 namespace wl::viz {

@@ -1,7 +1,7 @@
 // Model mode's recorded timings and counters: the bundled H100 recording fills a model result for
 // a launch it holds, labelled as recorded, and nothing else.
 
-#include "error.h"
+#include "base/error.h"
 #include "gui_test_support.h"
 #include "registry.h"
 

@@ -1,7 +1,7 @@
 // Headless EGL screenshots in model mode: the whole window and each panel, checked for size,
 // non-blank content and the sidecar's configuration and figures. Names never overwrite.
 
-#include "error.h"
+#include "base/error.h"
 #include "gui_test_support.h"
 #include "model_source.h"
 
@@ -49,7 +49,7 @@ void expect_sidecar(const nlohmann::json& sidecar, const App& app, const std::st
       << app.latest->recorded_on;
   EXPECT_NE(sidecar["figures"]["achieved_occupancy"].get<std::string>().find("(recorded)"),
             std::string::npos);
-  EXPECT_TRUE(sidecar["figures"]["time_at_peak_bandwidth_ms"].is_number());
+  EXPECT_TRUE(sidecar["result"]["figures"]["time_at_peak_bytes"].is_number());
   EXPECT_TRUE(sidecar["figures"]["impact_curves_current"]["registers"].is_object());
 }
 

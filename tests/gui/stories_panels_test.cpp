@@ -1,7 +1,7 @@
 // Stories of the panels a launch fills: the memory maps and their selectors, the pad slider,
 // divergence, baselines, sweeps, screenshots and exports, the layout, keys and the status line.
 
-#include "figures.h"
+#include "report/figures.h"
 #include "story_support.h"
 
 #include <chrono>
@@ -18,7 +18,7 @@ using nlohmann::json;
 void expect_only_table_figures(const json& map) {
   for (const auto& [key, value] : map.items())
     if (key != "site" && key != "block" && key != "warp" && key != "iteration") {
-      EXPECT_NE(find_figure(key), nullptr) << key << " is not in tool/figures.cpp";
+      EXPECT_NE(find_figure(key), nullptr) << key << " is not in tool/report/figures.cpp";
     }
 }
 
@@ -814,6 +814,27 @@ TEST(StoryTimings, TheFloorCountsTheSectorsFetchedAndADifferenceItsReason) {
     EXPECT_FALSE(says(b, "counters", "100.0 %")) << text_of(b, "counters");
     EXPECT_TRUE(says(b, "counters", "Why they differ")) << text_of(b, "counters");
   }
+}
+
+// A row of the figure table is all a figure needs: the Timings panel lists every launch figure
+// of its panel that the run has, written by figure_text, and the sidecar holds each under its key.
+TEST(StoryTimings, EveryLaunchFigureOfTheTableIsInThePanelAndTheSidecar) {
+  const Story story = play("click \"matmul/tiled\"\nwait\nscreenshot a.png timings\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a");
+  const json& figures = a["result"]["figures"];
+  ASSERT_TRUE(figures.is_object()) << a["result"].dump().substr(0, 300);
+  int shown = 0;
+  for (const Figure* f : launch_figures()) {
+    if (f->panel != Panel::timings || !figures.contains(std::string(f->key)))
+      continue;
+    ++shown;
+    const std::string row = "| " + std::string(f->display) + " | " +
+                            figure_text(*f, figures[std::string(f->key)].get<double>());
+    EXPECT_TRUE(says(a, "timings", row)) << row << "\n" << text_of(a, "timings");
+  }
+  EXPECT_GE(shown, 5);
+  EXPECT_TRUE(figures.contains("arithmetic_intensity"));
 }
 
 TEST(StoryStatus, TheStatusLineStaysShortAndTheSidecarSaysTheMode) {

@@ -4,8 +4,8 @@
 // the story runs on any machine. Every check reads the words a screenshot's sidecar says were on
 // screen.
 
-#include "kernel_source.h"
-#include "protocol.h"
+#include "model/kernel_source.h"
+#include "protocol/protocol.h"
 #include "registry.h"
 #include "story_support.h"
 

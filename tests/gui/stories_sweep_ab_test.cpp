@@ -3,8 +3,8 @@
 // carried in the sidecar; a per-device sweep's series, one per GPU; Export PNG saving the panel
 // beside its figures.
 
-#include "arch.h"
-#include "kernel_request.h"
+#include "model/arch.h"
+#include "model/kernel_request.h"
 #include "registry.h"
 #include "story_support.h"
 #include "sweep_view.h"

@@ -1,8 +1,8 @@
 // Every row of the expected-numbers tables in shared/reference/counters.md §10, plus the H100
 // per-stride measurements (h100-measured.md).
 
-#include "access.h"
-#include "error.h"
+#include "base/error.h"
+#include "model/access.h"
 
 #include <gtest/gtest.h>
 

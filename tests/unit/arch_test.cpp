@@ -1,5 +1,5 @@
-#include "arch.h"
-#include "error.h"
+#include "base/error.h"
+#include "model/arch.h"
 #include "shape.h"
 #include "test_support.h"
 

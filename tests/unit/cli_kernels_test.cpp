@@ -1,7 +1,7 @@
 // `warplens list`, `model`, `run` and `sweep --model` as a user runs them, including the acceptance
 // predictions of the kernel catalog (sectors and wavefronts per request) read from `model --json`.
 
-#include "protocol.h"
+#include "protocol/protocol.h"
 #include "test_support.h"
 
 #include <algorithm>

@@ -4,11 +4,11 @@
 // below it, since written sectors may stay in L2 past the kernel's end), but for the kernels named
 // below with the reason DRAM reads more: there the model is a floor.
 
-#include "assets.h"
-#include "block_text.h"
-#include "engine.h"
-#include "kernel_request.h"
-#include "protocol.h"
+#include "io/assets.h"
+#include "model/block_text.h"
+#include "model/kernel_request.h"
+#include "model/model_kernel.h"
+#include "protocol/protocol.h"
 #include "registry.h"
 
 #include <cmath>

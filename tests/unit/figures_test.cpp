@@ -1,14 +1,19 @@
-// The figure table (tool/figures.cpp) against the data and code that read it: every counter in
-// the metric catalog is a counter figure and every counter figure has a CUPTI metric; keys are
+// The figure table (tool/report/figures.cpp) against the data and code that read it: every counter
+// in the metric catalog is a counter figure and every counter figure has a CUPTI metric; keys are
 // unique; the comparison, the sweeps and the reasons read what the table says.
 
-#include "counter_comparison.h"
-#include "figures.h"
-#include "metric_catalog.h"
+#include "io/metric_catalog.h"
+#include "model/model_kernel.h"
+#include "report/counter_comparison.h"
+#include "report/figures.h"
+#include "report/run_report.h"
+#include "sweep/sweep_grid.h"
+#include "test_support.h"
 
 #include <set>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace wl {
 namespace {
@@ -23,7 +28,6 @@ TEST(FigureTable, KeysAreUniqueAndEveryFigureIsDescribed) {
     EXPECT_TRUE(keys.insert(f.key).second) << "twice: " << f.key;
     EXPECT_FALSE(f.display.empty()) << f.key;
     EXPECT_FALSE(f.meaning.empty()) << f.key;
-    EXPECT_FALSE(f.panel.empty()) << f.key;
     if (f.sweep) {
       EXPECT_TRUE(f.measured || f.predicted) << f.key << " is offered by sweeps but has no reader";
     }
@@ -101,6 +105,50 @@ TEST(FigureTable, TheComparisonUsesTheTablesNamesPredictionsAndReasons) {
   EXPECT_NE(conflicts.reason.find("L1 data banks also serve"), std::string::npos)
       << conflicts.reason;
   EXPECT_FALSE(rows[0].flagged) << "8 sectors measured, 8 predicted";
+}
+
+TEST(FigureText, EachFormatWritesItsValueWithItsUnit) {
+  EXPECT_EQ(figure_text(figure("median_time"), 0.012345), "0.0123 ms");
+  EXPECT_EQ(figure_text(figure("throughput"), 2981.44), "2,981.4 GB/s");
+  EXPECT_EQ(figure_text(figure("theoretical_occupancy"), 75), "75.0 %");
+  EXPECT_EQ(figure_text(figure("bytes_moved"), 201326592), "192 MiB");
+  EXPECT_EQ(figure_text(figure("bytes_moved"), 1536), "1.5 KiB");
+  EXPECT_EQ(figure_text(figure("global_load_sectors"), 4194304), "4,194,304 sectors");
+  EXPECT_EQ(figure_text(figure("speed_up"), 1.5), "1.50x");
+  EXPECT_EQ(figure_text(figure("arithmetic_intensity"), 0.0833), "0.08 FLOP/byte");
+  EXPECT_EQ(figure_csv(figure("samples"), 1710), "1710");
+  EXPECT_EQ(figure_csv(figure("median_time"), 0.0728640035), "0.0728640035");
+}
+
+// A row of the table is all it takes: every launch figure a result has a value for is in the CLI's
+// text under its display name and in run_json's "figures", run_csv's and sweep_csv's columns under
+// its key (the Timings panel and the sidecar: tests/gui/stories_panels_test.cpp).
+TEST(FigureTable, EveryLaunchFigureReachesTheTextJsonAndBothCsvs) {
+  const RunResult r = model_kernel(resolve_kernel_request("matmul/tiled", {}, "", ""),
+                                   test::preset("h100"), ModelBudget{2000});
+  const std::string text = run_text(r);
+  const nlohmann::json json = run_json(r);
+  const std::string csv_header = run_csv(r).substr(0, run_csv(r).find('\n'));
+  const std::string sweep_header = sweep_csv(
+      {SweepPoint{.block = r.launch.block, .refused = "", .result = r, .params = r.params}});
+  int with_value = 0;
+  for (const Figure* f : launch_figures()) {
+    const std::string key(f->key);
+    EXPECT_NE(csv_header.find("," + key + ","), std::string::npos) << key << ": " << csv_header;
+    EXPECT_NE(sweep_header.find("," + key + ","), std::string::npos) << key;
+    const std::optional<std::string> shown = figure_text(*f, r);
+    if (!shown) {
+      EXPECT_FALSE(json["figures"].contains(key)) << key;
+      continue;
+    }
+    ++with_value;
+    EXPECT_EQ(json["figures"].value(key, -1.0), *figure_value(*f, r)) << key;
+    EXPECT_NE(text.find(std::string(f->display) + " "), std::string::npos) << key;
+    EXPECT_NE(text.find(*shown), std::string::npos) << key << ": " << *shown;
+  }
+  EXPECT_GE(with_value, 8) << "a model of matmul/tiled has its work, floors and occupancy";
+  EXPECT_NEAR(json["figures"]["arithmetic_intensity"].get<double>(),
+              static_cast<double>(r.flops) / static_cast<double>(r.bytes_moved), 1e-12);
 }
 
 } // namespace

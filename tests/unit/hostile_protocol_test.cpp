@@ -2,12 +2,12 @@
 // an error line naming the key and keep serving (exit 0 at end of input, never a signal); the
 // worker's answers are read back by the client's parser, which must refuse them in one line.
 
-#include "answer_check.h"
-#include "engine.h"
+#include "base/json_input.h"
 #include "hostile_support.h"
-#include "json_input.h"
-#include "kernel_request.h"
-#include "protocol.h"
+#include "model/kernel_request.h"
+#include "model/model_kernel.h"
+#include "protocol/answer_check.h"
+#include "protocol/protocol.h"
 
 #include <algorithm>
 
@@ -327,7 +327,7 @@ TEST(HostileRequestLines, LinesAreWholeAcrossBlocksAndALongOneIsSkipped) {
 
 TEST(HostileRequestBounds, AllEvaluationsMeansTheDocumentedMaximum) {
   const WorkerRequest q = request_from_json(json::parse(model(R"(,"max_evaluations":0)")));
-  EXPECT_EQ(q.max_evaluations, kMaxModelEvaluations);
+  EXPECT_EQ(q.engine.model.max_evaluations, kMaxModelEvaluations);
 }
 
 std::string result_line(const test::Change& change) {
@@ -456,8 +456,8 @@ WorkerRequest recorded_request() {
   r.id = 4;
   r.type = RequestType::run;
   r.kernel_id = "vec_add/scalar";
-  r.metrics = "default";
-  r.max_seconds = 0.5;
+  r.engine.metrics = "default";
+  r.engine.timing.max_seconds = 0.5;
   return r;
 }
 
@@ -491,7 +491,7 @@ TEST(HostileAnswerToRequest, AnotherLaunchOrGpuIsRefusedNamingWhatWasAsked) {
   expect_refused(asked, result_answer(recorded_result()),
                  {"parameters n=16777216 where n=4096 were asked"});
   asked = recorded_request();
-  asked.device = 1;
+  asked.engine.device = 1;
   expect_refused(asked, result_answer(recorded_result()),
                  {"arch device:0 where device:1 was asked"});
 }

@@ -2,11 +2,11 @@
 // (read_json_file(..., "recording") checks them whole), sweep files (sweep_points_from_json) and
 // metric catalogs. Each is refused with one UsageError line naming the file and the key.
 
-#include "assets.h"
+#include "base/json_input.h"
 #include "hostile_support.h"
-#include "json_input.h"
-#include "metric_catalog.h"
-#include "sweep.h"
+#include "io/assets.h"
+#include "io/metric_catalog.h"
+#include "sweep/sweep_grid.h"
 
 namespace wl {
 namespace {
@@ -120,6 +120,14 @@ const std::vector<ResultCase> kRunChanges = {
     {"ParamsMissingOne", {"/params", json::object()}, {"not a launch of vec_add/scalar"}},
     {"KernelNotBundled", {"/kernel", "no/such"}, {"kernel: 'no/such' is not a bundled kernel"}},
 };
+
+// The run every case breaks is read alone from the recording's text, for speed: it must be the
+// recording's first run as a whole parse reads it.
+TEST(HostileRecordingRun, TheRunBrokenIsTheRecordingsFirst) {
+  const json recording =
+      read_json_file(std::string(WARPLENS_SOURCE_ASSETS) + "/recordings/h100.json", "recording");
+  EXPECT_EQ(test::recorded_run(), recording.at("runs").at(0));
+}
 
 class HostileRecording : public testing::TestWithParam<ResultCase> {};
 

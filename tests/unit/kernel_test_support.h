@@ -2,7 +2,7 @@
 // Helpers the kernel-catalog tests share: a descriptor by id, an exact model prediction, and a
 // site of it by name. Each throws when the name is unknown, so a typo fails the test.
 
-#include "launch_model.h"
+#include "model/launch_model.h"
 #include "registry.h"
 
 #include <stdexcept>

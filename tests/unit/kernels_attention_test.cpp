@@ -2,9 +2,9 @@
 // ptxas reported for its registers (the lesson), and its reference against a naive attention.
 
 #include "common.h"
-#include "kernel_resources.h"
 #include "kernel_test_support.h"
-#include "launch_model.h"
+#include "model/kernel_resources.h"
+#include "model/launch_model.h"
 #include "registry.h"
 
 #include <algorithm>

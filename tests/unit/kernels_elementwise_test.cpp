@@ -3,7 +3,7 @@
 // size and preset block.
 
 #include "kernel_test_support.h"
-#include "launch_model.h"
+#include "model/launch_model.h"
 #include "registry.h"
 
 #include <cmath>

@@ -4,7 +4,7 @@
 
 #include "index/bank_conflicts.h"
 #include "kernel_test_support.h"
-#include "launch_model.h"
+#include "model/launch_model.h"
 #include "registry.h"
 
 #include <numeric>

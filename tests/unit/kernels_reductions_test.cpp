@@ -3,7 +3,7 @@
 // once) for every test size and preset block.
 
 #include "kernel_test_support.h"
-#include "launch_model.h"
+#include "model/launch_model.h"
 #include "registry.h"
 
 #include <bit>

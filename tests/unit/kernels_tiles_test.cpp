@@ -4,7 +4,7 @@
 // buffers and the output stores cover every output element exactly once.
 
 #include "kernel_test_support.h"
-#include "launch_model.h"
+#include "model/launch_model.h"
 #include "registry.h"
 
 #include <algorithm>

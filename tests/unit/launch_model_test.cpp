@@ -1,7 +1,7 @@
 // The launch-wide access model, on vec_add: exact sums, sampled estimates, and warp addresses.
 
 #include "kernel_test_support.h"
-#include "launch_model.h"
+#include "model/launch_model.h"
 #include "registry.h"
 
 #include <gtest/gtest.h>

@@ -3,11 +3,11 @@
 // memory's wavefronts as well as DRAM's bytes and names what bounds it, and DRAM reads whole
 // 64-byte segments as the H100 does.
 
-#include "assets.h"
-#include "engine.h"
-#include "figures.h"
-#include "kernel_request.h"
-#include "occupancy_report.h"
+#include "io/assets.h"
+#include "model/kernel_request.h"
+#include "model/model_kernel.h"
+#include "report/figures.h"
+#include "report/occupancy_report.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-#include "error.h"
-#include "occupancy.h"
+#include "base/error.h"
+#include "model/occupancy.h"
 #include "test_support.h"
 
 #include <gtest/gtest.h>

@@ -2,8 +2,8 @@
 // consistent with itself (defaults valid, default block allowed, sites well formed).
 
 #include "families.h"
-#include "kernel_request.h"
-#include "launch_model.h"
+#include "model/kernel_request.h"
+#include "model/launch_model.h"
 #include "registry.h"
 
 #include <set>

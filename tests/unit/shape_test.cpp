@@ -1,5 +1,5 @@
-#include "block_text.h"
-#include "error.h"
+#include "base/error.h"
+#include "model/block_text.h"
 
 #include <gtest/gtest.h>
 

@@ -2,16 +2,16 @@
 // onto the sites written on their lines, compared with the model, and the reason for a difference
 // read from the instructions; and the whole measurement through JSON and back.
 
-#include "arch.h"
-#include "assets.h"
-#include "engine.h"
-#include "error.h"
-#include "kernel_request.h"
-#include "kernel_source.h"
-#include "launch_model.h"
-#include "sass_text.h"
-#include "site_report.h"
-#include "sweep.h"
+#include "base/error.h"
+#include "io/assets.h"
+#include "model/arch.h"
+#include "model/kernel_request.h"
+#include "model/kernel_source.h"
+#include "model/launch_model.h"
+#include "model/model_kernel.h"
+#include "model/sass_text.h"
+#include "report/site_report.h"
+#include "sweep/sweep_grid.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // load or store of the site's kind on that line, and no global or shared access of a kernel sits
 // on a line no site claims. A moved or new access fails here, not in a user's Source panel.
 
-#include "kernel_source.h"
+#include "model/kernel_source.h"
 #include "registry.h"
 
 #include <cstdlib>

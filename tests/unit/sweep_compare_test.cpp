@@ -1,12 +1,12 @@
 // A/B sweeps: nvbench's verdict rule on two timings, points matched by place, the second kernel's
 // parameters, and the A/B sweep file and CSV.
 
-#include "engine.h"
-#include "error.h"
+#include "base/error.h"
 #include "hostile_support.h"
-#include "kernel_request.h"
+#include "model/kernel_request.h"
+#include "model/model_kernel.h"
 #include "registry.h"
-#include "sweep_compare.h"
+#include "sweep/sweep_compare.h"
 
 #include <nlohmann/json.hpp>
 

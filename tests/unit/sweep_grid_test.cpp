@@ -1,9 +1,9 @@
 // A sweep's grid: parameter ranges read as `--param-range` takes them, the parameter sets in their
 // order, the axes the points vary along, and the sweep file that carries them.
 
-#include "error.h"
+#include "base/error.h"
+#include "engine/sweep_run.h"
 #include "hostile_support.h"
-#include "sweep.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 #pragma once
 // Helpers the unit tests share: the bundled presets, and running the warplens binary.
 
-#include "arch.h"
+#include "model/arch.h"
 
 #include <algorithm>
 #include <chrono>

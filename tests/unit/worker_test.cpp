@@ -2,16 +2,16 @@
 // the real worker answering, newest-wins, and every way a worker can fail (killed mid-request,
 // a command that exits, a hung command, a worker of another protocol version).
 
-#include "engine.h"
-#include "error.h"
+#include "base/error.h"
 #include "hostile_support.h"
-#include "kernel_request.h"
-#include "protocol.h"
+#include "model/kernel_request.h"
+#include "model/model_kernel.h"
+#include "protocol/protocol.h"
+#include "protocol/worker_client.h"
 #include "registry.h"
-#include "run_report.h"
-#include "sweep_fanout.h"
+#include "report/run_report.h"
+#include "sweep/sweep_fanout.h"
 #include "test_support.h"
-#include "worker_client.h"
 
 #include <chrono>
 #include <csignal>
@@ -35,7 +35,7 @@ WorkerRequest model_request(const std::string& kernel, std::int64_t max_evaluati
   request.type = RequestType::model;
   request.kernel_id = kernel;
   request.arch = "h100";
-  request.max_evaluations = max_evaluations;
+  request.engine.model.max_evaluations = max_evaluations;
   return request;
 }
 
@@ -132,29 +132,30 @@ TEST(WorkerProtocol, RequestsRoundTrip) {
   run.kernel_id = "matmul/tiled";
   run.params = {{"m", 512}};
   run.block = BlockShape{16, 16, 1};
-  run.seed = 7;
-  run.verify = false;
-  run.max_seconds = 0.25;
-  run.metrics = "default";
-  run.per_site = true;
+  run.engine.seed = 7;
+  run.engine.verify = false;
+  run.engine.timing.max_seconds = 0.25;
+  run.engine.metrics = "default";
+  run.engine.per_site = true;
   const WorkerRequest back = request_from_json(json::parse(protocol_line(request_to_json(run))));
   EXPECT_EQ(back.type, RequestType::run);
   EXPECT_EQ(back.params, run.params);
   EXPECT_EQ(back.block, run.block);
-  EXPECT_EQ(back.seed, 7u);
-  EXPECT_FALSE(back.verify);
-  EXPECT_DOUBLE_EQ(back.max_seconds, 0.25);
-  EXPECT_EQ(back.metrics, "default");
-  EXPECT_TRUE(back.per_site);
+  EXPECT_EQ(back.engine.seed, 7u);
+  EXPECT_FALSE(back.engine.verify);
+  EXPECT_DOUBLE_EQ(back.engine.timing.max_seconds, 0.25);
+  EXPECT_EQ(back.engine.metrics, "default");
+  EXPECT_TRUE(back.engine.per_site);
   // A request from before per-site passes: none asked for.
   EXPECT_FALSE(request_from_json(json::parse(R"({"id":8,"type":"run","kernel":"vec_add/scalar"})"))
-                   .per_site);
+                   .engine.per_site);
 
   // A sweep asks for a per-site pass of every shape the same way.
   WorkerRequest sweep = run;
   sweep.type = RequestType::sweep;
   sweep.shapes = {BlockShape{16, 16, 1}};
-  EXPECT_TRUE(request_from_json(json::parse(protocol_line(request_to_json(sweep)))).per_site);
+  EXPECT_TRUE(
+      request_from_json(json::parse(protocol_line(request_to_json(sweep)))).engine.per_site);
 
   WorkerRequest model = model_request("vec_add/scalar");
   model.id = 9; // ids start at 1: 0 is the worker's hello
@@ -212,7 +213,7 @@ TEST(WorkerClient, ARunWithoutAGpuIsAnErrorAndTheWorkerLives) {
   WorkerClient client({.command = kWorkerCommand});
   WorkerRequest run = model_request("vec_add/scalar");
   run.type = RequestType::run;
-  run.max_seconds = 0.2;
+  run.engine.timing.max_seconds = 0.2;
   const auto answer = client.wait_for(client.submit(run), 60s);
   ASSERT_TRUE(answer);
   if (!answer->ok()) {
@@ -665,7 +666,7 @@ TEST(SweepFanOut, AChunkWhoseWorkerRanPastItsBudgetIsNotTriedAgain) {
   FanOutOptions fan;
   fan.commands = {on_each_request(
       R"((while :; do printf '{"id":%s,"type":"progress","phase":"run"}\n' "$id"; sleep 0.2; done) &)")};
-  fan.settings.max_seconds = 0.01;
+  fan.engine.timing.max_seconds = 0.01;
   fan.client.request_timeout_seconds = 0.5; // a budget of about 6 s: the point's set-up adds 5 s
   std::vector<std::string> said;
   const auto start = std::chrono::steady_clock::now();
@@ -709,12 +710,12 @@ TEST(WorkerProtocol, ASweepAndItsPointsRoundTrip) {
   sweep.type = RequestType::sweep;
   sweep.kernel_id = "vec_add_3d/blocks3d";
   sweep.shapes = {{8, 1, 1}, {16, 2, 1}};
-  sweep.metrics = "default";
+  sweep.engine.metrics = "default";
   const WorkerRequest back = request_from_json(request_to_json(sweep));
   EXPECT_EQ(back.type, RequestType::sweep);
   ASSERT_EQ(back.shapes.size(), 2u);
   EXPECT_EQ(back.shapes[1].y, 2);
-  EXPECT_EQ(back.metrics, "default");
+  EXPECT_EQ(back.engine.metrics, "default");
   EXPECT_TRUE(back.param_axes.empty());
   sweep.param_axes = {ParamAxis{"stride", {1, 2, 4}}};
   const WorkerRequest with_axes = request_from_json(request_to_json(sweep));

@@ -1,0 +1,565 @@
+#include "engine/engine.h"
+
+#include "base/text_format.h"
+#include "common.h"
+#include "engine/counters/counters.h"
+#include "engine/cuda_check.h"
+#include "engine/device.h"
+#include "engine/device_compare.h"
+#include "engine/l2_flush.h"
+#include "io/assets.h"
+#include "model/kernel_source.h"
+#include "model/model_kernel.h"
+#include "model/sass_text.h"
+#include "model/site_counts.h"
+#include "model/verify.h"
+#include "registry.h"
+
+#include <algorithm>
+#include <chrono>
+#include <future>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include <cuda_runtime.h>
+
+namespace wl {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_between(Clock::time_point from, Clock::time_point to) {
+  return std::chrono::duration<double>(to - from).count();
+}
+
+// Device memory for one session, freed on every path out.
+class DeviceBuffers {
+public:
+  DeviceBuffers() = default;
+  DeviceBuffers(const DeviceBuffers&) = delete;
+  DeviceBuffers& operator=(const DeviceBuffers&) = delete;
+  ~DeviceBuffers() {
+    for (void* p : m_pointers)
+      cudaFree(p);
+  }
+
+  void* allocate(std::size_t bytes, const std::string& name) {
+    void* p = nullptr;
+    cuda_check(cudaMalloc(&p, std::max<std::size_t>(bytes, 4)),
+               ("cudaMalloc(" + name + ")").c_str());
+    m_pointers.push_back(p);
+    return p;
+  }
+
+private:
+  std::vector<void*> m_pointers;
+};
+
+class Stream {
+public:
+  Stream() {
+    cuda_check(cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  }
+  ~Stream() { cudaStreamDestroy(m_stream); }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  cudaStream_t get() const { return m_stream; }
+
+private:
+  cudaStream_t m_stream{};
+};
+
+// Checked before allocating: inputs, outputs, their expected values and the L2 flush buffer
+// against free device memory.
+void check_memory_fits(const KernelDesc& kernel, const Params& params, const Arch& arch) {
+  double needed = static_cast<double>(arch.l2_cache_bytes);
+  for (const BufferSpec& b : kernel.buffers)
+    needed += (b.role == BufferRole::output ? 8.0 : 4.0) * static_cast<double>(b.count(params));
+  std::size_t free = 0, total = 0;
+  cuda_check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+  if (needed > static_cast<double>(free))
+    throw UsageError(kernel.id + " with these sizes needs " + format_bytes(needed) +
+                     " of device memory; " + format_bytes(static_cast<double>(free)) + " are free");
+}
+
+// Sorted indices as runs [begin, end) of consecutive ones.
+std::vector<std::pair<std::int64_t, std::int64_t>> runs_of(std::vector<std::int64_t> indices) {
+  std::sort(indices.begin(), indices.end());
+  std::vector<std::pair<std::int64_t, std::int64_t>> runs;
+  for (const std::int64_t i : indices) {
+    if (!runs.empty() && runs.back().second >= i) {
+      runs.back().second = std::max(runs.back().second, i + 1);
+      continue;
+    }
+    runs.emplace_back(i, i + 1);
+  }
+  return runs;
+}
+
+HostBuffers make_inputs(const KernelDesc& kernel, const Params& params, std::uint64_t seed) {
+  HostBuffers buffers;
+  for (const BufferSpec& spec : kernel.buffers)
+    buffers.push_back(HostBuffer{
+        spec.type, std::vector<std::uint32_t>(static_cast<std::size_t>(spec.count(params)))});
+  if (kernel.init) {
+    kernel.init(buffers, params, seed);
+    return buffers;
+  }
+  common::fill_uniform(buffers, kernel.buffers, seed);
+  return buffers;
+}
+
+KernelAttributes device_attributes(const void* function) {
+  cudaFuncAttributes attr{};
+  cuda_check(cudaFuncGetAttributes(&attr, function), "cudaFuncGetAttributes");
+  KernelAttributes a;
+  a.source = "cudaFuncGetAttributes";
+  a.registers = attr.numRegs;
+  a.static_shared_bytes = static_cast<std::int64_t>(attr.sharedSizeBytes);
+  a.local_bytes = static_cast<std::int64_t>(attr.localSizeBytes);
+  a.max_threads_per_block = attr.maxThreadsPerBlock;
+  a.ptx_version = attr.ptxVersion;
+  a.binary_version = attr.binaryVersion;
+  return a;
+}
+
+// The model's occupancy and the runtime's, from the attributes the device reports.
+void add_occupancy(RunResult& result, const void* function, const BlockShape& block) {
+  const KernelAttributes& a = *result.attributes;
+  if (result.dynamic_smem > 48 * 1024)
+    cuda_check(cudaFuncSetAttribute(function, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(result.dynamic_smem)),
+               "cudaFuncSetAttribute(max dynamic shared memory)");
+  OccupancyRequest occupancy;
+  occupancy.block = block;
+  occupancy.registers_per_thread = a.registers;
+  occupancy.static_smem = a.static_shared_bytes;
+  occupancy.dynamic_smem = result.dynamic_smem;
+  occupancy.kernel_max_threads = a.max_threads_per_block;
+  occupancy.grid_blocks = result.launch.grid.threads();
+  result.occupancy = compute_occupancy(result.arch, occupancy);
+  cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                 &result.runtime_blocks_per_sm, function, static_cast<int>(block.threads()),
+                 static_cast<size_t>(result.dynamic_smem)),
+             "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+}
+
+const MetricCatalog& metric_catalog() {
+  static const MetricCatalog catalog = load_metric_catalog(assets_dir() / "metrics.json");
+  return catalog;
+}
+
+// The counters of this process: one profiler, opened on first use, for every session.
+CounterProfiler& profiler() {
+  static CounterProfiler instance(metric_catalog());
+  return instance;
+}
+
+} // namespace
+
+struct KernelSession::State {
+  const KernelDesc& kernel;
+  Params params;
+  EngineOptions options;
+  Arch arch;
+  Stream stream;
+  L2Flusher flusher;
+  DeviceBuffers device;
+  std::vector<void*> pointers;        // in KernelDesc::buffers order
+  std::vector<void*> expected_device; // per buffer: the reference's values (outputs only)
+  HostBuffers inputs;
+  Expected expected;
+  // A sampled reference's checked elements as runs [begin, end) of consecutive indices, and the
+  // host copies of the outputs they are read into (only those elements are ever written there).
+  std::vector<std::pair<std::int64_t, std::int64_t>> checked_runs;
+  HostBuffers read_back;
+  SessionSetup setup;
+
+  State(const KernelDesc& k, const Params& p, const EngineOptions& o)
+      : kernel(k), params(p), options(o) {}
+
+  void prepare();
+  void upload();
+  Verification verify(const DeviceLaunch& launch);
+  Verification compare(const DeviceLaunch& launch);
+  Verification verify_on_host();
+};
+
+// Host work only (no CUDA calls), so the counter profiler can open meanwhile.
+void KernelSession::State::prepare() {
+  NvtxRange range("inputs and reference");
+  const auto start = Clock::now();
+  inputs = make_inputs(kernel, params, options.seed);
+  const auto generated = Clock::now();
+  if (options.verify) {
+    expected = kernel.reference(inputs, params);
+    checked_runs = runs_of(expected.checked);
+  }
+  setup.inputs = seconds_between(start, generated);
+  setup.reference = seconds_between(generated, Clock::now());
+}
+
+void KernelSession::State::upload() {
+  NvtxRange range("allocate and upload");
+  const auto start = Clock::now();
+  for (std::size_t i = 0; i < kernel.buffers.size(); ++i) {
+    const std::size_t bytes = 4 * inputs[i].words.size();
+    pointers.push_back(device.allocate(bytes, kernel.buffers[i].name));
+    void* want = nullptr;
+    if (kernel.buffers[i].role == BufferRole::input) {
+      cuda_check(cudaMemcpy(pointers.back(), inputs[i].words.data(), bytes, cudaMemcpyHostToDevice),
+                 "cudaMemcpy(inputs)");
+    } else if (options.verify && expected.checked.empty()) {
+      want = device.allocate(bytes, kernel.buffers[i].name + " expected");
+      cuda_check(cudaMemcpy(want, expected.values[i].words.data(), bytes, cudaMemcpyHostToDevice),
+                 "cudaMemcpy(expected)");
+    }
+    expected_device.push_back(want);
+  }
+  setup.upload = seconds_between(start, Clock::now());
+}
+
+// Full outputs compare on the device; a sampled reference compares the chosen elements on the host.
+Verification KernelSession::State::verify(const DeviceLaunch& launch) {
+  NvtxRange range("verify");
+  const auto start = Clock::now();
+  Verification v = compare(launch);
+  v.seconds = seconds_between(start, Clock::now());
+  return v;
+}
+
+Verification KernelSession::State::compare(const DeviceLaunch& launch) {
+  for (std::size_t i = 0; i < kernel.buffers.size(); ++i)
+    if (kernel.buffers[i].role == BufferRole::output)
+      cuda_check(cudaMemsetAsync(pointers[i], 0xff, 4 * inputs[i].words.size(), stream.get()),
+                 "poison outputs");
+  kernel.launch(launch);
+  cuda_check(cudaGetLastError(), "kernel launch");
+  if (!expected.checked.empty()) {
+    cuda_check(cudaStreamSynchronize(stream.get()), "kernel run");
+    return verify_on_host();
+  }
+
+  Verification v;
+  v.note = expected.note;
+  for (std::size_t i = 0; i < kernel.buffers.size(); ++i) {
+    if (kernel.buffers[i].role != BufferRole::output)
+      continue;
+    const std::int64_t count = inputs[i].size();
+    const DeviceComparison c = compare_on_device(
+        pointers[i], expected_device[i], count, inputs[i].type == ElementType::f32,
+        kernel.tolerance.absolute, kernel.tolerance.relative, stream.get());
+    v.checked += count;
+    v.max_abs_error = std::max(v.max_abs_error, c.max_abs_error);
+    if (c.mismatches && v.mismatches == 0) {
+      // Bring back the one failing element to describe it exactly as the host check would.
+      HostBuffers got = expected.values;
+      cuda_check(cudaMemcpy(got[i].words.data(), pointers[i], 4 * got[i].words.size(),
+                            cudaMemcpyDeviceToHost),
+                 "cudaMemcpy(outputs)");
+      Expected only{expected.values, {c.first_bad}, ""};
+      v.first_failure = verify_outputs(kernel, got, only).first_failure;
+    }
+    v.mismatches += c.mismatches;
+  }
+  v.passed = v.checked > 0 && v.mismatches == 0;
+  return v;
+}
+
+// Only the checked elements come back (a few whole rows of a 256 MiB softmax output, say), run
+// by run; where they are scattered into more runs than copies are worth, the whole buffer does.
+Verification KernelSession::State::verify_on_host() {
+  constexpr std::size_t kMostRuns = 1024;
+  if (read_back.empty()) {
+    read_back.resize(inputs.size());
+    for (std::size_t i = 0; i < kernel.buffers.size(); ++i) {
+      read_back[i].type = inputs[i].type;
+      if (kernel.buffers[i].role == BufferRole::output)
+        read_back[i].words.resize(inputs[i].words.size());
+    }
+  }
+  for (std::size_t i = 0; i < kernel.buffers.size(); ++i) {
+    if (kernel.buffers[i].role != BufferRole::output)
+      continue;
+    std::uint32_t* host = read_back[i].words.data();
+    const auto* device = static_cast<const std::uint32_t*>(pointers[i]);
+    if (checked_runs.size() > kMostRuns) {
+      cuda_check(cudaMemcpy(host, device, 4 * read_back[i].words.size(), cudaMemcpyDeviceToHost),
+                 "cudaMemcpy(outputs)");
+      continue;
+    }
+    for (const auto& [begin, end] : checked_runs)
+      cuda_check(cudaMemcpy(host + begin, device + begin, 4 * static_cast<std::size_t>(end - begin),
+                            cudaMemcpyDeviceToHost),
+                 "cudaMemcpy(checked outputs)");
+  }
+  return verify_outputs(kernel, read_back, expected);
+}
+
+KernelSession::KernelSession(const KernelDesc& kernel, const Params& params,
+                             const EngineOptions& options)
+    : m_state(nullptr) {
+  const auto start = Clock::now();
+  // The counter profiler opens on another thread from the start: its first step needs no
+  // context, so it overlaps the context's creation, and the rest overlaps the inputs and the
+  // reference.
+  std::future<void> opening;
+  if (!options.metrics.empty())
+    opening = std::async(std::launch::async, [device = options.device,
+                                              metrics = metric_catalog().select(options.metrics)] {
+      profiler().open(device, metrics);
+    });
+  const Arch arch = arch_from_device(options.device);
+  cuda_check(cudaSetDevice(options.device), "cudaSetDevice");
+  check_memory_fits(kernel, params, arch);
+  m_state = std::make_unique<State>(kernel, params, options);
+  State& s = *m_state;
+  s.arch = arch;
+  s.setup.device = seconds_between(start, Clock::now());
+  if (options.per_site)
+    prepare_sites();
+  s.prepare();
+  if (opening.valid()) {
+    opening.get();
+    s.setup.counters = profiler().open_seconds();
+  }
+  s.upload();
+  s.setup.total = seconds_between(start, Clock::now());
+}
+
+KernelSession::~KernelSession() = default;
+
+const SessionSetup& KernelSession::setup() const { return m_state->setup; }
+
+void KernelSession::retune(const EngineOptions& options) {
+  if (!options.metrics.empty())
+    metric_catalog().select(options.metrics); // refuse an unknown metric before any work
+  m_state->options.timing = options.timing;
+  m_state->options.model = options.model;
+  m_state->options.metrics = options.metrics;
+}
+
+KernelSession& SessionCache::get(const KernelDesc& kernel, const Params& params,
+                                 const EngineOptions& options, bool* made) {
+  std::string key = kernel.id;
+  for (const auto& [name, value] : params)
+    key += " " + name + "=" + std::to_string(value);
+  key += " device=" + std::to_string(options.device) + " seed=" + std::to_string(options.seed) +
+         " verify=" + std::to_string(options.verify);
+  const bool make = !m_session || key != m_key;
+  if (make) {
+    m_session.reset(); // free the old buffers before the new ones are allocated
+    m_key.clear();
+    m_session = std::make_unique<KernelSession>(kernel, params, options);
+    m_key = key;
+  }
+  if (made)
+    *made = make;
+  m_session->retune(options);
+  return *m_session;
+}
+
+RunResult KernelSession::predict(const BlockShape& block) const {
+  const State& s = *m_state;
+  const KernelRequest request{&s.kernel, s.params, block};
+  check_kernel_request(request);
+  return model_kernel(request, s.arch, s.options.model);
+}
+
+RunResult KernelSession::measure(const BlockShape& block, bool with_counters) {
+  State& s = *m_state;
+  if (with_counters && s.options.per_site) // the per-site pass places its counts on the model's
+    return measure(predict(block), with_counters);
+  check_kernel_request(KernelRequest{&s.kernel, s.params, block});
+  // The model on another core while the GPU verifies and times the launch: a live edit waits for
+  // the longer of the two, not their sum (for vec_add's 16 M elements each takes about 10 ms).
+  std::future<RunResult> model =
+      std::async(std::launch::async, [this, block] { return predict(block); });
+  RunResult launch_only;
+  launch_only.arch = s.arch;
+  launch_only.launch = make_launch(s.kernel, s.params, block, s.arch.sm_count);
+  launch_only.dynamic_smem = dynamic_smem_bytes(s.kernel, s.params, block);
+  RunResult measured = measure(std::move(launch_only), with_counters);
+  RunResult result = model.get();
+  result.attributes = std::move(measured.attributes);
+  result.occupancy = std::move(measured.occupancy);
+  result.runtime_blocks_per_sm = measured.runtime_blocks_per_sm;
+  result.verification = std::move(measured.verification);
+  result.timing = std::move(measured.timing);
+  result.counters = std::move(measured.counters);
+  return result;
+}
+
+RunResult KernelSession::measure(RunResult predicted, bool with_counters) {
+  State& s = *m_state;
+  RunResult result = std::move(predicted);
+  const BlockShape block = result.launch.block;
+  const void* function = s.kernel.function ? s.kernel.function(s.params) : nullptr;
+  result.attributes.reset();
+  result.occupancy.reset();
+  if (function) {
+    result.attributes = device_attributes(function);
+    add_occupancy(result, function, block);
+  }
+  const DeviceLaunch launch{result.launch, result.dynamic_smem, s.pointers, s.stream.get()};
+  const auto enqueue = [&](void*) { s.kernel.launch(launch); };
+  TimingOptions timing = s.options.timing;
+  if (s.options.verify) {
+    result.verification = s.verify(launch);
+    timing.warmup_runs = 0; // the verified launch was the warm-up
+  }
+  {
+    NvtxRange range("time kernel");
+    result.timing = time_cold(enqueue, s.stream.get(), timing, s.flusher);
+  }
+  if (with_counters && !s.options.metrics.empty())
+    result.counters = count({block}).front();
+  if (with_counters && s.options.per_site)
+    result.site_counts = count_sites(result);
+  return result;
+}
+
+std::vector<CounterResult> KernelSession::count(const std::vector<BlockShape>& blocks) {
+  State& s = *m_state;
+  NvtxRange range("counters");
+  std::vector<DeviceLaunch> launches;
+  for (const BlockShape& block : blocks)
+    launches.push_back(DeviceLaunch{make_launch(s.kernel, s.params, block, s.arch.sm_count),
+                                    dynamic_smem_bytes(s.kernel, s.params, block), s.pointers,
+                                    s.stream.get()});
+  return profiler().profile(
+      metric_catalog().select(s.options.metrics), static_cast<int>(launches.size()),
+      [&](int) {
+        s.flusher.flush(s.stream.get());
+        cuda_check(cudaStreamSynchronize(s.stream.get()), "L2 flush");
+      },
+      [&](int i) {
+        s.kernel.launch(launches[i]);
+        cuda_check(cudaGetLastError(), "kernel launch");
+        cuda_check(cudaStreamSynchronize(s.stream.get()), "kernel run");
+      });
+}
+
+CounterCosts counter_costs() { return profiler().costs(); }
+
+CounterCosts counter_costs_since(const CounterCosts& before) {
+  CounterCosts now = profiler().costs();
+  now.open -= before.open;
+  now.configure -= before.configure;
+  now.configs_built -= before.configs_built;
+  now.session -= before.session;
+  now.passes.erase(now.passes.begin(),
+                   now.passes.begin() + static_cast<std::ptrdiff_t>(before.passes.size()));
+  now.flushes -= before.flushes;
+  now.decode -= before.decode;
+  return now;
+}
+
+SassCounts KernelSession::count_sass(const BlockShape& block,
+                                     const std::vector<std::string>& metrics) {
+  State& s = *m_state;
+  NvtxRange range("SASS metrics");
+  const DeviceLaunch launch{make_launch(s.kernel, s.params, block, s.arch.sm_count),
+                            dynamic_smem_bytes(s.kernel, s.params, block), s.pointers,
+                            s.stream.get()};
+  // Flushed before the pass, so the flush's own kernel is not patched and counted.
+  s.flusher.flush(s.stream.get());
+  cuda_check(cudaStreamSynchronize(s.stream.get()), "L2 flush");
+  return profiler().sass(metrics, [&] {
+    s.kernel.launch(launch);
+    cuda_check(cudaGetLastError(), "kernel launch");
+    cuda_check(cudaStreamSynchronize(s.stream.get()), "kernel run");
+  });
+}
+
+namespace {
+
+// The embedded cubin of `family` whose CRC is `crc`: the code that ran, with its line table.
+const EmbeddedCubinView* cubin_with_crc(const std::string& family, std::uint32_t crc) {
+  static std::map<const unsigned char*, std::uint32_t> crcs; // computed once per cubin
+  static std::mutex guard;
+  const std::lock_guard lock(guard);
+  for (const EmbeddedCubinView& c : embedded_cubins()) {
+    if (c.family != family)
+      continue;
+    if (!crcs.count(c.bytes))
+      crcs[c.bytes] = cubin_crc(c.bytes, c.size);
+    if (crcs[c.bytes] == crc)
+      return &c;
+  }
+  return nullptr;
+}
+
+} // namespace
+
+SiteCounts KernelSession::count_sites(const RunResult& predicted) {
+  State& s = *m_state;
+  const auto start = std::chrono::steady_clock::now();
+  SiteCounts counts;
+  if (s.kernel.sites.empty()) {
+    counts.reason = "a library call: no access sites to measure";
+    return counts;
+  }
+  prepare_sites();
+  const SassCounts sass = count_sass(predicted.launch.block, site_sass_metrics());
+  if (!sass.available) {
+    counts.reason = sass.reason;
+    return counts;
+  }
+  const std::string function = kernel_function_name(s.kernel, s.params);
+  std::vector<const SassInstruction*> own;
+  for (const SassInstruction& i : sass.instructions)
+    if (demangled_function_name(i.function) == function)
+      own.push_back(&i);
+  if (own.empty()) {
+    counts.reason = "the SASS pass saw no instruction of " + function;
+    return counts;
+  }
+  const std::string family = kernel_family(s.kernel.id);
+  const EmbeddedCubinView* cubin = cubin_with_crc(family, own.front()->cubin_crc);
+  if (!cubin) {
+    counts.reason = "the code that ran is not a cubin this binary holds (it was built for other "
+                    "architectures, so the driver compiled PTX): no line table to place its "
+                    "instructions";
+    return counts;
+  }
+  std::vector<std::uint32_t> pcs;
+  std::vector<MeasuredInstruction> memory;
+  for (const SassInstruction* i : own)
+    if (auto m = memory_instruction(i->pc_offset, i->values)) {
+      memory.push_back(*m);
+      pcs.push_back(i->pc_offset);
+    }
+  const std::vector<SourcePlace> places =
+      sass_source_places(cubin->bytes, cubin->size, own.front()->function, pcs);
+  const SassListing& listing = sass_listing(family, cubin->sm);
+  const auto text = listing.functions.find(own.front()->function);
+  for (std::size_t i = 0; i < memory.size(); ++i) {
+    memory[i].file = places[i].file;
+    memory[i].line = places[i].line;
+    if (text != listing.functions.end())
+      for (const SassLine& line : text->second)
+        if (line.pc == memory[i].pc)
+          memory[i].sass = line.text;
+  }
+  counts = attribute_sites(s.kernel, s.params, predicted.prediction, std::move(memory));
+  counts.function = own.front()->function;
+  counts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return counts;
+}
+
+void KernelSession::prepare_sites() {
+  const State& s = *m_state;
+  if (!s.kernel.sites.empty())
+    prefetch_sass_listing(kernel_family(s.kernel.id), s.arch.cc_major * 10 + s.arch.cc_minor);
+}
+
+RunResult run_kernel(const KernelRequest& request, const EngineOptions& options) {
+  check_kernel_request(request);
+  return KernelSession(*request.kernel, request.params, options).measure(request.block);
+}
+
+} // namespace wl

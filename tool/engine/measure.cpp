@@ -1,0 +1,125 @@
+#include "engine/measure.h"
+
+#include "engine/cuda_check.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include <cuda_runtime.h>
+#include <nvtx3/nvToolsExt.h>
+
+namespace wl {
+
+namespace {
+
+nvtxDomainHandle_t warplens_domain() {
+  static const nvtxDomainHandle_t domain = nvtxDomainCreateA("WarpLens");
+  return domain;
+}
+
+class EventPair {
+public:
+  EventPair() {
+    cuda_check(cudaEventCreate(&start), "cudaEventCreate");
+    cuda_check(cudaEventCreate(&stop), "cudaEventCreate");
+  }
+  ~EventPair() {
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+  }
+  EventPair(const EventPair&) = delete;
+  EventPair& operator=(const EventPair&) = delete;
+  cudaEvent_t start{}, stop{};
+};
+
+double relative_noise(const std::vector<double>& samples) {
+  const double mean = std::accumulate(samples.begin(), samples.end(), 0.0) / samples.size();
+  double squares = 0;
+  for (double s : samples)
+    squares += (s - mean) * (s - mean);
+  return samples.size() > 1 && mean > 0 ? std::sqrt(squares / (samples.size() - 1)) / mean
+                                        : INFINITY;
+}
+
+TimingStats summarise(std::vector<double> samples, bool converged, bool flushed) {
+  TimingStats stats;
+  stats.samples = static_cast<int>(samples.size());
+  stats.noise = relative_noise(samples);
+  stats.mean_ms = std::accumulate(samples.begin(), samples.end(), 0.0) / samples.size();
+  std::sort(samples.begin(), samples.end());
+  const std::size_t mid = samples.size() / 2;
+  stats.median_ms = samples.size() % 2 ? samples[mid] : 0.5 * (samples[mid - 1] + samples[mid]);
+  stats.min_ms = samples.front();
+  stats.max_ms = samples.back();
+  stats.converged = converged;
+  stats.l2_flushed = flushed;
+  return stats;
+}
+
+} // namespace
+
+NvtxRange::NvtxRange(const char* name) {
+  nvtxEventAttributes_t attributes{};
+  attributes.version = NVTX_VERSION;
+  attributes.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+  attributes.messageType = NVTX_MESSAGE_TYPE_ASCII;
+  attributes.message.ascii = name;
+  m_id = nvtxDomainRangeStartEx(warplens_domain(), &attributes);
+}
+
+NvtxRange::~NvtxRange() { nvtxDomainRangeEnd(warplens_domain(), m_id); }
+
+TimingStats time_cold(const std::function<void(void*)>& launch, void* stream_handle,
+                      const TimingOptions& options, L2Flusher& flusher) {
+  const auto begin = std::chrono::steady_clock::now();
+  const auto stream = static_cast<cudaStream_t>(stream_handle);
+  const auto enqueue = [&] {
+    launch(stream_handle);
+    cuda_check(cudaGetLastError(), "kernel launch");
+  };
+  for (int i = 0; i < options.warmup_runs; ++i)
+    enqueue();
+  cuda_check(cudaStreamSynchronize(stream), "warm-up run");
+
+  // Samples are enqueued in batches with one synchronisation per batch: the host's round trip
+  // is paid once per batch instead of once per sample, and each sample still starts from an
+  // emptied L2 with its own pair of events around the launch alone.
+  const int batch = std::max(1, std::min(options.min_samples, options.max_samples));
+  std::vector<EventPair> events(static_cast<std::size_t>(batch));
+  std::vector<double> samples;
+  bool converged = false;
+  const auto deadline = begin + std::chrono::duration<double>(options.max_seconds);
+  while (static_cast<int>(samples.size()) < options.max_samples) {
+    const int count = std::min(batch, options.max_samples - static_cast<int>(samples.size()));
+    for (int i = 0; i < count; ++i) {
+      if (options.flush_l2)
+        flusher.flush(stream);
+      cuda_check(cudaEventRecord(events[i].start, stream), "cudaEventRecord");
+      enqueue();
+      cuda_check(cudaEventRecord(events[i].stop, stream), "cudaEventRecord");
+    }
+    cuda_check(cudaEventSynchronize(events[count - 1].stop), "kernel run");
+    for (int i = 0; i < count; ++i) {
+      float ms = 0;
+      cuda_check(cudaEventElapsedTime(&ms, events[i].start, events[i].stop),
+                 "cudaEventElapsedTime");
+      samples.push_back(ms);
+    }
+    if (static_cast<int>(samples.size()) < options.min_samples)
+      continue;
+    if (relative_noise(samples) < options.max_noise) {
+      converged = true;
+      break;
+    }
+    if (std::chrono::steady_clock::now() > deadline)
+      break;
+  }
+  TimingStats stats = summarise(std::move(samples), converged, options.flush_l2);
+  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  return stats;
+}
+
+} // namespace wl

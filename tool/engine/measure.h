@@ -1,0 +1,35 @@
+#pragma once
+// Timing a launch the way nvbench's cold measurement does: before every sample the L2 cache is
+// emptied (l2_flush.h), then CUDA events bracket the launch alone.
+// Warm-up first; at least `min_samples`; stop once the relative noise is under `max_noise` or
+// the time budget is spent. Also the NVTX ranges that show WarpLens's phases in Nsight Systems.
+
+#include "engine/l2_flush.h"
+#include "engine/library.h"
+#include "model/run_options.h"
+#include "model/run_result.h"
+
+#include <functional>
+
+namespace wl {
+
+// `launch` enqueues the kernel on the given stream (a cudaStream_t); `flusher` empties L2 before
+// each sample (made once per session: its buffer is twice the L2's size). Throws UsageError
+// carrying the CUDA error if a launch fails.
+TimingStats time_cold(const std::function<void(void* stream)>& launch, void* stream,
+                      const TimingOptions& options, L2Flusher& flusher);
+
+// A range in the "WarpLens" NVTX domain for as long as the object lives. Start/end ranges (not
+// push/pop) so work launched from any thread falls inside them.
+class NvtxRange {
+public:
+  explicit NvtxRange(const char* name);
+  ~NvtxRange();
+  NvtxRange(const NvtxRange&) = delete;
+  NvtxRange& operator=(const NvtxRange&) = delete;
+
+private:
+  unsigned long long m_id;
+};
+
+} // namespace wl

@@ -1,0 +1,87 @@
+#include "model/kernel_resources.h"
+
+#include <cstdlib>
+#include <cxxabi.h>
+#include <memory>
+#include <regex>
+#include <sstream>
+
+namespace wl {
+
+namespace {
+
+// "void wl::matmul_tiled<16>(float const*, ...)" -> "wl::matmul_tiled<16>".
+std::string kernel_name(const std::string& mangled) {
+  int status = 0;
+  std::unique_ptr<char, decltype(&std::free)> demangled(
+      abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), &std::free);
+  if (status != 0 || !demangled)
+    return mangled;
+  std::string name = demangled.get();
+  // Cut the parameter list: the last '(' at template depth zero.
+  int depth = 0;
+  std::size_t open = std::string::npos;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    if (name[i] == '<')
+      ++depth;
+    else if (name[i] == '>')
+      --depth;
+    else if (name[i] == '(' && depth == 0 && name.compare(i, 11, "(anonymous ") != 0)
+      open = i;
+  }
+  if (open != std::string::npos)
+    name.erase(open);
+  if (name.starts_with("void "))
+    name.erase(0, 5); // templates carry their return type
+  return name;
+}
+
+} // namespace
+
+std::map<std::string, std::map<int, CompiledResources>>
+parse_ptxas_report(const std::string& text) {
+  static const std::regex entry(R"(Compiling entry function '([^']+)' for 'sm_(\d+)a?')");
+  static const std::regex frame(
+      R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)");
+  static const std::regex used(
+      R"(Used (\d+) registers(?:, used (\d+) barriers)?(?:, \d+ bytes cumulative stack size)?(?:, (\d+) bytes smem)?)");
+  std::map<std::string, std::map<int, CompiledResources>> table;
+  std::istringstream lines(text);
+  std::string line, current;
+  CompiledResources resources;
+  std::smatch m;
+  while (std::getline(lines, line)) {
+    if (std::regex_search(line, m, entry)) {
+      current = kernel_name(m[1]);
+      resources = CompiledResources{};
+      resources.sm = std::stoi(m[2]);
+    } else if (!current.empty() && std::regex_search(line, m, frame)) {
+      resources.stack_frame_bytes = std::stoi(m[1]);
+      resources.spill_store_bytes = std::stoi(m[2]);
+      resources.spill_load_bytes = std::stoi(m[3]);
+    } else if (!current.empty() && std::regex_search(line, m, used)) {
+      resources.registers = std::stoi(m[1]);
+      resources.barriers = m[2].matched ? std::stoi(m[2]) : 0;
+      resources.static_shared_bytes = m[3].matched ? std::stoi(m[3]) : 0;
+      table[current][resources.sm] = resources;
+      current.clear();
+    }
+  }
+  return table;
+}
+
+std::optional<CompiledResources> compiled_resources(const std::string& symbol, int sm) {
+  static const auto table = parse_ptxas_report(
+#include "kernel_resource_usage.inc"
+  );
+  const auto it = table.find(symbol);
+  if (it == table.end() || it->second.empty())
+    return std::nullopt;
+  const auto& by_sm = it->second;
+  auto at_or_below = by_sm.upper_bound(sm);
+  if (at_or_below == by_sm.begin())
+    return by_sm.begin()->second;
+  return std::prev(at_or_below)->second;
+}
+
+} // namespace wl

@@ -1,0 +1,73 @@
+#pragma once
+// The access model over a whole launch: every declared site of a kernel, evaluated warp by warp
+// from the kernel's own index functions, summed into the requests, sectors and wavefronts the
+// launch should produce. Also the exact lane addresses of any (block, warp, site, iteration),
+// for drawing.
+//
+// Large launches are estimated from a stratified sample (edge blocks, first and last iterations,
+// and a seeded sample of the rest, scaled by each stratum's size); small ones are enumerated. A
+// prediction says which it is.
+
+#include "kernel.h"
+#include "model/access.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace wl {
+
+struct SitePrediction {
+  std::string name;
+  MemorySpace space = MemorySpace::global;
+  AccessOp op = AccessOp::load;
+  int width = 0;
+  std::int64_t requests = 0;
+  // global. dram_bytes: what DRAM moves for the site when no load finds another warp's data in
+  // L2 (loads: the 64-byte segments each request touches; stores: the bytes written, in whole
+  // 32-byte sectors, as L2 merges every warp's writes to a sector before writing it back).
+  std::int64_t sectors = 0, ideal_sectors = 0, bytes_used = 0, bytes_fetched = 0, dram_bytes = 0;
+  // shared
+  std::int64_t wavefronts = 0, ideal_wavefronts = 0, excess_wavefronts = 0;
+  int conflict_degree = 0; // the worst n-way seen
+  bool exact = true;       // every warp-iteration evaluated
+
+  double sectors_per_request() const { return requests ? double(sectors) / requests : 0; }
+  double wavefronts_per_request() const { return requests ? double(wavefronts) / requests : 0; }
+};
+
+struct LaunchPrediction {
+  std::vector<SitePrediction> sites;
+  std::int64_t warp_iterations = 0;           // over all sites
+  std::int64_t warp_iterations_evaluated = 0; // equal when exact
+  double seconds = 0;                         // time the model took
+
+  bool exact() const { return warp_iterations == warp_iterations_evaluated; }
+};
+
+struct ModelBudget {
+  std::int64_t max_evaluations = 30000; // warp-iterations analysed at most; 0: all of them
+};
+
+// The most warp-iterations one request from outside (the worker protocol) may ask the model for:
+// a few seconds of model time on one core (matmul/naive: about 4 s on a 2-core CI machine). Its "0:
+// all" means this many; more is refused.
+inline constexpr std::int64_t kMaxModelEvaluations = 40'000'000;
+
+// The launch a kernel makes for these parameters and block on a device with `sm_count` SMs.
+LaunchShape make_launch(const KernelDesc& kernel, const Params& params, const BlockShape& block,
+                        int sm_count);
+
+// Dynamic shared memory the launch asks for: 0 for kernels that take none.
+std::int64_t dynamic_smem_bytes(const KernelDesc& kernel, const Params& params,
+                                const BlockShape& block);
+
+LaunchPrediction predict_launch(const KernelDesc& kernel, const LaunchShape& launch,
+                                const ModelBudget& budget = {});
+
+// The 32 lanes of one warp at one site: global offsets sit on a 256-byte aligned base per buffer,
+// as cudaMalloc places them; shared offsets start at 0.
+WarpAccess warp_access(const KernelDesc& kernel, const LaunchShape& launch, int site, Coord block,
+                       int warp, std::int64_t iteration);
+
+} // namespace wl

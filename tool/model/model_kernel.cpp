@@ -1,0 +1,53 @@
+#include "model/model_kernel.h"
+
+#include "model/kernel_resources.h"
+
+namespace wl {
+
+namespace {
+
+std::optional<KernelAttributes> build_time_attributes(const KernelDesc& kernel,
+                                                      const Params& params, const Arch& arch) {
+  if (!kernel.symbol)
+    return std::nullopt;
+  const std::string symbol = kernel.symbol(params);
+  if (symbol.empty())
+    return std::nullopt;
+  const auto compiled = compiled_resources(symbol, arch.cc_major * 10 + arch.cc_minor);
+  if (!compiled)
+    return std::nullopt;
+  KernelAttributes a;
+  a.source = "ptxas, sm_" + std::to_string(compiled->sm) + ", at build time";
+  a.registers = compiled->registers;
+  a.static_shared_bytes = compiled->static_shared_bytes;
+  a.local_bytes = compiled->stack_frame_bytes;
+  return a;
+}
+
+} // namespace
+
+RunResult model_kernel(const KernelRequest& request, const Arch& arch, const ModelBudget& budget) {
+  const KernelDesc& kernel = *request.kernel;
+  RunResult result;
+  result.kernel_id = kernel.id;
+  result.params = request.params;
+  result.arch = arch;
+  result.launch = make_launch(kernel, request.params, request.block, arch.sm_count);
+  result.dynamic_smem = dynamic_smem_bytes(kernel, request.params, request.block);
+  result.bytes_moved = kernel.bytes_moved(request.params);
+  result.flops = kernel.flops ? kernel.flops(request.params) : 0;
+  result.attributes = build_time_attributes(kernel, request.params, arch);
+  if (result.attributes) {
+    OccupancyRequest occupancy;
+    occupancy.block = request.block;
+    occupancy.registers_per_thread = result.attributes->registers;
+    occupancy.static_smem = result.attributes->static_shared_bytes;
+    occupancy.dynamic_smem = result.dynamic_smem;
+    occupancy.grid_blocks = result.launch.grid.threads();
+    result.occupancy = compute_occupancy(arch, occupancy);
+  }
+  result.prediction = predict_launch(kernel, result.launch, budget);
+  return result;
+}
+
+} // namespace wl

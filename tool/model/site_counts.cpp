@@ -1,0 +1,241 @@
+#include "model/site_counts.h"
+
+#include "base/text_format.h"
+#include "model/kernel_source.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+namespace wl {
+
+const std::vector<std::string>& site_sass_metrics() {
+  static const std::vector<std::string> metrics = {
+      "smsp__sass_inst_executed", // issued, with every lane predicated off or not
+      "smsp__sass_inst_executed_op_global_ld",
+      "smsp__sass_inst_executed_op_global_st",
+      "smsp__sass_inst_executed_op_shared_ld",
+      "smsp__sass_inst_executed_op_shared_st",
+      "smsp__sass_thread_inst_executed_op_global_pred_on",
+      "smsp__sass_thread_inst_executed_op_shared_pred_on",
+      "smsp__sass_inst_executed_op_memory_32b",
+      "smsp__sass_inst_executed_op_memory_64b",
+      "smsp__sass_inst_executed_op_memory_128b",
+      "smsp__sass_sectors_mem_global",
+      "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared",
+  };
+  return metrics;
+}
+
+const char* access_metric(MemorySpace space, AccessOp op) {
+  if (space == MemorySpace::global)
+    return op == AccessOp::load ? "smsp__sass_inst_executed_op_global_ld"
+                                : "smsp__sass_inst_executed_op_global_st";
+  return op == AccessOp::load ? "smsp__sass_inst_executed_op_shared_ld"
+                              : "smsp__sass_inst_executed_op_shared_st";
+}
+
+const char* lanes_metric(MemorySpace space) {
+  return space == MemorySpace::global ? "smsp__sass_thread_inst_executed_op_global_pred_on"
+                                      : "smsp__sass_thread_inst_executed_op_shared_pred_on";
+}
+
+std::optional<MeasuredInstruction> memory_instruction(std::uint32_t pc,
+                                                      const std::map<std::string, double>& values) {
+  const auto value = [&](const char* metric) {
+    const auto found = values.find(metric);
+    return found == values.end() ? 0.0 : found->second;
+  };
+  MeasuredInstruction m;
+  m.pc = pc;
+  for (const MemorySpace space : {MemorySpace::global, MemorySpace::shared})
+    for (const AccessOp op : {AccessOp::load, AccessOp::store})
+      if (value(access_metric(space, op)) > 0) {
+        m.space = space;
+        m.op = op;
+        m.executed = value(access_metric(space, op));
+      }
+  if (m.executed == 0)
+    return std::nullopt;
+  m.issued = value("smsp__sass_inst_executed");
+  m.lanes = value(lanes_metric(m.space));
+  m.width = value("smsp__sass_inst_executed_op_memory_128b") > 0  ? 16
+            : value("smsp__sass_inst_executed_op_memory_64b") > 0 ? 8
+            : value("smsp__sass_inst_executed_op_memory_32b") > 0 ? 4
+                                                                  : 0;
+  m.sectors = value("smsp__sass_sectors_mem_global");
+  m.wavefronts = value("smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared");
+  return m;
+}
+
+namespace {
+
+double relative(double measured, double predicted) {
+  if (predicted == 0)
+    return measured == 0 ? 0 : 1;
+  return measured / predicted - 1;
+}
+
+// The figures a site is predicted, summed over the sites measured with it.
+struct Predicted {
+  double requests = 0, main = 0; // main: sectors (global) or wavefronts (shared)
+  int width = 0;
+};
+
+Predicted predicted_of(const LaunchPrediction& prediction, const std::vector<std::size_t>& sites) {
+  Predicted p;
+  for (const std::size_t s : sites) {
+    const SitePrediction& site = prediction.sites[s];
+    p.requests += static_cast<double>(site.requests);
+    p.main += static_cast<double>(traffic(site, site.space));
+    p.width = site.width;
+  }
+  return p;
+}
+
+// "LDS.128" where the SASS text is at hand, else "16-byte instruction": the widest instruction.
+std::string wide_instruction(const SiteMeasurement& m, const SiteCounts& counts) {
+  const MeasuredInstruction* widest = nullptr;
+  for (const std::size_t i : m.instructions)
+    if (!widest || counts.instructions[i].width > widest->width)
+      widest = &counts.instructions[i];
+  if (!widest->sass.empty()) { // "@!P0 LDS.128 R8, [R20]": the opcode after any predicate
+    std::string text = widest->sass;
+    if (text.front() == '@')
+      text = text.substr(std::min(text.size(), text.find(' ') + 1));
+    return text.substr(0, text.find(' '));
+  }
+  return std::to_string(widest->width) + "-byte instruction";
+}
+
+// Why a flagged site's figures differ from the model, as far as its instructions show.
+std::string reason_from_sass(const SiteMeasurement& m, const Predicted& p, const SiteCounts& counts,
+                             MemorySpace space, AccessOp op) {
+  const std::string what = op_name(op);
+  if (m.instructions.empty())
+    return "no " + access_kind(space, op) + " instruction on line " + std::to_string(m.line) +
+           ": the compiler moved or removed the access";
+  int widest = 0, narrowest = 1 << 30;
+  for (const std::size_t i : m.instructions) {
+    widest = std::max(widest, counts.instructions[i].width);
+    narrowest = std::min(narrowest, counts.instructions[i].width);
+  }
+  const std::string instructions = std::to_string(m.instructions.size()) + " instruction" +
+                                   (m.instructions.size() == 1 ? "" : "s");
+  if (narrowest > p.width && p.width > 0)
+    return "the compiler merged " + std::to_string(narrowest / p.width) + " neighbouring " +
+           std::to_string(p.width) + "-byte " + what + "s into one " + wide_instruction(m, counts) +
+           " (" + instructions + " on the line)";
+  if (widest < p.width && widest > 0)
+    return "the compiler split each " + std::to_string(p.width) + "-byte " + what + " into " +
+           std::to_string(p.width / widest) + " " + std::to_string(widest) +
+           "-byte instructions (" + instructions + " on the line)";
+  const double full_lanes = 32 * m.executed;
+  if (m.executed > p.requests * (1 + kSiteTolerance) && m.lanes < full_lanes)
+    return format("the %s is predicated off for %.1f %% of its lanes: %.0f warp executions more "
+                  "than the requests predicted, with no lane on",
+                  what.c_str(), 100 * (1 - m.lanes / full_lanes), m.executed - p.requests);
+  return format("the %s on the line ran at the model's width, yet the %s differ by %.1f %%: the "
+                "model's addresses are not the hardware's",
+                instructions.c_str(), space == MemorySpace::global ? "sectors" : "wavefronts",
+                100 * std::abs(m.difference));
+}
+
+// A line several sites share is an inlined helper reached from several places: its instructions
+// come once per place, in the order of the places, each copy a run of nearby PCs (a loop in it
+// may be unrolled in one copy and not in another), separated from the next copy by the code
+// between the places. So the copies are the runs between the `copies - 1` widest PC gaps. Empty
+// when there are fewer instructions than copies: the line's sites are then measured together.
+std::vector<std::vector<std::size_t>> inlined_copies(const SiteCounts& counts,
+                                                     const std::vector<std::size_t>& on_line,
+                                                     std::size_t copies) {
+  if (copies == 1)
+    return {on_line};
+  if (on_line.size() < copies)
+    return {};
+  std::vector<std::size_t> gaps(on_line.size() - 1); // gap i: between instruction i and i + 1
+  for (std::size_t i = 0; i < gaps.size(); ++i)
+    gaps[i] = i;
+  const auto width = [&](std::size_t i) {
+    return counts.instructions[on_line[i + 1]].pc - counts.instructions[on_line[i]].pc;
+  };
+  std::stable_sort(gaps.begin(), gaps.end(),
+                   [&](std::size_t a, std::size_t b) { return width(a) > width(b); });
+  std::vector<std::size_t> cuts(gaps.begin(), gaps.begin() + static_cast<long>(copies - 1));
+  std::sort(cuts.begin(), cuts.end());
+  std::vector<std::vector<std::size_t>> runs(1);
+  for (std::size_t i = 0; i < on_line.size(); ++i) {
+    runs.back().push_back(on_line[i]);
+    if (std::binary_search(cuts.begin(), cuts.end(), i))
+      runs.emplace_back();
+  }
+  return runs;
+}
+
+} // namespace
+
+SiteCounts attribute_sites(const KernelDesc& kernel, const Params& params,
+                           const LaunchPrediction& prediction,
+                           std::vector<MeasuredInstruction> instructions) {
+  SiteCounts counts;
+  const SiteLines lines = site_lines(kernel, params);
+  counts.file = lines.file;
+  std::sort(instructions.begin(), instructions.end(),
+            [](const auto& a, const auto& b) { return a.pc < b.pc; });
+  counts.instructions = std::move(instructions);
+  counts.sites.resize(kernel.sites.size());
+  for (const MeasuredInstruction& i : counts.instructions) {
+    counts.global_sectors += i.sectors;
+    counts.shared_wavefronts += i.wavefronts;
+  }
+  // Sites and instructions by (line, space, op), each in order.
+  using Place = std::tuple<int, MemorySpace, AccessOp>;
+  std::map<Place, std::vector<std::size_t>> sites_at, instructions_at;
+  for (std::size_t s = 0; s < kernel.sites.size(); ++s)
+    sites_at[{lines.lines[s], kernel.sites[s].space, kernel.sites[s].op}].push_back(s);
+  for (std::size_t i = 0; i < counts.instructions.size(); ++i) {
+    const MeasuredInstruction& m = counts.instructions[i];
+    const Place place{m.file == lines.file ? m.line : -1, m.space, m.op};
+    if (sites_at.count(place))
+      instructions_at[place].push_back(i);
+    else
+      counts.unclaimed.push_back(i);
+  }
+  for (const auto& [place, sites] : sites_at) {
+    const std::vector<std::size_t>& on_line = instructions_at[place];
+    const std::vector<std::vector<std::size_t>> runs =
+        inlined_copies(counts, on_line, sites.size());
+    for (std::size_t k = 0; k < sites.size(); ++k) {
+      SiteMeasurement& m = counts.sites[sites[k]];
+      m.line = std::get<0>(place);
+      m.instructions = runs.empty() ? on_line : runs[k];
+      if (runs.empty())
+        for (const std::size_t other : sites)
+          if (other != sites[k])
+            m.measured_with.push_back(other);
+      for (const std::size_t i : m.instructions) {
+        const MeasuredInstruction& mi = counts.instructions[i];
+        m.executed += mi.executed;
+        m.issued += mi.issued;
+        m.lanes += mi.lanes;
+        m.sectors += mi.sectors;
+        m.wavefronts += mi.wavefronts;
+      }
+      std::vector<std::size_t> together = m.measured_with;
+      together.push_back(sites[k]);
+      const Predicted p = predicted_of(prediction, together);
+      const MemorySpace space = std::get<1>(place);
+      m.difference = relative(traffic(m, space), p.main);
+      m.request_difference = relative(m.executed, p.requests);
+      m.flagged = std::abs(m.difference) > kSiteTolerance ||
+                  std::abs(m.request_difference) > kSiteTolerance;
+      if (m.flagged)
+        m.reason = reason_from_sass(m, p, counts, space, std::get<2>(place));
+    }
+  }
+  counts.available = true;
+  return counts;
+}
+
+} // namespace wl

@@ -1,0 +1,96 @@
+#pragma once
+// Per-site measured counters: the SASS instructions of one launch, each with CUPTI's
+// per-instruction counts and the source line its cubin's line table gives, gathered onto the
+// access sites written on those lines, and set beside each site's prediction with the reason for
+// any difference, read from the instructions themselves (their width, their count, the lanes they
+// ran). Plain data and host code: the engine measures, the CLI and the panels read.
+
+#include "kernel.h"
+#include "model/launch_model.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wl {
+
+// The SASS metrics a per-site pass collects (GH100 names; assets/sass_metrics.json lists them):
+// which kind of access each instruction is, how often it ran, with how many lanes, at what width,
+// and the sectors or wavefronts it cost.
+const std::vector<std::string>& site_sass_metrics();
+
+// ncu's names for the executions of an access of this kind
+// ("smsp__sass_inst_executed_op_global_ld") and for the lanes with the predicate on of one in this
+// space.
+const char* access_metric(MemorySpace space, AccessOp op);
+const char* lanes_metric(MemorySpace space);
+
+// The figure that matters for an access in `space`: its sectors (global) or its wavefronts
+// (shared), of a prediction, a measured instruction or a site alike.
+template <typename Figures> auto traffic(const Figures& f, MemorySpace space) {
+  return space == MemorySpace::global ? f.sectors : f.wavefronts;
+}
+
+// One memory instruction of the kernel, as measured.
+struct MeasuredInstruction {
+  std::uint32_t pc = 0; // bytes from the function's first instruction
+  std::string sass;     // its text ("LDS.128 R8, [R3]"), where nvdisasm's listing is at hand
+  std::string file;     // the source file the line table names ("vec_add.cu")
+  int line = 0;         // 0 when the line table has none
+  MemorySpace space = MemorySpace::global;
+  AccessOp op = AccessOp::load;
+  int width = 0;         // bytes per lane: 4, 8 or 16 (0 when the metrics do not say)
+  double executed = 0;   // warp-level executions (a global one is one request)
+  double issued = 0;     // warp-level issues, also those with every lane predicated off (ncu's
+                         // "Instructions Executed")
+  double lanes = 0;      // thread-level executions with the predicate on
+  double sectors = 0;    // global: 32-byte sectors
+  double wavefronts = 0; // shared: wavefronts of the shared-memory pipe
+};
+
+// The memory instruction at `pc` from its values of the site metrics (by metric name); nullopt for
+// an instruction that is no global or shared load or store.
+std::optional<MeasuredInstruction> memory_instruction(std::uint32_t pc,
+                                                      const std::map<std::string, double>& values);
+
+// A site's measured figures: the sums over the instructions on its line of its kind.
+struct SiteMeasurement {
+  int line = 0;
+  std::vector<std::size_t> instructions; // indices into SiteCounts::instructions
+  // A line of an inlined helper reached from several places has a site per place; its
+  // instructions are split into one run per place (site_counts.cpp says how). Where the line has
+  // fewer instructions than places, its sites are measured together: these are the others, the
+  // figures are the line's, and they compare with the sum of the sites' predictions.
+  std::vector<std::size_t> measured_with;
+  double executed = 0, issued = 0, lanes = 0, sectors = 0, wavefronts = 0;
+  // The measured against the predicted figure that matters for the site's space (sectors for
+  // global, wavefronts for shared), as measured / predicted - 1; and requests likewise.
+  double difference = 0, request_difference = 0;
+  bool flagged = false; // either differs by more than kSiteTolerance
+  std::string reason;   // why, read from the SASS; "" when not flagged
+};
+
+inline constexpr double kSiteTolerance = 0.02;
+
+struct SiteCounts {
+  bool available = false;
+  std::string reason;                            // why there are none
+  std::string file;                              // the family file ("vec_add.cu")
+  std::string function;                          // the kernel's mangled name
+  double seconds = 0;                            // the whole pass: patch, launch, read, map
+  std::vector<MeasuredInstruction> instructions; // the kernel's memory instructions, by PC
+  std::vector<SiteMeasurement> sites;            // in the kernel's site order
+  std::vector<std::size_t> unclaimed;            // instructions on no site's line
+  // The launch's sums over every memory instruction, beside the launch-wide counters.
+  double global_sectors = 0, shared_wavefronts = 0;
+};
+
+// Sorts the measured instructions onto the kernel's sites by line and kind, and compares each
+// site with its prediction.
+SiteCounts attribute_sites(const KernelDesc& kernel, const Params& params,
+                           const LaunchPrediction& prediction,
+                           std::vector<MeasuredInstruction> instructions);
+
+} // namespace wl

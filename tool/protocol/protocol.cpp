@@ -1,0 +1,301 @@
+#include "protocol/protocol.h"
+
+#include "base/error.h"
+#include "base/json_fields.h"
+#include "model/block_text.h"
+
+#include <limits>
+
+#include <nlohmann/json.hpp>
+
+namespace wl {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr RequestType kRequestTypes[] = {RequestType::model, RequestType::run, RequestType::sweep,
+                                         RequestType::cancel, RequestType::shutdown};
+constexpr ResponseType kResponseTypes[] = {ResponseType::hello, ResponseType::progress,
+                                           ResponseType::result, ResponseType::sweep,
+                                           ResponseType::error};
+
+template <class Type, std::size_t N>
+Type type_from_name(const Type (&types)[N], const char* (*name)(Type), const Fields& line) {
+  std::vector<std::string> names;
+  for (Type type : types)
+    names.push_back(name(type));
+  const std::string chosen = line.choice("type", names);
+  for (Type type : types)
+    if (chosen == name(type))
+      return type;
+  return types[0]; // not reached: choice() accepts only the names
+}
+
+BlockShape block_from(const Fields& line) {
+  const std::vector<std::int64_t> sides = line.integers("block", 1, 3, 1, kMaxInt);
+  BlockShape block;
+  block.x = static_cast<int>(sides[0]);
+  if (sides.size() > 1)
+    block.y = static_cast<int>(sides[1]);
+  if (sides.size() > 2)
+    block.z = static_cast<int>(sides[2]);
+  return block;
+}
+
+std::vector<BlockShape> shapes_from(const Fields& line) {
+  const json& list = line.list("shapes", kMaxSweepShapes);
+  if (list.empty())
+    line.fail("shapes", "an empty list",
+              "allowed 1 to " + std::to_string(kMaxSweepShapes) + " shapes");
+  std::vector<BlockShape> shapes;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string key = line.path("shapes[" + std::to_string(i) + "]");
+    if (!list[i].is_array() || list[i].size() != 3)
+      input_error(line.where(), key, describe(list[i]) + " is not a shape",
+                  "allowed [x, y, z] with sides of at least 1");
+    int sides[3];
+    for (int k = 0; k < 3; ++k)
+      sides[k] = static_cast<int>(whole_number(list[i][k], line.where(), key, 1, kMaxInt));
+    shapes.push_back(BlockShape{sides[0], sides[1], sides[2]});
+  }
+  return shapes;
+}
+
+std::vector<ParamAxis> param_axes_from(const Fields& line) {
+  std::vector<ParamAxis> axes;
+  for (const Fields& entry : line.objects("param_axes", kMaxSweepShapes)) {
+    entry.only({"name", "values"}, "a swept parameter");
+    axes.push_back(ParamAxis{entry.text("name", false),
+                             entry.integers("values", 1, kMaxSweepShapes, kMinInt64, kMaxInt64)});
+  }
+  return axes;
+}
+
+// The keys of each request type: those request_to_json writes for it, so that a misspelt or
+// misplaced key ("blok", a run's "seed" in a model request) is refused, never read as absent.
+std::vector<std::string_view> request_keys(RequestType type) {
+  switch (type) {
+  case RequestType::model:
+    return {"id", "type", "kernel", "params", "block", "max_evaluations", "arch"};
+  case RequestType::run:
+    return {"id",     "type", "kernel", "params",      "block",   "max_evaluations",
+            "device", "seed", "verify", "max_seconds", "metrics", "per_site"};
+  case RequestType::sweep: // its blocks are its shapes
+    return {"id",     "type",        "kernel",  "params",   "max_evaluations", "device",    "seed",
+            "verify", "max_seconds", "metrics", "per_site", "shapes",          "param_axes"};
+  case RequestType::cancel:
+    return {"id", "type", "target"};
+  case RequestType::shutdown:
+    return {"id", "type"};
+  }
+  return {};
+}
+
+// What a model, run or sweep request asks for beyond its type.
+void read_work(const Fields& r, WorkerRequest& q) {
+  q.kernel_id = r.text("kernel", false);
+  if (r.has("params"))
+    q.params = r.integer_map("params", std::numeric_limits<std::int64_t>::min(), kMaxInt64);
+  if (r.has("block"))
+    q.block = block_from(r);
+  q.engine.model.max_evaluations =
+      r.integer_or("max_evaluations", q.engine.model.max_evaluations, 0, kMaxModelEvaluations);
+  if (q.engine.model.max_evaluations == 0)
+    q.engine.model.max_evaluations = kMaxModelEvaluations; // "all", within the bound
+  q.arch = r.text_or("arch", q.arch);
+  q.engine.device = static_cast<int>(r.integer_or("device", q.engine.device, 0, kMaxInt));
+  q.engine.seed = static_cast<std::uint64_t>(
+      r.integer_or("seed", static_cast<std::int64_t>(q.engine.seed), 0, kMaxInt64));
+  q.engine.verify = r.boolean_or("verify", q.engine.verify);
+  q.engine.timing.max_seconds =
+      r.number_or("max_seconds", q.engine.timing.max_seconds, kAboveZero, kMaxRequestSeconds);
+  q.engine.metrics = r.text_or("metrics", q.engine.metrics);
+  if (q.type != RequestType::model) // an older client's request has none: no per-site pass
+    q.engine.per_site = r.boolean_or("per_site", q.engine.per_site);
+  if (q.type == RequestType::sweep) {
+    q.shapes = shapes_from(r);
+    if (r.has("param_axes"))
+      q.param_axes = param_axes_from(r);
+  }
+}
+
+// A cancel names an earlier request, or 0 for every one waiting or running: ids increase, so its
+// own id or a later one names no request there is, and would cancel nothing without a word.
+void check_cancel_target(const Fields& r, const WorkerRequest& q) {
+  const char* allowed =
+      "allowed the id of an earlier request, or 0 for every request waiting or running";
+  if (q.target == q.id)
+    r.fail("target", std::to_string(q.target) + " is this cancel request's own id", allowed);
+  if (q.target > q.id)
+    r.fail("target", std::to_string(q.target) + " is not an earlier request's id", allowed);
+}
+
+} // namespace
+
+const char* request_type_name(RequestType type) {
+  switch (type) {
+  case RequestType::model:
+    return "model";
+  case RequestType::run:
+    return "run";
+  case RequestType::sweep:
+    return "sweep";
+  case RequestType::cancel:
+    return "cancel";
+  case RequestType::shutdown:
+    return "shutdown";
+  }
+  return "?";
+}
+
+const char* response_type_name(ResponseType type) {
+  switch (type) {
+  case ResponseType::hello:
+    return "hello";
+  case ResponseType::progress:
+    return "progress";
+  case ResponseType::result:
+    return "result";
+  case ResponseType::sweep:
+    return "sweep";
+  case ResponseType::error:
+    return "error";
+  }
+  return "?";
+}
+
+json request_to_json(const WorkerRequest& q) {
+  json line = {{"id", q.id}, {"type", request_type_name(q.type)}};
+  switch (q.type) {
+  case RequestType::model:
+  case RequestType::run:
+  case RequestType::sweep:
+    line["kernel"] = q.kernel_id;
+    line["params"] = q.params;
+    if (q.block && q.type != RequestType::sweep)
+      line["block"] = {q.block->x, q.block->y, q.block->z};
+    line["max_evaluations"] = q.engine.model.max_evaluations;
+    if (q.type == RequestType::model) {
+      line["arch"] = q.arch;
+    } else {
+      line["device"] = q.engine.device;
+      line["seed"] = q.engine.seed;
+      line["verify"] = q.engine.verify;
+      line["max_seconds"] = q.engine.timing.max_seconds;
+      line["metrics"] = q.engine.metrics;
+      line["per_site"] = q.engine.per_site;
+    }
+    if (q.type == RequestType::sweep) {
+      line["shapes"] = json::array();
+      for (const BlockShape& s : q.shapes)
+        line["shapes"].push_back({s.x, s.y, s.z});
+      if (!q.param_axes.empty()) {
+        line["param_axes"] = json::array();
+        for (const ParamAxis& axis : q.param_axes)
+          line["param_axes"].push_back({{"name", axis.name}, {"values", axis.values}});
+      }
+    }
+    break;
+  case RequestType::cancel:
+    line["target"] = q.target;
+    break;
+  case RequestType::shutdown:
+    break;
+  }
+  return line;
+}
+
+WorkerRequest request_from_json(const json& line) {
+  WorkerRequest q;
+  q.id = Fields(line, "request").integer("id", 1, kMaxInt64); // 0 is the worker's hello
+  const Fields r(line, "request " + std::to_string(q.id));
+  q.type = type_from_name(kRequestTypes, request_type_name, r);
+  r.only(request_keys(q.type), std::string("a ") + request_type_name(q.type) + " request");
+  if (q.type == RequestType::cancel) {
+    q.target = r.integer_or("target", 0, 0, kMaxInt64);
+    check_cancel_target(r, q);
+  }
+  if (q.type == RequestType::model || q.type == RequestType::run || q.type == RequestType::sweep)
+    read_work(r, q);
+  return q;
+}
+
+json response_to_json(const WorkerResponse& a) {
+  json line = {{"id", a.id}, {"type", response_type_name(a.type)}};
+  switch (a.type) {
+  case ResponseType::hello:
+    line["protocol"] = a.protocol;
+    line["pid"] = a.pid;
+    line["catalog"] = a.catalog;
+    break;
+  case ResponseType::progress:
+    line["phase"] = a.phase;
+    if (a.total > 0) {
+      line["done"] = a.done;
+      line["total"] = a.total;
+    }
+    break;
+  case ResponseType::result:
+    line["result"] = a.result ? run_result_to_json(*a.result) : json(nullptr);
+    break;
+  case ResponseType::sweep:
+    line["points"] = a.sweep ? sweep_points_to_json(*a.sweep) : json::array();
+    break;
+  case ResponseType::error:
+    line["message"] = a.message;
+    line["fatal"] = a.fatal;
+    line["cancelled"] = a.cancelled;
+    line["no_gpu"] = a.no_gpu;
+    break;
+  }
+  return line;
+}
+
+WorkerResponse response_from_json(const json& line) {
+  WorkerResponse a;
+  a.id = Fields(line, "worker line").integer("id", 0, kMaxInt64);
+  const Fields r(line, "worker line " + std::to_string(a.id));
+  a.type = type_from_name(kResponseTypes, response_type_name, r);
+  switch (a.type) {
+  case ResponseType::hello:
+    a.protocol = static_cast<int>(r.integer("protocol", 0, kMaxInt));
+    a.pid = static_cast<int>(r.integer_or("pid", 0, 0, kMaxInt));
+    a.catalog = r.text_or("catalog", "");
+    break;
+  case ResponseType::progress:
+    a.phase = r.text_or("phase", "");
+    a.total = static_cast<int>(r.integer_or("total", 0, 0, kMaxInt));
+    a.done = static_cast<int>(r.integer_or("done", 0, 0, a.total)); // never 9 of 3 shapes
+    break;
+  case ResponseType::sweep:
+    a.sweep = std::make_shared<const std::vector<SweepPoint>>(
+        sweep_points_from_json(r.at("points", "allowed a list of shapes"), r.where() + ": points"));
+    break;
+  case ResponseType::result:
+    a.result = std::make_shared<const RunResult>(
+        run_result_from_json(r.at("result", "allowed a result object"), r.where() + ": result"));
+    break;
+  case ResponseType::error:
+    a.message = r.text("message");
+    a.fatal = r.boolean_or("fatal", false);
+    a.cancelled = r.boolean_or("cancelled", false);
+    a.no_gpu = r.boolean_or("no_gpu", false);
+    break;
+  }
+  return a;
+}
+
+KernelRequest request_kernel(const WorkerRequest& request) {
+  std::vector<std::string> params;
+  for (const auto& [name, value] : request.params)
+    params.push_back(name + "=" + std::to_string(value));
+  return resolve_kernel_request(request.kernel_id, params, "",
+                                request.block ? format_block(*request.block) : "");
+}
+
+std::string protocol_line(const json& line) {
+  return line.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+} // namespace wl

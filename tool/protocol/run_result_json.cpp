@@ -1,0 +1,205 @@
+// A RunResult across the worker protocol and in files (recordings, sweeps): written by run_json
+// (the same object `warplens run --json` prints) and read back here into the same plain values.
+// Every key goes through the checked helpers of json_fields.h, and the result read is then held
+// to what a launch on a GPU can produce (check_plausible, answer_check.h): a median of 1e300 ms,
+// 9999 blocks per SM or a verification that passed with mismatches are refused, never shown.
+
+#include "protocol/run_result_json.h"
+
+#include "base/error.h"
+#include "base/json_fields.h"
+#include "protocol/answer_check.h"
+#include "report/run_report.h"
+#include "report/site_report.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace wl {
+
+namespace {
+
+using nlohmann::json;
+
+BlockShape shape_from(const Fields& f, const char* key) {
+  const std::vector<std::int64_t> sides = f.integers(key, 3, 3, 1, kMaxInt);
+  return BlockShape{static_cast<int>(sides[0]), static_cast<int>(sides[1]),
+                    static_cast<int>(sides[2])};
+}
+
+int count(const Fields& f, const char* key, std::int64_t min = 0) {
+  return static_cast<int>(f.integer(key, min, kMaxInt));
+}
+std::int64_t amount(const Fields& f, const char* key) { return f.integer(key, 0, kMaxInt64); }
+double measure(const Fields& f, const char* key) { return f.number(key, 0, kMaxDouble); }
+
+// JSON has no infinity: an error that overflowed was written as null.
+double error_figure(const Fields& f, const char* key) {
+  return f.has(key) && f.at(key, "").is_null() ? std::numeric_limits<double>::infinity()
+                                               : measure(f, key);
+}
+
+// null: not known (a model's attributes come from ptxas, which says nothing of these).
+int known_count(const Fields& f, const char* key) {
+  return f.has(key) && f.at(key, "").is_null() ? 0 : count(f, key);
+}
+
+KernelAttributes attributes_from(const Fields& f) {
+  return KernelAttributes{f.text("source"),
+                          count(f, "registers"),
+                          amount(f, "static_shared_memory"),
+                          amount(f, "local_bytes_per_thread"),
+                          known_count(f, "max_threads_per_block"),
+                          known_count(f, "ptx_version"),
+                          known_count(f, "binary_version")};
+}
+
+std::optional<Waves> waves_from(const Fields& f) {
+  if (!f.has("waves"))
+    return std::nullopt;
+  const Fields w = f.object("waves");
+  return Waves{amount(w, "grid_blocks"), amount(w, "blocks_per_wave"), measure(w, "waves"),
+               amount(w, "full_waves"),  amount(w, "tail_blocks"),     w.number("tail_fill", 0, 1)};
+}
+
+OccupancyResult occupancy_from(const Fields& f) {
+  OccupancyResult o;
+  o.threads_per_block = count(f, "threads_per_block", 1);
+  o.warps_per_block = count(f, "warps_per_block", 1);
+  o.blocks_per_sm = count(f, "blocks_per_sm");
+  o.warps_per_sm = count(f, "warps_per_sm");
+  o.max_warps_per_sm = count(f, "max_warps_per_sm", 1);
+  o.occupancy = f.number("occupancy", 0, 1);
+  const Fields limits = f.object("limits");
+  for (Resource resource : kAllResources) {
+    const char* name = resource_name(resource);
+    const bool unlimited = limits.has(name) && limits.at(name, "").is_null();
+    o.limits[static_cast<int>(resource)] = unlimited ? kUnlimited : count(limits, name);
+  }
+  const json& limiters = f.list("limiters", kAllResources.size());
+  for (std::size_t i = 0; i < limiters.size(); ++i) {
+    const auto known =
+        std::find_if(kAllResources.begin(), kAllResources.end(), [&](Resource resource) {
+          return limiters[i].is_string() &&
+                 limiters[i].get_ref<const std::string&>() == resource_name(resource);
+        });
+    if (known == kAllResources.end())
+      f.fail("limiters[" + std::to_string(i) + "]", describe(limiters[i]) + " is not a resource",
+             "allowed warps, registers, shared_memory, blocks, barriers");
+    o.limiters.push_back(*known);
+  }
+  o.allocated_registers_per_block = count(f, "allocated_registers_per_block");
+  o.allocated_shared_memory_per_block = amount(f, "allocated_shared_memory_per_block");
+  o.shared_memory_per_sm_configured = amount(f, "shared_memory_per_sm_configured");
+  o.explanation = f.text("explanation");
+  o.waves = waves_from(f);
+  return o;
+}
+
+TimingStats timing_from(const Fields& f) {
+  TimingStats t;
+  t.samples = count(f, "samples", 1);
+  t.median_ms = f.number("median_ms", kAboveZero, kMaxDouble);
+  t.min_ms = f.number("min_ms", kAboveZero, t.median_ms);
+  t.max_ms = f.number("max_ms", t.median_ms, kMaxDouble);
+  t.mean_ms = f.number("mean_ms", kAboveZero, kMaxDouble);
+  t.noise = measure(f, "noise");
+  t.converged = f.boolean("converged");
+  t.l2_flushed = f.boolean("l2_flushed");
+  t.seconds = f.number_or("seconds", 0.0, 0, kMaxDouble);
+  return t;
+}
+
+Verification verification_from(const Fields& f) {
+  Verification v;
+  v.passed = f.boolean("passed");
+  v.checked = amount(f, "checked");
+  v.mismatches = f.integer("mismatches", 0, v.checked);
+  v.max_abs_error = error_figure(f, "max_abs_error");
+  v.max_rel_error = error_figure(f, "max_rel_error");
+  v.first_failure = f.text("first_failure");
+  v.note = f.text("note");
+  v.seconds = f.number_or("seconds", 0.0, 0, kMaxDouble);
+  return v;
+}
+
+CounterResult counters_from(const Fields& f) {
+  CounterResult c;
+  c.available = f.boolean("available");
+  c.reason = f.text("reason");
+  c.chip = f.text("chip");
+  c.passes = count(f, "passes");
+  c.seconds = measure(f, "seconds");
+  for (const Fields& v : f.objects("values"))
+    c.values.push_back(CounterValue{v.text("key", false), v.text("name"), v.text("display"),
+                                    v.text("unit"), v.number("value", -kMaxDouble, kMaxDouble)});
+  c.missing = f.texts("missing");
+  if (f.has("no_value")) // absent in results recorded before it existed
+    c.no_value = f.texts("no_value");
+  return c;
+}
+
+SitePrediction site_from(const Fields& f) {
+  SitePrediction s;
+  s.name = f.text("name");
+  s.space = f.choice("space", {"global", "shared"}) == "shared" ? MemorySpace::shared
+                                                                : MemorySpace::global;
+  s.op = f.choice("op", {"load", "store"}) == "store" ? AccessOp::store : AccessOp::load;
+  s.width = static_cast<int>(f.integer("width", 1, 1024));
+  s.requests = amount(f, "requests");
+  s.sectors = amount(f, "sectors");
+  s.ideal_sectors = amount(f, "ideal_sectors");
+  s.bytes_used = amount(f, "bytes_used");
+  s.bytes_fetched = amount(f, "bytes_fetched");
+  if (f.has("dram_bytes")) // absent in results recorded before the model had it
+    s.dram_bytes = amount(f, "dram_bytes");
+  s.wavefronts = amount(f, "wavefronts");
+  s.ideal_wavefronts = amount(f, "ideal_wavefronts");
+  s.excess_wavefronts = amount(f, "excess_wavefronts");
+  s.conflict_degree = count(f, "conflict_degree");
+  s.exact = f.boolean("exact");
+  return s;
+}
+
+} // namespace
+
+json run_result_to_json(const RunResult& result) { return run_json(result); }
+
+RunResult run_result_from_json(const json& j, const std::string& where) {
+  const Fields f(j, where);
+  RunResult r;
+  r.kernel_id = f.text("kernel", false);
+  r.params = f.integer_map("params", std::numeric_limits<std::int64_t>::min(), kMaxInt64);
+  r.launch = LaunchShape{shape_from(f, "grid"), shape_from(f, "block"), r.params};
+  r.dynamic_smem = amount(f, "dynamic_shared_memory");
+  r.arch = arch_from_fields(f.object("arch_details"), ArchOrigin::device);
+  r.bytes_moved = measure(f, "bytes_moved");
+  r.flops = measure(f, "flops");
+  if (f.has("attributes"))
+    r.attributes = attributes_from(f.object("attributes"));
+  if (f.has("occupancy")) {
+    const Fields occupancy = f.object("occupancy");
+    r.occupancy = occupancy_from(occupancy);
+    r.runtime_blocks_per_sm =
+        static_cast<int>(occupancy.integer_or("runtime_blocks_per_sm", -1, -1, kMaxInt));
+  }
+  if (f.has("timing"))
+    r.timing = timing_from(f.object("timing"));
+  if (f.has("verification"))
+    r.verification = verification_from(f.object("verification"));
+  if (f.has("counters"))
+    r.counters = counters_from(f.object("counters"));
+  for (const Fields& site : f.objects("sites"))
+    r.prediction.sites.push_back(site_from(site));
+  r.prediction.warp_iterations = amount(f, "model_warp_iterations");
+  r.prediction.warp_iterations_evaluated =
+      f.integer("model_warp_iterations_evaluated", 0, r.prediction.warp_iterations);
+  r.prediction.seconds = measure(f, "model_seconds");
+  if (f.has("site_counts"))
+    r.site_counts =
+        site_counts_from_json(f.at("site_counts", "an object"), where, r.prediction.sites.size());
+  check_plausible(r, where);
+  return r;
+}
+
+} // namespace wl

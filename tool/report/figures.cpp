@@ -1,0 +1,1009 @@
+#include "report/figures.h"
+
+#include "base/text_format.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace wl {
+
+namespace {
+
+using Sum = std::int64_t SitePrediction::*;
+using enum MemorySpace;
+using enum AccessOp;
+
+// The model's total of one field over the sites of one space and direction; nullopt without sites.
+std::optional<double> site_total(const RunResult& r, MemorySpace space, AccessOp op, Sum field) {
+  std::optional<double> total;
+  for (const SitePrediction& s : r.prediction.sites)
+    if (s.space == space && s.op == op)
+      total = total.value_or(0) + static_cast<double>(s.*field);
+  return total;
+}
+
+// Sectors or wavefronts per request of the worst site of a memory space (the most per request);
+// nullopt where it has none. An average over sites would mix a 32-sector load with a 4-sector
+// store into 18, a figure no access of the kernel has.
+std::optional<double> per_request(const RunResult& r, MemorySpace space, Sum amount_field) {
+  const SitePrediction* site = worst_site(r, space);
+  if (!site)
+    return std::nullopt;
+  return static_cast<double>(site->*amount_field) / static_cast<double>(site->requests);
+}
+
+std::optional<double> counter(const RunResult& r, std::string_view key) {
+  const CounterValue* v = r.counters ? r.counters->find(std::string(key)) : nullptr;
+  return v ? std::optional(v->value) : std::nullopt;
+}
+
+// Measured sectors per global request of one direction ("load", "store"): the requests counters
+// where collected, else the instructions (each global instruction is one request on Volta and
+// later). nullopt where that direction made no request.
+std::optional<double> measured_sectors_per_request(const RunResult& r, const std::string& side) {
+  const auto sectors = counter(r, "global_" + side + "_sectors");
+  auto requests = counter(r, "global_" + side + "_requests");
+  if (!requests)
+    requests = counter(r, "global_" + side + "_instructions");
+  if (!sectors || !requests || *requests <= 0)
+    return std::nullopt;
+  return *sectors / *requests;
+}
+
+// The worse of the loads' and the stores' measured sectors per request, beside the worst site's
+// prediction (the counters tell the directions apart, not the sites).
+std::optional<double> measured_worst_sectors_per_request(const RunResult& r) {
+  const auto loads = measured_sectors_per_request(r, "load"),
+             stores = measured_sectors_per_request(r, "store");
+  if (!loads || !stores)
+    return loads ? loads : stores;
+  return std::max(*loads, *stores);
+}
+
+bool within_tolerance(double a, double b) {
+  return std::fabs(a - b) <= 0.02 * std::max(std::fabs(b), 1.0);
+}
+
+// Shared wavefronts that differ: the reason, from the run's other counters.
+std::string shared_wavefront_reason(const RunResult& r, AccessOp op, double wavefronts) {
+  const std::string side = op_name(op);
+  const auto instructions = counter(r, "shared_" + side + "_instructions");
+  const auto requests = site_total(r, shared, op, &SitePrediction::requests);
+  if (instructions && requests && *instructions < 0.98 * *requests)
+    return "the compiler merged neighbouring shared accesses into wider ones (" +
+           whole_number(*instructions) + " instructions where the source's sites make " +
+           whole_number(*requests) +
+           "): a wide access moves more bytes per wavefront, so there are fewer wavefronts than "
+           "the source's accesses would need";
+  const auto conflicts = counter(r, "shared_" + side + "_bank_conflicts");
+  const auto excess = site_total(r, shared, op, &SitePrediction::excess_wavefronts);
+  const auto expected = site_total(r, shared, op, &SitePrediction::wavefronts);
+  if (conflicts && excess && expected && *conflicts > *excess &&
+      within_tolerance(wavefronts - *conflicts, *expected - *excess))
+    return "the extra wavefronts are the " + whole_number(*conflicts - *excess) +
+           " bank conflicts the counter adds beyond the model's: the L1 data banks also serve the "
+           "launch's global traffic and collisions with it are charged to shared accesses. "
+           "Measured wavefronts minus counted conflicts (" +
+           whole_number(wavefronts - *conflicts) +
+           ") match the model's conflict-free wavefronts (" + whole_number(*expected - *excess) +
+           ")";
+  return "";
+}
+
+std::string shared_instruction_reason(const RunResult&, double instructions, double requests) {
+  if (instructions > requests)
+    return "warps also issue the instruction with every lane switched off (the compiler "
+           "predicated the branch instead of jumping over it): " +
+           whole_number(instructions - requests) +
+           " such instructions count here but move no data, so they add no wavefronts";
+  return "the compiler merged neighbouring shared accesses into wider ones (LDS.64/LDS.128): "
+         "fewer instructions than the source's accesses, the same bytes";
+}
+
+std::string bank_conflict_reason(const RunResult&, double measured, double predicted) {
+  if (measured <= predicted)
+    return "";
+  return "the L1 data banks also serve global, local and texture traffic, and the counter "
+         "includes their conflicts: compare the wavefronts, which the model predicts per site";
+}
+
+std::string global_sector_reason(const RunResult&, double, double) {
+  return "sectors also count accesses the model does not declare as sites (local-memory spills, "
+         "library code) or the compiler merged or split accesses";
+}
+
+std::string instruction_reason(const RunResult&, double, double) {
+  return "the compiler emits a different number of memory instructions than the source's "
+         "accesses (vectorised, unrolled or predicated differently)";
+}
+
+// The partial last wave lowers the launch's average occupancy by about the empty share of that
+// wave over all waves (each wave taking about the same time); the reason says how much of the gap
+// it explains, so a tiny tail is never blamed for a large one.
+std::string achieved_occupancy_reason(const RunResult& r, double measured, double predicted) {
+  if (measured > predicted)
+    return "achieved is above the model's theoretical figure: the GPU kept more warps resident "
+           "than the model allows (compare blocks per SM in the Occupancy panel)";
+  const double gap = predicted - measured;
+  const Waves* waves = r.occupancy && r.occupancy->waves ? &*r.occupancy->waves : nullptr;
+  const double tail_loss =
+      waves && waves->tail_blocks > 0
+          ? predicted * (1 - waves->tail_fill) / static_cast<double>(waves->full_waves + 1)
+          : 0;
+  const std::string uneven = "warps finish unevenly and new blocks start late, so fewer warps are "
+                             "resident on average than fit";
+  if (tail_loss <= 0)
+    return uneven + " (the last wave is full)";
+  const std::string tail =
+      format("the partial last wave (%lld blocks, %.0f %% full, after %lld full waves) costs about "
+             "%.1f of the %.1f points",
+             static_cast<long long>(waves->tail_blocks), 100 * waves->tail_fill,
+             static_cast<long long>(waves->full_waves), tail_loss, gap);
+  return tail_loss >= gap / 2 ? tail : uneven + "; " + tail;
+}
+
+// Thread instructions per warp instruction: 32 when no lane of any warp ever idles.
+std::optional<double> lanes_per_instruction(const RunResult& r) {
+  const auto threads = counter(r, "thread_instructions"), warps = counter(r, "warp_instructions");
+  return threads && warps && *warps > 0 ? std::optional(*threads / *warps) : std::nullopt;
+}
+
+std::optional<double> theoretical_occupancy(const RunResult& r) {
+  return r.occupancy ? std::optional(100 * r.occupancy->occupancy) : std::nullopt;
+}
+
+std::optional<double> median_time(const RunResult& r) {
+  return r.timing ? std::optional(r.timing->median_ms) : std::nullopt;
+}
+
+std::optional<double> modelled_time_at_peak(const RunResult& r) {
+  const std::optional<ModelledTime> t = modelled_time(r);
+  return t ? std::optional(t->ms()) : std::nullopt;
+}
+
+template <double TimingStats::*field> std::optional<double> timing_of(const RunResult& r) {
+  return r.timing ? std::optional((*r.timing).*field) : std::nullopt;
+}
+
+std::optional<double> noise_percent(const RunResult& r) {
+  return r.timing ? std::optional(100 * r.timing->noise) : std::nullopt;
+}
+
+std::string noise_note(const RunResult& r) {
+  return r.timing && !r.timing->converged ? " (budget reached first)" : "";
+}
+
+std::optional<double> samples(const RunResult& r) {
+  return r.timing ? std::optional(double(r.timing->samples)) : std::nullopt;
+}
+
+std::optional<double> share_of_peak(const RunResult& r) {
+  return r.timing && r.arch.dram_bandwidth_gbps > 0
+             ? std::optional(100 * r.peak_bandwidth_fraction())
+             : std::nullopt;
+}
+
+std::string peak_bandwidth_note(const RunResult& r) {
+  return " of " + format_number(r.arch.dram_bandwidth_gbps, 0) + " GB/s";
+}
+
+std::optional<double> compute(const RunResult& r) {
+  return r.timing && r.flops > 0 ? std::optional(r.gflops()) : std::nullopt;
+}
+
+std::optional<double> bytes_moved(const RunResult& r) { return double(r.bytes_moved); }
+
+std::optional<double> arithmetic(const RunResult& r) {
+  return r.flops > 0 ? std::optional(r.flops / 1e9) : std::nullopt;
+}
+
+std::optional<double> arithmetic_intensity(const RunResult& r) {
+  return r.flops > 0 && r.bytes_moved > 0 ? std::optional(r.flops / double(r.bytes_moved))
+                                          : std::nullopt;
+}
+
+std::optional<double> time_at_peak_bytes(const RunResult& r) {
+  const double peak = r.arch.dram_bandwidth_gbps * 1e9;
+  return peak > 0 ? std::optional(r.bytes_moved / peak * 1e3) : std::nullopt;
+}
+
+std::optional<double> modelled_dram_bytes(const RunResult& r) {
+  const std::optional<ModelledTime> t = modelled_time(r);
+  return t ? std::optional(t->dram_bytes) : std::nullopt;
+}
+
+// ", bound by shared memory (67,108,864 wavefronts, one a cycle on each of 132 SMs at 1980 MHz);
+// DRAM alone 0.1602 ms": the resource that sets the floor, the other beside.
+std::string modelled_time_note(const RunResult& r) {
+  const std::optional<ModelledTime> t = modelled_time(r);
+  if (!t)
+    return "";
+  const Arch& arch = r.arch;
+  const bool shared_bound = t->shared_ms > t->dram_ms;
+  const std::string shared = format_count(static_cast<std::int64_t>(t->wavefronts)) +
+                             " wavefronts, one a cycle on each of " +
+                             std::to_string(arch.sm_count) + " SMs at " +
+                             format_number(arch.sm_clock_mhz, 0) + " MHz";
+  const std::string dram =
+      format_bytes(t->dram_bytes) + " at " + format_number(arch.dram_bandwidth_gbps, 0) + " GB/s";
+  std::string text =
+      std::string(", bound by ") + t->bound() + " (" + (shared_bound ? shared : dram) + ")";
+  if (shared_bound)
+    text += "; DRAM alone " + format_number(t->dram_ms, 4) + " ms";
+  else if (t->shared_ms > 0)
+    text += "; shared memory alone " + format_number(t->shared_ms, 4) + " ms";
+  else if (t->wavefronts > 0)
+    text += "; shared memory not modelled (the arch has no SM clock)";
+  return text;
+}
+
+// A counter figure: its key reads the counter of the same key.
+template <std::size_t N> struct Key {
+  char text[N];
+  constexpr Key(const char (&k)[N]) { std::copy_n(k, N, text); }
+};
+template <Key key> std::optional<double> counter_of(const RunResult& r) {
+  return counter(r, key.text);
+}
+template <MemorySpace space, AccessOp op, Sum field>
+std::optional<double> model_total(const RunResult& r) {
+  return site_total(r, space, op, field);
+}
+
+constexpr std::string_view kSiteModel =
+    "the access model's sum over the kernel's sites, every warp's addresses evaluated";
+
+const std::array kFigures = {
+    // Timings
+    Figure{.key = "median_time",
+           .display = "median time",
+           .unit = "ms",
+           .panel = Panel::timings,
+           .format = FigureFormat::duration,
+           .decimals = 4,
+           .meaning = "Median of the cold samples (L2 flushed before each).",
+           .better = Better::lower,
+           .sweep = true,
+           .measured = median_time},
+    Figure{.key = "min_time",
+           .display = "min",
+           .unit = "ms",
+           .panel = Panel::timings,
+           .format = FigureFormat::duration,
+           .decimals = 4,
+           .meaning = "The fastest cold sample.",
+           .measured = timing_of<&TimingStats::min_ms>},
+    Figure{.key = "noise",
+           .display = "noise",
+           .unit = "%",
+           .panel = Panel::timings,
+           .format = FigureFormat::percent,
+           .decimals = 2,
+           .meaning = "Relative standard deviation of the samples; sampling stops under 0.5 %.",
+           .measured = noise_percent,
+           .note = noise_note},
+    Figure{.key = "samples",
+           .display = "samples",
+           .unit = "",
+           .panel = Panel::timings,
+           .meaning = "Timed launches the median is taken over.",
+           .measured = samples},
+    Figure{
+        .key = "throughput",
+        .display = "throughput",
+        .unit = "GB/s",
+        .panel = Panel::timings,
+        .format = FigureFormat::bandwidth,
+        .decimals = 1,
+        .meaning = "The bytes the kernel must move over its median time.",
+        .ideal = "the device's peak DRAM bandwidth",
+        .better = Better::higher,
+        .sweep = true,
+        .measured =
+            [](const RunResult& r) { return r.timing ? std::optional(r.gbps()) : std::nullopt; }},
+    Figure{.key = "share_of_peak",
+           .display = "share of peak",
+           .unit = "%",
+           .panel = Panel::timings,
+           .format = FigureFormat::percent,
+           .decimals = 1,
+           .meaning = "Throughput over the device's peak DRAM bandwidth.",
+           .ideal = "100 %",
+           .better = Better::higher,
+           .measured = share_of_peak,
+           .note = peak_bandwidth_note},
+    Figure{.key = "compute",
+           .display = "compute",
+           .unit = "GFLOP/s",
+           .panel = Panel::timings,
+           .format = FigureFormat::bandwidth,
+           .decimals = 1,
+           .meaning = "Floating-point operations over the median time.",
+           .measured = compute},
+    // Against a pinned baseline (the Timings panel's comparison, and a sidecar's)
+    Figure{.key = "baseline_median",
+           .display = "baseline median",
+           .unit = "ms",
+           .panel = Panel::timings,
+           .format = FigureFormat::duration,
+           .decimals = 4,
+           .meaning = "The pinned baseline's median time"},
+    Figure{.key = "time_change",
+           .display = "change",
+           .unit = "%",
+           .panel = Panel::timings,
+           .format = FigureFormat::percent,
+           .decimals = 1,
+           .meaning = "The latest median against the baseline's: negative is faster",
+           .better = Better::lower},
+    Figure{.key = "speed_up",
+           .display = "speed-up",
+           .unit = "x",
+           .panel = Panel::timings,
+           .format = FigureFormat::ratio,
+           .decimals = 2,
+           .meaning = "The baseline's median over the latest: above 1 the latest is faster",
+           .better = Better::higher},
+    Figure{.key = "bytes_moved",
+           .display = "bytes moved",
+           .unit = "bytes",
+           .panel = Panel::timings,
+           .format = FigureFormat::bytes,
+           .meaning = "The fewest bytes the kernel must move: every input read once, every output "
+                      "written once.",
+           .predicted = bytes_moved},
+    Figure{.key = "arithmetic",
+           .display = "arithmetic",
+           .unit = "GFLOP",
+           .panel = Panel::timings,
+           .format = FigureFormat::ratio,
+           .decimals = 3,
+           .meaning = "Floating-point operations the launch performs.",
+           .predicted = arithmetic},
+    Figure{.key = "arithmetic_intensity",
+           .display = "arithmetic intensity",
+           .unit = "FLOP/byte",
+           .panel = Panel::timings,
+           .format = FigureFormat::ratio,
+           .decimals = 2,
+           .meaning = "Floating-point operations per byte the launch must move: under the device's "
+                      "FLOP/s over its DRAM bandwidth (about 20 for FP32 on the H100), no run of "
+                      "it can be compute-bound.",
+           .better = Better::higher,
+           .sweep = true,
+           .predicted = arithmetic_intensity},
+    Figure{.key = "time_at_peak_bytes",
+           .display = "at peak, bytes needed",
+           .unit = "ms",
+           .panel = Panel::timings,
+           .format = FigureFormat::duration,
+           .decimals = 4,
+           .meaning = "bytes moved / the arch's peak DRAM bandwidth: no run can be faster while "
+                      "memory-bound.",
+           .predicted = time_at_peak_bytes},
+    Figure{
+        .key = "dram_bytes",
+        .display = "DRAM bytes, modelled",
+        .unit = "bytes",
+        .panel = Panel::timings,
+        .format = FigureFormat::bytes,
+        .meaning =
+            "The bytes DRAM moves for the model's accesses: each load request reads whole 64-byte "
+            "segments (no load finds another warp's data in L2), and stores write each 32-byte "
+            "sector once (L2 merges the warps' writes).",
+        .predicted = modelled_dram_bytes},
+    Figure{.key = "modelled_time",
+           .display = "modelled time at peak",
+           .unit = "ms",
+           .panel = Panel::timings,
+           .format = FigureFormat::duration,
+           .decimals = 4,
+           .meaning =
+               "The longer of two floors for the access pattern as written: the model's DRAM bytes "
+               "over "
+               "the peak DRAM bandwidth, and its shared-memory wavefronts over what the SMs serve "
+               "(one a "
+               "cycle each at the SM clock). A model, not a measurement: what a sweep colours by "
+               "where "
+               "nothing was timed; it knows no reuse between warps through L2 and no compute.",
+           .model = "DRAM bytes (64-byte segments read, 32-byte sectors written) and shared "
+                    "wavefronts from "
+                    "the access model, over the preset's bandwidth and SM clock",
+           .better = Better::lower,
+           .sweep = true,
+           .predicted = modelled_time_at_peak,
+           .note = modelled_time_note,
+           .header = "modelled time"},
+    Figure{.key = "duration",
+           .display = "profiled range time",
+           .unit = "ns",
+           .panel = Panel::timings,
+           .meaning = "GPU time of the profiler's range around the launch (CUPTI's "
+                      "gpu__time_duration over the "
+                      "range): 14 to 42 us more than the kernel alone on the H100. Not the "
+                      "kernel's time: that "
+                      "is the median time (ncu's gpu__time_duration times the kernel alone).",
+           .better = Better::lower,
+           .counter = true},
+    Figure{.key = "sm_active_cycles",
+           .display = "SM active cycles",
+           .unit = "cycles",
+           .panel = Panel::timings,
+           .meaning = "Cycles in which an SM had at least one warp resident, averaged over SMs",
+           .counter = true},
+    // Occupancy
+    Figure{
+        .key = "theoretical_occupancy",
+        .display = "theoretical occupancy",
+        .unit = "%",
+        .panel = Panel::occupancy,
+        .format = FigureFormat::percent,
+        .decimals = 1,
+        .meaning =
+            "Resident warps per SM over the SM's maximum, from the toolkit's occupancy calculator.",
+        .model = "the occupancy calculator over the kernel's registers, shared memory and block",
+        .ideal = "100 %",
+        .better = Better::higher,
+        .sweep = true,
+        .predicted = theoretical_occupancy,
+        .header = "occupancy"},
+    Figure{.key = "achieved_occupancy",
+           .display = "achieved occupancy",
+           .unit = "%",
+           .panel = Panel::occupancy,
+           .format = FigureFormat::percent,
+           .decimals = 1,
+           .meaning =
+               "Warps active per cycle over the SM's maximum, from the hardware counters: below "
+               "theoretical when warps finish unevenly or the last wave is partial.",
+           .model = "the theoretical occupancy: the most it can reach",
+           .ideal = "the theoretical occupancy",
+           .better = Better::higher,
+           .counter = true,
+           .sweep = true,
+           .predicted = theoretical_occupancy,
+           .measured = counter_of<"achieved_occupancy">,
+           .reason = achieved_occupancy_reason},
+    Figure{.key = "active_warps",
+           .display = "active warps per SM",
+           .unit = "warps",
+           .panel = Panel::occupancy,
+           .format = FigureFormat::ratio,
+           .decimals = 1,
+           .meaning = "Resident warps per active cycle, averaged over SMs",
+           .better = Better::higher,
+           .counter = true},
+    Figure{.key = "blocks_per_sm",
+           .display = "blocks per SM",
+           .panel = Panel::occupancy,
+           .meaning = "Blocks of this launch one SM holds at once.",
+           .model = "the occupancy calculator: the fewest blocks any resource allows",
+           .better = Better::higher,
+           .predicted =
+               [](const RunResult& r) {
+                 return r.occupancy ? std::optional(double(r.occupancy->blocks_per_sm))
+                                    : std::nullopt;
+               }},
+    Figure{.key = "warps_per_sm",
+           .display = "warps per SM",
+           .unit = "",
+           .panel = Panel::occupancy,
+           .meaning = "Resident warps per SM, of the SM's maximum."},
+    Figure{.key = "runtime_blocks_per_sm",
+           .display = "runtime blocks per SM",
+           .unit = "",
+           .panel = Panel::occupancy,
+           .meaning = "cudaOccupancyMaxActiveBlocksPerMultiprocessor on the device"},
+    Figure{
+        .key = "registers",
+        .display = "registers per thread",
+        .unit = "",
+        .panel = Panel::occupancy,
+        .meaning =
+            "Registers each thread holds, from cudaFuncGetAttributes or the build's ptxas report.",
+        .better = Better::lower,
+        .sweep = true,
+        .measured =
+            [](const RunResult& r) {
+              return r.attributes ? std::optional(double(r.attributes->registers)) : std::nullopt;
+            },
+        .header = "registers"},
+    Figure{.key = "registers_and_shared",
+           .display = "registers / shared",
+           .unit = "",
+           .panel = Panel::occupancy,
+           .meaning = "Registers per thread and shared memory per block, as allocated."},
+    Figure{.key = "grid",
+           .display = "grid",
+           .unit = "blocks",
+           .panel = Panel::occupancy,
+           .meaning = "Blocks the launch's grid holds."},
+    Figure{.key = "blocks_per_wave",
+           .display = "blocks per wave",
+           .unit = "",
+           .panel = Panel::occupancy,
+           .meaning = "SMs x blocks per SM: one full wave"},
+    Figure{.key = "waves",
+           .display = "waves",
+           .unit = "",
+           .panel = Panel::occupancy,
+           .format = FigureFormat::ratio,
+           .decimals = 2,
+           .meaning = "The grid over one wave's blocks."},
+    Figure{.key = "tail",
+           .display = "tail",
+           .unit = "",
+           .panel = Panel::occupancy,
+           .meaning = "A partly filled last wave leaves SMs idle while it runs."},
+    // Global memory
+    Figure{.key = "sectors_per_request",
+           .display = "sectors per request",
+           .unit = "",
+           .panel = Panel::global_memory,
+           .format = FigureFormat::ratio,
+           .decimals = 2,
+           .meaning =
+               "32-byte sectors each global request touches, at the site that touches the most per "
+               "request (measured: the worse of the loads and the stores).",
+           .model = kSiteModel,
+           .ideal = "the sectors the lanes' bytes need when packed",
+           .better = Better::lower,
+           .sweep = true,
+           .predicted =
+               [](const RunResult& r) { return per_request(r, global, &SitePrediction::sectors); },
+           .measured = measured_worst_sectors_per_request,
+           .ideal_value =
+               [](const RunResult& r) {
+                 return per_request(r, global, &SitePrediction::ideal_sectors);
+               },
+           .header = "sectors/req"},
+    Figure{.key = "global_load_instructions",
+           .display = "global load instructions",
+           .unit = "warp instructions",
+           .panel = Panel::global_memory,
+           .meaning =
+               "LDG instructions executed by warps; on Volta and later each is one request to L1",
+           .model = kSiteModel,
+           .counter = true,
+           .predicted = model_total<global, load, &SitePrediction::requests>,
+           .measured = counter_of<"global_load_instructions">,
+           .reason = instruction_reason},
+    Figure{.key = "global_store_instructions",
+           .display = "global store instructions",
+           .unit = "warp instructions",
+           .panel = Panel::global_memory,
+           .meaning = "STG instructions executed by warps; each is one request to L1",
+           .model = kSiteModel,
+           .counter = true,
+           .predicted = model_total<global, store, &SitePrediction::requests>,
+           .measured = counter_of<"global_store_instructions">,
+           .reason = instruction_reason},
+    Figure{.key = "global_load_requests",
+           .display = "global load requests",
+           .unit = "requests",
+           .panel = Panel::global_memory,
+           .meaning = "Requests the LSU pipe sent to L1 for global loads",
+           .model = kSiteModel,
+           .counter = true,
+           .predicted = model_total<global, load, &SitePrediction::requests>,
+           .measured = counter_of<"global_load_requests">,
+           .reason = instruction_reason},
+    Figure{.key = "global_store_requests",
+           .display = "global store requests",
+           .unit = "requests",
+           .panel = Panel::global_memory,
+           .meaning = "Requests the LSU pipe sent to L1 for global stores",
+           .model = kSiteModel,
+           .counter = true,
+           .predicted = model_total<global, store, &SitePrediction::requests>,
+           .measured = counter_of<"global_store_requests">,
+           .reason = instruction_reason},
+    Figure{.key = "global_load_sectors",
+           .display = "global load sectors",
+           .unit = "sectors",
+           .panel = Panel::global_memory,
+           .meaning = "32-byte sectors global loads touched in L1",
+           .model = kSiteModel,
+           .ideal = "the sectors the lanes' bytes need when packed",
+           .better = Better::lower,
+           .counter = true,
+           .predicted = model_total<global, load, &SitePrediction::sectors>,
+           .measured = counter_of<"global_load_sectors">,
+           .ideal_value = model_total<global, load, &SitePrediction::ideal_sectors>,
+           .reason = global_sector_reason},
+    Figure{.key = "global_store_sectors",
+           .display = "global store sectors",
+           .unit = "sectors",
+           .panel = Panel::global_memory,
+           .meaning = "32-byte sectors global stores touched in L1",
+           .model = kSiteModel,
+           .ideal = "the sectors the lanes' bytes need when packed",
+           .better = Better::lower,
+           .counter = true,
+           .predicted = model_total<global, store, &SitePrediction::sectors>,
+           .measured = counter_of<"global_store_sectors">,
+           .ideal_value = model_total<global, store, &SitePrediction::ideal_sectors>,
+           .reason = global_sector_reason},
+    Figure{.key = "dram_read_bytes",
+           .display = "DRAM bytes read",
+           .unit = "bytes",
+           .panel = Panel::global_memory,
+           .format = FigureFormat::bytes,
+           .meaning = "Bytes read from device memory (after L2)",
+           .ideal = "the bytes moved",
+           .better = Better::lower,
+           .counter = true},
+    Figure{.key = "dram_write_bytes",
+           .display = "DRAM bytes written",
+           .unit = "bytes",
+           .panel = Panel::global_memory,
+           .format = FigureFormat::bytes,
+           .meaning = "Bytes written to device memory (after L2)",
+           .ideal = "the bytes moved",
+           .better = Better::lower,
+           .counter = true},
+    Figure{.key = "l2_read_sectors_from_l1",
+           .display = "L2 sectors read by L1",
+           .unit = "sectors",
+           .panel = Panel::global_memory,
+           .meaning = "Sectors L1 read from L2: global load misses in L1",
+           .better = Better::lower,
+           .counter = true},
+    Figure{.key = "l2_write_sectors_from_l1",
+           .display = "L2 sectors written by L1",
+           .unit = "sectors",
+           .panel = Panel::global_memory,
+           .meaning = "Sectors L1 wrote to L2: global stores pass through",
+           .better = Better::lower,
+           .counter = true},
+    // Shared memory
+    Figure{.key = "wavefronts_per_request",
+           .display = "wavefronts per request",
+           .unit = "",
+           .panel = Panel::shared_memory,
+           .format = FigureFormat::ratio,
+           .decimals = 2,
+           .meaning =
+               "Shared-memory passes each request needs at the site that needs the most: 1 is "
+               "conflict-free, n is an n-way bank conflict.",
+           .model = kSiteModel,
+           .ideal = "the wavefronts the access width needs with no bank conflict",
+           .better = Better::lower,
+           .sweep = true,
+           .predicted =
+               [](const RunResult& r) {
+                 return per_request(r, shared, &SitePrediction::wavefronts);
+               },
+           .ideal_value =
+               [](const RunResult& r) {
+                 return per_request(r, shared, &SitePrediction::ideal_wavefronts);
+               },
+           .header = "wavefronts/req"},
+    Figure{.key = "shared_load_instructions",
+           .display = "shared load instructions",
+           .unit = "warp instructions",
+           .panel = Panel::shared_memory,
+           .meaning = "LDS instructions executed by warps",
+           .model = kSiteModel,
+           .counter = true,
+           .predicted = model_total<shared, load, &SitePrediction::requests>,
+           .measured = counter_of<"shared_load_instructions">,
+           .reason = shared_instruction_reason},
+    Figure{.key = "shared_store_instructions",
+           .display = "shared store instructions",
+           .unit = "warp instructions",
+           .panel = Panel::shared_memory,
+           .meaning = "STS instructions executed by warps",
+           .model = kSiteModel,
+           .counter = true,
+           .predicted = model_total<shared, store, &SitePrediction::requests>,
+           .measured = counter_of<"shared_store_instructions">,
+           .reason = shared_instruction_reason},
+    Figure{.key = "shared_load_wavefronts",
+           .display = "shared load wavefronts",
+           .unit = "wavefronts",
+           .panel = Panel::shared_memory,
+           .meaning =
+               "Passes of the shared-memory pipeline for loads: one per request without conflicts",
+           .model = kSiteModel,
+           .ideal = "one per request (wider accesses need 2 or 4)",
+           .better = Better::lower,
+           .counter = true,
+           .predicted = model_total<shared, load, &SitePrediction::wavefronts>,
+           .measured = counter_of<"shared_load_wavefronts">,
+           .ideal_value = model_total<shared, load, &SitePrediction::ideal_wavefronts>,
+           .reason = [](const RunResult& r, double m,
+                        double) { return shared_wavefront_reason(r, load, m); }},
+    Figure{.key = "shared_store_wavefronts",
+           .display = "shared store wavefronts",
+           .unit = "wavefronts",
+           .panel = Panel::shared_memory,
+           .meaning =
+               "Passes of the shared-memory pipeline for stores: one per request without conflicts",
+           .model = kSiteModel,
+           .ideal = "one per request (wider accesses need 2 or 4)",
+           .better = Better::lower,
+           .counter = true,
+           .predicted = model_total<shared, store, &SitePrediction::wavefronts>,
+           .measured = counter_of<"shared_store_wavefronts">,
+           .ideal_value = model_total<shared, store, &SitePrediction::ideal_wavefronts>,
+           .reason = [](const RunResult& r, double m,
+                        double) { return shared_wavefront_reason(r, store, m); }},
+    Figure{.key = "shared_load_bank_conflicts",
+           .display = "shared load bank conflicts",
+           .unit = "wavefronts",
+           .panel = Panel::shared_memory,
+           .meaning = "Extra wavefronts shared loads needed because lanes hit the same bank",
+           .model = "the wavefronts beyond the conflict-free ones, per site",
+           .ideal = "0",
+           .better = Better::lower,
+           .counter = true,
+           .predicted = model_total<shared, load, &SitePrediction::excess_wavefronts>,
+           .measured = counter_of<"shared_load_bank_conflicts">,
+           .reason = bank_conflict_reason},
+    Figure{.key = "shared_store_bank_conflicts",
+           .display = "shared store bank conflicts",
+           .unit = "wavefronts",
+           .panel = Panel::shared_memory,
+           .meaning = "Extra wavefronts shared stores needed because lanes hit the same bank",
+           .model = "the wavefronts beyond the conflict-free ones, per site",
+           .ideal = "0",
+           .better = Better::lower,
+           .counter = true,
+           .predicted = model_total<shared, store, &SitePrediction::excess_wavefronts>,
+           .measured = counter_of<"shared_store_bank_conflicts">,
+           .reason = bank_conflict_reason},
+    // One access site over the launch (the site tables) or one warp's access (the memory maps);
+    // their keys are the fields of a site in `warplens model --json` and of a map in a sidecar.
+    Figure{.key = "requests",
+           .display = "requests",
+           .unit = "requests",
+           .panel = Panel::counters,
+           .meaning = "Warp-level instructions at this site over the whole launch",
+           .model = kSiteModel},
+    Figure{.key = "width",
+           .display = "width",
+           .unit = "B",
+           .panel = Panel::counters,
+           .meaning = "Bytes each lane loads or stores at this site"},
+    Figure{.key = "sectors",
+           .display = "sectors",
+           .unit = "sectors",
+           .panel = Panel::global_memory,
+           .meaning = "32-byte sectors the site's requests touch (one warp's, in the warp map)",
+           .model = kSiteModel,
+           .ideal = "ideal sectors",
+           .better = Better::lower},
+    Figure{.key = "ideal_sectors",
+           .display = "ideal sectors",
+           .unit = "sectors",
+           .panel = Panel::global_memory,
+           .meaning = "The sectors the lanes' bytes would need packed side by side"},
+    Figure{.key = "lines",
+           .display = "lines",
+           .unit = "128-byte lines",
+           .panel = Panel::global_memory,
+           .meaning = "128-byte cache lines one warp's access touches"},
+    Figure{.key = "bytes_used",
+           .display = "bytes used",
+           .unit = "bytes",
+           .panel = Panel::global_memory,
+           .format = FigureFormat::bytes,
+           .meaning = "Bytes the lanes ask for"},
+    Figure{.key = "bytes_fetched",
+           .display = "bytes fetched",
+           .unit = "bytes",
+           .panel = Panel::global_memory,
+           .format = FigureFormat::bytes,
+           .meaning = "Bytes of the sectors touched: what the memory system moves for the lanes",
+           .ideal = "bytes used",
+           .better = Better::lower},
+    Figure{.key = "used_of_fetched",
+           .display = "used / fetched",
+           .unit = "%",
+           .panel = Panel::global_memory,
+           .format = FigureFormat::percent,
+           .decimals = 1,
+           .meaning = "Bytes used over bytes fetched: the share of the traffic the lanes need",
+           .ideal = "100 %",
+           .better = Better::higher},
+    Figure{.key = "wavefronts",
+           .display = "wavefronts",
+           .unit = "wavefronts",
+           .panel = Panel::shared_memory,
+           .meaning =
+               "Shared-memory passes the site's requests need (one warp's, in the bank grid)",
+           .model = kSiteModel,
+           .ideal = "ideal wavefronts",
+           .better = Better::lower},
+    Figure{.key = "ideal_wavefronts",
+           .display = "ideal wavefronts",
+           .unit = "wavefronts",
+           .panel = Panel::shared_memory,
+           .meaning = "The passes the access width needs with no bank conflict"},
+    Figure{.key = "excess_wavefronts",
+           .display = "excess wavefronts",
+           .unit = "wavefronts",
+           .panel = Panel::shared_memory,
+           .meaning = "Wavefronts beyond the ideal: what CUPTI counts as bank conflicts",
+           .ideal = "0",
+           .better = Better::lower,
+           .header = "excess"},
+    Figure{.key = "conflict_degree",
+           .display = "bank conflict degree",
+           .unit = "-way",
+           .panel = Panel::shared_memory,
+           .meaning = "The most distinct words one bank serves in one request: an n-way conflict "
+                      "needs n passes",
+           .ideal = "1",
+           .better = Better::lower,
+           .header = "worst"},
+    Figure{.key = "active_lanes",
+           .display = "active lanes",
+           .unit = "lanes",
+           .panel = Panel::divergence,
+           .meaning = "Lanes of the warp that make the access (the others are off: a branch, a "
+                      "guard or a partial warp)",
+           .ideal = "32",
+           .better = Better::higher},
+    // Divergence
+    Figure{.key = "lanes_per_instruction",
+           .display = "lanes per instruction",
+           .unit = "lanes",
+           .panel = Panel::divergence,
+           .format = FigureFormat::ratio,
+           .decimals = 1,
+           .meaning = "Thread instructions over warp instructions, over the whole launch: 32 when "
+                      "no lane ever idles",
+           .ideal = "32",
+           .better = Better::higher,
+           .measured = lanes_per_instruction},
+    Figure{.key = "warp_instructions",
+           .display = "warp instructions",
+           .unit = "warp instructions",
+           .panel = Panel::divergence,
+           .meaning = "Instructions executed, counted once per warp",
+           .counter = true},
+    Figure{
+        .key =
+            "thread_instructions",
+        .display = "thread instructions",
+        .unit = "thread instructions",
+        .panel = Panel::divergence,
+        .meaning =
+            "Instructions executed, counted once per active lane: 32 x warp instructions when no "
+            "lane is ever off",
+        .ideal = "32 per warp instruction",
+        .better = Better::higher,
+        .counter = true},
+};
+
+} // namespace
+
+std::optional<ModelledTime> modelled_time(const RunResult& r) {
+  ModelledTime t;
+  for (const SitePrediction& site : r.prediction.sites)
+    (site.space == global ? t.dram_bytes : t.wavefronts) +=
+        static_cast<double>(site.space == global ? site.dram_bytes : site.wavefronts);
+  const double dram_peak = r.arch.dram_bandwidth_gbps * 1e9;
+  const double wavefronts_per_second = r.arch.sm_count * r.arch.sm_clock_mhz * 1e6;
+  if (dram_peak > 0)
+    t.dram_ms = t.dram_bytes / dram_peak * 1e3;
+  if (wavefronts_per_second > 0)
+    t.shared_ms = t.wavefronts / wavefronts_per_second * 1e3;
+  if (t.ms() <= 0)
+    return std::nullopt;
+  return t;
+}
+
+const SitePrediction* worst_site(const RunResult& r, MemorySpace space) {
+  const SitePrediction* worst = nullptr;
+  const auto per_request = [](const SitePrediction& s) {
+    return s.space == global ? s.sectors_per_request() : s.wavefronts_per_request();
+  };
+  for (const SitePrediction& s : r.prediction.sites)
+    if (s.space == space && s.requests > 0 && (!worst || per_request(s) > per_request(*worst)))
+      worst = &s;
+  return worst;
+}
+
+std::span<const Figure> all_figures() { return kFigures; }
+
+const Figure* find_figure(std::string_view key) {
+  const auto it =
+      std::find_if(kFigures.begin(), kFigures.end(), [&](const Figure& f) { return f.key == key; });
+  return it == kFigures.end() ? nullptr : &*it;
+}
+
+const Figure& figure(std::string_view key) {
+  if (const Figure* f = find_figure(key))
+    return *f;
+  throw std::logic_error("no figure '" + std::string(key) + "' in the figure table");
+}
+
+std::optional<double> figure_value(const Figure& f, const RunResult& r) {
+  if (f.measured)
+    if (const auto value = f.measured(r); value || f.counter)
+      return value; // a counter's model value is a bound or a prediction, never its value
+  return f.predicted ? f.predicted(r) : std::nullopt;
+}
+
+std::string figure_text(const Figure& f, double value) {
+  const std::string unit(f.unit);
+  switch (f.format) {
+  case FigureFormat::bytes:
+    return format_bytes(value);
+  case FigureFormat::count:
+    return format_count(std::llround(value)) + (unit.empty() ? "" : " " + unit);
+  case FigureFormat::percent:
+    return format_number(value, f.decimals) + " %";
+  case FigureFormat::duration:
+  case FigureFormat::bandwidth:
+  case FigureFormat::ratio:
+    break;
+  }
+  // "1.50x" reads as one word; every other unit follows after a space.
+  return format_number(value, f.decimals) + (unit.empty() || unit == "x" ? unit : " " + unit);
+}
+
+std::optional<std::string> figure_text(const Figure& f, const RunResult& r) {
+  const std::optional<double> value = figure_value(f, r);
+  if (!value)
+    return std::nullopt;
+  return figure_text(f, *value) + (f.note ? f.note(r) : "");
+}
+
+std::string figure_csv(const Figure& f, double value) {
+  return f.format == FigureFormat::count ? format("%.0f", value) : format("%.9g", value);
+}
+
+std::span<const Figure* const> launch_figures() {
+  static const std::vector<const Figure*> launch = [] {
+    std::vector<const Figure*> rows;
+    for (const Figure& f : kFigures)
+      if (!f.counter && (f.predicted || f.measured))
+        rows.push_back(&f);
+    return rows;
+  }();
+  return launch;
+}
+
+nlohmann::json launch_figures_json(const RunResult& r) {
+  nlohmann::json figures = nlohmann::json::object();
+  for (const Figure* f : launch_figures())
+    if (const std::optional<double> value = figure_value(*f, r); value && std::isfinite(*value))
+      figures[std::string(f->key)] = *value;
+  return figures;
+}
+
+std::string launch_figure_headers() {
+  std::string headers;
+  for (const Figure* f : launch_figures()) // appended, not "," + key: GCC 12's -Wrestrict
+    headers.append(",").append(f->key);
+  return headers;
+}
+
+std::string launch_figure_cells(const RunResult& r) {
+  std::string cells;
+  for (const Figure* f : launch_figures()) {
+    const std::optional<double> value = figure_value(*f, r);
+    cells.append(",").append(value ? figure_csv(*f, *value) : std::string());
+  }
+  return cells;
+}
+
+std::string_view figure_header(const Figure& f) { return f.header.empty() ? f.display : f.header; }
+
+std::string figure_label(const Figure& f) {
+  std::string label(f.display);
+  if (!f.unit.empty())
+    label += " (" + std::string(f.unit) + ")";
+  return label;
+}
+
+} // namespace wl

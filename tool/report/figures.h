@@ -1,0 +1,115 @@
+#pragma once
+// Every figure WarpLens shows, defined once: its key, display name, unit, meaning, the panel that
+// shows it, how the model predicts it, what is ideal and which way is better, how to read its
+// value from a result, and the known reasons a measurement differs from the prediction. The CLI
+// printers, JSON and CSV, the counter comparison, the panels, the sweep's "colour by" and the
+// baseline columns all read this table. The CUPTI metric names behind the counter figures, per
+// chip, are data (assets/metrics.json, keyed by the same keys), checked against the chip when
+// the profiler opens; everything else about a counter is here.
+
+#include "model/run_result.h"
+#include "report/panel_table.h"
+
+#include <algorithm>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace wl {
+
+enum class Better { lower, higher, neither };
+
+// How a figure's value is written for people, by the one formatter (figure_text): the panels,
+// the CLI's tables and the sidecar's texts. CSV and JSON carry the plain number in the figure's
+// unit.
+enum class FigureFormat {
+  duration,  // a time in its unit, `decimals` after the point: "0.0123 ms"
+  bytes,     // binary units: "48 KiB", "1.1 GiB"
+  bandwidth, // a rate in its unit: "2,981.4 GB/s", "1,204.1 GFLOP/s"
+  percent,   // 0 to 100: "75.0 %"
+  count,     // a whole number, its digits grouped: "1,048,576 sectors"
+  ratio,     // a quotient or an amount in its unit: "2.50 sectors", "1.50x", "0.268 GFLOP"
+};
+
+// How a figure's value is read from one launch's result; nullopt where the result has none.
+using FigureReader = std::optional<double> (*)(const RunResult&);
+// Why a measured value may differ from the model's, from the run's other figures; "" if unknown.
+using FigureReason = std::string (*)(const RunResult&, double measured, double predicted);
+// Words a value is shown with, from the run's other figures (" of 3,352 GB/s"); "" for none.
+using FigureNote = std::string (*)(const RunResult&);
+
+// A row of the table: designated initialisers only, so a row says what each value is.
+struct Figure {
+  std::string_view key = {};     // "global_load_sectors": the counter's key in metrics.json too
+  std::string_view display = {}; // "Global load sectors": every label, header and column says this
+  std::string_view unit = {};    // "sectors"; "" for a pure count or text
+  Panel panel = Panel::counters; // the panel that shows it (panel_table.h)
+  FigureFormat format = FigureFormat::count;
+  int decimals = 0;              // after the point, for every format but bytes and count
+  std::string_view meaning = {}; // one line, for tooltips and the README
+  std::string_view model = {};   // how the model predicts it; "" when it does not
+  std::string_view ideal = {};   // what is ideal, in words; "" when nothing is
+  Better better = Better::neither;
+  bool counter = false;               // measured by a CUPTI metric of assets/metrics.json
+  bool sweep = false;                 // offered by a sweep's "colour by"
+  FigureReader predicted = nullptr;   // the model's value
+  FigureReader measured = nullptr;    // the device's value (counters, timing, attributes)
+  FigureReader ideal_value = nullptr; // the ideal for this launch, where it has one
+  FigureReason reason = nullptr;      // known reasons for a measured-vs-model difference
+  FigureNote note = nullptr;          // words shown after the value
+  std::string_view header = {}; // a shorter column header where tables are narrow; "" = display
+};
+
+std::span<const Figure> all_figures();
+
+// The fastest the launch can run by the model's traffic, and what bounds it.
+struct ModelledTime {
+  double dram_bytes = 0, dram_ms = 0; // the model's DRAM bytes, over the peak bandwidth
+  // The shared wavefronts over what the SMs serve, one a cycle each: 0 where the arch has no clock.
+  double wavefronts = 0, shared_ms = 0;
+  double ms() const { return std::max(dram_ms, shared_ms); }
+  const char* bound() const { return shared_ms > dram_ms ? "shared memory" : "DRAM"; }
+};
+// nullopt where the launch moves nothing the model counts, or the arch lacks the peaks.
+std::optional<ModelledTime> modelled_time(const RunResult& result);
+
+// The site of a memory space with the most sectors (global) or wavefronts (shared) per request:
+// the site "sectors per request" and "wavefronts per request" are of. nullptr where none has a
+// request.
+const SitePrediction* worst_site(const RunResult& result, MemorySpace space);
+// The figure of a key; nullptr when there is none.
+const Figure* find_figure(std::string_view key);
+// The figure of a key the code names; a key missing from the table is a programming error.
+const Figure& figure(std::string_view key);
+
+// Its value in a result: measured where the result has it; else, for a figure that is not a
+// counter, the model's (a counter figure's prediction is what the comparison sets beside it).
+std::optional<double> figure_value(const Figure& figure, const RunResult& result);
+// The value written for people, as the figure's format says, with its unit: "0.0123 ms".
+std::string figure_text(const Figure& figure, double value);
+// The value and its note, from a result: "99.1 % of 3,352 GB/s"; nullopt where it has no value.
+std::optional<std::string> figure_text(const Figure& figure, const RunResult& result);
+// The plain number a CSV cell holds: whole for a count, else 9 significant digits.
+std::string figure_csv(const Figure& figure, double value);
+
+// The figures of one launch as a whole, in table order: every row that is no counter (those
+// have their comparison) and has a reader. The CLI's figure table, run_json's "figures", both CSV
+// writers' launch columns and the panels that list figures all take them from here, so a row
+// added to the table appears in each of them, under its key and written by figure_text.
+std::span<const Figure* const> launch_figures();
+// Its launch figures with a value in this result, each once, as "key": value.
+nlohmann::json launch_figures_json(const RunResult& result);
+// The CSV's launch columns: ",median_time,min_time,..." (a comma before each key), and one row's
+// cells in the same order, empty where the result has no value.
+std::string launch_figure_headers();
+std::string launch_figure_cells(const RunResult& result);
+
+// "median time (ms)": the display name with the unit, for axes, headers and lists.
+std::string figure_label(const Figure& figure);
+// The column header of a figure: its short header where it has one, else its display name.
+std::string_view figure_header(const Figure& figure);
+
+} // namespace wl

@@ -1,0 +1,98 @@
+#pragma once
+// The panels, named once: the enum the code uses, the key (`--panel`, picture and sidecar names,
+// settings, the panel a figure row belongs to), the title of its tab, and the words a kernel's
+// teaching note uses for it. It lives in wl_core because the figure table (figures.h) names each
+// figure's panel and the sidecars and CLI read it; the GUI adds what only it has (the draw
+// function, the first tile) in viz/panels.h, row for row.
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace wl {
+
+enum class Panel {
+  launch,
+  occupancy,
+  timings,
+  counters,
+  global_memory,
+  shared_memory,
+  divergence,
+  sweep,
+  source
+};
+
+struct PanelName {
+  Panel panel;
+  const char* key;   // "global": --panel, file names, settings, a figure's panel
+  const char* title; // "Global memory": its tab and the window's title
+  // What a kernel's teaching note calls the panel or its drawing ("bank grid"), lower case; a
+  // note that says one outlines the panel while it is read. Empty: notes never point at it.
+  std::array<std::string_view, 2> note_words = {};
+};
+
+inline constexpr std::array kPanelTable = {
+    PanelName{.panel = Panel::launch, .key = "launch", .title = "Launch"},
+    PanelName{.panel = Panel::occupancy,
+              .key = "occupancy",
+              .title = "Occupancy",
+              .note_words = {"occupancy panel", "occupancy:"}},
+    PanelName{.panel = Panel::timings,
+              .key = "timings",
+              .title = "Timings",
+              .note_words = {"timings panel", "timings:"}},
+    PanelName{.panel = Panel::counters,
+              .key = "counters",
+              .title = "Counters",
+              .note_words = {"counters panel", "counters:"}},
+    PanelName{.panel = Panel::global_memory,
+              .key = "global",
+              .title = "Global memory",
+              .note_words = {"global memory panel", "warp map"}},
+    PanelName{.panel = Panel::shared_memory,
+              .key = "shared",
+              .title = "Shared memory",
+              .note_words = {"shared memory panel", "bank grid"}},
+    PanelName{.panel = Panel::divergence,
+              .key = "divergence",
+              .title = "Divergence",
+              .note_words = {"divergence view", "divergence panel"}},
+    PanelName{.panel = Panel::sweep, .key = "sweep", .title = "Sweep"},
+    PanelName{.panel = Panel::source, .key = "source", .title = "Source"},
+};
+
+// Every panel, in the table's order (the order of the enum).
+inline constexpr std::size_t kPanelCount = kPanelTable.size();
+inline constexpr std::array<Panel, kPanelCount> kAllPanels = [] {
+  std::array<Panel, kPanelCount> panels{};
+  for (std::size_t i = 0; i < kPanelCount; ++i)
+    panels[i] = kPanelTable[i].panel;
+  return panels;
+}();
+
+// Each row sits at its enum's place, so a panel's row is found by index.
+constexpr bool panel_table_in_enum_order() {
+  for (std::size_t i = 0; i < kPanelCount; ++i)
+    if (static_cast<std::size_t>(kPanelTable[i].panel) != i)
+      return false;
+  return true;
+}
+static_assert(panel_table_in_enum_order(), "kPanelTable's rows must follow the Panel enum's order");
+
+inline const PanelName& panel_row(Panel panel) {
+  return kPanelTable[static_cast<std::size_t>(panel)];
+}
+inline const char* panel_name(Panel panel) { return panel_row(panel).key; }
+inline const char* panel_title(Panel panel) { return panel_row(panel).title; }
+
+// A panel by its key ("global") or its title ("Global memory"), in any case.
+std::optional<Panel> parse_panel(std::string_view name);
+// "launch, occupancy, ..., source": every key, for help texts and messages.
+std::string panel_keys_listed();
+// The panels a kernel's teaching note points at (by their note words), in panel order.
+std::vector<Panel> panels_named_in(std::string_view note);
+
+} // namespace wl

@@ -1,0 +1,368 @@
+#include "report/run_report.h"
+
+#include "base/error.h"
+#include "base/text_format.h"
+#include "model/block_text.h"
+#include "model/kernel_request.h"
+#include "model/kernel_source.h"
+#include "registry.h"
+#include "report/counter_comparison.h"
+#include "report/figures.h"
+#include "report/occupancy_report.h"
+#include "report/site_report.h"
+
+#include <cstdio>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace wl {
+
+namespace {
+
+using nlohmann::json;
+
+// The line of each site in its family file, for the tables and JSON: 0 where none is marked, or
+// for a kernel whose source this binary does not hold (a test program's own).
+std::vector<int> site_line_numbers(const RunResult& r) {
+  std::vector<int> lines;
+  const KernelDesc* kernel = find_kernel(r.kernel_id);
+  try {
+    if (kernel && !kernel->sites.empty())
+      lines = site_lines(*kernel, r.params).lines;
+  } catch (const Error&) {
+    lines.clear();
+  }
+  lines.resize(r.prediction.sites.size(), 0);
+  return lines;
+}
+
+// " (lines of matmul.cu)": the file the sites' lines are in; "" for a library call or a kernel
+// whose source this binary does not hold.
+std::string lines_of_file(const RunResult& r) {
+  const KernelDesc* kernel = find_kernel(r.kernel_id);
+  try {
+    if (kernel && !kernel->sites.empty())
+      return " (lines of " + family_source(*kernel).file + ")";
+  } catch (const Error&) {
+  }
+  return "";
+}
+
+std::string sites_table(const RunResult& r) {
+  const LaunchPrediction& prediction = r.prediction;
+  if (prediction.sites.empty())
+    return "no access sites: the kernel is a library call, so there is nothing to predict\n";
+  const std::vector<int> lines = site_line_numbers(r);
+  const auto header = [](std::string_view key) { return std::string(figure_header(figure(key))); };
+  std::string text = format("%-28s %5s %-6s %-5s %5s %12s %28s %11s %12s %14s\n", "site", "line",
+                            "space", "op", header("width").c_str(), header("requests").c_str(),
+                            header("sectors").c_str(), header("sectors_per_request").c_str(),
+                            header("wavefronts").c_str(), header("wavefronts_per_request").c_str());
+  for (std::size_t i = 0; i < prediction.sites.size(); ++i) {
+    const SitePrediction& s = prediction.sites[i];
+    const bool global = s.space == MemorySpace::global;
+    text += format(
+        "%-28s %5d %-6s %-5s %4dB %12lld %28s %11s %12s %14s\n", s.name.c_str(), lines[i],
+        space_name(s.space), op_name(s.op), s.width, static_cast<long long>(s.requests),
+        global ? format("%lld (ideal %lld)", static_cast<long long>(s.sectors),
+                        static_cast<long long>(s.ideal_sectors))
+                     .c_str()
+               : "-",
+        global ? format("%.2f", s.sectors_per_request()).c_str() : "-",
+        global ? "-" : format("%lld", static_cast<long long>(s.wavefronts)).c_str(),
+        global ? "-"
+               : format("%.2f (%d-way)", s.wavefronts_per_request(), s.conflict_degree).c_str());
+  }
+  const double ms = 1e3 * prediction.seconds;
+  const std::string took = ms < 0.1 ? "under 0.1 ms" : format("%.1f ms", ms);
+  // A warp-iteration is one warp at one site in one iteration of the loop around it.
+  text += prediction.exact()
+              ? format("(every warp-iteration evaluated, %lld of them (one warp at one site in one "
+                       "loop iteration); the model took %s)\n",
+                       static_cast<long long>(prediction.warp_iterations), took.c_str())
+              : format("(estimated from %lld of %lld warp-iterations (one warp at one site in one "
+                       "loop iteration): edge blocks, first and last iterations, and a seeded "
+                       "sample; the model took %s)\n",
+                       static_cast<long long>(prediction.warp_iterations_evaluated),
+                       static_cast<long long>(prediction.warp_iterations), took.c_str());
+  return text;
+}
+
+std::string attributes_text(const RunResult& r) {
+  if (!r.attributes)
+    return "attributes: none (a library call chooses its own kernels)\n";
+  const KernelAttributes& a = *r.attributes;
+  std::string text =
+      format("attributes (%s): %d registers/thread, %lld B static shared, %lld B local/thread",
+             a.source.c_str(), a.registers, static_cast<long long>(a.static_shared_bytes),
+             static_cast<long long>(a.local_bytes));
+  if (a.max_threads_per_block)
+    text += format(", max %d threads/block", a.max_threads_per_block);
+  if (a.binary_version)
+    text +=
+        format(", PTX %d.%d, SASS sm_%d", a.ptx_version / 10, a.ptx_version % 10, a.binary_version);
+  return text + "\n";
+}
+
+std::string timing_text(const RunResult& r) {
+  if (!r.timing)
+    return "";
+  const TimingStats& t = *r.timing;
+  std::string text = format(
+      "time: median %.4f ms (min %.4f, max %.4f), noise %.2f %% over %d samples%s%s\n", t.median_ms,
+      t.min_ms, t.max_ms, 100 * t.noise, t.samples, t.l2_flushed ? ", L2 flushed before each" : "",
+      t.converged ? "" : " (time budget reached before the noise target)");
+  text += format("throughput: %.1f GB/s (%.1f %% of %s's %.0f GB/s peak)", r.gbps(),
+                 100 * r.peak_bandwidth_fraction(), r.arch.id.c_str(), r.arch.dram_bandwidth_gbps);
+  if (r.flops > 0)
+    text += format(", %.1f GFLOP/s", r.gflops());
+  return text + "\n";
+}
+
+std::string verification_text(const RunResult& r) {
+  if (!r.verification)
+    return "";
+  const Verification& v = *r.verification;
+  std::string text =
+      v.passed ? format("verified: %lld outputs match the CPU reference (max abs error %.3g)",
+                        static_cast<long long>(v.checked), v.max_abs_error)
+               : format("VERIFICATION FAILED: %lld of %lld outputs wrong; first: %s",
+                        static_cast<long long>(v.mismatches), static_cast<long long>(v.checked),
+                        v.first_failure.c_str());
+  if (!v.note.empty())
+    text += " (" + v.note + ")";
+  return text + "\n";
+}
+
+std::string counters_text(const RunResult& r) {
+  if (!r.counters)
+    return "";
+  const CounterResult& c = *r.counters;
+  if (!c.available)
+    return "\ncounters: unavailable: " + c.reason + "\n";
+  std::string text = format("\nmeasured counters (%s, %d pass%s, %.0f ms)\n", c.chip.c_str(),
+                            c.passes, c.passes == 1 ? "" : "es", 1e3 * c.seconds);
+  text += format("%-30s %18s %18s %14s  %s\n", "counter", "measured", "predicted", "diff", "unit");
+  for (const ComparisonRow& row : compare_counters(r)) {
+    text +=
+        format("%-30s %18.0f %18s %14s  %s%s\n", row.display.c_str(), row.measured,
+               row.predicted ? format("%.0f", *row.predicted).c_str() : "-",
+               difference_text(row).c_str(), row.unit.c_str(), row.flagged ? "  <- differs" : "");
+    if (row.flagged)
+      text += "      why: " +
+              (row.reason.empty() ? "no known reason: the model may be wrong here" : row.reason) +
+              "\n";
+  }
+  for (const std::string& name : c.missing)
+    text += "  not on this chip: " + name + "\n";
+  for (const std::string& name : c.no_value)
+    text += "  no value from the profiler for this launch: " + name + "\n";
+  return text;
+}
+
+json counters_json(const CounterResult& c, const RunResult& r) {
+  json values = json::array();
+  for (const CounterValue& v : c.values)
+    values.push_back({{"key", v.key},
+                      {"name", v.name},
+                      {"display", v.display},
+                      {"unit", v.unit},
+                      {"value", v.value}});
+  json comparison = json::array();
+  for (const ComparisonRow& row : compare_counters(r))
+    comparison.push_back({{"key", row.key},
+                          {"measured", row.measured},
+                          {"predicted", row.predicted ? json(*row.predicted) : json(nullptr)},
+                          {"difference", row.difference ? json(*row.difference) : json(nullptr)},
+                          {"flagged", row.flagged},
+                          {"reason", row.reason}});
+  return {{"available", c.available}, {"reason", c.reason},     {"chip", c.chip},
+          {"passes", c.passes},       {"seconds", c.seconds},   {"values", values},
+          {"missing", c.missing},     {"no_value", c.no_value}, {"comparison", comparison}};
+}
+
+json sites_json(const RunResult& r) {
+  json sites = json::array();
+  const std::vector<int> lines = site_line_numbers(r);
+  for (const SitePrediction& s : r.prediction.sites) {
+    sites.push_back({{"name", s.name},
+                     {"line", lines[sites.size()]},
+                     {"space", space_name(s.space)},
+                     {"op", op_name(s.op)},
+                     {"width", s.width},
+                     {"requests", s.requests},
+                     {"sectors", s.sectors},
+                     {"ideal_sectors", s.ideal_sectors},
+                     {"sectors_per_request", s.sectors_per_request()},
+                     {"bytes_used", s.bytes_used},
+                     {"bytes_fetched", s.bytes_fetched},
+                     {"dram_bytes", s.dram_bytes},
+                     {"wavefronts", s.wavefronts},
+                     {"ideal_wavefronts", s.ideal_wavefronts},
+                     {"excess_wavefronts", s.excess_wavefronts},
+                     {"wavefronts_per_request", s.wavefronts_per_request()},
+                     {"conflict_degree", s.conflict_degree},
+                     {"exact", s.exact}});
+    if (r.site_counts && r.site_counts->available)
+      sites.back()["measured"] = site_measured_json(*r.site_counts, s, sites.size() - 1);
+  }
+  return sites;
+}
+
+// The inputs the occupancy was computed from, so its JSON reports them rather than defaults.
+OccupancyRequest occupancy_inputs(const RunResult& r) {
+  OccupancyRequest request;
+  request.block = r.launch.block;
+  request.dynamic_smem = r.dynamic_smem;
+  if (r.attributes) {
+    request.registers_per_thread = r.attributes->registers;
+    request.static_smem = r.attributes->static_shared_bytes;
+    request.kernel_max_threads = r.attributes->max_threads_per_block;
+  }
+  return request;
+}
+
+// The per-site measured columns of one site's CSV row: empty without a per-site pass.
+std::string site_measured_csv(const RunResult& r, std::size_t site) {
+  if (!r.site_counts || !r.site_counts->available || site >= r.site_counts->sites.size())
+    return ",,,,,,,";
+  const SiteMeasurement& m = r.site_counts->sites[site];
+  const bool global = r.prediction.sites[site].space == MemorySpace::global;
+  return format("%d,%.0f,%.0f,%.0f,", m.line, m.issued, m.executed, m.lanes) +
+         (global ? format("%.0f,", m.sectors) : std::string(",")) +
+         (global ? std::string(",") : format("%.0f,", m.wavefronts)) +
+         (m.flagged ? "yes," : "no,") + csv_quoted(m.reason);
+}
+
+// Every launch figure with a value, under its panel's title: "  median time        0.0123 ms".
+std::string figures_table(const RunResult& r) {
+  std::string text;
+  std::optional<Panel> heading;
+  for (const Figure* f : launch_figures()) {
+    const std::optional<std::string> value = figure_text(*f, r);
+    if (!value)
+      continue;
+    if (heading != f->panel) {
+      heading = f->panel;
+      text += format("%s%s\n", text.empty() ? "\nfigures\n" : "", panel_title(f->panel));
+    }
+    text += format("  %-26s %s\n", std::string(f->display).c_str(), value->c_str());
+  }
+  return text;
+}
+
+} // namespace
+
+std::string run_text(const RunResult& r) {
+  const KernelDesc* kernel = find_kernel(r.kernel_id);
+  std::string text = format(
+      "%s  block %s  grid %s  %s\n", r.kernel_id.c_str(), format_block(r.launch.block).c_str(),
+      format_block(r.launch.grid).c_str(), format_params(*kernel, r.params).c_str());
+  text += format("%s: %s (%s, %d SMs)\n", r.arch.id.c_str(), r.arch.name.c_str(),
+                 r.arch.sm_name().c_str(), r.arch.sm_count);
+  text += attributes_text(r);
+  if (r.occupancy) {
+    text += format("occupancy: %.1f %% theoretical (model: %d blocks/SM",
+                   100 * r.occupancy->occupancy, r.occupancy->blocks_per_sm);
+    text += r.runtime_blocks_per_sm >= 0
+                ? format("; runtime API: %d blocks/SM)\n", r.runtime_blocks_per_sm)
+                : ")\n";
+    text += r.occupancy->explanation + "\n";
+  }
+  text += timing_text(r) + verification_text(r);
+  text += figures_table(r);
+  text += "\npredicted memory traffic" + lines_of_file(r) + "\n" + sites_table(r);
+  return text + counters_text(r) + site_counts_text(r);
+}
+
+json run_json(const RunResult& r) {
+  json out = {{"kernel", r.kernel_id},
+              {"params", r.params},
+              {"block", {r.launch.block.x, r.launch.block.y, r.launch.block.z}},
+              {"grid", {r.launch.grid.x, r.launch.grid.y, r.launch.grid.z}},
+              {"dynamic_shared_memory", r.dynamic_smem},
+              {"arch", r.arch.id},
+              {"bytes_moved", r.bytes_moved},
+              {"flops", r.flops},
+              {"sites", sites_json(r)},
+              {"model_exact", r.prediction.exact()},
+              {"model_seconds", r.prediction.seconds},
+              // The rest lets the worker protocol rebuild the RunResult (run_result_from_json).
+              {"model_warp_iterations", r.prediction.warp_iterations},
+              {"model_warp_iterations_evaluated", r.prediction.warp_iterations_evaluated},
+              {"arch_details", arch_to_json(r.arch)},
+              // Every launch figure of the figure table, by key: derived from the rest, so a
+              // reader recomputes them rather than trusting them.
+              {"figures", launch_figures_json(r)}};
+  // What only the runtime says (none of it at build time) is null where no GPU said it.
+  const auto known = [](int value) { return value ? nlohmann::json(value) : nlohmann::json(); };
+  if (r.attributes)
+    out["attributes"] = {{"source", r.attributes->source},
+                         {"registers", r.attributes->registers},
+                         {"static_shared_memory", r.attributes->static_shared_bytes},
+                         {"local_bytes_per_thread", r.attributes->local_bytes},
+                         {"max_threads_per_block", known(r.attributes->max_threads_per_block)},
+                         {"ptx_version", known(r.attributes->ptx_version)},
+                         {"binary_version", known(r.attributes->binary_version)}};
+  if (r.occupancy) {
+    out["occupancy"] = occupancy_json(r.arch, occupancy_inputs(r), *r.occupancy);
+    if (r.runtime_blocks_per_sm >= 0)
+      out["occupancy"]["runtime_blocks_per_sm"] = r.runtime_blocks_per_sm;
+  }
+  if (r.timing)
+    out["timing"] = {{"median_ms", r.timing->median_ms},
+                     {"min_ms", r.timing->min_ms},
+                     {"max_ms", r.timing->max_ms},
+                     {"mean_ms", r.timing->mean_ms},
+                     {"noise", r.timing->noise},
+                     {"samples", r.timing->samples},
+                     {"converged", r.timing->converged},
+                     {"l2_flushed", r.timing->l2_flushed},
+                     {"gbps", r.gbps()},
+                     {"peak_bandwidth_fraction", r.peak_bandwidth_fraction()},
+                     {"gflops", r.gflops()},
+                     {"seconds", r.timing->seconds}};
+  if (r.counters)
+    out["counters"] = counters_json(*r.counters, r);
+  if (r.site_counts)
+    out["site_counts"] = site_counts_json(*r.site_counts);
+  if (r.verification)
+    out["verification"] = {{"passed", r.verification->passed},
+                           {"checked", r.verification->checked},
+                           {"mismatches", r.verification->mismatches},
+                           {"max_abs_error", r.verification->max_abs_error},
+                           {"max_rel_error", r.verification->max_rel_error},
+                           {"first_failure", r.verification->first_failure},
+                           {"note", r.verification->note},
+                           {"seconds", r.verification->seconds}};
+  return out;
+}
+
+std::string run_csv(const RunResult& r) {
+  std::ostringstream csv;
+  csv << "kernel,block,grid,arch" << launch_figure_headers()
+      << ",local_bytes,verified,site,space,op,width,requests,sectors,ideal_sectors,"
+         "sectors_per_request,wavefronts,ideal_wavefronts,excess_wavefronts,"
+         "wavefronts_per_request,"
+         // Per-site measured (--per-site), under ncu's SASS metric names; empty without it.
+         "line,smsp__sass_inst_executed,measured_requests,smsp__sass_thread_inst_executed_pred_on,"
+         "smsp__sass_sectors_mem_global,smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared,"
+         "measured_flagged,measured_reason\n";
+  const std::string launch =
+      r.kernel_id + "," + format_block(r.launch.block) + "," + format_block(r.launch.grid) + "," +
+      r.arch.id + launch_figure_cells(r) + "," +
+      (r.attributes ? std::to_string(r.attributes->local_bytes) : std::string()) + "," +
+      (r.verification ? (r.verification->passed ? "yes" : "no") : "");
+  for (std::size_t i = 0; i < r.prediction.sites.size(); ++i) {
+    const SitePrediction& s = r.prediction.sites[i];
+    csv << launch << "," << csv_quoted(s.name) << "," << space_name(s.space) << "," << op_name(s.op)
+        << "," << s.width << "," << s.requests << "," << s.sectors << "," << s.ideal_sectors << ","
+        << format("%.4f", s.sectors_per_request()) << "," << s.wavefronts << ","
+        << s.ideal_wavefronts << "," << s.excess_wavefronts << ","
+        << format("%.4f", s.wavefronts_per_request()) << "," << site_measured_csv(r, i) << "\n";
+  }
+  return csv.str();
+}
+
+} // namespace wl

@@ -1,0 +1,302 @@
+#include "report/site_report.h"
+
+#include "base/json_fields.h"
+#include "base/text_format.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+
+namespace wl {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr double kMaxFigure = std::numeric_limits<double>::max();
+
+std::string signed_percent(double fraction) { return format("%+.1f %%", 100 * fraction); }
+
+} // namespace
+
+std::string site_counts_text(const RunResult& r) {
+  if (!r.site_counts)
+    return "";
+  const SiteCounts& c = *r.site_counts;
+  if (!c.available)
+    return "\nmeasured per site: none (" + c.reason + ")\n";
+  std::string text = format("\nmeasured per site (SASS metrics pass, %.0f ms; lines of %s)\n",
+                            1e3 * c.seconds, c.file.c_str());
+  text += format("%-28s %5s %6s %14s %14s %8s %14s %14s %8s\n", "site", "line", "instr",
+                 "requests pred", "measured", "diff", "sectors/wf pred", "measured", "diff");
+  for (std::size_t s = 0; s < c.sites.size() && s < r.prediction.sites.size(); ++s) {
+    const SitePrediction& p = r.prediction.sites[s];
+    const SiteMeasurement& m = c.sites[s];
+    text += format("%-28s %5d %6zu %14lld %14.0f %8s %14lld %14.0f %8s\n", p.name.c_str(), m.line,
+                   m.instructions.size(), static_cast<long long>(p.requests), m.executed,
+                   signed_percent(m.request_difference).c_str(),
+                   static_cast<long long>(traffic(p, p.space)), traffic(m, p.space),
+                   signed_percent(m.difference).c_str());
+    if (!m.measured_with.empty()) {
+      std::string others;
+      for (const std::size_t o : m.measured_with)
+        others += (others.empty() ? "" : ", ") + r.prediction.sites[o].name;
+      text += "    measured together with " + others + " (one line, one kind of access)\n";
+    }
+    if (m.flagged)
+      text += "    differs: " + m.reason + "\n";
+  }
+  if (!c.unclaimed.empty())
+    text += format("%zu memory instructions sit on no site's line\n", c.unclaimed.size());
+  for (const std::string& line : site_sums_lines(r))
+    text += line + "\n";
+  return text;
+}
+
+namespace {
+
+// The launch counters' load and store figures, summed; none when either was not counted.
+std::optional<double> launch_total(const RunResult& r, const std::string& load,
+                                   const std::string& store) {
+  const CounterValue* l = r.counters ? r.counters->find(load) : nullptr;
+  const CounterValue* s = r.counters ? r.counters->find(store) : nullptr;
+  if (!l || !s)
+    return std::nullopt;
+  return l->value + s->value;
+}
+
+// "Shared wavefronts summed over the per-site pass: 3,489,660,928; the launch counters hold
+// 17,554,902 more (+0.5 %): ...": the sum, and the launch counters' difference with what it means.
+std::string sum_line(const char* what, double instructions, double launch, bool shared) {
+  const std::string line =
+      std::string(what) + " summed over the per-site pass: " + whole_number(instructions);
+  const double difference = launch - instructions;
+  if (std::fabs(difference) <= 0.001 * std::max(launch, 1.0))
+    return line + ", equal to the launch counters";
+  const std::string counters = "; the launch counters hold " + whole_number(std::fabs(difference)) +
+                               (difference > 0 ? " more (" : " fewer (") +
+                               signed_percent(difference / std::max(instructions, 1.0)) + ")";
+  if (shared && difference > 0)
+    return line + counters +
+           ": bank conflicts the hardware charges to shared accesses from other L1 traffic (the "
+           "launch's global accesses), made by no instruction of the kernel";
+  return line + counters + ": the SASS pass and the launch counters disagree";
+}
+
+} // namespace
+
+std::vector<std::string> site_sums_lines(const RunResult& r) {
+  if (!r.site_counts || !r.site_counts->available || !r.counters || !r.counters->available)
+    return {};
+  const SiteCounts& c = *r.site_counts;
+  std::vector<std::string> lines;
+  const auto sectors = launch_total(r, "global_load_sectors", "global_store_sectors");
+  if (sectors && (*sectors > 0 || c.global_sectors > 0))
+    lines.push_back(sum_line("Global sectors", c.global_sectors, *sectors, false));
+  const auto wavefronts = launch_total(r, "shared_load_wavefronts", "shared_store_wavefronts");
+  if (wavefronts && (*wavefronts > 0 || c.shared_wavefronts > 0))
+    lines.push_back(sum_line("Shared wavefronts", c.shared_wavefronts, *wavefronts, true));
+  return lines;
+}
+
+std::string site_counts_summary(const RunResult& r) {
+  if (!r.site_counts)
+    return "";
+  const SiteCounts& c = *r.site_counts;
+  if (!c.available)
+    return "sites: not measured (" + c.reason + ")";
+  std::size_t flagged = 0;
+  std::string differ;
+  for (std::size_t s = 0; s < c.sites.size() && s < r.prediction.sites.size(); ++s)
+    if (c.sites[s].flagged) {
+      ++flagged;
+      differ += (differ.empty() ? "" : ", ") + r.prediction.sites[s].name;
+    }
+  return format("sites: %zu of %zu within %.0f %%", c.sites.size() - flagged, c.sites.size(),
+                100 * kSiteTolerance) +
+         (flagged ? " (" + differ + (flagged == 1 ? " differs)" : " differ)") : "");
+}
+
+namespace {
+
+// A site's figure that matters for its space: sectors for global, wavefronts for shared.
+const char* traffic_metric(MemorySpace space) {
+  return space == MemorySpace::global ? "smsp__sass_sectors_mem_global"
+                                      : "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared";
+}
+
+} // namespace
+
+std::vector<std::string> site_csv_headers(const RunResult& r) {
+  std::vector<std::string> headers;
+  for (const SitePrediction& s : r.prediction.sites) {
+    const std::string traffic = s.space == MemorySpace::global ? "sectors" : "wavefronts";
+    const std::vector<std::string> columns = {
+        "smsp__sass_inst_executed", access_metric(s.space, s.op), traffic_metric(s.space),
+        "predicted_requests",       "predicted_" + traffic,       "flagged"};
+    for (const std::string& column : columns)
+      headers.push_back(s.name + ": " + column);
+  }
+  return headers;
+}
+
+std::vector<std::string> site_csv_cells(const RunResult& r) {
+  std::vector<std::string> cells;
+  const bool measured = r.site_counts && r.site_counts->available;
+  for (std::size_t i = 0; i < r.prediction.sites.size(); ++i) {
+    const SitePrediction& p = r.prediction.sites[i];
+    const std::string predicted_requests = std::to_string(p.requests);
+    const std::string predicted_traffic = std::to_string(traffic(p, p.space));
+    if (!measured || i >= r.site_counts->sites.size()) {
+      cells.insert(cells.end(), {"", "", "", predicted_requests, predicted_traffic, ""});
+      continue;
+    }
+    const SiteMeasurement& m = r.site_counts->sites[i];
+    cells.insert(cells.end(), {format("%.0f", m.issued), format("%.0f", m.executed),
+                               format("%.0f", traffic(m, p.space)), predicted_requests,
+                               predicted_traffic, m.flagged ? "yes" : "no"});
+  }
+  return cells;
+}
+
+json site_measured_json(const SiteCounts& c, const SitePrediction& site, std::size_t index) {
+  if (!c.available || index >= c.sites.size())
+    return json();
+  const SiteMeasurement& m = c.sites[index];
+  json out = {{"line", m.line},
+              {"instructions", m.instructions.size()},
+              {"smsp__sass_inst_executed", m.issued},
+              {access_metric(site.space, site.op), m.executed},
+              {lanes_metric(site.space), m.lanes},
+              {"difference", m.difference},
+              {"request_difference", m.request_difference},
+              {"flagged", m.flagged},
+              {"reason", m.reason}};
+  out[traffic_metric(site.space)] = traffic(m, site.space);
+  return out;
+}
+
+namespace {
+
+// The figures an instruction and a site both carry, under the same keys.
+template <typename Counts> json counts_json(const Counts& c) {
+  return {{"executed", c.executed},
+          {"issued", c.issued},
+          {"lanes", c.lanes},
+          {"sectors", c.sectors},
+          {"wavefronts", c.wavefronts}};
+}
+
+// Their reader; a result made before `issued` existed counts each execution as one issue.
+template <typename Counts> void read_counts(const Fields& f, Counts& c) {
+  c.executed = f.number("executed", 0, kMaxFigure);
+  c.issued = f.number_or("issued", c.executed, 0, kMaxFigure);
+  c.lanes = f.number("lanes", 0, kMaxFigure);
+  c.sectors = f.number("sectors", 0, kMaxFigure);
+  c.wavefronts = f.number("wavefronts", 0, kMaxFigure);
+}
+
+} // namespace
+
+json site_counts_json(const SiteCounts& c) {
+  json instructions = json::array();
+  for (const MeasuredInstruction& i : c.instructions) {
+    json instruction = counts_json(i);
+    instruction.update({{"pc", i.pc},
+                        {"sass", i.sass},
+                        {"file", i.file},
+                        {"line", i.line},
+                        {"space", space_name(i.space)},
+                        {"op", op_name(i.op)},
+                        {"width", i.width}});
+    instructions.push_back(std::move(instruction));
+  }
+  json sites = json::array();
+  for (const SiteMeasurement& m : c.sites) {
+    json site = counts_json(m);
+    site.update({{"line", m.line},
+                 {"instructions", m.instructions},
+                 {"measured_with", m.measured_with},
+                 {"difference", m.difference},
+                 {"request_difference", m.request_difference},
+                 {"flagged", m.flagged},
+                 {"reason", m.reason}});
+    sites.push_back(std::move(site));
+  }
+  return {{"available", c.available},
+          {"reason", c.reason},
+          {"file", c.file},
+          {"function", c.function},
+          {"seconds", c.seconds},
+          {"instructions", instructions},
+          {"sites", sites},
+          {"unclaimed", c.unclaimed},
+          {"global_sectors", c.global_sectors},
+          {"shared_wavefronts", c.shared_wavefronts}};
+}
+
+namespace {
+
+std::vector<std::size_t> indices(const Fields& f, const char* key, std::size_t below) {
+  std::vector<std::size_t> out;
+  if (below == 0) {
+    if (!f.list(key).empty())
+      f.fail(key, f.list(key).dump(), "an empty list");
+    return out;
+  }
+  for (const std::int64_t i : f.integers(key, 0, below, 0, static_cast<std::int64_t>(below) - 1))
+    out.push_back(static_cast<std::size_t>(i));
+  return out;
+}
+
+MeasuredInstruction instruction_from(const Fields& f) {
+  MeasuredInstruction i;
+  i.pc = static_cast<std::uint32_t>(f.integer("pc", 0, std::numeric_limits<std::uint32_t>::max()));
+  i.sass = f.text_or("sass", "");
+  i.file = f.text("file");
+  i.line = static_cast<int>(f.integer("line", 0, std::numeric_limits<int>::max()));
+  i.space = f.choice("space", {"global", "shared"}) == "shared" ? MemorySpace::shared
+                                                                : MemorySpace::global;
+  i.op = f.choice("op", {"load", "store"}) == "store" ? AccessOp::store : AccessOp::load;
+  i.width = static_cast<int>(f.integer("width", 0, 1024));
+  read_counts(f, i);
+  return i;
+}
+
+} // namespace
+
+SiteCounts site_counts_from_json(const json& j, const std::string& where, std::size_t sites) {
+  const Fields f(j, where, "site_counts.");
+  SiteCounts c;
+  c.available = f.boolean("available");
+  c.reason = f.text("reason");
+  c.file = f.text("file");
+  c.function = f.text("function");
+  c.seconds = f.number("seconds", 0, kMaxFigure);
+  for (const Fields& i : f.objects("instructions"))
+    c.instructions.push_back(instruction_from(i));
+  const std::size_t count = c.instructions.size();
+  const std::vector<Fields> site_fields = f.objects("sites");
+  if (c.available && site_fields.size() != sites)
+    f.fail("sites", std::to_string(site_fields.size()) + " sites",
+           "one per site of the kernel (" + std::to_string(sites) + ")");
+  for (const Fields& s : site_fields) {
+    SiteMeasurement m;
+    m.line = static_cast<int>(s.integer("line", 0, std::numeric_limits<int>::max()));
+    m.instructions = indices(s, "instructions", count);
+    m.measured_with = indices(s, "measured_with", sites);
+    read_counts(s, m);
+    m.difference = s.number("difference", -1, kMaxFigure);
+    m.request_difference = s.number("request_difference", -1, kMaxFigure);
+    m.flagged = s.boolean("flagged");
+    m.reason = s.text("reason");
+    c.sites.push_back(std::move(m));
+  }
+  c.unclaimed = indices(f, "unclaimed", count);
+  c.global_sectors = f.number("global_sectors", 0, kMaxFigure);
+  c.shared_wavefronts = f.number("shared_wavefronts", 0, kMaxFigure);
+  return c;
+}
+
+} // namespace wl
