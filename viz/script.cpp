@@ -137,22 +137,6 @@ double parse_seconds(const std::string& text, const std::string& where) {
   return value;
 }
 
-// "launch, occupancy, ..." (`name` panel_name) or "Launch, Occupancy, ..." (panel_title): the
-// panels a script may name, for its messages.
-std::vector<std::string> panel_names(const char* (*name)(Panel)) {
-  std::vector<std::string> names;
-  for (Panel panel : kAllPanels)
-    names.emplace_back(name(panel));
-  return names;
-}
-
-std::string panel_list(const char* (*name)(Panel)) {
-  std::string list;
-  for (const std::string& name_of_panel : panel_names(name))
-    list += (list.empty() ? "" : ", ") + name_of_panel;
-  return list;
-}
-
 bool panel_matches(const std::string& name, const std::string& panel_title_text) {
   if (name.empty())
     return true;
@@ -209,8 +193,8 @@ void check_step(const ScriptStep& step, const std::string& where) {
     refuse_empty(step.args[0], "file name", where);
     if (step.args.size() == 2 && !parse_panel(step.args[1]))
       throw UsageError(where + ": unknown panel '" + clip(step.args[1]) + "'" +
-                       did_you_mean(step.args[1], panel_names(panel_name)) +
-                       "; panels: " + panel_list(panel_name));
+                       did_you_mean(step.args[1], panel_keys()) +
+                       "; panels: " + panel_keys_listed());
   } else {
     throw UsageError(where + ": unknown action '" + clip(step.verb) + "'" +
                      did_you_mean(step.verb, {"window", "scale", "click", "hover", "set", "key",
@@ -221,8 +205,8 @@ void check_step(const ScriptStep& step, const std::string& where) {
         return panel_matches(step.panel, panel_title(p));
       }))
     throw UsageError(where + ": unknown panel '" + clip(step.panel) + "'" +
-                     did_you_mean(step.panel, panel_names(panel_title)) +
-                     "; panels: " + panel_list(panel_title));
+                     did_you_mean(step.panel, panel_keys(true)) +
+                     "; panels: " + panel_keys_listed(true));
 }
 
 } // namespace

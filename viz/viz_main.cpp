@@ -2,6 +2,7 @@
 
 #include "base/error.h"
 #include "base/json_input.h"
+#include "base/text_format.h"
 #include "front_end.h"
 #include "io/assets.h"
 #include "model/arch.h"
@@ -100,13 +101,6 @@ App app_from(const GuiOptions& options) {
   return app;
 }
 
-std::string panel_names() {
-  std::string names;
-  for (Panel panel : kAllPanels)
-    names += std::string(names.empty() ? "" : ", ") + panel_name(panel);
-  return names;
-}
-
 bool has_display() {
   const char* x11 = std::getenv("DISPLAY");
   const char* wayland = std::getenv("WAYLAND_DISPLAY");
@@ -195,7 +189,9 @@ int play_script(App& app, const GuiOptions& options, Script script) {
 int run_headless_screenshot(const GuiOptions& options) {
   std::optional<Panel> panel;
   if (!options.panel.empty() && !(panel = parse_panel(options.panel)))
-    throw UsageError("unknown panel '" + options.panel + "'; choose one of " + panel_names());
+    throw UsageError("unknown panel '" + clip(options.panel) + "'" +
+                     did_you_mean(options.panel, panel_keys()) + "; choose one of " +
+                     panel_keys_listed());
   App app = app_from(options);
   if (const std::string problem = app.request_problem(); !problem.empty())
     throw UsageError(problem);

@@ -14,11 +14,18 @@ std::optional<Panel> parse_panel(std::string_view name) {
   return std::nullopt;
 }
 
-std::string panel_keys_listed() {
-  std::string keys;
+std::vector<std::string> panel_keys(bool titles) {
+  std::vector<std::string> keys;
   for (const PanelName& row : kPanelTable)
-    keys += (keys.empty() ? "" : ", ") + std::string(row.key);
+    keys.emplace_back(titles ? row.title : row.key);
   return keys;
+}
+
+std::string panel_keys_listed(bool titles) {
+  std::string listed;
+  for (const std::string& key : panel_keys(titles))
+    listed += (listed.empty() ? "" : ", ") + key;
+  return listed;
 }
 
 std::vector<Panel> panels_named_in(std::string_view note) {

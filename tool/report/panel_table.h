@@ -90,8 +90,11 @@ inline const char* panel_title(Panel panel) { return panel_row(panel).title; }
 
 // A panel by its key ("global") or its title ("Global memory"), in any case.
 std::optional<Panel> parse_panel(std::string_view name);
-// "launch, occupancy, ..., source": every key, for help texts and messages.
-std::string panel_keys_listed();
+// Every panel's key ("launch", ...), or its title ("Launch", ...) with `titles`: what a message
+// lists and a did-you-mean picks from.
+std::vector<std::string> panel_keys(bool titles = false);
+// "launch, occupancy, ..., source" (or the titles): for help texts and messages.
+std::string panel_keys_listed(bool titles = false);
 // The panels a kernel's teaching note points at (by their note words), in panel order.
 std::vector<Panel> panels_named_in(std::string_view note);
 
