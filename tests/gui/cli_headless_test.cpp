@@ -63,6 +63,11 @@ TEST(GuiCli, BadInputIsOneLineAndExitTwo) {
   const Command panel = run_in(dir, "--headless --panel nope");
   EXPECT_EQ(panel.exit_code, 2) << panel.out;
   EXPECT_NE(panel.out.find("nope"), std::string::npos) << panel.out;
+  // A near miss is named, as a script's is, and every panel key is listed from the panel table.
+  const Command near = run_in(dir, "--headless --panel timing");
+  EXPECT_EQ(near.exit_code, 2) << near.out;
+  EXPECT_NE(near.out.find("did you mean 'timings'"), std::string::npos) << near.out;
+  EXPECT_NE(near.out.find(panel_keys_listed()), std::string::npos) << near.out;
   EXPECT_TRUE(std::filesystem::is_empty(dir));
 }
 

@@ -10,6 +10,7 @@
 #include "sweep/sweep_grid.h"
 #include "test_support.h"
 
+#include <cmath>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -114,6 +115,8 @@ TEST(FigureText, EachFormatWritesItsValueWithItsUnit) {
   EXPECT_EQ(figure_text(figure("bytes_moved"), 201326592), "192 MiB");
   EXPECT_EQ(figure_text(figure("bytes_moved"), 1536), "1.5 KiB");
   EXPECT_EQ(figure_text(figure("global_load_sectors"), 4194304), "4,194,304 sectors");
+  EXPECT_EQ(figure_text(figure("global_load_sectors"), 1e300), "1e+300 sectors"); // no UB
+  EXPECT_EQ(figure_text(figure("global_load_sectors"), NAN), "nan sectors");
   EXPECT_EQ(figure_text(figure("speed_up"), 1.5), "1.50x");
   EXPECT_EQ(figure_text(figure("arithmetic_intensity"), 0.0833), "0.08 FLOP/byte");
   EXPECT_EQ(figure_csv(figure("samples"), 1710), "1710");

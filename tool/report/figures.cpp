@@ -938,8 +938,9 @@ std::string figure_text(const Figure& f, double value) {
   switch (f.format) {
   case FigureFormat::bytes:
     return format_bytes(value);
-  case FigureFormat::count:
-    return format_count(std::llround(value)) + (unit.empty() ? "" : " " + unit);
+  case FigureFormat::count: // grouped as a whole number where one holds it (llround's range)
+    return (std::fabs(value) < 9e18 ? format_count(std::llround(value)) : format("%.3g", value)) +
+           (unit.empty() ? "" : " " + unit);
   case FigureFormat::percent:
     return format_number(value, f.decimals) + " %";
   case FigureFormat::duration:
