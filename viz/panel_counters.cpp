@@ -3,10 +3,10 @@
 // run collected hardware counters, each measured figure beside the model's launch total with the
 // difference and its known reason. Until then the measured column says why there is none.
 
+#include "panel_parts.h"
 #include "panels.h"
 #include "report/counter_comparison.h"
 #include "report/site_report.h"
-#include "widgets.h"
 
 #include <algorithm>
 

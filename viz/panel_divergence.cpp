@@ -5,9 +5,9 @@
 // lane ever idles, less as divergence and partial warps leave lanes out.
 
 #include "model/launch_model.h"
+#include "panel_parts.h"
 #include "panels.h"
 #include "report/figures.h"
-#include "widgets.h"
 
 #include <algorithm>
 #include <bit>

@@ -3,8 +3,8 @@
 // the chosen warp, drawn from the model for the current choices, so a change of stride, offset,
 // width or block redraws it at once, with or without a GPU.
 
+#include "panel_parts.h"
 #include "panels.h"
-#include "widgets.h"
 
 #include <cmath>
 

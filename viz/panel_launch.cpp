@@ -5,9 +5,9 @@
 #include "controls.h"
 #include "model/block_text.h"
 #include "model/kernel_request.h"
+#include "panel_parts.h"
 #include "panels.h"
 #include "registry.h"
-#include "widgets.h"
 
 #include <algorithm>
 #include <array>

@@ -2,8 +2,8 @@
 // three impact curves (what changing block size, registers or shared memory would do), and how
 // the grid falls into waves.
 
+#include "panel_parts.h"
 #include "panels.h"
-#include "widgets.h"
 
 #include <algorithm>
 

@@ -5,8 +5,8 @@
 // conflict.
 
 #include "controls.h"
+#include "panel_parts.h"
 #include "panels.h"
-#include "widgets.h"
 
 #include <imgui.h>
 

@@ -10,9 +10,9 @@
 #include "controls.h"
 #include "frame.h"
 #include "model/kernel_source.h"
+#include "panel_parts.h"
 #include "panels.h"
 #include "report/site_report.h"
-#include "widgets.h"
 
 #include <algorithm>
 #include <cmath>

@@ -11,11 +11,11 @@
 #include "io/file_output.h"
 #include "model/block_text.h"
 #include "model/kernel_request.h"
+#include "panel_parts.h"
 #include "panels.h"
 #include "registry.h"
 #include "screenshot.h"
 #include "sweep_charts.h"
-#include "widgets.h"
 
 #include <algorithm>
 

@@ -3,8 +3,8 @@
 // measurement it still shows the work the launch must do and the time that takes at peak
 // bandwidth, the floor any measurement will sit above.
 
+#include "panel_parts.h"
 #include "panels.h"
-#include "widgets.h"
 
 #include <algorithm>
 

@@ -152,13 +152,6 @@ void history_plot(const std::vector<double>& milliseconds, float width, float he
 
 namespace {
 
-// The table's header row. In the screenshot's words (ImGui's log) the first row then starts a line
-// of its own: where the header's last cells are scrolled out of sight, the log would run on.
-void headers_row() {
-  ImGui::TableHeadersRow();
-  ImGui::GetCurrentContext()->LogLinePosY = -FLT_MAX; // the next cell's "|" begins a new line
-}
-
 ImU32 lane_colour(int lane) {
   return ImColor::HSV(static_cast<float>(lane) / kWarpSize, 0.6f, 0.9f);
 }
@@ -176,67 +169,6 @@ float labelled_field_width(float field_width, const char* label) {
   return field_width + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
 }
 
-void block_and_warp_fields(const BlockShape& grid, std::array<int, 3>& block, int& warp) {
-  const float field = ImGui::GetFontSize() * 6;
-  ImGui::PushItemWidth(field);
-  const std::array<int, 3> sides{grid.x, grid.y, grid.z};
-  constexpr std::array kLabels = {"block x", "block y", "block z"};
-  bool first = true;
-  for (int i = 0; i < 3; ++i) {
-    if (i > 0 && sides[i] <= 1)
-      continue; // a grid of one block along y or z needs no field
-    if (!first)
-      same_line_if_room(labelled_field_width(field, kLabels[i]));
-    first = false;
-    ui::input_int(kLabels[i], &block[i]);
-  }
-  same_line_if_room(labelled_field_width(field, "warp"));
-  ui::input_int("warp", &warp);
-  ImGui::PopItemWidth();
-}
-
-namespace {
-
-// Two launches do the same work when they are variants of one family with the same parameters,
-// moving the same bytes and doing the same arithmetic (transpose/smem and transpose/smem_padded).
-bool same_work(const RunResult& a, const RunResult& b) {
-  return kernel_family(a.kernel_id) == kernel_family(b.kernel_id) && a.params == b.params &&
-         a.bytes_moved == b.bytes_moved && a.flops == b.flops;
-}
-
-} // namespace
-
-void baseline_heading(const App& app, const std::string& lead) {
-  note_text(lead + app.baseline_label());
-  if (!app.baseline || app.baseline->kernel_id == app.kernel_id)
-    return;
-  if (app.latest && same_work(*app.baseline, *app.latest))
-    note_text("The baseline is another variant of the same work (" + app.baseline->kernel_id +
-              "): the change is what the variant does differently.");
-  else
-    recorded_text("The baseline is another kernel (" + app.baseline->kernel_id +
-                  "): the change compares different work, not a tuning of " + app.kernel_id + ".");
-}
-
-const RunResult* model_for_panel(const App& app) {
-  const RunResult* model = app.model_view();
-  const std::string problem = app.request_problem();
-  if (!model) {
-    empty_state(problem.empty() ? "Computing the model of this launch..."
-                                : "No figures: the launch is not valid (" + problem + ")");
-    return nullptr;
-  }
-  if (app.model_is_current())
-    return model;
-  if (problem.empty())
-    note_text("Updating to the launch on screen...");
-  else
-    recorded_text("Figures of the last valid launch (" + model->kernel_id + ", block " +
-                  format_block(model->launch.block) +
-                  "): the one on screen is refused, see Launch.");
-  return model;
-}
-
 void hover_text(const std::string& text) {
   ImGui::BeginTooltip();
   ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
@@ -246,98 +178,11 @@ void hover_text(const std::string& text) {
   ImGui::EndTooltip();
 }
 
-bool kernel_has_sites(const App& app, MemorySpace space) {
-  if (!app.kernel() || !sites_in(*app.kernel(), space).empty())
-    return true;
-  empty_state(app.kernel()->library_chooses_block
-                  ? "A library call: its kernels are the library's, with no access sites to model."
-              : space == MemorySpace::global ? "This kernel has no global access site."
-                                             : "This kernel uses no shared memory.");
-  return false;
-}
-
-std::optional<ChosenWarp> warp_chooser(const App& app, MemorySpace space, MapChoice& choice) {
-  if (const std::string problem = app.request_problem(); !problem.empty()) {
-    error_text(problem);
-    return std::nullopt;
-  }
-  const KernelDesc& kernel = *app.kernel();
-  const LaunchShape launch = make_launch(kernel, app.params, app.block(), app.arch().sm_count);
-  const std::vector<int> sites = sites_in(kernel, space);
-  if (sites.empty()) // the panel said so (kernel_has_sites)
-    return std::nullopt;
-  std::optional<ChosenWarp> chosen = choose_warp(kernel, launch, space, choice);
-  ImGui::PushItemWidth(ImGui::GetFontSize() * 10);
-  if (ui::begin_combo("site", kernel.sites[chosen->site].name.c_str())) {
-    for (int i = 0; i < static_cast<int>(sites.size()); ++i)
-      if (ui::selectable(kernel.sites[sites[i]].name.c_str(), i == choice.site))
-        choice.site = i;
-    ImGui::EndCombo();
-  }
-  ImGui::PopItemWidth();
-  block_and_warp_fields(launch.grid, choice.block, choice.warp);
-  if (chosen->iterations > 1) {
-    int iteration = static_cast<int>(choice.iteration);
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
-    if (ui::input_int("iteration", &iteration))
-      choice.iteration = iteration;
-  }
-  note_text(
-      "grid " + format_block(launch.grid) + ", " + std::to_string(chosen->warps) +
-      " warps per block" +
-      (chosen->iterations > 1 ? ", " + std::to_string(chosen->iterations) + " iterations" : ""));
-  chosen = choose_warp(kernel, launch, space, choice); // the edits brought into range
-  if (chosen->access.active_mask == 0) {
-    empty_state(
-        "No lane of this warp makes this access in this iteration (a guard or a partial tile).");
-    return std::nullopt;
-  }
-  return chosen;
-}
-
-bool begin_site_table(const char* id, std::initializer_list<SiteColumn> columns, float height) {
-  // Columns as wide as their content; in a narrow panel the table scrolls sideways with the site's
-  // name kept in view, rather than cut a number short.
-  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
-                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX |
-                                ImGuiTableFlags_ScrollY; // the site column and header stay in view
-  const float rows = 4.5f; // a few sites in view; the table scrolls when a kernel has more
-  if (height <= 0)
-    height = ImGui::GetTextLineHeightWithSpacing() * rows + ImGui::GetStyle().ScrollbarSize;
-  if (!ImGui::BeginTable(id, static_cast<int>(columns.size()) + 1, flags, ImVec2(0, height)))
-    return false;
-  ImGui::TableSetupScrollFreeze(1, 1);
-  ImGui::TableSetupColumn("site");
-  for (const SiteColumn& column : columns) {
-    std::string name(figure_header(figure(column.figure)));
-    ImGui::TableSetupColumn((column.with_ideal ? name + " (ideal)" : name).c_str());
-  }
-  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
-  ImGui::TableNextColumn();
-  ImGui::TableHeader("site");
-  if (ImGui::IsItemHovered())
-    hover_text("One global or shared load or store in the kernel's source, and its width per "
-               "lane.");
-  int index = 1;
-  for (const SiteColumn& column : columns) {
-    ImGui::TableNextColumn();
-    ImGui::TableHeader(ImGui::TableGetColumnName(index++));
-    const Figure& f = figure(column.figure);
-    if (ImGui::IsItemHovered())
-      hover_text(std::string(f.meaning) + (f.unit.empty() ? "" : " (" + std::string(f.unit) + ")") +
-                 (column.with_ideal ? "; the ideal in brackets" : "") + ".");
-  }
-  return true;
-}
-
-void site_row(const SitePrediction& site, double per_request, double ideal_per_request) {
-  ImGui::TableNextRow();
-  ImGui::TableNextColumn();
-  ImGui::TextUnformatted(site.name.c_str());
-  ImGui::TableNextColumn();
-  number_cell(format_count(site.requests));
-  ImGui::TableNextColumn();
-  number_cell(format_number(per_request) + " (" + format_number(ideal_per_request) + ")");
+// In the screenshot's words (ImGui's log) the first row then starts a line of its own: where the
+// header's last cells are scrolled out of sight, the log would run on.
+void table_headers_row() {
+  ImGui::TableHeadersRow();
+  ImGui::GetCurrentContext()->LogLinePosY = -FLT_MAX; // the next cell's "|" begins a new line
 }
 
 void number_cell(const std::string& text) {
@@ -347,141 +192,6 @@ void number_cell(const std::string& text) {
   else if (room < -0.5f)
     note_cut_off(text);
   ImGui::TextUnformatted(text.c_str());
-}
-
-void counter_table(const char* id, const RunResult& result, const App& app,
-                   std::optional<Panel> panel, int most_lines) {
-  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX |
-                                ImGuiTableFlags_ScrollY;
-  const CounterResult* baseline =
-      app.baseline && app.baseline->counters && app.baseline->counters->available
-          ? &*app.baseline->counters
-          : nullptr;
-  if (app.baseline && !baseline)
-    note_text("The baseline (" + app.baseline_label() + ") has no counters.");
-  std::vector<ComparisonRow> rows;
-  for (ComparisonRow& row : compare_counters(result))
-    if (!panel || (row.figure && row.figure->panel == *panel))
-      rows.push_back(std::move(row));
-  // The reasons go under the table, wrapped to the panel's width, where a narrow panel still
-  // shows them whole; the table is no taller than its rows and leaves them room.
-  std::vector<const ComparisonRow*> flagged;
-  for (const ComparisonRow& row : rows)
-    if (row.flagged)
-      flagged.push_back(&row);
-  const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float room = most_lines > 0
-                         ? most_lines * line
-                         : ImGui::GetContentRegionAvail().y - (flagged.empty() ? 0 : line * 1.5f);
-  const float height = std::min((static_cast<float>(rows.size()) + 2.0f) * line,
-                                flagged.empty() ? room : std::max(room * 0.6f, 6 * line));
-  // The names wrap in at most 35 % of the width, so the numbers beside them fit a narrow panel
-  // rather than being cut where the table scrolls.
-  float names_width = ImGui::CalcTextSize("counter").x;
-  for (const ComparisonRow& row : rows)
-    names_width =
-        std::max(names_width, ImGui::CalcTextSize((row.display + " (" + row.unit + ")").c_str()).x);
-  names_width = std::min(names_width, 0.35f * ImGui::GetContentRegionAvail().x);
-  const int columns = 4 + (baseline ? 2 : 0);
-  if (!ImGui::BeginTable(id, columns, flags, ImVec2(0, height)))
-    return;
-  ImGui::TableSetupScrollFreeze(1, 1); // the counter's name stays while the table scrolls sideways
-  ImGui::TableSetupColumn("counter", ImGuiTableColumnFlags_WidthFixed, names_width);
-  ImGui::TableSetupColumn("predicted");
-  ImGui::TableSetupColumn("measured");
-  ImGui::TableSetupColumn("difference");
-  if (baseline) {
-    ImGui::TableSetupColumn(("baseline: " + app.baseline_label()).c_str());
-    ImGui::TableSetupColumn("change");
-  }
-  headers_row();
-  for (const ComparisonRow& row : rows) {
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    ImGui::TextWrapped("%s (%s)", row.display.c_str(), row.unit.c_str());
-    if (ImGui::IsItemHovered())
-      hover_text(row.figure ? row.key + ": " + std::string(row.figure->meaning) : row.key);
-    ImGui::TableNextColumn();
-    number_cell(row.predicted ? format_number(*row.predicted, 0) : "-");
-    ImGui::TableNextColumn();
-    number_cell(format_number(row.measured, 0));
-    ImGui::TableNextColumn();
-    if (!row.predicted)
-      ImGui::TextDisabled("-");
-    else if (row.flagged)
-      error_text(difference_text(row));
-    else
-      number_cell(difference_text(row));
-    if (baseline) {
-      const CounterValue* then = baseline->find(row.key);
-      ImGui::TableNextColumn();
-      number_cell(then ? format_number(then->value, 0) : "-");
-      ImGui::TableNextColumn();
-      number_cell(change_text(row.measured, then ? std::optional(then->value) : std::nullopt,
-                              row.unit == "%"));
-    }
-  }
-  ImGui::EndTable();
-  if (!flagged.empty())
-    ImGui::TextDisabled("Why they differ (over 2 %%):");
-  for (const ComparisonRow* row : flagged)
-    ImGui::TextWrapped("%s: %s", row->display.c_str(),
-                       row->reason.empty() ? "no known reason" : row->reason.c_str());
-}
-
-void modelled_against_baseline(const RunResult& model, const App& app, Panel panel) {
-  if (!app.baseline)
-    return;
-  const RunResult& then = *app.baseline;
-  baseline_heading(app, "Modelled, against the baseline ");
-  std::vector<const Figure*> shown;
-  for (const Figure& figure : all_figures())
-    if (figure.counter && figure.predicted && figure.panel == panel &&
-        (figure.predicted(model) || figure.predicted(then)))
-      shown.push_back(&figure);
-  // As wide as its content; in a narrow panel it scrolls sideways with the figure's name in view.
-  const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float height =
-      (static_cast<float>(shown.size()) + 1.5f) * line + ImGui::GetStyle().ScrollbarSize;
-  const std::string id = std::string("##modelled_baseline_") + panel_name(panel);
-  if (!ImGui::BeginTable(id.c_str(), 4,
-                         ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                             ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX,
-                         ImVec2(0, height)))
-    return;
-  ImGui::TableSetupScrollFreeze(1, 1);
-  for (const char* header : {"figure", "now", "baseline", "change"})
-    ImGui::TableSetupColumn(header);
-  headers_row();
-  for (const Figure* shown_figure : shown) {
-    const Figure& figure = *shown_figure;
-    const std::optional<double> now = figure.predicted(model), before = figure.predicted(then);
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(figure_label(figure).c_str());
-    if (ImGui::IsItemHovered())
-      hover_text(std::string(figure.meaning));
-    ImGui::TableNextColumn();
-    number_cell(now ? format_number(*now, 0) : "-");
-    ImGui::TableNextColumn();
-    number_cell(before ? format_number(*before, 0) : "-");
-    ImGui::TableNextColumn();
-    number_cell(change_text(now, before, figure.unit == "%"));
-  }
-  ImGui::EndTable();
-}
-
-bool counters_line(const RunResult& result, const std::string& what) {
-  if (!result.counters || !result.counters->available) {
-    note_text("Measured " + what + ": " +
-              (!result.counters ? "no counters in this result (Run with a GPU)"
-                                : result.counters->reason));
-    return false;
-  }
-  if (!result.recorded_on.empty())
-    recorded_text("Measured " + what + " " + result.recorded_on);
-  return true;
 }
 
 void warp_map(const WarpMap& map) {
@@ -634,29 +344,6 @@ void bank_grid(const std::vector<BankSlot>& slots, int width, int reserved_rows)
            : "the warp's request is served in as many passes (rows) as its busiest bank needs"));
 }
 
-bool stale_note(const App& app) {
-  if (!app.latest_is_stale())
-    return false;
-  // In model mode they are the recording's figures, not a measurement made here; with no
-  // recording of that launch, the model's alone.
-  const RunResult& shown = *app.latest;
-  const char* kind = !shown.recorded_on.empty()       ? "Recorded figures "
-                     : shown.timing || shown.counters ? "Measured figures "
-                                                      : "Model figures ";
-  recorded_text(kind + app.stale_note());
-  return true;
-}
-
-MeasuredScope::MeasuredScope(const App& app) : stale(stale_note(app)) {
-  if (stale)
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-}
-
-MeasuredScope::~MeasuredScope() {
-  if (stale)
-    ImGui::PopStyleColor();
-}
-
 std::uint32_t ideal_colour(float alpha) {
   return ImGui::ColorConvertFloat4ToU32(ImVec4(kIdeal.x, kIdeal.y, kIdeal.z, alpha));
 }
@@ -705,13 +392,6 @@ void figure_row(const char* label, const std::string& value, const char* tooltip
 
 void figure_row(const Figure& figure, const std::string& value) {
   figure_row(std::string(figure.display).c_str(), value, std::string(figure.meaning).c_str());
-}
-
-void launch_figure_rows(const RunResult& result, Panel panel, bool predicted) {
-  for (const Figure* f : launch_figures())
-    if (f->panel == panel && (predicted ? !f->measured : f->measured != nullptr))
-      if (const std::optional<std::string> text = figure_text(*f, result))
-        figure_row(*f, *text);
 }
 
 void empty_state(const std::string& text) {
