@@ -42,7 +42,8 @@ void draw_against_baseline(const App& app) {
   baseline_heading(app, "Against the baseline, ");
   if (!begin_figure_table("##baseline_timing"))
     return;
-  figure_row(figure("baseline_median"), then ? format_number(*then, 4) + " ms" : "not timed");
+  const Figure& median = figure("baseline_median");
+  figure_row(median, then ? figure_text(median, *then) : "not timed");
   figure_row(figure("time_change"), change_text(now, then));
   if (now && then && *now > 0) {
     const double speed_up = *then / *now;

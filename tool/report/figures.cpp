@@ -157,10 +157,6 @@ std::optional<double> theoretical_occupancy(const RunResult& r) {
   return r.occupancy ? std::optional(100 * r.occupancy->occupancy) : std::nullopt;
 }
 
-std::optional<double> median_time(const RunResult& r) {
-  return r.timing ? std::optional(r.timing->median_ms) : std::nullopt;
-}
-
 std::optional<double> modelled_time_at_peak(const RunResult& r) {
   const std::optional<ModelledTime> t = modelled_time(r);
   return t ? std::optional(t->ms()) : std::nullopt;
@@ -269,7 +265,7 @@ const std::array kFigures = {
            .meaning = "Median of the cold samples (L2 flushed before each).",
            .better = Better::lower,
            .sweep = true,
-           .measured = median_time},
+           .measured = timing_of<&TimingStats::median_ms>},
     Figure{.key = "min_time",
            .display = "min",
            .unit = "ms",
