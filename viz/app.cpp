@@ -91,44 +91,47 @@ Layout default_layout() {
   return layout;
 }
 
-const KernelDesc* App::kernel() const { return find_kernel(kernel_id); }
+const KernelDesc* Choices::kernel() const { return find_kernel(kernel_id); }
 
 bool App::select_kernel(const std::string& id) {
   const KernelDesc* desc = find_kernel(id);
   if (!desc)
     return false;
-  if (id != kernel_id && !sweep.running) { // another kernel's sweep would read as this one's
+  if (id != choices.kernel_id &&
+      !sweep.running) { // another kernel's sweep would read as this one's
     if (sweep.data)
-      status = "The sweep of " + sweep.data->kernel_id + " was closed with its kernel";
+      messages.status = "The sweep of " + sweep.data->kernel_id + " was closed with its kernel";
     sweep.data.reset();
     sweep.problem.clear();
   }
-  if (id != kernel_id && kernel() && block_field_problem.empty())
-    left_launches[kernel_id] = KernelLaunch{params, block_sides};
-  kernel_id = id;
-  params.clear();
-  param_typed.clear();
-  params_being_typed.clear();
+  if (id != choices.kernel_id && kernel() && choices.block_field_problem.empty())
+    choices.left_launches[choices.kernel_id] =
+        Choices::KernelLaunch{choices.params, choices.block_sides};
+  choices.kernel_id = id;
+  choices.params.clear();
+  choices.param_typed.clear();
+  choices.params_being_typed.clear();
   for (const ParamSpec& spec : desc->params)
-    params[spec.name] = spec.default_value;
-  set_block(desc->default_block);
-  if (const auto left = left_launches.find(id); left != left_launches.end()) {
+    choices.params[spec.name] = spec.default_value;
+  choices.set_block(desc->default_block);
+  if (const auto left = choices.left_launches.find(id); left != choices.left_launches.end()) {
     for (const auto& [name, value] : left->second.params)
-      if (params.contains(name))
-        params[name] = value;
+      if (choices.params.contains(name))
+        choices.params[name] = value;
     const auto& [x, y, z] = left->second.block_sides;
-    set_block(BlockShape{x, y, z});
+    choices.set_block(BlockShape{x, y, z});
   }
-  global_map = shared_map = divergence_map = MapChoice{}; // another kernel's sites and loops
+  choices.global_map = choices.shared_map = choices.divergence_map =
+      MapChoice{}; // another kernel's sites and loops
   if (!sweep.sides_typed)
     choose_sweep_sides();
   else if (!typed_sides_allow_a_block()) { // typed for another kernel, and none of them runs here
     choose_sweep_sides();
     sweep.sides_typed = false;
-    status = "The sweep's sides typed for the last kernel allow no block of " + id + ": they are " +
-             sweep.x_sides.data() + " x " + sweep.y_sides.data() + " now";
+    messages.status = "The sweep's sides typed for the last kernel allow no block of " + id +
+                      ": they are " + sweep.x_sides.data() + " x " + sweep.y_sides.data() + " now";
   }
-  if (!params.contains(sweep.param)) // another kernel's parameter
+  if (!choices.params.contains(sweep.param)) // another kernel's parameter
     sweep.param.clear();
   if (sweep.against == id ||
       kernel_family(sweep.against) != kernel_family(id)) // no longer a B to this A
@@ -136,7 +139,7 @@ bool App::select_kernel(const std::string& id) {
   return true;
 }
 
-bool App::select_arch(const std::string& id_or_alias) {
+bool Choices::select_arch(const std::string& id_or_alias) {
   for (std::size_t i = 0; i < arches.size(); ++i) {
     const Arch& a = arches[i];
     if (a.id == id_or_alias ||
@@ -148,7 +151,7 @@ bool App::select_arch(const std::string& id_or_alias) {
   return false;
 }
 
-void App::set_block(const BlockShape& shape) {
+void Choices::set_block(const BlockShape& shape) {
   block_sides = {shape.x, shape.y, shape.z};
   const std::string text = format_block(shape);
   write_field(text, block_field);
@@ -156,7 +159,7 @@ void App::set_block(const BlockShape& shape) {
   block_note.clear();
 }
 
-void App::set_param(const std::string& name, std::int64_t value) {
+void Choices::set_param(const std::string& name, std::int64_t value) {
   const KernelDesc* desc = kernel();
   const auto allows_block = [&] {
     return block_field_problem.empty() && desc->check_block(block(), params).empty();
@@ -180,12 +183,12 @@ void App::set_param(const std::string& name, std::int64_t value) {
                std::to_string(value) + " does not allow " + before;
 }
 
-void App::param_field_edited(const std::string& name, const std::string& text) {
+void Choices::param_field_edited(const std::string& name, const std::string& text) {
   param_typed[name] = text;
   params_being_typed.insert(name);
 }
 
-void App::param_field_committed(const std::string& name) {
+void Choices::param_field_committed(const std::string& name) {
   params_being_typed.erase(name);
   const auto typed = param_typed.find(name);
   if (typed == param_typed.end())
@@ -197,7 +200,7 @@ void App::param_field_committed(const std::string& name) {
   set_param(name, value);
 }
 
-void App::block_field_committed() {
+void Choices::block_field_committed() {
   block_note.clear(); // the person typed a block: no longer the one a parameter moved to
   try {
     const BlockShape shape = parse_block(block_field.data());
@@ -208,7 +211,7 @@ void App::block_field_committed() {
   }
 }
 
-std::string App::parameters_refusal() const {
+std::string Choices::parameters_refusal() const {
   for (const auto& [name, text] : param_typed) {
     if (params_being_typed.count(name))
       continue; // still being typed: the value on screen is the applied one until Enter
@@ -223,7 +226,7 @@ std::string App::parameters_refusal() const {
   return "";
 }
 
-std::string App::block_refusal() const {
+std::string Choices::block_refusal() const {
   if (!block_field_problem.empty())
     return block_field_problem;
   for (int side : block_sides)
@@ -239,7 +242,7 @@ std::string App::block_refusal() const {
   return "";
 }
 
-App::Refusal App::refusal(Refusal::Where where) const {
+Choices::Refusal Choices::refusal(Refusal::Where where) const {
   using Where = Refusal::Where;
   if (!kernel())
     return {where == Where::launch ? "no kernel chosen" : "", Where::launch};
@@ -252,7 +255,7 @@ App::Refusal App::refusal(Refusal::Where where) const {
   return {};
 }
 
-std::optional<KernelRequest> App::current_request() const {
+std::optional<KernelRequest> Choices::current_request() const {
   if (!request_problem().empty())
     return std::nullopt;
   return KernelRequest{kernel(), params, block()};
@@ -261,24 +264,25 @@ std::optional<KernelRequest> App::current_request() const {
 bool App::run(bool live) {
   const std::string problem = request_problem();
   if (!problem.empty()) {
-    last_error = problem;
+    results.last_error = problem;
     return false;
   }
-  last_submitted = current_request();
-  last_submitted_arch = arch().id;
+  results.last_submitted = current_request();
+  results.last_submitted_arch = arch().id;
   if (source)
-    source->submit(*last_submitted, arch(), RunKind{live, !live && measure_per_site});
-  awaiting_run = !live;
-  last_error.clear();
+    source->submit(*results.last_submitted, arch(),
+                   RunKind{live, !live && choices.measure_per_site});
+  results.awaiting_run = !live;
+  results.last_error.clear();
   return true;
 }
 
 void App::run_if_live() {
-  if (!live)
+  if (!choices.live)
     return;
   const std::optional<KernelRequest> request = current_request();
-  if (request && (!last_submitted || !same_request(*request, *last_submitted) ||
-                  last_submitted_arch != arch().id))
+  if (request && (!results.last_submitted || !same_request(*request, *results.last_submitted) ||
+                  results.last_submitted_arch != arch().id))
     run(true);
 }
 
@@ -286,11 +290,11 @@ void App::follow_edits() {
   if (!models)
     return;
   const std::optional<KernelRequest> request = current_request();
-  if (!request ||
-      (last_modelled && same_request(*request, *last_modelled) && last_modelled_arch == arch().id))
+  if (!request || (results.last_modelled && same_request(*request, *results.last_modelled) &&
+                   results.last_modelled_arch == arch().id))
     return;
-  last_modelled = request;
-  last_modelled_arch = arch().id;
+  results.last_modelled = request;
+  results.last_modelled_arch = arch().id;
   models->submit(*request, arch(), RunKind{.live = true});
 }
 
@@ -301,7 +305,7 @@ bool App::settled() const {
   if (!request)
     return true; // an invalid launch is explained, not computed
   // With Live on, the run of the launch on screen too (unless it failed: that is on screen).
-  if (live && latest_is_stale() && last_error.empty())
+  if (choices.live && latest_is_stale() && results.last_error.empty())
     return false;
   const RunResult* model = model_view();
   return model && same_launch(*model, *request, arch().id);
@@ -314,44 +318,45 @@ bool App::model_is_current() const {
 }
 
 const RunResult* App::model_view() const {
-  if (modelled)
-    return &*modelled;
-  return latest ? &*latest : nullptr;
+  if (results.modelled)
+    return &*results.modelled;
+  return results.latest ? &*results.latest : nullptr;
 }
 
 bool App::latest_is_stale() const {
-  if (!latest)
+  if (!results.latest)
     return false;
   const std::optional<KernelRequest> request = current_request();
-  return !request || !same_launch(*latest, *request, arch().id);
+  return !request || !same_launch(*results.latest, *request, arch().id);
 }
 
 std::string App::stale_note() const {
-  if (!latest)
+  if (!results.latest)
     return "";
-  std::string note = "from " + latest->kernel_id + ", " + launch_label(*latest);
-  if (latest->arch.id != arch().id && !latest->arch.id.starts_with("device"))
-    note += " on " + latest->arch.id;
+  std::string note = "from " + results.latest->kernel_id + ", " + launch_label(*results.latest);
+  if (results.latest->arch.id != arch().id && !results.latest->arch.id.starts_with("device"))
+    note += " on " + results.latest->arch.id;
   const std::string problem = request_problem();
   if (!problem.empty())
     return note + ": the launch on screen cannot run yet";
   return note +
-         (latest->recorded_on.empty()
+         (results.latest->recorded_on.empty()
               ? ": press F5 to measure the launch on screen"
               : ": press F5 for the launch on screen (the recording's figures, if it has it)");
 }
 
 void App::show_panel(Panel panel) {
   open(panel) = true;
-  layout.shown[static_cast<int>(layout.tile[static_cast<int>(panel)])] = static_cast<int>(panel);
+  choices.layout.shown[static_cast<int>(choices.layout.tile[static_cast<int>(panel)])] =
+      static_cast<int>(panel);
 }
 
 void App::poll_source() {
   if (models && models != source)
     while (std::optional<SourceUpdate> update = models->poll())
       if (update->result) {
-        curves = curves_for(*update->result); // the curves follow the resources on screen
-        modelled = std::move(update->result);
+        results.curves = curves_for(*update->result); // the curves follow the resources on screen
+        results.modelled = std::move(update->result);
       }
   if (!source)
     return;
@@ -369,7 +374,7 @@ void App::poll_source() {
       take_sweep(std::move(*update->sweep));
       sweep.running = false;
       if (!sweep.data->measured) // Measure sweep answered with the models: say so where it shows
-        status = "Measure sweep: the models' figures; nothing was measured (no GPU here)";
+        messages.status = "Measure sweep: the models' figures; nothing was measured (no GPU here)";
     } else if (update->for_sweep) {
       sweep.problem = update->error;
       sweep.running = false;
@@ -378,7 +383,7 @@ void App::poll_source() {
     } else if (update->result) {
       show(std::move(*update->result));
     } else {
-      last_error = update->error;
+      results.last_error = update->error;
     }
   }
 }
@@ -389,20 +394,22 @@ void App::show(RunResult result) {
   if (!result.timing && recording)
     recording->fill(result);
   if (!models)
-    curves = curves_for(result);
+    results.curves = curves_for(result);
   if (result.timing && result.recorded_on.empty()) { // runs timed here; a replayed recording
-    history.push_back(result);                       // is one run however often it is shown
-    while (history.size() > kHistoryLength)
-      history.pop_front();
+    results.history.push_back(result);               // is one run however often it is shown
+    while (results.history.size() > Results::kHistoryLength)
+      results.history.pop_front();
   }
-  latest = std::move(result);
-  last_error.clear();
-  if (awaiting_run) { // F5 answered: the status line says what it brought, whichever panel is read
-    awaiting_run = false;
-    status = !latest->timing ? "Run: model figures only: " + untimed_reason()
-             : !latest->recorded_on.empty()
-                 ? "Run: the recording's figures of this launch (" + latest->recorded_on + ")"
-                 : format("Run measured: median %.4f ms", latest->timing->median_ms);
+  results.latest = std::move(result);
+  results.last_error.clear();
+  if (results.awaiting_run) { // F5 answered: the status line says what it brought, whichever panel
+                              // is read
+    results.awaiting_run = false;
+    messages.status =
+        !results.latest->timing ? "Run: model figures only: " + untimed_reason()
+        : !results.latest->recorded_on.empty()
+            ? "Run: the recording's figures of this launch (" + results.latest->recorded_on + ")"
+            : format("Run measured: median %.4f ms", results.latest->timing->median_ms);
   }
 }
 
@@ -418,188 +425,31 @@ std::string App::untimed_reason() const {
 
 std::vector<double> App::recent_medians() const {
   std::vector<double> medians;
-  for (const RunResult& run : history)
-    if (run.timing && run.kernel_id == kernel_id)
+  for (const RunResult& run : results.history)
+    if (run.timing && run.kernel_id == choices.kernel_id)
       medians.push_back(run.timing->median_ms);
   return medians;
 }
 
-namespace {
-
-// Values as a field takes them: "32:1024:32" when evenly spaced (three or more), else a list.
-void write_values(const std::vector<std::int64_t>& v, std::array<char, kSweepSidesCapacity>& into) {
-  if (v.size() >= 3 && evenly_spaced(v))
-    write_field(std::to_string(v.front()) + ":" + std::to_string(v.back()) + ":" +
-                    std::to_string(v[1] - v[0]),
-                into);
-  else
-    write_field(v.empty() ? "1" : joined(v, ","), into);
-}
-
-void write_values(const std::set<int>& sides, std::array<char, kSweepSidesCapacity>& into) {
-  write_values(std::vector<std::int64_t>(sides.begin(), sides.end()), into);
-}
-
-} // namespace
-
-bool App::typed_sides_allow_a_block() const {
-  try {
-    for (const BlockShape& shape : sweep_grid_chosen().shapes)
-      if (kernel()->check_block(shape, params).empty())
-        return true;
-  } catch (const Error&) {
-    return true; // sides that do not parse are the field's to explain, not replaced here
-  }
-  return false;
-}
-
-void App::choose_sweep_sides() {
-  const KernelDesc* desc = kernel();
-  if (!desc)
-    return;
-  int allowed = 0; // a first sweep mostly of struck-out shapes would show little
-  for (int x = 32; x <= 1024; x += 32)
-    allowed += desc->check_block(BlockShape{x, 1, 1}, params).empty() ? 1 : 0;
-  if (allowed >= 16) {
-    write_field("32:1024:32", sweep.x_sides);
-    write_field("1", sweep.y_sides);
-    return;
-  }
-  std::set<int> xs, ys;
-  for (const BlockShape& shape : allowed_presets(*desc, params)) {
-    xs.insert(shape.x);
-    ys.insert(shape.y);
-  }
-  write_values(xs, sweep.x_sides);
-  write_values(ys, sweep.y_sides);
-}
-
-void App::show_sweep_sides(const SweepData& data) {
-  std::set<int> xs, ys;
-  for (const SweepPoint& point : data.points) {
-    xs.insert(point.block.x);
-    ys.insert(point.block.y);
-  }
-  write_values(xs, sweep.x_sides);
-  write_values(ys, sweep.y_sides);
-  sweep.against = data.against ? data.against->kernel_id : "";
-  sweep.param.clear();
-  for (const std::string& axis : varying_axes(data.points))
-    if (!axis.starts_with("block.") && params.contains(axis)) { // the first swept parameter
-      sweep.param = axis;
-      write_values(axis_values(data.points, axis), sweep.param_values);
-      break;
-    }
-}
-
-SweepGrid App::sweep_grid_chosen() const {
-  if (!kernel())
-    throw UsageError("no kernel chosen");
-  SweepGrid grid{sweep_shapes(parse_side_list(sweep.x_sides.data(), "block x"),
-                              parse_side_list(sweep.y_sides.data(), "block y"), {1}),
-                 {}};
-  if (!sweep.param.empty()) {
-    const std::string values = sweep.param_values.data();
-    grid.param_axes.push_back(parse_param_values(
-        *kernel(), sweep.param, values, sweep.param + " values '" + clip(values, 40) + "'"));
-  }
-  param_sets(params, grid); // too many points, said before anything is made
-  return grid;
-}
-
-KernelRequest App::against_request() const {
-  const KernelDesc* against = find_kernel(sweep.against);
-  if (!against)
-    throw UsageError("against '" + clip(sweep.against, 40) + "' is not a bundled kernel");
-  std::vector<std::string> swept;
-  if (!sweep.param.empty())
-    swept.push_back(sweep.param);
-  return KernelRequest{against, params_for_against(*against, params, swept),
-                       against->default_block};
-}
-
-void App::model_sweep_now() {
-  sweep.problem.clear();
-  try {
-    const SweepGrid grid = sweep_grid_chosen();
-    SweepData data = viz::model_sweep(*kernel(), params, grid, arch());
-    if (!sweep.against.empty()) {
-      const KernelRequest b = against_request();
-      data.against =
-          SweepSeries{b.kernel->id, viz::model_sweep(*b.kernel, b.params, grid, arch()).points};
-    }
-    take_sweep(std::move(data));
-  } catch (const Error& e) {
-    sweep.problem = e.what();
-  }
-}
-
-void App::take_sweep(SweepData data) {
-  sweep.data = std::move(data);
-  if (sweep.metric_chosen)
-    return;
-  const std::vector<SweepMetric> offered = offered_metrics(*sweep.data);
-  const auto varies = [&](SweepMetric metric) {
-    std::optional<double> first;
-    for (const SweepPoint& p : sweep.data->points)
-      if (const std::optional<double> v =
-              p.result ? figure_value(*metric, *p.result) : std::nullopt) {
-        if (first && std::fabs(*v - *first) > 1e-9 * std::max(1.0, std::fabs(*first)))
-          return true;
-        first = first.value_or(*v);
-      }
-    return false;
-  };
-  if (std::find(offered.begin(), offered.end(), sweep.metric) != offered.end() &&
-      varies(sweep.metric))
-    return;
-  // The figures a sweep is most often made for first (the time, the lessons' per-request
-  // figures), then the table's order.
-  std::vector<SweepMetric> preferred;
-  for (const char* key : {"median_time", "sectors_per_request", "wavefronts_per_request"})
-    if (const SweepMetric m = sweep_metric(key);
-        std::find(offered.begin(), offered.end(), m) != offered.end())
-      preferred.push_back(m);
-  preferred.insert(preferred.end(), offered.begin(), offered.end());
-  const auto moving = std::find_if(preferred.begin(), preferred.end(), varies);
-  if (moving != preferred.end())
-    sweep.metric = *moving;
-}
-
-void App::measure_sweep() {
-  sweep.problem.clear();
-  if (!source)
-    return;
-  try {
-    const SweepGrid grid = sweep_grid_chosen();
-    sweep.first_half.reset();
-    sweep.second_half.reset();
-    if (!sweep.against.empty()) // a B without the swept parameter is refused before A runs
-      sweep.second_half = Sweep::Half{against_request(), grid};
-    source->submit_sweep(KernelRequest{kernel(), params, block()}, grid, arch());
-    sweep.running = true;
-  } catch (const Error& e) {
-    sweep.problem = e.what();
-  }
-}
-
 bool App::pin_baseline() {
   // Only a result of the launch on screen: pinning an older one would compare a run with itself.
-  if (!latest || latest_is_stale()) {
-    last_error = "nothing to pin yet: the launch on screen has not been run (F5, or wait for Live)";
+  if (!results.latest || latest_is_stale()) {
+    results.last_error =
+        "nothing to pin yet: the launch on screen has not been run (F5, or wait for Live)";
     return false;
   }
-  baseline = latest;
+  results.baseline = results.latest;
   return true;
 }
 
 std::string App::baseline_label() const {
-  return baseline ? baseline->kernel_id + ", " + launch_label(*baseline) : "";
+  return results.baseline ? results.baseline->kernel_id + ", " + launch_label(*results.baseline)
+                          : "";
 }
 
 void note_save(App& app, const std::string& line) {
-  app.last_save = line;
-  ++app.saves;
+  app.messages.last_save = line;
+  ++app.messages.saves;
 }
 
 std::string saved_note(const std::filesystem::path& file, const std::string& fallback) {
@@ -610,20 +460,21 @@ App make_app(const std::string& kernel_id, const std::string& arch_id) {
   App app;
   for (const PanelInfo& info : kPanels)
     app.open(info.panel) = info.open_at_start;
-  app.layout = default_layout();
-  app.arches = load_arch_presets(assets_dir() / "arch");
-  if (app.arches.empty())
+  app.choices.layout = default_layout();
+  app.choices.arches = load_arch_presets(assets_dir() / "arch");
+  if (app.choices.arches.empty())
     throw UsageError("no architecture presets in " + (assets_dir() / "arch").string());
-  if (!app.select_arch(arch_id)) { // a preset file: find_arch loads it, or names the known ids
-    app.arches.push_back(find_arch(app.arches, arch_id));
-    app.arch_index = static_cast<int>(app.arches.size()) - 1;
+  if (!app.choices.select_arch(
+          arch_id)) { // a preset file: find_arch loads it, or names the known ids
+    app.choices.arches.push_back(find_arch(app.choices.arches, arch_id));
+    app.choices.arch_index = static_cast<int>(app.choices.arches.size()) - 1;
   }
   const std::filesystem::path recorded = assets_dir() / "recordings" / "h100.json";
   try {
     if (std::filesystem::exists(recorded))
       app.recording = std::make_shared<const Recording>(load_recording(recorded));
   } catch (const Error& e) {
-    app.status = std::string("no recorded timings: ") + e.what();
+    app.messages.status = std::string("no recorded timings: ") + e.what();
   }
   const std::string id = kernel_id.empty() ? "matmul/tiled" : kernel_id;
   if (!app.select_kernel(id))

@@ -1,9 +1,8 @@
 #pragma once
-// The state of the GUI that outlives a frame: what the user chose (kernel, parameters, block,
-// arch, live, theme, open panels, the maps' warps, the sweep's sides), what came back (the latest
-// result, recent history, a pinned baseline, the last sweep), and the status line. Panels read it
-// and change the choices; results arrive only through `App::show`, as values, from a
-// ResultSource (the models on a background thread, or the worker process through WorkerSource).
+// The state of the GUI that outlives a frame, in parts: what the person chose (Choices), what came
+// back (Results), the Sweep panel's workflow, the status line's messages, and one frame's scratch.
+// Panels read it and change the choices; results arrive only through `App::show`, as values, from
+// a ResultSource (the models on a background thread, or the worker process through WorkerSource).
 // Nothing here touches CUDA, GLFW or OpenGL.
 
 #include "model/arch.h"
@@ -118,8 +117,12 @@ struct PanelRect {
   float content_height = 0; // drawn alone for a picture: the height its content needs
 };
 
-struct App {
-  // What the user chose.
+// What the person chose: the launch on screen (kernel, parameters, block, arch) with its fields as
+// typed, how it is run (live, per site), and how it is shown (theme, scale, open panels, layout,
+// the maps' warps, the screenshot folder); most of it is kept in the settings between sessions.
+// Its methods read and change the launch alone; those that also close a sweep or start a run are
+// the App's.
+struct Choices {
   std::string kernel_id;
   Params params;
   std::array<int, 3> block_sides{1, 1, 1}; // the block of the launch; `block()` once valid
@@ -136,8 +139,10 @@ struct App {
     std::array<int, 3> block_sides;
   };
   std::map<std::string, KernelLaunch> left_launches;
+  std::string block_note; // why the block changed when a parameter refused the old one
   std::vector<Arch> arches;
   int arch_index = 0;
+
   bool live = true; // the panels follow each edit from the first start
   // The next Run (F5) measures each site too (the Source panel's "Measure per site"): a pass of
   // its own, so it is asked for, never made by a live edit.
@@ -152,82 +157,6 @@ struct App {
   std::array<bool, kAllPanels.size()> panel_open{};
   Layout layout;
   MapChoice global_map, shared_map, divergence_map; // divergence: its block and warp
-
-  // What came back. `modelled` follows every edit (the models, on the models' thread); `latest`
-  // is the last Run or live edit: measured by the worker, or in model mode the models with the
-  // recording's timings and counters.
-  std::optional<RunResult> modelled;
-  std::optional<RunResult> latest;
-  std::optional<ImpactCurves> curves; // for the latest result's kernel resources
-  std::deque<RunResult> history;      // the runs timed here, newest last
-  // The medians of the kernel on screen's runs in `history`, oldest first: other kernels' times are
-  // not comparable. What the Timings panel and a screenshot's sidecar list.
-  std::vector<double> recent_medians() const;
-  std::optional<RunResult> baseline; // a pinned run every panel compares the latest with
-  std::vector<Panel> highlighted; // panels the teaching note points at, outlined while it is read
-
-  // The Sweep panel: the sides to sweep, the figure that colours the cells, and the last sweep.
-  struct Sweep {
-    std::array<char, kSweepSidesCapacity> x_sides{"32:1024:32"},
-        y_sides{"1"};  // as `sweep --block-x/--block-y` take them
-    std::string param; // a kernel parameter swept with the sides; "" for none
-    std::array<char, kSweepSidesCapacity>
-        param_values{}; // its values, as `sweep --param-range NAME=` takes them
-    SweepMetric metric = sweep_metric("theoretical_occupancy");
-    SweepMetric second = nullptr; // a 1D sweep's second line, on a y axis of its own; or none
-    bool metric_chosen = false; // the person chose `metric`; else each sweep shows one that varies
-    // The slice shown of a sweep along more than two axes: a held axis's value ("tile" = 32).
-    std::map<std::string, std::int64_t> held_at;
-    std::optional<SweepData> data;
-    std::string problem;      // why the last sweep could not be made
-    bool running = false;     // a sweep sent to the source has not answered yet
-    bool sides_typed = false; // the person wrote the sides: a kernel switch keeps them
-    // A/B: another kernel of the family swept over the same points ("" for none), and, while the
-    // worker measures it, the first kernel's half of the sweep.
-    std::string against;
-    std::optional<SweepData> first_half;
-    // The B half as Measure sweep made it, sent when the A half comes: fields edited meanwhile
-    // do not change what is measured.
-    struct Half {
-      KernelRequest request;
-      SweepGrid grid;
-    };
-    std::optional<Half> second_half;
-  } sweep;
-  // Sides a first sweep of the kernel on screen can use: 32:1024:32 x 1 where it allows at least
-  // half of those shapes, else the sides of the shapes it offers (transpose/smem: 32 x 4,8,16,32).
-  void choose_sweep_sides();
-  // A sweep that came back: shown, coloured by a figure that varies across it unless the person
-  // chose one (a parameter sweep opened on a flat occupancy line).
-  void take_sweep(SweepData data);
-  // Whether the sides as typed hold a block the kernel on screen allows.
-  bool typed_sides_allow_a_block() const;
-  // The sides (swept parameter, A/B variant) of a sweep that was loaded or measured, so the fields
-  // say what the chart shows.
-  void show_sweep_sides(const SweepData& data);
-  std::string last_error;      // the source's last refusal or failure
-  std::string status;          // transient message: a saved screenshot, a settings problem
-  bool quit_requested = false; // Ctrl+Q or View > Quit: the window closes after this frame
-  bool awaiting_run = false;   // F5 was pressed and its answer has not come: it sets `status`
-  // Why a run brought the model's figures alone: with no GPU, timings and counters come only from
-  // the bundled recording. Said under Run and on the status line.
-  std::string untimed_reason() const;
-
-  // Frame plumbing.
-  ResultSource* source = nullptr;
-  ResultSource* models =
-      nullptr; // the models of every edit, for `modelled` (none: `latest` serves)
-  std::optional<KernelRequest> last_modelled;
-  std::string last_modelled_arch;
-  std::shared_ptr<const Recording> recording; // fills model results' timings and counters
-  std::optional<ScreenshotRequest> screenshot;
-  std::string last_screenshot_path;
-  std::string last_saved_path; // a screenshot's or an export's, shown with a copy button
-  // Each save a person asked for (a screenshot, an export) in one line: "saved 'PATH'" with why it
-  // went there when the pictures folder was not the desktop's, or why it was not saved and where
-  // it was kept. `saves` counts them: a script prints those its clicks and keys made.
-  std::string last_save;
-  int saves = 0;
   std::filesystem::path
       screenshot_dir;            // where F12 and Export put files (settings; default: pictures)
   bool settings_writable = true; // false when the settings file could not be moved aside, or
@@ -236,30 +165,16 @@ struct App {
   // object it reads ("panels"), each by its JSON pointer ("/kernal", "/panels/bogus") with its
   // value as JSON text: written back unchanged, so saving loses none of them.
   std::map<std::string, std::string> unknown_settings;
-  std::array<PanelRect, kAllPanels.size()> panel_rects{};
-  // The text each panel drew in the last frame, while a screenshot is being taken: what a person
-  // reads in the picture, for its sidecar (not kept in other frames: it costs a copy of every
-  // line).
-  std::array<std::string, kAllPanels.size()> panel_text{};
-  std::string status_line_text;                // likewise, the status line's
-  std::optional<KernelRequest> last_submitted; // what live mode compares against
-  std::string last_submitted_arch;
-
-  static constexpr std::size_t kHistoryLength = 32;
 
   const KernelDesc* kernel() const;
   const Arch& arch() const { return arches.at(arch_index); }
   BlockShape block() const { return {block_sides[0], block_sides[1], block_sides[2]}; }
-
-  // Picks a kernel (its default parameters and block); false if the id is unknown.
-  bool select_kernel(const std::string& id);
   bool select_arch(const std::string& id_or_alias);
   void set_block(const BlockShape& block);
   // A parameter the person chose. When the new value refuses the block the old one allowed (tile
   // 32 and block 16x16), the block follows to the first shape allowed now, and `block_note` says
   // so beside the block.
   void set_param(const std::string& name, std::int64_t value);
-  std::string block_note;
   std::string parameters_refusal() const; // of the parameter fields ("" when they are fine)
   std::string block_refusal() const;      // of the block, for the parameters applied
   // The block field was left or Enter pressed in it: a shape that parses becomes the block; else
@@ -284,13 +199,123 @@ struct App {
   Refusal refusal(Refusal::Where where = Refusal::Where::launch) const;
   std::string request_problem() const { return refusal().text; }
   std::optional<KernelRequest> current_request() const;
+};
+
+// What came back: `modelled` follows every edit (the models, on the models' thread); `latest` is
+// the last Run or live edit: measured by the worker, or in model mode the models with the
+// recording's timings and counters. And what was last sent, so an unchanged launch is not sent
+// again.
+struct Results {
+  std::optional<RunResult> modelled;
+  std::optional<RunResult> latest;
+  std::optional<ImpactCurves> curves; // for the latest result's kernel resources
+  std::deque<RunResult> history;      // the runs timed here, newest last
+  static constexpr std::size_t kHistoryLength = 32;
+  std::optional<RunResult> baseline; // a pinned run every panel compares the latest with
+  std::string last_error;            // the source's last refusal or failure
+  bool awaiting_run = false;         // F5 was pressed and its answer has not come: it sets `status`
+  std::optional<KernelRequest> last_modelled;
+  std::string last_modelled_arch;
+  std::optional<KernelRequest> last_submitted; // what live mode compares against
+  std::string last_submitted_arch;
+};
+
+// The Sweep panel's workflow: the sides to sweep, the figure that colours the cells, the last
+// sweep, and the halves of an A/B sweep in flight.
+struct SweepWorkflow {
+  std::array<char, kSweepSidesCapacity> x_sides{"32:1024:32"},
+      y_sides{"1"};  // as `sweep --block-x/--block-y` take them
+  std::string param; // a kernel parameter swept with the sides; "" for none
+  std::array<char, kSweepSidesCapacity>
+      param_values{}; // its values, as `sweep --param-range NAME=` takes them
+  SweepMetric metric = sweep_metric("theoretical_occupancy");
+  SweepMetric second = nullptr; // a 1D sweep's second line, on a y axis of its own; or none
+  bool metric_chosen = false;   // the person chose `metric`; else each sweep shows one that varies
+  // The slice shown of a sweep along more than two axes: a held axis's value ("tile" = 32).
+  std::map<std::string, std::int64_t> held_at;
+  std::optional<SweepData> data;
+  std::string problem;      // why the last sweep could not be made
+  bool running = false;     // a sweep sent to the source has not answered yet
+  bool sides_typed = false; // the person wrote the sides: a kernel switch keeps them
+  // A/B: another kernel of the family swept over the same points ("" for none), and, while the
+  // worker measures it, the first kernel's half of the sweep.
+  std::string against;
+  std::optional<SweepData> first_half;
+  // The B half as Measure sweep made it, sent when the A half comes: fields edited meanwhile
+  // do not change what is measured.
+  struct Half {
+    KernelRequest request;
+    SweepGrid grid;
+  };
+  std::optional<Half> second_half;
+};
+
+// What the status line says besides the results: a transient message, and each save a person
+// asked for (a screenshot, an export) in one line: "saved 'PATH'" with why it went there when the
+// pictures folder was not the desktop's, or why it was not saved and where it was kept. `saves`
+// counts them: a script prints those its clicks and keys made.
+struct Messages {
+  std::string status; // a saved screenshot, a settings problem, what F5 brought
+  std::string last_save;
+  int saves = 0;
+  std::string last_screenshot_path;
+  std::string last_saved_path; // a screenshot's or an export's, shown with a copy button
+};
+
+// What one frame leaves for the next or for the front-end: the screenshot it asked for, the
+// panels' places, their text while a screenshot is taken, the teaching note's outlines, a quit.
+struct FrameScratch {
+  std::optional<ScreenshotRequest> screenshot;
+  std::array<PanelRect, kAllPanels.size()> panel_rects{};
+  // The text each panel drew in the last frame, while a screenshot is being taken: what a person
+  // reads in the picture, for its sidecar (not kept in other frames: it costs a copy of every
+  // line).
+  std::array<std::string, kAllPanels.size()> panel_text{};
+  std::string status_line_text;   // likewise, the status line's
+  std::vector<Panel> highlighted; // panels the teaching note points at, outlined while it is read
+  bool quit_requested = false;    // Ctrl+Q or View > Quit: the window closes after this frame
+};
+
+// The state of the GUI that outlives a frame, in its parts, and the workflows that join them: a
+// kernel switch closes another kernel's sweep, a run sends the choices to the source and its
+// answer becomes the results.
+struct App {
+  Choices choices;
+  Results results;
+  SweepWorkflow sweep;
+  Messages messages;
+  FrameScratch frame;
+
+  // Where results come from.
+  ResultSource* source = nullptr;
+  ResultSource* models =
+      nullptr; // the models of every edit, for `modelled` (none: `latest` serves)
+  std::shared_ptr<const Recording> recording; // fills model results' timings and counters
+
+  const KernelDesc* kernel() const { return choices.kernel(); }
+  const Arch& arch() const { return choices.arch(); }
+  BlockShape block() const { return choices.block(); }
+  std::string request_problem() const { return choices.request_problem(); }
+  std::optional<KernelRequest> current_request() const { return choices.current_request(); }
+
+  // Picks a kernel (its default parameters and block, or those it had when left); false if the id
+  // is unknown. Another kernel's sweep closes; sides typed for it stay where they still allow a
+  // block.
+  bool select_kernel(const std::string& id);
+
+  // The medians of the kernel on screen's runs in `history`, oldest first: other kernels' times are
+  // not comparable. What the Timings panel and a screenshot's sidecar list.
+  std::vector<double> recent_medians() const;
+  // Why a run brought the model's figures alone: with no GPU, timings and counters come only from
+  // the bundled recording. Said under Run and on the status line.
+  std::string untimed_reason() const;
 
   // Sends the current request to the source; refuses (and says why in `last_error`) an invalid one.
   bool run(bool live = false);
   // The run a session starts with: as run(), without a status line about what it brought.
   bool run_at_start() {
     const bool sent = run();
-    awaiting_run = false;
+    results.awaiting_run = false;
     return sent;
   }
   // Live mode: sends the current request when it changed and is valid.
@@ -329,6 +354,21 @@ struct App {
   // Pins the latest result as the baseline (false when there is none yet); a baseline may be
   // another variant of the family (naive against tiled, padded against unpadded).
   bool pin_baseline();
+  // "softmax/naive 256, n=1048576": what the baseline is, for the panels.
+  std::string baseline_label() const;
+
+  // The sweep workflow (sweep_workflow.cpp).
+  // Sides a first sweep of the kernel on screen can use: 32:1024:32 x 1 where it allows at least
+  // half of those shapes, else the sides of the shapes it offers (transpose/smem: 32 x 4,8,16,32).
+  void choose_sweep_sides();
+  // A sweep that came back: shown, coloured by a figure that varies across it unless the person
+  // chose one (a parameter sweep opened on a flat occupancy line).
+  void take_sweep(SweepData data);
+  // Whether the sides as typed hold a block the kernel on screen allows.
+  bool typed_sides_allow_a_block() const;
+  // The sides (swept parameter, A/B variant) of a sweep that was loaded or measured, so the fields
+  // say what the chart shows.
+  void show_sweep_sides(const SweepData& data);
   // Sweeps the current kernel over the sweep's sides with the models (no GPU), replacing the last
   // sweep; a bad side list leaves the reason in sweep.problem.
   void model_sweep_now();
@@ -342,14 +382,11 @@ struct App {
   // when it lacks the swept parameter.
   KernelRequest against_request() const;
 
-  // "softmax/naive 256, n=1048576": what the baseline is, for the panels.
-  std::string baseline_label() const;
-
-  PanelRect& rect(Panel panel) { return panel_rects[static_cast<int>(panel)]; }
-  bool& open(Panel panel) { return panel_open[static_cast<int>(panel)]; }
+  PanelRect& rect(Panel panel) { return frame.panel_rects[static_cast<int>(panel)]; }
+  bool& open(Panel panel) { return choices.panel_open[static_cast<int>(panel)]; }
 };
 
-// Notes a save for App::last_save: `line` as the status line gives it.
+// Notes a save for Messages::last_save: `line` as the status line gives it.
 void note_save(App& app, const std::string& line);
 // "saved 'PATH'", and "(WHY)" where it went elsewhere than the desktop's pictures folder.
 std::string saved_note(const std::filesystem::path& file, const std::string& fallback);

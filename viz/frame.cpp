@@ -32,10 +32,10 @@ bool key_pressed(int glfw_key) {
          ImGui::IsKeyPressed(glfw_key, false);
 }
 
-void request_screenshot(App& app) { app.screenshot = ScreenshotRequest{}; }
+void request_screenshot(App& app) { app.frame.screenshot = ScreenshotRequest{}; }
 
 void set_scale(App& app, float scale) {
-  app.ui_scale = std::clamp(scale, kSmallestScale, kLargestScale);
+  app.choices.ui_scale = std::clamp(scale, kSmallestScale, kLargestScale);
 }
 
 // Ctrl+= / Ctrl+- / Ctrl+0 scale the whole interface (fonts rebuilt at the new size); Ctrl+Q quits.
@@ -43,13 +43,13 @@ void handle_ctrl_keys(App& app) {
   if (!ImGui::GetIO().KeyCtrl)
     return;
   if (key_pressed(GLFW_KEY_EQUAL) || key_pressed(GLFW_KEY_KP_ADD))
-    set_scale(app, app.ui_scale + kScaleStep);
+    set_scale(app, app.choices.ui_scale + kScaleStep);
   if (key_pressed(GLFW_KEY_MINUS) || key_pressed(GLFW_KEY_KP_SUBTRACT))
-    set_scale(app, app.ui_scale - kScaleStep);
+    set_scale(app, app.choices.ui_scale - kScaleStep);
   if (key_pressed(GLFW_KEY_0) || key_pressed(GLFW_KEY_KP_0))
     set_scale(app, 1);
   if (key_pressed(GLFW_KEY_Q))
-    app.quit_requested = true;
+    app.frame.quit_requested = true;
 }
 
 // F5 run, L live, B pin baseline, F12 screenshot, 1-9 panels; letters and digits only when no
@@ -63,13 +63,13 @@ void handle_shortcuts(App& app) {
   if (ImGui::GetIO().WantTextInput || ImGui::GetIO().KeyCtrl)
     return;
   if (key_pressed(GLFW_KEY_L))
-    app.live = !app.live;
+    app.choices.live = !app.choices.live;
   if (key_pressed(GLFW_KEY_B))
     app.pin_baseline();
   // 1-9: a panel behind another's tab comes to the front; one in sight closes; a closed one opens.
   for (std::size_t i = 0; i < kAllPanels.size(); ++i)
     if (key_pressed(GLFW_KEY_1 + static_cast<int>(i)))
-      app.set_open(kAllPanels[i], !app.panel_open[i] || !app.rect(kAllPanels[i]).visible);
+      app.set_open(kAllPanels[i], !app.choices.panel_open[i] || !app.rect(kAllPanels[i]).visible);
 }
 
 void draw_view_menu(App& app) {
@@ -77,30 +77,30 @@ void draw_view_menu(App& app) {
     return;
   for (std::size_t i = 0; i < kAllPanels.size(); ++i) {
     const std::string shortcut = std::to_string(i + 1);
-    bool open = app.panel_open[i];
+    bool open = app.choices.panel_open[i];
     if (ui::menu_item_toggle(panel_title(kAllPanels[i]), shortcut.c_str(), &open))
       app.set_open(kAllPanels[i], open);
   }
   ImGui::Separator();
   if (ui::menu_item("Reset layout")) {
-    app.layout = default_layout();
+    app.choices.layout = default_layout();
     for (const PanelInfo& info : kPanels)
       app.open(info.panel) = info.open_at_start;
   }
   if (ui::menu_item("Larger text", "Ctrl+="))
-    set_scale(app, app.ui_scale + kScaleStep);
+    set_scale(app, app.choices.ui_scale + kScaleStep);
   if (ui::menu_item("Smaller text", "Ctrl+-"))
-    set_scale(app, app.ui_scale - kScaleStep);
+    set_scale(app, app.choices.ui_scale - kScaleStep);
   if (ui::menu_item("Text size 100 %", "Ctrl+0"))
     set_scale(app, 1);
   ImGui::Separator();
-  if (ui::menu_item("Dark theme", nullptr, app.theme == Theme::dark))
-    app.theme = Theme::dark;
-  if (ui::menu_item("Light theme", nullptr, app.theme == Theme::light))
-    app.theme = Theme::light;
+  if (ui::menu_item("Dark theme", nullptr, app.choices.theme == Theme::dark))
+    app.choices.theme = Theme::dark;
+  if (ui::menu_item("Light theme", nullptr, app.choices.theme == Theme::light))
+    app.choices.theme = Theme::light;
   ImGui::Separator();
   if (ui::menu_item("Quit", "Ctrl+Q"))
-    app.quit_requested = true;
+    app.frame.quit_requested = true;
   ImGui::EndMenu();
 }
 
@@ -113,12 +113,12 @@ void draw_menu_bar(App& app) {
       request_screenshot(app);
     for (Panel panel : kAllPanels)
       if (ui::menu_item(panel_title(panel), nullptr, false, app.open(panel)))
-        app.screenshot = ScreenshotRequest{panel, ""};
+        app.frame.screenshot = ScreenshotRequest{panel, ""};
     ImGui::EndMenu();
   }
   if (ui::menu_item("Run", "F5"))
     app.run();
-  ui::menu_item_toggle("Live", "L", &app.live);
+  ui::menu_item_toggle("Live", "L", &app.choices.live);
   ImGui::EndMainMenuBar();
 }
 
@@ -154,19 +154,20 @@ void draw_status_line(App& app) {
   const ImGuiWindowFlags flags =
       ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
       ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoBringToFrontOnFocus;
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(8 * app.ui_scale, 4 * app.ui_scale));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding,
+                      ImVec2(8 * app.choices.ui_scale, 4 * app.choices.ui_scale));
   const bool visible = ImGui::Begin("##status", nullptr, flags);
   ImGui::PopStyleVar();
   if (visible) {
     // Ended before End(): ending a top-level window ends ImGui's log with it.
-    WordsOnScreen words(app.screenshot.has_value(), app.status_line_text);
+    WordsOnScreen words(app.frame.screenshot.has_value(), app.frame.status_line_text);
     if (ui::small_button("Screenshot (F12)"))
       request_screenshot(app);
     ImGui::SameLine();
     const std::string mode =
         screen_text(app.source ? app.source->mode() : "no result source connected");
     // The whole mode where the line has room; its first words where a message shares the line.
-    const bool shared = !app.status.empty() || !app.last_saved_path.empty();
+    const bool shared = !app.messages.status.empty() || !app.messages.last_saved_path.empty();
     const float mode_room = ImGui::GetContentRegionAvail().x * (shared ? 0.45f : 1.0f);
     const std::string mode_shown =
         ImGui::CalcTextSize(mode.c_str()).x <= mode_room ? mode : first_words(mode, 40);
@@ -177,33 +178,34 @@ void draw_status_line(App& app) {
       ImGui::SameLine();
       ImGui::TextUnformatted("| computing...");
     }
-    if (!app.status.empty()) {
+    if (!app.messages.status.empty()) {
       ImGui::SameLine();
       ImGui::TextUnformatted("|");
       ImGui::SameLine();
       const float path_room =
-          app.last_saved_path.empty() ? 0 : ImGui::GetContentRegionAvail().x * 0.4f;
+          app.messages.last_saved_path.empty() ? 0 : ImGui::GetContentRegionAvail().x * 0.4f;
       ImGui::TextUnformatted(
-          fitted(screen_text(app.status), ImGui::GetContentRegionAvail().x - path_room).c_str());
+          fitted(screen_text(app.messages.status), ImGui::GetContentRegionAvail().x - path_room)
+              .c_str());
       if (ImGui::IsItemHovered())
-        hover_text(app.status);
+        hover_text(app.messages.status);
     }
-    if (!app.last_saved_path
+    if (!app.messages.last_saved_path
              .empty()) { // the path, its start cut where the line is short, and a copy button
       ImGui::SameLine();
       const float button =
           ImGui::CalcTextSize("Copy path").x + 4 * ImGui::GetStyle().FramePadding.x;
       const float room =
           ImGui::GetContentRegionAvail().x - button - 2 * ImGui::GetStyle().ItemSpacing.x;
-      std::string shown = "| saved " + screen_text(app.last_saved_path);
+      std::string shown = "| saved " + screen_text(app.messages.last_saved_path);
       while (shown.size() > 12 && ImGui::CalcTextSize(shown.c_str()).x > room)
         shown = "| saved ..." + shown.substr(12);
       ImGui::TextUnformatted(shown.c_str());
       if (ImGui::IsItemHovered())
-        hover_text(app.last_saved_path);
+        hover_text(app.messages.last_saved_path);
       ImGui::SameLine();
       if (ui::small_button("Copy path"))
-        ImGui::SetClipboardText(app.last_saved_path.c_str());
+        ImGui::SetClipboardText(app.messages.last_saved_path.c_str());
     }
   }
   ImGui::End();
@@ -230,14 +232,14 @@ void apply_theme(Theme theme, float scale) {
 void draw_frame(App& app) {
   begin_controls_frame();
   app.poll_source();
-  apply_theme(app.theme, app.ui_scale);
+  apply_theme(app.choices.theme, app.choices.ui_scale);
   handle_shortcuts(app);
-  if (app.screenshot && app.screenshot->panel)
-    app.show_panel(*app.screenshot->panel); // its tab in front
+  if (app.frame.screenshot && app.frame.screenshot->panel)
+    app.show_panel(*app.frame.screenshot->panel); // its tab in front
   app.follow_edits();
   app.run_if_live();
   draw_menu_bar(app);
-  app.highlighted.clear(); // the Launch panel's note sets it again while it is hovered
+  app.frame.highlighted.clear(); // the Launch panel's note sets it again while it is hovered
   draw_tiled_panels(app);
   draw_status_line(app);
 }
@@ -248,10 +250,10 @@ GuiContext::GuiContext(App& app, std::filesystem::path config_dir)
   io.IniFilename = nullptr; // the layout is WarpLens's own, kept in settings.json
   map_keys_as_glfw_does(io);
   if (const std::string problem = load_settings(app, m_config_dir); !problem.empty())
-    app.status = problem;
+    app.messages.status = problem;
   m_saved = settings_text(app);
-  load_fonts(app.ui_scale);
-  apply_theme(app.theme, app.ui_scale);
+  load_fonts(app.choices.ui_scale);
+  apply_theme(app.choices.theme, app.choices.ui_scale);
 }
 
 GuiContext::~GuiContext() {
@@ -286,7 +288,7 @@ void GuiContext::save() {
   if (m_config_dir.empty())
     return;
   if (const std::string problem = save_settings(m_app, m_config_dir); !problem.empty())
-    m_app.status = problem;
+    m_app.messages.status = problem;
   m_saved = settings_text(m_app);
 }
 

@@ -25,7 +25,7 @@ void map_keys_as_glfw_does(ImGuiIO& io);
 
 // A Dear ImGui context with WarpLens's font. `config_dir` holds settings.json (empty: nothing is
 // read or saved, as for headless screenshots); a damaged file is moved aside and reported in
-// app.status. Destroying it saves the settings.
+// app.messages.status. Destroying it saves the settings.
 class GuiContext {
 public:
   GuiContext(App& app, std::filesystem::path config_dir);

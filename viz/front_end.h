@@ -19,7 +19,7 @@ namespace wl::viz {
 Image read_framebuffer(int width, int height);
 
 // After a frame: saves the screenshot the frame asked for, and says where (or why not) in
-// app.status.
+// app.messages.status.
 void save_requested_screenshot(App& app, const Image& window);
 
 // Whether the current OpenGL context was reset (by the GPU, after a fault anywhere on it); only

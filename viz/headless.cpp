@@ -239,7 +239,8 @@ Image HeadlessGui::render_frame(ScriptPlayer* player, bool read_pixels) {
     return render_frame(player, read_pixels);
   }
   // A window reads its pixels only for a screenshot; 5 MB a frame would cost more than the draw.
-  Image image = read_pixels || m_app.screenshot ? read_framebuffer(m_width, m_height) : Image{};
+  Image image =
+      read_pixels || m_app.frame.screenshot ? read_framebuffer(m_width, m_height) : Image{};
   m_last_frame = {ms_between(start, built), ms_between(built, finished),
                   ms_between(finished, Clock::now())};
   if (drawn) // a screenshot asked for in a cleared frame waits for the next drawn one
@@ -274,7 +275,8 @@ void HeadlessGui::recover_context() {
     throw UsageError("the GPU reset the GUI's OpenGL context and no new one could be made");
   ++m_context_resets;
   m_draw_after = std::chrono::steady_clock::now() + std::chrono::seconds(1);
-  m_app.status = "the GPU reset its graphics engine (a kernel faulted); the window was drawn anew";
+  m_app.messages.status =
+      "the GPU reset its graphics engine (a kernel faulted); the window was drawn anew";
 }
 
 void HeadlessGui::resize(int width, int height) {
@@ -320,46 +322,47 @@ bool graphics_context_lost(GlProcLookup lookup) {
 }
 
 void refresh_fonts(const App& app, GuiContext& gui) {
-  if (gui.font_scale() == app.ui_scale)
+  if (gui.font_scale() == app.choices.ui_scale)
     return;
-  gui.load_fonts(app.ui_scale);
+  gui.load_fonts(app.choices.ui_scale);
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
 }
 
 void save_requested_screenshot(App& app, const Image& window) {
-  if (!app.screenshot ||
-      (app.screenshot->panel && ++app.screenshot->frames_drawn < kPanelPictureFrames))
+  if (!app.frame.screenshot ||
+      (app.frame.screenshot->panel && ++app.frame.screenshot->frames_drawn < kPanelPictureFrames))
     return;
-  const ScreenshotRequest request = *app.screenshot;
-  app.screenshot.reset();
+  const ScreenshotRequest request = *app.frame.screenshot;
+  app.frame.screenshot.reset();
   try {
-    app.last_screenshot_path = save_screenshot(app, window, request).string();
-    app.last_saved_path = app.last_screenshot_path;
+    app.messages.last_screenshot_path = save_screenshot(app, window, request).string();
+    app.messages.last_saved_path = app.messages.last_screenshot_path;
     // The status line shows "saved PATH" itself; an earlier message (a settings problem) stays,
     // an earlier failure to save does not.
-    if (app.status.starts_with("screenshot not saved") || app.status.starts_with("screenshot cut"))
-      app.status.clear();
+    if (app.messages.status.starts_with("screenshot not saved") ||
+        app.messages.status.starts_with("screenshot cut"))
+      app.messages.status.clear();
     // Saved in the fallback folder, because the desktop's pictures folder is none: said.
-    const std::string fallback = request.path.empty() && app.screenshot_dir.empty()
+    const std::string fallback = request.path.empty() && app.choices.screenshot_dir.empty()
                                      ? pictures_folder().fallback_reason
                                      : std::string();
     if (!fallback.empty())
-      app.status = "screenshot saved: " + fallback;
-    note_save(app, saved_note(app.last_screenshot_path, fallback));
+      app.messages.status = "screenshot saved: " + fallback;
+    note_save(app, saved_note(app.messages.last_screenshot_path, fallback));
     // A panel taller than the window is saved as far as the window shows it: said, with how much.
     if (request.panel) {
-      const PanelRect& rect = app.panel_rects[static_cast<int>(*request.panel)];
+      const PanelRect& rect = app.frame.panel_rects[static_cast<int>(*request.panel)];
       if (rect.content_height > rect.height + 1)
-        app.status = "screenshot cut: the " + std::string(panel_title(*request.panel)) +
-                     " panel is " + std::to_string(static_cast<int>(rect.content_height)) +
-                     " px tall and the picture holds its first " +
-                     std::to_string(static_cast<int>(rect.height)) +
-                     " px; a larger window (or a smaller scale, Ctrl+-) takes it whole";
+        app.messages.status = "screenshot cut: the " + std::string(panel_title(*request.panel)) +
+                              " panel is " + std::to_string(static_cast<int>(rect.content_height)) +
+                              " px tall and the picture holds its first " +
+                              std::to_string(static_cast<int>(rect.height)) +
+                              " px; a larger window (or a smaller scale, Ctrl+-) takes it whole";
     }
   } catch (const std::exception& e) { // a UsageError, or a file system refusing the name
-    app.status = std::string("screenshot not saved: ") + e.what();
-    note_save(app, app.status);
+    app.messages.status = std::string("screenshot not saved: ") + e.what();
+    note_save(app, app.messages.status);
   }
 }
 

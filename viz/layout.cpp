@@ -23,8 +23,8 @@ int index(Panel panel) { return static_cast<int>(panel); }
 // one a single row, a narrow window no left column.
 std::array<Tile, kAllPanels.size()> merged_tiles(const App& app, float width, float height,
                                                  float scale) {
-  std::array<Tile, kAllPanels.size()> tile_of = app.layout.tile;
-  const float right_width = width * (1 - app.layout.left_width);
+  std::array<Tile, kAllPanels.size()> tile_of = app.choices.layout.tile;
+  const float right_width = width * (1 - app.choices.layout.left_width);
   const bool one_column = right_width < 2 * kLeastTileWidth * scale;
   const bool one_row = height < 2 * kLeastTileHeight * scale;
   const bool no_left = width < (kLeastLeftWidth + kLeastTileWidth) * scale;
@@ -43,14 +43,14 @@ std::array<Tile, kAllPanels.size()> merged_tiles(const App& app, float width, fl
 std::vector<Panel> panels_in(const App& app, const TilePlan& plan, Tile tile) {
   std::vector<Panel> panels;
   for (const PanelInfo& info : kPanels)
-    if (app.panel_open[index(info.panel)] && plan.tile_of[index(info.panel)] == tile)
+    if (app.choices.panel_open[index(info.panel)] && plan.tile_of[index(info.panel)] == tile)
       panels.push_back(info.panel);
   return panels;
 }
 
 // The panel whose tab a tile shows: the one chosen, else its first.
 Panel shown_in(const App& app, const std::vector<Panel>& panels, Tile tile) {
-  const int chosen = app.layout.shown[index(tile)];
+  const int chosen = app.choices.layout.shown[index(tile)];
   for (Panel panel : panels)
     if (index(panel) == chosen)
       return panel;
@@ -89,9 +89,9 @@ void tab_menu(App& app, Panel panel) {
     app.open(panel) = false;
   for (int tile = 0; tile < kTileCount; ++tile) {
     const std::string label = std::string("Move to ") + kTileNames[tile];
-    if (tile != index(app.layout.tile[index(panel)]) && ui::menu_item(label.c_str())) {
-      app.layout.tile[index(panel)] = static_cast<Tile>(tile);
-      app.layout.shown[tile] = index(panel);
+    if (tile != index(app.choices.layout.tile[index(panel)]) && ui::menu_item(label.c_str())) {
+      app.choices.layout.tile[index(panel)] = static_cast<Tile>(tile);
+      app.choices.layout.shown[tile] = index(panel);
     }
   }
   ImGui::EndPopup();
@@ -107,10 +107,10 @@ void tab_strip(App& app, const std::vector<Panel>& panels, Tile tile, Panel show
     if (i > 0 && ImGui::GetItemRectMax().x + gap + width <= right)
       ImGui::SameLine(0, gap);
     if (ui::tab(panel_title(panels[i]), panels[i] == shown))
-      app.layout.shown[index(tile)] = index(panels[i]);
+      app.choices.layout.shown[index(tile)] = index(panels[i]);
     tab_menu(app, panels[i]);
-    if (std::find(app.highlighted.begin(), app.highlighted.end(), panels[i]) !=
-        app.highlighted.end())
+    if (std::find(app.frame.highlighted.begin(), app.frame.highlighted.end(), panels[i]) !=
+        app.frame.highlighted.end())
       ImGui::GetForegroundDrawList()->AddRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(),
                                               IM_COL32(240, 170, 40, 255), 0, 0,
                                               2); // the note points here
@@ -132,8 +132,8 @@ void draw_tile(App& app, const TilePlan& plan, Tile tile, const TileRect& rect, 
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   app.rect(shown) =
       PanelRect{rect.x - viewport->Pos.x, rect.y - viewport->Pos.y, rect.width, rect.height, true};
-  if (!alone &&
-      std::find(app.highlighted.begin(), app.highlighted.end(), shown) != app.highlighted.end())
+  if (!alone && std::find(app.frame.highlighted.begin(), app.frame.highlighted.end(), shown) !=
+                    app.frame.highlighted.end())
     ImGui::GetForegroundDrawList()->AddRect(ImVec2(rect.x, rect.y),
                                             ImVec2(rect.x + rect.width, rect.y + rect.height),
                                             IM_COL32(240, 170, 40, 255), 0, 0, 3);
@@ -141,7 +141,7 @@ void draw_tile(App& app, const TilePlan& plan, Tile tile, const TileRect& rect, 
   ImGui::BeginChild(panel_title(shown), ImVec2(0, 0), false);
   enter_panel(panel_title(shown));
   {
-    WordsOnScreen words(app.screenshot.has_value(), app.panel_text[index(shown)]);
+    WordsOnScreen words(app.frame.screenshot.has_value(), app.frame.panel_text[index(shown)]);
     panel_info(shown).draw(app);
   }
   // From the tile's top to the last item's bottom (the cursor sits an item spacing below it), and
@@ -178,22 +178,26 @@ TilePlan plan_tiles(const App& app, float x, float y, float width, float height,
   plan.tile_of = merged_tiles(app, width, height, scale);
   std::array<bool, kTileCount> used{};
   for (const PanelInfo& info : kPanels)
-    if (app.panel_open[index(info.panel)])
+    if (app.choices.panel_open[index(info.panel)])
       used[index(plan.tile_of[index(info.panel)])] = true;
   const float gap = kSplitterThickness * scale;
   const bool left = used[index(Tile::left)];
   const bool right =
       used[index(Tile::top_left)] || used[index(Tile::top_right)] || used[index(Tile::bottom)];
-  const float left_width = !left ? 0 : !right ? width : width * app.layout.left_width - gap / 2;
+  const float left_width = !left    ? 0
+                           : !right ? width
+                                    : width * app.choices.layout.left_width - gap / 2;
   plan.tiles[index(Tile::left)] = {x, y, left_width, height, left};
   const float rx = left ? x + left_width + gap : x, rw = x + width - rx;
   const bool top = used[index(Tile::top_left)] || used[index(Tile::top_right)],
              bottom = used[index(Tile::bottom)];
-  const float top_height = !top ? 0 : !bottom ? height : height * app.layout.top_height - gap / 2;
+  const float top_height = !top      ? 0
+                           : !bottom ? height
+                                     : height * app.choices.layout.top_height - gap / 2;
   const float by = top ? y + top_height + gap : y;
   plan.tiles[index(Tile::bottom)] = {rx, by, rw, y + height - by, bottom};
   const bool tl = used[index(Tile::top_left)], tr = used[index(Tile::top_right)];
-  const float tl_width = !tl ? 0 : !tr ? rw : rw * app.layout.top_split - gap / 2;
+  const float tl_width = !tl ? 0 : !tr ? rw : rw * app.choices.layout.top_split - gap / 2;
   plan.tiles[index(Tile::top_left)] = {rx, y, tl_width, top_height, tl};
   const float trx = tl ? rx + tl_width + gap : rx;
   plan.tiles[index(Tile::top_right)] = {trx, y, rx + rw - trx, top_height, tr};
@@ -214,33 +218,34 @@ void draw_tiled_panels(App& app) {
       ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollWithMouse;
   const bool visible = ImGui::Begin("##panels", nullptr, flags);
   ImGui::PopStyleVar(2);
-  for (PanelRect& rect : app.panel_rects)
+  for (PanelRect& rect : app.frame.panel_rects)
     rect.visible = false;
   if (visible) {
-    const TilePlan plan = plan_tiles(app, pos.x, pos.y, size.x, size.y, app.ui_scale);
-    if (app.screenshot && app.screenshot->panel && app.panel_open[index(*app.screenshot->panel)]) {
-      draw_alone_for_screenshot(app, plan, *app.screenshot->panel, pos.y, size.y);
+    const TilePlan plan = plan_tiles(app, pos.x, pos.y, size.x, size.y, app.choices.ui_scale);
+    if (app.frame.screenshot && app.frame.screenshot->panel &&
+        app.choices.panel_open[index(*app.frame.screenshot->panel)]) {
+      draw_alone_for_screenshot(app, plan, *app.frame.screenshot->panel, pos.y, size.y);
       ImGui::End();
       return;
     }
     for (int tile = 0; tile < kTileCount; ++tile)
       draw_tile(app, plan, static_cast<Tile>(tile), plan.tiles[tile], false);
-    const float gap = kSplitterThickness * app.ui_scale;
+    const float gap = kSplitterThickness * app.choices.ui_scale;
     const TileRect &left = plan.tiles[index(Tile::left)], &tl = plan.tiles[index(Tile::top_left)],
                    &bottom_tile = plan.tiles[index(Tile::bottom)];
     const bool right = plan.tiles[index(Tile::top_left)].used ||
                        plan.tiles[index(Tile::top_right)].used || bottom_tile.used;
     if (left.used && right)
       splitter("##split_left", ImVec2(left.x + left.width, pos.y), ImVec2(gap, size.y),
-               app.layout.left_width, size.x, true);
+               app.choices.layout.left_width, size.x, true);
     const float rx = left.used ? left.x + left.width + gap : pos.x, rw = pos.x + size.x - rx;
     const bool top_used = tl.used || plan.tiles[index(Tile::top_right)].used;
     if (top_used && bottom_tile.used)
       splitter("##split_rows", ImVec2(rx, bottom_tile.y - gap), ImVec2(rw, gap),
-               app.layout.top_height, size.y, false);
+               app.choices.layout.top_height, size.y, false);
     if (tl.used && plan.tiles[index(Tile::top_right)].used)
       splitter("##split_top", ImVec2(tl.x + tl.width, pos.y), ImVec2(gap, tl.height),
-               app.layout.top_split, rw, true);
+               app.choices.layout.top_split, rw, true);
   }
   ImGui::End();
 }

@@ -125,7 +125,8 @@ void draw_counters(App& app) {
               "meaning and unit.");
   // The measured table is the latest run's, not the model's: room for it whenever that has one,
   // and the sites table no taller than its rows.
-  const bool measured = app.latest && app.latest->counters && app.latest->counters->available;
+  const bool measured =
+      app.results.latest && app.results.latest->counters && app.results.latest->counters->available;
   const float reserved = measured ? 0.45f * ImGui::GetContentRegionAvail().y : 0;
   const float rows_height =
       (static_cast<float>(prediction.sites.size()) + 1.5f) * ImGui::GetTextLineHeightWithSpacing();
@@ -140,10 +141,10 @@ void draw_counters(App& app) {
     ImGui::EndTable();
   }
   draw_totals(prediction);
-  if (app.latest && app.latest->counters) {
+  if (app.results.latest && app.results.latest->counters) {
     MeasuredScope scope(app);
-    draw_measured(*app.latest, app);
-  } else if (app.latest && !app.latest->timing) {
+    draw_measured(*app.results.latest, app);
+  } else if (app.results.latest && !app.results.latest->timing) {
     // Neither measured nor recorded (a run on a GPU is always timed): model mode, a launch the
     // recording lacks. Say where the measured table would be.
     empty_state("No measured counters for this launch: " + app.untimed_reason() +

@@ -36,8 +36,8 @@ void draw_measured(const RunResult& result, const App& app) {
       "are the memory accesses of one warp: a step where few lanes work can be a small share of "
       "all the instructions, so the average stays high.",
       format_number(*lanes, 1).c_str(), format_number(100 * *lanes / 32, 1).c_str());
-  if (app.baseline) {
-    const std::optional<double> before = lanes_figure.measured(*app.baseline);
+  if (app.results.baseline) {
+    const std::optional<double> before = lanes_figure.measured(*app.results.baseline);
     ImGui::TextWrapped("baseline %s: %s (%s)", app.baseline_label().c_str(),
                        before ? format_number(*before, 1).c_str() : "-",
                        change_text(lanes, before).c_str());
@@ -66,8 +66,9 @@ void draw_paths(App& app) {
     return;
   }
   const KernelDesc& kernel = *app.kernel();
-  const LaunchShape launch = make_launch(kernel, app.params, app.block(), app.arch().sm_count);
-  MapChoice& choice = app.divergence_map;
+  const LaunchShape launch =
+      make_launch(kernel, app.choices.params, app.block(), app.arch().sm_count);
+  MapChoice& choice = app.choices.divergence_map;
   block_and_warp_fields(launch.grid, choice.block, choice.warp);
   const std::array<int, 3> sides{launch.grid.x, launch.grid.y, launch.grid.z};
   for (int d = 0; d < 3; ++d)
@@ -107,9 +108,9 @@ void draw_paths(App& app) {
 } // namespace
 
 void draw_divergence(App& app) {
-  if (app.latest && app.latest->kernel_id == app.kernel_id) {
+  if (app.results.latest && app.results.latest->kernel_id == app.choices.kernel_id) {
     MeasuredScope scope(app);
-    draw_measured(*app.latest, app);
+    draw_measured(*app.results.latest, app);
   }
   ImGui::Separator();
   note_text("A row per access site and loop step of the chosen warp: green lanes make that access, "

@@ -48,7 +48,8 @@ void draw_measured(const RunResult& result, const App& app) {
 }
 
 void draw_map(App& app) {
-  const std::optional<ChosenWarp> chosen = warp_chooser(app, MemorySpace::global, app.global_map);
+  const std::optional<ChosenWarp> chosen =
+      warp_chooser(app, MemorySpace::global, app.choices.global_map);
   if (!chosen)
     return;
   const WarpMap map = global_warp_map(chosen->access);
@@ -66,14 +67,15 @@ void draw_map(App& app) {
 
 void draw_global_memory(App& app) {
   const bool has_sites = kernel_has_sites(app, MemorySpace::global); // said first, where it is seen
-  if (const RunResult* model = app.model_view(); model && model->kernel_id == app.kernel_id) {
+  if (const RunResult* model = app.model_view();
+      model && model->kernel_id == app.choices.kernel_id) {
     if (has_sites) {
       draw_sites(*model);
       modelled_against_baseline(*model, app, Panel::global_memory);
     }
-    if (app.latest && app.latest->kernel_id == app.kernel_id) {
+    if (app.results.latest && app.results.latest->kernel_id == app.choices.kernel_id) {
       MeasuredScope scope(app);
-      draw_measured(*app.latest, app);
+      draw_measured(*app.results.latest, app);
     }
     ImGui::Separator();
   }

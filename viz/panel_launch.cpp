@@ -40,16 +40,16 @@ void draw_catalog(App& app, float height) {
     std::size_t end = i;
     while (end < kernels.size() && kernel_family(kernels[end].id) == family)
       ++end;
-    if (family == kernel_family(app.kernel_id))
+    if (family == kernel_family(app.choices.kernel_id))
       ImGui::SetNextItemOpen(true, ImGuiCond_Once);
     if (ui::tree_node(family.c_str())) {
       for (std::size_t k = i; k < end; ++k) {
         const KernelDesc& desc = kernels[k];
         const std::string label = desc.id.substr(family.size() + 1) + "  -  " + desc.title;
-        if (ui::selectable(label.c_str(), desc.id == app.kernel_id, desc.id) &&
-            desc.id != app.kernel_id)
+        if (ui::selectable(label.c_str(), desc.id == app.choices.kernel_id, desc.id) &&
+            desc.id != app.choices.kernel_id)
           app.select_kernel(desc.id);
-        if (desc.id == app.kernel_id && ImGui::IsWindowAppearing())
+        if (desc.id == app.choices.kernel_id && ImGui::IsWindowAppearing())
           ImGui::SetScrollHereY(0.5f);
       }
       ImGui::TreePop();
@@ -69,7 +69,7 @@ void draw_lesson(App& app, const KernelDesc& kernel, float height) {
   ImGui::EndChild();
   const std::vector<Panel> named = panels_named_in(kernel.lesson);
   if (ImGui::IsItemHovered())
-    app.highlighted = named;
+    app.frame.highlighted = named;
   if (named.empty())
     return;
   ImGui::TextDisabled("The note points at:");
@@ -79,7 +79,7 @@ void draw_lesson(App& app, const KernelDesc& kernel, float height) {
     if (ui::small_button(panel_title(panel)))
       app.show_panel(panel);
     if (ImGui::IsItemHovered())
-      app.highlighted = {panel};
+      app.frame.highlighted = {panel};
   }
 }
 
@@ -94,11 +94,11 @@ void set_field_width(float ems, const char* label) {
 
 // A refusal that belongs to this group of controls, shown under them where the eye is; a new one
 // is scrolled into sight (the block field sits low in the panel at 1280x720).
-void draw_refusal_of(const App& app, App::Refusal::Where where) {
-  const App::Refusal refusal = app.refusal(where);
+void draw_refusal_of(const App& app, Choices::Refusal::Where where) {
+  const Choices::Refusal refusal = app.choices.refusal(where);
   ImGuiStorage* storage = ImGui::GetStateStorage();
-  const ImGuiID seen =
-      ImGui::GetID(where == App::Refusal::Where::block ? "##block_refusal" : "##params_refusal");
+  const ImGuiID seen = ImGui::GetID(where == Choices::Refusal::Where::block ? "##block_refusal"
+                                                                            : "##params_refusal");
   const int text_hash = static_cast<int>(std::hash<std::string>{}(refusal.text));
   const bool is_new = storage->GetInt(seen, 0) != text_hash;
   storage->SetInt(seen, text_hash);
@@ -112,8 +112,8 @@ void draw_refusal_of(const App& app, App::Refusal::Where where) {
 // One parameter of the kernel on screen: a combo when the kernel lists its choices, else a number
 // field; a value out of range is refused under the parameters, never clamped.
 void draw_param(App& app, const ParamSpec& spec) {
-  const auto found = app.params.find(spec.name);
-  if (found == app.params.end())
+  const auto found = app.choices.params.find(spec.name);
+  if (found == app.choices.params.end())
     return; // only the chosen kernel's own parameters are edited
   const std::int64_t value = found->second;
   set_field_width(9, spec.name.c_str());
@@ -122,19 +122,19 @@ void draw_param(App& app, const ParamSpec& spec) {
     if (ui::begin_combo(spec.name.c_str(), current.c_str())) {
       for (std::int64_t choice : spec.choices)
         if (ui::selectable(std::to_string(choice).c_str(), choice == value))
-          app.set_param(spec.name, choice);
+          app.choices.set_param(spec.name, choice);
       ImGui::EndCombo();
     }
   } else { // typed as text: what was typed stays on screen, refused in one line until it is fixed
-    const auto typed = app.param_typed.find(spec.name);
+    const auto typed = app.choices.param_typed.find(spec.name);
     std::array<char, 32> text{};
     const std::string shown =
-        typed != app.param_typed.end() ? typed->second : std::to_string(value);
+        typed != app.choices.param_typed.end() ? typed->second : std::to_string(value);
     std::copy_n(shown.begin(), std::min(shown.size(), text.size() - 1), text.begin());
     if (ui::input_text(spec.name.c_str(), text.data(), text.size()))
-      app.param_field_edited(spec.name, text.data());
+      app.choices.param_field_edited(spec.name, text.data());
     if (ImGui::IsItemDeactivatedAfterEdit())
-      app.param_field_committed(spec.name);
+      app.choices.param_field_committed(spec.name);
   }
   help_marker(
       (spec.help + " (" + std::to_string(spec.min) + " to " + std::to_string(spec.max) + ")")
@@ -155,7 +155,7 @@ void draw_params(App& app, const KernelDesc& kernel) {
       if (!spec.is_size)
         draw_param(app, spec);
   }
-  draw_refusal_of(app, App::Refusal::Where::parameters);
+  draw_refusal_of(app, Choices::Refusal::Where::parameters);
 }
 
 // The block as a person writes it ("256", "16x8"), and the presets the kernel allows for these
@@ -167,32 +167,34 @@ void draw_block_editor(App& app, const KernelDesc& kernel) {
     return;
   }
   set_field_width(9, "block");
-  ui::input_text("block", app.block_field.data(), app.block_field.size());
+  ui::input_text("block", app.choices.block_field.data(), app.choices.block_field.size());
   if (ImGui::IsItemDeactivatedAfterEdit()) // Enter or leaving the field: the whole value
-    app.block_field_committed();
+    app.choices.block_field_committed();
   help_marker("Threads per block as X, XxY or XxYxZ, e.g. 256 or 16x16.");
   empty_state(("allowed: " + kernel.allowed_blocks).c_str());
-  if (!app.block_note.empty())
-    note_text(app.block_note);
-  draw_refusal_of(app, App::Refusal::Where::block);
+  if (!app.choices.block_note.empty())
+    note_text(app.choices.block_note);
+  draw_refusal_of(app, Choices::Refusal::Where::block);
   bool first = true;
-  for (const BlockShape& preset : allowed_presets(kernel, app.params)) {
+  for (const BlockShape& preset : allowed_presets(kernel, app.choices.params)) {
     const std::string text = format_block(preset);
     if (!first)
       same_line_if_room(ImGui::CalcTextSize(text.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x);
     first = false;
     if (ui::small_button(text.c_str()))
-      app.set_block(preset);
+      app.choices.set_block(preset);
   }
 }
 
 void draw_arch_picker(App& app) {
   set_field_width(12, "arch");
   if (ui::begin_combo("arch", app.arch().id.c_str())) {
-    for (std::size_t i = 0; i < app.arches.size(); ++i) {
-      const std::string label = app.arches[i].id + "  (" + app.arches[i].sm_name() + ")";
-      if (ui::selectable(label.c_str(), static_cast<int>(i) == app.arch_index, app.arches[i].id))
-        app.arch_index = static_cast<int>(i);
+    for (std::size_t i = 0; i < app.choices.arches.size(); ++i) {
+      const std::string label =
+          app.choices.arches[i].id + "  (" + app.choices.arches[i].sm_name() + ")";
+      if (ui::selectable(label.c_str(), static_cast<int>(i) == app.choices.arch_index,
+                         app.choices.arches[i].id))
+        app.choices.arch_index = static_cast<int>(i);
     }
     ImGui::EndCombo();
   }
@@ -204,22 +206,22 @@ void draw_arch_picker(App& app) {
 // Run is disabled while the request is invalid; the reason is shown beside the controls it
 // belongs to, and named here.
 void draw_run_controls(App& app) {
-  const App::Refusal refusal = app.refusal();
+  const Choices::Refusal refusal = app.choices.refusal();
   ImGui::BeginDisabled(!refusal.text.empty());
   if (ui::button("Run (F5)"))
     app.run();
   ImGui::EndDisabled();
   ImGui::SameLine();
-  ui::checkbox("Live (L)", &app.live);
+  ui::checkbox("Live (L)", &app.choices.live);
   if (refusal.text.empty()) {
-    if (!app.last_error.empty())
-      error_text(app.last_error);
-    else if (app.latest && !app.latest_is_stale() && !app.latest->timing)
+    if (!app.results.last_error.empty())
+      error_text(app.results.last_error);
+    else if (app.results.latest && !app.latest_is_stale() && !app.results.latest->timing)
       note_text("Model figures only: " + app.untimed_reason());
-  } else if (refusal.where == App::Refusal::Where::launch) {
+  } else if (refusal.where == Choices::Refusal::Where::launch) {
     error_text("Not sent: " + refusal.text);
   } else {
-    error_text(refusal.where == App::Refusal::Where::block
+    error_text(refusal.where == Choices::Refusal::Where::block
                    ? "Not sent: the block above is refused"
                    : "Not sent: a parameter above is refused");
   }
@@ -227,17 +229,17 @@ void draw_run_controls(App& app) {
 
 // Pin the shown run as the baseline the panels compare with; clear it.
 void draw_baseline_controls(App& app) {
-  ImGui::BeginDisabled(!app.latest || app.latest_is_stale());
+  ImGui::BeginDisabled(!app.results.latest || app.latest_is_stale());
   if (ui::button("Pin as baseline (B)"))
     app.pin_baseline();
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled) && app.latest_is_stale())
     hover_text("The launch on screen has not been run yet: F5 (or Live) first.");
-  if (!app.baseline)
+  if (!app.results.baseline)
     return;
   ImGui::SameLine();
   if (ui::button("Clear baseline")) {
-    app.baseline.reset();
+    app.results.baseline.reset();
     return;
   }
   ImGui::TextWrapped("baseline: %s", app.baseline_label().c_str());

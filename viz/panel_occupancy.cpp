@@ -23,13 +23,15 @@ void draw_summary(const App& app, const RunResult& result, const OccupancyResult
   if (!begin_figure_table("##occupancy"))
     return;
   figure_row(figure("theoretical_occupancy"), percent(occupancy.occupancy));
-  const bool measured_elsewhere = app.latest && achieved_percent(*app.latest).has_value();
+  const bool measured_elsewhere =
+      app.results.latest && achieved_percent(*app.results.latest).has_value();
   const std::string achieved =
-      !app.latest ? "not measured yet: Run (F5)"
+      !app.results.latest ? "not measured yet: Run (F5)"
       : app.latest_is_stale()
-          ? (measured_elsewhere ? achieved_occupancy_text(*app.latest) + " of another launch (F5)"
-                                : "not measured (needs a run with counters)")
-          : achieved_occupancy_text(*app.latest);
+          ? (measured_elsewhere
+                 ? achieved_occupancy_text(*app.results.latest) + " of another launch (F5)"
+                 : "not measured (needs a run with counters)")
+          : achieved_occupancy_text(*app.results.latest);
   figure_row(figure("achieved_occupancy"), achieved);
   figure_row(figure("blocks_per_sm"), std::to_string(occupancy.blocks_per_sm));
   figure_row(figure("warps_per_sm"), std::to_string(occupancy.warps_per_sm) + " of " +
@@ -47,7 +49,7 @@ void draw_summary(const App& app, const RunResult& result, const OccupancyResult
 
 // Three curves side by side where their titles fit, else as many per row as do.
 void draw_curves(const App& app, const RunResult& result) {
-  if (!app.curves)
+  if (!app.results.curves)
     return;
   const ImGuiStyle& style = ImGui::GetStyle();
   const float widest_title = ImGui::CalcTextSize("shared memory / block").x;
@@ -62,9 +64,9 @@ void draw_curves(const App& app, const RunResult& result) {
     std::int64_t current;
     const char* unit;
   } curves[] = {
-      {"block size", app.curves->block_size, result.launch.block.threads(), "threads"},
-      {"registers / thread", app.curves->registers, result.attributes->registers, "regs"},
-      {"shared memory / block", app.curves->shared_memory, current_smem, "B"},
+      {"block size", app.results.curves->block_size, result.launch.block.threads(), "threads"},
+      {"registers / thread", app.results.curves->registers, result.attributes->registers, "regs"},
+      {"shared memory / block", app.results.curves->shared_memory, current_smem, "B"},
   };
   bool first = true;
   for (const auto& curve : curves) {
@@ -96,9 +98,9 @@ void draw_waves(const Waves& waves) {
 
 // The pinned baseline's occupancy beside the latest, in points.
 void draw_against_baseline(const App& app) {
-  if (!app.baseline)
+  if (!app.results.baseline)
     return;
-  const RunResult &now = *app.model_view(), &then = *app.baseline;
+  const RunResult &now = *app.model_view(), &then = *app.results.baseline;
   const Figure& theoretical = figure("theoretical_occupancy");
   baseline_heading(app, "Against the baseline, ");
   if (!ImGui::BeginTable("##baseline_occupancy", 3, ImGuiTableFlags_SizingStretchProp))
@@ -114,7 +116,8 @@ void draw_against_baseline(const App& app) {
   };
   row(theoretical, theoretical.predicted(now), theoretical.predicted(then));
   row(figure("achieved_occupancy"),
-      app.latest && !app.latest_is_stale() ? achieved_percent(*app.latest) : std::nullopt,
+      app.results.latest && !app.latest_is_stale() ? achieved_percent(*app.results.latest)
+                                                   : std::nullopt,
       achieved_percent(then));
   ImGui::EndTable();
 }

@@ -46,14 +46,16 @@ bool same_work(const RunResult& a, const RunResult& b) {
 
 void baseline_heading(const App& app, const std::string& lead) {
   note_text(lead + app.baseline_label());
-  if (!app.baseline || app.baseline->kernel_id == app.kernel_id)
+  if (!app.results.baseline || app.results.baseline->kernel_id == app.choices.kernel_id)
     return;
-  if (app.latest && same_work(*app.baseline, *app.latest))
-    note_text("The baseline is another variant of the same work (" + app.baseline->kernel_id +
+  if (app.results.latest && same_work(*app.results.baseline, *app.results.latest))
+    note_text("The baseline is another variant of the same work (" +
+              app.results.baseline->kernel_id +
               "): the change is what the variant does differently.");
   else
-    recorded_text("The baseline is another kernel (" + app.baseline->kernel_id +
-                  "): the change compares different work, not a tuning of " + app.kernel_id + ".");
+    recorded_text("The baseline is another kernel (" + app.results.baseline->kernel_id +
+                  "): the change compares different work, not a tuning of " +
+                  app.choices.kernel_id + ".");
 }
 
 const RunResult* model_for_panel(const App& app) {
@@ -91,7 +93,8 @@ std::optional<ChosenWarp> warp_chooser(const App& app, MemorySpace space, MapCho
     return std::nullopt;
   }
   const KernelDesc& kernel = *app.kernel();
-  const LaunchShape launch = make_launch(kernel, app.params, app.block(), app.arch().sm_count);
+  const LaunchShape launch =
+      make_launch(kernel, app.choices.params, app.block(), app.arch().sm_count);
   const std::vector<int> sites = sites_in(kernel, space);
   if (sites.empty()) // the panel said so (kernel_has_sites)
     return std::nullopt;
@@ -174,11 +177,11 @@ void counter_table(const char* id, const RunResult& result, const App& app,
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX |
                                 ImGuiTableFlags_ScrollY;
-  const CounterResult* baseline =
-      app.baseline && app.baseline->counters && app.baseline->counters->available
-          ? &*app.baseline->counters
-          : nullptr;
-  if (app.baseline && !baseline)
+  const CounterResult* baseline = app.results.baseline && app.results.baseline->counters &&
+                                          app.results.baseline->counters->available
+                                      ? &*app.results.baseline->counters
+                                      : nullptr;
+  if (app.results.baseline && !baseline)
     note_text("The baseline (" + app.baseline_label() + ") has no counters.");
   std::vector<ComparisonRow> rows;
   for (ComparisonRow& row : compare_counters(result))
@@ -251,9 +254,9 @@ void counter_table(const char* id, const RunResult& result, const App& app,
 }
 
 void modelled_against_baseline(const RunResult& model, const App& app, Panel panel) {
-  if (!app.baseline)
+  if (!app.results.baseline)
     return;
-  const RunResult& then = *app.baseline;
+  const RunResult& then = *app.results.baseline;
   baseline_heading(app, "Modelled, against the baseline ");
   std::vector<const Figure*> shown;
   for (const Figure& figure : all_figures())
@@ -309,7 +312,7 @@ bool stale_note(const App& app) {
     return false;
   // In model mode they are the recording's figures, not a measurement made here; with no
   // recording of that launch, the model's alone.
-  const RunResult& shown = *app.latest;
+  const RunResult& shown = *app.results.latest;
   const char* kind = !shown.recorded_on.empty()       ? "Recorded figures "
                      : shown.timing || shown.counters ? "Measured figures "
                                                       : "Model figures ";

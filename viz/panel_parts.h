@@ -58,8 +58,8 @@ void baseline_heading(const App& app, const std::string& lead);
 // False, after saying so in the panel, when the kernel on screen has no access site in `space`.
 bool kernel_has_sites(const App& app, MemorySpace space);
 
-// When `app.latest` belongs to another launch than the one on screen, says so in amber ("Measured
-// figures from block 16x16, stride=1: press F5 ...") and returns true.
+// When `app.results.latest` belongs to another launch than the one on screen, says so in amber
+// ("Measured figures from block 16x16, stride=1: press F5 ...") and returns true.
 bool stale_note(const App& app);
 
 // Around measured or recorded figures: the stale note, and the figures drawn until the scope ends

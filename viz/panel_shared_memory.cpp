@@ -48,18 +48,19 @@ void draw_pad_slider(App& app) {
   for (const ParamSpec& spec : app.kernel()->params) {
     if (spec.name != "pad")
       continue;
-    const auto found = app.params.find(spec.name);
-    if (found == app.params.end())
+    const auto found = app.choices.params.find(spec.name);
+    if (found == app.choices.params.end())
       return;
     int pad = static_cast<int>(found->second);
     if (ui::slider_int("pad", &pad, static_cast<int>(spec.min), static_cast<int>(spec.max)))
-      app.set_param(spec.name, pad);
+      app.choices.set_param(spec.name, pad);
     help_marker(spec.help.c_str());
   }
 }
 
 void draw_grid(App& app) {
-  const std::optional<ChosenWarp> chosen = warp_chooser(app, MemorySpace::shared, app.shared_map);
+  const std::optional<ChosenWarp> chosen =
+      warp_chooser(app, MemorySpace::shared, app.choices.shared_map);
   if (!chosen)
     return;
   const SharedAccess a = analyse_shared(chosen->access);
@@ -80,7 +81,7 @@ void draw_grid(App& app) {
   const std::vector<BankSlot> slots = bank_map(chosen->access);
   ImGuiStorage* storage = ImGui::GetStateStorage();
   const ImGuiID tallest =
-      ImGui::GetID((app.kernel_id + "##grid_rows" + std::to_string(chosen->site)).c_str());
+      ImGui::GetID((app.choices.kernel_id + "##grid_rows" + std::to_string(chosen->site)).c_str());
   const int rows = std::max(bank_grid_rows(slots), storage->GetInt(tallest, 0));
   storage->SetInt(tallest, rows);
   bank_grid(slots, chosen->access.width, rows);
@@ -90,14 +91,15 @@ void draw_grid(App& app) {
 
 void draw_shared_memory(App& app) {
   const bool has_sites = kernel_has_sites(app, MemorySpace::shared); // said first, where it is seen
-  if (const RunResult* model = app.model_view(); model && model->kernel_id == app.kernel_id) {
+  if (const RunResult* model = app.model_view();
+      model && model->kernel_id == app.choices.kernel_id) {
     if (has_sites) {
       draw_sites(*model);
       modelled_against_baseline(*model, app, Panel::shared_memory);
     }
-    if (app.latest && app.latest->kernel_id == app.kernel_id) {
+    if (app.results.latest && app.results.latest->kernel_id == app.choices.kernel_id) {
       MeasuredScope scope(app);
-      draw_measured(*app.latest, app);
+      draw_measured(*app.results.latest, app);
     }
     ImGui::Separator();
   }

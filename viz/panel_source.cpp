@@ -115,12 +115,13 @@ struct Measured {
 };
 
 Measured measured_sites(const App& app) {
-  if (!app.latest || app.latest->kernel_id != app.kernel_id || !app.latest->site_counts)
+  if (!app.results.latest || app.results.latest->kernel_id != app.choices.kernel_id ||
+      !app.results.latest->site_counts)
     return {};
-  const SiteCounts& counts = *app.latest->site_counts;
+  const SiteCounts& counts = *app.results.latest->site_counts;
   if (!counts.available || counts.sites.size() != app.kernel()->sites.size())
     return {};
-  return {&counts, app.latest_is_stale(), !app.latest->recorded_on.empty()};
+  return {&counts, app.latest_is_stale(), !app.results.latest->recorded_on.empty()};
 }
 
 // Nothing is measured here: the source models, or the latest result is the models' or the
@@ -128,14 +129,15 @@ Measured measured_sites(const App& app) {
 bool in_model_mode(const App& app) {
   if (app.source && app.source->mode().starts_with("model mode"))
     return true;
-  return app.latest && (!app.latest->timing || !app.latest->recorded_on.empty());
+  return app.results.latest &&
+         (!app.results.latest->timing || !app.results.latest->recorded_on.empty());
 }
 
 // One line: why no measured figure stands beside the predictions.
 std::string why_not_measured(const App& app) {
   const std::string lead = "No measured figures per site: ";
-  const RunResult* latest = app.latest ? &*app.latest : nullptr;
-  if (latest && latest->kernel_id == app.kernel_id && latest->site_counts)
+  const RunResult* latest = app.results.latest ? &*app.results.latest : nullptr;
+  if (latest && latest->kernel_id == app.choices.kernel_id && latest->site_counts)
     return lead + (latest->site_counts->reason.empty()
                        ? "the measurement does not match this kernel's sites."
                        : latest->site_counts->reason);
@@ -146,9 +148,9 @@ std::string why_not_measured(const App& app) {
                   "launch."
                 : app.untimed_reason()) +
            " The predictions alone.";
-  if (!latest || latest->kernel_id != app.kernel_id)
+  if (!latest || latest->kernel_id != app.choices.kernel_id)
     return lead + "this kernel has not been measured yet. Tick Measure per site, then Run (F5).";
-  return lead + (app.measure_per_site
+  return lead + (app.choices.measure_per_site
                      ? "the last run was a live edit, which never makes the per-site pass. Run "
                        "(F5) makes it."
                      : "the last run made no per-site pass. Tick Measure per site, then Run (F5).");
@@ -309,7 +311,7 @@ Pieces measured_pieces(const SiteMeasurement& m, MemorySpace space, bool recorde
 // else predicted, and the change to the figure of the same kind now. None for a site it lacks.
 Pieces baseline_pieces(const App& app, const SitePrediction& site,
                        std::optional<double> measured_now) {
-  const RunResult& then = *app.baseline;
+  const RunResult& then = *app.results.baseline;
   const auto& sites = then.prediction.sites;
   const auto same = std::find_if(sites.begin(), sites.end(), [&](const SitePrediction& b) {
     return b.name == site.name && b.space == site.space;
@@ -334,7 +336,7 @@ void open_in_map(App& app, const KernelDesc& kernel, std::size_t site) {
   const int position = static_cast<int>(
       std::find(in_space.begin(), in_space.end(), static_cast<int>(site)) - in_space.begin());
   const bool global = space == MemorySpace::global;
-  (global ? app.global_map : app.shared_map).site = position;
+  (global ? app.choices.global_map : app.choices.shared_map).site = position;
   app.show_panel(global ? Panel::global_memory : Panel::shared_memory);
 }
 
@@ -395,7 +397,7 @@ void draw_site(App& app, const Context& c, std::size_t s, bool first_on_line) {
   std::optional<double> measured_now;
   if (c.measured.counts && !c.measured.stale)
     measured_now = measured_per_request(c.measured.counts->sites[s], site.space);
-  if (app.baseline)
+  if (app.results.baseline)
     figure_text(baseline_pieces(app, site, measured_now), Tone::plain);
   if (c.measured.counts)
     draw_measured_notes(c, s);
@@ -524,7 +526,7 @@ void draw_code_region(App& app, const Context& c) {
   // last line does (its height from the frame before), not in an empty region below it.
   ImGuiStorage* panel_storage = ImGui::GetStateStorage();
   const ImGuiID code_height = ImGui::GetID("##code_height");
-  const bool picture = app.screenshot && app.screenshot->panel == Panel::source;
+  const bool picture = app.frame.screenshot && app.frame.screenshot->panel == Panel::source;
   const float room = ImGui::GetContentRegionAvail().y;
   const float stored = panel_storage->GetFloat(code_height, 0);
   const float height = picture && stored > 0 && stored < room ? stored : 0; // else it scrolls
@@ -532,11 +534,11 @@ void draw_code_region(App& app, const Context& c) {
   ImGuiStorage* storage = ImGui::GetStateStorage();
   const ImGuiID scrolled = ImGui::GetID("##scrolled_to");
   const int view = static_cast<int>(
-      std::hash<std::string>{}(c.lines.key + (app.source_whole_file ? " whole" : "")));
+      std::hash<std::string>{}(c.lines.key + (app.choices.source_whole_file ? " whole" : "")));
   bool scroll = storage->GetInt(scrolled, 0) != view;
   storage->SetInt(scrolled, view);
   const CodeLayout layout = code_layout(c.lines);
-  for (int line : shown_lines(c.lines, app.source_whole_file)) {
+  for (int line : shown_lines(c.lines, app.choices.source_whole_file)) {
     if (line == 0) { // the lines left out
       ImGui::TextDisabled("%*s...", layout.digits, "");
       continue;
@@ -570,7 +572,7 @@ std::string site_span(const SiteLines& lines) {
 void draw_header(App& app, const Context& c) {
   const SiteLines& lines = c.lines.lines;
   ImGui::TextWrapped("%s: %s (lines %d-%d), %s %s", lines.file.c_str(),
-                     kernel_function_name(c.kernel, app.params).c_str(), lines.first_line,
+                     kernel_function_name(c.kernel, app.choices.params).c_str(), lines.first_line,
                      lines.last_line, counted(c.kernel.sites.size(), "access site").c_str(),
                      site_span(lines).c_str());
   if (!lines.problem.empty())
@@ -578,28 +580,28 @@ void draw_header(App& app, const Context& c) {
   // In model mode there is no GPU to measure with: the box would do nothing. The recording's
   // figures, where it has the launch, say that they are recorded.
   if (!app.source || !app.source->mode().starts_with("model mode")) {
-    ui::checkbox("Measure per site", &app.measure_per_site);
+    ui::checkbox("Measure per site", &app.choices.measure_per_site);
     help_marker("The next Run (F5) also measures every site: a pass of its own over the kernel's "
                 "SASS instructions, each placed on its source line, so each site's line shows "
                 "what the hardware counted beside what the model predicts. Live edits never make "
                 "it.");
   }
   same_line_if_room(ImGui::CalcTextSize("Whole file").x + ImGui::GetFrameHeight() * 2);
-  ui::checkbox("Whole file", &app.source_whole_file);
+  ui::checkbox("Whole file", &app.choices.source_whole_file);
   if (c.measured.counts) {
     const std::string what = counted(c.measured.counts->instructions.size(), "memory instruction") +
                              " on their lines; hover a site for its own.";
     if (c.measured.stale)
       stale_note(app);
     else if (c.measured.recorded)
-      recorded_text("Per site " + app.latest->recorded_on +
+      recorded_text("Per site " + app.results.latest->recorded_on +
                     " (model mode: nothing ran here): " + what);
     else
-      note_text("Measured per site on " + app.latest->arch.name + ": " + what);
+      note_text("Measured per site on " + app.results.latest->arch.name + ": " + what);
   } else {
     empty_state(c.why_not);
   }
-  if (app.baseline)
+  if (app.results.baseline)
     baseline_heading(app, "Beside each site, the baseline: ");
 }
 
@@ -614,13 +616,13 @@ void draw_source(App& app) {
                 "sites to show.");
     return;
   }
-  const KernelLines& lines = kernel_lines(*kernel, app.params);
+  const KernelLines& lines = kernel_lines(*kernel, app.choices.params);
   if (!lines.problem.empty()) {
     error_text(lines.problem);
     return;
   }
   const RunResult* model = model_for_panel(app);
-  if (model && model->kernel_id != app.kernel_id)
+  if (model && model->kernel_id != app.choices.kernel_id)
     model = nullptr; // another kernel's sites, while this one's are computed
   const Context context{*kernel, lines, model, measured_sites(app), why_not_measured(app)};
   draw_header(app, context);

@@ -43,9 +43,9 @@ void export_csv(App& app) {
   try {
     dir = folder_for_saving(app);
   } catch (const Error& e) { // no folder to save in: the table is kept, not lost
-    app.status = std::string("sweep not saved: ") + e.what() + "; " +
-                 keep_aside("sweep.csv", sweep_table(*app.sweep.data)).message;
-    note_save(app, app.status);
+    app.messages.status = std::string("sweep not saved: ") + e.what() + "; " +
+                          keep_aside("sweep.csv", sweep_table(*app.sweep.data)).message;
+    note_save(app, app.messages.status);
     return;
   }
   std::error_code error;
@@ -59,11 +59,11 @@ void export_csv(App& app) {
                         {.replace_existing = false, .write_through_links = false});
   // Saved in the fallback folder, because the desktop's pictures folder does not exist: said.
   const std::string fallback =
-      app.screenshot_dir.empty() ? pictures_folder().fallback_reason : std::string();
-  app.status =
+      app.choices.screenshot_dir.empty() ? pictures_folder().fallback_reason : std::string();
+  app.messages.status =
       !problem.empty() ? problem : "sweep saved" + (fallback.empty() ? "" : ": " + fallback);
   if (problem.empty())
-    app.last_saved_path = file.string();
+    app.messages.last_saved_path = file.string();
   note_save(app, !problem.empty() ? problem : saved_note(file, fallback));
 }
 
@@ -166,13 +166,13 @@ void draw_controls(App& app) {
       export_csv(app);
     ImGui::SameLine();
     if (ui::button("Export PNG")) // the panel's picture, with its sidecar of every figure
-      app.screenshot = ScreenshotRequest{Panel::sweep, ""};
+      app.frame.screenshot = ScreenshotRequest{Panel::sweep, ""};
   }
   if (app.sweep.running && app.source) {
     const auto [done, total] = app.source->sweep_progress();
     // An A/B sweep measures one kernel, then the other: the bar says whose shapes it counts.
     const std::string whose = app.sweep.first_half    ? app.sweep.against + ": "
-                              : app.sweep.second_half ? app.kernel_id + ": "
+                              : app.sweep.second_half ? app.choices.kernel_id + ": "
                                                       : "";
     ImGui::ProgressBar(
         total > 0 ? static_cast<float>(done) / total : 0.0f,
@@ -283,9 +283,9 @@ void draw_slice_choice(App& app, const SweepData& data, ChartAxes& axes) {
 void load_point(App& app, const SweepPoint& point, const SweepData& data) {
   if (const KernelDesc* kernel = app.kernel(); kernel && kernel->id == data.kernel_id)
     for (const auto& [name, value] : point.params)
-      if (app.params.contains(name) && app.params.at(name) != value)
-        app.set_param(name, value);
-  app.set_block(point.block);
+      if (app.choices.params.contains(name) && app.choices.params.at(name) != value)
+        app.choices.set_param(name, value);
+  app.choices.set_block(point.block);
   app.run();
 }
 
@@ -303,9 +303,9 @@ void draw_sweep(App& app) {
             (data.against ? " (A) and " + data.against->kernel_id + " (B)" : std::string()) + ", " +
             std::to_string(data.points.size()) + " points" +
             (data.devices.empty() ? "" : " on each GPU"));
-  if (const KernelDesc* kernel = app.kernel(); kernel && data.kernel_id == kernel->id &&
-                                               !data.params.empty() &&
-                                               !same_unswept_params(data.params, app.params, axes))
+  if (const KernelDesc* kernel = app.kernel();
+      kernel && data.kernel_id == kernel->id && !data.params.empty() &&
+      !same_unswept_params(data.params, app.choices.params, axes))
     recorded_text("This sweep ran with " + format_params(*kernel, data.params) +
                   ", not the parameters on screen: "
                   "Model sweep (or Measure sweep) again for them.");
@@ -326,7 +326,7 @@ void draw_sweep(App& app) {
   }
   draw_metric_choice(app, data, axes.y.empty());
   draw_site_of_metric(*app.sweep.metric, *allowed->result);
-  const SweepPoint current{app.block(), "", std::nullopt, app.params};
+  const SweepPoint current{app.block(), "", std::nullopt, app.choices.params};
   const SweepPoint* clicked =
       axes.y.empty() ? line_chart(data, axes, app.sweep.metric, app.sweep.second, current)
                      : nullptr;

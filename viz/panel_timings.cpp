@@ -33,12 +33,14 @@ void draw_measurement(const RunResult& result) {
 
 // The pinned baseline beside the latest run: its median, the change and the speed-up.
 void draw_against_baseline(const App& app) {
-  if (!app.baseline)
+  if (!app.results.baseline)
     return;
-  const std::optional<double> now =
-      app.latest->timing ? std::optional(app.latest->timing->median_ms) : std::nullopt;
-  const std::optional<double> then =
-      app.baseline->timing ? std::optional(app.baseline->timing->median_ms) : std::nullopt;
+  const std::optional<double> now = app.results.latest->timing
+                                        ? std::optional(app.results.latest->timing->median_ms)
+                                        : std::nullopt;
+  const std::optional<double> then = app.results.baseline->timing
+                                         ? std::optional(app.results.baseline->timing->median_ms)
+                                         : std::nullopt;
   baseline_heading(app, "Against the baseline, ");
   if (!begin_figure_table("##baseline_timing"))
     return;
@@ -57,9 +59,9 @@ void draw_against_baseline(const App& app) {
 // the range of their medians.
 void draw_history(const App& app) {
   const std::vector<double> medians = app.recent_medians();
-  note_text("Recent runs of " + app.kernel_id + " (median ms, newest right)");
+  note_text("Recent runs of " + app.choices.kernel_id + " (median ms, newest right)");
   if (medians.empty()) {
-    empty_state(app.latest && !app.latest->recorded_on.empty()
+    empty_state(app.results.latest && !app.results.latest->recorded_on.empty()
                     ? "None: model mode times nothing here; each run on a GPU joins this list."
                     : "No timed runs of this kernel yet.");
     return;
@@ -76,8 +78,8 @@ void draw_history(const App& app) {
 } // namespace
 
 void draw_timings(App& app) {
-  if (app.latest) {
-    const RunResult& result = *app.latest;
+  if (app.results.latest) {
+    const RunResult& result = *app.results.latest;
     MeasuredScope measured(app);
     draw_against_baseline(app); // first: with a baseline pinned, the change is the point
     if (!result.recorded_on.empty())

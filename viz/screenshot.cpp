@@ -41,18 +41,18 @@ using nlohmann::json;
 json configuration(const App& app) {
   json panels = json::object();
   for (Panel panel : kAllPanels)
-    panels[panel_name(panel)] = app.panel_open[static_cast<int>(panel)];
-  return {{"kernel", app.kernel_id},
-          {"params", app.params},
+    panels[panel_name(panel)] = app.choices.panel_open[static_cast<int>(panel)];
+  return {{"kernel", app.choices.kernel_id},
+          {"params", app.choices.params},
           {"block", format_block(app.block())},
           {"arch", app.arch().id},
-          {"live", app.live},
-          {"measure_per_site", app.measure_per_site},
-          {"theme", app.theme == Theme::light ? "light" : "dark"},
+          {"live", app.choices.live},
+          {"measure_per_site", app.choices.measure_per_site},
+          {"theme", app.choices.theme == Theme::light ? "light" : "dark"},
           {"mode", app.source ? app.source->mode() : "no result source"},
           {"panels_open", panels},
-          {"status", app.status},
-          {"ui_scale", app.ui_scale},
+          {"status", app.messages.status},
+          {"ui_scale", app.choices.ui_scale},
           {"request_problem", app.request_problem()},
           {"measured_is_stale", app.latest_is_stale()},
           {"stale_note", app.latest_is_stale() ? app.stale_note() : ""}};
@@ -60,9 +60,9 @@ json configuration(const App& app) {
 
 // The current point of each impact curve, as the Occupancy panel marks it.
 json curve_points(const App& app) {
-  if (!app.curves || !app.latest || !app.latest->attributes)
+  if (!app.results.curves || !app.results.latest || !app.results.latest->attributes)
     return nullptr;
-  const RunResult& r = *app.latest;
+  const RunResult& r = *app.results.latest;
   auto at = [](const std::vector<CurvePoint>& points, std::int64_t x) -> json {
     const auto it =
         std::find_if(points.rbegin(), points.rend(), [&](const CurvePoint& p) { return p.x <= x; });
@@ -73,10 +73,10 @@ json curve_points(const App& app) {
             {"occupancy", it->occupancy},
             {"points", points.size()}};
   };
-  return {{"block_size", at(app.curves->block_size, r.launch.block.threads())},
-          {"registers", at(app.curves->registers, r.attributes->registers)},
-          {"shared_memory",
-           at(app.curves->shared_memory, r.attributes->static_shared_bytes + r.dynamic_smem)}};
+  return {{"block_size", at(app.results.curves->block_size, r.launch.block.threads())},
+          {"registers", at(app.results.curves->registers, r.attributes->registers)},
+          {"shared_memory", at(app.results.curves->shared_memory,
+                               r.attributes->static_shared_bytes + r.dynamic_smem)}};
 }
 
 // The warp a memory map draws, and its figures, as the panel shows them.
@@ -84,9 +84,10 @@ json map_figures(const App& app, MemorySpace space) {
   if (!app.request_problem().empty())
     return nullptr;
   const KernelDesc& kernel = *app.kernel();
-  MapChoice choice = space == MemorySpace::global ? app.global_map : app.shared_map;
-  const std::optional<ChosenWarp> chosen = choose_warp(
-      kernel, make_launch(kernel, app.params, app.block(), app.arch().sm_count), space, choice);
+  MapChoice choice = space == MemorySpace::global ? app.choices.global_map : app.choices.shared_map;
+  const std::optional<ChosenWarp> chosen =
+      choose_warp(kernel, make_launch(kernel, app.choices.params, app.block(), app.arch().sm_count),
+                  space, choice);
   if (!chosen)
     return nullptr;
   json figures = {{"site", kernel.sites[chosen->site].name},
@@ -190,9 +191,9 @@ json controls_shown() {
 json derived_figures(const App& app) {
   json figures = json::object();
   figures["history_median_ms"] = app.recent_medians(); // as the Timings panel lists them
-  if (!app.latest)
+  if (!app.results.latest)
     return figures;
-  const RunResult& r = *app.latest;
+  const RunResult& r = *app.results.latest;
   figures["achieved_occupancy"] = achieved_occupancy_text(r);
   figures["recorded_on"] = r.recorded_on;
   figures["counters_measured"] = !r.counters             ? "not collected"
@@ -204,9 +205,9 @@ json derived_figures(const App& app) {
 
 // The baseline comparison as the Timings and Occupancy panels show it.
 json baseline_figures(const App& app) {
-  if (!app.baseline || !app.latest)
+  if (!app.results.baseline || !app.results.latest)
     return nullptr;
-  const RunResult &now = *app.latest, &then = *app.baseline;
+  const RunResult &now = *app.results.latest, &then = *app.results.baseline;
   json figures = {{"label", app.baseline_label()}};
   if (now.timing && then.timing && now.timing->median_ms > 0) {
     figures["speed_up"] = then.timing->median_ms / now.timing->median_ms;
@@ -221,10 +222,10 @@ json baseline_figures(const App& app) {
 // The words each panel in the picture shows, a line each as ImGui's log writes them, and the
 // status line's.
 json panel_texts(const App& app) {
-  json texts = {{"status_line", app.status_line_text}};
+  json texts = {{"status_line", app.frame.status_line_text}};
   for (Panel panel : kAllPanels)
-    if (app.panel_rects[static_cast<int>(panel)].visible)
-      texts[panel_name(panel)] = app.panel_text[static_cast<int>(panel)];
+    if (app.frame.panel_rects[static_cast<int>(panel)].visible)
+      texts[panel_name(panel)] = app.frame.panel_text[static_cast<int>(panel)];
   return texts;
 }
 
@@ -401,7 +402,7 @@ std::filesystem::path free_screenshot_path(const std::filesystem::path& requeste
 
 std::filesystem::path folder_for_saving(const App& app) {
   std::error_code error;
-  if (app.screenshot_dir.empty()) {
+  if (app.choices.screenshot_dir.empty()) {
     const std::filesystem::path pictures = pictures_dir();
     const std::string problem = pictures.empty() ? home_problem() : make_folders(pictures);
     if (!problem.empty())
@@ -409,18 +410,20 @@ std::filesystem::path folder_for_saving(const App& app) {
                        ", or name the file or folder to save in");
     return pictures;
   }
-  if (!std::filesystem::is_directory(app.screenshot_dir, error))
-    throw UsageError(clip(app.screenshot_dir.string(), 120) + " (the settings' screenshot_dir) " +
-                     (std::filesystem::exists(app.screenshot_dir, error) ? "is not a folder"
-                                                                         : "does not exist") +
-                     "; give a folder that exists, or \"\" for the pictures folder");
-  return app.screenshot_dir;
+  if (!std::filesystem::is_directory(app.choices.screenshot_dir, error))
+    throw UsageError(
+        clip(app.choices.screenshot_dir.string(), 120) + " (the settings' screenshot_dir) " +
+        (std::filesystem::exists(app.choices.screenshot_dir, error) ? "is not a folder"
+                                                                    : "does not exist") +
+        "; give a folder that exists, or \"\" for the pictures folder");
+  return app.choices.screenshot_dir;
 }
 
 json screenshot_sidecar(const App& app, std::optional<Panel> panel, int width, int height) {
   // A panel taller than the window is cut at its bottom: how much of it the picture holds.
   const int content_height =
-      panel ? static_cast<int>(app.panel_rects[static_cast<int>(*panel)].content_height) : height;
+      panel ? static_cast<int>(app.frame.panel_rects[static_cast<int>(*panel)].content_height)
+            : height;
   return {{"screenshot",
            {{"panel", panel ? panel_name(*panel) : "window"},
             {"width", width},
@@ -430,12 +433,12 @@ json screenshot_sidecar(const App& app, std::optional<Panel> panel, int width, i
             {"taken", local_time("%Y-%m-%dT%H:%M:%S%z")},
             {"font", loaded_font_name()}}},
           {"configuration", configuration(app)},
-          {"result", app.latest ? run_json(*app.latest) : json(nullptr)},
-          {"modelled", app.modelled ? run_json(*app.modelled) : json(nullptr)},
-          {"baseline", app.baseline ? run_json(*app.baseline) : json(nullptr)},
+          {"result", app.results.latest ? run_json(*app.results.latest) : json(nullptr)},
+          {"modelled", app.results.modelled ? run_json(*app.results.modelled) : json(nullptr)},
+          {"baseline", app.results.baseline ? run_json(*app.results.baseline) : json(nullptr)},
           {"figures", derived_figures(app)},
           {"shown", shown_elsewhere(app)},
-          {"error", app.last_error}};
+          {"error", app.results.last_error}};
 }
 
 // The sidecar of a picture kept aside goes beside it ($TMPDIR), said briefly: the line names the
@@ -449,7 +452,7 @@ std::filesystem::path save_screenshot(const App& app, const Image& window,
                                       const ScreenshotRequest& request) {
   Image image = window;
   if (request.panel) {
-    const PanelRect& rect = app.panel_rects[static_cast<int>(*request.panel)];
+    const PanelRect& rect = app.frame.panel_rects[static_cast<int>(*request.panel)];
     if (!rect.visible)
       throw UsageError(std::string("panel '") + panel_name(*request.panel) + "' is not open");
     image = crop(window, rect);

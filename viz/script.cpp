@@ -326,7 +326,7 @@ void ScriptPlayer::after_frame(App& app) {
   const ScriptStep& step = m_script.steps[m_index];
   if (m_saves_counted_from != m_index) { // the step starts: saves from here on are its own
     m_saves_counted_from = m_index;
-    m_saves_before = app.saves;
+    m_saves_before = app.messages.saves;
   }
   if (step.verb == "click")
     step_click(app, step);
@@ -344,7 +344,7 @@ void ScriptPlayer::after_frame(App& app) {
     m_window_size = window_size(step.args[0]);
     next_step();
   } else if (step.verb == "scale") {
-    app.ui_scale = static_cast<float>(std::atof(step.args[0].c_str()));
+    app.choices.ui_scale = static_cast<float>(std::atof(step.args[0].c_str()));
     next_step();
   }
 }
@@ -534,10 +534,11 @@ void ScriptPlayer::step_click(App& app, const ScriptStep& step) {
 // once it is saved. Where each save went (or why it did not, and where it was kept) is printed, as
 // a screenshot line's picture is.
 bool ScriptPlayer::saves_done(const App& app, const ScriptStep& step) {
-  if (app.screenshot)
+  if (app.frame.screenshot)
     return false;
-  if (app.saves != m_saves_before)
-    m_notes.push_back(m_script.file + ":" + std::to_string(step.line) + ": " + app.last_save);
+  if (app.messages.saves != m_saves_before)
+    m_notes.push_back(m_script.file + ":" + std::to_string(step.line) + ": " +
+                      app.messages.last_save);
   return true;
 }
 
@@ -666,7 +667,7 @@ void ScriptPlayer::step_screenshot(App& app, const ScriptStep& step) {
   const std::optional<Panel> panel =
       step.args.size() == 2 ? parse_panel(step.args[1]) : std::nullopt;
   if (m_phase < kShooting) {
-    if (panel && !app.panel_rects[static_cast<int>(*panel)].visible) {
+    if (panel && !app.frame.panel_rects[static_cast<int>(*panel)].visible) {
       if (++m_frames_to_show > kMostFramesToShow)
         return fail(step, 2,
                     std::string("screenshot: the panel ") + panel_title(*panel) +
@@ -681,30 +682,30 @@ void ScriptPlayer::step_screenshot(App& app, const ScriptStep& step) {
       m_input.x = m_input.y = -1e6f; // (after a hover it stays, and so does its tooltip)
     if (++m_drawn < kFramesToSettle)
       return;
-    app.last_screenshot_path.clear();
-    app.screenshot = ScreenshotRequest{panel, step.args[0]};
+    app.messages.last_screenshot_path.clear();
+    app.frame.screenshot = ScreenshotRequest{panel, step.args[0]};
     m_phase = kShooting;
     return;
   }
-  if (app.screenshot)
+  if (app.frame.screenshot)
     return; // a panel's picture is still settling
-  if (app.last_screenshot_path
+  if (app.messages.last_screenshot_path
           .empty()) // a path that cannot be written: refused, as --headless does
-    return fail(step, 2, clip(app.status, 200));
+    return fail(step, 2, clip(app.messages.status, 200));
   // A taken name is never overwritten; the script's reader learns where the picture went instead.
   std::error_code error;
   if (std::filesystem::is_directory(step.args[0], error))
     m_notes.push_back(m_script.file + ":" + std::to_string(step.line) + ": saved into " +
-                      step.args[0] + " as " + app.last_screenshot_path);
-  else if (app.last_screenshot_path == step.args[0] + ".png")
+                      step.args[0] + " as " + app.messages.last_screenshot_path);
+  else if (app.messages.last_screenshot_path == step.args[0] + ".png")
     m_notes.push_back(m_script.file + ":" + std::to_string(step.line) + ": saved as " +
-                      app.last_screenshot_path + " (a picture's name ends in .png)");
-  else if (app.last_screenshot_path != step.args[0])
+                      app.messages.last_screenshot_path + " (a picture's name ends in .png)");
+  else if (app.messages.last_screenshot_path != step.args[0])
     m_notes.push_back(m_script.file + ":" + std::to_string(step.line) + ": " + step.args[0] +
-                      " was taken; saved " + app.last_screenshot_path);
+                      " was taken; saved " + app.messages.last_screenshot_path);
   else
     m_notes.push_back(m_script.file + ":" + std::to_string(step.line) + ": saved " +
-                      app.last_screenshot_path);
+                      app.messages.last_screenshot_path);
   next_step();
 }
 

@@ -121,7 +121,7 @@ private:
   std::optional<ScriptOutcome> m_outcome;
   std::vector<std::string> m_notes;
   std::size_t m_saves_counted_from = SIZE_MAX; // the step whose saves are being counted
-  int m_saves_before = 0;                      // App::saves when that step started
+  int m_saves_before = 0;                      // Messages::saves when that step started
   std::chrono::steady_clock::time_point m_deadline;
   float m_target_x = 0, m_target_y = 0;
 };

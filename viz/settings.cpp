@@ -134,7 +134,7 @@ void apply_layout(App& app, const json& j, Refusals& refusals) {
                            shown(j["tiles"][panel_name(panel)]) +
                            ": allowed left, top_left, top_right, bottom");
       }
-  app.layout = layout;
+  app.choices.layout = layout;
 }
 
 // A value the kernel takes for the parameter: a whole number in its range, one of its choices
@@ -159,7 +159,7 @@ std::string allowed_param_values(const ParamSpec& spec) {
 
 void apply_params(App& app, const json& params, Refusals& refusals) {
   const KernelDesc* kernel = app.kernel();
-  const Params before = app.params;
+  const Params before = app.choices.params;
   for (auto& [name, value] : params.items()) {
     const auto spec = std::find_if(kernel->params.begin(), kernel->params.end(),
                                    [&name = name](const ParamSpec& p) { return p.name == name; });
@@ -170,15 +170,15 @@ void apply_params(App& app, const json& params, Refusals& refusals) {
       refusals.add("params." + name,
                    "params." + name + " " + shown(value) + ": " + allowed_param_values(*spec));
     else
-      app.params[name] = value.get<std::int64_t>();
+      app.choices.params[name] = value.get<std::int64_t>();
   }
   // Each allowed alone, the values may still not go together (n not a multiple of 4 for a kernel
   // that reads four floats at a time): the kernel's parameters are then the ones it had.
   try {
-    check_kernel_params(*kernel, app.params);
+    check_kernel_params(*kernel, app.choices.params);
   } catch (const Error& e) {
     refusals.add("params", std::string("params: ") + e.what());
-    app.params = before;
+    app.choices.params = before;
   }
 }
 
@@ -212,15 +212,15 @@ std::string block_refusal(const KernelDesc& kernel, const Params& params, const 
 // first it allows with these parameters) is used.
 void apply_block(App& app, const json& sides, Refusals& refusals) {
   const BlockShape block{sides[0].get<int>(), sides[1].get<int>(), sides[2].get<int>()};
-  const std::string why = block_refusal(*app.kernel(), app.params, app.arch(), block);
+  const std::string why = block_refusal(*app.kernel(), app.choices.params, app.arch(), block);
   if (why.empty()) {
-    app.set_block(block);
+    app.choices.set_block(block);
     return;
   }
   refusals.add("block", "block " + shown(sides) + ": " + why);
-  if (const std::vector<BlockShape> allowed = allowed_presets(*app.kernel(), app.params);
+  if (const std::vector<BlockShape> allowed = allowed_presets(*app.kernel(), app.choices.params);
       !allowed.empty())
-    app.set_block(allowed.front());
+    app.choices.set_block(allowed.front());
 }
 
 // The saved kernel, its parameters and block.
@@ -259,23 +259,23 @@ void apply(App& app, const json& j, Refusals& refusals) {
   const auto refuse = [&](const char* key, const char* allowed) {
     refusals.add(key, std::string(key) + " " + shown(j[key]) + ": " + allowed);
   };
-  if (!app.launch_from_command_line)
+  if (!app.choices.launch_from_command_line)
     apply_launch(app, j, refusals);
-  if (!app.arch_from_command_line && j.contains("arch") &&
-      !(j["arch"].is_string() && app.select_arch(j["arch"])))
+  if (!app.choices.arch_from_command_line && j.contains("arch") &&
+      !(j["arch"].is_string() && app.choices.select_arch(j["arch"])))
     refuse("arch", "allowed a preset id (warplens arch --list names them)");
   if (j.contains("live") && j["live"].is_boolean())
-    app.live = j["live"].get<bool>();
+    app.choices.live = j["live"].get<bool>();
   else if (j.contains("live"))
     refuse("live", "allowed true or false");
   if (j.contains("theme") && (j["theme"] == "light" || j["theme"] == "dark"))
-    app.theme = j["theme"] == "light" ? Theme::light : Theme::dark;
+    app.choices.theme = j["theme"] == "light" ? Theme::light : Theme::dark;
   else if (j.contains("theme"))
     refuse("theme", "allowed \"dark\" or \"light\"");
   if (j.contains("ui_scale") && j["ui_scale"].is_number() && j["ui_scale"].get<double>() >= 0.5 &&
       j["ui_scale"].get<double>() <= 4) {
-    app.ui_scale = j["ui_scale"].get<float>();
-    app.ui_scale_remembered = true;
+    app.choices.ui_scale = j["ui_scale"].get<float>();
+    app.choices.ui_scale_remembered = true;
   } else if (j.contains("ui_scale")) {
     refuse("ui_scale", "allowed 0.5 to 4");
   }
@@ -288,7 +288,7 @@ void apply(App& app, const json& j, Refusals& refusals) {
   else if (j.contains("layout"))
     refuse("layout", "allowed an object (left_width, top_height, top_split, tiles)");
   if (j.contains("screenshot_dir") && j["screenshot_dir"].is_string())
-    app.screenshot_dir = j["screenshot_dir"].get<std::string>(); // "": the pictures folder
+    app.choices.screenshot_dir = j["screenshot_dir"].get<std::string>(); // "": the pictures folder
   else if (j.contains("screenshot_dir"))
     refuse("screenshot_dir", "allowed a folder's path, or \"\" for the pictures folder");
 }
@@ -308,14 +308,14 @@ struct UnknownKey {
 };
 
 // The keys of `object` (at `where`) and of the objects in it that WarpLens reads, which WarpLens
-// does not know: kept in app.unknown_settings (by JSON pointer) and added to `unknown`.
+// does not know: kept in app.choices.unknown_settings (by JSON pointer) and added to `unknown`.
 void keep_unknown_keys_in(App& app, const json& object, const std::string& where,
                           const std::string& pointer, std::vector<UnknownKey>& unknown) {
   const std::vector<std::string> known = known_keys(where);
   for (const auto& [key, value] : object.items()) {
     const std::string place = where.empty() ? key : where + "." + key;
     if (std::find(known.begin(), known.end(), key) == known.end()) {
-      app.unknown_settings[pointer + pointer_step(key)] = value.dump();
+      app.choices.unknown_settings[pointer + pointer_step(key)] = value.dump();
       unknown.push_back({where, key});
     } else if (value.is_object() && holds_known_keys(place)) {
       keep_unknown_keys_in(app, value, place, pointer + pointer_step(key), unknown);
@@ -327,7 +327,7 @@ void keep_unknown_keys_in(App& app, const json& object, const std::string& where
 // are kept to be written back as they are, so saving loses none of them; the message names them,
 // and the keys WarpLens knows where the first of them is, so a typo is seen.
 std::string keep_unknown_keys(App& app, const json& j) {
-  app.unknown_settings.clear();
+  app.choices.unknown_settings.clear();
   std::vector<UnknownKey> unknown;
   keep_unknown_keys_in(app, j, "", "", unknown);
   if (unknown.empty())
@@ -355,7 +355,7 @@ std::string moved_aside(App& app, const std::filesystem::path& file, const std::
   if (!error)
     return std::string(then) + ": " + file.string() + " " + why + "; kept as " +
            aside.filename().string();
-  app.settings_writable = false;
+  app.choices.settings_writable = false;
   return std::string(then) + ", nothing saved this session: " + file.string() + " " + why +
          "; it could not be moved aside (" + error.message() + ")";
 }
@@ -388,19 +388,19 @@ std::string load_settings(App& app, const std::filesystem::path& dir) {
   if (!std::filesystem::exists(file, error)) {
     // Said now, not at the first save: the session goes on, and nothing is made in a missing HOME.
     if (const std::string problem = missing_home(dir); !problem.empty()) {
-      app.settings_writable = false;
+      app.choices.settings_writable = false;
       return "settings not saved this session: " + problem;
     }
     return "";
   }
   if (!std::filesystem::is_regular_file(file, error)) {
-    app.settings_writable = false; // never replace what the user put there
+    app.choices.settings_writable = false; // never replace what the user put there
     return "settings not loaded, defaults used, nothing saved: " + file.string() +
            " is not a regular file";
   }
   const FileText read = read_text(file);
   if (read.error) { // the file may be whole: it is left as it is, and nothing replaces it
-    app.settings_writable = false;
+    app.choices.settings_writable = false;
     return "settings not loaded, defaults used, nothing saved: " + file.string() +
            " cannot be read (" + std::strerror(read.error) + ")";
   }
@@ -430,24 +430,24 @@ std::string load_settings(App& app, const std::filesystem::path& dir) {
 std::string settings_text(const App& app) {
   json panels = json::object();
   for (Panel panel : kAllPanels)
-    panels[panel_name(panel)] = app.panel_open[static_cast<int>(panel)];
-  json j = {{"kernel", app.kernel_id},
-            {"params", app.params},
-            {"block", app.block_sides},
+    panels[panel_name(panel)] = app.choices.panel_open[static_cast<int>(panel)];
+  json j = {{"kernel", app.choices.kernel_id},
+            {"params", app.choices.params},
+            {"block", app.choices.block_sides},
             {"arch", app.arch().id},
-            {"live", app.live},
-            {"theme", app.theme == Theme::light ? "light" : "dark"},
-            {"ui_scale", app.ui_scale},
+            {"live", app.choices.live},
+            {"theme", app.choices.theme == Theme::light ? "light" : "dark"},
+            {"ui_scale", app.choices.ui_scale},
             {"panels", panels},
-            {"layout", layout_json(app.layout)},
-            {"screenshot_dir", app.screenshot_dir.string()}};
-  for (const auto& [place, value] : app.unknown_settings)
+            {"layout", layout_json(app.choices.layout)},
+            {"screenshot_dir", app.choices.screenshot_dir.string()}};
+  for (const auto& [place, value] : app.choices.unknown_settings)
     j[json::json_pointer(place)] = json::parse(value); // written by dump() when the file was read
   return j.dump(2) + "\n";
 }
 
 std::string save_settings(const App& app, const std::filesystem::path& dir) {
-  if (dir.empty() || !app.settings_writable)
+  if (dir.empty() || !app.choices.settings_writable)
     return "";
   if (const std::string problem = make_folders(dir); !problem.empty())
     return "settings not saved: " + problem;

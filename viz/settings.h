@@ -21,7 +21,7 @@ std::filesystem::path default_config_dir();
 
 // Reads settings.json into `app`; returns "" or the one-line problem (the app keeps its defaults,
 // the damaged file is kept beside under another name; unknown keys are named and kept in
-// `app.unknown_settings`; a folder that cannot be made is said now).
+// `app.choices.unknown_settings`; a folder that cannot be made is said now).
 std::string load_settings(App& app, const std::filesystem::path& dir);
 // Returns "" or the one-line problem.
 std::string save_settings(const App& app, const std::filesystem::path& dir);

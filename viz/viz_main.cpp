@@ -65,19 +65,21 @@ App app_from(const GuiOptions& options) {
   check_gui_options(options);
   check_gui_arch(options);
   App app = make_app(options.kernel_id, options.arch.empty() ? "h100" : options.arch);
-  app.launch_from_command_line = !options.kernel_id.empty() || !options.params.empty() ||
-                                 !options.block.empty() || !options.sweep_json.empty();
-  app.arch_from_command_line = !options.arch.empty();
+  app.choices.launch_from_command_line = !options.kernel_id.empty() || !options.params.empty() ||
+                                         !options.block.empty() || !options.sweep_json.empty();
+  app.choices.arch_from_command_line = !options.arch.empty();
   if (!options.params.empty()) // checked as `warplens run --param` checks them
-    app.params = resolve_kernel_request(app.kernel_id, options.params, "", "").params;
+    app.choices.params =
+        resolve_kernel_request(app.choices.kernel_id, options.params, "", "").params;
   if (!options.block.empty())
-    app.set_block(parse_block(options.block));
+    app.choices.set_block(parse_block(options.block));
   if (!options.sweep_json.empty()) { // the sweep's kernel on screen
     SweepData data = load_sweep(options.sweep_json);
-    if (!options.kernel_id.empty() && !data.kernel_id.empty() && app.kernel_id != data.kernel_id)
-      throw UsageError("--kernel " + app.kernel_id + " is not the kernel of --sweep-json '" +
-                       clip(options.sweep_json, 60) + "' (" + data.kernel_id +
-                       "); leave --kernel out or give that one");
+    if (!options.kernel_id.empty() && !data.kernel_id.empty() &&
+        app.choices.kernel_id != data.kernel_id)
+      throw UsageError("--kernel " + app.choices.kernel_id +
+                       " is not the kernel of --sweep-json '" + clip(options.sweep_json, 60) +
+                       "' (" + data.kernel_id + "); leave --kernel out or give that one");
     if (!data.kernel_id.empty())
       app.select_kernel(data.kernel_id);
     app.sweep.metric = sweep_metric("median_time"); // what a measured sweep is for
@@ -155,15 +157,15 @@ struct Sources {
 // Runs what the app shows now and waits for it, however it comes.
 void run_and_wait(App& app, Sources& sources) {
   if (!app.run_at_start())
-    throw UsageError(app.last_error);
+    throw UsageError(app.results.last_error);
   if (sources.model) {
     sources.model->wait_idle();
     app.poll_source();
   } else {
     wait_for_answer(app, *sources.worker);
   }
-  if (!app.last_error.empty())
-    throw UsageError(app.last_error);
+  if (!app.results.last_error.empty())
+    throw UsageError(app.results.last_error);
 }
 
 // What the script's reader needs to know, and its exit code.
@@ -211,9 +213,9 @@ int run_headless_screenshot(const GuiOptions& options) {
       resolve_kernel_request(options.baseline, {}, "", ""); // names the choices
     run_and_wait(app, sources);
     app.pin_baseline();
-    app.kernel_id = chosen.kernel_id;
-    app.params = chosen.params;
-    app.set_block(chosen.block());
+    app.choices.kernel_id = chosen.choices.kernel_id;
+    app.choices.params = chosen.choices.params;
+    app.choices.set_block(chosen.block());
   }
   run_and_wait(app, sources);
   // A panel's picture ends where the panel does (layout.cpp draws it alone, the full height), so
@@ -223,14 +225,14 @@ int run_headless_screenshot(const GuiOptions& options) {
   gui.render(2); // windows and tables settle
   sources.edits.wait_idle();
   gui.render(2); // the models of the launch on screen have arrived
-  app.screenshot = ScreenshotRequest{panel, options.screenshot};
+  app.frame.screenshot = ScreenshotRequest{panel, options.screenshot};
   gui.render(kPanelPictureFrames);
-  if (app.last_screenshot_path.empty())
-    throw UsageError(app.status);
+  if (app.messages.last_screenshot_path.empty())
+    throw UsageError(app.messages.status);
   if (options.screenshot.empty()) // the pictures folder: said when it is not the desktop's
     if (const std::string why = pictures_folder().fallback_reason; !why.empty())
       std::cout << "warplens: " << why << "\n";
-  std::cout << app.last_screenshot_path << "\n";
+  std::cout << app.messages.last_screenshot_path << "\n";
   return 0;
 }
 

@@ -82,7 +82,7 @@ bool render_frame(GLFWwindow* window, App& app, GuiContext& gui, ScriptPlayer* p
   glClearColor(clear.x * 0.8f, clear.y * 0.8f, clear.z * 0.8f, 1);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-  if (app.screenshot)
+  if (app.frame.screenshot)
     save_requested_screenshot(app, read_framebuffer(width, height));
   gui.save_if_changed();
   glfwSwapBuffers(window);
@@ -219,8 +219,8 @@ GLFWwindow* run_loop(GLFWwindow* window, App& app, GuiContext& gui, ScriptPlayer
   app.run_at_start(); // the first result arrives while the first frames show the empty states
   std::signal(SIGINT, request_stop);
   std::signal(SIGTERM, request_stop);
-  while (window && !glfwWindowShouldClose(window) && !g_stop_requested && !app.quit_requested &&
-         !(player && player->finished())) {
+  while (window && !glfwWindowShouldClose(window) && !g_stop_requested &&
+         !app.frame.quit_requested && !(player && player->finished())) {
     if (player)
       if (const auto size = player->take_window_size())
         glfwSetWindowSize(window, size->first, size->second);
@@ -239,7 +239,8 @@ GLFWwindow* run_loop(GLFWwindow* window, App& app, GuiContext& gui, ScriptPlayer
     const bool drawn = render_frame(window, app, gui, player);
     if (!drawn) {
       window = remake_window(window, problem);
-      app.status = "the GPU reset its graphics engine (a kernel faulted); the window was made anew";
+      app.messages.status =
+          "the GPU reset its graphics engine (a kernel faulted); the window was made anew";
     }
   }
   std::signal(SIGINT, SIG_DFL);
@@ -269,10 +270,10 @@ bool run_window(App& app, const std::filesystem::path& config_dir, std::string& 
   }
   {
     GuiContext gui(app, config_dir);
-    if (!app.ui_scale_remembered) { // a first start: the monitor's content scale
+    if (!app.choices.ui_scale_remembered) { // a first start: the monitor's content scale
       float x_scale = 1, y_scale = 1;
       glfwGetWindowContentScale(window, &x_scale, &y_scale);
-      app.ui_scale = std::clamp(std::max(x_scale, y_scale), 0.5f, 4.0f);
+      app.choices.ui_scale = std::clamp(std::max(x_scale, y_scale), 0.5f, 4.0f);
     }
     problem = start_backends(window);
     if (problem.empty()) {

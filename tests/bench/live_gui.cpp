@@ -50,8 +50,8 @@ std::string split_text(const FrameTimes& t) {
 }
 
 bool shows(const App& app, const BlockShape& block) {
-  return app.latest && app.latest->launch.block.x == block.x &&
-         app.latest->launch.block.y == block.y && app.latest->timing.has_value();
+  return app.results.latest && app.results.latest->launch.block.x == block.x &&
+         app.results.latest->launch.block.y == block.y && app.results.latest->timing.has_value();
 }
 
 // Frames until `done` holds or `limit_ms` passes; the milliseconds it took, or -1.
@@ -85,14 +85,14 @@ int run(const std::string& warplens, const std::string& kernel) {
   // The first Run pays for the worker's start and the session's set-up (inputs, reference).
   app.run();
   const double first = frames_until(
-      frames, [&] { return !source.busy() && app.latest; }, 60000);
+      frames, [&] { return !source.busy() && app.results.latest; }, 60000);
   std::printf("first full Run shown after %.0f ms; mode: %s\n", first, source.mode().c_str());
-  if (!app.latest || !app.latest->timing) {
-    std::printf("no measurement: %s\n", app.last_error.c_str());
+  if (!app.results.latest || !app.results.latest->timing) {
+    std::printf("no measurement: %s\n", app.results.last_error.c_str());
     return 1;
   }
 
-  app.live = true;
+  app.choices.live = true;
   const int sides[] = {64,  96,  128, 160, 192, 224, 256, 288, 320, 384,
                        416, 448, 512, 576, 640, 704, 768, 832, 896, 1024};
   std::vector<double> latencies;
@@ -104,7 +104,7 @@ int run(const std::string& warplens, const std::string& kernel) {
     const BlockShape block{sides[i], 1, 1};
     frames.longest_ms = 0;
     frames.count = 0;
-    app.set_block(block); // what the block editor does on an edit
+    app.choices.set_block(block); // what the block editor does on an edit
     const double latency = frames_until(
         frames, [&] { return shows(app, block); }, 5000);
     latencies.push_back(latency < 0 ? 5000 : latency);
@@ -114,13 +114,13 @@ int run(const std::string& warplens, const std::string& kernel) {
     }
     std::printf("| %d | %d | %.1f | %.1f | %s | %d | %.4f |\n", i + 1, block.x, latency,
                 frames.longest_ms, split_text(frames.longest_split).c_str(), frames.count,
-                app.latest ? app.latest->timing->median_ms : 0.0);
+                app.results.latest ? app.results.latest->timing->median_ms : 0.0);
   }
 
   // A full Run, killed mid-way: the client starts a new worker and the request is measured again.
-  app.live = false;
-  app.set_block({256, 1, 1});
-  const std::size_t history = app.history.size();
+  app.choices.live = false;
+  app.choices.set_block({256, 1, 1});
+  const std::size_t history = app.results.history.size();
   app.run();
   frames_until(
       frames, [&] { return source.snapshot().phase == "run"; }, 10000);
@@ -139,8 +139,8 @@ int run(const std::string& warplens, const std::string& kernel) {
                               },
                               30000) >= 0;
   const double answered = remeasured ? ms_since(killed) : -1;
-  const bool kept =
-      app.kernel_id == kernel && app.block().x == 256 && app.history.size() >= history;
+  const bool kept = app.choices.kernel_id == kernel && app.block().x == 256 &&
+                    app.results.history.size() >= history;
   // The warm sweep, three times: the first may still pay the counter configuration of its list.
   app.choose_sweep_sides();
   std::vector<double> sweeps;

@@ -91,12 +91,12 @@ struct UserState {
   std::size_t history = 0;
 
   static UserState of(const App& app) {
-    return {app.kernel_id,
-            app.params,
+    return {app.choices.kernel_id,
+            app.choices.params,
             app.block(),
             app.baseline_label(),
             app.sweep.data ? app.sweep.data->points.size() : 0,
-            app.history.size()};
+            app.results.history.size()};
   }
   // What is missing from `now`, or "" when nothing is.
   std::string lost_in(const UserState& now) const {
@@ -108,7 +108,7 @@ struct UserState {
       return "baseline";
     if (now.sweep_points < sweep_points)
       return "sweep";
-    if (now.history < std::min(history, App::kHistoryLength))
+    if (now.history < std::min(history, Results::kHistoryLength))
       return "history";
     return "";
   }
@@ -132,11 +132,14 @@ public:
 
   // The first run, a pinned baseline and a measured sweep: the state the faults must not lose.
   bool prepare() {
-    m_app.live = false;
+    m_app.choices.live = false;
     m_app.run();
-    if (!frames_until([&] { return !m_source.busy() && m_app.latest && m_app.latest->timing; },
-                      60000)) {
-      std::printf("no first measurement: %s\n", m_app.last_error.c_str());
+    if (!frames_until(
+            [&] {
+              return !m_source.busy() && m_app.results.latest && m_app.results.latest->timing;
+            },
+            60000)) {
+      std::printf("no first measurement: %s\n", m_app.results.last_error.c_str());
       return false;
     }
     m_app.pin_baseline();
@@ -164,7 +167,7 @@ public:
           if (done(activity, answered_before))
             return true;
           const std::string& shown =
-              activity == Activity::measured_sweep ? m_app.sweep.problem : m_app.last_error;
+              activity == Activity::measured_sweep ? m_app.sweep.problem : m_app.results.last_error;
           if (!m_source.busy() && !shown.empty() && outcome.retries < 2 && !m_app.sweep.running) {
             outcome.error_seen = shown;
             ++outcome.retries;
@@ -177,7 +180,7 @@ public:
     if (!outcome.answered) // what a person would see on screen then
       outcome.error_seen = "still waiting; sweep " +
                            std::string(m_app.sweep.running ? "running" : "idle") + ", problem '" +
-                           m_app.sweep.problem + "', error '" + m_app.last_error + "', " +
+                           m_app.sweep.problem + "', error '" + m_app.results.last_error + "', " +
                            m_source.mode();
     outcome.longest_frame_ms = m_longest_frame;
     std::error_code ignored;
@@ -230,20 +233,20 @@ private:
 
   // The action of a person: a block edit with Live on, F5, or Measure in the Sweep panel.
   void begin(Activity activity) {
-    m_app.last_error.clear();
+    m_app.results.last_error.clear();
     switch (activity) {
     case Activity::live_edit:
-      m_app.live = true;
+      m_app.choices.live = true;
       m_side = m_side >= 1024 ? 64 : m_side + 32;
-      m_app.set_block({m_side, 1, 1});
+      m_app.choices.set_block({m_side, 1, 1});
       m_expected.block = {m_side, 1, 1};
       break;
     case Activity::full_run:
-      m_app.live = false;
+      m_app.choices.live = false;
       m_app.run();
       break;
     case Activity::measured_sweep:
-      m_app.live = false;
+      m_app.choices.live = false;
       m_app.measure_sweep();
       break;
     }
@@ -258,8 +261,8 @@ private:
     if (activity == Activity::measured_sweep)
       return sweep_done(answered_before);
     const BlockShape want = m_app.block();
-    return !m_source.busy() && newest_answer() > answered_before && m_app.latest &&
-           m_app.latest->timing && m_app.latest->launch.block.x == want.x &&
+    return !m_source.busy() && newest_answer() > answered_before && m_app.results.latest &&
+           m_app.results.latest->timing && m_app.results.latest->launch.block.x == want.x &&
            !m_app.latest_is_stale();
   }
 
@@ -383,7 +386,8 @@ int run(const std::string& proxy, const std::string& fault_worker, int faults,
 
   Bench bench(app, source, gui, control);
   if (!bench.prepare()) {
-    std::printf("could not prepare: %s %s\n", app.last_error.c_str(), app.sweep.problem.c_str());
+    std::printf("could not prepare: %s %s\n", app.results.last_error.c_str(),
+                app.sweep.problem.c_str());
     return 1;
   }
   bench.remember_state();

@@ -10,7 +10,7 @@ namespace {
 TEST(Baseline, NothingToPinBeforeAResult) {
   App app = make_app("softmax/naive", "h100");
   EXPECT_FALSE(app.pin_baseline());
-  EXPECT_FALSE(app.baseline);
+  EXPECT_FALSE(app.results.baseline);
   EXPECT_EQ(app.baseline_label(), "");
 }
 
@@ -20,12 +20,12 @@ TEST(Baseline, APinnedRunStaysWhileOtherKernelsAreShown) {
   EXPECT_EQ(app.baseline_label(), "softmax/naive, block 256, rows=8192 cols=8192");
   app.select_kernel("softmax/block_tree");
   app.show(canned_result("softmax/block_tree", "", app.arch()));
-  ASSERT_TRUE(app.baseline);
-  EXPECT_EQ(app.baseline->kernel_id, "softmax/naive");
-  EXPECT_EQ(app.latest->kernel_id, "softmax/block_tree");
-  ASSERT_TRUE(app.latest->timing && app.baseline->timing)
+  ASSERT_TRUE(app.results.baseline);
+  EXPECT_EQ(app.results.baseline->kernel_id, "softmax/naive");
+  EXPECT_EQ(app.results.latest->kernel_id, "softmax/block_tree");
+  ASSERT_TRUE(app.results.latest->timing && app.results.baseline->timing)
       << "both are in the bundled H100 recording";
-  EXPECT_LT(app.latest->timing->median_ms, app.baseline->timing->median_ms);
+  EXPECT_LT(app.results.latest->timing->median_ms, app.results.baseline->timing->median_ms);
 }
 
 TEST(Baseline, ChangesReadAsPercentOrPoints) {
@@ -45,10 +45,10 @@ TEST(Baseline, EveryPanelDrawsAgainstABaseline) {
     app.open(panel) = true;
   HeadlessGui gui(app, 1440, 900);
   const std::filesystem::path png = scratch_dir() / "compare.png";
-  app.screenshot = ScreenshotRequest{std::nullopt, png.string()};
+  app.frame.screenshot = ScreenshotRequest{std::nullopt, png.string()};
   const Image image = gui.render(3);
   EXPECT_GT(grey_variance(image), 100);
-  ASSERT_EQ(app.last_screenshot_path, png.string()) << app.status;
+  ASSERT_EQ(app.messages.last_screenshot_path, png.string()) << app.messages.status;
   const nlohmann::json sidecar = read_json(std::filesystem::path(png).replace_extension(".json"));
   EXPECT_EQ(sidecar["baseline"]["kernel"], "softmax/naive");
   EXPECT_EQ(sidecar["result"]["kernel"], "softmax/block_tree");

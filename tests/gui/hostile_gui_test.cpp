@@ -250,10 +250,10 @@ TEST_P(HostileSettings, KeptAsideWholeAndNamed) {
     }
   EXPECT_EQ(kept, 1);
   // What was applied is usable: nothing out of range slipped through.
-  EXPECT_GE(app.ui_scale, 0.5f);
-  EXPECT_LE(app.ui_scale, 4.0f);
-  EXPECT_NE(find_kernel(app.kernel_id), nullptr);
-  EXPECT_TRUE(app.settings_writable);
+  EXPECT_GE(app.choices.ui_scale, 0.5f);
+  EXPECT_LE(app.choices.ui_scale, 4.0f);
+  EXPECT_NE(find_kernel(app.choices.kernel_id), nullptr);
+  EXPECT_TRUE(app.choices.settings_writable);
   EXPECT_EQ(save_settings(app, dir), "");
 }
 INSTANTIATE_TEST_SUITE_P(Files, HostileSettings, testing::ValuesIn(kSettings),
@@ -328,14 +328,14 @@ INSTANTIATE_TEST_SUITE_P(Paths, HostileScreenshotPath, testing::ValuesIn(kPaths)
 // The defect: a screenshot_dir with a typo in the settings was made, as root at /nonexistent/dir.
 TEST(HostileScreenshotPath, ASettingsFolderThatIsMissingIsNamedNotMade) {
   App app = make_app("vec_add/scalar", "h100");
-  app.screenshot_dir = scratch_dir() / "typo" / "dir";
+  app.choices.screenshot_dir = scratch_dir() / "typo" / "dir";
   try {
     folder_for_saving(app);
     ADD_FAILURE() << "a missing screenshot_dir was accepted";
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("screenshot_dir"), std::string::npos) << e.what();
   }
-  EXPECT_FALSE(fs::exists(app.screenshot_dir.parent_path()));
+  EXPECT_FALSE(fs::exists(app.choices.screenshot_dir.parent_path()));
 }
 
 // ---- Files the GUI writes: never through a planted name, and never lost when a write fails. ----
@@ -347,9 +347,9 @@ TEST(HostileGuiFiles, ASidecarNeverFollowsALinkUnderItsTemporaryName) {
   fs::create_symlink(dir / "victim.txt", dir / "shot.json.tmp");
   App app = app_showing("vec_add/scalar", "256");
   HeadlessGui gui(app, 640, 480);
-  app.screenshot = ScreenshotRequest{std::nullopt, (dir / "shot.png").string()};
+  app.frame.screenshot = ScreenshotRequest{std::nullopt, (dir / "shot.png").string()};
   gui.render(2);
-  EXPECT_EQ(app.last_screenshot_path, (dir / "shot.png").string()) << app.status;
+  EXPECT_EQ(app.messages.last_screenshot_path, (dir / "shot.png").string()) << app.messages.status;
   EXPECT_EQ(wl::test::read_text(dir / "victim.txt"), "the user's file");
   EXPECT_FALSE(fs::is_symlink(dir / "shot.json"));
   EXPECT_TRUE(read_json(dir / "shot.json").is_object());
@@ -360,14 +360,15 @@ TEST(HostileGuiFiles, AScreenshotThatCannotBeWrittenIsKeptAndTheStatusSaysWhere)
   const wl::test::KeptCopies kept(scratch_dir() / "tmp");
   App app = app_showing("vec_add/scalar", "256");
   HeadlessGui gui(app, 640, 480);
-  app.screenshot = ScreenshotRequest{std::nullopt, "/sys/warplens-shot.png"}; // takes no file
+  app.frame.screenshot = ScreenshotRequest{std::nullopt, "/sys/warplens-shot.png"}; // takes no file
   gui.render(2);
-  expect_good_message(app.status, {"screenshot not saved: cannot write '/sys/warplens-shot.png': ",
-                                   "kept in '", "its figures beside it"});
-  ASSERT_EQ(kept.files().size(), 2u) << app.status; // the picture and its sidecar
+  expect_good_message(app.messages.status,
+                      {"screenshot not saved: cannot write '/sys/warplens-shot.png': ", "kept in '",
+                       "its figures beside it"});
+  ASSERT_EQ(kept.files().size(), 2u) << app.messages.status; // the picture and its sidecar
   const fs::path png = kept.files()[0].string().find(".png") != std::string::npos ? kept.files()[0]
                                                                                   : kept.files()[1];
-  EXPECT_NE(app.status.find(png.string()), std::string::npos) << app.status;
+  EXPECT_NE(app.messages.status.find(png.string()), std::string::npos) << app.messages.status;
   EXPECT_EQ(load_png(png).width, 640);
 }
 
@@ -378,12 +379,13 @@ TEST(HostileGuiFiles, AnExportThatCannotBeWrittenIsKeptAndTheStatusSaysWhereAndW
   app.model_sweep_now();
   ASSERT_TRUE(app.sweep.data) << app.sweep.problem;
   app.show_panel(Panel::sweep);
-  app.screenshot_dir = "/sys";
+  app.choices.screenshot_dir = "/sys";
   HeadlessGui gui(app, 1280, 800);
   ScriptPlayer player(parse_script("click \"Export CSV\"\n", "export.txt"));
   EXPECT_EQ(gui.play(player).exit_code, 0);
-  expect_good_message(app.status, {"cannot write '/sys/warplens-", "-sweep.csv': ", "kept in '"});
-  ASSERT_EQ(kept.files().size(), 1u) << app.status;
+  expect_good_message(app.messages.status,
+                      {"cannot write '/sys/warplens-", "-sweep.csv': ", "kept in '"});
+  ASSERT_EQ(kept.files().size(), 1u) << app.messages.status;
   EXPECT_NE(wl::test::read_text(kept.files()[0]).find("block"), std::string::npos);
 }
 

@@ -26,12 +26,12 @@ TEST(GuiLaunch, BlockTheKernelDoesNotAllowIsExplainedAndNeverSent) {
   App app = make_app("matmul/tiled", "h100");
   RecordingSource source;
   app.source = &source;
-  app.set_block({7, 7, 1});
+  app.choices.set_block({7, 7, 1});
   const std::string problem = app.request_problem();
   EXPECT_NE(problem.find("7x7"), std::string::npos) << problem;
   EXPECT_NE(problem.find("16x16"), std::string::npos) << problem; // what is allowed
   EXPECT_FALSE(app.run());
-  EXPECT_EQ(app.last_error, problem);
+  EXPECT_EQ(app.results.last_error, problem);
   EXPECT_TRUE(source.sent.empty());
   HeadlessGui gui(app, 1024, 700); // the inline message draws
   EXPECT_GT(grey_variance(gui.render()), 100);
@@ -42,14 +42,14 @@ TEST(GuiLaunch, ShapesOutsideTheArchOrNonPositiveAreRefused) {
   App app = make_app("vec_add/scalar", "h100");
   RecordingSource source;
   app.source = &source;
-  app.set_block({0, 1, 1});
+  app.choices.set_block({0, 1, 1});
   EXPECT_NE(app.request_problem().find("at least 1"), std::string::npos) << app.request_problem();
-  app.set_block({2048, 1, 1});
+  app.choices.set_block({2048, 1, 1});
   EXPECT_FALSE(app.request_problem().empty());
-  app.block_sides = {-3, 4, 1};
+  app.choices.block_sides = {-3, 4, 1};
   EXPECT_FALSE(app.run());
   EXPECT_TRUE(source.sent.empty());
-  app.set_block({256, 1, 1});
+  app.choices.set_block({256, 1, 1});
   EXPECT_EQ(app.request_problem(), "");
   EXPECT_TRUE(app.run());
   ASSERT_EQ(source.sent.size(), 1u);
@@ -59,7 +59,7 @@ TEST(GuiLaunch, ShapesOutsideTheArchOrNonPositiveAreRefused) {
 TEST(GuiLaunch, ParameterOutOfRangeIsRefused) {
   App app = make_app("coalescing/stride", "h100");
   const ParamSpec& first = app.kernel()->params.front();
-  app.params[first.name] = first.max + 1;
+  app.choices.params[first.name] = first.max + 1;
   EXPECT_NE(app.request_problem().find(first.name), std::string::npos) << app.request_problem();
   EXPECT_FALSE(app.run());
 }
@@ -71,8 +71,8 @@ TEST(GuiLaunch, OnlyARunAsksForThePerSitePass) {
   RecordingSource source;
   app.source = &source;
   ASSERT_TRUE(app.run());
-  app.measure_per_site = true;
-  app.set_block({128, 1, 1});
+  app.choices.measure_per_site = true;
+  app.choices.set_block({128, 1, 1});
   app.run_if_live();
   ASSERT_TRUE(app.run());
   ASSERT_EQ(source.kinds.size(), 3u);
@@ -87,17 +87,17 @@ TEST(GuiLaunch, LiveSendsEachValidChangeOnce) {
   App app = make_app("vec_add/scalar", "h100");
   RecordingSource source;
   app.source = &source;
-  app.live = true;
+  app.choices.live = true;
   app.run_if_live();
   app.run_if_live();
   EXPECT_EQ(source.sent.size(), 1u);
-  app.set_block({100000, 1, 1}); // invalid: nothing sent
+  app.choices.set_block({100000, 1, 1}); // invalid: nothing sent
   app.run_if_live();
   EXPECT_EQ(source.sent.size(), 1u);
-  app.set_block({128, 1, 1});
+  app.choices.set_block({128, 1, 1});
   app.run_if_live();
   EXPECT_EQ(source.sent.size(), 2u);
-  ASSERT_TRUE(app.select_arch("a100")); // the arch picker drives the models too
+  ASSERT_TRUE(app.choices.select_arch("a100")); // the arch picker drives the models too
   app.run_if_live();
   app.run_if_live();
   EXPECT_EQ(source.sent.size(), 3u);
@@ -105,8 +105,8 @@ TEST(GuiLaunch, LiveSendsEachValidChangeOnce) {
 
 TEST(GuiLaunch, PresetsAreAllAllowed) {
   App app = make_app("matmul/tiled", "h100");
-  for (const BlockShape& preset : allowed_presets(*app.kernel(), app.params)) {
-    app.set_block(preset);
+  for (const BlockShape& preset : allowed_presets(*app.kernel(), app.choices.params)) {
+    app.choices.set_block(preset);
     EXPECT_EQ(app.request_problem(), "");
   }
 }
@@ -116,14 +116,15 @@ TEST(GuiModelSource, ComputesOnItsThreadAndTheNewestRequestWins) {
   ModelSource source;
   app.source = &source;
   ASSERT_TRUE(app.run());
-  app.params["tile"] = 32;
-  app.set_block({32, 32, 1});
-  ASSERT_TRUE(app.run()) << app.last_error;
+  app.choices.params["tile"] = 32;
+  app.choices.set_block({32, 32, 1});
+  ASSERT_TRUE(app.run()) << app.results.last_error;
   source.wait_idle();
   app.poll_source();
-  ASSERT_TRUE(app.latest);
-  EXPECT_EQ(app.latest->kernel_id, "matmul/tiled");
-  EXPECT_EQ(app.latest->launch.block, (BlockShape{32, 32, 1})); // the newest, whatever ran first
+  ASSERT_TRUE(app.results.latest);
+  EXPECT_EQ(app.results.latest->kernel_id, "matmul/tiled");
+  EXPECT_EQ(app.results.latest->launch.block,
+            (BlockShape{32, 32, 1})); // the newest, whatever ran first
   EXPECT_FALSE(source.busy());
 }
 

@@ -19,7 +19,7 @@ void expect_panels_drawn(App& app, HeadlessGui& gui, const std::string& what) {
   for (Panel panel : kAllPanels) {
     app.show_panel(panel);
     const Image image = gui.render(1);
-    const PanelRect& rect = app.panel_rects[static_cast<int>(panel)];
+    const PanelRect& rect = app.frame.panel_rects[static_cast<int>(panel)];
     EXPECT_TRUE(rect.visible) << what << ": " << panel_name(panel);
     EXPECT_GT(rect.width, 100) << what << ": " << panel_name(panel);
     EXPECT_GT(rect.height, 100) << what << ": " << panel_name(panel);
@@ -43,7 +43,7 @@ TEST(GuiPanels, EmptyStatesBeforeAnyResult) {
   open_all(app);
   HeadlessGui gui(app, 1280, 800);
   expect_panels_drawn(app, gui, "no result");
-  EXPECT_FALSE(app.latest);
+  EXPECT_FALSE(app.results.latest);
 }
 
 TEST(GuiPanels, EachPanelDrawsAlone) {
@@ -63,12 +63,12 @@ TEST(GuiPanels, EachPanelDrawsAlone) {
 TEST(GuiPanels, BothThemesDrawDifferentPixels) {
   App app = app_showing("matmul/tiled", "16x16");
   HeadlessGui gui(app, 1280, 800);
-  app.theme = Theme::dark;
+  app.choices.theme = Theme::dark;
   const Image dark = gui.render();
-  app.theme = Theme::light;
-  app.screenshot = ScreenshotRequest{std::nullopt, (scratch_dir() / "light.png").string()};
+  app.choices.theme = Theme::light;
+  app.frame.screenshot = ScreenshotRequest{std::nullopt, (scratch_dir() / "light.png").string()};
   const Image light = gui.render();
-  EXPECT_FALSE(app.last_screenshot_path.empty()) << app.status;
+  EXPECT_FALSE(app.messages.last_screenshot_path.empty()) << app.messages.status;
   EXPECT_NE(dark.rgba, light.rgba);
   EXPECT_GT(grey_variance(light), 100);
 }
@@ -87,9 +87,9 @@ TEST(GuiPanels, ShortcutsTogglePanelsAndLive) {
   EXPECT_FALSE(app.open(Panel::occupancy));
   press('2');
   EXPECT_TRUE(app.open(Panel::occupancy));
-  ASSERT_TRUE(app.live); // on from the first start
+  ASSERT_TRUE(app.choices.live); // on from the first start
   press('L');
-  EXPECT_FALSE(app.live);
+  EXPECT_FALSE(app.choices.live);
 }
 
 TEST(GuiPanels, MeasuredCountersAndTimingsDrawBesideThePrediction) {
@@ -113,14 +113,15 @@ TEST(GuiPanels, MeasuredCountersAndTimingsDrawBesideThePrediction) {
   open_all(app);
   HeadlessGui gui(app, 1440, 900);
   expect_panels_drawn(app, gui, "measured");
-  app.screenshot = ScreenshotRequest{std::nullopt, (scratch_dir() / "measured.png").string()};
+  app.frame.screenshot = ScreenshotRequest{std::nullopt, (scratch_dir() / "measured.png").string()};
   gui.render(1);
-  const nlohmann::json sidecar =
-      read_json(std::filesystem::path(app.last_screenshot_path).replace_extension(".json"));
-  EXPECT_EQ(sidecar["figures"]["counters_measured"], "collected (result.counters)") << app.status;
+  const nlohmann::json sidecar = read_json(
+      std::filesystem::path(app.messages.last_screenshot_path).replace_extension(".json"));
+  EXPECT_EQ(sidecar["figures"]["counters_measured"], "collected (result.counters)")
+      << app.messages.status;
   EXPECT_EQ(sidecar["figures"]["history_median_ms"].size(), 2u);
-  app.latest->counters->available = false;
-  app.latest->counters->reason = "ERR_NVGPUCTRPERM: run as root or allow profiling";
+  app.results.latest->counters->available = false;
+  app.results.latest->counters->reason = "ERR_NVGPUCTRPERM: run as root or allow profiling";
   expect_panels_drawn(app, gui, "counters unavailable");
 }
 
@@ -143,13 +144,13 @@ TEST(GuiPanels, TextsFromOutsideOfAnyLengthDrawWithoutAborting) {
   if (result.verification)
     result.verification->first_failure = huge;
   app.show(result);
-  app.status = huge;
-  app.last_error = huge;
-  app.last_saved_path = huge;
+  app.messages.status = huge;
+  app.results.last_error = huge;
+  app.messages.last_saved_path = huge;
   open_all(app);
   HeadlessGui gui(app, 1280, 720);
   expect_panels_drawn(app, gui, "texts of 20,000 characters");
-  EXPECT_EQ(app.status, huge); // bounded where drawn, kept whole for the sidecar and hover
+  EXPECT_EQ(app.messages.status, huge); // bounded where drawn, kept whole for the sidecar and hover
 }
 
 // Recent runs are the runs timed here: the latest few, and neither an untimed model result nor a
@@ -159,16 +160,16 @@ TEST(GuiPanels, HistoryKeepsTheRecentTimedRuns) {
   RunResult timed = canned_result("vec_add/scalar", "", app.arch());
   timed.timing = TimingStats{};
   timed.timing->median_ms = 0.5;
-  for (std::size_t i = 0; i < App::kHistoryLength + 5; ++i)
+  for (std::size_t i = 0; i < Results::kHistoryLength + 5; ++i)
     app.show(timed);
-  EXPECT_EQ(app.history.size(), App::kHistoryLength);
-  EXPECT_TRUE(app.curves.has_value());
-  app.history.clear();
+  EXPECT_EQ(app.results.history.size(), Results::kHistoryLength);
+  EXPECT_TRUE(app.results.curves.has_value());
+  app.results.history.clear();
   app.show(canned_result("vec_add/scalar", "", app.arch()));
   RunResult replayed = timed;
   replayed.recorded_on = "recorded on an H100";
   app.show(replayed);
-  EXPECT_TRUE(app.history.empty());
+  EXPECT_TRUE(app.results.history.empty());
 }
 
 } // namespace

@@ -10,7 +10,7 @@ namespace {
 
 TEST(Recording, TheBundledRecordingFillsAModelResultForALaunchItHolds) {
   const App app = make_app("vec_add/scalar", "h100");
-  ASSERT_TRUE(app.recording) << app.status;
+  ASSERT_TRUE(app.recording) << app.messages.status;
   RunResult result = test::canned_result("vec_add/scalar", "", app.arch());
   ASSERT_TRUE(app.recording->fill(result));
   ASSERT_TRUE(result.timing);
@@ -25,7 +25,7 @@ TEST(Recording, TheBundledRecordingFillsAModelResultForALaunchItHolds) {
 
 TEST(Recording, EveryKernelIsRecordedAtItsDefaultBlock) {
   const App app = make_app("vec_add/scalar", "h100");
-  ASSERT_TRUE(app.recording) << app.status;
+  ASSERT_TRUE(app.recording) << app.messages.status;
   for (const KernelDesc& kernel : all_kernels()) {
     RunResult result = test::canned_result(kernel.id, "", app.arch());
     EXPECT_TRUE(app.recording->fill(result)) << kernel.id;
@@ -38,11 +38,11 @@ TEST(Recording, OtherArchitecturesShapesAndParametersGetNothing) {
   RunResult unrecorded_block = test::canned_result("vec_add/scalar", "96", app.arch());
   EXPECT_FALSE(app.recording->fill(unrecorded_block));
   EXPECT_FALSE(unrecorded_block.timing);
-  ASSERT_TRUE(app.select_arch("rtx4090"));
+  ASSERT_TRUE(app.choices.select_arch("rtx4090"));
   RunResult other_arch = test::canned_result("vec_add/scalar", "", app.arch());
   EXPECT_FALSE(app.recording->fill(other_arch)) << "an H100 timing must not pass for another GPU's";
-  RunResult other_size =
-      model_kernel(resolve_kernel_request("vec_add/scalar", {"n=4096"}, "", ""), app.arches[0]);
+  RunResult other_size = model_kernel(resolve_kernel_request("vec_add/scalar", {"n=4096"}, "", ""),
+                                      app.choices.arches[0]);
   other_size.arch.id = app.recording->arch;
   EXPECT_FALSE(app.recording->fill(other_size));
   EXPECT_TRUE(other_size.recorded_on.empty());

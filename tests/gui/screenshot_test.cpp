@@ -18,7 +18,7 @@ struct ModelModeApp {
   App app = make_app("matmul/tiled", "h100");
   ModelModeApp() {
     app.source = &source;
-    app.set_block({16, 16, 1});
+    app.choices.set_block({16, 16, 1});
     app.run();
     source.wait_idle();
     app.poll_source();
@@ -39,14 +39,14 @@ void expect_sidecar(const nlohmann::json& sidecar, const App& app, const std::st
   const nlohmann::json& result = sidecar["result"];
   EXPECT_EQ(result["kernel"], "matmul/tiled");
   EXPECT_DOUBLE_EQ(result["occupancy"]["occupancy"].get<double>(),
-                   app.latest->occupancy->occupancy);
-  EXPECT_EQ(result["occupancy"]["blocks_per_sm"], app.latest->occupancy->blocks_per_sm);
-  EXPECT_EQ(result["sites"].size(), app.latest->prediction.sites.size());
+                   app.results.latest->occupancy->occupancy);
+  EXPECT_EQ(result["occupancy"]["blocks_per_sm"], app.results.latest->occupancy->blocks_per_sm);
+  EXPECT_EQ(result["sites"].size(), app.results.latest->prediction.sites.size());
   // matmul/tiled 16x16 is in the bundled H100 recording: its counters show, marked as recorded.
   EXPECT_EQ(sidecar["figures"]["counters_measured"], "collected (result.counters)");
-  EXPECT_EQ(sidecar["figures"]["recorded_on"], app.latest->recorded_on);
-  EXPECT_NE(app.latest->recorded_on.find("recorded on NVIDIA H100"), std::string::npos)
-      << app.latest->recorded_on;
+  EXPECT_EQ(sidecar["figures"]["recorded_on"], app.results.latest->recorded_on);
+  EXPECT_NE(app.results.latest->recorded_on.find("recorded on NVIDIA H100"), std::string::npos)
+      << app.results.latest->recorded_on;
   EXPECT_NE(sidecar["figures"]["achieved_occupancy"].get<std::string>().find("(recorded)"),
             std::string::npos);
   EXPECT_TRUE(sidecar["result"]["figures"]["time_at_peak_bytes"].is_number());
@@ -56,13 +56,14 @@ void expect_sidecar(const nlohmann::json& sidecar, const App& app, const std::st
 TEST(GuiScreenshot, WholeWindowInModelMode) {
   const std::filesystem::path dir = scratch_dir();
   ModelModeApp model;
-  ASSERT_TRUE(model.app.latest);
+  ASSERT_TRUE(model.app.results.latest);
   HeadlessGui gui(model.app, 1440, 900);
   gui.render(2);
-  model.app.screenshot = ScreenshotRequest{std::nullopt, (dir / "window.png").string()};
+  model.app.frame.screenshot = ScreenshotRequest{std::nullopt, (dir / "window.png").string()};
   gui.render(1);
-  ASSERT_EQ(model.app.last_screenshot_path, (dir / "window.png").string()) << model.app.status;
-  EXPECT_EQ(model.app.last_saved_path,
+  ASSERT_EQ(model.app.messages.last_screenshot_path, (dir / "window.png").string())
+      << model.app.messages.status;
+  EXPECT_EQ(model.app.messages.last_saved_path,
             (dir / "window.png").string()); // the path is shown, with a copy button
   const Png png = load_png(dir / "window.png");
   EXPECT_EQ(png.width, 1440);
@@ -80,9 +81,9 @@ TEST(GuiScreenshot, EachPanelCroppedInModelMode) {
   gui.render(2);
   for (Panel panel : kAllPanels) {
     const std::filesystem::path file = dir / (std::string(panel_name(panel)) + ".png");
-    model.app.screenshot = ScreenshotRequest{panel, file.string()};
+    model.app.frame.screenshot = ScreenshotRequest{panel, file.string()};
     gui.render(kPanelPictureFrames);
-    ASSERT_EQ(model.app.last_screenshot_path, file.string()) << model.app.status;
+    ASSERT_EQ(model.app.messages.last_screenshot_path, file.string()) << model.app.messages.status;
     const PanelRect rect = model.app.rect(panel);
     const Png png = load_png(file);
     EXPECT_EQ(png.width, static_cast<int>(rect.x + rect.width) - static_cast<int>(rect.x))
@@ -103,9 +104,9 @@ TEST(GuiScreenshot, NeverOverwritesAndTimestampsTakenNames) {
   gui.render(1);
   std::vector<std::string> paths;
   for (int i = 0; i < 3; ++i) {
-    model.app.screenshot = ScreenshotRequest{std::nullopt, (dir / "same.png").string()};
+    model.app.frame.screenshot = ScreenshotRequest{std::nullopt, (dir / "same.png").string()};
     gui.render(1);
-    paths.push_back(model.app.last_screenshot_path);
+    paths.push_back(model.app.messages.last_screenshot_path);
   }
   EXPECT_EQ(paths[0], (dir / "same.png").string());
   EXPECT_NE(paths[1], paths[0]);
@@ -127,10 +128,11 @@ TEST(GuiScreenshot, AClosedPanelIsReportedNotSaved) {
   ModelModeApp model;
   model.app.open(Panel::counters) = false;
   HeadlessGui gui(model.app, 800, 600);
-  model.app.screenshot = ScreenshotRequest{Panel::counters, (dir / "counters.png").string()};
+  model.app.frame.screenshot = ScreenshotRequest{Panel::counters, (dir / "counters.png").string()};
   gui.render(kPanelPictureFrames);
-  EXPECT_TRUE(model.app.last_screenshot_path.empty());
-  EXPECT_NE(model.app.status.find("not open"), std::string::npos) << model.app.status;
+  EXPECT_TRUE(model.app.messages.last_screenshot_path.empty());
+  EXPECT_NE(model.app.messages.status.find("not open"), std::string::npos)
+      << model.app.messages.status;
   EXPECT_FALSE(std::filesystem::exists(dir / "counters.png"));
 }
 

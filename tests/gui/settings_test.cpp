@@ -17,20 +17,20 @@ TEST(GuiSettings, RoundTripThroughTheConfigFolder) {
   const std::filesystem::path dir = scratch_dir();
   {
     App app = make_app("transpose/naive", "a100");
-    app.theme = Theme::light;
-    app.live = true;
+    app.choices.theme = Theme::light;
+    app.choices.live = true;
     app.open(Panel::timings) = false;
-    app.set_block({16, 16, 1});
+    app.choices.set_block({16, 16, 1});
     HeadlessGui gui(app, 800, 600, dir);
     gui.render();
   } // saves on the way out
   EXPECT_TRUE(std::filesystem::exists(dir / "settings.json"));
   App app = make_app("", "h100");
   EXPECT_EQ(load_settings(app, dir), "");
-  EXPECT_EQ(app.kernel_id, "transpose/naive");
+  EXPECT_EQ(app.choices.kernel_id, "transpose/naive");
   EXPECT_EQ(app.arch().id, "a100");
-  EXPECT_EQ(app.theme, Theme::light);
-  EXPECT_TRUE(app.live);
+  EXPECT_EQ(app.choices.theme, Theme::light);
+  EXPECT_TRUE(app.choices.live);
   EXPECT_FALSE(app.open(Panel::timings));
   EXPECT_EQ(app.block(), (BlockShape{16, 16, 1}));
 }
@@ -43,14 +43,14 @@ TEST(GuiSettings, TheCommandLinesLaunchAndArchWinOverTheSavedOnes) {
       R"({"kernel": "matmul/tiled", "params": {"tile": 32}, "block": [32, 32, 1], "arch": "a100",
           "theme": "light"})");
   App app = make_app("bank_conflicts/padded", "t4");
-  app.launch_from_command_line = app.arch_from_command_line = true;
+  app.choices.launch_from_command_line = app.choices.arch_from_command_line = true;
   EXPECT_EQ(load_settings(app, dir), "");
-  EXPECT_EQ(app.kernel_id, "bank_conflicts/padded");
+  EXPECT_EQ(app.choices.kernel_id, "bank_conflicts/padded");
   EXPECT_EQ(app.arch().id, "t4");
-  EXPECT_EQ(app.theme, Theme::light) << "the rest of the settings still apply";
+  EXPECT_EQ(app.choices.theme, Theme::light) << "the rest of the settings still apply";
   App plain = make_app("", "h100");
   EXPECT_EQ(load_settings(plain, dir), "");
-  EXPECT_EQ(plain.kernel_id, "matmul/tiled");
+  EXPECT_EQ(plain.choices.kernel_id, "matmul/tiled");
   EXPECT_EQ(plain.block(), (BlockShape{32, 32, 1}));
   EXPECT_EQ(plain.arch().id, "a100");
 }
@@ -60,9 +60,9 @@ TEST(GuiSettings, CorruptSettingsFileMeansDefaultsAndAMessage) { // and the file
   write_file(dir / "settings.json", "{\"kernel\": \"matmul/tiled\", \"theme\": ");
   App app = make_app("vec_add/scalar", "h100");
   HeadlessGui gui(app, 800, 600, dir);
-  EXPECT_NE(app.status.find("not valid JSON"), std::string::npos) << app.status;
-  EXPECT_EQ(app.kernel_id, "vec_add/scalar");
-  EXPECT_EQ(app.theme, Theme::dark);
+  EXPECT_NE(app.messages.status.find("not valid JSON"), std::string::npos) << app.messages.status;
+  EXPECT_EQ(app.choices.kernel_id, "vec_add/scalar");
+  EXPECT_EQ(app.choices.theme, Theme::dark);
   EXPECT_GT(grey_variance(gui.render()), 100);
 }
 
@@ -78,11 +78,11 @@ TEST(GuiSettings, ValuesThatCannotBeUsedAreNamedAndTheFileKeptAside) {
       << problem;
   EXPECT_NE(problem.find("; also params.n, block, arch, ui_scale"), std::string::npos) << problem;
   EXPECT_NE(problem.find("kept as"), std::string::npos) << problem;
-  EXPECT_EQ(app.kernel_id, "vec_add/scalar");
+  EXPECT_EQ(app.choices.kernel_id, "vec_add/scalar");
   EXPECT_EQ(app.arch().id, "h100");
-  EXPECT_EQ(app.block_sides[1], 1);
-  EXPECT_EQ(app.ui_scale, 1.0f) << "1000 refused, not clamped";
-  EXPECT_EQ(app.theme, Theme::light) << "the usable values are applied";
+  EXPECT_EQ(app.choices.block_sides[1], 1);
+  EXPECT_EQ(app.choices.ui_scale, 1.0f) << "1000 refused, not clamped";
+  EXPECT_EQ(app.choices.theme, Theme::light) << "the usable values are applied";
   EXPECT_FALSE(std::filesystem::exists(dir / "settings.json"));
 }
 
@@ -100,9 +100,9 @@ TEST(GuiSettings, ABlockTheKernelRefusesIsNamedAndTheDefaultBlockUsed) {
             std::string::npos)
       << problem;
   EXPECT_NE(problem.find("kept as settings.json.bad-"), std::string::npos) << problem;
-  EXPECT_EQ(app.kernel_id, "matmul/tiled");
+  EXPECT_EQ(app.choices.kernel_id, "matmul/tiled");
   EXPECT_EQ(app.block(), find_kernel("matmul/tiled")->default_block);
-  EXPECT_EQ(app.theme, Theme::light) << "the usable values are applied";
+  EXPECT_EQ(app.choices.theme, Theme::light) << "the usable values are applied";
   EXPECT_EQ(save_settings(app, dir), "");
   EXPECT_EQ(read_json(dir / "settings.json")["block"], nlohmann::json::array({16, 16, 1}));
 }
@@ -128,7 +128,7 @@ TEST(GuiSettings, ADamagedSettingsFileIsKeptAsideBeforeTheDefaultsAreSaved) {
   {
     App app = make_app("vec_add/scalar", "h100");
     HeadlessGui gui(app, 800, 600, dir);
-    EXPECT_NE(app.status.find("kept as"), std::string::npos) << app.status;
+    EXPECT_NE(app.messages.status.find("kept as"), std::string::npos) << app.messages.status;
     gui.render();
   } // saves the defaults on the way out
   int aside = 0;
@@ -149,7 +149,8 @@ TEST(GuiSettings, AFolderWhereTheSettingsFileShouldBeIsLeftAlone) {
   {
     App app = make_app("vec_add/scalar", "h100");
     HeadlessGui gui(app, 800, 600, dir);
-    EXPECT_NE(app.status.find("not a regular file"), std::string::npos) << app.status;
+    EXPECT_NE(app.messages.status.find("not a regular file"), std::string::npos)
+        << app.messages.status;
     gui.render();
   }
   EXPECT_TRUE(std::filesystem::is_directory(dir / "settings.json" / "inside"));
@@ -159,17 +160,17 @@ TEST(GuiSettings, TheLayoutAndScaleAreRemembered) {
   const std::filesystem::path dir = scratch_dir();
   {
     App app = make_app("vec_add/scalar", "h100");
-    app.layout.left_width = 0.4f;
-    app.layout.tile[static_cast<int>(Panel::sweep)] = Tile::top_left;
-    app.ui_scale = 1.5f;
+    app.choices.layout.left_width = 0.4f;
+    app.choices.layout.tile[static_cast<int>(Panel::sweep)] = Tile::top_left;
+    app.choices.ui_scale = 1.5f;
     HeadlessGui gui(app, 1024, 768, dir);
     gui.render();
   }
   App app = make_app("", "h100");
   EXPECT_EQ(load_settings(app, dir), "");
-  EXPECT_FLOAT_EQ(app.layout.left_width, 0.4f);
-  EXPECT_EQ(app.layout.tile[static_cast<int>(Panel::sweep)], Tile::top_left);
-  EXPECT_FLOAT_EQ(app.ui_scale, 1.5f);
+  EXPECT_FLOAT_EQ(app.choices.layout.left_width, 0.4f);
+  EXPECT_EQ(app.choices.layout.tile[static_cast<int>(Panel::sweep)], Tile::top_left);
+  EXPECT_FLOAT_EQ(app.choices.ui_scale, 1.5f);
 }
 
 std::string read_text(const std::filesystem::path& file) {
@@ -186,12 +187,13 @@ TEST(GuiSettings, UnknownKeysAreNamedAndKeptWhenSaving) {
   {
     App app = make_app("vec_add/scalar", "h100");
     HeadlessGui gui(app, 800, 600, dir);
-    EXPECT_NE(app.status.find("settings.json: unknown keys 'from_a_newer_version', 'kernal' "
-                              "(kept; known: kernel, params, block"),
-              std::string::npos)
-        << app.status;
-    EXPECT_EQ(app.theme, Theme::light) << "the known keys still apply";
-    app.live = !app.live; // a change, so the settings are saved
+    EXPECT_NE(
+        app.messages.status.find("settings.json: unknown keys 'from_a_newer_version', 'kernal' "
+                                 "(kept; known: kernel, params, block"),
+        std::string::npos)
+        << app.messages.status;
+    EXPECT_EQ(app.choices.theme, Theme::light) << "the known keys still apply";
+    app.choices.live = !app.choices.live; // a change, so the settings are saved
     gui.render();
   }
   const nlohmann::json saved = read_json(dir / "settings.json");
@@ -210,14 +212,14 @@ TEST(GuiSettings, UnknownKeysInsideObjectsAreNamedAndKeptWhenSaving) {
   {
     App app = make_app("vec_add/scalar", "h100");
     HeadlessGui gui(app, 800, 600, dir);
-    EXPECT_NE(
-        app.status.find("settings.json: unknown keys 'layout.gap', 'layout.tiles.newer_panel', "
-                        "'panels.bogus' (kept; known in layout: left_width, top_height"),
-        std::string::npos)
-        << app.status;
+    EXPECT_NE(app.messages.status.find(
+                  "settings.json: unknown keys 'layout.gap', 'layout.tiles.newer_panel', "
+                  "'panels.bogus' (kept; known in layout: left_width, top_height"),
+              std::string::npos)
+        << app.messages.status;
     EXPECT_FALSE(app.open(Panel::timings)) << "the known keys still apply";
-    EXPECT_FLOAT_EQ(app.layout.left_width, 0.3f);
-    app.live = !app.live; // a change, so the settings are saved
+    EXPECT_FLOAT_EQ(app.choices.layout.left_width, 0.3f);
+    app.choices.live = !app.choices.live; // a change, so the settings are saved
     gui.render();
   }
   const nlohmann::json saved = read_json(dir / "settings.json");
@@ -257,7 +259,7 @@ TEST(GuiSettings, ALinkToAMissingFolderIsNamedWithWhereItLeads) {
   const bool said =
       problem.find("settings.json cannot be read (Permission denied)") != std::string::npos &&
       problem.find("not valid JSON") == std::string::npos;
-  std::_Exit(!said ? 1 : app.settings_writable ? 2 : 0);
+  std::_Exit(!said ? 1 : app.choices.settings_writable ? 2 : 0);
 }
 
 // The defect: a settings file without read permission was reported as "not valid JSON ...
@@ -287,8 +289,8 @@ TEST(GuiSettings, ALinkedSettingsFileIsWrittenWhereItPoints) {
   {
     App app = make_app("vec_add/scalar", "h100");
     HeadlessGui gui(app, 800, 600, dir / "config");
-    EXPECT_EQ(app.theme, Theme::light);
-    app.ui_scale = 1.5f;
+    EXPECT_EQ(app.choices.theme, Theme::light);
+    app.choices.ui_scale = 1.5f;
     gui.render();
   }
   EXPECT_TRUE(std::filesystem::is_symlink(dir / "config" / "settings.json"));
@@ -322,8 +324,8 @@ TEST(GuiSettings, AMissingHomeIsNeverMadeAndTheStatusSaysWhy) {
   {
     App app = make_app("vec_add/scalar", "h100");
     HeadlessGui gui(app, 800, 600, default_config_dir());
-    status = app.status;
-    app.live = !app.live;
+    status = app.messages.status;
+    app.choices.live = !app.choices.live;
     EXPECT_GT(grey_variance(gui.render()), 100);
   } // saving on the way out makes nothing either
   saved_home ? ::setenv("HOME", old_home.c_str(), 1) : ::unsetenv("HOME");

@@ -98,9 +98,9 @@ TEST(SweepView, ThePanelDrawsAModelAndAMeasuredSweep) {
   app.sweep.data = load_sweep(kMeasured);
   app.sweep.metric = sweep_metric("median_time");
   const std::filesystem::path png = scratch_dir() / "sweep.png";
-  app.screenshot = ScreenshotRequest{Panel::sweep, png.string()};
+  app.frame.screenshot = ScreenshotRequest{Panel::sweep, png.string()};
   gui.render(kPanelPictureFrames);
-  ASSERT_EQ(app.last_screenshot_path, png.string()) << app.status;
+  ASSERT_EQ(app.messages.last_screenshot_path, png.string()) << app.messages.status;
   EXPECT_GT(std::filesystem::file_size(png), 1000u);
 }
 

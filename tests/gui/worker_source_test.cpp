@@ -39,13 +39,13 @@ TEST(WorkerSource, WithNoGpuItTurnsToModelModeAndSaysWhy) {
     app.poll_source();
     return !source.busy();
   })) << source.mode();
-  ASSERT_TRUE(app.latest) << app.last_error;
-  if (app.latest->timing && app.latest->recorded_on.empty())
+  ASSERT_TRUE(app.results.latest) << app.results.last_error;
+  if (app.results.latest->timing && app.results.latest->recorded_on.empty())
     GTEST_SKIP() << "this machine has a GPU: " << source.mode();
   EXPECT_TRUE(contains(source.mode(), "model mode")) << source.mode();
   EXPECT_TRUE(contains(source.mode(), "the worker's machine has no usable GPU")) << source.mode();
-  EXPECT_EQ(app.latest->kernel_id, "vec_add/scalar");
-  EXPECT_TRUE(app.last_error.empty()) << app.last_error;
+  EXPECT_EQ(app.results.latest->kernel_id, "vec_add/scalar");
+  EXPECT_TRUE(app.results.last_error.empty()) << app.results.last_error;
 }
 
 TEST(WorkerSource, AWorkerKilledMidRequestIsReplacedAndTheRequestSentAgain) {
@@ -63,17 +63,18 @@ TEST(WorkerSource, AWorkerKilledMidRequestIsReplacedAndTheRequestSentAgain) {
 
   ASSERT_TRUE(eventually([&] {
     app.poll_source();
-    return !app.last_error.empty();
+    return !app.results.last_error.empty();
   }));
-  EXPECT_TRUE(contains(app.last_error, "killed by signal 9")) << app.last_error;
-  EXPECT_TRUE(contains(app.last_error, "measuring again on a new worker")) << app.last_error;
+  EXPECT_TRUE(contains(app.results.last_error, "killed by signal 9")) << app.results.last_error;
+  EXPECT_TRUE(contains(app.results.last_error, "measuring again on a new worker"))
+      << app.results.last_error;
   EXPECT_TRUE(source.busy()) << "the request went to the new worker";
   EXPECT_TRUE(eventually([&] {
     const WorkerSnapshot s = source.snapshot();
     return s.restarts == 1 && s.status == WorkerStatus::busy;
   })) << source.mode();
   EXPECT_TRUE(contains(source.mode(), "restarted 1 time")) << source.mode();
-  EXPECT_EQ(app.kernel_id, "matmul/tiled"); // the user's choices stay
+  EXPECT_EQ(app.choices.kernel_id, "matmul/tiled"); // the user's choices stay
 }
 
 // vec_add/scalar with a sweep over these block x sides sent to `source`.
@@ -132,11 +133,11 @@ TEST(WorkerSource, AnAnswerOfAnotherKernelIsRefusedWithTheReason) {
   ASSERT_TRUE(app.run());
   ASSERT_TRUE(eventually([&] {
     app.poll_source();
-    return !app.last_error.empty();
+    return !app.results.last_error.empty();
   })) << source.mode();
-  EXPECT_EQ(app.last_error, "the worker's answer was refused: kernel vec_add/scalar where "
-                            "vec_add/vec4 was asked");
-  EXPECT_FALSE(app.latest && app.latest->timing) << "the refused answer was shown";
+  EXPECT_EQ(app.results.last_error, "the worker's answer was refused: kernel vec_add/scalar where "
+                                    "vec_add/vec4 was asked");
+  EXPECT_FALSE(app.results.latest && app.results.latest->timing) << "the refused answer was shown";
 }
 
 // A worker that answers a sweep of 3 shapes with 6 points: the Sweep panel says what it sent and

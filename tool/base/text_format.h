@@ -31,8 +31,8 @@ inline std::string csv_quoted(const std::string& text) {
 // "4, 8, 16" (separator ", ") or "4,8,16" (","): whole numbers as a list reads them.
 inline std::string joined(const std::vector<std::int64_t>& values, const char* separator) {
   std::string text;
-  for (std::int64_t value : values)
-    text += (text.empty() ? "" : separator) + std::to_string(value);
+  for (std::int64_t value : values) // appended: "," + std::to_string trips GCC 12's -Wrestrict
+    text.append(text.empty() ? "" : separator).append(std::to_string(value));
   return text;
 }
 
