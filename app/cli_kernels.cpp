@@ -66,7 +66,8 @@ json kernel_json(const KernelDesc& k) {
           {"default_block", format_block(k.default_block)},
           {"block_presets", presets},
           {"allowed_blocks", k.allowed_blocks},
-          {"library_chooses_block", k.library_chooses_block}};
+          {"kind", kernel_kind_name(k.kind)},
+          {"library_chooses_block", k.kind == KernelKind::library}};
 }
 
 void run_list(bool as_json) {

@@ -114,7 +114,48 @@ struct DeviceLaunch {
   void* stream = nullptr;
 };
 
+// Where a kernel comes from, and so what WarpLens knows of its insides. A bundled kernel carries
+// its index math (its sites): every figure has a prediction beside the measurement. A library
+// call and a kernel given at run time carry their code and measured figures only; the panels and
+// reports say why a prediction is absent (`no_index_math_reason`) and show what was measured.
+enum class KernelKind {
+  bundled,  // compiled into WarpLens with its index math
+  library,  // a library call (cuBLAS): the library chooses its kernels and their blocks
+  run_time, // given at run time (a person's own file, compiled by NVRTC): no index math
+};
+
+inline constexpr KernelKind kKernelKinds[] = {KernelKind::bundled, KernelKind::library,
+                                              KernelKind::run_time};
+
+inline const char* kernel_kind_name(KernelKind kind) {
+  switch (kind) {
+  case KernelKind::library:
+    return "library";
+  case KernelKind::run_time:
+    return "run_time";
+  case KernelKind::bundled:
+    break;
+  }
+  return "bundled";
+}
+
+// Why a kernel of this kind has no per-site prediction: one sentence for a panel or a report;
+// "" for a bundled kernel, which has one.
+inline const char* no_index_math_reason(KernelKind kind) {
+  switch (kind) {
+  case KernelKind::library:
+    return "A library call: its kernels are the library's, with no index math to predict from.";
+  case KernelKind::run_time:
+    return "A kernel given at run time: WarpLens has its code, resources and measured figures, "
+           "but not its index math, so nothing per site is predicted.";
+  case KernelKind::bundled:
+    break;
+  }
+  return "";
+}
+
 struct KernelDesc {
+  KernelKind kind = KernelKind::bundled;
   std::string id;     // "family/variant": part of the CLI contract
   std::string title;  // "Strided loads"
   std::string lesson; // the teaching note: what the lesson is, what to look for in each panel
@@ -129,7 +170,6 @@ struct KernelDesc {
   std::string allowed_blocks;            // "any 32 to 1024 threads in x", shown with every refusal
   // "" when the shape is allowed for these parameters, else why not (one line).
   std::function<std::string(const BlockShape&, const Params&)> check_block;
-  bool library_chooses_block = false; // cuBLAS: the block is not the user's to choose
 
   std::function<BlockShape(const Params&, const BlockShape& block, int sm_count)> grid;
   std::function<std::int64_t(const Params&, const BlockShape& block)>
@@ -145,7 +185,7 @@ struct KernelDesc {
       bytes_moved; // fewest bytes: inputs read once, outputs written once
   std::function<double(const Params&)> flops; // may be empty: no arithmetic worth a roofline
 
-  std::vector<Site> sites;
+  std::vector<Site> sites; // a bundled kernel's; none for a library call or a run-time kernel
 
   // Small problem sizes for the GPU correctness sweep (some not multiples of any block side),
   // each a full parameter set; every allowed preset block is run on each.

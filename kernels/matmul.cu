@@ -504,7 +504,7 @@ KernelDesc cublas() {
       "sometimes several kernels), so WarpLens cannot see inside it: the memory panels stay empty "
       "and the occupancy panel has no block to describe. Timings: the yardstick for the "
       "hand-written variants, in full fp32 (the default math mode, no TF32).");
-  k.library_chooses_block = true;
+  k.kind = KernelKind::library;
   k.block_rank = 1;
   k.default_block = {1, 1, 1}; // a placeholder: the only "block" check_block accepts
   k.block_presets = {k.default_block};

@@ -3,6 +3,9 @@
 #include "families.h"
 
 #include <cstdio>
+#include <deque>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 
 namespace wl {
@@ -13,6 +16,18 @@ std::vector<KernelDesc>& kernels_for_testing() {
   static std::vector<KernelDesc> kernels;
   return kernels;
 }
+// Every run-time kernel ever added (a deque: adding keeps the earlier ones where they are), and
+// the current one of each id.
+struct RunTimeKernels {
+  std::mutex mutex;
+  std::deque<KernelDesc> added;
+  std::vector<const KernelDesc*> current;
+};
+RunTimeKernels& run_time_list() {
+  static RunTimeKernels list;
+  return list;
+}
+
 bool registry_read = false;
 std::size_t bundled_count = 0; // the first kernels of the list; a test program's own follow
 
@@ -75,10 +90,29 @@ std::string catalog_version() {
   return std::to_string(bundled_count) + " kernels #" + digest;
 }
 
+const KernelDesc& add_run_time_kernel(KernelDesc kernel) {
+  kernel.kind = KernelKind::run_time;
+  RunTimeKernels& list = run_time_list();
+  const std::lock_guard lock(list.mutex);
+  const KernelDesc& added = list.added.emplace_back(std::move(kernel));
+  std::erase_if(list.current, [&](const KernelDesc* k) { return k->id == added.id; });
+  list.current.push_back(&added);
+  return added;
+}
+
+std::vector<const KernelDesc*> run_time_kernels() {
+  RunTimeKernels& list = run_time_list();
+  const std::lock_guard lock(list.mutex);
+  return list.current;
+}
+
 const KernelDesc* find_kernel(const std::string& id) {
   for (const KernelDesc& kernel : all_kernels())
     if (kernel.id == id)
       return &kernel;
+  for (const KernelDesc* kernel : run_time_kernels())
+    if (kernel->id == id)
+      return kernel;
   return nullptr;
 }
 

@@ -14,7 +14,14 @@ const std::vector<KernelDesc>& all_kernels();
 // faults on purpose). Only before the list is first read; WarpLens itself never calls it.
 void add_kernels_for_testing(std::vector<KernelDesc> kernels);
 
-// The kernel with this id, or nullptr.
+// Kernels given at run time (KernelKind::run_time: a person's own file, compiled by NVRTC), found
+// by find_kernel after the bundled ones; `all_kernels` stays the bundled list. Adding one with the
+// id of an earlier one replaces it for later lookups; the earlier stays alive, since requests in
+// flight point at it. Safe from any thread (the models look kernels up on theirs).
+const KernelDesc& add_run_time_kernel(KernelDesc kernel);
+std::vector<const KernelDesc*> run_time_kernels(); // the current one of each id, in order added
+
+// The kernel with this id (bundled, a test program's own, or given at run time), or nullptr.
 const KernelDesc* find_kernel(const std::string& id);
 
 // "transpose" for "transpose/smem": the variants of a family solve one problem, so they compare.

@@ -106,6 +106,21 @@ void draw_measured(const RunResult& result, const App& app) {
     note_text(line + ".");
 }
 
+// The latest run's launch counters, or why there are none yet.
+void draw_measured_part(const App& app) {
+  if (app.results.latest && app.results.latest->counters) {
+    MeasuredScope scope(app);
+    draw_measured(*app.results.latest, app);
+  } else if (app.results.latest && !app.results.latest->timing) {
+    // Neither measured nor recorded (a run on a GPU is always timed): model mode, a launch the
+    // recording lacks. Say where the measured table would be.
+    empty_state("No measured counters for this launch: " + app.untimed_reason() +
+                " A run on a GPU measures any launch.");
+  } else {
+    empty_state("No measured counters yet: a run (F5) on a GPU fills the table here.");
+  }
+}
+
 } // namespace
 
 void draw_counters(App& app) {
@@ -114,9 +129,10 @@ void draw_counters(App& app) {
     return;
   const RunResult& result = *model;
   const LaunchPrediction& prediction = result.prediction;
-  if (prediction.sites.empty()) {
-    empty_state(
-        "This kernel declares no memory access sites (a library call): nothing to predict.");
+  if (prediction.sites.empty()) { // a kernel without index math: what was measured, nothing more
+    empty_state(std::string(no_index_math_reason(result.kernel_kind)) +
+                " The launch's counters, where a run measured them:");
+    draw_measured_part(app);
     return;
   }
   empty_state("Predicted by the access model, per site. The hardware counts the launch as a whole: "
@@ -141,17 +157,7 @@ void draw_counters(App& app) {
     ImGui::EndTable();
   }
   draw_totals(prediction);
-  if (app.results.latest && app.results.latest->counters) {
-    MeasuredScope scope(app);
-    draw_measured(*app.results.latest, app);
-  } else if (app.results.latest && !app.results.latest->timing) {
-    // Neither measured nor recorded (a run on a GPU is always timed): model mode, a launch the
-    // recording lacks. Say where the measured table would be.
-    empty_state("No measured counters for this launch: " + app.untimed_reason() +
-                " A run on a GPU measures any launch.");
-  } else {
-    empty_state("No measured counters yet: a run (F5) on a GPU fills the table here.");
-  }
+  draw_measured_part(app);
 }
 
 } // namespace wl::viz

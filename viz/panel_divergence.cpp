@@ -32,14 +32,14 @@ void draw_measured(const RunResult& result, const App& app) {
     return;
   }
   ImGui::TextWrapped(
-      "Whole launch, every instruction: %s of 32 lanes active on average (%s %%). The rows below "
+      "Whole launch, every instruction: %s of 32 active on average (%s). The rows below "
       "are the memory accesses of one warp: a step where few lanes work can be a small share of "
       "all the instructions, so the average stays high.",
-      format_number(*lanes, 1).c_str(), format_number(100 * *lanes / 32, 1).c_str());
+      figure_text(lanes_figure, *lanes).c_str(), format_percent(100 * *lanes / 32).c_str());
   if (app.results.baseline) {
     const std::optional<double> before = lanes_figure.measured(*app.results.baseline);
     ImGui::TextWrapped("baseline %s: %s (%s)", app.baseline_label().c_str(),
-                       before ? format_number(*before, 1).c_str() : "-",
+                       before ? figure_text(lanes_figure, *before).c_str() : "-",
                        change_text(lanes, before).c_str());
   }
   note_text("smsp__thread_inst_executed / smsp__inst_executed over the whole launch.");
@@ -113,6 +113,10 @@ void draw_divergence(App& app) {
     draw_measured(*app.results.latest, app);
   }
   ImGui::Separator();
+  if (const KernelDesc* kernel = app.kernel(); kernel && kernel->kind != KernelKind::bundled) {
+    empty_state(no_index_math_reason(kernel->kind)); // the lanes of each path come from it
+    return;
+  }
   note_text("A row per access site and loop step of the chosen warp: green lanes make that access, "
             "grey lanes skip "
             "it (another branch, a guard, a finished tree step). Rows that are not all green are "

@@ -17,7 +17,7 @@ namespace {
 // "50 %", "12.5 %" (one in eight, not "12 %"): whole where it is whole.
 std::string used_share(double used, double fetched) {
   const double percent = fetched > 0 ? 100 * used / fetched : 0;
-  return format_number(percent, percent == std::round(percent) ? 0 : 1) + " %";
+  return format_percent(percent, percent == std::round(percent) ? 0 : 1);
 }
 
 void draw_sites(const RunResult& result) {

@@ -162,7 +162,7 @@ void draw_params(App& app, const KernelDesc& kernel) {
 // parameters.
 void draw_block_editor(App& app, const KernelDesc& kernel) {
   ImGui::TextDisabled("Block shape");
-  if (kernel.library_chooses_block) {
+  if (kernel.kind == KernelKind::library) {
     ImGui::TextWrapped("%s", kernel.allowed_blocks.c_str());
     return;
   }

@@ -17,12 +17,11 @@ std::optional<double> achieved_percent(const RunResult& result) {
   return figure("achieved_occupancy").measured(result);
 }
 
-std::string percent(double fraction) { return format_number(100 * fraction, 1) + " %"; }
-
 void draw_summary(const App& app, const RunResult& result, const OccupancyResult& occupancy) {
   if (!begin_figure_table("##occupancy"))
     return;
-  figure_row(figure("theoretical_occupancy"), percent(occupancy.occupancy));
+  figure_row(figure("theoretical_occupancy"),
+             figure_text(figure("theoretical_occupancy"), result).value_or("-"));
   const bool measured_elsewhere =
       app.results.latest && achieved_percent(*app.results.latest).has_value();
   const std::string achieved =
@@ -33,7 +32,7 @@ void draw_summary(const App& app, const RunResult& result, const OccupancyResult
                  : "not measured (needs a run with counters)")
           : achieved_occupancy_text(*app.results.latest);
   figure_row(figure("achieved_occupancy"), achieved);
-  figure_row(figure("blocks_per_sm"), std::to_string(occupancy.blocks_per_sm));
+  figure_row(figure("blocks_per_sm"), figure_text(figure("blocks_per_sm"), result).value_or("-"));
   figure_row(figure("warps_per_sm"), std::to_string(occupancy.warps_per_sm) + " of " +
                                          std::to_string(occupancy.max_warps_per_sm));
   if (result.runtime_blocks_per_sm >= 0 && !app.latest_is_stale())
@@ -85,13 +84,14 @@ void draw_waves(const Waves& waves) {
     return;
   figure_row(figure("grid"),
              format_count(waves.grid_blocks) + (waves.grid_blocks == 1 ? " block" : " blocks"));
-  figure_row(figure("blocks_per_wave"), format_count(waves.blocks_per_wave));
-  figure_row(figure("waves"),
-             format_number(waves.waves, 2) + " (" + format_count(waves.full_waves) + " full)");
+  figure_row(figure("blocks_per_wave"),
+             figure_text(figure("blocks_per_wave"), static_cast<double>(waves.blocks_per_wave)));
+  figure_row(figure("waves"), figure_text(figure("waves"), waves.waves) + " (" +
+                                  format_count(waves.full_waves) + " full)");
   figure_row(figure("tail"), waves.tail_blocks
                                  ? format_count(waves.tail_blocks) +
                                        (waves.tail_blocks == 1 ? " block, " : " blocks, ") +
-                                       percent(waves.tail_fill) + " full"
+                                       format_percent(100 * waves.tail_fill) + " full"
                                  : "none: the last wave is full");
   ImGui::EndTable();
 }
@@ -110,7 +110,7 @@ void draw_against_baseline(const App& app) {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(std::string(f.display).c_str());
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(b ? (format_number(*b, 1) + " % then").c_str() : "-");
+    ImGui::TextUnformatted(b ? (figure_text(f, *b) + " then").c_str() : "-");
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(change_text(a, b, true).c_str());
   };
@@ -128,7 +128,8 @@ std::string achieved_occupancy_text(const RunResult& result) {
   const std::optional<double> achieved = achieved_percent(result);
   if (!achieved)
     return "not measured (needs a run with counters)";
-  return format_number(*achieved, 1) + " %" + (result.recorded_on.empty() ? "" : " (recorded)");
+  return figure_text(figure("achieved_occupancy"), *achieved) +
+         (result.recorded_on.empty() ? "" : " (recorded)");
 }
 
 void draw_occupancy(App& app) {
@@ -137,8 +138,11 @@ void draw_occupancy(App& app) {
     return;
   const RunResult& result = *model;
   if (!result.occupancy) {
-    empty_state("No occupancy for this launch: a library call (cuBLAS) chooses its own kernels and "
-                "blocks.");
+    empty_state(result.kernel_kind == KernelKind::library
+                    ? "No occupancy for this launch: a library call (cuBLAS) chooses its own "
+                      "kernels and blocks."
+                    : "No occupancy for this launch: its registers and shared memory are not "
+                      "known (nothing compiled it).");
     return;
   }
   const OccupancyResult& occupancy = *result.occupancy;

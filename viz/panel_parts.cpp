@@ -80,8 +80,8 @@ const RunResult* model_for_panel(const App& app) {
 bool kernel_has_sites(const App& app, MemorySpace space) {
   if (!app.kernel() || !sites_in(*app.kernel(), space).empty())
     return true;
-  empty_state(app.kernel()->library_chooses_block
-                  ? "A library call: its kernels are the library's, with no access sites to model."
+  const KernelKind kind = app.kernel()->kind;
+  empty_state(kind != KernelKind::bundled    ? no_index_math_reason(kind)
               : space == MemorySpace::global ? "This kernel has no global access site."
                                              : "This kernel uses no shared memory.");
   return false;

@@ -611,9 +611,8 @@ void draw_source(App& app) {
   const KernelDesc* kernel = app.kernel();
   if (!kernel)
     return;
-  if (kernel->sites.empty()) {
-    empty_state("A library call: its kernels are the library's, with no source here and no access "
-                "sites to show.");
+  if (kernel->kind != KernelKind::bundled) {
+    empty_state(no_index_math_reason(kernel->kind));
     return;
   }
   const KernelLines& lines = kernel_lines(*kernel, app.choices.params);

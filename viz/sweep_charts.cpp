@@ -146,7 +146,7 @@ std::string cell_tooltip(const SweepPoint& p, const ChartAxes& axes, SweepMetric
   if (const std::optional<double> ideal = sweep_ideal(*p.result, metric))
     text += " (ideal " + format_number(*ideal, 2) + ")";
   if (p.result->timing)
-    text += "; noise " + format_number(100 * p.result->timing->noise, 2) + " %";
+    text += "; noise " + format_percent(100 * p.result->timing->noise, 2);
   if (tied)
     text += "; tied with the best within the measured noise";
   return text + "\nClick to load this point.";

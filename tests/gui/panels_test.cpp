@@ -38,6 +38,35 @@ TEST(GuiPanels, EveryPanelDrawsEveryKernelFromAModelResult) {
   }
 }
 
+// The words a panel drew in one frame, taken as a screenshot (what its sidecar would hold).
+std::string words_drawn(App& app, HeadlessGui& gui, Panel panel, const std::filesystem::path& dir) {
+  app.show_panel(panel);
+  app.frame.screenshot = ScreenshotRequest{std::nullopt, (dir / "words.png").string()};
+  gui.render(1);
+  return app.frame.panel_text[static_cast<int>(panel)];
+}
+
+// A kernel given at run time has no index math: each panel that predicts per site says why there
+// is no prediction, and those that need none (occupancy, timings) show its figures.
+TEST(GuiPanels, ARunTimeKernelsPanelsSayWhyNothingIsPredictedPerSite) {
+  KernelDesc mine = *find_kernel("vec_add/scalar");
+  mine.id = "mine/saxpy_gui";
+  mine.sites.clear();
+  add_run_time_kernel(std::move(mine));
+  App app = app_showing("mine/saxpy_gui", "");
+  open_all(app);
+  HeadlessGui gui(app, 1440, 900);
+  const std::filesystem::path dir = scratch_dir();
+  const std::string reason = no_index_math_reason(KernelKind::run_time);
+  for (Panel panel : {Panel::global_memory, Panel::shared_memory, Panel::counters, Panel::source,
+                      Panel::divergence})
+    EXPECT_NE(words_drawn(app, gui, panel, dir).find(reason.substr(0, 40)), std::string::npos)
+        << panel_name(panel) << ": " << words_drawn(app, gui, panel, dir);
+  const std::string occupancy = words_drawn(app, gui, Panel::occupancy, dir);
+  EXPECT_NE(occupancy.find("<- limiter"), std::string::npos) << occupancy;
+  EXPECT_EQ(occupancy.find(reason.substr(0, 40)), std::string::npos) << occupancy;
+}
+
 TEST(GuiPanels, EmptyStatesBeforeAnyResult) {
   App app = make_app("vec_add/scalar", "h100");
   open_all(app);

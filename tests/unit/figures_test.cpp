@@ -154,6 +154,35 @@ TEST(FigureTable, EveryLaunchFigureReachesTheTextJsonAndBothCsvs) {
               static_cast<double>(r.flops) / static_cast<double>(r.bytes_moved), 1e-12);
 }
 
+// The text says each timing figure once: the median, minimum, noise and throughput in the figure
+// table; the prose line only what the table lacks (the slowest sample, the L2 flush, convergence).
+TEST(FigureTable, TheTextSaysEachTimingFigureOnce) {
+  RunResult r =
+      model_kernel(resolve_kernel_request("vec_add/scalar", {}, "", ""), test::preset("h100"));
+  r.timing = TimingStats{.samples = 40,
+                         .median_ms = 0.0731,
+                         .min_ms = 0.0702,
+                         .max_ms = 0.0954,
+                         .mean_ms = 0.074,
+                         .noise = 0.012,
+                         .converged = false,
+                         .l2_flushed = true,
+                         .seconds = 0.5};
+  const std::string text = run_text(r);
+  const auto count = [&](const std::string& part) {
+    int n = 0;
+    for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1))
+      ++n;
+    return n;
+  };
+  EXPECT_EQ(count("0.0731 ms"), 1) << text;
+  EXPECT_EQ(count(*figure_text(figure("throughput"), r)), 1) << text;
+  EXPECT_EQ(count("slowest sample 0.0954 ms, L2 flushed before each sample; the time budget ran "
+                  "out before the noise target"),
+            1)
+      << text;
+}
+
 } // namespace
 } // namespace wl
 

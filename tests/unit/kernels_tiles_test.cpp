@@ -185,7 +185,7 @@ TEST(Matmul, TiledBlockMustMatchTheTile) {
 
 TEST(Matmul, CublasChoosesItsOwnBlocks) {
   const KernelDesc& k = kernel("matmul/cublas");
-  EXPECT_TRUE(k.library_chooses_block);
+  EXPECT_EQ(k.kind, KernelKind::library);
   EXPECT_TRUE(k.sites.empty());
   EXPECT_EQ(k.function(product(64, 64, 64)), nullptr);
   EXPECT_EQ(k.symbol(product(64, 64, 64)), "");

@@ -59,6 +59,11 @@ inline std::string format_number(double value, int decimals = 2) {
   return group_digits(text.substr(0, dot)) + (dot == std::string::npos ? "" : text.substr(dot));
 }
 
+// 75.04 -> "75.0 %": a percentage (0 to 100) with `decimals` after the point.
+inline std::string format_percent(double percent, int decimals = 1) {
+  return format_number(percent, decimals) + " %";
+}
+
 // 1234567 -> "1,234,567".
 inline std::string format_count(std::int64_t value) { return group_digits(std::to_string(value)); }
 

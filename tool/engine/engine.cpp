@@ -499,8 +499,8 @@ SiteCounts KernelSession::count_sites(const RunResult& predicted) {
   State& s = *m_state;
   const auto start = std::chrono::steady_clock::now();
   SiteCounts counts;
-  if (s.kernel.sites.empty()) {
-    counts.reason = "a library call: no access sites to measure";
+  if (s.kernel.kind != KernelKind::bundled) {
+    counts.reason = no_index_math_reason(s.kernel.kind);
     return counts;
   }
   prepare_sites();
@@ -553,7 +553,7 @@ SiteCounts KernelSession::count_sites(const RunResult& predicted) {
 
 void KernelSession::prepare_sites() {
   const State& s = *m_state;
-  if (!s.kernel.sites.empty())
+  if (s.kernel.kind == KernelKind::bundled)
     prefetch_sass_listing(kernel_family(s.kernel.id), s.arch.cc_major * 10 + s.arch.cc_minor);
 }
 

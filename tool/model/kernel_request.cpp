@@ -167,7 +167,7 @@ void check_kernel_request(const KernelRequest& request) {
 
 void check_kernel_block(const KernelRequest& request) {
   const KernelDesc& kernel = *request.kernel;
-  if (kernel.library_chooses_block && !(request.block == kernel.default_block))
+  if (kernel.kind == KernelKind::library && !(request.block == kernel.default_block))
     throw UsageError(kernel.id + " takes no block (" + format_block(request.block) +
                      " was given): " + kernel.allowed_blocks + "; leave the block out");
   if (const std::string why = kernel.check_block(request.block, request.params); !why.empty())

@@ -30,6 +30,7 @@ RunResult model_kernel(const KernelRequest& request, const Arch& arch, const Mod
   const KernelDesc& kernel = *request.kernel;
   RunResult result;
   result.kernel_id = kernel.id;
+  result.kernel_kind = kernel.kind;
   result.params = request.params;
   result.arch = arch;
   result.launch = make_launch(kernel, request.params, request.block, arch.sm_count);

@@ -75,6 +75,7 @@ struct CounterResult {
 
 struct RunResult {
   std::string kernel_id;
+  KernelKind kernel_kind = KernelKind::bundled; // without index math: no sites, and it says why
   Params params;
   LaunchShape launch;
   std::int64_t dynamic_smem = 0;

@@ -49,6 +49,10 @@ void check_launch(const RunResult& r, const std::string& where) {
   if (!kernel)
     input_error(where, "kernel", "'" + clip(r.kernel_id, 40) + "' is not a bundled kernel",
                 "allowed a kernel id (warplens list names them)");
+  if (r.kernel_kind != kernel->kind)
+    input_error(where, "kernel_kind", kernel_kind_name(r.kernel_kind),
+                std::string("allowed ") + kernel_kind_name(kernel->kind) + " (" + kernel->id +
+                    "'s kind)");
   try {
     check_kernel_request(KernelRequest{kernel, r.params, r.launch.block});
   } catch (const Error& e) { // the kernel's own words: what it allows

@@ -161,6 +161,21 @@ SitePrediction site_from(const Fields& f) {
   return s;
 }
 
+// Results written before the kind was said (the bundled recording among them) are of a bundled
+// kernel or of the one library call, the only kernel then without sites.
+KernelKind kernel_kind_from(const Fields& f, const LaunchPrediction& prediction) {
+  if (!f.has("kernel_kind"))
+    return prediction.sites.empty() ? KernelKind::library : KernelKind::bundled;
+  std::vector<std::string> names;
+  for (KernelKind kind : kKernelKinds)
+    names.emplace_back(kernel_kind_name(kind));
+  const std::string name = f.choice("kernel_kind", names);
+  for (KernelKind kind : kKernelKinds)
+    if (name == kernel_kind_name(kind))
+      return kind;
+  return KernelKind::bundled;
+}
+
 } // namespace
 
 json run_result_to_json(const RunResult& result) { return run_json(result); }
@@ -198,6 +213,7 @@ RunResult run_result_from_json(const json& j, const std::string& where) {
   if (f.has("site_counts"))
     r.site_counts =
         site_counts_from_json(f.at("site_counts", "an object"), where, r.prediction.sites.size());
+  r.kernel_kind = kernel_kind_from(f, r.prediction);
   check_plausible(r, where);
   return r;
 }

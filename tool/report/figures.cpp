@@ -938,7 +938,7 @@ std::string figure_text(const Figure& f, double value) {
     return (std::fabs(value) < 9e18 ? format_count(std::llround(value)) : format("%.3g", value)) +
            (unit.empty() ? "" : " " + unit);
   case FigureFormat::percent:
-    return format_number(value, f.decimals) + " %";
+    return format_percent(value, f.decimals);
   case FigureFormat::duration:
   case FigureFormat::bandwidth:
   case FigureFormat::ratio:

@@ -52,7 +52,7 @@ std::string lines_of_file(const RunResult& r) {
 std::string sites_table(const RunResult& r) {
   const LaunchPrediction& prediction = r.prediction;
   if (prediction.sites.empty())
-    return "no access sites: the kernel is a library call, so there is nothing to predict\n";
+    return std::string("no access sites: ") + no_index_math_reason(r.kernel_kind) + "\n";
   const std::vector<int> lines = site_line_numbers(r);
   const auto header = [](std::string_view key) { return std::string(figure_header(figure(key))); };
   std::string text = format("%-28s %5s %-6s %-5s %5s %12s %28s %11s %12s %14s\n", "site", "line",
@@ -91,7 +91,9 @@ std::string sites_table(const RunResult& r) {
 
 std::string attributes_text(const RunResult& r) {
   if (!r.attributes)
-    return "attributes: none (a library call chooses its own kernels)\n";
+    return r.kernel_kind == KernelKind::library
+               ? "attributes: none (a library call chooses its own kernels)\n"
+               : "attributes: none\n";
   const KernelAttributes& a = *r.attributes;
   std::string text =
       format("attributes (%s): %d registers/thread, %lld B static shared, %lld B local/thread",
@@ -105,19 +107,17 @@ std::string attributes_text(const RunResult& r) {
   return text + "\n";
 }
 
+// What the figure table does not say of the timing (its median, minimum, noise, samples,
+// throughput and share of peak are rows there): the slowest sample, whether L2 was flushed before
+// each, and whether the noise target was met.
 std::string timing_text(const RunResult& r) {
   if (!r.timing)
     return "";
   const TimingStats& t = *r.timing;
-  std::string text = format(
-      "time: median %.4f ms (min %.4f, max %.4f), noise %.2f %% over %d samples%s%s\n", t.median_ms,
-      t.min_ms, t.max_ms, 100 * t.noise, t.samples, t.l2_flushed ? ", L2 flushed before each" : "",
-      t.converged ? "" : " (time budget reached before the noise target)");
-  text += format("throughput: %.1f GB/s (%.1f %% of %s's %.0f GB/s peak)", r.gbps(),
-                 100 * r.peak_bandwidth_fraction(), r.arch.id.c_str(), r.arch.dram_bandwidth_gbps);
-  if (r.flops > 0)
-    text += format(", %.1f GFLOP/s", r.gflops());
-  return text + "\n";
+  return "timing: slowest sample " + figure_text(figure("min_time"), t.max_ms) +
+         (t.l2_flushed ? ", L2 flushed before each sample" : "") +
+         (t.converged ? "" : "; the time budget ran out before the noise target") +
+         " (the median and the rest are under Timings below)\n";
 }
 
 std::string verification_text(const RunResult& r) {
@@ -278,6 +278,7 @@ std::string run_text(const RunResult& r) {
 
 json run_json(const RunResult& r) {
   json out = {{"kernel", r.kernel_id},
+              {"kernel_kind", kernel_kind_name(r.kernel_kind)},
               {"params", r.params},
               {"block", {r.launch.block.x, r.launch.block.y, r.launch.block.z}},
               {"grid", {r.launch.grid.x, r.launch.grid.y, r.launch.grid.z}},
