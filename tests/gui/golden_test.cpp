@@ -1,0 +1,254 @@
+// The renovation of the figure and panel tables kept what every output says: the files
+// tests/golden/make_outputs.sh writes with this build (model JSON, sweep CSVs, screenshot sidecars,
+// all of model mode) hold what the commit before it wrote (tests/golden/1abc513/), value for
+// value, up to the renames and additions the README's "Changes" lists. The lists below are those
+// changes; a test checks that the README names each.
+
+#include "../unit/test_support.h"
+#include "gui_test_support.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+
+namespace wl::viz::test {
+namespace {
+
+const std::filesystem::path kGolden = std::filesystem::path(WARPLENS_SOURCE_TESTS) / "golden";
+const std::filesystem::path kBefore = kGolden / "1abc513";
+
+// A CSV column renamed, and the factor its values took (a fraction that became a percentage).
+struct Rename {
+  std::string_view before, after;
+  double scale = 1;
+};
+constexpr Rename kCsvRenames[] = {
+    {.before = "median_ms", .after = "median_time"},
+    {.before = "min_ms", .after = "min_time"},
+    {.before = "gbps", .after = "throughput"},
+    {.before = "peak_fraction", .after = "share_of_peak", .scale = 100},
+    {.before = "gflops", .after = "compute"},
+    {.before = "occupancy", .after = "theoretical_occupancy", .scale = 100},
+    {.before = "theoretical_occupancy", .after = "theoretical_occupancy", .scale = 100},
+    {.before = "noise", .after = "noise", .scale = 100},
+};
+constexpr std::string_view kNewCsvColumns[] = {"bytes_moved",
+                                               "arithmetic",
+                                               "arithmetic_intensity",
+                                               "time_at_peak_bytes",
+                                               "dram_bytes",
+                                               "modelled_time",
+                                               "sectors_per_request",
+                                               "wavefronts_per_request",
+                                               "lanes_per_instruction",
+                                               "share_of_peak",
+                                               "compute"}; // the last two: sweep --csv's
+
+// A JSON value that moved, by JSON pointer, and members a result's JSON gained (wherever a result
+// is: a model's output, a sidecar's result and modelled).
+constexpr Rename kJsonMoves[] = {{.before = "/figures/time_at_peak_bandwidth_ms",
+                                  .after = "/result/figures/time_at_peak_bytes"}};
+constexpr std::string_view kNewResultMembers[] = {"figures", "kernel_kind"};
+// What differs from one run to the next of the same build: how long the model took, when and
+// where a picture was taken.
+constexpr std::string_view kRunToRun[] = {"model_seconds", "taken", "path"};
+
+// Bytes written one way everywhere: "5.0 KiB" in some panels before is "5 KiB" now.
+std::string bytes_as_now(const std::string& words) {
+  static const std::regex whole(R"((\d)\.0 (B|KiB|MiB|GiB|TiB)\b)");
+  return std::regex_replace(words, whole, "$1 $2");
+}
+
+// The Timings panel lists the figure table's launch figures now (the change the README names): its
+// words are left out here, its figures compared through result.figures, and
+// StoryTimings.EveryLaunchFigureOfTheTableIsInThePanelAndTheSidecar checks each is drawn.
+constexpr std::string_view kPanelsRewritten[] = {"timings"};
+
+std::string one_per_line(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const std::string& line : lines)
+    text += line + "\n";
+  return text;
+}
+
+bool listed(std::span<const std::string_view> list, std::string_view name) {
+  return std::find(list.begin(), list.end(), name) != list.end();
+}
+
+std::vector<std::string> csv_cells(const std::string& line) {
+  std::vector<std::string> cells(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (c == '"' && quoted && i + 1 < line.size() && line[i + 1] == '"')
+      cells.back() += '"', ++i;
+    else if (c == '"')
+      quoted = !quoted;
+    else if (c == ',' && !quoted)
+      cells.emplace_back();
+    else
+      cells.back() += c;
+  }
+  return cells;
+}
+
+std::vector<std::vector<std::string>> read_csv(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::vector<std::vector<std::string>> rows;
+  for (std::string line; std::getline(in, line);)
+    rows.push_back(csv_cells(line));
+  return rows;
+}
+
+std::optional<double> number_in(const std::string& cell) {
+  char* end = nullptr;
+  const double value = std::strtod(cell.c_str(), &end);
+  return !cell.empty() && end == cell.c_str() + cell.size() ? std::optional(value) : std::nullopt;
+}
+
+// Equal as the outputs write them: "%.9g" in CSV cells, a double's shortest form in JSON.
+bool same_number(double before, double after) {
+  return std::fabs(before - after) <= 1e-8 * std::max(1.0, std::fabs(before));
+}
+
+void expect_same_csv(const std::string& name, const std::filesystem::path& now) {
+  const auto before = read_csv(kBefore / name), after = read_csv(now / name);
+  ASSERT_FALSE(before.empty()) << name;
+  ASSERT_EQ(before.size(), after.size()) << name << ": rows";
+  const std::vector<std::string>&old_header = before[0], &new_header = after[0];
+  std::vector<std::string> accounted;
+  for (std::size_t c = 0; c < old_header.size(); ++c) {
+    Rename rename{.before = old_header[c], .after = old_header[c]};
+    for (const Rename& r : kCsvRenames)
+      if (r.before == old_header[c])
+        rename = r;
+    const auto at = std::find(new_header.begin(), new_header.end(), rename.after);
+    ASSERT_NE(at, new_header.end()) << name << ": column " << old_header[c] << " is gone";
+    accounted.emplace_back(rename.after);
+    const std::size_t n = static_cast<std::size_t>(at - new_header.begin());
+    for (std::size_t row = 1; row < before.size(); ++row) {
+      const std::string &was = before[row].at(c), &is = after[row].at(n);
+      const std::optional<double> a = number_in(was), b = number_in(is);
+      if (a && b)
+        EXPECT_TRUE(same_number(*a * rename.scale, *b))
+            << name << " row " << row << " " << old_header[c] << ": " << was << " then, " << is;
+      else
+        EXPECT_EQ(was, is) << name << " row " << row << " " << old_header[c];
+    }
+  }
+  for (const std::string& column : new_header)
+    EXPECT_TRUE(listed(kNewCsvColumns, column) ||
+                std::find(accounted.begin(), accounted.end(), column) != accounted.end())
+        << name << ": column " << column << " is new and not in the README's changes";
+}
+
+struct JsonDiff {
+  std::vector<std::string> differences;
+
+  void compare(const nlohmann::json& before, const nlohmann::json& after, const std::string& at) {
+    const std::string key = at.substr(at.rfind('/') + 1);
+    if (listed(kRunToRun, key))
+      return;
+    if (before.is_number() && after.is_number()) {
+      if (!same_number(before.get<double>(), after.get<double>()))
+        differences.push_back(at + ": " + before.dump() + " then, " + after.dump());
+      return;
+    }
+    if (before.is_object() && after.is_object()) {
+      for (const auto& [member, value] : before.items())
+        if (after.contains(member))
+          compare(value, after[member], at + "/" + member);
+        else if (!moved(at + "/" + member))
+          differences.push_back(at + "/" + member + ": gone");
+      const bool a_result = after.contains("kernel") && after.contains("sites");
+      for (const auto& [member, value] : after.items())
+        if (!before.contains(member) && !(a_result && listed(kNewResultMembers, member)))
+          differences.push_back(at + "/" + member + ": new, and not in the README's changes");
+      return;
+    }
+    if (before.is_array() && after.is_array() && before.size() == after.size()) {
+      for (std::size_t i = 0; i < before.size(); ++i)
+        compare(before[i], after[i], at + "/" + std::to_string(i));
+      return;
+    }
+    if (before != after)
+      differences.push_back(at + ": " + before.dump().substr(0, 200) + " then, " +
+                            after.dump().substr(0, 200));
+  }
+
+  bool moved(const std::string& pointer) const {
+    for (const Rename& move : kJsonMoves)
+      if (move.before == pointer)
+        return true;
+    return false;
+  }
+};
+
+std::filesystem::path outputs_now() {
+  const std::filesystem::path dir = scratch_dir();
+  const std::string command = (kGolden / "make_outputs.sh").string() + " '" + WARPLENS_BINARY +
+                              "' '" + dir.string() + "' 2>&1";
+  EXPECT_EQ(std::system(command.c_str()), 0) << command;
+  return dir;
+}
+
+TEST(Golden, TheModelsJsonAndTheSweepCsvsSayWhatTheySaidBefore) {
+  const std::filesystem::path now = outputs_now();
+  for (const char* name :
+       {"sweep_vec_add_scalar.csv", "sweep_transpose_smem.csv", "sweep_matmul_tiled.csv"})
+    expect_same_csv(name, now);
+  for (const char* kernel :
+       {"vec_add_scalar", "transpose_smem", "matmul_tiled", "matmul_cublas", "softmax_online"}) {
+    const std::string name = std::string("model_") + kernel + ".json";
+    JsonDiff diff;
+    diff.compare(read_json(kBefore / name), read_json(now / name), "");
+    EXPECT_TRUE(diff.differences.empty()) << name << ":\n" << one_per_line(diff.differences);
+  }
+}
+
+TEST(Golden, ScreenshotSidecarsSayWhatTheySaidBefore) {
+  const std::filesystem::path now = outputs_now();
+  for (const char* kernel : {"transpose_smem", "matmul_tiled"}) {
+    const std::string name = std::string("sidecar_") + kernel + ".json";
+    nlohmann::json before = read_json(kBefore / name), after = read_json(now / name);
+    for (std::string_view panel : kPanelsRewritten) {
+      before["shown"]["text"].erase(std::string(panel));
+      after["shown"]["text"].erase(std::string(panel));
+    }
+    for (auto& [panel, words] : before["shown"]["text"].items())
+      words = bytes_as_now(words.get<std::string>());
+    JsonDiff diff;
+    diff.compare(before, after, "");
+    EXPECT_TRUE(diff.differences.empty()) << name << ":\n" << one_per_line(diff.differences);
+    for (const Rename& move : kJsonMoves)
+      EXPECT_TRUE(same_number(before.at(nlohmann::json::json_pointer(std::string(move.before))),
+                              after.at(nlohmann::json::json_pointer(std::string(move.after)))))
+          << name << ": " << move.before << " then, " << move.after << " now";
+  }
+}
+
+TEST(Golden, TheReadmeNamesEveryChange) {
+  std::ifstream in(std::filesystem::path(WARPLENS_SOURCE_TESTS) / ".." / "README.md");
+  const std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // One line: a name and its rename may sit either side of a line break.
+  const std::string changes =
+      std::regex_replace(readme.substr(readme.find("## Changes")), std::regex("\n +"), " ");
+  for (const Rename& r : kCsvRenames) {
+    if (r.before != r.after) {
+      EXPECT_TRUE(wl::test::contains(changes, "`" + std::string(r.before) + "` is `" +
+                                                  std::string(r.after) + "`"))
+          << r.before;
+    }
+  }
+  for (std::string_view column : kNewCsvColumns)
+    EXPECT_TRUE(wl::test::contains(changes, "`" + std::string(column) + "`")) << column;
+  for (std::string_view member : kNewResultMembers)
+    EXPECT_TRUE(wl::test::contains(changes, "`" + std::string(member) + "`")) << member;
+  EXPECT_TRUE(wl::test::contains(changes, "`figures.time_at_peak_bandwidth_ms` is "
+                                          "`result.figures.time_at_peak_bytes`"));
+  EXPECT_TRUE(wl::test::contains(changes, "`5.0 KiB`")); // bytes_as_now
+}
+
+} // namespace
+} // namespace wl::viz::test
