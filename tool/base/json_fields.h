@@ -81,6 +81,18 @@ public:
   std::vector<std::string> names(const char* key) const; // texts, each as name() checks it
   // One of `names`; the message lists them.
   std::string choice(const char* key, const std::vector<std::string>& names) const;
+  // One of an enum's values, by the name `name` gives it; the message lists the names.
+  template <class Enum, std::size_t N>
+  Enum enum_choice(const char* key, const Enum (&values)[N], const char* (*name)(Enum)) const {
+    std::vector<std::string> names;
+    for (Enum value : values)
+      names.push_back(name(value));
+    const std::string chosen = choice(key, names);
+    for (Enum value : values)
+      if (chosen == name(value))
+        return value;
+    return values[0]; // not reached: choice() accepts only the names
+  }
   // A list of `min_count` to `max_count` whole numbers, each from min to max.
   std::vector<std::int64_t> integers(const char* key, std::size_t min_count, std::size_t max_count,
                                      std::int64_t min, std::int64_t max) const;

@@ -20,18 +20,6 @@ constexpr ResponseType kResponseTypes[] = {ResponseType::hello, ResponseType::pr
                                            ResponseType::result, ResponseType::sweep,
                                            ResponseType::error};
 
-template <class Type, std::size_t N>
-Type type_from_name(const Type (&types)[N], const char* (*name)(Type), const Fields& line) {
-  std::vector<std::string> names;
-  for (Type type : types)
-    names.push_back(name(type));
-  const std::string chosen = line.choice("type", names);
-  for (Type type : types)
-    if (chosen == name(type))
-      return type;
-  return types[0]; // not reached: choice() accepts only the names
-}
-
 BlockShape block_from(const Fields& line) {
   const std::vector<std::int64_t> sides = line.integers("block", 1, 3, 1, kMaxInt);
   BlockShape block;
@@ -210,7 +198,7 @@ WorkerRequest request_from_json(const json& line) {
   WorkerRequest q;
   q.id = Fields(line, "request").integer("id", 1, kMaxInt64); // 0 is the worker's hello
   const Fields r(line, "request " + std::to_string(q.id));
-  q.type = type_from_name(kRequestTypes, request_type_name, r);
+  q.type = r.enum_choice("type", kRequestTypes, request_type_name);
   r.only(request_keys(q.type), std::string("a ") + request_type_name(q.type) + " request");
   if (q.type == RequestType::cancel) {
     q.target = r.integer_or("target", 0, 0, kMaxInt64);
@@ -256,7 +244,7 @@ WorkerResponse response_from_json(const json& line) {
   WorkerResponse a;
   a.id = Fields(line, "worker line").integer("id", 0, kMaxInt64);
   const Fields r(line, "worker line " + std::to_string(a.id));
-  a.type = type_from_name(kResponseTypes, response_type_name, r);
+  a.type = r.enum_choice("type", kResponseTypes, response_type_name);
   switch (a.type) {
   case ResponseType::hello:
     a.protocol = static_cast<int>(r.integer("protocol", 0, kMaxInt));

@@ -166,14 +166,7 @@ SitePrediction site_from(const Fields& f) {
 KernelKind kernel_kind_from(const Fields& f, const LaunchPrediction& prediction) {
   if (!f.has("kernel_kind"))
     return prediction.sites.empty() ? KernelKind::library : KernelKind::bundled;
-  std::vector<std::string> names;
-  for (KernelKind kind : kKernelKinds)
-    names.emplace_back(kernel_kind_name(kind));
-  const std::string name = f.choice("kernel_kind", names);
-  for (KernelKind kind : kKernelKinds)
-    if (name == kernel_kind_name(kind))
-      return kind;
-  return KernelKind::bundled;
+  return f.enum_choice("kernel_kind", kKernelKinds, kernel_kind_name);
 }
 
 } // namespace
