@@ -508,6 +508,16 @@ void check_output_files(const SweepOptions& o) {
   check(o.json_file, "--json");
 }
 
+// A sweep none of whose points ran measured nothing: once its files are written (they say why for
+// each point), the command fails as a request the kernel refuses does.
+void refuse_if_all_refused(const std::vector<SweepPoint>& points, const KernelDesc& kernel) {
+  if (points.empty() || std::any_of(points.begin(), points.end(),
+                                    [](const SweepPoint& p) { return p.refused.empty(); }))
+    return;
+  throw UsageError("every point of the sweep was refused (the first: " + points.front().refused +
+                   "); " + kernel.id + " allows " + kernel.allowed_blocks);
+}
+
 void run_sweep_command(const SweepOptions& o) {
   check_output_files(o);
   if (!o.engine.metrics.empty()) // an unknown name is this command line's fault, not a worker's
@@ -540,6 +550,7 @@ void run_sweep_command(const SweepOptions& o) {
       print_sweep_table(a.points, grid);
     write_outputs(o, o.csv_file.empty() ? "" : sweep_csv(a.points),
                   o.json_file.empty() ? "" : sweep_file_json(a.kernel_id, a.points).dump(1));
+    refuse_if_all_refused(a.points, *base.kernel);
     return;
   }
   const SweepSeries b{against->kernel->id, sweep_points(o, *against, grid)};

@@ -77,10 +77,10 @@ void draw_range_time_note(const RunResult& result) {
   if (!range || !result.timing)
     return;
   note_text(std::string(figure("duration").display) + " (" +
-            format_count(static_cast<std::int64_t>(range->value)) +
-            " ns) spans the profiler's range around the launch, not the kernel alone; the "
-            "kernel's time is Timings' median, " +
-            format_number(result.timing->median_ms * 1e6, 0) + " ns.");
+            figure_text(figure("duration"), range->value) +
+            ") spans the profiler's range around the launch, not the kernel alone; the kernel's "
+            "time is Timings' median, " +
+            figure_text(figure("median_time"), result.timing->median_ms) + ".");
 }
 
 // Launch totals: the hardware's figure beside the model's, flagged past the 2 % tolerance.

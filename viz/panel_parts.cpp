@@ -172,6 +172,17 @@ void site_row(const SitePrediction& site, double per_request, double ideal_per_r
   number_cell(format_number(per_request) + " (" + format_number(ideal_per_request) + ")");
 }
 
+namespace {
+
+// A counter's value as its figure writes it, less the unit the name's column gives: "94.5" for an
+// achieved occupancy in %, "4,194,304" for sectors.
+std::string counter_number(const ComparisonRow& row, double value) {
+  const bool whole = !row.figure || row.figure->format == FigureFormat::count;
+  return format_number(value, whole ? 0 : row.figure->decimals);
+}
+
+} // namespace
+
 void counter_table(const char* id, const RunResult& result, const App& app,
                    std::optional<Panel> panel, int most_lines) {
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
@@ -193,12 +204,6 @@ void counter_table(const char* id, const RunResult& result, const App& app,
   for (const ComparisonRow& row : rows)
     if (row.flagged)
       flagged.push_back(&row);
-  const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float room = most_lines > 0
-                         ? most_lines * line
-                         : ImGui::GetContentRegionAvail().y - (flagged.empty() ? 0 : line * 1.5f);
-  const float height = std::min((static_cast<float>(rows.size()) + 2.0f) * line,
-                                flagged.empty() ? room : std::max(room * 0.6f, 6 * line));
   // The names wrap in at most 35 % of the width, so the numbers beside them fit a narrow panel
   // rather than being cut where the table scrolls.
   float names_width = ImGui::CalcTextSize("counter").x;
@@ -206,6 +211,21 @@ void counter_table(const char* id, const RunResult& result, const App& app,
     names_width =
         std::max(names_width, ImGui::CalcTextSize((row.display + " (" + row.unit + ")").c_str()).x);
   names_width = std::min(names_width, 0.35f * ImGui::GetContentRegionAvail().x);
+  // As tall as its rows as wrapped (a name on two lines makes a row of two), so a panel drawn
+  // alone for its picture shows every row, and no taller.
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float spacing = line - ImGui::GetTextLineHeight();
+  float rows_height = 2.0f * line; // the headers and a margin
+  for (const ComparisonRow& row : rows)
+    rows_height += ImGui::CalcTextSize((row.display + " (" + row.unit + ")").c_str(), nullptr,
+                                       false, names_width)
+                       .y +
+                   spacing;
+  const float room = most_lines > 0
+                         ? most_lines * line
+                         : ImGui::GetContentRegionAvail().y - (flagged.empty() ? 0 : line * 1.5f);
+  const float height =
+      std::min(rows_height, flagged.empty() ? room : std::max(room * 0.6f, 6 * line));
   const int columns = 4 + (baseline ? 2 : 0);
   if (!ImGui::BeginTable(id, columns, flags, ImVec2(0, height)))
     return;
@@ -226,9 +246,9 @@ void counter_table(const char* id, const RunResult& result, const App& app,
     if (ImGui::IsItemHovered())
       hover_text(row.figure ? row.key + ": " + std::string(row.figure->meaning) : row.key);
     ImGui::TableNextColumn();
-    number_cell(row.predicted ? format_number(*row.predicted, 0) : "-");
+    number_cell(row.predicted ? counter_number(row, *row.predicted) : "-");
     ImGui::TableNextColumn();
-    number_cell(format_number(row.measured, 0));
+    number_cell(counter_number(row, row.measured));
     ImGui::TableNextColumn();
     if (!row.predicted)
       ImGui::TextDisabled("-");

@@ -157,6 +157,23 @@ TEST(CliKernels, WhatOnlyAMeasurementUsesIsRefusedBesideModel) {
   expect_one_line_error("sweep vec_add/scalar --block 64 --model --arch h999", {"h999"});
 }
 
+// A sweep that measured nothing fails (exit 2), after writing its file, which says why per point.
+TEST(CliKernels, ASweepWhosePointsAreAllRefusedFailsAfterWritingItsFile) {
+  const std::filesystem::path csv =
+      std::filesystem::temp_directory_path() / ("warplens_refused_" + std::to_string(getpid()));
+  std::filesystem::remove(csv);
+  const auto r = run_warplens("sweep matmul/cublas --model --block-x 32,64 --csv " + csv.string());
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("every point of the sweep was refused (the first: "), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("matmul/cublas allows none to choose"), std::string::npos) << r.out;
+  std::ifstream written(csv);
+  const std::string text((std::istreambuf_iterator<char>(written)),
+                         std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("refused"), std::string::npos) << text;
+  std::filesystem::remove(csv);
+}
+
 TEST(CliKernels, RunWithoutAGpuSaysSo) {
   if (run_warplens("arches").out.find("GPU on this machine: none") == std::string::npos)
     GTEST_SKIP() << "this machine has a GPU";

@@ -53,7 +53,7 @@ TEST(KernelKind, TheKindGoesThroughTheModelTheReportsAndTheProtocol) {
   EXPECT_EQ(result.kernel_kind, KernelKind::run_time);
   EXPECT_TRUE(result.prediction.sites.empty());
   EXPECT_TRUE(result.occupancy.has_value()) << "the launch's resources still give an occupancy";
-  EXPECT_NE(run_text(result).find("no access sites: A kernel given at run time"), std::string::npos)
+  EXPECT_NE(run_text(result).find("no access sites. A kernel given at run time"), std::string::npos)
       << run_text(result);
   const nlohmann::json json = run_json(result);
   EXPECT_EQ(json.at("kernel_kind"), "run_time");

@@ -52,7 +52,7 @@ std::string lines_of_file(const RunResult& r) {
 std::string sites_table(const RunResult& r) {
   const LaunchPrediction& prediction = r.prediction;
   if (prediction.sites.empty())
-    return std::string("no access sites: ") + no_index_math_reason(r.kernel_kind) + "\n";
+    return std::string("no access sites. ") + no_index_math_reason(r.kernel_kind) + "\n";
   const std::vector<int> lines = site_line_numbers(r);
   const auto header = [](std::string_view key) { return std::string(figure_header(figure(key))); };
   std::string text = format("%-28s %5s %-6s %-5s %5s %12s %28s %11s %12s %14s\n", "site", "line",
@@ -256,9 +256,12 @@ std::string figures_table(const RunResult& r) {
 
 std::string run_text(const RunResult& r) {
   const KernelDesc* kernel = find_kernel(r.kernel_id);
-  std::string text = format(
-      "%s  block %s  grid %s  %s\n", r.kernel_id.c_str(), format_block(r.launch.block).c_str(),
-      format_block(r.launch.grid).c_str(), format_params(*kernel, r.params).c_str());
+  const std::string launch =
+      r.kernel_kind == KernelKind::library
+          ? "block and grid the library's"
+          : "block " + format_block(r.launch.block) + "  grid " + format_block(r.launch.grid);
+  std::string text = format("%s  %s  %s\n", r.kernel_id.c_str(), launch.c_str(),
+                            format_params(*kernel, r.params).c_str());
   text += format("%s: %s (%s, %d SMs)\n", r.arch.id.c_str(), r.arch.name.c_str(),
                  r.arch.sm_name().c_str(), r.arch.sm_count);
   text += attributes_text(r);
