@@ -8,10 +8,7 @@
 
 namespace wl {
 
-namespace {
-
-// "void wl::matmul_tiled<16>(float const*, ...)" -> "wl::matmul_tiled<16>".
-std::string kernel_name(const std::string& mangled) {
+std::string demangled_kernel_name(const std::string& mangled) {
   int status = 0;
   std::unique_ptr<char, decltype(&std::free)> demangled(
       abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), &std::free);
@@ -36,8 +33,6 @@ std::string kernel_name(const std::string& mangled) {
   return name;
 }
 
-} // namespace
-
 std::map<std::string, std::map<int, CompiledResources>>
 parse_ptxas_report(const std::string& text) {
   static const std::regex entry(R"(Compiling entry function '([^']+)' for 'sm_(\d+)a?')");
@@ -52,7 +47,7 @@ parse_ptxas_report(const std::string& text) {
   std::smatch m;
   while (std::getline(lines, line)) {
     if (std::regex_search(line, m, entry)) {
-      current = kernel_name(m[1]);
+      current = demangled_kernel_name(m[1]);
       resources = CompiledResources{};
       resources.sm = std::stoi(m[2]);
     } else if (!current.empty() && std::regex_search(line, m, frame)) {

@@ -18,6 +18,10 @@ struct CompiledResources {
   int barriers = 0;
 };
 
+// "void wl::matmul_tiled<16>(float const*, ...)" (demangled from its mangled name) ->
+// "wl::matmul_tiled<16>": a kernel as ptxas's report and WarpLens name it.
+std::string demangled_kernel_name(const std::string& mangled);
+
 // Reads ptxas --resource-usage output: {demangled kernel name -> {sm -> resources}}.
 std::map<std::string, std::map<int, CompiledResources>> parse_ptxas_report(const std::string& text);
 

@@ -1,0 +1,147 @@
+#include "kernel_file/compile.h"
+
+#include "base/error.h"
+#include "base/json_input.h"
+
+#include <cctype>
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <nvrtc.h>
+#include <regex>
+#include <sstream>
+
+namespace wl {
+
+namespace {
+
+// An NVRTC call that failed for a reason of WarpLens's own making (not the file's): named.
+void nvrtc_check(nvrtcResult result, const char* call) {
+  if (result != NVRTC_SUCCESS)
+    throw UsageError(std::string(call) + " failed: " + nvrtcGetErrorString(result));
+}
+
+struct Program {
+  nvrtcProgram handle = nullptr;
+  ~Program() {
+    if (handle)
+      nvrtcDestroyProgram(&handle);
+  }
+};
+
+std::string program_log(nvrtcProgram program) {
+  std::size_t size = 0;
+  nvrtc_check(nvrtcGetProgramLogSize(program, &size), "nvrtcGetProgramLogSize");
+  std::string log(size, '\0');
+  nvrtc_check(nvrtcGetProgramLog(program, log.data()), "nvrtcGetProgramLog");
+  while (!log.empty() && (log.back() == '\0' || log.back() == '\n'))
+    log.pop_back();
+  return log;
+}
+
+// "saxpy.cu(12): error: identifier "x" is undefined" -> "saxpy.cu:12: error: identifier ...",
+// the first error of the log, and how many more there are.
+std::string first_error(const std::string& log, const std::string& file) {
+  static const std::regex located(R"(^(.*)\((\d+)\): (error|catastrophic error): (.*)$)");
+  std::istringstream lines(log);
+  std::string line, first;
+  int errors = 0;
+  std::smatch m;
+  while (std::getline(lines, line))
+    if (std::regex_match(line, m, located)) {
+      if (errors++ > 0)
+        continue;
+      // NVRTC compiles the kernel names the description gives in a unit of its own: an error
+      // there is a name the file does not define.
+      first =
+          m[1].str() == "__nv_name_map"
+              ? file +
+                    ": a kernel the description names is not a __global__ function of "
+                    "the file (" +
+                    clip(m[4].str(), 200) + ")"
+              : m[1].str() + ":" + m[2].str() + ": " + m[3].str() + ": " + clip(m[4].str(), 200);
+    }
+  if (errors == 0)
+    return file + ": the compiler refused it: " + clip(log.empty() ? "no reason given" : log, 300);
+  return first + (errors > 1 ? " (and " + std::to_string(errors - 1) + " more errors)" : "");
+}
+
+std::vector<std::string> options_for(const KernelFileCompile& request) {
+  std::vector<std::string> options = {"--gpu-architecture=sm_" + std::to_string(request.sm),
+                                      "-lineinfo", "--std=c++17", "--ptxas-options=-v"};
+  const std::filesystem::path folder = std::filesystem::path(request.file).parent_path();
+  options.push_back("-I" + (folder.empty() ? std::string(".") : folder.string()));
+#ifdef WARPLENS_CUDA_INCLUDE
+  options.push_back("-I" WARPLENS_CUDA_INCLUDE); // cuda_fp16.h and the like, where installed
+#endif
+  for (const auto& [name, value] : request.tunables)
+    options.push_back("-D" + name + "=" + std::to_string(value));
+  return options;
+}
+
+} // namespace
+
+std::string with_tunables(const std::string& name,
+                          const std::map<std::string, std::int64_t>& tunables) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < name.size()) {
+    if (std::isalpha(static_cast<unsigned char>(name[i])) || name[i] == '_') {
+      std::size_t end = i;
+      while (end < name.size() &&
+             (std::isalnum(static_cast<unsigned char>(name[end])) || name[end] == '_'))
+        ++end;
+      const std::string word = name.substr(i, end - i);
+      const auto value = tunables.find(word);
+      out += value == tunables.end() ? word : std::to_string(value->second);
+      i = end;
+    } else {
+      out += name[i++];
+    }
+  }
+  return out;
+}
+
+CompiledKernelFile compile_kernel_file(const KernelFileCompile& request) {
+  const auto start = std::chrono::steady_clock::now();
+  Program program;
+  nvrtc_check(nvrtcCreateProgram(&program.handle, request.text.c_str(), request.file.c_str(), 0,
+                                 nullptr, nullptr),
+              "nvrtcCreateProgram");
+  std::vector<std::string> names;
+  for (const std::string& kernel : request.kernels) {
+    names.push_back(with_tunables(kernel, request.tunables));
+    nvrtc_check(nvrtcAddNameExpression(program.handle, names.back().c_str()),
+                "nvrtcAddNameExpression");
+  }
+  const std::vector<std::string> options = options_for(request);
+  std::vector<const char*> option_pointers;
+  for (const std::string& option : options)
+    option_pointers.push_back(option.c_str());
+  const nvrtcResult compiled = nvrtcCompileProgram(
+      program.handle, static_cast<int>(option_pointers.size()), option_pointers.data());
+  CompiledKernelFile out;
+  out.log = program_log(program.handle);
+  if (compiled != NVRTC_SUCCESS)
+    throw UsageError(first_error(out.log, request.file));
+  std::size_t size = 0;
+  nvrtc_check(nvrtcGetCUBINSize(program.handle, &size), "nvrtcGetCUBINSize");
+  out.cubin.resize(size);
+  nvrtc_check(nvrtcGetCUBIN(program.handle, out.cubin.data()), "nvrtcGetCUBIN");
+  const auto report = parse_ptxas_report(out.log);
+  for (const std::string& name : names) {
+    const char* lowered = nullptr;
+    if (nvrtcGetLoweredName(program.handle, name.c_str(), &lowered) != NVRTC_SUCCESS || !lowered)
+      throw UsageError(request.file + ": kernel '" + clip(name, 60) +
+                       "' is not a __global__ "
+                       "function of the file");
+    out.lowered[name] = lowered;
+    const auto found = report.find(demangled_kernel_name(lowered));
+    if (found != report.end() && !found->second.empty())
+      out.usage[name] = found->second.begin()->second;
+  }
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+} // namespace wl
