@@ -239,6 +239,9 @@ std::string site_measured_csv(const RunResult& r, std::size_t site) {
 std::string figures_table(const RunResult& r) {
   std::string text;
   std::optional<Panel> heading;
+  std::size_t width = 0; // the longest label, so every value starts in one column
+  for (const Figure* f : launch_figures())
+    width = std::max(width, f->display.size());
   for (const Figure* f : launch_figures()) {
     const std::optional<std::string> value = figure_text(*f, r);
     if (!value)
@@ -247,7 +250,8 @@ std::string figures_table(const RunResult& r) {
       heading = f->panel;
       text += format("%s%s\n", text.empty() ? "\nfigures\n" : "", panel_title(f->panel));
     }
-    text += format("  %-26s %s\n", std::string(f->display).c_str(), value->c_str());
+    text += format("  %-*s %s\n", static_cast<int>(width), std::string(f->display).c_str(),
+                   value->c_str());
   }
   return text;
 }
