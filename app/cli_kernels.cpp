@@ -8,6 +8,7 @@
 #include "io/assets.h"
 #include "io/file_output.h"
 #include "io/metric_catalog.h"
+#include "kernel_file/file_kernel.h"
 #include "model/block_text.h"
 #include "model/model_kernel.h"
 #include "protocol/protocol.h"
@@ -99,7 +100,10 @@ struct KernelOptions {
 };
 
 void add_kernel_options(CLI::App& cmd, KernelOptions& o) {
-  cmd.add_option("kernel", o.id, "Kernel id, family/variant (see `warplens list`)")->required();
+  cmd.add_option("kernel", o.id,
+                 "Kernel id, family/variant (see `warplens list`); for model also a kernel file, "
+                 "FILE.cu or FILE.cu:KERNEL")
+      ->required();
   cmd.add_option("--block", o.block, "Block shape X, XxY or XxYxZ (default: the kernel's)")
       ->check(written_option("X, XxY or XxYxZ"));
   cmd.add_option("--size", o.size, "Problem size: the size parameters in order, e.g. 8192x8192")
@@ -591,7 +595,10 @@ void add_kernel_commands(CLI::App& app) {
   model_cmd->add_option("--arch", *model_arch, "Preset id or alias, device[:N], or a .json preset")
       ->capture_default_str();
   model_cmd->callback([model, model_arch] {
-    print(model_kernel(request_from(*model), resolve_arch(*model_arch)), *model);
+    KernelOptions options = *model;
+    if (names_a_kernel_file(options.id)) // a person's own file: compiled for the preset's arch
+      options.id = add_kernel_file(options.id);
+    print(model_kernel(request_from(options), resolve_arch(*model_arch)), options);
   });
 
   auto run = std::make_shared<RunOptions>();

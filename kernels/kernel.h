@@ -154,6 +154,15 @@ inline const char* no_index_math_reason(KernelKind kind) {
   return "";
 }
 
+// A kernel's registers, shared and local memory as its compiler reported them, where the build's
+// own report does not hold it (a kernel given at run time, compiled when asked).
+struct KernelUsage {
+  int sm = 0; // the architecture compiled for: 90 for sm_90
+  int registers = 0;
+  std::int64_t static_shared_bytes = 0, local_bytes = 0;
+  std::string source; // "NVRTC, sm_90, 45 ms"
+};
+
 struct KernelDesc {
   KernelKind kind = KernelKind::bundled;
   std::string id;     // "family/variant": part of the CLI contract
@@ -195,6 +204,9 @@ struct KernelDesc {
   // ("wl::vec_add_scalar" or "wl::matmul_tiled<16>"), to find its build-time resource usage.
   std::function<const void*(const Params&)> function;
   std::function<std::string(const Params&)> symbol;
+  // A run-time kernel's resources for these parameters, compiled for `sm` (x10) when asked;
+  // throws UsageError with the compiler's first error. Empty for a bundled kernel.
+  std::function<KernelUsage(const Params&, int sm)> usage;
   // Enqueues the kernel (or the library call) on the launch's stream.
   std::function<void(const DeviceLaunch&)> launch;
 };

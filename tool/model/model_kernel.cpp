@@ -8,6 +8,15 @@ namespace {
 
 std::optional<KernelAttributes> build_time_attributes(const KernelDesc& kernel,
                                                       const Params& params, const Arch& arch) {
+  if (kernel.usage) { // compiled when asked, for this arch
+    const KernelUsage usage = kernel.usage(params, arch.cc_major * 10 + arch.cc_minor);
+    KernelAttributes a;
+    a.source = usage.source;
+    a.registers = usage.registers;
+    a.static_shared_bytes = usage.static_shared_bytes;
+    a.local_bytes = usage.local_bytes;
+    return a;
+  }
   if (!kernel.symbol)
     return std::nullopt;
   const std::string symbol = kernel.symbol(params);
