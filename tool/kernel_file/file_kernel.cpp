@@ -90,6 +90,49 @@ struct CompileCache {
   std::map<std::string, std::shared_ptr<const CompiledKernelFile>> compiled;
 };
 
+// The file compiled for these tunable values and `sm`: from the cache, else NVRTC's now.
+std::shared_ptr<const CompiledKernelFile>
+compiled_for(const KernelFile& file, CompileCache& cache,
+             const std::map<std::string, std::int64_t>& tunables, int sm) {
+  std::string key = std::to_string(sm);
+  for (const auto& [tunable, value] : tunables)
+    key += " " + tunable + "=" + std::to_string(value);
+  {
+    const std::lock_guard lock(cache.mutex);
+    if (const auto found = cache.compiled.find(key); found != cache.compiled.end())
+      return found->second;
+  }
+  auto compiled = std::make_shared<const CompiledKernelFile>(
+      compile_kernel_file(KernelFileCompile{.text = file.text,
+                                            .file = file.path.string(),
+                                            .kernels = file.description.kernels,
+                                            .tunables = tunables,
+                                            .sm = sm}));
+  const std::lock_guard lock(cache.mutex);
+  cache.compiled[key] = compiled;
+  return compiled;
+}
+
+// A kernel's registers, shared and local memory for these parameters on `sm`, as NVRTC's
+// ptxas reported them.
+KernelUsage usage_of(const KernelFile& file, CompileCache& cache, const std::string& kernel,
+                     const Params& params, int sm) {
+  std::map<std::string, std::int64_t> tunables;
+  for (const FileTunable& t : file.description.tunables)
+    tunables[t.name] = params.at(t.name);
+  const auto compiled = compiled_for(file, cache, tunables, sm);
+  const std::string name = with_tunables(kernel, tunables);
+  const auto found = compiled->usage.find(name);
+  if (found == compiled->usage.end())
+    throw UsageError(file.path.string() + ": the compiler reported no resources of " + name);
+  const CompiledResources& r = found->second;
+  return KernelUsage{.sm = r.sm,
+                     .registers = r.registers,
+                     .static_shared_bytes = r.static_shared_bytes,
+                     .local_bytes = r.stack_frame_bytes,
+                     .source = "NVRTC, sm_" + std::to_string(r.sm) + ", compiled here"};
+}
+
 std::vector<ParamSpec> params_of(const KernelFileDescription& d) {
   std::vector<ParamSpec> specs;
   for (const FileSize& s : d.sizes)
@@ -193,38 +236,7 @@ std::vector<KernelDesc> file_kernels(const KernelFile& file) {
             shared->description.flops->evaluate(values_of(params, {1, 1, 1})));
       };
     k.usage = [shared, cache, name](const Params& params, int sm) {
-      std::map<std::string, std::int64_t> tunables;
-      for (const FileTunable& t : shared->description.tunables)
-        tunables[t.name] = params.at(t.name);
-      std::string key = std::to_string(sm);
-      for (const auto& [tunable, value] : tunables)
-        key += " " + tunable + "=" + std::to_string(value);
-      std::shared_ptr<const CompiledKernelFile> compiled;
-      {
-        const std::lock_guard lock(cache->mutex);
-        compiled = cache->compiled[key];
-      }
-      if (!compiled) {
-        compiled = std::make_shared<const CompiledKernelFile>(
-            compile_kernel_file(KernelFileCompile{.text = shared->text,
-                                                  .file = shared->path.string(),
-                                                  .kernels = shared->description.kernels,
-                                                  .tunables = tunables,
-                                                  .sm = sm}));
-        const std::lock_guard lock(cache->mutex);
-        cache->compiled[key] = compiled;
-      }
-      const std::string lowered = with_tunables(name, tunables);
-      const auto found = compiled->usage.find(lowered);
-      if (found == compiled->usage.end())
-        throw UsageError(shared->path.string() + ": the compiler reported no resources of " +
-                         lowered);
-      return KernelUsage{.sm = found->second.sm,
-                         .registers = found->second.registers,
-                         .static_shared_bytes = found->second.static_shared_bytes,
-                         .local_bytes = found->second.stack_frame_bytes,
-                         .source =
-                             "NVRTC, sm_" + std::to_string(found->second.sm) + ", compiled here"};
+      return usage_of(*shared, *cache, name, params, sm);
     };
     kernels.push_back(std::move(k));
   }
