@@ -2,7 +2,7 @@
 # Sets WarpLens up on Debian 12 with the CUDA 13 toolkit, builds it and runs one job:
 #   scripts/quickstart.sh          the main job: the GUI (with no display, the default view as a PNG)
 #   scripts/quickstart.sh test     the whole test suite (GPU tests skip where there is no GPU), the
-#                                  sanitized unit and gui tests, and the fuzz targets (30 s each)
+#                                  sanitized unit and gui tests, and the fuzz targets (15 s each)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,7 +18,7 @@ case "${1:-main}" in
     build/release/app/warplens
     ;;
   test)
-    # The suite, then the unit and gui tests under ASan + UBSan, then each reader fuzzed 30 s.
+    # The suite, then the unit and gui tests under ASan + UBSan, then each reader fuzzed 15 s (CI has an hour for all of it).
     # The suite's tests run one per core (a preset of its own may say otherwise): most of a GUI
     # story's time is frames waiting on the model or a worker, not the core it holds.
     export CTEST_PARALLEL_LEVEL="${CTEST_PARALLEL_LEVEL:-$(nproc)}"
