@@ -250,7 +250,7 @@ void print_progress(int index, int total, const SweepPoint& p, const SweepGrid& 
   const RunResult& r = *p.result;
   std::fprintf(stderr, "[%d/%d] %s: %.4f ms, %.0f GB/s%s\n", index, total, label.c_str(),
                r.timing->median_ms, r.gbps(),
-               r.verification && !r.verification->passed ? ", WRONG OUTPUT" : "");
+               r.verification && r.verification->failed() ? ", WRONG OUTPUT" : "");
 }
 
 // The sweep over workers: `--workers N` on local GPUs, `--worker CMD` anywhere; per device, one
@@ -356,7 +356,10 @@ void print_sweep_table(const std::vector<SweepPoint>& points, const SweepGrid& g
                 r.occupancy ? 100 * r.occupancy->occupancy : 0.0,
                 r.attributes ? std::to_string(r.attributes->registers).c_str() : "-",
                 sectors_per_request ? format("%.2f", *sectors_per_request).c_str() : "-",
-                r.verification ? (r.verification->passed ? "yes" : "NO") : "-",
+                !r.verification                    ? "-"
+                : !r.verification->skipped.empty() ? "unchecked"
+                : r.verification->passed           ? "yes"
+                                                   : "NO",
                 !r.counters             ? "not collected"
                 : r.counters->available ? format("%d passes", r.counters->passes).c_str()
                                         : ("unavailable: " + r.counters->reason).c_str());
@@ -522,8 +525,17 @@ void refuse_if_all_refused(const std::vector<SweepPoint>& points, const KernelDe
                    "); " + kernel.id + " allows " + kernel.allowed_blocks);
 }
 
-void run_sweep_command(const SweepOptions& o) {
+// A person's kernel file given where a kernel id goes ("mine.cu", "mine.cu:kernel"): its kernels
+// added, compiled for the architecture when first asked; the id of the one named.
+std::string kernel_id_from(const std::string& text) {
+  return names_a_kernel_file(text) ? add_kernel_file(text) : text;
+}
+
+void run_sweep_command(SweepOptions o) {
   check_output_files(o);
+  o.kernel.id = kernel_id_from(o.kernel.id);
+  if (!o.against.empty())
+    o.against = kernel_id_from(o.against);
   if (!o.engine.metrics.empty()) // an unknown name is this command line's fault, not a worker's
     load_metric_catalog(assets_dir() / "metrics.json").select(o.engine.metrics);
   const KernelRequest base =
@@ -596,8 +608,7 @@ void add_kernel_commands(CLI::App& app) {
       ->capture_default_str();
   model_cmd->callback([model, model_arch] {
     KernelOptions options = *model;
-    if (names_a_kernel_file(options.id)) // a person's own file: compiled for the preset's arch
-      options.id = add_kernel_file(options.id);
+    options.id = kernel_id_from(options.id);
     print(model_kernel(request_from(options), resolve_arch(*model_arch)), options);
   });
 
@@ -618,9 +629,11 @@ void add_kernel_commands(CLI::App& app) {
   run_cmd->callback([run] {
     EngineOptions engine = run->engine;
     engine.verify = !run->no_verify;
-    const RunResult result = run_kernel(request_from(run->kernel), engine);
-    print(result, run->kernel);
-    if (result.verification && !result.verification->passed)
+    KernelOptions options = run->kernel;
+    options.id = kernel_id_from(options.id);
+    const RunResult result = run_kernel(request_from(options), engine);
+    print(result, options);
+    if (result.verification && result.verification->failed())
       throw VerificationFailure(result.kernel_id +
                                 " computed wrong outputs: " + result.verification->first_failure);
   });

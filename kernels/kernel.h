@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -68,17 +69,24 @@ struct Site {
   std::function<LaneOffsets(const LaunchShape&)> offset;
 };
 
-enum class ElementType { f32, i32 };
-enum class BufferRole { input, output };
+enum class ElementType { f32, i32, f64, u32 };
+inline int element_bytes(ElementType type) { return type == ElementType::f64 ? 8 : 4; }
+
+// inout: uploaded like an input, changed in place by the kernel, and verified like an output
+// (a run-time kernel's `y = a * x + y`).
+enum class BufferRole { input, output, inout };
+inline bool is_uploaded(BufferRole role) { return role != BufferRole::output; }
+inline bool is_verified(BufferRole role) { return role != BufferRole::input; }
 
 struct BufferSpec {
   std::string name;
   ElementType type = ElementType::f32;
   BufferRole role = BufferRole::input;
-  std::function<std::int64_t(const Params&)> count; // elements (all types are 4 bytes)
+  std::function<std::int64_t(const Params&)> count; // elements
 };
 
-// A buffer's contents on the host: 4-byte elements, read as float or int32 by its type.
+// A buffer's contents on the host as 4-byte words (an 8-byte element takes two), read as its
+// type.
 struct HostBuffer {
   ElementType type = ElementType::f32;
   std::vector<std::uint32_t> words;
@@ -87,7 +95,14 @@ struct HostBuffer {
   const float* f32() const { return reinterpret_cast<const float*>(words.data()); }
   std::int32_t* i32() { return reinterpret_cast<std::int32_t*>(words.data()); }
   const std::int32_t* i32() const { return reinterpret_cast<const std::int32_t*>(words.data()); }
-  std::int64_t size() const { return static_cast<std::int64_t>(words.size()); }
+  std::uint32_t* u32() { return words.data(); }
+  const std::uint32_t* u32() const { return words.data(); }
+  double* f64() { return reinterpret_cast<double*>(words.data()); }
+  const double* f64() const { return reinterpret_cast<const double*>(words.data()); }
+  std::int64_t size() const { // elements
+    return static_cast<std::int64_t>(words.size()) / (element_bytes(type) / 4);
+  }
+  std::size_t bytes() const { return 4 * words.size(); }
 };
 using HostBuffers = std::vector<HostBuffer>; // in KernelDesc::buffers order
 
@@ -163,6 +178,23 @@ struct KernelUsage {
   std::string source; // "NVRTC, sm_90, 45 ms"
 };
 
+// One argument of a run-time kernel's launch: a buffer's device pointer, or a scalar's bytes.
+struct RunTimeArgument {
+  int buffer = -1;                  // which of KernelDesc::buffers; -1 for a scalar
+  std::vector<unsigned char> value; // a scalar's bytes as the kernel's parameter holds them
+  std::string name;                 // as the description names it, for messages
+};
+
+// A run-time kernel's code for one set of parameters on one architecture: what the engine loads
+// and launches itself (a bundled kernel is linked in, and its `launch` enqueues it).
+struct RunTimeCode {
+  std::shared_ptr<const std::vector<char>> cubin;
+  std::string function;       // the kernel's lowered (mangled) name in the cubin
+  std::string reference;      // the reference kernel's, which takes the same arguments; "" for none
+  std::string reference_name; // as the file writes it: "saxpy_reference"
+  std::vector<RunTimeArgument> arguments; // in the kernel's parameter order
+};
+
 struct KernelDesc {
   KernelKind kind = KernelKind::bundled;
   std::string id;     // "family/variant": part of the CLI contract
@@ -207,6 +239,9 @@ struct KernelDesc {
   // A run-time kernel's resources for these parameters, compiled for `sm` (x10) when asked;
   // throws UsageError with the compiler's first error. Empty for a bundled kernel.
   std::function<KernelUsage(const Params&, int sm)> usage;
+  // A run-time kernel's code for these parameters, compiled for `sm` when asked (kept); the
+  // engine launches it and verifies it against its reference kernel. Empty for a bundled kernel.
+  std::function<RunTimeCode(const Params&, int sm)> code;
   // Enqueues the kernel (or the library call) on the launch's stream.
   std::function<void(const DeviceLaunch&)> launch;
 };

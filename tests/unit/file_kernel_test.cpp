@@ -9,7 +9,9 @@
 #include "registry.h"
 #include "test_support.h"
 
+#include <cstring>
 #include <fstream>
+#include <set>
 
 #include <gtest/gtest.h>
 
@@ -107,6 +109,116 @@ TEST(FileKernel, TheCommandLineModelsAFileAndRefusesWhatIsNotOne) {
   EXPECT_NE(missing.out.find("no kernel 'transposed' in its description; it has transpose"),
             std::string::npos)
       << missing.out;
+}
+
+const char* const kTypes = R"(// Every type, fill and scalar a description has.
+// @warplens kernel mixed
+// @warplens size n = 1000
+// @warplens arg ints: in int[n] random(-3, 3)
+// @warplens arg counts: in unsigned[n] iota
+// @warplens arg halves: in double[2 * n] constant(0.5)
+// @warplens arg acc: inout float[n] zeros
+// @warplens arg out: out double[n]
+// @warplens arg n: int = n
+// @warplens arg scale: double = 1.5
+// @warplens arg mask: unsigned = n * 4
+// @warplens arg bias: float = -2
+// @warplens grid ceil_div(n, block.x)
+// @warplens check mixed_reference 0
+__global__ void mixed(const int* ints, const unsigned* counts, const double* halves, float* acc,
+                      double* out, int n, double scale, unsigned mask, float bias) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) { out[i] = scale * ints[i] + halves[2 * i] + (counts[i] & mask); acc[i] += bias; }
+}
+__global__ void mixed_reference(const int* ints, const unsigned* counts, const double* halves,
+                                float* acc, double* out, int n, double scale, unsigned mask,
+                                float bias) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    out[i] = scale * ints[i] + halves[2 * i] + (counts[i] & mask); acc[i] += bias; }
+}
+)";
+
+template <typename T> T scalar(const RunTimeArgument& a) {
+  T value{};
+  EXPECT_EQ(a.value.size(), sizeof value) << a.name;
+  std::memcpy(&value, a.value.data(), sizeof value);
+  return value;
+}
+
+HostBuffers filled(const KernelDesc& kernel, const Params& params, std::uint64_t seed) {
+  HostBuffers buffers;
+  for (const BufferSpec& b : kernel.buffers)
+    buffers.push_back(HostBuffer{b.type, std::vector<std::uint32_t>(static_cast<std::size_t>(
+                                             b.count(params) * element_bytes(b.type) / 4))});
+  kernel.init(buffers, params, seed);
+  return buffers;
+}
+
+TEST(FileKernel, BuffersArgumentsAndFillsComeFromTheDescription) {
+  const KernelDesc& kernel = *find_kernel(add_kernel_file(written("mixed.cu", kTypes).string()));
+  const Params params{{"n", 1000}};
+  ASSERT_EQ(kernel.buffers.size(), 5u);
+  EXPECT_EQ(kernel.buffers[0].type, ElementType::i32);
+  EXPECT_EQ(kernel.buffers[1].type, ElementType::u32);
+  EXPECT_EQ(kernel.buffers[2].type, ElementType::f64);
+  EXPECT_EQ(kernel.buffers[2].count(params), 2000);
+  EXPECT_EQ(kernel.buffers[3].role, BufferRole::inout);
+  EXPECT_EQ(kernel.buffers[4].role, BufferRole::output);
+  EXPECT_EQ(kernel.bytes_moved(params), 1000.0 * 4 + 1000 * 4 + 2000 * 8 + 2 * 1000 * 4 + 1000 * 8);
+
+  const HostBuffers b = filled(kernel, params, 7);
+  EXPECT_EQ(b[2].size(), 2000);
+  std::set<int> ints(b[0].i32(), b[0].i32() + 1000);
+  EXPECT_EQ(ints, (std::set<int>{-3, -2, -1, 0, 1, 2, 3})) << "whole numbers from low to high";
+  EXPECT_EQ(b[1].u32()[999], 999u);
+  EXPECT_EQ(b[2].f64()[1999], 0.5);
+  EXPECT_EQ(b[3].f32()[5], 0.0f);
+  EXPECT_EQ(filled(kernel, params, 7)[0].words, b[0].words) << "the same seed, the same inputs";
+  EXPECT_NE(filled(kernel, params, 8)[0].words, b[0].words);
+
+  const RunTimeCode code = kernel.code(params, 90);
+  ASSERT_TRUE(code.cubin && !code.cubin->empty());
+  EXPECT_EQ(code.function, "_Z5mixedPKiPKjPKdPfPdidjf");
+  EXPECT_EQ(code.reference_name, "mixed_reference");
+  EXPECT_FALSE(code.reference.empty());
+  ASSERT_EQ(code.arguments.size(), 9u);
+  for (int i = 0; i < 5; ++i)
+    EXPECT_EQ(code.arguments[static_cast<std::size_t>(i)].buffer, i);
+  EXPECT_EQ(scalar<std::int32_t>(code.arguments[5]), 1000);
+  EXPECT_EQ(scalar<double>(code.arguments[6]), 1.5);
+  EXPECT_EQ(scalar<std::uint32_t>(code.arguments[7]), 4000u);
+  EXPECT_EQ(scalar<float>(code.arguments[8]), -2.0f);
+}
+
+TEST(FileKernel, AnArgumentItsTypeCannotHoldRefusesTheParameters) {
+  const KernelDesc& kernel = *find_kernel(add_kernel_file(written("mixed.cu", kTypes).string()));
+  EXPECT_EQ(kernel.check_params({{"n", 1000}}), "");
+  EXPECT_EQ(kernel.check_params({{"n", 1 << 30}}),
+            "arg mask = n * 4 is 4294967296 for these sizes; an unsigned holds 0 to 4294967295");
+  try {
+    resolve_kernel_request("mixed/mixed", {"n=3000000000"}, "", "");
+    FAIL() << "taken";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("arg n = n is 3000000000 for these sizes; an int holds"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(FileKernel, EveryExampleCompilesForTheH100AndIsModelled) {
+  const std::filesystem::path examples =
+      std::filesystem::path(WARPLENS_SOURCE_ASSETS).parent_path() / "examples";
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(examples)) {
+    const std::string id = add_kernel_file(entry.path().string());
+    const RunResult r = model_kernel(resolve_kernel_request(id, {}, "", ""), test::preset("h100"));
+    ASSERT_TRUE(r.attributes) << id;
+    EXPECT_GT(r.attributes->registers, 0) << id;
+    EXPECT_TRUE(r.occupancy) << id;
+    EXPECT_FALSE(find_kernel(id)->code(r.params, 90).reference.empty()) << id << " is verified";
+    ++files;
+  }
+  EXPECT_GE(files, 4);
 }
 
 } // namespace

@@ -35,7 +35,33 @@ std::string many_shapes(int count) {
   return list + "]";
 }
 
+std::string with_file(const std::string& file) {
+  return R"({"id":3,"type":"model","kernel":"mine/saxpy","kernel_file":)" + file + "}";
+}
+
 const std::vector<LineCase> kRequests = {
+    {"KernelFileNotObject",
+     with_file(R"("saxpy.cu")"),
+     {"kernel_file: 'saxpy.cu' is not a JSON object"}},
+    {"KernelFileUnknownKey",
+     with_file(R"({"path":"mine.cu","text":"","mode":1})"),
+     {"kernel_file.mode", "not a key of a kernel file"}},
+    {"KernelFileNoPath", with_file(R"({"text":""})"), {"kernel_file.path"}},
+    {"KernelFileTextNumber", with_file(R"({"path":"mine.cu","text":5})"), {"kernel_file.text"}},
+    {"KernelFileTooLarge",
+     with_file(R"({"path":"mine.cu","text":")" + std::string(200000, 'x') + R"("})"),
+     {"kernel_file.text: 200000 bytes", "at most 128 KiB"}},
+    {"KernelFileNoDescription",
+     with_file(R"({"path":"mine.cu","text":"__global__ void k() {}"})"),
+     {"mine.cu: no '// @warplens kernel NAME' line"}},
+    {"KernelFileNul",
+     with_file(R"({"path":"mine.cu","text":"a\u0000b"})"),
+     {"is not text (it holds a NUL byte)"}},
+    {"KernelFileCompileError",
+     with_file(
+         R"({"path":"mine.cu","text":"// @warplens kernel saxpy\n// @warplens arg n: int = 1\n)"
+         R"(// @warplens grid 1\n// @warplens check none\n__global__ void saxpy(int n) { oops; }"})"),
+     {"mine.cu:5: error: identifier \"oops\" is undefined"}},
     {"BlockFraction",
      model(R"(,"block":[256.7])"),
      {"request 3: block[0]: 256.7 is not a whole number"}},

@@ -5,6 +5,8 @@
 #include "base/error.h"
 #include "kernel_file/compile.h"
 
+#include <thread>
+
 #include <gtest/gtest.h>
 
 namespace wl {
@@ -79,6 +81,34 @@ TEST(KernelFileCompile, AKernelTheFileLacksIsNamed) {
         "/tmp/mine.cu: a kernel the description names is not a __global__ function of the file "
         "(identifier \"saxpyy\" is undefined)"))
         << e.what();
+  }
+}
+
+TEST(KernelFileCompile, WhatNvccsHeadersDefineCompilesAsUnderNvcc) {
+  KernelFileCompile request = ::wl::request({"clamp_inf"});
+  request.text = "__global__ void clamp_inf(float* x) {\n"
+                 "  x[0] = x[0] > 1e30f ? INFINITY : (x[0] != x[0] ? NAN : x[0]);\n}\n";
+  EXPECT_GT(compile_kernel_file(request).cubin.size(), 0u);
+}
+
+// A sweep's threads compile at once; each program's ptxas report stays its own.
+TEST(KernelFileCompile, CompilesOnSeveralThreadsEachReadTheirOwnResources) {
+  std::vector<std::thread> threads;
+  std::vector<CompiledKernelFile> out(4);
+  for (std::size_t t = 0; t < out.size(); ++t)
+    threads.emplace_back([&out, t] {
+      KernelFileCompile r = request({"transpose<TILE, PAD>"});
+      r.tunables["TILE"] = t % 2 ? 16 : 32;
+      r.tunables["PAD"] = static_cast<std::int64_t>(t / 2);
+      out[t] = compile_kernel_file(r);
+    });
+  for (std::thread& t : threads)
+    t.join();
+  for (std::size_t t = 0; t < out.size(); ++t) {
+    const int tile = t % 2 ? 16 : 32, pad = static_cast<int>(t / 2);
+    const std::string name = "transpose<" + std::to_string(tile) + ", " + std::to_string(pad) + ">";
+    ASSERT_TRUE(out[t].usage.contains(name)) << name << ": " << out[t].log;
+    EXPECT_EQ(out[t].usage.at(name).static_shared_bytes, tile * (tile + pad) * 4) << name;
   }
 }
 

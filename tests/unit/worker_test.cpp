@@ -4,6 +4,7 @@
 
 #include "base/error.h"
 #include "hostile_support.h"
+#include "kernel_file/file_kernel.h"
 #include "model/kernel_request.h"
 #include "model/model_kernel.h"
 #include "protocol/protocol.h"
@@ -123,6 +124,46 @@ TEST(WorkerProtocol, ARunResultKeepsTheFieldsTheGuiShows) {
   ASSERT_EQ(back.prediction.sites.size(), original.prediction.sites.size());
   EXPECT_EQ(back.prediction.sites[0].sectors, original.prediction.sites[0].sectors);
   EXPECT_EQ(run_json(back), run_json(original));
+}
+
+const char* const kOnes = R"(// @warplens kernel ones
+// @warplens size n = 1000
+// @warplens arg out: out float[n]
+// @warplens arg n: int = n
+// @warplens grid ceil_div(n, block.x)
+// @warplens check none
+__global__ void ones(float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = 1;
+}
+)";
+
+TEST(WorkerProtocol, AKernelFileTravelsWithItsRequestsAndTheWorkerModelsIt) {
+  WorkerRequest model;
+  model.id = 4;
+  model.kernel_id = "ones/ones";
+  model.kernel_file = KernelFileText{.path = "/nowhere/ones.cu", .text = kOnes};
+  const WorkerRequest back = request_from_json(json::parse(protocol_line(request_to_json(model))));
+  ASSERT_TRUE(back.kernel_file);
+  EXPECT_EQ(back.kernel_file->path, model.kernel_file->path);
+  EXPECT_EQ(back.kernel_file->text, model.kernel_file->text);
+  EXPECT_FALSE(request_from_json(json::parse(R"({"id":8,"type":"run","kernel":"vec_add/scalar"})"))
+                   .kernel_file);
+
+  // The client has the file's kernels; the file is gone by the time the worker models one, which
+  // it compiles from the text the request carries.
+  const std::filesystem::path file = test::write_file("ones.cu", kOnes);
+  const std::string id = add_kernel_file(file.string());
+  std::filesystem::remove(file);
+  WorkerClient client({.command = kWorkerCommand});
+  WorkerRequest asked;
+  asked.kernel_id = id;
+  const auto answer = client.wait_for(client.submit(asked), 30s);
+  ASSERT_TRUE(answer && answer->ok()) << (answer ? answer->error : client.latest().last_failure);
+  EXPECT_EQ(answer->result->kernel_id, "ones/ones");
+  EXPECT_EQ(answer->result->kernel_kind, KernelKind::run_time);
+  ASSERT_TRUE(answer->result->attributes);
+  EXPECT_EQ(answer->result->attributes->source, "NVRTC, sm_90, compiled here");
 }
 
 TEST(WorkerProtocol, RequestsRoundTrip) {

@@ -2,6 +2,7 @@
 #include "engine/device_compare.h"
 
 #include <cstring>
+#include <type_traits>
 
 #include <cuda_runtime.h>
 
@@ -15,9 +16,17 @@ struct Tally {
   unsigned int max_abs_error_bits; // a non-negative float's bits order like the float
 };
 
-__global__ void compare_kernel(const std::uint32_t* got, const std::uint32_t* want,
-                               std::int64_t count, bool is_float, float absolute, float relative,
-                               Tally* tally) {
+// Whether `got` is within the tolerance of `want`; `error` is the absolute error when finite.
+template <typename Real>
+__device__ bool close_enough(Real got, Real want, double absolute, double relative, double& error) {
+  error = fabs(static_cast<double>(got) - static_cast<double>(want));
+  return isfinite(got) ? error <= absolute + relative * fabs(static_cast<double>(want))
+                       : (isinf(got) && got == want);
+}
+
+template <typename Element>
+__global__ void compare_kernel(const Element* got, const Element* want, std::int64_t count,
+                               double absolute, double relative, Tally* tally) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   // The largest error is kept per thread and merged once per warp: one atomic per element on a
   // single address would serialise the whole comparison.
@@ -25,12 +34,11 @@ __global__ void compare_kernel(const std::uint32_t* got, const std::uint32_t* wa
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
        i += stride) {
     bool ok;
-    if (is_float) {
-      const float g = __uint_as_float(got[i]), w = __uint_as_float(want[i]);
-      const float error = fabsf(g - w);
-      ok = isfinite(g) ? error <= absolute + relative * fabsf(w) : (isinf(g) && g == w);
+    if constexpr (std::is_floating_point_v<Element>) {
+      double error = 0;
+      ok = close_enough(got[i], want[i], absolute, relative, error);
       if (isfinite(error))
-        max_error_bits = max(max_error_bits, __float_as_uint(error));
+        max_error_bits = max(max_error_bits, __float_as_uint(static_cast<float>(error)));
     } else {
       ok = got[i] == want[i];
     }
@@ -45,10 +53,18 @@ __global__ void compare_kernel(const std::uint32_t* got, const std::uint32_t* wa
     atomicMax(&tally->max_abs_error_bits, max_error_bits);
 }
 
+template <typename Element>
+void launch_compare(const void* got, const void* want, std::int64_t count, double absolute,
+                    double relative, Tally* tally, cudaStream_t stream) {
+  compare_kernel<<<1024, 256, 0, stream>>>(static_cast<const Element*>(got),
+                                           static_cast<const Element*>(want), count, absolute,
+                                           relative, tally);
+}
+
 } // namespace
 
 DeviceComparison compare_on_device(const void* got, const void* want, std::int64_t count,
-                                   bool is_float, double absolute, double relative,
+                                   ElementType type, double absolute, double relative,
                                    void* stream_handle) {
   const auto stream = static_cast<cudaStream_t>(stream_handle);
   Tally* tally = nullptr;
@@ -56,9 +72,18 @@ DeviceComparison compare_on_device(const void* got, const void* want, std::int64
   const Tally start{0, ~0ull, 0};
   cuda_check(cudaMemcpyAsync(tally, &start, sizeof start, cudaMemcpyHostToDevice, stream),
              "cudaMemcpyAsync(compare)");
-  compare_kernel<<<1024, 256, 0, stream>>>(
-      static_cast<const std::uint32_t*>(got), static_cast<const std::uint32_t*>(want), count,
-      is_float, static_cast<float>(absolute), static_cast<float>(relative), tally);
+  switch (type) {
+  case ElementType::f32:
+    launch_compare<float>(got, want, count, absolute, relative, tally, stream);
+    break;
+  case ElementType::f64:
+    launch_compare<double>(got, want, count, absolute, relative, tally, stream);
+    break;
+  case ElementType::i32:
+  case ElementType::u32:
+    launch_compare<std::uint32_t>(got, want, count, absolute, relative, tally, stream);
+    break;
+  }
   cuda_check(cudaGetLastError(), "compare kernel launch");
   Tally result{};
   cuda_check(cudaMemcpyAsync(&result, tally, sizeof result, cudaMemcpyDeviceToHost, stream),

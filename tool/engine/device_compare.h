@@ -3,6 +3,7 @@
 // without copying outputs back: the CPU reference runs once, its values are uploaded once.
 
 #include "engine/library.h"
+#include "kernel.h"
 
 #include <cstdint>
 
@@ -14,10 +15,11 @@ struct DeviceComparison {
   double max_abs_error = 0;    // over the finite elements
 };
 
-// Elements are 4 bytes: float when `is_float`, else int32 compared exactly. `stream` is a
-// cudaStream_t. Same rule as verify_outputs: |got - want| <= absolute + relative * |want|, NaN
+// Elements of `type`: float and double within the tolerance, int and unsigned exactly. `stream` is
+// a cudaStream_t. Same rule as verify_outputs: |got - want| <= absolute + relative * |want|, NaN
 // fails.
 DeviceComparison compare_on_device(const void* got, const void* want, std::int64_t count,
-                                   bool is_float, double absolute, double relative, void* stream);
+                                   ElementType type, double absolute, double relative,
+                                   void* stream);
 
 } // namespace wl

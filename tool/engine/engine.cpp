@@ -7,6 +7,7 @@
 #include "engine/device.h"
 #include "engine/device_compare.h"
 #include "engine/l2_flush.h"
+#include "engine/run_time_module.h"
 #include "io/assets.h"
 #include "model/kernel_source.h"
 #include "model/model_kernel.h"
@@ -76,8 +77,11 @@ private:
 // against free device memory.
 void check_memory_fits(const KernelDesc& kernel, const Params& params, const Arch& arch) {
   double needed = static_cast<double>(arch.l2_cache_bytes);
-  for (const BufferSpec& b : kernel.buffers)
-    needed += (b.role == BufferRole::output ? 8.0 : 4.0) * static_cast<double>(b.count(params));
+  for (const BufferSpec& b : kernel.buffers) {
+    // An output has its expected values beside it, an inout one also its values as uploaded.
+    const double copies = b.role == BufferRole::inout ? 3 : b.role == BufferRole::output ? 2 : 1;
+    needed += copies * element_bytes(b.type) * static_cast<double>(b.count(params));
+  }
   std::size_t free = 0, total = 0;
   cuda_check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
   if (needed > static_cast<double>(free))
@@ -102,8 +106,9 @@ std::vector<std::pair<std::int64_t, std::int64_t>> runs_of(std::vector<std::int6
 HostBuffers make_inputs(const KernelDesc& kernel, const Params& params, std::uint64_t seed) {
   HostBuffers buffers;
   for (const BufferSpec& spec : kernel.buffers)
-    buffers.push_back(HostBuffer{
-        spec.type, std::vector<std::uint32_t>(static_cast<std::size_t>(spec.count(params)))});
+    buffers.push_back(
+        HostBuffer{spec.type, std::vector<std::uint32_t>(static_cast<std::size_t>(
+                                  spec.count(params) * element_bytes(spec.type) / 4))});
   if (kernel.init) {
     kernel.init(buffers, params, seed);
     return buffers;
@@ -170,6 +175,11 @@ struct KernelSession::State {
   DeviceBuffers device;
   std::vector<void*> pointers;        // in KernelDesc::buffers order
   std::vector<void*> expected_device; // per buffer: the reference's values (outputs only)
+  std::vector<void*> uploaded_device; // per buffer: an inout buffer's values as uploaded
+  // A run-time kernel's code loaded for this device. Its reference kernel runs on the GPU once,
+  // at the first verified launch's shape, into expected_device.
+  std::unique_ptr<RunTimeModule> module;
+  bool reference_ran = false;
   HostBuffers inputs;
   Expected expected;
   // A sampled reference's checked elements as runs [begin, end) of consecutive indices, and the
@@ -183,8 +193,23 @@ struct KernelSession::State {
 
   void prepare();
   void upload();
+  bool verifies() const {
+    return options.verify && (module ? module->reference() != nullptr : bool(kernel.reference));
+  }
+  const void* function() const {
+    return module ? module->function() : kernel.function ? kernel.function(params) : nullptr;
+  }
+  void enqueue(const DeviceLaunch& launch) const {
+    if (module)
+      module->launch(module->function(), launch);
+    else
+      kernel.launch(launch);
+  }
+  void restore_inputs(const std::vector<void*>& buffers);
+  void run_reference(const DeviceLaunch& launch);
   Verification verify(const DeviceLaunch& launch);
   Verification compare(const DeviceLaunch& launch);
+  std::string describe_on_device(std::size_t buffer, std::int64_t index);
   Verification verify_on_host();
 };
 
@@ -194,7 +219,7 @@ void KernelSession::State::prepare() {
   const auto start = Clock::now();
   inputs = make_inputs(kernel, params, options.seed);
   const auto generated = Clock::now();
-  if (options.verify) {
+  if (options.verify && kernel.reference) { // a run-time kernel's reference runs on the GPU
     expected = kernel.reference(inputs, params);
     checked_runs = runs_of(expected.checked);
   }
@@ -206,20 +231,65 @@ void KernelSession::State::upload() {
   NvtxRange range("allocate and upload");
   const auto start = Clock::now();
   for (std::size_t i = 0; i < kernel.buffers.size(); ++i) {
-    const std::size_t bytes = 4 * inputs[i].words.size();
-    pointers.push_back(device.allocate(bytes, kernel.buffers[i].name));
-    void* want = nullptr;
-    if (kernel.buffers[i].role == BufferRole::input) {
+    const std::string& name = kernel.buffers[i].name;
+    const BufferRole role = kernel.buffers[i].role;
+    const std::size_t bytes = inputs[i].bytes();
+    pointers.push_back(device.allocate(bytes, name));
+    if (is_uploaded(role))
       cuda_check(cudaMemcpy(pointers.back(), inputs[i].words.data(), bytes, cudaMemcpyHostToDevice),
                  "cudaMemcpy(inputs)");
-    } else if (options.verify && expected.checked.empty()) {
-      want = device.allocate(bytes, kernel.buffers[i].name + " expected");
-      cuda_check(cudaMemcpy(want, expected.values[i].words.data(), bytes, cudaMemcpyHostToDevice),
-                 "cudaMemcpy(expected)");
+    void* uploaded = nullptr;
+    if (role == BufferRole::inout) {
+      uploaded = device.allocate(bytes, name + " as uploaded");
+      cuda_check(cudaMemcpy(uploaded, pointers.back(), bytes, cudaMemcpyDeviceToDevice),
+                 "cudaMemcpy(inout as uploaded)");
+    }
+    uploaded_device.push_back(uploaded);
+    void* want = nullptr;
+    if (is_verified(role) && verifies() && expected.checked.empty()) {
+      want = device.allocate(bytes, name + " expected");
+      if (!module) // a run-time kernel's reference writes it on the GPU
+        cuda_check(cudaMemcpy(want, expected.values[i].words.data(), bytes, cudaMemcpyHostToDevice),
+                   "cudaMemcpy(expected)");
     }
     expected_device.push_back(want);
   }
   setup.upload = seconds_between(start, Clock::now());
+}
+
+// Before a verified launch: outputs poisoned, so an element never written shows, and inout
+// buffers as uploaded, since every launch before changed them in place.
+void KernelSession::State::restore_inputs(const std::vector<void*>& buffers) {
+  for (std::size_t i = 0; i < kernel.buffers.size(); ++i) {
+    const std::size_t bytes = inputs[i].bytes();
+    if (kernel.buffers[i].role == BufferRole::output)
+      cuda_check(cudaMemsetAsync(buffers[i], 0xff, bytes, stream.get()), "poison outputs");
+    if (kernel.buffers[i].role == BufferRole::inout)
+      cuda_check(cudaMemcpyAsync(buffers[i], uploaded_device[i], bytes, cudaMemcpyDeviceToDevice,
+                                 stream.get()),
+                 "restore inout buffers");
+  }
+}
+
+// A run-time kernel's reference kernel writes the expected values: the same arguments, its
+// outputs in the expected buffers, at the launch shape of the first verified launch.
+void KernelSession::State::run_reference(const DeviceLaunch& launch) {
+  NvtxRange range("reference kernel");
+  std::vector<void*> buffers = pointers;
+  for (std::size_t i = 0; i < buffers.size(); ++i)
+    if (expected_device[i])
+      buffers[i] = expected_device[i];
+  restore_inputs(buffers);
+  if (launch.dynamic_smem > 48 * 1024)
+    cuda_check(cudaFuncSetAttribute(module->reference(),
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(launch.dynamic_smem)),
+               "cudaFuncSetAttribute(the reference's dynamic shared memory)");
+  DeviceLaunch reference = launch;
+  reference.buffers = buffers;
+  module->launch(module->reference(), reference);
+  cuda_check(cudaStreamSynchronize(stream.get()), "the reference kernel's run");
+  reference_ran = true;
 }
 
 // Full outputs compare on the device; a sampled reference compares the chosen elements on the host.
@@ -232,11 +302,10 @@ Verification KernelSession::State::verify(const DeviceLaunch& launch) {
 }
 
 Verification KernelSession::State::compare(const DeviceLaunch& launch) {
-  for (std::size_t i = 0; i < kernel.buffers.size(); ++i)
-    if (kernel.buffers[i].role == BufferRole::output)
-      cuda_check(cudaMemsetAsync(pointers[i], 0xff, 4 * inputs[i].words.size(), stream.get()),
-                 "poison outputs");
-  kernel.launch(launch);
+  if (module && !reference_ran)
+    run_reference(launch);
+  restore_inputs(pointers);
+  enqueue(launch);
   cuda_check(cudaGetLastError(), "kernel launch");
   if (!expected.checked.empty()) {
     cuda_check(cudaStreamSynchronize(stream.get()), "kernel run");
@@ -245,28 +314,38 @@ Verification KernelSession::State::compare(const DeviceLaunch& launch) {
 
   Verification v;
   v.note = expected.note;
+  if (module)
+    v.against = module->reference_name() + ", run on the GPU";
   for (std::size_t i = 0; i < kernel.buffers.size(); ++i) {
-    if (kernel.buffers[i].role != BufferRole::output)
+    if (!is_verified(kernel.buffers[i].role))
       continue;
     const std::int64_t count = inputs[i].size();
-    const DeviceComparison c = compare_on_device(
-        pointers[i], expected_device[i], count, inputs[i].type == ElementType::f32,
-        kernel.tolerance.absolute, kernel.tolerance.relative, stream.get());
+    const DeviceComparison c =
+        compare_on_device(pointers[i], expected_device[i], count, inputs[i].type,
+                          kernel.tolerance.absolute, kernel.tolerance.relative, stream.get());
     v.checked += count;
     v.max_abs_error = std::max(v.max_abs_error, c.max_abs_error);
-    if (c.mismatches && v.mismatches == 0) {
-      // Bring back the one failing element to describe it exactly as the host check would.
-      HostBuffers got = expected.values;
-      cuda_check(cudaMemcpy(got[i].words.data(), pointers[i], 4 * got[i].words.size(),
-                            cudaMemcpyDeviceToHost),
-                 "cudaMemcpy(outputs)");
-      Expected only{expected.values, {c.first_bad}, ""};
-      v.first_failure = verify_outputs(kernel, got, only).first_failure;
-    }
+    if (c.mismatches && v.mismatches == 0)
+      v.first_failure = describe_on_device(i, c.first_bad);
     v.mismatches += c.mismatches;
   }
   v.passed = v.checked > 0 && v.mismatches == 0;
   return v;
+}
+
+// The one failing element brought back, described exactly as the host check would.
+std::string KernelSession::State::describe_on_device(std::size_t buffer, std::int64_t index) {
+  const std::size_t bytes = static_cast<std::size_t>(element_bytes(inputs[buffer].type));
+  const std::size_t at = static_cast<std::size_t>(index) * bytes;
+  HostBuffer got{inputs[buffer].type, std::vector<std::uint32_t>(bytes / 4)};
+  HostBuffer want = got;
+  cuda_check(cudaMemcpy(got.words.data(), static_cast<const char*>(pointers[buffer]) + at, bytes,
+                        cudaMemcpyDeviceToHost),
+             "cudaMemcpy(the failing output)");
+  cuda_check(cudaMemcpy(want.words.data(), static_cast<const char*>(expected_device[buffer]) + at,
+                        bytes, cudaMemcpyDeviceToHost),
+             "cudaMemcpy(its expected value)");
+  return describe_mismatch(kernel.buffers[buffer].name, index, got, want);
 }
 
 // Only the checked elements come back (a few whole rows of a 256 MiB softmax output, say), run
@@ -277,12 +356,12 @@ Verification KernelSession::State::verify_on_host() {
     read_back.resize(inputs.size());
     for (std::size_t i = 0; i < kernel.buffers.size(); ++i) {
       read_back[i].type = inputs[i].type;
-      if (kernel.buffers[i].role == BufferRole::output)
+      if (is_verified(kernel.buffers[i].role))
         read_back[i].words.resize(inputs[i].words.size());
     }
   }
   for (std::size_t i = 0; i < kernel.buffers.size(); ++i) {
-    if (kernel.buffers[i].role != BufferRole::output)
+    if (!is_verified(kernel.buffers[i].role))
       continue;
     std::uint32_t* host = read_back[i].words.data();
     const auto* device = static_cast<const std::uint32_t*>(pointers[i]);
@@ -319,6 +398,12 @@ KernelSession::KernelSession(const KernelDesc& kernel, const Params& params,
   State& s = *m_state;
   s.arch = arch;
   s.setup.device = seconds_between(start, Clock::now());
+  if (kernel.code) {
+    const auto compiling = Clock::now();
+    s.module = std::make_unique<RunTimeModule>(
+        kernel.id, kernel.code(params, arch.cc_major * 10 + arch.cc_minor));
+    s.setup.code = seconds_between(compiling, Clock::now());
+  }
   if (options.per_site)
     prepare_sites();
   s.prepare();
@@ -344,7 +429,9 @@ void KernelSession::retune(const EngineOptions& options) {
 
 KernelSession& SessionCache::get(const KernelDesc& kernel, const Params& params,
                                  const EngineOptions& options, bool* made) {
-  std::string key = kernel.id;
+  // The kernel itself, not only its id: a kernel file saved again is a new KernelDesc of the same
+  // id, whose code the old session does not hold.
+  std::string key = kernel.id + " " + std::to_string(reinterpret_cast<std::uintptr_t>(&kernel));
   for (const auto& [name, value] : params)
     key += " " + name + "=" + std::to_string(value);
   key += " device=" + std::to_string(options.device) + " seed=" + std::to_string(options.seed) +
@@ -397,7 +484,7 @@ RunResult KernelSession::measure(RunResult predicted, bool with_counters) {
   State& s = *m_state;
   RunResult result = std::move(predicted);
   const BlockShape block = result.launch.block;
-  const void* function = s.kernel.function ? s.kernel.function(s.params) : nullptr;
+  const void* function = s.function();
   result.attributes.reset();
   result.occupancy.reset();
   if (function) {
@@ -405,11 +492,14 @@ RunResult KernelSession::measure(RunResult predicted, bool with_counters) {
     add_occupancy(result, function, block);
   }
   const DeviceLaunch launch{result.launch, result.dynamic_smem, s.pointers, s.stream.get()};
-  const auto enqueue = [&](void*) { s.kernel.launch(launch); };
+  const auto enqueue = [&](void*) { s.enqueue(launch); };
   TimingOptions timing = s.options.timing;
-  if (s.options.verify) {
+  if (s.verifies()) {
     result.verification = s.verify(launch);
     timing.warmup_runs = 0; // the verified launch was the warm-up
+  } else if (s.options.verify && s.module) {
+    result.verification = Verification{};
+    result.verification->skipped = "its kernel file says `check none`";
   }
   {
     NvtxRange range("time kernel");
@@ -437,7 +527,7 @@ std::vector<CounterResult> KernelSession::count(const std::vector<BlockShape>& b
         cuda_check(cudaStreamSynchronize(s.stream.get()), "L2 flush");
       },
       [&](int i) {
-        s.kernel.launch(launches[i]);
+        s.enqueue(launches[i]);
         cuda_check(cudaGetLastError(), "kernel launch");
         cuda_check(cudaStreamSynchronize(s.stream.get()), "kernel run");
       });
@@ -469,7 +559,7 @@ SassCounts KernelSession::count_sass(const BlockShape& block,
   s.flusher.flush(s.stream.get());
   cuda_check(cudaStreamSynchronize(s.stream.get()), "L2 flush");
   return profiler().sass(metrics, [&] {
-    s.kernel.launch(launch);
+    s.enqueue(launch);
     cuda_check(cudaGetLastError(), "kernel launch");
     cuda_check(cudaStreamSynchronize(s.stream.get()), "kernel run");
   });

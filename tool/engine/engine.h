@@ -26,6 +26,7 @@ struct SessionSetup {
   double reference = 0; // the CPU reference
   double upload = 0;    // buffers allocated and copied
   double counters = 0;  // the counter profiler opened (overlapping inputs and reference)
+  double code = 0;      // a run-time kernel compiled by NVRTC for the device and loaded
   double total = 0;     // the whole constructor
 };
 

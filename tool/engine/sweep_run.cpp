@@ -89,6 +89,7 @@ void add_setup(SessionSetup& sum, const SessionSetup& one) {
   sum.reference += one.reference;
   sum.upload += one.upload;
   sum.counters += one.counters;
+  sum.code += one.code;
   sum.total += one.total;
 }
 

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <nvrtc.h>
 #include <regex>
 #include <sstream>
@@ -74,6 +75,9 @@ std::vector<std::string> options_for(const KernelFileCompile& request) {
 #ifdef WARPLENS_CUDA_INCLUDE
   options.push_back("-I" WARPLENS_CUDA_INCLUDE); // cuda_fp16.h and the like, where installed
 #endif
+  // nvcc's host headers (math.h) define these, NVRTC has none: a file nvcc builds compiles here.
+  options.push_back("-DINFINITY=__int_as_float(0x7f800000)");
+  options.push_back("-DNAN=__int_as_float(0x7fffffff)");
   for (const auto& [name, value] : request.tunables)
     options.push_back("-D" + name + "=" + std::to_string(value));
   return options;
@@ -118,10 +122,15 @@ CompiledKernelFile compile_kernel_file(const KernelFileCompile& request) {
   std::vector<const char*> option_pointers;
   for (const std::string& option : options)
     option_pointers.push_back(option.c_str());
+  // One compile at a time in a process: a sweep that compiled the same tunables on two threads at
+  // once found no ptxas report (no registers) in one program's log.
+  static std::mutex one_at_a_time;
+  std::unique_lock lock(one_at_a_time);
   const nvrtcResult compiled = nvrtcCompileProgram(
       program.handle, static_cast<int>(option_pointers.size()), option_pointers.data());
   CompiledKernelFile out;
   out.log = program_log(program.handle);
+  lock.unlock();
   if (compiled != NVRTC_SUCCESS)
     throw UsageError(first_error(out.log, request.file));
   std::size_t size = 0;

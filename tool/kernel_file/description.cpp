@@ -35,7 +35,8 @@ struct TypeName {
 constexpr TypeName kTypes[] = {{FileType::f32, "float", 4},
                                {FileType::f64, "double", 8},
                                {FileType::i32, "int", 4},
-                               {FileType::u32, "unsigned", 4}};
+                               {FileType::u32, "unsigned", 4},
+                               {FileType::i64, "long", 8}};
 
 std::string trimmed(std::string_view text) {
   const auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
@@ -242,7 +243,7 @@ private:
         return t.type;
     fail("type '" + clip(word, 30) +
          "' is not one WarpLens fills; allowed float, double, int, "
-         "unsigned");
+         "unsigned, long");
   }
 
   void arg(const std::string& text) {
@@ -273,6 +274,10 @@ private:
     if (open == std::string::npos || close == std::string::npos)
       fail("arg " + a.name + ": a buffer is TYPE[COUNT] (e.g. float[n])");
     a.type = type_of(trimmed(rest.substr(0, open)));
+    if (a.type == FileType::i64)
+      fail("arg " + a.name +
+           ": a buffer holds float, double, int or unsigned; long is a scalar's type (a 64-bit "
+           "size or index)");
     a.count = expression(trimmed(rest.substr(open + 1, close - open - 1)), "arg " + a.name);
     a.fill = fill(a, trimmed(rest.substr(close + 1)));
   }
@@ -398,28 +403,35 @@ private:
              "=VALUE it would replace that name in the code");
       }
     }
-    const auto check = [&](const Expression& e, int line, const std::string& what) {
-      for (const std::string& name : e.names())
-        if (!known.contains(name)) {
-          m_line = line;
+    // Buffers, arguments, bytes and arithmetic are one launch's whatever its block: they may not
+    // read it (a sweep over block shapes keeps its buffers).
+    const auto check = [&](const Expression& e, int line, const std::string& what,
+                           bool reads_block) {
+      for (const std::string& name : e.names()) {
+        m_line = line;
+        if (!known.contains(name))
           fail(what + " '" + clip(e.text(), 40) + "' reads '" + clip(name, 30) +
                "', which is not a size, a tunable or block.x/y/z");
-        }
+        if (!reads_block && name.starts_with("block."))
+          fail(what + " '" + clip(e.text(), 40) + "' reads " + name +
+               ", but it is the same for every block shape; allowed sizes and tunables");
+      }
     };
     for (const FileRestriction& r : m_d.restrictions)
-      check(r.condition, r.line, "restrict");
+      check(r.condition, r.line, "restrict", true);
     for (const FileArg& a : m_d.args) {
       if (a.count)
-        check(*a.count, a.line, "arg " + a.name);
+        check(*a.count, a.line, "arg " + a.name, false);
       if (a.whole_value)
-        check(*a.whole_value, a.line, "arg " + a.name);
+        check(*a.whole_value, a.line, "arg " + a.name, false);
     }
     for (const Expression& e : m_d.grid)
-      check(e, m_line_of["grid"], "grid");
-    for (const auto& [e, what] : {std::pair{&m_d.shared_bytes, "shared"},
-                                  std::pair{&m_d.bytes, "bytes"}, std::pair{&m_d.flops, "flops"}})
+      check(e, m_line_of["grid"], "grid", true);
+    if (m_d.shared_bytes)
+      check(*m_d.shared_bytes, m_line_of["shared"], "shared", true);
+    for (const auto& [e, what] : {std::pair{&m_d.bytes, "bytes"}, std::pair{&m_d.flops, "flops"}})
       if (*e)
-        check(**e, m_line_of[what], what);
+        check(**e, m_line_of[what], what, false);
   }
 
   KernelFileDescription m_d;

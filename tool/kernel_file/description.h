@@ -12,7 +12,8 @@
 //   // @warplens arg y: inout float[n] zeros        and count, how to fill it (random(lo, hi),
 //   // @warplens arg out: out float[n]              zeros, iota, constant(v); out: poisoned)
 //   // @warplens arg a: float = 2.5                 a scalar: its type and value
-//   // @warplens arg n: int = n                     (an int may be an expression of the sizes)
+//   // @warplens arg n: int = n                     (an int, unsigned or long may be an expression
+//                                                  of the sizes; long is 64 bits, scalars only)
 //   // @warplens block 256                          the default block (X, XxY or XxYxZ)
 //   // @warplens grid ceil_div(n, block.x)          the grid: x[, y[, z]] (1 where left out)
 //   // @warplens shared TILE * (TILE + 1) * 4       dynamic shared memory in bytes (default 0)
@@ -36,8 +37,9 @@
 namespace wl {
 
 // A buffer element or scalar type of a kernel file, as C++ names it.
-enum class FileType { f32, f64, i32, u32 };
-const char* file_type_name(FileType type); // "float", "double", "int", "unsigned"
+// long: a 64-bit integer (long long, int64_t), for scalars only.
+enum class FileType { f32, f64, i32, u32, i64 };
+const char* file_type_name(FileType type); // "float", "double", "int", "unsigned", "long"
 int file_type_bytes(FileType type);
 
 enum class Direction { in, out, inout };

@@ -2,11 +2,14 @@
 
 #include "base/error.h"
 #include "base/json_input.h"
+#include "common.h"
 #include "kernel_file/compile.h"
 #include "model/block_text.h"
 #include "registry.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -16,8 +19,6 @@
 namespace wl {
 
 namespace {
-
-constexpr std::uintmax_t kLargestFile = 4u << 20; // far more than a kernel file; less than a log
 
 std::string fnv1a64(const std::string& text) {
   std::uint64_t hash = 0xcbf29ce484222325ull;
@@ -83,6 +84,15 @@ double bytes_moved(const KernelFileDescription& d, const Params& params) {
   return bytes;
 }
 
+// The described kernels and the reference kernel they are checked against.
+std::vector<std::string> kernels_to_compile(const KernelFileDescription& d) {
+  std::vector<std::string> kernels = d.kernels;
+  if (!d.reference.empty() &&
+      std::find(kernels.begin(), kernels.end(), d.reference) == kernels.end())
+    kernels.push_back(d.reference);
+  return kernels;
+}
+
 // NVRTC's compiles of one file, by tunable values and architecture: a parameter sweep over the
 // sizes compiles once.
 struct CompileCache {
@@ -97,40 +107,227 @@ compiled_for(const KernelFile& file, CompileCache& cache,
   std::string key = std::to_string(sm);
   for (const auto& [tunable, value] : tunables)
     key += " " + tunable + "=" + std::to_string(value);
-  {
-    const std::lock_guard lock(cache.mutex);
-    if (const auto found = cache.compiled.find(key); found != cache.compiled.end())
-      return found->second;
-  }
+  // Held through the compile: a sweep's model threads and its session asking for the same
+  // tunables at once wait for one compile.
+  const std::lock_guard lock(cache.mutex);
+  if (const auto found = cache.compiled.find(key); found != cache.compiled.end())
+    return found->second;
   auto compiled = std::make_shared<const CompiledKernelFile>(
       compile_kernel_file(KernelFileCompile{.text = file.text,
                                             .file = file.path.string(),
-                                            .kernels = file.description.kernels,
+                                            .kernels = kernels_to_compile(file.description),
                                             .tunables = tunables,
                                             .sm = sm}));
-  const std::lock_guard lock(cache.mutex);
   cache.compiled[key] = compiled;
   return compiled;
+}
+
+std::map<std::string, std::int64_t> tunables_of(const KernelFileDescription& d,
+                                                const Params& params) {
+  std::map<std::string, std::int64_t> tunables;
+  for (const FileTunable& t : d.tunables)
+    tunables[t.name] = params.at(t.name);
+  return tunables;
 }
 
 // A kernel's registers, shared and local memory for these parameters on `sm`, as NVRTC's
 // ptxas reported them.
 KernelUsage usage_of(const KernelFile& file, CompileCache& cache, const std::string& kernel,
                      const Params& params, int sm) {
-  std::map<std::string, std::int64_t> tunables;
-  for (const FileTunable& t : file.description.tunables)
-    tunables[t.name] = params.at(t.name);
+  const std::map<std::string, std::int64_t> tunables = tunables_of(file.description, params);
   const auto compiled = compiled_for(file, cache, tunables, sm);
   const std::string name = with_tunables(kernel, tunables);
   const auto found = compiled->usage.find(name);
   if (found == compiled->usage.end())
-    throw UsageError(file.path.string() + ": the compiler reported no resources of " + name);
+    throw UsageError(file.path.string() + ": the compiler reported no resources of " + name +
+                     " (its log: " + clip(compiled->log.empty() ? "empty" : compiled->log, 200) +
+                     ")");
   const CompiledResources& r = found->second;
   return KernelUsage{.sm = r.sm,
                      .registers = r.registers,
                      .static_shared_bytes = r.static_shared_bytes,
                      .local_bytes = r.stack_frame_bytes,
                      .source = "NVRTC, sm_" + std::to_string(r.sm) + ", compiled here"};
+}
+
+ElementType element_type(FileType type) {
+  switch (type) {
+  case FileType::f64:
+    return ElementType::f64;
+  case FileType::i32:
+    return ElementType::i32;
+  case FileType::u32:
+    return ElementType::u32;
+  case FileType::f32:
+  case FileType::i64: // a scalar's type only
+    break;
+  }
+  return ElementType::f32;
+}
+
+BufferRole role_of(Direction direction) {
+  switch (direction) {
+  case Direction::out:
+    return BufferRole::output;
+  case Direction::inout:
+    return BufferRole::inout;
+  case Direction::in:
+    break;
+  }
+  return BufferRole::input;
+}
+
+constexpr std::int64_t kMostElements = std::int64_t{1} << 36; // 256 GiB of floats: no GPU has it
+
+std::int64_t element_count(const FileArg& a, const Params& params) {
+  const std::int64_t count = a.count->evaluate(values_of(params, {1, 1, 1}));
+  if (count < 1 || count > kMostElements)
+    throw UsageError("arg " + a.name + " has " + std::to_string(count) +
+                     " elements for these sizes; allowed 1 to 2^36");
+  return count;
+}
+
+// A scalar argument's bytes as the kernel's parameter of its type holds them.
+std::vector<unsigned char> scalar_bytes(const FileArg& a, const Params& params) {
+  const auto bytes_of = [](const auto value) {
+    std::vector<unsigned char> bytes(sizeof value);
+    std::memcpy(bytes.data(), &value, sizeof value);
+    return bytes;
+  };
+  if (a.type == FileType::f32)
+    return bytes_of(static_cast<float>(a.real_value));
+  if (a.type == FileType::f64)
+    return bytes_of(a.real_value);
+  const std::int64_t value = a.whole_value->evaluate(values_of(params, {1, 1, 1}));
+  if (a.type == FileType::i64)
+    return bytes_of(value);
+  const bool is_int = a.type == FileType::i32;
+  const std::int64_t low = is_int ? INT32_MIN : 0, high = is_int ? INT32_MAX : UINT32_MAX;
+  if (value < low || value > high)
+    throw UsageError("arg " + a.name + " = " + clip(a.whole_value->text(), 40) + " is " +
+                     std::to_string(value) + " for these sizes; an " + file_type_name(a.type) +
+                     " holds " + std::to_string(low) + " to " + std::to_string(high));
+  return is_int ? bytes_of(static_cast<std::int32_t>(value))
+                : bytes_of(static_cast<std::uint32_t>(value));
+}
+
+// The launch's arguments in the kernel's order: buffers by their index among the buffers.
+std::vector<RunTimeArgument> arguments_of(const KernelFileDescription& d, const Params& params) {
+  std::vector<RunTimeArgument> arguments;
+  int buffers = 0;
+  for (const FileArg& a : d.args) {
+    if (a.buffer) {
+      element_count(a, params); // refuses a count out of range
+      arguments.push_back(RunTimeArgument{.buffer = buffers++, .value = {}, .name = a.name});
+      continue;
+    }
+    arguments.push_back(
+        RunTimeArgument{.buffer = -1, .value = scalar_bytes(a, params), .name = a.name});
+  }
+  return arguments;
+}
+
+std::vector<const FileArg*> buffer_args(const KernelFileDescription& d) {
+  std::vector<const FileArg*> buffers;
+  for (const FileArg& a : d.args)
+    if (a.buffer)
+      buffers.push_back(&a);
+  return buffers;
+}
+
+std::vector<BufferSpec> buffers_of(const std::shared_ptr<const KernelFile>& shared) {
+  std::vector<BufferSpec> specs;
+  for (const FileArg* a : buffer_args(shared->description))
+    specs.push_back(BufferSpec{
+        .name = a->name,
+        .type = element_type(a->type),
+        .role = role_of(a->direction),
+        .count = [a, shared](const Params& params) { return element_count(*a, params); }});
+  return specs;
+}
+
+// splitmix64 of (seed, index): the same element whatever order the elements are made in.
+std::uint64_t hashed(std::uint64_t seed, std::uint64_t index) {
+  std::uint64_t x = seed + 0x9e3779b97f4a7c15ull * (index + 1);
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// Element i of a buffer by its fill, as a double (a float or whole type converts from it).
+double fill_value(const Fill& fill, FileType type, std::uint64_t seed, std::int64_t i) {
+  switch (fill.kind) {
+  case Fill::Kind::iota:
+    return static_cast<double>(i);
+  case Fill::Kind::constant:
+    return fill.value;
+  case Fill::Kind::random: {
+    const std::uint64_t bits = hashed(seed, static_cast<std::uint64_t>(i));
+    if (type == FileType::f32 || type == FileType::f64)
+      return fill.low + (fill.high - fill.low) * static_cast<double>(bits >> 11) * 0x1.0p-53;
+    const double low = std::ceil(fill.low), span = std::floor(fill.high) - low + 1;
+    return low + static_cast<double>(bits % static_cast<std::uint64_t>(std::max(span, 1.0)));
+  }
+  case Fill::Kind::zeros:
+  case Fill::Kind::poison:
+    break;
+  }
+  return 0;
+}
+
+// Fills every buffer that is uploaded (in and inout) by its fill, buffer b from seed + b * 2^48.
+void fill_inputs(const KernelFileDescription& d, HostBuffers& buffers, std::uint64_t seed) {
+  const std::vector<const FileArg*> args = buffer_args(d);
+  for (std::size_t b = 0; b < args.size(); ++b) {
+    const FileArg& a = *args[b];
+    if (a.direction == Direction::out || a.fill.kind == Fill::Kind::zeros)
+      continue;
+    HostBuffer& buffer = buffers[b];
+    const std::uint64_t buffer_seed = seed + (std::uint64_t{b} << 48);
+    const std::int64_t count = buffer.size();
+    if (a.type == FileType::f32 && a.fill.kind == Fill::Kind::random) {
+      common::fill_hashed(buffer.f32(), count, buffer_seed, static_cast<float>(a.fill.low),
+                          static_cast<float>(a.fill.high));
+      continue;
+    }
+    for (std::int64_t i = 0; i < count; ++i) {
+      const double value = fill_value(a.fill, a.type, buffer_seed, i);
+      switch (a.type) {
+      case FileType::f32:
+        buffer.f32()[i] = static_cast<float>(value);
+        break;
+      case FileType::f64:
+        buffer.f64()[i] = value;
+        break;
+      case FileType::i32:
+        buffer.i32()[i] = static_cast<std::int32_t>(std::clamp(value, -2147483648.0, 2147483647.0));
+        break;
+      case FileType::u32:
+        buffer.u32()[i] = static_cast<std::uint32_t>(std::clamp(value, 0.0, 4294967295.0));
+        break;
+      case FileType::i64: // a scalar's type only: the description refuses a buffer of it
+        break;
+      }
+    }
+  }
+}
+
+RunTimeCode code_of(const KernelFile& file, CompileCache& cache, const std::string& kernel,
+                    const Params& params, int sm) {
+  const KernelFileDescription& d = file.description;
+  const std::map<std::string, std::int64_t> tunables = tunables_of(d, params);
+  const auto compiled = compiled_for(file, cache, tunables, sm);
+  const auto lowered = [&](const std::string& name) {
+    const auto found = compiled->lowered.find(with_tunables(name, tunables));
+    if (found == compiled->lowered.end())
+      throw UsageError(file.path.string() + ": the compiler gave no name for " + name);
+    return found->second;
+  };
+  return RunTimeCode{.cubin = std::shared_ptr<const std::vector<char>>(compiled, &compiled->cubin),
+                     .function = lowered(kernel),
+                     .reference = d.reference.empty() ? "" : lowered(d.reference),
+                     .reference_name = d.reference,
+                     .arguments = arguments_of(d, params)};
 }
 
 std::vector<ParamSpec> params_of(const KernelFileDescription& d) {
@@ -162,23 +359,31 @@ std::vector<ParamSpec> params_of(const KernelFileDescription& d) {
 
 KernelFile read_kernel_file(const std::filesystem::path& path) {
   std::error_code error;
+  const std::string named = "kernel file '" + clip(path.string(), 80) + "'";
   if (std::filesystem::is_directory(path, error))
-    throw UsageError("kernel file '" + clip(path.string(), 80) + "' is a folder; give a .cu file");
+    throw UsageError(named + " is a folder; give a .cu file");
   const std::uintmax_t size = std::filesystem::file_size(path, error);
   if (error)
-    throw UsageError("kernel file '" + clip(path.string(), 80) + "': " + error.message());
-  if (size > kLargestFile)
-    throw UsageError("kernel file '" + clip(path.string(), 80) + "' is " + std::to_string(size) +
-                     " bytes; allowed at most 4 MiB");
+    throw UsageError(named + ": " + error.message());
+  if (size > kLargestKernelFile)
+    throw UsageError(named + " is " + std::to_string(size) +
+                     " bytes; allowed at most 128 KiB (put shared code in a header beside it)");
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();
   if (!in && !in.eof())
-    throw UsageError("kernel file '" + clip(path.string(), 80) + "' cannot be read");
-  KernelFile file{.path = path, .text = text.str(), .hash = "", .description = {}};
-  if (file.text.find('\0') != std::string::npos)
-    throw UsageError("kernel file '" + clip(path.string(), 80) +
-                     "' is not text (it holds a NUL byte); give CUDA source");
+    throw UsageError(named + " cannot be read");
+  return kernel_file_from_text(path, text.str());
+}
+
+KernelFile kernel_file_from_text(const std::filesystem::path& path, std::string text) {
+  const std::string named = "kernel file '" + clip(path.string(), 80) + "'";
+  if (text.size() > kLargestKernelFile)
+    throw UsageError(named + " is " + std::to_string(text.size()) +
+                     " bytes; allowed at most 128 KiB (put shared code in a header beside it)");
+  if (text.find('\0') != std::string::npos)
+    throw UsageError(named + " is not text (it holds a NUL byte); give CUDA source");
+  KernelFile file{.path = path, .text = std::move(text), .hash = "", .description = {}};
   file.hash = fnv1a64(file.text);
   file.description = read_kernel_file_description(file.text, path.string());
   return file;
@@ -198,10 +403,23 @@ std::vector<KernelDesc> file_kernels(const KernelFile& file) {
     k.kind = KernelKind::run_time;
     k.id = file_kernel_id(file, name);
     k.title = name + " (" + file.path.filename().string() + ")";
-    k.lesson = "Your kernel " + name + " from " + file.path.string() + " (" + file.hash + ").";
+    k.lesson = "Your kernel " + name + " from " + file.path.string() + " (" + file.hash + "). " +
+               (d.reference.empty() ? "Not verified: its description says `check none`."
+                                    : "Verified against " + d.reference +
+                                          " of the same file, run on the GPU with "
+                                          "the same inputs.");
     k.params = params_of(d);
-    k.check_params = [shared](const Params& params) {
-      return restriction_refusal(shared->description, values_of(params, {1, 1, 1}), false);
+    k.check_params = [shared](const Params& params) -> std::string {
+      try {
+        const std::string refusal =
+            restriction_refusal(shared->description, values_of(params, {1, 1, 1}), false);
+        if (!refusal.empty())
+          return refusal;
+        arguments_of(shared->description, params);
+      } catch (const UsageError& e) {
+        return e.what();
+      }
+      return "";
     };
     const BlockShape block = d.default_block;
     k.block_rank = block.z > 1 ? 3 : block.y > 1 ? 2 : 1;
@@ -235,8 +453,16 @@ std::vector<KernelDesc> file_kernels(const KernelFile& file) {
         return static_cast<double>(
             shared->description.flops->evaluate(values_of(params, {1, 1, 1})));
       };
+    k.buffers = buffers_of(shared);
+    k.init = [shared](HostBuffers& buffers, const Params&, std::uint64_t seed) {
+      fill_inputs(shared->description, buffers, seed);
+    };
+    k.tolerance = Tolerance{.absolute = d.tolerance, .relative = d.tolerance};
     k.usage = [shared, cache, name](const Params& params, int sm) {
       return usage_of(*shared, *cache, name, params, sm);
+    };
+    k.code = [shared, cache, name](const Params& params, int sm) {
+      return code_of(*shared, *cache, name, params, sm);
     };
     kernels.push_back(std::move(k));
   }
@@ -249,24 +475,59 @@ bool names_a_kernel_file(const std::string& text) {
   return path.ends_with(".cu") || path.ends_with(".cuh");
 }
 
+namespace {
+
+// The files added, by path and by kernel id, as added last.
+struct AddedFiles {
+  std::mutex mutex;
+  std::map<std::string, std::shared_ptr<const KernelFile>> by_path, by_kernel;
+};
+
+AddedFiles& added_files() {
+  static AddedFiles files;
+  return files;
+}
+
+} // namespace
+
+std::vector<std::string> use_kernel_file(const KernelFile& file) {
+  std::vector<KernelDesc> kernels = file_kernels(file);
+  std::vector<std::string> ids;
+  for (const KernelDesc& kernel : kernels)
+    ids.push_back(kernel.id);
+  AddedFiles& added = added_files();
+  const std::lock_guard lock(added.mutex);
+  std::shared_ptr<const KernelFile>& last = added.by_path[file.path.string()];
+  if (last && last->hash == file.hash)
+    return ids;
+  last = std::make_shared<const KernelFile>(file);
+  for (KernelDesc& kernel : kernels) {
+    added.by_kernel[kernel.id] = last;
+    add_run_time_kernel(std::move(kernel));
+  }
+  return ids;
+}
+
+std::shared_ptr<const KernelFile> kernel_file_of(const std::string& kernel_id) {
+  AddedFiles& added = added_files();
+  const std::lock_guard lock(added.mutex);
+  const auto found = added.by_kernel.find(kernel_id);
+  return found == added.by_kernel.end() ? nullptr : found->second;
+}
+
 std::string add_kernel_file(const std::string& text) {
   const std::size_t colon = text.rfind(".cu:");
   const std::string path = colon == std::string::npos ? text : text.substr(0, colon + 3);
   const std::string wanted = colon == std::string::npos ? "" : text.substr(colon + 4);
-  const KernelFile file = read_kernel_file(path);
-  std::string chosen;
   std::string names;
-  for (KernelDesc& kernel : file_kernels(file)) {
-    const std::string id = kernel.id;
-    names += (names.empty() ? "" : ", ") + id.substr(id.find('/') + 1);
-    if (chosen.empty() && (wanted.empty() || id.substr(id.find('/') + 1) == wanted))
-      chosen = id;
-    add_run_time_kernel(std::move(kernel));
+  for (const std::string& id : use_kernel_file(read_kernel_file(path))) {
+    const std::string name = id.substr(id.find('/') + 1);
+    if (wanted.empty() || name == wanted)
+      return id;
+    names += (names.empty() ? "" : ", ") + name;
   }
-  if (chosen.empty())
-    throw UsageError(path + ": no kernel '" + clip(wanted, 40) + "' in its description; it has " +
-                     names);
-  return chosen;
+  throw UsageError(path + ": no kernel '" + clip(wanted, 40) + "' in its description; it has " +
+                   names);
 }
 
 } // namespace wl

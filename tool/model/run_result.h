@@ -35,6 +35,8 @@ struct TimingStats {
   double seconds = 0;     // wall time spent timing, warm-up included
 };
 
+inline constexpr const char* kCpuReference = "the CPU reference";
+
 struct Verification {
   bool passed = false;
   std::int64_t checked = 0;    // output elements compared
@@ -42,7 +44,15 @@ struct Verification {
   double max_abs_error = 0, max_rel_error = 0;
   std::string first_failure; // "c[1234]: got 0.5, want 0.25"
   std::string note;          // how much of the output the reference covers, when not all
-  double seconds = 0;        // wall time of the verified run and the comparison
+  // What the outputs were compared with: "the CPU reference", or a kernel file's reference kernel
+  // ("saxpy_reference, run on the GPU").
+  std::string against = kCpuReference;
+  // Why the outputs were not compared ("mine.cu says `check none`"); "" when they were. A skipped
+  // check neither passed nor failed: wherever figures are shown, they are marked not verified.
+  std::string skipped = {};
+  bool failed() const { return skipped.empty() && !passed; }
+  const char* word() const { return !skipped.empty() ? "not verified" : passed ? "yes" : "no"; }
+  double seconds = 0; // wall time of the verified run and the comparison
 };
 
 struct CounterValue {

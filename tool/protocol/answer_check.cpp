@@ -171,6 +171,10 @@ void check_timing(const RunResult& r, const std::string& where) {
 }
 
 void check_verification(const Verification& v, const std::string& where) {
+  if (!v.skipped.empty() && (v.passed || v.checked > 0))
+    input_error(where, "verification.skipped",
+                "a skipped check that compared " + std::to_string(v.checked) + " values",
+                "allowed a reason only where nothing was compared");
   if (v.passed != (v.checked > 0 && v.mismatches == 0))
     input_error(where, "verification.passed",
                 format("%s with %lld mismatches in %lld values checked",

@@ -2,6 +2,7 @@
 
 #include "base/error.h"
 #include "base/json_fields.h"
+#include "kernel_file/file_kernel.h"
 #include "model/block_text.h"
 
 #include <limits>
@@ -65,13 +66,14 @@ std::vector<ParamAxis> param_axes_from(const Fields& line) {
 std::vector<std::string_view> request_keys(RequestType type) {
   switch (type) {
   case RequestType::model:
-    return {"id", "type", "kernel", "params", "block", "max_evaluations", "arch"};
+    return {"id", "type", "kernel", "kernel_file", "params", "block", "max_evaluations", "arch"};
   case RequestType::run:
-    return {"id",     "type", "kernel", "params",      "block",   "max_evaluations",
+    return {"id",     "type", "kernel", "kernel_file", "params",  "block",   "max_evaluations",
             "device", "seed", "verify", "max_seconds", "metrics", "per_site"};
   case RequestType::sweep: // its blocks are its shapes
-    return {"id",     "type",        "kernel",  "params",   "max_evaluations", "device",    "seed",
-            "verify", "max_seconds", "metrics", "per_site", "shapes",          "param_axes"};
+    return {"id",     "type",      "kernel", "kernel_file", "params",  "max_evaluations",
+            "device", "seed",      "verify", "max_seconds", "metrics", "per_site",
+            "shapes", "param_axes"};
   case RequestType::cancel:
     return {"id", "type", "target"};
   case RequestType::shutdown:
@@ -80,9 +82,22 @@ std::vector<std::string_view> request_keys(RequestType type) {
   return {};
 }
 
+KernelFileText kernel_file_from(const Fields& r) {
+  const Fields f(r.at("kernel_file", "allowed an object with the file's path and text"), r.where(),
+                 r.path("kernel_file."));
+  f.only({"path", "text"}, "a kernel file");
+  KernelFileText file{.path = f.name("path", false), .text = f.text("text")};
+  if (file.text.size() > kLargestKernelFile)
+    f.fail("text", std::to_string(file.text.size()) + " bytes",
+           "allowed a kernel file of at most 128 KiB");
+  return file;
+}
+
 // What a model, run or sweep request asks for beyond its type.
 void read_work(const Fields& r, WorkerRequest& q) {
   q.kernel_id = r.text("kernel", false);
+  if (r.has("kernel_file"))
+    q.kernel_file = kernel_file_from(r);
   if (r.has("params"))
     q.params = r.integer_map("params", std::numeric_limits<std::int64_t>::min(), kMaxInt64);
   if (r.has("block"))
@@ -160,6 +175,8 @@ json request_to_json(const WorkerRequest& q) {
   case RequestType::run:
   case RequestType::sweep:
     line["kernel"] = q.kernel_id;
+    if (q.kernel_file)
+      line["kernel_file"] = {{"path", q.kernel_file->path}, {"text", q.kernel_file->text}};
     line["params"] = q.params;
     if (q.block && q.type != RequestType::sweep)
       line["block"] = {q.block->x, q.block->y, q.block->z};
@@ -275,11 +292,22 @@ WorkerResponse response_from_json(const json& line) {
 }
 
 KernelRequest request_kernel(const WorkerRequest& request) {
+  if (request.kernel_file) // its kernels join the registry, compiled when first asked
+    use_kernel_file(kernel_file_from_text(request.kernel_file->path, request.kernel_file->text));
   std::vector<std::string> params;
   for (const auto& [name, value] : request.params)
     params.push_back(name + "=" + std::to_string(value));
   return resolve_kernel_request(request.kernel_id, params, "",
                                 request.block ? format_block(*request.block) : "");
+}
+
+void attach_kernel_file(WorkerRequest& request) {
+  const bool works = request.type == RequestType::model || request.type == RequestType::run ||
+                     request.type == RequestType::sweep;
+  if (!works || request.kernel_file)
+    return;
+  if (const std::shared_ptr<const KernelFile> file = kernel_file_of(request.kernel_id))
+    request.kernel_file = KernelFileText{.path = file->path.string(), .text = file->text};
 }
 
 std::string protocol_line(const json& line) {

@@ -82,10 +82,18 @@ const char* request_type_name(RequestType type); // "model", "run", "sweep", "ca
 const char*
 response_type_name(ResponseType type); // "hello", "progress", "result", "sweep", "error"
 
+// A person's kernel file as they saved it, sent with each request of one of its kernels: the
+// worker (which may run on another machine) compiles the text it is sent, never a file of its own.
+struct KernelFileText {
+  std::string path; // as the person named it: the kernel ids' stem, messages, -I its folder
+  std::string text;
+};
+
 struct WorkerRequest {
   std::int64_t id = 0;
   RequestType type = RequestType::model;
-  std::string kernel_id{};           // model, run
+  std::string kernel_id{};                     // model, run
+  std::optional<KernelFileText> kernel_file{}; // model, run, sweep: the file kernel_id is from
   Params params{};                   // the parameters the user set; the rest take defaults
   std::optional<BlockShape> block{}; // none: the kernel's default
   std::string arch = "h100";         // model: preset id, alias, .json path, device[:N]
@@ -127,8 +135,13 @@ WorkerResponse response_from_json(const nlohmann::json& line);
 
 // The launch a model, run or sweep request names, defaults filled in, as the worker resolves it
 // (a sweep's block: the kernel's default; its shapes are its blocks). Throws UsageError naming
-// what the kernel does not allow.
+// what the kernel does not allow, or the first problem of the kernel file it carries (whose
+// kernels it adds at run time).
 KernelRequest request_kernel(const WorkerRequest& request);
+
+// Gives a model, run or sweep request of a kernel added from a file that file's text, unless it
+// has one (every request a client sends passes here).
+void attach_kernel_file(WorkerRequest& request);
 
 // One protocol line, newline included; bytes that are not UTF-8 are replaced, never thrown on.
 std::string protocol_line(const nlohmann::json& line);

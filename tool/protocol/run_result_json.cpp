@@ -119,6 +119,8 @@ Verification verification_from(const Fields& f) {
   v.max_rel_error = error_figure(f, "max_rel_error");
   v.first_failure = f.text("first_failure");
   v.note = f.text("note");
+  v.against = f.text_or("against", kCpuReference);
+  v.skipped = f.text_or("skipped", "");
   v.seconds = f.number_or("seconds", 0.0, 0, kMaxDouble);
   return v;
 }

@@ -122,6 +122,7 @@ double request_seconds(const WorkerRequest& request) {
 } // namespace
 
 std::int64_t WorkerClient::submit(WorkerRequest request, double budget_seconds) {
+  attach_kernel_file(request); // a worker knows a person's kernel only from the text it is sent
   std::int64_t id = 0;
   {
     const std::lock_guard lock(m_mutex);

@@ -124,9 +124,11 @@ std::string verification_text(const RunResult& r) {
   if (!r.verification)
     return "";
   const Verification& v = *r.verification;
+  if (!v.skipped.empty())
+    return "not verified: " + v.skipped + "\n";
   std::string text =
-      v.passed ? format("verified: %lld outputs match the CPU reference (max abs error %.3g)",
-                        static_cast<long long>(v.checked), v.max_abs_error)
+      v.passed ? format("verified: %lld outputs match %s (max abs error %.3g)",
+                        static_cast<long long>(v.checked), v.against.c_str(), v.max_abs_error)
                : format("VERIFICATION FAILED: %lld of %lld outputs wrong; first: %s",
                         static_cast<long long>(v.mismatches), static_cast<long long>(v.checked),
                         v.first_failure.c_str());
@@ -343,6 +345,8 @@ json run_json(const RunResult& r) {
                            {"max_rel_error", r.verification->max_rel_error},
                            {"first_failure", r.verification->first_failure},
                            {"note", r.verification->note},
+                           {"against", r.verification->against},
+                           {"skipped", r.verification->skipped},
                            {"seconds", r.verification->seconds}};
   return out;
 }
@@ -361,7 +365,7 @@ std::string run_csv(const RunResult& r) {
       r.kernel_id + "," + format_block(r.launch.block) + "," + format_block(r.launch.grid) + "," +
       r.arch.id + launch_figure_cells(r) + "," +
       (r.attributes ? std::to_string(r.attributes->local_bytes) : std::string()) + "," +
-      (r.verification ? (r.verification->passed ? "yes" : "no") : "");
+      (r.verification ? r.verification->word() : "");
   for (std::size_t i = 0; i < r.prediction.sites.size(); ++i) {
     const SitePrediction& s = r.prediction.sites[i];
     csv << launch << "," << csv_quoted(s.name) << "," << space_name(s.space) << "," << op_name(s.op)

@@ -458,8 +458,7 @@ std::string sweep_csv(const std::vector<SweepPoint>& points) {
     // A point from the models alone (the GUI's model sweep) has no timing: its cells stay empty.
     // The device a point ran on; a modelled point ran on none (its arch is the sweep's preset).
     csv << (r.timing ? "ran,," + csv_quoted(device_label(r.arch)) : "modelled,,")
-        << launch_figure_cells(r) << ","
-        << (r.verification ? (r.verification->passed ? "yes" : "no") : "");
+        << launch_figure_cells(r) << "," << (r.verification ? r.verification->word() : "");
     for (const std::string& name : counters) {
       csv << ",";
       if (r.counters)
