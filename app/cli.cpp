@@ -4,6 +4,7 @@
 #include "base/json_input.h"
 #include "base/text_format.h"
 #include "cli_commands.h"
+#include "kernel_file/file_kernel.h"
 #include "viz_main.h"
 
 #include <iostream>
@@ -33,13 +34,25 @@ std::vector<std::string> option_names(const CLI::App& command) {
   return names;
 }
 
+// The GUI's file argument when what it holds is not a kernel file's name: a command misspelt
+// ("swep"), which the argument took. "" otherwise.
+std::string misread_command(const CLI::App& app) {
+  const CLI::Option* file = app.get_option_no_throw("file");
+  if (!file || file->count() == 0)
+    return "";
+  const std::string word = file->as<std::string>();
+  return names_a_kernel_file(word) ? "" : word;
+}
+
 // What CLI11 calls "The following argument was not expected", said as a person needs it: which
 // word, whether it is an unknown option, the known one it may be a misspelling of, and what the
 // command has instead.
 std::string unexpected_words(const CLI::App& app, const std::string& otherwise) {
   const std::vector<CLI::App*> chosen = app.get_subcommands();
   const CLI::App& where = chosen.empty() ? app : *chosen.front();
-  const std::vector<std::string> extras = where.remaining();
+  std::vector<std::string> extras = where.remaining();
+  if (const std::string word = misread_command(app); chosen.empty() && !word.empty())
+    extras.insert(extras.begin(), word); // "warplens swep ...": a misspelt command, not a file
   if (extras.empty())
     return otherwise;
   const std::string& first = extras.front();
@@ -135,6 +148,8 @@ int run_cli(int argc, char** argv) {
   app.parse_complete_callback([&app] { refuse_gui_options_given(app); });
   try {
     app.parse(argc, argv);
+    if (app.get_subcommands().empty() && !misread_command(app).empty())
+      return report(unexpected_words(app, "").c_str(), kExitBadInput);
     if (app.get_subcommands().empty())
       return viz::run_gui_command(gui); // the GUI, or its screenshot
     return 0;

@@ -21,6 +21,10 @@ const TextOption kTextOptions[] = {
      "The PNG --headless writes (a JSON sidecar goes beside it)", "a path for the PNG"},
     {"--kernel", &viz::GuiOptions::kernel_id, "The kernel the GUI shows (default matmul/tiled)",
      "a kernel id (warplens list)"},
+    {"--kernel-file", &viz::GuiOptions::kernel_file,
+     "A kernel file of your own the GUI shows and recompiles on each save (FILE.cu or "
+     "FILE.cu:KERNEL; also the first argument: warplens FILE.cu)",
+     "a .cu file with a // @warplens description"},
     {"--block", &viz::GuiOptions::block, "Its block shape X, XxY or XxYxZ (default: the kernel's)",
      "X, XxY or XxYxZ"},
     {"--panel", &viz::GuiOptions::panel,
@@ -56,6 +60,10 @@ void add_gui_options(CLI::App& app, viz::GuiOptions& options) {
   for (const TextOption& option : kTextOptions)
     app.add_option(option.name, options.*option.field, option.help)
         ->check(written_option(option.allowed));
+  // `warplens mine.cu`: the GUI on a person's file (a subcommand's name is still the subcommand).
+  app.add_option("file", options.kernel_file, "A kernel file of your own (as --kernel-file)")
+      ->check(written_option("a .cu file"))
+      ->excludes(app.get_option("--kernel-file"));
   app.add_option("--param", options.params, "A kernel parameter as name=value (repeat for several)")
       ->check(written_option("name=value"));
   CLI::Option* model = app.add_flag("--model", options.model_only,

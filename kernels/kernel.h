@@ -242,6 +242,10 @@ struct KernelDesc {
   // A run-time kernel's code for these parameters, compiled for `sm` when asked (kept); the
   // engine launches it and verifies it against its reference kernel. Empty for a bundled kernel.
   std::function<RunTimeCode(const Params&, int sm)> code;
+  // A run-time kernel's buffers, how each is filled and whether a reference checks them, in
+  // words: a session keeps its buffers and inputs across a save of the file that leaves them the
+  // same, and loads only the new code. Empty for a bundled kernel.
+  std::string inputs_signature;
   // Enqueues the kernel (or the library call) on the launch's stream.
   std::function<void(const DeviceLaunch&)> launch;
 };

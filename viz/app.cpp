@@ -326,6 +326,8 @@ const RunResult* App::model_view() const {
 bool App::latest_is_stale() const {
   if (!results.latest)
     return false;
+  if (kernel_file_broken())
+    return true;
   const std::optional<KernelRequest> request = current_request();
   return !request || !same_launch(*results.latest, *request, arch().id);
 }
@@ -334,6 +336,9 @@ std::string App::stale_note() const {
   if (!results.latest)
     return "";
   std::string note = "from " + results.latest->kernel_id + ", " + launch_label(*results.latest);
+  if (kernel_file_broken())
+    return note + ", the last version of " + file.path.filename().string() +
+           " that compiled: its last save does not (the Source panel shows where)";
   if (results.latest->arch.id != arch().id && !results.latest->arch.id.starts_with("device"))
     note += " on " + results.latest->arch.id;
   const std::string problem = request_problem();
@@ -414,6 +419,8 @@ void App::show(RunResult result) {
 }
 
 std::string App::untimed_reason() const {
+  if (kernel() && kernel()->kind == KernelKind::run_time)
+    return "nothing runs on a GPU here, and no recording has a kernel of your own.";
   if (!recording)
     return "nothing runs on a GPU here and no recording is loaded.";
   if (recording->arch != arch().id)

@@ -5,6 +5,7 @@
 // a ResultSource (the models on a background thread, or the worker process through WorkerSource).
 // Nothing here touches CUDA, GLFW or OpenGL.
 
+#include "kernel_file_watch.h"
 #include "model/arch.h"
 #include "model/kernel_request.h"
 #include "model/occupancy.h"
@@ -17,6 +18,7 @@
 #include <array>
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -276,6 +278,25 @@ struct FrameScratch {
   bool quit_requested = false;    // Ctrl+Q or View > Quit: the window closes after this frame
 };
 
+// A person's kernel file on screen (viz/kernel_file_workflow.cpp): the file, the watch on its
+// folder, and what its last save did. While a save does not compile, the last version that did
+// stays registered and on screen, its figures marked stale, with the problem and its line shown.
+struct OpenedFile {
+  std::filesystem::path path;     // empty: none opened
+  std::string hash;               // of the text whose kernels are registered
+  std::vector<std::string> lines; // the text as last read (the broken one, after a bad save)
+  std::string problem;            // the last save's first problem; "" when it compiled
+  int problem_line = 0;           // the file's line it names; 0 when none
+  std::shared_ptr<KernelFileWatch> watch;
+  std::function<void()> wake;          // wakes a sleeping window when a save is seen
+  std::vector<std::string> recent;     // files opened, newest first (kept in the settings)
+  std::array<char, 1024> path_typed{}; // File > Open's field
+  std::string open_problem;            // why the last file asked for could not be opened
+  double last_reload_ms = 0;           // reading, describing and compiling the last save
+
+  bool open() const { return !path.empty(); }
+};
+
 // The state of the GUI that outlives a frame, in its parts, and the workflows that join them: a
 // kernel switch closes another kernel's sweep, a run sends the choices to the source and its
 // answer becomes the results.
@@ -285,6 +306,7 @@ struct App {
   SweepWorkflow sweep;
   Messages messages;
   FrameScratch frame;
+  OpenedFile file;
 
   // Where results come from.
   ResultSource* source = nullptr;
@@ -381,6 +403,25 @@ struct App {
   // The A/B sweep's second kernel and its parameters: those on screen it has. Throws UsageError
   // when it lacks the swept parameter.
   KernelRequest against_request() const;
+
+  // The kernel file workflow (kernel_file_workflow.cpp).
+  // Opens a person's kernel file ("mine.cu" or "mine.cu:kernel"): its kernels join the catalog,
+  // the one named (or the first) goes on screen, and its folder is watched for saves. False, with
+  // the reason on the status line and in file.open_problem, when it cannot be used (the file on
+  // screen stays).
+  bool open_kernel_file(const std::string& text);
+  // Once per frame: a save seen by the watch is read and compiled; if it compiles, its kernels
+  // replace the last version's and the launch on screen follows them (the models, and with Live
+  // on a run); if not, the problem is shown and the last version stays.
+  void follow_kernel_file();
+  // What File > Open offers for the path typed so far: the .cu files and folders in its folder
+  // whose names start with its last part (at most 8, folders ending in '/').
+  std::vector<std::string> kernel_file_completions() const;
+  // The lines of the file the kernel on screen comes from, as last read; null for a bundled one.
+  const std::vector<std::string>* kernel_file_lines() const;
+  // Whether the kernel on screen is of the opened file and its last save does not compile: its
+  // figures are then the last version's, and marked stale.
+  bool kernel_file_broken() const;
 
   PanelRect& rect(Panel panel) { return frame.panel_rects[static_cast<int>(panel)]; }
   bool& open(Panel panel) { return choices.panel_open[static_cast<int>(panel)]; }

@@ -72,6 +72,35 @@ void handle_shortcuts(App& app) {
       app.set_open(kAllPanels[i], !app.choices.panel_open[i] || !app.rect(kAllPanels[i]).visible);
 }
 
+// File: a path field that completes (Enter or Open opens it), and the files opened lately.
+void draw_file_menu(App& app) {
+  if (!ui::begin_menu("File"))
+    return;
+  ImGui::TextUnformatted("Open a kernel file (.cu with a // @warplens description):");
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 28);
+  const bool entered =
+      ui::input_text("path", app.file.path_typed.data(), app.file.path_typed.size(),
+                     ImGuiInputTextFlags_EnterReturnsTrue);
+  ImGui::SameLine();
+  if ((ui::button("Open") || entered) && app.file.path_typed[0] != '\0' &&
+      app.open_kernel_file(app.file.path_typed.data()))
+    ImGui::CloseCurrentPopup();
+  for (const std::string& completion : app.kernel_file_completions())
+    if (ui::menu_item(completion.c_str()))
+      std::snprintf(app.file.path_typed.data(), app.file.path_typed.size(), "%s",
+                    completion.c_str());
+  if (!app.file.open_problem.empty())
+    error_text(app.file.open_problem);
+  if (!app.file.recent.empty()) {
+    ImGui::Separator();
+    ImGui::TextDisabled("Recent");
+    for (const std::string& path : std::vector<std::string>(app.file.recent))
+      if (ui::menu_item(path.c_str()))
+        app.open_kernel_file(path);
+  }
+  ImGui::EndMenu();
+}
+
 void draw_view_menu(App& app) {
   if (!ui::begin_menu("View"))
     return;
@@ -107,6 +136,7 @@ void draw_view_menu(App& app) {
 void draw_menu_bar(App& app) {
   if (!ImGui::BeginMainMenuBar())
     return;
+  draw_file_menu(app);
   draw_view_menu(app);
   if (ui::begin_menu("Screenshot")) {
     if (ui::menu_item("Whole window", "F12"))
@@ -232,6 +262,7 @@ void apply_theme(Theme theme, float scale) {
 void draw_frame(App& app) {
   begin_controls_frame();
   app.poll_source();
+  app.follow_kernel_file();
   apply_theme(app.choices.theme, app.choices.ui_scale);
   handle_shortcuts(app);
   if (app.frame.screenshot && app.frame.screenshot->panel)

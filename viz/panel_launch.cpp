@@ -29,22 +29,22 @@ void measure_spare_room(float growth_used) {
   ImGui::GetStateStorage()->SetFloat(ImGui::GetID("##spare_room"), std::max(0.0f, spare));
 }
 
-// Families as tree nodes, variants as selectable leaves named by their kernel id for scripts; the
-// selected family starts open.
-void draw_catalog(App& app, float height) {
-  const std::vector<KernelDesc>& kernels = all_kernels();
-  // A long title scrolls sideways rather than being cut at the edge.
-  ImGui::BeginChild("##catalog", ImVec2(0, height), true, ImGuiWindowFlags_HorizontalScrollbar);
+// One tree node per family (a person's file: "mine.cu"), its kernels as selectable leaves named
+// by their kernel id for scripts; the family on screen starts open.
+void draw_families(App& app, const std::vector<const KernelDesc*>& kernels, bool files) {
+  const KernelDesc* shown = app.kernel();
   for (std::size_t i = 0; i < kernels.size();) {
-    const std::string family = kernel_family(kernels[i].id);
+    const std::string family = kernel_family(kernels[i]->id);
     std::size_t end = i;
-    while (end < kernels.size() && kernel_family(kernels[end].id) == family)
+    while (end < kernels.size() && kernel_family(kernels[end]->id) == family)
       ++end;
-    if (family == kernel_family(app.choices.kernel_id))
+    if (shown && family == kernel_family(shown->id) &&
+        (shown->kind == KernelKind::run_time) == files)
       ImGui::SetNextItemOpen(true, ImGuiCond_Once);
-    if (ui::tree_node(family.c_str())) {
+    const std::string node = files ? family + ".cu (yours)" : family;
+    if (ui::tree_node(node.c_str())) {
       for (std::size_t k = i; k < end; ++k) {
-        const KernelDesc& desc = kernels[k];
+        const KernelDesc& desc = *kernels[k];
         const std::string label = desc.id.substr(family.size() + 1) + "  -  " + desc.title;
         if (ui::selectable(label.c_str(), desc.id == app.choices.kernel_id, desc.id) &&
             desc.id != app.choices.kernel_id)
@@ -56,6 +56,21 @@ void draw_catalog(App& app, float height) {
     }
     i = end;
   }
+}
+
+// A person's files first, then the bundled families. A long title scrolls sideways rather than
+// being cut at the edge.
+void draw_catalog(App& app, float height) {
+  ImGui::BeginChild("##catalog", ImVec2(0, height), true, ImGuiWindowFlags_HorizontalScrollbar);
+  std::vector<const KernelDesc*> files = run_time_kernels();
+  std::stable_sort(files.begin(), files.end(), [](const KernelDesc* a, const KernelDesc* b) {
+    return kernel_family(a->id) < kernel_family(b->id);
+  });
+  draw_families(app, files, true);
+  std::vector<const KernelDesc*> bundled;
+  for (const KernelDesc& k : all_kernels())
+    bundled.push_back(&k);
+  draw_families(app, bundled, false);
   ImGui::EndChild();
 }
 

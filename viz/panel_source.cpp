@@ -9,6 +9,7 @@
 #include "base/text_format.h"
 #include "controls.h"
 #include "frame.h"
+#include "kernel_file/file_kernel.h"
 #include "model/kernel_source.h"
 #include "panel_parts.h"
 #include "panels.h"
@@ -411,9 +412,9 @@ struct CodeLayout {
   int columns = 80;
 };
 
-CodeLayout code_layout(const KernelLines& k) {
+CodeLayout code_layout(std::size_t line_count) {
   CodeLayout layout;
-  layout.digits = static_cast<int>(std::to_string(k.source->lines.size()).size());
+  layout.digits = static_cast<int>(std::to_string(line_count).size());
   ImGui::PushFont(code_font());
   layout.char_width = ImGui::CalcTextSize("0").x;
   ImGui::PopFont();
@@ -537,7 +538,7 @@ void draw_code_region(App& app, const Context& c) {
       std::hash<std::string>{}(c.lines.key + (app.choices.source_whole_file ? " whole" : "")));
   bool scroll = storage->GetInt(scrolled, 0) != view;
   storage->SetInt(scrolled, view);
-  const CodeLayout layout = code_layout(c.lines);
+  const CodeLayout layout = code_layout(c.lines.source->lines.size());
   for (int line : shown_lines(c.lines, app.choices.source_whole_file)) {
     if (line == 0) { // the lines left out
       ImGui::TextDisabled("%*s...", layout.digits, "");
@@ -605,12 +606,51 @@ void draw_header(App& app, const Context& c) {
     baseline_heading(app, "Beside each site, the baseline: ");
 }
 
+// A person's kernel file: its text as last saved, the line a save's problem names drawn in the
+// error colour with the problem under it. With no index math there is no prediction per line.
+void draw_file_source(App& app, const KernelDesc& kernel) {
+  const std::shared_ptr<const KernelFile> file = kernel_file_of(kernel.id);
+  const bool opened = file && file->path == app.file.path;
+  ImGui::TextUnformatted(file ? (file->path.string() + "  " + file->hash).c_str()
+                              : kernel.id.c_str());
+  empty_state(no_index_math_reason(kernel.kind));
+  if (opened && !app.file.problem.empty())
+    error_text("The last save does not compile, so the figures are of the version before it: " +
+               app.file.problem);
+  const std::vector<std::string>* lines = app.kernel_file_lines();
+  if (!lines)
+    return;
+  ImGui::Separator();
+  const CodeLayout layout = code_layout(lines->size());
+  for (std::size_t i = 0; i < lines->size(); ++i) {
+    const int number = static_cast<int>(i + 1);
+    const bool named = opened && number == app.file.problem_line;
+    if (named)
+      push_error_color();
+    draw_code(layout, number, (*lines)[i]);
+    if (named) {
+      pop_error_color();
+      error_text(app.file.problem);
+      // Scrolled to once per problem: the person then scrolls where they like.
+      static std::string scrolled_to;
+      if (scrolled_to != app.file.problem) {
+        ImGui::SetScrollHereY(0.5f);
+        scrolled_to = app.file.problem;
+      }
+    }
+  }
+}
+
 } // namespace
 
 void draw_source(App& app) {
   const KernelDesc* kernel = app.kernel();
   if (!kernel)
     return;
+  if (kernel->kind == KernelKind::run_time) {
+    draw_file_source(app, *kernel);
+    return;
+  }
   if (kernel->kind != KernelKind::bundled) {
     empty_state(no_index_math_reason(kernel->kind));
     return;

@@ -31,6 +31,21 @@ void draw_measurement(const RunResult& result) {
   ImGui::EndTable();
 }
 
+// Whether the run's outputs were right: what they were compared with, or why they were not.
+void draw_verification(const RunResult& result) {
+  if (!result.verification)
+    return;
+  const Verification& v = *result.verification;
+  if (!v.skipped.empty())
+    error_text("Not verified: " + v.skipped + ".");
+  else if (v.passed)
+    note_text("Verified: " + format_count(v.checked) + " outputs match " + v.against +
+              (v.note.empty() ? "." : " (" + v.note + ")."));
+  else
+    error_text("WRONG OUTPUT: " + format_count(v.mismatches) + " of " + format_count(v.checked) +
+               " outputs differ from " + v.against + "; first " + v.first_failure + ".");
+}
+
 // The pinned baseline beside the latest run: its median, the change and the speed-up.
 void draw_against_baseline(const App& app) {
   if (!app.results.baseline)
@@ -91,6 +106,7 @@ void draw_timings(App& app) {
                   app.untimed_reason() +
                   " A run on a GPU fills the median, noise and throughput "
                   "here.");
+    draw_verification(result);
   } else {
     empty_state("Not measured yet: Run (F5) measures this launch.");
   }

@@ -5,6 +5,7 @@
 #include "controls.h"
 #include "frame.h"
 #include "io/file_output.h"
+#include "kernel_file/file_kernel.h"
 #include "memory_maps.h"
 #include "model/block_text.h"
 #include "panels.h"
@@ -38,24 +39,38 @@ namespace {
 
 using nlohmann::json;
 
+// A person's kernel file on screen: which file and which text, and whether its last save compiled.
+json kernel_file_json(const App& app) {
+  const std::shared_ptr<const KernelFile> file =
+      app.kernel() ? kernel_file_of(app.kernel()->id) : nullptr;
+  if (!file)
+    return nullptr;
+  return {{"path", file->path.string()},
+          {"hash", file->hash},
+          {"last_save_problem", app.kernel_file_broken() ? app.file.problem : ""}};
+}
+
 json configuration(const App& app) {
   json panels = json::object();
   for (Panel panel : kAllPanels)
     panels[panel_name(panel)] = app.choices.panel_open[static_cast<int>(panel)];
-  return {{"kernel", app.choices.kernel_id},
-          {"params", app.choices.params},
-          {"block", format_block(app.block())},
-          {"arch", app.arch().id},
-          {"live", app.choices.live},
-          {"measure_per_site", app.choices.measure_per_site},
-          {"theme", app.choices.theme == Theme::light ? "light" : "dark"},
-          {"mode", app.source ? app.source->mode() : "no result source"},
-          {"panels_open", panels},
-          {"status", app.messages.status},
-          {"ui_scale", app.choices.ui_scale},
-          {"request_problem", app.request_problem()},
-          {"measured_is_stale", app.latest_is_stale()},
-          {"stale_note", app.latest_is_stale() ? app.stale_note() : ""}};
+  json out = {{"kernel", app.choices.kernel_id},
+              {"params", app.choices.params},
+              {"block", format_block(app.block())},
+              {"arch", app.arch().id},
+              {"live", app.choices.live},
+              {"measure_per_site", app.choices.measure_per_site},
+              {"theme", app.choices.theme == Theme::light ? "light" : "dark"},
+              {"mode", app.source ? app.source->mode() : "no result source"},
+              {"panels_open", panels},
+              {"status", app.messages.status},
+              {"ui_scale", app.choices.ui_scale},
+              {"request_problem", app.request_problem()},
+              {"measured_is_stale", app.latest_is_stale()},
+              {"stale_note", app.latest_is_stale() ? app.stale_note() : ""}};
+  if (const json file = kernel_file_json(app); !file.is_null())
+    out["kernel_file"] = file;
+  return out;
 }
 
 // The current point of each impact curve, as the Occupancy panel marks it.

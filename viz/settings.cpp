@@ -33,8 +33,9 @@ constexpr const char* kSettingsFile = "settings.json";
 constexpr std::size_t kMaxSettingsBytes = std::size_t{1} << 20; // ours are about 1 KiB
 constexpr std::array kTileKeys = {"left", "top_left", "top_right", "bottom"};
 // The keys settings_text writes; any other key in the file is kept as it is and named.
-constexpr std::array kKnownKeys = {"kernel", "params",   "block",  "arch",   "live",
-                                   "theme",  "ui_scale", "panels", "layout", "screenshot_dir"};
+constexpr std::array kKnownKeys = {"kernel", "params",         "block",       "arch",
+                                   "live",   "theme",          "ui_scale",    "panels",
+                                   "layout", "screenshot_dir", "kernel_file", "recent_files"};
 
 // The keys of the objects inside settings.json that WarpLens reads, by where they are ("" the
 // file itself, "layout.tiles"); any other key in them is kept and named. "params" holds the
@@ -228,8 +229,16 @@ void apply_launch(App& app, const json& j, Refusals& refusals) {
   const auto refuse = [&](const char* key, const char* allowed) {
     refusals.add(key, std::string(key) + " " + shown(j[key]) + ": " + allowed);
   };
+  // A person's file on screen when the session ended is opened again (as saved now), so its
+  // kernel can be chosen.
+  if (j.contains("kernel_file") && j["kernel_file"].is_string() &&
+      !app.open_kernel_file(j["kernel_file"].get<std::string>()))
+    refusals.add("kernel_file", "kernel_file: " + app.file.open_problem);
+  else if (j.contains("kernel_file") && !j["kernel_file"].is_string())
+    refuse("kernel_file", "allowed the path of a kernel file");
   if (j.contains("kernel") && !(j["kernel"].is_string() && app.select_kernel(j["kernel"])))
-    refuse("kernel", "allowed a bundled kernel's id (warplens list names them)");
+    refuse("kernel", "allowed a bundled kernel's id (warplens list names them) or one of "
+                     "kernel_file's");
   if (j.contains("params") && j["params"].is_object())
     apply_params(app, j["params"], refusals);
   else if (j.contains("params"))
@@ -287,6 +296,14 @@ void apply(App& app, const json& j, Refusals& refusals) {
     apply_layout(app, j["layout"], refusals);
   else if (j.contains("layout"))
     refuse("layout", "allowed an object (left_width, top_height, top_split, tiles)");
+  if (j.contains("recent_files") && j["recent_files"].is_array()) {
+    for (const json& path : j["recent_files"])
+      if (path.is_string() && app.file.recent.size() < 8 &&
+          std::find(app.file.recent.begin(), app.file.recent.end(), path) == app.file.recent.end())
+        app.file.recent.push_back(path.get<std::string>());
+  } else if (j.contains("recent_files")) {
+    refuse("recent_files", "allowed a list of kernel files' paths");
+  }
   if (j.contains("screenshot_dir") && j["screenshot_dir"].is_string())
     app.choices.screenshot_dir = j["screenshot_dir"].get<std::string>(); // "": the pictures folder
   else if (j.contains("screenshot_dir"))
@@ -440,7 +457,10 @@ std::string settings_text(const App& app) {
             {"ui_scale", app.choices.ui_scale},
             {"panels", panels},
             {"layout", layout_json(app.choices.layout)},
-            {"screenshot_dir", app.choices.screenshot_dir.string()}};
+            {"screenshot_dir", app.choices.screenshot_dir.string()},
+            {"recent_files", app.file.recent}};
+  if (app.kernel() && app.kernel()->kind == KernelKind::run_time && app.file.open())
+    j["kernel_file"] = app.file.path.string();
   for (const auto& [place, value] : app.choices.unknown_settings)
     j[json::json_pointer(place)] = json::parse(value); // written by dump() when the file was read
   return j.dump(2) + "\n";

@@ -5,6 +5,7 @@
 #include "base/text_format.h"
 #include "front_end.h"
 #include "io/assets.h"
+#include "kernel_file/file_kernel.h"
 #include "model/arch.h"
 #include "model/block_text.h"
 #include "model_source.h"
@@ -61,16 +62,34 @@ void check_gui_arch(const GuiOptions& options) {
                    ") or a path to a .json preset");
 }
 
-App app_from(const GuiOptions& options) {
+// A person's kernel file, given as --kernel-file, as the argument, or where --kernel goes.
+std::string kernel_file_asked(const GuiOptions& options) {
+  if (!options.kernel_file.empty() && !options.kernel_id.empty())
+    throw UsageError("give --kernel or a kernel file, not both (--kernel " +
+                     clip(options.kernel_id, 40) + ", file '" + clip(options.kernel_file, 60) +
+                     "')");
+  return !options.kernel_file.empty()             ? options.kernel_file
+         : names_a_kernel_file(options.kernel_id) ? options.kernel_id
+                                                  : "";
+}
+
+// `wake`: what wakes a sleeping window when an opened file is saved (the headless GUI has none).
+App app_from(const GuiOptions& options, std::function<void()> wake = {}) {
   check_gui_options(options);
   check_gui_arch(options);
-  App app = make_app(options.kernel_id, options.arch.empty() ? "h100" : options.arch);
-  app.choices.launch_from_command_line = !options.kernel_id.empty() || !options.params.empty() ||
-                                         !options.block.empty() || !options.sweep_json.empty();
+  const std::string file = kernel_file_asked(options);
+  App app =
+      make_app(file.empty() ? options.kernel_id : "", options.arch.empty() ? "h100" : options.arch);
+  app.file.wake = std::move(wake);
+  if (!file.empty() && !app.open_kernel_file(file))
+    throw UsageError(app.file.open_problem);
+  app.choices.launch_from_command_line = !options.kernel_id.empty() || !file.empty() ||
+                                         !options.params.empty() || !options.block.empty() ||
+                                         !options.sweep_json.empty();
   app.choices.arch_from_command_line = !options.arch.empty();
   if (!options.params.empty()) // checked as `warplens run --param` checks them
     app.choices.params =
-        resolve_kernel_request(app.choices.kernel_id, options.params, "", "").params;
+        resolve_kernel_request(app.choices.kernel_id, options.params, "", options.block).params;
   if (!options.block.empty())
     app.choices.set_block(parse_block(options.block));
   if (!options.sweep_json.empty()) { // the sweep's kernel on screen
@@ -248,7 +267,7 @@ int run_gui(const GuiOptions& options) {
           "no window for the script: $DISPLAY and $WAYLAND_DISPLAY are not set (add --headless)");
     return write_default_view(options, "$DISPLAY and $WAYLAND_DISPLAY are not set");
   }
-  App app = app_from(options);
+  App app = app_from(options, wake_window);
   // A script starts from the defaults and leaves the user's settings alone.
   const std::filesystem::path config_dir = !options.config_dir.empty() ? options.config_dir
                                            : options.script.empty()    ? default_config_dir()

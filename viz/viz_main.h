@@ -12,6 +12,7 @@ namespace wl::viz {
 
 struct GuiOptions {
   std::string kernel_id;           // empty: the last session's, else matmul/tiled
+  std::string kernel_file;         // a person's kernel file ("mine.cu", "mine.cu:kernel") instead
   std::string block;               // "X", "XxY", "XxYxZ"; empty: the kernel's default
   std::vector<std::string> params; // "name=value": the kernel's parameters; the rest take defaults
   std::string baseline;            // headless: a kernel id pinned first as the baseline

@@ -412,10 +412,13 @@ void recorded_text(const std::string& text) {
   ImGui::PopStyleColor();
 }
 
+void push_error_color() { ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.9f, 0.3f, 0.25f, 1)); }
+void pop_error_color() { ImGui::PopStyleColor(); }
+
 void error_text(const std::string& text) {
-  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.9f, 0.3f, 0.25f, 1));
+  push_error_color();
   ImGui::TextWrapped("%s", screen_text(text).c_str());
-  ImGui::PopStyleColor();
+  pop_error_color();
 }
 
 std::string change_text(std::optional<double> now, std::optional<double> baseline, bool points) {

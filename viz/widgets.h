@@ -84,6 +84,9 @@ void recorded_text(const std::string& text);
 
 // Red (or theme-appropriate) wrapped text for a refusal.
 void error_text(const std::string& text);
+// error_text's colour for the text drawn until pop_error_color (a line of code in error).
+void push_error_color();
+void pop_error_color();
 
 // Against a baseline: "+12.5 %" (or "+3.1 points" for percentages), "-" when either is missing.
 std::string change_text(std::optional<double> now, std::optional<double> baseline,

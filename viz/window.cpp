@@ -5,12 +5,14 @@
 // frames and no CPU.
 
 #include "front_end.h"
+#include "kernel_file/file_kernel.h"
 
 #include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <deque>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <GLFW/glfw3.h>
@@ -54,6 +56,17 @@ void on_cursor_enter(GLFWwindow*, int) { owe_frames(); }
 void on_resize(GLFWwindow*, int, int) { owe_frames(); }
 void on_refresh(GLFWwindow*) { owe_frames(); }
 
+// A file dropped on the window: the first kernel file among them is opened by the next frame.
+std::string g_dropped;
+void on_drop(GLFWwindow*, int count, const char** paths) {
+  for (int i = 0; i < count && g_dropped.empty(); ++i)
+    if (names_a_kernel_file(paths[i]))
+      g_dropped = paths[i];
+  if (g_dropped.empty() && count > 0)
+    g_dropped = paths[0]; // not a kernel file: opening it says why
+  owe_frames();
+}
+
 void watch_window_events(GLFWwindow* window) {
   glfwSetMouseButtonCallback(window, on_mouse_button);
   glfwSetCursorPosCallback(window, on_cursor_moved);
@@ -62,6 +75,7 @@ void watch_window_events(GLFWwindow* window) {
   glfwSetCursorEnterCallback(window, on_cursor_enter);
   glfwSetFramebufferSizeCallback(window, on_resize);
   glfwSetWindowRefreshCallback(window, on_refresh);
+  glfwSetDropCallback(window, on_drop);
 }
 
 // Returns false when the GPU reset the window's OpenGL context (after a kernel faulted on it):
@@ -73,6 +87,8 @@ bool render_frame(GLFWwindow* window, App& app, GuiContext& gui, ScriptPlayer* p
   if (player)
     player->feed_input(ImGui::GetIO()); // over what the backend read from the real devices
   ImGui::NewFrame();
+  if (!g_dropped.empty())
+    app.open_kernel_file(std::exchange(g_dropped, std::string()));
   draw_frame(app);
   ImGui::Render();
   int width = 0, height = 0;

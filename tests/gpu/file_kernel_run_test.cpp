@@ -134,6 +134,44 @@ __global__ void saxpy(int n, float a, const float* x, float* y) {
   }
 }
 
+// A save that changes only the code keeps the session's buffers and inputs and runs the new code
+// (and its reference) on them; one that changes a fill makes a new session.
+TEST(FileKernelRun, ASaveOfTheCodeAloneKeepsTheSessionAndRunsTheNewCode) {
+  if (!have_gpu())
+    GTEST_SKIP() << "no GPU";
+  const std::string body = R"(
+__global__ void saxpy(int n, float a, const float* x, float* y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+})";
+  const std::filesystem::path file = written("edited.cu", std::string(kSaxpyHead) + body);
+  SessionCache sessions;
+  bool made = false;
+  const KernelRequest first = resolve_kernel_request(add_kernel_file(file.string()), {}, "", "");
+  KernelSession& session = sessions.get(*first.kernel, first.params, quick(), &made);
+  EXPECT_TRUE(made);
+  EXPECT_TRUE(session.measure(BlockShape{256, 1, 1}, false).verification->passed);
+
+  std::string wrong = std::string(kSaxpyHead) + body; // the code saved with a mistake
+  wrong.replace(wrong.find("y[i] = a * x[i] + y[i];"), 23, "y[i] = a * x[i] - y[i];");
+  written("edited.cu", wrong);
+  const KernelRequest second = resolve_kernel_request(add_kernel_file(file.string()), {}, "", "");
+  ASSERT_NE(second.kernel, first.kernel);
+  KernelSession& again = sessions.get(*second.kernel, second.params, quick(), &made);
+  EXPECT_FALSE(made) << "the same inputs: the session is kept";
+  EXPECT_EQ(&again.kernel(), second.kernel);
+  const RunResult r = again.measure(BlockShape{256, 1, 1}, false);
+  EXPECT_TRUE(r.verification->failed()) << "the new code ran";
+
+  std::string refilled = std::string(kSaxpyHead) + body;
+  refilled.replace(refilled.find("arg x: in float[n] random(-1, 1)"), 32,
+                   "arg x: in float[n] constant(2)");
+  written("edited.cu", refilled);
+  const KernelRequest third = resolve_kernel_request(add_kernel_file(file.string()), {}, "", "");
+  sessions.get(*third.kernel, third.params, quick(), &made);
+  EXPECT_TRUE(made) << "another fill: new inputs";
+}
+
 TEST(FileKernelRun, ADescriptionThatGetsTheParametersWrongIsRefusedBeforeAnyLaunch) {
   if (!have_gpu())
     GTEST_SKIP() << "no GPU";

@@ -193,8 +193,10 @@ TEST(FileKernel, BuffersArgumentsAndFillsComeFromTheDescription) {
 TEST(FileKernel, AnArgumentItsTypeCannotHoldRefusesTheParameters) {
   const KernelDesc& kernel = *find_kernel(add_kernel_file(written("mixed.cu", kTypes).string()));
   EXPECT_EQ(kernel.check_params({{"n", 1000}}), "");
-  EXPECT_EQ(kernel.check_params({{"n", 1 << 30}}),
-            "arg mask = n * 4 is 4294967296 for these sizes; an unsigned holds 0 to 4294967295");
+  EXPECT_TRUE(kernel.check_params({{"n", 1 << 30}})
+                  .ends_with("mixed.cu:11: arg mask = n * 4 is 4294967296 for these sizes; an "
+                             "unsigned holds 0 to 4294967295"))
+      << kernel.check_params({{"n", 1 << 30}});
   try {
     resolve_kernel_request("mixed/mixed", {"n=3000000000"}, "", "");
     FAIL() << "taken";
@@ -203,6 +205,78 @@ TEST(FileKernel, AnArgumentItsTypeCannotHoldRefusesTheParameters) {
               std::string::npos)
         << e.what();
   }
+}
+
+// A header beside the file travels with it: its text is read with the file, counts in its hash,
+// and is compiled from what was read (a worker elsewhere has no such file on disk).
+TEST(FileKernel, AHeaderBesideTheFileTravelsWithItAndCountsInItsHash) {
+  const std::string file_text = R"(#include "scale.cuh"
+// @warplens kernel scaled
+// @warplens size n = 1000
+// @warplens arg out: out float[n]
+// @warplens arg n: int = n
+// @warplens grid ceil_div(n, block.x)
+// @warplens check none
+__global__ void scaled(float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = SCALE * i;
+}
+)";
+  const std::filesystem::path file = written("scaled.cu", file_text);
+  written("scale.cuh", "#pragma once\n#include \"more.cuh\"\n#define SCALE 2.0f\n");
+  written("more.cuh", "#pragma once\n");
+  const KernelFile read = read_kernel_file(file);
+  EXPECT_EQ(read.headers.size(), 2u);
+  EXPECT_TRUE(read.headers.contains("scale.cuh") && read.headers.contains("more.cuh"));
+  written("scale.cuh", "#pragma once\n#include \"more.cuh\"\n#define SCALE 3.0f\n");
+  EXPECT_NE(read_kernel_file(file).hash, read.hash) << "a header's change is a new version";
+  // Elsewhere, with only what was sent: the headers come from the request, not the disk.
+  const KernelFile sent = kernel_file_from_text("/nowhere/scaled.cu", read.text, read.headers);
+  EXPECT_EQ(sent.hash, read.hash);
+  const std::vector<KernelDesc> kernels = file_kernels(sent);
+  EXPECT_GT(kernels.front().usage({{"n", 1000}}, 90).registers, 0);
+  const std::vector<KernelDesc> without =
+      file_kernels(kernel_file_from_text("/nowhere/scaled.cu", read.text));
+  EXPECT_THROW(without.front().usage({{"n", 1000}}, 90), UsageError)
+      << "without its header it does not compile";
+}
+
+// What a launch's expressions cannot give (a division by zero, a grid too large, an overflow, a
+// block no GPU runs) is said with the file, the line and the word, as the description's own
+// mistakes are; a restriction names the values it read.
+TEST(FileKernel, ALaunchsExpressionsThatCannotBeUsedNameTheirLine) {
+  std::string text = kTranspose;
+  const auto refusal = [&](const std::string& change, const std::vector<std::string>& params,
+                           const std::string& block) {
+    const std::string id = add_kernel_file(written("launch_refusals.cu", change).string());
+    try {
+      model_kernel(resolve_kernel_request(id, params, "", block), test::preset("h100"));
+    } catch (const UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string("taken");
+  };
+  std::string by_zero = text;
+  by_zero.replace(by_zero.find("grid ceil_div(cols, TILE)"), 25, "grid cols / (TILE - TILE)");
+  EXPECT_NE(refusal(by_zero, {}, "").find("launch_refusals.cu:13: grid 'cols / (TILE - TILE)': "),
+            std::string::npos)
+      << refusal(by_zero, {}, "");
+  std::string huge = text;
+  huge.replace(huge.find("grid ceil_div(cols, TILE)"), 25, "grid cols * cols * 1024");
+  EXPECT_NE(refusal(huge, {}, "").find("launch_refusals.cu:13: grid side x = 17179869184"),
+            std::string::npos)
+      << refusal(huge, {}, "");
+  EXPECT_NE(
+      refusal(text, {}, "32x33").find("cannot use block 32x33: a block holds at most 1024 threads"),
+      std::string::npos)
+      << refusal(text, {}, "32x33") << ": the hardware's limit before the file's restriction";
+  EXPECT_NE(refusal(text, {}, "16x8").find("is false for block.x = 16, TILE = 32"),
+            std::string::npos)
+      << refusal(text, {}, "16x8");
+  std::string flops = text + "// @warplens flops rows * rows * rows * rows * rows * rows\n";
+  EXPECT_NE(refusal(flops, {}, "").find("launch_refusals.cu:26: flops 'rows * rows * rows"),
+            std::string::npos)
+      << refusal(flops, {}, "");
 }
 
 TEST(FileKernel, EveryExampleCompilesForTheH100AndIsModelled) {

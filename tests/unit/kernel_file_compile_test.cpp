@@ -4,6 +4,7 @@
 
 #include "base/error.h"
 #include "kernel_file/compile.h"
+#include "kernel_file/cubin_resources.h"
 
 #include <thread>
 
@@ -68,7 +69,7 @@ TEST(KernelFileCompile, TheFirstErrorIsNamedByFileAndLine) {
     EXPECT_TRUE(
         what.starts_with("/tmp/mine.cu:2: error: identifier \"undefined_name\" is undefined"))
         << what;
-    EXPECT_NE(what.find("(and 1 more errors)"), std::string::npos) << what;
+    EXPECT_NE(what.find("(and 1 more error)"), std::string::npos) << what;
   }
 }
 
@@ -110,6 +111,56 @@ TEST(KernelFileCompile, CompilesOnSeveralThreadsEachReadTheirOwnResources) {
     ASSERT_TRUE(out[t].usage.contains(name)) << name << ": " << out[t].log;
     EXPECT_EQ(out[t].usage.at(name).static_shared_bytes, tile * (tile + pad) * 4) << name;
   }
+}
+
+// The cubin's own figures are ptxas's: registers, static shared memory (the system's reserved
+// kilobyte left out) and stack frame, for kernels with none, some and spilled locals, on every
+// architecture the release preset builds.
+TEST(KernelFileCompile, TheCubinsResourcesAreThoseThePtxasReportGives) {
+  KernelFileCompile r = request({"saxpy", "transpose<TILE, PAD>", "locals", "doubles"});
+  r.text = std::string(kFile) + R"(
+__global__ void locals(float* out, int n) {
+  float a[64];
+  for (int i = 0; i < 64; ++i) a[i] = out[i * n];
+  float s = 0;
+  for (int i = 0; i < n; ++i) s += a[(i * 7) % 64];
+  out[0] = s;
+}
+__global__ void doubles(double* out) {
+  __shared__ double t[7];
+  t[threadIdx.x % 7] = out[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x + 1] = t[(threadIdx.x + 1) % 7];
+}
+)";
+  int compared = 0;
+  for (const int sm : {75, 80, 86, 89, 90, 100, 120}) {
+    r.sm = sm;
+    const CompiledKernelFile out = compile_kernel_file(r);
+    const auto report = parse_ptxas_report(out.log);
+    for (const auto& [name, lowered] : out.lowered) {
+      const auto reported = report.find(demangled_kernel_name(lowered));
+      ASSERT_NE(reported, report.end()) << name << " sm_" << sm << ": " << out.log;
+      const CompiledResources& want = reported->second.begin()->second;
+      ASSERT_TRUE(out.usage.contains(name)) << name << " sm_" << sm;
+      const CompiledResources& got = out.usage.at(name);
+      EXPECT_EQ(got.registers, want.registers) << name << " sm_" << sm;
+      EXPECT_EQ(got.static_shared_bytes, want.static_shared_bytes) << name << " sm_" << sm;
+      EXPECT_EQ(got.stack_frame_bytes, want.stack_frame_bytes) << name << " sm_" << sm;
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 7 * 4);
+}
+
+TEST(KernelFileCompile, ACubinThatIsNotOneGivesNoResources) {
+  EXPECT_FALSE(cubin_resources({}, "_Z5saxpyifPKfPf", 90));
+  EXPECT_FALSE(cubin_resources(std::vector<char>(100, 'x'), "_Z5saxpyifPKfPf", 90));
+  std::vector<char> cut = compile_kernel_file(request({"saxpy"})).cubin;
+  EXPECT_TRUE(cubin_resources(cut, "_Z5saxpyifPKfPf", 90));
+  EXPECT_FALSE(cubin_resources(cut, "_Z5other", 90));
+  cut.resize(cut.size() / 3); // the section table is at the end
+  EXPECT_FALSE(cubin_resources(cut, "_Z5saxpyifPKfPf", 90));
 }
 
 } // namespace

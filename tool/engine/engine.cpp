@@ -166,7 +166,7 @@ CounterProfiler& profiler() {
 } // namespace
 
 struct KernelSession::State {
-  const KernelDesc& kernel;
+  const KernelDesc* kernel; // the kernel's current version (a saved file's, after a save)
   Params params;
   EngineOptions options;
   Arch arch;
@@ -189,21 +189,21 @@ struct KernelSession::State {
   SessionSetup setup;
 
   State(const KernelDesc& k, const Params& p, const EngineOptions& o)
-      : kernel(k), params(p), options(o) {}
+      : kernel(&k), params(p), options(o) {}
 
   void prepare();
   void upload();
   bool verifies() const {
-    return options.verify && (module ? module->reference() != nullptr : bool(kernel.reference));
+    return options.verify && (module ? module->reference() != nullptr : bool(kernel->reference));
   }
   const void* function() const {
-    return module ? module->function() : kernel.function ? kernel.function(params) : nullptr;
+    return module ? module->function() : kernel->function ? kernel->function(params) : nullptr;
   }
   void enqueue(const DeviceLaunch& launch) const {
     if (module)
       module->launch(module->function(), launch);
     else
-      kernel.launch(launch);
+      kernel->launch(launch);
   }
   void restore_inputs(const std::vector<void*>& buffers);
   void run_reference(const DeviceLaunch& launch);
@@ -217,10 +217,10 @@ struct KernelSession::State {
 void KernelSession::State::prepare() {
   NvtxRange range("inputs and reference");
   const auto start = Clock::now();
-  inputs = make_inputs(kernel, params, options.seed);
+  inputs = make_inputs(*kernel, params, options.seed);
   const auto generated = Clock::now();
-  if (options.verify && kernel.reference) { // a run-time kernel's reference runs on the GPU
-    expected = kernel.reference(inputs, params);
+  if (options.verify && kernel->reference) { // a run-time kernel's reference runs on the GPU
+    expected = kernel->reference(inputs, params);
     checked_runs = runs_of(expected.checked);
   }
   setup.inputs = seconds_between(start, generated);
@@ -230,9 +230,9 @@ void KernelSession::State::prepare() {
 void KernelSession::State::upload() {
   NvtxRange range("allocate and upload");
   const auto start = Clock::now();
-  for (std::size_t i = 0; i < kernel.buffers.size(); ++i) {
-    const std::string& name = kernel.buffers[i].name;
-    const BufferRole role = kernel.buffers[i].role;
+  for (std::size_t i = 0; i < kernel->buffers.size(); ++i) {
+    const std::string& name = kernel->buffers[i].name;
+    const BufferRole role = kernel->buffers[i].role;
     const std::size_t bytes = inputs[i].bytes();
     pointers.push_back(device.allocate(bytes, name));
     if (is_uploaded(role))
@@ -260,11 +260,11 @@ void KernelSession::State::upload() {
 // Before a verified launch: outputs poisoned, so an element never written shows, and inout
 // buffers as uploaded, since every launch before changed them in place.
 void KernelSession::State::restore_inputs(const std::vector<void*>& buffers) {
-  for (std::size_t i = 0; i < kernel.buffers.size(); ++i) {
+  for (std::size_t i = 0; i < kernel->buffers.size(); ++i) {
     const std::size_t bytes = inputs[i].bytes();
-    if (kernel.buffers[i].role == BufferRole::output)
+    if (kernel->buffers[i].role == BufferRole::output)
       cuda_check(cudaMemsetAsync(buffers[i], 0xff, bytes, stream.get()), "poison outputs");
-    if (kernel.buffers[i].role == BufferRole::inout)
+    if (kernel->buffers[i].role == BufferRole::inout)
       cuda_check(cudaMemcpyAsync(buffers[i], uploaded_device[i], bytes, cudaMemcpyDeviceToDevice,
                                  stream.get()),
                  "restore inout buffers");
@@ -316,13 +316,13 @@ Verification KernelSession::State::compare(const DeviceLaunch& launch) {
   v.note = expected.note;
   if (module)
     v.against = module->reference_name() + ", run on the GPU";
-  for (std::size_t i = 0; i < kernel.buffers.size(); ++i) {
-    if (!is_verified(kernel.buffers[i].role))
+  for (std::size_t i = 0; i < kernel->buffers.size(); ++i) {
+    if (!is_verified(kernel->buffers[i].role))
       continue;
     const std::int64_t count = inputs[i].size();
     const DeviceComparison c =
         compare_on_device(pointers[i], expected_device[i], count, inputs[i].type,
-                          kernel.tolerance.absolute, kernel.tolerance.relative, stream.get());
+                          kernel->tolerance.absolute, kernel->tolerance.relative, stream.get());
     v.checked += count;
     v.max_abs_error = std::max(v.max_abs_error, c.max_abs_error);
     if (c.mismatches && v.mismatches == 0)
@@ -345,7 +345,7 @@ std::string KernelSession::State::describe_on_device(std::size_t buffer, std::in
   cuda_check(cudaMemcpy(want.words.data(), static_cast<const char*>(expected_device[buffer]) + at,
                         bytes, cudaMemcpyDeviceToHost),
              "cudaMemcpy(its expected value)");
-  return describe_mismatch(kernel.buffers[buffer].name, index, got, want);
+  return describe_mismatch(kernel->buffers[buffer].name, index, got, want);
 }
 
 // Only the checked elements come back (a few whole rows of a 256 MiB softmax output, say), run
@@ -354,14 +354,14 @@ Verification KernelSession::State::verify_on_host() {
   constexpr std::size_t kMostRuns = 1024;
   if (read_back.empty()) {
     read_back.resize(inputs.size());
-    for (std::size_t i = 0; i < kernel.buffers.size(); ++i) {
+    for (std::size_t i = 0; i < kernel->buffers.size(); ++i) {
       read_back[i].type = inputs[i].type;
-      if (is_verified(kernel.buffers[i].role))
+      if (is_verified(kernel->buffers[i].role))
         read_back[i].words.resize(inputs[i].words.size());
     }
   }
-  for (std::size_t i = 0; i < kernel.buffers.size(); ++i) {
-    if (!is_verified(kernel.buffers[i].role))
+  for (std::size_t i = 0; i < kernel->buffers.size(); ++i) {
+    if (!is_verified(kernel->buffers[i].role))
       continue;
     std::uint32_t* host = read_back[i].words.data();
     const auto* device = static_cast<const std::uint32_t*>(pointers[i]);
@@ -375,7 +375,7 @@ Verification KernelSession::State::verify_on_host() {
                             cudaMemcpyDeviceToHost),
                  "cudaMemcpy(checked outputs)");
   }
-  return verify_outputs(kernel, read_back, expected);
+  return verify_outputs(*kernel, read_back, expected);
 }
 
 KernelSession::KernelSession(const KernelDesc& kernel, const Params& params,
@@ -398,7 +398,7 @@ KernelSession::KernelSession(const KernelDesc& kernel, const Params& params,
   State& s = *m_state;
   s.arch = arch;
   s.setup.device = seconds_between(start, Clock::now());
-  if (kernel.code) {
+  if (kernel.code) { // compiled for this GPU (while the profiler opens) and loaded
     const auto compiling = Clock::now();
     s.module = std::make_unique<RunTimeModule>(
         kernel.id, kernel.code(params, arch.cc_major * 10 + arch.cc_minor));
@@ -419,6 +419,18 @@ KernelSession::~KernelSession() = default;
 
 const SessionSetup& KernelSession::setup() const { return m_state->setup; }
 
+const KernelDesc& KernelSession::kernel() const { return *m_state->kernel; }
+
+void KernelSession::switch_code(const KernelDesc& kernel) {
+  State& s = *m_state;
+  const auto start = Clock::now();
+  s.module = std::make_unique<RunTimeModule>(
+      kernel.id, kernel.code(s.params, s.arch.cc_major * 10 + s.arch.cc_minor));
+  s.kernel = &kernel;
+  s.reference_ran = false;
+  s.setup.code = seconds_between(start, Clock::now());
+}
+
 void KernelSession::retune(const EngineOptions& options) {
   if (!options.metrics.empty())
     metric_catalog().select(options.metrics); // refuse an unknown metric before any work
@@ -429,9 +441,9 @@ void KernelSession::retune(const EngineOptions& options) {
 
 KernelSession& SessionCache::get(const KernelDesc& kernel, const Params& params,
                                  const EngineOptions& options, bool* made) {
-  // The kernel itself, not only its id: a kernel file saved again is a new KernelDesc of the same
-  // id, whose code the old session does not hold.
-  std::string key = kernel.id + " " + std::to_string(reinterpret_cast<std::uintptr_t>(&kernel));
+  // A bundled kernel by its id; a run-time one by what its inputs are (a save that changes only
+  // its code keeps the session).
+  std::string key = kernel.id + " " + kernel.inputs_signature;
   for (const auto& [name, value] : params)
     key += " " + name + "=" + std::to_string(value);
   key += " device=" + std::to_string(options.device) + " seed=" + std::to_string(options.seed) +
@@ -443,6 +455,8 @@ KernelSession& SessionCache::get(const KernelDesc& kernel, const Params& params,
     m_session = std::make_unique<KernelSession>(kernel, params, options);
     m_key = key;
   }
+  if (!make && &m_session->kernel() != &kernel)
+    m_session->switch_code(kernel);
   if (made)
     *made = make;
   m_session->retune(options);
@@ -451,7 +465,7 @@ KernelSession& SessionCache::get(const KernelDesc& kernel, const Params& params,
 
 RunResult KernelSession::predict(const BlockShape& block) const {
   const State& s = *m_state;
-  const KernelRequest request{&s.kernel, s.params, block};
+  const KernelRequest request{s.kernel, s.params, block};
   check_kernel_request(request);
   return model_kernel(request, s.arch, s.options.model);
 }
@@ -460,15 +474,15 @@ RunResult KernelSession::measure(const BlockShape& block, bool with_counters) {
   State& s = *m_state;
   if (with_counters && s.options.per_site) // the per-site pass places its counts on the model's
     return measure(predict(block), with_counters);
-  check_kernel_request(KernelRequest{&s.kernel, s.params, block});
+  check_kernel_request(KernelRequest{s.kernel, s.params, block});
   // The model on another core while the GPU verifies and times the launch: a live edit waits for
   // the longer of the two, not their sum (for vec_add's 16 M elements each takes about 10 ms).
   std::future<RunResult> model =
       std::async(std::launch::async, [this, block] { return predict(block); });
   RunResult launch_only;
   launch_only.arch = s.arch;
-  launch_only.launch = make_launch(s.kernel, s.params, block, s.arch.sm_count);
-  launch_only.dynamic_smem = dynamic_smem_bytes(s.kernel, s.params, block);
+  launch_only.launch = make_launch(*s.kernel, s.params, block, s.arch.sm_count);
+  launch_only.dynamic_smem = dynamic_smem_bytes(*s.kernel, s.params, block);
   RunResult measured = measure(std::move(launch_only), with_counters);
   RunResult result = model.get();
   result.attributes = std::move(measured.attributes);
@@ -517,8 +531,8 @@ std::vector<CounterResult> KernelSession::count(const std::vector<BlockShape>& b
   NvtxRange range("counters");
   std::vector<DeviceLaunch> launches;
   for (const BlockShape& block : blocks)
-    launches.push_back(DeviceLaunch{make_launch(s.kernel, s.params, block, s.arch.sm_count),
-                                    dynamic_smem_bytes(s.kernel, s.params, block), s.pointers,
+    launches.push_back(DeviceLaunch{make_launch(*s.kernel, s.params, block, s.arch.sm_count),
+                                    dynamic_smem_bytes(*s.kernel, s.params, block), s.pointers,
                                     s.stream.get()});
   return profiler().profile(
       metric_catalog().select(s.options.metrics), static_cast<int>(launches.size()),
@@ -552,8 +566,8 @@ SassCounts KernelSession::count_sass(const BlockShape& block,
                                      const std::vector<std::string>& metrics) {
   State& s = *m_state;
   NvtxRange range("SASS metrics");
-  const DeviceLaunch launch{make_launch(s.kernel, s.params, block, s.arch.sm_count),
-                            dynamic_smem_bytes(s.kernel, s.params, block), s.pointers,
+  const DeviceLaunch launch{make_launch(*s.kernel, s.params, block, s.arch.sm_count),
+                            dynamic_smem_bytes(*s.kernel, s.params, block), s.pointers,
                             s.stream.get()};
   // Flushed before the pass, so the flush's own kernel is not patched and counted.
   s.flusher.flush(s.stream.get());
@@ -589,8 +603,8 @@ SiteCounts KernelSession::count_sites(const RunResult& predicted) {
   State& s = *m_state;
   const auto start = std::chrono::steady_clock::now();
   SiteCounts counts;
-  if (s.kernel.kind != KernelKind::bundled) {
-    counts.reason = no_index_math_reason(s.kernel.kind);
+  if (s.kernel->kind != KernelKind::bundled) {
+    counts.reason = no_index_math_reason(s.kernel->kind);
     return counts;
   }
   prepare_sites();
@@ -599,7 +613,7 @@ SiteCounts KernelSession::count_sites(const RunResult& predicted) {
     counts.reason = sass.reason;
     return counts;
   }
-  const std::string function = kernel_function_name(s.kernel, s.params);
+  const std::string function = kernel_function_name(*s.kernel, s.params);
   std::vector<const SassInstruction*> own;
   for (const SassInstruction& i : sass.instructions)
     if (demangled_function_name(i.function) == function)
@@ -608,7 +622,7 @@ SiteCounts KernelSession::count_sites(const RunResult& predicted) {
     counts.reason = "the SASS pass saw no instruction of " + function;
     return counts;
   }
-  const std::string family = kernel_family(s.kernel.id);
+  const std::string family = kernel_family(s.kernel->id);
   const EmbeddedCubinView* cubin = cubin_with_crc(family, own.front()->cubin_crc);
   if (!cubin) {
     counts.reason = "the code that ran is not a cubin this binary holds (it was built for other "
@@ -635,7 +649,7 @@ SiteCounts KernelSession::count_sites(const RunResult& predicted) {
         if (line.pc == memory[i].pc)
           memory[i].sass = line.text;
   }
-  counts = attribute_sites(s.kernel, s.params, predicted.prediction, std::move(memory));
+  counts = attribute_sites(*s.kernel, s.params, predicted.prediction, std::move(memory));
   counts.function = own.front()->function;
   counts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return counts;
@@ -643,8 +657,8 @@ SiteCounts KernelSession::count_sites(const RunResult& predicted) {
 
 void KernelSession::prepare_sites() {
   const State& s = *m_state;
-  if (s.kernel.kind == KernelKind::bundled)
-    prefetch_sass_listing(kernel_family(s.kernel.id), s.arch.cc_major * 10 + s.arch.cc_minor);
+  if (s.kernel->kind == KernelKind::bundled)
+    prefetch_sass_listing(kernel_family(s.kernel->id), s.arch.cc_major * 10 + s.arch.cc_minor);
 }
 
 RunResult run_kernel(const KernelRequest& request, const EngineOptions& options) {

@@ -63,6 +63,10 @@ public:
   // thread), so that it overlaps the measuring before the per-site pass.
   void prepare_sites();
   const SessionSetup& setup() const;
+  const KernelDesc& kernel() const;
+  // A run-time kernel saved again with the same buffers and inputs (its inputs_signature): the
+  // new version's code is loaded and its reference runs again; buffers and inputs stay.
+  void switch_code(const KernelDesc& kernel);
   // Later measurements use these options' timing budget, model budget and counter set (a live
   // change of shape is timed briefly and counts nothing; the Run button measures fully) without a
   // new session; its device, seed and verification stay. Throws UsageError for an unknown metric.
@@ -75,8 +79,9 @@ private:
 
 // The last session, kept: a later request of the same kernel, parameters, device, seed and
 // verification (a Run, a live edit, a sweep's parameter set) reuses its buffers, inputs and
-// reference, retuned to its own budgets and counters. A different one frees the old buffers
-// before it allocates its own.
+// reference, retuned to its own budgets and counters; a kernel file saved again with the same
+// inputs reuses them with its new code. A different one frees the old buffers before it
+// allocates its own.
 class SessionCache {
 public:
   // The session for this request, made or reused; `made` tells which.

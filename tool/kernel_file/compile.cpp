@@ -2,6 +2,7 @@
 
 #include "base/error.h"
 #include "base/json_input.h"
+#include "kernel_file/cubin_resources.h"
 
 #include <cctype>
 #include <chrono>
@@ -9,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <nvrtc.h>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -64,7 +66,9 @@ std::string first_error(const std::string& log, const std::string& file) {
     }
   if (errors == 0)
     return file + ": the compiler refused it: " + clip(log.empty() ? "no reason given" : log, 300);
-  return first + (errors > 1 ? " (and " + std::to_string(errors - 1) + " more errors)" : "");
+  return first + (errors == 2  ? " (and 1 more error)"
+                  : errors > 2 ? " (and " + std::to_string(errors - 1) + " more errors)"
+                               : "");
 }
 
 std::vector<std::string> options_for(const KernelFileCompile& request) {
@@ -109,8 +113,16 @@ std::string with_tunables(const std::string& name,
 CompiledKernelFile compile_kernel_file(const KernelFileCompile& request) {
   const auto start = std::chrono::steady_clock::now();
   Program program;
-  nvrtc_check(nvrtcCreateProgram(&program.handle, request.text.c_str(), request.file.c_str(), 0,
-                                 nullptr, nullptr),
+  // The headers the file includes are given as read with it (on a worker elsewhere they are not
+  // on disk); a header not among them is looked for in the file's folder (-I).
+  std::vector<const char*> header_texts, header_names;
+  for (const auto& [name, text] : request.headers) {
+    header_names.push_back(name.c_str());
+    header_texts.push_back(text.c_str());
+  }
+  nvrtc_check(nvrtcCreateProgram(&program.handle, request.text.c_str(), request.file.c_str(),
+                                 static_cast<int>(header_texts.size()), header_texts.data(),
+                                 header_names.data()),
               "nvrtcCreateProgram");
   std::vector<std::string> names;
   for (const std::string& kernel : request.kernels) {
@@ -122,8 +134,8 @@ CompiledKernelFile compile_kernel_file(const KernelFileCompile& request) {
   std::vector<const char*> option_pointers;
   for (const std::string& option : options)
     option_pointers.push_back(option.c_str());
-  // One compile at a time in a process: a sweep that compiled the same tunables on two threads at
-  // once found no ptxas report (no registers) in one program's log.
+  // One compile at a time in a process: NVRTC's log lost its ptxas report now and then on the
+  // H100 machine (two compiles at once, or another CUDA library busy in the process).
   static std::mutex one_at_a_time;
   std::unique_lock lock(one_at_a_time);
   const nvrtcResult compiled = nvrtcCompileProgram(
@@ -145,9 +157,18 @@ CompiledKernelFile compile_kernel_file(const KernelFileCompile& request) {
                        "' is not a __global__ "
                        "function of the file");
     out.lowered[name] = lowered;
-    const auto found = report.find(demangled_kernel_name(lowered));
-    if (found != report.end() && !found->second.empty())
-      out.usage[name] = found->second.begin()->second;
+    // From the cubin: the log's report has been seen missing (an empty log) on the H100 machine.
+    // Spills and barriers, which only the report gives, come from it when it is there.
+    std::optional<CompiledResources> usage = cubin_resources(out.cubin, lowered, request.sm);
+    const auto reported = report.find(demangled_kernel_name(lowered));
+    if (usage && reported != report.end() && !reported->second.empty()) {
+      const CompiledResources& r = reported->second.begin()->second;
+      usage->spill_store_bytes = r.spill_store_bytes;
+      usage->spill_load_bytes = r.spill_load_bytes;
+      usage->barriers = r.barriers;
+    }
+    if (usage)
+      out.usage[name] = *usage;
   }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;

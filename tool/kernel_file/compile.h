@@ -23,11 +23,12 @@ struct CompiledKernelFile {
 };
 
 struct KernelFileCompile {
-  std::string text;                             // the file as saved
-  std::string file;                             // its path: messages, -I its folder, the line table
-  std::vector<std::string> kernels;             // names as the description gives them
-  std::map<std::string, std::int64_t> tunables; // the values of this compile
-  int sm = 90;                                  // compute capability x 10
+  std::string text; // the file as saved
+  std::string file; // its path: messages, -I its folder, the line table
+  std::map<std::string, std::string> headers = {}; // "#include \"NAME\"" texts, as read beside it
+  std::vector<std::string> kernels;                // names as the description gives them
+  std::map<std::string, std::int64_t> tunables;    // the values of this compile
+  int sm = 90;                                     // compute capability x 10
 };
 
 // "transpose<TILE, PAD>" with TILE=32, PAD=1 -> "transpose<32, 1>": whole words only.

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <regex>
 #include <set>
 
 namespace wl {
@@ -67,6 +68,26 @@ std::optional<std::string> description_text(const std::string& line) {
   if (!rest.empty() && !std::isspace(static_cast<unsigned char>(rest[0])))
     return std::nullopt; // "@warplensish": another tool's word
   return trimmed(rest);
+}
+
+// "// @WarpLens size ..." or "// @warplen ...": a description line with its marker mistyped, which
+// would otherwise be skipped without a word. nullopt for any other line.
+std::optional<std::string> mistyped_marker(const std::string& line) {
+  std::string rest = trimmed(line);
+  if (!rest.starts_with("//"))
+    return std::nullopt;
+  rest = trimmed(rest.substr(2));
+  if (!rest.starts_with("@") || rest.starts_with(kMarker))
+    return std::nullopt;
+  std::string word = rest.substr(0, rest.find_first_of(" \t"));
+  std::string lower = word;
+  for (char& c : lower)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string marker = kMarker;
+  const bool near =
+      lower == marker || (lower.size() + 1 >= marker.size() && lower.size() <= marker.size() + 1 &&
+                          marker.starts_with(lower.substr(0, 6)));
+  return near ? std::optional(word) : std::nullopt;
 }
 
 // Splits at the commas outside parentheses: "min(a, b), 4" is two parts.
@@ -133,6 +154,11 @@ public:
       fail("no '// @warplens check' line: name a reference kernel of the file and a tolerance "
            "(check NAME 1e-5), or say 'check none' (its figures are then marked not verified)");
     check_names();
+    m_d.grid_line = m_line_of["grid"];
+    for (const auto& [word, line] :
+         {std::pair{"shared", &m_d.shared_line}, std::pair{"bytes", &m_d.bytes_line},
+          std::pair{"flops", &m_d.flops_line}})
+      *line = m_line_of.contains(word) ? m_line_of[word] : 0;
     return std::move(m_d);
   }
 
@@ -456,6 +482,29 @@ int file_type_bytes(FileType type) {
   return 4;
 }
 
+namespace {
+
+// A tunable is passed as -DNAME=VALUE, so a template parameter of the same name in the code would
+// become `template <int 256>`, which the compiler refuses without saying why.
+void check_template_names(const KernelFileDescription& d, const std::string& text) {
+  static const std::regex parameter_list(R"(template\s*<([^>]*)>)");
+  static const std::regex parameter(R"(\b(?:int|unsigned|long|short|char|bool|size_t|auto|)"
+                                    R"(typename|class)\s+(\w+))");
+  for (std::sregex_iterator list(text.begin(), text.end(), parameter_list), end; list != end;
+       ++list) {
+    const std::string parameters = (*list)[1].str();
+    for (std::sregex_iterator p(parameters.begin(), parameters.end(), parameter); p != end; ++p)
+      for (const FileTunable& t : d.tunables)
+        if ((*p)[1].str() == t.name)
+          throw UsageError(d.file + ":" + std::to_string(t.line) + ": tunable '" + t.name +
+                           "' is also a template parameter's name in the code: as -D" + t.name +
+                           "=VALUE it would replace it; name the template's parameter otherwise "
+                           "(template <int Tile> ... with kernel transpose<TILE>)");
+  }
+}
+
+} // namespace
+
 KernelFileDescription read_kernel_file_description(const std::string& text,
                                                    const std::string& file) {
   Reader reader(file);
@@ -468,11 +517,16 @@ KernelFileDescription read_kernel_file_description(const std::string& text,
     ++number;
     if (const std::optional<std::string> description = description_text(line))
       reader.line(number, *description);
+    else if (const std::optional<std::string> word = mistyped_marker(line))
+      throw UsageError(file + ":" + std::to_string(number) + ": '" + clip(*word, 30) +
+                       "' is not the description's marker; write // @warplens (lower case)");
     if (end == std::string::npos)
       break;
     start = end + 1;
   }
-  return reader.finish();
+  KernelFileDescription d = reader.finish();
+  check_template_names(d, text);
+  return d;
 }
 
 } // namespace wl

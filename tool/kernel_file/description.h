@@ -93,6 +93,7 @@ struct KernelFileDescription {
   BlockShape default_block{256, 1, 1};
   std::vector<Expression> grid; // x, then y and z where given
   std::optional<Expression> shared_bytes, bytes, flops;
+  int grid_line = 0, shared_line = 0, bytes_line = 0, flops_line = 0; // where each is written
   std::string reference; // "" with `check none`: not verified
   double tolerance = 0;
 };

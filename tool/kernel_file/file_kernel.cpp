@@ -2,6 +2,7 @@
 
 #include "base/error.h"
 #include "base/json_input.h"
+#include "base/text_format.h"
 #include "common.h"
 #include "kernel_file/compile.h"
 #include "model/block_text.h"
@@ -14,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <regex>
 #include <sstream>
 
 namespace wl {
@@ -43,6 +45,26 @@ ExpressionValues values_of(const Params& params, const BlockShape& block) {
   return values;
 }
 
+// An expression's value for one launch; a problem with it (an overflow, a division by zero) names
+// the file, the line and the word it is written for.
+std::int64_t evaluated(const Expression& e, const ExpressionValues& values,
+                       const KernelFileDescription& d, int line, const std::string& word) {
+  try {
+    return e.evaluate(values);
+  } catch (const UsageError& error) {
+    throw UsageError(d.file + ":" + std::to_string(line) + ": " + word + " " + error.what());
+  }
+}
+
+// "block.x = 128, TPB = 256": the values a condition read, for its refusal.
+std::string values_read(const Expression& e, const ExpressionValues& values) {
+  std::string text;
+  for (const std::string& name : e.names())
+    if (const auto found = values.find(name); found != values.end())
+      text += (text.empty() ? "" : ", ") + name + " = " + std::to_string(found->second);
+  return text;
+}
+
 bool reads_the_block(const Expression& e) {
   return std::any_of(e.names().begin(), e.names().end(),
                      [](const std::string& name) { return name.starts_with("block."); });
@@ -51,9 +73,10 @@ bool reads_the_block(const Expression& e) {
 std::string restriction_refusal(const KernelFileDescription& d, const ExpressionValues& values,
                                 bool with_block) {
   for (const FileRestriction& r : d.restrictions)
-    if (reads_the_block(r.condition) == with_block && r.condition.evaluate(values) == 0)
+    if (reads_the_block(r.condition) == with_block &&
+        evaluated(r.condition, values, d, r.line, "restrict") == 0)
       return "restrict '" + clip(r.condition.text(), 60) + "' (" + d.file + ":" +
-             std::to_string(r.line) + ") is false";
+             std::to_string(r.line) + ") is false for " + values_read(r.condition, values);
   return "";
 }
 
@@ -61,12 +84,12 @@ BlockShape grid_of(const KernelFileDescription& d, const Params& params, const B
   const ExpressionValues values = values_of(params, block);
   std::array<std::int64_t, 3> sides{1, 1, 1};
   for (std::size_t i = 0; i < d.grid.size(); ++i)
-    sides[i] = d.grid[i].evaluate(values);
+    sides[i] = evaluated(d.grid[i], values, d, d.grid_line, "grid");
   for (std::size_t i = 0; i < 3; ++i)
     if (sides[i] < 1 || sides[i] > (i == 0 ? 2147483647 : 65535))
-      throw UsageError("grid side " + std::string(1, "xyz"[i]) + " = " + std::to_string(sides[i]) +
-                       " for block " + format_block(block) + ": allowed 1 to " +
-                       (i == 0 ? "2^31 - 1" : "65535"));
+      throw UsageError(d.file + ":" + std::to_string(d.grid_line) + ": grid side " +
+                       std::string(1, "xyz"[i]) + " = " + std::to_string(sides[i]) + " for block " +
+                       format_block(block) + ": allowed 1 to " + (i == 0 ? "2^31 - 1" : "65535"));
   return {static_cast<int>(sides[0]), static_cast<int>(sides[1]), static_cast<int>(sides[2])};
 }
 
@@ -75,12 +98,12 @@ BlockShape grid_of(const KernelFileDescription& d, const Params& params, const B
 double bytes_moved(const KernelFileDescription& d, const Params& params) {
   const ExpressionValues values = values_of(params, {1, 1, 1});
   if (d.bytes)
-    return static_cast<double>(d.bytes->evaluate(values));
+    return static_cast<double>(evaluated(*d.bytes, values, d, d.bytes_line, "bytes"));
   double bytes = 0;
   for (const FileArg& a : d.args)
     if (a.buffer)
-      bytes += static_cast<double>(a.count->evaluate(values)) * file_type_bytes(a.type) *
-               (a.direction == Direction::inout ? 2 : 1);
+      bytes += static_cast<double>(evaluated(*a.count, values, d, a.line, "arg " + a.name)) *
+               file_type_bytes(a.type) * (a.direction == Direction::inout ? 2 : 1);
   return bytes;
 }
 
@@ -115,6 +138,7 @@ compiled_for(const KernelFile& file, CompileCache& cache,
   auto compiled = std::make_shared<const CompiledKernelFile>(
       compile_kernel_file(KernelFileCompile{.text = file.text,
                                             .file = file.path.string(),
+                                            .headers = file.headers,
                                             .kernels = kernels_to_compile(file.description),
                                             .tunables = tunables,
                                             .sm = sm}));
@@ -179,16 +203,18 @@ BufferRole role_of(Direction direction) {
 
 constexpr std::int64_t kMostElements = std::int64_t{1} << 36; // 256 GiB of floats: no GPU has it
 
-std::int64_t element_count(const FileArg& a, const Params& params) {
-  const std::int64_t count = a.count->evaluate(values_of(params, {1, 1, 1}));
+std::int64_t element_count(const KernelFileDescription& d, const FileArg& a, const Params& params) {
+  const std::int64_t count =
+      evaluated(*a.count, values_of(params, {1, 1, 1}), d, a.line, "arg " + a.name);
   if (count < 1 || count > kMostElements)
-    throw UsageError("arg " + a.name + " has " + std::to_string(count) +
-                     " elements for these sizes; allowed 1 to 2^36");
+    throw UsageError(d.file + ":" + std::to_string(a.line) + ": arg " + a.name + " has " +
+                     std::to_string(count) + " elements for these sizes; allowed 1 to 2^36");
   return count;
 }
 
 // A scalar argument's bytes as the kernel's parameter of its type holds them.
-std::vector<unsigned char> scalar_bytes(const FileArg& a, const Params& params) {
+std::vector<unsigned char> scalar_bytes(const KernelFileDescription& d, const FileArg& a,
+                                        const Params& params) {
   const auto bytes_of = [](const auto value) {
     std::vector<unsigned char> bytes(sizeof value);
     std::memcpy(bytes.data(), &value, sizeof value);
@@ -198,15 +224,17 @@ std::vector<unsigned char> scalar_bytes(const FileArg& a, const Params& params) 
     return bytes_of(static_cast<float>(a.real_value));
   if (a.type == FileType::f64)
     return bytes_of(a.real_value);
-  const std::int64_t value = a.whole_value->evaluate(values_of(params, {1, 1, 1}));
+  const std::int64_t value =
+      evaluated(*a.whole_value, values_of(params, {1, 1, 1}), d, a.line, "arg " + a.name);
   if (a.type == FileType::i64)
     return bytes_of(value);
   const bool is_int = a.type == FileType::i32;
   const std::int64_t low = is_int ? INT32_MIN : 0, high = is_int ? INT32_MAX : UINT32_MAX;
   if (value < low || value > high)
-    throw UsageError("arg " + a.name + " = " + clip(a.whole_value->text(), 40) + " is " +
-                     std::to_string(value) + " for these sizes; an " + file_type_name(a.type) +
-                     " holds " + std::to_string(low) + " to " + std::to_string(high));
+    throw UsageError(d.file + ":" + std::to_string(a.line) + ": arg " + a.name + " = " +
+                     clip(a.whole_value->text(), 40) + " is " + std::to_string(value) +
+                     " for these sizes; an " + file_type_name(a.type) + " holds " +
+                     std::to_string(low) + " to " + std::to_string(high));
   return is_int ? bytes_of(static_cast<std::int32_t>(value))
                 : bytes_of(static_cast<std::uint32_t>(value));
 }
@@ -217,12 +245,12 @@ std::vector<RunTimeArgument> arguments_of(const KernelFileDescription& d, const 
   int buffers = 0;
   for (const FileArg& a : d.args) {
     if (a.buffer) {
-      element_count(a, params); // refuses a count out of range
+      element_count(d, a, params); // refuses a count out of range
       arguments.push_back(RunTimeArgument{.buffer = buffers++, .value = {}, .name = a.name});
       continue;
     }
     arguments.push_back(
-        RunTimeArgument{.buffer = -1, .value = scalar_bytes(a, params), .name = a.name});
+        RunTimeArgument{.buffer = -1, .value = scalar_bytes(d, a, params), .name = a.name});
   }
   return arguments;
 }
@@ -238,11 +266,12 @@ std::vector<const FileArg*> buffer_args(const KernelFileDescription& d) {
 std::vector<BufferSpec> buffers_of(const std::shared_ptr<const KernelFile>& shared) {
   std::vector<BufferSpec> specs;
   for (const FileArg* a : buffer_args(shared->description))
-    specs.push_back(BufferSpec{
-        .name = a->name,
-        .type = element_type(a->type),
-        .role = role_of(a->direction),
-        .count = [a, shared](const Params& params) { return element_count(*a, params); }});
+    specs.push_back(BufferSpec{.name = a->name,
+                               .type = element_type(a->type),
+                               .role = role_of(a->direction),
+                               .count = [a, shared](const Params& params) {
+                                 return element_count(shared->description, *a, params);
+                               }});
   return specs;
 }
 
@@ -312,6 +341,18 @@ void fill_inputs(const KernelFileDescription& d, HostBuffers& buffers, std::uint
   }
 }
 
+// What a session's buffers and inputs depend on, in words: each buffer's name, direction, type,
+// count and fill, and whether a reference kernel is run.
+std::string inputs_signature_of(const KernelFileDescription& d) {
+  std::string words = d.reference.empty() ? "check none" : "checked";
+  for (const FileArg* a : buffer_args(d))
+    words += "; " + a->name + " " + std::to_string(static_cast<int>(a->direction)) + " " +
+             file_type_name(a->type) + "[" + a->count->text() + "] " +
+             std::to_string(static_cast<int>(a->fill.kind)) + " " + format_number(a->fill.low, 17) +
+             " " + format_number(a->fill.high, 17) + " " + format_number(a->fill.value, 17);
+  return words;
+}
+
 RunTimeCode code_of(const KernelFile& file, CompileCache& cache, const std::string& kernel,
                     const Params& params, int sm) {
   const KernelFileDescription& d = file.description;
@@ -357,6 +398,50 @@ std::vector<ParamSpec> params_of(const KernelFileDescription& d) {
 
 } // namespace
 
+namespace {
+
+constexpr int kMostHeaders = 32;
+
+// The names a text includes with quotes: `#include "NAME"`.
+std::vector<std::string> quoted_includes(const std::string& text) {
+  static const std::regex include(R"re(^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)")re",
+                                  std::regex::multiline);
+  std::vector<std::string> names;
+  for (std::sregex_iterator it(text.begin(), text.end(), include), end; it != end; ++it)
+    names.push_back((*it)[1].str());
+  return names;
+}
+
+// The headers a file includes with quotes that are beside it, and theirs, by name as written;
+// one that is not there is left to the compiler (which says so if it needs it).
+std::map<std::string, std::string> read_headers(const std::filesystem::path& file,
+                                                const std::string& text) {
+  std::map<std::string, std::string> headers;
+  std::vector<std::string> waiting = quoted_includes(text);
+  std::size_t bytes = 0;
+  while (!waiting.empty() && headers.size() < kMostHeaders) {
+    const std::string name = waiting.back();
+    waiting.pop_back();
+    const std::filesystem::path path = file.parent_path() / name;
+    std::error_code error;
+    if (headers.contains(name) || !std::filesystem::is_regular_file(path, error))
+      continue;
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream read;
+    read << in.rdbuf();
+    bytes += read.str().size();
+    if (bytes > kLargestHeaders)
+      throw UsageError("kernel file '" + clip(file.string(), 80) + "': its headers hold over " +
+                       "128 KiB (at '" + clip(name, 40) + "'); allowed at most that together");
+    const std::vector<std::string> more = quoted_includes(read.str());
+    waiting.insert(waiting.end(), more.begin(), more.end());
+    headers[name] = read.str();
+  }
+  return headers;
+}
+
+} // namespace
+
 KernelFile read_kernel_file(const std::filesystem::path& path) {
   std::error_code error;
   const std::string named = "kernel file '" + clip(path.string(), 80) + "'";
@@ -373,18 +458,35 @@ KernelFile read_kernel_file(const std::filesystem::path& path) {
   text << in.rdbuf();
   if (!in && !in.eof())
     throw UsageError(named + " cannot be read");
-  return kernel_file_from_text(path, text.str());
+  return kernel_file_from_text(path, text.str(), read_headers(path, text.str()));
 }
 
-KernelFile kernel_file_from_text(const std::filesystem::path& path, std::string text) {
+KernelFile kernel_file_from_text(const std::filesystem::path& path, std::string text,
+                                 std::map<std::string, std::string> headers) {
   const std::string named = "kernel file '" + clip(path.string(), 80) + "'";
   if (text.size() > kLargestKernelFile)
     throw UsageError(named + " is " + std::to_string(text.size()) +
                      " bytes; allowed at most 128 KiB (put shared code in a header beside it)");
   if (text.find('\0') != std::string::npos)
     throw UsageError(named + " is not text (it holds a NUL byte); give CUDA source");
-  KernelFile file{.path = path, .text = std::move(text), .hash = "", .description = {}};
-  file.hash = fnv1a64(file.text);
+  std::size_t header_bytes = 0;
+  for (const auto& [name, header] : headers) {
+    header_bytes += header.size();
+    if (header.find('\0') != std::string::npos)
+      throw UsageError(named + ": its header '" + clip(name, 40) + "' is not text");
+  }
+  if (header_bytes > kLargestHeaders || headers.size() > kMostHeaders)
+    throw UsageError(named + ": its headers hold " + std::to_string(header_bytes) + " bytes in " +
+                     std::to_string(headers.size()) + " files; allowed at most 128 KiB in 32");
+  KernelFile file{.path = path,
+                  .text = std::move(text),
+                  .headers = std::move(headers),
+                  .hash = "",
+                  .description = {}};
+  std::string hashed = file.text;
+  for (const auto& [name, header] : file.headers)
+    hashed += std::string(1, '\0') + name + '\0' + header;
+  file.hash = fnv1a64(hashed);
   file.description = read_kernel_file_description(file.text, path.string());
   return file;
 }
@@ -402,12 +504,16 @@ std::vector<KernelDesc> file_kernels(const KernelFile& file) {
     KernelDesc k;
     k.kind = KernelKind::run_time;
     k.id = file_kernel_id(file, name);
+    for (const KernelDesc& bundled : all_kernels())
+      if (bundled.id == k.id)
+        throw UsageError(file.path.string() + ": its kernel '" + name + "' would have the id " +
+                         k.id + ", a bundled kernel's; rename the file or the kernel");
     k.title = name + " (" + file.path.filename().string() + ")";
     k.lesson = "Your kernel " + name + " from " + file.path.string() + " (" + file.hash + "). " +
                (d.reference.empty() ? "Not verified: its description says `check none`."
-                                    : "Verified against " + d.reference +
-                                          " of the same file, run on the GPU with "
-                                          "the same inputs.");
+                                    : "A run verifies its outputs against " + d.reference +
+                                          " of the same file, run on the GPU with the same "
+                                          "inputs.");
     k.params = params_of(d);
     k.check_params = [shared](const Params& params) -> std::string {
       try {
@@ -425,8 +531,10 @@ std::vector<KernelDesc> file_kernels(const KernelFile& file) {
     k.block_rank = block.z > 1 ? 3 : block.y > 1 ? 2 : 1;
     k.default_block = block;
     k.block_presets = {block};
-    k.allowed_blocks = "any block its restrictions allow";
+    k.allowed_blocks = "any block of at most 1024 threads its restrictions allow";
     k.check_block = [shared](const BlockShape& b, const Params& params) -> std::string {
+      if (const std::string hardware = common::check_3d_block(b); !hardware.empty())
+        return hardware; // what no GPU runs, before what the file restricts
       try {
         const std::string refusal =
             restriction_refusal(shared->description, values_of(params, b), true);
@@ -442,16 +550,19 @@ std::vector<KernelDesc> file_kernels(const KernelFile& file) {
       return grid_of(shared->description, params, b);
     };
     k.dynamic_smem = [shared](const Params& params, const BlockShape& b) -> std::int64_t {
-      const auto& shared_bytes = shared->description.shared_bytes;
-      return shared_bytes ? shared_bytes->evaluate(values_of(params, b)) : 0;
+      const KernelFileDescription& d = shared->description;
+      return d.shared_bytes
+                 ? evaluated(*d.shared_bytes, values_of(params, b), d, d.shared_line, "shared")
+                 : 0;
     };
     k.bytes_moved = [shared](const Params& params) {
       return bytes_moved(shared->description, params);
     };
     if (d.flops)
       k.flops = [shared](const Params& params) {
+        const KernelFileDescription& d = shared->description;
         return static_cast<double>(
-            shared->description.flops->evaluate(values_of(params, {1, 1, 1})));
+            evaluated(*d.flops, values_of(params, {1, 1, 1}), d, d.flops_line, "flops"));
       };
     k.buffers = buffers_of(shared);
     k.init = [shared](HostBuffers& buffers, const Params&, std::uint64_t seed) {
@@ -464,6 +575,7 @@ std::vector<KernelDesc> file_kernels(const KernelFile& file) {
     k.code = [shared, cache, name](const Params& params, int sm) {
       return code_of(*shared, *cache, name, params, sm);
     };
+    k.inputs_signature = inputs_signature_of(d);
     kernels.push_back(std::move(k));
   }
   return kernels;
@@ -472,7 +584,9 @@ std::vector<KernelDesc> file_kernels(const KernelFile& file) {
 bool names_a_kernel_file(const std::string& text) {
   const std::string path = text.substr(
       0, text.rfind(".cu:") == std::string::npos ? std::string::npos : text.rfind(".cu:") + 3);
-  return path.ends_with(".cu") || path.ends_with(".cuh");
+  std::error_code error; // a path that is there (a folder given by mistake) is refused as a file
+  return path.ends_with(".cu") || path.ends_with(".cuh") ||
+         (path.find('/') != std::string::npos && std::filesystem::exists(path, error));
 }
 
 namespace {
@@ -490,8 +604,9 @@ AddedFiles& added_files() {
 
 } // namespace
 
-std::vector<std::string> use_kernel_file(const KernelFile& file) {
-  std::vector<KernelDesc> kernels = file_kernels(file);
+std::vector<std::string> use_kernel_file(const KernelFile& file, std::vector<KernelDesc> kernels) {
+  if (kernels.empty())
+    kernels = file_kernels(file);
   std::vector<std::string> ids;
   for (const KernelDesc& kernel : kernels)
     ids.push_back(kernel.id);

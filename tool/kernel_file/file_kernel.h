@@ -9,6 +9,7 @@
 #include "kernel_file/description.h"
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,20 +19,25 @@ namespace wl {
 struct KernelFile {
   std::filesystem::path path;
   std::string text;
-  std::string hash; // of the text: "fnv1a64:0123456789abcdef", for sidecars and caches
+  // The headers it includes with quotes (#include "NAME"), found beside it, and those they
+  // include, by NAME as written: they travel with the text to a worker and are watched.
+  std::map<std::string, std::string> headers;
+  std::string hash; // of the text and its headers: "fnv1a64:0123456789abcdef"
   KernelFileDescription description;
 };
 
-// Kernel files are sent whole to a worker, on one request line with room for this after JSON's
-// escapes; a kernel file is far smaller (shared code goes in a header beside it).
+// Kernel files are sent whole to a worker with their headers, on one request line with room for
+// this after JSON's escapes; a kernel file and its headers are far smaller.
 inline constexpr std::size_t kLargestKernelFile = 128 * 1024;
+inline constexpr std::size_t kLargestHeaders = 128 * 1024; // all of them together
 
 // Reads and describes the file. Throws UsageError naming the path for a folder, a missing or
 // unreadable file, one over kLargestKernelFile, one that is not text (a NUL byte), or its
 // description's first problem.
 KernelFile read_kernel_file(const std::filesystem::path& path);
-// The same for a file's text as read elsewhere (a worker is sent the text a person saved).
-KernelFile kernel_file_from_text(const std::filesystem::path& path, std::string text);
+// The same for a file's text and headers as read elsewhere (a worker is sent what a person saved).
+KernelFile kernel_file_from_text(const std::filesystem::path& path, std::string text,
+                                 std::map<std::string, std::string> headers = {});
 
 // "saxpy/saxpy" for the kernel saxpy of saxpy.cu: the file's stem, then the kernel's name (a
 // template's without its arguments).
@@ -45,8 +51,11 @@ std::vector<KernelDesc> file_kernels(const KernelFile& file);
 bool names_a_kernel_file(const std::string& text);
 
 // Adds the file's kernels at run time unless this text of this path was added last (a worker is
-// sent the file with every request: the same text compiles once). Returns their ids.
-std::vector<std::string> use_kernel_file(const KernelFile& file);
+// sent the file with every request: the same text compiles once). Returns their ids. `kernels`:
+// file_kernels(file) made already (the GUI compiles a save before it replaces the last one, and
+// the compile is kept with them); empty: made here.
+std::vector<std::string> use_kernel_file(const KernelFile& file,
+                                         std::vector<KernelDesc> kernels = {});
 
 // The file a kernel added at run time came from (as added last); nullptr for any other kernel.
 std::shared_ptr<const KernelFile> kernel_file_of(const std::string& kernel_id);

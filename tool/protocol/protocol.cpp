@@ -85,11 +85,17 @@ std::vector<std::string_view> request_keys(RequestType type) {
 KernelFileText kernel_file_from(const Fields& r) {
   const Fields f(r.at("kernel_file", "allowed an object with the file's path and text"), r.where(),
                  r.path("kernel_file."));
-  f.only({"path", "text"}, "a kernel file");
-  KernelFileText file{.path = f.name("path", false), .text = f.text("text")};
+  f.only({"path", "text", "headers"}, "a kernel file");
+  KernelFileText file{.path = f.name("path", false), .text = f.text("text"), .headers = {}};
   if (file.text.size() > kLargestKernelFile)
     f.fail("text", std::to_string(file.text.size()) + " bytes",
            "allowed a kernel file of at most 128 KiB");
+  if (f.has("headers")) {
+    const Fields headers(f.at("headers", "allowed an object of header names and texts"), f.where(),
+                         f.path("headers."));
+    for (const auto& [name, text] : headers.raw().items())
+      file.headers[name] = headers.text(name.c_str());
+  }
   return file;
 }
 
@@ -176,7 +182,9 @@ json request_to_json(const WorkerRequest& q) {
   case RequestType::sweep:
     line["kernel"] = q.kernel_id;
     if (q.kernel_file)
-      line["kernel_file"] = {{"path", q.kernel_file->path}, {"text", q.kernel_file->text}};
+      line["kernel_file"] = {{"path", q.kernel_file->path},
+                             {"text", q.kernel_file->text},
+                             {"headers", q.kernel_file->headers}};
     line["params"] = q.params;
     if (q.block && q.type != RequestType::sweep)
       line["block"] = {q.block->x, q.block->y, q.block->z};
@@ -293,7 +301,8 @@ WorkerResponse response_from_json(const json& line) {
 
 KernelRequest request_kernel(const WorkerRequest& request) {
   if (request.kernel_file) // its kernels join the registry, compiled when first asked
-    use_kernel_file(kernel_file_from_text(request.kernel_file->path, request.kernel_file->text));
+    use_kernel_file(kernel_file_from_text(request.kernel_file->path, request.kernel_file->text,
+                                          request.kernel_file->headers));
   std::vector<std::string> params;
   for (const auto& [name, value] : request.params)
     params.push_back(name + "=" + std::to_string(value));
@@ -307,7 +316,8 @@ void attach_kernel_file(WorkerRequest& request) {
   if (!works || request.kernel_file)
     return;
   if (const std::shared_ptr<const KernelFile> file = kernel_file_of(request.kernel_id))
-    request.kernel_file = KernelFileText{.path = file->path.string(), .text = file->text};
+    request.kernel_file =
+        KernelFileText{.path = file->path.string(), .text = file->text, .headers = file->headers};
 }
 
 std::string protocol_line(const json& line) {

@@ -62,6 +62,7 @@
 #include "sweep/sweep_grid.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -87,6 +88,7 @@ response_type_name(ResponseType type); // "hello", "progress", "result", "sweep"
 struct KernelFileText {
   std::string path; // as the person named it: the kernel ids' stem, messages, -I its folder
   std::string text;
+  std::map<std::string, std::string> headers{}; // the headers it includes, by name
 };
 
 struct WorkerRequest {

@@ -1,0 +1,201 @@
+// A person's own kernel file in the GUI: opened from the command line or File > Open, shown in the
+// tree and the Source panel, and followed save by save: a save that does not compile is shown on
+// its line with the last good figures kept and marked stale; the fix replaces them.
+
+#include "gui_test_support.h"
+#include "kernel_file/file_kernel.h"
+#include "settings.h"
+#include "story_support.h"
+
+#include <chrono>
+#include <thread>
+
+namespace wl::viz::test {
+namespace {
+
+using nlohmann::json;
+
+const std::filesystem::path kExamples =
+    std::filesystem::path(WARPLENS_SOURCE_TESTS).parent_path() / "examples";
+
+std::string example(const std::string& name) {
+  std::ifstream in(kExamples / name);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A folder for a story's kernel files beside its scratch folder, which play() makes anew.
+std::filesystem::path files_dir() {
+  const std::filesystem::path dir = scratch_dir().string() + "-files";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+TEST(StoryKernelFile, OpenedFromTheCommandLineItIsInTheTreeAndTheSourcePanel) {
+  const std::filesystem::path file = files_dir() / "saxpy.cu";
+  write_file(file, example("saxpy.cu"));
+  const Story story = play("window 1280x720\nwait\nscreenshot whole.png\nclick \"Source\"\n"
+                           "screenshot source.png source\n",
+                           "--model " + file.string());
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json whole = story.sidecar("whole"), source = story.sidecar("source");
+  EXPECT_EQ(whole["configuration"]["kernel"], "saxpy/saxpy");
+  EXPECT_EQ(whole["configuration"]["kernel_file"]["path"], file.string());
+  EXPECT_TRUE(
+      whole["configuration"]["kernel_file"]["hash"].get<std::string>().starts_with("fnv1a64:"));
+  EXPECT_TRUE(says(whole, "launch", "saxpy.cu (yours)")) << text_of(whole, "launch");
+  EXPECT_TRUE(says(whole, "occupancy", "10 per thread")) << text_of(whole, "occupancy");
+  EXPECT_TRUE(says(source, "source", "// @warplens kernel saxpy")) << text_of(source, "source");
+  EXPECT_TRUE(says(source, "source", "nothing per site is predicted"));
+}
+
+TEST(StoryKernelFile, FileOpenRefusesAFolderAndOpensATypedPath) {
+  const std::filesystem::path dir = files_dir();
+  write_file(dir / "stencil.cu", example("stencil_2d.cu"));
+  std::filesystem::create_directories(dir / "folder.cu");
+  const std::string script = "window 1280x720\nclick \"File\"\nset \"path\" " +
+                             (dir / "folder.cu").string() + "\nscreenshot refused.png\n" +
+                             "set \"path\" " + (dir / "stencil.cu").string() +
+                             "\nwait\nscreenshot opened.png\n";
+  const Story story = play(script, "--model");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json refused = story.sidecar("refused"), opened = story.sidecar("opened");
+  EXPECT_NE(
+      refused["configuration"]["status"].get<std::string>().find("is a folder; give a .cu file"),
+      std::string::npos)
+      << refused["configuration"]["status"];
+  EXPECT_EQ(opened["configuration"]["kernel"], "stencil/stencil_2d");
+  EXPECT_EQ(opened["configuration"]["block"], "32x8");
+}
+
+// In the process: the person's saves are real writes to the file; frames are drawn until the
+// watch has seen each one.
+struct LiveFile {
+  std::filesystem::path file = scratch_dir() / "mine.cu";
+  App app = make_app("vec_add/scalar", "h100");
+  HeadlessGui gui{app, 1280, 800};
+
+  explicit LiveFile(const std::string& text) {
+    write_file(file, text);
+    EXPECT_TRUE(app.open_kernel_file(file.string())) << app.file.open_problem;
+  }
+  // Writes the text as an editor saves it and draws frames until the status line follows.
+  void save(const std::string& text) {
+    const std::string before = app.messages.status;
+    write_file(file, text);
+    for (int frame = 0; frame < 500 && app.messages.status == before; ++frame) {
+      gui.next_frame();
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+};
+
+TEST(KernelFileLive, ASaveThatDoesNotCompileKeepsTheLastVersionAndNamesItsLine) {
+  const std::string good = example("saxpy.cu");
+  LiveFile live(good);
+  const std::string hash = live.app.file.hash;
+  const KernelDesc* before = live.app.kernel();
+  std::string broken = good;
+  broken.replace(broken.find("y[i] = a * x[i] + y[i];"), 23, "y[i] = a * x[i] + oops;");
+  live.save(broken);
+  EXPECT_NE(live.app.file.problem.find("mine.cu:18: error: identifier \"oops\" is undefined"),
+            std::string::npos)
+      << live.app.file.problem;
+  EXPECT_EQ(live.app.file.problem_line, 18);
+  EXPECT_EQ(live.app.kernel(), before) << "the last version stays";
+  EXPECT_EQ(live.app.file.hash, hash);
+  EXPECT_TRUE(live.app.kernel_file_broken());
+  EXPECT_NE(live.app.file.lines[17].find("oops"), std::string::npos) << "the saved text is shown";
+
+  std::string changed = good;
+  changed.replace(changed.find("@warplens block 256"), 19, "@warplens block 128");
+  live.save(changed);
+  EXPECT_EQ(live.app.file.problem, "");
+  EXPECT_NE(live.app.kernel(), before) << "the new version's kernel";
+  EXPECT_NE(live.app.file.hash, hash);
+  EXPECT_EQ(live.app.kernel()->default_block, (BlockShape{128, 1, 1}));
+  EXPECT_NE(live.app.messages.status.find("mine.cu saved: compiled in"), std::string::npos)
+      << live.app.messages.status;
+}
+
+TEST(KernelFileLive, AFileDeletedThenWrittenAgainIsFollowed) {
+  const std::string good = example("saxpy.cu");
+  LiveFile live(good);
+  const std::string before = live.app.messages.status;
+  std::filesystem::remove(live.file);
+  for (int frame = 0; frame < 500 && live.app.messages.status == before; ++frame) {
+    live.gui.next_frame();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_NE(live.app.file.problem.find("No such file or directory"), std::string::npos)
+      << live.app.file.problem;
+  EXPECT_EQ(live.app.kernel()->id, "mine/saxpy") << "the last version stays on screen";
+  live.save(good);
+  EXPECT_EQ(live.app.file.problem, "");
+}
+
+TEST(KernelFileLive, TenSavesASecondEndOnTheLastOne) {
+  const std::string good = example("saxpy.cu");
+  LiveFile live(good);
+  for (int i = 1; i <= 20; ++i) {
+    std::string text = good;
+    text.replace(text.find("@warplens block 256"), 19, "@warplens block " + std::to_string(32 * i));
+    write_file(live.file, text);
+    live.gui.next_frame();
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  for (int frame = 0; frame < 50; ++frame) {
+    live.gui.next_frame();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_EQ(live.app.kernel()->default_block, (BlockShape{640, 1, 1}));
+  EXPECT_EQ(live.app.file.problem, "");
+}
+
+TEST(KernelFileLive, TheSettingsRememberTheFileAndTheNextSessionReopensIt) {
+  const std::filesystem::path dir = scratch_dir();
+  write_file(dir / "stencil.cu", example("stencil_2d.cu"));
+  App first = make_app("vec_add/scalar", "h100");
+  ASSERT_TRUE(first.open_kernel_file((dir / "stencil.cu").string()));
+  ASSERT_EQ(save_settings(first, dir / "config"), "");
+  const json settings = read_json(dir / "config" / "settings.json");
+  EXPECT_EQ(settings["kernel_file"], (dir / "stencil.cu").string()) << settings.dump(1);
+  EXPECT_EQ(settings["recent_files"][0], (dir / "stencil.cu").string());
+  App next = make_app("", "h100");
+  EXPECT_EQ(load_settings(next, dir / "config"), "");
+  EXPECT_EQ(next.choices.kernel_id, "stencil/stencil_2d");
+  EXPECT_EQ(next.file.recent, first.file.recent);
+  // The file gone by the next session: said.
+  std::filesystem::remove(dir / "stencil.cu");
+  App after = make_app("", "h100");
+  EXPECT_NE(load_settings(after, dir / "config").find("kernel_file: kernel file '"),
+            std::string::npos);
+}
+
+TEST(KernelFileLive, FilesThatCannotBeOpenedSayWhyAndLeaveTheScreenAsItWas) {
+  App app = make_app("vec_add/scalar", "h100");
+  const std::filesystem::path dir = scratch_dir();
+  write_file(dir / "binary.cu", std::string("\x7f"
+                                            "ELF\0\0",
+                                            6));
+  write_file(dir / "plain.cu", "__global__ void k() {}\n");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {(dir / "missing.cu").string(), "No such file or directory"},
+      {dir.string() + "/", "is a folder"},
+      {(dir / "binary.cu").string(), "is not text (it holds a NUL byte)"},
+      {(dir / "plain.cu").string(), "no '// @warplens kernel NAME' line"},
+      {(dir / "plain.cu").string() + ":other", "no '// @warplens kernel NAME' line"},
+  };
+  for (const auto& [path, says] : cases) {
+    EXPECT_FALSE(app.open_kernel_file(path)) << path;
+    EXPECT_NE(app.file.open_problem.find(says), std::string::npos) << app.file.open_problem;
+    EXPECT_EQ(app.file.open_problem.find('\n'), std::string::npos);
+    EXPECT_EQ(app.choices.kernel_id, "vec_add/scalar");
+    EXPECT_FALSE(app.file.open());
+  }
+}
+
+} // namespace
+} // namespace wl::viz::test
