@@ -475,7 +475,8 @@ KernelRequest against_request(const SweepOptions& o, const KernelRequest& base,
   std::vector<std::string> texts;
   for (const auto& [name, value] : params_for_against(*against, base.params, given))
     texts.push_back(name + "=" + std::to_string(value));
-  return resolve_kernel_request(against->id, texts, "", "");
+  return resolve_kernel_request(against->id, texts, "",
+                                grid.shapes.empty() ? "" : format_block(grid.shapes.front()));
 }
 
 // Per device: a table per GPU, and one file with a series each.
@@ -531,6 +532,23 @@ std::string kernel_id_from(const std::string& text) {
   return names_a_kernel_file(text) ? add_kernel_file(text) : text;
 }
 
+// The sweep's kernel and parameters, checked at its default block; where that block does not fit
+// the parameters (a kernel file's block.x == TILE with another TILE), at the sweep's first shape.
+KernelRequest sweep_base(const SweepOptions& o, const SweepGrid& grid) {
+  try {
+    return resolve_kernel_request(o.kernel.id, o.kernel.params, o.kernel.size, "");
+  } catch (const UsageError&) {
+    if (grid.shapes.empty())
+      throw;
+    try {
+      return resolve_kernel_request(o.kernel.id, o.kernel.params, o.kernel.size,
+                                    format_block(grid.shapes.front()));
+    } catch (const UsageError&) {
+    }
+    throw; // the default block's refusal: the one that names the parameters' problem
+  }
+}
+
 void run_sweep_command(SweepOptions o) {
   check_output_files(o);
   o.kernel.id = kernel_id_from(o.kernel.id);
@@ -538,9 +556,10 @@ void run_sweep_command(SweepOptions o) {
     o.against = kernel_id_from(o.against);
   if (!o.engine.metrics.empty()) // an unknown name is this command line's fault, not a worker's
     load_metric_catalog(assets_dir() / "metrics.json").select(o.engine.metrics);
-  const KernelRequest base =
-      resolve_kernel_request(o.kernel.id, o.kernel.params, o.kernel.size, "");
-  const SweepGrid grid = grid_of(o, *base.kernel);
+  const KernelDesc* kernel = find_kernel(o.kernel.id);
+  const SweepGrid grid =
+      kernel ? grid_of(o, *kernel) : SweepGrid{}; // an unknown id is named by the resolve below
+  const KernelRequest base = sweep_base(o, grid);
   param_sets(base.params, grid, o.max_shapes); // the whole grid counted before anything runs
   if (!o.json_file.empty() && grid.points() > kMaxSweepFilePoints)
     throw UsageError(format("--json: the sweep has %zu points and a sweep file holds at most %zu "

@@ -279,6 +279,36 @@ TEST(FileKernel, ALaunchsExpressionsThatCannotBeUsedNameTheirLine) {
       << refusal(flops, {}, "");
 }
 
+// Without a GPU too, the args are checked against the compiled kernel: their count and sizes from
+// the cubin's parameter entries, their types from the kernel's name.
+TEST(FileKernel, ArgsThatDoNotFitTheKernelAreRefusedInModelMode) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"arg in: in double[rows * cols] random(-1, 1)",
+       "parameter 1 is float const*, but its description's arg 'in' is a buffer of double"},
+      {"arg rows: long = rows", "parameter 3 is int, but its description's arg 'rows' is long"},
+      {"arg cols: float = 2", "parameter 4 is int, but its description's arg 'cols' is float"},
+  };
+  for (const auto& [line, says] : cases) {
+    std::string text = kTranspose;
+    const std::string name = line.substr(4, line.find(':') - 4);
+    const std::size_t at = text.find("// @warplens arg " + name + ":");
+    text.replace(at, text.find('\n', at) - at, "// @warplens " + line);
+    const std::string id = add_kernel_file(written("mismatch.cu", text).string());
+    try {
+      model_kernel(resolve_kernel_request(id, {}, "", ""), test::preset("h100"));
+      ADD_FAILURE() << line << " was modelled";
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  }
+  std::string missing = kTranspose;
+  const std::size_t at = missing.find("// @warplens arg cols: int = cols\n");
+  missing.erase(at, std::string("// @warplens arg cols: int = cols\n").size());
+  const std::string id = add_kernel_file(written("mismatch.cu", missing).string());
+  EXPECT_THROW(model_kernel(resolve_kernel_request(id, {}, "", ""), test::preset("h100")),
+               UsageError);
+}
+
 TEST(FileKernel, EveryExampleCompilesForTheH100AndIsModelled) {
   const std::filesystem::path examples =
       std::filesystem::path(WARPLENS_SOURCE_ASSETS).parent_path() / "examples";

@@ -2,6 +2,7 @@
 
 #include "base/error.h"
 #include "engine/cuda_check.h"
+#include "kernel_file/file_kernel.h"
 
 #include <cuda_runtime.h>
 
@@ -15,35 +16,16 @@ const void* kernel_handle(cudaLibrary_t library, const std::string& lowered, con
   return reinterpret_cast<const void*>(kernel);
 }
 
-std::size_t argument_bytes(const RunTimeArgument& a) {
-  return a.buffer >= 0 ? sizeof(void*) : a.value.size();
-}
-
-// The description lists the kernel's parameters in order, each of the size the kernel takes;
-// cudaFuncGetParamInfo says what the compiled kernel takes.
+// The description's args against the compiled kernel's parameters as the runtime reports them.
 void check_arguments(const std::string& kernel_id, const void* function,
                      const std::vector<RunTimeArgument>& arguments) {
-  for (std::size_t i = 0; i < arguments.size(); ++i) {
-    std::size_t offset = 0, size = 0;
-    if (cudaFuncGetParamInfo(function, i, &offset, &size) != cudaSuccess) {
-      cudaGetLastError(); // the failed query is no sticky error
-      throw UsageError(kernel_id + " takes " + std::to_string(i) +
-                       " parameters, but its description lists " +
-                       std::to_string(arguments.size()) + " args (the first extra is '" +
-                       arguments[i].name + "')");
-    }
-    if (size != argument_bytes(arguments[i]))
-      throw UsageError(kernel_id + ": parameter " + std::to_string(i + 1) + " is " +
-                       std::to_string(size) + " bytes, but its description's arg '" +
-                       arguments[i].name + "' is " + std::to_string(argument_bytes(arguments[i])) +
-                       (arguments[i].buffer >= 0 ? " (a pointer)" : "") +
-                       "; list the args in the kernel's order with its types");
-  }
-  std::size_t offset = 0, size = 0;
-  if (cudaFuncGetParamInfo(function, arguments.size(), &offset, &size) == cudaSuccess)
-    throw UsageError(kernel_id + " takes more than the " + std::to_string(arguments.size()) +
-                     " parameters its description lists; add an arg line for each");
-  cudaGetLastError();
+  std::vector<std::size_t> sizes;
+  for (std::size_t offset = 0, size = 0;
+       cudaFuncGetParamInfo(function, sizes.size(), &offset, &size) == cudaSuccess;)
+    sizes.push_back(size);
+  cudaGetLastError(); // the query past the last parameter fails: no sticky error
+  if (const std::string problem = parameters_problem(kernel_id, sizes, arguments); !problem.empty())
+    throw UsageError(problem);
 }
 
 } // namespace

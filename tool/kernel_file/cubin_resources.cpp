@@ -11,7 +11,7 @@ namespace {
 constexpr std::uint32_t kSymbolTable = 2;
 constexpr std::uint32_t kNvInfo = 0x70000000;
 constexpr std::uint8_t kValueFormat = 4; // EIFMT_SVAL: a u16 size, then the value
-constexpr std::uint8_t kFrameSize = 0x11, kRegisterCount = 0x2f;
+constexpr std::uint8_t kFrameSize = 0x11, kRegisterCount = 0x2f, kParameter = 0x17;
 constexpr int kReservedShared = 1024; // .nv.shared.reserved: the system's share of each block
 
 struct Section {
@@ -106,6 +106,36 @@ std::map<std::uint8_t, std::uint32_t> attributes_of(const std::vector<char>& elf
 }
 
 } // namespace
+
+std::optional<std::vector<int>> cubin_parameter_sizes(const std::vector<char>& cubin,
+                                                      const std::string& mangled_name) {
+  for (const Section& info : sections_of(cubin)) {
+    if (info.type != kNvInfo || info.name != ".nv.info." + mangled_name)
+      continue;
+    // Each entry: its index (u32), ordinal (u16), offset (u16), and flags with the size in bytes
+    // in the top 14 bits (u32).
+    std::vector<int> sizes;
+    for (std::uint64_t at = info.offset; at + 4 <= info.offset + info.size;) {
+      const auto format = read<std::uint8_t>(cubin, at),
+                 attribute = read<std::uint8_t>(cubin, at + 1);
+      const auto size = read<std::uint16_t>(cubin, at + 2);
+      if (!format || !attribute || !size)
+        return std::nullopt;
+      if (*format == kValueFormat && *attribute == kParameter && *size == 12) {
+        const auto ordinal = read<std::uint16_t>(cubin, at + 8);
+        const auto packed = read<std::uint32_t>(cubin, at + 12);
+        if (!ordinal || !packed || *ordinal > 4096)
+          return std::nullopt;
+        if (sizes.size() <= *ordinal)
+          sizes.resize(*ordinal + std::size_t{1}, 0);
+        sizes[*ordinal] = static_cast<int>(*packed >> 18);
+      }
+      at += *format == kValueFormat ? 4 + *size : 4;
+    }
+    return sizes;
+  }
+  return std::nullopt;
+}
 
 std::optional<CompiledResources> cubin_resources(const std::vector<char>& cubin,
                                                  const std::string& mangled_name, int sm) {

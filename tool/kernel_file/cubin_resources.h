@@ -17,4 +17,9 @@ namespace wl {
 std::optional<CompiledResources> cubin_resources(const std::vector<char>& cubin,
                                                  const std::string& mangled_name, int sm);
 
+// The size in bytes of each of the function's parameters, in order, from its .nv.info section's
+// parameter entries (EIATTR_KPARAM_INFO); nullopt when the cubin has no such function.
+std::optional<std::vector<int>> cubin_parameter_sizes(const std::vector<char>& cubin,
+                                                      const std::string& mangled_name);
+
 } // namespace wl

@@ -5,12 +5,15 @@
 #include "base/text_format.h"
 #include "common.h"
 #include "kernel_file/compile.h"
+#include "kernel_file/cubin_resources.h"
 #include "model/block_text.h"
 #include "registry.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <cxxabi.h>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -152,26 +155,6 @@ std::map<std::string, std::int64_t> tunables_of(const KernelFileDescription& d,
   for (const FileTunable& t : d.tunables)
     tunables[t.name] = params.at(t.name);
   return tunables;
-}
-
-// A kernel's registers, shared and local memory for these parameters on `sm`, as NVRTC's
-// ptxas reported them.
-KernelUsage usage_of(const KernelFile& file, CompileCache& cache, const std::string& kernel,
-                     const Params& params, int sm) {
-  const std::map<std::string, std::int64_t> tunables = tunables_of(file.description, params);
-  const auto compiled = compiled_for(file, cache, tunables, sm);
-  const std::string name = with_tunables(kernel, tunables);
-  const auto found = compiled->usage.find(name);
-  if (found == compiled->usage.end())
-    throw UsageError(file.path.string() + ": the compiler reported no resources of " + name +
-                     " (its log: " + clip(compiled->log.empty() ? "empty" : compiled->log, 200) +
-                     ")");
-  const CompiledResources& r = found->second;
-  return KernelUsage{.sm = r.sm,
-                     .registers = r.registers,
-                     .static_shared_bytes = r.static_shared_bytes,
-                     .local_bytes = r.stack_frame_bytes,
-                     .source = "NVRTC, sm_" + std::to_string(r.sm) + ", compiled here"};
 }
 
 ElementType element_type(FileType type) {
@@ -341,6 +324,100 @@ void fill_inputs(const KernelFileDescription& d, HostBuffers& buffers, std::uint
   }
 }
 
+// The parameter types of a mangled kernel name as C++ writes them: "float const*", "int".
+std::vector<std::string> parameter_types(const std::string& mangled) {
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> text(
+      abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), std::free);
+  if (status != 0)
+    return {};
+  const std::string signature = text.get();
+  const std::size_t open = signature.rfind('(');
+  if (open == std::string::npos || signature.back() != ')')
+    return {};
+  std::vector<std::string> types(1);
+  int depth = 0;
+  for (std::size_t i = open + 1; i + 1 < signature.size(); ++i) {
+    const char c = signature[i];
+    depth += c == '<' ? 1 : c == '>' ? -1 : 0;
+    if (c == ',' && depth == 0)
+      types.emplace_back();
+    else if (!(c == ' ' && types.back().empty()))
+      types.back() += c;
+  }
+  if (types.size() == 1 && types.front().empty())
+    types.clear();
+  return types;
+}
+
+// Whether each arg's type is the one the kernel takes: a float buffer for a float*, a long for a
+// long long. "" when they agree or the name says nothing (extern "C").
+std::string argument_type_problem(const KernelFileDescription& d, const std::string& mangled) {
+  const std::vector<std::string> types = parameter_types(mangled);
+  for (std::size_t i = 0; i < d.args.size() && i < types.size(); ++i) {
+    const FileArg& a = d.args[i];
+    const std::string& type = types[i];
+    const bool pointer = type.find('*') != std::string::npos;
+    std::string base = type.substr(0, type.find_first_of("*&"));
+    if (const std::size_t c = base.find(" const"); c != std::string::npos)
+      base.erase(c);
+    while (!base.empty() && base.back() == ' ')
+      base.pop_back();
+    const std::string want = a.type == FileType::u32   ? "unsigned int"
+                             : a.type == FileType::i64 ? "long long"
+                                                       : file_type_name(a.type);
+    const bool same = base == want || (a.type == FileType::i64 && base == "long");
+    if (pointer != a.buffer ||
+        (!same && (base == "float" || base == "double" || base == "int" || base == "unsigned int" ||
+                   base == "long" || base == "long long")))
+      return "parameter " + std::to_string(i + 1) + " is " + type +
+             ", but its description's arg '" + a.name + "' is " + (a.buffer ? "a buffer of " : "") +
+             file_type_name(a.type) + "; list the args in the kernel's order with its types";
+  }
+  return "";
+}
+
+// A kernel's registers, shared and local memory for these parameters on `sm`, as NVRTC's
+// ptxas reported them.
+KernelUsage usage_of(const KernelFile& file, CompileCache& cache, const std::string& kernel,
+                     const Params& params, int sm) {
+  const std::map<std::string, std::int64_t> tunables = tunables_of(file.description, params);
+  const auto compiled = compiled_for(file, cache, tunables, sm);
+  const std::string name = with_tunables(kernel, tunables);
+  const auto found = compiled->usage.find(name);
+  if (found == compiled->usage.end())
+    throw UsageError(file.path.string() + ": the compiler reported no resources of " + name +
+                     " (its log: " + clip(compiled->log.empty() ? "empty" : compiled->log, 200) +
+                     ")");
+  // The description's args against the compiled parameters, as a run checks them on the GPU, and
+  // their types against those the kernel's name says it takes (a float* is 8 bytes like a
+  // double*).
+  const std::vector<RunTimeArgument> arguments = arguments_of(file.description, params);
+  if (const std::string wrong = argument_type_problem(
+          file.description, compiled->lowered.at(with_tunables(kernel, tunables)));
+      !wrong.empty())
+    throw UsageError(file_kernel_id(file, kernel) + ": " + wrong);
+  for (const std::string& function : {kernel, file.description.reference}) {
+    if (function.empty())
+      continue;
+    const std::string lowered = compiled->lowered.at(with_tunables(function, tunables));
+    const std::optional<std::vector<int>> sizes = cubin_parameter_sizes(compiled->cubin, lowered);
+    if (!sizes)
+      continue;
+    const std::string problem = parameters_problem(
+        file_kernel_id(file, function) + (function == kernel ? "" : " (the reference)"),
+        std::vector<std::size_t>(sizes->begin(), sizes->end()), arguments);
+    if (!problem.empty())
+      throw UsageError(problem);
+  }
+  const CompiledResources& r = found->second;
+  return KernelUsage{.sm = r.sm,
+                     .registers = r.registers,
+                     .static_shared_bytes = r.static_shared_bytes,
+                     .local_bytes = r.stack_frame_bytes,
+                     .source = "NVRTC, sm_" + std::to_string(r.sm) + ", compiled here"};
+}
+
 // What a session's buffers and inputs depend on, in words: each buffer's name, direction, type,
 // count and fill, and whether a reference kernel is run.
 std::string inputs_signature_of(const KernelFileDescription& d) {
@@ -441,6 +518,28 @@ std::map<std::string, std::string> read_headers(const std::filesystem::path& fil
 }
 
 } // namespace
+
+std::string parameters_problem(const std::string& kernel, const std::vector<std::size_t>& sizes,
+                               const std::vector<RunTimeArgument>& arguments) {
+  const auto bytes = [](const RunTimeArgument& a) { return a.buffer >= 0 ? 8 : a.value.size(); };
+  for (std::size_t i = 0; i < arguments.size() && i < sizes.size(); ++i)
+    if (sizes[i] != bytes(arguments[i]))
+      return kernel + ": parameter " + std::to_string(i + 1) + " is " + std::to_string(sizes[i]) +
+             " bytes, but its description's arg '" + arguments[i].name + "' is " +
+             std::to_string(bytes(arguments[i])) +
+             (arguments[i].buffer >= 0 ? " (a pointer)" : "") +
+             "; list the args in the kernel's order with its types";
+  if (sizes.size() < arguments.size())
+    return kernel + " takes " + std::to_string(sizes.size()) +
+           " parameters, but its description lists " + std::to_string(arguments.size()) +
+           " args (the first extra is '" + arguments[sizes.size()].name + "')";
+  if (sizes.size() > arguments.size())
+    return kernel + " takes " + std::to_string(sizes.size()) +
+           " parameters, but its description "
+           "lists " +
+           std::to_string(arguments.size()) + " args; add an arg line for each";
+  return "";
+}
 
 KernelFile read_kernel_file(const std::filesystem::path& path) {
   std::error_code error;

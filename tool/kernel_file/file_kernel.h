@@ -46,6 +46,11 @@ std::string file_kernel_id(const KernelFile& file, const std::string& kernel);
 // The file's kernels, in the description's order.
 std::vector<KernelDesc> file_kernels(const KernelFile& file);
 
+// Whether the description's args fit the compiled kernel's parameters (`sizes` in bytes, in
+// order): "" when they do, else one line naming the parameter it gets wrong or the count.
+std::string parameters_problem(const std::string& kernel, const std::vector<std::size_t>& sizes,
+                               const std::vector<RunTimeArgument>& arguments);
+
 // Whether a kernel argument given on the command line names a kernel file ("path/to/x.cu",
 // "x.cu:kernel") rather than a bundled kernel's id.
 bool names_a_kernel_file(const std::string& text);
