@@ -81,6 +81,13 @@ bool App::open_kernel_file(const std::string& text) {
   file.watch = std::make_shared<KernelFileWatch>(file.path, file.wake);
   remember(file.recent, file.path.string());
   select_kernel(id);
+  // Compiled once here, on the thread that compiles each save: NVRTC's first compile on a thread
+  // costs several times a warm one, which the first save would pay. A problem is the models' to
+  // say.
+  try {
+    kernel()->usage(choices.params, arch().cc_major * 10 + arch().cc_minor);
+  } catch (const Error&) {
+  }
   messages.status = "Opened " + file.path.string() +
                     (file.watch->problem().empty() ? ": each save is compiled and shown"
                                                    : ": " + file.watch->problem());
