@@ -94,13 +94,18 @@ inline BlockShape grid_3d(std::int64_t nx, std::int64_t ny, std::int64_t nz,
                     static_cast<int>(ceil_div(nz, block.z))};
 }
 
-// Uniform in [lo, hi) from a hash of (seed, index) (splitmix64): reproducible for a seed, and
-// the same whatever order the elements are made in.
-inline float hashed_uniform(std::uint64_t seed, std::uint64_t index, float lo, float hi) {
+// 64 bits from a hash of (seed, index) (splitmix64): reproducible for a seed, and the same
+// whatever order the elements are made in.
+inline std::uint64_t hashed_bits(std::uint64_t seed, std::uint64_t index) {
   std::uint64_t x = seed + 0x9e3779b97f4a7c15ull * (index + 1);
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  x ^= x >> 31;
+  return x ^ (x >> 31);
+}
+
+// Uniform in [lo, hi) from hashed_bits.
+inline float hashed_uniform(std::uint64_t seed, std::uint64_t index, float lo, float hi) {
+  const std::uint64_t x = hashed_bits(seed, index);
   const float value = lo + (hi - lo) * (static_cast<float>(x >> 40) / 16777216.0f);
   return std::min(value, std::nextafter(hi, lo)); // rounding may reach hi
 }

@@ -258,14 +258,6 @@ std::vector<BufferSpec> buffers_of(const std::shared_ptr<const KernelFile>& shar
   return specs;
 }
 
-// splitmix64 of (seed, index): the same element whatever order the elements are made in.
-std::uint64_t hashed(std::uint64_t seed, std::uint64_t index) {
-  std::uint64_t x = seed + 0x9e3779b97f4a7c15ull * (index + 1);
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
 // Element i of a buffer by its fill, as a double (a float or whole type converts from it).
 double fill_value(const Fill& fill, FileType type, std::uint64_t seed, std::int64_t i) {
   switch (fill.kind) {
@@ -274,7 +266,7 @@ double fill_value(const Fill& fill, FileType type, std::uint64_t seed, std::int6
   case Fill::Kind::constant:
     return fill.value;
   case Fill::Kind::random: {
-    const std::uint64_t bits = hashed(seed, static_cast<std::uint64_t>(i));
+    const std::uint64_t bits = common::hashed_bits(seed, static_cast<std::uint64_t>(i));
     if (type == FileType::f32 || type == FileType::f64)
       return fill.low + (fill.high - fill.low) * static_cast<double>(bits >> 11) * 0x1.0p-53;
     const double low = std::ceil(fill.low), span = std::floor(fill.high) - low + 1;
