@@ -1,5 +1,6 @@
 #include "cli_commands.h"
 #include "cli_numbers.h"
+#include "protocol/protocol.h"
 #include "report/panel_table.h"
 #include "viz_main.h"
 
@@ -64,6 +65,12 @@ void add_gui_options(CLI::App& app, viz::GuiOptions& options) {
   app.add_option("file", options.kernel_file, "A kernel file of your own (as --kernel-file)")
       ->check(written_option("a .cu file"))
       ->excludes(app.get_option("--kernel-file"));
+  app.add_option("--kernel-time-limit", options.kernel_time_limit,
+                 "Seconds one launch of a kernel file may run; past it the worker stops (a "
+                 "running kernel cannot be interrupted), says which launch it was, and the next "
+                 "Run starts another")
+      ->check(seconds_option(kMaxRequestSeconds))
+      ->capture_default_str();
   app.add_option("--param", options.params, "A kernel parameter as name=value (repeat for several)")
       ->check(written_option("name=value"));
   CLI::Option* model = app.add_flag("--model", options.model_only,

@@ -127,6 +127,11 @@ void add_engine_options(CLI::App& cmd, EngineOptions& engine) {
   cmd.add_option("--max-time", engine.timing.max_seconds, "Seconds of timing samples at most")
       ->check(seconds_option(kMaxRequestSeconds))
       ->capture_default_str();
+  cmd.add_option("--kernel-time-limit", engine.kernel_time_limit,
+                 "Seconds one launch of a kernel file may run; past it the process stops (a "
+                 "running kernel cannot be interrupted) and says which launch it was")
+      ->check(seconds_option(kMaxRequestSeconds))
+      ->capture_default_str();
 }
 
 // `--per-site`, run's and sweep's alike.
@@ -605,7 +610,7 @@ void add_model_flag(CLI::App& cmd, SweepOptions& o) {
       ->capture_default_str()
       ->needs(model);
   for (const char* measured : {"--workers", "--worker", "--per-device", "--per-site", "--metrics",
-                               "--device", "--seed", "--max-time"})
+                               "--device", "--seed", "--max-time", "--kernel-time-limit"})
     model->excludes(cmd.get_option(measured));
 }
 

@@ -18,13 +18,13 @@ case "${1:-main}" in
     build/release/app/warplens
     ;;
   test)
-    # The suite, then the unit and gui tests under ASan + UBSan, then each reader fuzzed 15 s (CI has an hour for all of it).
+    # The suite, then the unit and gui tests under ASan + UBSan, then each reader fuzzed 15 s from
+    # the same sanitized build (CI has an hour for all of it).
     # The suite's tests run one per core (a preset of its own may say otherwise): most of a GUI
     # story's time is frames waiting on the model or a worker, not the core it holds.
     export CTEST_PARALLEL_LEVEL="${CTEST_PARALLEL_LEVEL:-$(nproc)}"
     cmake --workflow --preset ci
     cmake --workflow --preset sanitize
-    cmake --workflow --preset fuzz
     ;;
   *)
     echo "usage: scripts/quickstart.sh [main|test]" >&2

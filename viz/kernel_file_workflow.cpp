@@ -169,8 +169,13 @@ const std::vector<std::string>* App::kernel_file_lines() const {
   const std::shared_ptr<const KernelFile> from = kernel_file_of(shown->id);
   if (from && from->path == file.path)
     return &file.lines;
-  static std::vector<std::string> other; // one GUI thread
-  other = from ? lines_of(from->text) : std::vector<std::string>{};
+  // Another file's lines (one GUI thread), split once per version of it rather than every frame.
+  static std::shared_ptr<const KernelFile> split;
+  static std::vector<std::string> other;
+  if (from != split) {
+    other = from ? lines_of(from->text) : std::vector<std::string>{};
+    split = from;
+  }
   return &other;
 }
 

@@ -13,6 +13,7 @@
 #include "model/kernel_source.h"
 #include "panel_parts.h"
 #include "panels.h"
+#include "report/figures.h"
 #include "report/site_report.h"
 
 #include <algorithm>
@@ -134,13 +135,15 @@ bool in_model_mode(const App& app) {
          (!app.results.latest->timing || !app.results.latest->recorded_on.empty());
 }
 
-// One line: why no measured figure stands beside the predictions.
-std::string why_not_measured(const App& app) {
-  const std::string lead = "No measured figures per site: ";
+// One line: why no measured figure stands beside the predictions (`unit` "site") or beside a
+// kernel file's lines ("line").
+std::string why_not_measured(const App& app, const std::string& unit = "site") {
+  const std::string lead = "No measured figures per " + unit + ": ";
+  const std::string tick = "Tick Measure per " + unit + ", then Run (F5).";
   const RunResult* latest = app.results.latest ? &*app.results.latest : nullptr;
   if (latest && latest->kernel_id == app.choices.kernel_id && latest->site_counts)
     return lead + (latest->site_counts->reason.empty()
-                       ? "the measurement does not match this kernel's sites."
+                       ? "the measurement does not match this kernel's " + unit + "s."
                        : latest->site_counts->reason);
   if (in_model_mode(app))
     return lead + "model mode: " +
@@ -148,13 +151,13 @@ std::string why_not_measured(const App& app) {
                 ? "nothing runs on a GPU here, and the recording has no per-site figures of this "
                   "launch."
                 : app.untimed_reason()) +
-           " The predictions alone.";
+           (unit == "site" ? " The predictions alone." : "");
   if (!latest || latest->kernel_id != app.choices.kernel_id)
-    return lead + "this kernel has not been measured yet. Tick Measure per site, then Run (F5).";
+    return lead + "this kernel has not been measured yet. " + tick;
   return lead + (app.choices.measure_per_site
-                     ? "the last run was a live edit, which never makes the per-site pass. Run "
-                       "(F5) makes it."
-                     : "the last run made no per-site pass. Tick Measure per site, then Run (F5).");
+                     ? "the last run was a live edit, which never makes the per-" + unit +
+                           " pass. Run (F5) makes it."
+                     : "the last run made no per-" + unit + " pass. " + tick);
 }
 
 bool is_global(const SitePrediction& site) { return site.space == MemorySpace::global; }
@@ -248,7 +251,9 @@ std::string instructions_text(const Context& c, std::size_t s) {
   return text;
 }
 
-enum class Tone { plain, wasteful, flagged, greyed };
+// `measured` is a kernel file's figure under a line of its code, in the blue of the controls, so it
+// never reads as code.
+enum class Tone { plain, wasteful, flagged, greyed, measured };
 
 // A figure's words, in pieces that stay whole: "predicted 4.00 sectors/request", "(ideal 4.00),".
 using Pieces = std::vector<std::string>;
@@ -266,6 +271,11 @@ void text_in_tone(const std::string& text, Tone tone) {
     break;
   case Tone::greyed:
     note_text(text);
+    break;
+  case Tone::measured:
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_CheckMark));
+    ImGui::TextWrapped("%s", text.c_str());
+    ImGui::PopStyleColor();
     break;
   }
 }
@@ -606,14 +616,119 @@ void draw_header(App& app, const Context& c) {
     baseline_heading(app, "Beside each site, the baseline: ");
 }
 
-// A person's kernel file: its text as last saved, the line a save's problem names drawn in the
-// error colour with the problem under it. With no index math there is no prediction per line.
+// What the latest run measured on the lines of a person's kernel file.
+struct FileMeasured {
+  const SiteCounts* counts = nullptr;
+  std::map<int, LineMeasurement> lines; // by line number
+  bool stale = false;
+};
+
+FileMeasured file_measured(const App& app) {
+  FileMeasured m;
+  const RunResult* latest = app.results.latest ? &*app.results.latest : nullptr;
+  if (!latest || latest->kernel_id != app.choices.kernel_id || !latest->site_counts ||
+      !latest->site_counts->available || latest->site_counts->line_issues.empty())
+    return m;
+  m.counts = &*latest->site_counts;
+  for (LineMeasurement& line : measured_lines(*m.counts))
+    m.lines[line.line] = std::move(line);
+  m.stale = app.latest_is_stale();
+  return m;
+}
+
+// "measured 1,024 instructions;", "global 256 requests,", "4.00 sectors/request", "(1,024
+// sectors)" and the same for shared with wavefronts: a measured line's figures, pieces that stay
+// whole. Per request counts the loads and stores; traffic that other instructions of the line
+// made (atomics) is added after it.
+Pieces line_pieces(const LineMeasurement& l) {
+  Pieces pieces = {"measured " + format_count(std::llround(l.issued)) + " " +
+                   std::string(figure("line_instructions").unit)};
+  const auto space = [&](const char* name, double requests, double access, double all,
+                         const char* unit) {
+    if (requests <= 0 && all <= 0)
+      return;
+    pieces.back() += ";";
+    if (requests > 0) {
+      pieces.push_back(std::string(name) + " " + format_count(std::llround(requests)) +
+                       " requests,");
+      pieces.push_back(format_number(access / requests) + " " + unit + "/request");
+      pieces.push_back("(" + format_count(std::llround(access)) + " " + unit + ")");
+    }
+    if (all > access)
+      pieces.push_back(std::string(requests > 0 ? "+ " : name + std::string(" ")) +
+                       format_count(std::llround(all - access)) + " " + unit +
+                       " of other instructions (atomics)");
+  };
+  space("global", l.global_requests, l.access_sectors, l.sectors, "sectors");
+  space("shared", l.shared_requests, l.access_wavefronts, l.wavefronts, "wavefronts");
+  return pieces;
+}
+
+// The line's memory instructions as measured, for its tooltip.
+std::string line_instructions_text(const SiteCounts& counts, const LineMeasurement& l) {
+  std::string text = "Line " + std::to_string(l.line) + ": " +
+                     format_count(std::llround(l.issued)) +
+                     " warp-level instructions issued (Nsight Compute's Instructions Executed).";
+  if (l.memory.empty())
+    return text + "\nNo memory instruction.";
+  text += "\nIts memory instructions as measured:";
+  for (std::size_t i : l.memory)
+    text.append("\n").append(instruction_text(counts.instructions[i]));
+  return text;
+}
+
+void draw_file_header(App& app, const KernelDesc& kernel, const FileMeasured& measured) {
+  const std::shared_ptr<const KernelFile> file = kernel_file_of(kernel.id);
+  ImGui::TextUnformatted(file ? (file->path.string() + "  " + file->hash).c_str()
+                              : kernel.id.c_str());
+  note_text(no_index_math_reason(kernel.kind));
+  if (!in_model_mode(app)) {
+    ui::checkbox("Measure per line", &app.choices.measure_per_site);
+    help_marker("The next Run (F5) also measures the kernel's SASS instructions, each placed on "
+                "its line of this file, so each line shows what the hardware counted: the "
+                "instructions it issued and its memory requests with their sectors or "
+                "wavefronts. Live edits never make it.");
+  }
+  if (!measured.counts)
+    empty_state(why_not_measured(app, "line"));
+  else if (measured.stale)
+    stale_note(app);
+  else
+    note_text("Measured per line on " + app.results.latest->arch.name + ": " +
+              counted(measured.counts->instructions.size(), "memory instruction") + " on " +
+              counted(measured.lines.size(), "line") + "; hover a line for its instructions.");
+}
+
+// One line of the file, with its measured figures under it and its instructions on hover.
+void draw_file_line(const FileMeasured& measured, const CodeLayout& layout, int number,
+                    const std::string& text) {
+  const auto found = measured.lines.find(number);
+  if (found == measured.lines.end()) {
+    draw_code(layout, number, text);
+    return;
+  }
+  const ImVec2 top = ImGui::GetCursorScreenPos();
+  draw_code(layout, number, text);
+  const float indent =
+      layout.code_x - ImGui::GetCursorPosX() +
+      layout.char_width * static_cast<float>(std::min(indentation(text), layout.columns / 3));
+  ImGui::Indent(indent);
+  figure_text(line_pieces(found->second), measured.stale ? Tone::greyed : Tone::measured);
+  ImGui::Unindent(indent);
+  const float left = ImGui::GetWindowPos().x, right = left + ImGui::GetWindowWidth();
+  if (ImGui::IsWindowHovered() &&
+      ImGui::IsMouseHoveringRect(ImVec2(left, top.y), ImVec2(right, ImGui::GetCursorScreenPos().y)))
+    hover_text(line_instructions_text(*measured.counts, found->second));
+}
+
+// A person's kernel file: its text as last saved, each line that ran with what was measured on it,
+// and the line a save's problem names drawn in the error colour with the problem under it. With
+// no index math there is no prediction per line.
 void draw_file_source(App& app, const KernelDesc& kernel) {
   const std::shared_ptr<const KernelFile> file = kernel_file_of(kernel.id);
   const bool opened = file && file->path == app.file.path;
-  ImGui::TextUnformatted(file ? (file->path.string() + "  " + file->hash).c_str()
-                              : kernel.id.c_str());
-  empty_state(no_index_math_reason(kernel.kind));
+  const FileMeasured measured = file_measured(app);
+  draw_file_header(app, kernel, measured);
   if (opened && !app.file.problem.empty())
     error_text("The last save does not compile, so the figures are of the version before it: " +
                app.file.problem);
@@ -622,12 +737,23 @@ void draw_file_source(App& app, const KernelDesc& kernel) {
     return;
   ImGui::Separator();
   const CodeLayout layout = code_layout(lines->size());
+  // A new measurement of another kernel (or the first) is scrolled to: its first line that ran,
+  // two lines of context above it, even where the panel is short.
+  static std::string scrolled_to_kernel;
+  const int first_measured = measured.lines.empty() ? 0 : measured.lines.begin()->first;
+  const std::string view = kernel.id + ":" + std::to_string(first_measured);
+  bool scroll = first_measured > 0 && scrolled_to_kernel != view;
   for (std::size_t i = 0; i < lines->size(); ++i) {
     const int number = static_cast<int>(i + 1);
+    if (scroll && number >= first_measured - 2) {
+      ImGui::SetScrollHereY(0);
+      scrolled_to_kernel = view;
+      scroll = false;
+    }
     const bool named = opened && number == app.file.problem_line;
     if (named)
       push_error_color();
-    draw_code(layout, number, (*lines)[i]);
+    draw_file_line(measured, layout, number, (*lines)[i]);
     if (named) {
       pop_error_color();
       error_text(app.file.problem);

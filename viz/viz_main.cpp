@@ -5,6 +5,7 @@
 #include "base/text_format.h"
 #include "front_end.h"
 #include "io/assets.h"
+#include "kernel_file/compile.h"
 #include "kernel_file/file_kernel.h"
 #include "model/arch.h"
 #include "model/block_text.h"
@@ -140,6 +141,7 @@ WorkerSourceOptions worker_options(const GuiOptions& options,
                                    std::function<void()> on_change = {}) {
   WorkerSourceOptions w;
   w.client.command = options.worker;
+  w.kernel_time_limit = options.kernel_time_limit;
   w.client.on_change = std::move(on_change);
   return w;
 }
@@ -267,6 +269,8 @@ int run_gui(const GuiOptions& options) {
           "no window for the script: $DISPLAY and $WAYLAND_DISPLAY are not set (add --headless)");
     return write_default_view(options, "$DISPLAY and $WAYLAND_DISPLAY are not set");
   }
+  // NVRTC loaded meanwhile: a file opened later, or its first save, is compiled warm.
+  std::thread(warm_up_compiler).detach();
   App app = app_from(options, wake_window);
   // A script starts from the defaults and leaves the user's settings alone.
   const std::filesystem::path config_dir = !options.config_dir.empty() ? options.config_dir

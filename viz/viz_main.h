@@ -4,6 +4,8 @@
 // mode, model mode when the worker's machine has no GPU) unless --model asks for the model
 // alone, headless or not. Bad input throws UsageError (one line), as the other subcommands do.
 
+#include "model/run_options.h"
+
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -23,9 +25,10 @@ struct GuiOptions {
   std::string screenshot; // headless: the PNG's path; empty: a timestamped name here
   int width = 1440, height = 900;   // headless image size
   std::filesystem::path config_dir; // window: where layout and settings live; empty: the default
-  std::string worker;      // the command that runs `warplens worker`; empty: this executable's
-  std::string script;      // a script of user actions to play (script.h)
-  bool model_only = false; // --model: no worker, the models alone
+  std::string worker; // the command that runs `warplens worker`; empty: this executable's
+  std::string script; // a script of user actions to play (script.h)
+  double kernel_time_limit = kDefaultKernelTimeLimit; // seconds a kernel file's launch may run
+  bool model_only = false;                            // --model: no worker, the models alone
   bool headless = false;
 };
 

@@ -25,6 +25,7 @@ void WorkerSource::send(const Submitted& submitted) {
       submitted.kind.live ? m_options.live_seconds : m_options.run_seconds;
   r.engine.metrics = submitted.kind.live ? "" : m_options.run_metrics;
   r.engine.per_site = submitted.kind.per_site;
+  r.engine.kernel_time_limit = m_options.kernel_time_limit;
   m_newest = m_client.submit(std::move(r));
 }
 
@@ -44,6 +45,7 @@ void WorkerSource::submit_sweep(const KernelRequest& request, const SweepGrid& g
   r.engine.timing.max_seconds = m_options.sweep_seconds;
   r.engine.metrics = m_options.run_metrics;
   r.engine.model.max_evaluations = kSweepModelBudget.max_evaluations;
+  r.engine.kernel_time_limit = m_options.kernel_time_limit;
   m_sweep = Sweep{request, grid, arch};
   m_sweep_id = m_client.submit(std::move(r));
 }

@@ -22,6 +22,7 @@ struct WorkerSourceOptions {
   double live_seconds = 0.01;          // of a live edit: a stable median of a short kernel
   double sweep_seconds = 0.001;        // of each shape of a sweep, as `warplens sweep` takes
   std::string run_metrics = "default"; // counters of a Run; a live edit counts nothing
+  double kernel_time_limit = kDefaultKernelTimeLimit; // of one launch of a kernel file
 };
 
 class WorkerSource : public ResultSource {

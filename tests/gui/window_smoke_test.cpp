@@ -231,6 +231,34 @@ TEST_F(WindowUnderXvfb, OpensSwitchesKernelRunsAndSavesAScreenshot) {
                                       "settings.json")); // saved on the way out
 }
 
+// A kernel file dropped on the window from a file manager (XDND, as wl_xdnd_drop speaks it)
+// opens as File > Open would: its kernel in the tree and on screen, the file in the sidecar.
+TEST_F(WindowUnderXvfb, AKernelFileDroppedOnTheWindowOpensIt) {
+  const std::filesystem::path file = home / "mine" / "saxpy.cu";
+  std::filesystem::create_directories(file.parent_path());
+  std::filesystem::copy_file(
+      std::filesystem::path(WARPLENS_SOURCE_ASSETS).parent_path() / "examples" / "saxpy.cu", file);
+  Child gui = open("", "--kernel vec_add/scalar");
+  ASSERT_FALSE(desktop.window.empty()) << "no window appeared; " << log();
+  std::this_thread::sleep_for(1s); // the first frames
+  const std::string dropped =
+      output_of("DISPLAY=" + desktop.display + " " + WARPLENS_XDND_DROP + " " + desktop.window +
+                " 600 400 " + file.string() + " 2>&1; echo exit $?");
+  EXPECT_TRUE(dropped.ends_with("exit 0")) << dropped;
+  json shot;
+  for (int i = 0; i < 50; ++i) { // compiled on the file's first frames
+    shot = desktop.screenshot_sidecar();
+    if (shot.is_object() && shot["configuration"]["kernel"] == "saxpy/saxpy")
+      break;
+    std::this_thread::sleep_for(200ms);
+  }
+  ASSERT_TRUE(shot.is_object()) << "F12 saved nothing";
+  EXPECT_EQ(shot["configuration"]["kernel"], "saxpy/saxpy") << log();
+  EXPECT_EQ(shot["configuration"]["kernel_file"]["path"], file.string())
+      << shot["configuration"].dump();
+  EXPECT_EQ(gui.stop(), 0) << log();
+}
+
 } // namespace
 } // namespace wl::viz::test
 

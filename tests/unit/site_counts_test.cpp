@@ -161,6 +161,74 @@ TEST(SiteCounts, TheMeasurementGoesThroughJsonAndBackAndABadIndexIsRefused) {
   }
 }
 
+// A kernel file's pass: no sites, so each instruction stays on its own line; a line sums its
+// instructions by space, an instruction in a header is left over, and the issues of every
+// instruction count on their line whether it touches memory or not.
+MeasuredInstruction on_line(const std::string& file, int line, MemorySpace space, double executed,
+                            double traffic, std::uint32_t pc) {
+  MeasuredInstruction m;
+  m.pc = pc;
+  m.file = file;
+  m.line = line;
+  m.space = space;
+  m.executed = m.issued = executed;
+  m.lanes = 32 * executed;
+  (space == MemorySpace::global ? m.sectors : m.wavefronts) = traffic;
+  return m;
+}
+
+TEST(LineCounts, AFilesInstructionsAreSummedPerLineAndSpaceAndAHeadersAreLeftOver) {
+  using enum MemorySpace;
+  const SiteCounts counts = attribute_lines("mine.cu",
+                                            {on_line("mine.cu", 12, global, 100, 400, 0x40),
+                                             on_line("mine.cu", 12, global, 100, 800, 0x20),
+                                             on_line("mine.cu", 14, shared, 50, 200, 0x60),
+                                             on_line("helpers.cuh", 3, global, 10, 40, 0x80)},
+                                            {{.line = 14, .issued = 50, .wavefronts = 200},
+                                             {.line = 11, .issued = 700},
+                                             {.line = 12, .issued = 250, .sectors = 1500}});
+  ASSERT_TRUE(counts.available);
+  EXPECT_EQ(counts.instructions.front().pc, 0x20u) << "in PC order";
+  EXPECT_EQ(counts.global_sectors, 1240);
+  EXPECT_EQ(counts.shared_wavefronts, 200);
+  ASSERT_EQ(counts.unclaimed, std::vector<std::size_t>{3});
+  const std::vector<LineMeasurement> lines = measured_lines(counts);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0].line, 11);
+  EXPECT_EQ(lines[0].issued, 700);
+  EXPECT_TRUE(lines[0].memory.empty());
+  EXPECT_EQ(lines[1].global_requests, 200);
+  EXPECT_EQ(lines[1].access_sectors, 1200);
+  EXPECT_EQ(lines[1].sectors, 1500) << "an atomic's 300 sectors count on its line, not per request";
+  EXPECT_EQ(lines[1].memory.size(), 2u);
+  EXPECT_EQ(lines[2].shared_requests, 50);
+  EXPECT_EQ(lines[2].access_wavefronts, 200);
+  EXPECT_EQ(lines[2].wavefronts, 200);
+  RunResult r;
+  r.site_counts = counts;
+  EXPECT_EQ(site_counts_summary(r), "lines: 3 measured, 4 memory instructions");
+  const std::string text = site_counts_text(r);
+  EXPECT_NE(text.find("measured per line"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 memory instructions sit on lines of other files"), std::string::npos)
+      << text;
+}
+
+TEST(LineCounts, TheLinesGoThroughJsonAndBackAndALineZeroIsRefused) {
+  using enum MemorySpace;
+  const SiteCounts counts =
+      attribute_lines("mine.cu", {on_line("mine.cu", 12, global, 100, 400, 0x40)},
+                      {{.line = 11, .issued = 700}, {.line = 12, .issued = 100, .sectors = 400}});
+  nlohmann::json j = site_counts_json(counts);
+  EXPECT_EQ(site_counts_json(site_counts_from_json(j, "result", 0)), j);
+  j["line_issues"][0]["line"] = 0;
+  try {
+    site_counts_from_json(j, "result", 0);
+    FAIL() << "line 0 was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("site_counts.line_issues"), std::string::npos) << e.what();
+  }
+}
+
 // A per-site sweep: each site's measured, predicted and flag columns, named by the site and ncu's
 // SASS metric; a point the pass did not reach keeps its predictions and leaves the rest empty.
 TEST(SiteCounts, ASweepCsvHasEachSitesMeasuredAndPredictedColumnsAndARowSummary) {

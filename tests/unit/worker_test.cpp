@@ -378,6 +378,34 @@ TEST(WorkerClient, AWorkerThatHangsAfterHelloIsKilledAndRestarted) {
   }));
 }
 
+// A worker that answers with a fatal error (a sticky CUDA error, a kernel past its time limit)
+// is sent nothing more; one that then fails to exit is killed after five seconds, and the
+// request that waited goes to the next worker.
+TEST(WorkerClient, AWorkerThatSaysItStopsIsSentNothingMoreAndKilledIfItLingers) {
+  const std::string fatal_then_sleep =
+      "printf '{\"id\":0,\"type\":\"hello\",\"protocol\":" + std::to_string(kProtocolVersion) +
+      ",\"catalog\":\"" + catalog_version() +
+      "\"}\\n'; read line; id=$(printf '%s' \"$line\" | sed 's/.*\"id\":\\([0-9]*\\).*/\\1/'); "
+      "printf '{\"id\":%s,\"type\":\"error\",\"message\":\"sticky\",\"fatal\":true}\\n' "
+      "\"$id\"; exec sleep 100";
+  WorkerClient client({.command = fatal_then_sleep});
+  const auto first = client.wait_for(client.submit(model_request("vec_add/scalar")), 10s);
+  ASSERT_TRUE(first);
+  EXPECT_TRUE(first->fatal) << first->error;
+  const auto asked = std::chrono::steady_clock::now();
+  const auto second = client.wait_for(client.submit(model_request("vec_add/scalar")), 20s);
+  const double waited =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->error, "sticky") << "answered by the next worker, not lost with the first";
+  EXPECT_FALSE(second->worker_died);
+  EXPECT_GT(waited, 4.5);
+  EXPECT_LT(waited, 10);
+  EXPECT_EQ(client.latest().restarts, 1);
+  EXPECT_TRUE(contains(client.latest().last_failure, "said it stops (sticky)"))
+      << client.latest().last_failure;
+}
+
 TEST(WorkerClient, AStoppedWorkerIsKilledWhenItFallsSilentNotAtTheEndOfItsBudget) {
   WorkerClient client({.command = kWorkerCommand, .silence_timeout_seconds = 1.5});
   const std::int64_t endless = client.submit(model_request("matmul/naive", 0));

@@ -7,8 +7,11 @@
 #include "engine/device.h"
 #include "engine/device_compare.h"
 #include "engine/l2_flush.h"
+#include "engine/launch_watchdog.h"
 #include "engine/run_time_module.h"
 #include "io/assets.h"
+#include "kernel_file/file_kernel.h"
+#include "model/block_text.h"
 #include "model/kernel_source.h"
 #include "model/model_kernel.h"
 #include "model/sass_text.h"
@@ -163,6 +166,11 @@ CounterProfiler& profiler() {
   return instance;
 }
 
+// "saxpy/saxpy, grid 65536, block 256": a launch as the messages about it name it.
+std::string launch_words(const std::string& kernel, const LaunchShape& shape) {
+  return kernel + ", grid " + format_block(shape.grid) + ", block " + format_block(shape.block);
+}
+
 } // namespace
 
 struct KernelSession::State {
@@ -200,10 +208,17 @@ struct KernelSession::State {
     return module ? module->function() : kernel->function ? kernel->function(params) : nullptr;
   }
   void enqueue(const DeviceLaunch& launch) const {
-    if (module)
-      module->launch(module->function(), launch);
-    else
+    if (!module) {
       kernel->launch(launch);
+      return;
+    }
+    module->launch(module->function(), launch);
+    watch(launch, kernel->id);
+  }
+  // A kernel file's launch may never end: the watchdog stops the process past the limit.
+  void watch(const DeviceLaunch& launch, const std::string& name) const {
+    watch_launch(static_cast<cudaStream_t>(launch.stream), launch_words(name, launch.shape),
+                 options.kernel_time_limit);
   }
   void restore_inputs(const std::vector<void*>& buffers);
   void run_reference(const DeviceLaunch& launch);
@@ -288,6 +303,7 @@ void KernelSession::State::run_reference(const DeviceLaunch& launch) {
   DeviceLaunch reference = launch;
   reference.buffers = buffers;
   module->launch(module->reference(), reference);
+  watch(reference, kernel->id + "'s reference " + module->reference_name());
   cuda_check(cudaStreamSynchronize(stream.get()), "the reference kernel's run");
   reference_ran = true;
 }
@@ -495,6 +511,18 @@ RunResult KernelSession::measure(const BlockShape& block, bool with_counters) {
 }
 
 RunResult KernelSession::measure(RunResult predicted, bool with_counters) {
+  if (!m_state->module)
+    return measure_launch(std::move(predicted), with_counters);
+  // A kernel file's fault (an illegal address, a trap) is named with the launch that made it.
+  const LaunchShape shape = predicted.launch;
+  try {
+    return measure_launch(std::move(predicted), with_counters);
+  } catch (const DeviceError& e) {
+    throw DeviceError(launch_words(m_state->kernel->id, shape) + ": " + e.what());
+  }
+}
+
+RunResult KernelSession::measure_launch(RunResult predicted, bool with_counters) {
   State& s = *m_state;
   RunResult result = std::move(predicted);
   const BlockShape block = result.launch.block;
@@ -597,13 +625,42 @@ const EmbeddedCubinView* cubin_with_crc(const std::string& family, std::uint32_t
   return nullptr;
 }
 
+// Each memory instruction of `own` (one function's) with its line and, where a listing has it,
+// its SASS text.
+std::vector<MeasuredInstruction> memory_instructions(const std::vector<const SassInstruction*>& own,
+                                                     const std::vector<SourcePlace>& places,
+                                                     const SassListing& listing) {
+  const auto text = listing.functions.find(own.front()->function);
+  std::vector<MeasuredInstruction> memory;
+  for (std::size_t k = 0; k < own.size(); ++k) {
+    auto m = memory_instruction(own[k]->pc_offset, own[k]->values);
+    if (!m)
+      continue;
+    m->file = places[k].file;
+    m->line = places[k].line;
+    if (text != listing.functions.end())
+      for (const SassLine& line : text->second)
+        if (line.pc == m->pc)
+          m->sass = line.text;
+    memory.push_back(std::move(*m));
+  }
+  return memory;
+}
+
+std::vector<std::uint32_t> pcs_of(const std::vector<const SassInstruction*>& own) {
+  std::vector<std::uint32_t> pcs;
+  for (const SassInstruction* i : own)
+    pcs.push_back(i->pc_offset);
+  return pcs;
+}
+
 } // namespace
 
 SiteCounts KernelSession::count_sites(const RunResult& predicted) {
   State& s = *m_state;
   const auto start = std::chrono::steady_clock::now();
   SiteCounts counts;
-  if (s.kernel->kind != KernelKind::bundled) {
+  if (s.kernel->kind != KernelKind::bundled && !s.module) {
     counts.reason = no_index_math_reason(s.kernel->kind);
     return counts;
   }
@@ -613,6 +670,14 @@ SiteCounts KernelSession::count_sites(const RunResult& predicted) {
     counts.reason = sass.reason;
     return counts;
   }
+  counts = s.module ? count_file_lines(sass) : count_bundled_sites(sass, predicted);
+  counts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return counts;
+}
+
+SiteCounts KernelSession::count_bundled_sites(const SassCounts& sass, const RunResult& predicted) {
+  const State& s = *m_state;
+  SiteCounts counts;
   const std::string function = kernel_function_name(*s.kernel, s.params);
   std::vector<const SassInstruction*> own;
   for (const SassInstruction& i : sass.instructions)
@@ -630,28 +695,61 @@ SiteCounts KernelSession::count_sites(const RunResult& predicted) {
                     "instructions";
     return counts;
   }
-  std::vector<std::uint32_t> pcs;
-  std::vector<MeasuredInstruction> memory;
-  for (const SassInstruction* i : own)
-    if (auto m = memory_instruction(i->pc_offset, i->values)) {
-      memory.push_back(*m);
-      pcs.push_back(i->pc_offset);
-    }
   const std::vector<SourcePlace> places =
-      sass_source_places(cubin->bytes, cubin->size, own.front()->function, pcs);
-  const SassListing& listing = sass_listing(family, cubin->sm);
-  const auto text = listing.functions.find(own.front()->function);
-  for (std::size_t i = 0; i < memory.size(); ++i) {
-    memory[i].file = places[i].file;
-    memory[i].line = places[i].line;
-    if (text != listing.functions.end())
-      for (const SassLine& line : text->second)
-        if (line.pc == memory[i].pc)
-          memory[i].sass = line.text;
-  }
-  counts = attribute_sites(*s.kernel, s.params, predicted.prediction, std::move(memory));
+      sass_source_places(cubin->bytes, cubin->size, own.front()->function, pcs_of(own));
+  counts = attribute_sites(*s.kernel, s.params, predicted.prediction,
+                           memory_instructions(own, places, sass_listing(family, cubin->sm)));
   counts.function = own.front()->function;
-  counts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return counts;
+}
+
+// A person's kernel file has no sites: its instructions are placed on the file's own lines
+// (NVRTC compiled it with -lineinfo under the file's path) and summed per line.
+SiteCounts KernelSession::count_file_lines(const SassCounts& sass) {
+  const State& s = *m_state;
+  SiteCounts counts;
+  const RunTimeCode& code = s.module->code();
+  const auto* bytes = reinterpret_cast<const unsigned char*>(code.cubin->data());
+  const std::size_t size = code.cubin->size();
+  // The text on another thread while the instructions are placed (nvdisasm takes tens of ms).
+  std::future<SassListing> listing = std::async(
+      std::launch::async, [bytes, size] { return disassemble_cubin(bytes, size, "kernel-file"); });
+  std::vector<const SassInstruction*> own;
+  for (const SassInstruction& i : sass.instructions)
+    if (i.function == code.function)
+      own.push_back(&i);
+  if (own.empty()) {
+    counts.reason = "the SASS pass saw no instruction of " + code.function;
+    return counts;
+  }
+  if (own.front()->cubin_crc != cubin_crc(bytes, size)) {
+    counts.reason = "the code that ran is not the cubin NVRTC made for this file: no line table "
+                    "to place its instructions";
+    return counts;
+  }
+  const std::vector<SourcePlace> places =
+      sass_source_places(bytes, size, code.function, pcs_of(own));
+  const std::shared_ptr<const KernelFile> source = kernel_file_of(s.kernel->id);
+  const std::string file = source ? source->path.filename().string() : std::string();
+  std::map<int, LineIssues> lines;
+  for (std::size_t k = 0; k < own.size(); ++k)
+    if (places[k].file == file && places[k].line > 0) {
+      const auto value = [&](const char* metric) {
+        const auto found = own[k]->values.find(metric);
+        return found == own[k]->values.end() ? 0.0 : found->second;
+      };
+      LineIssues& line = lines[places[k].line];
+      line.line = places[k].line;
+      line.issued += value("smsp__sass_inst_executed");
+      line.sectors += value("smsp__sass_sectors_mem_global");
+      line.wavefronts += value("smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared");
+    }
+  std::vector<LineIssues> by_line;
+  for (const auto& [number, line] : lines)
+    by_line.push_back(line);
+  counts =
+      attribute_lines(file, memory_instructions(own, places, listing.get()), std::move(by_line));
+  counts.function = code.function;
   return counts;
 }
 

@@ -73,6 +73,10 @@ public:
   void retune(const EngineOptions& options);
 
 private:
+  RunResult measure_launch(RunResult predicted, bool with_counters);
+  SiteCounts count_bundled_sites(const SassCounts& sass, const RunResult& predicted);
+  SiteCounts count_file_lines(const SassCounts& sass);
+
   struct State;
   std::unique_ptr<State> m_state;
 };

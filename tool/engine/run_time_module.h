@@ -24,6 +24,7 @@ public:
   const void* function() const { return m_function; }
   const void* reference() const { return m_reference; } // nullptr: `check none`
   const std::string& reference_name() const { return m_code.reference_name; }
+  const RunTimeCode& code() const { return m_code; } // the cubin and the kernel's mangled name
 
   // Enqueues `function` (the kernel or its reference) with the description's arguments: the
   // scalars' bytes, and for each buffer its pointer in `launch.buffers`.

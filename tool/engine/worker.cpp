@@ -6,6 +6,7 @@
 #include "base/text_format.h"
 #include "engine/device.h"
 #include "engine/engine.h"
+#include "engine/launch_watchdog.h"
 #include "engine/sweep_run.h"
 #include "io/assets.h"
 #include "model/model_kernel.h"
@@ -90,6 +91,12 @@ public:
   void progress(std::int64_t id, const char* phase, int done = 0, int total = 0) {
     send(WorkerResponse{
         .id = id, .type = ResponseType::progress, .phase = phase, .done = done, .total = total});
+  }
+
+  // The request being served: the one whose progress was sent last, until it is answered.
+  std::int64_t working() {
+    const std::lock_guard lock(m_mutex);
+    return m_working;
   }
 
   // The system's reason a write failed ("No space left on device"); "" while none did.
@@ -434,6 +441,12 @@ int run_worker() {
                               .pid = static_cast<int>(getpid()),
                               .catalog = catalog_version()});
   check_output(*writer);
+  // A kernel file's launch past its time limit: the request it served is answered with why, and
+  // the process exits (launch_watchdog.h), which frees the GPU; the client starts another.
+  set_overrun_handler([](const std::string& message) {
+    writer->error(writer->working(), message + "; the next request starts a new worker", false,
+                  true);
+  });
   std::thread(read_requests, std::ref(*inbox), std::ref(*writer)).detach();
   std::thread([] { writer->send_heartbeats(); }).detach();
   SessionCache sessions;

@@ -35,6 +35,11 @@ struct KernelFileCompile {
 std::string with_tunables(const std::string& name,
                           const std::map<std::string, std::int64_t>& tunables);
 
+// Compiles an empty kernel, and forgets it: the first compile of a process loads and initialises
+// NVRTC (about 300 ms), which the window pays on a thread of its own while it opens rather than
+// on a person's first save.
+void warm_up_compiler();
+
 // Throws UsageError "FILE:LINE: error: ..." with the compiler's first error (and how many more),
 // or naming the kernel the file does not define.
 CompiledKernelFile compile_kernel_file(const KernelFileCompile& request);

@@ -19,6 +19,9 @@ struct TimingOptions {
   bool flush_l2 = true;
 };
 
+// Seconds one launch of a person's kernel file may run (`--kernel-time-limit`).
+inline constexpr double kDefaultKernelTimeLimit = 10;
+
 struct EngineOptions {
   int device = 0;
   std::uint64_t seed = 42;
@@ -27,6 +30,9 @@ struct EngineOptions {
   ModelBudget model;
   std::string metrics;   // "" (no counters), "default", "all", or a comma-separated list
   bool per_site = false; // a SASS-metrics pass of its own for every site's measured figures
+  // How long one launch of a kernel file may run before its process stops
+  // (engine/launch_watchdog.h).
+  double kernel_time_limit = kDefaultKernelTimeLimit;
 };
 
 } // namespace wl

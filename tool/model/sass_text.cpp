@@ -4,6 +4,7 @@
 #include "model/kernel_source.h"
 
 #include <array>
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <future>
@@ -106,8 +107,11 @@ std::string output_of(const std::vector<std::string>& command) {
   return text;
 }
 
-// Runs nvdisasm over a cubin written to a temporary file.
-SassListing disassemble_now(const EmbeddedCubinView& cubin) {
+} // namespace
+
+// Runs nvdisasm over the cubin written to a temporary file.
+SassListing disassemble_cubin(const unsigned char* bytes, std::size_t size,
+                              const std::string& name) {
   SassListing listing;
   const std::string nvdisasm = find_nvdisasm();
   if (nvdisasm.empty()) {
@@ -115,11 +119,12 @@ SassListing disassemble_now(const EmbeddedCubinView& cubin) {
                      "here (it comes with the CUDA toolkit, package cuda-nvdisasm-13-0)";
     return listing;
   }
+  static std::atomic<int> made{0}; // two listings at once never share a file
   const std::filesystem::path file =
-      std::filesystem::temp_directory_path() /
-      ("warplens-" + std::to_string(::getpid()) + "-" + cubin.family + ".cubin");
+      std::filesystem::temp_directory_path() / ("warplens-" + std::to_string(::getpid()) + "-" +
+                                                std::to_string(made++) + "-" + name + ".cubin");
   const std::string problem = write_file_safely(
-      file, std::string_view(reinterpret_cast<const char*>(cubin.bytes), cubin.size),
+      file, std::string_view(reinterpret_cast<const char*>(bytes), size),
       {.replace_existing = false, .write_through_links = false, .keep_on_failure = false});
   if (!problem.empty()) {
     listing.reason = "no SASS text: the cubin for nvdisasm: " + problem;
@@ -131,11 +136,9 @@ SassListing disassemble_now(const EmbeddedCubinView& cubin) {
   listing = parse_nvdisasm(text);
   listing.origin = nvdisasm + " (run now)";
   if (listing.functions.empty())
-    listing.reason = "no SASS text: " + nvdisasm + " printed no instructions for " + cubin.family;
+    listing.reason = "no SASS text: " + nvdisasm + " printed no instructions for " + name;
   return listing;
 }
-
-} // namespace
 
 namespace {
 
@@ -149,7 +152,7 @@ SassListing make_listing(const std::string& family, int sm) {
     }
   for (const EmbeddedCubinView& c : embedded_cubins())
     if (c.family == family && c.sm == sm)
-      return disassemble_now(c);
+      return disassemble_cubin(c.bytes, c.size, c.family);
   SassListing none;
   none.reason =
       "no SASS text: this binary holds no sm_" + std::to_string(sm) + " cubin of " + family;

@@ -28,6 +28,12 @@ struct SassListing {
 // Reads nvdisasm's `-c -g` output.
 SassListing parse_nvdisasm(const std::string& text);
 
+// nvdisasm's listing of a cubin made at run time (a person's kernel file), run now (tens of
+// milliseconds for a small file); the reason where this machine has no nvdisasm. `name` names
+// the cubin in that reason and in the temporary file.
+SassListing disassemble_cubin(const unsigned char* bytes, std::size_t size,
+                              const std::string& name);
+
 // The listing of `family`'s cubin for sm_`sm`: the embedded one, or one nvdisasm makes now (half
 // a second for a family), on another thread from the first call of either, once per cubin. A
 // per-site measurement starts it with its session, so it overlaps the inputs and the timing.

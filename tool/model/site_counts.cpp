@@ -175,20 +175,69 @@ std::vector<std::vector<std::size_t>> inlined_copies(const SiteCounts& counts,
 
 } // namespace
 
+namespace {
+
+void sort_and_sum(SiteCounts& counts, std::vector<MeasuredInstruction> instructions) {
+  std::sort(instructions.begin(), instructions.end(),
+            [](const auto& a, const auto& b) { return a.pc < b.pc; });
+  counts.instructions = std::move(instructions);
+  for (const MeasuredInstruction& i : counts.instructions) {
+    counts.global_sectors += i.sectors;
+    counts.shared_wavefronts += i.wavefronts;
+  }
+}
+
+} // namespace
+
+SiteCounts attribute_lines(const std::string& file, std::vector<MeasuredInstruction> instructions,
+                           std::vector<LineIssues> lines) {
+  SiteCounts counts;
+  counts.file = file;
+  sort_and_sum(counts, std::move(instructions));
+  std::sort(lines.begin(), lines.end(),
+            [](const auto& a, const auto& b) { return a.line < b.line; });
+  counts.line_issues = std::move(lines);
+  for (std::size_t i = 0; i < counts.instructions.size(); ++i)
+    if (counts.instructions[i].file != file || counts.instructions[i].line <= 0)
+      counts.unclaimed.push_back(i);
+  counts.available = true;
+  return counts;
+}
+
+std::vector<LineMeasurement> measured_lines(const SiteCounts& counts) {
+  std::map<int, LineMeasurement> lines;
+  for (const LineIssues& l : counts.line_issues) {
+    LineMeasurement& line = lines[l.line];
+    line.issued += l.issued;
+    line.sectors += l.sectors;
+    line.wavefronts += l.wavefronts;
+  }
+  for (std::size_t i = 0; i < counts.instructions.size(); ++i) {
+    const MeasuredInstruction& m = counts.instructions[i];
+    if (m.file != counts.file || m.line <= 0)
+      continue;
+    LineMeasurement& line = lines[m.line];
+    line.memory.push_back(i);
+    (m.space == MemorySpace::global ? line.global_requests : line.shared_requests) += m.executed;
+    line.access_sectors += m.sectors;
+    line.access_wavefronts += m.wavefronts;
+  }
+  std::vector<LineMeasurement> ordered;
+  for (auto& [number, line] : lines) {
+    line.line = number;
+    ordered.push_back(std::move(line));
+  }
+  return ordered;
+}
+
 SiteCounts attribute_sites(const KernelDesc& kernel, const Params& params,
                            const LaunchPrediction& prediction,
                            std::vector<MeasuredInstruction> instructions) {
   SiteCounts counts;
   const SiteLines lines = site_lines(kernel, params);
   counts.file = lines.file;
-  std::sort(instructions.begin(), instructions.end(),
-            [](const auto& a, const auto& b) { return a.pc < b.pc; });
-  counts.instructions = std::move(instructions);
+  sort_and_sum(counts, std::move(instructions));
   counts.sites.resize(kernel.sites.size());
-  for (const MeasuredInstruction& i : counts.instructions) {
-    counts.global_sectors += i.sectors;
-    counts.shared_wavefronts += i.wavefronts;
-  }
   // Sites and instructions by (line, space, op), each in order.
   using Place = std::tuple<int, MemorySpace, AccessOp>;
   std::map<Place, std::vector<std::size_t>> sites_at, instructions_at;

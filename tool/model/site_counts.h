@@ -74,6 +74,15 @@ struct SiteMeasurement {
 
 inline constexpr double kSiteTolerance = 0.02;
 
+// The sums over every SASS instruction the line table places on one line of the kernel's file,
+// memory or not (atomics included): Nsight Compute's "Instructions Executed", "L2 Theoretical
+// Sectors Global" and "L1 Wavefronts Shared" of that line on its source page.
+struct LineIssues {
+  int line = 0;
+  double issued = 0;
+  double sectors = 0, wavefronts = 0;
+};
+
 struct SiteCounts {
   bool available = false;
   std::string reason;                            // why there are none
@@ -83,9 +92,33 @@ struct SiteCounts {
   std::vector<MeasuredInstruction> instructions; // the kernel's memory instructions, by PC
   std::vector<SiteMeasurement> sites;            // in the kernel's site order
   std::vector<std::size_t> unclaimed;            // instructions on no site's line
+  // A run-time kernel has no sites: its figures are its file's lines. Every line with an
+  // instruction, in line order (empty for a bundled kernel).
+  std::vector<LineIssues> line_issues;
   // The launch's sums over every memory instruction, beside the launch-wide counters.
   double global_sectors = 0, shared_wavefronts = 0;
 };
+
+// One line of a run-time kernel's file as measured: its instructions' sums, and its loads' and
+// stores' requests by space with the sectors or wavefronts they cost (per request, those alone:
+// an atomic on the line adds to `sectors` or `wavefronts` but is no load or store request).
+struct LineMeasurement {
+  int line = 0;
+  double issued = 0;                  // every instruction of the line
+  double sectors = 0, wavefronts = 0; // every instruction's, atomics included
+  std::vector<std::size_t> memory;    // its loads and stores (SiteCounts::instructions)
+  double global_requests = 0, access_sectors = 0;
+  double shared_requests = 0, access_wavefronts = 0;
+};
+
+// The lines of `counts.file` that ran an instruction, in order, from its line issues and its
+// memory instructions.
+std::vector<LineMeasurement> measured_lines(const SiteCounts& counts);
+
+// A run-time kernel's pass: the memory instructions sorted by PC, the launch's sums, and every
+// instruction's sums per line of `file` (`lines`), which has no sites to attribute to.
+SiteCounts attribute_lines(const std::string& file, std::vector<MeasuredInstruction> instructions,
+                           std::vector<LineIssues> lines);
 
 // Sorts the measured instructions onto the kernel's sites by line and kind, and compares each
 // site with its prediction.

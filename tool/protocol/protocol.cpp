@@ -68,12 +68,24 @@ std::vector<std::string_view> request_keys(RequestType type) {
   case RequestType::model:
     return {"id", "type", "kernel", "kernel_file", "params", "block", "max_evaluations", "arch"};
   case RequestType::run:
-    return {"id",     "type", "kernel", "kernel_file", "params",  "block",   "max_evaluations",
-            "device", "seed", "verify", "max_seconds", "metrics", "per_site"};
+    return {"id",     "type", "kernel", "kernel_file", "params",  "block",    "max_evaluations",
+            "device", "seed", "verify", "max_seconds", "metrics", "per_site", "kernel_time_limit"};
   case RequestType::sweep: // its blocks are its shapes
-    return {"id",     "type",      "kernel", "kernel_file", "params",  "max_evaluations",
-            "device", "seed",      "verify", "max_seconds", "metrics", "per_site",
-            "shapes", "param_axes"};
+    return {"id",
+            "type",
+            "kernel",
+            "kernel_file",
+            "params",
+            "max_evaluations",
+            "device",
+            "seed",
+            "verify",
+            "max_seconds",
+            "metrics",
+            "per_site",
+            "kernel_time_limit",
+            "shapes",
+            "param_axes"};
   case RequestType::cancel:
     return {"id", "type", "target"};
   case RequestType::shutdown:
@@ -120,8 +132,11 @@ void read_work(const Fields& r, WorkerRequest& q) {
   q.engine.timing.max_seconds =
       r.number_or("max_seconds", q.engine.timing.max_seconds, kAboveZero, kMaxRequestSeconds);
   q.engine.metrics = r.text_or("metrics", q.engine.metrics);
-  if (q.type != RequestType::model) // an older client's request has none: no per-site pass
+  if (q.type != RequestType::model) { // an older client's request has neither
     q.engine.per_site = r.boolean_or("per_site", q.engine.per_site);
+    q.engine.kernel_time_limit = r.number_or("kernel_time_limit", q.engine.kernel_time_limit,
+                                             kAboveZero, kMaxRequestSeconds);
+  }
   if (q.type == RequestType::sweep) {
     q.shapes = shapes_from(r);
     if (r.has("param_axes"))
@@ -198,6 +213,7 @@ json request_to_json(const WorkerRequest& q) {
       line["max_seconds"] = q.engine.timing.max_seconds;
       line["metrics"] = q.engine.metrics;
       line["per_site"] = q.engine.per_site;
+      line["kernel_time_limit"] = q.engine.kernel_time_limit;
     }
     if (q.type == RequestType::sweep) {
       line["shapes"] = json::array();

@@ -24,6 +24,9 @@ constexpr std::size_t kStderrTail = 5;
 // Each text a worker sends (a device name, a message) is cut to this: the longest it sends when
 // it is right is a counter comparison's reason of about 300 bytes.
 constexpr std::size_t kMostWorkerTextBytes = 1000;
+// A worker that answered with a fatal error exits at once (its CUDA context is gone); past this,
+// it is killed, so the requests waiting for the next worker are not held up by it.
+constexpr double kExitAfterFatal = 5;
 
 std::vector<std::string> worker_argv(const std::string& command) {
   if (command.empty())
@@ -46,9 +49,10 @@ struct WorkerClient::Worker {
   bool hello = false;
   bool ended = false;
   int answered = 0;
-  std::string kill_reason;   // set by whoever killed it
-  std::string fatal_message; // its last error before a sticky-CUDA-error exit
-  std::int64_t overran = 0;  // the request it was killed for running past the budget of
+  std::string kill_reason;    // set by whoever killed it
+  std::string fatal_message;  // its last error before a sticky-CUDA-error exit
+  Clock::time_point fatal_at; // when it said so: it has kExitAfterFatal to end
+  std::int64_t overran = 0;   // the request it was killed for running past the budget of
   std::deque<std::string> stderr_tail;
   std::ofstream log;
   bool wrote = false; // a line on stdout, read or not
@@ -107,12 +111,14 @@ namespace {
 double request_seconds(const WorkerRequest& request) {
   constexpr double kPerShapeBesideTiming = 0.5;
   constexpr double kPerParameterSet = 5; // its inputs, reference and upload
+  // A kernel file's launch may run up to its limit; past it the worker stops itself and says so.
+  const double launch = request.kernel_file ? request.engine.kernel_time_limit : 0;
   if (request.type == RequestType::run)
-    return request.engine.timing.max_seconds;
+    return request.engine.timing.max_seconds + launch;
   if (request.type == RequestType::sweep) {
     const SweepGrid grid{request.shapes, request.param_axes};
     const double points = static_cast<double>(grid.points());
-    return points * (request.engine.timing.max_seconds + kPerShapeBesideTiming) +
+    return points * (request.engine.timing.max_seconds + kPerShapeBesideTiming) + launch +
            kPerParameterSet * points /
                static_cast<double>(std::max<std::size_t>(1, grid.shapes.size()));
   }
@@ -201,7 +207,9 @@ void WorkerClient::start_locked() {
 }
 
 void WorkerClient::send_locked(Pending& pending) {
-  if (!m_worker || m_worker->ended)
+  // A worker that said it stops (a sticky CUDA error, a kernel past its time limit) would never
+  // answer: the request waits for the next worker.
+  if (!m_worker || m_worker->ended || !m_worker->fatal_message.empty())
     return; // sent by the next worker
   const bool worker_idle = !any_sent_locked();
   if (!m_worker->process->send(protocol_line(request_to_json(pending.request)))) {
@@ -362,8 +370,10 @@ void WorkerClient::on_response(Worker& worker, const WorkerResponse& response, b
       refuse_line_locked(worker, unasked(response, refused));
     } else {
       ++worker.answered;
-      if (response.fatal)
+      if (response.fatal) {
         worker.fatal_message = response.message;
+        worker.fatal_at = Clock::now();
+      }
       answer_locked({.id = response.id,
                      .request_type = it->second.request.type,
                      .result = response.result,
@@ -516,8 +526,9 @@ void WorkerClient::watch() {
       lock.lock();
     }
     check_deadlines_locked(Clock::now());
-    // Deadlines run only while a worker starts or works; an idle client sleeps until told.
-    if (m_worker && !m_worker->ended && (!m_worker->hello || any_sent_locked()))
+    // Deadlines run only while a worker starts, works or stops; an idle client sleeps until told.
+    if (m_worker && !m_worker->ended &&
+        (!m_worker->hello || any_sent_locked() || !m_worker->fatal_message.empty()))
       m_changed.wait_for(lock, std::chrono::milliseconds(50));
     else
       m_changed.wait(lock);
@@ -550,6 +561,12 @@ void WorkerClient::check_deadlines_locked(Clock::time_point now) {
         format("the worker sent no hello within %g s, so the watchdog killed it (is the command "
                "right?)",
                m_options.start_timeout_seconds));
+    return;
+  }
+  if (!m_worker->fatal_message.empty() && seconds_since(m_worker->fatal_at) > kExitAfterFatal) {
+    kill_locked(*m_worker, format("the worker said it stops (%s) but was still running %g s later, "
+                                  "so the watchdog killed it",
+                                  clip(m_worker->fatal_message, 120).c_str(), kExitAfterFatal));
     return;
   }
   const auto head =

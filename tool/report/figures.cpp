@@ -754,6 +754,14 @@ const std::array kFigures = {
            .predicted = model_total<shared, store, &SitePrediction::excess_wavefronts>,
            .measured = counter_of<"shared_store_bank_conflicts">,
            .reason = bank_conflict_reason},
+    // One line of a person's kernel file over the launch, as its per-line pass measured it.
+    Figure{.key = "line_instructions",
+           .display = "instructions",
+           .unit = "instructions",
+           .panel = Panel::source,
+           .meaning = "Warp-level instructions issued on this line of a kernel file over the "
+                      "launch, of every kind (Nsight Compute's Instructions Executed on its source "
+                      "page)"},
     // One access site over the launch (the site tables) or one warp's access (the memory maps);
     // their keys are the fields of a site in `warplens model --json` and of a map in a sidecar.
     Figure{.key = "requests",

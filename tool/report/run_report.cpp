@@ -99,6 +99,8 @@ std::string attributes_text(const RunResult& r) {
       format("attributes (%s): %d registers/thread, %lld B static shared, %lld B local/thread",
              a.source.c_str(), a.registers, static_cast<long long>(a.static_shared_bytes),
              static_cast<long long>(a.local_bytes));
+  if (r.dynamic_smem > 0) // the launch's, beside the kernel's own: occupancy counts both
+    text += format(", %lld B dynamic shared/block", static_cast<long long>(r.dynamic_smem));
   if (a.max_threads_per_block)
     text += format(", max %d threads/block", a.max_threads_per_block);
   if (a.binary_version)

@@ -20,12 +20,45 @@ std::string signed_percent(double fraction) { return format("%+.1f %%", 100 * fr
 
 } // namespace
 
+namespace {
+
+// A run-time kernel's pass: a row per line of its file that ran an instruction.
+std::string line_counts_text(const SiteCounts& c) {
+  std::string text = format("\nmeasured per line (SASS metrics pass, %.0f ms; lines of %s; no "
+                            "predictions: a kernel file has no index math)\n",
+                            1e3 * c.seconds, c.file.c_str());
+  text += format("%5s %14s %14s %14s %8s %14s %14s %8s\n", "line", "instructions", "global req",
+                 "sectors", "sect/req", "shared req", "wavefronts", "wf/req");
+  const auto per = [](double amount, double requests) {
+    return requests > 0 ? format("%.2f", amount / requests) : std::string("-");
+  };
+  for (const LineMeasurement& l : measured_lines(c))
+    text += format("%5d %14.0f %14.0f %14.0f %8s %14.0f %14.0f %8s\n", l.line, l.issued,
+                   l.global_requests, l.sectors, per(l.access_sectors, l.global_requests).c_str(),
+                   l.shared_requests, l.wavefronts,
+                   per(l.access_wavefronts, l.shared_requests).c_str());
+  text += "sectors and wavefronts: every instruction of the line, atomics included; requests and "
+          "per request: its loads and stores\n";
+  if (!c.unclaimed.empty())
+    text += format("%zu memory instructions sit on lines of other files (headers)\n",
+                   c.unclaimed.size());
+  return text;
+}
+
+} // namespace
+
 std::string site_counts_text(const RunResult& r) {
   if (!r.site_counts)
     return "";
   const SiteCounts& c = *r.site_counts;
   if (!c.available)
     return "\nmeasured per site: none (" + c.reason + ")\n";
+  if (!c.line_issues.empty()) {
+    std::string text = line_counts_text(c);
+    for (const std::string& line : site_sums_lines(r))
+      text += line + "\n";
+    return text;
+  }
   std::string text = format("\nmeasured per site (SASS metrics pass, %.0f ms; lines of %s)\n",
                             1e3 * c.seconds, c.file.c_str());
   text += format("%-28s %5s %6s %14s %14s %8s %14s %14s %8s\n", "site", "line", "instr",
@@ -106,6 +139,9 @@ std::string site_counts_summary(const RunResult& r) {
   const SiteCounts& c = *r.site_counts;
   if (!c.available)
     return "sites: not measured (" + c.reason + ")";
+  if (!c.line_issues.empty())
+    return format("lines: %zu measured, %zu memory instructions", c.line_issues.size(),
+                  c.instructions.size());
   std::size_t flagged = 0;
   std::string differ;
   for (std::size_t s = 0; s < c.sites.size() && s < r.prediction.sites.size(); ++s)
@@ -224,16 +260,25 @@ json site_counts_json(const SiteCounts& c) {
                  {"reason", m.reason}});
     sites.push_back(std::move(site));
   }
-  return {{"available", c.available},
-          {"reason", c.reason},
-          {"file", c.file},
-          {"function", c.function},
-          {"seconds", c.seconds},
-          {"instructions", instructions},
-          {"sites", sites},
-          {"unclaimed", c.unclaimed},
-          {"global_sectors", c.global_sectors},
-          {"shared_wavefronts", c.shared_wavefronts}};
+  json out = {{"available", c.available},
+              {"reason", c.reason},
+              {"file", c.file},
+              {"function", c.function},
+              {"seconds", c.seconds},
+              {"instructions", instructions},
+              {"sites", sites},
+              {"unclaimed", c.unclaimed},
+              {"global_sectors", c.global_sectors},
+              {"shared_wavefronts", c.shared_wavefronts}};
+  if (!c.line_issues.empty()) { // a kernel file's lines; a bundled kernel's figures are its sites'
+    out["line_issues"] = json::array();
+    for (const LineIssues& l : c.line_issues)
+      out["line_issues"].push_back({{"line", l.line},
+                                    {"issued", l.issued},
+                                    {"sectors", l.sectors},
+                                    {"wavefronts", l.wavefronts}});
+  }
+  return out;
 }
 
 namespace {
@@ -294,6 +339,13 @@ SiteCounts site_counts_from_json(const json& j, const std::string& where, std::s
     c.sites.push_back(std::move(m));
   }
   c.unclaimed = indices(f, "unclaimed", count);
+  if (f.has("line_issues")) // a run-time kernel's; none before they existed
+    for (const Fields& l : f.objects("line_issues"))
+      c.line_issues.push_back(
+          {.line = static_cast<int>(l.integer("line", 1, std::numeric_limits<int>::max())),
+           .issued = l.number("issued", 0, kMaxFigure),
+           .sectors = l.number("sectors", 0, kMaxFigure),
+           .wavefronts = l.number("wavefronts", 0, kMaxFigure)});
   c.global_sectors = f.number("global_sectors", 0, kMaxFigure);
   c.shared_wavefronts = f.number("shared_wavefronts", 0, kMaxFigure);
   return c;
