@@ -69,14 +69,16 @@ void add_gui_options(CLI::App& app, viz::GuiOptions& options) {
                  "Seconds one launch of a kernel file may run; past it the worker stops (a "
                  "running kernel cannot be interrupted), says which launch it was, and the next "
                  "Run starts another")
-      ->check(seconds_option(kMaxRequestSeconds))
+      ->check(seconds_option(kMaxRequestSeconds, kShortestKernelTimeLimit))
       ->capture_default_str();
   app.add_option("--param", options.params, "A kernel parameter as name=value (repeat for several)")
       ->check(written_option("name=value"));
   CLI::Option* model = app.add_flag("--model", options.model_only,
                                     "No worker: the occupancy and access models alone");
-  // --model starts no worker, so a worker command with it would be ignored without a word.
+  // --model starts no worker, so a worker command with it would be ignored without a word, and
+  // nothing is launched to be limited.
   app.get_option("--worker")->excludes(model);
+  app.get_option("--kernel-time-limit")->excludes(model);
 }
 
 } // namespace wl

@@ -101,7 +101,7 @@ struct KernelOptions {
 
 void add_kernel_options(CLI::App& cmd, KernelOptions& o) {
   cmd.add_option("kernel", o.id,
-                 "Kernel id, family/variant (see `warplens list`); for model also a kernel file, "
+                 "Kernel id, family/variant (see `warplens list`), or a kernel file of your own, "
                  "FILE.cu or FILE.cu:KERNEL")
       ->required();
   cmd.add_option("--block", o.block, "Block shape X, XxY or XxYxZ (default: the kernel's)")
@@ -130,7 +130,7 @@ void add_engine_options(CLI::App& cmd, EngineOptions& engine) {
   cmd.add_option("--kernel-time-limit", engine.kernel_time_limit,
                  "Seconds one launch of a kernel file may run; past it the process stops (a "
                  "running kernel cannot be interrupted) and says which launch it was")
-      ->check(seconds_option(kMaxRequestSeconds))
+      ->check(seconds_option(kMaxRequestSeconds, kShortestKernelTimeLimit))
       ->capture_default_str();
 }
 
@@ -671,7 +671,11 @@ void add_kernel_commands(CLI::App& app) {
   CLI::App* sweep_cmd = app.add_subcommand(
       "sweep",
       "Measure a kernel over many block shapes and parameter values: timing, occupancy, counters");
-  sweep_cmd->add_option("kernel", sweep->kernel.id, "Kernel id, family/variant")->required();
+  sweep_cmd
+      ->add_option("kernel", sweep->kernel.id,
+                   "Kernel id, family/variant (see `warplens list`), or a kernel file of "
+                   "your own, FILE.cu or FILE.cu:KERNEL")
+      ->required();
   sweep_cmd->add_option("--block", sweep->kernel.block,
                         "1D shapes: start:end:step or a list, e.g. 32:1024:32");
   sweep_cmd->add_option("--block-x", sweep->block_x, "x sides: start:end:step or a list");

@@ -52,15 +52,18 @@ CLI::Validator seed_option() {
       "");
 }
 
-CLI::Validator seconds_option(double max) {
+CLI::Validator seconds_option(double max, double min) {
   return CLI::Validator(
-      [max](std::string& text) -> std::string {
+      [max, min](std::string& text) -> std::string {
         double value = 0;
         const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
         const bool number = !text.empty() && ec == std::errc() && end == text.data() + text.size();
-        if (!number || !std::isfinite(value) || value <= 0 || value > max)
-          return shown_value(text) + " is not a time" +
-                 format("; allowed seconds above 0, at most %g", max);
+        const std::string allowed = min > 0 ? format("; allowed seconds from %g to %g", min, max)
+                                            : format("; allowed seconds above 0, at most %g", max);
+        if (!number || !std::isfinite(value))
+          return shown_value(text) + " is not a time" + allowed;
+        if (value <= 0 || value < min || value > max)
+          return shown_value(text) + " is out of range" + allowed;
         return "";
       },
       "");

@@ -17,7 +17,7 @@ CLI::Validator whole_number_option(std::int64_t min, std::int64_t max);
 CLI::Validator seed_option();
 
 // A finite number of seconds above 0 and at most max.
-CLI::Validator seconds_option(double max);
+CLI::Validator seconds_option(double max, double min = 0);
 
 // Text that may not be empty: `--block ""` is refused naming what is allowed, never read as "not
 // given" (the default).

@@ -213,20 +213,33 @@ TEST(LineCounts, AFilesInstructionsAreSummedPerLineAndSpaceAndAHeadersAreLeftOve
       << text;
 }
 
-TEST(LineCounts, TheLinesGoThroughJsonAndBackAndALineZeroIsRefused) {
+// Read back, a kernel file's lines are held to what a pass can produce: each line once and in
+// order, whole counts a panel can write, and none on a kernel with sites.
+TEST(LineCounts, TheLinesGoThroughJsonAndBackAndWhatNoPassMakesIsRefused) {
   using enum MemorySpace;
   const SiteCounts counts =
       attribute_lines("mine.cu", {on_line("mine.cu", 12, global, 100, 400, 0x40)},
                       {{.line = 11, .issued = 700}, {.line = 12, .issued = 100, .sectors = 400}});
-  nlohmann::json j = site_counts_json(counts);
+  const nlohmann::json j = site_counts_json(counts);
   EXPECT_EQ(site_counts_json(site_counts_from_json(j, "result", 0)), j);
-  j["line_issues"][0]["line"] = 0;
-  try {
-    site_counts_from_json(j, "result", 0);
-    FAIL() << "line 0 was accepted";
-  } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("site_counts.line_issues"), std::string::npos) << e.what();
-  }
+  const auto refused = [&](const char* pointer, nlohmann::json value, std::size_t sites,
+                           const std::string& says) {
+    nlohmann::json bad = j;
+    bad[nlohmann::json::json_pointer(pointer)] = std::move(value);
+    try {
+      site_counts_from_json(bad, "result", sites);
+      ADD_FAILURE() << pointer << " was accepted";
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  };
+  refused("/line_issues/0/line", 0, 0, "site_counts.line_issues[0].line: 0");
+  refused("/line_issues/1/line", 11, 0, "each line once, in increasing order (after line 11)");
+  refused("/line_issues/0/issued", 0.4, 0, "line_issues[0].issued: 0.4");
+  refused("/line_issues/0/issued", 1e300, 0, "line_issues[0].issued");
+  refused("/line_issues/0/sectors", -4, 0, "line_issues[0].sectors");
+  refused("/line_issues/0/extra", 1, 0, "extra");
+  refused("/available", false, 3, "none for a kernel with access sites");
 }
 
 // A per-site sweep: each site's measured, predicted and flag columns, named by the site and ncu's

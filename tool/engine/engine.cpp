@@ -198,6 +198,7 @@ struct KernelSession::State {
 
   State(const KernelDesc& k, const Params& p, const EngineOptions& o)
       : kernel(&k), params(p), options(o) {}
+  ~State() { forget_stream(stream.get()); } // the watchdog never looks at a destroyed stream
 
   void prepare();
   void upload();
@@ -215,11 +216,21 @@ struct KernelSession::State {
     module->launch(module->function(), launch);
     watch(launch, kernel->id);
   }
-  // A kernel file's launch may never end: the watchdog stops the process past the limit.
+  // A kernel file's launch may never end: the watchdog stops the process past the limit. Its
+  // words are made once per shape, not on each timed launch.
   void watch(const DeviceLaunch& launch, const std::string& name) const {
-    watch_launch(static_cast<cudaStream_t>(launch.stream), launch_words(name, launch.shape),
+    if (watched.name != name || watched.grid != launch.shape.grid ||
+        watched.block != launch.shape.block)
+      watched = {name, launch.shape.grid, launch.shape.block, launch_words(name, launch.shape)};
+    watch_launch(static_cast<cudaStream_t>(launch.stream), watched.words,
                  options.kernel_time_limit);
   }
+  struct Watched {
+    std::string name;
+    BlockShape grid, block;
+    std::string words;
+  };
+  mutable Watched watched;
   void restore_inputs(const std::vector<void*>& buffers);
   void run_reference(const DeviceLaunch& launch);
   Verification verify(const DeviceLaunch& launch);

@@ -47,8 +47,12 @@ RunTimeModule::RunTimeModule(const std::string& kernel_id, RunTimeCode code)
 }
 
 RunTimeModule::~RunTimeModule() {
-  if (m_library)
-    cudaLibraryUnload(static_cast<cudaLibrary_t>(m_library));
+  if (!m_library)
+    return;
+  // A launch of this code may still be queued or running (a measurement left by an exception,
+  // a save that replaced the code mid-run): unloading it under the launch would fault the context.
+  cudaDeviceSynchronize();
+  cudaLibraryUnload(static_cast<cudaLibrary_t>(m_library));
 }
 
 void RunTimeModule::launch(const void* function, const DeviceLaunch& launch) const {

@@ -19,8 +19,10 @@ struct TimingOptions {
   bool flush_l2 = true;
 };
 
-// Seconds one launch of a person's kernel file may run (`--kernel-time-limit`).
+// Seconds one launch of a person's kernel file may run (`--kernel-time-limit`), and the least it
+// may be set to: the watchdog looks every 50 ms.
 inline constexpr double kDefaultKernelTimeLimit = 10;
+inline constexpr double kShortestKernelTimeLimit = 0.1;
 
 struct EngineOptions {
   int device = 0;

@@ -135,7 +135,7 @@ void read_work(const Fields& r, WorkerRequest& q) {
   if (q.type != RequestType::model) { // an older client's request has neither
     q.engine.per_site = r.boolean_or("per_site", q.engine.per_site);
     q.engine.kernel_time_limit = r.number_or("kernel_time_limit", q.engine.kernel_time_limit,
-                                             kAboveZero, kMaxRequestSeconds);
+                                             kShortestKernelTimeLimit, kMaxRequestSeconds);
   }
   if (q.type == RequestType::sweep) {
     q.shapes = shapes_from(r);

@@ -311,6 +311,40 @@ MeasuredInstruction instruction_from(const Fields& f) {
 
 } // namespace
 
+namespace {
+
+// A count of warp-level events over a launch: whole, and at most 2^53, where a double still holds
+// every whole number (a panel writes it as a 64-bit integer).
+double whole_count(const Fields& f, const char* key) {
+  constexpr double kMostCount = 9007199254740992.0;
+  const double value = f.number(key, 0, kMostCount);
+  if (value != std::floor(value))
+    f.fail(key, format("%g", value), "a whole number of at least 0");
+  return value;
+}
+
+// A kernel file's lines, each once and in order; a kernel with sites has none.
+std::vector<LineIssues> line_issues_from(const Fields& f, std::size_t sites) {
+  if (sites > 0)
+    f.fail("line_issues", "lines", "none for a kernel with access sites (a kernel file has none)");
+  std::vector<LineIssues> lines;
+  for (const Fields& l : f.objects("line_issues")) {
+    l.only({"line", "issued", "sectors", "wavefronts"}, "a line's figures");
+    LineIssues line{.line = static_cast<int>(l.integer("line", 1, std::numeric_limits<int>::max())),
+                    .issued = whole_count(l, "issued"),
+                    .sectors = whole_count(l, "sectors"),
+                    .wavefronts = whole_count(l, "wavefronts")};
+    if (!lines.empty() && line.line <= lines.back().line)
+      l.fail("line", std::to_string(line.line),
+             "each line once, in increasing order (after line " +
+                 std::to_string(lines.back().line) + ")");
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+} // namespace
+
 SiteCounts site_counts_from_json(const json& j, const std::string& where, std::size_t sites) {
   const Fields f(j, where, "site_counts.");
   SiteCounts c;
@@ -340,12 +374,7 @@ SiteCounts site_counts_from_json(const json& j, const std::string& where, std::s
   }
   c.unclaimed = indices(f, "unclaimed", count);
   if (f.has("line_issues")) // a run-time kernel's; none before they existed
-    for (const Fields& l : f.objects("line_issues"))
-      c.line_issues.push_back(
-          {.line = static_cast<int>(l.integer("line", 1, std::numeric_limits<int>::max())),
-           .issued = l.number("issued", 0, kMaxFigure),
-           .sectors = l.number("sectors", 0, kMaxFigure),
-           .wavefronts = l.number("wavefronts", 0, kMaxFigure)});
+    c.line_issues = line_issues_from(f, sites);
   c.global_sectors = f.number("global_sectors", 0, kMaxFigure);
   c.shared_wavefronts = f.number("shared_wavefronts", 0, kMaxFigure);
   return c;

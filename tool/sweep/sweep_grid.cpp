@@ -551,7 +551,8 @@ std::vector<SweepPoint> sweep_file_points(const nlohmann::json& file, const std:
   const std::string kernel = fields.text("kernel", false);
   if (!find_kernel(kernel))
     fields.fail("kernel", "'" + clip(kernel, 40) + "' is not a bundled kernel",
-                "allowed a kernel id (warplens list names them)");
+                "allowed a kernel id (warplens list names them), or one of a kernel file opened "
+                "with it (--kernel-file FILE.cu)");
   std::vector<SweepPoint> points = sweep_points_from_json(
       fields.at("points", "allowed a list of points"), at + ": points", kMaxSweepFilePoints);
   check_points(points, kernel, at);
