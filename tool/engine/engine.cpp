@@ -198,7 +198,6 @@ struct KernelSession::State {
 
   State(const KernelDesc& k, const Params& p, const EngineOptions& o)
       : kernel(&k), params(p), options(o) {}
-  ~State() { forget_stream(stream.get()); } // the watchdog never looks at a destroyed stream
 
   void prepare();
   void upload();

@@ -5,8 +5,10 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <deque>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include <unistd.h>
 
@@ -16,38 +18,27 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// How often a busy stream is looked at: an overrun is seen this late at most. Between looks, and
-// whenever no launch is in flight, the thread sleeps.
-constexpr auto kLook = std::chrono::milliseconds(50);
+// How often the oldest launch in flight is looked at: an overrun is seen this late at most, and
+// the thread sleeps between looks.
+constexpr auto kLook = std::chrono::milliseconds(20);
 
 void print_overrun(const std::string& message) {
   std::fprintf(stderr, "warplens: %s\n", message.c_str());
 }
 
-// The engine synchronises after each launch of a kernel file before it enqueues the next, so the
-// stream of the newest launch is busy with that launch: while it stays busy and no launch follows,
-// the launch is running. Watching costs the launch path a lock and a timestamp, no CUDA call, so
-// the timed launches keep their noise; the thread looks with cudaStreamQuery, never while idle.
 class LaunchWatchdog {
 public:
   void watch(cudaStream_t stream, const std::string& launch, double limit_seconds) {
-    std::unique_lock lock(m_mutex);
-    const bool was_idle = m_stream == nullptr;
-    m_stream = stream;
-    m_since = Clock::now();
-    m_launch = launch;
-    m_limit_seconds = limit_seconds;
+    const std::lock_guard lock(m_mutex);
+    cudaEvent_t ended = take_event_locked();
+    if (!ended || cudaEventRecord(ended, stream) != cudaSuccess)
+      return; // the launch itself failed or the context is gone: the caller's check says why
+    const bool was_idle = m_in_flight.empty();
+    m_in_flight.push_back({ended, Clock::now(), launch, limit_seconds});
     if (!m_thread.joinable())
       m_thread = std::thread([this] { look(); });
-    lock.unlock();
-    if (was_idle)
+    if (was_idle) // a thread already looking finds the new launch behind the one it watches
       m_wake.notify_one();
-  }
-
-  void forget(cudaStream_t stream) {
-    const std::lock_guard lock(m_mutex); // waits for a look at it in progress
-    if (m_stream == stream)
-      m_stream = nullptr;
   }
 
   void set_handler(OverrunHandler handler) {
@@ -56,40 +47,60 @@ public:
   }
 
 private:
+  struct Watched {
+    cudaEvent_t ended;
+    Clock::time_point since; // its enqueue, or when the launch ahead of it was seen to end
+    std::string launch;
+    double limit_seconds;
+  };
+
+  cudaEvent_t take_event_locked() {
+    if (!m_spare.empty()) {
+      const cudaEvent_t event = m_spare.back();
+      m_spare.pop_back();
+      return event;
+    }
+    cudaEvent_t event = nullptr;
+    if (cudaEventCreateWithFlags(&event, cudaEventDisableTiming) != cudaSuccess)
+      return nullptr;
+    return event;
+  }
+
+  // Sleeps while nothing is in flight; else looks at the oldest launch every kLook.
   [[noreturn]] void look() {
     std::unique_lock lock(m_mutex);
     for (;;) {
-      m_wake.wait(lock, [&] { return m_stream != nullptr; });
-      m_wake.wait_for(lock, kLook);
-      if (!m_stream)
-        continue;
-      // Under the lock, so the stream is not destroyed meanwhile (forget waits for it).
-      const cudaError_t state = cudaStreamQuery(m_stream);
-      if (state != cudaErrorNotReady) {
-        m_stream = nullptr; // idle (or failed, which the engine reports): nothing to watch
+      m_wake.wait(lock, [&] { return !m_in_flight.empty(); });
+      Watched& head = m_in_flight.front();
+      const cudaError_t state = cudaEventQuery(head.ended);
+      if (state != cudaErrorNotReady) { // ended, or failed: the engine reports a failure
+        if (state == cudaSuccess)
+          m_spare.push_back(head.ended);
+        m_in_flight.pop_front();
+        if (!m_in_flight.empty())
+          m_in_flight.front().since = std::max(m_in_flight.front().since, Clock::now());
         continue;
       }
-      const double ran = std::chrono::duration<double>(Clock::now() - m_since).count();
-      if (ran > m_limit_seconds)
-        overran();
+      const double ran = std::chrono::duration<double>(Clock::now() - head.since).count();
+      if (ran > head.limit_seconds)
+        overran(head);
+      m_wake.wait_for(lock, kLook);
     }
   }
 
-  [[noreturn]] void overran() {
+  [[noreturn]] void overran(const Watched& head) {
     m_handler(format("%s: the kernel did not finish within its %g s limit (--kernel-time-limit "
                      "sets it); a running kernel cannot be stopped, so the process running it "
                      "exits",
-                     m_launch.c_str(), m_limit_seconds));
+                     head.launch.c_str(), head.limit_seconds));
     std::fflush(stderr);
     ::_exit(kExitKernelOverran); // the driver ends the context with the process
   }
 
   std::mutex m_mutex;
   std::condition_variable m_wake;
-  cudaStream_t m_stream = nullptr; // the newest watched launch's, until seen idle
-  Clock::time_point m_since;       // when that launch was enqueued
-  std::string m_launch;
-  double m_limit_seconds = 0;
+  std::deque<Watched> m_in_flight;
+  std::vector<cudaEvent_t> m_spare; // events whose launch ended, to record again
   OverrunHandler m_handler = print_overrun;
   std::thread m_thread;
 };
@@ -107,7 +118,5 @@ void set_overrun_handler(OverrunHandler handler) { watchdog().set_handler(handle
 void watch_launch(cudaStream_t stream, const std::string& launch, double limit_seconds) {
   watchdog().watch(stream, launch, limit_seconds);
 }
-
-void forget_stream(cudaStream_t stream) { watchdog().forget(stream); }
 
 } // namespace wl

@@ -2,11 +2,11 @@
 // A person's kernel may never finish: a loop whose exit depends on a bug, a spin on a flag no
 // thread sets. The host cannot stop a running kernel, and until it ends every later CUDA call of
 // the process waits, so the only way out is to end the process, which frees the GPU. Each launch
-// of a kernel file is watched by a thread of its own: past its time limit the process says which
+// of a kernel file is watched on a thread of its own: past its time limit the process says which
 // launch it was (through the overrun handler) and exits with kExitKernelOverran.
 //
-// A launch is timed from its enqueue while its stream stays busy and no later launch is watched:
-// the engine waits for each launch of a kernel file before it enqueues the next.
+// A launch is watched from the moment the one before it on the watch ended (or from its enqueue,
+// when none is ahead of it): the time it is queued behind other work does not count as its own.
 
 #include "engine/library.h"
 
@@ -24,11 +24,8 @@ using OverrunHandler = void (*)(const std::string& message);
 void set_overrun_handler(OverrunHandler handler);
 
 // Watches the launch just enqueued on `stream`: `launch` names it ("saxpy/saxpy, grid 65536,
-// block 256"), `limit_seconds` is how long it may run. It costs the launch a lock and a timestamp,
-// no CUDA call (timed launches keep their noise), and nothing while no launch is in flight.
+// block 256"), `limit_seconds` is how long it may run. The watch costs one event recorded after
+// the launch and nothing while no launch is in flight.
 void watch_launch(cudaStream_t stream, const std::string& launch, double limit_seconds);
-
-// Stops watching `stream`, which is about to be destroyed.
-void forget_stream(cudaStream_t stream);
 
 } // namespace wl
