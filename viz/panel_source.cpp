@@ -467,6 +467,13 @@ std::string without_marker(const std::string& text) {
   return std::regex_replace(text, marker, "");
 }
 
+// How far a line's figures are indented: under the code's own indentation, never further than a
+// third of the row.
+float figures_indent(const CodeLayout& layout, const std::string& text) {
+  return layout.code_x - ImGui::GetCursorPosX() +
+         layout.char_width * static_cast<float>(std::min(indentation(text), layout.columns / 3));
+}
+
 void draw_code(const CodeLayout& layout, int number, const std::string& text) {
   ImGui::PushFont(code_font());
   ImGui::TextDisabled("%*d", layout.digits, number);
@@ -497,10 +504,7 @@ void draw_line(App& app, const Context& c, const CodeLayout& layout, int number)
   draw->ChannelsSetCurrent(1);
   const ImVec2 top = ImGui::GetCursorScreenPos();
   draw_code(layout, number, text);
-  // Figures start under the code's own indentation, never further than a third of the row.
-  const float indent =
-      layout.code_x - ImGui::GetCursorPosX() +
-      layout.char_width * static_cast<float>(std::min(indentation(text), layout.columns / 3));
+  const float indent = figures_indent(layout, text);
   ImGui::Indent(indent);
   for (std::size_t s : found->second)
     draw_site(app, c, s, s == found->second.front());
@@ -709,9 +713,7 @@ void draw_file_line(const FileMeasured& measured, const CodeLayout& layout, int 
   }
   const ImVec2 top = ImGui::GetCursorScreenPos();
   draw_code(layout, number, text);
-  const float indent =
-      layout.code_x - ImGui::GetCursorPosX() +
-      layout.char_width * static_cast<float>(std::min(indentation(text), layout.columns / 3));
+  const float indent = figures_indent(layout, text);
   ImGui::Indent(indent);
   figure_text(line_pieces(found->second), measured.stale ? Tone::greyed : Tone::measured);
   ImGui::Unindent(indent);
