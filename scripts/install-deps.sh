@@ -2,13 +2,14 @@
 # Installs the Debian 12 packages WarpLens builds and tests with, skipping those already there,
 # and checks for the CUDA 13 toolkit (which comes from NVIDIA, not Debian). clang-14 and its
 # runtime libraries build the fuzz targets (libFuzzer); llvm-14 symbolizes sanitizer reports;
-# clang-format-14 checks the sources' layout.
+# clang-format-14 checks the sources' layout; libx11-dev builds the window tests' file dropper
+# (GLFW's -dev package only recommends it).
 set -euo pipefail
 
 packages=(
   cmake ninja-build g++ pkg-config
   libgtest-dev nlohmann-json3-dev libcli11-dev
-  libimgui-dev libglfw3-dev libstb-dev libegl-dev libgl-dev fonts-dejavu-core xvfb xdotool
+  libimgui-dev libglfw3-dev libstb-dev libegl-dev libgl-dev libx11-dev fonts-dejavu-core xvfb xdotool
   clang-14 libclang-rt-14-dev llvm-14 clang-format-14
 )
 
