@@ -66,9 +66,9 @@ void add_gui_options(CLI::App& app, viz::GuiOptions& options) {
       ->check(written_option("a .cu file"))
       ->excludes(app.get_option("--kernel-file"));
   app.add_option("--kernel-time-limit", options.kernel_time_limit,
-                 "Seconds one launch of a kernel file may run; past it the worker stops (a "
-                 "running kernel cannot be interrupted), says which launch it was, and the next "
-                 "Run starts another")
+                 "Seconds one launch of a kernel file may run (0.1 to 3600); past it the worker "
+                 "says which launch it was and stops (a running kernel cannot be interrupted), "
+                 "and the next Run starts another")
       ->check(seconds_option(kMaxRequestSeconds, kShortestKernelTimeLimit))
       ->capture_default_str();
   app.add_option("--param", options.params, "A kernel parameter as name=value (repeat for several)")

@@ -128,8 +128,9 @@ void add_engine_options(CLI::App& cmd, EngineOptions& engine) {
       ->check(seconds_option(kMaxRequestSeconds))
       ->capture_default_str();
   cmd.add_option("--kernel-time-limit", engine.kernel_time_limit,
-                 "Seconds one launch of a kernel file may run; past it the process stops (a "
-                 "running kernel cannot be interrupted) and says which launch it was")
+                 "Seconds one launch of a kernel file may run (0.1 to 3600); past it the process "
+                 "says which launch it was and exits with code 4 (a running kernel cannot be "
+                 "interrupted)")
       ->check(seconds_option(kMaxRequestSeconds, kShortestKernelTimeLimit))
       ->capture_default_str();
 }
@@ -139,7 +140,7 @@ void add_per_site_flag(CLI::App& cmd, EngineOptions& engine) {
   cmd.add_flag("--per-site", engine.per_site,
                "Measure every access site too (SASS metrics, a pass of its own per shape): "
                "requests, sectors and wavefronts per site beside the model's, with the reason for "
-               "any difference");
+               "any difference; for a kernel file, the same per line of the file (no model)");
 }
 
 KernelRequest request_from(const KernelOptions& o) {
@@ -643,7 +644,9 @@ void add_kernel_commands(CLI::App& app) {
   run_cmd->add_flag("--csv", run->kernel.csv, "Print CSV, one row per access site")
       ->excludes(run_cmd->get_option("--json"));
   add_engine_options(*run_cmd, run->engine);
-  run_cmd->add_flag("--no-verify", run->no_verify, "Skip the comparison with the CPU reference");
+  run_cmd->add_flag(
+      "--no-verify", run->no_verify,
+      "Skip the comparison with the reference (the CPU's, or a kernel file's reference kernel)");
   run_cmd
       ->add_option("--metrics", run->engine.metrics,
                    "Hardware counters: a set (default, global, shared, occupancy, all) or names "
