@@ -1,6 +1,5 @@
 #include "cli_commands.h"
 #include "cli_numbers.h"
-#include "protocol/protocol.h"
 #include "report/panel_table.h"
 #include "viz_main.h"
 
@@ -65,12 +64,9 @@ void add_gui_options(CLI::App& app, viz::GuiOptions& options) {
   app.add_option("file", options.kernel_file, "A kernel file of your own (as --kernel-file)")
       ->check(written_option("a .cu file"))
       ->excludes(app.get_option("--kernel-file"));
-  app.add_option("--kernel-time-limit", options.kernel_time_limit,
-                 "Seconds one launch of a kernel file may run (0.1 to 3600); past it the worker "
-                 "says which launch it was and stops (a running kernel cannot be interrupted), "
-                 "and the next Run starts another")
-      ->check(seconds_option(kMaxRequestSeconds, kShortestKernelTimeLimit))
-      ->capture_default_str();
+  add_kernel_time_limit_option(app, options.kernel_time_limit,
+                               "the worker says which launch it was and stops, and the next Run "
+                               "starts another");
   app.add_option("--param", options.params, "A kernel parameter as name=value (repeat for several)")
       ->check(written_option("name=value"));
   CLI::Option* model = app.add_flag("--model", options.model_only,

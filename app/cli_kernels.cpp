@@ -127,12 +127,8 @@ void add_engine_options(CLI::App& cmd, EngineOptions& engine) {
   cmd.add_option("--max-time", engine.timing.max_seconds, "Seconds of timing samples at most")
       ->check(seconds_option(kMaxRequestSeconds))
       ->capture_default_str();
-  cmd.add_option("--kernel-time-limit", engine.kernel_time_limit,
-                 "Seconds one launch of a kernel file may run (0.1 to 3600); past it the process "
-                 "says which launch it was and exits with code 4 (a running kernel cannot be "
-                 "interrupted)")
-      ->check(seconds_option(kMaxRequestSeconds, kShortestKernelTimeLimit))
-      ->capture_default_str();
+  add_kernel_time_limit_option(cmd, engine.kernel_time_limit,
+                               "the process says which launch it was and exits with code 4");
 }
 
 // `--per-site`, run's and sweep's alike.

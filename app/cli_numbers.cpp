@@ -4,6 +4,8 @@
 #include "base/json_input.h"
 #include "base/text_format.h"
 #include "model/block_text.h"
+#include "model/run_options.h"
+#include "protocol/protocol.h"
 
 #include <charconv>
 #include <cmath>
@@ -67,6 +69,16 @@ CLI::Validator seconds_option(double max, double min) {
         return "";
       },
       "");
+}
+
+CLI::Option* add_kernel_time_limit_option(CLI::App& cmd, double& limit,
+                                          const std::string& past_it) {
+  return cmd
+      .add_option("--kernel-time-limit", limit,
+                  "Seconds one launch of a kernel file may run (0.1 to 3600); past it " + past_it +
+                      " (a running kernel cannot be interrupted)")
+      ->check(seconds_option(kMaxRequestSeconds, kShortestKernelTimeLimit))
+      ->capture_default_str();
 }
 
 CLI::Validator written_option(const char* allowed) {

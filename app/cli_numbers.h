@@ -19,6 +19,10 @@ CLI::Validator seed_option();
 // A finite number of seconds above 0 and at most max.
 CLI::Validator seconds_option(double max, double min = 0);
 
+// `--kernel-time-limit S` (0.1 to 3600 seconds, its default shown); `past_it` says what happens
+// when a launch runs longer, for the command's help.
+CLI::Option* add_kernel_time_limit_option(CLI::App& cmd, double& limit, const std::string& past_it);
+
 // Text that may not be empty: `--block ""` is refused naming what is allowed, never read as "not
 // given" (the default).
 CLI::Validator written_option(const char* allowed);

@@ -744,15 +744,9 @@ SiteCounts KernelSession::count_file_lines(const SassCounts& sass) {
   std::map<int, LineIssues> lines;
   for (std::size_t k = 0; k < own.size(); ++k)
     if (places[k].file == file && places[k].line > 0) {
-      const auto value = [&](const char* metric) {
-        const auto found = own[k]->values.find(metric);
-        return found == own[k]->values.end() ? 0.0 : found->second;
-      };
       LineIssues& line = lines[places[k].line];
       line.line = places[k].line;
-      line.issued += value("smsp__sass_inst_executed");
-      line.sectors += value("smsp__sass_sectors_mem_global");
-      line.wavefronts += value("smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared");
+      add_to_line(line, own[k]->values);
     }
   std::vector<LineIssues> by_line;
   for (const auto& [number, line] : lines)

@@ -20,7 +20,7 @@ struct TimingOptions {
 };
 
 // Seconds one launch of a person's kernel file may run (`--kernel-time-limit`), and the least it
-// may be set to: the watchdog looks every 50 ms.
+// may be set to: the watchdog looks every 20 ms.
 inline constexpr double kDefaultKernelTimeLimit = 10;
 inline constexpr double kShortestKernelTimeLimit = 0.1;
 

@@ -41,12 +41,25 @@ const char* lanes_metric(MemorySpace space) {
                                       : "smsp__sass_thread_inst_executed_op_shared_pred_on";
 }
 
+namespace {
+
+// An instruction's value of a metric: 0 where the pass reported none.
+double metric_value(const std::map<std::string, double>& values, const char* metric) {
+  const auto found = values.find(metric);
+  return found == values.end() ? 0.0 : found->second;
+}
+
+} // namespace
+
+void add_to_line(LineIssues& line, const std::map<std::string, double>& values) {
+  line.issued += metric_value(values, "smsp__sass_inst_executed");
+  line.sectors += metric_value(values, "smsp__sass_sectors_mem_global");
+  line.wavefronts += metric_value(values, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared");
+}
+
 std::optional<MeasuredInstruction> memory_instruction(std::uint32_t pc,
                                                       const std::map<std::string, double>& values) {
-  const auto value = [&](const char* metric) {
-    const auto found = values.find(metric);
-    return found == values.end() ? 0.0 : found->second;
-  };
+  const auto value = [&](const char* metric) { return metric_value(values, metric); };
   MeasuredInstruction m;
   m.pc = pc;
   for (const MemorySpace space : {MemorySpace::global, MemorySpace::shared})

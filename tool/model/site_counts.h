@@ -99,6 +99,10 @@ struct SiteCounts {
   double global_sectors = 0, shared_wavefronts = 0;
 };
 
+// Adds one instruction's issues, sectors and wavefronts (its values of the site metrics, by
+// metric name) to the line it stands on.
+void add_to_line(LineIssues& line, const std::map<std::string, double>& values);
+
 // One line of a run-time kernel's file as measured: its instructions' sums, and its loads' and
 // stores' requests by space with the sectors or wavefronts they cost (per request, those alone:
 // an atomic on the line adds to `sectors` or `wavefronts` but is no load or store request).
