@@ -11,6 +11,7 @@ OUT=/tmp/warplens-fanout
 rm -rf "$OUT" && mkdir -p "$OUT"
 for f in .gl/*.deb; do dpkg -x "$f" /; done
 ldconfig
+source tests/bench/batch_setup.sh && unpack_carried_binaries
 export LD_LIBRARY_PATH="$PWD/.gpu-run/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 WL="$PWD/.gpu-run/bin/warplens"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/device.txt"

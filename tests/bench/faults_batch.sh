@@ -12,6 +12,7 @@ ldconfig
 export LD_LIBRARY_PATH="$PWD/.gpu-run/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export PATH="$PATH:/usr/local/cuda/bin"
 export WARPLENS_ASSETS="$PWD/assets"
+source tests/bench/batch_setup.sh && unpack_carried_binaries
 bin=.gpu-run/bin
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/device.txt"
 

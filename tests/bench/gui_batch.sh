@@ -7,6 +7,7 @@ OUT=${OUT:-/tmp/warplens-out}
 mkdir -p "$OUT"
 for f in .gl/*.deb; do dpkg -x "$f" /; done
 ldconfig
+source tests/bench/batch_setup.sh && unpack_carried_binaries
 export LD_LIBRARY_PATH="$PWD/.gpu-run/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export PATH="$PATH:/usr/local/cuda/bin"
 BUILD=${BUILD:-build/gpu} # the paths the test executables were built with

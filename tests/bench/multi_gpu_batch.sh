@@ -10,6 +10,7 @@ OUT=/tmp/warplens-multi-gpu
 rm -rf "$OUT" && mkdir -p "$OUT"
 for f in .gl/*.deb; do dpkg -x "$f" /; done
 ldconfig
+source tests/bench/batch_setup.sh && unpack_carried_binaries
 export LD_LIBRARY_PATH="$PWD/.gpu-run/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 WL="$PWD/.gpu-run/bin/warplens"
 nvidia-smi -L | tee "$OUT/devices.txt"

@@ -208,12 +208,15 @@ struct KernelSession::State {
     return module ? module->function() : kernel->function ? kernel->function(params) : nullptr;
   }
   void enqueue(const DeviceLaunch& launch) const {
-    if (!module) {
+    enqueue_unwatched(launch);
+    if (module)
+      watch(launch, kernel->id);
+  }
+  void enqueue_unwatched(const DeviceLaunch& launch) const {
+    if (module)
+      module->launch(module->function(), launch);
+    else
       kernel->launch(launch);
-      return;
-    }
-    module->launch(module->function(), launch);
-    watch(launch, kernel->id);
   }
   // A kernel file's launch may never end: the watchdog stops the process past the limit. Its
   // words are made once per shape, not on each timed launch.
@@ -544,7 +547,10 @@ RunResult KernelSession::measure_launch(RunResult predicted, bool with_counters)
     add_occupancy(result, function, block);
   }
   const DeviceLaunch launch{result.launch, result.dynamic_smem, s.pointers, s.stream.get()};
-  const auto enqueue = [&](void*) { s.enqueue(launch); };
+  const auto enqueue = [&](void*) { s.enqueue_unwatched(launch); };
+  StreamWork watch; // a kernel file's launch is watched after its stop event, not timed with it
+  if (s.module)
+    watch = [&](void*) { s.watch(launch, s.kernel->id); };
   TimingOptions timing = s.options.timing;
   if (s.verifies()) {
     result.verification = s.verify(launch);
@@ -555,7 +561,7 @@ RunResult KernelSession::measure_launch(RunResult predicted, bool with_counters)
   }
   {
     NvtxRange range("time kernel");
-    result.timing = time_cold(enqueue, s.stream.get(), timing, s.flusher);
+    result.timing = time_cold(enqueue, s.stream.get(), timing, s.flusher, watch);
   }
   if (with_counters && !s.options.metrics.empty())
     result.counters = count({block}).front();

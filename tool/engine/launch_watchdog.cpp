@@ -71,8 +71,12 @@ private:
     std::unique_lock lock(m_mutex);
     for (;;) {
       m_wake.wait(lock, [&] { return !m_in_flight.empty(); });
-      Watched& head = m_in_flight.front();
+      Watched& head = m_in_flight.front(); // a deque's push_back keeps references valid
+      // Queried unlocked: the launching thread must not wait on the driver's answer to record
+      // its next watch.
+      lock.unlock();
       const cudaError_t state = cudaEventQuery(head.ended);
+      lock.lock();
       if (state != cudaErrorNotReady) { // ended, or failed: the engine reports a failure
         if (state == cudaSuccess)
           m_spare.push_back(head.ended);

@@ -72,16 +72,22 @@ NvtxRange::NvtxRange(const char* name) {
 
 NvtxRange::~NvtxRange() { nvtxDomainRangeEnd(warplens_domain(), m_id); }
 
-TimingStats time_cold(const std::function<void(void*)>& launch, void* stream_handle,
-                      const TimingOptions& options, L2Flusher& flusher) {
+TimingStats time_cold(const StreamWork& launch, void* stream_handle, const TimingOptions& options,
+                      L2Flusher& flusher, const StreamWork& after_launch) {
   const auto begin = std::chrono::steady_clock::now();
   const auto stream = static_cast<cudaStream_t>(stream_handle);
   const auto enqueue = [&] {
     launch(stream_handle);
     cuda_check(cudaGetLastError(), "kernel launch");
   };
-  for (int i = 0; i < options.warmup_runs; ++i)
+  const auto after = [&] {
+    if (after_launch)
+      after_launch(stream_handle);
+  };
+  for (int i = 0; i < options.warmup_runs; ++i) {
     enqueue();
+    after();
+  }
   cuda_check(cudaStreamSynchronize(stream), "warm-up run");
 
   // Samples are enqueued in batches with one synchronisation per batch: the host's round trip
@@ -100,6 +106,7 @@ TimingStats time_cold(const std::function<void(void*)>& launch, void* stream_han
       cuda_check(cudaEventRecord(events[i].start, stream), "cudaEventRecord");
       enqueue();
       cuda_check(cudaEventRecord(events[i].stop, stream), "cudaEventRecord");
+      after(); // outside the pair: its host time would delay the stop event of a quick kernel
     }
     cuda_check(cudaEventSynchronize(events[count - 1].stop), "kernel run");
     for (int i = 0; i < count; ++i) {

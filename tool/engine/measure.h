@@ -15,9 +15,12 @@ namespace wl {
 
 // `launch` enqueues the kernel on the given stream (a cudaStream_t); `flusher` empties L2 before
 // each sample (made once per session: its buffer is twice the L2's size). Throws UsageError
-// carrying the CUDA error if a launch fails.
-TimingStats time_cold(const std::function<void(void* stream)>& launch, void* stream,
-                      const TimingOptions& options, L2Flusher& flusher);
+// carrying the CUDA error if a launch fails. `after_launch`, when given, is called after each
+// launch once its stop event is enqueued: work that must follow a launch without being timed
+// with it (a kernel file's watch, engine/launch_watchdog.h).
+using StreamWork = std::function<void(void* stream)>;
+TimingStats time_cold(const StreamWork& launch, void* stream, const TimingOptions& options,
+                      L2Flusher& flusher, const StreamWork& after_launch = {});
 
 // A range in the "WarpLens" NVTX domain for as long as the object lives. Start/end ranges (not
 // push/pop) so work launched from any thread falls inside them.

@@ -54,12 +54,13 @@ bool cuda_device_present() {
 }
 
 // After a failed run: a synchronize returns the sticky error again if the context is broken.
-bool cuda_context_broken() {
+// Its name ("cudaErrorIllegalAddress"), or "" while the context works.
+std::string cuda_context_broken() {
   const cudaError_t status = cudaDeviceSynchronize();
   for (cudaError_t sticky : kStickyErrors)
     if (status == sticky)
-      return true;
-  return false;
+      return cudaGetErrorName(status);
+  return "";
 }
 
 // Owns the protocol's stream: a duplicate of the original stdout. fd 1 itself now points at
@@ -400,11 +401,12 @@ bool serve(const WorkerRequest& request, Inbox& inbox, SessionCache& sessions,
     const bool run = request.type != RequestType::model;
     if (run)
       sessions.drop(); // whatever failed, the next run starts from a fresh session
-    const bool fatal = run && cuda_context_broken();
+    const std::string sticky = run ? cuda_context_broken() : "";
+    const bool fatal = !sticky.empty();
     writer.error(request.id,
-                 fatal
-                     ? std::string(e.what()) + "; the CUDA context is unusable, so the worker exits"
-                     : std::string(e.what()),
+                 fatal ? std::string(e.what()) + "; the CUDA context is unusable (" + sticky +
+                             "), so the worker exits"
+                       : std::string(e.what()),
                  false, fatal, run && !cuda_device_present());
     return !fatal;
   } catch (...) {
