@@ -142,6 +142,10 @@ int run_cli(int argc, char** argv) {
   add_arch_commands(app);
   add_kernel_commands(app);
   add_worker_command(app);
+  add_doctor_command(app);
+  app.set_version_flag("--version", version_text,
+                       "Print WarpLens's version and the CUDA "
+                       "runtime's, driver's, CUPTI's and NVRTC's");
   viz::GuiOptions gui;
   add_gui_options(app, gui);
   flags_take_no_value(app);
@@ -154,6 +158,8 @@ int run_cli(int argc, char** argv) {
       return viz::run_gui_command(gui); // the GUI, or its screenshot
     return 0;
   } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ExtrasError& e) {
     return report(unexpected_words(app, e.what()).c_str(), kExitBadInput);

@@ -14,6 +14,10 @@ namespace wl {
 void add_arch_commands(CLI::App& app);   // arches, occupancy
 void add_kernel_commands(CLI::App& app); // list, model, run, sweep
 void add_worker_command(CLI::App& app);  // worker: the engine behind the GUI, in JSON lines
+void add_doctor_command(CLI::App& app);  // doctor: what this machine has for WarpLens
+// `warplens --version`: WarpLens's version, then the CUDA runtime's, the driver's, CUPTI's and
+// NVRTC's (each library with the file it was loaded from), a line each.
+std::string version_text();
 // The top-level options of `warplens` that apply when no subcommand is given: the GUI's.
 void add_gui_options(CLI::App& app, viz::GuiOptions& options);
 

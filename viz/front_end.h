@@ -4,6 +4,7 @@
 // same frame with the same OpenGL 3.3 backend, so they produce the same pixels.
 
 #include "app.h"
+#include "base/system_check.h"
 #include "frame.h"
 #include "screenshot.h"
 #include "script.h"
@@ -57,6 +58,8 @@ public:
   int context_resets() const { return m_context_resets; }
   const FrameTimes& last_frame_times() const { return m_last_frame; }
   std::string renderer() const; // GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
+  // For `warplens doctor`: whether EGL gives the OpenGL 3.3 context headless frames draw in.
+  static SystemCheck check_rendering();
   std::string display_kind() const {
     return m_display_kind;
   } // "EGL device", "surfaceless", "default"
@@ -75,6 +78,10 @@ private:
   std::string m_display_kind;
   std::unique_ptr<GuiContext> m_gui; // after the GL context, before the backend
 };
+
+// For `warplens doctor`: the display, and whether the window's OpenGL 3.3 context can be made
+// there (a hidden window, closed at once).
+SystemCheck check_display();
 
 // Opens a window and runs until it is closed, or until `player`'s script ends. Returns false
 // (with the reason) when no window can be created, so the caller can fall back to headless.

@@ -285,6 +285,19 @@ void HeadlessGui::resize(int width, int height) {
   m_egl->resize_framebuffer(width, height);
 }
 
+SystemCheck HeadlessGui::check_rendering() {
+  Egl egl;
+  const std::string how = egl.open();
+  if (how.empty())
+    return {"EGL", "no OpenGL 3.3 context (EGL device, surfaceless or default display)",
+            "headless screenshots and scripts need EGL with OpenGL 3.3: the NVIDIA driver's, or "
+            "Mesa's software one (Debian: libegl1 and libegl-mesa0)"};
+  const auto* name = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  SystemCheck check{"EGL", std::string(name ? name : "an unnamed renderer") + " (" + how + ")", ""};
+  egl.close();
+  return check;
+}
+
 std::string HeadlessGui::renderer() const {
   const auto* name = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
   return name ? name : "unknown renderer";

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -464,6 +465,44 @@ std::string settings_text(const App& app) {
   for (const auto& [place, value] : app.choices.unknown_settings)
     j[json::json_pointer(place)] = json::parse(value); // written by dump() when the file was read
   return j.dump(2) + "\n";
+}
+
+SystemCheck check_settings(const std::filesystem::path& dir) {
+  if (dir.empty())
+    return {"settings", "no folder (neither XDG_CONFIG_HOME nor HOME is set)",
+            "set HOME (or XDG_CONFIG_HOME) so the GUI can keep its settings"};
+  const std::filesystem::path file = dir / kSettingsFile;
+  std::error_code error;
+  if (!std::filesystem::exists(file, error)) {
+    const std::string home = missing_home(dir);
+    return {"settings", "none yet at " + file.string(),
+            home.empty() ? "" : "the GUI cannot save them: " + home};
+  }
+  if (!std::filesystem::is_regular_file(file, error))
+    return {"settings", file.string() + " is not a regular file",
+            "the GUI leaves it as it is and saves nothing: move it away"};
+  // Read from a copy: the GUI moves a file it cannot use aside, which a check must not do.
+  const std::filesystem::path copy_dir =
+      std::filesystem::temp_directory_path(error) /
+      ("warplens-doctor-" +
+       std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
+  std::filesystem::create_directories(copy_dir, error);
+  std::filesystem::copy_file(file, copy_dir / kSettingsFile, error);
+  if (error)
+    return {"settings", file.string(), "cannot be read: " + error.message()};
+  std::string problem;
+  try {
+    App app = make_app();
+    problem = load_settings(app, copy_dir);
+  } catch (const Error& e) { // no assets to make the GUI's state from: their own line says why
+    problem = std::string("cannot check it: ") + e.what();
+  }
+  std::filesystem::remove_all(copy_dir, error);
+  for (std::size_t at; (at = problem.find(copy_dir.string())) != std::string::npos;)
+    problem.replace(at, copy_dir.string().size(), dir.string());
+  if (problem.empty())
+    return {"settings", file.string() + " (read, every value usable)", ""};
+  return {"settings", file.string(), "at the GUI's next start: " + problem};
 }
 
 std::string save_settings(const App& app, const std::filesystem::path& dir) {

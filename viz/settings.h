@@ -10,6 +10,7 @@
 // is saved, and the status line says why).
 
 #include "app.h"
+#include "base/system_check.h"
 
 #include <filesystem>
 #include <string>
@@ -23,6 +24,9 @@ std::filesystem::path default_config_dir();
 // the damaged file is kept beside under another name; unknown keys are named and kept in
 // `app.choices.unknown_settings`; a folder that cannot be made is said now).
 std::string load_settings(App& app, const std::filesystem::path& dir);
+// For `warplens doctor`: settings.json in `dir` read as the GUI reads it (from a copy, so a file
+// it cannot use is not moved aside); what it would say about it is the fix.
+SystemCheck check_settings(const std::filesystem::path& dir);
 // Returns "" or the one-line problem.
 std::string save_settings(const App& app, const std::filesystem::path& dir);
 // The settings as save_settings writes them.

@@ -292,4 +292,8 @@ int run_gui(const GuiOptions& options) {
   return report(*player, *player->outcome());
 }
 
+SystemChecks gui_checks() {
+  return {check_display(), HeadlessGui::check_rendering(), check_settings(default_config_dir())};
+}
+
 } // namespace wl::viz

@@ -4,6 +4,7 @@
 // mode, model mode when the worker's machine has no GPU) unless --model asks for the model
 // alone, headless or not. Bad input throws UsageError (one line), as the other subcommands do.
 
+#include "base/system_check.h"
 #include "model/run_options.h"
 
 #include <filesystem>
@@ -42,5 +43,8 @@ int run_gui(const GuiOptions& options);
 // Renders the view (or one panel), writes PNG + JSON sidecar, prints the PNG's path; or plays
 // the script. Returns the exit code.
 int run_headless_screenshot(const GuiOptions& options);
+
+// For `warplens doctor`: the display, EGL's headless rendering and the settings file.
+SystemChecks gui_checks();
 
 } // namespace wl::viz

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <csignal>
+#include <cstdlib>
 #include <deque>
 #include <string>
 #include <utility>
@@ -269,6 +270,34 @@ GLFWwindow* run_loop(GLFWwindow* window, App& app, GuiContext& gui, ScriptPlayer
 void wake_window() {
   g_woken = true;
   glfwPostEmptyEvent();
+}
+
+SystemCheck check_display() {
+  const char* x11 = std::getenv("DISPLAY");
+  const char* wayland = std::getenv("WAYLAND_DISPLAY");
+  const std::string named = x11 && *x11           ? std::string("DISPLAY=") + x11
+                            : wayland && *wayland ? std::string("WAYLAND_DISPLAY=") + wayland
+                                                  : "";
+  if (named.empty())
+    return {"display", "none (DISPLAY and WAYLAND_DISPLAY are not set)",
+            "the window needs a display; without one, warplens --headless (a screenshot or a "
+            "--script) works"};
+  glfwSetErrorCallback(remember_glfw_error);
+  if (!glfwInit())
+    return {"display", named, "GLFW cannot open it: " + g_glfw_error};
+  // The window the GUI would open, never shown: its OpenGL 3.3 context is the real test.
+  glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+  GLFWwindow* window = create_window(64, 64);
+  SystemCheck check{"display", named, ""};
+  if (!window) {
+    check.fix = "no window with OpenGL 3.3 can be made there: " + g_glfw_error;
+  } else {
+    const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    check.found += std::string(", OpenGL by ") + (renderer ? renderer : "an unnamed renderer");
+    glfwDestroyWindow(window);
+  }
+  glfwTerminate();
+  return check;
 }
 
 bool run_window(App& app, const std::filesystem::path& config_dir, std::string& problem,

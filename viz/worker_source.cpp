@@ -135,7 +135,7 @@ std::string WorkerSource::mode() const {
     return "model mode (timings and counters only from the bundled H100 recording): the worker's "
            "machine has no "
            "usable GPU (" +
-           m_model_reason + ")";
+           m_model_reason + "; warplens doctor checks the driver, the GPU and the counters)";
   const std::string restarts = s.restarts > 0
                                    ? format("; restarted %d time%s, last because %s", s.restarts,
                                             s.restarts == 1 ? "" : "s", s.last_failure.c_str())

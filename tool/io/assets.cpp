@@ -3,6 +3,7 @@
 #include "base/error.h"
 #include "base/json_fields.h"
 #include "base/json_input.h"
+#include "io/metric_catalog.h"
 #include "model/arch.h"
 #include "model/block_text.h"
 #include "protocol/run_result_json.h"
@@ -156,6 +157,20 @@ std::filesystem::path assets_dir() {
     return source;
   throw UsageError("cannot find WarpLens's assets folder (looked in " + installed.string() +
                    " and " + source.string() + "); set WARPLENS_ASSETS to it");
+}
+
+SystemCheck check_assets() {
+  try {
+    const std::filesystem::path dir = assets_dir();
+    const std::size_t presets = load_arch_presets(dir / "arch").size();
+    const std::size_t metrics = load_metric_catalog(dir / "metrics.json").metrics.size();
+    return {"assets",
+            dir.string() + " (" + std::to_string(presets) + " architecture presets, " +
+                std::to_string(metrics) + " metrics)",
+            ""};
+  } catch (const Error& e) {
+    return {"assets", "unusable", std::string(e.what())};
+  }
 }
 
 nlohmann::json read_json_file(const std::filesystem::path& file, const std::string& what) {

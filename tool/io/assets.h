@@ -1,6 +1,8 @@
 #pragma once
 // Where the data files (assets/) are at run time, and reading one.
 
+#include "base/system_check.h"
+
 #include <filesystem>
 #include <string>
 
@@ -12,6 +14,9 @@ namespace wl {
 // assets/ (for a binary run from its build folder). Throws UsageError when none exists or
 // WARPLENS_ASSETS names something without an arch/ folder.
 std::filesystem::path assets_dir();
+
+// For `warplens doctor`: the assets folder found, its presets and metric catalog read.
+SystemCheck check_assets();
 
 // A JSON file parsed through the guarded reader (json_input.h): a folder, an oversized, deeply
 // nested or malformed file is one UsageError naming the file. A "recording" is also checked

@@ -2,6 +2,8 @@
 
 #include "base/error.h"
 #include "base/json_input.h"
+#include "base/loaded_from.h"
+#include "base/text_format.h"
 #include "kernel_file/cubin_resources.h"
 
 #include <cctype>
@@ -71,14 +73,20 @@ std::string first_error(const std::string& log, const std::string& file) {
                                : "");
 }
 
+// The toolkit's include folder found at build time (cuda_fp16.h and the like), or "".
+#ifdef WARPLENS_CUDA_INCLUDE
+constexpr const char* kCudaInclude = WARPLENS_CUDA_INCLUDE;
+#else
+constexpr const char* kCudaInclude = "";
+#endif
+
 std::vector<std::string> options_for(const KernelFileCompile& request) {
   std::vector<std::string> options = {"--gpu-architecture=sm_" + std::to_string(request.sm),
                                       "-lineinfo", "--std=c++17", "--ptxas-options=-v"};
   const std::filesystem::path folder = std::filesystem::path(request.file).parent_path();
   options.push_back("-I" + (folder.empty() ? std::string(".") : folder.string()));
-#ifdef WARPLENS_CUDA_INCLUDE
-  options.push_back("-I" WARPLENS_CUDA_INCLUDE); // cuda_fp16.h and the like, where installed
-#endif
+  if (*kCudaInclude)
+    options.push_back(std::string("-I") + kCudaInclude);
   // nvcc's host headers (math.h) define these, NVRTC has none: a file nvcc builds compiles here.
   options.push_back("-DINFINITY=__int_as_float(0x7f800000)");
   options.push_back("-DNAN=__int_as_float(0x7fffffff)");
@@ -121,6 +129,45 @@ void warm_up_compiler() {
   } catch (const std::exception&) {
     // Only time was at stake: a real compile says what is wrong.
   }
+}
+
+std::string nvrtc_version() {
+  int major = 0, minor = 0;
+  if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS)
+    return "unknown (nvrtcVersion failed)";
+  return format("%d.%d, %s", major, minor,
+                loaded_from(reinterpret_cast<const void*>(&nvrtcVersion)).c_str());
+}
+
+SystemChecks check_compiler(int sm) {
+  const auto compiles = [sm](const std::string& text) {
+    compile_kernel_file({.text = text + "__global__ void doctor() {}\n",
+                         .file = "doctor.cu",
+                         .headers = {},
+                         .kernels = {"doctor"},
+                         .tunables = {},
+                         .sm = sm});
+  };
+  const std::string target = "sm_" + std::to_string(sm);
+  SystemChecks checks;
+  try {
+    compiles("");
+    checks.push_back({"NVRTC", nvrtc_version() + "; compiles for " + target, ""});
+  } catch (const Error& e) {
+    checks.push_back({"NVRTC", nvrtc_version(),
+                      std::string("cannot compile an empty kernel for ") + target + ": " +
+                          e.what() + "; kernel files need NVRTC with its builtins library"});
+    return checks;
+  }
+  try {
+    compiles("#include <cuda_fp16.h>\n");
+    checks.push_back({"CUDA headers", std::string(kCudaInclude) + " (cuda_fp16.h found)", ""});
+  } catch (const Error&) {
+    checks.push_back({"CUDA headers", std::string("none in ") + kCudaInclude,
+                      "a kernel file that includes the toolkit's headers (cuda_fp16.h and the "
+                      "like) needs them: install the CUDA toolkit's headers there"});
+  }
+  return checks;
 }
 
 CompiledKernelFile compile_kernel_file(const KernelFileCompile& request) {

@@ -5,6 +5,7 @@
 // names (transpose<TILE, PAD> is asked for as transpose<32, 1>); -lineinfo keeps the source lines
 // the per-site pass places instructions on; headers next to the file are found (-I its folder).
 
+#include "base/system_check.h"
 #include "model/kernel_resources.h"
 
 #include <cstdint>
@@ -39,6 +40,13 @@ std::string with_tunables(const std::string& name,
 // NVRTC (about 300 ms), which the window pays on a thread of its own while it opens rather than
 // on a person's first save.
 void warm_up_compiler();
+
+// "13.0, /usr/lib/warplens/libnvrtc.so.13": NVRTC's version and where it was loaded from.
+std::string nvrtc_version();
+
+// For `warplens doctor`: NVRTC compiles an empty kernel for compute capability `sm` (x 10), and
+// one that includes cuda_fp16.h, which needs the CUDA toolkit's headers.
+SystemChecks check_compiler(int sm);
 
 // Throws UsageError "FILE:LINE: error: ..." with the compiler's first error (and how many more),
 // or naming the kernel the file does not define.

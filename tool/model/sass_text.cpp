@@ -109,6 +109,15 @@ std::string output_of(const std::vector<std::string>& command) {
 
 } // namespace
 
+SystemCheck check_disassembler() {
+  const std::string found = find_nvdisasm();
+  if (!found.empty())
+    return {"nvdisasm", found, ""};
+  return {"nvdisasm", "not found (CUDA_HOME/bin, /usr/local/cuda/bin, PATH)",
+          "a kernel file's per-line figures show no SASS text without it: install the CUDA "
+          "toolkit's nvdisasm (cuda-nvdisasm) or put its folder on PATH"};
+}
+
 // Runs nvdisasm over the cubin written to a temporary file.
 SassListing disassemble_cubin(const unsigned char* bytes, std::size_t size,
                               const std::string& name) {

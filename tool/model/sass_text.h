@@ -5,6 +5,8 @@
 // binary, so it needs no GPU; else made now by an nvdisasm this machine has; else absent, with
 // the reason.
 
+#include "base/system_check.h"
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -24,6 +26,10 @@ struct SassListing {
   std::string origin; // "nvdisasm at build time", or the nvdisasm run now
   std::string reason; // why there is none, when `functions` is empty
 };
+
+// For `warplens doctor`: where nvdisasm is, which gives a kernel file's per-line figures their
+// SASS text.
+SystemCheck check_disassembler();
 
 // Reads nvdisasm's `-c -g` output.
 SassListing parse_nvdisasm(const std::string& text);

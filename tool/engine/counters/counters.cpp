@@ -1,6 +1,8 @@
 #include "engine/counters/counters.h"
 
 #include "base/error.h"
+#include "base/loaded_from.h"
+#include "base/text_format.h"
 #include "io/assets.h"
 
 #include <algorithm>
@@ -21,6 +23,7 @@
 #include <cupti_range_profiler.h>
 #include <cupti_sass_metrics.h>
 #include <cupti_target.h>
+#include <cupti_version.h>
 #include <nlohmann/json.hpp>
 
 namespace wl {
@@ -523,6 +526,14 @@ void CounterProfiler::State::close() {
     deinitialize(config.host);
   configs.clear();
   deinitialize(std::exchange(host, nullptr));
+}
+
+std::string cupti_version() {
+  std::uint32_t api = 0;
+  if (cuptiGetVersion(&api) != CUPTI_SUCCESS)
+    return "unknown (cuptiGetVersion failed)";
+  return format("%u.%u (API %u), %s", api / 10000, api / 100 % 100, api,
+                loaded_from(reinterpret_cast<const void*>(&cuptiGetVersion)).c_str());
 }
 
 std::vector<SassMetricInfo> sass_metrics_offered(int device, std::string& chip) {

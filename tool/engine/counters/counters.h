@@ -35,6 +35,10 @@ struct SassMetricInfo {
 // with CUPTI's reason where it cannot say.
 std::vector<SassMetricInfo> sass_metrics_offered(int device, std::string& chip);
 
+// "13.0 (API 130001), /usr/lib/warplens/libcupti.so.13": CUPTI's version and where it was loaded
+// from, for `warplens --version` and `warplens doctor`.
+std::string cupti_version();
+
 // One SASS instruction's values from CUPTI's SASS Metrics API, summed over the GPU.
 struct SassInstruction {
   std::uint32_t cubin_crc = 0;          // which cubin (cubin_crc() of its bytes)

@@ -1,0 +1,103 @@
+// `warplens --version` and `warplens doctor` as a person runs them: every line there, each check
+// ok or its fix under it, the exit code saying whether something needs fixing, and a check that
+// reads a person's file without changing it.
+
+#include "test_support.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+namespace wl {
+namespace {
+
+using test::contains;
+using test::run_warplens;
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    lines.push_back(line);
+  return lines;
+}
+
+std::filesystem::path scratch(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("warplens_doctor_" + name + "_" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "warplens");
+  return dir;
+}
+
+TEST(Version, NamesWarpLensAndEachCudaLibraryWithItsFile) {
+  const test::CommandResult r = run_warplens("--version");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const std::vector<std::string> lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), 5u) << r.out;
+  EXPECT_TRUE(lines[0].starts_with("WarpLens ")) << lines[0];
+  EXPECT_TRUE(lines[1].starts_with("CUDA runtime 13.")) << lines[1];
+  EXPECT_TRUE(lines[2].starts_with("NVIDIA driver")) << lines[2];
+  EXPECT_TRUE(lines[3].starts_with("CUPTI 13.") && contains(lines[3], "libcupti")) << lines[3];
+  EXPECT_TRUE(lines[4].starts_with("NVRTC 13.") && contains(lines[4], "libnvrtc")) << lines[4];
+}
+
+TEST(Doctor, EveryCheckIsOkOrHasItsFixAndTheExitCodeSaysWhich) {
+  const test::CommandResult r = run_warplens("doctor");
+  int fixes = 0;
+  for (const char* what :
+       {"WarpLens", "NVIDIA driver", "nvdisasm", "assets", "display", "EGL", "settings"})
+    EXPECT_TRUE(contains(r.out, std::string("ok   ") + what) ||
+                contains(r.out, std::string("FIX  ") + what))
+        << what << "\n"
+        << r.out;
+  const std::vector<std::string> lines = lines_of(r.out);
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    if (lines[i].starts_with("FIX  ")) {
+      ++fixes;
+      ASSERT_LT(i + 1, lines.size());
+      EXPECT_TRUE(contains(lines[i + 1], "-> ")) << "a fix under " << lines[i];
+    }
+  EXPECT_EQ(r.exit_code, fixes == 0 ? 0 : 1) << r.out;
+  EXPECT_TRUE(contains(r.out, fixes == 0 ? "all ok" : std::to_string(fixes) + " to fix")) << r.out;
+}
+
+TEST(Doctor, ADamagedSettingsFileIsReportedAndLeftAsItIs) {
+  const auto dir = scratch("settings");
+  const auto file = dir / "warplens" / "settings.json";
+  { std::ofstream(file) << "{\"theme\": \"purple\""; }
+  const test::CommandResult r = run_warplens("doctor", "XDG_CONFIG_HOME=" + dir.string() + " ");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_TRUE(contains(r.out, "FIX  settings       " + file.string())) << r.out;
+  EXPECT_TRUE(contains(r.out, "at the GUI's next start: settings not loaded")) << r.out;
+  std::ifstream in(file);
+  std::stringstream kept;
+  kept << in.rdbuf();
+  EXPECT_EQ(kept.str(), "{\"theme\": \"purple\"");
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir / "warplens"), {}), 1)
+      << "nothing moved aside or added";
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Doctor, WithoutADisplayItSaysTheHeadlessModeStillWorks) {
+  const test::CommandResult r = run_warplens("doctor", "env -u DISPLAY -u WAYLAND_DISPLAY ");
+  EXPECT_TRUE(contains(r.out, "FIX  display        none (DISPLAY and WAYLAND_DISPLAY are not set)"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "warplens --headless")) << r.out;
+}
+
+TEST(Doctor, AnAssetsFolderWithoutPresetsIsItsOwnLineAndTheRestStillRuns) {
+  const auto dir = scratch("assets");
+  const test::CommandResult r = run_warplens("doctor", "WARPLENS_ASSETS=" + dir.string() + " ");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_TRUE(contains(r.out, "FIX  assets         unusable")) << r.out;
+  EXPECT_TRUE(contains(r.out, "has no arch/ folder")) << r.out;
+  EXPECT_TRUE(contains(r.out, "settings")) << "the checks after it ran: " << r.out;
+  std::filesystem::remove_all(dir);
+}
+
+} // namespace
+} // namespace wl

@@ -1,0 +1,139 @@
+#include "engine/system_checks.h"
+
+#include "base/error.h"
+#include "base/text_format.h"
+#include "engine/counters/counters.h"
+#include "engine/device.h"
+#include "engine/engine.h"
+#include "io/assets.h"
+#include "model/kernel_request.h"
+
+#include <fstream>
+#include <regex>
+
+#include <cuda_runtime.h>
+
+namespace wl {
+
+namespace {
+
+// CUDA 13.0 needs the R580 driver or later.
+constexpr const char* kDriverFix = "install the NVIDIA driver, R580 or later for CUDA 13; until "
+                                   "then WarpLens runs in model mode (no timings, no counters)";
+
+// 13000 -> "13.0", as the runtime and the driver number CUDA versions.
+std::string cuda_version_text(int version) {
+  return format("%d.%d", version / 1000, version % 1000 / 10);
+}
+
+// "580.159.04", from the kernel module's own line in /proc; "" where it has none (no NVIDIA
+// module, or a container that hides /proc/driver).
+std::string kernel_module_version() {
+  std::ifstream in("/proc/driver/nvidia/version");
+  std::string line;
+  std::getline(in, line);
+  static const std::regex version(R"(Kernel Module.*?\s(\d+\.\d+(\.\d+)?)\s)");
+  std::smatch match;
+  return std::regex_search(line, match, version) ? match[1].str() : "";
+}
+
+// The highest CUDA version the installed driver runs, or 0 where there is no driver.
+int driver_cuda_version() {
+  int version = 0;
+  if (cudaDriverGetVersion(&version) != cudaSuccess)
+    version = 0;
+  cudaGetLastError();
+  return version;
+}
+
+std::string driver_text(int cuda_version) {
+  const std::string module = kernel_module_version();
+  return (module.empty() ? std::string("version unknown") : module) + ", for CUDA up to " +
+         cuda_version_text(cuda_version);
+}
+
+// "h100", the preset with this GPU's architecture and SM count, or "".
+std::string matching_preset(const Arch& gpu) {
+  for (const Arch& preset : load_arch_presets(assets_dir() / "arch"))
+    if (preset.cc_major == gpu.cc_major && preset.cc_minor == gpu.cc_minor &&
+        preset.sm_count == gpu.sm_count)
+      return preset.id;
+  return "";
+}
+
+SystemCheck check_gpu(int ordinal) {
+  const std::string what = "GPU " + std::to_string(ordinal);
+  try {
+    const Arch gpu = arch_from_device(ordinal);
+    std::string preset;
+    try {
+      preset = matching_preset(gpu);
+    } catch (const Error&) { // the assets' own line says what is wrong with them
+    }
+    return {what,
+            format("%s, %s, %d SMs, ", gpu.name.c_str(), gpu.sm_name().c_str(), gpu.sm_count) +
+                (preset.empty() ? "no preset of its own (the models read this GPU's figures)"
+                                : "preset " + preset),
+            ""};
+  } catch (const Error& e) {
+    return {what, "unusable", e.what()};
+  }
+}
+
+// A Run of vec_add/scalar with one counter, as the GUI's Run does it: the profiler's reason
+// where it cannot count carries the documented fix (ERR_NVGPUCTRPERM and the others).
+SystemCheck check_counters() {
+  const std::string what = "counters";
+  const std::string cupti = "CUPTI " + cupti_version();
+  try {
+    EngineOptions options;
+    options.metrics = "global_load_sectors";
+    options.timing.min_samples = 1;
+    options.timing.max_seconds = 0.01;
+    const RunResult run = run_kernel(resolve_kernel_request("vec_add/scalar", {}, "", ""), options);
+    if (run.counters && run.counters->available)
+      return {what, cupti + ": GPU 0's counters read (a Run of vec_add/scalar)", ""};
+    return {what, cupti, run.counters ? run.counters->reason : "the Run returned no counters"};
+  } catch (const Error& e) {
+    return {what, cupti, std::string("a Run of vec_add/scalar failed: ") + e.what()};
+  }
+}
+
+} // namespace
+
+std::vector<std::string> cuda_version_lines() {
+  int runtime = 0;
+  cudaRuntimeGetVersion(&runtime);
+  const int driver = driver_cuda_version();
+  return {"CUDA runtime " + cuda_version_text(runtime) + " (linked into warplens)",
+          driver
+              ? "NVIDIA driver " + driver_text(driver)
+              : std::string("NVIDIA driver: none found (measuring needs one; the models do not)"),
+          "CUPTI " + cupti_version()};
+}
+
+SystemChecks check_gpus() {
+  const int driver = driver_cuda_version();
+  if (driver == 0)
+    return {{"NVIDIA driver", "none found (no libcuda.so.1 the CUDA runtime can use)", kDriverFix}};
+  SystemChecks checks{{"NVIDIA driver", driver_text(driver),
+                       driver / 1000 < CUDART_VERSION / 1000
+                           ? std::string("it runs CUDA up to ") + cuda_version_text(driver) +
+                                 ", older than " + "WarpLens's " +
+                                 cuda_version_text(CUDART_VERSION) + "; " + kDriverFix
+                           : ""}};
+  int count = 0;
+  if (const cudaError_t status = cudaGetDeviceCount(&count); status != cudaSuccess || count == 0) {
+    cudaGetLastError();
+    checks.push_back({"GPU", status == cudaSuccess ? "none" : cudaGetErrorName(status),
+                      "the driver sees no usable NVIDIA GPU (nvidia-smi says why); until it does, "
+                      "WarpLens runs in model mode"});
+    return checks;
+  }
+  for (int ordinal = 0; ordinal < count; ++ordinal)
+    checks.push_back(check_gpu(ordinal));
+  checks.push_back(check_counters());
+  return checks;
+}
+
+} // namespace wl
