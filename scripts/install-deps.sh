@@ -3,7 +3,8 @@
 # and checks for the CUDA 13 toolkit (which comes from NVIDIA, not Debian). clang-14 and its
 # runtime libraries build the fuzz targets (libFuzzer); llvm-14 symbolizes sanitizer reports;
 # clang-format-14 checks the sources' layout; libx11-dev builds the window tests' file dropper
-# (GLFW's -dev package only recommends it).
+# (GLFW's -dev package only recommends it); lintian and desktop-file-utils check the Debian package
+# the package test builds.
 set -euo pipefail
 
 packages=(
@@ -11,6 +12,7 @@ packages=(
   libgtest-dev nlohmann-json3-dev libcli11-dev
   libimgui-dev libglfw3-dev libstb-dev libegl-dev libgl-dev libx11-dev fonts-dejavu-core xvfb xdotool
   clang-14 libclang-rt-14-dev llvm-14 clang-format-14
+  lintian desktop-file-utils
 )
 
 missing=()
