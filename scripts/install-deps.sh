@@ -1,19 +1,29 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages WarpLens builds and tests with, skipping those already there,
-# and checks for the CUDA 13 toolkit (which comes from NVIDIA, not Debian). clang-14 and its
-# runtime libraries build the fuzz targets (libFuzzer); llvm-14 symbolizes sanitizer reports;
-# clang-format-14 checks the sources' layout; libx11-dev builds the window tests' file dropper
-# (GLFW's -dev package only recommends it); lintian and desktop-file-utils check the Debian package
-# the package test builds.
+# Installs the Debian 12 packages WarpLens needs, skipping those already there, and checks for the
+# CUDA 13 toolkit (which comes from NVIDIA, not Debian).
+#   scripts/install-deps.sh main   what building and running the program needs
+#   scripts/install-deps.sh test   that, and what the tests need (the default)
+# The tests' own: GoogleTest; libx11-dev builds the window tests' file dropper (GLFW's -dev package
+# only recommends it); xvfb and xdotool drive a real window; clang-14 and its runtime libraries
+# build the fuzz targets (libFuzzer), llvm-14 symbolizes sanitizer reports, clang-format-14 checks
+# the sources' layout; lintian and desktop-file-utils check the Debian package the package test
+# builds; openssh-server runs the remote-worker tests' own server on 127.0.0.1 (the system's ssh
+# service it would start is left off).
 set -euo pipefail
+mode=${1:-test}
 
 packages=(
-  cmake ninja-build g++ pkg-config
-  libgtest-dev nlohmann-json3-dev libcli11-dev
-  libimgui-dev libglfw3-dev libstb-dev libegl-dev libgl-dev libx11-dev fonts-dejavu-core xvfb xdotool
-  clang-14 libclang-rt-14-dev llvm-14 clang-format-14
-  lintian desktop-file-utils
+  cmake ninja-build g++ pkg-config nlohmann-json3-dev libcli11-dev
+  libimgui-dev libglfw3-dev libstb-dev libegl-dev libgl-dev fonts-dejavu-core
 )
+case "$mode" in
+  main) ;;
+  test)
+    packages+=(libgtest-dev libx11-dev xvfb xdotool clang-14 libclang-rt-14-dev llvm-14
+               clang-format-14 lintian desktop-file-utils openssh-server)
+    ;;
+  *) echo "usage: scripts/install-deps.sh [main|test]" >&2; exit 2 ;;
+esac
 
 missing=()
 for package in "${packages[@]}"; do
@@ -25,7 +35,23 @@ if ((${#missing[@]})); then
   if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
   echo "warplens: installing ${missing[*]}"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # openssh-server is for a server the tests start themselves: its package's service is not
+  # started (policy-rc.d says no while it installs) and is disabled after.
+  new_sshd=0
+  if [[ " ${missing[*]} " == *" openssh-server "* && ! -e /usr/sbin/policy-rc.d ]]; then
+    new_sshd=1
+    printf '#!/bin/sh\nexit 101\n' | $sudo tee /usr/sbin/policy-rc.d >/dev/null
+    $sudo chmod +x /usr/sbin/policy-rc.d
+  fi
+  status=0
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null || status=$?
+  if ((new_sshd)); then
+    $sudo rm -f /usr/sbin/policy-rc.d
+    if command -v systemctl >/dev/null; then $sudo systemctl disable ssh.service >/dev/null 2>&1 || true; fi
+    echo "warplens: openssh-server installed for the remote-worker tests; its system service is" \
+         "not running (systemctl enable --now ssh starts it)"
+  fi
+  ((status == 0)) || exit "$status"
 fi
 
 # The CUDA toolkit: nvcc on PATH, or the standard install location.

@@ -6,10 +6,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-deps.sh
+mode=${1:-main}
+if [[ $mode == main || $mode == test ]]; then scripts/install-deps.sh "$mode"; fi
 command -v nvcc >/dev/null || export PATH="/usr/local/cuda/bin:$PATH"
 
-case "${1:-main}" in
+case "$mode" in
   main)
     # The GUI only: the warplens target, on every core (the tests are the test command's to build).
     echo "warplens: configuring and building the warplens target (release preset) on $(nproc) cores"

@@ -123,9 +123,11 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
   sigemptyset(&none);
   posix_spawnattr_setsigdefault(&attributes, &defaults);
   posix_spawnattr_setsigmask(&attributes, &none);
-  posix_spawnattr_setpgroup(&attributes, 0);
+  // A session of its own: a process group to kill as one, and no controlling terminal, so a
+  // command that would ask the person something there (ssh's host key or password prompt) fails
+  // at once with its reason on stderr instead of waiting on a terminal no one watches.
   posix_spawnattr_setflags(&attributes,
-                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+                           POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
 
   std::vector<char*> args;
   for (const std::string& arg : argv)
