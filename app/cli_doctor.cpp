@@ -1,12 +1,17 @@
 #include "base/error.h"
+#include "base/text_format.h"
 #include "cli_commands.h"
 #include "engine/system_checks.h"
 #include "io/assets.h"
 #include "kernel_file/compile.h"
 #include "model/sass_text.h"
 
+#include <chrono>
 #include <filesystem>
+#include <future>
 #include <iostream>
+#include <memory>
+#include <thread>
 
 namespace wl {
 
@@ -38,25 +43,47 @@ void print_check(const SystemCheck& check) {
             << "\n";
   if (!check.ok())
     std::cout << std::string(20, ' ') << "-> " << check.fix << "\n";
+  std::cout.flush(); // each line as soon as it is known: a slow check shows which one it is
+}
+
+// Runs a check on a thread of its own and waits its time at most: a check stuck in a call that
+// never returns (an X server that does not answer) is left behind, and the process ends without
+// it (main leaves through _Exit).
+SystemChecks run_with_deadline(const PendingCheck& check) {
+  auto task = std::make_shared<std::packaged_task<SystemChecks()>>(check.run);
+  std::future<SystemChecks> result = task->get_future();
+  std::thread([task] { (*task)(); }).detach();
+  if (result.wait_for(std::chrono::duration<double>(check.seconds)) != std::future_status::ready)
+    return {{check.what, format("no answer within %g s", check.seconds),
+             check.stuck.empty() ? std::string("what it looks at does not answer") : check.stuck}};
+  try {
+    return result.get();
+  } catch (const std::exception& e) {
+    return {{check.what, "the check itself failed", e.what()}};
+  }
 }
 
 int doctor() {
   std::cout << "warplens doctor: what WarpLens uses on this machine, each line ok or what to do\n";
-  SystemChecks checks{{"WarpLens", std::string(WARPLENS_VERSION) + ", " + executable_path(), ""}};
-  const auto add = [&checks](const SystemChecks& more) {
-    checks.insert(checks.end(), more.begin(), more.end());
-  };
-  add(check_gpus());
-  add(check_compiler(compiler_target()));
-  add({check_disassembler(), check_assets()});
-  add(viz::gui_checks());
+  std::vector<PendingCheck> checks = {
+      {"WarpLens",
+       [] {
+         return SystemChecks{
+             {"WarpLens", std::string(WARPLENS_VERSION) + ", " + executable_path(), ""}};
+       }},
+      {"NVIDIA driver", check_gpus, 60, "the driver does not answer: nvidia-smi says more"},
+      {"NVRTC", [] { return check_compiler(compiler_target()); }, 30},
+      {"nvdisasm", [] { return SystemChecks{check_disassembler()}; }},
+      {"assets", [] { return SystemChecks{check_assets()}; }}};
+  for (PendingCheck& check : viz::gui_checks())
+    checks.push_back(std::move(check));
   int to_fix = 0;
-  for (const SystemCheck& check : checks) {
-    print_check(check);
-    to_fix += check.ok() ? 0 : 1;
-  }
-  std::cout << (to_fix == 0 ? std::string("all ok\n")
-                            : std::to_string(to_fix) + " to fix; the rest works without them\n");
+  for (const PendingCheck& pending : checks)
+    for (const SystemCheck& check : run_with_deadline(pending)) {
+      print_check(check);
+      to_fix += check.ok() ? 0 : 1;
+    }
+  std::cout << (to_fix == 0 ? std::string("all ok\n") : std::to_string(to_fix) + " to fix\n");
   return to_fix == 0 ? 0 : kExitSomethingToFix;
 }
 

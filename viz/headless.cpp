@@ -293,7 +293,11 @@ SystemCheck HeadlessGui::check_rendering() {
             "headless screenshots and scripts need EGL with OpenGL 3.3: the NVIDIA driver's, or "
             "Mesa's software one (Debian: libegl1 and libegl-mesa0)"};
   const auto* name = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
-  SystemCheck check{"EGL", std::string(name ? name : "an unnamed renderer") + " (" + how + ")", ""};
+  const std::string renderer = name ? name : "an unnamed renderer";
+  const bool software = renderer.find("llvmpipe") != std::string::npos ||
+                        renderer.find("softpipe") != std::string::npos;
+  SystemCheck check{
+      "EGL", renderer + " (" + how + (software ? ", software rendering on the CPU" : "") + ")", ""};
   egl.close();
   return check;
 }

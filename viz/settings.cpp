@@ -18,6 +18,7 @@
 #include <cstring>
 #include <fstream>
 #include <optional>
+#include <regex>
 #include <sstream>
 #include <string_view>
 #include <vector>
@@ -469,10 +470,15 @@ std::string settings_text(const App& app) {
 
 SystemCheck check_settings(const std::filesystem::path& dir) {
   if (dir.empty())
-    return {"settings", "no folder (neither XDG_CONFIG_HOME nor HOME is set)",
+    return {"settings", "no folder (neither XDG_CONFIG_HOME nor HOME is set, or both are empty)",
             "set HOME (or XDG_CONFIG_HOME) so the GUI can keep its settings"};
   const std::filesystem::path file = dir / kSettingsFile;
   std::error_code error;
+  if (std::filesystem::is_symlink(file, error) && !std::filesystem::exists(file, error))
+    return {"settings",
+            file.string() + " is a link to " + std::filesystem::read_symlink(file, error).string() +
+                ", which does not exist",
+            "the GUI cannot save through it: make what it points to, or remove the link"};
   if (!std::filesystem::exists(file, error)) {
     const std::string home = missing_home(dir);
     return {"settings", "none yet at " + file.string(),
@@ -502,7 +508,13 @@ SystemCheck check_settings(const std::filesystem::path& dir) {
     problem.replace(at, copy_dir.string().size(), dir.string());
   if (problem.empty())
     return {"settings", file.string() + " (read, every value usable)", ""};
-  return {"settings", file.string(), "at the GUI's next start: " + problem};
+  // Said as what the GUI would do, which this check did not: "kept as settings.json.bad-TIME".
+  static const std::regex kept(R"(; kept as settings\.json\.bad-[0-9-]+)");
+  problem = std::regex_replace(problem, kept, "");
+  return {"settings", file.string(),
+          "the GUI would not use it as it is (" + problem +
+              "): at its next start it moves it aside as settings.json.bad-<time> and starts "
+              "from the defaults; mend or delete the file to choose otherwise"};
 }
 
 std::string save_settings(const App& app, const std::filesystem::path& dir) {

@@ -292,8 +292,15 @@ int run_gui(const GuiOptions& options) {
   return report(*player, *player->outcome());
 }
 
-SystemChecks gui_checks() {
-  return {check_display(), HeadlessGui::check_rendering(), check_settings(default_config_dir())};
+std::vector<PendingCheck> gui_checks() {
+  const auto one = [](SystemCheck (*check)()) { return [check] { return SystemChecks{check()}; }; };
+  return {{"display", one(check_display), 5,
+           "its X server does not answer: start it (or log in again with ssh -X), or use "
+           "warplens --headless"},
+          {"EGL", one(HeadlessGui::check_rendering), 15,
+           "the EGL driver does not answer: warplens --headless cannot draw here"},
+          {"settings", [] { return SystemChecks{check_settings(default_config_dir())}; }, 10,
+           "its folder does not answer (a network folder?)"}};
 }
 
 } // namespace wl::viz

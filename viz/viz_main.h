@@ -45,6 +45,6 @@ int run_gui(const GuiOptions& options);
 int run_headless_screenshot(const GuiOptions& options);
 
 // For `warplens doctor`: the display, EGL's headless rendering and the settings file.
-SystemChecks gui_checks();
+std::vector<PendingCheck> gui_checks();
 
 } // namespace wl::viz

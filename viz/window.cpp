@@ -282,9 +282,16 @@ SystemCheck check_display() {
     return {"display", "none (DISPLAY and WAYLAND_DISPLAY are not set)",
             "the window needs a display; without one, warplens --headless (a screenshot or a "
             "--script) works"};
+  if (!(x11 && *x11))
+    return {"display", named,
+            "this build's GLFW opens windows through X11: set DISPLAY (XWayland's, often :0), or "
+            "use warplens --headless"};
   glfwSetErrorCallback(remember_glfw_error);
   if (!glfwInit())
-    return {"display", named, "GLFW cannot open it: " + g_glfw_error};
+    return {"display", named,
+            "it cannot be opened (" + g_glfw_error +
+                "): start the X server it names (or log in again with ssh -X), or use warplens "
+                "--headless"};
   // The window the GUI would open, never shown: its OpenGL 3.3 context is the real test.
   glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
   GLFWwindow* window = create_window(64, 64);

@@ -4,11 +4,15 @@
 
 #include "test_support.h"
 
+#include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 namespace wl {
@@ -72,7 +76,9 @@ TEST(Doctor, ADamagedSettingsFileIsReportedAndLeftAsItIs) {
   const test::CommandResult r = run_warplens("doctor", "XDG_CONFIG_HOME=" + dir.string() + " ");
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_TRUE(contains(r.out, "FIX  settings       " + file.string())) << r.out;
-  EXPECT_TRUE(contains(r.out, "at the GUI's next start: settings not loaded")) << r.out;
+  EXPECT_TRUE(contains(r.out, "the GUI would not use it as it is")) << r.out;
+  EXPECT_TRUE(contains(r.out, "mend or delete the file")) << r.out;
+  EXPECT_FALSE(contains(r.out, "kept as")) << "nothing was moved: " << r.out;
   std::ifstream in(file);
   std::stringstream kept;
   kept << in.rdbuf();
@@ -97,6 +103,43 @@ TEST(Doctor, AnAssetsFolderWithoutPresetsIsItsOwnLineAndTheRestStillRuns) {
   EXPECT_TRUE(contains(r.out, "has no arch/ folder")) << r.out;
   EXPECT_TRUE(contains(r.out, "settings")) << "the checks after it ran: " << r.out;
   std::filesystem::remove_all(dir);
+}
+
+TEST(Doctor, ASettingsLinkToNothingIsSaidToBeOne) {
+  const auto dir = scratch("link");
+  std::filesystem::create_symlink(dir / "gone.json", dir / "warplens" / "settings.json");
+  const test::CommandResult r = run_warplens("doctor", "XDG_CONFIG_HOME=" + dir.string() + " ");
+  EXPECT_TRUE(
+      contains(r.out, "is a link to " + (dir / "gone.json").string() + ", which does not exist"))
+      << r.out;
+  std::filesystem::remove_all(dir);
+}
+
+// An X server that takes the connection and never answers (a stale forwarded display): the
+// display's line says so after its 5 s, and the lines after it still come.
+TEST(Doctor, ADisplayThatNeverAnswersCostsItsOwnLineOnly) {
+  const std::filesystem::path sockets = "/tmp/.X11-unix";
+  std::filesystem::create_directories(sockets);
+  const int number = 700 + getpid() % 200;
+  const std::filesystem::path socket_path = sockets / ("X" + std::to_string(number));
+  std::filesystem::remove(socket_path);
+  const int listener = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::strncpy(address.sun_path, socket_path.c_str(), sizeof address.sun_path - 1);
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(::listen(listener, 8), 0); // connections wait in the backlog, never answered
+  const auto start = std::chrono::steady_clock::now();
+  const test::CommandResult r =
+      run_warplens("doctor", "DISPLAY=:" + std::to_string(number) + " timeout 60 ");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ::close(listener);
+  std::filesystem::remove(socket_path);
+  EXPECT_TRUE(contains(r.out, "FIX  display        no answer within 5 s")) << r.out;
+  EXPECT_TRUE(contains(r.out, "settings")) << r.out;
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_LT(seconds, 30) << r.out;
 }
 
 } // namespace

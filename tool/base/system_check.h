@@ -4,6 +4,7 @@
 // the GPUs and the counters; kernel_file/compile.h NVRTC; io/assets.h the assets; model/sass_text.h
 // nvdisasm; the GUI's viz/system_checks.h EGL, the display and the settings.
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,5 +18,14 @@ struct SystemCheck {
 };
 
 using SystemChecks = std::vector<SystemCheck>;
+
+// A check not yet run: `warplens doctor` runs each on a thread of its own and waits `seconds` at
+// most, so a display or driver that never answers costs its own line, not the others'.
+struct PendingCheck {
+  std::string what; // the line's name, for the one said when it does not finish
+  std::function<SystemChecks()> run;
+  double seconds = 10;
+  std::string stuck = ""; // what to do when it does not finish in time
+};
 
 } // namespace wl

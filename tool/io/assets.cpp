@@ -169,7 +169,12 @@ SystemCheck check_assets() {
                 std::to_string(metrics) + " metrics)",
             ""};
   } catch (const Error& e) {
-    return {"assets", "unusable", std::string(e.what())};
+    const char* env = std::getenv("WARPLENS_ASSETS");
+    return {"assets", "unusable",
+            std::string(e.what()) + (env && *env ? "; unset WARPLENS_ASSETS to use the installed "
+                                                   "assets, or point it at a folder with arch/ "
+                                                   "and metrics.json"
+                                                 : "")};
   }
 }
 

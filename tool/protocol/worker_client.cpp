@@ -226,7 +226,10 @@ void WorkerClient::serve(Worker& worker) {
       [&](const std::string& line, bool too_long) { on_line(worker, line, too_long); },
       [&](const std::string& line) {
         const std::lock_guard lock(m_mutex);
-        worker.stderr_tail.push_back(clip(line, 300));
+        // ssh ends its lines with \r\n: the \r is the line's end, not a character to show.
+        const std::string_view text(line.data(),
+                                    line.ends_with('\r') ? line.size() - 1 : line.size());
+        worker.stderr_tail.push_back(clip(text, 300));
         if (worker.stderr_tail.size() > kStderrTail)
           worker.stderr_tail.pop_front();
         if (worker.log)
