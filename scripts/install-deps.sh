@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages WarpLens needs, skipping those already there, and checks for the
-# CUDA 13 toolkit (which comes from NVIDIA, not Debian).
+# CUDA 13 toolkit (which comes from NVIDIA, not Debian). muParser reads the index playground's
+# expressions.
 #   scripts/install-deps.sh main   what building and running the program needs
 #   scripts/install-deps.sh test   that, and what the tests need (the default)
 # The tests' own: GoogleTest; libx11-dev builds the window tests' file dropper (GLFW's -dev package
@@ -13,7 +14,7 @@ set -euo pipefail
 mode=${1:-test}
 
 packages=(
-  cmake ninja-build g++ pkg-config nlohmann-json3-dev libcli11-dev
+  cmake ninja-build g++ pkg-config nlohmann-json3-dev libcli11-dev libmuparser-dev
   libimgui-dev libglfw3-dev libstb-dev libegl-dev libgl-dev fonts-dejavu-core
 )
 case "$mode" in
