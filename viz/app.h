@@ -7,6 +7,7 @@
 
 #include "kernel_file_watch.h"
 #include "model/arch.h"
+#include "model/index_expression.h"
 #include "model/kernel_request.h"
 #include "model/occupancy.h"
 #include "model/run_result.h"
@@ -124,6 +125,17 @@ struct PanelRect {
 // the maps' warps, the screenshot folder); most of it is kept in the settings between sessions.
 // Its methods read and change the launch alone; those that also close a sweep or start a run are
 // the App's.
+// The index playground's fields as typed (panel_playground.cpp): an index expression and its
+// swizzle, the element size, global or shared, the block and the warp.
+struct PlaygroundChoice {
+  std::array<char, kLongestIndexExpression + 1> expression{"threadIdx.x"};
+  std::array<char, kLongestIndexExpression + 1> swizzle{};
+  int element_bytes = 4;
+  bool shared = false;
+  std::array<int, 3> block{32, 1, 1};
+  int warp = 0;
+};
+
 struct Choices {
   std::string kernel_id;
   Params params;
@@ -159,6 +171,7 @@ struct Choices {
   std::array<bool, kAllPanels.size()> panel_open{};
   Layout layout;
   MapChoice global_map, shared_map, divergence_map; // divergence: its block and warp
+  PlaygroundChoice playground;
   std::filesystem::path
       screenshot_dir;            // where F12 and Export put files (settings; default: pictures)
   bool settings_writable = true; // false when the settings file could not be moved aside, or

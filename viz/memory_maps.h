@@ -54,4 +54,7 @@ struct ChosenWarp {
 std::optional<ChosenWarp> choose_warp(const KernelDesc& kernel, const LaunchShape& launch,
                                       MemorySpace space, MapChoice& choice);
 
+// The index playground's model input from its fields as typed (panel_playground.cpp).
+IndexPlayground playground_of(const PlaygroundChoice& choice);
+
 } // namespace wl::viz

@@ -19,6 +19,7 @@ void draw_divergence(
 void draw_sweep(App& app); // a block-shape sweep as a line (1D) or heatmap (2D), any figure
 void draw_source(
     App& app); // the kernel's code, each site's line with its predicted and measured figures
+void draw_playground(App& app); // a typed index: its warp's sectors, or its banks and wavefronts
 
 // What the GUI adds to each row of the panel table (report/panel_table.h, keys and titles): its
 // draw function, the tile it sits in at first and whether it is open at first. Row for row in the
@@ -40,6 +41,7 @@ inline constexpr std::array<PanelInfo, kPanelCount> kPanels = {{
     {Panel::divergence, draw_divergence, Tile::top_left, true},
     {Panel::sweep, draw_sweep, Tile::bottom, true},
     {Panel::source, draw_source, Tile::top_left, true},
+    {Panel::playground, draw_playground, Tile::top_right, false},
 }};
 
 constexpr bool panels_follow_the_table() {

@@ -95,6 +95,43 @@ json curve_points(const App& app) {
 }
 
 // The warp a memory map draws, and its figures, as the panel shows them.
+// What a warp map or bank grid shows of one warp's access.
+json access_figures(const WarpAccess& access, MemorySpace space) {
+  if (space == MemorySpace::global) {
+    const GlobalAccess a = global_warp_map(access).access;
+    return {{"sectors", a.sectors},
+            {"lines", a.lines},
+            {"ideal_sectors", a.ideal_sectors},
+            {"bytes_used", a.bytes_used},
+            {"bytes_fetched", a.bytes_fetched}};
+  }
+  const SharedAccess a = analyse_shared(access);
+  return {{"wavefronts", a.wavefronts},
+          {"ideal_wavefronts", a.ideal_wavefronts},
+          {"conflict_degree", a.conflict_degree}};
+}
+
+// The index playground's fields and what its drawing shows of them, or the one-line problem.
+json playground_figures(const App& app) {
+  const PlaygroundChoice& c = app.choices.playground;
+  json figures = {{"index", c.expression.data()},
+                  {"swizzle", c.swizzle.data()},
+                  {"element_bytes", c.element_bytes},
+                  {"space", c.shared ? "shared" : "global"},
+                  {"block", c.block},
+                  {"warp", c.warp}};
+  try {
+    const PlaygroundWarp warp = evaluate_playground(playground_of(c));
+    figures["active_lanes"] = std::popcount(warp.access.active_mask);
+    if (warp.access.active_mask != 0)
+      figures.update(
+          access_figures(warp.access, c.shared ? MemorySpace::shared : MemorySpace::global));
+  } catch (const UsageError& e) {
+    figures["problem"] = e.what();
+  }
+  return figures;
+}
+
 json map_figures(const App& app, MemorySpace space) {
   if (!app.request_problem().empty())
     return nullptr;
@@ -110,21 +147,8 @@ json map_figures(const App& app, MemorySpace space) {
                   {"warp", chosen->warp},
                   {"iteration", chosen->iteration},
                   {"active_lanes", std::popcount(chosen->access.active_mask)}};
-  if (chosen->access.active_mask == 0)
-    return figures;
-  if (space == MemorySpace::global) {
-    const GlobalAccess a = global_warp_map(chosen->access).access;
-    figures.update({{"sectors", a.sectors},
-                    {"lines", a.lines},
-                    {"ideal_sectors", a.ideal_sectors},
-                    {"bytes_used", a.bytes_used},
-                    {"bytes_fetched", a.bytes_fetched}});
-  } else {
-    const SharedAccess a = analyse_shared(chosen->access);
-    figures.update({{"wavefronts", a.wavefronts},
-                    {"ideal_wavefronts", a.ideal_wavefronts},
-                    {"conflict_degree", a.conflict_degree}});
-  }
+  if (chosen->access.active_mask != 0)
+    figures.update(access_figures(chosen->access, space));
   return figures;
 }
 
@@ -262,6 +286,9 @@ json shown_elsewhere(const App& app) {
           {"baseline_comparison", baseline_figures(app)},
           {"global_map", map_figures(app, MemorySpace::global)},
           {"shared_map", map_figures(app, MemorySpace::shared)},
+          {"playground", app.choices.panel_open[static_cast<int>(Panel::playground)]
+                             ? playground_figures(app)
+                             : json(nullptr)},
           {"sweep", sweep_figures(app)},
           {"controls", controls_shown()}};
 }

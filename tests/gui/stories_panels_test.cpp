@@ -854,4 +854,36 @@ TEST(StoryStatus, TheStatusLineStaysShortAndTheSidecarSaysTheMode) {
 }
 
 } // namespace
+// The index playground, opened from the View menu: a column read of a 32-float row is a 32-way
+// conflict, the swizzle i ^ (i >> 5) makes it one wavefront, and an expression cut short says why
+// in the panel, one line, the figures gone rather than stale.
+TEST(StoryPlayground, TypingAnIndexShowsItsBanksAndASwizzleSpreadsThem) {
+  const Story story = play(
+      "window 1280x720\nclick \"View\"\nclick \"Index playground\"\n"
+      "set \"index\" \"threadIdx.x * 32\" in \"Index playground\"\n"
+      "click \"shared memory\" in \"Index playground\"\nscreenshot a.png playground\n"
+      "set \"swizzle of i\" \"i ^ (i >> 5)\" in \"Index playground\"\nscreenshot b.png playground\n"
+      "set \"index\" \"threadIdx.x *\" in \"Index playground\"\nscreenshot c.png playground\n"
+      "click \"shared memory\" in \"Index playground\"\n"
+      "set \"index\" \"threadIdx.x * 2\" in \"Index playground\"\nscreenshot d.png playground\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a"), b = story.sidecar("b"), c = story.sidecar("c"),
+             d = story.sidecar("d");
+  EXPECT_EQ(a["shown"]["playground"]["wavefronts"], 32);
+  EXPECT_EQ(a["shown"]["playground"]["conflict_degree"], 32);
+  EXPECT_TRUE(says(a, "playground", "32 wavefronts per request (ideal 1): 32-way"))
+      << text_of(a, "playground");
+  EXPECT_EQ(b["shown"]["playground"]["wavefronts"], 1);
+  EXPECT_TRUE(says(b, "playground", "1 wavefront per request")) << text_of(b, "playground");
+  EXPECT_TRUE(says(c, "playground", "it ends where a value is missing"))
+      << text_of(c, "playground");
+  EXPECT_FALSE(says(c, "playground", "wavefront")) << text_of(c, "playground");
+  EXPECT_EQ(d["shown"]["playground"]["space"], "global");
+  EXPECT_EQ(d["shown"]["playground"]["sectors"], 8) << "32 floats 8 bytes apart: 256 bytes";
+  json figures = d["shown"]["playground"];
+  for (const char* field : {"index", "swizzle", "element_bytes", "space"})
+    figures.erase(field); // what was typed, not figures
+  expect_only_table_figures(figures);
+}
+
 } // namespace wl::viz::test

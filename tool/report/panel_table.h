@@ -22,7 +22,8 @@ enum class Panel {
   shared_memory,
   divergence,
   sweep,
-  source
+  source,
+  playground
 };
 
 struct PanelName {
@@ -62,6 +63,10 @@ inline constexpr std::array kPanelTable = {
               .note_words = {"divergence view", "divergence panel"}},
     PanelName{.panel = Panel::sweep, .key = "sweep", .title = "Sweep"},
     PanelName{.panel = Panel::source, .key = "source", .title = "Source"},
+    PanelName{.panel = Panel::playground,
+              .key = "playground",
+              .title = "Index playground",
+              .note_words = {"index playground", "playground"}},
 };
 
 // Every panel, in the table's order (the order of the enum).
