@@ -7,8 +7,8 @@
 # The tests' own: GoogleTest; libx11-dev builds the window tests' file dropper (GLFW's -dev package
 # only recommends it); xvfb and xdotool drive a real window; clang-14 and its runtime libraries
 # build the fuzz targets (libFuzzer), llvm-14 symbolizes sanitizer reports, clang-format-14 checks
-# the sources' layout; lintian and desktop-file-utils check the Debian package the package test
-# builds; openssh-server runs the remote-worker tests' own server on 127.0.0.1 (the system's ssh
+# the sources' layout; dpkg-dev and file let CPack find the Debian package's dependencies
+# (dpkg-shlibdeps), and lintian and desktop-file-utils check the package the package test builds; openssh-server runs the remote-worker tests' own server on 127.0.0.1 (the system's ssh
 # service it would start is left off).
 set -euo pipefail
 mode=${1:-test}
@@ -21,7 +21,7 @@ case "$mode" in
   main) ;;
   test)
     packages+=(libgtest-dev libx11-dev xvfb xdotool clang-14 libclang-rt-14-dev llvm-14
-               clang-format-14 lintian desktop-file-utils openssh-server)
+               clang-format-14 dpkg-dev file lintian desktop-file-utils openssh-server)
     ;;
   *) echo "usage: scripts/install-deps.sh [main|test]" >&2; exit 2 ;;
 esac
