@@ -127,12 +127,14 @@ struct PanelRect {
 // the App's.
 // The index playground's fields as typed (panel_playground.cpp): an index expression and its
 // swizzle, the element size, global or shared, the block and the warp.
+// The text fields hold more than the model takes, so a long index is refused with its length, not
+// cut short without a word.
 struct PlaygroundChoice {
-  std::array<char, kLongestIndexExpression + 1> expression{"threadIdx.x"};
-  std::array<char, kLongestIndexExpression + 1> swizzle{};
+  std::array<char, 4 * kLongestIndexExpression> expression{"threadIdx.x"};
+  std::array<char, 4 * kLongestIndexExpression> swizzle{};
   int element_bytes = 4;
   bool shared = false;
-  std::array<int, 3> block{32, 1, 1};
+  std::array<char, 32> block{"32"}; // "X", "XxY" or "XxYxZ", as the Launch panel's block
   int warp = 0;
 };
 

@@ -8,11 +8,14 @@
 #include "base/text_format.h"
 #include "controls.h"
 #include "memory_maps.h"
+#include "model/block_text.h"
 #include "panel_parts.h"
 #include "panels.h"
 
 #include <algorithm>
+#include <bit>
 #include <cfloat>
+#include <cstdint>
 
 #include <imgui.h>
 
@@ -42,27 +45,47 @@ void draw_fields(PlaygroundChoice& c) {
   }
   same_line_if_room(ImGui::GetFontSize() * 6);
   ui::checkbox("shared memory", &c.shared);
-  for (int axis = 0; axis < 3; ++axis) {
-    if (axis > 0)
-      same_line_if_room(labelled_field_width(ImGui::GetFontSize() * 6, "block.y"));
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
-    ui::input_int(axis == 0 ? "block.x" : axis == 1 ? "block.y" : "block.z", &c.block[axis]);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+  ui::input_text("block", c.block.data(), c.block.size());
+  BlockShape block;
+  try {
+    block = parse_block(c.block.data());
+  } catch (const UsageError&) {
+    return; // the model says what is wrong with it, under the fields
   }
-  const long long threads = static_cast<long long>(c.block[0]) * c.block[1] * c.block[2];
-  const int warps = threads > 0 && threads <= 1024 ? static_cast<int>((threads + 31) / 32) : 1;
+  const int warps = block.threads() <= 1024 ? static_cast<int>((block.threads() + 31) / 32) : 1;
   c.warp = std::clamp(c.warp, 0, warps - 1);
   if (warps > 1) {
+    same_line_if_room(labelled_field_width(ImGui::GetFontSize() * 10, "warp"));
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
     ui::slider_int("warp", &c.warp, 0, warps - 1);
   }
 }
 
+// Which bytes the warp touches, from 0, and how many of its lanes take part: the map's rows are
+// numbered from its first line, so a later warp would look like the first.
+void draw_extent(const PlaygroundWarp& warp) {
+  std::uint64_t low = UINT64_MAX, high = 0;
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    if (warp.access.active(lane)) {
+      low = std::min(low, warp.access.address[lane]);
+      high = std::max(high, warp.access.address[lane] + warp.access.width - 1);
+    }
+  const int lanes = std::popcount(warp.access.active_mask);
+  ImGui::TextWrapped(
+      "bytes %llu to %llu%s", static_cast<unsigned long long>(low),
+      static_cast<unsigned long long>(high),
+      lanes < kWarpSize
+          ? format("; %d of 32 lanes take part (the block ends inside the warp)", lanes).c_str()
+          : "");
+}
+
 void draw_global(const PlaygroundWarp& warp) {
   const WarpMap map = global_warp_map(warp.access);
   const GlobalAccess& a = map.access;
-  ImGui::Text("%d request, %d sector%s per request (ideal %d); %d of %d fetched bytes used",
-              a.requests, a.sectors, a.sectors == 1 ? "" : "s", a.ideal_sectors, a.bytes_used,
-              a.bytes_fetched);
+  ImGui::TextWrapped("%d request, %d sector%s per request (ideal %d); %d of %d fetched bytes used",
+                     a.requests, a.sectors, a.sectors == 1 ? "" : "s", a.ideal_sectors,
+                     a.bytes_used, a.bytes_fetched);
   note_text("A row per 128-byte line, four 32-byte sectors each; a coloured bar per lane over "
             "its bytes; grey: fetched, not used.");
   warp_map(map);
@@ -70,9 +93,9 @@ void draw_global(const PlaygroundWarp& warp) {
 
 void draw_shared(const PlaygroundWarp& warp) {
   const SharedAccess a = analyse_shared(warp.access);
-  ImGui::Text("%d wavefront%s per request (ideal %d): %d-way, %d excess", a.wavefronts,
-              a.wavefronts == 1 ? "" : "s", a.ideal_wavefronts, a.conflict_degree,
-              a.excess_wavefronts);
+  ImGui::TextWrapped("%d wavefront%s per request (ideal %d): %d-way, %d excess", a.wavefronts,
+                     a.wavefronts == 1 ? "" : "s", a.ideal_wavefronts, a.conflict_degree,
+                     a.excess_wavefronts);
   note_text("32 bank columns (4-byte words, bank = word mod 32), a row per wavefront: the lanes "
             "each bank serves in that pass; * a broadcast of one word.");
   bank_grid(bank_map(warp.access), warp.access.width);
@@ -102,7 +125,7 @@ IndexPlayground playground_of(const PlaygroundChoice& c) {
   p.swizzle = c.swizzle.data();
   p.element_bytes = c.element_bytes;
   p.space = c.shared ? MemorySpace::shared : MemorySpace::global;
-  p.block = {c.block[0], c.block[1], c.block[2]};
+  p.block = parse_block(c.block.data());
   p.warp = c.warp;
   return p;
 }
@@ -120,12 +143,15 @@ void draw_playground(App& app) {
       note_text("No lane of this warp is inside the block.");
       return;
     }
+    draw_extent(warp);
     if (choice.shared)
       draw_shared(warp);
     else
       draw_global(warp);
-    if (ImGui::CollapsingHeader("each lane's index"))
+    if (ui::tree_node("each lane's index")) {
       draw_indices(warp);
+      ImGui::TreePop();
+    }
   } catch (const UsageError& e) {
     error_text(e.what());
   }

@@ -114,12 +114,9 @@ json access_figures(const WarpAccess& access, MemorySpace space) {
 // The index playground's fields and what its drawing shows of them, or the one-line problem.
 json playground_figures(const App& app) {
   const PlaygroundChoice& c = app.choices.playground;
-  json figures = {{"index", c.expression.data()},
-                  {"swizzle", c.swizzle.data()},
-                  {"element_bytes", c.element_bytes},
-                  {"space", c.shared ? "shared" : "global"},
-                  {"block", c.block},
-                  {"warp", c.warp}};
+  json figures = {{"index", c.expression.data()},     {"swizzle", c.swizzle.data()},
+                  {"element_bytes", c.element_bytes}, {"space", c.shared ? "shared" : "global"},
+                  {"block", c.block.data()},          {"warp", c.warp}};
   try {
     const PlaygroundWarp warp = evaluate_playground(playground_of(c));
     figures["active_lanes"] = std::popcount(warp.access.active_mask);

@@ -224,7 +224,7 @@ TEST(IndexPlayground, LanesPastTheBlockTakeNoPart) {
 // Hostile expressions and fields: one line each, naming the field and what is allowed.
 TEST(IndexPlayground, WhatItCannotUseIsOneLineNamingTheFieldAndWhere) {
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"", "expression '': it is empty"},
+      {"", "index '': it is empty"},
       {"threadIdx.x *", "it ends where a value is missing"},
       {"threadIdx.w", "'threadIdx.w' at column 1 is not a name or operator it knows"},
       {"foo + 1", "'foo' at column 1 is not a name or operator it knows"},
@@ -234,12 +234,13 @@ TEST(IndexPlayground, WhatItCannotUseIsOneLineNamingTheFieldAndWhere) {
       {"(threadIdx.x", "a parenthesis is not closed"},
       {"threadIdx.x)", "unexpected parenthesis"},
       {"threadIdx.x / 0", "division by zero"},
-      {"threadIdx.x % 0", "% by zero"},
+      {"threadIdx.x % 0", "remainder (%) by zero (for lane 0)"},
       {"1 << 41", "<< takes a value from 0 and a shift from 0 to 40"},
       {"lane >> -1", ">> takes a shift from 0 to 62"},
       {"1099511627776 * 2", "a value passes 2^40"},
       {"0 - threadIdx.x - 1", "lane 0's index is -1, below 0"},
       {"sin(1)", "'sin' at column 1 is not a name or operator it knows"},
+      {"min(threadIdx.x)", "min and max take two values"},
       {"threadIdx.x = 3", "'=' at column 13 is not a name or operator it knows"},
       {"i + 1", "'i' at column 1 is not a name or operator it knows"},
       {std::string(100000, '('), "100000 characters; allowed at most 400"},
@@ -271,6 +272,14 @@ TEST(IndexPlayground, WhatItCannotUseIsOneLineNamingTheFieldAndWhere) {
         }
       },
       UsageError);
+  p = {};
+  p.swizzle = "i - 100";
+  try {
+    evaluate_playground(p);
+    ADD_FAILURE() << "a negative swizzle accepted";
+  } catch (const UsageError& e) {
+    EXPECT_TRUE(contains(e.what(), "lane 0's swizzled index (of index 0) is -100")) << e.what();
+  }
   p = {};
   p.element_bytes = 3;
   EXPECT_THROW(evaluate_playground(p), UsageError);

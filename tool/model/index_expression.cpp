@@ -39,7 +39,7 @@ double divide(double a, double b) { // C's: truncates toward zero
 }
 double remainder(double a, double b) { // C's: takes the sign of a
   if (b == 0)
-    refuse("% by zero");
+    refuse("remainder (%) by zero");
   return static_cast<double>(whole(a) % whole(b));
 }
 double shift_left(double a, double b) {
@@ -122,7 +122,8 @@ protected:
 };
 
 // One line for a muParser error: its reason in our words where we know it, and what is allowed.
-std::string described(const std::string& field, const std::string& text, const mu::ParserError& e) {
+std::string described(const std::string& field, const std::string& text, const mu::ParserError& e,
+                      int lane = -1) {
   const std::string token = clip(e.GetToken(), 30);
   const std::string at = e.GetPos() >= 0 ? format(" at column %d", e.GetPos() + 1) : "";
   std::string why;
@@ -146,7 +147,11 @@ std::string described(const std::string& field, const std::string& text, const m
     why = "an unexpected parenthesis" + at;
     break;
   case mu::ecUNDEFINED: // one of ours (refuse), raised while reading or evaluating
-    why = e.GetMsg();
+    why = e.GetMsg() + (lane >= 0 ? format(" (for lane %d)", lane) : std::string());
+    return field + " '" + clip(text, 60) + "': " + why;
+  case mu::ecTOO_FEW_PARAMS:
+  case mu::ecTOO_MANY_PARAMS:
+    why = "min and max take two values, min(a, b)";
     break;
   default:
     why = "'" + token + "'" + at + " is not expected there";
@@ -186,7 +191,7 @@ void check_shape(const IndexPlayground& p) {
 PlaygroundWarp evaluate_playground(const IndexPlayground& p) {
   check_shape(p);
   for (const auto& [field, text] :
-       {std::pair<const char*, const std::string*>{"expression", &p.expression},
+       {std::pair<const char*, const std::string*>{"index", &p.expression},
         {"swizzle", &p.swizzle}})
     if (text->size() > kLongestIndexExpression)
       throw UsageError(format("%s: %zu characters; allowed at most %zu", field, text->size(),
@@ -213,14 +218,16 @@ PlaygroundWarp evaluate_playground(const IndexPlayground& p) {
   bind(swizzle);
   swizzle.DefineVar("i", &index);
   const bool swizzled = p.swizzle.find_first_not_of(" \t") != std::string::npos;
-  const auto evaluate = [](IndexParser& parser, const char* field, const std::string& text) {
+  int current_lane = 0;
+  const auto evaluate = [&current_lane](IndexParser& parser, const char* field,
+                                        const std::string& text) {
     try {
       return parser.Eval();
-    } catch (const mu::ParserError& e) {
-      throw UsageError(described(field, text, e));
+    } catch (const mu::ParserError& e) { // a value's refusal: say for which lane
+      throw UsageError(described(field, text, e, current_lane));
     }
   };
-  for (auto [parser, field, text] : {std::tuple{&expression, "expression", &p.expression},
+  for (auto [parser, field, text] : {std::tuple{&expression, "index", &p.expression},
                                      std::tuple{&swizzle, "swizzle", &p.swizzle}}) {
     if (parser == &swizzle && !swizzled)
       continue;
@@ -249,14 +256,18 @@ PlaygroundWarp evaluate_playground(const IndexPlayground& p) {
     thread[1] = static_cast<double>(t / p.block.x % p.block.y);
     thread[2] = static_cast<double>(t / (static_cast<long long>(p.block.x) * p.block.y));
     lane = l;
-    index = evaluate(expression, "expression", p.expression);
+    current_lane = l;
+    index = evaluate(expression, "index", p.expression);
+    const double unswizzled = index;
     if (swizzled)
       index = evaluate(swizzle, "swizzle", p.swizzle);
     const double address = index * p.element_bytes;
     if (index < 0 || address > kLargest)
-      throw UsageError(format("lane %d's index is %.0f, %s; an index must give a byte address from "
-                              "0 to 2^40",
-                              l, index, index < 0 ? "below 0" : "past 2^40 bytes"));
+      throw UsageError(format(
+          "lane %d's %s is %.0f, %s; an index must give a byte address from "
+          "0 to 2^40",
+          l, swizzled ? format("swizzled index (of index %.0f)", unswizzled).c_str() : "index",
+          index, index < 0 ? "below 0" : "past 2^40 bytes"));
     result.index[l] = whole(index);
     result.access.address[l] = static_cast<std::uint64_t>(address);
     result.access.active_mask |= 1u << l;

@@ -40,7 +40,7 @@ struct PlaygroundWarp {
   WarpAccess access;                           // byte addresses; lanes past the block inactive
 };
 
-// Throws UsageError naming the field ("expression", "swizzle", "element size", "block", "warp"),
+// Throws UsageError naming the field ("index", "swizzle", "element size", "block", "warp"),
 // where in it, and what is allowed.
 PlaygroundWarp evaluate_playground(const IndexPlayground& playground);
 

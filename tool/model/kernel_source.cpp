@@ -12,6 +12,11 @@
 #include <regex>
 #include <sstream>
 
+// The kernels' cubins, placed in the binary by the assembler (cmake/GatherKernelBinaries.cmake).
+#define WL_EMBEDDED_DATA
+#include "kernel_binaries.inc"
+#undef WL_EMBEDDED_DATA
+
 namespace wl {
 namespace {
 
