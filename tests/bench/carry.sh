@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Here, before a GPU-machine call: the executables of a build folder and the few shared libraries
-# the GPU machine lacks (GLFW, stb, X11 client libraries), in .gpu-run/ (under the carry limit,
+# the GPU machine lacks (muParser, GLFW, stb, X11 client libraries), in .gpu-run/ (under the carry limit,
 # unlike the whole build folder): the executables stripped and packed in .gpu-run/bin.tar.xz,
 # which the batch scripts unpack (unpack_carried_binaries). Name .gpu-run and .gl
 # (shared/device/prepare-gl.sh) in carry.
@@ -13,7 +13,7 @@ grep -qx "/.gpu-run/" .git/info/exclude 2>/dev/null || echo "/.gpu-run/" >> .git
 cp "$BUILD/app/warplens" "$BUILD/tests/wl_gpu_tests" "$BUILD/tests/wl_gui_tests" "$BUILD/tests/bench/wl_live_gui" "$BUILD/tests/bench/wl_live_file" \
    "$BUILD/tests/bench/wl_bench" "$BUILD/tests/bench/wl_worker_faults" "$BUILD/tests/bench/wl_fault_proxy" \
    "$BUILD/tests/bench/wl_fault_worker" "$BUILD/tests/wl_remote_tests" .gpu-run/bin/
-for lib in libglfw.so.3 libstb.so.0 libX11.so.6 libxcb.so.1 libXau.so.6 libXdmcp.so.6 libbsd.so.0 libmd.so.0; do
+for lib in libmuparser.so.2 libglfw.so.3 libstb.so.0 libX11.so.6 libxcb.so.1 libXau.so.6 libXdmcp.so.6 libbsd.so.0 libmd.so.0; do
   cp -L "/lib/x86_64-linux-gnu/$lib" .gpu-run/lib/
 done
 strip --strip-unneeded .gpu-run/bin/*
