@@ -494,8 +494,11 @@ SystemCheck check_settings(const std::filesystem::path& dir) {
        std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
   std::filesystem::create_directories(copy_dir, error);
   std::filesystem::copy_file(file, copy_dir / kSettingsFile, error);
-  if (error)
-    return {"settings", file.string(), "cannot be read: " + error.message()};
+  if (error) {
+    const std::string why = error.message();
+    std::filesystem::remove_all(copy_dir, error); // made above, left empty
+    return {"settings", file.string(), "cannot be read: " + why};
+  }
   std::string problem;
   try {
     App app = make_app();
