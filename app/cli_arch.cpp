@@ -1,9 +1,9 @@
 #include "base/error.h"
 #include "base/json_fields.h"
+#include "base/json_input.h"
 #include "base/text_format.h"
 #include "cli_commands.h"
 #include "cli_numbers.h"
-#include "engine/device.h"
 #include "io/assets.h"
 #include "model/block_text.h"
 #include "report/occupancy_report.h"
@@ -14,6 +14,10 @@
 
 #include <nlohmann/json.hpp>
 
+#ifdef WARPLENS_LINKS_ENGINE
+#include "engine/device.h"
+#endif
+
 namespace wl {
 
 namespace {
@@ -22,9 +26,18 @@ using nlohmann::json;
 
 std::vector<Arch> presets() { return load_arch_presets(assets_dir() / "arch"); }
 
+// One line on this machine's GPUs, or why none is listed.
+std::string devices_here() {
+#ifdef WARPLENS_LINKS_ENGINE
+  return describe_devices();
+#else
+  return "none: this WarpLens was built without the CUDA toolkit, so it reads no GPU";
+#endif
+}
+
 void run_arches(bool as_json) {
   const std::vector<Arch> all = presets();
-  const std::string devices = describe_devices();
+  const std::string devices = devices_here();
   if (as_json) {
     json list = json::array();
     for (const Arch& arch : all)
@@ -90,7 +103,7 @@ void check_launch_bound(const Arch& arch, const OccupancyRequest& request) {
 }
 
 void run_occupancy(const OccupancyOptions& options) {
-  const Arch arch = resolve_arch(options.arch);
+  const Arch arch = arch_for(options.arch);
   OccupancyRequest request = options.request;
   request.block = parse_block(options.block);
   check_launch_bound(arch, request);
@@ -162,6 +175,26 @@ void add_arch_commands(CLI::App& app) {
   cmd->add_flag("--curves", options.curves,
                 "Add the impact curves (block size, registers, shared memory)");
   cmd->callback([options_ptr] { run_occupancy(*options_ptr); });
+}
+
+Arch arch_for(const std::string& spec) {
+#ifdef WARPLENS_LINKS_ENGINE
+  return resolve_arch(spec);
+#else
+  if (spec == "device" || spec.starts_with("device:"))
+    throw UsageError("arch '" + clip(spec) +
+                     "': this WarpLens was built without the CUDA toolkit, so it reads no GPU; "
+                     "name a preset (warplens arches) or a .json preset");
+  return find_arch(presets(), spec);
+#endif
+}
+
+void needs_engine(const std::string& command) {
+  throw UsageError(command +
+                   " measures on a GPU, and this WarpLens was built without the CUDA toolkit, so "
+                   "it has no engine: model it here (warplens model, or the GUI), or measure "
+                   "through a worker on a machine with CUDA (--worker \"ssh HOST warplens "
+                   "worker\")");
 }
 
 } // namespace wl

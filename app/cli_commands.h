@@ -2,7 +2,7 @@
 // The subcommands of `warplens`, each group in its own file; cli.cpp parses and reports errors.
 // A subcommand's callback prints its result or throws UsageError.
 
-#include "engine/device.h"
+#include "model/arch.h"
 #include "viz_main.h"
 
 #include <string>
@@ -20,5 +20,11 @@ void add_doctor_command(CLI::App& app);  // doctor: what this machine has for Wa
 std::string version_text();
 // The top-level options of `warplens` that apply when no subcommand is given: the GUI's.
 void add_gui_options(CLI::App& app, viz::GuiOptions& options);
+
+// --arch's value: a preset id or alias, a .json file, or device[:N] (this machine's GPU, where
+// the build has the engine).
+Arch arch_for(const std::string& spec);
+// A build without the CUDA toolkit has no engine: what `command` needs it for, in one line.
+[[noreturn]] void needs_engine(const std::string& command);
 
 } // namespace wl

@@ -1,7 +1,6 @@
 #include "base/error.h"
 #include "base/text_format.h"
 #include "cli_commands.h"
-#include "engine/system_checks.h"
 #include "io/assets.h"
 #include "kernel_file/compile.h"
 #include "model/sass_text.h"
@@ -12,6 +11,11 @@
 #include <iostream>
 #include <memory>
 #include <thread>
+
+#ifdef WARPLENS_LINKS_ENGINE
+#include "engine/device.h"
+#include "engine/system_checks.h"
+#endif
 
 namespace wl {
 
@@ -28,12 +32,27 @@ std::string executable_path() {
 // The architecture NVRTC is checked for: GPU 0's where there is one, else the GUI's default
 // preset's (H100).
 int compiler_target() {
+#ifdef WARPLENS_LINKS_ENGINE
   try {
     const Arch gpu = arch_from_device(0);
     return gpu.cc_major * 10 + gpu.cc_minor;
   } catch (const Error&) {
     return 90;
   }
+#else
+  return 90;
+#endif
+}
+
+// The driver and each GPU, or why this build reads none.
+SystemChecks gpu_checks() {
+#ifdef WARPLENS_LINKS_ENGINE
+  return check_gpus();
+#else
+  return {{"NVIDIA driver", "not read: this WarpLens was built without the CUDA toolkit",
+           "to measure, run a worker on a machine with CUDA (--worker \"ssh HOST warplens "
+           "worker\"); the models work here"}};
+#endif
 }
 
 // "ok   NVRTC           13.0, ...", and under a line that is not right, its fix.
@@ -71,7 +90,7 @@ int doctor() {
          return SystemChecks{
              {"WarpLens", std::string(WARPLENS_VERSION) + ", " + executable_path(), ""}};
        }},
-      {"NVIDIA driver", check_gpus, 60, "the driver does not answer: nvidia-smi says more"},
+      {"NVIDIA driver", gpu_checks, 60, "the driver does not answer: nvidia-smi says more"},
       {"NVRTC", [] { return check_compiler(compiler_target()); }, 30},
       {"nvdisasm", [] { return SystemChecks{check_disassembler()}; }},
       {"assets", [] { return SystemChecks{check_assets()}; }}};
@@ -91,8 +110,13 @@ int doctor() {
 
 std::string version_text() {
   std::string text = std::string("WarpLens ") + WARPLENS_VERSION + "\n";
+#ifdef WARPLENS_LINKS_ENGINE
   for (const std::string& line : cuda_version_lines())
     text += line + "\n";
+#else
+  text += "built without the CUDA toolkit: no CUDA runtime, CUPTI or engine (it models here and "
+          "measures through a worker)\n";
+#endif
   text += "NVRTC " + nvrtc_version();
   return text;
 }

@@ -3,8 +3,6 @@
 #include "base/text_format.h"
 #include "cli_commands.h"
 #include "cli_numbers.h"
-#include "engine/engine.h"
-#include "engine/sweep_run.h"
 #include "io/assets.h"
 #include "io/file_output.h"
 #include "io/metric_catalog.h"
@@ -28,6 +26,11 @@
 
 #include <nlohmann/json.hpp>
 #include <unistd.h>
+
+#ifdef WARPLENS_LINKS_ENGINE
+#include "engine/engine.h"
+#include "engine/sweep_run.h"
+#endif
 
 namespace wl {
 
@@ -234,6 +237,7 @@ SweepGrid grid_of(const SweepOptions& o, const KernelDesc& kernel) {
   return grid;
 }
 
+#ifdef WARPLENS_LINKS_ENGINE
 // "stride=4 block 256": where a point lies on the sweep's axes.
 std::string point_label(const SweepPoint& p, const SweepGrid& grid) {
   std::string label;
@@ -254,6 +258,7 @@ void print_progress(int index, int total, const SweepPoint& p, const SweepGrid& 
                r.timing->median_ms, r.gbps(),
                r.verification && r.verification->failed() ? ", WRONG OUTPUT" : "");
 }
+#endif
 
 // The sweep over workers: `--workers N` on local GPUs, `--worker CMD` anywhere; per device, one
 // series per GPU.
@@ -287,6 +292,7 @@ std::vector<DeviceSweep> fanned_out(const SweepOptions& o, const KernelRequest& 
   return std::move(run.devices);
 }
 
+#ifdef WARPLENS_LINKS_ENGINE
 // Seconds since this process was started (exec), from the kernel's clock-tick account (10 ms
 // steps); nullopt where /proc does not say.
 std::optional<double> process_age_seconds() {
@@ -303,15 +309,19 @@ std::optional<double> process_age_seconds() {
       return since_boot - std::stod(field) / static_cast<double>(sysconf(_SC_CLK_TCK));
   return std::nullopt;
 }
+#endif
 
 // The points of one kernel's sweep, here or over workers.
 std::vector<SweepPoint> sweep_points(const SweepOptions& o, const KernelRequest& base,
                                      const SweepGrid& grid) {
   if (o.model)
-    return model_sweep_points(*base.kernel, base.params, grid, resolve_arch(o.arch), o.engine.model,
+    return model_sweep_points(*base.kernel, base.params, grid, arch_for(o.arch), o.engine.model,
                               o.max_shapes);
   if (o.workers > 0 || !o.worker_commands.empty())
     return std::move(fanned_out(o, base, grid).front().points);
+#ifndef WARPLENS_LINKS_ENGINE
+  needs_engine("warplens sweep without --model or --worker");
+#else
   const std::optional<double> started = process_age_seconds();
   SweepRun run = run_sweep(
       *base.kernel, base.params, grid, o.engine,
@@ -320,6 +330,7 @@ std::vector<SweepPoint> sweep_points(const SweepOptions& o, const KernelRequest&
     std::fprintf(stderr, "process start %.2f s (from exec to the sweep's first step); ", *started);
   std::fprintf(stderr, "%s\n", sweep_cost_summary(run).c_str());
   return std::move(run.points);
+#endif
 }
 
 // The columns' headers: each figure's short name and unit, from the figure table.
@@ -630,7 +641,7 @@ void add_kernel_commands(CLI::App& app) {
   model_cmd->callback([model, model_arch] {
     KernelOptions options = *model;
     options.id = kernel_id_from(options.id);
-    print(model_kernel(request_from(options), resolve_arch(*model_arch)), options);
+    print(model_kernel(request_from(options), arch_for(*model_arch)), options);
   });
 
   auto run = std::make_shared<RunOptions>();
@@ -650,6 +661,9 @@ void add_kernel_commands(CLI::App& app) {
       ->check(written_option(kMetricsAllowed));
   add_per_site_flag(*run_cmd, run->engine);
   run_cmd->callback([run] {
+#ifndef WARPLENS_LINKS_ENGINE
+    needs_engine("warplens run");
+#else
     EngineOptions engine = run->engine;
     engine.verify = !run->no_verify;
     KernelOptions options = run->kernel;
@@ -659,6 +673,7 @@ void add_kernel_commands(CLI::App& app) {
     if (result.verification && result.verification->failed())
       throw VerificationFailure(result.kernel_id +
                                 " computed wrong outputs: " + result.verification->first_failure);
+#endif
   });
 
   auto sweep = std::make_shared<SweepOptions>();

@@ -53,10 +53,11 @@ foreach(source IN LISTS sources)
   string(APPEND source_table "  {\"${name}\", R\"wl_source(${text})wl_source\"},\n")
 endforeach()
 # Included twice by kernel_source.cpp: at file scope with WL_EMBEDDED_DATA for the bytes and
-# their symbols, then inside its namespace for the tables.
+# their symbols, then inside its namespace for the tables. The cubins' list ends with an empty
+# entry, since a build without the CUDA toolkit has none.
 file(WRITE "${OUTPUT}.tmp"
      "#ifdef WL_EMBEDDED_DATA\n${data}#else\n"
-     "const EmbeddedCubin kEmbeddedCubins[] = {\n${cubin_table}};\n"
+     "const EmbeddedCubin kEmbeddedCubins[] = {\n${cubin_table}  {nullptr, nullptr, 0}};\n"
      "const EmbeddedSource kEmbeddedSources[] = {\n${source_table}};\n#endif\n")
 file(COPY_FILE "${OUTPUT}.tmp" "${OUTPUT}" ONLY_IF_DIFFERENT)
 # The last entry ends the list (an array cannot be empty where there is no nvdisasm).

@@ -11,7 +11,8 @@
 # it); `warplens doctor` says what is missing.
 
 option(WARPLENS_BUNDLE_CUDA_LIBRARIES
-       "Install CUPTI and NVRTC beside warplens, so it runs with the NVIDIA driver alone" ON)
+       "Install CUPTI and NVRTC beside warplens, so it runs with the NVIDIA driver alone"
+       ${WARPLENS_HAS_CUDA})
 
 set(wl_private_libdir lib/warplens/cuda)
 
@@ -40,6 +41,10 @@ install(FILES ${PROJECT_BINARY_DIR}/warplens.1.gz DESTINATION ${CMAKE_INSTALL_MA
 install(FILES packaging/copyright ${PROJECT_BINARY_DIR}/changelog.gz
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
+if(WARPLENS_BUNDLE_CUDA_LIBRARIES AND NOT WARPLENS_HAS_CUDA)
+  message(FATAL_ERROR "WARPLENS_BUNDLE_CUDA_LIBRARIES: this build has no CUDA toolkit to take "
+                      "CUPTI and NVRTC from; turn the option off")
+endif()
 if(WARPLENS_BUNDLE_CUDA_LIBRARIES)
   # Each by the name the loader asks for (its SONAME; NVRTC opens its builtins by this exact name).
   get_target_property(wl_cupti_file CUDA::cupti IMPORTED_LOCATION)

@@ -14,11 +14,14 @@
 #include "common.h"
 #include "families.h"
 #include "index/bank_conflicts.h"
+#if WL_DEVICE_CODE
 #include "launch.cuh"
 #include "vector_width.cuh"
+#endif
 
 namespace wl {
 
+#if WL_DEVICE_CODE
 namespace bank_conflicts {
 
 // Copies `elements` elements from global memory into the tile, every thread a share; element e
@@ -97,6 +100,7 @@ __global__ void bank_conflicts_broadcast(const VectorOf<Width>* in, VectorOf<Wid
   if (g < count)
     out[g] = sum; // site: store out
 }
+#endif
 
 namespace {
 
@@ -285,12 +289,13 @@ KernelDesc stride() {
                   {{"n", 3002}, {"width", 8}, {"stride", 33}},
                   {{"n", 5000}, {"width", 16}, {"stride", 3}},
                   {{"n", 100}, {"width", 4}, {"stride", 32}}};
+  k.symbol = [](const Params& p) { return instance("bank_conflicts_stride", p); };
+#if WL_DEVICE_CODE
   k.function = [](const Params& p) {
     return with_width(p.at("width"), [](auto w) {
       return reinterpret_cast<const void*>(bank_conflicts_stride<decltype(w)::value>);
     });
   };
-  k.symbol = [](const Params& p) { return instance("bank_conflicts_stride", p); };
   k.launch = [](const DeviceLaunch& l) {
     with_width(l.shape.param("width"), [&](auto w) {
       using T = VectorOf<decltype(w)::value>;
@@ -301,6 +306,7 @@ KernelDesc stride() {
               static_cast<int>(l.shape.param("stride")));
     });
   };
+#endif
   return k;
 }
 
@@ -341,12 +347,13 @@ KernelDesc padded() {
                   {{"n", 3002}, {"width", 8}, {"pad", 1}},
                   {{"n", 5000}, {"width", 16}, {"pad", 3}},
                   {{"n", 100}, {"width", 4}, {"pad", 1}}};
+  k.symbol = [](const Params& p) { return instance("bank_conflicts_padded", p); };
+#if WL_DEVICE_CODE
   k.function = [](const Params& p) {
     return with_width(p.at("width"), [](auto w) {
       return reinterpret_cast<const void*>(bank_conflicts_padded<decltype(w)::value>);
     });
   };
-  k.symbol = [](const Params& p) { return instance("bank_conflicts_padded", p); };
   k.launch = [](const DeviceLaunch& l) {
     with_width(l.shape.param("width"), [&](auto w) {
       using T = VectorOf<decltype(w)::value>;
@@ -357,6 +364,7 @@ KernelDesc padded() {
               static_cast<int>(l.shape.param("pad")));
     });
   };
+#endif
   return k;
 }
 
@@ -376,12 +384,13 @@ KernelDesc broadcast() {
                       }));
   k.test_sizes = {
       {{"n", 1000}, {"width", 4}}, {{"n", 3002}, {"width", 8}}, {{"n", 5004}, {"width", 16}}};
+  k.symbol = [](const Params& p) { return instance("bank_conflicts_broadcast", p); };
+#if WL_DEVICE_CODE
   k.function = [](const Params& p) {
     return with_width(p.at("width"), [](auto w) {
       return reinterpret_cast<const void*>(bank_conflicts_broadcast<decltype(w)::value>);
     });
   };
-  k.symbol = [](const Params& p) { return instance("bank_conflicts_broadcast", p); };
   k.launch = [](const DeviceLaunch& l) {
     with_width(l.shape.param("width"), [&](auto w) {
       using T = VectorOf<decltype(w)::value>;
@@ -391,6 +400,7 @@ KernelDesc broadcast() {
               static_cast<int>(element_count(l.shape.params)));
     });
   };
+#endif
   return k;
 }
 

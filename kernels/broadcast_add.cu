@@ -15,10 +15,13 @@
 #include "common.h"
 #include "families.h"
 #include "index/broadcast_add.h"
+#if WL_DEVICE_CODE
 #include "launch.cuh"
+#endif
 
 namespace wl {
 
+#if WL_DEVICE_CODE
 __global__ void broadcast_add_xyz(const float* a, const float* b, const float* c, float* out,
                                   int nx, int ny, int nz) {
   const int x = broadcast_add::axis_coordinate(blockIdx.x, blockDim.x, threadIdx.x);
@@ -32,6 +35,7 @@ __global__ void broadcast_add_xyz(const float* a, const float* b, const float* c
   const float from_c = c[broadcast_add::row_element(x)];          // site: load c
   out[i] = from_a + from_b + from_c;                              // site: store out
 }
+#endif
 
 namespace {
 
@@ -160,14 +164,16 @@ KernelDesc xyz() {
                   {{"nx", 5}, {"ny", 3}, {"nz", 2}},
                   {{"nx", 33}, {"ny", 17}, {"nz", 9}},
                   {{"nx", 1}, {"ny", 1}, {"nz", 1}}};
-  k.function = [](const Params&) { return reinterpret_cast<const void*>(broadcast_add_xyz); };
   k.symbol = [](const Params&) { return std::string("wl::broadcast_add_xyz"); };
+#if WL_DEVICE_CODE
+  k.function = [](const Params&) { return reinterpret_cast<const void*>(broadcast_add_xyz); };
   k.launch = [](const DeviceLaunch& l) {
     const Volume v = volume(l.shape.params);
     broadcast_add_xyz<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), 0, stream_of(l)>>>(
         buffer<const float>(l, kA), buffer<const float>(l, kB), buffer<const float>(l, kC),
         buffer<float>(l, kOut), v.nx, v.ny, v.nz);
   };
+#endif
   return k;
 }
 

@@ -14,13 +14,16 @@
 #include "common.h"
 #include "families.h"
 #include "index/coalescing.h"
+#if WL_DEVICE_CODE
 #include "launch.cuh"
 #include "vector_width.cuh"
+#endif
 
 #include <climits>
 
 namespace wl {
 
+#if WL_DEVICE_CODE
 template <int Width>
 __global__ void coalescing_stride(const VectorOf<Width>* in, VectorOf<Width>* out, int count,
                                   int stride) {
@@ -59,6 +62,7 @@ __global__ void coalescing_random(const VectorOf<Width>* in, const int* index, V
     out[i] = in[source];         // sites: load in (gathered), store out
   }
 }
+#endif
 
 namespace {
 
@@ -199,12 +203,13 @@ KernelDesc stride() {
                   {{"n", 4098}, {"width", 8}, {"stride", 2}},
                   {{"n", 20000}, {"width", 16}, {"stride", 33}},
                   {{"n", 1}, {"width", 4}, {"stride", 64}}};
+  k.symbol = [](const Params& p) { return instance("coalescing_stride", p); };
+#if WL_DEVICE_CODE
   k.function = [](const Params& p) {
     return with_width(p.at("width"), [](auto w) {
       return reinterpret_cast<const void*>(coalescing_stride<decltype(w)::value>);
     });
   };
-  k.symbol = [](const Params& p) { return instance("coalescing_stride", p); };
   k.launch = [](const DeviceLaunch& l) {
     with_width(l.shape.param("width"), [&](auto w) {
       using T = VectorOf<decltype(w)::value>;
@@ -215,6 +220,7 @@ KernelDesc stride() {
               static_cast<int>(l.shape.param("stride")));
     });
   };
+#endif
   return k;
 }
 
@@ -240,12 +246,13 @@ KernelDesc offset() {
                   {{"n", 4098}, {"width", 8}, {"offset", 3}},
                   {{"n", 20000}, {"width", 16}, {"offset", 1}},
                   {{"n", 333}, {"width", 4}, {"offset", 1024}}};
+  k.symbol = [](const Params& p) { return instance("coalescing_offset", p); };
+#if WL_DEVICE_CODE
   k.function = [](const Params& p) {
     return with_width(p.at("width"), [](auto w) {
       return reinterpret_cast<const void*>(coalescing_offset<decltype(w)::value>);
     });
   };
-  k.symbol = [](const Params& p) { return instance("coalescing_offset", p); };
   k.launch = [](const DeviceLaunch& l) {
     with_width(l.shape.param("width"), [&](auto w) {
       using T = VectorOf<decltype(w)::value>;
@@ -256,6 +263,7 @@ KernelDesc offset() {
               static_cast<int>(l.shape.param("offset")));
     });
   };
+#endif
   return k;
 }
 
@@ -280,12 +288,13 @@ KernelDesc permuted() {
                   {{"n", 4098}, {"width", 8}},
                   {{"n", 20004}, {"width", 16}},
                   {{"n", 31}, {"width", 4}}};
+  k.symbol = [](const Params& p) { return instance("coalescing_permuted", p); };
+#if WL_DEVICE_CODE
   k.function = [](const Params& p) {
     return with_width(p.at("width"), [](auto w) {
       return reinterpret_cast<const void*>(coalescing_permuted<decltype(w)::value>);
     });
   };
-  k.symbol = [](const Params& p) { return instance("coalescing_permuted", p); };
   k.launch = [](const DeviceLaunch& l) {
     with_width(l.shape.param("width"), [&](auto w) {
       using T = VectorOf<decltype(w)::value>;
@@ -295,6 +304,7 @@ KernelDesc permuted() {
               static_cast<int>(element_count(l.shape.params)));
     });
   };
+#endif
   return k;
 }
 
@@ -346,12 +356,13 @@ KernelDesc random_gather() {
   k.test_sizes = {{{"n", 1000}, {"width", 4}, {"gather_seed", 1}},
                   {{"n", 4098}, {"width", 8}, {"gather_seed", 7}},
                   {{"n", 20004}, {"width", 16}, {"gather_seed", 3}}};
+  k.symbol = [](const Params& p) { return instance("coalescing_random", p); };
+#if WL_DEVICE_CODE
   k.function = [](const Params& p) {
     return with_width(p.at("width"), [](auto w) {
       return reinterpret_cast<const void*>(coalescing_random<decltype(w)::value>);
     });
   };
-  k.symbol = [](const Params& p) { return instance("coalescing_random", p); };
   k.launch = [](const DeviceLaunch& l) {
     with_width(l.shape.param("width"), [&](auto w) {
       using T = VectorOf<decltype(w)::value>;
@@ -361,6 +372,7 @@ KernelDesc random_gather() {
               static_cast<int>(element_count(l.shape.params)));
     });
   };
+#endif
   return k;
 }
 

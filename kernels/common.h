@@ -2,6 +2,7 @@
 // Small pieces most kernel descriptors share: fixed widths and trip counts, the usual block
 // rules, 1D grids, seeded fills and element-wise references.
 
+#include "device_code.h"
 #include "kernel.h"
 
 #include <algorithm>

@@ -16,13 +16,16 @@
 #include "common.h"
 #include "families.h"
 #include "index/divergence.h"
+#if WL_DEVICE_CODE
 #include "launch.cuh"
+#endif
 
 #include <algorithm>
 #include <random>
 
 namespace wl {
 
+#if WL_DEVICE_CODE
 namespace divergence_paths {
 
 // `work` dependent FMAs: y <- y * w + x, which converges for |w| < 1 (the init keeps |w| <= 0.5).
@@ -65,6 +68,7 @@ __global__ void divergence_per_warp(const float* x, const float* w, float* y, st
     yi = divergence_paths::cheap(xi);
   y[i] = yi; // site: store y
 }
+#endif
 
 namespace {
 
@@ -218,11 +222,13 @@ std::vector<Site> sites(Taken expensive_lane) {
           {"store y", MemorySpace::global, AccessOp::store, kY, width, once, every_lane}};
 }
 
+#if WL_DEVICE_CODE
 template <auto Kernel> void launch(const DeviceLaunch& l) {
   Kernel<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), 0, stream_of(l)>>>(
       buffer<const float>(l, kX), buffer<const float>(l, kW), buffer<float>(l, kY),
       l.shape.param("n"), static_cast<int>(l.shape.param("work")));
 }
+#endif
 
 KernelDesc per_thread() {
   KernelDesc k = base(
@@ -237,9 +243,11 @@ KernelDesc per_thread() {
   k.allowed_blocks = "any 1D block of 1 to 1024 threads";
   k.check_block = [](const BlockShape& b, const Params&) { return common::check_1d_block(b); };
   k.sites = sites(divergence::positive_input);
-  k.function = [](const Params&) { return reinterpret_cast<const void*>(divergence_per_thread); };
   k.symbol = [](const Params&) { return std::string("wl::divergence_per_thread"); };
+#if WL_DEVICE_CODE
+  k.function = [](const Params&) { return reinterpret_cast<const void*>(divergence_per_thread); };
   k.launch = launch<divergence_per_thread>;
+#endif
   return k;
 }
 
@@ -265,9 +273,11 @@ KernelDesc per_warp() {
   k.allowed_blocks = "a 1D block of 32 to 1024 threads, a multiple of 32";
   k.check_block = [](const BlockShape& b, const Params&) { return check_warp_multiple(b); };
   k.sites = sites(divergence::warp_takes_expensive_path);
-  k.function = [](const Params&) { return reinterpret_cast<const void*>(divergence_per_warp); };
   k.symbol = [](const Params&) { return std::string("wl::divergence_per_warp"); };
+#if WL_DEVICE_CODE
+  k.function = [](const Params&) { return reinterpret_cast<const void*>(divergence_per_warp); };
   k.launch = launch<divergence_per_warp>;
+#endif
   return k;
 }
 

@@ -15,7 +15,9 @@
 #include "common.h"
 #include "families.h"
 #include "index/flash_attention.h"
+#if WL_DEVICE_CODE
 #include "launch.cuh"
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -27,6 +29,8 @@ namespace {
 using namespace flash_attention;
 
 constexpr int kMaxBlockThreads = 256; // 256 threads x 255 registers fill the 64K-register file
+
+#if WL_DEVICE_CODE
 
 template <int D>
 __device__ __forceinline__ void attention_rows(const float4* q, const float4* k, const float4* v,
@@ -120,8 +124,10 @@ __device__ __forceinline__ void attention_rows(const float4* q, const float4* k,
   }
 }
 
+#endif
 } // namespace
 
+#if WL_DEVICE_CODE
 __global__ void __launch_bounds__(kMaxBlockThreads)
     flash_attention_d64(const float4* q, const float4* k, const float4* v, float4* o, int seq) {
   attention_rows<64>(q, k, v, o, seq);
@@ -131,6 +137,7 @@ __global__ void __launch_bounds__(kMaxBlockThreads)
     flash_attention_d128(const float4* q, const float4* k, const float4* v, float4* o, int seq) {
   attention_rows<128>(q, k, v, o, seq);
 }
+#endif
 
 namespace {
 
@@ -336,12 +343,14 @@ std::vector<Site> sites(int d) {
           row_site("store o row", AccessOp::store, kO, d)};
 }
 
+#if WL_DEVICE_CODE
 void enqueue(const DeviceLaunch& l,
              void (*kernel)(const float4*, const float4*, const float4*, float4*, int)) {
   kernel<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), 0, stream_of(l)>>>(
       buffer<const float4>(l, kQ), buffer<const float4>(l, kK), buffer<const float4>(l, kV),
       buffer<float4>(l, kO), static_cast<int>(l.shape.param("seq")));
 }
+#endif
 
 const char* const kSharedLesson = " Each block owns one query row per thread (block x) of one head "
                                   "(grid y) and walks the keys in tiles of 32: "
@@ -405,9 +414,11 @@ KernelDesc d64() {
       "Online-softmax attention with the whole output row in registers: 64 accumulators, the "
       "64-float query row and 32 tile scores per thread. Occupancy panel: well over 100 "
       "registers per thread and no local memory; the register limit sets the resident warps.");
-  k.function = [](const Params&) { return reinterpret_cast<const void*>(flash_attention_d64); };
   k.symbol = [](const Params&) { return std::string("wl::flash_attention_d64"); };
+#if WL_DEVICE_CODE
+  k.function = [](const Params&) { return reinterpret_cast<const void*>(flash_attention_d64); };
   k.launch = [](const DeviceLaunch& l) { enqueue(l, flash_attention_d64); };
+#endif
   return k;
 }
 
@@ -418,9 +429,11 @@ KernelDesc d128() {
       "the 255 registers a thread can have, so the compiler spills to local memory. Occupancy "
       "panel: registers at the cap and local bytes per thread above zero; the local traffic "
       "goes through L1 and L2 and shows in the timings against d64.");
-  k.function = [](const Params&) { return reinterpret_cast<const void*>(flash_attention_d128); };
   k.symbol = [](const Params&) { return std::string("wl::flash_attention_d128"); };
+#if WL_DEVICE_CODE
+  k.function = [](const Params&) { return reinterpret_cast<const void*>(flash_attention_d128); };
   k.launch = [](const DeviceLaunch& l) { enqueue(l, flash_attention_d128); };
+#endif
   return k;
 }
 

@@ -15,17 +15,21 @@
 #include "common.h"
 #include "families.h"
 #include "index/matmul.h"
-#include "launch.cuh"
 #include "matmul_reference.h"
+#if WL_DEVICE_CODE
+#include "launch.cuh"
+
+#include <cublas_v2.h>
+#endif
 
 #include <stdexcept>
 #include <string>
 
-#include <cublas_v2.h>
 #include <dlfcn.h>
 
 namespace wl {
 
+#if WL_DEVICE_CODE
 // One output per thread: the dot product of row `row` of A and column `col` of B.
 __device__ void matmul_one_output(const float* a, const float* b, float* c, int m, int n, int k,
                                   int row, int col) {
@@ -94,6 +98,7 @@ template <int kTile>
 __global__ void matmul_tiled_padded(const float* a, const float* b, float* c, int m, int n, int k) {
   matmul_through_tiles<kTile, kTile + 1>(a, b, c, m, n, k);
 }
+#endif
 
 namespace {
 
@@ -120,11 +125,13 @@ Expected reference(const HostBuffers& in, const Params& p) {
   return e;
 }
 
+#if WL_DEVICE_CODE
 template <auto Kernel> void launch_kernel(const DeviceLaunch& l) {
   const Dims d = dims(l.shape.params);
   Kernel<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), 0, stream_of(l)>>>(
       buffer<const float>(l, kA), buffer<const float>(l, kB), buffer<float>(l, kC), d.m, d.n, d.k);
 }
+#endif
 
 // The descriptor fields all variants share.
 KernelDesc base(std::string id, std::string title, std::string lesson) {
@@ -247,9 +254,11 @@ KernelDesc naive() {
       "needs it, so the requests dwarf the matrices (the caches absorb most of them). Timings: "
       "compare GFLOP/s with tiled and cuBLAS.",
       true);
-  k.function = [](const Params&) { return reinterpret_cast<const void*>(matmul_naive); };
   k.symbol = [](const Params&) { return std::string("wl::matmul_naive"); };
+#if WL_DEVICE_CODE
+  k.function = [](const Params&) { return reinterpret_cast<const void*>(matmul_naive); };
   k.launch = launch_kernel<matmul_naive>;
+#endif
   return k;
 }
 
@@ -262,11 +271,13 @@ KernelDesc naive_uncoalesced() {
       "naive's 4 on load B; the arithmetic is identical, only the thread-to-data mapping "
       "changed. Timings: several times slower than naive.",
       false);
+  k.symbol = [](const Params&) { return std::string("wl::matmul_naive_uncoalesced"); };
+#if WL_DEVICE_CODE
   k.function = [](const Params&) {
     return reinterpret_cast<const void*>(matmul_naive_uncoalesced);
   };
-  k.symbol = [](const Params&) { return std::string("wl::matmul_naive_uncoalesced"); };
   k.launch = launch_kernel<matmul_naive_uncoalesced>;
+#endif
   return k;
 }
 
@@ -376,12 +387,13 @@ KernelDesc tiled() {
       "reads consecutive words, both 1 wavefront; the tile stores are 1 wavefront too. "
       "Occupancy: 2 KiB (tile=16) or 8 KiB (tile=32) of shared memory per block.",
       false);
+  k.symbol = [](const Params& p) {
+    return "wl::matmul_tiled<" + std::to_string(p.at("tile")) + ">";
+  };
+#if WL_DEVICE_CODE
   k.function = [](const Params& p) {
     return p.at("tile") == 32 ? reinterpret_cast<const void*>(matmul_tiled<32>)
                               : reinterpret_cast<const void*>(matmul_tiled<16>);
-  };
-  k.symbol = [](const Params& p) {
-    return "wl::matmul_tiled<" + std::to_string(p.at("tile")) + ">";
   };
   k.launch = [](const DeviceLaunch& l) {
     if (l.shape.param("tile") == 32)
@@ -389,6 +401,7 @@ KernelDesc tiled() {
     else
       launch_kernel<matmul_tiled<16>>(l);
   };
+#endif
   return k;
 }
 
@@ -404,12 +417,13 @@ KernelDesc tiled_padded() {
       "merge four reads of A's tile into one 16-byte load as it may in tiled. Pad for column "
       "reads, not by habit.",
       true);
+  k.symbol = [](const Params& p) {
+    return "wl::matmul_tiled_padded<" + std::to_string(p.at("tile")) + ">";
+  };
+#if WL_DEVICE_CODE
   k.function = [](const Params& p) {
     return p.at("tile") == 32 ? reinterpret_cast<const void*>(matmul_tiled_padded<32>)
                               : reinterpret_cast<const void*>(matmul_tiled_padded<16>);
-  };
-  k.symbol = [](const Params& p) {
-    return "wl::matmul_tiled_padded<" + std::to_string(p.at("tile")) + ">";
   };
   k.launch = [](const DeviceLaunch& l) {
     if (l.shape.param("tile") == 32)
@@ -417,11 +431,13 @@ KernelDesc tiled_padded() {
     else
       launch_kernel<matmul_tiled_padded<16>>(l);
   };
+#endif
   return k;
 }
 
 // ---- cuBLAS ------------------------------------------------------------------------------------
 
+#if WL_DEVICE_CODE
 // cuBLAS is opened on the first matmul/cublas launch rather than linked: loading it runs tens of
 // milliseconds of static initialisation (cuBLASLt's), which every other command and every worker
 // start would pay. The directory it was found in at build time is the fallback to the loader's
@@ -495,6 +511,7 @@ void launch_cublas(const DeviceLaunch& l) {
                                       d.k, &beta, buffer<float>(l, kC), d.n),
                "cublasSgemm");
 }
+#endif
 
 KernelDesc cublas() {
   KernelDesc k = base(
@@ -513,9 +530,11 @@ KernelDesc cublas() {
     return b == BlockShape{1, 1, 1} ? "" : "cuBLAS chooses its own kernels and block shapes";
   };
   k.grid = [](const Params&, const BlockShape&, int) { return BlockShape{1, 1, 1}; }; // unknown
-  k.function = [](const Params&) -> const void* { return nullptr; };
   k.symbol = [](const Params&) { return std::string(); };
+#if WL_DEVICE_CODE
+  k.function = [](const Params&) -> const void* { return nullptr; };
   k.launch = launch_cublas;
+#endif
   return k;
 }
 

@@ -16,13 +16,16 @@
 #include "common.h"
 #include "families.h"
 #include "index/reduce_sum.h"
+#if WL_DEVICE_CODE
 #include "launch.cuh"
 #include "warp_reduce.cuh"
+#endif
 
 #include <bit>
 
 namespace wl {
 
+#if WL_DEVICE_CODE
 namespace {
 
 // The thread's share of the block's chunk, added in a register.
@@ -116,6 +119,7 @@ __global__ void reduce_sum_warp_shuffle(const float* x, float* partials, std::in
       partials[blockIdx.x] = block_sum; // site: store partial
   }
 }
+#endif
 
 namespace {
 
@@ -240,7 +244,8 @@ std::vector<Site> warp_shuffle_sites() {
 
 using Kernel = void (*)(const float*, float*, std::int64_t, int);
 
-KernelDesc base(std::string variant, std::string title, std::string lesson, Kernel kernel) {
+KernelDesc base(std::string variant, std::string title, std::string lesson,
+                [[maybe_unused]] Kernel kernel) {
   KernelDesc k;
   k.id = "reduce_sum/" + variant;
   k.title = std::move(title);
@@ -272,13 +277,15 @@ KernelDesc base(std::string variant, std::string title, std::string lesson, Kern
                   {{"n", 100003}, {"chunk", 1024}},
                   {{"n", 5000}, {"chunk", 2048}},
                   {{"n", 3 * 8192 + 7}, {"chunk", 8192}}};
-  k.function = [kernel](const Params&) { return reinterpret_cast<const void*>(kernel); };
   k.symbol = [variant](const Params&) { return "wl::reduce_sum_" + variant; };
+#if WL_DEVICE_CODE
+  k.function = [kernel](const Params&) { return reinterpret_cast<const void*>(kernel); };
   k.launch = [kernel](const DeviceLaunch& l) {
     kernel<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), l.dynamic_smem, stream_of(l)>>>(
         buffer<const float>(l, kX), buffer<float>(l, kPartials), l.shape.param("n"),
         static_cast<int>(l.shape.param("chunk")));
   };
+#endif
   return k;
 }
 
@@ -314,7 +321,7 @@ KernelDesc interleaved() {
               "still land on distinct banks. Compare strided_index, which removes the divergence "
               "and creates "
               "conflicts, and sequential, which removes both.",
-              reduce_sum_interleaved, interleaved_step);
+              WL_KERNEL(reduce_sum_interleaved), interleaved_step);
 }
 
 KernelDesc strided_index() {
@@ -328,7 +335,7 @@ KernelDesc strided_index() {
               "with 1024-thread blocks. Shared memory panel: excess wavefronts on all three tree "
               "sites and the "
               "n-way in the bank grid, step by step; global panel unchanged.",
-              reduce_sum_strided_index, reduce_sum::strided_index_step);
+              WL_KERNEL(reduce_sum_strided_index), reduce_sum::strided_index_step);
 }
 
 KernelDesc sequential() {
@@ -338,7 +345,7 @@ KernelDesc sequential() {
       "consecutive lanes touch consecutive words (no bank conflicts) and whole warps drop out as s "
       "shrinks (divergence only in the last warp). Shared memory panel: one wavefront per request "
       "on every tree site and the fewest requests of the tree variants. Timings: the fastest tree.",
-      reduce_sum_sequential, reduce_sum::sequential_step);
+      WL_KERNEL(reduce_sum_sequential), reduce_sum::sequential_step);
 }
 
 KernelDesc warp_shuffle() {
@@ -349,7 +356,7 @@ KernelDesc warp_shuffle() {
       "round of shuffles. Shared memory panel: one store per warp and one load, instead of a "
       "tree of log2(blockDim) steps; no barriers inside the reduction. Any whole number of warps "
       "works as a block.",
-      reduce_sum_warp_shuffle);
+      WL_KERNEL(reduce_sum_warp_shuffle));
   k.block_presets = {{64, 1, 1}, {128, 1, 1}, {256, 1, 1}, {512, 1, 1}, {1024, 1, 1}};
   k.allowed_blocks = "a 1D block of 32 to 1024 threads, a multiple of 32";
   k.check_block = [](const BlockShape& b, const Params&) {

@@ -17,8 +17,10 @@
 #include "common.h"
 #include "families.h"
 #include "index/softmax.h"
+#if WL_DEVICE_CODE
 #include "launch.cuh"
 #include "warp_reduce.cuh"
+#endif
 
 #include <algorithm>
 #include <bit>
@@ -26,6 +28,7 @@
 
 namespace wl {
 
+#if WL_DEVICE_CODE
 namespace {
 
 struct MaxOf {
@@ -183,6 +186,7 @@ __global__ void softmax_online(const float* x, float* y, std::int64_t rows, int 
     y[i] = expf(value - row_state.max) / row_state.sum; // site: store y
   }
 }
+#endif
 
 namespace {
 
@@ -354,13 +358,15 @@ KernelDesc base(std::string variant, std::string title, std::string lesson) {
 }
 
 // Launch and pointer for the kernels that take (x, y, rows, cols).
-void set_rows_kernel(KernelDesc& k, RowsKernel kernel) {
+void set_rows_kernel([[maybe_unused]] KernelDesc& k, [[maybe_unused]] RowsKernel kernel) {
+#if WL_DEVICE_CODE
   k.function = [kernel](const Params&) { return reinterpret_cast<const void*>(kernel); };
   k.launch = [kernel](const DeviceLaunch& l) {
     kernel<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), 0, stream_of(l)>>>(
         buffer<const float>(l, kX), buffer<float>(l, kY), l.shape.param("rows"),
         static_cast<int>(l.shape.param("cols")));
   };
+#endif
 }
 
 KernelDesc naive() {
@@ -390,7 +396,7 @@ KernelDesc naive() {
       });
   k.sites = row_sites({"load x (max pass)", "load x (sum pass)", "load x (write pass)"}, offset,
                       [](const LaunchShape& s) { return s.param("cols"); });
-  set_rows_kernel(k, softmax_naive);
+  set_rows_kernel(k, WL_KERNEL(softmax_naive));
   return k;
 }
 
@@ -430,12 +436,14 @@ KernelDesc block_tree() {
     k.sites.push_back(std::move(s));
   for (Site& s : row_sites({"load x (write pass)"}, offset, steps))
     k.sites.push_back(std::move(s));
+#if WL_DEVICE_CODE
   k.function = [](const Params&) { return reinterpret_cast<const void*>(softmax_block_tree); };
   k.launch = [](const DeviceLaunch& l) {
     softmax_block_tree<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), l.dynamic_smem,
                          stream_of(l)>>>(buffer<const float>(l, kX), buffer<float>(l, kY),
                                          static_cast<int>(l.shape.param("cols")));
   };
+#endif
   return k;
 }
 
@@ -479,7 +487,8 @@ KernelDesc warp_shuffle() {
       "later reads hit L2 only while the rows in flight fit: a warp per row at full occupancy "
       "keeps about 8,400 rows in flight on an H100, some 270 MB at 8192 columns against a 50 MB "
       "L2, where block_tree with 256 threads keeps about 1,000 (34 MB).",
-      {"load x (max pass)", "load x (sum pass)", "load x (write pass)"}, softmax_warp_shuffle);
+      {"load x (max pass)", "load x (sum pass)", "load x (write pass)"},
+      WL_KERNEL(softmax_warp_shuffle));
 }
 
 KernelDesc online() {
@@ -491,7 +500,7 @@ KernelDesc online() {
       "second pass writes the outputs. Global memory panel: two loads of x per element instead "
       "of three, all at 4 sectors per request. Timings: one read of the row saved, which shows "
       "most when the rows in flight overflow L2 (see warp_shuffle).",
-      {"load x (online pass)", "load x (write pass)"}, softmax_online);
+      {"load x (online pass)", "load x (write pass)"}, WL_KERNEL(softmax_online));
 }
 
 } // namespace

@@ -14,10 +14,13 @@
 #include "common.h"
 #include "families.h"
 #include "index/transpose.h"
+#if WL_DEVICE_CODE
 #include "launch.cuh"
+#endif
 
 namespace wl {
 
+#if WL_DEVICE_CODE
 __global__ void transpose_naive(const float* in, float* out, int rows, int cols) {
   const int col = transpose::element(blockIdx.x, blockDim.x, threadIdx.x);
   const int row = transpose::element(blockIdx.y, blockDim.y, threadIdx.y);
@@ -61,6 +64,7 @@ __global__ void transpose_smem(const float* in, float* out, int rows, int cols) 
 __global__ void transpose_smem_padded(const float* in, float* out, int rows, int cols) {
   transpose_through_tile<transpose::kTile + 1>(in, out, rows, cols);
 }
+#endif
 
 namespace {
 
@@ -168,12 +172,14 @@ KernelDesc naive() {
            return std::nullopt;
          return 4 * std::int64_t{transpose::output_offset(e->first, e->second, s.rows)};
        })}};
-  k.function = [](const Params&) { return reinterpret_cast<const void*>(transpose_naive); };
   k.symbol = [](const Params&) { return std::string("wl::transpose_naive"); };
+#if WL_DEVICE_CODE
+  k.function = [](const Params&) { return reinterpret_cast<const void*>(transpose_naive); };
   k.launch = [](const DeviceLaunch& l) {
     transpose_naive<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), 0, stream_of(l)>>>(
         buffer<const float>(l, kIn), buffer<float>(l, kOut), rows_of(l.shape), cols_of(l.shape));
   };
+#endif
   return k;
 }
 
@@ -259,10 +265,12 @@ KernelDesc tiled(std::string id, std::string title, std::string lesson, int pitc
   return k;
 }
 
+#if WL_DEVICE_CODE
 template <auto Kernel> void launch_tiled(const DeviceLaunch& l) {
   Kernel<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), 0, stream_of(l)>>>(
       buffer<const float>(l, kIn), buffer<float>(l, kOut), rows_of(l.shape), cols_of(l.shape));
 }
+#endif
 
 KernelDesc smem() {
   KernelDesc k = tiled(
@@ -274,9 +282,11 @@ KernelDesc smem() {
       "a 32-way conflict, 32 wavefronts per request. Timings: better than naive, but the "
       "shared-memory pipe now serialises.",
       transpose::kTile);
-  k.function = [](const Params&) { return reinterpret_cast<const void*>(transpose_smem); };
   k.symbol = [](const Params&) { return std::string("wl::transpose_smem"); };
+#if WL_DEVICE_CODE
+  k.function = [](const Params&) { return reinterpret_cast<const void*>(transpose_smem); };
   k.launch = launch_tiled<transpose_smem>;
+#endif
   return k;
 }
 
@@ -288,9 +298,11 @@ KernelDesc smem_padded() {
       "becomes a diagonal, 1 wavefront per request, like store tile. Global memory panel: "
       "unchanged from smem (4 sectors per request). Timings: close to a plain copy.",
       transpose::kTile + 1);
-  k.function = [](const Params&) { return reinterpret_cast<const void*>(transpose_smem_padded); };
   k.symbol = [](const Params&) { return std::string("wl::transpose_smem_padded"); };
+#if WL_DEVICE_CODE
+  k.function = [](const Params&) { return reinterpret_cast<const void*>(transpose_smem_padded); };
   k.launch = launch_tiled<transpose_smem_padded>;
+#endif
   return k;
 }
 

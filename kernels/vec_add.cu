@@ -11,10 +11,13 @@
 #include "common.h"
 #include "families.h"
 #include "index/vec_add.h"
+#if WL_DEVICE_CODE
 #include "launch.cuh"
+#endif
 
 namespace wl {
 
+#if WL_DEVICE_CODE
 __global__ void vec_add_scalar(const float* a, const float* b, float* c, std::int64_t n) {
   const std::int64_t i = vec_add::element(blockIdx.x, blockDim.x, threadIdx.x);
   if (i < n) {
@@ -44,6 +47,7 @@ __global__ void vec_add_grid_stride(const float4* a, const float4* b, float4* c,
     c[i] = make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w); // site: store c
   }
 }
+#endif
 
 namespace {
 
@@ -128,13 +132,15 @@ KernelDesc scalar() {
   k.sites = element_sites(
       4, [](const LaunchShape& s) { return one_element_per_thread(s.param("n"), s.block.x); },
       common::single_iteration());
-  k.function = [](const Params&) { return reinterpret_cast<const void*>(vec_add_scalar); };
   k.symbol = [](const Params&) { return std::string("wl::vec_add_scalar"); };
+#if WL_DEVICE_CODE
+  k.function = [](const Params&) { return reinterpret_cast<const void*>(vec_add_scalar); };
   k.launch = [](const DeviceLaunch& l) {
     vec_add_scalar<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), 0, stream_of(l)>>>(
         buffer<const float>(l, kA), buffer<const float>(l, kB), buffer<float>(l, kC),
         l.shape.param("n"));
   };
+#endif
   return k;
 }
 
@@ -152,13 +158,15 @@ KernelDesc vec4() {
   k.sites = element_sites(
       16, [](const LaunchShape& s) { return one_element_per_thread(s.param("n") / 4, s.block.x); },
       common::single_iteration());
-  k.function = [](const Params&) { return reinterpret_cast<const void*>(vec_add_vec4); };
   k.symbol = [](const Params&) { return std::string("wl::vec_add_vec4"); };
+#if WL_DEVICE_CODE
+  k.function = [](const Params&) { return reinterpret_cast<const void*>(vec_add_vec4); };
   k.launch = [](const DeviceLaunch& l) {
     vec_add_vec4<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), 0, stream_of(l)>>>(
         buffer<const float4>(l, kA), buffer<const float4>(l, kB), buffer<float4>(l, kC),
         l.shape.param("n") / 4);
   };
+#endif
   return k;
 }
 
@@ -191,13 +199,15 @@ KernelDesc grid_stride() {
       [](const LaunchShape& s) {
         return common::ceil_div(s.param("n") / 4, static_cast<std::int64_t>(s.grid.x) * s.block.x);
       });
-  k.function = [](const Params&) { return reinterpret_cast<const void*>(vec_add_grid_stride); };
   k.symbol = [](const Params&) { return std::string("wl::vec_add_grid_stride"); };
+#if WL_DEVICE_CODE
+  k.function = [](const Params&) { return reinterpret_cast<const void*>(vec_add_grid_stride); };
   k.launch = [](const DeviceLaunch& l) {
     vec_add_grid_stride<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), 0, stream_of(l)>>>(
         buffer<const float4>(l, kA), buffer<const float4>(l, kB), buffer<float4>(l, kC),
         l.shape.param("n") / 4);
   };
+#endif
   return k;
 }
 

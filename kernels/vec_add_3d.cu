@@ -15,10 +15,13 @@
 #include "common.h"
 #include "families.h"
 #include "index/vec_add_3d.h"
+#if WL_DEVICE_CODE
 #include "launch.cuh"
+#endif
 
 namespace wl {
 
+#if WL_DEVICE_CODE
 __global__ void vec_add_3d_linear(const float* a, const float* b, float* c, std::int64_t count) {
   const std::int64_t i = vec_add_3d::linear_element(blockIdx.x, blockDim.x, threadIdx.x);
   if (i < count) {
@@ -40,6 +43,7 @@ __global__ void vec_add_3d_blocks3d(const float* a, const float* b, float* c, in
   const float from_b = b[i]; // site: load b
   c[i] = from_a + from_b;    // site: store c
 }
+#endif
 
 namespace {
 
@@ -127,13 +131,15 @@ KernelDesc linear() {
       return i * 4;
     };
   });
-  k.function = [](const Params&) { return reinterpret_cast<const void*>(vec_add_3d_linear); };
   k.symbol = [](const Params&) { return std::string("wl::vec_add_3d_linear"); };
+#if WL_DEVICE_CODE
+  k.function = [](const Params&) { return reinterpret_cast<const void*>(vec_add_3d_linear); };
   k.launch = [](const DeviceLaunch& l) {
     vec_add_3d_linear<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), 0, stream_of(l)>>>(
         buffer<const float>(l, kA), buffer<const float>(l, kB), buffer<float>(l, kC),
         volume(l.shape.params).count());
   };
+#endif
   return k;
 }
 
@@ -169,14 +175,16 @@ KernelDesc blocks3d() {
       return vec_add_3d::element_at(x, y, z, v.nx, v.ny) * 4;
     };
   });
-  k.function = [](const Params&) { return reinterpret_cast<const void*>(vec_add_3d_blocks3d); };
   k.symbol = [](const Params&) { return std::string("wl::vec_add_3d_blocks3d"); };
+#if WL_DEVICE_CODE
+  k.function = [](const Params&) { return reinterpret_cast<const void*>(vec_add_3d_blocks3d); };
   k.launch = [](const DeviceLaunch& l) {
     const Volume v = volume(l.shape.params);
     vec_add_3d_blocks3d<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), 0, stream_of(l)>>>(
         buffer<const float>(l, kA), buffer<const float>(l, kB), buffer<float>(l, kC), v.nx, v.ny,
         v.nz);
   };
+#endif
   return k;
 }
 

@@ -5,8 +5,8 @@
 
 namespace wl::viz {
 
-ModelSource::ModelSource(std::function<void()> on_ready)
-    : m_on_ready(std::move(on_ready)), m_thread([this] { work(); }) {}
+ModelSource::ModelSource(std::function<void()> on_ready, std::string why)
+    : m_why(std::move(why)), m_on_ready(std::move(on_ready)), m_thread([this] { work(); }) {}
 
 ModelSource::~ModelSource() {
   {
@@ -47,6 +47,8 @@ bool ModelSource::busy() const {
 }
 
 std::string ModelSource::mode() const {
+  if (!m_why.empty())
+    return "model mode: " + m_why;
   return "model mode: occupancy and memory traffic from the models; timings and counters only "
          "where the bundled "
          "H100 recording has the launch (this GUI runs no GPU work)";

@@ -14,7 +14,9 @@ namespace wl::viz {
 
 class ModelSource : public ResultSource {
 public:
-  explicit ModelSource(std::function<void()> on_ready = {});
+  // `why`: what the status line says instead of the usual words, where this model mode is not
+  // the person's choice (a build that cannot measure).
+  explicit ModelSource(std::function<void()> on_ready = {}, std::string why = {});
   ~ModelSource() override;
   ModelSource(const ModelSource&) = delete;
   ModelSource& operator=(const ModelSource&) = delete;
@@ -36,6 +38,7 @@ private:
   };
   void work();
 
+  std::string m_why;
   std::function<void()> m_on_ready;
   mutable std::mutex m_mutex;
   std::condition_variable m_changed;

@@ -169,6 +169,8 @@ struct Sources {
       : edits(on_change) {
     if (options.model_only)
       app.source = &model.emplace(on_change);
+    else if (options.worker.empty() && !options.no_local_worker.empty())
+      app.source = &model.emplace(on_change, options.no_local_worker);
     else
       app.source = &worker.emplace(worker_options(options, on_change));
     app.models = &edits;

@@ -30,6 +30,9 @@ struct GuiOptions {
   std::string script; // a script of user actions to play (script.h)
   double kernel_time_limit = kDefaultKernelTimeLimit; // seconds a kernel file's launch may run
   bool model_only = false;                            // --model: no worker, the models alone
+  // Why this executable cannot be its own worker (a build without the CUDA toolkit); "" where
+  // it can. Without --worker such a GUI runs the models alone and shows this reason.
+  std::string no_local_worker;
   bool headless = false;
 };
 

@@ -2,6 +2,7 @@
 // tree and the Source panel, and followed save by save: a save that does not compile is shown on
 // its line with the last good figures kept and marked stale; the fix replaces them.
 
+#include "../unit/test_support.h"
 #include "gui_test_support.h"
 #include "kernel_file/file_kernel.h"
 #include "settings.h"
@@ -93,6 +94,7 @@ struct LiveFile {
 };
 
 TEST(KernelFileLive, ASaveThatDoesNotCompileKeepsTheLastVersionAndNamesItsLine) {
+  WL_SKIP_WITHOUT_ENGINE();
   const std::string good = example("saxpy.cu");
   LiveFile live(good);
   const std::string hash = live.app.file.hash;
@@ -121,6 +123,7 @@ TEST(KernelFileLive, ASaveThatDoesNotCompileKeepsTheLastVersionAndNamesItsLine) 
 }
 
 TEST(KernelFileLive, AFileDeletedThenWrittenAgainIsFollowed) {
+  WL_SKIP_WITHOUT_ENGINE();
   const std::string good = example("saxpy.cu");
   LiveFile live(good);
   const std::string before = live.app.messages.status;
@@ -137,6 +140,7 @@ TEST(KernelFileLive, AFileDeletedThenWrittenAgainIsFollowed) {
 }
 
 TEST(KernelFileLive, TenSavesASecondEndOnTheLastOne) {
+  WL_SKIP_WITHOUT_ENGINE();
   const std::string good = example("saxpy.cu");
   LiveFile live(good);
   for (int i = 1; i <= 20; ++i) {

@@ -31,6 +31,7 @@ WorkerSourceOptions real_worker() {
 }
 
 TEST(WorkerSource, WithNoGpuItTurnsToModelModeAndSaysWhy) {
+  WL_SKIP_WITHOUT_ENGINE();
   WorkerSource source(real_worker());
   App app = make_app("vec_add/scalar", "h100");
   app.source = &source;
@@ -87,6 +88,7 @@ App sweeping(WorkerSource& source, const char* x_sides) {
 }
 
 TEST(WorkerSource, ASweepIsMeasuredByTheWorkerOrModelledWhenItHasNoGpu) {
+  WL_SKIP_WITHOUT_ENGINE();
   WorkerSource source(real_worker());
   App app = sweeping(source, "64,2048");
   EXPECT_TRUE(app.sweep.running);

@@ -96,6 +96,7 @@ nlohmann::json without_times(nlohmann::json j) {
 }
 
 TEST_F(Ssh, AModelAnswerEqualsALocalWorkersAndTheHelloNamesTheRemotePid) {
+  WL_SKIP_WITHOUT_ENGINE();
   WorkerClient remote({.command = ssh_worker()});
   WorkerClient local({.command = std::string(WARPLENS_BINARY) + " worker"});
   const auto there = answer_of(remote, model_request());
@@ -109,6 +110,7 @@ TEST_F(Ssh, AModelAnswerEqualsALocalWorkersAndTheHelloNamesTheRemotePid) {
 }
 
 TEST_F(Ssh, ARunAndASweepGetWhatALocalWorkerGets) {
+  WL_SKIP_WITHOUT_ENGINE();
   WorkerClient remote({.command = ssh_worker()});
   WorkerClient local({.command = std::string(WARPLENS_BINARY) + " worker"});
   const auto there = answer_of(remote, run_request());
@@ -140,6 +142,7 @@ TEST_F(Ssh, ARunAndASweepGetWhatALocalWorkerGets) {
 }
 
 TEST_F(Ssh, AKilledConnectionIsReplacedLikeAKilledWorker) {
+  WL_SKIP_WITHOUT_ENGINE();
   WorkerClient remote({.command = ssh_worker()});
   ASSERT_TRUE(answer_of(remote, model_request())->ok());
   // The shell the client started and the ssh under it, a process group of their own: the
@@ -192,6 +195,7 @@ TEST_F(Ssh, APasswordPromptFailsAtOnceWithSshsLine) {
 // The GUI's Run with --worker "ssh ...": the status line names the worker behind ssh (or model
 // mode, where its machine has no GPU) and the figures arrive.
 TEST_F(Ssh, TheGuisRunGoesThroughIt) {
+  WL_SKIP_WITHOUT_ENGINE();
   viz::App app = viz::make_app("vec_add/scalar", "h100");
   viz::WorkerSourceOptions options;
   options.client.command = ssh_worker();

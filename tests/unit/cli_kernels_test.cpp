@@ -175,6 +175,7 @@ TEST(CliKernels, ASweepWhosePointsAreAllRefusedFailsAfterWritingItsFile) {
 }
 
 TEST(CliKernels, RunWithoutAGpuSaysSo) {
+  WL_SKIP_WITHOUT_ENGINE(); // NoToolkit.* checks what that build says
   if (run_warplens("arches").out.find("GPU on this machine: none") == std::string::npos)
     GTEST_SKIP() << "this machine has a GPU";
   expect_one_line_error("run vec_add/scalar", {"no GPU"});

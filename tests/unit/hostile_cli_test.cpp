@@ -366,6 +366,11 @@ const std::vector<CliCase> kKernels = {
 class HostileCli : public testing::TestWithParam<CliCase> {};
 
 TEST_P(HostileCli, RefusedInOneLine) {
+  if (test::measures(GetParam().input))
+    WL_SKIP_WITHOUT_ENGINE();
+  // A build without the toolkit reads no GPU, whatever the device's number.
+  if (!test::kBuildHasEngine && GetParam().input.find("--arch device") != std::string::npos)
+    return expect_refusal(run_limited(GetParam().input), 2, {"built without the CUDA toolkit"});
   expect_refusal(run_limited(GetParam().input), 2, GetParam().fragments);
 }
 
@@ -389,9 +394,13 @@ TEST(HostileCli, DeviceIsOfferedOnlyWhereTheGpuIsRead) {
   const test::Outcome gui = run_limited("--headless --model --arch nope");
   expect_refusal(gui, 2, {"unknown arch 'nope'; choose one of a100, "});
   EXPECT_EQ(gui.err.find("device"), std::string::npos) << gui.err;
-  expect_refusal(
-      run_limited("occupancy --block 256 --arch nope"), 2,
-      {"unknown arch 'nope'; choose one of a100, ", "device[:N] for this machine's GPU"});
+  if (test::kBuildHasEngine)
+    expect_refusal(
+        run_limited("occupancy --block 256 --arch nope"), 2,
+        {"unknown arch 'nope'; choose one of a100, ", "device[:N] for this machine's GPU"});
+  else // no GPU is read, so none is offered
+    expect_refusal(run_limited("occupancy --block 256 --arch nope"), 2,
+                   {"unknown arch 'nope'; choose one of a100, "});
 }
 
 // Workers that cannot start: each is named with why, and the sweep stops with exit 2 saying how
@@ -429,6 +438,7 @@ TEST(HostileCli, AWorkerWhoseFirstLineIsNoHelloIsNamedWithThatLine) {
 
 // A per-device sweep asks each worker its GPU first; a worker that sees none is named with why.
 TEST(HostileCli, APerDeviceSweepWhoseWorkersSeeNoGpuSaysWhyForEach) {
+  WL_SKIP_WITHOUT_ENGINE();
   const std::string no_gpu =
       "--worker 'CUDA_VISIBLE_DEVICES= exec " + std::string(WARPLENS_BINARY) + " worker' ";
   const test::Outcome o =

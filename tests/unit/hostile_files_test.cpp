@@ -298,6 +298,8 @@ const std::vector<AssetsCase> kAssets = {
 class HostileAssets : public testing::TestWithParam<AssetsCase> {};
 
 TEST_P(HostileAssets, RefusedNamingTheFolder) {
+  if (test::measures(GetParam().args))
+    WL_SKIP_WITHOUT_ENGINE();
   const auto root = test::scratch() / ("assets_" + GetParam().name);
   std::filesystem::create_directories(root);
   for (const auto& [path, text] : GetParam().entries) {

@@ -202,6 +202,7 @@ std::vector<json> answers(const std::string& out) {
 class HostileRequest : public testing::TestWithParam<LineCase> {};
 
 TEST_P(HostileRequest, TheWorkerAnswersAnErrorAndGoesOn) {
+  WL_SKIP_WITHOUT_ENGINE();
   const std::string input = test::write_file("request_" + GetParam().name, GetParam().input + "\n");
   const test::Outcome o = test::run_limited("worker", "", input);
   EXPECT_EQ(o.exit_code, 0) << o.err;
@@ -218,6 +219,7 @@ INSTANTIATE_TEST_SUITE_P(Lines, HostileRequest, testing::ValuesIn(kRequests),
                          test::case_name<LineCase>);
 
 TEST(HostileRequestSession, BadLinesDoNotStopTheNextGoodOne) {
+  WL_SKIP_WITHOUT_ENGINE();
   std::string text;
   for (const LineCase& c : kRequests)
     text += c.input + "\n";
@@ -254,6 +256,7 @@ std::string error_of(const std::vector<json>& lines, std::int64_t id) {
 }
 
 TEST(HostileRequestSession, AnIdUsedBeforeIsRefusedAndTheFirstRequestAnswered) {
+  WL_SKIP_WITHOUT_ENGINE();
   const std::vector<json> lines =
       session("ids_twice", {R"({"id":5,"type":"model","kernel":"vec_add/scalar"})",
                             R"({"id":5,"type":"model","kernel":"matmul/naive"})",
@@ -271,6 +274,7 @@ TEST(HostileRequestSession, AnIdUsedBeforeIsRefusedAndTheFirstRequestAnswered) {
 
 // A whole number written with an exponent or a fraction of zero is the number it names.
 TEST(HostileRequestSession, AWholeNumberWithAnExponentIsServedAsThatNumber) {
+  WL_SKIP_WITHOUT_ENGINE();
   const std::vector<json> lines = session(
       "exponents", {R"({"id":1e1,"type":"model","kernel":"vec_add/scalar","block":[6.4e1,1.0]})"});
   ASSERT_TRUE(has_answer(lines, "result", 10)) << (lines.empty() ? "" : lines.back().dump());
@@ -283,6 +287,7 @@ TEST(HostileRequestSession, AWholeNumberWithAnExponentIsServedAsThatNumber) {
 // The parser took a NUL byte for the end of the line: the request before it was served and the
 // rest dropped unseen.
 TEST(HostileRequestSession, ANulByteIsRefusedNamingItsColumnAndTheNextLineServed) {
+  WL_SKIP_WITHOUT_ENGINE();
   using namespace std::string_literals;
   const std::vector<json> lines =
       session("nul", {R"({"id":1,"type":"model","kernel":"vec_add/scalar"})"
@@ -299,6 +304,7 @@ TEST(HostileRequestSession, ANulByteIsRefusedNamingItsColumnAndTheNextLineServed
 // Answers that cannot be written, an input that cannot be read: the worker stops with exit 2 and
 // the system's reason in one line, never exit 0 with every answer lost.
 TEST(HostileWorkerStreams, AnAnswerThatCannotBeWrittenEndsTheWorkerWithTheReason) {
+  WL_SKIP_WITHOUT_ENGINE();
   const std::string input =
       test::write_file("one_request", R"({"id":1,"type":"model","kernel":"vec_add/scalar"})"
                                       "\n");
@@ -309,11 +315,13 @@ TEST(HostileWorkerStreams, AnAnswerThatCannotBeWrittenEndsTheWorkerWithTheReason
 }
 
 TEST(HostileWorkerStreams, AnInputThatCannotBeReadEndsTheWorkerWithTheReason) {
+  WL_SKIP_WITHOUT_ENGINE();
   test::expect_refusal(test::run_limited("worker", "", test::scratch().string()), 2,
                        {"worker: cannot read requests from standard input: Is a directory"});
 }
 
 TEST(HostileRequestSession, NothingIsServedAfterShutdown) {
+  WL_SKIP_WITHOUT_ENGINE();
   const std::vector<json> lines =
       session("after_shutdown", {R"({"id":1,"type":"shutdown"})",
                                  R"({"id":2,"type":"model","kernel":"vec_add/scalar"})"});
@@ -324,6 +332,7 @@ TEST(HostileRequestSession, NothingIsServedAfterShutdown) {
 
 // The worker read its input a byte at a time (about 4 MB/s): 48 MiB of blank lines took 13 s.
 TEST(HostileRequestSession, TheWorkerReadsItsInputInBlocks) {
+  WL_SKIP_WITHOUT_ENGINE();
   std::string text;
   const std::string blank = std::string(1023, ' ') + "\n";
   for (int i = 0; i < 48 * 1024; ++i)

@@ -55,8 +55,12 @@ TEST(Registry, EveryDescriptorIsComplete) {
     EXPECT_FALSE(k.title.empty());
     EXPECT_GT(k.lesson.size(), 80u) << "the teaching note says what to look for";
     EXPECT_FALSE(k.allowed_blocks.empty());
-    EXPECT_TRUE(k.check_block && k.grid && k.reference && k.bytes_moved && k.launch && k.function &&
-                k.symbol);
+    EXPECT_TRUE(k.check_block && k.grid && k.reference && k.bytes_moved && k.symbol);
+#ifdef WARPLENS_HAS_CUDA
+    EXPECT_TRUE(k.launch && k.function) << "nvcc compiled the kernel";
+#else
+    EXPECT_FALSE(k.launch || k.function) << "a build without the toolkit has no device code";
+#endif
     EXPECT_FALSE(k.buffers.empty());
     EXPECT_FALSE(k.test_sizes.empty());
     EXPECT_EQ(k.default_block.rank() <= k.block_rank, true);

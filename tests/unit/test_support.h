@@ -15,6 +15,26 @@
 
 namespace wl::test {
 
+// The engine (the CUDA runtime, CUPTI, a worker, NVRTC) is in this build only where the CUDA
+// toolkit was; a build without it models alone, and the tests of what the engine does skip there.
+#ifdef WARPLENS_HAS_CUDA
+inline constexpr bool kBuildHasEngine = true;
+#else
+inline constexpr bool kBuildHasEngine = false;
+#endif
+#define WL_SKIP_WITHOUT_ENGINE()                                                                   \
+  if (!::wl::test::kBuildHasEngine)                                                                \
+  GTEST_SKIP() << "this WarpLens was built without the CUDA toolkit: no engine, worker or NVRTC"
+
+// A command line of `warplens` that measures, and so needs the engine: run, worker, or a sweep
+// that is not modelled.
+inline bool measures(const std::string& args) {
+  const bool sweep_measured = args.starts_with("sweep ") &&
+                              args.find("--model") == std::string::npos &&
+                              args.find("--worker") == std::string::npos;
+  return args.starts_with("run ") || args.starts_with("worker") || sweep_measured;
+}
+
 // Polls `done` until it holds or `limit` passes; whether it held.
 template <class Predicate>
 bool eventually(Predicate done, std::chrono::milliseconds limit = std::chrono::seconds(10)) {

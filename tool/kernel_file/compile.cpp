@@ -11,13 +11,17 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
-#include <nvrtc.h>
 #include <optional>
 #include <regex>
 #include <sstream>
 
+#ifdef WARPLENS_HAS_NVRTC
+#include <nvrtc.h>
+#endif
+
 namespace wl {
 
+#ifdef WARPLENS_HAS_NVRTC
 namespace {
 
 // An NVRTC call that failed for a reason of WarpLens's own making (not the file's): named.
@@ -96,6 +100,7 @@ std::vector<std::string> options_for(const KernelFileCompile& request) {
 }
 
 } // namespace
+#endif
 
 std::string with_tunables(const std::string& name,
                           const std::map<std::string, std::int64_t>& tunables) {
@@ -118,6 +123,7 @@ std::string with_tunables(const std::string& name,
   return out;
 }
 
+#ifdef WARPLENS_HAS_NVRTC
 void warm_up_compiler() {
   try {
     compile_kernel_file({.text = "__global__ void warm_up() {}\n",
@@ -233,5 +239,31 @@ CompiledKernelFile compile_kernel_file(const KernelFileCompile& request) {
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
 }
+
+#else
+
+// A build without the CUDA toolkit has no NVRTC: a kernel file is compiled by the worker that
+// measures it, on a machine with CUDA.
+namespace {
+const char* const kNoCompiler = "this WarpLens was built without the CUDA toolkit, so it has no "
+                                "NVRTC to compile kernel files here";
+} // namespace
+
+void warm_up_compiler() {}
+
+std::string nvrtc_version() { return "none (built without the CUDA toolkit)"; }
+
+SystemChecks check_compiler(int) {
+  return {{"NVRTC", "none in this build (built without the CUDA toolkit)",
+           "kernel files need a WarpLens built with the CUDA toolkit: run yours through a worker "
+           "on such a machine (--worker \"ssh HOST warplens worker\")"}};
+}
+
+CompiledKernelFile compile_kernel_file(const KernelFileCompile& request) {
+  throw UsageError(request.file + ": " + kNoCompiler +
+                   "; a worker on a machine with CUDA compiles and measures it (--worker \"ssh "
+                   "HOST warplens worker\")");
+}
+#endif
 
 } // namespace wl

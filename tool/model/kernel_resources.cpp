@@ -8,6 +8,17 @@
 
 namespace wl {
 
+namespace {
+
+// kernels/recorded_resource_usage.txt, embedded as a raw string when the build is configured.
+const char* recorded_report_text() {
+  return
+#include "recorded_resource_usage.inc"
+      ;
+}
+
+} // namespace
+
 std::string demangled_kernel_name(const std::string& mangled) {
   int status = 0;
   std::unique_ptr<char, decltype(&std::free)> demangled(
@@ -33,14 +44,13 @@ std::string demangled_kernel_name(const std::string& mangled) {
   return name;
 }
 
-std::map<std::string, std::map<int, CompiledResources>>
-parse_ptxas_report(const std::string& text) {
+ResourceTable parse_ptxas_report(const std::string& text) {
   static const std::regex entry(R"(Compiling entry function '([^']+)' for 'sm_(\d+)a?')");
   static const std::regex frame(
       R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)");
   static const std::regex used(
       R"(Used (\d+) registers(?:, used (\d+) barriers)?(?:, \d+ bytes cumulative stack size)?(?:, (\d+) bytes smem)?)");
-  std::map<std::string, std::map<int, CompiledResources>> table;
+  ResourceTable table;
   std::istringstream lines(text);
   std::string line, current;
   CompiledResources resources;
@@ -65,18 +75,54 @@ parse_ptxas_report(const std::string& text) {
   return table;
 }
 
-std::optional<CompiledResources> compiled_resources(const std::string& symbol, int sm) {
-  static const auto table = parse_ptxas_report(
+const ResourceTable& built_resource_report() {
+  static const ResourceTable table = parse_ptxas_report(
 #include "kernel_resource_usage.inc"
   );
-  const auto it = table.find(symbol);
-  if (it == table.end() || it->second.empty())
+  return table;
+}
+
+const ResourceTable& recorded_resource_report() {
+  static const ResourceTable table = [] {
+    ResourceTable read = parse_ptxas_report(recorded_report_text());
+    for (auto& [symbol, by_sm] : read)
+      for (auto& [sm, resources] : by_sm)
+        resources.recorded = true;
+    return read;
+  }();
+  return table;
+}
+
+std::string recorded_nvcc_version() {
+  static const std::regex version(R"(nvcc ([0-9]+\.[0-9]+))");
+  std::smatch m;
+  const std::string text = recorded_report_text();
+  return std::regex_search(text, m, version) ? m[1].str() : "";
+}
+
+std::optional<CompiledResources> compiled_resources(const std::string& symbol, int sm) {
+  // The architecture the driver would load: the highest built that does not exceed `sm`.
+  const auto at_or_below = [&](const ResourceTable& table) -> std::optional<CompiledResources> {
+    const auto it = table.find(symbol);
+    if (it == table.end() || it->second.empty())
+      return std::nullopt;
+    const auto above = it->second.upper_bound(sm);
+    if (above == it->second.begin())
+      return std::nullopt;
+    return std::prev(above)->second;
+  };
+  const auto built = at_or_below(built_resource_report());
+  if (built && built->sm == sm)
+    return built;
+  if (const auto recorded = at_or_below(recorded_resource_report()))
+    return recorded;
+  if (built)
+    return built;
+  // Nothing at or below `sm`: the lowest this build has.
+  const auto it = built_resource_report().find(symbol);
+  if (it == built_resource_report().end() || it->second.empty())
     return std::nullopt;
-  const auto& by_sm = it->second;
-  auto at_or_below = by_sm.upper_bound(sm);
-  if (at_or_below == by_sm.begin())
-    return by_sm.begin()->second;
-  return std::prev(at_or_below)->second;
+  return it->second.begin()->second;
 }
 
 } // namespace wl

@@ -261,7 +261,7 @@ const std::vector<EmbeddedCubinView>& embedded_cubins() {
     static const std::regex name(R"(([A-Za-z0-9_]+)\.sm_([0-9]+)[a-z]?\.cubin)");
     for (const EmbeddedCubin& c : kEmbeddedCubins) {
       std::cmatch match;
-      if (std::regex_match(c.name, match, name))
+      if (c.name && std::regex_match(c.name, match, name))
         views.push_back({match[1].str(), std::stoi(match[2].str()), c.bytes, c.size});
     }
     return views;

@@ -26,7 +26,9 @@ std::optional<KernelAttributes> build_time_attributes(const KernelDesc& kernel,
   if (!compiled)
     return std::nullopt;
   KernelAttributes a;
-  a.source = "ptxas, sm_" + std::to_string(compiled->sm) + ", at build time";
+  a.source =
+      "ptxas, sm_" + std::to_string(compiled->sm) +
+      (compiled->recorded ? ", recorded with nvcc " + recorded_nvcc_version() : ", at build time");
   a.registers = compiled->registers;
   a.static_shared_bytes = compiled->static_shared_bytes;
   a.local_bytes = compiled->stack_frame_bytes;

@@ -2,71 +2,15 @@
 
 #include "base/error.h"
 #include "model/occupancy_explain.h"
+#include "model/occupancy_rules.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include <cuda_occupancy.h>
-
 namespace wl {
 
 namespace {
-
-// The calculator's inputs for one request. Shared memory above the default per-block limit is
-// assumed opted in, exactly as a kernel does with cudaFuncSetAttribute before such a launch.
-struct OccInputs {
-  cudaOccDeviceProp prop;
-  cudaOccFuncAttributes attr;
-  cudaOccDeviceState state;
-};
-
-OccInputs occ_inputs(const Arch& arch, const OccupancyRequest& request) {
-  OccInputs in;
-  in.prop.computeMajor = arch.cc_major;
-  in.prop.computeMinor = arch.cc_minor;
-  in.prop.maxThreadsPerBlock = arch.max_threads_per_block;
-  in.prop.maxThreadsPerMultiprocessor = arch.max_threads_per_sm;
-  in.prop.regsPerBlock = arch.registers_per_block;
-  in.prop.regsPerMultiprocessor = arch.registers_per_sm;
-  in.prop.warpSize = arch.warp_size;
-  in.prop.sharedMemPerBlock = static_cast<size_t>(arch.shared_memory_per_block);
-  in.prop.sharedMemPerMultiprocessor = static_cast<size_t>(arch.shared_memory_per_sm);
-  in.prop.numSms = arch.sm_count;
-  in.prop.sharedMemPerBlockOptin = static_cast<size_t>(arch.shared_memory_per_block_optin);
-  in.prop.reservedSharedMemPerBlock = static_cast<size_t>(arch.reserved_shared_memory_per_block);
-
-  in.attr.maxThreadsPerBlock =
-      request.kernel_max_threads > 0 ? request.kernel_max_threads : arch.max_threads_per_block;
-  in.attr.numRegs = request.registers_per_thread;
-  in.attr.sharedSizeBytes = static_cast<size_t>(request.static_smem);
-  in.attr.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
-  in.attr.maxDynamicSharedSizeBytes = static_cast<size_t>(
-      std::max(request.dynamic_smem, arch.shared_memory_per_block - request.static_smem));
-  in.attr.numBlockBarriers = 1; // __syncthreads() uses barrier 0, as the runtime assumes
-
-  in.state.carveoutConfig = request.carveout_percent;
-  return in;
-}
-
-void check_status(cudaOccError status, const Arch& arch) {
-  if (status == CUDA_OCC_ERROR_UNKNOWN_DEVICE)
-    throw UsageError("compute capability " + std::to_string(arch.cc_major) + "." +
-                     std::to_string(arch.cc_minor) + " (" + arch.id +
-                     ") is not known to this toolkit's cuda_occupancy.h");
-  if (status != CUDA_OCC_SUCCESS)
-    throw UsageError("the occupancy calculator rejected this launch for " + arch.id);
-}
-
-cudaOccResult run_calculator(const Arch& arch, const OccupancyRequest& request) {
-  OccInputs in = occ_inputs(arch, request);
-  cudaOccResult result{};
-  check_status(cudaOccMaxActiveBlocksPerMultiprocessor(&result, &in.prop, &in.attr, &in.state,
-                                                       static_cast<int>(request.block.threads()),
-                                                       static_cast<size_t>(request.dynamic_smem)),
-               arch);
-  return result;
-}
 
 void check_request(const Arch& arch, const OccupancyRequest& request) {
   check_block_fits(arch, request.block);
@@ -110,19 +54,6 @@ Waves waves_for(std::int64_t grid_blocks, std::int64_t blocks_per_wave) {
   return w;
 }
 
-std::int64_t shared_memory_per_sm_configured(const Arch& arch, const OccupancyRequest& request,
-                                             std::int64_t allocated_per_block) {
-  OccInputs in = occ_inputs(arch, request);
-  size_t preferred = 0;
-  check_status(cudaOccSMemPerMultiprocessor(&preferred, &in.prop, &in.state), arch);
-  // As the calculator does: a block that needs more than the preference raises the carveout.
-  if (static_cast<std::int64_t>(preferred) >= allocated_per_block)
-    return static_cast<std::int64_t>(preferred);
-  size_t raised = static_cast<size_t>(allocated_per_block);
-  check_status(cudaOccAlignUpShmemSizeVoltaPlus(&raised, &in.prop), arch);
-  return static_cast<std::int64_t>(raised);
-}
-
 } // namespace
 
 const char* resource_name(Resource resource) {
@@ -143,26 +74,21 @@ const char* resource_name(Resource resource) {
 
 OccupancyResult compute_occupancy(const Arch& arch, const OccupancyRequest& request) {
   check_request(arch, request);
-  const cudaOccResult occ = run_calculator(arch, request);
+  const ResidentBlocks occ = count_resident_blocks(arch, request);
 
   OccupancyResult r;
   r.threads_per_block = static_cast<int>(request.block.threads());
   r.warps_per_block = (r.threads_per_block + arch.warp_size - 1) / arch.warp_size;
-  r.blocks_per_sm = occ.activeBlocksPerMultiprocessor;
+  r.blocks_per_sm = occ.blocks;
   r.warps_per_sm = r.blocks_per_sm * r.warps_per_block;
   r.max_warps_per_sm = arch.max_warps_per_sm();
   r.occupancy = static_cast<double>(r.warps_per_sm) / r.max_warps_per_sm;
-  r.limits = {occ.blockLimitWarps, occ.blockLimitRegs, occ.blockLimitSharedMem,
-              occ.blockLimitBlocks, occ.blockLimitBarriers};
-  const unsigned bits[] = {OCC_LIMIT_WARPS, OCC_LIMIT_REGISTERS, OCC_LIMIT_SHARED_MEMORY,
-                           OCC_LIMIT_BLOCKS, OCC_LIMIT_BARRIERS};
-  for (std::size_t i = 0; i < kAllResources.size(); ++i)
-    if (occ.limitingFactors & bits[i])
-      r.limiters.push_back(kAllResources[i]);
-  r.allocated_registers_per_block = occ.allocatedRegistersPerBlock;
-  r.allocated_shared_memory_per_block = static_cast<std::int64_t>(occ.allocatedSharedMemPerBlock);
+  r.limits = occ.limits;
+  r.limiters = occ.limiters;
+  r.allocated_registers_per_block = occ.allocated_registers_per_block;
+  r.allocated_shared_memory_per_block = occ.allocated_shared_memory_per_block;
   r.shared_memory_per_sm_configured =
-      shared_memory_per_sm_configured(arch, request, r.allocated_shared_memory_per_block);
+      configured_shared_memory(arch, request.carveout_percent, r.allocated_shared_memory_per_block);
   if (request.grid_blocks > 0)
     r.waves =
         waves_for(request.grid_blocks, static_cast<std::int64_t>(arch.sm_count) * r.blocks_per_sm);
@@ -172,19 +98,17 @@ OccupancyResult compute_occupancy(const Arch& arch, const OccupancyRequest& requ
 
 int resident_blocks(const Arch& arch, const OccupancyRequest& request) {
   check_request(arch, request);
-  return run_calculator(arch, request).activeBlocksPerMultiprocessor;
+  return count_resident_blocks(arch, request).blocks;
 }
 
 ImpactCurves impact_curves(const Arch& arch, const OccupancyRequest& request) {
   check_request(arch, request);
   ImpactCurves curves;
   const auto point = [&](std::int64_t x, const OccupancyRequest& varied) {
-    const cudaOccResult occ = run_calculator(arch, varied);
+    const int blocks = count_resident_blocks(arch, varied).blocks;
     const int warps =
-        occ.activeBlocksPerMultiprocessor *
-        static_cast<int>((varied.block.threads() + arch.warp_size - 1) / arch.warp_size);
-    return CurvePoint{x, occ.activeBlocksPerMultiprocessor,
-                      static_cast<double>(warps) / arch.max_warps_per_sm()};
+        blocks * static_cast<int>((varied.block.threads() + arch.warp_size - 1) / arch.warp_size);
+    return CurvePoint{x, blocks, static_cast<double>(warps) / arch.max_warps_per_sm()};
   };
 
   const int max_threads = request.kernel_max_threads > 0
@@ -200,9 +124,7 @@ ImpactCurves impact_curves(const Arch& arch, const OccupancyRequest& request) {
     varied.registers_per_thread = regs;
     curves.registers.push_back(point(regs, varied));
   }
-  OccInputs in = occ_inputs(arch, request);
-  int granularity = 0;
-  check_status(cudaOccSMemAllocationGranularity(&granularity, &in.prop), arch);
+  const int granularity = sm_allocation_rules(arch).shared_memory_granularity;
   for (std::int64_t total = request.static_smem; total <= arch.shared_memory_per_block_optin;
        total += granularity) {
     OccupancyRequest varied = request;
@@ -214,13 +136,7 @@ ImpactCurves impact_curves(const Arch& arch, const OccupancyRequest& request) {
 
 int suggested_block_size(const Arch& arch, const OccupancyRequest& request) {
   check_request(arch, request);
-  OccInputs in = occ_inputs(arch, request);
-  int min_grid = 0, block = 0;
-  check_status(cudaOccMaxPotentialOccupancyBlockSize(&min_grid, &block, &in.prop, &in.attr,
-                                                     &in.state, nullptr,
-                                                     static_cast<size_t>(request.dynamic_smem)),
-               arch);
-  return block;
+  return best_block_size(arch, request);
 }
 
 } // namespace wl

@@ -1,8 +1,9 @@
 #pragma once
-// Theoretical occupancy for one block shape on one architecture, built on the toolkit's
-// cuda_occupancy.h (the calculator the runtime itself uses), plus the facts a person needs to
-// read it: the block limit of every resource, which ones bind, the impact curves Nsight Compute
-// draws, the waves a grid makes, and one sentence in plain words.
+// Theoretical occupancy for one block shape on one architecture, counted by the hardware's
+// allocation rules (model/occupancy_rules, checked against the toolkit's cuda_occupancy.h and the
+// runtime), plus the facts a person needs to read it: the block limit of every resource, which ones
+// bind, the impact curves Nsight Compute draws, the waves a grid makes, and one sentence in plain
+// words.
 
 #include "model/arch.h"
 #include "model/block_text.h"
