@@ -189,12 +189,13 @@ Arch arch_for(const std::string& spec) {
 #endif
 }
 
-void needs_engine(const std::string& command) {
+void needs_engine(const std::string& command, const std::string& instead) {
   throw UsageError(command +
                    " measures on a GPU, and this WarpLens was built without the CUDA toolkit, so "
-                   "it has no engine: model it here (warplens model, or the GUI), or measure "
-                   "through a worker on a machine with CUDA (--worker \"ssh HOST warplens "
-                   "worker\")");
+                   "it has no engine: " +
+                   (instead.empty() ? std::string() : "model it here (" + instead + "), or ") +
+                   "measure through a worker on a machine with CUDA (--worker \"ssh HOST "
+                   "warplens worker\")");
 }
 
 } // namespace wl

@@ -15,6 +15,7 @@ void add_arch_commands(CLI::App& app);   // arches, occupancy
 void add_kernel_commands(CLI::App& app); // list, model, run, sweep
 void add_worker_command(CLI::App& app);  // worker: the engine behind the GUI, in JSON lines
 void add_doctor_command(CLI::App& app);  // doctor: what this machine has for WarpLens
+void add_lesson_command(CLI::App& app);  // lesson list, lesson check FILE
 // `warplens --version`: WarpLens's version, then the CUDA runtime's, the driver's, CUPTI's and
 // NVRTC's (each library with the file it was loaded from), a line each.
 std::string version_text();
@@ -24,7 +25,8 @@ void add_gui_options(CLI::App& app, viz::GuiOptions& options);
 // --arch's value: a preset id or alias, a .json file, or device[:N] (this machine's GPU, where
 // the build has the engine).
 Arch arch_for(const std::string& spec);
-// A build without the CUDA toolkit has no engine: what `command` needs it for, in one line.
-[[noreturn]] void needs_engine(const std::string& command);
+// A build without the CUDA toolkit has no engine: what `command` needs it for, in one line, with
+// `instead`, the command that models it here ("" for none).
+[[noreturn]] void needs_engine(const std::string& command, const std::string& instead = "");
 
 } // namespace wl

@@ -76,9 +76,10 @@ void add_gui_options(CLI::App& app, viz::GuiOptions& options) {
   app.get_option("--worker")->excludes(model);
   app.get_option("--kernel-time-limit")->excludes(model);
 #ifndef WARPLENS_LINKS_ENGINE
-  options.no_local_worker = "this WarpLens was built without the CUDA toolkit, so it measures "
-                            "only through a worker on a machine with CUDA (--worker \"ssh HOST "
-                            "warplens worker\"); warplens doctor says what this machine has";
+  options.no_local_worker = "no CUDA toolkit: this WarpLens was built without the CUDA toolkit, "
+                            "so it measures only through a worker on a machine with CUDA "
+                            "(--worker \"ssh HOST warplens worker\"); warplens doctor says what "
+                            "this machine has";
 #endif
 }
 

@@ -320,7 +320,7 @@ std::vector<SweepPoint> sweep_points(const SweepOptions& o, const KernelRequest&
   if (o.workers > 0 || !o.worker_commands.empty())
     return std::move(fanned_out(o, base, grid).front().points);
 #ifndef WARPLENS_LINKS_ENGINE
-  needs_engine("warplens sweep without --model or --worker");
+  needs_engine("warplens sweep without --model or --worker", "warplens sweep --model");
 #else
   const std::optional<double> started = process_age_seconds();
   SweepRun run = run_sweep(
@@ -662,7 +662,7 @@ void add_kernel_commands(CLI::App& app) {
   add_per_site_flag(*run_cmd, run->engine);
   run_cmd->callback([run] {
 #ifndef WARPLENS_LINKS_ENGINE
-    needs_engine("warplens run");
+    needs_engine("warplens run", "warplens model, or the GUI");
 #else
     EngineOptions engine = run->engine;
     engine.verify = !run->no_verify;

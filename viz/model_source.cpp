@@ -48,7 +48,7 @@ bool ModelSource::busy() const {
 
 std::string ModelSource::mode() const {
   if (!m_why.empty())
-    return "model mode: " + m_why;
+    return "model mode, " + m_why;
   return "model mode: occupancy and memory traffic from the models; timings and counters only "
          "where the bundled "
          "H100 recording has the launch (this GUI runs no GPU work)";

@@ -14,8 +14,9 @@ namespace wl::viz {
 
 class ModelSource : public ResultSource {
 public:
-  // `why`: what the status line says instead of the usual words, where this model mode is not
-  // the person's choice (a build that cannot measure).
+  // `why`: what the status line says after "model mode, " instead of the usual words, where
+  // this model mode is not the person's choice (a build that cannot measure); its words up to
+  // the first colon are what a crowded status line shows.
   explicit ModelSource(std::function<void()> on_ready = {}, std::string why = {});
   ~ModelSource() override;
   ModelSource(const ModelSource&) = delete;

@@ -1,6 +1,7 @@
 #include "script.h"
 
 #include "base/error.h"
+#include "base/text_file.h"
 #include "base/text_format.h"
 #include "controls.h"
 #include "model/block_text.h"
@@ -245,29 +246,8 @@ Script parse_script(const std::string& text, const std::string& file) {
 }
 
 Script load_script(const std::filesystem::path& file) {
-  std::error_code error;
-  const std::filesystem::file_status status = std::filesystem::status(file, error);
-  if (error && error != std::errc::no_such_file_or_directory) // a folder on the way unreadable
-    throw UsageError(file.string() + ": cannot read the script: " + error.message());
-  if (std::filesystem::is_directory(status))
-    throw UsageError(file.string() + ": is a folder; a script is a text file of actions");
-  if (!std::filesystem::is_regular_file(status))
-    throw UsageError(file.string() + (std::filesystem::exists(status)
-                                          ? ": not a regular file; a script is a text file"
-                                          : ": no such script file (a regular file of script "
-                                            "lines is needed)"));
-  const std::uintmax_t size = std::filesystem::file_size(file, error);
-  if (!error && size > kLargestScript)
-    throw UsageError(file.string() + ": the script is over 1 MiB; split it");
-  errno = 0;
-  std::ifstream in(file, std::ios::binary);
-  if (!in) // no read permission, most often: the system says which
-    throw UsageError(file.string() + ": cannot read the script: " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf(); // a failed read stops the copy and marks `text` (as does an empty file)
-  if (text.fail() && !error && size > 0)
-    throw UsageError(file.string() + ": cannot read the script: " + std::strerror(errno));
-  return parse_script(text.str(), file.string());
+  return parse_script(read_text_file(file, "script", "a text file of actions", kLargestScript),
+                      file.string());
 }
 
 namespace {

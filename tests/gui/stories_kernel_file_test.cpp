@@ -35,6 +35,7 @@ std::filesystem::path files_dir() {
 }
 
 TEST(StoryKernelFile, OpenedFromTheCommandLineItIsInTheTreeAndTheSourcePanel) {
+  WL_SKIP_WITHOUT_ENGINE(); // a real worker
   const std::filesystem::path file = files_dir() / "saxpy.cu";
   write_file(file, example("saxpy.cu"));
   const Story story = play("window 1280x720\nwait\nscreenshot whole.png\nclick \"Source\"\n"
@@ -53,6 +54,7 @@ TEST(StoryKernelFile, OpenedFromTheCommandLineItIsInTheTreeAndTheSourcePanel) {
 }
 
 TEST(StoryKernelFile, FileOpenRefusesAFolderAndOpensATypedPath) {
+  WL_SKIP_WITHOUT_ENGINE(); // a real worker
   const std::filesystem::path dir = files_dir();
   write_file(dir / "stencil.cu", example("stencil_2d.cu"));
   std::filesystem::create_directories(dir / "folder.cu");

@@ -734,6 +734,7 @@ TEST(StoryScript, AWorkerThatNeverSaysHelloIsGivenUpWithTheReason) {
 // A worker killed in the middle of a run (wl_fault_proxy kills it at the run's first progress
 // line): the GUI starts another, measures the launch again there, and keeps what was chosen.
 TEST(StoryScript, AWorkerKilledMidRunIsReplacedAndTheLaunchMeasuredAgain) {
+  WL_SKIP_WITHOUT_ENGINE(); // a real worker
   const std::filesystem::path control = std::filesystem::temp_directory_path() /
                                         ("warplens-kill-control-" + std::to_string(getpid()));
   std::filesystem::create_directories(control);
@@ -761,6 +762,7 @@ TEST(StoryScript, AWorkerKilledMidRunIsReplacedAndTheLaunchMeasuredAgain) {
 // A worker (the real one, its answer rewritten by wl_fault_proxy) that says the launch holds 9999
 // blocks per SM: the GUI shows the refusal and its reason, never the figure.
 TEST(StoryScript, AnImpossibleAnswerIsRefusedWithTheReasonOnScreen) {
+  WL_SKIP_WITHOUT_ENGINE(); // a real worker
   const std::filesystem::path control = std::filesystem::temp_directory_path() /
                                         ("warplens-rewrite-control-" + std::to_string(getpid()));
   std::filesystem::create_directories(control);

@@ -233,6 +233,12 @@ std::string clip(std::string_view text, std::size_t limit) {
   return kept < text.size() ? out + "..." : out;
 }
 
+std::string in_quotes(std::string_view text, std::size_t limit) {
+  std::string quoted(1, '\'');
+  quoted.append(clip(text, limit)).push_back('\'');
+  return quoted;
+}
+
 bool has_control_characters(std::string_view text) {
   for (std::size_t i = 0; i < text.size(); ++i)
     if (control_character_bytes(text, i))

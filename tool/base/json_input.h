@@ -30,6 +30,8 @@ inline constexpr int kMaxJsonDepth = 64; // our own files nest 6 levels at most
 // (a user's, a file's, a worker's) stays one short line that no terminal or screen takes for a
 // command.
 std::string clip(std::string_view text, std::size_t limit = 80);
+// The clipped text in single quotes, as messages name a value: 'sectors_per_reqest'.
+std::string in_quotes(std::string_view text, std::size_t limit = 80);
 // Whether `text` holds a character clip() shows as '?': a name read from a file that holds one
 // is refused, since a terminal would take an escape code in it for a command.
 bool has_control_characters(std::string_view text);

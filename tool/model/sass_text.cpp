@@ -113,6 +113,10 @@ SystemCheck check_disassembler() {
   const std::string found = find_nvdisasm();
   if (!found.empty())
     return {"nvdisasm", found, ""};
+#ifndef WARPLENS_HAS_NVRTC
+  // Built without the toolkit: no cubin of its own and no kernel file to disassemble.
+  return {"nvdisasm", "not used by this build (built without the CUDA toolkit: no cubins)", ""};
+#endif
   return {"nvdisasm", "not found (CUDA_HOME/bin, /usr/local/cuda/bin, PATH)",
           "a kernel file's per-line figures show no SASS text without it: install the CUDA "
           "toolkit's nvdisasm (cuda-nvdisasm) or put its folder on PATH"};

@@ -1,0 +1,276 @@
+// The course: every bundled lesson reads and checks clean, and every question is played with the
+// models, answered right (the answer read from the figure table) and wrong, with its verdict; a
+// lesson a teacher gets wrong is refused with its file and line, one line per problem.
+
+#include "base/error.h"
+#include "base/text_format.h"
+#include "io/assets.h"
+#include "lesson/lesson_judge.h"
+#include "model/model_kernel.h"
+#include "test_support.h"
+
+#include <cmath>
+#include <fstream>
+#include <functional>
+
+#include <gtest/gtest.h>
+
+namespace wl {
+namespace {
+
+const std::vector<Arch>& presets() {
+  static const std::vector<Arch> all = load_arch_presets(assets_dir() / "arch");
+  return all;
+}
+
+RunResult modelled(const Lesson& lesson, const LessonStep& step, bool with_solution = false) {
+  const StepLaunch launch = step_launch(lesson, step, presets(), with_solution);
+  return model_kernel(launch.request, launch.arch);
+}
+
+TEST(Lessons, TheCourseHasTenLessonsAndFortyQuestionsThatCheckClean) {
+  int lessons = 0, questions = 0;
+  for (const auto& path : bundled_lessons()) {
+    const Lesson lesson = load_lesson(path);
+    EXPECT_EQ(check_lesson(lesson, presets()), std::vector<std::string>{}) << path;
+    ++lessons;
+    questions += lesson.questions();
+  }
+  EXPECT_GE(lessons, 10);
+  EXPECT_GE(questions, 40);
+}
+
+// A number typed as the figure is right; twice it plus one is wrong and offers the hint.
+void play_number(const LessonStep& step, const std::optional<FigureReading>& truth,
+                 const std::function<Verdict(const std::string&)>& judge) {
+  ASSERT_TRUE(truth) << step.ask;
+  const Verdict right = judge(format("%.17g", truth->value));
+  EXPECT_TRUE(right.right) << step.ask << ": " << right.says;
+  EXPECT_TRUE(test::contains(right.says, truth->text)) << right.says;
+  const Verdict wrong = judge(format("%.17g", truth->value * 2 + 1));
+  EXPECT_FALSE(wrong.right) << step.ask;
+  if (!step.hint.empty()) {
+    EXPECT_TRUE(test::contains(wrong.says, step.hint)) << wrong.says;
+  }
+}
+
+void play_launch_step(const Lesson& lesson, const LessonStep& step) {
+  const RunResult result = modelled(lesson, step);
+  if (step.until_line) {
+    const StepLaunch launch = step_launch(lesson, step, presets());
+    const auto model_with = [&](const Params& params) {
+      KernelRequest request = launch.request;
+      request.params = params;
+      return model_kernel(request, launch.arch);
+    };
+    EXPECT_FALSE(judge_launch(step, result, model_with).right) << step.ask;
+    const Verdict solved = judge_launch(step, modelled(lesson, step, true), model_with);
+    EXPECT_TRUE(solved.right) << step.ask << ": " << solved.says;
+    return;
+  }
+  if (step.answer.key == "limiter") {
+    const std::vector<std::string> limiters = limiter_names(result);
+    for (const std::string& choice : step.choices) {
+      const bool limits = std::find(limiters.begin(), limiters.end(), choice) != limiters.end();
+      EXPECT_EQ(judge_answer(step, choice, result).right, limits) << step.ask << ": " << choice;
+    }
+    return;
+  }
+  play_number(step, read_figure(step.answer, result),
+              [&](const std::string& typed) { return judge_answer(step, typed, result); });
+}
+
+void play_playground_step(const LessonStep& step) {
+  if (step.until_line) {
+    EXPECT_FALSE(judge_playground(step, step_playground(step)).right) << step.ask;
+    const Verdict solved = judge_playground(step, step_playground(step, true));
+    EXPECT_TRUE(solved.right) << step.ask << ": " << solved.says;
+    return;
+  }
+  const IndexPlayground start = step_playground(step);
+  const std::optional<FigureReading> truth = read_playground_figure(step.answer.key, start);
+  play_number(step, truth, [&](const std::string& typed) {
+    const double value = std::stod(typed);
+    return Verdict{std::fabs(value - truth->value) <= 1e-9,
+                   (std::fabs(value - truth->value) <= 1e-9 ? truth->text : step.hint)};
+  });
+}
+
+TEST(Lessons, EveryQuestionAnsweredRightAndWrongGetsItsVerdict) {
+  int played = 0;
+  for (const auto& path : bundled_lessons()) {
+    const Lesson lesson = load_lesson(path);
+    for (const LessonStep& step : lesson.steps) {
+      if (step.ask.empty())
+        continue;
+      SCOPED_TRACE(lesson.file + ":" + std::to_string(step.ask_line));
+      if (step.playground)
+        play_playground_step(step);
+      else
+        play_launch_step(lesson, step);
+      ++played;
+    }
+  }
+  EXPECT_GE(played, 40);
+}
+
+// The README's "For teachers" lesson, as a teacher would copy it, checks clean.
+TEST(Lessons, TheReadmesLessonForTeachersChecksClean) {
+  std::ifstream readme(std::filesystem::path(WARPLENS_SOURCE_ASSETS).parent_path() / "README.md");
+  const std::string text((std::istreambuf_iterator<char>(readme)), {});
+  const std::size_t start = text.find("lesson Padding a shared tile");
+  ASSERT_NE(start, std::string::npos) << "the README has no lesson for teachers";
+  const std::string lesson_text = text.substr(start, text.find("```", start) - start);
+  const Lesson lesson = parse_lesson(lesson_text, "README.md");
+  EXPECT_EQ(lesson.steps.size(), 3u);
+  EXPECT_EQ(check_lesson(lesson, presets()), std::vector<std::string>{});
+}
+
+TEST(Lessons, LeastMeansNoSmallerValueMeetsTheCondition) {
+  const Lesson lesson = load_lesson(find_lesson("shared-memory-banks"));
+  const auto step = std::find_if(lesson.steps.begin(), lesson.steps.end(),
+                                 [](const LessonStep& s) { return !s.least.empty(); });
+  ASSERT_NE(step, lesson.steps.end());
+  const StepLaunch launch = step_launch(lesson, *step, presets());
+  const auto with_pad = [&](std::int64_t pad) {
+    KernelRequest request = launch.request;
+    request.params["pad"] = pad;
+    return model_kernel(request, launch.arch);
+  };
+  const auto model_with = [&](const Params& params) { return with_pad(params.at("pad")); };
+  EXPECT_TRUE(judge_launch(*step, with_pad(1), model_with).right);
+  const Verdict too_much = judge_launch(*step, with_pad(3), model_with);
+  EXPECT_FALSE(too_much.right);
+  EXPECT_TRUE(test::contains(too_much.says, "a smaller pad would do too")) << too_much.says;
+}
+
+TEST(Lessons, ATypedAnswerThatIsNoNumberIsSaidSoAndCountsAsNoTry) {
+  const Lesson lesson = load_lesson(find_lesson("vector-add"));
+  const LessonStep& step = lesson.steps.front();
+  const Verdict v = judge_answer(step, "four", modelled(lesson, step));
+  EXPECT_FALSE(v.right);
+  EXPECT_TRUE(test::contains(v.says, "'four' is not a number")) << v.says;
+  EXPECT_TRUE(judge_answer(step, " 4.0 ", modelled(lesson, step)).right);
+}
+
+TEST(Lessons, ALessonIsFoundByNameOrByPath) {
+  EXPECT_TRUE(find_lesson("coalescing").filename().string().ends_with("-coalescing.lesson"));
+  EXPECT_EQ(find_lesson("my/own.lesson"), std::filesystem::path("my/own.lesson"));
+  try {
+    find_lesson("nope");
+    ADD_FAILURE() << "nope was found";
+  } catch (const UsageError& e) {
+    EXPECT_TRUE(test::contains(e.what(), "no lesson 'nope'; the bundled lessons are vector-add"))
+        << e.what();
+  }
+}
+
+struct HostileLesson {
+  std::string name;
+  std::string text;
+  std::string fragment; // the message names "hostile.lesson:LINE: ..."
+  friend void PrintTo(const HostileLesson& c, std::ostream* os) { *os << c.name; }
+};
+
+const std::string kHead = "lesson L\nstep S\nkernel vec_add/scalar\n";
+
+const HostileLesson kHostileLessons[] = {
+    {"Empty", "", "hostile.lesson: an empty lesson"},
+    {"NoTitle", "step S\n", "hostile.lesson:1: a lesson starts with its title"},
+    {"TwoTitles", "lesson A\nlesson B\n", "hostile.lesson:2: a second lesson line"},
+    {"NoStep", "lesson L\nabout x\n", "hostile.lesson: the lesson has no step"},
+    {"UnknownVerb", kHead + "explode now\n", "hostile.lesson:4: 'explode' is not a lesson line"},
+    {"VerbBeforeStep", "lesson L\nkernel vec_add/scalar\n",
+     "hostile.lesson:2: 'kernel' belongs to a step"},
+    {"StepWithoutLaunch", "lesson L\nstep S\nsay hi\n", "hostile.lesson:2: the step 'S' has no"},
+    {"AskWithoutAnswer", kHead + "ask why?\n", "hostile.lesson:2: the step asks but has no"},
+    {"AnswerWithoutAsk", kHead + "answer blocks_per_sm\n", "hostile.lesson:2: the step has an"},
+    {"KernelTwice", kHead + "kernel vec_add/vec4\n", "hostile.lesson:4: kernel is given twice"},
+    {"BadParam", kHead + "param stride\n", "hostile.lesson:4: 'stride' is not NAME=VALUE"},
+    {"SiteUnquoted", kHead + "ask q\nanswer sectors of load a\n",
+     "hostile.lesson:5: of needs a site's name in quotes"},
+    {"SiteUnclosed", kHead + "ask q\nanswer sectors of \"load a\n",
+     "hostile.lesson:5: the site's name has no closing quote"},
+    {"ConditionNoComparison", kHead + "ask q\nuntil sectors 4\nsolution block 64\n",
+     "hostile.lesson:5: until needs a comparison"},
+    {"ConditionNotANumber", kHead + "ask q\nuntil sectors = lots\nsolution block 64\n",
+     "hostile.lesson:5: the value compared with 'lots' is not a number"},
+    {"ConditionHuge", kHead + "ask q\nuntil sectors = 1e999\nsolution block 64\n",
+     "hostile.lesson:5: the value compared with '1e999' is not a number"},
+    {"UntilWithoutSolution", kHead + "ask q\nuntil sectors = 4\n",
+     "hostile.lesson:2: until needs a solution"},
+    {"LimiterWithoutChoices", kHead + "ask q\nanswer limiter\n",
+     "hostile.lesson:2: answer limiter is a choice"},
+    {"OneChoice", kHead + "ask q\nanswer limiter\nchoices warps\n",
+     "hostile.lesson:6: choices offers 2 to 8 answers"},
+    {"ElementSeven", "lesson L\nstep S\nplayground threadIdx.x\nelement 7\n",
+     "hostile.lesson:4: element 7: allowed 1, 2, 4, 8 or 16"},
+    {"SpaceOutsidePlayground", kHead + "space shared\n",
+     "hostile.lesson:4: space belongs to a playground step"},
+    {"WithinTooWide", kHead + "within 90%\n", "hostile.lesson:4: within 90%: allowed 0 to 50 %"},
+    {"ControlCharacter", kHead + "say \x1b[31mred\n", "hostile.lesson:4: a control character"},
+    {"LineTooLong", kHead + "say " + std::string(3000, 'x') + "\n",
+     "hostile.lesson:4: a line of 3004 characters; at most 2000"},
+    {"NestedBrackets", kHead + "ask q\nanswer " + std::string(100000, '[') + "\n",
+     "hostile.lesson:5: a line of 100007 characters"},
+};
+
+class HostileLessonFile : public testing::TestWithParam<HostileLesson> {};
+
+TEST_P(HostileLessonFile, IsRefusedInOneLineNamingItsLine) {
+  try {
+    parse_lesson(GetParam().text, "hostile.lesson");
+    ADD_FAILURE() << "accepted";
+  } catch (const UsageError& e) {
+    const std::string what = e.what();
+    EXPECT_TRUE(test::contains(what, GetParam().fragment)) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Lines, HostileLessonFile, testing::ValuesIn(kHostileLessons),
+                         [](const testing::TestParamInfo<HostileLesson>& info) {
+                           return info.param.name;
+                         });
+
+// What only playing a step with the models finds: each problem on its own line, with its line.
+TEST(HostileLessonCheck, WhatTheModelsRefuseIsNamedWithItsLine) {
+  const std::pair<std::string, std::string> cases[] = {
+      {kHead + "show everything\n", "hostile.lesson:2: show 'everything' is not a panel"},
+      {"lesson L\nstep S\nkernel nope/nope\n", "hostile.lesson:2: "},
+      {kHead + "param stride=2\n", "hostile.lesson:2: "},
+      {kHead + "block 4096\n", "hostile.lesson:2: "},
+      {kHead + "ask q\nanswer sectors_per_request of \"load z\"\n",
+       "hostile.lesson:5: the kernel vec_add/scalar has no site \"load z\"; its sites: \"load a\""},
+      {kHead + "ask q\nanswer no_such_figure\n", "hostile.lesson:5: 'no_such_figure' is not"},
+      {kHead + "ask q\nanswer limiter\nchoices registers lanes\n",
+       "hostile.lesson:5: choice 'lanes' is not a resource"},
+      {kHead + "ask q\nanswer blocks_per_sm\nchoices 4 16\n",
+       "hostile.lesson:5: 0 of the choices match 8; exactly one must"},
+      {kHead + "ask q\nuntil theoretical_occupancy = 100\nsolution block 32\n",
+       "hostile.lesson:5: the step's own launch already meets the condition"},
+      {"lesson L\nstep S\nkernel vec_add/scalar\nblock 32\nask q\nuntil theoretical_occupancy "
+       "= 100\nsolution block 16\n",
+       "hostile.lesson:7: the solution does not meet the condition"},
+      {"lesson L\nstep S\nplayground threadIdx.x *\n", "hostile.lesson:2: "},
+      {"lesson L\narch nope\nstep S\nkernel vec_add/scalar\n", "hostile.lesson: arch: "},
+  };
+  for (const auto& [text, fragment] : cases) {
+    const std::vector<std::string> problems =
+        check_lesson(parse_lesson(text, "hostile.lesson"), presets());
+    ASSERT_FALSE(problems.empty()) << text;
+    EXPECT_TRUE(test::contains(problems.front(), fragment)) << problems.front();
+    for (const std::string& problem : problems)
+      EXPECT_EQ(problem.find('\n'), std::string::npos) << problem;
+  }
+}
+
+TEST(HostileLessonFile, AFolderOrAMissingFileIsRefusedNamingIt) {
+  test::expect_one_line_error("lesson check /tmp", {"/tmp: is a folder; a lesson is"});
+  test::expect_one_line_error("lesson check /nonexistent/x.lesson",
+                              {"/nonexistent/x.lesson: no such lesson file"});
+  test::expect_one_line_error("lesson check nope", {"no lesson 'nope'"});
+}
+
+} // namespace
+} // namespace wl

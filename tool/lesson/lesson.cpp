@@ -1,0 +1,421 @@
+#include "lesson/lesson.h"
+
+#include "base/error.h"
+#include "base/json_input.h"
+#include "base/text_file.h"
+#include "io/assets.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <sstream>
+
+namespace wl {
+
+namespace {
+
+// One line of a lesson being read: its verb and the rest, and where it is for messages.
+struct LessonLine {
+  std::string file;
+  int number = 0;
+  std::string verb;
+  std::string rest;
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw UsageError(file + ":" + std::to_string(number) + ": " + what);
+  }
+  const std::string& text(const char* what) const {
+    if (rest.empty())
+      fail(verb + " needs " + what);
+    return rest;
+  }
+};
+
+std::string trimmed(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r");
+  if (first == std::string_view::npos)
+    return "";
+  const auto last = text.find_last_not_of(" \t\r");
+  return std::string(text.substr(first, last - first + 1));
+}
+
+bool is_word(std::string_view text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '/' || c == '-' ||
+           c == '.';
+  });
+}
+
+// "FIGURE" or `FIGURE of "SITE"`; what follows it is left in `rest`.
+FigureRef read_figure(const LessonLine& line, std::string_view& rest) {
+  rest = rest.substr(std::min(rest.size(), rest.find_first_not_of(' ')));
+  const std::size_t end = std::min(rest.size(), rest.find(' '));
+  FigureRef figure{std::string(rest.substr(0, end)), ""};
+  if (!is_word(figure.key))
+    line.fail(in_quotes(figure.key, 40) +
+              " is not a figure key; write one as the figure table names it, e.g. "
+              "sectors_per_request");
+  rest = rest.substr(end);
+  const std::string after = trimmed(rest);
+  if (after.starts_with("of ")) {
+    std::string_view site = std::string_view(rest).substr(rest.find("of ") + 3);
+    site = site.substr(std::min(site.size(), site.find_first_not_of(' ')));
+    if (site.empty() || site.front() != '"')
+      line.fail("of needs a site's name in quotes: of \"load a\"");
+    const std::size_t close = site.find('"', 1);
+    if (close == std::string_view::npos)
+      line.fail("the site's name has no closing quote");
+    figure.site = std::string(site.substr(1, close - 1));
+    if (figure.site.empty())
+      line.fail("the site's name is empty");
+    rest = site.substr(close + 1);
+  }
+  return figure;
+}
+
+double read_number(const LessonLine& line, std::string_view text, const char* what) {
+  const std::string t = trimmed(text);
+  double value = 0;
+  const auto [end, error] = std::from_chars(t.data(), t.data() + t.size(), value);
+  if (t.empty() || error != std::errc() || end != t.data() + t.size() || !std::isfinite(value))
+    line.fail(std::string(what) + " '" + clip(t, 40) + "' is not a number");
+  return value;
+}
+
+Condition read_condition(const LessonLine& line, std::string_view text) {
+  Condition condition;
+  condition.figure = read_figure(line, text);
+  const std::string rest = trimmed(text);
+  static const std::pair<const char*, Comparison> kComparisons[] = {
+      {"<=", Comparison::less_equal}, {">=", Comparison::greater_equal},
+      {"!=", Comparison::not_equal},  {"<", Comparison::less},
+      {">", Comparison::greater},     {"=", Comparison::equal}};
+  for (const auto& [written, comparison] : kComparisons)
+    if (rest.starts_with(written)) {
+      condition.comparison = comparison;
+      condition.value = read_number(line, std::string_view(rest).substr(std::strlen(written)),
+                                    "the value compared with");
+      return condition;
+    }
+  line.fail("until needs a comparison after the figure: = != < <= > >= and a number, e.g. "
+            "wavefronts_per_request of \"read column\" = 1");
+}
+
+std::vector<Condition> read_conditions(const LessonLine& line) {
+  std::vector<Condition> conditions;
+  std::string_view rest = line.text("a condition, e.g. wavefronts_per_request = 1");
+  for (std::size_t and_at; (and_at = rest.find(" and ")) != std::string_view::npos;) {
+    conditions.push_back(read_condition(line, rest.substr(0, and_at)));
+    rest = rest.substr(and_at + 5);
+  }
+  conditions.push_back(read_condition(line, rest));
+  return conditions;
+}
+
+std::string read_word(const LessonLine& line, const char* what) {
+  const std::string& word = line.text(what);
+  if (!is_word(word))
+    line.fail(line.verb + " takes one word (" + what + "), not '" + clip(word, 40) + "'");
+  return word;
+}
+
+std::string read_assignment(const LessonLine& line, const std::string& text) {
+  const auto equals = text.find('=');
+  if (equals == std::string::npos || equals == 0 || equals + 1 == text.size() ||
+      text.find(' ') != std::string::npos)
+    line.fail(in_quotes(text, 40) + " is not NAME=VALUE (a kernel parameter, e.g. pad=1)");
+  return text;
+}
+
+// What is read into a step, verb by verb.
+class LessonReader {
+public:
+  explicit LessonReader(std::string file) { m_lesson.file = std::move(file); }
+
+  void read(const LessonLine& line) {
+    if (line.verb == "lesson")
+      return lesson_title(line);
+    if (m_lesson.title.empty())
+      line.fail("a lesson starts with its title: lesson TITLE");
+    if (line.verb == "about" && m_lesson.steps.empty())
+      return m_lesson.about.push_back(line.text("the introduction's text"));
+    if (line.verb == "arch" && m_lesson.steps.empty())
+      return void(m_lesson.arch = read_word(line, "a preset id"));
+    if (line.verb == "step")
+      return start_step(line);
+    if (m_lesson.steps.empty())
+      line.fail(in_quotes(line.verb, 30) +
+                " belongs to a step; start one with: step TITLE (before it: about, arch)");
+    step_line(line, m_lesson.steps.back());
+  }
+
+  Lesson finish() {
+    if (m_lesson.title.empty())
+      throw UsageError(m_lesson.file + ": an empty lesson; it starts with: lesson TITLE");
+    if (m_lesson.steps.empty())
+      throw UsageError(m_lesson.file + ": the lesson has no step; add one: step TITLE");
+    for (const LessonStep& step : m_lesson.steps)
+      check_step(step);
+    return std::move(m_lesson);
+  }
+
+private:
+  void lesson_title(const LessonLine& line) {
+    if (!m_lesson.title.empty())
+      line.fail("a second lesson line; a file holds one lesson");
+    m_lesson.title = line.text("a title");
+  }
+
+  void start_step(const LessonLine& line) {
+    LessonStep step;
+    step.line = line.number;
+    step.title = line.text("a title");
+    m_lesson.steps.push_back(std::move(step));
+  }
+
+  using StepVerb = std::function<void(const LessonLine&, LessonStep&)>;
+  void step_line(const LessonLine& line, LessonStep& step) {
+    static const std::map<std::string, StepVerb> kVerbs = step_verbs();
+    const auto verb = kVerbs.find(line.verb);
+    if (verb == kVerbs.end())
+      line.fail(in_quotes(line.verb, 30) +
+                " is not a lesson line; allowed: lesson, about, arch, step, kernel, param, "
+                "block, playground, swizzle, element, space, show, say, ask, answer, choices, "
+                "within, until, least, solution, hint, why, # a comment");
+    verb->second(line, step);
+  }
+
+  static void once(const LessonLine& line, bool already) {
+    if (already)
+      line.fail(line.verb + " is given twice in this step");
+  }
+
+  static PlaygroundSetup& playground(const LessonLine& line, LessonStep& step) {
+    if (!step.playground)
+      line.fail(line.verb + " belongs to a playground step: write playground EXPRESSION first");
+    return *step.playground;
+  }
+
+  static std::map<std::string, StepVerb> step_verbs() {
+    std::map<std::string, StepVerb> verbs;
+    verbs["kernel"] = [](const LessonLine& l, LessonStep& s) {
+      once(l, !s.kernel.empty() || s.playground);
+      s.kernel = read_word(l, "a kernel id, e.g. coalescing/stride");
+    };
+    verbs["param"] = [](const LessonLine& l, LessonStep& s) {
+      s.params.push_back(read_assignment(l, l.text("NAME=VALUE")));
+    };
+    verbs["block"] = [](const LessonLine& l, LessonStep& s) {
+      once(l, !s.block.empty());
+      s.block = read_word(l, "a block, e.g. 256 or 32x8");
+    };
+    verbs["arch"] = [](const LessonLine& l, LessonStep& s) {
+      once(l, !s.arch.empty());
+      s.arch = read_word(l, "a preset id");
+    };
+    verbs["playground"] = [](const LessonLine& l, LessonStep& s) {
+      once(l, !s.kernel.empty() || s.playground);
+      s.playground = PlaygroundSetup{l.text("an index expression"), "", 4, false};
+    };
+    verbs["swizzle"] = [](const LessonLine& l, LessonStep& s) {
+      playground(l, s).swizzle = l.text("an expression of i");
+    };
+    verbs["element"] = [](const LessonLine& l, LessonStep& s) {
+      const double bytes = read_number(l, l.text("the element's bytes"), "element");
+      if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8 && bytes != 16)
+        l.fail("element " + l.rest + ": allowed 1, 2, 4, 8 or 16 bytes");
+      playground(l, s).element_bytes = static_cast<int>(bytes);
+    };
+    verbs["space"] = [](const LessonLine& l, LessonStep& s) {
+      const std::string& space = l.text("global or shared");
+      if (space != "global" && space != "shared")
+        l.fail("space '" + clip(space, 30) + "': allowed global or shared");
+      playground(l, s).shared = space == "shared";
+    };
+    verbs["show"] = [](const LessonLine& l, LessonStep& s) {
+      once(l, !s.show.empty());
+      s.show = read_word(l, "a panel key, e.g. global_memory");
+    };
+    verbs["say"] = [](const LessonLine& l, LessonStep& s) { s.say.push_back(l.text("a text")); };
+    verbs["ask"] = [](const LessonLine& l, LessonStep& s) {
+      once(l, !s.ask.empty());
+      s.ask = l.text("the question");
+      s.ask_line = l.number;
+    };
+    verbs["answer"] = [](const LessonLine& l, LessonStep& s) {
+      once(l, s.answer_line != 0 || s.until_line != 0);
+      std::string_view rest = l.text("a figure key, e.g. sectors_per_request of \"load a\"");
+      s.answer = read_figure(l, rest);
+      if (!trimmed(rest).empty())
+        l.fail(in_quotes(trimmed(rest), 40) + " after the answer's figure; write answer FIGURE "
+                                              "[of \"SITE\"]");
+      s.answer_line = l.number;
+    };
+    verbs["choices"] = [](const LessonLine& l, LessonStep& s) {
+      once(l, !s.choices.empty());
+      std::istringstream words(l.text("the answers offered"));
+      for (std::string word; words >> word;)
+        s.choices.push_back(word);
+      if (s.choices.size() < 2 || s.choices.size() > 8)
+        l.fail("choices offers 2 to 8 answers, separated by spaces");
+    };
+    verbs["within"] = [](const LessonLine& l, LessonStep& s) {
+      std::string text = l.text("a percentage");
+      if (text.ends_with("%"))
+        text.pop_back();
+      s.within_percent = read_number(l, text, "within");
+      if (s.within_percent < 0 || s.within_percent > 50)
+        l.fail("within " + l.rest + ": allowed 0 to 50 %");
+    };
+    verbs["until"] = [](const LessonLine& l, LessonStep& s) {
+      once(l, s.answer_line != 0 || s.until_line != 0);
+      s.until = read_conditions(l);
+      s.until_line = l.number;
+    };
+    verbs["least"] = [](const LessonLine& l, LessonStep& s) {
+      once(l, !s.least.empty());
+      s.least = read_word(l, "a parameter's name");
+    };
+    verbs["solution"] = [](const LessonLine& l, LessonStep& s) { read_solution(l, s); };
+    verbs["hint"] = [](const LessonLine& l, LessonStep& s) {
+      once(l, !s.hint.empty());
+      s.hint = l.text("a hint");
+    };
+    verbs["why"] = [](const LessonLine& l, LessonStep& s) {
+      once(l, !s.why.empty());
+      s.why = l.text("the reason");
+    };
+    return verbs;
+  }
+
+  static void read_solution(const LessonLine& line, LessonStep& step) {
+    const std::string& text = line.text("param NAME=VALUE, block BLOCK or playground EXPRESSION");
+    step.solution_line = line.number;
+    if (text.starts_with("param "))
+      return step.solution_params.push_back(read_assignment(line, trimmed(text.substr(6))));
+    if (text.starts_with("block ")) {
+      once(line, !step.solution_block.empty());
+      return void(step.solution_block = trimmed(text.substr(6)));
+    }
+    if (text.starts_with("playground ")) {
+      once(line, !step.solution_expression.empty());
+      return void(step.solution_expression = trimmed(text.substr(11)));
+    }
+    line.fail("solution takes param NAME=VALUE, block BLOCK or playground EXPRESSION");
+  }
+
+  // A step's parts in place: a launch or a playground, and a question with its answer.
+  void check_step(const LessonStep& step) const {
+    const LessonLine at{m_lesson.file, step.line, "step", step.title};
+    if (step.kernel.empty() && !step.playground)
+      at.fail("the step '" + clip(step.title, 40) +
+              "' has no launch: give it kernel ID or playground EXPRESSION");
+    if (step.playground && !step.params.empty())
+      at.fail("a playground step has no kernel parameters");
+    const bool answered = step.answer_line || step.until_line;
+    if (!step.ask.empty() && !answered)
+      at.fail("the step asks but has no answer: add answer FIGURE or until CONDITION");
+    if (step.ask.empty() && answered)
+      at.fail("the step has an answer but asks nothing: add ask QUESTION");
+    if (!step.choices.empty() && step.answer_line == 0)
+      at.fail("choices need answer FIGURE (or answer limiter)");
+    if (step.answer.key == "limiter" && step.choices.empty())
+      at.fail("answer limiter is a choice: add choices, e.g. choices warps registers "
+              "shared_memory blocks");
+    if ((!step.least.empty() || step.solution_line) && step.until_line == 0)
+      at.fail("least and solution belong to a question answered by until CONDITION");
+    if (step.until_line && step.solution_line == 0)
+      at.fail("until needs a solution (a change that meets it), so that lesson check can "
+              "prove the condition can be met");
+    if (!step.solution_expression.empty() && !step.playground)
+      at.fail("solution playground belongs to a playground step");
+  }
+
+  Lesson m_lesson;
+};
+
+} // namespace
+
+const char* comparison_text(Comparison comparison) {
+  switch (comparison) {
+  case Comparison::equal:
+    return "=";
+  case Comparison::not_equal:
+    return "!=";
+  case Comparison::less:
+    return "<";
+  case Comparison::less_equal:
+    return "<=";
+  case Comparison::greater:
+    return ">";
+  case Comparison::greater_equal:
+    return ">=";
+  }
+  return "?";
+}
+
+int Lesson::questions() const {
+  return static_cast<int>(std::count_if(steps.begin(), steps.end(),
+                                        [](const LessonStep& s) { return !s.ask.empty(); }));
+}
+
+Lesson parse_lesson(const std::string& text, const std::string& file) {
+  if (text.size() > kLargestLessonFile)
+    throw UsageError(file + ": the lesson is over 1 MiB; split it");
+  LessonReader reader(file);
+  std::istringstream lines(text);
+  int number = 0;
+  for (std::string raw; std::getline(lines, raw);) {
+    ++number;
+    const LessonLine at{file, number, "", ""};
+    if (raw.size() > kLongestLessonLine)
+      at.fail("a line of " + std::to_string(raw.size()) + " characters; at most " +
+              std::to_string(kLongestLessonLine));
+    if (has_control_characters(trimmed(raw)))
+      at.fail("a control character; a lesson is plain text");
+    const std::string line = trimmed(raw);
+    if (line.empty() || line.front() == '#')
+      continue;
+    const std::size_t space = line.find(' ');
+    reader.read({file, number, line.substr(0, space),
+                 space == std::string::npos ? "" : trimmed(line.substr(space + 1))});
+  }
+  return reader.finish();
+}
+
+Lesson load_lesson(const std::filesystem::path& file) {
+  return parse_lesson(read_text_file(file, "lesson", "a text file of steps", kLargestLessonFile),
+                      file.string());
+}
+
+std::vector<std::filesystem::path> bundled_lessons() {
+  std::vector<std::filesystem::path> lessons;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(assets_dir() / "lessons", error))
+    if (entry.path().extension() == ".lesson")
+      lessons.push_back(entry.path());
+  std::sort(lessons.begin(), lessons.end());
+  return lessons;
+}
+
+std::filesystem::path find_lesson(const std::string& name_or_path) {
+  if (name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".lesson"))
+    return name_or_path;
+  std::string names;
+  for (const std::filesystem::path& lesson : bundled_lessons()) {
+    const std::string stem = lesson.stem().string();
+    const std::size_t dash = stem.find('-');
+    const std::string name = dash == std::string::npos ? stem : stem.substr(dash + 1);
+    if (name == name_or_path || stem == name_or_path)
+      return lesson;
+    names += (names.empty() ? "" : ", ") + name;
+  }
+  throw UsageError("no lesson '" + clip(name_or_path, 60) + "'; the bundled lessons are " +
+                   (names.empty() ? "none (no assets/lessons folder)" : names) +
+                   ", or give a path to a .lesson file");
+}
+
+} // namespace wl

@@ -1,0 +1,210 @@
+// check_lesson: every step of a lesson played with the models (lesson_judge.h says what it checks).
+
+#include "base/error.h"
+#include "base/json_input.h"
+#include "lesson/lesson_judge.h"
+#include "model/model_kernel.h"
+#include "model/occupancy.h"
+#include "report/figures.h"
+#include "report/panel_table.h"
+
+#include <algorithm>
+
+namespace wl {
+
+namespace {
+
+class StepCheck {
+public:
+  StepCheck(const Lesson& lesson, const LessonStep& step, std::vector<std::string>& problems)
+      : m_lesson(lesson), m_step(step), m_problems(problems) {}
+
+  void run(const std::vector<Arch>& presets) {
+    if (!m_step.show.empty() && !parse_panel(m_step.show))
+      problem(m_step.line, "show '" + clip(m_step.show, 40) + "' is not a panel; allowed " +
+                               panel_keys_listed());
+    try {
+      if (m_step.playground)
+        playground();
+      else
+        launch(presets);
+    } catch (const UsageError& e) {
+      const std::string what = e.what();
+      // A launch that does not resolve says its line already.
+      m_problems.push_back(what.starts_with(m_lesson.file + ":") ? what : at(m_step.line) + what);
+    }
+  }
+
+private:
+  std::string at(int line) const { return m_lesson.file + ":" + std::to_string(line) + ": "; }
+  void problem(int line, const std::string& what) { m_problems.push_back(at(line) + what); }
+
+  void launch(const std::vector<Arch>& presets) {
+    const StepLaunch launch = step_launch(m_lesson, m_step, presets);
+    const RunResult result = model_kernel(launch.request, launch.arch);
+    if (m_step.answer_line)
+      answer(result);
+    if (m_step.until_line) {
+      const auto model_with = [&](const Params& params) {
+        KernelRequest request = launch.request;
+        request.params = params;
+        return model_kernel(request, launch.arch);
+      };
+      for (const Condition& condition : m_step.until)
+        figure_exists(condition.figure, result, m_step.until_line);
+      if (judge_launch(m_step, result, model_with).right)
+        problem(m_step.until_line, "the step's own launch already meets the condition; start "
+                                   "the learner from one that does not");
+      const StepLaunch solved = step_launch(m_lesson, m_step, presets, true);
+      const Verdict verdict =
+          judge_launch(m_step, model_kernel(solved.request, solved.arch), model_with);
+      if (!verdict.right)
+        problem(m_step.solution_line, "the solution does not meet the condition: " + verdict.says);
+    }
+  }
+
+  void answer(const RunResult& result) {
+    if (m_step.answer.key == "limiter") {
+      for (const std::string& choice : m_step.choices)
+        if (std::none_of(kAllResources.begin(), kAllResources.end(),
+                         [&](Resource r) { return choice == resource_name(r); }))
+          problem(m_step.answer_line,
+                  "choice '" + clip(choice, 30) +
+                      "' is not a resource; allowed warps, registers, shared_memory, blocks, "
+                      "barriers");
+      const std::vector<std::string> limiters = limiter_names(result);
+      if (std::none_of(limiters.begin(), limiters.end(), [&](const std::string& l) {
+            return std::find(m_step.choices.begin(), m_step.choices.end(), l) !=
+                   m_step.choices.end();
+          }))
+        problem(m_step.answer_line, "none of the choices limits this launch (the model says " +
+                                        (result.occupancy ? result.occupancy->explanation : "") +
+                                        ")");
+      return;
+    }
+    figure_exists(m_step.answer, result, m_step.answer_line);
+    if (!m_step.choices.empty())
+      numeric_choices(result);
+  }
+
+  // A choice question on a number: the figure's value is among the choices, once.
+  void numeric_choices(const RunResult& result) {
+    const std::optional<FigureReading> truth = read_figure(m_step.answer, result);
+    if (!truth)
+      return;
+    int right = 0;
+    for (const std::string& choice : m_step.choices)
+      right += judge_answer(m_step, choice, result).right ? 1 : 0;
+    if (right != 1)
+      problem(m_step.answer_line, std::to_string(right) + " of the choices match " + truth->text +
+                                      "; exactly one must");
+  }
+
+  void figure_exists(const FigureRef& figure, const RunResult& result, int line) {
+    if (read_figure(figure, result))
+      return;
+    if (!figure.site.empty() &&
+        std::none_of(result.prediction.sites.begin(), result.prediction.sites.end(),
+                     [&](const SitePrediction& s) { return s.name == figure.site; })) {
+      std::string names;
+      for (const SitePrediction& s : result.prediction.sites) {
+        names += names.empty() ? "" : ", ";
+        names += "\"" + s.name + "\"";
+      }
+      return problem(line, "the kernel " + result.kernel_id + " has no site \"" +
+                               clip(figure.site, 40) +
+                               "\"; its sites: " + (names.empty() ? "none" : names));
+    }
+    problem(line, in_quotes(figure.key, 40) + " " +
+                      (figure.site.empty() ? "is not a figure of the launch with a value here"
+                                           : "is not a figure of a site") +
+                      "; see the figure table (README: Figures) for the keys");
+  }
+
+  void playground() {
+    const IndexPlayground start = step_playground(m_step);
+    evaluate_playground(start); // an expression that does not evaluate is refused here
+    if (m_step.answer_line && !read_playground_figure(m_step.answer.key, start))
+      problem(m_step.answer_line,
+              in_quotes(m_step.answer.key, 40) + " is not a figure of the playground's " +
+                  (m_step.playground->shared ? "shared" : "global") + " access");
+    if (!m_step.until_line)
+      return;
+    for (const Condition& condition : m_step.until)
+      if (!read_playground_figure(condition.figure.key, start))
+        problem(m_step.until_line, in_quotes(condition.figure.key, 40) +
+                                       " is not a figure of the playground's access");
+    if (judge_playground(m_step, start).right)
+      problem(m_step.until_line, "the step's own expression already meets the condition");
+    const Verdict solved = judge_playground(m_step, step_playground(m_step, true));
+    if (!solved.right)
+      problem(m_step.solution_line, "the solution does not meet the condition: " + solved.says);
+  }
+
+  const Lesson& m_lesson;
+  const LessonStep& m_step;
+  std::vector<std::string>& m_problems;
+};
+
+} // namespace
+
+std::vector<std::string> check_lesson(const Lesson& lesson, const std::vector<Arch>& presets) {
+  std::vector<std::string> problems;
+  try {
+    find_arch(presets, lesson.arch);
+  } catch (const UsageError& e) {
+    problems.push_back(lesson.file + ": arch: " + e.what());
+  }
+  for (const LessonStep& step : lesson.steps)
+    StepCheck(lesson, step, problems).run(presets);
+  return problems;
+}
+
+namespace {
+
+std::string modelled_answer(const Lesson& lesson, const LessonStep& step,
+                            const std::vector<Arch>& presets) {
+  if (step.playground) {
+    if (step.until_line)
+      return "met by: " + step.solution_expression;
+    const auto reading = read_playground_figure(step.answer.key, step_playground(step));
+    return reading ? reading->text + " (" + reading->source + ")" : "no value";
+  }
+  const StepLaunch launch = step_launch(lesson, step, presets, step.until_line != 0);
+  const RunResult result = model_kernel(launch.request, launch.arch);
+  if (step.until_line) {
+    std::string met;
+    for (const Condition& condition : step.until)
+      if (const auto reading = read_figure(condition.figure, result))
+        met += (met.empty() ? "" : ", ") + reading->text;
+    return "met by the solution: " + met;
+  }
+  if (step.answer.key == "limiter") {
+    std::string names;
+    for (const std::string& name : limiter_names(result))
+      names += (names.empty() ? "" : " and ") + name;
+    return names;
+  }
+  const auto reading = read_figure(step.answer, result);
+  return reading ? reading->text + " (" + reading->source + ")" : "no value";
+}
+
+} // namespace
+
+std::vector<std::string> lesson_answers(const Lesson& lesson, const std::vector<Arch>& presets) {
+  std::vector<std::string> answers;
+  for (const LessonStep& step : lesson.steps) {
+    if (step.ask.empty())
+      continue;
+    std::string answer;
+    try {
+      answer = modelled_answer(lesson, step, presets);
+    } catch (const UsageError& e) {
+      answer = e.what();
+    }
+    answers.push_back(std::to_string(step.ask_line) + ": " + clip(step.ask, 70) + " -> " + answer);
+  }
+  return answers;
+}
+
+} // namespace wl

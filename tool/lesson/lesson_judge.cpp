@@ -1,0 +1,310 @@
+#include "lesson/lesson_judge.h"
+
+#include "base/error.h"
+#include "base/json_input.h"
+#include "base/text_format.h"
+#include "model/access.h"
+#include "model/model_kernel.h"
+#include "registry.h"
+#include "report/figures.h"
+#include "report/panel_table.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <map>
+
+namespace wl {
+
+namespace {
+
+// A site's figures, by the keys the figure table and `warplens model --json` give them.
+using SiteField = double (*)(const SitePrediction&);
+const std::map<std::string, SiteField, std::less<>>& site_fields() {
+  static const std::map<std::string, SiteField, std::less<>> fields = {
+      {"requests", [](const SitePrediction& s) { return double(s.requests); }},
+      {"width", [](const SitePrediction& s) { return double(s.width); }},
+      {"sectors", [](const SitePrediction& s) { return double(s.sectors); }},
+      {"ideal_sectors", [](const SitePrediction& s) { return double(s.ideal_sectors); }},
+      {"sectors_per_request", [](const SitePrediction& s) { return s.sectors_per_request(); }},
+      {"bytes_used", [](const SitePrediction& s) { return double(s.bytes_used); }},
+      {"bytes_fetched", [](const SitePrediction& s) { return double(s.bytes_fetched); }},
+      {"dram_bytes", [](const SitePrediction& s) { return double(s.dram_bytes); }},
+      {"wavefronts", [](const SitePrediction& s) { return double(s.wavefronts); }},
+      {"ideal_wavefronts", [](const SitePrediction& s) { return double(s.ideal_wavefronts); }},
+      {"excess_wavefronts", [](const SitePrediction& s) { return double(s.excess_wavefronts); }},
+      {"wavefronts_per_request",
+       [](const SitePrediction& s) { return s.wavefronts_per_request(); }},
+      {"conflict_degree", [](const SitePrediction& s) { return double(s.conflict_degree); }},
+  };
+  return fields;
+}
+
+// The value written as the figure table writes that key, or plainly where it has no row.
+std::string written(const std::string& key, double value) {
+  if (const Figure* f = find_figure(key))
+    return figure_text(*f, value);
+  return format("%g", value);
+}
+
+const SitePrediction* site_named(const RunResult& result, const std::string& name) {
+  for (const SitePrediction& site : result.prediction.sites)
+    if (site.name == name)
+      return &site;
+  return nullptr;
+}
+
+std::string described(const FigureRef& figure) {
+  const Figure* row = find_figure(figure.key);
+  const std::string name = row ? std::string(row->display) : figure.key;
+  return figure.site.empty() ? name : name + " of \"" + figure.site + "\"";
+}
+
+// "1,048,576", "4.0", " 8 " -> the number; nullopt for anything else.
+std::optional<double> typed_number(std::string text) {
+  std::erase_if(text, [](char c) { return c == ',' || c == '_' || c == ' '; });
+  double value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size() ||
+      !std::isfinite(value))
+    return std::nullopt;
+  return value;
+}
+
+bool close_enough(double typed, double truth, double within_percent) {
+  return std::fabs(typed - truth) <= within_percent / 100 * std::fabs(truth) + 1e-9;
+}
+
+bool holds(const Condition& condition, double value) {
+  const double target = condition.value;
+  const bool equal = close_enough(value, target, 0.5);
+  switch (condition.comparison) {
+  case Comparison::equal:
+    return equal;
+  case Comparison::not_equal:
+    return !equal;
+  case Comparison::less:
+    return value < target && !equal;
+  case Comparison::less_equal:
+    return value <= target || equal;
+  case Comparison::greater:
+    return value > target && !equal;
+  case Comparison::greater_equal:
+    return value >= target || equal;
+  }
+  return false;
+}
+
+// Where a condition fails, in words: "wavefronts per request of "read column" is 32.00 (the
+// model); wanted = 1". "" where every condition holds.
+template <typename Read> std::string unmet(const std::vector<Condition>& conditions, Read read) {
+  for (const Condition& condition : conditions) {
+    const std::optional<FigureReading> now = read(condition.figure);
+    if (!now)
+      return described(condition.figure) + " has no value for this launch";
+    if (!holds(condition, now->value))
+      return described(condition.figure) + " is " + now->text + " (" + now->source + "); wanted " +
+             comparison_text(condition.comparison) + " " + format("%g", condition.value);
+  }
+  return "";
+}
+
+std::string with_why(std::string says, const LessonStep& step) {
+  return step.why.empty() ? says : says + " " + step.why;
+}
+
+std::string with_hint(std::string says, const LessonStep& step) {
+  return step.hint.empty() ? says : says + " Hint: " + step.hint;
+}
+
+Params replaced(Params params, const std::string& name, std::int64_t value) {
+  params[name] = value;
+  return params;
+}
+
+// The values of `name` below `now` the kernel allows, the least first.
+std::vector<std::int64_t> smaller_values(const KernelDesc& kernel, const std::string& name,
+                                         std::int64_t now) {
+  std::vector<std::int64_t> values;
+  for (const ParamSpec& spec : kernel.params)
+    if (spec.name == name) {
+      if (!spec.choices.empty())
+        for (const std::int64_t choice : spec.choices)
+          if (choice < now)
+            values.push_back(choice);
+      for (std::int64_t v = spec.min; spec.choices.empty() && v < now && values.size() < 4096; ++v)
+        values.push_back(v);
+    }
+  std::sort(values.begin(), values.end());
+  return values;
+}
+
+} // namespace
+
+StepLaunch step_launch(const Lesson& lesson, const LessonStep& step,
+                       const std::vector<Arch>& presets, bool with_solution) {
+  const std::string at = lesson.file + ":" + std::to_string(step.line) + ": ";
+  try {
+    std::vector<std::string> params = step.params;
+    std::string block = step.block;
+    if (with_solution) {
+      for (const std::string& param : step.solution_params) {
+        const std::string name = param.substr(0, param.find('='));
+        std::erase_if(params, [&](const std::string& p) { return p.starts_with(name + "="); });
+        params.push_back(param);
+      }
+      if (!step.solution_block.empty())
+        block = step.solution_block;
+    }
+    StepLaunch launch;
+    launch.arch = find_arch(presets, step.arch.empty() ? lesson.arch : step.arch);
+    launch.request = resolve_kernel_request(step.kernel, params, "", block);
+    return launch;
+  } catch (const UsageError& e) {
+    throw UsageError(at + e.what());
+  }
+}
+
+IndexPlayground step_playground(const LessonStep& step, bool with_solution) {
+  IndexPlayground playground;
+  playground.expression = with_solution && !step.solution_expression.empty()
+                              ? step.solution_expression
+                              : step.playground->expression;
+  playground.swizzle = step.playground->swizzle;
+  playground.element_bytes = step.playground->element_bytes;
+  playground.space = step.playground->shared ? MemorySpace::shared : MemorySpace::global;
+  if (!step.block.empty())
+    playground.block = parse_block(step.block);
+  return playground;
+}
+
+std::optional<FigureReading> read_figure(const FigureRef& figure, const RunResult& result,
+                                         const std::string& measured_source) {
+  if (!figure.site.empty()) {
+    const SitePrediction* site = site_named(result, figure.site);
+    const auto field = site_fields().find(figure.key);
+    if (!site || field == site_fields().end())
+      return std::nullopt;
+    const double value = field->second(*site);
+    return FigureReading{value, written(figure.key, value), "the model"};
+  }
+  const Figure* row = find_figure(figure.key);
+  if (!row)
+    return std::nullopt;
+  // A model's result carries ptxas's registers where a run carries the device's: only a run (or
+  // a recording of one) has measured anything.
+  const bool ran = result.timing || result.counters || result.runtime_blocks_per_sm >= 0;
+  const std::optional<double> measured =
+      ran && row->measured ? row->measured(result) : std::nullopt;
+  if (measured)
+    return FigureReading{*measured, figure_text(*row, *measured),
+                         !measured_source.empty()      ? measured_source
+                         : !result.recorded_on.empty() ? result.recorded_on
+                                                       : "measured on " + result.arch.name};
+  if (!ran && row->measured && !row->predicted)
+    if (const std::optional<double> own = row->measured(result)) // ptxas's, in a model's result
+      return FigureReading{*own, figure_text(*row, *own), "the model"};
+  if (const std::optional<double> modelled = row->predicted ? row->predicted(result) : std::nullopt)
+    return FigureReading{*modelled, figure_text(*row, *modelled), "the model"};
+  return std::nullopt;
+}
+
+std::optional<FigureReading> read_playground_figure(const std::string& key,
+                                                    const IndexPlayground& playground) {
+  const PlaygroundWarp warp = evaluate_playground(playground);
+  std::map<std::string, double, std::less<>> values;
+  if (playground.space == MemorySpace::shared) {
+    const SharedAccess a = analyse_shared(warp.access);
+    values = {{"requests", a.requests},
+              {"wavefronts", a.wavefronts},
+              {"ideal_wavefronts", a.ideal_wavefronts},
+              {"excess_wavefronts", a.excess_wavefronts},
+              {"conflict_degree", a.conflict_degree},
+              {"wavefronts_per_request", a.requests ? double(a.wavefronts) / a.requests : 0}};
+  } else {
+    const GlobalAccess a = analyse_global(warp.access);
+    values = {{"requests", a.requests},
+              {"sectors", a.sectors},
+              {"ideal_sectors", a.ideal_sectors},
+              {"lines", a.lines},
+              {"bytes_used", a.bytes_used},
+              {"bytes_fetched", a.bytes_fetched},
+              {"sectors_per_request", a.requests ? double(a.sectors) / a.requests : 0}};
+  }
+  const auto value = values.find(key);
+  if (value == values.end())
+    return std::nullopt;
+  return FigureReading{value->second, written(key, value->second), "the model"};
+}
+
+std::vector<std::string> limiter_names(const RunResult& result) {
+  std::vector<std::string> names;
+  if (result.occupancy)
+    for (const Resource r : result.occupancy->limiters)
+      names.emplace_back(resource_name(r));
+  return names;
+}
+
+Verdict judge_answer(const LessonStep& step, const std::string& typed, const RunResult& result,
+                     const std::string& measured_source) {
+  if (step.answer.key == "limiter") {
+    const std::vector<std::string> limiters = limiter_names(result);
+    const bool right = std::find(limiters.begin(), limiters.end(), typed) != limiters.end();
+    const std::string truth = result.occupancy ? result.occupancy->explanation : "";
+    if (right)
+      return {true, with_why("Right: " + truth, step)};
+    return {false, with_hint("Not " + clip(typed, 30) + ".", step)};
+  }
+  const std::optional<FigureReading> truth = read_figure(step.answer, result, measured_source);
+  if (!truth)
+    return {false, described(step.answer) + " has no value for this launch"};
+  const std::optional<double> number = typed_number(typed);
+  if (!number)
+    return {false, in_quotes(typed, 30) + " is not a number; type the figure's value, e.g. 4"};
+  if (close_enough(*number, truth->value, step.within_percent))
+    return {true, with_why("Right: " + described(step.answer) + " is " + truth->text + " (" +
+                               truth->source + ").",
+                           step)};
+  return {false, with_hint("Not " + clip(typed, 30) + ".", step)};
+}
+
+Verdict judge_launch(const LessonStep& step, const RunResult& now,
+                     const std::function<RunResult(const Params&)>& model_with) {
+  const std::string missing =
+      unmet(step.until, [&](const FigureRef& figure) { return read_figure(figure, now); });
+  if (!missing.empty())
+    return {false, with_hint("Not yet: " + missing + ".", step)};
+  if (!step.least.empty() && now.params.count(step.least)) {
+    const std::int64_t value = now.params.at(step.least);
+    const KernelDesc* kernel = find_kernel(now.kernel_id);
+    for (const std::int64_t smaller :
+         kernel ? smaller_values(*kernel, step.least, value) : std::vector<std::int64_t>{}) {
+      const RunResult other = model_with(replaced(now.params, step.least, smaller));
+      if (unmet(step.until, [&](const FigureRef& f) { return read_figure(f, other); }).empty())
+        return {false, with_hint("It holds with " + step.least + "=" + std::to_string(value) +
+                                     ", but a smaller " + step.least + " would do too.",
+                                 step)};
+    }
+  }
+  std::string met;
+  for (const Condition& condition : step.until)
+    met += (met.empty() ? "" : ", ") + described(condition.figure) + " is " +
+           read_figure(condition.figure, now)->text;
+  return {true, with_why("Right: " + met + " (the model).", step)};
+}
+
+Verdict judge_playground(const LessonStep& step, const IndexPlayground& now) {
+  std::string missing;
+  try {
+    missing = unmet(step.until, [&](const FigureRef& figure) {
+      return read_playground_figure(figure.key, now);
+    });
+  } catch (const UsageError& e) {
+    return {false, std::string("The playground cannot evaluate it: ") + e.what()};
+  }
+  if (!missing.empty())
+    return {false, with_hint("Not yet: " + missing + ".", step)};
+  return {true, with_why("Right: the warp's access now meets it.", step)};
+}
+
+} // namespace wl

@@ -1,0 +1,75 @@
+#pragma once
+// A lesson's answers, read where the learner sees them: a step's launch resolved (its kernel,
+// parameters, block and preset), a figure's value read from the launch's result (the launch's
+// own through the figure table, measured where the result holds a measurement, else the
+// model's; a site's from the model's prediction of that site; the limiter from the occupancy
+// model), and the learner's answer judged against it. `check_lesson` plays every step with the
+// models, so a lesson that names a kernel, parameter, figure or site that does not exist, or a
+// condition its solution does not meet, is refused with its line.
+
+#include "lesson/lesson.h"
+#include "model/arch.h"
+#include "model/index_expression.h"
+#include "model/kernel_request.h"
+#include "model/run_result.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wl {
+
+struct StepLaunch {
+  KernelRequest request;
+  Arch arch;
+};
+// The step's launch, with a solution's parameters and block on top where `with_solution`.
+// Throws UsageError "FILE:LINE: ..." for what does not resolve.
+StepLaunch step_launch(const Lesson& lesson, const LessonStep& step,
+                       const std::vector<Arch>& presets, bool with_solution = false);
+// The step's playground, with the solution's expression where `with_solution`.
+IndexPlayground step_playground(const LessonStep& step, bool with_solution = false);
+
+// A figure's value in a result, written as the panels write it, and where it comes from.
+struct FigureReading {
+  double value = 0;
+  std::string text;   // "4.00 sectors"
+  std::string source; // "the model", "measured on NVIDIA H100 80GB HBM3"
+};
+// `source` names the result's origin when it is a measurement ("recorded on ..." for the bundled
+// recording); nullopt where the result has no such figure (or no such site).
+std::optional<FigureReading> read_figure(const FigureRef& figure, const RunResult& result,
+                                         const std::string& measured_source = "");
+// The same figure in the playground's warp (sectors_per_request, wavefronts_per_request,
+// conflict_degree, ...).
+std::optional<FigureReading> read_playground_figure(const std::string& key,
+                                                    const IndexPlayground& playground);
+// The resources that limit the launch's occupancy, as choices name them ("registers").
+std::vector<std::string> limiter_names(const RunResult& result);
+
+struct Verdict {
+  bool right = false;
+  std::string says; // one paragraph: right or not, the figure with its source, why or the hint
+};
+
+// A typed number against the figure (within the step's percentage), or a choice.
+Verdict judge_answer(const LessonStep& step, const std::string& typed, const RunResult& result,
+                     const std::string& measured_source = "");
+// Whether the launch now meets the step's `until`; with `least`, also that no smaller value of
+// that parameter would (`model_with` models the launch with other parameters).
+Verdict judge_launch(const LessonStep& step, const RunResult& now,
+                     const std::function<RunResult(const Params&)>& model_with);
+// Whether the playground as the learner left it meets the step's `until`.
+Verdict judge_playground(const LessonStep& step, const IndexPlayground& now);
+
+// Every step played with the models on its presets: each launch resolves, each figure and site
+// exists, each answer has a value, each choice question's answer is among its choices, each
+// solution meets its condition and the step's own launch does not. One line per problem
+// ("FILE:LINE: ..."); none when the lesson is sound.
+std::vector<std::string> check_lesson(const Lesson& lesson, const std::vector<Arch>& presets);
+// Each question's answer as the models give it, for the teacher who wrote them: "LINE: QUESTION
+// -> 4.00 sectors (the model)"; a step whose launch does not resolve says why instead.
+std::vector<std::string> lesson_answers(const Lesson& lesson, const std::vector<Arch>& presets);
+
+} // namespace wl
