@@ -9,7 +9,6 @@
 #include "model/model_kernel.h"
 #include "test_support.h"
 
-#include <cmath>
 #include <fstream>
 #include <functional>
 
@@ -88,11 +87,8 @@ void play_playground_step(const LessonStep& step) {
     return;
   }
   const IndexPlayground start = step_playground(step);
-  const std::optional<FigureReading> truth = read_playground_figure(step.answer.key, start);
-  play_number(step, truth, [&](const std::string& typed) {
-    const double value = std::stod(typed);
-    return Verdict{std::fabs(value - truth->value) <= 1e-9,
-                   (std::fabs(value - truth->value) <= 1e-9 ? truth->text : step.hint)};
+  play_number(step, read_playground_figure(step.answer.key, start), [&](const std::string& typed) {
+    return judge_playground_answer(step, typed, start);
   });
 }
 

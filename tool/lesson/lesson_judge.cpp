@@ -75,6 +75,29 @@ bool close_enough(double typed, double truth, double within_percent) {
   return std::fabs(typed - truth) <= within_percent / 100 * std::fabs(truth) + 1e-9;
 }
 
+std::string with_why(std::string says, const LessonStep& step) {
+  return step.why.empty() ? says : says + " " + step.why;
+}
+
+std::string with_hint(std::string says, const LessonStep& step) {
+  return step.hint.empty() ? says : says + " Hint: " + step.hint;
+}
+
+// A typed number against the figure's value, within the step's percentage.
+Verdict judge_number(const LessonStep& step, const std::string& typed,
+                     const std::optional<FigureReading>& truth) {
+  if (!truth)
+    return {false, described(step.answer) + " has no value for this launch"};
+  const std::optional<double> number = typed_number(typed);
+  if (!number)
+    return {false, in_quotes(typed, 30) + " is not a number; type the figure's value, e.g. 4"};
+  if (close_enough(*number, truth->value, step.within_percent))
+    return {true, with_why("Right: " + described(step.answer) + " is " + truth->text + " (" +
+                               truth->source + ").",
+                           step)};
+  return {false, with_hint("Not " + clip(typed, 30) + ".", step)};
+}
+
 bool holds(const Condition& condition, double value) {
   const double target = condition.value;
   const bool equal = close_enough(value, target, 0.5);
@@ -109,14 +132,6 @@ template <typename Read> std::string unmet(const std::vector<Condition>& conditi
   return "";
 }
 
-std::string with_why(std::string says, const LessonStep& step) {
-  return step.why.empty() ? says : says + " " + step.why;
-}
-
-std::string with_hint(std::string says, const LessonStep& step) {
-  return step.hint.empty() ? says : says + " Hint: " + step.hint;
-}
-
 Params replaced(Params params, const std::string& name, std::int64_t value) {
   params[name] = value;
   return params;
@@ -126,15 +141,16 @@ Params replaced(Params params, const std::string& name, std::int64_t value) {
 std::vector<std::int64_t> smaller_values(const KernelDesc& kernel, const std::string& name,
                                          std::int64_t now) {
   std::vector<std::int64_t> values;
-  for (const ParamSpec& spec : kernel.params)
-    if (spec.name == name) {
-      if (!spec.choices.empty())
-        for (const std::int64_t choice : spec.choices)
-          if (choice < now)
-            values.push_back(choice);
-      for (std::int64_t v = spec.min; spec.choices.empty() && v < now && values.size() < 4096; ++v)
+  for (const ParamSpec& spec : kernel.params) {
+    if (spec.name != name)
+      continue;
+    if (spec.choices.empty()) // a range: its values below `now`, 4,096 at most
+      for (std::int64_t v = spec.min; v < now && values.size() < 4096; ++v)
         values.push_back(v);
-    }
+    for (const std::int64_t choice : spec.choices)
+      if (choice < now)
+        values.push_back(choice);
+  }
   std::sort(values.begin(), values.end());
   return values;
 }
@@ -255,17 +271,12 @@ Verdict judge_answer(const LessonStep& step, const std::string& typed, const Run
       return {true, with_why("Right: " + truth, step)};
     return {false, with_hint("Not " + clip(typed, 30) + ".", step)};
   }
-  const std::optional<FigureReading> truth = read_figure(step.answer, result, measured_source);
-  if (!truth)
-    return {false, described(step.answer) + " has no value for this launch"};
-  const std::optional<double> number = typed_number(typed);
-  if (!number)
-    return {false, in_quotes(typed, 30) + " is not a number; type the figure's value, e.g. 4"};
-  if (close_enough(*number, truth->value, step.within_percent))
-    return {true, with_why("Right: " + described(step.answer) + " is " + truth->text + " (" +
-                               truth->source + ").",
-                           step)};
-  return {false, with_hint("Not " + clip(typed, 30) + ".", step)};
+  return judge_number(step, typed, read_figure(step.answer, result, measured_source));
+}
+
+Verdict judge_playground_answer(const LessonStep& step, const std::string& typed,
+                                const IndexPlayground& playground) {
+  return judge_number(step, typed, read_playground_figure(step.answer.key, playground));
 }
 
 Verdict judge_launch(const LessonStep& step, const RunResult& now,
@@ -287,10 +298,12 @@ Verdict judge_launch(const LessonStep& step, const RunResult& now,
     }
   }
   std::string met;
-  for (const Condition& condition : step.until)
-    met += (met.empty() ? "" : ", ") + described(condition.figure) + " is " +
-           read_figure(condition.figure, now)->text;
-  return {true, with_why("Right: " + met + " (the model).", step)};
+  for (const Condition& condition : step.until) {
+    const FigureReading reading = *read_figure(condition.figure, now);
+    met += (met.empty() ? "" : ", ") + described(condition.figure) + " is " + reading.text + " (" +
+           reading.source + ")";
+  }
+  return {true, with_why("Right: " + met + ".", step)};
 }
 
 Verdict judge_playground(const LessonStep& step, const IndexPlayground& now) {

@@ -56,6 +56,9 @@ struct Verdict {
 // A typed number against the figure (within the step's percentage), or a choice.
 Verdict judge_answer(const LessonStep& step, const std::string& typed, const RunResult& result,
                      const std::string& measured_source = "");
+// A typed number against the playground's figure (a playground step's `answer`).
+Verdict judge_playground_answer(const LessonStep& step, const std::string& typed,
+                                const IndexPlayground& playground);
 // Whether the launch now meets the step's `until`; with `least`, also that no smaller value of
 // that parameter would (`model_with` models the launch with other parameters).
 Verdict judge_launch(const LessonStep& step, const RunResult& now,

@@ -29,21 +29,23 @@ int round_up(std::int64_t value, std::int64_t unit) {
 // The Programming Guide's carveouts: Volta 0 to 96 KB, Turing 32 or 64 KB, the A100 (and Orin)
 // up to 164 KB, the other Ampere and Ada parts up to 100 KB, Hopper and the data-centre
 // Blackwell parts up to 228 KB, consumer Blackwell up to 100 KB.
-const std::vector<int> kVoltaConfigs{0, 8, 16, 32, 64, 96};
-const std::vector<int> kTuringConfigs{32, 64};
-const std::vector<int> kA100Configs{0, 8, 16, 32, 64, 100, 132, 164};
-const std::vector<int> kSmall100Configs{0, 8, 16, 32, 64, 100};
-const std::vector<int> kLarge228Configs{0, 8, 16, 32, 64, 100, 132, 164, 196, 228};
+constexpr int kVoltaConfigs[] = {0, 8, 16, 32, 64, 96};
+constexpr int kTuringConfigs[] = {32, 64};
+constexpr int kA100Configs[] = {0, 8, 16, 32, 64, 100, 132, 164};
+constexpr int kSmall100Configs[] = {0, 8, 16, 32, 64, 100};
+constexpr int kLarge228Configs[] = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228};
 
 SmAllocationRules volta_turing_rules(int minor) {
   const bool turing = minor == 5;
-  return {256, turing ? 16 : 32, 0, turing ? kTuringConfigs : kVoltaConfigs};
+  return {256, turing ? 16 : 32, 0,
+          turing ? std::span<const int>(kTuringConfigs) : std::span<const int>(kVoltaConfigs)};
 }
 
 SmAllocationRules ampere_ada_rules(int minor) {
   const bool a100_like = minor == 0 || minor == 7;
   const int blocks = minor == 0 ? 32 : minor == 9 ? 24 : 16;
-  return {128, blocks, 0, a100_like ? kA100Configs : kSmall100Configs};
+  return {128, blocks, 0,
+          a100_like ? std::span<const int>(kA100Configs) : std::span<const int>(kSmall100Configs)};
 }
 
 // Blackwell: the x.1 (10.1) and 11.0 parts have 24 block slots and one barrier per slot.

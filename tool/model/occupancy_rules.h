@@ -12,16 +12,17 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace wl {
 
 // What the hardware's per-SM allocation depends on beyond the Arch's own figures.
 struct SmAllocationRules {
-  int shared_memory_granularity = 0;         // a block's shared memory is rounded up to this
-  int max_resident_blocks = 0;               // block slots per SM
-  int barriers_per_block_slot = 0;           // block barriers per slot (Hopper and later)
-  std::vector<int> shared_memory_configs_kb; // the carveouts an SM can be set to, ascending
+  int shared_memory_granularity = 0;             // a block's shared memory is rounded up to this
+  int max_resident_blocks = 0;                   // block slots per SM
+  int barriers_per_block_slot = 0;               // block barriers per slot (Hopper and later)
+  std::span<const int> shared_memory_configs_kb; // the carveouts an SM can be set to, ascending
 };
 
 // The rules of the arch's compute capability; a UsageError naming it for one the model does not
