@@ -94,10 +94,13 @@ const ResourceTable& recorded_resource_report() {
 }
 
 std::string recorded_nvcc_version() {
-  static const std::regex version(R"(nvcc ([0-9]+\.[0-9]+))");
-  std::smatch m;
-  const std::string text = recorded_report_text();
-  return std::regex_search(text, m, version) ? m[1].str() : "";
+  // Read once: every model of a kernel whose registers come from the record names it.
+  static const std::string read = [] {
+    static const std::regex version(R"(nvcc ([0-9]+\.[0-9]+))");
+    std::cmatch m;
+    return std::regex_search(recorded_report_text(), m, version) ? m[1].str() : std::string();
+  }();
+  return read;
 }
 
 std::optional<CompiledResources> compiled_resources(const std::string& symbol, int sm) {
