@@ -374,9 +374,9 @@ Lesson parse_lesson(const std::string& text, const std::string& file) {
     if (raw.size() > kLongestLessonLine)
       at.fail("a line of " + std::to_string(raw.size()) + " characters; at most " +
               std::to_string(kLongestLessonLine));
-    if (has_control_characters(trimmed(raw)))
-      at.fail("a control character; a lesson is plain text");
     const std::string line = trimmed(raw);
+    if (has_control_characters(line))
+      at.fail("a control character; a lesson is plain text");
     if (line.empty() || line.front() == '#')
       continue;
     const std::size_t space = line.find(' ');
