@@ -46,6 +46,10 @@ const TextOption kTextOptions[] = {
      "The command that runs the worker, e.g. \"ssh gpuhost warplens worker\" (default: this "
      "warplens)",
      "a command that runs `warplens worker`"},
+    {"--lesson", &viz::GuiOptions::lesson,
+     "Open a lesson in the Lessons panel: a bundled one's name (warplens lesson list) or a "
+     ".lesson file's path",
+     "a lesson's name or path"},
     {"--script", &viz::GuiOptions::script,
      "Play a script of user actions (click, set, key, wait, screenshot; see the README) in the "
      "window, or headless with --headless; exits when it ends",
@@ -71,6 +75,10 @@ void add_gui_options(CLI::App& app, viz::GuiOptions& options) {
       ->check(written_option("name=value"));
   CLI::Option* model = app.add_flag("--model", options.model_only,
                                     "No worker: the occupancy and access models alone");
+  // A lesson's steps choose the launch.
+  for (const char* launch :
+       {"--kernel", "--kernel-file", "file", "--block", "--param", "--sweep-json", "--baseline"})
+    app.get_option("--lesson")->excludes(app.get_option(launch));
   // --model starts no worker, so a worker command with it would be ignored without a word, and
   // nothing is launched to be limited.
   app.get_option("--worker")->excludes(model);

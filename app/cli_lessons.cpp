@@ -4,10 +4,17 @@
 #include "cli_commands.h"
 #include "io/assets.h"
 #include "lesson/lesson_judge.h"
+#include "script.h"
+#include "viz_main.h"
 
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <memory>
+
+#ifdef WARPLENS_LINKS_ENGINE
+#include "engine/engine.h"
+#endif
 
 namespace wl {
 
@@ -36,6 +43,100 @@ void check_lessons(const std::vector<std::string>& files, bool answers) {
   if (problems > 0)
     throw UsageError(counted(problems, "problem") + " in " + counted(files.size(), "lesson file") +
                      "; each is named above with its line");
+}
+
+#ifdef WARPLENS_LINKS_ENGINE
+// Every question asked again of this GPU's figures: each step's launch run with its counters and
+// per-site pass. A question whose models' answer does not hold with the measured figures is named
+// (exit 1), unless the lesson says why in a `say` or `why` line of that step.
+void check_lessons_measured(const std::vector<std::string>& files) {
+  const std::vector<Arch> presets = load_arch_presets(assets_dir() / "arch");
+  EngineOptions engine;
+  engine.metrics = "default";
+  engine.per_site = true;
+  engine.timing.max_seconds = 0.05;
+  const auto measure = [&](const StepLaunch& launch) { return run_kernel(launch.request, engine); };
+  int questions = 0, differ = 0;
+  for (const std::string& file : files) {
+    const Lesson lesson = load_lesson(find_lesson(file));
+    if (const std::vector<std::string> problems = check_lesson(lesson, presets); !problems.empty())
+      throw UsageError(problems.front() + " (warplens lesson check " + file + " names them all)");
+    for (const MeasuredAnswer& a : answers_measured(lesson, presets, measure)) {
+      ++questions;
+      differ += a.holds ? 0 : 1;
+      std::printf("%s:%d: %s: %s | models: %s | measured: %s\n", lesson.file.c_str(), a.line,
+                  a.holds ? "holds" : "DIFFERS", clip(a.ask, 70).c_str(), a.modelled.c_str(),
+                  a.measured.c_str());
+    }
+  }
+  std::printf("%d questions asked of measured figures: %d hold, %d differ\n", questions,
+              questions - differ, differ);
+  if (differ > 0)
+    throw VerificationFailure(counted(differ, "answer") +
+                              " of the models do not hold on this GPU; each is "
+                              "named above");
+}
+#endif
+
+// A lesson as slides: a script of the scripted sessions (written beside the pictures, so a teacher
+// can replay or edit it) that walks every step and saves its question, then its answer, each with
+// its JSON sidecar; played headless with the models (and the recording's figures where it has
+// the launch).
+std::string slides_script(const Lesson& lesson, const std::filesystem::path& dir,
+                          const std::string& size) {
+  std::string script = "# " + lesson.title + ": one picture per step, two where it asks\n";
+  script += "window " + size + "\n";
+  for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
+    const LessonStep& step = lesson.steps[i];
+    const std::string stem = (dir / format("%02zu", i + 1)).string();
+    script += "# step " + std::to_string(i + 1) + ": " + step.title + "\nwait\n";
+    if (step.kind == QuestionKind::none) {
+      script += "screenshot \"" + stem + ".png\"\n";
+    } else {
+      script += "screenshot \"" + stem + "-question.png\"\n";
+      script += std::string("click \"") +
+                (step.kind == QuestionKind::until ? "Show a solution" : "Show the answer") +
+                "\" in \"Lessons\"\nwait\n";
+      script += "screenshot \"" + stem + "-answer.png\"\n";
+    }
+    if (i + 1 < lesson.steps.size())
+      script += "click \"Next step >\" in \"Lessons\"\n";
+  }
+  return script;
+}
+
+void export_lesson(const std::string& name, const std::string& out, const std::string& size) {
+  const std::filesystem::path file = find_lesson(name);
+  const Lesson lesson = load_lesson(file);
+  if (const std::vector<std::string> problems =
+          check_lesson(lesson, load_arch_presets(assets_dir() / "arch"));
+      !problems.empty())
+    throw UsageError(problems.front() + " (warplens lesson check " + name + " names them all)");
+  viz::parse_script("window " + size, "--window"); // refused as the script would refuse it
+  std::error_code error;
+  if (std::filesystem::exists(out, error) && !std::filesystem::is_directory(out, error))
+    throw UsageError("--out '" + clip(out, 60) +
+                     "' is not a folder; give a folder for the "
+                     "pictures");
+  std::filesystem::create_directories(out, error);
+  if (error)
+    throw UsageError("--out '" + clip(out, 60) + "': cannot make the folder (" + error.message() +
+                     ")");
+  const std::filesystem::path script = std::filesystem::path(out) / (file.stem().string() + ".txt");
+  if (std::filesystem::exists(script, error))
+    throw UsageError("'" + script.string() +
+                     "' is there already; give another --out folder or "
+                     "move it (nothing is replaced)");
+  std::ofstream(script) << slides_script(lesson, out, size);
+  viz::GuiOptions options;
+  options.headless = true;
+  options.model_only = true;
+  options.lesson = file.string();
+  options.script = script.string();
+  if (const int code = viz::run_gui_command(options); code != 0)
+    throw UsageError("the slides' script stopped (" + script.string() + " is kept)");
+  std::printf("%s: %zu steps as pictures in %s (the script that made them: %s)\n",
+              lesson.file.c_str(), lesson.steps.size(), out.c_str(), script.string().c_str());
 }
 
 void list_lessons() {
@@ -67,7 +168,30 @@ void add_lesson_command(CLI::App& app) {
   auto answers = std::make_shared<bool>(false);
   check->add_flag("--answers", *answers,
                   "Also print each question's answer as the models give it (for the teacher)");
-  check->callback([files, answers] { check_lessons(*files, *answers); });
+  auto measured = std::make_shared<bool>(false);
+  check->add_flag("--measured", *measured,
+                  "Ask every question again of this GPU's figures (each step's launch run with "
+                  "counters and the per-site pass): exit 1 where the models' answer does not hold");
+  check->callback([files, answers, measured] {
+    if (!*measured)
+      return check_lessons(*files, *answers);
+#ifdef WARPLENS_LINKS_ENGINE
+    check_lessons_measured(*files);
+#else
+    needs_engine("warplens lesson check --measured", "warplens lesson check");
+#endif
+  });
+
+  auto name = std::make_shared<std::string>();
+  auto out = std::make_shared<std::string>();
+  auto size = std::make_shared<std::string>("1280x720");
+  CLI::App* slides = lesson->add_subcommand(
+      "export", "A lesson as slides: each step's question and answer as PNGs with their JSON "
+                "sidecars, made by a script of the scripted sessions written beside them");
+  slides->add_option("lesson", *name, "A bundled lesson's name or a .lesson file")->required();
+  slides->add_option("--out", *out, "The folder for the pictures (made if missing)")->required();
+  slides->add_option("--window", *size, "The pictures' size, WIDTHxHEIGHT (default 1280x720)");
+  slides->callback([name, out, size] { export_lesson(*name, *out, *size); });
 }
 
 } // namespace wl

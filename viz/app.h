@@ -6,6 +6,8 @@
 // Nothing here touches CUDA, GLFW or OpenGL.
 
 #include "kernel_file_watch.h"
+#include "lesson/lesson.h"
+#include "lesson/lesson_judge.h"
 #include "model/arch.h"
 #include "model/index_expression.h"
 #include "model/kernel_request.h"
@@ -312,6 +314,45 @@ struct OpenedFile {
   bool open() const { return !path.empty(); }
 };
 
+// How far a learner got in one lesson: the step they were on and the steps they answered right
+// (kept in the settings, by the lesson's id, so a learner can leave and come back).
+struct LessonProgress {
+  int step = 0;
+  std::set<int> done; // step indices
+};
+
+// A lesson being followed (viz/lesson_workflow.cpp): the lesson, the step on screen and what the
+// learner typed or chose, how many tries, and what the last Check said. While a number or choice
+// question is open, the panels that would show its answer are veiled.
+struct LessonWorkflow {
+  std::optional<Lesson> lesson;
+  std::string id; // the progress key: a bundled lesson's name ("03-coalescing"), else its path
+  // Asked for before the settings were read (--lesson, or the lesson open when the last session
+  // ended): opened at the first frame, at the step its progress says.
+  std::string pending;
+  int step = 0;
+  std::array<char, 64> typed{}; // a number question's field
+  std::string chosen;           // a choice question's choice
+  int tries = 0;                // wrong answers to this step's question
+  std::optional<LessonVerdict> verdict;
+  bool revealed = false; // answered right or shown: the panels show the answer
+  std::string problem;   // why the lesson, a step's launch or a check could not be used
+  std::map<std::string, LessonProgress> progress;
+  std::array<char, 1024> path_typed{}; // the panel's "open a lesson file" field
+  struct Listed {
+    std::filesystem::path file;
+    std::string title;
+    std::size_t steps = 0;
+  };
+  std::vector<Listed> catalog; // the bundled lessons, read when first listed
+
+  const LessonStep* current() const {
+    return lesson && step >= 0 && step < static_cast<int>(lesson->steps.size())
+               ? &lesson->steps[static_cast<std::size_t>(step)]
+               : nullptr;
+  }
+};
+
 // The state of the GUI that outlives a frame, in its parts, and the workflows that join them: a
 // kernel switch closes another kernel's sweep, a run sends the choices to the source and its
 // answer becomes the results.
@@ -319,6 +360,7 @@ struct App {
   Choices choices;
   Results results;
   SweepWorkflow sweep;
+  LessonWorkflow lessons;
   Messages messages;
   FrameScratch frame;
   OpenedFile file;
@@ -437,6 +479,28 @@ struct App {
   // Whether the kernel on screen is of the opened file and its last save does not compile: its
   // figures are then the last version's, and marked stale.
   bool kernel_file_broken() const;
+
+  // The lesson workflow (lesson_workflow.cpp).
+  // Opens a lesson by name or path at the step its progress says; false, with the reason in
+  // lessons.problem, when it cannot be read (the lesson on screen stays).
+  bool open_lesson(const std::string& name_or_path);
+  void close_lesson();
+  // Puts step `index` on screen: its launch (kernel, parameters, block, preset) or its
+  // playground, its panel in front and outlined, the question open again.
+  void go_to_step(int index);
+  // Once per frame: a lesson asked for before the settings were read is opened.
+  void follow_lesson();
+  // Judges the answer typed or chosen (or, for an `until` step, the launch or playground as the
+  // learner left it) against the figures on screen.
+  void check_lesson_answer();
+  // Shows the answer without one from the learner: a question's figure, or an `until` step's
+  // solution put on screen.
+  void reveal_lesson_answer();
+  // Whether the panel would show the answer to the open question (it is veiled until answered).
+  bool lesson_veils(Panel panel) const;
+  // The result a lesson's answers are read from: the latest run of the launch on screen, else the
+  // models' figures of it; null while neither is there yet.
+  const RunResult* lesson_result() const;
 
   PanelRect& rect(Panel panel) { return frame.panel_rects[static_cast<int>(panel)]; }
   bool& open(Panel panel) { return choices.panel_open[static_cast<int>(panel)]; }

@@ -67,7 +67,7 @@ void handle_shortcuts(App& app) {
   if (key_pressed(GLFW_KEY_B))
     app.pin_baseline();
   // 1-9: a panel behind another's tab comes to the front; one in sight closes; a closed one opens.
-  for (std::size_t i = 0; i < kAllPanels.size(); ++i)
+  for (std::size_t i = 0; i < std::min<std::size_t>(kAllPanels.size(), 9); ++i)
     if (key_pressed(GLFW_KEY_1 + static_cast<int>(i)))
       app.set_open(kAllPanels[i], !app.choices.panel_open[i] || !app.rect(kAllPanels[i]).visible);
 }
@@ -105,7 +105,7 @@ void draw_view_menu(App& app) {
   if (!ui::begin_menu("View"))
     return;
   for (std::size_t i = 0; i < kAllPanels.size(); ++i) {
-    const std::string shortcut = std::to_string(i + 1);
+    const std::string shortcut = i < 9 ? std::to_string(i + 1) : ""; // keys 1-9
     bool open = app.choices.panel_open[i];
     if (ui::menu_item_toggle(panel_title(kAllPanels[i]), shortcut.c_str(), &open))
       app.set_open(kAllPanels[i], open);
@@ -263,6 +263,7 @@ void draw_frame(App& app) {
   begin_controls_frame();
   app.poll_source();
   app.follow_kernel_file();
+  app.follow_lesson();
   apply_theme(app.choices.theme, app.choices.ui_scale);
   handle_shortcuts(app);
   if (app.frame.screenshot && app.frame.screenshot->panel)
@@ -271,6 +272,9 @@ void draw_frame(App& app) {
   app.run_if_live();
   draw_menu_bar(app);
   app.frame.highlighted.clear(); // the Launch panel's note sets it again while it is hovered
+  if (const LessonStep* step = app.lessons.current()) // the panel the step points at
+    if (const std::optional<Panel> panel = parse_panel(step->show))
+      app.frame.highlighted.push_back(*panel);
   draw_tiled_panels(app);
   draw_status_line(app);
 }

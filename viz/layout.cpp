@@ -2,6 +2,7 @@
 
 #include "controls.h"
 #include "panels.h"
+#include "widgets.h"
 
 #include <algorithm>
 #include <string>
@@ -142,7 +143,14 @@ void draw_tile(App& app, const TilePlan& plan, Tile tile, const TileRect& rect, 
   enter_panel(panel_title(shown));
   {
     WordsOnScreen words(app.frame.screenshot.has_value(), app.frame.panel_text[index(shown)]);
-    panel_info(shown).draw(app);
+    // The playground veils its figures alone: its fields are a playground step's question.
+    if (shown != Panel::playground && app.lesson_veils(shown))
+      empty_state(std::string("Covered while the lesson asks its question: this panel shows the "
+                              "answer. Answer it in the Lessons panel (or ask to be shown), and "
+                              "the ") +
+                  panel_title(shown) + " panel comes back.");
+    else
+      panel_info(shown).draw(app);
   }
   // From the tile's top to the last item's bottom (the cursor sits an item spacing below it), and
   // the tile's bottom padding.

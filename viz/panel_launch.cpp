@@ -262,6 +262,15 @@ void draw_baseline_controls(App& app) {
 
 } // namespace
 
+void draw_launch_editors(App& app) {
+  const KernelDesc* kernel = app.kernel();
+  if (!kernel)
+    return;
+  draw_params(app, *kernel);
+  ImGui::Separator();
+  draw_block_editor(app, *kernel);
+}
+
 void draw_launch(App& app) {
   // The tree and the lesson: 9 and 6 lines, grown into the spare room up to 20 and 16.
   const float line = ImGui::GetTextLineHeightWithSpacing(), spare = spare_room();
@@ -275,13 +284,13 @@ void draw_launch(App& app) {
     measure_spare_room(tree - 9 * line);
     return;
   }
-  note_text("Pick a kernel in the tree and read its lesson; change its block or parameters and the "
-            "panels "
-            "follow. Run (F5) measures.");
+  const bool models_alone = app.source && app.source->mode().starts_with("model mode");
+  note_text(std::string("Pick a kernel in the tree and read its lesson; change its block or "
+                        "parameters and the panels follow. Run (F5) ") +
+            (models_alone ? "brings the models' figures (no GPU: the status line says why)."
+                          : "measures."));
   draw_lesson(app, *kernel, lesson);
-  draw_params(app, *kernel);
-  ImGui::Separator();
-  draw_block_editor(app, *kernel);
+  draw_launch_editors(app);
   ImGui::Separator();
   draw_arch_picker(app);
   draw_run_controls(app);

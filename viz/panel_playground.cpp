@@ -137,6 +137,11 @@ void draw_playground(App& app) {
             "address is the index times the element size.");
   draw_fields(choice);
   ImGui::Separator();
+  if (app.lesson_veils(Panel::playground)) {
+    empty_state("The figures of this index are covered while the lesson asks its question: "
+                "answer it in the Lessons panel.");
+    return;
+  }
   try {
     const PlaygroundWarp warp = evaluate_playground(playground_of(choice));
     if (warp.access.active_mask == 0) {

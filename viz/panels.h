@@ -20,6 +20,11 @@ void draw_sweep(App& app); // a block-shape sweep as a line (1D) or heatmap (2D)
 void draw_source(
     App& app); // the kernel's code, each site's line with its predicted and measured figures
 void draw_playground(App& app); // a typed index: its warp's sectors, or its banks and wavefronts
+void draw_lessons(App& app);    // the course: a lesson's step, its question, the verdict
+
+// The kernel's parameters and block as the Launch panel edits them; the Lessons panel shows them
+// too in a step that asks the learner to change the launch.
+void draw_launch_editors(App& app);
 
 // What the GUI adds to each row of the panel table (report/panel_table.h, keys and titles): its
 // draw function, the tile it sits in at first and whether it is open at first. Row for row in the
@@ -42,6 +47,7 @@ inline constexpr std::array<PanelInfo, kPanelCount> kPanels = {{
     {Panel::sweep, draw_sweep, Tile::bottom, true},
     {Panel::source, draw_source, Tile::top_left, true},
     {Panel::playground, draw_playground, Tile::top_right, false},
+    {Panel::lessons, draw_lessons, Tile::left, false},
 }};
 
 constexpr bool panels_follow_the_table() {

@@ -276,6 +276,29 @@ json tooltip_json() {
           {"y1", std::lround(tip->rect.y1)}};
 }
 
+// The lesson on screen, for a slide's sidecar: which step, what it asks, what the learner was told,
+// and the panels covered until the question is answered.
+json lesson_state(const App& app) {
+  const LessonStep* step = app.lessons.current();
+  if (!step)
+    return nullptr;
+  json covered = json::array();
+  for (Panel panel : kAllPanels)
+    if (app.lesson_veils(panel))
+      covered.push_back(panel_name(panel));
+  return {{"lesson", app.lessons.lesson->title},
+          {"id", app.lessons.id},
+          {"step", app.lessons.step + 1},
+          {"steps", app.lessons.lesson->steps.size()},
+          {"title", step->title},
+          {"ask", step->ask},
+          {"tries", app.lessons.tries},
+          {"verdict", app.lessons.verdict ? json(app.lessons.verdict->says) : json(nullptr)},
+          {"right", app.lessons.verdict ? json(app.lessons.verdict->right) : json(nullptr)},
+          {"revealed", app.lessons.revealed},
+          {"covered", covered}};
+}
+
 json shown_elsewhere(const App& app) {
   return {{"text", panel_texts(app)},
           {"cut_off", cut_off_on_screen()},
@@ -287,6 +310,7 @@ json shown_elsewhere(const App& app) {
                              ? playground_figures(app)
                              : json(nullptr)},
           {"sweep", sweep_figures(app)},
+          {"lesson", lesson_state(app)},
           {"controls", controls_shown()}};
 }
 

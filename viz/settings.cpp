@@ -35,9 +35,9 @@ constexpr const char* kSettingsFile = "settings.json";
 constexpr std::size_t kMaxSettingsBytes = std::size_t{1} << 20; // ours are about 1 KiB
 constexpr std::array kTileKeys = {"left", "top_left", "top_right", "bottom"};
 // The keys settings_text writes; any other key in the file is kept as it is and named.
-constexpr std::array kKnownKeys = {"kernel", "params",         "block",       "arch",
-                                   "live",   "theme",          "ui_scale",    "panels",
-                                   "layout", "screenshot_dir", "kernel_file", "recent_files"};
+constexpr std::array kKnownKeys = {
+    "kernel", "params", "block",  "arch",    "live",           "theme",       "ui_scale",
+    "panels", "layout", "lesson", "lessons", "screenshot_dir", "kernel_file", "recent_files"};
 
 // The keys of the objects inside settings.json that WarpLens reads, by where they are ("" the
 // file itself, "layout.tiles"); any other key in them is kept and named. "params" holds the
@@ -264,6 +264,48 @@ void apply_panels(App& app, const json& panels, Refusals& refusals) {
   }
 }
 
+bool is_step_index(const json& value) {
+  return value.is_number_integer() && value.get<std::int64_t>() >= 0 &&
+         value.get<std::int64_t>() < 1'000'000;
+}
+
+// One lesson's progress: {"step": 2, "done": [0, 1]}.
+std::optional<LessonProgress> lesson_progress(const json& value) {
+  if (!value.is_object() || !value.contains("step") || !is_step_index(value["step"]) ||
+      (value.contains("done") && !value["done"].is_array()))
+    return std::nullopt;
+  LessonProgress progress;
+  progress.step = value["step"].get<int>();
+  for (const json& step : value.value("done", json::array())) {
+    if (!is_step_index(step))
+      return std::nullopt;
+    progress.done.insert(step.get<int>());
+  }
+  return progress;
+}
+
+// The learners' progress in each lesson, and the lesson open when the session ended: opened again
+// at the first frame (or, where --lesson opened one, that one at its own progress).
+void apply_lessons(App& app, const json& j, Refusals& refusals) {
+  if (j.contains("lessons") && j["lessons"].is_object()) {
+    for (const auto& [id, value] : j["lessons"].items())
+      if (const std::optional<LessonProgress> progress = lesson_progress(value))
+        app.lessons.progress[id] = *progress;
+      else
+        refusals.add("lessons." + clip(id, 30),
+                     "lessons." + clip(id, 30) + " " + shown(value) +
+                         ": allowed {\"step\": N, \"done\": [N, ...]} with whole numbers from 0");
+  } else if (j.contains("lessons")) {
+    refusals.add("lessons", "lessons " + shown(j["lessons"]) + ": allowed an object of lessons");
+  }
+  if (app.lessons.lesson)
+    app.lessons.pending = app.lessons.id;
+  else if (j.contains("lesson") && j["lesson"].is_string() && !app.choices.launch_from_command_line)
+    app.lessons.pending = j["lesson"].get<std::string>();
+  else if (j.contains("lesson") && !j["lesson"].is_string())
+    refusals.add("lesson", "lesson " + shown(j["lesson"]) + ": allowed a lesson's name or path");
+}
+
 // Each field is applied only if it makes sense now (a kernel may be gone); what cannot be used
 // is named in `refusals`. Keys WarpLens does not know are kept apart (keep_unknown_keys).
 void apply(App& app, const json& j, Refusals& refusals) {
@@ -298,6 +340,7 @@ void apply(App& app, const json& j, Refusals& refusals) {
     apply_layout(app, j["layout"], refusals);
   else if (j.contains("layout"))
     refuse("layout", "allowed an object (left_width, top_height, top_split, tiles)");
+  apply_lessons(app, j, refusals);
   if (j.contains("recent_files") && j["recent_files"].is_array()) {
     for (const json& path : j["recent_files"])
       if (path.is_string() && app.file.recent.size() < 8 &&
@@ -463,6 +506,13 @@ std::string settings_text(const App& app) {
             {"recent_files", app.file.recent}};
   if (app.kernel() && app.kernel()->kind == KernelKind::run_time && app.file.open())
     j["kernel_file"] = app.file.path.string();
+  json lessons = json::object();
+  for (const auto& [id, progress] : app.lessons.progress)
+    lessons[id] = {{"step", progress.step}, {"done", progress.done}};
+  if (!lessons.empty())
+    j["lessons"] = lessons;
+  if (app.lessons.lesson)
+    j["lesson"] = app.lessons.id;
   for (const auto& [place, value] : app.choices.unknown_settings)
     j[json::json_pointer(place)] = json::parse(value); // written by dump() when the file was read
   return j.dump(2) + "\n";

@@ -84,9 +84,11 @@ App app_from(const GuiOptions& options, std::function<void()> wake = {}) {
   app.file.wake = std::move(wake);
   if (!file.empty() && !app.open_kernel_file(file))
     throw UsageError(app.file.open_problem);
+  if (!options.lesson.empty() && !app.open_lesson(options.lesson))
+    throw UsageError("--lesson " + clip(options.lesson, 60) + ": " + app.lessons.problem);
   app.choices.launch_from_command_line = !options.kernel_id.empty() || !file.empty() ||
                                          !options.params.empty() || !options.block.empty() ||
-                                         !options.sweep_json.empty();
+                                         !options.sweep_json.empty() || !options.lesson.empty();
   app.choices.arch_from_command_line = !options.arch.empty();
   if (!options.params.empty()) // checked as `warplens run --param` checks them
     app.choices.params =

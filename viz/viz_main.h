@@ -28,6 +28,7 @@ struct GuiOptions {
   std::filesystem::path config_dir; // window: where layout and settings live; empty: the default
   std::string worker; // the command that runs `warplens worker`; empty: this executable's
   std::string script; // a script of user actions to play (script.h)
+  std::string lesson; // a lesson to open: a bundled one's name or a .lesson file's path
   double kernel_time_limit = kDefaultKernelTimeLimit; // seconds a kernel file's launch may run
   bool model_only = false;                            // --model: no worker, the models alone
   // Why this executable cannot be its own worker (a build without the CUDA toolkit); "" where

@@ -41,12 +41,12 @@ TEST(Lessons, TheCourseHasTenLessonsAndFortyQuestionsThatCheckClean) {
 
 // A number typed as the figure is right; twice it plus one is wrong and offers the hint.
 void play_number(const LessonStep& step, const std::optional<FigureReading>& truth,
-                 const std::function<Verdict(const std::string&)>& judge) {
+                 const std::function<LessonVerdict(const std::string&)>& judge) {
   ASSERT_TRUE(truth) << step.ask;
-  const Verdict right = judge(format("%.17g", truth->value));
+  const LessonVerdict right = judge(format("%.17g", truth->value));
   EXPECT_TRUE(right.right) << step.ask << ": " << right.says;
   EXPECT_TRUE(test::contains(right.says, truth->text)) << right.says;
-  const Verdict wrong = judge(format("%.17g", truth->value * 2 + 1));
+  const LessonVerdict wrong = judge(format("%.17g", truth->value * 2 + 1));
   EXPECT_FALSE(wrong.right) << step.ask;
   if (!step.hint.empty()) {
     EXPECT_TRUE(test::contains(wrong.says, step.hint)) << wrong.says;
@@ -63,7 +63,7 @@ void play_launch_step(const Lesson& lesson, const LessonStep& step) {
       return model_kernel(request, launch.arch);
     };
     EXPECT_FALSE(judge_launch(step, result, model_with).right) << step.ask;
-    const Verdict solved = judge_launch(step, modelled(lesson, step, true), model_with);
+    const LessonVerdict solved = judge_launch(step, modelled(lesson, step, true), model_with);
     EXPECT_TRUE(solved.right) << step.ask << ": " << solved.says;
     return;
   }
@@ -82,7 +82,7 @@ void play_launch_step(const Lesson& lesson, const LessonStep& step) {
 void play_playground_step(const LessonStep& step) {
   if (step.until_line) {
     EXPECT_FALSE(judge_playground(step, step_playground(step)).right) << step.ask;
-    const Verdict solved = judge_playground(step, step_playground(step, true));
+    const LessonVerdict solved = judge_playground(step, step_playground(step, true));
     EXPECT_TRUE(solved.right) << step.ask << ": " << solved.says;
     return;
   }
@@ -135,7 +135,7 @@ TEST(Lessons, LeastMeansNoSmallerValueMeetsTheCondition) {
   };
   const auto model_with = [&](const Params& params) { return with_pad(params.at("pad")); };
   EXPECT_TRUE(judge_launch(*step, with_pad(1), model_with).right);
-  const Verdict too_much = judge_launch(*step, with_pad(3), model_with);
+  const LessonVerdict too_much = judge_launch(*step, with_pad(3), model_with);
   EXPECT_FALSE(too_much.right);
   EXPECT_TRUE(test::contains(too_much.says, "a smaller pad would do too")) << too_much.says;
 }
@@ -143,7 +143,7 @@ TEST(Lessons, LeastMeansNoSmallerValueMeetsTheCondition) {
 TEST(Lessons, ATypedAnswerThatIsNoNumberIsSaidSoAndCountsAsNoTry) {
   const Lesson lesson = load_lesson(find_lesson("vector-add"));
   const LessonStep& step = lesson.steps.front();
-  const Verdict v = judge_answer(step, "four", modelled(lesson, step));
+  const LessonVerdict v = judge_answer(step, "four", modelled(lesson, step));
   EXPECT_FALSE(v.right);
   EXPECT_TRUE(test::contains(v.says, "'four' is not a number")) << v.says;
   EXPECT_TRUE(judge_answer(step, " 4.0 ", modelled(lesson, step)).right);
@@ -233,9 +233,12 @@ INSTANTIATE_TEST_SUITE_P(Lines, HostileLessonFile, testing::ValuesIn(kHostileLes
 TEST(HostileLessonCheck, WhatTheModelsRefuseIsNamedWithItsLine) {
   const std::pair<std::string, std::string> cases[] = {
       {kHead + "show everything\n", "hostile.lesson:2: show 'everything' is not a panel"},
-      {"lesson L\nstep S\nkernel nope/nope\n", "hostile.lesson:2: "},
-      {kHead + "param stride=2\n", "hostile.lesson:2: "},
-      {kHead + "block 4096\n", "hostile.lesson:2: "},
+      {"lesson L\nstep S\nkernel nope/nope\n", "hostile.lesson:3: unknown kernel 'nope/nope'"},
+      {kHead + "param n=1024\nparam stride=2\n",
+       "hostile.lesson:5: vec_add/scalar has no parameter 'stride'"},
+      {kHead + "block 4096\n", "hostile.lesson:4: vec_add/scalar cannot use block 4096"},
+      {kHead + "ask q\nuntil theoretical_occupancy < 10\nsolution param n=-1\n",
+       "hostile.lesson:6: "},
       {kHead + "ask q\nanswer sectors_per_request of \"load z\"\n",
        "hostile.lesson:5: the kernel vec_add/scalar has no site \"load z\"; its sites: \"load a\""},
       {kHead + "ask q\nanswer no_such_figure\n", "hostile.lesson:5: 'no_such_figure' is not"},

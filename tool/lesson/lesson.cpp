@@ -157,8 +157,13 @@ public:
       throw UsageError(m_lesson.file + ": an empty lesson; it starts with: lesson TITLE");
     if (m_lesson.steps.empty())
       throw UsageError(m_lesson.file + ": the lesson has no step; add one: step TITLE");
-    for (const LessonStep& step : m_lesson.steps)
+    for (LessonStep& step : m_lesson.steps) {
       check_step(step);
+      step.kind = step.until_line         ? QuestionKind::until
+                  : step.answer_line == 0 ? QuestionKind::none
+                  : step.choices.empty()  ? QuestionKind::number
+                                          : QuestionKind::choice;
+    }
     return std::move(m_lesson);
   }
 
@@ -204,13 +209,16 @@ private:
     verbs["kernel"] = [](const LessonLine& l, LessonStep& s) {
       once(l, !s.kernel.empty() || s.playground);
       s.kernel = read_word(l, "a kernel id, e.g. coalescing/stride");
+      s.kernel_line = l.number;
     };
     verbs["param"] = [](const LessonLine& l, LessonStep& s) {
       s.params.push_back(read_assignment(l, l.text("NAME=VALUE")));
+      s.param_lines.push_back(l.number);
     };
     verbs["block"] = [](const LessonLine& l, LessonStep& s) {
       once(l, !s.block.empty());
       s.block = read_word(l, "a block, e.g. 256 or 32x8");
+      s.block_line = l.number;
     };
     verbs["arch"] = [](const LessonLine& l, LessonStep& s) {
       once(l, !s.arch.empty());

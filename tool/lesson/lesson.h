@@ -77,6 +77,8 @@ struct LessonStep {
   std::string kernel; // "" in a playground step
   std::vector<std::string> params;
   std::string block;
+  int kernel_line = 0, block_line = 0; // where each was written, for a refusal's line
+  std::vector<int> param_lines;        // one per param
   std::string arch;
   std::optional<PlaygroundSetup> playground;
   std::string show; // a panel key, or ""

@@ -2,6 +2,7 @@
 
 #include "base/error.h"
 #include "base/json_input.h"
+#include "base/text_format.h"
 #include "lesson/lesson_judge.h"
 #include "model/model_kernel.h"
 #include "model/occupancy.h"
@@ -56,7 +57,7 @@ private:
         problem(m_step.until_line, "the step's own launch already meets the condition; start "
                                    "the learner from one that does not");
       const StepLaunch solved = step_launch(m_lesson, m_step, presets, true);
-      const Verdict verdict =
+      const LessonVerdict verdict =
           judge_launch(m_step, model_kernel(solved.request, solved.arch), model_with);
       if (!verdict.right)
         problem(m_step.solution_line, "the solution does not meet the condition: " + verdict.says);
@@ -136,7 +137,7 @@ private:
                                        " is not a figure of the playground's access");
     if (judge_playground(m_step, start).right)
       problem(m_step.until_line, "the step's own expression already meets the condition");
-    const Verdict solved = judge_playground(m_step, step_playground(m_step, true));
+    const LessonVerdict solved = judge_playground(m_step, step_playground(m_step, true));
     if (!solved.right)
       problem(m_step.solution_line, "the solution does not meet the condition: " + solved.says);
   }
@@ -203,6 +204,66 @@ std::vector<std::string> lesson_answers(const Lesson& lesson, const std::vector<
       answer = e.what();
     }
     answers.push_back(std::to_string(step.ask_line) + ": " + clip(step.ask, 70) + " -> " + answer);
+  }
+  return answers;
+}
+
+} // namespace wl
+
+namespace wl {
+
+namespace {
+
+std::string reading_text(const std::optional<FigureReading>& reading) {
+  return reading ? reading->text + " (" + reading->source + ")" : "no value";
+}
+
+// A number or choice question: the models' answer typed into the measured launch.
+MeasuredAnswer asked_of(const LessonStep& step, const RunResult& model, const RunResult& measured) {
+  MeasuredAnswer answer{step.ask_line, step.ask, "", "", false};
+  if (step.answer.key == "limiter") {
+    const std::vector<std::string> limiters = limiter_names(model);
+    const auto chosen = std::find_first_of(limiters.begin(), limiters.end(), step.choices.begin(),
+                                           step.choices.end());
+    answer.modelled = chosen == limiters.end() ? "none of the choices" : *chosen;
+    for (const std::string& name : limiter_names(measured))
+      answer.measured.append(answer.measured.empty() ? "" : " and ").append(name);
+    answer.holds = chosen != limiters.end() && judge_answer(step, *chosen, measured).right;
+    return answer;
+  }
+  const std::optional<FigureReading> truth = read_figure(step.answer, model);
+  answer.modelled = reading_text(truth);
+  answer.measured = reading_text(read_figure(step.answer, measured));
+  answer.holds = truth && judge_answer(step, format("%.17g", truth->value), measured).right;
+  return answer;
+}
+
+} // namespace
+
+std::vector<MeasuredAnswer>
+answers_measured(const Lesson& lesson, const std::vector<Arch>& presets,
+                 const std::function<RunResult(const StepLaunch&)>& measure) {
+  std::vector<MeasuredAnswer> answers;
+  for (const LessonStep& step : lesson.steps) {
+    if (step.playground || step.kind == QuestionKind::none)
+      continue;
+    const StepLaunch launch = step_launch(lesson, step, presets);
+    const RunResult model = model_kernel(launch.request, launch.arch);
+    const RunResult measured = measure(launch);
+    if (step.kind != QuestionKind::until) {
+      answers.push_back(asked_of(step, model, measured));
+      continue;
+    }
+    const auto model_with = [&](const Params& params) {
+      return model_kernel(KernelRequest{launch.request.kernel, params, launch.request.block},
+                          launch.arch);
+    };
+    const StepLaunch solved = step_launch(lesson, step, presets, true);
+    const LessonVerdict start = judge_launch(step, measured, model_with);
+    const LessonVerdict solution = judge_launch(step, measure(solved), model_with);
+    answers.push_back({step.ask_line, step.ask, "the start fails, the solution holds",
+                       "start: " + start.says + " Solution: " + solution.says,
+                       !start.right && solution.right});
   }
   return answers;
 }

@@ -54,6 +54,35 @@ const SitePrediction* site_named(const RunResult& result, const std::string& nam
   return nullptr;
 }
 
+// A site's figure as the per-site pass measured it, where the result has that pass and the site
+// was measured on its own (a site measured with others shares its line's sums); else nullopt.
+std::optional<double> measured_site_figure(const std::string& key, const RunResult& result,
+                                           std::size_t site) {
+  if (!result.site_counts || !result.site_counts->available ||
+      site >= result.site_counts->sites.size())
+    return std::nullopt;
+  const SiteMeasurement& m = result.site_counts->sites[site];
+  if (m.executed <= 0 || !m.measured_with.empty())
+    return std::nullopt;
+  if (key == "requests")
+    return m.executed;
+  if (key == "sectors")
+    return m.sectors;
+  if (key == "wavefronts")
+    return m.wavefronts;
+  if (key == "sectors_per_request")
+    return m.sectors / m.executed;
+  if (key == "wavefronts_per_request")
+    return m.wavefronts / m.executed;
+  return std::nullopt;
+}
+
+std::string source_of_measurement(const RunResult& result, const std::string& measured_source) {
+  return !measured_source.empty()      ? measured_source
+         : !result.recorded_on.empty() ? result.recorded_on
+                                       : "measured on " + result.arch.name;
+}
+
 std::string described(const FigureRef& figure) {
   const Figure* row = find_figure(figure.key);
   const std::string name = row ? std::string(row->display) : figure.key;
@@ -84,8 +113,8 @@ std::string with_hint(std::string says, const LessonStep& step) {
 }
 
 // A typed number against the figure's value, within the step's percentage.
-Verdict judge_number(const LessonStep& step, const std::string& typed,
-                     const std::optional<FigureReading>& truth) {
+LessonVerdict judge_number(const LessonStep& step, const std::string& typed,
+                           const std::optional<FigureReading>& truth) {
   if (!truth)
     return {false, described(step.answer) + " has no value for this launch"};
   const std::optional<double> number = typed_number(typed);
@@ -157,28 +186,68 @@ std::vector<std::int64_t> smaller_values(const KernelDesc& kernel, const std::st
 
 } // namespace
 
+namespace {
+
+// The line a launch's refusal belongs to: the kernel's, the first parameter that makes it fail,
+// else the block's (or the solution's, where it set them); each part is resolved with those
+// before it and the kernel's default block.
+int refused_line(const LessonStep& step, const std::vector<std::string>& params,
+                 const std::vector<int>& lines, int block_line) {
+  const auto fails = [&](std::size_t count) {
+    try {
+      resolve_kernel_request(step.kernel, {params.begin(), params.begin() + count}, "", "");
+      return false;
+    } catch (const UsageError&) {
+      return true;
+    }
+  };
+  if (fails(0))
+    return step.kernel_line ? step.kernel_line : step.line;
+  for (std::size_t i = 0; i < params.size(); ++i)
+    if (fails(i + 1))
+      return lines[i];
+  return block_line ? block_line : step.line;
+}
+
+} // namespace
+
 StepLaunch step_launch(const Lesson& lesson, const LessonStep& step,
                        const std::vector<Arch>& presets, bool with_solution) {
-  const std::string at = lesson.file + ":" + std::to_string(step.line) + ": ";
-  try {
-    std::vector<std::string> params = step.params;
-    std::string block = step.block;
-    if (with_solution) {
-      for (const std::string& param : step.solution_params) {
-        const std::string name = param.substr(0, param.find('='));
-        std::erase_if(params, [&](const std::string& p) { return p.starts_with(name + "="); });
-        params.push_back(param);
-      }
-      if (!step.solution_block.empty())
-        block = step.solution_block;
+  std::vector<std::string> params = step.params;
+  std::vector<int> lines = step.param_lines;
+  lines.resize(params.size(), step.line);
+  std::string block = step.block;
+  int block_line = step.block_line;
+  if (with_solution) {
+    for (const std::string& param : step.solution_params) {
+      const std::string name = param.substr(0, param.find('='));
+      for (std::size_t i = params.size(); i-- > 0;)
+        if (params[i].starts_with(name + "=")) {
+          params.erase(params.begin() + static_cast<std::ptrdiff_t>(i));
+          lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(i));
+        }
+      params.push_back(param);
+      lines.push_back(step.solution_line);
     }
-    StepLaunch launch;
-    launch.arch = find_arch(presets, step.arch.empty() ? lesson.arch : step.arch);
-    launch.request = resolve_kernel_request(step.kernel, params, "", block);
-    return launch;
-  } catch (const UsageError& e) {
-    throw UsageError(at + e.what());
+    if (!step.solution_block.empty()) {
+      block = step.solution_block;
+      block_line = step.solution_line;
+    }
   }
+  StepLaunch launch;
+  try {
+    launch.arch = find_arch(presets, step.arch.empty() ? lesson.arch : step.arch);
+  } catch (const UsageError& e) {
+    throw UsageError(lesson.file + ":" + std::to_string(step.line) + ": " + e.what());
+  }
+  try {
+    launch.request = resolve_kernel_request(step.kernel, params, "", block);
+  } catch (const UsageError& e) {
+    throw UsageError(lesson.file + ":" +
+                     std::to_string(refused_line(step, params, lines, block_line)) + ": " +
+                     e.what());
+  }
+  return launch;
 }
 
 IndexPlayground step_playground(const LessonStep& step, bool with_solution) {
@@ -201,6 +270,10 @@ std::optional<FigureReading> read_figure(const FigureRef& figure, const RunResul
     const auto field = site_fields().find(figure.key);
     if (!site || field == site_fields().end())
       return std::nullopt;
+    const std::size_t index = static_cast<std::size_t>(site - result.prediction.sites.data());
+    if (const std::optional<double> measured = measured_site_figure(figure.key, result, index))
+      return FigureReading{*measured, written(figure.key, *measured),
+                           source_of_measurement(result, measured_source)};
     const double value = field->second(*site);
     return FigureReading{value, written(figure.key, value), "the model"};
   }
@@ -214,9 +287,7 @@ std::optional<FigureReading> read_figure(const FigureRef& figure, const RunResul
       ran && row->measured ? row->measured(result) : std::nullopt;
   if (measured)
     return FigureReading{*measured, figure_text(*row, *measured),
-                         !measured_source.empty()      ? measured_source
-                         : !result.recorded_on.empty() ? result.recorded_on
-                                                       : "measured on " + result.arch.name};
+                         source_of_measurement(result, measured_source)};
   if (!ran && row->measured && !row->predicted)
     if (const std::optional<double> own = row->measured(result)) // ptxas's, in a model's result
       return FigureReading{*own, figure_text(*row, *own), "the model"};
@@ -261,8 +332,8 @@ std::vector<std::string> limiter_names(const RunResult& result) {
   return names;
 }
 
-Verdict judge_answer(const LessonStep& step, const std::string& typed, const RunResult& result,
-                     const std::string& measured_source) {
+LessonVerdict judge_answer(const LessonStep& step, const std::string& typed,
+                           const RunResult& result, const std::string& measured_source) {
   if (step.answer.key == "limiter") {
     const std::vector<std::string> limiters = limiter_names(result);
     const bool right = std::find(limiters.begin(), limiters.end(), typed) != limiters.end();
@@ -274,13 +345,13 @@ Verdict judge_answer(const LessonStep& step, const std::string& typed, const Run
   return judge_number(step, typed, read_figure(step.answer, result, measured_source));
 }
 
-Verdict judge_playground_answer(const LessonStep& step, const std::string& typed,
-                                const IndexPlayground& playground) {
+LessonVerdict judge_playground_answer(const LessonStep& step, const std::string& typed,
+                                      const IndexPlayground& playground) {
   return judge_number(step, typed, read_playground_figure(step.answer.key, playground));
 }
 
-Verdict judge_launch(const LessonStep& step, const RunResult& now,
-                     const std::function<RunResult(const Params&)>& model_with) {
+LessonVerdict judge_launch(const LessonStep& step, const RunResult& now,
+                           const std::function<RunResult(const Params&)>& model_with) {
   const std::string missing =
       unmet(step.until, [&](const FigureRef& figure) { return read_figure(figure, now); });
   if (!missing.empty())
@@ -306,7 +377,7 @@ Verdict judge_launch(const LessonStep& step, const RunResult& now,
   return {true, with_why("Right: " + met + ".", step)};
 }
 
-Verdict judge_playground(const LessonStep& step, const IndexPlayground& now) {
+LessonVerdict judge_playground(const LessonStep& step, const IndexPlayground& now) {
   std::string missing;
   try {
     missing = unmet(step.until, [&](const FigureRef& figure) {

@@ -48,23 +48,23 @@ std::optional<FigureReading> read_playground_figure(const std::string& key,
 // The resources that limit the launch's occupancy, as choices name them ("registers").
 std::vector<std::string> limiter_names(const RunResult& result);
 
-struct Verdict {
+struct LessonVerdict {
   bool right = false;
   std::string says; // one paragraph: right or not, the figure with its source, why or the hint
 };
 
 // A typed number against the figure (within the step's percentage), or a choice.
-Verdict judge_answer(const LessonStep& step, const std::string& typed, const RunResult& result,
-                     const std::string& measured_source = "");
+LessonVerdict judge_answer(const LessonStep& step, const std::string& typed,
+                           const RunResult& result, const std::string& measured_source = "");
 // A typed number against the playground's figure (a playground step's `answer`).
-Verdict judge_playground_answer(const LessonStep& step, const std::string& typed,
-                                const IndexPlayground& playground);
+LessonVerdict judge_playground_answer(const LessonStep& step, const std::string& typed,
+                                      const IndexPlayground& playground);
 // Whether the launch now meets the step's `until`; with `least`, also that no smaller value of
 // that parameter would (`model_with` models the launch with other parameters).
-Verdict judge_launch(const LessonStep& step, const RunResult& now,
-                     const std::function<RunResult(const Params&)>& model_with);
+LessonVerdict judge_launch(const LessonStep& step, const RunResult& now,
+                           const std::function<RunResult(const Params&)>& model_with);
 // Whether the playground as the learner left it meets the step's `until`.
-Verdict judge_playground(const LessonStep& step, const IndexPlayground& now);
+LessonVerdict judge_playground(const LessonStep& step, const IndexPlayground& now);
 
 // Every step played with the models on its presets: each launch resolves, each figure and site
 // exists, each answer has a value, each choice question's answer is among its choices, each
@@ -74,5 +74,20 @@ std::vector<std::string> check_lesson(const Lesson& lesson, const std::vector<Ar
 // Each question's answer as the models give it, for the teacher who wrote them: "LINE: QUESTION
 // -> 4.00 sectors (the model)"; a step whose launch does not resolve says why instead.
 std::vector<std::string> lesson_answers(const Lesson& lesson, const std::vector<Arch>& presets);
+
+// Each question of a lesson asked again of measured figures: the answer a learner who reasons
+// as the models do gives (the models' value, or the limiter they name) judged against the
+// figures `measure` brings for the step's launch (a GPU run with its per-site pass, or the GUI's
+// model mode with the recording); an `until` step's own launch must still fail and its
+// solution still hold. Playground steps measure nothing and are left out.
+struct MeasuredAnswer {
+  int line = 0; // the question's `ask`
+  std::string ask;
+  std::string modelled, measured; // each figure's text and source
+  bool holds = false;
+};
+std::vector<MeasuredAnswer>
+answers_measured(const Lesson& lesson, const std::vector<Arch>& presets,
+                 const std::function<RunResult(const StepLaunch&)>& measure);
 
 } // namespace wl

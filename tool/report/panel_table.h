@@ -23,7 +23,8 @@ enum class Panel {
   divergence,
   sweep,
   source,
-  playground
+  playground,
+  lessons
 };
 
 struct PanelName {
@@ -67,6 +68,10 @@ inline constexpr std::array kPanelTable = {
               .key = "playground",
               .title = "Index playground",
               .note_words = {"index playground", "playground"}},
+    PanelName{.panel = Panel::lessons,
+              .key = "lessons",
+              .title = "Lessons",
+              .note_words = {"lessons panel", "lesson:"}},
 };
 
 // Every panel, in the table's order (the order of the enum).

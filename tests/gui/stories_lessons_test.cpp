@@ -1,0 +1,281 @@
+// Stories of the Lessons panel: a learner answers a number, a choice, a change to the launch and
+// a change to an index, wrong and then right, through the panel's own controls; the panels that
+// show an answer stay covered until it is given; a teacher opens a file of their own and exports
+// a lesson as slides; progress outlives the session. And every answer of the course holds with
+// the figures the GUI's model mode shows (the models, and the recording where it has the launch).
+
+#include "base/text_format.h"
+#include "front_end.h"
+#include "lesson/lesson_judge.h"
+#include "model/model_kernel.h"
+#include "model_source.h"
+#include "script.h"
+#include "settings.h"
+#include "story_support.h"
+
+namespace wl::viz::test {
+namespace {
+
+using nlohmann::json;
+
+const json& lesson_of(const json& sidecar) { return sidecar["shown"]["lesson"]; }
+
+bool covered(const json& sidecar, const std::string& panel) {
+  for (const json& p : lesson_of(sidecar)["covered"])
+    if (p == panel)
+      return true;
+  return false;
+}
+
+// Step 2 of the coalescing lesson asks the sectors per request of a stride-2 load: the Global
+// memory panel is covered until the learner answers; 5 is wrong and brings the hint, 8 is right
+// and brings the figure, its source and why.
+TEST(StoryLessons, AQuestionCoversItsAnswerUntilAWrongThenARightAnswer) {
+  const Story story = play("window 1280x720\nclick \"Next step >\" in \"Lessons\"\nwait\n"
+                           "screenshot q.png\n"
+                           "set \"your answer\" 5 in \"Lessons\"\nscreenshot wrong.png\n"
+                           "set \"your answer\" 8 in \"Lessons\"\nwait\nscreenshot right.png\n",
+                           "--lesson coalescing");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json q = story.sidecar("q"), wrong = story.sidecar("wrong"), right = story.sidecar("right");
+  EXPECT_EQ(lesson_of(q)["step"], 2);
+  EXPECT_EQ(lesson_of(q)["ask"], "With stride 2, how many sectors per request?");
+  EXPECT_TRUE(covered(q, "global"));
+  EXPECT_TRUE(says(q, "global", "Covered while the lesson asks its question"))
+      << text_of(q, "global");
+  EXPECT_FALSE(says(q, "global", "8.00")) << text_of(q, "global");
+  EXPECT_EQ(lesson_of(wrong)["right"], false);
+  EXPECT_EQ(lesson_of(wrong)["tries"], 1);
+  EXPECT_TRUE(says(wrong, "lessons", "Not 5. Hint: Lane i reads element 2i"))
+      << text_of(wrong, "lessons");
+  EXPECT_EQ(lesson_of(right)["right"], true) << lesson_of(right);
+  EXPECT_TRUE(lesson_of(right)["covered"].empty());
+  EXPECT_TRUE(says(right, "lessons", "Right: sectors per request of \"load in (strided)\" is 8.00"))
+      << text_of(right, "lessons");
+  EXPECT_TRUE(says(right, "lessons", "twice the traffic")) << text_of(right, "lessons");
+  EXPECT_TRUE(says(right, "global", "8.00 (4.00)")) << text_of(right, "global");
+  EXPECT_TRUE(says(right, "lessons", "Step 2 of 6, done")) << text_of(right, "lessons");
+}
+
+// The occupancy lesson: a choice (what limits blocks of one warp) answered wrong then right, and
+// a step that asks for a change to the block, made in the Lessons panel's own block field.
+TEST(StoryLessons, AChoiceAndAChangeToTheBlockAreJudged) {
+  const Story story =
+      play("window 1280x720\nwait\nclick \"Check\" in \"Lessons\"\nscreenshot none.png\n"
+           "click \"warps\" in \"Lessons\"\nclick \"Check\" in \"Lessons\"\nscreenshot wrong.png\n"
+           "click \"blocks\" in \"Lessons\"\nclick \"Check\" in \"Lessons\"\nscreenshot right.png\n"
+           "click \"Next step >\" in \"Lessons\"\nclick \"Next step >\" in \"Lessons\"\nwait\n"
+           "click \"Check\" in \"Lessons\"\nscreenshot unchanged.png\n"
+           "set \"block\" 64 in \"Lessons\"\nwait\nclick \"Check\" in \"Lessons\"\n"
+           "screenshot changed.png\n",
+           "--lesson occupancy");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json none = story.sidecar("none"), wrong = story.sidecar("wrong"),
+             right = story.sidecar("right"), unchanged = story.sidecar("unchanged"),
+             changed = story.sidecar("changed");
+  EXPECT_TRUE(says(none, "lessons", "Choose an answer first.")) << text_of(none, "lessons");
+  EXPECT_EQ(lesson_of(none)["tries"], 0) << "nothing chosen is not a try";
+  EXPECT_EQ(lesson_of(wrong)["right"], false);
+  EXPECT_TRUE(says(wrong, "lessons", "Hint: An SM holds at most 32 blocks"))
+      << text_of(wrong, "lessons");
+  EXPECT_EQ(lesson_of(right)["right"], true);
+  EXPECT_TRUE(says(right, "lessons", "Right:")) << text_of(right, "lessons");
+  EXPECT_EQ(lesson_of(unchanged)["step"], 3);
+  EXPECT_EQ(lesson_of(unchanged)["right"], false);
+  EXPECT_TRUE(says(unchanged, "lessons", "Not yet: theoretical occupancy is 50.0 %"))
+      << text_of(unchanged, "lessons");
+  EXPECT_TRUE(covered(unchanged, "occupancy") == false) << "a change-until step covers nothing";
+  EXPECT_EQ(lesson_of(changed)["right"], true) << lesson_of(changed);
+  EXPECT_TRUE(says(changed, "lessons", "theoretical occupancy is 100.0 %"))
+      << text_of(changed, "lessons");
+}
+
+// The playground steps: the question's figures are covered (its fields are the question), and a
+// step that asks for a fix is met by typing the index.
+TEST(StoryLessons, APlaygroundStepIsAnsweredAndFixedByTypingTheIndex) {
+  std::string script = "window 1280x720\n";
+  for (int i = 0; i < 4; ++i)
+    script += "click \"Next step >\" in \"Lessons\"\n";
+  script += "screenshot q.png\nset \"your answer\" 8 in \"Lessons\"\nscreenshot a.png\n"
+            "click \"Next step >\" in \"Lessons\"\nclick \"Check\" in \"Lessons\"\n"
+            "screenshot start.png\n"
+            "set \"index\" \"threadIdx.x\" in \"Index playground\"\nclick \"Lessons\"\n"
+            "click \"Check\" in \"Lessons\"\nscreenshot fixed.png\n";
+  const Story story = play(script, "--lesson coalescing");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json q = story.sidecar("q"), a = story.sidecar("a"), start = story.sidecar("start"),
+             fixed = story.sidecar("fixed");
+  EXPECT_EQ(lesson_of(q)["step"], 5);
+  EXPECT_TRUE(covered(q, "playground"));
+  EXPECT_TRUE(says(q, "playground", "covered while the lesson asks")) << text_of(q, "playground");
+  EXPECT_EQ(lesson_of(a)["right"], true) << lesson_of(a);
+  EXPECT_TRUE(says(a, "playground", "8 sectors per request")) << text_of(a, "playground");
+  EXPECT_EQ(lesson_of(start)["right"], false);
+  EXPECT_TRUE(says(start, "lessons", "Not yet: sectors per request is 32.00"))
+      << text_of(start, "lessons");
+  EXPECT_EQ(lesson_of(fixed)["right"], true) << lesson_of(fixed);
+  EXPECT_EQ(fixed["shown"]["playground"]["sectors"], 4);
+}
+
+// Show the answer gives up the question: the figure with its source and why, the panels back.
+TEST(StoryLessons, ShowTheAnswerRevealsTheFigureWithItsSource) {
+  const Story story =
+      play("window 1280x720\nwait\nclick \"Show the answer\" in \"Lessons\"\nscreenshot a.png\n",
+           "--lesson vector-add");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a");
+  EXPECT_EQ(lesson_of(a)["revealed"], true);
+  EXPECT_TRUE(lesson_of(a)["covered"].empty());
+  EXPECT_TRUE(says(a, "lessons", "The answer: 4.00")) << text_of(a, "lessons");
+  EXPECT_TRUE(says(a, "lessons", "fill exactly four 32-byte sectors")) << text_of(a, "lessons");
+}
+
+// The catalog lists the course; a teacher's own file opens from its path, and a broken one says
+// its line in the panel.
+TEST(StoryLessons, TheCatalogOpensABundledLessonAndATeachersFile) {
+  // The teacher's folder: not the story's own, which play() makes afresh.
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "warplens-gui-course";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  write_file(dir / "mine.lesson", "lesson Mine\nstep One\nkernel vec_add/scalar\nshow occupancy\n"
+                                  "ask Blocks per SM?\nanswer blocks_per_sm\n");
+  write_file(dir / "broken.lesson", "lesson Broken\nstep One\nkernel vec_add/nope\n");
+  const Story story = play("window 1280x720\nclick \"View\"\nclick \"Lessons\"\n"
+                           "screenshot catalog.png\nclick \"06-shared-memory-banks\"\n"
+                           "screenshot opened.png\nclick \"All lessons\"\n"
+                           "set \"lesson file\" \"" +
+                           (dir / "broken.lesson").string() +
+                           "\"\nscreenshot broken.png\n"
+                           "set \"lesson file\" \"" +
+                           (dir / "mine.lesson").string() +
+                           "\"\nwait\nset \"your answer\" 8 in \"Lessons\"\n"
+                           "screenshot mine.png\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json catalog = story.sidecar("catalog"), opened = story.sidecar("opened"),
+             broken = story.sidecar("broken"), mine = story.sidecar("mine");
+  for (const char* lesson : {"Vector add", "Coalescing", "Occupancy", "Transpose", "Softmax"})
+    EXPECT_TRUE(says(catalog, "lessons", lesson)) << lesson << "\n" << text_of(catalog, "lessons");
+  EXPECT_EQ(lesson_of(opened)["id"], "06-shared-memory-banks");
+  EXPECT_TRUE(says(broken, "lessons", "broken.lesson:3")) << text_of(broken, "lessons");
+  EXPECT_TRUE(says(broken, "lessons", "vec_add/nope")) << text_of(broken, "lessons");
+  EXPECT_EQ(lesson_of(mine)["lesson"], "Mine");
+  EXPECT_EQ(lesson_of(mine)["right"], true) << lesson_of(mine);
+}
+
+// A lesson as slides: a question and an answer picture per asking step, the answer's panels no
+// longer covered, the script that made them kept beside them; nothing there is replaced.
+TEST(LessonSlides, ExportWritesAQuestionAndAnAnswerPerStep) {
+  const std::filesystem::path dir = scratch_dir();
+  const wl::test::CommandResult r =
+      wl::test::run_warplens("lesson export vector-add --out '" + (dir / "slides").string() + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const Lesson lesson = load_lesson(find_lesson("vector-add"));
+  for (std::size_t i = 1; i <= lesson.steps.size(); ++i) {
+    const std::filesystem::path stem = dir / "slides" / format("%02zu", i);
+    const json question = read_json(stem.string() + "-question.json"),
+               answer = read_json(stem.string() + "-answer.json");
+    EXPECT_TRUE(std::filesystem::exists(stem.string() + "-question.png"));
+    EXPECT_FALSE(question["shown"]["lesson"]["covered"].empty()) << i;
+    EXPECT_TRUE(answer["shown"]["lesson"]["covered"].empty()) << i;
+    EXPECT_EQ(answer["shown"]["lesson"]["revealed"], true) << i;
+  }
+  EXPECT_TRUE(std::filesystem::exists(dir / "slides" / "01-vector-add.txt"));
+  const wl::test::CommandResult again =
+      wl::test::run_warplens("lesson export vector-add --out '" + (dir / "slides").string() + "'");
+  EXPECT_EQ(again.exit_code, 2);
+  EXPECT_NE(again.out.find("nothing is replaced"), std::string::npos) << again.out;
+}
+
+// Hostile lessons given to the GUI and to export: one line naming the file (and its line), exit 2.
+TEST(LessonHostile, TheGuiAndExportRefuseABadLessonInOneLine) {
+  const std::filesystem::path dir = scratch_dir();
+  write_file(dir / "broken.lesson", "lesson Broken\nstep One\nkernel vec_add/scalar\nblock 7777\n");
+  write_file(dir / "file", "x");
+  const std::string d = dir.string();
+  wl::test::expect_one_line_error("--headless --model --lesson '" + d + "'", {"is a folder"});
+  wl::test::expect_one_line_error("--headless --model --lesson '" + d + "/missing.lesson'",
+                                  {"missing.lesson"});
+  wl::test::expect_one_line_error("--headless --model --lesson '" + d + "/broken.lesson'",
+                                  {"broken.lesson:4", "7777"});
+  wl::test::expect_one_line_error("--headless --model --lesson nope", {"no lesson 'nope'"});
+  wl::test::expect_one_line_error("--headless --model --lesson ''", {"--lesson"});
+  wl::test::expect_one_line_error("--lesson coalescing --kernel vec_add/scalar", {"--lesson"});
+  wl::test::expect_one_line_error("lesson export coalescing --out '" + d + "/file'",
+                                  {"is not a folder"});
+  wl::test::expect_one_line_error("lesson export coalescing --out '" + d + "/s' --window 9x9",
+                                  {"--window", "320x200"});
+  wl::test::expect_one_line_error("lesson export '" + d + "/broken.lesson' --out '" + d + "/s'",
+                                  {"broken.lesson"});
+  EXPECT_FALSE(std::filesystem::exists(dir / "s")) << "nothing made for a refused export";
+}
+
+// A learner leaves and comes back: the lesson reopens at the step they were on, with the steps
+// they answered right.
+TEST(LessonProgress, IsKeptInTheSettingsAndTheLessonReopensAtItsStep) {
+  const std::filesystem::path dir = scratch_dir();
+  {
+    ModelSource source;
+    App app = make_app();
+    app.source = &source;
+    HeadlessGui gui(app, 1280, 720, dir);
+    ScriptPlayer player(parse_script("click \"View\"\nclick \"Lessons\"\n"
+                                     "click \"03-coalescing\"\nclick \"Next step >\"\nwait\n"
+                                     "set \"your answer\" 8 in \"Lessons\"\n"
+                                     "click \"Next step >\"\nclick \"Next step >\"\nwait\n",
+                                     "progress.txt"));
+    const ScriptOutcome outcome = gui.play(player);
+    ASSERT_EQ(outcome.exit_code, 0) << outcome.message;
+  } // saves on the way out
+  const json saved = read_json(dir / "settings.json");
+  EXPECT_EQ(saved["lesson"], "03-coalescing");
+  EXPECT_EQ(saved["lessons"]["03-coalescing"]["step"], 3);
+  EXPECT_EQ(saved["lessons"]["03-coalescing"]["done"], json::array({1}));
+  App app = make_app();
+  HeadlessGui gui(app, 800, 600, dir);
+  gui.render();
+  ASSERT_TRUE(app.lessons.lesson) << app.messages.status;
+  EXPECT_EQ(app.lessons.step, 3);
+  EXPECT_EQ(app.lessons.progress["03-coalescing"].done, std::set<int>{1});
+  EXPECT_EQ(app.choices.kernel_id, "coalescing/offset");
+}
+
+TEST(LessonProgress, ProgressTheGuiCannotUseIsNamedAndTheRestKept) {
+  const std::filesystem::path dir = scratch_dir();
+  write_file(dir / "settings.json",
+             R"({"lessons": {"03-coalescing": {"step": 2, "done": [0]}, "x": {"step": -1},)"
+             R"( "y": 5}, "lesson": 7})");
+  App app = make_app();
+  const std::string problem = load_settings(app, dir);
+  EXPECT_NE(problem.find("lessons.x"), std::string::npos) << problem;
+  EXPECT_NE(problem.find("also"), std::string::npos) << problem;
+  EXPECT_EQ(app.lessons.progress["03-coalescing"].step, 2);
+  EXPECT_FALSE(app.lessons.progress.contains("x"));
+  EXPECT_TRUE(app.lessons.pending.empty());
+}
+
+// Every question of the course, asked of the figures the GUI shows without a GPU: the models'
+// answer still holds where the recording measured the launch (sites included), and every
+// change-until step's own launch fails while its solution holds.
+TEST(LessonsInModelMode, EveryAnswerHoldsWithTheRecordingsFigures) {
+  const App app = make_app();
+  ASSERT_TRUE(app.recording);
+  int asked = 0, recorded = 0;
+  for (const std::filesystem::path& file : bundled_lessons()) {
+    const Lesson lesson = load_lesson(file);
+    const auto shown = [&](const StepLaunch& launch) {
+      RunResult result = model_kernel(launch.request, launch.arch);
+      recorded += app.recording->fill(result) ? 1 : 0;
+      return result;
+    };
+    for (const MeasuredAnswer& a : answers_measured(lesson, app.choices.arches, shown)) {
+      ++asked;
+      EXPECT_TRUE(a.holds) << file.filename() << ":" << a.line << " " << a.ask
+                           << "\n  models: " << a.modelled << "\n  shown: " << a.measured;
+    }
+  }
+  EXPECT_GE(asked, 40);
+  EXPECT_GT(recorded, 0) << "no step's launch is in the recording: the test compares nothing";
+}
+
+} // namespace
+} // namespace wl::viz::test

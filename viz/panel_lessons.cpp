@@ -1,0 +1,172 @@
+// Lessons: the course in the GUI. With no lesson open, the bundled lessons with each one's
+// progress, and a field to open a teacher's own file. With one open, its step: what it says, the
+// panel to look at (outlined), the question asked before the answer is shown (a number, a choice,
+// or a change to make until a condition holds), Check, and the verdict with the figure, where it
+// came from and why; a hint after a wrong try, and the answer on request. The workflow is
+// viz/lesson_workflow.cpp.
+
+#include "base/error.h"
+#include "base/text_format.h"
+#include "controls.h"
+#include "panel_parts.h"
+#include "panels.h"
+#include "widgets.h"
+
+#include <imgui.h>
+
+namespace wl::viz {
+
+namespace {
+
+// A teacher wraps `say` and `about` lines by hand: consecutive lines are one paragraph here,
+// wrapped to the panel's width.
+std::string paragraph(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const std::string& line : lines)
+    text += (text.empty() ? "" : " ") + line;
+  return text;
+}
+
+std::string progress_text(const App& app, const std::string& id, std::size_t steps) {
+  const auto found = app.lessons.progress.find(id);
+  const std::size_t done = found == app.lessons.progress.end() ? 0 : found->second.done.size();
+  return done == 0 ? "" : format("  (%zu of %zu steps done)", done, steps);
+}
+
+void draw_catalog(App& app) {
+  note_text("Each lesson sets up a launch, asks what you expect before it shows the figure, then "
+            "says whether you were right and why. Pick one:");
+  if (app.lessons.catalog.empty())
+    for (const std::filesystem::path& file : bundled_lessons()) {
+      LessonWorkflow::Listed listed{file, file.stem().string()};
+      try {
+        const Lesson lesson = load_lesson(file);
+        listed.title = lesson.title;
+        listed.steps = lesson.steps.size();
+      } catch (const Error&) { // opened, it says what is wrong with it
+      }
+      app.lessons.catalog.push_back(std::move(listed));
+    }
+  for (const LessonWorkflow::Listed& listed : app.lessons.catalog) {
+    const std::string id = listed.file.stem().string();
+    const std::string label = listed.title + progress_text(app, id, listed.steps);
+    if (ui::selectable(label.c_str(), false, id))
+      app.open_lesson(listed.file.string());
+  }
+  ImGui::Separator();
+  ImGui::TextUnformatted("Or open a lesson file of your own (.lesson):");
+  ImGui::SetNextItemWidth(-ImGui::CalcTextSize("Open lesson").x * 1.4f);
+  const bool entered =
+      ui::input_text("lesson file", app.lessons.path_typed.data(), app.lessons.path_typed.size(),
+                     ImGuiInputTextFlags_EnterReturnsTrue);
+  if ((ui::button("Open lesson") || entered) && app.lessons.path_typed[0] != '\0')
+    app.open_lesson(app.lessons.path_typed.data());
+}
+
+void draw_navigation(App& app) {
+  const int steps = static_cast<int>(app.lessons.lesson->steps.size());
+  ImGui::BeginDisabled(app.lessons.step == 0);
+  if (ui::button("< Previous step"))
+    app.go_to_step(app.lessons.step - 1);
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(app.lessons.step + 1 >= steps);
+  if (ui::button("Next step >"))
+    app.go_to_step(app.lessons.step + 1);
+  ImGui::EndDisabled();
+  same_line_if_room(ImGui::CalcTextSize("Restart step").x + 2 * ImGui::GetStyle().FramePadding.x);
+  if (ui::button("Restart step"))
+    app.go_to_step(app.lessons.step);
+  same_line_if_room(ImGui::CalcTextSize("All lessons").x + 2 * ImGui::GetStyle().FramePadding.x);
+  if (ui::button("All lessons"))
+    app.close_lesson();
+}
+
+// The learner's answer: a number field, the choices, or the launch (or playground) to change.
+void draw_answer_controls(App& app, const LessonStep& step) {
+  LessonWorkflow& l = app.lessons;
+  if (step.kind == QuestionKind::number) {
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    if (ui::input_text("your answer", l.typed.data(), l.typed.size(),
+                       ImGuiInputTextFlags_EnterReturnsTrue))
+      app.check_lesson_answer();
+  } else if (step.kind == QuestionKind::choice) {
+    for (const std::string& choice : step.choices) {
+      same_line_if_room(ImGui::CalcTextSize(choice.c_str()).x + ImGui::GetFontSize() * 2);
+      if (ui::selectable(choice.c_str(), l.chosen == choice, choice))
+        l.chosen = choice;
+    }
+  } else if (step.playground) {
+    note_text("Change the index in the Index playground, then press Check.");
+  } else {
+    note_text("Change the launch here (or in the Launch panel), then press Check:");
+    draw_launch_editors(app);
+  }
+  if (ui::button("Check"))
+    app.check_lesson_answer();
+  if (!l.revealed) { // giving up is allowed; a slide series shows each answer this way
+    ImGui::SameLine();
+    if (ui::button(step.kind == QuestionKind::until ? "Show a solution" : "Show the answer"))
+      app.reveal_lesson_answer();
+  }
+}
+
+void draw_verdict(const LessonWorkflow& l) {
+  if (!l.problem.empty())
+    error_text(l.problem);
+  if (!l.verdict)
+    return;
+  if (l.verdict->right) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(ideal_colour()));
+    ImGui::TextWrapped("%s", screen_text(l.verdict->says).c_str());
+    ImGui::PopStyleColor();
+  } else if (l.revealed) {
+    ImGui::TextWrapped("%s", screen_text(l.verdict->says).c_str());
+  } else {
+    error_text(l.verdict->says);
+  }
+}
+
+void draw_step(App& app) {
+  LessonWorkflow& l = app.lessons;
+  ImGui::TextWrapped("%s", screen_text(l.lesson->title).c_str());
+  note_text(format("Step %d of %zu%s", l.step + 1, l.lesson->steps.size(),
+                   l.progress[l.id].done.count(l.step) ? ", done" : ""));
+  draw_navigation(app);
+  if (!l.lesson) // All lessons closed it
+    return;
+  const Lesson& lesson = *l.lesson; // the step as the navigation left it
+  const LessonStep& step = *l.current();
+  ImGui::Separator();
+  if (l.step == 0 && !lesson.about.empty())
+    note_text(paragraph(lesson.about));
+  ImGui::TextWrapped("%s", screen_text(step.title).c_str());
+  if (!step.say.empty())
+    ImGui::TextWrapped("%s", screen_text(paragraph(step.say)).c_str());
+  if (const std::optional<Panel> panel = parse_panel(step.show))
+    note_text(std::string("Look at the ") + panel_title(*panel) + " panel (outlined).");
+  if (step.kind == QuestionKind::none) {
+    draw_verdict(l);
+    return;
+  }
+  ImGui::Separator();
+  ImGui::TextWrapped("%s", screen_text(step.ask).c_str());
+  if (app.lesson_veils(Panel::counters))
+    note_text("The panels that would show the answer are covered until you answer.");
+  draw_answer_controls(app, step);
+  draw_verdict(l);
+}
+
+} // namespace
+
+void draw_lessons(App& app) {
+  if (!app.lessons.lesson) {
+    draw_catalog(app);
+    if (!app.lessons.problem.empty())
+      error_text(app.lessons.problem);
+    return;
+  }
+  draw_step(app);
+}
+
+} // namespace wl::viz
