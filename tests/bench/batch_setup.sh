@@ -19,6 +19,8 @@ batch_setup() {
   mkdir -p "$BUILD/app" "$BUILD/tests/bench"
   cp .gpu-run/bin/warplens "$BUILD/app/"
   cp .gpu-run/bin/wl_gpu_tests .gpu-run/bin/wl_gui_tests "$BUILD/tests/"
+  # Where the tests were built to find them: the fault proxy and worker the stories run.
+  cp .gpu-run/bin/wl_fault_proxy .gpu-run/bin/wl_fault_worker "$BUILD/tests/bench/"
   WL="$BUILD/app/warplens"
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/device.txt"
 }

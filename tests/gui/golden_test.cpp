@@ -81,8 +81,9 @@ constexpr std::string_view kPanelsRewritten[] = {"timings", "counters"};
 // Controls added on screen: the menu bar's File menu (kernel files). Left out of `shown` here.
 constexpr std::string_view kNewControls[] = {"File"};
 // Sidecar members added as the README's changes say: the Index playground panel's.
-constexpr std::string_view kNewSidecarMembers[] = {"/configuration/panels_open/playground",
-                                                   "/shown/playground"};
+constexpr std::string_view kNewSidecarMembers[] = {
+    "/configuration/panels_open/playground", "/shown/playground",
+    "/configuration/panels_open/lessons", "/shown/lesson"};
 
 std::string one_per_line(const std::vector<std::string>& lines) {
   std::string text;
@@ -286,6 +287,10 @@ TEST(Golden, TheReadmeNamesEveryChange) {
     EXPECT_TRUE(wl::test::contains(changes, "`" + std::string(member) + "`")) << member;
   for (std::string_view member : kNewVerificationMembers)
     EXPECT_TRUE(wl::test::contains(changes, "`" + std::string(member) + "`")) << member;
+  for (std::string_view member : kNewSidecarMembers)
+    EXPECT_TRUE(
+        wl::test::contains(changes, "`" + std::string(member.substr(member.rfind('/') + 1)) + "`"))
+        << member;
   EXPECT_TRUE(wl::test::contains(changes, "`figures.time_at_peak_bandwidth_ms` is "
                                           "`result.figures.time_at_peak_bytes`"));
   EXPECT_TRUE(wl::test::contains(changes, "`5.0 KiB`")); // bytes_as_now
