@@ -284,11 +284,9 @@ void draw_launch(App& app) {
     measure_spare_room(tree - 9 * line);
     return;
   }
-  const bool models_alone = app.source && app.source->mode().starts_with("model mode");
-  note_text(std::string("Pick a kernel in the tree and read its lesson; change its block or "
-                        "parameters and the panels follow. Run (F5) ") +
-            (models_alone ? "brings the models' figures (no GPU: the status line says why)."
-                          : "measures."));
+  note_text("Pick a kernel in the tree and read its lesson; change its block or parameters and the "
+            "panels "
+            "follow. Run (F5) measures.");
   draw_lesson(app, *kernel, lesson);
   draw_launch_editors(app);
   ImGui::Separator();
