@@ -33,9 +33,8 @@ std::string progress_text(const App& app, const std::string& id, std::size_t ste
   return done == 0 ? "" : format("  (%zu of %zu steps done)", done, steps);
 }
 
-void draw_catalog(App& app) {
-  note_text("Each lesson sets up a launch, asks what you expect before it shows the figure, then "
-            "says whether you were right and why. Pick one:");
+// The bundled lessons in course order, read once.
+const std::vector<LessonWorkflow::Listed>& course(App& app) {
   if (app.lessons.catalog.empty())
     for (const std::filesystem::path& file : bundled_lessons()) {
       LessonWorkflow::Listed listed{file, file.stem().string()};
@@ -47,7 +46,22 @@ void draw_catalog(App& app) {
       }
       app.lessons.catalog.push_back(std::move(listed));
     }
-  for (const LessonWorkflow::Listed& listed : app.lessons.catalog) {
+  return app.lessons.catalog;
+}
+
+// The bundled lesson after the one open; null after the last, or for a teacher's file.
+const LessonWorkflow::Listed* next_lesson(App& app) {
+  const std::vector<LessonWorkflow::Listed>& lessons = course(app);
+  for (std::size_t i = 0; i + 1 < lessons.size(); ++i)
+    if (lessons[i].file.stem().string() == app.lessons.id)
+      return &lessons[i + 1];
+  return nullptr;
+}
+
+void draw_catalog(App& app) {
+  note_text("Each lesson sets up a launch, asks what you expect before it shows the figure, then "
+            "says whether you were right and why. Pick one:");
+  for (const LessonWorkflow::Listed& listed : course(app)) {
     const std::string id = listed.file.stem().string();
     const std::string label = listed.title + progress_text(app, id, listed.steps);
     if (ui::selectable(label.c_str(), false, id))
@@ -70,10 +84,16 @@ void draw_navigation(App& app) {
     app.go_to_step(app.lessons.step - 1);
   ImGui::EndDisabled();
   ImGui::SameLine();
-  ImGui::BeginDisabled(app.lessons.step + 1 >= steps);
-  if (ui::button("Next step >"))
-    app.go_to_step(app.lessons.step + 1);
-  ImGui::EndDisabled();
+  const LessonWorkflow::Listed* next = next_lesson(app);
+  if (app.lessons.step + 1 >= steps && next) { // the course goes on
+    if (ui::button("Next lesson >"))
+      app.open_lesson(next->file.string());
+  } else {
+    ImGui::BeginDisabled(app.lessons.step + 1 >= steps);
+    if (ui::button("Next step >"))
+      app.go_to_step(app.lessons.step + 1);
+    ImGui::EndDisabled();
+  }
   same_line_if_room(ImGui::CalcTextSize("Restart step").x + 2 * ImGui::GetStyle().FramePadding.x);
   if (ui::button("Restart step"))
     app.go_to_step(app.lessons.step);

@@ -91,7 +91,7 @@ TEST(StoryLessons, AChoiceAndAChangeToTheBlockAreJudged) {
 }
 
 // The playground steps: the question's figures are covered (its fields are the question), and a
-// step that asks for a fix is met by typing the index.
+// step that asks for a fix is met by typing the index. The last step leads to the next lesson.
 TEST(StoryLessons, APlaygroundStepIsAnsweredAndFixedByTypingTheIndex) {
   std::string script = "window 1280x720\n";
   for (int i = 0; i < 4; ++i)
@@ -100,7 +100,8 @@ TEST(StoryLessons, APlaygroundStepIsAnsweredAndFixedByTypingTheIndex) {
             "click \"Next step >\" in \"Lessons\"\nclick \"Check\" in \"Lessons\"\n"
             "screenshot start.png\n"
             "set \"index\" \"threadIdx.x\" in \"Index playground\"\nclick \"Lessons\"\n"
-            "click \"Check\" in \"Lessons\"\nscreenshot fixed.png\n";
+            "click \"Check\" in \"Lessons\"\nscreenshot fixed.png\n"
+            "click \"Next lesson >\" in \"Lessons\"\nscreenshot next.png\n";
   const Story story = play(script, "--lesson coalescing");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const json q = story.sidecar("q"), a = story.sidecar("a"), start = story.sidecar("start"),
@@ -115,6 +116,7 @@ TEST(StoryLessons, APlaygroundStepIsAnsweredAndFixedByTypingTheIndex) {
       << text_of(start, "lessons");
   EXPECT_EQ(lesson_of(fixed)["right"], true) << lesson_of(fixed);
   EXPECT_EQ(fixed["shown"]["playground"]["sectors"], 4);
+  EXPECT_EQ(lesson_of(story.sidecar("next"))["id"], "04-vector-loads") << "the course goes on";
 }
 
 // Show the answer gives up the question: the figure with its source and why, the panels back.

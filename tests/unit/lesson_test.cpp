@@ -209,6 +209,14 @@ const HostileLesson kHostileLessons[] = {
      "hostile.lesson:4: a line of 3004 characters; at most 2000"},
     {"NestedBrackets", kHead + "ask q\nanswer " + std::string(100000, '[') + "\n",
      "hostile.lesson:5: a line of 100007 characters"},
+    {"NotAPanel", kHead + "show global_memory\n",
+     "hostile.lesson:4: show 'global_memory' is not a panel; allowed launch"},
+    {"DoubleEquals", kHead + "ask q\nuntil sectors == 4\nsolution block 64\n",
+     "hostile.lesson:5: '==' is not a comparison here: write ="},
+    {"SiteInThePlayground",
+     "lesson L\nstep S\nplayground threadIdx.x * 2\nask q\nuntil sectors_per_request of \"x\" = "
+     "4\nsolution playground threadIdx.x\n",
+     "hostile.lesson:5: the playground's access has no sites"},
 };
 
 class HostileLessonFile : public testing::TestWithParam<HostileLesson> {};
@@ -230,9 +238,27 @@ INSTANTIATE_TEST_SUITE_P(Lines, HostileLessonFile, testing::ValuesIn(kHostileLes
                          });
 
 // What only playing a step with the models finds: each problem on its own line, with its line.
+// An unknown preset is said once, at its line, not again for every step that takes it.
+TEST(HostileLessonCheck, AnUnknownPresetIsNamedOnceAtItsLine) {
+  const std::vector<std::string> problems = check_lesson(
+      parse_lesson("lesson L\narch h1000\nstep S\nkernel vec_add/scalar\nstep T\nkernel "
+                   "vec_add/vec4\nstep U\nkernel vec_add/scalar\narch a100\n",
+                   "hostile.lesson"),
+      presets());
+  ASSERT_EQ(problems.size(), 1u) << problems.back();
+  EXPECT_TRUE(test::contains(problems.front(), "hostile.lesson:2: ")) << problems.front();
+}
+
 TEST(HostileLessonCheck, WhatTheModelsRefuseIsNamedWithItsLine) {
   const std::pair<std::string, std::string> cases[] = {
-      {kHead + "show everything\n", "hostile.lesson:2: show 'everything' is not a panel"},
+      {kHead + "ask q\nanswer wavefronts_per_request of \"load a\"\n",
+       "hostile.lesson:5: 'wavefronts_per_request' is not a figure of the global site \"load a\""},
+      {kHead + "ask q\nanswer sector_per_request of \"load a\"\n",
+       "did you mean 'sectors_per_request'?"},
+      {kHead + "ask q\nanswer block_per_sm\n", "did you mean 'blocks_per_sm'?"},
+      {kHead + "block 32\nask q\nanswer limiter\nchoices warps lanes\n",
+       "hostile.lesson:7: choice 'lanes' is not a resource"},
+      {"lesson L\nstep S\nplayground threadIdx.x +\nask q\nanswer sectors\n", "hostile.lesson:3: "},
       {"lesson L\nstep S\nkernel nope/nope\n", "hostile.lesson:3: unknown kernel 'nope/nope'"},
       {kHead + "param n=1024\nparam stride=2\n",
        "hostile.lesson:5: vec_add/scalar has no parameter 'stride'"},
@@ -243,7 +269,7 @@ TEST(HostileLessonCheck, WhatTheModelsRefuseIsNamedWithItsLine) {
        "hostile.lesson:5: the kernel vec_add/scalar has no site \"load z\"; its sites: \"load a\""},
       {kHead + "ask q\nanswer no_such_figure\n", "hostile.lesson:5: 'no_such_figure' is not"},
       {kHead + "ask q\nanswer limiter\nchoices registers lanes\n",
-       "hostile.lesson:5: choice 'lanes' is not a resource"},
+       "hostile.lesson:6: choice 'lanes' is not a resource"},
       {kHead + "ask q\nanswer blocks_per_sm\nchoices 4 16\n",
        "hostile.lesson:5: 0 of the choices match 8; exactly one must"},
       {kHead + "ask q\nuntil theoretical_occupancy = 100\nsolution block 32\n",
@@ -251,8 +277,9 @@ TEST(HostileLessonCheck, WhatTheModelsRefuseIsNamedWithItsLine) {
       {"lesson L\nstep S\nkernel vec_add/scalar\nblock 32\nask q\nuntil theoretical_occupancy "
        "= 100\nsolution block 16\n",
        "hostile.lesson:7: the solution does not meet the condition"},
-      {"lesson L\nstep S\nplayground threadIdx.x *\n", "hostile.lesson:2: "},
-      {"lesson L\narch nope\nstep S\nkernel vec_add/scalar\n", "hostile.lesson: arch: "},
+      {"lesson L\nstep S\nplayground threadIdx.x *\n", "hostile.lesson:3: index"},
+      {"lesson L\narch nope\nstep S\nkernel vec_add/scalar\nstep T\nkernel vec_add/vec4\n",
+       "hostile.lesson:2: "},
   };
   for (const auto& [text, fragment] : cases) {
     const std::vector<std::string> problems =

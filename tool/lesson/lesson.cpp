@@ -3,7 +3,9 @@
 #include "base/error.h"
 #include "base/json_input.h"
 #include "base/text_file.h"
+#include "base/text_format.h"
 #include "io/assets.h"
+#include "report/panel_table.h"
 
 #include <algorithm>
 #include <charconv>
@@ -89,6 +91,8 @@ Condition read_condition(const LessonLine& line, std::string_view text) {
   Condition condition;
   condition.figure = read_figure(line, text);
   const std::string rest = trimmed(text);
+  if (rest.starts_with("=="))
+    line.fail("'==' is not a comparison here: write = (allowed = != < <= > >=)");
   static const std::pair<const char*, Comparison> kComparisons[] = {
       {"<=", Comparison::less_equal}, {">=", Comparison::greater_equal},
       {"!=", Comparison::not_equal},  {"<", Comparison::less},
@@ -142,8 +146,10 @@ public:
       line.fail("a lesson starts with its title: lesson TITLE");
     if (line.verb == "about" && m_lesson.steps.empty())
       return m_lesson.about.push_back(line.text("the introduction's text"));
-    if (line.verb == "arch" && m_lesson.steps.empty())
+    if (line.verb == "arch" && m_lesson.steps.empty()) {
+      m_lesson.arch_line = line.number;
       return void(m_lesson.arch = read_word(line, "a preset id"));
+    }
     if (line.verb == "step")
       return start_step(line);
     if (m_lesson.steps.empty())
@@ -223,10 +229,12 @@ private:
     verbs["arch"] = [](const LessonLine& l, LessonStep& s) {
       once(l, !s.arch.empty());
       s.arch = read_word(l, "a preset id");
+      s.arch_line = l.number;
     };
     verbs["playground"] = [](const LessonLine& l, LessonStep& s) {
       once(l, !s.kernel.empty() || s.playground);
       s.playground = PlaygroundSetup{l.text("an index expression"), "", 4, false};
+      s.playground_line = l.number;
     };
     verbs["swizzle"] = [](const LessonLine& l, LessonStep& s) {
       playground(l, s).swizzle = l.text("an expression of i");
@@ -245,7 +253,10 @@ private:
     };
     verbs["show"] = [](const LessonLine& l, LessonStep& s) {
       once(l, !s.show.empty());
-      s.show = read_word(l, "a panel key, e.g. global_memory");
+      s.show = read_word(l, "a panel key, e.g. global");
+      if (!parse_panel(s.show))
+        l.fail("show '" + clip(s.show, 40) + "' is not a panel" +
+               did_you_mean(s.show, panel_keys()) + "; allowed " + panel_keys_listed());
     };
     verbs["say"] = [](const LessonLine& l, LessonStep& s) { s.say.push_back(l.text("a text")); };
     verbs["ask"] = [](const LessonLine& l, LessonStep& s) {
@@ -267,6 +278,7 @@ private:
       std::istringstream words(l.text("the answers offered"));
       for (std::string word; words >> word;)
         s.choices.push_back(word);
+      s.choices_line = l.number;
       if (s.choices.size() < 2 || s.choices.size() > 8)
         l.fail("choices offers 2 to 8 answers, separated by spaces");
     };
@@ -340,6 +352,15 @@ private:
               "prove the condition can be met");
     if (!step.solution_expression.empty() && !step.playground)
       at.fail("solution playground belongs to a playground step");
+    if (step.playground && !step.answer.site.empty())
+      LessonLine{m_lesson.file, step.answer_line, "answer", ""}.fail(
+          "the playground's access has no sites: write the figure alone, e.g. answer "
+          "sectors_per_request");
+    if (step.playground && std::any_of(step.until.begin(), step.until.end(),
+                                       [](const Condition& c) { return !c.figure.site.empty(); }))
+      LessonLine{m_lesson.file, step.until_line, "until", ""}.fail(
+          "the playground's access has no sites: write the figure alone, e.g. until "
+          "wavefronts_per_request = 1");
   }
 
   Lesson m_lesson;

@@ -77,8 +77,9 @@ struct LessonStep {
   std::string kernel; // "" in a playground step
   std::vector<std::string> params;
   std::string block;
-  int kernel_line = 0, block_line = 0; // where each was written, for a refusal's line
-  std::vector<int> param_lines;        // one per param
+  // Where each was written, for a refusal's line.
+  int kernel_line = 0, block_line = 0, arch_line = 0, playground_line = 0, choices_line = 0;
+  std::vector<int> param_lines; // one per param
   std::string arch;
   std::optional<PlaygroundSetup> playground;
   std::string show; // a panel key, or ""
@@ -107,6 +108,7 @@ struct Lesson {
   std::string title;
   std::vector<std::string> about;
   std::string arch = "h100";
+  int arch_line = 0; // 0: the default
   std::vector<LessonStep> steps;
 
   int questions() const;

@@ -21,9 +21,6 @@ public:
       : m_lesson(lesson), m_step(step), m_problems(problems) {}
 
   void run(const std::vector<Arch>& presets) {
-    if (!m_step.show.empty() && !parse_panel(m_step.show))
-      problem(m_step.line, "show '" + clip(m_step.show, 40) + "' is not a panel; allowed " +
-                               panel_keys_listed());
     try {
       if (m_step.playground)
         playground();
@@ -69,7 +66,7 @@ private:
       for (const std::string& choice : m_step.choices)
         if (std::none_of(kAllResources.begin(), kAllResources.end(),
                          [&](Resource r) { return choice == resource_name(r); }))
-          problem(m_step.answer_line,
+          problem(m_step.choices_line,
                   "choice '" + clip(choice, 30) +
                       "' is not a resource; allowed warps, registers, shared_memory, blocks, "
                       "barriers");
@@ -78,9 +75,9 @@ private:
             return std::find(m_step.choices.begin(), m_step.choices.end(), l) !=
                    m_step.choices.end();
           }))
-        problem(m_step.answer_line, "none of the choices limits this launch (the model says " +
-                                        (result.occupancy ? result.occupancy->explanation : "") +
-                                        ")");
+        problem(m_step.answer_line,
+                "none of the choices limits this launch; the model says: " +
+                    (result.occupancy ? result.occupancy->explanation : std::string("nothing")));
       return;
     }
     figure_exists(m_step.answer, result, m_step.answer_line);
@@ -116,15 +113,42 @@ private:
                                clip(figure.site, 40) +
                                "\"; its sites: " + (names.empty() ? "none" : names));
     }
-    problem(line, in_quotes(figure.key, 40) + " " +
-                      (figure.site.empty() ? "is not a figure of the launch with a value here"
-                                           : "is not a figure of a site") +
-                      "; see the figure table (README: Figures) for the keys");
+    if (!figure.site.empty()) {
+      const SitePrediction& site =
+          *std::find_if(result.prediction.sites.begin(), result.prediction.sites.end(),
+                        [&](const SitePrediction& s) { return s.name == figure.site; });
+      const std::vector<std::string>& keys = site_figure_keys(site.space);
+      std::string listed;
+      for (const std::string& key : keys)
+        listed.append(listed.empty() ? "" : ", ").append(key);
+      return problem(line, in_quotes(figure.key, 40) + " is not a figure of the " +
+                               (site.space == MemorySpace::global ? "global" : "shared") +
+                               " site \"" + figure.site + "\"" + did_you_mean(figure.key, keys) +
+                               "; its figures: " + listed);
+    }
+    std::vector<std::string> keys;
+    for (const Figure* f : launch_figures())
+      if (read_figure({std::string(f->key), ""}, result))
+        keys.emplace_back(f->key);
+    problem(line, in_quotes(figure.key, 40) + " is not a figure of the launch with a value here" +
+                      did_you_mean(figure.key, keys) + " (warplens model " + result.kernel_id +
+                      " --json lists the launch's under \"figures\", a site's under \"sites\")");
   }
 
   void playground() {
     const IndexPlayground start = step_playground(m_step);
-    evaluate_playground(start); // an expression that does not evaluate is refused here
+    try {
+      evaluate_playground(start);
+      evaluate_playground(step_playground(m_step, true));
+    } catch (const UsageError& e) { // the step's expression, else the solution's
+      bool start_fails = false;
+      try {
+        evaluate_playground(start);
+      } catch (const UsageError&) {
+        start_fails = true;
+      }
+      return problem(start_fails ? m_step.playground_line : m_step.solution_line, e.what());
+    }
     if (m_step.answer_line && !read_playground_figure(m_step.answer.key, start))
       problem(m_step.answer_line,
               in_quotes(m_step.answer.key, 40) + " is not a figure of the playground's " +
@@ -151,13 +175,16 @@ private:
 
 std::vector<std::string> check_lesson(const Lesson& lesson, const std::vector<Arch>& presets) {
   std::vector<std::string> problems;
+  bool arch_known = true;
   try {
     find_arch(presets, lesson.arch);
-  } catch (const UsageError& e) {
-    problems.push_back(lesson.file + ": arch: " + e.what());
+  } catch (const UsageError& e) { // said once, at its line; the steps that take it are not played
+    problems.push_back(lesson.file + ":" + std::to_string(lesson.arch_line) + ": " + e.what());
+    arch_known = false;
   }
   for (const LessonStep& step : lesson.steps)
-    StepCheck(lesson, step, problems).run(presets);
+    if (arch_known || !step.arch.empty() || step.playground)
+      StepCheck(lesson, step, problems).run(presets);
   return problems;
 }
 

@@ -40,6 +40,26 @@ const std::map<std::string, SiteField, std::less<>>& site_fields() {
   return fields;
 }
 
+} // namespace
+
+const std::vector<std::string>& site_figure_keys(MemorySpace space) {
+  static const std::vector<std::string> global = {
+      "requests",   "width",         "sectors",   "ideal_sectors", "sectors_per_request",
+      "bytes_used", "bytes_fetched", "dram_bytes"};
+  static const std::vector<std::string> shared = {"requests",          "width",
+                                                  "wavefronts",        "ideal_wavefronts",
+                                                  "excess_wavefronts", "wavefronts_per_request",
+                                                  "conflict_degree"};
+  return space == MemorySpace::global ? global : shared;
+}
+
+bool site_has_figure(MemorySpace space, const std::string& key) {
+  const std::vector<std::string>& keys = site_figure_keys(space);
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+
+namespace {
+
 // The value written as the figure table writes that key, or plainly where it has no row.
 std::string written(const std::string& key, double value) {
   if (const Figure* f = find_figure(key))
@@ -238,7 +258,8 @@ StepLaunch step_launch(const Lesson& lesson, const LessonStep& step,
   try {
     launch.arch = find_arch(presets, step.arch.empty() ? lesson.arch : step.arch);
   } catch (const UsageError& e) {
-    throw UsageError(lesson.file + ":" + std::to_string(step.line) + ": " + e.what());
+    const int line = !step.arch.empty() ? step.arch_line : lesson.arch_line;
+    throw UsageError(lesson.file + ":" + std::to_string(line ? line : step.line) + ": " + e.what());
   }
   try {
     launch.request = resolve_kernel_request(step.kernel, params, "", block);
@@ -268,7 +289,7 @@ std::optional<FigureReading> read_figure(const FigureRef& figure, const RunResul
   if (!figure.site.empty()) {
     const SitePrediction* site = site_named(result, figure.site);
     const auto field = site_fields().find(figure.key);
-    if (!site || field == site_fields().end())
+    if (!site || field == site_fields().end() || !site_has_figure(site->space, figure.key))
       return std::nullopt;
     const std::size_t index = static_cast<std::size_t>(site - result.prediction.sites.data());
     if (const std::optional<double> measured = measured_site_figure(figure.key, result, index))

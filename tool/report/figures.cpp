@@ -937,14 +937,23 @@ std::optional<double> figure_value(const Figure& f, const RunResult& r) {
   return f.predicted ? f.predicted(r) : std::nullopt;
 }
 
+namespace {
+
+// "1.50x" and "32-way" read as one word; every other unit follows after a space.
+std::string with_unit(const std::string& number, const std::string& unit) {
+  return number + (unit.empty() || unit == "x" || unit.starts_with('-') ? unit : " " + unit);
+}
+
+} // namespace
+
 std::string figure_text(const Figure& f, double value) {
   const std::string unit(f.unit);
   switch (f.format) {
   case FigureFormat::bytes:
     return format_bytes(value);
   case FigureFormat::count: // grouped as a whole number where one holds it (llround's range)
-    return (std::fabs(value) < 9e18 ? format_count(std::llround(value)) : format("%.3g", value)) +
-           (unit.empty() ? "" : " " + unit);
+    return with_unit(
+        std::fabs(value) < 9e18 ? format_count(std::llround(value)) : format("%.3g", value), unit);
   case FigureFormat::percent:
     return format_percent(value, f.decimals);
   case FigureFormat::duration:
@@ -952,8 +961,7 @@ std::string figure_text(const Figure& f, double value) {
   case FigureFormat::ratio:
     break;
   }
-  // "1.50x" reads as one word; every other unit follows after a space.
-  return format_number(value, f.decimals) + (unit.empty() || unit == "x" ? unit : " " + unit);
+  return with_unit(format_number(value, f.decimals), unit);
 }
 
 std::optional<std::string> figure_text(const Figure& f, const RunResult& r) {
