@@ -184,13 +184,15 @@ void add_lesson_command(CLI::App& app) {
 
   auto name = std::make_shared<std::string>();
   auto out = std::make_shared<std::string>();
-  auto size = std::make_shared<std::string>("1280x720");
+  auto size = std::make_shared<std::string>("1920x1080");
   CLI::App* slides = lesson->add_subcommand(
       "export", "A lesson as slides: each step's question and answer as PNGs with their JSON "
                 "sidecars, made by a script of the scripted sessions written beside them");
   slides->add_option("lesson", *name, "A bundled lesson's name or a .lesson file")->required();
   slides->add_option("--out", *out, "The folder for the pictures (made if missing)")->required();
-  slides->add_option("--window", *size, "The pictures' size, WIDTHxHEIGHT (default 1280x720)");
+  slides->add_option(
+      "--window", *size,
+      "The pictures' size, WIDTHxHEIGHT (default 1920x1080: a slide's, with room for the maps)");
   slides->callback([name, out, size] { export_lesson(*name, *out, *size); });
 }
 

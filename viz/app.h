@@ -486,8 +486,9 @@ struct App {
   bool open_lesson(const std::string& name_or_path);
   void close_lesson();
   // Puts step `index` on screen: its launch (kernel, parameters, block, preset) or its
-  // playground, its panel in front and outlined, the question open again.
-  void go_to_step(int index);
+  // playground, its panel in front and outlined; a step answered right before is shown answered
+  // unless `ask_again`.
+  void go_to_step(int index, bool ask_again = false);
   // Once per frame: a lesson asked for before the settings were read is opened.
   void follow_lesson();
   // Judges the answer typed or chosen (or, for an `until` step, the launch or playground as the

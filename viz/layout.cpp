@@ -143,8 +143,10 @@ void draw_tile(App& app, const TilePlan& plan, Tile tile, const TileRect& rect, 
   enter_panel(panel_title(shown));
   {
     WordsOnScreen words(app.frame.screenshot.has_value(), app.frame.panel_text[index(shown)]);
-    // The playground veils its figures alone: its fields are a playground step's question.
-    if (shown != Panel::playground && app.lesson_veils(shown))
+    // The playground and the Launch panel cover their answers alone (the playground's figures,
+    // the kernel's note): their fields are what a learner changes.
+    const bool covers_own_parts = shown == Panel::playground || shown == Panel::launch;
+    if (!covers_own_parts && app.lesson_veils(shown))
       empty_state(std::string("Covered while the lesson asks its question: this panel shows the "
                               "answer. Answer it in the Lessons panel (or ask to be shown), and "
                               "the ") +

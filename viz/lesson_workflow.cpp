@@ -33,6 +33,15 @@ bool asks_before_showing(const LessonStep& step) {
   return step.kind == QuestionKind::number || step.kind == QuestionKind::choice;
 }
 
+// "blocks (The limit of 32 blocks per SM caps ...)": the limiter named, then the model's words.
+std::string limiters_text(const RunResult& result) {
+  std::string names;
+  for (const std::string& name : limiter_names(result))
+    names.append(names.empty() ? "" : " and ").append(name);
+  const std::string explanation = result.occupancy ? result.occupancy->explanation : "";
+  return names + (explanation.empty() ? "" : ": " + explanation);
+}
+
 bool asks_of_a_site(const LessonStep& step) {
   return !step.answer.site.empty() ||
          std::any_of(step.until.begin(), step.until.end(),
@@ -92,19 +101,25 @@ void App::close_lesson() {
   lessons.problem.clear();
 }
 
-void App::go_to_step(int index) {
+void App::go_to_step(int index, bool ask_again) {
   if (!lessons.lesson)
     return;
   const int last = static_cast<int>(lessons.lesson->steps.size()) - 1;
   lessons.step = std::clamp(index, 0, last);
-  lessons.progress[lessons.id].step = lessons.step;
+  LessonProgress& progress = lessons.progress[lessons.id];
+  progress.step = lessons.step;
   lessons.typed.fill('\0');
   lessons.chosen.clear();
   lessons.tries = 0;
   lessons.verdict.reset();
-  lessons.revealed = false;
   lessons.problem.clear();
   const LessonStep& step = *lessons.current();
+  // A step answered right before is shown answered: the panels uncovered, until asked again.
+  lessons.revealed =
+      !ask_again && step.kind != QuestionKind::none && progress.done.contains(lessons.step);
+  if (lessons.revealed)
+    lessons.verdict = LessonVerdict{true, "You answered this step right before; Restart step "
+                                          "asks it again."};
   try {
     if (step.playground) {
       set_playground(choices.playground, step_playground(step));
@@ -120,7 +135,7 @@ void App::go_to_step(int index) {
       if (asks_of_a_site(step))
         choices.measure_per_site = true;
       if (source) // before the sources exist (--lesson), the session's first run sends it
-        run();
+        run_at_start();
     }
   } catch (const Error& e) {
     lessons.problem = e.what();
@@ -202,6 +217,7 @@ void App::reveal_lesson_answer() {
     return;
   lessons.revealed = true;
   lessons.problem.clear();
+  lessons.chosen.clear(); // a wrong pick is not left looking chosen beside the answer
   const std::string why = step->why.empty() ? "" : " " + step->why;
   if (step->kind == QuestionKind::until) {
     // The solution goes on screen: its figures follow, and Check says it holds.
@@ -222,7 +238,7 @@ void App::reveal_lesson_answer() {
   if (step->playground)
     truth = read_playground_figure(step->answer.key, step_playground(*step));
   else if (const RunResult* result = lesson_result(); result && step->answer.key == "limiter")
-    truth = FigureReading{0, result->occupancy ? result->occupancy->explanation : "", ""};
+    truth = FigureReading{0, limiters_text(*result), ""};
   else if (result)
     truth = read_figure(step->answer, *result);
   if (!truth) {
@@ -231,20 +247,20 @@ void App::reveal_lesson_answer() {
                       "a moment.";
     return;
   }
-  lessons.verdict =
-      LessonVerdict{false, "The answer: " + truth->text +
-                               (truth->source.empty() ? "." : " (" + truth->source + ").") + why};
+  // A limiter's text ends its own sentence.
+  const std::string ending =
+      truth->source.empty() ? (truth->text.ends_with('.') ? "" : ".") : " (" + truth->source + ").";
+  lessons.verdict = LessonVerdict{false, "The answer: " + truth->text + ending + why};
 }
 
 bool App::lesson_veils(Panel panel) const {
   const LessonStep* step = lessons.current();
   if (!step || !asks_before_showing(*step) || lessons.revealed)
     return false;
-  // The Launch panel and the lesson itself hold no answer; the playground is the learner's own
-  // tool in a launch step, and in a playground step it hides its figures alone (its fields are
-  // the question).
-  return panel != Panel::launch && panel != Panel::lessons &&
-         (panel != Panel::playground || step->playground);
+  // The lesson itself holds no answer; the playground is the learner's own tool in a launch step,
+  // and in a playground step it hides its figures alone (its fields are the question); the Launch
+  // panel covers its kernel's note alone (its fields are the launch).
+  return panel != Panel::lessons && (panel != Panel::playground || step->playground);
 }
 
 } // namespace wl::viz

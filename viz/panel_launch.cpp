@@ -80,7 +80,11 @@ void draw_lesson(App& app, const KernelDesc& kernel, float height) {
   ImGui::TextUnformatted(kernel.id.c_str());
   empty_state(kernel.title); // wrapped: a long title never widens the panel
   ImGui::BeginChild("##lesson", ImVec2(0, height), true);
-  ImGui::TextWrapped("%s", kernel.lesson.c_str());
+  if (app.lesson_veils(Panel::launch)) // the note states the figures a question asks
+    empty_state("The kernel's note is covered while the lesson asks its question: it gives the "
+                "answer away.");
+  else
+    ImGui::TextWrapped("%s", kernel.lesson.c_str());
   ImGui::EndChild();
   const std::vector<Panel> named = panels_named_in(kernel.lesson);
   if (ImGui::IsItemHovered())

@@ -27,10 +27,11 @@ std::string paragraph(const std::vector<std::string>& lines) {
   return text;
 }
 
+// "3/6 done  " before a lesson's title (in front, where a narrow panel does not cut it).
 std::string progress_text(const App& app, const std::string& id, std::size_t steps) {
   const auto found = app.lessons.progress.find(id);
   const std::size_t done = found == app.lessons.progress.end() ? 0 : found->second.done.size();
-  return done == 0 ? "" : format("  (%zu of %zu steps done)", done, steps);
+  return done == 0 ? "" : format("%zu/%zu done  ", done, steps);
 }
 
 // The bundled lessons in course order, read once.
@@ -58,15 +59,30 @@ const LessonWorkflow::Listed* next_lesson(App& app) {
   return nullptr;
 }
 
+// The teacher's files opened before (their progress is kept by path), to open again.
+void draw_own_files(App& app) {
+  std::vector<std::string> files;
+  for (const auto& [id, progress] : app.lessons.progress)
+    if (id.find('/') != std::string::npos && std::filesystem::is_regular_file(id))
+      files.push_back(id);
+  if (files.empty())
+    return;
+  ImGui::TextDisabled("Lesson files opened before");
+  for (const std::string& file : files)
+    if (ui::selectable(file.c_str(), false))
+      app.open_lesson(file);
+}
+
 void draw_catalog(App& app) {
   note_text("Each lesson sets up a launch, asks what you expect before it shows the figure, then "
             "says whether you were right and why. Pick one:");
   for (const LessonWorkflow::Listed& listed : course(app)) {
     const std::string id = listed.file.stem().string();
-    const std::string label = listed.title + progress_text(app, id, listed.steps);
+    const std::string label = progress_text(app, id, listed.steps) + listed.title;
     if (ui::selectable(label.c_str(), false, id))
       app.open_lesson(listed.file.string());
   }
+  draw_own_files(app);
   ImGui::Separator();
   ImGui::TextUnformatted("Or open a lesson file of your own (.lesson):");
   ImGui::SetNextItemWidth(-ImGui::CalcTextSize("Open lesson").x * 1.4f);
@@ -96,7 +112,7 @@ void draw_navigation(App& app) {
   }
   same_line_if_room(ImGui::CalcTextSize("Restart step").x + 2 * ImGui::GetStyle().FramePadding.x);
   if (ui::button("Restart step"))
-    app.go_to_step(app.lessons.step);
+    app.go_to_step(app.lessons.step, true);
   same_line_if_room(ImGui::CalcTextSize("All lessons").x + 2 * ImGui::GetStyle().FramePadding.x);
   if (ui::button("All lessons"))
     app.close_lesson();
@@ -147,6 +163,19 @@ void draw_verdict(const LessonWorkflow& l) {
   }
 }
 
+// On the last step, once answered: how the lesson went, and where the course goes on.
+void draw_ending(App& app) {
+  const LessonWorkflow& l = app.lessons;
+  if (l.step + 1 < static_cast<int>(l.lesson->steps.size()) || !l.revealed)
+    return;
+  const int questions = l.lesson->questions();
+  const auto progress = l.progress.find(l.id);
+  const std::size_t right = progress == l.progress.end() ? 0 : progress->second.done.size();
+  ImGui::Separator();
+  ImGui::TextWrapped("End of the lesson: %zu of %d questions answered right.%s", right, questions,
+                     next_lesson(app) ? " Next lesson > goes on with the course." : "");
+}
+
 void draw_step(App& app) {
   LessonWorkflow& l = app.lessons;
   ImGui::TextWrapped("%s", screen_text(l.lesson->title).c_str());
@@ -175,6 +204,7 @@ void draw_step(App& app) {
     note_text("The panels that would show the answer are covered until you answer.");
   draw_answer_controls(app, step);
   draw_verdict(l);
+  draw_ending(app);
 }
 
 } // namespace

@@ -57,6 +57,32 @@ TEST(StoryLessons, AQuestionCoversItsAnswerUntilAWrongThenARightAnswer) {
   EXPECT_TRUE(says(right, "lessons", "Step 2 of 6, done")) << text_of(right, "lessons");
 }
 
+// A step answered right is shown answered when the learner comes back to it; Restart step asks it
+// again. While it asks, the Launch panel covers its kernel's note (which states the answers) and
+// keeps its fields.
+TEST(StoryLessons, AStepAnsweredBeforeIsShownAnsweredUntilAskedAgain) {
+  const Story story = play("window 1280x720\nclick \"Next step >\" in \"Lessons\"\nwait\n"
+                           "click \"Launch\"\nscreenshot note.png\nclick \"Lessons\"\n"
+                           "set \"your answer\" 8 in \"Lessons\"\nwait\n"
+                           "click \"Next step >\" in \"Lessons\"\n"
+                           "click \"< Previous step\" in \"Lessons\"\nwait\nscreenshot back.png\n"
+                           "click \"Restart step\" in \"Lessons\"\nwait\nscreenshot again.png\n",
+                           "--lesson coalescing");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json note = story.sidecar("note"), back = story.sidecar("back"),
+             again = story.sidecar("again");
+  EXPECT_TRUE(says(note, "launch", "The kernel's note is covered")) << text_of(note, "launch");
+  EXPECT_FALSE(says(note, "launch", "8 at stride 2")) << text_of(note, "launch");
+  EXPECT_TRUE(shown(note, "block", "Launch")) << "the launch's fields stay";
+  EXPECT_EQ(lesson_of(back)["step"], 2);
+  EXPECT_EQ(lesson_of(back)["revealed"], true);
+  EXPECT_TRUE(lesson_of(back)["covered"].empty());
+  EXPECT_TRUE(says(back, "lessons", "You answered this step right before"))
+      << text_of(back, "lessons");
+  EXPECT_EQ(lesson_of(again)["revealed"], false);
+  EXPECT_TRUE(covered(again, "global"));
+}
+
 // The occupancy lesson: a choice (what limits blocks of one warp) answered wrong then right, and
 // a step that asks for a change to the block, made in the Lessons panel's own block field.
 TEST(StoryLessons, AChoiceAndAChangeToTheBlockAreJudged) {
@@ -116,6 +142,7 @@ TEST(StoryLessons, APlaygroundStepIsAnsweredAndFixedByTypingTheIndex) {
       << text_of(start, "lessons");
   EXPECT_EQ(lesson_of(fixed)["right"], true) << lesson_of(fixed);
   EXPECT_EQ(fixed["shown"]["playground"]["sectors"], 4);
+  EXPECT_TRUE(says(fixed, "lessons", "End of the lesson:")) << text_of(fixed, "lessons");
   EXPECT_EQ(lesson_of(story.sidecar("next"))["id"], "04-vector-loads") << "the course goes on";
 }
 
