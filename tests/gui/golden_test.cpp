@@ -45,7 +45,8 @@ constexpr std::string_view kNewCsvColumns[] = {"bytes_moved",
                                                "wavefronts_per_request",
                                                "lanes_per_instruction",
                                                "share_of_peak",
-                                               "compute"}; // the last two: sweep --csv's
+                                               "compute", // these two: sweep --csv's
+                                               "compute_share_of_peak"};
 
 // A JSON value that moved, by JSON pointer, and members a result's JSON gained (wherever a result
 // is: a model's output, a sidecar's result and modelled).

@@ -49,6 +49,33 @@ TEST(ArchPresets, H100MatchesTheDeviceFigures) {
   EXPECT_EQ(h100.max_blocks_per_sm, 32);
 }
 
+// The FP32 peak each preset gives (the compute speed of light's denominator) is the datasheet's,
+// at the preset's clock: NVIDIA's published FP32 TFLOPS (T4 and A100 datasheets, the GA102, Ada
+// and RTX Blackwell whitepapers, the H100 and HGX B200 pages, the L40S table). The RTX 5090
+// preset's clock is its deviceQuery's 2,550 MHz (a factory-overclocked board), so its datasheet
+// figure is scaled from the reference 2,407 MHz.
+TEST(ArchPresets, TheFp32PeakIsTheDatasheetsAtThePresetsClock) {
+  const std::pair<const char*, double> datasheet_tflops[] = {{"t4", 8.1},
+                                                             {"a100", 19.5},
+                                                             {"rtx3090", 35.6},
+                                                             {"rtx4090", 82.6},
+                                                             {"l40s", 91.6},
+                                                             {"h100", 66.9},
+                                                             {"h200", 66.9},
+                                                             {"b200", 75.0 * 1965 / 1980},
+                                                             {"rtx5090", 104.8 * 2550 / 2407}};
+  for (const auto& [id, tflops] : datasheet_tflops) {
+    const Arch arch = test::preset(id);
+    EXPECT_NEAR(arch.fp32_peak_gflops() / 1e3, tflops, 0.01 * tflops) << id;
+  }
+  EXPECT_EQ(test::preset("t4").fp32_per_clock_per_sm(), 64);
+  EXPECT_EQ(test::preset("a100").fp32_per_clock_per_sm(), 64);
+  EXPECT_EQ(test::preset("rtx3090").fp32_per_clock_per_sm(), 128);
+  Arch unknown = test::preset("h100");
+  unknown.cc_major = 11; // no documented figure WarpLens knows: no peak, rather than a guess
+  EXPECT_EQ(unknown.fp32_peak_gflops(), 0);
+}
+
 TEST(ArchPresets, UnknownIdListsTheKnownOnes) {
   try {
     find_arch(load_arch_presets(kPresets), "h300");

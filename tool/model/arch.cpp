@@ -210,6 +210,23 @@ Arch arch_from_fields(const Fields& fields, ArchOrigin origin) {
   return arch;
 }
 
+// The CUDA C++ Best Practices Guide, "Throughput of Native Arithmetic Instructions" (the
+// Programming Guide's table up to CUDA 12), row "32-bit floating-point add, multiply,
+// multiply-add": 64 results per clock per SM on 7.x and 8.0, 128 on 8.6, 8.7, 8.9, 9.0, 10.0 and
+// 12.x. Each preset's datasheet peak agrees (H100 SXM5: 132 SMs x 128 x 2 x 1,980 MHz = 66.9
+// TFLOP/s, the datasheet's 67).
+int Arch::fp32_per_clock_per_sm() const {
+  if (cc_major == 7 || (cc_major == 8 && cc_minor == 0))
+    return 64;
+  if (cc_major == 8 || cc_major == 9 || (cc_major == 10 && cc_minor == 0) || cc_major == 12)
+    return 128;
+  return 0;
+}
+
+double Arch::fp32_peak_gflops() const {
+  return double(sm_count) * fp32_per_clock_per_sm() * 2 * sm_clock_mhz / 1e3;
+}
+
 Arch arch_from_json(const json& json, const std::string& origin) {
   return arch_from_fields(Fields(json, origin), ArchOrigin::preset_file);
 }

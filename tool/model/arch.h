@@ -45,6 +45,12 @@ struct Arch {
   std::string uuid;
 
   int max_warps_per_sm() const { return max_threads_per_sm / warp_size; }
+  // FP32 adds, multiplies or fused multiply-adds one SM completes per clock (by compute
+  // capability; 0 where WarpLens knows no documented figure), and the device's FP32 peak in
+  // GFLOP/s at sm_clock_mhz, a fused multiply-add counted as 2 FLOP (0 where either is unknown).
+  // Tensor cores are not counted.
+  int fp32_per_clock_per_sm() const;
+  double fp32_peak_gflops() const;
   std::string sm_name() const { return "sm_" + std::to_string(cc_major * 10 + cc_minor); }
 };
 

@@ -192,6 +192,16 @@ std::optional<double> compute(const RunResult& r) {
   return r.timing && r.flops > 0 ? std::optional(r.gflops()) : std::nullopt;
 }
 
+std::optional<double> compute_share_of_peak(const RunResult& r) {
+  const double peak = r.arch.fp32_peak_gflops();
+  return r.timing && r.flops > 0 && peak > 0 ? std::optional(100 * r.gflops() / peak)
+                                             : std::nullopt;
+}
+
+std::string fp32_peak_note(const RunResult& r) {
+  return " of " + format_number(r.arch.fp32_peak_gflops(), 0) + " GFLOP/s";
+}
+
 std::optional<double> bytes_moved(const RunResult& r) { return double(r.bytes_moved); }
 
 std::optional<double> arithmetic(const RunResult& r) {
@@ -303,12 +313,15 @@ const std::array kFigures = {
         .measured =
             [](const RunResult& r) { return r.timing ? std::optional(r.gbps()) : std::nullopt; }},
     Figure{.key = "share_of_peak",
-           .display = "share of peak",
+           .display = "share of DRAM peak",
            .unit = "%",
            .panel = Panel::timings,
            .format = FigureFormat::percent,
            .decimals = 1,
-           .meaning = "Throughput over the device's peak DRAM bandwidth.",
+           .meaning =
+               "Throughput over the device's peak DRAM bandwidth: the memory speed of light. "
+               "A kernel of high arithmetic intensity is judged by its share of FP32 peak "
+               "instead.",
            .ideal = "100 %",
            .better = Better::higher,
            .measured = share_of_peak,
@@ -321,6 +334,21 @@ const std::array kFigures = {
            .decimals = 1,
            .meaning = "Floating-point operations over the median time.",
            .measured = compute},
+    Figure{.key = "compute_share_of_peak",
+           .display = "share of FP32 peak",
+           .unit = "%",
+           .panel = Panel::timings,
+           .format = FigureFormat::percent,
+           .decimals = 1,
+           .meaning =
+               "Compute over the device's FP32 peak: the compute speed of light. The peak is "
+               "SMs x FP32 results per clock per SM (the CUDA Best Practices Guide's "
+               "arithmetic throughput table: 64 on 7.x and 8.0, 128 from 8.6 on) x 2 FLOP "
+               "for a fused multiply-add x the SM clock; tensor cores are not counted.",
+           .ideal = "100 %",
+           .better = Better::higher,
+           .measured = compute_share_of_peak,
+           .note = fp32_peak_note},
     // Against a pinned baseline (the Timings panel's comparison, and a sidecar's)
     Figure{.key = "baseline_median",
            .display = "baseline median",
