@@ -193,7 +193,8 @@ void draw_step(App& app) {
   if (!step.say.empty())
     ImGui::TextWrapped("%s", screen_text(paragraph(step.say)).c_str());
   if (const std::optional<Panel> panel = parse_panel(step.show))
-    note_text(std::string("Look at the ") + panel_title(*panel) + " panel (outlined).");
+    note_text(std::string("Look at the ") + panel_title(*panel) + " panel (outlined)." +
+              (step.playground ? " The other panels still show the last launch." : ""));
   if (step.kind == QuestionKind::none) {
     draw_verdict(l);
     return;
