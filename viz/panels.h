@@ -21,6 +21,7 @@ void draw_source(
     App& app); // the kernel's code, each site's line with its predicted and measured figures
 void draw_playground(App& app); // a typed index: its warp's sectors, or its banks and wavefronts
 void draw_lessons(App& app);    // the course: a lesson's step, its question, the verdict
+void draw_roofline(App& app);   // the launch, baseline and sweep under the DRAM and FP32 roofs
 
 // The kernel's parameters and block as the Launch panel edits them; the Lessons panel shows them
 // too in a step that asks the learner to change the launch.
@@ -48,6 +49,7 @@ inline constexpr std::array<PanelInfo, kPanelCount> kPanels = {{
     {Panel::source, draw_source, Tile::top_left, true},
     {Panel::playground, draw_playground, Tile::top_right, false},
     {Panel::lessons, draw_lessons, Tile::left, false},
+    {Panel::roofline, draw_roofline, Tile::bottom, false},
 }};
 
 constexpr bool panels_follow_the_table() {

@@ -9,6 +9,7 @@
 #include "memory_maps.h"
 #include "model/block_text.h"
 #include "panels.h"
+#include "report/roofline.h"
 #include "report/run_report.h"
 #include "widgets.h"
 
@@ -299,6 +300,28 @@ json lesson_state(const App& app) {
           {"covered", covered}};
 }
 
+// The Roofline panel's figures while it is open: the roofs, the launch's point and the verdict.
+json roofline_figures(const App& app) {
+  const RunResult* result = app.latest_is_stale() ? app.model_view() : &*app.results.latest;
+  if (!app.choices.panel_open[static_cast<int>(Panel::roofline)] || !result)
+    return nullptr;
+  const RooflineCeilings roofs = roofline_ceilings(result->arch);
+  json figures = {
+      {"dram_gbps", roofs.dram_gbps}, {"fp32_gflops", roofs.fp32_gflops}, {"ridge", roofs.ridge()}};
+  std::string why;
+  const std::optional<RooflinePoint> point = roofline_point(*result, &why);
+  if (!point) {
+    figures["problem"] = why;
+    return figures;
+  }
+  figures.update({{"intensity", point->intensity()},
+                  {"dram_bytes", point->dram_bytes},
+                  {"bytes_source", point->bytes_source},
+                  {"gflops", point->timed ? json(point->gflops) : json(nullptr)},
+                  {"verdict", roofline_verdict(*point, roofs)}});
+  return figures;
+}
+
 json shown_elsewhere(const App& app) {
   return {{"text", panel_texts(app)},
           {"cut_off", cut_off_on_screen()},
@@ -311,6 +334,7 @@ json shown_elsewhere(const App& app) {
                              : json(nullptr)},
           {"sweep", sweep_figures(app)},
           {"lesson", lesson_state(app)},
+          {"roofline", roofline_figures(app)},
           {"controls", controls_shown()}};
 }
 

@@ -85,6 +85,94 @@ void impact_curve(const char* title, const std::vector<CurvePoint>& points, std:
                 label);
 }
 
+namespace {
+
+// A log-scaled axis: decades from `low` to `high` mapped onto [from, to].
+struct LogAxis {
+  double low, high;
+  float from, to;
+  float at(double value) const {
+    const double t = (std::log10(std::clamp(value, low, high)) - std::log10(low)) /
+                     (std::log10(high) - std::log10(low));
+    return from + static_cast<float>(t) * (to - from);
+  }
+};
+
+// Powers of ten from below `low` to above `high`, so the chart shows whole decades.
+std::pair<double, double> decades_around(double low, double high) {
+  return {std::pow(10.0, std::floor(std::log10(low))), std::pow(10.0, std::ceil(std::log10(high)))};
+}
+
+void draw_decades(ImDrawList* draw, const LogAxis& x, const LogAxis& y) {
+  const ImU32 grid = style_colour(ImGuiCol_Border, 0.5f),
+              text = style_colour(ImGuiCol_TextDisabled);
+  for (double v = x.low; v <= x.high * 1.001; v *= 10) {
+    draw->AddLine(ImVec2(x.at(v), y.from), ImVec2(x.at(v), y.to), grid);
+    draw->AddText(ImVec2(x.at(v) + 2, y.from - ImGui::GetTextLineHeight()), text,
+                  format_number(v, v < 1 ? 3 : 0).c_str());
+  }
+  for (double v = y.low * 10; v <= y.high * 1.001; v *= 10) { // the lowest is the x axis's
+    draw->AddLine(ImVec2(x.from, y.at(v)), ImVec2(x.to, y.at(v)), grid);
+    const std::string label =
+        format_number(v, v < 1 ? 3 : 0) + (v * 10 > y.high ? " GFLOP/s (log)" : "");
+    draw->AddText(ImVec2(x.from + 2, y.at(v)), text, label.c_str());
+  }
+}
+
+} // namespace
+
+void roofline_chart(double dram_gbps, double fp32_gflops, const std::vector<ChartPoint>& points,
+                    float width, float height) {
+  ImVec2 min, max;
+  reserve(width, height, min, max);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->AddRectFilled(min, max, style_colour(ImGuiCol_FrameBg));
+  // The axes hold the ridge and every point, with a decade of room.
+  const double ridge = dram_gbps > 0 && fp32_gflops > 0 ? fp32_gflops / dram_gbps : 1;
+  double low_x = ridge / 100, high_x = ridge * 100, low_y = 1, high_y = 1;
+  for (const ChartPoint& p : points) {
+    low_x = std::min(low_x, p.intensity / 2);
+    high_x = std::max(high_x, p.intensity * 2);
+  }
+  const double top = fp32_gflops > 0 ? fp32_gflops : dram_gbps * high_x;
+  high_y = top * 2;
+  low_y = std::min(dram_gbps * low_x, top) / 2;
+  for (const ChartPoint& p : points)
+    if (p.gflops > 0)
+      low_y = std::min(low_y, p.gflops / 2);
+  const auto [x0, x1] = decades_around(low_x, high_x);
+  const auto [y0, y1] = decades_around(low_y, high_y);
+  const float pad = ImGui::GetTextLineHeight() + 4;
+  const LogAxis x{x0, x1, min.x + 4, max.x - 4}, y{y0, y1, max.y - pad, min.y + 4};
+  draw_decades(draw, x, y);
+  // The roofs: DRAM bandwidth x intensity up to the ridge, then the FP32 peak.
+  const ImU32 roof = style_colour(ImGuiCol_PlotLines);
+  const double bend = fp32_gflops > 0 ? std::clamp(ridge, x0, x1) : x1;
+  draw->AddLine(ImVec2(x.at(x0), y.at(dram_gbps * x0)), ImVec2(x.at(bend), y.at(dram_gbps * bend)),
+                roof, 2);
+  if (fp32_gflops > 0)
+    draw->AddLine(ImVec2(x.at(bend), y.at(fp32_gflops)), ImVec2(x.at(x1), y.at(fp32_gflops)), roof,
+                  2);
+  const char* x_title = "FLOP per DRAM byte (log)";
+  draw->AddText(ImVec2(max.x - ImGui::CalcTextSize(x_title).x - 4, max.y - pad + 2),
+                style_colour(ImGuiCol_Text), x_title);
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  for (const ChartPoint& p : points) {
+    if (p.gflops <= 0)
+      continue;
+    const ImVec2 at(x.at(p.intensity), y.at(p.gflops));
+    if (p.kind == ChartPoint::Kind::launch)
+      draw->AddCircleFilled(at, 6, kCurrentColour);
+    else if (p.kind == ChartPoint::Kind::baseline)
+      draw->AddCircle(at, 6, style_colour(ImGuiCol_Text), 0, 2);
+    else
+      draw->AddCircleFilled(at, 3, style_colour(ImGuiCol_PlotLines, 0.7f));
+    if (std::fabs(mouse.x - at.x) <= 6 && std::fabs(mouse.y - at.y) <= 6 &&
+        ImGui::IsWindowHovered())
+      hover_text(p.label);
+  }
+}
+
 void limiter_bars(const OccupancyResult& occupancy, int max_blocks_per_sm) {
   // Names, bars and values share the width at any font size: the longest name and value measured.
   // "shared_memory" is the key in JSON; a person reads "shared memory".

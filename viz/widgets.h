@@ -22,6 +22,18 @@ namespace wl::viz {
 void impact_curve(const char* title, const std::vector<CurvePoint>& points, std::int64_t current_x,
                   const char* x_unit, float width, float height);
 
+// A point on the roofline chart: the launch on screen, the pinned baseline, or a sweep's point.
+struct ChartPoint {
+  enum class Kind { launch, baseline, sweep };
+  double intensity = 0, gflops = 0;
+  Kind kind = Kind::sweep;
+  std::string label; // shown on hover
+};
+// FP32 GFLOP/s against FLOP per DRAM byte, both on log scales: the DRAM roof up to the ridge, the
+// FP32 roof after it (none where `fp32_gflops` is 0), and the points.
+void roofline_chart(double dram_gbps, double fp32_gflops, const std::vector<ChartPoint>& points,
+                    float width, float height);
+
 // One bar per resource: the blocks per SM it allows, on a common scale; the limiters stand out.
 void limiter_bars(const OccupancyResult& occupancy, int max_blocks_per_sm);
 

@@ -84,7 +84,8 @@ constexpr std::string_view kNewControls[] = {"File"};
 // Sidecar members added as the README's changes say: the Index playground panel's.
 constexpr std::string_view kNewSidecarMembers[] = {
     "/configuration/panels_open/playground", "/shown/playground",
-    "/configuration/panels_open/lessons", "/shown/lesson"};
+    "/configuration/panels_open/lessons",    "/shown/lesson",
+    "/configuration/panels_open/roofline",   "/shown/roofline"};
 
 std::string one_per_line(const std::vector<std::string>& lines) {
   std::string text;

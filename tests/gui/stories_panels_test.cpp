@@ -888,4 +888,28 @@ TEST(StoryPlayground, TypingAnIndexShowsItsBanksAndASwizzleSpreadsThem) {
   expect_only_table_figures(figures);
 }
 
+// The Roofline panel, opened from the View menu: matmul/tiled sits under the H100's roofs with
+// its intensity, DRAM bytes and their source; vector add is memory-bound far left of the ridge;
+// a transpose does no arithmetic and says why it has no place there.
+TEST(StoryRoofline, TheLaunchSitsUnderItsRoofsAndAKernelWithoutArithmeticSaysWhy) {
+  const Story story = play("window 1280x720\nclick \"View\"\nclick \"Roofline\"\nwait\n"
+                           "screenshot matmul.png roofline\nclick \"vec_add/scalar\"\nwait\n"
+                           "screenshot add.png roofline\nclick \"transpose/naive\"\nwait\n"
+                           "screenshot transpose.png roofline\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json matmul = story.sidecar("matmul")["shown"]["roofline"],
+             add = story.sidecar("add")["shown"]["roofline"],
+             transpose = story.sidecar("transpose")["shown"]["roofline"];
+  EXPECT_NEAR(matmul["fp32_gflops"].get<double>(), 66908, 1);
+  EXPECT_NEAR(matmul["ridge"].get<double>(), 19.96, 0.01);
+  EXPECT_GT(matmul["intensity"].get<double>(), 1) << matmul;
+  EXPECT_TRUE(says(story.sidecar("matmul"), "roofline", "GFLOP, the kernel's count"))
+      << text_of(story.sidecar("matmul"), "roofline");
+  EXPECT_NEAR(add["intensity"].get<double>(), 1.0 / 12, 0.01) << add;
+  EXPECT_TRUE(wl::test::contains(add["verdict"].get<std::string>(), "memory-bound")) << add;
+  EXPECT_TRUE(wl::test::contains(transpose["problem"].get<std::string>(),
+                                 "does no floating-point arithmetic"))
+      << transpose;
+}
+
 } // namespace wl::viz::test

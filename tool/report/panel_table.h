@@ -24,7 +24,8 @@ enum class Panel {
   sweep,
   source,
   playground,
-  lessons
+  lessons,
+  roofline
 };
 
 struct PanelName {
@@ -72,6 +73,10 @@ inline constexpr std::array kPanelTable = {
               .key = "lessons",
               .title = "Lessons",
               .note_words = {"lessons panel", "lesson:"}},
+    PanelName{.panel = Panel::roofline,
+              .key = "roofline",
+              .title = "Roofline",
+              .note_words = {"roofline"}},
 };
 
 // Every panel, in the table's order (the order of the enum).
