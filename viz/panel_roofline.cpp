@@ -26,6 +26,9 @@ std::string point_label(const std::string& what, const RooflinePoint& p) {
   if (p.bytes_measured && p.dram_bytes > 1.02 * p.modelled_dram_bytes)
     modelled += ", a floor: it reads each buffer from DRAM once at most, and the rest are "
                 "re-reads after L2 let the data go";
+  else if (p.bytes_measured && p.dram_bytes < 0.98 * p.modelled_dram_bytes)
+    modelled += "; the counters see fewer: bytes L2 still held (read by the launch before, or "
+                "written and not yet evicted) never crossed DRAM";
   return what + ": " + format_number(p.intensity(), 2) + " FLOP/byte (" +
          format_number(p.flops / 1e9, 3) + " GFLOP, the kernel's count, over " +
          format_bytes(p.dram_bytes) + " of DRAM traffic from " + p.bytes_source + modelled + "), " +
