@@ -342,7 +342,7 @@ struct LessonWorkflow {
   struct Listed {
     std::filesystem::path file;
     std::string title;
-    std::size_t steps = 0;
+    int questions = 0;
   };
   std::vector<Listed> catalog; // the bundled lessons, read when first listed
 

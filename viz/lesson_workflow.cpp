@@ -33,7 +33,7 @@ bool asks_before_showing(const LessonStep& step) {
   return step.kind == QuestionKind::number || step.kind == QuestionKind::choice;
 }
 
-// "blocks (The limit of 32 blocks per SM caps ...)": the limiter named, then the model's words.
+// "blocks: The limit of 32 blocks per SM caps ...": the limiter named, then the model's words.
 std::string limiters_text(const RunResult& result) {
   std::string names;
   for (const std::string& name : limiter_names(result))
@@ -80,8 +80,6 @@ bool App::open_lesson(const std::string& name_or_path) {
                             ? " (and " + std::to_string(problems.size() - 1) +
                                   " more: warplens lesson check " + file.string() + ")"
                             : ""));
-    if (lesson.steps.empty())
-      throw UsageError(file.string() + ": the lesson has no step");
     lessons.lesson = std::move(lesson);
     lessons.id = lesson_id(file);
     lessons.problem.clear();

@@ -27,11 +27,12 @@ std::string paragraph(const std::vector<std::string>& lines) {
   return text;
 }
 
-// "3/6 done  " before a lesson's title (in front, where a narrow panel does not cut it).
-std::string progress_text(const App& app, const std::string& id, std::size_t steps) {
+// "3/6 done  " (questions answered right of all) before a lesson's title, in front, where a
+// narrow panel does not cut it.
+std::string progress_text(const App& app, const std::string& id, int questions) {
   const auto found = app.lessons.progress.find(id);
   const std::size_t done = found == app.lessons.progress.end() ? 0 : found->second.done.size();
-  return done == 0 ? "" : format("%zu/%zu done  ", done, steps);
+  return done == 0 ? "" : format("%zu/%d done  ", done, questions);
 }
 
 // The bundled lessons in course order, read once.
@@ -42,7 +43,7 @@ const std::vector<LessonWorkflow::Listed>& course(App& app) {
       try {
         const Lesson lesson = load_lesson(file);
         listed.title = lesson.title;
-        listed.steps = lesson.steps.size();
+        listed.questions = lesson.questions();
       } catch (const Error&) { // opened, it says what is wrong with it
       }
       app.lessons.catalog.push_back(std::move(listed));
@@ -78,7 +79,7 @@ void draw_catalog(App& app) {
             "says whether you were right and why. Pick one:");
   for (const LessonWorkflow::Listed& listed : course(app)) {
     const std::string id = listed.file.stem().string();
-    const std::string label = progress_text(app, id, listed.steps) + listed.title;
+    const std::string label = progress_text(app, id, listed.questions) + listed.title;
     if (ui::selectable(label.c_str(), false, id))
       app.open_lesson(listed.file.string());
   }
