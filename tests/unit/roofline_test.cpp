@@ -70,5 +70,21 @@ TEST(Roofline, VectorAddIsMemoryBoundAndATransposeHasNoPlace) {
   EXPECT_TRUE(test::contains(why, "does no floating-point arithmetic")) << why;
 }
 
+// An arch whose FP32 rate WarpLens knows no documented figure for has the DRAM roof alone, and
+// says so rather than judging the launch against a guessed peak.
+TEST(Roofline, AnArchWithoutADocumentedFp32RateHasTheDramRoofAlone) {
+  Arch arch = test::preset("h100");
+  arch.cc_major = 11;
+  const RooflineCeilings roofs = roofline_ceilings(arch);
+  EXPECT_EQ(roofs.fp32_gflops, 0);
+  EXPECT_DOUBLE_EQ(roofs.roof(1000), 3352 * 1000.0);
+  RooflinePoint point;
+  point.flops = 1e9;
+  point.dram_bytes = 1e6;
+  point.timed = true;
+  point.gflops = 10;
+  EXPECT_TRUE(test::contains(roofline_verdict(point, roofs), "no documented FP32 rate"));
+}
+
 } // namespace
 } // namespace wl
