@@ -323,6 +323,12 @@ const RunResult* App::model_view() const {
   return results.latest ? &*results.latest : nullptr;
 }
 
+const RunResult* App::result_on_screen() const {
+  if (results.latest && !latest_is_stale() && results.last_error.empty())
+    return &*results.latest;
+  return model_is_current() ? model_view() : nullptr;
+}
+
 bool App::latest_is_stale() const {
   if (!results.latest)
     return false;

@@ -412,6 +412,10 @@ struct App {
   // True when the model figures are those of the launch on screen (false for a moment after an
   // edit, while the models compute).
   bool model_is_current() const;
+  // The figures of the launch on screen, as a lesson's answers and the roofline read them: its
+  // latest run (measured, or the recording's), else the models' figures of it; null while
+  // neither is there yet.
+  const RunResult* result_on_screen() const;
   // True when `latest` is of another launch than the one on screen: its measured figures are
   // then shown greyed with `stale_note`.
   bool latest_is_stale() const;
@@ -499,9 +503,6 @@ struct App {
   void reveal_lesson_answer();
   // Whether the panel would show the answer to the open question (it is veiled until answered).
   bool lesson_veils(Panel panel) const;
-  // The result a lesson's answers are read from: the latest run of the launch on screen, else the
-  // models' figures of it; null while neither is there yet.
-  const RunResult* lesson_result() const;
 
   PanelRect& rect(Panel panel) { return frame.panel_rects[static_cast<int>(panel)]; }
   bool& open(Panel panel) { return choices.panel_open[static_cast<int>(panel)]; }

@@ -152,12 +152,6 @@ void App::follow_lesson() {
     messages.status = "Lesson not opened: " + lessons.problem;
 }
 
-const RunResult* App::lesson_result() const {
-  if (results.latest && !latest_is_stale() && results.last_error.empty())
-    return &*results.latest;
-  return model_is_current() ? model_view() : nullptr;
-}
-
 void App::check_lesson_answer() {
   const LessonStep* step = lessons.current();
   if (!step || step->kind == QuestionKind::none)
@@ -176,7 +170,7 @@ void App::check_lesson_answer() {
                             ? judge_playground(*step, playground_of(choices.playground))
                             : judge_playground_answer(*step, answer, step_playground(*step));
     } else {
-      const RunResult* result = lesson_result();
+      const RunResult* result = result_on_screen();
       if (!result) {
         lessons.problem = "The figures of the launch on screen are still being computed; press "
                           "Check again in a moment.";
@@ -235,7 +229,7 @@ void App::reveal_lesson_answer() {
   std::optional<FigureReading> truth;
   if (step->playground)
     truth = read_playground_figure(step->answer.key, step_playground(*step));
-  else if (const RunResult* result = lesson_result(); result && step->answer.key == "limiter")
+  else if (const RunResult* result = result_on_screen(); result && step->answer.key == "limiter")
     truth = FigureReading{0, limiters_text(*result), ""};
   else if (result)
     truth = read_figure(step->answer, *result);

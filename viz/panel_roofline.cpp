@@ -54,7 +54,7 @@ void add_sweep_points(const App& app, std::vector<ChartPoint>& points) {
 } // namespace
 
 void draw_roofline(App& app) {
-  const RunResult* result = app.latest_is_stale() ? app.model_view() : &*app.results.latest;
+  const RunResult* result = app.result_on_screen();
   if (!result) {
     empty_state("Computing the launch's figures...");
     return;

@@ -302,7 +302,7 @@ json lesson_state(const App& app) {
 
 // The Roofline panel's figures while it is open: the roofs, the launch's point and the verdict.
 json roofline_figures(const App& app) {
-  const RunResult* result = app.latest_is_stale() ? app.model_view() : &*app.results.latest;
+  const RunResult* result = app.result_on_screen();
   if (!app.choices.panel_open[static_cast<int>(Panel::roofline)] || !result)
     return nullptr;
   const RooflineCeilings roofs = roofline_ceilings(result->arch);
