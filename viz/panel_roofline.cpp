@@ -60,6 +60,10 @@ void draw_roofline(App& app) {
     return;
   }
   const RooflineCeilings roofs = roofline_ceilings(result->arch);
+  if (roofs.dram_gbps <= 0) { // a device whose bandwidth was not read has no roof to draw
+    empty_state(result->arch.name + " has no DRAM bandwidth known to WarpLens: no roofline.");
+    return;
+  }
   note_text("FP32 FLOP/s against FLOP per DRAM byte, both log: the DRAM roof (" +
             format_number(roofs.dram_gbps, 0) + " GB/s x intensity) meets the FP32 roof (" +
             (roofs.fp32_gflops > 0 ? format_number(roofs.fp32_gflops, 0) + " GFLOP/s"

@@ -140,6 +140,7 @@ void roofline_chart(double dram_gbps, double fp32_gflops, const std::vector<Char
   for (const ChartPoint& p : points)
     if (p.gflops > 0)
       low_y = std::min(low_y, p.gflops / 2);
+  low_y = std::max(low_y, 1e-3); // log axes: never at or below zero
   const auto [x0, x1] = decades_around(low_x, high_x);
   const auto [y0, y1] = decades_around(low_y, high_y);
   const float pad = ImGui::GetTextLineHeight() + 4;
