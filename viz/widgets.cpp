@@ -129,14 +129,14 @@ void roofline_chart(double dram_gbps, double fp32_gflops, const std::vector<Char
   draw->AddRectFilled(min, max, style_colour(ImGuiCol_FrameBg));
   // The axes hold the ridge and every point, with a decade of room.
   const double ridge = dram_gbps > 0 && fp32_gflops > 0 ? fp32_gflops / dram_gbps : 1;
-  double low_x = ridge / 100, high_x = ridge * 100, low_y = 1, high_y = 1;
+  double low_x = ridge / 100, high_x = ridge * 100;
   for (const ChartPoint& p : points) {
     low_x = std::min(low_x, p.intensity / 2);
     high_x = std::max(high_x, p.intensity * 2);
   }
   const double top = fp32_gflops > 0 ? fp32_gflops : dram_gbps * high_x;
-  high_y = top * 2;
-  low_y = std::min(dram_gbps * low_x, top) / 2;
+  const double high_y = top * 2;
+  double low_y = std::min(dram_gbps * low_x, top) / 2;
   for (const ChartPoint& p : points)
     if (p.gflops > 0)
       low_y = std::min(low_y, p.gflops / 2);

@@ -135,20 +135,22 @@ private:
                       " --json lists the launch's under \"figures\", a site's under \"sites\")");
   }
 
+  bool evaluates(const IndexPlayground& playground, int line) {
+    try {
+      evaluate_playground(playground);
+      return true;
+    } catch (const UsageError& e) {
+      problem(line, e.what());
+      return false;
+    }
+  }
+
   void playground() {
     const IndexPlayground start = step_playground(m_step);
-    try {
-      evaluate_playground(start);
-      evaluate_playground(step_playground(m_step, true));
-    } catch (const UsageError& e) { // the step's expression, else the solution's
-      bool start_fails = false;
-      try {
-        evaluate_playground(start);
-      } catch (const UsageError&) {
-        start_fails = true;
-      }
-      return problem(start_fails ? m_step.playground_line : m_step.solution_line, e.what());
-    }
+    // The step's expression, then the solution's: each refused at its own line.
+    if (!evaluates(start, m_step.playground_line) ||
+        !evaluates(step_playground(m_step, true), m_step.solution_line))
+      return;
     if (m_step.answer_line && !read_playground_figure(m_step.answer.key, start))
       problem(m_step.answer_line,
               in_quotes(m_step.answer.key, 40) + " is not a figure of the playground's " +
