@@ -3,12 +3,12 @@
 #include "base/text_format.h"
 #include "cli_commands.h"
 #include "io/assets.h"
+#include "io/file_output.h"
 #include "lesson/lesson_judge.h"
 #include "script.h"
 #include "viz_main.h"
 
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -127,7 +127,10 @@ void export_lesson(const std::string& name, const std::string& out, const std::s
     throw UsageError("'" + script.string() +
                      "' is there already; give another --out folder or "
                      "move it (nothing is replaced)");
-  std::ofstream(script) << slides_script(lesson, out, size);
+  // Written as every output is: never through a link, nothing half-written, the failure said.
+  if (const std::string problem = write_file_safely(script, slides_script(lesson, out, size), {});
+      !problem.empty())
+    throw UsageError(problem);
   viz::GuiOptions options;
   options.headless = true;
   options.model_only = true;

@@ -236,6 +236,12 @@ TEST(LessonHostile, TheGuiAndExportRefuseABadLessonInOneLine) {
   wl::test::expect_one_line_error("lesson export '" + d + "/broken.lesson' --out '" + d + "/s'",
                                   {"broken.lesson"});
   EXPECT_FALSE(std::filesystem::exists(dir / "s")) << "nothing made for a refused export";
+  // A link where the script goes is not written through.
+  std::filesystem::create_directories(dir / "linked");
+  std::filesystem::create_symlink(dir / "elsewhere.txt", dir / "linked" / "03-coalescing.txt");
+  wl::test::expect_one_line_error("lesson export coalescing --out '" + d + "/linked'",
+                                  {"is a symbolic link"});
+  EXPECT_FALSE(std::filesystem::exists(dir / "elsewhere.txt"));
 }
 
 // A learner leaves and comes back: the lesson reopens at the step they were on, with the steps
