@@ -204,6 +204,11 @@ struct KernelDesc {
   std::vector<ParamSpec> params;
   // Cross-parameter checks (e.g. 32-bit index overflow): "" when fine, else a one-line reason.
   std::function<std::string(const Params&)> check_params;
+  // Where parameters come in built combinations (a tunable kernel's table of blockings): the
+  // parameters with `changed` kept at its value and the others moved to the nearest combination
+  // built, which the GUI applies as a person picks one value. Empty when every combination within
+  // the ranges is built.
+  std::function<Params(const Params&, const std::string& changed)> nearest_params;
 
   int block_rank = 1; // 1, 2 or 3: the sides the user chooses
   BlockShape default_block;

@@ -166,7 +166,7 @@ void Choices::set_param(const std::string& name, std::int64_t value) {
   };
   const bool allowed_before = desc && allows_block();
   params[name] = value;
-  block_note.clear();
+  block_note = desc ? follow_built_combination(*desc, name) : "";
   if (!allowed_before || allows_block())
     return;
   try {
@@ -178,9 +178,27 @@ void Choices::set_param(const std::string& name, std::int64_t value) {
   if (allowed.empty())
     return;
   const std::string before = format_block(block());
+  const std::string followed = block_note;
   set_block(allowed.front());
-  block_note = "block " + before + " became " + format_block(allowed.front()) + ": " + name + " " +
-               std::to_string(value) + " does not allow " + before;
+  block_note = (followed.empty() ? "" : followed + "; ") + "block " + before + " became " +
+               format_block(allowed.front()) + ": " + name + " " + std::to_string(value) +
+               " does not allow " + before;
+}
+
+std::string Choices::follow_built_combination(const KernelDesc& desc, const std::string& changed) {
+  if (!desc.nearest_params)
+    return "";
+  const Params before = params;
+  params = desc.nearest_params(params, changed);
+  std::string moved;
+  for (const auto& [name, value] : params)
+    if (name != changed && before.count(name) && before.at(name) != value)
+      moved += (moved.empty() ? "" : ", ") + name + " " + std::to_string(before.at(name)) +
+               " became " + std::to_string(value);
+  if (moved.empty())
+    return "";
+  return moved + ": " + changed + " " + std::to_string(params.at(changed)) +
+         " is built with these (" + desc.id + " is built for a table of combinations)";
 }
 
 void Choices::param_field_edited(const std::string& name, const std::string& text) {
@@ -432,6 +450,12 @@ std::string App::untimed_reason() const {
   if (recording->arch != arch().id)
     return "nothing runs on a GPU here, and the recording is of " + recording->arch + ", not " +
            arch().id + ".";
+  const bool kernel_recorded =
+      std::any_of(recording->runs.begin(), recording->runs.end(),
+                  [&](const RunResult& run) { return run.kernel_id == choices.kernel_id; });
+  if (!kernel_recorded)
+    return "nothing runs on a GPU here, and the recording (" + recording->label() +
+           ") has no run of " + choices.kernel_id + ": the kernel is newer than the recording.";
   return "nothing runs on a GPU here, and the recording has no run of this launch (it has each "
          "kernel at its default parameters, with its default block and presets).";
 }

@@ -157,7 +157,7 @@ struct Choices {
     std::array<int, 3> block_sides;
   };
   std::map<std::string, KernelLaunch> left_launches;
-  std::string block_note; // why the block changed when a parameter refused the old one
+  std::string block_note; // why the block (or another parameter) changed when one was chosen
   std::vector<Arch> arches;
   int arch_index = 0;
 
@@ -190,10 +190,14 @@ struct Choices {
   BlockShape block() const { return {block_sides[0], block_sides[1], block_sides[2]}; }
   bool select_arch(const std::string& id_or_alias);
   void set_block(const BlockShape& block);
-  // A parameter the person chose. When the new value refuses the block the old one allowed (tile
-  // 32 and block 16x16), the block follows to the first shape allowed now, and `block_note` says
-  // so beside the block.
+  // A parameter the person chose. Where the kernel is built for combinations of its parameters,
+  // the others follow to the nearest combination built with the new value; when the new values
+  // refuse the block the old ones allowed (tile 32 and block 16x16), the block follows to the
+  // first shape allowed now. `block_note` says what followed, beside the block.
   void set_param(const std::string& name, std::int64_t value);
+  // The parameters moved to the kernel's nearest built combination keeping `changed`; what moved,
+  // in words ("" when nothing did).
+  std::string follow_built_combination(const KernelDesc& desc, const std::string& changed);
   std::string parameters_refusal() const; // of the parameter fields ("" when they are fine)
   std::string block_refusal() const;      // of the block, for the parameters applied
   // The block field was left or Enter pressed in it: a shape that parses becomes the block; else

@@ -34,11 +34,29 @@ TEST(TimeCold, WorkAfterEachLaunchIsDoneOncePerLaunchAndOutsideItsSample) {
   options.min_samples = options.max_samples = 20;
   options.flush_l2 = false;
   L2Flusher flusher;
-  const TimingStats stats = time_cold(launch, nullptr, options, flusher, after);
+  const SmClock clock(0);
+  const TimingStats stats = time_cold(launch, nullptr, options, flusher, clock, after);
   cudaFree(word);
   EXPECT_EQ(launches, 22);
   EXPECT_EQ(afters, launches);
   EXPECT_LT(stats.max_ms, 1.0) << "a 4-byte memset, median " << stats.median_ms << " ms";
+}
+
+// The SM clock is read with the samples where NVML is installed (the GPU machine has it), and the
+// device's default clock always; a clock NVML reads lies between 0 and twice the default.
+TEST(Timing, TheSmClockIsReadWithTheSamples) {
+  if (!test::have_gpu())
+    GTEST_SKIP() << "no GPU";
+  const SmClock clock(0);
+  ASSERT_EQ(clock.unavailable(), "") << "NVML: " << clock.unavailable();
+  TimingOptions options;
+  options.min_samples = options.max_samples = 10;
+  L2Flusher flusher;
+  const TimingStats stats = time_cold([](void*) {}, nullptr, options, flusher, clock, [](void*) {});
+  EXPECT_GT(stats.default_clock_mhz, 0);
+  ASSERT_TRUE(stats.sm_clock_mhz);
+  EXPECT_GT(*stats.sm_clock_mhz, 0);
+  EXPECT_LT(*stats.sm_clock_mhz, 2 * stats.default_clock_mhz);
 }
 
 } // namespace

@@ -5,6 +5,10 @@
 #include "gui_test_support.h"
 #include "registry.h"
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 namespace wl::viz {
 namespace {
 
@@ -23,13 +27,33 @@ TEST(Recording, TheBundledRecordingFillsAModelResultForALaunchItHolds) {
             "recorded on " + app.recording->device + ", " + app.recording->date);
 }
 
+// Kernels added after the H100 recording (2026-11-26): the GPU machine lent since is an H200,
+// which cannot stand for the H100 preset's figures. Model mode says so for each (below) until an
+// H100 records them.
+const std::vector<std::string> kNewerThanTheRecording = {
+    "matmul/blocktile_1d", "matmul/blocktile_2d", "matmul/vectorized", "matmul/warptile",
+    "matmul/double_buffered"};
+
+bool newer_than_the_recording(const std::string& id) {
+  return std::find(kNewerThanTheRecording.begin(), kNewerThanTheRecording.end(), id) !=
+         kNewerThanTheRecording.end();
+}
+
 TEST(Recording, EveryKernelIsRecordedAtItsDefaultBlock) {
   const App app = make_app("vec_add/scalar", "h100");
   ASSERT_TRUE(app.recording) << app.messages.status;
   for (const KernelDesc& kernel : all_kernels()) {
     RunResult result = test::canned_result(kernel.id, "", app.arch());
-    EXPECT_TRUE(app.recording->fill(result)) << kernel.id;
+    EXPECT_EQ(app.recording->fill(result), !newer_than_the_recording(kernel.id)) << kernel.id;
   }
+}
+
+TEST(Recording, AKernelNewerThanTheRecordingSaysSo) {
+  App app = make_app("matmul/double_buffered", "h100");
+  ASSERT_TRUE(app.recording);
+  EXPECT_EQ(app.untimed_reason(),
+            "nothing runs on a GPU here, and the recording (" + app.recording->label() +
+                ") has no run of matmul/double_buffered: the kernel is newer than the recording.");
 }
 
 TEST(Recording, OtherArchitecturesShapesAndParametersGetNothing) {

@@ -151,6 +151,34 @@ TEST(StoryLaunch, ChoosingATileThatRefusesTheBlockMovesTheBlockAndSaysSo) {
       << text_of(s, "launch");
 }
 
+// A kernel built for a table of combinations (matmul/warptile's blockings): choosing one value
+// moves the others to the nearest combination built with it, and the block with them, instead of
+// leaving a launch that cannot run until every field is right.
+TEST(StoryLaunch, ChoosingOneValueOfABlockingMovesTheOthersToABuiltOne) {
+  const Story story = play("click \"matmul/warptile\"\nwait\nclick \"bn\" in \"Launch\"\n"
+                           "click \"256\"\nwait\nscreenshot a.png\nclick \"bn\" in \"Launch\"\n"
+                           "click \"128\"\nwait\nscreenshot b.png\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a");
+  EXPECT_EQ(a["configuration"]["params"]["bn"], 256);
+  EXPECT_EQ(a["configuration"]["params"]["wn"], 64);
+  EXPECT_EQ(a["configuration"]["params"]["wn_iter"], 4);
+  EXPECT_EQ(a["configuration"]["block"], "256");
+  EXPECT_EQ(a["configuration"]["request_problem"], "");
+  EXPECT_TRUE(says(a, "launch",
+                   "wn 32 became 64, wn_iter 2 became 4: bn 256 is built with these "
+                   "(matmul/warptile is built for a table of combinations)"))
+      << text_of(a, "launch");
+  // Back to bn 128: the nearest blocking keeps the 64x64 warp tiles, 4 warps where there were 8.
+  const json b = story.sidecar("b");
+  EXPECT_EQ(b["configuration"]["params"]["wn"], 64);
+  EXPECT_EQ(b["configuration"]["params"]["wn_iter"], 4);
+  EXPECT_EQ(b["configuration"]["block"], "128");
+  EXPECT_EQ(b["configuration"]["request_problem"], "");
+  EXPECT_TRUE(says(b, "launch", "block 256 became 128: bn 128 does not allow 256"))
+      << text_of(b, "launch");
+}
+
 // The defect: hovering a field showed nothing; its help was only on the small "(?)" beside it.
 TEST(StoryLaunch, HoveringAFieldShowsItsHelp) {
   const Story story = play("click \"coalescing/stride\"\nwait\nhover \"stride\" in \"Launch\"\n"

@@ -111,8 +111,8 @@ TEST(SharedAccessModel, H100StrideSweep) {
 
 TEST(SharedAccessModel, WideAccessesSplitIntoTransactions) {
   EXPECT_EQ(analyse_shared(strided(8, 8)).transactions, 1);
-  EXPECT_EQ(analyse_shared(strided(16, 16)).transactions, 2);
-  // Consecutive: 256 bytes, 2 wavefronts, ideal; 512 bytes in two half-warps, 4, ideal.
+  EXPECT_EQ(analyse_shared(strided(16, 16)).transactions, 4);
+  // Consecutive: 256 bytes, 2 wavefronts, ideal; 512 bytes in four quarter-warps, 4, ideal.
   EXPECT_EQ(analyse_shared(strided(8, 8)).wavefronts, 2);
   EXPECT_EQ(analyse_shared(strided(16, 16)).wavefronts, 4);
   EXPECT_EQ(analyse_shared(strided(16, 16)).excess_wavefronts, 0);
@@ -166,7 +166,46 @@ TEST(SharedAccessModel, BankMapShowsConflictsAndBroadcasts) {
   }
   const std::vector<BankSlot> wide = bank_map(strided(16, 16));
   EXPECT_EQ(wide.size(), 128u); // 32 lanes x 4 banks
-  EXPECT_EQ(wide.back().transaction, 1);
+  EXPECT_EQ(wide.back().transaction, 3);
+}
+
+// LDS.128 wavefronts per instruction on the H200 for one warp reading float4 number f(L) of a
+// shared array (tests/bench/shared_patterns.cu under ncu, 100 instructions a pattern).
+TEST(SharedAccessModel, SixteenByteReadsAsTheH200CountedThem) {
+  struct Pattern {
+    const char* name;
+    int (*float4_of_lane)(int);
+    int wavefronts;
+  };
+  const Pattern measured[] = {
+      {"all lanes one float4", [](int) { return 0; }, 2},
+      {"consecutive", [](int l) { return l; }, 4},
+      {"L/4*2 (matmul warp tile rows)", [](int l) { return l / 4 * 2; }, 2},
+      {"L%4 (lanes 4 apart share)", [](int l) { return l % 4; }, 4},
+      {"(L/2)%4 (neighbouring pairs share)", [](int l) { return l / 2 % 4; }, 2},
+      {"(L%2+2*(L/8))*2", [](int l) { return (l % 2 + 2 * (l / 8)) * 2; }, 2},
+      {"L%8", [](int l) { return l % 8; }, 4},
+      {"L%2", [](int l) { return l % 2; }, 2},
+      {"L/8", [](int l) { return l / 8; }, 2},
+      {"L/2", [](int l) { return l / 2; }, 2},
+      {"L^1", [](int l) { return l ^ 1; }, 4},
+      {"L%16", [](int l) { return l % 16; }, 4},
+      {"(L/4)%2", [](int l) { return l / 4 % 2; }, 2},
+      {"L%4+4*(L/16)", [](int l) { return l % 4 + 4 * (l / 16); }, 4},
+      {"(L/2)%2", [](int l) { return l / 2 % 2; }, 2},
+      {"L%4*8 (every lane on banks 0-3)", [](int l) { return l % 4 * 8; }, 16},
+      {"(L%8)/4", [](int l) { return l % 8 / 4; }, 2},
+      {"L/16", [](int l) { return l / 16; }, 2},
+      {"(L%16)/2", [](int l) { return l % 16 / 2; }, 2},
+      {"(L/2)%4+4*(L/8)", [](int l) { return l / 2 % 4 + 4 * (l / 8); }, 2},
+  };
+  for (const Pattern& p : measured) {
+    WarpAccess access;
+    access.width = 16;
+    for (int lane = 0; lane < kWarpSize; ++lane)
+      access.address[lane] = 16u * p.float4_of_lane(lane);
+    EXPECT_EQ(analyse_shared(access).wavefronts, p.wavefronts) << p.name;
+  }
 }
 
 TEST(AccessModel, RejectsBadWidthsAndMisalignedLanes) {

@@ -18,6 +18,14 @@ inline const KernelDesc& kernel(const std::string& id) {
 }
 
 // Every warp evaluated unless a budget is given; 132 SMs, as on the H100.
+// The kernel's parameters at their defaults.
+inline Params default_params(const KernelDesc& k) {
+  Params p;
+  for (const ParamSpec& spec : k.params)
+    p[spec.name] = spec.default_value;
+  return p;
+}
+
 inline LaunchPrediction predict(const std::string& id, const Params& params, BlockShape block,
                                 ModelBudget budget = {0}) {
   const KernelDesc& k = kernel(id);

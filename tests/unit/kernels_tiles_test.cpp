@@ -302,5 +302,82 @@ TEST(TilesFamilies, SitesStayInsideTheirBuffersAndStoresCoverEveryOutputOnce) {
   }
 }
 
+// --- the matmul ladder's register-blocked rungs -------------------------------------------------
+
+constexpr const char* kLadderRungs[] = {"matmul/blocktile_1d", "matmul/blocktile_2d",
+                                        "matmul/vectorized", "matmul/warptile",
+                                        "matmul/double_buffered"};
+
+// Every test size (each blocking, partial tiles, a grouped launch order): the sites stay inside
+// their buffers and a block's static shared memory (48 KiB at most), and the stores of C, float4s
+// in the vector rungs, write every output exactly once.
+TEST(MatmulLadder, SitesStayInsideTheirBuffersAndStoresCoverEveryOutputOnce) {
+  for (const std::string id : kLadderRungs) {
+    const KernelDesc& k = kernel(id);
+    for (const Params& p : k.test_sizes) {
+      ASSERT_EQ(k.check_params(p), "") << id;
+      const auto fits = [&](const BlockShape& b) { return k.check_block(b, p).empty(); };
+      const auto preset = std::find_if(k.block_presets.begin(), k.block_presets.end(), fits);
+      ASSERT_NE(preset, k.block_presets.end()) << id << ": no preset block fits a test size";
+      const LaunchShape launch = make_launch(k, p, *preset, 132);
+      std::vector<int> writes(static_cast<std::size_t>(k.buffers[2].count(p)), 0);
+      for_each_access(k, launch, [&](const Site& s, std::int64_t offset) {
+        const int width = s.width(p);
+        ASSERT_EQ(offset % width, 0) << id << " " << s.name;
+        ASSERT_GE(offset, 0) << id << " " << s.name;
+        if (s.space == MemorySpace::shared) {
+          ASSERT_LE(offset + width, 48 * 1024) << id << " " << s.name;
+          return;
+        }
+        ASSERT_LE((offset + width) / 4, k.buffers[s.buffer].count(p)) << id << " " << s.name;
+        if (s.buffer == 2)
+          for (int e = 0; e < width / 4; ++e)
+            ++writes[offset / 4 + e];
+      });
+      for (std::size_t e = 0; e < writes.size(); ++e)
+        ASSERT_EQ(writes[e], 1) << id << " block " << preset->x << " output " << e;
+    }
+  }
+}
+
+// A combination of blocking parameters that was not built is refused naming those that were,
+// and the vector rungs refuse rows they cannot load as float4s.
+TEST(MatmulLadder, RefusesWhatWasNotBuiltAndSaysWhatWas) {
+  const KernelDesc& k = kernel("matmul/warptile");
+  Params p = test::default_params(k);
+  EXPECT_EQ(k.check_params(p), "");
+  p["wn_iter"] = 4; // wn 32 with 4 steps: 8-column sub-tiles no warp layout of 4 columns fills
+  const std::string refusal = k.check_params(p);
+  EXPECT_NE(refusal.find("built for these blockings: 128x128x16 tile, 8x4 per thread, 64x32 per "
+                         "warp in 2 steps;"),
+            std::string::npos)
+      << refusal;
+  EXPECT_NE(refusal.find("64x32 per warp in 4 steps is not one of them"), std::string::npos)
+      << refusal;
+  Params odd = test::default_params(kernel("matmul/vectorized"));
+  odd["n"] = 45;
+  EXPECT_EQ(kernel("matmul/vectorized").check_params(odd),
+            "rows of A and B are loaded as 16-byte float4s, so n and k are multiples of 4 (n=45, "
+            "k=4096)");
+  odd = test::default_params(kernel("matmul/blocktile_2d"));
+  odd["n"] = 45;
+  EXPECT_EQ(kernel("matmul/blocktile_2d").check_params(odd), "");
+}
+
+// Picking one value moves the other blocking parameters to the nearest blocking built with it.
+TEST(MatmulLadder, TheNearestBlockingKeepsTheValueChosen) {
+  const KernelDesc& k = kernel("matmul/warptile");
+  Params p = test::default_params(k); // 128x128x16, 64x32 warp tiles in 2 steps
+  p["bn"] = 256;
+  const Params moved = k.nearest_params(p, "bn");
+  EXPECT_EQ(moved.at("bn"), 256);
+  EXPECT_EQ(moved.at("wn"), 64);
+  EXPECT_EQ(moved.at("wn_iter"), 4);
+  EXPECT_EQ(k.check_params(moved), "");
+  EXPECT_EQ(moved.at("m"), p.at("m")); // the sizes and the launch order stay
+  EXPECT_EQ(moved.at("group"), p.at("group"));
+  EXPECT_EQ(k.nearest_params(test::default_params(k), "bk"), test::default_params(k));
+}
+
 } // namespace
 } // namespace wl

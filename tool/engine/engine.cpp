@@ -180,6 +180,7 @@ struct KernelSession::State {
   Arch arch;
   Stream stream;
   L2Flusher flusher;
+  SmClock clock{options.device}; // read as the samples are timed
   DeviceBuffers device;
   std::vector<void*> pointers;        // in KernelDesc::buffers order
   std::vector<void*> expected_device; // per buffer: the reference's values (outputs only)
@@ -561,7 +562,7 @@ RunResult KernelSession::measure_launch(RunResult predicted, bool with_counters)
   }
   {
     NvtxRange range("time kernel");
-    result.timing = time_cold(enqueue, s.stream.get(), timing, s.flusher, watch);
+    result.timing = time_cold(enqueue, s.stream.get(), timing, s.flusher, s.clock, watch);
   }
   if (with_counters && !s.options.metrics.empty())
     result.counters = count({block}).front();

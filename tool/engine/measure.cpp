@@ -1,6 +1,8 @@
 #include "engine/measure.h"
 
 #include "engine/cuda_check.h"
+#include "engine/sm_clock.h"
+#include "model/timing_summary.h"
 
 #include <algorithm>
 #include <chrono>
@@ -35,30 +37,6 @@ public:
   cudaEvent_t start{}, stop{};
 };
 
-double relative_noise(const std::vector<double>& samples) {
-  const double mean = std::accumulate(samples.begin(), samples.end(), 0.0) / samples.size();
-  double squares = 0;
-  for (double s : samples)
-    squares += (s - mean) * (s - mean);
-  return samples.size() > 1 && mean > 0 ? std::sqrt(squares / (samples.size() - 1)) / mean
-                                        : INFINITY;
-}
-
-TimingStats summarise(std::vector<double> samples, bool converged, bool flushed) {
-  TimingStats stats;
-  stats.samples = static_cast<int>(samples.size());
-  stats.noise = relative_noise(samples);
-  stats.mean_ms = std::accumulate(samples.begin(), samples.end(), 0.0) / samples.size();
-  std::sort(samples.begin(), samples.end());
-  const std::size_t mid = samples.size() / 2;
-  stats.median_ms = samples.size() % 2 ? samples[mid] : 0.5 * (samples[mid - 1] + samples[mid]);
-  stats.min_ms = samples.front();
-  stats.max_ms = samples.back();
-  stats.converged = converged;
-  stats.l2_flushed = flushed;
-  return stats;
-}
-
 } // namespace
 
 NvtxRange::NvtxRange(const char* name) {
@@ -73,7 +51,7 @@ NvtxRange::NvtxRange(const char* name) {
 NvtxRange::~NvtxRange() { nvtxDomainRangeEnd(warplens_domain(), m_id); }
 
 TimingStats time_cold(const StreamWork& launch, void* stream_handle, const TimingOptions& options,
-                      L2Flusher& flusher, const StreamWork& after_launch) {
+                      L2Flusher& flusher, const SmClock& clock, const StreamWork& after_launch) {
   const auto begin = std::chrono::steady_clock::now();
   const auto stream = static_cast<cudaStream_t>(stream_handle);
   const auto enqueue = [&] {
@@ -95,7 +73,8 @@ TimingStats time_cold(const StreamWork& launch, void* stream_handle, const Timin
   // emptied L2 with its own pair of events around the launch alone.
   const int batch = std::max(1, std::min(options.min_samples, options.max_samples));
   std::vector<EventPair> events(static_cast<std::size_t>(batch));
-  std::vector<double> samples;
+  std::vector<TimedSample> samples;
+  std::vector<double> times; // the samples' milliseconds, for the noise
   bool converged = false;
   const auto deadline = begin + std::chrono::duration<double>(options.max_seconds);
   while (static_cast<int>(samples.size()) < options.max_samples) {
@@ -109,22 +88,25 @@ TimingStats time_cold(const StreamWork& launch, void* stream_handle, const Timin
       after(); // outside the pair: its host time would delay the stop event of a quick kernel
     }
     cuda_check(cudaEventSynchronize(events[count - 1].stop), "kernel run");
+    // Read as the batch ends, before the clock winds down from the work: the batch's clock.
+    const std::optional<double> sm_clock = clock.read_mhz();
     for (int i = 0; i < count; ++i) {
       float ms = 0;
       cuda_check(cudaEventElapsedTime(&ms, events[i].start, events[i].stop),
                  "cudaEventElapsedTime");
-      samples.push_back(ms);
+      samples.push_back({ms, sm_clock});
+      times.push_back(ms);
     }
     if (static_cast<int>(samples.size()) < options.min_samples)
       continue;
-    if (relative_noise(samples) < options.max_noise) {
+    if (relative_noise(times) < options.max_noise) {
       converged = true;
       break;
     }
     if (std::chrono::steady_clock::now() > deadline)
       break;
   }
-  TimingStats stats = summarise(std::move(samples), converged, options.flush_l2);
+  TimingStats stats = summarise_samples(samples, clock.default_mhz(), converged, options.flush_l2);
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   return stats;
 }

@@ -6,6 +6,7 @@
 
 #include "engine/l2_flush.h"
 #include "engine/library.h"
+#include "engine/sm_clock.h"
 #include "model/run_options.h"
 #include "model/run_result.h"
 
@@ -18,9 +19,12 @@ namespace wl {
 // carrying the CUDA error if a launch fails. `after_launch`, when given, is called after each
 // launch once its stop event is enqueued: work that must follow a launch without being timed
 // with it (a kernel file's watch, engine/launch_watchdog.h).
+// `clock` is read as each batch of samples ends: each sample gets its batch's SM clock, and
+// samples the clock shows throttled are left out of the statistics (model/timing_summary.h).
 using StreamWork = std::function<void(void* stream)>;
 TimingStats time_cold(const StreamWork& launch, void* stream, const TimingOptions& options,
-                      L2Flusher& flusher, const StreamWork& after_launch = {});
+                      L2Flusher& flusher, const SmClock& clock,
+                      const StreamWork& after_launch = {});
 
 // A range in the "WarpLens" NVTX domain for as long as the object lives. Start/end ranges (not
 // push/pop) so work launched from any thread falls inside them.

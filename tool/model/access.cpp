@@ -70,7 +70,37 @@ TransactionCost transaction_cost(TransactionWords t) {
 
 } // namespace
 
-int lanes_per_transaction(int width) { return width <= 8 ? kWarpSize : kWarpSize / 2; }
+namespace {
+
+// Whether lanes `first` to `first + 3` read at most two distinct addresses.
+bool quad_reads_in_pairs(const WarpAccess& access, int first) {
+  std::array<std::uint64_t, 4> seen{};
+  int distinct = 0;
+  for (int lane = first; lane < first + 4; ++lane)
+    if (access.active(lane) && std::find(seen.begin(), seen.begin() + distinct,
+                                         access.address[lane]) == seen.begin() + distinct)
+      seen[distinct++] = access.address[lane];
+  return distinct <= 2;
+}
+
+} // namespace
+
+std::vector<LaneRange> transactions_of(const WarpAccess& access) {
+  if (access.width <= 8)
+    return {{0, kWarpSize}};
+  constexpr int kHalf = kWarpSize / 2, kQuarter = kWarpSize / 4;
+  std::vector<LaneRange> ranges;
+  for (int half = 0; half < kWarpSize; half += kHalf) {
+    bool paired = true;
+    for (int quad = half; quad < half + kHalf; quad += 4)
+      paired = paired && quad_reads_in_pairs(access, quad);
+    if (paired)
+      ranges.push_back({half, kHalf});
+    else
+      ranges.insert(ranges.end(), {{half, kQuarter}, {half + kQuarter, kQuarter}});
+  }
+  return ranges;
+}
 
 GlobalAccess analyse_global(const WarpAccess& access) {
   check_access(access);
@@ -103,9 +133,8 @@ GlobalAccess analyse_global(const WarpAccess& access) {
 SharedAccess analyse_shared(const WarpAccess& access) {
   check_access(access);
   SharedAccess s;
-  const int lanes = lanes_per_transaction(access.width);
-  for (int first = 0; first < kWarpSize; first += lanes) {
-    const TransactionWords t = transaction_words(access, first, lanes);
+  for (const LaneRange& range : transactions_of(access)) {
+    const TransactionWords t = transaction_words(access, range.first, range.lanes);
     if (t.count == 0)
       continue;
     const TransactionCost cost = transaction_cost(t);
@@ -123,11 +152,11 @@ SharedAccess analyse_shared(const WarpAccess& access) {
 std::vector<BankSlot> bank_map(const WarpAccess& access) {
   check_access(access);
   std::vector<BankSlot> slots;
-  const int lanes = lanes_per_transaction(access.width);
   const int words_per_lane = std::max(1, access.width / kBankBytes);
-  for (int first = 0, transaction = 0; first < kWarpSize; first += lanes) {
+  int transaction = 0;
+  for (const LaneRange& range : transactions_of(access)) {
     const std::size_t begin = slots.size();
-    for (int lane = first; lane < first + lanes; ++lane) {
+    for (int lane = range.first; lane < range.first + range.lanes; ++lane) {
       if (!access.active(lane))
         continue;
       for (int i = 0; i < words_per_lane; ++i) {

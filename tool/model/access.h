@@ -4,13 +4,14 @@
 //   global: one request; the 32-byte sectors and 128-byte lines it touches; the sectors the
 //           distinct bytes would need at best; bytes used against bytes fetched.
 //   shared: the instruction is split into transactions (the whole warp for 1-8 byte
-//           accesses, half-warps for 16); within one, each of the 32 banks (4-byte words,
-//           bank = word mod 32) serves one distinct word per wavefront, and lanes reading the
-//           same word share it (broadcast). The ideal is the fewest wavefronts the distinct
-//           words fit in, ceil(words / 32). Measured on the H100: a warp-wide broadcast costs 1
-//           wavefront at 8 bytes and 2 at 16 (so 8-byte accesses are not split into half-warps,
-//           and 16-byte ones are split in two, not four), while every strided pattern costs the
-//           same under either split (2 and 4 wavefronts for consecutive 8 and 16 bytes).
+//           accesses, half- or quarter-warps for 16: transactions_of says which); within one,
+//           each of the 32 banks (4-byte words, bank = word mod 32) serves one distinct word
+//           per wavefront, and lanes reading the same word share it (broadcast). The ideal is
+//           the fewest wavefronts the distinct words fit in, ceil(words / 32). Measured on the
+//           H100: a warp-wide broadcast costs 1 wavefront at 8 bytes and 2 at 16 (so 8-byte
+//           accesses are not split into half-warps, and a 16-byte broadcast is split in two,
+//           not four), while every strided pattern costs the same under either split (2 and 4
+//           wavefronts for consecutive 8 and 16 bytes).
 // Excess wavefronts (wavefronts beyond the ideal) are what CUPTI counts as bank conflicts.
 
 #include "memory_space.h"
@@ -77,7 +78,17 @@ SharedAccess analyse_shared(const WarpAccess& access);
 // The bank grid of a shared access, ordered by transaction, bank, wavefront, lane.
 std::vector<BankSlot> bank_map(const WarpAccess& access);
 
-// Lanes served by one shared transaction for this width: 32, or 16 for 16-byte accesses.
-int lanes_per_transaction(int width);
+// The lanes one shared transaction serves: `lanes` of them from `first`.
+struct LaneRange {
+  int first = 0, lanes = kWarpSize;
+};
+
+// A shared access's transactions: the whole warp for 1 to 8 bytes a lane. For 16 bytes each
+// half-warp is one transaction when every quad of its lanes (4q to 4q+3) reads at most two
+// distinct addresses, else its two quarter-warps are one each. Measured on the H200 with 20
+// lane patterns (tests/bench/shared_patterns.cu; the table is SharedAccessModel.*): a warp-wide
+// broadcast, lanes 4 apart sharing a float4 (L % 4) and lanes in neighbouring pairs ((L/2) % 4)
+// cost 2, 4 and 2 wavefronts, though each half-warp reads the same four float4s in the last two.
+std::vector<LaneRange> transactions_of(const WarpAccess& access);
 
 } // namespace wl

@@ -98,6 +98,20 @@ struct Function {
 
 // Every __global__ and __device__ function defined in the file, by name: from the line that
 // declares it to its closing brace.
+// The signature without its __launch_bounds__(...), whose arguments may hold parentheses.
+std::string without_launch_bounds(std::string signature) {
+  const auto start = signature.find("__launch_bounds__");
+  if (start == std::string::npos)
+    return signature;
+  auto end = signature.find('(', start);
+  for (int depth = 0; end < signature.size(); ++end) {
+    depth += signature[end] == '(' ? 1 : signature[end] == ')' ? -1 : 0;
+    if (depth == 0)
+      break;
+  }
+  return signature.erase(start, end == std::string::npos ? end : end + 1 - start);
+}
+
 std::map<std::string, Function> functions_of(const FamilySource& source) {
   static const std::regex name_before_paren(R"(([A-Za-z_][A-Za-z0-9_]*)\s*\()");
   std::map<std::string, Function> functions;
@@ -107,20 +121,19 @@ std::map<std::string, Function> functions_of(const FamilySource& source) {
     const bool kernel = code.find("__global__") != std::string::npos;
     if (!kernel && code.find("__device__") == std::string::npos)
       continue;
-    // The name is the last identifier before '(' ahead of the body: the signature may put
-    // __launch_bounds__(...) first and the name on the next line.
+    // The name is the first identifier before '(' ahead of the body, once __launch_bounds__(...)
+    // is set aside: the signature may put it first and the name on the next line, and a
+    // parameter may be a reference to an array, `float (&acc)[4]`.
     std::string signature;
     for (std::size_t j = i; j < lines.size() && j < i + 4; ++j)
       signature += lines[j].substr(0, lines[j].find("//")) + " ";
     const auto body = signature.find('{');
     if (body == std::string::npos || signature.find(';') < body)
       continue; // a declaration, or a one-line member of a struct with its body later
-    signature = signature.substr(0, body);
-    std::string name;
-    for (auto it = std::sregex_iterator(signature.begin(), signature.end(), name_before_paren);
-         it != std::sregex_iterator(); ++it)
-      if ((*it)[1] != "__launch_bounds__")
-        name = (*it)[1];
+    signature = without_launch_bounds(signature.substr(0, body));
+    std::smatch first;
+    const std::string name =
+        std::regex_search(signature, first, name_before_paren) ? first[1].str() : "";
     if (!name.empty() && !functions.count(name))
       functions[name] = {{static_cast<int>(i) + 1, closing_line(lines, i)}, kernel};
   }

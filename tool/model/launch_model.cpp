@@ -247,6 +247,22 @@ SiteSums sample_stratum(const BoundSite& site, const BlockClass& blocks,
   return sums;
 }
 
+// What each sampled stratum of a site may analyse: the site's budget shared equally, where a
+// stratum that needs less than its share (a first or last iteration, a partial edge block) is
+// counted in full and leaves the rest to the others. A stratum whose need is at most the result
+// is enumerated.
+std::int64_t stratum_allowance(std::vector<std::int64_t> needs, std::int64_t site_budget) {
+  std::sort(needs.begin(), needs.end());
+  std::int64_t left = site_budget;
+  for (std::size_t i = 0; i < needs.size(); ++i) {
+    const std::int64_t share = left / static_cast<std::int64_t>(needs.size() - i);
+    if (needs[i] > share)
+      return share;
+    left -= needs[i];
+  }
+  return needs.empty() ? site_budget : needs.back();
+}
+
 } // namespace
 
 LaunchShape make_launch(const KernelDesc& kernel, const Params& params, const BlockShape& block,
@@ -304,10 +320,15 @@ LaunchPrediction predict_launch(const KernelDesc& kernel, const LaunchShape& lau
     const BoundSite bound(kernel.sites[site], launch, true);
     const std::vector<IterationRange> iterations =
         iteration_classes(kernel.sites[site].iterations(launch));
-    const std::int64_t cells = static_cast<std::int64_t>(blocks.size() * iterations.size());
+    std::vector<std::int64_t> needs; // each stratum's warp-iterations, in the loops' order
+    for (const BlockClass& block_class : blocks)
+      for (const IterationRange& range : iterations)
+        needs.push_back(block_class.count() * range.count() * warps);
     const std::int64_t allowance =
         budget.max_evaluations > 0
-            ? std::max<std::int64_t>(warps, budget.max_evaluations / (cells * kernel.sites.size()))
+            ? std::max<std::int64_t>(warps, stratum_allowance(needs, budget.max_evaluations /
+                                                                         static_cast<std::int64_t>(
+                                                                             kernel.sites.size())))
             : 0;
     SiteSums total;
     bool exact = true;

@@ -33,6 +33,13 @@ struct TimingStats {
   bool converged = false; // noise fell under the target before the time budget ran out
   bool l2_flushed = true; // each sample started with a cold L2
   double seconds = 0;     // wall time spent timing, warm-up included
+  // The SM clock NVML read with the samples kept (their median), and the device's default clock;
+  // nullopt and 0 where unknown. Samples under 75 % of the default were throttled: left out of
+  // the figures above, unless all were (model/timing_summary.h).
+  std::optional<double> sm_clock_mhz = std::nullopt;
+  double default_clock_mhz = 0;
+  int throttled_samples = 0;
+  bool throttled_samples_kept = false; // every sample was throttled, so they are the figures
 };
 
 inline constexpr const char* kCpuReference = "the CPU reference";

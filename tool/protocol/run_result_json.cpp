@@ -96,6 +96,9 @@ OccupancyResult occupancy_from(const Fields& f) {
   return o;
 }
 
+// An SM clock above this is no reading of a GPU that exists (the fastest run near 3 GHz).
+constexpr double kMaxClockMhz = 100'000;
+
 TimingStats timing_from(const Fields& f) {
   TimingStats t;
   t.samples = count(f, "samples", 1);
@@ -107,6 +110,13 @@ TimingStats timing_from(const Fields& f) {
   t.converged = f.boolean("converged");
   t.l2_flushed = f.boolean("l2_flushed");
   t.seconds = f.number_or("seconds", 0.0, 0, kMaxDouble);
+  // Absent in results timed before the clock was read, and where NVML is not installed.
+  if (f.has("sm_clock_mhz"))
+    t.sm_clock_mhz = f.number("sm_clock_mhz", kAboveZero, kMaxClockMhz);
+  t.default_clock_mhz = f.number_or("default_clock_mhz", 0.0, 0, kMaxClockMhz);
+  if (f.has("throttled_samples"))
+    t.throttled_samples = count(f, "throttled_samples");
+  t.throttled_samples_kept = f.has("throttled_samples_kept") && f.boolean("throttled_samples_kept");
   return t;
 }
 

@@ -178,6 +178,23 @@ std::optional<double> samples(const RunResult& r) {
   return r.timing ? std::optional(double(r.timing->samples)) : std::nullopt;
 }
 
+// Beside the median: the SM clock the samples ran at, the device's default, and the samples it
+// showed throttled (model/timing_summary.h); "" where NVML did not read the clock.
+std::string sm_clock_note(const RunResult& r) {
+  if (!r.timing || !r.timing->sm_clock_mhz)
+    return "";
+  const TimingStats& t = *r.timing;
+  std::string note = " at an SM clock of " + format_number(*t.sm_clock_mhz, 0) + " MHz";
+  if (t.default_clock_mhz > 0)
+    note += " (default " + format_number(t.default_clock_mhz, 0) + " MHz)";
+  if (t.throttled_samples > 0)
+    note += t.throttled_samples_kept
+                ? "; every sample throttled (under 75 % of the default), so they are the figures"
+                : "; " + std::to_string(t.throttled_samples) +
+                      " throttled samples (under 75 % of the default) left out";
+  return note;
+}
+
 std::optional<double> share_of_peak(const RunResult& r) {
   return r.timing && r.arch.dram_bandwidth_gbps > 0
              ? std::optional(100 * r.peak_bandwidth_fraction())
@@ -272,10 +289,13 @@ const std::array kFigures = {
            .panel = Panel::timings,
            .format = FigureFormat::duration,
            .decimals = 4,
-           .meaning = "Median of the cold samples (L2 flushed before each).",
+           .meaning = "Median of the cold samples (L2 flushed before each), at the SM clock NVML "
+                      "read as they ran. As in nvbench, a sample under 75 % of the default clock "
+                      "is throttled and left out, so a slow run says why.",
            .better = Better::lower,
            .sweep = true,
-           .measured = timing_of<&TimingStats::median_ms>},
+           .measured = timing_of<&TimingStats::median_ms>,
+           .note = sm_clock_note},
     Figure{.key = "min_time",
            .display = "min",
            .unit = "ms",

@@ -334,7 +334,12 @@ json run_json(const RunResult& r) {
                      {"gbps", r.gbps()},
                      {"peak_bandwidth_fraction", r.peak_bandwidth_fraction()},
                      {"gflops", r.gflops()},
-                     {"seconds", r.timing->seconds}};
+                     {"seconds", r.timing->seconds},
+                     {"default_clock_mhz", r.timing->default_clock_mhz},
+                     {"throttled_samples", r.timing->throttled_samples},
+                     {"throttled_samples_kept", r.timing->throttled_samples_kept}};
+  if (r.timing && r.timing->sm_clock_mhz)
+    out["timing"]["sm_clock_mhz"] = *r.timing->sm_clock_mhz;
   if (r.counters)
     out["counters"] = counters_json(*r.counters, r);
   if (r.site_counts)
