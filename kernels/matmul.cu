@@ -827,8 +827,9 @@ Blocking blocking_of(const Params& p) {
 
 std::string blocking_text(const Blocking& g) {
   const auto by = [](int a, int b) { return std::to_string(a) + "x" + std::to_string(b); };
-  std::string text =
-      by(g.bm, g.bn) + "x" + std::to_string(g.bk) + " tile, " + by(g.tm, g.tn) + " per thread";
+  std::string text = by(g.bm, g.bn) + "x" + std::to_string(g.bk) + " tile, " +
+                     (g.tn == 1 ? std::to_string(g.tm) + " down a column" : by(g.tm, g.tn)) +
+                     " per thread";
   if (g.warp_tiled())
     text += ", " + by(g.wm, g.wn) + " per warp in " + std::to_string(g.wn_iter) + " steps";
   return text;
@@ -838,8 +839,8 @@ const char* const kBlockingHelp[][2] = {
     {"bm", "rows of C per block (the block tile's height)"},
     {"bn", "columns of C per block (the block tile's width)"},
     {"bk", "columns of A (rows of B) staged in shared memory per step"},
-    {"tm", "rows of C per thread (in each warp sub-tile)"},
-    {"tn", "columns of C per thread (in each warp sub-tile)"},
+    {"tm", "rows of C per thread (per warp sub-tile in the warp-tiled rungs)"},
+    {"tn", "columns of C per thread (per warp sub-tile in the warp-tiled rungs)"},
     {"wm", "rows of C per warp"},
     {"wn", "columns of C per warp"},
     {"wn_iter", "column steps a warp takes across its tile (sub-tiles wn / wn_iter wide)"}};
@@ -1113,7 +1114,8 @@ std::string ladder_check(Rung rung, const std::vector<Blocking>& built, const Pa
     std::string list;
     for (const Blocking& b : built)
       list += (list.empty() ? "" : "; ") + blocking_text(b);
-    return "built for these blockings: " + list + " (bm x bn x bk tile, tm x tn per thread" +
+    return "built for these blockings: " + list + " (bm x bn x bk tile, " +
+           (g.tn == 1 ? "tm" : "tm x tn") + " per thread" +
            (g.warp_tiled() ? ", wm x wn per warp in wn_iter steps)" : ")") + "; " +
            blocking_text(g) + " is not one of them";
   }
@@ -1209,7 +1211,8 @@ KernelDesc ladder_variant(std::string id, std::string title, std::string lesson,
       k.block_presets.push_back({g.threads(), 1, 1});
   k.allowed_blocks = kTable[0].warp_tiled()
                          ? "a 1D block of 32 threads per warp tile: (bm / wm) x (bn / wn) x 32"
-                         : "a 1D block of a thread per thread tile: (bm x bn) / (tm x tn)";
+                     : has_tn ? "a 1D block of a thread per thread tile: (bm x bn) / (tm x tn)"
+                              : "a 1D block of a thread per column of tm outputs: (bm x bn) / tm";
   k.check_block = [id = k.id](const BlockShape& b, const Params& p) -> std::string {
     const Blocking g = blocking_of(p);
     if (b == BlockShape{g.threads(), 1, 1})
@@ -1240,7 +1243,9 @@ KernelDesc blocktile_1d() {
       "two shared words per multiply-add, this reads (tm + 1) / tm. Bank grid: load A tile is a "
       "broadcast (a warp's lanes share their rows), load B tile consecutive words, 1 wavefront "
       "each. Occupancy: 4 KiB of tiles per block. Timings: the first large step from tiled; the "
-      "Roofline panel shows the point moving right as each loaded byte feeds more FLOPs.",
+      "Roofline panel, measured on a GPU, shows the point moving right: the DRAM counters see "
+      "fewer "
+      "bytes per FLOP.",
       false);
 }
 
@@ -1253,8 +1258,9 @@ KernelDesc blocktile_2d() {
       "from blocktile_1d, and the bigger block tile halves the global loads per FLOP again. Bank "
       "grid: load A tile is 2-way (two thread rows of a warp, 64 words apart, share a bank) and "
       "load B tile 4-way (lanes 8 words apart); the compiler may merge a thread's consecutive "
-      "reads into wider loads (the Source panel shows them). Occupancy: about 128 registers a "
-      "thread now limit the blocks. Timings: the largest single step of the climb.",
+      "reads into wider loads (the Source panel shows them). Global memory panel: store C writes "
+      "4 bytes a lane 32 bytes apart, 32 sectors per request where 4 would do, once per output. "
+      "Occupancy: about 128 registers a thread now limit the blocks.",
       true);
 }
 
@@ -1267,7 +1273,9 @@ KernelDesc vectorized() {
       "as tm/4 float4s; its tn values of B are read as float4s too. Global memory panel: 16 "
       "sectors per request on load A and load B. Bank grid: store A tile now writes four words "
       "down a column of the transposed tile, a 2-way conflict (4-way at bk=16) paid once per "
-      "step; the tile reads are 16-byte accesses in half-warp transactions. n and k must be "
+      "step; the tile reads are 16-byte accesses in half-warp transactions. Store C writes each "
+      "thread's 8 columns as two float4s, lanes 32 bytes apart: 32 sectors per request where 16 "
+      "would do. n and k must be "
       "multiples of 4.",
       true);
 }
@@ -1281,7 +1289,9 @@ KernelDesc warptile() {
       "reads of A's and B's tiles then fall on few neighbouring words, and every quad of lanes "
       "reads at most two addresses, which the hardware serves a half-warp per wavefront. Bank "
       "grid: load A tile and load B tile at 2 wavefronts, against vectorized's 8 on load B tile; "
-      "A's transposed tile is padded by a float4 a row, halving the store conflict. Parameters: "
+      "A's transposed tile is padded by a float4 a row: its store conflict is 2-way, not 4-way, at "
+      "bk=16. Store C writes a warp's float4s side by side, 16 sectors per request (vectorized "
+      "wrote 32 where 16 would do). Parameters: "
       "the blocking (wm, wn, wn_iter, tm, tn) and `group`, the rows of block tiles launched "
       "together so that running blocks share A and B in L2; a sweep varies them. Occupancy: "
       "128 registers a thread, 2 blocks of 256 threads per SM.",

@@ -108,6 +108,38 @@ void apply_size(const KernelDesc& kernel, const std::string& size, Params& param
         parse_integer(parts[i], *sizes[i], kernel.id + ": --size " + sizes[i]->name);
 }
 
+// A kernel built for combinations of its parameters (a tunable kernel's blockings): the values
+// given keep theirs, and those left at their defaults move to the nearest combination built with
+// them, as the GUI's fields do. Left as they are where no built combination keeps every value
+// given: the check then refuses them, naming the combinations built.
+void follow_built_combination(const KernelDesc& kernel,
+                              const std::map<std::string, std::string>& given, Params& params) {
+  if (!kernel.nearest_params || !kernel.check_params || kernel.check_params(params).empty())
+    return;
+  Params moved = params;
+  for (const auto& [name, text] : given)
+    moved = kernel.nearest_params(moved, name);
+  const bool keeps_given = std::all_of(given.begin(), given.end(), [&](const auto& g) {
+    return moved.at(g.first) == params.at(g.first);
+  });
+  if (keeps_given && kernel.check_params(moved).empty())
+    params = std::move(moved);
+}
+
+// With no block given: the kernel's default, or where these parameters refuse it (tile 32, a
+// blocking of 128 threads), the first of its presets they allow.
+BlockShape block_for(const KernelDesc& kernel, const Params& params) {
+  if (!kernel.check_block || kernel.check_block(kernel.default_block, params).empty())
+    return kernel.default_block;
+  try {
+    check_kernel_params(kernel, params); // parameters refused are named by the check, not here
+  } catch (const UsageError&) {
+    return kernel.default_block;
+  }
+  const std::vector<BlockShape> allowed = allowed_presets(kernel, params);
+  return allowed.empty() ? kernel.default_block : allowed.front();
+}
+
 } // namespace
 
 KernelRequest resolve_kernel_request(const std::string& id,
@@ -138,7 +170,8 @@ KernelRequest resolve_kernel_request(const std::string& id,
     request.params[name] =
         parse_integer(text.substr(eq + 1), spec, kernel.id + ": --param " + name);
   }
-  request.block = block.empty() ? kernel.default_block : parse_block(block);
+  follow_built_combination(kernel, given, request.params);
+  request.block = block.empty() ? block_for(kernel, request.params) : parse_block(block);
   check_kernel_request(request);
   return request;
 }
