@@ -1,7 +1,7 @@
 // The figures a learner reads as the model's verdict, on bundled kernels: a per-request figure is
 // the worst site's (never an average of a load and a store), the modelled time takes the shared
-// memory's wavefronts as well as DRAM's bytes and names what bounds it, and DRAM reads whole
-// 64-byte segments as the H100 does.
+// memory's wavefronts and the FP32 arithmetic as well as DRAM's bytes and names what bounds it,
+// and DRAM reads whole 64-byte segments as the H100 does.
 
 #include "io/assets.h"
 #include "model/kernel_request.h"
@@ -54,6 +54,25 @@ TEST(ModelledFigures, TheModelledTimeCountsSharedWavefrontsAndNamesTheBound) {
   EXPECT_GT(ratio, 0.5);
   EXPECT_LT(ratio, 0.8);
   EXPECT_DOUBLE_EQ(*figure("modelled_time").predicted(padded), b.ms());
+}
+
+// The defect: matmul/naive's modelled time was 0.0601 ms, bound by DRAM (its 192 MiB floor), a
+// thirty-fifth of what its 137 GFLOP take at the FP32 peak; a learner read naive as the fastest
+// rung. The arithmetic is a floor too.
+TEST(ModelledFigures, TheModelledTimeIsNeverBelowTheArithmeticAtFp32Peak) {
+  const RunResult naive = modelled("matmul/naive", {});
+  const ModelledTime t = *modelled_time(naive);
+  EXPECT_STREQ(t.bound(), "FP32 arithmetic");
+  EXPECT_NEAR(t.ms(), 2.0 * 4096 * 4096 * 4096 / 66908e9 * 1e3, 1e-3); // 2.0541 ms on the H100
+  EXPECT_NE(figure("modelled_time")
+                .note(naive)
+                .find("bound by FP32 arithmetic (137.439 GFLOP at "
+                      "66,908 GFLOP/s); DRAM alone 0.0601 ms"),
+            std::string::npos)
+      << figure("modelled_time").note(naive);
+  // A copy does no arithmetic, and vector add too little to bound it.
+  EXPECT_STREQ(modelled_time(modelled("transpose/naive", {}))->bound(), "DRAM");
+  EXPECT_STREQ(modelled_time(modelled("vec_add/scalar", {}))->bound(), "DRAM");
 }
 
 // The H100 read 64 B of DRAM per lane once lanes sat 64 B apart (strides 16 to 32 all read

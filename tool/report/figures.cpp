@@ -241,27 +241,34 @@ std::optional<double> modelled_dram_bytes(const RunResult& r) {
 }
 
 // ", bound by shared memory (67,108,864 wavefronts, one a cycle on each of 132 SMs at 1980 MHz);
-// DRAM alone 0.1602 ms": the resource that sets the floor, the other beside.
+// DRAM alone 0.1602 ms": the resource that sets the floor, then each other floor alone.
 std::string modelled_time_note(const RunResult& r) {
   const std::optional<ModelledTime> t = modelled_time(r);
   if (!t)
     return "";
   const Arch& arch = r.arch;
-  const bool shared_bound = t->shared_ms > t->dram_ms;
+  const std::string bound = t->bound();
   const std::string shared = format_count(static_cast<std::int64_t>(t->wavefronts)) +
                              " wavefronts, one a cycle on each of " +
                              std::to_string(arch.sm_count) + " SMs at " +
                              format_number(arch.sm_clock_mhz, 0) + " MHz";
   const std::string dram =
       format_bytes(t->dram_bytes) + " at " + format_number(arch.dram_bandwidth_gbps, 0) + " GB/s";
-  std::string text =
-      std::string(", bound by ") + t->bound() + " (" + (shared_bound ? shared : dram) + ")";
-  if (shared_bound)
+  const std::string compute = format_number(t->flops / 1e9, 3) + " GFLOP at " +
+                              format_number(arch.fp32_peak_gflops(), 0) + " GFLOP/s";
+  std::string text = ", bound by " + bound + " (" +
+                     (bound == "FP32 arithmetic" ? compute
+                      : bound == "shared memory" ? shared
+                                                 : dram) +
+                     ")";
+  if (bound != "DRAM")
     text += "; DRAM alone " + format_number(t->dram_ms, 4) + " ms";
-  else if (t->shared_ms > 0)
+  if (bound != "shared memory" && t->shared_ms > 0)
     text += "; shared memory alone " + format_number(t->shared_ms, 4) + " ms";
-  else if (t->wavefronts > 0)
+  else if (t->shared_ms <= 0 && t->wavefronts > 0)
     text += "; shared memory not modelled (the arch has no SM clock)";
+  if (bound != "FP32 arithmetic" && t->compute_ms > 0)
+    text += "; FP32 arithmetic alone " + format_number(t->compute_ms, 4) + " ms";
   return text;
 }
 
@@ -448,16 +455,15 @@ const std::array kFigures = {
            .format = FigureFormat::duration,
            .decimals = 4,
            .meaning =
-               "The longer of two floors for the access pattern as written: the model's DRAM bytes "
-               "over "
-               "the peak DRAM bandwidth, and its shared-memory wavefronts over what the SMs serve "
-               "(one a "
-               "cycle each at the SM clock). A model, not a measurement: what a sweep colours by "
-               "where "
-               "nothing was timed; it knows no reuse between warps through L2 and no compute.",
+               "The longest of three floors for the launch as written: the model's DRAM bytes over "
+               "the peak DRAM bandwidth, its shared-memory wavefronts over what the SMs serve (one "
+               "a cycle each at the SM clock), and the kernel's floating-point operations over the "
+               "FP32 peak. A model, not a measurement: what a sweep colours by where nothing was "
+               "timed; it knows no reuse between warps through L2, no latency and no instruction "
+               "beyond the memory accesses and the arithmetic counted.",
            .model = "DRAM bytes (64-byte segments read, 32-byte sectors written) and shared "
-                    "wavefronts from "
-                    "the access model, over the preset's bandwidth and SM clock",
+                    "wavefronts from the access model, over the preset's bandwidth and SM clock; "
+                    "the kernel's FLOPs over its FP32 peak",
            .better = Better::lower,
            .sweep = true,
            .predicted = modelled_time_at_peak,
@@ -948,6 +954,9 @@ std::optional<ModelledTime> modelled_time(const RunResult& r) {
     t.dram_ms = t.dram_bytes / dram_peak * 1e3;
   if (wavefronts_per_second > 0)
     t.shared_ms = t.wavefronts / wavefronts_per_second * 1e3;
+  t.flops = r.flops;
+  if (const double fp32_peak = r.arch.fp32_peak_gflops() * 1e9; fp32_peak > 0)
+    t.compute_ms = t.flops / fp32_peak * 1e3;
   if (t.ms() <= 0)
     return std::nullopt;
   return t;

@@ -65,13 +65,19 @@ struct Figure {
 
 std::span<const Figure> all_figures();
 
-// The fastest the launch can run by the model's traffic, and what bounds it.
+// The fastest the launch can run by the model's traffic and its arithmetic, and what bounds it.
 struct ModelledTime {
   double dram_bytes = 0, dram_ms = 0; // the model's DRAM bytes, over the peak bandwidth
   // The shared wavefronts over what the SMs serve, one a cycle each: 0 where the arch has no clock.
   double wavefronts = 0, shared_ms = 0;
-  double ms() const { return std::max(dram_ms, shared_ms); }
-  const char* bound() const { return shared_ms > dram_ms ? "shared memory" : "DRAM"; }
+  // The kernel's floating-point operations over the arch's FP32 peak: 0 where either is unknown.
+  double flops = 0, compute_ms = 0;
+  double ms() const { return std::max({dram_ms, shared_ms, compute_ms}); }
+  const char* bound() const {
+    return compute_ms >= std::max(dram_ms, shared_ms) && compute_ms > 0 ? "FP32 arithmetic"
+           : shared_ms > dram_ms                                        ? "shared memory"
+                                                                        : "DRAM";
+  }
 };
 // nullopt where the launch moves nothing the model counts, or the arch lacks the peaks.
 std::optional<ModelledTime> modelled_time(const RunResult& result);
