@@ -111,8 +111,13 @@ void draw_timings(App& app) {
     empty_state("Not measured yet: Run (F5) measures this launch.");
   }
   ImGui::Separator();
-  if (const RunResult* model = app.model_view())
-    draw_work(*model);
+  // The launch on screen's work: a measurement's own (its floors at the measured device's peaks,
+  // beside its median), else the model's for the preset (the last one while the next is made).
+  const RunResult* work = app.result_on_screen();
+  if (!work)
+    work = app.model_view();
+  if (work)
+    draw_work(*work);
   draw_history(app);
 }
 
