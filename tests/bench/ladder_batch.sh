@@ -3,7 +3,9 @@
 # matmul rung at 4096^3 (each blocking of the tunable rungs too) beside cuBLAS and torch's fp32
 # matmul (TF32 off) timed in the same call, the per-site pass of the register-blocked rungs, and
 # compute-sanitizer over them. A table last; logs and JSON in $OUT/ladder.tgz.
-# Here first: BUILD=build/ci tests/bench/carry.sh; carry .gpu-run and .gl.
+# Here first: BUILD=build/ci tests/bench/carry.sh; carry .gpu-run and .gl. Knobs: GPU_TESTS (a
+# gtest filter of the gpu tests, KernelCatalog.* unless given), SWEPT (the rungs whose blockings
+# are swept), TIMINGS_ONLY=1 and ALL_SITES=1 (below).
 set -uo pipefail
 source "$(dirname "$0")/batch_setup.sh"
 batch_setup ladder
