@@ -899,7 +899,14 @@ struct Ladder {
   int b_rounds() const { return g.bk * g.bn / unit / threads; }
   // A's tile: row-major (blocktile), transposed (vectorized), transposed and padded (warp tiles).
   int a_pitch() const { return g.warp_tiled() ? g.bm + 4 : g.bm; }
-  int a_words() const { return g.bk * g.bm + (g.warp_tiled() ? g.bk * 4 : 0); }
+  int a_words() const { return g.bk * a_pitch(); } // bm x bk either way, plus the padding
+  // Staging iteration it: k-step it % steps of round it / steps, and the tile element thread t
+  // stages then. Rounds run slowest: the guards at a partial tile differ by round, and the
+  // model's even sample of a long loop then takes each round in proportion.
+  int staged_step(std::int64_t it) const { return static_cast<int>(it % steps()); }
+  int staged_element(Coord t, std::int64_t it) const {
+    return matmul::staged_element(t.x, static_cast<int>(it / steps()), threads);
+  }
   int stage_word(int step) const {
     return matmul::stage_word(step % buffers_of(rung), a_words(), g.bn, g.bk);
   }
@@ -932,26 +939,20 @@ template <typename Offset> auto ladder_offsets(Rung rung, Offset offset) {
   return common::bound_offsets(ladder_reader(rung), offset);
 }
 
-// Staging sites: iteration it is k-step it % steps of round it / steps (a vector rung's
-// transposed store of A also splits each round in its four 4-byte stores). Rounds run slowest:
-// the guards at a partial tile differ by round, and the model's even sample of a long loop then
-// takes each round in proportion.
+// Staging sites, iterations as Ladder::staged_step says (a vector rung's transposed store of A
+// also splits each round in its four 4-byte stores).
 Offset load_a_staged(const Ladder& s, Coord b, Coord t, std::int64_t it) {
-  const int step = static_cast<int>(it % s.steps());
-  const int e = matmul::staged_element(t.x, static_cast<int>(it / s.steps()), s.threads);
-  const Staged at = staged(e, s.g.bk / s.unit, s.unit);
+  const Staged at = staged(s.staged_element(t, it), s.g.bk / s.unit, s.unit);
   const int row = matmul::element(s.tile_row(b), s.g.bm, at.row);
-  const int col = matmul::staged_k(step, s.g.bk, at.col);
+  const int col = matmul::staged_k(s.staged_step(it), s.g.bk, at.col);
   if (row >= s.d.m || col >= s.d.k)
     return std::nullopt;
   return 4 * std::int64_t{matmul::row_major(row, col, s.d.k)};
 }
 
 Offset load_b_staged(const Ladder& s, Coord b, Coord t, std::int64_t it) {
-  const int step = static_cast<int>(it % s.steps());
-  const int e = matmul::staged_element(t.x, static_cast<int>(it / s.steps()), s.threads);
-  const Staged at = staged(e, s.g.bn / s.unit, s.unit);
-  const int row = matmul::staged_k(step, s.g.bk, at.row);
+  const Staged at = staged(s.staged_element(t, it), s.g.bn / s.unit, s.unit);
+  const int row = matmul::staged_k(s.staged_step(it), s.g.bk, at.row);
   const int col = matmul::element(s.tile_col(b), s.g.bn, at.col);
   if (row >= s.d.k || col >= s.d.n)
     return std::nullopt;
@@ -961,19 +962,17 @@ Offset load_b_staged(const Ladder& s, Coord b, Coord t, std::int64_t it) {
 Offset store_a_tile(const Ladder& s, Coord, Coord t, std::int64_t it) {
   const int parts = s.unit; // a float4 of A is stored as four words down the transposed tile
   const std::int64_t staging = it / parts;
-  const int step = static_cast<int>(staging % s.steps()), part = static_cast<int>(it % parts);
-  const int e = matmul::staged_element(t.x, static_cast<int>(staging / s.steps()), s.threads);
-  const Staged at = staged(e, s.g.bk / s.unit, s.unit);
+  const int part = static_cast<int>(it % parts);
+  const Staged at = staged(s.staged_element(t, staging), s.g.bk / s.unit, s.unit);
   const int word = is_vector(s.rung) ? matmul::a_word_transposed(at.row, at.col + part, s.a_pitch())
                                      : matmul::a_word(at.row, at.col, s.g.bk);
-  return 4 * std::int64_t{s.stage_word(step) + word};
+  return 4 * std::int64_t{s.stage_word(s.staged_step(staging)) + word};
 }
 
 Offset store_b_tile(const Ladder& s, Coord, Coord t, std::int64_t it) {
-  const int step = static_cast<int>(it % s.steps());
-  const int e = matmul::staged_element(t.x, static_cast<int>(it / s.steps()), s.threads);
-  const Staged at = staged(e, s.g.bn / s.unit, s.unit);
-  return 4 * std::int64_t{s.stage_word(step) + matmul::b_word(s.a_words(), at.row, at.col, s.g.bn)};
+  const Staged at = staged(s.staged_element(t, it), s.g.bn / s.unit, s.unit);
+  return 4 * std::int64_t{s.stage_word(s.staged_step(it)) +
+                          matmul::b_word(s.a_words(), at.row, at.col, s.g.bn)};
 }
 
 // Tile reads: in each of the bk columns of a step, a thread reads its rows of A (its columns of
@@ -1125,6 +1124,13 @@ std::string ladder_check(Rung rung, const std::vector<Blocking>& built, const Pa
   return "";
 }
 
+// `params` with the blocking's parameters set.
+Params with_blocking(Params params, const Blocking& g, bool has_tn) {
+  for (const auto& [name, value] : blocking_params(g, has_tn))
+    params[name] = value;
+  return params;
+}
+
 // The built blocking with `changed` at its value in `p` that differs from p's blocking in the
 // fewest parameters (the table's first of those), as parameters; p as it is where none has it.
 Params nearest_blocking(const std::vector<Blocking>& built, bool has_tn, const Params& p,
@@ -1142,11 +1148,7 @@ Params nearest_blocking(const std::vector<Blocking>& built, bool has_tn, const P
       if (name == changed && p.count(name) && p.at(name) == value &&
           (!nearest || differences(g) < differences(*nearest)))
         nearest = &g;
-  Params moved = p;
-  if (nearest)
-    for (const auto& [name, value] : values(*nearest))
-      moved[name] = value;
-  return moved;
+  return nearest ? with_blocking(p, *nearest, has_tn) : p;
 }
 
 // Sizes for the GPU's correctness sweep, each with every blocking: a partial tile on every side,
@@ -1162,25 +1164,12 @@ std::vector<Params> ladder_test_sizes(Rung rung, const std::vector<Blocking>& bu
                                                               {{"m", 1}, {"n", 1}, {"k", 1}}};
   std::vector<Params> tests;
   for (const Blocking& g : built)
-    for (Params size : sizes) {
-      for (const auto& [name, value] : blocking_params(g, has_tn))
-        size[name] = value;
-      tests.push_back(size);
-    }
+    for (const Params& size : sizes)
+      tests.push_back(with_blocking(size, g, has_tn));
   // Three rows of block tiles launched two at a time: a whole group, then a partial one.
   if (built.front().warp_tiled())
-    tests.push_back({{"m", 300},
-                     {"n", 132},
-                     {"k", 20},
-                     {"group", 2},
-                     {"bm", built.front().bm},
-                     {"bn", built.front().bn},
-                     {"bk", built.front().bk},
-                     {"tm", built.front().tm},
-                     {"tn", built.front().tn},
-                     {"wm", built.front().wm},
-                     {"wn", built.front().wn},
-                     {"wn_iter", built.front().wn_iter}});
+    tests.push_back(
+        with_blocking({{"m", 300}, {"n", 132}, {"k", 20}, {"group", 2}}, built.front(), has_tn));
   return tests;
 }
 
