@@ -23,6 +23,19 @@ WL_HD std::int64_t chunk_element(int block, int chunk, int block_dim, int thread
   return in_chunk < chunk && i < n ? i : -1;
 }
 
+// vectorized: the same chunks read as packs of four elements (float4s), n a multiple of 4. In
+// iteration k thread t reads pack k * blockDim + t of its block's chunk; -1 past the chunk or x.
+inline constexpr int kPack = 4;
+WL_HD int pack_loads_per_thread(int chunk, int block_dim) {
+  return loads_per_thread(chunk / kPack, block_dim);
+}
+WL_HD std::int64_t chunk_pack_element(int block, int chunk, int block_dim, int thread, int k,
+                                      std::int64_t n) {
+  const int in_chunk = (k * block_dim + thread) * kPack;
+  const std::int64_t i = static_cast<std::int64_t>(block) * chunk + in_chunk;
+  return in_chunk < chunk && i < n ? i : -1;
+}
+
 WL_HD int tree_steps(int block_dim) {
   int steps = 0;
   while ((1 << steps) < block_dim)

@@ -27,7 +27,10 @@ WL_HD int tile_row(int thread_y, int block_dim_y, int pass) {
   return thread_y + pass * block_dim_y;
 }
 
-WL_HD int tile_passes(int block_dim_y) { return kTile / block_dim_y; }
+WL_HD constexpr int tile_passes(int block_dim_y) { return kTile / block_dim_y; }
+
+// in_flight's block height, fixed when compiled so that its passes unroll.
+inline constexpr int kInFlightRows = 8;
 
 // Word index of tile[row][col] in a tile whose rows are `pitch` words apart (32, or 33 padded).
 WL_HD int tile_word(int row, int col, int pitch) { return row * pitch + col; }

@@ -4,6 +4,8 @@ launch against cuBLAS and torch timed in the same call, every blocking of the tu
 the per-site pass of the register-blocked rungs (predicted beside measured)."""
 import json, os, sys
 
+from site_rows import print_site_rows
+
 folder = sys.argv[1]
 
 
@@ -69,22 +71,7 @@ def blockings(cublas):
 def sites():
     print("== per-site, 1024^3: predicted beside measured")
     for rung in ["blocktile_1d", "blocktile_2d", "vectorized", "warptile", "double_buffered"]:
-        r = load("site.%s.json" % rung)
-        if not r:
-            print("%-16s run failed: %s" % (rung, error_of("site.%s.json" % rung)))
-            continue
-        c = r.get("site_counts", {})
-        if not c.get("available"):
-            print("%-16s no per-site figures: %s" % (rung, c.get("reason")))
-            continue
-        for site, m in zip(r["sites"], c["sites"]):
-            glob = site["space"] == "global"
-            pred = site["sectors"] if glob else site["wavefronts"]
-            meas = m["sectors"] if glob else m["wavefronts"]
-            print("%-16s %-13s %5d req %11d %11.0f %+6.1f%%  %s %11d %11.0f %+6.1f%% %s" % (
-                rung, site["name"], m["line"], site["requests"], m["executed"],
-                100 * m["request_difference"], "sect" if glob else "wave", pred, meas,
-                100 * m["difference"], m["reason"]))
+        print_site_rows(rung, load("site.%s.json" % rung), error_of("site.%s.json" % rung))
 
 
 def dram():

@@ -1,5 +1,6 @@
-"""Times the peers WarpLens's kernels are compared with: torch.softmax over 8192x8192 rows and
-torch's fp32 matmul at 4096^3 (cuBLAS underneath). Medians of CUDA-event timings, L2 not flushed
+"""Times the peers WarpLens's kernels are compared with: torch.softmax over rows of three shapes,
+torch's fp32 matmul at 4096^3 (cuBLAS underneath), torch.sum over 16M floats, a transpose of
+8192^2 floats (.t().contiguous()) and a device-to-device copy of 64M floats (Tensor.copy_). Medians of CUDA-event timings, L2 not flushed
 between launches the way torch users run them, printed as one JSON object. Benchmarks only."""
 
 import json
@@ -25,14 +26,20 @@ def median_ms(fn, warmup=5, repeats=50):
 
 def main():
     torch.backends.cuda.matmul.allow_tf32 = False  # the same fp32 arithmetic as our kernels
-    x = torch.randn(8192, 8192, device="cuda")
+    times = {"torch_version": torch.__version__}
+    for rows, cols in [(8192, 8192), (32768, 1024), (1024, 32768)]:
+        x = torch.randn(rows, cols, device="cuda")
+        times["softmax_%dx%d_ms" % (rows, cols)] = median_ms(lambda: torch.softmax(x, dim=1))
     a = torch.randn(4096, 4096, device="cuda")
     b = torch.randn(4096, 4096, device="cuda")
-    print(json.dumps({
-        "torch_version": torch.__version__,
-        "softmax_8192x8192_ms": median_ms(lambda: torch.softmax(x, dim=1)),
-        "matmul_fp32_4096_ms": median_ms(lambda: a @ b, repeats=20),
-    }))
+    times["matmul_fp32_4096_ms"] = median_ms(lambda: a @ b, repeats=20)
+    v = torch.randn(1 << 24, device="cuda")
+    times["sum_16M_ms"] = median_ms(lambda: v.sum())
+    m = torch.randn(8192, 8192, device="cuda")
+    times["transpose_8192x8192_ms"] = median_ms(lambda: m.t().contiguous())
+    src, dst = torch.randn(1 << 26, device="cuda"), torch.empty(1 << 26, device="cuda")
+    times["copy_64M_floats_ms"] = median_ms(lambda: dst.copy_(src))
+    print(json.dumps(times))
 
 
 if __name__ == "__main__":

@@ -28,9 +28,10 @@ int site_index(const KernelDesc& k, const std::string& name) {
 }
 
 const std::vector<std::string> kFamilyKernels = {
-    "softmax/naive",         "softmax/block_tree",     "softmax/warp_shuffle",
-    "softmax/online",        "reduce_sum/interleaved", "reduce_sum/strided_index",
-    "reduce_sum/sequential", "reduce_sum/warp_shuffle"};
+    "softmax/naive",         "softmax/block_tree",      "softmax/warp_shuffle",
+    "softmax/online",        "softmax/warp_registers",  "softmax/block_shared",
+    "softmax/block_online",  "reduce_sum/interleaved",  "reduce_sum/strided_index",
+    "reduce_sum/sequential", "reduce_sum/warp_shuffle", "reduce_sum/vectorized"};
 
 // --- softmax -------------------------------------------------------------------------------
 
@@ -98,6 +99,55 @@ TEST(Softmax, WarpVariantsAreCoalescedAndOnlineReadsTwice) {
   };
   EXPECT_EQ(loads(shuffle), 3 * 1024 * 64 * 4);
   EXPECT_EQ(loads(online), 2 * 1024 * 64 * 4);
+}
+
+// The climb's float4 variants: x crosses once in warp_registers and block_shared (8 bytes an
+// element in all), twice in block_online; 16 sectors per 32-lane request, the fewest for 16
+// bytes a lane; block_shared's row at 4 wavefronts a request, conflict-free.
+TEST(Softmax, TheFloat4VariantsReadXOnceOrTwiceAtTheFewestSectors) {
+  const Params rows = {{"rows", 256}, {"cols", 1024}};
+  const auto global_loads = [](const LaunchPrediction& p) {
+    std::int64_t bytes = 0;
+    for (const SitePrediction& s : p.sites)
+      if (s.space == MemorySpace::global && s.op == AccessOp::load)
+        bytes += s.bytes_used;
+    return bytes;
+  };
+  const LaunchPrediction registers = predict("softmax/warp_registers", rows, {256, 1, 1});
+  const LaunchPrediction shared = predict("softmax/block_shared", rows, {256, 1, 1});
+  const LaunchPrediction online = predict("softmax/block_online", rows, {256, 1, 1});
+  EXPECT_EQ(global_loads(registers), 256 * 1024 * 4);
+  EXPECT_EQ(global_loads(shared), 256 * 1024 * 4);
+  EXPECT_EQ(global_loads(online), 2 * 256 * 1024 * 4);
+  for (const auto* p : {&registers, &shared, &online})
+    for (const SitePrediction& s : p->sites) {
+      if (s.space == MemorySpace::global)
+        EXPECT_DOUBLE_EQ(s.sectors_per_request(), 16.0) << s.name;
+      else
+        EXPECT_EQ(s.excess_wavefronts, 0) << s.name;
+    }
+  EXPECT_DOUBLE_EQ(site(shared, "load row (exp pass)").wavefronts_per_request(), 4.0);
+  // One slot per warp: lane 0 stores, and each warp reads the 8 slots in one request.
+  EXPECT_EQ(site(shared, "store warp max").requests, 256 * 8);
+  EXPECT_EQ(site(shared, "load warp sums").requests, 256 * 8);
+}
+
+TEST(Softmax, TheFloat4VariantsRefuseRowsTheyCannotHold) {
+  const Params odd = {{"rows", 4}, {"cols", 1001}};
+  EXPECT_EQ(kernel("softmax/block_online").check_params(odd),
+            "rows are moved as 16-byte float4s, so cols is a multiple of 4 (cols=1001); naive, "
+            "block_tree, warp_shuffle and online take any");
+  EXPECT_EQ(kernel("softmax/warp_registers").check_params({{"rows", 4}, {"cols", 1024}}), "");
+  EXPECT_NE(kernel("softmax/warp_registers")
+                .check_params({{"rows", 4}, {"cols", 1028}})
+                .find("at most 1024 (cols=1028); for longer rows: block_shared or block_online"),
+            std::string::npos);
+  EXPECT_EQ(kernel("softmax/block_shared").check_params({{"rows", 4}, {"cols", 58080}}), "");
+  EXPECT_NE(kernel("softmax/block_shared")
+                .check_params({{"rows", 4}, {"cols", 58084}})
+                .find("at most 58080 (cols=58084); for longer rows: block_online"),
+            std::string::npos);
+  EXPECT_EQ(kernel("softmax/block_online").check_params({{"rows", 4}, {"cols", 1 << 20}}), "");
 }
 
 TEST(Softmax, ReferenceMatchesHandComputedRows) {
@@ -206,6 +256,23 @@ TEST(ReduceSum, LoadsAreCoalescedAndEachBlockStoresOnePartial) {
   }
 }
 
+// float4s: 16 sectors per 32-lane request, a quarter of warp_shuffle's requests for the same
+// bytes; the chunk's last pack is guarded like the scalar loads.
+TEST(ReduceSum, VectorizedReadsFloat4sAtTheFewestSectors) {
+  const Params whole = {{"n", 48 * 2048}, {"chunk", 2048}};
+  const LaunchPrediction packs = predict("reduce_sum/vectorized", whole, {128, 1, 1});
+  const LaunchPrediction words = predict("reduce_sum/warp_shuffle", whole, {128, 1, 1});
+  EXPECT_DOUBLE_EQ(site(packs, "load x").sectors_per_request(), 16.0);
+  EXPECT_EQ(site(packs, "load x").requests * 4, site(words, "load x").requests);
+  const LaunchPrediction tail =
+      predict("reduce_sum/vectorized", {{"n", 100004}, {"chunk", 2048}}, {128, 1, 1});
+  EXPECT_EQ(site(tail, "load x").bytes_used, 100004 * 4);
+  EXPECT_EQ(site(tail, "store partial").requests, 49); // ceil(100004 / 2048)
+  EXPECT_EQ(kernel("reduce_sum/vectorized").check_params({{"n", 1001}, {"chunk", 1024}}),
+            "x is read as 16-byte float4s, so n is a multiple of 4 (n=1001); the other variants "
+            "take any");
+}
+
 TEST(ReduceSum, ReferenceSumsEachChunk) {
   const KernelDesc& k = kernel("reduce_sum/sequential");
   const Params p = {{"n", 2500}, {"chunk", 1024}};
@@ -232,8 +299,12 @@ TEST(ReduceSum, BlockRules) {
 
 // --- both: every site in bounds and every output written exactly once ------------------------
 
+// A block's shared memory: the dynamic size, or the static arrays (reduce_sum/warp_shuffle's
+// float warp_sums[32], softmax/block_online's Running warp_states[32]).
 std::int64_t shared_bytes(const KernelDesc& k, const Params& p, const BlockShape& b) {
-  return k.dynamic_smem ? k.dynamic_smem(p, b) : 32 * 4; // reduce_sum/warp_shuffle: warp_sums[32]
+  if (k.dynamic_smem)
+    return k.dynamic_smem(p, b);
+  return k.id == "softmax/block_online" ? 32 * 8 : 32 * 4;
 }
 
 class ReductionSites : public testing::TestWithParam<std::string> {};
@@ -263,10 +334,12 @@ TEST_P(ReductionSites, StayInBoundsAndStoresCoverEveryOutput) {
               const auto offset = offsets({block, 0, 0}, {t, 0, 0}, it);
               if (!offset)
                 continue;
+              const int width = site.width(p);
+              ASSERT_EQ(*offset % width, 0) << id << " " << site.name;
               ASSERT_GE(*offset, 0) << id << " " << site.name;
-              ASSERT_LT(*offset, limit) << id << " " << site.name;
-              if (!writes.empty())
-                ++writes[static_cast<std::size_t>(*offset / 4)];
+              ASSERT_LE(*offset + width, limit) << id << " " << site.name;
+              for (int word = 0; word < width / 4 && !writes.empty(); ++word)
+                ++writes[static_cast<std::size_t>(*offset / 4 + word)];
             }
         }
         for (std::size_t i = 0; i < writes.size(); ++i)

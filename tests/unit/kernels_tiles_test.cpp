@@ -268,8 +268,8 @@ constexpr std::int64_t kLargestSharedBytes = 2 * 32 * 33 * 4;
 
 TEST(TilesFamilies, SitesStayInsideTheirBuffersAndStoresCoverEveryOutputOnce) {
   for (const std::string id :
-       {"transpose/naive", "transpose/smem", "transpose/smem_padded", "matmul/naive",
-        "matmul/naive_uncoalesced", "matmul/tiled", "matmul/tiled_padded"}) {
+       {"transpose/naive", "transpose/smem", "transpose/smem_padded", "transpose/in_flight",
+        "matmul/naive", "matmul/naive_uncoalesced", "matmul/tiled", "matmul/tiled_padded"}) {
     const KernelDesc& k = kernel(id);
     const int out = int(k.buffers.size()) - 1; // the output is the last buffer in both families
     for (const Params& p : k.test_sizes) {
