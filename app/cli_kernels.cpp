@@ -16,6 +16,7 @@
 #include "report/site_report.h"
 #include "sweep/sweep_compare.h"
 #include "sweep/sweep_fanout.h"
+#include "sweep/variant_sweep.h"
 
 #include <cstdio>
 #include <fstream>
@@ -28,6 +29,7 @@
 #include <unistd.h>
 
 #ifdef WARPLENS_LINKS_ENGINE
+#include "engine/device.h"
 #include "engine/engine.h"
 #include "engine/sweep_run.h"
 #endif
@@ -175,7 +177,13 @@ struct SweepOptions {
   std::size_t max_shapes = kMaxSweepShapes;
   bool model = false;        // --model: the models' figures on --arch, no GPU and no worker
   std::string arch = "h100"; // --arch: the GPU the models describe
+  bool variants = false;     // --variants: the kernel is a family, each variant at one size
+  bool max_time_given = false;
 };
+
+// A variant sweep times each variant as `run` would, unless --max-time says otherwise: one point
+// a variant, so each can afford more samples than a point of a block sweep.
+inline constexpr double kVariantSweepSeconds = 0.3;
 
 // A sweep's files: a link is refused (the file it points to would change unseen), an existing
 // file is replaced only with --force, and a failed write keeps the text elsewhere.
@@ -562,7 +570,114 @@ KernelRequest sweep_base(const SweepOptions& o, const SweepGrid& grid) {
   }
 }
 
+// Each variant measured as it ends (a refusal is said once, in the table).
+void print_variant_progress(const VariantPoint& p) {
+  if (p.result && p.result->timing)
+    std::fprintf(stderr, "%s: %s ms\n", p.kernel_id.c_str(),
+                 variant_ms_text(p.result->timing->median_ms).c_str());
+}
+
+std::string verified_word(const RunResult& r) {
+  return !r.verification                    ? "-"
+         : !r.verification->skipped.empty() ? "unchecked"
+         : r.verification->passed           ? "yes"
+                                            : "NO";
+}
+
+// A row per variant: measured, its time, bandwidth, arithmetic rate and share of the peer;
+// modelled, its modelled time at peak and what bounds it; refused, why.
+void print_variant_table(const VariantSweep& sweep, bool modelled, const std::string& arch) {
+  std::printf("%s at %s: each variant at its default launch", sweep.family.c_str(),
+              variant_sweep_size_words(sweep).c_str());
+  if (modelled)
+    std::printf("; the models' figures on %s, nothing measured, so no peer\n"
+                "the modelled time at peak is a floor: the fewest DRAM bytes, shared wavefronts "
+                "and FP32 operations at the GPU's peaks, with caches and latency unmodelled; it "
+                "does not rank the variants as a GPU does: measure for the climb\n",
+                arch.c_str());
+  else if (sweep.peer)
+    std::printf("\npeer: %s, %.4f ms, %s\n", sweep.peer->name.c_str(), sweep.peer->median_ms,
+                sweep.peer->source.c_str());
+  else
+    std::printf("\nno peer: no library variant in this family, and no torch call recorded for "
+                "this GPU and size (assets/peers.json)\n");
+  std::printf("%-26s %-12s %s  %s\n", "variant", "block",
+              modelled ? format("%20s %-16s", header("modelled_time").c_str(), "bound").c_str()
+                       : format("%16s %11s %14s %8s %8s", header("median_time").c_str(), "GB/s",
+                                "GFLOP/s", "of peer", "verified")
+                             .c_str(),
+              "what it is");
+  for (const VariantPoint& p : sweep.variants) {
+    std::printf("%-26s ", p.kernel_id.c_str());
+    if (!p.result) {
+      std::printf("refused: %s\n", p.refused.c_str());
+      continue;
+    }
+    const RunResult& r = *p.result;
+    std::printf("%-12s ", format_block(r.launch.block).c_str());
+    if (modelled) {
+      const std::optional<ModelledTime> time = modelled_time(r);
+      std::printf("%20s %-16s", time ? variant_ms_text(time->ms()).c_str() : "-",
+                  time ? time->bound() : "-");
+    } else {
+      const std::optional<double> share = share_of_peer(sweep, p);
+      std::printf("%16s %11.1f %14s %8s %8s",
+                  r.timing ? variant_ms_text(r.timing->median_ms).c_str() : "-", r.gbps(),
+                  r.flops > 0 ? format("%.1f", r.gflops()).c_str() : "-",
+                  share ? format("%.1f %%", 100 * *share).c_str() : "-", verified_word(r).c_str());
+    }
+    std::printf("  %s\n", p.title.c_str());
+  }
+}
+
+Arch measuring_arch([[maybe_unused]] const EngineOptions& engine) {
+#ifdef WARPLENS_LINKS_ENGINE
+  try {
+    return arch_from_device(engine.device);
+  } catch (const UsageError& e) {
+    throw UsageError(std::string(e.what()) + "; --model models the variants without one");
+  }
+#else
+  return {};
+#endif
+}
+
+// `sweep FAMILY --variants`: the ladder at a glance.
+void run_variant_command(const SweepOptions& o) {
+  check_output_files(o);
+  EngineOptions engine = o.engine;
+  if (!o.max_time_given)
+    engine.timing.max_seconds = kVariantSweepSeconds;
+#ifndef WARPLENS_LINKS_ENGINE
+  if (!o.model)
+    needs_engine("warplens sweep --variants without --model", "warplens sweep --variants --model");
+#endif
+  // The GPU opened first: its absence ends the command, it is no variant's refusal.
+  const Arch arch = o.model ? arch_for(o.arch) : measuring_arch(o.engine);
+  const auto run_one = [&](const KernelRequest& request) -> RunResult {
+#ifdef WARPLENS_LINKS_ENGINE
+    if (!o.model)
+      return run_kernel(request, engine);
+#endif
+    return model_kernel(request, arch, o.engine.model);
+  };
+  VariantSweep sweep =
+      run_variant_sweep(o.kernel.id, o.kernel.size, run_one, print_variant_progress);
+  sweep.peer = variant_peer(sweep, assets_dir() / "peers.json");
+  print_variant_table(sweep, o.model, o.arch);
+  write_outputs(o, o.csv_file.empty() ? "" : variant_sweep_csv(sweep),
+                o.json_file.empty() ? "" : variant_sweep_json(sweep).dump(1));
+  if (std::none_of(sweep.variants.begin(), sweep.variants.end(),
+                   [](const VariantPoint& p) { return p.refused.empty(); }))
+    throw UsageError("every variant of " + sweep.family +
+                     " refused the size (the first: " + sweep.variants.front().refused + ")");
+}
+
 void run_sweep_command(SweepOptions o) {
+  if (o.variants) {
+    run_variant_command(o);
+    return;
+  }
   check_output_files(o);
   o.kernel.id = kernel_id_from(o.kernel.id);
   if (!o.against.empty())
@@ -736,7 +851,18 @@ void add_kernel_commands(CLI::App& app) {
                       "Replace the --csv and --json files if they exist (else they are refused "
                       "before the sweep starts)");
   add_model_flag(*sweep_cmd, *sweep);
-  sweep_cmd->callback([sweep] { run_sweep_command(*sweep); });
+  CLI::Option* variants = sweep_cmd->add_flag(
+      "--variants", sweep->variants,
+      "The kernel is a family (matmul): every variant of it at one size (--size, or the "
+      "family's), each at its default launch, beside the family's peer");
+  for (const char* per_point :
+       {"--block", "--block-x", "--block-y", "--block-z", "--param", "--param-range", "--against",
+        "--per-device", "--workers", "--worker", "--per-site", "--max-shapes"})
+    variants->excludes(sweep_cmd->get_option(per_point));
+  sweep_cmd->callback([sweep, sweep_cmd] {
+    sweep->max_time_given = sweep_cmd->count("--max-time") > 0;
+    run_sweep_command(*sweep);
+  });
 }
 
 } // namespace wl

@@ -104,6 +104,8 @@ bool App::select_kernel(const std::string& id) {
     sweep.data.reset();
     sweep.problem.clear();
   }
+  if (sweep.variants && kernel_family(id) != sweep.variants->sweep.family)
+    sweep.variants.reset(); // another family's ladder would read as this one's
   if (id != choices.kernel_id && kernel() && choices.block_field_problem.empty())
     choices.left_launches[choices.kernel_id] =
         Choices::KernelLaunch{choices.params, choices.block_sides};
@@ -420,6 +422,8 @@ void App::poll_source() {
 void App::show(RunResult result) {
   if (!result.timing && sweep.data) // a loaded measured sweep first: the person opened it
     fill_from_sweep(result, *sweep.data);
+  if (!result.timing && sweep.variants)
+    fill_from_variants(result, *sweep.variants);
   if (!result.timing && recording)
     recording->fill(result);
   if (!models)

@@ -257,6 +257,9 @@ struct SweepWorkflow {
   // The slice shown of a sweep along more than two axes: a held axis's value ("tile" = 32).
   std::map<std::string, std::int64_t> held_at;
   std::optional<SweepData> data;
+  // Every variant of the family at one size, the ladder at a glance: shown instead of `data`
+  // while set (Every variant, or a file of `warplens sweep FAMILY --variants --json`).
+  std::optional<ShownVariants> variants;
   std::string problem;      // why the last sweep could not be made
   bool running = false;     // a sweep sent to the source has not answered yet
   bool sides_typed = false; // the person wrote the sides: a kernel switch keeps them
@@ -465,6 +468,9 @@ struct App {
   // Sends the sweep to the source (measured on the worker's GPU, or modelled where there is none);
   // an A/B sweep sends the second kernel's when the first's has come.
   void measure_sweep();
+  // Every variant of the kernel's family at the size on screen, from the models on the arch (no
+  // GPU), shown in the Sweep panel; a refusal leaves the reason in sweep.problem.
+  void model_variants_now();
   // The A/B sweep's second kernel and its parameters: those on screen it has. Throws UsageError
   // when it lacks the swept parameter.
   KernelRequest against_request() const;

@@ -4,7 +4,8 @@
 // kernel refuses are drawn as such with the reason on hover; points within the measured noise of
 // the best are marked tied, not ranked; a click loads that point into the Launch panel; the table
 // exports as CSV and the panel as PNG. With a variant "against" it, an A/B sweep: each point's
-// ratio and verdict. A per-device sweep file shows a series per GPU.
+// ratio and verdict. A per-device sweep file shows a series per GPU. Every variant: the family's
+// ladder at one size, a bar per variant beside the peer.
 
 #include "base/error.h"
 #include "controls.h"
@@ -25,9 +26,13 @@ namespace wl::viz {
 
 namespace {
 
-// What Export CSV writes: an A/B sweep's comparison per point, a per-device sweep's every GPU's
-// points (the device column apart), else the sweep's points.
-std::string sweep_table(const SweepData& data) {
+// What Export CSV writes: a variant sweep's row per variant, an A/B sweep's comparison per
+// point, a per-device sweep's every GPU's points (the device column apart), else the sweep's
+// points.
+std::string sweep_table(const App& app) {
+  if (app.sweep.variants)
+    return variant_sweep_csv(app.sweep.variants->sweep);
+  const SweepData& data = *app.sweep.data;
   if (data.against)
     return ab_sweep_csv(SweepSeries{data.kernel_id, data.points}, *data.against);
   std::vector<SweepPoint> all = data.points;
@@ -44,7 +49,7 @@ void export_csv(App& app) {
     dir = folder_for_saving(app);
   } catch (const Error& e) { // no folder to save in: the table is kept, not lost
     app.messages.status = std::string("sweep not saved: ") + e.what() + "; " +
-                          keep_aside("sweep.csv", sweep_table(*app.sweep.data)).message;
+                          keep_aside("sweep.csv", sweep_table(app)).message;
     note_save(app, app.messages.status);
     return;
   }
@@ -54,9 +59,8 @@ void export_csv(App& app) {
   std::filesystem::path file = dir / (stem + ".csv");
   for (int n = 2; std::filesystem::exists(file, error); ++n)
     file = dir / (stem + "-" + std::to_string(n) + ".csv");
-  const std::string problem =
-      write_file_safely(file, sweep_table(*app.sweep.data),
-                        {.replace_existing = false, .write_through_links = false});
+  const std::string problem = write_file_safely(
+      file, sweep_table(app), {.replace_existing = false, .write_through_links = false});
   // Saved in the fallback folder, because the desktop's pictures folder does not exist: said.
   const std::string fallback =
       app.choices.screenshot_dir.empty() ? pictures_folder().fallback_reason : std::string();
@@ -160,7 +164,17 @@ void draw_controls(App& app) {
     hover_text("Every shape measured by the worker (timing, verification, the default counters), "
                "one session for "
                "all; with no GPU there, the models.");
-  if (app.sweep.data) {
+  ImGui::SameLine();
+  if (ui::button("Every variant"))
+    app.model_variants_now();
+  if (ImGui::IsItemHovered())
+    hover_text("Every variant of " + kernel_family(app.choices.kernel_id) +
+               " at the size on screen, each at its default launch, from the models on " +
+               app.arch().id + ": the ladder at a glance. `warplens sweep " +
+               kernel_family(app.choices.kernel_id) +
+               " --variants --json FILE` measures one on a GPU beside the family's peer; open it "
+               "with `warplens --sweep-json FILE`.");
+  if (app.sweep.data || app.sweep.variants) {
     ImGui::SameLine();
     if (ui::button("Export CSV"))
       export_csv(app);
@@ -289,10 +303,37 @@ void load_point(App& app, const SweepPoint& point, const SweepData& data) {
   app.run();
 }
 
+// A clicked variant into the Launch panel at the sweep's size, and run.
+void open_variant(App& app, const VariantPoint& variant, const VariantSweep& sweep) {
+  if (!app.select_kernel(variant.kernel_id))
+    return;
+  for (const auto& [name, value] : sweep.size)
+    if (app.choices.params.contains(name) && app.choices.params.at(name) != value)
+      app.choices.set_param(name, value);
+  app.run();
+}
+
+void draw_variants(App& app, const ShownVariants& shown) {
+  note_text(shown.origin + ": " + variants_shown_words(shown.sweep) + " at " +
+            variant_sweep_size_words(shown.sweep) + ", each at its default launch" +
+            (shown.sweep.peer ? std::string()
+             : shown.origin.starts_with("model")
+                 ? "; no peer beside the models' times"
+                 : "; no peer: no library variant in the family, and no torch call recorded "
+                   "for this GPU and size"));
+  if (const VariantPoint* clicked = variant_bars(shown, app.choices.kernel_id))
+    open_variant(app, *clicked, shown.sweep);
+}
+
 } // namespace
 
 void draw_sweep(App& app) {
   draw_controls(app);
+  if (app.sweep.variants) {
+    const ShownVariants shown = *app.sweep.variants; // a click may replace it
+    draw_variants(app, shown);
+    return;
+  }
   if (!app.sweep.data) {
     empty_state("No sweep yet: Model sweep sweeps the current kernel over the sides above.");
     return;

@@ -172,6 +172,32 @@ json ab_comparison(const SweepData& data, const ChartAxes& axes, SweepMetric met
           {"points", std::move(points)}};
 }
 
+// A variant sweep as its bars show it: per variant its time (measured or modelled), its share of
+// the peer, or why it was refused; the peer and where the figures come from.
+json variants_figures(const ShownVariants& shown) {
+  json variants = json::array();
+  for (const VariantPoint& p : shown.sweep.variants) {
+    json v = {{"kernel", p.kernel_id}, {"title", p.title}, {"refused", p.refused}};
+    if (p.result && p.result->timing)
+      v["median_ms"] = p.result->timing->median_ms;
+    else if (p.result)
+      v["modelled_ms"] = figure_value(figure("modelled_time"), *p.result).value_or(0);
+    if (const std::optional<double> share = share_of_peer(shown.sweep, p))
+      v["of_peer"] = *share;
+    variants.push_back(std::move(v));
+  }
+  json peer = nullptr;
+  if (shown.sweep.peer)
+    peer = {{"name", shown.sweep.peer->name},
+            {"median_ms", shown.sweep.peer->median_ms},
+            {"source", shown.sweep.peer->source}};
+  return {{"origin", shown.origin},
+          {"family", shown.sweep.family},
+          {"size", shown.sweep.size},
+          {"peer", peer},
+          {"variants", variants}};
+}
+
 json sweep_figures(const App& app) {
   json sweep = {{"x_sides", app.sweep.x_sides.data()},
                 {"y_sides", app.sweep.y_sides.data()},
@@ -182,6 +208,8 @@ json sweep_figures(const App& app) {
                 {"against", app.sweep.against},
                 {"problem", app.sweep.problem},
                 {"running", app.sweep.running}};
+  if (app.sweep.variants)
+    sweep["variants"] = variants_figures(*app.sweep.variants);
   if (!app.sweep.data)
     return sweep;
   const SweepData& data = *app.sweep.data;

@@ -759,4 +759,133 @@ const SweepPoint* line_chart(const SweepData& data, const ChartAxes& axes, Sweep
   return clicked;
 }
 
+namespace {
+
+// A variant's time: measured, its median; by the models, the modelled time at peak.
+std::optional<double> variant_ms(const VariantPoint& p) {
+  if (!p.result)
+    return std::nullopt;
+  if (p.result->timing)
+    return p.result->timing->median_ms;
+  return figure_value(figure("modelled_time"), *p.result);
+}
+
+// "3.1640 ms, 84.5 % of matmul/cublas": what the end of a bar says.
+std::string bar_text(const VariantSweep& sweep, const VariantPoint& p) {
+  const std::optional<double> ms = variant_ms(p);
+  if (!ms)
+    return "-";
+  const std::string time = variant_ms_text(*ms) + " ms";
+  if (!p.result->timing) // the models' floor, not a time to expect
+    return time + " at peak";
+  const std::optional<double> share = share_of_peer(sweep, p);
+  if (!share)
+    return time;
+  // Behind the peer, the share of its speed; past it, how many times faster.
+  return time + ", " +
+         (*share < 1 ? format_number(100 * *share, 1) + " % of the peer"
+                     : format_number(*share, 2) + "x the peer");
+}
+
+std::string variant_tooltip(const VariantSweep& sweep, const VariantPoint& p) {
+  if (!p.result)
+    return p.kernel_id + ": " + p.title + "\nrefused: " + p.refused;
+  const RunResult& r = *p.result;
+  std::string text = p.kernel_id + ": " + p.title + "\nblock " + format_block(r.launch.block) +
+                     "\n" + (r.timing ? "median " : "modelled time at peak ") + bar_text(sweep, p);
+  if (r.timing)
+    text += "\n" + format_number(r.gbps(), 1) + " GB/s" +
+            (r.flops > 0 ? ", " + format_number(r.gflops(), 1) + " GFLOP/s" : "");
+  return text + "\nclick: open it in the Launch panel";
+}
+
+} // namespace
+
+const VariantPoint* variant_bars(const ShownVariants& shown, const std::string& current) {
+  const VariantSweep& sweep = shown.sweep;
+  double fastest = sweep.peer ? sweep.peer->median_ms : DBL_MAX;
+  for (const VariantPoint& p : sweep.variants)
+    if (const std::optional<double> ms = variant_ms(p); ms && *ms > 0)
+      fastest = std::min(fastest, *ms);
+  const float font = ImGui::GetFontSize(), row = font * 2.4f, small = font * 0.85f;
+  const float width = std::max(font * 24, ImGui::GetContentRegionAvail().x);
+  float label = font * 10;
+  for (const VariantPoint& p : sweep.variants)
+    label = std::max(label, ImGui::GetFont()->CalcTextSizeA(small, FLT_MAX, 0, p.title.c_str()).x);
+  label = std::min(label + font, width * 0.45f);
+  const float value = font * 15, bar_left = label, bar_width = width - label - value;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text),
+              dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  const VariantPoint* clicked = nullptr;
+  const float bottom = origin.y + row * static_cast<float>(sweep.variants.size());
+  if (sweep.peer) { // under the bars and their words
+    const float x =
+        origin.x + bar_left + bar_width * static_cast<float>(fastest / sweep.peer->median_ms);
+    draw->AddLine(ImVec2(x, origin.y), ImVec2(x, bottom), kSecondLine, 2);
+  }
+  for (std::size_t i = 0; i < sweep.variants.size(); ++i) {
+    const VariantPoint& p = sweep.variants[i];
+    const ImVec2 at(origin.x, origin.y + row * static_cast<float>(i));
+    ImGui::SetCursorScreenPos(at);
+    if (ImGui::InvisibleButton(("##variant" + p.kernel_id).c_str(), ImVec2(width, row - 2)) &&
+        p.result)
+      clicked = &p;
+    note_last_item(p.kernel_id, ControlKind::cell);
+    if (ImGui::IsItemHovered())
+      hover_text(variant_tooltip(sweep, p));
+    const ImVec4 clip(at.x, at.y, at.x + label - font * 0.5f, at.y + row);
+    draw->AddText(ImGui::GetFont(), font, at, text, p.kernel_id.c_str(), nullptr, 0, &clip);
+    draw->AddText(ImGui::GetFont(), small, ImVec2(at.x, at.y + font * 1.1f), dim, p.title.c_str(),
+                  nullptr, 0, &clip);
+    const std::optional<double> ms = variant_ms(p);
+    const float bar_top = at.y + row * 0.2f, bar_bottom = at.y + row * 0.8f;
+    if (!ms || *ms <= 0) {
+      const ImVec4 rest(at.x + bar_left, at.y, at.x + width, at.y + row);
+      const std::string words = "refused: " + p.refused;
+      const ImVec2 words_at(at.x + bar_left, at.y + row * 0.3f);
+      draw->AddRectFilled(
+          words_at,
+          ImVec2(std::min(rest.z,
+                          words_at.x +
+                              ImGui::GetFont()->CalcTextSizeA(small, FLT_MAX, 0, words.c_str()).x),
+                 words_at.y + small),
+          ImGui::GetColorU32(ImGuiCol_WindowBg));
+      draw->AddText(ImGui::GetFont(), small, words_at, dim, words.c_str(), nullptr, 0, &rest);
+      continue;
+    }
+    const float length = std::max(2.0f, bar_width * static_cast<float>(fastest / *ms));
+    draw->AddRectFilled(ImVec2(at.x + bar_left, bar_top),
+                        ImVec2(at.x + bar_left + length, bar_bottom),
+                        p.kernel_id == current ? kCurrentPoint : kLine);
+    // On the window's colour, so the peer's line does not run through the words.
+    const std::string words = bar_text(sweep, p);
+    const ImVec2 words_at(at.x + bar_left + length + font * 0.4f, at.y + row * 0.3f);
+    const ImVec2 words_size = ImGui::CalcTextSize(words.c_str());
+    draw->AddRectFilled(ImVec2(words_at.x - 2, words_at.y),
+                        ImVec2(words_at.x + words_size.x + 2, words_at.y + words_size.y),
+                        ImGui::GetColorU32(ImGuiCol_WindowBg));
+    draw->AddText(words_at, text, words.c_str());
+  }
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, bottom + font * 0.3f));
+  const bool measured =
+      std::any_of(sweep.variants.begin(), sweep.variants.end(),
+                  [](const VariantPoint& p) { return p.result && p.result->timing; });
+  legend_entry(Sample::dot, kLine,
+               measured ? "a variant's median time: the longer the bar, the faster"
+                        : "a variant's modelled time at peak, a floor the models see (caches "
+                          "and latency unmodelled): measure for the climb",
+               true);
+  legend_entry(Sample::dot, kCurrentPoint, "the one on screen", false);
+  if (sweep.peer) {
+    legend_entry(Sample::line, kSecondLine,
+                 "the peer, " + sweep.peer->name + ": " + format_number(sweep.peer->median_ms, 4) +
+                     " ms",
+                 false);
+    note_text("The peer's time: " + sweep.peer->source + ".");
+  }
+  return clicked;
+}
+
 } // namespace wl::viz

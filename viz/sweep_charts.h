@@ -24,4 +24,10 @@ const SweepPoint* ab_heatmap(const SweepData& data, const ChartAxes& axes, Sweep
 const SweepPoint* line_chart(const SweepData& data, const ChartAxes& axes, SweepMetric metric,
                              SweepMetric second, const SweepPoint& current);
 
+// A variant sweep: a bar per variant, as long as its speed against the fastest of the variants
+// and the peer (longer is faster), beside the variant's id and what it is, its time and share of
+// the peer at the bar's end; the peer a line across the bars; a refused variant its reason. The
+// variant on screen (`current`) drawn in the launch's colour. Returns the variant clicked.
+const VariantPoint* variant_bars(const ShownVariants& shown, const std::string& current);
+
 } // namespace wl::viz

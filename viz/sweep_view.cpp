@@ -47,6 +47,20 @@ SweepData model_sweep(const KernelDesc& kernel, const Params& params, const Swee
   return data;
 }
 
+std::optional<ShownVariants> load_variant_sweep(const std::filesystem::path& file) {
+  const nlohmann::json json = read_sweep_file(file);
+  if (!looks_like_variant_sweep(json))
+    return std::nullopt;
+  ShownVariants shown{variant_sweep_from_json(json, file.string()), ""};
+  std::string device;
+  for (const VariantPoint& p : shown.sweep.variants)
+    if (p.result && p.result->timing)
+      device = p.result->arch.name;
+  shown.origin = (device.empty() ? std::string("modelled") : "measured on " + device) + " (" +
+                 file.filename().string() + ")";
+  return shown;
+}
+
 SweepData load_sweep(const std::filesystem::path& file) {
   const nlohmann::json list = read_sweep_file(file);
   if (list.is_object() && !list.contains("kernel") && !list.contains("points"))
@@ -81,26 +95,45 @@ SweepData load_sweep(const std::filesystem::path& file) {
   return data;
 }
 
+namespace {
+
+// A measurement of the same launch (block, parameters) on a GPU of the result's kind (compute
+// capability and SMs) into a model result, with that GPU's peaks.
+bool take_measurement(RunResult& result, const RunResult& measured, const std::string& origin) {
+  if (!measured.timing || measured.launch.block != result.launch.block ||
+      measured.params != result.params)
+    return false;
+  if (measured.arch.cc_major != result.arch.cc_major ||
+      measured.arch.cc_minor != result.arch.cc_minor ||
+      measured.arch.sm_count != result.arch.sm_count)
+    return false;
+  // Judged against the peaks of the GPU that measured it: an H200 and the H100 preset share
+  // their SMs but not their bandwidth.
+  result.arch = measured.arch;
+  result.timing = measured.timing;
+  result.verification = measured.verification;
+  result.counters = measured.counters;
+  result.runtime_blocks_per_sm = measured.runtime_blocks_per_sm;
+  result.recorded_on = origin;
+  return true;
+}
+
+} // namespace
+
 bool fill_from_sweep(RunResult& result, const SweepData& data) {
   if (!data.measured || data.kernel_id != result.kernel_id)
     return false;
-  for (const SweepPoint& p : data.points) {
-    if (!p.result || !p.result->timing || p.block != result.launch.block ||
-        p.params != result.params)
-      continue;
-    const Arch& measured_on = p.result->arch;
-    if (measured_on.cc_major != result.arch.cc_major ||
-        measured_on.cc_minor != result.arch.cc_minor ||
-        measured_on.sm_count != result.arch.sm_count)
-      return false;
-    result.timing = p.result->timing;
-    result.verification = p.result->verification;
-    result.counters = p.result->counters;
-    result.runtime_blocks_per_sm = p.result->runtime_blocks_per_sm;
-    result.recorded_on = data.origin;
-    return true;
-  }
-  return false;
+  return std::any_of(data.points.begin(), data.points.end(), [&](const SweepPoint& p) {
+    return p.result && take_measurement(result, *p.result, data.origin);
+  });
+}
+
+bool fill_from_variants(RunResult& result, const ShownVariants& shown) {
+  return std::any_of(shown.sweep.variants.begin(), shown.sweep.variants.end(),
+                     [&](const VariantPoint& p) {
+                       return p.result && p.kernel_id == result.kernel_id &&
+                              take_measurement(result, *p.result, shown.origin);
+                     });
 }
 
 ChartAxes chart_axes(const SweepData& data) {

@@ -10,6 +10,7 @@
 #include "report/figures.h"
 #include "sweep/sweep_compare.h"
 #include "sweep/sweep_grid.h"
+#include "sweep/variant_sweep.h"
 
 #include <filesystem>
 #include <map>
@@ -45,6 +46,17 @@ struct SweepData {
 // The figures a sweep has for at least one shape: what its "colour by" list offers.
 std::vector<SweepMetric> offered_metrics(const SweepData& data);
 
+// A variant sweep on screen, and where its figures come from ("model, h100", "measured on NVIDIA
+// H200 (variants.json)").
+struct ShownVariants {
+  VariantSweep sweep;
+  std::string origin;
+};
+
+// A file `warplens sweep FAMILY --variants --json` wrote; none when the file is a block sweep's.
+// Throws UsageError naming the file and the problem.
+std::optional<ShownVariants> load_variant_sweep(const std::filesystem::path& file);
+
 // The models for every point of the grid on `arch`; a point the kernel refuses carries the reason.
 // Throws UsageError for a grid with too many points.
 SweepData model_sweep(const KernelDesc& kernel, const Params& params, const SweepGrid& grid,
@@ -56,6 +68,9 @@ SweepData load_sweep(const std::filesystem::path& file);
 // parameters) where the sweep measured it on a GPU of the result's kind (compute capability and
 // SMs): a clicked point shows what was measured there. False when the sweep has none.
 bool fill_from_sweep(RunResult& result, const SweepData& data);
+
+// The same from a measured variant sweep: the variant's launch as the file measured it.
+bool fill_from_variants(RunResult& result, const ShownVariants& shown);
 
 // The axes a sweep is charted over: the first two along which its points differ (block x, y, z,
 // then the kernel's parameters in their order); y is empty for a sweep that varies along one (a

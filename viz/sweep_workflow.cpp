@@ -5,6 +5,7 @@
 #include "base/error.h"
 #include "base/json_input.h"
 #include "base/text_format.h"
+#include "model/model_kernel.h"
 #include "registry.h"
 
 #include <algorithm>
@@ -123,7 +124,26 @@ void App::model_sweep_now() {
   }
 }
 
+void App::model_variants_now() {
+  sweep.problem.clear();
+  const KernelDesc* shown = kernel();
+  if (!shown)
+    return;
+  const auto by_the_models = [on = arch()](const KernelRequest& request) {
+    return model_kernel(request, on, kSweepModelBudget);
+  };
+  try {
+    sweep.variants =
+        ShownVariants{run_variant_sweep(kernel_family(shown->id), size_text(*shown, choices.params),
+                                        by_the_models),
+                      "model, " + arch().id};
+  } catch (const Error& e) {
+    sweep.problem = e.what();
+  }
+}
+
 void App::take_sweep(SweepData data) {
+  sweep.variants.reset(); // the block sweep asked for replaces the ladder
   sweep.data = std::move(data);
   if (sweep.metric_chosen)
     return;

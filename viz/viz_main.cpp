@@ -10,6 +10,7 @@
 #include "model/arch.h"
 #include "model/block_text.h"
 #include "model_source.h"
+#include "registry.h"
 #include "screenshot.h"
 #include "settings.h"
 #include "worker_source.h"
@@ -74,6 +75,26 @@ std::string kernel_file_asked(const GuiOptions& options) {
                                                   : "";
 }
 
+// A variant sweep file: its family's kernel on screen (--kernel's where it is one of them, else
+// the first variant that ran) at the file's size, and the ladder in the Sweep panel.
+void show_variants_from_file(App& app, const GuiOptions& options, ShownVariants variants) {
+  const VariantSweep& sweep = variants.sweep;
+  std::string shown = options.kernel_id;
+  if (!shown.empty() && kernel_family(shown) != sweep.family)
+    throw UsageError("--kernel " + clip(shown, 40) + " is not of the family of --sweep-json '" +
+                     clip(options.sweep_json, 60) + "' (" + sweep.family +
+                     "); leave --kernel out or give one of its variants");
+  for (const VariantPoint& p : sweep.variants)
+    if (shown.empty() && p.result)
+      shown = p.kernel_id;
+  if (!shown.empty() && app.select_kernel(shown))
+    for (const auto& [name, value] : sweep.size)
+      if (app.choices.params.contains(name))
+        app.choices.set_param(name, value);
+  app.sweep.variants = std::move(variants);
+  app.show_panel(Panel::sweep);
+}
+
 // `wake`: what wakes a sleeping window when an opened file is saved (the headless GUI has none).
 App app_from(const GuiOptions& options, std::function<void()> wake = {}) {
   check_gui_options(options);
@@ -95,7 +116,11 @@ App app_from(const GuiOptions& options, std::function<void()> wake = {}) {
         resolve_kernel_request(app.choices.kernel_id, options.params, "", options.block).params;
   if (!options.block.empty())
     app.choices.set_block(parse_block(options.block));
-  if (!options.sweep_json.empty()) { // the sweep's kernel on screen
+  std::optional<ShownVariants> variants =
+      options.sweep_json.empty() ? std::nullopt : load_variant_sweep(options.sweep_json);
+  if (variants)
+    show_variants_from_file(app, options, std::move(*variants));
+  else if (!options.sweep_json.empty()) { // the sweep's kernel on screen
     SweepData data = load_sweep(options.sweep_json);
     if (!options.kernel_id.empty() && !data.kernel_id.empty() &&
         app.choices.kernel_id != data.kernel_id)

@@ -1,9 +1,9 @@
 // Benchmarks for the GPU machine (never part of the tests). Each prints a markdown table.
 //   wl_bench catalog          every kernel at its default shape and size
-//   wl_bench copy             the vector adds at 1<<26 elements against device-to-device copy
-//   bandwidth wl_bench family NAME      every variant of one family at its default size (softmax,
-//   matmul, ...) wl_bench record FILE      every kernel at its default block and its block presets,
-//   with the
+//   wl_bench copy [FLOATS]    the vector adds at 1<<26 elements against device-to-device copy
+//   bandwidth; with FLOATS, the copy of that many floats alone wl_bench family NAME      every
+//   variant of one family at its default size (softmax, matmul, ...) wl_bench record FILE every
+//   kernel at its default block and its block presets, with the
 //                             default counters and the per-site pass: the recording the GUI's
 //                             model mode shows
 //   wl_bench catalog-ids      the kernels' ids, one a line
@@ -436,6 +436,12 @@ int main(int argc, char** argv) {
   try {
     if (mode == "catalog")
       return wl::catalog();
+    if (mode == "copy" && argc > 2) { // the copy alone, of that many floats
+      const std::int64_t floats = std::stoll(argv[2]);
+      std::printf("device-to-device copy of %lld floats: %.1f GB/s (read + write)\n",
+                  static_cast<long long>(floats), wl::copy_gbps(floats));
+      return 0;
+    }
     if (mode == "copy")
       return wl::copy();
     if (mode == "family" && argc > 2)

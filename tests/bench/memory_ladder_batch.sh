@@ -7,8 +7,8 @@
 # Here first: BUILD=build/ci tests/bench/carry.sh; carry .gpu-run and .gl. Knobs: GPU_TESTS (a
 # gtest filter of the gpu tests run first; none unless given), SOFTMAX_SWEPT (the softmax variants
 # also timed at each block of SOFTMAX_BLOCKS), REDUCE_CHUNKS (reduce_sum/warp_shuffle's chunks also
-# timed, beside vectorized's), SITES (ID:SIZE, the per-site passes), SANITIZE (a regex of the
-# ids compute-sanitizer checks; none unless given).
+# timed, beside vectorized's), REDUCE_BLOCKS (vectorized's blocks also timed), SITES (ID:SIZE,
+# the per-site passes), SANITIZE (a regex of the ids compute-sanitizer checks; none unless given).
 set -uo pipefail
 source "$(dirname "$0")/batch_setup.sh"
 batch_setup memory_ladder
@@ -20,6 +20,9 @@ fi
 
 python3 tests/bench/torch_peers.py > "$OUT/torch.json" 2> "$OUT/torch.err"
 "$BUILD/tests/bench/wl_bench" copy > "$OUT/copy.txt" 2>&1
+# The copy of reduce_sum's default 16M floats: the same bytes read, and the same launch's fixed
+# cost weighing on them.
+"$BUILD/tests/bench/wl_bench" copy 16777216 > "$OUT/copy16M.txt" 2>&1
 run() { # NAME ARGS...: warplens run ARGS --json into NAME.json
   local name=$1; shift
   "$WL" run "$@" --json > "$OUT/$name.json" 2> "$OUT/$name.err"
@@ -47,6 +50,9 @@ for v in warp_shuffle vectorized; do
   # As many floats as wl_bench copy moves: the same bytes read, without the launch's fixed cost
   # weighing on 64 MB.
   run "reduce_sum.${v}_n64M" "reduce_sum/$v" --param n=67108864
+done
+for block in ${REDUCE_BLOCKS:-}; do
+  run "reduce_sum.vectorized_block$block" reduce_sum/vectorized --block "$block"
 done
 for v in $(variants transpose); do run "transpose.$v" "transpose/$v"; done
 sites=${SITES:-softmax/warp_registers:1024x1024 softmax/block_shared:1024x1024

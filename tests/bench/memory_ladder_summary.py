@@ -24,9 +24,9 @@ def reason(path):
         return "no output"
 
 
-def copy_gbps():
+def copy_gbps(name="copy.txt"):
     try:
-        text = open(os.path.join(folder, "copy.txt")).read()
+        text = open(os.path.join(folder, name)).read()
         return float(re.search(r"copy of \d+ floats: ([0-9.]+) GB/s", text).group(1))
     except Exception:
         return None
@@ -81,5 +81,9 @@ print("torch:", json.dumps(torch))
 softmax(torch)
 copy = copy_gbps()
 against_copy("reduce_sum", copy, torch.get("sum_16M_ms"))
+copy16 = copy_gbps("copy16M.txt")
+if copy16:
+    print("  (a copy of the same 16M floats: %.1f GB/s)" % copy16)
+    against_copy("reduce_sum", copy16, torch.get("sum_16M_ms"))
 against_copy("transpose", copy, torch.get("transpose_8192x8192_ms"))
 sites()

@@ -5,6 +5,7 @@
 #include "story_support.h"
 
 #include <chrono>
+#include <fstream>
 #include <regex>
 
 #include <unistd.h>
@@ -294,6 +295,67 @@ TEST(StorySweep, A2DSweepIsColouredByEveryFigureItHas) {
   // The defect: sectors per request were coloured with 1x1 as best, not against the ideal.
   EXPECT_TRUE(says(story.sidecar("c1"), "sweep", "times the ideal for the access width"))
       << text_of(story.sidecar("c1"), "sweep");
+}
+
+// Every variant: the family's ladder at the size on screen, a bar per variant with what it is,
+// the one refusing the size with its reason; a click on a bar opens that variant at that size.
+TEST(StorySweep, EveryVariantShowsTheLadderAndABarOpensItsVariant) {
+  const Story story = play("window 1280x720\nclick \"softmax/block_tree\"\nwait\n"
+                           "click \"Sweep\"\nclick \"Every variant\" in \"Sweep\"\nwait\n"
+                           "screenshot a.png sweep\nclick \"softmax/block_shared\" in \"Sweep\"\n"
+                           "wait\nscreenshot b.png\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a");
+  const json variants = a["shown"]["sweep"]["variants"];
+  ASSERT_TRUE(variants.is_object()) << a["shown"]["sweep"].dump().substr(0, 400);
+  EXPECT_EQ(variants["family"], "softmax");
+  EXPECT_EQ(variants["size"], (json{{"rows", 8192}, {"cols", 8192}}));
+  ASSERT_EQ(variants["variants"].size(), 7u);
+  for (const json& v : variants["variants"]) {
+    EXPECT_FALSE(v["title"].get<std::string>().empty()) << v;
+    if (v["kernel"] == "softmax/warp_registers")
+      EXPECT_TRUE(wl::test::contains(v["refused"], "cols is at most 1024")) << v;
+    else
+      EXPECT_GT(v.value("modelled_ms", 0.0), 0) << v;
+  }
+  EXPECT_TRUE(says(a, "sweep", "every variant of softmax at rows=8192 cols=8192"))
+      << text_of(a, "sweep");
+  EXPECT_TRUE(says(a, "sweep", "a floor the models see")) << text_of(a, "sweep");
+  EXPECT_EQ(a["shown"]["cut_off"], json::array());
+  const json b = story.sidecar("b");
+  EXPECT_EQ(b["result"]["kernel"], "softmax/block_shared");
+  EXPECT_EQ(b["result"]["params"]["cols"], 8192);
+}
+
+// A file of `warplens sweep FAMILY --variants --json` opens in the Sweep panel with its kernel on
+// screen; a file naming a kernel of another family is refused in one line.
+TEST(StorySweep, AVariantSweepFileOpensItsLadder) {
+  // Beside the story's folder, which each play empties.
+  const std::filesystem::path dir = scratch_dir().string() + "-files";
+  std::filesystem::create_directories(dir);
+  const wl::test::CommandResult written =
+      wl::test::run_warplens("sweep reduce_sum --variants --model --force --json '" +
+                             (dir / "variants.json").string() + "'");
+  ASSERT_EQ(written.exit_code, 0) << written.out;
+  const Story shown = play("wait\nscreenshot a.png sweep\n",
+                           "--sweep-json '" + (dir / "variants.json").string() + "'");
+  ASSERT_EQ(shown.exit_code, 0) << shown.output;
+  const json a = shown.sidecar("a");
+  EXPECT_EQ(a["shown"]["sweep"]["variants"]["family"], "reduce_sum");
+  EXPECT_EQ(a["shown"]["sweep"]["variants"]["variants"].size(), 5u);
+  EXPECT_TRUE(wl::test::contains(a["shown"]["sweep"]["variants"]["origin"], "modelled"));
+  EXPECT_TRUE(a["result"]["kernel"].get<std::string>().starts_with("reduce_sum/"));
+  std::ifstream file(dir / "variants.json");
+  std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  text.replace(text.find("\"kernel\": \"reduce_sum/sequential\""),
+               std::string("\"kernel\": \"reduce_sum/sequential\"").size(),
+               "\"kernel\": \"softmax/online\"");
+  write_file(dir / "other.json", text);
+  const Story refused =
+      play("screenshot a.png\n", "--sweep-json '" + (dir / "other.json").string() + "'");
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_TRUE(wl::test::contains(refused.output, "'softmax/online' is not a variant of reduce_sum"))
+      << refused.output;
 }
 
 TEST(StorySweep, AClickOnACellLoadsThatShape) {
