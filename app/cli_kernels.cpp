@@ -73,7 +73,23 @@ json kernel_json(const KernelDesc& k) {
           {"block_presets", presets},
           {"allowed_blocks", k.allowed_blocks},
           {"kind", kernel_kind_name(k.kind)},
-          {"library_chooses_block", k.kind == KernelKind::library}};
+          {"library_chooses_block", k.kind == KernelKind::library},
+          {"built_combinations", k.built_combinations}};
+}
+
+// "built: bm=128 bn=128 bk=16 ...; bm=128 bn=256 ...": the combinations a tunable kernel was
+// built for, its parameters in their order; "" for a kernel that takes every combination.
+std::string built_text(const KernelDesc& k) {
+  std::string text;
+  for (const Params& combination : k.built_combinations) {
+    std::string one;
+    for (const ParamSpec& spec : k.params)
+      if (const auto value = combination.find(spec.name); value != combination.end())
+        one +=
+            (one.empty() ? std::string() : " ") + spec.name + "=" + std::to_string(value->second);
+    text += (text.empty() ? std::string("\n    built for: ") : std::string("; ")) + one;
+  }
+  return text;
 }
 
 void run_list(bool as_json) {
@@ -88,9 +104,9 @@ void run_list(bool as_json) {
     std::string params;
     for (const ParamSpec& p : k.params)
       params += (params.empty() ? "" : "  ") + param_text(p);
-    std::printf("%-26s %s\n    %dD block, default %s: %s\n    %s\n", k.id.c_str(), k.title.c_str(),
-                k.block_rank, format_block(k.default_block).c_str(), k.allowed_blocks.c_str(),
-                params.c_str());
+    std::printf("%-26s %s\n    %dD block, default %s: %s\n    %s%s\n", k.id.c_str(),
+                k.title.c_str(), k.block_rank, format_block(k.default_block).c_str(),
+                k.allowed_blocks.c_str(), params.c_str(), built_text(k).c_str());
   }
 }
 

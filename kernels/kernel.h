@@ -209,6 +209,9 @@ struct KernelDesc {
   // built, which the GUI applies as a person picks one value. Empty when every combination within
   // the ranges is built.
   std::function<Params(const Params&, const std::string& changed)> nearest_params;
+  // Those combinations, each the values of the parameters that come together (a blocking's bm,
+  // bn, bk, ...), for `warplens list`; empty with nearest_params.
+  std::vector<Params> built_combinations;
 
   int block_rank = 1; // 1, 2 or 3: the sides the user chooses
   BlockShape default_block;

@@ -1191,6 +1191,8 @@ KernelDesc ladder_variant(std::string id, std::string title, std::string lesson,
   k.nearest_params = [built, has_tn](const Params& p, const std::string& changed) {
     return nearest_blocking(built, has_tn, p, changed);
   };
+  for (const Blocking& g : built)
+    k.built_combinations.push_back(with_blocking({}, g, has_tn));
   k.test_sizes = ladder_test_sizes(kRung, built, has_tn);
   k.block_rank = 1;
   k.default_block = {built.front().threads(), 1, 1};

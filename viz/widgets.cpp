@@ -48,8 +48,15 @@ void impact_curve(const char* title, const std::vector<CurvePoint>& points, std:
     draw->AddLine(ImVec2(plot_min.x, y), ImVec2(plot_max.x, y),
                   style_colour(ImGuiCol_Border, 0.5f));
   }
-  if (points.size() < 2)
+  if (points.size() < 2) { // said in the box, not left empty: the parameters allow no other value
+    const ImVec2 after = ImGui::GetCursorScreenPos();
+    ImGui::SetCursorScreenPos(ImVec2(plot_min.x + 4, plot_min.y + 4));
+    ImGui::PushTextWrapPos(ImGui::GetCursorPos().x + (plot_max.x - plot_min.x - 8));
+    ImGui::TextDisabled("no other %s fits this launch's parameters: nothing to draw", title);
+    ImGui::PopTextWrapPos();
+    ImGui::SetCursorScreenPos(after);
     return;
+  }
   const double x0 = static_cast<double>(points.front().x),
                x1 = static_cast<double>(points.back().x);
   auto to_screen = [&](double x, double occupancy) {

@@ -648,6 +648,9 @@ TEST(StoryOccupancy, TheBlockSizeCurveHasOnlyTheSizesTheKernelAllows) {
   ASSERT_TRUE(curve.is_object()) << curve;
   EXPECT_EQ(curve["points"], 1) << curve;
   EXPECT_EQ(curve["x"], 256) << curve;
+  // One point is no curve: the box says why it is empty rather than stay blank.
+  EXPECT_TRUE(says(a, "occupancy", "no other block size fits this launch's parameters"))
+      << text_of(a, "occupancy");
 }
 
 // The defect: back from pad 0 (a 32-way conflict, 32 rows of wavefronts) to pad 1 (one row) the

@@ -43,13 +43,19 @@ const ParamSpec* find_param(const KernelDesc& kernel, const std::string& name) {
   return nullptr;
 }
 
-// A parameter's value as typed; the message names the parameter and its range.
+// "128, 256" for a parameter with choices, else "1 to 64": what its values may be.
+std::string allowed_values(const ParamSpec& spec) {
+  return spec.choices.empty() ? std::to_string(spec.min) + " to " + std::to_string(spec.max)
+                              : joined(spec.choices, ", ");
+}
+
+// A parameter's value as typed; the message names the parameter and the values it allows.
 std::int64_t parse_integer(const std::string& text, const ParamSpec& spec,
                            const std::string& what) {
   const auto [value, problem] = read_whole_number(text);
   if (!problem.empty())
     throw UsageError(what + ": '" + clip(text, 40) + "' " + problem + "; allowed " +
-                     std::to_string(spec.min) + " to " + std::to_string(spec.max));
+                     allowed_values(spec));
   return value;
 }
 

@@ -274,10 +274,11 @@ std::string run_text(const RunResult& r) {
                  r.arch.sm_name().c_str(), r.arch.sm_count);
   text += attributes_text(r);
   if (r.occupancy) {
-    text += format("occupancy: %.1f %% theoretical (model: %d blocks/SM",
-                   100 * r.occupancy->occupancy, r.occupancy->blocks_per_sm);
+    text += format("occupancy: %.1f %% theoretical (model: %s/SM", 100 * r.occupancy->occupancy,
+                   counted(static_cast<std::size_t>(r.occupancy->blocks_per_sm), "block").c_str());
     text += r.runtime_blocks_per_sm >= 0
-                ? format("; runtime API: %d blocks/SM)\n", r.runtime_blocks_per_sm)
+                ? "; runtime API: " +
+                      counted(static_cast<std::size_t>(r.runtime_blocks_per_sm), "block") + "/SM)\n"
                 : ")\n";
     text += r.occupancy->explanation + "\n";
   }
