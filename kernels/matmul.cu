@@ -1113,10 +1113,10 @@ std::string ladder_check(Rung rung, const std::vector<Blocking>& built, const Pa
     std::string list;
     for (const Blocking& b : built)
       list += (list.empty() ? "" : "; ") + blocking_text(b);
-    return "built for these blockings: " + list + " (bm x bn x bk tile, " +
-           (g.tn == 1 ? "tm" : "tm x tn") + " per thread" +
-           (g.warp_tiled() ? ", wm x wn per warp in wn_iter steps)" : ")") + "; " +
-           blocking_text(g) + " is not one of them";
+    // What is wrong first: in a sweep's table the list that follows is long.
+    return blocking_text(g) + " was not built; built for these blockings: " + list +
+           " (bm x bn x bk tile, " + (g.tn == 1 ? "tm" : "tm x tn") + " per thread" +
+           (g.warp_tiled() ? ", wm x wn per warp in wn_iter steps)" : ")");
   }
   if (is_vector(rung) && (p.at("n") % 4 != 0 || p.at("k") % 4 != 0))
     return "rows of A and B are loaded as 16-byte float4s, so n and k are multiples of 4 (n=" +
