@@ -497,9 +497,9 @@ KernelRequest against_request(const SweepOptions& o, const KernelRequest& base,
   const KernelDesc* against = find_kernel(o.against);
   if (!against || kernel_family(o.against) != kernel_family(base.kernel->id)) {
     std::string variants; // what an A/B sweep of this kernel may compare it with
-    for (const KernelDesc& k : all_kernels())
-      if (kernel_family(k.id) == kernel_family(base.kernel->id) && k.id != base.kernel->id)
-        variants += (variants.empty() ? "" : ", ") + k.id;
+    for (const KernelDesc* k : family_kernels(kernel_family(base.kernel->id)))
+      if (k->id != base.kernel->id)
+        variants += (variants.empty() ? "" : ", ") + k->id;
     throw UsageError("--against '" + clip(o.against, 40) + "' is not another variant of " +
                      kernel_family(base.kernel->id) + "; allowed " +
                      (variants.empty() ? std::string("none: it has no other variant") : variants));

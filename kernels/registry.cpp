@@ -2,6 +2,7 @@
 
 #include "families.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <deque>
 #include <map>
@@ -117,5 +118,21 @@ const KernelDesc* find_kernel(const std::string& id) {
 }
 
 std::string kernel_family(const std::string& id) { return id.substr(0, id.find('/')); }
+
+std::vector<const KernelDesc*> family_kernels(const std::string& family) {
+  std::vector<const KernelDesc*> kernels;
+  for (const KernelDesc& k : all_kernels())
+    if (kernel_family(k.id) == family)
+      kernels.push_back(&k);
+  return kernels;
+}
+
+std::vector<std::string> kernel_families() {
+  std::vector<std::string> families;
+  for (const KernelDesc& k : all_kernels())
+    if (std::find(families.begin(), families.end(), kernel_family(k.id)) == families.end())
+      families.push_back(kernel_family(k.id));
+  return families;
+}
 
 } // namespace wl

@@ -26,6 +26,10 @@ const KernelDesc* find_kernel(const std::string& id);
 
 // "transpose" for "transpose/smem": the variants of a family solve one problem, so they compare.
 std::string kernel_family(const std::string& id);
+// The bundled kernels of one family, in the catalog's order; none when there is no such family.
+std::vector<const KernelDesc*> family_kernels(const std::string& family);
+// Every family of the bundled kernels, in the catalog's order.
+std::vector<std::string> kernel_families();
 
 // "33 kernels #1f2e3d4c": a digest of the bundled kernels' ids, parameters (names, defaults,
 // ranges, choices), block ranks and access sites. Two WarpLens builds that give the same answer

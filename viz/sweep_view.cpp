@@ -47,10 +47,9 @@ SweepData model_sweep(const KernelDesc& kernel, const Params& params, const Swee
   return data;
 }
 
-std::optional<ShownVariants> load_variant_sweep(const std::filesystem::path& file) {
-  const nlohmann::json json = read_sweep_file(file);
-  if (!looks_like_variant_sweep(json))
-    return std::nullopt;
+namespace {
+
+ShownVariants variants_from(const nlohmann::json& json, const std::filesystem::path& file) {
   ShownVariants shown{variant_sweep_from_json(json, file.string()), ""};
   std::string device;
   for (const VariantPoint& p : shown.sweep.variants)
@@ -61,8 +60,7 @@ std::optional<ShownVariants> load_variant_sweep(const std::filesystem::path& fil
   return shown;
 }
 
-SweepData load_sweep(const std::filesystem::path& file) {
-  const nlohmann::json list = read_sweep_file(file);
+SweepData block_sweep_from(const nlohmann::json& list, const std::filesystem::path& file) {
   if (list.is_object() && !list.contains("kernel") && !list.contains("points"))
     throw UsageError(file.string() + ": not a sweep file: it has neither \"kernel\" nor \"points\" "
                                      "(`warplens sweep ... --json FILE` writes one)");
@@ -93,6 +91,19 @@ SweepData load_sweep(const std::filesystem::path& file) {
     data.params = measured->result->params;
   }
   return data;
+}
+
+} // namespace
+
+std::variant<SweepData, ShownVariants> load_any_sweep(const std::filesystem::path& file) {
+  const nlohmann::json json = read_sweep_file(file); // read once, whichever kind it is
+  if (looks_like_variant_sweep(json))
+    return variants_from(json, file);
+  return block_sweep_from(json, file);
+}
+
+SweepData load_sweep(const std::filesystem::path& file) {
+  return block_sweep_from(read_sweep_file(file), file);
 }
 
 namespace {

@@ -16,6 +16,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace wl::viz {
@@ -53,9 +54,9 @@ struct ShownVariants {
   std::string origin;
 };
 
-// A file `warplens sweep FAMILY --variants --json` wrote; none when the file is a block sweep's.
-// Throws UsageError naming the file and the problem.
-std::optional<ShownVariants> load_variant_sweep(const std::filesystem::path& file);
+// A sweep file of either kind, read once: a block sweep's (load_sweep), or one that `warplens
+// sweep FAMILY --variants --json` wrote. Throws UsageError naming the file and the problem.
+std::variant<SweepData, ShownVariants> load_any_sweep(const std::filesystem::path& file);
 
 // The models for every point of the grid on `arch`; a point the kernel refuses carries the reason.
 // Throws UsageError for a grid with too many points.

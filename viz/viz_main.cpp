@@ -116,12 +116,13 @@ App app_from(const GuiOptions& options, std::function<void()> wake = {}) {
         resolve_kernel_request(app.choices.kernel_id, options.params, "", options.block).params;
   if (!options.block.empty())
     app.choices.set_block(parse_block(options.block));
-  std::optional<ShownVariants> variants =
-      options.sweep_json.empty() ? std::nullopt : load_variant_sweep(options.sweep_json);
-  if (variants)
+  std::variant<SweepData, ShownVariants> loaded;
+  if (!options.sweep_json.empty())
+    loaded = load_any_sweep(options.sweep_json);
+  if (ShownVariants* variants = std::get_if<ShownVariants>(&loaded))
     show_variants_from_file(app, options, std::move(*variants));
   else if (!options.sweep_json.empty()) { // the sweep's kernel on screen
-    SweepData data = load_sweep(options.sweep_json);
+    SweepData data = std::move(std::get<SweepData>(loaded));
     if (!options.kernel_id.empty() && !data.kernel_id.empty() &&
         app.choices.kernel_id != data.kernel_id)
       throw UsageError("--kernel " + app.choices.kernel_id +

@@ -25,9 +25,8 @@ const KernelDesc& find_or_explain(const std::string& id) {
     return *k;
   const std::string family = kernel_family(id);
   std::string variants;
-  for (const KernelDesc& k : all_kernels())
-    if (k.id.starts_with(family + "/"))
-      variants += (variants.empty() ? "" : ", ") + k.id;
+  for (const KernelDesc* k : family_kernels(family))
+    variants += (variants.empty() ? "" : ", ") + k->id;
   if (!variants.empty() && id == family) // a family named alone: which of its variants
     throw UsageError("'" + clip(id, 40) +
                      "' is a family of kernels; name one of its variants: " + variants);

@@ -23,14 +23,6 @@ using nlohmann::json;
 // A peers file lists few calls; a bound keeps a hostile one from being read at length.
 constexpr std::size_t kMaxRecordings = 64, kMaxCalls = 256;
 
-std::vector<std::string> family_names() {
-  std::vector<std::string> names;
-  for (const KernelDesc& k : all_kernels())
-    if (std::find(names.begin(), names.end(), kernel_family(k.id)) == names.end())
-      names.push_back(kernel_family(k.id));
-  return names;
-}
-
 Params size_params(const KernelDesc& kernel, const Params& params) {
   Params size;
   for (const ParamSpec& spec : kernel.params)
@@ -75,13 +67,10 @@ std::string csv_number(const std::optional<double>& value) {
 } // namespace
 
 std::vector<const KernelDesc*> family_variants(const std::string& family) {
-  std::vector<const KernelDesc*> variants;
-  for (const KernelDesc& k : all_kernels())
-    if (kernel_family(k.id) == family)
-      variants.push_back(&k);
+  std::vector<const KernelDesc*> variants = family_kernels(family);
   if (variants.empty()) {
     std::string names;
-    for (const std::string& name : family_names())
+    for (const std::string& name : kernel_families())
       names += (names.empty() ? std::string() : ", ") + name;
     throw UsageError("--variants: '" + clip(family, 40) + "' is not a family of bundled kernels; " +
                      "allowed " + names);
