@@ -368,6 +368,11 @@ KernelDesc variant(int d, std::string title, std::string lesson) {
   k.id = "flash_attention/d" + std::to_string(d);
   k.title = std::move(title);
   k.lesson = std::move(lesson) + kSharedLesson;
+  k.fp32_counter_note =
+      "it counts 4 d FLOP for each query and key (the score's and the weighted value row's "
+      "multiply-adds); the code also computes one expf for each (about ten FP32 operations of "
+      "range reduction around an MUFU.EX2, which these counters do not see) and rescales the "
+      "output row by each tile's correction (d multiplies a tile)";
   k.params = {
       {"seq", "sequence length: query and key rows per head", 4096, 1, 16384, {}, true},
       {"heads", "independent heads (batch x heads), one grid row each", 8, 1, 64, {}, true}};

@@ -233,6 +233,10 @@ struct KernelDesc {
   std::function<double(const Params&)>
       bytes_moved; // fewest bytes: inputs read once, outputs written once
   std::function<double(const Params&)> flops; // may be empty: no arithmetic worth a roofline
+  // Why the FP32 counters (FADD and FMUL once, FFMA twice) see other than `flops`, where they do
+  // by more than 2 %: what the compiled code does beside the algorithm's arithmetic, as read in
+  // its SASS. The Roofline panel shows it beside both figures.
+  std::string fp32_counter_note;
 
   std::vector<Site> sites; // a bundled kernel's; none for a library call or a run-time kernel
 

@@ -329,6 +329,10 @@ KernelDesc tree(std::string variant, std::string title, std::string lesson, Kern
   };
   k.dynamic_smem = [](const Params&, const BlockShape& b) { return std::int64_t{b.x} * 4; };
   k.sites = tree_sites(step_of);
+  k.fp32_counter_note =
+      "it counts one add an element, and the counters also see how the thread sums are combined: "
+      "the tree adds each block's thread sums pairwise (blockDim - 1 adds a block, a quarter more "
+      "at 256 threads and 1,024-element chunks)";
   return k;
 }
 
@@ -388,6 +392,10 @@ KernelDesc shuffled(std::string variant, std::string title, std::string lesson, 
     return common::check_whole_warps(b, "the shuffles need whole warps");
   };
   k.sites = warp_shuffle_sites(std::move(load_x));
+  k.fp32_counter_note =
+      "it counts one add an element, and the counters also see how the thread sums are combined: "
+      "at each of a shuffle's five steps every lane adds, though only lane 0's sum is used (160 "
+      "adds a warp where 31 would do), in every warp and again in warp 0 for the block";
   return k;
 }
 

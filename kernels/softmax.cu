@@ -481,8 +481,20 @@ std::vector<Site> tree_sites(const std::string& what) {
 
 using RowsKernel = void (*)(const float*, float*, std::int64_t, int);
 
+// What the FP32 counters see beside the 5 FLOP an element counted, for a variant that computes
+// exp `exps` ("twice an element").
+std::string counter_note(const std::string& exps) {
+  return "it counts 5 FLOP an element (the max, a subtraction, the exp, a sum and a division); in "
+         "the compiled code each expf is about ten FP32 operations (range reduction by FFMAs and "
+         "FMULs around an MUFU.EX2, which these counters do not see) and each division about eight "
+         "(a reciprocal refined by FFMAs), while the maxima are FMNMX, not counted. This variant "
+         "computes exp " +
+         exps;
+}
+
 KernelDesc base(std::string variant, std::string title, std::string lesson) {
   KernelDesc k;
+  k.fp32_counter_note = counter_note("twice an element (for the sum, then again for the output)");
   k.id = "softmax/" + variant;
   k.title = std::move(title);
   k.lesson = std::move(lesson);
@@ -839,6 +851,7 @@ KernelDesc warp_registers() {
         static_cast<int>(l.shape.param("cols")));
   };
 #endif
+  k.fp32_counter_note = counter_note("once an element (the row stays in registers)");
   return k;
 }
 
@@ -885,6 +898,7 @@ KernelDesc block_shared() {
              row_site("load exp (write pass)", AccessOp::load),
              packed_site("store y", MemorySpace::global, AccessOp::store, 16, global, steps)};
   set_block_kernel(k, WL_KERNEL(softmax_block_shared));
+  k.fp32_counter_note = counter_note("once an element (stored in shared memory, then divided)");
   return k;
 }
 
@@ -910,6 +924,9 @@ KernelDesc block_online() {
       packed_site("load x (write pass)", MemorySpace::global, AccessOp::load, 16, global, steps),
       packed_site("store y", MemorySpace::global, AccessOp::store, 16, global, steps)};
   set_block_kernel(k, WL_KERNEL(softmax_block_online));
+  k.fp32_counter_note = counter_note(
+      "once an element and once a pack of four (the rescale) in the online pass, twice a lane at "
+      "each shuffle step of the combines, and once an element again in the write pass");
   return k;
 }
 

@@ -1,12 +1,14 @@
-// Roofline: where the launch sits under its GPU's two roofs, FP32 FLOP/s against FLOP per DRAM
-// byte: the DRAM roof (bandwidth x intensity) up to the ridge, the FP32 peak after it. The
-// launch on screen, the pinned baseline and every timed point of the last sweep are placed on it;
-// the text says how far the launch is from the roof over it and which roof that is. The
-// arithmetic is report/roofline.
+// Roofline: where the launch sits under its GPU's roofs, FP32 FLOP/s against FLOP per byte: the
+// DRAM roof (bandwidth x intensity) up to the ridge, the L2 roof above it, the FP32 peak after
+// them. The launch on screen (by DRAM bytes and by L2 bytes), the pinned baseline and every timed
+// point of the last sweep are placed on it; the text says how far the launch is from the lowest
+// roof over it and which roof that is, and sets the counters' FLOPs and bytes beside the model's
+// with why they differ. The arithmetic is report/roofline.
 
 #include "model/block_text.h"
 #include "panel_parts.h"
 #include "panels.h"
+#include "report/counter_comparison.h"
 #include "report/roofline.h"
 #include "widgets.h"
 
@@ -18,21 +20,44 @@ namespace wl::viz {
 
 namespace {
 
-// "this launch: 8.03 FLOP/byte (137.439 GFLOP over 15.9 GiB of DRAM traffic from the recorded
-// DRAM counters; the model counts 192 MiB), 8,156.0 GFLOP/s".
+// A figure of the roofline's table beside the model's, and why they differ where they do: the
+// comparison's row, as the Counters panel shows it.
+std::string measured_beside_model(const RunResult& result, const char* key) {
+  for (const ComparisonRow& row : compare_counters(result))
+    if (row.key == key && row.flagged && !row.reason.empty())
+      return " (" + difference_text(row) + ": " + row.reason + ")";
+  return "";
+}
+
+// "this launch: 8.03 FLOP/byte (137.439 GFLOP, the kernel's count, over 15.9 GiB of DRAM traffic
+// from the recorded DRAM counters; the model counts 192 MiB), 8,156.0 GFLOP/s".
 std::string point_label(const std::string& what, const RooflinePoint& p) {
-  std::string modelled =
+  const std::string modelled =
       p.bytes_measured ? "; the model counts " + format_bytes(p.modelled_dram_bytes) : "";
-  if (p.bytes_measured && p.dram_bytes > 1.02 * p.modelled_dram_bytes)
-    modelled += ", a floor: it reads each buffer from DRAM once at most, and the rest are "
-                "re-reads after L2 let the data go";
-  else if (p.bytes_measured && p.dram_bytes < 0.98 * p.modelled_dram_bytes)
-    modelled += "; the counters see fewer: bytes L2 still held (read by the launch before, or "
-                "written and not yet evicted) never crossed DRAM";
   return what + ": " + format_number(p.intensity(), 2) + " FLOP/byte (" +
          format_number(p.flops / 1e9, 3) + " GFLOP, the kernel's count, over " +
          format_bytes(p.dram_bytes) + " of DRAM traffic from " + p.bytes_source + modelled + "), " +
          (p.timed ? format_number(p.gflops, 1) + " GFLOP/s" : "not timed");
+}
+
+// The launch's counts measured beside the model's, each with why it differs where it does.
+void measured_counts(const RunResult& result, const RooflinePoint& p) {
+  if (p.measured_flops)
+    ImGui::TextWrapped("FP32 operations counted: %s GFLOP (FADD + FMUL + 2 x FFMA) beside the "
+                       "kernel's %s%s",
+                       format_number(*p.measured_flops / 1e9, 3).c_str(),
+                       format_number(p.flops / 1e9, 3).c_str(),
+                       measured_beside_model(result, "fp32_operations").c_str());
+  if (p.bytes_measured)
+    ImGui::TextWrapped("DRAM bytes measured: %s beside the model's %s%s",
+                       format_bytes(p.dram_bytes).c_str(),
+                       format_bytes(p.modelled_dram_bytes).c_str(),
+                       measured_beside_model(result, "dram_traffic").c_str());
+  if (p.l2_bytes > 0)
+    ImGui::TextWrapped("L2 bytes from L1 %s: %s, %s FLOP/byte%s",
+                       p.l2_measured ? "measured" : "modelled", format_bytes(p.l2_bytes).c_str(),
+                       format_number(p.l2_intensity(), 2).c_str(),
+                       p.l2_measured ? measured_beside_model(result, "l2_traffic").c_str() : "");
 }
 
 void add_point(std::vector<ChartPoint>& points, const RunResult& result, ChartPoint::Kind kind,
@@ -64,11 +89,17 @@ void draw_roofline(App& app) {
     empty_state(result->arch.name + " has no DRAM bandwidth known to WarpLens: no roofline.");
     return;
   }
-  note_text("FP32 FLOP/s against FLOP per DRAM byte, both log: the DRAM roof (" +
+  note_text("FP32 FLOP/s against FLOP per byte, both log: the DRAM roof (" +
             format_number(roofs.dram_gbps, 0) + " GB/s x intensity) meets the FP32 roof (" +
             (roofs.fp32_gflops > 0 ? format_number(roofs.fp32_gflops, 0) + " GFLOP/s"
                                    : std::string("unknown for this arch")) +
-            ") at the ridge. Dot: this launch; ring: the baseline; small dots: the sweep.");
+            ") at the ridge; " +
+            (roofs.l2_gbps > 0
+                 ? "the thin L2 roof (" + format_number(roofs.l2_gbps, 0) +
+                       " GB/s) is over the launch's square, its FLOP per byte L1 "
+                       "moved to and from L2"
+                 : "no L2 roof: WarpLens knows no L2 bandwidth for " + result->arch.name) +
+            ". Dot: this launch; ring: the baseline; small dots: the sweep.");
   std::string why;
   const std::optional<RooflinePoint> point = roofline_point(*result, &why);
   if (!point) {
@@ -77,6 +108,7 @@ void draw_roofline(App& app) {
   }
   ImGui::TextWrapped("%s", point_label("this launch", *point).c_str());
   ImGui::TextWrapped("%s", roofline_verdict(*point, roofs).c_str());
+  measured_counts(*result, *point);
   if (!point->timed)
     note_text(app.untimed_reason());
   std::vector<ChartPoint> points;
@@ -85,9 +117,13 @@ void draw_roofline(App& app) {
     add_point(points, *app.results.baseline, ChartPoint::Kind::baseline,
               "baseline " + app.baseline_label());
   add_point(points, *result, ChartPoint::Kind::launch, "this launch");
+  if (roofs.l2_gbps > 0 && point->l2_bytes > 0)
+    points.push_back({point->l2_intensity(), point->timed ? point->gflops : 0, ChartPoint::Kind::l2,
+                      "this launch by L2 bytes: " + format_number(point->l2_intensity(), 2) +
+                          " FLOP per byte L1 moved to and from L2"});
   const float width = ImGui::GetContentRegionAvail().x;
   roofline_chart(
-      roofs.dram_gbps, roofs.fp32_gflops, points, width,
+      roofs.dram_gbps, roofs.l2_gbps, roofs.fp32_gflops, points, width,
       std::clamp(ImGui::GetContentRegionAvail().y - 4, ImGui::GetFontSize() * 8, width * 0.6f));
 }
 

@@ -328,25 +328,33 @@ json lesson_state(const App& app) {
           {"covered", covered}};
 }
 
-// The Roofline panel's figures while it is open: the roofs, the launch's point and the verdict.
+// The Roofline panel's figures while it is open: the roofs, the launch's point (by DRAM and by L2
+// bytes, with the counters' FLOPs where measured) and the verdict.
 json roofline_figures(const App& app) {
   const RunResult* result = app.result_on_screen();
   if (!app.choices.panel_open[static_cast<int>(Panel::roofline)] || !result)
     return nullptr;
   const RooflineCeilings roofs = roofline_ceilings(result->arch);
-  json figures = {
-      {"dram_gbps", roofs.dram_gbps}, {"fp32_gflops", roofs.fp32_gflops}, {"ridge", roofs.ridge()}};
+  json figures = {{"dram_gbps", roofs.dram_gbps},
+                  {"l2_gbps", roofs.l2_gbps},
+                  {"fp32_gflops", roofs.fp32_gflops},
+                  {"ridge", roofs.ridge()}};
   std::string why;
   const std::optional<RooflinePoint> point = roofline_point(*result, &why);
   if (!point) {
     figures["problem"] = why;
     return figures;
   }
-  figures.update({{"intensity", point->intensity()},
-                  {"dram_bytes", point->dram_bytes},
-                  {"bytes_source", point->bytes_source},
-                  {"gflops", point->timed ? json(point->gflops) : json(nullptr)},
-                  {"verdict", roofline_verdict(*point, roofs)}});
+  figures.update(
+      {{"intensity", point->intensity()},
+       {"dram_bytes", point->dram_bytes},
+       {"bytes_source", point->bytes_source},
+       {"l2_intensity", point->l2_intensity()},
+       {"l2_measured", point->l2_measured},
+       {"measured_flops", point->measured_flops ? json(*point->measured_flops) : json(nullptr)},
+       {"bound_by", roofs.bound_by(*point)},
+       {"gflops", point->timed ? json(point->gflops) : json(nullptr)},
+       {"verdict", roofline_verdict(*point, roofs)}});
   return figures;
 }
 

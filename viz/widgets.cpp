@@ -128,8 +128,16 @@ void draw_decades(ImDrawList* draw, const LogAxis& x, const LogAxis& y) {
 
 } // namespace
 
-void roofline_chart(double dram_gbps, double fp32_gflops, const std::vector<ChartPoint>& points,
-                    float width, float height) {
+// A memory roof: bandwidth x intensity from the left edge up to where it meets the FP32 roof.
+void memory_roof(ImDrawList* draw, const LogAxis& x, const LogAxis& y, double gbps,
+                 double fp32_gflops, ImU32 colour, float thickness) {
+  const double bend = fp32_gflops > 0 ? std::clamp(fp32_gflops / gbps, x.low, x.high) : x.high;
+  draw->AddLine(ImVec2(x.at(x.low), y.at(gbps * x.low)), ImVec2(x.at(bend), y.at(gbps * bend)),
+                colour, thickness);
+}
+
+void roofline_chart(double dram_gbps, double l2_gbps, double fp32_gflops,
+                    const std::vector<ChartPoint>& points, float width, float height) {
   ImVec2 min, max;
   reserve(width, height, min, max);
   ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -153,15 +161,30 @@ void roofline_chart(double dram_gbps, double fp32_gflops, const std::vector<Char
   const float pad = ImGui::GetTextLineHeight() + 4;
   const LogAxis x{x0, x1, min.x + 4, max.x - 4}, y{y0, y1, max.y - pad, min.y + 4};
   draw_decades(draw, x, y);
-  // The roofs: DRAM bandwidth x intensity up to the ridge, then the FP32 peak.
+  // The roofs: DRAM bandwidth x intensity up to the ridge, L2's above it (thinner), then the FP32
+  // peak.
   const ImU32 roof = style_colour(ImGuiCol_PlotLines);
-  const double bend = fp32_gflops > 0 ? std::clamp(ridge, x0, x1) : x1;
-  draw->AddLine(ImVec2(x.at(x0), y.at(dram_gbps * x0)), ImVec2(x.at(bend), y.at(dram_gbps * bend)),
-                roof, 2);
-  if (fp32_gflops > 0)
+  memory_roof(draw, x, y, dram_gbps, fp32_gflops, roof, 2);
+  const ImU32 thin_roof = style_colour(ImGuiCol_PlotLines, 0.6f);
+  if (l2_gbps > 0) {
+    memory_roof(draw, x, y, l2_gbps, fp32_gflops, thin_roof, 1);
+    // Named above its middle, clear of the axis labels on the left edge.
+    const double middle = std::sqrt(x0 * std::clamp(fp32_gflops / l2_gbps, x0, x1));
+    const ImVec2 label(x.at(middle) - ImGui::CalcTextSize("L2").x,
+                       y.at(l2_gbps * middle) - ImGui::GetTextLineHeight() - 2);
+    if (label.y > min.y)
+      draw->AddText(label, style_colour(ImGuiCol_Text, 0.7f), "L2");
+  }
+  if (fp32_gflops > 0) {
+    // The FP32 peak from where the L2 roof meets it (thin) and from the DRAM ridge on.
+    const double bend = std::clamp(ridge, x0, x1);
+    if (l2_gbps > 0 && fp32_gflops / l2_gbps < ridge)
+      draw->AddLine(ImVec2(x.at(std::clamp(fp32_gflops / l2_gbps, x0, x1)), y.at(fp32_gflops)),
+                    ImVec2(x.at(bend), y.at(fp32_gflops)), thin_roof, 1);
     draw->AddLine(ImVec2(x.at(bend), y.at(fp32_gflops)), ImVec2(x.at(x1), y.at(fp32_gflops)), roof,
                   2);
-  const char* x_title = "FLOP per DRAM byte (log)";
+  }
+  const char* x_title = "FLOP per byte (log): dot by DRAM bytes, square by L2 bytes";
   draw->AddText(ImVec2(max.x - ImGui::CalcTextSize(x_title).x - 4, max.y - pad + 2),
                 style_colour(ImGuiCol_Text), x_title);
   const ImVec2 mouse = ImGui::GetIO().MousePos;
@@ -171,6 +194,9 @@ void roofline_chart(double dram_gbps, double fp32_gflops, const std::vector<Char
     const ImVec2 at(x.at(p.intensity), y.at(p.gflops));
     if (p.kind == ChartPoint::Kind::launch)
       draw->AddCircleFilled(at, 6, kCurrentColour);
+    else if (p.kind == ChartPoint::Kind::l2)
+      draw->AddRect(ImVec2(at.x - 5, at.y - 5), ImVec2(at.x + 5, at.y + 5), kCurrentColour, 0, 0,
+                    2);
     else if (p.kind == ChartPoint::Kind::baseline)
       draw->AddCircle(at, 6, style_colour(ImGuiCol_Text), 0, 2);
     else

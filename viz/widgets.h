@@ -24,15 +24,17 @@ void impact_curve(const char* title, const std::vector<CurvePoint>& points, std:
 
 // A point on the roofline chart: the launch on screen, the pinned baseline, or a sweep's point.
 struct ChartPoint {
-  enum class Kind { launch, baseline, sweep };
+  // The launch's point by L2 bytes (l2) sits at its height, further right or left than by DRAM.
+  enum class Kind { launch, l2, baseline, sweep };
   double intensity = 0, gflops = 0;
   Kind kind = Kind::sweep;
   std::string label; // shown on hover
 };
-// FP32 GFLOP/s against FLOP per DRAM byte, both on log scales: the DRAM roof up to the ridge, the
-// FP32 roof after it (none where `fp32_gflops` is 0), and the points.
-void roofline_chart(double dram_gbps, double fp32_gflops, const std::vector<ChartPoint>& points,
-                    float width, float height);
+// FP32 GFLOP/s against FLOP per byte, both on log scales: the DRAM roof up to the ridge, the L2
+// roof above it up to its own ridge (none where `l2_gbps` is 0), the FP32 roof after them (none
+// where `fp32_gflops` is 0), and the points.
+void roofline_chart(double dram_gbps, double l2_gbps, double fp32_gflops,
+                    const std::vector<ChartPoint>& points, float width, float height);
 
 // One bar per resource: the blocks per SM it allows, on a common scale; the limiters stand out.
 void limiter_bars(const OccupancyResult& occupancy, int max_blocks_per_sm);

@@ -7,6 +7,8 @@
 //                             default counters and the per-site pass: the recording the GUI's
 //                             model mode shows
 //   wl_bench catalog-ids      the kernels' ids, one a line
+//   wl_bench l2               the L2-to-SM read bandwidth at a few buffer sizes that fit in L2
+//                             (the presets' L2 roof), beside the SM clock
 //   wl_bench sass-metrics     the per-instruction metrics CUPTI offers for this GPU's chip, as
 //                             assets/sass_metrics.json holds them
 //   wl_bench sass ID          one kernel at its defaults: every memory instruction's SASS metrics
@@ -22,6 +24,7 @@
 #include "engine/device.h"
 #include "engine/engine.h"
 #include "engine/sweep_run.h"
+#include "l2_bandwidth.h"
 #include "model/kernel_request.h"
 #include "model/site_counts.h"
 #include "protocol/protocol.h"
@@ -86,24 +89,28 @@ double copy_gbps(std::int64_t floats) {
   cuda_check(cudaMalloc(&src, bytes), "cudaMalloc");
   cuda_check(cudaMalloc(&dst, bytes), "cudaMalloc");
   cuda_check(cudaMemset(src, 1, bytes), "cudaMemset");
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  std::vector<float> samples;
-  for (int i = 0; i < 30; ++i) {
-    cudaEventRecord(start);
-    cuda_check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpyAsync");
-    cudaEventRecord(stop);
-    cudaEventSynchronize(stop);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, start, stop);
-    if (i >= 3)
-      samples.push_back(ms); // the first copies warm up
-  }
-  std::sort(samples.begin(), samples.end());
+  const double median_ms = median_event_ms( // the first copies warm up
+      [&] {
+        cuda_check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpyAsync");
+      },
+      27, 3);
   cudaFree(src);
   cudaFree(dst);
-  return 2.0 * bytes / (samples[samples.size() / 2] * 1e-3) / 1e9;
+  return 2.0 * bytes / (median_ms * 1e-3) / 1e9;
+}
+
+int l2() {
+  int sm_khz = 0;
+  cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, 0);
+  std::printf("| buffer | median ms (100 reads) | L2 read GB/s |\n|---|---|---|\n");
+  double best = 0;
+  for (const std::int64_t mib : {4, 8, 16, 24, 32}) {
+    const L2Bandwidth b = l2_read_bandwidth(mib << 20);
+    best = std::max(best, b.gbps);
+    std::printf("| %lld MiB | %.4f | %.1f |\n", static_cast<long long>(mib), b.median_ms, b.gbps);
+  }
+  std::printf("\nbest L2 read bandwidth: %.1f GB/s (SM clock up to %d MHz)\n", best, sm_khz / 1000);
+  return 0;
 }
 
 int copy() {
@@ -444,6 +451,8 @@ int main(int argc, char** argv) {
     }
     if (mode == "copy")
       return wl::copy();
+    if (mode == "l2")
+      return wl::l2();
     if (mode == "family" && argc > 2)
       return wl::family(argv[2]);
     if (mode == "record" && argc > 2)
@@ -473,12 +482,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "wl_bench: %s\n", e.what());
     return 1;
   }
-  std::fprintf(
-      stderr,
-      "usage: wl_bench catalog | catalog-ids | copy | family NAME | record FILE | sass-metrics | "
-      "sass ID | sites ID | sass-repeat ID | sass-cost ID site|six|kinds | range-cost | "
-      "shapes ID | "
-      "launches ID START "
-      "END STEP\n");
+  std::fprintf(stderr,
+               "usage: wl_bench catalog | catalog-ids | copy | l2 | family NAME | record FILE | "
+               "sass-metrics | "
+               "sass ID | sites ID | sass-repeat ID | sass-cost ID site|six|kinds | range-cost | "
+               "shapes ID | "
+               "launches ID START "
+               "END STEP\n");
   return 2;
 }

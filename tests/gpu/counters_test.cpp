@@ -9,6 +9,7 @@
 #include "gpu_test_support.h"
 #include "model/kernel_request.h"
 #include "model/site_counts.h"
+#include "registry.h"
 #include "report/counter_comparison.h"
 #include "report/figures.h"
 #include "report/site_report.h"
@@ -288,6 +289,28 @@ TEST(SitesMeasured, ASweepMeasuresEachPointsSitesInAPassOfItsOwn) {
   EXPECT_EQ(sweep.points[2].result->prediction.sites.front().sectors_per_request(), 32);
   EXPECT_NE(sweep_csv(sweep.points).find("\"load in (strided): smsp__sass_sectors_mem_global\""),
             std::string::npos);
+}
+
+// Every bundled kernel at its default launch with the roofline's counters: the FP32 operations
+// the counters saw equal the kernel's FLOP count within 2 % unless the kernel says why they do not
+// (its fp32_counter_note), and every DRAM or L2 difference over 2 % comes with its reason.
+TEST(Counters, EveryKernelsFlopsAndBytesMatchTheModelOrSayWhy) {
+  if (!have_gpu())
+    GTEST_SKIP() << "no GPU";
+  for (const KernelDesc& kernel : all_kernels()) {
+    const RunResult r = run(kernel.id, {}, "roofline");
+    SKIP_WITHOUT_COUNTERS(r);
+    const std::vector<ComparisonRow> rows = compare_counters(r);
+    const ComparisonRow* flops = row(rows, "fp32_operations");
+    ASSERT_NE(flops, nullptr) << kernel.id;
+    if (kernel.fp32_counter_note.empty() && r.flops > 0) {
+      EXPECT_FALSE(flops->flagged) << kernel.id << ": " << difference_text(*flops);
+    }
+    for (const char* key : {"fp32_operations", "dram_traffic", "l2_traffic"})
+      if (const ComparisonRow* c = row(rows, key); c && c->flagged) {
+        EXPECT_FALSE(c->reason.empty()) << kernel.id << " " << key << " " << difference_text(*c);
+      }
+  }
 }
 
 } // namespace

@@ -124,6 +124,32 @@ TEST(ArchPresets, ValidationNamesTheFileAndTheKey) {
             std::string::npos);
 }
 
+// What L2 serves the SMs: optional (0, unknown), never below DRAM's, which crosses it.
+TEST(ArchPresets, AnL2BandwidthBelowDramsIsRefused) {
+  EXPECT_NE(validation_error("l2_bandwidth_gbps", 1000)
+                .find("l2_bandwidth_gbps: is below dram_bandwidth_gbps"),
+            std::string::npos)
+      << validation_error("l2_bandwidth_gbps", 1000);
+  EXPECT_NE(validation_error("l2_bandwidth_gbps", -1).find("l2_bandwidth_gbps"), std::string::npos);
+  EXPECT_EQ(validation_error("l2_bandwidth_gbps", 0), "");
+  EXPECT_EQ(validation_error("l2_bandwidth_gbps", nullptr), "");
+}
+
+// A GPU read from a device takes the L2 bandwidth of the preset of its kind: one named like it
+// first, else any with its compute capability and SM count.
+TEST(ArchPresets, AGpuFindsThePresetOfItsKind) {
+  const std::vector<Arch> all = load_arch_presets(kPresets);
+  Arch gpu = find_arch(all, "h200");
+  gpu.name = "NVIDIA H200";
+  ASSERT_NE(preset_of_kind(all, gpu), nullptr);
+  EXPECT_EQ(preset_of_kind(all, gpu)->id, "h200");
+  gpu.name = "NVIDIA GH100 engineering sample";
+  ASSERT_NE(preset_of_kind(all, gpu), nullptr);
+  EXPECT_EQ(preset_of_kind(all, gpu)->cc_major, 9);
+  gpu.sm_count = 114; // an H100 PCIe: no preset of its kind
+  EXPECT_EQ(preset_of_kind(all, gpu), nullptr);
+}
+
 TEST(ArchPresets, MalformedJsonFileIsAnErrorNamingIt) {
   const auto file = std::filesystem::temp_directory_path() / "warplens_malformed.json";
   std::ofstream(file) << "{ \"id\": \"x\", ";

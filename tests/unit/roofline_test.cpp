@@ -3,6 +3,7 @@
 // verdict that names the roof over the point.
 
 #include "model/model_kernel.h"
+#include "report/counter_comparison.h"
 #include "report/roofline.h"
 #include "test_support.h"
 
@@ -52,7 +53,9 @@ TEST(Roofline, ALaunchIsPlacedByItsFlopsOverItsDramBytes) {
   EXPECT_DOUBLE_EQ(point->dram_bytes, 4e9);
   EXPECT_DOUBLE_EQ(point->gflops, result.flops / 10e-3 / 1e9);
   const std::string verdict = roofline_verdict(*point, roofline_ceilings(result.arch));
-  EXPECT_TRUE(test::contains(verdict, "compute-bound")) << verdict; // 137 GFLOP / 4 GB = 34
+  // 137 GFLOP over 4 GB of DRAM is past the ridge (34 FLOP/byte), but the model's 34 GB between
+  // L1 and L2 (4 FLOP/byte at 7,660 GB/s) set a lower roof than the FP32 peak.
+  EXPECT_TRUE(test::contains(verdict, "L2-bound")) << verdict;
 }
 
 TEST(Roofline, VectorAddIsMemoryBoundAndATransposeHasNoPlace) {
@@ -64,7 +67,7 @@ TEST(Roofline, VectorAddIsMemoryBoundAndATransposeHasNoPlace) {
   timed.timed = true;
   timed.gflops = 100;
   EXPECT_TRUE(test::contains(roofline_verdict(timed, roofline_ceilings(add.arch)),
-                             "memory-bound: 0.08 FLOP/byte is below the ridge at 19.96"));
+                             "memory-bound: 0.08 FLOP per DRAM byte is below the ridge at 19.96"));
   std::string why;
   EXPECT_FALSE(roofline_point(modelled("transpose/naive"), &why));
   EXPECT_TRUE(test::contains(why, "does no floating-point arithmetic")) << why;
@@ -84,6 +87,109 @@ TEST(Roofline, AnArchWithoutADocumentedFp32RateHasTheDramRoofAlone) {
   point.timed = true;
   point.gflops = 10;
   EXPECT_TRUE(test::contains(roofline_verdict(point, roofs), "no documented FP32 rate"));
+}
+
+CounterResult counters_of(const std::vector<std::pair<const char*, double>>& values) {
+  CounterResult counters;
+  counters.available = true;
+  for (const auto& [key, value] : values) {
+    CounterValue v;
+    v.key = key;
+    v.value = value;
+    counters.values.push_back(v);
+  }
+  return counters;
+}
+
+const ComparisonRow* row_of(const std::vector<ComparisonRow>& rows, const std::string& key) {
+  for (const ComparisonRow& r : rows)
+    if (r.key == key)
+      return &r;
+  return nullptr;
+}
+
+// The counters' FLOPs are FADD + FMUL + 2 x FFMA, set beside the kernel's count; a kernel whose
+// compiled code does more says why in its own words.
+TEST(Roofline, TheCountersFlopsStandBesideTheKernelsCount) {
+  RunResult matmul = modelled("matmul/tiled");
+  matmul.counters = counters_of({{"fp32_add_instructions", 0},
+                                 {"fp32_mul_instructions", 0},
+                                 {"fp32_fma_instructions", matmul.flops / 2}});
+  const ComparisonRow* flops = row_of(compare_counters(matmul), "fp32_operations");
+  ASSERT_NE(flops, nullptr);
+  EXPECT_DOUBLE_EQ(flops->measured, matmul.flops);
+  EXPECT_FALSE(flops->flagged);
+  EXPECT_EQ(roofline_point(matmul)->measured_flops, matmul.flops);
+
+  RunResult softmax = modelled("softmax/block_shared");
+  softmax.counters = counters_of({{"fp32_add_instructions", softmax.flops},
+                                  {"fp32_mul_instructions", softmax.flops},
+                                  {"fp32_fma_instructions", softmax.flops}});
+  const ComparisonRow* more = row_of(compare_counters(softmax), "fp32_operations");
+  ASSERT_NE(more, nullptr);
+  EXPECT_TRUE(more->flagged);
+  EXPECT_TRUE(test::contains(more->reason, "4.00 times the kernel's count")) << more->reason;
+  EXPECT_TRUE(test::contains(more->reason, "computes exp once an element")) << more->reason;
+  // Without all three counters there is no measured count.
+  softmax.counters = counters_of({{"fp32_add_instructions", 1}});
+  EXPECT_EQ(row_of(compare_counters(softmax), "fp32_operations"), nullptr);
+}
+
+// DRAM bytes differ by direction, each with its reason: reads of a re-read buffer above the
+// model's floor, writes L2 still held below it. A library call has no sites and no comparison.
+TEST(Roofline, EachDirectionOfDramTrafficSaysWhyItDiffers) {
+  RunResult add = modelled("vec_add/scalar"); // reads 128 MiB, writes 64 MiB in the model
+  add.counters = counters_of({{"dram_read_bytes", 128.0 * (1 << 20)},
+                              {"dram_write_bytes", 50.0 * (1 << 20)},
+                              {"l2_read_sectors_from_l1", 4.0 * (1 << 20)},
+                              {"l2_write_sectors_from_l1", 2.0 * (1 << 20)}});
+  const std::vector<ComparisonRow> rows = compare_counters(add);
+  const ComparisonRow* dram = row_of(rows, "dram_traffic");
+  ASSERT_NE(dram, nullptr);
+  EXPECT_TRUE(dram->flagged);
+  EXPECT_FALSE(test::contains(dram->reason, "reads")) << dram->reason;
+  EXPECT_TRUE(test::contains(dram->reason, "writes 50 MiB where the model has 64 MiB: what the "
+                                           "kernel wrote last was still in L2"))
+      << dram->reason;
+  const ComparisonRow* l2 = row_of(rows, "l2_traffic");
+  ASSERT_NE(l2, nullptr);
+  EXPECT_FALSE(l2->flagged) << difference_text(*l2); // 6 Mi sectors of 32 bytes: the model's
+
+  RunResult cublas = modelled("matmul/cublas");
+  cublas.counters = counters_of({{"dram_read_bytes", 1e8}, {"dram_write_bytes", 1e8}});
+  const ComparisonRow* library = row_of(compare_counters(cublas), "dram_traffic");
+  ASSERT_NE(library, nullptr);
+  EXPECT_FALSE(library->predicted);
+  EXPECT_FALSE(library->flagged);
+}
+
+// Three roofs: a launch whose bytes through L2 set a lower roof than its DRAM bytes is L2-bound,
+// and its point by L2 bytes is placed beside its point by DRAM bytes.
+TEST(Roofline, TheLowestOfTheDramL2AndFp32RoofsIsOverTheLaunch) {
+  RooflineCeilings roofs{3352, 8000, 66908};
+  RooflinePoint point;
+  point.flops = 1e9;
+  point.dram_bytes = 1e7; // 100 FLOP/byte: DRAM roof 335,200, over the FP32 peak
+  point.l2_bytes = 2e8;   // 5 FLOP/byte: L2 roof 40,000, the lowest
+  point.timed = true;
+  point.gflops = 20000;
+  EXPECT_EQ(roofs.bound_by(point), "L2");
+  EXPECT_DOUBLE_EQ(roofs.roof_over(point), 40000);
+  EXPECT_TRUE(
+      test::contains(roofline_verdict(point, roofs), "50.0 % of the roof over it (L2-bound"))
+      << roofline_verdict(point, roofs);
+  point.l2_bytes = 1e7; // 100 FLOP/byte by L2 too: the FP32 peak is lowest
+  EXPECT_EQ(roofs.bound_by(point), "FP32");
+  roofs.l2_gbps = 0; // unknown: the L2 roof is left out
+  point.l2_bytes = 2e8;
+  EXPECT_EQ(roofs.bound_by(point), "FP32");
+  // A preset with an L2 figure gives a model-mode launch both points.
+  const RunResult add = modelled("vec_add/scalar");
+  const std::optional<RooflinePoint> modelled_point = roofline_point(add);
+  ASSERT_TRUE(modelled_point);
+  EXPECT_FALSE(modelled_point->l2_measured);
+  EXPECT_NEAR(modelled_point->l2_intensity(), 1.0 / 12, 1e-3);
+  EXPECT_GT(roofline_ceilings(add.arch).l2_gbps, roofline_ceilings(add.arch).dram_gbps);
 }
 
 } // namespace

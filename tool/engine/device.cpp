@@ -47,6 +47,20 @@ std::string uuid_text(const cudaUUID_t& uuid) {
   return text;
 }
 
+// No property reports what L2 serves the SMs: the preset of the GPU's kind lends its figure, and
+// the source says so. Presets that cannot be read leave it unknown (0): the roofline says so.
+void lend_l2_bandwidth(Arch& arch) {
+  try {
+    const std::vector<Arch> presets = load_arch_presets(assets_dir() / "arch");
+    const Arch* preset = preset_of_kind(presets, arch);
+    if (!preset || preset->l2_bandwidth_gbps <= 0)
+      return;
+    arch.l2_bandwidth_gbps = preset->l2_bandwidth_gbps;
+    arch.source += "; L2 bandwidth from the " + preset->id + " preset";
+  } catch (const Error&) { // the assets' own check says what is wrong with them
+  }
+}
+
 } // namespace
 
 Arch arch_from_device(int ordinal) {
@@ -87,6 +101,7 @@ Arch arch_from_device(int ordinal) {
   arch.uuid = uuid_text(prop.uuid);
   arch.source = "cudaGetDeviceProperties on device " + std::to_string(ordinal) +
                 "; bandwidth from the memory clock and bus width attributes";
+  lend_l2_bandwidth(arch);
   return arch;
 }
 

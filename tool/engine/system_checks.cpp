@@ -54,11 +54,8 @@ std::string driver_text(int cuda_version) {
 
 // "h100", the preset with this GPU's architecture and SM count, or "".
 std::string matching_preset(const Arch& gpu) {
-  for (const Arch& preset : load_arch_presets(assets_dir() / "arch"))
-    if (preset.cc_major == gpu.cc_major && preset.cc_minor == gpu.cc_minor &&
-        preset.sm_count == gpu.sm_count)
-      return preset.id;
-  return "";
+  const Arch* preset = preset_of_kind(load_arch_presets(assets_dir() / "arch"), gpu);
+  return preset ? preset->id : "";
 }
 
 SystemCheck check_gpu(int ordinal) {

@@ -77,8 +77,8 @@ std::vector<std::string_view> preset_keys() {
     keys.push_back(key.key);
   for (const ArchKey<std::int64_t>& key : kSizeKeys)
     keys.push_back(key.key);
-  keys.insert(keys.end(),
-              {"max_block_dims", "dram_bandwidth_gbps", "sm_clock_mhz", "source", "uuid"});
+  keys.insert(keys.end(), {"max_block_dims", "dram_bandwidth_gbps", "l2_bandwidth_gbps",
+                           "sm_clock_mhz", "source", "uuid"});
   return keys;
 }
 
@@ -113,6 +113,9 @@ void check_consistency(const Fields& reader, const Arch& arch) {
     reader.fail("shared_memory_per_block_optin",
                 "plus the reserved part exceeds shared_memory_per_sm",
                 "allowed at most shared_memory_per_sm in all");
+  if (arch.l2_bandwidth_gbps > 0 && arch.l2_bandwidth_gbps < arch.dram_bandwidth_gbps)
+    reader.fail("l2_bandwidth_gbps", "is below dram_bandwidth_gbps, but every DRAM byte crosses L2",
+                "allowed 0 (unknown) or at least dram_bandwidth_gbps");
 }
 
 // `--arch device[:N]` is this machine's GPU, and a result whose arch id begins with "device" reads
@@ -197,6 +200,7 @@ Arch arch_from_fields(const Fields& fields, ArchOrigin origin) {
   for (int i = 0; i < 3; ++i)
     arch.max_block_dims[i] = static_cast<int>(dims[i]);
   arch.dram_bandwidth_gbps = fields.number("dram_bandwidth_gbps", preset ? kAboveZero : 0, 1e6);
+  arch.l2_bandwidth_gbps = fields.number_or("l2_bandwidth_gbps", 0, 0, 1e6);
   // Every bundled preset has it (a test checks); a preset of a user's or a result recorded
   // before the clock was carried may not, and the shared-memory time is then not modelled.
   arch.sm_clock_mhz = fields.number_or("sm_clock_mhz", 0, 0, 10000);
@@ -225,6 +229,19 @@ int Arch::fp32_per_clock_per_sm() const {
 
 double Arch::fp32_peak_gflops() const {
   return double(sm_count) * fp32_per_clock_per_sm() * 2 * sm_clock_mhz / 1e3;
+}
+
+const Arch* preset_of_kind(const std::vector<Arch>& presets, const Arch& gpu) {
+  const Arch* found = nullptr;
+  for (const Arch& preset : presets) {
+    if (preset.cc_major != gpu.cc_major || preset.cc_minor != gpu.cc_minor ||
+        preset.sm_count != gpu.sm_count)
+      continue;
+    if (preset.name.starts_with(gpu.name) || gpu.name.starts_with(preset.name))
+      return &preset;
+    found = found ? found : &preset;
+  }
+  return found;
 }
 
 Arch arch_from_json(const json& json, const std::string& origin) {
@@ -256,6 +273,7 @@ json arch_to_json(const Arch& arch) {
       {"reserved_shared_memory_per_block", arch.reserved_shared_memory_per_block},
       {"l2_cache_bytes", arch.l2_cache_bytes},
       {"dram_bandwidth_gbps", arch.dram_bandwidth_gbps},
+      {"l2_bandwidth_gbps", arch.l2_bandwidth_gbps},
       {"sm_clock_mhz", arch.sm_clock_mhz},
       {"source", arch.source},
       {"uuid", arch.uuid}};

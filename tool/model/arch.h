@@ -36,6 +36,10 @@ struct Arch {
   std::int64_t reserved_shared_memory_per_block = 0;
   std::int64_t l2_cache_bytes = 0;
   double dram_bandwidth_gbps = 0; // peak, 1e9 B/s
+  // What L2 serves the SMs, 1e9 B/s: the roofline's L2 roof. No device property reports it: a
+  // preset's comes from a measurement or a whitepaper (its source says which), a device's from
+  // the preset of its kind; 0 where unknown, and the roofline says so.
+  double l2_bandwidth_gbps = 0;
   // The SM clock's maximum (boost), as CUDA reports it: shared memory serves one wavefront per
   // cycle per SM at it. 0 where unknown (results recorded before it was carried).
   double sm_clock_mhz = 0;
@@ -73,6 +77,10 @@ Arch arch_from_fields(const Fields& fields, ArchOrigin origin);
 Arch arch_from_json(const nlohmann::json& json, const std::string& origin);
 Arch load_arch_file(const std::filesystem::path& file);
 nlohmann::json arch_to_json(const Arch& arch);
+
+// The preset of a GPU's kind (its compute capability and SM count), one named like it first
+// ("NVIDIA H200" for an H200 where the H100's preset has the same figures); nullptr for none.
+const Arch* preset_of_kind(const std::vector<Arch>& presets, const Arch& gpu);
 
 // Every preset in a folder, checked for duplicate ids and aliases.
 std::vector<Arch> load_arch_presets(const std::filesystem::path& folder);

@@ -7,36 +7,47 @@
 
 namespace wl {
 
+namespace {
+
+// A measured value beside the figure's prediction: the difference, and the reason where it is
+// over the tolerance. `display` and `unit` are a recording's own where the table lacks the key.
+ComparisonRow compared(const RunResult& r, const std::string& key, const Figure* figure,
+                       std::string display, std::string unit, double measured) {
+  ComparisonRow row{key,
+                    figure,
+                    figure ? std::string(figure->display) : std::move(display),
+                    figure ? std::string(figure->unit) : std::move(unit),
+                    figure && figure->predicted ? figure->predicted(r) : std::nullopt,
+                    measured,
+                    std::nullopt,
+                    false,
+                    ""};
+  if (row.predicted && *row.predicted > 0) {
+    row.difference = (row.measured - *row.predicted) / *row.predicted;
+    row.flagged = std::fabs(*row.difference) > kComparisonTolerance;
+  } else if (row.predicted) {
+    row.flagged = row.measured > 0.5; // predicted none, measured some
+    if (!row.flagged)
+      row.difference = 0.0;
+  }
+  if (row.flagged && figure && figure->reason)
+    row.reason = figure->reason(r, row.measured, *row.predicted);
+  return row;
+}
+
+} // namespace
+
 std::vector<ComparisonRow> compare_counters(const RunResult& r) {
   std::vector<ComparisonRow> rows;
   if (!r.counters || !r.counters->available)
     return rows;
-  for (const CounterValue& v : r.counters->values) {
-    const Figure* figure = find_figure(v.key);
-    const std::optional<double> predicted =
-        figure && figure->predicted ? figure->predicted(r) : std::nullopt;
-    // The table's name and unit, also for values read from an older recording.
-    ComparisonRow row{v.key,
-                      figure,
-                      figure ? std::string(figure->display) : v.display,
-                      figure ? std::string(figure->unit) : v.unit,
-                      predicted,
-                      v.value,
-                      std::nullopt,
-                      false,
-                      ""};
-    if (row.predicted && *row.predicted > 0) {
-      row.difference = (row.measured - *row.predicted) / *row.predicted;
-      row.flagged = std::fabs(*row.difference) > kComparisonTolerance;
-    } else if (row.predicted) {
-      row.flagged = row.measured > 0.5; // predicted none, measured some
-      if (!row.flagged)
-        row.difference = 0.0;
-    }
-    if (row.flagged && figure && figure->reason)
-      row.reason = figure->reason(r, row.measured, *row.predicted);
-    rows.push_back(std::move(row));
-  }
+  for (const CounterValue& v : r.counters->values)
+    rows.push_back(compared(r, v.key, find_figure(v.key), v.display, v.unit, v.value));
+  // The figures several counters make (FLOPs from FADD, FMUL and FFMA), after them.
+  for (const Figure& figure : all_figures())
+    if (figure.from_counters)
+      if (const std::optional<double> measured = figure.measured(r))
+        rows.push_back(compared(r, std::string(figure.key), &figure, "", "", *measured));
   return rows;
 }
 

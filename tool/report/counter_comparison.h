@@ -2,7 +2,8 @@
 // Measured counters beside the model's predictions for the same launch: one row per figure both
 // sides know, the difference, and, when it is over 2 %, the known reason if there is one (other L1
 // traffic in the bank-conflict counter, vectorised shared loads, a partial last wave, caches):
-// the figure table's prediction and reasons for each counter.
+// the figure table's prediction and reasons for each counter, then the figures made of several
+// counters (FP32 operations, DRAM and L2 bytes) beside the model's.
 
 #include "model/run_result.h"
 #include "report/figures.h"

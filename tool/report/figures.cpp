@@ -1,6 +1,7 @@
 #include "report/figures.h"
 
 #include "base/text_format.h"
+#include "registry.h"
 
 #include <algorithm>
 #include <array>
@@ -120,6 +121,114 @@ std::string global_sector_reason(const RunResult&, double, double) {
 std::string instruction_reason(const RunResult&, double, double) {
   return "the compiler emits a different number of memory instructions than the source's "
          "accesses (vectorised, unrolled or predicated differently)";
+}
+
+// The roofline's measured side. FP32 operations as Nsight Compute's roofline counts them: each
+// FADD and FMUL thread instruction one, each FFMA two; nullopt unless all three were collected.
+std::optional<double> measured_fp32_operations(const RunResult& r) {
+  const auto add = counter(r, "fp32_add_instructions"), mul = counter(r, "fp32_mul_instructions"),
+             fma = counter(r, "fp32_fma_instructions");
+  if (!add || !mul || !fma)
+    return std::nullopt;
+  return *add + *mul + 2 * *fma;
+}
+
+std::optional<double> kernel_flops(const RunResult& r) { return r.flops; }
+
+std::string fp32_operation_reason(const RunResult& r, double measured, double predicted) {
+  const std::string counted =
+      "the counters count each FADD and FMUL the compiled code executed once and each FFMA "
+      "twice (" +
+      whole_number(counter(r, "fp32_add_instructions").value_or(0)) + " FADD, " +
+      whole_number(counter(r, "fp32_mul_instructions").value_or(0)) + " FMUL, " +
+      whole_number(counter(r, "fp32_fma_instructions").value_or(0)) + " FFMA, " +
+      (predicted > 0 ? format_number(measured / predicted, 2) + " times" : "beside") +
+      " the kernel's count), where the kernel counts its algorithm's arithmetic: ";
+  if (const KernelDesc* kernel = find_kernel(r.kernel_id);
+      kernel && !kernel->fp32_counter_note.empty())
+    return counted + kernel->fp32_counter_note;
+  if (predicted <= 0)
+    return counted + "this kernel counts none (its arithmetic is not what it teaches)";
+  return counted + (measured > predicted
+                        ? "the code does FP32 work the count leaves out (expf and division "
+                          "expand into several FFMAs and FMULs each)"
+                        : "the count includes operations these counters do not see (MUFU "
+                          "exponentials and reciprocals, FMNMX maxima, conversions)");
+}
+
+std::optional<double> measured_dram_traffic(const RunResult& r) {
+  const auto read = counter(r, "dram_read_bytes"), written = counter(r, "dram_write_bytes");
+  if (!read || !written)
+    return std::nullopt;
+  return *read + *written;
+}
+
+// The model's DRAM bytes of one direction: its global sites' (none where it has no site).
+std::optional<double> modelled_dram(const RunResult& r, AccessOp op) {
+  return site_total(r, global, op, &SitePrediction::dram_bytes);
+}
+
+std::optional<double> modelled_dram_traffic(const RunResult& r) {
+  const auto read = modelled_dram(r, load), written = modelled_dram(r, store);
+  if (!read && !written)
+    return std::nullopt; // a library call: no site, no model
+  return read.value_or(0) + written.value_or(0);
+}
+
+// Each direction that differs, with why: "reads 1.2 GiB where the model's floor is 192 MiB: ...".
+std::string dram_traffic_reason(const RunResult& r, double, double) {
+  std::string reasons;
+  const auto add = [&](const std::string& reason) {
+    reasons += (reasons.empty() ? "" : "; ") + reason;
+  };
+  const double read = counter(r, "dram_read_bytes").value_or(0),
+               written = counter(r, "dram_write_bytes").value_or(0),
+               model_read = modelled_dram(r, load).value_or(0),
+               model_written = modelled_dram(r, store).value_or(0);
+  if (!within_tolerance(read, model_read))
+    add("reads " + format_bytes(read) + " where the model has " + format_bytes(model_read) +
+        (read > model_read ? ", a floor: it reads each buffer from DRAM once at most, and the "
+                             "rest are re-reads after L2 let the data go"
+                           : ": what L2 still held from before the launch never crossed DRAM"));
+  if (!within_tolerance(written, model_written))
+    add("writes " + format_bytes(written) + " where the model has " + format_bytes(model_written) +
+        (written < model_written
+             ? ": what the kernel wrote last was still in L2 when it ended (L2 holds " +
+                   format_bytes(static_cast<double>(r.arch.l2_cache_bytes)) +
+                   ") and reaches DRAM later"
+             : ": L2 also wrote back lines written before the launch, or whole sectors of "
+               "partly written ones"));
+  return reasons;
+}
+
+// The bytes L1 sent to and read from L2: every global sector L1 did not hold.
+std::optional<double> measured_l2_traffic(const RunResult& r) {
+  const auto read = counter(r, "l2_read_sectors_from_l1"),
+             written = counter(r, "l2_write_sectors_from_l1");
+  if (!read || !written)
+    return std::nullopt;
+  return 32 * (*read + *written);
+}
+
+// The model's global sectors, each a 32-byte trip between L1 and L2 when L1 holds nothing.
+std::optional<double> modelled_l2_traffic(const RunResult& r) {
+  const auto loads = site_total(r, global, load, &SitePrediction::sectors),
+             stores = site_total(r, global, store, &SitePrediction::sectors);
+  if (!loads && !stores)
+    return std::nullopt;
+  return 32 * (loads.value_or(0) + stores.value_or(0));
+}
+
+std::string l2_traffic_reason(const RunResult& r, double measured, double predicted) {
+  if (measured < predicted)
+    return "loads that hit in L1 (a line another warp of the same SM brought in) never reach L2, "
+           "where the model sends every sector a request touches";
+  if (r.attributes && r.attributes->local_bytes > 0)
+    return "the kernel spills " + whole_number(r.attributes->local_bytes) +
+           " bytes a thread to local memory, whose loads and stores L2 serves and no site "
+           "declares";
+  return "L2 also serves traffic no site declares (local-memory spills, library code) or the "
+         "compiler split accesses into more sectors";
 }
 
 // The partial last wave lowers the launch's average occupancy by about the empty share of that
@@ -711,6 +820,60 @@ const std::array kFigures = {
            .meaning = "Sectors L1 wrote to L2: global stores pass through",
            .better = Better::lower,
            .counter = true},
+    Figure{.key = "fp32_add_instructions",
+           .display = "FADD thread instructions",
+           .unit = "instructions",
+           .panel = Panel::roofline,
+           .meaning = "FP32 adds the threads executed with their predicate on (one FLOP each)",
+           .counter = true},
+    Figure{.key = "fp32_mul_instructions",
+           .display = "FMUL thread instructions",
+           .unit = "instructions",
+           .panel = Panel::roofline,
+           .meaning =
+               "FP32 multiplies the threads executed with their predicate on (one FLOP each)",
+           .counter = true},
+    Figure{.key = "fp32_fma_instructions",
+           .display = "FFMA thread instructions",
+           .unit = "instructions",
+           .panel = Panel::roofline,
+           .meaning =
+               "FP32 fused multiply-adds the threads executed with their predicate on (two FLOP "
+               "each)",
+           .counter = true},
+    Figure{.key = "fp32_operations",
+           .display = "FP32 operations",
+           .unit = "FLOP",
+           .panel = Panel::roofline,
+           .meaning = "FADD + FMUL + 2 x FFMA thread instructions, as Nsight Compute's roofline "
+                      "counts FLOPs, beside the kernel's count of its arithmetic",
+           .model = "the kernel's count of its floating-point operations",
+           .from_counters = true,
+           .predicted = kernel_flops,
+           .measured = measured_fp32_operations,
+           .reason = fp32_operation_reason},
+    Figure{.key = "dram_traffic",
+           .display = "DRAM bytes",
+           .unit = "bytes",
+           .panel = Panel::roofline,
+           .format = FigureFormat::bytes,
+           .meaning = "Bytes read from and written to device memory, beside the model's",
+           .model = "the modelled DRAM bytes of the Timings panel",
+           .from_counters = true,
+           .predicted = modelled_dram_traffic,
+           .measured = measured_dram_traffic,
+           .reason = dram_traffic_reason},
+    Figure{.key = "l2_traffic",
+           .display = "L2 bytes from L1",
+           .unit = "bytes",
+           .panel = Panel::roofline,
+           .format = FigureFormat::bytes,
+           .meaning = "Bytes L1 read from and wrote to L2 for global accesses, beside the model's",
+           .model = "32 bytes for each global sector of the access model",
+           .from_counters = true,
+           .predicted = modelled_l2_traffic,
+           .measured = measured_l2_traffic,
+           .reason = l2_traffic_reason},
     // Shared memory
     Figure{.key = "wavefronts_per_request",
            .display = "wavefronts per request",
@@ -1036,7 +1199,7 @@ std::span<const Figure* const> launch_figures() {
   static const std::vector<const Figure*> launch = [] {
     std::vector<const Figure*> rows;
     for (const Figure& f : kFigures)
-      if (!f.counter && (f.predicted || f.measured))
+      if (!f.counter && !f.from_counters && (f.predicted || f.measured))
         rows.push_back(&f);
     return rows;
   }();

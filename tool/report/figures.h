@@ -53,7 +53,10 @@ struct Figure {
   std::string_view model = {};   // how the model predicts it; "" when it does not
   std::string_view ideal = {};   // what is ideal, in words; "" when nothing is
   Better better = Better::neither;
-  bool counter = false;               // measured by a CUPTI metric of assets/metrics.json
+  bool counter = false; // measured by a CUPTI metric of assets/metrics.json
+  // Measured from several counters (FLOPs from FADD, FMUL and FFMA): a row of the counter
+  // comparison beside the model's value, not a figure of the launch as a whole.
+  bool from_counters = false;
   bool sweep = false;                 // offered by a sweep's "colour by"
   FigureReader predicted = nullptr;   // the model's value
   FigureReader measured = nullptr;    // the device's value (counters, timing, attributes)

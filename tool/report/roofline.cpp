@@ -12,21 +12,57 @@ double RooflineCeilings::roof(double intensity) const {
   return fp32_gflops > 0 ? std::min(memory, fp32_gflops) : memory;
 }
 
+namespace {
+
+struct Roof {
+  const char* name;
+  double gflops;
+};
+
+// Each roof that applies to the point: DRAM always, L2 where both its figures are known, FP32
+// where the arch has a documented rate.
+std::vector<Roof> roofs_over(const RooflineCeilings& c, const RooflinePoint& p) {
+  std::vector<Roof> roofs{{"DRAM", c.dram_gbps * p.intensity()}};
+  if (c.l2_gbps > 0 && p.l2_bytes > 0)
+    roofs.push_back({"L2", c.l2_gbps * p.l2_intensity()});
+  if (c.fp32_gflops > 0)
+    roofs.push_back({"FP32", c.fp32_gflops});
+  return roofs;
+}
+
+Roof lowest_roof(const RooflineCeilings& c, const RooflinePoint& p) {
+  const std::vector<Roof> roofs = roofs_over(c, p);
+  return *std::min_element(roofs.begin(), roofs.end(),
+                           [](const Roof& a, const Roof& b) { return a.gflops < b.gflops; });
+}
+
+} // namespace
+
+double RooflineCeilings::roof_over(const RooflinePoint& point) const {
+  return lowest_roof(*this, point).gflops;
+}
+
+std::string RooflineCeilings::bound_by(const RooflinePoint& point) const {
+  return lowest_roof(*this, point).name;
+}
+
 RooflineCeilings roofline_ceilings(const Arch& arch) {
-  return {arch.dram_bandwidth_gbps, arch.fp32_peak_gflops()};
+  return {arch.dram_bandwidth_gbps, arch.l2_bandwidth_gbps, arch.fp32_peak_gflops()};
 }
 
 namespace {
 
-// The run's DRAM traffic as its counters measured it, where they hold both directions.
-std::optional<double> measured_dram_bytes(const RunResult& result) {
-  if (!result.counters || !result.counters->available)
-    return std::nullopt;
-  const CounterValue* read = result.counters->find("dram_read_bytes");
-  const CounterValue* written = result.counters->find("dram_write_bytes");
-  if (!read || !written)
-    return std::nullopt;
-  return read->value + written->value;
+// A figure of the roofline's table (figures.cpp) read from a result: the measured value where
+// the run has one, else the model's.
+struct Reading {
+  double value = 0;
+  bool measured = false;
+};
+Reading read_figure(const char* key, const RunResult& result) {
+  const Figure& f = figure(key);
+  if (const std::optional<double> measured = f.measured(result))
+    return {*measured, true};
+  return {f.predicted(result).value_or(0), false};
 }
 
 } // namespace
@@ -42,39 +78,41 @@ std::optional<RooflinePoint> roofline_point(const RunResult& result, std::string
                                      "it is judged by its share of DRAM peak alone");
   RooflinePoint point;
   point.flops = result.flops;
-  if (const Figure* modelled = find_figure("dram_bytes"))
-    point.modelled_dram_bytes = figure_value(*modelled, result).value_or(0);
-  if (const std::optional<double> measured = measured_dram_bytes(result);
-      measured && *measured > 0) {
-    point.dram_bytes = *measured;
-    point.bytes_measured = true;
-    point.bytes_source =
-        result.recorded_on.empty() ? "the DRAM counters" : "the recorded DRAM counters";
-  } else {
-    point.dram_bytes = point.modelled_dram_bytes;
-    point.bytes_source = "the model";
-  }
+  point.measured_flops = figure("fp32_operations").measured(result);
+  point.modelled_dram_bytes = figure("dram_bytes").predicted(result).value_or(0);
+  const Reading dram = read_figure("dram_traffic", result);
+  point.bytes_measured = dram.measured && dram.value > 0;
+  point.dram_bytes = point.bytes_measured ? dram.value : point.modelled_dram_bytes;
+  point.bytes_source = !point.bytes_measured        ? "the model"
+                       : result.recorded_on.empty() ? "the DRAM counters"
+                                                    : "the recorded DRAM counters";
   if (point.dram_bytes <= 0)
     return refuse(result.kernel_id + " moves no DRAM byte the model or the counters see");
+  const Reading l2 = read_figure("l2_traffic", result);
+  point.l2_bytes = l2.value;
+  point.l2_measured = l2.measured;
   point.timed = result.timing.has_value();
   point.gflops = result.gflops();
   return point;
 }
 
 std::string roofline_verdict(const RooflinePoint& point, const RooflineCeilings& ceilings) {
-  const double ridge = ceilings.ridge();
-  const bool compute_bound = ceilings.fp32_gflops > 0 && point.intensity() >= ridge;
+  const std::string bound = ceilings.bound_by(point);
   const std::string where =
-      ceilings.fp32_gflops <= 0
-          ? "under the DRAM roof (this arch has no documented FP32 rate)"
-          : format("%s: %.2f FLOP/byte is %s the ridge at %.2f",
-                   compute_bound ? "compute-bound" : "memory-bound", point.intensity(),
-                   compute_bound ? "past" : "below", ridge);
+      bound == "FP32" ? format("compute-bound: %.2f FLOP per DRAM byte is past the ridge at %.2f",
+                               point.intensity(), ceilings.ridge())
+      : bound == "L2"
+          ? format("L2-bound: %.2f FLOP per byte L1 moved to and from L2, at %s GB/s, sets a "
+                   "lower roof than DRAM's",
+                   point.l2_intensity(), format_number(ceilings.l2_gbps, 0).c_str())
+      : ceilings.fp32_gflops <= 0
+          ? std::string("under the DRAM roof (this arch has no documented FP32 rate)")
+          : format("memory-bound: %.2f FLOP per DRAM byte is below the ridge at %.2f",
+                   point.intensity(), ceilings.ridge());
+  const double roof = ceilings.roof_over(point);
   if (!point.timed)
-    return "not timed: the roof over it is " + format_number(ceilings.roof(point.intensity()), 0) +
-           " GFLOP/s (" + where + ")";
-  return format("%.1f %% of the roof over it (%s)",
-                100 * point.gflops / ceilings.roof(point.intensity()), where.c_str());
+    return "not timed: the roof over it is " + format_number(roof, 0) + " GFLOP/s (" + where + ")";
+  return format("%.1f %% of the roof over it (%s)", 100 * point.gflops / roof, where.c_str());
 }
 
 } // namespace wl
