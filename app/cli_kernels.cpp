@@ -18,6 +18,7 @@
 #include "sweep/sweep_fanout.h"
 #include "sweep/variant_sweep.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -617,14 +618,17 @@ void print_variant_table(const VariantSweep& sweep, bool modelled, const std::st
   else
     std::printf("\nno peer: no library variant in this family, and no torch call recorded for "
                 "this GPU and size (assets/peers.json)\n");
-  std::printf("%-26s %-12s %s  %s\n", "variant", "block",
+  int id_width = 26; // the longest id's, so every row's columns line up
+  for (const VariantPoint& p : sweep.variants)
+    id_width = std::max(id_width, static_cast<int>(p.kernel_id.size()));
+  std::printf("%-*s %-12s %s  %s\n", id_width, "variant", "block",
               modelled ? format("%20s %-16s", header("modelled_time").c_str(), "bound").c_str()
                        : format("%16s %11s %14s %8s %8s", header("median_time").c_str(), "GB/s",
                                 "GFLOP/s", "of peer", "verified")
                              .c_str(),
               "what it is");
   for (const VariantPoint& p : sweep.variants) {
-    std::printf("%-26s ", p.kernel_id.c_str());
+    std::printf("%-*s ", id_width, p.kernel_id.c_str());
     if (!p.result) {
       std::printf("refused: %s\n", p.refused.c_str());
       continue;

@@ -27,8 +27,12 @@ namespace wl {
 namespace {
 
 using namespace flash_attention;
+namespace tc = flash_attention::tensor;
 
 constexpr int kMaxBlockThreads = 256; // 256 threads x 255 registers fill the 64K-register file
+// Keys per tile of the tensor-core variants: 64 at d64; 32 at d128, where a lane's 64 output
+// accumulators and 64 query values leave room for 16 scores, not 32.
+constexpr int kTensorKeys64 = 64, kTensorKeys128 = 32;
 
 #if WL_DEVICE_CODE
 
@@ -136,6 +140,246 @@ __global__ void __launch_bounds__(kMaxBlockThreads)
 __global__ void __launch_bounds__(kMaxBlockThreads)
     flash_attention_d128(const float4* q, const float4* k, const float4* v, float4* o, int seq) {
   attention_rows<128>(q, k, v, o, seq);
+}
+#endif
+
+#if WL_DEVICE_CODE
+namespace {
+
+// x rounded to TF32's 10 mantissa bits (half an ulp added, the 13 bits below cleared): integer
+// work at the ALU's full rate, where cvt.rna.tf32.f32 took a third longer on the H200.
+__device__ __forceinline__ std::uint32_t round_to_tf32(std::uint32_t bits) {
+  return (bits + 0x1000u) & 0xffffe000u;
+}
+
+// x as the sum of two TF32 values: x rounded to TF32, and the rest rounded again. Products of the
+// halves keep about FP32's precision (3xTF32, as torch's FP32 attention does on these GPUs).
+struct Tf32Halves {
+  std::uint32_t big, small;
+};
+__device__ __forceinline__ Tf32Halves split_tf32(float x) {
+  const std::uint32_t big = round_to_tf32(__float_as_uint(x));
+  return {big, round_to_tf32(__float_as_uint(x - __uint_as_float(big)))};
+}
+
+// An A operand (16 x 8) of one lane, split into halves once and used for a row of products.
+struct SplitA {
+  std::uint32_t big[4], small[4];
+};
+__device__ __forceinline__ SplitA split_a(float a0, float a1, float a2, float a3) {
+  const float a[4] = {a0, a1, a2, a3};
+  SplitA s;
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    const Tf32Halves h = split_tf32(a[i]);
+    s.big[i] = h.big, s.small[i] = h.small;
+  }
+  return s;
+}
+
+// c += a b on the tensor cores: one m16n8k8 product of TF32 values, accumulated in FP32.
+__device__ __forceinline__ void mma_tf32(float (&c)[4], const std::uint32_t (&a)[4],
+                                         std::uint32_t b0, std::uint32_t b1) {
+  asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+      "{%8,%9}, {%0,%1,%2,%3};"
+      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+// c += a b to about FP32's precision: the two cross products of the halves first, the large one
+// last; the product of the two small halves (2^-22 of the whole) is left out.
+__device__ __forceinline__ void mma_3xtf32(float (&c)[4], const SplitA& a, float b0, float b1) {
+  const Tf32Halves x = split_tf32(b0), y = split_tf32(b1);
+  mma_tf32(c, a.small, x.big, y.big);
+  mma_tf32(c, a.big, x.small, y.small);
+  mma_tf32(c, a.big, x.big, y.big);
+}
+
+// The block's K and V tiles: every thread copies its float4s of each (coalesced rows).
+template <int D, int Keys>
+__device__ __forceinline__ void copy_tiles(float* shared, const float4* k, const float4* v,
+                                           int head, int tile, int seq) {
+#pragma unroll
+  for (int copy = 0; copy < tc::copies_per_thread(D, Keys); ++copy) {
+    const tc::TileFloat4 f = tc::copied(threadIdx.x, copy, D);
+    const std::int64_t from =
+        tc::element(head, tc::copied_key_row(tile, f.key, seq, Keys), 4 * f.part, seq, D) / 4;
+    float4* key_slot = reinterpret_cast<float4*>(&shared[tc::k_word(f.key, 4 * f.part, D)]);
+    float4* value_slot = reinterpret_cast<float4*>(&shared[tc::v_word(f.key, 4 * f.part, D, Keys)]);
+    *key_slot = k[from];   // sites: load k tile, store k tile
+    *value_slot = v[from]; // sites: load v tile, store v tile
+  }
+}
+
+// The block's 64 query rows, scaled, into shared memory once: there they cost no registers, which
+// at d128 lets two blocks share an SM.
+template <int D, int Keys>
+__device__ __forceinline__ void copy_queries(float* shared, const float4* q, int head, int seq,
+                                             float scale) {
+#pragma unroll
+  for (int copy = 0; copy < tc::query_copies_per_thread(D); ++copy) {
+    const tc::TileFloat4 f = tc::copied(threadIdx.x, copy, D);
+    const int row = tc::clamped_row(tc::query_row(blockIdx.x, 0, f.key), seq);
+    const std::int64_t from = tc::element(head, row, 4 * f.part, seq, D) / 4;
+    float4* slot = reinterpret_cast<float4*>(&shared[tc::q_word(f.key, 4 * f.part, D, Keys)]);
+    float4 x = q[from]; // site: load q tile
+    x.x *= scale, x.y *= scale, x.z *= scale, x.w *= scale;
+    *slot = x; // site: store q tile
+  }
+}
+
+// Scores of the warp's 16 queries against the tile's keys: s[n] is the 16 x 8 block of keys
+// 8n to 8n + 7, each lane holding rows group and group + 8, columns 2 thread and 2 thread + 1.
+template <int D, int Keys>
+__device__ __forceinline__ void scores(float (&s)[Keys / 8][4], const float* shared, int warp,
+                                       int group, int thread) {
+#pragma unroll
+  for (int n = 0; n < Keys / 8; ++n)
+    s[n][0] = s[n][1] = s[n][2] = s[n][3] = 0.0f;
+#pragma unroll
+  for (int step = 0; step < D / 8; ++step) {
+    const int top = tc::q_word(tc::kRowsPerWarp * warp + group, 8 * step + thread, D, Keys);
+    const int bottom = top + 8 * (D + 4);
+    const float a0 = shared[top], a2 = shared[top + 4];       // site: read q top
+    const float a1 = shared[bottom], a3 = shared[bottom + 4]; // site: read q bottom
+    const SplitA a = split_a(a0, a1, a2, a3);
+#pragma unroll
+    for (int n = 0; n < Keys / 8; ++n) {
+      const int key = 8 * n + group, col = 8 * step + thread;
+      const int w0 = tc::k_word(key, col, D), w1 = tc::k_word(key, col + 4, D);
+      const float b0 = shared[w0], b1 = shared[w1]; // site: read k
+      mma_3xtf32(s[n], a, b0, b1);
+    }
+  }
+}
+
+// Online softmax over one tile for the lane's two rows (half 0: row group, half 1: group + 8):
+// the new running max (scores are already in log2 units), the correction of what came before,
+// and the scores replaced by their weights exp2(s - max).
+template <int D, int Keys>
+__device__ __forceinline__ void softmax_tile(float (&s)[Keys / 8][4], float (&out)[D / 8][4],
+                                             float (&row_max)[2], float (&row_sum)[2], int keys,
+                                             int thread) {
+#pragma unroll
+  for (int n = 0; n < Keys / 8; ++n)
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      if (8 * n + 2 * thread + (j & 1) >= keys)
+        s[n][j] = -INFINITY; // a key past the end of the sequence weighs nothing
+#pragma unroll
+  for (int half = 0; half < 2; ++half) {
+    float tile_max = row_max[half];
+#pragma unroll
+    for (int n = 0; n < Keys / 8; ++n)
+      tile_max = fmaxf(tile_max, fmaxf(s[n][2 * half], s[n][2 * half + 1]));
+    // The four lanes of a group hold the row's other columns.
+    tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 1));
+    tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 2));
+    const float correction = exp2f(row_max[half] - tile_max); // exp2(-inf) = 0 on the first tile
+    row_sum[half] *= correction;
+#pragma unroll
+    for (int n = 0; n < D / 8; ++n)
+      out[n][2 * half] *= correction, out[n][2 * half + 1] *= correction;
+#pragma unroll
+    for (int n = 0; n < Keys / 8; ++n)
+#pragma unroll
+      for (int j = 2 * half; j < 2 * half + 2; ++j) {
+        s[n][j] = exp2f(s[n][j] - tile_max);
+        row_sum[half] += s[n][j];
+      }
+    row_max[half] = tile_max;
+  }
+}
+
+// out += P V: the weights go through the warp's rows of shared memory, from the results' layout
+// to the A operand's, then multiply the V tile.
+template <int D, int Keys>
+__device__ __forceinline__ void weigh_values(float (&out)[D / 8][4], const float (&p)[Keys / 8][4],
+                                             float* shared, int warp, int group, int thread) {
+#pragma unroll
+  for (int n = 0; n < Keys / 8; ++n) {
+    const int key = 8 * n + 2 * thread;
+    float2* top = reinterpret_cast<float2*>(&shared[tc::p_word(warp, group, key, D, Keys)]);
+    float2* bottom = reinterpret_cast<float2*>(&shared[tc::p_word(warp, group + 8, key, D, Keys)]);
+    *top = make_float2(p[n][0], p[n][1]);    // site: store p top
+    *bottom = make_float2(p[n][2], p[n][3]); // site: store p bottom
+  }
+  __syncwarp();
+#pragma unroll
+  for (int step = 0; step < Keys / 8; ++step) {
+    const int key = 8 * step + thread;
+    const int top = tc::p_word(warp, group, key, D, Keys);
+    const int bottom = tc::p_word(warp, group + 8, key, D, Keys);
+    const float a0 = shared[top], a2 = shared[top + 4];       // site: read p top
+    const float a1 = shared[bottom], a3 = shared[bottom + 4]; // site: read p bottom
+    const SplitA a = split_a(a0, a1, a2, a3);
+#pragma unroll
+    for (int n = 0; n < D / 8; ++n) {
+      const int col = 8 * n + group;
+      const int w0 = tc::v_word(key, col, D, Keys), w1 = tc::v_word(key + 4, col, D, Keys);
+      const float b0 = shared[w0], b1 = shared[w1]; // site: read v
+      mma_3xtf32(out[n], a, b0, b1);
+    }
+  }
+}
+
+template <int D, int Keys>
+__device__ __forceinline__ void attention_on_tensor_cores(const float4* q, const float4* k,
+                                                          const float4* v, float* o, int seq) {
+#if __CUDA_ARCH__ >= 800
+  extern __shared__ float4 shared_float4s[];
+  float* shared = reinterpret_cast<float*>(shared_float4s);
+  const int head = blockIdx.y, warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int group = tc::group(lane), thread = tc::thread_in_group(lane);
+  const int row = tc::query_row(blockIdx.x, warp, group), row8 = row + 8;
+  // Scores in log2 units, so each weight is one exp2: 1 / sqrt(d) x log2(e), folded into Q.
+  copy_queries<D, Keys>(shared, q, head, seq, 1.4426950408889634f / sqrtf(static_cast<float>(D)));
+  float out[D / 8][4] = {};
+  float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f};
+  for (int tile = 0; tile < tc::tile_count(seq, Keys); ++tile) {
+    copy_tiles<D, Keys>(shared, k, v, head, tile, seq);
+    __syncthreads();
+    float s[Keys / 8][4];
+    scores<D, Keys>(s, shared, warp, group, thread);
+    softmax_tile<D, Keys>(s, out, row_max, row_sum, tc::keys_in(tile, seq, Keys), thread);
+    weigh_values<D, Keys>(out, s, shared, warp, group, thread);
+    __syncthreads(); // the next copy overwrites the tiles
+  }
+#pragma unroll
+  for (int half = 0; half < 2; ++half) {
+    row_sum[half] += __shfl_xor_sync(0xffffffffu, row_sum[half], 1);
+    row_sum[half] += __shfl_xor_sync(0xffffffffu, row_sum[half], 2);
+  }
+#pragma unroll
+  for (int n = 0; n < D / 8; ++n) {
+    const int col = 8 * n + 2 * thread;
+    const float2 top = make_float2(out[n][0] / row_sum[0], out[n][1] / row_sum[0]);
+    const float2 bottom = make_float2(out[n][2] / row_sum[1], out[n][3] / row_sum[1]);
+    float2* o_top = reinterpret_cast<float2*>(&o[tc::element(head, row, col, seq, D)]);
+    float2* o_bottom = reinterpret_cast<float2*>(&o[tc::element(head, row8, col, seq, D)]);
+    if (row < seq)
+      *o_top = top; // site: store o top
+    if (row8 < seq)
+      *o_bottom = bottom; // site: store o bottom
+  }
+#else
+  __trap(); // never launched: check_kernel_arch refuses compute capabilities below 8.0
+#endif
+}
+
+} // namespace
+
+// Two blocks an SM: under 256 registers a thread, which both head sizes fit without spilling.
+__global__ void __launch_bounds__(flash_attention::tensor::kThreads, 2)
+    flash_attention_tensor_d64(const float4* q, const float4* k, const float4* v, float* o,
+                               int seq) {
+  attention_on_tensor_cores<64, kTensorKeys64>(q, k, v, o, seq);
+}
+
+__global__ void __launch_bounds__(flash_attention::tensor::kThreads, 2)
+    flash_attention_tensor_d128(const float4* q, const float4* k, const float4* v, float* o,
+                                int seq) {
+  attention_on_tensor_cores<128, kTensorKeys128>(q, k, v, o, seq);
 }
 #endif
 
@@ -363,20 +607,43 @@ const char* const kSharedLesson = " Each block owns one query row per thread (bl
                                   "give each lane its own row: 32 sectors per request, half of "
                                   "each sector used, once per thread.";
 
-KernelDesc variant(int d, std::string title, std::string lesson) {
+// What every variant of a head size shares: the problem, its buffers, the reference and the
+// count of its arithmetic.
+KernelDesc attention_desc(std::string id, int d, std::string title, std::string lesson) {
   KernelDesc k;
-  k.id = "flash_attention/d" + std::to_string(d);
+  k.id = std::move(id);
   k.title = std::move(title);
-  k.lesson = std::move(lesson) + kSharedLesson;
+  k.lesson = std::move(lesson);
+  k.params = {
+      {"seq", "sequence length: query and key rows per head", 4096, 1, 16384, {}, true},
+      {"heads", "independent heads (batch x heads), one grid row each", 8, 1, 64, {}, true}};
+  k.block_rank = 1;
+  k.buffers = buffers(d);
+  k.reference = [d](const HostBuffers& in, const Params& p) { return reference(in, p, d); };
+  // Outputs are weighted means of values in [-1, 1) (about 0.01 at seq 4096), so the float32
+  // error is absolute: a float emulation of this kernel stayed under 1.4e-7 of the double
+  // reference up to seq 16384 at either head size; this leaves a margin of over 10x.
+  k.tolerance = {2e-6, 1e-5};
+  k.bytes_moved = [d](const Params& p) { return 16.0 * static_cast<double>(elements(p, d)); };
+  // Per head, query and key: d multiply-adds for the score and d for the weighted V row.
+  k.flops = [d](const Params& p) {
+    return 4.0 * static_cast<double>(elements(p, d)) * double(p.at("seq"));
+  };
+  k.test_sizes = {{{"seq", 67}, {"heads", 2}},
+                  {{"seq", 130}, {"heads", 3}},
+                  {{"seq", 257}, {"heads", 1}},
+                  {{"seq", 1}, {"heads", 2}}};
+  return k;
+}
+
+KernelDesc variant(int d, std::string title, std::string lesson) {
+  KernelDesc k = attention_desc("flash_attention/d" + std::to_string(d), d, std::move(title),
+                                std::move(lesson) + kSharedLesson);
   k.fp32_counter_note =
       "it counts 4 d FLOP for each query and key (the score's and the weighted value row's "
       "multiply-adds); the code also computes one expf for each (about ten FP32 operations of "
       "range reduction around an MUFU.EX2, which these counters do not see) and rescales the "
       "output row by each tile's correction (d multiplies a tile)";
-  k.params = {
-      {"seq", "sequence length: query and key rows per head", 4096, 1, 16384, {}, true},
-      {"heads", "independent heads (batch x heads), one grid row each", 8, 1, 64, {}, true}};
-  k.block_rank = 1;
   k.default_block = {64, 1, 1};
   k.block_presets = {{32, 1, 1}, {64, 1, 1}, {128, 1, 1}, {256, 1, 1}};
   k.allowed_blocks = "any 1D block of 1 to 256 threads (one query row per thread; built with "
@@ -394,22 +661,7 @@ KernelDesc variant(int d, std::string title, std::string lesson) {
     return BlockShape{static_cast<int>(common::ceil_div(p.at("seq"), b.x)),
                       static_cast<int>(p.at("heads")), 1};
   };
-  k.buffers = buffers(d);
-  k.reference = [d](const HostBuffers& in, const Params& p) { return reference(in, p, d); };
-  // Outputs are weighted means of values in [-1, 1) (about 0.01 at seq 4096), so the float32
-  // error is absolute: a float emulation of this kernel stayed under 1.4e-7 of the double
-  // reference up to seq 16384 at either head size; this leaves a margin of over 10x.
-  k.tolerance = {2e-6, 1e-5};
-  k.bytes_moved = [d](const Params& p) { return 16.0 * static_cast<double>(elements(p, d)); };
-  // Per head, query and key: d multiply-adds for the score and d for the weighted V row.
-  k.flops = [d](const Params& p) {
-    return 4.0 * static_cast<double>(elements(p, d)) * double(p.at("seq"));
-  };
   k.sites = sites(d);
-  k.test_sizes = {{{"seq", 67}, {"heads", 2}},
-                  {{"seq", 130}, {"heads", 3}},
-                  {{"seq", 257}, {"heads", 1}},
-                  {{"seq", 1}, {"heads", 2}}};
   return k;
 }
 
@@ -442,8 +694,250 @@ KernelDesc d128() {
   return k;
 }
 
+// The tensor-core variants' sites. A lane's place in its warp's fragments, from its thread index.
+struct Fragment {
+  int warp, group, thread;
+};
+Fragment fragment_of(Coord t) {
+  const int lane = t.x % 32;
+  return {t.x / 32, tc::group(lane), tc::thread_in_group(lane)};
+}
+
+// The query row of half `half` (0: rows group, 1: group + 8) of the lane's warp.
+int fragment_row(Coord b, const Fragment& f, int half) {
+  return tc::query_row(b.x, f.warp, f.group + 8 * half);
+}
+
+std::int64_t tensor_tiles(const LaunchShape& s, int keys) {
+  return tc::tile_count(seq_of(s), keys);
+}
+
+// The query copy's global loads (`shared` false) or shared stores: d / 8 float4s a thread of the
+// block's 64 rows, once.
+Site query_copy_site(std::string name, bool shared, int d, int keys) {
+  return {std::move(name),
+          shared ? MemorySpace::shared : MemorySpace::global,
+          shared ? AccessOp::store : AccessOp::load,
+          shared ? -1 : kQ,
+          common::fixed_width(16),
+          [d](const LaunchShape&) { return std::int64_t{tc::query_copies_per_thread(d)}; },
+          bind([=](const Attention& a, Coord b, Coord t, std::int64_t it) -> Offset {
+            const tc::TileFloat4 f = tc::copied(t.x, static_cast<int>(it), d);
+            if (shared)
+              return std::int64_t{tc::q_word(f.key, 4 * f.part, d, keys)} * 4;
+            const int row = tc::clamped_row(tc::query_row(b.x, 0, f.key), a.seq);
+            return tc::element(b.y, row, 4 * f.part, a.seq, d) * 4;
+          })};
+}
+
+// The A operand of the scores read from the queries in shared memory: for each tile, each step
+// of 8 columns, columns thread and thread + 4 of one of the lane's two rows.
+Site query_read_site(std::string name, int half, int d, int keys) {
+  return {std::move(name),
+          MemorySpace::shared,
+          AccessOp::load,
+          -1,
+          common::fixed_width(4),
+          [d, keys](const LaunchShape& s) { return tensor_tiles(s, keys) * (d / 8) * 2; },
+          bind([=](const Attention&, Coord, Coord t, std::int64_t it) -> Offset {
+            const Fragment f = fragment_of(t);
+            const int step = static_cast<int>(it / 2 % (d / 8));
+            const int col = 8 * step + f.thread + 4 * static_cast<int>(it % 2);
+            const int row = tc::kRowsPerWarp * f.warp + f.group + 8 * half;
+            return std::int64_t{tc::q_word(row, col, d, keys)} * 4;
+          })};
+}
+
+// A tile copy's global loads (`shared` false) or shared stores of the K (`value` false) or V
+// tile: each thread's float4s of every tile.
+Site tensor_copy_site(std::string name, bool shared, bool value, int d, int keys) {
+  return {std::move(name),
+          shared ? MemorySpace::shared : MemorySpace::global,
+          shared ? AccessOp::store : AccessOp::load,
+          shared ? -1 : (value ? kV : kK),
+          common::fixed_width(16),
+          [d, keys](const LaunchShape& s) {
+            return tensor_tiles(s, keys) * tc::copies_per_thread(d, keys);
+          },
+          bind([=](const Attention& a, Coord b, Coord t, std::int64_t it) -> Offset {
+            const int copies = tc::copies_per_thread(d, keys);
+            const int tile = static_cast<int>(it / copies);
+            const tc::TileFloat4 f = tc::copied(t.x, static_cast<int>(it % copies), d);
+            if (shared)
+              return std::int64_t{value ? tc::v_word(f.key, 4 * f.part, d, keys)
+                                        : tc::k_word(f.key, 4 * f.part, d)} *
+                     4;
+            const int key_row = tc::copied_key_row(tile, f.key, a.seq, keys);
+            return tc::element(b.y, key_row, 4 * f.part, a.seq, d) * 4;
+          })};
+}
+
+// The B operands read from the K tile (for each step of 8 columns of d, each 8 keys) or the V
+// tile (for each step of 8 keys, each 8 columns of d): two words a product.
+Site operand_site(std::string name, bool value, int d, int keys) {
+  return {
+      std::move(name),
+      MemorySpace::shared,
+      AccessOp::load,
+      -1,
+      common::fixed_width(4),
+      [d, keys](const LaunchShape& s) { return tensor_tiles(s, keys) * (d / 8) * (keys / 8) * 2; },
+      bind([=](const Attention&, Coord, Coord t, std::int64_t it) -> Offset {
+        const Fragment f = fragment_of(t);
+        const int which = static_cast<int>(it % 2);
+        const int inner = value ? d / 8 : keys / 8; // the loop inside the step's
+        const int n = static_cast<int>(it / 2 % inner);
+        const int step = static_cast<int>(it / 2 / inner % (value ? keys / 8 : d / 8));
+        if (value)
+          return std::int64_t{
+                     tc::v_word(8 * step + f.thread + 4 * which, 8 * n + f.group, d, keys)} *
+                 4;
+        return std::int64_t{tc::k_word(8 * n + f.group, 8 * step + f.thread + 4 * which, d)} * 4;
+      })};
+}
+
+// The weights' trip through the warp's rows of shared memory: float2 stores of the results'
+// columns 2 thread and 2 thread + 1, then the A operand's reads of columns thread and thread + 4.
+Site weight_store_site(std::string name, int half, int d, int keys) {
+  return {std::move(name),
+          MemorySpace::shared,
+          AccessOp::store,
+          -1,
+          common::fixed_width(8),
+          [keys](const LaunchShape& s) { return tensor_tiles(s, keys) * (keys / 8); },
+          bind([=](const Attention&, Coord, Coord t, std::int64_t it) -> Offset {
+            const Fragment f = fragment_of(t);
+            const int n = static_cast<int>(it % (keys / 8));
+            return std::int64_t{
+                       tc::p_word(f.warp, f.group + 8 * half, 8 * n + 2 * f.thread, d, keys)} *
+                   4;
+          })};
+}
+
+Site weight_read_site(std::string name, int half, int d, int keys) {
+  return {std::move(name),
+          MemorySpace::shared,
+          AccessOp::load,
+          -1,
+          common::fixed_width(4),
+          [keys](const LaunchShape& s) { return tensor_tiles(s, keys) * (keys / 8) * 2; },
+          bind([=](const Attention&, Coord, Coord t, std::int64_t it) -> Offset {
+            const Fragment f = fragment_of(t);
+            const int step = static_cast<int>(it / 2 % (keys / 8));
+            const int key = 8 * step + f.thread + 4 * static_cast<int>(it % 2);
+            return std::int64_t{tc::p_word(f.warp, f.group + 8 * half, key, d, keys)} * 4;
+          })};
+}
+
+// float2 stores of the results' columns 2 thread and 2 thread + 1, for rows inside the sequence.
+Site output_site(std::string name, int half, int d) {
+  return {std::move(name),
+          MemorySpace::global,
+          AccessOp::store,
+          kO,
+          common::fixed_width(8),
+          [d](const LaunchShape&) { return std::int64_t{d / 8}; },
+          bind([d, half](const Attention& a, Coord b, Coord t, std::int64_t it) -> Offset {
+            const Fragment f = fragment_of(t);
+            const int row = fragment_row(b, f, half);
+            if (row >= a.seq)
+              return std::nullopt;
+            return tc::element(b.y, row, 8 * static_cast<int>(it) + 2 * f.thread, a.seq, d) * 4;
+          })};
+}
+
+// In source order: the tile copies, the scores' operands, the weights' trip through shared
+// memory, the values' operands, the query copy and the output.
+std::vector<Site> tensor_sites(int d, int keys) {
+  return {tensor_copy_site("load k tile", false, false, d, keys),
+          tensor_copy_site("store k tile", true, false, d, keys),
+          tensor_copy_site("load v tile", false, true, d, keys),
+          tensor_copy_site("store v tile", true, true, d, keys),
+          query_copy_site("load q tile", false, d, keys),
+          query_copy_site("store q tile", true, d, keys),
+          query_read_site("read q top", 0, d, keys),
+          query_read_site("read q bottom", 1, d, keys),
+          operand_site("read k", false, d, keys),
+          weight_store_site("store p top", 0, d, keys),
+          weight_store_site("store p bottom", 1, d, keys),
+          weight_read_site("read p top", 0, d, keys),
+          weight_read_site("read p bottom", 1, d, keys),
+          operand_site("read v", true, d, keys),
+          output_site("store o top", 0, d),
+          output_site("store o bottom", 1, d)};
+}
+
+#if WL_DEVICE_CODE
+void enqueue_tensor(const DeviceLaunch& l,
+                    void (*kernel)(const float4*, const float4*, const float4*, float*, int)) {
+  kernel<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), l.dynamic_smem, stream_of(l)>>>(
+      buffer<const float4>(l, kQ), buffer<const float4>(l, kK), buffer<const float4>(l, kV),
+      buffer<float>(l, kO), static_cast<int>(l.shape.param("seq")));
+}
+#endif
+
+KernelDesc tensor_variant(int d, int keys) {
+  const std::string size = std::to_string(d);
+  KernelDesc k = attention_desc(
+      "flash_attention/tensor_d" + size, d,
+      "Flash attention on tensor cores (3xTF32), head size " + size,
+      "The climb past the per-thread kernels: a warp takes 16 query rows and computes its scores "
+      "and its output with mma.sync, the tensor cores' 16 x 8 x 8 product. Tensor cores multiply "
+      "TF32 (10 mantissa bits), so each FP32 operand is split into a TF32 value and the TF32 "
+      "rest, and three products (big x big, big x small, small x big) keep FP32's accuracy, as "
+      "torch's own FP32 attention does on these GPUs. The block keeps its 64 query rows and "
+      "shares K and V tiles of " +
+          std::to_string(keys) +
+          " keys in shared memory, rows padded so each operand read puts its 8 rows x 4 columns "
+          "(Q, K) or 4 keys x 8 columns (V) on 32 different banks; the weights P go from the "
+          "results' layout to the operand's through each warp's rows of shared memory. "
+          "Occupancy panel: no local memory at either head size (a lane holds d / 2 outputs, "
+          "where the per-thread kernel holds d, and the queries wait in shared memory), two "
+          "blocks an SM on the H100 and H200. Shared memory panel: the operand reads are "
+          "conflict-free, the float2 "
+          "stores of P 2-way (each half-warp is its own transaction, and its rows g and g + 1 "
+          "share four banks). Roofline: no FP32 roof is drawn over it. Timings: against "
+          "flash_attention/d" +
+          size + " and torch's scaled_dot_product_attention in FP32.");
+  k.tensor_cores = true;
+  k.min_compute_capability = 80;
+  // Each 3xTF32 product keeps about 2^-21 of its value (the small halves' product left out, each
+  // half rounded to TF32), ten times FP32's: the largest error at the default shape on the H200
+  // was 1.0e-6, so 5e-6 leaves a margin of five.
+  k.tolerance = {5e-6, 1e-5};
+  k.fp32_counter_note =
+      "its multiply-adds run on the tensor cores (HMMA instructions), which these counters do "
+      "not see: they count the softmax's FP32 work and the splitting of every operand into two "
+      "TF32 halves (an FADD each), a small share of the kernel's count";
+  k.default_block = {tc::kThreads, 1, 1};
+  k.block_presets = {{tc::kThreads, 1, 1}};
+  k.allowed_blocks = "128 threads: four warps of 16 query rows each, as the fragments are laid out";
+  k.check_block = [](const BlockShape& b, const Params&) -> std::string {
+    if (b.x != tc::kThreads || b.y != 1 || b.z != 1)
+      return "its fragments are laid out for exactly four warps of one row";
+    return "";
+  };
+  k.grid = [](const Params& p, const BlockShape&, int) {
+    return BlockShape{static_cast<int>(common::ceil_div(p.at("seq"), tc::kQueriesPerBlock)),
+                      static_cast<int>(p.at("heads")), 1};
+  };
+  k.dynamic_smem = [d, keys](const Params&, const BlockShape&) {
+    return std::int64_t{tc::shared_words(d, keys)} * 4;
+  };
+  k.sites = tensor_sites(d, keys);
+  k.symbol = [d](const Params&) { return "wl::flash_attention_tensor_d" + std::to_string(d); };
+#if WL_DEVICE_CODE
+  const auto kernel = d == 64 ? flash_attention_tensor_d64 : flash_attention_tensor_d128;
+  k.function = [kernel](const Params&) { return reinterpret_cast<const void*>(kernel); };
+  k.launch = [kernel](const DeviceLaunch& l) { enqueue_tensor(l, kernel); };
+#endif
+  return k;
+}
+
 } // namespace
 
-std::vector<KernelDesc> flash_attention_kernels() { return {d64(), d128()}; }
+std::vector<KernelDesc> flash_attention_kernels() {
+  return {d64(), d128(), tensor_variant(64, kTensorKeys64), tensor_variant(128, kTensorKeys128)};
+}
 
 } // namespace wl

@@ -237,6 +237,11 @@ struct KernelDesc {
   // by more than 2 %: what the compiled code does beside the algorithm's arithmetic, as read in
   // its SASS. The Roofline panel shows it beside both figures.
   std::string fp32_counter_note;
+  // Where its multiply-adds run on the tensor cores (mma.sync), the FP32 peak bounds nothing: the
+  // roofline and the modelled time leave the FP32 roof out and say why. It then also needs
+  // `min_compute_capability` (x10: 80 for TF32 mma), refused below it by the model and the engine.
+  bool tensor_cores = false;
+  int min_compute_capability = 0;
 
   std::vector<Site> sites; // a bundled kernel's; none for a library call or a run-time kernel
 

@@ -256,6 +256,7 @@ std::string Choices::block_refusal() const {
   try {
     check_kernel_block(KernelRequest{kernel(), params, block()});
     check_block_fits(arch(), block());
+    check_kernel_arch(*kernel(), arch());
   } catch (const Error& e) {
     return e.what();
   }
@@ -315,6 +316,7 @@ void App::follow_edits() {
     return;
   results.last_modelled = request;
   results.last_modelled_arch = arch().id;
+  results.model_error.clear(); // the refusal was the previous launch's
   models->submit(*request, arch(), RunKind{.live = true});
 }
 
@@ -322,7 +324,7 @@ bool App::settled() const {
   if ((source && source->busy()) || (models && models->busy()) || sweep.running)
     return false;
   const std::optional<KernelRequest> request = current_request();
-  if (!request)
+  if (!request || !results.model_error.empty())
     return true; // an invalid launch is explained, not computed
   // With Live on, the run of the launch on screen too (unless it failed: that is on screen).
   if (choices.live && latest_is_stale() && results.last_error.empty())
@@ -384,11 +386,15 @@ void App::show_panel(Panel panel) {
 
 void App::poll_source() {
   if (models && models != source)
-    while (std::optional<SourceUpdate> update = models->poll())
+    while (std::optional<SourceUpdate> update = models->poll()) {
+      results.model_error = update->error;
       if (update->result) {
         results.curves = curves_for(*update->result); // the curves follow the resources on screen
         results.modelled = std::move(update->result);
+      } else {
+        results.last_error = update->error;
       }
+    }
   if (!source)
     return;
   while (std::optional<SourceUpdate> update = source->poll()) {

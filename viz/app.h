@@ -236,7 +236,10 @@ struct Results {
   static constexpr std::size_t kHistoryLength = 32;
   std::optional<RunResult> baseline; // a pinned run every panel compares the latest with
   std::string last_error;            // the source's last refusal or failure
-  bool awaiting_run = false;         // F5 was pressed and its answer has not come: it sets `status`
+  // The models' refusal of the last launch they were given (cleared by their next answer): the
+  // launch is then explained, not awaited.
+  std::string model_error;
+  bool awaiting_run = false; // F5 was pressed and its answer has not come: it sets `status`
   std::optional<KernelRequest> last_modelled;
   std::string last_modelled_arch;
   std::optional<KernelRequest> last_submitted; // what live mode compares against

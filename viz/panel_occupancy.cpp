@@ -13,6 +13,13 @@ namespace wl::viz {
 
 namespace {
 
+// " (no local memory)" or " + 240 B local": a thread's local memory, where what its registers
+// cannot hold is spilled, which the lessons on register pressure point at.
+std::string local_memory_text(std::int64_t local_bytes) {
+  return local_bytes > 0 ? " + " + format_bytes(static_cast<double>(local_bytes)) + " local"
+                         : " (no local memory)";
+}
+
 std::optional<double> achieved_percent(const RunResult& result) {
   return figure("achieved_occupancy").measured(result);
 }
@@ -39,7 +46,8 @@ void draw_summary(const App& app, const RunResult& result, const OccupancyResult
     figure_row(figure("runtime_blocks_per_sm"), std::to_string(result.runtime_blocks_per_sm));
   if (result.attributes)
     figure_row(std::string(figure("registers_and_shared").display).c_str(),
-               std::to_string(result.attributes->registers) + " per thread, " +
+               std::to_string(result.attributes->registers) + " per thread" +
+                   local_memory_text(result.attributes->local_bytes) + ", " +
                    format_bytes(static_cast<double>(occupancy.allocated_shared_memory_per_block)) +
                    " per block",
                result.attributes->source.c_str());

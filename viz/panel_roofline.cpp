@@ -9,6 +9,7 @@
 #include "panel_parts.h"
 #include "panels.h"
 #include "report/counter_comparison.h"
+#include "report/figures.h"
 #include "report/roofline.h"
 #include "widgets.h"
 
@@ -53,11 +54,34 @@ void measured_counts(const RunResult& result, const RooflinePoint& p) {
                        format_bytes(p.dram_bytes).c_str(),
                        format_bytes(p.modelled_dram_bytes).c_str(),
                        measured_beside_model(result, "dram_traffic").c_str());
-  if (p.l2_bytes > 0)
-    ImGui::TextWrapped("L2 bytes from L1 %s: %s, %s FLOP/byte%s",
-                       p.l2_measured ? "measured" : "modelled", format_bytes(p.l2_bytes).c_str(),
+  if (p.l2_bytes > 0 && p.l2_measured)
+    ImGui::TextWrapped("L2 bytes from L1 measured: %s beside the model's %s, %s FLOP/byte%s",
+                       format_bytes(p.l2_bytes).c_str(), format_bytes(p.modelled_l2_bytes).c_str(),
                        format_number(p.l2_intensity(), 2).c_str(),
-                       p.l2_measured ? measured_beside_model(result, "l2_traffic").c_str() : "");
+                       measured_beside_model(result, "l2_traffic").c_str());
+  else if (p.l2_bytes > 0)
+    ImGui::TextWrapped("L2 bytes from L1 modelled: %s, %s FLOP/byte",
+                       format_bytes(p.l2_bytes).c_str(),
+                       format_number(p.l2_intensity(), 2).c_str());
+}
+
+// What the chart draws, in words: its axes, the roofs over this launch and the marks.
+std::string roofs_intro(const RooflineCeilings& roofs, const std::string& gpu, bool tensor_cores) {
+  const std::string dram =
+      "the DRAM roof (" + format_number(roofs.dram_gbps, 0) + " GB/s x intensity)";
+  const std::string compute =
+      tensor_cores ? dram + ", and no FP32 roof: this kernel's multiply-adds run on the tensor "
+                            "cores"
+      : roofs.fp32_gflops > 0 ? dram + " meets the FP32 roof (" +
+                                    format_number(roofs.fp32_gflops, 0) + " GFLOP/s) at the ridge"
+                              : dram + ", and no FP32 roof: its rate is unknown for this arch";
+  const std::string l2 = roofs.l2_gbps > 0
+                             ? "the thin L2 roof (" + format_number(roofs.l2_gbps, 0) +
+                                   " GB/s) is over the launch's square, its FLOP per byte L1 "
+                                   "moved to and from L2"
+                             : "no L2 roof: WarpLens knows no L2 bandwidth for " + gpu;
+  return "FP32 FLOP/s against FLOP per byte, both log: " + compute + "; " + l2 +
+         ". Dot: this launch; ring: the baseline; small dots: the sweep.";
 }
 
 void add_point(std::vector<ChartPoint>& points, const RunResult& result, ChartPoint::Kind kind,
@@ -81,7 +105,9 @@ void add_sweep_points(const App& app, std::vector<ChartPoint>& points) {
 void draw_roofline(App& app) {
   const RunResult* result = app.result_on_screen();
   if (!result) {
-    empty_state("Computing the launch's figures...");
+    const std::string problem = app.request_problem();
+    empty_state(problem.empty() ? "Computing the launch's figures..."
+                                : "No figures: the launch is not valid (" + problem + ")");
     return;
   }
   const RooflineCeilings roofs = roofline_ceilings(result->arch);
@@ -89,17 +115,7 @@ void draw_roofline(App& app) {
     empty_state(result->arch.name + " has no DRAM bandwidth known to WarpLens: no roofline.");
     return;
   }
-  note_text("FP32 FLOP/s against FLOP per byte, both log: the DRAM roof (" +
-            format_number(roofs.dram_gbps, 0) + " GB/s x intensity) meets the FP32 roof (" +
-            (roofs.fp32_gflops > 0 ? format_number(roofs.fp32_gflops, 0) + " GFLOP/s"
-                                   : std::string("unknown for this arch")) +
-            ") at the ridge; " +
-            (roofs.l2_gbps > 0
-                 ? "the thin L2 roof (" + format_number(roofs.l2_gbps, 0) +
-                       " GB/s) is over the launch's square, its FLOP per byte L1 "
-                       "moved to and from L2"
-                 : "no L2 roof: WarpLens knows no L2 bandwidth for " + result->arch.name) +
-            ". Dot: this launch; ring: the baseline; small dots: the sweep.");
+  note_text(roofs_intro(roofs, result->arch.name, runs_on_tensor_cores(*result)));
   std::string why;
   const std::optional<RooflinePoint> point = roofline_point(*result, &why);
   if (!point) {
@@ -123,7 +139,7 @@ void draw_roofline(App& app) {
                           " FLOP per byte L1 moved to and from L2"});
   const float width = ImGui::GetContentRegionAvail().x;
   roofline_chart(
-      roofs.dram_gbps, roofs.l2_gbps, roofs.fp32_gflops, points, width,
+      roofs.dram_gbps, roofs.l2_gbps, point->tensor_cores ? 0 : roofs.fp32_gflops, points, width,
       std::clamp(ImGui::GetContentRegionAvail().y - 4, ImGui::GetFontSize() * 8, width * 0.6f));
 }
 

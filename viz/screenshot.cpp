@@ -332,8 +332,10 @@ json lesson_state(const App& app) {
 // bytes, with the counters' FLOPs where measured) and the verdict.
 json roofline_figures(const App& app) {
   const RunResult* result = app.result_on_screen();
-  if (!app.choices.panel_open[static_cast<int>(Panel::roofline)] || !result)
+  if (!app.choices.panel_open[static_cast<int>(Panel::roofline)])
     return nullptr;
+  if (!result)
+    return app.request_problem().empty() ? json(nullptr) : json{{"problem", app.request_problem()}};
   const RooflineCeilings roofs = roofline_ceilings(result->arch);
   json figures = {{"dram_gbps", roofs.dram_gbps},
                   {"l2_gbps", roofs.l2_gbps},
@@ -353,6 +355,7 @@ json roofline_figures(const App& app) {
        {"l2_measured", point->l2_measured},
        {"measured_flops", point->measured_flops ? json(*point->measured_flops) : json(nullptr)},
        {"bound_by", roofs.bound_by(*point)},
+       {"tensor_cores", point->tensor_cores},
        {"gflops", point->timed ? json(point->gflops) : json(nullptr)},
        {"verdict", roofline_verdict(*point, roofs)}});
   return figures;

@@ -166,14 +166,19 @@ void roofline_chart(double dram_gbps, double l2_gbps, double fp32_gflops,
   const ImU32 roof = style_colour(ImGuiCol_PlotLines);
   memory_roof(draw, x, y, dram_gbps, fp32_gflops, roof, 2);
   const ImU32 thin_roof = style_colour(ImGuiCol_PlotLines, 0.6f);
+  // Each memory roof named above its middle (L2) or below it (DRAM), clear of the axis labels.
+  const auto name_roof = [&](double gbps, const char* name, bool above) {
+    const double bend = fp32_gflops > 0 ? std::clamp(fp32_gflops / gbps, x0, x1) : x1;
+    const double middle = std::sqrt(x0 * bend);
+    const ImVec2 at(x.at(middle) + (above ? -ImGui::CalcTextSize(name).x : 4),
+                    y.at(gbps * middle) + (above ? -ImGui::GetTextLineHeight() - 2 : 2));
+    if (at.y > min.y && at.y + ImGui::GetTextLineHeight() < max.y - pad)
+      draw->AddText(at, style_colour(ImGuiCol_Text, 0.7f), name);
+  };
+  name_roof(dram_gbps, "DRAM", false);
   if (l2_gbps > 0) {
     memory_roof(draw, x, y, l2_gbps, fp32_gflops, thin_roof, 1);
-    // Named above its middle, clear of the axis labels on the left edge.
-    const double middle = std::sqrt(x0 * std::clamp(fp32_gflops / l2_gbps, x0, x1));
-    const ImVec2 label(x.at(middle) - ImGui::CalcTextSize("L2").x,
-                       y.at(l2_gbps * middle) - ImGui::GetTextLineHeight() - 2);
-    if (label.y > min.y)
-      draw->AddText(label, style_colour(ImGuiCol_Text, 0.7f), "L2");
+    name_roof(l2_gbps, "L2", true);
   }
   if (fp32_gflops > 0) {
     // The FP32 peak from where the L2 roof meets it (thin) and from the DRAM ridge on.
@@ -183,6 +188,9 @@ void roofline_chart(double dram_gbps, double l2_gbps, double fp32_gflops,
                     ImVec2(x.at(bend), y.at(fp32_gflops)), thin_roof, 1);
     draw->AddLine(ImVec2(x.at(bend), y.at(fp32_gflops)), ImVec2(x.at(x1), y.at(fp32_gflops)), roof,
                   2);
+    draw->AddText(ImVec2(max.x - ImGui::CalcTextSize("FP32").x - 6,
+                         y.at(fp32_gflops) - ImGui::GetTextLineHeight() - 2),
+                  style_colour(ImGuiCol_Text, 0.7f), "FP32");
   }
   const char* x_title = "FLOP per byte (log): dot by DRAM bytes, square by L2 bytes";
   draw->AddText(ImVec2(max.x - ImGui::CalcTextSize(x_title).x - 4, max.y - pad + 2),

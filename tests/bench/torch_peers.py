@@ -1,6 +1,8 @@
 """Times the peers WarpLens's kernels are compared with: torch.softmax over rows of three shapes,
 torch's fp32 matmul at 4096^3 (cuBLAS underneath), torch.sum over 16M floats, a transpose of
-8192^2 floats (.t().contiguous()) and a device-to-device copy of 64M floats (Tensor.copy_). Medians of CUDA-event timings, L2 not flushed
+8192^2 floats (.t().contiguous()), a device-to-device copy of 64M floats (Tensor.copy_) and
+scaled_dot_product_attention in FP32 over 8 heads of 4096 queries at head sizes 64 and 128 (the
+flash_attention variants' default shape). Medians of CUDA-event timings, L2 not flushed
 between launches the way torch users run them, printed as one JSON object. Benchmarks only."""
 
 import json
@@ -39,6 +41,10 @@ def main():
     times["transpose_8192x8192_ms"] = median_ms(lambda: m.t().contiguous())
     src, dst = torch.randn(1 << 26, device="cuda"), torch.empty(1 << 26, device="cuda")
     times["copy_64M_floats_ms"] = median_ms(lambda: dst.copy_(src))
+    for d in (64, 128):
+        q, k, v = (torch.rand(1, 8, 4096, d, device="cuda") * 2 - 1 for _ in range(3))
+        times["sdpa_fp32_d%d_ms" % d] = median_ms(
+            lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v), repeats=30)
     print(json.dumps(times))
 
 

@@ -1035,4 +1035,28 @@ TEST(StoryRoofline, TheCountersFlopsAndTheL2RoofStandBesideTheModels) {
   EXPECT_TRUE(says(a, "roofline", "DRAM bytes measured")) << text_of(a, "roofline");
 }
 
+// A kernel whose multiply-adds run on the tensor cores: the FP32 roof is not drawn over it and the
+// verdict says why; on a GPU older than its instructions (the T4 preset) the launch is refused in
+// one line, and back on the H100 it is placed again.
+TEST(StoryRoofline, ATensorCoreKernelHasNoFp32RoofAndAnOlderGpuRefusesIt) {
+  const Story story = play("window 1280x720\nclick \"View\"\nclick \"Roofline\"\n"
+                           "click \"flash_attention/tensor_d64\"\nwait\nscreenshot a.png roofline\n"
+                           "click \"arch\" in \"Launch\"\nclick \"t4\"\nwait\nscreenshot b.png\n"
+                           "click \"arch\" in \"Launch\"\nclick \"h100\"\nwait\n"
+                           "screenshot c.png roofline\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a");
+  const json roofline = a["shown"]["roofline"];
+  EXPECT_TRUE(roofline["tensor_cores"].get<bool>()) << roofline;
+  EXPECT_NE(roofline["bound_by"], "FP32") << roofline;
+  EXPECT_TRUE(wl::test::contains(roofline["verdict"].get<std::string>(),
+                                 "its multiply-adds run on the tensor cores"))
+      << roofline;
+  const json b = story.sidecar("b");
+  EXPECT_TRUE(wl::test::contains(b["configuration"]["request_problem"].get<std::string>(),
+                                 "needs compute capability 8.0 or later"))
+      << b["configuration"];
+  EXPECT_TRUE(story.sidecar("c")["shown"]["roofline"]["tensor_cores"].get<bool>());
+}
+
 } // namespace wl::viz::test

@@ -110,7 +110,7 @@ TEST(SharedAccessModel, H100StrideSweep) {
 }
 
 TEST(SharedAccessModel, WideAccessesSplitIntoTransactions) {
-  EXPECT_EQ(analyse_shared(strided(8, 8)).transactions, 1);
+  EXPECT_EQ(analyse_shared(strided(8, 8)).transactions, 2); // its quads read 4 addresses each
   EXPECT_EQ(analyse_shared(strided(16, 16)).transactions, 4);
   // Consecutive: 256 bytes, 2 wavefronts, ideal; 512 bytes in four quarter-warps, 4, ideal.
   EXPECT_EQ(analyse_shared(strided(8, 8)).wavefronts, 2);
@@ -120,6 +120,18 @@ TEST(SharedAccessModel, WideAccessesSplitIntoTransactions) {
   EXPECT_EQ(analyse_shared(strided(0, 8)).wavefronts, 1);
   EXPECT_EQ(analyse_shared(strided(0, 16)).wavefronts, 2);
   EXPECT_EQ(analyse_shared(strided(0, 16)).excess_wavefronts, 0);
+  // The float2 stores of flash_attention/tensor_d64's weights: lane 4g + t at word 68g + 2t. The
+  // warp's 64 words fall two to a bank, which 2 wavefronts would serve; measured on the H200, 4:
+  // each half-warp is a transaction of its own, and within one, rows g and g + 1 share 4 banks.
+  WarpAccess weights;
+  weights.width = 8;
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    weights.address[lane] = kBase + 4 * (68 * (lane / 4) + 2 * (lane % 4));
+  const SharedAccess p_store = analyse_shared(weights);
+  EXPECT_EQ(p_store.transactions, 2);
+  EXPECT_EQ(p_store.wavefronts, 4);
+  EXPECT_EQ(p_store.excess_wavefronts, 2);
+  EXPECT_EQ(p_store.conflict_degree, 2);
   // 8-byte accesses 16 bytes apart: lanes 0, 8, 16 and 24 share banks 0 and 1.
   const SharedAccess wide_stride = analyse_shared(strided(16, 8));
   EXPECT_EQ(wide_stride.wavefronts, 4);

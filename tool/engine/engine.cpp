@@ -422,6 +422,7 @@ KernelSession::KernelSession(const KernelDesc& kernel, const Params& params,
       profiler().open(device, metrics);
     });
   const Arch arch = arch_from_device(options.device);
+  check_kernel_arch(kernel, arch);
   cuda_check(cudaSetDevice(options.device), "cudaSetDevice");
   check_memory_fits(kernel, params, arch);
   m_state = std::make_unique<State>(kernel, params, options);

@@ -85,16 +85,25 @@ bool quad_reads_in_pairs(const WarpAccess& access, int first) {
 
 } // namespace
 
+// Whether every quad of lanes `first` to `first + lanes - 1` reads at most two distinct addresses.
+bool quads_read_in_pairs(const WarpAccess& access, int first, int lanes) {
+  for (int quad = first; quad < first + lanes; quad += 4)
+    if (!quad_reads_in_pairs(access, quad))
+      return false;
+  return true;
+}
+
 std::vector<LaneRange> transactions_of(const WarpAccess& access) {
-  if (access.width <= 8)
+  if (access.width <= 4)
     return {{0, kWarpSize}};
   constexpr int kHalf = kWarpSize / 2, kQuarter = kWarpSize / 4;
+  if (access.width == 8)
+    return quads_read_in_pairs(access, 0, kWarpSize)
+               ? std::vector<LaneRange>{{0, kWarpSize}}
+               : std::vector<LaneRange>{{0, kHalf}, {kHalf, kHalf}};
   std::vector<LaneRange> ranges;
   for (int half = 0; half < kWarpSize; half += kHalf) {
-    bool paired = true;
-    for (int quad = half; quad < half + kHalf; quad += 4)
-      paired = paired && quad_reads_in_pairs(access, quad);
-    if (paired)
+    if (quads_read_in_pairs(access, half, kHalf))
       ranges.push_back({half, kHalf});
     else
       ranges.insert(ranges.end(), {{half, kQuarter}, {half + kQuarter, kQuarter}});

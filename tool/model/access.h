@@ -3,8 +3,9 @@
 // active mask and the access width to what the memory system does with them.
 //   global: one request; the 32-byte sectors and 128-byte lines it touches; the sectors the
 //           distinct bytes would need at best; bytes used against bytes fetched.
-//   shared: the instruction is split into transactions (the whole warp for 1-8 byte
-//           accesses, half- or quarter-warps for 16: transactions_of says which); within one,
+//   shared: the instruction is split into transactions (the whole warp for 1-4 byte
+//           accesses, the warp or its halves for 8, half- or quarter-warps for 16:
+//           transactions_of says which); within one,
 //           each of the 32 banks (4-byte words, bank = word mod 32) serves one distinct word
 //           per wavefront, and lanes reading the same word share it (broadcast). The ideal is
 //           the fewest wavefronts the distinct words fit in, ceil(words / 32). Measured on the
@@ -83,12 +84,17 @@ struct LaneRange {
   int first = 0, lanes = kWarpSize;
 };
 
-// A shared access's transactions: the whole warp for 1 to 8 bytes a lane. For 16 bytes each
-// half-warp is one transaction when every quad of its lanes (4q to 4q+3) reads at most two
-// distinct addresses, else its two quarter-warps are one each. Measured on the H200 with 20
-// lane patterns (tests/bench/shared_patterns.cu; the table is SharedAccessModel.*): a warp-wide
-// broadcast, lanes 4 apart sharing a float4 (L % 4) and lanes in neighbouring pairs ((L/2) % 4)
-// cost 2, 4 and 2 wavefronts, though each half-warp reads the same four float4s in the last two.
+// A shared access's transactions: the whole warp for 1 to 4 bytes a lane. Wider accesses halve
+// the lanes of a transaction when a quad of them (4q to 4q+3) reads more than two distinct
+// addresses: at 8 bytes the whole warp is one transaction when every quad reads at most two,
+// else each half-warp is one; at 16 bytes each half-warp is one when its quads read at most two
+// each, else its two quarter-warps are one each. Measured on the H200 with 20 lane patterns
+// (tests/bench/shared_patterns.cu; the table is SharedAccessModel.*): a warp-wide broadcast,
+// lanes 4 apart sharing a float4 (L % 4) and lanes in neighbouring pairs ((L/2) % 4) cost 2, 4
+// and 2 wavefronts at 16 bytes, though each half-warp reads the same four float4s in the last
+// two; at 8 bytes a warp-wide broadcast costs 1, and the float2 stores of
+// flash_attention/tensor_d64 (lanes 4g + t at word 68 g + 2 t) 4, where the warp's 64 words
+// would fit 2: each half-warp's 32 words fall two to a bank.
 std::vector<LaneRange> transactions_of(const WarpAccess& access);
 
 } // namespace wl

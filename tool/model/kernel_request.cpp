@@ -3,6 +3,7 @@
 #include "base/error.h"
 #include "base/json_input.h"
 #include "base/text_format.h"
+#include "model/arch.h"
 #include "model/block_text.h"
 #include "registry.h"
 
@@ -201,6 +202,15 @@ void check_kernel_params(const KernelDesc& kernel, const Params& params) {
 void check_kernel_request(const KernelRequest& request) {
   check_kernel_params(*request.kernel, request.params);
   check_kernel_block(request);
+}
+
+void check_kernel_arch(const KernelDesc& kernel, const Arch& arch) {
+  const int needed = kernel.min_compute_capability, has = arch.cc_major * 10 + arch.cc_minor;
+  if (needed > has)
+    throw UsageError(kernel.id + " needs compute capability " + std::to_string(needed / 10) + "." +
+                     std::to_string(needed % 10) + " or later (its tensor-core instructions); " +
+                     arch.id + " is " + std::to_string(arch.cc_major) + "." +
+                     std::to_string(arch.cc_minor));
 }
 
 void check_kernel_block(const KernelRequest& request) {

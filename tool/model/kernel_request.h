@@ -11,6 +11,8 @@
 
 namespace wl {
 
+struct Arch;
+
 struct KernelRequest {
   const KernelDesc* kernel = nullptr;
   Params params; // every parameter, defaults filled in
@@ -30,6 +32,10 @@ void check_kernel_request(const KernelRequest& request);
 void check_kernel_params(const KernelDesc& kernel, const Params& params);
 // Its second half: the block, for these parameters.
 void check_kernel_block(const KernelRequest& request);
+
+// Throws UsageError where the arch is older than the kernel needs ("flash_attention/tensor_d64
+// needs compute capability 8.0 or later (its tensor-core instructions); t4 is 7.5").
+void check_kernel_arch(const KernelDesc& kernel, const Arch& arch);
 
 // The kernel's parameter of this name; throws UsageError "ID has no parameter 'NAME'; parameters:
 // ..." when it has none.

@@ -39,6 +39,7 @@ std::optional<KernelAttributes> build_time_attributes(const KernelDesc& kernel,
 
 RunResult model_kernel(const KernelRequest& request, const Arch& arch, const ModelBudget& budget) {
   const KernelDesc& kernel = *request.kernel;
+  check_kernel_arch(kernel, arch);
   RunResult result;
   result.kernel_id = kernel.id;
   result.kernel_kind = kernel.kind;

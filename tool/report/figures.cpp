@@ -318,8 +318,14 @@ std::optional<double> compute(const RunResult& r) {
   return r.timing && r.flops > 0 ? std::optional(r.gflops()) : std::nullopt;
 }
 
+// The FP32 peak that bounds the launch's arithmetic: 0 where unknown, or where its multiply-adds
+// run on the tensor cores, which it does not bound.
+double fp32_peak_over(const RunResult& r) {
+  return runs_on_tensor_cores(r) ? 0 : r.arch.fp32_peak_gflops();
+}
+
 std::optional<double> compute_share_of_peak(const RunResult& r) {
-  const double peak = r.arch.fp32_peak_gflops();
+  const double peak = fp32_peak_over(r);
   return r.timing && r.flops > 0 && peak > 0 ? std::optional(100 * r.gflops() / peak)
                                              : std::nullopt;
 }
@@ -378,6 +384,8 @@ std::string modelled_time_note(const RunResult& r) {
     text += "; shared memory not modelled (the arch has no SM clock)";
   if (bound != "FP32 arithmetic" && t->compute_ms > 0)
     text += "; FP32 arithmetic alone " + format_number(t->compute_ms, 4) + " ms";
+  else if (runs_on_tensor_cores(r))
+    text += "; its multiply-adds run on the tensor cores, whose peak is not modelled";
   return text;
 }
 
@@ -1106,6 +1114,11 @@ const std::array kFigures = {
 
 } // namespace
 
+bool runs_on_tensor_cores(const RunResult& r) {
+  const KernelDesc* kernel = find_kernel(r.kernel_id);
+  return kernel && kernel->tensor_cores;
+}
+
 std::optional<ModelledTime> modelled_time(const RunResult& r) {
   ModelledTime t;
   for (const SitePrediction& site : r.prediction.sites)
@@ -1118,7 +1131,7 @@ std::optional<ModelledTime> modelled_time(const RunResult& r) {
   if (wavefronts_per_second > 0)
     t.shared_ms = t.wavefronts / wavefronts_per_second * 1e3;
   t.flops = r.flops;
-  if (const double fp32_peak = r.arch.fp32_peak_gflops() * 1e9; fp32_peak > 0)
+  if (const double fp32_peak = fp32_peak_over(r) * 1e9; fp32_peak > 0)
     t.compute_ms = t.flops / fp32_peak * 1e3;
   if (t.ms() <= 0)
     return std::nullopt;

@@ -84,6 +84,10 @@ struct ModelledTime {
 };
 // nullopt where the launch moves nothing the model counts, or the arch lacks the peaks.
 std::optional<ModelledTime> modelled_time(const RunResult& result);
+// Whether the launch's kernel runs its multiply-adds on the tensor cores
+// (KernelDesc::tensor_cores): the FP32 peak then bounds nothing, and neither the modelled time nor
+// the roofline use it.
+bool runs_on_tensor_cores(const RunResult& result);
 
 // The site of a memory space with the most sectors (global) or wavefronts (shared) per request:
 // the site "sectors per request" and "wavefronts per request" are of. nullptr where none has a

@@ -25,7 +25,7 @@ std::vector<Roof> roofs_over(const RooflineCeilings& c, const RooflinePoint& p) 
   std::vector<Roof> roofs{{"DRAM", c.dram_gbps * p.intensity()}};
   if (c.l2_gbps > 0 && p.l2_bytes > 0)
     roofs.push_back({"L2", c.l2_gbps * p.l2_intensity()});
-  if (c.fp32_gflops > 0)
+  if (c.fp32_gflops > 0 && !p.tensor_cores)
     roofs.push_back({"FP32", c.fp32_gflops});
   return roofs;
 }
@@ -91,28 +91,37 @@ std::optional<RooflinePoint> roofline_point(const RunResult& result, std::string
   const Reading l2 = read_figure("l2_traffic", result);
   point.l2_bytes = l2.value;
   point.l2_measured = l2.measured;
+  point.modelled_l2_bytes = figure("l2_traffic").predicted(result).value_or(0);
   point.timed = result.timing.has_value();
   point.gflops = result.gflops();
+  point.tensor_cores = runs_on_tensor_cores(result);
   return point;
 }
 
 std::string roofline_verdict(const RooflinePoint& point, const RooflineCeilings& ceilings) {
   const std::string bound = ceilings.bound_by(point);
+  const std::string dram_intensity = format_number(point.intensity(), 2) + " FLOP per DRAM byte";
+  const std::string ridge = format_number(ceilings.ridge(), 2);
   const std::string where =
-      bound == "FP32" ? format("compute-bound: %.2f FLOP per DRAM byte is past the ridge at %.2f",
-                               point.intensity(), ceilings.ridge())
+      bound == "FP32" ? "compute-bound: " + dram_intensity + " is past the ridge at " + ridge
       : bound == "L2"
-          ? format("L2-bound: %.2f FLOP per byte L1 moved to and from L2, at %s GB/s, sets a "
-                   "lower roof than DRAM's",
-                   point.l2_intensity(), format_number(ceilings.l2_gbps, 0).c_str())
-      : ceilings.fp32_gflops <= 0
-          ? std::string("under the DRAM roof (this arch has no documented FP32 rate)")
-          : format("memory-bound: %.2f FLOP per DRAM byte is below the ridge at %.2f",
-                   point.intensity(), ceilings.ridge());
+          ? "L2-bound: " + format_number(point.l2_intensity(), 2) +
+                " FLOP per byte L1 moved to and from L2, at " + format_number(ceilings.l2_gbps, 0) +
+                " GB/s, sets a lower roof than DRAM's"
+      : point.tensor_cores || ceilings.fp32_gflops <= 0
+          ? "under the DRAM roof at " + dram_intensity
+          : "memory-bound: " + dram_intensity + " is below the ridge at " + ridge;
+  const std::string no_compute_roof =
+      point.tensor_cores ? "; its multiply-adds run on the tensor cores, whose peak WarpLens does "
+                           "not model, so only the memory roofs are drawn over it"
+      : ceilings.fp32_gflops <= 0 ? "; this arch has no documented FP32 rate"
+                                  : "";
   const double roof = ceilings.roof_over(point);
   if (!point.timed)
-    return "not timed: the roof over it is " + format_number(roof, 0) + " GFLOP/s (" + where + ")";
-  return format("%.1f %% of the roof over it (%s)", 100 * point.gflops / roof, where.c_str());
+    return "not timed: the roof over it is " + format_number(roof, 0) + " GFLOP/s (" + where +
+           no_compute_roof + ")";
+  return format("%.1f %% of the roof over it (%s%s)", 100 * point.gflops / roof, where.c_str(),
+                no_compute_roof.c_str());
 }
 
 } // namespace wl

@@ -46,8 +46,10 @@ struct RooflinePoint {
   double modelled_dram_bytes = 0; // the model's count, beside a measured one
   double l2_bytes = 0;            // L1 to and from L2, measured or modelled; 0 where neither
   bool l2_measured = false;
-  double gflops = 0; // at the median time; 0 without a timing
+  double modelled_l2_bytes = 0; // the model's count, beside a measured one
+  double gflops = 0;            // at the median time; 0 without a timing
   bool timed = false;
+  bool tensor_cores = false; // its multiply-adds run on the tensor cores: no FP32 roof over it
 
   double intensity() const { return dram_bytes > 0 ? flops / dram_bytes : 0; }
   double l2_intensity() const { return l2_bytes > 0 ? flops / l2_bytes : 0; }
