@@ -238,14 +238,14 @@ __device__ __forceinline__ void scores(float (&s)[Keys / 8][4], const float* sha
     s[n][0] = s[n][1] = s[n][2] = s[n][3] = 0.0f;
 #pragma unroll
   for (int step = 0; step < D / 8; ++step) {
-    const int top = tc::q_word(tc::kRowsPerWarp * warp + group, 8 * step + thread, D, Keys);
-    const int bottom = top + 8 * (D + 4);
+    const int row = tc::kRowsPerWarp * warp + group, col = 8 * step + thread;
+    const int top = tc::q_word(row, col, D, Keys), bottom = tc::q_word(row + 8, col, D, Keys);
     const float a0 = shared[top], a2 = shared[top + 4];       // site: read q top
     const float a1 = shared[bottom], a3 = shared[bottom + 4]; // site: read q bottom
     const SplitA a = split_a(a0, a1, a2, a3);
 #pragma unroll
     for (int n = 0; n < Keys / 8; ++n) {
-      const int key = 8 * n + group, col = 8 * step + thread;
+      const int key = 8 * n + group;
       const int w0 = tc::k_word(key, col, D), w1 = tc::k_word(key, col + 4, D);
       const float b0 = shared[w0], b1 = shared[w1]; // site: read k
       mma_3xtf32(s[n], a, b0, b1);

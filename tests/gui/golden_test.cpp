@@ -54,6 +54,11 @@ constexpr std::string_view kNewCsvColumns[] = {"bytes_moved",
 constexpr Rename kJsonMoves[] = {{.before = "/figures/time_at_peak_bandwidth_ms",
                                   .after = "/result/figures/time_at_peak_bytes"}};
 constexpr std::string_view kNewResultMembers[] = {"figures", "kernel_kind"};
+// Members an arch gained (wherever an arch's details are): what L2 serves the SMs. A preset's
+// source then also names where that figure comes from, after what it said before.
+constexpr std::string_view kNewArchMembers[] = {"l2_bandwidth_gbps"};
+// Rows the counter comparison gained after the counters' own: the figures several counters make.
+constexpr std::string_view kNewComparisonRows[] = {"fp32_operations", "dram_traffic", "l2_traffic"};
 // Members a result's verification gained.
 constexpr std::string_view kNewVerificationMembers[] = {"against", "skipped"};
 // Members a result's timing gained: the SM clock and the throttled samples.
@@ -85,8 +90,10 @@ std::string bytes_as_now(const std::string& words) {
 // compared through the sidecar's result.
 constexpr std::string_view kPanelsRewritten[] = {"timings", "counters", "launch"};
 // Words added where a panel was blank: an impact curve with one point says why it draws none.
+// And the Occupancy panel's registers row names the thread's local memory.
 const std::regex
-    kNewSentences(R"(no other [a-z /]+ fits this launch's parameters: nothing to draw\n?)");
+    kNewSentences(R"(no other [a-z /]+ fits this launch's parameters: nothing to draw\n?|)"
+                  R"( \(no local memory\)| \+ [0-9.]+ [KMG]?i?B local)");
 // Controls added on screen: the menu bar's File menu (kernel files). Left out of `shown` here.
 constexpr std::string_view kNewControls[] = {"File"};
 // The Launch panel's catalog tree: the README's new kernels made it longer, so its rows and the
@@ -202,6 +209,11 @@ struct JsonDiff {
     const std::string key = at.substr(at.rfind('/') + 1);
     if (listed(kRunToRun, key) || listed(kSourcePlaces, key) || listed(kModelEffort, key))
       return;
+    if (at.ends_with("/arch_details/source") && before.is_string() && after.is_string() &&
+        after.get<std::string>().starts_with(before.get<std::string>()))
+      return;
+    if (at.ends_with("/counters/comparison"))
+      return compare_comparison(before, after, at);
     if (before.is_number() && after.is_number()) {
       if (!same_number(before.get<double>(), after.get<double>()))
         differences.push_back(at + ": " + before.dump() + " then, " + after.dump());
@@ -216,10 +228,12 @@ struct JsonDiff {
       const bool a_result = after.contains("kernel") && after.contains("sites");
       const bool a_verification = at.ends_with("/verification");
       const bool a_timing = at.ends_with("/timing");
+      const bool an_arch = at.ends_with("/arch_details");
       for (const auto& [member, value] : after.items())
         if (!before.contains(member) && !(a_result && listed(kNewResultMembers, member)) &&
             !(a_verification && listed(kNewVerificationMembers, member)) &&
             !(a_timing && listed(kNewTimingMembers, member)) &&
+            !(an_arch && listed(kNewArchMembers, member)) &&
             !listed(kNewSidecarMembers, at + "/" + member))
           differences.push_back(at + "/" + member + ": new, and not in the README's changes");
       return;
@@ -232,6 +246,21 @@ struct JsonDiff {
     if (before != after && !same_compile(before, after))
       differences.push_back(at + ": " + before.dump().substr(0, 200) + " then, " +
                             after.dump().substr(0, 200));
+  }
+
+  // The rows before, each as it was, then only rows of kNewComparisonRows.
+  void compare_comparison(const nlohmann::json& before, const nlohmann::json& after,
+                          const std::string& at) {
+    if (!before.is_array() || !after.is_array() || after.size() < before.size()) {
+      differences.push_back(at + ": rows gone");
+      return;
+    }
+    for (std::size_t i = 0; i < after.size(); ++i)
+      if (i < before.size())
+        compare(before[i], after[i], at + "/" + std::to_string(i));
+      else if (!listed(kNewComparisonRows, after[i].value("key", "")))
+        differences.push_back(at + "/" + std::to_string(i) + ": a new row " +
+                              after[i].value("key", "") + ", not in the README's changes");
   }
 
   bool moved(const std::string& pointer) const {
@@ -321,6 +350,11 @@ TEST(Golden, TheReadmeNamesEveryChange) {
     EXPECT_TRUE(wl::test::contains(changes, "`" + std::string(member) + "`")) << member;
   for (std::string_view member : kNewVerificationMembers)
     EXPECT_TRUE(wl::test::contains(changes, "`" + std::string(member) + "`")) << member;
+  for (std::string_view member : kNewArchMembers)
+    EXPECT_TRUE(wl::test::contains(changes, "`" + std::string(member) + "`")) << member;
+  for (std::string_view row : kNewComparisonRows)
+    EXPECT_TRUE(wl::test::contains(changes, "`" + std::string(row) + "`")) << row;
+  EXPECT_TRUE(wl::test::contains(changes, "`(no local memory)`")); // kNewSentences
   for (std::string_view member : kNewTimingMembers)
     EXPECT_TRUE(wl::test::contains(changes, "`" + std::string(member) + "`")) << member;
   for (std::string_view member : kNewSidecarMembers)
