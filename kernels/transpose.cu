@@ -102,6 +102,45 @@ __global__ void transpose_in_flight(const float* in, float* out, int rows, int c
       out[transpose::output_offset(row0 + tx, col0 + c, rows)] = values[pass]; // site: store out
   }
 }
+
+// in_flight's tile doubled each way (64 x 64) for a 32 x 16 block: each thread has eight loads in
+// flight, and each block moves 16 KiB, four times in_flight's, for one barrier.
+__global__ void __launch_bounds__(transpose::kWideTile / 2 * transpose::kWideRows)
+    transpose_wide_tile(const float* in, float* out, int rows, int cols) {
+  constexpr int kPitch = transpose::kWideTile + 1, kSteps = transpose::wide_steps();
+  __shared__ float tile[transpose::kWideTile * kPitch];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row0 = transpose::wide_tile_origin(blockIdx.y);
+  const int col0 = transpose::wide_tile_origin(blockIdx.x);
+  float values[kSteps];
+#pragma unroll
+  for (int step = 0; step < kSteps; ++step) {
+    const transpose::TileSpot s = transpose::wide_spot(tx, ty, step);
+    if (row0 + s.row < rows && col0 + s.col < cols)
+      values[step] = in[transpose::input_offset(row0 + s.row, col0 + s.col, cols)]; // site: load in
+  }
+#pragma unroll
+  for (int step = 0; step < kSteps; ++step) {
+    const transpose::TileSpot s = transpose::wide_spot(tx, ty, step);
+    if (row0 + s.row < rows && col0 + s.col < cols)
+      tile[transpose::tile_word(s.row, s.col, kPitch)] = values[step]; // site: store tile
+  }
+  __syncthreads();
+  // Written the other way: the spot's column is the output's column within the tile.
+#pragma unroll
+  for (int step = 0; step < kSteps; ++step) {
+    const transpose::TileSpot s = transpose::wide_spot(tx, ty, step);
+    if (row0 + s.col < rows && col0 + s.row < cols)
+      values[step] = tile[transpose::tile_word(s.col, s.row, kPitch)]; // site: load tile
+  }
+#pragma unroll
+  for (int step = 0; step < kSteps; ++step) {
+    const transpose::TileSpot s = transpose::wide_spot(tx, ty, step);
+    const int at = transpose::output_offset(row0 + s.col, col0 + s.row, rows);
+    if (row0 + s.col < rows && col0 + s.row < cols)
+      out[at] = values[step]; // site: store out
+  }
+}
 #endif
 
 namespace {
@@ -371,10 +410,83 @@ KernelDesc in_flight() {
   return k;
 }
 
+// wide_tile's sites: step `it` of thread t of block b reads input element (row0 + row, col0 + col)
+// into tile[row][col] and writes tile[col][row] to out, the spot (row, col) from wide_spot.
+std::vector<Site> wide_tile_sites() {
+  const auto steps = [](const LaunchShape&) { return std::int64_t{transpose::wide_steps()}; };
+  const auto width = common::fixed_width(4);
+  // The read (`read` true) or the write of a step: the input element's (row, col) within the
+  // tile, or nullopt outside the matrix.
+  const auto element = [](const Matrix& s, Coord b, Coord t, std::int64_t it, bool read) -> RowCol {
+    const transpose::TileSpot spot = transpose::wide_spot(t.x, t.y, static_cast<int>(it));
+    const int row = read ? spot.row : spot.col, col = read ? spot.col : spot.row;
+    if (transpose::wide_tile_origin(b.y) + row >= s.rows ||
+        transpose::wide_tile_origin(b.x) + col >= s.cols)
+      return std::nullopt;
+    return std::pair{row, col};
+  };
+  const auto site = [&](const char* name, MemorySpace space, AccessOp op, int buffer, bool read) {
+    return Site{name,
+                space,
+                op,
+                buffer,
+                width,
+                steps,
+                common::bound_offsets(
+                    matrix, [=](const Matrix& s, Coord b, Coord t, std::int64_t it) -> Offset {
+                      const RowCol e = element(s, b, t, it, read);
+                      if (!e)
+                        return std::nullopt;
+                      const int row = transpose::wide_tile_origin(b.y) + e->first;
+                      const int col = transpose::wide_tile_origin(b.x) + e->second;
+                      const int word =
+                          space == MemorySpace::shared
+                              ? transpose::tile_word(e->first, e->second, transpose::kWideTile + 1)
+                          : read ? transpose::input_offset(row, col, s.cols)
+                                 : transpose::output_offset(row, col, s.rows);
+                      return 4 * std::int64_t{word};
+                    })};
+  };
+  return {site("load in", MemorySpace::global, AccessOp::load, kIn, true),
+          site("store tile", MemorySpace::shared, AccessOp::store, -1, true),
+          site("load tile", MemorySpace::shared, AccessOp::load, -1, false),
+          site("store out", MemorySpace::global, AccessOp::store, kOut, false)};
+}
+
+KernelDesc wide_tile() {
+  KernelDesc k = base(
+      "transpose/wide_tile", "Transpose through a 64x64 padded tile, eight loads in flight",
+      "in_flight's tile doubled each way: a 64 x 64 tile (65 words a row) for a 32 x 16 block, "
+      "so each thread reads two 32-wide halves of four tile rows, eight loads in flight where "
+      "in_flight has four, and each block moves 16 KiB for its one barrier. Global memory panel: "
+      "4 sectors per request, as before. Bank grid: store tile and load tile one wavefront per "
+      "request (a column steps 65 words, 65 mod 32 = 1). Timings: against in_flight and the "
+      "copy bandwidth.");
+  k.default_block = {32, transpose::kWideRows, 1};
+  k.block_presets = {{32, transpose::kWideRows, 1}};
+  k.allowed_blocks = "32 x 16 (the block this variant is compiled for)";
+  k.check_block = [](const BlockShape& b, const Params&) -> std::string {
+    if (b.x == 32 && b.y == transpose::kWideRows && b.z == 1)
+      return "";
+    return "its eight loads a thread are laid out for 16 warps of 32 lanes";
+  };
+  k.grid = [](const Params& p, const BlockShape&, int) {
+    return BlockShape{static_cast<int>(common::ceil_div(p.at("cols"), transpose::kWideTile)),
+                      static_cast<int>(common::ceil_div(p.at("rows"), transpose::kWideTile)), 1};
+  };
+  k.sites = wide_tile_sites();
+  k.symbol = [](const Params&) { return std::string("wl::transpose_wide_tile"); };
+#if WL_DEVICE_CODE
+  k.function = [](const Params&) { return reinterpret_cast<const void*>(transpose_wide_tile); };
+  k.launch = launch_tiled<transpose_wide_tile>;
+#endif
+  return k;
+}
+
 } // namespace
 
 std::vector<KernelDesc> transpose_kernels() {
-  return {naive(), smem(), smem_padded(), in_flight()};
+  return {naive(), smem(), smem_padded(), in_flight(), wide_tile()};
 }
 
 } // namespace wl

@@ -32,6 +32,19 @@ WL_HD constexpr int tile_passes(int block_dim_y) { return kTile / block_dim_y; }
 // in_flight's block height, fixed when compiled so that its passes unroll.
 inline constexpr int kInFlightRows = 8;
 
+// wide_tile: a 64 x 64 tile for a 32 x 16 block, each thread eight elements: in step `step`,
+// tile row ty + 16 (step / 2) and column tx + 32 (step % 2), so each warp's step covers 32
+// neighbouring floats of one row (the read) or of one tile column (the write).
+inline constexpr int kWideTile = 64, kWideRows = 16;
+WL_HD int wide_tile_origin(int block) { return block * kWideTile; }
+WL_HD constexpr int wide_steps() { return (kWideTile / kWideRows) * (kWideTile / 32); }
+struct TileSpot {
+  int row, col;
+};
+WL_HD TileSpot wide_spot(int thread_x, int thread_y, int step) {
+  return {thread_y + kWideRows * (step / 2), thread_x + 32 * (step % 2)};
+}
+
 // Word index of tile[row][col] in a tile whose rows are `pitch` words apart (32, or 33 padded).
 WL_HD int tile_word(int row, int col, int pitch) { return row * pitch + col; }
 

@@ -83,7 +83,7 @@ TEST(CliKernels, ListShowsEveryKernel) {
   const auto r = run_warplens("list --json");
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const json list = json::parse(r.out);
-  EXPECT_EQ(list.size(), 45u);
+  EXPECT_EQ(list.size(), 46u);
   EXPECT_EQ(list[0]["id"], "vec_add/scalar");
   const auto text = run_warplens("list");
   EXPECT_NE(text.out.find("matmul/tiled"), std::string::npos);

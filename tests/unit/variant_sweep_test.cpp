@@ -131,7 +131,7 @@ TEST(VariantSweep, AMalformedPeersFileIsRefusedNamingTheKey) {
 TEST(VariantSweep, AFileReadsBackAndAnEditedOneIsRefusedNamingTheKey) {
   const json written = variant_sweep_json(run_variant_sweep("transpose", "", by_the_models()));
   const VariantSweep read = variant_sweep_from_json(written, "variants.json");
-  ASSERT_EQ(read.variants.size(), 4u);
+  ASSERT_EQ(read.variants.size(), 5u);
   EXPECT_EQ(read.size, (Params{{"rows", 8192}, {"cols", 8192}}));
   EXPECT_EQ(read.variants[3].kernel_id, "transpose/in_flight");
   EXPECT_TRUE(looks_like_variant_sweep(written));
