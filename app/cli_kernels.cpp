@@ -75,7 +75,18 @@ json kernel_json(const KernelDesc& k) {
           {"allowed_blocks", k.allowed_blocks},
           {"kind", kernel_kind_name(k.kind)},
           {"library_chooses_block", k.kind == KernelKind::library},
-          {"built_combinations", k.built_combinations}};
+          {"built_combinations", k.built_combinations},
+          {"min_compute_capability", k.min_compute_capability},
+          {"tensor_cores", k.tensor_cores}};
+}
+
+// "\n    needs compute capability 8.0 or later (tensor cores)" for a kernel that does; "" else.
+std::string needs_text(const KernelDesc& k) {
+  if (k.min_compute_capability <= 0)
+    return "";
+  return "\n    needs compute capability " + std::to_string(k.min_compute_capability / 10) + "." +
+         std::to_string(k.min_compute_capability % 10) + " or later" +
+         (k.tensor_cores ? " (its multiply-adds run on the tensor cores)" : "");
 }
 
 // "built: bm=128 bn=128 bk=16 ...; bm=128 bn=256 ...": the combinations a tunable kernel was
@@ -105,9 +116,10 @@ void run_list(bool as_json) {
     std::string params;
     for (const ParamSpec& p : k.params)
       params += (params.empty() ? "" : "  ") + param_text(p);
-    std::printf("%-26s %s\n    %dD block, default %s: %s\n    %s%s\n", k.id.c_str(),
+    std::printf("%-26s %s\n    %dD block, default %s: %s\n    %s%s%s\n", k.id.c_str(),
                 k.title.c_str(), k.block_rank, format_block(k.default_block).c_str(),
-                k.allowed_blocks.c_str(), params.c_str(), built_text(k).c_str());
+                k.allowed_blocks.c_str(), params.c_str(), built_text(k).c_str(),
+                needs_text(k).c_str());
   }
 }
 

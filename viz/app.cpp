@@ -236,7 +236,8 @@ std::string Choices::parameters_refusal() const {
     if (params_being_typed.count(name))
       continue; // still being typed: the value on screen is the applied one until Enter
     return kernel_id + ": " + name + " '" + clip(text, 40) + "' " +
-           read_whole_number(text).problem + "; type a number in its range";
+           read_whole_number(text).problem + "; allowed " +
+           allowed_values(kernel_param(*kernel(), name));
   }
   try {
     check_kernel_params(*kernel(), params);

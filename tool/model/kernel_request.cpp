@@ -43,12 +43,6 @@ const ParamSpec* find_param(const KernelDesc& kernel, const std::string& name) {
   return nullptr;
 }
 
-// "128, 256" for a parameter with choices, else "1 to 64": what its values may be.
-std::string allowed_values(const ParamSpec& spec) {
-  return spec.choices.empty() ? std::to_string(spec.min) + " to " + std::to_string(spec.max)
-                              : joined(spec.choices, ", ");
-}
-
 // A parameter's value as typed; the message names the parameter and the values it allows.
 std::int64_t parse_integer(const std::string& text, const ParamSpec& spec,
                            const std::string& what) {
@@ -60,6 +54,12 @@ std::int64_t parse_integer(const std::string& text, const ParamSpec& spec,
 }
 
 } // namespace
+
+// "128, 256" for a parameter with choices, else "1 to 64": what its values may be.
+std::string allowed_values(const ParamSpec& spec) {
+  return spec.choices.empty() ? std::to_string(spec.min) + " to " + std::to_string(spec.max)
+                              : joined(spec.choices, ", ");
+}
 
 void check_param_value(const KernelDesc& kernel, const ParamSpec& spec, std::int64_t value) {
   if (!spec.choices.empty()) {

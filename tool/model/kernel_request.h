@@ -33,6 +33,9 @@ void check_kernel_params(const KernelDesc& kernel, const Params& params);
 // Its second half: the block, for these parameters.
 void check_kernel_block(const KernelRequest& request);
 
+// "128, 256" for a parameter with choices, else "1 to 64": what its values may be.
+std::string allowed_values(const ParamSpec& spec);
+
 // Throws UsageError where the arch is older than the kernel needs ("flash_attention/tensor_d64
 // needs compute capability 8.0 or later (its tensor-core instructions); t4 is 7.5").
 void check_kernel_arch(const KernelDesc& kernel, const Arch& arch);
