@@ -424,6 +424,22 @@ std::string cell(std::string_view key, const RunResult& r, const char* number_fo
   return value ? format(number_format, *value) : "-";
 }
 
+// Where the models estimated a point from a sample of its warp-iterations, a line that says so:
+// a sweep gives each point a tenth of the budget `model` gives one launch, so its sectors and
+// wavefronts per request may differ from `model`'s for the same launch.
+void print_sampling_note(const std::vector<SweepPoint>& points) {
+  int estimated = 0;
+  for (const SweepPoint& p : points)
+    estimated += p.result && !p.result->prediction.exact() ? 1 : 0;
+  if (estimated > 0)
+    std::printf("%d of %zu points estimated from a stratified sample of %s warp-iterations "
+                "each; `warplens model` samples up to %s for one launch, so its figures may "
+                "differ slightly\n",
+                estimated, points.size(),
+                group_digits(std::to_string(kSweepModelBudget.max_evaluations)).c_str(),
+                group_digits(std::to_string(ModelBudget{}.max_evaluations)).c_str());
+}
+
 // What the models say of each point (`sweep --model`): no time is measured, so the modelled time
 // at peak and the resource that bounds it lead.
 void print_model_sweep_table(const std::vector<SweepPoint>& points, const SweepGrid& grid,
@@ -444,6 +460,7 @@ void print_model_sweep_table(const std::vector<SweepPoint>& points, const SweepG
                 cell("sectors_per_request", r, "%.2f").c_str(),
                 cell("wavefronts_per_request", r, "%.2f").c_str());
   });
+  print_sampling_note(points);
 }
 
 // A side's time in the comparison table: measured, "12.3456 (0.41 %)" with its noise; modelled,
