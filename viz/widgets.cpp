@@ -168,8 +168,8 @@ void roofline_chart(double dram_gbps, double l2_gbps, double fp32_gflops,
   const ImU32 thin_roof = style_colour(ImGuiCol_PlotLines, 0.6f);
   // Each memory roof named above its middle (L2) or below it (DRAM), clear of the axis labels.
   const auto name_roof = [&](double gbps, const char* name, bool above) {
-    const double bend = fp32_gflops > 0 ? std::clamp(fp32_gflops / gbps, x0, x1) : x1;
-    const double middle = std::sqrt(x0 * bend);
+    const double bend = fp32_gflops > 0 ? std::clamp(fp32_gflops / gbps, x.low, x.high) : x.high;
+    const double middle = std::sqrt(x.low * bend);
     const ImVec2 at(x.at(middle) + (above ? -ImGui::CalcTextSize(name).x : 4),
                     y.at(gbps * middle) + (above ? -ImGui::GetTextLineHeight() - 2 : 2));
     if (at.y > min.y && at.y + ImGui::GetTextLineHeight() < max.y - pad)
