@@ -77,7 +77,8 @@ TEST(Counters, SharedWavefrontsOfEachBankStrideMatchTheModel) {
   for (const char* stride : {"stride=1", "stride=2", "stride=4", "stride=32", "stride=33"}) {
     const RunResult r = run("bank_conflicts/stride", {stride, "n=1048576"}, "shared");
     SKIP_WITHOUT_COUNTERS(r);
-    const ComparisonRow* loads = row(compare_counters(r), "shared_load_wavefronts");
+    const std::vector<ComparisonRow> rows = compare_counters(r); // the row points into it
+    const ComparisonRow* loads = row(rows, "shared_load_wavefronts");
     ASSERT_NE(loads, nullptr);
     ASSERT_TRUE(loads->predicted);
     // Within 2 %, or flagged with the reason WarpLens shows.
