@@ -23,8 +23,8 @@ namespace {
 
 // A figure of the roofline's table beside the model's, and why they differ where they do: the
 // comparison's row, as the Counters panel shows it.
-std::string measured_beside_model(const RunResult& result, const char* key) {
-  for (const ComparisonRow& row : compare_counters(result))
+std::string measured_beside_model(const std::vector<ComparisonRow>& rows, const char* key) {
+  for (const ComparisonRow& row : rows)
     if (row.key == key && row.flagged && !row.reason.empty())
       return " (" + difference_text(row) + ": " + row.reason + ")";
   return "";
@@ -43,22 +43,23 @@ std::string point_label(const std::string& what, const RooflinePoint& p) {
 
 // The launch's counts measured beside the model's, each with why it differs where it does.
 void measured_counts(const RunResult& result, const RooflinePoint& p) {
+  const std::vector<ComparisonRow> rows = compare_counters(result); // once a frame, for all three
   if (p.measured_flops)
     ImGui::TextWrapped("FP32 operations counted: %s GFLOP (FADD + FMUL + 2 x FFMA) beside the "
                        "kernel's %s%s",
                        format_number(*p.measured_flops / 1e9, 3).c_str(),
                        format_number(p.flops / 1e9, 3).c_str(),
-                       measured_beside_model(result, "fp32_operations").c_str());
+                       measured_beside_model(rows, "fp32_operations").c_str());
   if (p.bytes_measured)
     ImGui::TextWrapped("DRAM bytes measured: %s beside the model's %s%s",
                        format_bytes(p.dram_bytes).c_str(),
                        format_bytes(p.modelled_dram_bytes).c_str(),
-                       measured_beside_model(result, "dram_traffic").c_str());
+                       measured_beside_model(rows, "dram_traffic").c_str());
   if (p.l2_bytes > 0 && p.l2_measured)
     ImGui::TextWrapped("L2 bytes from L1 measured: %s beside the model's %s, %s FLOP/byte%s",
                        format_bytes(p.l2_bytes).c_str(), format_bytes(p.modelled_l2_bytes).c_str(),
                        format_number(p.l2_intensity(), 2).c_str(),
-                       measured_beside_model(result, "l2_traffic").c_str());
+                       measured_beside_model(rows, "l2_traffic").c_str());
   else if (p.l2_bytes > 0)
     ImGui::TextWrapped("L2 bytes from L1 modelled: %s, %s FLOP/byte",
                        format_bytes(p.l2_bytes).c_str(),
