@@ -16,8 +16,8 @@ KEYS = ["global_load_sectors", "global_store_sectors", "shared_load_wavefronts",
         "shared_store_bank_conflicts"]
 
 
-def run(warplens, kernel, params):
-    command = [warplens, "run", kernel, "--metrics", "all", "--json", "--max-time", "0.05"]
+def run(warplens, kernel, params, metrics="all"):
+    command = [warplens, "run", kernel, "--metrics", metrics, "--json", "--max-time", "0.05"]
     for p in params:
         command += ["--param", p]
     done = subprocess.run(command, capture_output=True, text=True)

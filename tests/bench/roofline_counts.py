@@ -11,15 +11,9 @@ import json
 import subprocess
 import sys
 
+from kernel_counters import run
+
 ROWS = [("fp32_operations", "FLOPs"), ("dram_traffic", "DRAM bytes"), ("l2_traffic", "L2 bytes")]
-
-
-def run(warplens, kernel, metrics):
-    command = [warplens, "run", kernel, "--metrics", metrics, "--json", "--max-time", "0.05"]
-    done = subprocess.run(command, capture_output=True, text=True)
-    if done.returncode != 0:
-        return None, done.stderr.strip()
-    return json.loads(done.stdout), ""
 
 
 def cell(row):
@@ -40,7 +34,7 @@ def main(warplens, out_dir, metrics):
     print("| kernel | passes | s | " + " | ".join(name for _, name in ROWS) + " |")
     print("|---|---|---|" + "---|" * len(ROWS))
     for kernel in kernels:
-        result, error = run(warplens, kernel, metrics)
+        result, error = run(warplens, kernel, [], metrics)
         if result is None:
             print(f"| {kernel} | failed: {error} |")
             continue
