@@ -830,20 +830,20 @@ const std::array kFigures = {
            .counter = true},
     Figure{.key = "fp32_add_instructions",
            .display = "FADD thread instructions",
-           .unit = "instructions",
+           .unit = "thread instructions",
            .panel = Panel::roofline,
            .meaning = "FP32 adds the threads executed with their predicate on (one FLOP each)",
            .counter = true},
     Figure{.key = "fp32_mul_instructions",
            .display = "FMUL thread instructions",
-           .unit = "instructions",
+           .unit = "thread instructions",
            .panel = Panel::roofline,
            .meaning =
                "FP32 multiplies the threads executed with their predicate on (one FLOP each)",
            .counter = true},
     Figure{.key = "fp32_fma_instructions",
            .display = "FFMA thread instructions",
-           .unit = "instructions",
+           .unit = "thread instructions",
            .panel = Panel::roofline,
            .meaning =
                "FP32 fused multiply-adds the threads executed with their predicate on (two FLOP "
