@@ -86,7 +86,7 @@ std::string needs_text(const KernelDesc& k) {
     return "";
   return "\n    needs compute capability " + std::to_string(k.min_compute_capability / 10) + "." +
          std::to_string(k.min_compute_capability % 10) + " or later" +
-         (k.tensor_cores ? " (its multiply-adds run on the tensor cores)" : "");
+         (k.needs_why.empty() ? "" : " (" + k.needs_why + ")");
 }
 
 // "built: bm=128 bn=128 bk=16 ...; bm=128 bn=256 ...": the combinations a tunable kernel was
@@ -238,8 +238,9 @@ void write_outputs(const SweepOptions& o, const std::string& csv, const std::str
 }
 
 // Every list is counted before it is made, and the shapes before any is made, so a huge range is
-// refused at once instead of filling memory. With parameter ranges alone, the kernel's default
-// block (or --block's one shape) is swept over them.
+// refused at once instead of filling memory. With parameter ranges alone, the block the fixed
+// parameters take (as `run` picks it: the default, or the first preset they allow) is swept over
+// them.
 std::vector<BlockShape> shapes_of(const SweepOptions& o, const KernelDesc& kernel) {
   if (!o.kernel.block.empty() && !o.block_x.empty())
     throw UsageError("give either --block (1D) or --block-x/--block-y/--block-z, not both");
@@ -249,7 +250,7 @@ std::vector<BlockShape> shapes_of(const SweepOptions& o, const KernelDesc& kerne
   if (!o.kernel.block.empty())
     return sweep_shapes(sides(o.kernel.block, "--block"), {1}, {1}, o.max_shapes);
   if (o.block_x.empty() && !o.param_ranges.empty())
-    return {kernel.default_block};
+    return {resolve_kernel_request(kernel.id, o.kernel.params, o.kernel.size, "").block};
   if (o.block_x.empty())
     throw UsageError("a sweep needs --block start:end:step, --block-x LIST [--block-y LIST] or "
                      "--param-range NAME=start:end:step");

@@ -901,6 +901,7 @@ KernelDesc tensor_variant(int d, int keys) {
           size + " and torch's scaled_dot_product_attention in FP32.");
   k.tensor_cores = true;
   k.min_compute_capability = 80;
+  k.needs_why = "its multiply-adds run on the tensor cores";
   // Each 3xTF32 product keeps about 2^-21 of its value (the small halves' product left out, each
   // half rounded to TF32), ten times FP32's: the largest error at the default shape on the H200
   // was 1.0e-6, so 5e-6 leaves a margin of five.

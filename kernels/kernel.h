@@ -242,6 +242,7 @@ struct KernelDesc {
   // `min_compute_capability` (x10: 80 for TF32 mma), refused below it by the model and the engine.
   bool tensor_cores = false;
   int min_compute_capability = 0;
+  std::string needs_why; // what in it needs that capability: "its multiply-adds run on ..."
 
   std::vector<Site> sites; // a bundled kernel's; none for a library call or a run-time kernel
 

@@ -425,6 +425,115 @@ __global__ void __launch_bounds__(WarpTiling<BM, BN, BK, WM, WN, WNITER, TM, TN>
       acc, c, m, n, [&](int i) { return row0 + Tiling::row(t, i); },
       [&](int j) { return col0 + Tiling::col(t, j); });
 }
+
+// One cp.async: a float of A (through L1, where the warp's next copies find the same sectors) or
+// a float4 of B (L2 only), global to shared; `inside` false reads nothing and writes zeros. The
+// line table places each copy on its statement's last line, so the site markers are there; two
+// helpers rather than one template, so that A's and B's copies each have a line for their sites.
+__device__ __forceinline__ void copy_float_async(float* to, const float* from, bool inside) {
+#if __CUDA_ARCH__ >= 800
+  const auto shared = static_cast<unsigned>(__cvta_generic_to_shared(to));
+  const int bytes = inside ? 4 : 0;
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(shared), "l"(from),
+               "r"(bytes)); // sites: load A, store A tile
+#endif
+}
+__device__ __forceinline__ void copy_float4_async(float* to, const float* from, bool inside) {
+#if __CUDA_ARCH__ >= 800
+  const auto shared = static_cast<unsigned>(__cvta_generic_to_shared(to));
+  const int bytes = inside ? 16 : 0;
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(shared), "l"(from),
+               "r"(bytes)); // sites: load B, store B tile
+#endif
+}
+
+// Starts copying one k-step's tiles from global to shared memory without passing through
+// registers (cp.async, sm_80 and later), into the stage at `stage_tiles`. A goes 4 bytes at a
+// time, so each float lands transposed where the warp tiles read it; a warp's 32 copies take 16
+// consecutive floats of two rows (4 sectors; a warp of 4 rows x 8 floats, conflict-free by the
+// banks, measured slower and took more wavefronts). B goes as 16-byte float4s along its rows.
+// Past the matrices' edges a copy reads nothing and fills zeros (its source size is 0).
+template <int BM, int BN, int BK, typename Tiling>
+__device__ __forceinline__ void copy_stage_async(float* stage_tiles, const float* __restrict__ a,
+                                                 const float* __restrict__ b, int m, int n, int k,
+                                                 int row0, int col0, int step) {
+  const int t = threadIdx.x;
+#pragma unroll
+  for (int r = 0; r < BM * BK / Tiling::kThreads; ++r) {
+    const int e = matmul::staged_element(t, r, Tiling::kThreads);
+    const int tile_row = matmul::staged_row(e, BK), tile_col = matmul::staged_col(e, BK, 1);
+    const int row = row0 + tile_row, col = matmul::staged_k(step, BK, tile_col);
+    const bool inside = row < m && col < k;
+    const float* from = inside ? a + matmul::row_major(row, col, k) : a;
+    copy_float_async(&stage_tiles[matmul::a_word_transposed(tile_row, tile_col, Tiling::kPitch)],
+                     from, inside);
+  }
+#pragma unroll
+  for (int r = 0; r < BK * BN / 4 / Tiling::kThreads; ++r) {
+    const int e = matmul::staged_element(t, r, Tiling::kThreads);
+    const int tile_row = matmul::staged_row(e, BN / 4), tile_col = matmul::staged_col(e, BN / 4, 4);
+    const int row = matmul::staged_k(step, BK, tile_row), col = col0 + tile_col;
+    const bool inside = row < k && col < n;
+    const float* from = inside ? b + matmul::row_major(row, col, n) : b;
+    copy_float4_async(&stage_tiles[matmul::b_word(Tiling::kAWords, tile_row, tile_col, BN)], from,
+                      inside);
+  }
+}
+
+// The copies a thread started since its last commit form one group; waiting leaves at most
+// kPending of its newest groups in flight.
+__device__ __forceinline__ void commit_copies() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;");
+#endif
+}
+template <int kPending> __device__ __forceinline__ void wait_for_copies() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;" ::"n"(kPending));
+#endif
+}
+
+// async_copy: warptile's warp tiles fed by kStages stages of shared tiles that cp.async fills
+// kStages - 1 steps ahead. The copies need no registers to stage through (double_buffered's
+// take 16 a thread at 128x128x8, 24 at 128x256x16), so the block tile and the step can grow;
+// each step waits for its own stage, then one barrier both publishes it and frees the stage the
+// next copy overwrites (every thread finished reading it a step ago).
+template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int kStages>
+__global__ void __launch_bounds__(WarpTiling<BM, BN, BK, WM, WN, WNITER, TM, TN>::kThreads)
+    matmul_async_copy(const float* __restrict__ a, const float* __restrict__ b,
+                      float* __restrict__ c, int m, int n, int k, int group) {
+  using Tiling = WarpTiling<BM, BN, BK, WM, WN, WNITER, TM, TN>;
+  const int row0 = matmul::element(
+      matmul::grouped_tile_row(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y, group), BM, 0);
+  const int col0 = matmul::element(
+      matmul::grouped_tile_col(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y, group), BN, 0);
+  extern __shared__ float4 stage_float4s[]; // kStages stages, over 48 KiB: dynamic
+  float* stages = reinterpret_cast<float*>(stage_float4s);
+  const auto stage = [&](int step) {
+    return stages + matmul::stage_word(step % kStages, Tiling::kAWords, BN, BK);
+  };
+  const int steps = matmul::tile_count(k, BK);
+#pragma unroll
+  for (int step = 0; step < kStages - 1; ++step) {
+    if (step < steps)
+      copy_stage_async<BM, BN, BK, Tiling>(stage(step), a, b, m, n, k, row0, col0, step);
+    commit_copies(); // an empty group where there is no step: the wait below counts groups
+  }
+  float acc[Tiling::kRows][Tiling::kCols] = {};
+  for (int step = 0; step < steps; ++step) {
+    wait_for_copies<kStages - 2>();
+    __syncthreads();
+    const int ahead = step + kStages - 1;
+    if (ahead < steps)
+      copy_stage_async<BM, BN, BK, Tiling>(stage(ahead), a, b, m, n, k, row0, col0, ahead);
+    commit_copies();
+    multiply_warp_tiles<BK, BN, Tiling>(stage(step), acc);
+  }
+  const int t = threadIdx.x;
+  store_vector_tile(
+      acc, c, m, n, [&](int i) { return row0 + Tiling::row(t, i); },
+      [&](int j) { return col0 + Tiling::col(t, j); });
+}
 #endif
 
 namespace {
@@ -769,6 +878,7 @@ KernelDesc tiled_padded() {
 // blockings its table lists; the parameters pick one.
 struct Blocking {
   int bm = 0, bn = 0, bk = 0, tm = 0, tn = 1, wm = 0, wn = 0, wn_iter = 0;
+  int stages = 0; // shared tiles in flight, where the rung has the parameter (async_copy)
 
   bool warp_tiled() const { return wm != 0; }
   int threads() const { return warp_tiled() ? bm / wm * (bn / wn) * 32 : bm * bn / (tm * tn); }
@@ -779,10 +889,17 @@ struct Blocking {
 };
 
 // What each rung changes, and so how its sites read the tiles.
-enum class Rung { blocktile, vectorized, warptile, double_buffered };
+enum class Rung { blocktile, vectorized, warptile, double_buffered, async_copy };
 
 constexpr bool is_vector(Rung rung) { return rung != Rung::blocktile; }
-constexpr int buffers_of(Rung rung) { return rung == Rung::double_buffered ? 2 : 1; }
+// The stages of shared tiles a blocking of the rung keeps.
+constexpr int buffers_of(Rung rung, const Blocking& g) {
+  return rung == Rung::async_copy ? g.stages : rung == Rung::double_buffered ? 2 : 1;
+}
+// Floats per copy into A's tile: async_copy copies A float by float, transposing as it lands.
+constexpr int a_unit_of(Rung rung) {
+  return rung == Rung::async_copy ? 1 : is_vector(rung) ? 4 : 1;
+}
 
 // The blockings each rung is built for (the first is its default). blocktile_1d is blocktile_2d
 // with one column per thread.
@@ -797,6 +914,10 @@ constexpr Blocking kDoubleBuffered[] = {{128, 128, 8, 8, 4, 64, 64, 4},
                                         {128, 128, 16, 8, 4, 64, 32, 2},
                                         {128, 128, 16, 8, 4, 64, 64, 4},
                                         {128, 128, 8, 8, 4, 64, 32, 2}};
+constexpr Blocking kAsyncCopy[] = {{128, 256, 16, 8, 4, 64, 64, 4, 3},
+                                   {128, 256, 16, 8, 4, 64, 64, 4, 2},
+                                   {128, 256, 16, 8, 4, 64, 64, 4, 4},
+                                   {128, 128, 8, 8, 4, 64, 64, 4, 4}};
 
 // The warp-tiled rungs' default launch order: 8 rows of block tiles at a time.
 constexpr int kLaunchGroup = 8;
@@ -813,6 +934,8 @@ std::vector<std::pair<std::string, int>> blocking_params(const Blocking& g, bool
     p.push_back({"wn", g.wn});
     p.push_back({"wn_iter", g.wn_iter});
   }
+  if (g.stages != 0)
+    p.push_back({"stages", g.stages});
   return p;
 }
 
@@ -821,8 +944,8 @@ Blocking blocking_of(const Params& p) {
     const auto found = p.find(name);
     return found == p.end() ? otherwise : static_cast<int>(found->second);
   };
-  return {get("bm", 0), get("bn", 0), get("bk", 0), get("tm", 0),
-          get("tn", 1), get("wm", 0), get("wn", 0), get("wn_iter", 0)};
+  return {get("bm", 0), get("bn", 0), get("bk", 0),      get("tm", 0),    get("tn", 1),
+          get("wm", 0), get("wn", 0), get("wn_iter", 0), get("stages", 0)};
 }
 
 std::string blocking_text(const Blocking& g) {
@@ -832,6 +955,8 @@ std::string blocking_text(const Blocking& g) {
                      " per thread";
   if (g.warp_tiled())
     text += ", " + by(g.wm, g.wn) + " per warp in " + std::to_string(g.wn_iter) + " steps";
+  if (g.stages != 0)
+    text += ", " + std::to_string(g.stages) + " stages";
   return text;
 }
 
@@ -843,7 +968,8 @@ const char* const kBlockingHelp[][2] = {
     {"tn", "columns of C per thread (per warp sub-tile in the warp-tiled rungs)"},
     {"wm", "rows of C per warp"},
     {"wn", "columns of C per warp"},
-    {"wn_iter", "column steps a warp takes across its tile (sub-tiles wn / wn_iter wide)"}};
+    {"wn_iter", "column steps a warp takes across its tile (sub-tiles wn / wn_iter wide)"},
+    {"stages", "shared tiles in flight: the async copies fill stages - 1 steps ahead"}};
 
 std::string blocking_help(const std::string& name) {
   for (const auto& [key, help] : kBlockingHelp)
@@ -866,6 +992,14 @@ void add_blocking_params(KernelDesc& k, const Blocking (&table)[kCount], bool ha
     k.params.push_back({first[p].first, blocking_help(first[p].first), first[p].second,
                         values.front(), values.back(), values, false});
   }
+}
+
+// The tile position of element e of a staged tile `units_per_row` accesses wide.
+struct Staged {
+  int row, col;
+};
+Staged staged(int e, int units_per_row, int unit) {
+  return {matmul::staged_row(e, units_per_row), matmul::staged_col(e, units_per_row, unit)};
 }
 
 // What the sites' lanes read from the launch, read once.
@@ -895,7 +1029,11 @@ struct Ladder {
     return matmul::warp_tile_col(t, j, g.bn, g.wn, g.wn / g.wn_iter, g.tn);
   }
   int steps() const { return matmul::tile_count(d.k, g.bk); }
-  int a_rounds() const { return g.bm * g.bk / unit / threads; } // staging accesses per thread
+  int a_unit() const { return a_unit_of(rung); }                    // floats per copy into A's tile
+  int a_rounds() const { return g.bm * g.bk / a_unit() / threads; } // staging accesses a thread
+  // The tile position of staged element e of A's tile, taken row by row, a_unit() floats an
+  // access.
+  Staged a_staged(int e) const { return staged(e, g.bk / a_unit(), a_unit()); }
   int b_rounds() const { return g.bk * g.bn / unit / threads; }
   // A's tile: row-major (blocktile), transposed (vectorized), transposed and padded (warp tiles).
   int a_pitch() const { return g.warp_tiled() ? g.bm + 4 : g.bm; }
@@ -908,7 +1046,7 @@ struct Ladder {
     return matmul::staged_element(t.x, static_cast<int>(it / steps()), threads);
   }
   int stage_word(int step) const {
-    return matmul::stage_word(step % buffers_of(rung), a_words(), g.bn, g.bk);
+    return matmul::stage_word(step % buffers_of(rung, g), a_words(), g.bn, g.bk);
   }
 };
 
@@ -926,14 +1064,6 @@ std::function<Ladder(const LaunchShape&)> ladder_reader(Rung rung) {
   };
 }
 
-// The tile position of element e of a staged tile `units_per_row` accesses wide.
-struct Staged {
-  int row, col;
-};
-Staged staged(int e, int units_per_row, int unit) {
-  return {matmul::staged_row(e, units_per_row), matmul::staged_col(e, units_per_row, unit)};
-}
-
 // A site's lane offsets from `offset(ladder, block, thread, iteration)`.
 template <typename Offset> auto ladder_offsets(Rung rung, Offset offset) {
   return common::bound_offsets(ladder_reader(rung), offset);
@@ -942,7 +1072,7 @@ template <typename Offset> auto ladder_offsets(Rung rung, Offset offset) {
 // Staging sites, iterations as Ladder::staged_step says (a vector rung's transposed store of A
 // also splits each round in its four 4-byte stores).
 Offset load_a_staged(const Ladder& s, Coord b, Coord t, std::int64_t it) {
-  const Staged at = staged(s.staged_element(t, it), s.g.bk / s.unit, s.unit);
+  const Staged at = s.a_staged(s.staged_element(t, it));
   const int row = matmul::element(s.tile_row(b), s.g.bm, at.row);
   const int col = matmul::staged_k(s.staged_step(it), s.g.bk, at.col);
   if (row >= s.d.m || col >= s.d.k)
@@ -960,10 +1090,10 @@ Offset load_b_staged(const Ladder& s, Coord b, Coord t, std::int64_t it) {
 }
 
 Offset store_a_tile(const Ladder& s, Coord, Coord t, std::int64_t it) {
-  const int parts = s.unit; // a float4 of A is stored as four words down the transposed tile
+  const int parts = s.a_unit(); // a float4 of A is stored as four words down the transposed tile
   const std::int64_t staging = it / parts;
   const int part = static_cast<int>(it % parts);
-  const Staged at = staged(s.staged_element(t, staging), s.g.bk / s.unit, s.unit);
+  const Staged at = s.a_staged(s.staged_element(t, staging));
   const int word = is_vector(s.rung) ? matmul::a_word_transposed(at.row, at.col + part, s.a_pitch())
                                      : matmul::a_word(at.row, at.col, s.g.bk);
   return 4 * std::int64_t{s.stage_word(s.staged_step(staging)) + word};
@@ -1028,11 +1158,12 @@ std::vector<Site> ladder_sites(Rung rung) {
     return std::int64_t{s.g.rows_per_thread()} * (s.g.cols_per_thread() / s.unit);
   });
   const auto a_stores =
-      count([](const Ladder& s) { return std::int64_t{s.steps()} * s.a_rounds() * s.unit; });
+      count([](const Ladder& s) { return std::int64_t{s.steps()} * s.a_rounds() * s.a_unit(); });
   const auto width = common::fixed_width(4 * unit);
   const auto shared = MemorySpace::shared, global = MemorySpace::global;
   const auto bound = [rung](auto offset) { return ladder_offsets(rung, offset); };
-  return {{"load A", global, AccessOp::load, kA, width, a_staging, bound(load_a_staged)},
+  const auto a_width = common::fixed_width(4 * a_unit_of(rung));
+  return {{"load A", global, AccessOp::load, kA, a_width, a_staging, bound(load_a_staged)},
           {"load B", global, AccessOp::load, kB, width, b_staging, bound(load_b_staged)},
           {"store A tile", shared, AccessOp::store, -1, common::fixed_width(4), a_stores,
            bound(store_a_tile)},
@@ -1046,7 +1177,7 @@ std::vector<Site> ladder_sites(Rung rung) {
 // The warp-tiled rungs take the launch order's group of tile rows too.
 template <auto Kernel> void launch_grouped(const DeviceLaunch& l) {
   const Dims d = dims(l.shape.params);
-  Kernel<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), 0, stream_of(l)>>>(
+  Kernel<<<to_dim3(l.shape.grid), to_dim3(l.shape.block), l.dynamic_smem, stream_of(l)>>>(
       buffer<const float>(l, kA), buffer<const float>(l, kB), buffer<float>(l, kC), d.m, d.n, d.k,
       static_cast<int>(l.shape.param("group")));
 }
@@ -1066,9 +1197,13 @@ template <const auto& kTable, std::size_t kIndex, Rung kRung> BuiltBlocking buil
   } else if constexpr (kRung == Rung::vectorized) {
     constexpr auto kernel = matmul_vectorized<g.bm, g.bn, g.bk, g.tm, g.tn>;
     return {g, reinterpret_cast<const void*>(kernel), launch_kernel<kernel>};
+  } else if constexpr (kRung == Rung::async_copy) {
+    constexpr auto kernel =
+        matmul_async_copy<g.bm, g.bn, g.bk, g.wm, g.wn, g.wn_iter, g.tm, g.tn, g.stages>;
+    return {g, reinterpret_cast<const void*>(kernel), launch_grouped<kernel>};
   } else {
     constexpr auto kernel =
-        matmul_warptile<g.bm, g.bn, g.bk, g.wm, g.wn, g.wn_iter, g.tm, g.tn, buffers_of(kRung)>;
+        matmul_warptile<g.bm, g.bn, g.bk, g.wm, g.wn, g.wn_iter, g.tm, g.tn, buffers_of(kRung, g)>;
     return {g, reinterpret_cast<const void*>(kernel), launch_grouped<kernel>};
   }
 }
@@ -1097,9 +1232,10 @@ std::string ladder_symbol(Rung rung, const Blocking& g) {
     args.insert(args.end(), {g.wm, g.wn, g.wn_iter});
   args.insert(args.end(), {g.tm, g.tn});
   if (g.warp_tiled())
-    args.push_back(buffers_of(rung));
+    args.push_back(buffers_of(rung, g));
   const char* name = rung == Rung::blocktile    ? "wl::matmul_blocktile<"
                      : rung == Rung::vectorized ? "wl::matmul_vectorized<"
+                     : rung == Rung::async_copy ? "wl::matmul_async_copy<"
                                                 : "wl::matmul_warptile<";
   std::string symbol = name;
   for (std::size_t i = 0; i < args.size(); ++i)
@@ -1118,7 +1254,11 @@ std::string ladder_check(Rung rung, const std::vector<Blocking>& built, const Pa
            " (bm x bn x bk tile, " + (g.tn == 1 ? "tm" : "tm x tn") + " per thread" +
            (g.warp_tiled() ? ", wm x wn per warp in wn_iter steps)" : ")");
   }
-  if (is_vector(rung) && (p.at("n") % 4 != 0 || p.at("k") % 4 != 0))
+  if (rung == Rung::async_copy && p.at("n") % 4 != 0)
+    return "rows of B are copied and rows of C written as 16-byte float4s, so n is a multiple of "
+           "4 (n=" +
+           std::to_string(p.at("n")) + "); A is copied float by float, so k may be any";
+  if (rung != Rung::async_copy && is_vector(rung) && (p.at("n") % 4 != 0 || p.at("k") % 4 != 0))
     return "rows of A and B are loaded as 16-byte float4s, so n and k are multiples of 4 (n=" +
            std::to_string(p.at("n")) + ", k=" + std::to_string(p.at("k")) + ")";
   return "";
@@ -1155,13 +1295,18 @@ Params nearest_blocking(const std::vector<Blocking>& built, bool has_tn, const P
 // several k-steps with a partial last one, and a single output. The vector rungs keep n and k
 // multiples of 4.
 std::vector<Params> ladder_test_sizes(Rung rung, const std::vector<Blocking>& built, bool has_tn) {
-  const std::vector<Params> sizes = is_vector(rung)
-                                        ? std::vector<Params>{{{"m", 67}, {"n", 44}, {"k", 84}},
-                                                              {{"m", 129}, {"n", 132}, {"k", 20}},
-                                                              {{"m", 1}, {"n", 4}, {"k", 4}}}
-                                        : std::vector<Params>{{{"m", 67}, {"n", 45}, {"k", 83}},
-                                                              {{"m", 129}, {"n", 131}, {"k", 20}},
-                                                              {{"m", 1}, {"n", 1}, {"k", 1}}};
+  // The vector rungs keep n (and, loading A in float4s, k) multiples of 4; async_copy takes
+  // any k, and k = 1 leaves its pipeline more stages than steps.
+  const std::vector<Params> sizes =
+      rung == Rung::async_copy ? std::vector<Params>{{{"m", 67}, {"n", 44}, {"k", 83}},
+                                                     {{"m", 129}, {"n", 132}, {"k", 20}},
+                                                     {{"m", 1}, {"n", 4}, {"k", 1}}}
+      : is_vector(rung)        ? std::vector<Params>{{{"m", 67}, {"n", 44}, {"k", 84}},
+                                                     {{"m", 129}, {"n", 132}, {"k", 20}},
+                                                     {{"m", 1}, {"n", 4}, {"k", 4}}}
+                               : std::vector<Params>{{{"m", 67}, {"n", 45}, {"k", 83}},
+                                                     {{"m", 129}, {"n", 131}, {"k", 20}},
+                                                     {{"m", 1}, {"n", 1}, {"k", 1}}};
   std::vector<Params> tests;
   for (const Blocking& g : built)
     for (const Params& size : sizes)
@@ -1297,9 +1442,36 @@ KernelDesc double_buffered() {
       "them into the other stage: the loads' latency hides behind the arithmetic, and one "
       "barrier per step replaces two. The default blocking is 128x128x8 with 64x64 warp tiles "
       "(128 threads, 128 outputs a thread, over 200 registers, 2 blocks per SM): the shallower "
-      "step keeps two stages in 16 KiB. Timings: the top of the climb; compare with warptile "
-      "and cuBLAS, and on the Roofline panel with the FP32 ceiling.",
+      "step keeps two stages in 16 KiB. Timings: compare with warptile, async_copy and cuBLAS, "
+      "and on the Roofline panel with the FP32 ceiling.",
       true);
+}
+
+KernelDesc async_copy() {
+  KernelDesc k = ladder_variant<kAsyncCopy, Rung::async_copy>(
+      "matmul/async_copy", "Matmul, warp tiles fed by asynchronous copies",
+      "double_buffered's staging rebuilt on cp.async (compute capability 8.0 and later): the "
+      "tiles go from global to shared memory without passing through registers, `stages` tiles "
+      "in flight, each step waiting only for its own. Freed of the staging registers (24 a "
+      "thread at this blocking), the block tile grows to 128x256 and the step to 16 columns: "
+      "256 threads of 128 outputs, 73 KiB of shared memory for 3 stages, and a quarter of the "
+      "barriers per multiply-add of a 128x128x8 tile. A is copied float by float so "
+      "each float lands transposed; B as float4s. Global memory panel: load A at 4 sectors per "
+      "request (a warp copies 16 floats of two rows), load B at 16. Shared memory panel: the "
+      "copies' stores are the same instructions as the loads (LDGSTS, measured as both); store "
+      "A tile is 2-way by the banks (columns 8 apart share one), and measured above that: an "
+      "async copy writes shared memory as its global data arrives, so its wavefronts follow "
+      "what it reads too. Occupancy: the registers allow one block an SM. "
+      "Timings: the top of the climb, against cuBLAS; sweep `stages` (2, 3, 4) on a GPU to see "
+      "the pipeline's depth (the models' figures do not change with it).",
+      true);
+  k.min_compute_capability = 80;
+  k.needs_why = "its tiles are copied by cp.async";
+  k.dynamic_smem = [](const Params& p, const BlockShape&) {
+    const Blocking g = blocking_of(p);
+    return std::int64_t{4} * g.stages * matmul::stage_word(1, g.bk * (g.bm + 4), g.bn, g.bk);
+  };
+  return k;
 }
 
 // ---- cuBLAS ------------------------------------------------------------------------------------
@@ -1408,8 +1580,9 @@ KernelDesc cublas() {
 } // namespace
 
 std::vector<KernelDesc> matmul_kernels() {
-  return {naive(),        naive_uncoalesced(), tiled(),    tiled_padded(),    blocktile_1d(),
-          blocktile_2d(), vectorized(),        warptile(), double_buffered(), cublas()};
+  return {naive(),           naive_uncoalesced(), tiled(),      tiled_padded(),
+          blocktile_1d(),    blocktile_2d(),      vectorized(), warptile(),
+          double_buffered(), async_copy(),        cublas()};
 }
 
 } // namespace wl

@@ -372,7 +372,7 @@ std::string App::stale_note() const {
     note += " on " + results.latest->arch.id;
   const std::string problem = request_problem();
   if (!problem.empty())
-    return note + ": the launch on screen cannot run yet";
+    return note + ": the launch on screen cannot run as it stands (the Launch panel says why)";
   return note +
          (results.latest->recorded_on.empty()
               ? ": press F5 to measure the launch on screen"

@@ -111,9 +111,13 @@ App app_from(const GuiOptions& options, std::function<void()> wake = {}) {
                                          !options.params.empty() || !options.block.empty() ||
                                          !options.sweep_json.empty() || !options.lesson.empty();
   app.choices.arch_from_command_line = !options.arch.empty();
-  if (!options.params.empty()) // checked as `warplens run --param` checks them
-    app.choices.params =
-        resolve_kernel_request(app.choices.kernel_id, options.params, "", options.block).params;
+  if (!options.params.empty()) { // checked as `warplens run --param` checks them, and without
+    // --block the block follows them as run's does (bn=128 of async_copy: 128 threads)
+    const KernelRequest request =
+        resolve_kernel_request(app.choices.kernel_id, options.params, "", options.block);
+    app.choices.params = request.params;
+    app.choices.set_block(request.block);
+  }
   if (!options.block.empty())
     app.choices.set_block(parse_block(options.block));
   std::variant<SweepData, ShownVariants> loaded;

@@ -21,7 +21,7 @@ run() { # NAME ARGS...: warplens run ARGS --json into NAME.json
   local name=$1; shift
   "$WL" run "$@" --json > "$OUT/$name.json" 2> "$OUT/$name.err"
 }
-rungs="naive tiled blocktile_1d blocktile_2d vectorized warptile double_buffered cublas"
+rungs="naive tiled blocktile_1d blocktile_2d vectorized warptile double_buffered async_copy cublas"
 for rung in $rungs; do run "time.$rung" "matmul/$rung"; done
 # Every blocking of the tunable rungs: a sweep over the product of each blocking parameter's
 # values (the combinations not built are listed as refused), its block among the rung's presets.
@@ -38,7 +38,7 @@ for k in json.load(sys.stdin):
   "$WL" sweep "matmul/$1" $ranges --max-time 0.3 --json "$OUT/sweep.$1.json" \
     > "$OUT/sweep.$1.txt" 2>&1
 }
-for rung in ${SWEPT:-blocktile_1d blocktile_2d vectorized warptile double_buffered}; do
+for rung in ${SWEPT:-blocktile_1d blocktile_2d vectorized warptile double_buffered async_copy}; do
   sweep_blockings "$rung"
 done
 # DRAM traffic of the launch order: one row of block tiles at a time against the default group.
@@ -46,10 +46,10 @@ for group in 1 8; do
   run "dram.group$group" matmul/double_buffered --param "group=$group" --metrics default
 done
 if [[ -z "${TIMINGS_ONLY:-}" ]]; then
-  for rung in blocktile_1d blocktile_2d vectorized warptile double_buffered; do
+  for rung in blocktile_1d blocktile_2d vectorized warptile double_buffered async_copy; do
     run "site.$rung" "matmul/$rung" --size 1024x1024x1024 --per-site
   done
-  ONLY='^matmul/(blocktile|vectorized|warptile|double)' DEADLINE=${SANITIZE_DEADLINE:-200} \
+  ONLY='^matmul/(blocktile|vectorized|warptile|double|async)' DEADLINE=${SANITIZE_DEADLINE:-200} \
     tests/bench/sanitize_catalog.sh "$BUILD/tests/bench/wl_bench" "$OUT/sanitize" > "$OUT/sanitize.md" 2>&1
 fi
 # ALL_SITES=1: every bundled kernel's per-site pass at its default launch, beside the model.

@@ -7,6 +7,9 @@ import json, os, sys
 from site_rows import print_site_rows
 
 folder = sys.argv[1]
+# The rungs with blockings as parameters, in the ladder's order.
+TUNABLE = ["blocktile_1d", "blocktile_2d", "vectorized", "warptile", "double_buffered",
+           "async_copy"]
 
 
 def load(name):
@@ -30,8 +33,7 @@ def rungs():
     print("== matmul 4096^3 fp32, median ms (torch fp32 matmul, TF32 off: %s ms)"
           % torch.get("matmul_fp32_4096_ms", "?"))
     print("%-18s %10s %10s %10s %9s" % ("rung", "median ms", "GFLOP/s", "of cuBLAS", "verified"))
-    for rung in ["naive", "tiled", "blocktile_1d", "blocktile_2d", "vectorized", "warptile",
-                 "double_buffered", "cublas"]:
+    for rung in ["naive", "tiled"] + TUNABLE + ["cublas"]:
         r = load("time.%s.json" % rung)
         if not r or "timing" not in r:
             print("%-18s failed: %s" % (rung, error_of("time.%s.json" % rung)))
@@ -44,8 +46,8 @@ def rungs():
 
 
 def blockings(cublas):
-    keys = ["bm", "bn", "bk", "tm", "tn", "wm", "wn", "wn_iter", "group"]
-    for rung in ["blocktile_1d", "blocktile_2d", "vectorized", "warptile", "double_buffered"]:
+    keys = ["bm", "bn", "bk", "tm", "tn", "wm", "wn", "wn_iter", "stages", "group"]
+    for rung in TUNABLE:
         j = load("sweep.%s.json" % rung)
         if not j:
             print("== %s blockings: no sweep (%s)" % (rung, error_of("sweep.%s.json" % rung)))
@@ -70,7 +72,7 @@ def blockings(cublas):
 
 def sites():
     print("== per-site, 1024^3: predicted beside measured")
-    for rung in ["blocktile_1d", "blocktile_2d", "vectorized", "warptile", "double_buffered"]:
+    for rung in TUNABLE:
         print_site_rows(rung, load("site.%s.json" % rung), error_of("site.%s.json" % rung))
 
 

@@ -83,7 +83,7 @@ TEST(CliKernels, ListShowsEveryKernel) {
   const auto r = run_warplens("list --json");
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const json list = json::parse(r.out);
-  EXPECT_EQ(list.size(), 46u);
+  EXPECT_EQ(list.size(), 47u);
   EXPECT_EQ(list[0]["id"], "vec_add/scalar");
   const auto text = run_warplens("list");
   EXPECT_NE(text.out.find("matmul/tiled"), std::string::npos);
@@ -137,6 +137,28 @@ TEST(CliKernels, AModelSweepNeedsNoGpu) {
   EXPECT_EQ(sweep_text.find("measured on"), std::string::npos) << sweep_text;
   for (const char* suffix : {"", ".png", ".json"})
     std::filesystem::remove(json_file.string() + suffix);
+}
+
+// A blocking given with --param runs its own block, in a sweep of other parameters as in `run`
+// and the GUI's command line: async_copy's bn=128 blocking runs 128 threads, not the default 256.
+TEST(CliKernels, ASweepOfParametersAloneTakesTheBlockTheFixedParametersAllow) {
+  const auto r = run_warplens(
+      "sweep matmul/async_copy --model --param bn=128 --param-range group=1,8 --size 256x256x256");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  for (const char* row : {"1          128", "8          128"})
+    EXPECT_NE(r.out.find(row), std::string::npos) << row << "\n" << r.out;
+  EXPECT_EQ(r.out.find("refused"), std::string::npos) << r.out;
+  const std::filesystem::path picture =
+      std::filesystem::temp_directory_path() / ("warplens_param_block_" + std::to_string(getpid()));
+  const auto shown = run_warplens("--headless --model --kernel matmul/async_copy --param bn=128 "
+                                  "--screenshot " +
+                                  picture.string() + ".png");
+  ASSERT_EQ(shown.exit_code, 0) << shown.out;
+  std::ifstream sidecar_file(picture.string() + ".json");
+  const json sidecar = json::parse(sidecar_file);
+  EXPECT_EQ(sidecar["configuration"]["block"], "128") << sidecar["configuration"].dump();
+  for (const char* suffix : {".png", ".json"})
+    std::filesystem::remove(picture.string() + suffix);
 }
 
 TEST(CliKernels, AModelSweepOfTwoVariantsGivesRatiosAndNoVerdicts) {

@@ -304,13 +304,14 @@ TEST(TilesFamilies, SitesStayInsideTheirBuffersAndStoresCoverEveryOutputOnce) {
 
 // --- the matmul ladder's register-blocked rungs -------------------------------------------------
 
-constexpr const char* kLadderRungs[] = {"matmul/blocktile_1d", "matmul/blocktile_2d",
-                                        "matmul/vectorized", "matmul/warptile",
-                                        "matmul/double_buffered"};
+constexpr const char* kLadderRungs[] = {"matmul/blocktile_1d",    "matmul/blocktile_2d",
+                                        "matmul/vectorized",      "matmul/warptile",
+                                        "matmul/double_buffered", "matmul/async_copy"};
 
 // Every test size (each blocking, partial tiles, a grouped launch order): the sites stay inside
-// their buffers and a block's static shared memory (48 KiB at most), and the stores of C, float4s
-// in the vector rungs, write every output exactly once.
+// their buffers and a block's shared memory (static, 48 KiB at most, or the dynamic size the
+// kernel asks for), and the stores of C, float4s in the vector rungs, write every output exactly
+// once.
 TEST(MatmulLadder, SitesStayInsideTheirBuffersAndStoresCoverEveryOutputOnce) {
   for (const std::string id : kLadderRungs) {
     const KernelDesc& k = kernel(id);
@@ -320,13 +321,14 @@ TEST(MatmulLadder, SitesStayInsideTheirBuffersAndStoresCoverEveryOutputOnce) {
       const auto preset = std::find_if(k.block_presets.begin(), k.block_presets.end(), fits);
       ASSERT_NE(preset, k.block_presets.end()) << id << ": no preset block fits a test size";
       const LaunchShape launch = make_launch(k, p, *preset, 132);
+      const std::int64_t shared_bytes = k.dynamic_smem ? k.dynamic_smem(p, *preset) : 48 * 1024;
       std::vector<int> writes(static_cast<std::size_t>(k.buffers[2].count(p)), 0);
       for_each_access(k, launch, [&](const Site& s, std::int64_t offset) {
         const int width = s.width(p);
         ASSERT_EQ(offset % width, 0) << id << " " << s.name;
         ASSERT_GE(offset, 0) << id << " " << s.name;
         if (s.space == MemorySpace::shared) {
-          ASSERT_LE(offset + width, 48 * 1024) << id << " " << s.name;
+          ASSERT_LE(offset + width, shared_bytes) << id << " " << s.name;
           return;
         }
         ASSERT_LE((offset + width) / 4, k.buffers[s.buffer].count(p)) << id << " " << s.name;
@@ -364,6 +366,33 @@ TEST(MatmulLadder, RefusesWhatWasNotBuiltAndSaysWhatWas) {
   odd = test::default_params(kernel("matmul/blocktile_2d"));
   odd["n"] = 45;
   EXPECT_EQ(kernel("matmul/blocktile_2d").check_params(odd), "");
+  // async_copy copies A float by float: any k, but B and C still move in float4s.
+  const KernelDesc& async = kernel("matmul/async_copy");
+  odd = test::default_params(async);
+  odd["k"] = 83;
+  EXPECT_EQ(async.check_params(odd), "");
+  odd["n"] = 45;
+  EXPECT_EQ(async.check_params(odd),
+            "rows of B are copied and rows of C written as 16-byte float4s, so n is a multiple of "
+            "4 (n=45); A is copied float by float, so k may be any");
+  odd = test::default_params(async);
+  odd["stages"] = 5;
+  EXPECT_EQ(async.check_params(odd).find("128x256x16 tile, 8x4 per thread, 64x64 per warp in 4 "
+                                         "steps, 5 stages was not built; "),
+            0u)
+      << async.check_params(odd);
+}
+
+// async_copy's stages hold its tiles in dynamic shared memory: 3 stages of a 128x256x16 blocking
+// take 73 KiB (A's tile padded to 132 words a row), over the 48 KiB a static array may.
+TEST(MatmulLadder, AsyncCopyAsksForItsStagesInDynamicSharedMemory) {
+  const KernelDesc& k = kernel("matmul/async_copy");
+  const Params p = test::default_params(k);
+  EXPECT_EQ(p.at("stages"), 3);
+  ASSERT_TRUE(k.dynamic_smem);
+  EXPECT_EQ(k.dynamic_smem(p, k.default_block), 4 * 3 * (16 * 132 + 16 * 256));
+  EXPECT_EQ(k.default_block, (BlockShape{256, 1, 1}));
+  EXPECT_EQ(k.min_compute_capability, 80);
 }
 
 // Picking one value moves the other blocking parameters to the nearest blocking built with it.

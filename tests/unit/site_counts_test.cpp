@@ -100,6 +100,61 @@ TEST(SiteCounts, AMergedWideLoadIsFlaggedWithTheMergeAsItsReason) {
   }
 }
 
+// An LDGSTS (cp.async) is a global load and a shared store in one instruction: its values become
+// two accesses at one PC, the load with the sectors and the store with the wavefronts, which
+// matmul/async_copy's two sites on the copy's line each claim. Measured on the H200 at 1024^3,
+// store A tile took 3 wavefronts a request where the banks give 2: flagged, with why.
+TEST(SiteCounts, AnAsyncCopyIsAGlobalLoadAndASharedStoreAndItsWavefrontsSayWhy) {
+  const std::vector<MeasuredInstruction> halves =
+      memory_accesses(0x40, {{"smsp__sass_inst_executed", 10},
+                             {"smsp__sass_inst_executed_op_ldgsts", 10},
+                             {"smsp__sass_thread_inst_executed_op_ldgsts_pred_on", 320},
+                             {"smsp__sass_inst_executed_op_memory_32b", 10},
+                             {"smsp__sass_sectors_mem_global", 40},
+                             {"smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared", 30}});
+  ASSERT_EQ(halves.size(), 2u);
+  EXPECT_EQ(halves[0].space, MemorySpace::global);
+  EXPECT_EQ(halves[0].op, AccessOp::load);
+  EXPECT_EQ(halves[0].sectors, 40);
+  EXPECT_EQ(halves[0].wavefronts, 0);
+  EXPECT_EQ(halves[1].space, MemorySpace::shared);
+  EXPECT_EQ(halves[1].op, AccessOp::store);
+  EXPECT_EQ(halves[1].wavefronts, 30);
+  EXPECT_EQ(halves[1].sectors, 0);
+  for (const MeasuredInstruction& half : halves) {
+    EXPECT_EQ(half.pc, 0x40u);
+    EXPECT_EQ(half.executed, 10);
+    EXPECT_EQ(half.lanes, 320);
+    EXPECT_EQ(half.width, 4);
+    EXPECT_TRUE(half.async_copy);
+  }
+
+  const Case c = make_case("matmul/async_copy", {"m=1024", "n=1024", "k=1024"});
+  std::vector<MeasuredInstruction> measured;
+  for (std::size_t s = 0; s < c.prediction.sites.size(); ++s) {
+    MeasuredInstruction m = as_predicted(c, s, static_cast<std::uint32_t>(0x100 + 16 * s));
+    const std::string& name = c.prediction.sites[s].name;
+    m.async_copy =
+        name == "load A" || name == "load B" || name == "store A tile" || name == "store B tile";
+    if (name == "store A tile")
+      m.wavefronts *= 1.5;
+    measured.push_back(m);
+  }
+  const SiteCounts counts =
+      attribute_sites(*c.request.kernel, c.request.params, c.prediction, measured);
+  for (std::size_t s = 0; s < counts.sites.size(); ++s) {
+    const bool more = c.prediction.sites[s].name == "store A tile";
+    EXPECT_EQ(counts.sites[s].flagged, more) << c.prediction.sites[s].name;
+    if (more) {
+      EXPECT_EQ(counts.sites[s].reason,
+                "LDGSTS (cp.async, 1 instruction on the line) writes shared memory as its global "
+                "data arrives: its wavefronts follow the sectors and lines it reads as well as the "
+                "banks it writes, and the model counts the banks alone");
+    }
+  }
+  EXPECT_TRUE(memory_accesses(0x40, {{"smsp__sass_inst_executed", 10}}).empty());
+}
+
 TEST(SiteCounts, AHelperInlinedTwiceIsSplitAtTheWidestGapEvenWhenOneCopyIsUnrolled) {
   const Case c = make_case("softmax/block_tree", {"rows=64", "cols=1024"});
   std::vector<MeasuredInstruction> measured;

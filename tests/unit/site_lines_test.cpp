@@ -30,12 +30,14 @@ struct PtxAccess {
 };
 
 // The global and shared loads and stores of each kernel entry of a PTX file, by the entry's
-// function name ("vec_add_scalar"), each at the innermost source line its .loc names.
+// function name ("vec_add_scalar"), each at the innermost source line its .loc names. A cp.async
+// from global to shared memory is both a global load and a shared store.
 std::map<std::string, std::vector<PtxAccess>> ptx_accesses(const std::filesystem::path& ptx) {
   static const std::regex file_directive(R"(^\s*\.file\s+(\d+)\s+"([^"]+)\")");
   static const std::regex entry(R"(\.entry\s+([A-Za-z0-9_$]+))");
   static const std::regex loc(R"(^\s*\.loc\s+(\d+)\s+(\d+))");
   static const std::regex access(R"(^\s*(?:@!?%p\d+\s+)?(ld|st)\.(?:[a-z]+\.)*?(global|shared)\b)");
+  static const std::regex async_copy(R"(^\s*(?:@!?%p\d+\s+)?cp\.async\.c[ag]\.shared\.global\b)");
   std::map<int, std::string> files;
   std::map<std::string, std::vector<PtxAccess>> by_function;
   std::ifstream in(ptx);
@@ -57,6 +59,10 @@ std::map<std::string, std::vector<PtxAccess>> ptx_accesses(const std::filesystem
     } else if (std::regex_search(text, m, loc)) {
       file = std::stoi(m[1]);
       source_line = std::stoi(m[2]);
+    } else if (!function.empty() && std::regex_search(text, m, async_copy)) {
+      for (const auto& [space, op] : {std::pair{MemorySpace::global, AccessOp::load},
+                                      std::pair{MemorySpace::shared, AccessOp::store}})
+        by_function[function].push_back({files[file], source_line, space, op, text});
     } else if (!function.empty() && std::regex_search(text, m, access)) {
       by_function[function].push_back({files[file], source_line,
                                        m[2] == "global" ? MemorySpace::global : MemorySpace::shared,

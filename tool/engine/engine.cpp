@@ -618,11 +618,12 @@ SassCounts KernelSession::count_sass(const BlockShape& block,
   // Flushed before the pass, so the flush's own kernel is not patched and counted.
   s.flusher.flush(s.stream.get());
   cuda_check(cudaStreamSynchronize(s.stream.get()), "L2 flush");
-  return profiler().sass(metrics, [&] {
+  const auto run_once = [&] {
     s.enqueue(launch);
     cuda_check(cudaGetLastError(), "kernel launch");
     cuda_check(cudaStreamSynchronize(s.stream.get()), "kernel run");
-  });
+  };
+  return profiler().sass(metrics, run_once, ldgsts_sass_metrics());
 }
 
 namespace {
@@ -650,18 +651,16 @@ std::vector<MeasuredInstruction> memory_instructions(const std::vector<const Sas
                                                      const SassListing& listing) {
   const auto text = listing.functions.find(own.front()->function);
   std::vector<MeasuredInstruction> memory;
-  for (std::size_t k = 0; k < own.size(); ++k) {
-    auto m = memory_instruction(own[k]->pc_offset, own[k]->values);
-    if (!m)
-      continue;
-    m->file = places[k].file;
-    m->line = places[k].line;
-    if (text != listing.functions.end())
-      for (const SassLine& line : text->second)
-        if (line.pc == m->pc)
-          m->sass = line.text;
-    memory.push_back(std::move(*m));
-  }
+  for (std::size_t k = 0; k < own.size(); ++k)
+    for (MeasuredInstruction& m : memory_accesses(own[k]->pc_offset, own[k]->values)) {
+      m.file = places[k].file;
+      m.line = places[k].line;
+      if (text != listing.functions.end())
+        for (const SassLine& line : text->second)
+          if (line.pc == m.pc)
+            m.sass = line.text;
+      memory.push_back(std::move(m));
+    }
   return memory;
 }
 

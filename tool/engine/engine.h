@@ -54,7 +54,8 @@ public:
   // each is unavailable, with the reason, when the counters cannot be read.
   std::vector<CounterResult> count(const std::vector<BlockShape>& blocks);
   // The SASS metrics of every instruction of one launch of this shape, in a pass of its own
-  // (CounterProfiler::sass); the launch starts from an emptied L2 like the counted ones.
+  // (CounterProfiler::sass; LDGSTS's metrics left out where the chip lacks them); the launch
+  // starts from an emptied L2 like the counted ones.
   SassCounts count_sass(const BlockShape& block, const std::vector<std::string>& metrics);
   // Every site's measured figures for the launch `predicted` describes: one pass of SASS
   // metrics, each instruction placed on its source line by the embedded cubin's line table.

@@ -208,7 +208,8 @@ void check_kernel_arch(const KernelDesc& kernel, const Arch& arch) {
   const int needed = kernel.min_compute_capability, has = arch.cc_major * 10 + arch.cc_minor;
   if (needed > has)
     throw UsageError(kernel.id + " needs compute capability " + std::to_string(needed / 10) + "." +
-                     std::to_string(needed % 10) + " or later (its tensor-core instructions); " +
+                     std::to_string(needed % 10) + " or later" +
+                     (kernel.needs_why.empty() ? "" : " (" + kernel.needs_why + ")") + "; " +
                      arch.id + " is " + std::to_string(arch.cc_major) + "." +
                      std::to_string(arch.cc_minor));
 }

@@ -37,7 +37,8 @@ void check_kernel_block(const KernelRequest& request);
 std::string allowed_values(const ParamSpec& spec);
 
 // Throws UsageError where the arch is older than the kernel needs ("flash_attention/tensor_d64
-// needs compute capability 8.0 or later (its tensor-core instructions); t4 is 7.5").
+// needs compute capability 8.0 or later (its multiply-adds run on the tensor cores); t4 is
+// 7.5").
 void check_kernel_arch(const KernelDesc& kernel, const Arch& arch);
 
 // The kernel's parameter of this name; throws UsageError "ID has no parameter 'NAME'; parameters:

@@ -10,21 +10,33 @@
 
 namespace wl {
 
-const std::vector<std::string>& site_sass_metrics() {
+const std::vector<std::string>& ldgsts_sass_metrics() {
   static const std::vector<std::string> metrics = {
-      "smsp__sass_inst_executed", // issued, with every lane predicated off or not
-      "smsp__sass_inst_executed_op_global_ld",
-      "smsp__sass_inst_executed_op_global_st",
-      "smsp__sass_inst_executed_op_shared_ld",
-      "smsp__sass_inst_executed_op_shared_st",
-      "smsp__sass_thread_inst_executed_op_global_pred_on",
-      "smsp__sass_thread_inst_executed_op_shared_pred_on",
-      "smsp__sass_inst_executed_op_memory_32b",
-      "smsp__sass_inst_executed_op_memory_64b",
-      "smsp__sass_inst_executed_op_memory_128b",
-      "smsp__sass_sectors_mem_global",
-      "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared",
+      "smsp__sass_inst_executed_op_ldgsts",
+      "smsp__sass_thread_inst_executed_op_ldgsts_pred_on",
   };
+  return metrics;
+}
+
+const std::vector<std::string>& site_sass_metrics() {
+  static const std::vector<std::string> metrics = [] {
+    std::vector<std::string> names = {
+        "smsp__sass_inst_executed", // issued, with every lane predicated off or not
+        "smsp__sass_inst_executed_op_global_ld",
+        "smsp__sass_inst_executed_op_global_st",
+        "smsp__sass_inst_executed_op_shared_ld",
+        "smsp__sass_inst_executed_op_shared_st",
+        "smsp__sass_thread_inst_executed_op_global_pred_on",
+        "smsp__sass_thread_inst_executed_op_shared_pred_on",
+        "smsp__sass_inst_executed_op_memory_32b",
+        "smsp__sass_inst_executed_op_memory_64b",
+        "smsp__sass_inst_executed_op_memory_128b",
+        "smsp__sass_sectors_mem_global",
+        "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared",
+    };
+    names.insert(names.end(), ldgsts_sass_metrics().begin(), ldgsts_sass_metrics().end());
+    return names;
+  }();
   return metrics;
 }
 
@@ -57,11 +69,27 @@ void add_to_line(LineIssues& line, const std::map<std::string, double>& values) 
   line.wavefronts += metric_value(values, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared");
 }
 
-std::optional<MeasuredInstruction> memory_instruction(std::uint32_t pc,
-                                                      const std::map<std::string, double>& values) {
+std::vector<MeasuredInstruction> memory_accesses(std::uint32_t pc,
+                                                 const std::map<std::string, double>& values) {
   const auto value = [&](const char* metric) { return metric_value(values, metric); };
   MeasuredInstruction m;
   m.pc = pc;
+  m.issued = value("smsp__sass_inst_executed");
+  m.width = value("smsp__sass_inst_executed_op_memory_128b") > 0  ? 16
+            : value("smsp__sass_inst_executed_op_memory_64b") > 0 ? 8
+            : value("smsp__sass_inst_executed_op_memory_32b") > 0 ? 4
+                                                                  : 0;
+  if (const double copies = value("smsp__sass_inst_executed_op_ldgsts"); copies > 0) {
+    m.executed = copies;
+    m.async_copy = true;
+    m.lanes = value("smsp__sass_thread_inst_executed_op_ldgsts_pred_on");
+    MeasuredInstruction load = m, store = m;
+    load.sectors = value("smsp__sass_sectors_mem_global");
+    store.space = MemorySpace::shared;
+    store.op = AccessOp::store;
+    store.wavefronts = value("smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared");
+    return {load, store};
+  }
   for (const MemorySpace space : {MemorySpace::global, MemorySpace::shared})
     for (const AccessOp op : {AccessOp::load, AccessOp::store})
       if (value(access_metric(space, op)) > 0) {
@@ -70,16 +98,11 @@ std::optional<MeasuredInstruction> memory_instruction(std::uint32_t pc,
         m.executed = value(access_metric(space, op));
       }
   if (m.executed == 0)
-    return std::nullopt;
-  m.issued = value("smsp__sass_inst_executed");
+    return {};
   m.lanes = value(lanes_metric(m.space));
-  m.width = value("smsp__sass_inst_executed_op_memory_128b") > 0  ? 16
-            : value("smsp__sass_inst_executed_op_memory_64b") > 0 ? 8
-            : value("smsp__sass_inst_executed_op_memory_32b") > 0 ? 4
-                                                                  : 0;
   m.sectors = value("smsp__sass_sectors_mem_global");
   m.wavefronts = value("smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared");
-  return m;
+  return {m};
 }
 
 namespace {
@@ -129,13 +152,25 @@ std::string reason_from_sass(const SiteMeasurement& m, const Predicted& p, const
   if (m.instructions.empty())
     return "no " + access_kind(space, op) + " instruction on line " + std::to_string(m.line) +
            ": the compiler moved or removed the access";
+  const std::string instructions = std::to_string(m.instructions.size()) + " instruction" +
+                                   (m.instructions.size() == 1 ? "" : "s");
+  const bool copies = std::any_of(m.instructions.begin(), m.instructions.end(),
+                                  [&](std::size_t i) { return counts.instructions[i].async_copy; });
+  if (copies && space == MemorySpace::shared)
+    return "LDGSTS (cp.async, " + instructions +
+           " on the line) writes shared memory as its global data arrives: its wavefronts follow "
+           "the sectors and lines it reads as well as the banks it writes, and the model counts "
+           "the banks alone";
+  if (copies && m.executed > p.requests * (1 + kSiteTolerance))
+    return format("LDGSTS (cp.async, %s on the line) runs for the lanes past the matrices' "
+                  "edges too, reading nothing and writing zeros: %.0f warp executions more than "
+                  "the requests predicted",
+                  instructions.c_str(), m.executed - p.requests);
   int widest = 0, narrowest = 1 << 30;
   for (const std::size_t i : m.instructions) {
     widest = std::max(widest, counts.instructions[i].width);
     narrowest = std::min(narrowest, counts.instructions[i].width);
   }
-  const std::string instructions = std::to_string(m.instructions.size()) + " instruction" +
-                                   (m.instructions.size() == 1 ? "" : "s");
   if (narrowest > p.width && p.width > 0)
     return "the compiler merged " + std::to_string(narrowest / p.width) + " neighbouring " +
            std::to_string(p.width) + "-byte " + what + "s into one " + wide_instruction(m, counts) +

@@ -18,8 +18,11 @@ namespace wl {
 
 // The SASS metrics a per-site pass collects (GH100 names; assets/sass_metrics.json lists them):
 // which kind of access each instruction is, how often it ran, with how many lanes, at what width,
-// and the sectors or wavefronts it cost.
+// and the sectors or wavefronts it cost. Of them, the LDGSTS ones (cp.async's instruction) may be
+// missing from a chip's list, and are left out there. One list for every pass: CUPTI cannot set
+// a second SASS configuration in a process.
 const std::vector<std::string>& site_sass_metrics();
+const std::vector<std::string>& ldgsts_sass_metrics();
 
 // ncu's names for the executions of an access of this kind
 // ("smsp__sass_inst_executed_op_global_ld") and for the lanes with the predicate on of one in this
@@ -41,19 +44,22 @@ struct MeasuredInstruction {
   int line = 0;         // 0 when the line table has none
   MemorySpace space = MemorySpace::global;
   AccessOp op = AccessOp::load;
-  int width = 0;         // bytes per lane: 4, 8 or 16 (0 when the metrics do not say)
-  double executed = 0;   // warp-level executions (a global one is one request)
-  double issued = 0;     // warp-level issues, also those with every lane predicated off (ncu's
-                         // "Instructions Executed")
-  double lanes = 0;      // thread-level executions with the predicate on
-  double sectors = 0;    // global: 32-byte sectors
-  double wavefronts = 0; // shared: wavefronts of the shared-memory pipe
+  bool async_copy = false; // one half of an LDGSTS (cp.async), which is both a load and a store
+  int width = 0;           // bytes per lane: 4, 8 or 16 (0 when the metrics do not say)
+  double executed = 0;     // warp-level executions (a global one is one request)
+  double issued = 0;       // warp-level issues, also those with every lane predicated off (ncu's
+                           // "Instructions Executed")
+  double lanes = 0;        // thread-level executions with the predicate on
+  double sectors = 0;      // global: 32-byte sectors
+  double wavefronts = 0;   // shared: wavefronts of the shared-memory pipe
 };
 
-// The memory instruction at `pc` from its values of the site metrics (by metric name); nullopt for
-// an instruction that is no global or shared load or store.
-std::optional<MeasuredInstruction> memory_instruction(std::uint32_t pc,
-                                                      const std::map<std::string, double>& values);
+// The accesses of the instruction at `pc`, from its values of the site metrics (by metric name):
+// none for an instruction that is no global or shared load or store; two for an LDGSTS
+// (cp.async), a global load and a shared store in one instruction, measured as both: its global
+// half with the sectors, its shared half with the wavefronts.
+std::vector<MeasuredInstruction> memory_accesses(std::uint32_t pc,
+                                                 const std::map<std::string, double>& values);
 
 // A site's measured figures: the sums over the instructions on its line of its kind.
 struct SiteMeasurement {

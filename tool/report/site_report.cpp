@@ -245,6 +245,7 @@ json site_counts_json(const SiteCounts& c) {
                         {"line", i.line},
                         {"space", space_name(i.space)},
                         {"op", op_name(i.op)},
+                        {"async_copy", i.async_copy},
                         {"width", i.width}});
     instructions.push_back(std::move(instruction));
   }
@@ -304,6 +305,7 @@ MeasuredInstruction instruction_from(const Fields& f) {
   i.space = f.choice("space", {"global", "shared"}) == "shared" ? MemorySpace::shared
                                                                 : MemorySpace::global;
   i.op = f.choice("op", {"load", "store"}) == "store" ? AccessOp::store : AccessOp::load;
+  i.async_copy = f.boolean_or("async_copy", false);
   i.width = static_cast<int>(f.integer("width", 0, 1024));
   read_counts(f, i);
   return i;

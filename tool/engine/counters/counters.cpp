@@ -596,17 +596,34 @@ double CounterProfiler::open_seconds() const { return m_state->open_seconds; }
 
 namespace {
 
-// The metric ids the chip gives these SASS metric names, in their order.
+// The id the chip gives a SASS metric name; nullopt where the chip has no such metric.
+std::optional<std::uint64_t> sass_metric_id(const std::string& chip, const std::string& name) {
+  auto properties = WL_PARAMS(CUpti_SassMetrics_GetProperties_Params);
+  properties.pChipName = chip.c_str();
+  properties.pMetricName = name.c_str();
+  if (cuptiSassMetricsGetProperties(&properties) != CUPTI_SUCCESS)
+    return std::nullopt;
+  return properties.metric.metricId;
+}
+
+// The metric ids the chip gives these SASS metric names, in their order; `metrics` loses the
+// names of `may_lack` the chip lacks, and any other name it lacks is an error.
 std::vector<std::uint64_t> sass_metric_ids(const std::string& chip,
-                                           const std::vector<std::string>& metrics) {
+                                           std::vector<std::string>& metrics,
+                                           const std::vector<std::string>& may_lack) {
   std::vector<std::uint64_t> ids;
+  std::vector<std::string> offered;
   for (const std::string& name : metrics) {
-    auto properties = WL_PARAMS(CUpti_SassMetrics_GetProperties_Params);
-    properties.pChipName = chip.c_str();
-    properties.pMetricName = name.c_str();
-    WL_CUPTI(cuptiSassMetricsGetProperties(&properties));
-    ids.push_back(properties.metric.metricId);
+    const auto id = sass_metric_id(chip, name);
+    const bool optional = std::find(may_lack.begin(), may_lack.end(), name) != may_lack.end();
+    if (!id && !optional)
+      throw CuptiFailure{"the chip " + chip + " has no SASS metric " + name};
+    if (id) {
+      ids.push_back(*id);
+      offered.push_back(name);
+    }
   }
+  metrics = std::move(offered);
   return ids;
 }
 
@@ -651,8 +668,9 @@ std::vector<SassInstruction> flush_sass(CUcontext context, const std::vector<std
 
 } // namespace
 
-SassCounts CounterProfiler::sass(const std::vector<std::string>& metrics,
-                                 const std::function<void()>& launch) {
+SassCounts CounterProfiler::sass(const std::vector<std::string>& wanted,
+                                 const std::function<void()>& launch,
+                                 const std::vector<std::string>& may_lack) {
   const auto start = std::chrono::steady_clock::now();
   State& s = *m_state;
   if (!s.tried)
@@ -665,7 +683,8 @@ SassCounts CounterProfiler::sass(const std::vector<std::string>& metrics,
   const auto device = static_cast<std::uint32_t>(current_device());
   bool enabled = false;
   try {
-    const std::vector<std::uint64_t> ids = sass_metric_ids(s.chip, metrics);
+    std::vector<std::string> metrics = wanted;
+    const std::vector<std::uint64_t> ids = sass_metric_ids(s.chip, metrics, may_lack);
     s.disable_range(); // the range profiler and the SASS patching are not used together
     s.configure_sass(device, ids);
     auto enable = WL_PARAMS(CUpti_SassMetricsEnable_Params);

@@ -110,8 +110,11 @@ public:
   // The SASS metrics (names as sass_metrics_offered lists them) of every instruction of the
   // kernels `launch` runs (it enqueues one launch and synchronises). A pass of its own: the
   // instructions are patched with counting code at this launch (so it is never timed), and the
-  // range profiler is set aside meanwhile and enabled again after.
-  SassCounts sass(const std::vector<std::string>& metrics, const std::function<void()>& launch);
+  // range profiler is set aside meanwhile and enabled again after. Those of `metrics` also in
+  // `may_lack` are left out where the chip lacks them (LDGSTS's: chips before sm_80 have no such
+  // instruction); any other it lacks fails the pass.
+  SassCounts sass(const std::vector<std::string>& metrics, const std::function<void()>& launch,
+                  const std::vector<std::string>& may_lack = {});
   std::string chip() const;
   const CounterCosts& costs() const;
 
