@@ -8,6 +8,7 @@
 #include "io/metric_catalog.h"
 #include "kernel_file/file_kernel.h"
 #include "model/block_text.h"
+#include "model/kernel_request.h"
 #include "model/model_kernel.h"
 #include "protocol/protocol.h"
 #include "registry.h"
@@ -80,13 +81,10 @@ json kernel_json(const KernelDesc& k) {
           {"tensor_cores", k.tensor_cores}};
 }
 
-// "\n    needs compute capability 8.0 or later (tensor cores)" for a kernel that does; "" else.
+// "\n    needs compute capability 8.0 or later (...)" for a kernel that does; "" else.
 std::string needs_text(const KernelDesc& k) {
-  if (k.min_compute_capability <= 0)
-    return "";
-  return "\n    needs compute capability " + std::to_string(k.min_compute_capability / 10) + "." +
-         std::to_string(k.min_compute_capability % 10) + " or later" +
-         (k.needs_why.empty() ? "" : " (" + k.needs_why + ")");
+  const std::string need = compute_capability_need(k);
+  return need.empty() ? "" : "\n    " + need;
 }
 
 // "built: bm=128 bn=128 bk=16 ...; bm=128 bn=256 ...": the combinations a tunable kernel was

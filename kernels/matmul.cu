@@ -881,6 +881,9 @@ struct Blocking {
   int stages = 0; // shared tiles in flight, where the rung has the parameter (async_copy)
 
   bool warp_tiled() const { return wm != 0; }
+  // A's tile: row-major (blocktile), transposed (vectorized), transposed and padded by a float4
+  // a row (the warp tiles; WarpTiling::kPitch in the kernels).
+  int a_pitch() const { return warp_tiled() ? bm + 4 : bm; }
   int threads() const { return warp_tiled() ? bm / wm * (bn / wn) * 32 : bm * bn / (tm * tn); }
   int wm_iter() const { return warp_tiled() ? wm * wn / (32 * tm * tn * wn_iter) : 1; }
   int rows_per_thread() const { return wm_iter() * tm; }
@@ -1035,9 +1038,7 @@ struct Ladder {
   // access.
   Staged a_staged(int e) const { return staged(e, g.bk / a_unit(), a_unit()); }
   int b_rounds() const { return g.bk * g.bn / unit / threads; }
-  // A's tile: row-major (blocktile), transposed (vectorized), transposed and padded (warp tiles).
-  int a_pitch() const { return g.warp_tiled() ? g.bm + 4 : g.bm; }
-  int a_words() const { return g.bk * a_pitch(); } // bm x bk either way, plus the padding
+  int a_words() const { return g.bk * g.a_pitch(); } // bm x bk either way, plus the padding
   // Staging iteration it: k-step it % steps of round it / steps, and the tile element thread t
   // stages then. Rounds run slowest: the guards at a partial tile differ by round, and the
   // model's even sample of a long loop then takes each round in proportion.
@@ -1094,8 +1095,9 @@ Offset store_a_tile(const Ladder& s, Coord, Coord t, std::int64_t it) {
   const std::int64_t staging = it / parts;
   const int part = static_cast<int>(it % parts);
   const Staged at = s.a_staged(s.staged_element(t, staging));
-  const int word = is_vector(s.rung) ? matmul::a_word_transposed(at.row, at.col + part, s.a_pitch())
-                                     : matmul::a_word(at.row, at.col, s.g.bk);
+  const int word = is_vector(s.rung)
+                       ? matmul::a_word_transposed(at.row, at.col + part, s.g.a_pitch())
+                       : matmul::a_word(at.row, at.col, s.g.bk);
   return 4 * std::int64_t{s.stage_word(s.staged_step(staging)) + word};
 }
 
@@ -1112,7 +1114,7 @@ Offset load_a_tile(const Ladder& s, Coord, Coord t, std::int64_t it) {
   const int read = static_cast<int>(it % reads), dot = static_cast<int>(it / reads % s.g.bk);
   const int step = static_cast<int>(it / reads / s.g.bk);
   const int row = s.row(t.x, read * s.unit);
-  const int word = is_vector(s.rung) ? matmul::a_word_transposed(row, dot, s.a_pitch())
+  const int word = is_vector(s.rung) ? matmul::a_word_transposed(row, dot, s.g.a_pitch())
                                      : matmul::a_word(row, dot, s.g.bk);
   return 4 * std::int64_t{s.stage_word(step) + word};
 }
@@ -1469,7 +1471,7 @@ KernelDesc async_copy() {
   k.needs_why = "its tiles are copied by cp.async";
   k.dynamic_smem = [](const Params& p, const BlockShape&) {
     const Blocking g = blocking_of(p);
-    return std::int64_t{4} * g.stages * matmul::stage_word(1, g.bk * (g.bm + 4), g.bn, g.bk);
+    return std::int64_t{4} * g.stages * matmul::stage_word(1, g.bk * g.a_pitch(), g.bn, g.bk);
   };
   return k;
 }

@@ -204,14 +204,19 @@ void check_kernel_request(const KernelRequest& request) {
   check_kernel_block(request);
 }
 
+std::string compute_capability_need(const KernelDesc& kernel) {
+  const int needed = kernel.min_compute_capability;
+  if (needed <= 0)
+    return "";
+  return "needs compute capability " + std::to_string(needed / 10) + "." +
+         std::to_string(needed % 10) + " or later" +
+         (kernel.needs_why.empty() ? "" : " (" + kernel.needs_why + ")");
+}
+
 void check_kernel_arch(const KernelDesc& kernel, const Arch& arch) {
-  const int needed = kernel.min_compute_capability, has = arch.cc_major * 10 + arch.cc_minor;
-  if (needed > has)
-    throw UsageError(kernel.id + " needs compute capability " + std::to_string(needed / 10) + "." +
-                     std::to_string(needed % 10) + " or later" +
-                     (kernel.needs_why.empty() ? "" : " (" + kernel.needs_why + ")") + "; " +
-                     arch.id + " is " + std::to_string(arch.cc_major) + "." +
-                     std::to_string(arch.cc_minor));
+  if (kernel.min_compute_capability > arch.cc_major * 10 + arch.cc_minor)
+    throw UsageError(kernel.id + " " + compute_capability_need(kernel) + "; " + arch.id + " is " +
+                     std::to_string(arch.cc_major) + "." + std::to_string(arch.cc_minor));
 }
 
 void check_kernel_block(const KernelRequest& request) {

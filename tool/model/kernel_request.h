@@ -36,6 +36,10 @@ void check_kernel_block(const KernelRequest& request);
 // "128, 256" for a parameter with choices, else "1 to 64": what its values may be.
 std::string allowed_values(const ParamSpec& spec);
 
+// "needs compute capability 8.0 or later (its multiply-adds run on the tensor cores)" for a
+// kernel with a minimum compute capability (the reason where it gives one); "" for the others.
+std::string compute_capability_need(const KernelDesc& kernel);
+
 // Throws UsageError where the arch is older than the kernel needs ("flash_attention/tensor_d64
 // needs compute capability 8.0 or later (its multiply-adds run on the tensor cores); t4 is
 // 7.5").
