@@ -207,6 +207,14 @@ TEST(SiteCounts, TheMeasurementGoesThroughJsonAndBackAndABadIndexIsRefused) {
   nlohmann::json j = site_counts_json(counts);
   const SiteCounts back = site_counts_from_json(j, "result", counts.sites.size());
   EXPECT_EQ(site_counts_json(back), j);
+  nlohmann::json lying = j;
+  lying["instructions"][0]["async_copy"] = "yes"; // a worker's answer that is no true or false
+  try {
+    site_counts_from_json(lying, "result", counts.sites.size());
+    FAIL() << "an async_copy that is no boolean was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("async_copy"), std::string::npos) << e.what();
+  }
   j["sites"][0]["instructions"] = {7};
   try {
     site_counts_from_json(j, "result", counts.sites.size());
