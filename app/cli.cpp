@@ -1,9 +1,11 @@
 #include "cli.h"
 
+#include "base/child_process.h"
 #include "base/error.h"
 #include "base/json_input.h"
 #include "base/text_format.h"
 #include "cli_commands.h"
+#include "kernel_file/compile_server.h"
 #include "kernel_file/file_kernel.h"
 #include "viz_main.h"
 
@@ -137,6 +139,8 @@ void refuse_gui_options_given(const CLI::App& app) {
 } // namespace
 
 int run_cli(int argc, char** argv) {
+  // Kernel files are compiled by a child of this program (started at the first compile).
+  use_compile_server(running_executable());
   CLI::App app{"WarpLens: see what a GPU does with a kernel launch"};
   app.require_subcommand(0, 1);
   add_arch_commands(app);

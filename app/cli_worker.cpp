@@ -1,4 +1,5 @@
 #include "cli_commands.h"
+#include "kernel_file/compile_server.h"
 #ifdef WARPLENS_LINKS_ENGINE
 #include "engine/worker.h"
 #endif
@@ -19,6 +20,15 @@ void add_worker_command(CLI::App& app) {
 #else
   worker->callback([] { needs_engine("warplens worker"); });
 #endif
+  // Where every compile of this process goes (kernel_file/compile_server.h): a child that runs
+  // NVRTC under a memory cap and a deadline. Not listed in the help: only WarpLens starts it.
+  CLI::App* server =
+      app.add_subcommand("compile-server", "NVRTC for this program's kernel files, kept apart");
+  server->group("");
+  static std::size_t memory_bytes = CompileLimits{}.memory_bytes;
+  server->add_option("--memory-bytes", memory_bytes, "The cap on its address space")
+      ->check(CLI::Range(std::size_t{256} << 20, std::size_t{1} << 40));
+  server->callback([] { std::exit(serve_compiles(memory_bytes)); });
 }
 
 } // namespace wl

@@ -321,17 +321,26 @@ void App::follow_edits() {
   models->submit(*request, arch(), RunKind{.live = true});
 }
 
-bool App::settled() const {
-  if ((source && source->busy()) || (models && models->busy()) || sweep.running)
-    return false;
+std::string App::unsettled_by() const {
+  if (file.compile && file.compile->busy())
+    return "the compile of " + file.path.filename().string();
+  if (source && source->busy())
+    return "an answer (" + source->mode() + ")";
+  if (models && models->busy())
+    return "the models";
+  if (sweep.running)
+    return "the sweep";
+  if (kernel_file_broken())
+    return ""; // the save's problem is on screen: nothing runs until a save compiles
   const std::optional<KernelRequest> request = current_request();
   if (!request || !results.model_error.empty())
-    return true; // an invalid launch is explained, not computed
+    return ""; // an invalid launch is explained, not computed
   // With Live on, the run of the launch on screen too (unless it failed: that is on screen).
   if (choices.live && latest_is_stale() && results.last_error.empty())
-    return false;
+    return "the run of the launch on screen";
   const RunResult* model = model_view();
-  return model && same_launch(*model, *request, arch().id);
+  return model && same_launch(*model, *request, arch().id) ? ""
+                                                           : "the model of the launch on screen";
 }
 
 bool App::model_is_current() const {

@@ -5,6 +5,7 @@
 // a ResultSource (the models on a background thread, or the worker process through WorkerSource).
 // Nothing here touches CUDA, GLFW or OpenGL.
 
+#include "kernel_file_compile.h"
 #include "kernel_file_watch.h"
 #include "lesson/lesson.h"
 #include "lesson/lesson_judge.h"
@@ -315,11 +316,12 @@ struct OpenedFile {
   std::string problem;            // the last save's first problem; "" when it compiled
   int problem_line = 0;           // the file's line it names; 0 when none
   std::shared_ptr<KernelFileWatch> watch;
-  std::function<void()> wake;          // wakes a sleeping window when a save is seen
-  std::vector<std::string> recent;     // files opened, newest first (kept in the settings)
-  std::array<char, 1024> path_typed{}; // File > Open's field
-  std::string open_problem;            // why the last file asked for could not be opened
-  double last_reload_ms = 0;           // reading, describing and compiling the last save
+  std::function<void()> wake;                 // wakes a sleeping window when a save is seen
+  std::vector<std::string> recent;            // files opened, newest first (kept in the settings)
+  std::array<char, 1024> path_typed{};        // File > Open's field
+  std::string open_problem;                   // why the last file asked for could not be opened
+  double last_reload_ms = 0;                  // reading, describing and compiling the last save
+  std::shared_ptr<KernelFileCompile> compile; // the saves' compiles, off the frame thread
 
   bool open() const { return !path.empty(); }
 };
@@ -413,9 +415,11 @@ struct App {
   void follow_edits();
   // Takes what the sources have produced, once per frame.
   void poll_source();
-  // True when nothing is being computed and the model figures (with Live on, the run's too, unless
-  // it failed) are those of the launch on screen.
-  bool settled() const;
+  // What is still being computed ("the compile of mine.cu", "the models"), or "" when nothing is
+  // and the model figures (with Live on, the run's too, unless it failed) are those of the launch
+  // on screen.
+  std::string unsettled_by() const;
+  bool settled() const { return unsettled_by().empty(); }
 
   // The model figures of the launch on screen (or, before the models answer, the latest result).
   const RunResult* model_view() const;
@@ -484,10 +488,12 @@ struct App {
   // the reason on the status line and in file.open_problem, when it cannot be used (the file on
   // screen stays).
   bool open_kernel_file(const std::string& text);
-  // Once per frame: a save seen by the watch is read and compiled; if it compiles, its kernels
-  // replace the last version's and the launch on screen follows them (the models, and with Live
-  // on a run); if not, the problem is shown and the last version stays.
+  // Once per frame: a save seen by the watch is read and compiled on the compile thread; once it
+  // has been, if it compiled, its kernels replace the last version's and the launch on screen
+  // follows them (the models, and with Live on a run); if not, the problem is shown and the last
+  // version stays.
   void follow_kernel_file();
+  void take_saved_kernel_file(SavedKernelFile saved);
   // What File > Open offers for the path typed so far: the .cu files and folders in its folder
   // whose names start with its last part (at most 8, folders ending in '/').
   std::vector<std::string> kernel_file_completions() const;

@@ -1,17 +1,18 @@
 // A person's kernel file in the GUI: opened, watched, and followed save by save. A save is read
-// and compiled on this thread before it replaces anything (NVRTC takes tens of milliseconds for a
-// small file once warm), so a save that does not compile leaves the last good version on screen.
+// and compiled on the compile thread (kernel_file_compile.h) before it replaces anything, so a
+// save that does not compile leaves the last good version on screen, and the window draws on
+// while NVRTC works.
 
 #include "app.h"
 #include "base/error.h"
 #include "base/json_input.h"
 #include "base/text_format.h"
+#include "base/text_scan.h"
 #include "kernel_file/file_kernel.h"
 #include "registry.h"
 
 #include <algorithm>
 #include <chrono>
-#include <regex>
 
 namespace wl::viz {
 
@@ -37,10 +38,10 @@ int line_named(const std::string& problem, const std::filesystem::path& file) {
   const std::string prefix = file.string() + ":";
   if (!problem.starts_with(prefix))
     return 0;
-  static const std::regex number(R"(^(\d+):)");
-  std::smatch m;
-  const std::string rest = problem.substr(prefix.size());
-  return std::regex_search(rest, m, number) ? std::stoi(m[1].str()) : 0;
+  // `#line` can set any number: one past an int's range names no line of the file.
+  TextScan rest(std::string_view(problem).substr(prefix.size()));
+  const std::optional<std::int64_t> line = rest.whole_number();
+  return line && rest.take(":") ? static_cast<int>(*line) : 0;
 }
 
 void remember(std::vector<std::string>& recent, const std::string& path) {
@@ -80,56 +81,83 @@ bool App::open_kernel_file(const std::string& text) {
   file.problem_line = 0;
   file.watch = std::make_shared<KernelFileWatch>(file.path, file.wake);
   remember(file.recent, file.path.string());
+  // Compiled by the models' thread as it models the launch: a problem is theirs to say.
   select_kernel(id);
-  // Compiled once here, on the thread that compiles each save: NVRTC's first compile on a thread
-  // costs several times a warm one, which the first save would pay. A problem is the models' to
-  // say.
-  try {
-    kernel()->usage(choices.params, arch().cc_major * 10 + arch().cc_minor);
-  } catch (const Error&) {
-  }
   messages.status = "Opened " + file.path.string() +
                     (file.watch->problem().empty() ? ": each save is compiled and shown"
                                                    : ": " + file.watch->problem());
   return true;
 }
 
+namespace {
+
+// A save read, described and compiled (on the compile thread): the kernel on screen compiled
+// before anything is replaced, so its error, if any, is the one the person is looking for.
+SavedKernelFile compile_save(const std::filesystem::path& path, const std::string& hash_shown,
+                             bool shown_broken, const std::string& shown_id, const Params& params,
+                             int sm) {
+  const auto start = std::chrono::steady_clock::now();
+  SavedKernelFile out;
+  try {
+    out.file = read_kernel_file(path);
+    if (out.file->hash == hash_shown && !shown_broken) {
+      out.unchanged = true; // a header beside it, or the same text written again
+      return out;
+    }
+    out.kernels = file_kernels(*out.file);
+    const auto shown = std::find_if(out.kernels.begin(), out.kernels.end(),
+                                    [&](const KernelDesc& k) { return k.id == shown_id; });
+    const KernelDesc& check = shown != out.kernels.end() ? *shown : out.kernels.front();
+    check.usage(kept_params(check, params), sm);
+    out.shown_id = check.id;
+  } catch (const Error& e) {
+    out.kernels.clear();
+    out.problem = e.what();
+  }
+  out.milliseconds =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+} // namespace
+
 void App::follow_kernel_file() {
+  if (file.compile)
+    if (std::optional<SavedKernelFile> saved = file.compile->take())
+      take_saved_kernel_file(std::move(*saved));
   if (!file.watch || !file.watch->take_change())
     return;
-  const auto start = std::chrono::steady_clock::now();
-  try {
-    const KernelFile saved = read_kernel_file(file.path);
-    file.lines = lines_of(saved.text);
-    if (saved.hash == file.hash && file.problem.empty())
-      return; // a header beside it, or the same text written again
-    std::vector<KernelDesc> kernels = file_kernels(saved);
-    // The kernel on screen compiled before anything is replaced: its error, if any, is the one
-    // the person is looking for.
-    const KernelDesc* shown = nullptr;
-    for (const KernelDesc& k : kernels)
-      if (k.id == choices.kernel_id)
-        shown = &k;
-    const KernelDesc& check = shown ? *shown : kernels.front();
-    check.usage(kept_params(check, choices.params), arch().cc_major * 10 + arch().cc_minor);
-    const std::string id = check.id;
-    use_kernel_file(saved, std::move(kernels));
-    file.hash = saved.hash;
-    file.problem.clear();
-    file.problem_line = 0;
-    if (id != choices.kernel_id)
-      select_kernel(id);
-    else
-      choices.params = kept_params(*kernel(), choices.params);
-    file.last_reload_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    messages.status = file.path.filename().string() + " saved: compiled in " +
-                      format_number(file.last_reload_ms, 0) + " ms";
-  } catch (const Error& e) {
-    file.problem = e.what();
+  if (!file.compile)
+    file.compile = std::make_shared<KernelFileCompile>(file.wake);
+  file.compile->start([path = file.path, hash = file.hash, broken = !file.problem.empty(),
+                       id = choices.kernel_id, params = choices.params,
+                       sm = arch().cc_major * 10 + arch().cc_minor] {
+    return compile_save(path, hash, broken, id, params, sm);
+  });
+}
+
+void App::take_saved_kernel_file(SavedKernelFile saved) {
+  if (saved.file)
+    file.lines = lines_of(saved.file->text);
+  if (saved.unchanged)
+    return;
+  if (!saved.problem.empty()) {
+    file.problem = saved.problem;
     file.problem_line = line_named(file.problem, file.path);
     messages.status = file.problem;
+    return;
   }
+  use_kernel_file(*saved.file, std::move(saved.kernels));
+  file.hash = saved.file->hash;
+  file.problem.clear();
+  file.problem_line = 0;
+  if (saved.shown_id != choices.kernel_id)
+    select_kernel(saved.shown_id);
+  else
+    choices.params = kept_params(*kernel(), choices.params);
+  file.last_reload_ms = saved.milliseconds;
+  messages.status = file.path.filename().string() + " saved: compiled in " +
+                    format_number(file.last_reload_ms, 0) + " ms";
 }
 
 std::vector<std::string> App::kernel_file_completions() const {

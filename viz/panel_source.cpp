@@ -7,6 +7,7 @@
 
 #include "base/error.h"
 #include "base/text_format.h"
+#include "base/text_scan.h"
 #include "controls.h"
 #include "frame.h"
 #include "kernel_file/file_kernel.h"
@@ -20,7 +21,6 @@
 #include <cmath>
 #include <map>
 #include <numeric>
-#include <regex>
 #include <set>
 
 #include <imgui.h>
@@ -319,6 +319,11 @@ Pieces measured_pieces(const SiteMeasurement& m, MemorySpace space, bool recorde
 
 // The baseline's figure for the site of the same name and memory space (a tuned variant keeps
 // its sites' names: naive's "load A" against tiled's): measured when both runs measured per site,
+// "(TEXT)", appended in place: "(" + a temporary trips GCC 12's -Wrestrict where it is inlined.
+std::string in_parentheses(const std::string& text) {
+  return std::string("(").append(text).append(")");
+}
+
 // else predicted, and the change to the figure of the same kind now. None for a site it lacks.
 Pieces baseline_pieces(const App& app, const SitePrediction& site,
                        std::optional<double> measured_now) {
@@ -335,9 +340,9 @@ Pieces baseline_pieces(const App& app, const SitePrediction& site,
     if (const auto before = measured_per_request(then.site_counts->sites[b], same->space))
       return {std::string(then.recorded_on.empty() ? "baseline measured " : "baseline recorded ") +
                   format_number(*before),
-              "(" + change_text(*measured_now, *before) + ")"};
+              in_parentheses(change_text(*measured_now, *before))};
   return {"baseline predicted " + format_number(predicted_per_request(*same)),
-          "(" + change_text(predicted_per_request(site), predicted_per_request(*same)) + ")"};
+          in_parentheses(change_text(predicted_per_request(site), predicted_per_request(*same)))};
 }
 
 // Opens the site in the warp map (global) or the bank grid (shared), as their site lists do.
@@ -463,8 +468,17 @@ std::vector<std::string> wrapped(std::string text, int columns) {
 // A site's line as shown: its marker comment (`// site: NAME`) gives way to the site's name and
 // figures drawn beside or under it.
 std::string without_marker(const std::string& text) {
-  static const std::regex marker(R"(\s*//\s*sites?:.*$)");
-  return std::regex_replace(text, marker, "");
+  for (std::size_t at = text.find("//"); at != std::string::npos; at = text.find("//", at + 2)) {
+    TextScan scan(std::string_view(text).substr(at + 2));
+    scan.skip_spaces();
+    if (scan.take("site:") || scan.take("sites:")) {
+      std::size_t end = at;
+      while (end > 0 && (text[end - 1] == ' ' || text[end - 1] == '\t'))
+        --end;
+      return text.substr(0, end);
+    }
+  }
+  return text;
 }
 
 // How far a line's figures are indented: under the code's own indentation, never further than a

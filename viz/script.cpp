@@ -4,6 +4,7 @@
 #include "base/text_file.h"
 #include "base/text_format.h"
 #include "controls.h"
+#include "io/file_output.h"
 #include "model/block_text.h"
 #include "registry.h"
 
@@ -126,14 +127,14 @@ std::optional<std::pair<int, int>> window_size(const std::string& text) {
   return std::pair(width, height);
 }
 
-double parse_seconds(const std::string& text, const std::string& where) {
+double parse_seconds(const std::string& text, const std::string& where, const char* verb = "wait") {
   double value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
-    throw UsageError(where + ": wait '" + clip(text) +
+    throw UsageError(where + ": " + verb + " '" + clip(text) +
                      "' is not a number of seconds; allowed more than 0 up to 3600");
   if (value <= 0 || value > 3600)
-    throw UsageError(where + ": wait '" + clip(text) +
+    throw UsageError(where + ": " + verb + " '" + clip(text) +
                      "' is out of range; allowed more than 0 up to 3600 seconds");
   return value;
 }
@@ -189,6 +190,13 @@ void check_step(const ScriptStep& step, const std::string& where) {
     count(0, 1, "nothing or a number of seconds");
     if (!step.args.empty())
       parse_seconds(step.args[0], where);
+  } else if (step.verb == "sleep") {
+    count(1, 1, "a number of seconds");
+    parse_seconds(step.args[0], where, "sleep");
+  } else if (step.verb == "edit") {
+    count(3, 3, "FILE \"FIND\" \"REPLACE\"");
+    refuse_empty(step.args[0], "file name", where);
+    refuse_empty(step.args[1], "text to find", where);
   } else if (step.verb == "screenshot") {
     count(1, 2, "FILE [PANEL]");
     refuse_empty(step.args[0], "file name", where);
@@ -199,8 +207,9 @@ void check_step(const ScriptStep& step, const std::string& where) {
   } else {
     throw UsageError(where + ": unknown action '" + clip(step.verb) + "'" +
                      did_you_mean(step.verb, {"window", "scale", "click", "hover", "set", "key",
-                                              "wait", "screenshot"}) +
-                     "; actions: window, scale, click, hover, set, key, wait, screenshot");
+                                              "wait", "sleep", "edit", "screenshot"}) +
+                     "; actions: window, scale, click, hover, set, key, wait, sleep, edit, "
+                     "screenshot");
   }
   if (!step.panel.empty() && !std::any_of(kAllPanels.begin(), kAllPanels.end(), [&](Panel p) {
         return panel_matches(step.panel, panel_title(p));
@@ -318,6 +327,10 @@ void ScriptPlayer::after_frame(App& app) {
     step_key(app, step);
   else if (step.verb == "wait")
     step_wait(app, step);
+  else if (step.verb == "sleep")
+    step_sleep(step);
+  else if (step.verb == "edit")
+    step_edit(step);
   else if (step.verb == "screenshot")
     step_screenshot(app, step);
   else if (step.verb == "window") {
@@ -633,12 +646,49 @@ void ScriptPlayer::step_wait(App& app, const ScriptStep& step) {
         steady_clock::now() + duration_cast<steady_clock::duration>(duration<double>(seconds));
     m_phase = 1;
   }
-  if (app.settled())
+  const std::string busy = app.unsettled_by();
+  if (busy.empty())
     return next_step();
   if (steady_clock::now() > m_deadline)
     fail(step, 1,
          "wait: still not settled after " + (step.args.empty() ? std::string("60") : step.args[0]) +
-             " s (" + (app.source ? app.source->mode() : "no source") + ")");
+             " s: waiting on " + busy);
+}
+
+// Frames drawn for the time given, whatever is computing: a pause a person makes (to see a save
+// compile while the window draws on, or a picture before the figures arrive).
+void ScriptPlayer::step_sleep(const ScriptStep& step) {
+  using namespace std::chrono;
+  if (m_phase == 0) {
+    m_deadline = steady_clock::now() + duration_cast<steady_clock::duration>(
+                                           duration<double>(parse_seconds(step.args[0], "")));
+    m_phase = 1;
+  }
+  if (steady_clock::now() >= m_deadline)
+    next_step();
+}
+
+// A person's edit of a file in their own editor: the first FIND replaced by REPLACE, the file
+// written whole as an editor saves it (a new file renamed over it), so the GUI's watch sees a save.
+void ScriptPlayer::step_edit(const ScriptStep& step) {
+  const std::filesystem::path file = step.args[0];
+  std::string text;
+  try {
+    text = read_text_file(file, "file to edit", "a text file", std::size_t{1} << 20);
+  } catch (const UsageError& e) {
+    return fail(step, 2, std::string("edit: ") + e.what());
+  }
+  const std::size_t at = text.find(step.args[1]);
+  if (at == std::string::npos)
+    return fail(step, 2,
+                "edit: \"" + clip(step.args[1]) + "\" is not in " + clip(file.string(), 120) +
+                    "; give text the file holds");
+  text.replace(at, step.args[1].size(), step.args[2]);
+  const std::string problem = write_file_safely(
+      file, text, {.replace_existing = true, .write_through_links = true, .keep_on_failure = true});
+  if (!problem.empty())
+    return fail(step, 2, "edit: " + problem);
+  next_step();
 }
 
 // A panel that is not in sight has its tab clicked first, as a person would; then the picture is

@@ -15,7 +15,10 @@
 //                                   frame, as a person types), Enter
 //   key KEY                         F5, F12, 1-9, B, L, Escape, Enter, Tab, ctrl+= ...
 //   wait [SECONDS]                  until nothing is computing and the panels show the launch on
-//                                   screen (default 60 s; then the script stops, exit 1)
+//                                   screen (default 60 s; then the script stops, exit 1, naming
+//                                   what it waited on)
+//   sleep SECONDS                   frames drawn for that long, whatever is computing
+//   edit FILE "FIND" "REPLACE"      the file's first FIND replaced and saved, as an editor saves
 //   screenshot FILE [PANEL]         a PNG and its JSON sidecar, as F12 makes
 //   # a comment
 //
@@ -37,7 +40,7 @@ namespace wl::viz {
 
 struct ScriptStep {
   int line = 0;
-  std::string verb;              // window, scale, click, set, key, wait, screenshot
+  std::string verb;              // window, scale, click, set, key, wait, sleep, edit, screenshot
   std::vector<std::string> args; // the label and value, the key, the size...
   std::string panel;             // `in "PANEL"` (a title or a key), else ""
 };
@@ -69,9 +72,10 @@ public:
   void after_frame(App& app);
 
   bool finished() const { return m_outcome.has_value(); }
-  // True while a `wait` line waits: the front-end may draw frames slowly meanwhile.
+  // True while a `wait` or `sleep` line waits: the front-end may draw frames slowly meanwhile.
   bool waiting() const {
-    return !m_outcome && m_index < m_script.steps.size() && m_script.steps[m_index].verb == "wait";
+    return !m_outcome && m_index < m_script.steps.size() &&
+           (m_script.steps[m_index].verb == "wait" || m_script.steps[m_index].verb == "sleep");
   }
   const std::optional<ScriptOutcome>& outcome() const { return m_outcome; }
   // Lines for the script's reader on the way (a screenshot name that was taken), printed at the
@@ -95,6 +99,8 @@ private:
   void step_key(App& app, const ScriptStep& step);
   bool saves_done(const App& app, const ScriptStep& step);
   void step_wait(App& app, const ScriptStep& step);
+  void step_sleep(const ScriptStep& step);
+  void step_edit(const ScriptStep& step);
   void step_screenshot(App& app, const ScriptStep& step);
   bool reach(App& app, const ScriptStep& step,
              const std::string& label); // pointer over it, or a way there

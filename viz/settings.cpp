@@ -18,7 +18,6 @@
 #include <cstring>
 #include <fstream>
 #include <optional>
-#include <regex>
 #include <sstream>
 #include <string_view>
 #include <vector>
@@ -562,8 +561,11 @@ SystemCheck check_settings(const std::filesystem::path& dir) {
   if (problem.empty())
     return {"settings", file.string() + " (read, every value usable)", ""};
   // Said as what the GUI would do, which this check did not: "kept as settings.json.bad-TIME".
-  static const std::regex kept(R"(; kept as settings\.json\.bad-[0-9-]+)");
-  problem = std::regex_replace(problem, kept, "");
+  if (const std::size_t kept = problem.find("; kept as settings.json.bad-");
+      kept != std::string::npos) {
+    const std::size_t end = problem.find_first_not_of("0123456789-", kept + 28);
+    problem.erase(kept, (end == std::string::npos ? problem.size() : end) - kept);
+  }
   return {"settings", file.string(),
           "the GUI would not use it as it is (" + problem +
               "): at its next start it moves it aside as settings.json.bad-<time> and starts "

@@ -62,6 +62,13 @@ const std::vector<LineCase> kRequests = {
          R"({"path":"mine.cu","text":"// @warplens kernel saxpy\n// @warplens arg n: int = 1\n)"
          R"(// @warplens grid 1\n// @warplens check none\n__global__ void saxpy(int n) { oops; }"})"),
      {"mine.cu:5: error: identifier \"oops\" is undefined"}},
+    // The path names the file; one that ends in a folder's '/' names none (NVRTC was given it).
+    {"KernelFilePathAFolder",
+     with_file(R"({"path":"/tmp/","text":"// @warplens kernel saxpy\n"})"),
+     {"kernel file '/tmp/' names no file"}},
+    {"KernelFilePathDot",
+     with_file(R"({"path":"sub/..","text":"// @warplens kernel saxpy\n"})"),
+     {"kernel file 'sub/..' names no file"}},
     {"BlockFraction",
      model(R"(,"block":[256.7])"),
      {"request 3: block[0]: 256.7 is not a whole number"}},

@@ -1,11 +1,11 @@
 #include "base/json_input.h"
 
 #include "base/error.h"
+#include "base/text_file.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <functional>
 #include <system_error>
 #include <unordered_set>
@@ -149,25 +149,6 @@ std::string mib(std::uintmax_t bytes) {
   return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
 }
 
-// The file's bytes, read into a buffer of its size (plus one byte, so a file that grew past the
-// cap since it was measured is still seen as too large).
-std::string read_capped(const std::filesystem::path& file, std::uintmax_t size,
-                        const std::string& origin, const std::string& what) {
-  errno = 0;
-  std::ifstream in(file, std::ios::binary);
-  if (!in) // no read permission, most often: the system says which
-    throw UsageError(origin + ": cannot read the " + what + ": " + std::strerror(errno));
-  std::string text(static_cast<std::size_t>(std::min<std::uintmax_t>(size, kMaxJsonFileBytes)) + 1,
-                   '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  if (text.size() > size &&
-      !in.eof()) // it grew: read the rest up to the cap, so the size check sees it
-    for (char c; text.size() <= kMaxJsonFileBytes && in.get(c);)
-      text.push_back(c);
-  return text;
-}
-
 // nlohmann's reader takes a NUL byte for the end of the input (as in a C string) and reads no
 // further, so a document followed by a NUL and anything at all would pass, and a binary file that
 // starts with one reads as "unexpected end of input". JSON text never holds a NUL (inside a string
@@ -294,24 +275,26 @@ json parse_json_text(std::string_view text, const std::string& origin, std::size
 json read_json_document(const std::filesystem::path& file, const std::string& what,
                         std::size_t max_list_items) {
   const std::string origin = clip(file.string(), 160);
-  std::error_code ec;
-  const auto status = std::filesystem::status(file, ec);
-  // A link loop, a name too long or a folder on the way that may not be searched: the system's
-  // reason, not "no such file".
-  if (ec && status.type() != std::filesystem::file_type::not_found)
-    throw UsageError(origin + ": cannot read the " + what + ": " + ec.message());
-  if (!std::filesystem::exists(status))
+  RegularFileRead read = read_regular_file(file, kMaxJsonFileBytes);
+  using Problem = RegularFileRead::Problem;
+  switch (read.problem) {
+  case Problem::none:
+    return parse_json_text(read.text, origin, kMaxJsonFileBytes, max_list_items);
+  case Problem::missing:
     throw UsageError(origin + ": cannot read the " + what + ": no such file");
-  if (std::filesystem::is_directory(status))
+  case Problem::folder:
     throw UsageError(origin + ": a folder, not a " + what + "; give a JSON file");
-  if (!std::filesystem::is_regular_file(status))
-    throw UsageError(origin + ": not a regular file; the " + what + " must be a JSON file");
-  const std::uintmax_t size = std::filesystem::file_size(file, ec);
-  if (!ec && size > kMaxJsonFileBytes)
-    throw UsageError(origin + ": " + mib(size) + "; a " + what + " may hold at most " +
+  case Problem::not_regular:
+    throw UsageError(origin + ": " + read.reason + ", not a regular file; the " + what +
+                     " must be a JSON file");
+  case Problem::too_large:
+    throw UsageError(origin + ": " + mib(read.size) + "; a " + what + " may hold at most " +
                      mib(kMaxJsonFileBytes));
-  return parse_json_text(read_capped(file, ec ? 0 : size, origin, what), origin, kMaxJsonFileBytes,
-                         max_list_items);
+  case Problem::unreadable:
+    break;
+  }
+  // A link loop, a name too long, no permission: the system's reason.
+  throw UsageError(origin + ": cannot read the " + what + ": " + read.reason);
 }
 
 LineReader::LineReader(ReadSome read_some, std::size_t max_bytes)

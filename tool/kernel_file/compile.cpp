@@ -4,15 +4,18 @@
 #include "base/json_input.h"
 #include "base/loaded_from.h"
 #include "base/text_format.h"
+#include "base/text_scan.h"
+#include "kernel_file/compile_server.h"
 #include "kernel_file/cubin_resources.h"
+#include "kernel_file/toolkit_headers.h"
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <regex>
 #include <sstream>
 
 #ifdef WARPLENS_HAS_NVRTC
@@ -48,49 +51,75 @@ std::string program_log(nvrtcProgram program) {
   return log;
 }
 
+// One line of NVRTC's log that names an error: "FILE(LINE): error: MESSAGE" (or "catastrophic
+// error"), its parts as written; the line stays text, since `#line` can set any number.
+struct LoggedError {
+  std::string_view file, line, kind, message;
+};
+
+std::optional<LoggedError> logged_error(std::string_view row) {
+  for (const std::string_view kind : {"error", "catastrophic error"}) {
+    const std::string marker = std::string("): ") + std::string(kind) + ": ";
+    for (std::size_t close = row.find(marker); close != std::string_view::npos;
+         close = row.find(marker, close + 1)) {
+      const std::size_t open = row.rfind('(', close);
+      if (open == std::string_view::npos || open + 1 == close)
+        continue;
+      const std::string_view digits = row.substr(open + 1, close - open - 1);
+      if (std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return LoggedError{row.substr(0, open), digits, kind, row.substr(close + marker.size())};
+    }
+  }
+  return std::nullopt;
+}
+
+// The reason of a log with no error at a line: ptxas's own ("ptxas error   : Entry function ...
+// uses too much shared data"), which follows its report of every kernel, else the whole log.
+std::string unlocated_error(const std::string& log) {
+  std::string found;
+  for_each_line(log, [&](std::string_view row) {
+    if (found.empty() && (row.starts_with("ptxas error") || row.starts_with("ptxas fatal")))
+      found = std::string(row);
+  });
+  return !found.empty() ? found : log.empty() ? "no reason given" : log;
+}
+
 // "saxpy.cu(12): error: identifier "x" is undefined" -> "saxpy.cu:12: error: identifier ...",
 // the first error of the log, and how many more there are.
 std::string first_error(const std::string& log, const std::string& file) {
-  static const std::regex located(R"(^(.*)\((\d+)\): (error|catastrophic error): (.*)$)");
-  std::istringstream lines(log);
-  std::string line, first;
+  std::string first;
   int errors = 0;
-  std::smatch m;
-  while (std::getline(lines, line))
-    if (std::regex_match(line, m, located)) {
-      if (errors++ > 0)
-        continue;
-      // NVRTC compiles the kernel names the description gives in a unit of its own: an error
-      // there is a name the file does not define.
-      first =
-          m[1].str() == "__nv_name_map"
-              ? file +
-                    ": a kernel the description names is not a __global__ function of "
-                    "the file (" +
-                    clip(m[4].str(), 200) + ")"
-              : m[1].str() + ":" + m[2].str() + ": " + m[3].str() + ": " + clip(m[4].str(), 200);
-    }
+  for_each_line(log, [&](std::string_view row) {
+    const std::optional<LoggedError> e = logged_error(row);
+    if (!e || errors++ > 0)
+      return;
+    // NVRTC compiles the kernel names the description gives in a unit of its own: an error
+    // there is a name the file does not define.
+    first = e->file == "__nv_name_map"
+                ? file +
+                      ": a kernel the description names is not a __global__ function of the "
+                      "file (" +
+                      clip(e->message, 200) + ")"
+                : clip(e->file, 200) + ":" + clip(e->line, 20) + ": " + std::string(e->kind) +
+                      ": " + clip(e->message, 200);
+  });
   if (errors == 0)
-    return file + ": the compiler refused it: " + clip(log.empty() ? "no reason given" : log, 300);
+    return file + ": the compiler refused it: " + clip(unlocated_error(log), 300);
   return first + (errors == 2  ? " (and 1 more error)"
                   : errors > 2 ? " (and " + std::to_string(errors - 1) + " more errors)"
                                : "");
 }
 
-// The toolkit's include folder found at build time (cuda_fp16.h and the like), or "".
-#ifdef WARPLENS_CUDA_INCLUDE
-constexpr const char* kCudaInclude = WARPLENS_CUDA_INCLUDE;
-#else
-constexpr const char* kCudaInclude = "";
-#endif
-
 std::vector<std::string> options_for(const KernelFileCompile& request) {
   std::vector<std::string> options = {"--gpu-architecture=sm_" + std::to_string(request.sm),
-                                      "-lineinfo", "--std=c++17", "--ptxas-options=-v"};
-  const std::filesystem::path folder = std::filesystem::path(request.file).parent_path();
-  options.push_back("-I" + (folder.empty() ? std::string(".") : folder.string()));
-  if (*kCudaInclude)
-    options.push_back(std::string("-I") + kCudaInclude);
+                                      "-lineinfo", "--std=c++17", "--ptxas-options=-v",
+                                      // The headers read with the file (which travel with it to
+                                      // a worker) and the toolkit's, never the file's folder:
+                                      // NVRTC would open whatever else is there (a FIFO waits
+                                      // for ever), and a worker elsewhere has no such folder.
+                                      "--no-source-include"};
+  for (const std::string& folder : toolkit_headers().folders)
+    options.push_back("-I" + folder);
   // nvcc's host headers (math.h) define these, NVRTC has none: a file nvcc builds compiles here.
   options.push_back("-DINFINITY=__int_as_float(0x7f800000)");
   options.push_back("-DNAN=__int_as_float(0x7fffffff)");
@@ -126,12 +155,12 @@ std::string with_tunables(const std::string& name,
 #ifdef WARPLENS_HAS_NVRTC
 void warm_up_compiler() {
   try {
-    compile_kernel_file({.text = "__global__ void warm_up() {}\n",
-                         .file = "warm_up.cu",
-                         .headers = {},
-                         .kernels = {"warm_up"},
-                         .tunables = {},
-                         .sm = 90});
+    compile_apart({.text = "__global__ void warm_up() {}\n",
+                   .file = "warm_up.cu",
+                   .headers = {},
+                   .kernels = {"warm_up"},
+                   .tunables = {},
+                   .sm = 90});
   } catch (const std::exception&) {
     // Only time was at stake: a real compile says what is wrong.
   }
@@ -145,14 +174,19 @@ std::string nvrtc_version() {
                 loaded_from(reinterpret_cast<const void*>(&nvrtcVersion)).c_str());
 }
 
+// A header of each family the toolkit ships for device code, which `doctor` compiles.
+constexpr const char* kToolkitHeaderFamilies[] = {
+    "cuda_fp16.h",          "cuda_bf16.h", "cooperative_groups.h",
+    "cuda/std/type_traits", "cuda/atomic", "cub/block/block_reduce.cuh"};
+
 SystemChecks check_compiler(int sm) {
   const auto compiles = [sm](const std::string& text) {
-    compile_kernel_file({.text = text + "__global__ void doctor() {}\n",
-                         .file = "doctor.cu",
-                         .headers = {},
-                         .kernels = {"doctor"},
-                         .tunables = {},
-                         .sm = sm});
+    compile_apart({.text = text + "__global__ void doctor() {}\n",
+                   .file = "doctor.cu",
+                   .headers = {},
+                   .kernels = {"doctor"},
+                   .tunables = {},
+                   .sm = sm});
   };
   const std::string target = "sm_" + std::to_string(sm);
   SystemChecks checks;
@@ -165,14 +199,30 @@ SystemChecks check_compiler(int sm) {
                           e.what() + "; kernel files need NVRTC with its builtins library"});
     return checks;
   }
-  try {
-    compiles("#include <cuda_fp16.h>\n");
-    checks.push_back({"CUDA headers", std::string(kCudaInclude) + " (cuda_fp16.h found)", ""});
-  } catch (const Error&) {
-    checks.push_back({"CUDA headers", std::string("none in ") + kCudaInclude,
-                      "a kernel file that includes the toolkit's headers (cuda_fp16.h and the "
-                      "like) needs them: install the CUDA toolkit's headers there"});
+  const ToolkitHeaders& toolkit = toolkit_headers();
+  if (toolkit.folders.empty()) {
+    checks.push_back({"CUDA headers", toolkit.source,
+                      "a kernel file that includes the toolkit's headers (cuda_fp16.h, "
+                      "cooperative_groups.h, cuda/std, CUB) needs the CUDA toolkit: install it, "
+                      "or set CUDA_HOME to where it is"});
+    return checks;
   }
+  // One header of each family the toolkit ships for device code, as a kernel file includes it.
+  std::string missing;
+  for (const char* header : kToolkitHeaderFamilies) {
+    try {
+      compiles(std::string("#include <") + header + ">\n");
+    } catch (const Error& e) {
+      missing += (missing.empty() ? "" : "; ") + std::string(header) + ": " + clip(e.what(), 160);
+    }
+  }
+  std::string folders;
+  for (const std::string& folder : toolkit.folders)
+    folders += (folders.empty() ? "" : ", ") + folder;
+  checks.push_back({"CUDA headers", folders + " (from " + toolkit.source + ")",
+                    missing.empty() ? ""
+                                    : "these do not compile: " + missing +
+                                          "; reinstall the CUDA toolkit's headers there"});
   return checks;
 }
 
@@ -209,6 +259,8 @@ CompiledKernelFile compile_kernel_file(const KernelFileCompile& request) {
   CompiledKernelFile out;
   out.log = program_log(program.handle);
   lock.unlock();
+  if (compiled == NVRTC_ERROR_OUT_OF_MEMORY)
+    throw UsageError(request.file + ": the compiler ran out of memory compiling it");
   if (compiled != NVRTC_SUCCESS)
     throw UsageError(first_error(out.log, request.file));
   std::size_t size = 0;

@@ -3,6 +3,7 @@
 #include "base/error.h"
 #include "base/json_input.h"
 #include "base/text_format.h"
+#include "base/text_scan.h"
 #include "model/block_text.h"
 
 #include <algorithm>
@@ -11,7 +12,6 @@
 #include <cmath>
 #include <functional>
 #include <map>
-#include <regex>
 #include <set>
 
 namespace wl {
@@ -484,18 +484,46 @@ int file_type_bytes(FileType type) {
 
 namespace {
 
+// The names a template's parameter list declares: `int TILE`, `typename T = float` -> TILE, T
+// (each comma's piece up to its '=', the last word of a piece that begins with a type's word).
+std::vector<std::string_view> template_parameter_names(std::string_view list) {
+  static constexpr std::string_view kTypeWords[] = {
+      "int", "unsigned", "long", "short", "char", "bool", "size_t", "auto", "typename", "class"};
+  std::vector<std::string_view> names;
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    const std::string_view piece = list.substr(start, comma - start);
+    TextScan scan(piece.substr(0, piece.find('=')));
+    std::vector<std::string_view> words;
+    for (scan.skip_spaces(true); !scan.done(); scan.skip_spaces(true)) {
+      const std::string_view word = scan.identifier();
+      if (word.empty())
+        break;
+      words.push_back(word);
+    }
+    if (words.size() >= 2 && std::find(std::begin(kTypeWords), std::end(kTypeWords),
+                                       words.front()) != std::end(kTypeWords))
+      names.push_back(words.back());
+    start = comma + 1;
+  }
+  return names;
+}
+
 // A tunable is passed as -DNAME=VALUE, so a template parameter of the same name in the code would
 // become `template <int 256>`, which the compiler refuses without saying why.
 void check_template_names(const KernelFileDescription& d, const std::string& text) {
-  static const std::regex parameter_list(R"(template\s*<([^>]*)>)");
-  static const std::regex parameter(R"(\b(?:int|unsigned|long|short|char|bool|size_t|auto|)"
-                                    R"(typename|class)\s+(\w+))");
-  for (std::sregex_iterator list(text.begin(), text.end(), parameter_list), end; list != end;
-       ++list) {
-    const std::string parameters = (*list)[1].str();
-    for (std::sregex_iterator p(parameters.begin(), parameters.end(), parameter); p != end; ++p)
+  if (d.tunables.empty())
+    return;
+  TextScan scan(text);
+  while (scan.skip_past("template")) {
+    scan.skip_spaces(true);
+    if (!scan.take("<"))
+      continue;
+    const std::string_view list = scan.until('>');
+    for (const std::string_view name : template_parameter_names(list))
       for (const FileTunable& t : d.tunables)
-        if ((*p)[1].str() == t.name)
+        if (name == t.name)
           throw UsageError(d.file + ":" + std::to_string(t.line) + ": tunable '" + t.name +
                            "' is also a template parameter's name in the code: as -D" + t.name +
                            "=VALUE it would replace it; name the template's parameter otherwise "

@@ -2,9 +2,12 @@
 
 #include "base/error.h"
 #include "base/json_input.h"
+#include "base/text_file.h"
 #include "base/text_format.h"
+#include "base/text_scan.h"
 #include "common.h"
 #include "kernel_file/compile.h"
+#include "kernel_file/compile_server.h"
 #include "kernel_file/cubin_resources.h"
 #include "model/block_text.h"
 #include "registry.h"
@@ -14,11 +17,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <cxxabi.h>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <regex>
 #include <sstream>
 
 namespace wl {
@@ -139,12 +140,12 @@ compiled_for(const KernelFile& file, CompileCache& cache,
   if (const auto found = cache.compiled.find(key); found != cache.compiled.end())
     return found->second;
   auto compiled = std::make_shared<const CompiledKernelFile>(
-      compile_kernel_file(KernelFileCompile{.text = file.text,
-                                            .file = file.path.string(),
-                                            .headers = file.headers,
-                                            .kernels = kernels_to_compile(file.description),
-                                            .tunables = tunables,
-                                            .sm = sm}));
+      compile_apart(KernelFileCompile{.text = file.text,
+                                      .file = file.path.string(),
+                                      .headers = file.headers,
+                                      .kernels = kernels_to_compile(file.description),
+                                      .tunables = tunables,
+                                      .sm = sm}));
   cache.compiled[key] = compiled;
   return compiled;
 }
@@ -471,40 +472,81 @@ namespace {
 
 constexpr int kMostHeaders = 32;
 
-// The names a text includes with quotes: `#include "NAME"`.
+// The names a text includes with quotes: `#include "NAME"` at a line's start.
 std::vector<std::string> quoted_includes(const std::string& text) {
-  static const std::regex include(R"re(^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)")re",
-                                  std::regex::multiline);
   std::vector<std::string> names;
-  for (std::sregex_iterator it(text.begin(), text.end(), include), end; it != end; ++it)
-    names.push_back((*it)[1].str());
+  for_each_line(text, [&](std::string_view row) {
+    TextScan scan(row);
+    scan.skip_spaces();
+    if (!scan.take("#"))
+      return;
+    scan.skip_spaces();
+    if (!scan.take("include"))
+      return;
+    scan.skip_spaces();
+    if (!scan.take("\""))
+      return;
+    const std::string_view name = scan.until('"');
+    if (!scan.done() && !name.empty())
+      names.emplace_back(name);
+  });
   return names;
 }
 
-// The headers a file includes with quotes that are beside it, and theirs, by name as written;
-// one that is not there is left to the compiler (which says so if it needs it).
+// Whether `path` lies within `folder` once links and `..` are resolved.
+bool within(const std::filesystem::path& folder, const std::filesystem::path& path) {
+  std::error_code error;
+  const std::filesystem::path root = std::filesystem::weakly_canonical(folder, error);
+  const std::filesystem::path found = std::filesystem::weakly_canonical(path, error);
+  return !error &&
+         std::mismatch(root.begin(), root.end(), found.begin(), found.end()).first == root.end();
+}
+
+// The headers a file includes with quotes that are in its folder, and theirs, by name as
+// written; one that is not there is left to the compiler (which says so if it needs it).
 std::map<std::string, std::string> read_headers(const std::filesystem::path& file,
                                                 const std::string& text) {
+  const std::string named = "kernel file '" + clip(file.string(), 80) + "'";
+  const std::filesystem::path folder = file.parent_path().empty() ? "." : file.parent_path();
   std::map<std::string, std::string> headers;
-  std::vector<std::string> waiting = quoted_includes(text);
+  // (name as written, the folder of the file that includes it)
+  std::vector<std::pair<std::string, std::filesystem::path>> waiting;
+  for (const std::string& name : quoted_includes(text))
+    waiting.emplace_back(name, folder);
   std::size_t bytes = 0;
   while (!waiting.empty() && headers.size() < kMostHeaders) {
-    const std::string name = waiting.back();
+    const auto [name, beside] = waiting.back();
     waiting.pop_back();
-    const std::filesystem::path path = file.parent_path() / name;
-    std::error_code error;
-    if (headers.contains(name) || !std::filesystem::is_regular_file(path, error))
+    if (headers.contains(name))
       continue;
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream read;
-    read << in.rdbuf();
-    bytes += read.str().size();
+    // Beside the file that includes it, as the compiler looks first. Its headers travel with the
+    // file to the worker, which may be another machine, so one outside the file's folder (an
+    // absolute path, `..`, a link to elsewhere) is refused rather than read and sent unasked.
+    const std::filesystem::path path = beside / name;
+    std::error_code error;
+    const bool there = std::filesystem::exists(std::filesystem::symlink_status(path, error));
+    if (there && (std::filesystem::path(name).is_absolute() || !within(folder, path)))
+      throw UsageError(named + ": #include \"" + clip(name, 60) + "\" is outside the file's " +
+                       "folder; its headers are sent with it to the worker, so only those in " +
+                       "its folder (or below) are read: copy the header beside the file");
+    RegularFileRead read = read_regular_file(path, kLargestHeaders);
+    using Problem = RegularFileRead::Problem;
+    if (read.problem == Problem::missing)
+      continue;
+    if (read.problem == Problem::not_regular || read.problem == Problem::folder)
+      throw UsageError(named + ": its header '" + clip(name, 40) + "' is " +
+                       (read.problem == Problem::folder ? "a folder" : read.reason) +
+                       ", not a regular file; a header is a text file");
+    if (read.problem == Problem::unreadable)
+      throw UsageError(named + ": its header '" + clip(name, 40) +
+                       "' cannot be read: " + read.reason);
+    bytes += read.problem == Problem::too_large ? kLargestHeaders + 1 : read.text.size();
     if (bytes > kLargestHeaders)
-      throw UsageError("kernel file '" + clip(file.string(), 80) + "': its headers hold over " +
-                       "128 KiB (at '" + clip(name, 40) + "'); allowed at most that together");
-    const std::vector<std::string> more = quoted_includes(read.str());
-    waiting.insert(waiting.end(), more.begin(), more.end());
-    headers[name] = read.str();
+      throw UsageError(named + ": its headers hold over 128 KiB (at '" + clip(name, 40) +
+                       "'); allowed at most that together");
+    for (const std::string& more : quoted_includes(read.text))
+      waiting.emplace_back(more, path.parent_path());
+    headers[name] = std::move(read.text);
   }
   return headers;
 }
@@ -534,27 +576,35 @@ std::string parameters_problem(const std::string& kernel, const std::vector<std:
 }
 
 KernelFile read_kernel_file(const std::filesystem::path& path) {
-  std::error_code error;
   const std::string named = "kernel file '" + clip(path.string(), 80) + "'";
-  if (std::filesystem::is_directory(path, error))
+  RegularFileRead read = read_regular_file(path, kLargestKernelFile);
+  using Problem = RegularFileRead::Problem;
+  switch (read.problem) {
+  case Problem::none:
+    break;
+  case Problem::missing:
+    throw UsageError(named + ": " + read.reason);
+  case Problem::folder:
     throw UsageError(named + " is a folder; give a .cu file");
-  const std::uintmax_t size = std::filesystem::file_size(path, error);
-  if (error)
-    throw UsageError(named + ": " + error.message());
-  if (size > kLargestKernelFile)
-    throw UsageError(named + " is " + std::to_string(size) +
+  case Problem::not_regular:
+    throw UsageError(named + " is " + read.reason + ", not a regular file; give a .cu file");
+  case Problem::too_large:
+    throw UsageError(named + " is " + std::to_string(read.size) +
                      " bytes; allowed at most 128 KiB (put shared code in a header beside it)");
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in && !in.eof())
-    throw UsageError(named + " cannot be read");
-  return kernel_file_from_text(path, text.str(), read_headers(path, text.str()));
+  case Problem::unreadable:
+    throw UsageError(named + " cannot be read: " + read.reason);
+  }
+  std::map<std::string, std::string> headers = read_headers(path, read.text);
+  return kernel_file_from_text(path, std::move(read.text), std::move(headers));
 }
 
 KernelFile kernel_file_from_text(const std::filesystem::path& path, std::string text,
                                  std::map<std::string, std::string> headers) {
   const std::string named = "kernel file '" + clip(path.string(), 80) + "'";
+  // The path names the file (its id, its messages and the compile's line table): a worker is
+  // sent it, and one that ends in a folder's '/' names no file.
+  if (path.filename().empty() || path.filename() == "." || path.filename() == "..")
+    throw UsageError(named + " names no file; give the path of a .cu file");
   if (text.size() > kLargestKernelFile)
     throw UsageError(named + " is " + std::to_string(text.size()) +
                      " bytes; allowed at most 128 KiB (put shared code in a header beside it)");

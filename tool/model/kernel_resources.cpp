@@ -1,9 +1,10 @@
 #include "model/kernel_resources.h"
 
+#include "base/text_scan.h"
+
 #include <cstdlib>
 #include <cxxabi.h>
 #include <memory>
-#include <regex>
 #include <sstream>
 
 namespace wl {
@@ -44,34 +45,63 @@ std::string demangled_kernel_name(const std::string& mangled) {
   return name;
 }
 
+namespace {
+
+// The whole number written just before `marker` in `row` ("8 registers" for " registers"), or
+// nullopt where the marker is not there or no number (of at most 2^31 - 1) precedes it.
+std::optional<int> number_before(std::string_view row, std::string_view marker) {
+  const std::size_t end = row.find(marker);
+  if (end == std::string_view::npos)
+    return std::nullopt;
+  std::size_t start = end;
+  while (start > 0 && row[start - 1] >= '0' && row[start - 1] <= '9')
+    --start;
+  TextScan digits(row.substr(start, end - start));
+  const std::optional<std::int64_t> value = digits.whole_number();
+  return value ? std::optional<int>(static_cast<int>(*value)) : std::nullopt;
+}
+
+// "Compiling entry function '_Z6kernelPf' for 'sm_90a'" -> the name and 90.
+std::optional<std::pair<std::string, int>> compiled_entry(std::string_view row) {
+  TextScan scan(row);
+  if (!scan.skip_past("Compiling entry function '"))
+    return std::nullopt;
+  const std::string_view name = scan.until('\'');
+  if (!scan.take("' for 'sm_"))
+    return std::nullopt;
+  const std::optional<std::int64_t> sm = scan.whole_number(10000);
+  if (!sm)
+    return std::nullopt;
+  return std::pair{std::string(name), static_cast<int>(*sm)};
+}
+
+} // namespace
+
 ResourceTable parse_ptxas_report(const std::string& text) {
-  static const std::regex entry(R"(Compiling entry function '([^']+)' for 'sm_(\d+)a?')");
-  static const std::regex frame(
-      R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)");
-  static const std::regex used(
-      R"(Used (\d+) registers(?:, used (\d+) barriers)?(?:, \d+ bytes cumulative stack size)?(?:, (\d+) bytes smem)?)");
   ResourceTable table;
-  std::istringstream lines(text);
-  std::string line, current;
+  std::string current;
   CompiledResources resources;
-  std::smatch m;
-  while (std::getline(lines, line)) {
-    if (std::regex_search(line, m, entry)) {
-      current = demangled_kernel_name(m[1]);
+  for_each_line(text, [&](std::string_view row) {
+    if (const auto entry = compiled_entry(row)) {
+      current = demangled_kernel_name(entry->first);
       resources = CompiledResources{};
-      resources.sm = std::stoi(m[2]);
-    } else if (!current.empty() && std::regex_search(line, m, frame)) {
-      resources.stack_frame_bytes = std::stoi(m[1]);
-      resources.spill_store_bytes = std::stoi(m[2]);
-      resources.spill_load_bytes = std::stoi(m[3]);
-    } else if (!current.empty() && std::regex_search(line, m, used)) {
-      resources.registers = std::stoi(m[1]);
-      resources.barriers = m[2].matched ? std::stoi(m[2]) : 0;
-      resources.static_shared_bytes = m[3].matched ? std::stoi(m[3]) : 0;
+      resources.sm = entry->second;
+    } else if (current.empty()) {
+    } else if (const auto frame = number_before(row, " bytes stack frame, ")) {
+      resources.stack_frame_bytes = *frame;
+      resources.spill_store_bytes = number_before(row, " bytes spill stores").value_or(0);
+      resources.spill_load_bytes = number_before(row, " bytes spill loads").value_or(0);
+    } else if (row.find("Used ") != std::string_view::npos) {
+      const std::optional<int> registers = number_before(row, " registers");
+      if (!registers)
+        return;
+      resources.registers = *registers;
+      resources.barriers = number_before(row, " barriers").value_or(0);
+      resources.static_shared_bytes = number_before(row, " bytes smem").value_or(0);
       table[current][resources.sm] = resources;
       current.clear();
     }
-  }
+  });
   return table;
 }
 
@@ -96,9 +126,15 @@ const ResourceTable& recorded_resource_report() {
 std::string recorded_nvcc_version() {
   // Read once: every model of a kernel whose registers come from the record names it.
   static const std::string read = [] {
-    static const std::regex version(R"(nvcc ([0-9]+\.[0-9]+))");
-    std::cmatch m;
-    return std::regex_search(recorded_report_text(), m, version) ? m[1].str() : std::string();
+    // "nvcc 13.0": the first "nvcc " followed by MAJOR.MINOR.
+    TextScan scan(recorded_report_text());
+    while (scan.skip_past("nvcc ")) {
+      const std::size_t start = scan.at();
+      if (scan.whole_number() && scan.take(".") && scan.whole_number())
+        return std::string(
+            std::string_view(recorded_report_text()).substr(start, scan.at() - start));
+    }
+    return std::string();
   }();
   return read;
 }

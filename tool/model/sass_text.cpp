@@ -1,16 +1,19 @@
 #include "model/sass_text.h"
 
+#include "base/text_scan.h"
 #include "io/file_output.h"
 #include "model/kernel_source.h"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <future>
 #include <mutex>
-#include <regex>
+#include <optional>
 #include <sstream>
+#include <tuple>
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -19,32 +22,71 @@
 
 namespace wl {
 
+namespace {
+
+// "  .text._Z6kernelPf:" -> "_Z6kernelPf".
+std::optional<std::string_view> function_label(std::string_view row) {
+  TextScan scan(row);
+  scan.skip_spaces();
+  if (!scan.take(".text."))
+    return std::nullopt;
+  const std::string_view name = scan.until(':');
+  const bool plain = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.';
+  });
+  return plain && !scan.done() ? std::optional(name) : std::nullopt;
+}
+
+// `//## File "/x/saxpy.cu", line 12` -> the file's name and 12.
+std::optional<std::pair<std::string, int>> line_comment(std::string_view row) {
+  TextScan scan(row);
+  if (!scan.skip_past("//## File \""))
+    return std::nullopt;
+  const std::string_view path = scan.until('"');
+  if (!scan.take("\", line "))
+    return std::nullopt;
+  const std::optional<std::int64_t> line = scan.whole_number();
+  if (!line)
+    return std::nullopt;
+  return std::pair{std::filesystem::path(path).filename().string(), static_cast<int>(*line)};
+}
+
+// "  /*0040*/  LDG.E R2, desc[UR4][R2.64] ;  /* 0x... */" -> 0x40 and "LDG.E R2, desc[UR4][R2.64]".
+std::optional<std::pair<std::uint32_t, std::string>> instruction(std::string_view row) {
+  TextScan scan(row);
+  scan.skip_spaces();
+  if (!scan.take("/*"))
+    return std::nullopt;
+  const std::size_t start = scan.at();
+  const std::optional<std::int64_t> pc = scan.hex_number(UINT32_MAX);
+  if (!pc || scan.at() - start < 4 || !scan.take("*/"))
+    return std::nullopt;
+  std::string_view code = scan.rest().substr(0, scan.rest().find("/*"));
+  while (!code.empty() && (code.back() == ';' || code.back() == ' ' || code.back() == '\t'))
+    code.remove_suffix(1);
+  while (!code.empty() && (code.front() == ' ' || code.front() == '\t'))
+    code.remove_prefix(1);
+  return std::pair{static_cast<std::uint32_t>(*pc), std::string(code)};
+}
+
+} // namespace
+
 SassListing parse_nvdisasm(const std::string& text) {
-  static const std::regex function_label(R"(^\s*\.text\.([A-Za-z0-9_$.]+):)");
-  static const std::regex line_comment(R"re(//## File "([^"]*)", line (\d+))re");
-  static const std::regex instruction(R"(^\s*/\*([0-9a-f]{4,})\*/\s*(.*?)\s*;?\s*(/\*.*)?$)");
   SassListing listing;
   std::vector<SassLine>* current = nullptr;
   std::string file;
   int line = 0;
-  std::istringstream in(text);
-  for (std::string row; std::getline(in, row);) {
-    std::smatch m;
-    if (std::regex_search(row, m, function_label)) {
-      current = &listing.functions[m[1]];
+  for_each_line(text, [&](std::string_view row) {
+    if (const auto label = function_label(row)) {
+      current = &listing.functions[std::string(*label)];
       file.clear();
       line = 0;
-    } else if (std::regex_search(row, m, line_comment)) {
-      file = std::filesystem::path(m[1].str()).filename().string();
-      line = std::stoi(m[2]);
-    } else if (current && std::regex_match(row, m, instruction)) {
-      std::string code = m[2];
-      while (!code.empty() && (code.back() == ';' || code.back() == ' '))
-        code.pop_back();
-      current->push_back(
-          {static_cast<std::uint32_t>(std::stoul(m[1], nullptr, 16)), code, file, line});
+    } else if (const auto comment = line_comment(row)) {
+      std::tie(file, line) = *comment;
+    } else if (const auto found = current ? instruction(row) : std::nullopt) {
+      current->push_back({found->first, found->second, file, line});
     }
-  }
+  });
   return listing;
 }
 

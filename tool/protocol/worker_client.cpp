@@ -1,11 +1,11 @@
 #include "protocol/worker_client.h"
 
+#include "base/child_process.h"
 #include "base/error.h"
 #include "base/json_fields.h"
 #include "base/json_input.h"
 #include "base/text_format.h"
 #include "protocol/answer_check.h"
-#include "protocol/worker_process.h"
 #include "registry.h"
 
 #include <algorithm>

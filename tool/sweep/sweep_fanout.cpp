@@ -1,10 +1,10 @@
 #include "sweep/sweep_fanout.h"
 
+#include "base/child_process.h"
 #include "base/error.h"
 #include "base/json_input.h"
 #include "base/text_format.h"
 #include "protocol/worker_client.h"
-#include "protocol/worker_process.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,10 +1,15 @@
 #pragma once
 // One child process with its stdin, stdout and stderr connected to this process: how the GUI runs
-// `warplens worker`. Plain POSIX (posix_spawn, so it is safe from a threaded process). The child
-// gets its own process group, so killing it also ends what a shell command started (ssh, ...).
+// `warplens worker`, and how a kernel file is compiled apart. Plain POSIX (posix_spawn, so it is
+// safe from a threaded process). The child gets its own process group, so killing it also ends what
+// a shell command started (ssh, ...).
 
+#include <chrono>
+#include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +43,21 @@ public:
   void pump(const OnLine& on_output_line,
             const std::function<void(const std::string&)>& on_error_line);
 
+  // A conversation of one question and one answer at a time, on the calling thread (instead of
+  // pump() on a thread of its own). send_all writes all of `text`, waiting while the child's
+  // input is full; false when it did not take it all by `deadline` or is gone.
+  using Deadline = std::chrono::steady_clock::time_point;
+  bool send_all(const std::string& text, Deadline deadline);
+  // The next line of stdout (marked too long as pump() marks it); nullopt at the deadline or once
+  // stdout has ended. stderr is read meanwhile, its last lines kept for error_tail().
+  struct Line {
+    std::string text;
+    bool too_long = false;
+  };
+  std::optional<Line> read_line(Deadline deadline);
+  // The last lines the child wrote on stderr (at most a few KiB), for saying why it ended.
+  std::string error_tail() const;
+
   // SIGKILL to the child's process group, and wakes pump(). Safe from any thread.
   void kill();
 
@@ -51,6 +71,8 @@ private:
   int m_wake = -1;    // eventfd that ends pump()
   std::mutex m_mutex; // kill() never signals a process id that wait() has already released
   bool m_reaped = false;
+  struct Reading; // read_line()'s lines split but not yet taken, and stderr's tail
+  std::unique_ptr<Reading> m_reading;
 };
 
 } // namespace wl

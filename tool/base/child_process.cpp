@@ -1,4 +1,4 @@
-#include "protocol/worker_process.h"
+#include "base/child_process.h"
 
 #include "base/error.h"
 #include "base/json_input.h"
@@ -7,6 +7,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <string_view>
 #include <thread>
@@ -37,8 +38,8 @@ void close_fd(int& fd) {
   fd = -1;
 }
 
-[[noreturn]] void fail(const std::string& what) {
-  throw UsageError("cannot start the worker: " + what + " failed: " + std::strerror(errno));
+[[noreturn]] void fail(const std::string& program, const std::string& call) {
+  throw UsageError("cannot start " + program + ": " + call + " failed: " + std::strerror(errno));
 }
 
 // Splits what arrived into lines; the rest waits in `pending` for its newline. A line longer than
@@ -102,11 +103,11 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
   int input[2], output[2], error[2];
   // The input is a socket so that send() can refuse to block or raise SIGPIPE.
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, input) != 0)
-    fail("socketpair");
+    fail(argv.at(0), "socketpair");
   if (pipe2(output, O_CLOEXEC) != 0)
-    fail("pipe2");
+    fail(argv.at(0), "pipe2");
   if (pipe2(error, O_CLOEXEC) != 0)
-    fail("pipe2");
+    fail(argv.at(0), "pipe2");
   m_wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 
   posix_spawn_file_actions_t files;
@@ -146,7 +147,7 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
     for (int* fd : {&m_input, &m_output, &m_error, &m_wake})
       close_fd(*fd);
     errno = status;
-    fail("running " + argv[0]);
+    fail(argv[0], "posix_spawn");
   }
 }
 
@@ -198,6 +199,68 @@ void ChildProcess::pump(const OnLine& on_output_line,
     if (!read_some(m_error, error, on_error))
       break;
 }
+
+struct ChildProcess::Reading {
+  LineSplitter output, error;
+  std::deque<Line> lines;
+  std::string error_tail;
+  bool output_ended = false;
+};
+
+bool ChildProcess::send_all(const std::string& text, Deadline deadline) {
+  std::size_t sent = 0;
+  while (m_input >= 0 && sent < text.size()) {
+    const ssize_t n =
+        ::send(m_input, text.data() + sent, text.size() - sent, MSG_DONTWAIT | MSG_NOSIGNAL);
+    if (n > 0) {
+      sent += static_cast<std::size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+      return false;
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    pollfd writable{m_input, POLLOUT, 0};
+    if (left.count() <= 0 || poll(&writable, 1, static_cast<int>(left.count()) + 1) <= 0)
+      return false;
+  }
+  return sent == text.size();
+}
+
+std::optional<ChildProcess::Line> ChildProcess::read_line(Deadline deadline) {
+  if (!m_reading)
+    m_reading = std::make_unique<Reading>();
+  Reading& r = *m_reading;
+  constexpr std::size_t kErrorTailBytes = 4096;
+  const OnLine to_lines = [&r](const std::string& line, bool too_long) {
+    r.lines.push_back({line, too_long});
+  };
+  const OnLine to_tail = [&r](const std::string& line, bool) {
+    r.error_tail += line + "\n";
+    if (r.error_tail.size() > kErrorTailBytes)
+      r.error_tail.erase(0, r.error_tail.size() - kErrorTailBytes);
+  };
+  while (r.lines.empty() && !r.output_ended) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0)
+      return std::nullopt;
+    pollfd fds[2] = {{m_output, POLLIN, 0}, {m_error, POLLIN, 0}};
+    if (poll(fds, 2, static_cast<int>(left.count()) + 1) < 0 && errno != EINTR)
+      return std::nullopt;
+    if (fds[1].revents && !read_some(m_error, r.error, to_tail))
+      close_fd(m_error);
+    if (fds[0].revents && !read_some(m_output, r.output, to_lines))
+      r.output_ended = true;
+  }
+  if (r.lines.empty())
+    return std::nullopt;
+  Line line = std::move(r.lines.front());
+  r.lines.pop_front();
+  return line;
+}
+
+std::string ChildProcess::error_tail() const { return m_reading ? m_reading->error_tail : ""; }
 
 void ChildProcess::kill() {
   const std::lock_guard lock(m_mutex);
