@@ -86,7 +86,8 @@ std::string unlocated_error(const std::string& log) {
 
 // "saxpy.cu(12): error: identifier "x" is undefined" -> "saxpy.cu:12: error: identifier ...",
 // the first error of the log, and how many more there are.
-std::string first_error(const std::string& log, const std::string& file) {
+std::string first_error(const std::string& log, const std::string& program,
+                        const std::string& file) {
   std::string first;
   int errors = 0;
   for_each_line(log, [&](std::string_view row) {
@@ -100,8 +101,8 @@ std::string first_error(const std::string& log, const std::string& file) {
                       ": a kernel the description names is not a __global__ function of the "
                       "file (" +
                       clip(e->message, 200) + ")"
-                : clip(e->file, 200) + ":" + clip(e->line, 20) + ": " + std::string(e->kind) +
-                      ": " + clip(e->message, 200);
+                : clip(e->file == program ? file : e->file, 200) + ":" + clip(e->line, 20) + ": " +
+                      std::string(e->kind) + ": " + clip(e->message, 200);
   });
   if (errors == 0)
     return file + ": the compiler refused it: " + clip(unlocated_error(log), 300);
@@ -110,14 +111,19 @@ std::string first_error(const std::string& log, const std::string& file) {
                                : "");
 }
 
+// The name NVRTC knows the file by: its file name in a folder that cannot exist, since a path
+// through /dev/null (no folder) is refused by the system. NVRTC looks for a quoted include
+// beside the source that includes it, so in the file's own folder it would open whatever is there
+// (a FIFO waits for ever; a worker elsewhere has no such folder), while --no-source-include
+// would also stop the toolkit's headers finding their neighbours. The line table keeps the file
+// name, which is all the per-line pass compares.
+std::string program_name(const std::string& file) {
+  return "/dev/null/" + std::filesystem::path(file).filename().string();
+}
+
 std::vector<std::string> options_for(const KernelFileCompile& request) {
   std::vector<std::string> options = {"--gpu-architecture=sm_" + std::to_string(request.sm),
-                                      "-lineinfo", "--std=c++17", "--ptxas-options=-v",
-                                      // The headers read with the file (which travel with it to
-                                      // a worker) and the toolkit's, never the file's folder:
-                                      // NVRTC would open whatever else is there (a FIFO waits
-                                      // for ever), and a worker elsewhere has no such folder.
-                                      "--no-source-include"};
+                                      "-lineinfo", "--std=c++17", "--ptxas-options=-v"};
   for (const std::string& folder : toolkit_headers().folders)
     options.push_back("-I" + folder);
   // nvcc's host headers (math.h) define these, NVRTC has none: a file nvcc builds compiles here.
@@ -230,13 +236,14 @@ CompiledKernelFile compile_kernel_file(const KernelFileCompile& request) {
   const auto start = std::chrono::steady_clock::now();
   Program program;
   // The headers the file includes are given as read with it (on a worker elsewhere they are not
-  // on disk); a header not among them is looked for in the file's folder (-I).
+  // on disk), and the toolkit's are found through -I; nothing else is opened.
   std::vector<const char*> header_texts, header_names;
   for (const auto& [name, text] : request.headers) {
     header_names.push_back(name.c_str());
     header_texts.push_back(text.c_str());
   }
-  nvrtc_check(nvrtcCreateProgram(&program.handle, request.text.c_str(), request.file.c_str(),
+  const std::string name = program_name(request.file);
+  nvrtc_check(nvrtcCreateProgram(&program.handle, request.text.c_str(), name.c_str(),
                                  static_cast<int>(header_texts.size()), header_texts.data(),
                                  header_names.data()),
               "nvrtcCreateProgram");
@@ -262,7 +269,7 @@ CompiledKernelFile compile_kernel_file(const KernelFileCompile& request) {
   if (compiled == NVRTC_ERROR_OUT_OF_MEMORY)
     throw UsageError(request.file + ": the compiler ran out of memory compiling it");
   if (compiled != NVRTC_SUCCESS)
-    throw UsageError(first_error(out.log, request.file));
+    throw UsageError(first_error(out.log, name, request.file));
   std::size_t size = 0;
   nvrtc_check(nvrtcGetCUBINSize(program.handle, &size), "nvrtcGetCUBINSize");
   out.cubin.resize(size);
