@@ -161,6 +161,11 @@ void draw_occupancy(App& app) {
   ImGui::Separator();
   ImGui::TextDisabled("Blocks per SM each resource allows");
   limiter_bars(occupancy, result.arch.max_blocks_per_sm);
+  // The barriers' bar is the SM's, not the kernel's: said, so a kernel without __syncthreads is
+  // not read as using one.
+  if (const int barriers = occupancy.limit(Resource::barriers); barriers != kUnlimited)
+    note_text("barriers: each resident block holds one of the SM's " + std::to_string(barriers) +
+              ", whether it calls __syncthreads or not");
   ImGui::TextWrapped("%s", occupancy.explanation.c_str());
   ImGui::Separator();
   draw_curves(app, result);

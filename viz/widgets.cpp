@@ -254,7 +254,7 @@ void limiter_bars(const OccupancyResult& occupancy, int max_blocks_per_sm) {
     draw->AddRectFilled(min, ImVec2(min.x + fill * bar_width, max.y), colour);
     ImGui::SameLine();
     if (limit == kUnlimited)
-      ImGui::TextDisabled("not used");
+      ImGui::TextDisabled("no limit");
     else
       ImGui::Text("%s%s", counted(static_cast<std::size_t>(limit), "block").c_str(),
                   limiter ? "  <- limiter" : "");

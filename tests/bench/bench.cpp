@@ -29,6 +29,7 @@
 #include "model/site_counts.h"
 #include "protocol/protocol.h"
 #include "registry.h"
+#include "report/figures.h"
 
 #include <algorithm>
 #include <chrono>
@@ -62,7 +63,7 @@ void print_row(const RunResult& r) {
                std::to_string(r.launch.block.z))
                   .c_str(),
               r.timing->median_ms, 100 * r.timing->noise, r.gbps(),
-              100 * r.peak_bandwidth_fraction(),
+              figure("share_of_peak").measured(r).value_or(0),
               compute ? std::to_string(static_cast<long long>(r.gflops())).c_str() : "-",
               r.attributes ? std::to_string(r.attributes->registers).c_str() : "-",
               r.attributes ? std::to_string(r.attributes->local_bytes).c_str() : "-",

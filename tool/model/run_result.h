@@ -114,9 +114,6 @@ struct RunResult {
   double gflops() const {
     return timing && flops > 0 ? flops / (timing->median_ms * 1e-3) / 1e9 : 0;
   }
-  double peak_bandwidth_fraction() const {
-    return arch.dram_bandwidth_gbps > 0 ? gbps() / arch.dram_bandwidth_gbps : 0;
-  }
 };
 
 } // namespace wl

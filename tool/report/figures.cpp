@@ -305,13 +305,17 @@ std::string sm_clock_note(const RunResult& r) {
 }
 
 std::optional<double> share_of_peak(const RunResult& r) {
-  return r.timing && r.arch.dram_bandwidth_gbps > 0
-             ? std::optional(100 * r.peak_bandwidth_fraction())
-             : std::nullopt;
+  const DramBytes dram = dram_bytes_of(r);
+  if (!r.timing || r.timing->median_ms <= 0 || r.arch.dram_bandwidth_gbps <= 0 || dram.bytes <= 0)
+    return std::nullopt;
+  return 100 * dram.bytes / (r.timing->median_ms * 1e-3) / 1e9 / r.arch.dram_bandwidth_gbps;
 }
 
+// " of 4,800 GB/s, by the DRAM counters' 1.2 GiB": the peak and the bytes divided.
 std::string peak_bandwidth_note(const RunResult& r) {
-  return " of " + format_number(r.arch.dram_bandwidth_gbps, 0) + " GB/s";
+  const DramBytes dram = dram_bytes_of(r);
+  return " of " + format_number(r.arch.dram_bandwidth_gbps, 0) + " GB/s, by " + dram.source +
+         "'s " + format_bytes(dram.bytes);
 }
 
 std::optional<double> compute(const RunResult& r) {
@@ -353,6 +357,12 @@ std::optional<double> time_at_peak_bytes(const RunResult& r) {
 std::optional<double> modelled_dram_bytes(const RunResult& r) {
   const std::optional<ModelledTime> t = modelled_time(r);
   return t ? std::optional(t->dram_bytes) : std::nullopt;
+}
+
+std::string modelled_dram_bytes_note(const RunResult& r) {
+  const std::optional<ModelledTime> t = modelled_time(r);
+  return t && t->dram_from_bytes_moved ? " (the bytes it must move: no access of it is predicted)"
+                                       : "";
 }
 
 // ", bound by shared memory (67,108,864 wavefronts, one a cycle on each of 132 SMs at 1980 MHz);
@@ -463,9 +473,11 @@ const std::array kFigures = {
            .format = FigureFormat::percent,
            .decimals = 1,
            .meaning =
-               "Throughput over the device's peak DRAM bandwidth: the memory speed of light. "
-               "A kernel of high arithmetic intensity is judged by its share of FP32 peak "
-               "instead.",
+               "The launch's DRAM bytes over its median time, over the device's peak DRAM "
+               "bandwidth: the memory speed of light, as the Roofline panel places the launch. "
+               "The bytes are the DRAM counters' where the run measured them, else the model's, "
+               "else the bytes the kernel must move; the value says which. A kernel of high "
+               "arithmetic intensity is judged by its share of FP32 peak instead.",
            .ideal = "100 %",
            .better = Better::higher,
            .measured = share_of_peak,
@@ -564,7 +576,8 @@ const std::array kFigures = {
             "The bytes DRAM moves for the model's accesses: each load request reads whole 64-byte "
             "segments (no load finds another warp's data in L2), and stores write each 32-byte "
             "sector once (L2 merges the warps' writes).",
-        .predicted = modelled_dram_bytes},
+        .predicted = modelled_dram_bytes,
+        .note = modelled_dram_bytes_note},
     Figure{.key = "modelled_time",
            .display = "modelled time at peak",
            .unit = "ms",
@@ -1121,9 +1134,18 @@ bool runs_on_tensor_cores(const RunResult& r) {
 
 std::optional<ModelledTime> modelled_time(const RunResult& r) {
   ModelledTime t;
-  for (const SitePrediction& site : r.prediction.sites)
+  bool global_sites = false;
+  for (const SitePrediction& site : r.prediction.sites) {
+    global_sites = global_sites || site.space == global;
     (site.space == global ? t.dram_bytes : t.wavefronts) +=
         static_cast<double>(site.space == global ? site.dram_bytes : site.wavefronts);
+  }
+  // Where no access is predicted (a kernel file, a library call), the bytes the kernel must move
+  // are the DRAM floor: a time from its arithmetic alone would be many times too fast.
+  if (!global_sites) {
+    t.dram_bytes = r.bytes_moved;
+    t.dram_from_bytes_moved = true;
+  }
   const double dram_peak = r.arch.dram_bandwidth_gbps * 1e9;
   const double wavefronts_per_second = r.arch.sm_count * r.arch.sm_clock_mhz * 1e6;
   if (dram_peak > 0)
@@ -1136,6 +1158,15 @@ std::optional<ModelledTime> modelled_time(const RunResult& r) {
   if (t.ms() <= 0)
     return std::nullopt;
   return t;
+}
+
+DramBytes dram_bytes_of(const RunResult& r) {
+  if (const std::optional<double> measured = measured_dram_traffic(r); measured && *measured > 0)
+    return {*measured, r.recorded_on.empty() ? "the DRAM counters" : "the recorded DRAM counters",
+            true};
+  const std::optional<ModelledTime> t = modelled_time(r);
+  const double modelled = t ? t->dram_bytes : static_cast<double>(r.bytes_moved);
+  return {modelled, t && !t->dram_from_bytes_moved ? "the model" : "the bytes it must move", false};
 }
 
 const SitePrediction* worst_site(const RunResult& r, MemorySpace space) {

@@ -71,6 +71,9 @@ std::span<const Figure> all_figures();
 // The fastest the launch can run by the model's traffic and its arithmetic, and what bounds it.
 struct ModelledTime {
   double dram_bytes = 0, dram_ms = 0; // the model's DRAM bytes, over the peak bandwidth
+  // No access of the kernel is predicted (a kernel file, a library call): dram_bytes are the bytes
+  // it must move (RunResult::bytes_moved), a floor.
+  bool dram_from_bytes_moved = false;
   // The shared wavefronts over what the SMs serve, one a cycle each: 0 where the arch has no clock.
   double wavefronts = 0, shared_ms = 0;
   // The kernel's floating-point operations over the arch's FP32 peak: 0 where either is unknown.
@@ -84,6 +87,16 @@ struct ModelledTime {
 };
 // nullopt where the launch moves nothing the model counts, or the arch lacks the peaks.
 std::optional<ModelledTime> modelled_time(const RunResult& result);
+
+// The DRAM bytes the launch's share of DRAM peak and its roofline point divide by, and whose they
+// are: the DRAM counters' where the run measured them, else the model's, else the bytes it must
+// move. One definition, so the Timings and Roofline panels never disagree.
+struct DramBytes {
+  double bytes = 0;
+  std::string source; // "the DRAM counters", "the model", "the bytes it must move"
+  bool measured = false;
+};
+DramBytes dram_bytes_of(const RunResult& result);
 // Whether the launch's kernel runs its multiply-adds on the tensor cores
 // (KernelDesc::tensor_cores): the FP32 peak then bounds nothing, and neither the modelled time nor
 // the roofline use it.

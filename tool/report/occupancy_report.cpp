@@ -35,7 +35,7 @@ std::string limit_note(const Arch& arch, const OccupancyRequest& request, const 
   case Resource::blocks:
     return format("at most %d resident blocks per SM", arch.max_blocks_per_sm);
   case Resource::barriers:
-    return "one barrier per block (__syncthreads)";
+    return "each resident block holds one of the SM's barriers, __syncthreads or not";
   }
   return "";
 }

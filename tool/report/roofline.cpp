@@ -80,12 +80,10 @@ std::optional<RooflinePoint> roofline_point(const RunResult& result, std::string
   point.flops = result.flops;
   point.measured_flops = figure("fp32_operations").measured(result);
   point.modelled_dram_bytes = figure("dram_bytes").predicted(result).value_or(0);
-  const Reading dram = read_figure("dram_traffic", result);
-  point.bytes_measured = dram.measured && dram.value > 0;
-  point.dram_bytes = point.bytes_measured ? dram.value : point.modelled_dram_bytes;
-  point.bytes_source = !point.bytes_measured        ? "the model"
-                       : result.recorded_on.empty() ? "the DRAM counters"
-                                                    : "the recorded DRAM counters";
+  const DramBytes dram = dram_bytes_of(result);
+  point.bytes_measured = dram.measured;
+  point.dram_bytes = dram.bytes;
+  point.bytes_source = dram.source;
   if (point.dram_bytes <= 0)
     return refuse(result.kernel_id + " moves no DRAM byte the model or the counters see");
   const Reading l2 = read_figure("l2_traffic", result);

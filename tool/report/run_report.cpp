@@ -333,7 +333,6 @@ json run_json(const RunResult& r) {
                      {"converged", r.timing->converged},
                      {"l2_flushed", r.timing->l2_flushed},
                      {"gbps", r.gbps()},
-                     {"peak_bandwidth_fraction", r.peak_bandwidth_fraction()},
                      {"gflops", r.gflops()},
                      {"seconds", r.timing->seconds},
                      {"default_clock_mhz", r.timing->default_clock_mhz},
