@@ -37,6 +37,8 @@ foreach(page ${PROJECT_SOURCE_DIR}/packaging/warplens.1 ${PROJECT_BINARY_DIR}/ch
   add_custom_command(OUTPUT ${name}.gz COMMAND gzip -9nc ${page} > ${name}.gz DEPENDS ${page})
 endforeach()
 add_custom_target(wl_packaging_pages ALL DEPENDS warplens.1.gz changelog.gz)
+# The quick start builds the warplens target alone; an install after it needs these too.
+add_dependencies(warplens wl_packaging_pages)
 install(FILES ${PROJECT_BINARY_DIR}/warplens.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES packaging/copyright ${PROJECT_BINARY_DIR}/changelog.gz
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
@@ -60,6 +62,9 @@ if(WARPLENS_BUNDLE_CUDA_LIBRARIES)
     file(REAL_PATH ${entry} wl_real)
     get_filename_component(wl_name ${entry} NAME)
     install(FILES ${wl_real} DESTINATION ${wl_private_libdir} RENAME ${wl_name})
+    # The build tree holds the same folder, of links to the toolkit's files (see below).
+    file(MAKE_DIRECTORY ${PROJECT_BINARY_DIR}/${wl_private_libdir})
+    file(CREATE_LINK ${wl_real} ${PROJECT_BINARY_DIR}/${wl_private_libdir}/${wl_name} SYMBOLIC)
   endforeach()
   # The licence those libraries come under, from the toolkit (the runfile's EULA.txt, or the one
   # NVIDIA's wheels carry).
@@ -72,8 +77,12 @@ if(WARPLENS_BUNDLE_CUDA_LIBRARIES)
   list(GET wl_eula 0 wl_eula)
   install(FILES ${wl_eula} DESTINATION ${CMAKE_INSTALL_DOCDIR} RENAME NVIDIA-CUDA-EULA.txt)
   # A run path, not a RUNPATH: NVRTC opens its builtins with dlopen, which searches the
-  # executable's DT_RPATH but not its DT_RUNPATH.
-  set_target_properties(warplens PROPERTIES INSTALL_RPATH "$ORIGIN/../${wl_private_libdir}")
+  # executable's DT_RPATH but not its DT_RUNPATH. The binary is built with it, the build tree
+  # mirroring the folder: editing a build's run path in place at install pads it with ':' to the
+  # installed one's length, and an empty entry makes the loader search the current folder (a
+  # libstb.so.0 there would run as WarpLens).
+  set_target_properties(warplens PROPERTIES INSTALL_RPATH "$ORIGIN/../${wl_private_libdir}"
+                                            BUILD_WITH_INSTALL_RPATH ON)
   target_link_options(warplens PRIVATE "LINKER:--disable-new-dtags")
 endif()
 

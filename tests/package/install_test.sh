@@ -31,6 +31,16 @@ touch "$root/var/lib/dpkg/status"
 dpkg --root="$root" --force-depends --log=/dev/null -i "$deb" > "$work/dpkg.log" 2>&1 ||
   { cat "$work/dpkg.log"; fail "dpkg -i"; }
 
+# Each run-path entry absolute or from $ORIGIN: an empty or relative one makes the loader search
+# the current folder, where a planted library would run as WarpLens.
+rpath=$(readelf -d "$root/usr/bin/warplens" | sed -n 's/.*(R[UN]*PATH).*\[\(.*\)\]$/\1/p')
+[[ -n $rpath ]] || fail "the installed binary has no run path to its CUDA libraries"
+IFS=: read -r -a entries <<< "$rpath:"
+for entry in "${entries[@]}"; do
+  [[ $entry == /* || $entry == '$ORIGIN'* ]] || fail "run path entry '$entry' in '$rpath'"
+done
+[[ $rpath != *:: && $rpath != :* && $rpath != *: ]] || fail "an empty run path entry in '$rpath'"
+
 # In a mount namespace of its own: the toolkit and the source tree's assets are empty folders.
 cat > "$work/inside.sh" <<INSIDE
 set -euo pipefail

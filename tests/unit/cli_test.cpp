@@ -120,5 +120,30 @@ TEST(Cli, PresetFileFromAnywhere) {
   EXPECT_NE(r.out.find("t4: NVIDIA Tesla T4"), std::string::npos) << r.out;
 }
 
+// Each entry of the binary's run path is absolute or from $ORIGIN: an empty or relative one makes
+// the loader search the current folder, where a planted libstb.so.0 ran as WarpLens.
+TEST(Cli, TheRunPathHasNoEmptyOrRelativeEntry) {
+  FILE* pipe = popen(("readelf -d '" + std::string(WARPLENS_BINARY) + "' 2>&1").c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string dynamic;
+  for (char buffer[4096]; std::fgets(buffer, sizeof buffer, pipe);)
+    dynamic += buffer;
+  pclose(pipe);
+  for (const std::string tag : {"(RPATH)", "(RUNPATH)"}) {
+    const std::size_t at = dynamic.find(tag);
+    if (at == std::string::npos)
+      continue;
+    const std::size_t open = dynamic.find('[', at), close = dynamic.find(']', at);
+    const std::string path = dynamic.substr(open + 1, close - open - 1);
+    std::size_t start = 0;
+    for (std::size_t end; start <= path.size(); start = end + 1) {
+      end = std::min(path.find(':', start), path.size());
+      const std::string entry = path.substr(start, end - start);
+      EXPECT_TRUE(entry.starts_with("/") || entry.starts_with("$ORIGIN"))
+          << tag << " entry '" << entry << "' in '" << path << "'";
+    }
+  }
+}
+
 } // namespace
 } // namespace wl
