@@ -132,6 +132,22 @@ const std::vector<ResultCase> kRunChanges = {
      {"not a launch of vec_add/scalar"}},
     {"ParamsMissingOne", {"/params", json::object()}, {"not a launch of vec_add/scalar"}},
     {"KernelNotBundled", {"/kernel", "no/such"}, {"kernel: 'no/such' is not a bundled kernel"}},
+    // Speeds and clocks no GPU has: a lying worker's, once shown as measured.
+    {"SmClock99999",
+     {"/timing/sm_clock_mhz", 99999},
+     {"timing.sm_clock_mhz: 99999 MHz", "allowed 100 to 5000 MHz"}},
+    {"DefaultClock1",
+     {"/timing/default_clock_mhz", 1},
+     {"timing.default_clock_mhz: 1 MHz", "allowed 100 to 5000 MHz"}},
+    {"ProfiledRange2To60Ns",
+     {"/counters/values/0/value", 1152921504606846976.0},
+     {"counters.values[0].value: 1.15292e+18 ns duration", "at most"}},
+    {"DramPeakAThousandthGbps",
+     {"/arch_details/dram_bandwidth_gbps", 0.001},
+     {"arch_details.dram_bandwidth_gbps: 0.001000 GB/s", "allowed 0 (unknown) or 10 to"}},
+    {"SmClockArch9000",
+     {"/arch_details/sm_clock_mhz", 9000},
+     {"arch_details.sm_clock_mhz", "allowed 0 (unknown) or 100 to 5,000 MHz"}},
 };
 
 // The run every case breaks is read alone from the recording's text, for speed: it must be the

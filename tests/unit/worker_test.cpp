@@ -426,7 +426,7 @@ TEST(WorkerClient, AStoppedWorkerIsKilledWhenItFallsSilentNotAtTheEndOfItsBudget
 
 TEST(WorkerClient, TheHeartbeatKeepsAWorkerInALongPhaseAlive) {
   WorkerClient client(
-      {.command = kWorkerCommand, .request_timeout_seconds = 300, .silence_timeout_seconds = 1.5});
+      {.command = kWorkerCommand, .setup_seconds = 300, .silence_timeout_seconds = 1.5});
   const auto started = std::chrono::steady_clock::now();
   // The largest model a request may ask for: seconds in one phase without a progress line of
   // its own, so only the heartbeat speaks for the worker meanwhile. The sanitizers slow the model
@@ -737,7 +737,7 @@ TEST(SweepFanOut, AChunkWhoseWorkerRanPastItsBudgetIsNotTriedAgain) {
   fan.commands = {on_each_request(
       R"((while :; do printf '{"id":%s,"type":"progress","phase":"run"}\n' "$id"; sleep 0.2; done) &)")};
   fan.engine.timing.max_seconds = 0.01;
-  fan.client.request_timeout_seconds = 0.5; // a budget of about 6 s: the point's set-up adds 5 s
+  fan.client.setup_seconds = 5.5; // a budget of about 6 s, with the point's own time
   std::vector<std::string> said;
   const auto start = std::chrono::steady_clock::now();
   const FanOutRun run = fan_out_sweep(vec_add(), SweepGrid{{{64, 1, 1}}, {}}, fan,

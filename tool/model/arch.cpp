@@ -3,6 +3,7 @@
 #include "base/error.h"
 #include "base/json_fields.h"
 #include "base/json_input.h"
+#include "base/text_format.h"
 #include "io/assets.h"
 #include "model/block_text.h"
 
@@ -181,6 +182,21 @@ bool parse_compute_capability(std::string_view text, int& major, int& minor) {
          part(text.substr(dot + 1), minor);
 }
 
+// Speeds no GPU has (a worker's device said 0.001 GB/s, and the Timings panel showed a launch at
+// 250,000,000 % of it): refused, with 0 allowed where a figure is not known.
+void check_speeds(const Fields& fields, const Arch& arch) {
+  const auto within = [&](const char* key, double value, double low, double high,
+                          const char* unit) {
+    if (value != 0 && (value < low || value > high))
+      fields.fail(key, format_number(value, value < 1 ? 6 : 0) + " " + unit,
+                  "allowed 0 (unknown) or " + format_number(low, 0) + " to " +
+                      format_number(high, 0) + " " + unit + " (no GPU is outside them)");
+  };
+  within("dram_bandwidth_gbps", arch.dram_bandwidth_gbps, 10, 1e5, "GB/s");
+  within("l2_bandwidth_gbps", arch.l2_bandwidth_gbps, 10, 1e6, "GB/s");
+  within("sm_clock_mhz", arch.sm_clock_mhz, 100, 5000, "MHz");
+}
+
 Arch arch_from_fields(const Fields& fields, ArchOrigin origin) {
   const bool preset = origin == ArchOrigin::preset_file;
   const auto range = [&](const auto& key) { return preset ? key.preset : key.device; };
@@ -211,6 +227,7 @@ Arch arch_from_fields(const Fields& fields, ArchOrigin origin) {
     check_own_names(fields, arch);
     check_consistency(fields, arch);
   }
+  check_speeds(fields, arch);
   return arch;
 }
 

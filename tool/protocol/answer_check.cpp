@@ -5,11 +5,13 @@
 #include "base/json_input.h"
 #include "base/text_format.h"
 #include "io/assets.h"
+#include "kernel_file/file_kernel.h"
 #include "model/block_text.h"
 #include "model/kernel_request.h"
 #include "registry.h"
 #include "report/figures.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <set>
@@ -75,6 +77,43 @@ void check_launch(const RunResult& r, const std::string& where) {
   const double flops = kernel->flops ? kernel->flops(r.params) : 0;
   if (!same_figure(r.flops, flops))
     input_error(where, "flops", number(r.flops), "allowed " + number(flops) + " (the kernel's)");
+}
+
+// A kernel file's run verifies only what its description checks: a file that says `check none`
+// has no reference to compare with, so a result of it that passed a check was not made here.
+void check_file_verification(const RunResult& r, const std::string& where) {
+  const std::shared_ptr<const KernelFile> file = kernel_file_of(r.kernel_id);
+  if (!file || !r.verification || !file->description.reference.empty() ||
+      !r.verification->skipped.empty())
+    return;
+  input_error(where, "verification.passed",
+              "a check of " + r.kernel_id + ", whose file says `check none`",
+              "allowed a skipped check (its description names no reference to compare with)");
+}
+
+// Per-line figures of a kernel file lie on its lines: line 2,000,000,000 of a 12-line file is no
+// line of it, and another file's name no place in it.
+void check_file_lines(const RunResult& r, const std::string& where) {
+  const std::shared_ptr<const KernelFile> file = kernel_file_of(r.kernel_id);
+  if (!file || !r.site_counts || !r.site_counts->available)
+    return;
+  const SiteCounts& c = *r.site_counts;
+  const auto lines = static_cast<int>(std::count(file->text.begin(), file->text.end(), '\n') + 1);
+  const std::string name = file->path.filename().string();
+  if (c.file != name)
+    input_error(where, "site_counts.file", "'" + clip(c.file, 60) + "'",
+                "allowed the kernel file's name, '" + name + "'");
+  const auto check_line = [&](int line, const std::string& key) {
+    if (line < 0 || line > lines)
+      input_error(where, key, "line " + std::to_string(line) + " of " + name,
+                  "allowed 0 (none) to " + std::to_string(lines) + ", the file's lines");
+  };
+  for (std::size_t i = 0; i < c.instructions.size(); ++i)
+    if (c.instructions[i].file == name)
+      check_line(c.instructions[i].line,
+                 "site_counts.instructions[" + std::to_string(i) + "].line");
+  for (std::size_t i = 0; i < c.line_issues.size(); ++i)
+    check_line(c.line_issues[i].line, "site_counts.line_issues[" + std::to_string(i) + "].line");
 }
 
 void check_attributes(const KernelAttributes& a, const Arch& arch, const std::string& where) {
@@ -159,6 +198,14 @@ void check_timing(const RunResult& r, const std::string& where) {
     input_error(where, "timing.samples",
                 std::to_string(t.samples) + " samples of at least " + number(t.min_ms) + " ms",
                 "allowed what fits in timing.seconds, " + number(t.seconds) + " s");
+  const auto check_clock = [&](const char* key, double mhz) {
+    if (mhz != 0 && (mhz < kMinPlausibleClockMhz || mhz > kMaxPlausibleClockMhz))
+      input_error(where, std::string("timing.") + key, number(mhz) + " MHz",
+                  "allowed " + number(kMinPlausibleClockMhz) + " to " +
+                      number(kMaxPlausibleClockMhz) + " MHz (no GPU's SM clock is outside them)");
+  };
+  check_clock("sm_clock_mhz", t.sm_clock_mhz.value_or(0));
+  check_clock("default_clock_mhz", t.default_clock_mhz);
   if (r.gbps() > kMaxPlausibleGbps)
     input_error(where, "timing.median_ms",
                 number(t.median_ms) + " ms moves " + number(r.bytes_moved) + " bytes at " +
@@ -213,6 +260,10 @@ void check_counters(const CounterResult& c, const std::string& where) {
                   "allowed 0 or more");
     if (f->unit == "%" && v.value > 100)
       input_error(where, key + ".value", number(v.value) + " % " + v.key, "allowed 0 to 100 %");
+    if (f->unit == "ns" && v.value > kMaxPlausibleSampleMs * 1e6)
+      input_error(where, key + ".value", number(v.value) + " ns " + v.key,
+                  "allowed at most " + number(kMaxPlausibleSampleMs * 1e6) +
+                      " ns (the longest timing budget a request may ask)");
     if (counts_events(*f) && v.value != std::floor(v.value))
       input_error(where, key + ".value",
                   exact_number(v.value) + " " + v.key + " is not a whole count",
@@ -234,6 +285,10 @@ void check_plausible(const RunResult& r, const std::string& where) {
     check_verification(*r.verification, where);
   if (r.counters)
     check_counters(*r.counters, where);
+  if (r.kernel_kind == KernelKind::run_time) {
+    check_file_verification(r, where);
+    check_file_lines(r, where);
+  }
 }
 
 namespace {
@@ -301,6 +356,11 @@ void check_parts_asked(const WorkerRequest& asked, double budget_seconds, const 
                          "%g s budget",
                          t.samples, number(t.max_ms).c_str(), number(t.seconds).c_str(),
                          budget_seconds));
+  if (r.counters)
+    for (const CounterValue& v : r.counters->values)
+      if (const Figure* f = find_figure(v.key); f && f->unit == "ns" && v.value > budget_ms * 1e6)
+        not_asked(at, format("a %s of %s ns, longer than the request's %g s budget", v.key.c_str(),
+                             number(v.value).c_str(), budget_seconds));
   if ((r.verification && r.verification->seconds > budget_seconds) ||
       (r.counters && r.counters->seconds > budget_seconds))
     not_asked(at, format("a verification or counters longer than the request's %g s budget",
@@ -371,6 +431,47 @@ void check_answer(const WorkerRequest& asked, double budget_seconds, const Worke
     check_sweep_answer(asked, budget_seconds, *answer.sweep, launch);
   else
     check_result_answer(asked, budget_seconds, *answer.result, launch, "");
+}
+
+namespace {
+
+// The result with this side's prediction of its launch, and its per-site comparison made again
+// from the worker's measured instructions and that prediction.
+std::shared_ptr<const RunResult> with_own_model(const RunResult& worker,
+                                                const ModelBudget& budget) {
+  const KernelDesc& kernel = *find_kernel(worker.kernel_id); // check_plausible found it
+  auto own = std::make_shared<RunResult>(worker);
+  own->prediction = predict_launch(kernel, own->launch, budget);
+  if (own->site_counts && own->site_counts->available) {
+    const SiteCounts& measured = *worker.site_counts;
+    SiteCounts again =
+        kernel.kind == KernelKind::run_time
+            ? attribute_lines(measured.file, measured.instructions, measured.line_issues)
+            : attribute_sites(kernel, own->params, own->prediction, measured.instructions);
+    again.function = measured.function;
+    again.seconds = measured.seconds;
+    own->site_counts = std::move(again);
+  }
+  return own;
+}
+
+} // namespace
+
+WorkerResponse with_own_model(const WorkerRequest& asked, WorkerResponse answer) {
+  // The budget the worker modelled with: its reader takes 0 ("all") for the most a request may ask.
+  ModelBudget budget = asked.engine.model;
+  if (budget.max_evaluations == 0)
+    budget.max_evaluations = kMaxModelEvaluations;
+  if (answer.result)
+    answer.result = with_own_model(*answer.result, budget);
+  if (answer.sweep) {
+    auto points = std::make_shared<std::vector<SweepPoint>>(*answer.sweep);
+    for (SweepPoint& point : *points)
+      if (point.result)
+        point.result = *with_own_model(*point.result, budget);
+    answer.sweep = std::move(points);
+  }
+  return answer;
 }
 
 } // namespace wl

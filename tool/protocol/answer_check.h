@@ -25,6 +25,9 @@ inline constexpr double kMaxPlausibleGbps = 1e5;
 inline constexpr double kMaxPlausibleGflops = 1e8;
 // No sample of a kernel lasts longer than the longest timing budget a request may ask.
 inline constexpr double kMaxPlausibleSampleMs = kMaxRequestSeconds * 1e3;
+// No GPU's SM runs slower or faster (an H200 boosts to 1,980 MHz, a desktop part to about 3,000).
+inline constexpr double kMinPlausibleClockMhz = 100;
+inline constexpr double kMaxPlausibleClockMhz = 5000;
 
 // Throws UsageError "WHERE: KEY: what is wrong; what is allowed" when `result` cannot be a launch
 // of its kernel on its GPU ("occupancy.blocks_per_sm: 9999 is more than the GPU holds; allowed
@@ -38,5 +41,12 @@ void check_plausible(const RunResult& result, const std::string& where);
 // longer than `budget_seconds` (the client's budget for the whole request: anything longer would
 // have been killed). Progress and error lines are not answers and pass.
 void check_answer(const WorkerRequest& asked, double budget_seconds, const WorkerResponse& answer);
+
+// The answer as this side shows it: a worker measures, but what the model predicts of a launch is
+// this side's to say, so each result's prediction is this side's own (of the request's budget),
+// and its per-site comparison is made again from the worker's measured instructions. A worker
+// that predicted a million times more sectors, or sites that are not the kernel's, changes
+// nothing shown. Call after check_answer.
+WorkerResponse with_own_model(const WorkerRequest& asked, WorkerResponse answer);
 
 } // namespace wl

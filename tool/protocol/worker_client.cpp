@@ -5,6 +5,7 @@
 #include "base/json_fields.h"
 #include "base/json_input.h"
 #include "base/text_format.h"
+#include "kernel_file/compile_server.h"
 #include "protocol/answer_check.h"
 #include "registry.h"
 
@@ -106,23 +107,37 @@ WorkerClient::~WorkerClient() {
 
 namespace {
 
-// What a request may take beyond the fixed budget: a run its timing, a sweep its timing, a
-// verification and the counters for every point, and the set-up of each parameter set.
+// What a request's own work may take, beside the set-up the options allow: its timing budget, a
+// pass of counters and one per site where asked, the CPU reference of each parameter set at a
+// pessimistic 1 GFLOP/s and 1 GB/s (a 4096^3 matmul's is minutes, a vector add's a fraction of
+// a second), a kernel file's compile (the compile server's deadline) and its launches' limit; a
+// sweep that for every point. A worker whose progress only repeats is given up at this, not at a
+// fixed minute: progress is not an answer.
 double request_seconds(const WorkerRequest& request) {
-  constexpr double kPerShapeBesideTiming = 0.5;
-  constexpr double kPerParameterSet = 5; // its inputs, reference and upload
-  // A kernel file's launch may run up to its limit; past it the worker stops itself and says so.
-  const double launch = request.kernel_file ? request.engine.kernel_time_limit : 0;
+  constexpr double kPerPass = 10;               // counters or per-site: CUPTI's set-up and replays
+  constexpr double kPerShapeBesideTiming = 0.5; // its upload, verification and model
+  const EngineOptions& e = request.engine;
+  const double passes = (e.metrics.empty() ? 0 : kPerPass) + (e.per_site ? kPerPass : 0);
+  const double file =
+      request.kernel_file ? CompileLimits{}.seconds + request.engine.kernel_time_limit : 0;
+  double reference = 0;
+  if (const KernelDesc* kernel = find_kernel(request.kernel_id); kernel && e.verify) {
+    try {
+      const double flops = kernel->flops ? kernel->flops(request.params) : 0;
+      reference = flops / 1e9 + kernel->bytes_moved(request.params) / 1e9;
+    } catch (const std::exception&) { // parameters the kernel refuses: the worker says so at once
+    }
+  }
   if (request.type == RequestType::run)
-    return request.engine.timing.max_seconds + launch;
+    return e.timing.max_seconds + passes + reference + file;
   if (request.type == RequestType::sweep) {
     const SweepGrid grid{request.shapes, request.param_axes};
     const double points = static_cast<double>(grid.points());
-    return points * (request.engine.timing.max_seconds + kPerShapeBesideTiming) + launch +
-           kPerParameterSet * points /
-               static_cast<double>(std::max<std::size_t>(1, grid.shapes.size()));
+    const double sets = points / static_cast<double>(std::max<std::size_t>(1, grid.shapes.size()));
+    return points * (e.timing.max_seconds + kPerShapeBesideTiming + passes) + sets * reference +
+           file;
   }
-  return 0;
+  return file; // a model: its compile, and the model's own time, which the set-up allows
 }
 
 } // namespace
@@ -134,7 +149,7 @@ std::int64_t WorkerClient::submit(WorkerRequest request, double budget_seconds) 
     const std::lock_guard lock(m_mutex);
     id = request.id = m_next_id++;
     if (budget_seconds <= 0)
-      budget_seconds = m_options.request_timeout_seconds + request_seconds(request);
+      budget_seconds = m_options.setup_seconds + request_seconds(request);
     Pending& pending = m_pending[id];
     pending.request = std::move(request);
     pending.budget_seconds = budget_seconds;
@@ -339,9 +354,10 @@ WorkerResponse WorkerClient::read_answer(const nlohmann::json& line) const {
     if (const auto it = m_pending.find(response.id); it != m_pending.end())
       asked = it->second;
   }
-  if (asked)
-    check_answer(asked->request, asked->budget_seconds, response);
-  return response;
+  if (!asked)
+    return response;
+  check_answer(asked->request, asked->budget_seconds, response);
+  return with_own_model(asked->request, std::move(response));
 }
 
 void WorkerClient::on_response(Worker& worker, const WorkerResponse& response, bool refused) {

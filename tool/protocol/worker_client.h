@@ -34,9 +34,11 @@ class ChildProcess;
 enum class WorkerStatus { starting, ready, busy, restarting, failed };
 
 struct WorkerClientOptions {
-  std::string command;                 // empty: this executable's `worker`; else run by /bin/sh -c
-  double start_timeout_seconds = 5;    // for the hello line (the worker sends it before any work)
-  double request_timeout_seconds = 60; // a request's budget; a run adds its timing budget
+  std::string command;              // empty: this executable's `worker`; else run by /bin/sh -c
+  double start_timeout_seconds = 5; // for the hello line (the worker sends it before any work)
+  // A request's budget beside what its work may take (worker_client.cpp: request_seconds): the
+  // worker's start on the GPU, its session's inputs and upload, the model.
+  double setup_seconds = 10;
   // A worker that writes nothing this long while it has a request (its heartbeat is every
   // second) is stopped or hung: the watchdog kills it without waiting for the budget.
   double silence_timeout_seconds = 5;
