@@ -455,7 +455,8 @@ struct App {
   std::string baseline_label() const;
 
   // The sweep workflow (sweep_workflow.cpp).
-  // Sides a first sweep of the kernel on screen can use: 32:1024:32 x 1 where it allows at least
+  // Sides a first sweep of the kernel on screen can use, the launch on screen among them:
+  // 32:1024:32 x 1 for a 1D kernel, 8 to 256 x 1 to 32 for a 2D one, where it allows at least
   // half of those shapes, else the sides of the shapes it offers (transpose/smem: 32 x 4,8,16,32).
   void choose_sweep_sides();
   // A sweep that came back: shown, coloured by a figure that varies across it unless the person

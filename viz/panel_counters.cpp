@@ -73,11 +73,11 @@ void draw_totals(const LaunchPrediction& prediction) {
 // The profiler's range time sits beside the kernel's counters but is not the kernel's time: said
 // on screen, with the kernel's time beside it, so the two never read as one figure twice.
 void draw_range_time_note(const RunResult& result) {
-  const CounterValue* range = result.counters->find("duration");
+  const CounterValue* range = result.counters->find("profiled_range_time");
   if (!range || !result.timing)
     return;
-  note_text(std::string(figure("duration").display) + " (" +
-            figure_text(figure("duration"), range->value) +
+  note_text(std::string(figure("profiled_range_time").display) + " (" +
+            figure_text(figure("profiled_range_time"), range->value) +
             ") spans the profiler's range around the launch, not the kernel alone; the kernel's "
             "time is Timings' median, " +
             figure_text(figure("median_time"), result.timing->median_ms) + ".");

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <utility>
 
 namespace wl::viz {
@@ -43,22 +44,45 @@ bool App::typed_sides_allow_a_block() const {
   return false;
 }
 
+namespace {
+
+// How many of these shapes the kernel allows with these parameters.
+int allowed_count(const KernelDesc& kernel, const Params& params, const std::set<int>& xs,
+                  const std::set<int>& ys) {
+  int allowed = 0;
+  for (const int x : xs)
+    for (const int y : ys)
+      allowed += kernel.check_block(BlockShape{x, y, 1}, params).empty() ? 1 : 0;
+  return allowed;
+}
+
+} // namespace
+
 void App::choose_sweep_sides() {
   const KernelDesc* desc = kernel();
   if (!desc)
     return;
-  int allowed = 0; // a first sweep mostly of struck-out shapes would show little
-  for (int x = 32; x <= 1024; x += 32)
-    allowed += desc->check_block(BlockShape{x, 1, 1}, choices.params).empty() ? 1 : 0;
-  if (allowed >= 16) {
-    write_field("32:1024:32", sweep.x_sides);
-    write_field("1", sweep.y_sides);
-    return;
+  // The launch on screen is always one of the points, so the sweep says where it stands.
+  const BlockShape shown = block();
+  std::set<int> xs, ys{shown.y};
+  if (shown.y == 1 && desc->block_rank == 1) { // a row of 32:1024:32
+    for (int x = 32; x <= 1024; x += 32)
+      xs.insert(x);
+    ys = {1};
+  } else { // a 2D kernel: a heatmap of x by y around the launch
+    xs = {8, 16, 32, 64, 128, 256};
+    ys = {1, 2, 4, 8, 16, 32};
   }
-  std::set<int> xs, ys;
-  for (const BlockShape& shape : allowed_presets(*desc, choices.params)) {
-    xs.insert(shape.x);
-    ys.insert(shape.y);
+  xs.insert(shown.x);
+  ys.insert(shown.y);
+  // A first sweep mostly of struck-out shapes would show little: the shapes the kernel offers.
+  if (2 * allowed_count(*desc, choices.params, xs, ys) < static_cast<int>(xs.size() * ys.size())) {
+    xs = {shown.x};
+    ys = {shown.y};
+    for (const BlockShape& shape : allowed_presets(*desc, choices.params)) {
+      xs.insert(shape.x);
+      ys.insert(shape.y);
+    }
   }
   write_values(xs, sweep.x_sides);
   write_values(ys, sweep.y_sides);

@@ -134,8 +134,9 @@ App app_from(const GuiOptions& options, std::function<void()> wake = {}) {
                        "' (" + data.kernel_id + "); leave --kernel out or give that one");
     if (!data.kernel_id.empty())
       app.select_kernel(data.kernel_id);
-    app.sweep.metric = sweep_metric("median_time"); // what a measured sweep is for
-    app.sweep.data = std::move(data);
+    // Coloured by a figure that varies across it, the median first where it was measured: a
+    // sweep by the models has no median, and its arithmetic intensity never varies.
+    app.take_sweep(std::move(data));
     app.show_sweep_sides(*app.sweep.data);
     app.show_panel(Panel::sweep);
   }

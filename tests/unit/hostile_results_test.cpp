@@ -117,8 +117,8 @@ const std::vector<ResultCase> kRunChanges = {
      {"counters.values[1].value: 150 %"}},
     {"CounterUnknown", {"/counters/values/1/key", "bogus"}, {"counters.values[1].key: 'bogus'"}},
     {"CounterTwice",
-     {"/counters/values/1/key", "duration"},
-     {"counters.values[1].key: 'duration' a second time"}},
+     {"/counters/values/1/key", "profiled_range_time"},
+     {"counters.values[1].key: 'profiled_range_time' a second time"}},
     {"RegistersOverArch", {"/attributes/registers", 300}, {"attributes.registers: 300 per thread"}},
     {"BinaryForALaterGpu",
      {"/arch_details/compute_capability", "8.0"},
@@ -141,7 +141,7 @@ const std::vector<ResultCase> kRunChanges = {
      {"timing.default_clock_mhz: 1 MHz", "allowed 100 to 5000 MHz"}},
     {"ProfiledRange2To60Ns",
      {"/counters/values/0/value", 1152921504606846976.0},
-     {"counters.values[0].value: 1.15292e+18 ns duration", "at most"}},
+     {"counters.values[0].value: 1.15292e+18 ns profiled_range_time", "at most"}},
     {"DramPeakAThousandthGbps",
      {"/arch_details/dram_bandwidth_gbps", 0.001},
      {"arch_details.dram_bandwidth_gbps: 0.001000 GB/s", "allowed 0 (unknown) or 10 to"}},
@@ -447,11 +447,11 @@ TEST(HostileRecordingRuns, RunsOfAnotherGpuKindAreNotLabelledAsThePreset) {
       {"recording_label.json: runs[0]: a GPU of 132 SMs, sm_90", "stands for rtx4090"});
 }
 
-const json kMetric = {{"key", "duration"}, {"name", "gpu__time_duration.sum"}};
+const json kMetric = {{"key", "profiled_range_time"}, {"name", "gpu__time_duration.sum"}};
 
 std::string catalog_with(const Change& change) {
   return changed(
-      json{{"metrics", json::array({kMetric})}, {"sets", {{"default", json::array({"duration"})}}}},
+      json{{"metrics", json::array({kMetric})}, {"sets", {{"default", json::array({"profiled_range_time"})}}}},
       change);
 }
 
@@ -467,7 +467,7 @@ const std::vector<TextCase> kCatalogs = {
     {"NameNumber", catalog_with({"/metrics/0/name", 5}), {"metrics[0].name: 5"}},
     {"KeyNotACounter",
      catalog_with({"/metrics/0/key", "median_time"}),
-     {"metrics[0].key: 'median_time' is no counter of the figure table", "allowed duration"}},
+     {"metrics[0].key: 'median_time' is no counter of the figure table", "allowed profiled_range_time"}},
     {"KeyUnknown", catalog_with({"/metrics/0/key", "k"}), {"metrics[0].key: 'k' is no counter"}},
     {"MetricIsList",
      catalog_with({"/metrics/0", json::array()}),
@@ -476,8 +476,8 @@ const std::vector<TextCase> kCatalogs = {
      catalog_with({"/sets/default/0", "bogus"}),
      {"sets.default: names unknown metric 'bogus'"}},
     {"SetText",
-     catalog_with({"/sets/default", "duration"}),
-     {"sets.default: 'duration' is not a list"}},
+     catalog_with({"/sets/default", "profiled_range_time"}),
+     {"sets.default: 'profiled_range_time' is not a list"}},
     {"SetsMissing", catalog_with({"/sets", {}, "", true}), {"sets: missing"}},
     {"TooManyMetrics",
      changed(json{{"metrics", json::array()}}, {"/metrics", json(std::vector<int>(5000, 1))}),
@@ -487,7 +487,7 @@ const std::vector<TextCase> kCatalogs = {
     // find() takes the first of two entries: the second would never be used, unseen.
     {"MetricTwice",
      catalog_with({"/metrics/1", kMetric}),
-     {"metrics[1].key: 'duration' a second time", "allowed each key once"}},
+     {"metrics[1].key: 'profiled_range_time' a second time", "allowed each key once"}},
     {"CuptiNameTwice",
      catalog_with(
          {"/metrics/1", {{"key", "achieved_occupancy"}, {"name", "gpu__time_duration.sum"}}}),

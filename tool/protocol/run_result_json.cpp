@@ -142,9 +142,13 @@ CounterResult counters_from(const Fields& f) {
   c.chip = f.text("chip");
   c.passes = count(f, "passes");
   c.seconds = measure(f, "seconds");
-  for (const Fields& v : f.objects("values"))
-    c.values.push_back(CounterValue{v.text("key", false), v.text("name"), v.text("display"),
-                                    v.text("unit"), v.number("value", -kMaxDouble, kMaxDouble)});
+  for (const Fields& v : f.objects("values")) {
+    std::string key = v.text("key", false);
+    if (key == "duration") // its key before it was named for what it is
+      key = "profiled_range_time";
+    c.values.push_back(CounterValue{key, v.text("name"), v.text("display"), v.text("unit"),
+                                    v.number("value", -kMaxDouble, kMaxDouble)});
+  }
   c.missing = f.texts("missing");
   if (f.has("no_value")) // absent in results recorded before it existed
     c.no_value = f.texts("no_value");

@@ -63,16 +63,18 @@ std::vector<std::string> split(const std::string& text, char separator) {
   return parts;
 }
 
-// Every counter name any point collected, in first-seen order: the CSV's counter columns.
+// Every counter any point collected, by its figure's key, in first-seen order: the CSV's counter
+// columns (named by key: a metric's name, gpu__time_duration.sum, reads as ncu's kernel time,
+// which the profiled range time is not).
 std::vector<std::string> counter_columns(const std::vector<SweepPoint>& points) {
-  std::vector<std::string> names;
+  std::vector<std::string> keys;
   std::set<std::string> seen;
   for (const SweepPoint& p : points)
     if (p.result && p.result->counters)
       for (const CounterValue& v : p.result->counters->values)
-        if (seen.insert(v.name).second)
-          names.push_back(v.name);
-  return names;
+        if (seen.insert(v.key).second)
+          keys.push_back(v.key);
+  return keys;
 }
 
 // Every parameter name any point has, in name order: the CSV's parameter columns.
@@ -459,12 +461,11 @@ std::string sweep_csv(const std::vector<SweepPoint>& points) {
     // The device a point ran on; a modelled point ran on none (its arch is the sweep's preset).
     csv << (r.timing ? "ran,," + csv_quoted(device_label(r.arch)) : "modelled,,")
         << launch_figure_cells(r) << "," << (r.verification ? r.verification->word() : "");
-    for (const std::string& name : counters) {
+    for (const std::string& key : counters) {
       csv << ",";
       if (r.counters)
-        for (const CounterValue& v : r.counters->values)
-          if (v.name == name)
-            csv << format("%.6g", v.value);
+        if (const CounterValue* v = r.counters->find(key))
+          csv << format("%.6g", v->value);
     }
     for (const Figure* f : predicted_columns()) {
       const std::optional<double> predicted = f->predicted(r);
