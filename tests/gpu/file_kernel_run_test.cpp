@@ -7,6 +7,7 @@
 #include "gpu_test_support.h"
 #include "kernel_file/file_kernel.h"
 #include "model/kernel_request.h"
+#include "model/site_counts.h"
 #include "registry.h"
 
 #include <cstdio>
@@ -250,6 +251,40 @@ __global__ void mixed_reference(const int* ints, const unsigned* counts, const d
   EXPECT_FALSE(none.verification->failed());
   EXPECT_EQ(none.verification->word(), std::string("not verified"));
   EXPECT_EQ(none.verification->skipped, "its kernel file says `check none`");
+}
+
+// The toolkit's libraries in kernel files (examples/libraries): cooperative groups, cuda::std,
+// cuda::atomic_ref, CUB, half and bfloat16, each verified against its reference kernel, with its
+// per-line figures from a per-site pass; the lines a library call runs on are its header's, the
+// rest the file's own.
+TEST(FileKernelRun, EveryLibraryFileVerifiesAndHasItsPerLineFigures) {
+  if (!have_gpu())
+    GTEST_SKIP() << "no GPU";
+  const std::filesystem::path libraries =
+      std::filesystem::path(WARPLENS_SOURCE_ASSETS).parent_path() / "examples" / "libraries";
+  EngineOptions options = quick();
+  options.per_site = true;
+  int verified = 0, files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(libraries)) {
+    if (entry.path().extension() != ".cu")
+      continue;
+    ++files;
+    const KernelRequest request =
+        resolve_kernel_request(add_kernel_file(entry.path().string()), {}, "", "");
+    const RunResult r = run_kernel(request, options);
+    ASSERT_TRUE(r.verification) << entry.path();
+    EXPECT_TRUE(r.verification->passed) << entry.path() << ": " << r.verification->first_failure;
+    verified += r.verification->passed;
+    ASSERT_TRUE(r.site_counts) << entry.path();
+    EXPECT_TRUE(r.site_counts->available) << entry.path() << ": " << r.site_counts->reason;
+    EXPECT_EQ(r.site_counts->file, entry.path().filename().string());
+    EXPECT_FALSE(measured_lines(*r.site_counts).empty()) << entry.path();
+    std::printf("%s: verified %s, %zu measured lines, %zu instructions on other files' lines\n",
+                entry.path().filename().c_str(), r.verification->word(),
+                measured_lines(*r.site_counts).size(), r.site_counts->unclaimed.size());
+  }
+  EXPECT_EQ(verified, files);
+  EXPECT_GE(files, 5);
 }
 
 } // namespace

@@ -277,6 +277,25 @@ TEST(FileKernel, ALaunchsExpressionsThatCannotBeUsedNameTheirLine) {
   EXPECT_NE(refusal(flops, {}, "").find("launch_refusals.cu:26: flops 'rows * rows * rows"),
             std::string::npos)
       << refusal(flops, {}, "");
+  // Counts no launch has fewer than 0 of: refused with their line, not shown as "-100 B" or
+  // dropped.
+  for (const auto& [word, line] : {std::pair{"bytes", 26}, std::pair{"flops", 26}}) {
+    const std::string negative = text + "// @warplens " + word + " 0 - 100\n";
+    const std::string why = refusal(negative, {}, "");
+    EXPECT_NE(why.find("launch_refusals.cu:" + std::to_string(line) + ": " + word +
+                       " '0 - 100' is -100 for these sizes; allowed 0 or more"),
+              std::string::npos)
+        << why;
+  }
+  const std::string shared = text + "// @warplens shared 0 - 100\n";
+  EXPECT_NE(refusal(shared, {}, "").find("launch_refusals.cu:26: shared '0 - 100' is -100"),
+            std::string::npos)
+      << refusal(shared, {}, "");
+  // A condition that reads nothing is always false, and says so.
+  std::string never = text;
+  never.replace(never.find("restrict block.x == TILE && block.y <= TILE"), 43, "restrict 0");
+  EXPECT_NE(refusal(never, {}, "").find("launch_refusals.cu:7) is always false"), std::string::npos)
+      << refusal(never, {}, "");
 }
 
 // Without a GPU too, the args are checked against the compiled kernel: their count and sizes from
@@ -314,6 +333,8 @@ TEST(FileKernel, EveryExampleCompilesForTheH100AndIsModelled) {
       std::filesystem::path(WARPLENS_SOURCE_ASSETS).parent_path() / "examples";
   int files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(examples)) {
+    if (entry.path().extension() != ".cu")
+      continue; // examples/libraries/ has its own test (LibraryHeaders.*)
     const std::string id = add_kernel_file(entry.path().string());
     const RunResult r = model_kernel(resolve_kernel_request(id, {}, "", ""), test::preset("h100"));
     ASSERT_TRUE(r.attributes) << id;

@@ -450,9 +450,9 @@ TEST(HostileRecordingRuns, RunsOfAnotherGpuKindAreNotLabelledAsThePreset) {
 const json kMetric = {{"key", "profiled_range_time"}, {"name", "gpu__time_duration.sum"}};
 
 std::string catalog_with(const Change& change) {
-  return changed(
-      json{{"metrics", json::array({kMetric})}, {"sets", {{"default", json::array({"profiled_range_time"})}}}},
-      change);
+  return changed(json{{"metrics", json::array({kMetric})},
+                      {"sets", {{"default", json::array({"profiled_range_time"})}}}},
+                 change);
 }
 
 const std::vector<TextCase> kCatalogs = {
@@ -467,7 +467,8 @@ const std::vector<TextCase> kCatalogs = {
     {"NameNumber", catalog_with({"/metrics/0/name", 5}), {"metrics[0].name: 5"}},
     {"KeyNotACounter",
      catalog_with({"/metrics/0/key", "median_time"}),
-     {"metrics[0].key: 'median_time' is no counter of the figure table", "allowed profiled_range_time"}},
+     {"metrics[0].key: 'median_time' is no counter of the figure table",
+      "allowed profiled_range_time"}},
     {"KeyUnknown", catalog_with({"/metrics/0/key", "k"}), {"metrics[0].key: 'k' is no counter"}},
     {"MetricIsList",
      catalog_with({"/metrics/0", json::array()}),

@@ -91,7 +91,8 @@ TEST(ModelledFigures, DramReadsWholeSixtyFourByteSegments) {
 
 TEST(ModelledFigures, TheProfilersRangeTimeIsNotCalledTheKernelsDuration) {
   EXPECT_EQ(figure("profiled_range_time").display, "profiled range time");
-  EXPECT_NE(figure("profiled_range_time").meaning.find("Not the kernel's time"), std::string_view::npos);
+  EXPECT_NE(figure("profiled_range_time").meaning.find("Not the kernel's time"),
+            std::string_view::npos);
 }
 
 TEST(ModelledFigures, OneBlockPerSmIsSingular) {

@@ -5,7 +5,6 @@
 #include "base/loaded_from.h"
 #include "base/text_format.h"
 #include "base/text_scan.h"
-#include "kernel_file/compile_server.h"
 #include "kernel_file/cubin_resources.h"
 #include "kernel_file/toolkit_headers.h"
 
@@ -86,6 +85,26 @@ std::string unlocated_error(const std::string& log) {
 
 // "saxpy.cu(12): error: identifier "x" is undefined" -> "saxpy.cu:12: error: identifier ...",
 // the first error of the log, and how many more there are.
+// Why a header was not found, where it is one of C++'s own (<vector>, <cstdio>): NVRTC compiles
+// device code alone, and the host's standard library is not for it; libcu++ has device
+// counterparts of many under cuda/std/. "" for any other header.
+std::string host_header_hint(std::string_view message) {
+  TextScan scan(message);
+  if (!scan.skip_past("cannot open source file \""))
+    return "";
+  const std::string name(scan.until('"'));
+  if (name.empty() || name.find('/') != std::string::npos || name.find('.') != std::string::npos)
+    return "";
+  for (const std::string& folder : toolkit_headers().folders) {
+    std::error_code error;
+    if (std::filesystem::exists(std::filesystem::path(folder) / "cuda" / "std" / name, error))
+      return " (a host-only standard header: NVRTC compiles device code, for which the toolkit "
+             "has <cuda/std/" +
+             name + ">)";
+  }
+  return " (a host-only standard header: NVRTC compiles device code, which cannot use it)";
+}
+
 std::string first_error(const std::string& log, const std::string& program,
                         const std::string& file) {
   std::string first;
@@ -102,7 +121,8 @@ std::string first_error(const std::string& log, const std::string& program,
                       "file (" +
                       clip(e->message, 200) + ")"
                 : clip(e->file == program ? file : e->file, 200) + ":" + clip(e->line, 20) + ": " +
-                      std::string(e->kind) + ": " + clip(e->message, 200);
+                      std::string(e->kind) + ": " + clip(e->message, 200) +
+                      host_header_hint(e->message);
   });
   if (errors == 0)
     return file + ": the compiler refused it: " + clip(unlocated_error(log), 300);
@@ -159,19 +179,6 @@ std::string with_tunables(const std::string& name,
 }
 
 #ifdef WARPLENS_HAS_NVRTC
-void warm_up_compiler() {
-  try {
-    compile_apart({.text = "__global__ void warm_up() {}\n",
-                   .file = "warm_up.cu",
-                   .headers = {},
-                   .kernels = {"warm_up"},
-                   .tunables = {},
-                   .sm = 90});
-  } catch (const std::exception&) {
-    // Only time was at stake: a real compile says what is wrong.
-  }
-}
-
 std::string nvrtc_version() {
   int major = 0, minor = 0;
   if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS)
@@ -186,13 +193,14 @@ constexpr const char* kToolkitHeaderFamilies[] = {
     "cuda/std/type_traits", "cuda/atomic", "cub/block/block_reduce.cuh"};
 
 SystemChecks check_compiler(int sm) {
+  // In this process and never from the kept compiles: what is checked is NVRTC and the headers.
   const auto compiles = [sm](const std::string& text) {
-    compile_apart({.text = text + "__global__ void doctor() {}\n",
-                   .file = "doctor.cu",
-                   .headers = {},
-                   .kernels = {"doctor"},
-                   .tunables = {},
-                   .sm = sm});
+    compile_kernel_file({.text = text + "__global__ void doctor() {}\n",
+                         .file = "doctor.cu",
+                         .headers = {},
+                         .kernels = {"doctor"},
+                         .tunables = {},
+                         .sm = sm});
   };
   const std::string target = "sm_" + std::to_string(sm);
   SystemChecks checks;
@@ -274,6 +282,12 @@ CompiledKernelFile compile_kernel_file(const KernelFileCompile& request) {
   nvrtc_check(nvrtcGetCUBINSize(program.handle, &size), "nvrtcGetCUBINSize");
   out.cubin.resize(size);
   nvrtc_check(nvrtcGetCUBIN(program.handle, out.cubin.data()), "nvrtcGetCUBIN");
+  std::size_t ptx_size = 0;
+  nvrtc_check(nvrtcGetPTXSize(program.handle, &ptx_size), "nvrtcGetPTXSize");
+  out.ptx.resize(ptx_size);
+  nvrtc_check(nvrtcGetPTX(program.handle, out.ptx.data()), "nvrtcGetPTX");
+  while (!out.ptx.empty() && out.ptx.back() == '\0')
+    out.ptx.pop_back();
   const auto report = parse_ptxas_report(out.log);
   for (const std::string& name : names) {
     const char* lowered = nullptr;

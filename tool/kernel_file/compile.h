@@ -17,6 +17,7 @@ namespace wl {
 
 struct CompiledKernelFile {
   std::vector<char> cubin;
+  std::string ptx;                                // what the per-line model interprets
   std::string log;                                // the compiler's warnings, as it wrote them
   std::map<std::string, std::string> lowered;     // "transpose<32, 1>" -> its mangled name
   std::map<std::string, CompiledResources> usage; // by the same names: registers, shared, local

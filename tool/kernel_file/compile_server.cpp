@@ -6,6 +6,7 @@
 #include "base/json_fields.h"
 #include "base/json_input.h"
 #include "base/text_format.h"
+#include "kernel_file/compile_cache.h"
 
 #include <cstdio>
 #include <memory>
@@ -66,61 +67,6 @@ KernelFileCompile request_from(const json& line) {
   return r;
 }
 
-json answer_json(const CompiledKernelFile& c) {
-  json usage = json::object();
-  for (const auto& [name, u] : c.usage)
-    usage[name] = {{"sm", u.sm},
-                   {"registers", u.registers},
-                   {"static_shared_bytes", u.static_shared_bytes},
-                   {"stack_frame_bytes", u.stack_frame_bytes},
-                   {"spill_store_bytes", u.spill_store_bytes},
-                   {"spill_load_bytes", u.spill_load_bytes},
-                   {"barriers", u.barriers}};
-  return {{"cubin", base64_encoded(c.cubin)},
-          {"log", c.log},
-          {"lowered", c.lowered},
-          {"usage", usage},
-          {"seconds", c.seconds}};
-}
-
-// The server's answer, checked as any answer from another process is: its parts whole and
-// within what a compile produces.
-CompiledKernelFile answer_from(const json& line) {
-  const Fields f(line, "the compile server's answer");
-  if (f.has("error")) {
-    f.only({"error"}, "a compile server's refusal");
-    throw UsageError(f.text("error", false));
-  }
-  f.only({"cubin", "log", "lowered", "usage", "seconds"}, "a compile server's answer");
-  CompiledKernelFile c;
-  const std::optional<std::vector<char>> cubin = base64_decoded(f.text("cubin", false));
-  if (!cubin)
-    f.fail("cubin", "not base64", "allowed the cubin's bytes in base64");
-  c.cubin = *cubin;
-  c.log = f.text("log");
-  c.seconds = f.number("seconds", 0, 1e6);
-  const Fields lowered(f.at("lowered", "allowed an object of names"), f.where(), "lowered.");
-  for (const auto& [name, value] : lowered.raw().items())
-    c.lowered[name] = lowered.text(name.c_str(), false);
-  const Fields usage(f.at("usage", "allowed an object of kernels' resources"), f.where(), "usage.");
-  for (const auto& [name, value] : usage.raw().items()) {
-    const Fields u(value, f.where(), "usage." + name + ".");
-    u.only({"sm", "registers", "static_shared_bytes", "stack_frame_bytes", "spill_store_bytes",
-            "spill_load_bytes", "barriers"},
-           "a kernel's resources");
-    c.usage[name] = CompiledResources{
-        .sm = static_cast<int>(u.integer("sm", 10, 1000)),
-        .registers = static_cast<int>(u.integer("registers", 0, 255)),
-        .static_shared_bytes = static_cast<int>(u.integer("static_shared_bytes", 0, kMaxInt)),
-        .stack_frame_bytes = static_cast<int>(u.integer("stack_frame_bytes", 0, kMaxInt)),
-        .spill_store_bytes = static_cast<int>(u.integer("spill_store_bytes", 0, kMaxInt)),
-        .spill_load_bytes = static_cast<int>(u.integer("spill_load_bytes", 0, kMaxInt)),
-        .barriers = static_cast<int>(u.integer("barriers", 0, 16)),
-        .recorded = false};
-  }
-  return c;
-}
-
 std::string gib(std::size_t bytes) {
   return format_number(static_cast<double>(bytes) / (1 << 30), 0) + " GiB";
 }
@@ -164,7 +110,10 @@ void use_compile_server(const std::string& program, const CompileLimits& limits)
   s.child.reset();
 }
 
-CompiledKernelFile compile_apart(const KernelFileCompile& request) {
+namespace {
+
+// The compile by the server, or in this process where there is none.
+CompiledKernelFile compiled_now(const KernelFileCompile& request) {
   Server& s = server();
   std::unique_lock lock(s.mutex);
   if (s.program.empty()) {
@@ -188,14 +137,43 @@ CompiledKernelFile compile_apart(const KernelFileCompile& request) {
     no_answer(s, request, std::chrono::steady_clock::now() >= deadline);
   }
   try {
-    return answer_from(
-        parse_json_text(line->text, "the compile server's answer", kMaxAnswerLineBytes));
+    return compiled_from_json(
+        parse_json_text(line->text, "the compile server's answer", kMaxAnswerLineBytes),
+        "the compile server's answer");
   } catch (const UsageError& e) {
     const std::string said = e.what();
     if (said.find("out of memory") == std::string::npos)
       throw;
     throw UsageError(said + " (a compile may use at most " + gib(s.limits.memory_bytes) + ")");
   }
+}
+
+} // namespace
+
+#ifdef WARPLENS_HAS_NVRTC
+void warm_up_compiler() {
+  // The server started and NVRTC loaded (about 300 ms), past the kept compiles: the window pays
+  // it while it opens rather than a person's first save.
+  try {
+    compiled_now({.text = "__global__ void warm_up() {}\n",
+                  .file = "warm_up.cu",
+                  .headers = {},
+                  .kernels = {"warm_up"},
+                  .tunables = {},
+                  .sm = 90});
+  } catch (const std::exception&) {
+    // Only time was at stake: a real compile says what is wrong.
+  }
+}
+#endif
+
+CompiledKernelFile compile_apart(const KernelFileCompile& request) {
+  const std::string key = compile_key(request);
+  if (std::optional<CompiledKernelFile> kept = cached_compile(key))
+    return std::move(*kept);
+  CompiledKernelFile compiled = compiled_now(request);
+  keep_compile(key, compiled);
+  return compiled;
 }
 
 int serve_compiles(std::size_t memory_bytes) {
@@ -225,7 +203,7 @@ int serve_compiles(std::size_t memory_bytes) {
       const KernelFileCompile request =
           request_from(parse_json_text(line, "compile request", kLargestRequestLine));
       try {
-        answer = answer_json(compile_kernel_file(request));
+        answer = compiled_json(compile_kernel_file(request));
       } catch (const std::bad_alloc&) {
         throw UsageError(request.file + ": the compile needed more than the " + gib(memory_bytes) +
                          " of memory it may use, and was stopped");

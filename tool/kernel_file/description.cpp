@@ -154,6 +154,7 @@ public:
       fail("no '// @warplens check' line: name a reference kernel of the file and a tolerance "
            "(check NAME 1e-5), or say 'check none' (its figures are then marked not verified)");
     check_names();
+    check_kernels();
     m_d.grid_line = m_line_of["grid"];
     for (const auto& [word, line] :
          {std::pair{"shared", &m_d.shared_line}, std::pair{"bytes", &m_d.bytes_line},
@@ -330,8 +331,14 @@ private:
       if (!numbers.empty() && !(numbers[0] < numbers[1]))
         fail("arg " + a.name + ": random(" + format_number(numbers[0], 6) + ", " +
              format_number(numbers[1], 6) + ") needs its low below its high");
-      if (!numbers.empty())
+      if (!numbers.empty()) {
         f.low = numbers[0], f.high = numbers[1];
+        check_holds(a, f.low, "random's low");
+        check_holds(a, f.high, "random's high");
+        if (!std::isfinite(f.high - f.low))
+          fail("arg " + a.name + ": random(" + format_number(f.low, 6) + ", " +
+               format_number(f.high, 6) + ") spans more than a double holds; narrow it");
+      }
       return f;
     }
     if (word == "zeros" || word == "iota") {
@@ -340,10 +347,25 @@ private:
     }
     if (word == "constant") {
       takes(1);
+      check_holds(a, numbers[0], "constant");
       return Fill{.kind = Fill::Kind::constant, .value = numbers[0]};
     }
     fail("arg " + a.name + ": fill '" + clip(text, 30) +
          "' is not one WarpLens knows; allowed random(LOW, HIGH), zeros, iota, constant(V)");
+  }
+
+  // A number the arg's element type holds: a float rounds anything past 3.4e38 to infinity, an
+  // int or unsigned fill is cut to its range.
+  void check_holds(const FileArg& a, double value, const char* what) const {
+    const auto [low, high] =
+        a.type == FileType::f32   ? std::pair{-3.4028234663852886e38, 3.4028234663852886e38}
+        : a.type == FileType::i32 ? std::pair{-2147483648.0, 2147483647.0}
+        : a.type == FileType::u32 ? std::pair{0.0, 4294967295.0}
+                                  : std::pair{-1.7976931348623157e308, 1.7976931348623157e308};
+    if (value < low || value > high)
+      fail("arg " + a.name + ": " + what + " " + format("%.6g", value) + " is outside what " +
+           (a.type == FileType::i32 ? "an " : "a ") + file_type_name(a.type) + " holds (" +
+           format("%.6g", low) + " to " + format("%.6g", high) + ")");
   }
 
   // The numbers between a fill's parentheses: none without them.
@@ -375,9 +397,10 @@ private:
            "' is neither a buffer (in, out or inout TYPE[COUNT]) nor a scalar (TYPE = VALUE)");
     a.type = type_of(trimmed(rest.substr(0, equals)));
     const std::string value = trimmed(rest.substr(equals + 1));
-    if (a.type == FileType::f32 || a.type == FileType::f64)
+    if (a.type == FileType::f32 || a.type == FileType::f64) {
       a.real_value = real(value, "arg " + a.name);
-    else
+      check_holds(a, a.real_value, "value");
+    } else
       a.whole_value = expression(value, "arg " + a.name);
   }
 
@@ -403,16 +426,42 @@ private:
     first_time("check");
     if (text == "none")
       return;
-    const std::size_t space = text.find_first_of(" \t");
-    const std::string name = text.substr(0, space);
-    if (space == std::string::npos || !is_identifier(name))
+    // The reference is a function name, a template's with its arguments (the tolerance last).
+    const std::size_t space = text.find_last_of(" \t");
+    const std::string name = space == std::string::npos ? text : trimmed(text.substr(0, space));
+    if (space == std::string::npos || !is_identifier(trimmed(name.substr(0, name.find('<')))) ||
+        (name.find('<') != std::string::npos && !name.ends_with(">")))
       fail("check '" + clip(text, 40) +
-           "' is not REFERENCE TOLERANCE (e.g. check saxpy_reference 1e-5) or none");
+           "' is not REFERENCE TOLERANCE (e.g. check saxpy_reference 1e-5, or "
+           "check transpose_reference<TILE> 0 for a template) or none");
     m_d.reference = name;
     m_d.tolerance = real(trimmed(text.substr(space)), "check " + name);
     if (m_d.tolerance < 0 || m_d.tolerance > 1)
       fail("check " + name + ": tolerance " + format_number(m_d.tolerance, 6) +
            "; allowed 0 to 1 (absolute and relative)");
+  }
+
+  // Each kernel gets an id of its name without template arguments, so two instances of one
+  // template would share one and the second could never be chosen; and a kernel checked against
+  // itself is never wrong, so nothing would be verified.
+  void check_kernels() {
+    std::map<std::string, std::size_t> by_base;
+    for (std::size_t k = 0; k < m_d.kernels.size(); ++k) {
+      const std::string base = trimmed(m_d.kernels[k].substr(0, m_d.kernels[k].find('<')));
+      if (const auto [first, added] = by_base.emplace(base, k); !added) {
+        m_line = m_d.kernel_lines[k];
+        fail("kernel '" + clip(m_d.kernels[k], 40) + "' and '" +
+             clip(m_d.kernels[first->second], 40) + "' (line " +
+             std::to_string(m_d.kernel_lines[first->second]) + ") would share the id of " + base +
+             "; name one, and make its template arguments tunables (tune T = 16, 32)");
+      }
+    }
+    if (std::find(m_d.kernels.begin(), m_d.kernels.end(), m_d.reference) != m_d.kernels.end()) {
+      m_line = m_line_of["check"];
+      fail("check " + clip(m_d.reference, 40) +
+           " names the kernel itself, which verifies nothing; name another kernel of the file "
+           "that computes the same outputs plainly, or say check none");
+    }
   }
 
   // Every name an expression reads is a size, a tunable or block.x/y/z; a tunable is no

@@ -60,6 +60,17 @@ std::int64_t evaluated(const Expression& e, const ExpressionValues& values,
   }
 }
 
+// A count the description gives (bytes, flops, shared bytes), which no launch has fewer than 0
+// of: a negative one is refused with its line, not shown as "-100 B" or dropped.
+std::int64_t at_least_zero(const Expression& e, const ExpressionValues& values,
+                           const KernelFileDescription& d, int line, const std::string& word) {
+  const std::int64_t value = evaluated(e, values, d, line, word);
+  if (value < 0)
+    throw UsageError(d.file + ":" + std::to_string(line) + ": " + word + " '" + clip(e.text(), 40) +
+                     "' is " + std::to_string(value) + " for these sizes; allowed 0 or more");
+  return value;
+}
+
 // "block.x = 128, TPB = 256": the values a condition read, for its refusal.
 std::string values_read(const Expression& e, const ExpressionValues& values) {
   std::string text;
@@ -67,6 +78,12 @@ std::string values_read(const Expression& e, const ExpressionValues& values) {
     if (const auto found = values.find(name); found != values.end())
       text += (text.empty() ? "" : ", ") + name + " = " + std::to_string(found->second);
   return text;
+}
+
+// "is false for block.x = 64", or "is always false" for a condition that reads nothing.
+std::string false_for(const Expression& e, const ExpressionValues& values) {
+  const std::string read = values_read(e, values);
+  return read.empty() ? "is always false" : "is false for " + read;
 }
 
 bool reads_the_block(const Expression& e) {
@@ -80,7 +97,7 @@ std::string restriction_refusal(const KernelFileDescription& d, const Expression
     if (reads_the_block(r.condition) == with_block &&
         evaluated(r.condition, values, d, r.line, "restrict") == 0)
       return "restrict '" + clip(r.condition.text(), 60) + "' (" + d.file + ":" +
-             std::to_string(r.line) + ") is false for " + values_read(r.condition, values);
+             std::to_string(r.line) + ") " + false_for(r.condition, values);
   return "";
 }
 
@@ -102,7 +119,7 @@ BlockShape grid_of(const KernelFileDescription& d, const Params& params, const B
 double bytes_moved(const KernelFileDescription& d, const Params& params) {
   const ExpressionValues values = values_of(params, {1, 1, 1});
   if (d.bytes)
-    return static_cast<double>(evaluated(*d.bytes, values, d, d.bytes_line, "bytes"));
+    return static_cast<double>(at_least_zero(*d.bytes, values, d, d.bytes_line, "bytes"));
   double bytes = 0;
   for (const FileArg& a : d.args)
     if (a.buffer)
@@ -633,7 +650,11 @@ KernelFile kernel_file_from_text(const std::filesystem::path& path, std::string 
 }
 
 std::string file_kernel_id(const KernelFile& file, const std::string& kernel) {
-  return file.path.stem().string() + "/" + base_name(kernel);
+  // A file's name may hold anything but '/' and NUL: an escape sequence, a newline or a
+  // right-to-left override would reach the terminal, the tree and the sidecar. Shown as '?',
+  // as every text from outside is.
+  const std::string stem = file.path.stem().string();
+  return clip(stem, stem.size()) + "/" + base_name(kernel);
 }
 
 std::vector<KernelDesc> file_kernels(const KernelFile& file) {
@@ -693,7 +714,7 @@ std::vector<KernelDesc> file_kernels(const KernelFile& file) {
     k.dynamic_smem = [shared](const Params& params, const BlockShape& b) -> std::int64_t {
       const KernelFileDescription& d = shared->description;
       return d.shared_bytes
-                 ? evaluated(*d.shared_bytes, values_of(params, b), d, d.shared_line, "shared")
+                 ? at_least_zero(*d.shared_bytes, values_of(params, b), d, d.shared_line, "shared")
                  : 0;
     };
     k.bytes_moved = [shared](const Params& params) {
@@ -703,7 +724,7 @@ std::vector<KernelDesc> file_kernels(const KernelFile& file) {
       k.flops = [shared](const Params& params) {
         const KernelFileDescription& d = shared->description;
         return static_cast<double>(
-            evaluated(*d.flops, values_of(params, {1, 1, 1}), d, d.flops_line, "flops"));
+            at_least_zero(*d.flops, values_of(params, {1, 1, 1}), d, d.flops_line, "flops"));
       };
     k.buffers = buffers_of(shared);
     k.init = [shared](HostBuffers& buffers, const Params&, std::uint64_t seed) {
