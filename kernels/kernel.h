@@ -186,6 +186,10 @@ struct RunTimeArgument {
 };
 
 // A run-time kernel's code for one set of parameters on one architecture: what the engine loads
+// A run-time kernel's accesses modelled from its compiled code (tool/model/compiled_model.h):
+// named here only, since kernels/ knows no model.
+class CompiledAccessModel;
+
 // and launches itself (a bundled kernel is linked in, and its `launch` enqueues it).
 struct RunTimeCode {
   std::shared_ptr<const std::vector<char>> cubin;
@@ -260,6 +264,9 @@ struct KernelDesc {
   // A run-time kernel's code for these parameters, compiled for `sm` when asked (kept); the
   // engine launches it and verifies it against its reference kernel. Empty for a bundled kernel.
   std::function<RunTimeCode(const Params&, int sm)> code;
+  // A run-time kernel's accesses for these parameters, from the code compiled for `sm` (its PTX
+  // run by the model): what a bundled kernel's sites give. Empty for a bundled kernel.
+  std::function<std::shared_ptr<const CompiledAccessModel>(const Params&, int sm)> compiled_model;
   // A run-time kernel's buffers, how each is filled and whether a reference checks them, in
   // words: a session keeps its buffers and inputs across a save of the file that leaves them the
   // same, and loads only the new code. Empty for a bundled kernel.

@@ -343,6 +343,18 @@ std::string App::unsettled_by() const {
                                                            : "the model of the launch on screen";
 }
 
+const LaunchPrediction& App::prediction_on_screen() const {
+  static const LaunchPrediction none;
+  return model_is_current() ? model_view()->prediction : none;
+}
+
+std::vector<SiteView> App::sites_on_screen() const {
+  if (!kernel())
+    return {};
+  return site_views(*kernel(), make_launch(*kernel(), choices.params, block(), arch().sm_count),
+                    prediction_on_screen());
+}
+
 bool App::model_is_current() const {
   const std::optional<KernelRequest> request = current_request();
   const RunResult* model = model_view();

@@ -423,6 +423,10 @@ struct App {
 
   // The model figures of the launch on screen (or, before the models answer, the latest result).
   const RunResult* model_view() const;
+  // The model's prediction of the launch on screen, or an empty one while the models compute it;
+  // and its sites as the panels list them (a kernel file's are its lines the prediction found).
+  const LaunchPrediction& prediction_on_screen() const;
+  std::vector<SiteView> sites_on_screen() const;
   // True when the model figures are those of the launch on screen (false for a moment after an
   // edit, while the models compute).
   bool model_is_current() const;

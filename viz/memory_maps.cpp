@@ -42,10 +42,10 @@ WarpMap global_warp_map(const WarpAccess& access) {
   return map;
 }
 
-std::vector<int> sites_in(const KernelDesc& kernel, MemorySpace space) {
+std::vector<int> sites_in(const std::vector<SiteView>& views, MemorySpace space) {
   std::vector<int> sites;
-  for (int i = 0; i < static_cast<int>(kernel.sites.size()); ++i)
-    if (kernel.sites[i].space == space)
+  for (int i = 0; i < static_cast<int>(views.size()); ++i)
+    if (views[static_cast<std::size_t>(i)].space == space)
       sites.push_back(i);
   return sites;
 }
@@ -56,11 +56,13 @@ namespace {
 // most, a load before a store when they waste alike: the one a lesson is about (transpose's
 // column read, padded or not, rather than its row write).
 int most_wasteful(const KernelDesc& kernel, const LaunchShape& launch,
-                  const std::vector<int>& sites, MemorySpace space) {
+                  const LaunchPrediction& prediction, const std::vector<SiteView>& views,
+                  const std::vector<int>& sites, MemorySpace space, int sm) {
   int best = 0, worst_excess = -1;
   bool best_is_load = false;
   for (int i = 0; i < static_cast<int>(sites.size()); ++i) {
-    const WarpAccess access = warp_access(kernel, launch, sites[i], Coord{0, 0, 0}, 0, 0);
+    const WarpAccess access =
+        warp_access(kernel, launch, prediction, sites[i], Coord{0, 0, 0}, 0, 0, sm);
     if (access.active_mask == 0)
       continue;
     int excess = 0;
@@ -70,7 +72,7 @@ int most_wasteful(const KernelDesc& kernel, const LaunchShape& launch,
     } else {
       excess = analyse_shared(access).excess_wavefronts;
     }
-    const bool load = kernel.sites[sites[i]].op == AccessOp::load;
+    const bool load = views[static_cast<std::size_t>(sites[i])].op == AccessOp::load;
     if (excess > worst_excess || (excess == worst_excess && load && !best_is_load)) {
       worst_excess = excess;
       best = i;
@@ -83,13 +85,15 @@ int most_wasteful(const KernelDesc& kernel, const LaunchShape& launch,
 } // namespace
 
 std::optional<ChosenWarp> choose_warp(const KernelDesc& kernel, const LaunchShape& launch,
-                                      MemorySpace space, MapChoice& choice) {
-  const std::vector<int> sites = sites_in(kernel, space);
+                                      const LaunchPrediction& prediction, MemorySpace space,
+                                      MapChoice& choice, int sm) {
+  const std::vector<SiteView> views = site_views(kernel, launch, prediction);
+  const std::vector<int> sites = sites_in(views, space);
   if (sites.empty())
     return std::nullopt;
   ChosenWarp chosen;
   if (choice.site < 0)
-    choice.site = most_wasteful(kernel, launch, sites, space);
+    choice.site = most_wasteful(kernel, launch, prediction, views, sites, space, sm);
   choice.site = std::clamp(choice.site, 0, static_cast<int>(sites.size()) - 1);
   chosen.site = sites[static_cast<std::size_t>(choice.site)];
   const BlockShape grid = launch.grid;
@@ -100,11 +104,11 @@ std::optional<ChosenWarp> choose_warp(const KernelDesc& kernel, const LaunchShap
   chosen.warps = static_cast<int>((launch.block.threads() + kWarpSize - 1) / kWarpSize);
   choice.warp = std::clamp(choice.warp, 0, chosen.warps - 1);
   chosen.warp = choice.warp;
-  chosen.iterations = std::max<std::int64_t>(1, kernel.sites[chosen.site].iterations(launch));
+  chosen.iterations = views[static_cast<std::size_t>(chosen.site)].iterations;
   choice.iteration = std::clamp<std::int64_t>(choice.iteration, 0, chosen.iterations - 1);
   chosen.iteration = choice.iteration;
-  chosen.access =
-      warp_access(kernel, launch, chosen.site, chosen.block, chosen.warp, chosen.iteration);
+  chosen.access = warp_access(kernel, launch, prediction, chosen.site, chosen.block, chosen.warp,
+                              chosen.iteration, sm);
   return chosen;
 }
 

@@ -36,14 +36,14 @@ struct WarpMap {
 // Throws UsageError for a bad width or misaligned lane, as analyse_global does.
 WarpMap global_warp_map(const WarpAccess& access);
 
-// The indices of the kernel's sites in one memory space, in declaration order.
-std::vector<int> sites_in(const KernelDesc& kernel, MemorySpace space);
+// The indices of the launch's sites (site_views) in one memory space, in their order.
+std::vector<int> sites_in(const std::vector<SiteView>& sites, MemorySpace space);
 
 // The warp a map shows, its choice brought into range for this launch (site among the space's
 // sites, block inside the grid, warp inside the block, iteration inside the site's loop), and its
 // lane addresses. nullopt when the kernel has no site in that space.
 struct ChosenWarp {
-  int site = 0; // index into KernelDesc::sites
+  int site = 0; // index into the launch's sites (site_views)
   Coord block;
   int warp = 0;
   std::int64_t iteration = 0;
@@ -51,8 +51,10 @@ struct ChosenWarp {
   int warps = 1;               // warps per block
   WarpAccess access;
 };
+// `prediction`: the launch's (a kernel file's sites are its lines the prediction found).
 std::optional<ChosenWarp> choose_warp(const KernelDesc& kernel, const LaunchShape& launch,
-                                      MemorySpace space, MapChoice& choice);
+                                      const LaunchPrediction& prediction, MemorySpace space,
+                                      MapChoice& choice, int sm = 90);
 
 // The index playground's model input from its fields as typed (panel_playground.cpp).
 IndexPlayground playground_of(const PlaygroundChoice& choice);

@@ -82,14 +82,17 @@ void draw_paths(App& app) {
   ImGui::TableSetupColumn("lanes 0 to 31");
   ImGui::TableSetupColumn("active");
   ImGui::TableHeadersRow();
-  for (int site = 0; site < static_cast<int>(kernel.sites.size()); ++site) {
-    const std::int64_t steps = std::max<std::int64_t>(1, kernel.sites[site].iterations(launch));
+  const LaunchPrediction& prediction = app.prediction_on_screen();
+  const std::vector<SiteView> sites = site_views(kernel, launch, prediction);
+  const int sm = app.arch().cc_major * 10 + app.arch().cc_minor;
+  for (int site = 0; site < static_cast<int>(sites.size()); ++site) {
+    const std::int64_t steps = sites[static_cast<std::size_t>(site)].iterations;
     for (std::int64_t step = 0; step < std::min(steps, kMostSteps); ++step) {
       const std::uint32_t mask =
-          warp_access(kernel, launch, site, block, choice.warp, step).active_mask;
+          warp_access(kernel, launch, prediction, site, block, choice.warp, step, sm).active_mask;
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::Text("%s%s", kernel.sites[site].name.c_str(),
+      ImGui::Text("%s%s", sites[static_cast<std::size_t>(site)].name.c_str(),
                   steps > 1 ? (", " + std::to_string(step)).c_str() : "");
       ImGui::TableNextColumn();
       lane_strip(mask);

@@ -78,7 +78,7 @@ const RunResult* model_for_panel(const App& app) {
 }
 
 bool kernel_has_sites(const App& app, MemorySpace space) {
-  if (!app.kernel() || !sites_in(*app.kernel(), space).empty())
+  if (!app.kernel() || !sites_in(app.sites_on_screen(), space).empty())
     return true;
   const KernelKind kind = app.kernel()->kind;
   empty_state(kind != KernelKind::bundled    ? no_index_math_reason(kind)
@@ -95,14 +95,17 @@ std::optional<ChosenWarp> warp_chooser(const App& app, MemorySpace space, MapCho
   const KernelDesc& kernel = *app.kernel();
   const LaunchShape launch =
       make_launch(kernel, app.choices.params, app.block(), app.arch().sm_count);
-  const std::vector<int> sites = sites_in(kernel, space);
+  const LaunchPrediction& prediction = app.prediction_on_screen();
+  const int sm = app.arch().cc_major * 10 + app.arch().cc_minor;
+  const std::vector<SiteView> views = site_views(kernel, launch, prediction);
+  const std::vector<int> sites = sites_in(views, space);
   if (sites.empty()) // the panel said so (kernel_has_sites)
     return std::nullopt;
-  std::optional<ChosenWarp> chosen = choose_warp(kernel, launch, space, choice);
+  std::optional<ChosenWarp> chosen = choose_warp(kernel, launch, prediction, space, choice, sm);
   ImGui::PushItemWidth(ImGui::GetFontSize() * 10);
-  if (ui::begin_combo("site", kernel.sites[chosen->site].name.c_str())) {
+  if (ui::begin_combo("site", views[static_cast<std::size_t>(chosen->site)].name.c_str())) {
     for (int i = 0; i < static_cast<int>(sites.size()); ++i)
-      if (ui::selectable(kernel.sites[sites[i]].name.c_str(), i == choice.site))
+      if (ui::selectable(views[static_cast<std::size_t>(sites[i])].name.c_str(), i == choice.site))
         choice.site = i;
     ImGui::EndCombo();
   }
@@ -118,7 +121,7 @@ std::optional<ChosenWarp> warp_chooser(const App& app, MemorySpace space, MapCho
       "grid " + format_block(launch.grid) + ", " + std::to_string(chosen->warps) +
       " warps per block" +
       (chosen->iterations > 1 ? ", " + std::to_string(chosen->iterations) + " iterations" : ""));
-  chosen = choose_warp(kernel, launch, space, choice); // the edits brought into range
+  chosen = choose_warp(kernel, launch, prediction, space, choice, sm); // edits brought in range
   if (chosen->access.active_mask == 0) {
     empty_state(
         "No lane of this warp makes this access in this iteration (a guard or a partial tile).");

@@ -346,9 +346,12 @@ Pieces baseline_pieces(const App& app, const SitePrediction& site,
 }
 
 // Opens the site in the warp map (global) or the bank grid (shared), as their site lists do.
-void open_in_map(App& app, const KernelDesc& kernel, std::size_t site) {
-  const MemorySpace space = kernel.sites[site].space;
-  const std::vector<int> in_space = sites_in(kernel, space);
+void open_in_map(App& app, std::size_t site) {
+  const std::vector<SiteView> views = app.sites_on_screen();
+  if (site >= views.size())
+    return;
+  const MemorySpace space = views[site].space;
+  const std::vector<int> in_space = sites_in(views, space);
   const int position = static_cast<int>(
       std::find(in_space.begin(), in_space.end(), static_cast<int>(site)) - in_space.begin());
   const bool global = space == MemorySpace::global;
@@ -399,7 +402,7 @@ void draw_site(App& app, const Context& c, std::size_t s, bool first_on_line) {
   const bool clicked = ui::link((name + "##site" + std::to_string(s)).c_str(), name);
   ImGui::PopStyleColor();
   if (clicked)
-    open_in_map(app, c.kernel, s);
+    open_in_map(app, s);
   if (!c.model) {
     figure_text({"predicting..."}, Tone::greyed);
     return;

@@ -135,12 +135,14 @@ json map_figures(const App& app, MemorySpace space) {
     return nullptr;
   const KernelDesc& kernel = *app.kernel();
   MapChoice choice = space == MemorySpace::global ? app.choices.global_map : app.choices.shared_map;
+  const LaunchShape launch =
+      make_launch(kernel, app.choices.params, app.block(), app.arch().sm_count);
   const std::optional<ChosenWarp> chosen =
-      choose_warp(kernel, make_launch(kernel, app.choices.params, app.block(), app.arch().sm_count),
-                  space, choice);
+      choose_warp(kernel, launch, app.prediction_on_screen(), space, choice,
+                  app.arch().cc_major * 10 + app.arch().cc_minor);
   if (!chosen)
     return nullptr;
-  json figures = {{"site", kernel.sites[chosen->site].name},
+  json figures = {{"site", app.sites_on_screen()[static_cast<std::size_t>(chosen->site)].name},
                   {"block", {chosen->block.x, chosen->block.y, chosen->block.z}},
                   {"warp", chosen->warp},
                   {"iteration", chosen->iteration},

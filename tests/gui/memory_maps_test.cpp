@@ -16,7 +16,7 @@ WarpMap stride_map(int stride) {
   const LaunchShape launch = make_launch(*r.kernel, r.params, r.block, 132);
   MapChoice choice;
   const std::optional<ChosenWarp> warp =
-      choose_warp(*r.kernel, launch, MemorySpace::global, choice);
+      choose_warp(*r.kernel, launch, LaunchPrediction{}, MemorySpace::global, choice);
   EXPECT_TRUE(warp);
   EXPECT_EQ(r.kernel->sites[warp->site].name, "load in (strided)")
       << "the wasteful site comes first";
@@ -66,7 +66,7 @@ TEST(MapChoice, AChoiceOutsideTheLaunchIsBroughtIntoRange) {
   const LaunchShape launch = make_launch(*r.kernel, r.params, r.block, 132);
   MapChoice choice{0, {1 << 20, -5, 7}, 999, 1 << 30};
   const std::optional<ChosenWarp> warp =
-      choose_warp(*r.kernel, launch, MemorySpace::shared, choice);
+      choose_warp(*r.kernel, launch, LaunchPrediction{}, MemorySpace::shared, choice);
   ASSERT_TRUE(warp);
   EXPECT_EQ(choice.block[0], launch.grid.x - 1);
   EXPECT_EQ(choice.block[1], 0);
@@ -82,7 +82,7 @@ TEST(MapChoice, TheBankGridOpensOnTheConflictingSiteAndPaddingDissolvesIt) {
     const LaunchShape launch = make_launch(*r.kernel, r.params, r.block, 132);
     MapChoice choice;
     const std::optional<ChosenWarp> warp =
-        choose_warp(*r.kernel, launch, MemorySpace::shared, choice);
+        choose_warp(*r.kernel, launch, LaunchPrediction{}, MemorySpace::shared, choice);
     ASSERT_TRUE(warp);
     EXPECT_EQ(r.kernel->sites[warp->site].name, "load tile")
         << kernel << ": the column read, padded or not";
@@ -94,7 +94,7 @@ TEST(MapChoice, AKernelWithoutSharedMemoryHasNoBankGrid) {
   const KernelRequest r = resolve_kernel_request("vec_add/scalar", {}, "", "");
   const LaunchShape launch = make_launch(*r.kernel, r.params, r.block, 132);
   MapChoice choice;
-  EXPECT_FALSE(choose_warp(*r.kernel, launch, MemorySpace::shared, choice));
+  EXPECT_FALSE(choose_warp(*r.kernel, launch, LaunchPrediction{}, MemorySpace::shared, choice));
 }
 
 } // namespace

@@ -67,12 +67,35 @@ TEST(FileKernel, ModelledWithNvrtcsRegistersAndTheDescriptionsLaunch) {
   EXPECT_EQ(r.attributes->static_shared_bytes, 32 * 33 * 4);
   ASSERT_TRUE(r.occupancy);
   EXPECT_EQ(r.bytes_moved, 2.0 * 4096 * 4096 * 4);
-  EXPECT_TRUE(r.prediction.sites.empty());
+  // Its accesses, predicted from its PTX: line 20 reads a row of `in` into the padded tile, line
+  // 24 writes a row of `out` from a column of it. 128 x 128 blocks of 8 warps, each warp four rows.
+  ASSERT_EQ(r.prediction.sites.size(), 4u);
+  EXPECT_TRUE(r.prediction.from_code);
+  const double requests = 128.0 * 128 * 8 * 4;
+  const auto site = [&](int line, MemorySpace space) {
+    for (const SitePrediction& s : r.prediction.sites)
+      if (s.line == line && s.space == space)
+        return s;
+    ADD_FAILURE() << "no " << space_name(space) << " site on line " << line;
+    return SitePrediction{};
+  };
+  EXPECT_EQ(site(20, MemorySpace::global).requests, requests);
+  EXPECT_EQ(site(20, MemorySpace::global).sectors_per_request(), 4);
+  EXPECT_EQ(site(20, MemorySpace::shared).wavefronts_per_request(), 1);
+  EXPECT_EQ(site(24, MemorySpace::shared).op, AccessOp::load);
+  EXPECT_EQ(site(24, MemorySpace::shared).wavefronts_per_request(), 1) << "padded: no conflict";
+  EXPECT_EQ(site(24, MemorySpace::global).sectors_per_request(), 4);
   // Another tunable value is another compile: its shared tile is another size.
   const RunResult small = model_kernel(resolve_kernel_request(id, {"TILE=16", "PAD=0"}, "", "16x8"),
                                        test::preset("h100"));
   EXPECT_EQ(small.attributes->static_shared_bytes, 16 * 16 * 4);
   EXPECT_EQ(small.launch.grid, (BlockShape{256, 256, 1}));
+  // Unpadded, a warp's column of the 16-wide tile falls on 2 banks: 8 lanes a bank, 8 wavefronts.
+  for (const SitePrediction& s : small.prediction.sites) {
+    if (s.line == 24 && s.space == MemorySpace::shared) {
+      EXPECT_EQ(s.wavefronts_per_request(), 8) << s.name;
+    }
+  }
 }
 
 TEST(FileKernel, ARestrictionRefusesABlockNamingItsLine) {
@@ -97,7 +120,9 @@ TEST(FileKernel, TheCommandLineModelsAFileAndRefusesWhatIsNotOne) {
   EXPECT_NE(r.out.find("tile_transpose/transpose  block 16x16  grid 256x256"), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("attributes (NVRTC, sm_90, compiled here)"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("no access sites. A kernel given at run time"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("predicted memory traffic (lines of tile_transpose.cu)"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("line 24: shared load, 4 B"), std::string::npos) << r.out;
   const auto folder = test::run_warplens("model " + file.parent_path().string() + "/x.cu");
   EXPECT_EQ(folder.exit_code, 2) << folder.out;
   std::filesystem::create_directories(file.parent_path() / "dir.cu");

@@ -9,7 +9,9 @@
 #include "kernel_file/compile.h"
 #include "kernel_file/compile_server.h"
 #include "kernel_file/cubin_resources.h"
+#include "kernel_file/file_model.h"
 #include "model/block_text.h"
+#include "model/run_options.h"
 #include "registry.h"
 
 #include <algorithm>
@@ -142,6 +144,7 @@ std::vector<std::string> kernels_to_compile(const KernelFileDescription& d) {
 struct CompileCache {
   std::mutex mutex;
   std::map<std::string, std::shared_ptr<const CompiledKernelFile>> compiled;
+  std::map<std::string, std::shared_ptr<const CompiledAccessModel>> models; // their PTX parsed
 };
 
 // The file compiled for these tunable values and `sm`: from the cache, else NVRTC's now.
@@ -297,6 +300,50 @@ double fill_value(const Fill& fill, FileType type, std::uint64_t seed, std::int6
   return 0;
 }
 
+// The bytes of elements [first, first + count) of an uploaded buffer (in or inout) as its fill
+// makes them from the buffer's seed: the same bits whether the whole buffer is filled for the GPU
+// or a page of it for the model.
+void fill_elements(const FileArg& a, std::uint64_t buffer_seed, std::int64_t first,
+                   std::int64_t count, std::byte* into) {
+  const int size = file_type_bytes(a.type);
+  if (a.fill.kind == Fill::Kind::zeros) {
+    std::memset(into, 0, static_cast<std::size_t>(count * size));
+    return;
+  }
+  for (std::int64_t i = first; i < first + count; ++i) {
+    std::byte* at = into + (i - first) * size;
+    if (a.type == FileType::f32 && a.fill.kind == Fill::Kind::random) {
+      const float value =
+          common::hashed_uniform(buffer_seed, static_cast<std::uint64_t>(i),
+                                 static_cast<float>(a.fill.low), static_cast<float>(a.fill.high));
+      std::memcpy(at, &value, 4);
+      continue;
+    }
+    const double value = fill_value(a.fill, a.type, buffer_seed, i);
+    const auto put = [&](const auto v) { std::memcpy(at, &v, sizeof v); };
+    switch (a.type) {
+    case FileType::f32:
+      put(static_cast<float>(value));
+      break;
+    case FileType::f64:
+      put(value);
+      break;
+    case FileType::i32:
+      put(static_cast<std::int32_t>(std::clamp(value, -2147483648.0, 2147483647.0)));
+      break;
+    case FileType::u32:
+      put(static_cast<std::uint32_t>(std::clamp(value, 0.0, 4294967295.0)));
+      break;
+    case FileType::i64: // a scalar's type only: the description refuses a buffer of it
+      break;
+    }
+  }
+}
+
+std::uint64_t buffer_seed_of(std::uint64_t seed, std::size_t buffer) {
+  return seed + (std::uint64_t{buffer} << 48);
+}
+
 // Fills every buffer that is uploaded (in and inout) by its fill, buffer b from seed + b * 2^48.
 void fill_inputs(const KernelFileDescription& d, HostBuffers& buffers, std::uint64_t seed) {
   const std::vector<const FileArg*> args = buffer_args(d);
@@ -305,32 +352,13 @@ void fill_inputs(const KernelFileDescription& d, HostBuffers& buffers, std::uint
     if (a.direction == Direction::out || a.fill.kind == Fill::Kind::zeros)
       continue;
     HostBuffer& buffer = buffers[b];
-    const std::uint64_t buffer_seed = seed + (std::uint64_t{b} << 48);
-    const std::int64_t count = buffer.size();
-    if (a.type == FileType::f32 && a.fill.kind == Fill::Kind::random) {
-      common::fill_hashed(buffer.f32(), count, buffer_seed, static_cast<float>(a.fill.low),
-                          static_cast<float>(a.fill.high));
+    if (a.type == FileType::f32 && a.fill.kind == Fill::Kind::random) { // in parallel slices
+      common::fill_hashed(buffer.f32(), buffer.size(), buffer_seed_of(seed, b),
+                          static_cast<float>(a.fill.low), static_cast<float>(a.fill.high));
       continue;
     }
-    for (std::int64_t i = 0; i < count; ++i) {
-      const double value = fill_value(a.fill, a.type, buffer_seed, i);
-      switch (a.type) {
-      case FileType::f32:
-        buffer.f32()[i] = static_cast<float>(value);
-        break;
-      case FileType::f64:
-        buffer.f64()[i] = value;
-        break;
-      case FileType::i32:
-        buffer.i32()[i] = static_cast<std::int32_t>(std::clamp(value, -2147483648.0, 2147483647.0));
-        break;
-      case FileType::u32:
-        buffer.u32()[i] = static_cast<std::uint32_t>(std::clamp(value, 0.0, 4294967295.0));
-        break;
-      case FileType::i64: // a scalar's type only: the description refuses a buffer of it
-        break;
-      }
-    }
+    fill_elements(a, buffer_seed_of(seed, b), 0, buffer.size(),
+                  reinterpret_cast<std::byte*>(buffer.words.data()));
   }
 }
 
@@ -456,6 +484,64 @@ RunTimeCode code_of(const KernelFile& file, CompileCache& cache, const std::stri
                      .reference = d.reference.empty() ? "" : lowered(d.reference),
                      .reference_name = d.reference,
                      .arguments = arguments_of(d, params)};
+}
+
+// What the model gives one launch: each buffer filled on demand as the GPU's is (an out buffer
+// poisoned, 0xff, as the engine poisons it), the arguments, the dynamic shared memory.
+FileModelInputs model_inputs(const std::shared_ptr<const KernelFile>& shared,
+                             const LaunchShape& launch) {
+  const KernelFileDescription& d = shared->description;
+  FileModelInputs inputs;
+  const std::vector<const FileArg*> buffers = buffer_args(d);
+  const std::uint64_t seed = EngineOptions{}.seed;
+  for (std::size_t b = 0; b < buffers.size(); ++b) {
+    const FileArg* a = buffers[b];
+    const int size = file_type_bytes(a->type);
+    const std::int64_t count = element_count(d, *a, launch.params);
+    inputs.buffers.push_back(FileModelBuffer{
+        .bytes = static_cast<std::uint64_t>(count * size),
+        .fill = [shared, a, size, seed, b](std::uint64_t offset, std::span<std::byte> into) {
+          if (a->direction == Direction::out) {
+            std::memset(into.data(), 0xff, into.size());
+            return;
+          }
+          fill_elements(*a, buffer_seed_of(seed, b), static_cast<std::int64_t>(offset) / size,
+                        static_cast<std::int64_t>(into.size()) / size, into.data());
+        }});
+  }
+  for (const RunTimeArgument& argument : arguments_of(d, launch.params)) {
+    FileModelArgument a{.buffer = argument.buffer, .value = {}};
+    for (const unsigned char c : argument.value)
+      a.value.push_back(static_cast<std::byte>(c));
+    inputs.arguments.push_back(std::move(a));
+  }
+  inputs.dynamic_shared_bytes =
+      d.shared_bytes ? static_cast<std::uint32_t>(
+                           at_least_zero(*d.shared_bytes, values_of(launch.params, launch.block), d,
+                                         d.shared_line, "shared"))
+                     : 0;
+  return inputs;
+}
+
+// The kernel's access model for these parameters on `sm`: from the compile of its tunables, made
+// once and kept with it.
+std::shared_ptr<const CompiledAccessModel>
+access_model_of(const std::shared_ptr<const KernelFile>& shared, CompileCache& cache,
+                const std::string& kernel, const Params& params, int sm) {
+  const std::map<std::string, std::int64_t> tunables = tunables_of(shared->description, params);
+  const auto compiled = compiled_for(*shared, cache, tunables, sm);
+  std::string key = std::to_string(sm) + " " + with_tunables(kernel, tunables);
+  for (const auto& [tunable, value] : tunables)
+    key += " " + tunable + "=" + std::to_string(value);
+  const std::lock_guard lock(cache.mutex);
+  if (const auto found = cache.models.find(key); found != cache.models.end())
+    return found->second;
+  auto model = std::make_shared<const FileAccessModel>(
+      compiled, compiled->lowered.at(with_tunables(kernel, tunables)),
+      shared->path.filename().string(),
+      [shared](const LaunchShape& launch) { return model_inputs(shared, launch); });
+  cache.models[key] = model;
+  return model;
 }
 
 std::vector<ParamSpec> params_of(const KernelFileDescription& d) {
@@ -736,6 +822,9 @@ std::vector<KernelDesc> file_kernels(const KernelFile& file) {
     };
     k.code = [shared, cache, name](const Params& params, int sm) {
       return code_of(*shared, *cache, name, params, sm);
+    };
+    k.compiled_model = [shared, cache, name](const Params& params, int sm) {
+      return access_model_of(shared, *cache, name, params, sm);
     };
     k.inputs_signature = inputs_signature_of(d);
     kernels.push_back(std::move(k));

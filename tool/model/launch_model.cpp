@@ -1,5 +1,9 @@
 #include "model/launch_model.h"
 
+#include "model/access_sums.h"
+#include "model/block_classes.h"
+#include "model/compiled_model.h"
+
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -70,60 +74,7 @@ int warps_per_block(const BlockShape& block) {
   return static_cast<int>((block.threads() + kWarpSize - 1) / kWarpSize);
 }
 
-// Running sums for one site, in double so a sampled stratum can be scaled before rounding.
-struct SiteSums {
-  double requests = 0, sectors = 0, ideal_sectors = 0, bytes_used = 0, bytes_fetched = 0,
-         dram_bytes = 0;
-  double wavefronts = 0, ideal_wavefronts = 0, excess_wavefronts = 0;
-  int conflict_degree = 0;
-
-  void add(const SiteSums& other, double scale) {
-    requests += scale * other.requests;
-    sectors += scale * other.sectors;
-    ideal_sectors += scale * other.ideal_sectors;
-    bytes_used += scale * other.bytes_used;
-    bytes_fetched += scale * other.bytes_fetched;
-    dram_bytes += scale * other.dram_bytes;
-    wavefronts += scale * other.wavefronts;
-    ideal_wavefronts += scale * other.ideal_wavefronts;
-    excess_wavefronts += scale * other.excess_wavefronts;
-    conflict_degree = std::max(conflict_degree, other.conflict_degree);
-  }
-};
-
-// The launch's blocks split by whether they are the last along x, y and z: edge blocks are where
-// guards cut warps short, so they are never mixed with interior ones when sampling.
-struct BlockClass {
-  std::array<int, 3> begin{}, end{}; // half-open ranges per axis
-
-  std::int64_t count() const {
-    return std::int64_t{end[0] - begin[0]} * (end[1] - begin[1]) * (end[2] - begin[2]);
-  }
-  Coord block(std::int64_t index) const {
-    const int nx = end[0] - begin[0], ny = end[1] - begin[1];
-    return Coord{begin[0] + static_cast<int>(index % nx),
-                 begin[1] + static_cast<int>(index / nx % ny),
-                 begin[2] + static_cast<int>(index / (std::int64_t{nx} * ny))};
-  }
-};
-
-std::vector<BlockClass> block_classes(const BlockShape& grid) {
-  const int sides[] = {grid.x, grid.y, grid.z};
-  std::vector<BlockClass> classes;
-  for (int edges = 0; edges < 8; ++edges) {
-    BlockClass c;
-    bool empty = false;
-    for (int axis = 0; axis < 3; ++axis) {
-      const bool last = (edges >> axis) & 1;
-      c.begin[axis] = last ? sides[axis] - 1 : 0;
-      c.end[axis] = last ? sides[axis] : sides[axis] - 1;
-      empty = empty || c.end[axis] <= c.begin[axis];
-    }
-    if (!empty)
-      classes.push_back(c);
-  }
-  return classes;
-}
+using SiteSums = AccessSums;
 
 // Iterations split into the first, the last and the rest, for the same reason as blocks.
 struct IterationRange {
@@ -138,53 +89,12 @@ std::vector<IterationRange> iteration_classes(std::int64_t iterations) {
 }
 
 // One block at one iteration: every warp of the block analysed at this site.
-SiteSums analyse_block(const BoundSite& site, Coord block, std::int64_t iteration) {
+SiteSums analyse_block(const BoundSite& site, const Site& declared, Coord block,
+                       std::int64_t iteration) {
   SiteSums sums;
-  for (int warp = 0; warp < warps_per_block(site.block); ++warp) {
-    const WarpAccess access = site.warp(block, warp, iteration);
-    if (site.global) {
-      const GlobalAccess g = analyse_global(access);
-      sums.requests += g.requests;
-      sums.sectors += g.sectors;
-      sums.ideal_sectors += g.ideal_sectors;
-      sums.bytes_used += g.bytes_used;
-      sums.bytes_fetched += g.bytes_fetched;
-      // Loads read whole segments per request; stores merge in L2 (write-back) before DRAM, so
-      // a sector written by many warps is written once: the bytes written, in whole sectors.
-      sums.dram_bytes +=
-          site.load ? g.dram_segments * kDramSegmentBytes : g.ideal_sectors * kSectorBytes;
-    } else {
-      const SharedAccess s = analyse_shared(access);
-      sums.requests += s.requests;
-      sums.wavefronts += s.wavefronts;
-      sums.ideal_wavefronts += s.ideal_wavefronts;
-      sums.excess_wavefronts += s.excess_wavefronts;
-      sums.conflict_degree = std::max(sums.conflict_degree, s.conflict_degree);
-    }
-  }
+  for (int warp = 0; warp < warps_per_block(site.block); ++warp)
+    sums.add(site.warp(block, warp, iteration), declared.space, declared.op);
   return sums;
-}
-
-SitePrediction to_prediction(const Site& site, const LaunchShape& launch, const SiteSums& sums,
-                             bool exact) {
-  const auto round = [](double v) { return static_cast<std::int64_t>(std::llround(v)); };
-  SitePrediction p;
-  p.name = site.name;
-  p.space = site.space;
-  p.op = site.op;
-  p.width = site.width(launch.params);
-  p.requests = round(sums.requests);
-  p.sectors = round(sums.sectors);
-  p.ideal_sectors = round(sums.ideal_sectors);
-  p.bytes_used = round(sums.bytes_used);
-  p.bytes_fetched = round(sums.bytes_fetched);
-  p.dram_bytes = round(sums.dram_bytes);
-  p.wavefronts = round(sums.wavefronts);
-  p.ideal_wavefronts = round(sums.ideal_wavefronts);
-  p.excess_wavefronts = round(sums.excess_wavefronts);
-  p.conflict_degree = sums.conflict_degree;
-  p.exact = exact;
-  return p;
 }
 
 // A systematic sample of one stratum: evenly spaced blocks times evenly spaced iterations, each
@@ -237,12 +147,13 @@ SamplePlan plan_samples(std::int64_t blocks, std::int64_t iterations, std::int64
 }
 
 // The sums over one stratum's sample, not yet scaled to the stratum.
-SiteSums sample_stratum(const BoundSite& site, const BlockClass& blocks,
+SiteSums sample_stratum(const BoundSite& site, const Site& declared, const BlockClass& blocks,
                         const IterationRange& range, const SamplePlan& plan) {
   SiteSums sums;
   for (std::int64_t b = 0; b < plan.blocks; ++b)
     for (std::int64_t i = 0; i < plan.iterations; ++i)
-      sums.add(analyse_block(site, blocks.block(plan.block(b)), range.begin + plan.iteration(i)),
+      sums.add(analyse_block(site, declared, blocks.block(plan.block(b)),
+                             range.begin + plan.iteration(i)),
                1.0);
   return sums;
 }
@@ -273,6 +184,16 @@ LaunchShape make_launch(const KernelDesc& kernel, const Params& params, const Bl
 std::int64_t dynamic_smem_bytes(const KernelDesc& kernel, const Params& params,
                                 const BlockShape& block) {
   return kernel.dynamic_smem ? kernel.dynamic_smem(params, block) : 0;
+}
+
+WarpAccess warp_access(const KernelDesc& kernel, const LaunchShape& launch,
+                       const LaunchPrediction& prediction, int site, Coord block, int warp,
+                       std::int64_t iteration, int sm) {
+  if (kernel.sites.empty() && kernel.compiled_model)
+    return kernel.compiled_model(launch.params, sm)
+        ->lanes(launch, prediction.sites.at(static_cast<std::size_t>(site)), block, warp, iteration)
+        .value_or(WarpAccess{.address = {}, .active_mask = 0, .width = 4});
+  return warp_access(kernel, launch, site, block, warp, iteration);
 }
 
 WarpAccess warp_access(const KernelDesc& kernel, const LaunchShape& launch, int site, Coord block,
@@ -308,8 +229,24 @@ void cap_dram_reads_at_buffers(const KernelDesc& kernel, const LaunchShape& laun
   }
 }
 
+std::vector<SiteView> site_views(const KernelDesc& kernel, const LaunchShape& launch,
+                                 const LaunchPrediction& prediction) {
+  std::vector<SiteView> views;
+  if (!kernel.sites.empty()) {
+    for (const Site& site : kernel.sites)
+      views.push_back(
+          {site.name, site.space, site.op, std::max<std::int64_t>(1, site.iterations(launch))});
+    return views;
+  }
+  for (const SitePrediction& site : prediction.sites)
+    views.push_back({site.name, site.space, site.op, std::max<std::int64_t>(1, site.iterations)});
+  return views;
+}
+
 LaunchPrediction predict_launch(const KernelDesc& kernel, const LaunchShape& launch,
-                                const ModelBudget& budget) {
+                                const ModelBudget& budget, int sm) {
+  if (kernel.sites.empty() && kernel.compiled_model)
+    return kernel.compiled_model(launch.params, sm)->predict(launch, budget);
   const auto start = std::chrono::steady_clock::now();
   LaunchPrediction prediction;
   const std::vector<BlockClass> blocks = block_classes(launch.grid);
@@ -342,12 +279,14 @@ LaunchPrediction predict_launch(const KernelDesc& kernel, const LaunchShape& lau
                       : plan_samples(block_class.count(), range.count(), allowance / warps, rng);
         const std::int64_t samples = plan.blocks * plan.iterations;
         prediction.warp_iterations_evaluated += samples * warps;
-        total.add(sample_stratum(bound, block_class, range, plan),
+        total.add(sample_stratum(bound, kernel.sites[site], block_class, range, plan),
                   static_cast<double>(units) / static_cast<double>(samples));
         exact = exact && enumerate;
       }
     }
-    prediction.sites.push_back(to_prediction(kernel.sites[site], launch, total, exact));
+    const Site& declared = kernel.sites[site];
+    prediction.sites.push_back(total.prediction(declared.name, declared.space, declared.op,
+                                                declared.width(launch.params), exact));
   }
   cap_dram_reads_at_buffers(kernel, launch, prediction);
   prediction.seconds =

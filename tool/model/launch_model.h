@@ -31,13 +31,30 @@ struct SitePrediction {
   std::int64_t wavefronts = 0, ideal_wavefronts = 0, excess_wavefronts = 0;
   int conflict_degree = 0; // the worst n-way seen
   bool exact = true;       // every warp-iteration evaluated
+  // A kernel file's site (the accesses of one line, space, op and width, from its compiled code):
+  // its line of the file, and the most times one warp ran it. 0 for a bundled kernel's, whose
+  // line its source's marker gives and whose iterations its site says.
+  int line = 0;
+  std::int64_t iterations = 0;
 
   double sectors_per_request() const { return requests ? double(sectors) / requests : 0; }
   double wavefronts_per_request() const { return requests ? double(wavefronts) / requests : 0; }
 };
 
+// Why part of a kernel file's code has no prediction, by line: an instruction the model does not
+// run (mma.sync), an address that depends on one, a loop past the budget, a fault.
+struct LineNote {
+  int line = 0; // 0: no line (the compiler gave none)
+  std::string reason;
+};
+
 struct LaunchPrediction {
   std::vector<SitePrediction> sites;
+  std::vector<LineNote> notes;
+  // Made from the kernel's compiled code (a kernel file's PTX run by the model): the warp
+  // iterations below are then warps, each run whole.
+  bool from_code = false;
+  std::string file; // whose lines the sites stand on, where made from code ("saxpy.cu")
   std::int64_t warp_iterations = 0;           // over all sites
   std::int64_t warp_iterations_evaluated = 0; // equal when exact
   double seconds = 0;                         // time the model took
@@ -62,11 +79,29 @@ LaunchShape make_launch(const KernelDesc& kernel, const Params& params, const Bl
 std::int64_t dynamic_smem_bytes(const KernelDesc& kernel, const Params& params,
                                 const BlockShape& block);
 
-LaunchPrediction predict_launch(const KernelDesc& kernel, const LaunchShape& launch,
-                                const ModelBudget& budget = {});
+// A site as the panels list it: a bundled kernel's declared site, or a kernel file's line site
+// its prediction found (none before the prediction is made).
+struct SiteView {
+  std::string name;
+  MemorySpace space = MemorySpace::global;
+  AccessOp op = AccessOp::load;
+  std::int64_t iterations = 1; // the site's loop count for one warp (at least 1)
+};
+std::vector<SiteView> site_views(const KernelDesc& kernel, const LaunchShape& launch,
+                                 const LaunchPrediction& prediction);
 
-// The 32 lanes of one warp at one site: global offsets sit on a 256-byte aligned base per buffer,
-// as cudaMalloc places them; shared offsets start at 0.
+// A kernel's sites evaluated over the launch; a kernel file's (KernelDesc::compiled_model) from
+// the code NVRTC compiled for compute capability `sm` (x 10).
+LaunchPrediction predict_launch(const KernelDesc& kernel, const LaunchShape& launch,
+                                const ModelBudget& budget = {}, int sm = 90);
+
+// The 32 lanes of one warp at one site (of `prediction`, the launch's): global offsets sit on a
+// 256-byte aligned base per buffer, as cudaMalloc places them; shared offsets start at 0. A
+// kernel file's warp that never runs the site has no active lane.
+WarpAccess warp_access(const KernelDesc& kernel, const LaunchShape& launch,
+                       const LaunchPrediction& prediction, int site, Coord block, int warp,
+                       std::int64_t iteration, int sm = 90);
+// The same for a kernel's declared sites (a bundled kernel's), which need no prediction.
 WarpAccess warp_access(const KernelDesc& kernel, const LaunchShape& launch, int site, Coord block,
                        int warp, std::int64_t iteration);
 

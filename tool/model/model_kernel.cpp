@@ -59,7 +59,8 @@ RunResult model_kernel(const KernelRequest& request, const Arch& arch, const Mod
     occupancy.grid_blocks = result.launch.grid.threads();
     result.occupancy = compute_occupancy(arch, occupancy);
   }
-  result.prediction = predict_launch(kernel, result.launch, budget);
+  result.prediction =
+      predict_launch(kernel, result.launch, budget, arch.cc_major * 10 + arch.cc_minor);
   return result;
 }
 

@@ -94,8 +94,8 @@ void PtxMachineState::taint_globals(Origin why) {
 
 const Region* PtxMachineState::find_global(std::uint64_t address, std::uint64_t bytes) {
   const auto inside = [&](const Region& r) {
-    return address >= r.address && address - r.address <= r.bytes.size() &&
-           bytes <= r.bytes.size() - (address - r.address);
+    return address >= r.address && address - r.address <= r.size() &&
+           bytes <= r.size() - (address - r.address);
   };
   if (region_hint < static_cast<int>(globals.size()) && inside(globals[region_hint]))
     return &globals[region_hint];
@@ -248,20 +248,33 @@ PtxMachine::PtxMachine(PtxMachine&&) noexcept = default;
 PtxMachine& PtxMachine::operator=(PtxMachine&&) noexcept = default;
 
 int PtxMachine::add_buffer(std::uint64_t address, std::vector<std::byte> bytes) {
-  PtxMachineState& s = *m_state;
-  if (address % 256 != 0 || address == 0)
-    throw UsageError("a buffer's address must be a non-zero multiple of 256, not " + hex(address));
-  if (address >= kPtxVariableBase || bytes.size() > kPtxVariableBase - address)
-    throw UsageError("a buffer must end below " + hex(kPtxVariableBase));
-  for (int i : s.buffer_region) {
-    const Region& r = s.globals[static_cast<std::size_t>(i)];
-    if (address < r.end() && r.address < address + bytes.size())
-      throw UsageError("the buffer at " + hex(address) + " overlaps the buffer at " +
-                       hex(r.address));
-  }
   Region r;
   r.address = address;
   r.bytes = std::move(bytes);
+  return place_buffer(std::move(r));
+}
+
+int PtxMachine::add_lazy_buffer(std::uint64_t address, std::uint64_t size,
+                                std::function<void(std::uint64_t, std::span<std::byte>)> fill) {
+  Region r;
+  r.address = address;
+  r.make_lazy(size, std::move(fill));
+  return place_buffer(std::move(r));
+}
+
+int PtxMachine::place_buffer(ptx_detail::Region r) {
+  PtxMachineState& s = *m_state;
+  const std::uint64_t address = r.address, size = r.size();
+  if (address % 256 != 0 || address == 0)
+    throw UsageError("a buffer's address must be a non-zero multiple of 256, not " + hex(address));
+  if (address >= kPtxVariableBase || size > kPtxVariableBase - address)
+    throw UsageError("a buffer must end below " + hex(kPtxVariableBase));
+  for (int i : s.buffer_region) {
+    const Region& other = s.globals[static_cast<std::size_t>(i)];
+    if (address < other.end() && other.address < address + size)
+      throw UsageError("the buffer at " + hex(address) + " overlaps the buffer at " +
+                       hex(other.address));
+  }
   r.buffer = static_cast<int>(s.buffer_region.size());
   const int index = static_cast<int>(s.globals.size());
   s.buffer_region.push_back(index);
@@ -275,8 +288,9 @@ int PtxMachine::add_buffer(std::uint64_t address, std::vector<std::byte> bytes) 
 
 const std::vector<std::byte>& PtxMachine::buffer(int index) const {
   const PtxMachineState& s = *m_state;
-  if (index < 0 || index >= static_cast<int>(s.buffer_region.size()))
-    throw UsageError("no buffer " + std::to_string(index));
+  if (index < 0 || index >= static_cast<int>(s.buffer_region.size()) ||
+      s.globals[static_cast<std::size_t>(s.buffer_region[static_cast<std::size_t>(index)])].lazy())
+    throw UsageError("no buffer " + std::to_string(index) + " whose bytes are all held");
   return s.globals[static_cast<std::size_t>(s.buffer_region[static_cast<std::size_t>(index)])]
       .bytes;
 }

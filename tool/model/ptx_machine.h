@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -92,6 +93,9 @@ inline constexpr std::uint64_t kPtxMaxLocalBytes = 512 * 1024;
 inline constexpr std::uint64_t kPtxMaxBlockStateBytes = 512ull << 20;
 
 struct PtxMachineState;
+namespace ptx_detail {
+class Region;
+}
 
 // Global memory for one launch and the kernel to run over it. Buffers are placed where the
 // caller says (256-byte aligned, as cudaMalloc places them) and hold the bytes the GPU would
@@ -109,6 +113,12 @@ public:
   // Returns the buffer's index. Throws UsageError for an address not 256-byte aligned, past
   // kPtxVariableBase, or overlapping another buffer.
   int add_buffer(std::uint64_t address, std::vector<std::byte> bytes);
+  // A buffer of `size` bytes filled 256 bytes at a time, when the model first touches them:
+  // `fill` writes the bytes [offset, offset + into.size()) as the GPU's buffer holds them. A
+  // launch's buffers are often hundreds of MiB, of which the blocks modelled touch a few pages.
+  int add_lazy_buffer(std::uint64_t address, std::uint64_t size,
+                      std::function<void(std::uint64_t offset, std::span<std::byte> into)> fill);
+  // The bytes of a buffer added whole (add_buffer).
   const std::vector<std::byte>& buffer(int index) const;
   // The address the model gave a module .global/.const variable (for tests and reports).
   std::uint64_t variable_address(std::string_view name) const;
@@ -122,6 +132,8 @@ public:
                         const std::function<void(const PtxAccess&)>& on_access);
 
 private:
+  int place_buffer(ptx_detail::Region region);
+
   std::unique_ptr<PtxMachineState> m_state;
 };
 

@@ -260,7 +260,7 @@ bool exec_load(Exec& x, const PtxInstruction& in, std::uint32_t active) {
     each_lane(active, [&](int l) {
       const Target& t = lanes.at[static_cast<std::size_t>(l)];
       const std::uint64_t offset = t.offset + static_cast<std::uint64_t>(e * size);
-      d[l] = extend(read_bytes(&t.region->bytes[offset], size), in.type, size) & mask;
+      d[l] = extend(read_bytes(t.region->at(offset), size), in.type, size) & mask;
       if (t.region->any_unknown() && t.region->unknown_at(offset, size)) {
         unknown |= 1u << l;
         why = t.region->origin;
@@ -287,7 +287,7 @@ bool exec_store(Exec& x, const PtxInstruction& in, std::uint32_t active) {
     each_lane(active, [&](int l) {
       const Target& t = lanes.at[static_cast<std::size_t>(l)];
       const std::uint64_t offset = t.offset + static_cast<std::uint64_t>(e * size);
-      write_bytes(&t.region->bytes[offset], v[l], size);
+      write_bytes(t.region->at(offset), v[l], size);
       if ((unknown >> l) & 1)
         t.region->set_unknown(offset, size, x.origin(source));
       else
@@ -368,7 +368,7 @@ bool exec_atomic(Exec& x, const PtxInstruction& in, std::uint32_t active) {
   std::array<std::uint64_t, 32> old{};
   each_lane(active, [&](int l) { // in lane order: each lane sees the ones before it
     const Target& t = lanes.at[static_cast<std::size_t>(l)];
-    std::byte* at = &t.region->bytes[t.offset];
+    std::byte* at = t.region->at(t.offset);
     old[static_cast<std::size_t>(l)] = read_bytes(at, size);
     write_bytes(at, atomic_value(op, in.type, old[static_cast<std::size_t>(l)], b[l], c[l]), size);
     const bool old_unknown = t.region->any_unknown() && t.region->unknown_at(t.offset, size);

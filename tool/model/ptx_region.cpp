@@ -39,7 +39,7 @@ bool any_bit(const std::vector<std::uint64_t>& words, std::uint64_t first, std::
 } // namespace
 
 template <class Each> void Region::each_page(std::uint64_t offset, std::uint64_t n, Each each) {
-  const std::uint64_t end = std::min<std::uint64_t>(offset + n, bytes.size());
+  const std::uint64_t end = std::min<std::uint64_t>(offset + n, size());
   for (std::uint64_t at = offset; at < end;) {
     const std::uint64_t page = at >> kPageShift;
     const std::uint64_t page_end = std::min<std::uint64_t>((page + 1) << kPageShift, end);
@@ -49,16 +49,15 @@ template <class Each> void Region::each_page(std::uint64_t offset, std::uint64_t
 }
 
 void Region::make_pages() {
-  if (!m_page_epoch.empty() || bytes.empty())
+  if (!m_page_epoch.empty() || size() == 0)
     return;
-  m_page_epoch.assign(((bytes.size() - 1) >> kPageShift) + 1, 0);
-  m_bits.assign((bytes.size() + 63) / 64, 0);
+  m_page_epoch.assign(((size() - 1) >> kPageShift) + 1, 0);
+  m_bits.assign((size() + 63) / 64, 0);
 }
 
 void Region::refresh(std::size_t page) {
   const std::uint64_t first = static_cast<std::uint64_t>(page) << kPageShift;
-  const std::uint64_t n =
-      std::min<std::uint64_t>(std::uint64_t(1) << kPageShift, bytes.size() - first);
+  const std::uint64_t n = std::min<std::uint64_t>(std::uint64_t(1) << kPageShift, size() - first);
   set_bits(m_bits, first, n, true);
   m_page_epoch[page] = m_epoch;
 }
@@ -68,7 +67,7 @@ bool Region::unknown_at(std::uint64_t offset, std::uint64_t n) const {
     return false;
   if (m_page_epoch.empty())
     return m_epoch != 0;
-  if (n > 0 && n <= 16 && (offset & 63) + n <= 64 && offset + n <= bytes.size()) {
+  if (n > 0 && n <= 16 && (offset & 63) + n <= 64 && offset + n <= size()) {
     // the common case, one aligned access: one page, one word
     if (stale(static_cast<std::size_t>(offset >> kPageShift)))
       return true;
@@ -115,7 +114,28 @@ void Region::taint_all(Origin why) {
   ++m_epoch;
 }
 
+void Region::make_lazy(std::uint64_t size, Filler filler) {
+  bytes.clear();
+  m_size = size;
+  m_filler = std::move(filler);
+  m_pages.clear();
+}
+
+std::byte* Region::lazy_at(std::uint64_t offset) {
+  const std::uint64_t piece = offset >> kLazyShift;
+  std::unique_ptr<std::byte[]>& held = m_pages[piece];
+  if (!held) {
+    const std::uint64_t first = piece << kLazyShift;
+    const std::uint64_t n = std::min<std::uint64_t>(std::uint64_t(1) << kLazyShift, m_size - first);
+    held = std::make_unique<std::byte[]>(std::size_t(1) << kLazyShift);
+    m_filler(first, std::span<std::byte>(held.get(), static_cast<std::size_t>(n)));
+  }
+  return held.get() + (offset & ((std::uint64_t(1) << kLazyShift) - 1));
+}
+
 void Region::reset(std::size_t size, bool all_unknown, Origin why) {
+  m_filler = nullptr;
+  m_pages.clear();
   bytes.assign(size, std::byte{0});
   m_page_epoch.clear();
   m_bits.clear();

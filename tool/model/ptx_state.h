@@ -14,8 +14,12 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <set>
+#include <span>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -48,13 +52,23 @@ inline int origin_index(Origin o) { return static_cast<int>(static_cast<std::uin
 // marks every page older than it all unknown), so no hostile loop makes taint cost its size.
 class Region {
 public:
+  // Fills a lazy region's bytes [offset, offset + into.size()) the first time any is touched.
+  using Filler = std::function<void(std::uint64_t offset, std::span<std::byte> into)>;
+
   std::uint64_t address = 0;
-  std::vector<std::byte> bytes;
-  Origin origin = 0; // of the first unknown byte
+  std::vector<std::byte> bytes; // the region's bytes, unless it is lazy
+  Origin origin = 0;            // of the first unknown byte
   int buffer = -1, variable = -1;
   bool constant = false;
 
-  std::uint64_t end() const { return address + bytes.size(); }
+  // A region of `size` bytes whose pages are made and filled only when first touched: a launch's
+  // buffers hold hundreds of MiB, of which the blocks the model runs touch a few pages.
+  void make_lazy(std::uint64_t size, Filler filler);
+  bool lazy() const { return static_cast<bool>(m_filler); }
+  std::uint64_t size() const { return lazy() ? m_size : bytes.size(); }
+  std::uint64_t end() const { return address + size(); }
+  // The byte at `offset`, and those after it up to the end of its 256-byte piece.
+  std::byte* at(std::uint64_t offset) { return lazy() ? lazy_at(offset) : &bytes[offset]; }
   bool any_unknown() const { return m_epoch != 0 || m_dirty; }
   bool unknown_at(std::uint64_t offset, std::uint64_t n) const;
   void set_known(std::uint64_t offset, std::uint64_t n);
@@ -64,6 +78,10 @@ public:
 
 private:
   static constexpr int kPageShift = 12;
+  // A lazy region is filled 256 bytes at a time: a warp's access never crosses one (16 bytes a
+  // lane at most, aligned), and a tile's rows touch many pieces of a row-major buffer, of which a
+  // page at a time would fill sixteen times the bytes read.
+  static constexpr int kLazyShift = 8;
   bool stale(std::size_t page) const {
     return m_page_epoch.empty() ? m_epoch != 0 : m_page_epoch[page] != m_epoch;
   }
@@ -71,10 +89,15 @@ private:
   void refresh(std::size_t page); // a stale page's bits, all unknown, made current
   template <class Each> void each_page(std::uint64_t offset, std::uint64_t n, Each each);
 
+  std::byte* lazy_at(std::uint64_t offset);
+
   std::uint32_t m_epoch = 0; // bumped by taint_all: every page from before is all unknown
   bool m_dirty = false;      // some bit was set since the last reset
   std::vector<std::uint32_t> m_page_epoch;
   std::vector<std::uint64_t> m_bits; // one bit a byte: unknown
+  Filler m_filler;
+  std::uint64_t m_size = 0;
+  std::unordered_map<std::uint64_t, std::unique_ptr<std::byte[]>> m_pages; // a lazy one's pieces
 };
 
 // Lanes at one PC of a warp; a warp keeps them sorted by PC, the smallest last.

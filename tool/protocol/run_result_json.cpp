@@ -160,7 +160,7 @@ SitePrediction site_from(const Fields& f) {
   s.name = f.text("name");
   s.space = f.choice("space", {"global", "shared"}) == "shared" ? MemorySpace::shared
                                                                 : MemorySpace::global;
-  s.op = f.choice("op", {"load", "store"}) == "store" ? AccessOp::store : AccessOp::load;
+  s.op = op_from(f.choice("op", {"load", "store", "atomic"}));
   s.width = static_cast<int>(f.integer("width", 1, 1024));
   s.requests = amount(f, "requests");
   s.sectors = amount(f, "sectors");
@@ -174,6 +174,10 @@ SitePrediction site_from(const Fields& f) {
   s.excess_wavefronts = amount(f, "excess_wavefronts");
   s.conflict_degree = count(f, "conflict_degree");
   s.exact = f.boolean("exact");
+  // A kernel file's site: its line of the file and the most times a warp ran it.
+  if (f.has("iterations"))
+    s.iterations = f.integer("iterations", 1, kMaxInt64);
+  s.line = static_cast<int>(f.integer_or("line", 0, 0, kMaxInt));
   return s;
 }
 
@@ -219,6 +223,13 @@ RunResult run_result_from_json(const json& j, const std::string& where) {
   r.prediction.warp_iterations_evaluated =
       f.integer("model_warp_iterations_evaluated", 0, r.prediction.warp_iterations);
   r.prediction.seconds = measure(f, "model_seconds");
+  if (f.has("model_from_code")) { // a kernel file's prediction, from its PTX
+    r.prediction.from_code = f.boolean("model_from_code");
+    r.prediction.file = f.name("model_file");
+    for (const Fields& note : f.objects("model_notes"))
+      r.prediction.notes.push_back(
+          {static_cast<int>(note.integer("line", 0, kMaxInt)), note.text("reason")});
+  }
   if (f.has("site_counts"))
     r.site_counts =
         site_counts_from_json(f.at("site_counts", "an object"), where, r.prediction.sites.size());

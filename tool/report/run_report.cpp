@@ -1,7 +1,9 @@
 #include "report/run_report.h"
 
 #include "base/error.h"
+#include "base/json_input.h"
 #include "base/text_format.h"
+#include "kernel_file/file_kernel.h"
 #include "model/block_text.h"
 #include "model/kernel_request.h"
 #include "model/kernel_source.h"
@@ -34,6 +36,9 @@ std::vector<int> site_line_numbers(const RunResult& r) {
     lines.clear();
   }
   lines.resize(r.prediction.sites.size(), 0);
+  for (std::size_t i = 0; i < lines.size(); ++i) // a kernel file's sites are its lines
+    if (r.prediction.sites[i].line > 0)
+      lines[i] = r.prediction.sites[i].line;
   return lines;
 }
 
@@ -44,13 +49,53 @@ std::string lines_of_file(const RunResult& r) {
   try {
     if (kernel && !kernel->sites.empty())
       return " (lines of " + family_source(*kernel).file + ")";
+    if (!r.prediction.file.empty())
+      return " (lines of " + r.prediction.file + ")";
   } catch (const Error&) {
   }
   return "";
 }
 
+// The footer of the sites' table: how much of the launch the model evaluated, and how long it took.
+std::string evaluated_text(const LaunchPrediction& prediction) {
+  const double ms = 1e3 * prediction.seconds;
+  const std::string took = ms < 0.1 ? "under 0.1 ms" : format("%.1f ms", ms);
+  const auto count = [](std::int64_t n) { return format_count(n); };
+  if (prediction.from_code)
+    return prediction.exact()
+               ? "(every warp of every block run from the kernel's PTX, " +
+                     count(prediction.warp_iterations) + " warps; the model took " + took + ")\n"
+               : "(estimated from " + count(prediction.warp_iterations_evaluated) + " of " +
+                     count(prediction.warp_iterations) +
+                     " warps, whole blocks run from the kernel's PTX: the edge blocks and an even "
+                     "sample of the rest; the model took " +
+                     took + ")\n";
+  // A warp-iteration is one warp at one site in one iteration of the loop around it.
+  return prediction.exact()
+             ? format("(every warp-iteration evaluated, %lld of them (one warp at one site in one "
+                      "loop iteration); the model took %s)\n",
+                      static_cast<long long>(prediction.warp_iterations), took.c_str())
+             : format("(estimated from %lld of %lld warp-iterations (one warp at one site in one "
+                      "loop iteration): edge blocks, first and last iterations, and a seeded "
+                      "sample; the model took %s)\n",
+                      static_cast<long long>(prediction.warp_iterations_evaluated),
+                      static_cast<long long>(prediction.warp_iterations), took.c_str());
+}
+
+// Each line whose accesses are not all predicted, with why.
+std::string notes_text(const LaunchPrediction& prediction) {
+  std::string text;
+  for (const LineNote& note : prediction.notes)
+    text += (note.line > 0 ? "  line " + std::to_string(note.line) + ": " : "  ") +
+            clip(note.reason, 300) + "\n";
+  return text.empty() ? "" : "not predicted:\n" + text;
+}
+
 std::string sites_table(const RunResult& r) {
   const LaunchPrediction& prediction = r.prediction;
+  if (prediction.sites.empty() && prediction.from_code)
+    return "no global or shared access on the file's lines was found in the blocks run.\n" +
+           notes_text(prediction);
   if (prediction.sites.empty())
     return std::string("no access sites. ") + no_index_math_reason(r.kernel_kind) + "\n";
   const std::vector<int> lines = site_line_numbers(r);
@@ -74,19 +119,7 @@ std::string sites_table(const RunResult& r) {
         global ? "-"
                : format("%.2f (%d-way)", s.wavefronts_per_request(), s.conflict_degree).c_str());
   }
-  const double ms = 1e3 * prediction.seconds;
-  const std::string took = ms < 0.1 ? "under 0.1 ms" : format("%.1f ms", ms);
-  // A warp-iteration is one warp at one site in one iteration of the loop around it.
-  text += prediction.exact()
-              ? format("(every warp-iteration evaluated, %lld of them (one warp at one site in one "
-                       "loop iteration); the model took %s)\n",
-                       static_cast<long long>(prediction.warp_iterations), took.c_str())
-              : format("(estimated from %lld of %lld warp-iterations (one warp at one site in one "
-                       "loop iteration): edge blocks, first and last iterations, and a seeded "
-                       "sample; the model took %s)\n",
-                       static_cast<long long>(prediction.warp_iterations_evaluated),
-                       static_cast<long long>(prediction.warp_iterations), took.c_str());
-  return text;
+  return text + evaluated_text(prediction) + notes_text(prediction);
 }
 
 std::string attributes_text(const RunResult& r) {
@@ -208,6 +241,8 @@ json sites_json(const RunResult& r) {
                      {"wavefronts_per_request", s.wavefronts_per_request()},
                      {"conflict_degree", s.conflict_degree},
                      {"exact", s.exact}});
+    if (s.iterations > 0) // a kernel file's site: the most times one warp ran it
+      sites.back()["iterations"] = s.iterations;
     if (r.site_counts && r.site_counts->available)
       sites.back()["measured"] = site_measured_json(*r.site_counts, s, sites.size() - 1);
   }
@@ -308,6 +343,14 @@ json run_json(const RunResult& r) {
               // Every launch figure of the figure table, by key: derived from the rest, so a
               // reader recomputes them rather than trusting them.
               {"figures", launch_figures_json(r)}};
+  if (r.prediction.from_code) { // a kernel file's prediction, from its PTX
+    json notes = json::array();
+    for (const LineNote& note : r.prediction.notes)
+      notes.push_back({{"line", note.line}, {"reason", note.reason}});
+    out["model_from_code"] = true;
+    out["model_file"] = r.prediction.file;
+    out["model_notes"] = notes;
+  }
   // What only the runtime says (none of it at build time) is null where no GPU said it.
   const auto known = [](int value) { return value ? nlohmann::json(value) : nlohmann::json(); };
   if (r.attributes)

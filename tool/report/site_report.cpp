@@ -304,7 +304,7 @@ MeasuredInstruction instruction_from(const Fields& f) {
   i.line = static_cast<int>(f.integer("line", 0, std::numeric_limits<int>::max()));
   i.space = f.choice("space", {"global", "shared"}) == "shared" ? MemorySpace::shared
                                                                 : MemorySpace::global;
-  i.op = f.choice("op", {"load", "store"}) == "store" ? AccessOp::store : AccessOp::load;
+  i.op = op_from(f.choice("op", {"load", "store", "atomic"}));
   i.async_copy = f.boolean_or("async_copy", false);
   i.width = static_cast<int>(f.integer("width", 0, 1024));
   read_counts(f, i);
