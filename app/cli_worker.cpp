@@ -26,7 +26,9 @@ void add_worker_command(CLI::App& app) {
       app.add_subcommand("compile-server", "NVRTC for this program's kernel files, kept apart");
   server->group("");
   static std::size_t memory_bytes = CompileLimits{}.memory_bytes;
-  server->add_option("--memory-bytes", memory_bytes, "The cap on its address space")
+  server
+      ->add_option("--memory-bytes", memory_bytes,
+                   "The cap on what compiles add to its address space")
       ->check(CLI::Range(std::size_t{256} << 20, std::size_t{1} << 40));
   server->callback([] { std::exit(serve_compiles(memory_bytes)); });
 }

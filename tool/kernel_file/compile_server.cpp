@@ -9,6 +9,7 @@
 #include "kernel_file/compile_cache.h"
 
 #include <cstdio>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -176,13 +177,29 @@ CompiledKernelFile compile_apart(const KernelFileCompile& request) {
   return compiled;
 }
 
+namespace {
+
+// This process's address space now, from /proc/self/statm (its first figure, in pages).
+std::size_t mapped_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::size_t pages = 0;
+  statm >> pages;
+  return pages * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+}
+
+} // namespace
+
 int serve_compiles(std::size_t memory_bytes) {
   // The answers go to a copy of stdout; fd 1 then points at stderr, so NVRTC's own output (or a
   // library's) cannot corrupt them.
   std::fflush(stdout);
   const int answers = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
   dup2(STDERR_FILENO, STDOUT_FILENO);
-  const rlimit memory{memory_bytes, memory_bytes};
+  // The cap is on what the compiles add to the address space this process holds already: a
+  // sanitized build has reserved terabytes for its shadow memory by now, and a cap below that
+  // would fail every allocation, not only a compile's runaway ones.
+  const rlim_t cap = mapped_bytes() + memory_bytes;
+  const rlimit memory{cap, cap};
   setrlimit(RLIMIT_AS, &memory);
   const rlimit no_core{0, 0};
   setrlimit(RLIMIT_CORE, &no_core);

@@ -16,7 +16,7 @@ namespace wl {
 
 struct CompileLimits {
   double seconds = 30;                             // one compile, start to answer
-  std::size_t memory_bytes = std::size_t{4} << 30; // the child's address space
+  std::size_t memory_bytes = std::size_t{4} << 30; // what the child may add to its address space
 };
 
 // Compiles go through `program compile-server` from now on (the warplens binary: its path).
