@@ -56,13 +56,14 @@ __global__ void bank_conflicts_stride(const VectorOf<Width>* in, VectorOf<Width>
                             bank_conflicts::InOrder{});
   __syncthreads();
   const int g = bank_conflicts::thread_element(blockIdx.x, blockDim.x, threadIdx.x);
+  if (g >= count)
+    return; // its sum would be dropped, so the compiler drops its reads too: say so in the source
   T sum = vector_zero<T>();
   for (int read = 0; read < bank_conflicts::kReads; ++read) {
     const int e = bank_conflicts::strided_element(g, stride, read, Width);
     sum = vector_add(sum, tile[e]); // site: load tile (patterned)
   }
-  if (g < count)
-    out[g] = sum; // site: store out
+  out[g] = sum; // site: store out
 }
 
 template <int Width>
@@ -75,13 +76,14 @@ __global__ void bank_conflicts_padded(const VectorOf<Width>* in, VectorOf<Width>
                             bank_conflicts::Padded{pad});
   __syncthreads();
   const int g = bank_conflicts::thread_element(blockIdx.x, blockDim.x, threadIdx.x);
+  if (g >= count)
+    return; // its sum would be dropped, so the compiler drops its reads too: say so in the source
   T sum = vector_zero<T>();
   for (int read = 0; read < bank_conflicts::kReads; ++read)
     sum = vector_add(
         sum,
         tile[bank_conflicts::column_read_element(g, read, pad)]); // site: load tile (patterned)
-  if (g < count)
-    out[g] = sum; // site: store out
+  out[g] = sum;                                                   // site: store out
 }
 
 template <int Width>
@@ -93,12 +95,13 @@ __global__ void bank_conflicts_broadcast(const VectorOf<Width>* in, VectorOf<Wid
                             bank_conflicts::InOrder{});
   __syncthreads();
   const int g = bank_conflicts::thread_element(blockIdx.x, blockDim.x, threadIdx.x);
+  if (g >= count)
+    return; // its sum would be dropped, so the compiler drops its reads too: say so in the source
   T sum = vector_zero<T>();
   for (int read = 0; read < bank_conflicts::kReads; ++read)
     sum = vector_add(
         sum, tile[bank_conflicts::broadcast_element(read, Width)]); // site: load tile (patterned)
-  if (g < count)
-    out[g] = sum; // site: store out
+  out[g] = sum;                                                     // site: store out
 }
 #endif
 
@@ -184,11 +187,14 @@ std::vector<Site> tile_sites(TileLayout layout) {
     };
   };
   const auto patterned_read = [layout](const LaunchShape& s) -> LaneOffsets {
-    return [read = layout.read(s.params), bytes = width_of(s.params),
-            block_x = s.block.x](Coord b, Coord t, std::int64_t r) -> std::optional<std::int64_t> {
-      const int g = bank_conflicts::thread_element(b.x, block_x, t.x);
-      return std::int64_t{read(g, static_cast<int>(r))} * bytes;
-    };
+    return
+        [read = layout.read(s.params), bytes = width_of(s.params), count = element_count(s.params),
+         block_x = s.block.x](Coord b, Coord t, std::int64_t r) -> std::optional<std::int64_t> {
+          const int g = bank_conflicts::thread_element(b.x, block_x, t.x);
+          if (g >= count)
+            return std::nullopt;
+          return std::int64_t{read(g, static_cast<int>(r))} * bytes;
+        };
   };
   const auto store_out = [](const LaunchShape& s) -> LaneOffsets {
     return [count = element_count(s.params), bytes = width_of(s.params),
