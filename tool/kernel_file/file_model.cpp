@@ -98,16 +98,43 @@ int warps_of(const LaunchShape& launch) {
 // What the sampled blocks of one class add up to, per site, and what else they met.
 struct ClassSums {
   std::map<SiteKey, AccessSums> sites;
+  std::map<std::pair<SiteKey, int>, double> dram_reads; // (site, buffer) -> its loads' DRAM bytes
   std::int64_t blocks = 0, warp_instructions = 0;
 };
+
+// The buffers' address ranges, to say which one a load reads.
+struct BufferRanges {
+  std::vector<std::uint64_t> bases, bytes;
+
+  int buffer_at(std::uint64_t address) const {
+    for (std::size_t b = 0; b < bases.size(); ++b)
+      if (address >= bases[b] && address - bases[b] < bytes[b])
+        return static_cast<int>(b);
+    return -1;
+  }
+};
+
+BufferRanges buffer_ranges(const FileModelInputs& inputs) {
+  BufferRanges r{buffer_bases(inputs), {}};
+  for (const FileModelBuffer& b : inputs.buffers)
+    r.bytes.push_back(b.bytes);
+  return r;
+}
+
+int first_active_lane(const WarpAccess& access) {
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    if (access.active(lane))
+      return lane;
+  return -1;
+}
 
 // Runs the blocks of a launch the budget allows and sums their accesses per site.
 class Sampler {
 public:
   Sampler(const PtxProgram& program, const PtxFunction& kernel, int file_index,
-          std::string file_name)
+          std::string file_name, BufferRanges buffers)
       : m_program(program), m_kernel(kernel), m_file_index(file_index),
-        m_file_name(std::move(file_name)) {}
+        m_file_name(std::move(file_name)), m_buffers(std::move(buffers)) {}
 
   // One block's accesses into `sums`; its stops into the notes.
   void run(Prepared& p, Coord block, std::int64_t budget, ClassSums& sums) {
@@ -122,7 +149,13 @@ public:
           if (line <= 0)
             return;
           const SiteKey key{line, *space, op_of(a.op), a.lanes.width};
-          sums.sites[key].add(a.lanes, *space, op_of(a.op));
+          AccessSums& site = sums.sites[key];
+          const double dram_before = site.dram_bytes;
+          site.add(a.lanes, *space, op_of(a.op));
+          if (*space == MemorySpace::global && a.op == PtxOp::load)
+            if (const int lane = first_active_lane(a.lanes); lane >= 0)
+              sums.dram_reads[{key, m_buffers.buffer_at(a.lanes.address[lane])}] +=
+                  site.dram_bytes - dram_before;
           m_iterations[key] = std::max(m_iterations[key], ++runs[{key, a.warp}]);
         });
     sums.warp_instructions += run.warp_instructions;
@@ -131,6 +164,8 @@ public:
       note(stop);
     m_unfinished = m_unfinished || !run.completed;
   }
+
+  bool unfinished() const { return m_unfinished; }
 
   std::int64_t iterations(const SiteKey& key) const {
     const auto found = m_iterations.find(key);
@@ -189,6 +224,7 @@ private:
   const PtxFunction& m_kernel;
   int m_file_index;
   std::string m_file_name;
+  BufferRanges m_buffers;
   std::map<SiteKey, std::int64_t> m_iterations;
   std::map<int, std::set<std::string>> m_notes;
   std::map<std::string, std::int64_t> m_elsewhere;
@@ -216,27 +252,23 @@ FileAccessModel::FileAccessModel(std::shared_ptr<const CompiledKernelFile> compi
                                  std::function<FileModelInputs(const LaunchShape&)> inputs)
     : m_compiled(std::move(compiled)), m_mangled(std::move(mangled)),
       m_file_name(std::move(file_name)), m_inputs(std::move(inputs)) {
-  m_program = std::make_shared<const PtxProgram>(parse_ptx(m_compiled->ptx));
+  try {
+    m_program = std::make_shared<const PtxProgram>(parse_ptx(m_compiled->ptx));
+  } catch (const UsageError& e) { // PTX the model's reader does not know: said on the lines
+    m_unread = e.what();
+    return;
+  }
   for (const PtxFile& f : m_program->files)
     if (std::filesystem::path(f.path).filename() == m_file_name)
       m_file_index = f.index;
 }
 
-LaunchPrediction FileAccessModel::predict(const LaunchShape& launch,
-                                          const ModelBudget& budget) const {
-  const auto start = std::chrono::steady_clock::now();
-  Prepared p = prepare(*m_program, m_mangled, m_inputs(launch), launch);
-  const PtxFunction* kernel = m_program->find_function(m_mangled);
-  if (!kernel)
-    throw UsageError(m_file_name + ": its PTX has no kernel " + m_mangled);
-  Sampler sampler(*m_program, *kernel, m_file_index, m_file_name);
-  const std::int64_t total = budget.max_evaluations > 0
-                                 ? budget.max_evaluations * kWarpInstructionsPerEvaluation
-                                 : kMaxModelEvaluations * kWarpInstructionsPerEvaluation;
-  const std::vector<BlockClass> classes = block_classes(launch.grid);
-  std::vector<ClassSums> sums(classes.size());
-  // A first block of each class, then as many more of each as its share of the budget buys at
-  // what its first one cost.
+namespace {
+
+// Runs the first block of each class, then as many more of each as its share of the budget buys
+// at what its first one cost, evenly spaced.
+void sample_classes(Sampler& sampler, Prepared& p, const std::vector<BlockClass>& classes,
+                    std::int64_t total, std::vector<ClassSums>& sums) {
   std::int64_t spent = 0;
   for (std::size_t c = 0; c < classes.size(); ++c) {
     sampler.run(p, classes[c].block(0), total, sums[c]);
@@ -251,21 +283,72 @@ LaunchPrediction FileAccessModel::predict(const LaunchShape& launch,
     for (std::int64_t j = 0; j < more; ++j)
       sampler.run(p, classes[c].block(1 + spaced(j, classes[c].count() - 1, more)), share, sums[c]);
   }
-  // Each class scaled to its count, the sites in line order.
-  std::map<SiteKey, AccessSums> total_sums;
-  bool exact = true;
+}
+
+// DRAM reads a buffer at most once when the warps sharing its segments run close together, as
+// the bundled kernels' model says (cap_dram_reads_at_buffers): each buffer's loads are capped at
+// its size in whole segments, shared among the lines that read it.
+void cap_dram_reads(std::map<SiteKey, AccessSums>& sites,
+                    const std::map<std::pair<SiteKey, int>, double>& reads,
+                    const BufferRanges& buffers) {
+  std::map<int, double> per_buffer;
+  for (const auto& [at, bytes] : reads)
+    per_buffer[at.second] += bytes;
+  for (const auto& [at, bytes] : reads) {
+    const int buffer = at.second;
+    if (buffer < 0)
+      continue; // a load of no buffer of the launch's (a __device__ variable): not capped
+    const double size = static_cast<double>(buffers.bytes[static_cast<std::size_t>(buffer)]);
+    const double cap = std::ceil(size / kDramSegmentBytes) * kDramSegmentBytes;
+    const double read = per_buffer[buffer];
+    if (read > cap)
+      sites[at.first].dram_bytes -= bytes * (1 - cap / read);
+  }
+}
+
+} // namespace
+
+LaunchPrediction FileAccessModel::predict(const LaunchShape& launch,
+                                          const ModelBudget& budget) const {
+  const auto start = std::chrono::steady_clock::now();
   LaunchPrediction prediction;
   prediction.from_code = true;
   prediction.file = m_file_name;
+  if (!m_program) {
+    prediction.notes.push_back({0, "the model cannot read this kernel's PTX (" + m_unread +
+                                       "), so nothing on its lines is predicted"});
+    return prediction;
+  }
+  const FileModelInputs inputs = m_inputs(launch);
+  Prepared p = prepare(*m_program, m_mangled, inputs, launch);
+  const PtxFunction* kernel = m_program->find_function(m_mangled);
+  if (!kernel)
+    throw UsageError(m_file_name + ": its PTX has no kernel " + m_mangled);
+  const BufferRanges buffers = buffer_ranges(inputs);
+  Sampler sampler(*m_program, *kernel, m_file_index, m_file_name, buffers);
+  const std::int64_t total = budget.max_evaluations > 0
+                                 ? budget.max_evaluations * kWarpInstructionsPerEvaluation
+                                 : kMaxModelEvaluations * kWarpInstructionsPerEvaluation;
+  const std::vector<BlockClass> classes = block_classes(launch.grid, FirstBlocks::apart);
+  std::vector<ClassSums> sums(classes.size());
+  sample_classes(sampler, p, classes, total, sums);
+  // Each class scaled to its count, the sites in line order. A block that stopped before its end
+  // leaves its later lines short, so nothing is exact then.
+  std::map<SiteKey, AccessSums> total_sums;
+  std::map<std::pair<SiteKey, int>, double> dram_reads;
+  bool exact = !sampler.unfinished();
   for (std::size_t c = 0; c < classes.size(); ++c) {
     const double scale =
         static_cast<double>(classes[c].count()) / static_cast<double>(sums[c].blocks);
     exact = exact && sums[c].blocks == classes[c].count();
     for (const auto& [key, site] : sums[c].sites)
       total_sums[key].add(site, scale);
+    for (const auto& [at, bytes] : sums[c].dram_reads)
+      dram_reads[at] += bytes * scale;
     prediction.warp_iterations += classes[c].count() * warps_of(launch);
     prediction.warp_iterations_evaluated += sums[c].blocks * warps_of(launch);
   }
+  cap_dram_reads(total_sums, dram_reads, buffers);
   for (const auto& [key, site] : total_sums) {
     SitePrediction s = site.prediction(site_name(key), std::get<1>(key), std::get<2>(key),
                                        std::get<3>(key), exact);
@@ -282,7 +365,7 @@ LaunchPrediction FileAccessModel::predict(const LaunchShape& launch,
 std::optional<WarpAccess> FileAccessModel::lanes(const LaunchShape& launch,
                                                  const SitePrediction& site, Coord block, int warp,
                                                  std::int64_t iteration) const {
-  const PtxFunction* kernel = m_program->find_function(m_mangled);
+  const PtxFunction* kernel = m_program ? m_program->find_function(m_mangled) : nullptr;
   if (!kernel)
     return std::nullopt;
   Prepared p = prepare(*m_program, m_mangled, m_inputs(launch), launch);

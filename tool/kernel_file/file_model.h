@@ -54,7 +54,8 @@ public:
 
 private:
   std::shared_ptr<const CompiledKernelFile> m_compiled;
-  std::shared_ptr<const PtxProgram> m_program;
+  std::shared_ptr<const PtxProgram> m_program; // null where the PTX could not be read:
+  std::string m_unread;                        // why
   std::string m_mangled, m_file_name;
   int m_file_index = -1; // the file's index among the PTX's .file entries
   std::function<FileModelInputs(const LaunchShape&)> m_inputs;

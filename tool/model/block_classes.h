@@ -27,21 +27,31 @@ struct BlockClass {
   }
 };
 
-inline std::vector<BlockClass> block_classes(const BlockShape& grid) {
+// Whether the first block along each axis is a class of its own too: a kernel file's code may do
+// something in block 0 alone ("the first block finishes up"), which a sample of the others would
+// scale up as if every block did it. The bundled kernels' index math has no such branch.
+enum class FirstBlocks : bool { with_the_rest, apart };
+
+inline std::vector<BlockClass> block_classes(const BlockShape& grid,
+                                             FirstBlocks first = FirstBlocks::with_the_rest) {
+  // Each axis's ranges: [first], the middle, [last], where not empty and not the same block twice.
+  std::array<std::vector<std::array<int, 2>>, 3> ranges;
   const int sides[] = {grid.x, grid.y, grid.z};
-  std::vector<BlockClass> classes;
-  for (int edges = 0; edges < 8; ++edges) {
-    BlockClass c;
-    bool empty = false;
-    for (int axis = 0; axis < 3; ++axis) {
-      const bool last = (edges >> axis) & 1;
-      c.begin[axis] = last ? sides[axis] - 1 : 0;
-      c.end[axis] = last ? sides[axis] : sides[axis] - 1;
-      empty = empty || c.end[axis] <= c.begin[axis];
-    }
-    if (!empty)
-      classes.push_back(c);
+  for (int axis = 0; axis < 3; ++axis) {
+    const int n = sides[axis];
+    const int middle_begin = first == FirstBlocks::apart && n > 1 ? 1 : 0;
+    if (middle_begin == 1)
+      ranges[axis].push_back({0, 1});
+    if (n - 1 > middle_begin)
+      ranges[axis].push_back({middle_begin, n - 1});
+    if (n >= 1)
+      ranges[axis].push_back({n - 1, n});
   }
+  std::vector<BlockClass> classes;
+  for (const auto& z : ranges[2])
+    for (const auto& y : ranges[1])
+      for (const auto& x : ranges[0])
+        classes.push_back(BlockClass{{x[0], y[0], z[0]}, {x[1], y[1], z[1]}});
   return classes;
 }
 

@@ -1,7 +1,10 @@
 #include "model/launch_model.h"
 
+#include "base/error.h"
+#include "base/text_format.h"
 #include "model/access_sums.h"
 #include "model/block_classes.h"
+#include "model/block_text.h"
 #include "model/compiled_model.h"
 
 #include <algorithm>
@@ -243,8 +246,23 @@ std::vector<SiteView> site_views(const KernelDesc& kernel, const LaunchShape& la
   return views;
 }
 
+// The most warps a launch the model predicts may hold: its counts are 64-bit, and a site runs
+// many times a warp. A real launch is far below it (an H100 full for a minute runs ~1e11 warps).
+constexpr double kMostModelledWarps = 1e12;
+
+void check_countable(const LaunchShape& launch) {
+  const double warps = static_cast<double>(launch.grid.x) * launch.grid.y * launch.grid.z *
+                       static_cast<double>(warps_per_block(launch.block));
+  if (warps > kMostModelledWarps)
+    throw UsageError("grid " + format_sides(launch.grid) + " of " +
+                     std::to_string(launch.block.threads()) + "-thread blocks is " +
+                     format_number(warps, 0) +
+                     " warps; the model counts launches of at most 1e12 warps");
+}
+
 LaunchPrediction predict_launch(const KernelDesc& kernel, const LaunchShape& launch,
                                 const ModelBudget& budget, int sm) {
+  check_countable(launch);
   if (kernel.sites.empty() && kernel.compiled_model)
     return kernel.compiled_model(launch.params, sm)->predict(launch, budget);
   const auto start = std::chrono::steady_clock::now();

@@ -60,6 +60,15 @@ std::string PtxMachineState::origin_text(Origin origin) const {
     return name() + " at " + where(i) + " reading a lane that was not running with it";
   case TaintKind::call:
     return "the " + name() + " at " + where(i) + ", which is not modelled";
+  case TaintKind::gpu_state: // index: the special register, or -1 - the clock's instruction
+    if (i < 0)
+      return "the GPU's clock (" + kernel.instructions[static_cast<std::size_t>(-1 - i)].name +
+             " at " + where(-1 - i) + "), known only as the kernel runs";
+    return std::string(static_cast<PtxSpecial>(i) == PtxSpecial::smid ? "%smid (which SM"
+                       : static_cast<PtxSpecial>(i) == PtxSpecial::warpid
+                           ? "%warpid (which warp slot"
+                           : "%gridid (which launch") +
+           " runs it), known only on the GPU";
   default:
     return "a value the model does not know";
   }

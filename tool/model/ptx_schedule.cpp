@@ -145,6 +145,13 @@ void fill_constants(PtxMachineState& s, const PtxLaunch& launch) {
     }
     for (std::size_t t = 0; t < s.stride; ++t)
       v[t] = special_value(s, c.special, static_cast<int>(t), launch);
+    if (c.special == PtxSpecial::smid || c.special == PtxSpecial::warpid ||
+        c.special == PtxSpecial::gridid) // where the block runs: no model can know it
+      for (int w = 0; w < s.warps; ++w) {
+        const std::size_t at = (base + k) * static_cast<std::size_t>(s.warps) + w;
+        s.unknown[at] = ~0u;
+        s.origins[at] = make_origin(TaintKind::gpu_state, static_cast<int>(c.special));
+      }
   }
 }
 

@@ -38,6 +38,7 @@ enum class TaintKind : std::uint8_t {
   stopped_warp,     // shared memory a stopped warp would have written
   not_converged,    // a warp-wide instruction reading a lane that is not running with it
   call,             // a call the model does not follow
+  gpu_state,        // what only the GPU knows: the clock, which SM or warp slot runs the block
 };
 using Origin = std::uint64_t;
 inline Origin make_origin(TaintKind kind, int index) {

@@ -253,13 +253,14 @@ bool elect(Exec& x, const PtxInstruction& in, std::uint32_t active) {
   return true;
 }
 
-// %clock, %clock64, %globaltimer: the block's instruction count, a clock that only moves on.
+// %clock, %clock64, %globaltimer: unknown, as the GPU's timing is (the value is the block's
+// instruction count, a clock that only moves on, where anything reads it regardless).
 bool clock(Exec& x, const PtxInstruction& in, std::uint32_t active) {
   std::uint64_t* d = x.reg(in.ops[0]);
   const std::uint64_t value =
       static_cast<std::uint64_t>(x.m.executed) & width_mask(ptx_type_bytes(in.type));
   each_lane(active, [&](int l) { d[l] = value; });
-  settle(x, in, active, 0, 0);
+  settle(x, in, active, active, make_origin(TaintKind::gpu_state, -1 - x.pc));
   return true;
 }
 

@@ -94,7 +94,9 @@ std::string notes_text(const LaunchPrediction& prediction) {
 std::string sites_table(const RunResult& r) {
   const LaunchPrediction& prediction = r.prediction;
   if (prediction.sites.empty() && prediction.from_code)
-    return "no global or shared access on the file's lines was found in the blocks run.\n" +
+    return (prediction.warp_iterations_evaluated > 0
+                ? "no global or shared access on the file's lines was found in the blocks run.\n"
+                : std::string()) +
            notes_text(prediction);
   if (prediction.sites.empty())
     return std::string("no access sites. ") + no_index_math_reason(r.kernel_kind) + "\n";
