@@ -161,8 +161,8 @@ inline const char* no_index_math_reason(KernelKind kind) {
   case KernelKind::library:
     return "A library call: its kernels are the library's, with no index math to predict from.";
   case KernelKind::run_time:
-    return "A kernel given at run time: WarpLens has its code, resources and measured figures, "
-           "but not its index math, so nothing per site is predicted.";
+    return "A kernel given at run time: no index math is written for it, so its accesses are "
+           "predicted per line from its compiled code (its PTX, run for a sample of blocks).";
   case KernelKind::bundled:
     break;
   }

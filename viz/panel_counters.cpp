@@ -129,8 +129,10 @@ void draw_counters(App& app) {
     return;
   const RunResult& result = *model;
   const LaunchPrediction& prediction = result.prediction;
-  if (prediction.sites.empty()) { // a kernel without index math: what was measured, nothing more
-    empty_state(std::string(no_index_math_reason(result.kernel_kind)) +
+  if (prediction.sites.empty()) { // nothing predicted: what was measured, nothing more
+    empty_state((result.kernel_kind == KernelKind::run_time
+                     ? no_file_sites_text(prediction, "global or shared access")
+                     : std::string(no_index_math_reason(result.kernel_kind))) +
                 " The launch's counters, where a run measured them:");
     draw_measured_part(app);
     return;

@@ -116,7 +116,7 @@ void draw_divergence(App& app) {
     draw_measured(*app.results.latest, app);
   }
   ImGui::Separator();
-  if (const KernelDesc* kernel = app.kernel(); kernel && kernel->kind != KernelKind::bundled) {
+  if (const KernelDesc* kernel = app.kernel(); kernel && kernel->kind == KernelKind::library) {
     empty_state(no_index_math_reason(kernel->kind)); // the lanes of each path come from it
     return;
   }

@@ -77,13 +77,26 @@ const RunResult* model_for_panel(const App& app) {
   return model;
 }
 
+std::string no_file_sites_text(const LaunchPrediction& prediction, std::string_view accesses) {
+  if (prediction.warp_iterations_evaluated == 0 && !prediction.notes.empty())
+    return "Nothing predicted: " + prediction.notes.front().reason + ".";
+  return "No " + std::string(accesses) + " on the file's lines in the blocks the model ran.";
+}
+
 bool kernel_has_sites(const App& app, MemorySpace space) {
   if (!app.kernel() || !sites_in(app.sites_on_screen(), space).empty())
     return true;
   const KernelKind kind = app.kernel()->kind;
-  empty_state(kind != KernelKind::bundled    ? no_index_math_reason(kind)
-              : space == MemorySpace::global ? "This kernel has no global access site."
-                                             : "This kernel uses no shared memory.");
+  const bool global = space == MemorySpace::global;
+  if (kind == KernelKind::run_time) // its sites are the lines its prediction found
+    empty_state(!app.model_is_current()
+                    ? std::string("The model of this launch is being made...")
+                    : no_file_sites_text(app.prediction_on_screen(),
+                                         global ? "global access" : "shared-memory access"));
+  else
+    empty_state(kind != KernelKind::bundled ? no_index_math_reason(kind)
+                : global                    ? "This kernel has no global access site."
+                                            : "This kernel uses no shared memory.");
   return false;
 }
 

@@ -57,6 +57,9 @@ void baseline_heading(const App& app, const std::string& lead);
 
 // False, after saying so in the panel, when the kernel on screen has no access site in `space`.
 bool kernel_has_sites(const App& app, MemorySpace space);
+// Why a kernel file's prediction has no site of `accesses` ("global access"): none in the blocks
+// the model ran, or the note that kept it from running any.
+std::string no_file_sites_text(const LaunchPrediction& prediction, std::string_view accesses);
 
 // When `app.results.latest` belongs to another launch than the one on screen, says so in amber
 // ("Measured figures from block 16x16, stride=1: press F5 ...") and returns true.

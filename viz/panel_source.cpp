@@ -698,11 +698,45 @@ std::string line_instructions_text(const SiteCounts& counts, const LineMeasureme
   return text;
 }
 
-void draw_file_header(App& app, const KernelDesc& kernel, const FileMeasured& measured) {
+// What the model predicts on the lines of a person's kernel file: its sites by line, and the
+// notes of lines (or of no line) whose accesses are not all predicted.
+struct FilePredicted {
+  const LaunchPrediction* prediction = nullptr;
+  std::map<int, std::vector<std::size_t>> sites; // by line: indices into prediction->sites
+  std::map<int, std::vector<std::string>> notes; // by line (0: none)
+};
+
+FilePredicted file_predicted(const App& app) {
+  FilePredicted p;
+  if (!app.model_is_current() || !app.prediction_on_screen().from_code)
+    return p;
+  p.prediction = &app.prediction_on_screen();
+  for (std::size_t i = 0; i < p.prediction->sites.size(); ++i)
+    p.sites[p.prediction->sites[i].line].push_back(i);
+  for (const LineNote& note : p.prediction->notes)
+    p.notes[note.line].push_back(note.reason);
+  return p;
+}
+
+void draw_file_header(App& app, const KernelDesc& kernel, const FileMeasured& measured,
+                      const FilePredicted& predicted) {
   const std::shared_ptr<const KernelFile> file = kernel_file_of(kernel.id);
   ImGui::TextUnformatted(file ? (file->path.string() + "  " + file->hash).c_str()
                               : kernel.id.c_str());
-  note_text(no_index_math_reason(kernel.kind));
+  if (!predicted.prediction)
+    note_text(app.model_is_current()
+                  ? "Nothing on this kernel's lines is predicted: WarpLens has no compiled code "
+                    "of it to run."
+                  : "Predicting each line's accesses from the compiled code...");
+  else
+    note_text("Predicted per line from the kernel's compiled code (its PTX, run for " +
+              format_count(predicted.prediction->warp_iterations_evaluated) + " of " +
+              format_count(predicted.prediction->warp_iterations) +
+              " warps): each access line's sectors or wavefronts per request; click one for its "
+              "lanes.");
+  if (const auto general = predicted.notes.find(0); general != predicted.notes.end())
+    for (const std::string& note : general->second)
+      error_text("Not predicted: " + note);
   if (!in_model_mode(app)) {
     ui::checkbox("Measure per line", &app.choices.measure_per_site);
     help_marker("The next Run (F5) also measures the kernel's SASS instructions, each placed on "
@@ -720,11 +754,34 @@ void draw_file_header(App& app, const KernelDesc& kernel, const FileMeasured& me
               counted(measured.lines.size(), "line") + "; hover a line for its instructions.");
 }
 
-// One line of the file, with its measured figures under it and its instructions on hover.
-void draw_file_line(const FileMeasured& measured, const CodeLayout& layout, int number,
-                    const std::string& text) {
+// A line's predicted sites, each its name (a click opens it in its map) and its figures; and why
+// any of its accesses are not predicted.
+void draw_file_predictions(App& app, const FilePredicted& predicted, int number) {
+  if (const auto sites = predicted.sites.find(number); sites != predicted.sites.end())
+    for (const std::size_t s : sites->second) {
+      const SitePrediction& site = predicted.prediction->sites[s];
+      // Its name without the "line N: " the code's own line number already says.
+      const std::string name = site.name.substr(site.name.find(": ") + 2);
+      if (ui::link((name + "##" + site.name).c_str(), site.name))
+        open_in_map(app, s);
+      ImGui::SameLine();
+      figure_text(predicted_pieces(site),
+                  wasteful(waste(predicted_per_request(site), ideal_per_request(site)))
+                      ? Tone::wasteful
+                      : Tone::plain);
+    }
+  if (const auto notes = predicted.notes.find(number); notes != predicted.notes.end())
+    for (const std::string& note : notes->second)
+      error_text("not predicted: " + note);
+}
+
+// One line of the file, with its predicted and measured figures under it and its instructions
+// on hover.
+void draw_file_line(App& app, const FileMeasured& measured, const FilePredicted& predicted,
+                    const CodeLayout& layout, int number, const std::string& text) {
   const auto found = measured.lines.find(number);
-  if (found == measured.lines.end()) {
+  const bool predicts = predicted.sites.contains(number) || predicted.notes.contains(number);
+  if (found == measured.lines.end() && !predicts) {
     draw_code(layout, number, text);
     return;
   }
@@ -732,22 +789,27 @@ void draw_file_line(const FileMeasured& measured, const CodeLayout& layout, int 
   draw_code(layout, number, text);
   const float indent = figures_indent(layout, text);
   ImGui::Indent(indent);
-  figure_text(line_pieces(found->second), measured.stale ? Tone::greyed : Tone::measured);
+  draw_file_predictions(app, predicted, number);
+  if (found != measured.lines.end())
+    figure_text(line_pieces(found->second), measured.stale ? Tone::greyed : Tone::measured);
   ImGui::Unindent(indent);
+  if (found == measured.lines.end())
+    return;
   const float left = ImGui::GetWindowPos().x, right = left + ImGui::GetWindowWidth();
   if (ImGui::IsWindowHovered() &&
       ImGui::IsMouseHoveringRect(ImVec2(left, top.y), ImVec2(right, ImGui::GetCursorScreenPos().y)))
     hover_text(line_instructions_text(*measured.counts, found->second));
 }
 
-// A person's kernel file: its text as last saved, each line that ran with what was measured on it,
-// and the line a save's problem names drawn in the error colour with the problem under it. With
-// no index math there is no prediction per line.
+// A person's kernel file: its text as last saved, each access line with what the model predicts
+// from the compiled code and what was measured on it, and the line a save's problem names drawn
+// in the error colour with the problem under it.
 void draw_file_source(App& app, const KernelDesc& kernel) {
   const std::shared_ptr<const KernelFile> file = kernel_file_of(kernel.id);
   const bool opened = file && file->path == app.file.path;
   const FileMeasured measured = file_measured(app);
-  draw_file_header(app, kernel, measured);
+  const FilePredicted predicted = file_predicted(app);
+  draw_file_header(app, kernel, measured, predicted);
   if (opened && !app.file.problem.empty())
     error_text("The last save does not compile, so the figures are of the version before it: " +
                app.file.problem);
@@ -759,7 +821,9 @@ void draw_file_source(App& app, const KernelDesc& kernel) {
   // A new measurement of another kernel (or the first) is scrolled to: its first line that ran,
   // two lines of context above it, even where the panel is short.
   static std::string scrolled_to_kernel;
-  const int first_measured = measured.lines.empty() ? 0 : measured.lines.begin()->first;
+  const int first_measured = !measured.lines.empty()    ? measured.lines.begin()->first
+                             : !predicted.sites.empty() ? predicted.sites.begin()->first
+                                                        : 0;
   const std::string view = kernel.id + ":" + std::to_string(first_measured);
   bool scroll = first_measured > 0 && scrolled_to_kernel != view;
   for (std::size_t i = 0; i < lines->size(); ++i) {
@@ -772,7 +836,7 @@ void draw_file_source(App& app, const KernelDesc& kernel) {
     const bool named = opened && number == app.file.problem_line;
     if (named)
       push_error_color();
-    draw_file_line(measured, layout, number, (*lines)[i]);
+    draw_file_line(app, measured, predicted, layout, number, (*lines)[i]);
     if (named) {
       pop_error_color();
       error_text(app.file.problem);

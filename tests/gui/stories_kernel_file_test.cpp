@@ -50,7 +50,9 @@ TEST(StoryKernelFile, OpenedFromTheCommandLineItIsInTheTreeAndTheSourcePanel) {
   EXPECT_TRUE(says(whole, "launch", "saxpy.cu (yours)")) << text_of(whole, "launch");
   EXPECT_TRUE(says(whole, "occupancy", "10 per thread")) << text_of(whole, "occupancy");
   EXPECT_TRUE(says(source, "source", "// @warplens kernel saxpy")) << text_of(source, "source");
-  EXPECT_TRUE(says(source, "source", "nothing per site is predicted"));
+  EXPECT_TRUE(says(source, "source", "Predicted per line from the kernel's compiled code"))
+      << text_of(source, "source");
+  EXPECT_TRUE(says(source, "source", "y[i] = a * x[i] + y[i]")) << text_of(source, "source");
 }
 
 TEST(StoryKernelFile, FileOpenRefusesAFolderAndOpensATypedPath) {
