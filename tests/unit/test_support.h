@@ -13,6 +13,16 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+// Whether this build runs under AddressSanitizer, where code runs many times slower: GCC says so
+// with __SANITIZE_ADDRESS__, clang (the sanitize preset's compiler) only through __has_feature.
+#if defined(__SANITIZE_ADDRESS__)
+#define WL_ADDRESS_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WL_ADDRESS_SANITIZED 1
+#endif
+#endif
+
 namespace wl::test {
 
 // The engine (the CUDA runtime, CUPTI, a worker, NVRTC) is in this build only where the CUDA

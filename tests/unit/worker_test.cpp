@@ -432,7 +432,7 @@ TEST(WorkerClient, TheHeartbeatKeepsAWorkerInALongPhaseAlive) {
   // its own, so only the heartbeat speaks for the worker meanwhile. The sanitizers slow the model
   // about thirtyfold, so there a thirty-second of it still outlasts the silence limit several
   // times (about 12 s; an eighth took 50 s of CI's hour).
-#ifdef __SANITIZE_ADDRESS__
+#ifdef WL_ADDRESS_SANITIZED
   constexpr std::int64_t kEvaluations = kMaxModelEvaluations / 32;
 #else
   constexpr std::int64_t kEvaluations = 0; // all: kMaxModelEvaluations
