@@ -168,7 +168,7 @@ void add_per_site_flag(CLI::App& cmd, EngineOptions& engine) {
   cmd.add_flag("--per-site", engine.per_site,
                "Measure every access site too (SASS metrics, a pass of its own per shape): "
                "requests, sectors and wavefronts per site beside the model's, with the reason for "
-               "any difference; for a kernel file, the same per line of the file (no model)");
+               "any difference; for a kernel file, the same per line of the file");
 }
 
 KernelRequest request_from(const KernelOptions& o) {

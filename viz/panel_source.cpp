@@ -792,6 +792,15 @@ void draw_file_line(App& app, const FileMeasured& measured, const FilePredicted&
   draw_file_predictions(app, predicted, number);
   if (found != measured.lines.end())
     figure_text(line_pieces(found->second), measured.stale ? Tone::greyed : Tone::measured);
+  if (measured.counts) // where the line's measured accesses differ from its predicted ones, why
+    for (std::size_t i = 0; i < measured.counts->sites.size(); ++i) {
+      const SiteMeasurement& site = measured.counts->sites[i];
+      const bool first_of_its_group =
+          std::all_of(site.measured_with.begin(), site.measured_with.end(),
+                      [i](std::size_t other) { return other > i; });
+      if (site.line == number && site.flagged && first_of_its_group)
+        (measured.stale ? note_text : error_text)("differs from the model: " + site.reason);
+    }
   ImGui::Unindent(indent);
   if (found == measured.lines.end())
     return;

@@ -100,21 +100,22 @@ TEST(HostileAnswers, AKernelFilesAnswerIsHeldToTheFile) {
   WL_SKIP_WITHOUT_ENGINE(); // NVRTC compiles it
   const std::string id = add_kernel_file(test::write_file("twice.cu", kFile));
   RunResult r = modelled(id);
-  r.site_counts = attribute_lines("twice.cu",
-                                  {MeasuredInstruction{.pc = 0,
-                                                       .sass = "STG.E",
-                                                       .file = "twice.cu",
-                                                       .line = 9,
-                                                       .space = MemorySpace::global,
-                                                       .op = AccessOp::store,
-                                                       .async_copy = false,
-                                                       .width = 4,
-                                                       .executed = 128,
-                                                       .issued = 128,
-                                                       .lanes = 4096,
-                                                       .sectors = 512,
-                                                       .wavefronts = 0}},
-                                  {LineIssues{.line = 9, .issued = 128, .sectors = 512}});
+  r.site_counts =
+      attribute_lines("twice.cu",
+                      {MeasuredInstruction{.pc = 0,
+                                           .sass = "STG.E",
+                                           .file = "twice.cu",
+                                           .line = 9,
+                                           .space = MemorySpace::global,
+                                           .op = AccessOp::store,
+                                           .async_copy = false,
+                                           .width = 4,
+                                           .executed = 128,
+                                           .issued = 128,
+                                           .lanes = 4096,
+                                           .sectors = 512,
+                                           .wavefronts = 0}},
+                      {LineIssues{.line = 9, .issued = 128, .sectors = 512}}, r.prediction);
   EXPECT_NO_THROW(check_plausible(r, "answer"));
   RunResult far = r;
   far.site_counts->instructions[0].line = 2'000'000'000;

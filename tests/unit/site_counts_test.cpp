@@ -249,7 +249,8 @@ TEST(LineCounts, AFilesInstructionsAreSummedPerLineAndSpaceAndAHeadersAreLeftOve
                                              on_line("helpers.cuh", 3, global, 10, 40, 0x80)},
                                             {{.line = 14, .issued = 50, .wavefronts = 200},
                                              {.line = 11, .issued = 700},
-                                             {.line = 12, .issued = 250, .sectors = 1500}});
+                                             {.line = 12, .issued = 250, .sectors = 1500}},
+                                            LaunchPrediction{});
   ASSERT_TRUE(counts.available);
   EXPECT_EQ(counts.instructions.front().pc, 0x20u) << "in PC order";
   EXPECT_EQ(counts.global_sectors, 1240);
@@ -276,13 +277,62 @@ TEST(LineCounts, AFilesInstructionsAreSummedPerLineAndSpaceAndAHeadersAreLeftOve
       << text;
 }
 
+SitePrediction file_site(int line, MemorySpace space, AccessOp op, std::int64_t requests,
+                         std::int64_t traffic, bool exact = true) {
+  SitePrediction p;
+  p.name = "line " + std::to_string(line);
+  p.line = line;
+  p.space = space;
+  p.op = op;
+  p.width = 4;
+  p.requests = requests;
+  (space == MemorySpace::global ? p.sectors : p.wavefronts) = traffic;
+  p.exact = exact;
+  return p;
+}
+
+// The sites the PTX model found on a file's lines stand beside what the instructions of their
+// line and kind measured: equal, or flagged with the reason the SASS shows (ptxas merged four
+// 4-byte shared loads into one LDS.128; an atomic the compiler removed); a sampled site compares
+// its traffic per request.
+TEST(LineCounts, AFilesPredictedSitesAreComparedWithTheirLinesAndSayWhyTheyDiffer) {
+  using enum MemorySpace;
+  LaunchPrediction prediction;
+  prediction.from_code = true;
+  prediction.sites = {file_site(12, global, AccessOp::load, 100, 400),
+                      file_site(14, shared, AccessOp::load, 2048, 2048),
+                      file_site(20, global, AccessOp::atomic, 10, 10),
+                      file_site(22, global, AccessOp::store, 1000, 4000, false)};
+  MeasuredInstruction merged = on_line("mine.cu", 14, shared, 512, 1024, 0x60);
+  merged.width = 16;
+  merged.sass = "LDS.128 R4, [R2]";
+  MeasuredInstruction store = on_line("mine.cu", 22, global, 1010, 4040, 0x80);
+  store.op = AccessOp::store;
+  const SiteCounts counts = attribute_lines(
+      "mine.cu", {on_line("mine.cu", 12, global, 100, 400, 0x40), merged, store}, {}, prediction);
+  ASSERT_EQ(counts.sites.size(), 4u);
+  EXPECT_FALSE(counts.sites[0].flagged);
+  EXPECT_EQ(counts.sites[0].line, 12);
+  EXPECT_TRUE(counts.sites[1].flagged);
+  EXPECT_NE(counts.sites[1].reason.find("merged 4 neighbouring 4-byte loads into one LDS.128"),
+            std::string::npos)
+      << counts.sites[1].reason;
+  EXPECT_TRUE(counts.sites[2].flagged);
+  EXPECT_NE(counts.sites[2].reason.find("no global atomic instruction on line 20"),
+            std::string::npos)
+      << counts.sites[2].reason;
+  EXPECT_FALSE(counts.sites[3].flagged)
+      << "1 % more requests of a sampled site, 4 sectors each: " << counts.sites[3].reason;
+}
+
 // Read back, a kernel file's lines are held to what a pass can produce: each line once and in
 // order, whole counts a panel can write, and none on a kernel with sites.
 TEST(LineCounts, TheLinesGoThroughJsonAndBackAndWhatNoPassMakesIsRefused) {
   using enum MemorySpace;
   const SiteCounts counts =
       attribute_lines("mine.cu", {on_line("mine.cu", 12, global, 100, 400, 0x40)},
-                      {{.line = 11, .issued = 700}, {.line = 12, .issued = 100, .sectors = 400}});
+                      {{.line = 11, .issued = 700}, {.line = 12, .issued = 100, .sectors = 400}},
+                      LaunchPrediction{});
   const nlohmann::json j = site_counts_json(counts);
   EXPECT_EQ(site_counts_json(site_counts_from_json(j, "result", 0)), j);
   const auto refused = [&](const char* pointer, nlohmann::json value, std::size_t sites,
@@ -302,7 +352,7 @@ TEST(LineCounts, TheLinesGoThroughJsonAndBackAndWhatNoPassMakesIsRefused) {
   refused("/line_issues/0/issued", 1e300, 0, "line_issues[0].issued");
   refused("/line_issues/0/sectors", -4, 0, "line_issues[0].sectors");
   refused("/line_issues/0/extra", 1, 0, "extra");
-  refused("/available", false, 3, "none for a kernel with access sites");
+  refused("/available", false, 3, "none for a bundled kernel with access sites");
 }
 
 // A per-site sweep: each site's measured, predicted and flag columns, named by the site and ncu's

@@ -623,7 +623,7 @@ SassCounts KernelSession::count_sass(const BlockShape& block,
     cuda_check(cudaGetLastError(), "kernel launch");
     cuda_check(cudaStreamSynchronize(s.stream.get()), "kernel run");
   };
-  return profiler().sass(metrics, run_once, ldgsts_sass_metrics());
+  return profiler().sass(metrics, run_once, optional_sass_metrics());
 }
 
 namespace {
@@ -687,7 +687,7 @@ SiteCounts KernelSession::count_sites(const RunResult& predicted) {
     counts.reason = sass.reason;
     return counts;
   }
-  counts = s.module ? count_file_lines(sass) : count_bundled_sites(sass, predicted);
+  counts = s.module ? count_file_lines(sass, predicted) : count_bundled_sites(sass, predicted);
   counts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return counts;
 }
@@ -720,9 +720,10 @@ SiteCounts KernelSession::count_bundled_sites(const SassCounts& sass, const RunR
   return counts;
 }
 
-// A person's kernel file has no sites: its instructions are placed on the file's own lines
-// (NVRTC compiled it with -lineinfo under the file's path) and summed per line.
-SiteCounts KernelSession::count_file_lines(const SassCounts& sass) {
+// A person's kernel file: its instructions are placed on the file's own lines (NVRTC compiled it
+// with -lineinfo under the file's path), summed per line, and set beside the sites the model found
+// on those lines.
+SiteCounts KernelSession::count_file_lines(const SassCounts& sass, const RunResult& predicted) {
   const State& s = *m_state;
   SiteCounts counts;
   const RunTimeCode& code = s.module->code();
@@ -758,8 +759,8 @@ SiteCounts KernelSession::count_file_lines(const SassCounts& sass) {
   std::vector<LineIssues> by_line;
   for (const auto& [number, line] : lines)
     by_line.push_back(line);
-  counts =
-      attribute_lines(file, memory_instructions(own, places, listing.get()), std::move(by_line));
+  counts = attribute_lines(file, memory_instructions(own, places, listing.get()),
+                           std::move(by_line), predicted.prediction);
   counts.function = code.function;
   return counts;
 }

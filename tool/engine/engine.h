@@ -76,7 +76,7 @@ public:
 private:
   RunResult measure_launch(RunResult predicted, bool with_counters);
   SiteCounts count_bundled_sites(const SassCounts& sass, const RunResult& predicted);
-  SiteCounts count_file_lines(const SassCounts& sass);
+  SiteCounts count_file_lines(const SassCounts& sass, const RunResult& predicted);
 
   struct State;
   std::unique_ptr<State> m_state;

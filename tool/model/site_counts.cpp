@@ -10,10 +10,13 @@
 
 namespace wl {
 
-const std::vector<std::string>& ldgsts_sass_metrics() {
+const std::vector<std::string>& optional_sass_metrics() {
   static const std::vector<std::string> metrics = {
       "smsp__sass_inst_executed_op_ldgsts",
       "smsp__sass_thread_inst_executed_op_ldgsts_pred_on",
+      "smsp__sass_inst_executed_op_global_atom",
+      "smsp__sass_inst_executed_op_global_red",
+      "smsp__sass_inst_executed_op_shared_atom",
   };
   return metrics;
 }
@@ -34,18 +37,39 @@ const std::vector<std::string>& site_sass_metrics() {
         "smsp__sass_sectors_mem_global",
         "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared",
     };
-    names.insert(names.end(), ldgsts_sass_metrics().begin(), ldgsts_sass_metrics().end());
+    names.insert(names.end(), optional_sass_metrics().begin(), optional_sass_metrics().end());
     return names;
   }();
   return metrics;
 }
 
+namespace {
+
+// Each kind of access and the metric that counts its executions. A global atomic is an ATOM (its
+// result used) or a RED (not): both are the source's one atomic, so both count as its executions.
+struct AccessKind {
+  MemorySpace space;
+  AccessOp op;
+  const char* metric;
+};
+
+constexpr AccessKind kAccessKinds[] = {
+    {MemorySpace::global, AccessOp::load, "smsp__sass_inst_executed_op_global_ld"},
+    {MemorySpace::global, AccessOp::store, "smsp__sass_inst_executed_op_global_st"},
+    {MemorySpace::global, AccessOp::atomic, "smsp__sass_inst_executed_op_global_atom"},
+    {MemorySpace::global, AccessOp::atomic, "smsp__sass_inst_executed_op_global_red"},
+    {MemorySpace::shared, AccessOp::load, "smsp__sass_inst_executed_op_shared_ld"},
+    {MemorySpace::shared, AccessOp::store, "smsp__sass_inst_executed_op_shared_st"},
+    {MemorySpace::shared, AccessOp::atomic, "smsp__sass_inst_executed_op_shared_atom"},
+};
+
+} // namespace
+
 const char* access_metric(MemorySpace space, AccessOp op) {
-  if (space == MemorySpace::global)
-    return op == AccessOp::load ? "smsp__sass_inst_executed_op_global_ld"
-                                : "smsp__sass_inst_executed_op_global_st";
-  return op == AccessOp::load ? "smsp__sass_inst_executed_op_shared_ld"
-                              : "smsp__sass_inst_executed_op_shared_st";
+  for (const AccessKind& kind : kAccessKinds)
+    if (kind.space == space && kind.op == op)
+      return kind.metric; // the first: a global atomic's ATOM metric names RED's too
+  return "";
 }
 
 const char* lanes_metric(MemorySpace space) {
@@ -90,13 +114,12 @@ std::vector<MeasuredInstruction> memory_accesses(std::uint32_t pc,
     store.wavefronts = value("smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared");
     return {load, store};
   }
-  for (const MemorySpace space : {MemorySpace::global, MemorySpace::shared})
-    for (const AccessOp op : {AccessOp::load, AccessOp::store})
-      if (value(access_metric(space, op)) > 0) {
-        m.space = space;
-        m.op = op;
-        m.executed = value(access_metric(space, op));
-      }
+  for (const AccessKind& kind : kAccessKinds)
+    if (const double executed = value(kind.metric); executed > 0) {
+      m.space = kind.space;
+      m.op = kind.op;
+      m.executed = executed;
+    }
   if (m.executed == 0)
     return {};
   m.lanes = value(lanes_metric(m.space));
@@ -117,6 +140,7 @@ double relative(double measured, double predicted) {
 struct Predicted {
   double requests = 0, main = 0; // main: sectors (global) or wavefronts (shared)
   int width = 0;
+  bool exact = true; // every site counted, not estimated from a sample
 };
 
 Predicted predicted_of(const LaunchPrediction& prediction, const std::vector<std::size_t>& sites) {
@@ -126,6 +150,7 @@ Predicted predicted_of(const LaunchPrediction& prediction, const std::vector<std
     p.requests += static_cast<double>(site.requests);
     p.main += static_cast<double>(traffic(site, site.space));
     p.width = site.width;
+    p.exact = p.exact && site.exact;
   }
   return p;
 }
@@ -237,17 +262,88 @@ void sort_and_sum(SiteCounts& counts, std::vector<MeasuredInstruction> instructi
 
 } // namespace
 
+namespace {
+
+// Where a site stands: its line of the kernel's file and its kind of access.
+using Place = std::tuple<int, MemorySpace, AccessOp>;
+
+// Whose sites: a bundled kernel's, written in its source (the sites sharing a place are an
+// inlined helper's copies, and split its instructions: inlined_copies), or a kernel file's, found
+// in its PTX (the sites sharing a place are measured together, and where the model sampled the
+// launch, its sectors or wavefronts per request are what it knows exactly).
+enum class SitesOf { bundled_kernel, kernel_file };
+
+// Each site given its instructions (those at its place, `sites_at`) and compared with its
+// prediction.
+void compare_sites(SiteCounts& counts, const std::map<Place, std::vector<std::size_t>>& sites_at,
+                   const std::map<Place, std::vector<std::size_t>>& instructions_at,
+                   const LaunchPrediction& prediction, SitesOf of) {
+  for (const auto& [place, sites] : sites_at) {
+    const auto found = instructions_at.find(place);
+    const std::vector<std::size_t> on_line =
+        found == instructions_at.end() ? std::vector<std::size_t>{} : found->second;
+    const std::vector<std::vector<std::size_t>> runs =
+        of == SitesOf::bundled_kernel ? inlined_copies(counts, on_line, sites.size())
+                                      : std::vector<std::vector<std::size_t>>{};
+    for (std::size_t k = 0; k < sites.size(); ++k) {
+      SiteMeasurement& m = counts.sites[sites[k]];
+      m.line = std::get<0>(place);
+      m.instructions = runs.empty() ? on_line : runs[k];
+      if (runs.empty())
+        for (const std::size_t other : sites)
+          if (other != sites[k])
+            m.measured_with.push_back(other);
+      for (const std::size_t i : m.instructions) {
+        const MeasuredInstruction& mi = counts.instructions[i];
+        m.executed += mi.executed;
+        m.issued += mi.issued;
+        m.lanes += mi.lanes;
+        m.sectors += mi.sectors;
+        m.wavefronts += mi.wavefronts;
+      }
+      std::vector<std::size_t> together = m.measured_with;
+      together.push_back(sites[k]);
+      const Predicted p = predicted_of(prediction, together);
+      const MemorySpace space = std::get<1>(place);
+      m.difference = relative(traffic(m, space), p.main);
+      m.request_difference = relative(m.executed, p.requests);
+      const bool sampled = of == SitesOf::kernel_file && !p.exact;
+      if (sampled)
+        m.difference = relative(m.executed > 0 ? traffic(m, space) / m.executed : 0,
+                                p.requests > 0 ? p.main / p.requests : 0);
+      m.flagged = std::abs(m.difference) > kSiteTolerance ||
+                  std::abs(m.request_difference) > (sampled ? kSampledTolerance : kSiteTolerance);
+      if (m.flagged)
+        m.reason = reason_from_sass(m, p, counts, space, std::get<2>(place));
+    }
+  }
+}
+
+} // namespace
+
 SiteCounts attribute_lines(const std::string& file, std::vector<MeasuredInstruction> instructions,
-                           std::vector<LineIssues> lines) {
+                           std::vector<LineIssues> lines, const LaunchPrediction& prediction) {
   SiteCounts counts;
   counts.file = file;
   sort_and_sum(counts, std::move(instructions));
   std::sort(lines.begin(), lines.end(),
             [](const auto& a, const auto& b) { return a.line < b.line; });
   counts.line_issues = std::move(lines);
-  for (std::size_t i = 0; i < counts.instructions.size(); ++i)
-    if (counts.instructions[i].file != file || counts.instructions[i].line <= 0)
+  std::map<Place, std::vector<std::size_t>> sites_at, instructions_at;
+  for (std::size_t s = 0; s < prediction.sites.size(); ++s)
+    sites_at[{prediction.sites[s].line, prediction.sites[s].space, prediction.sites[s].op}]
+        .push_back(s);
+  for (std::size_t i = 0; i < counts.instructions.size(); ++i) {
+    const MeasuredInstruction& m = counts.instructions[i];
+    if (m.file != file || m.line <= 0)
       counts.unclaimed.push_back(i);
+    else
+      instructions_at[{m.line, m.space, m.op}].push_back(i);
+  }
+  // The file's sites are what its PTX does on a line: the accesses of one kind on one line are
+  // compared together (ptxas may merge, split or reorder them).
+  counts.sites.resize(prediction.sites.size());
+  compare_sites(counts, sites_at, instructions_at, prediction, SitesOf::kernel_file);
   counts.available = true;
   return counts;
 }
@@ -287,7 +383,6 @@ SiteCounts attribute_sites(const KernelDesc& kernel, const Params& params,
   sort_and_sum(counts, std::move(instructions));
   counts.sites.resize(kernel.sites.size());
   // Sites and instructions by (line, space, op), each in order.
-  using Place = std::tuple<int, MemorySpace, AccessOp>;
   std::map<Place, std::vector<std::size_t>> sites_at, instructions_at;
   for (std::size_t s = 0; s < kernel.sites.size(); ++s)
     sites_at[{lines.lines[s], kernel.sites[s].space, kernel.sites[s].op}].push_back(s);
@@ -299,38 +394,7 @@ SiteCounts attribute_sites(const KernelDesc& kernel, const Params& params,
     else
       counts.unclaimed.push_back(i);
   }
-  for (const auto& [place, sites] : sites_at) {
-    const std::vector<std::size_t>& on_line = instructions_at[place];
-    const std::vector<std::vector<std::size_t>> runs =
-        inlined_copies(counts, on_line, sites.size());
-    for (std::size_t k = 0; k < sites.size(); ++k) {
-      SiteMeasurement& m = counts.sites[sites[k]];
-      m.line = std::get<0>(place);
-      m.instructions = runs.empty() ? on_line : runs[k];
-      if (runs.empty())
-        for (const std::size_t other : sites)
-          if (other != sites[k])
-            m.measured_with.push_back(other);
-      for (const std::size_t i : m.instructions) {
-        const MeasuredInstruction& mi = counts.instructions[i];
-        m.executed += mi.executed;
-        m.issued += mi.issued;
-        m.lanes += mi.lanes;
-        m.sectors += mi.sectors;
-        m.wavefronts += mi.wavefronts;
-      }
-      std::vector<std::size_t> together = m.measured_with;
-      together.push_back(sites[k]);
-      const Predicted p = predicted_of(prediction, together);
-      const MemorySpace space = std::get<1>(place);
-      m.difference = relative(traffic(m, space), p.main);
-      m.request_difference = relative(m.executed, p.requests);
-      m.flagged = std::abs(m.difference) > kSiteTolerance ||
-                  std::abs(m.request_difference) > kSiteTolerance;
-      if (m.flagged)
-        m.reason = reason_from_sass(m, p, counts, space, std::get<2>(place));
-    }
-  }
+  compare_sites(counts, sites_at, instructions_at, prediction, SitesOf::bundled_kernel);
   counts.available = true;
   return counts;
 }

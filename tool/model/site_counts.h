@@ -18,11 +18,11 @@ namespace wl {
 
 // The SASS metrics a per-site pass collects (GH100 names; assets/sass_metrics.json lists them):
 // which kind of access each instruction is, how often it ran, with how many lanes, at what width,
-// and the sectors or wavefronts it cost. Of them, the LDGSTS ones (cp.async's instruction) may be
-// missing from a chip's list, and are left out there. One list for every pass: CUPTI cannot set
-// a second SASS configuration in a process.
+// and the sectors or wavefronts it cost. Of them, the optional ones (LDGSTS, cp.async's
+// instruction, and the atomics') may be missing from a chip's list, and are left out there. One
+// list for every pass: CUPTI cannot set a second SASS configuration in a process.
 const std::vector<std::string>& site_sass_metrics();
-const std::vector<std::string>& ldgsts_sass_metrics();
+const std::vector<std::string>& optional_sass_metrics();
 
 // ncu's names for the executions of an access of this kind
 // ("smsp__sass_inst_executed_op_global_ld") and for the lanes with the predicate on of one in this
@@ -79,6 +79,9 @@ struct SiteMeasurement {
 };
 
 inline constexpr double kSiteTolerance = 0.02;
+// A kernel file's requests where the model ran a sample of the launch's blocks and scaled them:
+// blocks that run their loops a different number of times than the sampled ones move the total.
+inline constexpr double kSampledTolerance = 0.05;
 
 // The sums over every SASS instruction the line table places on one line of the kernel's file,
 // memory or not (atomics included): Nsight Compute's "Instructions Executed", "L2 Theoretical
@@ -109,14 +112,13 @@ struct SiteCounts {
 // metric name) to the line it stands on.
 void add_to_line(LineIssues& line, const std::map<std::string, double>& values);
 
-// One line of a run-time kernel's file as measured: its instructions' sums, and its loads' and
-// stores' requests by space with the sectors or wavefronts they cost (per request, those alone:
-// an atomic on the line adds to `sectors` or `wavefronts` but is no load or store request).
+// One line of a run-time kernel's file as measured: its instructions' sums, and its accesses'
+// requests by space (loads, stores and atomics) with the sectors or wavefronts they cost.
 struct LineMeasurement {
   int line = 0;
   double issued = 0;                  // every instruction of the line
   double sectors = 0, wavefronts = 0; // every instruction's, atomics included
-  std::vector<std::size_t> memory;    // its loads and stores (SiteCounts::instructions)
+  std::vector<std::size_t> memory;    // its accesses (SiteCounts::instructions)
   double global_requests = 0, access_sectors = 0;
   double shared_requests = 0, access_wavefronts = 0;
 };
@@ -125,10 +127,12 @@ struct LineMeasurement {
 // memory instructions.
 std::vector<LineMeasurement> measured_lines(const SiteCounts& counts);
 
-// A run-time kernel's pass: the memory instructions sorted by PC, the launch's sums, and every
-// instruction's sums per line of `file` (`lines`), which has no sites to attribute to.
+// A run-time kernel's pass: the memory instructions sorted by PC, the launch's sums, every
+// instruction's sums per line of `file` (`lines`), and each site the model found in the file's
+// code (`prediction`, from its PTX; none where it has no code to run) set beside what the
+// instructions of its line and kind measured.
 SiteCounts attribute_lines(const std::string& file, std::vector<MeasuredInstruction> instructions,
-                           std::vector<LineIssues> lines);
+                           std::vector<LineIssues> lines, const LaunchPrediction& prediction);
 
 // Sorts the measured instructions onto the kernel's sites by line and kind, and compares each
 // site with its prediction.

@@ -446,7 +446,8 @@ std::shared_ptr<const RunResult> with_own_model(const RunResult& worker,
     const SiteCounts& measured = *worker.site_counts;
     SiteCounts again =
         kernel.kind == KernelKind::run_time
-            ? attribute_lines(measured.file, measured.instructions, measured.line_issues)
+            ? attribute_lines(measured.file, measured.instructions, measured.line_issues,
+                              own->prediction)
             : attribute_sites(kernel, own->params, own->prediction, measured.instructions);
     again.function = measured.function;
     again.seconds = measured.seconds;

@@ -231,8 +231,8 @@ RunResult run_result_from_json(const json& j, const std::string& where) {
           {static_cast<int>(note.integer("line", 0, kMaxInt)), note.text("reason")});
   }
   if (f.has("site_counts"))
-    r.site_counts =
-        site_counts_from_json(f.at("site_counts", "an object"), where, r.prediction.sites.size());
+    r.site_counts = site_counts_from_json(f.at("site_counts", "an object"), where,
+                                          r.prediction.sites.size(), r.prediction.from_code);
   r.kernel_kind = kernel_kind_from(f, r.prediction);
   check_plausible(r, where);
   return r;

@@ -47,22 +47,15 @@ std::string line_counts_text(const SiteCounts& c) {
 
 } // namespace
 
-std::string site_counts_text(const RunResult& r) {
-  if (!r.site_counts)
-    return "";
+namespace {
+
+// Each site's predicted requests and sectors or wavefronts beside the measured ones, with why
+// they differ where they do.
+std::string site_comparison_text(const RunResult& r) {
   const SiteCounts& c = *r.site_counts;
-  if (!c.available)
-    return "\nmeasured per site: none (" + c.reason + ")\n";
-  if (!c.line_issues.empty()) {
-    std::string text = line_counts_text(c);
-    for (const std::string& line : site_sums_lines(r))
-      text += line + "\n";
-    return text;
-  }
-  std::string text = format("\nmeasured per site (SASS metrics pass, %.0f ms; lines of %s)\n",
-                            1e3 * c.seconds, c.file.c_str());
-  text += format("%-28s %5s %6s %14s %14s %8s %14s %14s %8s\n", "site", "line", "instr",
-                 "requests pred", "measured", "diff", "sectors/wf pred", "measured", "diff");
+  std::string text =
+      format("%-28s %5s %6s %14s %14s %8s %14s %14s %8s\n", "site", "line", "instr",
+             "requests pred", "measured", "diff", "sectors/wf pred", "measured", "diff");
   for (std::size_t s = 0; s < c.sites.size() && s < r.prediction.sites.size(); ++s) {
     const SitePrediction& p = r.prediction.sites[s];
     const SiteMeasurement& m = c.sites[s];
@@ -80,6 +73,29 @@ std::string site_counts_text(const RunResult& r) {
     if (m.flagged)
       text += "    differs: " + m.reason + "\n";
   }
+  return text;
+}
+
+} // namespace
+
+std::string site_counts_text(const RunResult& r) {
+  if (!r.site_counts)
+    return "";
+  const SiteCounts& c = *r.site_counts;
+  if (!c.available)
+    return "\nmeasured per site: none (" + c.reason + ")\n";
+  if (!c.line_issues.empty()) {
+    std::string text = line_counts_text(c);
+    if (!c.sites.empty()) // the sites the model found in the file's code
+      text +=
+          "\npredicted per line (from the PTX) beside measured (SASS)\n" + site_comparison_text(r);
+    for (const std::string& line : site_sums_lines(r))
+      text += line + "\n";
+    return text;
+  }
+  std::string text = format("\nmeasured per site (SASS metrics pass, %.0f ms; lines of %s)\n",
+                            1e3 * c.seconds, c.file.c_str()) +
+                     site_comparison_text(r);
   if (!c.unclaimed.empty())
     text += format("%zu memory instructions sit on no site's line\n", c.unclaimed.size());
   for (const std::string& line : site_sums_lines(r))
@@ -325,10 +341,12 @@ double whole_count(const Fields& f, const char* key) {
   return value;
 }
 
-// A kernel file's lines, each once and in order; a kernel with sites has none.
-std::vector<LineIssues> line_issues_from(const Fields& f, std::size_t sites) {
-  if (sites > 0)
-    f.fail("line_issues", "lines", "none for a kernel with access sites (a kernel file has none)");
+// A kernel file's lines, each once and in order; a bundled kernel with sites has none.
+std::vector<LineIssues> line_issues_from(const Fields& f, std::size_t sites, bool kernel_file) {
+  if (sites > 0 && !kernel_file)
+    f.fail(
+        "line_issues", "lines",
+        "none for a bundled kernel with access sites (only a kernel file's figures are by line)");
   std::vector<LineIssues> lines;
   for (const Fields& l : f.objects("line_issues")) {
     l.only({"line", "issued", "sectors", "wavefronts"}, "a line's figures");
@@ -347,7 +365,8 @@ std::vector<LineIssues> line_issues_from(const Fields& f, std::size_t sites) {
 
 } // namespace
 
-SiteCounts site_counts_from_json(const json& j, const std::string& where, std::size_t sites) {
+SiteCounts site_counts_from_json(const json& j, const std::string& where, std::size_t sites,
+                                 bool kernel_file) {
   const Fields f(j, where, "site_counts.");
   SiteCounts c;
   c.available = f.boolean("available");
@@ -376,7 +395,7 @@ SiteCounts site_counts_from_json(const json& j, const std::string& where, std::s
   }
   c.unclaimed = indices(f, "unclaimed", count);
   if (f.has("line_issues")) // a run-time kernel's; none before they existed
-    c.line_issues = line_issues_from(f, sites);
+    c.line_issues = line_issues_from(f, sites, kernel_file);
   c.global_sectors = f.number("global_sectors", 0, kMaxFigure);
   c.shared_wavefronts = f.number("shared_wavefronts", 0, kMaxFigure);
   return c;

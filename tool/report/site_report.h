@@ -33,8 +33,9 @@ nlohmann::json site_counts_json(const SiteCounts& counts);
 // One site's measured figures under ncu's SASS metric names, for sites[*].measured.
 nlohmann::json site_measured_json(const SiteCounts& counts, const SitePrediction& site,
                                   std::size_t index);
-// Throws UsageError naming `where` and the key for a value out of range.
+// `sites`: the prediction's sites, one measured each; `kernel_file`: a kernel file's figures, by
+// line too. Throws UsageError naming `where` and the key for a value out of range.
 SiteCounts site_counts_from_json(const nlohmann::json& j, const std::string& where,
-                                 std::size_t sites);
+                                 std::size_t sites, bool kernel_file = false);
 
 } // namespace wl
