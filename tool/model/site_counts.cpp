@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <tuple>
 
 namespace wl {
@@ -149,7 +150,7 @@ Predicted predicted_of(const LaunchPrediction& prediction, const std::vector<std
     const SitePrediction& site = prediction.sites[s];
     p.requests += static_cast<double>(site.requests);
     p.main += static_cast<double>(traffic(site, site.space));
-    p.width = site.width;
+    p.width = p.width == 0 ? site.width : std::min(p.width, site.width); // the narrowest
     p.exact = p.exact && site.exact;
   }
   return p;
@@ -170,6 +171,38 @@ std::string wide_instruction(const SiteMeasurement& m, const SiteCounts& counts)
   return std::to_string(widest->width) + "-byte instruction";
 }
 
+// What the SASS of an atomic shows, where it explains a difference: ptxas's compare-and-swap loop
+// (a float add on shared memory, a 64-bit add), which runs once per retry; and an exchange or a
+// compare-and-swap of one shared address, which the GPU does lane by lane (measured on the H200,
+// tests/kernel_files/hostile/h98_shared_atomic_kinds.cu: 32 wavefronts for a warp on one
+// address, 64 for a compare-and-swap), where the model counts the lanes of one address once, as
+// the GPU does for add, min, max and the bitwise atomics.
+std::optional<std::string> atomic_reason(const SiteMeasurement& m, const Predicted& p,
+                                         const SiteCounts& counts, MemorySpace space) {
+  const auto with = [&](const char* opcode) -> const MeasuredInstruction* {
+    for (const std::size_t i : m.instructions)
+      if (counts.instructions[i].sass.find(opcode) != std::string::npos)
+        return &counts.instructions[i];
+    return nullptr;
+  };
+  const MeasuredInstruction* swap = with("CAS");
+  if (swap && m.executed > p.requests * (1 + kSiteTolerance)) {
+    const std::string text =
+        swap->sass.substr(swap->sass.front() == '@' ? swap->sass.find(' ') + 1 : 0);
+    return format("ptxas made the atomic a compare-and-swap loop (%s): it runs again whenever "
+                  "another lane changed the value first, %.0f warp executions for the %.0f "
+                  "requests predicted; how often it retries is the GPU's timing, which the model "
+                  "does not predict",
+                  text.substr(0, text.find(' ')).c_str(), m.executed, p.requests);
+  }
+  if (space == MemorySpace::shared && (swap || with("EXCH")))
+    return std::string("an exchange or compare-and-swap of one shared address is done lane by lane "
+                       "(on the H200, 32 wavefronts for a warp on one address, 64 for a "
+                       "compare-and-swap), where the model counts the lanes of one address once, "
+                       "as the GPU does for add, min, max and the bitwise atomics");
+  return std::nullopt;
+}
+
 // Why a flagged site's figures differ from the model, as far as its instructions show.
 std::string reason_from_sass(const SiteMeasurement& m, const Predicted& p, const SiteCounts& counts,
                              MemorySpace space, AccessOp op) {
@@ -177,6 +210,9 @@ std::string reason_from_sass(const SiteMeasurement& m, const Predicted& p, const
   if (m.instructions.empty())
     return "no " + access_kind(space, op) + " instruction on line " + std::to_string(m.line) +
            ": the compiler moved or removed the access";
+  if (op == AccessOp::atomic)
+    if (std::optional<std::string> why = atomic_reason(m, p, counts, space))
+      return *why;
   const std::string instructions = std::to_string(m.instructions.size()) + " instruction" +
                                    (m.instructions.size() == 1 ? "" : "s");
   const bool copies = std::any_of(m.instructions.begin(), m.instructions.end(),
@@ -204,6 +240,11 @@ std::string reason_from_sass(const SiteMeasurement& m, const Predicted& p, const
     return "the compiler split each " + std::to_string(p.width) + "-byte " + what + " into " +
            std::to_string(p.width / widest) + " " + std::to_string(widest) +
            "-byte instructions (" + instructions + " on the line)";
+  if (m.executed < p.requests * (1 - kSiteTolerance) && widest > p.width && p.width > 0)
+    return format("the compiler merged some of the line's %d-byte %ss into wider ones (up to %s): "
+                  "%.0f warp executions for the %.0f requests predicted (%s on the line)",
+                  p.width, what.c_str(), wide_instruction(m, counts).c_str(), m.executed,
+                  p.requests, instructions.c_str());
   const double full_lanes = 32 * m.executed;
   if (m.executed > p.requests * (1 + kSiteTolerance) && m.lanes < full_lanes)
     return format("the %s is predicated off for %.1f %% of its lanes: %.0f warp executions more "
