@@ -7,7 +7,8 @@ prediction beside them. The measured instructions and the predicted sites are su
 (line, space, op) and compared on requests, sectors (global) and wavefronts (shared):
 
     EQUAL      every figure the same
-    DIFFERS    a figure differs; the file's `// known:` lines (if any) say why
+    NAMED      WarpLens flags the line as differing and names why (printed under it)
+    DIFFERS    a figure differs beyond the tolerance with no reason named
     PREDICTED  only the model has the line (the compiler removed or merged its access)
     MEASURED   only the GPU has it (an access the model did not run: its notes say why)
 
@@ -66,15 +67,20 @@ def measured_lines(result):
 
 
 def predicted_lines(result):
-    """(line, space, op) -> [requests, sectors, wavefronts, exact] from the model's sites."""
+    """(line, space, op) -> [requests, sectors, wavefronts, exact] from the model's sites, and
+    (line, space, op) -> the reason WarpLens gives where its measurement differs."""
     out = defaultdict(lambda: [0.0, 0.0, 0.0, True])
+    reasons = {}
     for s in result.get("sites", []):
         key = (s["line"], s["space"], s["op"])
         out[key][0] += s["requests"]
         out[key][1] += s["sectors"]
         out[key][2] += s["wavefronts"]
         out[key][3] = out[key][3] and s["exact"]
-    return out
+        measured = s.get("measured") or {}
+        if measured.get("flagged"):
+            reasons[key] = measured.get("reason", "")
+    return out, reasons
 
 
 def verdict(p, m, tolerance):
@@ -107,7 +113,7 @@ def compare(warplens, path, tolerance, extra):
     if not counts.get("available"):
         print(f"{name}: no per-line measurement: {counts.get('reason', '?')}")
         return None
-    predicted, measured = predicted_lines(result), measured_lines(result)
+    (predicted, reasons), measured = predicted_lines(result), measured_lines(result)
     print(f"{name}  {' '.join(args)}  (model: {result.get('model_warp_iterations_evaluated')} of "
           f"{result.get('model_warp_iterations')} warps)")
     print(f"  {'line':>5} {'space/op':<14} {'requests p/m':>22} {'sectors p/m':>24} "
@@ -116,11 +122,15 @@ def compare(warplens, path, tolerance, extra):
     for key in sorted(set(predicted) | set(measured)):
         p, m = predicted.get(key), measured.get(key)
         v = verdict(p, m, tolerance)
+        if key in reasons and v != "EQUAL":
+            v = "NAMED"  # WarpLens flags the line and says why (printed under it)
         tally[v] += 1
         pf = ["-"] * 3 if p is None else [f"{x:.0f}" for x in p[:3]]
         mf = ["-"] * 3 if m is None else [f"{x:.0f}" for x in m]
         print(f"  {key[0]:>5} {key[1] + '/' + key[2]:<14} {pf[0] + '/' + mf[0]:>22} "
               f"{pf[1] + '/' + mf[1]:>24} {pf[2] + '/' + mf[2]:>24}  {v}")
+        if key in reasons:
+            print(f"        WarpLens says: {reasons[key]}")
     for note in result.get("model_notes", []):
         print(f"  note line {note['line']}: {note['reason']}")
     return tally

@@ -236,10 +236,14 @@ std::string reason_from_sass(const SiteMeasurement& m, const Predicted& p, const
     return "the compiler merged " + std::to_string(narrowest / p.width) + " neighbouring " +
            std::to_string(p.width) + "-byte " + what + "s into one " + wide_instruction(m, counts) +
            " (" + instructions + " on the line)";
-  if (widest < p.width && widest > 0)
+  if (widest < p.width && widest > 0) {
+    // Into as many as the parts used (a float4 of which x and w are read: two), counted by the
+    // executions a predicted request became.
+    const long parts = p.requests > 0 ? std::lround(m.executed / p.requests) : p.width / widest;
     return "the compiler split each " + std::to_string(p.width) + "-byte " + what + " into " +
-           std::to_string(p.width / widest) + " " + std::to_string(widest) +
-           "-byte instructions (" + instructions + " on the line)";
+           std::to_string(parts) + " " + std::to_string(widest) + "-byte instructions (" +
+           instructions + " on the line)";
+  }
   if (m.executed < p.requests * (1 - kSiteTolerance) && widest > p.width && p.width > 0)
     return format("the compiler merged some of the line's %d-byte %ss into wider ones (up to %s): "
                   "%.0f warp executions for the %.0f requests predicted (%s on the line)",
