@@ -61,14 +61,16 @@ void baseline_heading(const App& app, const std::string& lead) {
 const RunResult* model_for_panel(const App& app) {
   const RunResult* model = app.model_view();
   const std::string problem = app.request_problem();
+  const std::string& refused = app.results.model_error; // the model's own refusal of it
   if (!model) {
-    empty_state(problem.empty() ? "Computing the model of this launch..."
-                                : "No figures: the launch is not valid (" + problem + ")");
+    empty_state(!problem.empty()   ? "No figures: the launch is not valid (" + problem + ")"
+                : !refused.empty() ? "No figures: the model refused this launch (" + refused + ")"
+                                   : std::string("Computing the model of this launch..."));
     return nullptr;
   }
   if (app.model_is_current())
     return model;
-  if (problem.empty())
+  if (problem.empty() && refused.empty())
     note_text("Updating to the launch on screen...");
   else
     recorded_text("Figures of the last valid launch (" + model->kernel_id + ", block " +
@@ -89,10 +91,13 @@ bool kernel_has_sites(const App& app, MemorySpace space) {
   const KernelKind kind = app.kernel()->kind;
   const bool global = space == MemorySpace::global;
   if (kind == KernelKind::run_time) // its sites are the lines its prediction found
-    empty_state(!app.model_is_current()
+    empty_state(app.model_is_current()
+                    ? no_file_sites_text(app.prediction_on_screen(),
+                                         global ? "global access" : "shared-memory access")
+                : app.results.model_error.empty()
                     ? std::string("The model of this launch is being made...")
-                    : no_file_sites_text(app.prediction_on_screen(),
-                                         global ? "global access" : "shared-memory access"));
+                    : "Nothing predicted: the model refused this launch (" +
+                          app.results.model_error + ")");
   else
     empty_state(kind != KernelKind::bundled ? no_index_math_reason(kind)
                 : global                    ? "This kernel has no global access site."

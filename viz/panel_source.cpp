@@ -725,9 +725,12 @@ void draw_file_header(App& app, const KernelDesc& kernel, const FileMeasured& me
                               : kernel.id.c_str());
   if (!predicted.prediction)
     note_text(app.model_is_current()
-                  ? "Nothing on this kernel's lines is predicted: WarpLens has no compiled code "
-                    "of it to run."
-                  : "Predicting each line's accesses from the compiled code...");
+                  ? std::string("Nothing on this kernel's lines is predicted: WarpLens has no "
+                                "compiled code of it to run.")
+              : app.results.model_error.empty()
+                  ? std::string("Predicting each line's accesses from the compiled code...")
+                  : "Nothing on this kernel's lines is predicted: the model refused this launch (" +
+                        app.results.model_error + ")");
   else
     note_text("Predicted per line from the kernel's compiled code (its PTX, run for " +
               format_count(predicted.prediction->warp_iterations_evaluated) + " of " +

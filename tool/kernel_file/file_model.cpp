@@ -161,7 +161,7 @@ public:
     sums.warp_instructions += run.warp_instructions;
     ++sums.blocks;
     for (const PtxStop& stop : run.stops)
-      note(stop);
+      note(stop, block);
     m_unfinished = m_unfinished || !run.completed;
   }
 
@@ -172,15 +172,16 @@ public:
     return found == m_iterations.end() ? 1 : found->second;
   }
 
-  std::vector<LineNote> notes() const {
+  // `predicted`: whether any site was found, to whose counts an unfinished block matters.
+  std::vector<LineNote> notes(bool predicted) const {
     std::vector<LineNote> notes;
     for (const auto& [line, reasons] : m_notes)
       for (const std::string& reason : reasons)
         notes.push_back({line, reason});
-    if (m_unfinished)
-      notes.push_back({0, "some blocks run did not reach their end (the reasons above): the counts "
-                          "of the lines past where they stopped are of the part run, scaled by the "
-                          "blocks; their per-request figures hold"});
+    if (m_unfinished && predicted)
+      notes.push_back({0, "some blocks run did not reach their end (their lines say why): the "
+                          "counts of the lines past where they stopped are of the part run, scaled "
+                          "by the blocks; their per-request figures hold"});
     for (const auto& [file, count] : m_elsewhere)
       notes.push_back({0, format_count(count) +
                               " accesses of the sampled warps stand on lines of " + file +
@@ -203,8 +204,9 @@ private:
   }
 
   // A stop as a line's note: on the file's line, its reason without the machine's "line N"
-  // (the table's note names the line); on another file's, that file's name before it.
-  void note(const PtxStop& stop) {
+  // (the table's note names the line) and with the block it happened in; on another file's, that
+  // file's name before it.
+  void note(const PtxStop& stop, Coord block) {
     const bool ours = stop.file == m_file_index && stop.line > 0;
     std::string reason = stop.reason;
     const std::string place = "line " + std::to_string(stop.line);
@@ -212,6 +214,8 @@ private:
       reason.erase(0, place.size());
       reason.erase(0, reason.find_first_not_of(",: "));
     }
+    reason = "block (" + std::to_string(block.x) + ", " + std::to_string(block.y) + ", " +
+             std::to_string(block.z) + "), " + reason;
     if (!ours && stop.line > 0)
       reason = std::filesystem::path(m_program.file_path(stop.file)).filename().string() +
                ", line " + std::to_string(stop.line) + ": " + reason;
@@ -356,7 +360,7 @@ LaunchPrediction FileAccessModel::predict(const LaunchShape& launch,
     s.iterations = sampler.iterations(key);
     prediction.sites.push_back(std::move(s));
   }
-  prediction.notes = sampler.notes();
+  prediction.notes = sampler.notes(!prediction.sites.empty());
   prediction.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return prediction;

@@ -13,6 +13,7 @@
 #include "report/occupancy_report.h"
 #include "report/site_report.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -93,11 +94,15 @@ std::string notes_text(const LaunchPrediction& prediction) {
 
 std::string sites_table(const RunResult& r) {
   const LaunchPrediction& prediction = r.prediction;
-  if (prediction.sites.empty() && prediction.from_code)
-    return (prediction.warp_iterations_evaluated > 0
+  if (prediction.sites.empty() && prediction.from_code) {
+    // No access found is news only where the blocks ran and no line says it stopped them.
+    const bool stopped = std::any_of(prediction.notes.begin(), prediction.notes.end(),
+                                     [](const LineNote& note) { return note.line > 0; });
+    return (prediction.warp_iterations_evaluated > 0 && !stopped
                 ? "no global or shared access on the file's lines was found in the blocks run.\n"
                 : std::string()) +
            notes_text(prediction);
+  }
   if (prediction.sites.empty())
     return std::string("no access sites. ") + no_index_math_reason(r.kernel_kind) + "\n";
   const std::vector<int> lines = site_line_numbers(r);

@@ -24,8 +24,7 @@ namespace {
 
 // A run-time kernel's pass: a row per line of its file that ran an instruction.
 std::string line_counts_text(const SiteCounts& c) {
-  std::string text = format("\nmeasured per line (SASS metrics pass, %.0f ms; lines of %s; no "
-                            "predictions: a kernel file has no index math)\n",
+  std::string text = format("\nmeasured per line (SASS metrics pass, %.0f ms; lines of %s)\n",
                             1e3 * c.seconds, c.file.c_str());
   text += format("%5s %14s %14s %14s %8s %14s %14s %8s\n", "line", "instructions", "global req",
                  "sectors", "sect/req", "shared req", "wavefronts", "wf/req");
