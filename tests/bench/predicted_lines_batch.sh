@@ -41,4 +41,4 @@ tar czf "$RESULTS/predicted_lines.tgz" -C "$OUT" --exclude cache .
 grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[  FAILED  \]|^exit" "$OUT/gpu_tests.log"
 cat "$OUT/model_times.md"
 grep -E "^[^ ].*(files, lines|did not run|exit)" "$OUT/predicted_vs_measured.txt"
-grep -E "DIFFERS|MEASURED|PREDICTED" "$OUT/predicted_vs_measured.txt" | head -40
+grep -E -A1 "DIFFERS|MEASURED|PREDICTED" "$OUT/predicted_vs_measured.txt" | head -60
