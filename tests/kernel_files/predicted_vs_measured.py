@@ -59,6 +59,8 @@ def measured_lines(result):
     out = defaultdict(lambda: [0.0, 0.0, 0.0])
     counts = result.get("site_counts") or {}
     for i in counts.get("instructions", []):
+        if i["file"] != counts.get("file"):
+            continue  # a header's line (a library's code), which has no prediction of the file's
         key = (i["line"], i["space"], i["op"])
         out[key][0] += i["executed"]
         out[key][1] += i["sectors"]
