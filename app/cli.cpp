@@ -176,6 +176,8 @@ int run_cli(int argc, char** argv) {
   } catch (const CLI::ArgumentMismatch& e) {
     const std::string twice = given_twice(app, e);
     return report((twice.empty() ? flag_given_a_value(e) : twice).c_str(), kExitBadInput);
+  } catch (const CLI::RuntimeError& e) { // a command's own exit code, its output already written
+    return e.get_exit_code();
   } catch (const CLI::ParseError& e) {
     return report(e.what(), kExitBadInput);
   } catch (const VerificationFailure& e) {

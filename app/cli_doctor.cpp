@@ -126,7 +126,11 @@ void add_doctor_command(CLI::App& app) {
       "doctor", "Check what WarpLens uses here: the driver, each GPU, the counters' permission, "
                 "NVRTC, nvdisasm, the assets, EGL, the display and the settings; each line ok or "
                 "its fix (exit 1 when a line needs one)");
-  command->callback([] { std::exit(doctor()); });
+  // Its exit code goes back through main, which checks the report was written (> /dev/full).
+  command->callback([] {
+    if (const int code = doctor(); code != 0)
+      throw CLI::RuntimeError(code);
+  });
 }
 
 } // namespace wl

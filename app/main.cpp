@@ -34,10 +34,19 @@ void hold_closed_standard_streams() {
       ::open("/dev/null", O_RDONLY);
 }
 
+// Whether errno is a write's own reason for failing. It says why standard output failed where the
+// failing write was the last call (this flush's, or a buffer's that filled just before the end);
+// a command that flushed earlier (the doctor, line by line) has made other calls since, whose
+// errno is no write's, and is not believed.
+bool a_write_error(int error) {
+  return error == ENOSPC || error == EFBIG || error == EBADF || error == EPIPE || error == EIO ||
+         error == EDQUOT;
+}
+
 // Output that could not be written (a closed stdout, /dev/full, a full disk) is a failure the
 // caller must see: one line on stderr and a non-zero exit code, not 0 with the output lost.
 int with_output_checked(int code) {
-  const int earlier = errno; // a write that failed before the end left its reason here
+  const int earlier = errno; // a write that failed just before the end left its reason here
   errno = 0;
   std::cout.flush();
   const bool written = std::fflush(stdout) == 0 && !std::ferror(stdout) && std::cout.good();
@@ -45,7 +54,7 @@ int with_output_checked(int code) {
     return code;
   const int error = errno ? errno : earlier;
   std::fprintf(stderr, "warplens: cannot write to standard output: %s\n",
-               error ? std::strerror(error) : "the write failed");
+               a_write_error(error) ? std::strerror(error) : "a write to it failed");
   return code == 0 ? kExitFailed : code;
 }
 
