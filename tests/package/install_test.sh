@@ -3,8 +3,11 @@
 # dpkg into a fresh root, and run from there with the CUDA toolkit and the source tree's assets
 # hidden (a private mount namespace), so the installed files alone must serve: --version (CUPTI
 # and NVRTC loaded from the package), list, a headless screenshot, a kernel file compiled by the
-# package's NVRTC, doctor naming the installed assets. Then lintian and desktop-file-validate,
-# where installed. Exit 77 (a skip) where this machine cannot hide the toolkit.
+# package's NVRTC, doctor naming the installed assets; a kernel file that includes the toolkit's
+# device headers refused in one line naming the header; then, with the toolkit moved to a folder
+# no build knows, the same program finding those headers through CUDA_HOME (cooperative groups,
+# CUB). Then lintian and desktop-file-validate, where installed. Exit 77 (a skip) where this
+# machine cannot hide the toolkit.
 #   install_test.sh BUILD_DIR CUDA_TOOLKIT_ROOT SOURCE_DIR
 set -euo pipefail
 build=$1 toolkit=$2 source=$3
@@ -52,8 +55,30 @@ wl=$root/usr/bin/warplens
 \$wl --headless --model --screenshot "$work/shot.png" > "$work/shot.txt"
 \$wl model "$source/examples/saxpy.cu" > "$work/model.txt"
 \$wl doctor > "$work/doctor.txt" || true
+# A kernel file that includes the toolkit's device headers, with no toolkit: one line naming one.
+set +e
+\$wl model "$source/examples/libraries/cg_reduce.cu" > "$work/no-headers.txt" 2>&1
+echo "exit \$?" >> "$work/no-headers.txt"
 INSIDE
 unshare -m bash "$work/inside.sh" || fail "a command of the installed program failed"
+
+# The toolkit where no build put it (a worker's machine, a module system): the installed program
+# finds its device headers through CUDA_HOME, as nvcc's profile names them, and compiles
+# cooperative groups and CUB.
+cat > "$work/moved.sh" <<MOVED
+set -euo pipefail
+mkdir -p "$work/elsewhere"
+mount --bind "$(realpath "$toolkit")" "$work/elsewhere"
+mount -t tmpfs none "$(realpath "$toolkit")"
+mount -t tmpfs none "$source/assets"
+export CUDA_HOME="$work/elsewhere"
+wl=$root/usr/bin/warplens
+\$wl doctor > "$work/doctor-moved.txt" || true
+\$wl model "$source/examples/libraries/cg_reduce.cu" > "$work/cg.txt"
+\$wl model "$source/examples/libraries/cub_block_reduce.cu" > "$work/cub.txt"
+MOVED
+unshare -m bash "$work/moved.sh" ||
+  fail "the installed program with the toolkit moved: $(cat "$work/doctor-moved.txt")"
 
 grep -q "^CUPTI .*$root/usr/lib/warplens/cuda/libcupti.so.13" "$work/version.txt" ||
   fail "CUPTI not loaded from the package"
@@ -65,6 +90,18 @@ grep -q "registers" "$work/model.txt" || fail "model of a kernel file: $(head -5
 grep -q "^ok   assets         $root/usr/share/warplens " "$work/doctor.txt" ||
   fail "doctor's assets line: $(grep assets "$work/doctor.txt")"
 grep -q "^ok   NVRTC " "$work/doctor.txt" || fail "doctor's NVRTC line: $(grep NVRTC "$work/doctor.txt")"
+grep -q "^exit 2$" "$work/no-headers.txt" && [[ $(wc -l < "$work/no-headers.txt") == 2 ]] &&
+  grep -q "cooperative_groups.h.*no CUDA toolkit was found.*set CUDA_HOME" "$work/no-headers.txt" ||
+  fail "a file including cooperative_groups.h without the toolkit: $(cat "$work/no-headers.txt")"
+grep -q "^FIX  CUDA headers" "$work/doctor.txt" ||
+  fail "doctor without the toolkit's headers: $(grep -A1 "CUDA headers" "$work/doctor.txt")"
+grep -q "^ok   CUDA headers   $work/elsewhere/.*include/cccl (from $work/elsewhere/bin/nvcc.profile)" \
+  "$work/doctor-moved.txt" ||
+  fail "doctor with the toolkit moved: $(grep -A1 "CUDA headers" "$work/doctor-moved.txt")"
+grep -q "line [0-9]*: shared load" "$work/cg.txt" || fail "cg_reduce.cu's lines: $(cat "$work/cg.txt")"
+grep -q "registers/thread" "$work/cub.txt" || fail "cub_block_reduce.cu: $(cat "$work/cub.txt")"
+echo "the toolkit moved to $work/elsewhere:"; grep "CUDA headers" "$work/doctor-moved.txt"
+echo "no toolkit, a file including cooperative_groups.h:"; cat "$work/no-headers.txt"
 echo "installed and run from $root alone:"
 cat "$work/doctor.txt"
 

@@ -1,7 +1,7 @@
 // Real kernels include the toolkit's libraries: cooperative groups, cuda::std, cuda::atomic_ref,
 // CUB's block and warp primitives, the half and bfloat16 types. Each file of examples/libraries
 // compiles here (NVRTC finds include/cccl, where the toolkit's nvcc finds it), a header of each
-// family that is missing is named in one line, a host-only standard header says why it cannot
+// family that is missing or broken is named in one line, a host-only standard header says why it cannot
 // be used, and a compile is kept on disk so the next `model` of the file does not pay NVRTC again.
 
 #include "hostile_support.h"
@@ -76,6 +76,21 @@ TEST(LibraryHeaders, AMissingHeaderOfEachFamilyIsNamedInOneLine) {
         "cuda_fp16_no_such.h", "cuda_bf16_no_such.h"}) {
     const std::string why = compile_error("missing.cu", "<" + header + ">");
     test::expect_good_message(why, {"missing.cu:6", "cannot open source file \"" + header + "\""});
+  }
+}
+
+// A header of each family that is there but broken (a copy in the file's folder, found first for
+// a quoted include, with a line that is not C++): the first error names the header's own line.
+TEST(LibraryHeaders, ABrokenHeaderOfEachFamilyIsNamedAtItsLineInOneLine) {
+  for (const std::string header : {"cooperative_groups.h", "cuda/std/type_traits",
+                                   "cuda/atomic", "cub/block/block_reduce.cuh", "cuda_fp16.h",
+                                   "cuda_bf16.h"}) {
+    const std::filesystem::path copy = test::scratch() / header;
+    std::filesystem::create_directories(copy.parent_path());
+    std::ofstream(copy) << "#pragma once\nthis line is not C++;\n";
+    const std::string why = compile_error("broken.cu", "\"" + header + "\"");
+    test::expect_good_message(why, {header + ":2: error: expected a declaration"});
+    std::filesystem::remove_all(test::scratch() / std::filesystem::path(header).begin()->string());
   }
 }
 

@@ -85,16 +85,27 @@ std::string unlocated_error(const std::string& log) {
 
 // "saxpy.cu(12): error: identifier "x" is undefined" -> "saxpy.cu:12: error: identifier ...",
 // the first error of the log, and how many more there are.
-// Why a header was not found, where it is one of C++'s own (<vector>, <cstdio>): NVRTC compiles
-// device code alone, and the host's standard library is not for it; libcu++ has device
-// counterparts of many under cuda/std/. "" for any other header.
-std::string host_header_hint(std::string_view message) {
+// Why a header was not found: where it is one of C++'s own (<vector>, <cstdio>), NVRTC compiles
+// device code alone, and the host's standard library is not for it (libcu++ has device
+// counterparts of many under cuda/std/); any other, where no CUDA toolkit was found, is the
+// toolkit's own (cooperative_groups.h, cub/...) or the file's. "" otherwise.
+std::string header_hint(std::string_view message) {
   TextScan scan(message);
-  if (!scan.skip_past("cannot open source file \""))
-    return "";
+  if (!scan.skip_past("cannot open source file \"")) {
+    scan = TextScan(message);
+    if (!scan.skip_past("could not open source file \""))
+      return "";
+  }
   const std::string name(scan.until('"'));
-  if (name.empty() || name.find('/') != std::string::npos || name.find('.') != std::string::npos)
-    return "";
+  const bool host_like =
+      !name.empty() && name.find('/') == std::string::npos && name.find('.') == std::string::npos;
+  if (!host_like)
+    return toolkit_headers().folders.empty()
+               ? " (no CUDA toolkit was found, whose include folders hold the headers of "
+                 "cooperative "
+                 "groups, cuda/std, CUB, cuda_fp16.h: install it or set CUDA_HOME to it; `warplens "
+                 "doctor` checks it)"
+               : "";
   for (const std::string& folder : toolkit_headers().folders) {
     std::error_code error;
     if (std::filesystem::exists(std::filesystem::path(folder) / "cuda" / "std" / name, error))
@@ -121,8 +132,7 @@ std::string first_error(const std::string& log, const std::string& program,
                       "file (" +
                       clip(e->message, 200) + ")"
                 : clip(e->file == program ? file : e->file, 200) + ":" + clip(e->line, 20) + ": " +
-                      std::string(e->kind) + ": " + clip(e->message, 200) +
-                      host_header_hint(e->message);
+                      std::string(e->kind) + ": " + clip(e->message, 200) + header_hint(e->message);
   });
   if (errors == 0)
     return file + ": the compiler refused it: " + clip(unlocated_error(log), 300);
