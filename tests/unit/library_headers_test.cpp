@@ -1,8 +1,9 @@
 // Real kernels include the toolkit's libraries: cooperative groups, cuda::std, cuda::atomic_ref,
 // CUB's block and warp primitives, the half and bfloat16 types. Each file of examples/libraries
 // compiles here (NVRTC finds include/cccl, where the toolkit's nvcc finds it), a header of each
-// family that is missing or broken is named in one line, a host-only standard header says why it cannot
-// be used, and a compile is kept on disk so the next `model` of the file does not pay NVRTC again.
+// family that is missing or broken is named in one line, a host-only standard header says why it
+// cannot be used, and a compile is kept on disk so the next `model` of the file does not pay NVRTC
+// again.
 
 #include "hostile_support.h"
 #include "kernel_file/compile_cache.h"
@@ -82,9 +83,8 @@ TEST(LibraryHeaders, AMissingHeaderOfEachFamilyIsNamedInOneLine) {
 // A header of each family that is there but broken (a copy in the file's folder, found first for
 // a quoted include, with a line that is not C++): the first error names the header's own line.
 TEST(LibraryHeaders, ABrokenHeaderOfEachFamilyIsNamedAtItsLineInOneLine) {
-  for (const std::string header : {"cooperative_groups.h", "cuda/std/type_traits",
-                                   "cuda/atomic", "cub/block/block_reduce.cuh", "cuda_fp16.h",
-                                   "cuda_bf16.h"}) {
+  for (const std::string header : {"cooperative_groups.h", "cuda/std/type_traits", "cuda/atomic",
+                                   "cub/block/block_reduce.cuh", "cuda_fp16.h", "cuda_bf16.h"}) {
     const std::filesystem::path copy = test::scratch() / header;
     std::filesystem::create_directories(copy.parent_path());
     std::ofstream(copy) << "#pragma once\nthis line is not C++;\n";
