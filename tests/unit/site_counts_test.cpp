@@ -348,6 +348,28 @@ TEST(LineCounts, AnAtomicsDifferenceIsNamedFromItsSass) {
       << counts.sites[1].reason;
 }
 
+// A sampled block that stopped at the model's budget leaves its lines' requests short: the line
+// says so, not that the model's addresses are wrong, when per request it is as measured
+// (softmax_naive.cu on the H200: 262,144 of 2,097,152 requests, 32 sectors each on both sides).
+TEST(LineCounts, ALineOfBlocksStoppedAtTheBudgetSaysItsCountsAreOfThePartRun) {
+  using enum MemorySpace;
+  LaunchPrediction prediction;
+  prediction.from_code = true;
+  prediction.sites = {file_site(20, global, AccessOp::load, 262144, 8388608, false)};
+  const MeasuredInstruction load = on_line("mine.cu", 20, global, 2097152, 67108864, 0x40);
+  prediction.unfinished = true;
+  const SiteCounts counts = attribute_lines("mine.cu", {load}, {}, prediction);
+  ASSERT_TRUE(counts.sites[0].flagged);
+  EXPECT_NE(counts.sites[0].reason.find("its sampled blocks stopped before their end"),
+            std::string::npos)
+      << counts.sites[0].reason;
+  prediction.unfinished = false; // the same counts with every block finished: not that reason
+  EXPECT_EQ(attribute_lines("mine.cu", {load}, {}, prediction)
+                .sites[0]
+                .reason.find("stopped before their end"),
+            std::string::npos);
+}
+
 // Read back, a kernel file's lines are held to what a pass can produce: each line once and in
 // order, whole counts a panel can write, and none on a kernel with sites.
 TEST(LineCounts, TheLinesGoThroughJsonAndBackAndWhatNoPassMakesIsRefused) {

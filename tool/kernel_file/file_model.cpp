@@ -176,8 +176,8 @@ public:
   std::vector<LineNote> notes(bool predicted) const {
     std::vector<LineNote> notes;
     for (const auto& [line, reasons] : m_notes)
-      for (const std::string& reason : reasons)
-        notes.push_back({line, reason});
+      for (const auto& [reason, blocks] : reasons)
+        notes.push_back({line, reason + " (" + blocks_named(blocks) + ")"});
     if (m_unfinished && predicted)
       notes.push_back({0, "some blocks run did not reach their end (their lines say why): the "
                           "counts of the lines past where they stopped are of the part run, scaled "
@@ -203,9 +203,18 @@ private:
     return 0;
   }
 
+  // "block (0, 0, 0)", "blocks (0, 0, 0), (1, 0, 0)": where a stop happened.
+  static std::string blocks_named(const std::vector<Coord>& blocks) {
+    std::string named = blocks.size() == 1 ? "block " : "blocks ";
+    for (std::size_t b = 0; b < blocks.size(); ++b)
+      named += (b ? ", (" : "(") + std::to_string(blocks[b].x) + ", " +
+               std::to_string(blocks[b].y) + ", " + std::to_string(blocks[b].z) + ")";
+    return named;
+  }
+
   // A stop as a line's note: on the file's line, its reason without the machine's "line N"
-  // (the table's note names the line) and with the block it happened in; on another file's, that
-  // file's name before it.
+  // (the table's note names the line); on another file's, that file's name before it. The blocks
+  // it happened in are gathered under one note a reason.
   void note(const PtxStop& stop, Coord block) {
     const bool ours = stop.file == m_file_index && stop.line > 0;
     std::string reason = stop.reason;
@@ -214,15 +223,19 @@ private:
       reason.erase(0, place.size());
       reason.erase(0, reason.find_first_not_of(",: "));
     }
-    reason = "block (" + std::to_string(block.x) + ", " + std::to_string(block.y) + ", " +
-             std::to_string(block.z) + "), " + reason;
     if (!ours && stop.line > 0)
       reason = std::filesystem::path(m_program.file_path(stop.file)).filename().string() +
                ", line " + std::to_string(stop.line) + ": " + reason;
-    std::set<std::string>& reasons = m_notes[ours ? stop.line : 0];
-    if (reasons.size() < 8)
-      reasons.insert(reason);
+    std::map<std::string, std::vector<Coord>>& reasons = m_notes[ours ? stop.line : 0];
+    const auto found = reasons.find(reason);
+    if (found == reasons.end() && reasons.size() < kMostReasonsALine)
+      reasons[reason].push_back(block);
+    else if (found != reasons.end() && found->second.size() < kMostBlocksNamed)
+      found->second.push_back(block);
   }
+
+  // Enough to see a pattern (the edge blocks and one inside), few enough to read.
+  static constexpr std::size_t kMostReasonsALine = 8, kMostBlocksNamed = 4;
 
   const PtxProgram& m_program;
   const PtxFunction& m_kernel;
@@ -230,7 +243,7 @@ private:
   std::string m_file_name;
   BufferRanges m_buffers;
   std::map<SiteKey, std::int64_t> m_iterations;
-  std::map<int, std::set<std::string>> m_notes;
+  std::map<int, std::map<std::string, std::vector<Coord>>> m_notes; // line -> reason -> blocks
   std::map<std::string, std::int64_t> m_elsewhere;
   bool m_unfinished = false;
 };
@@ -303,8 +316,7 @@ void cap_dram_reads(std::map<SiteKey, AccessSums>& sites,
     if (buffer < 0)
       continue; // a load of no buffer of the launch's (a __device__ variable): not capped
     const double size = static_cast<double>(buffers.bytes[static_cast<std::size_t>(buffer)]);
-    const double cap = std::ceil(size / kDramSegmentBytes) * kDramSegmentBytes;
-    const double read = per_buffer[buffer];
+    const double cap = dram_read_cap(size), read = per_buffer[buffer];
     if (read > cap)
       sites[at.first].dram_bytes -= bytes * (1 - cap / read);
   }
@@ -361,6 +373,7 @@ LaunchPrediction FileAccessModel::predict(const LaunchShape& launch,
     prediction.sites.push_back(std::move(s));
   }
   prediction.notes = sampler.notes(!prediction.sites.empty());
+  prediction.unfinished = sampler.unfinished();
   prediction.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return prediction;

@@ -18,6 +18,7 @@
 #include "memory_space.h"
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -31,6 +32,12 @@ inline constexpr int kLineBytes = 128;
 // more apart (strides 16 to 32 all read 1024 MiB), while L1's sectors stop growing at 32 B apart
 // (stride 8). Stores write back whole 32-byte sectors.
 inline constexpr int kDramSegmentBytes = 64;
+
+// DRAM reads a buffer at most once when the warps that share its segments run close together:
+// the most a buffer of `bytes` costs its loads, its size in whole segments.
+inline double dram_read_cap(double bytes) {
+  return std::ceil(bytes / kDramSegmentBytes) * kDramSegmentBytes;
+}
 inline constexpr int kBankCount = 32;
 inline constexpr int kBankBytes = 4;
 

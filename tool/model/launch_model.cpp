@@ -217,18 +217,17 @@ void cap_dram_reads_at_buffers(const KernelDesc& kernel, const LaunchShape& laun
     if (kernel.sites[i].space == MemorySpace::global && kernel.sites[i].op == AccessOp::load)
       read_per_buffer[kernel.sites[i].buffer] += prediction.sites[i].dram_bytes;
   for (const auto& [buffer, read] : read_per_buffer) {
-    const std::int64_t bytes =
-        kernel.buffers[static_cast<std::size_t>(buffer)].count(launch.params) * 4;
-    const std::int64_t cap =
-        (bytes + kDramSegmentBytes - 1) / kDramSegmentBytes * kDramSegmentBytes;
-    if (read <= cap || read <= 0)
+    const double bytes =
+        static_cast<double>(kernel.buffers[static_cast<std::size_t>(buffer)].count(launch.params)) *
+        4;
+    const double cap = dram_read_cap(bytes);
+    if (static_cast<double>(read) <= cap || read <= 0)
       continue;
     for (std::size_t i = 0; i < kernel.sites.size(); ++i)
       if (kernel.sites[i].buffer == buffer && kernel.sites[i].space == MemorySpace::global &&
           kernel.sites[i].op == AccessOp::load)
-        prediction.sites[i].dram_bytes =
-            static_cast<std::int64_t>(static_cast<double>(prediction.sites[i].dram_bytes) *
-                                      static_cast<double>(cap) / static_cast<double>(read));
+        prediction.sites[i].dram_bytes = static_cast<std::int64_t>(
+            static_cast<double>(prediction.sites[i].dram_bytes) * cap / static_cast<double>(read));
   }
 }
 

@@ -58,6 +58,10 @@ struct LaunchPrediction {
   std::int64_t warp_iterations = 0;           // over all sites
   std::int64_t warp_iterations_evaluated = 0; // equal when exact
   double seconds = 0;                         // time the model took
+  // Some sampled blocks stopped before their end (a loop past the budget, an instruction the model
+  // does not run): the counts of the lines past where they stopped are of the part run, their
+  // per-request figures still hold. Its notes say where.
+  bool unfinished = false;
 
   bool exact() const { return warp_iterations == warp_iterations_evaluated; }
 };

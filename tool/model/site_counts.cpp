@@ -205,11 +205,17 @@ std::optional<std::string> atomic_reason(const SiteMeasurement& m, const Predict
 
 // Why a flagged site's figures differ from the model, as far as its instructions show.
 std::string reason_from_sass(const SiteMeasurement& m, const Predicted& p, const SiteCounts& counts,
-                             MemorySpace space, AccessOp op) {
+                             MemorySpace space, AccessOp op, bool unfinished) {
   const std::string what = op_name(op);
   if (m.instructions.empty())
     return "no " + access_kind(space, op) + " instruction on line " + std::to_string(m.line) +
            ": the compiler moved or removed the access";
+  const bool per_request_equal = std::abs(m.difference) <= kSiteTolerance;
+  if (unfinished && per_request_equal && m.executed > p.requests)
+    return format("the model ran part of this line's work: its sampled blocks stopped before "
+                  "their end (the notes say where), so its %.0f requests are of the part run; per "
+                  "request its %s are as measured",
+                  p.requests, space == MemorySpace::global ? "sectors" : "wavefronts");
   if (op == AccessOp::atomic)
     if (std::optional<std::string> why = atomic_reason(m, p, counts, space))
       return *why;
@@ -359,7 +365,8 @@ void compare_sites(SiteCounts& counts, const std::map<Place, std::vector<std::si
       m.flagged = std::abs(m.difference) > kSiteTolerance ||
                   std::abs(m.request_difference) > (sampled ? kSampledTolerance : kSiteTolerance);
       if (m.flagged)
-        m.reason = reason_from_sass(m, p, counts, space, std::get<2>(place));
+        m.reason = reason_from_sass(m, p, counts, space, std::get<2>(place),
+                                    sampled && prediction.unfinished);
     }
   }
 }

@@ -361,8 +361,11 @@ std::optional<double> modelled_dram_bytes(const RunResult& r) {
 
 std::string modelled_dram_bytes_note(const RunResult& r) {
   const std::optional<ModelledTime> t = modelled_time(r);
-  return t && t->dram_from_bytes_moved ? " (the bytes it must move: no access of it is predicted)"
-                                       : "";
+  if (!t || !t->dram_from_bytes_moved)
+    return "";
+  return t->partly_predicted ? " (the bytes it must move: the predicted accesses move fewer, and "
+                               "part of its code is not predicted; see the Source panel)"
+                             : " (the bytes it must move: no access of it is predicted)";
 }
 
 // ", bound by shared memory (67,108,864 wavefronts, one a cycle on each of 132 SMs at 1980 MHz);
@@ -1140,11 +1143,14 @@ std::optional<ModelledTime> modelled_time(const RunResult& r) {
     (site.space == global ? t.dram_bytes : t.wavefronts) +=
         static_cast<double>(site.space == global ? site.dram_bytes : site.wavefronts);
   }
-  // Where no access is predicted (a kernel file, a library call), the bytes the kernel must move
-  // are the DRAM floor: a time from its arithmetic alone would be many times too fast.
-  if (!global_sites) {
-    t.dram_bytes = r.bytes_moved;
+  // Where no access is predicted (a library call), the bytes the kernel must move are the DRAM
+  // floor: a time from its arithmetic alone would be many times too fast. The same where part of
+  // a kernel file's code is not predicted (its notes say which) and what is falls short of them.
+  const bool partly = r.prediction.from_code && !r.prediction.notes.empty();
+  if (!global_sites || (partly && t.dram_bytes < static_cast<double>(r.bytes_moved))) {
+    t.dram_bytes = static_cast<double>(r.bytes_moved);
     t.dram_from_bytes_moved = true;
+    t.partly_predicted = global_sites;
   }
   const double dram_peak = r.arch.dram_bandwidth_gbps * 1e9;
   const double wavefronts_per_second = r.arch.sm_count * r.arch.sm_clock_mhz * 1e6;

@@ -71,9 +71,11 @@ std::span<const Figure> all_figures();
 // The fastest the launch can run by the model's traffic and its arithmetic, and what bounds it.
 struct ModelledTime {
   double dram_bytes = 0, dram_ms = 0; // the model's DRAM bytes, over the peak bandwidth
-  // No access of the kernel is predicted (a kernel file, a library call): dram_bytes are the bytes
-  // it must move (RunResult::bytes_moved), a floor.
+  // No access of the kernel is predicted (a library call), or part of a kernel file's code is not
+  // (cp.async, a loop past the budget: its notes) and the predicted bytes fall short of what it
+  // must move: dram_bytes are the bytes it must move (RunResult::bytes_moved), a floor.
   bool dram_from_bytes_moved = false;
+  bool partly_predicted = false; // the second case: some accesses predicted, others not
   // The shared wavefronts over what the SMs serve, one a cycle each: 0 where the arch has no clock.
   double wavefronts = 0, shared_ms = 0;
   // The kernel's floating-point operations over the arch's FP32 peak: 0 where either is unknown.
