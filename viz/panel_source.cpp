@@ -549,20 +549,30 @@ int first_line_in_sight(const KernelLines& k) {
   return k.sites_on.empty() ? k.lines.first_line : k.sites_on.begin()->first - kContext;
 }
 
-// The code, in a region of its own that scrolls: another kernel, or the whole file, is scrolled to
-// its first site.
-void draw_code_region(App& app, const Context& c) {
-  // The scrollbar always drawn: code rows wrap at the same width from the first frame, so the
-  // row scrolled to stays where it was put.
-  // Drawn alone for its picture the panel takes the window's height: the code then ends where its
-  // last line does (its height from the frame before), not in an empty region below it.
-  ImGuiStorage* panel_storage = ImGui::GetStateStorage();
-  const ImGuiID code_height = ImGui::GetID("##code_height");
+// Opens the code's region of its own that scrolls under the panel's header, so the header's notes
+// and boxes (Measure per site) stay in sight however far the code is scrolled. The scrollbar
+// always drawn: code rows wrap at the same width from the first frame, so the row scrolled to
+// stays where it was put. Drawn alone for its picture the panel takes the window's height: the
+// code then ends where its last line does (its height from the frame before), not in an empty
+// region below it.
+void begin_code_region(const App& app) {
   const bool picture = app.frame.screenshot && app.frame.screenshot->panel == Panel::source;
   const float room = ImGui::GetContentRegionAvail().y;
-  const float stored = panel_storage->GetFloat(code_height, 0);
+  const float stored = ImGui::GetStateStorage()->GetFloat(ImGui::GetID("##code_height"), 0);
   const float height = picture && stored > 0 && stored < room ? stored : 0; // else it scrolls
   ImGui::BeginChild("##code", ImVec2(0, height), true, ImGuiWindowFlags_AlwaysVerticalScrollbar);
+}
+
+// Closes it, keeping the code's height for the next picture.
+void end_code_region() {
+  const float content = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
+  ImGui::EndChild();
+  ImGui::GetStateStorage()->SetFloat(ImGui::GetID("##code_height"), content);
+}
+
+// The code: another kernel, or the whole file, is scrolled to its first site.
+void draw_code_region(App& app, const Context& c) {
+  begin_code_region(app);
   ImGuiStorage* storage = ImGui::GetStateStorage();
   const ImGuiID scrolled = ImGui::GetID("##scrolled_to");
   const int view = static_cast<int>(
@@ -581,9 +591,7 @@ void draw_code_region(App& app, const Context& c) {
     }
     draw_line(app, c, layout, line);
   }
-  const float content = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
-  ImGui::EndChild();
-  panel_storage->SetFloat(code_height, content);
+  end_code_region();
 }
 
 // "on lines 71-85": where the sites are, which for a kernel that calls a helper is not its own
@@ -828,7 +836,7 @@ void draw_file_source(App& app, const KernelDesc& kernel) {
   const std::vector<std::string>* lines = app.kernel_file_lines();
   if (!lines)
     return;
-  ImGui::Separator();
+  begin_code_region(app);
   const CodeLayout layout = code_layout(lines->size());
   // A new measurement of another kernel (or the first) is scrolled to: its first line that ran,
   // two lines of context above it, even where the panel is short.
@@ -860,6 +868,7 @@ void draw_file_source(App& app, const KernelDesc& kernel) {
       }
     }
   }
+  end_code_region();
 }
 
 } // namespace

@@ -75,6 +75,89 @@ TEST(StoryKernelFile, FileOpenRefusesAFolderAndOpensATypedPath) {
   EXPECT_EQ(opened["configuration"]["block"], "32x8");
 }
 
+// The transpose example with its tile unpadded: the tile's columns fall on one bank, so the
+// transposed read (line 34) is a 32-way conflict.
+std::string unpadded_transpose() {
+  std::string text = example("transpose.cu");
+  text.replace(text.find("tile[Tile][Tile + Pad]"), 22, "tile[Tile][Tile]");
+  return text;
+}
+
+// The bank grid's figures for the shared read of `file`'s line 34, before and after the person
+// pads the tile in the file (an editor's save, which the GUI follows), chosen in the Source panel;
+// with a worker that measures, each version also runs per site (F5).
+struct PaddedStory {
+  Story story;
+  json before, after;
+};
+PaddedStory pad_the_tile_story(const std::string& options, bool per_site) {
+  const std::filesystem::path file = files_dir() / "mine.cu";
+  write_file(file, unpadded_transpose());
+  const std::string choose_line =
+      std::string("click \"Source\"\nclick \"line 34: shared load, 4 B\" in \"Source\"\nwait\n") +
+      (per_site ? "key F5\nwait\n" : "");
+  PaddedStory s;
+  s.story = play(std::string("window 1280x720\nwait\nclick \"Source\"\n") +
+                     (per_site ? "click \"Measure per line\" in \"Source\"\n" : "") + choose_line +
+                     "screenshot before.png\nscreenshot before-source.png source\nedit " +
+                     file.string() + " \"tile[Tile][Tile]\" \"tile[Tile][Tile + 1]\"\nwait\n" +
+                     choose_line + "screenshot after.png\nscreenshot after-source.png source\n",
+                 options + " " + file.string());
+  s.before = s.story.sidecar("before");
+  s.after = s.story.sidecar("after");
+  return s;
+}
+
+// Whether the GUI's worker measures on a GPU here (its status line says "GPU mode"), or answers
+// in model mode where there is none.
+bool worker_measures() {
+  const Story probe = play("window 1280x720\nwait\nscreenshot mode.png\n");
+  return probe.sidecar("mode")["configuration"]["mode"].get<std::string>().starts_with("GPU mode");
+}
+
+// A person opens a kernel of their own, chooses the tile's read in the Source panel, reads its
+// lanes on the bank grid (32-way), pads the tile in the file and sees the conflict go (1-way):
+// in model mode, from the compiled code alone.
+TEST(StoryKernelFile, ALineChosenShowsItsBanksAndPaddingTheTileEndsItsConflict) {
+  WL_SKIP_WITHOUT_ENGINE(); // NVRTC compiles the file
+  const PaddedStory s = pad_the_tile_story("--model", false);
+  ASSERT_EQ(s.story.exit_code, 0) << s.story.output;
+  const json before = s.before["shown"]["shared_map"], after = s.after["shown"]["shared_map"];
+  EXPECT_EQ(before["site"], "line 34: shared load, 4 B") << before;
+  EXPECT_EQ(before["conflict_degree"], 32) << before;
+  EXPECT_EQ(before["wavefronts"], 32) << before;
+  EXPECT_EQ(after["site"], "line 34: shared load, 4 B") << after;
+  EXPECT_EQ(after["conflict_degree"], 1) << after;
+  EXPECT_TRUE(says(s.before, "shared", "32-way bank conflict")) << text_of(s.before, "shared");
+  EXPECT_TRUE(says(s.after, "shared", "no bank conflict")) << text_of(s.after, "shared");
+  EXPECT_NE(s.before["configuration"]["kernel_file"]["hash"],
+            s.after["configuration"]["kernel_file"]["hash"])
+      << "the padded version is the one on screen";
+}
+
+// The same story with the worker a person gets: on a GPU each version is also measured per site,
+// and the measured wavefronts stand beside the predicted ones (32, then 1); without a GPU the
+// worker says so and the predictions stand alone, as above.
+TEST(StoryKernelFile, WithAWorkerThePaddedTileIsMeasuredBesideItsPrediction) {
+  WL_SKIP_WITHOUT_ENGINE(); // a real worker
+  const bool measures = worker_measures();
+  const PaddedStory s = pad_the_tile_story("", measures);
+  ASSERT_EQ(s.story.exit_code, 0) << s.story.output;
+  EXPECT_EQ(s.before["shown"]["shared_map"]["conflict_degree"], 32) << s.before["shown"];
+  EXPECT_EQ(s.after["shown"]["shared_map"]["conflict_degree"], 1) << s.after["shown"];
+  if (!measures)
+    GTEST_SKIP() << "no GPU here: the worker answered in model mode";
+  const json before = s.story.sidecar("before-source"), after = s.story.sidecar("after-source");
+  const std::string measured_before = flat_text(before, "source"),
+                    measured_after = flat_text(after, "source");
+  EXPECT_NE(measured_before.find("shared 524,288 requests, 32.00 wavefronts/request"),
+            std::string::npos)
+      << measured_before;
+  EXPECT_NE(measured_after.find("shared 524,288 requests, 1.00 wavefronts/request"),
+            std::string::npos)
+      << measured_after;
+}
+
 // In the process: the person's saves are real writes to the file; frames are drawn until the
 // watch has seen each one.
 struct LiveFile {

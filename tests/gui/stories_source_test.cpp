@@ -108,18 +108,6 @@ done
   return "--kernel " + kernel_id + " --worker \"sh " + dir.string() + "/worker.sh\"";
 }
 
-// A panel's words with every run of spaces and line ends as one space: a figure reads the same
-// whether it stood beside the code or wrapped under it.
-std::string flat_text(const json& sidecar, const std::string& panel) {
-  std::string flat;
-  for (const char c : text_of(sidecar, panel))
-    if (!std::isspace(static_cast<unsigned char>(c)))
-      flat += c;
-    else if (!flat.empty() && flat.back() != ' ')
-      flat += ' ';
-  return flat;
-}
-
 bool reads(const json& sidecar, const std::string& words) {
   return flat_text(sidecar, "source").find(words) != std::string::npos;
 }

@@ -7,6 +7,7 @@
 #include "../unit/test_support.h"
 #include "gui_test_support.h"
 
+#include <cctype>
 #include <string>
 
 namespace wl::viz::test {
@@ -54,6 +55,18 @@ inline std::vector<std::string> labels_shown(const nlohmann::json& sidecar,
 inline std::string text_of(const nlohmann::json& sidecar, const std::string& panel) {
   const nlohmann::json& texts = sidecar["shown"]["text"];
   return texts.contains(panel) ? texts[panel].get<std::string>() : "";
+}
+
+// A panel's words with every run of spaces and line ends as one space: a figure reads the same
+// whether it stood beside the code or wrapped under it.
+inline std::string flat_text(const nlohmann::json& sidecar, const std::string& panel) {
+  std::string flat;
+  for (const char c : text_of(sidecar, panel))
+    if (!std::isspace(static_cast<unsigned char>(c)))
+      flat += c;
+    else if (!flat.empty() && flat.back() != ' ')
+      flat += ' ';
+  return flat;
 }
 
 inline bool says(const nlohmann::json& sidecar, const std::string& panel,
