@@ -6,6 +6,7 @@
 #include "app.h"
 #include "base/error.h"
 #include "io/assets.h"
+#include "kernel_file/file_kernel.h"
 #include "memory_maps.h"
 #include "model/block_text.h"
 #include "model/model_kernel.h"
@@ -124,7 +125,9 @@ void App::go_to_step(int index, bool ask_again) {
       show_panel(Panel::playground);
     } else {
       const StepLaunch launch = step_launch(*lessons.lesson, step, choices.arches);
-      select_kernel(launch.request.kernel->id);
+      // A step on a kernel file opens it, so the learner's saves are followed as any file's.
+      if (!names_a_kernel_file(step.kernel) || !open_kernel_file(step.kernel))
+        select_kernel(launch.request.kernel->id);
       choices.params = launch.request.params;
       choices.set_block(launch.request.block);
       choices.select_arch(launch.arch.id);

@@ -122,6 +122,35 @@ TEST(Lessons, TheReadmesLessonForTeachersChecksClean) {
   EXPECT_EQ(check_lesson(lesson, presets()), std::vector<std::string>{});
 }
 
+// A teacher's lesson may ask about a line of a kernel file beside it (a path from the lesson's
+// folder): the transpose example with its tile unpadded reads 32 wavefronts on line 34, and its
+// PAD tunable, set to the least that ends the conflict, is judged from the file's own model.
+TEST(Lessons, AStepOnAKernelFileBesideTheLessonAsksAboutItsLine) {
+  WL_SKIP_WITHOUT_ENGINE(); // NVRTC compiles the file
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "wl-lesson-file";
+  std::filesystem::create_directories(dir);
+  std::ifstream example(std::filesystem::path(WARPLENS_SOURCE_ASSETS).parent_path() / "examples" /
+                        "transpose.cu");
+  const std::string text((std::istreambuf_iterator<char>(example)), {});
+  std::ofstream(dir / "transpose.cu") << text;
+  const Lesson lesson = parse_lesson(
+      "lesson Your own tile\nabout A tile of your own.\n\nstep Its read\nkernel transpose.cu\n"
+      "param PAD=0\nshow shared\nask How many wavefronts does one request of line 34 take?\n"
+      "answer wavefronts_per_request of \"line 34: shared load, 4 B\"\nwhy One bank.\n\n"
+      "step Its padding\nkernel transpose.cu:transpose\nparam PAD=0\nshow shared\n"
+      "ask Pad the tile until its read is conflict-free.\n"
+      "until wavefronts_per_request of \"line 34: shared load, 4 B\" = 1\nleast PAD\n"
+      "solution param PAD=1\nwhy Rows of 33 words.\n",
+      (dir / "own.lesson").string());
+  EXPECT_EQ(lesson.steps[0].kernel, (dir / "transpose.cu").string());
+  EXPECT_EQ(check_lesson(lesson, presets()), std::vector<std::string>{});
+  const RunResult first = modelled(lesson, lesson.steps[0]);
+  EXPECT_EQ(first.kernel_id, "transpose/transpose");
+  EXPECT_TRUE(judge_answer(lesson.steps[0], "32", first).right);
+  EXPECT_FALSE(judge_answer(lesson.steps[0], "1", first).right);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Lessons, LeastMeansNoSmallerValueMeetsTheCondition) {
   const Lesson lesson = load_lesson(find_lesson("shared-memory-banks"));
   const auto step = std::find_if(lesson.steps.begin(), lesson.steps.end(),

@@ -11,6 +11,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <sstream>
@@ -199,6 +200,29 @@ private:
     verb->second(line, step);
   }
 
+  // A kernel's id, or a kernel file's path with its kernel after a colon (mine.cu:kernel).
+  static std::string kernel_word(const LessonLine& line) {
+    constexpr const char* what = "a kernel id, e.g. coalescing/stride, or a kernel file, e.g. "
+                                 "mine.cu or mine.cu:kernel";
+    const std::string& word = line.text(what);
+    const std::size_t colon = word.find(".cu:");
+    if (colon == std::string::npos || !is_word(word.substr(colon + 4)))
+      return read_word(line, what);
+    if (!is_word(word.substr(0, colon + 3)))
+      line.fail(line.verb + " takes one word (" + what + "), not '" + clip(word, 40) + "'");
+    return word;
+  }
+
+  // A kernel file ("mine.cu", "mine.cu:kernel") as a path from the lesson's own folder, where a
+  // teacher keeps the files a lesson asks about; a bundled kernel's id as it is.
+  static std::string lesson_kernel(const LessonLine& line, const std::string& word) {
+    if (!word.ends_with(".cu") && word.find(".cu:") == std::string::npos)
+      return word;
+    const std::filesystem::path path(word);
+    return path.is_absolute() ? word
+                              : (std::filesystem::path(line.file).parent_path() / path).string();
+  }
+
   static void once(const LessonLine& line, bool already) {
     if (already)
       line.fail(line.verb + " is given twice in this step");
@@ -214,7 +238,7 @@ private:
     std::map<std::string, StepVerb> verbs;
     verbs["kernel"] = [](const LessonLine& l, LessonStep& s) {
       once(l, !s.kernel.empty() || s.playground);
-      s.kernel = read_word(l, "a kernel id, e.g. coalescing/stride");
+      s.kernel = lesson_kernel(l, kernel_word(l));
       s.kernel_line = l.number;
     };
     verbs["param"] = [](const LessonLine& l, LessonStep& s) {

@@ -3,6 +3,7 @@
 #include "base/error.h"
 #include "base/json_input.h"
 #include "base/text_format.h"
+#include "kernel_file/file_kernel.h"
 #include "model/access.h"
 #include "model/model_kernel.h"
 #include "registry.h"
@@ -208,6 +209,12 @@ std::vector<std::int64_t> smaller_values(const KernelDesc& kernel, const std::st
 
 namespace {
 
+// The id of a step's kernel: a bundled kernel's as written, a kernel file's kernels added at run
+// time (compiled once; the same text of the same file is not compiled again).
+std::string step_kernel_id(const LessonStep& step) {
+  return names_a_kernel_file(step.kernel) ? add_kernel_file(step.kernel) : step.kernel;
+}
+
 // The line a launch's refusal belongs to: the kernel's, the first parameter that makes it fail,
 // else the block's (or the solution's, where it set them); each part is resolved with those
 // before it and the kernel's default block.
@@ -215,7 +222,8 @@ int refused_line(const LessonStep& step, const std::vector<std::string>& params,
                  const std::vector<int>& lines, int block_line) {
   const auto fails = [&](std::size_t count) {
     try {
-      resolve_kernel_request(step.kernel, {params.begin(), params.begin() + count}, "", "");
+      resolve_kernel_request(step_kernel_id(step), {params.begin(), params.begin() + count}, "",
+                             "");
       return false;
     } catch (const UsageError&) {
       return true;
@@ -262,7 +270,7 @@ StepLaunch step_launch(const Lesson& lesson, const LessonStep& step,
     throw UsageError(lesson.file + ":" + std::to_string(line ? line : step.line) + ": " + e.what());
   }
   try {
-    launch.request = resolve_kernel_request(step.kernel, params, "", block);
+    launch.request = resolve_kernel_request(step_kernel_id(step), params, "", block);
   } catch (const UsageError& e) {
     throw UsageError(lesson.file + ":" +
                      std::to_string(refused_line(step, params, lines, block_line)) + ": " +
