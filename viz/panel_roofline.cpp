@@ -38,7 +38,10 @@ std::string point_label(const std::string& what, const RooflinePoint& p) {
   return what + ": " + format_number(p.intensity(), 2) + " FLOP/byte (" +
          format_number(p.flops / 1e9, 3) + " GFLOP, the kernel's count, over " +
          format_bytes(p.dram_bytes) + " of DRAM traffic from " + p.bytes_source + modelled + "), " +
-         (p.timed ? format_number(p.gflops, 1) + " GFLOP/s" : "not timed");
+         (p.timed                 ? format_number(p.gflops, 1) + " GFLOP/s"
+          : p.modelled_gflops > 0 ? "not timed; predicted " + format_number(p.modelled_gflops, 1) +
+                                        " GFLOP/s at the modelled time at peak (hollow dot)"
+                                  : "not timed");
 }
 
 // The launch's counts measured beside the model's, each with why it differs where it does.
@@ -82,13 +85,21 @@ std::string roofs_intro(const RooflineCeilings& roofs, const std::string& gpu, b
                                    "moved to and from L2"
                              : "no L2 roof: WarpLens knows no L2 bandwidth for " + gpu;
   return "FP32 FLOP/s against FLOP per byte, both log: " + compute + "; " + l2 +
-         ". Dot: this launch; ring: the baseline; small dots: the sweep.";
+         ". Dot: this launch (hollow: untimed, where the model puts it); ring: the baseline; small "
+         "dots: the sweep.";
 }
 
 void add_point(std::vector<ChartPoint>& points, const RunResult& result, ChartPoint::Kind kind,
                const std::string& what) {
-  if (const std::optional<RooflinePoint> p = roofline_point(result))
-    points.push_back({p->intensity(), p->timed ? p->gflops : 0, kind, point_label(what, *p)});
+  if (const std::optional<RooflinePoint> p = roofline_point(result)) {
+    // An untimed launch stands where the model puts it; a baseline's or a sweep's only if timed.
+    const bool predicted = !p->timed && kind == ChartPoint::Kind::launch;
+    points.push_back({p->intensity(),
+                      predicted  ? p->modelled_gflops
+                      : p->timed ? p->gflops
+                                 : 0,
+                      kind, point_label(what, *p), predicted});
+  }
 }
 
 // The sweep's timed points of the kernel on screen: the ladder of shapes under the roof.
@@ -135,7 +146,8 @@ void draw_roofline(App& app) {
               "baseline " + app.baseline_label());
   add_point(points, *result, ChartPoint::Kind::launch, "this launch");
   if (roofs.l2_gbps > 0 && point->l2_bytes > 0)
-    points.push_back({point->l2_intensity(), point->timed ? point->gflops : 0, ChartPoint::Kind::l2,
+    points.push_back({point->l2_intensity(), point->timed ? point->gflops : point->modelled_gflops,
+                      ChartPoint::Kind::l2,
                       "this launch by L2 bytes: " + format_number(point->l2_intensity(), 2) +
                           " FLOP per byte L1 moved to and from L2"});
   const float width = ImGui::GetContentRegionAvail().x;

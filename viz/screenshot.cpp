@@ -356,6 +356,7 @@ json roofline_figures(const App& app) {
        {"l2_intensity", point->l2_intensity()},
        {"l2_measured", point->l2_measured},
        {"measured_flops", point->measured_flops ? json(*point->measured_flops) : json(nullptr)},
+       {"modelled_gflops", point->modelled_gflops},
        {"bound_by", roofs.bound_by(*point)},
        {"tensor_cores", point->tensor_cores},
        {"gflops", point->timed ? json(point->gflops) : json(nullptr)},

@@ -200,7 +200,9 @@ void roofline_chart(double dram_gbps, double l2_gbps, double fp32_gflops,
     if (p.gflops <= 0)
       continue;
     const ImVec2 at(x.at(p.intensity), y.at(p.gflops));
-    if (p.kind == ChartPoint::Kind::launch)
+    if (p.kind == ChartPoint::Kind::launch && p.predicted)
+      draw->AddCircle(at, 6, kCurrentColour, 0, 2);
+    else if (p.kind == ChartPoint::Kind::launch)
       draw->AddCircleFilled(at, 6, kCurrentColour);
     else if (p.kind == ChartPoint::Kind::l2)
       draw->AddRect(ImVec2(at.x - 5, at.y - 5), ImVec2(at.x + 5, at.y + 5), kCurrentColour, 0, 0,

@@ -28,7 +28,8 @@ struct ChartPoint {
   enum class Kind { launch, l2, baseline, sweep };
   double intensity = 0, gflops = 0;
   Kind kind = Kind::sweep;
-  std::string label; // shown on hover
+  std::string label;      // shown on hover
+  bool predicted = false; // placed by the model (an untimed launch): drawn hollow
 };
 // FP32 GFLOP/s against FLOP per byte, both on log scales: the DRAM roof up to the ridge, the L2
 // roof above it up to its own ridge (none where `l2_gbps` is 0), the FP32 roof after them (none

@@ -4,6 +4,7 @@
 
 #include "model/model_kernel.h"
 #include "report/counter_comparison.h"
+#include "report/figures.h"
 #include "report/roofline.h"
 #include "test_support.h"
 
@@ -56,6 +57,19 @@ TEST(Roofline, ALaunchIsPlacedByItsFlopsOverItsDramBytes) {
   // 137 GFLOP over 4 GB of DRAM is past the ridge (34 FLOP/byte), but the model's 34 GB between
   // L1 and L2 (4 FLOP/byte at 7,660 GB/s) set a lower roof than the FP32 peak.
   EXPECT_TRUE(test::contains(verdict, "L2-bound")) << verdict;
+}
+
+// Untimed, a launch stands where the model puts it: at its FLOPs over the modelled time at peak,
+// on the DRAM roof for vec_add (DRAM bounds it) and under it for a kernel bound by shared memory.
+TEST(Roofline, AnUntimedLaunchStandsWhereTheModelPutsIt) {
+  const RunResult add = modelled("vec_add/scalar");
+  const RooflinePoint p = *roofline_point(add);
+  const RooflineCeilings roofs = roofline_ceilings(add.arch);
+  EXPECT_NEAR(p.modelled_gflops, roofs.roof(p.intensity()), 1e-6 * p.modelled_gflops);
+  const RunResult conflicted = modelled("softmax/block_shared");
+  const RooflinePoint q = *roofline_point(conflicted);
+  EXPECT_DOUBLE_EQ(q.modelled_gflops, conflicted.flops / (modelled_time(conflicted)->ms() * 1e6));
+  EXPECT_LE(q.modelled_gflops, roofs.roof(q.intensity()) * (1 + 1e-9));
 }
 
 TEST(Roofline, VectorAddIsMemoryBoundAndATransposeHasNoPlace) {

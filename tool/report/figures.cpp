@@ -210,13 +210,22 @@ std::optional<double> measured_l2_traffic(const RunResult& r) {
   return 32 * (*read + *written);
 }
 
-// The model's global sectors, each a 32-byte trip between L1 and L2 when L1 holds nothing.
+// Part of a kernel file's code is not predicted (cp.async, a loop past the budget: its notes say
+// where), so its predicted traffic may fall short of what the kernel must move.
+bool partly_predicted(const RunResult& r) {
+  return r.prediction.from_code && !r.prediction.notes.empty();
+}
+
+// The model's global sectors, each a 32-byte trip between L1 and L2 when L1 holds nothing; at
+// least the bytes the kernel must move where part of its code is not predicted (every DRAM byte
+// crosses L2).
 std::optional<double> modelled_l2_traffic(const RunResult& r) {
   const auto loads = site_total(r, global, load, &SitePrediction::sectors),
              stores = site_total(r, global, store, &SitePrediction::sectors);
   if (!loads && !stores)
     return std::nullopt;
-  return 32 * (loads.value_or(0) + stores.value_or(0));
+  const double predicted = 32 * (loads.value_or(0) + stores.value_or(0));
+  return partly_predicted(r) ? std::max(predicted, static_cast<double>(r.bytes_moved)) : predicted;
 }
 
 std::string l2_traffic_reason(const RunResult& r, double measured, double predicted) {
@@ -1146,8 +1155,7 @@ std::optional<ModelledTime> modelled_time(const RunResult& r) {
   // Where no access is predicted (a library call), the bytes the kernel must move are the DRAM
   // floor: a time from its arithmetic alone would be many times too fast. The same where part of
   // a kernel file's code is not predicted (its notes say which) and what is falls short of them.
-  const bool partly = r.prediction.from_code && !r.prediction.notes.empty();
-  if (!global_sites || (partly && t.dram_bytes < static_cast<double>(r.bytes_moved))) {
+  if (!global_sites || (partly_predicted(r) && t.dram_bytes < static_cast<double>(r.bytes_moved))) {
     t.dram_bytes = static_cast<double>(r.bytes_moved);
     t.dram_from_bytes_moved = true;
     t.partly_predicted = global_sites;

@@ -92,6 +92,8 @@ std::optional<RooflinePoint> roofline_point(const RunResult& result, std::string
   point.modelled_l2_bytes = figure("l2_traffic").predicted(result).value_or(0);
   point.timed = result.timing.has_value();
   point.gflops = result.gflops();
+  if (const std::optional<ModelledTime> t = modelled_time(result); t && t->ms() > 0)
+    point.modelled_gflops = result.flops / (t->ms() * 1e6);
   point.tensor_cores = runs_on_tensor_cores(result);
   return point;
 }

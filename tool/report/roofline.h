@@ -49,6 +49,9 @@ struct RooflinePoint {
   double modelled_l2_bytes = 0; // the model's count, beside a measured one
   double gflops = 0;            // at the median time; 0 without a timing
   bool timed = false;
+  // At the modelled time at peak (modelled_time): where the model puts an untimed launch, on its
+  // DRAM roof when DRAM bounds it, under it when shared memory does; 0 where nothing is modelled.
+  double modelled_gflops = 0;
   bool tensor_cores = false; // its multiply-adds run on the tensor cores: no FP32 roof over it
 
   double intensity() const { return dram_bytes > 0 ? flops / dram_bytes : 0; }
