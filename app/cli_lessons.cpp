@@ -35,10 +35,11 @@ void check_lessons(const std::vector<std::string>& files, bool answers) {
       for (const std::string& answer : lesson_answers(lesson, presets))
         std::printf("%s\n", answer.c_str());
     if (found.empty())
-      std::printf("%s: \"%s\", %zu steps, %d questions; every launch, figure, site and condition "
-                  "checked with the models\n",
-                  lesson.file.c_str(), clip(lesson.title, 60).c_str(), lesson.steps.size(),
-                  lesson.questions());
+      std::printf("%s: \"%s\", %s, %s; every launch, figure, site and condition checked with "
+                  "the models\n",
+                  lesson.file.c_str(), clip(lesson.title, 60).c_str(),
+                  counted(lesson.steps.size(), "step").c_str(),
+                  counted(static_cast<std::size_t>(lesson.questions()), "question").c_str());
   }
   if (problems > 0)
     throw UsageError(counted(problems, "problem") + " in " + counted(files.size(), "lesson file") +
@@ -147,8 +148,9 @@ void list_lessons() {
   for (const std::filesystem::path& path : bundled_lessons()) {
     const Lesson lesson = load_lesson(path);
     const std::string stem = path.stem().string();
-    std::printf("%-24s %s (%zu steps, %d questions)\n", stem.substr(stem.find('-') + 1).c_str(),
-                lesson.title.c_str(), lesson.steps.size(), lesson.questions());
+    std::printf("%-24s %s (%s, %s)\n", stem.substr(stem.find('-') + 1).c_str(),
+                lesson.title.c_str(), counted(lesson.steps.size(), "step").c_str(),
+                counted(static_cast<std::size_t>(lesson.questions()), "question").c_str());
     questions += lesson.questions();
   }
   std::printf("%s in all; open one with: warplens --lesson NAME\n",

@@ -179,8 +179,8 @@ void App::check_lesson_answer() {
                           "Check again in a moment.";
         return;
       }
-      if (result->kernel_id != step->kernel) {
-        lessons.verdict = LessonVerdict{false, "Not yet: this step is about " + step->kernel +
+      if (const std::string kernel = step_kernel_id(*step); result->kernel_id != kernel) {
+        lessons.verdict = LessonVerdict{false, "Not yet: this step is about " + kernel +
                                                    ", and the panels show " + result->kernel_id +
                                                    "; Restart step goes back to it."};
       } else if (step->kind == QuestionKind::until) {

@@ -57,6 +57,35 @@ TEST(StoryLessons, AQuestionCoversItsAnswerUntilAWrongThenARightAnswer) {
   EXPECT_TRUE(says(right, "lessons", "Step 2 of 6, done")) << text_of(right, "lessons");
 }
 
+// A teacher's lesson on a kernel file beside it: the GUI opens the file, and the learner's answer
+// about its line is judged (it said "this step is about transpose.cu, and the panels show
+// transpose/transpose" to every answer).
+TEST(StoryLessons, AStepOnAKernelFileIsAnsweredInThePanel) {
+  WL_SKIP_WITHOUT_ENGINE(); // NVRTC compiles the file
+  const std::filesystem::path dir = scratch_dir().string() + "-lesson";
+  std::filesystem::create_directories(dir);
+  std::ifstream example(std::filesystem::path(WARPLENS_SOURCE_TESTS).parent_path() / "examples" /
+                        "transpose.cu");
+  write_file(dir / "transpose.cu", std::string(std::istreambuf_iterator<char>(example), {}));
+  write_file(dir / "own.lesson",
+             "lesson Your own tile\nabout A tile of your own.\n\nstep Its read\n"
+             "kernel transpose.cu\nparam PAD=0\nshow shared\n"
+             "ask How many wavefronts does one request of line 34 take?\n"
+             "answer wavefronts_per_request of \"line 34: shared load, 4 B\"\nwhy One bank.\n");
+  const Story story = play("window 1280x720\nwait\nset \"your answer\" 1 in \"Lessons\"\n"
+                           "screenshot wrong.png\nset \"your answer\" 32 in \"Lessons\"\nwait\n"
+                           "screenshot right.png\n",
+                           "--model --lesson " + (dir / "own.lesson").string());
+  std::filesystem::remove_all(dir);
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json wrong = story.sidecar("wrong"), right = story.sidecar("right");
+  EXPECT_EQ(right["configuration"]["kernel"], "transpose/transpose");
+  EXPECT_EQ(lesson_of(wrong)["right"], false) << lesson_of(wrong);
+  EXPECT_TRUE(says(wrong, "lessons", "Not 1.")) << text_of(wrong, "lessons");
+  EXPECT_EQ(lesson_of(right)["right"], true) << lesson_of(right);
+  EXPECT_TRUE(says(right, "lessons", "is 32.00")) << text_of(right, "lessons");
+}
+
 // A step answered right is shown answered when the learner comes back to it; Restart step asks it
 // again. While it asks, the Launch panel covers its kernel's note (which states the answers) and
 // keeps its fields.

@@ -209,12 +209,6 @@ std::vector<std::int64_t> smaller_values(const KernelDesc& kernel, const std::st
 
 namespace {
 
-// The id of a step's kernel: a bundled kernel's as written, a kernel file's kernels added at run
-// time (compiled once; the same text of the same file is not compiled again).
-std::string step_kernel_id(const LessonStep& step) {
-  return names_a_kernel_file(step.kernel) ? add_kernel_file(step.kernel) : step.kernel;
-}
-
 // The line a launch's refusal belongs to: the kernel's, the first parameter that makes it fail,
 // else the block's (or the solution's, where it set them); each part is resolved with those
 // before it and the kernel's default block.
@@ -238,6 +232,10 @@ int refused_line(const LessonStep& step, const std::vector<std::string>& params,
 }
 
 } // namespace
+
+std::string step_kernel_id(const LessonStep& step) {
+  return names_a_kernel_file(step.kernel) ? add_kernel_file(step.kernel) : step.kernel;
+}
 
 StepLaunch step_launch(const Lesson& lesson, const LessonStep& step,
                        const std::vector<Arch>& presets, bool with_solution) {

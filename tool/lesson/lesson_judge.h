@@ -20,6 +20,11 @@
 
 namespace wl {
 
+// The id of a step's kernel: a bundled kernel's as written; a kernel file's ("mine.cu",
+// "mine.cu:kernel") its kernel's, the file's kernels added at run time (compiled once: the same
+// text of the same file is not compiled again). Throws UsageError for a file it cannot use.
+std::string step_kernel_id(const LessonStep& step);
+
 struct StepLaunch {
   KernelRequest request;
   Arch arch;
