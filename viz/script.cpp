@@ -670,6 +670,16 @@ void ScriptPlayer::step_sleep(const ScriptStep& step) {
 
 // A person's edit of a file in their own editor: the first FIND replaced by REPLACE, the file
 // written whole as an editor saves it (a new file renamed over it), so the GUI's watch sees a save.
+namespace {
+
+// The 1-based line of a byte offset in `text`.
+std::size_t line_of_offset(const std::string& text, std::size_t offset) {
+  return 1 + static_cast<std::size_t>(
+                 std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n'));
+}
+
+} // namespace
+
 void ScriptPlayer::step_edit(const ScriptStep& step) {
   const std::filesystem::path file = step.args[0];
   std::string text;
@@ -683,6 +693,13 @@ void ScriptPlayer::step_edit(const ScriptStep& step) {
     return fail(step, 2,
                 "edit: \"" + clip(step.args[1]) + "\" is not in " + clip(file.string(), 120) +
                     "; give text the file holds");
+  // The text must say which place it means: a second one would be changed by chance.
+  if (const std::size_t again = text.find(step.args[1], at + 1); again != std::string::npos)
+    return fail(step, 2,
+                "edit: \"" + clip(step.args[1]) + "\" is in " + clip(file.string(), 120) +
+                    " more than once (lines " + std::to_string(line_of_offset(text, at)) + " and " +
+                    std::to_string(line_of_offset(text, again)) +
+                    "); give text that is there once, with more of its line");
   text.replace(at, step.args[1].size(), step.args[2]);
   const std::string problem = write_file_safely(
       file, text, {.replace_existing = true, .write_through_links = true, .keep_on_failure = true});

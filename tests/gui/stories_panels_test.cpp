@@ -736,6 +736,29 @@ TEST(StoryLayout, TheLightThemeFromTheViewMenu) {
   EXPECT_EQ(story.sidecar("a")["configuration"]["theme"], "light");
 }
 
+// An edit step changes one place a person means: text that is not in the file, that is in it
+// twice (the first used to be changed by chance), or a file that is not there stops the script
+// with one line, and the file is left as it was.
+TEST(StoryScript, AnEditThatCannotMeanOnePlaceStopsAndLeavesTheFile) {
+  const std::filesystem::path file = scratch_dir().string() + "-edit.txt";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"edit " + file.string() + " \"absent\" \"x\"\n", "\"absent\" is not in"},
+      {"edit " + file.string() + " \"one\" \"x\"\n", "more than once (lines 1 and 2)"},
+      {"edit " + file.string() + ".missing \"one\" \"x\"\n",
+       "no such file; the file to edit must be a text file"}};
+  for (const auto& [script, says] : cases) {
+    write_file(file, "one two\none three\n");
+    const Story story = play(script, "--model");
+    EXPECT_EQ(story.exit_code, 2) << story.output;
+    EXPECT_NE(story.output.find("story.txt:1: edit: "), std::string::npos) << story.output;
+    EXPECT_NE(story.output.find(says), std::string::npos) << story.output;
+    EXPECT_EQ(std::count(story.output.begin(), story.output.end(), '\n'), 1) << story.output;
+    std::ifstream in(file);
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "one two\none three\n");
+  }
+  std::filesystem::remove(file);
+}
+
 TEST(StoryScript, ALabelNotOnScreenStopsWithTheLineAndWhatIsThere) {
   const Story story = play("wait\nclick \"No such button\"\n");
   EXPECT_EQ(story.exit_code, 2) << story.output;

@@ -322,8 +322,9 @@ TEST(HostileLessonCheck, WhatTheModelsRefuseIsNamedWithItsLine) {
 
 TEST(HostileLessonFile, AFolderOrAMissingFileIsRefusedNamingIt) {
   test::expect_one_line_error("lesson check /tmp", {"/tmp: is a folder; a lesson is"});
-  test::expect_one_line_error("lesson check /nonexistent/x.lesson",
-                              {"/nonexistent/x.lesson: no such lesson file"});
+  test::expect_one_line_error(
+      "lesson check /nonexistent/x.lesson",
+      {"/nonexistent/x.lesson: no such file; the lesson must be a text file of steps"});
   test::expect_one_line_error("lesson check nope", {"no lesson 'nope'"});
 }
 

@@ -100,8 +100,7 @@ std::string read_text_file(const std::filesystem::path& file, const std::string&
   case Problem::none:
     return std::move(read.text);
   case Problem::missing:
-    throw UsageError(file.string() + ": no such " + what + " file (a regular file of " + what +
-                     " lines is needed)");
+    throw UsageError(file.string() + ": no such file; the " + what + " must be " + kind);
   case Problem::folder:
     throw UsageError(file.string() + ": is a folder; a " + what + " is " + kind);
   case Problem::not_regular:
