@@ -42,7 +42,7 @@ void run_arches(bool as_json) {
     json list = json::array();
     for (const Arch& arch : all)
       list.push_back(arch_to_json(arch));
-    std::cout << json{{"presets", list}, {"devices", devices}}.dump(2) << "\n";
+    std::cout << json_text(json{{"presets", list}, {"devices", devices}}, 2) << "\n";
     return;
   }
   std::printf("%-8s %-7s %-5s %5s %11s %9s %10s %9s  %s\n", "id", "alias", "CC", "SMs",
@@ -113,7 +113,7 @@ void run_occupancy(const OccupancyOptions& options) {
     out["suggested_block_size"] = suggested_block_size(arch, request);
     if (options.curves)
       out["impact_curves"] = curves_json(impact_curves(arch, request));
-    std::cout << out.dump(2) << "\n";
+    std::cout << json_text(out, 2) << "\n";
     return;
   }
   std::cout << occupancy_text(arch, request, result);

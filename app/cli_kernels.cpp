@@ -107,7 +107,7 @@ void run_list(bool as_json) {
     json list = json::array();
     for (const KernelDesc& k : all_kernels())
       list.push_back(kernel_json(k));
-    std::cout << list.dump(2) << "\n";
+    std::cout << json_text(list, 2) << "\n";
     return;
   }
   for (const KernelDesc& k : all_kernels()) {
@@ -177,7 +177,7 @@ KernelRequest request_from(const KernelOptions& o) {
 
 void print(const RunResult& result, const KernelOptions& o) {
   if (o.json)
-    std::cout << run_json(result).dump(2) << "\n";
+    std::cout << json_text(run_json(result), 2) << "\n";
   else if (o.csv)
     std::cout << run_csv(result);
   else
@@ -559,7 +559,7 @@ void run_per_device(const SweepOptions& o, const KernelRequest& base, const Swee
   for (const SweepSeries& s : series)
     all.insert(all.end(), s.points.begin(), s.points.end());
   write_outputs(o, o.csv_file.empty() ? "" : sweep_csv(all),
-                o.json_file.empty() ? "" : per_device_sweep_file_json(series).dump(1));
+                o.json_file.empty() ? "" : json_text(per_device_sweep_file_json(series), 1));
 }
 
 // The output files are checked before a long sweep starts, so its points are not measured only
@@ -714,7 +714,7 @@ void run_variant_command(const SweepOptions& o) {
   sweep.peer = variant_peer(sweep, assets_dir() / "peers.json");
   print_variant_table(sweep, o.model, o.arch);
   write_outputs(o, o.csv_file.empty() ? "" : variant_sweep_csv(sweep),
-                o.json_file.empty() ? "" : variant_sweep_json(sweep).dump(1));
+                o.json_file.empty() ? "" : json_text(variant_sweep_json(sweep), 1));
   if (std::none_of(sweep.variants.begin(), sweep.variants.end(),
                    [](const VariantPoint& p) { return p.refused.empty(); }))
     throw UsageError("every variant of " + sweep.family +
@@ -760,14 +760,14 @@ void run_sweep_command(SweepOptions o) {
     else
       print_sweep_table(a.points, grid);
     write_outputs(o, o.csv_file.empty() ? "" : sweep_csv(a.points),
-                  o.json_file.empty() ? "" : sweep_file_json(a.kernel_id, a.points).dump(1));
+                  o.json_file.empty() ? "" : json_text(sweep_file_json(a.kernel_id, a.points), 1));
     refuse_if_all_refused(a.points, *base.kernel);
     return;
   }
   const SweepSeries b{against->kernel->id, sweep_points(o, *against, grid)};
   print_comparison(a, b, grid, o.model);
   write_outputs(o, o.csv_file.empty() ? "" : ab_sweep_csv(a, b),
-                o.json_file.empty() ? "" : ab_sweep_file_json(a, b).dump(1));
+                o.json_file.empty() ? "" : json_text(ab_sweep_file_json(a, b), 1));
 }
 
 // `sweep --model [--arch ID]`: the models alone. What only a measurement uses is refused beside it

@@ -589,9 +589,8 @@ std::filesystem::path save_screenshot(const App& app, const Image& window,
   if (image.width <= 0 || image.height <= 0)
     throw UsageError("nothing to save: the image is empty");
   const std::string picture = png_bytes(image);
-  const std::string figures = screenshot_sidecar(app, request.panel, image.width, image.height)
-                                  .dump(2, ' ', false, json::error_handler_t::replace) +
-                              "\n";
+  const std::string figures =
+      json_text(screenshot_sidecar(app, request.panel, image.width, image.height), 2) + "\n";
   std::filesystem::path png;
   try {
     png = free_screenshot_path(request.path, request.panel,

@@ -514,7 +514,7 @@ std::string settings_text(const App& app) {
     j["lesson"] = app.lessons.id;
   for (const auto& [place, value] : app.choices.unknown_settings)
     j[json::json_pointer(place)] = json::parse(value); // written by dump() when the file was read
-  return j.dump(2) + "\n";
+  return json_text(j, 2) + "\n";
 }
 
 SystemCheck check_settings(const std::filesystem::path& dir) {

@@ -567,6 +567,19 @@ TEST(HostileCliOutputs, TheDoctorsReportThatCannotBeWrittenIsSaid) {
   EXPECT_NE(o.err.find("cannot write to standard output"), std::string::npos) << o.err;
 }
 
+// The defect: a kernel file whose name is not UTF-8 (a byte 0xFF, as a disk may hold) made
+// `model --json` fail with a JSON library's exception text; the name is written with U+FFFD.
+TEST(HostileCliOutputs, AFileNameThatIsNotUtf8IsWrittenInTheJson) {
+  WL_SKIP_WITHOUT_ENGINE(); // NVRTC compiles the file
+  std::ifstream example(std::filesystem::path(WARPLENS_SOURCE_ASSETS).parent_path() / "examples" /
+                        "saxpy.cu");
+  test::write_file("bad\xff.cu", std::string(std::istreambuf_iterator<char>(example), {}));
+  const test::Outcome o = run_limited("model 'bad\xff.cu' --json");
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const nlohmann::json j = nlohmann::json::parse(o.out);
+  EXPECT_EQ(j["kernel"], "bad\xef\xbf\xbd/saxpy");
+}
+
 // The defect: under a file-size limit SIGXFSZ ended the process with nothing said.
 TEST(HostileCliOutputs, AFileSizeLimitIsReportedNotASignal) {
   const test::Outcome o = run_limited("list --json", "ulimit -f 1 &&");

@@ -335,4 +335,8 @@ LineStatus LineReader::next(std::string& line, bool wait) {
   return any ? LineStatus::line : LineStatus::end;
 }
 
+std::string json_text(const json& value, int indent) {
+  return value.dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
 } // namespace wl

@@ -38,6 +38,10 @@ bool has_control_characters(std::string_view text);
 // Every string inside `value` clipped so: for a document from outside (a worker's answer) whose
 // texts (a device name, a message) are shown as they come.
 void clip_texts(nlohmann::json& value, std::size_t limit);
+// The JSON text of a value WarpLens writes (indented by `indent`, one line at -1): bytes that are
+// not UTF-8 (a file name's, read from the disk) are written as U+FFFD, where a JSON library would
+// refuse the whole output.
+std::string json_text(const nlohmann::json& value, int indent = -1);
 
 // A number in a JSON text that no double holds (1e999): the parser stops there, so the number, its
 // line and its column are given for a reader to word its own message.

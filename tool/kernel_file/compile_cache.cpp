@@ -141,7 +141,7 @@ void keep_compile(const std::string& key, const CompiledKernelFile& compiled) {
     return;
   json entry = compiled_json(compiled);
   entry["key"] = key;
-  const std::string text = entry.dump(-1, ' ', false, json::error_handler_t::replace);
+  const std::string text = json_text(entry);
   if (!write_file_safely(
            folder / (key + ".json"), text,
            {.replace_existing = true, .write_through_links = false, .keep_on_failure = false})

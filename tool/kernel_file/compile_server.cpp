@@ -40,9 +40,7 @@ std::string text_bytes(const Fields& f, const char* key) {
 }
 
 // One line of JSON; a name that is not UTF-8 has its stray bytes replaced.
-std::string line_of(const json& value) {
-  return value.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
-}
+std::string line_of(const json& value) { return json_text(value) + "\n"; }
 
 json request_json(const KernelFileCompile& r) {
   json headers = json::object();

@@ -2,6 +2,7 @@
 
 #include "base/error.h"
 #include "base/json_fields.h"
+#include "base/json_input.h"
 #include "kernel_file/file_kernel.h"
 #include "model/block_text.h"
 
@@ -336,8 +337,6 @@ void attach_kernel_file(WorkerRequest& request) {
         KernelFileText{.path = file->path.string(), .text = file->text, .headers = file->headers};
 }
 
-std::string protocol_line(const json& line) {
-  return line.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
-}
+std::string protocol_line(const json& line) { return json_text(line) + "\n"; }
 
 } // namespace wl
