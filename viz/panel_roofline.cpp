@@ -64,8 +64,8 @@ void measured_counts(const RunResult& result, const RooflinePoint& p) {
                        format_number(p.l2_intensity(), 2).c_str(),
                        measured_beside_model(rows, "l2_traffic").c_str());
   else if (p.l2_bytes > 0)
-    ImGui::TextWrapped("L2 bytes from L1 modelled: %s, %s FLOP/byte",
-                       format_bytes(p.l2_bytes).c_str(),
+    ImGui::TextWrapped("L2 bytes from L1 modelled: %s%s, %s FLOP/byte",
+                       format_bytes(p.l2_bytes).c_str(), p.l2_note.c_str(),
                        format_number(p.l2_intensity(), 2).c_str());
 }
 

@@ -775,7 +775,8 @@ void draw_file_predictions(App& app, const FilePredicted& predicted, int number)
       const std::string name = site.name.substr(site.name.find(": ") + 2);
       if (ui::link((name + "##" + site.name).c_str(), site.name))
         open_in_map(app, s);
-      ImGui::SameLine();
+      // Beside the name where it fits (figure_text's first piece), else under it, never wrapped
+      // with the next piece set beside its first row.
       figure_text(predicted_pieces(site),
                   wasteful(waste(predicted_per_request(site), ideal_per_request(site)))
                       ? Tone::wasteful

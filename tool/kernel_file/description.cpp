@@ -264,13 +264,14 @@ private:
     m_d.tunables.push_back(std::move(tunable));
   }
 
-  FileType type_of(const std::string& word) const {
+  // A buffer's element type or a scalar's: long (a 64-bit size or index) is a scalar's alone.
+  enum class TypeOf { buffer, scalar };
+  FileType type_of(const std::string& word, TypeOf of) const {
     for (const TypeName& t : kTypes)
       if (word == t.name)
         return t.type;
-    fail("type '" + clip(word, 30) +
-         "' is not one WarpLens fills; allowed float, double, int, "
-         "unsigned, long");
+    fail("type '" + clip(word, 30) + "' is not one WarpLens fills; allowed float, double, int, " +
+         (of == TypeOf::buffer ? "unsigned (and long for a scalar)" : "unsigned, long"));
   }
 
   void arg(const std::string& text) {
@@ -300,7 +301,7 @@ private:
     const std::size_t close = rest.find(']', open == std::string::npos ? 0 : open);
     if (open == std::string::npos || close == std::string::npos)
       fail("arg " + a.name + ": a buffer is TYPE[COUNT] (e.g. float[n])");
-    a.type = type_of(trimmed(rest.substr(0, open)));
+    a.type = type_of(trimmed(rest.substr(0, open)), TypeOf::buffer);
     if (a.type == FileType::i64)
       fail("arg " + a.name +
            ": a buffer holds float, double, int or unsigned; long is a scalar's type (a 64-bit "
@@ -395,7 +396,7 @@ private:
     if (equals == std::string::npos)
       fail("arg " + a.name + ": '" + clip(rest, 40) +
            "' is neither a buffer (in, out or inout TYPE[COUNT]) nor a scalar (TYPE = VALUE)");
-    a.type = type_of(trimmed(rest.substr(0, equals)));
+    a.type = type_of(trimmed(rest.substr(0, equals)), TypeOf::scalar);
     const std::string value = trimmed(rest.substr(equals + 1));
     if (a.type == FileType::f32 || a.type == FileType::f64) {
       a.real_value = real(value, "arg " + a.name);

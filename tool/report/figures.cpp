@@ -228,6 +228,18 @@ std::optional<double> modelled_l2_traffic(const RunResult& r) {
   return partly_predicted(r) ? std::max(predicted, static_cast<double>(r.bytes_moved)) : predicted;
 }
 
+// Beside a modelled L2 figure that is the floor of the bytes the kernel must move.
+std::string l2_traffic_note(const RunResult& r) {
+  const auto loads = site_total(r, global, load, &SitePrediction::sectors),
+             stores = site_total(r, global, store, &SitePrediction::sectors);
+  const double predicted = 32 * (loads.value_or(0) + stores.value_or(0));
+  return !measured_l2_traffic(r) && partly_predicted(r) &&
+                 predicted < static_cast<double>(r.bytes_moved)
+             ? " (the bytes it must move: the predicted accesses move fewer, and part of its "
+               "code is not predicted)"
+             : "";
+}
+
 std::string l2_traffic_reason(const RunResult& r, double measured, double predicted) {
   if (measured < predicted)
     return "loads that hit in L1 (a line another warp of the same SM brought in) never reach L2, "
@@ -906,7 +918,8 @@ const std::array kFigures = {
            .from_counters = true,
            .predicted = modelled_l2_traffic,
            .measured = measured_l2_traffic,
-           .reason = l2_traffic_reason},
+           .reason = l2_traffic_reason,
+           .note = l2_traffic_note},
     // Shared memory
     Figure{.key = "wavefronts_per_request",
            .display = "wavefronts per request",

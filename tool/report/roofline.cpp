@@ -89,6 +89,7 @@ std::optional<RooflinePoint> roofline_point(const RunResult& result, std::string
   const Reading l2 = read_figure("l2_traffic", result);
   point.l2_bytes = l2.value;
   point.l2_measured = l2.measured;
+  point.l2_note = figure("l2_traffic").note(result);
   point.modelled_l2_bytes = figure("l2_traffic").predicted(result).value_or(0);
   point.timed = result.timing.has_value();
   point.gflops = result.gflops();

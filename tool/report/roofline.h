@@ -46,6 +46,7 @@ struct RooflinePoint {
   double modelled_dram_bytes = 0; // the model's count, beside a measured one
   double l2_bytes = 0;            // L1 to and from L2, measured or modelled; 0 where neither
   bool l2_measured = false;
+  std::string l2_note;          // why a modelled figure is what it is, where it is a floor
   double modelled_l2_bytes = 0; // the model's count, beside a measured one
   double gflops = 0;            // at the median time; 0 without a timing
   bool timed = false;
