@@ -688,6 +688,10 @@ void ScriptPlayer::step_edit(const ScriptStep& step) {
   } catch (const UsageError& e) {
     return fail(step, 2, std::string("edit: ") + e.what());
   }
+  if (text.find('\0') != std::string::npos)
+    return fail(step, 2,
+                "edit: " + clip(file.string(), 120) +
+                    " is not text (it holds a NUL byte); a file to edit is a text file");
   const std::size_t at = text.find(step.args[1]);
   if (at == std::string::npos)
     return fail(step, 2,

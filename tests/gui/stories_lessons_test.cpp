@@ -59,7 +59,7 @@ TEST(StoryLessons, AQuestionCoversItsAnswerUntilAWrongThenARightAnswer) {
 
 // A teacher's lesson on a kernel file beside it: the GUI opens the file, and the learner's answer
 // about its line is judged (it said "this step is about transpose.cu, and the panels show
-// transpose/transpose" to every answer).
+// transpose/transpose" to every answer), also while the file's last save does not compile.
 TEST(StoryLessons, AStepOnAKernelFileIsAnsweredInThePanel) {
   WL_SKIP_WITHOUT_ENGINE(); // NVRTC compiles the file
   const std::filesystem::path dir = scratch_dir().string() + "-lesson";
@@ -72,10 +72,15 @@ TEST(StoryLessons, AStepOnAKernelFileIsAnsweredInThePanel) {
              "kernel transpose.cu\nparam PAD=0\nshow shared\n"
              "ask How many wavefronts does one request of line 34 take?\n"
              "answer wavefronts_per_request of \"line 34: shared load, 4 B\"\nwhy One bank.\n");
-  const Story story = play("window 1280x720\nwait\nset \"your answer\" 1 in \"Lessons\"\n"
-                           "screenshot wrong.png\nset \"your answer\" 32 in \"Lessons\"\nwait\n"
-                           "screenshot right.png\n",
-                           "--model --lesson " + (dir / "own.lesson").string());
+  // Between the answers the learner saves the file broken: the step keeps the last version that
+  // compiled (a check used to compile the broken save again and end the session).
+  const Story story =
+      play("window 1280x720\nwait\nset \"your answer\" 1 in \"Lessons\"\n"
+           "screenshot wrong.png\nedit " +
+               (dir / "transpose.cu").string() +
+               " \"__syncthreads();\" \"__syncthreads();n\"\nwait\n"
+               "set \"your answer\" 32 in \"Lessons\"\nwait\nscreenshot right.png\n",
+           "--model --lesson " + (dir / "own.lesson").string());
   std::filesystem::remove_all(dir);
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const json wrong = story.sidecar("wrong"), right = story.sidecar("right");

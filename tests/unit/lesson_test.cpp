@@ -143,6 +143,12 @@ TEST(Lessons, AStepOnAKernelFileBesideTheLessonAsksAboutItsLine) {
       "solution param PAD=1\nwhy Rows of 33 words.\n",
       (dir / "own.lesson").string());
   EXPECT_EQ(lesson.steps[0].kernel, (dir / "transpose.cu").string());
+  EXPECT_EQ(parse_lesson("lesson L\nabout A.\n\nstep S\nkernel \"my tile.cu\"\nshow shared\n",
+                         (dir / "own.lesson").string())
+                .steps[0]
+                .kernel,
+            (dir / "my tile.cu").string())
+      << "a path with a space, in quotes";
   EXPECT_EQ(check_lesson(lesson, presets()), std::vector<std::string>{});
   const RunResult first = modelled(lesson, lesson.steps[0]);
   EXPECT_EQ(first.kernel_id, "transpose/transpose");

@@ -881,6 +881,26 @@ std::shared_ptr<const KernelFile> kernel_file_of(const std::string& kernel_id) {
   return found == added.by_kernel.end() ? nullptr : found->second;
 }
 
+std::string kernel_file_id(const std::string& text) {
+  const std::size_t colon = text.rfind(".cu:");
+  const std::string path = colon == std::string::npos ? text : text.substr(0, colon + 3);
+  const std::string wanted = colon == std::string::npos ? "" : text.substr(colon + 4);
+  std::shared_ptr<const KernelFile> last;
+  {
+    AddedFiles& added = added_files();
+    const std::lock_guard lock(added.mutex);
+    if (const auto found = added.by_path.find(path); found != added.by_path.end())
+      last = found->second;
+  }
+  if (last)
+    for (const std::string& kernel : last->description.kernels) {
+      const std::string id = file_kernel_id(*last, kernel);
+      if (wanted.empty() || id.substr(id.find('/') + 1) == wanted)
+        return id;
+    }
+  return add_kernel_file(text);
+}
+
 std::string add_kernel_file(const std::string& text) {
   const std::size_t colon = text.rfind(".cu:");
   const std::string path = colon == std::string::npos ? text : text.substr(0, colon + 3);

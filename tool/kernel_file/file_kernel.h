@@ -70,4 +70,9 @@ std::shared_ptr<const KernelFile> kernel_file_of(const std::string& kernel_id);
 // a kernel it does not describe.
 std::string add_kernel_file(const std::string& text);
 
+// The id add_kernel_file gives `text`, from the version of the file added last where it was added
+// before (a save that does not compile replaces nothing, so the kernel on screen keeps its id),
+// else added now. For a lesson's step, whose kernel is asked for on every check.
+std::string kernel_file_id(const std::string& text);
+
 } // namespace wl

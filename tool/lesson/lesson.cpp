@@ -204,7 +204,11 @@ private:
   static std::string kernel_word(const LessonLine& line) {
     constexpr const char* what = "a kernel id, e.g. coalescing/stride, or a kernel file, e.g. "
                                  "mine.cu or mine.cu:kernel";
-    const std::string& word = line.text(what);
+    std::string word = line.text(what);
+    // A path with a space in it, in quotes: kernel "my tile.cu".
+    if (word.size() > 2 && word.front() == '"' && word.back() == '"' &&
+        word.find('"', 1) == word.size() - 1 && word.find(".cu") != std::string::npos)
+      return word.substr(1, word.size() - 2);
     const std::size_t colon = word.find(".cu:");
     if (colon == std::string::npos || !is_word(word.substr(colon + 4)))
       return read_word(line, what);

@@ -234,7 +234,7 @@ int refused_line(const LessonStep& step, const std::vector<std::string>& params,
 } // namespace
 
 std::string step_kernel_id(const LessonStep& step) {
-  return names_a_kernel_file(step.kernel) ? add_kernel_file(step.kernel) : step.kernel;
+  return names_a_kernel_file(step.kernel) ? kernel_file_id(step.kernel) : step.kernel;
 }
 
 StepLaunch step_launch(const Lesson& lesson, const LessonStep& step,

@@ -21,8 +21,9 @@
 namespace wl {
 
 // The id of a step's kernel: a bundled kernel's as written; a kernel file's ("mine.cu",
-// "mine.cu:kernel") its kernel's, the file's kernels added at run time (compiled once: the same
-// text of the same file is not compiled again). Throws UsageError for a file it cannot use.
+// "mine.cu:kernel") its kernel's, the file's kernels added at run time once (kernel_file_id: a
+// save that does not compile leaves the step its last good version). Throws UsageError for a file
+// it cannot use.
 std::string step_kernel_id(const LessonStep& step);
 
 struct StepLaunch {

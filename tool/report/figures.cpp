@@ -336,7 +336,7 @@ std::optional<double> share_of_peak(const RunResult& r) {
 std::string peak_bandwidth_note(const RunResult& r) {
   const DramBytes dram = dram_bytes_of(r);
   return " of " + format_number(r.arch.dram_bandwidth_gbps, 0) + " GB/s, by " + dram.source +
-         "'s " + format_bytes(dram.bytes);
+         (dram.source.ends_with('s') ? "' " : "'s ") + format_bytes(dram.bytes);
 }
 
 std::optional<double> compute(const RunResult& r) {
