@@ -354,7 +354,7 @@ struct LessonWorkflow {
   struct Listed {
     std::filesystem::path file;
     std::string title;
-    int questions = 0;
+    std::shared_ptr<const Lesson> lesson; // null where it does not read
   };
   std::vector<Listed> catalog; // the bundled lessons, read when first listed
 

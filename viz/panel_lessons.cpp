@@ -27,23 +27,28 @@ std::string paragraph(const std::vector<std::string>& lines) {
   return text;
 }
 
+// Questions of `lesson` the learner answered right, by the progress kept for `id`.
+int answered_right(const App& app, const std::string& id, const Lesson& lesson) {
+  const auto found = app.lessons.progress.find(id);
+  return found == app.lessons.progress.end() ? 0 : lesson.answered_right(found->second.done);
+}
+
 // "3/6 done  " (questions answered right of all) before a lesson's title, in front, where a
 // narrow panel does not cut it.
-std::string progress_text(const App& app, const std::string& id, int questions) {
-  const auto found = app.lessons.progress.find(id);
-  const std::size_t done = found == app.lessons.progress.end() ? 0 : found->second.done.size();
-  return done == 0 ? "" : format("%zu/%d done  ", done, questions);
+std::string progress_text(const App& app, const std::string& id, const Lesson* lesson) {
+  const int done = lesson ? answered_right(app, id, *lesson) : 0;
+  return done == 0 ? "" : format("%d/%d done  ", done, lesson->questions());
 }
 
 // The bundled lessons in course order, read once.
 const std::vector<LessonWorkflow::Listed>& course(App& app) {
   if (app.lessons.catalog.empty())
     for (const std::filesystem::path& file : bundled_lessons()) {
-      LessonWorkflow::Listed listed{file, file.stem().string()};
+      LessonWorkflow::Listed listed{file, file.stem().string(), nullptr};
       try {
         const Lesson lesson = load_lesson(file);
         listed.title = lesson.title;
-        listed.questions = lesson.questions();
+        listed.lesson = std::make_shared<const Lesson>(lesson);
       } catch (const Error&) { // opened, it says what is wrong with it
       }
       app.lessons.catalog.push_back(std::move(listed));
@@ -79,7 +84,7 @@ void draw_catalog(App& app) {
             "says whether you were right and why. Pick one:");
   for (const LessonWorkflow::Listed& listed : course(app)) {
     const std::string id = listed.file.stem().string();
-    const std::string label = progress_text(app, id, listed.questions) + listed.title;
+    const std::string label = progress_text(app, id, listed.lesson.get()) + listed.title;
     if (ui::selectable(label.c_str(), false, id))
       app.open_lesson(listed.file.string());
   }
@@ -170,10 +175,9 @@ void draw_ending(App& app) {
   if (l.step + 1 < static_cast<int>(l.lesson->steps.size()) || !l.revealed)
     return;
   const int questions = l.lesson->questions();
-  const auto progress = l.progress.find(l.id);
-  const std::size_t right = progress == l.progress.end() ? 0 : progress->second.done.size();
+  const int right = answered_right(app, l.id, *l.lesson);
   ImGui::Separator();
-  ImGui::TextWrapped("End of the lesson: %zu of %d questions answered right.%s", right, questions,
+  ImGui::TextWrapped("End of the lesson: %d of %d questions answered right.%s", right, questions,
                      next_lesson(app) ? " Next lesson > goes on with the course." : "");
 }
 

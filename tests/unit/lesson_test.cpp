@@ -11,6 +11,7 @@
 
 #include <fstream>
 #include <functional>
+#include <set>
 
 #include <gtest/gtest.h>
 
@@ -155,6 +156,18 @@ TEST(Lessons, AStepOnAKernelFileBesideTheLessonAsksAboutItsLine) {
   EXPECT_TRUE(judge_answer(lesson.steps[0], "32", first).right);
   EXPECT_FALSE(judge_answer(lesson.steps[0], "1", first).right);
   std::filesystem::remove_all(dir);
+}
+
+// The defect: a settings file whose progress named 30 steps of a 6-question lesson showed "30/6
+// done". Only the steps that are the lesson's questions count.
+TEST(Lessons, ProgressCountsOnlyTheLessonsOwnQuestions) {
+  const Lesson lesson = load_lesson(find_lesson("coalescing"));
+  std::set<int> done;
+  for (int step = -3; step < 30; ++step)
+    done.insert(step);
+  EXPECT_EQ(lesson.answered_right(done), lesson.questions());
+  EXPECT_EQ(lesson.answered_right({1, 1000}), 1);
+  EXPECT_EQ(lesson.answered_right({}), 0);
 }
 
 TEST(Lessons, LeastMeansNoSmallerValueMeetsTheCondition) {

@@ -419,6 +419,13 @@ int Lesson::questions() const {
                                         [](const LessonStep& s) { return !s.ask.empty(); }));
 }
 
+int Lesson::answered_right(const std::set<int>& done) const {
+  return static_cast<int>(std::count_if(done.begin(), done.end(), [&](int step) {
+    return step >= 0 && step < static_cast<int>(steps.size()) &&
+           !steps[static_cast<std::size_t>(step)].ask.empty();
+  }));
+}
+
 Lesson parse_lesson(const std::string& text, const std::string& file) {
   if (text.size() > kLargestLessonFile)
     throw UsageError(file + ": the lesson is over 1 MiB; split it");

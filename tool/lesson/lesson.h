@@ -38,6 +38,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -112,6 +113,9 @@ struct Lesson {
   std::vector<LessonStep> steps;
 
   int questions() const;
+  // How many of the steps `done` names are questions of this lesson: a settings file's list may
+  // name steps the lesson does not have (it was edited, or the file was), which count for none.
+  int answered_right(const std::set<int>& done) const;
 };
 
 // The lesson's own rules: every line understood, a step's parts in place, a question with its
