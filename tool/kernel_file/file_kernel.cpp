@@ -881,39 +881,49 @@ std::shared_ptr<const KernelFile> kernel_file_of(const std::string& kernel_id) {
   return found == added.by_kernel.end() ? nullptr : found->second;
 }
 
+namespace {
+
+// "x.cu:kernel" -> the file's path and the kernel named ("" where none is).
+struct NamedKernel {
+  std::string path, wanted;
+  explicit NamedKernel(const std::string& text) {
+    const std::size_t colon = text.rfind(".cu:");
+    path = colon == std::string::npos ? text : text.substr(0, colon + 3);
+    wanted = colon == std::string::npos ? "" : text.substr(colon + 4);
+  }
+  bool wants(const std::string& id) const {
+    return wanted.empty() || id.substr(id.find('/') + 1) == wanted;
+  }
+};
+
+} // namespace
+
 std::string kernel_file_id(const std::string& text) {
-  const std::size_t colon = text.rfind(".cu:");
-  const std::string path = colon == std::string::npos ? text : text.substr(0, colon + 3);
-  const std::string wanted = colon == std::string::npos ? "" : text.substr(colon + 4);
+  const NamedKernel named(text);
   std::shared_ptr<const KernelFile> last;
   {
     AddedFiles& added = added_files();
     const std::lock_guard lock(added.mutex);
-    if (const auto found = added.by_path.find(path); found != added.by_path.end())
+    if (const auto found = added.by_path.find(named.path); found != added.by_path.end())
       last = found->second;
   }
   if (last)
-    for (const std::string& kernel : last->description.kernels) {
-      const std::string id = file_kernel_id(*last, kernel);
-      if (wanted.empty() || id.substr(id.find('/') + 1) == wanted)
+    for (const std::string& kernel : last->description.kernels)
+      if (const std::string id = file_kernel_id(*last, kernel); named.wants(id))
         return id;
-    }
   return add_kernel_file(text);
 }
 
 std::string add_kernel_file(const std::string& text) {
-  const std::size_t colon = text.rfind(".cu:");
-  const std::string path = colon == std::string::npos ? text : text.substr(0, colon + 3);
-  const std::string wanted = colon == std::string::npos ? "" : text.substr(colon + 4);
+  const NamedKernel named(text);
   std::string names;
-  for (const std::string& id : use_kernel_file(read_kernel_file(path))) {
-    const std::string name = id.substr(id.find('/') + 1);
-    if (wanted.empty() || name == wanted)
+  for (const std::string& id : use_kernel_file(read_kernel_file(named.path))) {
+    if (named.wants(id))
       return id;
-    names += (names.empty() ? "" : ", ") + name;
+    names += (names.empty() ? "" : ", ") + id.substr(id.find('/') + 1);
   }
-  throw UsageError(path + ": no kernel '" + clip(wanted, 40) + "' in its description; it has " +
-                   names);
+  throw UsageError(named.path + ": no kernel '" + clip(named.wanted, 40) +
+                   "' in its description; it has " + names);
 }
 
 } // namespace wl

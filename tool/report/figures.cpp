@@ -216,25 +216,30 @@ bool partly_predicted(const RunResult& r) {
   return r.prediction.from_code && !r.prediction.notes.empty();
 }
 
-// The model's global sectors, each a 32-byte trip between L1 and L2 when L1 holds nothing; at
-// least the bytes the kernel must move where part of its code is not predicted (every DRAM byte
-// crosses L2).
-std::optional<double> modelled_l2_traffic(const RunResult& r) {
+// The model's global sectors, each a 32-byte trip between L1 and L2 when L1 holds nothing;
+// nullopt where no global site is predicted.
+std::optional<double> predicted_l2_bytes(const RunResult& r) {
   const auto loads = site_total(r, global, load, &SitePrediction::sectors),
              stores = site_total(r, global, store, &SitePrediction::sectors);
   if (!loads && !stores)
     return std::nullopt;
-  const double predicted = 32 * (loads.value_or(0) + stores.value_or(0));
-  return partly_predicted(r) ? std::max(predicted, static_cast<double>(r.bytes_moved)) : predicted;
+  return 32 * (loads.value_or(0) + stores.value_or(0));
+}
+
+// The predicted L2 bytes; at least the bytes the kernel must move where part of its code is not
+// predicted (every DRAM byte crosses L2).
+std::optional<double> modelled_l2_traffic(const RunResult& r) {
+  const std::optional<double> predicted = predicted_l2_bytes(r);
+  if (!predicted)
+    return std::nullopt;
+  return partly_predicted(r) ? std::max(*predicted, static_cast<double>(r.bytes_moved))
+                             : *predicted;
 }
 
 // Beside a modelled L2 figure that is the floor of the bytes the kernel must move.
 std::string l2_traffic_note(const RunResult& r) {
-  const auto loads = site_total(r, global, load, &SitePrediction::sectors),
-             stores = site_total(r, global, store, &SitePrediction::sectors);
-  const double predicted = 32 * (loads.value_or(0) + stores.value_or(0));
   return !measured_l2_traffic(r) && partly_predicted(r) &&
-                 predicted < static_cast<double>(r.bytes_moved)
+                 predicted_l2_bytes(r).value_or(0) < static_cast<double>(r.bytes_moved)
              ? " (the bytes it must move: the predicted accesses move fewer, and part of its "
                "code is not predicted)"
              : "";
