@@ -426,7 +426,7 @@ TEST(WorkerClient, AStoppedWorkerIsKilledWhenItFallsSilentNotAtTheEndOfItsBudget
 
 TEST(WorkerClient, TheHeartbeatKeepsAWorkerInALongPhaseAlive) {
   // Three heartbeats' room: at 1.5 s a CI machine running tests side by side delayed one
-  // heartbeat past the limit, while the GUI's own limit is 5 s.
+  // heartbeat past the limit, while the GUI's own limit is 5 s. The request must outlast it.
   constexpr double kSilenceSeconds = 3;
   WorkerClient client({.command = kWorkerCommand,
                        .setup_seconds = 300,
@@ -446,7 +446,7 @@ TEST(WorkerClient, TheHeartbeatKeepsAWorkerInALongPhaseAlive) {
   ASSERT_TRUE(answer);
   EXPECT_TRUE(answer->ok()) << answer->error;
   EXPECT_GT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
-            2 * kSilenceSeconds)
+            kSilenceSeconds)
       << "the request must outlast the silence limit for this test to mean anything";
   EXPECT_EQ(client.latest().restarts, 0);
 }

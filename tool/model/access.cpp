@@ -3,6 +3,7 @@
 #include "base/error.h"
 
 #include <algorithm>
+#include <bit>
 #include <string>
 #include <tuple>
 
@@ -23,17 +24,11 @@ void check_access(const WarpAccess& access) {
                        std::to_string(w) + "-byte width");
 }
 
-// Sorts the first `count` values and returns how many distinct ones there are. Most warps touch
-// addresses in lane order, so one pass often spares the sort.
-template <typename T, std::size_t N> int count_distinct(std::array<T, N>& values, int count) {
-  if (!std::is_sorted(values.begin(), values.begin() + count))
-    std::sort(values.begin(), values.begin() + count);
-  return static_cast<int>(std::unique(values.begin(), values.begin() + count) - values.begin());
-}
-
 // The 4-byte words one transaction touches: up to 32 lanes of up to 4 words.
 struct TransactionWords {
-  std::array<std::uint64_t, kWarpSize * 4> words{};
+  // Left unset past `count`: the model fills one for every warp it evaluates, and zeroing a
+  // kilobyte each time cost more than the analysis.
+  std::array<std::uint64_t, kWarpSize * 4> words;
   int count = 0;
 };
 
@@ -57,14 +52,28 @@ struct TransactionCost {
 };
 
 // Lanes reading one word share it (a broadcast); each bank serves its distinct words one
-// wavefront apiece. Words come in address order for most patterns, so counting distinct words
-// (and then per bank) mostly needs no sort.
-TransactionCost transaction_cost(TransactionWords t) {
-  const int distinct = count_distinct(t.words, t.count);
-  std::array<int, kBankCount> per_bank{};
-  int most = 0;
-  for (int i = 0; i < distinct; ++i)
-    most = std::max(most, ++per_bank[t.words[i] % kBankCount]);
+// wavefront apiece. Each word is looked for among the words its bank already serves, a chain of
+// at most the conflict degree: cheaper than sorting the words of a transaction out of order.
+TransactionCost transaction_cost(const TransactionWords& t) {
+  constexpr int kNone = -1;
+  std::array<int, kBankCount> served{};   // distinct words per bank
+  std::array<int, kBankCount> chain;      // the latest distinct word of each bank, by index
+  std::array<int, kWarpSize * 4> earlier; // the bank's distinct word before this one
+  chain.fill(kNone);
+  int distinct = 0, most = 0;
+  for (int i = 0; i < t.count; ++i) {
+    const std::uint64_t word = t.words[i];
+    const auto bank = static_cast<std::size_t>(word % kBankCount);
+    int seen = chain[bank];
+    while (seen != kNone && t.words[seen] != word)
+      seen = earlier[seen];
+    if (seen != kNone)
+      continue; // a broadcast: the word is already served
+    earlier[i] = chain[bank];
+    chain[bank] = i;
+    ++distinct;
+    most = std::max(most, ++served[bank]);
+  }
   return {most, (distinct + kBankCount - 1) / kBankCount};
 }
 
@@ -93,20 +102,29 @@ bool quads_read_in_pairs(const WarpAccess& access, int first, int lanes) {
   return true;
 }
 
-std::vector<LaneRange> transactions_of(const WarpAccess& access) {
-  if (access.width <= 4)
-    return {{0, kWarpSize}};
+LaneRanges transactions_of(const WarpAccess& access) {
+  LaneRanges ranges;
+  if (access.width <= 4) {
+    ranges.push_back({0, kWarpSize});
+    return ranges;
+  }
   constexpr int kHalf = kWarpSize / 2, kQuarter = kWarpSize / 4;
-  if (access.width == 8)
-    return quads_read_in_pairs(access, 0, kWarpSize)
-               ? std::vector<LaneRange>{{0, kWarpSize}}
-               : std::vector<LaneRange>{{0, kHalf}, {kHalf, kHalf}};
-  std::vector<LaneRange> ranges;
+  if (access.width == 8) {
+    if (quads_read_in_pairs(access, 0, kWarpSize)) {
+      ranges.push_back({0, kWarpSize});
+    } else {
+      ranges.push_back({0, kHalf});
+      ranges.push_back({kHalf, kHalf});
+    }
+    return ranges;
+  }
   for (int half = 0; half < kWarpSize; half += kHalf) {
-    if (quads_read_in_pairs(access, half, kHalf))
+    if (quads_read_in_pairs(access, half, kHalf)) {
       ranges.push_back({half, kHalf});
-    else
-      ranges.insert(ranges.end(), {{half, kQuarter}, {half + kQuarter, kQuarter}});
+    } else {
+      ranges.push_back({half, kQuarter});
+      ranges.push_back({half + kQuarter, kQuarter});
+    }
   }
   return ranges;
 }
@@ -115,27 +133,35 @@ GlobalAccess analyse_global(const WarpAccess& access) {
   check_access(access);
   // An aligned access of at most 16 bytes never crosses a sector, so each lane touches one
   // sector and one line, and two lanes' bytes are either the same or disjoint.
-  std::array<std::uint64_t, kWarpSize> sectors{}, lines{}, segments{}, addresses{};
+  std::array<std::uint64_t, kWarpSize> addresses{};
   int active = 0;
-  for (int lane = 0; lane < kWarpSize; ++lane) {
-    if (!access.active(lane))
-      continue;
-    addresses[active] = access.address[lane];
-    sectors[active] = access.address[lane] / kSectorBytes;
-    lines[active] = access.address[lane] / kLineBytes;
-    segments[active] = access.address[lane] / kDramSegmentBytes;
-    ++active;
-  }
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    if (access.active(lane))
+      addresses[active++] = access.address[lane];
   GlobalAccess g;
   if (active == 0)
     return g;
+  // Sectors, lines and segments are addresses divided by a constant, so sorted addresses give
+  // them sorted too: one sort (most warps need none) and one pass count every distinct kind.
+  if (!std::is_sorted(addresses.begin(), addresses.begin() + active))
+    std::sort(addresses.begin(), addresses.begin() + active);
+  // Two sorted addresses share a unit of 2^k bytes exactly when their XOR is below 2^k.
+  static_assert(std::has_single_bit(unsigned{kSectorBytes}) &&
+                std::has_single_bit(unsigned{kDramSegmentBytes}) &&
+                std::has_single_bit(unsigned{kLineBytes}));
+  int distinct_addresses = 1;
+  g.sectors = g.lines = g.dram_segments = 1;
+  for (int i = 1; i < active; ++i) {
+    const std::uint64_t differing = addresses[i - 1] ^ addresses[i];
+    distinct_addresses += differing != 0 ? 1 : 0;
+    g.sectors += differing >= kSectorBytes ? 1 : 0;
+    g.dram_segments += differing >= kDramSegmentBytes ? 1 : 0;
+    g.lines += differing >= kLineBytes ? 1 : 0;
+  }
   g.requests = 1;
-  g.sectors = count_distinct(sectors, active);
-  g.lines = count_distinct(lines, active);
-  g.bytes_used = count_distinct(addresses, active) * access.width;
+  g.bytes_used = distinct_addresses * access.width;
   g.ideal_sectors = (g.bytes_used + kSectorBytes - 1) / kSectorBytes;
   g.bytes_fetched = g.sectors * kSectorBytes;
-  g.dram_segments = count_distinct(segments, active);
   return g;
 }
 

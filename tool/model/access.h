@@ -102,6 +102,15 @@ struct LaneRange {
 // two; at 8 bytes a warp-wide broadcast costs 1, and the float2 stores of
 // flash_attention/tensor_d64 (lanes 4g + t at word 68 g + 2 t) 4, where the warp's 64 words
 // would fit 2: each half-warp's 32 words fall two to a bank.
-std::vector<LaneRange> transactions_of(const WarpAccess& access);
+// At most four, held in place: the model asks for every warp it evaluates.
+struct LaneRanges {
+  std::array<LaneRange, 4> ranges{};
+  int count = 0;
+  void push_back(LaneRange range) { ranges[static_cast<std::size_t>(count++)] = range; }
+  const LaneRange* begin() const { return ranges.data(); }
+  const LaneRange* end() const { return ranges.data() + count; }
+  std::size_t size() const { return static_cast<std::size_t>(count); }
+};
+LaneRanges transactions_of(const WarpAccess& access);
 
 } // namespace wl

@@ -4,6 +4,7 @@
 #include "registry.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <cxxabi.h>
 #include <map>
@@ -51,19 +52,35 @@ const std::map<std::string, FamilySource>& family_sources() {
 }
 
 // The site names a line's marker lists: "// site: load a" or "// sites: load row max, load row
-// sum".
+// sum". A scan, not a regex: every report of a run reads every line of the family's file.
 std::vector<std::string> marked_sites(const std::string& line) {
-  static const std::regex marker(R"(//\s*sites?:\s*(.*\S)\s*$)");
-  std::smatch match;
-  if (!std::regex_search(line, match, marker))
-    return {};
-  std::vector<std::string> names;
-  std::istringstream list(match[1].str());
-  for (std::string name; std::getline(list, name, ',');) {
-    const auto first = name.find_first_not_of(' ');
-    names.push_back(first == std::string::npos ? "" : name.substr(first));
+  const auto space = [](char c) { return c == ' ' || c == '\t'; };
+  for (std::size_t comment = line.find("//"); comment != std::string::npos;
+       comment = line.find("//", comment + 1)) {
+    std::size_t at = comment + 2;
+    while (at < line.size() && space(line[at]))
+      ++at;
+    if (line.compare(at, 4, "site") != 0)
+      continue;
+    at += 4;
+    if (at < line.size() && line[at] == 's')
+      ++at;
+    if (at >= line.size() || line[at] != ':')
+      continue;
+    std::string list = line.substr(at + 1);
+    while (!list.empty() && std::isspace(static_cast<unsigned char>(list.back())))
+      list.pop_back();
+    if (list.find_first_not_of(" \t") == std::string::npos)
+      continue; // "// site:" names nothing
+    std::vector<std::string> names;
+    std::istringstream items(list);
+    for (std::string name; std::getline(items, name, ',');) {
+      const auto first = name.find_first_not_of(" \t");
+      names.push_back(first == std::string::npos ? "" : name.substr(first));
+    }
+    return names;
   }
-  return names;
+  return {};
 }
 
 struct LineRange {
@@ -112,8 +129,42 @@ std::string without_launch_bounds(std::string signature) {
   return signature.erase(start, end == std::string::npos ? end : end + 1 - start);
 }
 
+bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// The first identifier written just before a '(' (spaces between allowed): a function's name in
+// its signature. "" if none.
+std::string name_before_paren(const std::string& signature) {
+  for (std::size_t paren = signature.find('('); paren != std::string::npos;
+       paren = signature.find('(', paren + 1)) {
+    std::size_t end = paren;
+    while (end > 0 && std::isspace(static_cast<unsigned char>(signature[end - 1])))
+      --end;
+    std::size_t begin = end;
+    while (begin > 0 && identifier_char(signature[begin - 1]))
+      --begin;
+    while (begin < end && std::isdigit(static_cast<unsigned char>(signature[begin])))
+      ++begin; // an identifier starts with a letter or '_'
+    if (begin < end)
+      return signature.substr(begin, end - begin);
+  }
+  return "";
+}
+
+// Whether `body` writes `name` as a whole word followed by '(' or '<': a call, or a template's.
+bool calls(const std::string& body, const std::string& name) {
+  for (std::size_t at = body.find(name); at != std::string::npos; at = body.find(name, at + 1)) {
+    if (at > 0 && identifier_char(body[at - 1]))
+      continue;
+    std::size_t next = at + name.size();
+    while (next < body.size() && std::isspace(static_cast<unsigned char>(body[next])))
+      ++next;
+    if (next < body.size() && (body[next] == '(' || body[next] == '<'))
+      return true;
+  }
+  return false;
+}
+
 std::map<std::string, Function> functions_of(const FamilySource& source) {
-  static const std::regex name_before_paren(R"(([A-Za-z_][A-Za-z0-9_]*)\s*\()");
   std::map<std::string, Function> functions;
   const std::vector<std::string>& lines = source.lines;
   for (std::size_t i = 0; i < lines.size(); ++i) {
@@ -131,9 +182,7 @@ std::map<std::string, Function> functions_of(const FamilySource& source) {
     if (body == std::string::npos || signature.find(';') < body)
       continue; // a declaration, or a one-line member of a struct with its body later
     signature = without_launch_bounds(signature.substr(0, body));
-    std::smatch first;
-    const std::string name =
-        std::regex_search(signature, first, name_before_paren) ? first[1].str() : "";
+    const std::string name = name_before_paren(signature);
     if (!name.empty() && !functions.count(name))
       functions[name] = {{static_cast<int>(i) + 1, closing_line(lines, i)}, kernel};
   }
@@ -155,7 +204,7 @@ std::vector<LineRange> reachable_ranges(const FamilySource& source,
     for (const auto& [name, function] : functions) {
       if (function.kernel || std::find(reached.begin(), reached.end(), name) != reached.end())
         continue;
-      if (std::regex_search(body, std::regex("\\b" + name + "\\s*[(<]"))) {
+      if (calls(body, name)) {
         reached.push_back(name);
         queue.push_back(name);
       }
@@ -223,15 +272,18 @@ SiteLines find_site_lines(const KernelDesc& kernel, const Params& params) {
     return std::any_of(reachable.begin(), reachable.end(),
                        [line](const LineRange& r) { return r.contains(line); });
   };
+  std::vector<std::pair<int, std::vector<std::string>>> marked; // reached lines with a marker
+  for (std::size_t i = 0; i < source.lines.size(); ++i) {
+    const int line = static_cast<int>(i) + 1;
+    if (std::vector<std::string> names = marked_sites(source.lines[i]);
+        !names.empty() && reached(line))
+      marked.emplace_back(line, std::move(names));
+  }
   for (std::size_t s = 0; s < kernel.sites.size(); ++s) {
     std::vector<int> found;
-    for (std::size_t i = 0; i < source.lines.size(); ++i) {
-      const std::vector<std::string> names = marked_sites(source.lines[i]);
-      const int line = static_cast<int>(i) + 1;
-      if (std::find(names.begin(), names.end(), kernel.sites[s].name) != names.end() &&
-          reached(line))
+    for (const auto& [line, names] : marked)
+      if (std::find(names.begin(), names.end(), kernel.sites[s].name) != names.end())
         found.push_back(line);
-    }
     if (found.size() == 1) {
       result.lines[s] = found.front();
     } else if (result.problem.empty()) {

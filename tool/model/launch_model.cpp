@@ -9,10 +9,13 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <map>
 #include <random>
+#include <thread>
 
 namespace wl {
 
@@ -259,6 +262,106 @@ void check_countable(const LaunchShape& launch) {
                      " warps; the model counts launches of at most 1e12 warps");
 }
 
+namespace {
+
+// One site's prediction over the launch, and the warp-iterations it stands for.
+struct SiteOutcome {
+  SitePrediction prediction;
+  std::int64_t warp_iterations = 0, evaluated = 0;
+  std::exception_ptr failure; // an access the hardware would fault on, rethrown in site order
+};
+
+SiteOutcome predict_site(const KernelDesc& kernel, const LaunchShape& launch,
+                         const std::vector<BlockClass>& blocks, const ModelBudget& budget,
+                         int site) {
+  SiteOutcome outcome;
+  const int warps = warps_per_block(launch.block);
+  // Seeded by the site alone: the same launch always gets the same estimate, whichever thread
+  // models which site.
+  std::mt19937_64 rng(0x5eed + static_cast<std::uint64_t>(site));
+  const BoundSite bound(kernel.sites[site], launch, true);
+  const std::vector<IterationRange> iterations =
+      iteration_classes(kernel.sites[site].iterations(launch));
+  std::vector<std::int64_t> needs; // each stratum's warp-iterations, in the loops' order
+  for (const BlockClass& block_class : blocks)
+    for (const IterationRange& range : iterations)
+      needs.push_back(block_class.count() * range.count() * warps);
+  const std::int64_t allowance =
+      budget.max_evaluations > 0
+          ? std::max<std::int64_t>(
+                warps, stratum_allowance(needs, budget.max_evaluations /
+                                                    static_cast<std::int64_t>(kernel.sites.size())))
+          : 0;
+  SiteSums total;
+  bool exact = true;
+  for (const BlockClass& block_class : blocks) {
+    for (const IterationRange& range : iterations) {
+      const std::int64_t units = block_class.count() * range.count(); // (block, iteration) pairs
+      outcome.warp_iterations += units * warps;
+      const bool enumerate = allowance == 0 || units * warps <= allowance;
+      const SamplePlan plan =
+          enumerate ? SamplePlan::everything(block_class.count(), range.count())
+                    : plan_samples(block_class.count(), range.count(), allowance / warps, rng);
+      const std::int64_t samples = plan.blocks * plan.iterations;
+      outcome.evaluated += samples * warps;
+      total.add(sample_stratum(bound, kernel.sites[site], block_class, range, plan),
+                static_cast<double>(units) / static_cast<double>(samples));
+      exact = exact && enumerate;
+    }
+  }
+  const Site& declared = kernel.sites[site];
+  outcome.prediction = total.prediction(declared.name, declared.space, declared.op,
+                                        declared.width(launch.params), exact);
+  return outcome;
+}
+
+// Below this many warp-iterations a launch is modelled on the calling thread: starting threads
+// would cost more than they save.
+constexpr std::int64_t kWorthThreads = 4000;
+
+// Each site on its own, the sites shared among the machine's cores.
+std::vector<SiteOutcome> predict_sites(const KernelDesc& kernel, const LaunchShape& launch,
+                                       const ModelBudget& budget) {
+  const std::vector<BlockClass> blocks = block_classes(launch.grid);
+  const int sites = static_cast<int>(kernel.sites.size());
+  std::vector<SiteOutcome> outcomes(static_cast<std::size_t>(sites));
+  std::atomic<int> next{0};
+  const auto work = [&] {
+    for (int site; (site = next++) < sites;) {
+      try {
+        outcomes[static_cast<std::size_t>(site)] =
+            predict_site(kernel, launch, blocks, budget, site);
+      } catch (...) {
+        outcomes[static_cast<std::size_t>(site)].failure = std::current_exception();
+      }
+    }
+  };
+  double launch_work = 0; // warp-iterations in the whole launch
+  for (const Site& site : kernel.sites)
+    launch_work += static_cast<double>(std::max<std::int64_t>(1, site.iterations(launch))) *
+                   static_cast<double>(launch.grid.x) * launch.grid.y * launch.grid.z *
+                   warps_per_block(launch.block);
+  const double evaluations =
+      budget.max_evaluations > 0
+          ? std::min(launch_work, static_cast<double>(budget.max_evaluations))
+          : launch_work;
+  const bool large = evaluations >= kWorthThreads;
+  const int helpers =
+      large ? std::min(sites, static_cast<int>(std::thread::hardware_concurrency())) - 1 : 0;
+  {
+    std::vector<std::jthread> threads;
+    for (int i = 0; i < helpers; ++i)
+      threads.emplace_back(work);
+    work();
+  }
+  for (const SiteOutcome& outcome : outcomes)
+    if (outcome.failure)
+      std::rethrow_exception(outcome.failure);
+  return outcomes;
+}
+
+} // namespace
+
 LaunchPrediction predict_launch(const KernelDesc& kernel, const LaunchShape& launch,
                                 const ModelBudget& budget, int sm) {
   check_countable(launch);
@@ -266,44 +369,10 @@ LaunchPrediction predict_launch(const KernelDesc& kernel, const LaunchShape& lau
     return kernel.compiled_model(launch.params, sm)->predict(launch, budget);
   const auto start = std::chrono::steady_clock::now();
   LaunchPrediction prediction;
-  const std::vector<BlockClass> blocks = block_classes(launch.grid);
-  const int warps = warps_per_block(launch.block);
-  std::mt19937_64 rng(0x5eed); // fixed: the same launch always gets the same estimate
-
-  for (int site = 0; site < static_cast<int>(kernel.sites.size()); ++site) {
-    const BoundSite bound(kernel.sites[site], launch, true);
-    const std::vector<IterationRange> iterations =
-        iteration_classes(kernel.sites[site].iterations(launch));
-    std::vector<std::int64_t> needs; // each stratum's warp-iterations, in the loops' order
-    for (const BlockClass& block_class : blocks)
-      for (const IterationRange& range : iterations)
-        needs.push_back(block_class.count() * range.count() * warps);
-    const std::int64_t allowance =
-        budget.max_evaluations > 0
-            ? std::max<std::int64_t>(warps, stratum_allowance(needs, budget.max_evaluations /
-                                                                         static_cast<std::int64_t>(
-                                                                             kernel.sites.size())))
-            : 0;
-    SiteSums total;
-    bool exact = true;
-    for (const BlockClass& block_class : blocks) {
-      for (const IterationRange& range : iterations) {
-        const std::int64_t units = block_class.count() * range.count(); // (block, iteration) pairs
-        prediction.warp_iterations += units * warps;
-        const bool enumerate = allowance == 0 || units * warps <= allowance;
-        const SamplePlan plan =
-            enumerate ? SamplePlan::everything(block_class.count(), range.count())
-                      : plan_samples(block_class.count(), range.count(), allowance / warps, rng);
-        const std::int64_t samples = plan.blocks * plan.iterations;
-        prediction.warp_iterations_evaluated += samples * warps;
-        total.add(sample_stratum(bound, kernel.sites[site], block_class, range, plan),
-                  static_cast<double>(units) / static_cast<double>(samples));
-        exact = exact && enumerate;
-      }
-    }
-    const Site& declared = kernel.sites[site];
-    prediction.sites.push_back(total.prediction(declared.name, declared.space, declared.op,
-                                                declared.width(launch.params), exact));
+  for (SiteOutcome& outcome : predict_sites(kernel, launch, budget)) {
+    prediction.warp_iterations += outcome.warp_iterations;
+    prediction.warp_iterations_evaluated += outcome.evaluated;
+    prediction.sites.push_back(std::move(outcome.prediction));
   }
   cap_dram_reads_at_buffers(kernel, launch, prediction);
   prediction.seconds =
