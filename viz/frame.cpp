@@ -152,26 +152,21 @@ void draw_menu_bar(App& app) {
   ImGui::EndMainMenuBar();
 }
 
-// The text up to its first colon or bracket, at most `most` characters: the status line's short
-// form, ending in "..." where there is more to read on hover.
-std::string first_words(const std::string& text, std::size_t most) {
-  std::string shown = text.substr(0, text.find_first_of(":("));
-  while (!shown.empty() && shown.back() == ' ')
-    shown.pop_back();
-  if (shown.size() > most)
-    return shown.substr(0, most - 3) + "...";
-  return shown.size() < text.size() ? shown + " ..." : shown;
-}
-
-// As much of `text` as fits `width`, ending in "..." where it was cut.
+// As much of `text` as fits `width`, cut after a whole word where one fits, ending in "..."
+// where it was cut.
 std::string fitted(const std::string& text, float width) {
   if (ImGui::CalcTextSize(text.c_str()).x <= width)
     return text;
   // The font says where a line `width` wide, less the dots, stops.
-  const float room = std::max(0.0f, width - ImGui::CalcTextSize("...").x);
+  const float room = std::max(0.0f, width - ImGui::CalcTextSize(" ...").x);
   const char* stop = text.c_str();
   ImGui::GetFont()->CalcTextSizeA(ImGui::GetFontSize(), room, 0.0f, text.c_str(), nullptr, &stop);
-  return text.substr(0, static_cast<std::size_t>(stop - text.c_str())) + "...";
+  std::string kept = text.substr(0, static_cast<std::size_t>(stop - text.c_str()));
+  if (const auto space = kept.find_last_of(' '); space != std::string::npos && space > 0)
+    kept.erase(space);
+  while (!kept.empty() && (kept.back() == ',' || kept.back() == ':' || kept.back() == ';'))
+    kept.pop_back();
+  return kept + " ...";
 }
 
 // The mode, short, what the source is doing, and the latest message as far as the line has room;
@@ -196,12 +191,12 @@ void draw_status_line(App& app) {
     ImGui::SameLine();
     const std::string mode =
         screen_text(app.source ? app.source->mode() : "no result source connected");
-    // The whole mode where the line has room; its first words where a message shares the line.
+    // The whole mode where the line has room; as many of its words as fit where a message
+    // shares the line.
     const bool shared = !app.messages.status.empty() || !app.messages.last_saved_path.empty();
     const float mode_room = ImGui::GetContentRegionAvail().x * (shared ? 0.45f : 1.0f);
-    const std::string mode_shown =
-        ImGui::CalcTextSize(mode.c_str()).x <= mode_room ? mode : first_words(mode, 40);
-    ImGui::TextUnformatted(fitted(mode_shown, mode_room).c_str());
+    const std::string mode_shown = fitted(mode, mode_room);
+    ImGui::TextUnformatted(mode_shown.c_str());
     if (mode_shown != mode && ImGui::IsItemHovered())
       hover_text(mode);
     if (app.source && app.source->busy()) {

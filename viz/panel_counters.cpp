@@ -59,10 +59,10 @@ void draw_totals(const LaunchPrediction& prediction) {
     sectors += site.sectors, ideal += site.ideal_sectors;
     fetched += site.bytes_fetched, used += site.bytes_used;
   }
-  ImGui::TextWrapped("global: %s sectors (ideal %s); %s fetched for %s used",
-                     format_count(sectors).c_str(), format_count(ideal).c_str(),
-                     format_bytes(static_cast<double>(fetched)).c_str(),
-                     format_bytes(static_cast<double>(used)).c_str());
+  wrapped_textf("global: %s sectors (ideal %s); %s fetched for %s used",
+                format_count(sectors).c_str(), format_count(ideal).c_str(),
+                format_bytes(static_cast<double>(fetched)).c_str(),
+                format_bytes(static_cast<double>(used)).c_str());
   if (prediction.exact())
     note_text("every warp evaluated (" + format_number(1e3 * prediction.seconds, 1) + " ms)");
   else

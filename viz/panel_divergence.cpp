@@ -31,16 +31,16 @@ void draw_measured(const RunResult& result, const App& app) {
               "them).");
     return;
   }
-  ImGui::TextWrapped(
+  wrapped_textf(
       "Whole launch, every instruction: %s of 32 active on average (%s). The rows below "
       "are the memory accesses of one warp: a step where few lanes work can be a small share of "
       "all the instructions, so the average stays high.",
       figure_text(lanes_figure, *lanes).c_str(), format_percent(100 * *lanes / 32).c_str());
   if (app.results.baseline) {
     const std::optional<double> before = lanes_figure.measured(*app.results.baseline);
-    ImGui::TextWrapped("baseline %s: %s (%s)", app.baseline_label().c_str(),
-                       before ? figure_text(lanes_figure, *before).c_str() : "-",
-                       change_text(lanes, before).c_str());
+    wrapped_textf("baseline %s: %s (%s)", app.baseline_label().c_str(),
+                  before ? figure_text(lanes_figure, *before).c_str() : "-",
+                  change_text(lanes, before).c_str());
   }
   note_text("smsp__thread_inst_executed / smsp__inst_executed over the whole launch.");
 }

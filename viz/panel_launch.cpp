@@ -84,7 +84,7 @@ void draw_lesson(App& app, const KernelDesc& kernel, float height) {
     empty_state("The kernel's note is covered while the lesson asks its question: it gives the "
                 "answer away.");
   else
-    ImGui::TextWrapped("%s", kernel.lesson.c_str());
+    wrapped_text(kernel.lesson);
   ImGui::EndChild();
   const std::vector<Panel> named = panels_named_in(kernel.lesson);
   if (ImGui::IsItemHovered())
@@ -182,7 +182,7 @@ void draw_params(App& app, const KernelDesc& kernel) {
 void draw_block_editor(App& app, const KernelDesc& kernel) {
   ImGui::TextDisabled("Block shape");
   if (kernel.kind == KernelKind::library) {
-    ImGui::TextWrapped("%s", kernel.allowed_blocks.c_str());
+    wrapped_text(kernel.allowed_blocks);
     return;
   }
   set_field_width(9, "block");
@@ -261,7 +261,7 @@ void draw_baseline_controls(App& app) {
     app.results.baseline.reset();
     return;
   }
-  ImGui::TextWrapped("baseline: %s", app.baseline_label().c_str());
+  wrapped_textf("baseline: %s", app.baseline_label().c_str());
 }
 
 } // namespace

@@ -154,8 +154,8 @@ void draw_occupancy(App& app) {
     return;
   }
   const OccupancyResult& occupancy = *result.occupancy;
-  ImGui::TextWrapped("%s on %s, block %dx%dx%d", result.kernel_id.c_str(), result.arch.id.c_str(),
-                     result.launch.block.x, result.launch.block.y, result.launch.block.z);
+  wrapped_textf("%s on %s, block %dx%dx%d", result.kernel_id.c_str(), result.arch.id.c_str(),
+                result.launch.block.x, result.launch.block.y, result.launch.block.z);
   draw_summary(app, result, occupancy);
   draw_against_baseline(app);
   ImGui::Separator();
@@ -166,7 +166,7 @@ void draw_occupancy(App& app) {
   if (const int barriers = occupancy.limit(Resource::barriers); barriers != kUnlimited)
     note_text("barriers: each resident block holds one of the SM's " + std::to_string(barriers) +
               ", whether it calls __syncthreads or not");
-  ImGui::TextWrapped("%s", occupancy.explanation.c_str());
+  wrapped_text(occupancy.explanation);
   ImGui::Separator();
   draw_curves(app, result);
   if (occupancy.waves) {

@@ -131,6 +131,7 @@ std::optional<ChosenWarp> warp_chooser(const App& app, MemorySpace space, MapCho
   block_and_warp_fields(launch.grid, choice.block, choice.warp);
   if (chosen->iterations > 1) {
     int iteration = static_cast<int>(choice.iteration);
+    same_line_if_room(labelled_field_width(ImGui::GetFontSize() * 6, "iteration"));
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
     if (ui::input_int("iteration", &iteration))
       choice.iteration = iteration;
@@ -148,15 +149,21 @@ std::optional<ChosenWarp> warp_chooser(const App& app, MemorySpace space, MapCho
   return chosen;
 }
 
+float site_table_height(int sites) {
+  // A few sites in view, the header and the sideways scrollbar; the table scrolls when there are
+  // more. No empty rows: in a 720-pixel window they pushed the map below the panel's edge.
+  const float rows = std::min(static_cast<float>(sites), 3.5f) + 1.3f;
+  return ImGui::GetTextLineHeightWithSpacing() * rows + ImGui::GetStyle().ScrollbarSize;
+}
+
 bool begin_site_table(const char* id, std::initializer_list<SiteColumn> columns, float height) {
   // Columns as wide as their content; in a narrow panel the table scrolls sideways with the site's
   // name kept in view, rather than cut a number short.
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX |
                                 ImGuiTableFlags_ScrollY; // the site column and header stay in view
-  const float rows = 4.5f; // a few sites in view; the table scrolls when a kernel has more
   if (height <= 0)
-    height = ImGui::GetTextLineHeightWithSpacing() * rows + ImGui::GetStyle().ScrollbarSize;
+    height = site_table_height(4);
   if (!ImGui::BeginTable(id, static_cast<int>(columns.size()) + 1, flags, ImVec2(0, height)))
     return false;
   ImGui::TableSetupScrollFreeze(1, 1);
@@ -263,7 +270,7 @@ void counter_table(const char* id, const RunResult& result, const App& app,
   for (const ComparisonRow& row : rows) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextWrapped("%s (%s)", row.display.c_str(), row.unit.c_str());
+    wrapped_textf("%s (%s)", row.display.c_str(), row.unit.c_str());
     if (ImGui::IsItemHovered())
       hover_text(row.figure ? row.key + ": " + std::string(row.figure->meaning) : row.key);
     ImGui::TableNextColumn();
@@ -290,8 +297,8 @@ void counter_table(const char* id, const RunResult& result, const App& app,
   if (!flagged.empty())
     ImGui::TextDisabled("Why they differ (over 2 %%):");
   for (const ComparisonRow* row : flagged)
-    ImGui::TextWrapped("%s: %s", row->display.c_str(),
-                       row->reason.empty() ? "no known reason" : row->reason.c_str());
+    wrapped_textf("%s: %s", row->display.c_str(),
+                  row->reason.empty() ? "no known reason" : row->reason.c_str());
 }
 
 void modelled_against_baseline(const RunResult& model, const App& app, Panel panel) {

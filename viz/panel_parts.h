@@ -23,6 +23,8 @@ struct SiteColumn {
 // A table of a memory space's sites: the site, then these figures, each header the figure's
 // short name with its meaning on hover; false when it is clipped away.
 bool begin_site_table(const char* id, std::initializer_list<SiteColumn> columns, float height = 0);
+// The height of a site table of `sites` rows (at most three and a half in view).
+float site_table_height(int sites);
 
 // A site table's row and its first three cells: the site, its requests, and a per-request figure
 // beside its ideal ("8.00 (4.00)"); the panel fills the rest.

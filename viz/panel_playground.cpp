@@ -72,7 +72,7 @@ void draw_extent(const PlaygroundWarp& warp) {
       high = std::max(high, warp.access.address[lane] + warp.access.width - 1);
     }
   const int lanes = std::popcount(warp.access.active_mask);
-  ImGui::TextWrapped(
+  wrapped_textf(
       "bytes %llu to %llu%s", static_cast<unsigned long long>(low),
       static_cast<unsigned long long>(high),
       lanes < kWarpSize
@@ -83,9 +83,9 @@ void draw_extent(const PlaygroundWarp& warp) {
 void draw_global(const PlaygroundWarp& warp) {
   const WarpMap map = global_warp_map(warp.access);
   const GlobalAccess& a = map.access;
-  ImGui::TextWrapped("%d request, %d sector%s per request (ideal %d); %d of %d fetched bytes used",
-                     a.requests, a.sectors, a.sectors == 1 ? "" : "s", a.ideal_sectors,
-                     a.bytes_used, a.bytes_fetched);
+  wrapped_textf("%d request, %d sector%s per request (ideal %d); %d of %d fetched bytes used",
+                a.requests, a.sectors, a.sectors == 1 ? "" : "s", a.ideal_sectors, a.bytes_used,
+                a.bytes_fetched);
   note_text("A row per 128-byte line, four 32-byte sectors each; a coloured bar per lane over "
             "its bytes; grey: fetched, not used.");
   warp_map(map);
@@ -93,9 +93,9 @@ void draw_global(const PlaygroundWarp& warp) {
 
 void draw_shared(const PlaygroundWarp& warp) {
   const SharedAccess a = analyse_shared(warp.access);
-  ImGui::TextWrapped("%d wavefront%s per request (ideal %d): %d-way, %d excess", a.wavefronts,
-                     a.wavefronts == 1 ? "" : "s", a.ideal_wavefronts, a.conflict_degree,
-                     a.excess_wavefronts);
+  wrapped_textf("%d wavefront%s per request (ideal %d): %d-way, %d excess", a.wavefronts,
+                a.wavefronts == 1 ? "" : "s", a.ideal_wavefronts, a.conflict_degree,
+                a.excess_wavefronts);
   note_text("32 bank columns (4-byte words, bank = word mod 32), a row per wavefront: the lanes "
             "each bank serves in that pass; * a broadcast of one word.");
   bank_grid(bank_map(warp.access), warp.access.width);

@@ -48,25 +48,23 @@ std::string point_label(const std::string& what, const RooflinePoint& p) {
 void measured_counts(const RunResult& result, const RooflinePoint& p) {
   const std::vector<ComparisonRow> rows = compare_counters(result); // once a frame, for all three
   if (p.measured_flops)
-    ImGui::TextWrapped("FP32 operations counted: %s GFLOP (FADD + FMUL + 2 x FFMA) beside the "
-                       "kernel's %s%s",
-                       format_number(*p.measured_flops / 1e9, 3).c_str(),
-                       format_number(p.flops / 1e9, 3).c_str(),
-                       measured_beside_model(rows, "fp32_operations").c_str());
+    wrapped_textf("FP32 operations counted: %s GFLOP (FADD + FMUL + 2 x FFMA) beside the "
+                  "kernel's %s%s",
+                  format_number(*p.measured_flops / 1e9, 3).c_str(),
+                  format_number(p.flops / 1e9, 3).c_str(),
+                  measured_beside_model(rows, "fp32_operations").c_str());
   if (p.bytes_measured)
-    ImGui::TextWrapped("DRAM bytes measured: %s beside the model's %s%s",
-                       format_bytes(p.dram_bytes).c_str(),
-                       format_bytes(p.modelled_dram_bytes).c_str(),
-                       measured_beside_model(rows, "dram_traffic").c_str());
+    wrapped_textf("DRAM bytes measured: %s beside the model's %s%s",
+                  format_bytes(p.dram_bytes).c_str(), format_bytes(p.modelled_dram_bytes).c_str(),
+                  measured_beside_model(rows, "dram_traffic").c_str());
   if (p.l2_bytes > 0 && p.l2_measured)
-    ImGui::TextWrapped("L2 bytes from L1 measured: %s beside the model's %s, %s FLOP/byte%s",
-                       format_bytes(p.l2_bytes).c_str(), format_bytes(p.modelled_l2_bytes).c_str(),
-                       format_number(p.l2_intensity(), 2).c_str(),
-                       measured_beside_model(rows, "l2_traffic").c_str());
+    wrapped_textf("L2 bytes from L1 measured: %s beside the model's %s, %s FLOP/byte%s",
+                  format_bytes(p.l2_bytes).c_str(), format_bytes(p.modelled_l2_bytes).c_str(),
+                  format_number(p.l2_intensity(), 2).c_str(),
+                  measured_beside_model(rows, "l2_traffic").c_str());
   else if (p.l2_bytes > 0)
-    ImGui::TextWrapped("L2 bytes from L1 modelled: %s%s, %s FLOP/byte",
-                       format_bytes(p.l2_bytes).c_str(), p.l2_note.c_str(),
-                       format_number(p.l2_intensity(), 2).c_str());
+    wrapped_textf("L2 bytes from L1 modelled: %s%s, %s FLOP/byte", format_bytes(p.l2_bytes).c_str(),
+                  p.l2_note.c_str(), format_number(p.l2_intensity(), 2).c_str());
 }
 
 // What the chart draws, in words: its axes, the roofs over this launch and the marks.
@@ -127,18 +125,16 @@ void draw_roofline(App& app) {
     empty_state(result->arch.name + " has no DRAM bandwidth known to WarpLens: no roofline.");
     return;
   }
-  note_text(roofs_intro(roofs, result->arch.name, runs_on_tensor_cores(*result)));
   std::string why;
   const std::optional<RooflinePoint> point = roofline_point(*result, &why);
   if (!point) {
+    note_text(roofs_intro(roofs, result->arch.name, runs_on_tensor_cores(*result)));
     empty_state(why);
     return;
   }
-  ImGui::TextWrapped("%s", point_label("this launch", *point).c_str());
-  ImGui::TextWrapped("%s", roofline_verdict(*point, roofs).c_str());
-  measured_counts(*result, *point);
-  if (!point->timed)
-    note_text(app.untimed_reason());
+  // The verdict, the chart, then the words: at 1280x720 text above the chart pushed it out of
+  // sight. The chart leaves a few lines of the text below it in view.
+  wrapped_text(roofline_verdict(*point, roofs));
   std::vector<ChartPoint> points;
   add_sweep_points(app, points);
   if (app.results.baseline)
@@ -151,9 +147,16 @@ void draw_roofline(App& app) {
                       "this launch by L2 bytes: " + format_number(point->l2_intensity(), 2) +
                           " FLOP per byte L1 moved to and from L2"});
   const float width = ImGui::GetContentRegionAvail().x;
-  roofline_chart(
-      roofs.dram_gbps, roofs.l2_gbps, point->tensor_cores ? 0 : roofs.fp32_gflops, points, width,
-      std::clamp(ImGui::GetContentRegionAvail().y - 4, ImGui::GetFontSize() * 8, width * 0.6f));
+  const float lines = ImGui::GetTextLineHeightWithSpacing();
+  roofline_chart(roofs.dram_gbps, roofs.l2_gbps, point->tensor_cores ? 0 : roofs.fp32_gflops,
+                 points, width,
+                 std::clamp(ImGui::GetContentRegionAvail().y - 4 * lines, 8 * lines,
+                            std::max(8 * lines, width * 0.6f)));
+  wrapped_text(point_label("this launch", *point));
+  measured_counts(*result, *point);
+  if (!point->timed)
+    note_text(app.untimed_reason());
+  note_text(roofs_intro(roofs, result->arch.name, runs_on_tensor_cores(*result)));
 }
 
 } // namespace wl::viz

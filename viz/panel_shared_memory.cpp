@@ -1,12 +1,13 @@
 // Shared memory: every shared site's wavefronts per request, predicted against the ideal, the
-// excess (CUPTI's bank conflicts) and the conflict degree, with the launch's measured totals; a
-// pad slider for a kernel with a `pad` parameter; then the bank grid of the chosen warp, drawn
-// from the model for the current choices, so padding a tile by one word visibly dissolves the
-// conflict.
+// excess (CUPTI's bank conflicts) and the conflict degree; a pad slider for a kernel with a `pad`
+// parameter; the bank grid of the chosen warp, drawn from the model for the current choices, so
+// padding a tile by one word visibly dissolves the conflict; then the launch's measured totals.
 
 #include "controls.h"
 #include "panel_parts.h"
 #include "panels.h"
+
+#include <algorithm>
 
 #include <imgui.h>
 
@@ -15,10 +16,15 @@ namespace wl::viz {
 namespace {
 
 void draw_sites(const RunResult& result) {
-  if (!begin_site_table("##shared_sites", {{"requests"},
-                                           {"wavefronts_per_request", true},
-                                           {"excess_wavefronts"},
-                                           {"conflict_degree"}}))
+  const auto sites =
+      std::count_if(result.prediction.sites.begin(), result.prediction.sites.end(),
+                    [](const SitePrediction& site) { return site.space == MemorySpace::shared; });
+  if (!begin_site_table("##shared_sites",
+                        {{"requests"},
+                         {"wavefronts_per_request", true},
+                         {"excess_wavefronts"},
+                         {"conflict_degree"}},
+                        site_table_height(static_cast<int>(sites))))
     return;
   for (const SitePrediction& site : result.prediction.sites) {
     if (site.space != MemorySpace::shared)
@@ -38,8 +44,7 @@ void draw_sites(const RunResult& result) {
 void draw_measured(const RunResult& result, const App& app) {
   if (!counters_line(result, "wavefronts"))
     return;
-  counter_table("##shared_counters", result, app, Panel::shared_memory,
-                8); // the map below keeps its room
+  counter_table("##shared_counters", result, app, Panel::shared_memory, 8);
 }
 
 // A slider for the `pad` parameter, when the kernel has one: the map follows at once, and in live
@@ -64,18 +69,13 @@ void draw_grid(App& app) {
   if (!chosen)
     return;
   const SharedAccess a = analyse_shared(chosen->access);
-  ImGui::TextWrapped("%d wavefront%s (ideal %d): %s", a.wavefronts, a.wavefronts == 1 ? "" : "s",
-                     a.ideal_wavefronts,
-                     a.conflict_degree <= 1
-                         ? "no bank conflict"
-                         : (std::to_string(a.conflict_degree) + "-way bank conflict, " +
-                            std::to_string(a.excess_wavefronts) + " excess")
-                               .c_str());
-  note_text("32 banks across, a row per pass (wavefront): green the passes the distinct words need "
-            "at best, red the "
-            "passes a bank conflict adds. Hover a cell for its lanes; '*' is several lanes reading "
-            "one word (a "
-            "broadcast).");
+  wrapped_textf("%d wavefront%s (ideal %d): %s", a.wavefronts, a.wavefronts == 1 ? "" : "s",
+                a.ideal_wavefronts,
+                a.conflict_degree <= 1
+                    ? "no bank conflict"
+                    : (std::to_string(a.conflict_degree) + "-way bank conflict, " +
+                       std::to_string(a.excess_wavefronts) + " excess")
+                          .c_str());
   // The grid keeps the height of the tallest it drew for this kernel's site, so the pad slider
   // above it (32 rows at pad 0, one at pad 1) never pulls the panel up under the pointer.
   const std::vector<BankSlot> slots = bank_map(chosen->access);
@@ -85,27 +85,32 @@ void draw_grid(App& app) {
   const int rows = std::max(bank_grid_rows(slots), storage->GetInt(tallest, 0));
   storage->SetInt(tallest, rows);
   bank_grid(slots, chosen->access.width, rows);
+  note_text("32 banks across, a row per pass (wavefront): green the passes the distinct words need "
+            "at best, red the passes a bank conflict adds. Hover a cell for its lanes; '*' is "
+            "several lanes reading one word (a broadcast).");
 }
 
 } // namespace
 
 void draw_shared_memory(App& app) {
   const bool has_sites = kernel_has_sites(app, MemorySpace::shared); // said first, where it is seen
-  if (const RunResult* model = app.model_view();
-      model && model->kernel_id == app.choices.kernel_id) {
-    if (has_sites) {
-      draw_sites(*model);
-      modelled_against_baseline(*model, app, Panel::shared_memory);
-    }
-    if (app.results.latest && app.results.latest->kernel_id == app.choices.kernel_id) {
-      MeasuredScope scope(app);
-      draw_measured(*app.results.latest, app);
-    }
+  const RunResult* model = app.model_view();
+  if (!model || model->kernel_id != app.choices.kernel_id)
+    model = nullptr;
+  if (model && has_sites) {
+    draw_sites(*model);
+    modelled_against_baseline(*model, app, Panel::shared_memory);
     ImGui::Separator();
   }
+  // The grid before the measured counters: at 1280x720 what comes third is out of sight.
   if (has_sites) {
     draw_pad_slider(app);
     draw_grid(app);
+  }
+  if (model && app.results.latest && app.results.latest->kernel_id == app.choices.kernel_id) {
+    ImGui::Separator();
+    MeasuredScope scope(app);
+    draw_measured(*app.results.latest, app);
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 #include <set>
 
@@ -487,10 +488,82 @@ std::uint32_t waste_colour(float alpha) {
 void wasteful_text(const std::string& text, bool wrapped) {
   ImGui::PushStyleColor(ImGuiCol_Text, kWastefulText);
   if (wrapped)
-    ImGui::TextWrapped("%s", screen_text(text).c_str());
+    wrapped_text(text);
   else
     ImGui::TextUnformatted(screen_text(text).c_str());
   ImGui::PopStyleColor();
+}
+
+std::string wrap_between_words(const std::string& text, float width,
+                               const std::function<float(std::string_view)>& width_of) {
+  const float space = width_of(" ");
+  std::string wrapped;
+  float line = 0;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t end = std::min(text.find_first_of(" \n", at), text.size());
+    const float word = width_of(std::string_view(text).substr(at, end - at));
+    if (line > 0 && line + space + word > width) {
+      wrapped += '\n';
+      line = 0;
+    } else if (at > 0 && text[at - 1] == ' ') {
+      wrapped += ' ';
+      line += space;
+    }
+    wrapped.append(text, at, end - at);
+    line += word;
+    if (end < text.size() && text[end] == '\n') {
+      wrapped += '\n';
+      line = 0;
+    }
+    at = end + 1;
+  }
+  return wrapped;
+}
+
+void wrapped_text(const std::string& text) {
+  ImGuiContext& g = *ImGui::GetCurrentContext();
+  const ImGuiWindow* window = ImGui::GetCurrentWindow();
+  const float wrap_pos = window->DC.TextWrapPos < 0 ? 0.0f : window->DC.TextWrapPos;
+  // A pixel to spare: a line measured word by word must never be rewrapped whole.
+  const float width = ImGui::CalcWrapWidthForPos(window->DC.CursorPos, wrap_pos) - 1;
+  const std::string shown = screen_text(text);
+  if (width <= 0) {
+    ImGui::TextWrapped("%s", shown.c_str());
+    return;
+  }
+  const auto width_of = [](std::string_view words) {
+    return ImGui::CalcTextSize(words.data(), words.data() + words.size()).x;
+  };
+  // Drawn in the lines measured here, logged as the text it is: a sentence reads whole in a
+  // screenshot's sidecar whatever width the window gave it.
+  const ImVec2 at = window->DC.CursorPos;
+  const bool logging = g.LogEnabled;
+  g.LogEnabled = false;
+  ImGui::TextWrapped("%s", wrap_between_words(shown, width, width_of).c_str());
+  g.LogEnabled = logging;
+  if (logging)
+    ImGui::LogRenderedText(&at, shown.data(), shown.data() + shown.size());
+}
+
+void wrapped_textf(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  char buffer[2048];
+  const int needed = std::vsnprintf(buffer, sizeof buffer, format, args);
+  va_end(args);
+  if (needed < 0)
+    return;
+  if (static_cast<std::size_t>(needed) < sizeof buffer) {
+    wrapped_text(buffer);
+    return;
+  }
+  std::string text(static_cast<std::size_t>(needed) + 1, '\0');
+  va_start(args, format);
+  std::vsnprintf(text.data(), text.size(), format, args);
+  va_end(args);
+  text.pop_back();
+  wrapped_text(text);
 }
 
 void help_marker(const char* text) {
@@ -519,7 +592,7 @@ void figure_row(const char* label, const std::string& value, const char* tooltip
     hover_text(tooltip);
   ImGui::TableNextColumn();
   // A sentence ("not measured (needs ...)") wraps in its column.
-  ImGui::TextWrapped("%s", screen_text(value).c_str());
+  wrapped_text(value);
 }
 
 void figure_row(const Figure& figure, const std::string& value) {
@@ -528,19 +601,19 @@ void figure_row(const Figure& figure, const std::string& value) {
 
 void empty_state(const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", screen_text(text).c_str());
+  wrapped_text(text);
   ImGui::PopStyleColor();
 }
 
 void note_text(const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", screen_text(text).c_str());
+  wrapped_text(text);
   ImGui::PopStyleColor();
 }
 
 void recorded_text(const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.85f, 0.55f, 0.1f, 1));
-  ImGui::TextWrapped("%s", screen_text(text).c_str());
+  wrapped_text(text);
   ImGui::PopStyleColor();
 }
 
@@ -549,7 +622,7 @@ void pop_error_color() { ImGui::PopStyleColor(); }
 
 void error_text(const std::string& text) {
   push_error_color();
-  ImGui::TextWrapped("%s", screen_text(text).c_str());
+  wrapped_text(text);
   pop_error_color();
 }
 

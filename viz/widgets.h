@@ -11,9 +11,11 @@
 #include "report/figures.h"
 
 #include <array>
+#include <functional>
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace wl::viz {
@@ -61,6 +63,17 @@ float labelled_field_width(float field_width, const char* label);
 
 // A tooltip wrapped at a readable width (call while the item is hovered).
 void hover_text(const std::string& text);
+
+// Text wrapped at the window's edge (or the pushed wrap position) between words only: ImGui's own
+// wrapping also breaks after a '.' or ',', inside a number ("5.<newline>2 KiB"). A word wider
+// than the line still wraps where ImGui would. `text` is shown through screen_text.
+void wrapped_text(const std::string& text);
+// `text` with a line break in place of each space where the next word would pass `width`, as
+// `width_of` measures words.
+std::string wrap_between_words(const std::string& text, float width,
+                               const std::function<float(std::string_view)>& width_of);
+// The same from a printf format, for ImGui::TextWrapped's callers.
+[[gnu::format(printf, 1, 2)]] void wrapped_textf(const char* format, ...);
 
 // The colours of waste every panel shares, packed as Dear ImGui packs them: green for what the
 // bytes need at best (the bank grid's first passes), red for what waste adds (a conflict's passes,

@@ -69,6 +69,48 @@ TEST(StoryLayout, NoNumberIsCutOffAt1280x720) {
       << text_of(story.sidecar("b"), "counters");
 }
 
+// The height in the window where a panel's control sits (-1 when it was not drawn).
+int control_y(const json& sidecar, const std::string& label, const std::string& panel) {
+  for (const json& c : sidecar["shown"]["controls"])
+    if (c["label"] == label && c["panel"] == panel)
+      return c["y"];
+  return -1;
+}
+
+// The defect: at 1280x720 the bank grid and the warp map came after the measured counters, below
+// the panel's edge. Their last field (the row right above them) now sits with room for several
+// of their rows before the tile below begins (its Timings tab).
+TEST(StoryLayout, TheBankGridAndTheWarpMapStartInSightAt1280x720) {
+  const Story story = play("window 1280x720\nclick \"transpose/smem\"\nclick \"Shared memory\"\n"
+                           "wait\nscreenshot shared.png\nclick \"coalescing/stride\"\n"
+                           "click \"Global memory\"\nwait\nscreenshot global.png\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json shared = story.sidecar("shared"), global = story.sidecar("global");
+  const int rows = 5 * 20; // five rows of the grid or map, each a line high
+  const int tile_below = control_y(shared, "Timings", "");
+  ASSERT_GT(tile_below, 0) << shared["shown"]["controls"];
+  const int grid_top = control_y(shared, "iteration", "Shared memory");
+  EXPECT_GT(grid_top, 0) << shared["shown"]["controls"];
+  EXPECT_LT(grid_top + rows, tile_below) << "the bank grid's first rows are below the panel";
+  const int map_top = control_y(global, "warp", "Global memory");
+  EXPECT_GT(map_top, 0) << global["shown"]["controls"];
+  EXPECT_LT(map_top + rows, control_y(global, "Timings", "")) << "the warp map is out of sight";
+  // The measured counters follow the grid.
+  const std::string text = text_of(shared, "shared");
+  EXPECT_LT(text.find("32 wavefronts (ideal 1)"), text.find("Measured wavefronts")) << text;
+}
+
+// The defect: at 1280x720 five paragraphs above the roofline chart pushed it out of sight. The
+// verdict comes first, then the chart, then the words.
+TEST(StoryLayout, TheRooflineChartComesRightAfterItsVerdict) {
+  const Story story = play("window 1280x720\nclick \"View\"\nclick \"Roofline\"\n"
+                           "click \"matmul/tiled\"\nwait\nscreenshot a.png\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const std::string text = text_of(story.sidecar("a"), "roofline");
+  EXPECT_LT(text.find("of the roof over it"), text.find("this launch:")) << text;
+  EXPECT_LT(text.find("this launch:"), text.find("FP32 FLOP/s against FLOP per byte")) << text;
+}
+
 // The defect: a kernel with no shared memory showed empty site and baseline tables in Shared
 // memory, the sentence saying why at the bottom, out of sight.
 TEST(StoryMaps, AKernelWithoutSharedMemorySaysSoFirstWithNoEmptyTables) {

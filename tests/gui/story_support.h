@@ -57,11 +57,10 @@ inline std::string text_of(const nlohmann::json& sidecar, const std::string& pan
   return texts.contains(panel) ? texts[panel].get<std::string>() : "";
 }
 
-// A panel's words with every run of spaces and line ends as one space: a figure reads the same
-// whether it stood beside the code or wrapped under it.
-inline std::string flat_text(const nlohmann::json& sidecar, const std::string& panel) {
+// Words with every run of spaces and line ends as one space.
+inline std::string flattened(const std::string& text) {
   std::string flat;
-  for (const char c : text_of(sidecar, panel))
+  for (const char c : text)
     if (!std::isspace(static_cast<unsigned char>(c)))
       flat += c;
     else if (!flat.empty() && flat.back() != ' ')
@@ -69,9 +68,18 @@ inline std::string flat_text(const nlohmann::json& sidecar, const std::string& p
   return flat;
 }
 
+// A panel's words flattened: a figure reads the same whether it stood beside the code or wrapped
+// under it.
+inline std::string flat_text(const nlohmann::json& sidecar, const std::string& panel) {
+  return flattened(text_of(sidecar, panel));
+}
+
+// Whether the panel showed these words: as written, or across the line ends where its text
+// wrapped (wrapped text is logged as the lines it was drawn in).
 inline bool says(const nlohmann::json& sidecar, const std::string& panel,
                  const std::string& words) {
-  return text_of(sidecar, panel).find(words) != std::string::npos;
+  return text_of(sidecar, panel).find(words) != std::string::npos ||
+         flat_text(sidecar, panel).find(flattened(words)) != std::string::npos;
 }
 
 inline bool shown(const nlohmann::json& sidecar, const std::string& label,
