@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #ifdef WARPLENS_LINKS_ENGINE
 #include "engine/engine.h"
@@ -26,7 +27,16 @@ void check_lessons(const std::vector<std::string>& files, bool answers) {
   const std::vector<Arch> presets = load_arch_presets(assets_dir() / "arch");
   int problems = 0;
   for (const std::string& file : files) {
-    const Lesson lesson = load_lesson(find_lesson(file));
+    std::optional<Lesson> read;
+    try {
+      read = load_lesson(find_lesson(file));
+    } catch (const LessonFileError& e) { // every line's problem, then the next file
+      for (const std::string& problem : e.problems)
+        std::cerr << problem << "\n";
+      problems += static_cast<int>(e.problems.size());
+      continue;
+    }
+    const Lesson& lesson = *read;
     const std::vector<std::string> found = check_lesson(lesson, presets);
     for (const std::string& problem : found)
       std::cerr << problem << "\n";

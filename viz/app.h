@@ -330,7 +330,8 @@ struct OpenedFile {
 // (kept in the settings, by the lesson's id, so a learner can leave and come back).
 struct LessonProgress {
   int step = 0;
-  std::set<int> done; // step indices
+  std::set<int> done;      // step indices answered right
+  std::set<int> first_try; // of those, the ones whose last asking was answered right at once
 };
 
 // A lesson being followed (viz/lesson_workflow.cpp): the lesson, the step on screen and what the

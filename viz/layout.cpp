@@ -143,9 +143,11 @@ void draw_tile(App& app, const TilePlan& plan, Tile tile, const TileRect& rect, 
   enter_panel(panel_title(shown));
   {
     WordsOnScreen words(app.frame.screenshot.has_value(), app.frame.panel_text[index(shown)]);
-    // The playground and the Launch panel cover their answers alone (the playground's figures,
-    // the kernel's note): their fields are what a learner changes.
-    const bool covers_own_parts = shown == Panel::playground || shown == Panel::launch;
+    // The playground, the Launch panel and the Source panel cover their answers alone (the
+    // playground's figures, the kernel's note, the figures under the code): their fields are what
+    // a learner changes, and the code is what a learner reads to predict.
+    const bool covers_own_parts =
+        shown == Panel::playground || shown == Panel::launch || shown == Panel::source;
     if (!covers_own_parts && app.lesson_veils(shown))
       empty_state(std::string("Covered while the lesson asks its question: this panel shows the "
                               "answer. Answer it in the Lessons panel (or ask to be shown), and "

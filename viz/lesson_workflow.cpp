@@ -198,10 +198,15 @@ void App::check_lesson_answer() {
     lessons.problem = e.what();
     return;
   }
+  LessonProgress& progress = lessons.progress[lessons.id];
   if (lessons.verdict->right) {
+    if (lessons.tries == 0)
+      progress.first_try.insert(lessons.step);
     lessons.revealed = true;
-    lessons.progress[lessons.id].done.insert(lessons.step);
+    progress.done.insert(lessons.step);
   } else {
+    if (lessons.tries == 0) // asked again and missed: the first-try count follows the last asking
+      progress.first_try.erase(lessons.step);
     ++lessons.tries;
   }
 }
@@ -213,6 +218,7 @@ void App::reveal_lesson_answer() {
   lessons.revealed = true;
   lessons.problem.clear();
   lessons.chosen.clear(); // a wrong pick is not left looking chosen beside the answer
+  lessons.progress[lessons.id].first_try.erase(lessons.step); // shown is not answered
   const std::string why = step->why.empty() ? "" : " " + step->why;
   if (step->kind == QuestionKind::until) {
     // The solution goes on screen: its figures follow, and Check says it holds.

@@ -12,6 +12,8 @@
 #include "panels.h"
 #include "widgets.h"
 
+#include <algorithm>
+
 #include <imgui.h>
 
 namespace wl::viz {
@@ -27,10 +29,14 @@ std::string paragraph(const std::vector<std::string>& lines) {
   return text;
 }
 
-// Questions of `lesson` the learner answered right, by the progress kept for `id`.
-int answered_right(const App& app, const std::string& id, const Lesson& lesson) {
+// Questions of `lesson` the learner answered right (or right at the first try), by the progress
+// kept for `id`.
+int answered_right(const App& app, const std::string& id, const Lesson& lesson,
+                   bool at_first_try = false) {
   const auto found = app.lessons.progress.find(id);
-  return found == app.lessons.progress.end() ? 0 : lesson.answered_right(found->second.done);
+  if (found == app.lessons.progress.end())
+    return 0;
+  return lesson.answered_right(at_first_try ? found->second.first_try : found->second.done);
 }
 
 // "3/6 done  " (questions answered right of all) before a lesson's title, in front, where a
@@ -134,8 +140,11 @@ void draw_answer_controls(App& app, const LessonStep& step) {
       app.check_lesson_answer();
   } else if (step.kind == QuestionKind::choice) {
     for (const std::string& choice : step.choices) {
-      same_line_if_room(ImGui::CalcTextSize(choice.c_str()).x + ImGui::GetFontSize() * 2);
-      if (ui::selectable(choice.c_str(), l.chosen == choice, choice))
+      // In words: a lesson file writes a choice as one word ("shared_memory").
+      std::string shown = choice;
+      std::replace(shown.begin(), shown.end(), '_', ' ');
+      same_line_if_room(ImGui::CalcTextSize(shown.c_str()).x + ImGui::GetFontSize() * 2);
+      if (ui::selectable((shown + "##" + choice).c_str(), l.chosen == choice, shown))
         l.chosen = choice;
     }
   } else if (step.playground) {
@@ -160,10 +169,10 @@ void draw_verdict(const LessonWorkflow& l) {
     return;
   if (l.verdict->right) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(ideal_colour()));
-    ImGui::TextWrapped("%s", screen_text(l.verdict->says).c_str());
+    wrapped_text(l.verdict->says);
     ImGui::PopStyleColor();
   } else if (l.revealed) {
-    ImGui::TextWrapped("%s", screen_text(l.verdict->says).c_str());
+    wrapped_text(l.verdict->says);
   } else {
     error_text(l.verdict->says);
   }
@@ -176,14 +185,17 @@ void draw_ending(App& app) {
     return;
   const int questions = l.lesson->questions();
   const int right = answered_right(app, l.id, *l.lesson);
+  const int first_try = answered_right(app, l.id, *l.lesson, true);
   ImGui::Separator();
-  ImGui::TextWrapped("End of the lesson: %d of %d questions answered right.%s", right, questions,
-                     next_lesson(app) ? " Next lesson > goes on with the course." : "");
+  wrapped_textf("End of the lesson: %d of %d questions answered right, %d of them at the first "
+                "try.%s",
+                right, questions, first_try,
+                next_lesson(app) ? " Next lesson > goes on with the course." : "");
 }
 
 void draw_step(App& app) {
   LessonWorkflow& l = app.lessons;
-  ImGui::TextWrapped("%s", screen_text(l.lesson->title).c_str());
+  wrapped_text(l.lesson->title);
   note_text(format("Step %d of %zu%s", l.step + 1, l.lesson->steps.size(),
                    l.progress[l.id].done.count(l.step) ? ", done" : ""));
   draw_navigation(app);
@@ -194,9 +206,9 @@ void draw_step(App& app) {
   ImGui::Separator();
   if (l.step == 0 && !lesson.about.empty())
     note_text(paragraph(lesson.about));
-  ImGui::TextWrapped("%s", screen_text(step.title).c_str());
+  wrapped_text(step.title);
   if (!step.say.empty())
-    ImGui::TextWrapped("%s", screen_text(paragraph(step.say)).c_str());
+    wrapped_text(paragraph(step.say));
   if (const std::optional<Panel> panel = parse_panel(step.show))
     note_text(std::string("Look at the ") + panel_title(*panel) + " panel (outlined)." +
               (step.playground ? " The other panels still show the last launch." : ""));
@@ -205,7 +217,7 @@ void draw_step(App& app) {
     return;
   }
   ImGui::Separator();
-  ImGui::TextWrapped("%s", screen_text(step.ask).c_str());
+  wrapped_text(step.ask);
   if (app.lesson_veils(Panel::counters))
     note_text("The panels that would show the answer are covered until you answer.");
   draw_answer_controls(app, step);

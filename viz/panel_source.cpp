@@ -68,8 +68,8 @@ std::vector<int> focused_lines(const FamilySource& source, const SiteLines& line
   return shown;
 }
 
-// The family file and where the kernel's sites are written in it. site_lines reads the file with
-// regular expressions, so it is found once per kernel function, not every frame.
+// The family file and where the kernel's sites are written in it. site_lines parses the file, so
+// it is found once per kernel function, not every frame.
 struct KernelLines {
   std::string key; // the kernel's id and function
   const FamilySource* source = nullptr;
@@ -261,7 +261,7 @@ using Pieces = std::vector<std::string>;
 void text_in_tone(const std::string& text, Tone tone) {
   switch (tone) {
   case Tone::plain:
-    ImGui::TextWrapped("%s", text.c_str());
+    wrapped_text(text);
     break;
   case Tone::wasteful:
     wasteful_text(text, true);
@@ -274,7 +274,7 @@ void text_in_tone(const std::string& text, Tone tone) {
     break;
   case Tone::measured:
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_CheckMark));
-    ImGui::TextWrapped("%s", text.c_str());
+    wrapped_text(text);
     ImGui::PopStyleColor();
     break;
   }
@@ -357,6 +357,31 @@ void open_in_map(App& app, std::size_t site) {
   const bool global = space == MemorySpace::global;
   (global ? app.choices.global_map : app.choices.shared_map).site = position;
   app.show_panel(global ? Panel::global_memory : Panel::shared_memory);
+}
+
+// Whether the site is the one its map shows, chosen there or by a click on its name here.
+bool chosen_in_map(const App& app, std::size_t site) {
+  const std::vector<SiteView> views = app.sites_on_screen();
+  if (site >= views.size())
+    return false;
+  const bool global = views[site].space == MemorySpace::global;
+  const int chosen = (global ? app.choices.global_map : app.choices.shared_map).site;
+  const std::vector<int> in_space = sites_in(views, views[site].space);
+  return chosen >= 0 && chosen < static_cast<int>(in_space.size()) &&
+         in_space[static_cast<std::size_t>(chosen)] == static_cast<int>(site);
+}
+
+// An outline, in the links' blue, around the rows from `top` to `bottom` of a line whose site
+// its map shows: the line clicked stays marked after the map opens.
+void outline_chosen(const App& app, const std::vector<std::size_t>& sites, const ImVec2& top,
+                    const ImVec2& bottom) {
+  if (std::none_of(sites.begin(), sites.end(),
+                   [&](std::size_t s) { return chosen_in_map(app, s); }))
+    return;
+  const float left = ImGui::GetWindowPos().x;
+  ImGui::GetWindowDrawList()->AddRect(ImVec2(left + 1, top.y - ImGui::GetStyle().ItemSpacing.y / 2),
+                                      ImVec2(bottom.x - 1, bottom.y),
+                                      ImGui::GetColorU32(ImGuiCol_CheckMark), 0, 0, 2);
 }
 
 // The measured figure of a site, coloured as its prediction is, or red where it differs.
@@ -533,6 +558,7 @@ void draw_line(App& app, const Context& c, const CodeLayout& layout, int number)
     draw->AddRectFilled(ImVec2(left, top.y - ImGui::GetStyle().ItemSpacing.y / 2), bottom,
                         line_tint(c, found->second));
   draw->ChannelsMerge();
+  outline_chosen(app, found->second, top, bottom);
   if (c.model && ImGui::IsWindowHovered() &&
       ImGui::IsMouseHoveringRect(ImVec2(left, top.y), bottom)) {
     std::string text_shown;
@@ -611,10 +637,10 @@ std::string site_span(const SiteLines& lines) {
 
 void draw_header(App& app, const Context& c) {
   const SiteLines& lines = c.lines.lines;
-  ImGui::TextWrapped("%s: %s (lines %d-%d), %s %s", lines.file.c_str(),
-                     kernel_function_name(c.kernel, app.choices.params).c_str(), lines.first_line,
-                     lines.last_line, counted(c.kernel.sites.size(), "access site").c_str(),
-                     site_span(lines).c_str());
+  wrapped_textf("%s: %s (lines %d-%d), %s %s", lines.file.c_str(),
+                kernel_function_name(c.kernel, app.choices.params).c_str(), lines.first_line,
+                lines.last_line, counted(c.kernel.sites.size(), "access site").c_str(),
+                site_span(lines).c_str());
   if (!lines.problem.empty())
     note_text(lines.problem);
   // In model mode there is no GPU to measure with: the box would do nothing. The recording's
@@ -814,9 +840,11 @@ void draw_file_line(App& app, const FileMeasured& measured, const FilePredicted&
         (measured.stale ? note_text : error_text)("differs from the model: " + site.reason);
     }
   ImGui::Unindent(indent);
+  const float left = ImGui::GetWindowPos().x, right = left + ImGui::GetWindowWidth();
+  if (const auto sites = predicted.sites.find(number); sites != predicted.sites.end())
+    outline_chosen(app, sites->second, top, ImVec2(right, ImGui::GetCursorScreenPos().y));
   if (found == measured.lines.end())
     return;
-  const float left = ImGui::GetWindowPos().x, right = left + ImGui::GetWindowWidth();
   if (ImGui::IsWindowHovered() &&
       ImGui::IsMouseHoveringRect(ImVec2(left, top.y), ImVec2(right, ImGui::GetCursorScreenPos().y)))
     hover_text(line_instructions_text(*measured.counts, found->second));
@@ -872,12 +900,50 @@ void draw_file_source(App& app, const KernelDesc& kernel) {
   end_code_region();
 }
 
+// While a lesson asks its question: the code to read, without a figure under any line (they hold
+// the answer). The lines are the kernel's own (a bundled one), or the file's.
+void draw_code_without_figures(App& app, const KernelDesc& kernel) {
+  note_text("The lesson asks its question: the figures under the lines come back once it is "
+            "answered. The code is here to read.");
+  const std::vector<std::string>* file_lines = app.kernel_file_lines();
+  const KernelLines* own = nullptr;
+  if (kernel.kind == KernelKind::bundled) {
+    own = &kernel_lines(kernel, app.choices.params);
+    if (!own->problem.empty()) {
+      error_text(own->problem);
+      return;
+    }
+  } else if (kernel.kind != KernelKind::run_time || !file_lines) {
+    return;
+  }
+  const std::vector<std::string>& lines = own ? own->source->lines : *file_lines;
+  begin_code_region(app);
+  const CodeLayout layout = code_layout(lines.size());
+  std::vector<int> shown(lines.size());
+  std::iota(shown.begin(), shown.end(), 1);
+  if (own)
+    shown = shown_lines(*own, app.choices.source_whole_file);
+  for (int line : shown) {
+    if (line == 0)
+      ImGui::TextDisabled("%*s...", layout.digits, "");
+    else
+      draw_code(layout, line,
+                own ? without_marker(lines[static_cast<std::size_t>(line - 1)])
+                    : lines[static_cast<std::size_t>(line - 1)]);
+  }
+  end_code_region();
+}
+
 } // namespace
 
 void draw_source(App& app) {
   const KernelDesc* kernel = app.kernel();
   if (!kernel)
     return;
+  if (app.lesson_veils(Panel::source)) {
+    draw_code_without_figures(app, *kernel);
+    return;
+  }
   if (kernel->kind == KernelKind::run_time) {
     draw_file_source(app, *kernel);
     return;

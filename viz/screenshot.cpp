@@ -317,13 +317,21 @@ json lesson_state(const App& app) {
   for (Panel panel : kAllPanels)
     if (app.lesson_veils(panel))
       covered.push_back(panel_name(panel));
+  // The lesson's questions answered right, and those right at the first try.
+  std::array<int, 2> answered{};
+  if (const auto found = app.lessons.progress.find(app.lessons.id);
+      found != app.lessons.progress.end())
+    answered = {app.lessons.lesson->answered_right(found->second.done),
+                app.lessons.lesson->answered_right(found->second.first_try)};
   return {{"lesson", app.lessons.lesson->title},
           {"id", app.lessons.id},
           {"step", app.lessons.step + 1},
           {"steps", app.lessons.lesson->steps.size()},
           {"title", step->title},
           {"ask", step->ask},
-          {"tries", app.lessons.tries},
+          {"tries", app.lessons.tries}, // wrong answers to this step's question so far
+          {"answered_right", answered[0]},
+          {"first_try", answered[1]},
           {"verdict", app.lessons.verdict ? json(app.lessons.verdict->says) : json(nullptr)},
           {"right", app.lessons.verdict ? json(app.lessons.verdict->right) : json(nullptr)},
           {"revealed", app.lessons.revealed},

@@ -268,18 +268,32 @@ bool is_step_index(const json& value) {
          value.get<std::int64_t>() < 1'000'000;
 }
 
-// One lesson's progress: {"step": 2, "done": [0, 1]}.
-std::optional<LessonProgress> lesson_progress(const json& value) {
-  if (!value.is_object() || !value.contains("step") || !is_step_index(value["step"]) ||
-      (value.contains("done") && !value["done"].is_array()))
+// A set of step indices, or nullopt when `value[key]` is there and not an array of them.
+std::optional<std::set<int>> step_set(const json& value, const char* key) {
+  if (value.contains(key) && !value[key].is_array())
     return std::nullopt;
-  LessonProgress progress;
-  progress.step = value["step"].get<int>();
-  for (const json& step : value.value("done", json::array())) {
+  std::set<int> steps;
+  for (const json& step : value.value(key, json::array())) {
     if (!is_step_index(step))
       return std::nullopt;
-    progress.done.insert(step.get<int>());
+    steps.insert(step.get<int>());
   }
+  return steps;
+}
+
+// One lesson's progress: {"step": 2, "done": [0, 1], "first_try": [1]}. Steps answered at the
+// first try that are not done are dropped: only a right answer counts.
+std::optional<LessonProgress> lesson_progress(const json& value) {
+  if (!value.is_object() || !value.contains("step") || !is_step_index(value["step"]))
+    return std::nullopt;
+  const std::optional<std::set<int>> done = step_set(value, "done");
+  const std::optional<std::set<int>> first_try = step_set(value, "first_try");
+  if (!done || !first_try)
+    return std::nullopt;
+  LessonProgress progress{value["step"].get<int>(), *done, {}};
+  for (int step : *first_try)
+    if (done->contains(step))
+      progress.first_try.insert(step);
   return progress;
 }
 
@@ -507,7 +521,8 @@ std::string settings_text(const App& app) {
     j["kernel_file"] = app.file.path.string();
   json lessons = json::object();
   for (const auto& [id, progress] : app.lessons.progress)
-    lessons[id] = {{"step", progress.step}, {"done", progress.done}};
+    lessons[id] = {
+        {"step", progress.step}, {"done", progress.done}, {"first_try", progress.first_try}};
   if (!lessons.empty())
     j["lessons"] = lessons;
   if (app.lessons.lesson)

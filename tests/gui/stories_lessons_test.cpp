@@ -55,6 +55,25 @@ TEST(StoryLessons, AQuestionCoversItsAnswerUntilAWrongThenARightAnswer) {
   EXPECT_TRUE(says(right, "lessons", "twice the traffic")) << text_of(right, "lessons");
   EXPECT_TRUE(says(right, "global", "8.00 (4.00)")) << text_of(right, "global");
   EXPECT_TRUE(says(right, "lessons", "Step 2 of 6, done")) << text_of(right, "lessons");
+  EXPECT_EQ(lesson_of(right)["answered_right"], 1);
+  EXPECT_EQ(lesson_of(right)["first_try"], 0) << "5 came first";
+}
+
+// The defect: the Source panel was covered with the rest while the learner predicted, so the code
+// the question is about could not be read. Its figures stay covered; its code is there.
+TEST(StoryLessons, TheCodeIsThereToReadWhileTheFiguresUnderItAreCovered) {
+  const Story story = play("window 1280x720\nclick \"Next step >\" in \"Lessons\"\nwait\n"
+                           "click \"Source\"\nscreenshot q.png\n"
+                           "set \"your answer\" 8 in \"Lessons\"\nwait\nscreenshot right.png\n",
+                           "--lesson coalescing");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json q = story.sidecar("q"), right = story.sidecar("right");
+  const std::string code = text_of(q, "source");
+  EXPECT_TRUE(says(q, "source", "the figures under the lines come back once it is answered"))
+      << code;
+  EXPECT_TRUE(says(q, "source", "out[i] = in[source];")) << code;
+  EXPECT_FALSE(says(q, "source", "sectors")) << code;
+  EXPECT_TRUE(says(right, "source", "sectors")) << text_of(right, "source");
 }
 
 // A teacher's lesson on a kernel file beside it: the GUI opens the file, and the learner's answer
@@ -134,12 +153,16 @@ TEST(StoryLessons, AChoiceAndAChangeToTheBlockAreJudged) {
              right = story.sidecar("right"), unchanged = story.sidecar("unchanged"),
              changed = story.sidecar("changed");
   EXPECT_TRUE(says(none, "lessons", "Choose an answer first.")) << text_of(none, "lessons");
+  // Choices in words, as a learner reads them: "shared memory", not the file's "shared_memory".
+  EXPECT_TRUE(shown(none, "shared memory", "Lessons")) << none["shown"]["controls"];
+  EXPECT_FALSE(shown(none, "shared_memory", "Lessons"));
   EXPECT_EQ(lesson_of(none)["tries"], 0) << "nothing chosen is not a try";
   EXPECT_EQ(lesson_of(wrong)["right"], false);
   EXPECT_TRUE(says(wrong, "lessons", "Hint: An SM holds at most 32 blocks"))
       << text_of(wrong, "lessons");
   EXPECT_EQ(lesson_of(right)["right"], true);
   EXPECT_TRUE(says(right, "lessons", "Right:")) << text_of(right, "lessons");
+  EXPECT_EQ(lesson_of(right)["first_try"], 0) << "warps came first";
   EXPECT_EQ(lesson_of(unchanged)["step"], 3);
   EXPECT_EQ(lesson_of(unchanged)["right"], false);
   EXPECT_TRUE(says(unchanged, "lessons", "Not yet: theoretical occupancy is 50.0 %"))

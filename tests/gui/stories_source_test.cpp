@@ -200,6 +200,22 @@ TEST(StorySource, ClickingASiteOpensItInTheWarpMapOrTheBankGrid) {
   EXPECT_TRUE(global["shown"]["text"].contains("global")) << "the warp map's tab in front";
 }
 
+// The defect: a clicked site opened its map, but its line in the Source panel looked as before,
+// so after the click nothing said which line the map now shows. The line is outlined in the
+// links' blue (ImGui's dark check-mark colour, 66,150,250).
+TEST(StorySource, AClickedSitesLineStaysOutlined) {
+  const Story story = play("window 1920x1200\nclick \"coalescing/stride\"\nwait\n"
+                           "click \"Source\"\nwait\nscreenshot before.png source\n"
+                           "click \"load in (strided)\" in \"Source\"\nwait\n"
+                           "screenshot after.png source\n",
+                           "--model");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  EXPECT_EQ(story.sidecar("after")["shown"]["global_map"]["site"], "load in (strided)");
+  const int before = pixels_of(load_png(story.dir / "before.png").image, 66, 150, 250),
+            after = pixels_of(load_png(story.dir / "after.png").image, 66, 150, 250);
+  EXPECT_GT(after, before + 1000) << "an outline of the line's rows: " << before << " -> " << after;
+}
+
 // A Run with Measure per site ticked brings each site's measured figures beside its prediction; a
 // site that differs says why on screen; hovering lists its instructions; a pinned baseline's
 // measured figure stands beside the current one; another launch greys them with the reason.

@@ -285,6 +285,58 @@ INSTANTIATE_TEST_SUITE_P(Lines, HostileLessonFile, testing::ValuesIn(kHostileLes
                            return info.param.name;
                          });
 
+// The defect: `lesson check` named the first problem of a file and stopped, so a teacher fixed one
+// and ran it again, four times for four problems. Every line's problem and every step's are named
+// at once; the message alone stays one line and says there are more.
+TEST(HostileLessonFile, EveryProblemOfTheFileIsNamedAtOnce) {
+  try {
+    parse_lesson("lesson L\nstep S\nkernel vec_add/scalar\nshow globl\nask q\n"
+                 "step T\nkernel vec_add/scalar\nbogus line\nstep U\nkernel vec_add/scalar\n"
+                 "ask r\n",
+                 "teacher.lesson");
+    ADD_FAILURE() << "accepted";
+  } catch (const LessonFileError& e) {
+    ASSERT_EQ(e.problems.size(), 4u) << joined(e.problems, "\n");
+    EXPECT_TRUE(test::contains(e.problems[0], "teacher.lesson:4: show 'globl'")) << e.problems[0];
+    EXPECT_TRUE(test::contains(e.problems[1], "teacher.lesson:8: 'bogus'")) << e.problems[1];
+    EXPECT_TRUE(test::contains(e.problems[2], "teacher.lesson:2: the step asks but has no answer"))
+        << e.problems[2];
+    EXPECT_TRUE(test::contains(e.problems[3], "teacher.lesson:9: the step asks but has no answer"))
+        << e.problems[3];
+    const std::string what = e.what();
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    EXPECT_TRUE(test::contains(what, "(and 3 more problems; warplens lesson check names them all)"))
+        << what;
+  }
+}
+
+// The defect: `least bogus`, a parameter the kernel does not have, passed lesson check.
+TEST(HostileLessonCheck, ALeastOfNoSuchParameterIsNamed) {
+  const std::vector<std::string> problems = check_lesson(
+      parse_lesson("lesson L\nstep S\nkernel coalescing/stride\nparam stride=2\nask q\n"
+                   "until sectors_per_request of \"load in (strided)\" <= 4\nleast strid\n"
+                   "solution param stride=1\n",
+                   "teacher.lesson"),
+      presets());
+  ASSERT_FALSE(problems.empty());
+  EXPECT_TRUE(test::contains(problems.front(),
+                             "teacher.lesson:7: least 'strid' is not a parameter of "
+                             "coalescing/stride; did you mean 'stride'?"))
+      << problems.front();
+}
+
+// A playground figure written wrong gets the nearest name and the list of those there are.
+TEST(HostileLessonCheck, APlaygroundFigureTypoGetsTheNearestName) {
+  const std::vector<std::string> problems =
+      check_lesson(parse_lesson("lesson L\nstep S\nplayground threadIdx.x * 2\nask q\n"
+                                "answer sector_per_request\n",
+                                "teacher.lesson"),
+                   presets());
+  ASSERT_EQ(problems.size(), 1u) << problems.back();
+  EXPECT_TRUE(test::contains(problems.front(), "did you mean 'sectors_per_request'?; it has "))
+      << problems.front();
+}
+
 // What only playing a step with the models finds: each problem on its own line, with its line.
 // An unknown preset is said once, at its line, not again for every step that takes it.
 TEST(HostileLessonCheck, AnUnknownPresetIsNamedOnceAtItsLine) {

@@ -36,6 +36,14 @@ inline std::string joined(const std::vector<std::int64_t>& values, const char* s
   return text;
 }
 
+// "a, b, c": words as a list reads them.
+inline std::string joined(const std::vector<std::string>& words, const char* separator) {
+  std::string text;
+  for (const std::string& word : words)
+    text.append(text.empty() ? "" : separator).append(word);
+  return text;
+}
+
 // "1234567" -> "1,234,567" (a sign kept in front). Built forwards, character by character:
 // inserting into the string trips GCC 12's -Wrestrict.
 inline std::string group_digits(const std::string& digits) {

@@ -159,13 +159,20 @@ public:
     step_line(line, m_lesson.steps.back());
   }
 
-  Lesson finish() {
+  bool has_title() const { return !m_lesson.title.empty(); }
+
+  // The lesson, once every step is checked; each step's problem joins `problems`.
+  Lesson finish(std::vector<std::string>& problems) {
     if (m_lesson.title.empty())
       throw UsageError(m_lesson.file + ": an empty lesson; it starts with: lesson TITLE");
     if (m_lesson.steps.empty())
       throw UsageError(m_lesson.file + ": the lesson has no step; add one: step TITLE");
     for (LessonStep& step : m_lesson.steps) {
-      check_step(step);
+      try {
+        check_step(step);
+      } catch (const UsageError& e) {
+        problems.push_back(e.what());
+      }
       step.kind = step.until_line         ? QuestionKind::until
                   : step.answer_line == 0 ? QuestionKind::none
                   : step.choices.empty()  ? QuestionKind::number
@@ -182,10 +189,9 @@ private:
   }
 
   void start_step(const LessonLine& line) {
-    LessonStep step;
-    step.line = line.number;
+    LessonStep& step = m_lesson.steps.emplace_back(); // before its title's problem: the step's
+    step.line = line.number;                          // lines belong to it, not the one before
     step.title = line.text("a title");
-    m_lesson.steps.push_back(std::move(step));
   }
 
   using StepVerb = std::function<void(const LessonLine&, LessonStep&)>;
@@ -326,6 +332,7 @@ private:
     verbs["least"] = [](const LessonLine& l, LessonStep& s) {
       once(l, !s.least.empty());
       s.least = read_word(l, "a parameter's name");
+      s.least_line = l.number;
     };
     verbs["solution"] = [](const LessonLine& l, LessonStep& s) { read_solution(l, s); };
     verbs["hint"] = [](const LessonLine& l, LessonStep& s) {
@@ -426,28 +433,53 @@ int Lesson::answered_right(const std::set<int>& done) const {
   }));
 }
 
+LessonFileError::LessonFileError(std::vector<std::string> all)
+    : UsageError(all.size() == 1 ? all.front()
+                                 : all.front() + " (and " + std::to_string(all.size() - 1) +
+                                       " more problems; warplens lesson check names them all)"),
+      problems(std::move(all)) {}
+
 Lesson parse_lesson(const std::string& text, const std::string& file) {
   if (text.size() > kLargestLessonFile)
     throw UsageError(file + ": the lesson is over 1 MiB; split it");
   LessonReader reader(file);
   std::istringstream lines(text);
   int number = 0;
+  // Every line's problem, not the first alone: a teacher fixes them in one pass. Without its
+  // title every line would fail, so the first problem there is the only one.
+  std::vector<std::string> problems;
   for (std::string raw; std::getline(lines, raw);) {
     ++number;
-    const LessonLine at{file, number, "", ""};
-    if (raw.size() > kLongestLessonLine)
-      at.fail("a line of " + std::to_string(raw.size()) + " characters; at most " +
-              std::to_string(kLongestLessonLine));
-    const std::string line = trimmed(raw);
-    if (has_control_characters(line))
-      at.fail("a control character; a lesson is plain text");
-    if (line.empty() || line.front() == '#')
-      continue;
-    const std::size_t space = line.find(' ');
-    reader.read({file, number, line.substr(0, space),
-                 space == std::string::npos ? "" : trimmed(line.substr(space + 1))});
+    try {
+      const LessonLine at{file, number, "", ""};
+      if (raw.size() > kLongestLessonLine)
+        at.fail("a line of " + std::to_string(raw.size()) + " characters; at most " +
+                std::to_string(kLongestLessonLine));
+      const std::string line = trimmed(raw);
+      if (has_control_characters(line))
+        at.fail("a control character; a lesson is plain text");
+      if (line.empty() || line.front() == '#')
+        continue;
+      const std::size_t space = line.find(' ');
+      reader.read({file, number, line.substr(0, space),
+                   space == std::string::npos ? "" : trimmed(line.substr(space + 1))});
+    } catch (const UsageError& e) {
+      problems.push_back(e.what());
+      if (!reader.has_title())
+        break;
+    }
   }
-  return reader.finish();
+  if (!reader.has_title() && !problems.empty())
+    throw UsageError(problems.front());
+  std::optional<Lesson> lesson;
+  try {
+    lesson = reader.finish(problems);
+  } catch (const UsageError& e) { // no step: after the lines' own problems, which may be why
+    problems.push_back(e.what());
+  }
+  if (!problems.empty())
+    throw LessonFileError(std::move(problems));
+  return std::move(*lesson);
 }
 
 Lesson load_lesson(const std::filesystem::path& file) {

@@ -35,6 +35,8 @@
 //
 // Every problem is a UsageError "FILE:LINE: what is wrong; what is allowed".
 
+#include "base/error.h"
+
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -96,6 +98,7 @@ struct LessonStep {
   std::vector<Condition> until;
   int until_line = 0;
   std::string least; // a parameter
+  int least_line = 0;
   std::vector<std::string> solution_params;
   std::string solution_block;
   std::string solution_expression;
@@ -116,6 +119,13 @@ struct Lesson {
   // How many of the steps `done` names are questions of this lesson: a settings file's list may
   // name steps the lesson does not have (it was edited, or the file was), which count for none.
   int answered_right(const std::set<int>& done) const;
+};
+
+// A lesson file with problems: the first in its message (one line, as every error), all of them
+// for `lesson check`, which names each on its line.
+struct LessonFileError : UsageError {
+  explicit LessonFileError(std::vector<std::string> all);
+  std::vector<std::string> problems;
 };
 
 // The lesson's own rules: every line understood, a step's parts in place, a question with its

@@ -50,6 +50,15 @@ private:
       };
       for (const Condition& condition : m_step.until)
         figure_exists(condition.figure, result, m_step.until_line);
+      if (!m_step.least.empty() && !launch.request.params.contains(m_step.least)) {
+        std::vector<std::string> names;
+        for (const auto& [name, value] : launch.request.params)
+          names.push_back(name);
+        problem(m_step.least_line,
+                "least " + in_quotes(m_step.least, 40) + " is not a parameter of " +
+                    launch.request.kernel->id + did_you_mean(m_step.least, names) +
+                    (names.empty() ? "; it has none" : "; it has " + joined(names, ", ")));
+      }
       if (judge_launch(m_step, result, model_with).right)
         problem(m_step.until_line, "the step's own launch already meets the condition; start "
                                    "the learner from one that does not");
@@ -151,16 +160,25 @@ private:
     if (!evaluates(start, m_step.playground_line) ||
         !evaluates(step_playground(m_step, true), m_step.solution_line))
       return;
+    // A figure the playground does not have, the nearest it has and all of them.
+    const std::vector<std::string> keys = playground_figure_keys(start);
+    const auto not_a_figure = [&](const std::string& key) {
+      return in_quotes(key, 40) + " is not a figure of the playground's " +
+             (m_step.playground->shared ? "shared" : "global") + " access" +
+             did_you_mean(key, keys) + "; it has " + joined(keys, ", ");
+    };
     if (m_step.answer_line && !read_playground_figure(m_step.answer.key, start))
-      problem(m_step.answer_line,
-              in_quotes(m_step.answer.key, 40) + " is not a figure of the playground's " +
-                  (m_step.playground->shared ? "shared" : "global") + " access");
+      problem(m_step.answer_line, not_a_figure(m_step.answer.key));
     if (!m_step.until_line)
       return;
+    bool known = true; // an unknown figure's condition is judged no further
     for (const Condition& condition : m_step.until)
-      if (!read_playground_figure(condition.figure.key, start))
-        problem(m_step.until_line, in_quotes(condition.figure.key, 40) +
-                                       " is not a figure of the playground's access");
+      if (!read_playground_figure(condition.figure.key, start)) {
+        problem(m_step.until_line, not_a_figure(condition.figure.key));
+        known = false;
+      }
+    if (!known)
+      return;
     if (judge_playground(m_step, start).right)
       problem(m_step.until_line, "the step's own expression already meets the condition");
     const LessonVerdict solved = judge_playground(m_step, step_playground(m_step, true));

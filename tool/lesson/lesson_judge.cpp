@@ -323,8 +323,9 @@ std::optional<FigureReading> read_figure(const FigureRef& figure, const RunResul
   return std::nullopt;
 }
 
-std::optional<FigureReading> read_playground_figure(const std::string& key,
-                                                    const IndexPlayground& playground) {
+namespace {
+
+std::map<std::string, double, std::less<>> playground_values(const IndexPlayground& playground) {
   const PlaygroundWarp warp = evaluate_playground(playground);
   std::map<std::string, double, std::less<>> values;
   if (playground.space == MemorySpace::shared) {
@@ -345,6 +346,21 @@ std::optional<FigureReading> read_playground_figure(const std::string& key,
               {"bytes_fetched", a.bytes_fetched},
               {"sectors_per_request", a.requests ? double(a.sectors) / a.requests : 0}};
   }
+  return values;
+}
+
+} // namespace
+
+std::vector<std::string> playground_figure_keys(const IndexPlayground& playground) {
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : playground_values(playground))
+    keys.push_back(key);
+  return keys;
+}
+
+std::optional<FigureReading> read_playground_figure(const std::string& key,
+                                                    const IndexPlayground& playground) {
+  const auto values = playground_values(playground);
   const auto value = values.find(key);
   if (value == values.end())
     return std::nullopt;

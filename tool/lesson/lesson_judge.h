@@ -55,6 +55,8 @@ bool site_has_figure(MemorySpace space, const std::string& key);
 // conflict_degree, ...).
 std::optional<FigureReading> read_playground_figure(const std::string& key,
                                                     const IndexPlayground& playground);
+// The figures the playground's warp has in its memory space, by name.
+std::vector<std::string> playground_figure_keys(const IndexPlayground& playground);
 // The resources that limit the launch's occupancy, as choices name them ("registers").
 std::vector<std::string> limiter_names(const RunResult& result);
 
