@@ -7,6 +7,7 @@
 #include "hostile_support.h"
 #include "kernel_file/compile_server.h"
 #include "kernel_file/file_kernel.h"
+#include "kernel_file/include_check.h"
 #include "model/kernel_resources.h"
 #include "model/sass_text.h"
 
@@ -147,6 +148,54 @@ TEST(HostileHeaders, AHeaderOutsideTheFilesFolderIsRefused) {
   std::ofstream(dir / "sub" / "mine.h") << "#define MINE 1\n";
   std::ofstream(dir / "inside.cu") << "#include \"sub/mine.h\"\n" + kernel_file("");
   EXPECT_EQ(read_kernel_file(dir / "inside.cu").headers.count("sub/mine.h"), 1u);
+}
+
+// The defect: only `#include "path"` at a line's start was checked, so an outside header came in
+// through angle brackets, a macro, the digraph %:, a backslash-newline splitting the directive, or
+// a header beside the file that did one of those; NVRTC opened each (here, and on a worker from a
+// request's text). Every include directive is read as the preprocessor reads it.
+TEST(HostileHeaders, EveryFormOfAnOutsideIncludeIsRefused) {
+  for (const std::string& text :
+       {std::string("#include </etc/hostname>\n"),
+        std::string("#define H \"/etc/hostname\"\n#include H\n"),
+        std::string("%:include \"/etc/hostname\"\n"),
+        std::string("#inc\\\nlude \"/etc/hostname\"\n"),
+        std::string("  #  include_next <../secret.h>\n"),
+        std::string("/* a */ #include \"../x.h\"\n"), std::string("#import \"/etc/hostname\"\n")})
+    EXPECT_NE(refused_include(text), "") << text;
+  EXPECT_TRUE(test::contains(refused_include("#define H \"x.h\"\n#include H\n"),
+                             "line 2: #include H is refused: an include through a macro"));
+  EXPECT_TRUE(test::contains(refused_include("\n#include </etc/hostname>\n"),
+                             "line 2: #include </etc/hostname> names a path outside the file's "
+                             "folder"));
+  // The toolkit's headers, a header beside the file, and what only looks like an include.
+  for (const std::string& text :
+       {std::string("#include <cuda/std/cstdint>\n#include \"sub/mine.h\"\n"),
+        std::string("/* #include \"/etc/passwd\" */\n"),
+        std::string("// #include \"/etc/passwd\"\n"),
+        std::string("const char* s = \"#include </etc/passwd>\";\n")})
+    EXPECT_EQ(refused_include(text), "") << text;
+  EXPECT_EQ(quoted_includes("/* #include \"a.h\" */\n#include \"b.h\"\n"),
+            std::vector<std::string>{"b.h"});
+}
+
+// The defect: `model k.cu:` (a colon, no kernel) modelled the first kernel as if none were named.
+TEST(HostileKernelFileNames, AColonWithNoKernelAfterItIsRefused) {
+  const std::filesystem::path file = scratch() / "colon.cu";
+  std::ofstream(file) << kernel_file("");
+  expect_refusal(run_limited("model " + file.string() + ":"), 2,
+                 {"colon.cu:' names no kernel after its ':'", "colon.cu:KERNEL"});
+}
+
+// Through the binary: a header beside the file that includes an outside one through a macro is
+// refused with the header named, before NVRTC opens anything.
+TEST(HostileHeaders, AHeaderBesideTheFileThatIncludesOutsideIsRefused) {
+  const std::filesystem::path dir = scratch() / "macro_header";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "h.h") << "#define HH \"/etc/hostname\"\n#include HH\n";
+  std::ofstream(dir / "k.cu") << "#include \"h.h\"\n" + kernel_file("");
+  expect_refusal(run_limited("model " + (dir / "k.cu").string()), 2,
+                 {"its header 'h.h'", "#include HH is refused"});
 }
 
 // The compile runs apart, under a memory cap and a deadline: what would hold a program for as long

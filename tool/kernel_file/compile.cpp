@@ -6,6 +6,7 @@
 #include "base/text_format.h"
 #include "base/text_scan.h"
 #include "kernel_file/cubin_resources.h"
+#include "kernel_file/include_check.h"
 #include "kernel_file/toolkit_headers.h"
 
 #include <algorithm>
@@ -250,7 +251,18 @@ SystemChecks check_compiler(int sm) {
   return checks;
 }
 
+// Refuses a file (or one of its headers) that includes what NVRTC would open outside the
+// headers given with it: here and on a worker alike, whatever the client checked.
+void check_includes(const KernelFileCompile& request) {
+  if (const std::string problem = refused_include(request.text); !problem.empty())
+    throw UsageError(request.file + ": " + problem);
+  for (const auto& [name, text] : request.headers)
+    if (const std::string problem = refused_include(text); !problem.empty())
+      throw UsageError(request.file + ": its header '" + clip(name, 40) + "', " + problem);
+}
+
 CompiledKernelFile compile_kernel_file(const KernelFileCompile& request) {
+  check_includes(request);
   const auto start = std::chrono::steady_clock::now();
   Program program;
   // The headers the file includes are given as read with it (on a worker elsewhere they are not

@@ -4,12 +4,12 @@
 #include "base/json_input.h"
 #include "base/text_file.h"
 #include "base/text_format.h"
-#include "base/text_scan.h"
 #include "common.h"
 #include "kernel_file/compile.h"
 #include "kernel_file/compile_server.h"
 #include "kernel_file/cubin_resources.h"
 #include "kernel_file/file_model.h"
+#include "kernel_file/include_check.h"
 #include "model/block_text.h"
 #include "model/run_options.h"
 #include "registry.h"
@@ -575,27 +575,6 @@ namespace {
 
 constexpr int kMostHeaders = 32;
 
-// The names a text includes with quotes: `#include "NAME"` at a line's start.
-std::vector<std::string> quoted_includes(const std::string& text) {
-  std::vector<std::string> names;
-  for_each_line(text, [&](std::string_view row) {
-    TextScan scan(row);
-    scan.skip_spaces();
-    if (!scan.take("#"))
-      return;
-    scan.skip_spaces();
-    if (!scan.take("include"))
-      return;
-    scan.skip_spaces();
-    if (!scan.take("\""))
-      return;
-    const std::string_view name = scan.until('"');
-    if (!scan.done() && !name.empty())
-      names.emplace_back(name);
-  });
-  return names;
-}
-
 // Whether `path` lies within `folder` once links and `..` are resolved.
 bool within(const std::filesystem::path& folder, const std::filesystem::path& path) {
   std::error_code error;
@@ -890,6 +869,9 @@ struct NamedKernel {
     const std::size_t colon = text.rfind(".cu:");
     path = colon == std::string::npos ? text : text.substr(0, colon + 3);
     wanted = colon == std::string::npos ? "" : text.substr(colon + 4);
+    if (colon != std::string::npos && wanted.empty())
+      throw UsageError("'" + clip(text, 80) + "' names no kernel after its ':'; write " +
+                       clip(path, 60) + " for its first kernel, or " + clip(path, 60) + ":KERNEL");
   }
   bool wants(const std::string& id) const {
     return wanted.empty() || id.substr(id.find('/') + 1) == wanted;
