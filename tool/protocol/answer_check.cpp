@@ -8,12 +8,14 @@
 #include "kernel_file/file_kernel.h"
 #include "model/block_text.h"
 #include "model/kernel_request.h"
+#include "model/kernel_source.h"
 #include "registry.h"
 #include "report/figures.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <set>
 
 namespace wl {
@@ -91,15 +93,33 @@ void check_file_verification(const RunResult& r, const std::string& where) {
               "allowed a skipped check (its description names no reference to compare with)");
 }
 
-// Per-line figures of a kernel file lie on its lines: line 2,000,000,000 of a 12-line file is no
-// line of it, and another file's name no place in it.
+// The file a kernel's per-line figures lie in and its lines: a kernel file's own, or a bundled
+// kernel's family file; nullopt where neither is known here.
+std::optional<std::pair<std::string, int>> measured_file(const RunResult& r) {
+  if (const std::shared_ptr<const KernelFile> file = kernel_file_of(r.kernel_id))
+    return std::pair{file->path.filename().string(),
+                     static_cast<int>(std::count(file->text.begin(), file->text.end(), '\n') + 1)};
+  const KernelDesc* kernel = find_kernel(r.kernel_id);
+  if (!kernel || kernel->kind != KernelKind::bundled)
+    return std::nullopt;
+  try {
+    const FamilySource& source = family_source(*kernel);
+    return std::pair{source.file, static_cast<int>(source.lines.size())};
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
+
+// Per-line figures lie on the file's lines: line 2,000,000,000 of a 12-line file is no line of
+// it, and another file's name no place in it.
 void check_file_lines(const RunResult& r, const std::string& where) {
-  const std::shared_ptr<const KernelFile> file = kernel_file_of(r.kernel_id);
-  if (!file || !r.site_counts || !r.site_counts->available)
+  if (!r.site_counts || !r.site_counts->available)
+    return;
+  const std::optional<std::pair<std::string, int>> file = measured_file(r);
+  if (!file)
     return;
   const SiteCounts& c = *r.site_counts;
-  const auto lines = static_cast<int>(std::count(file->text.begin(), file->text.end(), '\n') + 1);
-  const std::string name = file->path.filename().string();
+  const auto& [name, lines] = *file;
   if (c.file != name)
     input_error(where, "site_counts.file", "'" + clip(c.file, 60) + "'",
                 "allowed the kernel file's name, '" + name + "'");
@@ -271,6 +291,99 @@ void check_counters(const CounterResult& c, const std::string& where) {
   }
 }
 
+// A counter's value, or nullopt where the result has none.
+std::optional<double> counter_value(const CounterResult& c, const char* key) {
+  const CounterValue* v = c.find(key);
+  return v ? std::optional(v->value) : std::nullopt;
+}
+
+// How long the launch ran, in ns: the counters' profiled range, else the timed median.
+std::optional<double> launch_ns(const RunResult& r) {
+  if (r.counters)
+    if (const auto ns = counter_value(*r.counters, "profiled_range_time"); ns && *ns > 0)
+      return ns;
+  if (r.timing && r.timing->median_ms > 0)
+    return r.timing->median_ms * 1e6;
+  return std::nullopt;
+}
+
+// A count over the launch's time at a rate no GPU reaches is refused: 2^60 sectors in 0.06 ms.
+void check_rate(const std::string& where, const std::string& key, double count, double ns,
+                double most_per_ns, const std::string& what) {
+  if (count / ns > most_per_ns)
+    input_error(where, key,
+                number(count) + " " + what + " in " + number(ns) + " ns, " + number(count / ns) +
+                    " a nanosecond",
+                "allowed at most " + number(most_per_ns) + " a nanosecond (no GPU is faster)");
+}
+
+// Counters that bound each other or the launch's time: no warp instruction runs more than 32
+// lanes, and L1, DRAM, the shared-memory pipe and the schedulers move at most so much a
+// nanosecond.
+void check_counter_relations(const RunResult& r, const std::string& where) {
+  const CounterResult& c = *r.counters;
+  const auto warp = counter_value(c, "warp_instructions");
+  const auto threads = counter_value(c, "thread_instructions");
+  if (warp && threads && *threads > 32 * *warp)
+    input_error(where, "counters.thread_instructions",
+                number(*threads) + " thread instructions for " + number(*warp) +
+                    " warp instructions",
+                "allowed at most 32 a warp instruction (a warp has 32 lanes)");
+  // An executed global load or store has a lane on (one with none is issued, not executed), and
+  // that lane's bytes lie in a sector: at least one sector an instruction.
+  for (const char* op : {"load", "store"}) {
+    const auto instructions =
+        counter_value(c, ("global_" + std::string(op) + "_instructions").c_str());
+    const auto sectors = counter_value(c, ("global_" + std::string(op) + "_sectors").c_str());
+    if (instructions && sectors && *sectors < *instructions)
+      input_error(where, "counters.global_" + std::string(op) + "_sectors",
+                  number(*sectors) + " sectors for " + number(*instructions) + " global " + op +
+                      " instructions",
+                  "allowed at least one sector an instruction (an executed access has a lane on)");
+  }
+  const std::optional<double> ns = launch_ns(r);
+  if (!ns)
+    return;
+  const auto rate = [&](const char* key, double per_ns, double scale, const std::string& what) {
+    if (const auto value = counter_value(c, key))
+      check_rate(where, std::string("counters.") + key, *value * scale, *ns, per_ns, what);
+  };
+  for (const char* key : {"global_load_sectors", "global_store_sectors", "l2_read_sectors_from_l1",
+                          "l2_write_sectors_from_l1"})
+    rate(key, kMaxPlausibleL1Gbps, 32, "bytes of 32-byte sectors");
+  for (const char* key : {"dram_read_bytes", "dram_write_bytes"})
+    rate(key, kMaxPlausibleGbps, 1, "bytes");
+  for (const char* key : {"shared_load_wavefronts", "shared_store_wavefronts"})
+    rate(key, kMaxPlausibleWavefrontsPerNs, 1, "wavefronts");
+  for (const char* key :
+       {"warp_instructions", "global_load_instructions", "global_store_instructions",
+        "shared_load_instructions", "shared_store_instructions"})
+    rate(key, kMaxPlausibleWarpInstructionsPerNs, 1, "warp instructions");
+}
+
+// The per-site figures likewise: lanes at most 32 an execution, sectors and wavefronts at rates a
+// GPU reaches.
+void check_site_rates(const RunResult& r, const std::string& where) {
+  const std::optional<double> ns = launch_ns(r);
+  const SiteCounts& c = *r.site_counts;
+  for (std::size_t i = 0; i < c.instructions.size(); ++i) {
+    const MeasuredInstruction& m = c.instructions[i];
+    const std::string key = "site_counts.instructions[" + std::to_string(i) + "]";
+    if (m.lanes > 32 * m.executed)
+      input_error(where, key + ".lanes",
+                  number(m.lanes) + " lanes for " + number(m.executed) + " executions",
+                  "allowed at most 32 an execution (a warp has 32 lanes)");
+    if (ns) {
+      check_rate(where, key + ".sectors", m.sectors * 32, *ns, kMaxPlausibleL1Gbps,
+                 "bytes of 32-byte sectors");
+      check_rate(where, key + ".wavefronts", m.wavefronts, *ns, kMaxPlausibleWavefrontsPerNs,
+                 "wavefronts");
+      check_rate(where, key + ".executed", m.executed, *ns, kMaxPlausibleWarpInstructionsPerNs,
+                 "warp instructions");
+    }
+  }
+}
+
 } // namespace
 
 void check_plausible(const RunResult& r, const std::string& where) {
@@ -283,12 +396,15 @@ void check_plausible(const RunResult& r, const std::string& where) {
     check_timing(r, where);
   if (r.verification)
     check_verification(*r.verification, where);
-  if (r.counters)
+  if (r.counters) {
     check_counters(*r.counters, where);
-  if (r.kernel_kind == KernelKind::run_time) {
-    check_file_verification(r, where);
-    check_file_lines(r, where);
+    check_counter_relations(r, where);
   }
+  if (r.site_counts && r.site_counts->available)
+    check_site_rates(r, where);
+  if (r.kernel_kind == KernelKind::run_time)
+    check_file_verification(r, where);
+  check_file_lines(r, where);
 }
 
 namespace {

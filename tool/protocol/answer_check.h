@@ -23,6 +23,12 @@ namespace wl {
 // any GPU's L2; 100 PFLOP/s is ten times the densest tensor rate of any GPU.
 inline constexpr double kMaxPlausibleGbps = 1e5;
 inline constexpr double kMaxPlausibleGflops = 1e8;
+// What a launch's L1 moves (sectors of 32 bytes) and its SMs issue, per nanosecond of its
+// profiled range: an H200's 132 SMs move about 33 TB/s through L1 and issue about a thousand warp
+// instructions a nanosecond; thirty times that is out of any GPU's reach.
+inline constexpr double kMaxPlausibleL1Gbps = 1e6;
+inline constexpr double kMaxPlausibleWarpInstructionsPerNs = 3e4;
+inline constexpr double kMaxPlausibleWavefrontsPerNs = 1e4;
 // No sample of a kernel lasts longer than the longest timing budget a request may ask.
 inline constexpr double kMaxPlausibleSampleMs = kMaxRequestSeconds * 1e3;
 // No GPU's SM runs slower or faster (an H200 boosts to 1,980 MHz, a desktop part to about 3,000).
