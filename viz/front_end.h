@@ -56,6 +56,8 @@ public:
   void resize(int width, int height);
   // Times the GPU reset the OpenGL context (a kernel faulted on it) and the GUI drew anew.
   int context_resets() const { return m_context_resets; }
+  // Frames whose pixels were drawn: only those a picture or a caller reads.
+  int frames_drawn() const { return m_frames_drawn; }
   const FrameTimes& last_frame_times() const { return m_last_frame; }
   std::string renderer() const; // GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
   // For `warplens doctor`: whether EGL gives the OpenGL 3.3 context headless frames draw in.
@@ -70,6 +72,7 @@ private:
   void recover_context();
   struct Egl;
   int m_context_resets = 0;
+  int m_frames_drawn = 0;
   FrameTimes m_last_frame;
   std::chrono::steady_clock::time_point m_draw_after; // frames only cleared until then
   App& m_app;

@@ -225,22 +225,29 @@ Image HeadlessGui::render_frame(ScriptPlayer* player, bool read_pixels) {
   draw_frame(m_app);
   ImGui::Render();
   const auto built = Clock::now();
-  glViewport(0, 0, m_width, m_height);
-  const ImVec4 clear = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
-  glClearColor(clear.x * 0.8f, clear.y * 0.8f, clear.z * 0.8f, 1);
-  glClear(GL_COLOR_BUFFER_BIT);
-  const bool drawn = Clock::now() >= m_draw_after;
-  if (drawn)
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-  glFinish();
+  // No one sees a headless frame but its picture: the pixels are drawn only for a screenshot or a
+  // caller that reads them. Software rendering cost a tenth of a second a frame, so a script of
+  // 10,000 lines took twenty minutes drawing frames nobody saw.
+  const bool wanted = read_pixels || m_app.frame.screenshot.has_value();
+  const bool drawn = wanted && Clock::now() >= m_draw_after;
+  if (wanted) {
+    glViewport(0, 0, m_width, m_height);
+    const ImVec4 clear = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+    glClearColor(clear.x * 0.8f, clear.y * 0.8f, clear.z * 0.8f, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    if (drawn) {
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      ++m_frames_drawn;
+    }
+    glFinish();
+  }
   const auto finished = Clock::now();
   if (m_egl->robust && graphics_context_lost(eglGetProcAddress)) {
     recover_context();
     return render_frame(player, read_pixels);
   }
-  // A window reads its pixels only for a screenshot; 5 MB a frame would cost more than the draw.
-  Image image =
-      read_pixels || m_app.frame.screenshot ? read_framebuffer(m_width, m_height) : Image{};
+  // 5 MB a frame, read only for a picture.
+  Image image = wanted ? read_framebuffer(m_width, m_height) : Image{};
   m_last_frame = {ms_between(start, built), ms_between(built, finished),
                   ms_between(finished, Clock::now())};
   if (drawn) // a screenshot asked for in a cleared frame waits for the next drawn one
@@ -258,8 +265,10 @@ ScriptOutcome HeadlessGui::play(ScriptPlayer& player) {
     render_frame(&player, false);
     // Waiting on the models or the worker: frames need not come faster than a screen's (software
     // rendering costs a core per frame).
+    // A `sleep` of a millisecond pauses a millisecond, not a 30 ms frame.
     if (player.waiting() || (m_app.source && m_app.source->busy()))
-      std::this_thread::sleep_for(std::chrono::milliseconds(player.waiting() ? 30 : 10));
+      std::this_thread::sleep_for(player.waiting() ? player.pause(std::chrono::milliseconds(30))
+                                                   : std::chrono::milliseconds(10));
   }
   return *player.outcome();
 }

@@ -655,6 +655,17 @@ void ScriptPlayer::step_wait(App& app, const ScriptStep& step) {
              " s: waiting on " + busy);
 }
 
+std::chrono::steady_clock::duration
+ScriptPlayer::pause(std::chrono::steady_clock::duration longest) const {
+  using std::chrono::steady_clock;
+  if (m_index >= m_script.steps.size() || m_script.steps[m_index].verb != "sleep")
+    return longest;
+  if (m_phase == 0) // its next frame sets its end
+    return steady_clock::duration::zero();
+  return std::clamp<steady_clock::duration>(m_deadline - steady_clock::now(),
+                                            steady_clock::duration::zero(), longest);
+}
+
 // Frames drawn for the time given, whatever is computing: a pause a person makes (to see a save
 // compile while the window draws on, or a picture before the figures arrive).
 void ScriptPlayer::step_sleep(const ScriptStep& step) {

@@ -77,6 +77,9 @@ public:
     return !m_outcome && m_index < m_script.steps.size() &&
            (m_script.steps[m_index].verb == "wait" || m_script.steps[m_index].verb == "sleep");
   }
+  // How long the front-end may pause before its next frame while waiting: until a sleep's end,
+  // and at most `longest`.
+  std::chrono::steady_clock::duration pause(std::chrono::steady_clock::duration longest) const;
   const std::optional<ScriptOutcome>& outcome() const { return m_outcome; }
   // Lines for the script's reader on the way (a screenshot name that was taken), printed at the
   // end.

@@ -389,6 +389,25 @@ TEST(HostileGuiFiles, AnExportThatCannotBeWrittenIsKeptAndTheStatusSaysWhereAndW
   EXPECT_NE(wl::test::read_text(kept.files()[0]).find("block"), std::string::npos);
 }
 
+// The defect: every frame of a headless script was drawn in software, a tenth of a second each,
+// so 10,000 lines of `key L` took twenty minutes. Frames are drawn only for their pictures: a
+// thousand lines and one screenshot draw one frame (counted, not timed).
+TEST(HostileScriptSize, AThousandLinesDrawOnlyTheFrameOfTheirPicture) {
+  const fs::path dir = scratch_dir();
+  App app = app_showing("vec_add/scalar", "256");
+  const bool live_before = app.choices.live;
+  HeadlessGui gui(app, 640, 480);
+  std::string text;
+  for (int line = 0; line < 1000; ++line)
+    text += "key L\n";
+  text += "screenshot \"" + (dir / "thousand.png").string() + "\"\n";
+  ScriptPlayer player(parse_script(text, "thousand.txt"));
+  EXPECT_EQ(gui.play(player).exit_code, 0);
+  EXPECT_TRUE(fs::exists(dir / "thousand.png"));
+  EXPECT_LE(gui.frames_drawn(), 2) << "frames drawn for 1,000 lines and one picture";
+  EXPECT_EQ(app.choices.live, live_before) << "an even number of toggles leaves Live as it was";
+}
+
 // A script's `screenshot` refuses the same paths with the same exit code as --screenshot.
 TEST(HostileScreenshotPath, AScriptRefusesWhatTheCommandLineRefusesWithTheSameCode) {
   const fs::path dir = scratch_dir();
