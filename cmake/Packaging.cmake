@@ -18,6 +18,8 @@ set(wl_private_libdir lib/warplens/cuda)
 
 install(DIRECTORY assets/ DESTINATION ${CMAKE_INSTALL_DATADIR}/warplens
         PATTERN screenshots EXCLUDE) # the README's pictures
+# The README's kernel files, to copy and edit.
+install(DIRECTORY examples/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)
 install(FILES packaging/warplens.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
 foreach(size 16 32 48 64 128 256)
   install(FILES packaging/warplens-${size}.png

@@ -575,14 +575,16 @@ const std::array kFigures = {
            .meaning = "Floating-point operations the launch performs.",
            .predicted = arithmetic},
     Figure{.key = "arithmetic_intensity",
-           .display = "arithmetic intensity",
+           .display = "arithmetic intensity, minimum bytes",
            .unit = "FLOP/byte",
            .panel = Panel::timings,
            .format = FigureFormat::ratio,
            .decimals = 2,
-           .meaning = "Floating-point operations per byte the launch must move: under the device's "
-                      "FLOP/s over its DRAM bandwidth (about 20 for FP32 on the H100), no run of "
-                      "it can be compute-bound.",
+           .meaning = "Floating-point operations per byte the launch must move at least (its bytes "
+                      "moved): under the device's FLOP/s over its DRAM bandwidth (about 20 for "
+                      "FP32 on the H100), no run of it can be compute-bound. The Roofline panel "
+                      "divides by the DRAM bytes measured (or modelled), which a kernel that reads "
+                      "its data again exceeds.",
            .better = Better::higher,
            .sweep = true,
            .predicted = arithmetic_intensity},
