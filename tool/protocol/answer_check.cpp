@@ -119,7 +119,8 @@ void check_file_lines(const RunResult& r, const std::string& where) {
   if (!file)
     return;
   const SiteCounts& c = *r.site_counts;
-  const auto& [name, lines] = *file;
+  const std::string& name = file->first; // named: lambdas capture no structured binding in clang
+  const int lines = file->second;
   if (c.file != name)
     input_error(where, "site_counts.file", "'" + clip(c.file, 60) + "'",
                 "allowed the kernel file's name, '" + name + "'");
