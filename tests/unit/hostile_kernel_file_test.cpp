@@ -175,6 +175,11 @@ TEST(HostileHeaders, EveryFormOfAnOutsideIncludeIsRefused) {
         std::string("// #include \"/etc/passwd\"\n"),
         std::string("const char* s = \"#include </etc/passwd>\";\n")})
     EXPECT_EQ(refused_include(text), "") << text;
+  // A quoted name that travels with the file is its given text, whatever its path says (the
+  // reader checked it lies in the file's folder); not given, it would be opened.
+  EXPECT_EQ(refused_include("#include \"sub/../h.h\"\n", {"sub/../h.h"}), "");
+  EXPECT_NE(refused_include("#include \"sub/../h.h\"\n", {"h.h"}), "");
+  EXPECT_NE(refused_include("#include <../h.h>\n", {"../h.h"}), "") << "angle brackets search";
   EXPECT_EQ(quoted_includes("/* #include \"a.h\" */\n#include \"b.h\"\n"),
             std::vector<std::string>{"b.h"});
 }

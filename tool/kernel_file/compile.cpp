@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #ifdef WARPLENS_HAS_NVRTC
@@ -254,10 +255,13 @@ SystemChecks check_compiler(int sm) {
 // Refuses a file (or one of its headers) that includes what NVRTC would open outside the
 // headers given with it: here and on a worker alike, whatever the client checked.
 void check_includes(const KernelFileCompile& request) {
-  if (const std::string problem = refused_include(request.text); !problem.empty())
+  std::set<std::string> given;
+  for (const auto& [name, text] : request.headers)
+    given.insert(name);
+  if (const std::string problem = refused_include(request.text, given); !problem.empty())
     throw UsageError(request.file + ": " + problem);
   for (const auto& [name, text] : request.headers)
-    if (const std::string problem = refused_include(text); !problem.empty())
+    if (const std::string problem = refused_include(text, given); !problem.empty())
       throw UsageError(request.file + ": its header '" + clip(name, 40) + "', " + problem);
 }
 

@@ -112,7 +112,7 @@ std::size_t after_include_word(std::string_view line, std::size_t& word_at) {
 }
 
 // The problem with one directive's line ("" for a line that includes nothing, or safely).
-std::string directive_problem(std::string_view line) {
+std::string directive_problem(std::string_view line, const std::set<std::string>& given) {
   std::size_t at = 0;
   const std::size_t end = after_include_word(line, at);
   if (end == std::string_view::npos)
@@ -132,7 +132,10 @@ std::string directive_problem(std::string_view line) {
   const std::size_t name_end = line.find(close, name_at + 1);
   if (name_end == std::string_view::npos)
     return "";
-  if (!safe_header_name(line.substr(name_at + 1, name_end - name_at - 1)))
+  const std::string_view name = line.substr(name_at + 1, name_end - name_at - 1);
+  if (open == '"' && given.contains(std::string(name)))
+    return "";
+  if (!safe_header_name(name))
     return shown + " names a path outside the file's folder (absolute, or through ..); its " +
            "headers are sent with it to the worker, so only those in its folder (or below) are " +
            "read: copy the header beside the file";
@@ -158,9 +161,9 @@ std::vector<std::string> quoted_includes(const std::string& text) {
   return names;
 }
 
-std::string refused_include(const std::string& text) {
+std::string refused_include(const std::string& text, const std::set<std::string>& given) {
   for (const LogicalLine& line : logical_lines(text))
-    if (const std::string problem = directive_problem(line.text); !problem.empty())
+    if (const std::string problem = directive_problem(line.text, given); !problem.empty())
       return "line " + std::to_string(line.number) + ": " + problem;
   return "";
 }

@@ -6,14 +6,16 @@
 // preprocessor reads it (lines joined where a backslash ends them, comments set aside, `%:` for
 // `#`), names its header in quotes or angle brackets, relative and without `..`.
 
+#include <set>
 #include <string>
 #include <vector>
 
 namespace wl {
 
 // The first include directive of `text` that is refused, as "line N: #include ... is ...; what is
-// allowed", or "" when there is none.
-std::string refused_include(const std::string& text);
+// allowed", or "" when there is none. A quoted name among `given` (the headers that travel with
+// the file, read from its folder) is the given text, never a path opened: `sub/../h.h` is one.
+std::string refused_include(const std::string& text, const std::set<std::string>& given = {});
 
 // The headers `text` includes in quotes, by name as written: the ones a reader looks for beside
 // the file (those in angle brackets are the toolkit's).
