@@ -5,9 +5,9 @@
 #include "base/json_input.h"
 #include "base/text_format.h"
 #include "cli_commands.h"
+#include "front_end/viz_main.h"
 #include "kernel_file/compile_server.h"
 #include "kernel_file/file_kernel.h"
-#include "viz_main.h"
 
 #include <iostream>
 
@@ -141,7 +141,11 @@ void refuse_gui_options_given(const CLI::App& app) {
 int run_cli(int argc, char** argv) {
   // Kernel files are compiled by a child of this program (started at the first compile).
   use_compile_server(running_executable());
-  CLI::App app{"WarpLens: see what a GPU does with a kernel launch"};
+  CLI::App app{"WarpLens: see what a GPU does with a kernel launch; with no command, the GUI "
+               "(manual: docs/gui.md)"};
+  // Set before the commands are added, so that each takes it too.
+  app.footer("The manual: README.md and its chapters in docs/, in WarpLens's source and, where it "
+             "is installed, in share/doc/warplens/ (/usr/share/doc/warplens/ from the package)");
   app.require_subcommand(0, 1);
   add_arch_commands(app);
   add_kernel_commands(app);

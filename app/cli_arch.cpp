@@ -136,15 +136,16 @@ void run_occupancy(const OccupancyOptions& options) {
 
 void add_arch_commands(CLI::App& app) {
   auto arches_json = std::make_shared<bool>(false);
-  CLI::App* arches =
-      app.add_subcommand("arches", "List the architecture presets and the GPU, if any");
+  CLI::App* arches = app.add_subcommand(
+      "arches", "List the architecture presets and the GPU, if any (manual: docs/commands.md)");
   arches->add_flag("--json", *arches_json, "Print JSON");
   arches->callback([arches_json] { run_arches(*arches_json); });
 
   auto options_ptr = std::make_shared<OccupancyOptions>();
   OccupancyOptions& options = *options_ptr;
   CLI::App* cmd =
-      app.add_subcommand("occupancy", "Theoretical occupancy of one launch, its limits and why");
+      app.add_subcommand("occupancy", "Theoretical occupancy of one launch, its limits and why "
+                                      "(manual: docs/commands.md; its JSON: docs/file-formats.md)");
   cmd->add_option("--arch", options.arch,
                   "Preset id or alias (see `warplens arches`), device[:N], or a .json file")
       ->capture_default_str();
@@ -171,7 +172,7 @@ void add_arch_commands(CLI::App& app) {
   // Not given: no waves. Given, at least one block (0 blocks is no launch at all).
   cmd->add_option("--grid", options.request.grid_blocks, "Blocks in the grid, for waves")
       ->check(whole_number_option(1, kMaxInt));
-  cmd->add_flag("--json", options.json, "Print one JSON object (keys in the README)");
+  cmd->add_flag("--json", options.json, "Print one JSON object (keys in docs/file-formats.md)");
   cmd->add_flag("--curves", options.curves,
                 "Add the impact curves (block size, registers, shared memory)");
   cmd->callback([options_ptr] { run_occupancy(*options_ptr); });

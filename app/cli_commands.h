@@ -2,8 +2,8 @@
 // The subcommands of `warplens`, each group in its own file; cli.cpp parses and reports errors.
 // A subcommand's callback prints its result or throws UsageError.
 
+#include "front_end/viz_main.h"
 #include "model/arch.h"
-#include "viz_main.h"
 
 #include <string>
 

@@ -125,7 +125,7 @@ void add_doctor_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand(
       "doctor", "Check what WarpLens uses here: the driver, each GPU, the counters' permission, "
                 "NVRTC, nvdisasm, the assets, EGL, the display and the settings; each line ok or "
-                "its fix (exit 1 when a line needs one)");
+                "its fix (exit 1 when a line needs one; manual: docs/install.md)");
   // Its exit code goes back through main, which checks the report was written (> /dev/full).
   command->callback([] {
     if (const int code = doctor(); code != 0)

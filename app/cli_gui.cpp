@@ -1,7 +1,7 @@
 #include "cli_commands.h"
 #include "cli_numbers.h"
+#include "front_end/viz_main.h"
 #include "report/panel_table.h"
-#include "viz_main.h"
 
 namespace wl {
 
@@ -51,8 +51,8 @@ const TextOption kTextOptions[] = {
      ".lesson file's path",
      "a lesson's name or path"},
     {"--script", &viz::GuiOptions::script,
-     "Play a script of user actions (click, set, key, wait, screenshot; see the README) in the "
-     "window, or headless with --headless; exits when it ends",
+     "Play a script of user actions (click, set, key, wait, screenshot; see docs/gui.md, Scripted "
+     "sessions) in the window, or headless with --headless; exits when it ends",
      "a script file"},
 };
 
@@ -68,9 +68,7 @@ void add_gui_options(CLI::App& app, viz::GuiOptions& options) {
   app.add_option("file", options.kernel_file, "A kernel file of your own (as --kernel-file)")
       ->check(written_option("a .cu file"))
       ->excludes(app.get_option("--kernel-file"));
-  add_kernel_time_limit_option(app, options.kernel_time_limit,
-                               "the worker says which launch it was and stops, and the next Run "
-                               "starts another");
+  add_engine_options(app, options.engine, kGuiCommand);
   app.add_option("--param", options.params, "A kernel parameter as name=value (repeat for several)")
       ->check(written_option("name=value"));
   CLI::Option* model = app.add_flag("--model", options.model_only,
@@ -82,7 +80,9 @@ void add_gui_options(CLI::App& app, viz::GuiOptions& options) {
   // --model starts no worker, so a worker command with it would be ignored without a word, and
   // nothing is launched to be limited.
   app.get_option("--worker")->excludes(model);
-  app.get_option("--kernel-time-limit")->excludes(model);
+  for (const EngineOption& option : kEngineOptions)
+    if (option.use & kGuiCommand)
+      app.get_option(option.flag)->excludes(model);
 #ifndef WARPLENS_LINKS_ENGINE
   options.no_local_worker = "no CUDA toolkit: this WarpLens was built without the CUDA toolkit, "
                             "so it measures only through a worker on a machine with CUDA "

@@ -1,10 +1,10 @@
 #include "base/error.h"
+#include "base/file_output.h"
 #include "base/json_input.h"
 #include "base/text_format.h"
 #include "cli_commands.h"
 #include "cli_numbers.h"
 #include "io/assets.h"
-#include "io/file_output.h"
 #include "io/metric_catalog.h"
 #include "kernel_file/file_kernel.h"
 #include "model/block_text.h"
@@ -144,33 +144,6 @@ void add_kernel_options(CLI::App& cmd, KernelOptions& o) {
   cmd.add_flag("--json", o.json, "Print one JSON object");
 }
 
-// What --metrics takes, for the one line refusing an empty value.
-constexpr const char* kMetricsAllowed =
-    "a set (default, global, shared, occupancy, all) or counter names, comma-separated";
-
-// What `run` and `sweep` share: the device, the inputs' seed and the timing budget (per shape).
-void add_engine_options(CLI::App& cmd, EngineOptions& engine) {
-  cmd.add_option("--device", engine.device, "CUDA device number")
-      ->check(whole_number_option(0, 1023))
-      ->capture_default_str();
-  cmd.add_option("--seed", engine.seed, "Seed for the random inputs")
-      ->check(seed_option())
-      ->capture_default_str();
-  cmd.add_option("--max-time", engine.timing.max_seconds, "Seconds of timing samples at most")
-      ->check(seconds_option(kMaxRequestSeconds))
-      ->capture_default_str();
-  add_kernel_time_limit_option(cmd, engine.kernel_time_limit,
-                               "the process says which launch it was and exits with code 4");
-}
-
-// `--per-site`, run's and sweep's alike.
-void add_per_site_flag(CLI::App& cmd, EngineOptions& engine) {
-  cmd.add_flag("--per-site", engine.per_site,
-               "Measure every access site too (SASS metrics, a pass of its own per shape): "
-               "requests, sectors and wavefronts per site beside the model's, with the reason for "
-               "any difference; for a kernel file, the same per line of the file");
-}
-
 KernelRequest request_from(const KernelOptions& o) {
   return resolve_kernel_request(o.id, o.params, o.size, o.block);
 }
@@ -187,7 +160,6 @@ void print(const RunResult& result, const KernelOptions& o) {
 struct RunOptions {
   KernelOptions kernel;
   EngineOptions engine;
-  bool no_verify = false;
 };
 
 struct SweepOptions {
@@ -291,7 +263,7 @@ void print_progress(int index, int total, const SweepPoint& p, const SweepGrid& 
   }
   const RunResult& r = *p.result;
   std::fprintf(stderr, "[%d/%d] %s: %.4f ms, %.0f GB/s%s\n", index, total, label.c_str(),
-               r.timing->median_ms, r.gbps(),
+               r.timing->median_time, r.gbps(),
                r.verification && r.verification->failed() ? ", WRONG OUTPUT" : "");
 }
 #endif
@@ -401,7 +373,7 @@ void print_sweep_table(const std::vector<SweepPoint>& points, const SweepGrid& g
       header("registers").c_str(), header("sectors_per_request").c_str(), "verified", "counters");
   print_point_table(points, grid, headers, [](const RunResult& r) {
     const std::optional<double> sectors_per_request = figure("sectors_per_request").measured(r);
-    std::printf("%16.4f %17.1f %13.1f %9s %11s %8s  %s\n", r.timing->median_ms, r.gbps(),
+    std::printf("%16.4f %17.1f %13.1f %9s %11s %8s  %s\n", r.timing->median_time, r.gbps(),
                 r.occupancy ? 100 * r.occupancy->occupancy : 0.0,
                 r.attributes ? std::to_string(r.attributes->registers).c_str() : "-",
                 sectors_per_request ? format("%.2f", *sectors_per_request).c_str() : "-",
@@ -475,7 +447,7 @@ std::string side_time(const SweepPoint* p, bool modelled) {
   }
   if (!p || !p->result || !p->result->timing)
     return "-";
-  return format("%.4f (%.2f %%)", p->result->timing->median_ms, 100 * p->result->timing->noise);
+  return format("%.4f (%.2f %%)", p->result->timing->median_time, 100 * p->result->timing->noise);
 }
 
 // Per point: each kernel's time, the second's over the first's and, measured, the verdict. The
@@ -619,7 +591,7 @@ KernelRequest sweep_base(const SweepOptions& o, const SweepGrid& grid) {
 void print_variant_progress(const VariantPoint& p) {
   if (p.result && p.result->timing)
     std::fprintf(stderr, "%s: %s ms\n", p.kernel_id.c_str(),
-                 variant_ms_text(p.result->timing->median_ms).c_str());
+                 variant_ms_text(p.result->timing->median_time).c_str());
 }
 
 std::string verified_word(const RunResult& r) {
@@ -641,7 +613,7 @@ void print_variant_table(const VariantSweep& sweep, bool modelled, const std::st
                 "does not rank the variants as a GPU does: measure for the climb\n",
                 arch.c_str());
   else if (sweep.peer)
-    std::printf("\npeer: %s, %.4f ms, %s\n", sweep.peer->name.c_str(), sweep.peer->median_ms,
+    std::printf("\npeer: %s, %.4f ms, %s\n", sweep.peer->name.c_str(), sweep.peer->median_time,
                 sweep.peer->source.c_str());
   else
     std::printf("\nno peer: no library variant in this family, and no torch call recorded for "
@@ -670,7 +642,7 @@ void print_variant_table(const VariantSweep& sweep, bool modelled, const std::st
     } else {
       const std::optional<double> share = share_of_peer(sweep, p);
       std::printf("%16s %11.1f %14s %8s %8s",
-                  r.timing ? variant_ms_text(r.timing->median_ms).c_str() : "-", r.gbps(),
+                  r.timing ? variant_ms_text(r.timing->median_time).c_str() : "-", r.gbps(),
                   r.flops > 0 ? format("%.1f", r.gflops()).c_str() : "-",
                   share ? format("%.1f %%", 100 * *share).c_str() : "-", verified_word(r).c_str());
     }
@@ -789,15 +761,17 @@ void add_model_flag(CLI::App& cmd, SweepOptions& o) {
 
 void add_kernel_commands(CLI::App& app) {
   auto list_json = std::make_shared<bool>(false);
-  CLI::App* list =
-      app.add_subcommand("list", "Every bundled kernel with its parameters and allowed blocks");
+  CLI::App* list = app.add_subcommand(
+      "list",
+      "Every bundled kernel with its parameters and allowed blocks (manual: docs/kernels.md)");
   list->add_flag("--json", *list_json, "Print JSON");
   list->callback([list_json] { run_list(*list_json); });
 
   auto model = std::make_shared<KernelOptions>();
   auto model_arch = std::make_shared<std::string>("h100");
   CLI::App* model_cmd = app.add_subcommand(
-      "model", "Occupancy and predicted memory traffic of a kernel, no GPU needed");
+      "model", "Occupancy and predicted memory traffic of a kernel, no GPU needed (manual: "
+               "docs/kernels.md; kernel files: docs/kernel-files.md)");
   add_kernel_options(*model_cmd, *model);
   model_cmd->add_option("--arch", *model_arch, "Preset id or alias, device[:N], or a .json preset")
       ->capture_default_str();
@@ -809,29 +783,19 @@ void add_kernel_commands(CLI::App& app) {
 
   auto run = std::make_shared<RunOptions>();
   CLI::App* run_cmd = app.add_subcommand(
-      "run", "Run a kernel on the GPU: attributes, occupancy, timing, verification");
+      "run", "Run a kernel on the GPU: attributes, occupancy, timing, verification (manual: "
+             "docs/kernels.md; kernel files: docs/kernel-files.md; counters: docs/counters.md)");
   add_kernel_options(*run_cmd, run->kernel);
   run_cmd->add_flag("--csv", run->kernel.csv, "Print CSV, one row per access site")
       ->excludes(run_cmd->get_option("--json"));
-  add_engine_options(*run_cmd, run->engine);
-  run_cmd->add_flag(
-      "--no-verify", run->no_verify,
-      "Skip the comparison with the reference (the CPU's, or a kernel file's reference kernel)");
-  run_cmd
-      ->add_option("--metrics", run->engine.metrics,
-                   "Hardware counters: a set (default, global, shared, occupancy, all) or names "
-                   "(keys or CUPTI names), comma-separated")
-      ->check(written_option(kMetricsAllowed));
-  add_per_site_flag(*run_cmd, run->engine);
+  add_engine_options(*run_cmd, run->engine, kRunCommand);
   run_cmd->callback([run] {
 #ifndef WARPLENS_LINKS_ENGINE
     needs_engine("warplens run", "warplens model, or the GUI");
 #else
-    EngineOptions engine = run->engine;
-    engine.verify = !run->no_verify;
     KernelOptions options = run->kernel;
     options.id = kernel_id_from(options.id);
-    const RunResult result = run_kernel(request_from(options), engine);
+    const RunResult result = run_kernel(request_from(options), run->engine);
     print(result, options);
     if (result.verification && result.verification->failed())
       throw VerificationFailure(result.kernel_id +
@@ -845,9 +809,9 @@ void add_kernel_commands(CLI::App& app) {
   // too); the sweep's noise column says how far apart two shapes must be to be told apart.
   sweep->engine.timing.max_seconds = 0.001;
   sweep->engine.model = kSweepModelBudget;
-  CLI::App* sweep_cmd = app.add_subcommand(
-      "sweep",
-      "Measure a kernel over many block shapes and parameter values: timing, occupancy, counters");
+  CLI::App* sweep_cmd =
+      app.add_subcommand("sweep", "Measure a kernel over many block shapes and parameter values: "
+                                  "timing, occupancy, counters (manual: docs/sweeps.md)");
   sweep_cmd
       ->add_option("kernel", sweep->kernel.id,
                    "Kernel id, family/variant (see `warplens list`), or a kernel file of "
@@ -866,15 +830,10 @@ void add_kernel_commands(CLI::App& app) {
       "--param-range", sweep->param_ranges,
       "A parameter swept: name=start:end:step or name=a,b,c (repeat for several)");
   sweep_cmd
-      ->add_option("--metrics", sweep->engine.metrics,
-                   "Hardware counters: a set (default, global, shared, occupancy, all) or names")
-      ->check(written_option(kMetricsAllowed));
-  sweep_cmd
       ->add_option("--against", sweep->against,
                    "A/B: sweep this kernel over the same points too and compare each "
                    "point's time (SAME, FASTER, SLOWER or UNSURE within the noise)")
       ->check(written_option("a kernel id, e.g. transpose/smem_padded"));
-  add_per_site_flag(*sweep_cmd, sweep->engine);
   sweep_cmd->add_flag("--per-device", sweep->per_device,
                       "With workers on different GPUs: the whole sweep on each GPU, a "
                       "series each, side by side");
@@ -885,7 +844,7 @@ void add_kernel_commands(CLI::App& app) {
   sweep_cmd->add_option("--worker", sweep->worker_commands,
                         "A command that starts a worker (\"ssh host warplens worker\"); repeat "
                         "for several");
-  add_engine_options(*sweep_cmd, sweep->engine);
+  add_engine_options(*sweep_cmd, sweep->engine, kSweepCommand);
   sweep_cmd
       ->add_option("--max-shapes", sweep->max_shapes,
                    "Points (shapes times parameter values) one sweep may measure at most")

@@ -1,12 +1,12 @@
 #include "base/error.h"
+#include "base/file_output.h"
 #include "base/json_input.h"
 #include "base/text_format.h"
 #include "cli_commands.h"
+#include "front_end/script.h"
+#include "front_end/viz_main.h"
 #include "io/assets.h"
-#include "io/file_output.h"
 #include "lesson/lesson_judge.h"
-#include "script.h"
-#include "viz_main.h"
 
 #include <cstdio>
 #include <iostream>
@@ -170,14 +170,17 @@ void list_lessons() {
 } // namespace
 
 void add_lesson_command(CLI::App& app) {
-  CLI::App* lesson = app.add_subcommand(
-      "lesson", "The course's lessons: list them, or check a lesson file a teacher wrote");
+  CLI::App* lesson =
+      app.add_subcommand("lesson", "The course's lessons: list them, or check a lesson file a "
+                                   "teacher wrote (manual: docs/lessons.md)");
   lesson->require_subcommand(1);
-  lesson->add_subcommand("list", "The bundled lessons in course order")->callback(list_lessons);
+  lesson->add_subcommand("list", "The bundled lessons in course order (manual: docs/lessons.md)")
+      ->callback(list_lessons);
   auto files = std::make_shared<std::vector<std::string>>();
   CLI::App* check = lesson->add_subcommand(
-      "check", "Read lesson files and play every step with the models: each problem named with "
-               "its line (exit 2), else what each holds");
+      "check",
+      "Read lesson files and play every step with the models: each problem named with "
+      "its line (exit 2), else what each holds (the format: docs/lessons.md, For teachers)");
   check->add_option("file", *files, "Lesson files (.lesson), or bundled lessons' names")
       ->required();
   auto answers = std::make_shared<bool>(false);
@@ -202,7 +205,8 @@ void add_lesson_command(CLI::App& app) {
   auto size = std::make_shared<std::string>("1920x1080");
   CLI::App* slides = lesson->add_subcommand(
       "export", "A lesson as slides: each step's question and answer as PNGs with their JSON "
-                "sidecars, made by a script of the scripted sessions written beside them");
+                "sidecars, made by a script of the scripted sessions written beside them (manual: "
+                "docs/lessons.md)");
   slides->add_option("lesson", *name, "A bundled lesson's name or a .lesson file")->required();
   slides->add_option("--out", *out, "The folder for the pictures (made if missing)")->required();
   slides->add_option(

@@ -5,11 +5,12 @@
 #include "base/text_format.h"
 #include "model/block_text.h"
 #include "model/run_options.h"
-#include "protocol/protocol.h"
 
 #include <charconv>
 #include <cmath>
 #include <string>
+#include <type_traits>
+#include <variant>
 
 namespace wl {
 
@@ -17,12 +18,6 @@ namespace {
 
 std::string shown_value(const std::string& text) {
   return text.empty() ? "an empty value" : "'" + clip(text, 40) + "'";
-}
-
-// The whole text as one number of type T, or nothing.
-template <class T> bool parse_whole(const std::string& text, T& value) {
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return !text.empty() && ec == std::errc() && end == text.data() + text.size();
 }
 
 } // namespace
@@ -37,18 +32,6 @@ CLI::Validator whole_number_option(std::int64_t min, std::int64_t max) {
                  allowed;
         if (value < min || value > max)
           return shown_value(text) + " is out of range" + allowed;
-        return "";
-      },
-      "");
-}
-
-CLI::Validator seed_option() {
-  return CLI::Validator(
-      [](std::string& text) -> std::string {
-        std::uint64_t value = 0;
-        if (!parse_whole(text, value))
-          return shown_value(text) +
-                 " is not a seed; allowed a whole number from 0 to 18446744073709551615";
         return "";
       },
       "");
@@ -71,22 +54,42 @@ CLI::Validator seconds_option(double max, double min) {
       "");
 }
 
-CLI::Option* add_kernel_time_limit_option(CLI::App& cmd, double& limit,
-                                          const std::string& past_it) {
-  return cmd
-      .add_option("--kernel-time-limit", limit,
-                  "Seconds one launch of a kernel file may run (0.1 to 3600); past it " + past_it +
-                      " (a running kernel cannot be interrupted)")
-      ->check(seconds_option(kMaxRequestSeconds, kShortestKernelTimeLimit))
-      ->capture_default_str();
-}
-
 CLI::Validator written_option(const char* allowed) {
   return CLI::Validator(
       [allowed](std::string& text) -> std::string {
         return text.empty() ? std::string("an empty value; allowed ") + allowed : "";
       },
       "");
+}
+
+void add_engine_options(CLI::App& cmd, EngineOptions& engine, OptionUse command) {
+  for (const EngineOption& option : kEngineOptions) {
+    if (!(option.use & command) || !*option.flag)
+      continue;
+    std::visit(
+        [&](auto member) {
+          auto& value = member(engine);
+          using T = std::decay_t<decltype(value)>;
+          if constexpr (std::is_same_v<T, bool>) {
+            if (option.flag_sets_false)
+              cmd.add_flag_callback(
+                  option.flag, [&value] { value = false; }, option.help);
+            else
+              cmd.add_flag(option.flag, value, option.help);
+          } else if constexpr (std::is_same_v<T, double>) {
+            cmd.add_option(option.flag, value, option.help)
+                ->check(seconds_option(option.longest, option.shortest))
+                ->capture_default_str();
+          } else if constexpr (std::is_same_v<T, std::string>) {
+            cmd.add_option(option.flag, value, option.help)->check(written_option(option.allowed));
+          } else {
+            cmd.add_option(option.flag, value, option.help)
+                ->check(whole_number_option(option.least, option.most))
+                ->capture_default_str();
+          }
+        },
+        option.field);
+  }
 }
 
 } // namespace wl

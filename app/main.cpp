@@ -1,5 +1,5 @@
+#include "base/file_output.h"
 #include "cli.h"
-#include "io/file_output.h"
 
 #include <cerrno>
 #include <cstdio>

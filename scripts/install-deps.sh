@@ -4,7 +4,8 @@
 # expressions.
 #   scripts/install-deps.sh main   what building and running the program needs
 #   scripts/install-deps.sh test   that, and what the tests need (the default)
-# The tests' own: GoogleTest; libx11-dev builds the window tests' file dropper (GLFW's -dev package
+# The tests' own: GoogleTest; python3 runs the scripted checks (the rooms' order, the two access
+# models compared); libx11-dev builds the window tests' file dropper (GLFW's -dev package
 # only recommends it); xvfb and xdotool drive a real window; clang-14 and its runtime libraries
 # build the fuzz targets (libFuzzer), llvm-14 symbolizes sanitizer reports, clang-format-14 checks
 # the sources' layout; dpkg-dev and file let CPack find the Debian package's dependencies
@@ -20,7 +21,7 @@ packages=(
 case "$mode" in
   main) ;;
   test)
-    packages+=(libgtest-dev libx11-dev xvfb xdotool clang-14 libclang-rt-14-dev llvm-14
+    packages+=(libgtest-dev python3 libx11-dev xvfb xdotool clang-14 libclang-rt-14-dev llvm-14
                clang-format-14 dpkg-dev file lintian desktop-file-utils openssh-server)
     ;;
   *) echo "usage: scripts/install-deps.sh [main|test]" >&2; exit 2 ;;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One call on the GPU machine for A/B sweeps: the gpu tests, the sweep stories on the NVIDIA EGL
-# device with a real worker, the A/B sweeps of the README measured from the command line (JSON,
+# device with a real worker, the A/B sweeps of docs/sweeps.md measured from the command line (JSON,
 # CSV, the table), an A/A sweep (one kernel against itself: how often noise alone reads as a
 # difference), an A/B sweep measured through the GUI's worker; all in $OUT/ab.tgz, a table last.
 # Here first: cmake --build --preset gpu && tests/bench/carry.sh; carry .gpu-run and .gl.

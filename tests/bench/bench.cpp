@@ -62,7 +62,7 @@ void print_row(const RunResult& r) {
               (std::to_string(r.launch.block.x) + "x" + std::to_string(r.launch.block.y) + "x" +
                std::to_string(r.launch.block.z))
                   .c_str(),
-              r.timing->median_ms, 100 * r.timing->noise, r.gbps(),
+              r.timing->median_time, 100 * r.timing->noise, r.gbps(),
               figure("share_of_peak").measured(r).value_or(0),
               compute ? std::to_string(static_cast<long long>(r.gflops())).c_str() : "-",
               r.attributes ? std::to_string(r.attributes->registers).c_str() : "-",
@@ -124,7 +124,7 @@ int copy() {
   for (const char* id : {"vec_add/scalar", "vec_add/vec4", "vec_add/grid_stride"}) {
     const RunResult r = run_default(*find_kernel(id), {"n=" + std::to_string(n)});
     best = std::max(best, r.gbps());
-    std::printf("| %s | %.4f | %.1f | %.1f %% |\n", id, r.timing->median_ms, r.gbps(),
+    std::printf("| %s | %.4f | %.1f | %.1f %% |\n", id, r.timing->median_time, r.gbps(),
                 100 * r.gbps() / copy);
   }
   std::printf("\nbest vector add: %.1f %% of the copy bandwidth\n", 100 * best / copy);

@@ -8,9 +8,9 @@
 // it (worker: from the request to its answer), and the frame that shows it (draw). Prints a
 // markdown table and the median and worst.
 
-#include "front_end.h"
+#include "front_end/front_end.h"
 #include "kernel_file/file_kernel.h"
-#include "worker_source.h"
+#include "workflows/worker_source.h"
 
 #include <algorithm>
 #include <chrono>
@@ -122,7 +122,7 @@ int run(const std::string& warplens, const std::string& original_path) {
     s.total = ms_between(written, Clock::now());
     totals.push_back(s.total);
     std::printf("| %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.4f |\n", i, s.detect, s.compile,
-                s.worker, s.draw, s.total, app.results.latest->timing->median_ms);
+                s.worker, s.draw, s.total, app.results.latest->timing->median_time);
   }
   std::printf("\nfrom the file's write to new measured figures on screen: median %.1f ms, worst "
               "%.1f ms over %zu saves\n",

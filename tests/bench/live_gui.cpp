@@ -7,8 +7,8 @@
 // sweep of its first sides (32 to 1024 threads in steps of 32) with the default counters, on the
 // worker already up, from the request to the last point on screen. Prints markdown tables.
 
-#include "front_end.h"
-#include "worker_source.h"
+#include "front_end/front_end.h"
+#include "workflows/worker_source.h"
 
 #include <algorithm>
 #include <chrono>
@@ -114,7 +114,7 @@ int run(const std::string& warplens, const std::string& kernel) {
     }
     std::printf("| %d | %d | %.1f | %.1f | %s | %d | %.4f |\n", i + 1, block.x, latency,
                 frames.longest_ms, split_text(frames.longest_split).c_str(), frames.count,
-                app.results.latest ? app.results.latest->timing->median_ms : 0.0);
+                app.results.latest ? app.results.latest->timing->median_time : 0.0);
   }
 
   // A full Run, killed mid-way: the client starts a new worker and the request is measured again.

@@ -51,14 +51,14 @@ def main():
         ca, cb = counters(bundled, CACHES), counters(mine, CACHES)
         caches = ", ".join(f"{k} {cb[k] / ca[k]:.4f}" for k in CACHES if k in ca and k in cb and ca[k])
         ta, tb = bundled["timing"], mine["timing"]
-        ratio = tb["median_ms"] / ta["median_ms"]
+        ratio = tb["median_time"] / ta["median_time"]
         verified = mine["verification"]["passed"]
         failed |= bool(differ) or not verified or not keys
         print(f"| {bundled_id} | {file.split('/')[-1]} | {len(keys)} | "
               f"{'all' if not differ else 'NOT ' + ', '.join(f'{k} {a[k]:g}/{b[k]:g}' for k in differ)} | "
               f"{caches} | "
-              f"{ta['median_ms']:.4f} ({100 * ta['noise']:.2f} %) | "
-              f"{tb['median_ms']:.4f} ({100 * tb['noise']:.2f} %) | {ratio:.3f} | {verified} |")
+              f"{ta['median_time']:.4f} ({100 * ta['noise']:.2f} %) | "
+              f"{tb['median_time']:.4f} ({100 * tb['noise']:.2f} %) | {ratio:.3f} | {verified} |")
     sys.exit(1 if failed else 0)
 
 

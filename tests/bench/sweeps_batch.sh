@@ -62,15 +62,15 @@ def ratio(r, num, den):
     except (KeyError, ValueError, ZeroDivisionError):
         return float("nan")
 # The default set counts instructions; on the H100 a global or shared load instruction is one request.
-LD_S, LD_R = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "smsp__inst_executed_op_global_ld.sum"
-SH_W, SH_R = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__inst_executed_op_shared_ld.sum"
+LD_S, LD_R = "global_load_sectors", "global_load_instructions"
+SH_W, SH_R = "shared_load_wavefronts", "shared_load_instructions"
 print("\nstride  ms       GB/s    load sectors/request measured  predicted  verified")
 for r in rows("stride"):
-    print(f"{r['stride']:>6}  {r['median_ms']:>7}  {r['gbps']:>7}  {ratio(r, LD_S, LD_R):>30.2f}  "
+    print(f"{r['stride']:>6}  {r['median_time']:>7}  {r['throughput']:>7}  {ratio(r, LD_S, LD_R):>30.2f}  "
           f"{ratio(r, 'predicted_global_load_sectors', 'predicted_global_load_instructions'):>9.2f}  {r['verified']}")
 print("\npad  ms       load wavefronts/request measured  predicted  verified")
 for r in rows("pad"):
-    print(f"{r['pad']:>3}  {r['median_ms']:>7}  {ratio(r, SH_W, SH_R):>32.2f}  "
+    print(f"{r['pad']:>3}  {r['median_time']:>7}  {ratio(r, SH_W, SH_R):>32.2f}  "
           f"{ratio(r, 'predicted_shared_load_wavefronts', 'predicted_shared_load_instructions'):>9.2f}  {r['verified']}")
 print("\nstride x block: points", len(rows("stride_blocks")),
       "verified", sum(r["verified"] == "yes" for r in rows("stride_blocks")))

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The variant sweeps on the GPU machine, in one call: `warplens sweep FAMILY --variants` for the
 # climbing families (matmul at 4096^3, softmax at 8192x8192 and 32768x1024, reduce_sum,
-# transpose), each file in $OUT for the README's pictures (render them here with
+# transpose), each file in $OUT for docs/kernels.md's pictures (render them here with
 # `warplens --headless --sweep-json FILE`), then the sweep stories with a real worker.
 # Here first: BUILD=build/ci tests/bench/carry.sh; carry .gpu-run and .gl.
 set -uo pipefail

@@ -11,8 +11,8 @@
 // from each fault to the answer on screen, and prints a markdown table by fault. `others` leaves
 // the illegal-address runs out, `illegal` makes every fault one.
 
-#include "front_end.h"
-#include "worker_source.h"
+#include "front_end/front_end.h"
+#include "workflows/worker_source.h"
 
 #include <algorithm>
 #include <chrono>

@@ -12,7 +12,7 @@
 #include "model/block_text.h"
 #include "model/kernel_request.h"
 #include "registry.h"
-#include "sweep/sweep_grid.h"
+#include "sweep/sweep_file.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -56,7 +56,6 @@ void numbers(std::string_view text) {
   std::string value(text);
   wl::whole_number_option(1, 255)(value);
   wl::whole_number_option(wl::kMinInt64, wl::kMaxInt64)(value);
-  wl::seed_option()(value);
   wl::seconds_option(wl::kMaxDouble)(value);
   int major = 0, minor = 0;
   wl::parse_compute_capability(text, major, minor);

@@ -3,7 +3,7 @@
 // recording then fills a model result of its first run, as the GUI's model mode does.
 
 #include "fuzz_support.h"
-#include "recording.h"
+#include "workflows/recording.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const auto file = wl::fuzz::scratch_file(wl::fuzz::as_text(data, size), "recording.json");

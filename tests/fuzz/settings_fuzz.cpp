@@ -3,9 +3,9 @@
 // The App is made once (presets, recording, registry) and copied for each input. After reading,
 // the GUI checks the launch the settings chose and writes the settings back: both run here too.
 
-#include "app.h"
 #include "fuzz_support.h"
-#include "settings.h"
+#include "workflows/app.h"
+#include "workflows/settings.h"
 
 #include <filesystem>
 

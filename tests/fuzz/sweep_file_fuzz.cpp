@@ -6,8 +6,8 @@
 
 #include "fuzz_support.h"
 #include "sweep/sweep_compare.h"
-#include "sweep/sweep_grid.h"
-#include "sweep_view.h"
+#include "sweep/sweep_file.h"
+#include "workflows/sweep_view.h"
 
 namespace {
 

@@ -13,6 +13,7 @@
 #include "report/counter_comparison.h"
 #include "report/figures.h"
 #include "report/site_report.h"
+#include "sweep/sweep_file.h"
 
 #include <string>
 #include <vector>

@@ -1,8 +1,8 @@
 // Baselines: a pinned run every panel compares the latest with, like Nsight Compute's; two
 // variants of a family side by side (softmax/naive against softmax/block_tree).
 
+#include "drawing/widgets.h"
 #include "gui_test_support.h"
-#include "widgets.h"
 
 namespace wl::viz::test {
 namespace {
@@ -25,7 +25,7 @@ TEST(Baseline, APinnedRunStaysWhileOtherKernelsAreShown) {
   EXPECT_EQ(app.results.latest->kernel_id, "softmax/block_tree");
   ASSERT_TRUE(app.results.latest->timing && app.results.baseline->timing)
       << "both are in the bundled H100 recording";
-  EXPECT_LT(app.results.latest->timing->median_ms, app.results.baseline->timing->median_ms);
+  EXPECT_LT(app.results.latest->timing->median_time, app.results.baseline->timing->median_time);
 }
 
 TEST(Baseline, ChangesReadAsPercentOrPoints) {

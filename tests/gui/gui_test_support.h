@@ -2,9 +2,9 @@
 // What the GUI tests share: an App with a canned model result (no GPU, no worker), a scratch
 // folder per test, and pixel checks.
 
-#include "app.h"
-#include "front_end.h"
+#include "front_end/front_end.h"
 #include "model/model_kernel.h"
+#include "workflows/app.h"
 
 #include <filesystem>
 #include <fstream>

@@ -3,11 +3,11 @@
 // signal, no hang, and no file of the user's lost or overwritten.
 
 #include "../unit/hostile_support.h"
+#include "front_end/screenshot.h"
+#include "front_end/script.h"
 #include "gui_test_support.h"
 #include "registry.h"
-#include "screenshot.h"
-#include "script.h"
-#include "settings.h"
+#include "workflows/settings.h"
 
 #include <filesystem>
 

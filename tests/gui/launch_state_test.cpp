@@ -2,8 +2,8 @@
 // and says why in one line. Live mode sends only valid, changed requests.
 
 #include "gui_test_support.h"
-#include "model_source.h"
 #include "registry.h"
+#include "workflows/model_source.h"
 
 namespace wl::viz::test {
 namespace {

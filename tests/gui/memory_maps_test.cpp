@@ -3,9 +3,9 @@
 // lesson is about.
 
 #include "gui_test_support.h"
-#include "memory_maps.h"
 #include "model/launch_model.h"
 #include "registry.h"
+#include "workflows/memory_maps.h"
 
 namespace wl::viz {
 namespace {

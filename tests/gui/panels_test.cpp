@@ -1,9 +1,9 @@
 // Every panel drawn headless (EGL, software rendering) from canned model results: the same frame
 // function the window runs, with no display and no GPU.
 
+#include "drawing/widgets.h"
 #include "gui_test_support.h"
 #include "registry.h"
-#include "widgets.h"
 
 #include <map>
 
@@ -152,11 +152,11 @@ TEST(GuiPanels, MeasuredCountersAndTimingsDrawBesideThePrediction) {
                              "Shared load wavefronts", "wavefronts", 12345});
   result.counters = counters;
   TimingStats timing;
-  timing.samples = 12, timing.median_ms = 0.5, timing.min_ms = 0.49, timing.noise = 0.004,
+  timing.samples = 12, timing.median_time = 0.5, timing.min_time = 0.49, timing.noise = 0.004,
   timing.converged = true;
   result.timing = timing;
   app.show(result);
-  result.timing->median_ms = 0.4;
+  result.timing->median_time = 0.4;
   app.show(result);
   open_all(app);
   HeadlessGui gui(app, 1440, 900);
@@ -167,7 +167,7 @@ TEST(GuiPanels, MeasuredCountersAndTimingsDrawBesideThePrediction) {
       std::filesystem::path(app.messages.last_screenshot_path).replace_extension(".json"));
   EXPECT_EQ(sidecar["figures"]["counters_measured"], "collected (result.counters)")
       << app.messages.status;
-  EXPECT_EQ(sidecar["figures"]["history_median_ms"].size(), 2u);
+  EXPECT_EQ(sidecar["figures"]["history_median_time"].size(), 2u);
   app.results.latest->counters->available = false;
   app.results.latest->counters->reason = "ERR_NVGPUCTRPERM: run as root or allow profiling";
   expect_panels_drawn(app, gui, "counters unavailable");
@@ -207,7 +207,7 @@ TEST(GuiPanels, HistoryKeepsTheRecentTimedRuns) {
   App app = make_app("vec_add/scalar", "h100");
   RunResult timed = canned_result("vec_add/scalar", "", app.arch());
   timed.timing = TimingStats{};
-  timed.timing->median_ms = 0.5;
+  timed.timing->median_time = 0.5;
   for (std::size_t i = 0; i < Results::kHistoryLength + 5; ++i)
     app.show(timed);
   EXPECT_EQ(app.results.history.size(), Results::kHistoryLength);

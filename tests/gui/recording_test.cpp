@@ -18,7 +18,7 @@ TEST(Recording, TheBundledRecordingFillsAModelResultForALaunchItHolds) {
   RunResult result = test::canned_result("vec_add/scalar", "", app.arch());
   ASSERT_TRUE(app.recording->fill(result));
   ASSERT_TRUE(result.timing);
-  EXPECT_GT(result.timing->median_ms, 0);
+  EXPECT_GT(result.timing->median_time, 0);
   ASSERT_TRUE(result.verification);
   EXPECT_TRUE(result.verification->passed);
   ASSERT_TRUE(result.counters && result.counters->available);

@@ -3,7 +3,7 @@
 
 #include "base/error.h"
 #include "gui_test_support.h"
-#include "model_source.h"
+#include "workflows/model_source.h"
 
 namespace wl::viz::test {
 namespace {

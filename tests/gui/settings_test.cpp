@@ -2,9 +2,9 @@
 // reported in the status line, the defaults are used, and nothing crashes.
 
 #include "gui_test_support.h"
-#include "panels.h"
+#include "panels/panels.h"
 #include "registry.h"
-#include "settings.h"
+#include "workflows/settings.h"
 
 #include <grp.h>
 

@@ -5,8 +5,8 @@
 #include "../unit/test_support.h"
 #include "gui_test_support.h"
 #include "kernel_file/file_kernel.h"
-#include "settings.h"
 #include "story_support.h"
+#include "workflows/settings.h"
 
 #include <chrono>
 #include <thread>

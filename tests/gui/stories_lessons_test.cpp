@@ -5,13 +5,13 @@
 // the figures the GUI's model mode shows (the models, and the recording where it has the launch).
 
 #include "base/text_format.h"
-#include "front_end.h"
+#include "front_end/front_end.h"
+#include "front_end/script.h"
 #include "lesson/lesson_judge.h"
 #include "model/model_kernel.h"
-#include "model_source.h"
-#include "script.h"
-#include "settings.h"
 #include "story_support.h"
+#include "workflows/model_source.h"
+#include "workflows/settings.h"
 
 namespace wl::viz::test {
 namespace {

@@ -358,7 +358,7 @@ TEST(StorySweep, EveryVariantShowsTheLadderAndABarOpensItsVariant) {
     if (v["kernel"] == "softmax/warp_registers")
       EXPECT_TRUE(wl::test::contains(v["refused"], "cols is at most 1024")) << v;
     else
-      EXPECT_GT(v.value("modelled_ms", 0.0), 0) << v;
+      EXPECT_GT(v.value("modelled_time", 0.0), 0) << v;
   }
   EXPECT_TRUE(says(a, "sweep", "every variant of softmax at rows=8192 cols=8192"))
       << text_of(a, "sweep");
@@ -922,7 +922,7 @@ TEST(StoryTimings, RecentRunsAreRunsTimedHereOfTheKernelOnScreen) {
                            "click \"coalescing/stride\"\nwait\nkey F5\nwait\nscreenshot a.png\n");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const json a = story.sidecar("a");
-  const std::size_t runs = a["figures"]["history_median_ms"].size();
+  const std::size_t runs = a["figures"]["history_median_time"].size();
   if (!a["figures"]["recorded_on"].get<std::string>().empty())
     EXPECT_EQ(runs, 0u) << "model mode replays a recording: nothing was timed here";
   else

@@ -39,15 +39,16 @@ TEST(SweepView, AMeasuredSweepReadsBackWithItsTimesAndTies) {
       tied_with_best(charted_points(data.points, chart_axes(data)), sweep_metric("median_time"));
   const auto best = std::min_element(
       data.points.begin(), data.points.end(), [](const SweepPoint& a, const SweepPoint& b) {
-        const double ta = a.result ? a.result->timing->median_ms : 1e30,
-                     tb = b.result ? b.result->timing->median_ms : 1e30;
+        const double ta = a.result ? a.result->timing->median_time : 1e30,
+                     tb = b.result ? b.result->timing->median_time : 1e30;
         return ta < tb;
       });
   EXPECT_FALSE(tied[best - data.points.begin()]) << "the best is the reference, not a tie";
   for (std::size_t i = 0; i < data.points.size(); ++i)
     if (tied[i]) {
       const TimingStats &t = *data.points[i].result->timing, &b = *best->result->timing;
-      EXPECT_LE(t.median_ms - b.median_ms, std::max(t.noise * t.median_ms, b.noise * b.median_ms));
+      EXPECT_LE(t.median_time - b.median_time,
+                std::max(t.noise * t.median_time, b.noise * b.median_time));
     }
   EXPECT_EQ(
       tied_with_best(charted_points(data.points, chart_axes(data)), sweep_metric("registers")),

@@ -4,7 +4,7 @@
 
 #include "../unit/test_support.h"
 #include "registry.h"
-#include "worker_source.h"
+#include "workflows/worker_source.h"
 
 #include <chrono>
 #include <csignal>

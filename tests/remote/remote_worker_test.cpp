@@ -5,10 +5,10 @@
 // with ssh's own line instead of waiting on a terminal no one watches.
 
 #include "../unit/test_support.h"
-#include "front_end.h"
+#include "front_end/front_end.h"
 #include "protocol/run_result_json.h"
 #include "protocol/worker_client.h"
-#include "worker_source.h"
+#include "workflows/worker_source.h"
 
 #include <chrono>
 #include <csignal>

@@ -4,11 +4,13 @@
 // below it, since written sectors may stay in L2 past the kernel's end), but for the kernels named
 // below with the reason DRAM reads more: there the model is a floor.
 
+#include "base/json_input.h"
 #include "io/assets.h"
 #include "model/block_text.h"
 #include "model/kernel_request.h"
 #include "model/model_kernel.h"
 #include "protocol/protocol.h"
+#include "protocol/recording_file.h"
 #include "registry.h"
 
 #include <cmath>
@@ -72,10 +74,10 @@ std::optional<Bytes> measured(const RunResult& r) {
 std::vector<RunResult> recorded_launches() {
   const std::filesystem::path folder = std::filesystem::path(WARPLENS_SOURCE_ASSETS) / "recordings";
   std::vector<RunResult> runs;
-  const json recording = read_json_file(folder / "h100.json", "recording");
+  const json recording = read_recording(folder / "h100.json");
   for (const json& run : recording.at("runs"))
     runs.push_back(run_result_from_json(run, "h100.json"));
-  const json sweep = read_json_file(folder / "sweep-coalescing-stride-h100.json", "sweep");
+  const json sweep = read_json_document(folder / "sweep-coalescing-stride-h100.json", "sweep");
   for (const json& point : sweep.at("points"))
     runs.push_back(run_result_from_json(point, "sweep-coalescing-stride-h100.json"));
   return runs;

@@ -3,11 +3,12 @@
 // unique; the comparison, the sweeps and the reasons read what the table says.
 
 #include "io/metric_catalog.h"
+#include "lesson/lesson_judge.h"
 #include "model/model_kernel.h"
 #include "report/counter_comparison.h"
 #include "report/figures.h"
 #include "report/run_report.h"
-#include "sweep/sweep_grid.h"
+#include "sweep/sweep_file.h"
 #include "test_support.h"
 
 #include <cmath>
@@ -126,6 +127,44 @@ TEST(FigureText, EachFormatWritesItsValueWithItsUnit) {
 // A row of the table is all it takes: every launch figure a result has a value for is in the CLI's
 // text under its display name and in run_json's "figures", run_csv's and sweep_csv's columns under
 // its key (the Timings panel and the sidecar: tests/gui/stories_panels_test.cpp).
+// A row with a site reader is all it takes for a figure of one access site: it is in every site
+// of `model --json` under its key, in run_csv's site columns as site_KEY, and a lesson can ask it
+// of each site of its spaces (read from the model, and from the per-site pass where measured).
+TEST(FigureTable, EverySiteFigureReachesTheJsonTheCsvAndTheLessons) {
+  const RunResult r = model_kernel(resolve_kernel_request("matmul/tiled", {}, "", ""),
+                                   test::preset("h100"), ModelBudget{2000});
+  const nlohmann::json json = run_json(r);
+  const std::string csv_header = run_csv(r).substr(0, run_csv(r).find('\n'));
+  ASSERT_FALSE(site_figures().empty());
+  for (const Figure* f : site_figures()) {
+    const std::string key(f->key);
+    EXPECT_NE(csv_header.find(",site_" + key + ","), std::string::npos) << key;
+    for (std::size_t i = 0; i < r.prediction.sites.size(); ++i) {
+      const SitePrediction& site = r.prediction.sites[i];
+      EXPECT_EQ(json["sites"][i].value(key, -1.0), f->site_predicted(site)) << key;
+      const std::optional<FigureReading> read = read_figure({key, site.name}, r);
+      EXPECT_EQ(read.has_value(), site_has(*f, site.space)) << key << " of " << site.name;
+      if (read) {
+        EXPECT_EQ(read->value, f->site_predicted(site)) << key;
+      }
+    }
+  }
+  // Each space's sites have figures of their own: sectors for global, wavefronts for shared.
+  const auto keys = [](MemorySpace space) {
+    std::vector<std::string> listed;
+    for (const Figure* f : site_figures(space))
+      listed.emplace_back(f->key);
+    return listed;
+  };
+  const std::vector<std::string> global = keys(MemorySpace::global),
+                                 shared = keys(MemorySpace::shared);
+  EXPECT_EQ(global, site_figure_keys(MemorySpace::global));
+  EXPECT_EQ(shared, site_figure_keys(MemorySpace::shared));
+  EXPECT_NE(std::find(global.begin(), global.end(), "sectors"), global.end());
+  EXPECT_EQ(std::find(shared.begin(), shared.end(), "sectors"), shared.end());
+  EXPECT_NE(std::find(shared.begin(), shared.end(), "wavefronts"), shared.end());
+}
+
 TEST(FigureTable, EveryLaunchFigureReachesTheTextJsonAndBothCsvs) {
   const RunResult r = model_kernel(resolve_kernel_request("matmul/tiled", {}, "", ""),
                                    test::preset("h100"), ModelBudget{2000});
@@ -160,10 +199,10 @@ TEST(FigureTable, TheTextSaysEachTimingFigureOnce) {
   RunResult r =
       model_kernel(resolve_kernel_request("vec_add/scalar", {}, "", ""), test::preset("h100"));
   r.timing = TimingStats{.samples = 40,
-                         .median_ms = 0.0731,
-                         .min_ms = 0.0702,
-                         .max_ms = 0.0954,
-                         .mean_ms = 0.074,
+                         .median_time = 0.0731,
+                         .min_time = 0.0702,
+                         .max_time = 0.0954,
+                         .mean_time = 0.074,
                          .noise = 0.012,
                          .converged = false,
                          .l2_flushed = true,

@@ -2,7 +2,7 @@
 // signal, no hang. Cases that need a GPU to get past are left to the gpu tests.
 
 #include "hostile_support.h"
-#include "sweep/sweep_grid.h"
+#include "sweep/sweep_file.h"
 
 namespace wl {
 namespace {

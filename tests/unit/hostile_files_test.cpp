@@ -1,8 +1,8 @@
 // Hostile data files: arch presets given with --arch, assets folders given with
 // WARPLENS_ASSETS, and metric catalogs. Each is refused in one line naming the file and the key.
 
+#include "base/file_output.h"
 #include "hostile_support.h"
-#include "io/file_output.h"
 #include "io/metric_catalog.h"
 
 #include <sys/resource.h>

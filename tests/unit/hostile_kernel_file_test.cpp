@@ -229,8 +229,11 @@ TEST_F(CompileLimitsTest, AMacroThatExpandsWithoutEndIsStopped) {
       "macro_bomb.cu", "#define A(x) x x x x x x x x x x\n#define B(x) A(A(A(A(A(A(A(A(x))))))))\n"
                        "__device__ void f(float* p) { B(p[0] += 1;) }\n");
   EXPECT_NE(why.find("macro_bomb.cu"), std::string::npos) << why;
+  // Which limit stops it first depends on the machine's speed: a fast one fills 1 GiB within 4 s.
+  // Both refusals name the limit: "at most 1 GiB" when NVRTC says it is out of memory, "under a
+  // 1 GiB memory cap" when the allocation failure ends the server.
   EXPECT_TRUE(why.find("ran past 4 s") != std::string::npos ||
-              why.find("at most 1 GiB") != std::string::npos)
+              why.find("1 GiB") != std::string::npos)
       << why;
 }
 

@@ -1,12 +1,13 @@
 // Hostile result files, read through the same calls the GUI makes: recordings
-// (read_json_file(..., "recording") checks them whole), sweep files (sweep_points_from_json) and
+// (read_recording(...) checks them whole), sweep files (sweep_points_from_json) and
 // metric catalogs. Each is refused with one UsageError line naming the file and the key.
 
 #include "base/json_input.h"
 #include "hostile_support.h"
 #include "io/assets.h"
 #include "io/metric_catalog.h"
-#include "sweep/sweep_grid.h"
+#include "protocol/recording_file.h"
+#include "sweep/sweep_file.h"
 
 #include <ctime>
 
@@ -84,8 +85,8 @@ const std::vector<ResultCase> kRunChanges = {
      {"/arch_details/max_blocks_per_sm", 9999},
      {"arch_details.max_blocks_per_sm: 9999 is out of range", "1 to 1024"}},
     {"ArchWarpSize64", {"/arch_details/warp_size", 64}, {"arch_details.warp_size: 64", "32 to 32"}},
-    {"Noise1e6", {"/timing/noise", 1e6}, {"timing.noise: 1e+06", "max_ms - min_ms"}},
-    {"MeanAboveMax", {"/timing/mean_ms", 5.0}, {"timing.mean_ms: 5 ms is outside"}},
+    {"Noise1e6", {"/timing/noise", 1e6}, {"timing.noise: 1e+06", "max_time - min_time"}},
+    {"MeanAboveMax", {"/timing/mean_ms", 5.0}, {"timing.mean_time: 5 ms is outside"}},
     {"SamplesOverWallTime",
      {"/timing/samples", 1000000},
      {"timing.samples: 1000000 samples", "timing.seconds"}},
@@ -182,7 +183,7 @@ const std::vector<ResultCase> kRunChanges = {
 // recording's first run as a whole parse reads it.
 TEST(HostileRecordingRun, TheRunBrokenIsTheRecordingsFirst) {
   const json recording =
-      read_json_file(std::string(WARPLENS_SOURCE_ASSETS) + "/recordings/h100.json", "recording");
+      read_recording(std::string(WARPLENS_SOURCE_ASSETS) + "/recordings/h100.json");
   EXPECT_EQ(test::recorded_run(), recording.at("runs").at(0));
 }
 
@@ -196,7 +197,7 @@ TEST_P(HostileRecording, RefusedNamingTheFileAndTheRun) {
   const std::string file = write_file("recording_" + GetParam().name + ".json", text);
   std::vector<std::string> fragments = GetParam().fragments;
   fragments.push_back("recording_" + GetParam().name + ".json");
-  expect_usage_error([&] { read_json_file(file, "recording"); }, fragments);
+  expect_usage_error([&] { read_recording(file); }, fragments);
 }
 
 class HostileSweepFile : public testing::TestWithParam<ResultCase> {};
@@ -206,7 +207,7 @@ TEST_P(HostileSweepFile, RefusedNamingThePoint) {
   const std::string file = write_file("sweep_" + GetParam().name + ".json", "[" + point + "]");
   std::vector<std::string> fragments = GetParam().fragments;
   fragments.push_back("sweep_" + GetParam().name + ".json");
-  expect_usage_error([&] { sweep_points_from_json(read_json_file(file, "sweep"), file); },
+  expect_usage_error([&] { sweep_points_from_json(read_json_document(file, "sweep"), file); },
                      fragments);
 }
 
@@ -267,12 +268,12 @@ class HostileSweepText : public testing::TestWithParam<TextCase> {};
 TEST_P(HostileRecordingText, Refused) {
   const std::string file =
       write_file("recording_text_" + GetParam().name + ".json", GetParam().input);
-  expect_usage_error([&] { read_json_file(file, "recording"); }, GetParam().fragments);
+  expect_usage_error([&] { read_recording(file); }, GetParam().fragments);
 }
 
 TEST_P(HostileSweepText, Refused) {
   const std::string file = write_file("sweep_text_" + GetParam().name + ".json", GetParam().input);
-  expect_usage_error([&] { sweep_points_from_json(read_json_file(file, "sweep"), file); },
+  expect_usage_error([&] { sweep_points_from_json(read_json_document(file, "sweep"), file); },
                      GetParam().fragments);
 }
 
@@ -288,7 +289,7 @@ TEST(HostileRecordingDate, AnIsoDateWithOrWithoutATimeIsADate) {
     const std::string file = write_file(
         "recording_date.json",
         json{{"arch", "h100"}, {"device", "x"}, {"date", date}, {"runs", json::array()}}.dump());
-    EXPECT_NO_THROW(read_json_file(file, "recording")) << date;
+    EXPECT_NO_THROW(read_recording(file)) << date;
   }
 }
 
@@ -383,14 +384,14 @@ TEST(HostileSweepPoints, AMedianOf1e300MsIsRefusedNamingIt) {
       [&] {
         sweep_points_from_json(json::array({run_at(1e3), slow}), "s.json");
       },
-      {"s.json: [1]: timing.max_ms: 1e+300 ms", "at most 3.6e+06 ms"});
+      {"s.json: [1]: timing.max_time: 1e+300 ms", "at most 3.6e+06 ms"});
 }
 
 TEST(HostileSweepPoints, APointFasterThanAnyGpuIsRefusedNamingIt) {
   const std::string file =
       write_file("sweep_1e15.json", json::array({run_at(1e3), run_at(1e15)}).dump());
   expect_usage_error([&] { sweep_points_from_json(read_sweep_file(file), file); },
-                     {"sweep_1e15.json: [1]: timing.median_ms", "1e+15 GB/s", "at most 100000"});
+                     {"sweep_1e15.json: [1]: timing.median_time", "1e+15 GB/s", "at most 100000"});
   EXPECT_NO_THROW(sweep_points_from_json(json::array({run_at(3e3)}), "x")) << "an H100's own";
 }
 
@@ -462,7 +463,7 @@ TEST(HostileRecordingRuns, ARunOfAnotherDeviceIsNotTheRecordingsDevice) {
   other["arch_details"]["name"] = "NVIDIA GeForce RTX 4090";
   const std::string file =
       write_file("recording_other.json", recording_of({test::recorded_run(), other}));
-  expect_usage_error([&] { read_json_file(file, "recording"); },
+  expect_usage_error([&] { read_recording(file); },
                      {"recording_other.json: runs[1]: measured on NVIDIA GeForce RTX 4090",
                       "the recording is of NVIDIA H100 80GB HBM3"});
 }
@@ -470,7 +471,7 @@ TEST(HostileRecordingRuns, ARunOfAnotherDeviceIsNotTheRecordingsDevice) {
 TEST(HostileRecordingRuns, ASecondRunOfOneLaunchIsRefused) {
   const std::string file = write_file("recording_twice.json",
                                       recording_of({test::recorded_run(), test::recorded_run()}));
-  expect_usage_error([&] { read_json_file(file, "recording"); },
+  expect_usage_error([&] { read_recording(file); },
                      {"recording_twice.json: runs[1]: a second run of vec_add/scalar block 256",
                       "each launch once"});
 }
@@ -479,7 +480,7 @@ TEST(HostileRecordingRuns, RunsOfAnotherGpuKindAreNotLabelledAsThePreset) {
   const std::string file =
       write_file("recording_label.json", recording_of({test::recorded_run()}, "rtx4090"));
   expect_usage_error(
-      [&] { read_json_file(file, "recording"); },
+      [&] { read_recording(file); },
       {"recording_label.json: runs[0]: a GPU of 132 SMs, sm_90", "stands for rtx4090"});
 }
 

@@ -46,7 +46,7 @@ TEST(Roofline, ALaunchIsPlacedByItsFlopsOverItsDramBytes) {
   }
   result.counters = counters;
   TimingStats timing;
-  timing.median_ms = 10;
+  timing.median_time = 10;
   result.timing = timing;
   point = roofline_point(result);
   ASSERT_TRUE(point);

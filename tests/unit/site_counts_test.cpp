@@ -11,7 +11,7 @@
 #include "model/model_kernel.h"
 #include "model/sass_text.h"
 #include "report/site_report.h"
-#include "sweep/sweep_grid.h"
+#include "sweep/sweep_file.h"
 
 #include <gtest/gtest.h>
 

@@ -16,7 +16,7 @@ namespace {
 RunResult timed(double median_ms, double noise, int samples = 20) {
   RunResult r;
   r.timing = TimingStats{};
-  r.timing->median_ms = median_ms;
+  r.timing->median_time = median_ms;
   r.timing->noise = noise;
   r.timing->samples = samples;
   return r;
@@ -118,7 +118,8 @@ TEST(SweepCompare, TheCsvHasBothTimesTheRatioAndTheVerdictOrWhyNot) {
   b.points[0].refused.clear();
   const std::string csv = ab_sweep_csv(a, b);
   EXPECT_EQ(
-      csv.rfind("block_x,block_y,block_z,cols,rows,a_kernel,a_median_ms,a_noise,b_kernel,", 0), 0u)
+      csv.rfind("block_x,block_y,block_z,cols,rows,a_kernel,a_median_time,a_noise,b_kernel,", 0),
+      0u)
       << csv;
   EXPECT_NE(csv.find("\n32,1,1,8192,4096,transpose/smem,2.000000,0.01000,transpose/smem_padded,"
                      "1.000000,0.02000,0.50000,FASTER,\n"),

@@ -4,7 +4,7 @@
 #include "base/error.h"
 #include "hostile_support.h"
 #include "kernel.h"
-#include "sweep/sweep_grid.h"
+#include "sweep/sweep_file.h"
 
 #include <nlohmann/json.hpp>
 

@@ -16,8 +16,8 @@ TEST(TimingSummary, ThrottledSamplesAreLeftOutAndCounted) {
   EXPECT_EQ(t.samples, 4);
   EXPECT_EQ(t.throttled_samples, 1);
   EXPECT_FALSE(t.throttled_samples_kept);
-  EXPECT_DOUBLE_EQ(t.median_ms, 1.05);
-  EXPECT_DOUBLE_EQ(t.max_ms, 1.2);
+  EXPECT_DOUBLE_EQ(t.median_time, 1.05);
+  EXPECT_DOUBLE_EQ(t.max_time, 1.2);
   ASSERT_TRUE(t.sm_clock_mhz);
   EXPECT_DOUBLE_EQ(*t.sm_clock_mhz, 1980);
   EXPECT_DOUBLE_EQ(t.default_clock_mhz, 1980);
@@ -29,7 +29,7 @@ TEST(TimingSummary, WhenEverySampleWasThrottledTheyAreTheFigures) {
   EXPECT_EQ(t.samples, 3);
   EXPECT_EQ(t.throttled_samples, 3);
   EXPECT_TRUE(t.throttled_samples_kept);
-  EXPECT_DOUBLE_EQ(t.median_ms, 2.1);
+  EXPECT_DOUBLE_EQ(t.median_time, 2.1);
   EXPECT_DOUBLE_EQ(*t.sm_clock_mhz, 950);
 }
 
@@ -39,7 +39,7 @@ TEST(TimingSummary, WithoutAClockNothingIsThrottled) {
   EXPECT_EQ(t.samples, 2);
   EXPECT_EQ(t.throttled_samples, 0);
   EXPECT_FALSE(t.sm_clock_mhz);
-  EXPECT_DOUBLE_EQ(t.median_ms, 2.0);
+  EXPECT_DOUBLE_EQ(t.median_time, 2.0);
   // An unknown default clock (0) throttles nothing either.
   const TimingStats unknown = summarise_samples({{1.0, 300}, {1.0, 300}}, 0, true, true);
   EXPECT_EQ(unknown.throttled_samples, 0);

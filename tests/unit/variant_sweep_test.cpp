@@ -36,7 +36,7 @@ std::function<RunResult(const KernelRequest&)> timed(double ms, const std::strin
     RunResult r = model_kernel(request, test::preset("h100"), ModelBudget{3000});
     r.arch.name = device;
     r.timing = TimingStats{};
-    r.timing->median_ms = ms;
+    r.timing->median_time = ms;
     return r;
   };
 }
@@ -98,7 +98,7 @@ TEST(VariantSweep, ARecordedTorchCallIsThePeerOnlyOnItsGpuAndAtItsSize) {
   sweep.peer = variant_peer(sweep, kBundledPeers);
   ASSERT_TRUE(sweep.peer);
   EXPECT_EQ(sweep.peer->name, "torch.softmax(x, dim=1)");
-  EXPECT_DOUBLE_EQ(sweep.peer->median_ms, 0.2831);
+  EXPECT_DOUBLE_EQ(sweep.peer->median_time, 0.2831);
   EXPECT_TRUE(test::contains(sweep.peer->source, "recorded on NVIDIA H200, 2026-11-28"));
   EXPECT_NEAR(*share_of_peer(sweep, sweep.variants[1]), 0.2831 / 0.5, 1e-12);
   const VariantSweep other_gpu = run_variant_sweep("softmax", "", timed(0.5, "NVIDIA H100"));

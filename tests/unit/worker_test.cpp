@@ -4,6 +4,7 @@
 
 #include "base/error.h"
 #include "hostile_support.h"
+#include "io/metric_catalog.h"
 #include "kernel_file/file_kernel.h"
 #include "model/kernel_request.h"
 #include "model/model_kernel.h"
@@ -14,9 +15,13 @@
 #include "sweep/sweep_fanout.h"
 #include "test_support.h"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <set>
 #include <thread>
+#include <type_traits>
+#include <variant>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -52,10 +57,10 @@ RunResult full_result() {
   RunResult r = model_kernel(request, test::preset("h100"));
   r.runtime_blocks_per_sm = 3;
   r.timing = TimingStats{.samples = 17,
-                         .median_ms = 1.25,
-                         .min_ms = 1.2,
-                         .max_ms = 1.5,
-                         .mean_ms = 1.3,
+                         .median_time = 1.25,
+                         .min_time = 1.2,
+                         .max_time = 1.5,
+                         .mean_time = 1.3,
                          .noise = 0.004,
                          .converged = true,
                          .l2_flushed = true};
@@ -113,7 +118,7 @@ TEST(WorkerProtocol, ARunResultKeepsTheFieldsTheGuiShows) {
   EXPECT_EQ(back.occupancy->waves->tail_blocks, original.occupancy->waves->tail_blocks);
   EXPECT_EQ(back.attributes->registers, original.attributes->registers);
   EXPECT_EQ(back.runtime_blocks_per_sm, 3);
-  EXPECT_DOUBLE_EQ(back.timing->median_ms, 1.25);
+  EXPECT_DOUBLE_EQ(back.timing->median_time, 1.25);
   EXPECT_DOUBLE_EQ(back.gbps(), original.gbps());
   EXPECT_DOUBLE_EQ(back.gflops(), original.gflops());
   EXPECT_EQ(back.verification->first_failure, "c[3]: got 1, want 2");
@@ -208,6 +213,62 @@ TEST(WorkerProtocol, RequestsRoundTrip) {
   cancel.type = RequestType::cancel;
   cancel.target = 8;
   EXPECT_EQ(request_from_json(request_to_json(cancel)).target, 8);
+}
+
+// Every engine option of the table travels in the requests its row names, at a value other than
+// its default, and is refused in the others: a new row needs no line of the protocol's.
+TEST(WorkerProtocol, EveryEngineOptionOfTheTableTravelsInItsRequests) {
+  for (const EngineOption& option : kEngineOptions)
+    for (const RequestType type : {RequestType::model, RequestType::run, RequestType::sweep}) {
+      SCOPED_TRACE(std::string(option.key) + " in a " + request_type_name(type) + " request");
+      WorkerRequest request = model_request("vec_add/scalar");
+      request.id = 3;
+      request.type = type;
+      if (type == RequestType::sweep)
+        request.shapes = {BlockShape{128, 1, 1}};
+      std::visit(
+          [&](auto member) {
+            auto& value = member(request.engine);
+            using T = std::decay_t<decltype(value)>;
+            if constexpr (std::is_same_v<T, bool>)
+              value = !value;
+            else if constexpr (std::is_same_v<T, std::string>)
+              value = "global";
+            else if constexpr (std::is_same_v<T, double>)
+              value = option.longest / 2;
+            else
+              value = static_cast<T>(option.most / 2 + 1);
+          },
+          option.field);
+      json line = request_to_json(request);
+      if (!(option.use & (type == RequestType::model ? kModelRequest
+                          : type == RequestType::run ? kRunRequest
+                                                     : kSweepRequest))) {
+        EXPECT_FALSE(line.contains(option.key));
+        line[option.key] = 1;
+        EXPECT_THROW(request_from_json(line), UsageError);
+        continue;
+      }
+      WorkerRequest back = request_from_json(json::parse(protocol_line(line)));
+      EXPECT_EQ(request_to_json(back), line);
+    }
+}
+
+// `--metrics` and the protocol name the catalog's sets, and only those (with "all").
+TEST(WorkerProtocol, TheMetricSetsNamedAreTheCatalogs) {
+  const MetricCatalog catalog =
+      load_metric_catalog(std::string(WARPLENS_SOURCE_ASSETS) + "/metrics.json");
+  std::set<std::string> named(kMetricSets.begin(), kMetricSets.end());
+  EXPECT_TRUE(named.erase("all"));
+  std::set<std::string> sets;
+  for (const auto& [name, keys] : catalog.sets)
+    sets.insert(name);
+  EXPECT_EQ(named, sets);
+  const EngineOption& metrics =
+      *std::find_if(kEngineOptions.begin(), kEngineOptions.end(),
+                    [](const EngineOption& o) { return std::string(o.key) == "metrics"; });
+  for (const std::string_view set : kMetricSets)
+    EXPECT_NE(std::string(metrics.help).find(set), std::string::npos) << set;
 }
 
 TEST(WorkerProtocol, BadLinesAreOneLineErrors) {
@@ -340,7 +401,7 @@ TEST(WorkerClient, TheWatchdogKillsAWorkerThatNeverGreets) {
       << client.latest().last_failure;
 }
 
-// The README's figure: a worker with no hello within 5 s is taken as unable to start, in the GUI
+// The manual's figure: a worker with no hello within 5 s is taken as unable to start, in the GUI
 // and in a sweep alike (the GUI's 5 s and a sweep's 20 s disagreed).
 TEST(WorkerClient, TheWatchdogWaitsTheDocumentedFiveSecondsForAHello) {
   const auto start = std::chrono::steady_clock::now();
@@ -467,7 +528,7 @@ TEST(WorkerClient, AWorkerThatSaysHelloTwiceIsKilledNamingIt) {
 }
 
 // A worker that answers before it greets is no worker of this protocol: killed as the line
-// arrives (as the README says of anything but a hello first), not after the 5 s wait for a hello.
+// arrives (as docs/gui.md says of anything but a hello first), not after the 5 s wait for a hello.
 TEST(WorkerClient, ALineBeforeItsHelloKillsTheWorkerAtOnce) {
   WorkerClient client(
       {.command = R"(printf '{"id":1,"type":"progress","phase":"run"}\n'; exec sleep 100)"});

@@ -4,7 +4,7 @@
 
 #include "engine/engine.h"
 #include "engine/library.h"
-#include "sweep/sweep_grid.h"
+#include "model/sweep_grid.h"
 
 #include <functional>
 #include <string>

@@ -1,20 +1,12 @@
 #include "io/assets.h"
 
 #include "base/error.h"
-#include "base/json_fields.h"
 #include "base/json_input.h"
 #include "io/metric_catalog.h"
 #include "model/arch.h"
-#include "model/block_text.h"
-#include "protocol/run_result_json.h"
 
-#include <chrono>
 #include <cstdlib>
-#include <set>
-#include <string_view>
 #include <system_error>
-
-#include <nlohmann/json.hpp>
 
 namespace wl {
 
@@ -29,108 +21,6 @@ std::filesystem::path executable_dir() {
 bool has_presets(const std::filesystem::path& folder) {
   std::error_code ec;
   return std::filesystem::is_directory(folder / "arch", ec);
-}
-
-// A recording's runs stand for its label in model mode: each must be of the device it names, on
-// a GPU of the preset it names (as many SMs, the same compute capability), and each launch once
-// (a second run of it would never be shown: the first match fills).
-void check_recorded_run(const RunResult& run, const Arch& preset, const std::string& device,
-                        std::set<std::string>& launches, const std::string& at) {
-  if (run.arch.name != device)
-    throw UsageError(at + ": measured on " + clip(run.arch.name, 60) + "; the recording is of " +
-                     clip(device, 60) + "; allowed runs of that device alone");
-  if (run.arch.sm_count != preset.sm_count || run.arch.cc_major != preset.cc_major ||
-      run.arch.cc_minor != preset.cc_minor)
-    throw UsageError(at + ": a GPU of " + std::to_string(run.arch.sm_count) + " SMs, sm_" +
-                     std::to_string(run.arch.cc_major * 10 + run.arch.cc_minor) +
-                     "; the recording stands for " + preset.id + " (" +
-                     std::to_string(preset.sm_count) + " SMs, " + preset.sm_name() + ")");
-  if (!launches
-           .insert(nlohmann::json{run.kernel_id, run.params, run.launch.block.x, run.launch.block.y,
-                                  run.launch.block.z}
-                       .dump())
-           .second)
-    throw UsageError(at + ": a second run of " + run.kernel_id + " block " +
-                     format_block(run.launch.block) +
-                     " with the same parameters; allowed each launch once");
-}
-
-// The `count` digits at text[at] as a number from min to max; -1 when they are not that.
-int digits_at(std::string_view text, std::size_t at, std::size_t count, int min, int max) {
-  if (at + count > text.size())
-    return -1;
-  int value = 0;
-  for (std::size_t i = at; i < at + count; ++i) {
-    if (text[i] < '0' || text[i] > '9')
-      return -1;
-    value = value * 10 + (text[i] - '0');
-  }
-  return value >= min && value <= max ? value : -1;
-}
-
-// What may end an ISO 8601 time: nothing, "Z", or an offset from UTC ("+01:00", "-0500").
-bool is_utc_offset(std::string_view text) {
-  if (text.empty() || text == "Z")
-    return true;
-  const std::size_t colon = text.size() == 6 && text[3] == ':' ? 1 : 0;
-  return (text[0] == '+' || text[0] == '-') && text.size() == 5 + colon &&
-         digits_at(text, 1, 2, 0, 23) >= 0 && digits_at(text, 3 + colon, 2, 0, 59) >= 0;
-}
-
-// "T14:05", " 14:05:09", "T14:05:09.25Z", "T14:05:09+01:00": the time after a date.
-bool is_iso_time(std::string_view time) {
-  if (time.size() < 6 || (time[0] != 'T' && time[0] != ' ') || digits_at(time, 1, 2, 0, 23) < 0 ||
-      time[3] != ':' || digits_at(time, 4, 2, 0, 59) < 0)
-    return false;
-  time.remove_prefix(6);
-  if (time.starts_with(':')) { // seconds (60: a leap second), and a fraction of one
-    if (digits_at(time, 1, 2, 0, 60) < 0)
-      return false;
-    time.remove_prefix(3);
-    if (time.starts_with('.')) {
-      const std::size_t digits = time.find_first_not_of("0123456789", 1);
-      if (digits == 1)
-        return false;
-      time.remove_prefix(digits == std::string_view::npos ? time.size() : digits);
-    }
-  }
-  return is_utc_offset(time);
-}
-
-// "2026-11-26", a day the calendar has (no 2026-02-30), optionally followed by a time.
-bool is_iso_date(std::string_view text) {
-  using namespace std::chrono;
-  const int y = digits_at(text, 0, 4, 1, 9999), m = digits_at(text, 5, 2, 1, 12),
-            d = digits_at(text, 8, 2, 1, 31);
-  if (y < 0 || m < 0 || d < 0 || text[4] != '-' || text[7] != '-' ||
-      !year_month_day(year(y), month(static_cast<unsigned>(m)), day(static_cast<unsigned>(d))).ok())
-    return false;
-  return text.size() == 10 || is_iso_time(text.substr(10));
-}
-
-// The GUI reads a recording with plain `at` calls and wraps only their errors, so the whole of it
-// is checked here, where every message names the file and the key.
-void check_recording(const nlohmann::json& json, const std::string& origin) {
-  const Fields recording(json, origin);
-  recording.only({"arch", "device", "date", "driver_cuda_version", "runs"}, "a recording");
-  const std::string arch = recording.text("arch", false);
-  const std::string device = recording.name("device", false);
-  Arch preset;
-  try {
-    preset = find_arch(load_arch_presets(assets_dir() / "arch"), arch);
-  } catch (const Error& e) {
-    throw UsageError(origin + ": arch: " + e.what());
-  }
-  const nlohmann::json& runs = recording.list("runs");
-  std::set<std::string> launches;
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    const std::string at = origin + ": runs[" + std::to_string(i) + "]";
-    check_recorded_run(run_result_from_json(runs[i], at), preset, device, launches, at);
-  }
-  // Shown beside every recorded figure ("recorded on ..., DATE"), so it must be a date.
-  if (const std::string date = recording.text("date", false); !is_iso_date(date))
-    recording.fail("date", "'" + clip(date, 40) + "' is not a date",
-                   "allowed YYYY-MM-DD, optionally with a time (2026-11-26T14:05:09Z)");
 }
 
 } // namespace
@@ -176,13 +66,6 @@ SystemCheck check_assets() {
                                                    "and metrics.json"
                                                  : "")};
   }
-}
-
-nlohmann::json read_json_file(const std::filesystem::path& file, const std::string& what) {
-  nlohmann::json json = read_json_document(file, what);
-  if (what == "recording")
-    check_recording(json, clip(file.string(), 160));
-  return json;
 }
 
 } // namespace wl

@@ -3,7 +3,6 @@
 #include "base/error.h"
 #include "base/json_fields.h"
 #include "base/json_input.h"
-#include "io/assets.h"
 
 #include <algorithm>
 
@@ -90,7 +89,7 @@ std::vector<const MetricInfo*> MetricCatalog::select(const std::string& spec) co
 
 MetricCatalog load_metric_catalog(const std::filesystem::path& file) {
   const std::string origin = clip(file.string(), 160);
-  const nlohmann::json json = read_json_file(file, "metric catalog");
+  const nlohmann::json json = read_json_document(file, "metric catalog");
   const Fields top(json, origin);
   top.only({"about", "metrics", "sets"}, "the metric catalog");
   MetricCatalog catalog;

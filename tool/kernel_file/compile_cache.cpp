@@ -2,10 +2,10 @@
 
 #include "base/base64.h"
 #include "base/error.h"
+#include "base/file_output.h"
 #include "base/json_fields.h"
 #include "base/json_input.h"
 #include "base/text_file.h"
-#include "io/file_output.h"
 #include "kernel_file/toolkit_headers.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #pragma once
 // A lesson: steps that each set up a launch (or the Index playground), ask the learner something
 // before showing it, and reveal the figure with why. A lesson is a text file a teacher writes
-// (assets/lessons/*.lesson; the README's "For teachers" has the format and a whole lesson), one
+// (assets/lessons/*.lesson; the manual's "For teachers" has the format and a whole lesson), one
 // line per instruction, and its answers are never written in it: each is a figure of the figure
 // table (report/figures.h), of the launch or of one of its sites, or the occupancy limiter, read
 // from the launch's result when the learner answers.

@@ -15,42 +15,19 @@
 #include <cmath>
 #include <map>
 
+#include <nlohmann/json.hpp>
+
 namespace wl {
 
-namespace {
-
-// A site's figures, by the keys the figure table and `warplens model --json` give them.
-using SiteField = double (*)(const SitePrediction&);
-const std::map<std::string, SiteField, std::less<>>& site_fields() {
-  static const std::map<std::string, SiteField, std::less<>> fields = {
-      {"requests", [](const SitePrediction& s) { return double(s.requests); }},
-      {"width", [](const SitePrediction& s) { return double(s.width); }},
-      {"sectors", [](const SitePrediction& s) { return double(s.sectors); }},
-      {"ideal_sectors", [](const SitePrediction& s) { return double(s.ideal_sectors); }},
-      {"sectors_per_request", [](const SitePrediction& s) { return s.sectors_per_request(); }},
-      {"bytes_used", [](const SitePrediction& s) { return double(s.bytes_used); }},
-      {"bytes_fetched", [](const SitePrediction& s) { return double(s.bytes_fetched); }},
-      {"dram_bytes", [](const SitePrediction& s) { return double(s.dram_bytes); }},
-      {"wavefronts", [](const SitePrediction& s) { return double(s.wavefronts); }},
-      {"ideal_wavefronts", [](const SitePrediction& s) { return double(s.ideal_wavefronts); }},
-      {"excess_wavefronts", [](const SitePrediction& s) { return double(s.excess_wavefronts); }},
-      {"wavefronts_per_request",
-       [](const SitePrediction& s) { return s.wavefronts_per_request(); }},
-      {"conflict_degree", [](const SitePrediction& s) { return double(s.conflict_degree); }},
-  };
-  return fields;
-}
-
-} // namespace
-
 const std::vector<std::string>& site_figure_keys(MemorySpace space) {
-  static const std::vector<std::string> global = {
-      "requests",   "width",         "sectors",   "ideal_sectors", "sectors_per_request",
-      "bytes_used", "bytes_fetched", "dram_bytes"};
-  static const std::vector<std::string> shared = {"requests",          "width",
-                                                  "wavefronts",        "ideal_wavefronts",
-                                                  "excess_wavefronts", "wavefronts_per_request",
-                                                  "conflict_degree"};
+  const auto keys_of = [](MemorySpace of) {
+    std::vector<std::string> keys;
+    for (const Figure* f : site_figures(of))
+      keys.emplace_back(f->key);
+    return keys;
+  };
+  static const std::vector<std::string> global = keys_of(MemorySpace::global),
+                                        shared = keys_of(MemorySpace::shared);
   return space == MemorySpace::global ? global : shared;
 }
 
@@ -73,29 +50,6 @@ const SitePrediction* site_named(const RunResult& result, const std::string& nam
     if (site.name == name)
       return &site;
   return nullptr;
-}
-
-// A site's figure as the per-site pass measured it, where the result has that pass and the site
-// was measured on its own (a site measured with others shares its line's sums); else nullopt.
-std::optional<double> measured_site_figure(const std::string& key, const RunResult& result,
-                                           std::size_t site) {
-  if (!result.site_counts || !result.site_counts->available ||
-      site >= result.site_counts->sites.size())
-    return std::nullopt;
-  const SiteMeasurement& m = result.site_counts->sites[site];
-  if (m.executed <= 0 || !m.measured_with.empty())
-    return std::nullopt;
-  if (key == "requests")
-    return m.executed;
-  if (key == "sectors")
-    return m.sectors;
-  if (key == "wavefronts")
-    return m.wavefronts;
-  if (key == "sectors_per_request")
-    return m.sectors / m.executed;
-  if (key == "wavefronts_per_request")
-    return m.wavefronts / m.executed;
-  return std::nullopt;
 }
 
 std::string source_of_measurement(const RunResult& result, const std::string& measured_source) {
@@ -294,14 +248,14 @@ std::optional<FigureReading> read_figure(const FigureRef& figure, const RunResul
                                          const std::string& measured_source) {
   if (!figure.site.empty()) {
     const SitePrediction* site = site_named(result, figure.site);
-    const auto field = site_fields().find(figure.key);
-    if (!site || field == site_fields().end() || !site_has_figure(site->space, figure.key))
+    const Figure* row = find_figure(figure.key);
+    if (!site || !row || !row->site_predicted || !site_has(*row, site->space))
       return std::nullopt;
     const std::size_t index = static_cast<std::size_t>(site - result.prediction.sites.data());
-    if (const std::optional<double> measured = measured_site_figure(figure.key, result, index))
+    if (const std::optional<double> measured = site_measured_value(*row, result, index))
       return FigureReading{*measured, written(figure.key, *measured),
                            source_of_measurement(result, measured_source)};
-    const double value = field->second(*site);
+    const double value = row->site_predicted(*site);
     return FigureReading{value, written(figure.key, value), "the model"};
   }
   const Figure* row = find_figure(figure.key);
@@ -325,27 +279,15 @@ std::optional<FigureReading> read_figure(const FigureRef& figure, const RunResul
 
 namespace {
 
+// The playground warp's figures, from the figure table's warp readers of its space.
 std::map<std::string, double, std::less<>> playground_values(const IndexPlayground& playground) {
   const PlaygroundWarp warp = evaluate_playground(playground);
+  const nlohmann::json figures = playground.space == MemorySpace::shared
+                                     ? warp_figures_json(analyse_shared(warp.access))
+                                     : warp_figures_json(analyse_global(warp.access));
   std::map<std::string, double, std::less<>> values;
-  if (playground.space == MemorySpace::shared) {
-    const SharedAccess a = analyse_shared(warp.access);
-    values = {{"requests", a.requests},
-              {"wavefronts", a.wavefronts},
-              {"ideal_wavefronts", a.ideal_wavefronts},
-              {"excess_wavefronts", a.excess_wavefronts},
-              {"conflict_degree", a.conflict_degree},
-              {"wavefronts_per_request", a.requests ? double(a.wavefronts) / a.requests : 0}};
-  } else {
-    const GlobalAccess a = analyse_global(warp.access);
-    values = {{"requests", a.requests},
-              {"sectors", a.sectors},
-              {"ideal_sectors", a.ideal_sectors},
-              {"lines", a.lines},
-              {"bytes_used", a.bytes_used},
-              {"bytes_fetched", a.bytes_fetched},
-              {"sectors_per_request", a.requests ? double(a.sectors) / a.requests : 0}};
-  }
+  for (const auto& [key, value] : figures.items())
+    values[key] = value.get<double>();
   return values;
 }
 

@@ -4,7 +4,6 @@
 #include "base/json_fields.h"
 #include "base/json_input.h"
 #include "base/text_format.h"
-#include "io/assets.h"
 #include "model/block_text.h"
 
 #include <algorithm>
@@ -266,7 +265,7 @@ Arch arch_from_json(const json& json, const std::string& origin) {
 }
 
 Arch load_arch_file(const std::filesystem::path& file) {
-  return arch_from_json(read_json_file(file, "preset file"), file.string());
+  return arch_from_json(read_json_document(file, "preset file"), file.string());
 }
 
 json arch_to_json(const Arch& arch) {

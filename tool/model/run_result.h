@@ -28,7 +28,7 @@ struct KernelAttributes {
 
 struct TimingStats {
   int samples = 0;
-  double median_ms = 0, min_ms = 0, max_ms = 0, mean_ms = 0;
+  double median_time = 0, min_time = 0, max_time = 0, mean_time = 0;
   double noise = 0;       // relative standard deviation of the samples
   bool converged = false; // noise fell under the target before the time budget ran out
   bool l2_flushed = true; // each sample started with a cold L2
@@ -110,9 +110,9 @@ struct RunResult {
   // run made now: "recorded on NVIDIA H100 80GB HBM3, 2026-11-21".
   std::string recorded_on;
 
-  double gbps() const { return timing ? bytes_moved / (timing->median_ms * 1e-3) / 1e9 : 0; }
+  double gbps() const { return timing ? bytes_moved / (timing->median_time * 1e-3) / 1e9 : 0; }
   double gflops() const {
-    return timing && flops > 0 ? flops / (timing->median_ms * 1e-3) / 1e9 : 0;
+    return timing && flops > 0 ? flops / (timing->median_time * 1e-3) / 1e9 : 0;
   }
 };
 

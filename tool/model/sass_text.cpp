@@ -1,7 +1,7 @@
 #include "model/sass_text.h"
 
+#include "base/file_output.h"
 #include "base/text_scan.h"
-#include "io/file_output.h"
 #include "model/kernel_source.h"
 
 #include <algorithm>

@@ -48,10 +48,10 @@ TimingStats summarise_samples(const std::vector<TimedSample>& samples, double de
   TimingStats stats;
   stats.samples = static_cast<int>(kept.size());
   stats.noise = relative_noise(kept);
-  stats.mean_ms = std::accumulate(kept.begin(), kept.end(), 0.0) / kept.size();
-  stats.median_ms = median_of(kept);
-  stats.min_ms = *std::min_element(kept.begin(), kept.end());
-  stats.max_ms = *std::max_element(kept.begin(), kept.end());
+  stats.mean_time = std::accumulate(kept.begin(), kept.end(), 0.0) / kept.size();
+  stats.median_time = median_of(kept);
+  stats.min_time = *std::min_element(kept.begin(), kept.end());
+  stats.max_time = *std::max_element(kept.begin(), kept.end());
   stats.converged = converged;
   stats.l2_flushed = l2_flushed;
   if (!clocks.empty())

@@ -202,22 +202,23 @@ void check_occupancy(const RunResult& r, const std::string& where) {
 
 void check_timing(const RunResult& r, const std::string& where) {
   const TimingStats& t = *r.timing;
-  if (t.max_ms > kMaxPlausibleSampleMs)
-    input_error(where, "timing.max_ms", number(t.max_ms) + " ms",
+  if (t.max_time > kMaxPlausibleSampleMs)
+    input_error(where, "timing.max_time", number(t.max_time) + " ms",
                 "allowed at most " + number(kMaxPlausibleSampleMs) +
                     " ms (the longest timing budget a request may ask)");
-  if (t.mean_ms < t.min_ms || t.mean_ms > t.max_ms)
-    input_error(where, "timing.mean_ms", number(t.mean_ms) + " ms is outside min_ms to max_ms",
+  if (t.mean_time < t.min_time || t.mean_time > t.max_time)
+    input_error(where, "timing.mean_time",
+                number(t.mean_time) + " ms is outside min_time to max_time",
                 "allowed a mean of the samples");
   // The samples' standard deviation is at most their range: a larger noise is no sample set's.
-  const double most_noise = (t.max_ms - t.min_ms) / t.mean_ms;
+  const double most_noise = (t.max_time - t.min_time) / t.mean_time;
   if (t.noise > most_noise * (1 + 1e-9) + 1e-12)
     input_error(where, "timing.noise", number(t.noise) + " is wider than the samples' range",
-                "allowed at most (max_ms - min_ms) / mean_ms, " + number(most_noise));
+                "allowed at most (max_time - min_time) / mean_time, " + number(most_noise));
   // The samples ran one after the other inside the wall time spent timing (5 % for the clocks).
-  if (t.seconds > 0 && t.samples * t.min_ms > 1.05 * t.seconds * 1e3 + 1)
+  if (t.seconds > 0 && t.samples * t.min_time > 1.05 * t.seconds * 1e3 + 1)
     input_error(where, "timing.samples",
-                std::to_string(t.samples) + " samples of at least " + number(t.min_ms) + " ms",
+                std::to_string(t.samples) + " samples of at least " + number(t.min_time) + " ms",
                 "allowed what fits in timing.seconds, " + number(t.seconds) + " s");
   const auto check_clock = [&](const char* key, double mhz) {
     if (mhz != 0 && (mhz < kMinPlausibleClockMhz || mhz > kMaxPlausibleClockMhz))
@@ -228,13 +229,13 @@ void check_timing(const RunResult& r, const std::string& where) {
   check_clock("sm_clock_mhz", t.sm_clock_mhz.value_or(0));
   check_clock("default_clock_mhz", t.default_clock_mhz);
   if (r.gbps() > kMaxPlausibleGbps)
-    input_error(where, "timing.median_ms",
-                number(t.median_ms) + " ms moves " + number(r.bytes_moved) + " bytes at " +
+    input_error(where, "timing.median_time",
+                number(t.median_time) + " ms moves " + number(r.bytes_moved) + " bytes at " +
                     number(r.gbps()) + " GB/s",
                 "allowed at most " + number(kMaxPlausibleGbps) + " GB/s (no GPU is faster)");
   if (r.gflops() > kMaxPlausibleGflops)
-    input_error(where, "timing.median_ms",
-                number(t.median_ms) + " ms computes at " + number(r.gflops()) + " GFLOP/s",
+    input_error(where, "timing.median_time",
+                number(t.median_time) + " ms computes at " + number(r.gflops()) + " GFLOP/s",
                 "allowed at most " + number(kMaxPlausibleGflops) + " GFLOP/s (no GPU is faster)");
 }
 
@@ -303,8 +304,8 @@ std::optional<double> launch_ns(const RunResult& r) {
   if (r.counters)
     if (const auto ns = counter_value(*r.counters, "profiled_range_time"); ns && *ns > 0)
       return ns;
-  if (r.timing && r.timing->median_ms > 0)
-    return r.timing->median_ms * 1e6;
+  if (r.timing && r.timing->median_time > 0)
+    return r.timing->median_time * 1e6;
   return std::nullopt;
 }
 
@@ -468,10 +469,10 @@ void check_parts_asked(const WorkerRequest& asked, double budget_seconds, const 
     not_asked(at, "no per-site figures where they were asked");
   const double budget_ms = budget_seconds * 1e3;
   const TimingStats& t = *r.timing;
-  if (t.max_ms > budget_ms || t.samples * t.min_ms > budget_ms || t.seconds > budget_seconds)
+  if (t.max_time > budget_ms || t.samples * t.min_time > budget_ms || t.seconds > budget_seconds)
     not_asked(at, format("a timing of %d samples up to %s ms in %s s, longer than the request's "
                          "%g s budget",
-                         t.samples, number(t.max_ms).c_str(), number(t.seconds).c_str(),
+                         t.samples, number(t.max_time).c_str(), number(t.seconds).c_str(),
                          budget_seconds));
   if (r.counters)
     for (const CounterValue& v : r.counters->values)

@@ -5,8 +5,12 @@
 #include "base/json_input.h"
 #include "kernel_file/file_kernel.h"
 #include "model/block_text.h"
+#include "protocol/sweep_points_json.h"
 
+#include <algorithm>
 #include <limits>
+#include <type_traits>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
@@ -62,37 +66,74 @@ std::vector<ParamAxis> param_axes_from(const Fields& line) {
   return axes;
 }
 
+// Which engine options (run_options.h) a request of this type carries.
+unsigned request_use(RequestType type) {
+  switch (type) {
+  case RequestType::model:
+    return kModelRequest;
+  case RequestType::run:
+    return kRunRequest;
+  case RequestType::sweep:
+    return kSweepRequest;
+  case RequestType::cancel:
+  case RequestType::shutdown:
+    break;
+  }
+  return 0;
+}
+
 // The keys of each request type: those request_to_json writes for it, so that a misspelt or
 // misplaced key ("blok", a run's "seed" in a model request) is refused, never read as absent.
 std::vector<std::string_view> request_keys(RequestType type) {
   switch (type) {
   case RequestType::model:
-    return {"id", "type", "kernel", "kernel_file", "params", "block", "max_evaluations", "arch"};
   case RequestType::run:
-    return {"id",     "type", "kernel", "kernel_file", "params",  "block",    "max_evaluations",
-            "device", "seed", "verify", "max_seconds", "metrics", "per_site", "kernel_time_limit"};
-  case RequestType::sweep: // its blocks are its shapes
-    return {"id",
-            "type",
-            "kernel",
-            "kernel_file",
-            "params",
-            "max_evaluations",
-            "device",
-            "seed",
-            "verify",
-            "max_seconds",
-            "metrics",
-            "per_site",
-            "kernel_time_limit",
-            "shapes",
-            "param_axes"};
+  case RequestType::sweep: {
+    std::vector<std::string_view> keys = {"id", "type", "kernel", "kernel_file", "params"};
+    if (type == RequestType::model)
+      keys.push_back("arch");
+    if (type == RequestType::sweep) { // its blocks are its shapes
+      keys.push_back("shapes");
+      keys.push_back("param_axes");
+    } else {
+      keys.push_back("block");
+    }
+    for (const EngineOption& option : kEngineOptions)
+      if (option.use & request_use(type))
+        keys.push_back(option.key);
+    return keys;
+  }
   case RequestType::cancel:
     return {"id", "type", "target"};
   case RequestType::shutdown:
     return {"id", "type"};
   }
   return {};
+}
+
+// Each engine option the request carries, read within its row's bounds; one it lacks keeps its
+// default (an older client's request has no per_site).
+void read_engine_options(const Fields& r, RequestType type, EngineOptions& engine) {
+  for (const EngineOption& option : kEngineOptions) {
+    if (!(option.use & request_use(type)) || !r.has(option.key))
+      continue;
+    std::visit(
+        [&](auto member) {
+          auto& value = member(engine);
+          using T = std::decay_t<decltype(value)>;
+          if constexpr (std::is_same_v<T, bool>)
+            value = r.boolean_or(option.key, value);
+          else if constexpr (std::is_same_v<T, double>)
+            value = r.number_or(option.key, value, std::max(option.shortest, kAboveZero),
+                                option.longest);
+          else if constexpr (std::is_same_v<T, std::string>)
+            value = r.text_or(option.key, value);
+          else
+            value = static_cast<T>(r.integer_or(option.key, static_cast<std::int64_t>(value),
+                                                option.least, option.most));
+        },
+        option.field);
+  }
 }
 
 KernelFileText kernel_file_from(const Fields& r) {
@@ -121,23 +162,10 @@ void read_work(const Fields& r, WorkerRequest& q) {
     q.params = r.integer_map("params", std::numeric_limits<std::int64_t>::min(), kMaxInt64);
   if (r.has("block"))
     q.block = block_from(r);
-  q.engine.model.max_evaluations =
-      r.integer_or("max_evaluations", q.engine.model.max_evaluations, 0, kMaxModelEvaluations);
+  read_engine_options(r, q.type, q.engine);
   if (q.engine.model.max_evaluations == 0)
     q.engine.model.max_evaluations = kMaxModelEvaluations; // "all", within the bound
   q.arch = r.text_or("arch", q.arch);
-  q.engine.device = static_cast<int>(r.integer_or("device", q.engine.device, 0, kMaxInt));
-  q.engine.seed = static_cast<std::uint64_t>(
-      r.integer_or("seed", static_cast<std::int64_t>(q.engine.seed), 0, kMaxInt64));
-  q.engine.verify = r.boolean_or("verify", q.engine.verify);
-  q.engine.timing.max_seconds =
-      r.number_or("max_seconds", q.engine.timing.max_seconds, kAboveZero, kMaxRequestSeconds);
-  q.engine.metrics = r.text_or("metrics", q.engine.metrics);
-  if (q.type != RequestType::model) { // an older client's request has neither
-    q.engine.per_site = r.boolean_or("per_site", q.engine.per_site);
-    q.engine.kernel_time_limit = r.number_or("kernel_time_limit", q.engine.kernel_time_limit,
-                                             kShortestKernelTimeLimit, kMaxRequestSeconds);
-  }
   if (q.type == RequestType::sweep) {
     q.shapes = shapes_from(r);
     if (r.has("param_axes"))
@@ -154,6 +182,14 @@ void check_cancel_target(const Fields& r, const WorkerRequest& q) {
     r.fail("target", std::to_string(q.target) + " is this cancel request's own id", allowed);
   if (q.target > q.id)
     r.fail("target", std::to_string(q.target) + " is not an earlier request's id", allowed);
+}
+
+// Each engine option a request of this type carries. `engine` is a copy: the rows reach their
+// members through a mutable reference.
+void write_engine_options(RequestType type, EngineOptions engine, json& line) {
+  for (const EngineOption& option : kEngineOptions)
+    if (option.use & request_use(type))
+      std::visit([&](auto member) { line[option.key] = member(engine); }, option.field);
 }
 
 } // namespace
@@ -204,18 +240,9 @@ json request_to_json(const WorkerRequest& q) {
     line["params"] = q.params;
     if (q.block && q.type != RequestType::sweep)
       line["block"] = {q.block->x, q.block->y, q.block->z};
-    line["max_evaluations"] = q.engine.model.max_evaluations;
-    if (q.type == RequestType::model) {
+    if (q.type == RequestType::model)
       line["arch"] = q.arch;
-    } else {
-      line["device"] = q.engine.device;
-      line["seed"] = q.engine.seed;
-      line["verify"] = q.engine.verify;
-      line["max_seconds"] = q.engine.timing.max_seconds;
-      line["metrics"] = q.engine.metrics;
-      line["per_site"] = q.engine.per_site;
-      line["kernel_time_limit"] = q.engine.kernel_time_limit;
-    }
+    write_engine_options(q.type, q.engine, line);
     if (q.type == RequestType::sweep) {
       line["shapes"] = json::array();
       for (const BlockShape& s : q.shapes)

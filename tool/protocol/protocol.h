@@ -58,8 +58,8 @@
 #include "model/kernel_request.h"
 #include "model/run_options.h"
 #include "model/run_result.h"
+#include "model/sweep_grid.h"
 #include "protocol/run_result_json.h"
-#include "sweep/sweep_grid.h"
 
 #include <cstdint>
 #include <map>
@@ -73,8 +73,6 @@
 namespace wl {
 
 inline constexpr int kProtocolVersion = 3; // 2: the heartbeat below; 3: sweeps' param_axes
-// A run's timing budget may not exceed an hour: the GUI asks for 0.03 to 1 s.
-inline constexpr double kMaxRequestSeconds = 3600;
 
 enum class RequestType { model, run, sweep, cancel, shutdown };
 enum class ResponseType { hello, progress, result, sweep, error };

@@ -99,13 +99,20 @@ OccupancyResult occupancy_from(const Fields& f) {
 // An SM clock above this is no reading of a GPU that exists (the fastest run near 3 GHz).
 constexpr double kMaxClockMhz = 100'000;
 
+// A time by its key ("median_time"), or by the key a result written before the figure table named
+// every quantity gave it ("median_ms").
+double time_of(const Fields& f, const std::string& key, double min, double max = kMaxDouble) {
+  const std::string old = key.substr(0, key.size() - 4) + "ms";
+  return f.number(f.has(key.c_str()) || !f.has(old.c_str()) ? key.c_str() : old.c_str(), min, max);
+}
+
 TimingStats timing_from(const Fields& f) {
   TimingStats t;
   t.samples = count(f, "samples", 1);
-  t.median_ms = f.number("median_ms", kAboveZero, kMaxDouble);
-  t.min_ms = f.number("min_ms", kAboveZero, t.median_ms);
-  t.max_ms = f.number("max_ms", t.median_ms, kMaxDouble);
-  t.mean_ms = f.number("mean_ms", kAboveZero, kMaxDouble);
+  t.median_time = time_of(f, "median_time", kAboveZero);
+  t.min_time = time_of(f, "min_time", kAboveZero, t.median_time);
+  t.max_time = time_of(f, "max_time", t.median_time);
+  t.mean_time = time_of(f, "mean_time", kAboveZero);
   t.noise = measure(f, "noise");
   t.converged = f.boolean("converged");
   t.l2_flushed = f.boolean("l2_flushed");

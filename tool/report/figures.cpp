@@ -332,9 +332,9 @@ std::string sm_clock_note(const RunResult& r) {
 
 std::optional<double> share_of_peak(const RunResult& r) {
   const DramBytes dram = dram_bytes_of(r);
-  if (!r.timing || r.timing->median_ms <= 0 || r.arch.dram_bandwidth_gbps <= 0 || dram.bytes <= 0)
+  if (!r.timing || r.timing->median_time <= 0 || r.arch.dram_bandwidth_gbps <= 0 || dram.bytes <= 0)
     return std::nullopt;
-  return 100 * dram.bytes / (r.timing->median_ms * 1e-3) / 1e9 / r.arch.dram_bandwidth_gbps;
+  return 100 * dram.bytes / (r.timing->median_time * 1e-3) / 1e9 / r.arch.dram_bandwidth_gbps;
 }
 
 // " of 4,800 GB/s, by the DRAM counters' 1.2 GiB": the peak and the bytes divided.
@@ -457,7 +457,7 @@ const std::array kFigures = {
                       "is throttled and left out, so a slow run says why.",
            .better = Better::lower,
            .sweep = true,
-           .measured = timing_of<&TimingStats::median_ms>,
+           .measured = timing_of<&TimingStats::median_time>,
            .note = sm_clock_note},
     Figure{.key = "min_time",
            .display = "min",
@@ -466,7 +466,7 @@ const std::array kFigures = {
            .format = FigureFormat::duration,
            .decimals = 4,
            .meaning = "The fastest cold sample.",
-           .measured = timing_of<&TimingStats::min_ms>},
+           .measured = timing_of<&TimingStats::min_time>},
     Figure{.key = "noise",
            .display = "noise",
            .unit = "%",
@@ -608,7 +608,9 @@ const std::array kFigures = {
             "segments (no load finds another warp's data in L2), and stores write each 32-byte "
             "sector once (L2 merges the warps' writes).",
         .predicted = modelled_dram_bytes,
-        .note = modelled_dram_bytes_note},
+        .note = modelled_dram_bytes_note,
+        .sites = SiteSpaces::global,
+        .site_predicted = [](const SitePrediction& s) { return double(s.dram_bytes); }},
     Figure{.key = "modelled_time",
            .display = "modelled time at peak",
            .unit = "ms",
@@ -772,7 +774,20 @@ const std::array kFigures = {
                [](const RunResult& r) {
                  return per_request(r, global, &SitePrediction::ideal_sectors);
                },
-           .header = "sectors/req"},
+           .header = "sectors/req",
+           .sites = SiteSpaces::global,
+           .site_predicted = [](const SitePrediction& s) { return s.sectors_per_request(); },
+           .site_measured = [](const SiteMeasurement& m) -> std::optional<double> {
+             return m.sectors / m.executed;
+           },
+           .site_ideal =
+               [](const SitePrediction& s) {
+                 return s.requests ? double(s.ideal_sectors) / s.requests : 0;
+               },
+           .warp_global =
+               [](const GlobalAccess& a) {
+                 return a.requests ? double(a.sectors) / a.requests : 0.0;
+               }},
     Figure{.key = "global_load_instructions",
            .display = "global load instructions",
            .unit = "warp instructions",
@@ -949,7 +964,20 @@ const std::array kFigures = {
                [](const RunResult& r) {
                  return per_request(r, shared, &SitePrediction::ideal_wavefronts);
                },
-           .header = "wavefronts/req"},
+           .header = "wavefronts/req",
+           .sites = SiteSpaces::shared,
+           .site_predicted = [](const SitePrediction& s) { return s.wavefronts_per_request(); },
+           .site_measured = [](const SiteMeasurement& m) -> std::optional<double> {
+             return m.wavefronts / m.executed;
+           },
+           .site_ideal =
+               [](const SitePrediction& s) {
+                 return s.requests ? double(s.ideal_wavefronts) / s.requests : 0;
+               },
+           .warp_shared =
+               [](const SharedAccess& a) {
+                 return a.requests ? double(a.wavefronts) / a.requests : 0.0;
+               }},
     Figure{.key = "shared_load_instructions",
            .display = "shared load instructions",
            .unit = "warp instructions",
@@ -1039,12 +1067,21 @@ const std::array kFigures = {
            .unit = "requests",
            .panel = Panel::counters,
            .meaning = "Warp-level instructions at this site over the whole launch",
-           .model = kSiteModel},
+           .model = kSiteModel,
+           .sites = SiteSpaces::both,
+           .site_predicted = [](const SitePrediction& s) { return double(s.requests); },
+           .site_measured = [](const SiteMeasurement& m) -> std::optional<double> {
+             return m.executed;
+           },
+           .warp_global = [](const GlobalAccess& a) { return double(a.requests); },
+           .warp_shared = [](const SharedAccess& a) { return double(a.requests); }},
     Figure{.key = "width",
            .display = "width",
            .unit = "B",
            .panel = Panel::counters,
-           .meaning = "Bytes each lane loads or stores at this site"},
+           .meaning = "Bytes each lane loads or stores at this site",
+           .sites = SiteSpaces::both,
+           .site_predicted = [](const SitePrediction& s) { return double(s.width); }},
     Figure{.key = "sectors",
            .display = "sectors",
            .unit = "sectors",
@@ -1052,23 +1089,36 @@ const std::array kFigures = {
            .meaning = "32-byte sectors the site's requests touch (one warp's, in the warp map)",
            .model = kSiteModel,
            .ideal = "ideal sectors",
-           .better = Better::lower},
+           .better = Better::lower,
+           .sites = SiteSpaces::global,
+           .site_predicted = [](const SitePrediction& s) { return double(s.sectors); },
+           .site_measured = [](const SiteMeasurement& m) -> std::optional<double> {
+             return m.sectors;
+           },
+           .warp_global = [](const GlobalAccess& a) { return double(a.sectors); }},
     Figure{.key = "ideal_sectors",
            .display = "ideal sectors",
            .unit = "sectors",
            .panel = Panel::global_memory,
-           .meaning = "The sectors the lanes' bytes would need packed side by side"},
+           .meaning = "The sectors the lanes' bytes would need packed side by side",
+           .sites = SiteSpaces::global,
+           .site_predicted = [](const SitePrediction& s) { return double(s.ideal_sectors); },
+           .warp_global = [](const GlobalAccess& a) { return double(a.ideal_sectors); }},
     Figure{.key = "lines",
            .display = "lines",
            .unit = "128-byte lines",
            .panel = Panel::global_memory,
-           .meaning = "128-byte cache lines one warp's access touches"},
+           .meaning = "128-byte cache lines one warp's access touches",
+           .warp_global = [](const GlobalAccess& a) { return double(a.lines); }},
     Figure{.key = "bytes_used",
            .display = "bytes used",
            .unit = "bytes",
            .panel = Panel::global_memory,
            .format = FigureFormat::bytes,
-           .meaning = "Bytes the lanes ask for"},
+           .meaning = "Bytes the lanes ask for",
+           .sites = SiteSpaces::global,
+           .site_predicted = [](const SitePrediction& s) { return double(s.bytes_used); },
+           .warp_global = [](const GlobalAccess& a) { return double(a.bytes_used); }},
     Figure{.key = "bytes_fetched",
            .display = "bytes fetched",
            .unit = "bytes",
@@ -1076,7 +1126,10 @@ const std::array kFigures = {
            .format = FigureFormat::bytes,
            .meaning = "Bytes of the sectors touched: what the memory system moves for the lanes",
            .ideal = "bytes used",
-           .better = Better::lower},
+           .better = Better::lower,
+           .sites = SiteSpaces::global,
+           .site_predicted = [](const SitePrediction& s) { return double(s.bytes_fetched); },
+           .warp_global = [](const GlobalAccess& a) { return double(a.bytes_fetched); }},
     Figure{.key = "used_of_fetched",
            .display = "used / fetched",
            .unit = "%",
@@ -1085,7 +1138,17 @@ const std::array kFigures = {
            .decimals = 1,
            .meaning = "Bytes used over bytes fetched: the share of the traffic the lanes need",
            .ideal = "100 %",
-           .better = Better::higher},
+           .better = Better::higher,
+           .sites = SiteSpaces::global,
+           .site_predicted =
+               [](const SitePrediction& s) {
+                 return s.bytes_fetched ? 100.0 * double(s.bytes_used) / double(s.bytes_fetched)
+                                        : 0;
+               },
+           .warp_global =
+               [](const GlobalAccess& a) {
+                 return a.bytes_fetched ? 100.0 * a.bytes_used / a.bytes_fetched : 0.0;
+               }},
     Figure{.key = "wavefronts",
            .display = "wavefronts",
            .unit = "wavefronts",
@@ -1094,12 +1157,21 @@ const std::array kFigures = {
                "Shared-memory passes the site's requests need (one warp's, in the bank grid)",
            .model = kSiteModel,
            .ideal = "ideal wavefronts",
-           .better = Better::lower},
+           .better = Better::lower,
+           .sites = SiteSpaces::shared,
+           .site_predicted = [](const SitePrediction& s) { return double(s.wavefronts); },
+           .site_measured = [](const SiteMeasurement& m) -> std::optional<double> {
+             return m.wavefronts;
+           },
+           .warp_shared = [](const SharedAccess& a) { return double(a.wavefronts); }},
     Figure{.key = "ideal_wavefronts",
            .display = "ideal wavefronts",
            .unit = "wavefronts",
            .panel = Panel::shared_memory,
-           .meaning = "The passes the access width needs with no bank conflict"},
+           .meaning = "The passes the access width needs with no bank conflict",
+           .sites = SiteSpaces::shared,
+           .site_predicted = [](const SitePrediction& s) { return double(s.ideal_wavefronts); },
+           .warp_shared = [](const SharedAccess& a) { return double(a.ideal_wavefronts); }},
     Figure{.key = "excess_wavefronts",
            .display = "excess wavefronts",
            .unit = "wavefronts",
@@ -1107,7 +1179,10 @@ const std::array kFigures = {
            .meaning = "Wavefronts beyond the ideal: what CUPTI counts as bank conflicts",
            .ideal = "0",
            .better = Better::lower,
-           .header = "excess"},
+           .header = "excess",
+           .sites = SiteSpaces::shared,
+           .site_predicted = [](const SitePrediction& s) { return double(s.excess_wavefronts); },
+           .warp_shared = [](const SharedAccess& a) { return double(a.excess_wavefronts); }},
     Figure{.key = "conflict_degree",
            .display = "bank conflict degree",
            .unit = "-way",
@@ -1116,7 +1191,10 @@ const std::array kFigures = {
                       "needs n passes",
            .ideal = "1",
            .better = Better::lower,
-           .header = "worst"},
+           .header = "worst",
+           .sites = SiteSpaces::shared,
+           .site_predicted = [](const SitePrediction& s) { return double(s.conflict_degree); },
+           .warp_shared = [](const SharedAccess& a) { return double(a.conflict_degree); }},
     Figure{.key = "active_lanes",
            .display = "active lanes",
            .unit = "lanes",
@@ -1282,6 +1360,63 @@ std::span<const Figure* const> launch_figures() {
     return rows;
   }();
   return launch;
+}
+
+std::span<const Figure* const> site_figures() {
+  static const std::vector<const Figure*> site = [] {
+    std::vector<const Figure*> rows;
+    for (const Figure& f : kFigures)
+      if (f.site_predicted)
+        rows.push_back(&f);
+    return rows;
+  }();
+  return site;
+}
+
+bool site_has(const Figure& f, MemorySpace space) {
+  return f.sites == SiteSpaces::both ||
+         f.sites == (space == MemorySpace::global ? SiteSpaces::global : SiteSpaces::shared);
+}
+
+std::vector<const Figure*> site_figures(MemorySpace space) {
+  std::vector<const Figure*> rows;
+  for (const Figure* f : site_figures())
+    if (site_has(*f, space))
+      rows.push_back(f);
+  return rows;
+}
+
+std::optional<double> site_measured_value(const Figure& f, const RunResult& r, std::size_t site) {
+  if (!f.site_measured || !r.site_counts || !r.site_counts->available ||
+      site >= r.site_counts->sites.size())
+    return std::nullopt;
+  const SiteMeasurement& m = r.site_counts->sites[site];
+  if (m.executed <= 0 || !m.measured_with.empty())
+    return std::nullopt;
+  return f.site_measured(m);
+}
+
+nlohmann::json warp_figures_json(const GlobalAccess& access) {
+  nlohmann::json figures = nlohmann::json::object();
+  for (const Figure& f : kFigures)
+    if (f.warp_global)
+      figures[std::string(f.key)] = figure_json(f, f.warp_global(access));
+  return figures;
+}
+
+nlohmann::json warp_figures_json(const SharedAccess& access) {
+  nlohmann::json figures = nlohmann::json::object();
+  for (const Figure& f : kFigures)
+    if (f.warp_shared)
+      figures[std::string(f.key)] = figure_json(f, f.warp_shared(access));
+  return figures;
+}
+
+nlohmann::json figure_json(const Figure& f, double value) {
+  const bool whole = f.format == FigureFormat::count || f.format == FigureFormat::bytes;
+  if (whole && std::fabs(value) < 9e18 && value == std::round(value))
+    return static_cast<std::int64_t>(value);
+  return value;
 }
 
 nlohmann::json launch_figures_json(const RunResult& r) {

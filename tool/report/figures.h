@@ -7,6 +7,7 @@
 // chip, are data (assets/metrics.json, keyed by the same keys), checked against the chip when
 // the profiler opens; everything else about a counter is here.
 
+#include "model/access.h"
 #include "model/run_result.h"
 #include "report/panel_table.h"
 
@@ -15,6 +16,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -41,6 +43,16 @@ using FigureReason = std::string (*)(const RunResult&, double measured, double p
 // Words a value is shown with, from the run's other figures (" of 3,352 GB/s"); "" for none.
 using FigureNote = std::string (*)(const RunResult&);
 
+// The sites a figure of one access site belongs to, by their memory space.
+enum class SiteSpaces { none, global, shared, both };
+// A site's figure as the model predicts it.
+using SitePredicted = double (*)(const SitePrediction&);
+// A site's figure as the per-site pass (`--per-site`) measured it, where it measures it.
+using SiteMeasured = std::optional<double> (*)(const SiteMeasurement&);
+// One warp's access as the memory maps and the Index playground show it.
+using WarpGlobal = double (*)(const GlobalAccess&);
+using WarpShared = double (*)(const SharedAccess&);
+
 // A row of the table: designated initialisers only, so a row says what each value is.
 struct Figure {
   std::string_view key = {};     // "global_load_sectors": the counter's key in metrics.json too
@@ -49,7 +61,7 @@ struct Figure {
   Panel panel = Panel::counters; // the panel that shows it (panel_table.h)
   FigureFormat format = FigureFormat::count;
   int decimals = 0;              // after the point, for every format but bytes and count
-  std::string_view meaning = {}; // one line, for tooltips and the README
+  std::string_view meaning = {}; // one line, for tooltips and the manual
   std::string_view model = {};   // how the model predicts it; "" when it does not
   std::string_view ideal = {};   // what is ideal, in words; "" when nothing is
   Better better = Better::neither;
@@ -64,6 +76,14 @@ struct Figure {
   FigureReason reason = nullptr;      // known reasons for a measured-vs-model difference
   FigureNote note = nullptr;          // words shown after the value
   std::string_view header = {}; // a shorter column header where tables are narrow; "" = display
+  // A figure of one access site too: of which sites, the model's value and the measured one.
+  SiteSpaces sites = SiteSpaces::none;
+  SitePredicted site_predicted = nullptr;
+  SiteMeasured site_measured = nullptr;
+  SitePredicted site_ideal = nullptr; // the site's ideal value, where it has one
+  // A figure of one warp's access too (a memory map's, the playground's), by its space.
+  WarpGlobal warp_global = nullptr;
+  WarpShared warp_shared = nullptr;
 };
 
 std::span<const Figure> all_figures();
@@ -134,6 +154,24 @@ nlohmann::json launch_figures_json(const RunResult& result);
 // cells in the same order, empty where the result has no value.
 std::string launch_figure_headers();
 std::string launch_figure_cells(const RunResult& result);
+
+// The figures of one access site, in table order: of every site, or of a space's sites. A site's
+// JSON (`warplens model --json`'s "sites"), the CSV's site columns and the lessons' site figures
+// all take them from here, so a row with a site reader appears in each of them under its key.
+std::span<const Figure* const> site_figures();
+std::vector<const Figure*> site_figures(MemorySpace space);
+// Whether a site of this space has the figure.
+bool site_has(const Figure& figure, MemorySpace space);
+// The per-site pass's value of one site, where the pass measured that site on its own (a site
+// measured with others shares its line's sums, which are not its own); else nullopt.
+std::optional<double> site_measured_value(const Figure& figure, const RunResult& result,
+                                          std::size_t site);
+// The figures of one warp's access of a space, each "key": value, in table order: a memory map's
+// and the playground's in a sidecar, and what a playground lesson may ask.
+nlohmann::json warp_figures_json(const GlobalAccess& access);
+nlohmann::json warp_figures_json(const SharedAccess& access);
+// A figure's value in JSON: a whole number for a count, else the number as it is.
+nlohmann::json figure_json(const Figure& figure, double value);
 
 // "median time (ms)": the display name with the unit, for axes, headers and lists.
 std::string figure_label(const Figure& figure);

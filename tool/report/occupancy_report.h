@@ -1,6 +1,6 @@
 #pragma once
 // Prints an occupancy result: a text report (the limits table with the limiter marked, the
-// explanation, the waves) and a JSON object whose keys are documented in the README.
+// explanation, the waves) and a JSON object whose keys are documented in docs/file-formats.md.
 
 #include "model/occupancy.h"
 

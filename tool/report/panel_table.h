@@ -2,8 +2,8 @@
 // The panels, named once: the enum the code uses, the key (`--panel`, picture and sidecar names,
 // settings, the panel a figure row belongs to), the title of its tab, and the words a kernel's
 // teaching note uses for it. It lives in wl_core because the figure table (figures.h) names each
-// figure's panel and the sidecars and CLI read it; the GUI adds what only it has (the draw
-// function, the first tile) in viz/panels.h, row for row.
+// figure's panel and the sidecars and CLI read it; the GUI adds its draw function in
+// viz/panels/panels.h, row for row.
 
 #include <array>
 #include <optional>
@@ -28,6 +28,10 @@ enum class Panel {
   roofline
 };
 
+// The four tiles of the GUI's window a panel can sit in (its tab among the tile's tabs).
+enum class Tile { left, top_left, top_right, bottom };
+inline constexpr int kTileCount = 4;
+
 struct PanelName {
   Panel panel;
   const char* key;   // "global": --panel, file names, settings, a figure's panel
@@ -35,48 +39,63 @@ struct PanelName {
   // What a kernel's teaching note calls the panel or its drawing ("bank grid"), lower case; a
   // note that says one outlines the panel while it is read. Empty: notes never point at it.
   std::array<std::string_view, 2> note_words = {};
+  Tile first_tile = Tile::top_right; // where it sits at first (View > Reset layout puts it back)
+  bool open_at_start = true;
 };
 
 inline constexpr std::array kPanelTable = {
-    PanelName{.panel = Panel::launch, .key = "launch", .title = "Launch"},
+    PanelName{.panel = Panel::launch, .key = "launch", .title = "Launch", .first_tile = Tile::left},
     PanelName{.panel = Panel::occupancy,
               .key = "occupancy",
               .title = "Occupancy",
-              .note_words = {"occupancy panel", "occupancy:"}},
+              .note_words = {"occupancy panel", "occupancy:"},
+              .first_tile = Tile::top_left},
     PanelName{.panel = Panel::timings,
               .key = "timings",
               .title = "Timings",
-              .note_words = {"timings panel", "timings:"}},
+              .note_words = {"timings panel", "timings:"},
+              .first_tile = Tile::bottom},
     PanelName{.panel = Panel::counters,
               .key = "counters",
               .title = "Counters",
-              .note_words = {"counters panel", "counters:"}},
+              .note_words = {"counters panel", "counters:"},
+              .first_tile = Tile::top_right},
     PanelName{.panel = Panel::global_memory,
               .key = "global",
               .title = "Global memory",
-              .note_words = {"global memory panel", "warp map"}},
+              .note_words = {"global memory panel", "warp map"},
+              .first_tile = Tile::top_right},
     PanelName{.panel = Panel::shared_memory,
               .key = "shared",
               .title = "Shared memory",
-              .note_words = {"shared memory panel", "bank grid"}},
+              .note_words = {"shared memory panel", "bank grid"},
+              .first_tile = Tile::top_right},
     PanelName{.panel = Panel::divergence,
               .key = "divergence",
               .title = "Divergence",
-              .note_words = {"divergence view", "divergence panel"}},
-    PanelName{.panel = Panel::sweep, .key = "sweep", .title = "Sweep"},
-    PanelName{.panel = Panel::source, .key = "source", .title = "Source"},
+              .note_words = {"divergence view", "divergence panel"},
+              .first_tile = Tile::top_left},
+    PanelName{.panel = Panel::sweep, .key = "sweep", .title = "Sweep", .first_tile = Tile::bottom},
+    PanelName{
+        .panel = Panel::source, .key = "source", .title = "Source", .first_tile = Tile::top_left},
     PanelName{.panel = Panel::playground,
               .key = "playground",
               .title = "Index playground",
-              .note_words = {"index playground", "playground"}},
+              .note_words = {"index playground", "playground"},
+              .first_tile = Tile::top_right,
+              .open_at_start = false},
     PanelName{.panel = Panel::lessons,
               .key = "lessons",
               .title = "Lessons",
-              .note_words = {"lessons panel", "lesson:"}},
+              .note_words = {"lessons panel", "lesson:"},
+              .first_tile = Tile::left,
+              .open_at_start = false},
     PanelName{.panel = Panel::roofline,
               .key = "roofline",
               .title = "Roofline",
-              .note_words = {"roofline"}},
+              .note_words = {"roofline"},
+              .first_tile = Tile::bottom,
+              .open_at_start = false},
 };
 
 // Every panel, in the table's order (the order of the enum).

@@ -3,7 +3,6 @@
 #include "base/error.h"
 #include "base/json_input.h"
 #include "base/text_format.h"
-#include "kernel_file/file_kernel.h"
 #include "model/block_text.h"
 #include "model/kernel_request.h"
 #include "model/kernel_source.h"
@@ -156,7 +155,7 @@ std::string timing_text(const RunResult& r) {
   if (!r.timing)
     return "";
   const TimingStats& t = *r.timing;
-  return "timing: slowest sample " + figure_text(figure("min_time"), t.max_ms) +
+  return "timing: slowest sample " + figure_text(figure("min_time"), t.max_time) +
          (t.l2_flushed ? ", L2 flushed before each sample" : "") +
          (t.converged ? "" : "; the time budget ran out before the noise target") +
          " (the median and the rest are under Timings below)\n";
@@ -234,20 +233,9 @@ json sites_json(const RunResult& r) {
                      {"line", lines[sites.size()]},
                      {"space", space_name(s.space)},
                      {"op", op_name(s.op)},
-                     {"width", s.width},
-                     {"requests", s.requests},
-                     {"sectors", s.sectors},
-                     {"ideal_sectors", s.ideal_sectors},
-                     {"sectors_per_request", s.sectors_per_request()},
-                     {"bytes_used", s.bytes_used},
-                     {"bytes_fetched", s.bytes_fetched},
-                     {"dram_bytes", s.dram_bytes},
-                     {"wavefronts", s.wavefronts},
-                     {"ideal_wavefronts", s.ideal_wavefronts},
-                     {"excess_wavefronts", s.excess_wavefronts},
-                     {"wavefronts_per_request", s.wavefronts_per_request()},
-                     {"conflict_degree", s.conflict_degree},
                      {"exact", s.exact}});
+    for (const Figure* f : site_figures())
+      sites.back()[std::string(f->key)] = figure_json(*f, f->site_predicted(s));
     if (s.iterations > 0) // a kernel file's site: the most times one warp ran it
       sites.back()["iterations"] = s.iterations;
     if (r.site_counts && r.site_counts->available)
@@ -374,16 +362,18 @@ json run_json(const RunResult& r) {
       out["occupancy"]["runtime_blocks_per_sm"] = r.runtime_blocks_per_sm;
   }
   if (r.timing)
-    out["timing"] = {{"median_ms", r.timing->median_ms},
-                     {"min_ms", r.timing->min_ms},
-                     {"max_ms", r.timing->max_ms},
-                     {"mean_ms", r.timing->mean_ms},
+    // Each key the figure table's for the same quantity (median_time, throughput, ...); results
+    // written before it said median_ms, gbps and gflops, and are read back as well.
+    out["timing"] = {{"median_time", r.timing->median_time},
+                     {"min_time", r.timing->min_time},
+                     {"max_time", r.timing->max_time},
+                     {"mean_time", r.timing->mean_time},
                      {"noise", r.timing->noise},
                      {"samples", r.timing->samples},
                      {"converged", r.timing->converged},
                      {"l2_flushed", r.timing->l2_flushed},
-                     {"gbps", r.gbps()},
-                     {"gflops", r.gflops()},
+                     {"throughput", r.gbps()},
+                     {"compute", r.gflops()},
                      {"seconds", r.timing->seconds},
                      {"default_clock_mhz", r.timing->default_clock_mhz},
                      {"throttled_samples", r.timing->throttled_samples},
@@ -411,11 +401,13 @@ json run_json(const RunResult& r) {
 std::string run_csv(const RunResult& r) {
   std::ostringstream csv;
   csv << "kernel,block,grid,arch" << launch_figure_headers()
-      << ",local_bytes,verified,site,space,op,width,requests,sectors,ideal_sectors,"
-         "sectors_per_request,wavefronts,ideal_wavefronts,excess_wavefronts,"
-         "wavefronts_per_request,"
-         // Per-site measured (--per-site), under ncu's SASS metric names; empty without it.
-         "line,smsp__sass_inst_executed,measured_requests,smsp__sass_thread_inst_executed_pred_on,"
+      << ",local_bytes,verified,site,space,op";
+  // A site's figures as site_KEY: the launch's own columns hold the launch's sectors_per_request
+  // (its worst site's) and dram_bytes.
+  for (const Figure* f : site_figures())
+    csv << ",site_" << f->key;
+  // Per-site measured (--per-site), under ncu's SASS metric names; empty without it.
+  csv << ",line,smsp__sass_inst_executed,measured_requests,smsp__sass_thread_inst_executed_pred_on,"
          "smsp__sass_sectors_mem_global,smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared,"
          "measured_flagged,measured_reason\n";
   const std::string launch =
@@ -425,11 +417,11 @@ std::string run_csv(const RunResult& r) {
       (r.verification ? r.verification->word() : "");
   for (std::size_t i = 0; i < r.prediction.sites.size(); ++i) {
     const SitePrediction& s = r.prediction.sites[i];
-    csv << launch << "," << csv_quoted(s.name) << "," << space_name(s.space) << "," << op_name(s.op)
-        << "," << s.width << "," << s.requests << "," << s.sectors << "," << s.ideal_sectors << ","
-        << format("%.4f", s.sectors_per_request()) << "," << s.wavefronts << ","
-        << s.ideal_wavefronts << "," << s.excess_wavefronts << ","
-        << format("%.4f", s.wavefronts_per_request()) << "," << site_measured_csv(r, i) << "\n";
+    csv << launch << "," << csv_quoted(s.name) << "," << space_name(s.space) << ","
+        << op_name(s.op);
+    for (const Figure* f : site_figures())
+      csv << "," << figure_csv(*f, f->site_predicted(s));
+    csv << "," << site_measured_csv(r, i) << "\n";
   }
   return csv.str();
 }

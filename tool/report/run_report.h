@@ -1,6 +1,6 @@
 #pragma once
 // Prints the result of `warplens model` and `warplens run`: text for people, JSON (keys in the
-// README) and CSV (one row per site, launch columns repeated) for scripts.
+// manual, docs/kernels.md) and CSV (one row per site, launch columns repeated) for scripts.
 
 #include "model/run_result.h"
 

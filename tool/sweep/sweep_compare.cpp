@@ -45,9 +45,9 @@ std::optional<double> measured_noise(const TimingStats& t) {
 
 TimeComparison compare_times(const RunResult& a, const RunResult& b) {
   TimeComparison c;
-  if (!a.timing || !b.timing || !(a.timing->median_ms > 0) || !(b.timing->median_ms > 0))
+  if (!a.timing || !b.timing || !(a.timing->median_time > 0) || !(b.timing->median_time > 0))
     return c;
-  c.ratio = b.timing->median_ms / a.timing->median_ms;
+  c.ratio = b.timing->median_time / a.timing->median_time;
   const std::optional<double> noise_a = measured_noise(*a.timing),
                               noise_b = measured_noise(*b.timing);
   if (!noise_a || !noise_b)
@@ -196,7 +196,7 @@ std::vector<std::string> place_columns(const SweepSeries& a) {
 std::string time_cells(const SweepPoint* p) {
   if (!p || !p->result || !p->result->timing)
     return ",";
-  return format("%.6f,%.5f", p->result->timing->median_ms, p->result->timing->noise);
+  return format("%.6f,%.5f", p->result->timing->median_time, p->result->timing->noise);
 }
 
 // Why a place has no verdict: a side refused it, or has no time.
@@ -219,7 +219,7 @@ std::string ab_sweep_csv(const SweepSeries& a, const SweepSeries& b) {
   csv << "block_x,block_y,block_z";
   for (const std::string& name : params)
     csv << "," << name;
-  csv << ",a_kernel,a_median_ms,a_noise,b_kernel,b_median_ms,b_noise,ratio_b_over_a,verdict,"
+  csv << ",a_kernel,a_median_time,a_noise,b_kernel,b_median_time,b_noise,ratio_b_over_a,verdict,"
          "reason\n";
   for (const SweepPoint& pa : a.points) {
     const SweepPoint* pb = point_at(b.points, pa);

@@ -4,7 +4,7 @@
 // times compared with the rule of nvbench's compare script, so a difference inside the timing
 // noise is never called a speed-up. Per device: one kernel's sweep on each GPU.
 
-#include "sweep/sweep_grid.h"
+#include "sweep/sweep_file.h"
 
 #include <optional>
 #include <string>

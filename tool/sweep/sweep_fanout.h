@@ -18,7 +18,7 @@
 #include "model/kernel_request.h"
 #include "protocol/protocol.h"
 #include "protocol/worker_client.h"
-#include "sweep/sweep_grid.h"
+#include "sweep/sweep_file.h"
 
 #include <functional>
 #include <string>

@@ -45,13 +45,21 @@ std::string measuring_device(const VariantSweep& sweep) {
   return "";
 }
 
+// A peer's median time in ms: "median_time", the figure's key, or "median_ms" in files written
+// before it was named so.
+double peer_median(const Fields& peer) {
+  return peer.number(peer.has("median_ms") && !peer.has("median_time") ? "median_ms"
+                                                                       : "median_time",
+                     kAboveZero, 1e9);
+}
+
 std::optional<VariantPeer> peer_in_calls(const Fields& recording, const std::string& family,
                                          const Params& size) {
   for (const Fields& call : recording.objects("calls", kMaxCalls)) {
-    call.only({"family", "call", "size", "median_ms"}, "a recorded call");
+    call.only({"family", "call", "size", "median_time", "median_ms"}, "a recorded call");
     if (call.name("family", false) != family || call.integer_map("size", 0, kMaxInt64) != size)
       continue;
-    return VariantPeer{call.name("call", false), call.number("median_ms", kAboveZero, 1e9),
+    return VariantPeer{call.name("call", false), peer_median(call),
                        "recorded on " + recording.name("device", false) + ", " +
                            recording.name("date", false) + " (" + recording.name("how", false) +
                            ")"};
@@ -151,7 +159,7 @@ std::optional<VariantPeer> variant_peer(const VariantSweep& sweep,
     return std::nullopt;
   for (const VariantPoint& p : sweep.variants)
     if (p.result && p.result->kernel_kind == KernelKind::library && p.result->timing)
-      return VariantPeer{p.kernel_id, p.result->timing->median_ms,
+      return VariantPeer{p.kernel_id, p.result->timing->median_time,
                          "a library call, measured in this sweep"};
   return recorded_peer(peers_file, sweep.family, sweep.size, measuring_device(sweep));
 }
@@ -168,9 +176,10 @@ std::string variants_shown_words(const VariantSweep& sweep) {
 }
 
 std::optional<double> share_of_peer(const VariantSweep& sweep, const VariantPoint& point) {
-  if (!sweep.peer || !point.result || !point.result->timing || point.result->timing->median_ms <= 0)
+  if (!sweep.peer || !point.result || !point.result->timing ||
+      point.result->timing->median_time <= 0)
     return std::nullopt;
-  return sweep.peer->median_ms / point.result->timing->median_ms;
+  return sweep.peer->median_time / point.result->timing->median_time;
 }
 
 json variant_sweep_json(const VariantSweep& sweep) {
@@ -186,7 +195,7 @@ json variant_sweep_json(const VariantSweep& sweep) {
   json peer = nullptr;
   if (sweep.peer)
     peer = {{"name", sweep.peer->name},
-            {"median_ms", sweep.peer->median_ms},
+            {"median_time", sweep.peer->median_time},
             {"source", sweep.peer->source}};
   return {{"family", sweep.family}, {"size", sweep.size}, {"peer", peer}, {"variants", variants}};
 }
@@ -208,9 +217,8 @@ VariantSweep variant_sweep_from_json(const json& file, const std::string& where)
   }
   if (!top.raw().at("peer").is_null()) {
     const Fields peer = top.object("peer");
-    peer.only({"name", "median_ms", "source"}, "a peer");
-    sweep.peer = VariantPeer{peer.name("name", false), peer.number("median_ms", kAboveZero, 1e9),
-                             peer.name("source")};
+    peer.only({"name", "median_time", "median_ms", "source"}, "a peer");
+    sweep.peer = VariantPeer{peer.name("name", false), peer_median(peer), peer.name("source")};
   }
   std::set<std::string> seen;
   for (const Fields& v : top.objects("variants", kMaxCalls)) {
@@ -257,7 +265,7 @@ std::string variant_sweep_csv(const VariantSweep& sweep) {
       return r.timing ? std::optional<double>(value) : std::nullopt;
     };
     csv += format_block(r.launch.block) + "," + (r.timing ? "ran" : "modelled") + ",," +
-           csv_number(when_timed(r.timing ? r.timing->median_ms : 0)) + "," +
+           csv_number(when_timed(r.timing ? r.timing->median_time : 0)) + "," +
            csv_number(when_timed(r.gbps())) + "," +
            csv_number(r.flops > 0 ? when_timed(r.gflops()) : std::nullopt) + "," +
            csv_number(share ? std::optional<double>(100 * *share) : std::nullopt) + "," +

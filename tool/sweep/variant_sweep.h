@@ -29,7 +29,7 @@ struct VariantPoint {
 
 struct VariantPeer {
   std::string name; // "matmul/cublas", "torch.softmax(x, dim=1)"
-  double median_ms = 0;
+  double median_time = 0;
   std::string source; // "measured in this sweep", "recorded on NVIDIA H200, 2026-11-28 (...)"
 };
 

@@ -1,0 +1,54 @@
+#include "workflows/recording.h"
+
+#include "base/error.h"
+#include "protocol/protocol.h"
+#include "protocol/recording_file.h"
+
+#include <nlohmann/json.hpp>
+
+namespace wl::viz {
+
+namespace {
+
+bool same_shape(const BlockShape& a, const BlockShape& b) {
+  return a.x == b.x && a.y == b.y && a.z == b.z;
+}
+
+} // namespace
+
+std::string Recording::label() const { return "recorded on " + device + ", " + date; }
+
+bool Recording::fill(RunResult& result) const {
+  if (result.arch.id != arch)
+    return false;
+  for (const RunResult& run : runs) {
+    if (run.kernel_id != result.kernel_id || run.params != result.params ||
+        !same_shape(run.launch.block, result.launch.block))
+      continue;
+    result.timing = run.timing;
+    result.verification = run.verification;
+    result.counters = run.counters;
+    result.site_counts = run.site_counts;
+    result.runtime_blocks_per_sm = run.runtime_blocks_per_sm;
+    result.recorded_on = label();
+    return true;
+  }
+  return false;
+}
+
+Recording load_recording(const std::filesystem::path& file) {
+  const nlohmann::json j = read_recording(file);
+  Recording recording;
+  try {
+    recording.arch = j.at("arch").get<std::string>();
+    recording.device = j.at("device").get<std::string>();
+    recording.date = j.at("date").get<std::string>();
+    for (const nlohmann::json& run : j.at("runs"))
+      recording.runs.push_back(run_result_from_json(run));
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(file.string() + ": not a recording (" + e.what() + ")");
+  }
+  return recording;
+}
+
+} // namespace wl::viz

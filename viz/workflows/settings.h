@@ -1,0 +1,35 @@
+#pragma once
+// What the GUI remembers between sessions, in $XDG_CONFIG_HOME/warplens (or ~/.config/warplens):
+// settings.json holds the theme, UI scale, kernel, parameters, block, arch, live, open panels,
+// the layout, and the folder screenshots go to. A file that is not JSON, or holds a value
+// WarpLens cannot use, is moved aside (settings.json.bad-STAMP) before anything is written, and
+// the status line says where; one the system does not let us read (no permission) is left as it
+// is, nothing is saved over it, and the status line gives the system's reason. Keys WarpLens does
+// not know, at the top or inside an object it reads (panels, layout), are kept and named; a
+// settings.json that is a link is written where it points; a missing HOME is never made (nothing
+// is saved, and the status line says why).
+
+#include "base/system_check.h"
+#include "workflows/app.h"
+
+#include <filesystem>
+#include <string>
+
+namespace wl::viz {
+
+// $XDG_CONFIG_HOME/warplens, else $HOME/.config/warplens; empty when neither is set.
+std::filesystem::path default_config_dir();
+
+// Reads settings.json into `app`; returns "" or the one-line problem (the app keeps its defaults,
+// the damaged file is kept beside under another name; unknown keys are named and kept in
+// `app.choices.unknown_settings`; a folder that cannot be made is said now).
+std::string load_settings(App& app, const std::filesystem::path& dir);
+// For `warplens doctor`: settings.json in `dir` read as the GUI reads it (from a copy, so a file
+// it cannot use is not moved aside); what it would say about it is the fix.
+SystemCheck check_settings(const std::filesystem::path& dir);
+// Returns "" or the one-line problem.
+std::string save_settings(const App& app, const std::filesystem::path& dir);
+// The settings as save_settings writes them.
+std::string settings_text(const App& app);
+
+} // namespace wl::viz
