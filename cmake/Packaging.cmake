@@ -17,8 +17,11 @@ option(WARPLENS_BUNDLE_CUDA_LIBRARIES
 set(wl_private_libdir lib/warplens/cuda)
 
 install(DIRECTORY assets/ DESTINATION ${CMAKE_INSTALL_DATADIR}/warplens
-        PATTERN screenshots EXCLUDE) # the README's pictures
-# The README's kernel files, to copy and edit.
+        PATTERN screenshots EXCLUDE) # the manual's pictures
+# The manual (README.md and its chapters, to which every command's --help points), and its kernel
+# files, to copy and edit.
+install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs FILES_MATCHING PATTERN "*.md")
 install(DIRECTORY examples/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)
 install(FILES packaging/warplens.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
 foreach(size 16 32 48 64 128 256)

@@ -6,8 +6,8 @@
 # package's NVRTC, doctor naming the installed assets; a kernel file that includes the toolkit's
 # device headers refused in one line naming the header; then, with the toolkit moved to a folder
 # no build knows, the same program finding those headers through CUDA_HOME (cooperative groups,
-# CUB). Then lintian and desktop-file-validate, where installed. Exit 77 (a skip) where this
-# machine cannot hide the toolkit.
+# CUB). The manual's chapters must be installed. Then lintian and desktop-file-validate, where
+# installed. Exit 77 (a skip) where this machine cannot hide the toolkit.
 #   install_test.sh BUILD_DIR CUDA_TOOLKIT_ROOT SOURCE_DIR
 set -euo pipefail
 build=$1 toolkit=$2 source=$3
@@ -43,6 +43,11 @@ for entry in "${entries[@]}"; do
   [[ $entry == /* || $entry == '$ORIGIN'* ]] || fail "run path entry '$entry' in '$rpath'"
 done
 [[ $rpath != *:: && $rpath != :* && $rpath != *: ]] || fail "an empty run path entry in '$rpath'"
+
+# The manual every command's --help points to: the README and each of its chapters.
+for chapter in README.md $(cd "$source" && ls docs/*.md); do
+  [[ -f $root/usr/share/doc/warplens/$chapter ]] || fail "the manual's $chapter is not installed"
+done
 
 # In a mount namespace of its own: the toolkit and the source tree's assets are empty folders.
 cat > "$work/inside.sh" <<INSIDE

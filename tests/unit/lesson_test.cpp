@@ -111,14 +111,15 @@ TEST(Lessons, EveryQuestionAnsweredRightAndWrongGetsItsVerdict) {
   EXPECT_GE(played, 40);
 }
 
-// The README's "For teachers" lesson, as a teacher would copy it, checks clean.
-TEST(Lessons, TheReadmesLessonForTeachersChecksClean) {
-  std::ifstream readme(std::filesystem::path(WARPLENS_SOURCE_ASSETS).parent_path() / "README.md");
-  const std::string text((std::istreambuf_iterator<char>(readme)), {});
+// The manual's "For teachers" lesson (docs/lessons.md), as a teacher would copy it, checks clean.
+TEST(Lessons, TheManualsLessonForTeachersChecksClean) {
+  std::ifstream chapter(std::filesystem::path(WARPLENS_SOURCE_ASSETS).parent_path() / "docs" /
+                        "lessons.md");
+  const std::string text((std::istreambuf_iterator<char>(chapter)), {});
   const std::size_t start = text.find("lesson Padding a shared tile");
-  ASSERT_NE(start, std::string::npos) << "the README has no lesson for teachers";
+  ASSERT_NE(start, std::string::npos) << "docs/lessons.md has no lesson for teachers";
   const std::string lesson_text = text.substr(start, text.find("```", start) - start);
-  const Lesson lesson = parse_lesson(lesson_text, "README.md");
+  const Lesson lesson = parse_lesson(lesson_text, "lessons.md");
   EXPECT_EQ(lesson.steps.size(), 3u);
   EXPECT_EQ(check_lesson(lesson, presets()), std::vector<std::string>{});
 }
