@@ -157,7 +157,7 @@ float site_table_height(int sites) {
   return ImGui::GetTextLineHeightWithSpacing() * rows + ImGui::GetStyle().ScrollbarSize;
 }
 
-bool begin_site_table(const char* id, std::initializer_list<SiteColumn> columns, float height) {
+bool begin_site_table(const char* id, const std::vector<SiteColumn>& columns, float height) {
   // Columns as wide as their content; in a narrow panel the table scrolls sideways with the site's
   // name kept in view, rather than cut a number short.
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
@@ -231,7 +231,7 @@ void site_name_cell(const SitePrediction& site) {
 } // namespace
 
 void site_figure_table(const char* id, const LaunchPrediction& prediction,
-                       std::optional<MemorySpace> space, std::initializer_list<SiteColumn> columns,
+                       std::optional<MemorySpace> space, const std::vector<SiteColumn>& columns,
                        float height) {
   if (!begin_site_table(id, columns, height))
     return;
@@ -440,4 +440,28 @@ void launch_figure_rows(const RunResult& result, Panel panel, bool predicted) {
       if (const std::optional<std::string> text = figure_text(*f, result))
         figure_row(*f, *text);
 }
+void draw_memory_panel(App& app, const MemoryPanel& shape, const std::function<void()>& draw_warp) {
+  const bool has_sites = kernel_has_sites(app, shape.space); // said first, where it is seen
+  const RunResult* model = app.model_view();
+  if (!model || model->kernel_id != app.choices.kernel_id)
+    model = nullptr;
+  if (model && has_sites) {
+    const auto sites =
+        std::count_if(model->prediction.sites.begin(), model->prediction.sites.end(),
+                      [&](const SitePrediction& site) { return site.space == shape.space; });
+    site_figure_table(shape.sites_id, model->prediction, shape.space, shape.columns,
+                      site_table_height(static_cast<int>(sites)));
+    modelled_against_baseline(*model, app, shape.panel);
+    ImGui::Separator();
+  }
+  if (has_sites)
+    draw_warp();
+  if (model && app.results.latest && app.results.latest->kernel_id == app.choices.kernel_id) {
+    ImGui::Separator();
+    MeasuredScope scope(app);
+    if (counters_line(*app.results.latest, shape.measured))
+      counter_table(shape.counters_id, *app.results.latest, app, shape.panel, shape.counter_lines);
+  }
+}
+
 } // namespace wl::viz

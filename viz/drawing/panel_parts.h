@@ -22,7 +22,7 @@ struct SiteColumn {
 
 // A table of a memory space's sites: the site, then these figures, each header the figure's
 // short name with its meaning on hover; false when it is clipped away.
-bool begin_site_table(const char* id, std::initializer_list<SiteColumn> columns, float height = 0);
+bool begin_site_table(const char* id, const std::vector<SiteColumn>& columns, float height = 0);
 // The height of a site table of `sites` rows (at most three and a half in view).
 float site_table_height(int sites);
 
@@ -35,8 +35,24 @@ std::string site_cell(const Figure& figure, const SitePrediction& site, bool wit
 // then each column's figure from the figure table's site readers (site_cell); a figure worse
 // than its ideal by more than 1 % is marked wasteful. The sites of `space`, or every site.
 void site_figure_table(const char* id, const LaunchPrediction& prediction,
-                       std::optional<MemorySpace> space, std::initializer_list<SiteColumn> columns,
+                       std::optional<MemorySpace> space, const std::vector<SiteColumn>& columns,
                        float height);
+
+// What tells the two memory panels apart: their space and panel, the site table's id and figure
+// columns, what the counters measure for them and how many lines of counters they show.
+struct MemoryPanel {
+  MemorySpace space;
+  Panel panel;
+  const char* sites_id;
+  std::vector<SiteColumn> columns;
+  const char* measured; // "requests and sectors"
+  const char* counters_id;
+  int counter_lines;
+};
+// A memory panel: its space's sites and the model against the baseline, then `draw_warp` (the
+// chosen warp's map or grid: before the measured counters, since at 1280x720 what comes third is
+// out of sight), then the launch's measured counters of this panel.
+void draw_memory_panel(App& app, const MemoryPanel& shape, const std::function<void()>& draw_warp);
 
 // The measured counters of `result` that the figure table puts in `panel` (none: all): predicted,
 // measured, the difference (flagged over 2 %, with its reason), and the baseline's value and the

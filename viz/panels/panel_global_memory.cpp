@@ -21,23 +21,6 @@ std::string used_share(double used, double fetched) {
   return format_percent(percent, percent == std::round(percent) ? 0 : 1);
 }
 
-void draw_sites(const RunResult& result) {
-  const auto sites =
-      std::count_if(result.prediction.sites.begin(), result.prediction.sites.end(),
-                    [](const SitePrediction& site) { return site.space == MemorySpace::global; });
-  site_figure_table("##global_sites", result.prediction, MemorySpace::global,
-                    {{"requests"}, {"sectors_per_request", true}, {"used_of_fetched"}, {"width"}},
-                    site_table_height(static_cast<int>(sites)));
-}
-
-// The launch totals the counters measure (requests, sectors) beside the sites' sums, and the
-// baseline's when one is pinned.
-void draw_measured(const RunResult& result, const App& app) {
-  if (!counters_line(result, "requests and sectors"))
-    return;
-  counter_table("##global_counters", result, app, Panel::global_memory, 7);
-}
-
 void draw_map(App& app) {
   const std::optional<ChosenWarp> chosen =
       warp_chooser(app, MemorySpace::global, app.choices.global_map);
@@ -57,23 +40,16 @@ void draw_map(App& app) {
 } // namespace
 
 void draw_global_memory(App& app) {
-  const bool has_sites = kernel_has_sites(app, MemorySpace::global); // said first, where it is seen
-  const RunResult* model = app.model_view();
-  if (!model || model->kernel_id != app.choices.kernel_id)
-    model = nullptr;
-  if (model && has_sites) {
-    draw_sites(*model);
-    modelled_against_baseline(*model, app, Panel::global_memory);
-    ImGui::Separator();
-  }
-  // The map before the measured counters: at 1280x720 what comes third is out of sight.
-  if (has_sites)
-    draw_map(app);
-  if (model && app.results.latest && app.results.latest->kernel_id == app.choices.kernel_id) {
-    ImGui::Separator();
-    MeasuredScope scope(app);
-    draw_measured(*app.results.latest, app);
-  }
+  draw_memory_panel(
+      app,
+      {.space = MemorySpace::global,
+       .panel = Panel::global_memory,
+       .sites_id = "##global_sites",
+       .columns = {{"requests"}, {"sectors_per_request", true}, {"used_of_fetched"}, {"width"}},
+       .measured = "requests and sectors",
+       .counters_id = "##global_counters",
+       .counter_lines = 7},
+      [&] { draw_map(app); });
 }
 
 } // namespace wl::viz

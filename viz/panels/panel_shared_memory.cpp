@@ -15,24 +15,6 @@ namespace wl::viz {
 
 namespace {
 
-void draw_sites(const RunResult& result) {
-  const auto sites =
-      std::count_if(result.prediction.sites.begin(), result.prediction.sites.end(),
-                    [](const SitePrediction& site) { return site.space == MemorySpace::shared; });
-  site_figure_table(
-      "##shared_sites", result.prediction, MemorySpace::shared,
-      {{"requests"}, {"wavefronts_per_request", true}, {"excess_wavefronts"}, {"conflict_degree"}},
-      site_table_height(static_cast<int>(sites)));
-}
-
-// The launch totals the counters measure (instructions, wavefronts, bank conflicts) beside the
-// sites' sums, the reason for a difference on hover, and the baseline's when one is pinned.
-void draw_measured(const RunResult& result, const App& app) {
-  if (!counters_line(result, "wavefronts"))
-    return;
-  counter_table("##shared_counters", result, app, Panel::shared_memory, 8);
-}
-
 // A slider for the `pad` parameter, when the kernel has one: the map follows at once, and in live
 // mode the measurement too.
 void draw_pad_slider(App& app) {
@@ -79,25 +61,21 @@ void draw_grid(App& app) {
 } // namespace
 
 void draw_shared_memory(App& app) {
-  const bool has_sites = kernel_has_sites(app, MemorySpace::shared); // said first, where it is seen
-  const RunResult* model = app.model_view();
-  if (!model || model->kernel_id != app.choices.kernel_id)
-    model = nullptr;
-  if (model && has_sites) {
-    draw_sites(*model);
-    modelled_against_baseline(*model, app, Panel::shared_memory);
-    ImGui::Separator();
-  }
-  // The grid before the measured counters: at 1280x720 what comes third is out of sight.
-  if (has_sites) {
-    draw_pad_slider(app);
-    draw_grid(app);
-  }
-  if (model && app.results.latest && app.results.latest->kernel_id == app.choices.kernel_id) {
-    ImGui::Separator();
-    MeasuredScope scope(app);
-    draw_measured(*app.results.latest, app);
-  }
+  draw_memory_panel(app,
+                    {.space = MemorySpace::shared,
+                     .panel = Panel::shared_memory,
+                     .sites_id = "##shared_sites",
+                     .columns = {{"requests"},
+                                 {"wavefronts_per_request", true},
+                                 {"excess_wavefronts"},
+                                 {"conflict_degree"}},
+                     .measured = "wavefronts",
+                     .counters_id = "##shared_counters",
+                     .counter_lines = 8},
+                    [&] {
+                      draw_pad_slider(app);
+                      draw_grid(app);
+                    });
 }
 
 } // namespace wl::viz
