@@ -58,7 +58,7 @@ constexpr ArchKey<std::int64_t> kSizeKeys[] = {
     {"l2_cache_bytes", &Arch::l2_cache_bytes, {1, 1LL << 40}, {0, 1LL << 40}},
 };
 
-// Both parts whole numbers; a preset's major part from 7 to 12.
+// Both parts whole numbers; a preset's from 7.0 (Volta) to 12.9.
 void read_compute_capability(const Fields& fields, bool preset, Arch& arch) {
   const std::string text = fields.text("compute_capability");
   if (!parse_compute_capability(text, arch.cc_major, arch.cc_minor) || arch.cc_major < 1)
@@ -66,7 +66,7 @@ void read_compute_capability(const Fields& fields, bool preset, Arch& arch) {
                 "write it like \"9.0\"");
   if (preset && (arch.cc_major < 7 || arch.cc_major > 12 || arch.cc_minor < 0 || arch.cc_minor > 9))
     fields.fail("compute_capability", clip(text, 20) + " is not modelled",
-                "WarpLens models 7.5 to 12.x");
+                "WarpLens models 7.0 to 12.9");
 }
 
 // Every key a preset file may hold, in the order arch_from_fields reads them (uuid too, so that

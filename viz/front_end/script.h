@@ -54,8 +54,8 @@ struct Script {
 Script parse_script(const std::string& text, const std::string& file);
 Script load_script(const std::filesystem::path& file);
 
-// How a script ended: exit code 0, 1 (a wait timed out, a screenshot failed) or 2 (a line that
-// cannot be carried out), with the one-line message.
+// How a script ended: exit code 0, 1 (a wait timed out) or 2 (a line that cannot be carried out,
+// a screenshot that cannot be written), with the one-line message.
 struct ScriptOutcome {
   int exit_code = 0;
   std::string message;
