@@ -377,6 +377,17 @@ json run_at(double gbps) {
   return run_timed(test::recorded_run()["bytes_moved"].get<double>() / (gbps * 1e9) * 1e3);
 }
 
+// A result with a time under both its name and its older name could say two medians: refused,
+// naming both; either alone is read.
+TEST(HostileRecordingKeys, ATimeUnderItsNameAndItsOlderNameIsRefused) {
+  json run = test::recorded_run();
+  run["timing"]["median_time"] = run["timing"]["median_ms"];
+  expect_usage_error([&] { sweep_points_from_json(json::array({run}), "s.json"); },
+                     {"s.json: [0]: timing.median_ms: given beside median_time", "older name"});
+  run["timing"].erase("median_ms");
+  EXPECT_NO_THROW(sweep_points_from_json(json::array({run}), "s.json"));
+}
+
 TEST(HostileSweepPoints, AMedianOf1e300MsIsRefusedNamingIt) {
   json slow = run_timed(1e300);
   slow["timing"]["seconds"] = 1e300;

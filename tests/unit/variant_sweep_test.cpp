@@ -161,6 +161,11 @@ TEST(VariantSweep, AFileReadsBackAndAnEditedOneIsRefusedNamingTheKey) {
   peered["peer"] = {{"name", "x.t().contiguous()"}, {"median_ms", 0.47}, {"source", "by hand"}};
   EXPECT_TRUE(test::contains(refusal(peered), "a peer beside no measured variant"))
       << refusal(peered);
+  json twice_named = written; // a peer's time under its name and its older name
+  twice_named["peer"] = {
+      {"name", "x"}, {"median_ms", 0.47}, {"median_time", 0.5}, {"source", "by hand"}};
+  EXPECT_TRUE(test::contains(refusal(twice_named), "median_ms: given beside median_time"))
+      << refusal(twice_named);
   json other = written;
   other["family"] = "softmax";
   EXPECT_TRUE(test::contains(refusal(other), "is not a variant of softmax")) << refusal(other);

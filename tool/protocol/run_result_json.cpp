@@ -100,9 +100,11 @@ OccupancyResult occupancy_from(const Fields& f) {
 constexpr double kMaxClockMhz = 100'000;
 
 // A time by its key ("median_time"), or by the key a result written before the figure table named
-// every quantity gave it ("median_ms").
+// every quantity gave it ("median_ms"); both at once could disagree, so they are refused.
 double time_of(const Fields& f, const std::string& key, double min, double max = kMaxDouble) {
   const std::string old = key.substr(0, key.size() - 4) + "ms";
+  if (f.has(key.c_str()) && f.has(old.c_str()))
+    f.fail(old, "given beside " + key, "allowed one of the two (" + old + " is its older name)");
   return f.number(f.has(key.c_str()) || !f.has(old.c_str()) ? key.c_str() : old.c_str(), min, max);
 }
 

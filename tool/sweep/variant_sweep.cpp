@@ -48,6 +48,9 @@ std::string measuring_device(const VariantSweep& sweep) {
 // A peer's median time in ms: "median_time", the figure's key, or "median_ms" in files written
 // before it was named so.
 double peer_median(const Fields& peer) {
+  if (peer.has("median_ms") && peer.has("median_time"))
+    peer.fail("median_ms", "given beside median_time",
+              "allowed one of the two (median_ms is its older name)");
   return peer.number(peer.has("median_ms") && !peer.has("median_time") ? "median_ms"
                                                                        : "median_time",
                      kAboveZero, 1e9);
