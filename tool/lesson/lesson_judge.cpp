@@ -31,11 +31,6 @@ const std::vector<std::string>& site_figure_keys(MemorySpace space) {
   return space == MemorySpace::global ? global : shared;
 }
 
-bool site_has_figure(MemorySpace space, const std::string& key) {
-  const std::vector<std::string>& keys = site_figure_keys(space);
-  return std::find(keys.begin(), keys.end(), key) != keys.end();
-}
-
 namespace {
 
 // The value written as the figure table writes that key, or plainly where it has no row.

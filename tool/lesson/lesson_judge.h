@@ -47,10 +47,9 @@ struct FigureReading {
 // recording); nullopt where the result has no such figure (or no such site).
 std::optional<FigureReading> read_figure(const FigureRef& figure, const RunResult& result,
                                          const std::string& measured_source = "");
-// The figures a site of this memory space has (a global site has no wavefronts, a shared one no
-// sectors), and whether it has this one.
+// The keys of the figures a site of this memory space has (a global site has no wavefronts, a
+// shared one no sectors); whether it has one: site_has (report/figures.h).
 const std::vector<std::string>& site_figure_keys(MemorySpace space);
-bool site_has_figure(MemorySpace space, const std::string& key);
 // The same figure in the playground's warp (sectors_per_request, wavefronts_per_request,
 // conflict_degree, ...).
 std::optional<FigureReading> read_playground_figure(const std::string& key,
