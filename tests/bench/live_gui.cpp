@@ -72,21 +72,36 @@ double median(std::vector<double> v) {
                         : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
+// Where the latest Run spent its time in the worker, as its result says.
+std::string time_spent(const App& app) {
+  const auto& r = app.results.latest;
+  if (!r || !r->timing)
+    return "no measurement";
+  char text[160];
+  std::snprintf(text, sizeof text, "timing %.0f ms, verification %.0f ms, counters %.0f ms",
+                1000 * r->timing->seconds, r->verification ? 1000 * r->verification->seconds : 0,
+                r->counters ? 1000 * r->counters->seconds : 0);
+  return text;
+}
+
 int run(const std::string& warplens, const std::string& kernel) {
+  const auto started = Clock::now();
   App app = make_app(kernel, "h100");
   WorkerSourceOptions options;
   options.client.command = warplens + " worker";
   WorkerSource source(options);
   app.source = &source;
+  // As the GUI starts: the first Run is sent before the OpenGL context is made, and pays for the
+  // worker's start and the session's set-up (inputs, reference).
+  app.run_at_start();
   HeadlessGui gui(app, 1440, 900);
   Frames frames{gui};
-  std::printf("renderer: %s (%s)\n", gui.renderer().c_str(), gui.display_kind().c_str());
-
-  // The first Run pays for the worker's start and the session's set-up (inputs, reference).
-  app.run();
-  const double first = frames_until(
+  std::printf("renderer: %s (%s), made %.0f ms after the start\n", gui.renderer().c_str(),
+              gui.display_kind().c_str(), ms_since(started));
+  frames_until(
       frames, [&] { return !source.busy() && app.results.latest; }, 60000);
-  std::printf("first full Run shown after %.0f ms; mode: %s\n", first, source.mode().c_str());
+  std::printf("first full Run shown %.0f ms after the start (main; %s); mode: %s\n",
+              ms_since(started), time_spent(app).c_str(), source.mode().c_str());
   if (!app.results.latest || !app.results.latest->timing) {
     std::printf("no measurement: %s\n", app.results.last_error.c_str());
     return 1;
@@ -139,6 +154,7 @@ int run(const std::string& warplens, const std::string& kernel) {
                               },
                               30000) >= 0;
   const double answered = remeasured ? ms_since(killed) : -1;
+  const std::string spent = remeasured ? time_spent(app) : "no result";
   const bool kept = app.choices.kernel_id == kernel && app.block().x == 256 &&
                     app.results.history.size() >= history;
   // The warm sweep, three times: the first may still pay the counter configuration of its list.
@@ -168,8 +184,8 @@ int run(const std::string& warplens, const std::string& kernel) {
               longest_frame_split.c_str());
   std::printf("\nworker %d killed during a full Run: new worker ready after %.0f ms; the Run "
               "measured again and "
-              "shown %.0f ms after the kill; choices and history kept: %s; status: %s\n",
-              victim, ready, answered, kept ? "yes" : "NO", source.mode().c_str());
+              "shown %.0f ms after the kill (%s); choices and history kept: %s; status: %s\n",
+              victim, ready, answered, spent.c_str(), kept ? "yes" : "NO", source.mode().c_str());
   std::printf("\nwarm sweep (Measure sweep, %zu shapes, %zu with counters): %.0f, %.0f and %.0f ms "
               "from the request to the last point on screen\n",
               swept_points, counted_points, sweeps[0], sweeps[1], sweeps[2]);

@@ -53,6 +53,15 @@ bool cuda_device_present() {
   return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
 }
 
+// The first device's context, made while the client is still starting (its window, its first
+// request on the way): a run's session then finds it made rather than paying for it. A failure
+// here is left for that run to meet and say.
+void make_first_context() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0)
+    cudaFree(nullptr);
+}
+
 // After a failed run: a synchronize returns the sticky error again if the context is broken.
 // Its name ("cudaErrorIllegalAddress"), or "" while the context works.
 std::string cuda_context_broken() {
@@ -451,6 +460,8 @@ int run_worker() {
   });
   std::thread(read_requests, std::ref(*inbox), std::ref(*writer)).detach();
   std::thread([] { writer->send_heartbeats(); }).detach();
+  // Joined before the worker returns: a process must not exit while a thread is inside CUDA.
+  std::jthread first_context(make_first_context);
   SessionCache sessions;
   for (std::optional<WorkerRequest> request;
        writer->failure().empty() && (request = inbox->next());)

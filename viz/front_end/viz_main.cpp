@@ -237,8 +237,8 @@ constexpr int kPanelPictureHeight = 1600;
 
 int play_script(App& app, const GuiOptions& options, Script script) {
   ScriptPlayer player(std::move(script));
+  app.run_at_start(); // measured while the OpenGL context is made
   HeadlessGui gui(app, options.width, options.height);
-  app.run_at_start();
   return report(player, gui.play(player));
 }
 

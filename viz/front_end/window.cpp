@@ -233,7 +233,6 @@ GLFWwindow* remake_window(GLFWwindow* lost, std::string& problem) {
 // nullptr when none could be made again.
 GLFWwindow* run_loop(GLFWwindow* window, App& app, GuiContext& gui, ScriptPlayer* player,
                      std::string& problem) {
-  app.run_at_start(); // the first result arrives while the first frames show the empty states
   std::signal(SIGINT, request_stop);
   std::signal(SIGTERM, request_stop);
   while (window && !glfwWindowShouldClose(window) && !g_stop_requested &&
@@ -314,25 +313,26 @@ bool run_window(App& app, const std::filesystem::path& config_dir, std::string& 
     problem = g_glfw_error.empty() ? "GLFW could not start" : g_glfw_error;
     return false;
   }
+  GuiContext gui(app, config_dir); // the saved settings: the launch the first request measures
+  // Sent before the window is made: the worker measures while the window and its OpenGL context
+  // are made, and the first frames show the model's figures.
+  app.run_at_start();
   GLFWwindow* window = create_window(1440, 900);
   if (!window) {
     problem = g_glfw_error.empty() ? "no window could be created" : g_glfw_error;
     glfwTerminate();
     return false;
   }
-  {
-    GuiContext gui(app, config_dir);
-    if (!app.choices.ui_scale_remembered) { // a first start: the monitor's content scale
-      float x_scale = 1, y_scale = 1;
-      glfwGetWindowContentScale(window, &x_scale, &y_scale);
-      app.choices.ui_scale = std::clamp(std::max(x_scale, y_scale), 0.5f, 4.0f);
-    }
-    problem = start_backends(window);
-    if (problem.empty()) {
-      window = run_loop(window, app, gui, player, problem);
-      if (window)
-        stop_backends();
-    }
+  if (!app.choices.ui_scale_remembered) { // a first start: the monitor's content scale
+    float x_scale = 1, y_scale = 1;
+    glfwGetWindowContentScale(window, &x_scale, &y_scale);
+    app.choices.ui_scale = std::clamp(std::max(x_scale, y_scale), 0.5f, 4.0f);
+  }
+  problem = start_backends(window);
+  if (problem.empty()) {
+    window = run_loop(window, app, gui, player, problem);
+    if (window)
+      stop_backends();
   }
   if (window)
     glfwDestroyWindow(window);

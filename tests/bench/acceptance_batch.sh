@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# One call on the GPU machine for what a person meets with a real worker: the first measured
+# figures three times for a bundled kernel and for a kernel file, the live edits, a worker killed
+# mid-Run and the warm sweep (wl_live_gui), every GUI test (or the shares SHARD of SHARDS,
+# gtest's sharding), then the gpu tests: last, because their deliberate faults disturb a later
+# process's headless OpenGL context. Logs in $RESULTS/acceptance.tgz, tables last.
+# Here first: cmake --build --preset gpu && tests/bench/carry.sh; carry .gpu-run and .gl.
+# PARTS (gui,first,live,gpu; breakdown: where a first Run's time goes) chooses the parts.
+set -uo pipefail
+source "$(dirname "$0")/batch_setup.sh"
+batch_setup acceptance
+cp .gpu-run/bin/wl_live_gui .gpu-run/bin/wl_bench "$BUILD/tests/bench/"
+export PATH="$PATH:/usr/local/cuda/bin"
+PARTS=${PARTS:-gui,first,live,gpu}
+has_part() { [[ ",$PARTS," == *",$1,"* ]]; }
+
+
+# From the process's start to its first measured figures on screen: a script that waits for the
+# launch's Run (0.5 s of timing samples and the default counters) and then saves the window; the
+# picture's time of writing ends the span (its encoding included, the process's exit not).
+ms_between() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", (b - a) * 1000 }'; }
+first_figures() { # LABEL ARGS...
+  local label=$1; shift
+  printf 'wait\nscreenshot %s/%s.png\n' "$OUT" "$label" > "$OUT/$label.script"
+  local start; start=$(date +%s.%N)
+  HOME=/tmp/gui-home timeout 60 "$WL" --headless "$@" --script "$OUT/$label.script" \
+    > "$OUT/$label.log" 2>&1
+  local rc=$?
+  local shown; shown=$(stat -c %.9Y "$OUT/$label.png" 2>/dev/null || echo "$start")
+  local mode; mode=$(grep -o '"mode": *"[^"]*"' "$OUT/$label.json" 2>/dev/null | head -1)
+  printf '| %s | %s | %s | %s |\n' "$label" "$rc" "$(ms_between "$start" "$shown")" "$mode"
+}
+if has_part first; then
+  mkdir -p /tmp/gui-home
+  {
+    echo "| session | exit | first measured figures shown (ms) | sidecar |"
+    echo "|---|---|---|---|"
+    for i in 1 2 3; do first_figures "bundled_$i" --kernel vec_add/scalar; done
+    for i in 1 2 3; do first_figures "file_$i" --kernel-file examples/saxpy.cu; done
+    for i in 1 2 3; do
+      start=$(date +%s.%N)
+      "$WL" run vec_add/scalar > "$OUT/cli_run_$i.log" 2>&1
+      rc=$?
+      printf '| cli run %s | %s | %s | whole process |\n' "$i" "$rc" "$(ms_between "$start" "$(date +%s.%N)")"
+    done
+  } > "$OUT/first_figures.md"
+fi
+
+# Where a first Run's time goes in one process: the session's set-up (context, inputs, reference,
+# upload, the counter profiler) and each pass, as `sweep` reports them on stderr.
+if has_part breakdown; then
+  for i in 1 2; do
+    "$WL" sweep vec_add/scalar --block 256 --metrics default > "$OUT/breakdown_$i.txt" \
+      2> "$OUT/breakdown_$i.err"
+    echo "exit $?" >> "$OUT/breakdown_$i.err"
+  done
+fi
+
+if has_part live; then
+  for i in 1 2 3; do
+    timeout 150 "$BUILD/tests/bench/wl_live_gui" "$WL" vec_add/scalar > "$OUT/live_$i.md" 2>&1
+    echo "exit $?" >> "$OUT/live_$i.md"
+  done
+fi
+
+if has_part gui; then
+  for shard in ${SHARD:-0}; do # SHARD: one index or several, each with GUI_SECONDS of its own
+    GTEST_TOTAL_SHARDS=${SHARDS:-1} GTEST_SHARD_INDEX=$shard timeout "${GUI_SECONDS:-420}" \
+      "$BUILD/tests/wl_gui_tests" --gtest_filter="${GUI_TESTS:-*}" >> "$OUT/gui_tests.log" 2>&1
+    echo "exit $? (shard $shard of ${SHARDS:-1})" >> "$OUT/gui_tests.log"
+  done
+fi
+
+if has_part gpu; then
+  timeout "${GPU_SECONDS:-240}" "$BUILD/tests/wl_gpu_tests" --gtest_filter="${GPU_TESTS:-*}" \
+    > "$OUT/gpu_tests.log" 2>&1
+  echo "exit $?" >> "$OUT/gpu_tests.log"
+fi
+
+tar czf "$RESULTS/acceptance.tgz" -C "$OUT" .
+if has_part gui; then
+  echo "== gui tests (shard ${SHARD:-0} of ${SHARDS:-1})"
+  grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[  FAILED  \]|^\[  SKIPPED \]|^exit" "$OUT/gui_tests.log" | head -60
+  echo "== modes the stories ran in"
+  grep -ho '"mode": "[^"]*' /tmp/warplens-gui-Story*/*.json 2>/dev/null | sort | uniq -c | cut -c1-160
+fi
+if has_part gpu; then
+  echo "== gpu tests"; grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[  FAILED  \]|^exit" "$OUT/gpu_tests.log"
+fi
+if has_part live; then
+  for i in 1 2 3; do
+    echo "== live, worker killed, warm sweep: run $i"
+    grep -E "^first full Run|^\| live change|^\| longest frame|^worker .* killed|^warm sweep|^exit" "$OUT/live_$i.md"
+  done
+fi
+if has_part first; then echo "== first figures"; cat "$OUT/first_figures.md"; fi
+if has_part breakdown; then echo "== a first Run's time, in one process"; cat "$OUT"/breakdown_*.err; fi
