@@ -305,6 +305,70 @@ std::optional<double> noise_percent(const RunResult& r) {
   return r.timing ? std::optional(100 * r.timing->noise) : std::nullopt;
 }
 
+// A figure of the occupancy calculator's answer, and of how the grid falls into waves.
+template <auto Member> std::optional<double> of_occupancy(const RunResult& r) {
+  return r.occupancy ? std::optional(static_cast<double>((*r.occupancy).*Member)) : std::nullopt;
+}
+template <auto Member> std::optional<double> of_waves(const RunResult& r) {
+  return r.occupancy && r.occupancy->waves
+             ? std::optional(static_cast<double>((*r.occupancy->waves).*Member))
+             : std::nullopt;
+}
+
+// Notes are built by appending: GCC 12's -Wrestrict misreads `"literal" + std::string`.
+std::string most_warps_note(const RunResult& r) {
+  std::string note;
+  if (r.occupancy)
+    note.append(" of ").append(format_count(r.occupancy->max_warps_per_sm));
+  return note;
+}
+
+// Where the registers were read: the device's attributes, or the build's ptxas report.
+std::string attributes_source_note(const RunResult& r) {
+  std::string note;
+  if (r.attributes && !r.attributes->source.empty())
+    note.append(" (").append(r.attributes->source).append(")");
+  return note;
+}
+
+// The part of a block's shared memory the system keeps, which a kernel without any still has.
+std::string reserved_shared_note(const RunResult& r) {
+  std::string note;
+  if (r.occupancy && r.arch.reserved_shared_memory_per_block > 0)
+    note.append(" (")
+        .append(format_bytes(static_cast<double>(r.arch.reserved_shared_memory_per_block)))
+        .append(" of it the system's)");
+  return note;
+}
+
+// Which bytes a throughput divides: those the kernel must move, not what DRAM served.
+std::string bytes_moved_note(const RunResult& r) {
+  std::string note;
+  note.append(" (the ")
+      .append(format_bytes(static_cast<double>(r.bytes_moved)))
+      .append(" it must move)");
+  return note;
+}
+
+std::string full_waves_note(const RunResult& r) {
+  std::string note;
+  if (r.occupancy && r.occupancy->waves)
+    note.append(" (").append(format_count(r.occupancy->waves->full_waves)).append(" full)");
+  return note;
+}
+
+std::string tail_note(const RunResult& r) {
+  std::string note;
+  if (!r.occupancy || !r.occupancy->waves)
+    return note;
+  const Waves& waves = *r.occupancy->waves;
+  if (waves.tail_blocks)
+    note.append(", ").append(format_percent(100 * waves.tail_fill)).append(" of a wave");
+  else
+    note.append(" (the last wave is full)");
+  return note;
+}
+
 std::string noise_note(const RunResult& r) {
   return r.timing && !r.timing->converged ? " (budget reached first)" : "";
 }
@@ -482,19 +546,19 @@ const std::array kFigures = {
            .panel = Panel::timings,
            .meaning = "Timed launches the median is taken over.",
            .measured = samples},
-    Figure{
-        .key = "throughput",
-        .display = "throughput",
-        .unit = "GB/s",
-        .panel = Panel::timings,
-        .format = FigureFormat::bandwidth,
-        .decimals = 1,
-        .meaning = "The bytes the kernel must move over its median time.",
-        .ideal = "the device's peak DRAM bandwidth",
-        .better = Better::higher,
-        .sweep = true,
-        .measured =
-            [](const RunResult& r) { return r.timing ? std::optional(r.gbps()) : std::nullopt; }},
+    Figure{.key = "throughput",
+           .display = "throughput",
+           .unit = "GB/s",
+           .panel = Panel::timings,
+           .format = FigureFormat::bandwidth,
+           .decimals = 1,
+           .meaning = "The bytes the kernel must move over its median time.",
+           .ideal = "the device's peak DRAM bandwidth",
+           .better = Better::higher,
+           .sweep = true,
+           .measured =
+               [](const RunResult& r) { return r.timing ? std::optional(r.gbps()) : std::nullopt; },
+           .note = bytes_moved_note},
     Figure{.key = "share_of_peak",
            .display = "share of DRAM peak",
            .unit = "%",
@@ -697,21 +761,42 @@ const std::array kFigures = {
            .meaning = "Blocks of this launch one SM holds at once.",
            .model = "the occupancy calculator: the fewest blocks any resource allows",
            .better = Better::higher,
-           .predicted =
-               [](const RunResult& r) {
-                 return r.occupancy ? std::optional(double(r.occupancy->blocks_per_sm))
-                                    : std::nullopt;
-               }},
+           .predicted = of_occupancy<&OccupancyResult::blocks_per_sm>},
     Figure{.key = "warps_per_sm",
            .display = "warps per SM",
            .unit = "",
            .panel = Panel::occupancy,
-           .meaning = "Resident warps per SM, of the SM's maximum."},
+           .meaning = "Resident warps per SM, of the SM's maximum.",
+           .model = "blocks per SM x warps per block",
+           .better = Better::higher,
+           .predicted = of_occupancy<&OccupancyResult::warps_per_sm>,
+           .note = most_warps_note},
+    Figure{.key = "shared_memory_per_block",
+           .display = "shared memory per block",
+           .unit = "B",
+           .panel = Panel::occupancy,
+           .format = FigureFormat::bytes,
+           .meaning = "Shared memory the SM sets aside for each block: the kernel's static and "
+                      "dynamic shared memory rounded up to the allocation unit, with the 1 KiB "
+                      "the system reserves per block.",
+           .model = "the occupancy calculator's allocation",
+           .better = Better::lower,
+           .predicted = of_occupancy<&OccupancyResult::allocated_shared_memory_per_block>,
+           .note = reserved_shared_note,
+           .header = "shared/block"},
     Figure{.key = "runtime_blocks_per_sm",
            .display = "runtime blocks per SM",
            .unit = "",
            .panel = Panel::occupancy,
-           .meaning = "cudaOccupancyMaxActiveBlocksPerMultiprocessor on the device"},
+           .meaning = "cudaOccupancyMaxActiveBlocksPerMultiprocessor on the device",
+           .ideal = "the model's blocks per SM",
+           .better = Better::higher,
+           .measured =
+               [](const RunResult& r) {
+                 return r.runtime_blocks_per_sm >= 0
+                            ? std::optional(double(r.runtime_blocks_per_sm))
+                            : std::nullopt;
+               }},
     Figure{
         .key = "registers",
         .display = "registers per thread",
@@ -725,34 +810,58 @@ const std::array kFigures = {
             [](const RunResult& r) {
               return r.attributes ? std::optional(double(r.attributes->registers)) : std::nullopt;
             },
+        .note = attributes_source_note,
         .header = "registers"},
-    Figure{.key = "registers_and_shared",
-           .display = "registers / shared",
-           .unit = "",
+    Figure{.key = "local_memory",
+           .display = "local memory per thread",
+           .unit = "B",
            .panel = Panel::occupancy,
-           .meaning = "Registers per thread and shared memory per block, as allocated."},
-    Figure{.key = "grid",
+           .format = FigureFormat::bytes,
+           .meaning = "Local memory each thread holds: what its registers cannot hold is spilled "
+                      "there, and its arrays indexed at run time live there.",
+           .ideal = "0 B",
+           .better = Better::lower,
+           .measured =
+               [](const RunResult& r) {
+                 return r.attributes ? std::optional(double(r.attributes->local_bytes))
+                                     : std::nullopt;
+               },
+           .header = "local/thread"},
+    // How the grid falls into waves of blocks over the SMs: a part of its own.
+    Figure{.key = "grid_blocks",
            .display = "grid",
            .unit = "blocks",
            .panel = Panel::occupancy,
-           .meaning = "Blocks the launch's grid holds."},
+           .meaning = "Blocks the launch's grid holds.",
+           .predicted = of_waves<&Waves::grid_blocks>,
+           .part = "waves"},
     Figure{.key = "blocks_per_wave",
            .display = "blocks per wave",
            .unit = "",
            .panel = Panel::occupancy,
-           .meaning = "SMs x blocks per SM: one full wave"},
+           .meaning = "SMs x blocks per SM: one full wave",
+           .predicted = of_waves<&Waves::blocks_per_wave>,
+           .part = "waves"},
     Figure{.key = "waves",
            .display = "waves",
            .unit = "",
            .panel = Panel::occupancy,
            .format = FigureFormat::ratio,
            .decimals = 2,
-           .meaning = "The grid over one wave's blocks."},
-    Figure{.key = "tail",
+           .meaning = "The grid over one wave's blocks.",
+           .predicted = of_waves<&Waves::waves>,
+           .note = full_waves_note,
+           .part = "waves"},
+    Figure{.key = "tail_blocks",
            .display = "tail",
-           .unit = "",
+           .unit = "blocks",
            .panel = Panel::occupancy,
-           .meaning = "A partly filled last wave leaves SMs idle while it runs."},
+           .meaning = "Blocks in the last, partly filled wave: it leaves SMs idle while it runs.",
+           .ideal = "0 blocks",
+           .better = Better::lower,
+           .predicted = of_waves<&Waves::tail_blocks>,
+           .note = tail_note,
+           .part = "waves"},
     // Global memory
     Figure{.key = "sectors_per_request",
            .display = "sectors per request",

@@ -76,6 +76,8 @@ struct Figure {
   FigureReason reason = nullptr;      // known reasons for a measured-vs-model difference
   FigureNote note = nullptr;          // words shown after the value
   std::string_view header = {}; // a shorter column header where tables are narrow; "" = display
+  // A table of its own inside the panel ("waves": how the grid falls into waves); "" = the main.
+  std::string_view part = {};
   // A figure of one access site too: of which sites, the model's value and the measured one.
   SiteSpaces sites = SiteSpaces::none;
   SitePredicted site_predicted = nullptr;

@@ -434,9 +434,10 @@ MeasuredScope::~MeasuredScope() {
     ImGui::PopStyleColor();
 }
 
-void launch_figure_rows(const RunResult& result, Panel panel, bool predicted) {
+void launch_figure_rows(const RunResult& result, Panel panel, bool predicted,
+                        std::string_view part) {
   for (const Figure* f : launch_figures())
-    if (f->panel == panel && (predicted ? !f->measured : f->measured != nullptr))
+    if (f->panel == panel && f->part == part && (predicted ? !f->measured : f->measured != nullptr))
       if (const std::optional<std::string> text = figure_text(*f, result))
         figure_row(*f, *text);
 }

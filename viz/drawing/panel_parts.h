@@ -102,8 +102,10 @@ public:
   const bool stale;
 };
 
-// Every launch figure (figures.h) of `panel` that `result` has a value for, a row each, written
-// by figure_text: `predicted` the model's and the launch's own figures, else the measured ones.
-void launch_figure_rows(const RunResult& result, Panel panel, bool predicted);
+// Every launch figure (figures.h) of `panel` and its `part` that `result` has a value for, a row
+// each, written by figure_text: `predicted` the model's and the launch's own figures, else the
+// measured ones.
+void launch_figure_rows(const RunResult& result, Panel panel, bool predicted,
+                        std::string_view part = {});
 
 } // namespace wl::viz

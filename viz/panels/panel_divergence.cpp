@@ -78,9 +78,10 @@ void draw_paths(App& app) {
   const Coord block{choice.block[0], choice.block[1], choice.block[2]};
   if (!ImGui::BeginTable("##paths", 3, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg))
     return;
+  const Figure& active = figure("active_lanes");
   ImGui::TableSetupColumn("site, step");
   ImGui::TableSetupColumn("lanes 0 to 31");
-  ImGui::TableSetupColumn("active");
+  ImGui::TableSetupColumn(std::string(figure_header(active)).c_str());
   ImGui::TableHeadersRow();
   const LaunchPrediction& prediction = app.prediction_on_screen();
   const std::vector<SiteView> sites = site_views(kernel, launch, prediction);
@@ -97,7 +98,7 @@ void draw_paths(App& app) {
       ImGui::TableNextColumn();
       lane_strip(mask);
       ImGui::TableNextColumn();
-      ImGui::Text("%d/32", std::popcount(mask));
+      ImGui::Text("%d/32", std::popcount(mask)); // of the warp's lanes
     }
     if (steps > kMostSteps) {
       ImGui::TableNextRow();

@@ -13,22 +13,17 @@ namespace wl::viz {
 
 namespace {
 
-// " (no local memory)" or " + 240 B local": a thread's local memory, where what its registers
-// cannot hold is spilled, which the lessons on register pressure point at.
-std::string local_memory_text(std::int64_t local_bytes) {
-  return local_bytes > 0 ? " + " + format_bytes(static_cast<double>(local_bytes)) + " local"
-                         : " (no local memory)";
-}
-
 std::optional<double> achieved_percent(const RunResult& result) {
   return figure("achieved_occupancy").measured(result);
 }
 
-void draw_summary(const App& app, const RunResult& result, const OccupancyResult& occupancy) {
+// The table's occupancy rows: the model's and the launch's own, the achieved occupancy the
+// counters measured (said for what it is when it belongs to another launch), then the rows the
+// device measured. The rows of the table's "waves" part are drawn apart (draw_waves).
+void draw_summary(const App& app, const RunResult& result) {
   if (!begin_figure_table("##occupancy"))
     return;
-  figure_row(figure("theoretical_occupancy"),
-             figure_text(figure("theoretical_occupancy"), result).value_or("-"));
+  launch_figure_rows(result, Panel::occupancy, true);
   const bool measured_elsewhere =
       app.results.latest && achieved_percent(*app.results.latest).has_value();
   const std::string achieved =
@@ -39,18 +34,7 @@ void draw_summary(const App& app, const RunResult& result, const OccupancyResult
                  : "not measured (needs a run with counters)")
           : achieved_occupancy_text(*app.results.latest);
   figure_row(figure("achieved_occupancy"), achieved);
-  figure_row(figure("blocks_per_sm"), figure_text(figure("blocks_per_sm"), result).value_or("-"));
-  figure_row(figure("warps_per_sm"), std::to_string(occupancy.warps_per_sm) + " of " +
-                                         std::to_string(occupancy.max_warps_per_sm));
-  if (result.runtime_blocks_per_sm >= 0 && !app.latest_is_stale())
-    figure_row(figure("runtime_blocks_per_sm"), std::to_string(result.runtime_blocks_per_sm));
-  if (result.attributes)
-    figure_row(std::string(figure("registers_and_shared").display).c_str(),
-               std::to_string(result.attributes->registers) + " per thread" +
-                   local_memory_text(result.attributes->local_bytes) + ", " +
-                   format_bytes(static_cast<double>(occupancy.allocated_shared_memory_per_block)) +
-                   " per block",
-               result.attributes->source.c_str());
+  launch_figure_rows(result, Panel::occupancy, false);
   ImGui::EndTable();
 }
 
@@ -86,21 +70,11 @@ void draw_curves(const App& app, const RunResult& result) {
   }
 }
 
-void draw_waves(const Waves& waves) {
+void draw_waves(const RunResult& result) {
   ImGui::TextDisabled("Waves");
   if (!begin_figure_table("##waves"))
     return;
-  figure_row(figure("grid"),
-             format_count(waves.grid_blocks) + (waves.grid_blocks == 1 ? " block" : " blocks"));
-  figure_row(figure("blocks_per_wave"),
-             figure_text(figure("blocks_per_wave"), static_cast<double>(waves.blocks_per_wave)));
-  figure_row(figure("waves"), figure_text(figure("waves"), waves.waves) + " (" +
-                                  format_count(waves.full_waves) + " full)");
-  figure_row(figure("tail"), waves.tail_blocks
-                                 ? format_count(waves.tail_blocks) +
-                                       (waves.tail_blocks == 1 ? " block, " : " blocks, ") +
-                                       format_percent(100 * waves.tail_fill) + " full"
-                                 : "none: the last wave is full");
+  launch_figure_rows(result, Panel::occupancy, true, "waves");
   ImGui::EndTable();
 }
 
@@ -156,7 +130,7 @@ void draw_occupancy(App& app) {
   const OccupancyResult& occupancy = *result.occupancy;
   wrapped_textf("%s on %s, block %dx%dx%d", result.kernel_id.c_str(), result.arch.id.c_str(),
                 result.launch.block.x, result.launch.block.y, result.launch.block.z);
-  draw_summary(app, result, occupancy);
+  draw_summary(app, result);
   draw_against_baseline(app);
   ImGui::Separator();
   ImGui::TextDisabled("Blocks per SM each resource allows");
@@ -171,7 +145,7 @@ void draw_occupancy(App& app) {
   draw_curves(app, result);
   if (occupancy.waves) {
     ImGui::Separator();
-    draw_waves(*occupancy.waves);
+    draw_waves(result);
   }
 }
 
