@@ -18,8 +18,10 @@ namespace wl {
 namespace {
 
 // CUDA 13.0 needs the R580 driver or later.
-constexpr const char* kDriverFix = "install the NVIDIA driver, R580 or later for CUDA 13; until "
-                                   "then WarpLens runs in model mode (no timings, no counters)";
+constexpr const char* kDriverFix =
+    "install the NVIDIA driver, R580 or later for CUDA 13; until "
+    "then WarpLens runs in model mode (the models' figures, and timings and counters only "
+    "from the bundled H100 recording)";
 
 // 13000 -> "13.0", as the runtime and the driver number CUDA versions.
 std::string cuda_version_text(int version) {
