@@ -48,7 +48,8 @@ TEST(StoryKernelFile, OpenedFromTheCommandLineItIsInTheTreeAndTheSourcePanel) {
   EXPECT_TRUE(
       whole["configuration"]["kernel_file"]["hash"].get<std::string>().starts_with("fnv1a64:"));
   EXPECT_TRUE(says(whole, "launch", "saxpy.cu (yours)")) << text_of(whole, "launch");
-  EXPECT_TRUE(says(whole, "occupancy", "10 per thread")) << text_of(whole, "occupancy");
+  EXPECT_TRUE(says(whole, "occupancy", "registers per thread | 10 (NVRTC"))
+      << text_of(whole, "occupancy");
   EXPECT_TRUE(says(source, "source", "// @warplens kernel saxpy")) << text_of(source, "source");
   EXPECT_TRUE(says(source, "source", "Predicted per line from the kernel's compiled code"))
       << text_of(source, "source");

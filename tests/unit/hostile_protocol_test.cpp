@@ -57,6 +57,17 @@ const std::vector<LineCase> kRequests = {
     {"KernelFileNul",
      with_file(R"({"path":"mine.cu","text":"a\u0000b"})"),
      {"is not text (it holds a NUL byte)"}},
+    // A client sends only headers inside the file's folder; a name outside it is refused, not
+    // compiled from the text that came with it.
+    {"KernelFileHeaderAbove",
+     with_file(R"({"path":"mine.cu","text":"","headers":{"../x.h":"#define X 1"}})"),
+     {"kernel_file.headers: a header named '../x.h'", "inside it"}},
+    {"KernelFileHeaderAbsolute",
+     with_file(R"({"path":"mine.cu","text":"","headers":{"/etc/passwd":"#define X 1"}})"),
+     {"a header named '/etc/passwd'"}},
+    {"KernelFileHeaderEmptyName",
+     with_file(R"({"path":"mine.cu","text":"","headers":{"":"x"}})"),
+     {"a header named ''"}},
     {"KernelFileCompileError",
      with_file(
          R"({"path":"mine.cu","text":"// @warplens kernel saxpy\n// @warplens arg n: int = 1\n)"
@@ -375,6 +386,34 @@ TEST(HostileRequestLines, LinesAreWholeAcrossBlocksAndALongOneIsSkipped) {
   EXPECT_EQ(lines.next(line), LineStatus::line);
   EXPECT_EQ(line, "last");
   EXPECT_EQ(lines.next(line), LineStatus::end);
+}
+
+// The defect: a line without end (`warplens worker < /dev/zero`) was said to be too long only at
+// its end, so the worker read on and never answered. It is said once it passes the most a line
+// may hold; its rest is skipped, and the next line is read.
+TEST(HostileRequestSession, ALineWithoutEndIsSaidTooLongOnceItPassesTheMost) {
+  std::size_t served = 0; // bytes handed to the reader
+  bool rest_sent = false;
+  LineReader lines(
+      [&](char* into, std::size_t size) {
+        if (served >= (std::size_t{64} << 20) && !rest_sent) { // the line ends after 64 MiB
+          rest_sent = true;
+          const std::string rest = "x\nnext\n";
+          rest.copy(into, rest.size());
+          return rest.size();
+        }
+        if (rest_sent)
+          return std::size_t{0};
+        std::fill(into, into + size, 'x');
+        served += size;
+        return size;
+      },
+      1024);
+  std::string line;
+  EXPECT_EQ(lines.next(line), LineStatus::too_long);
+  EXPECT_LT(served, std::size_t{1} << 20) << "said only after reading to the line's end";
+  EXPECT_EQ(lines.next(line), LineStatus::line);
+  EXPECT_EQ(line, "next");
 }
 
 TEST(HostileRequestBounds, AllEvaluationsMeansTheDocumentedMaximum) {

@@ -227,6 +227,8 @@ const BadDescription kBadDescriptions[] = {
     {"SizeBadName", "// @warplens size 2n = 4", "is not a name"},
     {"SizeComparison", "// @warplens size m == 4", "is not NAME = VALUE"},
     {"TuneRepeated", "// @warplens tune T = 8, 8", "8 is listed twice"},
+    {"TuneCompilerName", "// @warplens tune __CUDACC__ = 1", "reserved for the compiler"},
+    {"TuneReservedName", "// @warplens tune _Tile = 8", "reserved for the compiler"},
     {"TuneEmptyValue", "// @warplens tune T = 8,", "tune T needs an expression"},
     {"TuneTooMany",
      "// @warplens tune T = " +

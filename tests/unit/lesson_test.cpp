@@ -286,6 +286,24 @@ INSTANTIATE_TEST_SUITE_P(Lines, HostileLessonFile, testing::ValuesIn(kHostileLes
                            return info.param.name;
                          });
 
+// The defect: a lesson of 10,000 steps (475 KB, under the size limit) took minutes to check,
+// 12 ms a step. A step past the most a lesson holds is named, and the lines after it not read.
+TEST(HostileLessonFile, AStepPastTheMostIsNamedAndTheRestNotRead) {
+  std::string text = "lesson L\n";
+  for (std::size_t i = 0; i < kMostLessonSteps + 100; ++i)
+    text += "step S\nkernel vec_add/scalar\nshow global\n";
+  try {
+    parse_lesson(text, "long.lesson");
+    ADD_FAILURE() << "accepted";
+  } catch (const LessonFileError& e) {
+    ASSERT_EQ(e.problems.size(), 1u) << joined(e.problems, "\n");
+    EXPECT_TRUE(
+        test::contains(e.problems[0], "long.lesson:" + std::to_string(2 + 3 * kMostLessonSteps) +
+                                          ": a step past the 500th"))
+        << e.problems[0];
+  }
+}
+
 // The defect: `lesson check` named the first problem of a file and stopped, so a teacher fixed one
 // and ran it again, four times for four problems. Every line's problem and every step's are named
 // at once; the message alone stays one line and says there are more.

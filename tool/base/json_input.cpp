@@ -312,25 +312,33 @@ bool LineReader::refill() {
 
 LineStatus LineReader::next(std::string& line, bool wait) {
   line.clear();
-  if (!wait && m_block.find('\n', m_at) == std::string::npos)
-    return LineStatus::end;
-  bool any = false, too_long = false;
+  for (;;) { // the rest of a line reported too long, skipped
+    if (!wait && m_block.find('\n', m_at) == std::string::npos)
+      return LineStatus::end;
+    if (!m_skipping)
+      break;
+    if (m_at >= m_block.size() && !refill())
+      return LineStatus::end;
+    const std::size_t newline = m_block.find('\n', m_at);
+    m_at = newline == std::string::npos ? m_block.size() : newline + 1;
+    m_skipping = newline == std::string::npos;
+  }
+  bool any = false;
   while (m_at < m_block.size() || refill()) {
     any = true;
     const std::size_t newline = m_block.find('\n', m_at);
     const std::size_t end = newline == std::string::npos ? m_block.size() : newline;
-    const std::size_t room = m_max_bytes - line.size();
-    if (end - m_at > room)
-      too_long = true; // the rest of it is skipped, never stored
-    if (!too_long)
-      line.append(m_block, m_at, end - m_at);
+    if (end - m_at > m_max_bytes - line.size()) {
+      // Said at once rather than at the line's end, which may never come.
+      line.clear();
+      m_at = newline == std::string::npos ? end : newline + 1;
+      m_skipping = newline == std::string::npos;
+      return LineStatus::too_long;
+    }
+    line.append(m_block, m_at, end - m_at);
     m_at = newline == std::string::npos ? end : newline + 1;
     if (newline != std::string::npos)
       break;
-  }
-  if (too_long) {
-    line.clear();
-    return LineStatus::too_long;
   }
   return any ? LineStatus::line : LineStatus::end;
 }

@@ -74,9 +74,9 @@ enum class LineStatus { line, too_long, end };
 
 // Lines of at most `max_bytes` (newline dropped) from input read a block at a time (the worker's
 // requests on its stdin). `read_some` fills up to `size` bytes of `into` and returns how many, 0 at
-// the end of input. A longer line is skipped to its end without being stored (`line` is left
-// empty) and reported as too_long, so a hostile peer cannot make the reader hold more than
-// `max_bytes` and one block.
+// the end of input. A longer line is reported as too_long as soon as it passes `max_bytes` (`line`
+// left empty) and skipped to its end without being stored, so a hostile peer cannot make the
+// reader hold more than `max_bytes` and one block, and an endless line still gets its answer.
 class LineReader {
 public:
   using ReadSome = std::function<std::size_t(char* into, std::size_t size)>;
@@ -95,6 +95,7 @@ private:
   std::string m_block; // the last block read; m_block[m_at...] not yet handed out
   std::size_t m_at = 0;
   bool m_ended = false;
+  bool m_skipping = false; // inside a line already reported too long
 };
 
 } // namespace wl

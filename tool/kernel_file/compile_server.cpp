@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -166,13 +167,52 @@ void warm_up_compiler() {
 }
 #endif
 
+namespace {
+
+// The compiles this process was refused, by key: the same text asked again (each point of a
+// sweep, each step of a lesson on one file) is refused at once with the same words, not after
+// another run up to the compile's time limit. Kept in memory only: a new process tries again.
+class Refusals {
+public:
+  std::optional<std::string> find(const std::string& key) {
+    const std::lock_guard lock(m_mutex);
+    const auto it = m_said.find(key);
+    return it == m_said.end() ? std::nullopt : std::optional(it->second);
+  }
+  void add(const std::string& key, const std::string& said) {
+    const std::lock_guard lock(m_mutex);
+    if (m_said.size() >= kMost)
+      m_said.clear();
+    m_said.emplace(key, said);
+  }
+
+private:
+  static constexpr std::size_t kMost = 64;
+  std::mutex m_mutex;
+  std::map<std::string, std::string> m_said;
+};
+
+Refusals& refusals() {
+  static Refusals kept;
+  return kept;
+}
+
+} // namespace
+
 CompiledKernelFile compile_apart(const KernelFileCompile& request) {
   const std::string key = compile_key(request);
   if (std::optional<CompiledKernelFile> kept = cached_compile(key))
     return std::move(*kept);
-  CompiledKernelFile compiled = compiled_now(request);
-  keep_compile(key, compiled);
-  return compiled;
+  if (const std::optional<std::string> said = refusals().find(key))
+    throw UsageError(*said);
+  try {
+    CompiledKernelFile compiled = compiled_now(request);
+    keep_compile(key, compiled);
+    return compiled;
+  } catch (const UsageError& e) {
+    refusals().add(key, e.what());
+    throw;
+  }
 }
 
 namespace {

@@ -251,6 +251,12 @@ private:
   void tune(const std::string& text) {
     const auto [name, values_text] = assignment(text, "tune", "tune TILE = 32, 16, 8");
     new_name(name, "tunable", m_names);
+    // It becomes -DNAME=value: a name of the compiler's own (__CUDACC__) would change what it is.
+    if (name.starts_with("__") ||
+        (name.size() > 1 && name[0] == '_' && std::isupper(static_cast<unsigned char>(name[1]))))
+      fail("tunable '" + name +
+           "' is a name reserved for the compiler and its headers (starting with __ or _ and a "
+           "capital); choose another, e.g. TILE");
     FileTunable tunable{name, {}, m_line};
     for (const std::string& part : top_level_parts(values_text)) {
       const std::int64_t value = constant(part, "tune " + name);

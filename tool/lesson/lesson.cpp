@@ -160,6 +160,7 @@ public:
   }
 
   bool has_title() const { return !m_lesson.title.empty(); }
+  bool full() const { return m_full; } // a step past the most a lesson holds was met
 
   // The lesson, once every step is checked; each step's problem joins `problems`.
   Lesson finish(std::vector<std::string>& problems) {
@@ -189,6 +190,12 @@ private:
   }
 
   void start_step(const LessonLine& line) {
+    if (m_lesson.steps.size() == kMostLessonSteps) {
+      m_full = true;
+      line.fail("a step past the " + std::to_string(kMostLessonSteps) +
+                "th; a lesson holds at most " + std::to_string(kMostLessonSteps) +
+                " steps: split it (the lines after this one are not read)");
+    }
     LessonStep& step = m_lesson.steps.emplace_back(); // before its title's problem: the step's
     step.line = line.number;                          // lines belong to it, not the one before
     step.title = line.text("a title");
@@ -399,6 +406,7 @@ private:
   }
 
   Lesson m_lesson;
+  bool m_full = false;
 };
 
 } // namespace
@@ -465,7 +473,7 @@ Lesson parse_lesson(const std::string& text, const std::string& file) {
                    space == std::string::npos ? "" : trimmed(line.substr(space + 1))});
     } catch (const UsageError& e) {
       problems.push_back(e.what());
-      if (!reader.has_title())
+      if (!reader.has_title() || reader.full())
         break;
     }
   }

@@ -48,6 +48,8 @@ namespace wl {
 
 inline constexpr std::size_t kLargestLessonFile = 1 << 20; // bytes
 inline constexpr std::size_t kLongestLessonLine = 2000;    // characters
+// Checking a step costs milliseconds (its launch modelled): this bounds a check to seconds.
+inline constexpr std::size_t kMostLessonSteps = 500;
 
 // A figure of the launch, or of one of its sites (`sectors_per_request of "load a"`).
 struct FigureRef {

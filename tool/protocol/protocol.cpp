@@ -8,6 +8,7 @@
 #include "protocol/sweep_points_json.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <limits>
 #include <type_traits>
 #include <variant>
@@ -136,6 +137,15 @@ void read_engine_options(const Fields& r, RequestType type, EngineOptions& engin
   }
 }
 
+// A header's name as an include directive writes it, inside the file's folder: the client sends
+// no other (include_check.h), and NVRTC would take an absolute one for a path.
+bool header_name_inside(const std::string& name) {
+  if (name.empty() || name.find('\0') != std::string::npos || name.front() == '/')
+    return false;
+  const std::filesystem::path normal = std::filesystem::path(name).lexically_normal();
+  return !normal.empty() && *normal.begin() != "..";
+}
+
 KernelFileText kernel_file_from(const Fields& r) {
   const Fields f(r.at("kernel_file", "allowed an object with the file's path and text"), r.where(),
                  r.path("kernel_file."));
@@ -147,8 +157,13 @@ KernelFileText kernel_file_from(const Fields& r) {
   if (f.has("headers")) {
     const Fields headers(f.at("headers", "allowed an object of header names and texts"), f.where(),
                          f.path("headers."));
-    for (const auto& [name, text] : headers.raw().items())
+    for (const auto& [name, text] : headers.raw().items()) {
+      if (!header_name_inside(name))
+        f.fail("headers", std::string("a header named ").append(in_quotes(name, 60)),
+               "allowed names relative to the file's folder and inside it, as its includes "
+               "write them");
       file.headers[name] = headers.text(name.c_str());
+    }
   }
   return file;
 }
