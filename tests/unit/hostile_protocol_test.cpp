@@ -388,32 +388,43 @@ TEST(HostileRequestLines, LinesAreWholeAcrossBlocksAndALongOneIsSkipped) {
   EXPECT_EQ(lines.next(line), LineStatus::end);
 }
 
+// The input of a reader: `length` bytes of one line (no end when `length` is 0: a stream of
+// zeros), then "\nnext\n"; `served` counts the bytes handed out.
+LineReader::ReadSome long_line(std::size_t length, std::size_t& served) {
+  return [length, &served, rest_sent = false](char* into, std::size_t size) mutable {
+    if (length && served >= length) {
+      if (rest_sent)
+        return std::size_t{0};
+      rest_sent = true;
+      const std::string rest = "\nnext\n";
+      rest.copy(into, rest.size());
+      return rest.size();
+    }
+    const std::size_t n = length ? std::min(size, length - served) : size;
+    std::fill(into, into + n, 'x');
+    served += n;
+    return n;
+  };
+}
+
 // The defect: a line without end (`warplens worker < /dev/zero`) was said to be too long only at
 // its end, so the worker read on and never answered. It is said once it passes the most a line
-// may hold; its rest is skipped, and the next line is read.
+// may hold; its rest is skipped and the next line read, and a line that goes on past 64 times the
+// most ends the input, so the worker's reader finishes.
 TEST(HostileRequestSession, ALineWithoutEndIsSaidTooLongOnceItPassesTheMost) {
-  std::size_t served = 0; // bytes handed to the reader
-  bool rest_sent = false;
-  LineReader lines(
-      [&](char* into, std::size_t size) {
-        if (served >= (std::size_t{64} << 20) && !rest_sent) { // the line ends after 64 MiB
-          rest_sent = true;
-          const std::string rest = "x\nnext\n";
-          rest.copy(into, rest.size());
-          return rest.size();
-        }
-        if (rest_sent)
-          return std::size_t{0};
-        std::fill(into, into + size, 'x');
-        served += size;
-        return size;
-      },
-      1024);
+  std::size_t served = 0;
+  LineReader lines(long_line(200 * 1024, served), 4096);
   std::string line;
   EXPECT_EQ(lines.next(line), LineStatus::too_long);
-  EXPECT_LT(served, std::size_t{1} << 20) << "said only after reading to the line's end";
+  EXPECT_LT(served, std::size_t{200 * 1024}) << "said only at the line's end";
   EXPECT_EQ(lines.next(line), LineStatus::line);
   EXPECT_EQ(line, "next");
+
+  std::size_t endless = 0;
+  LineReader zeros(long_line(0, endless), 4096);
+  EXPECT_EQ(zeros.next(line), LineStatus::too_long);
+  EXPECT_EQ(zeros.next(line), LineStatus::end);
+  EXPECT_LT(endless, std::size_t{1} << 20) << "read on past 64 times the most a line holds";
 }
 
 TEST(HostileRequestBounds, AllEvaluationsMeansTheDocumentedMaximum) {

@@ -320,8 +320,15 @@ LineStatus LineReader::next(std::string& line, bool wait) {
     if (m_at >= m_block.size() && !refill())
       return LineStatus::end;
     const std::size_t newline = m_block.find('\n', m_at);
+    m_skipped += (newline == std::string::npos ? m_block.size() : newline) - m_at;
     m_at = newline == std::string::npos ? m_block.size() : newline + 1;
     m_skipping = newline == std::string::npos;
+    // A line that goes on past many times the most a line holds (a stream of zeros) is no
+    // request: the input is read as ended, so a reader waiting on it finishes.
+    if (m_skipping && m_skipped > kEndlessLineFactor * m_max_bytes) {
+      m_ended = true;
+      return LineStatus::end;
+    }
   }
   bool any = false;
   while (m_at < m_block.size() || refill()) {
@@ -333,6 +340,7 @@ LineStatus LineReader::next(std::string& line, bool wait) {
       line.clear();
       m_at = newline == std::string::npos ? end : newline + 1;
       m_skipping = newline == std::string::npos;
+      m_skipped = 0;
       return LineStatus::too_long;
     }
     line.append(m_block, m_at, end - m_at);

@@ -76,7 +76,8 @@ enum class LineStatus { line, too_long, end };
 // requests on its stdin). `read_some` fills up to `size` bytes of `into` and returns how many, 0 at
 // the end of input. A longer line is reported as too_long as soon as it passes `max_bytes` (`line`
 // left empty) and skipped to its end without being stored, so a hostile peer cannot make the
-// reader hold more than `max_bytes` and one block, and an endless line still gets its answer.
+// reader hold more than `max_bytes` and one block, and an endless line still gets its answer. A
+// line that goes on past 64 times `max_bytes` ends the input: it is no peer's request.
 class LineReader {
 public:
   using ReadSome = std::function<std::size_t(char* into, std::size_t size)>;
@@ -95,7 +96,9 @@ private:
   std::string m_block; // the last block read; m_block[m_at...] not yet handed out
   std::size_t m_at = 0;
   bool m_ended = false;
-  bool m_skipping = false; // inside a line already reported too long
+  bool m_skipping = false;   // inside a line already reported too long
+  std::size_t m_skipped = 0; // of that line, bytes skipped so far
+  static constexpr std::size_t kEndlessLineFactor = 64;
 };
 
 } // namespace wl
