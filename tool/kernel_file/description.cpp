@@ -177,7 +177,9 @@ private:
 
   Expression expression(const std::string& text, const std::string& what) const {
     if (text.empty())
-      fail(what + " needs an expression, e.g. " + what + " n * 4");
+      // `what` is the line's start ("size n", "tune T"): the example is the expression alone,
+      // which fits where the value goes in each kind of line and in a list's empty item.
+      fail(what + " needs an expression where it has none (an empty value), e.g. n * 4");
     try {
       return Expression(text);
     } catch (const UsageError& e) {
