@@ -57,8 +57,7 @@ bool cuda_device_present() {
 // request on the way): a run's session then finds it made rather than paying for it. A failure
 // here is left for that run to meet and say.
 void make_first_context() {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0)
+  if (cuda_device_present())
     cudaFree(nullptr);
 }
 
