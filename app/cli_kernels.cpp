@@ -7,6 +7,7 @@
 #include "io/assets.h"
 #include "io/metric_catalog.h"
 #include "kernel_file/file_kernel.h"
+#include "kernel_file/toolkit_headers.h"
 #include "model/block_text.h"
 #include "model/kernel_request.h"
 #include "model/model_kernel.h"
@@ -567,7 +568,15 @@ void refuse_if_all_refused(const std::vector<SweepPoint>& points, const KernelDe
 // A person's kernel file given where a kernel id goes ("mine.cu", "mine.cu:kernel"): its kernels
 // added, compiled for the architecture when first asked; the id of the one named.
 std::string kernel_id_from(const std::string& text) {
-  return names_a_kernel_file(text) ? add_kernel_file(text) : text;
+  if (!names_a_kernel_file(text))
+    return text;
+  // A CUDA_HOME that names no toolkit would otherwise be passed over for another without a word
+  // (where none is found, a file that needs the headers is refused saying so).
+  if (const ToolkitHeaders& toolkit = toolkit_headers();
+      !toolkit.passed_over.empty() && !toolkit.root.empty())
+    std::cerr << "warplens: note: " << toolkit.passed_over << "; the headers of " << toolkit.root
+              << " are used\n";
+  return add_kernel_file(text);
 }
 
 // The sweep's kernel and parameters, checked at its default block; where that block does not fit

@@ -246,6 +246,26 @@ TEST(GuiSettings, ALinkToAMissingFolderIsNamedWithWhereItLeads) {
   EXPECT_FALSE(std::filesystem::exists(dir / "missing"));
 }
 
+// settings.json -> loop.json -> settings.json: said at once with the system's reason, and the
+// links are left as they are (nothing is saved through them).
+TEST(GuiSettings, ALinkLoopIsSaidAtStartAndLeftAlone) {
+  const std::filesystem::path dir = scratch_dir();
+  std::filesystem::create_symlink("loop.json", dir / "settings.json");
+  std::filesystem::create_symlink("settings.json", dir / "loop.json");
+  App app = make_app("vec_add/scalar", "h100");
+  const std::string problem = load_settings(app, dir);
+  EXPECT_NE(problem.find("settings not loaded, defaults used, nothing saved: " +
+                         (dir / "settings.json").string() + " cannot be read (Too many levels"),
+            std::string::npos)
+      << problem;
+  EXPECT_FALSE(app.choices.settings_writable);
+  EXPECT_TRUE(std::filesystem::is_symlink(dir / "settings.json"));
+  EXPECT_EQ(std::filesystem::read_symlink(dir / "settings.json"), "loop.json");
+  const SystemCheck check = check_settings(dir);
+  EXPECT_FALSE(check.ok()) << check.found;
+  EXPECT_NE(check.found.find("Too many levels"), std::string::npos) << check.found;
+}
+
 // As a user who may not read the file (root reads any): exits 0 when load_settings gave the
 // system's reason, left the file where it was and saves nothing over it. It ends with _Exit: the
 // forked child shares the parent's EGL and GPU state, which static destructors run by exit() would

@@ -119,6 +119,24 @@ TEST(Doctor, ASettingsLinkToNothingIsSaidToBeOne) {
   std::filesystem::remove_all(dir);
 }
 
+// CUDA_HOME set to a folder that holds no toolkit: the search goes on to the next place, and the
+// doctor and a kernel file's model say so instead of passing it over without a word.
+TEST(Doctor, ACudaHomeThatIsNoToolkitIsNamedWithWhatIsUsedInstead) {
+  WL_SKIP_WITHOUT_ENGINE();
+  const auto dir = scratch("cuda_home");
+  const std::string env = "ASAN_OPTIONS=detect_leaks=0 CUDA_HOME=" + dir.string() + " ";
+  const test::CommandResult doctor = run_warplens("doctor", env);
+  EXPECT_EQ(doctor.exit_code, 1) << doctor.out;
+  EXPECT_TRUE(contains(doctor.out, "CUDA_HOME=" + dir.string() +
+                                       " holds no bin/nvcc.profile naming include folders"))
+      << doctor.out;
+  const test::CommandResult model =
+      run_warplens("model " + std::string(WARPLENS_SOURCE_ASSETS) + "/../examples/saxpy.cu", env);
+  EXPECT_EQ(model.exit_code, 0) << model.out;
+  EXPECT_TRUE(contains(model.out, "warplens: note: CUDA_HOME=" + dir.string())) << model.out;
+  std::filesystem::remove_all(dir);
+}
+
 // An X server that takes the connection and never answers (a stale forwarded display): the
 // display's line says so after its 5 s, and the lines after it still come.
 TEST(Doctor, ADisplayThatNeverAnswersCostsItsOwnLineOnly) {

@@ -130,6 +130,18 @@ TEST(KernelFileDescription, ReadsEachLineAsAPersonMeansIt) {
   EXPECT_EQ(d.flops->evaluate({{"n", 3}}), 6);
 }
 
+// A file whose first line is its kernel line, after the byte order mark an editor wrote.
+TEST(KernelFileDescription, AByteOrderMarkBeforeTheFirstLineIsSkipped) {
+  const std::string from_kernel_line =
+      std::string(kSaxpy).substr(std::string(kSaxpy).find('\n') + 1);
+  ASSERT_TRUE(from_kernel_line.starts_with("// @warplens kernel saxpy"));
+  const KernelFileDescription d =
+      read_kernel_file_description("\xEF\xBB\xBF" + from_kernel_line, "saxpy.cu");
+  EXPECT_EQ(d.kernels, std::vector<std::string>{"saxpy"});
+  ASSERT_EQ(d.args.size(), 4u);
+  EXPECT_EQ(d.args[3].line, 6);
+}
+
 TEST(KernelFileDescription, TunablesTemplatesAndRestrictions) {
   const KernelFileDescription d = read_kernel_file_description(R"(
   //   @warplens kernel transpose<TILE, PAD>

@@ -103,10 +103,13 @@ std::string header_hint(std::string_view message) {
       !name.empty() && name.find('/') == std::string::npos && name.find('.') == std::string::npos;
   if (!host_like)
     return toolkit_headers().folders.empty()
-               ? " (no CUDA toolkit was found, whose include folders hold the headers of "
-                 "cooperative "
-                 "groups, cuda/std, CUB, cuda_fp16.h: install it or set CUDA_HOME to it; `warplens "
-                 "doctor` checks it)"
+               ? " (no CUDA toolkit was found" +
+                     (toolkit_headers().passed_over.empty()
+                          ? std::string()
+                          : " (" + toolkit_headers().passed_over + ")") +
+                     ", whose include folders hold the headers of cooperative groups, cuda/std, "
+                     "CUB, cuda_fp16.h: install it or set CUDA_HOME to it; `warplens doctor` "
+                     "checks it)"
                : "";
   for (const std::string& folder : toolkit_headers().folders) {
     std::error_code error;
@@ -228,9 +231,10 @@ SystemChecks check_compiler(int sm) {
   const ToolkitHeaders& toolkit = toolkit_headers();
   if (toolkit.folders.empty()) {
     checks.push_back({"CUDA headers", toolkit.source,
-                      "a kernel file that includes the toolkit's headers (cuda_fp16.h, "
-                      "cooperative_groups.h, cuda/std, CUB) needs the CUDA toolkit: install it, "
-                      "or set CUDA_HOME to where it is"});
+                      (toolkit.passed_over.empty() ? "" : toolkit.passed_over + "; ") +
+                          "a kernel file that includes the toolkit's headers (cuda_fp16.h, "
+                          "cooperative_groups.h, cuda/std, CUB) needs the CUDA toolkit: install "
+                          "it, or set CUDA_HOME to where it is"});
     return checks;
   }
   // One header of each family the toolkit ships for device code, as a kernel file includes it.
@@ -245,10 +249,13 @@ SystemChecks check_compiler(int sm) {
   std::string folders;
   for (const std::string& folder : toolkit.folders)
     folders += (folders.empty() ? "" : ", ") + folder;
-  checks.push_back({"CUDA headers", folders + " (from " + toolkit.source + ")",
-                    missing.empty() ? ""
-                                    : "these do not compile: " + missing +
-                                          "; reinstall the CUDA toolkit's headers there"});
+  std::string fix;
+  if (!missing.empty())
+    fix = "these do not compile: " + missing + "; reinstall the CUDA toolkit's headers there";
+  else if (!toolkit.passed_over.empty())
+    fix = toolkit.passed_over + ", so these are " + toolkit.root +
+          "'s: set it to the toolkit you mean, or unset it";
+  checks.push_back({"CUDA headers", folders + " (from " + toolkit.source + ")", fix});
   return checks;
 }
 

@@ -1,5 +1,6 @@
 #include "kernel_file/toolkit_headers.h"
 
+#include "base/json_input.h"
 #include "base/text_file.h"
 #include "base/text_scan.h"
 
@@ -92,14 +93,23 @@ std::optional<ToolkitHeaders> toolkit_at(const std::filesystem::path& root) {
   std::error_code error;
   return ToolkitHeaders{.root = std::filesystem::weakly_canonical(root, error).string(),
                         .folders = folders,
-                        .source = profile.string()};
+                        .source = profile.string(),
+                        .passed_over = ""};
 }
 
-std::vector<std::filesystem::path> candidate_roots() {
-  std::vector<std::filesystem::path> roots;
+// The toolkits that the environment names ($CUDA_HOME, $CUDA_PATH), each with its variable.
+std::vector<std::pair<std::string, std::filesystem::path>> named_roots() {
+  std::vector<std::pair<std::string, std::filesystem::path>> roots;
   for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
     if (const char* home = std::getenv(variable); home && *home)
-      roots.emplace_back(home);
+      roots.emplace_back(variable, home);
+  return roots;
+}
+
+// Where else a toolkit may be: the one this program was built with, /usr/local/cuda, then the
+// folder above each nvcc on PATH.
+std::vector<std::filesystem::path> other_roots() {
+  std::vector<std::filesystem::path> roots;
   if (*kBuiltWithBin)
     roots.push_back(std::filesystem::path(kBuiltWithBin).parent_path());
   roots.emplace_back("/usr/local/cuda");
@@ -146,10 +156,23 @@ std::vector<std::string> profile_include_folders(const std::string& profile, con
 
 const ToolkitHeaders& toolkit_headers() {
   static const ToolkitHeaders found = [] {
-    for (const std::filesystem::path& root : candidate_roots())
+    std::string passed_over;
+    for (const auto& [variable, root] : named_roots()) {
       if (std::optional<ToolkitHeaders> headers = toolkit_at(root))
         return *headers;
-    return ToolkitHeaders{.root = "", .folders = {}, .source = "no CUDA toolkit found"};
+      if (passed_over.empty())
+        passed_over = variable + "=" + clip(root.string(), 200) +
+                      " holds no bin/nvcc.profile naming include folders that exist";
+    }
+    ToolkitHeaders headers{
+        .root = "", .folders = {}, .source = "no CUDA toolkit found", .passed_over = ""};
+    for (const std::filesystem::path& root : other_roots())
+      if (std::optional<ToolkitHeaders> at = toolkit_at(root)) {
+        headers = *at;
+        break;
+      }
+    headers.passed_over = passed_over;
+    return headers;
   }();
   return found;
 }

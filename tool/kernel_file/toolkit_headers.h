@@ -14,10 +14,15 @@ struct ToolkitHeaders {
   std::string root;                 // "/usr/local/cuda-13.0", or "" where none was found
   std::vector<std::string> folders; // in nvcc's order, each one that exists
   std::string source; // "/usr/local/cuda-13.0/bin/nvcc.profile", or what was used instead
+  // A variable that names no toolkit, which the search passed over: "CUDA_HOME=/opt/cuda holds no
+  // bin/nvcc.profile naming include folders that exist", or "" where none did.
+  std::string passed_over;
 };
 
 // Looked for once a process: $CUDA_HOME, $CUDA_PATH, the toolkit this program was built with,
-// /usr/local/cuda, then nvcc on PATH; the first with a bin/nvcc.profile whose folders exist.
+// /usr/local/cuda, then nvcc on PATH; the first with a bin/nvcc.profile whose folders exist. A
+// variable set to something else is named in `passed_over`, for the doctor and the compile's
+// refusals to say.
 const ToolkitHeaders& toolkit_headers();
 
 // The folders nvcc.profile's text names ("-I$(TOP)/$(_TARGET_DIR_)/include", "-isystem"

@@ -445,6 +445,14 @@ json layout_json(const Layout& layout) {
           {"tiles", tiles}};
 }
 
+// Where asking whether the settings file exists failed for another reason than its absence (a
+// link loop: ELOOP), the file and the system's reason; else "".
+std::string unreachable(const std::filesystem::path& file, const std::error_code& error) {
+  if (!error || error == std::errc::no_such_file_or_directory)
+    return "";
+  return file.string() + " cannot be read (" + error.message() + ")";
+}
+
 } // namespace
 
 std::filesystem::path default_config_dir() {
@@ -460,7 +468,12 @@ std::string load_settings(App& app, const std::filesystem::path& dir) {
   std::error_code error;
   if (dir.empty())
     return "";
-  if (!std::filesystem::exists(file, error)) {
+  const bool there = std::filesystem::exists(file, error);
+  if (const std::string problem = unreachable(file, error); !problem.empty()) {
+    app.choices.settings_writable = false; // a link loop: never replace what the user put there
+    return "settings not loaded, defaults used, nothing saved: " + problem;
+  }
+  if (!there) {
     // Said now, not at the first save: the session goes on, and nothing is made in a missing HOME.
     if (const std::string problem = missing_home(dir); !problem.empty()) {
       app.choices.settings_writable = false;
@@ -538,7 +551,10 @@ SystemCheck check_settings(const std::filesystem::path& dir) {
             "set HOME (or XDG_CONFIG_HOME) so the GUI can keep its settings"};
   const std::filesystem::path file = dir / kSettingsFile;
   std::error_code error;
-  if (std::filesystem::is_symlink(file, error) && !std::filesystem::exists(file, error))
+  const bool there = std::filesystem::exists(file, error);
+  if (const std::string problem = unreachable(file, error); !problem.empty())
+    return {"settings", problem, "the GUI leaves it as it is and saves nothing: mend the link"};
+  if (std::filesystem::is_symlink(file, error) && !there)
     return {"settings",
             file.string() + " is a link to " + std::filesystem::read_symlink(file, error).string() +
                 ", which does not exist",
