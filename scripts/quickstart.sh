@@ -2,8 +2,7 @@
 # Sets WarpLens up on Debian 12 with the CUDA 13 toolkit, builds it and runs one job:
 #   scripts/quickstart.sh          the main job: the GUI (with no display, the default view as a PNG)
 #   scripts/quickstart.sh test     the whole test suite (GPU tests skip where there is no GPU), the
-#                                  unit tests and the quick gui tests sanitized, and the fuzz targets
-#                                  (15 s each)
+#                                  unit tests sanitized, and the fuzz targets (15 s each)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,8 +28,9 @@ case "$mode" in
     build/release/app/warplens
     ;;
   test)
-    # The suite, then the unit and quick gui tests under ASan + UBSan, then each reader fuzzed 15 s
-    # from the same sanitized build.
+    # The suite, then the unit tests under ASan + UBSan, then each reader fuzzed 15 s from the same
+    # sanitized build (the GUI's readers among them; `cmake --workflow --preset sanitize-gui` runs
+    # the gui tests there too, which takes longer than the rest together).
     # The suite's tests run one per core (a preset of its own may say otherwise): most of a GUI
     # story's time is frames waiting on the model or a worker, not the core it holds.
     export CTEST_PARALLEL_LEVEL="${CTEST_PARALLEL_LEVEL:-$(nproc)}"

@@ -27,14 +27,6 @@ using test::have_gpu;
 
 const std::string kWorkerCommand = std::string(WARPLENS_BINARY) + " worker";
 
-std::filesystem::path written(const std::string& name, const std::string& text) {
-  const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / ("warplens_gpu_faults_" + std::to_string(getpid()));
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / name) << text;
-  return dir / name;
-}
-
 // Spins until a flag no one sets: it never ends.
 const char* const kSpin = R"(// @warplens kernel spin
 // @warplens size n = 1024
@@ -76,7 +68,7 @@ std::filesystem::path example(const std::string& name) {
 TEST(FileKernelFaults, AKernelThatNeverEndsStopsTheCommandPastItsLimitNamingTheLaunch) {
   if (!have_gpu())
     GTEST_SKIP() << "no GPU";
-  const std::filesystem::path spin = written("spin.cu", kSpin);
+  const std::filesystem::path spin = test::written("warplens_gpu_faults", "spin.cu", kSpin);
   const auto start = std::chrono::steady_clock::now();
   const test::CommandResult r =
       test::run_warplens("run " + spin.string() + " --kernel-time-limit 1");
@@ -92,7 +84,8 @@ TEST(FileKernelFaults, AKernelThatNeverEndsStopsTheCommandPastItsLimitNamingTheL
 TEST(FileKernelFaults, AKernelThatNeverEndsEndsItsWorkerWhichTheNextRequestReplaces) {
   if (!have_gpu())
     GTEST_SKIP() << "no GPU";
-  const std::string spin = add_kernel_file(written("spin.cu", kSpin).string());
+  const std::string spin =
+      add_kernel_file(test::written("warplens_gpu_faults", "spin.cu", kSpin).string());
   const std::string saxpy = add_kernel_file(example("saxpy.cu").string());
   WorkerClient client({.command = kWorkerCommand});
   const auto stuck = client.wait_for(client.submit(run_request(spin, 1)), 30s);
@@ -113,7 +106,8 @@ TEST(FileKernelFaults, AKernelThatNeverEndsEndsItsWorkerWhichTheNextRequestRepla
 TEST(FileKernelFaults, AnIllegalAddressEndsTheWorkerNamingTheLaunchAndTheNextRequestRuns) {
   if (!have_gpu())
     GTEST_SKIP() << "no GPU";
-  const std::string far = add_kernel_file(written("far.cu", kFar).string());
+  const std::string far =
+      add_kernel_file(test::written("warplens_gpu_faults", "far.cu", kFar).string());
   const std::string saxpy = add_kernel_file(example("saxpy.cu").string());
   WorkerClient client({.command = kWorkerCommand});
   const auto faulted = client.wait_for(client.submit(run_request(far, 10)), 60s);

@@ -30,14 +30,6 @@ EngineOptions quick() {
   return options;
 }
 
-std::filesystem::path written(const std::string& name, const std::string& text) {
-  const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / ("warplens_gpu_files_" + std::to_string(getpid()));
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / name) << text;
-  return dir / name;
-}
-
 RunResult run_file(const std::string& file, const std::vector<std::string>& params = {},
                    const std::string& block = "") {
   return run_kernel(resolve_kernel_request(add_kernel_file(file), params, "", block), quick());
@@ -97,7 +89,8 @@ __global__ void saxpy(int n, float a, const float* x, float* y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = a * x[i];
 })";
-  const RunResult r = run_file(written("forgets.cu", forgets_y).string());
+  const RunResult r =
+      run_file(test::written("warplens_gpu_files", "forgets.cu", forgets_y).string());
   ASSERT_TRUE(r.verification);
   EXPECT_TRUE(r.verification->failed());
   EXPECT_GT(r.verification->mismatches, 90000);
@@ -109,7 +102,8 @@ __global__ void saxpy(int n, float a, const float* x, float* y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n - 1) y[i] = a * x[i] + y[i];
 })";
-  const RunResult last = run_file(written("skips.cu", skips_last).string());
+  const RunResult last =
+      run_file(test::written("warplens_gpu_files", "skips.cu", skips_last).string());
   ASSERT_TRUE(last.verification);
   EXPECT_EQ(last.verification->mismatches, 1);
   EXPECT_TRUE(last.verification->first_failure.starts_with("y[100002]: got "))
@@ -124,8 +118,8 @@ __global__ void saxpy(int n, float a, const float* x, float* y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = a * x[i] + y[i];
 })";
-  const KernelRequest request =
-      resolve_kernel_request(add_kernel_file(written("again.cu", saxpy).string()), {}, "", "");
+  const KernelRequest request = resolve_kernel_request(
+      add_kernel_file(test::written("warplens_gpu_files", "again.cu", saxpy).string()), {}, "", "");
   KernelSession session(*request.kernel, request.params, quick());
   for (const BlockShape block :
        {BlockShape{128, 1, 1}, BlockShape{256, 1, 1}, BlockShape{64, 1, 1}}) {
@@ -145,7 +139,8 @@ __global__ void saxpy(int n, float a, const float* x, float* y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = a * x[i] + y[i];
 })";
-  const std::filesystem::path file = written("edited.cu", std::string(kSaxpyHead) + body);
+  const std::filesystem::path file =
+      test::written("warplens_gpu_files", "edited.cu", std::string(kSaxpyHead) + body);
   SessionCache sessions;
   bool made = false;
   const KernelRequest first = resolve_kernel_request(add_kernel_file(file.string()), {}, "", "");
@@ -155,7 +150,7 @@ __global__ void saxpy(int n, float a, const float* x, float* y) {
 
   std::string wrong = std::string(kSaxpyHead) + body; // the code saved with a mistake
   wrong.replace(wrong.find("y[i] = a * x[i] + y[i];"), 23, "y[i] = a * x[i] - y[i];");
-  written("edited.cu", wrong);
+  test::written("warplens_gpu_files", "edited.cu", wrong);
   const KernelRequest second = resolve_kernel_request(add_kernel_file(file.string()), {}, "", "");
   ASSERT_NE(second.kernel, first.kernel);
   KernelSession& again = sessions.get(*second.kernel, second.params, quick(), &made);
@@ -167,7 +162,7 @@ __global__ void saxpy(int n, float a, const float* x, float* y) {
   std::string refilled = std::string(kSaxpyHead) + body;
   refilled.replace(refilled.find("arg x: in float[n] random(-1, 1)"), 32,
                    "arg x: in float[n] constant(2)");
-  written("edited.cu", refilled);
+  test::written("warplens_gpu_files", "edited.cu", refilled);
   const KernelRequest third = resolve_kernel_request(add_kernel_file(file.string()), {}, "", "");
   sessions.get(*third.kernel, third.params, quick(), &made);
   EXPECT_TRUE(made) << "another fill: new inputs";
@@ -184,7 +179,7 @@ __global__ void saxpy(int n, float a, const float* x, float* y) {
   std::string wrong_type = std::string(kSaxpyHead) + body;
   wrong_type.replace(wrong_type.find("arg a: float = 2.5"), 18, "arg a: double = 2.5");
   try {
-    run_file(written("double_a.cu", wrong_type).string());
+    run_file(test::written("warplens_gpu_files", "double_a.cu", wrong_type).string());
     FAIL() << "launched";
   } catch (const UsageError& e) {
     EXPECT_STREQ(e.what(), "double_a/saxpy: parameter 2 is 4 bytes, but its description's arg 'a' "
@@ -193,7 +188,7 @@ __global__ void saxpy(int n, float a, const float* x, float* y) {
   std::string missing = std::string(kSaxpyHead) + body;
   missing.erase(missing.find("// @warplens arg a: float = 2.5\n"), 32);
   try {
-    run_file(written("three_args.cu", missing).string());
+    run_file(test::written("warplens_gpu_files", "three_args.cu", missing).string());
     FAIL() << "launched";
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("parameter 2 is 4 bytes, but its description's arg 'x' is "
@@ -203,7 +198,7 @@ __global__ void saxpy(int n, float a, const float* x, float* y) {
   }
   const std::string extra = std::string(kSaxpyHead) + "// @warplens arg z: int = 1\n" + body;
   try {
-    run_file(written("five_args.cu", extra).string());
+    run_file(test::written("warplens_gpu_files", "five_args.cu", extra).string());
     FAIL() << "launched";
   } catch (const UsageError& e) {
     EXPECT_STREQ(e.what(), "five_args/saxpy takes 4 parameters, but its description lists 5 args "
@@ -239,14 +234,16 @@ __global__ void mixed_reference(const int* ints, const unsigned* counts, const d
     out[i] = scale * ints[i] + halves[2 * i] + (counts[i] & mask); acc[i] += bias; }
 }
 )";
-  const RunResult r = run_file(written("mixed.cu", mixed).string(), {}, "128");
+  const RunResult r =
+      run_file(test::written("warplens_gpu_files", "mixed.cu", mixed).string(), {}, "128");
   ASSERT_TRUE(r.verification);
   EXPECT_TRUE(r.verification->passed) << r.verification->first_failure;
   EXPECT_EQ(r.verification->checked, 2 * 5000);
 
   std::string unchecked = mixed;
   unchecked.replace(unchecked.find("check mixed_reference 0"), 23, "check none");
-  const RunResult none = run_file(written("unchecked.cu", unchecked).string());
+  const RunResult none =
+      run_file(test::written("warplens_gpu_files", "unchecked.cu", unchecked).string());
   ASSERT_TRUE(none.verification);
   EXPECT_FALSE(none.verification->failed());
   EXPECT_EQ(none.verification->word(), std::string("not verified"));

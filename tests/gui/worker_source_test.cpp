@@ -21,8 +21,8 @@ namespace {
 
 using namespace std::chrono_literals;
 
-using test::contains;
-using test::eventually;
+using wl::test::contains;
+using wl::test::eventually;
 
 WorkerSourceOptions real_worker() {
   WorkerSourceOptions options;
@@ -92,7 +92,7 @@ TEST(WorkerSource, ASweepIsMeasuredByTheWorkerOrModelledWhenItHasNoGpu) {
   WorkerSource source(real_worker());
   App app = sweeping(source, "64,2048");
   EXPECT_TRUE(app.sweep.running);
-  ASSERT_TRUE(test::eventually(
+  ASSERT_TRUE(eventually(
       [&] {
         app.poll_source();
         return !app.sweep.running;
@@ -109,27 +109,36 @@ TEST(WorkerSource, ASweepIsMeasuredByTheWorkerOrModelledWhenItHasNoGpu) {
       << app.sweep.data->origin;
 }
 
-// A stand-in for a wrong worker: greets, reads the first request and answers it with `answer`
-// (kept in a file of its own), then waits.
-WorkerSourceOptions answering_with(const std::string& name, const std::string& answer) {
-  const std::filesystem::path file = std::filesystem::temp_directory_path() /
-                                     ("warplens-answer-" + std::to_string(getpid()) + "-" + name);
-  std::ofstream(file) << answer << "\n";
-  WorkerSourceOptions options;
-  options.client.command =
+// A stand-in for a worker: greets, reads the first request and answers it with `lines` (each
+// kept in a file of its own), a second apart, then waits.
+WorkerSourceOptions answering_with(const std::string& name, const std::vector<std::string>& lines) {
+  std::string command =
       "printf '{\"id\":0,\"type\":\"hello\",\"protocol\":" + std::to_string(kProtocolVersion) +
-      ",\"catalog\":\"" + catalog_version() + "\"}\\n'; read -r request; cat '" + file.string() +
-      "'; rm -f '" + file.string() + "'; exec sleep 100";
+      ",\"catalog\":\"" + catalog_version() + "\"}\\n'; read -r request";
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::filesystem::path file =
+        std::filesystem::temp_directory_path() /
+        ("warplens-answer-" + std::to_string(getpid()) + "-" + name + std::to_string(i));
+    std::ofstream(file) << lines[i] << "\n";
+    command += (i > 0 ? "; sleep 1; cat '" : "; cat '") + file.string() + "'; rm -f '" +
+               file.string() + "'";
+  }
+  WorkerSourceOptions options;
+  options.client.command = command + "; exec sleep 100";
   return options;
+}
+
+// The recorded H100 run of vec_add/scalar at its default launch.
+nlohmann::json recorded_run() {
+  return nlohmann::json::parse(
+      std::ifstream(std::string(WARPLENS_SOURCE_ASSETS) + "/recordings/h100.json"))["runs"][0];
 }
 
 // A recorded H100 run of vec_add/scalar answers a run of vec_add/vec4: refused with the reason,
 // and nothing of it shown as the measurement.
 TEST(WorkerSource, AnAnswerOfAnotherKernelIsRefusedWithTheReason) {
-  const nlohmann::json run = nlohmann::json::parse(
-      std::ifstream(std::string(WARPLENS_SOURCE_ASSETS) + "/recordings/h100.json"))["runs"][0];
-  WorkerSource source(
-      answering_with("run", nlohmann::json{{"id", 1}, {"type", "result"}, {"result", run}}.dump()));
+  WorkerSource source(answering_with(
+      "run", {nlohmann::json{{"id", 1}, {"type", "result"}, {"result", recorded_run()}}.dump()}));
   App app = make_app("vec_add/vec4", "h100");
   app.source = &source;
   ASSERT_TRUE(app.run());
@@ -150,9 +159,9 @@ TEST(WorkerSource, ASweepOfOtherPointsIsRefusedSayingWhatWasSentAndAsked) {
     points +=
         std::string(i ? "," : "") + R"({"block":[64,1,1],"params":{"n":16777216},"refused":"x"})";
   WorkerSource source(
-      answering_with("sweep", R"({"id":1,"type":"sweep","points":[)" + points + "]}"));
+      answering_with("sweep", {R"({"id":1,"type":"sweep","points":[)" + points + "]}"}));
   App app = sweeping(source, "64,128,256");
-  ASSERT_TRUE(test::eventually([&] {
+  ASSERT_TRUE(eventually([&] {
     app.poll_source();
     return !app.sweep.running;
   })) << source.mode();
@@ -165,7 +174,7 @@ TEST(WorkerSource, ASweepCancelledMidWayEndsWithTheReason) {
   WorkerSource source(real_worker());
   App app = sweeping(source, "32:1024:32");
   // The sweep is under way once a shape is done (or the worker said it has no GPU).
-  ASSERT_TRUE(test::eventually(
+  ASSERT_TRUE(eventually(
       [&] {
         app.poll_source();
         return source.sweep_progress().first > 0 || !app.sweep.running;
@@ -174,7 +183,7 @@ TEST(WorkerSource, ASweepCancelledMidWayEndsWithTheReason) {
   if (!app.sweep.running)
     GTEST_SKIP() << "no GPU at the worker: the sweep was modelled at once";
   source.cancel_sweep();
-  ASSERT_TRUE(test::eventually(
+  ASSERT_TRUE(eventually(
       [&] {
         app.poll_source();
         return !app.sweep.running;

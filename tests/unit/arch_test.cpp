@@ -12,10 +12,10 @@
 namespace wl {
 namespace {
 
-const std::filesystem::path kPresets = std::filesystem::path(WARPLENS_SOURCE_ASSETS) / "arch";
+const std::filesystem::path kPresetFolder = std::filesystem::path(WARPLENS_SOURCE_ASSETS) / "arch";
 
 TEST(ArchPresets, AllNineLoadWithTheirAliases) {
-  const std::vector<Arch> all = load_arch_presets(kPresets);
+  const std::vector<Arch> all = load_arch_presets(kPresetFolder);
   std::vector<std::string> ids;
   for (const Arch& arch : all)
     ids.push_back(arch.id);
@@ -29,7 +29,7 @@ TEST(ArchPresets, AllNineLoadWithTheirAliases) {
 }
 
 TEST(ArchPresets, EveryPresetHasItsOwnComputeCapability) {
-  for (const Arch& arch : load_arch_presets(kPresets)) {
+  for (const Arch& arch : load_arch_presets(kPresetFolder)) {
     EXPECT_FALSE(arch.source.empty()) << arch.id;
     EXPECT_GT(arch.dram_bandwidth_gbps, 100) << arch.id;
     if (!arch.aliases.empty()) {
@@ -78,7 +78,7 @@ TEST(ArchPresets, TheFp32PeakIsTheDatasheetsAtThePresetsClock) {
 
 TEST(ArchPresets, UnknownIdListsTheKnownOnes) {
   try {
-    find_arch(load_arch_presets(kPresets), "h300");
+    find_arch(load_arch_presets(kPresetFolder), "h300");
     FAIL();
   } catch (const UsageError& e) {
     const std::string message = e.what();
@@ -90,7 +90,7 @@ TEST(ArchPresets, UnknownIdListsTheKnownOnes) {
 
 // A preset with one key changed, run through the validator.
 std::string validation_error(const std::string& key, const nlohmann::json& value) {
-  std::ifstream in(kPresets / "h100.json");
+  std::ifstream in(kPresetFolder / "h100.json");
   nlohmann::json preset = nlohmann::json::parse(in);
   if (value.is_null())
     preset.erase(key);
@@ -138,7 +138,7 @@ TEST(ArchPresets, AnL2BandwidthBelowDramsIsRefused) {
 // A GPU read from a device takes the L2 bandwidth of the preset of its kind: one named like it
 // first, else any with its compute capability and SM count.
 TEST(ArchPresets, AGpuFindsThePresetOfItsKind) {
-  const std::vector<Arch> all = load_arch_presets(kPresets);
+  const std::vector<Arch> all = load_arch_presets(kPresetFolder);
   Arch gpu = find_arch(all, "h200");
   gpu.name = "NVIDIA H200";
   ASSERT_NE(preset_of_kind(all, gpu), nullptr);

@@ -30,7 +30,7 @@ Parser::VariableType Parser::variable_type() {
     } else if (t.is(".attribute")) {
       skip_parenthesised();
     } else {
-      fail(t.line, "unknown attribute " + quoted(t.text) + " in a declaration");
+      fail(t.line, "unknown attribute " + in_quotes(t.text) + " in a declaration");
     }
   }
   if (!type || *type == PtxType::pred)
@@ -85,12 +85,12 @@ void Parser::variables(int function, bool is_extern) {
     const std::optional<std::uint64_t> count = dimensions();
     v.size = count ? *count * vt.element : 0;
     if (v.size > kMaxVariableBytes)
-      fail(v.line, "variable " + quoted(v.name) + " is larger than 4 GiB");
+      fail(v.line, "variable " + in_quotes(v.name) + " is larger than 4 GiB");
     if (take("="))
       initializer(v, vt);
     v.dynamic_shared = space == PtxSpace::shared && !count;
     if (!count && space != PtxSpace::shared && v.init.empty() && !is_extern)
-      fail(v.line, "variable " + quoted(v.name) + " has no size");
+      fail(v.line, "variable " + in_quotes(v.name) + " has no size");
     if (!count)
       v.size = std::max<std::uint64_t>(v.size, v.init.size());
     add_variable(std::move(v));
@@ -121,9 +121,9 @@ void Parser::initializer(PtxVariable& v, const VariableType& vt) {
     while (take("{"))
       ++depth;
     if (v.size && offset + size > v.size)
-      fail(peek().line, "the initializer of " + quoted(v.name) + " has too many elements");
+      fail(peek().line, "the initializer of " + in_quotes(v.name) + " has too many elements");
     if (offset + size > kMaxInitializedBytes)
-      fail(peek().line, "the initializer of " + quoted(v.name) + " is too long");
+      fail(peek().line, "the initializer of " + in_quotes(v.name) + " is too long");
     initializer_element(v, element_type, size, offset);
     offset += size;
     while (depth > 0 && take("}"))
@@ -150,7 +150,7 @@ void Parser::initializer_element(PtxVariable& v, PtxType type, std::uint32_t siz
     const std::string name(word("a value or a variable"));
     const Binding* b = m_scopes.find(name);
     if (!b || b->kind != Binding::Kind::variable)
-      fail(peek().line, quoted(name) + " is not a variable");
+      fail(peek().line, in_quotes(name) + " is not a variable");
     if (address.generic)
       expect(")", "after generic(variable");
     if (take("+"))
@@ -184,14 +184,14 @@ void Parser::params(PtxFunction& f) {
   while (!take(")")) {
     const Token& kind = next();
     if (!kind.is(".param") && !kind.is(".reg"))
-      fail(kind.line, "expected .param in the parameter list, found " + quoted(kind.text));
+      fail(kind.line, "expected .param in the parameter list, found " + in_quotes(kind.text));
     const VariableType vt = variable_type();
     PtxParam p;
     p.name = std::string(word("a parameter name"));
     const std::optional<std::uint64_t> count = dimensions();
     const std::uint64_t size = (count ? *count : 1) * vt.element;
     if (size > kMaxParamBytes)
-      fail(kind.line, "parameter " + quoted(p.name) + " is larger than 64 KiB");
+      fail(kind.line, "parameter " + in_quotes(p.name) + " is larger than 64 KiB");
     p.size = static_cast<std::uint32_t>(size);
     p.align = vt.align;
     p.offset = static_cast<std::uint32_t>(align_up(f.param_bytes, p.align));
@@ -214,7 +214,7 @@ void Parser::registers() {
       fail(t.line, "vector registers (.reg .v4) are not supported");
     type = type_named(t.text);
     if (!type)
-      fail(t.line, "unknown register type " + quoted(t.text));
+      fail(t.line, "unknown register type " + in_quotes(t.text));
   }
   if (!type)
     fail(line, ".reg needs a type");

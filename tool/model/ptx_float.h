@@ -7,9 +7,16 @@
 
 #include "model/ptx_program.h"
 
+#include <cmath>
 #include <cstdint>
 
 namespace wl::ptx_float {
+
+// An f32 subnormal as the .ftz forms and the shared-memory float atomics give it: a zero of its
+// sign.
+inline float flush_subnormal(float v) {
+  return std::fpclassify(v) == FP_SUBNORMAL ? std::copysign(0.0f, v) : v;
+}
 
 float half_to_float(std::uint16_t bits);
 float bf16_to_float(std::uint16_t bits);

@@ -24,7 +24,7 @@ namespace {
 
 constexpr std::uint32_t kCanonicalNaN = 0x7fffffffu;
 
-float flush(float v) { return std::fpclassify(v) == FP_SUBNORMAL ? std::copysign(0.0f, v) : v; }
+using ptx_float::flush_subnormal;
 
 std::uint32_t f32_bits(float v) {
   return std::isnan(v) ? kCanonicalNaN : std::bit_cast<std::uint32_t>(v);
@@ -57,7 +57,8 @@ bool f32_fast(Exec& x, const PtxInstruction& in, std::uint32_t active) {
   const std::uint64_t* c = in.op_count > 3 ? x.reg(in.ops[3]) : b;
   each_lane(active, [&](int l) {
     if constexpr (kFtz)
-      d[l] = f32_bits(flush(Op::apply(flush(f32(a[l])), flush(f32(b[l])), flush(f32(c[l])))));
+      d[l] = f32_bits(flush_subnormal(Op::apply(
+          flush_subnormal(f32(a[l])), flush_subnormal(f32(b[l])), flush_subnormal(f32(c[l])))));
     else
       d[l] = f32_bits(Op::apply(f32(a[l]), f32(b[l]), f32(c[l])));
   });
@@ -85,7 +86,7 @@ bool f32_unary(Exec& x, const PtxInstruction& in, std::uint32_t active) {
   std::uint64_t* d = x.reg(in.ops[0]);
   const std::uint64_t* a = x.reg(in.ops[1]);
   each_lane(active, [&](int l) {
-    d[l] = kFtz ? f32_bits(flush(F(flush(f32(a[l]))))) : f32_bits(F(f32(a[l])));
+    d[l] = kFtz ? f32_bits(flush_subnormal(F(flush_subnormal(f32(a[l]))))) : f32_bits(F(f32(a[l])));
   });
   x.flow(in, active);
   return true;
@@ -98,8 +99,8 @@ bool f32_sign(Exec& x, const PtxInstruction& in, std::uint32_t active) {
   std::uint64_t* d = x.reg(in.ops[0]);
   const std::uint64_t* a = x.reg(in.ops[1]);
   each_lane(active, [&](int l) {
-    const std::uint32_t v =
-        kFtz ? std::bit_cast<std::uint32_t>(flush(f32(a[l]))) : static_cast<std::uint32_t>(a[l]);
+    const std::uint32_t v = kFtz ? std::bit_cast<std::uint32_t>(flush_subnormal(f32(a[l])))
+                                 : static_cast<std::uint32_t>(a[l]);
     d[l] = (v & 0x7fffffffu) > 0x7f800000u ? kCanonicalNaN
            : kNeg                          ? v ^ 0x80000000u
                                            : v & 0x7fffffffu;
@@ -115,7 +116,8 @@ bool f32_min_max(Exec& x, const PtxInstruction& in, std::uint32_t active) {
   const std::uint64_t* a = x.reg(in.ops[1]);
   const std::uint64_t* b = x.reg(in.ops[2]);
   each_lane(active, [&](int l) {
-    const float va = kFtz ? flush(f32(a[l])) : f32(a[l]), vb = kFtz ? flush(f32(b[l])) : f32(b[l]);
+    const float va = kFtz ? flush_subnormal(f32(a[l])) : f32(a[l]),
+                vb = kFtz ? flush_subnormal(f32(b[l])) : f32(b[l]);
     float r;
     if (std::isnan(va) || std::isnan(vb))
       r = std::isnan(va) ? vb : va;

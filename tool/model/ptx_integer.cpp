@@ -53,15 +53,6 @@ template <class Make> Handler int_typed(PtxType t, Make make) {
 
 // ---- Operations
 
-struct Add {
-  template <class T> static T apply(T a, T b) { return static_cast<T>(wrap(a) + wrap(b)); }
-};
-struct Sub {
-  template <class T> static T apply(T a, T b) { return static_cast<T>(wrap(a) - wrap(b)); }
-};
-struct MulLo {
-  template <class T> static T apply(T a, T b) { return static_cast<T>(wrap(a) * wrap(b)); }
-};
 struct MulHi {
   template <class T> static T apply(T a, T b) {
     if constexpr (sizeof(T) == 8) {

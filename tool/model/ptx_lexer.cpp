@@ -124,7 +124,7 @@ private:
   throw UsageError("ptx line " + std::to_string(line) + ": " + what);
 }
 
-std::string quoted(std::string_view text) {
+std::string in_quotes(std::string_view text) {
   std::string out = "'";
   for (char c : text.substr(0, 40))
     out += (c >= 32 && c < 127) ? c : '?';
@@ -149,7 +149,7 @@ std::optional<std::uint64_t> parse_unsigned(std::string_view digits, int base) {
 RawOperand parse_number(const Token& token, bool negative) {
   std::string_view text = token.text;
   RawOperand out;
-  const auto bad = [&] { fail(token.line, quoted(text) + " is not a number"); };
+  const auto bad = [&] { fail(token.line, in_quotes(text) + " is not a number"); };
   if (text.size() > 2 && text[0] == '0' &&
       (text[1] == 'f' || text[1] == 'F' || text[1] == 'd' || text[1] == 'D')) {
     const bool is_double = text[1] == 'd' || text[1] == 'D';

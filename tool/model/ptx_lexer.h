@@ -17,7 +17,7 @@ namespace wl::ptx_detail {
 // Throws UsageError("ptx line N: what").
 [[noreturn]] void fail(int line, const std::string& what);
 // A short, printable quote of what the file has, for messages.
-std::string quoted(std::string_view text);
+std::string in_quotes(std::string_view text);
 
 enum class TokenKind : std::uint8_t { word, number, string, punct, end };
 

@@ -9,6 +9,7 @@
 // whose address is unknown may have written anywhere in its space, so all of that space (in
 // this block for shared, for the rest of the launch for global) becomes unknown.
 
+#include "model/ptx_float.h"
 #include "model/ptx_state.h"
 
 #include <cmath>
@@ -16,6 +17,8 @@
 
 namespace wl::ptx_detail {
 namespace {
+
+using ptx_float::flush_subnormal;
 
 // Where one lane's access lands.
 struct Target {
@@ -297,8 +300,6 @@ bool exec_store(Exec& x, const PtxInstruction& in, std::uint32_t active) {
   return true;
 }
 
-float flush(float v) { return std::fpclassify(v) == FP_SUBNORMAL ? std::copysign(0.0f, v) : v; }
-
 // The new value of an atomic: `old` combined with b (and c for cas), `type`-wide.
 std::uint64_t atomic_value(PtxAtomOp op, PtxType type, std::uint64_t old, std::uint64_t b,
                            std::uint64_t c) {
@@ -313,8 +314,9 @@ std::uint64_t atomic_value(PtxAtomOp op, PtxType type, std::uint64_t old, std::u
   switch (op) {
   case PtxAtomOp::add:
     if (type == PtxType::f32) { // flushes subnormal inputs and result, as the GPU's atom.add.f32
-      const float r = flush(flush(std::bit_cast<float>(static_cast<std::uint32_t>(old))) +
-                            flush(std::bit_cast<float>(static_cast<std::uint32_t>(b))));
+      const float r =
+          flush_subnormal(flush_subnormal(std::bit_cast<float>(static_cast<std::uint32_t>(old))) +
+                          flush_subnormal(std::bit_cast<float>(static_cast<std::uint32_t>(b))));
       return std::isnan(r) ? 0x7fffffffu : std::bit_cast<std::uint32_t>(r);
     }
     if (type == PtxType::f64)

@@ -24,7 +24,7 @@ void Parser::expect(std::string_view text, std::string_view where) {
 }
 
 std::string Parser::found() const {
-  return peek().kind == TokenKind::end ? "the end of the file" : quoted(peek().text);
+  return peek().kind == TokenKind::end ? "the end of the file" : in_quotes(peek().text);
 }
 
 std::string_view Parser::word(std::string_view what) {
@@ -121,7 +121,7 @@ void Parser::function() {
     params(f);
   while (!peek().is("{") && !peek().is(";")) {
     if (peek().kind == TokenKind::end || peek().is("}"))
-      fail(line, "the function " + quoted(f.name) + " has no body or ';'");
+      fail(line, "the function " + in_quotes(f.name) + " has no body or ';'");
     next(); // .maxntid 256, 1, 1 and the other performance directives
   }
   if (take(";")) { // a prototype only
@@ -145,7 +145,7 @@ void Parser::body() {
   while (m_scopes.depth() >= depth) {
     const Token& t = peek();
     if (t.kind == TokenKind::end)
-      fail(f.line, "the body of " + quoted(f.name) + " is never closed");
+      fail(f.line, "the body of " + in_quotes(f.name) + " is never closed");
     if (t.is("{")) {
       next();
       if (m_scopes.depth() - depth >= kMaxScopeDepth)
@@ -221,7 +221,7 @@ void Parser::instruction(FunctionBuilder& builder, const PtxSource& source) {
     const Token& g = peek();
     const std::optional<int> reg = m_scopes.register_named(std::string(word("a predicate")));
     if (!reg)
-      fail(g.line, "the guard " + quoted(g.text) + " is not a declared register");
+      fail(g.line, "the guard " + in_quotes(g.text) + " is not a declared register");
     in.guard = *reg;
   }
   const Token& op = peek();
@@ -233,7 +233,7 @@ void Parser::instruction(FunctionBuilder& builder, const PtxSource& source) {
     } while (take(","));
     if (!take(";"))
       fail(peek().line,
-           "expected ',' or ';' after an operand of " + quoted(opcode) + ", found " + found());
+           "expected ',' or ';' after an operand of " + in_quotes(opcode) + ", found " + found());
   }
   const Token& last = m_tokens[m_at - 1];
   const std::size_t begin = static_cast<std::size_t>(op.text.data() - m_text.data());
@@ -301,7 +301,7 @@ RawOperand Parser::named(int line) {
       const std::string second(word("a second register after '|'"));
       const std::optional<int> reg2 = m_scopes.register_named(second);
       if (!reg2 && second != "_")
-        fail(line, "register " + quoted(second) + " is not declared");
+        fail(line, "register " + in_quotes(second) + " is not declared");
       out.reg2 = reg2 ? *reg2 : -2; // -2: the sink
     }
     return out;
@@ -331,7 +331,7 @@ RawOperand Parser::named(int line) {
   if (name[0] == '%' && name.find('.') == std::string::npos && name.rfind("%envreg", 0) != 0 &&
       name.rfind("%pm", 0) != 0 && name.rfind("%reserved", 0) != 0 &&
       name.rfind("%cluster", 0) != 0)
-    fail(line, "register " + quoted(name) + " is not declared");
+    fail(line, "register " + in_quotes(name) + " is not declared");
   out.kind = RawOperand::Kind::label; // a label or function, or a special register we lack
   out.name = name;
   return out;
@@ -368,7 +368,7 @@ RawOperand Parser::memory(int line) {
       out.symbol = base.symbol;
       out.offset = base.offset;
     } else {
-      fail(line, "the address " + quoted(base.name) + " is not a register or variable");
+      fail(line, "the address " + in_quotes(base.name) + " is not a register or variable");
     }
   }
   if (peek().is("+") || peek().is("-")) {

@@ -53,7 +53,7 @@ std::optional<int> Scopes::register_named(const std::string& name) const {
 
 void Scopes::label(const std::string& name, int instruction, int line) {
   if (!m_labels.back().defined.emplace(name, instruction).second)
-    fail(line, "label " + quoted(name) + " is defined twice");
+    fail(line, "label " + in_quotes(name) + " is defined twice");
 }
 
 void Scopes::branch(int instruction, std::string name, int line) {
@@ -74,7 +74,7 @@ void Scopes::pop(std::vector<PtxInstruction>& code, bool function_end) {
   m_labels.pop_back();
   if (!unresolved.empty() && (function_end || m_labels.empty()))
     fail(unresolved.front().line,
-         "the branch to " + quoted(unresolved.front().name) + " names no label of its function");
+         "the branch to " + in_quotes(unresolved.front().name) + " names no label of its function");
   if (!unresolved.empty())
     for (Pending& p : unresolved)
       m_labels.back().pending.push_back(std::move(p));

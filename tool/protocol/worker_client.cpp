@@ -35,7 +35,7 @@ std::vector<std::string> worker_argv(const std::string& command) {
   return {"/bin/sh", "-c", command};
 }
 
-std::string describe(const WorkerRequest& request) {
+std::string request_words(const WorkerRequest& request) {
   return format("request %lld (%s %s)", static_cast<long long>(request.id),
                 request_type_name(request.type), request.kernel_id.c_str());
 }
@@ -597,13 +597,14 @@ void WorkerClient::check_deadlines_locked(Clock::time_point now) {
     kill_locked(*m_worker,
                 format("the worker wrote nothing for %g s while working on %s (stopped or hung), "
                        "so the watchdog killed it",
-                       m_options.silence_timeout_seconds, describe(head->second.request).c_str()));
+                       m_options.silence_timeout_seconds,
+                       request_words(head->second.request).c_str()));
   else if (seconds_since(m_head_since) > head->second.budget_seconds) {
     if (m_worker->kill_reason.empty()) // killed for this, not already for another reason
       m_worker->overran = head->first;
     kill_locked(*m_worker,
                 format("%s ran past its %g s budget%s, so the watchdog killed the worker",
-                       describe(head->second.request).c_str(), head->second.budget_seconds,
+                       request_words(head->second.request).c_str(), head->second.budget_seconds,
                        stalled(head->second, seconds_since).c_str()));
   }
 }

@@ -47,7 +47,7 @@ void draw_range_time_note(const RunResult& result) {
 }
 
 // Launch totals: the hardware's figure beside the model's, flagged past the 2 % tolerance.
-void draw_measured(const RunResult& result, const App& app) {
+void draw_measured_counters(const RunResult& result, const App& app) {
   const CounterResult& counters = *result.counters;
   if (!counters.available) {
     error_text("Counters unavailable: " + counters.reason);
@@ -73,7 +73,7 @@ void draw_measured(const RunResult& result, const App& app) {
 void draw_measured_part(const App& app) {
   if (app.results.latest && app.results.latest->counters) {
     MeasuredScope scope(app);
-    draw_measured(*app.results.latest, app);
+    draw_measured_counters(*app.results.latest, app);
   } else if (app.results.latest && !app.results.latest->timing) {
     // Neither measured nor recorded (a run on a GPU is always timed): model mode, a launch the
     // recording lacks. Say where the measured table would be.

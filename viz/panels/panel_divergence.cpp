@@ -21,7 +21,7 @@ namespace {
 constexpr std::int64_t kMostSteps =
     12; // rows per site: a tree's steps, or a loop's first iterations
 
-void draw_measured(const RunResult& result, const App& app) {
+void draw_measured_branches(const RunResult& result, const App& app) {
   const Figure& lanes_figure = figure("lanes_per_instruction");
   if (!counters_line(result, std::string(lanes_figure.display)))
     return;
@@ -114,7 +114,7 @@ void draw_paths(App& app) {
 void draw_divergence(App& app) {
   if (app.results.latest && app.results.latest->kernel_id == app.choices.kernel_id) {
     MeasuredScope scope(app);
-    draw_measured(*app.results.latest, app);
+    draw_measured_branches(*app.results.latest, app);
   }
   ImGui::Separator();
   if (const KernelDesc* kernel = app.kernel(); kernel && kernel->kind == KernelKind::library) {
