@@ -93,7 +93,7 @@ fi
 if has_part live; then
   for i in 1 2 3; do
     echo "== live, worker killed, warm sweep: run $i"
-    grep -E "^first full Run|^\| live change|^\| longest frame|^worker .* killed|^warm sweep|^exit" "$OUT/live_$i.md"
+    grep -E "^first measured figures|^first full Run|^\| live change|^\| longest frame|^worker .* killed|^warm sweep|^exit" "$OUT/live_$i.md"
   done
 fi
 if has_part first; then echo "== first figures"; cat "$OUT/first_figures.md"; fi

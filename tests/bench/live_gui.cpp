@@ -98,6 +98,12 @@ int run(const std::string& warplens, const std::string& kernel) {
   Frames frames{gui};
   std::printf("renderer: %s (%s), made %.0f ms after the start\n", gui.renderer().c_str(),
               gui.display_kind().c_str(), ms_since(started));
+  // The first measured figures: the Run's timed part, before its counters (or the whole Run,
+  // where it has no counting pass).
+  frames_until(
+      frames, [&] { return app.results.latest && app.results.latest->timing; }, 60000);
+  std::printf("first measured figures shown %.0f ms after the start (main; %s)\n",
+              ms_since(started), app.results.latest_counting ? "the timed part" : "the whole Run");
   frames_until(
       frames, [&] { return !source.busy() && app.results.latest; }, 60000);
   std::printf("first full Run shown %.0f ms after the start (main; %s); mode: %s\n",

@@ -153,6 +153,61 @@ TEST(WorkerSource, AnAnswerOfAnotherKernelIsRefusedWithTheReason) {
 
 // A worker that answers a sweep of 3 shapes with 6 points: the Sweep panel says what it sent and
 // what was asked.
+// A Run's timed part comes before its counters: the timing is on screen at once, the Counters
+// panel says the counters are being measured, and the whole result then takes its place and
+// joins the history once.
+TEST(WorkerSource, ARunsTimingIsShownBeforeItsCountersAndTheWholeResultFollows) {
+  nlohmann::json part = recorded_run();
+  part.erase("counters");
+  part.erase("site_counts");
+  WorkerSource source(answering_with(
+      "timed",
+      {nlohmann::json{{"id", 1}, {"type", "progress"}, {"phase", "counters"}, {"result", part}}
+           .dump(),
+       nlohmann::json{{"id", 1}, {"type", "result"}, {"result", recorded_run()}}.dump()}));
+  App app = make_app("vec_add/scalar", "h100");
+  app.source = &source;
+  ASSERT_TRUE(app.run());
+  ASSERT_TRUE(eventually([&] {
+    app.poll_source();
+    return app.results.latest.has_value() || !app.results.last_error.empty();
+  })) << source.mode();
+  ASSERT_TRUE(app.results.latest) << app.results.last_error;
+  EXPECT_TRUE(app.results.latest->timing);
+  EXPECT_FALSE(app.results.latest->counters);
+  EXPECT_TRUE(app.results.latest_counting);
+  EXPECT_TRUE(source.busy()) << "the whole result is still to come";
+  EXPECT_TRUE(app.results.history.empty()) << "a timed part is no run of the history";
+  EXPECT_TRUE(contains(app.messages.status, "now measuring its counters")) << app.messages.status;
+  ASSERT_TRUE(eventually([&] {
+    app.poll_source();
+    return app.results.latest && app.results.latest->counters;
+  })) << source.mode();
+  EXPECT_FALSE(app.results.latest_counting);
+  EXPECT_EQ(app.results.history.size(), 1u);
+  EXPECT_TRUE(contains(app.messages.status, "Run measured: median")) << app.messages.status;
+}
+
+// A timed part with counters in it is refused as a lie: only the answer brings them.
+TEST(WorkerSource, ATimedPartWithCountersIsRefused) {
+  WorkerSource source(answering_with(
+      "lying",
+      {nlohmann::json{
+          {"id", 1}, {"type", "progress"}, {"phase", "counters"}, {"result", recorded_run()}}
+           .dump()}));
+  App app = make_app("vec_add/scalar", "h100");
+  app.source = &source;
+  ASSERT_TRUE(app.run());
+  ASSERT_TRUE(eventually([&] {
+    app.poll_source();
+    return !app.results.last_error.empty();
+  })) << source.mode();
+  EXPECT_TRUE(contains(app.results.last_error,
+                       "its timed part: counters or per-site figures, which only the answer"))
+      << app.results.last_error;
+  EXPECT_FALSE(app.results.latest && app.results.latest->timing);
+}
+
 TEST(WorkerSource, ASweepOfOtherPointsIsRefusedSayingWhatWasSentAndAsked) {
   std::string points;
   for (int i = 0; i < 6; ++i)

@@ -96,6 +96,27 @@ TEST(WorkerProtocol, EveryModelResultSurvivesTheRoundTrip) {
   }
 }
 
+// A run's timed part rides on its "counters" progress line, and a line without one has none.
+TEST(WorkerProtocol, AProgressLineCarriesARunsTimedPart) {
+  RunResult part = full_result();
+  part.counters.reset();
+  const WorkerResponse sent{.id = 5,
+                            .type = ResponseType::progress,
+                            .phase = "counters",
+                            .result = std::make_shared<RunResult>(part)};
+  const WorkerResponse got = response_from_json(json::parse(protocol_line(response_to_json(sent))));
+  ASSERT_EQ(got.type, ResponseType::progress);
+  EXPECT_EQ(got.phase, "counters");
+  ASSERT_TRUE(got.result);
+  EXPECT_EQ(got.result->kernel_id, "matmul/tiled");
+  ASSERT_TRUE(got.result->timing);
+  EXPECT_DOUBLE_EQ(got.result->timing->median_time, 1.25);
+  EXPECT_FALSE(got.result->counters);
+  const WorkerResponse plain = response_from_json(json::parse(protocol_line(
+      response_to_json(WorkerResponse{.id = 5, .type = ResponseType::progress, .phase = "run"}))));
+  EXPECT_FALSE(plain.result);
+}
+
 TEST(WorkerProtocol, ARunResultKeepsTheFieldsTheGuiShows) {
   const RunResult original = full_result();
   const WorkerResponse sent{

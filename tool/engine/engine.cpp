@@ -501,43 +501,57 @@ RunResult KernelSession::predict(const BlockShape& block) const {
   return model_kernel(request, s.arch, s.options.model);
 }
 
-RunResult KernelSession::measure(const BlockShape& block, bool with_counters) {
+namespace {
+
+// The model's result with what the GPU measured of the same launch.
+RunResult with_measured(RunResult model, RunResult measured) {
+  model.attributes = std::move(measured.attributes);
+  model.occupancy = std::move(measured.occupancy);
+  model.runtime_blocks_per_sm = measured.runtime_blocks_per_sm;
+  model.verification = std::move(measured.verification);
+  model.timing = std::move(measured.timing);
+  model.counters = std::move(measured.counters);
+  return model;
+}
+
+} // namespace
+
+RunResult KernelSession::measure(const BlockShape& block, bool with_counters,
+                                 const TimedPart& timed_part) {
   State& s = *m_state;
   if (with_counters && s.options.per_site) // the per-site pass places its counts on the model's
-    return measure(predict(block), with_counters);
+    return measure(predict(block), with_counters, timed_part);
   check_kernel_request(KernelRequest{s.kernel, s.params, block});
   // The model on another core while the GPU verifies and times the launch: a live edit waits for
   // the longer of the two, not their sum (for vec_add's 16 M elements each takes about 10 ms).
-  std::future<RunResult> model =
-      std::async(std::launch::async, [this, block] { return predict(block); });
+  std::shared_future<RunResult> model =
+      std::async(std::launch::async, [this, block] { return predict(block); }).share();
   RunResult launch_only;
   launch_only.arch = s.arch;
   launch_only.launch = make_launch(*s.kernel, s.params, block, s.arch.sm_count);
   launch_only.dynamic_smem = dynamic_smem_bytes(*s.kernel, s.params, block);
-  RunResult measured = measure(std::move(launch_only), with_counters);
-  RunResult result = model.get();
-  result.attributes = std::move(measured.attributes);
-  result.occupancy = std::move(measured.occupancy);
-  result.runtime_blocks_per_sm = measured.runtime_blocks_per_sm;
-  result.verification = std::move(measured.verification);
-  result.timing = std::move(measured.timing);
-  result.counters = std::move(measured.counters);
-  return result;
+  TimedPart with_model; // the timed part as the result will have it, the model's figures in
+  if (timed_part)
+    with_model = [&](const RunResult& timed) { timed_part(with_measured(model.get(), timed)); };
+  RunResult measured = measure(std::move(launch_only), with_counters, with_model);
+  return with_measured(model.get(), std::move(measured));
 }
 
-RunResult KernelSession::measure(RunResult predicted, bool with_counters) {
+RunResult KernelSession::measure(RunResult predicted, bool with_counters,
+                                 const TimedPart& timed_part) {
   if (!m_state->module)
-    return measure_launch(std::move(predicted), with_counters);
+    return measure_launch(std::move(predicted), with_counters, timed_part);
   // A kernel file's fault (an illegal address, a trap) is named with the launch that made it.
   const LaunchShape shape = predicted.launch;
   try {
-    return measure_launch(std::move(predicted), with_counters);
+    return measure_launch(std::move(predicted), with_counters, timed_part);
   } catch (const DeviceError& e) {
     throw DeviceError(launch_words(m_state->kernel->id, shape) + ": " + e.what());
   }
 }
 
-RunResult KernelSession::measure_launch(RunResult predicted, bool with_counters) {
+RunResult KernelSession::measure_launch(RunResult predicted, bool with_counters,
+                                        const TimedPart& timed_part) {
   State& s = *m_state;
   RunResult result = std::move(predicted);
   const BlockShape block = result.launch.block;
@@ -565,6 +579,9 @@ RunResult KernelSession::measure_launch(RunResult predicted, bool with_counters)
     NvtxRange range("time kernel");
     result.timing = time_cold(enqueue, s.stream.get(), timing, s.flusher, s.clock, watch);
   }
+  const bool counts = with_counters && (!s.options.metrics.empty() || s.options.per_site);
+  if (counts && timed_part)
+    timed_part(result);
   if (with_counters && !s.options.metrics.empty())
     result.counters = count({block}).front();
   if (with_counters && s.options.per_site)

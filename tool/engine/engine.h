@@ -13,6 +13,7 @@
 #include "model/run_result.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -30,6 +31,10 @@ struct SessionSetup {
   double total = 0;     // the whole constructor
 };
 
+// Given a run's result as far as it goes once its launch is timed: prediction, attributes,
+// occupancy, verification and timing, before the counters.
+using TimedPart = std::function<void(const RunResult&)>;
+
 // One kernel and its parameters on the GPU: buffers allocated, inputs filled and uploaded, and
 // the CPU reference computed once, so that every block shape measured after costs only its own
 // launches (a sweep's per-shape cost). Verification of full outputs runs on the device against
@@ -46,10 +51,14 @@ public:
   // thread (a sweep models its shapes on other cores while the GPU measures). Throws
   // UsageError for a shape the kernel does not allow.
   RunResult predict(const BlockShape& block) const;
-  // Verification, attributes, occupancy, timing and, unless told otherwise, the counters.
-  RunResult measure(const BlockShape& block, bool with_counters = true);
+  // Verification, attributes, occupancy, timing and, unless told otherwise, the counters. Where
+  // counters follow, `timed_part` is given the result so far once the launch is timed, so a
+  // worker can send it before the counting passes.
+  RunResult measure(const BlockShape& block, bool with_counters = true,
+                    const TimedPart& timed_part = {});
   // The same for a shape whose prediction is already made.
-  RunResult measure(RunResult predicted, bool with_counters = true);
+  RunResult measure(RunResult predicted, bool with_counters = true,
+                    const TimedPart& timed_part = {});
   // The counters of several shapes in one profiling session (a sweep's), in the order given;
   // each is unavailable, with the reason, when the counters cannot be read.
   std::vector<CounterResult> count(const std::vector<BlockShape>& blocks);
@@ -74,7 +83,7 @@ public:
   void retune(const EngineOptions& options);
 
 private:
-  RunResult measure_launch(RunResult predicted, bool with_counters);
+  RunResult measure_launch(RunResult predicted, bool with_counters, const TimedPart& timed_part);
   SiteCounts count_bundled_sites(const SassCounts& sass, const RunResult& predicted);
   SiteCounts count_file_lines(const SassCounts& sass, const RunResult& predicted);
 

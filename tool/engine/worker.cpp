@@ -134,7 +134,9 @@ private:
   void remember_locked(const WorkerResponse& response) {
     if (response.type == ResponseType::progress) {
       m_working = response.id;
-      m_working_line = protocol_line(response_to_json(response));
+      WorkerResponse beat = response; // a heartbeat says the phase, not the timed part again
+      beat.result.reset();
+      m_working_line = protocol_line(response_to_json(beat));
       m_work_started.notify_one();
     } else if (response.id == m_working) {
       m_working = 0; // answered
@@ -345,7 +347,13 @@ RunResult compute(const WorkerRequest& request, const KernelRequest& kernel, Ses
   KernelSession& session = sessions.get(*kernel.kernel, kernel.params, session_options(request));
   if (request.engine.per_site)
     session.prepare_sites();
-  RunResult result = session.measure(kernel.block);
+  // The timing goes to the client before the counting passes: a GUI shows it at once.
+  RunResult result = session.measure(kernel.block, true, [&](const RunResult& part) {
+    writer.send(WorkerResponse{.id = request.id,
+                               .type = ResponseType::progress,
+                               .phase = "counters",
+                               .result = std::make_shared<const RunResult>(part)});
+  });
   // Per request, not per session: a session reused from a live edit would skip the pass, and one
   // made for a per-site Run would repeat it on every live edit after it.
   if (request.engine.per_site) {

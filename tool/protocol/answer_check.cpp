@@ -527,11 +527,38 @@ void check_sweep_answer(const WorkerRequest& asked, double budget_seconds,
   }
 }
 
+// The launch a request names, as this side resolves it.
+KernelRequest launch_asked(const WorkerRequest& asked) {
+  try {
+    return request_kernel(asked);
+  } catch (const Error& e) {
+    not_asked("", "an answer to a request this side refuses (" + clip(e.what(), 120) + ")");
+  }
+}
+
+// A run's timed part (a progress line's result): the launch asked, timed and verified as asked,
+// and nothing of what only the answer brings (counters, per-site figures).
+void check_timed_part(const WorkerRequest& asked, double budget_seconds, const RunResult& part) {
+  const std::string at = "its timed part: ";
+  if (asked.type != RequestType::run)
+    not_asked(at,
+              std::string("a timed part where a ") + request_type_name(asked.type) + " was asked");
+  if (part.counters || part.site_counts)
+    not_asked(at, "counters or per-site figures, which only the answer may bring");
+  const KernelRequest launch = launch_asked(asked);
+  WorkerRequest timed = asked;
+  timed.engine.metrics.clear();
+  timed.engine.per_site = false;
+  check_result_answer(timed, budget_seconds, part, launch, at);
+}
+
 } // namespace
 
 void check_answer(const WorkerRequest& asked, double budget_seconds, const WorkerResponse& answer) {
   const bool sweep = asked.type == RequestType::sweep;
   const bool result = asked.type == RequestType::model || asked.type == RequestType::run;
+  if (answer.type == ResponseType::progress && answer.result)
+    return check_timed_part(asked, budget_seconds, *answer.result);
   if (answer.type != ResponseType::result && answer.type != ResponseType::sweep)
     return;
   const std::string kind = std::string("a ") + request_type_name(asked.type);
@@ -539,12 +566,7 @@ void check_answer(const WorkerRequest& asked, double budget_seconds, const Worke
       (answer.type == ResponseType::result && !result))
     not_asked("", std::string("a ") + response_type_name(answer.type) + " where " + kind +
                       " was asked");
-  KernelRequest launch;
-  try {
-    launch = request_kernel(asked);
-  } catch (const Error& e) {
-    not_asked("", "an answer to a request this side refuses (" + clip(e.what(), 120) + ")");
-  }
+  const KernelRequest launch = launch_asked(asked);
   if (sweep)
     check_sweep_answer(asked, budget_seconds, *answer.sweep, launch);
   else

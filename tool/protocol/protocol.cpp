@@ -307,6 +307,8 @@ json response_to_json(const WorkerResponse& a) {
       line["done"] = a.done;
       line["total"] = a.total;
     }
+    if (a.result)
+      line["result"] = run_result_to_json(*a.result);
     break;
   case ResponseType::result:
     line["result"] = a.result ? run_result_to_json(*a.result) : json(nullptr);
@@ -339,6 +341,9 @@ WorkerResponse response_from_json(const json& line) {
     a.phase = r.text_or("phase", "");
     a.total = static_cast<int>(r.integer_or("total", 0, 0, kMaxInt));
     a.done = static_cast<int>(r.integer_or("done", 0, 0, a.total)); // never 9 of 3 shapes
+    if (r.has("result"))
+      a.result = std::make_shared<const RunResult>(
+          run_result_from_json(r.at("result", "allowed a result object"), r.where() + ": result"));
     break;
   case ResponseType::sweep:
     a.sweep = std::make_shared<const std::vector<SweepPoint>>(

@@ -116,9 +116,12 @@ struct WorkerResponse {
   int protocol = 0;        // hello
   int pid = 0;             // hello: the worker's process id on its own host
   std::string catalog{};   // hello: its kernel catalog (catalog_version)
-  std::string phase{};     // progress: "resolve", "model", "run", "sites", "sweep"
+  std::string phase{};     // progress: "resolve", "model", "run", "counters", "sites", "sweep"
   int done = 0, total = 0; // progress of a sweep: shapes measured of all
-  std::shared_ptr<const RunResult> result{};              // result
+  // result; progress "counters": a run's timing, verification and resources, sent before its
+  // counters are measured so a GUI shows them at once (its counters and per-site figures follow
+  // in the result)
+  std::shared_ptr<const RunResult> result{};
   std::shared_ptr<const std::vector<SweepPoint>> sweep{}; // sweep
   std::string message{};                                  // error: one line
   bool fatal = false;                                     // error: the worker exits after this line

@@ -156,6 +156,7 @@ std::int64_t WorkerClient::submit(WorkerRequest request, double budget_seconds) 
     m_snapshot.newest_request = id;
     m_snapshot.phase.clear();
     m_snapshot.done = m_snapshot.total = 0;
+    m_snapshot.timed_part.reset();
     if (!m_worker && !m_restart_wanted && !m_stopping)
       start_locked(); // sends what is pending
     else
@@ -384,6 +385,8 @@ void WorkerClient::on_response(Worker& worker, const WorkerResponse& response, b
         m_snapshot.phase = response.phase;
         m_snapshot.done = response.done;
         m_snapshot.total = response.total;
+        if (response.result)
+          m_snapshot.timed_part = response.result;
       }
     } else if (const auto it = m_pending.find(response.id); it == m_pending.end()) {
       refuse_line_locked(worker, unasked(response, refused));

@@ -75,8 +75,11 @@ struct WorkerSnapshot {
   int restarts = 0;         // workers started after the first
   std::string last_failure; // why the last worker ended or could not start; empty if none did
   std::int64_t newest_request = 0;
-  std::string phase;                                 // progress of the newest request while it runs
-  int done = 0, total = 0;                           // of a sweep: shapes measured of all
+  std::string phase;       // progress of the newest request while it runs
+  int done = 0, total = 0; // of a sweep: shapes measured of all
+  // The newest request's timed part (its timing before its counters), checked as an answer is,
+  // while the answer is still to come.
+  std::shared_ptr<const RunResult> timed_part;
   std::shared_ptr<const WorkerAnswer> latest_result; // never replaced by an older request's
   std::shared_ptr<const WorkerAnswer> latest_error;  // the newest failure (not cancellations)
 };

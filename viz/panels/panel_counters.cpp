@@ -74,6 +74,8 @@ void draw_measured_part(const App& app) {
   if (app.results.latest && app.results.latest->counters) {
     MeasuredScope scope(app);
     draw_measured_counters(*app.results.latest, app);
+  } else if (app.results.latest && app.results.latest_counting) {
+    empty_state("Measuring this run's counters: its timing is in Timings already.");
   } else if (app.results.latest && !app.results.latest->timing) {
     // Neither measured nor recorded (a run on a GPU is always timed): model mode, a launch the
     // recording lacks. Say where the measured table would be.

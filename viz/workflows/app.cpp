@@ -438,6 +438,8 @@ void App::poll_source() {
       sweep.running = false;
       sweep.first_half.reset();
       sweep.second_half.reset();
+    } else if (update->result && update->timed_part) {
+      show_timed_part(std::move(*update->result));
     } else if (update->result) {
       show(std::move(*update->result));
     } else {
@@ -461,6 +463,7 @@ void App::show(RunResult result) {
       results.history.pop_front();
   }
   results.latest = std::move(result);
+  results.latest_counting = false;
   results.last_error.clear();
   if (results.awaiting_run) { // F5 answered: the status line says what it brought, whichever panel
                               // is read
@@ -471,6 +474,17 @@ void App::show(RunResult result) {
             ? "Run: the recording's figures of this launch (" + results.latest->recorded_on + ")"
             : format("Run measured: median %.4f ms", results.latest->timing->median_time);
   }
+}
+
+void App::show_timed_part(RunResult part) {
+  if (!models)
+    results.curves = curves_for(part);
+  results.latest = std::move(part);
+  results.latest_counting = true;
+  results.last_error.clear();
+  if (results.awaiting_run) // the whole result's status follows it
+    messages.status = format("Run timed: median %.4f ms; now measuring its counters",
+                             results.latest->timing->median_time);
 }
 
 std::string App::untimed_reason() const {

@@ -70,6 +70,9 @@ struct SourceUpdate {
   std::string error{};
   std::optional<SweepData> sweep{}; // the answer to submit_sweep
   bool for_sweep = false;           // the error answers submit_sweep
+  // `result` is a Run's timed part: its timing, verification and resources, while its counters
+  // are still being measured (the whole result follows).
+  bool timed_part = false;
 };
 
 // How a submitted launch is measured. A `live` request follows an edit in live mode: a source
@@ -239,6 +242,8 @@ struct Results {
   // launch is then explained, not awaited.
   std::string model_error;
   bool awaiting_run = false; // F5 was pressed and its answer has not come: it sets `status`
+  // `latest` is a Run's timed part: its counters are being measured, and the whole result follows.
+  bool latest_counting = false;
   std::optional<KernelRequest> last_modelled;
   std::string last_modelled_arch;
   std::optional<KernelRequest> last_submitted; // what live mode compares against
@@ -450,6 +455,9 @@ struct App {
   // timing and counters of the same launch from a loaded measured sweep, else from the recording,
   // when they have them.
   void show(RunResult result);
+  // A Run's timed part arrives: the latest until the whole result comes, not a run of the
+  // history (the whole result is).
+  void show_timed_part(RunResult part);
 
   // Pins the latest result as the baseline (false when there is none yet); a baseline may be
   // another variant of the family (naive against tiled, padded against unpadded).

@@ -103,6 +103,11 @@ std::optional<SourceUpdate> WorkerSource::poll() {
     m_seen = answer->id;
     return SourceUpdate{*answer->result, ""};
   }
+  if (snapshot.timed_part && snapshot.newest_request == m_newest && m_newest > m_seen &&
+      m_timed_part_shown != m_newest) {
+    m_timed_part_shown = m_newest;
+    return SourceUpdate{.result = *snapshot.timed_part, .timed_part = true};
+  }
   if (const auto& answer = snapshot.latest_error;
       answer && answer->id == m_newest && answer->id > m_seen) {
     m_seen = answer->id;

@@ -58,12 +58,13 @@ private:
 
   const WorkerSourceOptions m_options;
   WorkerClient m_client;
-  std::optional<Submitted> m_last; // the newest request, to send again after a worker died
-  std::int64_t m_newest = 0;       // its id: answers to older requests are stale
-  std::int64_t m_seen = 0;         // the newest answer already handed to the GUI
-  std::int64_t m_retried = 0;      // the request last sent again, so a failing one is not looped
-  std::string m_model_reason;      // set once the worker's machine turned out to have no GPU
-  std::optional<Sweep> m_sweep;    // the sweep with the worker, until it answers
+  std::optional<Submitted> m_last;     // the newest request, to send again after a worker died
+  std::int64_t m_newest = 0;           // its id: answers to older requests are stale
+  std::int64_t m_seen = 0;             // the newest answer already handed to the GUI
+  std::int64_t m_timed_part_shown = 0; // the newest request whose timed part was handed to it
+  std::int64_t m_retried = 0;   // the request last sent again, so a failing one is not looped
+  std::string m_model_reason;   // set once the worker's machine turned out to have no GPU
+  std::optional<Sweep> m_sweep; // the sweep with the worker, until it answers
   std::int64_t m_sweep_id = 0;
   std::optional<SourceUpdate> m_modelled_sweep; // a sweep modelled here, in model mode
 };
