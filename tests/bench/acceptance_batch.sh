@@ -5,7 +5,8 @@
 # gtest's sharding), then the gpu tests: last, because their deliberate faults disturb a later
 # process's headless OpenGL context. Logs in $RESULTS/acceptance.tgz, tables last.
 # Here first: cmake --build --preset gpu && tests/bench/carry.sh; carry .gpu-run and .gl.
-# PARTS (gui,first,live,gpu; breakdown: where a first Run's time goes) chooses the parts.
+# PARTS (gui,first,live,gpu; breakdown: where a first Run's time goes; timed: the Counters panel
+# pictured while a first Run's counters are measured, then settled) chooses the parts.
 set -uo pipefail
 source "$(dirname "$0")/batch_setup.sh"
 batch_setup acceptance
@@ -63,6 +64,19 @@ if has_part live; then
   done
 fi
 
+# A first Run of matmul/tiled pictured after each sleep (one lands between its timed part and its
+# answer), then once settled: the Counters panel says its counters come, then shows them.
+if has_part timed; then
+  mkdir -p /tmp/gui-home
+  for s in 0.9 1.2 1.5; do
+    printf 'sleep %s\nscreenshot %s/timed_%s.png counters\nwait\nscreenshot %s/settled_%s.png counters\n' \
+      "$s" "$OUT" "$s" "$OUT" "$s" > "$OUT/timed_$s.script"
+    HOME=/tmp/gui-home timeout 60 "$WL" --headless --kernel matmul/tiled --script "$OUT/timed_$s.script" \
+      > "$OUT/timed_$s.log" 2>&1
+    echo "exit $?" >> "$OUT/timed_$s.log"
+  done
+fi
+
 if has_part gui; then
   for shard in ${SHARD:-0}; do # SHARD: one index or several, each with GUI_SECONDS of its own
     GTEST_TOTAL_SHARDS=${SHARDS:-1} GTEST_SHARD_INDEX=$shard timeout "${GUI_SECONDS:-420}" \
@@ -97,4 +111,11 @@ if has_part live; then
   done
 fi
 if has_part first; then echo "== first figures"; cat "$OUT/first_figures.md"; fi
+if has_part timed; then
+  echo "== timed part pictures"
+  for s in 0.9 1.2 1.5; do
+    printf '%s: %s; Counters panel then: %s\n' "$s" "$(tail -1 "$OUT/timed_$s.log")" \
+      "$(grep -o 'Measuring this run.s counters' "$OUT/timed_$s.json" 2>/dev/null | head -1)"
+  done
+fi
 if has_part breakdown; then echo "== a first Run's time, in one process"; cat "$OUT"/breakdown_*.err; fi

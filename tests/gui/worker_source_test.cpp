@@ -134,21 +134,32 @@ nlohmann::json recorded_run() {
       std::ifstream(std::string(WARPLENS_SOURCE_ASSETS) + "/recordings/h100.json"))["runs"][0];
 }
 
+// What the GUI says of a wrong worker's answer to its first Run of `kernel`: the refusal on
+// screen, and whether anything of the answer was shown as measured.
+struct Refusal {
+  std::string error;
+  bool shown_measured = false;
+};
+Refusal first_run_refusal(WorkerSource& source, const std::string& kernel) {
+  App app = make_app(kernel, "h100");
+  app.source = &source;
+  EXPECT_TRUE(app.run());
+  EXPECT_TRUE(eventually([&] {
+    app.poll_source();
+    return !app.results.last_error.empty();
+  })) << source.mode();
+  return {app.results.last_error, app.results.latest && app.results.latest->timing};
+}
+
 // A recorded H100 run of vec_add/scalar answers a run of vec_add/vec4: refused with the reason,
 // and nothing of it shown as the measurement.
 TEST(WorkerSource, AnAnswerOfAnotherKernelIsRefusedWithTheReason) {
   WorkerSource source(answering_with(
       "run", {nlohmann::json{{"id", 1}, {"type", "result"}, {"result", recorded_run()}}.dump()}));
-  App app = make_app("vec_add/vec4", "h100");
-  app.source = &source;
-  ASSERT_TRUE(app.run());
-  ASSERT_TRUE(eventually([&] {
-    app.poll_source();
-    return !app.results.last_error.empty();
-  })) << source.mode();
-  EXPECT_EQ(app.results.last_error, "the worker's answer was refused: kernel vec_add/scalar where "
-                                    "vec_add/vec4 was asked");
-  EXPECT_FALSE(app.results.latest && app.results.latest->timing) << "the refused answer was shown";
+  const Refusal r = first_run_refusal(source, "vec_add/vec4");
+  EXPECT_EQ(r.error, "the worker's answer was refused: kernel vec_add/scalar where "
+                     "vec_add/vec4 was asked");
+  EXPECT_FALSE(r.shown_measured) << "the refused answer was shown";
 }
 
 // A worker that answers a sweep of 3 shapes with 6 points: the Sweep panel says what it sent and
@@ -195,17 +206,11 @@ TEST(WorkerSource, ATimedPartWithCountersIsRefused) {
       {nlohmann::json{
           {"id", 1}, {"type", "progress"}, {"phase", "counters"}, {"result", recorded_run()}}
            .dump()}));
-  App app = make_app("vec_add/scalar", "h100");
-  app.source = &source;
-  ASSERT_TRUE(app.run());
-  ASSERT_TRUE(eventually([&] {
-    app.poll_source();
-    return !app.results.last_error.empty();
-  })) << source.mode();
-  EXPECT_TRUE(contains(app.results.last_error,
-                       "its timed part: counters or per-site figures, which only the answer"))
-      << app.results.last_error;
-  EXPECT_FALSE(app.results.latest && app.results.latest->timing);
+  const Refusal r = first_run_refusal(source, "vec_add/scalar");
+  EXPECT_TRUE(
+      contains(r.error, "its timed part: counters or per-site figures, which only the answer"))
+      << r.error;
+  EXPECT_FALSE(r.shown_measured);
 }
 
 TEST(WorkerSource, ASweepOfOtherPointsIsRefusedSayingWhatWasSentAndAsked) {

@@ -3,6 +3,7 @@
 // read from the instructions; and the whole measurement through JSON and back.
 
 #include "base/error.h"
+#include "base/text_format.h"
 #include "io/assets.h"
 #include "model/arch.h"
 #include "model/kernel_request.h"
@@ -400,8 +401,8 @@ TEST(LineCounts, TheLinesGoThroughJsonAndBackAndWhatNoPassMakesIsRefused) {
   refused("/available", false, 3, "none for a bundled kernel with access sites");
 }
 
-// A per-site sweep: each site's measured, predicted and flag columns, named by the site and ncu's
-// SASS metric; a point the pass did not reach keeps its predictions and leaves the rest empty.
+// A per-site sweep: each site's predicted and measured columns under the figure table's keys, and
+// its flag; a point the pass did not reach keeps its predictions and leaves the rest empty.
 TEST(SiteCounts, ASweepCsvHasEachSitesMeasuredAndPredictedColumnsAndARowSummary) {
   const Case c = make_case("vec_add/scalar", {"n=1048576"});
   const KernelRequest request{c.request.kernel, c.request.params, BlockShape{256, 1, 1}};
@@ -419,10 +420,10 @@ TEST(SiteCounts, ASweepCsvHasEachSitesMeasuredAndPredictedColumnsAndARowSummary)
   std::getline(csv, header);
   std::getline(csv, first);
   std::getline(csv, second);
-  EXPECT_NE(header.find(",\"load a: smsp__sass_inst_executed\",\"load a: "
-                        "smsp__sass_inst_executed_op_global_ld\",\"load a: "
-                        "smsp__sass_sectors_mem_global\",\"load a: predicted_requests\",\"load a: "
-                        "predicted_sectors\",\"load a: flagged\""),
+  EXPECT_NE(header.find(",\"load a: sectors_per_request\",\"load a: requests\",\"load a: "
+                        "sectors\",\"load a: measured_sectors_per_request\",\"load a: "
+                        "measured_requests\",\"load a: measured_sectors\",\"load a: "
+                        "measured_flagged\""),
             std::string::npos)
       << header;
   const auto commas = [](const std::string& line) {
@@ -433,11 +434,13 @@ TEST(SiteCounts, ASweepCsvHasEachSitesMeasuredAndPredictedColumnsAndARowSummary)
   const SitePrediction& store = c.prediction.sites[2];
   const std::string requests = std::to_string(store.requests);
   const std::string sectors = std::to_string(store.sectors);
-  EXPECT_TRUE(first.ends_with("," + requests + "," + requests + "," +
-                              std::to_string(2 * store.sectors) + "," + requests + "," + sectors +
-                              ",yes"))
+  const std::string per_request = format("%.9g", store.sectors_per_request());
+  EXPECT_TRUE(first.ends_with("," + per_request + "," + requests + "," + sectors + "," +
+                              format("%.9g", 2 * store.sectors_per_request()) + "," + requests +
+                              "," + std::to_string(2 * store.sectors) + ",yes"))
       << first;
-  EXPECT_TRUE(second.ends_with(",,,," + requests + "," + sectors + ",")) << second;
+  EXPECT_TRUE(second.ends_with("," + per_request + "," + requests + "," + sectors + ",,,,"))
+      << second;
   EXPECT_EQ(site_counts_summary(measured), "sites: 2 of 3 within 2 % (store c differs)");
   EXPECT_EQ(site_counts_summary(unmeasured), "");
 }

@@ -257,18 +257,6 @@ OccupancyRequest occupancy_inputs(const RunResult& r) {
   return request;
 }
 
-// The per-site measured columns of one site's CSV row: empty without a per-site pass.
-std::string site_measured_csv(const RunResult& r, std::size_t site) {
-  if (!r.site_counts || !r.site_counts->available || site >= r.site_counts->sites.size())
-    return ",,,,,,,";
-  const SiteMeasurement& m = r.site_counts->sites[site];
-  const bool global = r.prediction.sites[site].space == MemorySpace::global;
-  return format("%d,%.0f,%.0f,%.0f,", m.line, m.issued, m.executed, m.lanes) +
-         (global ? format("%.0f,", m.sectors) : std::string(",")) +
-         (global ? std::string(",") : format("%.0f,", m.wavefronts)) +
-         (m.flagged ? "yes," : "no,") + csv_quoted(m.reason);
-}
-
 // Every launch figure with a value, under its panel's title: "  median time        0.0123 ms".
 std::string figures_table(const RunResult& r) {
   std::string text;
@@ -406,10 +394,10 @@ std::string run_csv(const RunResult& r) {
   // (its worst site's) and dram_bytes.
   for (const Figure* f : site_figures())
     csv << ",site_" << f->key;
-  // Per-site measured (--per-site), under ncu's SASS metric names; empty without it.
-  csv << ",line,smsp__sass_inst_executed,measured_requests,smsp__sass_thread_inst_executed_pred_on,"
-         "smsp__sass_sectors_mem_global,smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared,"
-         "measured_flagged,measured_reason\n";
+  // Per-site measured (--per-site); empty without it.
+  for (const std::string& header : site_measured_csv_headers())
+    csv << "," << header;
+  csv << "\n";
   const std::string launch =
       r.kernel_id + "," + format_block(r.launch.block) + "," + format_block(r.launch.grid) + "," +
       r.arch.id + launch_figure_cells(r) + "," +
@@ -421,7 +409,9 @@ std::string run_csv(const RunResult& r) {
         << op_name(s.op);
     for (const Figure* f : site_figures())
       csv << "," << figure_csv(*f, f->site_predicted(s));
-    csv << "," << site_measured_csv(r, i) << "\n";
+    for (const std::string& cell : site_measured_csv_cells(r, i))
+      csv << "," << cell;
+    csv << "\n";
   }
   return csv.str();
 }

@@ -2,6 +2,7 @@
 
 #include "base/json_fields.h"
 #include "base/text_format.h"
+#include "report/figures.h"
 
 #include <algorithm>
 #include <cmath>
@@ -171,23 +172,66 @@ std::string site_counts_summary(const RunResult& r) {
 
 namespace {
 
-// A site's figure that matters for its space: sectors for global, wavefronts for shared.
-const char* traffic_metric(MemorySpace space) {
-  return space == MemorySpace::global ? "smsp__sass_sectors_mem_global"
-                                      : "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared";
+// The site figures the per-site pass measures (requests, sectors, wavefronts and their ratio),
+// in table order: each the "measured_KEY" column or the measured object's KEY.
+const std::vector<const Figure*>& measured_site_figures() {
+  static const std::vector<const Figure*> rows = [] {
+    std::vector<const Figure*> measured;
+    for (const Figure* f : site_figures())
+      if (f->site_measured)
+        measured.push_back(f);
+    return measured;
+  }();
+  return rows;
+}
+
+// The pass's value of one of them for a site (its line's, for sites measured together); none
+// where the site's space has no such figure or nothing of it was executed.
+std::optional<double> measured_of(const Figure& f, const SitePrediction& site,
+                                  const SiteMeasurement& m) {
+  if (!site_has(f, site.space) || m.executed <= 0)
+    return std::nullopt;
+  return f.site_measured(m);
+}
+
+std::string csv_cell(const Figure& f, std::optional<double> value) {
+  return value ? figure_csv(f, *value) : "";
 }
 
 } // namespace
 
+std::vector<std::string> site_measured_csv_headers() {
+  std::vector<std::string> headers = {"measured_line", "measured_instructions_executed",
+                                      "measured_lanes"};
+  for (const Figure* f : measured_site_figures())
+    headers.push_back("measured_" + std::string(f->key));
+  headers.insert(headers.end(), {"measured_flagged", "measured_reason"});
+  return headers;
+}
+
+std::vector<std::string> site_measured_csv_cells(const RunResult& r, std::size_t site) {
+  const std::size_t columns = site_measured_csv_headers().size();
+  if (!r.site_counts || !r.site_counts->available || site >= r.site_counts->sites.size())
+    return std::vector<std::string>(columns);
+  const SiteMeasurement& m = r.site_counts->sites[site];
+  std::vector<std::string> cells = {std::to_string(m.line), format("%.0f", m.issued),
+                                    format("%.0f", m.lanes)};
+  for (const Figure* f : measured_site_figures())
+    cells.push_back(csv_cell(*f, measured_of(*f, r.prediction.sites[site], m)));
+  cells.insert(cells.end(), {m.flagged ? "yes" : "no", csv_quoted(m.reason)});
+  return cells;
+}
+
 std::vector<std::string> site_csv_headers(const RunResult& r) {
   std::vector<std::string> headers;
   for (const SitePrediction& s : r.prediction.sites) {
-    const std::string traffic = s.space == MemorySpace::global ? "sectors" : "wavefronts";
-    const std::vector<std::string> columns = {
-        "smsp__sass_inst_executed", access_metric(s.space, s.op), traffic_metric(s.space),
-        "predicted_requests",       "predicted_" + traffic,       "flagged"};
-    for (const std::string& column : columns)
-      headers.push_back(s.name + ": " + column);
+    for (const Figure* f : measured_site_figures())
+      if (site_has(*f, s.space))
+        headers.push_back(s.name + ": " + std::string(f->key));
+    for (const Figure* f : measured_site_figures())
+      if (site_has(*f, s.space))
+        headers.push_back(s.name + ": measured_" + std::string(f->key));
+    headers.push_back(s.name + ": measured_flagged");
   }
   return headers;
 }
@@ -197,16 +241,15 @@ std::vector<std::string> site_csv_cells(const RunResult& r) {
   const bool measured = r.site_counts && r.site_counts->available;
   for (std::size_t i = 0; i < r.prediction.sites.size(); ++i) {
     const SitePrediction& p = r.prediction.sites[i];
-    const std::string predicted_requests = std::to_string(p.requests);
-    const std::string predicted_traffic = std::to_string(traffic(p, p.space));
-    if (!measured || i >= r.site_counts->sites.size()) {
-      cells.insert(cells.end(), {"", "", "", predicted_requests, predicted_traffic, ""});
-      continue;
-    }
-    const SiteMeasurement& m = r.site_counts->sites[i];
-    cells.insert(cells.end(), {format("%.0f", m.issued), format("%.0f", m.executed),
-                               format("%.0f", traffic(m, p.space)), predicted_requests,
-                               predicted_traffic, m.flagged ? "yes" : "no"});
+    const SiteMeasurement* m =
+        measured && i < r.site_counts->sites.size() ? &r.site_counts->sites[i] : nullptr;
+    for (const Figure* f : measured_site_figures())
+      if (site_has(*f, p.space))
+        cells.push_back(csv_cell(*f, f->site_predicted(p)));
+    for (const Figure* f : measured_site_figures())
+      if (site_has(*f, p.space))
+        cells.push_back(m ? csv_cell(*f, measured_of(*f, p, *m)) : "");
+    cells.push_back(m ? (m->flagged ? "yes" : "no") : "");
   }
   return cells;
 }
@@ -217,14 +260,15 @@ json site_measured_json(const SiteCounts& c, const SitePrediction& site, std::si
   const SiteMeasurement& m = c.sites[index];
   json out = {{"line", m.line},
               {"instructions", m.instructions.size()},
-              {"smsp__sass_inst_executed", m.issued},
-              {access_metric(site.space, site.op), m.executed},
-              {lanes_metric(site.space), m.lanes},
-              {"difference", m.difference},
+              {"instructions_executed", m.issued},
+              {"lanes", m.lanes}};
+  for (const Figure* f : measured_site_figures())
+    if (const std::optional<double> value = measured_of(*f, site, m))
+      out[std::string(f->key)] = *value;
+  out.update({{"difference", m.difference},
               {"request_difference", m.request_difference},
               {"flagged", m.flagged},
-              {"reason", m.reason}};
-  out[traffic_metric(site.space)] = traffic(m, site.space);
+              {"reason", m.reason}});
   return out;
 }
 
