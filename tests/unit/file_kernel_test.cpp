@@ -179,6 +179,25 @@ HostBuffers filled(const KernelDesc& kernel, const Params& params, std::uint64_t
   return buffers;
 }
 
+// A file an editor saved with a byte order mark first is modelled as the same file without it.
+TEST(FileKernel, AFileThatStartsWithAByteOrderMarkIsModelledAsWithout) {
+  const std::filesystem::path plain = written("plain.cu", kTranspose);
+  const std::filesystem::path marked =
+      written("marked.cu", "\xEF\xBB\xBF" + std::string(kTranspose));
+  const std::string args = ":transpose --param TILE=16 --block 16x16";
+  const auto without = test::run_warplens("model " + plain.string() + args);
+  const auto with = test::run_warplens("model " + marked.string() + args);
+  ASSERT_EQ(with.exit_code, 0) << with.out;
+  EXPECT_NE(with.out.find("line 24: shared load, 4 B"), std::string::npos) << with.out;
+  // The same figures under the other file's name; the model's own time differs run to run.
+  const auto figures = [](std::string text, const std::string& name) {
+    for (std::size_t at; (at = text.find(name)) != std::string::npos;)
+      text.replace(at, name.size(), "FILE");
+    return text.substr(0, text.find("the model took"));
+  };
+  EXPECT_EQ(figures(with.out, "marked"), figures(without.out, "plain"));
+}
+
 TEST(FileKernel, BuffersArgumentsAndFillsComeFromTheDescription) {
   const KernelDesc& kernel = *find_kernel(add_kernel_file(written("mixed.cu", kTypes).string()));
   const Params params{{"n", 1000}};

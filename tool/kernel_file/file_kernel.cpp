@@ -701,6 +701,9 @@ KernelFile kernel_file_from_text(const std::filesystem::path& path, std::string 
   if (header_bytes > kLargestHeaders || headers.size() > kMostHeaders)
     throw UsageError(named + ": its headers hold " + std::to_string(header_bytes) + " bytes in " +
                      std::to_string(headers.size()) + " files; allowed at most 128 KiB in 32");
+  // A byte order mark some editors write first: NVRTC takes it for a token.
+  if (text.starts_with("\xEF\xBB\xBF"))
+    text.erase(0, 3);
   KernelFile file{.path = path,
                   .text = std::move(text),
                   .headers = std::move(headers),

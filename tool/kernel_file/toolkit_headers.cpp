@@ -160,9 +160,13 @@ const ToolkitHeaders& toolkit_headers() {
     for (const auto& [variable, root] : named_roots()) {
       if (std::optional<ToolkitHeaders> headers = toolkit_at(root))
         return *headers;
+      std::error_code error;
       if (passed_over.empty())
         passed_over = variable + "=" + clip(root.string(), 200) +
-                      " holds no bin/nvcc.profile naming include folders that exist";
+                      (!std::filesystem::exists(root, error) ? " does not exist"
+                       : !std::filesystem::is_directory(root, error)
+                           ? " is not a folder"
+                           : " holds no bin/nvcc.profile naming include folders that exist");
     }
     ToolkitHeaders headers{
         .root = "", .folders = {}, .source = "no CUDA toolkit found", .passed_over = ""};
