@@ -5,6 +5,7 @@
 #include "base/error.h"
 #include "kernel_file/description.h"
 #include "kernel_file/expression.h"
+#include "kernel_file/file_kernel.h"
 
 #include <gtest/gtest.h>
 
@@ -136,7 +137,7 @@ TEST(KernelFileDescription, AByteOrderMarkBeforeTheFirstLineIsSkipped) {
       std::string(kSaxpy).substr(std::string(kSaxpy).find('\n') + 1);
   ASSERT_TRUE(from_kernel_line.starts_with("// @warplens kernel saxpy"));
   const KernelFileDescription d =
-      read_kernel_file_description("\xEF\xBB\xBF" + from_kernel_line, "saxpy.cu");
+      kernel_file_from_text("saxpy.cu", "\xEF\xBB\xBF" + from_kernel_line).description;
   EXPECT_EQ(d.kernels, std::vector<std::string>{"saxpy"});
   ASSERT_EQ(d.args.size(), 4u);
   EXPECT_EQ(d.args[3].line, 6);

@@ -595,8 +595,7 @@ KernelFileDescription read_kernel_file_description(const std::string& text,
                                                    const std::string& file) {
   Reader reader(file);
   int number = 0;
-  // A byte order mark some editors write first is no part of the first line's marker.
-  std::size_t start = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  std::size_t start = 0;
   while (start <= text.size()) {
     const std::size_t end = text.find('\n', start);
     const std::string line =
