@@ -167,7 +167,7 @@ TEST(StoryDivergence, TheTreeOfAReductionShowsInItsPanel) {
   EXPECT_EQ(a["screenshot"]["panel"], "divergence");
   EXPECT_TRUE(shown(a, "warp", "Divergence"));
   // The defect: "32.0 of 32 lanes, 99.9 %" stood unexplained above a comb falling to 1 lane.
-  EXPECT_TRUE(says(a, "divergence", "1/32")) << text_of(a, "divergence");
+  EXPECT_TRUE(says(a, "divergence", "1 of 32 lanes")) << text_of(a, "divergence");
   if (says(a, "divergence", "lanes active on average")) {
     EXPECT_TRUE(says(a, "divergence", "the average stays high")) << text_of(a, "divergence");
   }

@@ -11,6 +11,7 @@
 #include "protocol/protocol.h"
 #include "protocol/worker_client.h"
 #include "registry.h"
+#include "report/figures.h"
 #include "report/run_report.h"
 #include "sweep/sweep_fanout.h"
 #include "test_support.h"
@@ -94,6 +95,37 @@ TEST(WorkerProtocol, EveryModelResultSurvivesTheRoundTrip) {
     EXPECT_EQ(back.launch.params, original.launch.params) << kernel.id;
     EXPECT_EQ(back.prediction.exact(), original.prediction.exact()) << kernel.id;
   }
+}
+
+// A site read back takes every figure the table says the model keeps: one missing is named, one
+// out of its bounds is named, and dram_bytes (newer than the recordings) may be absent.
+TEST(WorkerProtocol, ASiteReadBackTakesEachKeptFigureOfTheTable) {
+  const RunResult original = model_kernel(resolve_kernel_request("coalescing/stride", {}, "", ""),
+                                          test::preset("h100"), ModelBudget{2000});
+  const json whole = json::parse(protocol_line(run_result_to_json(original)));
+  int kept = 0;
+  for (const Figure* figure : site_figures()) {
+    if (!figure->site_store)
+      continue;
+    ++kept;
+    const std::string key(figure->key);
+    json without = whole;
+    without["sites"][0].erase(key);
+    if (key == "dram_bytes") {
+      EXPECT_EQ(run_result_from_json(without).prediction.sites[0].dram_bytes, 0);
+      continue;
+    }
+    try {
+      (void)run_result_from_json(without, "answer");
+      ADD_FAILURE() << key << " missing was taken";
+    } catch (const UsageError& e) {
+      EXPECT_TRUE(contains(e.what(), key)) << e.what();
+    }
+    json beyond = whole;
+    beyond["sites"][0][key] = figure->site_bounds.least - 1;
+    EXPECT_THROW((void)run_result_from_json(beyond, "answer"), UsageError) << key;
+  }
+  EXPECT_GE(kept, 10); // requests, width, sectors, ... conflict_degree
 }
 
 // A run's timed part rides on its "counters" progress line, and a line without one has none.

@@ -277,9 +277,7 @@ namespace {
 // The playground warp's figures, from the figure table's warp readers of its space.
 std::map<std::string, double, std::less<>> playground_values(const IndexPlayground& playground) {
   const PlaygroundWarp warp = evaluate_playground(playground);
-  const nlohmann::json figures = playground.space == MemorySpace::shared
-                                     ? warp_figures_json(analyse_shared(warp.access))
-                                     : warp_figures_json(analyse_global(warp.access));
+  const nlohmann::json figures = warp_figures_json(warp.access, playground.space);
   std::map<std::string, double, std::less<>> values;
   for (const auto& [key, value] : figures.items())
     values[key] = value.get<double>();

@@ -9,11 +9,14 @@
 #include "base/error.h"
 #include "base/json_fields.h"
 #include "protocol/answer_check.h"
+#include "report/figures.h"
 #include "report/run_report.h"
 #include "report/site_report.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
+#include <string_view>
 
 namespace wl {
 
@@ -164,24 +167,25 @@ CounterResult counters_from(const Fields& f) {
   return c;
 }
 
+// Site figures a result may lack: recorded before the model had them (the recordings in assets/).
+constexpr std::array<std::string_view, 1> kSiteFiguresAddedLater = {"dram_bytes"};
+
 SitePrediction site_from(const Fields& f) {
   SitePrediction s;
   s.name = f.text("name");
   s.space = f.choice("space", {"global", "shared"}) == "shared" ? MemorySpace::shared
                                                                 : MemorySpace::global;
   s.op = op_from(f.choice("op", {"load", "store", "atomic"}));
-  s.width = static_cast<int>(f.integer("width", 1, 1024));
-  s.requests = amount(f, "requests");
-  s.sectors = amount(f, "sectors");
-  s.ideal_sectors = amount(f, "ideal_sectors");
-  s.bytes_used = amount(f, "bytes_used");
-  s.bytes_fetched = amount(f, "bytes_fetched");
-  if (f.has("dram_bytes")) // absent in results recorded before the model had it
-    s.dram_bytes = amount(f, "dram_bytes");
-  s.wavefronts = amount(f, "wavefronts");
-  s.ideal_wavefronts = amount(f, "ideal_wavefronts");
-  s.excess_wavefronts = amount(f, "excess_wavefronts");
-  s.conflict_degree = count(f, "conflict_degree");
+  for (const Figure* figure : site_figures()) {
+    if (!figure->site_store)
+      continue; // derived from the others (sectors per request)
+    const std::string key(figure->key);
+    if (!f.has(key.c_str()) &&
+        std::ranges::find(kSiteFiguresAddedLater, key) != kSiteFiguresAddedLater.end())
+      continue;
+    figure->site_store(s,
+                       f.integer(key.c_str(), figure->site_bounds.least, figure->site_bounds.most));
+  }
   s.exact = f.boolean("exact");
   // A kernel file's site: its line of the file and the most times a warp ran it.
   if (f.has("iterations"))

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <vector>
 
@@ -674,7 +676,8 @@ const std::array kFigures = {
         .predicted = modelled_dram_bytes,
         .note = modelled_dram_bytes_note,
         .sites = SiteSpaces::global,
-        .site_predicted = [](const SitePrediction& s) { return double(s.dram_bytes); }},
+        .site_predicted = [](const SitePrediction& s) { return double(s.dram_bytes); },
+        .site_store = [](SitePrediction& s, std::int64_t v) { s.dram_bytes = v; }},
     Figure{.key = "modelled_time",
            .display = "modelled time at peak",
            .unit = "ms",
@@ -1179,6 +1182,7 @@ const std::array kFigures = {
            .model = kSiteModel,
            .sites = SiteSpaces::both,
            .site_predicted = [](const SitePrediction& s) { return double(s.requests); },
+           .site_store = [](SitePrediction& s, std::int64_t v) { s.requests = v; },
            .site_measured = [](const SiteMeasurement& m) -> std::optional<double> {
              return m.executed;
            },
@@ -1190,7 +1194,9 @@ const std::array kFigures = {
            .panel = Panel::counters,
            .meaning = "Bytes each lane loads or stores at this site",
            .sites = SiteSpaces::both,
-           .site_predicted = [](const SitePrediction& s) { return double(s.width); }},
+           .site_predicted = [](const SitePrediction& s) { return double(s.width); },
+           .site_store = [](SitePrediction& s, std::int64_t v) { s.width = static_cast<int>(v); },
+           .site_bounds = {1, 1024}},
     Figure{.key = "sectors",
            .display = "sectors",
            .unit = "sectors",
@@ -1201,6 +1207,7 @@ const std::array kFigures = {
            .better = Better::lower,
            .sites = SiteSpaces::global,
            .site_predicted = [](const SitePrediction& s) { return double(s.sectors); },
+           .site_store = [](SitePrediction& s, std::int64_t v) { s.sectors = v; },
            .site_measured = [](const SiteMeasurement& m) -> std::optional<double> {
              return m.sectors;
            },
@@ -1212,6 +1219,7 @@ const std::array kFigures = {
            .meaning = "The sectors the lanes' bytes would need packed side by side",
            .sites = SiteSpaces::global,
            .site_predicted = [](const SitePrediction& s) { return double(s.ideal_sectors); },
+           .site_store = [](SitePrediction& s, std::int64_t v) { s.ideal_sectors = v; },
            .warp_global = [](const GlobalAccess& a) { return double(a.ideal_sectors); }},
     Figure{.key = "lines",
            .display = "lines",
@@ -1227,6 +1235,7 @@ const std::array kFigures = {
            .meaning = "Bytes the lanes ask for",
            .sites = SiteSpaces::global,
            .site_predicted = [](const SitePrediction& s) { return double(s.bytes_used); },
+           .site_store = [](SitePrediction& s, std::int64_t v) { s.bytes_used = v; },
            .warp_global = [](const GlobalAccess& a) { return double(a.bytes_used); }},
     Figure{.key = "bytes_fetched",
            .display = "bytes fetched",
@@ -1238,6 +1247,7 @@ const std::array kFigures = {
            .better = Better::lower,
            .sites = SiteSpaces::global,
            .site_predicted = [](const SitePrediction& s) { return double(s.bytes_fetched); },
+           .site_store = [](SitePrediction& s, std::int64_t v) { s.bytes_fetched = v; },
            .warp_global = [](const GlobalAccess& a) { return double(a.bytes_fetched); }},
     Figure{.key = "used_of_fetched",
            .display = "used / fetched",
@@ -1269,6 +1279,7 @@ const std::array kFigures = {
            .better = Better::lower,
            .sites = SiteSpaces::shared,
            .site_predicted = [](const SitePrediction& s) { return double(s.wavefronts); },
+           .site_store = [](SitePrediction& s, std::int64_t v) { s.wavefronts = v; },
            .site_measured = [](const SiteMeasurement& m) -> std::optional<double> {
              return m.wavefronts;
            },
@@ -1280,6 +1291,7 @@ const std::array kFigures = {
            .meaning = "The passes the access width needs with no bank conflict",
            .sites = SiteSpaces::shared,
            .site_predicted = [](const SitePrediction& s) { return double(s.ideal_wavefronts); },
+           .site_store = [](SitePrediction& s, std::int64_t v) { s.ideal_wavefronts = v; },
            .warp_shared = [](const SharedAccess& a) { return double(a.ideal_wavefronts); }},
     Figure{.key = "excess_wavefronts",
            .display = "excess wavefronts",
@@ -1291,6 +1303,7 @@ const std::array kFigures = {
            .header = "excess",
            .sites = SiteSpaces::shared,
            .site_predicted = [](const SitePrediction& s) { return double(s.excess_wavefronts); },
+           .site_store = [](SitePrediction& s, std::int64_t v) { s.excess_wavefronts = v; },
            .warp_shared = [](const SharedAccess& a) { return double(a.excess_wavefronts); }},
     Figure{.key = "conflict_degree",
            .display = "bank conflict degree",
@@ -1303,15 +1316,19 @@ const std::array kFigures = {
            .header = "worst",
            .sites = SiteSpaces::shared,
            .site_predicted = [](const SitePrediction& s) { return double(s.conflict_degree); },
+           .site_store = [](SitePrediction& s,
+                            std::int64_t v) { s.conflict_degree = static_cast<int>(v); },
+           .site_bounds = {0, std::numeric_limits<int>::max()},
            .warp_shared = [](const SharedAccess& a) { return double(a.conflict_degree); }},
     Figure{.key = "active_lanes",
            .display = "active lanes",
-           .unit = "lanes",
+           .unit = "of 32 lanes",
            .panel = Panel::divergence,
            .meaning = "Lanes of the warp that make the access (the others are off: a branch, a "
                       "guard or a partial warp)",
            .ideal = "32",
-           .better = Better::higher},
+           .better = Better::higher,
+           .warp_lanes = [](const WarpAccess& a) { return double(std::popcount(a.active_mask)); }},
     // Divergence
     Figure{.key = "lanes_per_instruction",
            .display = "lanes per instruction",
@@ -1505,19 +1522,21 @@ std::optional<double> site_measured_value(const Figure& f, const RunResult& r, s
   return f.site_measured(m);
 }
 
-nlohmann::json warp_figures_json(const GlobalAccess& access) {
+nlohmann::json warp_figures_json(const WarpAccess& access, MemorySpace space) {
   nlohmann::json figures = nlohmann::json::object();
-  for (const Figure& f : kFigures)
-    if (f.warp_global)
-      figures[std::string(f.key)] = figure_json(f, f.warp_global(access));
-  return figures;
-}
-
-nlohmann::json warp_figures_json(const SharedAccess& access) {
-  nlohmann::json figures = nlohmann::json::object();
-  for (const Figure& f : kFigures)
-    if (f.warp_shared)
-      figures[std::string(f.key)] = figure_json(f, f.warp_shared(access));
+  const bool any_lane = access.active_mask != 0;
+  const GlobalAccess global =
+      space == MemorySpace::global && any_lane ? analyse_global(access) : GlobalAccess{};
+  const SharedAccess shared =
+      space == MemorySpace::shared && any_lane ? analyse_shared(access) : SharedAccess{};
+  for (const Figure& f : kFigures) {
+    if (f.warp_lanes)
+      figures[std::string(f.key)] = figure_json(f, f.warp_lanes(access));
+    else if (f.warp_global && space == MemorySpace::global && any_lane)
+      figures[std::string(f.key)] = figure_json(f, f.warp_global(global));
+    else if (f.warp_shared && space == MemorySpace::shared && any_lane)
+      figures[std::string(f.key)] = figure_json(f, f.warp_shared(shared));
+  }
   return figures;
 }
 

@@ -12,6 +12,7 @@
 #include "report/panel_table.h"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -52,6 +53,13 @@ using SiteMeasured = std::optional<double> (*)(const SiteMeasurement&);
 // One warp's access as the memory maps and the Index playground show it.
 using WarpGlobal = double (*)(const GlobalAccess&);
 using WarpShared = double (*)(const SharedAccess&);
+using WarpLanes = double (*)(const WarpAccess&); // of either space: which lanes take part
+// A site figure the model keeps (not one it derives from others): how a result read back from
+// JSON sets it, and the values it may take there.
+using SiteStore = void (*)(SitePrediction&, std::int64_t);
+struct SiteBounds {
+  std::int64_t least = 0, most = std::numeric_limits<std::int64_t>::max();
+};
 
 // A row of the table: designated initialisers only, so a row says what each value is.
 struct Figure {
@@ -81,11 +89,14 @@ struct Figure {
   // A figure of one access site too: of which sites, the model's value and the measured one.
   SiteSpaces sites = SiteSpaces::none;
   SitePredicted site_predicted = nullptr;
+  SiteStore site_store = nullptr;
+  SiteBounds site_bounds = {};
   SiteMeasured site_measured = nullptr;
   SitePredicted site_ideal = nullptr; // the site's ideal value, where it has one
   // A figure of one warp's access too (a memory map's, the playground's), by its space.
   WarpGlobal warp_global = nullptr;
   WarpShared warp_shared = nullptr;
+  WarpLanes warp_lanes = nullptr;
 };
 
 std::span<const Figure> all_figures();
@@ -169,9 +180,9 @@ bool site_has(const Figure& figure, MemorySpace space);
 std::optional<double> site_measured_value(const Figure& figure, const RunResult& result,
                                           std::size_t site);
 // The figures of one warp's access of a space, each "key": value, in table order: a memory map's
-// and the playground's in a sidecar, and what a playground lesson may ask.
-nlohmann::json warp_figures_json(const GlobalAccess& access);
-nlohmann::json warp_figures_json(const SharedAccess& access);
+// and the playground's in a sidecar, and what a playground lesson may ask. The lanes' figures
+// always; the space's where a lane takes part (a warp with none makes no request).
+nlohmann::json warp_figures_json(const WarpAccess& access, MemorySpace space);
 // A figure's value in JSON: a whole number for a count, else the number as it is.
 nlohmann::json figure_json(const Figure& figure, double value);
 

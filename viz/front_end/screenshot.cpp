@@ -15,7 +15,6 @@
 #include "workflows/save_folder.h"
 
 #include <algorithm>
-#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -87,12 +86,6 @@ json curve_points(const App& app) {
                                r.attributes->static_shared_bytes + r.dynamic_smem)}};
 }
 
-// What a warp map or bank grid shows of one warp's access: the figure table's warp figures.
-json access_figures(const WarpAccess& access, MemorySpace space) {
-  return space == MemorySpace::global ? warp_figures_json(analyse_global(access))
-                                      : warp_figures_json(analyse_shared(access));
-}
-
 // The index playground's fields and what its drawing shows of them, or the one-line problem.
 json playground_figures(const App& app) {
   const PlaygroundChoice& c = app.choices.playground;
@@ -101,10 +94,8 @@ json playground_figures(const App& app) {
                   {"block", c.block.data()},          {"warp", c.warp}};
   try {
     const PlaygroundWarp warp = evaluate_playground(playground_of(c));
-    figures["active_lanes"] = std::popcount(warp.access.active_mask);
-    if (warp.access.active_mask != 0)
-      figures.update(
-          access_figures(warp.access, c.shared ? MemorySpace::shared : MemorySpace::global));
+    figures.update(
+        warp_figures_json(warp.access, c.shared ? MemorySpace::shared : MemorySpace::global));
   } catch (const UsageError& e) {
     figures["problem"] = e.what();
   }
@@ -126,10 +117,8 @@ json map_figures(const App& app, MemorySpace space) {
   json figures = {{"site", app.sites_on_screen()[static_cast<std::size_t>(chosen->site)].name},
                   {"block", {chosen->block.x, chosen->block.y, chosen->block.z}},
                   {"warp", chosen->warp},
-                  {"iteration", chosen->iteration},
-                  {"active_lanes", std::popcount(chosen->access.active_mask)}};
-  if (chosen->access.active_mask != 0)
-    figures.update(access_figures(chosen->access, space));
+                  {"iteration", chosen->iteration}};
+  figures.update(warp_figures_json(chosen->access, space));
   return figures;
 }
 

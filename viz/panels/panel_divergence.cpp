@@ -10,7 +10,6 @@
 #include "report/figures.h"
 
 #include <algorithm>
-#include <bit>
 
 #include <imgui.h>
 
@@ -98,7 +97,9 @@ void draw_paths(App& app) {
       ImGui::TableNextColumn();
       lane_strip(mask);
       ImGui::TableNextColumn();
-      ImGui::Text("%d/32", std::popcount(mask)); // of the warp's lanes
+      WarpAccess lanes;
+      lanes.active_mask = mask;
+      ImGui::TextUnformatted(figure_text(active, active.warp_lanes(lanes)).c_str());
     }
     if (steps > kMostSteps) {
       ImGui::TableNextRow();
