@@ -37,8 +37,7 @@ KernelDesc illegal_address() {
       {"out", ElementType::f32, BufferRole::output, [](const Params& p) { return p.at("n"); }}};
   k.reference = [](const HostBuffers&, const Params& p) {
     Expected e;
-    e.values = {HostBuffer{ElementType::f32,
-                           std::vector<std::uint32_t>(static_cast<std::size_t>(p.at("n")))}};
+    e.values = {HostBuffer{ElementType::f32, Words(static_cast<std::size_t>(p.at("n")))}};
     return e;
   };
   k.bytes_moved = [](const Params& p) { return 4.0 * static_cast<double>(p.at("n")); };

@@ -173,8 +173,8 @@ template <typename T> T scalar(const RunTimeArgument& a) {
 HostBuffers filled(const KernelDesc& kernel, const Params& params, std::uint64_t seed) {
   HostBuffers buffers;
   for (const BufferSpec& b : kernel.buffers)
-    buffers.push_back(HostBuffer{b.type, std::vector<std::uint32_t>(static_cast<std::size_t>(
-                                             b.count(params) * element_bytes(b.type) / 4))});
+    buffers.push_back(HostBuffer{
+        b.type, Words(static_cast<std::size_t>(b.count(params) * element_bytes(b.type) / 4))});
   kernel.init(buffers, params, seed);
   return buffers;
 }

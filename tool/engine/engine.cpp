@@ -109,9 +109,9 @@ std::vector<std::pair<std::int64_t, std::int64_t>> runs_of(std::vector<std::int6
 HostBuffers make_inputs(const KernelDesc& kernel, const Params& params, std::uint64_t seed) {
   HostBuffers buffers;
   for (const BufferSpec& spec : kernel.buffers)
-    buffers.push_back(
-        HostBuffer{spec.type, std::vector<std::uint32_t>(static_cast<std::size_t>(
-                                  spec.count(params) * element_bytes(spec.type) / 4))});
+    buffers.push_back(HostBuffer{
+        spec.type,
+        Words(static_cast<std::size_t>(spec.count(params) * element_bytes(spec.type) / 4))});
   if (kernel.init) {
     kernel.init(buffers, params, seed);
     return buffers;
@@ -367,7 +367,7 @@ Verification KernelSession::State::compare(const DeviceLaunch& launch) {
 std::string KernelSession::State::describe_on_device(std::size_t buffer, std::int64_t index) {
   const std::size_t bytes = static_cast<std::size_t>(element_bytes(inputs[buffer].type));
   const std::size_t at = static_cast<std::size_t>(index) * bytes;
-  HostBuffer got{inputs[buffer].type, std::vector<std::uint32_t>(bytes / 4)};
+  HostBuffer got{inputs[buffer].type, Words(bytes / 4)};
   HostBuffer want = got;
   cuda_check(cudaMemcpy(got.words.data(), static_cast<const char*>(pointers[buffer]) + at, bytes,
                         cudaMemcpyDeviceToHost),
