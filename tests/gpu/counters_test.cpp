@@ -292,7 +292,7 @@ TEST(SitesMeasured, ASweepMeasuresEachPointsSitesInAPassOfItsOwn) {
   }
   EXPECT_EQ(sweep.points[0].result->prediction.sites.front().sectors_per_request(), 4);
   EXPECT_EQ(sweep.points[2].result->prediction.sites.front().sectors_per_request(), 32);
-  EXPECT_NE(sweep_csv(sweep.points).find("\"load in (strided): smsp__sass_sectors_mem_global\""),
+  EXPECT_NE(sweep_csv(sweep.points).find("\"load in (strided): measured_sectors\""),
             std::string::npos);
 }
 
