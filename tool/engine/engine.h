@@ -26,7 +26,7 @@ struct SessionSetup {
   double inputs = 0;    // seeded inputs generated on the host
   double reference = 0; // the CPU reference
   double upload = 0;    // buffers allocated and copied
-  double counters = 0;  // the counter profiler opened (overlapping inputs and reference)
+  double counters = 0;  // the counter profiler opened (alongside the rest, until the first count)
   double code = 0;      // a run-time kernel compiled by NVRTC for the device and loaded
   double total = 0;     // the whole constructor
 };
@@ -72,7 +72,8 @@ public:
   // Starts what count_sites needs that takes a while and no GPU (the SASS text, made on another
   // thread), so that it overlaps the measuring before the per-site pass.
   void prepare_sites();
-  const SessionSetup& setup() const;
+  // Where the set-up's time went; waits for the counter profiler to have opened.
+  const SessionSetup& setup();
   const KernelDesc& kernel() const;
   // A run-time kernel saved again with the same buffers and inputs (its inputs_signature): the
   // new version's code is loaded and its reference runs again; buffers and inputs stay.

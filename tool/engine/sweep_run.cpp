@@ -130,8 +130,6 @@ void sweep_shapes_of(const KernelDesc& kernel, const Params& params,
     return;
   }
   ++run.sessions;
-  if (made)
-    add_setup(run.setup, session->setup());
   const std::size_t first = run.points.size();
   Predictions predictions(*session, shapes);
   for (std::size_t i = 0; i < shapes.size(); ++i) {
@@ -148,6 +146,8 @@ void sweep_shapes_of(const KernelDesc& kernel, const Params& params,
     add_counters(*session, run.points, first);
   if (options.per_site)
     add_site_counts(*session, run.points, first);
+  if (made) // after the points: the counter profiler opens alongside until the first count
+    add_setup(run.setup, session->setup());
 }
 
 } // namespace
