@@ -254,9 +254,10 @@ TEST(GuiSettings, ALinkLoopIsSaidAtStartAndLeftAlone) {
   std::filesystem::create_symlink("settings.json", dir / "loop.json");
   App app = make_app("vec_add/scalar", "h100");
   const std::string problem = load_settings(app, dir);
-  EXPECT_NE(problem.find("settings not loaded, defaults used, nothing saved: " +
-                         (dir / "settings.json").string() + " cannot be read (Too many levels"),
-            std::string::npos)
+  // The reason first: the status line has room for the start of a message, and paths are long.
+  EXPECT_TRUE(problem.starts_with("settings not loaded (Too many levels of symbolic links), "
+                                  "defaults used, nothing saved: " +
+                                  (dir / "settings.json").string()))
       << problem;
   EXPECT_FALSE(app.choices.settings_writable);
   EXPECT_TRUE(std::filesystem::is_symlink(dir / "settings.json"));
@@ -276,9 +277,8 @@ TEST(GuiSettings, ALinkLoopIsSaidAtStartAndLeftAlone) {
     std::_Exit(3);
   App app = make_app("vec_add/scalar", "h100");
   const std::string problem = load_settings(app, dir);
-  const bool said =
-      problem.find("settings.json cannot be read (Permission denied)") != std::string::npos &&
-      problem.find("not valid JSON") == std::string::npos;
+  const bool said = problem.find("settings not loaded (Permission denied)") != std::string::npos &&
+                    problem.find("not valid JSON") == std::string::npos;
   std::_Exit(!said ? 1 : app.choices.settings_writable ? 2 : 0);
 }
 

@@ -143,6 +143,20 @@ TEST(KernelFileDescription, AByteOrderMarkBeforeTheFirstLineIsSkipped) {
   EXPECT_EQ(d.args[3].line, 6);
 }
 
+// The defect: files joined by hand left the second one's mark before its first description line,
+// which was then skipped, and the file said it had no kernel line.
+TEST(KernelFileDescription, AByteOrderMarkInTheMiddleIsNamedAtItsLine) {
+  const std::string saxpy(kSaxpy);
+  const std::string joined = "// notes\n\xEF\xBB\xBF" + saxpy.substr(saxpy.find('\n') + 1);
+  try {
+    (void)kernel_file_from_text("joined.cu", joined);
+    ADD_FAILURE() << "taken";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("joined.cu:2: a byte order mark"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(KernelFileDescription, TunablesTemplatesAndRestrictions) {
   const KernelFileDescription d = read_kernel_file_description(R"(
   //   @warplens kernel transpose<TILE, PAD>

@@ -225,6 +225,7 @@ const HostileLesson kHostileLessons[] = {
     {"TwoTitles", "lesson A\nlesson B\n", "hostile.lesson:2: a second lesson line"},
     {"NoStep", "lesson L\nabout x\n", "hostile.lesson: the lesson has no step"},
     {"UnknownVerb", kHead + "explode now\n", "hostile.lesson:4: 'explode' is not a lesson line"},
+    {"NearVerb", kHead + "aks how many?\n", "'aks' is not a lesson line; did you mean 'ask'?"},
     {"VerbBeforeStep", "lesson L\nkernel vec_add/scalar\n",
      "hostile.lesson:2: 'kernel' belongs to a step"},
     {"StepWithoutLaunch", "lesson L\nstep S\nsay hi\n", "hostile.lesson:2: the step 'S' has no"},

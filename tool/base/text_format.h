@@ -102,8 +102,9 @@ inline std::string counted(std::size_t count, const std::string& noun) {
   return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
 }
 
-// The candidate closest to `word` by edit distance (letter case ignored) when it is near enough to
-// be a typo of it (at most 3 edits, and at most half its letters); "" when none is.
+// The candidate closest to `word` by edit distance (letter case ignored; two neighbouring letters
+// swapped count as one edit, the commonest typo) when it is near enough to be a typo of it (at
+// most 3 edits, and at most half its letters); "" when none is.
 inline std::string closest_word(std::string_view word, const std::vector<std::string>& candidates) {
   const std::string typed = lowercase(std::string(word));
   const std::size_t most = std::min<std::size_t>(3, std::max<std::size_t>(1, typed.size() / 2));
@@ -111,17 +112,20 @@ inline std::string closest_word(std::string_view word, const std::vector<std::st
   std::size_t best_distance = most + 1;
   for (const std::string& candidate : candidates) {
     const std::string known = lowercase(candidate);
-    std::vector<std::size_t> row(known.size() + 1);
+    // Rows i-2, i-1 and i of the distances between typed's first i letters and known's first j.
+    std::vector<std::size_t> before(known.size() + 1), above(known.size() + 1),
+        row(known.size() + 1);
     for (std::size_t j = 0; j <= known.size(); ++j)
       row[j] = j;
     for (std::size_t i = 1; i <= typed.size(); ++i) {
-      std::size_t diagonal = row[0];
+      before.swap(above);
+      above.swap(row);
       row[0] = i;
       for (std::size_t j = 1; j <= known.size(); ++j) {
-        const std::size_t above = row[j];
         row[j] = std::min(
-            {row[j] + 1, row[j - 1] + 1, diagonal + (typed[i - 1] == known[j - 1] ? 0 : 1)});
-        diagonal = above;
+            {above[j] + 1, row[j - 1] + 1, above[j - 1] + (typed[i - 1] == known[j - 1] ? 0 : 1)});
+        if (i > 1 && j > 1 && typed[i - 1] == known[j - 2] && typed[i - 2] == known[j - 1])
+          row[j] = std::min(row[j], before[j - 2] + 1);
       }
     }
     if (row[known.size()] < best_distance)

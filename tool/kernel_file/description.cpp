@@ -606,6 +606,11 @@ KernelFileDescription read_kernel_file_description(const std::string& text,
     else if (const std::optional<std::string> word = mistyped_marker(line))
       throw UsageError(file + ":" + std::to_string(number) + ": '" + clip(*word, 30) +
                        "' is not the description's marker; write // @warplens (lower case)");
+    else if (line.starts_with("\xEF\xBB\xBF") && description_text(line.substr(3)))
+      // A second file's mark, left where files were joined: the line would be skipped unseen.
+      throw UsageError(file + ":" + std::to_string(number) +
+                       ": a byte order mark (bytes EF BB BF) stands before this // @warplens "
+                       "line; delete it (only a file's first line may start with one)");
     if (end == std::string::npos)
       break;
     start = end + 1;

@@ -205,11 +205,17 @@ private:
   void step_line(const LessonLine& line, LessonStep& step) {
     static const std::map<std::string, StepVerb> kVerbs = step_verbs();
     const auto verb = kVerbs.find(line.verb);
-    if (verb == kVerbs.end())
-      line.fail(in_quotes(line.verb, 30) +
-                " is not a lesson line; allowed: lesson, about, arch, step, kernel, param, "
+    if (verb == kVerbs.end()) {
+      static const std::vector<std::string> kLineWords = {
+          "lesson",  "about",   "arch",  "step",     "kernel", "param", "block",  "playground",
+          "swizzle", "element", "space", "show",     "say",    "ask",   "answer", "choices",
+          "within",  "until",   "least", "solution", "hint",   "why"};
+      line.fail(in_quotes(line.verb, 30) + " is not a lesson line" +
+                did_you_mean(line.verb, kLineWords) +
+                "; allowed: lesson, about, arch, step, kernel, param, "
                 "block, playground, swizzle, element, space, show, say, ask, answer, choices, "
                 "within, until, least, solution, hint, why, # a comment");
+    }
     verb->second(line, step);
   }
 

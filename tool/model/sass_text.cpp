@@ -159,7 +159,12 @@ SystemCheck check_disassembler() {
   // Built without the toolkit: no cubin of its own and no kernel file to disassemble.
   return {"nvdisasm", "not used by this build (built without the CUDA toolkit: no cubins)", ""};
 #endif
-  return {"nvdisasm", "not found (CUDA_HOME/bin, /usr/local/cuda/bin, PATH)",
+  // Only the places looked in: CUDA_HOME's and CUDA_PATH's bin where they are set.
+  std::string places;
+  for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char* home = std::getenv(variable))
+      places.append(home).append("/bin, ");
+  return {"nvdisasm", "not found (" + places + "/usr/local/cuda/bin, PATH)",
           "a kernel file's per-line figures show no SASS text without it: install the CUDA "
           "toolkit's nvdisasm (cuda-nvdisasm) or put its folder on PATH"};
 }

@@ -191,10 +191,17 @@ void draw_status_line(App& app) {
     ImGui::SameLine();
     const std::string mode =
         screen_text(app.source ? app.source->mode() : "no result source connected");
-    // The whole mode where the line has room; as many of its words as fit where a message
-    // shares the line.
-    const bool shared = !app.messages.status.empty() || !app.messages.last_saved_path.empty();
-    const float mode_room = ImGui::GetContentRegionAvail().x * (shared ? 0.45f : 1.0f);
+    // The whole mode where the line has room; where a message shares the line, the message
+    // first (a settings problem's reason is what the person must read), the mode in what is left
+    // but at least a quarter of the line.
+    const float line = ImGui::GetContentRegionAvail().x;
+    const float message_width =
+        app.messages.status.empty()
+            ? 0
+            : ImGui::CalcTextSize(("| " + screen_text(app.messages.status)).c_str()).x +
+                  2 * ImGui::GetStyle().ItemSpacing.x;
+    const float saved_width = app.messages.last_saved_path.empty() ? 0 : line * 0.55f;
+    const float mode_room = std::max(line * 0.25f, line - message_width - saved_width);
     const std::string mode_shown = fitted(mode, mode_room);
     ImGui::TextUnformatted(mode_shown.c_str());
     if (mode_shown != mode && ImGui::IsItemHovered())

@@ -374,7 +374,10 @@ void save_requested_screenshot(App& app, const Image& window) {
                                      : std::string();
     if (!fallback.empty())
       app.messages.status = "screenshot saved: " + fallback;
-    note_save(app, saved_note(app.messages.last_screenshot_path, fallback));
+    note_save(app, saved_note(app.messages.last_screenshot_path,
+                              fallback.empty()
+                                  ? taken_name_note(request.path, app.messages.last_screenshot_path)
+                                  : fallback));
     // A panel taller than the window is saved as far as the window shows it: said, with how much.
     if (request.panel) {
       const PanelRect& rect = app.frame.panel_rects[static_cast<int>(*request.panel)];

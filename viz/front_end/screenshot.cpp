@@ -444,6 +444,15 @@ std::filesystem::path free_screenshot_path(const std::filesystem::path& requeste
   return first_free((requested.empty() ? default_dir : requested) / (name + ".png"));
 }
 
+std::string taken_name_note(const std::filesystem::path& requested, const std::string& saved) {
+  std::error_code error;
+  if (requested.empty() || std::filesystem::is_directory(requested, error))
+    return "";
+  const std::string asked =
+      requested.extension() == ".png" ? requested.string() : requested.string() + ".png";
+  return saved == asked ? "" : "'" + asked + "' was taken";
+}
+
 json screenshot_sidecar(const App& app, std::optional<Panel> panel, int width, int height) {
   // A panel taller than the window is cut at its bottom: how much of it the picture holds.
   const int content_height =

@@ -30,6 +30,9 @@ Image crop(const Image& image, const PanelRect& rect);
 std::filesystem::path free_screenshot_path(const std::filesystem::path& requested,
                                            std::optional<Panel> panel,
                                            const std::filesystem::path& default_dir);
+// Why a picture has another name than the one asked for: "'shot.png' was taken" (a taken name is
+// never overwritten); "" where it has the name asked for, or went into a folder named.
+std::string taken_name_note(const std::filesystem::path& requested, const std::string& saved);
 
 // The sidecar: configuration, the result (run_json), the figures only the GUI derives.
 nlohmann::json screenshot_sidecar(const App& app, std::optional<Panel> panel, int width,

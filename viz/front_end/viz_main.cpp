@@ -288,6 +288,10 @@ int run_headless_screenshot(const GuiOptions& options) {
   if (options.screenshot.empty()) // the pictures folder: said when it is not the desktop's
     if (const std::string why = pictures_folder().fallback_reason; !why.empty())
       std::cout << "warplens: " << why << "\n";
+  if (const std::string taken =
+          taken_name_note(options.screenshot, app.messages.last_screenshot_path);
+      !taken.empty())
+    std::cout << "warplens: " << taken << "; saved under a free name\n";
   std::cout << app.messages.last_screenshot_path << "\n";
   return 0;
 }

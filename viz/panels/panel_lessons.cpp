@@ -210,7 +210,8 @@ void draw_step(App& app) {
   if (!step.say.empty())
     wrapped_text(paragraph(step.say));
   if (const std::optional<Panel> panel = parse_panel(step.show))
-    note_text(std::string("Look at the ") + panel_title(*panel) + " panel (outlined)." +
+    note_text(std::string("Look at the ") + panel_title(*panel) + " panel (outlined" +
+              (app.lesson_veils(*panel) ? "; covered until you answer" : "") + ")." +
               (step.playground ? " The other panels still show the last launch." : ""));
   if (step.kind == QuestionKind::none) {
     draw_verdict(l);

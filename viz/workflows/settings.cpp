@@ -445,12 +445,10 @@ json layout_json(const Layout& layout) {
           {"tiles", tiles}};
 }
 
-// Where asking whether the settings file exists failed for another reason than its absence (a
-// link loop: ELOOP), the file and the system's reason; else "".
-std::string unreachable(const std::filesystem::path& file, const std::error_code& error) {
-  if (!error || error == std::errc::no_such_file_or_directory)
-    return "";
-  return file.string() + " cannot be read (" + error.message() + ")";
+// A settings file that cannot be read: the system's reason before the file, as the status line
+// has room for the start of a message and the path is long.
+std::string not_read(const std::filesystem::path& file, const std::string& reason) {
+  return "settings not loaded (" + reason + "), defaults used, nothing saved: " + file.string();
 }
 
 } // namespace
@@ -469,9 +467,10 @@ std::string load_settings(App& app, const std::filesystem::path& dir) {
   if (dir.empty())
     return "";
   const bool there = std::filesystem::exists(file, error);
-  if (const std::string problem = unreachable(file, error); !problem.empty()) {
-    app.choices.settings_writable = false; // a link loop: never replace what the user put there
-    return "settings not loaded, defaults used, nothing saved: " + problem;
+  // Asking whether it exists failed for another reason than its absence: a link loop (ELOOP).
+  if (error && error != std::errc::no_such_file_or_directory) {
+    app.choices.settings_writable = false; // never replace what the user put there
+    return not_read(file, error.message());
   }
   if (!there) {
     // Said now, not at the first save: the session goes on, and nothing is made in a missing HOME.
@@ -489,8 +488,7 @@ std::string load_settings(App& app, const std::filesystem::path& dir) {
   const FileText read = read_text(file);
   if (read.error) { // the file may be whole: it is left as it is, and nothing replaces it
     app.choices.settings_writable = false;
-    return "settings not loaded, defaults used, nothing saved: " + file.string() +
-           " cannot be read (" + std::strerror(read.error) + ")";
+    return not_read(file, std::strerror(read.error));
   }
   json j;
   try {
@@ -552,8 +550,9 @@ SystemCheck check_settings(const std::filesystem::path& dir) {
   const std::filesystem::path file = dir / kSettingsFile;
   std::error_code error;
   const bool there = std::filesystem::exists(file, error);
-  if (const std::string problem = unreachable(file, error); !problem.empty())
-    return {"settings", problem, "the GUI leaves it as it is and saves nothing: mend the link"};
+  if (error && error != std::errc::no_such_file_or_directory) // a link loop (ELOOP)
+    return {"settings", file.string() + " cannot be read (" + error.message() + ")",
+            "the GUI leaves it as it is and saves nothing: mend the link"};
   if (std::filesystem::is_symlink(file, error) && !there)
     return {"settings",
             file.string() + " is a link to " + std::filesystem::read_symlink(file, error).string() +
