@@ -86,10 +86,14 @@ std::string time_spent(const App& app) {
 
 int run(const std::string& warplens, const std::string& kernel) {
   const auto started = Clock::now();
-  App app = make_app(kernel, "h100");
+  // As the GUI starts: the worker first, then the App (presets, the bundled recording).
   WorkerSourceOptions options;
   options.client.command = warplens + " worker";
   WorkerSource source(options);
+  const double worker_started = ms_since(started);
+  App app = make_app(kernel, "h100");
+  std::printf("worker started %.0f ms, app made %.0f ms after the start\n", worker_started,
+              ms_since(started));
   app.source = &source;
   // As the GUI starts: the first Run is sent before the OpenGL context is made, and pays for the
   // worker's start and the session's set-up (inputs, reference).
@@ -100,8 +104,25 @@ int run(const std::string& warplens, const std::string& kernel) {
               gui.display_kind().c_str(), ms_since(started));
   // The first measured figures: the Run's timed part, before its counters (or the whole Run,
   // where it has no counting pass).
+  // Where the first figures' time goes, as the GUI sees it: each change of the worker's state.
+  std::string timeline, last_state;
+  const auto note_state = [&] {
+    const WorkerSnapshot s = source.snapshot();
+    const std::string state = std::to_string(s.pid) + "/" + std::to_string(s.worker_pid) + "/" +
+                              s.phase + (s.timed_part ? "+part" : "");
+    if (state != last_state)
+      timeline += " " + state + "@" + std::to_string(static_cast<int>(ms_since(started)));
+    last_state = state;
+  };
+  note_state();
   frames_until(
-      frames, [&] { return app.results.latest && app.results.latest->timing; }, 60000);
+      frames,
+      [&] {
+        note_state();
+        return app.results.latest && app.results.latest->timing;
+      },
+      60000);
+  std::printf("worker pid/hello pid/phase@ms after the start:%s\n", timeline.c_str());
   std::printf("first measured figures shown %.0f ms after the start (main; %s)\n",
               ms_since(started), app.results.latest_counting ? "the timed part" : "the whole Run");
   frames_until(
