@@ -184,6 +184,29 @@ TEST(HostileHeaders, EveryFormOfAnOutsideIncludeIsRefused) {
             std::vector<std::string>{"b.h"});
 }
 
+// The defects: a header that is a link loop was called "outside the file's folder"; #include ""
+// was said to name an outside path; a 33rd header was never read, and NVRTC said it could not open
+// the first one. Each is now said for what it is.
+TEST(HostileHeaders, ALoopAnEmptyNameAndTooManyHeadersAreEachSaidForWhatTheyAre) {
+  const std::filesystem::path dir = scratch() / "header_kinds";
+  std::filesystem::create_directories(dir);
+  std::filesystem::remove(dir / "loop.h");
+  std::filesystem::create_symlink("loop.h", dir / "loop.h");
+  std::ofstream(dir / "loop.cu") << "#include \"loop.h\"\n" + kernel_file("");
+  expect_refusal(run_limited("model " + (dir / "loop.cu").string()), 2,
+                 {"its header 'loop.h' cannot be read: Too many levels of symbolic links"});
+  EXPECT_TRUE(test::contains(refused_include("#include \"\"\n"),
+                             "#include \"\" names no header (its quotes are empty)"));
+  std::string includes;
+  for (int i = 0; i < 33; ++i) {
+    std::ofstream(dir / ("m" + std::to_string(i) + ".h")) << "#define M" << i << " 1\n";
+    includes += "#include \"m" + std::to_string(i) + ".h\"\n";
+  }
+  std::ofstream(dir / "many.cu") << includes + kernel_file("");
+  expect_refusal(run_limited("model " + (dir / "many.cu").string()), 2,
+                 {"it includes more than 32 headers", "allowed at most 32 header files"});
+}
+
 // The defect: `model k.cu:` (a colon, no kernel) modelled the first kernel as if none were named.
 TEST(HostileKernelFileNames, AColonWithNoKernelAfterItIsRefused) {
   const std::filesystem::path file = scratch() / "colon.cu";

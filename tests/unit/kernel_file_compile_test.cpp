@@ -73,6 +73,40 @@ TEST(KernelFileCompile, TheFirstErrorIsNamedByFileAndLine) {
   }
 }
 
+// The defect: NVRTC drops ptxas's "uses too much shared data" line, and the refusal showed ptxas's
+// info lines cut before anything that said why.
+TEST(KernelFileCompile, StaticSharedMemoryOverTheLimitIsNamedWithItsKernel) {
+  KernelFileCompile big = request({"saxpy"});
+  big.text =
+      "__global__ void saxpy(int n, float* y) {\n  __shared__ float s[12289];\n"
+      "  s[threadIdx.x] = 1; __syncthreads(); y[threadIdx.x] = s[(threadIdx.x + 1) % n];\n}\n";
+  try {
+    compile_kernel_file(big);
+    FAIL() << "compiled";
+  } catch (const UsageError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("kernel saxpy declares 49,156 bytes of static __shared__ memory, over the "
+                        "49,152 (48 KiB)"),
+              std::string::npos)
+        << what;
+  }
+}
+
+// The defect: bytes that are not UTF-8 in a comment (0xFF 0xFE, an overlong 0xC0 0x80) made NVRTC
+// lose every kernel's name, and the refusal said the kernel was not in the file.
+TEST(KernelFileCompile, AByteThatIsNotUtf8IsNamedWithItsLine) {
+  KernelFileCompile latin = request({"saxpy"});
+  latin.text = "// caf\xE9 \xFF\xFE\xC0\x80\n" + std::string(kFile);
+  try {
+    compile_kernel_file(latin);
+    FAIL() << "compiled";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("its line 1 holds the byte 0xE9, which is not UTF-8"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(KernelFileCompile, AKernelTheFileLacksIsNamed) {
   try {
     compile_kernel_file(request({"saxpyy"}));

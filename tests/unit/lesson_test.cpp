@@ -392,6 +392,8 @@ TEST(HostileLessonCheck, WhatTheModelsRefuseIsNamedWithItsLine) {
        "hostile.lesson:6: choice 'lanes' is not a resource"},
       {kHead + "ask q\nanswer blocks_per_sm\nchoices 4 16\n",
        "hostile.lesson:5: 0 of the choices match 8; exactly one must"},
+      {kHead + "ask q\nanswer blocks_per_sm\nchoices a b c\n",
+       "hostile.lesson:6: the choice 'a' is not a number, and the answer (8) is one"},
       {kHead + "ask q\nuntil theoretical_occupancy = 100\nsolution block 32\n",
        "hostile.lesson:5: the step's own launch already meets the condition"},
       {"lesson L\nstep S\nkernel vec_add/scalar\nblock 32\nask q\nuntil theoretical_occupancy "

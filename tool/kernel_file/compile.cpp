@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cstdlib>
+#include <cxxabi.h>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -76,12 +78,79 @@ std::optional<LoggedError> logged_error(std::string_view row) {
 
 // The reason of a log with no error at a line: ptxas's own ("ptxas error   : Entry function ...
 // uses too much shared data"), which follows its report of every kernel, else the whole log.
+// Where a file holds a byte that is not UTF-8 (a 0xFF in a comment), NVRTC compiles it but finds
+// none of its kernels by name: said, with the byte and its line. "" for a UTF-8 text.
+std::string non_utf8_note(const std::string& text) {
+  int line = 1;
+  for (std::size_t at = 0; at < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[at]);
+    const int more = byte < 0x80           ? 0
+                     : (byte >> 5) == 0x6  ? 1
+                     : (byte >> 4) == 0xE  ? 2
+                     : (byte >> 3) == 0x1E ? 3
+                                           : -1;
+    bool whole = more >= 0 && at + more < text.size() && (more == 0 || byte > 0xC1);
+    for (int i = 1; whole && i <= more; ++i)
+      whole = (static_cast<unsigned char>(text[at + i]) >> 6) == 0x2;
+    if (!whole)
+      return format("; its line %d holds the byte 0x%02X, which is not UTF-8 and stops the "
+                    "compiler finding its kernels: remove it",
+                    line, byte);
+    line += byte == '\n';
+    at += static_cast<std::size_t>(more) + 1;
+  }
+  return "";
+}
+
+// The most static shared memory a kernel may declare: ptxas refuses more ("uses too much shared
+// data (0xc004 bytes, 0xc000 max)"), and NVRTC drops that line from its log.
+constexpr std::int64_t kMostStaticShared = 48 * 1024;
+
+// "_Z1kifPKfPf" -> "k": a kernel's name as the file writes it, from the name ptxas reports.
+std::string kernel_name_of(const std::string& mangled) {
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> plain(
+      abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), std::free);
+  if (status != 0 || !plain)
+    return mangled; // an extern "C" kernel's name is its own
+  const std::string name(plain.get());
+  return name.substr(0, name.find('('));
+}
+
+// From ptxas's report ("Compiling entry function '_Z1kifPKfPf' ..." then "Used 14 registers, used
+// 1 barriers, 49156 bytes smem"): the first kernel over the static shared-memory limit, said; ""
+// where none is.
+std::string static_shared_over_limit(const std::string& log) {
+  std::string function, said;
+  for_each_line(log, [&](std::string_view row) {
+    TextScan scan(row);
+    if (scan.skip_past("Compiling entry function '")) {
+      function = std::string(scan.until('\''));
+      return;
+    }
+    const std::size_t smem = row.find(" bytes smem");
+    if (!said.empty() || smem == std::string_view::npos)
+      return;
+    const std::size_t digits = row.find_last_not_of("0123456789", smem - 1) + 1;
+    const std::string number(row.substr(digits, smem - digits));
+    if (number.empty() || number.size() > 12 || std::stoll(number) <= kMostStaticShared)
+      return;
+    said = "kernel " + clip(kernel_name_of(function), 80) + " declares " + group_digits(number) +
+           " bytes of static __shared__ memory, over the 49,152 (48 KiB) a kernel may declare: "
+           "give the rest as dynamic shared memory (extern __shared__, and the description's "
+           "`shared` line)";
+  });
+  return said;
+}
+
 std::string unlocated_error(const std::string& log) {
   std::string found;
   for_each_line(log, [&](std::string_view row) {
     if (found.empty() && (row.starts_with("ptxas error") || row.starts_with("ptxas fatal")))
       found = std::string(row);
   });
+  if (found.empty())
+    found = static_shared_over_limit(log);
   return !found.empty() ? found : log.empty() ? "no reason given" : log;
 }
 
@@ -326,8 +395,7 @@ CompiledKernelFile compile_kernel_file(const KernelFileCompile& request) {
     const char* lowered = nullptr;
     if (nvrtcGetLoweredName(program.handle, name.c_str(), &lowered) != NVRTC_SUCCESS || !lowered)
       throw UsageError(request.file + ": kernel '" + clip(name, 60) +
-                       "' is not a __global__ "
-                       "function of the file");
+                       "' is not a __global__ function of the file" + non_utf8_note(request.text));
     out.lowered[name] = lowered;
     // From the cubin: the log's report has been seen missing (an empty log) on the H100 machine.
     // Spills and barriers, which only the report gives, come from it when it is there.

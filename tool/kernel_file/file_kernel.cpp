@@ -596,7 +596,7 @@ std::map<std::string, std::string> read_headers(const std::filesystem::path& fil
   for (const std::string& name : quoted_includes(text))
     waiting.emplace_back(name, folder);
   std::size_t bytes = 0;
-  while (!waiting.empty() && headers.size() < kMostHeaders) {
+  while (!waiting.empty()) {
     const auto [name, beside] = waiting.back();
     waiting.pop_back();
     if (headers.contains(name))
@@ -607,6 +607,11 @@ std::map<std::string, std::string> read_headers(const std::filesystem::path& fil
     const std::filesystem::path path = beside / name;
     std::error_code error;
     const bool there = std::filesystem::exists(std::filesystem::symlink_status(path, error));
+    // A link loop (loop.h -> loop.h) has no place to be in or out of: the system's reason.
+    if (std::error_code loop;
+        there && (static_cast<void>(std::filesystem::weakly_canonical(path, loop)), loop))
+      throw UsageError(named + ": its header '" + clip(name, 40) +
+                       "' cannot be read: " + loop.message());
     if (there && (std::filesystem::path(name).is_absolute() || !within(folder, path)))
       throw UsageError(named + ": #include \"" + clip(name, 60) + "\" is outside the file's " +
                        "folder; its headers are sent with it to the worker, so only those in " +
@@ -622,6 +627,10 @@ std::map<std::string, std::string> read_headers(const std::filesystem::path& fil
     if (read.problem == Problem::unreadable)
       throw UsageError(named + ": its header '" + clip(name, 40) +
                        "' cannot be read: " + read.reason);
+    if (headers.size() == kMostHeaders) // the compiler would not find the 33rd
+      throw UsageError(named + ": it includes more than " + std::to_string(kMostHeaders) +
+                       " headers (at '" + clip(name, 40) + "'); allowed at most " +
+                       std::to_string(kMostHeaders) + " header files");
     bytes += read.problem == Problem::too_large ? kLargestHeaders + 1 : read.text.size();
     if (bytes > kLargestHeaders)
       throw UsageError(named + ": its headers hold over 128 KiB (at '" + clip(name, 40) +

@@ -133,6 +133,8 @@ std::string directive_problem(std::string_view line, const std::set<std::string>
   if (name_end == std::string_view::npos)
     return "";
   const std::string_view name = line.substr(name_at + 1, name_end - name_at - 1);
+  if (name.empty())
+    return shown + " names no header (its quotes are empty)";
   if (open == '"' && given.contains(std::string(name)))
     return "";
   if (!safe_header_name(name))

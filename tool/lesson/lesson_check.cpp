@@ -100,8 +100,13 @@ private:
     if (!truth)
       return;
     int right = 0;
-    for (const std::string& choice : m_step.choices)
+    for (const std::string& choice : m_step.choices) {
+      if (!typed_number(choice))
+        return problem(m_step.choices_line, "the choice " + in_quotes(choice, 30) +
+                                                " is not a number, and the answer (" + truth->text +
+                                                ") is one");
       right += judge_answer(m_step, choice, result).right ? 1 : 0;
+    }
     if (right != 1)
       problem(m_step.answer_line, std::to_string(right) + " of the choices match " + truth->text +
                                       "; exactly one must");

@@ -59,17 +59,6 @@ std::string described(const FigureRef& figure) {
   return figure.site.empty() ? name : name + " of \"" + figure.site + "\"";
 }
 
-// "1,048,576", "4.0", " 8 " -> the number; nullopt for anything else.
-std::optional<double> typed_number(std::string text) {
-  std::erase_if(text, [](char c) { return c == ',' || c == '_' || c == ' '; });
-  double value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size() ||
-      !std::isfinite(value))
-    return std::nullopt;
-  return value;
-}
-
 bool close_enough(double typed, double truth, double within_percent) {
   return std::fabs(typed - truth) <= within_percent / 100 * std::fabs(truth) + 1e-9;
 }
@@ -367,6 +356,16 @@ LessonVerdict judge_playground(const LessonStep& step, const IndexPlayground& no
   if (!missing.empty())
     return {false, with_hint("Not yet: " + missing + ".", step)};
   return {true, with_why("Right: the warp's access now meets it.", step)};
+}
+
+std::optional<double> typed_number(std::string text) {
+  std::erase_if(text, [](char c) { return c == ',' || c == '_' || c == ' '; });
+  double value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size() ||
+      !std::isfinite(value))
+    return std::nullopt;
+  return value;
 }
 
 } // namespace wl

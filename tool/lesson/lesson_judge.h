@@ -64,6 +64,9 @@ struct LessonVerdict {
   std::string says; // one paragraph: right or not, the figure with its source, why or the hint
 };
 
+// "1,048,576", "4.0", " 8 " -> the number a learner typed; nullopt for anything else.
+std::optional<double> typed_number(std::string text);
+
 // A typed number against the figure (within the step's percentage), or a choice.
 LessonVerdict judge_answer(const LessonStep& step, const std::string& typed,
                            const RunResult& result, const std::string& measured_source = "");

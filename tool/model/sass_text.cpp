@@ -100,12 +100,25 @@ struct EmbeddedSass {
 #include "kernel_sass.inc"
 
 // nvdisasm where the CUDA toolkit puts it, or on PATH.
+// The toolkit folders nvdisasm is looked for in before PATH, each once: CUDA_HOME's and
+// CUDA_PATH's bin where they are set, then the usual install.
+std::vector<std::string> toolkit_bin_folders() {
+  std::vector<std::string> folders;
+  const auto add = [&](const std::string& folder) {
+    if (std::find(folders.begin(), folders.end(), folder) == folders.end())
+      folders.push_back(folder);
+  };
+  for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char* home = std::getenv(variable); home && *home)
+      add((std::filesystem::path(home) / "bin").lexically_normal().string());
+  add("/usr/local/cuda/bin");
+  return folders;
+}
+
 std::string find_nvdisasm() {
   std::vector<std::filesystem::path> candidates;
-  for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char* home = std::getenv(variable))
-      candidates.push_back(std::filesystem::path(home) / "bin" / "nvdisasm");
-  candidates.emplace_back("/usr/local/cuda/bin/nvdisasm");
+  for (const std::string& folder : toolkit_bin_folders())
+    candidates.push_back(std::filesystem::path(folder) / "nvdisasm");
   if (const char* path = std::getenv("PATH")) {
     std::istringstream folders(path);
     for (std::string folder; std::getline(folders, folder, ':');)
@@ -159,12 +172,10 @@ SystemCheck check_disassembler() {
   // Built without the toolkit: no cubin of its own and no kernel file to disassemble.
   return {"nvdisasm", "not used by this build (built without the CUDA toolkit: no cubins)", ""};
 #endif
-  // Only the places looked in: CUDA_HOME's and CUDA_PATH's bin where they are set.
-  std::string places;
-  for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char* home = std::getenv(variable))
-      places.append(home).append("/bin, ");
-  return {"nvdisasm", "not found (" + places + "/usr/local/cuda/bin, PATH)",
+  std::string places; // the places looked in, each once
+  for (const std::string& folder : toolkit_bin_folders())
+    places.append(folder).append(", ");
+  return {"nvdisasm", "not found (" + places + "PATH)",
           "a kernel file's per-line figures show no SASS text without it: install the CUDA "
           "toolkit's nvdisasm (cuda-nvdisasm) or put its folder on PATH"};
 }

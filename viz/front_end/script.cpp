@@ -5,6 +5,7 @@
 #include "base/text_file.h"
 #include "base/text_format.h"
 #include "drawing/controls.h"
+#include "front_end/screenshot.h"
 #include "model/block_text.h"
 #include "registry.h"
 
@@ -759,12 +760,14 @@ void ScriptPlayer::step_screenshot(App& app, const ScriptStep& step) {
   if (std::filesystem::is_directory(step.args[0], error))
     m_notes.push_back(m_script.file + ":" + std::to_string(step.line) + ": saved into " +
                       step.args[0] + " as " + app.messages.last_screenshot_path);
+  else if (const std::string taken =
+               taken_name_note(step.args[0], app.messages.last_screenshot_path);
+           !taken.empty())
+    m_notes.push_back(m_script.file + ":" + std::to_string(step.line) + ": " + taken + "; saved " +
+                      app.messages.last_screenshot_path);
   else if (app.messages.last_screenshot_path == step.args[0] + ".png")
     m_notes.push_back(m_script.file + ":" + std::to_string(step.line) + ": saved as " +
                       app.messages.last_screenshot_path + " (a picture's name ends in .png)");
-  else if (app.messages.last_screenshot_path != step.args[0])
-    m_notes.push_back(m_script.file + ":" + std::to_string(step.line) + ": " + step.args[0] +
-                      " was taken; saved " + app.messages.last_screenshot_path);
   else
     m_notes.push_back(m_script.file + ":" + std::to_string(step.line) + ": saved " +
                       app.messages.last_screenshot_path);
