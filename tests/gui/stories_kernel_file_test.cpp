@@ -56,6 +56,25 @@ TEST(StoryKernelFile, OpenedFromTheCommandLineItIsInTheTreeAndTheSourcePanel) {
   EXPECT_TRUE(says(source, "source", "y[i] = a * x[i] + y[i]")) << text_of(source, "source");
 }
 
+// The defect: a saved block line the kernel cannot use was taken without a word (the block on
+// screen stayed, as it should); `warplens model FILE` refuses the same file.
+TEST(StoryKernelFile, ASavedBlockLineTheKernelCannotUseIsSaidAndTheBlockOnScreenKept) {
+  WL_SKIP_WITHOUT_ENGINE(); // NVRTC compiles the saves
+  const std::filesystem::path file = files_dir() / "saxpy.cu";
+  write_file(file, example("saxpy.cu"));
+  const Story story = play("wait\nedit " + file.string() +
+                               " \"@warplens block 256\" \"@warplens block 2048\"\nwait\n"
+                               "screenshot a.png\n",
+                           "--model " + file.string());
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a");
+  const std::string status = a["configuration"]["status"];
+  EXPECT_TRUE(wl::test::contains(status, "saved: compiled in")) << status;
+  EXPECT_TRUE(wl::test::contains(status, "its block line: saxpy/saxpy cannot use block 2048"))
+      << status;
+  EXPECT_EQ(a["configuration"]["block"], "256") << a["configuration"];
+}
+
 TEST(StoryKernelFile, FileOpenRefusesAFolderAndOpensATypedPath) {
   WL_SKIP_WITHOUT_ENGINE(); // a real worker
   const std::filesystem::path dir = files_dir();

@@ -462,6 +462,23 @@ std::string modelled_dram_bytes_note(const RunResult& r) {
 
 // ", bound by shared memory (67,108,864 wavefronts, one a cycle on each of 132 SMs at 1980 MHz);
 // DRAM alone 0.1602 ms": the resource that sets the floor, then each other floor alone.
+// A kernel that rereads its data through L1 and L2 (matmul/naive: each element of A and B read by
+// a whole row or column of threads) moves many times its DRAM bytes through the caches, whose
+// bandwidth the modelled time does not count: said, with how many times, so that a learner does
+// not rank it ahead of a kernel that stages its data in shared memory.
+std::string cache_traffic_caveat(const RunResult& r, double dram_bytes) {
+  double through_caches = 0;
+  for (const SitePrediction& s : r.prediction.sites)
+    if (s.space == MemorySpace::global)
+      through_caches += 32.0 * static_cast<double>(s.sectors);
+  constexpr double kRereadFactor = 8; // below it, L2's bandwidth (several times DRAM's) keeps up
+  if (dram_bytes <= 0 || through_caches < kRereadFactor * dram_bytes)
+    return "";
+  return "; its accesses request " + format_bytes(through_caches) + " through L1 and L2, " +
+         format_number(through_caches / dram_bytes, 0) +
+         "x its DRAM bytes, and the caches' bandwidth is not modelled: it can take far longer";
+}
+
 std::string modelled_time_note(const RunResult& r) {
   const std::optional<ModelledTime> t = modelled_time(r);
   if (!t)
@@ -491,7 +508,7 @@ std::string modelled_time_note(const RunResult& r) {
     text += "; FP32 arithmetic alone " + format_number(t->compute_ms, 4) + " ms";
   else if (runs_on_tensor_cores(r))
     text += "; its multiply-adds run on the tensor cores, whose peak is not modelled";
-  return text;
+  return text + cache_traffic_caveat(r, t->dram_bytes);
 }
 
 // A counter figure: its key reads the counter of the same key.

@@ -8,6 +8,7 @@
 #include "base/text_format.h"
 #include "base/text_scan.h"
 #include "kernel_file/file_kernel.h"
+#include "model/kernel_request.h"
 #include "registry.h"
 #include "workflows/app.h"
 
@@ -158,6 +159,13 @@ void App::take_saved_kernel_file(SavedKernelFile saved) {
   file.last_reload_ms = saved.milliseconds;
   messages.status = file.path.filename().string() + " saved: compiled in " +
                     format_number(file.last_reload_ms, 0) + " ms";
+  // The block on screen is the person's and stays; a block line the kernel cannot use is said,
+  // as `warplens model FILE` refuses it.
+  try {
+    check_kernel_block(KernelRequest{kernel(), choices.params, kernel()->default_block});
+  } catch (const UsageError& e) {
+    messages.status += "; its block line: " + std::string(e.what());
+  }
 }
 
 std::vector<std::string> App::kernel_file_completions() const {
