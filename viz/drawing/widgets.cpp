@@ -129,11 +129,19 @@ void draw_decades(ImDrawList* draw, const LogAxis& x, const LogAxis& y) {
 
 } // namespace
 
-// A memory roof: bandwidth x intensity from the left edge up to where it meets the FP32 roof.
+// Where a memory roof enters the chart: its left edge, or further right where bandwidth x
+// intensity is still under the y axis's lowest value (drawn from the left edge, a clamped start
+// would bend the roof down into the corner, under the points that sit on it).
+double roof_start(const LogAxis& x, const LogAxis& y, double gbps) {
+  return std::clamp(y.low / gbps, x.low, x.high);
+}
+
+// A memory roof: bandwidth x intensity from where it enters the chart up to the FP32 roof.
 void memory_roof(ImDrawList* draw, const LogAxis& x, const LogAxis& y, double gbps,
                  double fp32_gflops, ImU32 colour, float thickness) {
   const double bend = fp32_gflops > 0 ? std::clamp(fp32_gflops / gbps, x.low, x.high) : x.high;
-  draw->AddLine(ImVec2(x.at(x.low), y.at(gbps * x.low)), ImVec2(x.at(bend), y.at(gbps * bend)),
+  const double start = std::min(roof_start(x, y, gbps), bend);
+  draw->AddLine(ImVec2(x.at(start), y.at(gbps * start)), ImVec2(x.at(bend), y.at(gbps * bend)),
                 colour, thickness);
 }
 
@@ -170,7 +178,7 @@ void roofline_chart(double dram_gbps, double l2_gbps, double fp32_gflops,
   // Each memory roof named above its middle (L2) or below it (DRAM), clear of the axis labels.
   const auto name_roof = [&](double gbps, const char* name, bool above) {
     const double bend = fp32_gflops > 0 ? std::clamp(fp32_gflops / gbps, x.low, x.high) : x.high;
-    const double middle = std::sqrt(x.low * bend);
+    const double middle = std::sqrt(std::min(roof_start(x, y, gbps), bend) * bend);
     const ImVec2 at(x.at(middle) + (above ? -ImGui::CalcTextSize(name).x : 4),
                     y.at(gbps * middle) + (above ? -ImGui::GetTextLineHeight() - 2 : 2));
     if (at.y > min.y && at.y + ImGui::GetTextLineHeight() < max.y - pad)
