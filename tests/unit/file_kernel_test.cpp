@@ -7,10 +7,12 @@
 #include "model/kernel_request.h"
 #include "model/model_kernel.h"
 #include "registry.h"
+#include "report/figures.h"
 #include "test_support.h"
 
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -370,6 +372,24 @@ TEST(FileKernel, ArgsThatDoNotFitTheKernelAreRefusedInModelMode) {
   const std::string id = add_kernel_file(written("mismatch.cu", missing).string());
   EXPECT_THROW(model_kernel(resolve_kernel_request(id, {}, "", ""), test::preset("h100")),
                UsageError);
+}
+
+// The defect: a file whose predicted accesses move fewer bytes than its `bytes` line declares got a
+// modelled time under the declared minimum's, without a word.
+TEST(FileKernel, AModelledTimeUnderTheDeclaredBytesSaysTheirTimeBesideIt) {
+  std::ifstream in(std::filesystem::path(WARPLENS_SOURCE_ASSETS).parent_path() / "examples" /
+                   "saxpy.cu");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string check = "// @warplens check saxpy_reference 1e-6\n";
+  ASSERT_NE(text.find(check), std::string::npos);
+  text.replace(text.find(check), check.size(), check + "// @warplens bytes 5 * n * 4\n");
+  const std::string id = add_kernel_file(written("declared.cu", text).string());
+  const RunResult r = model_kernel(resolve_kernel_request(id, {}, "", ""), test::preset("h100"));
+  const std::string note = figure_text(figure("modelled_time"), r).value_or("");
+  EXPECT_NE(note.find("the model's DRAM bytes are fewer than the 320 MiB it must move, which take "
+                      "0.1001 ms"),
+            std::string::npos)
+      << note;
 }
 
 TEST(FileKernel, EveryExampleCompilesForTheH100AndIsModelled) {

@@ -272,6 +272,8 @@ const BadDescription kBadDescriptions[] = {
     {"ArgNoColon", "// @warplens arg z float = 1", "is not NAME: ..."},
     {"ArgTwice", "// @warplens arg x: float = 1", "argument 'x' is named twice"},
     {"ArgUnknownType", "// @warplens arg z: in half[n]", "type 'half' is not one WarpLens fills"},
+    {"ArgTypeTypo", "// @warplens arg z: itn = 4",
+     "type 'itn' is not one WarpLens fills; did you mean 'int'?"},
     {"MarkerCapitalised", "// @WarpLens flops 2", "'@WarpLens' is not the description's marker"},
     {"MarkerShort", "// @warplen flops 2", "'@warplen' is not the description's marker"},
     {"TunableIsTemplateParameter",

@@ -278,7 +278,11 @@ private:
     for (const TypeName& t : kTypes)
       if (word == t.name)
         return t.type;
-    fail("type '" + clip(word, 30) + "' is not one WarpLens fills; allowed float, double, int, " +
+    std::vector<std::string> names;
+    for (const TypeName& t : kTypes)
+      names.emplace_back(t.name);
+    fail("type '" + clip(word, 30) + "' is not one WarpLens fills" + did_you_mean(word, names) +
+         "; allowed float, double, int, " +
          (of == TypeOf::buffer ? "unsigned (and long for a scalar)" : "unsigned, long"));
   }
 

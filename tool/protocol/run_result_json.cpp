@@ -155,10 +155,12 @@ CounterResult counters_from(const Fields& f) {
   c.passes = count(f, "passes");
   c.seconds = measure(f, "seconds");
   for (const Fields& v : f.objects("values")) {
-    std::string key = v.text("key", false);
-    if (key == "duration") // its key before it was named for what it is
+    std::string key = v.text("key", false), display = v.text("display");
+    if (key == "duration") { // its key and words before it was named for what it is
       key = "profiled_range_time";
-    c.values.push_back(CounterValue{key, v.text("name"), v.text("display"), v.text("unit"),
+      display = figure(key).display;
+    }
+    c.values.push_back(CounterValue{key, v.text("name"), display, v.text("unit"),
                                     v.number("value", -kMaxDouble, kMaxDouble)});
   }
   c.missing = f.texts("missing");

@@ -508,6 +508,13 @@ std::string modelled_time_note(const RunResult& r) {
     text += "; FP32 arithmetic alone " + format_number(t->compute_ms, 4) + " ms";
   else if (runs_on_tensor_cores(r))
     text += "; its multiply-adds run on the tensor cores, whose peak is not modelled";
+  // A file that declares more bytes than its predicted accesses move: the declared minimum's
+  // time is the floor the kernel cannot beat, said beside the model's.
+  if (!t->dram_from_bytes_moved && r.bytes_moved > t->dram_bytes * 1.01 &&
+      arch.dram_bandwidth_gbps > 0)
+    text += "; the model's DRAM bytes are fewer than the " + format_bytes(r.bytes_moved) +
+            " it must move, which take " +
+            format_number(r.bytes_moved / (arch.dram_bandwidth_gbps * 1e6), 4) + " ms";
   return text + cache_traffic_caveat(r, t->dram_bytes);
 }
 

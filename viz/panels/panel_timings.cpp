@@ -102,7 +102,8 @@ void draw_timings(App& app) {
     if (result.timing)
       draw_measurement(result);
     else
-      empty_state("Not timed: model mode predicts occupancy and memory traffic, not time, and " +
+      empty_state("Not timed: model mode measures no time (the modelled time below is the "
+                  "fastest its traffic and arithmetic allow at peak), and " +
                   app.untimed_reason() +
                   " A run on a GPU fills the median, noise and throughput "
                   "here.");
