@@ -316,8 +316,9 @@ TEST_P(HostileScreenshotPath, SavedUnderAFreeNameOrRefused) {
   } else {
     ASSERT_EQ(o.exit_code, 0) << o.err;
     EXPECT_NE(o.out.find(c.fragment), std::string::npos) << o.out;
-    if (c.name == "Existing" || c.name == "DanglingLink") // why the name differs, said
+    if (c.name == "Existing" || c.name == "DanglingLink") { // why the name differs, said
       EXPECT_NE(o.out.find(c.path + "' was taken"), std::string::npos) << o.out;
+    }
   }
   EXPECT_EQ(wl::test::read_text(dir / "existing.png"), "the user's picture");
   EXPECT_EQ(wl::test::read_text(dir / "existing.json"), "the user's notes");
