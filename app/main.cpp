@@ -52,10 +52,15 @@ int with_output_checked(int code) {
   const bool written = std::fflush(stdout) == 0 && !std::ferror(stdout) && std::cout.good();
   if (written)
     return code;
-  const int error = errno ? errno : earlier;
+  int error = errno ? errno : earlier;
+  // A command that wrote line by line (the doctor) made other calls since its write failed: one
+  // more byte, to a stream already lost, asks the system for the reason again.
+  if (!a_write_error(error) && ::write(STDOUT_FILENO, "\n", 1) < 0)
+    error = errno;
   std::fprintf(stderr, "warplens: cannot write to standard output: %s\n",
                a_write_error(error) ? std::strerror(error) : "a write to it failed");
-  return code == 0 ? kExitFailed : code;
+  // The output is lost, so no check's verdict (exit 1: doctor's line to fix) reached its reader.
+  return code <= 1 ? kExitFailed : code;
 }
 
 } // namespace

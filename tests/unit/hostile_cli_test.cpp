@@ -546,6 +546,20 @@ TEST(HostileCliOutputs, APictureWithNoFolderToGoToIsKeptAside) {
   expect_refusal(o, 2, {"the picture kept in '" + kept_dir.string(), "its figures beside it"});
 }
 
+// The defect: with TMPDIR a file as well, the line read "the picture no copy could be kept: no
+// temporary folder (Not a directory)", twice, and did not name TMPDIR, the thing to mend.
+TEST(HostileCliOutputs, APictureThatCannotBeKeptAsideNamesTheTmpdir) {
+  const auto not_a_folder = test::scratch() / "tmpdir_file";
+  test::write_file(not_a_folder, "x");
+  const test::Outcome o = run_limited(
+      "--headless --model --kernel vec_add/scalar",
+      "env -u XDG_PICTURES_DIR HOME=/proc/self XDG_CONFIG_HOME=" + test::missing_path("config") +
+          " TMPDIR=" + not_a_folder.string());
+  expect_refusal(o, 2,
+                 {"the picture and its figures not kept aside: TMPDIR='" + not_a_folder.string() +
+                  "' (Not a directory)"});
+}
+
 // The defect: `warplens list > /dev/full` and `warplens list >&-` exited 0 with nothing written.
 TEST(HostileCliOutputs, AStandardOutputThatCannotBeWrittenIsAFailure) {
   for (const auto& [output, reason] : std::vector<std::pair<std::string, std::string>>{
@@ -559,12 +573,15 @@ TEST(HostileCliOutputs, AStandardOutputThatCannotBeWrittenIsAFailure) {
 
 // The defect: `warplens doctor > /dev/full` exited 1 (its "a line needs a fix") with nothing said:
 // its exit code left the process before the output was checked. Its report is flushed early, so
-// the reason of the failed write is gone by the end; the failure is said all the same.
+// the reason of the failed write was gone by the end ("a write to it failed", exit 1 as if a line
+// needed a fix): the system is asked again, and a lost report is exit 2 as any lost output.
 TEST(HostileCliOutputs, TheDoctorsReportThatCannotBeWrittenIsSaid) {
   const test::Outcome o =
       run_limited("doctor", "ASAN_OPTIONS=detect_leaks=0", "/dev/null", ">/dev/full");
-  EXPECT_NE(o.exit_code, 0);
-  EXPECT_NE(o.err.find("cannot write to standard output"), std::string::npos) << o.err;
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_NE(o.err.find("cannot write to standard output: No space left on device"),
+            std::string::npos)
+      << o.err;
 }
 
 // The defect: a kernel file whose name is not UTF-8 (a byte 0xFF, as a disk may hold) made

@@ -155,16 +155,21 @@ KeptCopy keep_aside(const fs::path& file, std::string_view text) {
   const SoftFileSizeLimitRaised for_the_copy;
   std::error_code error;
   const fs::path folder = fs::temp_directory_path(error);
-  if (error)
-    return {{}, "no copy could be kept: no temporary folder (" + error.message() + ")"};
+  if (error) { // named by the variable that chose it, which is what to mend
+    const char* tmpdir = std::getenv("TMPDIR");
+    return {{},
+            "not kept aside: " +
+                (tmpdir && *tmpdir ? "TMPDIR=" + quoted(tmpdir) : "no temporary folder") + " (" +
+                error.message() + ")"};
+  }
   // The name is cut short (it says what the copy is of; the message says whose it is).
   NewFile kept =
       create_new_file(folder, "warplens-" + file.filename().string().substr(0, 60), "", 0644);
   if (kept.fd < 0)
-    return {{}, "no copy could be kept in " + quoted(folder) + " (" + reason(kept.error) + ")"};
+    return {{}, "not kept aside in " + quoted(folder) + " (" + reason(kept.error) + ")"};
   if (const int failed = fill_and_close(kept, text)) {
     ::unlink(kept.path.c_str());
-    return {{}, "no copy could be kept in " + quoted(folder) + " (" + reason(failed) + ")"};
+    return {{}, "not kept aside in " + quoted(folder) + " (" + reason(failed) + ")"};
   }
   return {kept.path, kept_in(kept.path)};
 }

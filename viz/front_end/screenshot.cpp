@@ -479,7 +479,7 @@ json screenshot_sidecar(const App& app, std::optional<Panel> panel, int width, i
 // picture's copy already.
 std::string figures_kept_too(const std::filesystem::path& name, const std::string& figures) {
   const KeptCopy copy = keep_aside(name, figures);
-  return copy.path.empty() ? "; its figures: " + copy.message : "; its figures beside it";
+  return copy.path.empty() ? "; its figures " + copy.message : "; its figures beside it";
 }
 
 std::filesystem::path save_screenshot(const App& app, const Image& window,
@@ -506,9 +506,16 @@ std::filesystem::path save_screenshot(const App& app, const Image& window,
       throw UsageError("cannot write " + clip(png.string(), 120) + ": no folder " +
                        clip(png.parent_path().string(), 120) + "; give a folder that exists");
   } catch (const Error& e) { // no folder to save in: what was taken is kept, not lost
-    throw UsageError(std::string(e.what()) + "; the picture " +
-                     keep_aside("screenshot.png", picture).message +
-                     figures_kept_too("screenshot.json", figures));
+    const KeptCopy kept = keep_aside("screenshot.png", picture);
+    if (!kept.path.empty())
+      throw UsageError(std::string(e.what()) + "; the picture " + kept.message +
+                       figures_kept_too("screenshot.json", figures));
+    // Neither kept: the reason once (a TMPDIR that is no folder fails both alike).
+    const KeptCopy figures_kept = keep_aside("screenshot.json", figures);
+    throw UsageError(std::string(e.what()) + (figures_kept.message == kept.message
+                                                  ? "; the picture and its figures " + kept.message
+                                                  : "; the picture " + kept.message +
+                                                        "; its figures " + figures_kept.message));
   }
   std::filesystem::path sidecar = png;
   sidecar.replace_extension(".json");
