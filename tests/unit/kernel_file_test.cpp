@@ -256,7 +256,11 @@ const BadDescription kBadDescriptions[] = {
     {"TuneRepeated", "// @warplens tune T = 8, 8", "8 is listed twice"},
     {"TuneCompilerName", "// @warplens tune __CUDACC__ = 1", "reserved for the compiler"},
     {"TuneReservedName", "// @warplens tune _Tile = 8", "reserved for the compiler"},
-    {"TuneEmptyValue", "// @warplens tune T = 8,", "tune T needs an expression"},
+    {"TuneEmptyValue", "// @warplens tune T = 8,", "tune T: value 2 of 2 is empty"},
+    {"TuneEmptyItem", "// @warplens tune T = 1,,2",
+     "tune T: value 2 of 3 is empty; list values "
+     "with a comma between, e.g. tune T = 8, 16, 32"},
+    {"TuneNoValue", "// @warplens tune T =", "tune T: value 1 of 1 is empty"},
     {"TuneTooMany",
      "// @warplens tune T = " +
          [] {

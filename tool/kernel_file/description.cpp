@@ -260,7 +260,13 @@ private:
            "' is a name reserved for the compiler and its headers (starting with __ or _ and a "
            "capital); choose another, e.g. TILE");
     FileTunable tunable{name, {}, m_line};
-    for (const std::string& part : top_level_parts(values_text)) {
+    const std::vector<std::string> parts = top_level_parts(values_text);
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      if (trimmed(parts[i]).empty()) // "tune T = 1,,2": the empty item named, as a list's
+        fail("tune " + name + ": value " + std::to_string(i + 1) + " of " +
+             std::to_string(parts.size()) + " is empty; list values with a comma between, e.g. " +
+             "tune " + name + " = 8, 16, 32");
+      const std::string& part = parts[i];
       const std::int64_t value = constant(part, "tune " + name);
       if (std::find(tunable.values.begin(), tunable.values.end(), value) != tunable.values.end())
         fail("tune " + name + ": " + std::to_string(value) + " is listed twice");
