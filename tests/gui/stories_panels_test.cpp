@@ -598,6 +598,17 @@ TEST(StorySweep, ParameterValuesOutOfRangeAreRefusedBesideTheFields) {
 }
 
 // The lesson's two figures on one chart: the second on an axis of its own, named in the note.
+// The defect: a model sweep whose figure never changes (transpose/smem's occupancy over block y)
+// drew one flat colour and line, best 100 to worst 100, without a word.
+TEST(StorySweep, AFigureThatNeverChangesAcrossTheSweepIsSaidSo) {
+  const Story story = play("click \"Sweep\"\nclick \"Model sweep\"\nwait\nscreenshot a.png sweep\n",
+                           "--model --kernel transpose/smem");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a");
+  EXPECT_TRUE(says(a, "sweep", "Every point has the same theoretical occupancy"))
+      << text_of(a, "sweep");
+}
+
 TEST(StorySweep, A1DSweepDrawsASecondFigureOnItsOwnAxis) {
   const Story story =
       play("click \"coalescing/stride\"\nwait\nclick \"Sweep\"\n"

@@ -189,6 +189,9 @@ void colour_bar(const Range& range, SweepMetric metric, bool measured) {
           .c_str());
   if (against_ideal)
     note_text("Colour: times the ideal for the access width.");
+  if (range.low == range.high) // one colour says nothing by itself: said in words
+    note_text("Every point has the same " + std::string(metric->display) +
+              ": nothing in this sweep changes it; colour by another figure to compare them.");
   legend_entry(Sample::outline, kCurrentOutline, "the launch on screen", true);
   if (measured)
     legend_entry(Sample::outline, kTiedOutline, "tied with the best (within the noise)", false);
