@@ -76,8 +76,6 @@ std::optional<LoggedError> logged_error(std::string_view row) {
   return std::nullopt;
 }
 
-// The reason of a log with no error at a line: ptxas's own ("ptxas error   : Entry function ...
-// uses too much shared data"), which follows its report of every kernel, else the whole log.
 // Where a file holds a byte that is not UTF-8 (a 0xFF in a comment), NVRTC compiles it but finds
 // none of its kernels by name: said, with the byte and its line. "" for a UTF-8 text.
 std::string non_utf8_note(const std::string& text) {
@@ -143,6 +141,9 @@ std::string static_shared_over_limit(const std::string& log) {
   return said;
 }
 
+// The reason of a log with no error at a line: ptxas's own ("ptxas error   : Entry function ...
+// uses too much shared data"), which follows its report of every kernel, else a kernel over
+// the static shared-memory limit in that report, else the whole log.
 std::string unlocated_error(const std::string& log) {
   std::string found;
   for_each_line(log, [&](std::string_view row) {

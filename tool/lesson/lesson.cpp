@@ -211,10 +211,8 @@ private:
           "swizzle", "element", "space", "show",     "say",    "ask",   "answer", "choices",
           "within",  "until",   "least", "solution", "hint",   "why"};
       line.fail(in_quotes(line.verb, 30) + " is not a lesson line" +
-                did_you_mean(line.verb, kLineWords) +
-                "; allowed: lesson, about, arch, step, kernel, param, "
-                "block, playground, swizzle, element, space, show, say, ask, answer, choices, "
-                "within, until, least, solution, hint, why, # a comment");
+                did_you_mean(line.verb, kLineWords) + "; allowed: " + joined(kLineWords, ", ") +
+                ", # a comment");
     }
     verb->second(line, step);
   }

@@ -99,7 +99,6 @@ struct EmbeddedSass {
 
 #include "kernel_sass.inc"
 
-// nvdisasm where the CUDA toolkit puts it, or on PATH.
 // The toolkit folders nvdisasm is looked for in before PATH, each once: CUDA_HOME's and
 // CUDA_PATH's bin where they are set, then the usual install.
 std::vector<std::string> toolkit_bin_folders() {
@@ -115,6 +114,7 @@ std::vector<std::string> toolkit_bin_folders() {
   return folders;
 }
 
+// nvdisasm where the CUDA toolkit puts it, or on PATH.
 std::string find_nvdisasm() {
   std::vector<std::filesystem::path> candidates;
   for (const std::string& folder : toolkit_bin_folders())
