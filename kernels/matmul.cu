@@ -1065,9 +1065,13 @@ std::function<Ladder(const LaunchShape&)> ladder_reader(Rung rung) {
   };
 }
 
-// A site's lane offsets from `offset(ladder, block, thread, iteration)`.
-template <typename Offset> auto ladder_offsets(Rung rung, Offset offset) {
-  return common::bound_offsets(ladder_reader(rung), offset);
+// A site's lane offsets from `Offset(ladder, block, thread, iteration)`.
+template <auto Offset> auto ladder_offsets(Rung rung) {
+  // Offset as a lambda's own type rather than a pointer the lambda calls: the model asks for
+  // every lane's offset, and the index math then inlines into the call it makes.
+  return common::bound_offsets(
+      ladder_reader(rung),
+      [](const Ladder& s, Coord b, Coord t, std::int64_t it) { return Offset(s, b, t, it); });
 }
 
 // Staging sites, iterations as Ladder::staged_step says (a vector rung's transposed store of A
@@ -1163,16 +1167,21 @@ std::vector<Site> ladder_sites(Rung rung) {
       count([](const Ladder& s) { return std::int64_t{s.steps()} * s.a_rounds() * s.a_unit(); });
   const auto width = common::fixed_width(4 * unit);
   const auto shared = MemorySpace::shared, global = MemorySpace::global;
-  const auto bound = [rung](auto offset) { return ladder_offsets(rung, offset); };
   const auto a_width = common::fixed_width(4 * a_unit_of(rung));
-  return {{"load A", global, AccessOp::load, kA, a_width, a_staging, bound(load_a_staged)},
-          {"load B", global, AccessOp::load, kB, width, b_staging, bound(load_b_staged)},
-          {"store A tile", shared, AccessOp::store, -1, common::fixed_width(4), a_stores,
-           bound(store_a_tile)},
-          {"store B tile", shared, AccessOp::store, -1, width, b_staging, bound(store_b_tile)},
-          {"load A tile", shared, AccessOp::load, -1, width, a_reads, bound(load_a_tile)},
-          {"load B tile", shared, AccessOp::load, -1, width, b_reads, bound(load_b_tile)},
-          {"store C", global, AccessOp::store, kC, width, c_writes, bound(store_c_tile)}};
+  return {
+      {"load A", global, AccessOp::load, kA, a_width, a_staging,
+       ladder_offsets<load_a_staged>(rung)},
+      {"load B", global, AccessOp::load, kB, width, b_staging, ladder_offsets<load_b_staged>(rung)},
+      {"store A tile", shared, AccessOp::store, -1, common::fixed_width(4), a_stores,
+       ladder_offsets<store_a_tile>(rung)},
+      {"store B tile", shared, AccessOp::store, -1, width, b_staging,
+       ladder_offsets<store_b_tile>(rung)},
+      {"load A tile", shared, AccessOp::load, -1, width, a_reads,
+       ladder_offsets<load_a_tile>(rung)},
+      {"load B tile", shared, AccessOp::load, -1, width, b_reads,
+       ladder_offsets<load_b_tile>(rung)},
+      {"store C", global, AccessOp::store, kC, width, c_writes,
+       ladder_offsets<store_c_tile>(rung)}};
 }
 
 #if WL_DEVICE_CODE

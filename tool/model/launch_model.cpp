@@ -14,7 +14,9 @@
 #include <cmath>
 #include <exception>
 #include <map>
+#include <memory>
 #include <random>
+#include <span>
 #include <thread>
 
 namespace wl {
@@ -152,11 +154,13 @@ SamplePlan plan_samples(std::int64_t blocks, std::int64_t iterations, std::int64
   return plan;
 }
 
-// The sums over one stratum's sample, not yet scaled to the stratum.
-SiteSums sample_stratum(const BoundSite& site, const Site& declared, const BlockClass& blocks,
-                        const IterationRange& range, const SamplePlan& plan) {
+// The sums over some of one stratum's sampled blocks (those from `first` to before `end`), at
+// every sampled iteration, not yet scaled to the stratum.
+SiteSums sample_blocks(const BoundSite& site, const Site& declared, const BlockClass& blocks,
+                       const IterationRange& range, const SamplePlan& plan, std::int64_t first,
+                       std::int64_t end) {
   SiteSums sums;
-  for (std::int64_t b = 0; b < plan.blocks; ++b)
+  for (std::int64_t b = first; b < end; ++b)
     for (std::int64_t i = 0; i < plan.iterations; ++i)
       sums.add(analyse_block(site, declared, blocks.block(plan.block(b)),
                              range.begin + plan.iteration(i)),
@@ -264,22 +268,33 @@ void check_countable(const LaunchShape& launch) {
 
 namespace {
 
-// One site's prediction over the launch, and the warp-iterations it stands for.
-struct SiteOutcome {
-  SitePrediction prediction;
-  std::int64_t warp_iterations = 0, evaluated = 0;
-  std::exception_ptr failure; // an access the hardware would fault on, rethrown in site order
+// One stratum of a site (a class of blocks times a range of iterations), how it is sampled and
+// what one sampled (block, iteration) pair stands for.
+struct Stratum {
+  BlockClass blocks;
+  IterationRange range;
+  SamplePlan plan;
+  double scale = 1; // the stratum's (block, iteration) pairs per sampled pair
 };
 
-SiteOutcome predict_site(const KernelDesc& kernel, const LaunchShape& launch,
-                         const std::vector<BlockClass>& blocks, const ModelBudget& budget,
-                         int site) {
-  SiteOutcome outcome;
+// What a site's prediction needs before any warp is analysed: the site bound to the launch, its
+// strata and their samples, and the warp-iterations they stand for.
+struct SitePlan {
+  std::unique_ptr<const BoundSite> bound;
+  std::vector<Stratum> strata;
+  std::int64_t warp_iterations = 0, evaluated = 0;
+  bool exact = true;
+  std::exception_ptr failure; // the site could not be bound to the launch
+};
+
+SitePlan plan_site(const KernelDesc& kernel, const LaunchShape& launch,
+                   const std::vector<BlockClass>& blocks, const ModelBudget& budget, int site) {
+  SitePlan plan;
   const int warps = warps_per_block(launch.block);
-  // Seeded by the site alone: the same launch always gets the same estimate, whichever thread
-  // models which site.
+  // Seeded by the site alone: the same launch always gets the same estimate, however the work is
+  // shared among threads.
   std::mt19937_64 rng(0x5eed + static_cast<std::uint64_t>(site));
-  const BoundSite bound(kernel.sites[site], launch, true);
+  plan.bound = std::make_unique<const BoundSite>(kernel.sites[site], launch, true);
   const std::vector<IterationRange> iterations =
       iteration_classes(kernel.sites[site].iterations(launch));
   std::vector<std::int64_t> needs; // each stratum's warp-iterations, in the loops' order
@@ -292,72 +307,137 @@ SiteOutcome predict_site(const KernelDesc& kernel, const LaunchShape& launch,
                 warps, stratum_allowance(needs, budget.max_evaluations /
                                                     static_cast<std::int64_t>(kernel.sites.size())))
           : 0;
-  SiteSums total;
-  bool exact = true;
   for (const BlockClass& block_class : blocks) {
     for (const IterationRange& range : iterations) {
       const std::int64_t units = block_class.count() * range.count(); // (block, iteration) pairs
-      outcome.warp_iterations += units * warps;
+      plan.warp_iterations += units * warps;
       const bool enumerate = allowance == 0 || units * warps <= allowance;
-      const SamplePlan plan =
+      const SamplePlan sample =
           enumerate ? SamplePlan::everything(block_class.count(), range.count())
                     : plan_samples(block_class.count(), range.count(), allowance / warps, rng);
-      const std::int64_t samples = plan.blocks * plan.iterations;
-      outcome.evaluated += samples * warps;
-      total.add(sample_stratum(bound, kernel.sites[site], block_class, range, plan),
-                static_cast<double>(units) / static_cast<double>(samples));
-      exact = exact && enumerate;
+      const std::int64_t samples = sample.blocks * sample.iterations;
+      plan.evaluated += samples * warps;
+      plan.strata.push_back(
+          {block_class, range, sample, static_cast<double>(units) / static_cast<double>(samples)});
+      plan.exact = plan.exact && enumerate;
     }
   }
-  const Site& declared = kernel.sites[site];
-  outcome.prediction = total.prediction(declared.name, declared.space, declared.op,
-                                        declared.width(launch.params), exact);
-  return outcome;
+  return plan;
+}
+
+// Some of one stratum's sampled blocks: the unit of work the machine's cores share, so that a
+// launch with fewer sites than cores, or with one site heavier than the rest, keeps them all busy.
+struct Piece {
+  int site = 0;
+  std::size_t stratum = 0;
+  std::int64_t first_block = 0, end_block = 0;
+  SiteSums sums;
+  std::exception_ptr failure; // an access the hardware would fault on
+};
+
+// About this many warp-iterations a piece: enough that taking one costs nothing beside it.
+constexpr std::int64_t kPieceWarpIterations = 256;
+
+std::vector<Piece> cut_pieces(const std::vector<SitePlan>& plans, int warps) {
+  std::vector<Piece> pieces;
+  for (std::size_t site = 0; site < plans.size(); ++site) {
+    for (std::size_t s = 0; s < plans[site].strata.size(); ++s) {
+      const SamplePlan& sample = plans[site].strata[s].plan;
+      const std::int64_t per_block = std::max<std::int64_t>(1, sample.iterations * warps);
+      const std::int64_t step = std::max<std::int64_t>(1, kPieceWarpIterations / per_block);
+      for (std::int64_t b = 0; b < sample.blocks; b += step)
+        pieces.push_back({static_cast<int>(site), s, b, std::min(sample.blocks, b + step), {}, {}});
+    }
+  }
+  return pieces;
 }
 
 // Below this many warp-iterations a launch is modelled on the calling thread: starting threads
 // would cost more than they save.
 constexpr std::int64_t kWorthThreads = 4000;
 
-// Each site on its own, the sites shared among the machine's cores.
-std::vector<SiteOutcome> predict_sites(const KernelDesc& kernel, const LaunchShape& launch,
-                                       const ModelBudget& budget) {
-  const std::vector<BlockClass> blocks = block_classes(launch.grid);
-  const int sites = static_cast<int>(kernel.sites.size());
-  std::vector<SiteOutcome> outcomes(static_cast<std::size_t>(sites));
-  std::atomic<int> next{0};
+// Every piece analysed, shared among the machine's cores when the launch is worth it.
+void analyse_pieces(const KernelDesc& kernel, const std::vector<SitePlan>& plans,
+                    std::vector<Piece>& pieces, std::int64_t evaluations) {
+  std::atomic<std::size_t> next{0};
   const auto work = [&] {
-    for (int site; (site = next++) < sites;) {
+    for (std::size_t i; (i = next++) < pieces.size();) {
+      Piece& piece = pieces[i];
+      const SitePlan& plan = plans[static_cast<std::size_t>(piece.site)];
+      if (plan.failure)
+        continue;
+      const Stratum& stratum = plan.strata[piece.stratum];
       try {
-        outcomes[static_cast<std::size_t>(site)] =
-            predict_site(kernel, launch, blocks, budget, site);
+        piece.sums = sample_blocks(*plan.bound, kernel.sites[piece.site], stratum.blocks,
+                                   stratum.range, stratum.plan, piece.first_block, piece.end_block);
       } catch (...) {
-        outcomes[static_cast<std::size_t>(site)].failure = std::current_exception();
+        piece.failure = std::current_exception();
       }
     }
   };
-  double launch_work = 0; // warp-iterations in the whole launch
-  for (const Site& site : kernel.sites)
-    launch_work += static_cast<double>(std::max<std::int64_t>(1, site.iterations(launch))) *
-                   static_cast<double>(launch.grid.x) * launch.grid.y * launch.grid.z *
-                   warps_per_block(launch.block);
-  const double evaluations =
-      budget.max_evaluations > 0
-          ? std::min(launch_work, static_cast<double>(budget.max_evaluations))
-          : launch_work;
-  const bool large = evaluations >= kWorthThreads;
-  const int helpers =
-      large ? std::min(sites, static_cast<int>(std::thread::hardware_concurrency())) - 1 : 0;
-  {
-    std::vector<std::jthread> threads;
-    for (int i = 0; i < helpers; ++i)
-      threads.emplace_back(work);
-    work();
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int helpers = evaluations >= kWorthThreads
+                          ? std::min<int>(cores, static_cast<int>(pieces.size())) - 1
+                          : 0;
+  std::vector<std::jthread> threads;
+  for (int i = 0; i < helpers; ++i)
+    threads.emplace_back(work);
+  work();
+}
+
+// One site's prediction from its analysed pieces: each stratum's pieces summed in order (whole
+// numbers, so exactly), then scaled to the stratum. An access the hardware would fault on is
+// rethrown, the first in site, stratum and block order, as a serial walk would meet it.
+SitePrediction assemble_site(const Site& declared, const LaunchShape& launch, const SitePlan& plan,
+                             std::span<const Piece> pieces) {
+  std::vector<SiteSums> strata(plan.strata.size());
+  for (const Piece& piece : pieces) {
+    if (piece.failure)
+      std::rethrow_exception(piece.failure);
+    strata[piece.stratum].add(piece.sums, 1.0);
   }
-  for (const SiteOutcome& outcome : outcomes)
-    if (outcome.failure)
-      std::rethrow_exception(outcome.failure);
-  return outcomes;
+  SiteSums total;
+  for (std::size_t s = 0; s < strata.size(); ++s)
+    total.add(strata[s], plan.strata[s].scale);
+  return total.prediction(declared.name, declared.space, declared.op,
+                          declared.width(launch.params), plan.exact);
+}
+
+struct SitesOutcome {
+  std::vector<SitePrediction> sites;
+  std::int64_t warp_iterations = 0, evaluated = 0;
+};
+
+SitesOutcome predict_sites(const KernelDesc& kernel, const LaunchShape& launch,
+                           const ModelBudget& budget) {
+  const std::vector<BlockClass> blocks = block_classes(launch.grid);
+  std::vector<SitePlan> plans;
+  std::int64_t evaluations = 0;
+  for (int site = 0; site < static_cast<int>(kernel.sites.size()); ++site) {
+    try {
+      plans.push_back(plan_site(kernel, launch, blocks, budget, site));
+      evaluations += plans.back().evaluated;
+    } catch (...) {
+      plans.emplace_back().failure = std::current_exception();
+    }
+  }
+  std::vector<Piece> pieces = cut_pieces(plans, warps_per_block(launch.block));
+  analyse_pieces(kernel, plans, pieces, evaluations);
+  SitesOutcome outcome;
+  auto piece = pieces.begin();
+  for (std::size_t site = 0; site < plans.size(); ++site) {
+    if (plans[site].failure)
+      std::rethrow_exception(plans[site].failure);
+    const auto end = std::find_if(piece, pieces.end(), [&](const Piece& p) {
+      return p.site != static_cast<int>(site);
+    });
+    outcome.sites.push_back(
+        assemble_site(kernel.sites[site], launch, plans[site], std::span<const Piece>(piece, end)));
+    outcome.warp_iterations += plans[site].warp_iterations;
+    outcome.evaluated += plans[site].evaluated;
+    piece = end;
+  }
+  return outcome;
 }
 
 } // namespace
@@ -369,11 +449,10 @@ LaunchPrediction predict_launch(const KernelDesc& kernel, const LaunchShape& lau
     return kernel.compiled_model(launch.params, sm)->predict(launch, budget);
   const auto start = std::chrono::steady_clock::now();
   LaunchPrediction prediction;
-  for (SiteOutcome& outcome : predict_sites(kernel, launch, budget)) {
-    prediction.warp_iterations += outcome.warp_iterations;
-    prediction.warp_iterations_evaluated += outcome.evaluated;
-    prediction.sites.push_back(std::move(outcome.prediction));
-  }
+  SitesOutcome outcome = predict_sites(kernel, launch, budget);
+  prediction.warp_iterations = outcome.warp_iterations;
+  prediction.warp_iterations_evaluated = outcome.evaluated;
+  prediction.sites = std::move(outcome.sites);
   cap_dram_reads_at_buffers(kernel, launch, prediction);
   prediction.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
