@@ -376,9 +376,8 @@ void analyse_pieces(const KernelDesc& kernel, const std::vector<SitePlan>& plans
     }
   };
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const int helpers = evaluations >= kWorthThreads
-                          ? std::min<int>(cores, static_cast<int>(pieces.size())) - 1
-                          : 0;
+  const int helpers =
+      evaluations >= kWorthThreads ? std::min<int>(cores, static_cast<int>(pieces.size())) - 1 : 0;
   std::vector<std::jthread> threads;
   for (int i = 0; i < helpers; ++i)
     threads.emplace_back(work);
@@ -399,8 +398,8 @@ SitePrediction assemble_site(const Site& declared, const LaunchShape& launch, co
   SiteSums total;
   for (std::size_t s = 0; s < strata.size(); ++s)
     total.add(strata[s], plan.strata[s].scale);
-  return total.prediction(declared.name, declared.space, declared.op,
-                          declared.width(launch.params), plan.exact);
+  return total.prediction(declared.name, declared.space, declared.op, declared.width(launch.params),
+                          plan.exact);
 }
 
 struct SitesOutcome {
@@ -428,9 +427,8 @@ SitesOutcome predict_sites(const KernelDesc& kernel, const LaunchShape& launch,
   for (std::size_t site = 0; site < plans.size(); ++site) {
     if (plans[site].failure)
       std::rethrow_exception(plans[site].failure);
-    const auto end = std::find_if(piece, pieces.end(), [&](const Piece& p) {
-      return p.site != static_cast<int>(site);
-    });
+    const auto end = std::find_if(piece, pieces.end(),
+                                  [&](const Piece& p) { return p.site != static_cast<int>(site); });
     outcome.sites.push_back(
         assemble_site(kernel.sites[site], launch, plans[site], std::span<const Piece>(piece, end)));
     outcome.warp_iterations += plans[site].warp_iterations;
