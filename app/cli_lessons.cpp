@@ -8,6 +8,8 @@
 #include "io/assets.h"
 #include "lesson/lesson_judge.h"
 
+#include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -21,6 +23,21 @@ namespace wl {
 
 namespace {
 
+// The line a problem ("FILE:LINE: ...") names, 0 for one about the whole file: problems are
+// listed in the file's order.
+int problem_line(const std::string& problem) {
+  const std::size_t colon = problem.find(": ");
+  if (colon == std::string::npos)
+    return 0;
+  const std::size_t before = problem.rfind(':', colon - 1);
+  if (before == std::string::npos)
+    return 0;
+  int line = 0;
+  const char* first = problem.data() + before + 1;
+  const auto [end, error] = std::from_chars(first, problem.data() + colon, line);
+  return error == std::errc() && end == problem.data() + colon ? line : 0;
+}
+
 // Each file read and every step played with the models; its problems, one line each, or what it
 // holds. Any problem in any file: exit 2, as bad input is.
 void check_lessons(const std::vector<std::string>& files, bool answers) {
@@ -30,10 +47,19 @@ void check_lessons(const std::vector<std::string>& files, bool answers) {
     std::optional<Lesson> read;
     try {
       read = load_lesson(find_lesson(file));
-    } catch (const LessonFileError& e) { // every line's problem, then the next file
-      for (const std::string& problem : e.problems)
+    } catch (const LessonFileError& e) {
+      // Every line's problem, and the sound steps played with the models too, so a teacher meets
+      // every problem in one pass; then the next file.
+      std::vector<std::string> found = e.problems;
+      if (e.sound)
+        for (std::string& problem : check_lesson(*e.sound, presets))
+          found.push_back(std::move(problem));
+      std::stable_sort(found.begin(), found.end(), [](const std::string& a, const std::string& b) {
+        return problem_line(a) < problem_line(b);
+      });
+      for (const std::string& problem : found)
         std::cerr << problem << "\n";
-      problems += static_cast<int>(e.problems.size());
+      problems += static_cast<int>(found.size());
       continue;
     }
     const Lesson& lesson = *read;

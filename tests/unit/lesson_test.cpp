@@ -9,11 +9,13 @@
 #include "model/model_kernel.h"
 #include "test_support.h"
 
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <set>
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 namespace wl {
 namespace {
@@ -327,6 +329,49 @@ TEST(HostileLessonFile, EveryProblemOfTheFileIsNamedAtOnce) {
     EXPECT_EQ(what.find('\n'), std::string::npos) << what;
     EXPECT_TRUE(test::contains(what, "(and 3 more problems; warplens lesson check names them all)"))
         << what;
+  }
+}
+
+// The defect: `lesson check` named a file's line problems and stopped, so a wrong site name in a
+// sound step came out only in a second round, after the lines were fixed. The sound steps are
+// played with the models in the same pass, and every problem comes in the file's order.
+TEST(HostileLessonFile, TheSoundStepsAreCheckedWithTheModelsBesideTheLinesProblems) {
+  const std::string text = "lesson L\nstep S\nkernel vec_add/scalar\nshow globl\nask q\n"
+                           "step T\nkernel vec_add/scalar\nask Sectors?\n"
+                           "answer sectors_per_request of \"load zz\"\n"
+                           "step U\nkernel vec_add/nope\nshow global\n";
+  try {
+    parse_lesson(text, "teacher.lesson");
+    ADD_FAILURE() << "accepted";
+  } catch (const LessonFileError& e) {
+    ASSERT_TRUE(e.sound);
+    ASSERT_EQ(e.sound->steps.size(), 2u);
+    EXPECT_EQ(e.sound->steps[0].line, 6);
+    EXPECT_EQ(e.sound->steps[1].line, 10);
+  }
+  const std::filesystem::path file =
+      std::filesystem::temp_directory_path() / ("wl_two_rounds_" + std::to_string(getpid()));
+  std::ofstream(file) << text;
+  const test::CommandResult r = test::run_warplens("lesson check " + file.string());
+  std::filesystem::remove(file);
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  std::vector<std::size_t> at;
+  for (const char* line : {":2: the step asks but has no answer", ":4: show 'globl'",
+                           ":9: the kernel vec_add/scalar has no site \"load zz\"",
+                           ":11: unknown variant 'vec_add/nope'", "4 problems in 1 lesson file"}) {
+    at.push_back(r.out.find(line));
+    EXPECT_NE(at.back(), std::string::npos) << line << "\n" << r.out;
+  }
+  EXPECT_TRUE(std::is_sorted(at.begin(), at.end())) << r.out;
+}
+
+// A broken opening line (its arch) is every step's: then no step is played.
+TEST(HostileLessonFile, ABrokenOpeningLineLeavesNoSoundStep) {
+  try {
+    parse_lesson("lesson L\narch two words\nstep S\nkernel vec_add/scalar\n", "t.lesson");
+    ADD_FAILURE() << "accepted";
+  } catch (const LessonFileError& e) {
+    EXPECT_FALSE(e.sound);
   }
 }
 

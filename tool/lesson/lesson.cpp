@@ -161,9 +161,12 @@ public:
 
   bool has_title() const { return !m_lesson.title.empty(); }
   bool full() const { return m_full; } // a step past the most a lesson holds was met
+  // The step the last line read went to: -1 for the lesson's opening lines.
+  int current_step() const { return static_cast<int>(m_lesson.steps.size()) - 1; }
 
-  // The lesson, once every step is checked; each step's problem joins `problems`.
-  Lesson finish(std::vector<std::string>& problems) {
+  // The lesson, once every step is checked; each step's problem joins `problems`, and its index
+  // joins `broken`.
+  Lesson finish(std::vector<std::string>& problems, std::set<int>& broken) {
     if (m_lesson.title.empty())
       throw UsageError(m_lesson.file + ": an empty lesson; it starts with: lesson TITLE");
     if (m_lesson.steps.empty())
@@ -173,6 +176,7 @@ public:
         check_step(step);
       } catch (const UsageError& e) {
         problems.push_back(e.what());
+        broken.insert(static_cast<int>(&step - m_lesson.steps.data()));
       }
       step.kind = step.until_line         ? QuestionKind::until
                   : step.answer_line == 0 ? QuestionKind::none
@@ -445,11 +449,30 @@ int Lesson::answered_right(const std::set<int>& done) const {
   }));
 }
 
-LessonFileError::LessonFileError(std::vector<std::string> all)
+LessonFileError::LessonFileError(std::vector<std::string> all, std::optional<Lesson> sound)
     : UsageError(all.size() == 1 ? all.front()
                                  : all.front() + " (and " + std::to_string(all.size() - 1) +
                                        " more problems; warplens lesson check names them all)"),
-      problems(std::move(all)) {}
+      problems(std::move(all)), sound(std::move(sound)) {}
+
+namespace {
+
+// The lesson without its broken steps; none when its opening lines (-1) are broken, which every
+// step shares, or no step is left.
+std::optional<Lesson> sound_part(std::optional<Lesson> lesson, const std::set<int>& broken) {
+  if (!lesson || broken.contains(-1))
+    return std::nullopt;
+  std::vector<LessonStep> kept;
+  for (std::size_t i = 0; i < lesson->steps.size(); ++i)
+    if (!broken.contains(static_cast<int>(i)))
+      kept.push_back(std::move(lesson->steps[i]));
+  if (kept.empty())
+    return std::nullopt;
+  lesson->steps = std::move(kept);
+  return lesson;
+}
+
+} // namespace
 
 Lesson parse_lesson(const std::string& text, const std::string& file) {
   if (text.size() > kLargestLessonFile)
@@ -460,6 +483,7 @@ Lesson parse_lesson(const std::string& text, const std::string& file) {
   // Every line's problem, not the first alone: a teacher fixes them in one pass. Without its
   // title every line would fail, so the first problem there is the only one.
   std::vector<std::string> problems;
+  std::set<int> broken; // the steps with a problem, -1 for the opening lines
   for (std::string raw; std::getline(lines, raw);) {
     ++number;
     try {
@@ -477,6 +501,7 @@ Lesson parse_lesson(const std::string& text, const std::string& file) {
                    space == std::string::npos ? "" : trimmed(line.substr(space + 1))});
     } catch (const UsageError& e) {
       problems.push_back(e.what());
+      broken.insert(reader.current_step());
       if (!reader.has_title() || reader.full())
         break;
     }
@@ -485,12 +510,12 @@ Lesson parse_lesson(const std::string& text, const std::string& file) {
     throw UsageError(problems.front());
   std::optional<Lesson> lesson;
   try {
-    lesson = reader.finish(problems);
+    lesson = reader.finish(problems, broken);
   } catch (const UsageError& e) { // no step: after the lines' own problems, which may be why
     problems.push_back(e.what());
   }
   if (!problems.empty())
-    throw LessonFileError(std::move(problems));
+    throw LessonFileError(std::move(problems), sound_part(std::move(lesson), broken));
   return std::move(*lesson);
 }
 

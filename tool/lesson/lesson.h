@@ -124,10 +124,13 @@ struct Lesson {
 };
 
 // A lesson file with problems: the first in its message (one line, as every error), all of them
-// for `lesson check`, which names each on its line.
+// for `lesson check`, which names each on its line. `sound` is the lesson with only the steps
+// none of whose lines has a problem (none when its title or opening lines have one), so
+// `lesson check` can play those with the models in the same pass.
 struct LessonFileError : UsageError {
-  explicit LessonFileError(std::vector<std::string> all);
+  LessonFileError(std::vector<std::string> all, std::optional<Lesson> sound);
   std::vector<std::string> problems;
+  std::optional<Lesson> sound;
 };
 
 // The lesson's own rules: every line understood, a step's parts in place, a question with its

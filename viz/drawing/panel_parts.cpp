@@ -268,7 +268,7 @@ std::string counter_number(const ComparisonRow& row, double value) {
 } // namespace
 
 void counter_table(const char* id, const RunResult& result, const App& app,
-                   std::optional<Panel> panel, int most_lines) {
+                   std::optional<Panel> panel, int least_lines) {
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX |
                                 ImGuiTableFlags_ScrollY;
@@ -305,9 +305,8 @@ void counter_table(const char* id, const RunResult& result, const App& app,
                                        false, names_width)
                        .y +
                    spacing;
-  const float room = most_lines > 0
-                         ? most_lines * line
-                         : ImGui::GetContentRegionAvail().y - (flagged.empty() ? 0 : line * 1.5f);
+  const float room = std::max(least_lines * line, ImGui::GetContentRegionAvail().y -
+                                                      (flagged.empty() ? 0 : line * 1.5f));
   const float height =
       std::min(rows_height, flagged.empty() ? room : std::max(room * 0.6f, 6 * line));
   const int columns = 4 + (baseline ? 2 : 0);

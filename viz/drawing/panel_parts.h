@@ -39,7 +39,7 @@ void site_figure_table(const char* id, const LaunchPrediction& prediction,
                        float height);
 
 // What tells the two memory panels apart: their space and panel, the site table's id and figure
-// columns, what the counters measure for them and how many lines of counters they show.
+// columns, what the counters measure for them and how many lines of counters they show at least.
 struct MemoryPanel {
   MemorySpace space;
   Panel panel;
@@ -56,10 +56,11 @@ void draw_memory_panel(App& app, const MemoryPanel& shape, const std::function<v
 
 // The measured counters of `result` that the figure table puts in `panel` (none: all): predicted,
 // measured, the difference (flagged over 2 %, with its reason), and the baseline's value and the
-// change when one is pinned. The table fills the rest of the panel's height, or `most_lines` lines
-// at most where something follows it; the reasons go under it, wrapped, whole.
+// change when one is pinned. The table fills the rest of the panel's height, and is at least
+// `least_lines` lines tall where less is left (the panel then scrolls to it); the reasons go
+// under it, wrapped, whole.
 void counter_table(const char* id, const RunResult& result, const App& app,
-                   std::optional<Panel> panel, int most_lines = 0);
+                   std::optional<Panel> panel, int least_lines = 0);
 
 // With a baseline pinned: the model's figures of `panel` (the memory panels) for the launch on
 // screen beside the baseline's and the change, measured or not (in model mode the only comparison).
