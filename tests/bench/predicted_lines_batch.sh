@@ -17,7 +17,8 @@ files=(examples/*.cu tests/bench/kernel_files/*.cu examples/libraries/*.cu
        tests/kernel_files/hostile/h78_shared_double_stride1.cu
        tests/kernel_files/hostile/h79_shared_known_conflicts.cu
        tests/kernel_files/hostile/h80_global_known_sectors.cu
-       tests/kernel_files/hostile/h91_histogram_few_bins.cu)
+       tests/kernel_files/hostile/h91_histogram_few_bins.cu
+       tests/kernel_files/hostile/h98_shared_atomic_kinds.cu)
 timeout "${LINES_SECONDS:-330}" python3 tests/kernel_files/predicted_vs_measured.py \
   --warplens "$WL" "${files[@]}" > "$OUT/predicted_vs_measured.txt" 2>&1
 echo "exit $?" >> "$OUT/predicted_vs_measured.txt"

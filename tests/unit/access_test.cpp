@@ -102,6 +102,42 @@ TEST(SharedAccessModel, ExpectedWavefrontsTable) {
   }
 }
 
+// Lanes 2k and 2k + 1 on word k: 16 words, one a bank.
+WarpAccess two_lanes_a_word() {
+  WarpAccess access = strided(0, 4);
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    access.address[lane] = kBase + 4ull * static_cast<std::uint64_t>(lane / 2);
+  return access;
+}
+
+// The H200 served a shared atomicExch of one word by all 32 lanes in 32 wavefronts (32- and
+// 64-bit) and an atomicCAS in 64, where an atomicAdd of that word took 1: lanes the pipe cannot
+// combine go one at a time, and each pass of each lane is a wavefront of its bank.
+TEST(SharedAccessModel, ExchangedAndComparedLanesAreServedOneAtATime) {
+  struct Row {
+    const char* pattern;
+    WarpAccess access;
+    int passes, wavefronts;
+  };
+  const Row rows[] = {
+      {"exch, one word", strided(0, 4), 1, 32},
+      {"cas, one word", strided(0, 4), 2, 64},
+      {"exch 8 B, one word", strided(0, 8), 1, 32},
+      {"exch, a word a lane", strided(4, 4), 1, 1},
+      {"cas, a word a lane", strided(4, 4), 2, 2},
+      {"exch, two lanes a word", two_lanes_a_word(), 1, 2},
+      {"combined (add), one word", strided(0, 4), 0, 1},
+  };
+  for (Row row : rows) {
+    SCOPED_TRACE(row.pattern);
+    row.access.lane_passes = row.passes;
+    const SharedAccess s = analyse_shared(row.access);
+    EXPECT_EQ(s.wavefronts, row.wavefronts);
+    EXPECT_EQ(s.ideal_wavefronts, 1);
+    EXPECT_EQ(s.conflict_degree, row.wavefronts);
+  }
+}
+
 TEST(SharedAccessModel, H100StrideSweep) {
   const int expected[][2] = {{1, 1}, {2, 2}, {4, 4}, {8, 8}, {16, 16}, {32, 32}, {33, 1}};
   for (const auto& [stride, wavefronts] : expected)

@@ -527,6 +527,40 @@ TEST(PtxModel, HistogramSharedAtomicsLandOnTheBinsOfTheData) {
   EXPECT_EQ(values_of<unsigned>(machine.buffer(1)), expected);
 }
 
+// ---- shared atomics the pipe cannot combine
+
+// An exchange and a compare-and-swap of one shared word by every lane are served one lane at a
+// time (32 and 64 wavefronts on the H200); an add of it is combined (1).
+TEST(PtxModel, ASharedExchangeOrCompareAndSwapIsMarkedOneLaneAtATime) {
+  NEEDS_NVRTC();
+  const PtxProgram program = parse_ptx(compile(R"(
+__global__ void k(int* out) {
+  __shared__ int word;
+  atomicAdd(&word, 1);
+  atomicExch(&word, 2);
+  atomicCAS(&word, 0, 3);
+  out[threadIdx.x] = word;
+})")
+                                           .ptx);
+  PtxMachine machine(program, "_Z1kPi");
+  machine.add_buffer(address_of(0), std::vector<std::byte>(32 * 4));
+  PtxLaunch launch;
+  launch.grid = {1, 1, 1};
+  launch.block = {32, 1, 1};
+  launch.params = {param(address_of(0))};
+  Recorder r;
+  machine.run_block(launch, {0, 0, 0}, {}, r.callback());
+  const int passes[] = {0, 1, 2}; // add, exch, cas on lines 4, 5, 6
+  for (int line = 4; line <= 6; ++line) {
+    SCOPED_TRACE(line);
+    const std::vector<PtxAccess> at = r.at_line(line);
+    ASSERT_EQ(at.size(), 1u);
+    EXPECT_EQ(at[0].op, PtxOp::atomic);
+    EXPECT_EQ(at[0].lanes.lane_passes, passes[line - 4]);
+    EXPECT_EQ(analyse_shared(at[0].lanes).wavefronts, line == 4 ? 1 : 32 * passes[line - 4]);
+  }
+}
+
 // ---- vector loads
 
 TEST(PtxModel, Float4CopyAccessesSixteenBytesALane) {

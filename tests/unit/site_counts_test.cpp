@@ -326,27 +326,21 @@ TEST(LineCounts, AFilesPredictedSitesAreComparedWithTheirLinesAndSayWhyTheyDiffe
       << "1 % more requests of a sampled site, 4 sectors each: " << counts.sites[3].reason;
 }
 
-// An atomic's SASS names why it differs: ptxas's compare-and-swap loop runs once per retry, and
-// the GPU exchanges one shared address lane by lane (h98_shared_atomic_kinds.cu on the H200).
+// An atomic's SASS names why it differs: ptxas's compare-and-swap loop runs once per retry
+// (h98_shared_atomic_kinds.cu's 64-bit add on the H200).
 TEST(LineCounts, AnAtomicsDifferenceIsNamedFromItsSass) {
   using enum MemorySpace;
   LaunchPrediction prediction;
   prediction.from_code = true;
-  prediction.sites = {file_site(17, shared, AccessOp::atomic, 2048, 2048),
-                      file_site(21, shared, AccessOp::atomic, 2048, 2048)};
+  prediction.sites = {file_site(17, shared, AccessOp::atomic, 2048, 2048)};
   MeasuredInstruction loop = on_line("mine.cu", 17, shared, 435800, 1365994, 0x40);
   loop.op = AccessOp::atomic;
   loop.sass = "@P0 ATOMS.CAST.SPIN.64 P0, [R2], R4, R6";
-  MeasuredInstruction exchange = on_line("mine.cu", 21, shared, 2048, 65536, 0x80);
-  exchange.op = AccessOp::atomic;
-  exchange.sass = "ATOMS.EXCH RZ, [UR4], R5";
-  const SiteCounts counts = attribute_lines("mine.cu", {loop, exchange}, {}, prediction);
-  ASSERT_EQ(counts.sites.size(), 2u);
+  const SiteCounts counts = attribute_lines("mine.cu", {loop}, {}, prediction);
+  ASSERT_EQ(counts.sites.size(), 1u);
   EXPECT_NE(counts.sites[0].reason.find("compare-and-swap loop (ATOMS.CAST.SPIN.64)"),
             std::string::npos)
       << counts.sites[0].reason;
-  EXPECT_NE(counts.sites[1].reason.find("done lane by lane"), std::string::npos)
-      << counts.sites[1].reason;
 }
 
 // A sampled block that stopped at the model's budget leaves its lines' requests short: the line

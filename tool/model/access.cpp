@@ -165,8 +165,33 @@ GlobalAccess analyse_global(const WarpAccess& access) {
   return g;
 }
 
+namespace {
+
+// Lanes served one at a time (WarpAccess::lane_passes): each bank serves every lane that touches
+// it, on one word or not, once a pass; the ideal is still the distinct words' wavefronts.
+SharedAccess serialised_lanes(const WarpAccess& access) {
+  SharedAccess s;
+  const TransactionWords t = transaction_words(access, 0, kWarpSize);
+  if (t.count == 0)
+    return s;
+  std::array<int, kBankCount> touches{};
+  int most = 0;
+  for (int i = 0; i < t.count; ++i)
+    most = std::max(most, ++touches[static_cast<std::size_t>(t.words[i] % kBankCount)]);
+  s.requests = s.transactions = 1;
+  s.wavefronts = most * access.lane_passes;
+  s.ideal_wavefronts = transaction_cost(t).ideal;
+  s.excess_wavefronts = s.wavefronts - s.ideal_wavefronts;
+  s.conflict_degree = (s.wavefronts + s.ideal_wavefronts - 1) / s.ideal_wavefronts;
+  return s;
+}
+
+} // namespace
+
 SharedAccess analyse_shared(const WarpAccess& access) {
   check_access(access);
+  if (access.lane_passes > 0)
+    return serialised_lanes(access);
   SharedAccess s;
   for (const LaneRange& range : transactions_of(access)) {
     const TransactionWords t = transaction_words(access, range.first, range.lanes);

@@ -45,6 +45,11 @@ struct WarpAccess {
   std::array<std::uint64_t, kWarpSize> address{}; // byte address of each lane's access
   std::uint32_t active_mask = 0xffffffffu;        // bit i set: lane i takes part
   int width = 4;                                  // bytes per lane: 1, 2, 4, 8 or 16
+  // How shared memory serves lanes on one word. 0: together, once (loads, stores, and the
+  // atomics the pipe combines: add, min, max, and, or, xor, inc, dec). n > 0: each lane on its
+  // own, n passes: an exchange (1) or a compare-and-swap (2) of one word by 32 lanes took 32
+  // and 64 wavefronts on the H200.
+  int lane_passes = 0;
 
   bool active(int lane) const { return (active_mask >> lane) & 1u; }
 };

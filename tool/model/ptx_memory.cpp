@@ -129,6 +129,10 @@ void emit(Exec& x, const PtxInstruction& in, PtxOp op, PtxSpace space, std::uint
   a.warp = x.warp;
   a.lanes.active_mask = mask;
   a.lanes.width = width;
+  if (space == PtxSpace::shared && op == PtxOp::atomic) {
+    const auto kind = static_cast<PtxAtomOp>(in.mode);
+    a.lanes.lane_passes = kind == PtxAtomOp::exch ? 1 : kind == PtxAtomOp::cas ? 2 : 0;
+  }
   const Region* first = lanes.at[static_cast<std::size_t>(std::countr_zero(mask))].region;
   bool same = true;
   each_lane(mask, [&](int l) {

@@ -172,20 +172,15 @@ std::string wide_instruction(const SiteMeasurement& m, const SiteCounts& counts)
 }
 
 // What the SASS of an atomic shows, where it explains a difference: ptxas's compare-and-swap loop
-// (a float add on shared memory, a 64-bit add), which runs once per retry; and an exchange or a
-// compare-and-swap of one shared address, which the GPU does lane by lane (measured on the H200,
-// tests/kernel_files/hostile/h98_shared_atomic_kinds.cu: 32 wavefronts for a warp on one
-// address, 64 for a compare-and-swap), where the model counts the lanes of one address once, as
-// the GPU does for add, min, max and the bitwise atomics.
+// (a float add on shared memory, a 64-bit add), which runs once per retry. (An exchange or a
+// compare-and-swap of one shared address is done lane by lane, and so modelled:
+// WarpAccess::lane_passes.)
 std::optional<std::string> atomic_reason(const SiteMeasurement& m, const Predicted& p,
-                                         const SiteCounts& counts, MemorySpace space) {
-  const auto with = [&](const char* opcode) -> const MeasuredInstruction* {
-    for (const std::size_t i : m.instructions)
-      if (counts.instructions[i].sass.find(opcode) != std::string::npos)
-        return &counts.instructions[i];
-    return nullptr;
-  };
-  const MeasuredInstruction* swap = with("CAS");
+                                         const SiteCounts& counts) {
+  const MeasuredInstruction* swap = nullptr;
+  for (const std::size_t i : m.instructions)
+    if (!swap && counts.instructions[i].sass.find("CAS") != std::string::npos)
+      swap = &counts.instructions[i];
   if (swap && m.executed > p.requests * (1 + kSiteTolerance)) {
     const std::string text =
         swap->sass.substr(swap->sass.front() == '@' ? swap->sass.find(' ') + 1 : 0);
@@ -195,11 +190,6 @@ std::optional<std::string> atomic_reason(const SiteMeasurement& m, const Predict
                   "does not predict",
                   text.substr(0, text.find(' ')).c_str(), m.executed, p.requests);
   }
-  if (space == MemorySpace::shared && (swap || with("EXCH")))
-    return std::string("an exchange or compare-and-swap of one shared address is done lane by lane "
-                       "(on the H200, 32 wavefronts for a warp on one address, 64 for a "
-                       "compare-and-swap), where the model counts the lanes of one address once, "
-                       "as the GPU does for add, min, max and the bitwise atomics");
   return std::nullopt;
 }
 
@@ -217,7 +207,7 @@ std::string reason_from_sass(const SiteMeasurement& m, const Predicted& p, const
                   "request its %s are as measured",
                   p.requests, space == MemorySpace::global ? "sectors" : "wavefronts");
   if (op == AccessOp::atomic)
-    if (std::optional<std::string> why = atomic_reason(m, p, counts, space))
+    if (std::optional<std::string> why = atomic_reason(m, p, counts))
       return *why;
   const std::string instructions = std::to_string(m.instructions.size()) + " instruction" +
                                    (m.instructions.size() == 1 ? "" : "s");

@@ -491,7 +491,10 @@ std::string App::untimed_reason() const {
   if (kernel() && kernel()->kind == KernelKind::run_time)
     return "nothing runs on a GPU here, and no recording has a kernel of your own.";
   if (!recording)
-    return "nothing runs on a GPU here and no recording is loaded.";
+    return recording.problem().empty()
+               ? "nothing runs on a GPU here and no recording is loaded."
+               : "nothing runs on a GPU here and the recording could not be read: " +
+                     recording.problem();
   if (recording->arch != arch().id)
     return "nothing runs on a GPU here, and the recording is of " + recording->arch + ", not " +
            arch().id + ".";
@@ -551,13 +554,7 @@ App make_app(const std::string& kernel_id, const std::string& arch_id) {
     app.choices.arches.push_back(find_arch(app.choices.arches, arch_id));
     app.choices.arch_index = static_cast<int>(app.choices.arches.size()) - 1;
   }
-  const std::filesystem::path recorded = assets_dir() / "recordings" / "h100.json";
-  try {
-    if (std::filesystem::exists(recorded))
-      app.recording = std::make_shared<const Recording>(load_recording(recorded));
-  } catch (const Error& e) {
-    app.messages.status = std::string("no recorded timings: ") + e.what();
-  }
+  app.recording.load(assets_dir() / "recordings" / "h100.json");
   const std::string id = kernel_id.empty() ? "matmul/tiled" : kernel_id;
   if (!app.select_kernel(id))
     resolve_kernel_request(id, {}, "", ""); // throws, naming the choices

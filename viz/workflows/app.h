@@ -384,8 +384,8 @@ struct App {
   // Where results come from.
   ResultSource* source = nullptr;
   ResultSource* models =
-      nullptr; // the models of every edit, for `modelled` (none: `latest` serves)
-  std::shared_ptr<const Recording> recording; // fills model results' timings and counters
+      nullptr;             // the models of every edit, for `modelled` (none: `latest` serves)
+  RecordingSlot recording; // fills model results' timings and counters
 
   const KernelDesc* kernel() const { return choices.kernel(); }
   const Arch& arch() const { return choices.arch(); }
@@ -544,9 +544,9 @@ void note_save(App& app, const std::string& line);
 // "saved 'PATH'", and "(WHY)" where it went elsewhere than the desktop's pictures folder.
 std::string saved_note(const std::filesystem::path& file, const std::string& fallback);
 
-// Presets from assets/arch (h100 selected), the recording in assets/recordings (a problem with
-// it goes to `status`), and the given kernel (matmul/tiled when empty). Throws UsageError when
-// the presets are missing or the kernel is unknown.
+// Presets from assets/arch (h100 selected), the recording in assets/recordings (read meanwhile; a
+// problem with it is said where a timing is missing), and the given kernel (matmul/tiled when
+// empty). Throws UsageError when the presets are missing or the kernel is unknown.
 App make_app(const std::string& kernel_id = "", const std::string& arch_id = "h100");
 
 } // namespace wl::viz

@@ -51,4 +51,24 @@ Recording load_recording(const std::filesystem::path& file) {
   return recording;
 }
 
+void RecordingSlot::load(std::filesystem::path file) {
+  m_loaded = std::async(std::launch::async, [file = std::move(file)] {
+               try {
+                 if (!std::filesystem::exists(file))
+                   return Loaded{};
+                 return Loaded{std::make_shared<const Recording>(load_recording(file)), ""};
+               } catch (const std::exception& e) {
+                 return Loaded{nullptr, e.what()};
+               }
+             }).share();
+}
+
+const Recording* RecordingSlot::get() const {
+  return m_loaded.valid() ? m_loaded.get().recording.get() : nullptr;
+}
+
+std::string RecordingSlot::problem() const {
+  return m_loaded.valid() ? m_loaded.get().problem : "";
+}
+
 } // namespace wl::viz

@@ -1,4 +1,4 @@
-// HOSTILE: every kind of shared atomic, each line one kind, all 32 lanes of a warp on one address (and two spreads over the banks). GOOD: each line's wavefronts predicted as the GPU counts them (lanes that add to one address are combined; an exchange or a compare-and-swap of one address is serialised), or the line names why not.
+// HOSTILE: every kind of shared atomic, each line one kind, all 32 lanes of a warp on one address (and spreads over the banks: an add, an exchange and a compare-and-swap of a word a lane, an exchange of two lanes a word). GOOD: each line's wavefronts predicted as the GPU counts them (lanes that add to one address are combined; an exchange or a compare-and-swap of one address is serialised), or the line names why not.
 // @warplens kernel k
 // @warplens size n = 1 << 16
 // @warplens arg in: in int[n] random(0, 100)
@@ -26,6 +26,9 @@ __global__ void k(const int* in, int* out, int n) {
   atomicExch(&exch64, (unsigned long long)v);
   atomicAdd(&spread[threadIdx.x % 32], v);
   atomicAdd(&spread[(threadIdx.x % 32) * 2], v);
+  atomicExch(&spread[threadIdx.x % 32], v);
+  atomicExch(&spread[(threadIdx.x % 32) / 2], v);
+  atomicCAS(&spread[threadIdx.x % 32], 0, v);
   __syncthreads();
   if (i < n) out[i] = add32 + exch32 + cas32 + min32 + or32 + (int)add64 + (int)exch64 + spread[threadIdx.x % 64];
 }
