@@ -75,6 +75,23 @@ TEST(StoryKernelFile, ASavedBlockLineTheKernelCannotUseIsSaidAndTheBlockOnScreen
   EXPECT_EQ(a["configuration"]["block"], "256") << a["configuration"];
 }
 
+// The defect: a script's `wait` after a save that does not compile settled without a word in the
+// script's output; it now says the file does not compile, with the compiler's line, once.
+TEST(StoryKernelFile, AWaitAfterASaveThatDoesNotCompileSaysSo) {
+  WL_SKIP_WITHOUT_ENGINE(); // NVRTC compiles the saves
+  const std::filesystem::path file = files_dir() / "saxpy.cu";
+  write_file(file, example("saxpy.cu"));
+  const Story story =
+      play("wait\nedit " + file.string() +
+               " \"const int i = blockIdx.x\" \"const int i = oops + blockIdx.x\"\nwait\nwait\n",
+           "--model " + file.string());
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const std::string said = "story.txt:3: wait: settled; saxpy.cu does not compile: ";
+  EXPECT_TRUE(wl::test::contains(story.output, said)) << story.output;
+  EXPECT_TRUE(wl::test::contains(story.output, "identifier \"oops\" is undefined")) << story.output;
+  EXPECT_FALSE(wl::test::contains(story.output, "story.txt:4: wait")) << story.output;
+}
+
 TEST(StoryKernelFile, FileOpenRefusesAFolderAndOpensATypedPath) {
   WL_SKIP_WITHOUT_ENGINE(); // a real worker
   const std::filesystem::path dir = files_dir();

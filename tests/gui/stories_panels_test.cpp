@@ -1081,6 +1081,16 @@ TEST(StoryRoofline, TheLaunchSitsUnderItsRoofsAndAKernelWithoutArithmeticSaysWhy
       << transpose;
 }
 
+// The defect: a screenshot of a panel closed at start (the Roofline) stopped the script with
+// "click: no \"Roofline\" on screen" at a screenshot line. A closed panel is opened first, as
+// View > Roofline opens it, and its picture is taken.
+TEST(StoryScreenshot, AClosedPanelIsOpenedForItsPicture) {
+  const Story story = play("window 1280x720\nwait\nscreenshot a.png roofline\n");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json a = story.sidecar("a");
+  EXPECT_FALSE(text_of(a, "roofline").empty()) << a["shown"]["text"];
+}
+
 // The roofline's third roof and the counters' FLOPs: softmax/block_shared after a Run sits under
 // the DRAM, L2 and FP32 roofs with a point by DRAM bytes and one by L2 bytes. With a GPU its FP32
 // counters count about four times the kernel's 5 FLOP an element, and the panel says why (each

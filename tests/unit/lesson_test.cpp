@@ -74,7 +74,12 @@ void play_launch_step(const Lesson& lesson, const LessonStep& step) {
     const std::vector<std::string> limiters = limiter_names(result);
     for (const std::string& choice : step.choices) {
       const bool limits = std::find(limiters.begin(), limiters.end(), choice) != limiters.end();
-      EXPECT_EQ(judge_answer(step, choice, result).right, limits) << step.ask << ": " << choice;
+      const LessonVerdict verdict = judge_answer(step, choice, result);
+      EXPECT_EQ(verdict.right, limits) << step.ask << ": " << choice;
+      // A wrong choice is named in the words it was shown in ("shared memory").
+      if (!limits)
+        EXPECT_TRUE(verdict.says.starts_with("Not " + choice_in_words(choice) + "."))
+            << verdict.says;
     }
     return;
   }

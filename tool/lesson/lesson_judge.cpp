@@ -299,6 +299,11 @@ std::vector<std::string> limiter_names(const RunResult& result) {
   return names;
 }
 
+std::string choice_in_words(std::string choice) {
+  std::replace(choice.begin(), choice.end(), '_', ' ');
+  return choice;
+}
+
 LessonVerdict judge_answer(const LessonStep& step, const std::string& typed,
                            const RunResult& result, const std::string& measured_source) {
   if (step.answer.key == "limiter") {
@@ -307,7 +312,7 @@ LessonVerdict judge_answer(const LessonStep& step, const std::string& typed,
     const std::string truth = result.occupancy ? result.occupancy->explanation : "";
     if (right)
       return {true, with_why("Right: " + truth, step)};
-    return {false, with_hint("Not " + clip(typed, 30) + ".", step)};
+    return {false, with_hint("Not " + clip(choice_in_words(typed), 30) + ".", step)};
   }
   return judge_number(step, typed, read_figure(step.answer, result, measured_source));
 }

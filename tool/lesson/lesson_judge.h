@@ -67,6 +67,10 @@ struct LessonVerdict {
 // "1,048,576", "4.0", " 8 " -> the number a learner typed; nullopt for anything else.
 std::optional<double> typed_number(std::string text);
 
+// A choice as the learner reads it: a lesson file writes it as one word ("shared_memory"), shown
+// and judged in words ("shared memory").
+std::string choice_in_words(std::string choice);
+
 // A typed number against the figure (within the step's percentage), or a choice.
 LessonVerdict judge_answer(const LessonStep& step, const std::string& typed,
                            const RunResult& result, const std::string& measured_source = "");

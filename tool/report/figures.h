@@ -109,6 +109,9 @@ struct ModelledTime {
   // must move: dram_bytes are the bytes it must move (RunResult::bytes_moved), a floor.
   bool dram_from_bytes_moved = false;
   bool partly_predicted = false; // the second case: some accesses predicted, others not
+  // Every access predicted, but their DRAM bytes fall short of the bytes it must move (a kernel
+  // file's declared `bytes`): those bytes are the floor, and these the model's own.
+  double predicted_dram_bytes = 0;
   // The shared wavefronts over what the SMs serve, one a cycle each: 0 where the arch has no clock.
   double wavefronts = 0, shared_ms = 0;
   // The kernel's floating-point operations over the arch's FP32 peak: 0 where either is unknown.

@@ -289,9 +289,11 @@ const SweepPoint* cell_grid(const std::vector<const SweepPoint*>& points, const 
   return clicked;
 }
 
-// A figure's value as a cell prints it: fewer decimals the larger it is.
+// A figure's value as a cell prints it: fewer decimals the larger it is, so 4.00 takes the room
+// 12.0 does (a 4.000 did not fit a cell where 12.0 did, and was left out).
 std::string cell_number(double value) {
-  return format_number(value, value >= 100 ? 0 : value >= 10 ? 1 : 3);
+  const double size = std::fabs(value);
+  return format_number(value, size >= 100 ? 0 : size >= 10 ? 1 : size >= 1 ? 2 : 3);
 }
 
 } // namespace

@@ -648,8 +648,16 @@ void ScriptPlayer::step_wait(App& app, const ScriptStep& step) {
     m_phase = 1;
   }
   const std::string busy = app.unsettled_by();
-  if (busy.empty())
+  if (busy.empty()) {
+    // A save that does not compile settles too: the script's reader learns it, once a problem.
+    const std::string problem = app.file.open() ? app.file.problem : "";
+    if (!problem.empty() && problem != m_file_problem_said)
+      m_notes.push_back(m_script.file + ":" + std::to_string(step.line) + ": wait: settled; " +
+                        app.file.path.filename().string() +
+                        " does not compile: " + clip(problem, 200));
+    m_file_problem_said = problem;
     return next_step();
+  }
   if (steady_clock::now() > m_deadline)
     fail(step, 1,
          "wait: still not settled after " + (step.args.empty() ? std::string("60") : step.args[0]) +
@@ -724,19 +732,25 @@ void ScriptPlayer::step_edit(const ScriptStep& step) {
   next_step();
 }
 
-// A panel that is not in sight has its tab clicked first, as a person would; then the picture is
-// drawn a few frames as it stands before it is saved.
+// A panel that is closed is opened (as View > PANEL does) and one that is not in sight has its tab
+// clicked first, as a person would; then the picture is drawn a few frames as it stands before it
+// is saved.
 void ScriptPlayer::step_screenshot(App& app, const ScriptStep& step) {
   const std::optional<Panel> panel =
       step.args.size() == 2 ? parse_panel(step.args[1]) : std::nullopt;
   if (m_phase < kShooting) {
+    if (panel && !app.open(*panel)) { // closed: opened as View > PANEL opens it
+      app.show_panel(*panel);
+      m_drawn = 0;
+      return;
+    }
     if (panel && !app.frame.panel_rects[static_cast<int>(*panel)].visible) {
       if (++m_frames_to_show > kMostFramesToShow)
         return fail(step, 2,
                     std::string("screenshot: the panel ") + panel_title(*panel) +
                         " does not show after its tab was clicked");
       m_drawn = 0;
-      const ScriptStep tab{step.line, "click", {panel_title(*panel)}, ""};
+      const ScriptStep tab{step.line, "screenshot", {panel_title(*panel)}, ""};
       if (clicked(app, tab))
         m_phase = 0; // the tab is pressed; the panel shows from the next frame
       return;

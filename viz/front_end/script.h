@@ -129,6 +129,7 @@ private:
   std::optional<std::pair<int, int>> m_window_size;
   std::optional<ScriptOutcome> m_outcome;
   std::vector<std::string> m_notes;
+  std::string m_file_problem_said; // a kernel file's compile problem a `wait` last noted
   std::size_t m_saves_counted_from = SIZE_MAX; // the step whose saves are being counted
   int m_saves_before = 0;                      // Messages::saves when that step started
   std::chrono::steady_clock::time_point m_deadline;

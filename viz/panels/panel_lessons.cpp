@@ -140,9 +140,7 @@ void draw_answer_controls(App& app, const LessonStep& step) {
       app.check_lesson_answer();
   } else if (step.kind == QuestionKind::choice) {
     for (const std::string& choice : step.choices) {
-      // In words: a lesson file writes a choice as one word ("shared_memory").
-      std::string shown = choice;
-      std::replace(shown.begin(), shown.end(), '_', ' ');
+      const std::string shown = choice_in_words(choice);
       same_line_if_room(ImGui::CalcTextSize(shown.c_str()).x + ImGui::GetFontSize() * 2);
       if (ui::selectable((shown + "##" + choice).c_str(), l.chosen == choice, shown))
         l.chosen = choice;

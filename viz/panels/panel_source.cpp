@@ -472,20 +472,30 @@ int indentation(const std::string& text) {
   return first == std::string::npos ? 0 : static_cast<int>(first);
 }
 
-// A line in rows of at most `columns` characters, broken after a space or comma near the row's
-// end; rows after the first are indented four past the line's own indentation.
+// A line in rows of at most `columns` characters, broken after a space, comma or opening
+// bracket, near the row's end where one is, else at the last one in the row (an identifier is cut
+// only where the row holds no break at all); rows after the first are indented four past the
+// line's own indentation and start at their first character. A line that does not fit keeps at
+// most a third of the row of indentation: deep alignment (parameters under a bracket) would push
+// its code to the row's far end.
 std::vector<std::string> wrapped(std::string text, int columns) {
   std::replace(text.begin(), text.end(), '\t', ' ');
+  if (static_cast<int>(text.size()) > columns && indentation(text) > columns / 3)
+    text.erase(0, static_cast<std::size_t>(indentation(text) - columns / 3));
   const std::size_t indent = static_cast<std::size_t>(std::min(indentation(text) + 4, columns / 2));
   std::vector<std::string> rows;
   std::size_t from = 0, width = static_cast<std::size_t>(columns);
   while (text.size() - from > width) {
     std::size_t cut = from + width;
-    const std::size_t space = text.find_last_of(" ,", cut - 1);
-    if (space != std::string::npos && space >= from + width / 2)
+    const std::size_t earliest =
+        from + (rows.empty() ? static_cast<std::size_t>(indentation(text)) : 0);
+    const std::size_t space = text.find_last_of(" ,(", cut - 1);
+    if (space != std::string::npos && space >= earliest && space + 1 > from)
       cut = space + 1;
     rows.push_back((rows.empty() ? "" : std::string(indent, ' ')) + text.substr(from, cut - from));
-    from = cut;
+    from = text.find_first_not_of(' ', cut);
+    if (from == std::string::npos)
+      return rows;
     width = static_cast<std::size_t>(columns) - indent;
   }
   rows.push_back((rows.empty() ? "" : std::string(indent, ' ')) + text.substr(from));
