@@ -8,8 +8,6 @@
 #include "io/assets.h"
 #include "lesson/lesson_judge.h"
 
-#include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -23,19 +21,13 @@ namespace wl {
 
 namespace {
 
-// The line a problem ("FILE:LINE: ...") names, 0 for one about the whole file: problems are
-// listed in the file's order.
-int problem_line(const std::string& problem) {
-  const std::size_t colon = problem.find(": ");
-  if (colon == std::string::npos)
-    return 0;
-  const std::size_t before = problem.rfind(':', colon - 1);
-  if (before == std::string::npos)
-    return 0;
-  int line = 0;
-  const char* first = problem.data() + before + 1;
-  const auto [end, error] = std::from_chars(first, problem.data() + colon, line);
-  return error == std::errc() && end == problem.data() + colon ? line : 0;
+// A lesson without a problem, or its first problem (in the file's order) as the error.
+Lesson sound_lesson(const std::string& name, const std::vector<Arch>& presets) {
+  CheckedLessonFile checked = check_lesson_file(find_lesson(name), presets);
+  if (!checked.problems.empty())
+    throw UsageError(checked.problems.front() + " (warplens lesson check " + name +
+                     " names them all)");
+  return std::move(*checked.lesson);
 }
 
 // Each file read and every step played with the models; its problems, one line each, or what it
@@ -44,42 +36,26 @@ void check_lessons(const std::vector<std::string>& files, bool answers) {
   const std::vector<Arch> presets = load_arch_presets(assets_dir() / "arch");
   int problems = 0;
   for (const std::string& file : files) {
-    std::optional<Lesson> read;
-    try {
-      read = load_lesson(find_lesson(file));
-    } catch (const LessonFileError& e) {
-      // Every line's problem, and the sound steps played with the models too, so a teacher meets
-      // every problem in one pass; then the next file.
-      std::vector<std::string> found = e.problems;
-      if (e.sound)
-        for (std::string& problem : check_lesson(*e.sound, presets))
-          found.push_back(std::move(problem));
-      std::stable_sort(found.begin(), found.end(), [](const std::string& a, const std::string& b) {
-        return problem_line(a) < problem_line(b);
-      });
-      for (const std::string& problem : found)
-        std::cerr << problem << "\n";
-      problems += static_cast<int>(found.size());
-      continue;
-    }
-    const Lesson& lesson = *read;
-    const std::vector<std::string> found = check_lesson(lesson, presets);
-    for (const std::string& problem : found)
+    const CheckedLessonFile checked = check_lesson_file(find_lesson(file), presets);
+    for (const std::string& problem : checked.problems)
       std::cerr << problem << "\n";
-    problems += static_cast<int>(found.size());
-    if (answers && found.empty())
+    problems += static_cast<int>(checked.problems.size());
+    if (!checked.lesson) // it has problems
+      continue;
+    const Lesson& lesson = *checked.lesson;
+    if (answers)
       for (const std::string& answer : lesson_answers(lesson, presets))
         std::printf("%s\n", answer.c_str());
-    if (found.empty())
-      std::printf("%s: \"%s\", %s, %s; every launch, figure, site and condition checked with "
-                  "the models\n",
-                  lesson.file.c_str(), clip(lesson.title, 60).c_str(),
-                  counted(lesson.steps.size(), "step").c_str(),
-                  counted(static_cast<std::size_t>(lesson.questions()), "question").c_str());
+    std::printf("%s: \"%s\", %s, %s; every launch, figure, site and condition checked with "
+                "the models\n",
+                lesson.file.c_str(), clip(lesson.title, 60).c_str(),
+                counted(lesson.steps.size(), "step").c_str(),
+                counted(static_cast<std::size_t>(lesson.questions()), "question").c_str());
   }
   if (problems > 0)
     throw UsageError(counted(problems, "problem") + " in " + counted(files.size(), "lesson file") +
-                     "; each is named above with its line");
+                     (problems == 1 ? "; it is named above with its line"
+                                    : "; each is named above with its line"));
 }
 
 #ifdef WARPLENS_LINKS_ENGINE
@@ -95,9 +71,7 @@ void check_lessons_measured(const std::vector<std::string>& files) {
   const auto measure = [&](const StepLaunch& launch) { return run_kernel(launch.request, engine); };
   int questions = 0, differ = 0;
   for (const std::string& file : files) {
-    const Lesson lesson = load_lesson(find_lesson(file));
-    if (const std::vector<std::string> problems = check_lesson(lesson, presets); !problems.empty())
-      throw UsageError(problems.front() + " (warplens lesson check " + file + " names them all)");
+    const Lesson lesson = sound_lesson(file, presets);
     for (const MeasuredAnswer& a : answers_measured(lesson, presets, measure)) {
       ++questions;
       differ += a.holds ? 0 : 1;
@@ -144,11 +118,7 @@ std::string slides_script(const Lesson& lesson, const std::filesystem::path& dir
 
 void export_lesson(const std::string& name, const std::string& out, const std::string& size) {
   const std::filesystem::path file = find_lesson(name);
-  const Lesson lesson = load_lesson(file);
-  if (const std::vector<std::string> problems =
-          check_lesson(lesson, load_arch_presets(assets_dir() / "arch"));
-      !problems.empty())
-    throw UsageError(problems.front() + " (warplens lesson check " + name + " names them all)");
+  const Lesson lesson = sound_lesson(name, load_arch_presets(assets_dir() / "arch"));
   viz::parse_script("window " + size, "--window"); // refused as the script would refuse it
   std::error_code error;
   if (std::filesystem::exists(out, error) && !std::filesystem::is_directory(out, error))

@@ -77,9 +77,10 @@ void play_launch_step(const Lesson& lesson, const LessonStep& step) {
       const LessonVerdict verdict = judge_answer(step, choice, result);
       EXPECT_EQ(verdict.right, limits) << step.ask << ": " << choice;
       // A wrong choice is named in the words it was shown in ("shared memory").
-      if (!limits)
+      if (!limits) {
         EXPECT_TRUE(verdict.says.starts_with("Not " + choice_in_words(choice) + "."))
             << verdict.says;
+      }
     }
     return;
   }

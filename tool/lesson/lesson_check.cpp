@@ -10,6 +10,7 @@
 #include "report/panel_table.h"
 
 #include <algorithm>
+#include <charconv>
 
 namespace wl {
 
@@ -211,6 +212,45 @@ std::vector<std::string> check_lesson(const Lesson& lesson, const std::vector<Ar
     if (arch_known || !step.arch.empty() || step.playground)
       StepCheck(lesson, step, problems).run(presets);
   return problems;
+}
+
+namespace {
+
+// The line a problem ("FILE:LINE: ...") names, 0 for one about the whole file.
+int problem_line(const std::string& problem) {
+  const std::size_t colon = problem.find(": ");
+  if (colon == std::string::npos || colon == 0)
+    return 0;
+  const std::size_t before = problem.rfind(':', colon - 1);
+  if (before == std::string::npos)
+    return 0;
+  int line = 0;
+  const char* end = problem.data() + colon;
+  const auto [stop, error] = std::from_chars(problem.data() + before + 1, end, line);
+  return error == std::errc() && stop == end ? line : 0;
+}
+
+} // namespace
+
+CheckedLessonFile check_lesson_file(const std::filesystem::path& file,
+                                    const std::vector<Arch>& presets) {
+  CheckedLessonFile checked;
+  try {
+    checked.lesson = load_lesson(file);
+    checked.problems = check_lesson(*checked.lesson, presets);
+  } catch (const LessonFileError& e) {
+    checked.lesson.reset();
+    checked.problems = e.problems;
+    if (e.sound)
+      for (std::string& problem : check_lesson(*e.sound, presets))
+        checked.problems.push_back(std::move(problem));
+  }
+  std::stable_sort(
+      checked.problems.begin(), checked.problems.end(),
+      [](const std::string& a, const std::string& b) { return problem_line(a) < problem_line(b); });
+  if (!checked.problems.empty())
+    checked.lesson.reset();
+  return checked;
 }
 
 namespace {

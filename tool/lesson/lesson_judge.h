@@ -89,6 +89,17 @@ LessonVerdict judge_playground(const LessonStep& step, const IndexPlayground& no
 // solution meets its condition and the step's own launch does not. One line per problem
 // ("FILE:LINE: ..."); none when the lesson is sound.
 std::vector<std::string> check_lesson(const Lesson& lesson, const std::vector<Arch>& presets);
+
+// A lesson file read and played: the lesson where it has no problem, else every problem in the
+// file's order, its lines' own (parse_lesson) and what the models find in the steps whose lines
+// are sound, so a teacher meets them all in one pass. Throws UsageError where the file cannot be
+// read or has no title.
+struct CheckedLessonFile {
+  std::optional<Lesson> lesson;
+  std::vector<std::string> problems;
+};
+CheckedLessonFile check_lesson_file(const std::filesystem::path& file,
+                                    const std::vector<Arch>& presets);
 // Each question's answer as the models give it, for the teacher who wrote them: "LINE: QUESTION
 // -> 4.00 sectors (the model)"; a step whose launch does not resolve says why instead.
 std::vector<std::string> lesson_answers(const Lesson& lesson, const std::vector<Arch>& presets);

@@ -451,13 +451,25 @@ std::optional<double> modelled_dram_bytes(const RunResult& r) {
   return t ? std::optional(t->dram_bytes) : std::nullopt;
 }
 
+// A duration with `decimals` decimals, or two significant digits where those would show a time
+// that is not zero as 0.0000 (a small launch's floors).
+std::string duration_number(double ms, int decimals) {
+  if (ms > 0 && ms < 0.5 * std::pow(10.0, -decimals))
+    decimals = 1 - static_cast<int>(std::floor(std::log10(ms)));
+  return format_number(ms, decimals);
+}
+
 std::string modelled_dram_bytes_note(const RunResult& r) {
   const std::optional<ModelledTime> t = modelled_time(r);
   if (!t || !t->dram_from_bytes_moved)
     return "";
-  return t->partly_predicted ? " (the bytes it must move: the predicted accesses move fewer, and "
-                               "part of its code is not predicted; see the Source panel)"
-                             : " (the bytes it must move: no access of it is predicted)";
+  if (t->partly_predicted)
+    return " (the bytes it must move: the predicted accesses move fewer, and part of its code is "
+           "not predicted; see the Source panel)";
+  if (t->predicted_dram_bytes > 0)
+    return " (the bytes it must move, a floor: the predicted accesses move only " +
+           format_bytes(t->predicted_dram_bytes) + ")";
+  return " (the bytes it must move: no access of it is predicted)";
 }
 
 // ", bound by shared memory (67,108,864 wavefronts, one a cycle on each of 132 SMs at 1980 MHz);
@@ -499,13 +511,13 @@ std::string modelled_time_note(const RunResult& r) {
                                                  : dram) +
                      ")";
   if (bound != "DRAM")
-    text += "; DRAM alone " + format_number(t->dram_ms, 4) + " ms";
+    text += "; DRAM alone " + duration_number(t->dram_ms, 4) + " ms";
   if (bound != "shared memory" && t->shared_ms > 0)
-    text += "; shared memory alone " + format_number(t->shared_ms, 4) + " ms";
+    text += "; shared memory alone " + duration_number(t->shared_ms, 4) + " ms";
   else if (t->shared_ms <= 0 && t->wavefronts > 0)
     text += "; shared memory not modelled (the arch has no SM clock)";
   if (bound != "FP32 arithmetic" && t->compute_ms > 0)
-    text += "; FP32 arithmetic alone " + format_number(t->compute_ms, 4) + " ms";
+    text += "; FP32 arithmetic alone " + duration_number(t->compute_ms, 4) + " ms";
   else if (runs_on_tensor_cores(r))
     text += "; its multiply-adds run on the tensor cores, whose peak is not modelled";
   // A file that declares more bytes than its predicted accesses move: the declared minimum is
@@ -1480,6 +1492,8 @@ std::string with_unit(const std::string& number, const std::string& unit) {
 std::string figure_text(const Figure& f, double value) {
   const std::string unit(f.unit);
   switch (f.format) {
+  case FigureFormat::duration:
+    return with_unit(duration_number(value, f.decimals), unit);
   case FigureFormat::bytes:
     return format_bytes(value);
   case FigureFormat::count: // grouped as a whole number where one holds it (llround's range)
@@ -1487,7 +1501,6 @@ std::string figure_text(const Figure& f, double value) {
         std::fabs(value) < 9e18 ? format_count(std::llround(value)) : format("%.3g", value), unit);
   case FigureFormat::percent:
     return format_percent(value, f.decimals);
-  case FigureFormat::duration:
   case FigureFormat::bandwidth:
   case FigureFormat::ratio:
     break;

@@ -121,7 +121,16 @@ std::optional<ChosenWarp> warp_chooser(const App& app, MemorySpace space, MapCho
   if (sites.empty()) // the panel said so (kernel_has_sites)
     return std::nullopt;
   std::optional<ChosenWarp> chosen = choose_warp(kernel, launch, prediction, space, choice, sm);
-  ImGui::PushItemWidth(ImGui::GetFontSize() * 10);
+  // As wide as the longest site name ("line 24: shared load, 4 B" was cut at ten font sizes),
+  // no wider than the panel leaves beside the label.
+  float names = ImGui::GetFontSize() * 10;
+  for (const int site : sites)
+    names =
+        std::max(names, ImGui::CalcTextSize(views[static_cast<std::size_t>(site)].name.c_str()).x);
+  const float combo = names + ImGui::GetStyle().FramePadding.x * 2 + ImGui::GetFrameHeight();
+  ImGui::PushItemWidth(std::min(combo, ImGui::GetContentRegionAvail().x -
+                                           ImGui::CalcTextSize("site").x -
+                                           ImGui::GetStyle().ItemInnerSpacing.x));
   if (ui::begin_combo("site", views[static_cast<std::size_t>(chosen->site)].name.c_str())) {
     for (int i = 0; i < static_cast<int>(sites.size()); ++i)
       if (ui::selectable(views[static_cast<std::size_t>(sites[i])].name.c_str(), i == choice.site))

@@ -210,7 +210,7 @@ struct CellLook {
   bool tied = false; // outlined white: tied with the best within the noise
 };
 
-// The x values under the columns, as many as fit.
+// The x values of the columns (under a strip, above a grid), as many as fit.
 void column_values(const std::vector<std::int64_t>& xs, float label, float cell) {
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImVec2 under = ImGui::GetCursorScreenPos();
@@ -245,6 +245,16 @@ const SweepPoint* cell_grid(const std::vector<const SweepPoint*>& points, const 
     label = std::max(label, ImGui::CalcTextSize(row_label(y).c_str()).x + ImGui::GetFontSize() / 2);
   const float cell = std::clamp(
       (ImGui::GetContentRegionAvail().x - label) / static_cast<float>(xs.size()), 6.0f, 48.0f);
+  // A grid of many rows is taller than the panel: its axes are said and its columns numbered
+  // above it, where they are in sight; a strip of one row has them under it.
+  const std::string axes_said = "Columns: " + axis_title(axes.x) +
+                                (axes.y.empty() ? std::string() : "; rows: " + axis_title(axes.y)) +
+                                ".";
+  const bool tall = ys.size() > 1;
+  if (tall) {
+    note_text(axes_said);
+    column_values(xs, label, cell);
+  }
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImU32 refused = ImGui::GetColorU32(ImGuiCol_FrameBg),
@@ -283,9 +293,10 @@ const SweepPoint* cell_grid(const std::vector<const SweepPoint*>& points, const 
   }
   ImGui::SetCursorScreenPos(origin);
   ImGui::Dummy(ImVec2(label + cell * xs.size(), cell * ys.size()));
-  column_values(xs, label, cell);
-  note_text("Columns: " + axis_title(axes.x) +
-            (axes.y.empty() ? std::string() : "; rows: " + axis_title(axes.y)) + ".");
+  if (!tall) {
+    column_values(xs, label, cell);
+    note_text(axes_said);
+  }
   return clicked;
 }
 

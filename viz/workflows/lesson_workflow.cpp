@@ -73,15 +73,15 @@ void set_playground(PlaygroundChoice& choice, const IndexPlayground& playground)
 bool App::open_lesson(const std::string& name_or_path) {
   try {
     const std::filesystem::path file = find_lesson(name_or_path);
-    Lesson lesson = load_lesson(file);
-    if (const std::vector<std::string> problems = check_lesson(lesson, choices.arches);
-        !problems.empty())
+    CheckedLessonFile checked = check_lesson_file(file, choices.arches);
+    const std::vector<std::string>& problems = checked.problems;
+    if (!problems.empty()) // the first in the file's order, as lesson check lists them
       throw UsageError(problems.front() +
                        (problems.size() > 1
                             ? " (and " + std::to_string(problems.size() - 1) +
                                   " more: warplens lesson check " + file.string() + ")"
                             : ""));
-    lessons.lesson = std::move(lesson);
+    lessons.lesson = std::move(*checked.lesson);
     lessons.id = lesson_id(file);
     lessons.problem.clear();
     go_to_step(lessons.progress[lessons.id].step);
