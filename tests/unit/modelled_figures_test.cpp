@@ -100,7 +100,7 @@ TEST(ModelledFigures, APartlyPredictedFileKeepsTheBytesItMustMoveAsTheDramFloor)
   r.prediction.sites.resize(1);
   r.prediction.sites[0].dram_bytes = 512 << 10;
   const ModelledTime whole = *modelled_time(r); // every access predicted, fewer bytes than it
-  EXPECT_DOUBLE_EQ(whole.dram_bytes, 16 << 20);   // must move: those are the floor too
+  EXPECT_DOUBLE_EQ(whole.dram_bytes, 16 << 20); // must move: those are the floor too
   EXPECT_DOUBLE_EQ(whole.predicted_dram_bytes, 512 << 10);
   EXPECT_TRUE(whole.dram_from_bytes_moved && !whole.partly_predicted);
   r.prediction.notes = {{0, "cp.async is not modelled"}};
