@@ -52,23 +52,34 @@ Recording load_recording(const std::filesystem::path& file) {
 }
 
 void RecordingSlot::load(std::filesystem::path file) {
-  m_loaded = std::async(std::launch::async, [file = std::move(file)] {
-               try {
-                 if (!std::filesystem::exists(file))
-                   return Loaded{};
-                 return Loaded{std::make_shared<const Recording>(load_recording(file)), ""};
-               } catch (const std::exception& e) {
-                 return Loaded{nullptr, e.what()};
-               }
-             }).share();
+  m_reading = std::make_shared<Reading>();
+  m_reading->file = std::move(file);
+}
+
+const RecordingSlot::Reading* RecordingSlot::reading() const {
+  if (!m_reading)
+    return nullptr;
+  Reading& r = *m_reading;
+  if (!r.read) {
+    r.read = true;
+    try {
+      if (std::filesystem::exists(r.file))
+        r.recording = std::make_shared<const Recording>(load_recording(r.file));
+    } catch (const std::exception& e) {
+      r.problem = e.what();
+    }
+  }
+  return &r;
 }
 
 const Recording* RecordingSlot::get() const {
-  return m_loaded.valid() ? m_loaded.get().recording.get() : nullptr;
+  const Reading* r = reading();
+  return r ? r->recording.get() : nullptr;
 }
 
 std::string RecordingSlot::problem() const {
-  return m_loaded.valid() ? m_loaded.get().problem : "";
+  const Reading* r = reading();
+  return r ? r->problem : "";
 }
 
 } // namespace wl::viz

@@ -9,7 +9,6 @@
 #include "model/run_result.h"
 
 #include <filesystem>
-#include <future>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,9 +31,10 @@ struct Recording {
 // Throws UsageError naming the file and what is wrong with it.
 Recording load_recording(const std::filesystem::path& file);
 
-// The bundled recording, read on a thread of its own from when the App is made: its 5 MB of JSON
-// take 0.3 s (0.45 s on the H200's host), and the first Run is sent meanwhile. Read as a pointer
-// (null: none, or it could not be read); the first read waits for it.
+// The bundled recording, read where it is first needed rather than when the App is made: its 5 MB
+// of JSON take 0.3 s (0.45 s on the H200's host), and the first Run is sent before that. Read
+// as a pointer (null: none, or it could not be read). Copies of an App share one reading. On
+// the frame thread only (the App's): no thread of its own outlives the process's globals.
 class RecordingSlot {
 public:
   void load(std::filesystem::path file);
@@ -46,11 +46,14 @@ public:
   std::string problem() const;
 
 private:
-  struct Loaded {
+  struct Reading {
+    std::filesystem::path file;
+    bool read = false;
     std::shared_ptr<const Recording> recording;
     std::string problem;
   };
-  std::shared_future<Loaded> m_loaded;
+  const Reading* reading() const;
+  std::shared_ptr<Reading> m_reading;
 };
 
 } // namespace wl::viz
