@@ -239,7 +239,6 @@ CheckedLessonFile check_lesson_file(const std::filesystem::path& file,
     checked.lesson = load_lesson(file);
     checked.problems = check_lesson(*checked.lesson, presets);
   } catch (const LessonFileError& e) {
-    checked.lesson.reset();
     checked.problems = e.problems;
     if (e.sound)
       for (std::string& problem : check_lesson(*e.sound, presets))

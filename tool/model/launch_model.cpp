@@ -338,6 +338,7 @@ struct Piece {
 // About this many warp-iterations a piece: enough that taking one costs nothing beside it.
 constexpr std::int64_t kPieceWarpIterations = 256;
 
+// A site that could not be bound to the launch has no strata, so no pieces.
 std::vector<Piece> cut_pieces(const std::vector<SitePlan>& plans, int warps) {
   std::vector<Piece> pieces;
   for (std::size_t site = 0; site < plans.size(); ++site) {
@@ -364,8 +365,6 @@ void analyse_pieces(const KernelDesc& kernel, const std::vector<SitePlan>& plans
     for (std::size_t i; (i = next++) < pieces.size();) {
       Piece& piece = pieces[i];
       const SitePlan& plan = plans[static_cast<std::size_t>(piece.site)];
-      if (plan.failure)
-        continue;
       const Stratum& stratum = plan.strata[piece.stratum];
       try {
         piece.sums = sample_blocks(*plan.bound, kernel.sites[piece.site], stratum.blocks,

@@ -490,7 +490,7 @@ std::vector<std::string> wrapped(std::string text, int columns) {
     const std::size_t earliest =
         from + (rows.empty() ? static_cast<std::size_t>(indentation(text)) : 0);
     const std::size_t space = text.find_last_of(" ,(", cut - 1);
-    if (space != std::string::npos && space >= earliest && space + 1 > from)
+    if (space != std::string::npos && space >= earliest)
       cut = space + 1;
     rows.push_back((rows.empty() ? "" : std::string(indent, ' ')) + text.substr(from, cut - from));
     from = text.find_first_not_of(' ', cut);

@@ -544,9 +544,9 @@ void note_save(App& app, const std::string& line);
 // "saved 'PATH'", and "(WHY)" where it went elsewhere than the desktop's pictures folder.
 std::string saved_note(const std::filesystem::path& file, const std::string& fallback);
 
-// Presets from assets/arch (h100 selected), the recording in assets/recordings (read meanwhile; a
-// problem with it is said where a timing is missing), and the given kernel (matmul/tiled when
-// empty). Throws UsageError when the presets are missing or the kernel is unknown.
+// Presets from assets/arch (h100 selected), the recording in assets/recordings (read at its first
+// use; a problem with it is said where a timing is missing), and the given kernel (matmul/tiled
+// when empty). Throws UsageError when the presets are missing or the kernel is unknown.
 App make_app(const std::string& kernel_id = "", const std::string& arch_id = "h100");
 
 } // namespace wl::viz
