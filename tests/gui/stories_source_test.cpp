@@ -56,10 +56,35 @@ std::vector<MeasuredInstruction> instructions_for(const RunResult& result, const
   return instructions;
 }
 
+// Where a vector add's warps would wait: its store line on its loads (long_scoreboard), its load
+// lines issuing, and one instruction the line table places on no line.
+StallSamples stalls_for(const RunResult& result, const SiteLines& lines) {
+  StallSamples s;
+  s.available = true;
+  s.function = "_Z14vec_add_scalarPKfS0_Pfi";
+  s.file = lines.file;
+  s.period = 6;
+  s.total_samples = 10'000;
+  for (std::size_t site = 0; site < result.prediction.sites.size(); ++site) {
+    const bool store = result.prediction.sites[site].op == AccessOp::store;
+    s.instructions.push_back(StalledInstruction{
+        .pc = static_cast<std::uint32_t>(0x80 + 0x10 * site),
+        .file = lines.file,
+        .line = lines.lines[site],
+        .reasons =
+            store ? std::vector<StallCount>{{"long_scoreboard", 6'000, 5'000}, {"selected", 200, 0}}
+                  : std::vector<StallCount>{{"lg_throttle", 1'000, 900}, {"selected", 400, 0}}});
+  }
+  s.instructions.push_back(StalledInstruction{
+      .pc = 0x200, .file = lines.file, .line = 0, .reasons = {{"no_instruction", 100, 100}}});
+  summarise_stalls(s);
+  return s;
+}
+
 // A kernel's default launch as a GPU worker measures it (on its device 0, verified, with counters
-// it could not collect), per site when asked: the client refuses an answer without a part the
-// request asked for.
-RunResult measured(const std::string& kernel_id, bool per_site) {
+// it could not collect), per site or with stall samples when asked: the client refuses an answer
+// without a part the request asked for.
+RunResult measured(const std::string& kernel_id, bool per_site, bool stalls = false) {
   const App app = make_app(kernel_id, "h100");
   RunResult result = canned_result(kernel_id, "", app.arch());
   result.arch.id = "device:0";
@@ -73,6 +98,8 @@ RunResult measured(const std::string& kernel_id, bool per_site) {
     result.site_counts =
         attribute_sites(*app.kernel(), result.params, result.prediction,
                         instructions_for(result, site_lines(*app.kernel(), result.params)));
+  if (stalls)
+    result.stalls = stalls_for(result, site_lines(*app.kernel(), result.params));
   return result;
 }
 
@@ -82,7 +109,7 @@ std::string line_of(const WorkerResponse& response) {
 
 // The options of a story whose worker is a stand-in: a shell script that greets as this build's
 // worker and answers each run with `kernel_id`'s measured launch, per site when the request asks
-// for the per-site pass. Its files go in `dir`.
+// for the per-site pass, with stall samples when it asks for those. Its files go in `dir`.
 std::string stand_in_worker(const std::string& kernel_id, const std::filesystem::path& dir) {
   std::filesystem::create_directories(dir);
   for (const bool per_site : {false, true})
@@ -90,6 +117,10 @@ std::string stand_in_worker(const std::string& kernel_id, const std::filesystem:
                line_of({.id = 0,
                         .type = ResponseType::result,
                         .result = std::make_shared<RunResult>(measured(kernel_id, per_site))}));
+  write_file(dir / "stalls.jsonl",
+             line_of({.id = 0,
+                      .type = ResponseType::result,
+                      .result = std::make_shared<RunResult>(measured(kernel_id, false, true))}));
   write_file(dir / "hello.jsonl", line_of({.id = 0,
                                            .type = ResponseType::hello,
                                            .protocol = kProtocolVersion,
@@ -98,7 +129,11 @@ std::string stand_in_worker(const std::string& kernel_id, const std::filesystem:
 while IFS= read -r line; do
   case "$line" in *'"type":"run"'*) ;; *) continue ;; esac
   id=$(printf '%s\n' "$line" | sed -n 's/.*"id":\([0-9][0-9]*\).*/\1/p')
-  case "$line" in *'"per_site":true'*) answer=per-site ;; *) answer=plain ;; esac
+  case "$line" in
+    *'"per_site":true'*) answer=per-site ;;
+    *'"stalls":true'*) answer=stalls ;;
+    *) answer=plain ;;
+  esac
   sed "s/\"id\":0,/\"id\":$id,/" DIR/$answer.jsonl
 done
 )";
@@ -268,6 +303,42 @@ TEST(StorySource, MeasuredPerSiteFiguresStandBesideThePredictions) {
   EXPECT_TRUE(reads(stale, "Measured figures from vec_add/scalar, block 256")) << s;
   EXPECT_TRUE(reads(stale, "press F5")) << s;
   EXPECT_TRUE(reads(stale, "measured 4.00 sectors/request,")) << "greyed, still there: " << s;
+}
+
+// Sample stalls, then Run: each line with samples gets its bar, the header names the top reason in
+// words, the Counters panel lists the launch's reasons with their meaning, and a reason's cause
+// button opens the panel that shows it.
+TEST(StorySource, SampledStallsShowPerLineAndTheirReasonsInWords) {
+  const std::filesystem::path dir = stand_in_dir();
+  const Story story =
+      play("window 1920x1200\nwait\nclick \"Source\"\nscreenshot plain.png source\n"
+           "click \"Sample stalls\" in \"Source\"\nkey F5\nwait\nscreenshot sampled.png source\n"
+           "click \"Counters\"\nscreenshot counters.png counters\n"
+           "click \"Global memory\" in \"Counters\"\nscreenshot opened.png\n",
+           stand_in_worker("vec_add/scalar", dir));
+  std::filesystem::remove_all(dir);
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json plain = story.sidecar("plain"), sampled = story.sidecar("sampled"),
+             counters = story.sidecar("counters"), opened = story.sidecar("opened");
+  EXPECT_TRUE(shown(plain, "Sample stalls", "Source"));
+  EXPECT_FALSE(reads(plain, "Stalls sampled")) << flat_text(plain, "source");
+  EXPECT_EQ(sampled["configuration"]["measure_stalls"], true);
+  EXPECT_TRUE(reads(sampled, "Stalls sampled: 9,100 samples; most on long_scoreboard (65.9 %, "
+                             "waiting for a global or local memory load (L1TEX) to return its "
+                             "data)"))
+      << flat_text(sampled, "source");
+  const std::string c = flat_text(counters, "counters");
+  EXPECT_NE(c.find("Where the warps waited (PC sampling on"), std::string::npos) << c;
+  EXPECT_NE(c.find("9,100 samples, an SM's warp every 64 cycles; 0 dropped."), std::string::npos)
+      << c;
+  EXPECT_NE(
+      c.find("| long_scoreboard | 65.9 % | waiting for a global or local memory load (L1TEX) to "
+             "return its data | [ Global memory ] |"),
+      std::string::npos)
+      << c;
+  EXPECT_NE(c.find("| lg_throttle | 22.0 % |"), std::string::npos) << c;
+  EXPECT_NE(c.find("| no_instruction | 1.1 % |"), std::string::npos) << c;
+  EXPECT_EQ(opened["configuration"]["panels_open"]["global"], true);
 }
 
 // Sites written on one line (an inlined helper reached twice) are measured together, and say so.

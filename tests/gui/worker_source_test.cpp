@@ -207,8 +207,8 @@ TEST(WorkerSource, ATimedPartWithCountersIsRefused) {
           {"id", 1}, {"type", "progress"}, {"phase", "counters"}, {"result", recorded_run()}}
            .dump()}));
   const Refusal r = first_run_refusal(source, "vec_add/scalar");
-  EXPECT_TRUE(
-      contains(r.error, "its timed part: counters or per-site figures, which only the answer"))
+  EXPECT_TRUE(contains(
+      r.error, "its timed part: counters, per-site figures or stall samples, which only the "))
       << r.error;
   EXPECT_FALSE(r.shown_measured);
 }

@@ -589,13 +589,16 @@ RunResult KernelSession::measure_launch(RunResult predicted, bool with_counters,
     NvtxRange range("time kernel");
     result.timing = time_cold(enqueue, s.stream.get(), timing, s.flusher, s.clock, watch);
   }
-  const bool counts = with_counters && (!s.options.metrics.empty() || s.options.per_site);
+  const bool counts =
+      with_counters && (!s.options.metrics.empty() || s.options.per_site || s.options.stalls);
   if (counts && timed_part)
     timed_part(result);
   if (with_counters && !s.options.metrics.empty())
     result.counters = count({block}).front();
   if (with_counters && s.options.per_site)
     result.site_counts = count_sites(result);
+  if (with_counters && s.options.stalls)
+    result.stalls = sample_stalls(result);
   return result;
 }
 
@@ -792,6 +795,135 @@ SiteCounts KernelSession::count_file_lines(const SassCounts& sass, const RunResu
                            std::move(by_line), predicted.prediction);
   counts.function = code.function;
   return counts;
+}
+
+namespace {
+
+// About this many samples per launch: a line with 5 % of them has thousands, so its top reasons
+// hold to a few percent, and a launch of a few microseconds is sampled at 32 cycles.
+constexpr double kWantedStallSamples = 200'000;
+
+// The kernel's own sampled instructions as stalls: reasons by ncu's names (any other CUPTI name
+// counted as "other" and listed), each placed on its line, and `file` the source file holding most
+// of the samples unless given.
+StallSamples stalls_of(const std::vector<const SassInstruction*>& own,
+                       const std::vector<SourcePlace>& places, const SassListing& listing,
+                       std::string file) {
+  StallSamples stalls;
+  const auto text = listing.functions.find(own.front()->function);
+  std::map<std::string, std::uint64_t> by_file;
+  for (std::size_t k = 0; k < own.size(); ++k) {
+    StalledInstruction i{.pc = own[k]->pc_offset, .file = places[k].file, .line = places[k].line};
+    if (text != listing.functions.end())
+      for (const SassLine& line : text->second)
+        if (line.pc == i.pc)
+          i.sass = line.text;
+    std::map<std::string, StallCount> reasons;
+    for (const auto& [name, samples] : own[k]->values) {
+      CuptiStallName parsed = parse_cupti_stall_name(name);
+      if (!known_stall_reason(parsed.reason) || parsed.reason == "other") {
+        if (std::find(stalls.unnamed.begin(), stalls.unnamed.end(), name) == stalls.unnamed.end())
+          stalls.unnamed.push_back(name);
+        parsed.reason = "other";
+      }
+      StallCount& count = reasons[parsed.reason];
+      count.reason = parsed.reason;
+      (parsed.not_issued ? count.not_issued : count.samples) += static_cast<std::uint64_t>(samples);
+    }
+    for (auto& [reason, count] : reasons)
+      if (count.samples > 0 || count.not_issued > 0)
+        i.reasons.push_back(count);
+    by_file[i.file] += i.samples();
+    stalls.instructions.push_back(std::move(i));
+  }
+  std::sort(stalls.instructions.begin(), stalls.instructions.end(),
+            [](const auto& a, const auto& b) { return a.pc < b.pc; });
+  if (file.empty() && !by_file.empty())
+    file = std::max_element(by_file.begin(), by_file.end(), [](const auto& a, const auto& b) {
+             return a.second < b.second;
+           })->first;
+  stalls.file = file;
+  stalls.function = own.front()->function;
+  summarise_stalls(stalls);
+  stalls.available = true;
+  return stalls;
+}
+
+} // namespace
+
+StallSamples KernelSession::sample_stalls(const RunResult& measured) {
+  State& s = *m_state;
+  s.profiler_opened();
+  NvtxRange range("PC sampling");
+  const BlockShape block = measured.launch.block;
+  const DeviceLaunch launch{make_launch(*s.kernel, s.params, block, s.arch.sm_count),
+                            dynamic_smem_bytes(*s.kernel, s.params, block), s.pointers,
+                            s.stream.get()};
+  const TimingStats* timing = measured.timing ? &*measured.timing : nullptr;
+  const double mhz = !timing                ? 0
+                     : timing->sm_clock_mhz ? *timing->sm_clock_mhz
+                                            : timing->default_clock_mhz;
+  const double cycles = timing ? timing->median_time * 1e-3 * (mhz > 0 ? mhz : 1500) * 1e6 : 0;
+  const int period = sampling_period_for(cycles, s.arch.sm_count, kWantedStallSamples);
+  // Flushed before the pass, like the counted launches: the flush's own kernel is not sampled.
+  s.flusher.flush(s.stream.get());
+  cuda_check(cudaStreamSynchronize(s.stream.get()), "L2 flush");
+  const PcSampleCounts pcs = profiler().sample_pcs(period, [&] {
+    s.enqueue(launch);
+    cuda_check(cudaGetLastError(), "kernel launch");
+    cuda_check(cudaStreamSynchronize(s.stream.get()), "kernel run");
+  });
+  StallSamples stalls = pcs.available ? own_stalls(pcs) : StallSamples{};
+  if (!pcs.available)
+    stalls.reason = pcs.reason;
+  else if (pcs.buffer_full && stalls.available)
+    stalls.reason = "the sampling buffer filled: some samples were lost";
+  stalls.period = period;
+  stalls.total_samples = pcs.total_samples;
+  stalls.dropped_samples = pcs.dropped_samples;
+  stalls.seconds = pcs.seconds;
+  return stalls;
+}
+
+// The samples of this session's kernel, on the lines of its code: the embedded cubin's (a bundled
+// kernel) or NVRTC's (a kernel file).
+StallSamples KernelSession::own_stalls(const PcSampleCounts& pcs) const {
+  const State& s = *m_state;
+  StallSamples none;
+  const std::string function =
+      s.module ? s.module->code().function : kernel_function_name(*s.kernel, s.params);
+  std::vector<const SassInstruction*> own;
+  for (const SassInstruction& i : pcs.instructions)
+    if (s.module ? i.function == function : demangled_function_name(i.function) == function)
+      own.push_back(&i);
+  if (own.empty()) {
+    none.reason = "PC sampling saw no instruction of " + function;
+    return none;
+  }
+  if (s.module) {
+    const RunTimeCode& code = s.module->code();
+    const auto* bytes = reinterpret_cast<const unsigned char*>(code.cubin->data());
+    const std::size_t size = code.cubin->size();
+    if (own.front()->cubin_crc != cubin_crc(bytes, size)) {
+      none.reason = "the code that ran is not the cubin NVRTC made for this file: no line table "
+                    "to place its samples";
+      return none;
+    }
+    const std::shared_ptr<const KernelFile> source = kernel_file_of(s.kernel->id);
+    return stalls_of(own, sass_source_places(bytes, size, code.function, pcs_of(own)),
+                     disassemble_cubin(bytes, size, "kernel-file"),
+                     source ? source->path.filename().string() : std::string());
+  }
+  const std::string family = kernel_family(s.kernel->id);
+  const EmbeddedCubinView* cubin = cubin_with_crc(family, own.front()->cubin_crc);
+  if (!cubin) {
+    none.reason = "the code that ran is not a cubin this binary holds (the driver compiled PTX): "
+                  "no line table to place its samples";
+    return none;
+  }
+  return stalls_of(
+      own, sass_source_places(cubin->bytes, cubin->size, own.front()->function, pcs_of(own)),
+      sass_listing(family, cubin->sm), "");
 }
 
 void KernelSession::prepare_sites() {

@@ -69,6 +69,10 @@ public:
   // Every site's measured figures for the launch `predicted` describes: one pass of SASS
   // metrics, each instruction placed on its source line by the embedded cubin's line table.
   SiteCounts count_sites(const RunResult& predicted);
+  // Where the warps of one launch of `measured`'s shape waited: a PC-sampling pass of its own
+  // (CounterProfiler::sample_pcs), its period chosen from the timed launch for about 200,000
+  // samples, each sampled instruction placed on its source line and summed per line.
+  StallSamples sample_stalls(const RunResult& measured);
   // Starts what count_sites needs that takes a while and no GPU (the SASS text, made on another
   // thread), so that it overlaps the measuring before the per-site pass.
   void prepare_sites();
@@ -87,6 +91,7 @@ private:
   RunResult measure_launch(RunResult predicted, bool with_counters, const TimedPart& timed_part);
   SiteCounts count_bundled_sites(const SassCounts& sass, const RunResult& predicted);
   SiteCounts count_file_lines(const SassCounts& sass, const RunResult& predicted);
+  StallSamples own_stalls(const PcSampleCounts& pcs) const;
 
   struct State;
   std::unique_ptr<State> m_state;

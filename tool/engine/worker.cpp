@@ -328,11 +328,12 @@ void read_requests(Inbox& inbox, ProtocolWriter& writer) {
   inbox.end_of_input(failure);
 }
 
-// What a run request asks of its session: per_site stays false here, for compute() asks a
-// per-site Run's session for the pass itself.
+// What a run request asks of its session: per_site and stalls stay false here, for compute() asks
+// the session for those passes itself.
 EngineOptions session_options(const WorkerRequest& request) {
   EngineOptions options = request.engine;
   options.per_site = false;
+  options.stalls = false;
   return options;
 }
 
@@ -359,6 +360,10 @@ RunResult compute(const WorkerRequest& request, const KernelRequest& kernel, Ses
   if (request.engine.per_site) {
     writer.progress(request.id, "sites");
     result.site_counts = session.count_sites(result);
+  }
+  if (request.engine.stalls) {
+    writer.progress(request.id, "stalls");
+    result.stalls = session.sample_stalls(result);
   }
   return result;
 }

@@ -39,6 +39,7 @@ struct EngineOptions {
   ModelBudget model;
   std::string metrics;   // "" (no counters), "default", "all", or a comma-separated list
   bool per_site = false; // a SASS-metrics pass of its own for every site's measured figures
+  bool stalls = false;   // a PC-sampling pass of its own: where the warps waited, per line
   // How long one launch of a kernel file may run before its process stops
   // (engine/launch_watchdog.h).
   double kernel_time_limit = kDefaultKernelTimeLimit;
@@ -139,6 +140,13 @@ inline constexpr std::array kEngineOptions = {
                          "shape): requests, sectors and wavefronts per site beside the model's, "
                          "with the reason for any difference; for a kernel file, the same per "
                          "line of the file"},
+    EngineOption{.key = "stalls",
+                 .flag = "--stalls",
+                 .field = +[](EngineOptions& e) -> bool& { return e.stalls; },
+                 .use = kRunRequest | kRunCommand,
+                 .help = "Sample where the warps wait (CUPTI PC sampling, a pass of its own): "
+                         "the share of samples per stall reason for the launch and per "
+                         "source line, with what each reason means"},
     EngineOption{.key = "kernel_time_limit",
                  .flag = "--kernel-time-limit",
                  .field = +[](EngineOptions& e) -> double& { return e.kernel_time_limit; },

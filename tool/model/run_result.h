@@ -9,6 +9,7 @@
 #include "model/launch_model.h"
 #include "model/occupancy.h"
 #include "model/site_counts.h"
+#include "model/stall_samples.h"
 
 #include <cstdint>
 #include <optional>
@@ -104,6 +105,7 @@ struct RunResult {
   std::optional<Verification> verification;
   std::optional<CounterResult> counters;
   std::optional<SiteCounts> site_counts; // per-site measured figures, from a pass of their own
+  std::optional<StallSamples> stalls;    // where the warps waited, from a PC-sampling pass
   double bytes_moved = 0, flops = 0;
   LaunchPrediction prediction;
   // Set when timing and counters come from a bundled recording (the GUI's model mode), not from a

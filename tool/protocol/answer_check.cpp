@@ -455,7 +455,7 @@ void check_launch_asked(const WorkerRequest& asked, const RunResult& r, const Ke
 void check_parts_asked(const WorkerRequest& asked, double budget_seconds, const RunResult& r,
                        const std::string& at) {
   if (asked.type == RequestType::model) {
-    if (r.timing || r.verification || r.counters || r.site_counts)
+    if (r.timing || r.verification || r.counters || r.site_counts || r.stalls)
       not_asked(at, "measured figures where a model was asked (a model measures nothing)");
     return;
   }
@@ -467,6 +467,10 @@ void check_parts_asked(const WorkerRequest& asked, double budget_seconds, const 
     not_asked(at, "no counters where '" + asked.engine.metrics + "' were asked");
   if (asked.engine.per_site && !r.site_counts)
     not_asked(at, "no per-site figures where they were asked");
+  if (asked.engine.stalls && !r.stalls)
+    not_asked(at, "no stall samples where they were asked");
+  if (!asked.engine.stalls && r.stalls)
+    not_asked(at, "stall samples where none were asked");
   const double budget_ms = budget_seconds * 1e3;
   const TimingStats& t = *r.timing;
   if (t.max_time > budget_ms || t.samples * t.min_time > budget_ms || t.seconds > budget_seconds)
@@ -537,18 +541,19 @@ KernelRequest launch_asked(const WorkerRequest& asked) {
 }
 
 // A run's timed part (a progress line's result): the launch asked, timed and verified as asked,
-// and nothing of what only the answer brings (counters, per-site figures).
+// and nothing of what only the answer brings (counters, per-site figures, stall samples).
 void check_timed_part(const WorkerRequest& asked, double budget_seconds, const RunResult& part) {
   const std::string at = "its timed part: ";
   if (asked.type != RequestType::run)
     not_asked(at,
               std::string("a timed part where a ") + request_type_name(asked.type) + " was asked");
-  if (part.counters || part.site_counts)
-    not_asked(at, "counters or per-site figures, which only the answer may bring");
+  if (part.counters || part.site_counts || part.stalls)
+    not_asked(at, "counters, per-site figures or stall samples, which only the answer may bring");
   const KernelRequest launch = launch_asked(asked);
   WorkerRequest timed = asked;
   timed.engine.metrics.clear();
   timed.engine.per_site = false;
+  timed.engine.stalls = false;
   check_result_answer(timed, budget_seconds, part, launch, at);
 }
 

@@ -4,14 +4,15 @@
 // string `type`.
 //
 // The worker's first line says who it is; the client refuses a worker with another version:
-//   {"id":0,"type":"hello","protocol":3,"pid":4242,"catalog":"33 kernels #1f2e3d4c"}
+//   {"id":0,"type":"hello","protocol":4,"pid":4242,"catalog":"33 kernels #1f2e3d4c"}
 // Requests (ids chosen by the client: from 1, each above the last line's; each key of its type
 // once, and no other key):
 //   {"id":7,"type":"model","kernel":"vec_add/scalar","params":{"n":4096},"block":[256,1,1],
 //    "arch":"h100","max_evaluations":30000}
 //   {"id":8,"type":"run","kernel":"matmul/tiled","params":{},"block":[16,16,1],"device":0,
 //    "seed":42,"verify":true,"max_seconds":1.0,"metrics":"default","max_evaluations":30000,
-//    "per_site":true}                         per_site: the per-site pass too (absent: false)
+//    "per_site":true,"stalls":true}           per_site, stalls: the per-site pass, the
+//                                             PC-sampling pass too (absent: false)
 //   {"id":11,"type":"sweep","kernel":"vec_add_3d/blocks3d","params":{},"shapes":[[8,1,1],[16,2,1]],
 //    "device":0,"seed":42,"verify":true,"max_seconds":0.001,"metrics":"default","max_evaluations":3000,
 //    "per_site":true}                         per_site: a per-site pass for every shape (absent:
@@ -72,7 +73,8 @@
 
 namespace wl {
 
-inline constexpr int kProtocolVersion = 3; // 2: the heartbeat below; 3: sweeps' param_axes
+inline constexpr int kProtocolVersion = 4; // 2: the heartbeat below; 3: sweeps' param_axes;
+                                           // 4: run requests' stalls
 
 enum class RequestType { model, run, sweep, cancel, shutdown };
 enum class ResponseType { hello, progress, result, sweep, error };

@@ -12,6 +12,7 @@
 #include "report/figures.h"
 #include "report/run_report.h"
 #include "report/site_report.h"
+#include "report/stall_report.h"
 
 #include <algorithm>
 #include <array>
@@ -248,6 +249,8 @@ RunResult run_result_from_json(const json& j, const std::string& where) {
   if (f.has("site_counts"))
     r.site_counts = site_counts_from_json(f.at("site_counts", "an object"), where,
                                           r.prediction.sites.size(), r.prediction.from_code);
+  if (f.has("stalls"))
+    r.stalls = stall_samples_from_json(f.at("stalls", "an object"), where);
   r.kernel_kind = kernel_kind_from(f, r.prediction);
   check_plausible(r, where);
   return r;

@@ -11,6 +11,7 @@
 #include "report/figures.h"
 #include "report/occupancy_report.h"
 #include "report/site_report.h"
+#include "report/stall_report.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -303,7 +304,7 @@ std::string run_text(const RunResult& r) {
   text += timing_text(r) + verification_text(r);
   text += figures_table(r);
   text += "\npredicted memory traffic" + lines_of_file(r) + "\n" + sites_table(r);
-  return text + counters_text(r) + site_counts_text(r);
+  return text + counters_text(r) + site_counts_text(r) + stalls_text(r);
 }
 
 json run_json(const RunResult& r) {
@@ -372,6 +373,8 @@ json run_json(const RunResult& r) {
     out["counters"] = counters_json(*r.counters, r);
   if (r.site_counts)
     out["site_counts"] = site_counts_json(*r.site_counts);
+  if (r.stalls)
+    out["stalls"] = stall_samples_json(*r.stalls);
   if (r.verification)
     out["verification"] = {{"passed", r.verification->passed},
                            {"checked", r.verification->checked},

@@ -52,6 +52,7 @@ json configuration(const App& app) {
               {"arch", app.arch().id},
               {"live", app.choices.live},
               {"measure_per_site", app.choices.measure_per_site},
+              {"measure_stalls", app.choices.measure_stalls},
               {"theme", app.choices.theme == Theme::light ? "light" : "dark"},
               {"mode", app.source ? app.source->mode() : "no result source"},
               {"panels_open", panels},

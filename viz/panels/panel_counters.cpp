@@ -4,6 +4,7 @@
 // difference and its known reason. Until then the measured column says why there is none.
 
 #include "drawing/panel_parts.h"
+#include "drawing/stall_bars.h"
 #include "panels/panels.h"
 #include "report/counter_comparison.h"
 #include "report/site_report.h"
@@ -69,6 +70,15 @@ void draw_measured_counters(const RunResult& result, const App& app) {
     note_text(line + ".");
 }
 
+// Where the warps of the latest run waited, where it sampled them.
+void draw_stalls_part(App& app) {
+  const RunResult* latest = app.results.latest ? &*app.results.latest : nullptr;
+  if (!latest || !latest->stalls || latest->kernel_id != app.choices.kernel_id)
+    return;
+  ImGui::Separator();
+  stall_table(app, *latest);
+}
+
 // The latest run's launch counters, or why there are none yet.
 void draw_measured_part(const App& app) {
   if (app.results.latest && app.results.latest->counters) {
@@ -100,6 +110,7 @@ void draw_counters(App& app) {
                      : std::string(no_index_math_reason(result.kernel_kind))) +
                 " The launch's counters, where a run measured them:");
     draw_measured_part(app);
+    draw_stalls_part(app);
     return;
   }
   empty_state("Predicted by the access model, per site. The hardware counts the launch as a whole: "
@@ -121,6 +132,7 @@ void draw_counters(App& app) {
                     table_height);
   draw_totals(prediction);
   draw_measured_part(app);
+  draw_stalls_part(app);
 }
 
 } // namespace wl::viz

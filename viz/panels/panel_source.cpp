@@ -10,11 +10,13 @@
 #include "base/text_scan.h"
 #include "drawing/controls.h"
 #include "drawing/panel_parts.h"
+#include "drawing/stall_bars.h"
 #include "kernel_file/file_kernel.h"
 #include "model/kernel_source.h"
 #include "panels/panels.h"
 #include "report/figures.h"
 #include "report/site_report.h"
+#include "report/stall_report.h"
 
 #include <algorithm>
 #include <cmath>
@@ -125,6 +127,51 @@ Measured measured_sites(const App& app) {
   return {&counts, app.latest_is_stale(), !app.results.latest->recorded_on.empty()};
 }
 
+// The latest run's stall samples of this kernel, by line; `stale` when that run was another launch
+// of it: its bars are then greyed.
+struct Stalls {
+  const StallSamples* samples = nullptr;
+  std::map<int, const StalledLine*> lines;
+  bool stale = false;
+};
+
+Stalls latest_stalls(const App& app) {
+  Stalls s;
+  const RunResult* latest = app.results.latest ? &*app.results.latest : nullptr;
+  if (!latest || latest->kernel_id != app.choices.kernel_id || !latest->stalls ||
+      !latest->stalls->available)
+    return s;
+  s.samples = &*latest->stalls;
+  for (const StalledLine& line : s.samples->lines)
+    s.lines[line.line] = &line;
+  s.stale = app.latest_is_stale();
+  return s;
+}
+
+// The box that asks the next Run for stall samples, and what the latest samples say.
+void draw_stalls_header(App& app, const Stalls& stalls) {
+  same_line_if_room(ImGui::CalcTextSize("Sample stalls").x + ImGui::GetFrameHeight() * 2);
+  ui::checkbox("Sample stalls", &app.choices.measure_stalls);
+  help_marker(
+      "The next Run (F5) also samples where the warps wait (PC sampling, a pass of its "
+      "own): each line gets a bar after its number, as long as its share of the samples, in "
+      "the colours of its stall reasons; hover a bar for the reasons in words. The "
+      "Counters panel lists the launch's reasons. Live edits never make it.");
+  if (!stalls.samples)
+    return;
+  const StallSamples& s = *stalls.samples;
+  const std::uint64_t whole = s.samples();
+  if (s.launch.empty() || whole == 0)
+    return;
+  const StallCount& top = s.launch.front();
+  note_text("Stalls sampled: " + format_count(static_cast<std::int64_t>(whole)) +
+            " samples; most on " + top.reason + " (" +
+            format_percent(100.0 * static_cast<double>(top.samples) / static_cast<double>(whole)) +
+            ", " + std::string(stall_meaning(top.reason).words) +
+            "). The bar after a line's number is its share of them; hover it for its reasons." +
+            (stalls.stale ? " These are of another launch." : ""));
+}
+
 // Nothing is measured here: the source models, or the latest result is the models' or the
 // recording's.
 bool in_model_mode(const App& app) {
@@ -190,6 +237,7 @@ struct Context {
   const RunResult* model; // the predictions of this kernel; nullptr while they are computed
   Measured measured;
   std::string why_not; // why there are no measured figures
+  Stalls stalls;
 };
 
 // The figure a site's waste is judged by: measured where a measurement of this launch has it.
@@ -446,23 +494,34 @@ void draw_site(App& app, const Context& c, std::size_t s, bool first_on_line) {
     draw_measured_notes(c, s);
 }
 
-// Where code goes in the panel: a gutter of line numbers, then the code in the monospaced font,
-// wrapped at `columns` characters.
+// Where code goes in the panel: a gutter of line numbers (with stall samples, each line's bar
+// after its number), then the code in the monospaced font, wrapped at `columns` characters.
 struct CodeLayout {
   int digits = 1;
   float code_x = 0, char_width = 1;
   int columns = 80;
+  const Stalls* stalls = nullptr;
+  float bar_x = 0, bar_width = 0; // from the row's left edge
 };
 
-CodeLayout code_layout(std::size_t line_count) {
+// The bars' part of the gutter, in characters: a bar and a space each side.
+constexpr int kStallBarColumns = 10;
+
+CodeLayout code_layout(std::size_t line_count, const Stalls* stalls = nullptr) {
   CodeLayout layout;
   layout.digits = static_cast<int>(std::to_string(line_count).size());
   ImGui::PushFont(code_font());
   layout.char_width = ImGui::CalcTextSize("0").x;
   ImGui::PopFont();
-  layout.code_x =
-      ImGui::GetCursorPosX() + layout.char_width * static_cast<float>(layout.digits + 1);
-  const float room = ImGui::GetContentRegionAvail().x - layout.char_width * (layout.digits + 1);
+  int gutter = layout.digits + 1;
+  if (stalls && stalls->samples) {
+    layout.stalls = stalls;
+    layout.bar_x = layout.char_width * static_cast<float>(gutter);
+    layout.bar_width = layout.char_width * (kStallBarColumns - 2);
+    gutter += kStallBarColumns;
+  }
+  layout.code_x = ImGui::GetCursorPosX() + layout.char_width * static_cast<float>(gutter);
+  const float room = ImGui::GetContentRegionAvail().x - layout.char_width * gutter;
   layout.columns = std::max(24, static_cast<int>(room / layout.char_width));
   return layout;
 }
@@ -526,6 +585,12 @@ float figures_indent(const CodeLayout& layout, const std::string& text) {
 }
 
 void draw_code(const CodeLayout& layout, int number, const std::string& text) {
+  if (layout.stalls)
+    if (const auto line = layout.stalls->lines.find(number); line != layout.stalls->lines.end())
+      stall_bar(ImGui::GetCursorScreenPos().x + layout.bar_x, ImGui::GetCursorScreenPos().y,
+                layout.bar_width, line->second->reasons, line->second->samples,
+                layout.stalls->samples->samples(), layout.stalls->stale,
+                "Line " + std::to_string(number));
   ImGui::PushFont(code_font());
   ImGui::TextDisabled("%*d", layout.digits, number);
   bool first = true;
@@ -614,7 +679,7 @@ void draw_code_region(App& app, const Context& c) {
       std::hash<std::string>{}(c.lines.key + (app.choices.source_whole_file ? " whole" : "")));
   bool scroll = storage->GetInt(scrolled, 0) != view;
   storage->SetInt(scrolled, view);
-  const CodeLayout layout = code_layout(c.lines.source->lines.size());
+  const CodeLayout layout = code_layout(c.lines.source->lines.size(), &c.stalls);
   for (int line : shown_lines(c.lines, app.choices.source_whole_file)) {
     if (line == 0) { // the lines left out
       ImGui::TextDisabled("%*s...", layout.digits, "");
@@ -660,6 +725,7 @@ void draw_header(App& app, const Context& c) {
                 "SASS instructions, each placed on its source line, so each site's line shows "
                 "what the hardware counted beside what the model predicts. Live edits never make "
                 "it.");
+    draw_stalls_header(app, c.stalls);
   }
   same_line_if_room(ImGui::CalcTextSize("Whole file").x + ImGui::GetFrameHeight() * 2);
   ui::checkbox("Whole file", &app.choices.source_whole_file);
@@ -762,7 +828,7 @@ FilePredicted file_predicted(const App& app) {
 }
 
 void draw_file_header(App& app, const KernelDesc& kernel, const FileMeasured& measured,
-                      const FilePredicted& predicted) {
+                      const FilePredicted& predicted, const Stalls& stalls) {
   const std::shared_ptr<const KernelFile> file = kernel_file_of(kernel.id);
   ImGui::TextUnformatted(file ? (file->path.string() + "  " + file->hash).c_str()
                               : kernel.id.c_str());
@@ -789,6 +855,7 @@ void draw_file_header(App& app, const KernelDesc& kernel, const FileMeasured& me
                 "its line of this file, so each line shows what the hardware counted: the "
                 "instructions it issued and its memory requests with their sectors or "
                 "wavefronts. Live edits never make it.");
+    draw_stalls_header(app, stalls);
   }
   if (!measured.counts)
     empty_state(why_not_measured(app, "line"));
@@ -867,7 +934,8 @@ void draw_file_source(App& app, const KernelDesc& kernel) {
   const bool opened = file && file->path == app.file.path;
   const FileMeasured measured = file_measured(app);
   const FilePredicted predicted = file_predicted(app);
-  draw_file_header(app, kernel, measured, predicted);
+  const Stalls stalls = latest_stalls(app);
+  draw_file_header(app, kernel, measured, predicted, stalls);
   if (opened && !app.file.problem.empty())
     error_text("The last save does not compile, so the figures are of the version before it: " +
                app.file.problem);
@@ -875,7 +943,7 @@ void draw_file_source(App& app, const KernelDesc& kernel) {
   if (!lines)
     return;
   begin_code_region(app);
-  const CodeLayout layout = code_layout(lines->size());
+  const CodeLayout layout = code_layout(lines->size(), &stalls);
   // A new measurement of another kernel (or the first) is scrolled to: its first line that ran,
   // two lines of context above it, even where the panel is short.
   static std::string scrolled_to_kernel;
@@ -969,7 +1037,8 @@ void draw_source(App& app) {
   const RunResult* model = model_for_panel(app);
   if (model && model->kernel_id != app.choices.kernel_id)
     model = nullptr; // another kernel's sites, while this one's are computed
-  const Context context{*kernel, lines, model, measured_sites(app), why_not_measured(app)};
+  const Context context{*kernel,           lines, model, measured_sites(app), why_not_measured(app),
+                        latest_stalls(app)};
   draw_header(app, context);
   draw_code_region(app, context);
 }

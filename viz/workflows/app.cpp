@@ -291,8 +291,9 @@ bool App::run(bool live) {
   results.last_submitted = current_request();
   results.last_submitted_arch = arch().id;
   if (source)
-    source->submit(*results.last_submitted, arch(),
-                   RunKind{live, !live && choices.measure_per_site});
+    source->submit(
+        *results.last_submitted, arch(),
+        RunKind{live, !live && choices.measure_per_site, !live && choices.measure_stalls});
   results.awaiting_run = !live;
   results.last_error.clear();
   return true;

@@ -77,11 +77,13 @@ struct SourceUpdate {
 
 // How a submitted launch is measured. A `live` request follows an edit in live mode: a source
 // that measures keeps it brief (a short timing budget, no counters) so the panels follow the
-// edits; the Run button asks for the full measurement, and `per_site` adds the per-site pass (a
-// pass of SASS metrics of its own, each memory instruction placed on its site's line).
+// edits; the Run button asks for the full measurement, `per_site` adds the per-site pass (a
+// pass of SASS metrics of its own, each memory instruction placed on its site's line) and
+// `stalls` the PC-sampling pass (where the warps waited, per line).
 struct RunKind {
   bool live = false;
   bool per_site = false;
+  bool stalls = false;
 };
 
 // Where results come from. `submit` never blocks (the newest request wins); `poll` returns what
@@ -167,6 +169,8 @@ struct Choices {
   // The next Run (F5) measures each site too (the Source panel's "Measure per site"): a pass of
   // its own, so it is asked for, never made by a live edit.
   bool measure_per_site = false;
+  // The next Run also samples where the warps wait (the Source panel's "Sample stalls").
+  bool measure_stalls = false;
   bool source_whole_file = false; // the Source panel shows the whole family file, not the kernel's
   Theme theme = Theme::dark;
   float ui_scale = 1; // fonts and spacing: 1 at 96 dpi; Ctrl+= / Ctrl+- / Ctrl+0

@@ -26,6 +26,7 @@ void WorkerSource::send(const Submitted& submitted) {
       submitted.kind.live ? m_options.live_seconds : m_options.run_seconds;
   r.engine.metrics = submitted.kind.live ? "" : m_options.run_metrics;
   r.engine.per_site = submitted.kind.per_site;
+  r.engine.stalls = submitted.kind.stalls;
   m_newest = m_client.submit(std::move(r));
 }
 

@@ -3,6 +3,8 @@
 #include "base/error.h"
 #include "base/loaded_from.h"
 #include "base/text_format.h"
+#include "engine/counters/cupti_check.h"
+#include "engine/counters/pc_sampling.h"
 #include "io/assets.h"
 
 #include <algorithm>
@@ -29,11 +31,6 @@
 namespace wl {
 
 namespace {
-
-// A CUPTI failure, carried as text so the profiler can close with a reason.
-struct CuptiFailure {
-  std::string what;
-};
 
 std::string fix_for(CUptiResult status) {
   switch (status) {
@@ -62,7 +59,9 @@ std::string fix_for(CUptiResult status) {
   }
 }
 
-void check(CUptiResult status, const char* call) {
+} // namespace
+
+void cupti_check(CUptiResult status, const char* call) {
   if (status == CUPTI_SUCCESS)
     return;
   const char* text = nullptr;
@@ -72,7 +71,7 @@ void check(CUptiResult status, const char* call) {
                      (fix.empty() ? "" : "; " + fix)};
 }
 
-#define WL_CUPTI(call) check(call, #call)
+namespace {
 
 template <typename Params> Params params(std::size_t size) {
   Params p{};
@@ -710,6 +709,30 @@ SassCounts CounterProfiler::sass(const std::vector<std::string>& wanted,
     s.reason = "the range profiler could not be enabled again after SASS metrics: " + failure.what;
   }
   counts.seconds = seconds_since(start);
+  return counts;
+}
+
+PcSampleCounts CounterProfiler::sample_pcs(int period, const std::function<void()>& launch) {
+  State& s = *m_state;
+  if (!s.tried)
+    s.open(current_device());
+  PcSampleCounts counts;
+  if (!s.reason.empty()) {
+    counts.reason = s.reason;
+    return counts;
+  }
+  try {
+    s.disable_range(); // the range profiler and PC sampling are not used together
+    counts = collect_pc_samples(s.context, period, launch);
+  } catch (const CuptiFailure& failure) {
+    counts.reason = failure.what;
+  }
+  try {
+    if (!s.range)
+      s.enable_range();
+  } catch (const CuptiFailure& failure) {
+    s.reason = "the range profiler could not be enabled again after PC sampling: " + failure.what;
+  }
   return counts;
 }
 

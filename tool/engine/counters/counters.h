@@ -57,6 +57,19 @@ struct SassCounts {
 
 // CUPTI's identity of a cubin, as SassInstruction::cubin_crc names it; 0 when CUPTI cannot read
 // the bytes as a cubin.
+// Where a launch's warps waited (CUPTI's PC sampling): every instruction sampled, its values the
+// samples by CUPTI's stall-reason name ("smsp__pcsamp_warps_issue_stalled_long_scoreboard", and
+// its "_not_issued" part), and CUPTI's own counts for the pass.
+struct PcSampleCounts {
+  bool available = false;
+  std::string reason;
+  int period = 0; // log2 of the cycles between two samples of an SM
+  std::uint64_t total_samples = 0, dropped_samples = 0;
+  bool buffer_full = false; // the hardware buffer filled: samples were lost
+  std::vector<SassInstruction> instructions;
+  double seconds = 0; // the whole pass: enable, configure, run, read, disable
+};
+
 std::uint32_t cubin_crc(const unsigned char* bytes, std::size_t size);
 
 // The source file (no folder) and line of each instruction at `pc_offsets` in `function`
@@ -115,6 +128,10 @@ public:
   // instruction); any other it lacks fails the pass.
   SassCounts sass(const std::vector<std::string>& metrics, const std::function<void()>& launch,
                   const std::vector<std::string>& may_lack = {});
+  // The PC samples of the kernels `launch` runs (it enqueues one launch and synchronises), one
+  // every 2^period cycles per SM (5 to 31), in a pass of its own: the kernel is serialised and
+  // sampled, so this launch is never timed; the range profiler is set aside meanwhile.
+  PcSampleCounts sample_pcs(int period, const std::function<void()>& launch);
   std::string chip() const;
   const CounterCosts& costs() const;
 

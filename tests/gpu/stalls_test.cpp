@@ -1,0 +1,85 @@
+// Where warps wait, sampled on a real device: a memory-bound launch waits on its global loads,
+// every sample lands on an instruction of the kernel placed on a line of its source, the sums
+// hold, and the samples travel as JSON and come back equal. Where PC sampling is not allowed, the
+// run still completes with the reason, and the test skips.
+
+#include "engine/engine.h"
+#include "gpu_test_support.h"
+#include "kernel_file/file_kernel.h"
+#include "model/kernel_request.h"
+#include "report/stall_report.h"
+
+#include <filesystem>
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace wl {
+namespace {
+
+using test::have_gpu;
+
+EngineOptions sampled() {
+  EngineOptions options;
+  options.stalls = true;
+  options.timing.min_samples = 3;
+  options.timing.max_seconds = 0.05;
+  return options;
+}
+
+// The samples of `r`, checked for what any launch's must hold.
+const StallSamples& checked_samples(const RunResult& r) {
+  EXPECT_TRUE(r.stalls.has_value());
+  const StallSamples& s = *r.stalls;
+  EXPECT_GE(s.period, 5);
+  EXPECT_LE(s.period, 31);
+  std::uint64_t on_lines = 0;
+  for (const StalledLine& l : s.lines)
+    on_lines += l.samples;
+  EXPECT_LE(on_lines, s.samples());
+  for (const StalledInstruction& i : s.instructions)
+    for (const StallCount& c : i.reasons) {
+      EXPECT_TRUE(known_stall_reason(c.reason)) << c.reason;
+      EXPECT_LE(c.not_issued, c.samples) << c.reason << " at pc " << i.pc;
+    }
+  const StallSamples back = stall_samples_from_json(stall_samples_json(s), "the test");
+  EXPECT_EQ(stall_samples_json(back), stall_samples_json(s));
+  return s;
+}
+
+TEST(Stalls, AVectorAddWaitsMostOnItsGlobalLoads) {
+  if (!have_gpu())
+    GTEST_SKIP() << "no GPU";
+  const RunResult r = run_kernel(resolve_kernel_request("vec_add/scalar", {}, "", ""), sampled());
+  const StallSamples& s = checked_samples(r);
+  if (!s.available)
+    GTEST_SKIP() << "PC sampling unavailable: " << s.reason;
+  EXPECT_GT(s.samples(), 10'000u);
+  ASSERT_FALSE(s.launch.empty());
+  EXPECT_EQ(s.launch.front().reason, "long_scoreboard") << stalls_text(r);
+  EXPECT_EQ(s.file, "vec_add.cu");
+  ASSERT_FALSE(s.lines.empty());
+  std::printf("%s", stalls_text(r).c_str());
+}
+
+TEST(Stalls, AKernelFilesSamplesLandOnItsOwnLines) {
+  if (!have_gpu())
+    GTEST_SKIP() << "no GPU";
+  const std::filesystem::path saxpy =
+      std::filesystem::path(WARPLENS_SOURCE_ASSETS).parent_path() / "examples" / "saxpy.cu";
+  const RunResult r =
+      run_kernel(resolve_kernel_request(add_kernel_file(saxpy.string()), {}, "", ""), sampled());
+  const StallSamples& s = checked_samples(r);
+  if (!s.available)
+    GTEST_SKIP() << "PC sampling unavailable: " << s.reason;
+  EXPECT_EQ(s.file, "saxpy.cu");
+  ASSERT_FALSE(s.lines.empty());
+  std::uint64_t on_lines = 0;
+  for (const StalledLine& l : s.lines)
+    on_lines += l.samples;
+  EXPECT_GT(on_lines, s.samples() * 9 / 10) << stalls_text(r);
+  std::printf("%s", stalls_text(r).c_str());
+}
+
+} // namespace
+} // namespace wl
