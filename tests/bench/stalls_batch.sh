@@ -2,8 +2,9 @@
 # Warp stalls on the GPU machine, each kernel beside ncu in the same call: `warplens run --stalls
 # --json` (its PC-sampling pass and the whole process timed) and ncu's WarpStateStats and
 # SourceCounters sections for the same kernel's first launch (the whole ncu process timed), its
-# report exported as raw metrics and as the source page (SASS and CUDA lines). Then the Stalls
-# gpu tests. Logs and reports in $RESULTS/stalls.tgz; stalls_summary.py compares them here.
+# report exported as raw metrics and as the source page (SASS and CUDA lines). Then the gpu
+# tests (GPU_TESTS, a gtest filter: all of them unless given). Logs and reports in
+# $RESULTS/stalls.tgz; stalls_summary.py compares them here.
 # Here first: cmake --build --preset gpu && tests/bench/carry.sh; carry .gpu-run and .gl.
 set -uo pipefail
 source tests/bench/batch_setup.sh
@@ -49,7 +50,7 @@ for spec in $KERNELS; do
   ncu -i "$OUT/ncu_$name.ncu-rep" --page source --csv --print-source cuda > "$OUT/cuda_$name.csv" 2>&1
 done
 
-"$BUILD/tests/wl_gpu_tests" --gtest_filter='Stalls.*' > "$OUT/gpu_tests.log" 2>&1
+timeout 300 "$BUILD/tests/wl_gpu_tests" --gtest_filter="${GPU_TESTS:-*}" > "$OUT/gpu_tests.log" 2>&1
 echo "exit $?" >> "$OUT/gpu_tests.log"
 
 tar -czf "$RESULTS/stalls.tgz" -C "$OUT" .

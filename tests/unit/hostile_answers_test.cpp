@@ -82,7 +82,7 @@ TEST(HostileAnswers, TheClientShowsItsOwnModelOfALyingWorkersAnswer) {
     EXPECT_EQ(got->result->prediction.sites[i].sectors, honest.prediction.sites[i].sectors);
 }
 
-const char* const kFile = R"(// @warplens kernel twice
+const char* const kTwiceFile = R"(// @warplens kernel twice
 // @warplens size n = 4096
 // @warplens arg out: out float[n]
 // @warplens arg n: int = n
@@ -98,7 +98,7 @@ __global__ void twice(float* out, int n) {
 // says `check none`.
 TEST(HostileAnswers, AKernelFilesAnswerIsHeldToTheFile) {
   WL_SKIP_WITHOUT_ENGINE(); // NVRTC compiles it
-  const std::string id = add_kernel_file(test::write_file("twice.cu", kFile));
+  const std::string id = add_kernel_file(test::write_file("twice.cu", kTwiceFile));
   RunResult r = modelled(id);
   r.site_counts =
       attribute_lines("twice.cu",
