@@ -28,9 +28,7 @@ EngineOptions sampled() {
 }
 
 // The samples of `r`, checked for what any launch's must hold.
-const StallSamples& checked_samples(const RunResult& r) {
-  EXPECT_TRUE(r.stalls.has_value());
-  const StallSamples& s = *r.stalls;
+void check_samples(const StallSamples& s) {
   EXPECT_GE(s.period, 5);
   EXPECT_LE(s.period, 31);
   std::uint64_t on_lines = 0;
@@ -44,14 +42,15 @@ const StallSamples& checked_samples(const RunResult& r) {
     }
   const StallSamples back = stall_samples_from_json(stall_samples_json(s), "the test");
   EXPECT_EQ(stall_samples_json(back), stall_samples_json(s));
-  return s;
 }
 
 TEST(Stalls, AVectorAddWaitsMostOnItsGlobalLoads) {
   if (!have_gpu())
     GTEST_SKIP() << "no GPU";
   const RunResult r = run_kernel(resolve_kernel_request("vec_add/scalar", {}, "", ""), sampled());
-  const StallSamples& s = checked_samples(r);
+  ASSERT_TRUE(r.stalls.has_value());
+  const StallSamples& s = *r.stalls;
+  check_samples(s);
   if (!s.available)
     GTEST_SKIP() << "PC sampling unavailable: " << s.reason;
   EXPECT_GT(s.samples(), 10'000u);
@@ -69,7 +68,9 @@ TEST(Stalls, AKernelFilesSamplesLandOnItsOwnLines) {
       std::filesystem::path(WARPLENS_SOURCE_ASSETS).parent_path() / "examples" / "saxpy.cu";
   const RunResult r =
       run_kernel(resolve_kernel_request(add_kernel_file(saxpy.string()), {}, "", ""), sampled());
-  const StallSamples& s = checked_samples(r);
+  ASSERT_TRUE(r.stalls.has_value());
+  const StallSamples& s = *r.stalls;
+  check_samples(s);
   if (!s.available)
     GTEST_SKIP() << "PC sampling unavailable: " << s.reason;
   EXPECT_EQ(s.file, "saxpy.cu");

@@ -105,6 +105,26 @@ TEST(StallSamples, TheTableSaysEachReasonInWordsAndTheLinesThatMatter) {
   EXPECT_EQ(stalls_text(r), "");
 }
 
+TEST(StallSamples, TheSchedulersBusynessComesFirstFromTheLaunchCounters) {
+  RunResult r;
+  r.arch.sm_count = 132;
+  r.stalls = two_lines();
+  EXPECT_EQ(issue_use_text(r), ""); // no counters: nothing said
+  r.counters = CounterResult{};
+  r.counters->available = true;
+  r.counters->values = {{"warp_instructions", "smsp__inst_executed.sum", "", "", 132 * 1000.0},
+                        {"sm_active_cycles", "sm__cycles_active.avg", "", "", 2000}};
+  ASSERT_TRUE(issue_use(r).has_value());
+  EXPECT_DOUBLE_EQ(issue_use(r)->per_cycle, 0.5);
+  EXPECT_DOUBLE_EQ(issue_use(r)->share, 0.125);
+  EXPECT_NE(stalls_text(r).find("The schedulers issued 0.50 of 4 instructions per SM per active "
+                                "cycle (12.5 %): the warps waited most cycles"),
+            std::string::npos)
+      << stalls_text(r);
+  r.counters->values[1].value = 300; // 3.33 a cycle
+  EXPECT_NE(issue_use_text(r).find("they were mostly busy"), std::string::npos);
+}
+
 TEST(StallSamples, EveryReasonHasWordsAndThoseWithACauseAPanel) {
   for (const std::string& reason : stall_reasons()) {
     const StallMeaning& m = stall_meaning(reason);

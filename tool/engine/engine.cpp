@@ -521,6 +521,7 @@ RunResult with_measured(RunResult model, RunResult measured) {
   model.verification = std::move(measured.verification);
   model.timing = std::move(measured.timing);
   model.counters = std::move(measured.counters);
+  model.stalls = std::move(measured.stalls);
   return model;
 }
 

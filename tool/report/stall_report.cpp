@@ -78,7 +78,37 @@ std::string top_reasons(const std::vector<StallCount>& reasons, std::uint64_t wh
   return text;
 }
 
+// An SM's four schedulers issue one instruction each a cycle at most.
+constexpr double kIssuesPerSmCycle = 4;
+// Past this share of the issue slots the schedulers are mostly busy: waiting is not the limit.
+constexpr double kBusyIssueShare = 0.6;
+
 } // namespace
+
+std::optional<IssueUse> issue_use(const RunResult& r) {
+  if (!r.counters || !r.counters->available || r.arch.sm_count <= 0)
+    return std::nullopt;
+  const CounterValue* executed = r.counters->find("warp_instructions");
+  const CounterValue* cycles = r.counters->find("sm_active_cycles");
+  if (!executed || !cycles || !(cycles->value > 0))
+    return std::nullopt;
+  IssueUse use;
+  use.per_cycle = executed->value / (cycles->value * r.arch.sm_count);
+  use.share = use.per_cycle / kIssuesPerSmCycle;
+  return use;
+}
+
+std::string issue_use_text(const RunResult& r) {
+  const std::optional<IssueUse> use = issue_use(r);
+  if (!use)
+    return "";
+  return format("The schedulers issued %.2f of 4 instructions per SM per active cycle (%s): ",
+                use->per_cycle, format_percent(100 * use->share).c_str()) +
+         (use->share < kBusyIssueShare
+              ? "the warps waited most cycles, so the reasons below are where the time went."
+              : "they were mostly busy, so the kernel is limited by its instructions more than by "
+                "waiting.");
+}
 
 const StallMeaning& stall_meaning(std::string_view reason) {
   for (const StallMeaning& m : kStallMeanings)
@@ -102,6 +132,8 @@ std::string stalls_text(const RunResult& r) {
              format_count(static_cast<std::int64_t>(s.dropped_samples)).c_str(), s.seconds);
   if (!s.reason.empty())
     text += "  note: " + s.reason + "\n";
+  if (const std::string use = issue_use_text(r); !use.empty())
+    text += "  " + use + "\n";
   for (const StallCount& c : s.launch)
     if (c.samples > 0)
       text += reason_row(c, whole);

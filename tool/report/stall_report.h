@@ -24,6 +24,18 @@ struct StallMeaning {
 };
 const StallMeaning& stall_meaning(std::string_view reason);
 
+// How busy the schedulers were, from the launch counters (the default set has both): warp
+// instructions executed per SM per active cycle, of the 4 an SM's four schedulers can issue.
+// Stalls matter where this is well under 4. nullopt without those counters.
+struct IssueUse {
+  double per_cycle = 0; // instructions per SM per active cycle
+  double share = 0;     // of the 4 an SM can issue
+};
+std::optional<IssueUse> issue_use(const RunResult& r);
+// "The schedulers issued 1.23 of 4 instructions per active cycle (30.8 %): the warps waited
+// most of the time, so the reasons below are where the time went." or "" without counters.
+std::string issue_use_text(const RunResult& r);
+
 // A line gets its reasons shown from this share of the launch's samples.
 inline constexpr double kStallLineShare = 0.05;
 

@@ -101,6 +101,8 @@ void stall_table(App& app, const RunResult& result) {
             " samples, an SM's warp every " + format_count(std::int64_t{1} << s.period) +
             " cycles; " + format_count(static_cast<std::int64_t>(s.dropped_samples)) + " dropped." +
             (s.reason.empty() ? "" : " " + s.reason + "."));
+  if (const std::string use = issue_use_text(result); !use.empty())
+    wrapped_text(use);
   const ImGuiTableFlags flags =
       ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("##stalls", 4, flags))
