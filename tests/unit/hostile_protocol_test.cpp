@@ -598,6 +598,36 @@ TEST(HostileAnswerToRequest, AnotherLaunchOrGpuIsRefusedNamingWhatWasAsked) {
                  {"arch device:0 where device:1 was asked"});
 }
 
+// Stall samples come only where asked, and as a pass can make them: a lying worker's counts that
+// go backwards or name a reason no chip has are refused naming the key.
+TEST(HostileAnswerToRequest, StallSamplesComeOnlyWhereAskedAndAsAPassMakesThem) {
+  RunResult sampled = recorded_result();
+  sampled.stalls = StallSamples{};
+  sampled.stalls->reason = "PC sampling is not allowed here";
+  expect_refused(recorded_request(), result_answer(sampled),
+                 {"stall samples where none were asked"});
+  WorkerRequest asked = recorded_request();
+  asked.engine.stalls = true;
+  expect_refused(asked, result_answer(recorded_result()),
+                 {"no stall samples where they were asked"});
+  EXPECT_NO_THROW(check_answer(asked, 60.5, result_answer(sampled)));
+  nlohmann::json lying = run_result_to_json(sampled);
+  lying["stalls"]["available"] = true;
+  lying["stalls"]["period"] = 6;
+  lying["stalls"]["instructions"] = nlohmann::json::array(
+      {{{"pc", 16},
+        {"sass", ""},
+        {"file", "vec_add.cu"},
+        {"line", 26},
+        {"reasons", {{{"reason", "coffee_break"}, {"samples", 5}, {"not_issued", 0}}}}}});
+  expect_usage_error([&] { run_result_from_json(lying, "worker answer"); },
+                     {"stalls.instructions[0].reasons[0].reason", "coffee_break"});
+  lying["stalls"]["instructions"][0]["reasons"][0] = {
+      {"reason", "long_scoreboard"}, {"samples", -3}, {"not_issued", 0}};
+  expect_usage_error([&] { run_result_from_json(lying, "worker answer"); },
+                     {"stalls.instructions[0].reasons[0].samples", "-3"});
+}
+
 TEST(HostileAnswerToRequest, APartAskedForMustBeThereAndFitTheBudget) {
   RunResult no_verification = recorded_result();
   no_verification.verification.reset();
