@@ -125,6 +125,21 @@ TEST(StallSamples, TheSchedulersBusynessComesFirstFromTheLaunchCounters) {
   EXPECT_NE(issue_use_text(r).find("they were mostly busy"), std::string::npos);
 }
 
+TEST(StallSamples, CsvHasAColumnPerReasonEmptyWithoutAPass) {
+  RunResult r;
+  const std::vector<std::string> headers = stall_csv_headers();
+  ASSERT_EQ(headers.size(), stall_reasons().size() + 1);
+  EXPECT_EQ(headers[0], "stall_samples");
+  EXPECT_EQ(headers[7], "stall_long_scoreboard");
+  EXPECT_EQ(stall_csv_cells(r), std::vector<std::string>(headers.size()));
+  r.stalls = two_lines();
+  const std::vector<std::string> cells = stall_csv_cells(r);
+  EXPECT_EQ(cells[0], "1150");
+  EXPECT_EQ(cells[7], "53.91");
+  EXPECT_EQ(cells[1], "26.09"); // barrier
+  EXPECT_EQ(cells[2], "0.00");  // branch_resolving: none sampled
+}
+
 TEST(StallSamples, EveryReasonHasWordsAndThoseWithACauseAPanel) {
   for (const std::string& reason : stall_reasons()) {
     const StallMeaning& m = stall_meaning(reason);

@@ -400,6 +400,9 @@ std::string run_csv(const RunResult& r) {
   // Per-site measured (--per-site); empty without it.
   for (const std::string& header : site_measured_csv_headers())
     csv << "," << header;
+  // The launch's stall samples (--stalls), a column per reason; empty without them.
+  for (const std::string& header : stall_csv_headers())
+    csv << "," << header;
   csv << "\n";
   const std::string launch =
       r.kernel_id + "," + format_block(r.launch.block) + "," + format_block(r.launch.grid) + "," +
@@ -413,6 +416,8 @@ std::string run_csv(const RunResult& r) {
     for (const Figure* f : site_figures())
       csv << "," << figure_csv(*f, f->site_predicted(s));
     for (const std::string& cell : site_measured_csv_cells(r, i))
+      csv << "," << cell;
+    for (const std::string& cell : stall_csv_cells(r))
       csv << "," << cell;
     csv << "\n";
   }

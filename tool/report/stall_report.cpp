@@ -151,6 +151,30 @@ std::string stalls_text(const RunResult& r) {
   return text;
 }
 
+std::vector<std::string> stall_csv_headers() {
+  std::vector<std::string> headers = {"stall_samples"};
+  for (const std::string& reason : stall_reasons())
+    headers.push_back("stall_" + reason);
+  return headers;
+}
+
+std::vector<std::string> stall_csv_cells(const RunResult& r) {
+  std::vector<std::string> cells(stall_reasons().size() + 1);
+  if (!r.stalls || !r.stalls->available)
+    return cells;
+  const std::uint64_t whole = r.stalls->samples();
+  cells[0] = std::to_string(whole);
+  for (std::size_t i = 0; i < stall_reasons().size(); ++i) {
+    std::uint64_t samples = 0;
+    for (const StallCount& c : r.stalls->launch)
+      if (c.reason == stall_reasons()[i])
+        samples = c.samples;
+    cells[i + 1] = format(
+        "%.2f", whole ? 100.0 * static_cast<double>(samples) / static_cast<double>(whole) : 0.0);
+  }
+  return cells;
+}
+
 namespace {
 
 json counts_json(const std::vector<StallCount>& counts) {

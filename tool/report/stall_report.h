@@ -44,6 +44,11 @@ inline constexpr double kStallLineShare = 0.05;
 // a PC-sampling pass.
 std::string stalls_text(const RunResult& r);
 
+// `run --csv`'s stall columns: "stall_samples", then "stall_REASON" for every reason (its share of
+// the samples, in percent), and the cells of a result; empty cells without a sampling pass.
+std::vector<std::string> stall_csv_headers();
+std::vector<std::string> stall_csv_cells(const RunResult& r);
+
 nlohmann::json stall_samples_json(const StallSamples& stalls);
 // Throws UsageError naming `where` and the key for a value a sampling pass cannot produce: an
 // unknown reason, a count that is negative or not whole, not-issued samples above the reason's,

@@ -157,6 +157,11 @@ struct CounterProfiler::State {
   void disable_range();
   void restart();
   void close();
+  // For a pass of its own (SASS metrics, PC sampling): opens the profiler where nothing has yet,
+  // and says why it cannot count ("" when it can).
+  const std::string& ready_for_pass();
+  // After such a pass, which set the range profiler aside: enabled again, or why not kept.
+  void restore_range(const char* after);
   void configure_sass(std::uint32_t device, const std::vector<std::uint64_t>& ids);
 };
 
@@ -502,6 +507,22 @@ void CounterProfiler::State::configure_sass(std::uint32_t device,
   sass_config = SassConfig{device, ids};
 }
 
+const std::string& CounterProfiler::State::ready_for_pass() {
+  if (!tried)
+    open(current_device());
+  return reason;
+}
+
+void CounterProfiler::State::restore_range(const char* after) {
+  try {
+    if (!range)
+      enable_range();
+  } catch (const CuptiFailure& failure) {
+    reason = std::string("the range profiler could not be enabled again after ") + after + ": " +
+             failure.what;
+  }
+}
+
 // The range profiler keeps state from the configuration it last ran; a different metric list
 // starts from a freshly enabled one.
 void CounterProfiler::State::restart() {
@@ -672,13 +693,9 @@ SassCounts CounterProfiler::sass(const std::vector<std::string>& wanted,
                                  const std::vector<std::string>& may_lack) {
   const auto start = std::chrono::steady_clock::now();
   State& s = *m_state;
-  if (!s.tried)
-    s.open(current_device());
   SassCounts counts;
-  if (!s.reason.empty()) {
-    counts.reason = s.reason;
+  if (counts.reason = s.ready_for_pass(); !counts.reason.empty())
     return counts;
-  }
   const auto device = static_cast<std::uint32_t>(current_device());
   bool enabled = false;
   try {
@@ -702,37 +719,23 @@ SassCounts CounterProfiler::sass(const std::vector<std::string>& wanted,
     disable.ctx = s.context;
     cuptiSassMetricsDisable(&disable);
   }
-  try {
-    if (!s.range)
-      s.enable_range();
-  } catch (const CuptiFailure& failure) {
-    s.reason = "the range profiler could not be enabled again after SASS metrics: " + failure.what;
-  }
+  s.restore_range("SASS metrics");
   counts.seconds = seconds_since(start);
   return counts;
 }
 
 PcSampleCounts CounterProfiler::sample_pcs(int period, const std::function<void()>& launch) {
   State& s = *m_state;
-  if (!s.tried)
-    s.open(current_device());
   PcSampleCounts counts;
-  if (!s.reason.empty()) {
-    counts.reason = s.reason;
+  if (counts.reason = s.ready_for_pass(); !counts.reason.empty())
     return counts;
-  }
   try {
     s.disable_range(); // the range profiler and PC sampling are not used together
     counts = collect_pc_samples(s.context, period, launch);
   } catch (const CuptiFailure& failure) {
     counts.reason = failure.what;
   }
-  try {
-    if (!s.range)
-      s.enable_range();
-  } catch (const CuptiFailure& failure) {
-    s.reason = "the range profiler could not be enabled again after PC sampling: " + failure.what;
-  }
+  s.restore_range("PC sampling");
   return counts;
 }
 
