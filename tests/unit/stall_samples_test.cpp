@@ -43,6 +43,8 @@ TEST(StallSamples, CuptiNamesReadAsNcusReasons) {
       parse_cupti_stall_name("smsp__pcsamp_warps_issue_stalled_barrier_not_issued");
   EXPECT_EQ(part.reason, "barrier");
   EXPECT_TRUE(part.not_issued);
+  EXPECT_EQ(parse_cupti_stall_name("smsp__pcsamp_warps_issue_stalled_no_instructions").reason,
+            "no_instruction");
   EXPECT_EQ(parse_cupti_stall_name("smsp__pcsamp_sample_count").reason, "");
   EXPECT_EQ(parse_cupti_stall_name("smsp__pcsamp_warps_issue_stalled_").reason, "");
   EXPECT_TRUE(known_stall_reason("mio_throttle"));
@@ -190,6 +192,11 @@ TEST(StallSamples, ValuesNoPassProducesAreRefusedNamingTheKey) {
   EXPECT_NE(with("/period", 1e300).find("stalls.period"), std::string::npos);
   EXPECT_NE(with("/seconds", -1).find("stalls.seconds"), std::string::npos);
   EXPECT_NE(with("/bogus", 1).find("bogus"), std::string::npos);
+  json huge = good; // each count within bounds, their sum past them (it would wrap a uint64)
+  for (json& i : huge["instructions"])
+    i["reasons"][0]["samples"] = std::int64_t{1} << 53;
+  EXPECT_NE(refusal(huge).find("at most 2^53 samples over the launch"), std::string::npos)
+      << refusal(huge);
   json twice = good;
   twice["instructions"][0]["reasons"].push_back(twice["instructions"][0]["reasons"][0]);
   EXPECT_NE(refusal(twice).find("each reason once"), std::string::npos);

@@ -834,7 +834,8 @@ StallSamples stalls_of(const std::vector<const SassInstruction*>& own,
     for (auto& [reason, count] : reasons)
       if (count.samples > 0 || count.not_issued > 0)
         i.reasons.push_back(count);
-    by_file[i.file] += i.samples();
+    if (!i.file.empty())
+      by_file[i.file] += i.samples();
     stalls.instructions.push_back(std::move(i));
   }
   std::sort(stalls.instructions.begin(), stalls.instructions.end(),
@@ -922,9 +923,14 @@ StallSamples KernelSession::own_stalls(const PcSampleCounts& pcs) const {
                   "no line table to place its samples";
     return none;
   }
+  std::string file; // the family file, whose lines the Source panel shows; else the busiest one
+  try {
+    file = family_source(*s.kernel).file;
+  } catch (const UsageError&) {
+  }
   return stalls_of(
       own, sass_source_places(cubin->bytes, cubin->size, own.front()->function, pcs_of(own)),
-      sass_listing(family, cubin->sm), "");
+      sass_listing(family, cubin->sm), file);
 }
 
 void KernelSession::prepare_sites() {

@@ -47,6 +47,8 @@ CuptiStallName parse_cupti_stall_name(std::string_view name) {
     name.remove_suffix(kNotIssued.size());
   }
   parsed.reason = std::string(name);
+  if (parsed.reason == "no_instructions") // PC sampling's spelling; ncu's warp states say it once
+    parsed.reason = "no_instruction";
   return parsed;
 }
 

@@ -309,6 +309,13 @@ StallSamples stall_samples_from_json(const json& j, const std::string& where) {
     last_pc = instruction.pc;
     s.instructions.push_back(std::move(instruction));
   }
+  double sum = 0; // in a double, which cannot wrap: every count is at most 2^53 already
+  for (const StalledInstruction& i : s.instructions)
+    for (const StallCount& c : i.reasons)
+      sum += static_cast<double>(c.samples);
+  if (sum > static_cast<double>(kMostSamples))
+    f.fail("instructions", format("%.0f samples in all", sum),
+           "at most 2^53 samples over the launch");
   if (!s.available && !s.instructions.empty())
     f.fail("instructions", std::to_string(s.instructions.size()) + " instructions",
            "none when the samples are not available");

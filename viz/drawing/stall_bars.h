@@ -1,6 +1,7 @@
 #pragma once
 // Where the warps waited, drawn: each stall reason in a colour of its own kind (global memory
-// blue, shared memory violet, barriers orange, issuing green, the rest grey), a line's samples as
+// blue, shared memory violet, barriers orange, issuing and ready greens, math red, fixed waits
+// yellow, the rest grey), a line's samples as
 // a bar of those colours whose length is its share of the launch's, and the launch's reasons as
 // a table with their meaning and the panel that shows their cause.
 

@@ -127,23 +127,25 @@ Measured measured_sites(const App& app) {
   return {&counts, app.latest_is_stale(), !app.results.latest->recorded_on.empty()};
 }
 
-// The latest run's stall samples of this kernel, by line; `stale` when that run was another launch
-// of it: its bars are then greyed.
+// The latest run's stall samples of this kernel, by line of `file` (the file on screen); `stale`
+// when that run was another launch of it: its bars are then greyed. Samples placed on another
+// file's lines draw no bar here.
 struct Stalls {
   const StallSamples* samples = nullptr;
   std::map<int, const StalledLine*> lines;
   bool stale = false;
 };
 
-Stalls latest_stalls(const App& app) {
+Stalls latest_stalls(const App& app, const std::string& file) {
   Stalls s;
   const RunResult* latest = app.results.latest ? &*app.results.latest : nullptr;
   if (!latest || latest->kernel_id != app.choices.kernel_id || !latest->stalls ||
       !latest->stalls->available)
     return s;
   s.samples = &*latest->stalls;
-  for (const StalledLine& line : s.samples->lines)
-    s.lines[line.line] = &line;
+  if (s.samples->file == file)
+    for (const StalledLine& line : s.samples->lines)
+      s.lines[line.line] = &line;
   s.stale = app.latest_is_stale();
   return s;
 }
@@ -934,7 +936,7 @@ void draw_file_source(App& app, const KernelDesc& kernel) {
   const bool opened = file && file->path == app.file.path;
   const FileMeasured measured = file_measured(app);
   const FilePredicted predicted = file_predicted(app);
-  const Stalls stalls = latest_stalls(app);
+  const Stalls stalls = latest_stalls(app, file ? file->path.filename().string() : std::string());
   draw_file_header(app, kernel, measured, predicted, stalls);
   if (opened && !app.file.problem.empty())
     error_text("The last save does not compile, so the figures are of the version before it: " +
@@ -1037,8 +1039,12 @@ void draw_source(App& app) {
   const RunResult* model = model_for_panel(app);
   if (model && model->kernel_id != app.choices.kernel_id)
     model = nullptr; // another kernel's sites, while this one's are computed
-  const Context context{*kernel,           lines, model, measured_sites(app), why_not_measured(app),
-                        latest_stalls(app)};
+  const Context context{*kernel,
+                        lines,
+                        model,
+                        measured_sites(app),
+                        why_not_measured(app),
+                        latest_stalls(app, lines.lines.file)};
   draw_header(app, context);
   draw_code_region(app, context);
 }

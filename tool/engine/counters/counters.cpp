@@ -162,6 +162,13 @@ struct CounterProfiler::State {
   const std::string& ready_for_pass();
   // After such a pass, which set the range profiler aside: enabled again, or why not kept.
   void restore_range(const char* after);
+  // Restores it on the way out of a pass that cleans up after itself however it ends (PC
+  // sampling is disabled again even when its launch fails with a CUDA error).
+  struct RangeSetAside {
+    State& s;
+    const char* pass;
+    ~RangeSetAside() { s.restore_range(pass); }
+  };
   void configure_sass(std::uint32_t device, const std::vector<std::uint64_t>& ids);
 };
 
@@ -729,13 +736,13 @@ PcSampleCounts CounterProfiler::sample_pcs(int period, const std::function<void(
   PcSampleCounts counts;
   if (counts.reason = s.ready_for_pass(); !counts.reason.empty())
     return counts;
+  const State::RangeSetAside aside{s, "PC sampling"};
   try {
     s.disable_range(); // the range profiler and PC sampling are not used together
     counts = collect_pc_samples(s.context, period, launch);
   } catch (const CuptiFailure& failure) {
     counts.reason = failure.what;
   }
-  s.restore_range("PC sampling");
   return counts;
 }
 

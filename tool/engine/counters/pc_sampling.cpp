@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -63,6 +64,8 @@ struct RecordBuffer {
   std::vector<CUpti_PCSamplingStallReason> reasons;
   CUpti_PCSamplingData data{};
 
+  RecordBuffer(const RecordBuffer&) = delete; // CUPTI holds pointers into it
+  RecordBuffer& operator=(const RecordBuffer&) = delete;
   explicit RecordBuffer(std::size_t reason_count)
       : pcs(kPcsPerRead), reasons(kPcsPerRead * reason_count) {
     for (std::size_t i = 0; i < kPcsPerRead; ++i) {
@@ -151,19 +154,26 @@ void take_records(RecordBuffer& buffer, const StallNames& names, PcSampleCounts&
       instruction.values[reason] += pc.stallReason[r].samples;
     }
   }
-  data.totalNumPcs = 0;
+  data.totalNumPcs = 0; // taken: a later read or Disable adds only what is new
+  data.totalSamples = 0;
+  data.droppedSamples = 0;
 }
 
 void read_samples(CUcontext context, const StallNames& names, RecordBuffer& buffer,
-                  PcSampleCounts& into) {
-  Taken taken;
+                  PcSampleCounts& into, Taken& taken) {
   take_records(buffer, names, into, taken); // what Stop already flushed into the buffer
   for (int read = 0; read < kMostReads; ++read) {
     CUpti_PCSamplingGetDataParams get{};
     get.size = CUpti_PCSamplingGetDataParamsSize;
     get.ctx = context;
     get.pcSamplingData = &buffer.data;
-    WL_CUPTI(cuptiPCSamplingGetData(&get));
+    const CUptiResult status = cuptiPCSamplingGetData(&get);
+    if (status == CUPTI_ERROR_OUT_OF_MEMORY) { // the hardware buffer filled: keep what was read
+      into.buffer_full = true;
+      take_records(buffer, names, into, taken);
+      return;
+    }
+    cupti_check(status, "cuptiPCSamplingGetData");
     const bool more = buffer.data.remainingNumPcs > 0;
     take_records(buffer, names, into, taken);
     if (!more)
@@ -191,24 +201,32 @@ PcSampleCounts collect_pc_samples(CUcontext context, int period,
   counts.period = period;
   on_context(cuptiPCSamplingEnable, context, CUpti_PCSamplingEnableParamsSize,
              "cuptiPCSamplingEnable");
+  // Alive until sampling is disabled: Disable copies the records it still holds into the buffer
+  // configured, and their names are CUPTI's until then.
+  StallNames names;
+  std::optional<RecordBuffer> buffer;
+  Taken taken;
   try {
-    StallNames names = stall_names(context);
-    RecordBuffer buffer(names.indices.size());
-    configure(context, period, names, buffer);
+    names = stall_names(context);
+    buffer.emplace(names.indices.size());
+    configure(context, period, names, *buffer);
     on_context(cuptiPCSamplingStart, context, CUpti_PCSamplingStartParamsSize,
                "cuptiPCSamplingStart");
     launch();
     on_context(cuptiPCSamplingStop, context, CUpti_PCSamplingStopParamsSize, "cuptiPCSamplingStop");
-    read_samples(context, names, buffer, counts);
+    read_samples(context, names, *buffer, counts, taken);
   } catch (...) {
     CUpti_PCSamplingDisableParams disable{};
     disable.size = CUpti_PCSamplingDisableParamsSize;
     disable.ctx = context;
     cuptiPCSamplingDisable(&disable); // the failure above is the one to say
+    if (buffer)
+      take_records(*buffer, names, counts, taken); // for their names, freed with `taken`
     throw;
   }
   on_context(cuptiPCSamplingDisable, context, CUpti_PCSamplingDisableParamsSize,
              "cuptiPCSamplingDisable");
+  take_records(*buffer, names, counts, taken); // any Disable flushed
   counts.available = true;
   counts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return counts;
