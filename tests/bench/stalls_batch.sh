@@ -22,7 +22,7 @@ function_of() {
   python3 -c 'import json,sys,subprocess
 f=json.load(open(sys.argv[1]))["stalls"]["function"]
 d=subprocess.run(["c++filt",f],capture_output=True,text=True).stdout.strip()
-print(d.split("(")[0].split("<")[0].split("::")[-1])' "$1"
+print(d.split("(")[0].split("<")[0].split(" ")[-1].split("::")[-1])' "$1"
 }
 
 echo "| kernel | warplens exit | warplens ms | pass s | ncu exit | ncu ms |" > "$OUT/costs.md"

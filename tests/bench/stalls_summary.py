@@ -45,8 +45,9 @@ def ncu_launch(path):
             if not m.group(1).endswith("not_issued"):
                 ratios[m.group(1)] = v
         elif m := SAMPLED.match(key):
-            if not m.group(1).endswith("not_issued"):
-                sampled[m.group(1)] = sampled.get(m.group(1), 0) + v
+            reason = "no_instruction" if m.group(1) == "no_instructions" else m.group(1)
+            if not reason.endswith("not_issued"):
+                sampled[reason] = sampled.get(reason, 0) + v
     return ratios, sampled
 
 

@@ -27,6 +27,14 @@ EngineOptions sampled() {
   return options;
 }
 
+// Where the machine refuses PC sampling (as it may refuse counters) the test skips; any other
+// reason for no samples is a failure.
+bool not_allowed(const std::string& reason) {
+  return reason.find("PRIVILEGES") != std::string::npos ||
+         reason.find("NOT_SUPPORTED") != std::string::npos ||
+         reason.find("no permission") != std::string::npos;
+}
+
 // The samples of `r`, checked for what any launch's must hold.
 void check_samples(const StallSamples& s) {
   EXPECT_GE(s.period, 5);
@@ -51,8 +59,9 @@ TEST(Stalls, AVectorAddWaitsMostOnItsGlobalLoads) {
   ASSERT_TRUE(r.stalls.has_value());
   const StallSamples& s = *r.stalls;
   check_samples(s);
-  if (!s.available)
-    GTEST_SKIP() << "PC sampling unavailable: " << s.reason;
+  if (!s.available && not_allowed(s.reason))
+    GTEST_SKIP() << "PC sampling not allowed here: " << s.reason;
+  ASSERT_TRUE(s.available) << s.reason;
   EXPECT_GT(s.samples(), 10'000u);
   ASSERT_FALSE(s.launch.empty());
   EXPECT_EQ(s.launch.front().reason, "long_scoreboard") << stalls_text(r);
@@ -71,8 +80,9 @@ TEST(Stalls, AKernelFilesSamplesLandOnItsOwnLines) {
   ASSERT_TRUE(r.stalls.has_value());
   const StallSamples& s = *r.stalls;
   check_samples(s);
-  if (!s.available)
-    GTEST_SKIP() << "PC sampling unavailable: " << s.reason;
+  if (!s.available && not_allowed(s.reason))
+    GTEST_SKIP() << "PC sampling not allowed here: " << s.reason;
+  ASSERT_TRUE(s.available) << s.reason;
   EXPECT_EQ(s.file, "saxpy.cu");
   ASSERT_FALSE(s.lines.empty());
   std::uint64_t on_lines = 0;

@@ -26,6 +26,7 @@ const std::vector<std::string>& stall_reasons() {
                                                    "tex_throttle",
                                                    "wait",
                                                    "gmma",
+                                                   "warpgroup_arrive",
                                                    "other"};
   return reasons;
 }

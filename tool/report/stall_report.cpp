@@ -53,6 +53,9 @@ constexpr std::array kStallMeanings = {
                  "waiting a fixed number of cycles for the result of the instruction before",
                  std::nullopt},
     StallMeaning{"gmma", "waiting for a warpgroup matrix multiply (wgmma) to finish", std::nullopt},
+    StallMeaning{"warpgroup_arrive",
+                 "waiting at a warpgroup's arrive fence before a matrix multiply (wgmma)",
+                 std::nullopt},
     StallMeaning{"other", "a reason CUPTI names and this WarpLens does not know", std::nullopt},
 };
 

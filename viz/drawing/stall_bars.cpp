@@ -36,6 +36,7 @@ const std::array kReasonColours = {
     ReasonColour{"not_selected", kNotSelected},
     ReasonColour{"math_pipe_throttle", kMath},
     ReasonColour{"gmma", kMath},
+    ReasonColour{"warpgroup_arrive", kMath},
     ReasonColour{"wait", kWait},
 };
 
