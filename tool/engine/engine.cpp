@@ -677,21 +677,28 @@ const EmbeddedCubinView* cubin_with_crc(const std::string& family, std::uint32_t
   return nullptr;
 }
 
+// The SASS text of `function`'s instruction at `pc`, where the listing has it; "" else.
+std::string sass_text_at(const SassListing& listing, const std::string& function,
+                         std::uint32_t pc) {
+  const auto text = listing.functions.find(function);
+  if (text != listing.functions.end())
+    for (const SassLine& line : text->second)
+      if (line.pc == pc)
+        return line.text;
+  return "";
+}
+
 // Each memory instruction of `own` (one function's) with its line and, where a listing has it,
 // its SASS text.
 std::vector<MeasuredInstruction> memory_instructions(const std::vector<const SassInstruction*>& own,
                                                      const std::vector<SourcePlace>& places,
                                                      const SassListing& listing) {
-  const auto text = listing.functions.find(own.front()->function);
   std::vector<MeasuredInstruction> memory;
   for (std::size_t k = 0; k < own.size(); ++k)
     for (MeasuredInstruction& m : memory_accesses(own[k]->pc_offset, own[k]->values)) {
       m.file = places[k].file;
       m.line = places[k].line;
-      if (text != listing.functions.end())
-        for (const SassLine& line : text->second)
-          if (line.pc == m.pc)
-            m.sass = line.text;
+      m.sass = sass_text_at(listing, own.front()->function, m.pc);
       memory.push_back(std::move(m));
     }
   return memory;
@@ -811,14 +818,12 @@ StallSamples stalls_of(const std::vector<const SassInstruction*>& own,
                        const std::vector<SourcePlace>& places, const SassListing& listing,
                        std::string file) {
   StallSamples stalls;
-  const auto text = listing.functions.find(own.front()->function);
   std::map<std::string, std::uint64_t> by_file;
   for (std::size_t k = 0; k < own.size(); ++k) {
-    StalledInstruction i{.pc = own[k]->pc_offset, .file = places[k].file, .line = places[k].line};
-    if (text != listing.functions.end())
-      for (const SassLine& line : text->second)
-        if (line.pc == i.pc)
-          i.sass = line.text;
+    StalledInstruction i{.pc = own[k]->pc_offset,
+                         .sass = sass_text_at(listing, own.front()->function, own[k]->pc_offset),
+                         .file = places[k].file,
+                         .line = places[k].line};
     std::map<std::string, StallCount> reasons;
     for (const auto& [name, samples] : own[k]->values) {
       CuptiStallName parsed = parse_cupti_stall_name(name);

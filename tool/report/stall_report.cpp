@@ -59,14 +59,10 @@ constexpr std::array kStallMeanings = {
     StallMeaning{"other", "a reason CUPTI names and this WarpLens does not know", std::nullopt},
 };
 
-std::string share_text(std::uint64_t part, std::uint64_t whole) {
-  return format_percent(whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0);
-}
-
 std::string reason_row(const StallCount& c, std::uint64_t whole) {
   const StallMeaning& meaning = stall_meaning(c.reason);
   std::string row =
-      format("  %-18s %7s  %s", c.reason.c_str(), share_text(c.samples, whole).c_str(),
+      format("  %-18s %7s  %s", c.reason.c_str(), stall_percent(c.samples, whole).c_str(),
              std::string(meaning.words).c_str());
   if (meaning.panel)
     row += " (see " + std::string(panel_title(*meaning.panel)) + ")";
@@ -77,7 +73,7 @@ std::string reason_row(const StallCount& c, std::uint64_t whole) {
 std::string top_reasons(const std::vector<StallCount>& reasons, std::uint64_t whole) {
   std::string text;
   for (std::size_t i = 0; i < reasons.size() && i < 3; ++i)
-    text += (i ? ", " : "") + reasons[i].reason + " " + share_text(reasons[i].samples, whole);
+    text += (i ? ", " : "") + reasons[i].reason + " " + stall_percent(reasons[i].samples, whole);
   return text;
 }
 
@@ -113,6 +109,14 @@ std::string issue_use_text(const RunResult& r) {
                 "waiting.");
 }
 
+double stall_share(std::uint64_t part, std::uint64_t whole) {
+  return whole ? static_cast<double>(part) / static_cast<double>(whole) : 0;
+}
+
+std::string stall_percent(std::uint64_t part, std::uint64_t whole) {
+  return format_percent(100 * stall_share(part, whole));
+}
+
 const StallMeaning& stall_meaning(std::string_view reason) {
   for (const StallMeaning& m : kStallMeanings)
     if (m.reason == reason)
@@ -145,7 +149,7 @@ std::string stalls_text(const RunResult& r) {
   std::string lines;
   for (const StalledLine& l : s.lines)
     if (whole && static_cast<double>(l.samples) >= kStallLineShare * static_cast<double>(whole))
-      lines += format("  line %-5d %7s  %s\n", l.line, share_text(l.samples, whole).c_str(),
+      lines += format("  line %-5d %7s  %s\n", l.line, stall_percent(l.samples, whole).c_str(),
                       top_reasons(l.reasons, whole).c_str());
   if (!lines.empty())
     text += format("lines of %s with at least %.0f %% of the samples:\n", s.file.c_str(),

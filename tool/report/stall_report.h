@@ -36,6 +36,10 @@ std::optional<IssueUse> issue_use(const RunResult& r);
 // most of the time, so the reasons below are where the time went." or "" without counters.
 std::string issue_use_text(const RunResult& r);
 
+// `part` of `whole` samples as a fraction (0 when there are none), and as "53.9 %".
+double stall_share(std::uint64_t part, std::uint64_t whole);
+std::string stall_percent(std::uint64_t part, std::uint64_t whole);
+
 // A line gets its reasons shown from this share of the launch's samples.
 inline constexpr double kStallLineShare = 0.05;
 

@@ -40,14 +40,6 @@ const std::array kReasonColours = {
     ReasonColour{"wait", kWait},
 };
 
-double share(std::uint64_t part, std::uint64_t whole) {
-  return whole ? static_cast<double>(part) / static_cast<double>(whole) : 0;
-}
-
-std::string percent(std::uint64_t part, std::uint64_t whole) {
-  return format_percent(100 * share(part, whole));
-}
-
 } // namespace
 
 std::uint32_t stall_colour(std::string_view reason, float alpha) {
@@ -64,7 +56,7 @@ std::string stall_lines_text(const std::string& lead, const std::vector<StallCou
   std::string text = lead;
   for (const StallCount& c : reasons)
     if (c.samples > 0)
-      text += "\n" + c.reason + " " + percent(c.samples, whole) + ": " +
+      text += "\n" + c.reason + " " + stall_percent(c.samples, whole) + ": " +
               std::string(stall_meaning(c.reason).words);
   return text;
 }
@@ -79,13 +71,13 @@ void stall_bar(float left, float top, float width, const std::vector<StallCount>
                 ImGui::GetColorU32(ImGuiCol_Border));
   float x = left;
   for (const StallCount& c : reasons) {
-    const float w = width * static_cast<float>(share(c.samples, whole));
+    const float w = width * static_cast<float>(stall_share(c.samples, whole));
     draw->AddRectFilled(ImVec2(x, y), ImVec2(x + w, y + height), stall_colour(c.reason, alpha));
     x += w;
   }
   if (ImGui::IsWindowHovered() &&
       ImGui::IsMouseHoveringRect(ImVec2(left, y), ImVec2(left + width, y + height)))
-    hover_text(stall_lines_text(lead + ": " + percent(samples, whole) + " of the samples" +
+    hover_text(stall_lines_text(lead + ": " + stall_percent(samples, whole) + " of the samples" +
                                     (stale ? " (of another launch)." : "."),
                                 reasons, whole));
 }
@@ -127,7 +119,7 @@ void stall_table(App& app, const RunResult& result) {
     ImGui::SameLine();
     ImGui::TextUnformatted(c.reason.c_str());
     ImGui::TableNextColumn();
-    number_cell(percent(c.samples, whole));
+    number_cell(stall_percent(c.samples, whole));
     ImGui::TableNextColumn();
     ImGui::TextWrapped("%s", std::string(meaning.words).c_str());
     ImGui::TableNextColumn();

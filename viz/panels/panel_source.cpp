@@ -167,9 +167,8 @@ void draw_stalls_header(App& app, const Stalls& stalls) {
     return;
   const StallCount& top = s.launch.front();
   note_text("Stalls sampled: " + format_count(static_cast<std::int64_t>(whole)) +
-            " samples; most on " + top.reason + " (" +
-            format_percent(100.0 * static_cast<double>(top.samples) / static_cast<double>(whole)) +
-            ", " + std::string(stall_meaning(top.reason).words) +
+            " samples; most on " + top.reason + " (" + stall_percent(top.samples, whole) + ", " +
+            std::string(stall_meaning(top.reason).words) +
             "). The bar after a line's number is its share of them; hover it for its reasons." +
             (stalls.stale ? " These are of another launch." : ""));
 }
