@@ -490,6 +490,8 @@ void print_comparison(const SweepSeries& a, const SweepSeries& b, const SweepGri
   }
   if (!modelled)
     std::printf("B %s: %s\n", b.kernel_id.c_str(), verdict_counts(a, b).c_str());
+  if (const std::string energy = energy_counts(a, b); !energy.empty())
+    std::printf("B %s: %s\n", b.kernel_id.c_str(), energy.c_str());
 }
 
 // The second kernel of an A/B sweep, with the first's parameters where it has them; it must have

@@ -92,5 +92,21 @@ TEST(Stalls, AKernelFilesSamplesLandOnItsOwnLines) {
   std::printf("%s", stalls_text(r).c_str());
 }
 
+// CUPTI's PC sampling is enabled and disabled around each pass: a process that samples twice (a
+// person who runs again, or opens another kernel) sees its kernel the second time too.
+TEST(Stalls, ASecondPassInOneProcessSeesItsKernelToo) {
+  if (!have_gpu())
+    GTEST_SKIP() << "no GPU";
+  const KernelRequest request = resolve_kernel_request("vec_add/scalar", {}, "", "");
+  const RunResult first = run_kernel(request, sampled());
+  ASSERT_TRUE(first.stalls.has_value());
+  if (!first.stalls->available && not_allowed(first.stalls->reason))
+    GTEST_SKIP() << "PC sampling not allowed here: " << first.stalls->reason;
+  const RunResult second = run_kernel(request, sampled());
+  ASSERT_TRUE(second.stalls.has_value());
+  EXPECT_TRUE(second.stalls->available) << second.stalls->reason;
+  EXPECT_GT(second.stalls->samples(), first.stalls->samples() / 2);
+}
+
 } // namespace
 } // namespace wl

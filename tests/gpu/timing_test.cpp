@@ -1,9 +1,12 @@
 // The timed pair of events brackets the launch alone: what follows a launch without being part
 // of it (a kernel file's watch) runs after the stop event, so its host time never shows in a
-// sample, however quick the kernel.
+// sample, however quick the kernel. And a batch of launches for their energy.
 
+#include "engine/engine.h"
 #include "engine/measure.h"
 #include "gpu_test_support.h"
+#include "model/kernel_request.h"
+#include "report/energy_report.h"
 
 #include <chrono>
 #include <thread>
@@ -34,7 +37,7 @@ TEST(TimeCold, WorkAfterEachLaunchIsDoneOncePerLaunchAndOutsideItsSample) {
   options.min_samples = options.max_samples = 20;
   options.flush_l2 = false;
   L2Flusher flusher;
-  const SmClock clock(0);
+  const GpuSensors clock(0);
   const TimingStats stats = time_cold(launch, nullptr, options, flusher, clock, after);
   cudaFree(word);
   EXPECT_EQ(launches, 22);
@@ -47,7 +50,7 @@ TEST(TimeCold, WorkAfterEachLaunchIsDoneOncePerLaunchAndOutsideItsSample) {
 TEST(Timing, TheSmClockIsReadWithTheSamples) {
   if (!test::have_gpu())
     GTEST_SKIP() << "no GPU";
-  const SmClock clock(0);
+  const GpuSensors clock(0);
   ASSERT_EQ(clock.unavailable(), "") << "NVML: " << clock.unavailable();
   TimingOptions options;
   options.min_samples = options.max_samples = 10;
@@ -57,6 +60,34 @@ TEST(Timing, TheSmClockIsReadWithTheSamples) {
   ASSERT_TRUE(stats.sm_clock_mhz);
   EXPECT_GT(*stats.sm_clock_mhz, 0);
   EXPECT_LT(*stats.sm_clock_mhz, 2 * stats.default_clock_mhz);
+  ASSERT_TRUE(stats.memory_clock_mhz);
+  EXPECT_GT(*stats.memory_clock_mhz, 0);
+}
+
+// A batch of vector adds is counted by NVML's energy counter over a window that holds it, and the
+// power that gives is the power NVML reads while it runs (within 15 %: the instantaneous readings
+// are a sample; the bench holds the two within 5 %).
+TEST(Energy, AVectorAddsBatchIsCountedAndItsPowerIsWhatNvmlReads) {
+  if (!test::have_gpu())
+    GTEST_SKIP() << "no GPU";
+  EngineOptions options;
+  options.energy = true;
+  options.timing.min_samples = 3;
+  options.timing.max_seconds = 0.05;
+  const RunResult r = run_kernel(resolve_kernel_request("vec_add/scalar", {}, "", ""), options);
+  ASSERT_TRUE(r.energy.has_value());
+  const EnergyStats& e = *r.energy;
+  ASSERT_TRUE(e.available) << e.reason;
+  EXPECT_GE(e.batch_ms, 0.5 * kEnergyBatchSeconds * 1e3);
+  EXPECT_GE(e.window_seconds, e.batch_ms / 1e3);
+  EXPECT_GT(e.joules_per_launch(), 0);
+  EXPECT_GT(e.mean_power_w(), 10);
+  EXPECT_LT(e.mean_power_w(), 2000);
+  ASSERT_GT(e.power_readings, 10);
+  EXPECT_NEAR(e.sampled_power_w / e.mean_power_w(), 1, 0.15)
+      << e.sampled_power_w << " W sampled, " << e.mean_power_w() << " W counted";
+  ASSERT_TRUE(e.sm_clock_mhz);
+  std::printf("%s", energy_text(r).c_str());
 }
 
 } // namespace

@@ -207,8 +207,8 @@ TEST(WorkerSource, ATimedPartWithCountersIsRefused) {
           {"id", 1}, {"type", "progress"}, {"phase", "counters"}, {"result", recorded_run()}}
            .dump()}));
   const Refusal r = first_run_refusal(source, "vec_add/scalar");
-  EXPECT_TRUE(contains(
-      r.error, "its timed part: counters, per-site figures or stall samples, which only the "))
+  EXPECT_TRUE(contains(r.error, "its timed part: counters, per-site figures, stall samples or "
+                                "energy, which only the answer may bring"))
       << r.error;
   EXPECT_FALSE(r.shown_measured);
 }

@@ -628,6 +628,20 @@ TEST(HostileAnswerToRequest, StallSamplesComeOnlyWhereAskedAndAsAPassMakesThem) 
                      {"stalls.instructions[0].reasons[0].samples", "-3"});
 }
 
+// Energy comes only where asked, never in a timed part, and no longer than the budget.
+TEST(HostileAnswerToRequest, EnergyComesOnlyWhereAskedAndWithinTheBudget) {
+  RunResult measured = recorded_result();
+  measured.energy = EnergyStats{};
+  measured.energy->reason = "NVML is not installed";
+  expect_refused(recorded_request(), result_answer(measured), {"energy where none was asked"});
+  WorkerRequest asked = recorded_request();
+  asked.engine.energy = true;
+  expect_refused(asked, result_answer(recorded_result()), {"no energy where it was asked"});
+  EXPECT_NO_THROW(check_answer(asked, 60.5, result_answer(measured)));
+  measured.energy->seconds = 500;
+  expect_refused(asked, result_answer(measured), {"an energy batch of 500 s"});
+}
+
 TEST(HostileAnswerToRequest, APartAskedForMustBeThereAndFitTheBudget) {
   RunResult no_verification = recorded_result();
   no_verification.verification.reset();

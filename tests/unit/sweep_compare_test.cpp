@@ -122,11 +122,41 @@ TEST(SweepCompare, TheCsvHasBothTimesTheRatioAndTheVerdictOrWhyNot) {
       0u)
       << csv;
   EXPECT_NE(csv.find("\n32,1,1,8192,4096,transpose/smem,2.000000,0.01000,transpose/smem_padded,"
-                     "1.000000,0.02000,0.50000,FASTER,\n"),
+                     "1.000000,0.02000,0.50000,FASTER,,,,,\n"),
             std::string::npos)
       << csv;
   EXPECT_NE(csv.find("\"transpose/smem refused: too wide\""), std::string::npos) << csv;
   EXPECT_EQ(verdict_counts(a, b), "FASTER at 1 point, SAME at 0, SLOWER at 0, UNSURE at 0");
+  EXPECT_EQ(energy_counts(a, b), "") << "no energy measured: nothing to say";
+}
+
+// Where both sides measured their energy, the CSV has each side's joules per launch, the ratio and
+// which used less; within 5 % is the same.
+TEST(SweepCompare, EachSidesEnergyIsComparedWhereBothMeasuredIt) {
+  SweepSeries a{"transpose/smem", refused_grid("too wide", 4096)};
+  SweepSeries b{"transpose/smem_padded", refused_grid("b refused", 4096)};
+  const auto with_energy = [](double ms, double joules) {
+    RunResult r = timed(ms, 0.01);
+    r.energy = EnergyStats{};
+    r.energy->available = true;
+    r.energy->launches = 100;
+    r.energy->joules = joules;
+    r.energy->window_seconds = 0.3;
+    return r;
+  };
+  for (int i : {0, 1}) {
+    a.points[i].refused.clear();
+    b.points[i].refused.clear();
+  }
+  a.points[0].result = with_energy(2.0, 4.0);
+  b.points[0].result = with_energy(1.0, 2.0);
+  a.points[1].result = with_energy(2.0, 4.0);
+  b.points[1].result = with_energy(2.0, 4.1);
+  const std::string csv = ab_sweep_csv(a, b);
+  EXPECT_NE(csv.find(",FASTER,,0.04,0.02,0.50000,LESS\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",0.04,0.041,1.02500,SAME\n"), std::string::npos) << csv;
+  EXPECT_EQ(energy_counts(a, b), "LESS energy at 1 point, SAME at 1, MORE at 0");
+  EXPECT_EQ(compare_energy(*a.points[0].result, *b.points[0].result).verdict, Verdict::faster);
 }
 
 // vec_add/scalar at two blocks through the models on a preset: points of one kind of GPU.

@@ -25,6 +25,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include <cuda_runtime.h>
@@ -180,7 +181,7 @@ struct KernelSession::State {
   Arch arch;
   Stream stream;
   L2Flusher flusher;
-  SmClock clock{options.device}; // read as the samples are timed
+  GpuSensors sensors{options.device}; // read as the samples are timed
   DeviceBuffers device;
   std::vector<void*> pointers;        // in KernelDesc::buffers order
   std::vector<void*> expected_device; // per buffer: the reference's values (outputs only)
@@ -588,12 +589,18 @@ RunResult KernelSession::measure_launch(RunResult predicted, bool with_counters,
   }
   {
     NvtxRange range("time kernel");
-    result.timing = time_cold(enqueue, s.stream.get(), timing, s.flusher, s.clock, watch);
+    result.timing = time_cold(enqueue, s.stream.get(), timing, s.flusher, s.sensors, watch);
   }
-  const bool counts =
-      with_counters && (!s.options.metrics.empty() || s.options.per_site || s.options.stalls);
-  if (counts && timed_part)
+  const bool later_parts =
+      s.options.energy ||
+      (with_counters && (!s.options.metrics.empty() || s.options.per_site || s.options.stalls));
+  if (later_parts && timed_part)
     timed_part(result);
+  if (s.options.energy) {
+    NvtxRange range("energy");
+    result.energy = measure_energy(enqueue, s.stream.get(),
+                                   energy_launches(result.timing->median_time), s.sensors, watch);
+  }
   if (with_counters && !s.options.metrics.empty())
     result.counters = count({block}).front();
   if (with_counters && s.options.per_site)
@@ -858,6 +865,26 @@ StallSamples stalls_of(const std::vector<const SassInstruction*>& own,
 
 } // namespace
 
+namespace {
+
+// What a pass that missed the kernel saw: its samples and the functions they fell in.
+std::string seen_instead(const PcSampleCounts& pcs) {
+  std::set<std::string> functions;
+  for (const SassInstruction& i : pcs.instructions)
+    functions.insert(i.function);
+  std::string text = std::to_string(pcs.total_samples) + " samples (" +
+                     std::to_string(pcs.dropped_samples) + " dropped) on " +
+                     std::to_string(pcs.instructions.size()) + " instructions";
+  const char* separator = " of ";
+  for (const std::string& f : functions) {
+    text += separator + demangled_function_name(f);
+    separator = ", ";
+  }
+  return text;
+}
+
+} // namespace
+
 StallSamples KernelSession::sample_stalls(const RunResult& measured) {
   State& s = *m_state;
   s.profiler_opened();
@@ -904,7 +931,7 @@ StallSamples KernelSession::own_stalls(const PcSampleCounts& pcs) const {
     if (s.module ? i.function == function : demangled_function_name(i.function) == function)
       own.push_back(&i);
   if (own.empty()) {
-    none.reason = "PC sampling saw no instruction of " + function;
+    none.reason = "PC sampling saw no instruction of " + function + ": " + seen_instead(pcs);
     return none;
   }
   if (s.module) {

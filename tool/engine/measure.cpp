@@ -1,13 +1,15 @@
 #include "engine/measure.h"
 
 #include "engine/cuda_check.h"
-#include "engine/sm_clock.h"
+#include "engine/gpu_sensors.h"
 #include "model/timing_summary.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <numeric>
+#include <thread>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -51,7 +53,8 @@ NvtxRange::NvtxRange(const char* name) {
 NvtxRange::~NvtxRange() { nvtxDomainRangeEnd(warplens_domain(), m_id); }
 
 TimingStats time_cold(const StreamWork& launch, void* stream_handle, const TimingOptions& options,
-                      L2Flusher& flusher, const SmClock& clock, const StreamWork& after_launch) {
+                      L2Flusher& flusher, const GpuSensors& sensors,
+                      const StreamWork& after_launch) {
   const auto begin = std::chrono::steady_clock::now();
   const auto stream = static_cast<cudaStream_t>(stream_handle);
   const auto enqueue = [&] {
@@ -89,12 +92,14 @@ TimingStats time_cold(const StreamWork& launch, void* stream_handle, const Timin
     }
     cuda_check(cudaEventSynchronize(events[count - 1].stop), "kernel run");
     // Read as the batch ends, before the clock winds down from the work: the batch's clock.
-    const std::optional<double> sm_clock = clock.read_mhz();
+    const std::optional<double> sm_clock = sensors.sm_mhz();
+    const std::optional<double> memory_clock = sensors.memory_mhz();
+    const std::uint64_t clock_events = sensors.clock_events().value_or(0);
     for (int i = 0; i < count; ++i) {
       float ms = 0;
       cuda_check(cudaEventElapsedTime(&ms, events[i].start, events[i].stop),
                  "cudaEventElapsedTime");
-      samples.push_back({ms, sm_clock});
+      samples.push_back({ms, sm_clock, memory_clock, clock_events});
       times.push_back(ms);
     }
     if (static_cast<int>(samples.size()) < options.min_samples)
@@ -106,9 +111,124 @@ TimingStats time_cold(const StreamWork& launch, void* stream_handle, const Timin
     if (std::chrono::steady_clock::now() > deadline)
       break;
   }
-  TimingStats stats = summarise_samples(samples, clock.default_mhz(), converged, options.flush_l2);
+  TimingStats stats =
+      summarise_samples(samples, sensors.default_mhz(), converged, options.flush_l2);
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   return stats;
+}
+
+namespace {
+
+// How long to wait for NVML's energy counter to move: it moves about every 10 ms; one that has
+// not moved in this long is not moving.
+constexpr auto kEnergyTickWait = std::chrono::milliseconds(100);
+// How often the power and clocks are read while a batch runs.
+constexpr auto kSensorPeriod = std::chrono::milliseconds(5);
+
+struct Tick {
+  std::uint64_t mj = 0;
+  std::chrono::steady_clock::time_point at;
+};
+
+// The energy counter's next value after `from`, and when it was seen; nullopt when it does not
+// move within kEnergyTickWait or cannot be read.
+std::optional<Tick> next_tick(const GpuSensors& sensors, std::uint64_t from) {
+  const auto deadline = std::chrono::steady_clock::now() + kEnergyTickWait;
+  while (std::chrono::steady_clock::now() < deadline) {
+    const std::optional<std::uint64_t> mj = sensors.energy_mj();
+    if (!mj)
+      return std::nullopt;
+    if (*mj != from)
+      return Tick{*mj, std::chrono::steady_clock::now()};
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  return std::nullopt;
+}
+
+// Reads the power, clocks and clock events every kSensorPeriod until stopped.
+class SensorReader {
+public:
+  explicit SensorReader(const GpuSensors& sensors, EnergyReadings& into)
+      : m_thread([this, &sensors, &into] { read(sensors, into); }) {}
+  ~SensorReader() { stop(); }
+  SensorReader(const SensorReader&) = delete;
+  SensorReader& operator=(const SensorReader&) = delete;
+  void stop() {
+    if (!m_thread.joinable())
+      return;
+    m_stop.test_and_set();
+    m_thread.join();
+  }
+
+private:
+  void read(const GpuSensors& sensors, EnergyReadings& into) {
+    while (!m_stop.test()) {
+      if (const auto w = sensors.power_w())
+        into.power_w.push_back(*w);
+      if (const auto mhz = sensors.sm_mhz())
+        into.sm_mhz.push_back(*mhz);
+      if (const auto mhz = sensors.memory_mhz())
+        into.memory_mhz.push_back(*mhz);
+      if (const auto bits = sensors.clock_events())
+        into.clock_events.push_back(*bits);
+      std::this_thread::sleep_for(kSensorPeriod);
+    }
+  }
+  std::atomic_flag m_stop;
+  std::thread m_thread;
+};
+
+} // namespace
+
+EnergyStats measure_energy(const StreamWork& launch, void* stream_handle, std::int64_t launches,
+                           const GpuSensors& sensors, const StreamWork& after_launch) {
+  const auto begin = std::chrono::steady_clock::now();
+  const auto stream = static_cast<cudaStream_t>(stream_handle);
+  const auto said = [&](const std::string& reason) {
+    EnergyStats e;
+    e.reason = reason;
+    e.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    return e;
+  };
+  const std::optional<std::uint64_t> now = sensors.energy_mj();
+  if (!now)
+    return said(sensors.unavailable().empty() ? "NVML does not read this GPU's energy counter"
+                                              : sensors.unavailable());
+  cuda_check(cudaStreamSynchronize(stream), "work before the energy batch");
+  // From a tick: the counter then holds nothing of the time before the batch.
+  const std::optional<Tick> first = next_tick(sensors, *now);
+  if (!first)
+    return said("NVML's energy counter did not move in " + std::to_string(kEnergyTickWait.count()) +
+                " ms");
+  EnergyReadings readings;
+  readings.launches = launches;
+  readings.energy_before_mj = first->mj;
+  EventPair events;
+  {
+    SensorReader reader(sensors, readings);
+    cuda_check(cudaEventRecord(events.start, stream), "cudaEventRecord");
+    for (std::int64_t i = 0; i < launches; ++i) {
+      launch(stream_handle);
+      cuda_check(cudaGetLastError(), "kernel launch");
+      if (after_launch)
+        after_launch(stream_handle);
+    }
+    cuda_check(cudaEventRecord(events.stop, stream), "cudaEventRecord");
+    cuda_check(cudaEventSynchronize(events.stop), "energy batch");
+  }
+  const std::optional<std::uint64_t> end = sensors.energy_mj();
+  const std::optional<Tick> last = end ? next_tick(sensors, *end) : std::nullopt;
+  if (!last)
+    return said("NVML's energy counter did not move in " + std::to_string(kEnergyTickWait.count()) +
+                " ms after the batch");
+  float ms = 0;
+  cuda_check(cudaEventElapsedTime(&ms, events.start, events.stop), "cudaEventElapsedTime");
+  readings.batch_ms = ms;
+  readings.window_seconds = std::chrono::duration<double>(last->at - first->at).count();
+  readings.energy_after_mj = last->mj;
+  EnergyStats e = summarise_energy(readings);
+  e.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  return e;
 }
 
 } // namespace wl

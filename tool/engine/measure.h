@@ -4,9 +4,10 @@
 // Warm-up first; at least `min_samples`; stop once the relative noise is under `max_noise` or
 // the time budget is spent. Also the NVTX ranges that show WarpLens's phases in Nsight Systems.
 
+#include "engine/gpu_sensors.h"
 #include "engine/l2_flush.h"
 #include "engine/library.h"
-#include "engine/sm_clock.h"
+#include "model/energy.h"
 #include "model/run_options.h"
 #include "model/run_result.h"
 
@@ -19,12 +20,19 @@ namespace wl {
 // carrying the CUDA error if a launch fails. `after_launch`, when given, is called after each
 // launch once its stop event is enqueued: work that must follow a launch without being timed
 // with it (a kernel file's watch, engine/launch_watchdog.h).
-// `clock` is read as each batch of samples ends: each sample gets its batch's SM clock, and
+// `sensors` are read as each batch of samples ends: each sample gets its batch's SM clock, and
 // samples the clock shows throttled are left out of the statistics (model/timing_summary.h).
 using StreamWork = std::function<void(void* stream)>;
 TimingStats time_cold(const StreamWork& launch, void* stream, const TimingOptions& options,
-                      L2Flusher& flusher, const SmClock& clock,
+                      L2Flusher& flusher, const GpuSensors& sensors,
                       const StreamWork& after_launch = {});
+
+// The energy of `launches` back-to-back launches (model/energy.h): NVML's energy counter read on
+// the ticks just before and just after the batch, and the power, clocks and clock events read on
+// another thread while it runs. `after_launch` follows each launch, as in time_cold. Where NVML
+// has no energy counter the result says why.
+EnergyStats measure_energy(const StreamWork& launch, void* stream, std::int64_t launches,
+                           const GpuSensors& sensors, const StreamWork& after_launch = {});
 
 // A range in the "WarpLens" NVTX domain for as long as the object lives. Start/end ranges (not
 // push/pop) so work launched from any thread falls inside them.

@@ -40,6 +40,7 @@ struct EngineOptions {
   std::string metrics;   // "" (no counters), "default", "all", or a comma-separated list
   bool per_site = false; // a SASS-metrics pass of its own for every site's measured figures
   bool stalls = false;   // a PC-sampling pass of its own: where the warps waited, per line
+  bool energy = false;   // a batch of launches of its own: joules per launch, power, clocks
   // How long one launch of a kernel file may run before its process stops
   // (engine/launch_watchdog.h).
   double kernel_time_limit = kDefaultKernelTimeLimit;
@@ -147,6 +148,13 @@ inline constexpr std::array kEngineOptions = {
                  .help = "Sample where the warps wait (CUPTI PC sampling, a pass of its own): "
                          "the share of samples per stall reason for the launch and per "
                          "source line, with what each reason means"},
+    EngineOption{.key = "energy",
+                 .flag = "--energy",
+                 .field = +[](EngineOptions& e) -> bool& { return e.energy; },
+                 .use = kMeasuredRequests | kMeasuringCommands,
+                 .help = "Measure the energy of a launch (NVML's energy counter over a batch of "
+                         "at least 0.3 s of back-to-back launches): joules per launch, mean "
+                         "power, GFLOP per joule, the clocks and what held them down"},
     EngineOption{.key = "kernel_time_limit",
                  .flag = "--kernel-time-limit",
                  .field = +[](EngineOptions& e) -> double& { return e.kernel_time_limit; },

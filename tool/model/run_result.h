@@ -6,6 +6,7 @@
 
 #include "kernel.h"
 #include "model/arch.h"
+#include "model/energy.h"
 #include "model/launch_model.h"
 #include "model/occupancy.h"
 #include "model/site_counts.h"
@@ -41,6 +42,10 @@ struct TimingStats {
   double default_clock_mhz = 0;
   int throttled_samples = 0;
   bool throttled_samples_kept = false; // every sample was throttled, so they are the figures
+  // The memory clock read with the samples kept (their median), and NVML's clock-event reason
+  // bits read with any sample (model/energy.h names them).
+  std::optional<double> memory_clock_mhz = std::nullopt;
+  std::uint64_t clock_events = 0;
 };
 
 inline constexpr const char* kCpuReference = "the CPU reference";
@@ -106,6 +111,7 @@ struct RunResult {
   std::optional<CounterResult> counters;
   std::optional<SiteCounts> site_counts; // per-site measured figures, from a pass of their own
   std::optional<StallSamples> stalls;    // where the warps waited, from a PC-sampling pass
+  std::optional<EnergyStats> energy;     // a batch of launches' energy, from NVML
   double bytes_moved = 0, flops = 0;
   LaunchPrediction prediction;
   // Set when timing and counters come from a bundled recording (the GUI's model mode), not from a

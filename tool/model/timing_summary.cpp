@@ -33,10 +33,13 @@ double relative_noise(const std::vector<double>& samples) {
 
 TimingStats summarise_samples(const std::vector<TimedSample>& samples, double default_clock_mhz,
                               bool converged, bool l2_flushed) {
-  std::vector<double> kept, clocks;
+  std::vector<double> kept, clocks, memory_clocks;
+  std::uint64_t clock_events = 0;
   int throttled_count = 0;
-  for (const TimedSample& s : samples)
+  for (const TimedSample& s : samples) {
     throttled_count += throttled(s, default_clock_mhz) ? 1 : 0;
+    clock_events |= s.clock_events;
+  }
   const bool drop = throttled_count < static_cast<int>(samples.size());
   for (const TimedSample& s : samples) {
     if (drop && throttled(s, default_clock_mhz))
@@ -44,6 +47,8 @@ TimingStats summarise_samples(const std::vector<TimedSample>& samples, double de
     kept.push_back(s.ms);
     if (s.sm_clock_mhz)
       clocks.push_back(*s.sm_clock_mhz);
+    if (s.memory_clock_mhz)
+      memory_clocks.push_back(*s.memory_clock_mhz);
   }
   TimingStats stats;
   stats.samples = static_cast<int>(kept.size());
@@ -56,6 +61,9 @@ TimingStats summarise_samples(const std::vector<TimedSample>& samples, double de
   stats.l2_flushed = l2_flushed;
   if (!clocks.empty())
     stats.sm_clock_mhz = median_of(clocks);
+  if (!memory_clocks.empty())
+    stats.memory_clock_mhz = median_of(memory_clocks);
+  stats.clock_events = clock_events;
   stats.default_clock_mhz = default_clock_mhz;
   stats.throttled_samples = throttled_count;
   stats.throttled_samples_kept = !drop;

@@ -455,7 +455,7 @@ void check_launch_asked(const WorkerRequest& asked, const RunResult& r, const Ke
 void check_parts_asked(const WorkerRequest& asked, double budget_seconds, const RunResult& r,
                        const std::string& at) {
   if (asked.type == RequestType::model) {
-    if (r.timing || r.verification || r.counters || r.site_counts || r.stalls)
+    if (r.timing || r.verification || r.counters || r.site_counts || r.stalls || r.energy)
       not_asked(at, "measured figures where a model was asked (a model measures nothing)");
     return;
   }
@@ -471,6 +471,13 @@ void check_parts_asked(const WorkerRequest& asked, double budget_seconds, const 
     not_asked(at, "no stall samples where they were asked");
   if (!asked.engine.stalls && r.stalls)
     not_asked(at, "stall samples where none were asked");
+  if (asked.engine.energy && !r.energy)
+    not_asked(at, "no energy where it was asked");
+  if (!asked.engine.energy && r.energy)
+    not_asked(at, "energy where none was asked");
+  if (r.energy && r.energy->seconds > budget_seconds)
+    not_asked(at, format("an energy batch of %s s, longer than the request's %g s budget",
+                         number(r.energy->seconds).c_str(), budget_seconds));
   const double budget_ms = budget_seconds * 1e3;
   const TimingStats& t = *r.timing;
   if (t.max_time > budget_ms || t.samples * t.min_time > budget_ms || t.seconds > budget_seconds)
@@ -547,13 +554,15 @@ void check_timed_part(const WorkerRequest& asked, double budget_seconds, const R
   if (asked.type != RequestType::run)
     not_asked(at,
               std::string("a timed part where a ") + request_type_name(asked.type) + " was asked");
-  if (part.counters || part.site_counts || part.stalls)
-    not_asked(at, "counters, per-site figures or stall samples, which only the answer may bring");
+  if (part.counters || part.site_counts || part.stalls || part.energy)
+    not_asked(at, "counters, per-site figures, stall samples or energy, which only the answer may "
+                  "bring");
   const KernelRequest launch = launch_asked(asked);
   WorkerRequest timed = asked;
   timed.engine.metrics.clear();
   timed.engine.per_site = false;
   timed.engine.stalls = false;
+  timed.engine.energy = false;
   check_result_answer(timed, budget_seconds, part, launch, at);
 }
 

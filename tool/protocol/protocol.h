@@ -4,7 +4,7 @@
 // string `type`.
 //
 // The worker's first line says who it is; the client refuses a worker with another version:
-//   {"id":0,"type":"hello","protocol":4,"pid":4242,"catalog":"33 kernels #1f2e3d4c"}
+//   {"id":0,"type":"hello","protocol":5,"pid":4242,"catalog":"33 kernels #1f2e3d4c"}
 // Requests (ids chosen by the client: from 1, each above the last line's; each key of its type
 // once, and no other key):
 //   {"id":7,"type":"model","kernel":"vec_add/scalar","params":{"n":4096},"block":[256,1,1],
@@ -73,8 +73,8 @@
 
 namespace wl {
 
-inline constexpr int kProtocolVersion = 4; // 2: the heartbeat below; 3: sweeps' param_axes;
-                                           // 4: run requests' stalls
+inline constexpr int kProtocolVersion = 5; // 2: the heartbeat below; 3: sweeps' param_axes;
+                                           // 4: run requests' stalls; 5: energy
 
 enum class RequestType { model, run, sweep, cancel, shutdown };
 enum class ResponseType { hello, progress, result, sweep, error };

@@ -9,6 +9,7 @@
 #include "base/error.h"
 #include "base/json_fields.h"
 #include "protocol/answer_check.h"
+#include "report/energy_report.h"
 #include "report/figures.h"
 #include "report/run_report.h"
 #include "report/site_report.h"
@@ -130,6 +131,9 @@ TimingStats timing_from(const Fields& f) {
   if (f.has("throttled_samples"))
     t.throttled_samples = count(f, "throttled_samples");
   t.throttled_samples_kept = f.has("throttled_samples_kept") && f.boolean("throttled_samples_kept");
+  if (f.has("memory_clock_mhz"))
+    t.memory_clock_mhz = f.number("memory_clock_mhz", kAboveZero, kMaxClockMhz);
+  t.clock_events = static_cast<std::uint64_t>(f.integer_or("clock_events", 0, 0, kMaxInt64));
   return t;
 }
 
@@ -251,6 +255,8 @@ RunResult run_result_from_json(const json& j, const std::string& where) {
                                           r.prediction.sites.size(), r.prediction.from_code);
   if (f.has("stalls"))
     r.stalls = stall_samples_from_json(f.at("stalls", "an object"), where);
+  if (f.has("energy"))
+    r.energy = energy_from_json(f.at("energy", "an object"), where);
   r.kernel_kind = kernel_kind_from(f, r.prediction);
   check_plausible(r, where);
   return r;

@@ -108,17 +108,19 @@ WorkerClient::~WorkerClient() {
 namespace {
 
 // What a request's own work may take, beside the set-up the options allow: its timing budget, a
-// pass of counters, one per site and one of PC sampling where asked, the CPU reference of each
-// parameter set at a pessimistic 1 GFLOP/s and 1 GB/s (a 4096^3 matmul's is minutes, a vector
-// add's a fraction of a second), a kernel file's compile (the compile server's deadline) and its
-// launches' limit; a sweep that for every point. A worker whose progress only repeats is given up
-// at this, not at a fixed minute: progress is not an answer.
+// pass of counters, one per site, one of PC sampling and an energy batch where asked, the CPU
+// reference of each parameter set at a pessimistic 1 GFLOP/s and 1 GB/s (a 4096^3 matmul's is
+// minutes, a vector add's a fraction of a second), a kernel file's compile (the compile server's
+// deadline) and its launches' limit; a sweep that for every point. A worker whose progress only
+// repeats is given up at this, not at a fixed minute: progress is not an answer.
 double request_seconds(const WorkerRequest& request) {
-  constexpr double kPerPass = 10; // counters, per-site or stalls: CUPTI's set-up and replays
+  // Counters, per-site or stalls: CUPTI's set-up and replays; energy: its batch and the waits
+  // for NVML's counter.
+  constexpr double kPerPass = 10;
   constexpr double kPerShapeBesideTiming = 0.5; // its upload, verification and model
   const EngineOptions& e = request.engine;
-  const double passes =
-      (e.metrics.empty() ? 0 : kPerPass) + (e.per_site ? kPerPass : 0) + (e.stalls ? kPerPass : 0);
+  const double passes = (e.metrics.empty() ? 0 : kPerPass) + (e.per_site ? kPerPass : 0) +
+                        (e.stalls ? kPerPass : 0) + (e.energy ? kPerPass : 0);
   const double file =
       request.kernel_file ? CompileLimits{}.seconds + request.engine.kernel_time_limit : 0;
   double reference = 0;

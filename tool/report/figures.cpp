@@ -2,6 +2,7 @@
 
 #include "base/text_format.h"
 #include "registry.h"
+#include "report/energy_report.h"
 
 #include <algorithm>
 #include <array>
@@ -414,6 +415,49 @@ std::optional<double> compute(const RunResult& r) {
   return r.timing && r.flops > 0 ? std::optional(r.gflops()) : std::nullopt;
 }
 
+const EnergyStats* energy_of(const RunResult& r) {
+  return r.energy && r.energy->available ? &*r.energy : nullptr;
+}
+
+std::optional<double> energy_per_launch(const RunResult& r) {
+  const EnergyStats* e = energy_of(r);
+  return e ? std::optional(e->joules_per_launch()) : std::nullopt;
+}
+
+std::optional<double> mean_power(const RunResult& r) {
+  const EnergyStats* e = energy_of(r);
+  return e ? std::optional(e->mean_power_w()) : std::nullopt;
+}
+
+std::optional<double> energy_efficiency(const RunResult& r) {
+  const EnergyStats* e = energy_of(r);
+  return e && r.flops > 0 && e->joules_per_launch() > 0
+             ? std::optional(r.flops / e->joules_per_launch() / 1e9)
+             : std::nullopt;
+}
+
+// Beside the energy: the batch, and the clocks held down while it ran, which a joule figure
+// depends on as much as a time does.
+std::string energy_note(const RunResult& r) {
+  const EnergyStats* e = energy_of(r);
+  if (!e)
+    return "";
+  std::string note =
+      " (" + format_count(e->launches) + " launches in " + format_number(e->batch_ms, 1) + " ms)";
+  const std::string held = clock_event_words(throttle_events(e->clock_events));
+  if (!held.empty())
+    note += "; clocks held down by " + held;
+  return note;
+}
+
+std::string sampled_power_note(const RunResult& r) {
+  const EnergyStats* e = energy_of(r);
+  if (!e || e->power_readings == 0)
+    return "";
+  return " (" + format_number(e->sampled_power_w, 0) + " W by " +
+         std::to_string(e->power_readings) + " instantaneous readings)";
+}
+
 // The FP32 peak that bounds the launch's arithmetic: 0 where unknown, or where its multiply-adds
 // run on the tensor cores, which it does not bound.
 double fp32_peak_over(const RunResult& r) {
@@ -635,6 +679,39 @@ const std::array kFigures = {
            .better = Better::higher,
            .measured = compute_share_of_peak,
            .note = fp32_peak_note},
+    // A batch of launches' energy (`--energy`, model/energy.h)
+    Figure{.key = "energy_per_launch",
+           .display = "energy per launch",
+           .unit = "J",
+           .panel = Panel::timings,
+           .format = FigureFormat::energy,
+           .meaning = "NVML's total-energy counter over a batch of at least 0.3 s of "
+                      "back-to-back launches (L2 warm, no flush between), over the launches.",
+           .better = Better::lower,
+           .sweep = true,
+           .measured = energy_per_launch,
+           .note = energy_note},
+    Figure{.key = "mean_power",
+           .display = "mean power",
+           .unit = "W",
+           .panel = Panel::timings,
+           .format = FigureFormat::ratio,
+           .decimals = 0,
+           .meaning = "The batch's energy over the time it was counted in; beside it, the mean "
+                      "of NVML's instantaneous power read while the batch ran.",
+           .sweep = true,
+           .measured = mean_power,
+           .note = sampled_power_note},
+    Figure{.key = "energy_efficiency",
+           .display = "GFLOP per joule",
+           .unit = "GFLOP/J",
+           .panel = Panel::timings,
+           .format = FigureFormat::ratio,
+           .decimals = 2,
+           .meaning = "The kernel's floating-point operations over its energy per launch.",
+           .better = Better::higher,
+           .sweep = true,
+           .measured = energy_efficiency},
     // Against a pinned baseline (the Timings panel's comparison, and a sidecar's)
     Figure{.key = "baseline_median",
            .display = "baseline median",
@@ -1501,6 +1578,8 @@ std::string figure_text(const Figure& f, double value) {
         std::fabs(value) < 9e18 ? format_count(std::llround(value)) : format("%.3g", value), unit);
   case FigureFormat::percent:
     return format_percent(value, f.decimals);
+  case FigureFormat::energy:
+    return format_joules(value);
   case FigureFormat::bandwidth:
   case FigureFormat::ratio:
     break;

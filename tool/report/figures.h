@@ -35,6 +35,7 @@ enum class FigureFormat {
   percent,   // 0 to 100: "75.0 %"
   count,     // a whole number, its digits grouped: "1,048,576 sectors"
   ratio,     // a quotient or an amount in its unit: "2.50 sectors", "1.50x", "0.268 GFLOP"
+  energy,    // joules in the unit that suits: "41.2 mJ", "3.10 µJ"
 };
 
 // How a figure's value is read from one launch's result; nullopt where the result has none.

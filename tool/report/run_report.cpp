@@ -8,6 +8,7 @@
 #include "model/kernel_source.h"
 #include "registry.h"
 #include "report/counter_comparison.h"
+#include "report/energy_report.h"
 #include "report/figures.h"
 #include "report/occupancy_report.h"
 #include "report/site_report.h"
@@ -304,7 +305,7 @@ std::string run_text(const RunResult& r) {
   text += timing_text(r) + verification_text(r);
   text += figures_table(r);
   text += "\npredicted memory traffic" + lines_of_file(r) + "\n" + sites_table(r);
-  return text + counters_text(r) + site_counts_text(r) + stalls_text(r);
+  return text + energy_text(r) + counters_text(r) + site_counts_text(r) + stalls_text(r);
 }
 
 json run_json(const RunResult& r) {
@@ -369,12 +370,18 @@ json run_json(const RunResult& r) {
                      {"throttled_samples_kept", r.timing->throttled_samples_kept}};
   if (r.timing && r.timing->sm_clock_mhz)
     out["timing"]["sm_clock_mhz"] = *r.timing->sm_clock_mhz;
+  if (r.timing && r.timing->memory_clock_mhz)
+    out["timing"]["memory_clock_mhz"] = *r.timing->memory_clock_mhz;
+  if (r.timing && r.timing->clock_events)
+    out["timing"]["clock_events"] = r.timing->clock_events;
   if (r.counters)
     out["counters"] = counters_json(*r.counters, r);
   if (r.site_counts)
     out["site_counts"] = site_counts_json(*r.site_counts);
   if (r.stalls)
     out["stalls"] = stall_samples_json(*r.stalls);
+  if (r.energy)
+    out["energy"] = energy_json(*r.energy);
   if (r.verification)
     out["verification"] = {{"passed", r.verification->passed},
                            {"checked", r.verification->checked},

@@ -60,6 +60,33 @@ TimeComparison compare_times(const RunResult& a, const RunResult& b) {
   return c;
 }
 
+EnergyComparison compare_energy(const RunResult& a, const RunResult& b) {
+  EnergyComparison c;
+  if (!a.energy || !b.energy || !a.energy->available || !b.energy->available ||
+      !(a.energy->joules_per_launch() > 0))
+    return c;
+  c.ratio = b.energy->joules_per_launch() / a.energy->joules_per_launch();
+  const double difference = *c.ratio - 1;
+  c.verdict = std::abs(difference) <= kEnergySame ? Verdict::same
+              : difference < 0                    ? Verdict::faster
+                                                  : Verdict::slower;
+  return c;
+}
+
+std::string_view energy_verdict_word(Verdict verdict) {
+  switch (verdict) {
+  case Verdict::same:
+    return "SAME";
+  case Verdict::faster:
+    return "LESS";
+  case Verdict::slower:
+    return "MORE";
+  case Verdict::unsure:
+    break;
+  }
+  return "UNSURE";
+}
+
 const SweepPoint* point_at(const std::vector<SweepPoint>& points, const SweepPoint& place) {
   for (const SweepPoint& p : points) {
     if (p.block != place.block)
@@ -199,6 +226,18 @@ std::string time_cells(const SweepPoint* p) {
   return format("%.6f,%.5f", p->result->timing->median_time, p->result->timing->noise);
 }
 
+// Each side's joules per launch, their ratio and the energy verdict; empty cells where a side
+// measured no energy.
+std::string energy_cells(const RunResult& a, const RunResult& b) {
+  const auto joules = [](const RunResult& r) {
+    return r.energy && r.energy->available ? format("%.9g", r.energy->joules_per_launch())
+                                           : std::string();
+  };
+  const EnergyComparison c = compare_energy(a, b);
+  return joules(a) + "," + joules(b) + "," + (c.ratio ? format("%.5f", *c.ratio) : "") + "," +
+         (c.ratio ? std::string(energy_verdict_word(c.verdict)) : "");
+}
+
 // Why a place has no verdict: a side refused it, or has no time.
 std::string missing_side(const SweepSeries& a, const SweepPoint& pa, const SweepSeries& b,
                          const SweepPoint* pb) {
@@ -220,7 +259,7 @@ std::string ab_sweep_csv(const SweepSeries& a, const SweepSeries& b) {
   for (const std::string& name : params)
     csv << "," << name;
   csv << ",a_kernel,a_median_time,a_noise,b_kernel,b_median_time,b_noise,ratio_b_over_a,verdict,"
-         "reason\n";
+         "reason,a_energy_per_launch,b_energy_per_launch,energy_ratio_b_over_a,energy_verdict\n";
   for (const SweepPoint& pa : a.points) {
     const SweepPoint* pb = point_at(b.points, pa);
     csv << pa.block.x << "," << pa.block.y << "," << pa.block.z;
@@ -230,14 +269,34 @@ std::string ab_sweep_csv(const SweepSeries& a, const SweepSeries& b) {
         << time_cells(pb) << ",";
     const std::string missing = missing_side(a, pa, b, pb);
     if (!missing.empty()) {
-      csv << ",," << csv_quoted(missing) << "\n";
+      csv << ",," << csv_quoted(missing) << ",,,,\n";
       continue;
     }
     const TimeComparison c = compare_times(*pa.result, *pb->result);
     csv << (c.ratio ? format("%.5f", *c.ratio) : "") << "," << verdict_word(c.verdict) << ","
-        << (c.verdict == Verdict::unsure ? "no measured noise on both sides" : "") << "\n";
+        << (c.verdict == Verdict::unsure ? "no measured noise on both sides" : "") << ","
+        << energy_cells(*pa.result, *pb->result) << "\n";
   }
   return csv.str();
+}
+
+std::string energy_counts(const SweepSeries& a, const SweepSeries& b) {
+  std::map<Verdict, int> counts;
+  int compared = 0;
+  for (const SweepPoint& pa : a.points)
+    if (const SweepPoint* pb = point_at(b.points, pa); pa.result && pb && pb->result) {
+      const Verdict v = compare_energy(*pa.result, *pb->result).verdict;
+      compared += v == Verdict::unsure ? 0 : 1;
+      ++counts[v];
+    }
+  if (compared == 0)
+    return "";
+  std::string text;
+  for (Verdict v : {Verdict::faster, Verdict::same, Verdict::slower})
+    text += (text.empty() ? "" : ", ") + std::string(energy_verdict_word(v)) +
+            (text.empty() ? " energy at " + counted(counts[v], "point")
+                          : " at " + std::to_string(counts[v]));
+  return text;
 }
 
 std::string verdict_counts(const SweepSeries& a, const SweepSeries& b) {

@@ -30,6 +30,17 @@ struct TimeComparison {
 // point, a single sample).
 TimeComparison compare_times(const RunResult& a, const RunResult& b);
 
+// What the second kernel's energy per launch is at one point, against the first's: SAME within
+// kEnergySame (an energy batch is one measurement, with no noise of its own; on the H200 three
+// batches of a kernel repeat within a few percent), else LESS or MORE; UNSURE without both.
+inline constexpr double kEnergySame = 0.05;
+struct EnergyComparison {
+  std::optional<double> ratio; // the second's joules per launch over the first's
+  Verdict verdict = Verdict::unsure;
+};
+EnergyComparison compare_energy(const RunResult& a, const RunResult& b);
+std::string_view energy_verdict_word(Verdict verdict); // "SAME", "LESS", "MORE", "UNSURE"
+
 // One sweep of one kernel.
 struct SweepSeries {
   std::string kernel_id;
@@ -71,5 +82,8 @@ std::string ab_sweep_csv(const SweepSeries& a, const SweepSeries& b);
 // "FASTER at 5 points, SAME at 1, SLOWER at 0, UNSURE at 0": the verdicts counted over the places
 // where both ran.
 std::string verdict_counts(const SweepSeries& a, const SweepSeries& b);
+// "LESS energy at 5 points, SAME at 1, MORE at 0": the energy verdicts over the places where both
+// measured their energy; "" where none did.
+std::string energy_counts(const SweepSeries& a, const SweepSeries& b);
 
 } // namespace wl

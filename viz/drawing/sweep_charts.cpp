@@ -482,9 +482,11 @@ const SweepPoint* ab_heatmap(const SweepData& data, const ChartAxes& axes, Sweep
       refused > 0)
     note_text(counted(static_cast<std::size_t>(refused), "refusal") + " among the two kernels' " +
               std::to_string(2 * points.size()) + " points (hover a struck cell for why).");
+  const SweepSeries a{data.kernel_id, data.points};
   if (carries_noise(metric))
-    note_text("B " + data.against->kernel_id + ": " +
-              verdict_counts(SweepSeries{data.kernel_id, data.points}, *data.against) + ".");
+    note_text("B " + data.against->kernel_id + ": " + verdict_counts(a, *data.against) + ".");
+  if (const std::string energy = energy_counts(a, *data.against); !energy.empty())
+    note_text("B " + data.against->kernel_id + ": " + energy + ".");
   return clicked;
 }
 

@@ -53,6 +53,7 @@ json configuration(const App& app) {
               {"live", app.choices.live},
               {"measure_per_site", app.choices.measure_per_site},
               {"measure_stalls", app.choices.measure_stalls},
+              {"measure_energy", app.choices.measure_energy},
               {"theme", app.choices.theme == Theme::light ? "light" : "dark"},
               {"mode", app.source ? app.source->mode() : "no result source"},
               {"panels_open", panels},
@@ -140,9 +141,11 @@ json ab_comparison(const SweepData& data, const ChartAxes& axes, SweepMetric met
     }
     points.push_back(std::move(point));
   }
-  return {{"kernel", data.against->kernel_id},
-          {"verdicts", verdict_counts(SweepSeries{data.kernel_id, data.points}, *data.against)},
-          {"points", std::move(points)}};
+  return {
+      {"kernel", data.against->kernel_id},
+      {"verdicts", verdict_counts(SweepSeries{data.kernel_id, data.points}, *data.against)},
+      {"energy_verdicts", energy_counts(SweepSeries{data.kernel_id, data.points}, *data.against)},
+      {"points", std::move(points)}};
 }
 
 // A variant sweep as its bars show it: per variant its time (measured or modelled), its share of

@@ -3,6 +3,7 @@
 // measurement it still shows the work the launch must do and the time that takes at peak
 // bandwidth, the floor any measurement will sit above.
 
+#include "drawing/controls.h"
 #include "drawing/panel_parts.h"
 #include "panels/panels.h"
 
@@ -44,6 +45,17 @@ void draw_verification(const RunResult& result) {
   else
     error_text("WRONG OUTPUT: " + format_count(v.mismatches) + " of " + format_count(v.checked) +
                " outputs differ from " + v.against + "; first " + v.first_failure + ".");
+}
+
+// The next Run's energy batch, asked for here, and why the last run has no energy where it has
+// none (the figures themselves are rows of the measurement's table).
+void draw_energy_choice(App& app, const RunResult* result) {
+  ui::checkbox("Measure energy", &app.choices.measure_energy);
+  help_marker("The next Run (F5) also runs at least 0.3 s of back-to-back launches and reads "
+              "NVML's energy counter around them: joules per launch, mean power, GFLOP per "
+              "joule, and the clocks with what held them down. Live edits never make it.");
+  if (result && result->energy && !result->energy->available)
+    error_text("Energy not measured: " + result->energy->reason);
 }
 
 // The pinned baseline beside the latest run: its median, the change and the speed-up.
@@ -108,8 +120,10 @@ void draw_timings(App& app) {
                   " A run on a GPU fills the median, noise and throughput "
                   "here.");
     draw_verification(result);
+    draw_energy_choice(app, &result);
   } else {
     empty_state("Not measured yet: Run (F5) measures this launch.");
+    draw_energy_choice(app, nullptr);
   }
   ImGui::Separator();
   // The launch on screen's work: a measurement's own (its floors at the measured device's peaks,

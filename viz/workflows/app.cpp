@@ -291,9 +291,11 @@ bool App::run(bool live) {
   results.last_submitted = current_request();
   results.last_submitted_arch = arch().id;
   if (source)
-    source->submit(
-        *results.last_submitted, arch(),
-        RunKind{live, !live && choices.measure_per_site, !live && choices.measure_stalls});
+    source->submit(*results.last_submitted, arch(),
+                   RunKind{.live = live,
+                           .per_site = !live && choices.measure_per_site,
+                           .stalls = !live && choices.measure_stalls,
+                           .energy = !live && choices.measure_energy});
   results.awaiting_run = !live;
   results.last_error.clear();
   return true;

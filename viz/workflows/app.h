@@ -79,11 +79,13 @@ struct SourceUpdate {
 // that measures keeps it brief (a short timing budget, no counters) so the panels follow the
 // edits; the Run button asks for the full measurement, `per_site` adds the per-site pass (a
 // pass of SASS metrics of its own, each memory instruction placed on its site's line) and
-// `stalls` the PC-sampling pass (where the warps waited, per line).
+// `stalls` the PC-sampling pass (where the warps waited, per line) and `energy` a batch of
+// launches for NVML's energy counter.
 struct RunKind {
   bool live = false;
   bool per_site = false;
   bool stalls = false;
+  bool energy = false;
 };
 
 // Where results come from. `submit` never blocks (the newest request wins); `poll` returns what
@@ -171,6 +173,8 @@ struct Choices {
   bool measure_per_site = false;
   // The next Run also samples where the warps wait (the Source panel's "Sample stalls").
   bool measure_stalls = false;
+  // The next Run also measures the launch's energy (the Timings panel's "Measure energy").
+  bool measure_energy = false;
   bool source_whole_file = false; // the Source panel shows the whole family file, not the kernel's
   Theme theme = Theme::dark;
   float ui_scale = 1; // fonts and spacing: 1 at 96 dpi; Ctrl+= / Ctrl+- / Ctrl+0

@@ -27,6 +27,7 @@ void WorkerSource::send(const Submitted& submitted) {
   r.engine.metrics = submitted.kind.live ? "" : m_options.run_metrics;
   r.engine.per_site = submitted.kind.per_site;
   r.engine.stalls = submitted.kind.stalls;
+  r.engine.energy = submitted.kind.energy;
   m_newest = m_client.submit(std::move(r));
 }
 

@@ -1,0 +1,142 @@
+// A launch's energy from what the engine read around its batch: the counter's difference over the
+// window, the power both ways, the clocks' reasons in words, and the JSON a worker sends, read
+// back equal and held to what a batch can produce.
+
+#include "base/error.h"
+#include "model/energy.h"
+#include "protocol/run_result_json.h"
+#include "report/energy_report.h"
+#include "report/figures.h"
+#include "report/run_report.h"
+
+#include <gtest/gtest.h>
+
+namespace wl {
+namespace {
+
+EnergyReadings batch_readings() {
+  EnergyReadings r;
+  r.launches = 3000;
+  r.batch_ms = 300;
+  r.window_seconds = 0.31;
+  r.energy_before_mj = 1'000'000;
+  r.energy_after_mj = 1'124'000; // 124 J over 0.31 s: 400 W
+  r.power_w = {395, 405, 400};
+  r.sm_mhz = {1980, 1975, 1980};
+  r.memory_mhz = {2619, 2619};
+  r.clock_events = {0x1, 0x4};
+  return r;
+}
+
+TEST(Energy, ABatchGivesJoulesPerLaunchAndPowerBothWays) {
+  const EnergyStats e = summarise_energy(batch_readings());
+  ASSERT_TRUE(e.available) << e.reason;
+  EXPECT_DOUBLE_EQ(e.joules, 124);
+  EXPECT_DOUBLE_EQ(e.joules_per_launch(), 124.0 / 3000);
+  EXPECT_NEAR(e.mean_power_w(), 400, 1e-9);
+  EXPECT_DOUBLE_EQ(e.sampled_power_w, 400);
+  EXPECT_EQ(e.power_readings, 3);
+  EXPECT_EQ(e.sm_clock_mhz, 1980);
+  EXPECT_EQ(e.memory_clock_mhz, 2619);
+  EXPECT_EQ(e.clock_events, 0x5u);
+  EXPECT_EQ(clock_event_words(throttle_events(e.clock_events)), "power cap (software)");
+}
+
+TEST(Energy, ACounterThatStoodStillOrWentBackIsSaidNotUsed) {
+  EnergyReadings still = batch_readings();
+  still.energy_after_mj = still.energy_before_mj;
+  EXPECT_FALSE(summarise_energy(still).available);
+  EXPECT_NE(summarise_energy(still).reason.find("did not move"), std::string::npos);
+  EnergyReadings back = batch_readings();
+  back.energy_after_mj = 10;
+  const EnergyStats e = summarise_energy(back);
+  EXPECT_FALSE(e.available);
+  EXPECT_NE(e.reason.find("went backwards"), std::string::npos) << e.reason;
+}
+
+TEST(Energy, TheBatchLastsAtLeastItsSpanAndOneLaunch) {
+  EXPECT_EQ(energy_launches(0.1), 3000);
+  EXPECT_EQ(energy_launches(1000), 1);
+  EXPECT_EQ(energy_launches(0), 1);
+  EXPECT_EQ(energy_launches(1e-9), kMostEnergyLaunches);
+}
+
+TEST(Energy, EveryHeldDownReasonIsNamedAndIdleIsNone) {
+  EXPECT_EQ(clock_event_words(0x1), "");
+  EXPECT_EQ(clock_event_words(0x48), "slowdown (hardware: heat or power), thermal slowdown "
+                                     "(hardware)");
+  EXPECT_EQ(throttle_events(0x3), 0u);
+  EXPECT_NE(clock_event_words(0x10000).find("reason bits 65536"), std::string::npos);
+}
+
+TEST(Energy, JoulesAreShownInTheUnitThatSuits) {
+  EXPECT_EQ(format_joules(1.2), "1.20 J");
+  EXPECT_EQ(format_joules(0.0412), "41.20 mJ");
+  EXPECT_EQ(format_joules(0.412), "412.0 mJ");
+  EXPECT_EQ(format_joules(3.1e-6), "3.10 µJ");
+}
+
+TEST(Energy, TheJsonIsReadBackEqual) {
+  const EnergyStats e = summarise_energy(batch_readings());
+  const EnergyStats back = energy_from_json(energy_json(e), "the test");
+  EXPECT_EQ(energy_json(back), energy_json(e));
+}
+
+// A worker may be remote and wrong: energy that goes backwards, a power no board draws, a window
+// shorter than the batch it was counted around, figures that do not follow from each other.
+TEST(Energy, WhatNoBatchCanProduceIsRefusedNamingTheKey) {
+  const nlohmann::json good = energy_json(summarise_energy(batch_readings()));
+  const auto refused = [](nlohmann::json j, const std::string& key, const std::string& value) {
+    try {
+      energy_from_json(j, "worker answer");
+      ADD_FAILURE() << "not refused: " << j.dump();
+    } catch (const UsageError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("energy." + key), std::string::npos) << what;
+      EXPECT_NE(what.find(value), std::string::npos) << what;
+    }
+  };
+  nlohmann::json backwards = good;
+  backwards["joules"] = -5;
+  refused(backwards, "joules", "-5");
+  nlohmann::json furnace = good;
+  furnace["joules"] = 1e6;
+  furnace["joules_per_launch"] = 1e6 / 3000;
+  furnace["mean_power_w"] = 1e6 / 0.31;
+  refused(furnace, "joules", "W on average");
+  nlohmann::json short_window = good;
+  short_window["window_seconds"] = 0.01;
+  short_window["mean_power_w"] = 124 / 0.01;
+  refused(short_window, "window_seconds", "0.01");
+  nlohmann::json inconsistent = good;
+  inconsistent["joules_per_launch"] = 1;
+  refused(inconsistent, "joules_per_launch", "1");
+  nlohmann::json none = good;
+  none["available"] = false;
+  refused(none, "joules", "not available");
+  nlohmann::json typo = good;
+  typo["jouls"] = 3;
+  refused(typo, "jouls", "jouls");
+}
+
+TEST(Energy, TheFigureTableShowsItOnTheTimingsPanel) {
+  RunResult r;
+  r.flops = 2e9;
+  r.energy = summarise_energy(batch_readings());
+  const Figure* per_launch = nullptr;
+  for (const Figure& f : all_figures())
+    if (f.key == "energy_per_launch")
+      per_launch = &f;
+  ASSERT_NE(per_launch, nullptr);
+  EXPECT_EQ(per_launch->panel, Panel::timings);
+  EXPECT_EQ(figure_text(*per_launch, r).value_or(""),
+            "41.33 mJ (3,000 launches in 300.0 ms); clocks held down by power cap (software)");
+  const std::string text = energy_text(r);
+  EXPECT_NE(text.find("48.39 GFLOP/J"), std::string::npos) << text;
+  EXPECT_NE(text.find("400 W by the energy counter, 400 W by 3 instantaneous readings"),
+            std::string::npos)
+      << text;
+}
+
+} // namespace
+} // namespace wl
