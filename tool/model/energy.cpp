@@ -25,7 +25,7 @@ constexpr std::array<std::pair<std::uint64_t, const char*>, 9> kClockEvents = {{
     {0x100, "display clock setting"},
 }};
 
-std::optional<double> median_of(std::vector<double> values) {
+std::optional<double> median_reading(std::vector<double> values) {
   if (values.empty())
     return std::nullopt;
   std::sort(values.begin(), values.end());
@@ -51,8 +51,8 @@ EnergyStats summarise_energy(const EnergyReadings& r) {
   e.power_readings = static_cast<int>(r.power_w.size());
   if (!r.power_w.empty())
     e.sampled_power_w = std::accumulate(r.power_w.begin(), r.power_w.end(), 0.0) / r.power_w.size();
-  e.sm_clock_mhz = median_of(r.sm_mhz);
-  e.memory_clock_mhz = median_of(r.memory_mhz);
+  e.sm_clock_mhz = median_reading(r.sm_mhz);
+  e.memory_clock_mhz = median_reading(r.memory_mhz);
   for (const std::uint64_t bits : r.clock_events)
     e.clock_events |= bits;
   if (r.energy_after_mj < r.energy_before_mj) {
