@@ -14,32 +14,54 @@
 namespace wl {
 namespace {
 
+// A window of 0.4 s between two of the counter's steps (it moves every 100 ms), the batch from
+// 0.05 s to 0.35 s at 400 W, the rest idle at 100 W: 130 J counted, 120 J the batch's.
 EnergyReadings batch_readings() {
   EnergyReadings r;
   r.launches = 3000;
-  r.batch_ms = 300;
-  r.window_seconds = 0.31;
+  r.batch_ms = 299;
+  r.batch_start = 0.05;
+  r.batch_end = 0.35;
+  r.window_seconds = 0.4;
   r.energy_before_mj = 1'000'000;
-  r.energy_after_mj = 1'124'000; // 124 J over 0.31 s: 400 W
-  r.power_w = {395, 405, 400};
-  r.sm_mhz = {1980, 1975, 1980};
-  r.memory_mhz = {2619, 2619};
-  r.clock_events = {0x1, 0x4};
+  r.energy_after_mj = 1'130'000;
+  for (int i = 0; i <= 40; ++i) {
+    const double at = i * 0.01;
+    const bool during = at >= r.batch_start && at <= r.batch_end;
+    SensorReading reading{.at = at,
+                          .power_w = during ? (i % 2 ? 395.0 : 405.0) : 100.0,
+                          .sm_mhz = during ? 1980.0 : 345.0,
+                          .memory_mhz = 2619.0,
+                          .energy_mj = 1'000'000 + 10'000 * (i / 10) + (i >= 40 ? 90'000 : 0),
+                          .clock_events = during ? 0x4 : 0x1};
+    r.readings.push_back(reading);
+  }
   return r;
 }
 
-TEST(Energy, ABatchGivesJoulesPerLaunchAndPowerBothWays) {
+TEST(Energy, ABatchGivesJoulesPerLaunchLessTheIdleMomentsAroundIt) {
   const EnergyStats e = summarise_energy(batch_readings());
   ASSERT_TRUE(e.available) << e.reason;
-  EXPECT_DOUBLE_EQ(e.joules, 124);
-  EXPECT_DOUBLE_EQ(e.joules_per_launch(), 124.0 / 3000);
+  EXPECT_DOUBLE_EQ(e.window_joules, 130);
+  EXPECT_DOUBLE_EQ(e.outside_power_w, 100);
+  EXPECT_NEAR(e.joules, 120, 1e-9);
+  EXPECT_NEAR(e.joules_per_launch(), 0.04, 1e-12);
   EXPECT_NEAR(e.mean_power_w(), 400, 1e-9);
-  EXPECT_DOUBLE_EQ(e.sampled_power_w, 400);
-  EXPECT_EQ(e.power_readings, 3);
+  EXPECT_NEAR(e.sampled_power_w, 400, 1);
+  EXPECT_EQ(e.power_readings, 30); // 0.05 to 0.34: 0.35 lands a rounding past the end
+  EXPECT_NEAR(e.counter_step_ms, 100, 1e-6);
   EXPECT_EQ(e.sm_clock_mhz, 1980);
   EXPECT_EQ(e.memory_clock_mhz, 2619);
-  EXPECT_EQ(e.clock_events, 0x5u);
+  EXPECT_EQ(e.clock_events, 0x4u) << "read during the batch only";
   EXPECT_EQ(clock_event_words(throttle_events(e.clock_events)), "power cap (software)");
+}
+
+TEST(Energy, AWindowThatIsAllIdleMomentsLeavesNoEnergyForTheBatch) {
+  EnergyReadings idle = batch_readings();
+  idle.energy_after_mj = idle.energy_before_mj + 5'000; // 5 J: less than the idle 10 J
+  const EnergyStats e = summarise_energy(idle);
+  EXPECT_FALSE(e.available);
+  EXPECT_NE(e.reason.find("too short a batch"), std::string::npos) << e.reason;
 }
 
 TEST(Energy, ACounterThatStoodStillOrWentBackIsSaidNotUsed) {
@@ -100,13 +122,13 @@ TEST(Energy, WhatNoBatchCanProduceIsRefusedNamingTheKey) {
   backwards["joules"] = -5;
   refused(backwards, "joules", "-5");
   nlohmann::json furnace = good;
-  furnace["joules"] = 1e6;
-  furnace["joules_per_launch"] = 1e6 / 3000;
-  furnace["mean_power_w"] = 1e6 / 0.31;
-  refused(furnace, "joules", "W on average");
+  furnace["window_joules"] = 1e6;
+  refused(furnace, "window_joules", "W on average");
+  nlohmann::json more_than_counted = good;
+  more_than_counted["joules"] = 200;
+  refused(more_than_counted, "joules", "200");
   nlohmann::json short_window = good;
   short_window["window_seconds"] = 0.01;
-  short_window["mean_power_w"] = 124 / 0.01;
   refused(short_window, "window_seconds", "0.01");
   nlohmann::json inconsistent = good;
   inconsistent["joules_per_launch"] = 1;
@@ -130,10 +152,14 @@ TEST(Energy, TheFigureTableShowsItOnTheTimingsPanel) {
   ASSERT_NE(per_launch, nullptr);
   EXPECT_EQ(per_launch->panel, Panel::timings);
   EXPECT_EQ(figure_text(*per_launch, r).value_or(""),
-            "41.33 mJ (3,000 launches in 300.0 ms); clocks held down by power cap (software)");
+            "40.00 mJ (3,000 launches in 299.0 ms); clocks held down by power cap (software)");
   const std::string text = energy_text(r);
-  EXPECT_NE(text.find("48.39 GFLOP/J"), std::string::npos) << text;
-  EXPECT_NE(text.find("400 W by the energy counter, 400 W by 3 instantaneous readings"),
+  EXPECT_NE(text.find("50.00 GFLOP/J"), std::string::npos) << text;
+  EXPECT_NE(text.find("400 W by the energy counter, 400 W by 30 instantaneous readings"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("130.00 J over 400 ms between two of the counter's steps (it moves every "
+                      "100 ms), less 100 W outside the batch"),
             std::string::npos)
       << text;
 }

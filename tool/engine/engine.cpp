@@ -6,6 +6,7 @@
 #include "engine/cuda_check.h"
 #include "engine/device.h"
 #include "engine/device_compare.h"
+#include "engine/fresh_launch.h"
 #include "engine/l2_flush.h"
 #include "engine/launch_watchdog.h"
 #include "engine/run_time_module.h"
@@ -523,6 +524,7 @@ RunResult with_measured(RunResult model, RunResult measured) {
   model.timing = std::move(measured.timing);
   model.counters = std::move(measured.counters);
   model.stalls = std::move(measured.stalls);
+  model.energy = std::move(measured.energy);
   return model;
 }
 
@@ -885,6 +887,26 @@ std::string seen_instead(const PcSampleCounts& pcs) {
 
 } // namespace
 
+// The cubin a sampled launch's kernels are loaded anew from (engine/fresh_launch.h): a kernel
+// file's, or the bundled family's for this GPU; none where this binary holds none (a library's
+// kernels, an architecture the build did not compile).
+struct CubinBytes {
+  const unsigned char* bytes = nullptr;
+  std::size_t size = 0;
+};
+CubinBytes sampled_cubin(const KernelDesc& kernel, const RunTimeModule* module, const Arch& arch) {
+  if (module)
+    return {reinterpret_cast<const unsigned char*>(module->code().cubin->data()),
+            module->code().cubin->size()};
+  if (kernel.kind != KernelKind::bundled)
+    return {};
+  const int sm = arch.cc_major * 10 + arch.cc_minor;
+  for (const EmbeddedCubinView& c : embedded_cubins())
+    if (c.family == kernel_family(kernel.id) && c.sm == sm)
+      return {c.bytes, c.size};
+  return {};
+}
+
 StallSamples KernelSession::sample_stalls(const RunResult& measured) {
   State& s = *m_state;
   s.profiler_opened();
@@ -902,10 +924,23 @@ StallSamples KernelSession::sample_stalls(const RunResult& measured) {
   // Flushed before the pass, like the counted launches: the flush's own kernel is not sampled.
   s.flusher.flush(s.stream.get());
   cuda_check(cudaStreamSynchronize(s.stream.get()), "L2 flush");
+  FreshLaunch sampled([&](cudaStream_t stream) {
+    DeviceLaunch captured = launch;
+    captured.stream = stream;
+    s.enqueue_unwatched(captured);
+  });
+  const CubinBytes cubin = sampled_cubin(*s.kernel, s.module.get(), s.arch);
   const PcSampleCounts pcs = profiler().sample_pcs(period, [&] {
-    s.enqueue(launch);
-    cuda_check(cudaGetLastError(), "kernel launch");
-    cuda_check(cudaStreamSynchronize(s.stream.get()), "kernel run");
+    if (!cubin.bytes) { // its kernels are not ours to load again: sampled as they are
+      s.enqueue(launch);
+      cuda_check(cudaGetLastError(), "kernel launch");
+      cuda_check(cudaStreamSynchronize(s.stream.get()), "kernel run");
+      return;
+    }
+    sampled.run(cubin.bytes, cubin.size, s.stream.get(), [&](cudaStream_t) {
+      if (s.module)
+        s.watch(launch, s.kernel->id);
+    });
   });
   StallSamples stalls = pcs.available ? own_stalls(pcs) : StallSamples{};
   if (!pcs.available)

@@ -119,75 +119,81 @@ TimingStats time_cold(const StreamWork& launch, void* stream_handle, const Timin
 
 namespace {
 
-// How long to wait for NVML's energy counter to move: it moves about every 10 ms; one that has
-// not moved in this long is not moving.
-constexpr auto kEnergyTickWait = std::chrono::milliseconds(100);
-// How often the power and clocks are read while a batch runs.
-constexpr auto kSensorPeriod = std::chrono::milliseconds(5);
+// How long to wait for NVML's energy counter to move: it moves every 100 ms on the H200; one
+// that has not moved in this long is not moving.
+constexpr auto kEnergyTickWait = std::chrono::milliseconds(300);
+// How often the sensors are read over the window.
+constexpr auto kSensorPeriod = std::chrono::milliseconds(2);
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_between(Clock::time_point from, Clock::time_point to) {
+  return std::chrono::duration<double>(to - from).count();
+}
 
 struct Tick {
   std::uint64_t mj = 0;
-  std::chrono::steady_clock::time_point at;
+  Clock::time_point at;
 };
 
 // The energy counter's next value after `from`, and when it was seen; nullopt when it does not
 // move within kEnergyTickWait or cannot be read.
 std::optional<Tick> next_tick(const GpuSensors& sensors, std::uint64_t from) {
-  const auto deadline = std::chrono::steady_clock::now() + kEnergyTickWait;
-  while (std::chrono::steady_clock::now() < deadline) {
+  const auto deadline = Clock::now() + kEnergyTickWait;
+  while (Clock::now() < deadline) {
     const std::optional<std::uint64_t> mj = sensors.energy_mj();
     if (!mj)
       return std::nullopt;
     if (*mj != from)
-      return Tick{*mj, std::chrono::steady_clock::now()};
+      return Tick{*mj, Clock::now()};
     std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
   return std::nullopt;
 }
 
-// Reads the power, clocks and clock events every kSensorPeriod until stopped.
+// Reads every sensor every kSensorPeriod until stopped, each reading with its time.
 class SensorReader {
 public:
-  explicit SensorReader(const GpuSensors& sensors, EnergyReadings& into)
-      : m_thread([this, &sensors, &into] { read(sensors, into); }) {}
+  SensorReader(const GpuSensors& sensors, Clock::time_point origin)
+      : m_thread([this, &sensors, origin] { read(sensors, origin); }) {}
   ~SensorReader() { stop(); }
   SensorReader(const SensorReader&) = delete;
   SensorReader& operator=(const SensorReader&) = delete;
-  void stop() {
-    if (!m_thread.joinable())
-      return;
-    m_stop.test_and_set();
-    m_thread.join();
+  std::vector<SensorReading> stop() {
+    if (m_thread.joinable()) {
+      m_stop.test_and_set();
+      m_thread.join();
+    }
+    return std::move(m_readings);
   }
 
 private:
-  void read(const GpuSensors& sensors, EnergyReadings& into) {
+  void read(const GpuSensors& sensors, Clock::time_point origin) {
     while (!m_stop.test()) {
-      if (const auto w = sensors.power_w())
-        into.power_w.push_back(*w);
-      if (const auto mhz = sensors.sm_mhz())
-        into.sm_mhz.push_back(*mhz);
-      if (const auto mhz = sensors.memory_mhz())
-        into.memory_mhz.push_back(*mhz);
-      if (const auto bits = sensors.clock_events())
-        into.clock_events.push_back(*bits);
+      m_readings.push_back({.at = seconds_between(origin, Clock::now()),
+                            .power_w = sensors.power_w(),
+                            .sm_mhz = sensors.sm_mhz(),
+                            .memory_mhz = sensors.memory_mhz(),
+                            .energy_mj = sensors.energy_mj(),
+                            .clock_events = sensors.clock_events()});
       std::this_thread::sleep_for(kSensorPeriod);
     }
   }
   std::atomic_flag m_stop;
-  std::thread m_thread;
+  std::vector<SensorReading> m_readings;
+  std::thread m_thread; // last: started once the members it uses are made
 };
 
 } // namespace
 
 EnergyStats measure_energy(const StreamWork& launch, void* stream_handle, std::int64_t launches,
                            const GpuSensors& sensors, const StreamWork& after_launch) {
-  const auto begin = std::chrono::steady_clock::now();
+  const auto begin = Clock::now();
   const auto stream = static_cast<cudaStream_t>(stream_handle);
   const auto said = [&](const std::string& reason) {
     EnergyStats e;
     e.reason = reason;
-    e.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    e.seconds = seconds_between(begin, Clock::now());
     return e;
   };
   const std::optional<std::uint64_t> now = sensors.energy_mj();
@@ -195,7 +201,8 @@ EnergyStats measure_energy(const StreamWork& launch, void* stream_handle, std::i
     return said(sensors.unavailable().empty() ? "NVML does not read this GPU's energy counter"
                                               : sensors.unavailable());
   cuda_check(cudaStreamSynchronize(stream), "work before the energy batch");
-  // From a tick: the counter then holds nothing of the time before the batch.
+  SensorReader reader(sensors, begin);
+  // From a step: the counter then holds nothing of the time before the window.
   const std::optional<Tick> first = next_tick(sensors, *now);
   if (!first)
     return said("NVML's energy counter did not move in " + std::to_string(kEnergyTickWait.count()) +
@@ -204,30 +211,36 @@ EnergyStats measure_energy(const StreamWork& launch, void* stream_handle, std::i
   readings.launches = launches;
   readings.energy_before_mj = first->mj;
   EventPair events;
-  {
-    SensorReader reader(sensors, readings);
-    cuda_check(cudaEventRecord(events.start, stream), "cudaEventRecord");
-    for (std::int64_t i = 0; i < launches; ++i) {
-      launch(stream_handle);
-      cuda_check(cudaGetLastError(), "kernel launch");
-      if (after_launch)
-        after_launch(stream_handle);
-    }
-    cuda_check(cudaEventRecord(events.stop, stream), "cudaEventRecord");
-    cuda_check(cudaEventSynchronize(events.stop), "energy batch");
+  const auto batch_start = Clock::now();
+  cuda_check(cudaEventRecord(events.start, stream), "cudaEventRecord");
+  for (std::int64_t i = 0; i < launches; ++i) {
+    launch(stream_handle);
+    cuda_check(cudaGetLastError(), "kernel launch");
+    if (after_launch)
+      after_launch(stream_handle);
   }
+  cuda_check(cudaEventRecord(events.stop, stream), "cudaEventRecord");
+  cuda_check(cudaEventSynchronize(events.stop), "energy batch");
+  const auto batch_end = Clock::now();
   const std::optional<std::uint64_t> end = sensors.energy_mj();
   const std::optional<Tick> last = end ? next_tick(sensors, *end) : std::nullopt;
+  std::vector<SensorReading> seen = reader.stop();
   if (!last)
     return said("NVML's energy counter did not move in " + std::to_string(kEnergyTickWait.count()) +
                 " ms after the batch");
   float ms = 0;
   cuda_check(cudaEventElapsedTime(&ms, events.start, events.stop), "cudaEventElapsedTime");
+  const double origin = seconds_between(begin, first->at); // readings are timed from `begin`
+  for (SensorReading& reading : seen)
+    reading.at -= origin;
+  readings.readings = std::move(seen);
   readings.batch_ms = ms;
-  readings.window_seconds = std::chrono::duration<double>(last->at - first->at).count();
+  readings.batch_start = seconds_between(first->at, batch_start);
+  readings.batch_end = seconds_between(first->at, batch_end);
+  readings.window_seconds = seconds_between(first->at, last->at);
   readings.energy_after_mj = last->mj;
   EnergyStats e = summarise_energy(readings);
-  e.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  e.seconds = seconds_between(begin, Clock::now());
   return e;
 }
 

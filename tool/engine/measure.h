@@ -28,8 +28,8 @@ TimingStats time_cold(const StreamWork& launch, void* stream, const TimingOption
                       const StreamWork& after_launch = {});
 
 // The energy of `launches` back-to-back launches (model/energy.h): NVML's energy counter read on
-// the ticks just before and just after the batch, and the power, clocks and clock events read on
-// another thread while it runs. `after_launch` follows each launch, as in time_cold. Where NVML
+// its steps just before and just after the batch, and the power, clocks and clock events read on
+// another thread over that window. `after_launch` follows each launch, as in time_cold. Where NVML
 // has no energy counter the result says why.
 EnergyStats measure_energy(const StreamWork& launch, void* stream, std::int64_t launches,
                            const GpuSensors& sensors, const StreamWork& after_launch = {});

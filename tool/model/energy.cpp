@@ -43,18 +43,61 @@ std::int64_t energy_launches(double median_ms) {
       std::clamp(wanted, 1.0, static_cast<double>(kMostEnergyLaunches)));
 }
 
+namespace {
+
+bool inside(const SensorReading& reading, const EnergyReadings& r) {
+  return reading.at >= r.batch_start && reading.at <= r.batch_end;
+}
+
+std::optional<double> mean_of(const std::vector<double>& values) {
+  if (values.empty())
+    return std::nullopt;
+  return std::accumulate(values.begin(), values.end(), 0.0) / values.size();
+}
+
+// The median time between two moves of the counter the readings saw; 0 when it moved once or not.
+double counter_step_ms(const std::vector<SensorReading>& readings) {
+  std::vector<double> moves, steps;
+  std::optional<std::uint64_t> last;
+  for (const SensorReading& reading : readings) {
+    if (!reading.energy_mj)
+      continue;
+    if (last && *reading.energy_mj != *last)
+      moves.push_back(reading.at);
+    last = reading.energy_mj;
+  }
+  for (std::size_t i = 1; i < moves.size(); ++i)
+    steps.push_back((moves[i] - moves[i - 1]) * 1e3);
+  return median_reading(steps).value_or(0);
+}
+
+} // namespace
+
 EnergyStats summarise_energy(const EnergyReadings& r) {
   EnergyStats e;
   e.launches = r.launches;
   e.batch_ms = r.batch_ms;
+  e.batch_seconds = r.batch_end - r.batch_start;
   e.window_seconds = r.window_seconds;
-  e.power_readings = static_cast<int>(r.power_w.size());
-  if (!r.power_w.empty())
-    e.sampled_power_w = std::accumulate(r.power_w.begin(), r.power_w.end(), 0.0) / r.power_w.size();
-  e.sm_clock_mhz = median_reading(r.sm_mhz);
-  e.memory_clock_mhz = median_reading(r.memory_mhz);
-  for (const std::uint64_t bits : r.clock_events)
-    e.clock_events |= bits;
+  std::vector<double> in_power, out_power, sm, memory;
+  for (const SensorReading& reading : r.readings) {
+    const bool during = inside(reading, r);
+    if (reading.power_w)
+      (during ? in_power : out_power).push_back(*reading.power_w);
+    if (!during)
+      continue;
+    if (reading.sm_mhz)
+      sm.push_back(*reading.sm_mhz);
+    if (reading.memory_mhz)
+      memory.push_back(*reading.memory_mhz);
+    e.clock_events |= reading.clock_events.value_or(0);
+  }
+  e.power_readings = static_cast<int>(in_power.size());
+  e.sampled_power_w = mean_of(in_power).value_or(0);
+  e.outside_power_w = mean_of(out_power).value_or(e.sampled_power_w);
+  e.sm_clock_mhz = median_reading(sm);
+  e.memory_clock_mhz = median_reading(memory);
+  e.counter_step_ms = counter_step_ms(r.readings);
   if (r.energy_after_mj < r.energy_before_mj) {
     e.reason = "NVML's energy counter went backwards over the batch (" +
                std::to_string(r.energy_before_mj) + " mJ, then " +
@@ -65,7 +108,15 @@ EnergyStats summarise_energy(const EnergyReadings& r) {
     e.reason = "NVML's energy counter did not move over the batch";
     return e;
   }
-  e.joules = static_cast<double>(r.energy_after_mj - r.energy_before_mj) / 1e3;
+  e.window_joules = static_cast<double>(r.energy_after_mj - r.energy_before_mj) / 1e3;
+  const double outside_seconds = std::max(0.0, r.window_seconds - e.batch_seconds);
+  e.joules = e.window_joules - e.outside_power_w * outside_seconds;
+  if (!(e.joules > 0)) {
+    e.reason = "the window's " + std::to_string(e.window_joules) +
+               " J are all the idle moments around the batch: too short a batch to tell";
+    e.joules = 0;
+    return e;
+  }
   e.available = true;
   return e;
 }

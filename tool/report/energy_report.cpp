@@ -13,8 +13,8 @@ namespace {
 using nlohmann::json;
 
 constexpr double kMostClockMhz = 100'000; // no GPU's clock is near this
-// The host sees each counter tick up to a poll late, and the batch's events are the GPU's: the
-// window may fall short of the batch by this share at most.
+// The host's batch holds the GPU's (from the first launch enqueued to the last done) but for the
+// clocks' differences: it may fall short of it by this share at most.
 constexpr double kWindowSlack = 0.9;
 
 std::string shown(double value) { return format("%.6g", value); }
@@ -53,6 +53,12 @@ std::string energy_text(const RunResult& r) {
   text += "  per launch      " + format_joules(e.joules_per_launch()) + "  (" +
           format_count(e.launches) + " launches back to back in " + format_number(e.batch_ms, 1) +
           " ms, L2 warm, no flush between)\n";
+  text +=
+      "  counted         " + format_joules(e.window_joules) + " over " +
+      format_number(e.window_seconds * 1e3, 0) + " ms between two of the counter's steps" +
+      (e.counter_step_ms > 0 ? " (it moves every " + format_number(e.counter_step_ms, 0) + " ms)"
+                             : std::string()) +
+      ", less " + format_number(e.outside_power_w, 0) + " W outside the batch\n";
   text += "  mean power      " + format_number(e.mean_power_w(), 0) + " W by the energy counter";
   if (e.power_readings > 0)
     text += ", " + format_number(e.sampled_power_w, 0) + " W by " +
@@ -70,7 +76,11 @@ json energy_json(const EnergyStats& e) {
               {"reason", e.reason},
               {"launches", e.launches},
               {"batch_ms", e.batch_ms},
+              {"batch_seconds", e.batch_seconds},
               {"window_seconds", e.window_seconds},
+              {"window_joules", e.window_joules},
+              {"outside_power_w", e.outside_power_w},
+              {"counter_step_ms", e.counter_step_ms},
               {"joules", e.joules},
               {"joules_per_launch", e.joules_per_launch()},
               {"mean_power_w", e.mean_power_w()},
@@ -88,17 +98,22 @@ json energy_json(const EnergyStats& e) {
 
 EnergyStats energy_from_json(const json& j, const std::string& where) {
   const Fields f(j, where, "energy.");
-  f.only({"available", "reason", "launches", "batch_ms", "window_seconds", "joules",
-          "joules_per_launch", "mean_power_w", "sampled_power_w", "power_readings", "clock_events",
-          "clocks_held_by", "sm_clock_mhz", "memory_clock_mhz", "seconds"},
+  f.only({"available", "reason", "launches", "batch_ms", "batch_seconds", "window_seconds",
+          "window_joules", "outside_power_w", "counter_step_ms", "joules", "joules_per_launch",
+          "mean_power_w", "sampled_power_w", "power_readings", "clock_events", "clocks_held_by",
+          "sm_clock_mhz", "memory_clock_mhz", "seconds"},
          "the energy of a batch");
   EnergyStats e;
   e.available = f.boolean("available");
   e.reason = f.text("reason");
   e.launches = f.integer("launches", e.available ? 1 : 0, kMostEnergyLaunches);
   e.batch_ms = f.number("batch_ms", 0, kMaxRequestSeconds * 1e3);
+  e.batch_seconds = f.number("batch_seconds", 0, kMaxRequestSeconds);
   e.window_seconds = f.number("window_seconds", 0, kMaxRequestSeconds);
-  e.joules = f.number("joules", 0, kMostPowerWatts * kMaxRequestSeconds);
+  e.window_joules = f.number("window_joules", 0, kMostPowerWatts * kMaxRequestSeconds);
+  e.outside_power_w = f.number("outside_power_w", 0, kMostPowerWatts);
+  e.counter_step_ms = f.number("counter_step_ms", 0, kMaxRequestSeconds * 1e3);
+  e.joules = f.number("joules", 0, e.window_joules);
   e.sampled_power_w = f.number("sampled_power_w", 0, kMostPowerWatts);
   e.power_readings = static_cast<int>(f.integer("power_readings", 0, kMaxInt));
   e.clock_events = static_cast<std::uint64_t>(f.integer("clock_events", 0, kMaxInt64));
@@ -114,11 +129,15 @@ EnergyStats energy_from_json(const json& j, const std::string& where) {
   }
   if (e.joules <= 0)
     f.fail("joules", shown(e.joules), "above 0 when the energy is available");
-  if (e.window_seconds < kWindowSlack * e.batch_ms / 1e3)
+  if (e.window_seconds < e.batch_seconds || e.batch_seconds < kWindowSlack * e.batch_ms / 1e3)
     f.fail("window_seconds", shown(e.window_seconds),
-           "at least the batch's " + shown(e.batch_ms / 1e3) + " s it was counted around");
+           "at least the batch's " + shown(e.batch_seconds) + " s (on the GPU " +
+               shown(e.batch_ms / 1e3) + " s) it was counted around");
+  if (e.window_joules > kMostPowerWatts * e.window_seconds)
+    f.fail("window_joules", shown(e.window_joules) + " in " + shown(e.window_seconds) + " s",
+           "at most " + shown(kMostPowerWatts) + " W on average");
   if (e.mean_power_w() > kMostPowerWatts)
-    f.fail("joules", shown(e.joules) + " in " + shown(e.window_seconds) + " s",
+    f.fail("joules", shown(e.joules) + " in " + shown(e.batch_seconds) + " s",
            "at most " + shown(kMostPowerWatts) + " W on average");
   const auto derived = [&](const char* key, double value) {
     const double written = f.number(key, 0, kMaxDouble);

@@ -4,10 +4,8 @@
 
 #include <array>
 #include <chrono>
-#include <cstdlib>
 #include <map>
 #include <optional>
-#include <set>
 #include <vector>
 
 #include <cupti_pcsampling.h>
@@ -109,18 +107,13 @@ void configure(CUcontext context, int period, StallNames& names, RecordBuffer& b
   WL_CUPTI(cuptiPCSamplingSetConfigurationAttribute(&params));
 }
 
-// What the records of one pass have been read into: an entry per function and PC, and the names
-// CUPTI allocated for the records, freed once at the end (records share them).
+// What the records of one pass have been read into: an entry per function and PC. The records'
+// function names are CUPTI's allocations, which its header leaves to the user to free "once all
+// the records are processed"; but it shares a name across records, and on the H200 a later pass
+// in the process handed back the pointer an earlier pass had freed (a double free). So they are
+// copied and never freed: a few dozen bytes per function sampled.
 struct Taken {
   std::map<std::pair<std::string, std::uint64_t>, std::size_t> found;
-  std::set<char*> names;
-  Taken() = default;
-  Taken(const Taken&) = delete;
-  Taken& operator=(const Taken&) = delete;
-  ~Taken() {
-    for (char* name : names)
-      std::free(name); // CUPTI's malloc, ours to free
-  }
 };
 
 // The records CUPTI put in the buffer, added to `into`.
@@ -133,8 +126,6 @@ void take_records(RecordBuffer& buffer, const StallNames& names, PcSampleCounts&
   for (std::size_t i = 0; i < data.totalNumPcs && i < kPcsPerRead; ++i) {
     CUpti_PCSamplingPCData& pc = buffer.pcs[i];
     const std::string function = pc.functionName ? pc.functionName : "";
-    if (pc.functionName)
-      taken.names.insert(pc.functionName);
     pc.functionName = nullptr;
     const std::uint64_t offset = pc.pcOffset; // a packed field: read, not referred to
     const auto key = std::make_pair(function, offset);
@@ -220,8 +211,6 @@ PcSampleCounts collect_pc_samples(CUcontext context, int period,
     disable.size = CUpti_PCSamplingDisableParamsSize;
     disable.ctx = context;
     cuptiPCSamplingDisable(&disable); // the failure above is the one to say
-    if (buffer)
-      take_records(*buffer, names, counts, taken); // for their names, freed with `taken`
     throw;
   }
   on_context(cuptiPCSamplingDisable, context, CUpti_PCSamplingDisableParamsSize,
