@@ -13,8 +13,8 @@ import sys
 folder = sys.argv[1]
 bad = []
 print("| kernel | run | joules per launch | launches | batch ms | window ms (counter step) | "
-      "idle W | counter W | sampled W | energy / (sampled W x batch time) | clocks held by |")
-print("|---|---|---|---|---|---|---|---|---|---|---|")
+      "counter W | sampled W | counted energy / (sampled W x window) | clocks held by |")
+print("|---|---|---|---|---|---|---|---|---|---|")
 spread = {}
 for path in sorted(glob.glob(os.path.join(folder, "run_*_[123].json"))):
     name, run = re.match(r".*/run_(.*)_(\d)\.json$", path).groups()
@@ -30,11 +30,12 @@ for path in sorted(glob.glob(os.path.join(folder, "run_*_[123].json"))):
     sampled = energy["sampled_power_w"]
     if not 1 <= mean <= 5000:
         bad.append(f"{name} run {run}: mean power {mean} W")
-    agree = energy["joules"] / (sampled * energy["batch_seconds"]) if sampled > 0 else float("nan")
+    agree = (energy["window_joules"] / (sampled * energy["window_seconds"]) if sampled > 0
+             else float("nan"))
     spread.setdefault(name, []).append(energy["joules_per_launch"])
     print(f"| {name} | {run} | {energy['joules_per_launch'] * 1e3:.4f} mJ | {energy['launches']} | "
           f"{energy['batch_ms']:.1f} | {energy['window_seconds'] * 1e3:.0f} "
-          f"({energy['counter_step_ms']:.0f}) | {energy['outside_power_w']:.0f} | {mean:.1f} | "
+          f"({energy['counter_step_ms']:.0f}) | {mean:.1f} | "
           f"{sampled:.1f} | {agree:.3f} | "
           f"{energy['clocks_held_by'] or 'none'} |")
 print()

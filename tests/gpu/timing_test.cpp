@@ -64,9 +64,9 @@ TEST(Timing, TheSmClockIsReadWithTheSamples) {
   EXPECT_GT(*stats.memory_clock_mhz, 0);
 }
 
-// A batch of vector adds is counted by NVML's energy counter over a window that holds it, and the
-// power that gives, the idle moments around it taken off, is the power NVML reads while it runs
-// (within 15 %: the instantaneous readings are a sample; the bench holds the two within 5 %).
+// A batch of vector adds keeps the GPU busy between two steps of NVML's energy counter, and the
+// power the counter gives is the power NVML reads meanwhile (within 15 %: the instantaneous
+// readings are a sample; the bench holds the two within 5 %).
 TEST(Energy, AVectorAddsBatchIsCountedAndItsPowerIsWhatNvmlReads) {
   if (!test::have_gpu())
     GTEST_SKIP() << "no GPU";
@@ -78,9 +78,8 @@ TEST(Energy, AVectorAddsBatchIsCountedAndItsPowerIsWhatNvmlReads) {
   ASSERT_TRUE(r.energy.has_value());
   const EnergyStats& e = *r.energy;
   ASSERT_TRUE(e.available) << e.reason;
-  EXPECT_GE(e.batch_ms, 0.5 * kEnergyBatchSeconds * 1e3);
-  EXPECT_GE(e.window_seconds, e.batch_seconds);
-  EXPECT_LE(e.joules, e.window_joules);
+  EXPECT_LE(e.window_seconds, e.batch_ms / 1e3 + 0.01);
+  EXPECT_GE(e.window_seconds, kEnergyBatchSeconds);
   EXPECT_GT(e.joules_per_launch(), 0);
   EXPECT_GT(e.mean_power_w(), 10);
   EXPECT_LT(e.mean_power_w(), 2000);

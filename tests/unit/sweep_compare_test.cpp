@@ -140,7 +140,8 @@ TEST(SweepCompare, EachSidesEnergyIsComparedWhereBothMeasuredIt) {
     r.energy = EnergyStats{};
     r.energy->available = true;
     r.energy->launches = 100;
-    r.energy->joules = joules;
+    r.energy->batch_ms = 1000; // a second busy at `joules` W: `joules` per 100 launches
+    r.energy->window_joules = joules * 0.3;
     r.energy->window_seconds = 0.3;
     return r;
   };

@@ -37,10 +37,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_between(Clock::time_point from, Clock::time_point to) {
-  return std::chrono::duration<double>(to - from).count();
-}
-
 // Device memory for one session, freed on every path out.
 class DeviceBuffers {
 public:
@@ -601,7 +597,7 @@ RunResult KernelSession::measure_launch(RunResult predicted, bool with_counters,
   if (s.options.energy) {
     NvtxRange range("energy");
     result.energy = measure_energy(enqueue, s.stream.get(),
-                                   energy_launches(result.timing->median_time), s.sensors, watch);
+                                   energy_chunk(result.timing->median_time), s.sensors, watch);
   }
   if (with_counters && !s.options.metrics.empty())
     result.counters = count({block}).front();
@@ -924,27 +920,58 @@ StallSamples KernelSession::sample_stalls(const RunResult& measured) {
   // Flushed before the pass, like the counted launches: the flush's own kernel is not sampled.
   s.flusher.flush(s.stream.get());
   cuda_check(cudaStreamSynchronize(s.stream.get()), "L2 flush");
-  FreshLaunch sampled([&](cudaStream_t stream) {
-    DeviceLaunch captured = launch;
-    captured.stream = stream;
-    s.enqueue_unwatched(captured);
-  });
+  // The launch again from a fresh load of its code (engine/fresh_launch.h) where this binary
+  // holds that code: a kernel file's through its own launch code, a bundled kernel's as captured;
+  // else, or where it cannot be captured, sampled as it is.
   const CubinBytes cubin = sampled_cubin(*s.kernel, s.module.get(), s.arch);
+  std::optional<FreshLaunch> captured;
+  if (cubin.bytes && !s.module) {
+    try {
+      captured.emplace([&](cudaStream_t stream) {
+        DeviceLaunch on_capture = launch;
+        on_capture.stream = stream;
+        s.enqueue_unwatched(on_capture);
+      });
+    } catch (const DeviceError&) {
+      cudaGetLastError();
+    }
+  }
+  int fresh = -1; // -1: ran as it is
   const PcSampleCounts pcs = profiler().sample_pcs(period, [&] {
-    if (!cubin.bytes) { // its kernels are not ours to load again: sampled as they are
-      s.enqueue(launch);
-      cuda_check(cudaGetLastError(), "kernel launch");
-      cuda_check(cudaStreamSynchronize(s.stream.get()), "kernel run");
+    std::optional<FreshLibrary> library;
+    if (cubin.bytes && (s.module || captured))
+      library.emplace(cubin.bytes, cubin.size);
+    const void* file_kernel =
+        library && s.module ? library->kernel(s.module->code().function) : nullptr;
+    if (library && library->loaded() && captured) {
+      fresh = captured->run(*library, s.stream.get());
       return;
     }
-    sampled.run(cubin.bytes, cubin.size, s.stream.get(), [&](cudaStream_t) {
-      if (s.module)
-        s.watch(launch, s.kernel->id);
-    });
+    if (file_kernel) {
+      cudaFuncAttributes allowed{};
+      cuda_check(cudaFuncGetAttributes(&allowed, s.module->function()), "cudaFuncGetAttributes");
+      cuda_check(cudaFuncSetAttribute(file_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      allowed.maxDynamicSharedSizeBytes),
+                 "cudaFuncSetAttribute(the fresh copy's dynamic shared memory)");
+      s.module->launch(file_kernel, launch);
+      cuda_check(cudaGetLastError(), "kernel launch");
+      s.watch(launch, s.kernel->id);
+      cuda_check(cudaStreamSynchronize(s.stream.get()), "kernel run");
+      fresh = 1;
+      return;
+    }
+    s.enqueue(launch);
+    cuda_check(cudaGetLastError(), "kernel launch");
+    cuda_check(cudaStreamSynchronize(s.stream.get()), "kernel run");
   });
   StallSamples stalls = pcs.available ? own_stalls(pcs) : StallSamples{};
   if (!pcs.available)
     stalls.reason = pcs.reason;
+  else if (!stalls.available && fresh <= 0)
+    stalls.reason += fresh == 0 ? " (none of the launch's kernels is in this binary's cubin: "
+                                  "CUPTI places samples only in code loaded while it samples)"
+                                : " (the launch ran from the code loaded before sampling began, "
+                                  "in which CUPTI may place no samples)";
   else if (pcs.buffer_full && stalls.available)
     stalls.reason = "the sampling buffer filled: some samples were lost";
   stalls.period = period;

@@ -8,6 +8,14 @@ namespace wl {
 
 namespace {
 
+// A CUDA call whose failure leaves the launch as it was: its error is read and cleared.
+bool succeeded(cudaError_t status) {
+  if (status == cudaSuccess)
+    return true;
+  cudaGetLastError();
+  return false;
+}
+
 std::vector<cudaGraphNode_t> kernel_nodes(cudaGraph_t graph) {
   std::size_t count = 0;
   cuda_check(cudaGraphGetNodes(graph, nullptr, &count), "cudaGraphGetNodes");
@@ -22,82 +30,104 @@ std::vector<cudaGraphNode_t> kernel_nodes(cudaGraph_t graph) {
   return kernels;
 }
 
-// The fresh copy of `original` in `load`, allowed the same dynamic shared memory; nullptr where
-// the load does not hold a kernel of its name.
-const void* fresh_copy(cudaLibrary_t load, const void* original) {
+// A kernel node's argument values, copied while the graph holds them.
+std::vector<std::vector<unsigned char>> copy_arguments(const void* function, void** given) {
+  std::vector<std::vector<unsigned char>> values;
+  std::size_t offset = 0, size = 0;
+  for (std::size_t i = 0; given && succeeded(cudaFuncGetParamInfo(function, i, &offset, &size));
+       ++i) {
+    const auto* bytes = static_cast<const unsigned char*>(given[i]);
+    values.emplace_back(bytes, bytes + size);
+  }
+  return values;
+}
+
+// The fresh copy of `original` in `library`, allowed the same dynamic shared memory; nullptr
+// where the library holds no kernel of its name or the copy cannot be made like it.
+const void* fresh_copy(const FreshLibrary& library, const void* original) {
   const char* name = nullptr;
-  if (cudaFuncGetName(&name, original) != cudaSuccess || !name) {
-    cudaGetLastError(); // not an error of the launch: that kernel is left as it was
+  if (!succeeded(cudaFuncGetName(&name, original)) || !name)
     return nullptr;
-  }
-  cudaKernel_t kernel = nullptr;
-  if (cudaLibraryGetKernel(&kernel, load, name) != cudaSuccess) {
-    cudaGetLastError();
-    return nullptr;
-  }
+  const void* copy = library.kernel(name);
   cudaFuncAttributes attributes{};
-  cuda_check(cudaFuncGetAttributes(&attributes, original), "cudaFuncGetAttributes");
-  const void* copy = reinterpret_cast<const void*>(kernel);
-  cuda_check(cudaFuncSetAttribute(copy, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  attributes.maxDynamicSharedSizeBytes),
-             "cudaFuncSetAttribute(the fresh copy's dynamic shared memory)");
+  if (!copy || !succeeded(cudaFuncGetAttributes(&attributes, original)) ||
+      !succeeded(cudaFuncSetAttribute(copy, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      attributes.maxDynamicSharedSizeBytes)))
+    return nullptr;
   return copy;
 }
 
 } // namespace
 
+FreshLibrary::FreshLibrary(const unsigned char* cubin, std::size_t size) : m_image((size + 7) / 8) {
+  std::memcpy(m_image.data(), cubin, size);
+  if (!succeeded(cudaLibraryLoadData(&m_library, m_image.data(), nullptr, nullptr, 0, nullptr,
+                                     nullptr, 0)))
+    m_library = nullptr;
+}
+
+FreshLibrary::~FreshLibrary() {
+  if (m_library)
+    cudaLibraryUnload(m_library);
+}
+
+const void* FreshLibrary::kernel(const std::string& name) const {
+  cudaKernel_t kernel = nullptr;
+  if (!m_library || !succeeded(cudaLibraryGetKernel(&kernel, m_library, name.c_str())))
+    return nullptr;
+  return reinterpret_cast<const void*>(kernel);
+}
+
 FreshLaunch::FreshLaunch(const std::function<void(cudaStream_t)>& enqueue) {
   cudaStream_t stream = nullptr;
   cuda_check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  cudaGraph_t graph = nullptr;
   try {
     cuda_check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal),
                "cudaStreamBeginCapture");
     enqueue(stream);
-    cuda_check(cudaStreamEndCapture(stream, &m_graph), "cudaStreamEndCapture");
+    cuda_check(cudaStreamEndCapture(stream, &graph), "cudaStreamEndCapture");
+    for (cudaGraphNode_t node : kernel_nodes(graph)) {
+      cudaKernelNodeParams params{};
+      cuda_check(cudaGraphKernelNodeGetParams(node, &params), "cudaGraphKernelNodeGetParams");
+      m_kernels.push_back({params.func, params.gridDim, params.blockDim, params.sharedMemBytes,
+                           copy_arguments(params.func, params.kernelParams)});
+    }
   } catch (...) {
     cudaGraph_t partial = nullptr;
-    if (cudaStreamEndCapture(stream, &partial) == cudaSuccess && partial)
+    if (!graph && cudaStreamEndCapture(stream, &partial) == cudaSuccess && partial)
       cudaGraphDestroy(partial);
+    if (graph)
+      cudaGraphDestroy(graph);
     cudaGetLastError();
     cudaStreamDestroy(stream);
     throw;
   }
+  cudaGraphDestroy(graph);
   cudaStreamDestroy(stream);
 }
 
-FreshLaunch::~FreshLaunch() {
-  for (cudaLibrary_t load : m_loads)
-    cudaLibraryUnload(load);
-  if (m_graph)
-    cudaGraphDestroy(m_graph);
-}
-
-int FreshLaunch::run(const unsigned char* cubin, std::size_t size, cudaStream_t stream,
-                     const std::function<void(cudaStream_t)>& after_launch) {
-  std::vector<std::uint64_t>& image = m_images.emplace_back((size + 7) / 8);
-  std::memcpy(image.data(), cubin, size);
-  cudaLibrary_t load = nullptr;
-  cuda_check(cudaLibraryLoadData(&load, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
-             "cudaLibraryLoadData(a fresh load of the kernel's cubin)");
-  m_loads.push_back(load);
+int FreshLaunch::run(const FreshLibrary& library, cudaStream_t stream,
+                     const std::function<void(cudaStream_t)>& after_launch) const {
   int fresh = 0;
-  for (cudaGraphNode_t node : kernel_nodes(m_graph)) {
-    cudaKernelNodeParams params{};
-    cuda_check(cudaGraphKernelNodeGetParams(node, &params), "cudaGraphKernelNodeGetParams");
-    if (const void* copy = fresh_copy(load, params.func)) {
-      params.func = const_cast<void*>(copy);
-      cuda_check(cudaGraphKernelNodeSetParams(node, &params), "cudaGraphKernelNodeSetParams");
-      ++fresh;
+  try {
+    for (const Kernel& k : m_kernels) {
+      const void* copy = fresh_copy(library, k.function);
+      std::vector<void*> arguments;
+      for (const std::vector<unsigned char>& value : k.arguments)
+        arguments.push_back(const_cast<unsigned char*>(value.data()));
+      cuda_check(cudaLaunchKernel(copy ? copy : k.function, k.grid, k.block, arguments.data(),
+                                  k.shared_bytes, stream),
+                 "the sampled launch");
+      fresh += copy ? 1 : 0;
     }
+    if (after_launch)
+      after_launch(stream);
+  } catch (...) {
+    cudaStreamSynchronize(stream); // the fresh load stays until its kernels are done
+    throw;
   }
-  cudaGraphExec_t exec = nullptr;
-  cuda_check(cudaGraphInstantiate(&exec, m_graph, 0), "cudaGraphInstantiate");
-  const cudaError_t launched = cudaGraphLaunch(exec, stream);
-  if (launched == cudaSuccess && after_launch)
-    after_launch(stream);
-  const cudaError_t ran = launched == cudaSuccess ? cudaStreamSynchronize(stream) : launched;
-  cudaGraphExecDestroy(exec);
-  cuda_check(ran, "the sampled launch");
+  cuda_check(cudaStreamSynchronize(stream), "the sampled launch");
   return fresh;
 }
 

@@ -122,14 +122,11 @@ namespace {
 // How long to wait for NVML's energy counter to move: it moves every 100 ms on the H200; one
 // that has not moved in this long is not moving.
 constexpr auto kEnergyTickWait = std::chrono::milliseconds(300);
+// A chunk of the batch lasts about this long: the batch ends within one of the counter's step.
 // How often the sensors are read over the window.
 constexpr auto kSensorPeriod = std::chrono::milliseconds(2);
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_between(Clock::time_point from, Clock::time_point to) {
-  return std::chrono::duration<double>(to - from).count();
-}
 
 struct Tick {
   std::uint64_t mj = 0;
@@ -186,7 +183,7 @@ private:
 
 } // namespace
 
-EnergyStats measure_energy(const StreamWork& launch, void* stream_handle, std::int64_t launches,
+EnergyStats measure_energy(const StreamWork& launch, void* stream_handle, std::int64_t chunk,
                            const GpuSensors& sensors, const StreamWork& after_launch) {
   const auto begin = Clock::now();
   const auto stream = static_cast<cudaStream_t>(stream_handle);
@@ -196,11 +193,11 @@ EnergyStats measure_energy(const StreamWork& launch, void* stream_handle, std::i
     e.seconds = seconds_between(begin, Clock::now());
     return e;
   };
+  cuda_check(cudaStreamSynchronize(stream), "work before the energy batch");
   const std::optional<std::uint64_t> now = sensors.energy_mj();
   if (!now)
     return said(sensors.unavailable().empty() ? "NVML does not read this GPU's energy counter"
                                               : sensors.unavailable());
-  cuda_check(cudaStreamSynchronize(stream), "work before the energy batch");
   SensorReader reader(sensors, begin);
   // From a step: the counter then holds nothing of the time before the window.
   const std::optional<Tick> first = next_tick(sensors, *now);
@@ -208,36 +205,50 @@ EnergyStats measure_energy(const StreamWork& launch, void* stream_handle, std::i
     return said("NVML's energy counter did not move in " + std::to_string(kEnergyTickWait.count()) +
                 " ms");
   EnergyReadings readings;
-  readings.launches = launches;
   readings.energy_before_mj = first->mj;
   EventPair events;
-  const auto batch_start = Clock::now();
   cuda_check(cudaEventRecord(events.start, stream), "cudaEventRecord");
-  for (std::int64_t i = 0; i < launches; ++i) {
-    launch(stream_handle);
-    cuda_check(cudaGetLastError(), "kernel launch");
-    if (after_launch)
-      after_launch(stream_handle);
+  // Chunks of about kEnergyChunkSeconds back to back until the counter steps again after
+  // kEnergyBatchSeconds: the GPU was busy from one step to the other, so their difference is the
+  // batch's energy alone.
+  std::optional<Tick> last;
+  std::uint64_t seen = first->mj;
+  while (!last) {
+    for (std::int64_t i = 0; i < chunk; ++i) {
+      launch(stream_handle);
+      cuda_check(cudaGetLastError(), "kernel launch");
+      if (after_launch)
+        after_launch(stream_handle);
+    }
+    readings.launches += chunk;
+    cuda_check(cudaEventRecord(events.stop, stream), "cudaEventRecord");
+    cuda_check(cudaEventSynchronize(events.stop), "energy batch");
+    const std::optional<std::uint64_t> mj = sensors.energy_mj();
+    if (!mj)
+      return said("NVML's energy counter could not be read during the batch");
+    const double busy = seconds_between(first->at, Clock::now());
+    if (*mj != seen && busy >= kEnergyBatchSeconds)
+      last = Tick{*mj, Clock::now()};
+    else if (busy > kEnergyBatchSeconds + 10 * kEnergyTickWait.count() / 1e3)
+      return said("NVML's energy counter did not move during the batch");
+    seen = *mj;
   }
-  cuda_check(cudaEventRecord(events.stop, stream), "cudaEventRecord");
-  cuda_check(cudaEventSynchronize(events.stop), "energy batch");
-  const auto batch_end = Clock::now();
-  const std::optional<std::uint64_t> end = sensors.energy_mj();
-  const std::optional<Tick> last = end ? next_tick(sensors, *end) : std::nullopt;
-  std::vector<SensorReading> seen = reader.stop();
-  if (!last)
-    return said("NVML's energy counter did not move in " + std::to_string(kEnergyTickWait.count()) +
-                " ms after the batch");
+  std::vector<SensorReading> seen_readings = reader.stop();
   float ms = 0;
   cuda_check(cudaEventElapsedTime(&ms, events.start, events.stop), "cudaEventElapsedTime");
   const double origin = seconds_between(begin, first->at); // readings are timed from `begin`
-  for (SensorReading& reading : seen)
+  for (SensorReading& reading : seen_readings)
     reading.at -= origin;
-  readings.readings = std::move(seen);
+  // The step's time as the reader saw it (every 2 ms), not when the last chunk ended.
+  double end = seconds_between(first->at, last->at);
+  for (const SensorReading& reading : seen_readings)
+    if (reading.energy_mj == last->mj && reading.at < end && reading.at > 0) {
+      end = reading.at;
+      break;
+    }
+  readings.readings = std::move(seen_readings);
   readings.batch_ms = ms;
-  readings.batch_start = seconds_between(first->at, batch_start);
-  readings.batch_end = seconds_between(first->at, batch_end);
-  readings.window_seconds = seconds_between(first->at, last->at);
+  readings.window_seconds = end;
   readings.energy_after_mj = last->mj;
   EnergyStats e = summarise_energy(readings);
   e.seconds = seconds_between(begin, Clock::now());

@@ -11,9 +11,16 @@
 #include "model/run_options.h"
 #include "model/run_result.h"
 
+#include <chrono>
 #include <functional>
 
 namespace wl {
+
+// Seconds from `from` to `to` on the steady clock, which every phase of a run is timed with.
+inline double seconds_between(std::chrono::steady_clock::time_point from,
+                              std::chrono::steady_clock::time_point to) {
+  return std::chrono::duration<double>(to - from).count();
+}
 
 // `launch` enqueues the kernel on the given stream (a cudaStream_t); `flusher` empties L2 before
 // each sample (made once per session: its buffer is twice the L2's size). Throws UsageError
@@ -27,11 +34,12 @@ TimingStats time_cold(const StreamWork& launch, void* stream, const TimingOption
                       L2Flusher& flusher, const GpuSensors& sensors,
                       const StreamWork& after_launch = {});
 
-// The energy of `launches` back-to-back launches (model/energy.h): NVML's energy counter read on
-// its steps just before and just after the batch, and the power, clocks and clock events read on
-// another thread over that window. `after_launch` follows each launch, as in time_cold. Where NVML
+// The energy of a batch of back-to-back launches lasting at least kEnergyBatchSeconds, enqueued
+// `chunk` at a time (model/energy.h): NVML's energy counter read on its steps just before and
+// just after the batch, and the power, clocks and clock events read on another thread over that
+// window. `after_launch` follows each launch, as in time_cold. Where NVML
 // has no energy counter the result says why.
-EnergyStats measure_energy(const StreamWork& launch, void* stream, std::int64_t launches,
+EnergyStats measure_energy(const StreamWork& launch, void* stream, std::int64_t chunk,
                            const GpuSensors& sensors, const StreamWork& after_launch = {});
 
 // A range in the "WarpLens" NVTX domain for as long as the object lives. Start/end ranges (not

@@ -35,19 +35,14 @@ std::optional<double> median_reading(std::vector<double> values) {
 
 } // namespace
 
-std::int64_t energy_launches(double median_ms) {
+std::int64_t energy_chunk(double median_ms) {
   if (!(median_ms > 0))
     return 1;
-  const double wanted = std::ceil(kEnergyBatchSeconds * 1e3 / median_ms);
   return static_cast<std::int64_t>(
-      std::clamp(wanted, 1.0, static_cast<double>(kMostEnergyLaunches)));
+      std::clamp(std::ceil(kEnergyChunkSeconds * 1e3 / median_ms), 1.0, 1e6));
 }
 
 namespace {
-
-bool inside(const SensorReading& reading, const EnergyReadings& r) {
-  return reading.at >= r.batch_start && reading.at <= r.batch_end;
-}
 
 std::optional<double> mean_of(const std::vector<double>& values) {
   if (values.empty())
@@ -77,24 +72,21 @@ EnergyStats summarise_energy(const EnergyReadings& r) {
   EnergyStats e;
   e.launches = r.launches;
   e.batch_ms = r.batch_ms;
-  e.batch_seconds = r.batch_end - r.batch_start;
   e.window_seconds = r.window_seconds;
-  std::vector<double> in_power, out_power, sm, memory;
+  std::vector<double> power, sm, memory;
   for (const SensorReading& reading : r.readings) {
-    const bool during = inside(reading, r);
+    if (reading.at < 0 || reading.at > r.window_seconds)
+      continue; // before the counter's first step or after its last: not what it counted
     if (reading.power_w)
-      (during ? in_power : out_power).push_back(*reading.power_w);
-    if (!during)
-      continue;
+      power.push_back(*reading.power_w);
     if (reading.sm_mhz)
       sm.push_back(*reading.sm_mhz);
     if (reading.memory_mhz)
       memory.push_back(*reading.memory_mhz);
     e.clock_events |= reading.clock_events.value_or(0);
   }
-  e.power_readings = static_cast<int>(in_power.size());
-  e.sampled_power_w = mean_of(in_power).value_or(0);
-  e.outside_power_w = mean_of(out_power).value_or(e.sampled_power_w);
+  e.power_readings = static_cast<int>(power.size());
+  e.sampled_power_w = mean_of(power).value_or(0);
   e.sm_clock_mhz = median_reading(sm);
   e.memory_clock_mhz = median_reading(memory);
   e.counter_step_ms = counter_step_ms(r.readings);
@@ -104,19 +96,11 @@ EnergyStats summarise_energy(const EnergyReadings& r) {
                std::to_string(r.energy_after_mj) + " mJ)";
     return e;
   }
-  if (r.energy_after_mj == r.energy_before_mj) {
+  if (r.energy_after_mj == r.energy_before_mj || !(r.window_seconds > 0)) {
     e.reason = "NVML's energy counter did not move over the batch";
     return e;
   }
   e.window_joules = static_cast<double>(r.energy_after_mj - r.energy_before_mj) / 1e3;
-  const double outside_seconds = std::max(0.0, r.window_seconds - e.batch_seconds);
-  e.joules = e.window_joules - e.outside_power_w * outside_seconds;
-  if (!(e.joules > 0)) {
-    e.reason = "the window's " + std::to_string(e.window_joules) +
-               " J are all the idle moments around the batch: too short a batch to tell";
-    e.joules = 0;
-    return e;
-  }
   e.available = true;
   return e;
 }
@@ -132,7 +116,8 @@ std::string clock_event_words(std::uint64_t bits) {
 }
 
 std::uint64_t throttle_events(std::uint64_t bits) {
-  return bits & ~(kGpuIdle | kApplicationsClocksSetting);
+  constexpr std::uint64_t kSyncBoost = 0x10, kDisplayClockSetting = 0x100;
+  return bits & ~(kGpuIdle | kApplicationsClocksSetting | kSyncBoost | kDisplayClockSetting);
 }
 
 } // namespace wl

@@ -685,8 +685,9 @@ const std::array kFigures = {
            .unit = "J",
            .panel = Panel::timings,
            .format = FigureFormat::energy,
-           .meaning = "NVML's total-energy counter over a batch of at least 0.3 s of "
-                      "back-to-back launches (L2 warm, no flush between), over the launches.",
+           .meaning = "The mean power NVML's total-energy counter gives over at least 0.3 s of "
+                      "back-to-back launches (L2 warm, no flush between), times a launch's time "
+                      "in them.",
            .better = Better::lower,
            .sweep = true,
            .measured = energy_per_launch,
@@ -697,8 +698,9 @@ const std::array kFigures = {
            .panel = Panel::timings,
            .format = FigureFormat::ratio,
            .decimals = 0,
-           .meaning = "The batch's energy over the time it was counted in; beside it, the mean "
-                      "of NVML's instantaneous power read while the batch ran.",
+           .meaning = "NVML's energy counter's difference between two of its steps, the GPU busy "
+                      "with the launches throughout, over the time between; beside it, the mean "
+                      "of NVML's instantaneous power read meanwhile.",
            .sweep = true,
            .measured = mean_power,
            .note = sampled_power_note},
