@@ -50,8 +50,8 @@ if os.path.exists(sweep):
     print("|---|---|---|---|")
     for row in csv.DictReader(open(sweep)):
         joules = row.get("energy_per_launch", "")
-        print(f"| {row.get('block', '')} | {row.get('median_time', '')} | "
-              f"{float(joules) * 1e3:.4f} mJ |" if joules else f"| {row.get('block', '')} | | |",
+        print(f"| {row.get('block_x', '')} | {row.get('median_time', '')} | "
+              f"{float(joules) * 1e3:.4f} mJ |" if joules else f"| {row.get('block_x', '')} | | |",
               row.get("mean_power", ""), "|")
 for line in bad:
     print("FAILED:", line)
