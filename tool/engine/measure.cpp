@@ -122,7 +122,6 @@ namespace {
 // How long to wait for NVML's energy counter to move: it moves every 100 ms on the H200; one
 // that has not moved in this long is not moving.
 constexpr auto kEnergyTickWait = std::chrono::milliseconds(300);
-// A chunk of the batch lasts about this long: the batch ends within one of the counter's step.
 // How often the sensors are read over the window.
 constexpr auto kSensorPeriod = std::chrono::milliseconds(2);
 
