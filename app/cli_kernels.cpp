@@ -763,8 +763,9 @@ void add_model_flag(CLI::App& cmd, SweepOptions& o) {
                  "With --model: preset id or alias, device[:N], or a .json preset")
       ->capture_default_str()
       ->needs(model);
-  for (const char* measured : {"--workers", "--worker", "--per-device", "--per-site", "--metrics",
-                               "--device", "--seed", "--max-time", "--kernel-time-limit"})
+  for (const char* measured :
+       {"--workers", "--worker", "--per-device", "--per-site", "--metrics", "--energy", "--device",
+        "--seed", "--max-time", "--kernel-time-limit"})
     model->excludes(cmd.get_option(measured));
 }
 

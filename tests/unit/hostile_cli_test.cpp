@@ -180,6 +180,9 @@ const std::vector<CliCase> kKernels = {
     {"ModelBlockEmpty", "model vec_add/scalar --block ''", {"--block", "an empty value"}},
     {"ModelSizeEmpty", "model vec_add/scalar --size ''", {"--size", "an empty value"}},
     {"SweepSizeEmpty", "sweep vec_add/scalar --block 32 --size ''", {"--size", "an empty value"}},
+    {"SweepEnergyWithModel",
+     "sweep vec_add/scalar --block 32 --model --energy",
+     {"--energy excludes --model"}},
     // The GUI's own options: an empty value is refused, not read as "the default".
     {"GuiBlockEmpty", "--headless --model --block ''", {"--block", "an empty value"}},
     {"GuiKernelTimeLimitNegative",
