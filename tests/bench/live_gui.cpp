@@ -72,6 +72,24 @@ double median(std::vector<double> v) {
                         : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
+// Each change of the worker's state as the GUI sees it ("pid/hello pid/phase@ms"), in ms since
+// `since`: where a wait's time goes between the client, the worker's start and its phases.
+struct Timeline {
+  WorkerSource& source;
+  Clock::time_point since;
+  std::string text = {}, last = {};
+  void note() {
+    static const char* const status_names[] = {"starting", "ready", "busy", "restarting", "failed"};
+    const WorkerSnapshot s = source.snapshot();
+    const std::string state = std::to_string(s.pid) + "/" + std::to_string(s.worker_pid) + "/" +
+                              status_names[static_cast<int>(s.status)] + "/" + s.phase +
+                              (s.timed_part ? "+part" : "");
+    if (state != last)
+      text += " " + state + "@" + std::to_string(static_cast<int>(ms_since(since)));
+    last = state;
+  }
+};
+
 // Where the latest Run spent its time in the worker, as its result says.
 std::string time_spent(const App& app) {
   const auto& r = app.results.latest;
@@ -105,24 +123,15 @@ int run(const std::string& warplens, const std::string& kernel) {
   // The first measured figures: the Run's timed part, before its counters (or the whole Run,
   // where it has no counting pass).
   // Where the first figures' time goes, as the GUI sees it: each change of the worker's state.
-  std::string timeline, last_state;
-  const auto note_state = [&] {
-    const WorkerSnapshot s = source.snapshot();
-    const std::string state = std::to_string(s.pid) + "/" + std::to_string(s.worker_pid) + "/" +
-                              s.phase + (s.timed_part ? "+part" : "");
-    if (state != last_state)
-      timeline += " " + state + "@" + std::to_string(static_cast<int>(ms_since(started)));
-    last_state = state;
-  };
-  note_state();
+  Timeline start_timeline{source, started};
   frames_until(
       frames,
       [&] {
-        note_state();
+        start_timeline.note();
         return app.results.latest && app.results.latest->timing;
       },
       60000);
-  std::printf("worker pid/hello pid/phase@ms after the start:%s\n", timeline.c_str());
+  std::printf("worker pid/hello pid/phase@ms after the start:%s\n", start_timeline.text.c_str());
   std::printf("first measured figures shown %.0f ms after the start (main; %s)\n",
               ms_since(started), app.results.latest_counting ? "the timed part" : "the whole Run");
   frames_until(
@@ -173,11 +182,19 @@ int run(const std::string& warplens, const std::string& kernel) {
     const WorkerSnapshot s = source.snapshot();
     return s.restarts > 0 && (s.status == WorkerStatus::ready || s.status == WorkerStatus::busy);
   };
-  const double ready = frames_until(frames, replaced, 10000);
+  Timeline kill_timeline{source, killed};
+  const double ready = frames_until(
+      frames,
+      [&] {
+        kill_timeline.note();
+        return replaced();
+      },
+      10000);
   // Its timing first (the timed part), then the whole Run with its counters.
   const bool timed_again = frames_until(
                                frames,
                                [&] {
+                                 kill_timeline.note();
                                  return shows(app, {256, 1, 1});
                                },
                                30000) >= 0;
@@ -185,6 +202,7 @@ int run(const std::string& warplens, const std::string& kernel) {
   const bool remeasured = frames_until(
                               frames,
                               [&] {
+                                kill_timeline.note();
                                 return !source.busy() && shows(app, {256, 1, 1});
                               },
                               30000) >= 0;
@@ -222,6 +240,7 @@ int run(const std::string& warplens, const std::string& kernel) {
               "shown %.0f ms after the kill (%s); choices and history kept: %s; status: %s\n",
               victim, ready, timed_shown, answered, spent.c_str(), kept ? "yes" : "NO",
               source.mode().c_str());
+  std::printf("after the kill, pid/hello pid/status/phase@ms:%s\n", kill_timeline.text.c_str());
   std::printf("\nwarm sweep (Measure sweep, %zu shapes, %zu with counters): %.0f, %.0f and %.0f ms "
               "from the request to the last point on screen\n",
               swept_points, counted_points, sweeps[0], sweeps[1], sweeps[2]);

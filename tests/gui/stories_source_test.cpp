@@ -270,6 +270,12 @@ TEST(StorySource, MeasuredPerSiteFiguresStandBesideThePredictions) {
              stale = story.sidecar("stale");
   EXPECT_TRUE(reads(plain, "the last run made no per-site pass. Tick Measure per site"))
       << flat_text(plain, "source");
+  // When the first measured figures were drawn, from the process's start: noted once.
+  ASSERT_TRUE(plain["configuration"].contains("first_measured_figures_seconds"));
+  const double first = plain["configuration"]["first_measured_figures_seconds"];
+  EXPECT_GT(first, 0);
+  EXPECT_LT(first, 60);
+  EXPECT_EQ(stale["configuration"]["first_measured_figures_seconds"].get<double>(), first);
   const std::string m = flat_text(measured, "source");
   EXPECT_TRUE(reads(measured, "Measured per site on")) << m;
   EXPECT_TRUE(reads(measured,

@@ -10,8 +10,12 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <time.h>
 
 #include <imgui.h>
+#include <unistd.h>
 // Key codes only: in Dear ImGui 1.86 the GLFW backend fills io.KeysDown by GLFW key code, and
 // F-keys, letters and digits have no ImGuiKey of their own yet.
 #include <GLFW/glfw3.h>
@@ -243,6 +247,35 @@ void draw_status_line(App& app) {
   ImGui::End();
 }
 
+// Seconds since this process began (its exec), from the kernel's record of its start; -1 where
+// that cannot be read.
+double seconds_since_process_start() {
+  std::ifstream stat("/proc/self/stat");
+  std::string text;
+  std::getline(stat, text);
+  // Field 22, counted after the command's name, which may hold spaces and ends at the last ')'.
+  const std::size_t name_end = text.rfind(')');
+  if (name_end == std::string::npos)
+    return -1;
+  std::istringstream fields(text.substr(name_end + 2));
+  std::string field;
+  for (int i = 3; i <= 22; ++i)
+    fields >> field;
+  timespec now{};
+  const long ticks = sysconf(_SC_CLK_TCK);
+  if (!fields || ticks <= 0 || clock_gettime(CLOCK_BOOTTIME, &now) != 0)
+    return -1;
+  return static_cast<double>(now.tv_sec) + now.tv_nsec * 1e-9 -
+         std::stod(field) / static_cast<double>(ticks);
+}
+
+void note_first_measured_figures(App& app) {
+  const auto& latest = app.results.latest;
+  if (!app.frame.first_measured_figures_at && latest && latest->timing &&
+      latest->recorded_on.empty())
+    app.frame.first_measured_figures_at = seconds_since_process_start();
+}
+
 } // namespace
 
 void apply_theme(Theme theme, float scale) {
@@ -279,6 +312,7 @@ void draw_frame(App& app) {
       app.frame.highlighted.push_back(*panel);
   draw_tiled_panels(app);
   draw_status_line(app);
+  note_first_measured_figures(app);
 }
 
 GuiContext::GuiContext(App& app, std::filesystem::path config_dir)

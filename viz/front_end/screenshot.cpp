@@ -62,6 +62,8 @@ json configuration(const App& app) {
               {"request_problem", app.request_problem()},
               {"measured_is_stale", app.latest_is_stale()},
               {"stale_note", app.latest_is_stale() ? app.stale_note() : ""}};
+  if (app.frame.first_measured_figures_at)
+    out["first_measured_figures_seconds"] = *app.frame.first_measured_figures_at;
   if (const json file = kernel_file_json(app); !file.is_null())
     out["kernel_file"] = file;
   return out;

@@ -315,6 +315,9 @@ struct FrameScratch {
   std::string status_line_text;   // likewise, the status line's
   std::vector<Panel> highlighted; // panels the teaching note points at, outlined while it is read
   bool quit_requested = false;    // Ctrl+Q or View > Quit: the window closes after this frame
+  // Seconds from the process's start to the first frame that drew a figure measured now (not
+  // recorded): how long a person waited for the first measured figures, for the sidecar.
+  std::optional<double> first_measured_figures_at = std::nullopt;
 };
 
 // A person's kernel file on screen (viz/workflows/kernel_file_workflow.cpp): the file, the watch on
