@@ -111,6 +111,50 @@ TEST(StoryLayout, TheRooflineChartComesRightAfterItsVerdict) {
   EXPECT_LT(text.find("this launch:"), text.find("FP32 FLOP/s against FLOP per byte")) << text;
 }
 
+bool has(const std::string& text, const std::string& words) {
+  return text.find(words) != std::string::npos;
+}
+
+// The memory chart: opened from the View menu, every link's prediction stands in its table; after
+// "Count the chart's links" and a Run, the links are measured (here, with no GPU, the recording's
+// figures stand beside them, said to be recorded), each beside the model's, with why a link
+// differs.
+TEST(StoryPanels, TheMemoryChartSetsEachLinksMeasuredFigureBesideThePrediction) {
+  const Story story =
+      play("window 1280x720\nclick \"View\"\nclick \"Memory chart\"\nwait\n"
+           "screenshot before.png memory\nclick \"Count the chart's links\" in \"Memory chart\"\n"
+           "key F5\nwait\nscreenshot counted.png memory\n",
+           "--kernel transpose/naive");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json before = story.sidecar("before"), counted = story.sidecar("counted");
+  const std::string b = text_of(before, "memory");
+  EXPECT_TRUE(has(b, "| Kernel -> Global | global load instructions |")) << b;
+  EXPECT_TRUE(has(b, "| L1/TEX cache -> L2 cache | L1 bytes written to L2 |")) << b;
+  EXPECT_TRUE(has(b, "| 2 GiB |")) << "32 bytes a sector of the stores: " << b;
+  EXPECT_FALSE(before["configuration"]["measure_memory_chart"].get<bool>());
+  EXPECT_TRUE(counted["configuration"]["measure_memory_chart"].get<bool>());
+  const std::string c = text_of(counted, "memory");
+  const std::string mode = counted["configuration"]["mode"];
+  if (mode.rfind("GPU mode", 0) == 0) { // a real worker counted every link
+    EXPECT_TRUE(has(c, "Measured by this run's counters: 16 of 16 links")) << c;
+    EXPECT_TRUE(has(c, "| Kernel -> Global | global load instructions | 2,097,152 | "
+                       "2,097,152 | +0.0 % |"))
+        << c;
+    EXPECT_TRUE(has(c, "| L1/TEX cache -> L2 cache | L1 bytes written to L2 | 2 GiB | "
+                       "2 GiB |"))
+        << c;
+    EXPECT_TRUE(
+        counted["result"]["memory_chart"]["by_ncu_name"].contains("lts__t_sector_hit_rate.pct"))
+        << counted["result"];
+  } else {
+    EXPECT_TRUE(has(c, "Measured figures recorded on")) << c;
+    EXPECT_TRUE(has(c, "| Kernel -> Global | global load instructions | 2,097,152 | "
+                       "2,097,152 | +0.0 % |"))
+        << c;
+  }
+  EXPECT_TRUE(has(c, "DRAM bytes read differs from the model:")) << c;
+}
+
 // The defect: a kernel with no shared memory showed empty site and baseline tables in Shared
 // memory, the sentence saying why at the bottom, out of sight.
 TEST(StoryMaps, AKernelWithoutSharedMemorySaysSoFirstWithNoEmptyTables) {

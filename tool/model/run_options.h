@@ -48,8 +48,8 @@ struct EngineOptions {
 
 // The named sets of counters `--metrics` and a request's "metrics" take besides counter names:
 // assets/metrics.json's sets, and "all" (a unit test holds the two lists equal).
-inline constexpr std::array<std::string_view, 6> kMetricSets = {"default",   "global",   "shared",
-                                                                "occupancy", "roofline", "all"};
+inline constexpr std::array<std::string_view, 7> kMetricSets = {
+    "default", "global", "shared", "occupancy", "roofline", "memory", "all"};
 
 // Where an engine option is given: the requests of the worker protocol that carry it, and the
 // commands whose command line sets it (warplens run, warplens sweep, the GUI's `warplens`).
@@ -125,14 +125,15 @@ inline constexpr std::array kEngineOptions = {
                  .use = kMeasuredRequests | kMeasuringCommands,
                  .longest = kMaxRequestSeconds,
                  .help = "Seconds of timing samples at most (a sweep's: per point)"},
-    EngineOption{.key = "metrics",
-                 .flag = "--metrics",
-                 .field = +[](EngineOptions& e) -> std::string& { return e.metrics; },
-                 .use = kMeasuredRequests | kMeasuringCommands,
-                 .allowed = "a set (default, global, shared, occupancy, roofline, all) or counter "
-                            "names (keys or CUPTI names), comma-separated",
-                 .help = "Hardware counters: a set (default, global, shared, occupancy, roofline, "
-                         "all) or counter names (keys or CUPTI names), comma-separated"},
+    EngineOption{
+        .key = "metrics",
+        .flag = "--metrics",
+        .field = +[](EngineOptions& e) -> std::string& { return e.metrics; },
+        .use = kMeasuredRequests | kMeasuringCommands,
+        .allowed = "a set (default, global, shared, occupancy, roofline, memory, all) or counter "
+                   "names (keys or CUPTI names), comma-separated",
+        .help = "Hardware counters: a set (default, global, shared, occupancy, roofline, memory, "
+                "all) or counter names (keys or CUPTI names), comma-separated"},
     EngineOption{.key = "per_site",
                  .flag = "--per-site",
                  .field = +[](EngineOptions& e) -> bool& { return e.per_site; },

@@ -260,6 +260,82 @@ std::string l2_traffic_reason(const RunResult& r, double measured, double predic
          "compiler split accesses into more sectors";
 }
 
+// The memory chart's links (memory_chart.h). Local memory: none where the kernel has no
+// local bytes (cudaFuncGetAttributes: no spills, no local arrays); the model does not say how a
+// kernel that has some uses them.
+std::optional<double> no_local_traffic(const RunResult& r) {
+  return r.attributes && r.attributes->local_bytes == 0 ? std::optional(0.0) : std::nullopt;
+}
+
+std::string local_traffic_reason(const RunResult& r, double, double) {
+  return r.attributes ? "local memory the attributes did not show (" +
+                            whole_number(r.attributes->local_bytes) +
+                            " bytes a thread): a stack the compiler made for a call"
+                      : "the kernel's attributes were not read";
+}
+
+// The bytes L1 reads from L2: a 32-byte sector for each sector of a global load, the model
+// keeping nothing in L1 between requests.
+std::optional<double> predicted_l1_read_bytes(const RunResult& r) {
+  const auto sectors = site_total(r, global, load, &SitePrediction::sectors);
+  return sectors ? std::optional(32 * *sectors) : std::nullopt;
+}
+
+// The bytes L1 sends to L2: stores write through L1, and atomics are done in L2.
+std::optional<double> predicted_l1_write_bytes(const RunResult& r) {
+  const auto stores = site_total(r, global, store, &SitePrediction::sectors),
+             atomics = site_total(r, global, atomic, &SitePrediction::sectors);
+  if (!stores && !atomics)
+    return std::nullopt;
+  return 32 * (stores.value_or(0) + atomics.value_or(0));
+}
+
+std::string l1_read_reason(const RunResult& r, double measured, double predicted) {
+  const std::optional<double> hits = counter(r, "l1_hit_rate");
+  if (measured < predicted)
+    return "L1 served " + (hits ? format_percent(*hits) + " of the sectors" : "part of the loads") +
+           " (lines another warp of the same SM brought in), where the model reads every sector "
+           "from L2";
+  return "L1 also reads for accesses no site declares (local-memory spills, library code) or "
+         "the compiler split loads into more sectors";
+}
+
+std::string l1_write_reason(const RunResult&, double measured, double predicted) {
+  if (measured < predicted)
+    return "the compiler merged stores, or predicated some off, that the model counts";
+  return "L1 also writes for accesses no site declares (local-memory spills, library code) or "
+         "the compiler split stores into more sectors";
+}
+
+// DRAM's side of the model's global sites: the bytes of their loads read, of their stores
+// written (site dram_bytes; atomics stay in L2, counted on neither side).
+std::optional<double> predicted_dram_read(const RunResult& r) {
+  return site_total(r, global, load, &SitePrediction::dram_bytes);
+}
+std::optional<double> predicted_dram_write(const RunResult& r) {
+  return site_total(r, global, store, &SitePrediction::dram_bytes);
+}
+
+std::string dram_read_reason(const RunResult& r, double measured, double predicted) {
+  const std::optional<double> hits = counter(r, "l2_hit_rate");
+  if (measured < predicted)
+    return "L2 held data other blocks had read" +
+           (hits ? " (L2 hit " + format_percent(*hits) + " of its sectors)" : std::string()) +
+           ", where the model reads each load request's 64-byte segments from DRAM";
+  return "DRAM read " + format_number(measured / predicted, 1) +
+         " times the model's bytes: the model reads each buffer's bytes from DRAM once at most, "
+         "and the rest are re-reads of data L2 let go before it was used again (or reads no "
+         "site declares: spills, library code)";
+}
+
+std::string dram_write_reason(const RunResult&, double measured, double predicted) {
+  if (measured < predicted)
+    return "L2 writes back lazily: lines written late in the launch may still be in L2 when it "
+           "ends, and are written to DRAM after the profiled range";
+  return "DRAM wrote more than the stores' sectors: partial sectors read and written back, or "
+         "writes no site declares (spills, library code)";
+}
+
 // The partial last wave lowers the launch's average occupancy by about the empty share of that
 // wave over all waves (each wave taking about the same time); the reason says how much of the gap
 // it explains, so a tiny tail is never blamed for a large one.
@@ -1087,18 +1163,27 @@ const std::array kFigures = {
            .panel = Panel::global_memory,
            .format = FigureFormat::bytes,
            .meaning = "Bytes read from device memory (after L2)",
+           .model = "the 64-byte segments of each global load request, no load finding another "
+                    "warp's data in L2",
            .ideal = "the bytes moved",
            .better = Better::lower,
-           .counter = true},
+           .counter = true,
+           .predicted = predicted_dram_read,
+           .measured = counter_of<"dram_read_bytes">,
+           .reason = dram_read_reason},
     Figure{.key = "dram_write_bytes",
            .display = "DRAM bytes written",
            .unit = "bytes",
            .panel = Panel::global_memory,
            .format = FigureFormat::bytes,
            .meaning = "Bytes written to device memory (after L2)",
+           .model = "the 32-byte sectors global stores write, each once",
            .ideal = "the bytes moved",
            .better = Better::lower,
-           .counter = true},
+           .counter = true,
+           .predicted = predicted_dram_write,
+           .measured = counter_of<"dram_write_bytes">,
+           .reason = dram_write_reason},
     Figure{.key = "l2_read_sectors_from_l1",
            .display = "L2 sectors read by L1",
            .unit = "sectors",
@@ -1168,6 +1253,150 @@ const std::array kFigures = {
            .measured = measured_l2_traffic,
            .reason = l2_traffic_reason,
            .note = l2_traffic_note},
+    // Memory chart: the links ncu's Memory Workload Analysis chart draws (memory_chart.h)
+    Figure{.key = "local_load_instructions",
+           .display = "local load instructions",
+           .unit = "warp instructions",
+           .panel = Panel::memory,
+           .meaning = "LDL instructions executed by warps: reads of a thread's local memory "
+                      "(spilled registers, arrays indexed at run time)",
+           .model = "none where the kernel has no local bytes (cudaFuncGetAttributes)",
+           .better = Better::lower,
+           .counter = true,
+           .predicted = no_local_traffic,
+           .measured = counter_of<"local_load_instructions">,
+           .reason = local_traffic_reason},
+    Figure{.key = "local_store_instructions",
+           .display = "local store instructions",
+           .unit = "warp instructions",
+           .panel = Panel::memory,
+           .meaning = "STL instructions executed by warps: writes of a thread's local memory",
+           .model = "none where the kernel has no local bytes (cudaFuncGetAttributes)",
+           .better = Better::lower,
+           .counter = true,
+           .predicted = no_local_traffic,
+           .measured = counter_of<"local_store_instructions">,
+           .reason = local_traffic_reason},
+    Figure{.key = "local_load_requests",
+           .display = "local load requests",
+           .unit = "requests",
+           .panel = Panel::memory,
+           .meaning = "Requests the LSU pipe sent to L1 for local loads",
+           .model = "none where the kernel has no local bytes (cudaFuncGetAttributes)",
+           .better = Better::lower,
+           .counter = true,
+           .predicted = no_local_traffic,
+           .measured = counter_of<"local_load_requests">,
+           .reason = local_traffic_reason},
+    Figure{.key = "local_store_requests",
+           .display = "local store requests",
+           .unit = "requests",
+           .panel = Panel::memory,
+           .meaning = "Requests the LSU pipe sent to L1 for local stores",
+           .model = "none where the kernel has no local bytes (cudaFuncGetAttributes)",
+           .better = Better::lower,
+           .counter = true,
+           .predicted = no_local_traffic,
+           .measured = counter_of<"local_store_requests">,
+           .reason = local_traffic_reason},
+    Figure{.key = "l1_hit_rate",
+           .display = "L1 hit rate",
+           .unit = "%",
+           .panel = Panel::memory,
+           .format = FigureFormat::percent,
+           .decimals = 1,
+           .meaning = "Sectors L1/TEX found in the cache, of all it looked up",
+           .better = Better::higher,
+           .counter = true,
+           .measured = counter_of<"l1_hit_rate">},
+    Figure{.key = "l1_read_bytes_from_l2",
+           .display = "L1 bytes read from L2",
+           .unit = "bytes",
+           .panel = Panel::memory,
+           .format = FigureFormat::bytes,
+           .meaning = "Bytes L2 sent to L1/TEX: the sectors of loads that missed in L1",
+           .model = "32 bytes for each sector of the model's global loads (nothing kept in L1)",
+           .better = Better::lower,
+           .counter = true,
+           .predicted = predicted_l1_read_bytes,
+           .measured = counter_of<"l1_read_bytes_from_l2">,
+           .reason = l1_read_reason},
+    Figure{.key = "l1_write_bytes_to_l2",
+           .display = "L1 bytes written to L2",
+           .unit = "bytes",
+           .panel = Panel::memory,
+           .format = FigureFormat::bytes,
+           .meaning = "Bytes L1/TEX sent to L2: global stores and atomics pass through",
+           .model = "32 bytes for each sector of the model's global stores and atomics",
+           .better = Better::lower,
+           .counter = true,
+           .predicted = predicted_l1_write_bytes,
+           .measured = counter_of<"l1_write_bytes_to_l2">,
+           .reason = l1_write_reason},
+    Figure{.key = "l2_hit_rate",
+           .display = "L2 hit rate",
+           .unit = "%",
+           .panel = Panel::memory,
+           .format = FigureFormat::percent,
+           .decimals = 1,
+           .meaning = "Sectors L2 found in the cache, of all it looked up (reads and writes)",
+           .better = Better::higher,
+           .counter = true,
+           .measured = counter_of<"l2_hit_rate">},
+    Figure{.key = "shared_utilisation",
+           .display = "shared memory pipe utilisation",
+           .unit = "%",
+           .panel = Panel::memory,
+           .format = FigureFormat::percent,
+           .decimals = 1,
+           .meaning = "Shared-memory wavefronts over the most the SMs could have run in the launch",
+           .counter = true,
+           .measured = counter_of<"shared_utilisation">},
+    Figure{.key = "l1_read_from_l2_utilisation",
+           .display = "L2 to L1 bandwidth used",
+           .unit = "%",
+           .panel = Panel::memory,
+           .format = FigureFormat::percent,
+           .decimals = 1,
+           .meaning = "Bytes L2 sent to L1/TEX over the most the link could carry in the launch",
+           .counter = true,
+           .measured = counter_of<"l1_read_from_l2_utilisation">},
+    Figure{.key = "l1_write_to_l2_utilisation",
+           .display = "L1 to L2 bandwidth used",
+           .unit = "%",
+           .panel = Panel::memory,
+           .format = FigureFormat::percent,
+           .decimals = 1,
+           .meaning = "Bytes L1/TEX sent to L2 over the most the link could carry in the launch",
+           .counter = true,
+           .measured = counter_of<"l1_write_to_l2_utilisation">},
+    Figure{.key = "l2_utilisation",
+           .display = "L2 throughput used",
+           .unit = "%",
+           .panel = Panel::memory,
+           .format = FigureFormat::percent,
+           .decimals = 1,
+           .meaning = "Sectors the L2 slices looked up over the most they could in the launch",
+           .counter = true,
+           .measured = counter_of<"l2_utilisation">},
+    Figure{.key = "dram_read_utilisation",
+           .display = "DRAM read bandwidth used",
+           .unit = "%",
+           .panel = Panel::memory,
+           .format = FigureFormat::percent,
+           .decimals = 1,
+           .meaning = "Bytes read from DRAM over the most it could deliver in the launch",
+           .counter = true,
+           .measured = counter_of<"dram_read_utilisation">},
+    Figure{.key = "dram_write_utilisation",
+           .display = "DRAM write bandwidth used",
+           .unit = "%",
+           .panel = Panel::memory,
+           .format = FigureFormat::percent,
+           .decimals = 1,
+           .meaning = "Bytes written to DRAM over the most it could take in the launch",
+           .counter = true,
+           .measured = counter_of<"dram_write_utilisation">},
     // Shared memory
     Figure{.key = "wavefronts_per_request",
            .display = "wavefronts per request",

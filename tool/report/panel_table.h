@@ -25,7 +25,8 @@ enum class Panel {
   source,
   playground,
   lessons,
-  roofline
+  roofline,
+  memory
 };
 
 // The four tiles of the GUI's window a panel can sit in (its tab among the tile's tabs).
@@ -94,6 +95,12 @@ inline constexpr std::array kPanelTable = {
               .key = "roofline",
               .title = "Roofline",
               .note_words = {"roofline"},
+              .first_tile = Tile::bottom,
+              .open_at_start = false},
+    PanelName{.panel = Panel::memory,
+              .key = "memory",
+              .title = "Memory chart",
+              .note_words = {"memory chart"},
               .first_tile = Tile::bottom,
               .open_at_start = false},
 };

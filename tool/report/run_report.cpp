@@ -10,6 +10,7 @@
 #include "report/counter_comparison.h"
 #include "report/energy_report.h"
 #include "report/figures.h"
+#include "report/memory_chart.h"
 #include "report/occupancy_report.h"
 #include "report/site_report.h"
 #include "report/stall_report.h"
@@ -227,6 +228,59 @@ json counters_json(const CounterResult& c, const RunResult& r) {
           {"missing", c.missing},     {"no_value", c.no_value}, {"comparison", comparison}};
 }
 
+// The memory chart where the run counted its own links (--metrics memory): what ncu's chart
+// shows for the launch, under ncu's metric names, each beside the model's figure.
+bool counted_memory_chart(const RunResult& r) {
+  if (!r.counters || !r.counters->available)
+    return false;
+  for (const CounterValue& v : r.counters->values)
+    if (const Figure* f = find_figure(v.key); f && f->panel == Panel::memory)
+      return true;
+  return false;
+}
+
+json chart_value_json(const ChartValue& v) {
+  return {{"figure", v.figure->key},
+          {"ncu_metric", v.ncu_metric},
+          {"metric", v.metric},
+          {"measured", v.measured ? json(*v.measured) : json(nullptr)},
+          {"predicted", v.predicted ? json(*v.predicted) : json(nullptr)},
+          {"flagged", v.flagged},
+          {"reason", v.reason}};
+}
+
+json memory_chart_json(const MemoryChart& chart) {
+  json links = json::array(), nodes = json::array(), by_ncu_name = json::object();
+  const auto name_value = [&](const ChartValue& v) {
+    if (v.measured)
+      by_ncu_name[std::string(v.ncu_metric)] = *v.measured;
+  };
+  for (const ChartLink& link : chart.links) {
+    json entry = {{"from", chart_node(link.row->from).name}, {"to", chart_node(link.row->to).name}};
+    entry.update(chart_value_json(link.value));
+    name_value(link.value);
+    if (link.utilisation) {
+      entry["utilisation"] = chart_value_json(*link.utilisation);
+      name_value(*link.utilisation);
+    }
+    links.push_back(std::move(entry));
+  }
+  for (const ChartNodeFigures& node : chart.nodes) {
+    json entry = {{"name", node.row->name}};
+    for (const auto& [what, v] :
+         {std::pair{"hit_rate", node.hit_rate}, std::pair{"utilisation", node.utilisation}})
+      if (v) {
+        entry[what] = chart_value_json(*v);
+        name_value(*v);
+      }
+    nodes.push_back(std::move(entry));
+  }
+  return {{"measured_by", chart.measured_by},
+          {"links", links},
+          {"nodes", nodes},
+          {"by_ncu_name", by_ncu_name}};
+}
+
 json sites_json(const RunResult& r) {
   json sites = json::array();
   const std::vector<int> lines = site_line_numbers(r);
@@ -305,7 +359,10 @@ std::string run_text(const RunResult& r) {
   text += timing_text(r) + verification_text(r);
   text += figures_table(r);
   text += "\npredicted memory traffic" + lines_of_file(r) + "\n" + sites_table(r);
-  return text + energy_text(r) + counters_text(r) + site_counts_text(r) + stalls_text(r);
+  text += energy_text(r) + counters_text(r);
+  if (counted_memory_chart(r))
+    text += memory_chart_text(memory_chart(r));
+  return text + site_counts_text(r) + stalls_text(r);
 }
 
 json run_json(const RunResult& r) {
@@ -376,6 +433,8 @@ json run_json(const RunResult& r) {
     out["timing"]["clock_events"] = r.timing->clock_events;
   if (r.counters)
     out["counters"] = counters_json(*r.counters, r);
+  if (counted_memory_chart(r))
+    out["memory_chart"] = memory_chart_json(memory_chart(r));
   if (r.site_counts)
     out["site_counts"] = site_counts_json(*r.site_counts);
   if (r.stalls)

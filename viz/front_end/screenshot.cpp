@@ -54,6 +54,7 @@ json configuration(const App& app) {
               {"measure_per_site", app.choices.measure_per_site},
               {"measure_stalls", app.choices.measure_stalls},
               {"measure_energy", app.choices.measure_energy},
+              {"measure_memory_chart", app.choices.measure_memory_chart},
               {"theme", app.choices.theme == Theme::light ? "light" : "dark"},
               {"mode", app.source ? app.source->mode() : "no result source"},
               {"panels_open", panels},

@@ -22,6 +22,7 @@ void draw_source(
 void draw_playground(App& app); // a typed index: its warp's sectors, or its banks and wavefronts
 void draw_lessons(App& app);    // the course: a lesson's step, its question, the verdict
 void draw_roofline(App& app);   // the launch, baseline and sweep under the DRAM and FP32 roofs
+void draw_memory(App& app);     // the memory chart: each link's figure, measured beside predicted
 
 // The kernel's parameters and block as the Launch panel edits them; the Lessons panel shows them
 // too in a step that asks the learner to change the launch.
@@ -47,6 +48,7 @@ inline constexpr std::array<PanelInfo, kPanelCount> kPanels = {{
     {Panel::playground, draw_playground},
     {Panel::lessons, draw_lessons},
     {Panel::roofline, draw_roofline},
+    {Panel::memory, draw_memory},
 }};
 
 constexpr bool panels_follow_the_table() {

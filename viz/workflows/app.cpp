@@ -295,7 +295,8 @@ bool App::run(bool live) {
                    RunKind{.live = live,
                            .per_site = !live && choices.measure_per_site,
                            .stalls = !live && choices.measure_stalls,
-                           .energy = !live && choices.measure_energy});
+                           .energy = !live && choices.measure_energy,
+                           .memory_chart = !live && choices.measure_memory_chart});
   results.awaiting_run = !live;
   results.last_error.clear();
   return true;

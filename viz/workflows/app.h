@@ -86,6 +86,7 @@ struct RunKind {
   bool per_site = false;
   bool stalls = false;
   bool energy = false;
+  bool memory_chart = false;
 };
 
 // Where results come from. `submit` never blocks (the newest request wins); `poll` returns what
@@ -175,6 +176,9 @@ struct Choices {
   bool measure_stalls = false;
   // The next Run also measures the launch's energy (the Timings panel's "Measure energy").
   bool measure_energy = false;
+  // The next Run also counts the memory chart's links (the Memory chart panel's "Count the
+  // chart's links"): more counter passes, so asked for.
+  bool measure_memory_chart = false;
   bool source_whole_file = false; // the Source panel shows the whole family file, not the kernel's
   Theme theme = Theme::dark;
   float ui_scale = 1; // fonts and spacing: 1 at 96 dpi; Ctrl+= / Ctrl+- / Ctrl+0

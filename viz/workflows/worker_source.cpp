@@ -24,7 +24,10 @@ void WorkerSource::send(const Submitted& submitted) {
   r.arch = submitted.arch.id;
   r.engine.timing.max_seconds =
       submitted.kind.live ? m_options.live_seconds : m_options.run_seconds;
-  r.engine.metrics = submitted.kind.live ? "" : m_options.run_metrics;
+  r.engine.metrics = submitted.kind.live ? ""
+                     : submitted.kind.memory_chart && !m_options.run_metrics.empty()
+                         ? m_options.run_metrics + ",memory"
+                         : m_options.run_metrics;
   r.engine.per_site = submitted.kind.per_site;
   r.engine.stalls = submitted.kind.stalls;
   r.engine.energy = submitted.kind.energy;
