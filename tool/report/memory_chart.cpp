@@ -39,6 +39,26 @@ std::optional<ChartValue> optional_value(std::string_view key, std::string_view 
   return chart_value(key, ncu_metric, result, rows);
 }
 
+// The shares of peak are CUPTI's over the profiled range, which holds the launch's overhead too:
+// a 60 µs kernel's range is some 78 µs, and its shares read about 1.3 times low beside ncu's,
+// which times the kernel alone.
+std::string share_note(const RunResult& result, const MemoryChart& chart) {
+  const bool shares = std::any_of(chart.links.begin(), chart.links.end(), [](const ChartLink& l) {
+    return l.utilisation && l.utilisation->measured;
+  });
+  const CounterValue* range =
+      result.counters ? result.counters->find("profiled_range_time") : nullptr;
+  if (!shares || !range || !result.timing || result.timing->median_time <= 0)
+    return "";
+  const double range_ms = range->value / 1e6, kernel_ms = result.timing->median_time;
+  if (range_ms < 1.1 * kernel_ms)
+    return "";
+  return "The shares of peak are over the profiler's range around the launch, " +
+         format_number(range_ms * 1e3, 1) + " µs, " + format_number(range_ms / kernel_ms, 2) +
+         " times the kernel's median of " + format_number(kernel_ms * 1e3, 1) +
+         " µs: each reads about that much lower than over the kernel alone (as ncu times it).";
+}
+
 std::string measured_by(const RunResult& result, int measured_links) {
   if (measured_links == 0)
     return "";
@@ -70,6 +90,7 @@ MemoryChart memory_chart(const RunResult& result) {
          .hit_rate = optional_value(row.hit_rate, row.hit_rate_ncu, result, rows),
          .utilisation = optional_value(row.utilisation, row.utilisation_ncu, result, rows)});
   chart.measured_by = measured_by(result, chart.measured_links);
+  chart.share_note = share_note(result, chart);
   return chart;
 }
 
@@ -112,7 +133,7 @@ std::string memory_chart_text(const MemoryChart& chart) {
         text += format("%-16s %s: %s\n", std::string(node.row->name).c_str(),
                        std::string(v->figure->display).c_str(),
                        chart_value_text(*v, v->measured).c_str());
-  return text;
+  return chart.share_note.empty() ? text : text + chart.share_note + "\n";
 }
 
 } // namespace wl

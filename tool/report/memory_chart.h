@@ -47,14 +47,16 @@ inline constexpr std::array kChartNodes = {
                  .hit_rate = "l2_hit_rate",
                  .hit_rate_ncu = "lts__t_sector_hit_rate.pct",
                  .utilisation = "l2_utilisation",
-                 .utilisation_ncu = "lts__t_sectors.avg.pct_of_peak_sustained_elapsed"},
+                 .utilisation_ncu = "lts__t_sectors_srcunit_tex.avg.pct_of_peak_sustained_elapsed"},
     ChartNodeRow{ChartNode::dram, "Device memory", "DRAM"},
 };
 
 struct ChartLinkRow {
-  ChartNode from, to;                // the way the instructions, requests or data go
-  std::string_view figure;           // a figure key (figures.cpp)
-  std::string_view ncu_metric;       // the metric ncu's chart shows on this link
+  ChartNode from, to;      // the way the instructions, requests or data go
+  std::string_view figure; // a figure key (figures.cpp)
+  // The metric ncu's chart shows on this link; "" where it shows none (its Hopper chart has the
+  // shared-memory pipe's share of peak, not its wavefronts by direction, which the model predicts).
+  std::string_view ncu_metric;
   std::string_view utilisation = {}; // a figure key: the link's share of its peak; "" for none
   std::string_view utilisation_ncu = {};
 };
@@ -83,11 +85,11 @@ inline constexpr std::array kChartLinks = {
                  "l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum"},
     ChartLinkRow{ChartNode::local, ChartNode::l1tex, "local_store_requests",
                  "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum"},
-    ChartLinkRow{ChartNode::shared, ChartNode::shared_memory, "shared_load_wavefronts",
-                 "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "shared_utilisation",
+    ChartLinkRow{ChartNode::shared, ChartNode::shared_memory, "shared_load_wavefronts", "",
+                 "shared_utilisation",
                  "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum.pct_of_peak_sustained_elapsed"},
-    ChartLinkRow{ChartNode::shared, ChartNode::shared_memory, "shared_store_wavefronts",
-                 "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "shared_utilisation",
+    ChartLinkRow{ChartNode::shared, ChartNode::shared_memory, "shared_store_wavefronts", "",
+                 "shared_utilisation",
                  "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum.pct_of_peak_sustained_elapsed"},
     ChartLinkRow{ChartNode::l2, ChartNode::l1tex, "l1_read_bytes_from_l2",
                  "l1tex__m_xbar2l1tex_read_bytes.sum", "l1_read_from_l2_utilisation",
@@ -134,6 +136,9 @@ struct MemoryChart {
   std::string measured_by;
   int measured_links = 0;
   int predicted_links = 0;
+  // Where the profiler's range around the launch (profiled_range_time) is much longer than the
+  // kernel's median, its shares of peak are over that range and read low: how much; else "".
+  std::string share_note;
 };
 
 MemoryChart memory_chart(const RunResult& result);

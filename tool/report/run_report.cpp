@@ -252,7 +252,7 @@ json chart_value_json(const ChartValue& v) {
 json memory_chart_json(const MemoryChart& chart) {
   json links = json::array(), nodes = json::array(), by_ncu_name = json::object();
   const auto name_value = [&](const ChartValue& v) {
-    if (v.measured)
+    if (v.measured && !v.ncu_metric.empty())
       by_ncu_name[std::string(v.ncu_metric)] = *v.measured;
   };
   for (const ChartLink& link : chart.links) {
@@ -276,6 +276,7 @@ json memory_chart_json(const MemoryChart& chart) {
     nodes.push_back(std::move(entry));
   }
   return {{"measured_by", chart.measured_by},
+          {"share_note", chart.share_note},
           {"links", links},
           {"nodes", nodes},
           {"by_ncu_name", by_ncu_name}};

@@ -205,7 +205,8 @@ void chart_table(const MemoryChart& chart) {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(std::string(v.figure->display).c_str());
     if (ImGui::IsItemHovered())
-      hover_text(std::string(v.figure->meaning) + "\nncu's chart: " + std::string(v.ncu_metric) +
+      hover_text(std::string(v.figure->meaning) + "\nncu's chart: " +
+                 (v.ncu_metric.empty() ? "none (the model's figure)" : std::string(v.ncu_metric)) +
                  (v.metric.empty() ? "" : "\nmeasured here: " + v.metric));
     ImGui::TableNextColumn();
     number_cell(chart_value_text(v, v.measured));
@@ -259,6 +260,8 @@ void draw_memory(App& app) {
   const MemoryChart chart = memory_chart(*result);
   chart_source(app, *result, chart);
   draw_chart(chart);
+  if (!chart.share_note.empty())
+    note_text(chart.share_note);
   chart_table(chart);
 }
 
