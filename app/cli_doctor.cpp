@@ -123,7 +123,8 @@ std::string version_text() {
 
 void add_doctor_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand(
-      "doctor", "Check what WarpLens uses here: the driver, each GPU, the counters' permission, "
+      "doctor", "Check what WarpLens uses here: the driver, each GPU, the counters', PC sampling's "
+                "and NVML's permission, "
                 "NVRTC, nvdisasm, the assets, EGL, the display and the settings; each line ok or "
                 "its fix (exit 1 when a line needs one; manual: docs/install.md)");
   // Its exit code goes back through main, which checks the report was written (> /dev/full).

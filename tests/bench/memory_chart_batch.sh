@@ -3,7 +3,9 @@
 # --metrics memory --json` (the chart's links, under ncu's names) and ncu's
 # MemoryWorkloadAnalysis_Chart section for the same kernel's first launch, its report exported as
 # raw metrics in base units. ncu leaves the clocks alone here (--clock-control none), as WarpLens
-# does, so the links' shares of peak are of the same clocks. Then GUI_SHARDS of the GUI tests
+# does, so the links' shares of peak are of the same clocks. Then the Memory chart panel pictured
+# by the GUI after its links are counted (1280x720 and 2560x1440, each with its sidecar), `warplens
+# doctor`, GUI_SHARDS of the GUI tests
 # (SHARDS, gtest's sharding; none unless given) and the gpu tests unless GPU_TESTS=none.
 # memory_chart_compare.py compares them, here and there. Logs in $RESULTS/memory_chart.tgz.
 # Here first: cmake --build --preset gpu && tests/bench/carry.sh; carry .gpu-run and .gl.
@@ -27,6 +29,17 @@ for spec in $KERNELS; do
   ncu -i "$OUT/ncu_$name.ncu-rep" --page raw --csv --print-units base > "$OUT/raw_$name.csv" 2>&1
 done
 
+mkdir -p /tmp/gui-home
+for size in 1280x720 2560x1440; do
+  printf 'window %s\nclick "View"\nclick "Memory chart"\nwait\nclick "Count the chart'"'"'s links" in "Memory chart"\nkey F5\nwait\nscreenshot %s/chart_%s.png\n' \
+    "$size" "$OUT" "$size" > "$OUT/chart_$size.script"
+  HOME=/tmp/gui-home timeout 120 "$WL" --headless --kernel transpose/naive \
+    --script "$OUT/chart_$size.script" > "$OUT/chart_$size.log" 2>&1
+  echo "exit $?" >> "$OUT/chart_$size.log"
+done
+"$WL" doctor > "$OUT/doctor.txt" 2>&1
+echo "exit $?" >> "$OUT/doctor.txt"
+
 if [[ -n ${GUI_SHARDS:-} ]]; then
   for shard in $GUI_SHARDS; do
     GTEST_TOTAL_SHARDS=${SHARDS:-1} GTEST_SHARD_INDEX=$shard timeout "${GUI_SECONDS:-420}" \
@@ -43,6 +56,7 @@ fi
 
 tar -czf "$RESULTS/memory_chart.tgz" -C "$OUT" .
 python3 tests/bench/memory_chart_compare.py "$OUT"
+cat "$OUT"/chart_*.log "$OUT/doctor.txt"
 [[ -f $OUT/gui_tests.log ]] && grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[  FAILED  \]|^exit" "$OUT/gui_tests.log"
 [[ -f $OUT/gpu_tests.log ]] && grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[  FAILED  \]|^exit" "$OUT/gpu_tests.log"
 exit 0

@@ -6,15 +6,18 @@
 #include "base/error.h"
 #include "engine/engine.h"
 #include "engine/sweep_run.h"
+#include "engine/system_checks.h"
 #include "gpu_test_support.h"
 #include "model/kernel_request.h"
 #include "model/site_counts.h"
 #include "registry.h"
 #include "report/counter_comparison.h"
 #include "report/figures.h"
+#include "report/memory_chart.h"
 #include "report/site_report.h"
 #include "sweep/sweep_file.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -316,6 +319,50 @@ TEST(Counters, EveryKernelsFlopsAndBytesMatchTheModelOrSayWhy) {
         EXPECT_FALSE(c->reason.empty()) << kernel.id << " " << key << " " << difference_text(*c);
       }
   }
+}
+
+// The memory chart of transpose/naive counted with the memory set: every link measured, those the
+// model predicts from its sites equal to it (instructions, requests, the bytes stores send L2),
+// every other difference over 2 % with its reason, and the caches' hit rates read.
+TEST(Counters, TheMemoryChartsLinksAreCountedBesideTheModel) {
+  if (!have_gpu())
+    GTEST_SKIP() << "no GPU";
+  const RunResult r = run("transpose/naive", {}, "memory");
+  SKIP_WITHOUT_COUNTERS(r);
+  const MemoryChart chart = memory_chart(r);
+  EXPECT_EQ(chart.measured_by, "this run's counters");
+  EXPECT_EQ(chart.measured_links, static_cast<int>(kChartLinks.size()));
+  for (const ChartLink& link : chart.links) {
+    const std::string key(link.value.figure->key);
+    if (key.find("instructions") != std::string::npos ||
+        key.find("requests") != std::string::npos || key == "l1_write_bytes_to_l2")
+      EXPECT_FALSE(link.value.flagged) << key << " " << link.value.difference;
+    if (link.value.flagged)
+      EXPECT_FALSE(link.value.reason.empty()) << key << " " << link.value.difference;
+  }
+  for (const ChartNodeFigures& node : chart.nodes)
+    if (node.hit_rate)
+      EXPECT_TRUE(node.hit_rate->measured) << node.row->name;
+}
+
+// doctor's lines for what a Run measures: the counters, the stalls and the energy, each read by a
+// Run of its own kind; where the counters are allowed, so is the sampling (one permission).
+TEST(Doctor, TheCountersStallsAndEnergyEachHaveTheirLine) {
+  if (!have_gpu())
+    GTEST_SKIP() << "no GPU";
+  std::map<std::string, SystemCheck> by_what;
+  for (const SystemCheck& check : check_gpus())
+    by_what[check.what] = check;
+  for (const char* what : {"counters", "stalls", "energy"})
+    ASSERT_TRUE(by_what.contains(what)) << what;
+  EXPECT_EQ(by_what["counters"].ok(), by_what["stalls"].ok())
+      << by_what["counters"].fix << " / " << by_what["stalls"].fix;
+  if (by_what["stalls"].ok())
+    EXPECT_NE(by_what["stalls"].found.find("GPU 0's warps sampled"), std::string::npos)
+        << by_what["stalls"].found;
+  if (by_what["energy"].ok())
+    EXPECT_NE(by_what["energy"].found.find("GPU 0's energy counter read"), std::string::npos)
+        << by_what["energy"].found;
 }
 
 } // namespace

@@ -79,22 +79,37 @@ SystemCheck check_gpu(int ordinal) {
   }
 }
 
-// A Run of vec_add/scalar with one counter, as the GUI's Run does it: the profiler's reason
-// where it cannot count carries the documented fix (ERR_NVGPUCTRPERM and the others).
-SystemCheck check_counters() {
-  const std::string what = "counters";
+// One part of a Run: what it read where it is available, else the part's own reason, which
+// carries the documented fix (ERR_NVGPUCTRPERM for the counters and PC sampling, NVML's
+// permission or support for the energy).
+template <class Part>
+SystemCheck part_check(const std::string& what, const std::string& found,
+                       const std::optional<Part>& part, const std::string& read) {
+  if (part && part->available)
+    return {what, found + ": " + read + " (a Run of vec_add/scalar)", ""};
+  return {what, found, part ? part->reason : "the Run returned none"};
+}
+
+// A Run of vec_add/scalar with one counter, its stalls sampled and its energy measured, as the
+// GUI's Run does each: one line for each of the three.
+SystemChecks check_measuring() {
   const std::string cupti = "CUPTI " + cupti_version();
   try {
     EngineOptions options;
     options.metrics = "global_load_sectors";
+    options.stalls = true;
+    options.energy = true;
     options.timing.min_samples = 1;
     options.timing.max_seconds = 0.01;
     const RunResult run = run_kernel(resolve_kernel_request("vec_add/scalar", {}, "", ""), options);
-    if (run.counters && run.counters->available)
-      return {what, cupti + ": GPU 0's counters read (a Run of vec_add/scalar)", ""};
-    return {what, cupti, run.counters ? run.counters->reason : "the Run returned no counters"};
+    return {part_check("counters", cupti, run.counters, "GPU 0's counters read"),
+            part_check("stalls", cupti + " PC sampling", run.stalls, "GPU 0's warps sampled"),
+            part_check("energy", "NVML", run.energy, "GPU 0's energy counter read")};
   } catch (const Error& e) {
-    return {what, cupti, std::string("a Run of vec_add/scalar failed: ") + e.what()};
+    const std::string failed = std::string("a Run of vec_add/scalar failed: ") + e.what();
+    return {{"counters", cupti, failed},
+            {"stalls", cupti + " PC sampling", failed},
+            {"energy", "NVML", failed}};
   }
 }
 
@@ -131,7 +146,8 @@ SystemChecks check_gpus() {
   }
   for (int ordinal = 0; ordinal < count; ++ordinal)
     checks.push_back(check_gpu(ordinal));
-  checks.push_back(check_counters());
+  for (SystemCheck& check : check_measuring())
+    checks.push_back(std::move(check));
   return checks;
 }
 
