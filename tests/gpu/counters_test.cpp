@@ -335,14 +335,18 @@ TEST(Counters, TheMemoryChartsLinksAreCountedBesideTheModel) {
   for (const ChartLink& link : chart.links) {
     const std::string key(link.value.figure->key);
     if (key.find("instructions") != std::string::npos ||
-        key.find("requests") != std::string::npos || key == "l1_write_bytes_to_l2")
+        key.find("requests") != std::string::npos || key == "l1_write_bytes_to_l2") {
       EXPECT_FALSE(link.value.flagged) << key << " " << link.value.difference;
-    if (link.value.flagged)
+    }
+    if (link.value.flagged) {
       EXPECT_FALSE(link.value.reason.empty()) << key << " " << link.value.difference;
+    }
   }
-  for (const ChartNodeFigures& node : chart.nodes)
-    if (node.hit_rate)
+  for (const ChartNodeFigures& node : chart.nodes) {
+    if (node.hit_rate) {
       EXPECT_TRUE(node.hit_rate->measured) << node.row->name;
+    }
+  }
 }
 
 // doctor's lines for what a Run measures: the counters, the stalls and the energy, each read by a
@@ -353,16 +357,19 @@ TEST(Doctor, TheCountersStallsAndEnergyEachHaveTheirLine) {
   std::map<std::string, SystemCheck> by_what;
   for (const SystemCheck& check : check_gpus())
     by_what[check.what] = check;
-  for (const char* what : {"counters", "stalls", "energy"})
+  for (const char* what : {"counters", "stalls", "energy"}) {
     ASSERT_TRUE(by_what.contains(what)) << what;
+  }
   EXPECT_EQ(by_what["counters"].ok(), by_what["stalls"].ok())
       << by_what["counters"].fix << " / " << by_what["stalls"].fix;
-  if (by_what["stalls"].ok())
+  if (by_what["stalls"].ok()) {
     EXPECT_NE(by_what["stalls"].found.find("GPU 0's warps sampled"), std::string::npos)
         << by_what["stalls"].found;
-  if (by_what["energy"].ok())
+  }
+  if (by_what["energy"].ok()) {
     EXPECT_NE(by_what["energy"].found.find("GPU 0's energy counter read"), std::string::npos)
         << by_what["energy"].found;
+  }
 }
 
 } // namespace

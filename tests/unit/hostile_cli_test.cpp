@@ -141,7 +141,7 @@ const std::vector<CliCase> kKernels = {
     {"RunMetricsSetAndBogus",
      "run vec_add/scalar --metrics default,bogus",
      {"unknown metric 'bogus'", "default"}},
-    {"RunMetricsCommas", "run vec_add/scalar --metrics ,,", {"unknown metric ''"}},
+    {"RunMetricsCommas", "run vec_add/scalar --metrics ,,", {"an empty name in the list"}},
     {"RunMetricsLong",
      "run vec_add/scalar --metrics " + long_text('m', 5000),
      {"unknown metric 'mmm"}},

@@ -566,7 +566,8 @@ TEST(HostileCatalogSelect, UnknownNamesAmongSetsAreNamed) {
       load_metric_catalog(std::string(WARPLENS_SOURCE_ASSETS) + "/metrics.json");
   expect_usage_error([&] { catalog.select("default,bogus"); },
                      {"unknown metric 'bogus'", "default"});
-  expect_usage_error([&] { catalog.select(""); }, {"unknown metric ''"});
+  expect_usage_error([&] { catalog.select(""); }, {"an empty name in the list"});
+  expect_usage_error([&] { catalog.select("memory,"); }, {"'memory,': an empty name in the list"});
   expect_usage_error([&] { catalog.select(std::string(10000, 'z')); }, {"unknown metric 'zzz"});
   EXPECT_EQ(catalog.select("default,default").size(), catalog.select("default").size())
       << "each metric once";

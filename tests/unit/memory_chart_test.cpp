@@ -15,12 +15,12 @@
 namespace wl {
 namespace {
 
-RunResult modelled(const std::string& id) {
+RunResult modelled_launch(const std::string& id) {
   return model_kernel(resolve_kernel_request(id, {}, "", ""), test::preset("h100"));
 }
 
 // Counters as a run of the memory set would bring them: key, the CUPTI name, the value.
-void count(RunResult& result, const std::vector<std::pair<std::string, double>>& values) {
+void with_counters(RunResult& result, const std::vector<std::pair<std::string, double>>& values) {
   CounterResult counters;
   counters.available = true;
   for (const auto& [key, value] : values) {
@@ -33,7 +33,7 @@ void count(RunResult& result, const std::vector<std::pair<std::string, double>>&
   result.counters = counters;
 }
 
-const ChartLink& link_of(const MemoryChart& chart, std::string_view key) {
+const ChartLink& chart_link(const MemoryChart& chart, std::string_view key) {
   for (const ChartLink& link : chart.links)
     if (link.value.figure->key == key)
       return link;
@@ -55,31 +55,37 @@ TEST(MemoryChart, EveryLinkIsAFigureOfTheTableWithNcusMetric) {
     EXPECT_NE(row.from, row.to);
   }
   for (const ChartNodeRow& row : kChartNodes)
-    for (std::string_view key : {row.hit_rate, row.utilisation})
-      if (!key.empty())
+    for (std::string_view key : {row.hit_rate, row.utilisation}) {
+      if (!key.empty()) {
         EXPECT_NE(find_figure(key), nullptr) << key;
+      }
+    }
 }
 
 TEST(MemoryChart, TheModelPredictsTheLinksItKnows) {
   // transpose/naive, 8192 x 8192 floats: loads of 4 sectors a request, stores of 32.
-  const MemoryChart chart = memory_chart(modelled("transpose/naive"));
+  const MemoryChart chart = memory_chart(modelled_launch("transpose/naive"));
   EXPECT_EQ(chart.measured_links, 0);
   EXPECT_EQ(chart.measured_by, "");
   const double elements = 8192.0 * 8192.0;
-  EXPECT_DOUBLE_EQ(*link_of(chart, "global_load_instructions").value.predicted, elements / 32);
-  EXPECT_DOUBLE_EQ(*link_of(chart, "l1_read_bytes_from_l2").value.predicted, 4 * elements);
-  EXPECT_DOUBLE_EQ(*link_of(chart, "l1_write_bytes_to_l2").value.predicted, 32 * elements);
-  EXPECT_DOUBLE_EQ(*link_of(chart, "dram_read_bytes").value.predicted, 4 * elements);
-  EXPECT_DOUBLE_EQ(*link_of(chart, "dram_write_bytes").value.predicted, 4 * elements);
-  // No local bytes: no local traffic; no shared site: no prediction for shared memory.
-  EXPECT_DOUBLE_EQ(*link_of(chart, "local_load_requests").value.predicted, 0);
-  EXPECT_FALSE(link_of(chart, "shared_load_wavefronts").value.predicted);
+  EXPECT_DOUBLE_EQ(*chart_link(chart, "global_load_instructions").value.predicted, elements / 32);
+  EXPECT_DOUBLE_EQ(*chart_link(chart, "l1_read_bytes_from_l2").value.predicted, 4 * elements);
+  EXPECT_DOUBLE_EQ(*chart_link(chart, "l1_write_bytes_to_l2").value.predicted, 32 * elements);
+  EXPECT_DOUBLE_EQ(*chart_link(chart, "dram_read_bytes").value.predicted, 4 * elements);
+  EXPECT_DOUBLE_EQ(*chart_link(chart, "dram_write_bytes").value.predicted, 4 * elements);
+  // No local bytes: no local traffic; no shared site in a whole prediction: no shared traffic.
+  EXPECT_DOUBLE_EQ(*chart_link(chart, "local_load_requests").value.predicted, 0);
+  EXPECT_DOUBLE_EQ(*chart_link(chart, "shared_load_wavefronts").value.predicted, 0);
+  // A library call has no sites: nothing of its traffic is predicted.
+  EXPECT_FALSE(chart_link(memory_chart(modelled_launch("matmul/cublas")), "global_load_requests")
+                   .value.predicted);
 }
 
 TEST(MemoryChart, MeasuredLinksStandBesideThePredictionWithWhyTheyDiffer) {
-  RunResult result = modelled("transpose/naive");
+  RunResult result = modelled_launch("transpose/naive");
   const double elements = 8192.0 * 8192.0;
-  count(result, {{"global_load_instructions", elements / 32},
+  with_counters(result,
+                {{"global_load_instructions", elements / 32},
                  {"l1_hit_rate", 67.6},
                  {"l1_read_bytes_from_l2", 2 * elements}, // half of the 4 bytes a float predicted
                  {"l1_read_from_l2_utilisation", 1.05},
@@ -88,10 +94,10 @@ TEST(MemoryChart, MeasuredLinksStandBesideThePredictionWithWhyTheyDiffer) {
   const MemoryChart chart = memory_chart(result);
   EXPECT_EQ(chart.measured_by, "this run's counters");
   EXPECT_EQ(chart.measured_links, 3);
-  const ChartLink& loads = link_of(chart, "global_load_instructions");
+  const ChartLink& loads = chart_link(chart, "global_load_instructions");
   EXPECT_FALSE(loads.value.flagged);
   EXPECT_EQ(loads.value.metric, "cupti.global_load_instructions");
-  const ChartLink& read = link_of(chart, "l1_read_bytes_from_l2");
+  const ChartLink& read = chart_link(chart, "l1_read_bytes_from_l2");
   EXPECT_TRUE(read.value.flagged);
   EXPECT_EQ(read.value.difference, "-50.0 %");
   EXPECT_TRUE(test::contains(read.value.reason, "L1 served 67.6 % of the sectors"))
@@ -119,14 +125,14 @@ TEST(MemoryChart, MeasuredLinksStandBesideThePredictionWithWhyTheyDiffer) {
 }
 
 TEST(MemoryChart, RunsTextAndJsonCarryItUnderNcusNamesOnlyWhenItsLinksWereCounted) {
-  RunResult result = modelled("transpose/naive");
-  count(result, {{"global_load_instructions", 1}});
+  RunResult result = modelled_launch("transpose/naive");
+  with_counters(result, {{"global_load_instructions", 1}});
   EXPECT_FALSE(run_json(result).contains("memory_chart")) << "the default set counts no link";
   EXPECT_FALSE(test::contains(run_text(result), "memory chart"));
-  count(result, {{"global_load_instructions", 2097152},
-                 {"l1_hit_rate", 67.6},
-                 {"dram_read_bytes", 295545856},
-                 {"dram_read_utilisation", 5.98}});
+  with_counters(result, {{"global_load_instructions", 2097152},
+                         {"l1_hit_rate", 67.6},
+                         {"dram_read_bytes", 295545856},
+                         {"dram_read_utilisation", 5.98}});
   const nlohmann::json chart = run_json(result)["memory_chart"];
   EXPECT_EQ(chart["by_ncu_name"]["smsp__sass_inst_executed_op_global_ld.sum"], 2097152);
   EXPECT_EQ(chart["by_ncu_name"]["l1tex__t_sector_hit_rate.pct"], 67.6);

@@ -67,6 +67,10 @@ std::vector<const MetricInfo*> MetricCatalog::select(const std::string& spec) co
       chosen.push_back(m);
   };
   for (const std::string& part : split_commas(spec)) {
+    if (part.empty())
+      throw UsageError("--metrics '" + clip(spec, 60) +
+                       "': an empty name in the list; give sets or counters with a comma "
+                       "between, e.g. default,memory");
     if (part == "all") {
       for (const MetricInfo& m : metrics)
         add(&m);

@@ -12,12 +12,13 @@ namespace {
 // A measured value beside the figure's prediction: the difference, and the reason where it is
 // over the tolerance. `display` and `unit` are a recording's own where the table lacks the key.
 ComparisonRow compared(const RunResult& r, const std::string& key, const Figure* figure,
-                       std::string display, std::string unit, double measured) {
+                       std::string display, std::string unit, double measured,
+                       std::optional<double> predicted) {
   ComparisonRow row{key,
                     figure,
                     figure ? std::string(figure->display) : std::move(display),
                     figure ? std::string(figure->unit) : std::move(unit),
-                    figure && figure->predicted ? figure->predicted(r) : std::nullopt,
+                    predicted,
                     measured,
                     std::nullopt,
                     false,
@@ -35,6 +36,10 @@ ComparisonRow compared(const RunResult& r, const std::string& key, const Figure*
   return row;
 }
 
+std::optional<double> prediction_of(const Figure* figure, const RunResult& r) {
+  return figure && figure->predicted ? figure->predicted(r) : std::nullopt;
+}
+
 } // namespace
 
 std::vector<ComparisonRow> compare_counters(const RunResult& r) {
@@ -42,13 +47,20 @@ std::vector<ComparisonRow> compare_counters(const RunResult& r) {
   if (!r.counters || !r.counters->available)
     return rows;
   for (const CounterValue& v : r.counters->values)
-    rows.push_back(compared(r, v.key, find_figure(v.key), v.display, v.unit, v.value));
+    rows.push_back(compared(r, v.key, find_figure(v.key), v.display, v.unit, v.value,
+                            prediction_of(find_figure(v.key), r)));
   // The figures several counters make (FLOPs from FADD, FMUL and FFMA), after them.
   for (const Figure& figure : all_figures())
     if (figure.from_counters)
       if (const std::optional<double> measured = figure.measured(r))
-        rows.push_back(compared(r, std::string(figure.key), &figure, "", "", *measured));
+        rows.push_back(
+            compared(r, std::string(figure.key), &figure, "", "", *measured, figure.predicted(r)));
   return rows;
+}
+
+ComparisonRow compare_value(const RunResult& result, const Figure& figure, double measured,
+                            std::optional<double> predicted) {
+  return compared(result, std::string(figure.key), &figure, "", "", measured, predicted);
 }
 
 std::string difference_text(const ComparisonRow& row) {

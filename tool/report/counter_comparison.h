@@ -32,6 +32,11 @@ inline constexpr double kComparisonTolerance = 0.02;
 
 std::vector<ComparisonRow> compare_counters(const RunResult& result);
 
+// One measured value of `figure` beside `predicted` (none: no prediction), as compare_counters
+// sets a counter beside the figure's own prediction: the difference, the flag, the reason.
+ComparisonRow compare_value(const RunResult& result, const Figure& figure, double measured,
+                            std::optional<double> predicted);
+
 // The difference as every printer shows it: "+2.3 %", "none predicted" when the model expects
 // none and the counter counted some, "-" without a prediction.
 std::string difference_text(const ComparisonRow& row);

@@ -12,11 +12,13 @@
 #include "report/panel_table.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -147,6 +149,12 @@ bool runs_on_tensor_cores(const RunResult& result);
 const SitePrediction* worst_site(const RunResult& result, MemorySpace space);
 // The figure of a key; nullptr when there is none.
 const Figure* find_figure(std::string_view key);
+
+// L1's bytes from and to L2 where the run lacks their own counters: 32 bytes a sector of L2's
+// count of L1's sectors (the default set's, and an older recording's), equal to them on the H200.
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 2> kL1BytesFromSectors =
+    {{{"l1_read_bytes_from_l2", "l2_read_sectors_from_l1"},
+      {"l1_write_bytes_to_l2", "l2_write_sectors_from_l1"}}};
 // The figure of a key the code names; a key missing from the table is a programming error.
 const Figure& figure(std::string_view key);
 

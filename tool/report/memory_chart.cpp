@@ -9,34 +9,70 @@ namespace wl {
 
 namespace {
 
-// A figure of the chart for `result`: its comparison row where the run counted it (the
-// difference, the flag and the reason the Counters panel shows), the model's value otherwise.
-ChartValue chart_value(std::string_view key, std::string_view ncu_metric, const RunResult& result,
-                       const std::vector<ComparisonRow>& rows) {
+// The model's figure on a link: the figure's prediction; where it has none but the launch's
+// prediction is whole (sites, and no part of the code left out), none of that traffic: 0.
+std::optional<double> chart_prediction(const Figure& figure, const RunResult& result) {
+  if (!figure.predicted)
+    return std::nullopt;
+  if (const std::optional<double> predicted = figure.predicted(result))
+    return predicted;
+  const bool whole = !result.prediction.sites.empty() && result.prediction.notes.empty();
+  return whole ? std::optional(0.0) : std::nullopt;
+}
+
+// The counter a measured figure was read from, as CUPTI names it; a figure read from another
+// counter (the L1-L2 bytes from L2's sectors, as an older recording has them) says how.
+std::string metric_of(std::string_view key, const RunResult& result) {
+  if (!result.counters)
+    return "";
+  if (const CounterValue* v = result.counters->find(std::string(key)))
+    return v->name;
+  for (const auto& [bytes, sectors] : kL1BytesFromSectors)
+    if (key == bytes)
+      if (const CounterValue* v = result.counters->find(std::string(sectors)))
+        return "32 x " + v->name;
+  return "";
+}
+
+// A figure of the chart for `result`: measured where the run (or the recording) has it, the
+// model's figure, and the comparison the Counters panel makes of the two.
+ChartValue chart_value(std::string_view key, std::string_view ncu_metric, const RunResult& result) {
   ChartValue value{.figure = &figure(key), .ncu_metric = ncu_metric};
-  if (value.figure->predicted)
-    value.predicted = value.figure->predicted(result);
-  const CounterValue* counted = result.counters ? result.counters->find(std::string(key)) : nullptr;
-  if (counted) {
-    value.metric = counted->name;
-    value.measured = counted->value;
-  }
-  const auto row =
-      std::find_if(rows.begin(), rows.end(), [&](const ComparisonRow& r) { return r.key == key; });
-  if (row != rows.end()) {
-    value.difference = difference_text(*row);
-    value.flagged = row->flagged;
-    value.reason = row->reason;
-  }
+  value.predicted = chart_prediction(*value.figure, result);
+  if (value.figure->measured)
+    value.measured = value.figure->measured(result);
+  if (!value.measured)
+    return value;
+  value.metric = metric_of(key, result);
+  const ComparisonRow row = compare_value(result, *value.figure, *value.measured, value.predicted);
+  value.difference = difference_text(row);
+  value.flagged = row.flagged;
+  value.reason = row.reason;
   return value;
 }
 
 std::optional<ChartValue> optional_value(std::string_view key, std::string_view ncu_metric,
-                                         const RunResult& result,
-                                         const std::vector<ComparisonRow>& rows) {
+                                         const RunResult& result) {
   if (key.empty())
     return std::nullopt;
-  return chart_value(key, ncu_metric, result, rows);
+  return chart_value(key, ncu_metric, result);
+}
+
+// A DRAM link's share of peak where the run did not count it: its bytes over the median time at
+// the preset's DRAM bandwidth, as the Timings panel's share of DRAM peak is made.
+std::optional<ChartValue> share_from_timing(const ChartLink& link, const RunResult& result) {
+  const std::string_view key = link.row->utilisation;
+  if (key != "dram_read_utilisation" && key != "dram_write_utilisation")
+    return std::nullopt;
+  if (!link.value.measured || !result.timing || result.timing->median_time <= 0 ||
+      result.arch.dram_bandwidth_gbps <= 0)
+    return std::nullopt;
+  ChartValue share{.figure = &figure(key), .ncu_metric = link.row->utilisation_ncu};
+  share.measured = 100 * *link.value.measured /
+                   (result.timing->median_time * 1e-3 * result.arch.dram_bandwidth_gbps * 1e9);
+  share.metric = "its bytes over the median time at " +
+                 format_number(result.arch.dram_bandwidth_gbps, 0) + " GB/s";
+  return share;
 }
 
 // The shares of peak are CUPTI's over the profiled range, which holds the launch's overhead too:
@@ -73,13 +109,14 @@ const ChartNodeRow& chart_node(ChartNode node) {
 }
 
 MemoryChart memory_chart(const RunResult& result) {
-  const std::vector<ComparisonRow> rows = compare_counters(result);
   MemoryChart chart;
   for (const ChartLinkRow& row : kChartLinks) {
     ChartLink link{.row = &row,
-                   .value = chart_value(row.figure, row.ncu_metric, result, rows),
-                   .utilisation =
-                       optional_value(row.utilisation, row.utilisation_ncu, result, rows)};
+                   .value = chart_value(row.figure, row.ncu_metric, result),
+                   .utilisation = optional_value(row.utilisation, row.utilisation_ncu, result)};
+    if (!link.utilisation || !link.utilisation->measured)
+      if (std::optional<ChartValue> share = share_from_timing(link, result))
+        link.utilisation = std::move(share);
     chart.measured_links += link.value.measured.has_value();
     chart.predicted_links += link.value.predicted.has_value();
     chart.links.push_back(std::move(link));
@@ -87,8 +124,8 @@ MemoryChart memory_chart(const RunResult& result) {
   for (const ChartNodeRow& row : kChartNodes)
     chart.nodes.push_back(
         {.row = &row,
-         .hit_rate = optional_value(row.hit_rate, row.hit_rate_ncu, result, rows),
-         .utilisation = optional_value(row.utilisation, row.utilisation_ncu, result, rows)});
+         .hit_rate = optional_value(row.hit_rate, row.hit_rate_ncu, result),
+         .utilisation = optional_value(row.utilisation, row.utilisation_ncu, result)});
   chart.measured_by = measured_by(result, chart.measured_links);
   chart.share_note = share_note(result, chart);
   return chart;

@@ -109,36 +109,36 @@ const ChartNodeRow& chart_node(ChartNode node);
 // model has it, and, where they differ by more than the comparison's tolerance, why.
 struct ChartValue {
   const Figure* figure = nullptr;
-  std::string_view ncu_metric;
-  std::string metric; // the counter measured, as CUPTI names it; "" where not measured
-  std::optional<double> measured, predicted;
-  std::string difference; // "+2.3 %", "none predicted", "-"
+  std::string_view ncu_metric = {};
+  std::string metric = {}; // the counter measured, as CUPTI names it; "" where not measured
+  std::optional<double> measured = std::nullopt, predicted = std::nullopt;
+  std::string difference = {}; // "+2.3 %", "none predicted", "-"
   bool flagged = false;
-  std::string reason;
+  std::string reason = {};
 };
 
 struct ChartLink {
   const ChartLinkRow* row = nullptr;
-  ChartValue value;
-  std::optional<ChartValue> utilisation;
+  ChartValue value = {};
+  std::optional<ChartValue> utilisation = std::nullopt;
 };
 
 struct ChartNodeFigures {
   const ChartNodeRow* row = nullptr;
-  std::optional<ChartValue> hit_rate, utilisation;
+  std::optional<ChartValue> hit_rate = std::nullopt, utilisation = std::nullopt;
 };
 
 struct MemoryChart {
-  std::vector<ChartLink> links;        // kChartLinks' order
-  std::vector<ChartNodeFigures> nodes; // kChartNodes' order
+  std::vector<ChartLink> links = {};        // kChartLinks' order
+  std::vector<ChartNodeFigures> nodes = {}; // kChartNodes' order
   // Where the measured side comes from: "this run's counters", "recorded on ..."; "" when no
   // figure of the chart was measured (the chart then says how to measure it).
-  std::string measured_by;
+  std::string measured_by = {};
   int measured_links = 0;
   int predicted_links = 0;
   // Where the profiler's range around the launch (profiled_range_time) is much longer than the
   // kernel's median, its shares of peak are over that range and read low: how much; else "".
-  std::string share_note;
+  std::string share_note = {};
 };
 
 MemoryChart memory_chart(const RunResult& result);

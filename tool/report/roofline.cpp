@@ -75,7 +75,7 @@ std::optional<RooflinePoint> roofline_point(const RunResult& result, std::string
   };
   if (result.flops <= 0)
     return refuse(result.kernel_id + " does no floating-point arithmetic the roofline counts: "
-                                     "it is judged by its share of DRAM peak alone");
+                                     "it is judged by its share of DRAM peak alone.");
   RooflinePoint point;
   point.flops = result.flops;
   point.measured_flops = figure("fp32_operations").measured(result);

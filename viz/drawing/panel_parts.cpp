@@ -419,6 +419,13 @@ bool counters_line(const RunResult& result, const std::string& what) {
   return true;
 }
 
+bool in_model_mode(const App& app) {
+  if (app.source && app.source->mode().starts_with("model mode"))
+    return true;
+  return app.results.latest &&
+         (!app.results.latest->timing || !app.results.latest->recorded_on.empty());
+}
+
 bool stale_note(const App& app) {
   if (!app.latest_is_stale())
     return false;

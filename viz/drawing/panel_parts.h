@@ -88,6 +88,10 @@ bool kernel_has_sites(const App& app, MemorySpace space);
 // the model ran, or the note that kept it from running any.
 std::string no_file_sites_text(const LaunchPrediction& prediction, std::string_view accesses);
 
+// Nothing is measured here: the source models, or the latest result is the models' or the
+// recording's.
+bool in_model_mode(const App& app);
+
 // When `app.results.latest` belongs to another launch than the one on screen, says so in amber
 // ("Measured figures from block 16x16, stride=1: press F5 ...") and returns true.
 bool stale_note(const App& app);

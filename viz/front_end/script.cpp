@@ -395,6 +395,18 @@ std::string labels_on_screen() {
   return text.empty() ? "none" : text;
 }
 
+// "; did you mean 'line 22: shared load, 4 B'?": a near miss, else a control on screen whose
+// label holds the words typed (a site's row reads "line 22: " before the words a person reads).
+std::string suggestion(const std::string& label) {
+  const std::vector<std::string> labels = visible_labels();
+  if (std::string near = did_you_mean(label, labels); !near.empty())
+    return near;
+  for (const std::string& shown : labels)
+    if (!label.empty() && shown.find(label) != std::string::npos)
+      return "; did you mean '" + clip(shown, 60) + "'?";
+  return "";
+}
+
 } // namespace
 
 // Phase 0 of a click or a set: puts the pointer over the control, scrolling it into sight or
@@ -410,8 +422,8 @@ bool ScriptPlayer::reach(App&, const ScriptStep& step, const std::string& label)
   if (!target || (detour && target->visible && ++m_detours > kMostDetours)) {
     fail(step, 2,
          step.verb + ": no \"" + clip(label) + "\" on screen" +
-             (step.panel.empty() ? "" : " in " + step.panel) +
-             did_you_mean(label, visible_labels()) + "; on screen: " + labels_on_screen());
+             (step.panel.empty() ? "" : " in " + step.panel) + suggestion(label) +
+             "; on screen: " + labels_on_screen());
     return false;
   }
   if (!target->visible) { // scrolled away: the wheel over its window, towards it

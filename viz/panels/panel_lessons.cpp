@@ -185,10 +185,16 @@ void draw_ending(App& app) {
   const int right = answered_right(app, l.id, *l.lesson);
   const int first_try = answered_right(app, l.id, *l.lesson, true);
   ImGui::Separator();
-  wrapped_textf("End of the lesson: %d of %d questions answered right, %d of them at the first "
-                "try.%s",
-                right, questions, first_try,
-                next_lesson(app) ? " Next lesson > goes on with the course." : "");
+  const char* next = next_lesson(app) ? " Next lesson > goes on with the course." : "";
+  // Slides show each answer without answering it: "0 of 2 answered right" read as a failure.
+  if (right == 0)
+    wrapped_textf("End of the lesson: none of its %d questions answered here yet (Restart step "
+                  "on a step asks its question again).%s",
+                  questions, next);
+  else
+    wrapped_textf("End of the lesson: %d of %d questions answered right, %d of them at the first "
+                  "try.%s",
+                  right, questions, first_try, next);
 }
 
 void draw_step(App& app) {

@@ -39,12 +39,16 @@ const BoxPlace& place_of(ChartNode node) {
                        [&](const BoxPlace& p) { return p.node == node; });
 }
 
-// "2.10 M", "512 k", "96": a count short enough for a link's label.
+// "2.10 M", "268 M", "524 k", "96": a count to three figures, short enough for a link's label.
 std::string short_count(double value) {
   const double magnitude = std::fabs(value);
-  return magnitude >= 1e9   ? format_number(value / 1e9, 2) + " G"
-         : magnitude >= 1e6 ? format_number(value / 1e6, 2) + " M"
-         : magnitude >= 1e4 ? format_number(value / 1e3, 1) + " k"
+  const auto three_figures = [](double scaled, const char* unit) {
+    const int decimals = std::fabs(scaled) >= 100 ? 0 : std::fabs(scaled) >= 10 ? 1 : 2;
+    return format_number(scaled, decimals) + unit;
+  };
+  return magnitude >= 1e9   ? three_figures(value / 1e9, " G")
+         : magnitude >= 1e6 ? three_figures(value / 1e6, " M")
+         : magnitude >= 1e4 ? three_figures(value / 1e3, " k")
                             : whole_number(value);
 }
 
@@ -231,20 +235,50 @@ void chart_table(const MemoryChart& chart) {
                  ".");
 }
 
-// Where the measured side comes from, or how to measure it.
+// Whether the chart's caches and links have what only the memory set counts.
+bool has_memory_counts(const MemoryChart& chart) {
+  return std::any_of(chart.nodes.begin(), chart.nodes.end(), [](const ChartNodeFigures& node) {
+    return node.hit_rate && node.hit_rate->measured;
+  });
+}
+
+// Where the measured side comes from, or how to measure it. In model mode nothing runs, so the
+// box that asks the next Run to count the links would do nothing: the recording's figures stand
+// where it has them, and the rest is the model's.
 void chart_source(App& app, const RunResult& result, const MemoryChart& chart) {
-  ui::checkbox("Count the chart's links", &app.choices.measure_memory_chart);
-  help_marker("The next Run (F5) also counts the links of the chart, as Nsight Compute's Memory "
-              "Workload Analysis chart does: more counter passes over the launch. Live edits never "
-              "count them.");
+  const bool model_mode = in_model_mode(app);
+  if (!model_mode) {
+    ui::checkbox("Count the chart's links", &app.choices.measure_memory_chart);
+    help_marker("The next Run (F5) also counts the links of the chart, as Nsight Compute's "
+                "Memory Workload Analysis chart does: more counter passes over the launch. Live "
+                "edits never count them.");
+  }
+  const std::string links = std::to_string(chart.measured_links) + " of " +
+                            std::to_string(chart.links.size()) + " links measured";
   if (chart.measured_by.empty())
-    note_text("Nothing of the chart is measured yet: tick Count the chart's links and Run (F5). "
-              "The model's figures stand alone, drawn dim.");
+    note_text(model_mode ? "Model mode: " + app.untimed_reason() +
+                               " The model's figures stand alone, drawn dim."
+                         : "Nothing of the chart is measured yet: tick Count the chart's links "
+                           "and Run (F5). The model's figures stand alone, drawn dim.");
   else if (!result.recorded_on.empty())
-    recorded_text("Measured figures " + chart.measured_by + ".");
+    recorded_text("Measured figures " + chart.measured_by + " (" + links +
+                  (has_memory_counts(chart) ? ")."
+                                            : "; recorded without the chart's own counters: no "
+                                              "hit rates, and shares of peak for DRAM alone, from "
+                                              "its bytes over the median time)."));
   else
-    note_text("Measured by " + chart.measured_by + ": " + std::to_string(chart.measured_links) +
-              " of " + std::to_string(chart.links.size()) + " links.");
+    note_text("Measured by " + chart.measured_by + ": " + links +
+              (has_memory_counts(chart) ? "."
+                                        : "; tick Count the chart's links and Run (F5) for the "
+                                          "rest, the hit rates and the shares of peak."));
+}
+
+// What the drawing's marks mean.
+void chart_legend() {
+  note_text("Kernel to a space: instructions; a space to L1/TEX: requests; to shared memory: "
+            "wavefronts; between L1/TEX, L2 and DRAM: bytes. ld and st share an arrow; a dim "
+            "figure is the model's (not measured); a link's colour is its share of peak, green "
+            "at none to red at its peak, grey where unknown.");
 }
 
 } // namespace
@@ -260,6 +294,7 @@ void draw_memory(App& app) {
   const MemoryChart chart = memory_chart(*result);
   chart_source(app, *result, chart);
   draw_chart(chart);
+  chart_legend();
   if (!chart.share_note.empty())
     note_text(chart.share_note);
   chart_table(chart);

@@ -173,15 +173,6 @@ void draw_stalls_header(App& app, const Stalls& stalls) {
             (stalls.stale ? " These are of another launch." : ""));
 }
 
-// Nothing is measured here: the source models, or the latest result is the models' or the
-// recording's.
-bool in_model_mode(const App& app) {
-  if (app.source && app.source->mode().starts_with("model mode"))
-    return true;
-  return app.results.latest &&
-         (!app.results.latest->timing || !app.results.latest->recorded_on.empty());
-}
-
 // One line: why no measured figure stands beside the predictions (`unit` "site") or beside a
 // kernel file's lines ("line").
 std::string why_not_measured(const App& app, const std::string& unit = "site") {
