@@ -268,6 +268,10 @@ struct KernelDesc {
 
   std::function<double(const Params&)>
       bytes_moved; // fewest bytes: inputs read once, outputs written once
+  // bytes_moved is the fewest bytes the launch must move, a floor under the modelled DRAM time.
+  // False for a kernel file that left `bytes` out: each buffer once is then only a guess, which a
+  // strided or gathering kernel moves less of.
+  bool bytes_are_a_floor = true;
   std::function<double(const Params&)> flops; // may be empty: no arithmetic worth a roofline
   // Why the FP32 counters (FADD and FMUL once, FFMA twice) see other than `flops`, where they do
   // by more than 2 %: what the compiled code does beside the algorithm's arithmetic, as read in

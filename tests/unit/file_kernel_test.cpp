@@ -413,5 +413,36 @@ TEST(FileKernel, EveryExampleCompilesForTheH100AndIsModelled) {
   EXPECT_GE(files, 4);
 }
 
+// The defect a newcomer met: a strided read of 1 float in 32 left `bytes` out, and its modelled
+// time was set by each buffer once (132 MiB) where its predicted accesses move 68 MiB. Left out,
+// each buffer once is no floor where every access is predicted; declared, it is.
+TEST(FileKernel, BytesLeftOutAreNoFloorUnderAWhollyPredictedLaunch) {
+  const std::string text = R"(// @warplens kernel gather
+// @warplens size n = 1 << 20
+// @warplens arg n: int = n
+// @warplens arg in: in float[32 * n] random(-1, 1)
+// @warplens arg out: out float[n]
+// @warplens block 256
+// @warplens grid ceil_div(n, block.x)
+// @warplens check none
+__global__ void gather(int n, const float* in, float* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = in[32 * i];
+}
+)";
+  const std::string id = add_kernel_file(written("gather.cu", text).string());
+  const RunResult r = model_kernel(resolve_kernel_request(id, {}, "", ""), test::preset("h100"));
+  ASSERT_TRUE(r.prediction.notes.empty());
+  const ModelledTime t = *modelled_time(r);
+  EXPECT_FALSE(t.dram_from_bytes_moved) << "each buffer once is 33 x 4 MiB, a guess, not a floor";
+  EXPECT_LT(t.dram_bytes, r.bytes_moved);
+  const std::string declared = add_kernel_file(
+      written("gather_declared.cu", "// @warplens bytes 33 * n * 4\n" + text).string());
+  const ModelledTime floor = *modelled_time(
+      model_kernel(resolve_kernel_request(declared, {}, "", ""), test::preset("h100")));
+  EXPECT_TRUE(floor.dram_from_bytes_moved) << "a declared `bytes` stays the floor";
+}
+
 } // namespace
 } // namespace wl

@@ -797,6 +797,7 @@ std::vector<KernelDesc> file_kernels(const KernelFile& file) {
     k.bytes_moved = [shared](const Params& params) {
       return bytes_moved(shared->description, params);
     };
+    k.bytes_are_a_floor = d.bytes.has_value();
     if (d.flops)
       k.flops = [shared](const Params& params) {
         const KernelFileDescription& d = shared->description;

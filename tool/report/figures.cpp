@@ -1723,6 +1723,17 @@ bool runs_on_tensor_cores(const RunResult& r) {
   return kernel && kernel->tensor_cores;
 }
 
+namespace {
+
+// Whether the launch's bytes_moved is the fewest it must move (a bundled kernel's, a kernel file's
+// `bytes`), not a kernel file's guess of each buffer once.
+bool bytes_are_a_floor(const RunResult& r) {
+  const KernelDesc* kernel = find_kernel(r.kernel_id);
+  return !kernel || kernel->bytes_are_a_floor;
+}
+
+} // namespace
+
 std::optional<ModelledTime> modelled_time(const RunResult& r) {
   ModelledTime t;
   bool global_sites = false;
@@ -1738,7 +1749,7 @@ std::optional<ModelledTime> modelled_time(const RunResult& r) {
     t.dram_bytes = static_cast<double>(r.bytes_moved);
     t.dram_from_bytes_moved = true;
     t.partly_predicted = global_sites;
-  } else if (static_cast<double>(r.bytes_moved) > t.dram_bytes * 1.01) {
+  } else if (bytes_are_a_floor(r) && static_cast<double>(r.bytes_moved) > t.dram_bytes * 1.01) {
     // The bytes it must move are a floor the kernel cannot beat, whatever its accesses show: a
     // modelled time under "bytes moved at peak bandwidth" would contradict it on the same panel.
     t.predicted_dram_bytes = t.dram_bytes;
