@@ -133,9 +133,10 @@ TEST(StoryPanels, TheMemoryChartSetsEachLinksMeasuredFigureBesideThePrediction) 
   EXPECT_TRUE(has(b, "| Kernel -> Shared | shared load instructions | 0 | 0 |"))
       << "no shared site in a whole prediction: none predicted: " << b;
   EXPECT_TRUE(has(b, "DRAM bytes read differs from the model:")) << b;
-  const std::vector<std::string> controls = labels_shown(before, "memory");
+  const std::vector<std::string> controls = labels_shown(before, "Memory chart");
   const bool box =
       std::find(controls.begin(), controls.end(), "Count the chart's links") != controls.end();
+  EXPECT_EQ(box, has(b, "Count the chart's links")) << "the box is a control of the panel";
   const std::string mode = before["configuration"]["mode"];
   if (mode.rfind("GPU mode", 0) != 0) {
     EXPECT_FALSE(box) << "nothing runs in model mode";
