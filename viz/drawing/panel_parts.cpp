@@ -419,6 +419,16 @@ bool counters_line(const RunResult& result, const std::string& what) {
   return true;
 }
 
+const RunResult* result_or_why_not(const App& app) {
+  const RunResult* result = app.result_on_screen();
+  if (!result) {
+    const std::string problem = app.request_problem();
+    empty_state(problem.empty() ? "Computing the launch's figures..."
+                                : "No figures: the launch is not valid (" + problem + ")");
+  }
+  return result;
+}
+
 bool in_model_mode(const App& app) {
   if (app.source && app.source->mode().starts_with("model mode"))
     return true;

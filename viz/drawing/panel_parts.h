@@ -88,6 +88,10 @@ bool kernel_has_sites(const App& app, MemorySpace space);
 // the model ran, or the note that kept it from running any.
 std::string no_file_sites_text(const LaunchPrediction& prediction, std::string_view accesses);
 
+// The figures of the launch on screen (App::result_on_screen); where there are none yet, the
+// panel's empty state says why (computing them, or the launch's problem) and this is nullptr.
+const RunResult* result_or_why_not(const App& app);
+
 // Nothing is measured here: the source models, or the latest result is the models' or the
 // recording's.
 bool in_model_mode(const App& app);

@@ -284,13 +284,9 @@ void chart_legend() {
 } // namespace
 
 void draw_memory(App& app) {
-  const RunResult* result = app.result_on_screen();
-  if (!result) {
-    const std::string problem = app.request_problem();
-    empty_state(problem.empty() ? "Computing the launch's figures..."
-                                : "No figures: the launch is not valid (" + problem + ")");
+  const RunResult* result = result_or_why_not(app);
+  if (!result)
     return;
-  }
   const MemoryChart chart = memory_chart(*result);
   chart_source(app, *result, chart);
   draw_chart(chart);

@@ -113,13 +113,9 @@ void add_sweep_points(const App& app, std::vector<ChartPoint>& points) {
 } // namespace
 
 void draw_roofline(App& app) {
-  const RunResult* result = app.result_on_screen();
-  if (!result) {
-    const std::string problem = app.request_problem();
-    empty_state(problem.empty() ? "Computing the launch's figures..."
-                                : "No figures: the launch is not valid (" + problem + ")");
+  const RunResult* result = result_or_why_not(app);
+  if (!result)
     return;
-  }
   const RooflineCeilings roofs = roofline_ceilings(result->arch);
   if (roofs.dram_gbps <= 0) { // a device whose bandwidth was not read has no roof to draw
     empty_state(result->arch.name + " has no DRAM bandwidth known to WarpLens: no roofline.");
