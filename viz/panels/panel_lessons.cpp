@@ -186,11 +186,11 @@ void draw_ending(App& app) {
   const int first_try = answered_right(app, l.id, *l.lesson, true);
   ImGui::Separator();
   const char* next = next_lesson(app) ? " Next lesson > goes on with the course." : "";
-  // Slides show each answer without answering it: "0 of 2 answered right" read as a failure.
+  // Slides show each answer without answering it: a count of none answered right, in any words,
+  // reads as the class's failure. With none answered, the ending names the questions alone.
   if (right == 0)
-    wrapped_textf("End of the lesson: none of its %d questions answered here yet (Restart step "
-                  "on a step asks its question again).%s",
-                  questions, next);
+    wrapped_textf("End of the lesson: its %d question%s, with the answer%s.%s", questions,
+                  questions == 1 ? "" : "s", questions == 1 ? "" : "s", next);
   else
     wrapped_textf("End of the lesson: %d of %d questions answered right, %d of them at the first "
                   "try.%s",
