@@ -1135,6 +1135,8 @@ TEST(StoryRoofline, TheLaunchSitsUnderItsRoofsAndAKernelWithoutArithmeticSaysWhy
   EXPECT_TRUE(wl::test::contains(transpose["problem"].get<std::string>(),
                                  "does no floating-point arithmetic"))
       << transpose;
+  const std::string words = text_of(story.sidecar("transpose"), "roofline");
+  EXPECT_FALSE(wl::test::contains(words, "Dot: this launch")) << "no chart, no marks: " << words;
 }
 
 // The defect: a screenshot of a panel closed at start (the Roofline) stopped the script with

@@ -123,8 +123,7 @@ void draw_roofline(App& app) {
   }
   std::string why;
   const std::optional<RooflinePoint> point = roofline_point(*result, &why);
-  if (!point) {
-    note_text(roofs_intro(roofs, result->arch.name, runs_on_tensor_cores(*result)));
+  if (!point) { // no chart is drawn, so no words about its marks either
     empty_state(why);
     return;
   }
