@@ -46,9 +46,11 @@ std::vector<ComparisonRow> compare_counters(const RunResult& r) {
   std::vector<ComparisonRow> rows;
   if (!r.counters || !r.counters->available)
     return rows;
-  for (const CounterValue& v : r.counters->values)
-    rows.push_back(compared(r, v.key, find_figure(v.key), v.display, v.unit, v.value,
-                            prediction_of(find_figure(v.key), r)));
+  for (const CounterValue& v : r.counters->values) {
+    const Figure* figure = find_figure(v.key);
+    rows.push_back(
+        compared(r, v.key, figure, v.display, v.unit, v.value, prediction_of(figure, r)));
+  }
   // The figures several counters make (FLOPs from FADD, FMUL and FFMA), after them.
   for (const Figure& figure : all_figures())
     if (figure.from_counters)

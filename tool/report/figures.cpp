@@ -475,9 +475,9 @@ std::string sm_clock_note(const RunResult& r) {
 
 std::optional<double> share_of_peak(const RunResult& r) {
   const DramBytes dram = dram_bytes_of(r);
-  if (!r.timing || r.timing->median_time <= 0 || r.arch.dram_bandwidth_gbps <= 0 || dram.bytes <= 0)
+  if (dram.bytes <= 0)
     return std::nullopt;
-  return 100 * dram.bytes / (r.timing->median_time * 1e-3) / 1e9 / r.arch.dram_bandwidth_gbps;
+  return share_of_dram_peak(r, dram.bytes);
 }
 
 // " of 4,800 GB/s, by the DRAM counters' 1.2 GiB": the peak and the bytes divided.
@@ -1768,6 +1768,12 @@ std::optional<ModelledTime> modelled_time(const RunResult& r) {
   if (t.ms() <= 0)
     return std::nullopt;
   return t;
+}
+
+std::optional<double> share_of_dram_peak(const RunResult& r, double bytes) {
+  if (!r.timing || r.timing->median_time <= 0 || r.arch.dram_bandwidth_gbps <= 0)
+    return std::nullopt;
+  return 100 * bytes / (r.timing->median_time * 1e-3) / 1e9 / r.arch.dram_bandwidth_gbps;
 }
 
 DramBytes dram_bytes_of(const RunResult& r) {

@@ -147,6 +147,10 @@ bool runs_on_tensor_cores(const RunResult& result);
 // the site "sectors per request" and "wavefronts per request" are of. nullptr where none has a
 // request.
 const SitePrediction* worst_site(const RunResult& result, MemorySpace space);
+// `bytes` over the median time, in % of the preset's DRAM bandwidth (the Timings panel's share of
+// DRAM peak, a DRAM link's share in the memory chart); nullopt without a timing or a bandwidth.
+std::optional<double> share_of_dram_peak(const RunResult& result, double bytes);
+
 // The figure of a key; nullptr when there is none.
 const Figure* find_figure(std::string_view key);
 

@@ -64,12 +64,12 @@ std::optional<ChartValue> share_from_timing(const ChartLink& link, const RunResu
   const std::string_view key = link.row->utilisation;
   if (key != "dram_read_utilisation" && key != "dram_write_utilisation")
     return std::nullopt;
-  if (!link.value.measured || !result.timing || result.timing->median_time <= 0 ||
-      result.arch.dram_bandwidth_gbps <= 0)
+  const std::optional<double> measured =
+      link.value.measured ? share_of_dram_peak(result, *link.value.measured) : std::nullopt;
+  if (!measured)
     return std::nullopt;
   ChartValue share{.figure = &figure(key), .ncu_metric = link.row->utilisation_ncu};
-  share.measured = 100 * *link.value.measured /
-                   (result.timing->median_time * 1e-3 * result.arch.dram_bandwidth_gbps * 1e9);
+  share.measured = measured;
   share.metric = "its bytes over the median time at " +
                  format_number(result.arch.dram_bandwidth_gbps, 0) + " GB/s";
   return share;
@@ -118,7 +118,6 @@ MemoryChart memory_chart(const RunResult& result) {
       if (std::optional<ChartValue> share = share_from_timing(link, result))
         link.utilisation = std::move(share);
     chart.measured_links += link.value.measured.has_value();
-    chart.predicted_links += link.value.predicted.has_value();
     chart.links.push_back(std::move(link));
   }
   for (const ChartNodeRow& row : kChartNodes)

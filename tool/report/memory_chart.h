@@ -135,7 +135,6 @@ struct MemoryChart {
   // figure of the chart was measured (the chart then says how to measure it).
   std::string measured_by = {};
   int measured_links = 0;
-  int predicted_links = 0;
   // Where the profiler's range around the launch (profiled_range_time) is much longer than the
   // kernel's median, its shares of peak are over that range and read low: how much; else "".
   std::string share_note = {};
