@@ -20,6 +20,7 @@ for kernel in $KERNELS; do
   done
 done
 timeout 300 "$WL" sweep vec_add/scalar --block 64:1024:64 --energy --csv "$OUT/sweep_vec_add.csv" \
+  --json "$OUT/sweep_vec_add.json" \
   > "$OUT/sweep_vec_add.log" 2>&1
 echo "exit $?" >> "$OUT/sweep_vec_add.log"
 

@@ -64,12 +64,11 @@ TEST(Timing, TheSmClockIsReadWithTheSamples) {
   EXPECT_GT(*stats.memory_clock_mhz, 0);
 }
 
-// A batch of vector adds keeps the GPU busy between two steps of NVML's energy counter, and the
-// power the counter gives is of the power NVML reads meanwhile. The window ends at the step the
-// readings saw, which may come a chunk before the loop saw it past kEnergyBatchSeconds. The
-// instantaneous readings are a sample of a fluctuating draw (0.75 to 1.8 times the counter's
-// mean over the window on the H200), so they are held to a factor of 2: a unit or a field read
-// wrong is a factor of 1000.
+// A batch of vector adds keeps the GPU busy from before the energy counter's first counted move
+// to after its last, and the counter's energy over the window is the instantaneous power NVML
+// read meanwhile times the window: on the H200 within 1 % for a vector add (0.3 % in three runs),
+// within 6 % for a softmax its power cap held down. Held to 10 %: a unit or a field read wrong is
+// a factor of 1000, a window cut wrong (idle time counted) a factor of 1.5 or more.
 TEST(Energy, AVectorAddsBatchIsCountedAndItsPowerIsWhatNvmlReads) {
   if (!test::have_gpu())
     GTEST_SKIP() << "no GPU";
@@ -81,15 +80,15 @@ TEST(Energy, AVectorAddsBatchIsCountedAndItsPowerIsWhatNvmlReads) {
   ASSERT_TRUE(r.energy.has_value());
   const EnergyStats& e = *r.energy;
   ASSERT_TRUE(e.available) << e.reason;
-  EXPECT_LE(e.window_seconds, e.batch_ms / 1e3 + 0.01);
-  EXPECT_GE(e.window_seconds, kEnergyBatchSeconds - 2 * kEnergyChunkSeconds);
+  EXPECT_LE(e.window_seconds, e.batch_ms / 1e3 - kEnergyLeadSeconds + kEnergyChunkSeconds);
+  EXPECT_GE(e.window_seconds, kEnergyBatchSeconds);
   EXPECT_GT(e.joules_per_launch(), 0);
   EXPECT_GT(e.mean_power_w(), 10);
   EXPECT_LT(e.mean_power_w(), 2000);
   ASSERT_GT(e.power_readings, 10);
-  EXPECT_GT(e.sampled_power_w / e.mean_power_w(), 0.5)
+  EXPECT_GT(e.sampled_power_w / e.mean_power_w(), 0.9)
       << e.sampled_power_w << " W sampled, " << e.mean_power_w() << " W counted";
-  EXPECT_LT(e.sampled_power_w / e.mean_power_w(), 2)
+  EXPECT_LT(e.sampled_power_w / e.mean_power_w(), 1.1)
       << e.sampled_power_w << " W sampled, " << e.mean_power_w() << " W counted";
   ASSERT_TRUE(e.sm_clock_mhz);
   std::printf("%s", energy_text(r).c_str());

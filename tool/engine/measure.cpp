@@ -1,5 +1,6 @@
 #include "engine/measure.h"
 
+#include "base/text_format.h"
 #include "engine/cuda_check.h"
 #include "engine/gpu_sensors.h"
 #include "model/timing_summary.h"
@@ -8,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <mutex>
 #include <numeric>
 #include <thread>
 #include <vector>
@@ -121,33 +123,40 @@ namespace {
 
 // How long to wait for NVML's energy counter to move: it moves every 100 ms on the H200; one
 // that has not moved in this long is not moving.
-constexpr auto kEnergyTickWait = std::chrono::milliseconds(300);
-// How often the sensors are read over the window.
-constexpr auto kSensorPeriod = std::chrono::milliseconds(2);
+constexpr double kEnergyTickWaitSeconds = 0.3;
+// How often the power and the energy counter are read over the batch; the clocks and their
+// reasons, slower to read, every kClockReadEvery-th time.
+constexpr auto kSensorPeriod = std::chrono::milliseconds(1);
+constexpr int kClockReadEvery = 8;
 
 using Clock = std::chrono::steady_clock;
 
-struct Tick {
+// A move of the energy counter: when (halfway between the reading before it and the reading
+// that saw it, seconds after the batch began) and the value it moved to.
+struct CounterMove {
+  double at = 0;
   std::uint64_t mj = 0;
-  Clock::time_point at;
 };
 
-// The energy counter's next value after `from`, and when it was seen; nullopt when it does not
-// move within kEnergyTickWait or cannot be read.
-std::optional<Tick> next_tick(const GpuSensors& sensors, std::uint64_t from) {
-  const auto deadline = Clock::now() + kEnergyTickWait;
-  while (Clock::now() < deadline) {
-    const std::optional<std::uint64_t> mj = sensors.energy_mj();
-    if (!mj)
-      return std::nullopt;
-    if (*mj != from)
-      return Tick{*mj, Clock::now()};
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
-  }
-  return std::nullopt;
+// The window the counter's moves make: from the first move at least kEnergyLeadSeconds into the
+// batch to the first at least kEnergyBatchSeconds after it; nullopt until there are both.
+std::optional<std::pair<CounterMove, CounterMove>>
+window_of(const std::vector<CounterMove>& moves) {
+  const auto first = std::find_if(moves.begin(), moves.end(),
+                                  [](const CounterMove& m) { return m.at >= kEnergyLeadSeconds; });
+  if (first == moves.end())
+    return std::nullopt;
+  const auto last = std::find_if(first, moves.end(), [&](const CounterMove& m) {
+    return m.at - first->at >= kEnergyBatchSeconds;
+  });
+  if (last == moves.end())
+    return std::nullopt;
+  return std::pair{*first, *last};
 }
 
-// Reads every sensor every kSensorPeriod until stopped, each reading with its time.
+// Reads the sensors every kSensorPeriod until stopped, each reading with its time, and notes the
+// counter's moves as it sees them: the launching loop asks it whether the window is complete, so
+// both go by the same readings.
 class SensorReader {
 public:
   SensorReader(const GpuSensors& sensors, Clock::time_point origin)
@@ -162,21 +171,41 @@ public:
     }
     return std::move(m_readings);
   }
+  std::optional<std::pair<CounterMove, CounterMove>> window() const {
+    const std::lock_guard lock(m_mutex);
+    return window_of(m_moves);
+  }
 
 private:
   void read(const GpuSensors& sensors, Clock::time_point origin) {
-    while (!m_stop.test()) {
-      m_readings.push_back({.at = seconds_between(origin, Clock::now()),
-                            .power_w = sensors.power_w(),
-                            .sm_mhz = sensors.sm_mhz(),
-                            .memory_mhz = sensors.memory_mhz(),
-                            .energy_mj = sensors.energy_mj(),
-                            .clock_events = sensors.clock_events()});
+    for (int round = 0; !m_stop.test(); ++round) {
+      SensorReading reading{.at = 0, .power_w = sensors.power_w()};
+      reading.energy_mj = sensors.energy_mj();
+      reading.at = seconds_between(origin, Clock::now());
+      if (round % kClockReadEvery == 0) {
+        reading.sm_mhz = sensors.sm_mhz();
+        reading.memory_mhz = sensors.memory_mhz();
+        reading.clock_events = sensors.clock_events();
+      }
+      note_move(reading);
+      m_readings.push_back(reading);
       std::this_thread::sleep_for(kSensorPeriod);
     }
   }
+  void note_move(const SensorReading& reading) {
+    if (!reading.energy_mj)
+      return;
+    if (m_last_energy && *reading.energy_mj != m_last_energy->second) {
+      const std::lock_guard lock(m_mutex);
+      m_moves.push_back({0.5 * (m_last_energy->first + reading.at), *reading.energy_mj});
+    }
+    m_last_energy = std::pair{reading.at, *reading.energy_mj};
+  }
   std::atomic_flag m_stop;
   std::vector<SensorReading> m_readings;
+  std::optional<std::pair<double, std::uint64_t>> m_last_energy; // the reader's own
+  mutable std::mutex m_mutex;                                    // guards m_moves
+  std::vector<CounterMove> m_moves;
   std::thread m_thread; // last: started once the members it uses are made
 };
 
@@ -193,62 +222,47 @@ EnergyStats measure_energy(const StreamWork& launch, void* stream_handle, std::i
     return e;
   };
   cuda_check(cudaStreamSynchronize(stream), "work before the energy batch");
-  const std::optional<std::uint64_t> now = sensors.energy_mj();
-  if (!now)
+  if (!sensors.energy_mj())
     return said(sensors.unavailable().empty() ? "NVML does not read this GPU's energy counter"
                                               : sensors.unavailable());
+  // Busy from the start: kEnergyLeadSeconds before the counter's first counted move, a window of
+  // kEnergyBatchSeconds at least, kEnergyTrailSeconds after its last. A counter that reports its
+  // energy late, or averaged over its period, then counts busy time alone, and so do the power
+  // readings beside it.
   SensorReader reader(sensors, begin);
-  // From a step: the counter then holds nothing of the time before the window.
-  const std::optional<Tick> first = next_tick(sensors, *now);
-  if (!first)
-    return said("NVML's energy counter did not move in " + std::to_string(kEnergyTickWait.count()) +
-                " ms");
-  EnergyReadings readings;
-  readings.energy_before_mj = first->mj;
   EventPair events;
   cuda_check(cudaEventRecord(events.start, stream), "cudaEventRecord");
-  // Chunks of about kEnergyChunkSeconds back to back until the counter steps again after
-  // kEnergyBatchSeconds: the GPU was busy from one step to the other, so their difference is the
-  // batch's energy alone.
-  std::optional<Tick> last;
-  std::uint64_t seen = first->mj;
-  while (!last) {
+  const double give_up =
+      kEnergyLeadSeconds + kEnergyBatchSeconds + kEnergyTrailSeconds + 3 * kEnergyTickWaitSeconds;
+  std::int64_t launches = 0;
+  std::optional<std::pair<CounterMove, CounterMove>> window;
+  for (bool done = false; !done;) {
     for (std::int64_t i = 0; i < chunk; ++i) {
       launch(stream_handle);
       cuda_check(cudaGetLastError(), "kernel launch");
       if (after_launch)
         after_launch(stream_handle);
     }
-    readings.launches += chunk;
+    launches += chunk;
     cuda_check(cudaEventRecord(events.stop, stream), "cudaEventRecord");
     cuda_check(cudaEventSynchronize(events.stop), "energy batch");
-    const std::optional<std::uint64_t> mj = sensors.energy_mj();
-    if (!mj)
-      return said("NVML's energy counter could not be read during the batch");
-    const double busy = seconds_between(first->at, Clock::now());
-    if (*mj != seen && busy >= kEnergyBatchSeconds)
-      last = Tick{*mj, Clock::now()};
-    else if (busy > kEnergyBatchSeconds + 10 * kEnergyTickWait.count() / 1e3)
-      return said("NVML's energy counter did not move during the batch");
-    seen = *mj;
+    const double now = seconds_between(begin, Clock::now());
+    window = reader.window();
+    done = window && now - window->second.at >= kEnergyTrailSeconds;
+    if (!done && now > give_up)
+      return said("NVML's energy counter did not move twice " +
+                  format_number(kEnergyBatchSeconds, 1) + " s apart in a batch of " +
+                  format_number(now, 1) + " s");
   }
-  std::vector<SensorReading> seen_readings = reader.stop();
   float ms = 0;
   cuda_check(cudaEventElapsedTime(&ms, events.start, events.stop), "cudaEventElapsedTime");
-  const double origin = seconds_between(begin, first->at); // readings are timed from `begin`
-  for (SensorReading& reading : seen_readings)
-    reading.at -= origin;
-  // The step's time as the reader saw it (every 2 ms), not when the last chunk ended.
-  double end = seconds_between(first->at, last->at);
-  for (const SensorReading& reading : seen_readings)
-    if (reading.energy_mj == last->mj && reading.at < end && reading.at > 0) {
-      end = reading.at;
-      break;
-    }
-  readings.readings = std::move(seen_readings);
-  readings.batch_ms = ms;
-  readings.window_seconds = end;
-  readings.energy_after_mj = last->mj;
+  EnergyReadings readings{.launches = launches, .batch_ms = ms};
+  readings.readings = reader.stop();
+  for (SensorReading& reading : readings.readings) // timed from the window's start
+    reading.at -= window->first.at;
+  readings.window_seconds = window->second.at - window->first.at;
+  readings.energy_before_mj = window->first.mj;
+  readings.energy_after_mj = window->second.mj;
   EnergyStats e = summarise_energy(readings);
   e.seconds = seconds_between(begin, Clock::now());
   return e;

@@ -1,12 +1,13 @@
 #pragma once
 // What a launch costs in energy, and why the clocks ran as they did. The engine runs back-to-back
-// launches (no L2 flush between them: the flush's own energy would be counted) from one step of
-// NVML's total-energy counter (it moves every 100 ms on the H200) until it steps again after at
-// least kEnergyBatchSeconds, so the GPU was busy with the kernel over the whole window the
-// counter's difference covers: its mean power, times the launch's time in the batch, is the
-// energy per launch. NVML's instantaneous power, read every 2 ms over the window, is a second,
-// independent figure. NVML's clock-event reasons say why a clock was held down (a power cap,
-// heat): a throttled measurement is named, not silently kept.
+// launches (no L2 flush between them: the flush's own energy would be counted) for
+// kEnergyLeadSeconds, then from one move of NVML's total-energy counter (it moves every 100 ms on
+// the H200) until it moves again after at least kEnergyBatchSeconds, then kEnergyTrailSeconds
+// more. The GPU was busy with the kernel over the whole window the counter's difference covers,
+// even where the counter reports its energy late: its mean power, times the launch's time in the
+// batch, is the energy per launch. NVML's instantaneous power, read every millisecond or two over
+// the window, is a second, independent figure. NVML's clock-event reasons say why a clock was
+// held down (a power cap, heat): a throttled measurement is named, not silently kept.
 
 #include <cstdint>
 #include <optional>
@@ -15,8 +16,12 @@
 
 namespace wl {
 
-// The least time the batch is busy between the counter's two steps (three steps on the H200).
+// The least time the batch is busy between the counter's two counted moves (three steps on the
+// H200).
 inline constexpr double kEnergyBatchSeconds = 0.3;
+// The batch is busy this long before the counter's first counted move and after its last.
+inline constexpr double kEnergyLeadSeconds = 0.15;
+inline constexpr double kEnergyTrailSeconds = 0.03;
 // The launches of one chunk last about this long, so the batch stops within this of a step.
 inline constexpr double kEnergyChunkSeconds = 0.01;
 
@@ -47,7 +52,7 @@ struct EnergyStats {
   }
 };
 
-// One look at the sensors, `at` seconds after the counter's first step.
+// One look at the sensors, `at` seconds after the counter's first counted move.
 struct SensorReading {
   double at = 0;
   std::optional<double> power_w = std::nullopt, sm_mhz = std::nullopt, memory_mhz = std::nullopt;
@@ -55,7 +60,7 @@ struct SensorReading {
 };
 
 // What the engine read around one batch, before it becomes EnergyStats. Times are seconds after
-// the counter's first step, which began the window.
+// the counter's first counted move, which began the window.
 struct EnergyReadings {
   std::int64_t launches = 0;
   double batch_ms = 0;
