@@ -16,11 +16,17 @@ void add_kernel_commands(CLI::App& app); // list, model, run, sweep
 void add_worker_command(CLI::App& app);  // worker: the engine behind the GUI, in JSON lines
 void add_doctor_command(CLI::App& app);  // doctor: what this machine has for WarpLens
 void add_lesson_command(CLI::App& app);  // lesson list, lesson check FILE
+void add_tune_command(CLI::App& app);    // tune: the best launch, found and explained
 // `warplens --version`: WarpLens's version, then the CUDA runtime's, the driver's, CUPTI's and
 // NVRTC's (each library with the file it was loaded from), a line each.
 std::string version_text();
 // The top-level options of `warplens` that apply when no subcommand is given: the GUI's.
 void add_gui_options(CLI::App& app, viz::GuiOptions& options);
+
+// A person's kernel file given where a kernel id goes ("mine.cu", "mine.cu:kernel"): its kernels
+// added, compiled for the architecture when first asked; the id of the one named. Any other text
+// is returned as it is (a bundled kernel's id).
+std::string kernel_id_from(const std::string& text);
 
 // --arch's value: a preset id or alias, a .json file, or device[:N] (this machine's GPU, where
 // the build has the engine).

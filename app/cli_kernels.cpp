@@ -567,20 +567,6 @@ void refuse_if_all_refused(const std::vector<SweepPoint>& points, const KernelDe
                    "); " + kernel.id + " allows " + kernel.allowed_blocks);
 }
 
-// A person's kernel file given where a kernel id goes ("mine.cu", "mine.cu:kernel"): its kernels
-// added, compiled for the architecture when first asked; the id of the one named.
-std::string kernel_id_from(const std::string& text) {
-  if (!names_a_kernel_file(text))
-    return text;
-  // A CUDA_HOME that names no toolkit would otherwise be passed over for another without a word
-  // (where none is found, a file that needs the headers is refused saying so).
-  if (const ToolkitHeaders& toolkit = toolkit_headers();
-      !toolkit.passed_over.empty() && !toolkit.root.empty())
-    std::cerr << "warplens: note: " << toolkit.passed_over << "; the headers of " << toolkit.root
-              << " are used\n";
-  return add_kernel_file(text);
-}
-
 // The sweep's kernel and parameters, checked at its default block; where that block does not fit
 // the parameters (a kernel file's block.x == TILE with another TILE), at the sweep's first shape.
 KernelRequest sweep_base(const SweepOptions& o, const SweepGrid& grid) {
@@ -771,6 +757,18 @@ void add_model_flag(CLI::App& cmd, SweepOptions& o) {
 
 } // namespace
 
+std::string kernel_id_from(const std::string& text) {
+  if (!names_a_kernel_file(text))
+    return text;
+  // A CUDA_HOME that names no toolkit would otherwise be passed over for another without a word
+  // (where none is found, a file that needs the headers is refused saying so).
+  if (const ToolkitHeaders& toolkit = toolkit_headers();
+      !toolkit.passed_over.empty() && !toolkit.root.empty())
+    std::cerr << "warplens: note: " << toolkit.passed_over << "; the headers of " << toolkit.root
+              << " are used\n";
+  return add_kernel_file(text);
+}
+
 void add_kernel_commands(CLI::App& app) {
   auto list_json = std::make_shared<bool>(false);
   CLI::App* list = app.add_subcommand(
@@ -809,6 +807,12 @@ void add_kernel_commands(CLI::App& app) {
     options.id = kernel_id_from(options.id);
     const RunResult result = run_kernel(request_from(options), run->engine);
     print(result, options);
+    if (result.stalls && result.stalls->available)
+      std::fprintf(stderr,
+                   "stalls: the pass %.3f s, before it %.3f s (the profiler opened, the launch "
+                   "captured), the samples placed on lines in %.3f s\n",
+                   result.stalls->seconds, result.stalls->setup_seconds,
+                   result.stalls->place_seconds);
     if (result.verification && result.verification->failed())
       throw VerificationFailure(result.kernel_id +
                                 " computed wrong outputs: " + result.verification->first_failure);

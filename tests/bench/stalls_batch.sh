@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Warp stalls on the GPU machine, each kernel beside ncu in the same call: `warplens run --stalls
 # --json` (its PC-sampling pass and the whole process timed) and ncu's WarpStateStats and
-# SourceCounters sections for the same kernel's first launch (the whole ncu process timed), its
-# report exported as raw metrics and as the source page (SASS and CUDA lines). Then the gpu
+# SourceCounters sections for the same kernel's first launch (the whole ncu process timed, at the
+# clocks WarpLens runs at: --clock-control none), its report exported as raw metrics and as the
+# source page (SASS and CUDA lines). What each costs is its process's time less that of the same
+# `warplens run` without stalls, timed first. Then the gpu
 # tests (GPU_TESTS, a gtest filter: all of them unless given). Logs and reports in
 # $RESULTS/stalls.tgz; stalls_summary.py compares them here.
 # Here first: cmake --build --preset gpu && tests/bench/carry.sh; carry .gpu-run and .gl.
@@ -25,26 +27,34 @@ d=subprocess.run(["c++filt",f],capture_output=True,text=True).stdout.strip()
 print(d.split("(")[0].split("<")[0].split(" ")[-1].split("::")[-1])' "$1"
 }
 
-echo "| kernel | warplens exit | warplens ms | pass s | ncu exit | ncu ms |" > "$OUT/costs.md"
-echo "|---|---|---|---|---|---|" >> "$OUT/costs.md"
+echo "| kernel | run ms | run --stalls exit | ms | pass s | ncu exit | ms | stalls cost / ncu's |" \
+  > "$OUT/costs.md"
+echo "|---|---|---|---|---|---|---|---|" >> "$OUT/costs.md"
 for spec in $KERNELS; do
   id=${spec%%:*}
   params=()
   [[ $spec == *:* ]] && params=(--param "${spec#*:}")
   name=$(echo "$spec" | tr '/:=.' '____')
   start=$(date +%s.%N)
-  timeout 120 "$WL" run "$id" "${params[@]}" --stalls --json > "$OUT/wl_$name.json" 2> "$OUT/wl_$name.err"
+  timeout 120 "$WL" run "$id" "${params[@]}" --max-time 0.01 > "$OUT/plain_$name.log" 2>&1 ||
+    echo "FAILED: run $spec" >> "$OUT/costs.md"
+  plain_ms=$(ms_since "$start")
+  start=$(date +%s.%N)
+  timeout 120 "$WL" run "$id" "${params[@]}" --max-time 0.01 --stalls --json > "$OUT/wl_$name.json" 2> "$OUT/wl_$name.err"
   wl_rc=$?
   wl_ms=$(ms_since "$start")
   pass=$(python3 -c 'import json,sys; print(round(json.load(open(sys.argv[1]))["stalls"]["seconds"],3))' "$OUT/wl_$name.json" 2>/dev/null)
   fn=$(function_of "$OUT/wl_$name.json" 2>/dev/null)
   start=$(date +%s.%N)
-  timeout 300 ncu --section WarpStateStats --section SourceCounters -k "regex:^${fn}$" \
+  timeout 300 ncu --clock-control none --section WarpStateStats --section SourceCounters -k "regex:^${fn}$" \
     --launch-count 1 -f -o "$OUT/ncu_$name" "$WL" run "$id" "${params[@]}" --max-time 0.01 \
     > "$OUT/ncu_$name.log" 2>&1
   ncu_rc=$?
   ncu_ms=$(ms_since "$start")
-  echo "| $spec ($fn) | $wl_rc | $wl_ms | $pass | $ncu_rc | $ncu_ms |" >> "$OUT/costs.md"
+  ratio=$(awk -v p="$plain_ms" -v w="$wl_ms" -v n="$ncu_ms" \
+    'BEGIN { if (n > p) printf "%.3f", (w - p) / (n - p); else print "n/a" }')
+  echo "| $spec ($fn) | $plain_ms | $wl_rc | $wl_ms | $pass | $ncu_rc | $ncu_ms | $ratio |" \
+    >> "$OUT/costs.md"
   ncu -i "$OUT/ncu_$name.ncu-rep" --page raw --csv > "$OUT/raw_$name.csv" 2>&1
   ncu -i "$OUT/ncu_$name.ncu-rep" --page source --csv --print-source sass > "$OUT/sass_$name.csv" 2>&1
   ncu -i "$OUT/ncu_$name.ncu-rep" --page source --csv --print-source cuda > "$OUT/cuda_$name.csv" 2>&1

@@ -9,6 +9,7 @@
 #include "engine/fresh_launch.h"
 #include "engine/l2_flush.h"
 #include "engine/launch_watchdog.h"
+#include "engine/measure.h"
 #include "engine/run_time_module.h"
 #include "io/assets.h"
 #include "kernel_file/file_kernel.h"
@@ -198,6 +199,8 @@ struct KernelSession::State {
   // launch is verified and timed meanwhile (its timed part need not wait for CUPTI). Last, so it
   // is joined before the members above go.
   std::future<void> profiler_opening;
+  // nvdisasm's listing of the kernel file's cubin (prepare_sites), for the stall samples' text.
+  std::shared_future<SassListing> file_listing;
   void profiler_opened() {
     if (!profiler_opening.valid())
       return;
@@ -443,7 +446,7 @@ KernelSession::KernelSession(const KernelDesc& kernel, const Params& params,
         kernel.id, kernel.code(params, arch.cc_major * 10 + arch.cc_minor));
     s.setup.code = seconds_between(compiling, Clock::now());
   }
-  if (options.per_site)
+  if (options.per_site || options.stalls)
     prepare_sites();
   s.profiler_opening = std::move(opening);
   s.prepare();
@@ -467,6 +470,9 @@ void KernelSession::switch_code(const KernelDesc& kernel) {
       kernel.id, kernel.code(s.params, s.arch.cc_major * 10 + s.arch.cc_minor));
   s.kernel = &kernel;
   s.reference_ran = false;
+  s.file_listing = {}; // of the code replaced
+  if (s.options.per_site || s.options.stalls)
+    prepare_sites();
   s.setup.code = seconds_between(start, Clock::now());
 }
 
@@ -904,7 +910,9 @@ CubinBytes sampled_cubin(const KernelDesc& kernel, const RunTimeModule* module, 
 }
 
 StallSamples KernelSession::sample_stalls(const RunResult& measured) {
+  prepare_sites(); // where the session was made without stalls: its listing made meanwhile
   State& s = *m_state;
+  const auto start = Clock::now();
   s.profiler_opened();
   NvtxRange range("PC sampling");
   const BlockShape block = measured.launch.block;
@@ -937,6 +945,7 @@ StallSamples KernelSession::sample_stalls(const RunResult& measured) {
     }
   }
   int fresh = -1; // -1: ran as it is
+  const double setup_seconds = seconds_between(start, Clock::now());
   const PcSampleCounts pcs = profiler().sample_pcs(period, [&] {
     std::optional<FreshLibrary> library;
     if (cubin.bytes && (s.module || captured))
@@ -964,7 +973,10 @@ StallSamples KernelSession::sample_stalls(const RunResult& measured) {
     cuda_check(cudaGetLastError(), "kernel launch");
     cuda_check(cudaStreamSynchronize(s.stream.get()), "kernel run");
   });
+  const auto placing = Clock::now();
   StallSamples stalls = pcs.available ? own_stalls(pcs) : StallSamples{};
+  stalls.setup_seconds = setup_seconds;
+  stalls.place_seconds = seconds_between(placing, Clock::now());
   if (!pcs.available)
     stalls.reason = pcs.reason;
   else if (!stalls.available && fresh <= 0)
@@ -1007,7 +1019,8 @@ StallSamples KernelSession::own_stalls(const PcSampleCounts& pcs) const {
     }
     const std::shared_ptr<const KernelFile> source = kernel_file_of(s.kernel->id);
     return stalls_of(own, sass_source_places(bytes, size, code.function, pcs_of(own)),
-                     disassemble_cubin(bytes, size, "kernel-file"),
+                     s.file_listing.valid() ? s.file_listing.get()
+                                            : disassemble_cubin(bytes, size, "kernel-file"),
                      source ? source->path.filename().string() : std::string());
   }
   const std::string family = kernel_family(s.kernel->id);
@@ -1028,9 +1041,15 @@ StallSamples KernelSession::own_stalls(const PcSampleCounts& pcs) const {
 }
 
 void KernelSession::prepare_sites() {
-  const State& s = *m_state;
+  State& s = *m_state;
   if (s.kernel->kind == KernelKind::bundled)
     prefetch_sass_listing(kernel_family(s.kernel->id), s.arch.cc_major * 10 + s.arch.cc_minor);
+  else if (s.module && !s.file_listing.valid())
+    s.file_listing =
+        std::async(std::launch::async, [cubin = s.module->code().cubin] {
+          return disassemble_cubin(reinterpret_cast<const unsigned char*>(cubin->data()),
+                                   cubin->size(), "kernel-file");
+        }).share();
 }
 
 RunResult run_kernel(const KernelRequest& request, const EngineOptions& options) {

@@ -73,8 +73,9 @@ public:
   // (CounterProfiler::sample_pcs), its period chosen from the timed launch for about 200,000
   // samples, each sampled instruction placed on its source line and summed per line.
   StallSamples sample_stalls(const RunResult& measured);
-  // Starts what count_sites needs that takes a while and no GPU (the SASS text, made on another
-  // thread), so that it overlaps the measuring before the per-site pass.
+  // Starts what count_sites and sample_stalls need that takes a while and no GPU (the SASS text
+  // with its lines: a bundled family's, or nvdisasm's of a kernel file's cubin, made on another
+  // thread), so that it overlaps the measuring before their passes. Once per code.
   void prepare_sites();
   // Where the set-up's time went; waits for the counter profiler to have opened.
   const SessionSetup& setup();

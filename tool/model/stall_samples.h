@@ -63,7 +63,10 @@ struct StallSamples {
   std::vector<StalledLine> lines = {};               // by line: the instructions' sums
   std::vector<StallCount> launch = {};               // over every instruction, most samples first
   double seconds = 0;                                // the whole pass
-  std::uint64_t samples() const;                     // of the kernel's own instructions
+  // What the pass cost around it (not carried by JSON: the process that ran it says them): the
+  // profiler's opening waited for and the launch captured, then the samples placed on lines.
+  double setup_seconds = 0, place_seconds = 0;
+  std::uint64_t samples() const; // of the kernel's own instructions
 };
 
 // Fills `lines` (the instructions placed on lines of `file`) and `launch` (every instruction)
