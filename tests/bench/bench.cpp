@@ -2,10 +2,11 @@
 //   wl_bench catalog          every kernel at its default shape and size
 //   wl_bench copy [FLOATS]    the vector adds at 1<<26 elements against device-to-device copy
 //   bandwidth; with FLOATS, the copy of that many floats alone wl_bench family NAME      every
-//   variant of one family at its default size (softmax, matmul, ...) wl_bench record FILE every
-//   kernel at its default block and its block presets, with the
-//                             default counters and the per-site pass: the recording the GUI's
-//                             model mode shows
+//   variant of one family at its default size (softmax, matmul, ...) wl_bench record FILE ARCH
+//   every kernel at its default block and its block presets, with the
+//                             default and memory counters and the per-site pass, the default
+//                             block with its stalls and energy: the recording of preset ARCH
+//                             (h200) that the GUI's model mode shows
 //   wl_bench catalog-ids      the kernels' ids, one a line
 //   wl_bench l2               the L2-to-SM read bandwidth at a few buffer sizes that fit in L2
 //                             (the presets' L2 roof), beside the SM clock
@@ -38,6 +39,7 @@
 #include <cstring>
 #include <ctime>
 #include <execinfo.h>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <string>
@@ -146,43 +148,74 @@ std::string today() {
   return text;
 }
 
-// The recording is results as the worker protocol carries them, so the GUI reads them back with
-// run_result_from_json; each kernel's shapes share one session (one set of inputs and reference).
-int record(const std::string& path) {
-  nlohmann::json runs = nlohmann::json::array();
-  for (const KernelDesc& kernel : all_kernels()) {
-    const KernelRequest request = resolve_kernel_request(kernel.id, {}, "", "");
-    std::vector<BlockShape> shapes{request.block};
-    for (const BlockShape& preset : kernel.block_presets)
-      if (std::none_of(shapes.begin(), shapes.end(), [&](const BlockShape& s) {
-            return s.x == preset.x && s.y == preset.y && s.z == preset.z;
-          }))
-        shapes.push_back(preset);
-    EngineOptions options;
-    options.metrics = "default";
-    options.per_site = true; // the Source panel's measured figures in model mode
-    options.timing.max_seconds = 0.2;
-    const SweepRun sweep =
-        run_sweep(kernel, request.params, SweepGrid{shapes, {}}, options, nullptr);
-    int recorded = 0;
-    for (const SweepPoint& point : sweep.points) {
-      if (!point.result || !point.result->verification || !point.result->verification->passed)
-        continue;
-      runs.push_back(run_result_to_json(*point.result));
-      ++recorded;
-    }
-    std::fprintf(stderr, "%s: %d of %zu shapes recorded\n", kernel.id.c_str(), recorded,
-                 shapes.size());
+bool same_shape(const BlockShape& a, const BlockShape& b) {
+  return a.x == b.x && a.y == b.y && a.z == b.z;
+}
+
+// A kernel's recorded shapes measured in one session (one set of inputs and reference), the
+// results verified; how many were tried is said on stderr.
+void record_shapes(const KernelDesc& kernel, const KernelRequest& request,
+                   const std::vector<BlockShape>& shapes, const EngineOptions& options,
+                   nlohmann::json& runs) {
+  const SweepRun sweep = run_sweep(kernel, request.params, SweepGrid{shapes, {}}, options, nullptr);
+  int recorded = 0;
+  for (const SweepPoint& point : sweep.points) {
+    if (!point.result || !point.result->verification || !point.result->verification->passed)
+      continue;
+    runs.push_back(run_result_to_json(*point.result));
+    ++recorded;
   }
+  std::fprintf(stderr, "%s: %d of %zu shapes recorded\n", kernel.id.c_str(), recorded,
+               shapes.size());
+}
+
+// The recording is results as the worker protocol carries them, so the GUI reads them back with
+// run_result_from_json. Every shape has the default counters and the memory chart's, and the
+// per-site pass (the Source panel's measured figures in model mode); the default block also its
+// stalls and energy (the Source panel's bars, the Timings panel's joules).
+int record(const std::string& path, const std::string& arch) {
   int driver = 0;
   cuda_check(cudaDriverGetVersion(&driver), "cudaDriverGetVersion");
-  const nlohmann::json recording = {{"device", arch_from_device(0).name},
-                                    {"driver_cuda_version", std::to_string(driver / 1000) + "." +
-                                                                std::to_string(driver % 1000 / 10)},
-                                    {"date", today()},
-                                    {"arch", "h100"},
-                                    {"runs", runs}};
-  std::ofstream(path) << recording.dump() << "\n";
+  nlohmann::json recording = {{"device", arch_from_device(0).name},
+                              {"driver_cuda_version", std::to_string(driver / 1000) + "." +
+                                                          std::to_string(driver % 1000 / 10)},
+                              {"date", today()},
+                              {"arch", arch},
+                              {"runs", nlohmann::json::array()}};
+  nlohmann::json& runs = recording["runs"];
+  for (const KernelDesc& kernel : all_kernels()) {
+    const KernelRequest request = resolve_kernel_request(kernel.id, {}, "", "");
+    std::vector<BlockShape> presets;
+    for (const BlockShape& preset : kernel.block_presets)
+      if (std::none_of(presets.begin(), presets.end(),
+                       [&](const BlockShape& s) { return same_shape(s, preset); }) &&
+          !same_shape(preset, request.block))
+        presets.push_back(preset);
+    EngineOptions options;
+    options.metrics = "default,memory";
+    options.per_site = true;
+    options.timing.max_seconds = 0.2;
+    if (!presets.empty())
+      record_shapes(kernel, request, presets, options, runs);
+    // The default block as `run` measures it: a sweep's points take no stall samples.
+    options.stalls = true;
+    options.energy = true;
+    const RunResult result = run_kernel(request, options);
+    const bool kept = result.verification && result.verification->passed;
+    if (kept)
+      runs.push_back(run_result_to_json(result));
+    std::fprintf(stderr, "%s: default block %s with stalls (%s) and energy (%s)\n",
+                 kernel.id.c_str(), kept ? "recorded" : "NOT recorded (not verified)",
+                 result.stalls && result.stalls->available ? "sampled"
+                 : result.stalls                           ? result.stalls->reason.c_str()
+                                                           : "none",
+                 result.energy && result.energy->available ? "measured"
+                 : result.energy                           ? result.energy->reason.c_str()
+                                                           : "none");
+    // Whole after each kernel, by a rename: a batch cut short keeps what it recorded.
+    std::ofstream(path + ".part") << recording.dump() << "\n";
+    std::filesystem::rename(path + ".part", path);
+  }
   std::printf("%zu results from %s written to %s\n", runs.size(),
               recording["device"].get<std::string>().c_str(), path.c_str());
   return 0;
@@ -456,8 +489,8 @@ int main(int argc, char** argv) {
       return wl::l2();
     if (mode == "family" && argc > 2)
       return wl::family(argv[2]);
-    if (mode == "record" && argc > 2)
-      return wl::record(argv[2]);
+    if (mode == "record" && argc > 3)
+      return wl::record(argv[2], argv[3]);
     if (mode == "catalog-ids") {
       for (const wl::KernelDesc& kernel : wl::all_kernels())
         std::printf("%s\n", kernel.id.c_str());

@@ -350,13 +350,13 @@ TEST(LessonProgress, ProgressTheGuiCannotUseIsNamedAndTheRestKept) {
 // change-until step's own launch fails while its solution holds.
 TEST(LessonsInModelMode, EveryAnswerHoldsWithTheRecordingsFigures) {
   const App app = make_app();
-  ASSERT_TRUE(app.recording);
+  ASSERT_TRUE(app.recording());
   int asked = 0, recorded = 0;
   for (const std::filesystem::path& file : bundled_lessons()) {
     const Lesson lesson = load_lesson(file);
     const auto shown = [&](const StepLaunch& launch) {
       RunResult result = model_kernel(launch.request, launch.arch);
-      recorded += app.recording->fill(result) ? 1 : 0;
+      recorded += app.recording()->fill(result) ? 1 : 0;
       return result;
     };
     for (const MeasuredAnswer& a : answers_measured(lesson, app.choices.arches, shown)) {

@@ -169,6 +169,46 @@ TEST(StoryPanels, TheMemoryChartSetsEachLinksMeasuredFigureBesideThePrediction) 
 
 // The defect: a kernel with no shared memory showed empty site and baseline tables in Shared
 // memory, the sentence saying why at the bottom, out of sight.
+// Where a launch's warps waited and what it cost: in model mode the H200's recording (its stall
+// samples and energy, labelled as recorded, no box to tick), on a GPU the boxes ticked and a Run.
+// A naive transpose's scattered stores keep its warps waiting to drain at exit either way.
+TEST(StoryPanels, TheStallsAndTheEnergySayWhereALaunchWaitedAndWhatItCost) {
+  const std::string look = "wait\nscreenshot source.png source\nscreenshot timings.png timings\n"
+                           "click \"Counters\"\nscreenshot counters.png counters\n";
+  const std::string open = "window 1920x1200\nclick \"Source\"\nclick \"Timings\"\n";
+  const std::string options = "--kernel transpose/naive --arch h200";
+  const Story first = play(open + "key F5\n" + look, options);
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  const bool gpu =
+      first.sidecar("source")["configuration"]["mode"].get<std::string>().rfind("GPU mode", 0) == 0;
+  Story story = first;
+  if (gpu) {
+    story = play(open +
+                     "click \"Sample stalls\" in \"Source\"\n"
+                     "click \"Measure energy\" in \"Timings\"\nkey F5\n" +
+                     look,
+                 options);
+    ASSERT_EQ(story.exit_code, 0) << story.output;
+  } else {
+    EXPECT_FALSE(shown(first.sidecar("source"), "Sample stalls", "Source"))
+        << "nothing runs in model mode";
+    EXPECT_FALSE(shown(first.sidecar("timings"), "Measure energy", "Timings"));
+  }
+  const std::string source = flat_text(story.sidecar("source"), "source");
+  EXPECT_TRUE(has(source, "Stalls sampled: ")) << source;
+  EXPECT_TRUE(has(source, "samples; most on drain (")) << source;
+  EXPECT_EQ(has(source, "(recorded on NVIDIA H200, 2026-12-04, model mode: nothing ran here)"),
+            !gpu)
+      << source;
+  const std::string timings = flat_text(story.sidecar("timings"), "timings");
+  EXPECT_TRUE(has(timings, "| energy per launch | ")) << timings;
+  EXPECT_TRUE(has(timings, "| mean power | ")) << timings;
+  EXPECT_EQ(has(timings, "Timing recorded on NVIDIA H200"), !gpu) << timings;
+  const std::string counters = flat_text(story.sidecar("counters"), "counters");
+  EXPECT_TRUE(has(counters, "| drain | ")) << counters;
+  EXPECT_TRUE(has(counters, "| long_scoreboard | ")) << counters;
+}
+
 TEST(StoryMaps, AKernelWithoutSharedMemorySaysSoFirstWithNoEmptyTables) {
   const Story story = play("window 1280x720\nclick \"vec_add/scalar\"\nwait\nkey B\n"
                            "click \"Shared memory\"\nwait\nscreenshot a.png\n");

@@ -265,6 +265,11 @@ bool counts_events(const Figure& f) {
   return false;
 }
 
+// A percentage counter is a ratio of two counters, each counted on its own: the H200 gave an L2
+// hit rate of 100.012 % (its hits and lookups counted apart). A little over 100 is what the
+// hardware says, shown as it is; far over is no counter's.
+constexpr double kMaxCounterPercent = 101;
+
 void check_counters(const CounterResult& c, const std::string& where) {
   std::set<std::string> seen;
   for (std::size_t i = 0; i < c.values.size(); ++i) {
@@ -280,8 +285,9 @@ void check_counters(const CounterResult& c, const std::string& where) {
     if (!(v.value >= 0))
       input_error(where, key + ".value", number(v.value) + " " + v.key + " is negative",
                   "allowed 0 or more");
-    if (f->unit == "%" && v.value > 100)
-      input_error(where, key + ".value", number(v.value) + " % " + v.key, "allowed 0 to 100 %");
+    if (f->unit == "%" && v.value > kMaxCounterPercent)
+      input_error(where, key + ".value", number(v.value) + " % " + v.key,
+                  "allowed 0 to " + number(kMaxCounterPercent) + " %");
     if (f->unit == "ns" && v.value > kMaxPlausibleSampleMs * 1e6)
       input_error(where, key + ".value", number(v.value) + " ns " + v.key,
                   "allowed at most " + number(kMaxPlausibleSampleMs * 1e6) +

@@ -134,6 +134,7 @@ struct Stalls {
   const StallSamples* samples = nullptr;
   std::map<int, const StalledLine*> lines;
   bool stale = false;
+  std::string recorded_on; // "recorded on DEVICE, DATE" where a recording's
 };
 
 Stalls latest_stalls(const App& app, const std::string& file) {
@@ -147,18 +148,22 @@ Stalls latest_stalls(const App& app, const std::string& file) {
     for (const StalledLine& line : s.samples->lines)
       s.lines[line.line] = &line;
   s.stale = app.latest_is_stale();
+  s.recorded_on = latest->recorded_on;
   return s;
 }
 
-// The box that asks the next Run for stall samples, and what the latest samples say.
+// The box that asks the next Run for stall samples (not in model mode, where nothing runs), and
+// what the latest samples say: measured here, or the recording's.
 void draw_stalls_header(App& app, const Stalls& stalls) {
-  same_line_if_room(ImGui::CalcTextSize("Sample stalls").x + ImGui::GetFrameHeight() * 2);
-  ui::checkbox("Sample stalls", &app.choices.measure_stalls);
-  help_marker(
-      "The next Run (F5) also samples where the warps wait (PC sampling, a pass of its "
-      "own): each line gets a bar after its number, as long as its share of the samples, in "
-      "the colours of its stall reasons; hover a bar for the reasons in words. The "
-      "Counters panel lists the launch's reasons. Live edits never make it.");
+  if (!in_model_mode(app)) {
+    same_line_if_room(ImGui::CalcTextSize("Sample stalls").x + ImGui::GetFrameHeight() * 2);
+    ui::checkbox("Sample stalls", &app.choices.measure_stalls);
+    help_marker(
+        "The next Run (F5) also samples where the warps wait (PC sampling, a pass of its "
+        "own): each line gets a bar after its number, as long as its share of the samples, in "
+        "the colours of its stall reasons; hover a bar for the reasons in words. The "
+        "Counters panel lists the launch's reasons. Live edits never make it.");
+  }
   if (!stalls.samples)
     return;
   const StallSamples& s = *stalls.samples;
@@ -166,11 +171,16 @@ void draw_stalls_header(App& app, const Stalls& stalls) {
   if (s.launch.empty() || whole == 0)
     return;
   const StallCount& top = s.launch.front();
-  note_text("Stalls sampled: " + format_count(static_cast<std::int64_t>(whole)) +
-            " samples; most on " + top.reason + " (" + stall_percent(top.samples, whole) + ", " +
-            std::string(stall_meaning(top.reason).words) +
-            "). The bar after a line's number is its share of them; hover it for its reasons." +
-            (stalls.stale ? " These are of another launch." : ""));
+  const std::string text =
+      "Stalls sampled: " + format_count(static_cast<std::int64_t>(whole)) + " samples; most on " +
+      top.reason + " (" + stall_percent(top.samples, whole) + ", " +
+      std::string(stall_meaning(top.reason).words) +
+      "). The bar after a line's number is its share of them; hover it for its reasons." +
+      (stalls.stale ? " These are of another launch." : "");
+  if (stalls.recorded_on.empty())
+    note_text(text);
+  else
+    recorded_text(text + " (" + stalls.recorded_on + ", model mode: nothing ran here)");
 }
 
 // One line: why no measured figure stands beside the predictions (`unit` "site") or beside a
@@ -717,8 +727,8 @@ void draw_header(App& app, const Context& c) {
                 "SASS instructions, each placed on its source line, so each site's line shows "
                 "what the hardware counted beside what the model predicts. Live edits never make "
                 "it.");
-    draw_stalls_header(app, c.stalls);
   }
+  draw_stalls_header(app, c.stalls);
   same_line_if_room(ImGui::CalcTextSize("Whole file").x + ImGui::GetFrameHeight() * 2);
   ui::checkbox("Whole file", &app.choices.source_whole_file);
   if (c.measured.counts) {
@@ -847,8 +857,8 @@ void draw_file_header(App& app, const KernelDesc& kernel, const FileMeasured& me
                 "its line of this file, so each line shows what the hardware counted: the "
                 "instructions it issued and its memory requests with their sectors or "
                 "wavefronts. Live edits never make it.");
-    draw_stalls_header(app, stalls);
   }
+  draw_stalls_header(app, stalls);
   if (!measured.counts)
     empty_state(why_not_measured(app, "line"));
   else if (measured.stale)

@@ -47,13 +47,16 @@ void draw_verification(const RunResult& result) {
                " outputs differ from " + v.against + "; first " + v.first_failure + ".");
 }
 
-// The next Run's energy batch, asked for here, and why the last run has no energy where it has
+// The next Run's energy batch, asked for here (not in model mode, where nothing runs: a
+// recording's energy shows where it has one), and why the last run has no energy where it has
 // none (the figures themselves are rows of the measurement's table).
 void draw_energy_choice(App& app, const RunResult* result) {
-  ui::checkbox("Measure energy", &app.choices.measure_energy);
-  help_marker("The next Run (F5) also runs at least 0.3 s of back-to-back launches and reads "
-              "NVML's energy counter around them: joules per launch, mean power, GFLOP per "
-              "joule, and the clocks with what held them down. Live edits never make it.");
+  if (!in_model_mode(app)) {
+    ui::checkbox("Measure energy", &app.choices.measure_energy);
+    help_marker("The next Run (F5) also runs at least 0.5 s of back-to-back launches and reads "
+                "NVML's energy counter over 0.3 s of them: joules per launch, mean power, GFLOP "
+                "per joule, and the clocks with what held them down. Live edits never make it.");
+  }
   if (result && result->energy && !result->energy->available)
     error_text("Energy not measured: " + result->energy->reason);
 }

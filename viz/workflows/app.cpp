@@ -457,8 +457,8 @@ void App::show(RunResult result) {
     fill_from_sweep(result, *sweep.data);
   if (!result.timing && sweep.variants)
     fill_from_variants(result, *sweep.variants);
-  if (!result.timing && recording)
-    recording->fill(result);
+  if (const RecordingSlot& recorded = recordings.of(result.arch.id); !result.timing && recorded)
+    recorded->fill(result);
   if (!models)
     results.curves = curves_for(result);
   if (result.timing && result.recorded_on.empty()) { // runs timed here; a replayed recording
@@ -494,6 +494,7 @@ void App::show_timed_part(RunResult part) {
 std::string App::untimed_reason() const {
   if (kernel() && kernel()->kind == KernelKind::run_time)
     return "nothing runs on a GPU here, and no recording has a kernel of your own.";
+  const RecordingSlot& recording = this->recording();
   if (!recording)
     return recording.problem().empty()
                ? "nothing runs on a GPU here and no recording is loaded."
@@ -558,7 +559,7 @@ App make_app(const std::string& kernel_id, const std::string& arch_id) {
     app.choices.arches.push_back(find_arch(app.choices.arches, arch_id));
     app.choices.arch_index = static_cast<int>(app.choices.arches.size()) - 1;
   }
-  app.recording.load(assets_dir() / "recordings" / "h100.json");
+  app.recordings.load_folder(assets_dir() / "recordings", "h100");
   const std::string id = kernel_id.empty() ? "matmul/tiled" : kernel_id;
   if (!app.select_kernel(id))
     resolve_kernel_request(id, {}, "", ""); // throws, naming the choices

@@ -398,9 +398,11 @@ struct App {
 
   // Where results come from.
   ResultSource* source = nullptr;
-  ResultSource* models =
-      nullptr;             // the models of every edit, for `modelled` (none: `latest` serves)
-  RecordingSlot recording; // fills model results' timings and counters
+  ResultSource* models = nullptr; // the models of every edit, for `modelled` (none: `latest`)
+  RecordingShelf recordings;      // fill model results' timings and counters
+
+  // The recording of the preset on screen (the H100's where it has none).
+  const RecordingSlot& recording() const { return recordings.of(arch().id); }
 
   const KernelDesc* kernel() const { return choices.kernel(); }
   const Arch& arch() const { return choices.arch(); }

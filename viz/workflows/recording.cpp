@@ -30,6 +30,8 @@ bool Recording::fill(RunResult& result) const {
     result.counters = run.counters;
     result.site_counts = run.site_counts;
     result.runtime_blocks_per_sm = run.runtime_blocks_per_sm;
+    result.stalls = run.stalls;
+    result.energy = run.energy;
     result.recorded_on = label();
     return true;
   }
@@ -80,6 +82,23 @@ const Recording* RecordingSlot::get() const {
 std::string RecordingSlot::problem() const {
   const Reading* r = reading();
   return r ? r->problem : "";
+}
+
+void RecordingShelf::load_folder(std::filesystem::path folder, std::string fallback_arch) {
+  m_folder = std::move(folder);
+  m_fallback = std::move(fallback_arch);
+  m_slots.clear();
+}
+
+const RecordingSlot& RecordingShelf::of(const std::string& arch_id) const {
+  std::error_code missing;
+  const std::string arch = std::filesystem::is_regular_file(m_folder / (arch_id + ".json"), missing)
+                               ? arch_id
+                               : m_fallback;
+  auto [slot, added] = m_slots.try_emplace(arch);
+  if (added && !m_folder.empty())
+    slot->second.load(m_folder / (arch + ".json"));
+  return slot->second;
 }
 
 } // namespace wl::viz

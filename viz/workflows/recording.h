@@ -1,14 +1,16 @@
 #pragma once
-// Model mode's timings and counters: real runs bundled in assets/recordings (made on the GPU
-// machine by `wl_bench record`): every kernel at its default block and at its block presets, with
-// timing, verification, the default counters and every site's per-site measurement. A model result
-// for the same kernel, parameters and block on the recording's architecture takes the recorded
-// figures, labelled with the device and the date, so the panels never pass a recording off as a
-// measurement of this machine.
+// Model mode's timings and counters: real runs bundled in assets/recordings, one file per preset
+// (h100.json, h200.json; made on the GPU machine by `wl_bench record`): every kernel at its
+// default block and at its block presets, with timing, verification, the counters and every
+// site's per-site measurement; the newer ones also the memory chart's counters, and at the
+// default block the stalls and the energy. A model result for the same kernel, parameters and
+// block on the recording's architecture takes the recorded figures, labelled with the device and
+// the date, so the panels never pass a recording off as a measurement of this machine.
 
 #include "model/run_result.h"
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,9 +24,9 @@ struct Recording {
   std::vector<RunResult> runs;
 
   std::string label() const; // "recorded on NVIDIA H100 80GB HBM3, 2026-11-21"
-  // Copies the recorded timing, verification, counters, per-site figures and runtime occupancy of
-  // the matching run
-  // into `result` (a model result) and labels it; false when nothing matches.
+  // Copies the recorded timing, verification, counters, per-site figures, runtime occupancy,
+  // stalls and energy of the matching run into `result` (a model result) and labels it; false
+  // when nothing matches.
   bool fill(RunResult& result) const;
 };
 
@@ -54,6 +56,20 @@ private:
   };
   const Reading* reading() const;
   std::shared_ptr<Reading> m_reading;
+};
+
+// The bundled recordings by preset: FOLDER/ARCH.json for a preset that has one, each read at its
+// first use; a preset without one is answered with the fallback preset's, whose label and arch
+// say whose figures they are (and model mode says why it shows none).
+class RecordingShelf {
+public:
+  void load_folder(std::filesystem::path folder, std::string fallback_arch);
+  const RecordingSlot& of(const std::string& arch_id) const;
+
+private:
+  std::filesystem::path m_folder;
+  std::string m_fallback;
+  mutable std::map<std::string, RecordingSlot> m_slots;
 };
 
 } // namespace wl::viz
