@@ -16,6 +16,7 @@ import sys
 ROOMS = [
     ("tool", "base"), ("tool", "model"), ("tool", "report"), ("tool", "io"),
     ("tool", "kernel_file"), ("tool", "lesson"), ("tool", "protocol"), ("tool", "sweep"),
+    ("tool", "tune"),
     ("tool", "engine"),
     ("viz", "workflows"), ("viz", "drawing"), ("viz", "panels"), ("viz", "front_end"),
 ]

@@ -141,4 +141,13 @@ std::string describe_devices() {
   }
 }
 
+std::string driver_cuda_version_text() {
+  int version = 0;
+  const bool read = cudaDriverGetVersion(&version) == cudaSuccess && version > 0;
+  cudaGetLastError(); // no driver: an error of this call alone
+  if (!read)
+    return "unknown";
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
 } // namespace wl

@@ -16,6 +16,10 @@ Arch arch_from_device(int ordinal = 0);
 // "h100", "sm_90", "device", "device:N" or a path to a .json preset: what --arch takes.
 Arch resolve_arch(const std::string& spec);
 
+// The CUDA version the driver supports, "13.0" ("unknown" where it cannot be read): what a
+// tune's cache and a recording name the driver by.
+std::string driver_cuda_version_text();
+
 // One line for listings: "0: NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)" or "none (<reason>)".
 std::string describe_devices();
 

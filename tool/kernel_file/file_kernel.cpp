@@ -4,6 +4,7 @@
 #include "base/json_input.h"
 #include "base/text_file.h"
 #include "base/text_format.h"
+#include "base/text_hash.h"
 #include "common.h"
 #include "kernel_file/compile.h"
 #include "kernel_file/compile_server.h"
@@ -27,15 +28,6 @@
 namespace wl {
 
 namespace {
-
-std::string fnv1a64(const std::string& text) {
-  std::uint64_t hash = 0xcbf29ce484222325ull;
-  for (unsigned char c : text)
-    hash = (hash ^ c) * 0x100000001b3ull;
-  char digits[17];
-  std::snprintf(digits, sizeof digits, "%016llx", static_cast<unsigned long long>(hash));
-  return std::string("fnv1a64:") + digits;
-}
 
 std::string base_name(const std::string& kernel) {
   const std::string name = kernel.substr(0, kernel.find('<'));
@@ -721,7 +713,7 @@ KernelFile kernel_file_from_text(const std::filesystem::path& path, std::string 
   std::string hashed = file.text;
   for (const auto& [name, header] : file.headers)
     hashed += std::string(1, '\0') + name + '\0' + header;
-  file.hash = fnv1a64(hashed);
+  file.hash = text_hash(hashed);
   file.description = read_kernel_file_description(file.text, path.string());
   return file;
 }

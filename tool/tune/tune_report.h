@@ -1,0 +1,56 @@
+#pragma once
+// What a tune found, said so that the answer explains itself: the best few launches, each beside
+// the default launch with the figures that differ (time, occupancy and what limits it, registers,
+// sectors and wavefronts per request, the modelled time), then what was measured, taken from the
+// cache, skipped and refused. As text for people and as JSON.
+
+#include "tune/tune_run.h"
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace wl {
+
+// The figures a winner is set beside the default by, in this order (keys of the figure table).
+inline constexpr std::string_view kTuneExplainFigures[] = {"median_time",
+                                                           "energy_per_launch",
+                                                           "energy_efficiency",
+                                                           "theoretical_occupancy",
+                                                           "achieved_occupancy",
+                                                           "registers",
+                                                           "local_memory",
+                                                           "shared_memory_per_block",
+                                                           "sectors_per_request",
+                                                           "wavefronts_per_request",
+                                                           "waves",
+                                                           "modelled_time"};
+
+// One figure of a launch beside the default's.
+struct TuneDifference {
+  std::string key;
+  std::string text;     // "50.0 % (default 100.0 %)"
+  bool differs = false; // by more than 2 %, or a limiter other than the default's
+};
+
+struct TuneRanked {
+  std::size_t evaluation = 0; // into TuneOutcome::evaluations
+  std::string label;          // "block 32x8x1, TILE=32"
+  double cost = 0;
+  std::vector<TuneDifference> figures; // kTuneExplainFigures where either launch has a value
+  std::string limiter;                 // "registers" (the default's after a semicolon if other)
+};
+
+// The `count` best measured launches, best first.
+std::vector<TuneRanked> tune_ranking(const TuneSpace& space, const TuneOutcome& outcome,
+                                     std::size_t count);
+// The default launch's evaluation, where it was measured.
+const TuneEvaluation* default_evaluation(const TuneSpace& space, const TuneOutcome& outcome);
+
+std::string tune_text(const TuneSpace& space, const TuneOutcome& outcome, TuneStrategy strategy,
+                      TuneObjective objective, std::size_t count);
+nlohmann::json tune_json(const TuneSpace& space, const TuneOutcome& outcome, TuneStrategy strategy,
+                         TuneObjective objective, std::size_t count);
+
+} // namespace wl
