@@ -3,10 +3,12 @@
 // hold, and the samples travel as JSON and come back equal. Where PC sampling is not allowed, the
 // run still completes with the reason, and the test skips.
 
+#include "engine/counters/counters.h"
 #include "engine/engine.h"
 #include "gpu_test_support.h"
 #include "kernel_file/file_kernel.h"
 #include "model/kernel_request.h"
+#include "model/kernel_source.h"
 #include "report/stall_report.h"
 
 #include <filesystem>
@@ -106,6 +108,41 @@ TEST(Stalls, ASecondPassInOneProcessSeesItsKernelToo) {
   ASSERT_TRUE(second.stalls.has_value());
   EXPECT_TRUE(second.stalls->available) << second.stalls->reason;
   EXPECT_GT(second.stalls->samples(), first.stalls->samples() / 2);
+}
+
+// The samples are placed on lines by nvdisasm's listing (made once per process) rather than by
+// CUPTI's correlation (a parse of the cubin per PC): on the GPU the two agree for every sampled
+// instruction of a kernel whose helpers are inlined into it.
+TEST(Stalls, TheListingPlacesEachSampleOnTheLineCuptiWould) {
+  if (!have_gpu())
+    GTEST_SKIP() << "no GPU";
+  const RunResult r = run_kernel(resolve_kernel_request("matmul/tiled", {}, "", ""), sampled());
+  ASSERT_TRUE(r.stalls.has_value());
+  const StallSamples& s = *r.stalls;
+  if (!s.available && not_allowed(s.reason))
+    GTEST_SKIP() << "PC sampling not allowed here: " << s.reason;
+  ASSERT_TRUE(s.available) << s.reason;
+  const int sm = r.arch.cc_major * 10 + r.arch.cc_minor;
+  const EmbeddedCubinView* cubin = nullptr;
+  for (const EmbeddedCubinView& c : embedded_cubins())
+    if (c.family == "matmul" && c.sm == sm)
+      cubin = &c;
+  ASSERT_NE(cubin, nullptr);
+  std::vector<std::uint32_t> pcs;
+  for (const StalledInstruction& i : s.instructions)
+    pcs.push_back(i.pc);
+  const std::vector<SourcePlace> cupti =
+      sass_source_places(cubin->bytes, cubin->size, s.function, pcs);
+  ASSERT_EQ(cupti.size(), s.instructions.size());
+  int differ = 0;
+  for (std::size_t i = 0; i < pcs.size(); ++i)
+    if (cupti[i].line != s.instructions[i].line || cupti[i].file != s.instructions[i].file) {
+      ++differ;
+      ADD_FAILURE() << "pc " << pcs[i] << ": the listing says " << s.instructions[i].file << ":"
+                    << s.instructions[i].line << ", CUPTI " << cupti[i].file << ":"
+                    << cupti[i].line;
+    }
+  EXPECT_EQ(differ, 0) << "of " << pcs.size() << " sampled instructions";
 }
 
 } // namespace

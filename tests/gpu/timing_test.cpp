@@ -94,5 +94,24 @@ TEST(Energy, AVectorAddsBatchIsCountedAndItsPowerIsWhatNvmlReads) {
   std::printf("%s", energy_text(r).c_str());
 }
 
+// The worker keeps a session between requests: a Run that asks for energy after one that did not
+// (the GUI's first Run, a live edit) must measure it (the GUI's real-worker story found it did
+// not, and the answer was refused for its missing energy).
+TEST(Energy, ASessionMadeWithoutEnergyMeasuresItOnceRetunedToIt) {
+  if (!test::have_gpu())
+    GTEST_SKIP() << "no GPU";
+  const KernelRequest request = resolve_kernel_request("vec_add/scalar", {}, "", "");
+  EngineOptions plain;
+  plain.timing.max_seconds = 0.01;
+  KernelSession session(*request.kernel, request.params, plain);
+  EXPECT_FALSE(session.measure(request.block).energy.has_value());
+  EngineOptions with_energy = plain;
+  with_energy.energy = true;
+  session.retune(with_energy);
+  const RunResult r = session.measure(request.block);
+  ASSERT_TRUE(r.energy.has_value());
+  EXPECT_TRUE(r.energy->available) << r.energy->reason;
+}
+
 } // namespace
 } // namespace wl

@@ -482,6 +482,7 @@ void KernelSession::retune(const EngineOptions& options) {
   m_state->options.timing = options.timing;
   m_state->options.model = options.model;
   m_state->options.metrics = options.metrics;
+  m_state->options.energy = options.energy; // a Run after a live edit asks for it anew
 }
 
 KernelSession& SessionCache::get(const KernelDesc& kernel, const Params& params,
@@ -697,6 +698,39 @@ std::string sass_text_at(const SassListing& listing, const std::string& function
       if (line.pc == pc)
         return line.text;
   return "";
+}
+
+// Each PC's line: nvdisasm's listing (`-g` reads the cubin's line table, as CUPTI does) where it
+// holds the function and the PC, CUPTI's correlation for the rest. CUPTI parses the whole cubin
+// again for every PC it is asked (a quarter to half a second for a matmul's few hundred sampled
+// instructions), the listing once per process.
+std::vector<SourcePlace> source_places(const SassListing& listing, const std::string& function,
+                                       const unsigned char* cubin, std::size_t size,
+                                       const std::vector<std::uint32_t>& pcs) {
+  std::vector<SourcePlace> places(pcs.size());
+  std::vector<std::uint32_t> unlisted;
+  const auto lines = listing.functions.find(function);
+  for (std::size_t i = 0; i < pcs.size(); ++i) {
+    const SassLine* found = nullptr;
+    if (lines != listing.functions.end()) {
+      const auto at =
+          std::lower_bound(lines->second.begin(), lines->second.end(), pcs[i],
+                           [](const SassLine& line, std::uint32_t pc) { return line.pc < pc; });
+      if (at != lines->second.end() && at->pc == pcs[i] && at->line > 0)
+        found = &*at;
+    }
+    if (found)
+      places[i] = {found->file, found->line};
+    else
+      unlisted.push_back(pcs[i]);
+  }
+  if (unlisted.empty())
+    return places;
+  const std::vector<SourcePlace> asked = sass_source_places(cubin, size, function, unlisted);
+  for (std::size_t i = 0, next = 0; i < pcs.size(); ++i)
+    if (next < unlisted.size() && pcs[i] == unlisted[next] && places[i].line == 0)
+      places[i] = asked[next++];
+  return places;
 }
 
 // Each memory instruction of `own` (one function's) with its line and, where a listing has it,
@@ -1018,10 +1052,11 @@ StallSamples KernelSession::own_stalls(const PcSampleCounts& pcs) const {
       return none;
     }
     const std::shared_ptr<const KernelFile> source = kernel_file_of(s.kernel->id);
-    return stalls_of(own, sass_source_places(bytes, size, code.function, pcs_of(own)),
-                     s.file_listing.valid() ? s.file_listing.get()
-                                            : disassemble_cubin(bytes, size, "kernel-file"),
-                     source ? source->path.filename().string() : std::string());
+    const SassListing listing = s.file_listing.valid()
+                                    ? s.file_listing.get()
+                                    : disassemble_cubin(bytes, size, "kernel-file");
+    return stalls_of(own, source_places(listing, own.front()->function, bytes, size, pcs_of(own)),
+                     listing, source ? source->path.filename().string() : std::string());
   }
   const std::string family = kernel_family(s.kernel->id);
   const EmbeddedCubinView* cubin = cubin_with_crc(family, own.front()->cubin_crc);
@@ -1035,9 +1070,10 @@ StallSamples KernelSession::own_stalls(const PcSampleCounts& pcs) const {
     file = family_source(*s.kernel).file;
   } catch (const UsageError&) {
   }
+  const SassListing& listing = sass_listing(family, cubin->sm);
   return stalls_of(
-      own, sass_source_places(cubin->bytes, cubin->size, own.front()->function, pcs_of(own)),
-      sass_listing(family, cubin->sm), file);
+      own, source_places(listing, own.front()->function, cubin->bytes, cubin->size, pcs_of(own)),
+      listing, file);
 }
 
 void KernelSession::prepare_sites() {

@@ -83,9 +83,10 @@ public:
   // A run-time kernel saved again with the same buffers and inputs (its inputs_signature): the
   // new version's code is loaded and its reference runs again; buffers and inputs stay.
   void switch_code(const KernelDesc& kernel);
-  // Later measurements use these options' timing budget, model budget and counter set (a live
-  // change of shape is timed briefly and counts nothing; the Run button measures fully) without a
-  // new session; its device, seed and verification stay. Throws UsageError for an unknown metric.
+  // Later measurements use these options' timing budget, model budget, counter set and energy
+  // batch (a live change of shape is timed briefly and counts nothing; the Run button measures
+  // fully) without a new session; its device, seed and verification stay. Throws UsageError for
+  // an unknown metric.
   void retune(const EngineOptions& options);
 
 private:
