@@ -58,30 +58,6 @@ struct TuneOptions {
   EngineOptions engine;
 };
 
-// The default shapes where none are given: every block the kernel names (its default and
-// presets), and 32 to 1024 threads in warps for a 1D kernel, or every power-of-two 2D block of at
-// most 1024 threads for one whose default block is 2D.
-std::vector<BlockShape> default_shapes(const KernelDesc& kernel, const BlockShape& default_block) {
-  std::vector<BlockShape> shapes;
-  const auto add = [&](const BlockShape& b) {
-    if (std::none_of(shapes.begin(), shapes.end(),
-                     [&](const BlockShape& s) { return s.x == b.x && s.y == b.y && s.z == b.z; }))
-      shapes.push_back(b);
-  };
-  if (default_block.y == 1 && default_block.z == 1) {
-    for (int x = 32; x <= 1024; x += 32)
-      add({x, 1, 1});
-  } else {
-    for (int y = 1; y <= 1024; y *= 2)
-      for (int x = 1; x * y <= 1024; x *= 2)
-        add({x, y, 1});
-  }
-  add(default_block);
-  for (const BlockShape& preset : kernel.block_presets)
-    add(preset);
-  return shapes;
-}
-
 // The grid: the shapes given (or the defaults), times each --param-range, or where none is given
 // every parameter with a list of choices (a kernel file's tunables) that --param does not fix.
 SweepGrid tune_grid(const TuneOptions& o, const KernelDesc& kernel, const KernelRequest& base) {
@@ -96,19 +72,16 @@ SweepGrid tune_grid(const TuneOptions& o, const KernelDesc& kernel, const Kernel
   else if (!o.block_x.empty())
     grid.shapes = sweep_shapes(sides(o.block_x, "--block-x"), sides(o.block_y, "--block-y"),
                                sides(o.block_z, "--block-z"), o.max_shapes);
-  else
-    grid.shapes = default_shapes(kernel, base.block);
+  std::vector<std::string> fixed;
+  for (const std::string& p : o.params)
+    fixed.push_back(p.substr(0, p.find('=')));
+  const SweepGrid defaults = default_tune_grid(kernel, base.block, fixed);
+  if (grid.shapes.empty())
+    grid.shapes = defaults.shapes;
   for (const std::string& text : o.param_ranges)
     grid.param_axes.push_back(parse_param_range(kernel, text, "--param-range", o.max_shapes));
-  if (!o.param_ranges.empty())
-    return grid;
-  for (const ParamSpec& spec : kernel.params) {
-    const bool fixed = std::any_of(o.params.begin(), o.params.end(), [&](const std::string& p) {
-      return p.substr(0, p.find('=')) == spec.name;
-    });
-    if (!spec.is_size && spec.choices.size() > 1 && !fixed)
-      grid.param_axes.push_back({spec.name, spec.choices});
-  }
+  if (o.param_ranges.empty())
+    grid.param_axes = defaults.param_axes;
   return grid;
 }
 

@@ -195,7 +195,10 @@ TEST(StoryPanels, TheStallsAndTheEnergySayWhereALaunchWaitedAndWhatItCost) {
     EXPECT_FALSE(shown(first.sidecar("timings"), "Measure energy", "Timings"));
   }
   const std::string source = flat_text(story.sidecar("source"), "source");
-  EXPECT_TRUE(has(source, "Stalls sampled: ")) << source;
+  EXPECT_TRUE(has(source, "Stalls sampled: "))
+      << source << "\nstatus: " << text_of(story.sidecar("source"), "status_line")
+      << "\nerror: " << story.sidecar("source")["error"] << "\n"
+      << story.output;
   EXPECT_TRUE(has(source, "samples; most on drain (")) << source;
   EXPECT_EQ(has(source, "(recorded on NVIDIA H200, 2026-12-04, model mode: nothing ran here)"),
             !gpu)

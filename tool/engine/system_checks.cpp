@@ -21,7 +21,7 @@ namespace {
 constexpr const char* kDriverFix =
     "install the NVIDIA driver, R580 or later for CUDA 13; until "
     "then WarpLens runs in model mode (the models' figures, and timings and counters only "
-    "from the bundled H100 recording)";
+    "from the bundled recordings of the H100 and the H200)";
 
 // 13000 -> "13.0", as the runtime and the driver number CUDA versions.
 std::string cuda_version_text(int version) {

@@ -26,7 +26,8 @@ enum class Panel {
   playground,
   lessons,
   roofline,
-  memory
+  memory,
+  tune
 };
 
 // The four tiles of the GUI's window a panel can sit in (its tab among the tile's tabs).
@@ -101,6 +102,12 @@ inline constexpr std::array kPanelTable = {
               .key = "memory",
               .title = "Memory chart",
               .note_words = {"memory chart"},
+              .first_tile = Tile::bottom,
+              .open_at_start = false},
+    PanelName{.panel = Panel::tune,
+              .key = "tune",
+              .title = "Tune",
+              .note_words = {"tune panel"},
               .first_tile = Tile::bottom,
               .open_at_start = false},
 };

@@ -26,20 +26,30 @@ bool differs(double a, double b) {
   return scale > 0 && std::fabs(a - b) > 0.02 * scale;
 }
 
+// A figure's value in a launch, where it has one (a plain pair: GCC 12 cannot follow an optional
+// double through the comparison below and warns of a read it never makes).
+struct FigureRead {
+  bool has = false;
+  double value = 0;
+};
+FigureRead read_figure(const Figure& f, const RunResult* result) {
+  const std::optional<double> v = result ? figure_value(f, *result) : std::nullopt;
+  return v ? FigureRead{true, *v} : FigureRead{};
+}
+
 // The explained figures of `result` beside `baseline`'s (itself when none was measured).
 std::vector<TuneDifference> differences(const RunResult& result, const RunResult* baseline) {
   std::vector<TuneDifference> out;
   for (const std::string_view key : kTuneExplainFigures) {
     const Figure& f = figure(key);
-    const std::optional<double> value = figure_value(f, result);
-    const std::optional<double> then = baseline ? figure_value(f, *baseline) : std::nullopt;
-    if (!value && !then)
+    const FigureRead now = read_figure(f, &result), then = read_figure(f, baseline);
+    if (!now.has && !then.has)
       continue;
     TuneDifference d{.key = std::string(key)};
-    d.text = value ? figure_text(f, *value) : "none";
+    d.text = now.has ? figure_text(f, now.value) : "none";
     if (baseline && baseline != &result) {
-      d.text += " (default " + (then ? figure_text(f, *then) : std::string("none")) + ")";
-      d.differs = value.has_value() != then.has_value() || (value && differs(*value, *then));
+      d.text += " (default " + (then.has ? figure_text(f, then.value) : std::string("none")) + ")";
+      d.differs = now.has != then.has || (now.has && differs(now.value, then.value));
     }
     out.push_back(std::move(d));
   }

@@ -29,17 +29,17 @@ inline constexpr std::string_view kTuneExplainFigures[] = {"median_time",
 
 // One figure of a launch beside the default's.
 struct TuneDifference {
-  std::string key;
-  std::string text;     // "50.0 % (default 100.0 %)"
-  bool differs = false; // by more than 2 %, or a limiter other than the default's
+  std::string key = {};
+  std::string text = {}; // "50.0 % (default 100.0 %)"
+  bool differs = false;  // by more than 2 %, or only one of the two has a value
 };
 
 struct TuneRanked {
   std::size_t evaluation = 0; // into TuneOutcome::evaluations
-  std::string label;          // "block 32x8x1, TILE=32"
+  std::string label = {};     // "block 32x8x1, TILE=32"
   double cost = 0;
-  std::vector<TuneDifference> figures; // kTuneExplainFigures where either launch has a value
-  std::string limiter;                 // "registers" (the default's after a semicolon if other)
+  std::vector<TuneDifference> figures = {}; // kTuneExplainFigures where either has a value
+  std::string limiter = {}; // "registers" (the default's after a semicolon if other)
 };
 
 // The `count` best measured launches, best first.

@@ -29,10 +29,10 @@ struct TuneEvaluation {
 };
 
 struct TuneOutcome {
-  std::vector<TuneEvaluation> evaluations; // in the order they landed
-  std::vector<TuneSkip> skipped;           // the model's proofs (the model strategy's)
-  std::optional<std::size_t> best;         // the index into `evaluations` of the best
-  std::string stopped;                     // why the tune stopped, in words
+  std::vector<TuneEvaluation> evaluations = {}; // in the order they landed
+  std::vector<TuneSkip> skipped = {};           // the model's proofs (the model strategy's)
+  std::optional<std::size_t> best = {};         // the index into `evaluations` of the best
+  std::string stopped = {};                     // why the tune stopped, in words
   std::size_t measured = 0, from_cache = 0;
   double seconds = 0;
 };

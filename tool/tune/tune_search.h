@@ -45,7 +45,7 @@ std::optional<double> tune_cost(const RunResult& result, TuneObjective objective
 
 struct TuneSkip {
   std::size_t point = kNoPoint;
-  std::string why;
+  std::string why = {};
 };
 
 class TuneSearch {

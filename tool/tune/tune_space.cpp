@@ -39,6 +39,32 @@ std::vector<std::string> param_order(const KernelDesc& kernel) {
 
 } // namespace
 
+SweepGrid default_tune_grid(const KernelDesc& kernel, const BlockShape& default_block,
+                            const std::vector<std::string>& fixed) {
+  SweepGrid grid;
+  const auto add = [&](const BlockShape& b) {
+    if (std::none_of(grid.shapes.begin(), grid.shapes.end(),
+                     [&](const BlockShape& s) { return same_block(s, b); }))
+      grid.shapes.push_back(b);
+  };
+  if (default_block.y == 1 && default_block.z == 1) {
+    for (int x = 32; x <= 1024; x += 32)
+      add({x, 1, 1});
+  } else {
+    for (int y = 1; y <= 1024; y *= 2)
+      for (int x = 1; x * y <= 1024; x *= 2)
+        add({x, y, 1});
+  }
+  add(default_block);
+  for (const BlockShape& preset : kernel.block_presets)
+    add(preset);
+  for (const ParamSpec& spec : kernel.params)
+    if (!spec.is_size && spec.choices.size() > 1 &&
+        std::find(fixed.begin(), fixed.end(), spec.name) == fixed.end())
+      grid.param_axes.push_back({spec.name, spec.choices});
+  return grid;
+}
+
 std::size_t TuneSpace::valid() const {
   return static_cast<std::size_t>(std::count_if(
       points.begin(), points.end(), [](const SweepPoint& p) { return p.refused.empty(); }));

@@ -26,6 +26,13 @@ struct TuneSpace {
   std::size_t valid() const; // the points the kernel allows
 };
 
+// The grid a tune takes where it is given none: every block the kernel names (its default and
+// presets) and 32 to 1024 threads in warps for a 1D kernel, or every power-of-two 2D block of at
+// most 1024 threads for one whose default block is 2D; times every parameter with a list of
+// choices (a kernel file's tunables, a matmul rung's blockings) but those `fixed`.
+SweepGrid default_tune_grid(const KernelDesc& kernel, const BlockShape& default_block,
+                            const std::vector<std::string>& fixed = {});
+
 // The grid's points modelled on `arch` within `budget`, the kernel's default launch (its default
 // block and parameters, `params` where they set one) added where the grid lacks it. Throws
 // UsageError (param_sets') when the grid holds more than `max_points` points.

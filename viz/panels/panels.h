@@ -23,6 +23,7 @@ void draw_playground(App& app); // a typed index: its warp's sectors, or its ban
 void draw_lessons(App& app);    // the course: a lesson's step, its question, the verdict
 void draw_roofline(App& app);   // the launch, baseline and sweep under the DRAM and FP32 roofs
 void draw_memory(App& app);     // the memory chart: each link's figure, measured beside predicted
+void draw_tune(App& app);       // a tune: progress, the best beside the default, the space
 
 // The kernel's parameters and block as the Launch panel edits them; the Lessons panel shows them
 // too in a step that asks the learner to change the launch.
@@ -49,6 +50,7 @@ inline constexpr std::array<PanelInfo, kPanelCount> kPanels = {{
     {Panel::lessons, draw_lessons},
     {Panel::roofline, draw_roofline},
     {Panel::memory, draw_memory},
+    {Panel::tune, draw_tune},
 }};
 
 constexpr bool panels_follow_the_table() {

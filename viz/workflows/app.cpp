@@ -333,6 +333,8 @@ std::string App::unsettled_by() const {
     return "the models";
   if (sweep.running)
     return "the sweep";
+  if (tune_running())
+    return "the tune";
   if (kernel_file_broken())
     return ""; // the save's problem is on screen: nothing runs until a save compiles
   const std::optional<KernelRequest> request = current_request();
@@ -423,7 +425,9 @@ void App::poll_source() {
   if (!source)
     return;
   while (std::optional<SourceUpdate> update = source->poll()) {
-    if (update->sweep && sweep.second_half) {
+    if ((update->sweep || update->for_sweep) && tune_running()) {
+      take_tune_point(std::move(update->sweep), update->error);
+    } else if (update->sweep && sweep.second_half) {
       sweep.first_half = std::move(update->sweep); // the A half: now the B half
       source->submit_sweep(sweep.second_half->request, sweep.second_half->grid, arch());
       sweep.second_half.reset();

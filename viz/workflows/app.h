@@ -17,6 +17,7 @@
 #include "workflows/kernel_file_watch.h"
 #include "workflows/recording.h"
 #include "workflows/sweep_view.h"
+#include "workflows/tune_view.h"
 
 #include <algorithm>
 #include <array>
@@ -391,6 +392,7 @@ struct App {
   Choices choices;
   Results results;
   SweepWorkflow sweep;
+  TuneWorkflow tune;
   LessonWorkflow lessons;
   Messages messages;
   FrameScratch frame;
@@ -510,6 +512,22 @@ struct App {
   // The A/B sweep's second kernel and its parameters: those on screen it has. Throws UsageError
   // when it lacks the swept parameter.
   KernelRequest against_request() const;
+
+  // The tune workflow (tune_workflow.cpp).
+  // Starts a tune of the kernel on screen over its default grid (tune/tune_space.h), modelled on
+  // the preset, with the chosen strategy and budget: where the source measures, its first point
+  // is sent; in model mode the model's ranking alone. A refusal leaves the reason in tune.problem.
+  void start_tune();
+  // Sends the search's next point, or ends the tune where the budget is spent or none is left.
+  void advance_tune();
+  // The answer to the point sent (a sweep of one launch, or the error that came instead): its
+  // cost to the search, then the next point.
+  void take_tune_point(std::optional<SweepData> data, const std::string& error);
+  // Ends the tune once the point being measured has come.
+  void stop_tune();
+  bool tune_running() const;
+  // Puts a point of the tune's space on screen: its kernel, parameters and block.
+  void open_tune_point(std::size_t point);
 
   // The kernel file workflow (kernel_file_workflow.cpp).
   // Opens a person's kernel file ("mine.cu" or "mine.cu:kernel"): its kernels join the catalog,
