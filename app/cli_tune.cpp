@@ -78,8 +78,13 @@ SweepGrid tune_grid(const TuneOptions& o, const KernelDesc& kernel, const Kernel
   const SweepGrid defaults = default_tune_grid(kernel, base.block, fixed);
   if (grid.shapes.empty())
     grid.shapes = defaults.shapes;
-  for (const std::string& text : o.param_ranges)
-    grid.param_axes.push_back(parse_param_range(kernel, text, "--param-range", o.max_shapes));
+  for (const std::string& text : o.param_ranges) {
+    ParamAxis axis = parse_param_range(kernel, text, "--param-range", o.max_shapes);
+    if (std::find(fixed.begin(), fixed.end(), axis.name) != fixed.end())
+      throw UsageError("--param and --param-range '" + clip(text, 40) + "' both set " + axis.name +
+                       "; give it once");
+    grid.param_axes.push_back(std::move(axis));
+  }
   if (o.param_ranges.empty())
     grid.param_axes = defaults.param_axes;
   return grid;
@@ -278,10 +283,15 @@ void run_tune_command(TuneOptions o) {
 #endif
   const TuneSpace space = model_tune_space(kernel, base.params, grid, base.params, base.block,
                                            modelled_on, kSweepModelBudget, o.max_shapes);
-  if (space.valid() == 0)
+  // The default launch joins every space; a grid none of whose own points the kernel allows
+  // tunes nothing, whatever the default does.
+  const auto grid_end = space.points.begin() +
+                        static_cast<std::ptrdiff_t>(std::min(grid.points(), space.points.size()));
+  if (std::none_of(space.points.begin(), grid_end,
+                   [](const SweepPoint& p) { return p.refused.empty(); }))
     throw UsageError(
-        "every point of the tune was refused (the first: " + space.points.front().refused + "); " +
-        kernel.id + " allows " + kernel.allowed_blocks);
+        "every point of the tune's grid was refused (the first: " + space.points.front().refused +
+        "); " + kernel.id + " allows " + kernel.allowed_blocks);
   if (o.model) {
     print_model_ranking(o, space);
     return;
@@ -318,13 +328,19 @@ void add_tune_command(CLI::App& app) {
       ->check(seconds_option(86400.0));
   cmd->add_option("--search-seed", o->search_seed, "The random strategy's order")
       ->check(whole_number_option(0, std::numeric_limits<std::int64_t>::max()));
-  cmd->add_option("--block", o->block, "1D shapes: start:end:step or a list");
-  cmd->add_option("--block-x", o->block_x, "x sides: start:end:step or a list");
-  cmd->add_option("--block-y", o->block_y, "y sides: start:end:step or a list");
-  cmd->add_option("--block-z", o->block_z, "z sides: start:end:step or a list");
+  const CLI::Validator sides = written_option("start:end:step or a list, e.g. 32:1024:32");
+  cmd->add_option("--block", o->block, "1D shapes: start:end:step or a list")->check(sides);
+  cmd->add_option("--block-x", o->block_x, "x sides: start:end:step or a list")->check(sides);
+  cmd->add_option("--block-y", o->block_y, "y sides: start:end:step or a list")
+      ->check(sides)
+      ->needs(cmd->get_option("--block-x"));
+  cmd->add_option("--block-z", o->block_z, "z sides: start:end:step or a list")
+      ->check(sides)
+      ->needs(cmd->get_option("--block-x"));
   cmd->add_option("--size", o->size, "Problem size: the size parameters in order")
       ->check(written_option("the size parameters in order, e.g. 8192x8192"));
-  cmd->add_option("--param", o->params, "A parameter fixed, name=value (repeat for several)");
+  cmd->add_option("--param", o->params, "A parameter fixed, name=value (repeat for several)")
+      ->check(written_option("name=value, e.g. stride=4"));
   cmd->add_option("--param-range", o->param_ranges,
                   "A parameter tuned: name=start:end:step or name=a,b,c (default: every "
                   "parameter with a list of choices, such as a kernel file's tunables)");
@@ -351,7 +367,10 @@ void add_tune_command(CLI::App& app) {
       ->check(whole_number_option(1, kMaxSweepShapesLimit))
       ->capture_default_str();
   add_engine_options(*cmd, o->engine, kSweepCommand);
-  for (const char* measured : {"--apply", "--cache", "--no-cache", "--budget-seconds"})
+  // The model's ranking is what the model strategy measures first: a strategy, budget, seed or
+  // objective would change nothing in it, and each is refused rather than ignored.
+  for (const char* measured : {"--apply", "--cache", "--no-cache", "--budget-seconds", "--strategy",
+                               "--budget", "--search-seed", "--objective"})
     model->excludes(cmd->get_option(measured));
   cmd->callback([o] { run_tune_command(*o); });
 }

@@ -102,18 +102,6 @@ NewFile create_new_file(const fs::path& folder, const std::string& name, std::st
   return {-1, {}, EEXIST};
 }
 
-int write_all(int fd, std::string_view text) {
-  while (!text.empty()) {
-    const ssize_t written = ::write(fd, text.data(), text.size());
-    if (written < 0 && errno == EINTR)
-      continue;
-    if (written < 0)
-      return errno;
-    text.remove_prefix(static_cast<std::size_t>(written));
-  }
-  return 0;
-}
-
 // Writes the text and closes the file (a network file system reports some failures only then);
 // returns the first errno, or 0.
 int fill_and_close(NewFile& file, std::string_view text) {
@@ -149,6 +137,18 @@ private:
 };
 
 } // namespace
+
+int write_all(int fd, std::string_view text) {
+  while (!text.empty()) {
+    const ssize_t written = ::write(fd, text.data(), text.size());
+    if (written < 0 && errno == EINTR)
+      continue;
+    if (written < 0)
+      return errno;
+    text.remove_prefix(static_cast<std::size_t>(written));
+  }
+  return 0;
+}
 
 // The text in a new file of $TMPDIR, when it could not go where it was asked: where it is now.
 KeptCopy keep_aside(const fs::path& file, std::string_view text) {

@@ -32,6 +32,10 @@ struct OutputRules {
 std::string output_problem(const std::filesystem::path& file, const OutputRules& rules,
                            std::string_view when_exists = "give another name");
 
+// Writes all of `text` to the descriptor, again after an interrupted or short write: 0, or the
+// errno of the write that failed.
+int write_all(int fd, std::string_view text);
+
 // Whether two paths name one file: the same device and inode where both exist (hard links,
 // links), else the same path once the links of its folders are resolved.
 bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);

@@ -20,8 +20,9 @@ constexpr int kMaxDeviceOrdinal = 1023;
 int device_count() {
   // What works without a GPU, for every command that asked for one (run, sweep, --arch device).
   constexpr const char* kModelInstead =
-      "`warplens model KERNEL --arch ID`, `warplens sweep KERNEL --model --arch ID` or "
-      "`warplens occupancy --arch ID` model one with a preset";
+      "`warplens model KERNEL --arch ID`, `warplens sweep KERNEL --model --arch ID`, "
+      "`warplens tune KERNEL --model --arch ID` or `warplens occupancy --arch ID` model one with "
+      "a preset";
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess) {

@@ -66,7 +66,7 @@ struct EnergyReadings {
   double batch_ms = 0;
   double window_seconds = 0;
   std::uint64_t energy_before_mj = 0, energy_after_mj = 0;
-  std::vector<SensorReading> readings;
+  std::vector<SensorReading> readings = {};
 };
 
 // The batch's figures; a counter that went backwards or stood still makes an EnergyStats that

@@ -195,23 +195,27 @@ std::vector<Params> param_sets(const Params& params, const SweepGrid& grid,
   return sets;
 }
 
+SweepPoint model_sweep_point(const KernelDesc& kernel, const Params& params,
+                             const BlockShape& block, const Arch& arch, ModelBudget budget) {
+  SweepPoint point{block, "", std::nullopt, params};
+  try {
+    const KernelRequest request{&kernel, params, block};
+    check_kernel_request(request);
+    check_block_fits(arch, block);
+    point.result = model_kernel(request, arch, budget);
+  } catch (const Error& e) {
+    point.refused = e.what();
+  }
+  return point;
+}
+
 std::vector<SweepPoint> model_sweep_points(const KernelDesc& kernel, const Params& params,
                                            const SweepGrid& grid, const Arch& arch,
                                            ModelBudget budget, std::size_t max_points) {
   std::vector<SweepPoint> points;
   for (const Params& set : param_sets(params, grid, max_points))
-    for (const BlockShape& block : grid.shapes) {
-      SweepPoint point{block, "", std::nullopt, set};
-      try {
-        const KernelRequest request{&kernel, set, block};
-        check_kernel_request(request);
-        check_block_fits(arch, block);
-        point.result = model_kernel(request, arch, budget);
-      } catch (const Error& e) {
-        point.refused = e.what();
-      }
-      points.push_back(std::move(point));
-    }
+    for (const BlockShape& block : grid.shapes)
+      points.push_back(model_sweep_point(kernel, set, block, arch, budget));
   return points;
 }
 

@@ -93,6 +93,11 @@ bool evenly_spaced(const std::vector<std::int64_t>& values);
 std::vector<std::string> varying_axes(const std::vector<SweepPoint>& points,
                                       const std::vector<std::string>& params_order = {});
 
+// One launch from the models alone, on `arch`: its point with the model's result, or refused with
+// the reason the kernel or the arch gives.
+SweepPoint model_sweep_point(const KernelDesc& kernel, const Params& params,
+                             const BlockShape& block, const Arch& arch, ModelBudget budget);
+
 // Every point of the grid from the models alone, on `arch` (no GPU): occupancy and the predicted
 // traffic, each point within `budget`. A point the kernel or the arch does not allow is refused
 // with the reason; the grid is counted first (param_sets' `max_points`).

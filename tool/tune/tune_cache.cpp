@@ -1,6 +1,7 @@
 #include "tune/tune_cache.h"
 
 #include "base/error.h"
+#include "base/file_output.h"
 #include "base/json_fields.h"
 #include "base/json_input.h"
 #include "base/text_file.h"
@@ -57,19 +58,6 @@ std::string cache_point_line(const CachedPoint& point) {
   return "{\"key\": " + json_quoted(point.key) + what + "}\n";
 }
 
-// Writes all of `text`; 0, or the errno of the write that failed.
-int write_cache_line(int fd, std::string_view text) {
-  while (!text.empty()) {
-    const ssize_t written = ::write(fd, text.data(), text.size());
-    if (written < 0 && errno == EINTR)
-      continue;
-    if (written < 0)
-      return errno;
-    text.remove_prefix(static_cast<std::size_t>(written));
-  }
-  return 0;
-}
-
 // Makes the file with its identity line; false when a file is there already (made by another
 // tune since it was looked for: it is read as any other). A file left half made is removed.
 bool made_cache(const fs::path& file, const std::string& name, const TuneCacheIdentity& identity) {
@@ -83,7 +71,7 @@ bool made_cache(const fs::path& file, const std::string& name, const TuneCacheId
   if (out.fd < 0)
     throw UsageError(name + ": cannot make the tune cache: " + std::strerror(errno) +
                      "; give another --cache");
-  int error = write_cache_line(out.fd, cache_header_line(identity));
+  int error = write_all(out.fd, cache_header_line(identity));
   if (error == 0 && ::fsync(out.fd) != 0)
     error = errno;
   if (error != 0) {
@@ -286,7 +274,7 @@ void TuneCache::append(const CachedPoint& point) {
     refuse(errno);
   struct stat info {};
   const off_t before = ::fstat(out.fd, &info) == 0 ? info.st_size : -1;
-  if (const int error = write_cache_line(out.fd, line); error != 0) {
+  if (const int error = write_all(out.fd, line); error != 0) {
     // A part of the line written (a full disk) is cut off again, so that the next open reads.
     if (before < 0 || ::ftruncate(out.fd, before) != 0)
       refuse(error, " (its last line is left cut short: delete it)");

@@ -1,9 +1,6 @@
 #include "tune/tune_space.h"
 
-#include "base/error.h"
 #include "model/block_text.h"
-#include "model/kernel_request.h"
-#include "model/model_kernel.h"
 
 #include <algorithm>
 
@@ -13,21 +10,6 @@ namespace {
 
 bool same_block(const BlockShape& a, const BlockShape& b) {
   return a.x == b.x && a.y == b.y && a.z == b.z;
-}
-
-// The point of the launch, modelled, or refused with the reason.
-SweepPoint modelled_point(const KernelDesc& kernel, const Params& params, const BlockShape& block,
-                          const Arch& arch, ModelBudget budget) {
-  SweepPoint point{block, "", std::nullopt, params};
-  try {
-    const KernelRequest request{&kernel, params, block};
-    check_kernel_request(request);
-    check_block_fits(arch, block);
-    point.result = model_kernel(request, arch, budget);
-  } catch (const Error& e) {
-    point.refused = e.what();
-  }
-  return point;
 }
 
 std::vector<std::string> param_order(const KernelDesc& kernel) {
@@ -80,7 +62,7 @@ TuneSpace model_tune_space(const KernelDesc& kernel, const Params& params, const
   };
   const auto found = std::find_if(space.points.begin(), space.points.end(), is_default);
   if (found == space.points.end())
-    space.points.push_back(modelled_point(kernel, default_params, default_block, arch, budget));
+    space.points.push_back(model_sweep_point(kernel, default_params, default_block, arch, budget));
   space.default_point = static_cast<std::size_t>(
       std::find_if(space.points.begin(), space.points.end(), is_default) - space.points.begin());
   space.axes = varying_axes(space.points, param_order(kernel));

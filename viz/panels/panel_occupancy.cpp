@@ -79,7 +79,7 @@ void draw_waves(const RunResult& result) {
 }
 
 // The pinned baseline's occupancy beside the latest, in points.
-void draw_against_baseline(const App& app) {
+void draw_occupancy_against_baseline(const App& app) {
   if (!app.results.baseline)
     return;
   const RunResult &now = *app.model_view(), &then = *app.results.baseline;
@@ -131,7 +131,7 @@ void draw_occupancy(App& app) {
   wrapped_textf("%s on %s, block %dx%dx%d", result.kernel_id.c_str(), result.arch.id.c_str(),
                 result.launch.block.x, result.launch.block.y, result.launch.block.z);
   draw_summary(app, result);
-  draw_against_baseline(app);
+  draw_occupancy_against_baseline(app);
   ImGui::Separator();
   ImGui::TextDisabled("Blocks per SM each resource allows");
   limiter_bars(occupancy, result.arch.max_blocks_per_sm);

@@ -62,7 +62,7 @@ void draw_energy_choice(App& app, const RunResult* result) {
 }
 
 // The pinned baseline beside the latest run: its median, the change and the speed-up.
-void draw_against_baseline(const App& app) {
+void draw_timing_against_baseline(const App& app) {
   if (!app.results.baseline)
     return;
   const std::optional<double> now = app.results.latest->timing
@@ -111,7 +111,7 @@ void draw_timings(App& app) {
   if (app.results.latest) {
     const RunResult& result = *app.results.latest;
     MeasuredScope measured(app);
-    draw_against_baseline(app); // first: with a baseline pinned, the change is the point
+    draw_timing_against_baseline(app); // first: with a baseline pinned, the change is the point
     if (!result.recorded_on.empty())
       recorded_text("Timing " + result.recorded_on + " (model mode: nothing ran here)");
     if (result.timing)

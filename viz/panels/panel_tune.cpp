@@ -37,9 +37,9 @@ void tune_controls(App& app) {
               "best measured so far, a point whose modelled time cannot beat the best skipped; "
               "random: a random order; grid: every point.");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
-  ui::input_int("budget", &t.budget);
-  t.budget = std::max(t.budget, 0);
-  help_marker("Points to measure at most; 0: a quarter of the allowed points (all for grid).");
+  ui::input_text("budget", t.budget.data(), t.budget.size());
+  help_marker("Points to measure at most, 0 to 1,048,576; 0: a quarter of the allowed points (all "
+              "for grid). Read when Tune is pressed.");
   if (app.tune_running()) {
     if (ui::button("Stop tune"))
       app.stop_tune();
@@ -99,7 +99,7 @@ void tune_winners(const TuneState& s) {
 // What became of a point: its measured time, or why it has none.
 std::string point_state(const TuneState& s, std::size_t point) {
   if (!s.space.points[point].refused.empty())
-    return "refused";
+    return "refused (hover the point for why)";
   if (s.awaiting == point)
     return "measuring";
   for (const TuneEvaluation& e : s.outcome.evaluations)
@@ -117,9 +117,11 @@ std::string point_state(const TuneState& s, std::size_t point) {
 void tune_space_table(App& app, const TuneState& s) {
   const ImGuiTableFlags flags =
       ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("tune_space", 4, flags))
+  if (!ImGui::BeginTable("tune_space", 6, flags))
     return;
-  for (const char* header : {"model's rank", "point", "modelled time", "measured"})
+  // The model's figures the rank is made of: its time first, then occupancy, then coalescing.
+  for (const char* header :
+       {"model's rank", "point", "modelled time", "occupancy", "sectors/req", "measured"})
     ImGui::TableSetupColumn(header);
   table_headers_row();
   std::vector<std::size_t> order = s.ranking;
@@ -140,10 +142,12 @@ void tune_space_table(App& app, const TuneState& s) {
       app.open_tune_point(point);
     if (!p.refused.empty() && ImGui::IsItemHovered())
       hover_text(p.refused);
-    ImGui::TableNextColumn();
-    const std::optional<double> floor =
-        p.result ? figure_value(figure("modelled_time"), *p.result) : std::nullopt;
-    number_cell(floor ? cost_text(*floor) : "-");
+    for (const char* key : {"modelled_time", "theoretical_occupancy", "sectors_per_request"}) {
+      ImGui::TableNextColumn();
+      const std::optional<double> value =
+          p.result ? figure_value(figure(key), *p.result) : std::nullopt;
+      number_cell(value ? figure_text(figure(key), *value) : "-");
+    }
     ImGui::TableNextColumn();
     number_cell(point_state(s, point));
   }

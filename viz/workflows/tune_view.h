@@ -7,6 +7,7 @@
 
 #include "tune/tune_run.h"
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,7 +34,9 @@ struct TuneState {
 
 struct TuneWorkflow {
   int strategy = 2; // grid, random, model (tune_search.h's order)
-  int budget = 0;   // 0: a quarter of the allowed points (all for grid)
+  // Points to measure at most, as typed (read when a tune starts, a bad value refused by name);
+  // 0: a quarter of the allowed points (all for grid).
+  std::array<char, 24> budget{"0"};
   int seed = 1;
   std::shared_ptr<TuneState> state; // shared: copies of an App see one tune
   std::string problem;              // why the last tune could not start or go on

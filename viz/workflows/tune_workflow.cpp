@@ -5,6 +5,7 @@
 #include "workflows/app.h"
 
 #include <algorithm>
+#include <charconv>
 
 namespace wl::viz {
 
@@ -12,6 +13,18 @@ namespace {
 
 constexpr TuneStrategy kTuneStrategies[] = {TuneStrategy::grid, TuneStrategy::random,
                                             TuneStrategy::model};
+
+// The budget field's text as a count of points: a whole number from 0 to what a sweep may hold.
+std::size_t typed_budget(const char* text) {
+  const std::string typed = text;
+  std::size_t value = 0;
+  const auto [end, error] = std::from_chars(typed.data(), typed.data() + typed.size(), value);
+  if (typed.empty() || error != std::errc{} || end != typed.data() + typed.size() ||
+      value > kMaxSweepShapesLimit)
+    throw UsageError("budget '" + typed + "': allowed a whole number from 0 (a quarter of the " +
+                     "allowed points, all for grid) to " + std::to_string(kMaxSweepShapesLimit));
+  return value;
+}
 
 bool measures(const ResultSource* source) {
   return source && !source->mode().starts_with("model mode");
@@ -45,7 +58,8 @@ void App::start_tune() {
     state->kernel_id = choices.kernel_id;
     state->ranking = model_ranking(state->space);
     state->measured = measures(source);
-    state->budget = tune.budget > 0 ? static_cast<std::size_t>(tune.budget)
+    const std::size_t budget = typed_budget(tune.budget.data());
+    state->budget = budget > 0 ? budget
                     : strategy == TuneStrategy::grid
                         ? state->space.valid()
                         : std::max<std::size_t>(1, (state->space.valid() + 3) / 4);
