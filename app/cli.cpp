@@ -153,6 +153,7 @@ int run_cli(int argc, char** argv) {
   add_doctor_command(app);
   add_lesson_command(app);
   add_tune_command(app);
+  add_record_command(app);
   app.set_version_flag("--version", version_text,
                        "Print WarpLens's version and the CUDA "
                        "runtime's, driver's, CUPTI's and NVRTC's");

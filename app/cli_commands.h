@@ -17,6 +17,7 @@ void add_worker_command(CLI::App& app);  // worker: the engine behind the GUI, i
 void add_doctor_command(CLI::App& app);  // doctor: what this machine has for WarpLens
 void add_lesson_command(CLI::App& app);  // lesson list, lesson check FILE
 void add_tune_command(CLI::App& app);    // tune: the best launch, found and explained
+void add_record_command(CLI::App& app);  // record: a recording of this GPU for model mode
 // `warplens --version`: WarpLens's version, then the CUDA runtime's, the driver's, CUPTI's and
 // NVRTC's (each library with the file it was loaded from), a line each.
 std::string version_text();

@@ -24,6 +24,7 @@
 #include "engine/cuda_check.h"
 #include "engine/device.h"
 #include "engine/engine.h"
+#include "engine/recording_run.h"
 #include "engine/sweep_run.h"
 #include "l2_bandwidth.h"
 #include "model/kernel_request.h"
@@ -141,82 +142,20 @@ int family(const std::string& name) {
   return 0;
 }
 
-std::string today() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  char text[16];
-  std::strftime(text, sizeof text, "%Y-%m-%d", std::gmtime(&now));
-  return text;
-}
-
-bool same_shape(const BlockShape& a, const BlockShape& b) {
-  return a.x == b.x && a.y == b.y && a.z == b.z;
-}
-
-// A kernel's recorded shapes measured in one session (one set of inputs and reference), the
-// results verified; how many were tried is said on stderr.
-void record_shapes(const KernelDesc& kernel, const KernelRequest& request,
-                   const std::vector<BlockShape>& shapes, const EngineOptions& options,
-                   nlohmann::json& runs) {
-  const SweepRun sweep = run_sweep(kernel, request.params, SweepGrid{shapes, {}}, options, nullptr);
-  int recorded = 0;
-  for (const SweepPoint& point : sweep.points) {
-    if (!point.result || !point.result->verification || !point.result->verification->passed)
-      continue;
-    runs.push_back(run_result_to_json(*point.result));
-    ++recorded;
-  }
-  std::fprintf(stderr, "%s: %d of %zu shapes recorded\n", kernel.id.c_str(), recorded,
-               shapes.size());
-}
-
-// The recording is results as the worker protocol carries them, so the GUI reads them back with
-// run_result_from_json. Every shape has the default counters and the memory chart's, and the
-// per-site pass (the Source panel's measured figures in model mode); the default block also its
-// stalls and energy (the Source panel's bars, the Timings panel's joules).
+// The recording model mode shows (engine/recording_run.h), of every bundled kernel, as preset
+// `arch`: written whole after each kernel, by a rename, so a batch cut short keeps what it
+// recorded.
 int record(const std::string& path, const std::string& arch) {
-  int driver = 0;
-  cuda_check(cudaDriverGetVersion(&driver), "cudaDriverGetVersion");
-  nlohmann::json recording = {{"device", arch_from_device(0).name},
-                              {"driver_cuda_version", std::to_string(driver / 1000) + "." +
-                                                          std::to_string(driver % 1000 / 10)},
-                              {"date", today()},
-                              {"arch", arch},
-                              {"runs", nlohmann::json::array()}};
-  nlohmann::json& runs = recording["runs"];
-  for (const KernelDesc& kernel : all_kernels()) {
-    const KernelRequest request = resolve_kernel_request(kernel.id, {}, "", "");
-    std::vector<BlockShape> presets;
-    for (const BlockShape& preset : kernel.block_presets)
-      if (std::none_of(presets.begin(), presets.end(),
-                       [&](const BlockShape& s) { return same_shape(s, preset); }) &&
-          !same_shape(preset, request.block))
-        presets.push_back(preset);
-    EngineOptions options;
-    options.metrics = "default,memory";
-    options.per_site = true;
-    options.timing.max_seconds = 0.2;
-    if (!presets.empty())
-      record_shapes(kernel, request, presets, options, runs);
-    // The default block as `run` measures it: a sweep's points take no stall samples.
-    options.stalls = true;
-    options.energy = true;
-    const RunResult result = run_kernel(request, options);
-    const bool kept = result.verification && result.verification->passed;
-    if (kept)
-      runs.push_back(run_result_to_json(result));
-    std::fprintf(stderr, "%s: default block %s with stalls (%s) and energy (%s)\n",
-                 kernel.id.c_str(), kept ? "recorded" : "NOT recorded (not verified)",
-                 result.stalls && result.stalls->available ? "sampled"
-                 : result.stalls                           ? result.stalls->reason.c_str()
-                                                           : "none",
-                 result.energy && result.energy->available ? "measured"
-                 : result.energy                           ? result.energy->reason.c_str()
-                                                           : "none");
-    // Whole after each kernel, by a rename: a batch cut short keeps what it recorded.
-    std::ofstream(path + ".part") << recording.dump() << "\n";
-    std::filesystem::rename(path + ".part", path);
-  }
-  std::printf("%zu results from %s written to %s\n", runs.size(),
+  std::vector<const KernelDesc*> kernels;
+  for (const KernelDesc& kernel : all_kernels())
+    kernels.push_back(&kernel);
+  const nlohmann::json recording = record_kernels(
+      kernels, arch, [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); },
+      [&](const nlohmann::json& so_far) {
+        std::ofstream(path + ".part") << so_far.dump() << "\n";
+        std::filesystem::rename(path + ".part", path);
+      });
+  std::printf("%zu results from %s written to %s\n", recording["runs"].size(),
               recording["device"].get<std::string>().c_str(), path.c_str());
   return 0;
 }

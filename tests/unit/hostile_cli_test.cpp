@@ -202,6 +202,12 @@ const std::vector<CliCase> kKernels = {
      "tune coalescing/stride --model --block 2048",
      {"every point of the tune's grid was refused"}},
     {"TuneApplyBundled", "tune vec_add/scalar --apply", {"--apply", "bundled kernel"}},
+    {"RecordOutEmpty", "record --out ''", {"--out", "an empty value"}},
+    {"RecordOutMissing", "record vec_add/scalar", {"--out is required"}},
+    {"RecordOutFolder", "record --out /tmp", {"--out '/tmp' is a folder"}},
+    {"RecordKernelUnknown",
+     "record nothere/x --out /tmp/warplens-record-unknown.json",
+     {"'nothere/x' is no bundled kernel"}},
     // The GUI's own options: an empty value is refused, not read as "the default".
     {"GuiBlockEmpty", "--headless --model --block ''", {"--block", "an empty value"}},
     {"GuiKernelTimeLimitNegative",

@@ -1,0 +1,115 @@
+// `warplens record [KERNEL ...] --out FILE`: a recording of this GPU's measurements of the
+// bundled kernels (engine/recording_run.h), the file model mode shows for its preset. The output
+// is checked before anything is measured and written whole after each kernel, so a run cut short
+// keeps what it measured and never leaves half a file.
+
+#include "base/error.h"
+#include "base/file_output.h"
+#include "base/json_input.h"
+#include "cli_commands.h"
+#include "cli_numbers.h"
+#include "io/assets.h"
+#include "model/arch.h"
+#include "registry.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#ifdef WARPLENS_LINKS_ENGINE
+#include "engine/device.h"
+#include "engine/recording_run.h"
+#endif
+
+namespace wl {
+
+namespace {
+
+struct RecordOptions {
+  std::vector<std::string> kernels; // ids; none: every bundled kernel
+  std::string out;
+  std::string arch; // the preset it stands for; "": the one that matches the GPU
+  bool force = false;
+};
+
+// The kernels named, each a bundled kernel's id (a kernel file is no kernel model mode can find
+// when the GUI starts); all of them where none is named.
+std::vector<const KernelDesc*> kernels_named(const std::vector<std::string>& ids) {
+  std::vector<const KernelDesc*> kernels;
+  if (ids.empty())
+    for (const KernelDesc& kernel : all_kernels())
+      kernels.push_back(&kernel);
+  for (const std::string& id : ids) {
+    const KernelDesc* kernel = find_kernel(id);
+    if (!kernel)
+      throw UsageError("record: '" + clip(id, 60) +
+                       "' is no bundled kernel (warplens list names them); a recording holds "
+                       "bundled kernels alone");
+    if (std::find(kernels.begin(), kernels.end(), kernel) == kernels.end())
+      kernels.push_back(kernel);
+  }
+  return kernels;
+}
+
+void run_record(const RecordOptions& o) {
+  const std::vector<const KernelDesc*> kernels = kernels_named(o.kernels);
+  const OutputRules rules{
+      .replace_existing = o.force, .write_through_links = false, .keep_on_failure = true};
+  if (const std::string problem =
+          output_problem(o.out, rules, "add --force to replace it, or give another name");
+      !problem.empty())
+    throw UsageError("--out " + problem);
+#ifndef WARPLENS_LINKS_ENGINE
+  needs_engine("warplens record");
+#else
+  const std::vector<Arch> presets = load_arch_presets(assets_dir() / "arch");
+  const Arch device = arch_from_device(0);
+  const std::string arch = o.arch.empty() ? preset_of_device(device, presets).id : o.arch;
+  if (const Arch chosen = find_arch(presets, arch); chosen.sm_count != device.sm_count ||
+                                                    chosen.cc_major != device.cc_major ||
+                                                    chosen.cc_minor != device.cc_minor)
+    throw UsageError("--arch " + clip(arch, 40) + " is a GPU of " +
+                     std::to_string(chosen.sm_count) + " SMs, " + chosen.sm_name() + "; this " +
+                     device.name + " has " + std::to_string(device.sm_count) + ", " +
+                     device.sm_name() + ": model mode would refuse the recording");
+  const OutputRules again{
+      .replace_existing = true, .write_through_links = false, .keep_on_failure = true};
+  bool first = true;
+  const nlohmann::json recording = record_kernels(
+      kernels, arch, [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); },
+      [&](const nlohmann::json& so_far) {
+        if (const std::string problem =
+                write_file_safely(o.out, so_far.dump() + "\n", first ? rules : again);
+            !problem.empty())
+          throw UsageError("--out " + problem);
+        first = false;
+      });
+  std::printf("%zu runs of %zu kernels on %s, as preset %s, written to %s\n",
+              recording["runs"].size(), kernels.size(),
+              recording["device"].get<std::string>().c_str(), arch.c_str(), o.out.c_str());
+#endif
+}
+
+} // namespace
+
+void add_record_command(CLI::App& app) {
+  auto o = std::make_shared<RecordOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "record", "Measure bundled kernels on this GPU into a recording model mode shows for its "
+                "preset (manual: docs/gui.md, model mode)");
+  cmd->add_option("kernels", o->kernels, "Kernel ids (default: every bundled kernel)")
+      ->check(written_option("a kernel id, e.g. vec_add/scalar"));
+  cmd->add_option("--out", o->out, "The recording's file (JSON)")
+      ->required()
+      ->check(written_option("a file name"));
+  cmd->add_option("--arch", o->arch,
+                  "The preset it stands for (default: the preset of this GPU's SMs and compute "
+                  "capability)")
+      ->check(written_option("a preset id, e.g. h200"));
+  cmd->add_flag("--force", o->force, "Replace --out if it exists");
+  cmd->callback([o] { run_record(*o); });
+}
+
+} // namespace wl
