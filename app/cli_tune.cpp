@@ -16,6 +16,7 @@
 #include "model/kernel_request.h"
 #include "model/kernel_source.h"
 #include "registry.h"
+#include "report/figures.h"
 #include "tune/tune_apply.h"
 #include "tune/tune_cache.h"
 #include "tune/tune_report.h"
@@ -90,6 +91,8 @@ SweepGrid tune_grid(const TuneOptions& o, const KernelDesc& kernel, const Kernel
   return grid;
 }
 
+#ifdef WARPLENS_LINKS_ENGINE
+// What a tune on this GPU needs beside the models: its cache's identity and place, its budget.
 std::string source_hash_of(const KernelDesc& kernel) {
   if (const auto file = kernel_file_of(kernel.id))
     return file->hash;
@@ -128,6 +131,7 @@ std::size_t default_budget(const TuneOptions& o, TuneStrategy strategy, const Tu
     return o.budget;
   return strategy == TuneStrategy::grid ? 0 : std::max<std::size_t>(1, (space.valid() + 3) / 4);
 }
+#endif
 
 // The model's ranking alone: no GPU, the best-ranked points beside the default launch.
 void print_model_ranking(const TuneOptions& o, const TuneSpace& space) {
