@@ -2,6 +2,7 @@
 
 #include "base/error.h"
 #include "base/text_format.h"
+#include "registry.h"
 #include "workflows/app.h"
 
 #include <algorithm>
@@ -84,9 +85,14 @@ void App::advance_tune() {
     return;
   }
   const SweepPoint& p = t.space.points[*next];
+  // The tune's kernel, whichever the person has put on screen since it began.
+  const KernelDesc* tuned = find_kernel(t.kernel_id);
+  if (!tuned) {
+    tune.problem = t.kernel_id + " is no longer in the catalog: the tune stops.";
+    return;
+  }
   try {
-    source->submit_sweep(KernelRequest{kernel(), p.params, p.block}, SweepGrid{{p.block}, {}},
-                         arch());
+    source->submit_sweep(KernelRequest{tuned, p.params, p.block}, SweepGrid{{p.block}, {}}, arch());
     t.awaiting = *next;
   } catch (const Error& e) {
     tune.problem = e.what();
