@@ -285,6 +285,11 @@ void run_tune_command(TuneOptions o) {
     needs_engine("warplens tune without --model", "warplens tune --model");
   const Arch& modelled_on = arch;
 #endif
+  // Each point is modelled first, a few milliseconds each: a space past the default cap says so
+  // before the wait rather than sitting silent for minutes.
+  if (grid.points() > kMaxSweepShapes)
+    std::fprintf(stderr, "modelling %s first (a few ms each)\n",
+                 counted(grid.points(), "point").c_str());
   const TuneSpace space = model_tune_space(kernel, base.params, grid, base.params, base.block,
                                            modelled_on, kSweepModelBudget, o.max_shapes);
   // The default launch joins every space; a grid none of whose own points the kernel allows

@@ -36,6 +36,18 @@ double model_value(const SweepPoint& point, std::string_view key, double otherwi
   return figure_value(figure(key), *point.result).value_or(otherwise);
 }
 
+// How far a launch's sectors per request are from its ideal (1: coalesced as well as its lanes'
+// bytes allow). Not the count itself: a block that leaves warps part-full makes smaller requests,
+// which is no better coalescing.
+double coalescing_excess(const SweepPoint& point, double otherwise) {
+  const Figure& f = figure("sectors_per_request");
+  if (!point.result || !f.ideal_value)
+    return otherwise;
+  const std::optional<double> value = figure_value(f, *point.result);
+  const std::optional<double> ideal = f.ideal_value(*point.result);
+  return value && ideal && *ideal > 0 ? *value / *ideal : otherwise;
+}
+
 } // namespace
 
 std::optional<TuneStrategy> parse_tune_strategy(std::string_view text) {
@@ -94,8 +106,8 @@ std::vector<std::size_t> model_ranking(const TuneSpace& space) {
   const auto rank = [&](std::size_t i) {
     const SweepPoint& p = space.points[i];
     return std::tuple{model_value(p, "modelled_time", kUnknown),
-                      -model_value(p, "theoretical_occupancy", 0),
-                      model_value(p, "sectors_per_request", kUnknown), i};
+                      -model_value(p, "theoretical_occupancy", 0), coalescing_excess(p, kUnknown),
+                      i};
   };
   std::stable_sort(allowed.begin(), allowed.end(),
                    [&](std::size_t a, std::size_t b) { return rank(a) < rank(b); });

@@ -4,8 +4,8 @@
 //   grid    every allowed point, in the grid's order;
 //   random  the allowed points in a seeded random order (a baseline: what a budget buys blind);
 //   model   the points the model ranks best first (the least modelled time, then the highest
-//           occupancy, then the fewest sectors per request), interleaved with a greedy local
-//           search around the best point measured so far (its nearest untried neighbours, the
+//           occupancy, then sectors per request the nearest their ideal), interleaved with a greedy
+//           local search around the best point measured so far (its nearest untried neighbours, the
 //           best ranked first, as Kernel Tuner's greedy strategies do), and skipping a point the
 //           model proves cannot win: its modelled time (a floor: its traffic and arithmetic at
 //           the device's peaks) is above the best measured time.
@@ -82,7 +82,7 @@ private:
 };
 
 // The model's rank of the allowed points, best first: the least modelled time, then the highest
-// occupancy, then the fewest sectors per request, then the grid's order.
+// occupancy, then sectors per request the nearest their ideal, then the grid's order.
 std::vector<std::size_t> model_ranking(const TuneSpace& space);
 
 } // namespace wl
