@@ -113,7 +113,9 @@ std::filesystem::path default_cache(const TuneCacheIdentity& id) {
   std::string name;
   for (const char c : id.kernel)
     name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  const std::string tag = text_hash(id.device + "\n" + id.driver + "\n" + id.measure).substr(8, 8);
+  const std::string tag =
+      text_hash(id.source_hash + "\n" + id.device + "\n" + id.driver + "\n" + id.measure)
+          .substr(8, 8);
   return root / "warplens" / "tune" / (name + "-" + tag + ".jsonl");
 }
 

@@ -10,6 +10,7 @@
 #include "tune/tune_report.h"
 #include "tune/tune_run.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <set>
@@ -80,6 +81,18 @@ TEST(TuneSpace, ANeighbourIsOneStepAlongOneAxis) {
   ASSERT_EQ(near.size(), 2u);
   EXPECT_EQ(space.points[near[0]].block.x, 224);
   EXPECT_EQ(space.points[near[1]].block.x, 288);
+}
+
+TEST(TuneSpace, NeighboursPassOverTheTriedOnesToTheNextRing) {
+  const TuneSpace space = search_space();
+  const std::vector<std::size_t> first = tune_neighbours(space, space.default_point);
+  const std::vector<std::size_t> next =
+      tune_neighbours(space, space.default_point, [&](std::size_t i) {
+        return std::find(first.begin(), first.end(), i) != first.end();
+      });
+  ASSERT_EQ(next.size(), 2u);
+  EXPECT_EQ(space.points[next[0]].block.x, 192);
+  EXPECT_EQ(space.points[next[1]].block.x, 320);
 }
 
 TEST(TuneSearch, EveryStrategyMeasuresTheDefaultFirstAndEachAllowedPointOnce) {

@@ -222,6 +222,7 @@ EnergyStats measure_energy(const StreamWork& launch, void* stream_handle, std::i
     return e;
   };
   cuda_check(cudaStreamSynchronize(stream), "work before the energy batch");
+  const auto origin = Clock::now(); // the batch's own start: the lead is counted from here
   if (!sensors.energy_mj())
     return said(sensors.unavailable().empty() ? "NVML does not read this GPU's energy counter"
                                               : sensors.unavailable());
@@ -229,7 +230,7 @@ EnergyStats measure_energy(const StreamWork& launch, void* stream_handle, std::i
   // kEnergyBatchSeconds at least, kEnergyTrailSeconds after its last. A counter that reports its
   // energy late, or averaged over its period, then counts busy time alone, and so do the power
   // readings beside it.
-  SensorReader reader(sensors, begin);
+  SensorReader reader(sensors, origin);
   EventPair events;
   cuda_check(cudaEventRecord(events.start, stream), "cudaEventRecord");
   const double give_up =
@@ -246,7 +247,7 @@ EnergyStats measure_energy(const StreamWork& launch, void* stream_handle, std::i
     launches += chunk;
     cuda_check(cudaEventRecord(events.stop, stream), "cudaEventRecord");
     cuda_check(cudaEventSynchronize(events.stop), "energy batch");
-    const double now = seconds_between(begin, Clock::now());
+    const double now = seconds_between(origin, Clock::now());
     window = reader.window();
     done = window && now - window->second.at >= kEnergyTrailSeconds;
     if (!done && now > give_up)

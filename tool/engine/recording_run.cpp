@@ -97,7 +97,13 @@ nlohmann::json record_kernels(const std::vector<const KernelDesc*>& kernels,
                               {"arch", arch_id},
                               {"runs", nlohmann::json::array()}};
   for (const KernelDesc* kernel : kernels) {
-    say(record_kernel(*kernel, recording["runs"]));
+    try {
+      say(record_kernel(*kernel, recording["runs"]));
+    } catch (const DeviceError&) {
+      throw; // the GPU is unusable now (a sticky error): no later kernel would measure
+    } catch (const Error& e) {
+      say(kernel->id + ": NOT recorded (" + e.what() + ")");
+    }
     save(recording);
   }
   return recording;

@@ -28,7 +28,7 @@ struct TuneCacheIdentity {
   std::string kernel = {};      // "matmul/async_copy", or "examples/transpose.cu:transpose"
   std::string source_hash = {}; // "fnv1a64:0123456789abcdef" (the kernel file's, or the build's)
   std::string device = {};      // "NVIDIA H200 (GPU-1b2c3d4e)"
-  std::string driver = {};      // "580.159.04"
+  std::string driver = {};      // "13.0": the CUDA version the driver supports
   std::string measure = {};     // what each point's measurement holds: "timing", "timing,energy"
 };
 

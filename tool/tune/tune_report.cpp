@@ -115,7 +115,10 @@ std::string tune_text(const TuneSpace& space, const TuneOutcome& outcome, TuneSt
     const TuneRanked& r = ranked[i];
     text += format("%zu. %s: %s", i + 1, r.label.c_str(), cost_text(objective, r.cost).c_str());
     if (base && base->cost && &outcome.evaluations[r.evaluation] != base)
-      text += format(", %.2fx the default's", *base->cost / r.cost);
+      // Costs are lower-better; GFLOP per joule is negated into one, so its ratio turns over.
+      text += format(", %.2fx the default's", objective == TuneObjective::gflops_per_joule
+                                                  ? r.cost / *base->cost
+                                                  : *base->cost / r.cost);
     if (&outcome.evaluations[r.evaluation] == base)
       text += " (the default launch)";
     text += "\n";

@@ -24,8 +24,10 @@ TuneEvaluation evaluate(const TuneSpace& space, std::size_t point, TuneCache* ca
   e.refused = std::move(measured.refused);
   if (e.refused.empty() && !e.result)
     e.refused = "the measurement brought no result";
-  if (cache)
-    cache->append({.key = key, .result = e.result, .refused = e.refused});
+  // Only a measurement is kept: a point the GPU refused (a CUDA error, a session that could not
+  // be made) may measure on the next run, and the kernel's own refusals are never sent.
+  if (cache && e.result)
+    cache->append({.key = key, .result = e.result, .refused = ""});
   return e;
 }
 

@@ -85,7 +85,8 @@ std::string tune_point_label(const TuneSpace& space, const SweepPoint& point) {
   return label;
 }
 
-std::vector<std::size_t> tune_neighbours(const TuneSpace& space, std::size_t point) {
+std::vector<std::size_t> tune_neighbours(const TuneSpace& space, std::size_t point,
+                                         const std::function<bool(std::size_t)>& passed_over) {
   // Each point's position along each axis, as an index into the values the axis takes: a step
   // is one index along one axis, so the distance between two points is the steps between them.
   std::vector<std::vector<std::int64_t>> values;
@@ -108,7 +109,7 @@ std::vector<std::size_t> tune_neighbours(const TuneSpace& space, std::size_t poi
   std::ptrdiff_t least = 0;
   const SweepPoint& from = space.points.at(point);
   for (std::size_t i = 0; i < space.points.size(); ++i) {
-    if (i == point || !space.points[i].refused.empty())
+    if (i == point || !space.points[i].refused.empty() || (passed_over && passed_over(i)))
       continue;
     const std::ptrdiff_t d = steps(from, space.points[i]);
     if (d == 0)

@@ -10,6 +10,7 @@
 #include "model/sweep_grid.h"
 
 #include <cstddef>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -50,6 +51,9 @@ std::string tune_point_label(const TuneSpace& space, const SweepPoint& point);
 // larger value the axis takes in the space): one step away where the space allows such points,
 // else the fewest steps (axes that move together, such as a tile and the block it sets). Where a
 // local search looks next.
-std::vector<std::size_t> tune_neighbours(const TuneSpace& space, std::size_t point);
+// `passed_over` (where given) says which points not to count: the tried ones, so the search
+// reaches further once the nearest are measured.
+std::vector<std::size_t> tune_neighbours(const TuneSpace& space, std::size_t point,
+                                         const std::function<bool(std::size_t)>& passed_over = {});
 
 } // namespace wl

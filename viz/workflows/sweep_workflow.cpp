@@ -203,6 +203,10 @@ void App::measure_sweep() {
   sweep.problem.clear();
   if (!source)
     return;
+  if (tune_running()) { // its answers come through the same channel as the tune's points
+    sweep.problem = "A tune is being measured (Tune panel): stop it, or wait for it, first.";
+    return;
+  }
   try {
     const SweepGrid grid = sweep_grid_chosen();
     sweep.first_half.reset();

@@ -20,6 +20,9 @@ struct TuneState {
   TuneState(TuneSpace s, TuneStrategy strategy, std::uint64_t seed)
       : space(std::move(s)), strategy(strategy),
         search(space, strategy, TuneObjective::time, seed) {}
+  // The search points into `space`: a copy or a move would leave it pointing at the old one.
+  TuneState(const TuneState&) = delete;
+  TuneState& operator=(const TuneState&) = delete;
   TuneSpace space;
   TuneStrategy strategy;
   TuneSearch search;
@@ -28,6 +31,7 @@ struct TuneState {
   std::optional<std::size_t> awaiting; // the point sent to the source, not answered yet
   std::vector<double> best_after;      // the best cost after each evaluation (the plot)
   bool measured = false;               // false: model mode's ranking, nothing sent
+  bool stop_asked = false;             // Stop tune: no point after the one being measured
   std::vector<std::size_t> ranking;    // the model's order of the allowed points
   std::string kernel_id;
 };

@@ -74,6 +74,10 @@ void App::start_tune() {
 
 void App::advance_tune() {
   TuneState& t = *tune.state;
+  if (t.stop_asked) {
+    t.outcome.stopped = "stopped (Stop tune)";
+    return;
+  }
   if (t.outcome.evaluations.size() >= t.budget) {
     t.outcome.stopped = "the budget of " + counted(t.budget, "evaluation") + " was spent";
     return;
@@ -125,7 +129,9 @@ void App::take_tune_point(std::optional<SweepData> data, const std::string& erro
 void App::stop_tune() {
   if (!tune.state)
     return;
-  tune.state->budget = tune.state->outcome.evaluations.size() + (tune_running() ? 1 : 0);
+  tune.state->stop_asked = true;
+  if (!tune_running())
+    advance_tune(); // says so now: no answer is coming to say it
 }
 
 void App::open_tune_point(std::size_t point) {
