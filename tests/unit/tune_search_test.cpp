@@ -212,6 +212,27 @@ TEST(TuneRun, TheGridFindsTheFastestAndTheReportSetsItBesideTheDefault) {
   EXPECT_NE(text.find("(default "), std::string::npos) << text;
 }
 
+TEST(TuneRun, ALaunchWithWrongOutputsIsNoWinnerAndIsNamed) {
+  const TuneSpace space = search_space();
+  SearchGpu gpu;
+  TuneSearch search(space, TuneStrategy::grid, TuneObjective::time, 1);
+  const TuneOutcome outcome = run_tune(
+      space, search, TuneObjective::time, {.evaluations = 3}, nullptr, [&](const SweepPoint& p) {
+        SweepPoint measured = gpu(p);
+        if (measured.block.x == 32) { // the fastest on paper, computing wrong outputs
+          measured.result->timing->median_time = 1e-6;
+          measured.result->verification->passed = false;
+          measured.result->verification->mismatches = 1;
+          measured.result->verification->first_failure = "c[0]: got 1, want 2";
+        }
+        return measured;
+      });
+  ASSERT_TRUE(outcome.best);
+  EXPECT_NE(space.points[outcome.evaluations[*outcome.best].point].block.x, 32);
+  const std::string text = tune_text(space, outcome, TuneStrategy::grid, TuneObjective::time, 3);
+  EXPECT_NE(text.find("WRONG OUTPUT at block 32: c[0]: got 1, want 2"), std::string::npos) << text;
+}
+
 TEST(TuneRun, ABudgetStopsTheTuneAndSaysSo) {
   const TuneSpace space = search_space();
   SearchGpu gpu;

@@ -132,6 +132,12 @@ std::string tune_text(const TuneSpace& space, const TuneOutcome& outcome, TuneSt
     text += "The default launch was not measured: nothing to set the winner beside.\n";
   for (const TuneSkip& s : outcome.skipped)
     text += "skipped " + tune_point_label(space, space.points[s.point]) + ": " + s.why + "\n";
+  // A launch that computed wrong outputs is no candidate, and a tunable value that breaks the
+  // kernel is what a person most needs to hear of.
+  for (const TuneEvaluation& e : outcome.evaluations)
+    if (e.result && e.result->verification && e.result->verification->failed())
+      text += "WRONG OUTPUT at " + tune_point_label(space, space.points[e.point]) + ": " +
+              e.result->verification->first_failure + "\n";
   return text;
 }
 
@@ -147,6 +153,8 @@ nlohmann::json tune_json(const TuneSpace& space, const TuneOutcome& outcome, Tun
       j["cost"] = objective == TuneObjective::gflops_per_joule ? -*e.cost : *e.cost;
     if (!e.refused.empty())
       j["refused"] = e.refused;
+    if (e.result && e.result->verification && e.result->verification->failed())
+      j["wrong_outputs"] = e.result->verification->first_failure;
     evaluations.push_back(std::move(j));
   }
   nlohmann::json best = nlohmann::json::array();
