@@ -690,14 +690,23 @@ const EmbeddedCubinView* cubin_with_crc(const std::string& family, std::uint32_t
 }
 
 // The SASS text of `function`'s instruction at `pc`, where the listing has it; "" else.
+// The listing's line of a function's instruction at `pc` (the listing is in PC order); nullptr
+// where it has neither.
+const SassLine* listing_line(const SassListing& listing, const std::string& function,
+                             std::uint32_t pc) {
+  const auto lines = listing.functions.find(function);
+  if (lines == listing.functions.end())
+    return nullptr;
+  const auto at =
+      std::lower_bound(lines->second.begin(), lines->second.end(), pc,
+                       [](const SassLine& line, std::uint32_t p) { return line.pc < p; });
+  return at != lines->second.end() && at->pc == pc ? &*at : nullptr;
+}
+
 std::string sass_text_at(const SassListing& listing, const std::string& function,
                          std::uint32_t pc) {
-  const auto text = listing.functions.find(function);
-  if (text != listing.functions.end())
-    for (const SassLine& line : text->second)
-      if (line.pc == pc)
-        return line.text;
-  return "";
+  const SassLine* line = listing_line(listing, function, pc);
+  return line ? line->text : "";
 }
 
 // Each PC's line: nvdisasm's listing (`-g` reads the cubin's line table, as CUPTI does) where it
@@ -709,17 +718,9 @@ std::vector<SourcePlace> source_places(const SassListing& listing, const std::st
                                        const std::vector<std::uint32_t>& pcs) {
   std::vector<SourcePlace> places(pcs.size());
   std::vector<std::uint32_t> unlisted;
-  const auto lines = listing.functions.find(function);
   for (std::size_t i = 0; i < pcs.size(); ++i) {
-    const SassLine* found = nullptr;
-    if (lines != listing.functions.end()) {
-      const auto at =
-          std::lower_bound(lines->second.begin(), lines->second.end(), pcs[i],
-                           [](const SassLine& line, std::uint32_t pc) { return line.pc < pc; });
-      if (at != lines->second.end() && at->pc == pcs[i] && at->line > 0)
-        found = &*at;
-    }
-    if (found)
+    const SassLine* found = listing_line(listing, function, pcs[i]);
+    if (found && found->line > 0)
       places[i] = {found->file, found->line};
     else
       unlisted.push_back(pcs[i]);
