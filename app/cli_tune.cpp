@@ -25,7 +25,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <limits>
 #include <memory>
@@ -105,18 +104,16 @@ std::string source_hash_of(const KernelDesc& kernel) {
 // Where a tune's cache goes unless --cache names it: the user's cache folder, a file per kernel
 // and GPU, so a tune run again resumes without being told.
 std::filesystem::path default_cache(const TuneCacheIdentity& id) {
-  const char* xdg = std::getenv("XDG_CACHE_HOME");
-  const char* home = std::getenv("HOME");
-  const std::filesystem::path root = xdg && *xdg     ? std::filesystem::path(xdg)
-                                     : home && *home ? std::filesystem::path(home) / ".cache"
-                                                     : std::filesystem::temp_directory_path();
+  const std::filesystem::path user = user_cache_folder();
+  const std::filesystem::path root =
+      user.empty() ? std::filesystem::temp_directory_path() / "warplens" : user;
   std::string name;
   for (const char c : id.kernel)
     name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   const std::string tag =
       text_hash(id.source_hash + "\n" + id.device + "\n" + id.driver + "\n" + id.measure)
           .substr(8, 8);
-  return root / "warplens" / "tune" / (name + "-" + tag + ".jsonl");
+  return root / "tune" / (name + "-" + tag + ".jsonl");
 }
 
 std::string measure_of(const EngineOptions& engine) {

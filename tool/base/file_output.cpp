@@ -138,6 +138,14 @@ private:
 
 } // namespace
 
+std::filesystem::path user_cache_folder() {
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg && xdg[0] == '/')
+    return std::filesystem::path(xdg) / "warplens";
+  if (const char* home = std::getenv("HOME"); home && *home && home[0] == '/')
+    return std::filesystem::path(home) / ".cache" / "warplens";
+  return {};
+}
+
 int write_all(int fd, std::string_view text) {
   while (!text.empty()) {
     const ssize_t written = ::write(fd, text.data(), text.size());

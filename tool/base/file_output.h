@@ -32,6 +32,10 @@ struct OutputRules {
 std::string output_problem(const std::filesystem::path& file, const OutputRules& rules,
                            std::string_view when_exists = "give another name");
 
+// Where WarpLens keeps what it can make again (compiles, a tune's measured points):
+// $XDG_CACHE_HOME/warplens, else $HOME/.cache/warplens; "" where neither names an absolute folder.
+std::filesystem::path user_cache_folder();
+
 // Writes all of `text` to the descriptor, again after an interrupted or short write: 0, or the
 // errno of the write that failed.
 int write_all(int fd, std::string_view text);

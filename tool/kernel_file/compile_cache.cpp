@@ -97,11 +97,8 @@ std::string changed_at(const std::string& folder) {
 } // namespace
 
 std::filesystem::path compile_cache_folder() {
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg && xdg[0] == '/')
-    return std::filesystem::path(xdg) / "warplens" / "compiles";
-  if (const char* home = std::getenv("HOME"); home && *home && home[0] == '/')
-    return std::filesystem::path(home) / ".cache" / "warplens" / "compiles";
-  return {};
+  const std::filesystem::path folder = user_cache_folder();
+  return folder.empty() ? folder : folder / "compiles";
 }
 
 std::string compile_key(const KernelFileCompile& request) {
