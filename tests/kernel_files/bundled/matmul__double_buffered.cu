@@ -4,6 +4,7 @@
 // compare at: --param m=67 --param n=44 --param k=20 --param group=1
 // compare at: --param m=128 --param n=128 --param k=16 --param bk=16 --param wn=32 --param wn_iter=2 --block 256
 // rename: bm=BM, bn=BN, bk=BK, tm=TM, tn=TN, wm=WM, wn=WN, wn_iter=WN_ITER
+// compiler may add: line 163: shared load, 8 B (NVRTC 13.0's code varies with its heap layout)
 // warptile with two stages of shared tiles: the next step's loads are issued before this step's
 // arithmetic and stored after it into the other stage. Blocks take their C tiles in groups of
 // `group` tile rows (down each column of a group first).
