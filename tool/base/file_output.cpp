@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <vector>
 
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -144,6 +145,21 @@ std::filesystem::path user_cache_folder() {
   if (const char* home = std::getenv("HOME"); home && *home && home[0] == '/')
     return std::filesystem::path(home) / ".cache" / "warplens";
   return {};
+}
+
+void keep_newest(const std::filesystem::path& folder, const std::string& extension,
+                 std::size_t most) {
+  std::vector<std::pair<std::filesystem::file_time_type, std::filesystem::path>> entries;
+  std::error_code error;
+  for (std::filesystem::directory_iterator it(folder, error), end; !error && it != end;
+       it.increment(error))
+    if (it->path().extension() == extension)
+      entries.emplace_back(it->last_write_time(error), it->path());
+  if (entries.size() <= most)
+    return;
+  std::sort(entries.begin(), entries.end());
+  for (std::size_t i = 0; i + most < entries.size(); ++i)
+    std::filesystem::remove(entries[i].second, error);
 }
 
 int write_all(int fd, std::string_view text) {

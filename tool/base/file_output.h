@@ -36,6 +36,11 @@ std::string output_problem(const std::filesystem::path& file, const OutputRules&
 // $XDG_CACHE_HOME/warplens, else $HOME/.cache/warplens; "" where neither names an absolute folder.
 std::filesystem::path user_cache_folder();
 
+// A cache, not an archive: past `most` files ending in `extension` in `folder`, the oldest written
+// go. Quietly does nothing where the folder cannot be read.
+void keep_newest(const std::filesystem::path& folder, const std::string& extension,
+                 std::size_t most);
+
 // Writes all of `text` to the descriptor, again after an interrupted or short write: 0, or the
 // errno of the write that failed.
 int write_all(int fd, std::string_view text);

@@ -6,9 +6,9 @@
 #include "base/json_fields.h"
 #include "base/json_input.h"
 #include "base/text_file.h"
+#include "base/text_hash.h"
 #include "kernel_file/toolkit_headers.h"
 
-#include <algorithm>
 #include <cstdlib>
 #include <vector>
 
@@ -73,20 +73,6 @@ CompiledKernelFile compiled_from_json(const json& line, const std::string& where
 
 namespace {
 
-// Two FNV-1a digests of different starts: 128 bits, so two compiles never share an entry.
-std::string digest(const std::string& text) {
-  std::string hex;
-  for (const std::uint64_t start : {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull}) {
-    std::uint64_t hash = start;
-    for (const unsigned char c : text)
-      hash = (hash ^ c) * 0x100000001b3ull;
-    char digits[17];
-    std::snprintf(digits, sizeof digits, "%016llx", static_cast<unsigned long long>(hash));
-    hex += digits;
-  }
-  return hex;
-}
-
 // When a folder last changed: a toolkit installed again over the old one changes its headers.
 std::string changed_at(const std::string& folder) {
   std::error_code error;
@@ -113,7 +99,7 @@ std::string compile_key(const KernelFileCompile& request) {
     key += std::string(1, '\0') + folder + '@' + changed_at(folder);
   // The file's name is in its messages and its line table.
   key += std::string(1, '\0') + std::filesystem::path(request.file).filename().string();
-  return digest(key);
+  return text_digest(key);
 }
 
 std::optional<CompiledKernelFile> cached_compile(const std::string& key) {
@@ -144,18 +130,7 @@ void keep_compile(const std::string& key, const CompiledKernelFile& compiled) {
            {.replace_existing = true, .write_through_links = false, .keep_on_failure = false})
            .empty())
     return;
-  // The oldest past the most kept go: a cache, not an archive.
-  std::vector<std::pair<std::filesystem::file_time_type, std::filesystem::path>> entries;
-  std::error_code error;
-  for (std::filesystem::directory_iterator it(folder, error), end; !error && it != end;
-       it.increment(error))
-    if (it->path().extension() == ".json")
-      entries.emplace_back(it->last_write_time(error), it->path());
-  if (entries.size() <= kMostCachedCompiles)
-    return;
-  std::sort(entries.begin(), entries.end());
-  for (std::size_t i = 0; i + kMostCachedCompiles < entries.size(); ++i)
-    std::filesystem::remove(entries[i].second, error);
+  keep_newest(folder, ".json", kMostCachedCompiles);
 }
 
 } // namespace wl

@@ -1,6 +1,8 @@
 #include "model/sass_text.h"
 
 #include "base/file_output.h"
+#include "base/text_file.h"
+#include "base/text_hash.h"
 #include "base/text_scan.h"
 #include "model/kernel_source.h"
 
@@ -180,7 +182,52 @@ SystemCheck check_disassembler() {
           "toolkit's nvdisasm (cuda-nvdisasm) or put its folder on PATH"};
 }
 
-// Runs nvdisasm over the cubin written to a temporary file.
+namespace {
+
+// Listings kept in the user's cache folder, each named by its cubin and its nvdisasm: a family's
+// listing takes nvdisasm a second or more, paid once per binary and toolkit on this machine, not
+// by every `run --stalls` and per-site pass.
+constexpr std::size_t kMostKeptListings = 64;
+// The last line of a kept listing: a file cut short (a full disk, a killed writer) lacks it and is
+// made again rather than read as a shorter listing.
+constexpr std::string_view kListingEnd = "// end of the listing\n";
+
+std::filesystem::path kept_listing_file(const std::string& nvdisasm, const unsigned char* bytes,
+                                        std::size_t size) {
+  const std::filesystem::path folder = user_cache_folder();
+  if (folder.empty())
+    return {};
+  std::error_code error;
+  const auto changed = std::filesystem::last_write_time(nvdisasm, error);
+  const std::string key = nvdisasm + '\0' +
+                          (error ? "?" : std::to_string(changed.time_since_epoch().count())) +
+                          '\0' + std::string(reinterpret_cast<const char*>(bytes), size);
+  return folder / "listings" / (text_digest(key) + ".sass");
+}
+
+std::optional<std::string> kept_listing(const std::filesystem::path& file) {
+  if (file.empty())
+    return std::nullopt;
+  RegularFileRead read = read_regular_file(file, std::size_t{1} << 30);
+  if (read.problem != RegularFileRead::Problem::none || !read.text.ends_with(kListingEnd))
+    return std::nullopt;
+  read.text.resize(read.text.size() - kListingEnd.size());
+  return std::move(read.text);
+}
+
+void keep_listing(const std::filesystem::path& file, const std::string& text) {
+  if (file.empty() || !make_folders(file.parent_path()).empty())
+    return;
+  if (write_file_safely(
+          file, text + std::string(kListingEnd),
+          {.replace_existing = true, .write_through_links = false, .keep_on_failure = false})
+          .empty())
+    keep_newest(file.parent_path(), ".sass", kMostKeptListings);
+}
+
+} // namespace
+
+// Runs nvdisasm over the cubin written to a temporary file, or reads the listing it made before.
 SassListing disassemble_cubin(const unsigned char* bytes, std::size_t size,
                               const std::string& name) {
   SassListing listing;
@@ -189,6 +236,13 @@ SassListing disassemble_cubin(const unsigned char* bytes, std::size_t size,
     listing.reason = "no SASS text: this build's toolkit had no nvdisasm, and none is installed "
                      "here (it comes with the CUDA toolkit, package cuda-nvdisasm-13-0)";
     return listing;
+  }
+  const std::filesystem::path kept = kept_listing_file(nvdisasm, bytes, size);
+  if (const std::optional<std::string> text = kept_listing(kept)) {
+    listing = parse_nvdisasm(*text);
+    listing.origin = nvdisasm + " (kept from an earlier run)";
+    if (!listing.functions.empty())
+      return listing;
   }
   static std::atomic<int> made{0}; // two listings at once never share a file
   const std::filesystem::path file =
@@ -208,6 +262,8 @@ SassListing disassemble_cubin(const unsigned char* bytes, std::size_t size,
   listing.origin = nvdisasm + " (run now)";
   if (listing.functions.empty())
     listing.reason = "no SASS text: " + nvdisasm + " printed no instructions for " + name;
+  else
+    keep_listing(kept, text);
   return listing;
 }
 

@@ -34,9 +34,11 @@ SystemCheck check_disassembler();
 // Reads nvdisasm's `-c -g` output.
 SassListing parse_nvdisasm(const std::string& text);
 
-// nvdisasm's listing of a cubin made at run time (a person's kernel file), run now (tens of
-// milliseconds for a small file); the reason where this machine has no nvdisasm. `name` names
-// the cubin in that reason and in the temporary file.
+// nvdisasm's listing of a cubin made at run time (a person's kernel file, or a bundled family
+// where the build had no nvdisasm), run now (tens of milliseconds for a small file, a second or
+// more for a family) and kept in the user's cache folder (listings/), so the next process reads
+// it; the reason where this machine has no nvdisasm. `name` names the cubin in that reason and in
+// the temporary file.
 SassListing disassemble_cubin(const unsigned char* bytes, std::size_t size,
                               const std::string& name);
 
