@@ -17,10 +17,12 @@
 #include "model/kernel_source.h"
 #include "registry.h"
 #include "report/figures.h"
+#include "sweep/sweep_fanout.h"
 #include "tune/tune_apply.h"
 #include "tune/tune_cache.h"
 #include "tune/tune_report.h"
 #include "tune/tune_run.h"
+#include "tune/tune_workers.h"
 
 #include <algorithm>
 #include <cctype>
@@ -55,7 +57,11 @@ struct TuneOptions {
   bool json = false, apply = false, model = false;
   std::string arch = "h100";
   std::size_t max_shapes = kMaxSweepShapes;
+  int workers = 0;                          // --workers N: one per local GPU
+  std::vector<std::string> worker_commands; // --worker CMD, each a worker anywhere
   EngineOptions engine;
+
+  bool on_workers() const { return workers > 0 || !worker_commands.empty(); }
 };
 
 // The grid: the shapes given (or the defaults), times each --param-range, or where none is given
@@ -90,8 +96,7 @@ SweepGrid tune_grid(const TuneOptions& o, const KernelDesc& kernel, const Kernel
   return grid;
 }
 
-#ifdef WARPLENS_LINKS_ENGINE
-// What a tune on this GPU needs beside the models: its cache's identity and place, its budget.
+// What a measured tune needs beside the models: its cache's identity and place, its budget.
 std::string source_hash_of(const KernelDesc& kernel) {
   if (const auto file = kernel_file_of(kernel.id))
     return file->hash;
@@ -130,7 +135,6 @@ std::size_t default_budget(const TuneOptions& o, TuneStrategy strategy, const Tu
     return o.budget;
   return strategy == TuneStrategy::grid ? 0 : std::max<std::size_t>(1, (space.valid() + 3) / 4);
 }
-#endif
 
 // The model's ranking alone: no GPU, the best-ranked points beside the default launch.
 void print_model_ranking(const TuneOptions& o, const TuneSpace& space) {
@@ -170,19 +174,6 @@ void print_model_ranking(const TuneOptions& o, const TuneSpace& space) {
   }
 }
 
-#ifdef WARPLENS_LINKS_ENGINE
-// Measures one point in this process, the session of its parameters kept for the next point.
-TuneMeasure measure_here(const KernelDesc& kernel, const EngineOptions& engine,
-                         const std::shared_ptr<SessionCache>& sessions) {
-  return [&kernel, engine, sessions](const SweepPoint& modelled) {
-    SweepRun run = run_sweep(kernel, modelled.params, SweepGrid{{modelled.block}, {}}, engine,
-                             nullptr, sessions.get());
-    return run.points.empty() ? SweepPoint{modelled.block, "the GPU measured nothing", std::nullopt,
-                                           modelled.params}
-                              : std::move(run.points.front());
-  };
-}
-
 void print_progress(const TuneSpace& space, const TuneEvaluation& e, std::size_t index,
                     std::size_t budget, TuneObjective objective) {
   const std::string label = tune_point_label(space, space.points[e.point]);
@@ -214,13 +205,70 @@ void apply_to_file(const KernelDesc& kernel, const std::string& text_at_start,
     std::printf("--apply: %s %s\n", file->path.filename().string().c_str(), change.c_str());
 }
 
-void tune_on_gpu(const TuneOptions& o, const KernelDesc& kernel, const TuneSpace& space,
-                 TuneStrategy strategy, TuneObjective objective, const std::string& text_at_start) {
-  const Arch device = arch_from_device(o.engine.device);
+#ifdef WARPLENS_LINKS_ENGINE
+// Measures one point in this process, the session of its parameters kept for the next point.
+TuneMeasure measure_here(const KernelDesc& kernel, const EngineOptions& engine,
+                         const std::shared_ptr<SessionCache>& sessions) {
+  return [&kernel, engine, sessions](const SweepPoint& modelled) {
+    SweepRun run = run_sweep(kernel, modelled.params, SweepGrid{{modelled.block}, {}}, engine,
+                             nullptr, sessions.get());
+    return run.points.empty() ? SweepPoint{modelled.block, "the GPU measured nothing", std::nullopt,
+                                           modelled.params}
+                              : std::move(run.points.front());
+  };
+}
+
+#endif
+
+// Who measures the tune's points: this process's GPU, or the workers (then this WarpLens needs
+// no CUDA of its own); the GPU the space is modelled on, and the GPU and driver its cache is named
+// by.
+struct TuneMeasurers {
+  std::vector<TuneMeasure> measures;
+  Arch arch;
+  std::string device, driver;
+  TuneWorkers workers; // kept for as long as their measures are used
+};
+
+TuneMeasurers tune_measurers(const TuneOptions& o, const KernelRequest& base) {
+  TuneMeasurers m;
+  if (o.on_workers()) {
+    std::vector<std::string> commands;
+    for (int device = 0; device < o.workers; ++device)
+      commands.push_back(local_worker_command(device));
+    for (const std::string& command : o.worker_commands) {
+      if (command.find_first_not_of(" \t") == std::string::npos)
+        throw UsageError("--worker: an empty command; give what starts a worker, e.g. \"ssh host "
+                         "warplens worker\"");
+      commands.push_back(command);
+    }
+    m.workers = start_tune_workers(commands, base, o.engine, [](const std::string& line) {
+      std::fprintf(stderr, "%s\n", line.c_str());
+    });
+    m.measures = tune_worker_measures(m.workers, *base.kernel, o.engine);
+    m.arch = m.workers.arch;
+    m.device = m.workers.device;
+    m.driver = m.workers.driver;
+    return m;
+  }
+#ifdef WARPLENS_LINKS_ENGINE
+  m.arch = arch_from_device(o.engine.device);
+  m.device = device_label(m.arch);
+  m.driver = driver_cuda_version_text();
+  m.measures = {measure_here(*base.kernel, o.engine, std::make_shared<SessionCache>())};
+#else
+  needs_engine("warplens tune without --model or --worker", "warplens tune --model");
+#endif
+  return m;
+}
+
+void tune_measured(const TuneOptions& o, const KernelDesc& kernel, TuneMeasurers& measurers,
+                   const TuneSpace& space, TuneStrategy strategy, TuneObjective objective,
+                   const std::string& text_at_start) {
   const TuneCacheIdentity identity{.kernel = kernel.id,
                                    .source_hash = source_hash_of(kernel),
-                                   .device = device_label(device),
-                                   .driver = driver_cuda_version_text(),
+                                   .device = measurers.device,
+                                   .driver = measurers.driver,
                                    .measure = measure_of(o.engine)};
   std::optional<TuneCache> cache;
   if (!o.no_cache) {
@@ -234,11 +282,10 @@ void tune_on_gpu(const TuneOptions& o, const KernelDesc& kernel, const TuneSpace
   }
   const std::size_t budget = default_budget(o, strategy, space);
   TuneSearch search(space, strategy, objective, o.search_seed);
-  const auto sessions = std::make_shared<SessionCache>();
   std::size_t index = 0;
   const TuneOutcome outcome =
       run_tune(space, search, objective, {budget, o.budget_seconds}, cache ? &*cache : nullptr,
-               measure_here(kernel, o.engine, sessions), [&](const TuneEvaluation& e) {
+               measurers.measures, [&](const TuneEvaluation& e) {
                  print_progress(space, e, ++index, budget, objective);
                });
   if (o.json)
@@ -251,7 +298,6 @@ void tune_on_gpu(const TuneOptions& o, const KernelDesc& kernel, const TuneSpace
   if (o.apply)
     apply_to_file(kernel, text_at_start, space.points[outcome.evaluations[*outcome.best].point]);
 }
-#endif
 
 void run_tune_command(TuneOptions o) {
   const std::optional<TuneStrategy> strategy = parse_tune_strategy(o.strategy);
@@ -276,14 +322,11 @@ void run_tune_command(TuneOptions o) {
   const KernelRequest base = resolve_kernel_request(id, o.params, o.size, "");
   const KernelDesc& kernel = *base.kernel;
   const SweepGrid grid = tune_grid(o, kernel, base);
-  const Arch arch = o.model ? arch_for(o.arch) : Arch{};
-#ifdef WARPLENS_LINKS_ENGINE
-  const Arch modelled_on = o.model ? arch : arch_from_device(o.engine.device);
-#else
+  // The measurers first: the space is modelled on the GPU that measures it.
+  std::optional<TuneMeasurers> measurers;
   if (!o.model)
-    needs_engine("warplens tune without --model", "warplens tune --model");
-  const Arch& modelled_on = arch;
-#endif
+    measurers.emplace(tune_measurers(o, base));
+  const Arch modelled_on = o.model ? arch_for(o.arch) : measurers->arch;
   // Each point is modelled first, a few milliseconds each: a space past the default cap says so
   // before the wait rather than sitting silent for minutes.
   if (grid.points() > kMaxSweepShapes)
@@ -304,9 +347,7 @@ void run_tune_command(TuneOptions o) {
     print_model_ranking(o, space);
     return;
   }
-#ifdef WARPLENS_LINKS_ENGINE
-  tune_on_gpu(o, kernel, space, *strategy, *objective, text_at_start);
-#endif
+  tune_measured(o, kernel, *measurers, space, *strategy, *objective, text_at_start);
 }
 
 } // namespace
@@ -374,11 +415,17 @@ void add_tune_command(CLI::App& app) {
   cmd->add_option("--max-shapes", o->max_shapes, "Points the space may hold at most")
       ->check(whole_number_option(1, kMaxSweepShapesLimit))
       ->capture_default_str();
+  cmd->add_option("--workers", o->workers,
+                  "Measure on N local GPUs, a worker each (CUDA_VISIBLE_DEVICES=0..N-1)")
+      ->check(whole_number_option(1, 64));
+  cmd->add_option("--worker", o->worker_commands,
+                  "A command that starts a worker anywhere, e.g. \"ssh gpu2 warplens worker\" "
+                  "(repeat for several); each takes the next point when its last has landed");
   add_engine_options(*cmd, o->engine, kSweepCommand);
   // The model's ranking is what the model strategy measures first: a strategy, budget, seed or
   // objective would change nothing in it, and each is refused rather than ignored.
   for (const char* measured : {"--apply", "--cache", "--no-cache", "--budget-seconds", "--strategy",
-                               "--budget", "--search-seed", "--objective"})
+                               "--budget", "--search-seed", "--objective", "--workers", "--worker"})
     model->excludes(cmd->get_option(measured));
   cmd->callback([o] { run_tune_command(*o); });
 }

@@ -183,10 +183,12 @@ TEST(TuneCache, PointsComeBackInTheFilesOrderAfterReopening) {
   const std::vector<CachedPoint> points = {cache_measured("128", 1.5),
                                            cache_refused("block 2048x1x1", "over 1024 threads"),
                                            cache_measured("512", 2)};
-  TuneCache cache = TuneCache::open(file, cache_identity());
-  for (const CachedPoint& point : points)
-    cache.append(point);
-  EXPECT_EQ(cache.points().size(), 3u);
+  {
+    TuneCache cache = TuneCache::open(file, cache_identity());
+    for (const CachedPoint& point : points)
+      cache.append(point);
+    EXPECT_EQ(cache.points().size(), 3u);
+  } // its tune ended: the file's lock is let go
   const TuneCache again = TuneCache::open(file, cache_identity());
   ASSERT_EQ(again.points().size(), points.size());
   for (std::size_t i = 0; i < points.size(); ++i) {
@@ -217,12 +219,30 @@ TEST(TuneCache, AKilledTuneLeavesWholeLinesAndResumes) {
   EXPECT_EQ(text.back(), '\n');
   for (const std::string& line : cache_lines(file))
     EXPECT_TRUE(nlohmann::json::parse(line).is_object()) << line;
-  TuneCache resumed = TuneCache::open(file, cache_identity());
-  EXPECT_NE(resumed.find("block 128x1x1"), nullptr);
-  EXPECT_NE(resumed.find("block 2048x1x1"), nullptr);
-  resumed.append(cache_measured("256", 1));
-  EXPECT_EQ(cache_lines(file).size(), 4u);
+  {
+    TuneCache resumed = TuneCache::open(file, cache_identity());
+    EXPECT_NE(resumed.find("block 128x1x1"), nullptr);
+    EXPECT_NE(resumed.find("block 2048x1x1"), nullptr);
+    resumed.append(cache_measured("256", 1));
+    EXPECT_EQ(cache_lines(file).size(), 4u);
+  }
   EXPECT_EQ(TuneCache::open(file, cache_identity()).points().size(), 3u);
+}
+
+// Two tunes on one cache (two terminals) would append the same points: the second is refused
+// while the first holds the file, and opens once it has ended.
+TEST(TuneCache, ASecondTuneOnTheSameCacheIsRefusedWhileTheFirstHoldsIt) {
+  const CacheScratch scratch;
+  const fs::path file = scratch.dir / "cache.jsonl";
+  {
+    TuneCache first = TuneCache::open(file, cache_identity());
+    first.append(cache_measured("128", 1));
+    const std::string message = cache_refusal(file, cache_identity());
+    EXPECT_TRUE(test::contains(message, "in use by another tune")) << message;
+    EXPECT_TRUE(test::contains(message, "give another --cache")) << message;
+    first.append(cache_measured("256", 1));
+  }
+  EXPECT_EQ(TuneCache::open(file, cache_identity()).points().size(), 2u);
 }
 
 TEST(TuneCache, OpeningLeavesAnExistingFileAsItWas) {
@@ -297,11 +317,13 @@ TEST(TuneCache, AnAppendThatCannotWriteNamesTheFileAndTheReason) {
 
 TEST(TuneCache, AnAppendCutShortLeavesTheFileWithWholeLines) {
   const CacheScratch scratch;
-  TuneCache cache = TuneCache::open(scratch.dir / "cache.jsonl", cache_identity());
-  cache.append(cache_refused("block 2048x1x1", "over 1024 threads"));
-  const CachedPoint point = cache_measured("128", 1); // some KiB: more than the limit leaves
-  EXPECT_EXIT(cache_append_under_a_size_limit(cache, point), testing::ExitedWithCode(0), "");
-  EXPECT_EQ(TuneCache::open(cache.file(), cache_identity()).points().size(), 1u);
+  {
+    TuneCache cache = TuneCache::open(scratch.dir / "cache.jsonl", cache_identity());
+    cache.append(cache_refused("block 2048x1x1", "over 1024 threads"));
+    const CachedPoint point = cache_measured("128", 1); // some KiB: more than the limit leaves
+    EXPECT_EXIT(cache_append_under_a_size_limit(cache, point), testing::ExitedWithCode(0), "");
+  }
+  EXPECT_EQ(TuneCache::open(scratch.dir / "cache.jsonl", cache_identity()).points().size(), 1u);
 }
 
 TEST(TuneCache, AMissingFolderIsNamedAndNothingIsMade) {

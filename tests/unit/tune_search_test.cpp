@@ -11,9 +11,12 @@
 #include "tune/tune_run.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <filesystem>
+#include <mutex>
 #include <set>
+#include <thread>
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -182,14 +185,16 @@ TEST(TuneRun, AKilledTuneRunAgainMeasuresNoPointTwice) {
     EXPECT_EQ(first.measured, 5u);
     EXPECT_EQ(gpu.measured, 5);
   } // "killed": the cache holds five whole lines
-  TuneCache cache = TuneCache::open(file, search_identity());
-  ASSERT_EQ(cache.points().size(), 5u);
-  TuneSearch search(space, TuneStrategy::model, TuneObjective::time, 1);
-  const TuneOutcome again =
-      run_tune(space, search, TuneObjective::time, {.evaluations = 12}, &cache, measure);
-  EXPECT_EQ(again.from_cache, 5u);
-  EXPECT_EQ(again.measured, 7u);
-  EXPECT_EQ(gpu.measured, 12);
+  {
+    TuneCache cache = TuneCache::open(file, search_identity());
+    ASSERT_EQ(cache.points().size(), 5u);
+    TuneSearch search(space, TuneStrategy::model, TuneObjective::time, 1);
+    const TuneOutcome again =
+        run_tune(space, search, TuneObjective::time, {.evaluations = 12}, &cache, measure);
+    EXPECT_EQ(again.from_cache, 5u);
+    EXPECT_EQ(again.measured, 7u);
+    EXPECT_EQ(gpu.measured, 12);
+  }
   EXPECT_EQ(TuneCache::open(file, search_identity()).points().size(), 12u);
 }
 
@@ -241,6 +246,83 @@ TEST(TuneRun, ABudgetStopsTheTuneAndSaysSo) {
                                        nullptr, [&](const SweepPoint& p) { return gpu(p); });
   EXPECT_EQ(outcome.evaluations.size(), 4u);
   EXPECT_EQ(outcome.stopped, "the budget of 4 evaluations was spent");
+}
+
+// Several measurers (a worker each): every point measured once, each measurer taking points as
+// its last lands, the cache holding each once.
+TEST(TuneRun, SeveralMeasurersShareTheSpaceAndMeasureNoPointTwice) {
+  const TuneScratch scratch;
+  const TuneSpace space = search_space();
+  std::mutex guard;
+  std::multiset<std::size_t> blocks;
+  std::vector<int> taken(3, 0);
+  std::vector<TuneMeasure> measures;
+  for (int m = 0; m < 3; ++m)
+    measures.push_back([&, m](const SweepPoint& p) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      const std::lock_guard lock(guard);
+      ++taken[m];
+      blocks.insert(static_cast<std::size_t>(p.block.x));
+      SearchGpu gpu;
+      return gpu(p);
+    });
+  std::optional<TuneCache> cache = TuneCache::open(scratch.dir / "cache.jsonl", search_identity());
+  TuneSearch search(space, TuneStrategy::grid, TuneObjective::time, 1);
+  const TuneOutcome outcome = run_tune(space, search, TuneObjective::time, {}, &*cache, measures);
+  cache.reset(); // the tune's end lets the file go
+  EXPECT_EQ(outcome.measured, space.valid());
+  EXPECT_EQ(blocks.size(), space.valid());
+  EXPECT_EQ(std::set<std::size_t>(blocks.begin(), blocks.end()).size(), space.valid());
+  for (const int n : taken)
+    EXPECT_GT(n, 0);
+  ASSERT_TRUE(outcome.best);
+  EXPECT_EQ(space.points[outcome.evaluations[*outcome.best].point].block.x, 512);
+  EXPECT_EQ(TuneCache::open(scratch.dir / "cache.jsonl", search_identity()).points().size(),
+            space.valid());
+}
+
+// A measurer whose worker stopped gives its point back: the others measure it and the rest; a
+// budget holds over all of them.
+TEST(TuneRun, AMeasurerThatStopsGivesItsPointToTheOthers) {
+  const TuneSpace space = search_space();
+  std::atomic<int> measured{0};
+  const TuneMeasure good = [&](const SweepPoint& p) {
+    ++measured;
+    SearchGpu gpu;
+    return gpu(p);
+  };
+  int stopping_calls = 0;
+  const TuneMeasure stops = [&](const SweepPoint& p) {
+    if (++stopping_calls > 2)
+      throw TuneMeasurerStopped{"worker 2 (ssh gpu2 warplens worker) stopped: no GPU there"};
+    SearchGpu gpu;
+    return gpu(p);
+  };
+  TuneSearch search(space, TuneStrategy::random, TuneObjective::time, 5);
+  const TuneOutcome outcome =
+      run_tune(space, search, TuneObjective::time, {.evaluations = 20}, nullptr, {good, stops});
+  EXPECT_EQ(outcome.evaluations.size(), 20u);
+  EXPECT_EQ(outcome.measured, 20u);
+  std::set<std::size_t> points;
+  for (const TuneEvaluation& e : outcome.evaluations)
+    points.insert(e.point);
+  EXPECT_EQ(points.size(), 20u);
+  EXPECT_EQ(outcome.stopped, "the budget of 20 evaluations was spent");
+}
+
+TEST(TuneRun, WhenEveryMeasurerStopsTheTuneSaysWhy) {
+  const TuneSpace space = search_space();
+  const TuneMeasure stops = [](const SweepPoint&) -> SweepPoint {
+    throw TuneMeasurerStopped{"worker 1 (warplens worker) stopped: it could not start"};
+  };
+  TuneSearch search(space, TuneStrategy::grid, TuneObjective::time, 1);
+  const TuneOutcome outcome =
+      run_tune(space, search, TuneObjective::time, {}, nullptr, {stops, stops});
+  EXPECT_TRUE(outcome.evaluations.empty());
+  EXPECT_FALSE(outcome.best);
+  EXPECT_TRUE(test::contains(outcome.stopped, "every measurer stopped before the end; worker 1 "
+                                              "(warplens worker) stopped: it could not start"))
+      << outcome.stopped;
 }
 
 TEST(TuneSearch, StrategiesAndObjectivesAreReadByNameAlone) {

@@ -462,7 +462,8 @@ int run_worker() {
                               .type = ResponseType::hello,
                               .protocol = kProtocolVersion,
                               .pid = static_cast<int>(getpid()),
-                              .catalog = catalog_version()});
+                              .catalog = catalog_version(),
+                              .driver = driver_cuda_version_text()});
   check_output(*writer);
   // A kernel file's launch past its time limit: the request it served is answered with why, and
   // the process exits (launch_watchdog.h), which frees the GPU; the client starts another.

@@ -300,6 +300,8 @@ json response_to_json(const WorkerResponse& a) {
     line["protocol"] = a.protocol;
     line["pid"] = a.pid;
     line["catalog"] = a.catalog;
+    if (!a.driver.empty())
+      line["driver"] = a.driver;
     break;
   case ResponseType::progress:
     line["phase"] = a.phase;
@@ -336,6 +338,7 @@ WorkerResponse response_from_json(const json& line) {
     a.protocol = static_cast<int>(r.integer("protocol", 0, kMaxInt));
     a.pid = static_cast<int>(r.integer_or("pid", 0, 0, kMaxInt));
     a.catalog = r.text_or("catalog", "");
+    a.driver = r.has("driver") ? r.name("driver") : ""; // printed in a tune's cache and messages
     break;
   case ResponseType::progress:
     a.phase = r.text_or("phase", "");

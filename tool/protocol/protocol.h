@@ -118,6 +118,7 @@ struct WorkerResponse {
   int protocol = 0;        // hello
   int pid = 0;             // hello: the worker's process id on its own host
   std::string catalog{};   // hello: its kernel catalog (catalog_version)
+  std::string driver{};    // hello: its CUDA driver's version ("13.0"; "unknown" with none)
   std::string phase{};     // progress: "resolve", "model", "run", "counters", "sites", "sweep"
   int done = 0, total = 0; // progress of a sweep: shapes measured of all
   // result; progress "counters": a run's timing, verification and resources, sent before its

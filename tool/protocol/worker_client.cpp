@@ -382,6 +382,7 @@ void WorkerClient::on_response(Worker& worker, const WorkerResponse& response, b
                                 "\" (another build of WarpLens: update one of them)");
       worker.hello = response.protocol == kProtocolVersion && same_catalog;
       m_snapshot.worker_pid = response.pid;
+      m_snapshot.driver = response.driver;
     } else if (response.type == ResponseType::progress) {
       note_progress_locked(response);
       if (response.id == m_snapshot.newest_request) {

@@ -72,6 +72,7 @@ struct WorkerSnapshot {
   std::string command;      // what runs the worker, for display
   int pid = 0;              // of the process this client started (the shell for a command)
   int worker_pid = 0;       // the worker's own, from its hello (on its host; 0 before hello)
+  std::string driver;       // the CUDA driver where the worker runs, from its hello ("13.0")
   int restarts = 0;         // workers started after the first
   std::string last_failure; // why the last worker ended or could not start; empty if none did
   std::int64_t newest_request = 0;

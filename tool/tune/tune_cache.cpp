@@ -17,6 +17,7 @@
 
 #include <fcntl.h>
 #include <nlohmann/json.hpp>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -235,6 +236,27 @@ std::vector<CachedPoint> read_cache_lines(const fs::path& file, const std::strin
   return points;
 }
 
+// An exclusive lock on the cache for this tune's life, taken before its lines are read; nullptr
+// where the path does not open (a link, no permission): reading it then says why.
+std::shared_ptr<const int> lock_cache(const fs::path& file, const std::string& name) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0)
+    return nullptr;
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    const int error = errno;
+    ::close(fd);
+    if (error == EWOULDBLOCK)
+      throw UsageError(name + ": in use by another tune (it holds the file's lock); wait for it "
+                              "to end, or give another --cache");
+    throw UsageError(name + ": cannot lock the tune cache: " + std::strerror(error) +
+                     "; give another --cache or --no-cache");
+  }
+  return std::shared_ptr<const int>(new int(fd), [](const int* held) {
+    ::close(*held);
+    delete held;
+  });
+}
+
 } // namespace
 
 TuneCache TuneCache::open(const fs::path& file, const TuneCacheIdentity& identity) {
@@ -243,10 +265,11 @@ TuneCache TuneCache::open(const fs::path& file, const TuneCacheIdentity& identit
   cache.m_identity = identity;
   const std::string name = clip(file.string(), 160);
   std::error_code ignored;
-  if (fs::symlink_status(file, ignored).type() == fs::file_type::not_found &&
-      made_cache(file, name, identity))
-    return cache;
-  cache.m_points = read_cache_lines(file, name, identity);
+  const bool made = fs::symlink_status(file, ignored).type() == fs::file_type::not_found &&
+                    made_cache(file, name, identity);
+  cache.m_lock = lock_cache(file, name);
+  if (!made)
+    cache.m_points = read_cache_lines(file, name, identity);
   return cache;
 }
 

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,6 +52,8 @@ public:
   // kTuneCacheVersion; a header of another identity (naming the field and both values); a point
   // line with a key other than key, result and refused, without a key, with both or neither of
   // result and refused, with a result run_result_from_json refuses, or with a key seen before.
+  // The file is locked (flock) while the TuneCache lives: a second tune on the same cache (two
+  // terminals) is refused naming it, rather than both appending the same points.
   static TuneCache open(const std::filesystem::path& file, const TuneCacheIdentity& identity);
   const std::vector<CachedPoint>& points() const { return m_points; } // in the file's order
   // The point of `key`, or nullptr when not cached; valid until the next append.
@@ -67,6 +70,7 @@ private:
   std::filesystem::path m_file;
   TuneCacheIdentity m_identity;
   std::vector<CachedPoint> m_points;
+  std::shared_ptr<const int> m_lock; // the locked descriptor, closed with the last copy
 };
 
 } // namespace wl

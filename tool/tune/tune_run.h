@@ -1,8 +1,9 @@
 #pragma once
-// A tune from start to end, whatever measures its points (this process's GPU, a worker): the
+// A tune from start to end, whatever measures its points (this process's GPU, workers): the
 // search hands out points until the budget is spent or none is left; each point found in the
 // cache is taken from it, every other one measured and appended to the cache as it lands, so a
-// tune killed and run again follows the same path and measures no point twice.
+// tune killed and run again measures no point twice. Several measurers (a worker per GPU) each
+// take the search's next point when their last has landed, so a fast GPU takes more.
 
 #include "tune/tune_cache.h"
 #include "tune/tune_search.h"
@@ -38,11 +39,23 @@ struct TuneOutcome {
 };
 
 // Measures one modelled point of the space: the same point with its measured result, or refused
-// with the reason. Errors that end the tune (no GPU) are thrown.
+// with the reason. Errors that end the tune (no GPU here) are thrown; a measurer that can take no
+// more points while others may (its worker stopped) throws TuneMeasurerStopped.
 using TuneMeasure = std::function<SweepPoint(const SweepPoint& modelled)>;
+struct TuneMeasurerStopped {
+  std::string reason;
+};
 
+// `progress` is called as each point lands, one call at a time (from the measurers' threads).
 TuneOutcome run_tune(const TuneSpace& space, TuneSearch& search, TuneObjective objective,
-                     const TuneBudget& budget, TuneCache* cache, const TuneMeasure& measure,
+                     const TuneBudget& budget, TuneCache* cache,
+                     const std::vector<TuneMeasure>& measures,
                      const std::function<void(const TuneEvaluation&)>& progress = {});
+inline TuneOutcome run_tune(const TuneSpace& space, TuneSearch& search, TuneObjective objective,
+                            const TuneBudget& budget, TuneCache* cache, const TuneMeasure& measure,
+                            const std::function<void(const TuneEvaluation&)>& progress = {}) {
+  return run_tune(space, search, objective, budget, cache, std::vector<TuneMeasure>{measure},
+                  progress);
+}
 
 } // namespace wl
