@@ -224,6 +224,35 @@ TEST(WorkerProtocol, AKernelFileTravelsWithItsRequestsAndTheWorkerModelsIt) {
   EXPECT_EQ(answer->result->attributes->source, "NVRTC, sm_90, compiled here");
 }
 
+// A tile of 16 forbids the file's default block (32x8): a sweep of its shapes stands at the first
+// shape the parameters allow, so a worker measures them rather than refusing the whole sweep.
+TEST(WorkerProtocol, ASweepStandsAtItsFirstAllowedShapeNotTheDefaultBlock) {
+  const char* const tiled = R"(// @warplens kernel tiled<TILE>
+// @warplens size n = 1024
+// @warplens tune TILE = 32, 16
+// @warplens restrict block.x == TILE
+// @warplens arg out: out float[n]
+// @warplens block 32x8
+// @warplens grid ceil_div(n, TILE)
+// @warplens check none
+template <int Tile> __global__ void tiled(float* out) { out[blockIdx.x * Tile + threadIdx.x] = 1; }
+)";
+  WorkerRequest sweep;
+  sweep.type = RequestType::sweep;
+  sweep.kernel_id = "tiled/tiled";
+  sweep.kernel_file = KernelFileText{.path = "/nowhere/tiled.cu", .text = tiled};
+  sweep.params = {{"TILE", 16}, {"n", 1024}};
+  sweep.shapes = {BlockShape{32, 8, 1}, BlockShape{16, 4, 1}, BlockShape{16, 2, 1}};
+  EXPECT_EQ(request_kernel(sweep).block, (BlockShape{16, 4, 1}));
+  // A run names its block: the parameters refuse the default, and it is said.
+  WorkerRequest run = sweep;
+  run.type = RequestType::run;
+  EXPECT_THROW(request_kernel(run), UsageError);
+  // No shape allowed: the sweep is refused as a run is (each point would be).
+  sweep.shapes = {BlockShape{32, 8, 1}};
+  EXPECT_THROW(request_kernel(sweep), UsageError);
+}
+
 TEST(WorkerProtocol, RequestsRoundTrip) {
   WorkerRequest run;
   run.id = 8;

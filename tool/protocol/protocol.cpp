@@ -373,6 +373,15 @@ KernelRequest request_kernel(const WorkerRequest& request) {
   std::vector<std::string> params;
   for (const auto& [name, value] : request.params)
     params.push_back(name + "=" + std::to_string(value));
+  if (request.type == RequestType::sweep && !request.block)
+    // A sweep's launches are its shapes, each checked as it is measured: the request stands at
+    // the first shape the kernel allows with these parameters, not at the kernel's default block,
+    // which the parameters may forbid (a tile of 16 with a default block of 32x8).
+    for (const BlockShape& shape : request.shapes)
+      try {
+        return resolve_kernel_request(request.kernel_id, params, "", format_block(shape));
+      } catch (const UsageError&) { // this shape refused; the parameters are checked below
+      }
   return resolve_kernel_request(request.kernel_id, params, "",
                                 request.block ? format_block(*request.block) : "");
 }

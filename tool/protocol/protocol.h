@@ -140,7 +140,8 @@ nlohmann::json response_to_json(const WorkerResponse& response);
 WorkerResponse response_from_json(const nlohmann::json& line);
 
 // The launch a model, run or sweep request names, defaults filled in, as the worker resolves it
-// (a sweep's block: the kernel's default; its shapes are its blocks). Throws UsageError naming
+// (a sweep's block: the first of its shapes the kernel allows with its parameters, else the
+// kernel's default; its shapes are its blocks). Throws UsageError naming
 // what the kernel does not allow, or the first problem of the kernel file it carries (whose
 // kernels it adds at run time).
 KernelRequest request_kernel(const WorkerRequest& request);
