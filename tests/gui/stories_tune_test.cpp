@@ -52,5 +52,28 @@ TEST(StoryTune, AKernelWithTunablesIsTunedOverThemAndRefusedPointsAreCounted) {
   EXPECT_NE(t.find("bn=256, bk=16, stages=3, group=8 (default)"), std::string::npos) << t;
 }
 
+// examples/transpose.cu's tile of 16 forbids its default block (32x8): each such point is still
+// measured at its own shape (a worker once refused them all at the default block); in model mode
+// the ranking holds them.
+TEST(StoryTune, ATunableThatForbidsTheDefaultBlockIsMeasuredAtItsOwnShapes) {
+  const std::filesystem::path file =
+      std::filesystem::path(WARPLENS_SOURCE_TESTS).parent_path() / "examples" / "transpose.cu";
+  const Story story = play("window 1920x1200\nclick \"View\"\nclick \"Tune\"\n"
+                           "set \"budget\" 22 in \"Tune\"\nclick \"Tune\" in \"Tune\"\nwait\n"
+                           "screenshot tuned.png tune\n",
+                           file.string());
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json tuned = story.sidecar("tuned");
+  const std::string t = flat_text(tuned, "tune");
+  EXPECT_NE(t.find("22 allowed points"), std::string::npos) << t;
+  EXPECT_NE(t.find("block 16x16, TILE=16, PAD=1"), std::string::npos) << t;
+  if (in_gpu_mode(tuned)) {
+    // The model strategy with the whole space as its budget: every point measured or proven
+    // slower, none of them without a time.
+    EXPECT_NE(t.find("every allowed point was measured or skipped"), std::string::npos) << t;
+    EXPECT_EQ(t.find("no time"), std::string::npos) << t;
+  }
+}
+
 } // namespace
 } // namespace wl::viz::test
