@@ -86,6 +86,13 @@ SweepGrid tune_grid(const TuneOptions& o, const KernelDesc& kernel, const Kernel
     grid.shapes = defaults.shapes;
   for (const std::string& text : o.param_ranges) {
     ParamAxis axis = parse_param_range(kernel, text, "--param-range", o.max_shapes);
+    // The problem's size is what the launch computes, not how: "tuning" it finds the smallest.
+    for (const ParamSpec& spec : kernel.params)
+      if (spec.name == axis.name && spec.is_size)
+        throw UsageError("--param-range '" + clip(text, 40) + "': " + axis.name +
+                         " is the problem's size, not a tunable (the smallest would win); fix it "
+                         "with --size or --param " +
+                         axis.name + "=VALUE");
     if (std::find(fixed.begin(), fixed.end(), axis.name) != fixed.end())
       throw UsageError("--param and --param-range '" + clip(text, 40) + "' both set " + axis.name +
                        "; give it once");
@@ -137,7 +144,7 @@ std::size_t default_budget(const TuneOptions& o, TuneStrategy strategy, const Tu
 }
 
 // The model's ranking alone: no GPU, the best-ranked points beside the default launch.
-void print_model_ranking(const TuneOptions& o, const TuneSpace& space) {
+void print_model_ranking(const TuneOptions& o, const Arch& arch, const TuneSpace& space) {
   const std::vector<std::size_t> ranked = model_ranking(space);
   if (o.json) {
     nlohmann::json points = nlohmann::json::array();
@@ -148,6 +155,7 @@ void print_model_ranking(const TuneOptions& o, const TuneSpace& space) {
            {"modelled_time",
             figure_value(figure("modelled_time"), *space.points[ranked[i]].result).value_or(0)}});
     std::printf("%s\n", nlohmann::json{{"strategy", "model"},
+                                       {"arch", arch.id},
                                        {"points", space.points.size()},
                                        {"allowed", space.valid()},
                                        {"axes", space.axes},
@@ -156,9 +164,9 @@ void print_model_ranking(const TuneOptions& o, const TuneSpace& space) {
                             .c_str());
     return;
   }
-  std::printf("the model's ranking of %s (%s refused), no GPU: what `tune --strategy model` "
-              "measures first\n",
-              counted(space.valid(), "allowed point").c_str(),
+  std::printf("the model's ranking on %s (%s) of %s (%s refused), no GPU: what `tune --strategy "
+              "model` measures first\n",
+              arch.id.c_str(), arch.name.c_str(), counted(space.valid(), "allowed point").c_str(),
               std::to_string(space.points.size() - space.valid()).c_str());
   for (std::size_t i = 0; i < std::min(o.top, ranked.size()); ++i) {
     const RunResult& r = *space.points[ranked[i]].result;
@@ -329,7 +337,7 @@ void run_tune_command(TuneOptions o) {
   const Arch modelled_on = o.model ? arch_for(o.arch) : measurers->arch;
   // Each point is modelled first, a few milliseconds each: a space past the default cap says so
   // before the wait rather than sitting silent for minutes.
-  if (grid.points() > kMaxSweepShapes)
+  if (grid.points() > kMaxSweepShapes && grid.points() <= o.max_shapes)
     std::fprintf(stderr, "modelling %s first (a few ms each)\n",
                  counted(grid.points(), "point").c_str());
   const TuneSpace space = model_tune_space(kernel, base.params, grid, base.params, base.block,
@@ -343,8 +351,12 @@ void run_tune_command(TuneOptions o) {
     throw UsageError(
         "every point of the tune's grid was refused (the first: " + space.points.front().refused +
         "); " + kernel.id + " allows " + kernel.allowed_blocks);
+  if (space.valid() < 2)
+    throw UsageError("nothing to tune: " + kernel.id + " allows one launch of this grid (" +
+                     kernel.allowed_blocks +
+                     "); give other shapes (--block, --block-x) or --param-range");
   if (o.model) {
-    print_model_ranking(o, space);
+    print_model_ranking(o, modelled_on, space);
     return;
   }
   tune_measured(o, kernel, *measurers, space, *strategy, *objective, text_at_start);
@@ -427,6 +439,10 @@ void add_tune_command(CLI::App& app) {
   for (const char* measured : {"--apply", "--cache", "--no-cache", "--budget-seconds", "--strategy",
                                "--budget", "--search-seed", "--objective", "--workers", "--worker"})
     model->excludes(cmd->get_option(measured));
+  // Nor does anything that says how to measure: a GPU option beside --model would be ignored.
+  for (const EngineOption& option : kEngineOptions)
+    if ((option.use & kSweepCommand) && *option.flag)
+      model->excludes(cmd->get_option(option.flag));
   cmd->callback([o] { run_tune_command(*o); });
 }
 

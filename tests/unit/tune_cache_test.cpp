@@ -379,7 +379,11 @@ TEST(TuneCache, ALineThatIsNotAJsonObjectIsRefusedByItsNumber) {
   const CacheScratch scratch;
   const fs::path file = scratch.dir / "cache.jsonl";
   const std::vector<std::string> good = cache_good_lines(scratch.dir);
-  EXPECT_TRUE(test::contains(cache_refusal_of(file, "hello\n"), "cache.jsonl line 1: "));
+  // A first line that is no JSON: the file is no cache at all (a person's notes).
+  EXPECT_TRUE(test::contains(cache_refusal_of(file, "hello\n"),
+                             "cache.jsonl: not a tune cache (its first line"));
+  EXPECT_TRUE(test::contains(cache_refusal_of(file, "line one\nline two"),
+                             "cache.jsonl: not a tune cache"));
   EXPECT_TRUE(test::contains(cache_refusal_of(file, cache_joined({good[0], good[1], "{\"key\":"})),
                              "cache.jsonl line 3: "));
   const std::string message = cache_refusal_of(file, cache_joined({good[0], "[1, 2]"}));
@@ -392,7 +396,7 @@ TEST(TuneCache, AFirstLineThatIsNoCacheHeaderOfThisVersionIsRefused) {
   const fs::path file = scratch.dir / "cache.jsonl";
   const std::vector<std::string> good = cache_good_lines(scratch.dir);
   EXPECT_TRUE(test::contains(cache_refusal_of(file, cache_joined({good[1]})),
-                             "line 1: not a tune cache's header"));
+                             "cache.jsonl: not a tune cache (its first line is not the header"));
   const auto version = [&](int number) {
     return cache_changed(good[0], [&](nlohmann::json& j) { j["warplens_tune_cache"] = number; });
   };

@@ -180,6 +180,26 @@ bool bidi_control_at(std::string_view text, std::size_t at) {
          (second == 0x81 && third >= 0xA6 && third <= 0xA9);
 }
 
+// The bytes of the valid UTF-8 character of two to four bytes that starts at `at` (no overlong
+// form, no surrogate, nothing past U+10FFFF), or 0 where none does.
+std::size_t utf8_length_at(std::string_view text, std::size_t at) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[at + i]); };
+  const unsigned char c = byte(0);
+  const std::size_t length = c >= 0xC2 && c <= 0xDF   ? 2
+                             : c >= 0xE0 && c <= 0xEF ? 3
+                             : c >= 0xF0 && c <= 0xF4 ? 4
+                                                      : 0;
+  if (length == 0 || at + length > text.size())
+    return 0;
+  for (std::size_t i = 1; i < length; ++i)
+    if ((byte(i) & 0xC0) != 0x80)
+      return 0;
+  if ((c == 0xE0 && byte(1) < 0xA0) || (c == 0xED && byte(1) > 0x9F) ||
+      (c == 0xF0 && byte(1) < 0x90) || (c == 0xF4 && byte(1) > 0x8F))
+    return 0;
+  return length;
+}
+
 // The bytes of the control character that starts at text[at] (C0, DEL, C1: U+0080 to U+009F,
 // CSI among them, which UTF-8 writes 0xC2 0x80 to 0xC2 0x9F, or a bidirectional control), or 0
 // when none starts there.
@@ -204,11 +224,17 @@ std::string clip(std::string_view text, std::size_t limit) {
   std::string out;
   out.reserve(kept + 3);
   for (std::size_t i = 0; i < kept; ++i) {
-    if (const std::size_t control = control_character_bytes(shown, i)) {
+    const std::size_t control = control_character_bytes(shown, i);
+    // A byte that starts no UTF-8 character is shown as '?' too: a lone 0x9B is CSI to a
+    // terminal that reads 8-bit controls.
+    const std::size_t character =
+        static_cast<unsigned char>(shown[i]) < 0x80 ? 1 : utf8_length_at(shown, i);
+    if (control || character == 0) {
       out.push_back('?');
-      i += control - 1;
+      i += std::max<std::size_t>(control, 1) - 1;
     } else {
-      out.push_back(text[i]);
+      out.append(shown.substr(i, character));
+      i += character - 1;
     }
   }
   return kept < text.size() ? out + "..." : out;

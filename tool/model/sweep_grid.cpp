@@ -43,9 +43,8 @@ std::int64_t parse_number(const std::string& text, const std::string& role,
 
 // Said where the GUI sweeps too, which has no --max-shapes: the option is named with its command.
 std::string too_many_hint(std::size_t max_shapes) {
-  return "a sweep takes at most " + std::to_string(max_shapes) +
-         " points; choose fewer sides or values (`warplens sweep --max-shapes N` raises it, up "
-         "to " +
+  return "a sweep or tune takes at most " + std::to_string(max_shapes) +
+         " points; choose fewer sides or values (their --max-shapes N raises it, up to " +
          std::to_string(kMaxSweepShapesLimit) + ")";
 }
 

@@ -208,6 +208,20 @@ std::vector<CachedPoint> read_cache_lines(const fs::path& file, const std::strin
   if (text.empty())
     throw UsageError(name + ": is empty, without the header a tune cache starts with; " +
                      kGiveAnotherCache);
+  // Whether it is a cache at all comes first: a file of the person's own (notes, a JSON file)
+  // is named as no cache, not as a cache cut short whose lines they should delete.
+  const std::string_view first_line = std::string_view(text).substr(0, text.find('\n'));
+  nlohmann::json first;
+  try {
+    first = parse_json_text(first_line, name + " line 1",
+                            static_cast<std::size_t>(kMaxTuneCacheBytes));
+  } catch (const UsageError&) {
+    first = nullptr;
+  }
+  if (!first.is_object() || !first.contains("warplens_tune_cache"))
+    throw UsageError(name + ": not a tune cache (its first line is not the header a tune cache "
+                            "starts with); give another --cache, or delete it if it is one "
+                            "WarpLens made");
   if (text.back() != '\n')
     throw UsageError(name + " line " + std::to_string(std::ranges::count(text, '\n') + 1) +
                      ": truncated (no newline at its end: a write that did not finish); delete "

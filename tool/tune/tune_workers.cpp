@@ -35,9 +35,9 @@ std::string failure_of(const WorkerClient& client) {
   return last.empty() ? "it could not start" : last;
 }
 
-// A model of one allowed launch on the worker's own GPU (no kernel runs): its GPU, or why not.
-std::optional<Arch> ask_gpu(WorkerClient& client, const KernelRequest& base,
-                            const EngineOptions& engine, std::string& why) {
+// A model of one allowed launch on the worker's own GPU (no kernel runs): asked of every worker at
+// once, so that they start side by side.
+std::int64_t ask_gpu(WorkerClient& client, const KernelRequest& base, const EngineOptions& engine) {
   WorkerRequest r;
   r.engine = engine;
   r.type = RequestType::model;
@@ -47,11 +47,25 @@ std::optional<Arch> ask_gpu(WorkerClient& client, const KernelRequest& base,
   r.block = allowed.empty() ? base.kernel->default_block : allowed.front();
   r.arch = "device:" + std::to_string(engine.device);
   r.engine.model.max_evaluations = 1;
-  const std::shared_ptr<const WorkerAnswer> answer = answer_to(client, client.submit(r));
-  if (answer && answer->result)
-    return answer->result->arch;
-  why = answer ? answer->error : failure_of(client);
-  return std::nullopt;
+  return client.submit(r);
+}
+
+// Why no worker could measure, in one line: a reason every worker gave once, else each worker's
+// (the first few).
+std::string none_could(const std::vector<std::pair<std::string, std::string>>& stopped) {
+  const bool same = std::all_of(stopped.begin(), stopped.end(),
+                                [&](const auto& s) { return s.second == stopped.front().second; });
+  if (same)
+    return "no worker could measure the tune: " +
+           (stopped.size() == 1 ? stopped.front().first
+                                : "each of the " + std::to_string(stopped.size()) + " workers") +
+           " stopped: " + clip(stopped.front().second, 300);
+  std::string text = "no worker could measure the tune: ";
+  for (std::size_t i = 0; i < std::min<std::size_t>(stopped.size(), 3); ++i)
+    text += (i ? "; " : "") + stopped[i].first + ": " + clip(stopped[i].second, 120);
+  if (stopped.size() > 3)
+    text += "; and " + std::to_string(stopped.size() - 3) + " more";
+  return text;
 }
 
 // The devices' words for the cache: one kind, each board by its id.
@@ -134,29 +148,37 @@ private:
 TuneWorkers start_tune_workers(const std::vector<std::string>& commands, const KernelRequest& base,
                                const EngineOptions& engine,
                                const std::function<void(const std::string&)>& say) {
+  std::vector<TuneWorker> started;
+  std::vector<std::int64_t> probes;
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    const std::string shown = commands[i].empty() ? running_executable() + " worker" : commands[i];
+    started.push_back(
+        {"worker " + std::to_string(i + 1) + " (" + clip(shown, 60) + ")",
+         std::make_unique<WorkerClient>(WorkerClientOptions{.command = commands[i]})});
+    probes.push_back(ask_gpu(*started.back().client, base, engine));
+  }
   TuneWorkers out;
   std::vector<Arch> gpus;
   std::set<std::string> drivers;
-  std::string reasons;
-  for (std::size_t i = 0; i < commands.size(); ++i) {
-    const std::string shown = commands[i].empty() ? running_executable() + " worker" : commands[i];
-    TuneWorker worker{"worker " + std::to_string(i + 1) + " (" + clip(shown, 60) + ")",
-                      std::make_unique<WorkerClient>(WorkerClientOptions{.command = commands[i]})};
-    std::string why;
-    const std::optional<Arch> gpu = ask_gpu(*worker.client, base, engine, why);
-    if (!gpu) {
-      say(worker.name + " stopped: " + why);
-      reasons += (reasons.empty() ? "" : "; ") + worker.name + ": " + clip(why, 160);
+  std::vector<std::pair<std::string, std::string>> stopped; // name, why
+  for (std::size_t i = 0; i < started.size(); ++i) {
+    WorkerClient& client = *started[i].client;
+    const std::shared_ptr<const WorkerAnswer> answer = answer_to(client, probes[i]);
+    if (!answer || !answer->result) {
+      stopped.emplace_back(started[i].name, answer ? answer->error : failure_of(client));
       continue;
     }
-    say(worker.name + ": " + device_label(*gpu));
-    gpus.push_back(*gpu);
-    const std::string driver = worker.client->latest().driver;
+    gpus.push_back(answer->result->arch);
+    const std::string driver = client.latest().driver;
     drivers.insert(driver.empty() ? "unknown" : driver);
-    out.workers.push_back(std::move(worker));
+    out.workers.push_back(std::move(started[i]));
   }
   if (out.workers.empty())
-    throw UsageError("no worker could measure the tune: " + reasons);
+    throw UsageError(none_could(stopped));
+  for (const auto& [name, why] : stopped)
+    say(name + " stopped: " + clip(why, 300) + "; the others measure its points");
+  for (std::size_t i = 0; i < out.workers.size(); ++i)
+    say(out.workers[i].name + ": " + device_label(gpus[i]));
   for (const Arch& a : gpus)
     if (a.name != gpus.front().name)
       throw UsageError("the workers' GPUs are of different kinds (" + gpus.front().name + ", " +
