@@ -213,8 +213,8 @@ std::vector<CachedPoint> read_cache_lines(const fs::path& file, const std::strin
   const std::string_view first_line = std::string_view(text).substr(0, text.find('\n'));
   nlohmann::json first;
   try {
-    first = parse_json_text(first_line, name + " line 1",
-                            static_cast<std::size_t>(kMaxTuneCacheBytes));
+    first =
+        parse_json_text(first_line, name + " line 1", static_cast<std::size_t>(kMaxTuneCacheBytes));
   } catch (const UsageError&) {
     first = nullptr;
   }
