@@ -3,10 +3,13 @@
 #include "base/json_input.h"
 #include "base/text_format.h"
 #include "cli_commands.h"
+#include "cli_numbers.h"
 #include "front_end/script.h"
 #include "front_end/viz_main.h"
 #include "io/assets.h"
+#include "lesson/lesson_exercise.h"
 #include "lesson/lesson_judge.h"
+#include "model/model_kernel.h"
 
 #include <cstdio>
 #include <iostream>
@@ -149,6 +152,60 @@ void export_lesson(const std::string& name, const std::string& out, const std::s
               lesson.file.c_str(), lesson.steps.size(), out.c_str(), script.string().c_str());
 }
 
+// One exercise step's copy judged now: modelled, or run on this GPU with its outputs checked.
+LessonVerdict judge_exercise(const Lesson& lesson, const LessonStep& step,
+                             const std::vector<Arch>& presets, bool measured) {
+  const StepLaunch launch = step_launch(lesson, step, presets);
+  const auto model_with = [&](const Params& params) {
+    return model_kernel(KernelRequest{launch.request.kernel, params, launch.request.block},
+                        launch.arch);
+  };
+  if (!measured)
+    return judge_launch(step, model_kernel(launch.request, launch.arch), model_with);
+#ifdef WARPLENS_LINKS_ENGINE
+  EngineOptions engine;
+  engine.per_site = true; // a goal on every site of a kind is judged by measured sites
+  engine.timing.max_seconds = 0.05;
+  return judge_launch(step, run_kernel(launch.request, engine), model_with);
+#else
+  needs_engine("warplens lesson try --measured", "warplens lesson try");
+#endif
+}
+
+// The learner's exercises judged as they stand: each exercise step's copy (made from its
+// template the first time, never replaced) against its goal. Exit 1 while one is not met.
+void try_exercises(const std::string& name, int only_step, bool measured) {
+  const std::vector<Arch> presets = load_arch_presets(assets_dir() / "arch");
+  const Lesson lesson = learner_lesson(sound_lesson(name, presets));
+  const int steps = static_cast<int>(lesson.steps.size());
+  if (only_step > steps || (only_step > 0 && !lesson.steps[only_step - 1].exercise))
+    throw UsageError("--step " + std::to_string(only_step) + ": " +
+                     (only_step > steps ? lesson.file + " has " + counted(steps, "step")
+                                        : "step " + std::to_string(only_step) + " of " +
+                                              lesson.file + " is no exercise"));
+  int judged = 0, met = 0;
+  for (int i = 0; i < steps; ++i) {
+    const LessonStep& step = lesson.steps[i];
+    if (!step.exercise || (only_step > 0 && i + 1 != only_step))
+      continue;
+    ++judged;
+    std::printf("step %d, %s: your copy is %s\n", i + 1, step.title.c_str(), step.kernel.c_str());
+    try {
+      const LessonVerdict verdict = judge_exercise(lesson, step, presets, measured);
+      met += verdict.right ? 1 : 0;
+      std::printf("  %s\n", verdict.says.c_str());
+    } catch (const UsageError& e) { // the copy does not compile or launch: its message
+      std::printf("  Not yet: %s\n", e.what());
+    }
+  }
+  if (judged == 0)
+    throw UsageError(lesson.file + " has no exercise step (exercise TEMPLATE.cu)");
+  std::printf("%d of %d exercises met their goal (%s)\n", met, judged,
+              measured ? "measured on this GPU" : "the models' figures: --measured runs them");
+  if (met < judged)
+    throw VerificationFailure(counted(judged - met, "exercise") + " not met yet");
+}
+
 void list_lessons() {
   int questions = 0;
   for (const std::filesystem::path& path : bundled_lessons()) {
@@ -195,6 +252,20 @@ void add_lesson_command(CLI::App& app) {
     needs_engine("warplens lesson check --measured", "warplens lesson check");
 #endif
   });
+
+  auto tried = std::make_shared<std::string>();
+  auto step = std::make_shared<int>(0);
+  auto try_measured = std::make_shared<bool>(false);
+  CLI::App* try_cmd = lesson->add_subcommand(
+      "try", "Judge your copies of a lesson's exercises against their goals (each copy made "
+             "from its template the first time; manual: docs/lessons.md): exit 1 while one is "
+             "not met");
+  try_cmd->add_option("lesson", *tried, "A bundled lesson's name or a .lesson file")->required();
+  try_cmd->add_option("--step", *step, "Only this step (counted from 1)")
+      ->check(whole_number_option(1, static_cast<std::int64_t>(kMostLessonSteps)));
+  try_cmd->add_flag("--measured", *try_measured,
+                    "Run each copy on this GPU, its outputs checked, rather than model it");
+  try_cmd->callback([tried, step, try_measured] { try_exercises(*tried, *step, *try_measured); });
 
   auto name = std::make_shared<std::string>();
   auto out = std::make_shared<std::string>();

@@ -4,6 +4,7 @@
 // a lesson as slides; progress outlives the session. And every answer of the course holds with
 // the figures the GUI's model mode shows (the models, and the recording where it has the launch).
 
+#include "base/text_file.h"
 #include "base/text_format.h"
 #include "front_end/front_end.h"
 #include "front_end/script.h"
@@ -108,6 +109,38 @@ TEST(StoryLessons, AStepOnAKernelFileIsAnsweredInThePanel) {
   EXPECT_TRUE(says(wrong, "lessons", "Not 1.")) << text_of(wrong, "lessons");
   EXPECT_EQ(lesson_of(right)["right"], true) << lesson_of(right);
   EXPECT_TRUE(says(right, "lessons", "is 32.00")) << text_of(right, "lessons");
+}
+
+// An exercise: the step copies its template into the learner's folder (under HOME here) and says
+// where; the copy as given is judged not yet there, naming the line and the figure; a save that
+// coalesces the copy is judged right without a click, and the copy is the learner's (the template
+// untouched). With a worker, the measured figures judge it and the outputs are checked.
+TEST(StoryLessons, AnExerciseCopyIsJudgedAtEachSave) {
+  WL_SKIP_WITHOUT_ENGINE(); // NVRTC compiles the copy
+  ::unsetenv("WARPLENS_EXERCISES");
+  const std::string copy = "warplens-exercises/11-exercises/coalesce_copy.cu";
+  const Story story =
+      play("window 1280x720\nwait\nscreenshot start.png lessons\nedit " + copy +
+               " \"const int i = thread * 8 + k;\" "
+               "\"const int i = (blockIdx.x * 8 + k) * blockDim.x + threadIdx.x;\"\nwait\n"
+               "sleep 0.5\nwait\nscreenshot solved.png lessons\n",
+           "--lesson exercises");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json start = story.sidecar("start"), solved = story.sidecar("solved");
+  EXPECT_TRUE(says(start, "lessons", "Your copy: " + (story.dir / copy).string()))
+      << text_of(start, "lessons");
+  EXPECT_TRUE(says(start, "lessons", "Not yet: sectors per request of \"line 20: global load"))
+      << text_of(start, "lessons");
+  EXPECT_EQ(lesson_of(solved)["right"], true) << text_of(solved, "lessons");
+  EXPECT_TRUE(says(solved, "lessons",
+                   "sectors per request of \"line 20: global load, 4 B\" is "
+                   "4.00"))
+      << text_of(solved, "lessons");
+  const std::string template_text =
+      read_text_file(std::filesystem::path(WARPLENS_SOURCE_TESTS).parent_path() / "assets" /
+                         "lessons" / "11-exercises" / "coalesce_copy.cu",
+                     "template", "a kernel file", 1 << 20);
+  EXPECT_NE(template_text.find("const int i = thread * 8 + k;"), std::string::npos);
 }
 
 // A step answered right is shown answered when the learner comes back to it; Restart step asks it

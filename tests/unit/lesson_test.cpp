@@ -3,8 +3,10 @@
 // lesson a teacher gets wrong is refused with its file and line, one line per problem.
 
 #include "base/error.h"
+#include "base/text_file.h"
 #include "base/text_format.h"
 #include "io/assets.h"
+#include "lesson/lesson_exercise.h"
 #include "lesson/lesson_judge.h"
 #include "model/model_kernel.h"
 #include "test_support.h"
@@ -169,6 +171,41 @@ TEST(Lessons, AStepOnAKernelFileBesideTheLessonAsksAboutItsLine) {
 
 // The defect: a settings file whose progress named 30 steps of a 6-question lesson showed "30/6
 // done". Only the steps that are the lesson's questions count.
+// An exercise's copy: made in the learner's folder from the template the first time, then theirs:
+// never replaced, whatever the template says later; a folder in its place is named.
+TEST(Lessons, AnExercisesCopyIsMadeOnceAndNeverReplaced) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("wl_exercise_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "course");
+  std::ofstream(dir / "course" / "copy.cu") << "// the template\n";
+  ::setenv("WARPLENS_EXERCISES", (dir / "mine").c_str(), 1);
+  const Lesson lesson =
+      parse_lesson("lesson L\nstep S\nexercise copy.cu\nask q\nuntil registers <= 32\n"
+                   "solution file solved.cu\n",
+                   (dir / "course" / "12-mine.lesson").string());
+  const std::filesystem::path copy = dir / "mine" / "12-mine" / "copy.cu";
+  EXPECT_EQ(learner_lesson(lesson).steps[0].kernel, copy.string());
+  EXPECT_EQ(read_text_file(copy, "copy", "a kernel file", 1024), "// the template\n");
+  std::ofstream(copy) << "// the learner's edit\n";
+  std::ofstream(dir / "course" / "copy.cu") << "// the template, changed\n";
+  learner_lesson(lesson);
+  EXPECT_EQ(read_text_file(copy, "copy", "a kernel file", 1024), "// the learner's edit\n");
+  std::filesystem::remove(copy);
+  std::filesystem::create_directories(copy);
+  try {
+    learner_lesson(lesson);
+    ADD_FAILURE() << "a folder taken as the copy";
+  } catch (const UsageError& e) {
+    EXPECT_TRUE(test::contains(e.what(), copy.string() + ", is a folder")) << e.what();
+  }
+  // A relative WARPLENS_EXERCISES is no folder to trust: HOME's is used.
+  ::setenv("WARPLENS_EXERCISES", "relative/path", 1);
+  EXPECT_TRUE(exercises_folder().is_absolute()) << exercises_folder();
+  ::unsetenv("WARPLENS_EXERCISES");
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Lessons, ProgressCountsOnlyTheLessonsOwnQuestions) {
   const Lesson lesson = load_lesson(find_lesson("coalescing"));
   std::set<int> done;
@@ -275,6 +312,18 @@ const HostileLesson kHostileLessons[] = {
      "lesson L\nstep S\nplayground threadIdx.x * 2\nask q\nuntil sectors_per_request of \"x\" = "
      "4\nsolution playground threadIdx.x\n",
      "hostile.lesson:5: the playground's access has no sites"},
+    {"ExerciseNotAFile", "lesson L\nstep S\nexercise vec_add/scalar\n",
+     "hostile.lesson:3: exercise takes a kernel file beside the lesson"},
+    {"ExerciseWithoutAGoal", "lesson L\nstep S\nexercise mine.cu\nask q\nanswer registers\n",
+     "hostile.lesson:2: an exercise is judged by until CONDITION and proven by solution file"},
+    {"SolutionFileOutsideAnExercise", kHead + "ask q\nuntil sectors = 4\nsolution file x.cu\n",
+     "hostile.lesson:2: solution file belongs to an exercise step"},
+    {"EveryOfAnUnknownSpace",
+     kHead + "ask q\nuntil sectors of every local load <= 4\nsolution block 64\n",
+     "hostile.lesson:5: of every 'local': allowed of every global or of every shared"},
+    {"EveryOfAnUnknownAccess",
+     kHead + "ask q\nuntil sectors of every global read <= 4\nsolution block 64\n",
+     "hostile.lesson:5: of every global 'read': allowed of every global load, store or access"},
 };
 
 class HostileLessonFile : public testing::TestWithParam<HostileLesson> {};

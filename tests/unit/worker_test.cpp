@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <set>
 #include <thread>
@@ -98,7 +99,7 @@ TEST(WorkerProtocol, EveryModelResultSurvivesTheRoundTrip) {
 }
 
 // A site read back takes every figure the table says the model keeps: one missing is named, one
-// out of its bounds is named, and dram_bytes (newer than the recordings) may be absent.
+// out of its bounds is named, and dram_bytes and lanes (newer than the recordings) may be absent.
 TEST(WorkerProtocol, ASiteReadBackTakesEachKeptFigureOfTheTable) {
   const RunResult original = model_kernel(resolve_kernel_request("coalescing/stride", {}, "", ""),
                                           test::preset("h100"), ModelBudget{2000});
@@ -113,6 +114,14 @@ TEST(WorkerProtocol, ASiteReadBackTakesEachKeptFigureOfTheTable) {
     without["sites"][0].erase(key);
     if (key == "dram_bytes") {
       EXPECT_EQ(run_result_from_json(without).prediction.sites[0].dram_bytes, 0);
+      continue;
+    }
+    if (key == "lanes") { // not known, missing or null: said as none, never as 0 lanes
+      const SitePrediction back = run_result_from_json(without).prediction.sites[0];
+      EXPECT_TRUE(std::isnan(back.lanes_per_request()));
+      without["sites"][0][key] = nullptr;
+      EXPECT_TRUE(std::isnan(run_result_from_json(without).prediction.sites[0].lanes_known()));
+      EXPECT_EQ(run_json(run_result_from_json(without)).at("sites")[0].at("lanes"), nullptr);
       continue;
     }
     try {

@@ -63,6 +63,24 @@ FigureRef read_figure(const LessonLine& line, std::string_view& rest) {
               "sectors_per_request");
   rest = rest.substr(end);
   const std::string after = trimmed(rest);
+  if (after.starts_with("of every ")) {
+    // "of every SPACE [OP]": the words up to a comparison or the end.
+    std::istringstream words(after.substr(9));
+    std::string space, op;
+    words >> space;
+    if (space != "global" && space != "shared")
+      line.fail("of every '" + clip(space, 20) +
+                "': allowed of every global or of every "
+                "shared, then load, store or access");
+    words >> op;
+    if (op != "load" && op != "store" && op != "access")
+      line.fail("of every " + space + " '" + clip(op, 20) + "': allowed of every " + space +
+                " load, store or access");
+    figure.every = op == "access" ? space : space + " " + op;
+    const std::string written = space + " " + op;
+    rest = rest.substr(rest.find(written) + written.size());
+    return figure;
+  }
   if (after.starts_with("of ")) {
     std::string_view site = std::string_view(rest).substr(rest.find("of ") + 3);
     site = site.substr(std::min(site.size(), site.find_first_not_of(' ')));
@@ -90,6 +108,8 @@ double read_number(const LessonLine& line, std::string_view text, const char* wh
 
 Condition read_condition(const LessonLine& line, std::string_view text) {
   Condition condition;
+  if (trimmed(text) == "verified") // the outputs checked right: no figure, no comparison
+    return {FigureRef{"verified"}, Comparison::equal, 1};
   condition.figure = read_figure(line, text);
   const std::string rest = trimmed(text);
   if (rest.starts_with("=="))
@@ -211,9 +231,9 @@ private:
     const auto verb = kVerbs.find(line.verb);
     if (verb == kVerbs.end()) {
       static const std::vector<std::string> kLineWords = {
-          "lesson",  "about",   "arch",  "step",     "kernel", "param", "block",  "playground",
-          "swizzle", "element", "space", "show",     "say",    "ask",   "answer", "choices",
-          "within",  "until",   "least", "solution", "hint",   "why"};
+          "lesson",  "about",   "arch",  "step",     "kernel", "param", "block",   "playground",
+          "swizzle", "element", "space", "show",     "say",    "ask",   "answer",  "choices",
+          "within",  "until",   "least", "solution", "hint",   "why",   "exercise"};
       line.fail(in_quotes(line.verb, 30) + " is not a lesson line" +
                 did_you_mean(line.verb, kLineWords) + "; allowed: " + joined(kLineWords, ", ") +
                 ", # a comment");
@@ -265,6 +285,17 @@ private:
       once(l, !s.kernel.empty() || s.playground);
       s.kernel = lesson_kernel(l, kernel_word(l));
       s.kernel_line = l.number;
+    };
+    verbs["exercise"] = [](const LessonLine& l, LessonStep& s) {
+      once(l, !s.kernel.empty() || s.playground);
+      const std::string word = kernel_word(l);
+      if (!word.ends_with(".cu") && word.find(".cu:") == std::string::npos)
+        l.fail("exercise takes a kernel file beside the lesson, the template the learner copies "
+               "(e.g. exercise strided_copy.cu), not '" +
+               clip(word, 40) + "'");
+      s.kernel = lesson_kernel(l, word);
+      s.kernel_line = l.number;
+      s.exercise = true;
     };
     verbs["param"] = [](const LessonLine& l, LessonStep& s) {
       s.params.push_back(read_assignment(l, l.text("NAME=VALUE")));
@@ -374,7 +405,13 @@ private:
       once(line, !step.solution_expression.empty());
       return void(step.solution_expression = trimmed(text.substr(11)));
     }
-    line.fail("solution takes param NAME=VALUE, block BLOCK or playground EXPRESSION");
+    if (text.starts_with("file ")) {
+      once(line, !step.solution_kernel.empty());
+      const LessonLine file{line.file, line.number, line.verb, trimmed(text.substr(5))};
+      return void(step.solution_kernel = lesson_kernel(file, kernel_word(file)));
+    }
+    line.fail("solution takes param NAME=VALUE, block BLOCK, playground EXPRESSION or file "
+              "SOLVED.cu");
   }
 
   // A step's parts in place: a launch or a playground, and a question with its answer.
@@ -402,6 +439,11 @@ private:
               "prove the condition can be met");
     if (!step.solution_expression.empty() && !step.playground)
       at.fail("solution playground belongs to a playground step");
+    if (step.exercise && (step.until_line == 0 || step.solution_kernel.empty()))
+      at.fail("an exercise is judged by until CONDITION and proven by solution file SOLVED.cu "
+              "(its template solved), so that lesson check can show the goal can be met");
+    if (!step.solution_kernel.empty() && !step.exercise)
+      at.fail("solution file belongs to an exercise step (exercise TEMPLATE.cu)");
     if (step.playground && !step.answer.site.empty())
       LessonLine{m_lesson.file, step.answer_line, "answer", ""}.fail(
           "the playground's access has no sites: write the figure alone, e.g. answer "

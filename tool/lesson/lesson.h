@@ -24,11 +24,16 @@
 //   answer limiter                    a choice among the resources that limit occupancy
 //   choices A B C ...                 the answers offered (a choice question)
 //   within PERCENT                    how close a typed number must be (default 1 %)
+//   exercise TEMPLATE.cu[:KERNEL]     the step's launch: a kernel file beside the lesson that
+//                                     the learner copies to their folder and edits (exercise.h)
 //   until FIGURE [of "SITE"] OP NUMBER [and ...]   change the launch until this holds (OP: =
-//                                     != < <= > >=)
+//                                     != < <= > >=); `of every global load` (global or shared,
+//                                     then load, store or access for both) holds at each such
+//                                     site; `verified` holds where the outputs were checked right
 //   least PARAM                       ... with the least value of PARAM that makes it hold
 //   solution param NAME=VALUE | solution block BLOCK | solution playground EXPRESSION
-//                                     a change that meets `until`, for `warplens lesson check`
+//   solution file SOLVED.cu           a change that meets `until`, for `warplens lesson check`
+//                                     (an exercise's: its template solved, beside the lesson)
 //   hint TEXT                         shown after a wrong try
 //   why TEXT                          shown with the answer
 //   # a comment
@@ -51,10 +56,13 @@ inline constexpr std::size_t kLongestLessonLine = 2000;    // characters
 // Checking a step costs milliseconds (its launch modelled): this bounds a check to seconds.
 inline constexpr std::size_t kMostLessonSteps = 500;
 
-// A figure of the launch, or of one of its sites (`sectors_per_request of "load a"`).
+// A figure of the launch, or of one of its sites (`sectors_per_request of "load a"`), or of each
+// site of a kind (`of every global load`: every, "global load"). The key "verified" is the
+// launch's outputs checked right (in a condition alone).
 struct FigureRef {
   std::string key;
-  std::string site; // "" for the launch's own figure
+  std::string site = {};  // "" for the launch's own figure
+  std::string every = {}; // "global", "global load", "shared store", ...; "" for one site or none
 };
 
 enum class Comparison { equal, not_equal, less, less_equal, greater, greater_equal };
@@ -101,8 +109,10 @@ struct LessonStep {
   int until_line = 0;
   std::string least; // a parameter
   int least_line = 0;
+  bool exercise = false; // `kernel` is a template the learner copies and edits
   std::vector<std::string> solution_params;
   std::string solution_block;
+  std::string solution_kernel; // an exercise's solved file
   std::string solution_expression;
   int solution_line = 0;
   std::string hint;

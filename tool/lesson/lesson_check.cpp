@@ -114,6 +114,16 @@ private:
   }
 
   void figure_exists(const FigureRef& figure, const RunResult& result, int line) {
+    if (!figure.every.empty()) {
+      const MemorySpace space =
+          figure.every.starts_with("global") ? MemorySpace::global : MemorySpace::shared;
+      const std::vector<std::string>& keys = site_figure_keys(space);
+      if (std::find(keys.begin(), keys.end(), figure.key) == keys.end())
+        problem(line, in_quotes(figure.key, 40) + " is not a figure of a " +
+                          figure.every.substr(0, 6) + " site" + did_you_mean(figure.key, keys) +
+                          "; its figures: " + joined(keys, ", "));
+      return;
+    }
     if (read_figure(figure, result))
       return;
     if (!figure.site.empty() &&

@@ -53,10 +53,66 @@ std::string source_of_measurement(const RunResult& result, const std::string& me
                                        : "measured on " + result.arch.name;
 }
 
+// `verified`: 1 where the outputs were checked and right, 0 where wrong or not compared. A model
+// runs nothing: its outputs count as right, and the reading says they are checked on a GPU only.
+FigureReading outputs_reading(const RunResult& result, const std::string& measured_source) {
+  const std::optional<Verification>& v = result.verification;
+  if (!v)
+    return {1, "are checked on a GPU only: the model predicts figures and runs nothing",
+            "the model"};
+  const std::string source = source_of_measurement(result, measured_source);
+  if (!v->skipped.empty())
+    return {0, "were not compared: " + v->skipped, source};
+  if (!v->passed)
+    return {0,
+            "were wrong (" + std::to_string(v->mismatches) + " of " + std::to_string(v->checked) +
+                "; the first: " + v->first_failure + ")",
+            source};
+  return {1, "were verified (" + std::to_string(v->checked) + " against " + v->against + ")",
+          source};
+}
+
 std::string described(const FigureRef& figure) {
+  if (figure.key == "verified")
+    return "the outputs";
   const Figure* row = find_figure(figure.key);
   const std::string name = row ? std::string(row->display) : figure.key;
-  return figure.site.empty() ? name : name + " of \"" + figure.site + "\"";
+  return !figure.every.empty() ? name + " of every " + figure.every
+         : figure.site.empty() ? name
+                               : name + " of \"" + figure.site + "\"";
+}
+
+// "sectors per request of "line 14: global load, 4 B" is 32.00 (the model)", "the outputs were
+// verified (...)".
+std::string said(const FigureRef& figure, const FigureReading& reading) {
+  if (figure.key == "verified") // the model's reading says itself why nothing was checked
+    return "the outputs " + reading.text +
+           (reading.source == "the model" ? "" : " (" + reading.source + ")");
+  return described(figure) + " is " + reading.text + " (" + reading.source + ")";
+}
+
+bool site_is(const SitePrediction& site, const std::string& every) {
+  const std::string space = site.space == MemorySpace::global ? "global" : "shared";
+  const std::string op = site.op == AccessOp::load ? "load" : "store";
+  return every == space || every == space + " " + op;
+}
+
+// The step's conditions for this launch: one of every kind of site (`of every global load`) made
+// one per such site, so the verdict names the line where it fails; left whole where the launch
+// has no such site (it then has no value).
+std::vector<Condition> for_launch(const std::vector<Condition>& conditions,
+                                  const RunResult& result) {
+  std::vector<Condition> out;
+  for (const Condition& c : conditions) {
+    const std::size_t before = out.size();
+    if (!c.figure.every.empty())
+      for (const SitePrediction& site : result.prediction.sites)
+        if (site_is(site, c.figure.every) && site.requests > 0)
+          out.push_back({FigureRef{c.figure.key, site.name}, c.comparison, c.value});
+    if (out.size() == before)
+      out.push_back(c);
+  }
+  return out;
 }
 
 bool close_enough(double typed, double truth, double within_percent) {
@@ -114,8 +170,11 @@ template <typename Read> std::string unmet(const std::vector<Condition>& conditi
     if (!now)
       return described(condition.figure) + " has no value for this launch";
     if (!holds(condition, now->value))
-      return described(condition.figure) + " is " + now->text + " (" + now->source + "); wanted " +
-             comparison_text(condition.comparison) + " " + format("%g", condition.value);
+      return said(condition.figure, *now) +
+             (condition.figure.key == "verified"
+                  ? "; wanted verified"
+                  : "; wanted " + std::string(comparison_text(condition.comparison)) + " " +
+                        format("%g", condition.value));
   }
   return "";
 }
@@ -205,11 +264,15 @@ StepLaunch step_launch(const Lesson& lesson, const LessonStep& step,
     const int line = !step.arch.empty() ? step.arch_line : lesson.arch_line;
     throw UsageError(lesson.file + ":" + std::to_string(line ? line : step.line) + ": " + e.what());
   }
+  // An exercise's solution is another file: its template solved.
+  LessonStep solved = step;
+  if (with_solution && !step.solution_kernel.empty())
+    solved.kernel = step.solution_kernel;
   try {
-    launch.request = resolve_kernel_request(step_kernel_id(step), params, "", block);
+    launch.request = resolve_kernel_request(step_kernel_id(solved), params, "", block);
   } catch (const UsageError& e) {
     throw UsageError(lesson.file + ":" +
-                     std::to_string(refused_line(step, params, lines, block_line)) + ": " +
+                     std::to_string(refused_line(solved, params, lines, block_line)) + ": " +
                      e.what());
   }
   return launch;
@@ -230,6 +293,10 @@ IndexPlayground step_playground(const LessonStep& step, bool with_solution) {
 
 std::optional<FigureReading> read_figure(const FigureRef& figure, const RunResult& result,
                                          const std::string& measured_source) {
+  if (figure.key == "verified")
+    return outputs_reading(result, measured_source);
+  if (!figure.every.empty())
+    return std::nullopt; // read site by site (for_launch)
   if (!figure.site.empty()) {
     const SitePrediction* site = site_named(result, figure.site);
     const Figure* row = find_figure(figure.key);
@@ -240,6 +307,8 @@ std::optional<FigureReading> read_figure(const FigureRef& figure, const RunResul
       return FigureReading{*measured, written(figure.key, *measured),
                            source_of_measurement(result, measured_source)};
     const double value = row->site_predicted(*site);
+    if (std::isnan(value)) // not known: a result made before the model kept it
+      return std::nullopt;
     return FigureReading{value, written(figure.key, value), "the model"};
   }
   const Figure* row = find_figure(figure.key);
@@ -324,8 +393,9 @@ LessonVerdict judge_playground_answer(const LessonStep& step, const std::string&
 
 LessonVerdict judge_launch(const LessonStep& step, const RunResult& now,
                            const std::function<RunResult(const Params&)>& model_with) {
-  const std::string missing =
-      unmet(step.until, [&](const FigureRef& figure) { return read_figure(figure, now); });
+  const std::string missing = unmet(for_launch(step.until, now), [&](const FigureRef& figure) {
+    return read_figure(figure, now);
+  });
   if (!missing.empty())
     return {false, with_hint("Not yet: " + missing + ".", step)};
   if (!step.least.empty() && now.params.count(step.least)) {
@@ -334,17 +404,18 @@ LessonVerdict judge_launch(const LessonStep& step, const RunResult& now,
     for (const std::int64_t smaller :
          kernel ? smaller_values(*kernel, step.least, value) : std::vector<std::int64_t>{}) {
       const RunResult other = model_with(replaced(now.params, step.least, smaller));
-      if (unmet(step.until, [&](const FigureRef& f) { return read_figure(f, other); }).empty())
+      if (unmet(for_launch(step.until, other), [&](const FigureRef& f) {
+            return read_figure(f, other);
+          }).empty())
         return {false, with_hint("It holds with " + step.least + "=" + std::to_string(value) +
                                      ", but a smaller " + step.least + " would do too.",
                                  step)};
     }
   }
   std::string met;
-  for (const Condition& condition : step.until) {
+  for (const Condition& condition : for_launch(step.until, now)) {
     const FigureReading reading = *read_figure(condition.figure, now);
-    met += (met.empty() ? "" : ", ") + described(condition.figure) + " is " + reading.text + " (" +
-           reading.source + ")";
+    met += (met.empty() ? "" : ", ") + said(condition.figure, reading);
   }
   return {true, with_why("Right: " + met + ".", step)};
 }

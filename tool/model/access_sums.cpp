@@ -1,6 +1,7 @@
 #include "model/access_sums.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 namespace wl {
@@ -8,6 +9,7 @@ namespace wl {
 void AccessSums::add(const WarpAccess& access, MemorySpace space, AccessOp op) {
   if (access.active_mask == 0)
     return;
+  lanes += std::popcount(access.active_mask);
   if (space == MemorySpace::global) {
     const GlobalAccess g = analyse_global(access);
     requests += g.requests;
@@ -29,6 +31,7 @@ void AccessSums::add(const WarpAccess& access, MemorySpace space, AccessOp op) {
 
 void AccessSums::add(const AccessSums& other, double scale) {
   requests += scale * other.requests;
+  lanes += scale * other.lanes;
   sectors += scale * other.sectors;
   ideal_sectors += scale * other.ideal_sectors;
   bytes_used += scale * other.bytes_used;
@@ -49,6 +52,7 @@ SitePrediction AccessSums::prediction(std::string name, MemorySpace space, Acces
   p.op = op;
   p.width = width;
   p.requests = round(requests);
+  p.lanes = round(lanes);
   p.sectors = round(sectors);
   p.ideal_sectors = round(ideal_sectors);
   p.bytes_used = round(bytes_used);

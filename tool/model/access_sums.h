@@ -15,6 +15,7 @@ struct AccessSums {
   double requests = 0, sectors = 0, ideal_sectors = 0, bytes_used = 0, bytes_fetched = 0,
          dram_bytes = 0;
   double wavefronts = 0, ideal_wavefronts = 0, excess_wavefronts = 0;
+  double lanes = 0; // active lanes over the warp-level instructions
   int conflict_degree = 0;
 
   // One warp's access (no active lane adds nothing). Loads read whole 64-byte segments a request

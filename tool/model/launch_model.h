@@ -11,6 +11,7 @@
 #include "kernel.h"
 #include "model/access.h"
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -23,6 +24,10 @@ struct SitePrediction {
   AccessOp op = AccessOp::load;
   int width = 0;
   std::int64_t requests = 0;
+  // The lanes that made the site's accesses, summed over its warp-level instructions: 32 each
+  // where no lane is off (a branch, a guard or a part-full warp turns lanes off). -1: not known
+  // (a result read back that was made before the model counted them).
+  std::int64_t lanes = 0;
   // global. dram_bytes: what DRAM moves for the site when no load finds another warp's data in
   // L2 (loads: the 64-byte segments each request touches; stores: the bytes written, in whole
   // 32-byte sectors, as L2 merges every warp's writes to a sector before writing it back).
@@ -39,6 +44,10 @@ struct SitePrediction {
 
   double sectors_per_request() const { return requests ? double(sectors) / requests : 0; }
   double wavefronts_per_request() const { return requests ? double(wavefronts) / requests : 0; }
+  double lanes_known() const { return lanes < 0 ? std::nan("") : double(lanes); }
+  double lanes_per_request() const {
+    return lanes < 0 ? std::nan("") : requests ? double(lanes) / requests : 0;
+  }
 };
 
 // Why part of a kernel file's code has no prediction, by line: an instruction the model does not

@@ -175,7 +175,7 @@ CounterResult counters_from(const Fields& f) {
 }
 
 // Site figures a result may lack: recorded before the model had them (the recordings in assets/).
-constexpr std::array<std::string_view, 1> kSiteFiguresAddedLater = {"dram_bytes"};
+constexpr std::array<std::string_view, 2> kSiteFiguresAddedLater = {"dram_bytes", "lanes"};
 
 SitePrediction site_from(const Fields& f) {
   SitePrediction s;
@@ -183,11 +183,13 @@ SitePrediction site_from(const Fields& f) {
   s.space = f.choice("space", {"global", "shared"}) == "shared" ? MemorySpace::shared
                                                                 : MemorySpace::global;
   s.op = op_from(f.choice("op", {"load", "store", "atomic"}));
+  s.lanes = -1; // unknown unless the result has them (made before the model counted them)
   for (const Figure* figure : site_figures()) {
     if (!figure->site_store)
       continue; // derived from the others (sectors per request)
     const std::string key(figure->key);
-    if (!f.has(key.c_str()) &&
+    // Absent, or null as a result read back writes a figure it did not know: left unknown.
+    if ((!f.has(key.c_str()) || f.raw().at(key).is_null()) &&
         std::ranges::find(kSiteFiguresAddedLater, key) != kSiteFiguresAddedLater.end())
       continue;
     figure->site_store(s,

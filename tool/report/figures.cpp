@@ -1675,6 +1675,30 @@ const std::array kFigures = {
                             std::int64_t v) { s.conflict_degree = static_cast<int>(v); },
            .site_bounds = {0, std::numeric_limits<int>::max()},
            .warp_shared = [](const SharedAccess& a) { return double(a.conflict_degree); }},
+    Figure{.key = "lanes",
+           .display = "lanes",
+           .unit = "lanes",
+           .panel = Panel::divergence,
+           .meaning = "Lanes that made the site's accesses, summed over its warp-level "
+                      "instructions: 32 each where no lane is off",
+           .model = kSiteModel,
+           .sites = SiteSpaces::both,
+           .site_predicted = [](const SitePrediction& s) { return s.lanes_known(); },
+           .site_store = [](SitePrediction& s, std::int64_t v) { s.lanes = v; }},
+    Figure{.key = "lanes_per_request",
+           .display = "lanes per request",
+           .unit = "of 32 lanes",
+           .panel = Panel::divergence,
+           .format = FigureFormat::ratio,
+           .decimals = 1,
+           .meaning = "Active lanes per warp-level instruction at this site: fewer than 32 where a "
+                      "branch, a guard or a part-full warp turned lanes off (a divergent branch "
+                      "runs each side with part of the warp)",
+           .model = kSiteModel,
+           .ideal = "32",
+           .better = Better::higher,
+           .sites = SiteSpaces::both,
+           .site_predicted = [](const SitePrediction& s) { return s.lanes_per_request(); }},
     Figure{.key = "active_lanes",
            .display = "active lanes",
            .unit = "of 32 lanes",
@@ -1855,6 +1879,8 @@ std::optional<std::string> figure_text(const Figure& f, const RunResult& r) {
 }
 
 std::string figure_csv(const Figure& f, double value) {
+  if (std::isnan(value)) // not known: an empty cell
+    return "";
   return f.format == FigureFormat::count ? format("%.0f", value) : format("%.9g", value);
 }
 
@@ -1922,6 +1948,8 @@ nlohmann::json warp_figures_json(const WarpAccess& access, MemorySpace space) {
 }
 
 nlohmann::json figure_json(const Figure& f, double value) {
+  if (std::isnan(value)) // not known: a result made before the model kept it
+    return nullptr;
   const bool whole = f.format == FigureFormat::count || f.format == FigureFormat::bytes;
   if (whole && std::fabs(value) < 9e18 && value == std::round(value))
     return static_cast<std::int64_t>(value);

@@ -147,6 +147,8 @@ void draw_answer_controls(App& app, const LessonStep& step) {
     }
   } else if (step.playground) {
     note_text("Change the index in the Index playground, then press Check.");
+  } else if (step.exercise) {
+    note_text("Change your copy and save it: each save is judged (Check judges it again).");
   } else {
     note_text("Change the launch here (or in the Launch panel), then press Check:");
     draw_launch_editors(app);
@@ -223,6 +225,8 @@ void draw_step(App& app) {
   }
   ImGui::Separator();
   wrapped_text(step.ask);
+  if (step.exercise)
+    note_text("Your copy: " + step.kernel + ". Open it in your editor.");
   if (app.lesson_veils(Panel::counters))
     note_text("The panels that would show the answer are covered until you answer.");
   draw_answer_controls(app, step);

@@ -418,6 +418,7 @@ void App::poll_source() {
       if (update->result) {
         results.curves = curves_for(*update->result); // the curves follow the resources on screen
         results.modelled = std::move(update->result);
+        ++results.arrivals;
       } else {
         results.last_error = update->error;
       }
@@ -471,6 +472,7 @@ void App::show(RunResult result) {
       results.history.pop_front();
   }
   results.latest = std::move(result);
+  ++results.arrivals;
   results.latest_counting = false;
   results.last_error.clear();
   if (results.awaiting_run) { // F5 answered: the status line says what it brought, whichever panel
@@ -488,6 +490,7 @@ void App::show_timed_part(RunResult part) {
   if (!models)
     results.curves = curves_for(part);
   results.latest = std::move(part);
+  ++results.arrivals;
   results.latest_counting = true;
   results.last_error.clear();
   if (results.awaiting_run) // the whole result's status follows it

@@ -246,6 +246,9 @@ struct Choices {
 struct Results {
   std::optional<RunResult> modelled;
   std::optional<RunResult> latest;
+  // Results that came (modelled, a Run's timed part, a whole Run), each counted once: what
+  // follows each new one (an exercise's judge) keys on it.
+  std::uint64_t arrivals = 0;
   std::optional<ImpactCurves> curves; // for the latest result's kernel resources
   std::deque<RunResult> history;      // the runs timed here, newest last
   static constexpr std::size_t kHistoryLength = 32;
@@ -367,6 +370,9 @@ struct LessonWorkflow {
   std::string chosen;           // a choice question's choice
   int tries = 0;                // wrong answers to this step's question
   std::optional<LessonVerdict> verdict;
+  // The result an exercise's copy was last judged on (Results::arrivals): each result that comes
+  // after a save (and each measurement after a model) is judged once, as Check would.
+  std::uint64_t exercise_judged = 0;
   bool revealed = false; // answered right or shown: the panels show the answer
   std::string problem;   // why the lesson, a step's launch or a check could not be used
   std::map<std::string, LessonProgress> progress;
@@ -457,6 +463,8 @@ struct App {
   // latest run (measured, or the recording's), else the models' figures of it; null while
   // neither is there yet.
   const RunResult* result_on_screen() const;
+  // Whether the source on screen measures (a worker on a GPU), not model mode.
+  bool source_measures() const { return source && !source->mode().starts_with("model mode"); }
   // True when `latest` is of another launch than the one on screen: its measured figures are
   // then shown greyed with `stale_note`.
   bool latest_is_stale() const;
@@ -561,6 +569,8 @@ struct App {
   void go_to_step(int index, bool ask_again = false);
   // Once per frame: a lesson asked for before the settings were read is opened.
   void follow_lesson();
+  // An exercise step's copy judged against its goal when a save (or a measurement) changed it.
+  void judge_exercise_if_saved();
   // Judges the answer typed or chosen (or, for an `until` step, the launch or playground as the
   // learner left it) against the figures on screen.
   void check_lesson_answer();

@@ -6,6 +6,7 @@
 #include "base/error.h"
 #include "io/assets.h"
 #include "kernel_file/file_kernel.h"
+#include "lesson/lesson_exercise.h"
 #include "model/block_text.h"
 #include "model/model_kernel.h"
 #include "registry.h"
@@ -45,14 +46,17 @@ std::string limiters_text(const RunResult& result) {
 
 bool asks_of_a_site(const LessonStep& step) {
   return !step.answer.site.empty() ||
-         std::any_of(step.until.begin(), step.until.end(),
-                     [](const Condition& c) { return !c.figure.site.empty(); });
+         std::any_of(step.until.begin(), step.until.end(), [](const Condition& c) {
+           return !c.figure.site.empty() || !c.figure.every.empty();
+         });
 }
 
 // "block 64", "pad=1", "threadIdx.x ^ ...": what a step's solution changes, for the verdict.
 std::string solution_text(const LessonStep& step) {
   if (!step.solution_expression.empty())
     return "the index " + step.solution_expression;
+  if (!step.solution_kernel.empty())
+    return "the file " + step.solution_kernel + " (open it beside your copy)";
   std::string text = step.solution_block.empty() ? "" : "block " + step.solution_block;
   for (const std::string& param : step.solution_params)
     text += (text.empty() ? "" : ", ") + param;
@@ -81,7 +85,8 @@ bool App::open_lesson(const std::string& name_or_path) {
                             ? " (and " + std::to_string(problems.size() - 1) +
                                   " more: warplens lesson check " + file.string() + ")"
                             : ""));
-    lessons.lesson = std::move(*checked.lesson);
+    // An exercise's steps open the learner's copy of its template (made now if there is none).
+    lessons.lesson = learner_lesson(*checked.lesson);
     lessons.id = lesson_id(file);
     lessons.problem.clear();
     go_to_step(lessons.progress[lessons.id].step);
@@ -147,12 +152,26 @@ void App::go_to_step(int index, bool ask_again) {
 }
 
 void App::follow_lesson() {
+  judge_exercise_if_saved();
   if (lessons.pending.empty())
     return;
   const std::string asked = std::move(lessons.pending);
   lessons.pending.clear();
   if (!open_lesson(asked))
     messages.status = "Lesson not opened: " + lessons.problem;
+}
+
+void App::judge_exercise_if_saved() {
+  const LessonStep* step = lessons.current();
+  const RunResult* result = step && step->exercise ? result_on_screen() : nullptr;
+  if (!result || results.arrivals == lessons.exercise_judged ||
+      result->kernel_id != step_kernel_id(*step))
+    return;
+  // On a GPU the measured figures judge it (its outputs checked), not the model that comes first.
+  if (source_measures() && !result->timing)
+    return;
+  lessons.exercise_judged = results.arrivals;
+  check_lesson_answer();
 }
 
 void App::check_lesson_answer() {
@@ -220,6 +239,11 @@ void App::reveal_lesson_answer() {
   lessons.chosen.clear(); // a wrong pick is not left looking chosen beside the answer
   lessons.progress[lessons.id].first_try.erase(lessons.step); // shown is not answered
   const std::string why = step->why.empty() ? "" : " " + step->why;
+  if (step->kind == QuestionKind::until && step->exercise) {
+    // The learner's copy stays on screen, theirs to change: the solution is a file to read.
+    lessons.verdict = LessonVerdict{false, "A solution: " + solution_text(*step) + "." + why};
+    return;
+  }
   if (step->kind == QuestionKind::until) {
     // The solution goes on screen: its figures follow, and Check says it holds.
     if (step->playground)

@@ -27,10 +27,6 @@ std::size_t typed_budget(const char* text) {
   return value;
 }
 
-bool measures(const ResultSource* source) {
-  return source && !source->mode().starts_with("model mode");
-}
-
 } // namespace
 
 bool App::tune_running() const { return tune.state && tune.state->awaiting.has_value(); }
@@ -58,7 +54,7 @@ void App::start_tune() {
                        state->space.points.front().refused + ")");
     state->kernel_id = choices.kernel_id;
     state->ranking = model_ranking(state->space);
-    state->measured = measures(source);
+    state->measured = source_measures();
     const std::size_t budget = typed_budget(tune.budget.data());
     state->budget = budget > 0 ? budget
                     : strategy == TuneStrategy::grid

@@ -1,0 +1,25 @@
+// The solution of coalesce_copy.cu: in each of its eight steps the block copies a contiguous run
+// of blockDim.x floats, lane by lane, so a warp reads and writes 128 bytes side by side: 4
+// sectors per request.
+//
+// @warplens kernel copy_eight
+// @warplens size n = 1 << 20
+// @warplens arg in: in float[n] random(-1, 1)
+// @warplens arg out: out float[n]
+// @warplens arg n: int = n
+// @warplens block 256
+// @warplens grid ceil_div(n, block.x * 8)
+// @warplens check copy_reference 0
+
+__global__ void copy_eight(const float* in, float* out, int n) {
+  for (int k = 0; k < 8; ++k) {
+    const int i = (blockIdx.x * 8 + k) * blockDim.x + threadIdx.x;
+    if (i < n)
+      out[i] = in[i];
+  }
+}
+
+__global__ void copy_reference(const float* in, float* out, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    out[i] = in[i];
+}

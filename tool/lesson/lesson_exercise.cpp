@@ -1,0 +1,77 @@
+#include "lesson/lesson_exercise.h"
+
+#include "base/error.h"
+#include "base/file_output.h"
+#include "base/json_input.h"
+#include "base/text_file.h"
+
+#include <cstdlib>
+
+namespace wl {
+
+namespace {
+
+// "mine.cu:kernel" -> {"mine.cu", ":kernel"}.
+std::pair<std::string, std::string> file_and_kernel(const std::string& kernel) {
+  const std::size_t colon = kernel.find(".cu:");
+  if (colon == std::string::npos)
+    return {kernel, ""};
+  return {kernel.substr(0, colon + 3), kernel.substr(colon + 3)};
+}
+
+// The copy made from the template, or left as it is where the learner has one.
+void make_copy(const std::filesystem::path& copy, const std::filesystem::path& template_file) {
+  std::error_code error;
+  const std::filesystem::file_status there = std::filesystem::symlink_status(copy, error);
+  if (std::filesystem::exists(there)) {
+    if (std::filesystem::is_directory(std::filesystem::status(copy, error)))
+      throw UsageError("your copy of the exercise, " + clip(copy.string(), 160) +
+                       ", is a folder; move it away and open the lesson again");
+    return; // theirs: never replaced
+  }
+  if (const std::string problem = make_folders(copy.parent_path()); !problem.empty())
+    throw UsageError("the exercise cannot be copied for you: " + problem +
+                     "; set WARPLENS_EXERCISES to a folder you can write");
+  const std::string text =
+      read_text_file(template_file, "exercise template", "a CUDA kernel file", 1 << 20);
+  if (const std::string problem = write_file_safely(
+          copy, text,
+          {.replace_existing = false, .write_through_links = false, .keep_on_failure = false});
+      !problem.empty())
+    throw UsageError("the exercise cannot be copied for you: " + problem);
+}
+
+} // namespace
+
+std::filesystem::path exercises_folder() {
+  if (const char* set = std::getenv("WARPLENS_EXERCISES"); set && set[0] == '/')
+    return set;
+  if (const char* home = std::getenv("HOME"); home && home[0] == '/')
+    return std::filesystem::path(home) / "warplens-exercises";
+  return {};
+}
+
+std::filesystem::path exercise_copy(const Lesson& lesson, const LessonStep& step) {
+  const std::filesystem::path folder = exercises_folder();
+  if (folder.empty())
+    throw UsageError("no folder for your exercises: set WARPLENS_EXERCISES (or HOME) to an "
+                     "absolute path");
+  const std::string lesson_name = std::filesystem::path(lesson.file).stem().string();
+  return folder / lesson_name /
+         std::filesystem::path(file_and_kernel(step.kernel).first).filename();
+}
+
+Lesson learner_lesson(const Lesson& lesson) {
+  Lesson out = lesson;
+  for (LessonStep& step : out.steps) {
+    if (!step.exercise)
+      continue;
+    const auto [template_file, kernel] = file_and_kernel(step.kernel);
+    const std::filesystem::path copy = exercise_copy(lesson, step);
+    make_copy(copy, template_file);
+    step.kernel = copy.string() + kernel;
+  }
+  return out;
+}
+
+} // namespace wl
