@@ -10,11 +10,16 @@
 #include "lesson/lesson_exercise.h"
 #include "lesson/lesson_judge.h"
 #include "model/model_kernel.h"
+#include "workflows/settings.h"
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
+
+#include <nlohmann/json.hpp>
 
 #ifdef WARPLENS_LINKS_ENGINE
 #include "engine/engine.h"
@@ -206,6 +211,112 @@ void try_exercises(const std::string& name, int only_step, bool measured) {
     throw VerificationFailure(counted(judged - met, "exercise") + " not met yet");
 }
 
+// One lesson as the report shows it: the lesson read (bundled by its name, a teacher's by its
+// path), or why it cannot be.
+struct ReportedLesson {
+  std::string id;
+  std::optional<Lesson> lesson;
+  std::string missing;
+  viz::LessonProgress progress;
+};
+
+std::vector<ReportedLesson> reported_lessons(const std::filesystem::path& settings) {
+  std::map<std::string, viz::LessonProgress> progress = viz::read_lesson_progress(settings);
+  std::vector<ReportedLesson> out;
+  for (const std::filesystem::path& path : bundled_lessons()) {
+    const std::string id = path.stem().string();
+    out.push_back({id, load_lesson(path), "", progress[id]});
+    progress.erase(id);
+  }
+  for (const auto& [id, p] : progress) { // a teacher's lesson files, by their paths
+    ReportedLesson r{id, std::nullopt, "", p};
+    try {
+      r.lesson = load_lesson(id);
+    } catch (const Error& e) {
+      r.missing = e.what();
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::string minutes(double seconds) { return format("%.0f min", seconds / 60); }
+
+void print_report_text(const std::vector<ReportedLesson>& lessons) {
+  std::printf("%-28s %9s %6s %10s %8s  %s\n", "lesson", "questions", "right", "first try", "time",
+              "title");
+  for (const ReportedLesson& r : lessons) {
+    if (!r.lesson) {
+      std::printf("%-28s %s\n", clip(r.id, 28).c_str(), clip(r.missing, 100).c_str());
+      continue;
+    }
+    std::printf("%-28s %9d %6d %10d %8s  %s\n", clip(r.id, 28).c_str(), r.lesson->questions(),
+                r.lesson->answered_right(r.progress.done),
+                r.lesson->answered_right(r.progress.first_try), minutes(r.progress.seconds).c_str(),
+                clip(r.lesson->title, 60).c_str());
+  }
+}
+
+// A row per question: what a teacher's spreadsheet sums.
+void print_report_csv(const std::vector<ReportedLesson>& lessons) {
+  std::printf("lesson,lesson_title,step,question,answered_right,first_try,lesson_seconds\n");
+  for (const ReportedLesson& r : lessons)
+    for (std::size_t i = 0; r.lesson && i < r.lesson->steps.size(); ++i) {
+      const LessonStep& step = r.lesson->steps[i];
+      if (step.kind == QuestionKind::none)
+        continue;
+      const int index = static_cast<int>(i);
+      std::printf("%s,%s,%zu,%s,%d,%d,%.0f\n", csv_quoted(r.id).c_str(),
+                  csv_quoted(r.lesson->title).c_str(), i + 1, csv_quoted(step.title).c_str(),
+                  r.progress.done.contains(index) ? 1 : 0,
+                  r.progress.first_try.contains(index) ? 1 : 0, r.progress.seconds);
+    }
+}
+
+void print_report_json(const std::vector<ReportedLesson>& lessons) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const ReportedLesson& r : lessons) {
+    nlohmann::json one = {{"lesson", r.id}, {"seconds", std::round(r.progress.seconds)}};
+    if (!r.lesson) {
+      one["missing"] = r.missing;
+      out.push_back(one);
+      continue;
+    }
+    one["title"] = r.lesson->title;
+    one["questions"] = r.lesson->questions();
+    one["answered_right"] = r.lesson->answered_right(r.progress.done);
+    one["first_try"] = r.lesson->answered_right(r.progress.first_try);
+    nlohmann::json steps = nlohmann::json::array();
+    for (std::size_t i = 0; i < r.lesson->steps.size(); ++i)
+      if (r.lesson->steps[i].kind != QuestionKind::none)
+        steps.push_back({{"step", i + 1},
+                         {"question", r.lesson->steps[i].title},
+                         {"answered_right", r.progress.done.contains(static_cast<int>(i))},
+                         {"first_try", r.progress.first_try.contains(static_cast<int>(i))}});
+    one["steps"] = steps;
+    out.push_back(one);
+  }
+  std::printf("%s\n", nlohmann::json{{"lessons", out}}.dump(1).c_str());
+}
+
+// A learner's progress for the teacher, from the settings the GUI keeps.
+void report_lessons(const std::string& settings, bool csv, bool json) {
+  const std::filesystem::path dir =
+      settings.empty() ? viz::default_config_dir() : std::filesystem::path(settings);
+  if (dir.empty())
+    throw UsageError("no settings folder: set HOME (or XDG_CONFIG_HOME), or give --settings DIR");
+  std::error_code error;
+  if (!settings.empty() && !std::filesystem::is_directory(dir, error))
+    throw UsageError("--settings '" + clip(settings, 80) +
+                     "' is not a folder; give the folder that holds the GUI's settings.json");
+  const std::vector<ReportedLesson> lessons = reported_lessons(dir);
+  if (csv)
+    return print_report_csv(lessons);
+  if (json)
+    return print_report_json(lessons);
+  print_report_text(lessons);
+}
+
 void list_lessons() {
   int questions = 0;
   for (const std::filesystem::path& path : bundled_lessons()) {
@@ -266,6 +377,20 @@ void add_lesson_command(CLI::App& app) {
   try_cmd->add_flag("--measured", *try_measured,
                     "Run each copy on this GPU, its outputs checked, rather than model it");
   try_cmd->callback([tried, step, try_measured] { try_exercises(*tried, *step, *try_measured); });
+
+  auto settings = std::make_shared<std::string>();
+  auto report_csv = std::make_shared<bool>(false);
+  auto report_json = std::make_shared<bool>(false);
+  CLI::App* report = lesson->add_subcommand(
+      "report", "A learner's progress for the teacher: each lesson's questions answered right, at "
+                "the first try, and the time it was open (from the GUI's settings)");
+  report->add_option("--settings", *settings,
+                     "The folder of the GUI's settings.json (default ~/.config/warplens)");
+  CLI::Option* as_csv = report->add_flag("--csv", *report_csv, "A CSV row per question");
+  report->add_flag("--json", *report_json, "One JSON object")->excludes(as_csv);
+  report->callback([settings, report_csv, report_json] {
+    report_lessons(*settings, *report_csv, *report_json);
+  });
 
   auto name = std::make_shared<std::string>();
   auto out = std::make_shared<std::string>();

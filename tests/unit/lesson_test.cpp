@@ -206,6 +206,42 @@ TEST(Lessons, AnExercisesCopyIsMadeOnceAndNeverReplaced) {
   std::filesystem::remove_all(dir);
 }
 
+// The teacher's report of a learner's progress, from the GUI's settings: a row per question with
+// its first try and the lesson's time; settings the GUI could not have written are refused in one
+// line naming the key.
+TEST(Lessons, TheReportGivesEachQuestionsResultAndTheLessonsTime) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("wl_report_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "settings.json")
+      << R"({"lessons": {"03-coalescing": {"step": 2, "done": [0, 1], "first_try": [1], )"
+      << R"("seconds": 600}}})";
+  const test::CommandResult csv =
+      test::run_warplens("lesson report --csv --settings " + dir.string());
+  ASSERT_EQ(csv.exit_code, 0) << csv.out;
+  EXPECT_TRUE(test::contains(csv.out, "lesson,lesson_title,step,question,answered_right,first_try,"
+                                      "lesson_seconds\n"))
+      << csv.out;
+  EXPECT_TRUE(test::contains(csv.out, "\"03-coalescing\",\"Coalescing: how a warp's addresses "
+                                      "become sectors\",1,\"Stride 1\",1,0,600\n"))
+      << csv.out;
+  EXPECT_TRUE(test::contains(csv.out, ",2,\"Stride 2\",1,1,600\n")) << csv.out;
+  const test::CommandResult text = test::run_warplens("lesson report --settings " + dir.string());
+  EXPECT_TRUE(test::contains(text.out, "03-coalescing                        6      2          1   "
+                                       "10 min"))
+      << text.out;
+  for (const std::string bad : {R"("seconds": -5)", R"("seconds": "ten")", R"("done": 3)"}) {
+    std::ofstream(dir / "settings.json")
+        << R"({"lessons": {"03-coalescing": {"step": 2, )" << bad << "}}}";
+    test::expect_one_line_error("lesson report --settings " + dir.string(),
+                                {"settings.json", "lessons.03-coalescing", "seconds"});
+  }
+  std::ofstream(dir / "settings.json") << R"({"lessons": {"x": {"step": 0, "seconds": 1e999}}})";
+  test::expect_one_line_error("lesson report --settings " + dir.string(),
+                              {"settings.json", "1e999"});
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Lessons, ProgressCountsOnlyTheLessonsOwnQuestions) {
   const Lesson lesson = load_lesson(find_lesson("coalescing"));
   std::set<int> done;

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <deque>
 #include <filesystem>
 #include <functional>
@@ -354,6 +355,9 @@ struct LessonProgress {
   int step = 0;
   std::set<int> done;      // step indices answered right
   std::set<int> first_try; // of those, the ones whose last asking was answered right at once
+  // Seconds the lesson was open in the GUI; a wait of over a minute between two frames (the
+  // window left alone) counts a minute.
+  double seconds = 0;
 };
 
 // A lesson being followed (viz/workflows/lesson_workflow.cpp): the lesson, the step on screen and
@@ -373,6 +377,7 @@ struct LessonWorkflow {
   // The result an exercise's copy was last judged on (Results::arrivals): each result that comes
   // after a save (and each measurement after a model) is judged once, as Check would.
   std::uint64_t exercise_judged = 0;
+  std::chrono::steady_clock::time_point counted_until{}; // the open lesson's time, counted to here
   bool revealed = false; // answered right or shown: the panels show the answer
   std::string problem;   // why the lesson, a step's launch or a check could not be used
   std::map<std::string, LessonProgress> progress;
@@ -571,6 +576,8 @@ struct App {
   void follow_lesson();
   // An exercise step's copy judged against its goal when a save (or a measurement) changed it.
   void judge_exercise_if_saved();
+  // The open lesson's time, each frame (LessonProgress::seconds).
+  void count_lesson_time();
   // Judges the answer typed or chosen (or, for an `until` step, the launch or playground as the
   // learner left it) against the figures on screen.
   void check_lesson_answer();

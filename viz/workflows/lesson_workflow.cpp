@@ -152,6 +152,7 @@ void App::go_to_step(int index, bool ask_again) {
 }
 
 void App::follow_lesson() {
+  count_lesson_time();
   judge_exercise_if_saved();
   if (lessons.pending.empty())
     return;
@@ -159,6 +160,16 @@ void App::follow_lesson() {
   lessons.pending.clear();
   if (!open_lesson(asked))
     messages.status = "Lesson not opened: " + lessons.problem;
+}
+
+void App::count_lesson_time() {
+  const auto now = std::chrono::steady_clock::now();
+  const auto since = lessons.counted_until;
+  lessons.counted_until = now;
+  if (!lessons.lesson || since == std::chrono::steady_clock::time_point{})
+    return;
+  lessons.progress[lessons.id].seconds +=
+      std::min(60.0, std::chrono::duration<double>(now - since).count());
 }
 
 void App::judge_exercise_if_saved() {

@@ -13,6 +13,7 @@
 #include <array>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -290,7 +291,11 @@ std::optional<LessonProgress> lesson_progress(const json& value) {
   const std::optional<std::set<int>> first_try = step_set(value, "first_try");
   if (!done || !first_try)
     return std::nullopt;
-  LessonProgress progress{value["step"].get<int>(), *done, {}};
+  const json seconds = value.value("seconds", json(0));
+  if (!seconds.is_number() || !std::isfinite(seconds.get<double>()) || seconds.get<double>() < 0 ||
+      seconds.get<double>() > 1e9)
+    return std::nullopt;
+  LessonProgress progress{value["step"].get<int>(), *done, {}, seconds.get<double>()};
   for (int step : *first_try)
     if (done->contains(step))
       progress.first_try.insert(step);
@@ -307,7 +312,8 @@ void apply_lessons(App& app, const json& j, Refusals& refusals) {
       else
         refusals.add("lessons." + clip(id, 30),
                      "lessons." + clip(id, 30) + " " + shown(value) +
-                         ": allowed {\"step\": N, \"done\": [N, ...]} with whole numbers from 0");
+                         ": allowed {\"step\": N, \"done\": [N, ...], \"first_try\": [N, "
+                         "...], \"seconds\": S} with whole numbers from 0");
   } else if (j.contains("lessons")) {
     refusals.add("lessons", "lessons " + shown(j["lessons"]) + ": allowed an object of lessons");
   }
@@ -461,6 +467,35 @@ std::filesystem::path default_config_dir() {
   return {};
 }
 
+std::map<std::string, LessonProgress> read_lesson_progress(const std::filesystem::path& dir) {
+  const std::filesystem::path file = dir / kSettingsFile;
+  std::error_code error;
+  if (dir.empty() || !std::filesystem::exists(file, error))
+    return {};
+  if (!std::filesystem::is_regular_file(file, error))
+    throw UsageError(file.string() + " is not a regular file; give --settings a folder whose "
+                                     "settings.json the GUI wrote");
+  const FileText read = read_text(file);
+  if (read.error)
+    throw UsageError(file.string() + ": cannot read it: " + std::strerror(read.error));
+  const json j = parse_json_text(read.text, file.string(), kMaxSettingsBytes);
+  std::map<std::string, LessonProgress> progress;
+  if (!j.is_object() || !j.contains("lessons"))
+    return progress;
+  if (!j["lessons"].is_object())
+    throw UsageError(file.string() + ": lessons " + shown(j["lessons"]) +
+                     ": allowed an object of lessons");
+  for (const auto& [id, value] : j["lessons"].items()) {
+    const std::optional<LessonProgress> one = lesson_progress(value);
+    if (!one)
+      throw UsageError(file.string() + ": lessons." + clip(id, 30) + " " + shown(value) +
+                       ": allowed {\"step\": N, \"done\": [N, ...], \"first_try\": [N, ...], "
+                       "\"seconds\": S} with whole numbers from 0");
+    progress[id] = *one;
+  }
+  return progress;
+}
+
 std::string load_settings(App& app, const std::filesystem::path& dir) {
   const std::filesystem::path file = dir / kSettingsFile;
   std::error_code error;
@@ -532,8 +567,10 @@ std::string settings_text(const App& app) {
     j["kernel_file"] = app.file.path.string();
   json lessons = json::object();
   for (const auto& [id, progress] : app.lessons.progress)
-    lessons[id] = {
-        {"step", progress.step}, {"done", progress.done}, {"first_try", progress.first_try}};
+    lessons[id] = {{"step", progress.step},
+                   {"done", progress.done},
+                   {"first_try", progress.first_try},
+                   {"seconds", std::round(progress.seconds)}};
   if (!lessons.empty())
     j["lessons"] = lessons;
   if (app.lessons.lesson)

@@ -13,6 +13,7 @@
 #include "workflows/app.h"
 
 #include <filesystem>
+#include <map>
 #include <string>
 
 namespace wl::viz {
@@ -29,6 +30,9 @@ std::string load_settings(App& app, const std::filesystem::path& dir);
 SystemCheck check_settings(const std::filesystem::path& dir);
 // Returns "" or the one-line problem.
 std::string save_settings(const App& app, const std::filesystem::path& dir);
+// The lessons' progress that settings.json in `dir` holds, by lesson id (none where there is no
+// file); throws UsageError naming the file where it cannot be read or its lessons cannot be used.
+std::map<std::string, LessonProgress> read_lesson_progress(const std::filesystem::path& dir);
 // The settings as save_settings writes them.
 std::string settings_text(const App& app);
 
