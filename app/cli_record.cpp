@@ -9,12 +9,16 @@
 #include "cli_commands.h"
 #include "cli_numbers.h"
 #include "io/assets.h"
+#include "kernel_file/file_kernel.h"
+#include "lesson/lesson_judge.h"
 #include "model/arch.h"
+#include "model/block_text.h"
 #include "registry.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -28,17 +32,18 @@ namespace wl {
 namespace {
 
 struct RecordOptions {
-  std::vector<std::string> kernels; // ids; none: every bundled kernel
+  std::vector<std::string> kernels; // ids; none: every bundled kernel (none with --lessons)
+  bool lessons = false;             // every launch the bundled lessons' steps make
   std::string out;
   std::string arch; // the preset it stands for; "": the one that matches the GPU
   bool force = false;
 };
 
 // The kernels named, each a bundled kernel's id (a kernel file is no kernel model mode can find
-// when the GUI starts); all of them where none is named.
-std::vector<const KernelDesc*> kernels_named(const std::vector<std::string>& ids) {
+// when the GUI starts); all of them where none is named and no lesson's launches are asked for.
+std::vector<const KernelDesc*> kernels_named(const std::vector<std::string>& ids, bool lessons) {
   std::vector<const KernelDesc*> kernels;
-  if (ids.empty())
+  if (ids.empty() && !lessons)
     for (const KernelDesc& kernel : all_kernels())
       kernels.push_back(&kernel);
   for (const std::string& id : ids) {
@@ -53,8 +58,36 @@ std::vector<const KernelDesc*> kernels_named(const std::vector<std::string>& ids
   return kernels;
 }
 
+#ifdef WARPLENS_LINKS_ENGINE
+// Every launch the bundled lessons' steps make on a bundled kernel (their parameters and blocks,
+// and each `until` step's solution), each once: what model mode shows while a course is followed.
+// A step on a kernel file is left out: a recording holds bundled kernels alone.
+std::vector<KernelRequest> lesson_launches(const std::vector<Arch>& presets) {
+  std::vector<KernelRequest> launches;
+  std::set<std::string> seen;
+  const auto add = [&](const StepLaunch& launch) {
+    std::string key = launch.request.kernel->id + " " + format_block(launch.request.block);
+    for (const auto& [name, value] : launch.request.params)
+      key += " " + name + "=" + std::to_string(value);
+    if (seen.insert(key).second)
+      launches.push_back(launch.request);
+  };
+  for (const std::filesystem::path& file : bundled_lessons()) {
+    const Lesson lesson = load_lesson(file);
+    for (const LessonStep& step : lesson.steps) {
+      if (step.playground || names_a_kernel_file(step.kernel))
+        continue;
+      add(step_launch(lesson, step, presets));
+      if (step.until_line)
+        add(step_launch(lesson, step, presets, true));
+    }
+  }
+  return launches;
+}
+#endif
+
 void run_record(const RecordOptions& o) {
-  const std::vector<const KernelDesc*> kernels = kernels_named(o.kernels);
+  const std::vector<const KernelDesc*> kernels = kernels_named(o.kernels, o.lessons);
   const OutputRules rules{
       .replace_existing = o.force, .write_through_links = false, .keep_on_failure = true};
   if (const std::string problem =
@@ -77,8 +110,11 @@ void run_record(const RecordOptions& o) {
   const OutputRules again{
       .replace_existing = true, .write_through_links = false, .keep_on_failure = true};
   bool first = true;
+  const std::vector<KernelRequest> launches =
+      o.lessons ? lesson_launches(presets) : std::vector<KernelRequest>{};
   const nlohmann::json recording = record_kernels(
-      kernels, arch, [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); },
+      kernels, launches, arch,
+      [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); },
       [&](const nlohmann::json& so_far) {
         if (const std::string problem =
                 write_file_safely(o.out, so_far.dump() + "\n", first ? rules : again);
@@ -86,8 +122,9 @@ void run_record(const RecordOptions& o) {
           throw UsageError("--out " + problem);
         first = false;
       });
-  std::printf("%zu runs of %zu kernels on %s, as preset %s, written to %s\n",
-              recording["runs"].size(), kernels.size(),
+  std::printf("%zu runs of %zu kernels and %zu lessons' launches on %s, as preset %s, written "
+              "to %s\n",
+              recording["runs"].size(), kernels.size(), launches.size(),
               recording["device"].get<std::string>().c_str(), arch.c_str(), o.out.c_str());
 #endif
 }
@@ -99,7 +136,8 @@ void add_record_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "record", "Measure bundled kernels on this GPU into a recording model mode shows for its "
                 "preset (manual: docs/gui.md, model mode)");
-  cmd->add_option("kernels", o->kernels, "Kernel ids (default: every bundled kernel)")
+  cmd->add_option("kernels", o->kernels,
+                  "Kernel ids (default: every bundled kernel, unless --lessons alone)")
       ->check(written_option("a kernel id, e.g. vec_add/scalar"));
   cmd->add_option("--out", o->out, "The recording's file (JSON)")
       ->required()
@@ -109,6 +147,9 @@ void add_record_command(CLI::App& app) {
                   "capability)")
       ->check(written_option("a preset id, e.g. h200"));
   cmd->add_flag("--force", o->force, "Replace --out if it exists");
+  cmd->add_flag("--lessons", o->lessons,
+                "Also every launch the bundled lessons' steps make (their parameters and blocks, "
+                "and each solution's)");
   cmd->callback([o] { run_record(*o); });
 }
 

@@ -150,7 +150,8 @@ int record(const std::string& path, const std::string& arch) {
   for (const KernelDesc& kernel : all_kernels())
     kernels.push_back(&kernel);
   const nlohmann::json recording = record_kernels(
-      kernels, arch, [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); },
+      kernels, {}, arch,
+      [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); },
       [&](const nlohmann::json& so_far) {
         std::ofstream(path + ".part") << so_far.dump() << "\n";
         std::filesystem::rename(path + ".part", path);

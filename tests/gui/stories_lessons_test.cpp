@@ -117,8 +117,11 @@ TEST(StoryLessons, AStepOnAKernelFileIsAnsweredInThePanel) {
 // untouched). With a worker, the measured figures judge it and the outputs are checked.
 TEST(StoryLessons, AnExerciseCopyIsJudgedAtEachSave) {
   WL_SKIP_WITHOUT_ENGINE(); // NVRTC compiles the copy
-  ::unsetenv("WARPLENS_EXERCISES");
-  const std::string copy = "warplens-exercises/11-exercises/coalesce_copy.cu";
+  // A script makes no copy in the learner's folder unless WARPLENS_EXERCISES names one.
+  const std::filesystem::path folder = scratch_dir().string() + "-exercises";
+  std::filesystem::remove_all(folder);
+  ::setenv("WARPLENS_EXERCISES", folder.c_str(), 1);
+  const std::string copy = (folder / "11-exercises" / "coalesce_copy.cu").string();
   const Story story =
       play("window 1280x720\nwait\nscreenshot start.png lessons\nedit " + copy +
                " \"const int i = thread * 8 + k;\" "
@@ -127,8 +130,8 @@ TEST(StoryLessons, AnExerciseCopyIsJudgedAtEachSave) {
            "--lesson exercises");
   ASSERT_EQ(story.exit_code, 0) << story.output;
   const json start = story.sidecar("start"), solved = story.sidecar("solved");
-  EXPECT_TRUE(says(start, "lessons", "Your copy: " + (story.dir / copy).string()))
-      << text_of(start, "lessons");
+  ::unsetenv("WARPLENS_EXERCISES");
+  EXPECT_TRUE(says(start, "lessons", "Your copy: " + copy)) << text_of(start, "lessons");
   EXPECT_TRUE(says(start, "lessons", "Not yet: sectors per request of \"line 20: global load"))
       << text_of(start, "lessons");
   EXPECT_EQ(lesson_of(solved)["right"], true) << text_of(solved, "lessons");
@@ -400,6 +403,35 @@ TEST(LessonsInModelMode, EveryAnswerHoldsWithTheRecordingsFigures) {
   }
   EXPECT_GE(asked, 40);
   EXPECT_GT(recorded, 0) << "no step's launch is in the recording: the test compares nothing";
+}
+
+// The H200's recording holds every launch the course's steps make on a bundled kernel
+// (`warplens record --lessons` on the H200), and with its figures every question's answer holds
+// as the models give it, in model mode here.
+TEST(LessonsInModelMode, EveryAnswerHoldsWithTheH200RecordingsFigures) {
+  const App app = make_app();
+  const RecordingSlot& h200 = app.recordings.of("h200");
+  ASSERT_TRUE(h200) << h200.problem();
+  const Arch preset = find_arch(app.choices.arches, "h200");
+  int asked = 0, launches = 0, recorded = 0;
+  for (const std::filesystem::path& file : bundled_lessons()) {
+    const Lesson lesson = load_lesson(file);
+    const auto shown = [&](const StepLaunch& launch) {
+      RunResult result = model_kernel(launch.request, preset);
+      if (launch.request.kernel->kind == KernelKind::run_time)
+        return result; // a kernel file: no recording holds it
+      ++launches;
+      recorded += h200->fill(result) ? 1 : 0;
+      return result;
+    };
+    for (const MeasuredAnswer& a : answers_measured(lesson, app.choices.arches, shown)) {
+      ++asked;
+      EXPECT_TRUE(a.holds) << file.filename() << ":" << a.line << " " << a.ask
+                           << "\n  models: " << a.modelled << "\n  shown: " << a.measured;
+    }
+  }
+  EXPECT_GE(asked, 40);
+  EXPECT_EQ(recorded, launches) << "a step's launch on a bundled kernel is not in the recording";
 }
 
 } // namespace

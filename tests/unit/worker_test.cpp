@@ -3,6 +3,7 @@
 // a command that exits, a hung command, a worker of another protocol version).
 
 #include "base/error.h"
+#include "engine/recording_run.h"
 #include "hostile_support.h"
 #include "io/metric_catalog.h"
 #include "kernel_file/file_kernel.h"
@@ -980,6 +981,20 @@ TEST(WorkerProtocol, ASweepWithoutShapesIsRefused) {
       EXPECT_NE(std::string(e.what()).find("shape"), std::string::npos) << e.what();
     }
   }
+}
+
+// `warplens record` on an H200 stands for the H200 preset, not the H100's that has as many SMs of
+// the same compute capability (the first recording made without --arch on the H200 was filed as
+// an H100's).
+TEST(RecordingPreset, AGpuStandsForThePresetOfItsNameAmongThoseOfItsSms) {
+  const std::vector<Arch> presets = {test::preset("h100"), test::preset("h200")};
+  Arch device = test::preset("h200");
+  device.name = "NVIDIA H200";
+  EXPECT_EQ(preset_of_device(device, presets).id, "h200");
+  device.name = "NVIDIA H100 80GB HBM3";
+  EXPECT_EQ(preset_of_device(device, presets).id, "h100");
+  device.sm_count = 7;
+  EXPECT_THROW(preset_of_device(device, presets), UsageError);
 }
 
 } // namespace

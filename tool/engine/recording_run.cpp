@@ -4,6 +4,7 @@
 #include "engine/device.h"
 #include "engine/engine.h"
 #include "engine/sweep_run.h"
+#include "model/block_text.h"
 #include "model/kernel_request.h"
 #include "protocol/run_result_json.h"
 
@@ -75,19 +76,47 @@ std::string record_kernel(const KernelDesc& kernel, nlohmann::json& runs) {
          part_word(result.energy, "measured");
 }
 
+// One launch a lesson's step makes, kept where verified.
+std::string record_launch(const KernelRequest& request, nlohmann::json& runs) {
+  EngineOptions options;
+  options.metrics = "default,memory";
+  options.per_site = true;
+  options.timing.max_seconds = 0.2;
+  const RunResult result = run_kernel(request, options);
+  std::string params;
+  for (const auto& [name, value] : request.params)
+    params += " " + name + "=" + std::to_string(value);
+  const std::string launch = request.kernel->id + " block " + format_block(request.block) + params;
+  if (!verified(result))
+    return launch + ": NOT recorded (its outputs were not verified)";
+  runs.push_back(run_result_to_json(result));
+  return launch + ": recorded";
+}
+
 } // namespace
 
 const Arch& preset_of_device(const Arch& device, const std::vector<Arch>& presets) {
+  // Two kinds may share the SMs and compute capability (an H100 SXM and an H200 have 132 SMs of
+  // 9.0): the one whose name starts with the device's ("NVIDIA H200" in "NVIDIA H200 SXM 141GB
+  // HBM3e") first, else the first that matches.
+  const Arch* matching = nullptr;
   for (const Arch& preset : presets)
     if (preset.sm_count == device.sm_count && preset.cc_major == device.cc_major &&
-        preset.cc_minor == device.cc_minor)
-      return preset;
+        preset.cc_minor == device.cc_minor) {
+      if (!device.name.empty() && preset.name.starts_with(device.name))
+        return preset;
+      if (!matching)
+        matching = &preset;
+    }
+  if (matching)
+    return *matching;
   throw UsageError("no preset stands for " + device.name + " (" + std::to_string(device.sm_count) +
                    " SMs, " + device.sm_name() +
                    "): a recording is of a preset; give --arch a preset file of this GPU");
 }
 
 nlohmann::json record_kernels(const std::vector<const KernelDesc*>& kernels,
+                              const std::vector<KernelRequest>& launches,
                               const std::string& arch_id,
                               const std::function<void(const std::string&)>& say,
                               const std::function<void(const nlohmann::json&)>& save) {
@@ -103,6 +132,16 @@ nlohmann::json record_kernels(const std::vector<const KernelDesc*>& kernels,
       throw; // the GPU is unusable now (a sticky error): no later kernel would measure
     } catch (const Error& e) {
       say(kernel->id + ": NOT recorded (" + e.what() + ")");
+    }
+    save(recording);
+  }
+  for (const KernelRequest& launch : launches) {
+    try {
+      say(record_launch(launch, recording["runs"]));
+    } catch (const DeviceError&) {
+      throw;
+    } catch (const Error& e) {
+      say(launch.kernel->id + ": a lesson's launch NOT recorded (" + e.what() + ")");
     }
     save(recording);
   }

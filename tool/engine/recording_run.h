@@ -6,6 +6,7 @@
 // preset it names (protocol/recording_file.h reads it back, checked whole).
 
 #include "engine/library.h"
+#include "model/kernel_request.h"
 #include "model/run_result.h"
 
 #include <functional>
@@ -16,14 +17,18 @@
 
 namespace wl {
 
-// The preset this GPU stands for in a recording: the first of `presets` with its SM count and
-// compute capability. Throws UsageError naming the GPU when none has them.
+// The preset this GPU stands for in a recording: of `presets` with its SM count and compute
+// capability, the one whose name starts with the GPU's, else the first. Throws UsageError naming
+// the GPU when none has them.
 const Arch& preset_of_device(const Arch& device, const std::vector<Arch>& presets);
 
-// Records `kernels` on this GPU as preset `arch_id`: calls `say` with a line per kernel (what was
-// kept, and why a shape or the stalls or energy were not) and `save` with the whole recording
-// after each kernel, so a run cut short keeps what it measured. Returns the recording.
+// Records `kernels` on this GPU as preset `arch_id`, then each of `launches` (a lesson's steps':
+// their parameters and blocks, with the default and memory counters and the per-site pass): calls
+// `say` with a line per kernel or launch (what was kept, and why a shape or the stalls or energy
+// were not) and `save` with the whole recording after each, so a run cut short keeps what it
+// measured. Returns the recording.
 nlohmann::json record_kernels(const std::vector<const KernelDesc*>& kernels,
+                              const std::vector<KernelRequest>& launches,
                               const std::string& arch_id,
                               const std::function<void(const std::string&)>& say,
                               const std::function<void(const nlohmann::json&)>& save);

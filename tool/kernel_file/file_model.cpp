@@ -182,6 +182,13 @@ public:
       notes.push_back({0, "some blocks run did not reach their end (their lines say why): the "
                           "counts of the lines past where they stopped are of the part run, scaled "
                           "by the blocks; their per-request figures hold"});
+    if (m_lineless > 0)
+      notes.push_back({0, format_count(m_lineless) +
+                              " accesses of the sampled warps stand on no "
+                              "line of " +
+                              m_file_name +
+                              " (the compiler placed them on line 0: code it made, such as a load "
+                              "moved above a branch): left out of the table"});
     for (const auto& [file, count] : m_elsewhere)
       notes.push_back({0, format_count(count) +
                               " accesses of the sampled warps stand on lines of " + file +
@@ -194,8 +201,11 @@ private:
   // The line of the file an access stands on: its own where the compiler put it there, else the
   // call site in the file it was inlined from; 0 for another file's (a library header's code).
   int line_of(const PtxAccess& a) {
-    if (a.file == m_file_index)
+    if (a.file == m_file_index) {
+      if (a.line <= 0) // the compiler's own code, such as a load it moved above a branch
+        ++m_lineless;
       return a.line;
+    }
     const PtxSource& source = m_kernel.instructions[static_cast<std::size_t>(a.instruction)].source;
     if (source.inlined_file == m_file_index && source.inlined_line > 0)
       return source.inlined_line;
@@ -245,6 +255,7 @@ private:
   std::map<SiteKey, std::int64_t> m_iterations;
   std::map<int, std::map<std::string, std::vector<Coord>>> m_notes; // line -> reason -> blocks
   std::map<std::string, std::int64_t> m_elsewhere;
+  std::int64_t m_lineless = 0; // accesses the compiler placed on line 0 of the file
   bool m_unfinished = false;
 };
 

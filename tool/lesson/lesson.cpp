@@ -191,9 +191,25 @@ public:
       throw UsageError(m_lesson.file + ": an empty lesson; it starts with: lesson TITLE");
     if (m_lesson.steps.empty())
       throw UsageError(m_lesson.file + ": the lesson has no step; add one: step TITLE");
+    std::map<std::string, int> copies; // an exercise's copy by its name, to its step's line
     for (LessonStep& step : m_lesson.steps) {
       try {
         check_step(step);
+        if (step.exercise) {
+          const std::string name =
+              std::filesystem::path(
+                  step.kernel.substr(0, step.kernel.find(".cu:") == std::string::npos
+                                            ? std::string::npos
+                                            : step.kernel.find(".cu:") + 3))
+                  .filename()
+                  .string();
+          if (const auto [first, added] = copies.emplace(name, step.kernel_line); !added)
+            LessonLine{m_lesson.file, step.kernel_line, "exercise", ""}.fail(
+                "a second exercise named " + name + " (the first on line " +
+                std::to_string(first->second) +
+                "): the learner's copies are named by the file, so the two would be one; rename "
+                "one");
+        }
       } catch (const UsageError& e) {
         problems.push_back(e.what());
         broken.insert(static_cast<int>(&step - m_lesson.steps.data()));
@@ -268,6 +284,14 @@ private:
                               : (std::filesystem::path(line.file).parent_path() / path).string();
   }
 
+  // A step's launch is one of a kernel, an exercise's file or the playground.
+  static void one_launch(const LessonLine& line, const LessonStep& step) {
+    if (step.exercise || (!step.kernel.empty() && line.verb == "exercise"))
+      line.fail("give a step either kernel (a launch to look at) or exercise (a file the learner "
+                "changes), not both, and each once");
+    once(line, !step.kernel.empty() || step.playground);
+  }
+
   static void once(const LessonLine& line, bool already) {
     if (already)
       line.fail(line.verb + " is given twice in this step");
@@ -282,12 +306,12 @@ private:
   static std::map<std::string, StepVerb> step_verbs() {
     std::map<std::string, StepVerb> verbs;
     verbs["kernel"] = [](const LessonLine& l, LessonStep& s) {
-      once(l, !s.kernel.empty() || s.playground);
+      one_launch(l, s);
       s.kernel = lesson_kernel(l, kernel_word(l));
       s.kernel_line = l.number;
     };
     verbs["exercise"] = [](const LessonLine& l, LessonStep& s) {
-      once(l, !s.kernel.empty() || s.playground);
+      one_launch(l, s);
       const std::string word = kernel_word(l);
       if (!word.ends_with(".cu") && word.find(".cu:") == std::string::npos)
         l.fail("exercise takes a kernel file beside the lesson, the template the learner copies "
@@ -444,6 +468,10 @@ private:
               "(its template solved), so that lesson check can show the goal can be met");
     if (!step.solution_kernel.empty() && !step.exercise)
       at.fail("solution file belongs to an exercise step (exercise TEMPLATE.cu)");
+    if (step.exercise && (step.answer_line || !step.least.empty() ||
+                          !step.solution_params.empty() || !step.solution_block.empty()))
+      at.fail("an exercise is judged by until and proven by solution file alone: answer, least "
+              "and solution param or block have no meaning for the learner's own file");
     if (step.playground && !step.answer.site.empty())
       LessonLine{m_lesson.file, step.answer_line, "answer", ""}.fail(
           "the playground's access has no sites: write the figure alone, e.g. answer "

@@ -274,13 +274,8 @@ std::string modelled_answer(const Lesson& lesson, const LessonStep& step,
   }
   const StepLaunch launch = step_launch(lesson, step, presets, step.until_line != 0);
   const RunResult result = model_kernel(launch.request, launch.arch);
-  if (step.until_line) {
-    std::string met;
-    for (const Condition& condition : step.until)
-      if (const auto reading = read_figure(condition.figure, result))
-        met += (met.empty() ? "" : ", ") + reading->text;
-    return "met by the solution: " + met;
-  }
+  if (step.until_line)
+    return "met by the solution: " + conditions_read(step.until, result);
   if (step.answer.key == "limiter") {
     std::string names;
     for (const std::string& name : limiter_names(result))

@@ -51,8 +51,9 @@ std::filesystem::path exercises_folder() {
   return {};
 }
 
-std::filesystem::path exercise_copy(const Lesson& lesson, const LessonStep& step) {
-  const std::filesystem::path folder = exercises_folder();
+std::filesystem::path exercise_copy(const Lesson& lesson, const LessonStep& step,
+                                    const std::filesystem::path& given) {
+  const std::filesystem::path folder = given.empty() ? exercises_folder() : given;
   if (folder.empty())
     throw UsageError("no folder for your exercises: set WARPLENS_EXERCISES (or HOME) to an "
                      "absolute path");
@@ -61,13 +62,13 @@ std::filesystem::path exercise_copy(const Lesson& lesson, const LessonStep& step
          std::filesystem::path(file_and_kernel(step.kernel).first).filename();
 }
 
-Lesson learner_lesson(const Lesson& lesson) {
+Lesson learner_lesson(const Lesson& lesson, const std::filesystem::path& folder) {
   Lesson out = lesson;
   for (LessonStep& step : out.steps) {
     if (!step.exercise)
       continue;
     const auto [template_file, kernel] = file_and_kernel(step.kernel);
-    const std::filesystem::path copy = exercise_copy(lesson, step);
+    const std::filesystem::path copy = exercise_copy(lesson, step, folder);
     make_copy(copy, template_file);
     step.kernel = copy.string() + kernel;
   }

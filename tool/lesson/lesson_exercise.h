@@ -18,12 +18,15 @@ std::filesystem::path exercises_folder();
 
 // The learner's copy of an exercise step's template: FOLDER/LESSON/TEMPLATE.cu, LESSON the lesson
 // file's name without .lesson ("11-exercises").
-std::filesystem::path exercise_copy(const Lesson& lesson, const LessonStep& step);
+std::filesystem::path exercise_copy(const Lesson& lesson, const LessonStep& step,
+                                    const std::filesystem::path& folder = {});
 
 // The lesson as the learner works it: each exercise step's kernel is their copy, made from the
 // template where there is none (an existing copy, or a link to one, is used as it is). Throws
 // UsageError naming the copy and why where one cannot be made or used (a folder in its place, a
 // folder that takes no file, a template that cannot be read).
-Lesson learner_lesson(const Lesson& lesson);
+// `folder`, where given, holds the copies instead of exercises_folder() (a scripted session's
+// scratch folder: a script never changes the user's own files).
+Lesson learner_lesson(const Lesson& lesson, const std::filesystem::path& folder = {});
 
 } // namespace wl

@@ -77,6 +77,10 @@ LessonVerdict judge_answer(const LessonStep& step, const std::string& typed,
 // A typed number against the playground's figure (a playground step's `answer`).
 LessonVerdict judge_playground_answer(const LessonStep& step, const std::string& typed,
                                       const IndexPlayground& playground);
+// Each condition's figure as this result reads it, in words ("sectors per request of "line 20:
+// global load, 4 B" is 4.00 (the model), the outputs were verified (...)"): a goal's `of every`
+// read site by site.
+std::string conditions_read(const std::vector<Condition>& conditions, const RunResult& result);
 // Whether the launch now meets the step's `until`; with `least`, also that no smaller value of
 // that parameter would (`model_with` models the launch with other parameters).
 LessonVerdict judge_launch(const LessonStep& step, const RunResult& now,

@@ -22,6 +22,8 @@
 #include <optional>
 #include <thread>
 
+#include <unistd.h>
+
 namespace wl::viz {
 
 namespace {
@@ -103,6 +105,11 @@ App app_from(const GuiOptions& options, std::function<void()> wake = {}) {
   App app =
       make_app(file.empty() ? options.kernel_id : "", options.arch.empty() ? "h100" : options.arch);
   app.file.wake = std::move(wake);
+  // A script leaves the user's files alone: an exercise's copies go to a scratch folder, unless
+  // WARPLENS_EXERCISES names the folder to use.
+  if (!options.script.empty() && !std::getenv("WARPLENS_EXERCISES"))
+    app.lessons.exercises_dir = std::filesystem::temp_directory_path() /
+                                ("warplens-exercises-" + std::to_string(::getpid()));
   if (!file.empty() && !app.open_kernel_file(file))
     throw UsageError(app.file.open_problem);
   if (!options.lesson.empty() && !app.open_lesson(options.lesson))

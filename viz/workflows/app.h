@@ -378,6 +378,9 @@ struct LessonWorkflow {
   // after a save (and each measurement after a model) is judged once, as Check would.
   std::uint64_t exercise_judged = 0;
   std::chrono::steady_clock::time_point counted_until{}; // the open lesson's time, counted to here
+  // Where an exercise's copies go when not the learner's own folder: a scripted session's scratch
+  // folder (a script never changes the user's files unless WARPLENS_EXERCISES names a folder).
+  std::filesystem::path exercises_dir;
   bool revealed = false; // answered right or shown: the panels show the answer
   std::string problem;   // why the lesson, a step's launch or a check could not be used
   std::map<std::string, LessonProgress> progress;
@@ -580,7 +583,9 @@ struct App {
   void count_lesson_time();
   // Judges the answer typed or chosen (or, for an `until` step, the launch or playground as the
   // learner left it) against the figures on screen.
-  void check_lesson_answer();
+  // `a_try`: whether a miss counts as a try (an exercise's copy judged as its step opens, before
+  // any save, is not one).
+  void check_lesson_answer(bool a_try = true);
   // Shows the answer without one from the learner: a question's figure, or an `until` step's
   // solution put on screen.
   void reveal_lesson_answer();

@@ -86,7 +86,7 @@ bool App::open_lesson(const std::string& name_or_path) {
                                   " more: warplens lesson check " + file.string() + ")"
                             : ""));
     // An exercise's steps open the learner's copy of its template (made now if there is none).
-    lessons.lesson = learner_lesson(*checked.lesson);
+    lessons.lesson = learner_lesson(*checked.lesson, lessons.exercises_dir);
     lessons.id = lesson_id(file);
     lessons.problem.clear();
     go_to_step(lessons.progress[lessons.id].step);
@@ -115,6 +115,7 @@ void App::go_to_step(int index, bool ask_again) {
   lessons.typed.fill('\0');
   lessons.chosen.clear();
   lessons.tries = 0;
+  lessons.exercise_judged = 0;
   lessons.verdict.reset();
   lessons.problem.clear();
   const LessonStep& step = *lessons.current();
@@ -181,11 +182,13 @@ void App::judge_exercise_if_saved() {
   // On a GPU the measured figures judge it (its outputs checked), not the model that comes first.
   if (source_measures() && !result->timing)
     return;
+  // The copy as the step opened is a look, not a try: only a save is the learner's answer.
+  const bool first_look = lessons.exercise_judged == 0;
   lessons.exercise_judged = results.arrivals;
-  check_lesson_answer();
+  check_lesson_answer(!first_look);
 }
 
-void App::check_lesson_answer() {
+void App::check_lesson_answer(bool a_try) {
   const LessonStep* step = lessons.current();
   if (!step || step->kind == QuestionKind::none)
     return;
@@ -234,7 +237,7 @@ void App::check_lesson_answer() {
       progress.first_try.insert(lessons.step);
     lessons.revealed = true;
     progress.done.insert(lessons.step);
-  } else {
+  } else if (a_try) {
     if (lessons.tries == 0) // asked again and missed: the first-try count follows the last asking
       progress.first_try.erase(lessons.step);
     ++lessons.tries;
