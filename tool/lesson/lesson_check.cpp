@@ -29,8 +29,10 @@ public:
         launch(presets);
     } catch (const UsageError& e) {
       const std::string what = e.what();
-      // A launch that does not resolve says its line already.
-      m_problems.push_back(what.starts_with(m_lesson.file + ":") ? what : at(m_step.line) + what);
+      // A launch that does not resolve says its line already; a kernel file that does not
+      // compile (when first modelled) is the line that names it.
+      const int line = m_compiling ? m_compiling : m_step.line;
+      m_problems.push_back(what.starts_with(m_lesson.file + ":") ? what : at(line) + what);
     }
   }
 
@@ -40,7 +42,9 @@ private:
 
   void launch(const std::vector<Arch>& presets) {
     const StepLaunch launch = step_launch(m_lesson, m_step, presets);
+    m_compiling = m_step.kernel_line;
     const RunResult result = model_kernel(launch.request, launch.arch);
+    m_compiling = 0;
     if (m_step.answer_line)
       answer(result);
     if (m_step.until_line) {
@@ -64,8 +68,10 @@ private:
         problem(m_step.until_line, "the step's own launch already meets the condition; start "
                                    "the learner from one that does not");
       const StepLaunch solved = step_launch(m_lesson, m_step, presets, true);
-      const LessonVerdict verdict =
-          judge_launch(m_step, model_kernel(solved.request, solved.arch), model_with);
+      m_compiling = m_step.solution_kernel.empty() ? 0 : m_step.solution_line;
+      const RunResult solved_result = model_kernel(solved.request, solved.arch);
+      m_compiling = 0;
+      const LessonVerdict verdict = judge_launch(m_step, solved_result, model_with);
       if (!verdict.right)
         problem(m_step.solution_line, "the solution does not meet the condition: " + verdict.says);
     }
@@ -205,6 +211,7 @@ private:
   const Lesson& m_lesson;
   const LessonStep& m_step;
   std::vector<std::string>& m_problems;
+  int m_compiling = 0; // the line of the kernel file being modelled (compiled at its first use)
 };
 
 } // namespace
