@@ -242,6 +242,33 @@ TEST(Lessons, TheReportGivesEachQuestionsResultAndTheLessonsTime) {
   std::filesystem::remove_all(dir);
 }
 
+// A goal that asks for checked outputs on a file that checks none could never be met on a GPU:
+// lesson check says so at the line that names the file.
+TEST(Lessons, AnExerciseThatAsksForCheckedOutputsOfAFileThatChecksNoneIsRefused) {
+  WL_SKIP_WITHOUT_ENGINE(); // NVRTC compiles the files
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("wl_nocheck_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string kernel = "// @warplens kernel ones\n// @warplens size n = 4096\n"
+                             "// @warplens arg out: out float[n]\n// @warplens arg n: int = n\n"
+                             "// @warplens grid ceil_div(n, block.x)\n// @warplens check none\n"
+                             "__global__ void ones(float* out, int n) {\n"
+                             "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                             "  if (i < n) out[i * STRIDE] = 1;\n}\n";
+  std::ofstream(dir / "ones.cu") << "#define STRIDE 2\n" << kernel;
+  std::ofstream(dir / "ones_solved.cu") << "#define STRIDE 1\n" << kernel;
+  const Lesson lesson =
+      parse_lesson("lesson L\nstep S\nexercise ones.cu\nask q\n"
+                   "until sectors_per_request of every global store <= 4 and verified\n"
+                   "solution file ones_solved.cu\n",
+                   (dir / "nocheck.lesson").string());
+  const std::vector<std::string> problems = check_lesson(lesson, presets());
+  ASSERT_FALSE(problems.empty());
+  EXPECT_TRUE(test::contains(problems.front(), "nocheck.lesson:3: ones.cu says `check none`"))
+      << problems.front();
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Lessons, ProgressCountsOnlyTheLessonsOwnQuestions) {
   const Lesson lesson = load_lesson(find_lesson("coalescing"));
   std::set<int> done;

@@ -3,6 +3,7 @@
 #include "base/error.h"
 #include "base/json_input.h"
 #include "base/text_format.h"
+#include "kernel_file/file_kernel.h"
 #include "lesson/lesson_judge.h"
 #include "model/model_kernel.h"
 #include "model/occupancy.h"
@@ -55,6 +56,7 @@ private:
       };
       for (const Condition& condition : m_step.until)
         figure_exists(condition.figure, result, m_step.until_line);
+      checked_outputs(launch.request, m_step.kernel_line);
       if (!m_step.least.empty() && !launch.request.params.contains(m_step.least)) {
         std::vector<std::string> names;
         for (const auto& [name, value] : launch.request.params)
@@ -68,6 +70,8 @@ private:
         problem(m_step.until_line, "the step's own launch already meets the condition; start "
                                    "the learner from one that does not");
       const StepLaunch solved = step_launch(m_lesson, m_step, presets, true);
+      if (!m_step.solution_kernel.empty())
+        checked_outputs(solved.request, m_step.solution_line);
       m_compiling = m_step.solution_kernel.empty() ? 0 : m_step.solution_line;
       const RunResult solved_result = model_kernel(solved.request, solved.arch);
       m_compiling = 0;
@@ -75,6 +79,18 @@ private:
       if (!verdict.right)
         problem(m_step.solution_line, "the solution does not meet the condition: " + verdict.says);
     }
+  }
+
+  // A goal that asks for checked outputs, on a kernel file that checks none: a GPU could never
+  // meet it.
+  void checked_outputs(const KernelRequest& request, int line) {
+    const bool asks = std::any_of(m_step.until.begin(), m_step.until.end(),
+                                  [](const Condition& c) { return c.figure.key == "verified"; });
+    const auto file = kernel_file_of(request.kernel->id);
+    if (asks && file && file->description.reference.empty())
+      problem(line, file->path.filename().string() +
+                        " says `check none`: no run checks its outputs, so `verified` is never met "
+                        "on a GPU; give it a check (// @warplens check REFERENCE TOLERANCE)");
   }
 
   void answer(const RunResult& result) {
