@@ -266,6 +266,21 @@ TEST(Lessons, AnExerciseThatAsksForCheckedOutputsOfAFileThatChecksNoneIsRefused)
   ASSERT_FALSE(problems.empty());
   EXPECT_TRUE(test::contains(problems.front(), "nocheck.lesson:3: ones.cu says `check none`"))
       << problems.front();
+  // A solution that runs another kernel than the template's: the learner's copy keeps its name.
+  std::string renamed = kernel;
+  renamed.replace(renamed.find("kernel ones"), 11, "kernel twos");
+  renamed.replace(renamed.find("void ones"), 9, "void twos");
+  std::ofstream(dir / "twos.cu") << "#define STRIDE 1\n" << renamed;
+  const std::vector<std::string> renamed_problems =
+      check_lesson(parse_lesson("lesson L\nstep S\nexercise ones.cu\nask q\n"
+                                "until sectors_per_request of every global store <= 4\n"
+                                "solution file twos.cu\n",
+                                (dir / "renamed.lesson").string()),
+                   presets());
+  ASSERT_EQ(renamed_problems.size(), 1u);
+  EXPECT_TRUE(test::contains(renamed_problems.front(),
+                             "renamed.lesson:6: the solution runs kernel twos, the template ones"))
+      << renamed_problems.front();
   std::filesystem::remove_all(dir);
 }
 

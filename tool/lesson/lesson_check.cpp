@@ -70,8 +70,10 @@ private:
         problem(m_step.until_line, "the step's own launch already meets the condition; start "
                                    "the learner from one that does not");
       const StepLaunch solved = step_launch(m_lesson, m_step, presets, true);
-      if (!m_step.solution_kernel.empty())
+      if (!m_step.solution_kernel.empty()) {
         checked_outputs(solved.request, m_step.solution_line);
+        same_kernel(launch.request, solved.request);
+      }
       m_compiling = m_step.solution_kernel.empty() ? 0 : m_step.solution_line;
       const RunResult solved_result = model_kernel(solved.request, solved.arch);
       m_compiling = 0;
@@ -91,6 +93,16 @@ private:
       problem(line, file->path.filename().string() +
                         " says `check none`: no run checks its outputs, so `verified` is never met "
                         "on a GPU; give it a check (// @warplens check REFERENCE TOLERANCE)");
+  }
+
+  // An exercise's solution runs the template's kernel: the learner's copy keeps its name.
+  void same_kernel(const KernelRequest& start, const KernelRequest& solved) {
+    const auto kernel_of = [](const std::string& id) { return id.substr(id.find('/') + 1); };
+    if (kernel_of(start.kernel->id) != kernel_of(solved.kernel->id))
+      problem(m_step.solution_line,
+              "the solution runs kernel " + kernel_of(solved.kernel->id) + ", the template " +
+                  kernel_of(start.kernel->id) +
+                  ": the learner's copy keeps the template's, so the solution must too");
   }
 
   void answer(const RunResult& result) {
