@@ -816,9 +816,13 @@ std::vector<KernelDesc> file_kernels(const KernelFile& file) {
   return kernels;
 }
 
+std::string kernel_file_path(const std::string& text) {
+  const std::size_t colon = text.rfind(".cu:");
+  return colon == std::string::npos ? text : text.substr(0, colon + 3);
+}
+
 bool names_a_kernel_file(const std::string& text) {
-  const std::string path = text.substr(
-      0, text.rfind(".cu:") == std::string::npos ? std::string::npos : text.rfind(".cu:") + 3);
+  const std::string path = kernel_file_path(text);
   std::error_code error; // a path that is there (a folder given by mistake) is refused as a file
   return path.ends_with(".cu") || path.ends_with(".cuh") ||
          (path.find('/') != std::string::npos && std::filesystem::exists(path, error));
@@ -871,10 +875,10 @@ namespace {
 struct NamedKernel {
   std::string path, wanted;
   explicit NamedKernel(const std::string& text) {
-    const std::size_t colon = text.rfind(".cu:");
-    path = colon == std::string::npos ? text : text.substr(0, colon + 3);
-    wanted = colon == std::string::npos ? "" : text.substr(colon + 4);
-    if (colon != std::string::npos && wanted.empty())
+    path = kernel_file_path(text);
+    const bool named = path.size() < text.size();
+    wanted = named ? text.substr(path.size() + 1) : "";
+    if (named && wanted.empty())
       throw UsageError("'" + clip(text, 80) + "' names no kernel after its ':'; write " +
                        clip(path, 60) + " for its first kernel, or " + clip(path, 60) + ":KERNEL");
   }

@@ -54,6 +54,8 @@ std::string parameters_problem(const std::string& kernel, const std::vector<std:
 // Whether a kernel argument given on the command line names a kernel file ("path/to/x.cu",
 // "x.cu:kernel") rather than a bundled kernel's id.
 bool names_a_kernel_file(const std::string& text);
+// The file's path in "x.cu:kernel" ("x.cu"); the text as it is where it names no kernel.
+std::string kernel_file_path(const std::string& text);
 
 // Adds the file's kernels at run time unless this text of this path was added last (a worker is
 // sent the file with every request: the same text compiles once). Returns their ids. `kernels`:

@@ -5,6 +5,7 @@
 #include "base/text_file.h"
 #include "base/text_format.h"
 #include "io/assets.h"
+#include "kernel_file/file_kernel.h"
 #include "report/panel_table.h"
 
 #include <algorithm>
@@ -197,12 +198,7 @@ public:
         check_step(step);
         if (step.exercise) {
           const std::string name =
-              std::filesystem::path(
-                  step.kernel.substr(0, step.kernel.find(".cu:") == std::string::npos
-                                            ? std::string::npos
-                                            : step.kernel.find(".cu:") + 3))
-                  .filename()
-                  .string();
+              std::filesystem::path(kernel_file_path(step.kernel)).filename().string();
           if (const auto [first, added] = copies.emplace(name, step.kernel_line); !added)
             LessonLine{m_lesson.file, step.kernel_line, "exercise", ""}.fail(
                 "a second exercise named " + name + " (the first on line " +

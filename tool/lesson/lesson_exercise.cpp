@@ -4,20 +4,13 @@
 #include "base/file_output.h"
 #include "base/json_input.h"
 #include "base/text_file.h"
+#include "kernel_file/file_kernel.h"
 
 #include <cstdlib>
 
 namespace wl {
 
 namespace {
-
-// "mine.cu:kernel" -> {"mine.cu", ":kernel"}.
-std::pair<std::string, std::string> file_and_kernel(const std::string& kernel) {
-  const std::size_t colon = kernel.find(".cu:");
-  if (colon == std::string::npos)
-    return {kernel, ""};
-  return {kernel.substr(0, colon + 3), kernel.substr(colon + 3)};
-}
 
 // The copy made from the template, or left as it is where the learner has one.
 void make_copy(const std::filesystem::path& copy, const std::filesystem::path& template_file) {
@@ -58,8 +51,7 @@ std::filesystem::path exercise_copy(const Lesson& lesson, const LessonStep& step
     throw UsageError("no folder for your exercises: set WARPLENS_EXERCISES (or HOME) to an "
                      "absolute path");
   const std::string lesson_name = std::filesystem::path(lesson.file).stem().string();
-  return folder / lesson_name /
-         std::filesystem::path(file_and_kernel(step.kernel).first).filename();
+  return folder / lesson_name / std::filesystem::path(kernel_file_path(step.kernel)).filename();
 }
 
 Lesson learner_lesson(const Lesson& lesson, const std::filesystem::path& folder) {
@@ -67,10 +59,10 @@ Lesson learner_lesson(const Lesson& lesson, const std::filesystem::path& folder)
   for (LessonStep& step : out.steps) {
     if (!step.exercise)
       continue;
-    const auto [template_file, kernel] = file_and_kernel(step.kernel);
+    const std::string template_file = kernel_file_path(step.kernel);
     const std::filesystem::path copy = exercise_copy(lesson, step, folder);
     make_copy(copy, template_file);
-    step.kernel = copy.string() + kernel;
+    step.kernel = copy.string() + step.kernel.substr(template_file.size()); // ":KERNEL" kept
   }
   return out;
 }
