@@ -384,8 +384,10 @@ void add_lesson_command(CLI::App& app) {
   CLI::App* report = lesson->add_subcommand(
       "report", "A learner's progress for the teacher: each lesson's questions answered right, at "
                 "the first try, and the time it was open (from the GUI's settings)");
-  report->add_option("--settings", *settings,
-                     "The folder of the GUI's settings.json (default ~/.config/warplens)");
+  report
+      ->add_option("--settings", *settings,
+                   "The folder of the GUI's settings.json (default ~/.config/warplens)")
+      ->check(written_option("a folder"));
   CLI::Option* as_csv = report->add_flag("--csv", *report_csv, "A CSV row per question");
   report->add_flag("--json", *report_json, "One JSON object")->excludes(as_csv);
   report->callback([settings, report_csv, report_json] {

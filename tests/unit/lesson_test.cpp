@@ -257,6 +257,9 @@ TEST(Lessons, TheReportGivesEachQuestionsResultAndTheLessonsTime) {
   std::ofstream(dir / "settings.json") << R"({"lessons": {"x": {"step": 0, "seconds": 1e999}}})";
   test::expect_one_line_error("lesson report --settings " + dir.string(),
                               {"settings.json", "1e999"});
+  test::expect_one_line_error("lesson report --settings ''", {"--settings", "an empty value"});
+  test::expect_one_line_error("lesson report --settings " + (dir / "settings.json").string(),
+                              {"is not a folder"});
   std::filesystem::remove_all(dir);
 }
 
