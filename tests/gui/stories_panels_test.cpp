@@ -911,6 +911,18 @@ TEST(StoryScript, AnEditThatCannotMeanOnePlaceStopsAndLeavesTheFile) {
   std::filesystem::remove(file);
 }
 
+// A quoted text may span lines: \n is a line break, \t a tab, \" a quote, \\ a backslash.
+TEST(StoryScript, AnEditWritesLineBreaksTabsQuotesAndBackslashes) {
+  const std::filesystem::path file = scratch_dir().string() + "-lines.txt";
+  write_file(file, "one two\n");
+  const Story story =
+      play("edit " + file.string() + " \"two\" \"two\\nthree\\t\\\"four\\\" \\\\n\"\n", "--model");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  std::ifstream in(file);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "one two\nthree\t\"four\" \\n\n");
+  std::filesystem::remove(file);
+}
+
 TEST(StoryScript, ALabelNotOnScreenStopsWithTheLineAndWhatIsThere) {
   const Story story = play("wait\nclick \"No such button\"\n");
   EXPECT_EQ(story.exit_code, 2) << story.output;

@@ -44,7 +44,8 @@ std::string clip(const std::string& text, std::size_t most = 60) {
   return text.size() <= most ? text : text.substr(0, most - 3) + "...";
 }
 
-// Words and "quoted strings" of one line; a quote inside a string is written \".
+// Words and "quoted strings" of one line; inside a string \" is a quote, \\ a backslash, \n a
+// line break and \t a tab (an edit's text may span lines).
 std::vector<std::string> split_words(const std::string& line, const std::string& where) {
   std::vector<std::string> words;
   for (std::size_t i = 0; i < line.size();) {
@@ -56,8 +57,11 @@ std::vector<std::string> split_words(const std::string& line, const std::string&
     if (line[i] == '"') {
       std::size_t j = i + 1;
       for (; j < line.size() && line[j] != '"'; ++j) {
-        if (line[j] == '\\' && j + 1 < line.size())
+        if (line[j] == '\\' && j + 1 < line.size()) {
           ++j;
+          word += line[j] == 'n' ? '\n' : line[j] == 't' ? '\t' : line[j];
+          continue;
+        }
         word += line[j];
       }
       if (j >= line.size())
