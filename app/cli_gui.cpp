@@ -50,6 +50,10 @@ const TextOption kTextOptions[] = {
      "Open a lesson in the Lessons panel: a bundled one's name (warplens lesson list) or a "
      ".lesson file's path",
      "a lesson's name or path"},
+    {"--recording", &viz::GuiOptions::recording,
+     "A recording (`warplens record --out FILE` on a GPU) whose figures model mode shows for its "
+     "preset, in place of the bundled one; its preset goes on screen unless --arch is given",
+     "a recording's JSON file"},
     {"--script", &viz::GuiOptions::script,
      "Play a script of user actions (click, set, key, wait, screenshot; see docs/gui.md, Scripted "
      "sessions) in the window, or headless with --headless; exits when it ends",

@@ -1,12 +1,14 @@
 #include "base/error.h"
 #include "base/file_output.h"
 #include "base/json_input.h"
+#include "base/text_file.h"
 #include "base/text_format.h"
 #include "cli_commands.h"
 #include "cli_numbers.h"
 #include "front_end/script.h"
 #include "front_end/viz_main.h"
 #include "io/assets.h"
+#include "kernel_file/file_kernel.h"
 #include "lesson/lesson_exercise.h"
 #include "lesson/lesson_judge.h"
 #include "model/model_kernel.h"
@@ -54,11 +56,18 @@ void check_lessons(const std::vector<std::string>& files, bool answers) {
     if (answers)
       for (const std::string& answer : lesson_answers(lesson, presets))
         std::printf("%s\n", answer.c_str());
+    const auto exercises = std::count_if(lesson.steps.begin(), lesson.steps.end(),
+                                         [](const LessonStep& step) { return step.exercise; });
     std::printf("%s: \"%s\", %s, %s; every launch, figure, site and condition checked with "
-                "the models\n",
+                "the models%s\n",
                 lesson.file.c_str(), clip(lesson.title, 60).c_str(),
                 counted(lesson.steps.size(), "step").c_str(),
-                counted(static_cast<std::size_t>(lesson.questions()), "question").c_str());
+                counted(static_cast<std::size_t>(lesson.questions()), "question").c_str(),
+                exercises == 0 ? ""
+                               : ("; each exercise's template misses its goal and its solution "
+                                  "meets it (" +
+                                  counted(static_cast<std::size_t>(exercises), "exercise") + ")")
+                                     .c_str());
   }
   if (problems > 0)
     throw UsageError(counted(problems, "problem") + " in " + counted(files.size(), "lesson file") +
@@ -157,21 +166,59 @@ void export_lesson(const std::string& name, const std::string& out, const std::s
               lesson.file.c_str(), lesson.steps.size(), out.c_str(), script.string().c_str());
 }
 
+// The folder of the GUI's settings.json: the one given, else the GUI's own. `must_hold_it`: a
+// folder given must hold a settings.json (a report of one that has none would read as a learner
+// who did nothing).
+std::filesystem::path settings_folder(const std::string& given, bool must_hold_it) {
+  const std::filesystem::path dir =
+      given.empty() ? viz::default_config_dir() : std::filesystem::path(given);
+  if (dir.empty())
+    throw UsageError("no settings folder: set HOME (or XDG_CONFIG_HOME), or give --settings DIR");
+  const std::string named = given.empty() ? "the settings folder " + dir.string()
+                                          : "--settings '" + clip(given, 80) + "'";
+  std::error_code error;
+  const bool folder = std::filesystem::is_directory(dir, error);
+  if (!folder && (!given.empty() || std::filesystem::exists(dir)))
+    throw UsageError(named + " is not a folder (" +
+                     (error ? error.message() : std::string("a file")) +
+                     "); give the folder that holds the GUI's settings.json");
+  if (must_hold_it && !given.empty() &&
+      !std::filesystem::exists(std::filesystem::symlink_status(dir / "settings.json", error)))
+    throw UsageError(named + " holds no settings.json; give the folder the GUI keeps it in ("
+                             "$XDG_CONFIG_HOME/warplens, else ~/.config/warplens)");
+  return dir;
+}
+
+// Whether two kernel files ("x.cu" or "x.cu:kernel") hold the same text; false where one cannot
+// be read.
+bool same_text(const std::string& a, const std::string& b) {
+  const RegularFileRead one = read_regular_file(kernel_file_path(a), kLargestKernelFile);
+  const RegularFileRead other = read_regular_file(kernel_file_path(b), kLargestKernelFile);
+  return one.problem == RegularFileRead::Problem::none &&
+         other.problem == RegularFileRead::Problem::none && one.text == other.text;
+}
+
+struct JudgedExercise {
+  LessonVerdict verdict;
+  std::string measured_on; // the GPU that ran the copy; "" for the models
+};
+
 // One exercise step's copy judged now: modelled, or run on this GPU with its outputs checked.
-LessonVerdict judge_exercise(const Lesson& lesson, const LessonStep& step,
-                             const std::vector<Arch>& presets, bool measured) {
+JudgedExercise judge_exercise(const Lesson& lesson, const LessonStep& step,
+                              const std::vector<Arch>& presets, bool measured) {
   const StepLaunch launch = step_launch(lesson, step, presets);
   const auto model_with = [&](const Params& params) {
     return model_kernel(KernelRequest{launch.request.kernel, params, launch.request.block},
                         launch.arch);
   };
   if (!measured)
-    return judge_launch(step, model_kernel(launch.request, launch.arch), model_with);
+    return {judge_launch(step, model_kernel(launch.request, launch.arch), model_with), ""};
 #ifdef WARPLENS_LINKS_ENGINE
   EngineOptions engine;
   engine.per_site = true; // a goal on every site of a kind is judged by measured sites
   engine.timing.max_seconds = 0.05;
-  return judge_launch(step, run_kernel(launch.request, engine), model_with);
+  const RunResult run = run_kernel(launch.request, engine);
+  return {judge_launch(step, run, model_with), measuring_gpu(run)};
 #else
   needs_engine("warplens lesson try --measured", "warplens lesson try");
 #endif
@@ -179,9 +226,12 @@ LessonVerdict judge_exercise(const Lesson& lesson, const LessonStep& step,
 
 // The learner's exercises judged as they stand: each exercise step's copy (made from its
 // template the first time, never replaced) against its goal. Exit 1 while one is not met.
-void try_exercises(const std::string& name, int only_step, bool measured) {
+void try_exercises(const std::string& name, int only_step, bool measured,
+                   const std::string& settings) {
+  const std::filesystem::path progress_dir = settings_folder(settings, false);
   const std::vector<Arch> presets = load_arch_presets(assets_dir() / "arch");
-  const Lesson lesson = learner_lesson(sound_lesson(name, presets));
+  const Lesson as_written = sound_lesson(name, presets);
+  const Lesson lesson = learner_lesson(as_written);
   const int steps = static_cast<int>(lesson.steps.size());
   if (only_step > steps || (only_step > 0 && !lesson.steps[only_step - 1].exercise))
     throw UsageError("--step " + std::to_string(only_step) + ": " +
@@ -189,6 +239,7 @@ void try_exercises(const std::string& name, int only_step, bool measured) {
                                         : "step " + std::to_string(only_step) + " of " +
                                               lesson.file + " is no exercise"));
   int judged = 0, met = 0;
+  std::map<int, viz::JudgedTry> tries; // for the progress a teacher's report reads
   for (int i = 0; i < steps; ++i) {
     const LessonStep& step = lesson.steps[i];
     if (!step.exercise || (only_step > 0 && i + 1 != only_step))
@@ -196,9 +247,12 @@ void try_exercises(const std::string& name, int only_step, bool measured) {
     ++judged;
     std::printf("step %d, %s: your copy is %s\n", i + 1, step.title.c_str(), step.kernel.c_str());
     try {
-      const LessonVerdict verdict = judge_exercise(lesson, step, presets, measured);
-      met += verdict.right ? 1 : 0;
-      std::printf("  %s\n", verdict.says.c_str());
+      const JudgedExercise judged_now = judge_exercise(lesson, step, presets, measured);
+      met += judged_now.verdict.right ? 1 : 0;
+      // A copy as its template made it is a look, not a try (as in the GUI, only a save counts).
+      if (judged_now.verdict.right || !same_text(step.kernel, as_written.steps[i].kernel))
+        tries[i] = {judged_now.verdict.right, judged_now.measured_on};
+      std::printf("  %s\n", judged_now.verdict.says.c_str());
     } catch (const UsageError& e) { // the copy does not compile or launch: its message
       std::printf("  Not yet: %s\n", e.what());
     }
@@ -207,6 +261,15 @@ void try_exercises(const std::string& name, int only_step, bool measured) {
     throw UsageError(lesson.file + " has no exercise step (exercise TEMPLATE.cu)");
   std::printf("%d of %d exercises met their goal (%s)\n", met, judged,
               measured ? "measured on this GPU" : "the models' figures: --measured runs them");
+  if (!tries.empty()) {
+    const std::string problem =
+        viz::record_lesson_progress(progress_dir, viz::lesson_id(find_lesson(name)), tries);
+    if (!problem.empty())
+      std::fprintf(stderr, "warplens: %s\n", problem.c_str());
+    else
+      std::printf("progress saved in %s (warplens lesson report)\n",
+                  (progress_dir / "settings.json").c_str());
+  }
   if (met < judged)
     throw VerificationFailure(counted(judged - met, "exercise") + " not met yet");
 }
@@ -243,34 +306,46 @@ std::vector<ReportedLesson> reported_lessons(const std::filesystem::path& settin
 std::string minutes(double seconds) { return format("%.0f min", seconds / 60); }
 
 void print_report_text(const std::vector<ReportedLesson>& lessons) {
-  std::printf("%-28s %9s %6s %10s %8s  %s\n", "lesson", "questions", "right", "first try", "time",
-              "title");
+  std::printf("%-28s %9s %6s %10s %8s %8s  %s\n", "lesson", "questions", "right", "first try",
+              "measured", "time", "title");
   for (const ReportedLesson& r : lessons) {
     if (!r.lesson) {
-      std::printf("%-28s %s\n", clip(r.id, 28).c_str(), clip(r.missing, 100).c_str());
+      std::printf("%-28s %s\n", clip(r.id, 25).c_str(), clip(r.missing, 100).c_str());
       continue;
     }
-    std::printf("%-28s %9d %6d %10d %8s  %s\n", clip(r.id, 28).c_str(), r.lesson->questions(),
+    std::set<int> measured;
+    for (const auto& [step, gpu] : r.progress.right_measured)
+      measured.insert(step);
+    std::printf("%-28s %9d %6d %10d %8d %8s  %s\n", clip(r.id, 25).c_str(), r.lesson->questions(),
                 r.lesson->answered_right(r.progress.done),
-                r.lesson->answered_right(r.progress.first_try), minutes(r.progress.seconds).c_str(),
-                clip(r.lesson->title, 60).c_str());
+                r.lesson->answered_right(r.progress.first_try), r.lesson->answered_right(measured),
+                minutes(r.progress.seconds).c_str(), clip(r.lesson->title, 60).c_str());
   }
 }
 
 // A row per question: what a teacher's spreadsheet sums.
 void print_report_csv(const std::vector<ReportedLesson>& lessons) {
-  std::printf("lesson,lesson_title,step,question,answered_right,first_try,lesson_seconds\n");
-  for (const ReportedLesson& r : lessons)
+  std::printf("lesson,lesson_title,step,question,answered_right,first_try,right_with_models,"
+              "right_measured_on,lesson_seconds\n");
+  for (const ReportedLesson& r : lessons) {
+    if (!r.lesson) // a row per question needs the questions: said beside the CSV
+      std::fprintf(stderr, "warplens: %s: left out: %s\n", clip(r.id, 80).c_str(),
+                   clip(r.missing, 160).c_str());
     for (std::size_t i = 0; r.lesson && i < r.lesson->steps.size(); ++i) {
       const LessonStep& step = r.lesson->steps[i];
       if (step.kind == QuestionKind::none)
         continue;
       const int index = static_cast<int>(i);
-      std::printf("%s,%s,%zu,%s,%d,%d,%.0f\n", csv_quoted(r.id).c_str(),
-                  csv_quoted(r.lesson->title).c_str(), i + 1, csv_quoted(step.title).c_str(),
-                  r.progress.done.contains(index) ? 1 : 0,
-                  r.progress.first_try.contains(index) ? 1 : 0, r.progress.seconds);
+      const auto measured = r.progress.right_measured.find(index);
+      std::printf(
+          "%s,%s,%zu,%s,%d,%d,%d,%s,%.0f\n", csv_quoted(r.id).c_str(),
+          csv_quoted(r.lesson->title).c_str(), i + 1, csv_quoted(step.title).c_str(),
+          r.progress.done.contains(index) ? 1 : 0, r.progress.first_try.contains(index) ? 1 : 0,
+          r.progress.right_modelled.contains(index) ? 1 : 0,
+          measured == r.progress.right_measured.end() ? "" : csv_quoted(measured->second).c_str(),
+          r.progress.seconds);
     }
+  }
 }
 
 void print_report_json(const std::vector<ReportedLesson>& lessons) {
@@ -289,10 +364,15 @@ void print_report_json(const std::vector<ReportedLesson>& lessons) {
     nlohmann::json steps = nlohmann::json::array();
     for (std::size_t i = 0; i < r.lesson->steps.size(); ++i)
       if (r.lesson->steps[i].kind != QuestionKind::none)
-        steps.push_back({{"step", i + 1},
-                         {"question", r.lesson->steps[i].title},
-                         {"answered_right", r.progress.done.contains(static_cast<int>(i))},
-                         {"first_try", r.progress.first_try.contains(static_cast<int>(i))}});
+        steps.push_back(
+            {{"step", i + 1},
+             {"question", r.lesson->steps[i].title},
+             {"answered_right", r.progress.done.contains(static_cast<int>(i))},
+             {"first_try", r.progress.first_try.contains(static_cast<int>(i))},
+             {"right_with_models", r.progress.right_modelled.contains(static_cast<int>(i))},
+             {"right_measured_on", r.progress.right_measured.contains(static_cast<int>(i))
+                                       ? r.progress.right_measured.at(static_cast<int>(i))
+                                       : ""}});
     one["steps"] = steps;
     out.push_back(one);
   }
@@ -301,15 +381,7 @@ void print_report_json(const std::vector<ReportedLesson>& lessons) {
 
 // A learner's progress for the teacher, from the settings the GUI keeps.
 void report_lessons(const std::string& settings, bool csv, bool json) {
-  const std::filesystem::path dir =
-      settings.empty() ? viz::default_config_dir() : std::filesystem::path(settings);
-  if (dir.empty())
-    throw UsageError("no settings folder: set HOME (or XDG_CONFIG_HOME), or give --settings DIR");
-  std::error_code error;
-  if (!settings.empty() && !std::filesystem::is_directory(dir, error))
-    throw UsageError("--settings '" + clip(settings, 80) +
-                     "' is not a folder; give the folder that holds the GUI's settings.json");
-  const std::vector<ReportedLesson> lessons = reported_lessons(dir);
+  const std::vector<ReportedLesson> lessons = reported_lessons(settings_folder(settings, true));
   if (csv)
     return print_report_csv(lessons);
   if (json)
@@ -376,9 +448,16 @@ void add_lesson_command(CLI::App& app) {
       ->check(whole_number_option(1, static_cast<std::int64_t>(kMostLessonSteps)));
   try_cmd->add_flag("--measured", *try_measured,
                     "Run each copy on this GPU, its outputs checked, rather than model it");
-  try_cmd->callback([tried, step, try_measured] { try_exercises(*tried, *step, *try_measured); });
-
   auto settings = std::make_shared<std::string>();
+  try_cmd
+      ->add_option("--settings", *settings,
+                   "The folder of the GUI's settings.json, where each goal met is saved as the "
+                   "GUI saves it (default $XDG_CONFIG_HOME/warplens, else ~/.config/warplens)")
+      ->check(written_option("a folder"));
+  try_cmd->callback([tried, step, try_measured, settings] {
+    try_exercises(*tried, *step, *try_measured, *settings);
+  });
+
   auto report_csv = std::make_shared<bool>(false);
   auto report_json = std::make_shared<bool>(false);
   CLI::App* report = lesson->add_subcommand(
@@ -386,7 +465,8 @@ void add_lesson_command(CLI::App& app) {
                 "the first try, and the time it was open (from the GUI's settings)");
   report
       ->add_option("--settings", *settings,
-                   "The folder of the GUI's settings.json (default ~/.config/warplens)")
+                   "The folder of the GUI's settings.json (default $XDG_CONFIG_HOME/warplens, "
+                   "else ~/.config/warplens)")
       ->check(written_option("a folder"));
   CLI::Option* as_csv = report->add_flag("--csv", *report_csv, "A CSV row per question");
   report->add_flag("--json", *report_json, "One JSON object")->excludes(as_csv);

@@ -1,5 +1,6 @@
-// `warplens record [KERNEL ...] --out FILE`: a recording of this GPU's measurements of the
-// bundled kernels (engine/recording_run.h), the file model mode shows for its preset. The output
+// `warplens record [KERNEL|FILE ...] [--lessons] --out FILE`: a recording of this GPU's
+// measurements of bundled kernels and kernel files (engine/recording_run.h), the file model mode
+// shows for its preset (the bundled one, or --recording FILE). The output
 // is checked before anything is measured and written whole after each kernel, so a run cut short
 // keeps what it measured and never leaves half a file.
 
@@ -32,29 +33,39 @@ namespace wl {
 namespace {
 
 struct RecordOptions {
-  std::vector<std::string> kernels; // ids; none: every bundled kernel (none with --lessons)
-  bool lessons = false;             // every launch the bundled lessons' steps make
+  std::vector<std::string>
+      kernels;          // ids and files; none: every bundled kernel (none with --lessons)
+  bool lessons = false; // every launch the bundled lessons' steps make
   std::string out;
   std::string arch; // the preset it stands for; "": the one that matches the GPU
   bool force = false;
 };
 
-// The kernels named, each a bundled kernel's id (a kernel file is no kernel model mode can find
-// when the GUI starts); all of them where none is named and no lesson's launches are asked for.
-std::vector<const KernelDesc*> kernels_named(const std::vector<std::string>& ids, bool lessons) {
+// The kernels named: a bundled kernel's id, or a kernel file ("x.cu" for every kernel it
+// describes, "x.cu:kernel" for one), whose runs model mode shows while that file's text is the
+// one recorded; every bundled kernel where none is named and no lesson's launches are asked for.
+std::vector<const KernelDesc*> kernels_named(const std::vector<std::string>& names, bool lessons) {
   std::vector<const KernelDesc*> kernels;
-  if (ids.empty() && !lessons)
+  if (names.empty() && !lessons)
     for (const KernelDesc& kernel : all_kernels())
       kernels.push_back(&kernel);
-  for (const std::string& id : ids) {
+  const auto add = [&](const std::string& id) {
     const KernelDesc* kernel = find_kernel(id);
     if (!kernel)
       throw UsageError("record: '" + clip(id, 60) +
-                       "' is no bundled kernel (warplens list names them); a recording holds "
-                       "bundled kernels alone");
+                       "' is no bundled kernel (warplens list names them) nor a kernel file "
+                       "(FILE.cu or FILE.cu:KERNEL)");
     if (std::find(kernels.begin(), kernels.end(), kernel) == kernels.end())
       kernels.push_back(kernel);
-  }
+  };
+  for (const std::string& name : names)
+    if (!names_a_kernel_file(name))
+      add(name);
+    else if (kernel_file_path(name) != name)
+      add(add_kernel_file(name));
+    else
+      for (const std::string& id : use_kernel_file(read_kernel_file(name)))
+        add(id);
   return kernels;
 }
 
@@ -94,19 +105,22 @@ void run_record(const RecordOptions& o) {
           output_problem(o.out, rules, "add --force to replace it, or give another name");
       !problem.empty())
     throw UsageError("--out " + problem);
+  const std::vector<Arch> presets = load_arch_presets(assets_dir() / "arch");
+  if (!o.arch.empty()) // named before any GPU is asked for
+    try {
+      static_cast<void>(find_arch(presets, o.arch));
+    } catch (const Error& e) {
+      throw UsageError("--arch " + std::string(e.what()));
+    }
 #ifndef WARPLENS_LINKS_ENGINE
   needs_engine("warplens record");
 #else
-  const std::vector<Arch> presets = load_arch_presets(assets_dir() / "arch");
   const Arch device = arch_from_device(0);
   const std::string arch = o.arch.empty() ? preset_of_device(device, presets).id : o.arch;
-  if (const Arch chosen = find_arch(presets, arch); chosen.sm_count != device.sm_count ||
-                                                    chosen.cc_major != device.cc_major ||
-                                                    chosen.cc_minor != device.cc_minor)
-    throw UsageError("--arch " + clip(arch, 40) + " is a GPU of " +
-                     std::to_string(chosen.sm_count) + " SMs, " + chosen.sm_name() + "; this " +
-                     device.name + " has " + std::to_string(device.sm_count) + ", " +
-                     device.sm_name() + ": model mode would refuse the recording");
+  if (const std::string refusal = preset_refusal(find_arch(presets, arch), device, presets);
+      !refusal.empty())
+    throw UsageError("--arch " + clip(arch, 40) + ": " + refusal +
+                     "; model mode would refuse the recording");
   const OutputRules again{
       .replace_existing = true, .write_through_links = false, .keep_on_failure = true};
   bool first = true;
@@ -134,11 +148,12 @@ void run_record(const RecordOptions& o) {
 void add_record_command(CLI::App& app) {
   auto o = std::make_shared<RecordOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "record", "Measure bundled kernels on this GPU into a recording model mode shows for its "
-                "preset (manual: docs/gui.md, model mode)");
+      "record", "Measure kernels on this GPU into a recording that model mode shows for its "
+                "preset: gui --recording FILE (manual: docs/gui.md, model mode)");
   cmd->add_option("kernels", o->kernels,
-                  "Kernel ids (default: every bundled kernel, unless --lessons alone)")
-      ->check(written_option("a kernel id, e.g. vec_add/scalar"));
+                  "Kernel ids or kernel files, FILE.cu or FILE.cu:KERNEL (default: every bundled "
+                  "kernel, unless --lessons alone)")
+      ->check(written_option("a kernel id, e.g. vec_add/scalar, or a kernel file"));
   cmd->add_option("--out", o->out, "The recording's file (JSON)")
       ->required()
       ->check(written_option("a file name"));

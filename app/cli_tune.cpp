@@ -14,7 +14,6 @@
 #include "kernel_file/file_kernel.h"
 #include "model/block_text.h"
 #include "model/kernel_request.h"
-#include "model/kernel_source.h"
 #include "registry.h"
 #include "report/figures.h"
 #include "sweep/sweep_fanout.h"
@@ -101,16 +100,6 @@ SweepGrid tune_grid(const TuneOptions& o, const KernelDesc& kernel, const Kernel
   if (o.param_ranges.empty())
     grid.param_axes = defaults.param_axes;
   return grid;
-}
-
-// What a measured tune needs beside the models: its cache's identity and place, its budget.
-std::string source_hash_of(const KernelDesc& kernel) {
-  if (const auto file = kernel_file_of(kernel.id))
-    return file->hash;
-  std::string text;
-  for (const std::string& line : family_source(kernel).lines)
-    text += line + "\n";
-  return text_hash(text);
 }
 
 // Where a tune's cache goes unless --cache names it: the user's cache folder, a file per kernel
@@ -274,7 +263,7 @@ void tune_measured(const TuneOptions& o, const KernelDesc& kernel, TuneMeasurers
                    const TuneSpace& space, TuneStrategy strategy, TuneObjective objective,
                    const std::string& text_at_start) {
   const TuneCacheIdentity identity{.kernel = kernel.id,
-                                   .source_hash = source_hash_of(kernel),
+                                   .source_hash = kernel_source_hash(kernel),
                                    .device = measurers.device,
                                    .driver = measurers.driver,
                                    .measure = measure_of(o.engine)};

@@ -71,6 +71,37 @@ TEST(GuiCli, BadInputIsOneLineAndExitTwo) {
   EXPECT_TRUE(std::filesystem::is_empty(dir));
 }
 
+// --recording: model mode shows the figures of the file given, of its preset; a file that is no
+// recording, or a preset --arch contradicts, is one line and exit 2, and nothing is written.
+TEST(GuiCli, ARecordingGivenIsShownAndABadOneRefused) {
+  const std::filesystem::path dir = scratch_dir();
+  nlohmann::json lab = lab_recording_of_vec_add();
+  lab["date"] = "2026-12-05";
+  std::ofstream(dir / "lab.json") << lab.dump();
+  const Command shown =
+      run_in(dir, "--headless --screenshot v.png --kernel vec_add/scalar --recording lab.json");
+  ASSERT_EQ(shown.exit_code, 0) << shown.out;
+  const nlohmann::json sidecar = read_json(dir / "v.json");
+  EXPECT_TRUE(sidecar["figures"]["recorded_on"].get<std::string>().starts_with(
+      "recorded on NVIDIA H200, 2026-12-05"))
+      << sidecar["figures"]["recorded_on"];
+  EXPECT_EQ(sidecar["configuration"]["arch"], "h200");
+
+  const std::filesystem::path quiet = dir / "refused";
+  std::filesystem::create_directories(quiet);
+  std::ofstream(quiet / "cut.json") << lab.dump().substr(0, 3000);
+  for (const std::string& args :
+       {std::string("--headless --recording cut.json"), std::string("--headless --recording ."),
+        std::string("--headless --recording missing.json"),
+        std::string("--headless --recording ../lab.json --arch h100")}) {
+    const Command refused = run_in(quiet, args);
+    EXPECT_EQ(refused.exit_code, 2) << args << ": " << refused.out;
+    EXPECT_NE(refused.out.find("--recording"), std::string::npos) << refused.out;
+    EXPECT_EQ(refused.out.find('\n'), refused.out.size() - 1) << refused.out;
+  }
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(quiet), {}), 1) << "cut.json alone";
+}
+
 TEST(GuiCli, NoDisplayWritesTheDefaultViewAndSaysWhere) {
   const std::filesystem::path dir = scratch_dir();
   const Command r = run_in(dir, "");

@@ -89,4 +89,17 @@ inline void write_file(const std::filesystem::path& file, const std::string& tex
   std::ofstream(file, std::ios::binary) << text;
 }
 
+// A lab's recording as `warplens record vec_add/scalar` on the H200 makes it: the bundled H200
+// recording's runs of that kernel alone, its sources and version kept.
+inline nlohmann::json lab_recording_of_vec_add() {
+  nlohmann::json lab =
+      read_json(std::filesystem::path(WARPLENS_SOURCE_ASSETS) / "recordings" / "h200.json");
+  nlohmann::json kept = nlohmann::json::array();
+  for (const nlohmann::json& run : lab["runs"])
+    if (run["kernel"] == "vec_add/scalar")
+      kept.push_back(run);
+  lab["runs"] = kept;
+  return lab;
+}
+
 } // namespace wl::viz::test

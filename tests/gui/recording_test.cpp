@@ -1,8 +1,12 @@
-// Model mode's recorded timings and counters: the bundled H100 recording fills a model result for
-// a launch it holds, labelled as recorded, and nothing else.
+// Model mode's recorded timings and counters: the bundled recordings and one a person chose fill a
+// model result for a launch they hold, labelled as recorded (and by whom, and of which source,
+// where those differ), and nothing else.
 
+#include "../unit/test_support.h"
 #include "base/error.h"
 #include "gui_test_support.h"
+#include "io/assets.h"
+#include "kernel_file/file_kernel.h"
 #include "registry.h"
 
 #include <algorithm>
@@ -23,8 +27,10 @@ TEST(Recording, TheBundledRecordingFillsAModelResultForALaunchItHolds) {
   EXPECT_TRUE(result.verification->passed);
   ASSERT_TRUE(result.counters && result.counters->available);
   EXPECT_EQ(result.counters->find("global_load_sectors")->value, 2 * 16777216 * 4 / 32);
-  EXPECT_EQ(result.recorded_on,
-            "recorded on " + app.recording()->device + ", " + app.recording()->date);
+  // The H100's recording (2026-11-26) names the vec_add.cu it ran, which has changed since: its
+  // figures stay, and the label says so.
+  EXPECT_EQ(result.recorded_on, "recorded on " + app.recording()->device + ", " +
+                                    app.recording()->date + "; vec_add.cu has changed since");
 }
 
 // Kernels added after the H100 recording (2026-11-26): the GPU machine lent since is an H200,
@@ -102,6 +108,142 @@ TEST(Recording, TheH200RecordingHoldsEveryKernelWithItsEnergyAndStalls) {
   ASSERT_TRUE(naive.stalls && !naive.stalls->launch.empty());
   EXPECT_EQ(naive.stalls->launch.front().reason, "drain")
       << "a naive transpose's scattered stores drain at the warps' exit";
+}
+
+// A recording names the WarpLens that made it and each kernel's source: one of another version
+// says which, one whose kernel file has another text is not shown for it, one that names no
+// sources says so.
+TEST(Recording, AnotherVersionOrSourceIsMarkedByName) {
+  const App app = make_app("vec_add/scalar", "h200");
+  ASSERT_TRUE(app.recording()) << app.recording().problem();
+  Recording this_build = *app.recording().get(); // as if recorded from this build's vec_add.cu
+  this_build.sources["vec_add/scalar"] = kernel_source_hash(*find_kernel("vec_add/scalar"));
+  RunResult same = test::canned_result("vec_add/scalar", "", app.arch());
+  ASSERT_TRUE(this_build.fill(same));
+  EXPECT_EQ(same.recorded_on, this_build.label()) << "this build's vec_add.cu: no mark";
+  EXPECT_EQ(this_build.label(), "recorded on NVIDIA H200, " + this_build.date);
+
+  Recording other = *app.recording().get();
+  other.warplens = "0.0.9";
+  other.sources["vec_add/scalar"] = "fnv1a64:0000000000000000";
+  RunResult marked = test::canned_result("vec_add/scalar", "", app.arch());
+  ASSERT_TRUE(other.fill(marked)) << "a bundled kernel's figures stay, marked";
+  EXPECT_EQ(marked.recorded_on, "recorded on NVIDIA H200, " + other.date +
+                                    " by WarpLens 0.0.9; vec_add.cu has changed since");
+  other.warplens.clear();
+  other.sources.clear();
+  RunResult unnamed = test::canned_result("vec_add/scalar", "", app.arch());
+  ASSERT_TRUE(other.fill(unnamed));
+  EXPECT_EQ(unnamed.recorded_on, "recorded on NVIDIA H200, " + other.date +
+                                     " by a WarpLens that did not name its version; which "
+                                     "source it ran is not recorded");
+}
+
+TEST(Recording, AKernelFileIsShownOnlyWhileItsTextIsTheOneRecorded) {
+  const std::filesystem::path file = test::scratch_dir() / "mine.cu";
+  std::ifstream in(std::filesystem::path(WARPLENS_SOURCE_TESTS).parent_path() / "examples" /
+                   "saxpy.cu");
+  const std::string text{std::istreambuf_iterator<char>(in), {}};
+  const std::string id = use_kernel_file(kernel_file_from_text(file, text)).front();
+  // The launch as a model result names it: no compile is needed to match one.
+  RunResult run;
+  run.kernel_id = id;
+  run.arch = wl::test::preset("h200");
+  run.params = resolve_kernel_request(id, {}, "", "").params;
+  run.launch.block = resolve_kernel_request(id, {}, "", "").block;
+  Recording recording{.arch = "h200",
+                      .device = "NVIDIA H200",
+                      .date = "2026-12-04",
+                      .warplens = WARPLENS_VERSION,
+                      .chosen_file = "",
+                      .sources = {{id, kernel_file_of(id)->hash}},
+                      .runs = {run},
+                      .later_runs = {}};
+  recording.runs[0].timing = TimingStats{};
+  recording.runs[0].timing->median_time = 0.125;
+  RunResult shown = run;
+  ASSERT_TRUE(recording.fill(shown)) << "the text recorded";
+  EXPECT_EQ(shown.timing->median_time, 0.125);
+  EXPECT_EQ(recording.other_text_of(id), "");
+
+  use_kernel_file(kernel_file_from_text(file, text + "\n// a save that changes the text\n"));
+  RunResult edited = run;
+  EXPECT_FALSE(recording.fill(edited)) << "another text's figures must not pass for this one's";
+  EXPECT_FALSE(edited.timing);
+  EXPECT_EQ(recording.other_text_of(id),
+            "the recording (" + recording.label() +
+                ") measured another text of mine.cu: its figures are shown only while the file "
+                "is the one recorded");
+}
+
+// --recording and File > Open a recording: the recording chosen answers for its preset, which
+// goes on screen; one that cannot be read is one line naming it, and what was in use stays.
+TEST(Recording, AChosenRecordingAnswersForItsPreset) {
+  const std::filesystem::path dir = test::scratch_dir();
+  nlohmann::json lab = test::lab_recording_of_vec_add();
+  lab["date"] = "2026-12-05";
+  std::ofstream(dir / "lab.json") << lab.dump();
+
+  App app = make_app("vec_add/scalar", "h100");
+  ASSERT_TRUE(app.open_recording((dir / "lab.json").string())) << app.file.recording_problem;
+  EXPECT_EQ(app.arch().id, "h200") << "the recording's preset goes on screen";
+  ASSERT_TRUE(app.recording());
+  EXPECT_EQ(app.recording()->date, "2026-12-05") << "the chosen one, not the bundled one";
+  RunResult result = test::canned_result("vec_add/scalar", "", app.arch());
+  ASSERT_TRUE(app.recording()->fill(result));
+  EXPECT_TRUE(result.recorded_on.starts_with("recorded on NVIDIA H200, 2026-12-05"))
+      << result.recorded_on;
+  EXPECT_NE(result.recorded_on.find("(lab.json)"), std::string::npos)
+      << "a copy of a bundled recording reads as the file it is: " << result.recorded_on;
+  RunResult other = test::canned_result("transpose/naive", "", app.arch());
+  EXPECT_FALSE(app.recording()->fill(other)) << "the lab's file holds vec_add/scalar alone";
+  ASSERT_TRUE(app.select_kernel("transpose/naive"));
+  EXPECT_TRUE(app.untimed_reason().ends_with("has no run of transpose/naive: it was not recorded."))
+      << app.untimed_reason() << " (never \"newer than the recording\": the person chose it)";
+
+  std::ofstream(dir / "cut.json") << lab.dump().substr(0, 4000);
+  EXPECT_FALSE(app.open_recording((dir / "cut.json").string()));
+  EXPECT_NE(app.file.recording_problem.find("cut.json"), std::string::npos)
+      << app.file.recording_problem;
+  EXPECT_EQ(app.file.recording_problem.find('\n'), std::string::npos);
+  EXPECT_EQ(app.recording()->date, "2026-12-05") << "the recording in use stays";
+  EXPECT_FALSE(app.open_recording(dir.string())) << "a folder";
+  app.use_bundled_recordings();
+  EXPECT_EQ(app.recording()->date, "2026-12-04");
+}
+
+// What a recording file may hold beside its runs: hashes of sources, a version.
+TEST(Recording, ForgedSourcesAndVersionsAreOneLineErrors) {
+  const std::filesystem::path dir = test::scratch_dir();
+  nlohmann::json lab = test::lab_recording_of_vec_add();
+  const auto refusal = [&](const nlohmann::json& forged) {
+    std::ofstream(dir / "forged.json") << forged.dump();
+    try {
+      load_recording(dir / "forged.json");
+    } catch (const UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  nlohmann::json bad_hash = lab;
+  bad_hash["sources"]["vec_add/scalar"] = "fnv1a64:zz";
+  EXPECT_NE(refusal(bad_hash).find("is not a source's hash"), std::string::npos)
+      << refusal(bad_hash);
+  nlohmann::json unnamed = lab;
+  unnamed["sources"].erase("vec_add/scalar");
+  EXPECT_NE(refusal(unnamed).find("vec_add/scalar has no hash"), std::string::npos)
+      << refusal(unnamed);
+  nlohmann::json foreign = lab;
+  foreign.erase("sources");
+  foreign["runs"][0]["kernel"] = "mine/copy";
+  EXPECT_NE(refusal(foreign).find("mine/copy is no bundled kernel"), std::string::npos)
+      << refusal(foreign);
+  nlohmann::json version = lab;
+  version["warplens"] = "1e999";
+  EXPECT_NE(refusal(version).find("warplens: is not a version"), std::string::npos)
+      << refusal(version);
+  for (const nlohmann::json& forged : {bad_hash, unnamed, foreign, version})
+    EXPECT_EQ(refusal(forged).find('\n'), std::string::npos);
 }
 
 TEST(Recording, APresetWithoutARecordingIsAnsweredWithTheH100sWhichSaysWhose) {

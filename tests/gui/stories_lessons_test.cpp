@@ -77,6 +77,36 @@ TEST(StoryLessons, TheCodeIsThereToReadWhileTheFiguresUnderItAreCovered) {
   EXPECT_TRUE(says(right, "source", "sectors")) << text_of(right, "source");
 }
 
+// A question is read beside its code, and the panel it outlines is in sight: the Source panel
+// comes to the front of its tile where the outlined panel is elsewhere; where the outlined panel
+// holds that tile, the Lessons panel shows the code itself; an outlined panel that shares the
+// Lessons panel's tile moves to another, so neither hides the other.
+TEST(StoryLessons, TheQuestionIsReadBesideItsCodeAndTheOutlinedPanel) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "warplens-gui-beside";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string step = "kernel vec_add/scalar\nask Blocks per SM?\nanswer blocks_per_sm\n";
+  write_file(dir / "beside.lesson", "lesson Beside\nstep Global\nshow global\n" + step +
+                                        "step Occupancy\nshow occupancy\n" + step +
+                                        "step Launch\nshow launch\n" + step);
+  const Story story =
+      play("window 1280x720\nwait\nscreenshot global.png\nclick \"Next step >\" in \"Lessons\"\n"
+           "wait\nscreenshot occupancy.png\nclick \"Next step >\" in \"Lessons\"\nwait\n"
+           "screenshot launch.png\n",
+           "--lesson " + (dir / "beside.lesson").string());
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json global = story.sidecar("global"), occupancy = story.sidecar("occupancy"),
+             launch = story.sidecar("launch");
+  EXPECT_TRUE(says(global, "source", "c[i] = x + y;")) << text_of(global, "source");
+  EXPECT_FALSE(says(global, "lessons", "c[i] = x + y;")) << "the Source panel is in sight";
+  EXPECT_TRUE(says(global, "global", "Covered while the lesson asks")) << text_of(global, "global");
+  EXPECT_EQ(text_of(occupancy, "source"), "") << "the outlined Occupancy panel holds the tile";
+  EXPECT_TRUE(says(occupancy, "occupancy", "Covered while the lesson asks"));
+  EXPECT_TRUE(says(occupancy, "lessons", "c[i] = x + y;")) << text_of(occupancy, "lessons");
+  EXPECT_NE(text_of(launch, "launch"), "") << "the outlined Launch panel is in sight";
+  EXPECT_TRUE(says(launch, "lessons", "Blocks per SM?")) << "and so is the question";
+}
+
 // A teacher's lesson on a kernel file beside it: the GUI opens the file, and the learner's answer
 // about its line is judged (it said "this step is about transpose.cu, and the panels show
 // transpose/transpose" to every answer), also while the file's last save does not compile.

@@ -160,7 +160,7 @@ const std::vector<ResultCase> kRunChanges = {
      {"/block", json::array({2048, 1, 1})},
      {"not a launch of vec_add/scalar"}},
     {"ParamsMissingOne", {"/params", json::object()}, {"not a launch of vec_add/scalar"}},
-    {"KernelNotBundled", {"/kernel", "no/such"}, {"kernel: 'no/such' is not a bundled kernel"}},
+    {"KernelNotBundled", {"/kernel", "no/such"}, {"no/such", "bundled kernel"}},
     // Speeds and clocks no GPU has: a lying worker's, once shown as measured.
     {"SmClock99999",
      {"/timing/sm_clock_mhz", 99999},
@@ -286,9 +286,12 @@ TEST(HostileRecordingDate, AnIsoDateWithOrWithoutATimeIsADate) {
   for (const char* date :
        {"2026-11-26", "2024-02-29", "2026-11-26T14:05", "2026-11-26 14:05:09",
         "2026-11-26T14:05:09.125Z", "2026-11-26T14:05:09+01:00", "2026-11-26T14:05:09-0500"}) {
-    const std::string file = write_file(
-        "recording_date.json",
-        json{{"arch", "h100"}, {"device", "x"}, {"date", date}, {"runs", json::array()}}.dump());
+    const std::string file =
+        write_file("recording_date.json", json{{"arch", "h100"},
+                                               {"device", "NVIDIA H100 80GB HBM3"},
+                                               {"date", date},
+                                               {"runs", json::array({test::recorded_run()})}}
+                                              .dump());
     EXPECT_NO_THROW(read_recording(file)) << date;
   }
 }

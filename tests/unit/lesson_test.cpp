@@ -217,9 +217,15 @@ TEST(Lessons, AnExercisesCopyIsMadeOnceAndNeverReplaced) {
   } catch (const UsageError& e) {
     EXPECT_TRUE(test::contains(e.what(), copy.string() + ", is a folder")) << e.what();
   }
-  // A relative WARPLENS_EXERCISES is no folder to trust: HOME's is used.
+  // A relative WARPLENS_EXERCISES names no one folder (relative to where?): refused by name.
   ::setenv("WARPLENS_EXERCISES", "relative/path", 1);
-  EXPECT_TRUE(exercises_folder().is_absolute()) << exercises_folder();
+  try {
+    exercises_folder();
+    ADD_FAILURE() << "a relative WARPLENS_EXERCISES taken";
+  } catch (const UsageError& e) {
+    EXPECT_TRUE(test::contains(e.what(), "WARPLENS_EXERCISES='relative/path' is not an absolute"))
+        << e.what();
+  }
   ::unsetenv("WARPLENS_EXERCISES");
   std::filesystem::remove_all(dir);
 }
@@ -238,15 +244,15 @@ TEST(Lessons, TheReportGivesEachQuestionsResultAndTheLessonsTime) {
       test::run_warplens("lesson report --csv --settings " + dir.string());
   ASSERT_EQ(csv.exit_code, 0) << csv.out;
   EXPECT_TRUE(test::contains(csv.out, "lesson,lesson_title,step,question,answered_right,first_try,"
-                                      "lesson_seconds\n"))
+                                      "right_with_models,right_measured_on,lesson_seconds\n"))
       << csv.out;
   EXPECT_TRUE(test::contains(csv.out, "\"03-coalescing\",\"Coalescing: how a warp's addresses "
-                                      "become sectors\",1,\"Stride 1\",1,0,600\n"))
+                                      "become sectors\",1,\"Stride 1\",1,0,0,,600\n"))
       << csv.out;
-  EXPECT_TRUE(test::contains(csv.out, ",2,\"Stride 2\",1,1,600\n")) << csv.out;
+  EXPECT_TRUE(test::contains(csv.out, ",2,\"Stride 2\",1,1,0,,600\n")) << csv.out;
   const test::CommandResult text = test::run_warplens("lesson report --settings " + dir.string());
   EXPECT_TRUE(test::contains(text.out, "03-coalescing                        6      2          1   "
-                                       "10 min"))
+                                       "     0   10 min"))
       << text.out;
   for (const std::string bad : {R"("seconds": -5)", R"("seconds": "ten")", R"("done": 3)"}) {
     std::ofstream(dir / "settings.json")
@@ -260,6 +266,63 @@ TEST(Lessons, TheReportGivesEachQuestionsResultAndTheLessonsTime) {
   test::expect_one_line_error("lesson report --settings ''", {"--settings", "an empty value"});
   test::expect_one_line_error("lesson report --settings " + (dir / "settings.json").string(),
                               {"is not a folder"});
+  // Settings that are there and cannot be used are said, never read as a learner who did nothing.
+  std::ofstream(dir / "settings.json") << "[1]";
+  test::expect_one_line_error("lesson report --settings " + dir.string(),
+                              {"settings.json", "allowed an object of settings"});
+  std::filesystem::remove(dir / "settings.json");
+  test::expect_one_line_error("lesson report --settings " + dir.string(),
+                              {"holds no settings.json"});
+  std::filesystem::create_symlink(dir / "gone.json", dir / "settings.json");
+  test::expect_one_line_error("lesson report --settings " + dir.string(),
+                              {"settings.json is a link to", "gone.json", "which is not there"});
+  std::filesystem::remove_all(dir);
+}
+
+// `lesson try` saves each judgement where the report reads it, as the GUI's checks are: a copy as
+// its template made it is a look, an edit is a try, a goal met with no earlier miss is met at the
+// first try, and the figures' source is kept (the models here; a GPU's name with --measured).
+TEST(Lessons, LessonTrySavesEachJudgementForTheReport) {
+  WL_SKIP_WITHOUT_ENGINE(); // the exercises compile their kernel files with NVRTC
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("wl_try_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "settings");
+  const std::string env = "WARPLENS_EXERCISES=" + (dir / "mine").string() + " ";
+  const std::string settings = " --settings " + (dir / "settings").string();
+  const auto try_step = [&](int step) {
+    return test::run_warplens("lesson try exercises --step " + std::to_string(step) + settings,
+                              env);
+  };
+  EXPECT_EQ(try_step(1).exit_code, 1) << "the template misses its goal";
+  EXPECT_FALSE(std::filesystem::exists(dir / "settings" / "settings.json")) << "a look, no try";
+  const std::filesystem::path lessons = std::filesystem::path(WARPLENS_SOURCE_ASSETS) / "lessons";
+  const std::filesystem::path copies = dir / "mine" / "11-exercises";
+  std::ofstream(copies / "coalesce_copy.cu", std::ios::app) << "// an edit that changes nothing\n";
+  EXPECT_EQ(try_step(1).exit_code, 1);
+  std::filesystem::copy_file(lessons / "11-exercises" / "coalesce_copy_solved.cu",
+                             copies / "coalesce_copy.cu",
+                             std::filesystem::copy_options::overwrite_existing);
+  EXPECT_EQ(try_step(1).exit_code, 0);
+  try_step(2); // the template: a look
+  std::filesystem::copy_file(lessons / "11-exercises" / "pad_tile_solved.cu",
+                             copies / "pad_tile.cu",
+                             std::filesystem::copy_options::overwrite_existing);
+  const test::CommandResult met = try_step(2);
+  EXPECT_EQ(met.exit_code, 0) << met.out;
+  EXPECT_TRUE(
+      test::contains(met.out, "progress saved in " + (dir / "settings" / "settings.json").string()))
+      << met.out;
+  const test::CommandResult csv = test::run_warplens("lesson report --csv" + settings);
+  EXPECT_TRUE(test::contains(csv.out, ",1,\"Coalesce a strided copy\",1,0,1,,0\n")) << csv.out;
+  EXPECT_TRUE(test::contains(csv.out, ",2,\"Pad a transpose's tile\",1,1,1,,0\n")) << csv.out;
+  EXPECT_TRUE(test::contains(csv.out, ",3,\"Vectorise a copy\",0,0,0,,0\n")) << csv.out;
+  // Settings the GUI could not have written are left as they are, and said.
+  std::ofstream(dir / "settings" / "settings.json") << "{\"lessons\": 5}";
+  const test::CommandResult refused = try_step(2);
+  EXPECT_TRUE(test::contains(refused.out, "progress not saved")) << refused.out;
+  EXPECT_EQ(wl::read_text_file(dir / "settings" / "settings.json", "settings", "JSON", 1024),
+            "{\"lessons\": 5}");
   std::filesystem::remove_all(dir);
 }
 

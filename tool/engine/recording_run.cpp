@@ -4,6 +4,7 @@
 #include "engine/device.h"
 #include "engine/engine.h"
 #include "engine/sweep_run.h"
+#include "kernel_file/file_kernel.h"
 #include "model/block_text.h"
 #include "model/kernel_request.h"
 #include "protocol/run_result_json.h"
@@ -95,26 +96,6 @@ std::string record_launch(const KernelRequest& request, nlohmann::json& runs) {
 
 } // namespace
 
-const Arch& preset_of_device(const Arch& device, const std::vector<Arch>& presets) {
-  // Two kinds may share the SMs and compute capability (an H100 SXM and an H200 have 132 SMs of
-  // 9.0): the one whose name starts with the device's ("NVIDIA H200" in "NVIDIA H200 SXM 141GB
-  // HBM3e") first, else the first that matches.
-  const Arch* matching = nullptr;
-  for (const Arch& preset : presets)
-    if (preset.sm_count == device.sm_count && preset.cc_major == device.cc_major &&
-        preset.cc_minor == device.cc_minor) {
-      if (!device.name.empty() && preset.name.starts_with(device.name))
-        return preset;
-      if (!matching)
-        matching = &preset;
-    }
-  if (matching)
-    return *matching;
-  throw UsageError("no preset stands for " + device.name + " (" + std::to_string(device.sm_count) +
-                   " SMs, " + device.sm_name() +
-                   "): a recording is of a preset; give --arch a preset file of this GPU");
-}
-
 nlohmann::json record_kernels(const std::vector<const KernelDesc*>& kernels,
                               const std::vector<KernelRequest>& launches,
                               const std::string& arch_id,
@@ -124,9 +105,12 @@ nlohmann::json record_kernels(const std::vector<const KernelDesc*>& kernels,
                               {"driver_cuda_version", driver_cuda_version_text()},
                               {"date", today_utc()},
                               {"arch", arch_id},
+                              {"warplens", WARPLENS_VERSION},
+                              {"sources", nlohmann::json::object()},
                               {"runs", nlohmann::json::array()}};
   for (const KernelDesc* kernel : kernels) {
     try {
+      recording["sources"][kernel->id] = kernel_source_hash(*kernel);
       say(record_kernel(*kernel, recording["runs"]));
     } catch (const DeviceError&) {
       throw; // the GPU is unusable now (a sticky error): no later kernel would measure
@@ -137,6 +121,7 @@ nlohmann::json record_kernels(const std::vector<const KernelDesc*>& kernels,
   }
   for (const KernelRequest& launch : launches) {
     try {
+      recording["sources"][launch.kernel->id] = kernel_source_hash(*launch.kernel);
       say(record_launch(launch, recording["runs"]));
     } catch (const DeviceError&) {
       throw;

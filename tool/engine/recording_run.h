@@ -2,7 +2,9 @@
 // A recording made on this GPU (`warplens record`, and the GPU machine's wl_bench record): each
 // kernel at its default block and at its block presets, every shape with the default and memory
 // counters and the per-site pass, the default block as `run` measures it with its stall samples
-// and energy too; only verified results are kept. The file is what model mode shows for the
+// and energy too; only verified results are kept. It names the WarpLens that made it and the
+// hash of each kernel's source, so model mode can say when the code on screen is not the code
+// that was measured. The file is what model mode shows for the
 // preset it names (protocol/recording_file.h reads it back, checked whole).
 
 #include "engine/library.h"
@@ -16,11 +18,6 @@
 #include <nlohmann/json_fwd.hpp>
 
 namespace wl {
-
-// The preset this GPU stands for in a recording: of `presets` with its SM count and compute
-// capability, the one whose name starts with the GPU's, else the first. Throws UsageError naming
-// the GPU when none has them.
-const Arch& preset_of_device(const Arch& device, const std::vector<Arch>& presets);
 
 // Records `kernels` on this GPU as preset `arch_id`, then each of `launches` (a lesson's steps':
 // their parameters and blocks, with the default and memory counters and the per-site pass): calls

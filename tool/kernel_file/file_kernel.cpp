@@ -12,6 +12,7 @@
 #include "kernel_file/file_model.h"
 #include "kernel_file/include_check.h"
 #include "model/block_text.h"
+#include "model/kernel_source.h"
 #include "model/run_options.h"
 #include "registry.h"
 
@@ -867,6 +868,21 @@ std::shared_ptr<const KernelFile> kernel_file_of(const std::string& kernel_id) {
   const std::lock_guard lock(added.mutex);
   const auto found = added.by_kernel.find(kernel_id);
   return found == added.by_kernel.end() ? nullptr : found->second;
+}
+
+std::string kernel_source_hash(const KernelDesc& kernel) {
+  if (const auto file = kernel_file_of(kernel.id))
+    return file->hash;
+  std::string text;
+  for (const std::string& line : family_source(kernel).lines)
+    text += line + "\n";
+  return text_hash(text);
+}
+
+std::string kernel_source_name(const KernelDesc& kernel) {
+  if (const auto file = kernel_file_of(kernel.id))
+    return clip(file->path.filename().string(), 60);
+  return family_source(kernel).file;
 }
 
 namespace {

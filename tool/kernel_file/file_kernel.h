@@ -67,6 +67,14 @@ std::vector<std::string> use_kernel_file(const KernelFile& file,
 // The file a kernel added at run time came from (as added last); nullptr for any other kernel.
 std::shared_ptr<const KernelFile> kernel_file_of(const std::string& kernel_id);
 
+// The fingerprint of the code a kernel is built from (text_hash): a kernel file's text and
+// headers, or a bundled kernel's family file as this binary holds it. A tune's cache and a
+// recording name the code they measured by it. Throws UsageError for a bundled kernel whose
+// family file the binary does not hold.
+std::string kernel_source_hash(const KernelDesc& kernel);
+// What that code is called on screen: "matmul.cu" for a bundled kernel, a kernel file's name.
+std::string kernel_source_name(const KernelDesc& kernel);
+
 // Reads the file `text` names ("x.cu" or "x.cu:kernel"), adds its kernels at run time, and returns
 // the id of the one named (the first when none is). Throws UsageError for a file it cannot use or
 // a kernel it does not describe.

@@ -67,8 +67,11 @@ private:
                     (names.empty() ? "; it has none" : "; it has " + joined(names, ", ")));
       }
       if (judge_launch(m_step, result, model_with).right)
-        problem(m_step.until_line, "the step's own launch already meets the condition; start "
-                                   "the learner from one that does not");
+        problem(m_step.until_line,
+                m_step.exercise ? "the template already meets the goal; give the learner one "
+                                  "that does not"
+                                : "the step's own launch already meets the condition; start "
+                                  "the learner from one that does not");
       const StepLaunch solved = step_launch(m_lesson, m_step, presets, true);
       if (!m_step.solution_kernel.empty()) {
         checked_outputs(solved.request, m_step.solution_line);
@@ -78,8 +81,9 @@ private:
       const RunResult solved_result = model_kernel(solved.request, solved.arch);
       m_compiling = 0;
       const LessonVerdict verdict = judge_launch(m_step, solved_result, model_with);
-      if (!verdict.right)
-        problem(m_step.solution_line, "the solution does not meet the condition: " + verdict.says);
+      if (!verdict.right) // the learner's words ("Not yet: ... Hint: ...") lose the hint here
+        problem(m_step.solution_line, "the solution does not meet the condition: " +
+                                          verdict.says.substr(0, verdict.says.find(" Hint: ")));
     }
   }
 

@@ -37,8 +37,13 @@ void make_copy(const std::filesystem::path& copy, const std::filesystem::path& t
 } // namespace
 
 std::filesystem::path exercises_folder() {
-  if (const char* set = std::getenv("WARPLENS_EXERCISES"); set && set[0] == '/')
+  if (const char* set = std::getenv("WARPLENS_EXERCISES"); set && set[0] != '\0') {
+    if (set[0] != '/') // relative to what? a copy must be found again from any folder
+      throw UsageError("WARPLENS_EXERCISES='" + clip(set, 80) +
+                       "' is not an absolute path; allowed a folder's whole path, e.g. "
+                       "/home/you/exercises");
     return set;
+  }
   if (const char* home = std::getenv("HOME"); home && home[0] == '/')
     return std::filesystem::path(home) / "warplens-exercises";
   return {};

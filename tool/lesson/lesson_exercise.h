@@ -12,8 +12,8 @@
 
 namespace wl {
 
-// Where the learner's copies are kept: $WARPLENS_EXERCISES where set (an absolute path), else
-// ~/warplens-exercises; empty where neither names a folder.
+// Where the learner's copies are kept: $WARPLENS_EXERCISES where set (an absolute path: throws
+// UsageError for any other), else ~/warplens-exercises; empty where neither names a folder.
 std::filesystem::path exercises_folder();
 
 // The learner's copy of an exercise step's template: FOLDER/LESSON/TEMPLATE.cu, LESSON the lesson

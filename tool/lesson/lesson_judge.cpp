@@ -47,6 +47,14 @@ const SitePrediction* site_named(const RunResult& result, const std::string& nam
   return nullptr;
 }
 
+} // namespace
+
+std::string measuring_gpu(const RunResult& result) {
+  return result.timing && result.recorded_on.empty() ? result.arch.name : "";
+}
+
+namespace {
+
 std::string source_of_measurement(const RunResult& result, const std::string& measured_source) {
   return !measured_source.empty()      ? measured_source
          : !result.recorded_on.empty() ? result.recorded_on
@@ -178,7 +186,8 @@ template <typename Read> std::string unmet(const std::vector<Condition>& conditi
              (condition.figure.key == "verified"
                   ? "; wanted verified"
                   : "; wanted " + std::string(comparison_text(condition.comparison)) + " " +
-                        format("%g", condition.value));
+                        format("%g", condition.value) +
+                        (now->text.ends_with("%") ? " %" : "")); // a percentage says so
   }
   return "";
 }

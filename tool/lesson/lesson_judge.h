@@ -64,6 +64,10 @@ struct LessonVerdict {
   std::string says; // one paragraph: right or not, the figure with its source, why or the hint
 };
 
+// The GPU whose measurement a result's figures are ("NVIDIA H200"): "" for the models' figures
+// and for a recording's (measured elsewhere, of code that may not be the learner's).
+std::string measuring_gpu(const RunResult& result);
+
 // "1,048,576", "4.0", " 8 " -> the number a learner typed; nullopt for anything else.
 std::optional<double> typed_number(std::string text);
 

@@ -371,4 +371,39 @@ void check_block_fits(const Arch& arch, const BlockShape& block) {
                        " from 1 to " + std::to_string(arch.max_block_dims[i]));
 }
 
+const Arch& preset_of_device(const Arch& device, const std::vector<Arch>& presets) {
+  // Two kinds may share the SMs and compute capability (an H100 SXM and an H200 have 132 SMs of
+  // 9.0): the one whose name starts with the device's ("NVIDIA H200" in "NVIDIA H200 SXM 141GB
+  // HBM3e") first, else the first that matches.
+  const Arch* matching = nullptr;
+  for (const Arch& preset : presets)
+    if (preset.sm_count == device.sm_count && preset.cc_major == device.cc_major &&
+        preset.cc_minor == device.cc_minor) {
+      if (!device.name.empty() && preset.name.starts_with(device.name))
+        return preset;
+      if (!matching)
+        matching = &preset;
+    }
+  if (matching)
+    return *matching;
+  throw UsageError("no preset stands for " + device.name + " (" + std::to_string(device.sm_count) +
+                   " SMs, " + device.sm_name() +
+                   "): a recording is of a preset; give --arch a preset file of this GPU");
+}
+
+std::string preset_refusal(const Arch& preset, const Arch& device,
+                           const std::vector<Arch>& presets) {
+  if (preset.sm_count != device.sm_count || preset.cc_major != device.cc_major ||
+      preset.cc_minor != device.cc_minor)
+    return "a GPU of " + std::to_string(device.sm_count) + " SMs, " + device.sm_name() +
+           " cannot stand for " + preset.id + " (" + std::to_string(preset.sm_count) + " SMs, " +
+           preset.sm_name() + ")";
+  for (const Arch& other : presets)
+    if (other.id != preset.id && other.sm_count == device.sm_count &&
+        other.cc_major == device.cc_major && other.cc_minor == device.cc_minor &&
+        !device.name.empty() && other.name.starts_with(device.name))
+      return clip(device.name, 60) + " is preset " + other.id + "'s GPU, not " + preset.id + "'s";
+  return "";
+}
+
 } // namespace wl

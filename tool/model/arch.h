@@ -99,4 +99,14 @@ bool is_preset_path(std::string_view spec);
 // the thread count and the allowed range.
 void check_block_fits(const Arch& arch, const BlockShape& block);
 
+// The preset a GPU stands for in a recording: of `presets` with its SM count and compute
+// capability, the one whose name starts with the GPU's, else the first. Throws UsageError naming
+// the GPU when none has them.
+const Arch& preset_of_device(const Arch& device, const std::vector<Arch>& presets);
+// Why a recording made on `device` cannot stand for `preset`: other SMs or compute capability, or
+// another preset is this GPU's by its name (an H200 is not an H100, though both have 132 SMs of
+// 9.0); "" when it can.
+std::string preset_refusal(const Arch& preset, const Arch& device,
+                           const std::vector<Arch>& presets);
+
 } // namespace wl

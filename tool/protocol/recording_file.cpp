@@ -8,6 +8,7 @@
 #include "model/arch.h"
 #include "model/block_text.h"
 #include "protocol/run_result_json.h"
+#include "registry.h"
 
 #include <chrono>
 #include <set>
@@ -19,20 +20,34 @@ namespace wl {
 
 namespace {
 
-// A recording's runs stand for its label in model mode: each must be of the device it names, on
-// a GPU of the preset it names (as many SMs, the same compute capability), and each launch once
-// (a second run of it would never be shown: the first match fills).
-void check_recorded_run(const RunResult& run, const Arch& preset, const std::string& device,
-                        std::set<std::string>& launches, const std::string& at) {
+// A kernel that is not bundled (a kernel file's) is matched by the hash of its text alone, so
+// its runs need one; where the recording names sources, every kernel needs one.
+void check_source_named(const std::string& kernel, const nlohmann::json& sources,
+                        const std::string& at) {
+  if (!sources.contains(kernel) && (sources.is_object() || !find_kernel(kernel)))
+    throw UsageError(at + ": " + clip(kernel, 60) +
+                     (sources.is_object() ? " has no hash in the recording's sources"
+                                          : " is no bundled kernel and the recording has no "
+                                            "sources") +
+                     "; allowed runs of kernels whose source the recording names");
+}
+
+// A recording's runs stand for its label in model mode: each must be of the device it names, a
+// GPU that stands for the preset it names (as many SMs, the same compute capability, and no
+// other preset's GPU by its name).
+void check_recorded_device(const RunResult& run, const Arch& preset,
+                           const std::vector<Arch>& presets, const std::string& device,
+                           const std::string& at) {
   if (run.arch.name != device)
     throw UsageError(at + ": measured on " + clip(run.arch.name, 60) + "; the recording is of " +
                      clip(device, 60) + "; allowed runs of that device alone");
-  if (run.arch.sm_count != preset.sm_count || run.arch.cc_major != preset.cc_major ||
-      run.arch.cc_minor != preset.cc_minor)
-    throw UsageError(at + ": a GPU of " + std::to_string(run.arch.sm_count) + " SMs, sm_" +
-                     std::to_string(run.arch.cc_major * 10 + run.arch.cc_minor) +
-                     "; the recording stands for " + preset.id + " (" +
-                     std::to_string(preset.sm_count) + " SMs, " + preset.sm_name() + ")");
+  if (const std::string refusal = preset_refusal(preset, run.arch, presets); !refusal.empty())
+    throw UsageError(at + ": " + refusal + "; the recording stands for " + preset.id);
+}
+
+// Each launch once: a second run of it would never be shown (the first match fills).
+void check_launch_once(const RunResult& run, std::set<std::string>& launches,
+                       const std::string& at) {
   if (!launches
            .insert(nlohmann::json{run.kernel_id, run.params, run.launch.block.x, run.launch.block.y,
                                   run.launch.block.z}
@@ -41,6 +56,15 @@ void check_recorded_run(const RunResult& run, const Arch& preset, const std::str
     throw UsageError(at + ": a second run of " + run.kernel_id + " block " +
                      format_block(run.launch.block) +
                      " with the same parameters; allowed each launch once");
+}
+
+Arch preset_named(const std::vector<Arch>& presets, const std::string& arch,
+                  const std::string& origin) {
+  try {
+    return find_arch(presets, arch);
+  } catch (const Error& e) {
+    throw UsageError(origin + ": arch: " + e.what());
+  }
 }
 
 // The `count` digits at text[at] as a number from min to max; -1 when they are not that.
@@ -85,6 +109,13 @@ bool is_iso_time(std::string_view time) {
   return is_utc_offset(time);
 }
 
+// "0.1.0": numbers parted by dots.
+bool is_version(const std::string& text) {
+  return !text.empty() && text.size() <= 20 && text.front() != '.' && text.back() != '.' &&
+         text.find("..") == std::string::npos &&
+         text.find_first_not_of("0123456789.") == std::string::npos;
+}
+
 // "2026-11-26", a day the calendar has (no 2026-02-30), optionally followed by a time.
 bool is_iso_date(std::string_view text) {
   using namespace std::chrono;
@@ -96,32 +127,74 @@ bool is_iso_date(std::string_view text) {
   return text.size() == 10 || is_iso_time(text.substr(10));
 }
 
+// "fnv1a64:" and 16 hex digits (base/text_hash.h).
+bool is_text_hash(const std::string& text) {
+  return text.size() == 24 && text.starts_with("fnv1a64:") &&
+         text.find_first_not_of("0123456789abcdef", 8) == std::string::npos;
+}
+
+// The code each kernel was built from, by kernel id: {} when the recording names none (one made
+// before recordings named them).
+nlohmann::json checked_sources(const Fields& recording) {
+  if (!recording.has("sources"))
+    return nullptr;
+  const Fields sources = recording.object("sources");
+  for (const auto& [kernel, hash] : sources.raw().items()) {
+    if (kernel.empty() || kernel.size() > 200 || has_control_characters(kernel))
+      sources.fail(kernel, "is no kernel id", "allowed a kernel's id, e.g. matmul/tiled");
+    if (!hash.is_string() || !is_text_hash(hash.get<std::string>()))
+      sources.fail(kernel, "is not a source's hash",
+                   "allowed fnv1a64: and 16 hex digits, as `warplens record` writes");
+  }
+  return sources.raw();
+}
+
 // The GUI reads a recording with plain `at` calls and wraps only their errors, so the whole of it
 // is checked here, where every message names the file and the key.
 void check_recording(const nlohmann::json& json, const std::string& origin) {
   const Fields recording(json, origin);
-  recording.only({"arch", "device", "date", "driver_cuda_version", "runs"}, "a recording");
-  const std::string arch = recording.text("arch", false);
+  recording.only({"arch", "device", "date", "driver_cuda_version", "warplens", "sources", "runs"},
+                 "a recording");
+  if (recording.has("warplens") && !is_version(recording.name("warplens", false)))
+    recording.fail("warplens", "is not a version", "allowed a WarpLens version, e.g. 0.1.0");
   const std::string device = recording.name("device", false);
-  Arch preset;
-  try {
-    preset = find_arch(load_arch_presets(assets_dir() / "arch"), arch);
-  } catch (const Error& e) {
-    throw UsageError(origin + ": arch: " + e.what());
-  }
+  const std::vector<Arch> presets = load_arch_presets(assets_dir() / "arch");
+  const Arch preset = preset_named(presets, recording.text("arch", false), origin);
   const nlohmann::json& runs = recording.list("runs");
-  std::set<std::string> launches;
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    const std::string at = origin + ": runs[" + std::to_string(i) + "]";
-    check_recorded_run(run_result_from_json(runs[i], at), preset, device, launches, at);
-  }
   // Shown beside every recorded figure ("recorded on ..., DATE"), so it must be a date.
   if (const std::string date = recording.text("date", false); !is_iso_date(date))
     recording.fail("date", "'" + clip(date, 40) + "' is not a date",
                    "allowed YYYY-MM-DD, optionally with a time (2026-11-26T14:05:09Z)");
+  if (runs.empty()) // chosen, it would take the place of the preset's bundled one
+    recording.fail("runs", "holds no run", "allowed a recording of at least one launch");
+  const nlohmann::json sources = checked_sources(recording);
+  std::set<std::string> launches;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const std::string at = origin + ": runs[" + std::to_string(i) + "]";
+    const std::string kernel = Fields(runs[i], at).text("kernel", false);
+    check_source_named(kernel, sources, at);
+    if (!is_bundled_kernel(kernel)) // a kernel file's: read_recorded_run, when it is opened
+      continue;
+    const RunResult run = run_result_from_json(runs[i], at);
+    check_recorded_device(run, preset, presets, device, at);
+    check_launch_once(run, launches, at);
+  }
 }
 
 } // namespace
+
+bool is_bundled_kernel(const std::string& kernel_id) {
+  const KernelDesc* kernel = find_kernel(kernel_id);
+  return kernel && kernel->kind != KernelKind::run_time;
+}
+
+RunResult read_recorded_run(const nlohmann::json& run, const std::string& arch,
+                            const std::string& device, const std::string& at) {
+  RunResult result = run_result_from_json(run, at);
+  const std::vector<Arch> presets = load_arch_presets(assets_dir() / "arch");
+  check_recorded_device(result, preset_named(presets, arch, at), presets, device, at);
+  return result;
+}
 
 nlohmann::json read_recording(const std::filesystem::path& file) {
   nlohmann::json json = read_json_document(file, "recording");

@@ -1,5 +1,6 @@
 #include "front_end/frame.h"
 
+#include "base/json_input.h"
 #include "base/text_format.h"
 #include "drawing/controls.h"
 #include "drawing/widgets.h"
@@ -76,6 +77,30 @@ void handle_shortcuts(App& app) {
       app.set_open(kAllPanels[i], !app.choices.panel_open[i] || !app.rect(kAllPanels[i]).visible);
 }
 
+// File's second part: the recording model mode shows, one a person made with `warplens record`
+// on a GPU (a lab's, a class's) instead of the bundled one of its preset.
+void draw_recording_choice(App& app) {
+  ImGui::Separator();
+  ImGui::TextUnformatted("Open a recording (warplens record --out FILE on a GPU): model mode "
+                         "shows its figures");
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 28);
+  const bool entered =
+      ui::input_text("recording", app.file.recording_typed.data(), app.file.recording_typed.size(),
+                     ImGuiInputTextFlags_EnterReturnsTrue);
+  ImGui::SameLine();
+  if ((ui::button("Use recording") || entered) && app.file.recording_typed[0] != '\0' &&
+      app.open_recording(app.file.recording_typed.data()))
+    ImGui::CloseCurrentPopup();
+  if (!app.file.recording_problem.empty())
+    error_text(app.file.recording_problem);
+  if (const RecordingSlot* chosen = app.recordings.chosen()) {
+    ImGui::TextDisabled("In use for %s: %s (%s)", chosen->get()->arch.c_str(),
+                        clip(chosen->file().string(), 80).c_str(), chosen->get()->label().c_str());
+    if (ui::menu_item("Use the bundled recordings"))
+      app.use_bundled_recordings();
+  }
+}
+
 // File: a path field that completes (Enter or Open opens it), and the files opened lately.
 void draw_file_menu(App& app) {
   if (!ui::begin_menu("File"))
@@ -102,6 +127,7 @@ void draw_file_menu(App& app) {
       if (ui::menu_item(path.c_str()))
         app.open_kernel_file(path);
   }
+  draw_recording_choice(app);
   ImGui::EndMenu();
 }
 

@@ -240,6 +240,12 @@ void draw_tiled_panels(App& app) {
       ImGui::End();
       return;
     }
+    // Which panel each tile shows, known before any is drawn: a panel drawn first (the Lessons
+    // panel, with the code beside a question) asks whether a later one (Source) is in sight.
+    for (int tile = 0; tile < kTileCount; ++tile)
+      if (const std::vector<Panel> panels = panels_in(app, plan, static_cast<Tile>(tile));
+          plan.tiles[tile].used && !panels.empty())
+        app.rect(shown_in(app, panels, static_cast<Tile>(tile))).visible = true;
     for (int tile = 0; tile < kTileCount; ++tile)
       draw_tile(app, plan, static_cast<Tile>(tile), plan.tiles[tile], false);
     const float gap = kSplitterThickness * app.choices.ui_scale;

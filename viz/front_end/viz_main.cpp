@@ -97,6 +97,19 @@ void show_variants_from_file(App& app, const GuiOptions& options, ShownVariants 
   app.show_panel(Panel::sweep);
 }
 
+// --recording: read and checked before anything is shown; with --arch, the two must agree (the
+// recording answers for its own preset alone).
+void use_recording_asked(App& app, const GuiOptions& options) {
+  const std::string arch_before = app.arch().id;
+  if (!app.open_recording(options.recording))
+    throw UsageError("--recording " + app.file.recording_problem);
+  const std::string& recorded = app.recordings.chosen()->get()->arch;
+  if (!options.arch.empty() && recorded != arch_before)
+    throw UsageError("--recording " + clip(options.recording, 60) + " is of preset " + recorded +
+                     ", and --arch asks for " + arch_before + "; leave --arch out or give " +
+                     recorded);
+}
+
 // `wake`: what wakes a sleeping window when an opened file is saved (the headless GUI has none).
 App app_from(const GuiOptions& options, std::function<void()> wake = {}) {
   check_gui_options(options);
@@ -105,6 +118,8 @@ App app_from(const GuiOptions& options, std::function<void()> wake = {}) {
   App app =
       make_app(file.empty() ? options.kernel_id : "", options.arch.empty() ? "h100" : options.arch);
   app.file.wake = std::move(wake);
+  if (!options.recording.empty())
+    use_recording_asked(app, options);
   // A script leaves the user's files alone: an exercise's copies go to a scratch folder, unless
   // WARPLENS_EXERCISES names the folder to use.
   if (!options.script.empty() && !std::getenv("WARPLENS_EXERCISES"))
@@ -117,7 +132,7 @@ App app_from(const GuiOptions& options, std::function<void()> wake = {}) {
   app.choices.launch_from_command_line = !options.kernel_id.empty() || !file.empty() ||
                                          !options.params.empty() || !options.block.empty() ||
                                          !options.sweep_json.empty() || !options.lesson.empty();
-  app.choices.arch_from_command_line = !options.arch.empty();
+  app.choices.arch_from_command_line = !options.arch.empty() || !options.recording.empty();
   if (!options.params.empty()) { // checked as `warplens run --param` checks them, and without
     // --block the block follows them as run's does (bn=128 of async_copy: 128 threads)
     const KernelRequest request =

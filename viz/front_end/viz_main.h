@@ -29,6 +29,7 @@ struct GuiOptions {
   std::string worker;      // the command that runs `warplens worker`; empty: this executable's
   std::string script;      // a script of user actions to play (script.h)
   std::string lesson;      // a lesson to open: a bundled one's name or a .lesson file's path
+  std::string recording;   // a recording model mode shows in place of its preset's bundled one
   EngineOptions engine;    // what the command line set of every request (kGuiCommand's options)
   bool model_only = false; // --model: no worker, the models alone
   // Why this executable cannot be its own worker (a build without the CUDA toolkit); "" where

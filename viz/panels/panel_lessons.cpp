@@ -199,6 +199,16 @@ void draw_ending(App& app) {
                   right, questions, first_try, next);
 }
 
+// The code the question is about, where the Source panel is out of sight (its tile shows the
+// panel the step outlines, or the window is too small for it): a question is read beside its code.
+void draw_code_beside(App& app, const LessonStep& step) {
+  if (step.playground || app.rect(Panel::source).visible)
+    return;
+  ImGui::Separator();
+  note_text("The code (the Source panel shows it with its figures):");
+  draw_code_to_read(app);
+}
+
 void draw_step(App& app) {
   LessonWorkflow& l = app.lessons;
   wrapped_text(l.lesson->title);
@@ -232,6 +242,7 @@ void draw_step(App& app) {
   draw_answer_controls(app, step);
   draw_verdict(l);
   draw_ending(app);
+  draw_code_beside(app, step);
 }
 
 } // namespace

@@ -979,20 +979,21 @@ void draw_file_source(App& app, const KernelDesc& kernel) {
   end_code_region();
 }
 
-// While a lesson asks its question: the code to read, without a figure under any line (they hold
-// the answer). The lines are the kernel's own (a bundled one), or the file's.
-void draw_code_without_figures(App& app, const KernelDesc& kernel) {
-  note_text("The lesson asks its question: the figures under the lines come back once it is "
-            "answered. The code is here to read.");
+} // namespace
+
+void draw_code_to_read(App& app) {
+  const KernelDesc* kernel = app.kernel();
+  if (!kernel)
+    return;
   const std::vector<std::string>* file_lines = app.kernel_file_lines();
   const KernelLines* own = nullptr;
-  if (kernel.kind == KernelKind::bundled) {
-    own = &kernel_lines(kernel, app.choices.params);
+  if (kernel->kind == KernelKind::bundled) {
+    own = &kernel_lines(*kernel, app.choices.params);
     if (!own->problem.empty()) {
       error_text(own->problem);
       return;
     }
-  } else if (kernel.kind != KernelKind::run_time || !file_lines) {
+  } else if (kernel->kind != KernelKind::run_time || !file_lines) {
     return;
   }
   const std::vector<std::string>& lines = own ? own->source->lines : *file_lines;
@@ -1013,14 +1014,14 @@ void draw_code_without_figures(App& app, const KernelDesc& kernel) {
   end_code_region();
 }
 
-} // namespace
-
 void draw_source(App& app) {
   const KernelDesc* kernel = app.kernel();
   if (!kernel)
     return;
-  if (app.lesson_veils(Panel::source)) {
-    draw_code_without_figures(app, *kernel);
+  if (app.lesson_veils(Panel::source)) { // the figures under the lines hold the answer
+    note_text("The lesson asks its question: the figures under the lines come back once it is "
+              "answered. The code is here to read.");
+    draw_code_to_read(app);
     return;
   }
   if (kernel->kind == KernelKind::run_time) {

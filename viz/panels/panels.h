@@ -29,6 +29,11 @@ void draw_tune(App& app);       // a tune: progress, the best beside the default
 // too in a step that asks the learner to change the launch.
 void draw_launch_editors(App& app);
 
+// The kernel's code to read, without a figure under any line (the Source panel's while a lesson
+// asks its question: the figures hold the answer): a bundled kernel's function, or the file's
+// lines. The Lessons panel shows it beside a question when the Source panel is out of sight.
+void draw_code_to_read(App& app);
+
 // What the GUI adds to each row of the panel table (report/panel_table.h: keys, titles, first
 // tiles): its draw function. Row for row in the table's order, which the static_assert below holds.
 struct PanelInfo {

@@ -499,9 +499,17 @@ void App::show_timed_part(RunResult part) {
 }
 
 std::string App::untimed_reason() const {
-  if (kernel() && kernel()->kind == KernelKind::run_time)
-    return "nothing runs on a GPU here, and no recording has a kernel of your own.";
   const RecordingSlot& recording = this->recording();
+  if (kernel() && kernel()->kind == KernelKind::run_time) {
+    if (recording && !recording->other_text_of(choices.kernel_id).empty())
+      return "nothing runs on a GPU here, and " + recording->other_text_of(choices.kernel_id) + ".";
+    if (recording && recording->sources.contains(choices.kernel_id))
+      return "nothing runs on a GPU here, and the recording has no run of this launch (it has "
+             "the kernel at its default parameters and block).";
+    return "nothing runs on a GPU here, and the recording has no run of " + choices.kernel_id +
+           " (`warplens record FILE.cu --out R.json` on a GPU makes one; open it with "
+           "--recording R.json).";
+  }
   if (!recording)
     return recording.problem().empty()
                ? "nothing runs on a GPU here and no recording is loaded."
@@ -513,11 +521,55 @@ std::string App::untimed_reason() const {
   const bool kernel_recorded =
       std::any_of(recording->runs.begin(), recording->runs.end(),
                   [&](const RunResult& run) { return run.kernel_id == choices.kernel_id; });
+  if (!kernel_recorded && recordings.chosen() == &recording) // the person chose what it holds
+    return "nothing runs on a GPU here, and the recording (" + recording->label() +
+           ") has no run of " + choices.kernel_id + ": it was not recorded.";
   if (!kernel_recorded)
     return "nothing runs on a GPU here, and the recording (" + recording->label() +
            ") has no run of " + choices.kernel_id + ": the kernel is newer than the recording.";
   return "nothing runs on a GPU here, and the recording has no run of this launch (it has each "
          "kernel at its default parameters, with its default block and presets).";
+}
+
+namespace {
+
+// The launch on screen shown again, as a Run shows it: the chosen recording's figures replace
+// the last ones (a worker's measurement has its own and keeps them).
+void show_again(App& app) {
+  app.results.last_modelled.reset();
+  if (!app.source) // none yet: the session's first run shows it
+    return;
+  app.results.last_submitted.reset();
+  app.run_at_start();
+}
+
+} // namespace
+
+bool App::open_recording(const std::string& path) {
+  try {
+    recordings.choose(path);
+  } catch (const Error& e) {
+    file.recording_problem = e.what();
+    messages.status = file.recording_problem;
+    return false;
+  }
+  file.recording_problem.clear();
+  const Recording& chosen = *recordings.chosen()->get();
+  if (chosen.arch != arch().id)
+    choices.select_arch(chosen.arch);
+  show_again(*this);
+  messages.status = "Recording " + clip(path, 80) + " (" + chosen.label() + ", " +
+                    std::to_string(chosen.runs.size()) + " runs) answers model mode for " +
+                    chosen.arch;
+  return true;
+}
+
+void App::use_bundled_recordings() {
+  recordings.use_bundled();
+  file.recording_problem.clear();
+  file.recording_typed.fill('\0'); // the field names no file that is in use
+  show_again(*this);
+  messages.status = "Model mode shows the bundled recordings again";
 }
 
 std::vector<double> App::recent_medians() const {

@@ -184,8 +184,8 @@ struct Choices {
   bool source_whole_file = false; // the Source panel shows the whole family file, not the kernel's
   Theme theme = Theme::dark;
   float ui_scale = 1; // fonts and spacing: 1 at 96 dpi; Ctrl+= / Ctrl+- / Ctrl+0
-  // The command line chose the launch (--kernel, --param, --block, --sweep-json) or the arch:
-  // the saved settings' choice of them gives way.
+  // The command line chose the launch (--kernel, --param, --block, --sweep-json) or the arch
+  // (--arch, --recording): the saved settings' choice of them gives way.
   bool launch_from_command_line = false, arch_from_command_line = false;
   bool ui_scale_remembered = false; // from the settings; else the window takes the monitor's
   std::array<bool, kAllPanels.size()> panel_open{};
@@ -343,6 +343,8 @@ struct OpenedFile {
   std::vector<std::string> recent;            // files opened, newest first (kept in the settings)
   std::array<char, 1024> path_typed{};        // File > Open's field
   std::string open_problem;                   // why the last file asked for could not be opened
+  std::array<char, 1024> recording_typed{};   // File > Open a recording's field
+  std::string recording_problem;              // why the recording asked for could not be used
   double last_reload_ms = 0;                  // reading, describing and compiling the last save
   std::shared_ptr<KernelFileCompile> compile; // the saves' compiles, off the frame thread
 
@@ -358,7 +360,23 @@ struct LessonProgress {
   // Seconds the lesson was open in the GUI; a wait of over a minute between two frames (the
   // window left alone) counts a minute.
   double seconds = 0;
+  // How each step in `done` was last met: on the models' figures (model mode, a recording's), or
+  // on a GPU's measurement, by the GPU's name. A teacher's report shows both.
+  std::set<int> right_modelled;
+  std::map<int, std::string> right_measured;
+  std::set<int> missed; // steps answered wrong at least once (`warplens lesson try` counts on it)
+
+  // A right answer to `step`, judged on figures measured by `measured_on` ("" for the models').
+  void met(int step, const std::string& measured_on);
+  // A judged try from outside the GUI (`warplens lesson try`): met at the first try where the step
+  // was neither done nor missed before.
+  void tried(int step, bool right, const std::string& measured_on);
 };
+
+// The key of a lesson's progress: a bundled lesson is known by its file's name
+// ("03-coalescing"), so its progress survives a move of the install; a teacher's by its whole
+// path.
+std::string lesson_id(const std::filesystem::path& file);
 
 // A lesson being followed (viz/workflows/lesson_workflow.cpp): the lesson, the step on screen and
 // what the learner typed or chose, how many tries, and what the last Check said. While a number or
@@ -419,6 +437,12 @@ struct App {
 
   // The recording of the preset on screen (the H100's where it has none).
   const RecordingSlot& recording() const { return recordings.of(arch().id); }
+  // A recording a person chose (--recording, File > Open a recording): read and checked, its
+  // preset put on screen, and the launch on screen shown again with its figures. False, with
+  // the reason in file.recording_problem and on the status line, when it cannot be used (the
+  // recordings in use stay).
+  bool open_recording(const std::string& path);
+  void use_bundled_recordings(); // forgets the one chosen, and shows the launch again
 
   const KernelDesc* kernel() const { return choices.kernel(); }
   const Arch& arch() const { return choices.arch(); }

@@ -17,10 +17,6 @@
 
 namespace wl::viz {
 
-namespace {
-
-// A bundled lesson is known by its file's name ("03-coalescing"), so its progress survives a
-// move of the install; a teacher's by its whole path.
 std::string lesson_id(const std::filesystem::path& file) {
   std::error_code error;
   const std::filesystem::path whole = std::filesystem::weakly_canonical(file, error);
@@ -29,6 +25,26 @@ std::string lesson_id(const std::filesystem::path& file) {
   if (whole.parent_path() == bundled)
     return whole.stem().string();
   return whole.string();
+}
+
+namespace {
+
+Tile& tile_of(App& app, Panel panel) { return app.choices.layout.tile[static_cast<int>(panel)]; }
+
+// A step's panels in front: the Lessons panel, the one the step outlines (never behind the
+// Lessons panel's tab: moved to the top row's right tile if it shared the Lessons panel's), and
+// the Source panel, with the code the question is about, where neither holds its tile.
+void show_step_panels(App& app, std::optional<Panel> outlined) {
+  if (outlined && *outlined != Panel::lessons &&
+      tile_of(app, *outlined) == tile_of(app, Panel::lessons))
+    tile_of(app, *outlined) =
+        tile_of(app, Panel::lessons) == Tile::top_right ? Tile::top_left : Tile::top_right;
+  const Tile source = tile_of(app, Panel::source);
+  if (source != tile_of(app, Panel::lessons) && (!outlined || source != tile_of(app, *outlined)))
+    app.show_panel(Panel::source);
+  if (outlined)
+    app.show_panel(*outlined);
+  app.show_panel(Panel::lessons);
 }
 
 bool asks_before_showing(const LessonStep& step) {
@@ -147,9 +163,7 @@ void App::go_to_step(int index, bool ask_again) {
   } catch (const Error& e) {
     lessons.problem = e.what();
   }
-  if (const std::optional<Panel> panel = parse_panel(step.show))
-    show_panel(*panel);
-  show_panel(Panel::lessons);
+  show_step_panels(*this, parse_panel(step.show));
 }
 
 void App::follow_lesson() {
@@ -188,6 +202,25 @@ void App::judge_exercise_if_saved() {
   check_lesson_answer(!first_look);
 }
 
+void LessonProgress::met(int step, const std::string& measured_on) {
+  done.insert(step);
+  if (measured_on.empty())
+    right_modelled.insert(step);
+  else
+    right_measured[step] = measured_on;
+}
+
+void LessonProgress::tried(int step, bool right, const std::string& measured_on) {
+  if (!right) {
+    missed.insert(step);
+    first_try.erase(step); // the first-try count follows the last asking, as the GUI's
+    return;
+  }
+  if (!done.contains(step) && !missed.contains(step))
+    first_try.insert(step);
+  met(step, measured_on);
+}
+
 void App::check_lesson_answer(bool a_try) {
   const LessonStep* step = lessons.current();
   if (!step || step->kind == QuestionKind::none)
@@ -200,6 +233,7 @@ void App::check_lesson_answer(bool a_try) {
         step->kind == QuestionKind::choice ? "Choose an answer first." : "Type your answer first.";
     return;
   }
+  std::string measured_on; // the GPU whose measurement judged it; "" for the models' figures
   try {
     if (step->playground) {
       lessons.verdict = step->kind == QuestionKind::until
@@ -212,6 +246,7 @@ void App::check_lesson_answer(bool a_try) {
                           "Check again in a moment.";
         return;
       }
+      measured_on = measuring_gpu(*result);
       if (const std::string kernel = step_kernel_id(*step); result->kernel_id != kernel) {
         lessons.verdict = LessonVerdict{false, "Not yet: this step is about " + kernel +
                                                    ", and the panels show " + result->kernel_id +
@@ -236,10 +271,11 @@ void App::check_lesson_answer(bool a_try) {
     if (lessons.tries == 0)
       progress.first_try.insert(lessons.step);
     lessons.revealed = true;
-    progress.done.insert(lessons.step);
+    progress.met(lessons.step, measured_on);
   } else if (a_try) {
     if (lessons.tries == 0) // asked again and missed: the first-try count follows the last asking
       progress.first_try.erase(lessons.step);
+    progress.missed.insert(lessons.step);
     ++lessons.tries;
   }
 }

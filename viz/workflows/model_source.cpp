@@ -50,8 +50,8 @@ std::string ModelSource::mode() const {
   if (!m_why.empty())
     return "model mode, " + m_why;
   return "model mode: occupancy and memory traffic from the models; timings and counters only "
-         "where the preset's bundled recording (H100, H200) has the launch (this GUI runs no GPU "
-         "work)";
+         "where the preset's recording (bundled for the H100 and H200, or one you opened) has the "
+         "launch (this GUI runs no GPU work)";
 }
 
 void ModelSource::wait_idle() {

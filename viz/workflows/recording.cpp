@@ -1,8 +1,14 @@
 #include "workflows/recording.h"
 
 #include "base/error.h"
+#include "base/json_input.h"
+#include "kernel_file/file_kernel.h"
 #include "protocol/protocol.h"
 #include "protocol/recording_file.h"
+#include "registry.h"
+
+#include <algorithm>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -14,28 +20,96 @@ bool same_shape(const BlockShape& a, const BlockShape& b) {
   return a.x == b.x && a.y == b.y && a.z == b.z;
 }
 
+// The hash of the code the kernel on screen is built from; "" for one this binary cannot name.
+std::string current_source_hash(const KernelDesc* kernel) {
+  try {
+    return kernel ? kernel_source_hash(*kernel) : "";
+  } catch (const Error&) {
+    return "";
+  }
+}
+
+bool is_own_file(const KernelDesc* kernel) {
+  return kernel && kernel->kind == KernelKind::run_time;
+}
+
 } // namespace
 
-std::string Recording::label() const { return "recorded on " + device + ", " + date; }
+std::string Recording::label() const {
+  return "recorded on " + device + ", " + date +
+         (warplens.empty()               ? " by a WarpLens that did not name its version"
+          : warplens != WARPLENS_VERSION ? " by WarpLens " + warplens
+                                         : "") +
+         (chosen_file.empty() ? "" : " (" + chosen_file + ")");
+}
+
+std::string Recording::other_text_of(const std::string& kernel_id) const {
+  const KernelDesc* kernel = find_kernel(kernel_id);
+  const auto recorded = sources.find(kernel_id);
+  if (!is_own_file(kernel) || recorded == sources.end() ||
+      recorded->second == current_source_hash(kernel))
+    return "";
+  return "the recording (" + label() + ") measured another text of " + kernel_source_name(*kernel) +
+         ": its figures are shown only while the file is the one "
+         "recorded";
+}
+
+namespace {
+
+bool same_launch(const RunResult& run, const RunResult& result) {
+  return run.kernel_id == result.kernel_id && run.params == result.params &&
+         same_shape(run.launch.block, result.launch.block);
+}
+
+// A run of a kernel file opened after the recording was read, matching `result`'s launch.
+std::optional<RunResult> later_run(const Recording& recording, const RunResult& result) {
+  for (std::size_t i = 0; i < recording.later_runs.size(); ++i) {
+    const nlohmann::json run = nlohmann::json::parse(recording.later_runs[i]);
+    if (run.value("kernel", "") != result.kernel_id)
+      continue;
+    try {
+      RunResult read = read_recorded_run(run, recording.arch, recording.device,
+                                         "the recording's run of " + result.kernel_id);
+      if (same_launch(read, result))
+        return read;
+    } catch (const Error&) { // not a run this GPU could make of this kernel: never shown
+    }
+  }
+  return std::nullopt;
+}
+
+} // namespace
 
 bool Recording::fill(RunResult& result) const {
   if (result.arch.id != arch)
     return false;
-  for (const RunResult& run : runs) {
-    if (run.kernel_id != result.kernel_id || run.params != result.params ||
-        !same_shape(run.launch.block, result.launch.block))
-      continue;
-    result.timing = run.timing;
-    result.verification = run.verification;
-    result.counters = run.counters;
-    result.site_counts = run.site_counts;
-    result.runtime_blocks_per_sm = run.runtime_blocks_per_sm;
-    result.stalls = run.stalls;
-    result.energy = run.energy;
-    result.recorded_on = label();
-    return true;
-  }
-  return false;
+  const KernelDesc* kernel = find_kernel(result.kernel_id);
+  const auto recorded = sources.find(result.kernel_id);
+  const std::string source_now = current_source_hash(kernel);
+  const bool same_source = recorded != sources.end() && recorded->second == source_now;
+  if (is_own_file(kernel) && !same_source) // a person's file: its figures are of its text alone
+    return false;
+  const auto found = std::find_if(runs.begin(), runs.end(),
+                                  [&](const RunResult& run) { return same_launch(run, result); });
+  const std::optional<RunResult> later =
+      found == runs.end() ? later_run(*this, result) : std::nullopt;
+  if (found == runs.end() && !later)
+    return false;
+  const RunResult& run = later ? *later : *found;
+  result.timing = run.timing;
+  result.verification = run.verification;
+  result.counters = run.counters;
+  result.site_counts = run.site_counts;
+  result.runtime_blocks_per_sm = run.runtime_blocks_per_sm;
+  result.stalls = run.stalls;
+  result.energy = run.energy;
+  result.recorded_on = label();
+  if (recorded == sources.end())
+    result.recorded_on += "; which source it ran is not recorded";
+  else if (!same_source)
+    result.recorded_on +=
+        "; " + (kernel ? kernel_source_name(*kernel) : result.kernel_id) + " has changed since";
+  return true;
 }
 
 Recording load_recording(const std::filesystem::path& file) {
@@ -45,8 +119,15 @@ Recording load_recording(const std::filesystem::path& file) {
     recording.arch = j.at("arch").get<std::string>();
     recording.device = j.at("device").get<std::string>();
     recording.date = j.at("date").get<std::string>();
-    for (const nlohmann::json& run : j.at("runs"))
-      recording.runs.push_back(run_result_from_json(run));
+    recording.warplens = j.value("warplens", "");
+    if (j.contains("sources"))
+      recording.sources = j.at("sources").get<std::map<std::string, std::string>>();
+    for (const nlohmann::json& run : j.at("runs")) {
+      if (is_bundled_kernel(run.at("kernel").get<std::string>()))
+        recording.runs.push_back(run_result_from_json(run));
+      else
+        recording.later_runs.push_back(run.dump());
+    }
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(file.string() + ": not a recording (" + e.what() + ")");
   }
@@ -56,6 +137,18 @@ Recording load_recording(const std::filesystem::path& file) {
 void RecordingSlot::load(std::filesystem::path file) {
   m_reading = std::make_shared<Reading>();
   m_reading->file = std::move(file);
+}
+
+void RecordingSlot::hold(Recording recording, std::filesystem::path file) {
+  m_reading = std::make_shared<Reading>();
+  m_reading->file = std::move(file);
+  m_reading->read = true;
+  m_reading->recording = std::make_shared<const Recording>(std::move(recording));
+}
+
+const std::filesystem::path& RecordingSlot::file() const {
+  static const std::filesystem::path none;
+  return m_reading ? m_reading->file : none;
 }
 
 const RecordingSlot::Reading* RecordingSlot::reading() const {
@@ -90,7 +183,18 @@ void RecordingShelf::load_folder(std::filesystem::path folder, std::string fallb
   m_slots.clear();
 }
 
+void RecordingShelf::choose(const std::filesystem::path& file) {
+  Recording recording = load_recording(file); // throws before anything changes
+  recording.chosen_file = clip(file.filename().string(), 60);
+  m_chosen.emplace();
+  m_chosen->hold(std::move(recording), file);
+}
+
+void RecordingShelf::use_bundled() { m_chosen.reset(); }
+
 const RecordingSlot& RecordingShelf::of(const std::string& arch_id) const {
+  if (m_chosen && m_chosen->get()->arch == arch_id)
+    return *m_chosen;
   std::error_code missing;
   const std::string arch = std::filesystem::is_regular_file(m_folder / (arch_id + ".json"), missing)
                                ? arch_id

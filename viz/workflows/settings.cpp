@@ -282,6 +282,42 @@ std::optional<std::set<int>> step_set(const json& value, const char* key) {
   return steps;
 }
 
+// {"3": "NVIDIA H200"}: the steps met on a GPU's measurement, by the GPU's name; nullopt when
+// `value["right_measured"]` is there and not that.
+std::optional<std::map<int, std::string>> measured_steps(const json& value) {
+  std::map<int, std::string> steps;
+  const json measured = value.value("right_measured", json::object());
+  if (!measured.is_object())
+    return std::nullopt;
+  for (const auto& [key, gpu] : measured.items()) {
+    const bool index =
+        !key.empty() && key.size() <= 6 && key.find_first_not_of("0123456789") == std::string::npos;
+    if (!index || !gpu.is_string() || gpu.get<std::string>().empty() ||
+        gpu.get<std::string>().size() > 100 || has_control_characters(gpu.get<std::string>()))
+      return std::nullopt;
+    steps[std::stoi(key)] = gpu.get<std::string>();
+  }
+  return steps;
+}
+
+json progress_json(const LessonProgress& progress) {
+  json measured = json::object();
+  for (const auto& [step, gpu] : progress.right_measured)
+    measured[std::to_string(step)] = gpu;
+  return {{"step", progress.step},
+          {"done", progress.done},
+          {"first_try", progress.first_try},
+          {"seconds", std::round(progress.seconds)},
+          {"right_modelled", progress.right_modelled},
+          {"right_measured", measured},
+          {"missed", progress.missed}};
+}
+
+const std::string kProgressAllowed =
+    "allowed {\"step\": N, \"done\": [N, ...], \"first_try\": [N, ...], \"seconds\": S, "
+    "\"right_modelled\": [N, ...], \"right_measured\": {\"N\": \"GPU\"}, \"missed\": [N, ...]} "
+    "with whole numbers from 0";
+
 // One lesson's progress: {"step": 2, "done": [0, 1], "first_try": [1]}. Steps answered at the
 // first try that are not done are dropped: only a right answer counts.
 std::optional<LessonProgress> lesson_progress(const json& value) {
@@ -295,10 +331,22 @@ std::optional<LessonProgress> lesson_progress(const json& value) {
   if (!seconds.is_number() || !std::isfinite(seconds.get<double>()) || seconds.get<double>() < 0 ||
       seconds.get<double>() > 1e9)
     return std::nullopt;
-  LessonProgress progress{value["step"].get<int>(), *done, {}, seconds.get<double>()};
-  for (int step : *first_try)
+  const std::optional<std::set<int>> modelled = step_set(value, "right_modelled");
+  const std::optional<std::map<int, std::string>> measured = measured_steps(value);
+  const std::optional<std::set<int>> missed = step_set(value, "missed");
+  if (!modelled || !measured || !missed)
+    return std::nullopt;
+  LessonProgress progress{
+      value["step"].get<int>(), *done, {}, seconds.get<double>(), {}, {}, *missed};
+  for (int step : *first_try) // each of these three only of steps done: a right answer counts
     if (done->contains(step))
       progress.first_try.insert(step);
+  for (int step : *modelled)
+    if (done->contains(step))
+      progress.right_modelled.insert(step);
+  for (const auto& [step, gpu] : *measured)
+    if (done->contains(step))
+      progress.right_measured[step] = gpu;
   return progress;
 }
 
@@ -311,9 +359,7 @@ void apply_lessons(App& app, const json& j, Refusals& refusals) {
         app.lessons.progress[id] = *progress;
       else
         refusals.add("lessons." + clip(id, 30),
-                     "lessons." + clip(id, 30) + " " + shown(value) +
-                         ": allowed {\"step\": N, \"done\": [N, ...], \"first_try\": [N, "
-                         "...], \"seconds\": S} with whole numbers from 0");
+                     "lessons." + clip(id, 30) + " " + shown(value) + ": " + kProgressAllowed);
   } else if (j.contains("lessons")) {
     refusals.add("lessons", "lessons " + shown(j["lessons"]) + ": allowed an object of lessons");
   }
@@ -470,8 +516,19 @@ std::filesystem::path default_config_dir() {
 std::map<std::string, LessonProgress> read_lesson_progress(const std::filesystem::path& dir) {
   const std::filesystem::path file = dir / kSettingsFile;
   std::error_code error;
-  if (dir.empty() || !std::filesystem::exists(file, error))
+  if (dir.empty())
     return {};
+  // No settings.json: no progress. One that is there and cannot be reached (a link to nothing, a
+  // folder without permission) is said, not read as none.
+  const std::filesystem::file_status status = std::filesystem::symlink_status(file, error);
+  if (error && error != std::errc::no_such_file_or_directory)
+    throw UsageError(file.string() + ": " + error.message());
+  if (!std::filesystem::exists(status))
+    return {};
+  if (std::filesystem::is_symlink(status) && !std::filesystem::exists(file, error))
+    throw UsageError(file.string() + " is a link to " +
+                     std::filesystem::read_symlink(file, error).string() +
+                     ", which is not there; link it to the GUI's settings.json or remove it");
   if (!std::filesystem::is_regular_file(file, error))
     throw UsageError(file.string() + " is not a regular file; give --settings a folder whose "
                                      "settings.json the GUI wrote");
@@ -480,7 +537,9 @@ std::map<std::string, LessonProgress> read_lesson_progress(const std::filesystem
     throw UsageError(file.string() + ": cannot read it: " + std::strerror(read.error));
   const json j = parse_json_text(read.text, file.string(), kMaxSettingsBytes);
   std::map<std::string, LessonProgress> progress;
-  if (!j.is_object() || !j.contains("lessons"))
+  if (!j.is_object())
+    throw UsageError(file.string() + ": " + shown(j) + ": allowed an object of settings");
+  if (!j.contains("lessons"))
     return progress;
   if (!j["lessons"].is_object())
     throw UsageError(file.string() + ": lessons " + shown(j["lessons"]) +
@@ -488,12 +547,33 @@ std::map<std::string, LessonProgress> read_lesson_progress(const std::filesystem
   for (const auto& [id, value] : j["lessons"].items()) {
     const std::optional<LessonProgress> one = lesson_progress(value);
     if (!one)
-      throw UsageError(file.string() + ": lessons." + clip(id, 30) + " " + shown(value) +
-                       ": allowed {\"step\": N, \"done\": [N, ...], \"first_try\": [N, ...], "
-                       "\"seconds\": S} with whole numbers from 0");
+      throw UsageError(file.string() + ": lessons." + clip(id, 30) + " " + shown(value) + ": " +
+                       kProgressAllowed);
     progress[id] = *one;
   }
   return progress;
+}
+
+std::string record_lesson_progress(const std::filesystem::path& dir, const std::string& id,
+                                   const std::map<int, JudgedTry>& tries) {
+  try {
+    LessonProgress progress = read_lesson_progress(dir)[id]; // refuses a file it cannot use
+    for (const auto& [step, judged] : tries)
+      progress.tried(step, judged.right, judged.measured_on);
+    const std::filesystem::path file = dir / kSettingsFile;
+    json j = json::object(); // the rest of the file as it is (read_lesson_progress checked it)
+    if (std::error_code missing; std::filesystem::exists(file, missing))
+      j = parse_json_text(read_text(file).text, file.string(), kMaxSettingsBytes);
+    j["lessons"][id] = progress_json(progress);
+    if (const std::string problem = make_folders(dir); !problem.empty())
+      return "progress not saved: " + problem;
+    const std::string problem = write_file_safely(
+        file, j.dump(2) + "\n",
+        {.replace_existing = true, .write_through_links = true, .keep_on_failure = true});
+    return problem.empty() ? "" : problem + "; progress not saved";
+  } catch (const Error& e) {
+    return std::string(e.what()) + "; progress not saved";
+  }
 }
 
 std::string load_settings(App& app, const std::filesystem::path& dir) {
@@ -567,10 +647,7 @@ std::string settings_text(const App& app) {
     j["kernel_file"] = app.file.path.string();
   json lessons = json::object();
   for (const auto& [id, progress] : app.lessons.progress)
-    lessons[id] = {{"step", progress.step},
-                   {"done", progress.done},
-                   {"first_try", progress.first_try},
-                   {"seconds", std::round(progress.seconds)}};
+    lessons[id] = progress_json(progress);
   if (!lessons.empty())
     j["lessons"] = lessons;
   if (app.lessons.lesson)

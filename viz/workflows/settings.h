@@ -33,6 +33,17 @@ std::string save_settings(const App& app, const std::filesystem::path& dir);
 // The lessons' progress that settings.json in `dir` holds, by lesson id (none where there is no
 // file); throws UsageError naming the file where it cannot be read or its lessons cannot be used.
 std::map<std::string, LessonProgress> read_lesson_progress(const std::filesystem::path& dir);
+// A step judged outside the GUI: met or not, and on whose figures.
+struct JudgedTry {
+  bool right = false;
+  std::string measured_on; // the GPU that ran it; "" for the models
+};
+// Adds `tries` (by step) to lesson `id`'s progress in settings.json in `dir` (LessonProgress::
+// tried), the rest of the file as it was (one that is not the GUI's is refused and left alone,
+// as read_lesson_progress refuses it). Returns "" or the one-line problem. For `warplens lesson
+// try`, whose judged exercises count as the GUI's checks do.
+std::string record_lesson_progress(const std::filesystem::path& dir, const std::string& id,
+                                   const std::map<int, JudgedTry>& tries);
 // The settings as save_settings writes them.
 std::string settings_text(const App& app);
 
