@@ -224,11 +224,31 @@ JudgedExercise judge_exercise(const Lesson& lesson, const LessonStep& step,
 #endif
 }
 
+// Saves what `lesson try` judged where the report reads it; a problem is said and judging stands.
+void save_tries(const std::string& settings, const std::string& lesson,
+                const std::map<int, viz::JudgedTry>& tries) {
+  if (tries.empty())
+    return;
+  std::string problem;
+  std::filesystem::path dir;
+  try {
+    dir = settings_folder(settings, false);
+    problem = viz::record_lesson_progress(dir, viz::lesson_id(find_lesson(lesson)), tries);
+  } catch (const UsageError& e) {
+    problem = std::string(e.what()) + "; progress not saved";
+  }
+  if (!problem.empty())
+    std::fprintf(stderr, "warplens: %s\n", problem.c_str());
+  else
+    std::printf("progress saved in %s (warplens lesson report)\n", (dir / "settings.json").c_str());
+}
+
 // The learner's exercises judged as they stand: each exercise step's copy (made from its
 // template the first time, never replaced) against its goal. Exit 1 while one is not met.
 void try_exercises(const std::string& name, int only_step, bool measured,
                    const std::string& settings) {
-  const std::filesystem::path progress_dir = settings_folder(settings, false);
+  if (!settings.empty()) // a folder given is checked before anything is judged
+    static_cast<void>(settings_folder(settings, false));
   const std::vector<Arch> presets = load_arch_presets(assets_dir() / "arch");
   const Lesson as_written = sound_lesson(name, presets);
   const Lesson lesson = learner_lesson(as_written);
@@ -255,21 +275,18 @@ void try_exercises(const std::string& name, int only_step, bool measured,
       std::printf("  %s\n", judged_now.verdict.says.c_str());
     } catch (const UsageError& e) { // the copy does not compile or launch: its message
       std::printf("  Not yet: %s\n", e.what());
+      if (!same_text(step.kernel, as_written.steps[i].kernel))
+        tries[i] = {false, ""};
+    } catch (const Error&) { // the GPU is unusable now (a fault): what was judged is kept
+      save_tries(settings, name, tries);
+      throw;
     }
   }
   if (judged == 0)
     throw UsageError(lesson.file + " has no exercise step (exercise TEMPLATE.cu)");
   std::printf("%d of %d exercises met their goal (%s)\n", met, judged,
               measured ? "measured on this GPU" : "the models' figures: --measured runs them");
-  if (!tries.empty()) {
-    const std::string problem =
-        viz::record_lesson_progress(progress_dir, viz::lesson_id(find_lesson(name)), tries);
-    if (!problem.empty())
-      std::fprintf(stderr, "warplens: %s\n", problem.c_str());
-    else
-      std::printf("progress saved in %s (warplens lesson report)\n",
-                  (progress_dir / "settings.json").c_str());
-  }
+  save_tries(settings, name, tries);
   if (met < judged)
     throw VerificationFailure(counted(judged - met, "exercise") + " not met yet");
 }

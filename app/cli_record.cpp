@@ -18,6 +18,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <map>
 #include <memory>
 #include <set>
 
@@ -49,23 +51,30 @@ std::vector<const KernelDesc*> kernels_named(const std::vector<std::string>& nam
   if (names.empty() && !lessons)
     for (const KernelDesc& kernel : all_kernels())
       kernels.push_back(&kernel);
-  const auto add = [&](const std::string& id) {
+  std::map<std::string, std::string> files; // kernel id -> the file that made it
+  const auto add = [&](const std::string& id, const std::string& file) {
     const KernelDesc* kernel = find_kernel(id);
     if (!kernel)
       throw UsageError("record: '" + clip(id, 60) +
                        "' is no bundled kernel (warplens list names them) nor a kernel file "
                        "(FILE.cu or FILE.cu:KERNEL)");
+    // Two files of one name make one kernel id: a recording could not tell their runs apart.
+    if (const auto [named, added] = files.try_emplace(id, file); !added && named->second != file)
+      throw UsageError("record: " + clip(named->second, 80) + " and " + clip(file, 80) +
+                       " both make kernel " + id + "; record them into two recordings");
     if (std::find(kernels.begin(), kernels.end(), kernel) == kernels.end())
       kernels.push_back(kernel);
   };
-  for (const std::string& name : names)
+  for (const std::string& name : names) {
+    const std::string file = kernel_file_path(name);
     if (!names_a_kernel_file(name))
-      add(name);
-    else if (kernel_file_path(name) != name)
-      add(add_kernel_file(name));
+      add(name, "");
+    else if (file != name)
+      add(add_kernel_file(name), std::filesystem::weakly_canonical(file).string());
     else
       for (const std::string& id : use_kernel_file(read_kernel_file(name)))
-        add(id);
+        add(id, std::filesystem::weakly_canonical(file).string());
+  }
   return kernels;
 }
 
@@ -110,13 +119,15 @@ void run_record(const RecordOptions& o) {
     try {
       static_cast<void>(find_arch(presets, o.arch));
     } catch (const Error& e) {
-      throw UsageError("--arch " + std::string(e.what()));
+      throw UsageError("--arch: " + std::string(e.what()));
     }
 #ifndef WARPLENS_LINKS_ENGINE
   needs_engine("warplens record");
 #else
   const Arch device = arch_from_device(0);
-  const std::string arch = o.arch.empty() ? preset_of_device(device, presets).id : o.arch;
+  // The preset's id, never an alias or a path: model mode finds a recording by its preset's id.
+  const std::string arch =
+      o.arch.empty() ? preset_of_device(device, presets).id : find_arch(presets, o.arch).id;
   if (const std::string refusal = preset_refusal(find_arch(presets, arch), device, presets);
       !refusal.empty())
     throw UsageError("--arch " + clip(arch, 40) + ": " + refusal +

@@ -238,12 +238,32 @@ TEST(Recording, ForgedSourcesAndVersionsAreOneLineErrors) {
   foreign["runs"][0]["kernel"] = "mine/copy";
   EXPECT_NE(refusal(foreign).find("mine/copy is no bundled kernel"), std::string::npos)
       << refusal(foreign);
+  nlohmann::json alias = lab; // model mode finds a recording by its preset's id alone
+  alias["arch"] = "sm_90";
+  EXPECT_NE(refusal(alias).find("arch: 'sm_90' is not a preset's id"), std::string::npos)
+      << refusal(alias);
   nlohmann::json version = lab;
   version["warplens"] = "1e999";
   EXPECT_NE(refusal(version).find("warplens: is not a version"), std::string::npos)
       << refusal(version);
-  for (const nlohmann::json& forged : {bad_hash, unnamed, foreign, version})
+  for (const nlohmann::json& forged : {bad_hash, unnamed, foreign, alias, version})
     EXPECT_EQ(refusal(forged).find('\n'), std::string::npos);
+}
+
+// Two kernel files of one name make one kernel id: their runs could not be told apart.
+TEST(Recording, TwoFilesOfOneKernelIdAreNotRecordedTogether) {
+  const std::filesystem::path dir = test::scratch_dir();
+  for (const char* folder : {"a", "b"}) {
+    std::filesystem::create_directories(dir / folder);
+    std::filesystem::copy_file(std::filesystem::path(WARPLENS_SOURCE_TESTS).parent_path() /
+                                   "examples" / "saxpy.cu",
+                               dir / folder / "saxpy.cu");
+  }
+  wl::test::expect_one_line_error("record " + (dir / "a" / "saxpy.cu").string() + " " +
+                                      (dir / "b" / "saxpy.cu").string() + " --out " +
+                                      (dir / "r.json").string(),
+                                  {"both make kernel saxpy/saxpy"});
+  EXPECT_FALSE(std::filesystem::exists(dir / "r.json"));
 }
 
 TEST(Recording, APresetWithoutARecordingIsAnsweredWithTheH100sWhichSaysWhose) {

@@ -369,6 +369,28 @@ TEST(LessonHostile, TheGuiAndExportRefuseABadLessonInOneLine) {
 
 // A learner leaves and comes back: the lesson reopens at the step they were on, with the steps
 // they answered right.
+// `warplens lesson try` writes the progress while the GUI has it in memory: the GUI's next save
+// keeps what it added (a step met, how, the misses) and its own.
+TEST(LessonProgress, TheGuiKeepsWhatLessonTrySavedMeanwhile) {
+  const std::filesystem::path dir = scratch_dir();
+  App app = make_app();
+  app.lessons.progress["11-exercises"].met(0, "");
+  app.lessons.progress["11-exercises"].seconds = 60;
+  ASSERT_EQ(save_settings(app, dir), "");
+  ASSERT_EQ(
+      record_lesson_progress(dir, "11-exercises", {{1, {true, "NVIDIA H200"}}, {2, {false, ""}}}),
+      "");
+  merge_saved_progress(app, dir);
+  ASSERT_EQ(save_settings(app, dir), "");
+  const LessonProgress kept = read_lesson_progress(dir).at("11-exercises");
+  EXPECT_EQ(kept.done, (std::set<int>{0, 1}));
+  EXPECT_EQ(kept.first_try, std::set<int>{1}) << "met at lesson try's first judgement";
+  EXPECT_EQ(kept.right_modelled, std::set<int>{0});
+  EXPECT_EQ(kept.right_measured, (std::map<int, std::string>{{1, "NVIDIA H200"}}));
+  EXPECT_EQ(kept.missed, std::set<int>{2});
+  EXPECT_EQ(kept.seconds, 60);
+}
+
 TEST(LessonProgress, IsKeptInTheSettingsAndTheLessonReopensAtItsStep) {
   const std::filesystem::path dir = scratch_dir();
   {

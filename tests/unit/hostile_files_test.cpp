@@ -87,7 +87,7 @@ const std::vector<FileCase> kPresets = {
     preset_case("LongNameBadCount", {"/sm_count", std::string(100000, 'x')}, {"sm_count: 'xxxx"}),
     {"TopLevelList", "[1, 2, 3]", {"a list of 3 items is not a JSON object"}},
     {"TopLevelNumber", "5", {"5 is not a JSON object"}},
-    {"EmptyFile", "", {"not valid JSON"}},
+    {"EmptyFile", "", {"the file is empty", "a preset file is a JSON file"}},
     {"Nested70000", test::nested(70000), {"nested too deep"}},
     {"Truncated", "{\"id\": \"x\", ", {"not valid JSON"}},
     {"BadUtf8", "{\"id\": \"\xff\xfe\"}", {"not valid JSON"}},

@@ -305,6 +305,8 @@ json read_json_document(const std::filesystem::path& file, const std::string& wh
   using Problem = RegularFileRead::Problem;
   switch (read.problem) {
   case Problem::none:
+    if (read.text.find_first_not_of(" \t\r\n") == std::string::npos) // "unexpected end" says less
+      throw UsageError(origin + ": the file is empty; a " + what + " is a JSON file");
     return parse_json_text(read.text, origin, kMaxJsonFileBytes, max_list_items);
   case Problem::missing:
     throw UsageError(origin + ": cannot read the " + what + ": no such file");

@@ -58,13 +58,15 @@ void check_launch_once(const RunResult& run, std::set<std::string>& launches,
                      " with the same parameters; allowed each launch once");
 }
 
+// The preset a recording stands for, by its id alone: model mode finds a recording by the id of
+// the preset on screen, and an alias or a path (read from wherever the reader runs) never matches.
 Arch preset_named(const std::vector<Arch>& presets, const std::string& arch,
                   const std::string& origin) {
-  try {
-    return find_arch(presets, arch);
-  } catch (const Error& e) {
-    throw UsageError(origin + ": arch: " + e.what());
-  }
+  for (const Arch& preset : presets)
+    if (preset.id == arch)
+      return preset;
+  throw UsageError(origin + ": arch: '" + clip(arch, 60) + "' is not a preset's id; allowed " +
+                   preset_ids(presets));
 }
 
 // The `count` digits at text[at] as a number from min to max; -1 when they are not that.

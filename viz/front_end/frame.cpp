@@ -384,6 +384,7 @@ void GuiContext::save_if_changed() {
 void GuiContext::save() {
   if (m_config_dir.empty())
     return;
+  merge_saved_progress(m_app, m_config_dir); // what `warplens lesson try` saved meanwhile
   if (const std::string problem = save_settings(m_app, m_config_dir); !problem.empty())
     m_app.messages.status = problem;
   m_saved = settings_text(m_app);

@@ -39,8 +39,9 @@ void draw_verification(const RunResult& result) {
   const Verification& v = *result.verification;
   if (!v.skipped.empty())
     error_text("Not verified: " + v.skipped + ".");
-  else if (v.passed)
-    note_text("Verified: " + format_count(v.checked) + " outputs match " + v.against +
+  else if (v.passed) // a recording's check was made where it was recorded: the line says so
+    note_text(std::string(result.recorded_on.empty() ? "Verified: " : "Verified where recorded: ") +
+              format_count(v.checked) + " outputs match " + v.against +
               (v.note.empty() ? "." : " (" + v.note + ")."));
   else
     error_text("WRONG OUTPUT: " + format_count(v.mismatches) + " of " + format_count(v.checked) +

@@ -360,8 +360,9 @@ struct LessonProgress {
   // Seconds the lesson was open in the GUI; a wait of over a minute between two frames (the
   // window left alone) counts a minute.
   double seconds = 0;
-  // How each step in `done` was last met: on the models' figures (model mode, a recording's), or
-  // on a GPU's measurement, by the GPU's name. A teacher's report shows both.
+  // How each step in `done` was met: on the models' figures (model mode, a recording's), on a
+  // GPU's measurement (by the GPU's name), or both at different times. A teacher's report shows
+  // both.
   std::set<int> right_modelled;
   std::map<int, std::string> right_measured;
   std::set<int> missed; // steps answered wrong at least once (`warplens lesson try` counts on it)

@@ -268,7 +268,8 @@ void App::check_lesson_answer(bool a_try) {
   }
   LessonProgress& progress = lessons.progress[lessons.id];
   if (lessons.verdict->right) {
-    if (lessons.tries == 0)
+    // An exercise missed before (`warplens lesson try` keeps its misses) is no first try.
+    if (lessons.tries == 0 && !(step->exercise && progress.missed.contains(lessons.step)))
       progress.first_try.insert(lessons.step);
     lessons.revealed = true;
     progress.met(lessons.step, measured_on);

@@ -20,12 +20,21 @@ bool same_shape(const BlockShape& a, const BlockShape& b) {
   return a.x == b.x && a.y == b.y && a.z == b.z;
 }
 
-// The hash of the code the kernel on screen is built from; "" for one this binary cannot name.
+// The hash of the code the kernel on screen is built from, and its name; "" for a kernel this
+// binary cannot name (a family file it does not hold).
 std::string current_source_hash(const KernelDesc* kernel) {
   try {
     return kernel ? kernel_source_hash(*kernel) : "";
   } catch (const Error&) {
     return "";
+  }
+}
+
+std::string source_name(const KernelDesc* kernel, const std::string& kernel_id) {
+  try {
+    return kernel ? kernel_source_name(*kernel) : kernel_id;
+  } catch (const Error&) {
+    return kernel_id + "'s source";
   }
 }
 
@@ -49,7 +58,8 @@ std::string Recording::other_text_of(const std::string& kernel_id) const {
   if (!is_own_file(kernel) || recorded == sources.end() ||
       recorded->second == current_source_hash(kernel))
     return "";
-  return "the recording (" + label() + ") measured another text of " + kernel_source_name(*kernel) +
+  return "the recording (" + label() + ") measured another text of " +
+         source_name(kernel, kernel_id) +
          ": its figures are shown only while the file is the one "
          "recorded";
 }
@@ -63,10 +73,9 @@ bool same_launch(const RunResult& run, const RunResult& result) {
 
 // A run of a kernel file opened after the recording was read, matching `result`'s launch.
 std::optional<RunResult> later_run(const Recording& recording, const RunResult& result) {
-  for (std::size_t i = 0; i < recording.later_runs.size(); ++i) {
-    const nlohmann::json run = nlohmann::json::parse(recording.later_runs[i]);
-    if (run.value("kernel", "") != result.kernel_id)
-      continue;
+  const auto [first, last] = recording.later_runs.equal_range(result.kernel_id);
+  for (auto text = first; text != last; ++text) {
+    const nlohmann::json run = nlohmann::json::parse(text->second); // as load_recording wrote it
     try {
       RunResult read = read_recorded_run(run, recording.arch, recording.device,
                                          "the recording's run of " + result.kernel_id);
@@ -107,8 +116,7 @@ bool Recording::fill(RunResult& result) const {
   if (recorded == sources.end())
     result.recorded_on += "; which source it ran is not recorded";
   else if (!same_source)
-    result.recorded_on +=
-        "; " + (kernel ? kernel_source_name(*kernel) : result.kernel_id) + " has changed since";
+    result.recorded_on += "; " + source_name(kernel, result.kernel_id) + " has changed since";
   return true;
 }
 
@@ -126,7 +134,7 @@ Recording load_recording(const std::filesystem::path& file) {
       if (is_bundled_kernel(run.at("kernel").get<std::string>()))
         recording.runs.push_back(run_result_from_json(run));
       else
-        recording.later_runs.push_back(run.dump());
+        recording.later_runs.emplace(run.at("kernel").get<std::string>(), run.dump());
     }
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(file.string() + ": not a recording (" + e.what() + ")");

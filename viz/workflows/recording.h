@@ -30,9 +30,9 @@ struct Recording {
   // recording made before recordings named them.
   std::map<std::string, std::string> sources;
   std::vector<RunResult> runs; // of kernels known when it was read
-  // Runs of kernels this WarpLens did not know when it was read (kernel files not yet opened),
-  // as JSON text: read and checked when one of them is asked for.
-  std::vector<std::string> later_runs;
+  // Runs of kernel files (whose kernels exist once the file is opened, and whose text may have
+  // changed since), as JSON text by kernel id: read and checked when one of them is asked for.
+  std::multimap<std::string, std::string> later_runs;
 
   // "recorded on NVIDIA H100 80GB HBM3, 2026-11-21", " by WarpLens 0.0.9" when another version
   // made it, and " (lab.json)" for one a person chose: a copy of a bundled one reads as its own.

@@ -506,7 +506,9 @@ std::string not_read(const std::filesystem::path& file, const std::string& reaso
 } // namespace
 
 std::filesystem::path default_config_dir() {
-  if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg)
+  // A relative XDG_CONFIG_HOME is to be ignored (the XDG spec): it would name another folder
+  // from each folder a command runs in.
+  if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && xdg[0] == '/')
     return std::filesystem::path(xdg) / "warplens";
   if (const char* home = std::getenv("HOME"); home && *home)
     return std::filesystem::path(home) / ".config" / "warplens";
@@ -552,6 +554,25 @@ std::map<std::string, LessonProgress> read_lesson_progress(const std::filesystem
     progress[id] = *one;
   }
   return progress;
+}
+
+void merge_saved_progress(App& app, const std::filesystem::path& dir) {
+  std::map<std::string, LessonProgress> saved;
+  try {
+    saved = read_lesson_progress(dir);
+  } catch (const Error&) { // the GUI's own load said what is wrong with it
+    return;
+  }
+  for (const auto& [id, there] : saved) {
+    LessonProgress& here = app.lessons.progress[id];
+    for (int step : there.done)
+      if (here.done.insert(step).second && there.first_try.contains(step))
+        here.first_try.insert(step);
+    here.right_modelled.insert(there.right_modelled.begin(), there.right_modelled.end());
+    here.right_measured.insert(there.right_measured.begin(), there.right_measured.end());
+    here.missed.insert(there.missed.begin(), there.missed.end());
+    here.seconds = std::max(here.seconds, there.seconds);
+  }
 }
 
 std::string record_lesson_progress(const std::filesystem::path& dir, const std::string& id,

@@ -44,6 +44,11 @@ struct JudgedTry {
 // try`, whose judged exercises count as the GUI's checks do.
 std::string record_lesson_progress(const std::filesystem::path& dir, const std::string& id,
                                    const std::map<int, JudgedTry>& tries);
+// Takes into `app` what another process (`warplens lesson try`) added to the progress in
+// settings.json in `dir` since the GUI read it: steps met there that the GUI has not, their first
+// tries, how they were met and the misses; the longer time. The GUI calls it before each save, so
+// its save never drops them. A file it cannot read adds nothing.
+void merge_saved_progress(App& app, const std::filesystem::path& dir);
 // The settings as save_settings writes them.
 std::string settings_text(const App& app);
 

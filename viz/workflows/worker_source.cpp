@@ -142,10 +142,8 @@ bool WorkerSource::busy() const { return m_newest > m_seen || m_sweep.has_value(
 std::string WorkerSource::mode() const {
   const WorkerSnapshot s = m_client.latest();
   if (!m_model_reason.empty())
-    return "model mode (timings and counters only from the preset's bundled recording): the "
-           "worker's "
-           "machine has no "
-           "usable GPU (" +
+    return "model mode (timings and counters only from the preset's recording): the worker's "
+           "machine has no usable GPU (" +
            m_model_reason + "; warplens doctor checks the driver, the GPU and the counters)";
   const std::string restarts = s.restarts > 0
                                    ? format("; restarted %d time%s, last because %s", s.restarts,
