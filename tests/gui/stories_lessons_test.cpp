@@ -433,26 +433,32 @@ TEST(LessonProgress, ProgressTheGuiCannotUseIsNamedAndTheRestKept) {
   EXPECT_TRUE(app.lessons.pending.empty());
 }
 
+// Every question of every bundled lesson asked again of the figures `shown` gives each step's
+// launch: each answer must hold as the models give it. Returns how many were asked.
+int expect_every_answer_holds(const App& app,
+                              const std::function<RunResult(const StepLaunch&)>& shown) {
+  int asked = 0;
+  for (const std::filesystem::path& file : bundled_lessons())
+    for (const MeasuredAnswer& a : answers_measured(load_lesson(file), app.choices.arches, shown)) {
+      ++asked;
+      EXPECT_TRUE(a.holds) << file.filename() << ":" << a.line << " " << a.ask
+                           << "\n  models: " << a.modelled << "\n  shown: " << a.measured;
+    }
+  return asked;
+}
+
 // Every question of the course, asked of the figures the GUI shows without a GPU: the models'
 // answer still holds where the recording measured the launch (sites included), and every
 // change-until step's own launch fails while its solution holds.
 TEST(LessonsInModelMode, EveryAnswerHoldsWithTheRecordingsFigures) {
   const App app = make_app();
   ASSERT_TRUE(app.recording());
-  int asked = 0, recorded = 0;
-  for (const std::filesystem::path& file : bundled_lessons()) {
-    const Lesson lesson = load_lesson(file);
-    const auto shown = [&](const StepLaunch& launch) {
-      RunResult result = model_kernel(launch.request, launch.arch);
-      recorded += app.recording()->fill(result) ? 1 : 0;
-      return result;
-    };
-    for (const MeasuredAnswer& a : answers_measured(lesson, app.choices.arches, shown)) {
-      ++asked;
-      EXPECT_TRUE(a.holds) << file.filename() << ":" << a.line << " " << a.ask
-                           << "\n  models: " << a.modelled << "\n  shown: " << a.measured;
-    }
-  }
+  int recorded = 0;
+  const int asked = expect_every_answer_holds(app, [&](const StepLaunch& launch) {
+    RunResult result = model_kernel(launch.request, launch.arch);
+    recorded += app.recording()->fill(result) ? 1 : 0;
+    return result;
+  });
   EXPECT_GE(asked, 40);
   EXPECT_GT(recorded, 0) << "no step's launch is in the recording: the test compares nothing";
 }
@@ -465,23 +471,15 @@ TEST(LessonsInModelMode, EveryAnswerHoldsWithTheH200RecordingsFigures) {
   const RecordingSlot& h200 = app.recordings.of("h200");
   ASSERT_TRUE(h200) << h200.problem();
   const Arch preset = find_arch(app.choices.arches, "h200");
-  int asked = 0, launches = 0, recorded = 0;
-  for (const std::filesystem::path& file : bundled_lessons()) {
-    const Lesson lesson = load_lesson(file);
-    const auto shown = [&](const StepLaunch& launch) {
-      RunResult result = model_kernel(launch.request, preset);
-      if (launch.request.kernel->kind == KernelKind::run_time)
-        return result; // a kernel file: no recording holds it
-      ++launches;
-      recorded += h200->fill(result) ? 1 : 0;
-      return result;
-    };
-    for (const MeasuredAnswer& a : answers_measured(lesson, app.choices.arches, shown)) {
-      ++asked;
-      EXPECT_TRUE(a.holds) << file.filename() << ":" << a.line << " " << a.ask
-                           << "\n  models: " << a.modelled << "\n  shown: " << a.measured;
-    }
-  }
+  int launches = 0, recorded = 0;
+  const int asked = expect_every_answer_holds(app, [&](const StepLaunch& launch) {
+    RunResult result = model_kernel(launch.request, preset);
+    if (launch.request.kernel->kind == KernelKind::run_time)
+      return result; // a kernel file: no recording holds it
+    ++launches;
+    recorded += h200->fill(result) ? 1 : 0;
+    return result;
+  });
   EXPECT_GE(asked, 40);
   EXPECT_EQ(recorded, launches) << "a step's launch on a bundled kernel is not in the recording";
 }

@@ -501,8 +501,9 @@ void App::show_timed_part(RunResult part) {
 std::string App::untimed_reason() const {
   const RecordingSlot& recording = this->recording();
   if (kernel() && kernel()->kind == KernelKind::run_time) {
-    if (recording && !recording->other_text_of(choices.kernel_id).empty())
-      return "nothing runs on a GPU here, and " + recording->other_text_of(choices.kernel_id) + ".";
+    if (const std::string other = recording ? recording->other_text_of(choices.kernel_id) : "";
+        !other.empty())
+      return "nothing runs on a GPU here, and " + other + ".";
     if (recording && recording->sources.contains(choices.kernel_id))
       return "nothing runs on a GPU here, and the recording has no run of this launch (it has "
              "the kernel at its default parameters and block).";

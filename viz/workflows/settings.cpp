@@ -515,18 +515,19 @@ std::filesystem::path default_config_dir() {
   return {};
 }
 
-std::map<std::string, LessonProgress> read_lesson_progress(const std::filesystem::path& dir) {
+namespace {
+
+// settings.json in `dir` as the lessons' progress is read from it: an object ({} where there is
+// no file). One that is there and cannot be used (a link to nothing, a folder without permission,
+// not JSON, not an object) throws UsageError naming it: never read as none.
+json saved_settings(const std::filesystem::path& dir) {
   const std::filesystem::path file = dir / kSettingsFile;
   std::error_code error;
-  if (dir.empty())
-    return {};
-  // No settings.json: no progress. One that is there and cannot be reached (a link to nothing, a
-  // folder without permission) is said, not read as none.
   const std::filesystem::file_status status = std::filesystem::symlink_status(file, error);
   if (error && error != std::errc::no_such_file_or_directory)
     throw UsageError(file.string() + ": " + error.message());
   if (!std::filesystem::exists(status))
-    return {};
+    return json::object();
   if (std::filesystem::is_symlink(status) && !std::filesystem::exists(file, error))
     throw UsageError(file.string() + " is a link to " +
                      std::filesystem::read_symlink(file, error).string() +
@@ -537,10 +538,16 @@ std::map<std::string, LessonProgress> read_lesson_progress(const std::filesystem
   const FileText read = read_text(file);
   if (read.error)
     throw UsageError(file.string() + ": cannot read it: " + std::strerror(read.error));
-  const json j = parse_json_text(read.text, file.string(), kMaxSettingsBytes);
-  std::map<std::string, LessonProgress> progress;
+  json j = parse_json_text(read.text, file.string(), kMaxSettingsBytes);
   if (!j.is_object())
     throw UsageError(file.string() + ": " + shown(j) + ": allowed an object of settings");
+  return j;
+}
+
+// Each lesson's progress in settings `j` (of `file`), every one checked.
+std::map<std::string, LessonProgress> progress_in(const json& j,
+                                                  const std::filesystem::path& file) {
+  std::map<std::string, LessonProgress> progress;
   if (!j.contains("lessons"))
     return progress;
   if (!j["lessons"].is_object())
@@ -554,6 +561,14 @@ std::map<std::string, LessonProgress> read_lesson_progress(const std::filesystem
     progress[id] = *one;
   }
   return progress;
+}
+
+} // namespace
+
+std::map<std::string, LessonProgress> read_lesson_progress(const std::filesystem::path& dir) {
+  if (dir.empty())
+    return {};
+  return progress_in(saved_settings(dir), dir / kSettingsFile);
 }
 
 void merge_saved_progress(App& app, const std::filesystem::path& dir) {
@@ -578,13 +593,11 @@ void merge_saved_progress(App& app, const std::filesystem::path& dir) {
 std::string record_lesson_progress(const std::filesystem::path& dir, const std::string& id,
                                    const std::map<int, JudgedTry>& tries) {
   try {
-    LessonProgress progress = read_lesson_progress(dir)[id]; // refuses a file it cannot use
+    const std::filesystem::path file = dir / kSettingsFile;
+    json j = saved_settings(dir); // the rest of the file is written back as it is
+    LessonProgress progress = progress_in(j, file)[id]; // refuses progress it cannot use
     for (const auto& [step, judged] : tries)
       progress.tried(step, judged.right, judged.measured_on);
-    const std::filesystem::path file = dir / kSettingsFile;
-    json j = json::object(); // the rest of the file as it is (read_lesson_progress checked it)
-    if (std::error_code missing; std::filesystem::exists(file, missing))
-      j = parse_json_text(read_text(file).text, file.string(), kMaxSettingsBytes);
     j["lessons"][id] = progress_json(progress);
     if (const std::string problem = make_folders(dir); !problem.empty())
       return "progress not saved: " + problem;
