@@ -17,7 +17,8 @@ struct EnteredPanel {
   ScreenRect window;
 };
 std::vector<EnteredPanel> g_panels;
-std::vector<std::string> g_cut_off; // texts drawn narrower than they are
+std::vector<std::string> g_cut_off;   // texts drawn narrower than they are
+std::vector<std::string> g_shortened; // texts shown cut to "...", whole on hover
 std::optional<Tooltip> g_tooltip;
 
 ScreenRect rect_of(ImVec2 min, ImVec2 max) { return {min.x, min.y, max.x, max.y}; }
@@ -81,6 +82,7 @@ void begin_controls_frame() {
   g_controls.clear();
   g_panels.clear();
   g_cut_off.clear();
+  g_shortened.clear();
   g_tooltip.reset();
 }
 
@@ -96,6 +98,10 @@ void note_cut_off(const std::string& text) {
 }
 
 const std::vector<std::string>& cut_off_on_screen() { return g_cut_off; }
+
+void note_shortened(const std::string& whole) { g_shortened.push_back(whole); }
+
+const std::vector<std::string>& shortened_on_screen() { return g_shortened; }
 
 WordsOnScreen::WordsOnScreen(bool recording, std::string& into)
     : m_into(recording && !ImGui::GetCurrentContext()->LogEnabled ? &into : nullptr) {

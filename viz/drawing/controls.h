@@ -86,6 +86,12 @@ const std::optional<Tooltip>& tooltip_on_screen();
 void note_cut_off(const std::string& text);
 const std::vector<std::string>& cut_off_on_screen();
 
+// A text shown shortened to "..." on purpose (the status line's mode where a message shares the
+// line), whole on hover: what a screenshot's sidecar lists as shortened, whole, so a screenshot
+// at a small window still says what the line held.
+void note_shortened(const std::string& whole);
+const std::vector<std::string>& shortened_on_screen();
+
 // The visible part of a label: "Run##launch" -> "Run".
 std::string visible_label(const char* label);
 

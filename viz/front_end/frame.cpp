@@ -183,10 +183,11 @@ void draw_menu_bar(App& app) {
 }
 
 // As much of `text` as fits `width`, cut after a whole word where one fits, ending in "..."
-// where it was cut.
+// where it was cut (and noted as shortened for a screenshot's sidecar).
 std::string fitted(const std::string& text, float width) {
   if (ImGui::CalcTextSize(text.c_str()).x <= width)
     return text;
+  note_shortened(text);
   // The font says where a line `width` wide, less the dots, stops.
   const float room = std::max(0.0f, width - ImGui::CalcTextSize(" ...").x);
   const char* stop = text.c_str();

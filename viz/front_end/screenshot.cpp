@@ -352,6 +352,7 @@ json roofline_figures(const App& app) {
 json shown_elsewhere(const App& app) {
   return {{"text", panel_texts(app)},
           {"cut_off", cut_off_on_screen()},
+          {"shortened", shortened_on_screen()},
           {"tooltip", tooltip_json()},
           {"baseline_comparison", baseline_figures(app)},
           {"global_map", map_figures(app, MemorySpace::global)},

@@ -49,9 +49,9 @@ bool ModelSource::busy() const {
 std::string ModelSource::mode() const {
   if (!m_why.empty())
     return "model mode, " + m_why;
-  return "model mode: occupancy and memory traffic from the models; timings and counters only "
-         "where the preset's recording (bundled for the H100 and H200, or one you opened) has the "
-         "launch (this GUI runs no GPU work)";
+  // Short enough to stand whole on a 1280 px line; the panels say which recording answered.
+  return "model mode (no GPU work here): the models' figures, and timings and counters where the "
+         "preset's recording has the launch";
 }
 
 void ModelSource::wait_idle() {
