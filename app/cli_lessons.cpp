@@ -284,7 +284,9 @@ void try_exercises(const std::string& name, int only_step, bool measured,
   }
   if (judged == 0)
     throw UsageError(lesson.file + " has no exercise step (exercise TEMPLATE.cu)");
-  std::printf("%d of %d exercises met their goal (%s)\n", met, judged,
+  std::printf("%d of %s met %s goal (%s)\n", met,
+              counted(static_cast<std::size_t>(judged), "exercise").c_str(),
+              judged == 1 ? "its" : "their",
               measured ? "measured on this GPU" : "the models' figures: --measured runs them");
   save_tries(settings, name, tries);
   if (met < judged)

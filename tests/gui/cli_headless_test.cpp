@@ -4,6 +4,7 @@
 
 #include "../unit/test_support.h"
 #include "gui_test_support.h"
+#include "story_support.h"
 
 namespace wl::viz::test {
 namespace {
@@ -100,6 +101,36 @@ TEST(GuiCli, ARecordingGivenIsShownAndABadOneRefused) {
     EXPECT_EQ(refused.out.find('\n'), refused.out.size() - 1) << refused.out;
   }
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(quiet), {}), 1) << "cut.json alone";
+}
+
+// The defect: a lab's H200 recording given with a lesson showed the H100's figures (the lesson's
+// preset), and --arch with --lesson was dropped. A preset the person chose takes the lesson's
+// place, and the Lessons panel says so.
+TEST(GuiCli, ALessonRunsOnThePresetChosenOrTheRecordingsPreset) {
+  const std::filesystem::path dir = scratch_dir();
+  nlohmann::json lab = lab_recording_of_vec_add();
+  lab["date"] = "2026-12-05";
+  std::ofstream(dir / "lab.json") << lab.dump();
+  const Command recorded =
+      run_in(dir, "--headless --screenshot r.png --lesson vector-add --recording lab.json");
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.out;
+  const nlohmann::json r = read_json(dir / "r.json");
+  EXPECT_EQ(r["configuration"]["arch"], "h200");
+  EXPECT_TRUE(r["figures"]["recorded_on"].get<std::string>().starts_with(
+      "recorded on NVIDIA H200, 2026-12-05"))
+      << r["figures"]["recorded_on"];
+  EXPECT_TRUE(says(r, "lessons", "On h200, the preset you chose (the lesson's own is h100)."))
+      << text_of(r, "lessons");
+
+  const Command chosen =
+      run_in(dir, "--headless --screenshot a.png --lesson occupancy --arch a100");
+  ASSERT_EQ(chosen.exit_code, 0) << chosen.out;
+  EXPECT_EQ(read_json(dir / "a.json")["configuration"]["arch"], "a100");
+  const Command own = run_in(dir, "--headless --screenshot o.png --lesson occupancy");
+  ASSERT_EQ(own.exit_code, 0) << own.out;
+  const nlohmann::json o = read_json(dir / "o.json");
+  EXPECT_EQ(o["configuration"]["arch"], "h100");
+  EXPECT_FALSE(says(o, "lessons", "the preset you chose")) << text_of(o, "lessons");
 }
 
 TEST(GuiCli, NoDisplayWritesTheDefaultViewAndSaysWhere) {

@@ -15,6 +15,7 @@
 #include <algorithm>
 
 #include <imgui.h>
+#include <imgui_internal.h> // the window's visible rectangle
 
 namespace wl::viz {
 
@@ -162,6 +163,20 @@ void draw_answer_controls(App& app, const LessonStep& step) {
   }
 }
 
+// A verdict just made is scrolled up into sight where the panel is too short for it (1280x720):
+// once for each verdict and panel height, so the person scrolls where they like afterwards.
+void scroll_new_verdict_into_sight(const std::string& says) {
+  static std::string scrolled_for;
+  const ImRect& visible = ImGui::GetCurrentWindow()->InnerClipRect;
+  const std::string now = says + "@" + std::to_string(static_cast<int>(visible.GetHeight()));
+  if (now == scrolled_for)
+    return;
+  scrolled_for = now;
+  const float below = ImGui::GetItemRectMax().y - visible.Max.y;
+  if (below > 0)
+    ImGui::SetScrollY(ImGui::GetScrollY() + below + ImGui::GetStyle().ItemSpacing.y);
+}
+
 void draw_verdict(const LessonWorkflow& l) {
   if (!l.problem.empty())
     error_text(l.problem);
@@ -176,6 +191,7 @@ void draw_verdict(const LessonWorkflow& l) {
   } else {
     error_text(l.verdict->says);
   }
+  scroll_new_verdict_into_sight(l.verdict->says);
 }
 
 // On the last step, once answered: how the lesson went, and where the course goes on.
@@ -212,8 +228,15 @@ void draw_code_beside(App& app, const LessonStep& step) {
 void draw_step(App& app) {
   LessonWorkflow& l = app.lessons;
   wrapped_text(l.lesson->title);
-  note_text(format("Step %d of %zu%s", l.step + 1, l.lesson->steps.size(),
-                   l.progress[l.id].done.count(l.step) ? ", done" : ""));
+  const LessonStep& shown = *l.current();
+  // "before": an exercise's copy met its goal once, and may miss it now (the verdict says).
+  const char* done = !l.progress[l.id].done.count(l.step) ? ""
+                     : shown.exercise                     ? ", its goal met before"
+                                                          : ", answered right before";
+  note_text(format("Step %d of %zu%s", l.step + 1, l.lesson->steps.size(), done));
+  if (shown.arch.empty() && !l.preset.empty() && l.preset != l.lesson->arch)
+    note_text("On " + l.preset + ", the preset you chose (the lesson's own is " + l.lesson->arch +
+              ").");
   draw_navigation(app);
   if (!l.lesson) // All lessons closed it
     return;

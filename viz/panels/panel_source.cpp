@@ -832,8 +832,8 @@ FilePredicted file_predicted(const App& app) {
 void draw_file_header(App& app, const KernelDesc& kernel, const FileMeasured& measured,
                       const FilePredicted& predicted, const Stalls& stalls) {
   const std::shared_ptr<const KernelFile> file = kernel_file_of(kernel.id);
-  ImGui::TextUnformatted(file ? (file->path.string() + "  " + file->hash).c_str()
-                              : kernel.id.c_str());
+  // The path alone, wrapped: the text's hash is in the Launch panel's description.
+  wrapped_text(file ? file->path.string() : kernel.id);
   if (!predicted.prediction)
     note_text(app.model_is_current()
                   ? std::string("Nothing on this kernel's lines is predicted: WarpLens has no "

@@ -400,6 +400,9 @@ struct LessonWorkflow {
   // Where an exercise's copies go when not the learner's own folder: a scripted session's scratch
   // folder (a script never changes the user's files unless WARPLENS_EXERCISES names a folder).
   std::filesystem::path exercises_dir;
+  // The preset the person chose for this session (--arch, a recording opened): a step that names
+  // no preset of its own runs on it in place of the lesson's, so a lab's recording answers there.
+  std::string preset;
   bool revealed = false; // answered right or shown: the panels show the answer
   std::string problem;   // why the lesson, a step's launch or a check could not be used
   std::map<std::string, LessonProgress> progress;

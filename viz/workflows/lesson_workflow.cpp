@@ -152,7 +152,8 @@ void App::go_to_step(int index, bool ask_again) {
         select_kernel(launch.request.kernel->id);
       choices.params = launch.request.params;
       choices.set_block(launch.request.block);
-      choices.select_arch(launch.arch.id);
+      choices.select_arch(step.arch.empty() && !lessons.preset.empty() ? lessons.preset
+                                                                       : launch.arch.id);
       // A site's figure is measured by the per-site pass, which a Run asks for: where a GPU
       // measures, the step's question is then judged by measured figures (the models' otherwise).
       if (asks_of_a_site(step))
