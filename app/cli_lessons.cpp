@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #ifdef WARPLENS_LINKS_ENGINE
+#include "engine/device.h"
 #include "engine/engine.h"
 #endif
 
@@ -258,6 +259,18 @@ void try_exercises(const std::string& name, int only_step, bool measured,
                      (only_step > steps ? lesson.file + " has " + counted(steps, "step")
                                         : "step " + std::to_string(only_step) + " of " +
                                               lesson.file + " is no exercise"));
+#ifdef WARPLENS_LINKS_ENGINE
+  // No GPU is said once, before any copy is judged: the copies are not missed for it.
+  if (measured)
+    try {
+      static_cast<void>(arch_from_device(0));
+    } catch (const UsageError& e) {
+      const std::string why = e.what();
+      throw UsageError("--measured: " + why.substr(0, why.find("; ")) +
+                       "; without --measured "
+                       "the models judge the copies");
+    }
+#endif
   int judged = 0, met = 0;
   std::map<int, viz::JudgedTry> tries; // for the progress a teacher's report reads
   for (int i = 0; i < steps; ++i) {

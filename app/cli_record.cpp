@@ -106,7 +106,20 @@ std::vector<KernelRequest> lesson_launches(const std::vector<Arch>& presets) {
 }
 #endif
 
+// --force replaces an existing recording, never a kernel file being recorded (or its folder's
+// other files by another spelling of the path).
+void check_out_is_no_kernel_file(const RecordOptions& o) {
+  for (const std::string& name : o.kernels) {
+    std::error_code error;
+    if (names_a_kernel_file(name) &&
+        std::filesystem::equivalent(kernel_file_path(name), o.out, error))
+      throw UsageError("--out " + clip(o.out, 80) + " is the kernel file " + clip(name, 80) +
+                       " being recorded; give the recording a file of its own");
+  }
+}
+
 void run_record(const RecordOptions& o) {
+  check_out_is_no_kernel_file(o);
   const std::vector<const KernelDesc*> kernels = kernels_named(o.kernels, o.lessons);
   const OutputRules rules{
       .replace_existing = o.force, .write_through_links = false, .keep_on_failure = true};

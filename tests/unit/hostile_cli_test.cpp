@@ -509,6 +509,17 @@ TEST(HostileCliOutputs, AnExistingFileIsRefusedBeforeTheSweepUnlessForced) {
     EXPECT_EQ(test::read_text(file), "the user's numbers\n") << forced.err;
 }
 
+// The defect: `record mine.cu --out ./mine.cu --force` passed its checks (on a GPU it would have
+// replaced the kernel file with its recording).
+TEST(HostileCliOutputs, ARecordingNeverReplacesTheKernelFileItRecords) {
+  const std::string text =
+      test::read_text(std::string(WARPLENS_SOURCE_ASSETS) + "/../examples/saxpy.cu");
+  const std::string file = test::write_file("mine.cu", text);
+  const test::Outcome o = run_limited("record mine.cu --force --out ./mine.cu");
+  expect_refusal(o, 2, {"--out ./mine.cu is the kernel file mine.cu being recorded"});
+  EXPECT_EQ(test::read_text(file), text);
+}
+
 // The defect: the CSV was written through a link, into whatever file it pointed at.
 TEST(HostileCliOutputs, ALinkIsRefusedEvenWithForce) {
   const std::string victim = test::write_file("victim.txt", "not a sweep\n");

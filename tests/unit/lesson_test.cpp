@@ -226,8 +226,34 @@ TEST(Lessons, AnExercisesCopyIsMadeOnceAndNeverReplaced) {
     EXPECT_TRUE(test::contains(e.what(), "WARPLENS_EXERCISES='relative/path' is not an absolute"))
         << e.what();
   }
+  // A lesson file named "...lesson" would put its copies in "..", outside the exercises' folder.
+  ::setenv("WARPLENS_EXERCISES", (dir / "mine").c_str(), 1);
+  for (const char* name : {"...lesson", "..lesson"}) {
+    const Lesson outside =
+        parse_lesson("lesson L\nstep S\nexercise copy.cu\nask q\nuntil registers <= 32\n"
+                     "solution file solved.cu\n",
+                     (dir / "course" / name).string());
+    try {
+      learner_lesson(outside);
+      ADD_FAILURE() << name << " made copies";
+    } catch (const UsageError& e) {
+      EXPECT_TRUE(test::contains(e.what(), "names no folder for its exercises' copies"))
+          << e.what();
+    }
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "copy.cu"));
   ::unsetenv("WARPLENS_EXERCISES");
   std::filesystem::remove_all(dir);
+}
+
+// A learner's settings reach the teacher's CSV: a text a spreadsheet would run as a formula
+// ("=cmd|' /C calc'!A1" as a GPU's name) is shown as text.
+TEST(Lessons, AReportsCsvNeverHoldsAFormula) {
+  EXPECT_EQ(csv_quoted("=cmd|calc!A1"), "\"'=cmd|calc!A1\"");
+  EXPECT_EQ(csv_quoted("@SUM(A1)"), "\"'@SUM(A1)\"");
+  EXPECT_EQ(csv_quoted("-1+2"), "\"'-1+2\"");
+  EXPECT_EQ(csv_quoted("NVIDIA H200"), "\"NVIDIA H200\"");
+  EXPECT_EQ(csv_quoted("say \"hi\""), "\"say \"\"hi\"\"\"");
 }
 
 // The teacher's report of a learner's progress, from the GUI's settings: a row per question with
@@ -313,6 +339,11 @@ TEST(Lessons, LessonTrySavesEachJudgementForTheReport) {
   EXPECT_TRUE(
       test::contains(met.out, "progress saved in " + (dir / "settings" / "settings.json").string()))
       << met.out;
+  // Broken after it was met at its first try: a miss now, and still met at the first try.
+  std::filesystem::copy_file(lessons / "11-exercises" / "pad_tile.cu", copies / "pad_tile.cu",
+                             std::filesystem::copy_options::overwrite_existing);
+  std::ofstream(copies / "pad_tile.cu", std::ios::app) << "// the tile unpadded again\n";
+  EXPECT_EQ(try_step(2).exit_code, 1);
   const test::CommandResult csv = test::run_warplens("lesson report --csv" + settings);
   EXPECT_TRUE(test::contains(csv.out, ",1,\"Coalesce a strided copy\",1,0,1,,0\n")) << csv.out;
   EXPECT_TRUE(test::contains(csv.out, ",2,\"Pad a transpose's tile\",1,1,1,,0\n")) << csv.out;
@@ -323,6 +354,58 @@ TEST(Lessons, LessonTrySavesEachJudgementForTheReport) {
   EXPECT_TRUE(test::contains(refused.out, "progress not saved")) << refused.out;
   EXPECT_EQ(wl::read_text_file(dir / "settings" / "settings.json", "settings", "JSON", 1024),
             "{\"lessons\": 5}");
+  std::filesystem::remove_all(dir);
+}
+
+// The defect: with no GPU, `lesson try --measured` judged each copy "Not yet: no GPU" and saved it
+// as a miss, so the learner's later success was no first try. No GPU is one line, exit 2, before
+// anything is judged or saved.
+TEST(Lessons, LessonTryMeasuredWithNoGpuJudgesAndSavesNothing) {
+  WL_SKIP_WITHOUT_ENGINE();
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("wl_try_gpu_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "settings");
+  const std::string env = "WARPLENS_EXERCISES=" + (dir / "mine").string() + " ";
+  const std::string args =
+      "lesson try exercises --step 1 --settings " + (dir / "settings").string();
+  test::run_warplens(args, env); // makes the copy
+  std::ofstream(dir / "mine" / "11-exercises" / "coalesce_copy.cu", std::ios::app) << "// edit\n";
+  const test::CommandResult r = test::run_warplens(args + " --measured", env);
+  if (r.exit_code == 2) { // no GPU here
+    EXPECT_TRUE(test::contains(r.out, "--measured: no GPU")) << r.out;
+    EXPECT_FALSE(test::contains(r.out, "Not yet")) << r.out;
+    EXPECT_FALSE(std::filesystem::exists(dir / "settings" / "settings.json"));
+  } else {
+    EXPECT_FALSE(test::contains(r.out, "no GPU")) << r.out;
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// The defect: a copy whose store address comes from the clock met "every global access <= 4"
+// by its load alone; the store the model cannot follow now keeps the goal unmet, and says why.
+TEST(Lessons, AGoalOnEveryAccessIsNotMetPastALineTheModelCannotFollow) {
+  WL_SKIP_WITHOUT_ENGINE();
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("wl_try_every_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  const std::string env = "WARPLENS_EXERCISES=" + (dir / "mine").string() + " ";
+  const std::string args = "lesson try exercises --step 1 --settings " + dir.string();
+  std::filesystem::create_directories(dir);
+  test::run_warplens(args, env); // makes the copy
+  const std::filesystem::path copy = dir / "mine" / "11-exercises" / "coalesce_copy.cu";
+  std::string solved =
+      wl::read_text_file(std::filesystem::path(WARPLENS_SOURCE_ASSETS) / "lessons" /
+                             "11-exercises" / "coalesce_copy_solved.cu",
+                         "solution", "a kernel file", 1 << 20);
+  const std::size_t store = solved.find("out[i] = in[i];");
+  ASSERT_NE(store, std::string::npos);
+  std::ofstream(copy) << solved.replace(store, 15, "out[(int)clock() % n] = in[i];");
+  const test::CommandResult r = test::run_warplens(args, env);
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_TRUE(test::contains(r.out, "is not predicted (the address depends on the GPU's clock"))
+      << r.out;
+  EXPECT_TRUE(test::contains(r.out, "so no figure says that every access meets the goal")) << r.out;
   std::filesystem::remove_all(dir);
 }
 

@@ -55,7 +55,12 @@ std::filesystem::path exercise_copy(const Lesson& lesson, const LessonStep& step
   if (folder.empty())
     throw UsageError("no folder for your exercises: set WARPLENS_EXERCISES (or HOME) to an "
                      "absolute path");
+  // The lesson's file name makes a folder inside `folder`: "...lesson" would make "..", outside it.
   const std::string lesson_name = std::filesystem::path(lesson.file).stem().string();
+  if (lesson_name.empty() || lesson_name == "." || lesson_name == "..")
+    throw UsageError("the lesson file " + clip(lesson.file, 80) +
+                     " names no folder for its exercises' copies; allowed a name such as "
+                     "my-lesson.lesson");
   return folder / lesson_name / std::filesystem::path(kernel_file_path(step.kernel)).filename();
 }
 

@@ -212,9 +212,8 @@ void LessonProgress::met(int step, const std::string& measured_on) {
 }
 
 void LessonProgress::tried(int step, bool right, const std::string& measured_on) {
-  if (!right) {
+  if (!right) { // a copy met at its first try and broken later was still met at its first try
     missed.insert(step);
-    first_try.erase(step); // the first-try count follows the last asking, as the GUI's
     return;
   }
   if (!done.contains(step) && !missed.contains(step))
@@ -275,7 +274,9 @@ void App::check_lesson_answer(bool a_try) {
     lessons.revealed = true;
     progress.met(lessons.step, measured_on);
   } else if (a_try) {
-    if (lessons.tries == 0) // asked again and missed: the first-try count follows the last asking
+    // A question asked again and missed: the first-try count follows the last asking. An
+    // exercise's later save that misses takes nothing back: its first try was what it was.
+    if (lessons.tries == 0 && !step->exercise)
       progress.first_try.erase(lessons.step);
     progress.missed.insert(lessons.step);
     ++lessons.tries;
