@@ -244,9 +244,24 @@ TEST(Recording, ForgedSourcesAndVersionsAreOneLineErrors) {
       << refusal(alias);
   nlohmann::json version = lab;
   version["warplens"] = "1e999";
-  EXPECT_NE(refusal(version).find("warplens: is not a version"), std::string::npos)
+  EXPECT_NE(refusal(version).find("warplens: '1e999' is not a version"), std::string::npos)
       << refusal(version);
-  for (const nlohmann::json& forged : {bad_hash, unnamed, foreign, alias, version})
+  // Figures no GPU could count: 33 sectors a request of a 32-lane warp, a mean above the
+  // slowest sample, 10 samples of 17 ms timed in 0.1 s.
+  nlohmann::json sectors = lab;
+  nlohmann::json& site = sectors["runs"][0]["site_counts"]["sites"][0];
+  site["sectors"] = 33 * site["executed"].get<double>();
+  EXPECT_NE(refusal(sectors).find("at most 32 for each of the"), std::string::npos)
+      << refusal(sectors);
+  nlohmann::json mean = lab;
+  mean["runs"][0]["timing"]["mean_time"] = 1e6;
+  EXPECT_NE(refusal(mean).find("mean_time"), std::string::npos) << refusal(mean);
+  nlohmann::json seconds = lab;
+  nlohmann::json& timing = seconds["runs"][0]["timing"];
+  timing["seconds"] = timing["samples"].get<double>() * timing["min_time"].get<double>() / 2000;
+  EXPECT_NE(refusal(seconds).find("samples'"), std::string::npos) << refusal(seconds);
+  for (const nlohmann::json& forged :
+       {bad_hash, unnamed, foreign, alias, version, sectors, mean, seconds})
     EXPECT_EQ(refusal(forged).find('\n'), std::string::npos);
 }
 

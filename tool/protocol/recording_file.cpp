@@ -145,7 +145,7 @@ nlohmann::json checked_sources(const Fields& recording) {
     if (kernel.empty() || kernel.size() > 200 || has_control_characters(kernel))
       sources.fail(kernel, "is no kernel id", "allowed a kernel's id, e.g. matmul/tiled");
     if (!hash.is_string() || !is_text_hash(hash.get<std::string>()))
-      sources.fail(kernel, "is not a source's hash",
+      sources.fail(kernel, clip(hash.dump(), 40) + " is not a source's hash",
                    "allowed fnv1a64: and 16 hex digits, as `warplens record` writes");
   }
   return sources.raw();
@@ -157,8 +157,10 @@ void check_recording(const nlohmann::json& json, const std::string& origin) {
   const Fields recording(json, origin);
   recording.only({"arch", "device", "date", "driver_cuda_version", "warplens", "sources", "runs"},
                  "a recording");
-  if (recording.has("warplens") && !is_version(recording.name("warplens", false)))
-    recording.fail("warplens", "is not a version", "allowed a WarpLens version, e.g. 0.1.0");
+  if (recording.has("warplens"))
+    if (const std::string version = recording.name("warplens", false); !is_version(version))
+      recording.fail("warplens", "'" + clip(version, 40) + "' is not a version",
+                     "allowed a WarpLens version, e.g. 0.1.0");
   const std::string device = recording.name("device", false);
   const std::vector<Arch> presets = load_arch_presets(assets_dir() / "arch");
   const Arch preset = preset_named(presets, recording.text("arch", false), origin);
