@@ -665,6 +665,39 @@ TEST(HostileLessonFile, TheSoundStepsAreCheckedWithTheModelsBesideTheLinesProble
   EXPECT_TRUE(std::is_sorted(at.begin(), at.end())) << r.out;
 }
 
+// A hostile hunt's lesson files: a line given twice that took the last value, messages that
+// misled ("'about' is not a lesson line; did you mean 'about'?"), a bad exercise line said again
+// as "a step without a launch", and a byte-order mark taken for the title.
+TEST(HostileLessonFile, RepeatsAndMisplacedLinesAreNamedOnceAndRight) {
+  const std::string step = "step S\nkernel vec_add/scalar\nask q\nanswer registers\n";
+  const auto problems = [](const std::string& text) {
+    try {
+      parse_lesson(text, "t.lesson");
+    } catch (const LessonFileError& e) {
+      return e.problems;
+    }
+    return std::vector<std::string>{};
+  };
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"lesson L\n" + step + "about late\n", "t.lesson:6: about belongs before the first step"},
+      {"lesson L\narch h100\narch h200\n" + step, "t.lesson:3: arch is given twice"},
+      {"lesson L\n" + step + "within 50\nwithin 1\n", "t.lesson:7: within is given twice"},
+      {"lesson L\n" + step + "answer blocks_per_sm\n",
+       "t.lesson:6: answer: the step's question is already answered on line 5"},
+      {"lesson L\nstep S\nkernel vec_add/scalar\nask q\nanswer limiter\nchoices warps warps\n",
+       "t.lesson:6: choices offers warps twice"},
+      {"lesson L\nstep S\nexercise /etc/hostname\nask q\nuntil registers <= 32\n"
+       "solution file s.cu\n",
+       "t.lesson:3: exercise takes a kernel file"},
+  };
+  for (const auto& [text, said] : cases) {
+    const std::vector<std::string> found = problems(text);
+    ASSERT_EQ(found.size(), 1u) << text << "\n" << joined(found, "\n");
+    EXPECT_TRUE(test::contains(found[0], said)) << found[0];
+  }
+  EXPECT_EQ(parse_lesson("\xEF\xBB\xBFlesson L\n" + step, "t.lesson").title, "L");
+}
+
 // A broken opening line (its arch) is every step's: then no step is played.
 TEST(HostileLessonFile, ABrokenOpeningLineLeavesNoSoundStep) {
   try {

@@ -169,6 +169,8 @@ public:
     if (line.verb == "about" && m_lesson.steps.empty())
       return m_lesson.about.push_back(line.text("the introduction's text"));
     if (line.verb == "arch" && m_lesson.steps.empty()) {
+      if (m_lesson.arch_line)
+        line.fail("arch is given twice (first on line " + std::to_string(m_lesson.arch_line) + ")");
       m_lesson.arch_line = line.number;
       return void(m_lesson.arch = read_word(line, "a preset id"));
     }
@@ -179,6 +181,10 @@ public:
                 " belongs to a step; start one with: step TITLE (before it: about, arch)");
     step_line(line, m_lesson.steps.back());
   }
+
+  // A line of the current step was refused: the step's checks leave out what it would have given
+  // (a bad exercise line is said once, not again as "a step without a launch").
+  void refused(const std::string& verb) { m_refused[current_step()].insert(verb); }
 
   bool has_title() const { return !m_lesson.title.empty(); }
   bool full() const { return m_full; } // a step past the most a lesson holds was met
@@ -195,7 +201,7 @@ public:
     std::map<std::string, int> copies; // an exercise's copy by its name, to its step's line
     for (LessonStep& step : m_lesson.steps) {
       try {
-        check_step(step);
+        check_step(step, m_refused[static_cast<int>(&step - m_lesson.steps.data())]);
         if (step.exercise) {
           const std::string name =
               std::filesystem::path(kernel_file_path(step.kernel)).filename().string();
@@ -241,6 +247,9 @@ private:
   void step_line(const LessonLine& line, LessonStep& step) {
     static const std::map<std::string, StepVerb> kVerbs = step_verbs();
     const auto verb = kVerbs.find(line.verb);
+    if (line.verb == "about")
+      line.fail("about belongs before the first step (the lesson's introduction); in a step, "
+                "write say TEXT");
     if (verb == kVerbs.end()) {
       static const std::vector<std::string> kLineWords = {
           "lesson",  "about",   "arch",  "step",     "kernel", "param", "block",   "playground",
@@ -291,6 +300,15 @@ private:
   static void once(const LessonLine& line, bool already) {
     if (already)
       line.fail(line.verb + " is given twice in this step");
+  }
+
+  // A step's question has one answer: a figure (answer) or a goal (until), once.
+  static void one_answer(const LessonLine& line, const LessonStep& step) {
+    if (step.answer_line != 0 || step.until_line != 0)
+      line.fail(line.verb + ": the step's question is already answered on line " +
+                std::to_string(step.answer_line + step.until_line) +
+                "; a step has one answer FIGURE or one until CONDITION" +
+                (step.exercise ? " (an exercise's is its until goal)" : ""));
   }
 
   static PlaygroundSetup& playground(const LessonLine& line, LessonStep& step) {
@@ -365,7 +383,7 @@ private:
       s.ask_line = l.number;
     };
     verbs["answer"] = [](const LessonLine& l, LessonStep& s) {
-      once(l, s.answer_line != 0 || s.until_line != 0);
+      one_answer(l, s);
       std::string_view rest = l.text("a figure key, e.g. sectors_per_request of \"load a\"");
       s.answer = read_figure(l, rest);
       if (!trimmed(rest).empty())
@@ -381,8 +399,14 @@ private:
       s.choices_line = l.number;
       if (s.choices.size() < 2 || s.choices.size() > 8)
         l.fail("choices offers 2 to 8 answers, separated by spaces");
+      for (std::size_t i = 1; i < s.choices.size(); ++i)
+        if (std::find(s.choices.begin(), s.choices.begin() + static_cast<std::ptrdiff_t>(i),
+                      s.choices[i]) != s.choices.begin() + static_cast<std::ptrdiff_t>(i))
+          l.fail("choices offers " + clip(s.choices[i], 30) + " twice; each answer once");
     };
     verbs["within"] = [](const LessonLine& l, LessonStep& s) {
+      once(l, s.within_line != 0);
+      s.within_line = l.number;
       std::string text = l.text("a percentage");
       if (text.ends_with("%"))
         text.pop_back();
@@ -391,7 +415,7 @@ private:
         l.fail("within " + l.rest + ": allowed 0 to 50 %");
     };
     verbs["until"] = [](const LessonLine& l, LessonStep& s) {
-      once(l, s.answer_line != 0 || s.until_line != 0);
+      one_answer(l, s);
       s.until = read_conditions(l);
       s.until_line = l.number;
     };
@@ -415,8 +439,15 @@ private:
   static void read_solution(const LessonLine& line, LessonStep& step) {
     const std::string& text = line.text("param NAME=VALUE, block BLOCK or playground EXPRESSION");
     step.solution_line = line.number;
-    if (text.starts_with("param "))
-      return step.solution_params.push_back(read_assignment(line, trimmed(text.substr(6))));
+    if (text.starts_with("param ")) {
+      const std::string param = read_assignment(line, trimmed(text.substr(6)));
+      const std::string name = param.substr(0, param.find('=') + 1);
+      for (const std::string& given : step.solution_params)
+        if (given.starts_with(name))
+          line.fail("solution param " + name.substr(0, name.size() - 1) +
+                    " is given twice in this step");
+      return step.solution_params.push_back(param);
+    }
     if (text.starts_with("block ")) {
       once(line, !step.solution_block.empty());
       return void(step.solution_block = trimmed(text.substr(6)));
@@ -435,31 +466,38 @@ private:
   }
 
   // A step's parts in place: a launch or a playground, and a question with its answer.
-  void check_step(const LessonStep& step) const {
+  void check_step(const LessonStep& step, const std::set<std::string>& refused) const {
     const LessonLine at{m_lesson.file, step.line, "step", step.title};
+    const auto said = [&](std::initializer_list<const char*> verbs) {
+      return std::any_of(verbs.begin(), verbs.end(),
+                         [&](const char* v) { return refused.contains(v); });
+    };
+    if (said({"kernel", "exercise", "playground"}))
+      return; // the rest depends on the launch the refused line would have given
     if (step.kernel.empty() && !step.playground)
       at.fail("the step '" + clip(step.title, 40) +
               "' has no launch: give it kernel ID or playground EXPRESSION");
     if (step.playground && !step.params.empty())
       at.fail("a playground step has no kernel parameters");
-    const bool answered = step.answer_line || step.until_line;
+    const bool answered = step.answer_line || step.until_line || said({"answer", "until"});
     if (!step.ask.empty() && !answered)
       at.fail("the step asks but has no answer: add answer FIGURE or until CONDITION");
-    if (step.ask.empty() && answered)
+    if (step.ask.empty() && answered && !said({"ask"}))
       at.fail("the step has an answer but asks nothing: add ask QUESTION");
-    if (!step.choices.empty() && step.answer_line == 0)
+    if (!step.choices.empty() && step.answer_line == 0 && !said({"answer"}))
       at.fail("choices need answer FIGURE (or answer limiter)");
     if (step.answer.key == "limiter" && step.choices.empty())
       at.fail("answer limiter is a choice: add choices, e.g. choices warps registers "
               "shared_memory blocks");
-    if ((!step.least.empty() || step.solution_line) && step.until_line == 0)
+    if ((!step.least.empty() || step.solution_line) && step.until_line == 0 && !said({"until"}))
       at.fail("least and solution belong to a question answered by until CONDITION");
-    if (step.until_line && step.solution_line == 0)
+    if (step.until_line && step.solution_line == 0 && !said({"solution"}))
       at.fail("until needs a solution (a change that meets it), so that lesson check can "
               "prove the condition can be met");
     if (!step.solution_expression.empty() && !step.playground)
       at.fail("solution playground belongs to a playground step");
-    if (step.exercise && (step.until_line == 0 || step.solution_kernel.empty()))
+    if (step.exercise && (step.until_line == 0 || step.solution_kernel.empty()) &&
+        !said({"until", "solution"}))
       at.fail("an exercise is judged by until CONDITION and proven by solution file SOLVED.cu "
               "(its template solved), so that lesson check can show the goal can be met");
     if (!step.solution_kernel.empty() && !step.exercise)
@@ -481,6 +519,7 @@ private:
 
   Lesson m_lesson;
   bool m_full = false;
+  std::map<int, std::set<std::string>> m_refused; // by step: the verbs of its refused lines
 };
 
 } // namespace
@@ -544,7 +583,8 @@ Lesson parse_lesson(const std::string& text, const std::string& file) {
   if (text.size() > kLargestLessonFile)
     throw UsageError(file + ": the lesson is over 1 MiB; split it");
   LessonReader reader(file);
-  std::istringstream lines(text);
+  // A byte-order mark some editors write first is no part of the title line.
+  std::istringstream lines(text.starts_with("\xEF\xBB\xBF") ? text.substr(3) : text);
   int number = 0;
   // Every line's problem, not the first alone: a teacher fixes them in one pass. Without its
   // title every line would fail, so the first problem there is the only one.
@@ -568,6 +608,8 @@ Lesson parse_lesson(const std::string& text, const std::string& file) {
     } catch (const UsageError& e) {
       problems.push_back(e.what());
       broken.insert(reader.current_step());
+      const std::string line = trimmed(raw);
+      reader.refused(line.substr(0, line.find(' ')));
       if (!reader.has_title() || reader.full())
         break;
     }

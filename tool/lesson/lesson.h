@@ -91,7 +91,8 @@ struct LessonStep {
   std::vector<std::string> params;
   std::string block;
   // Where each was written, for a refusal's line.
-  int kernel_line = 0, block_line = 0, arch_line = 0, playground_line = 0, choices_line = 0;
+  int kernel_line = 0, block_line = 0, arch_line = 0, playground_line = 0, choices_line = 0,
+      within_line = 0;
   std::vector<int> param_lines; // one per param
   std::string arch;
   std::optional<PlaygroundSetup> playground;
