@@ -51,8 +51,22 @@ std::string misread_command(const CLI::App& app) {
 // command has instead.
 std::string unexpected_words(const CLI::App& app, const std::string& otherwise) {
   const std::vector<CLI::App*> chosen = app.get_subcommands();
-  const CLI::App& where = chosen.empty() ? app : *chosen.front();
+  // The command the words were given to, however deep: `lesson report --cvs` is report's.
+  const CLI::App* deepest = chosen.empty() ? &app : chosen.front();
+  std::string path = chosen.empty() ? "" : deepest->get_name();
+  while (!deepest->get_subcommands().empty()) {
+    deepest = deepest->get_subcommands().front();
+    path += " " + deepest->get_name();
+  }
+  const CLI::App& where = *deepest;
   std::vector<std::string> extras = where.remaining();
+  if (extras.empty() && !chosen.empty() && where.get_require_subcommand_min() > 0) {
+    std::string commands;
+    for (const CLI::App* command : where.get_subcommands({}))
+      commands += (commands.empty() ? "" : ", ") + command->get_name();
+    return "warplens " + path + " needs one of its commands: " + commands + " (warplens " + path +
+           " --help)";
+  }
   if (const std::string word = misread_command(app); chosen.empty() && !word.empty())
     extras.insert(extras.begin(), word); // "warplens swep ...": a misspelt command, not a file
   if (extras.empty())
@@ -69,13 +83,20 @@ std::string unexpected_words(const CLI::App& app, const std::string& otherwise) 
     return word + " is not a command" + did_you_mean(first, names) + " (commands: " + commands +
            "; with none the GUI opens: warplens --help)";
   }
-  const std::string name = chosen.empty() ? "warplens" : "warplens " + where.get_name();
+  const std::string name = chosen.empty() ? "warplens" : "warplens " + path;
   const std::string help =
       name + " --help lists what " + (chosen.empty() ? "it" : where.get_name()) + " takes";
   if (first.starts_with("-")) {
     const std::string option = first.substr(0, first.find('=')); // "--blocks=256"
     return "unknown option '" + clip(option, 40) + "' for " + name +
            did_you_mean(option, option_names(where)) + " (" + help + ")";
+  }
+  if (!where.get_subcommands({}).empty()) { // `lesson chek`: a misspelt command of a command
+    std::vector<std::string> names;
+    for (const CLI::App* command : where.get_subcommands({}))
+      names.push_back(command->get_name());
+    return word + " is not a command of " + name + did_you_mean(first, names) +
+           " (its commands: " + joined(names, ", ") + ")";
   }
   return word + " is not expected here; " + help;
 }

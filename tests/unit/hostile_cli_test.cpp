@@ -202,6 +202,18 @@ const std::vector<CliCase> kKernels = {
      "tune coalescing/stride --model --block 2048",
      {"every point of the tune's grid was refused"}},
     {"TuneApplyBundled", "tune vec_add/scalar --apply", {"--apply", "bundled kernel"}},
+    // A command's command: its unknown options and words named as its own (CLI11's "The
+    // following argument was not expected" said nothing of which command or what it takes).
+    {"LessonReportUnknownOption",
+     "lesson report --cvs",
+     {"unknown option '--cvs' for warplens lesson report; did you mean '--csv'?"}},
+    {"LessonTryUnknownOption",
+     "lesson try exercises --stpe 2",
+     {"unknown option '--stpe' for warplens lesson try; did you mean '--step'?"}},
+    {"LessonMisspeltCommand",
+     "lesson chek",
+     {"'chek' is not a command of warplens lesson; did you mean 'check'?"}},
+    {"LessonNoCommand", "lesson", {"warplens lesson needs one of its commands: list, check"}},
     {"RecordOutEmpty", "record --out ''", {"--out", "an empty value"}},
     {"RecordOutMissing", "record vec_add/scalar", {"--out is required"}},
     {"RecordOutFolder", "record --out /tmp", {"--out '/tmp' is a folder"}},
