@@ -225,11 +225,12 @@ JudgedExercise judge_exercise(const Lesson& lesson, const LessonStep& step,
 #endif
 }
 
-// Saves what `lesson try` judged where the report reads it; a problem is said and judging stands.
-void save_tries(const std::string& settings, const std::string& lesson,
-                const std::map<int, viz::JudgedTry>& tries) {
+// Saves what `lesson try` judged where the report reads it: "" where it was saved (or nothing
+// was tried), else why not.
+std::string save_tries(const std::string& settings, const std::string& lesson,
+                       const std::map<int, viz::JudgedTry>& tries) {
   if (tries.empty())
-    return;
+    return "";
   std::string problem;
   std::filesystem::path dir;
   try {
@@ -238,10 +239,9 @@ void save_tries(const std::string& settings, const std::string& lesson,
   } catch (const UsageError& e) {
     problem = std::string(e.what()) + "; progress not saved";
   }
-  if (!problem.empty())
-    std::fprintf(stderr, "warplens: %s\n", problem.c_str());
-  else
+  if (problem.empty())
     std::printf("progress saved in %s (warplens lesson report)\n", (dir / "settings.json").c_str());
+  return problem;
 }
 
 // The learner's exercises judged as they stand: each exercise step's copy (made from its
@@ -291,7 +291,8 @@ void try_exercises(const std::string& name, int only_step, bool measured,
       if (!same_text(step.kernel, as_written.steps[i].kernel))
         tries[i] = {false, ""};
     } catch (const Error&) { // the GPU is unusable now (a fault): what was judged is kept
-      save_tries(settings, name, tries);
+      if (const std::string problem = save_tries(settings, name, tries); !problem.empty())
+        std::fprintf(stderr, "warplens: %s\n", problem.c_str());
       throw;
     }
   }
@@ -301,7 +302,9 @@ void try_exercises(const std::string& name, int only_step, bool measured,
               counted(static_cast<std::size_t>(judged), "exercise").c_str(),
               judged == 1 ? "its" : "their",
               measured ? "measured on this GPU" : "the models' figures: --measured runs them");
-  save_tries(settings, name, tries);
+  // The verdicts stand above; progress that could not be saved is the error a learner must see.
+  if (const std::string problem = save_tries(settings, name, tries); !problem.empty())
+    throw UsageError(problem);
   if (met < judged)
     throw VerificationFailure(counted(judged - met, "exercise") + " not met yet");
 }
@@ -413,7 +416,15 @@ void print_report_json(const std::vector<ReportedLesson>& lessons) {
 
 // A learner's progress for the teacher, from the settings the GUI keeps.
 void report_lessons(const std::string& settings, bool csv, bool json) {
-  const std::vector<ReportedLesson> lessons = reported_lessons(settings_folder(settings, true));
+  const std::filesystem::path dir = settings_folder(settings, true);
+  std::error_code error;
+  // A learner who has done nothing has no settings.json yet; a wrong HOME looks the same: said.
+  if (!std::filesystem::exists(std::filesystem::symlink_status(dir / "settings.json", error)))
+    std::fprintf(stderr,
+                 "warplens: no progress saved yet: %s does not exist (the GUI's window and "
+                 "lesson try make it)\n",
+                 (dir / "settings.json").c_str());
+  const std::vector<ReportedLesson> lessons = reported_lessons(dir);
   if (csv)
     return print_report_csv(lessons);
   if (json)

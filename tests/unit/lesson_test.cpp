@@ -280,12 +280,28 @@ TEST(Lessons, TheReportGivesEachQuestionsResultAndTheLessonsTime) {
   EXPECT_TRUE(test::contains(text.out, "03-coalescing                        6      2          1   "
                                        "     0   10 min"))
       << text.out;
-  for (const std::string bad : {R"("seconds": -5)", R"("seconds": "ten")", R"("done": 3)"}) {
+  // Each names the key that cannot be used and what it allows.
+  for (const auto& [bad, said] : std::vector<std::pair<std::string, std::string>>{
+           {R"("seconds": -5)", "lessons.03-coalescing.seconds -5: allowed the seconds"},
+           {R"("seconds": "ten")", "lessons.03-coalescing.seconds \"ten\": allowed"},
+           {R"("done": 3)", "lessons.03-coalescing.done 3: allowed a list of step numbers"},
+           {R"("right_measured": {"0": ""})", "lessons.03-coalescing.right_measured.0 \"\""}}) {
     std::ofstream(dir / "settings.json")
         << R"({"lessons": {"03-coalescing": {"step": 2, )" << bad << "}}}";
     test::expect_one_line_error("lesson report --settings " + dir.string(),
-                                {"settings.json", "lessons.03-coalescing", "seconds"});
+                                {"settings.json", said});
   }
+  // No settings.json where the GUI keeps it (nothing done yet, or a wrong HOME): said, zeros.
+  std::filesystem::create_directories(dir / "empty");
+  const test::CommandResult none =
+      test::run_warplens("lesson report", "XDG_CONFIG_HOME=" + (dir / "empty").string() + " ");
+  EXPECT_EQ(none.exit_code, 0) << none.out;
+  EXPECT_TRUE(test::contains(none.out, "no progress saved yet: " +
+                                           (dir / "empty" / "warplens" / "settings.json").string()))
+      << none.out;
+  std::ofstream(dir / "settings.json") << R"({"lessons": {"03-coalescing": {"done": [0]}}})";
+  test::expect_one_line_error("lesson report --settings " + dir.string(),
+                              {"lessons.03-coalescing.step null: allowed the step open"});
   std::ofstream(dir / "settings.json") << R"({"lessons": {"x": {"step": 0, "seconds": 1e999}}})";
   test::expect_one_line_error("lesson report --settings " + dir.string(),
                               {"settings.json", "1e999"});
@@ -352,6 +368,8 @@ TEST(Lessons, LessonTrySavesEachJudgementForTheReport) {
   std::ofstream(dir / "settings" / "settings.json") << "{\"lessons\": 5}";
   const test::CommandResult refused = try_step(2);
   EXPECT_TRUE(test::contains(refused.out, "progress not saved")) << refused.out;
+  EXPECT_TRUE(test::contains(refused.out, "Not yet")) << "the verdict stands: " << refused.out;
+  EXPECT_EQ(refused.exit_code, 2) << refused.out;
   EXPECT_EQ(wl::read_text_file(dir / "settings" / "settings.json", "settings", "JSON", 1024),
             "{\"lessons\": 5}");
   std::filesystem::remove_all(dir);

@@ -269,32 +269,49 @@ bool is_step_index(const json& value) {
          value.get<std::int64_t>() < 1'000'000;
 }
 
-// A set of step indices, or nullopt when `value[key]` is there and not an array of them.
-std::optional<std::set<int>> step_set(const json& value, const char* key) {
+// A progress entry's key that cannot be used: its name, its value and what it allows, said by
+// the reader with the lesson's key before it ("lessons.03-coalescing.done ...").
+struct BadProgress {
+  std::string key; // "" for the entry itself
+  std::string says;
+
+  std::string of(const std::string& id) const {
+    return "lessons." + clip(id, 30) + (key.empty() ? "" : "." + key) + " " + says;
+  }
+};
+
+[[noreturn]] void bad_progress(const std::string& key, const json& value, const char* allowed) {
+  throw BadProgress{key, shown(value) + ": allowed " + allowed};
+}
+
+// A set of step indices (none where `value[key]` is absent).
+std::set<int> step_set(const json& value, const char* key) {
+  constexpr const char* allowed = "a list of step numbers, whole numbers from 0";
   if (value.contains(key) && !value[key].is_array())
-    return std::nullopt;
+    bad_progress(key, value[key], allowed);
   std::set<int> steps;
   for (const json& step : value.value(key, json::array())) {
     if (!is_step_index(step))
-      return std::nullopt;
+      bad_progress(key, value[key], allowed);
     steps.insert(step.get<int>());
   }
   return steps;
 }
 
-// {"3": "NVIDIA H200"}: the steps met on a GPU's measurement, by the GPU's name; nullopt when
-// `value["right_measured"]` is there and not that.
-std::optional<std::map<int, std::string>> measured_steps(const json& value) {
+// {"3": "NVIDIA H200"}: the steps met on a GPU's measurement, by the GPU's name.
+std::map<int, std::string> measured_steps(const json& value) {
+  constexpr const char* allowed = "{\"N\": \"GPU\"}: step numbers and GPU names (1 to 100 "
+                                  "characters of text)";
   std::map<int, std::string> steps;
   const json measured = value.value("right_measured", json::object());
   if (!measured.is_object())
-    return std::nullopt;
+    bad_progress("right_measured", measured, allowed);
   for (const auto& [key, gpu] : measured.items()) {
     const bool index =
         !key.empty() && key.size() <= 6 && key.find_first_not_of("0123456789") == std::string::npos;
     if (!index || !gpu.is_string() || gpu.get<std::string>().empty() ||
         gpu.get<std::string>().size() > 100 || has_control_characters(gpu.get<std::string>()))
-      return std::nullopt;
+      bad_progress("right_measured." + clip(key, 20), gpu, allowed);
     steps[std::stoi(key)] = gpu.get<std::string>();
   }
   return steps;
@@ -313,39 +330,32 @@ json progress_json(const LessonProgress& progress) {
           {"missed", progress.missed}};
 }
 
-const std::string kProgressAllowed =
-    "allowed {\"step\": N, \"done\": [N, ...], \"first_try\": [N, ...], \"seconds\": S, "
-    "\"right_modelled\": [N, ...], \"right_measured\": {\"N\": \"GPU\"}, \"missed\": [N, ...]} "
-    "with whole numbers from 0";
-
 // One lesson's progress: {"step": 2, "done": [0, 1], "first_try": [1]}. Steps answered at the
-// first try that are not done are dropped: only a right answer counts.
-std::optional<LessonProgress> lesson_progress(const json& value) {
-  if (!value.is_object() || !value.contains("step") || !is_step_index(value["step"]))
-    return std::nullopt;
-  const std::optional<std::set<int>> done = step_set(value, "done");
-  const std::optional<std::set<int>> first_try = step_set(value, "first_try");
-  if (!done || !first_try)
-    return std::nullopt;
+// first try that are not done are dropped: only a right answer counts. Throws BadProgress.
+LessonProgress lesson_progress(const json& value) {
+  if (!value.is_object())
+    bad_progress(
+        "", value,
+        "an object such as {\"step\": 0, \"done\": [0], \"first_try\": [0], \"seconds\": 60}");
+  if (!value.contains("step") || !is_step_index(value["step"]))
+    bad_progress("step", value.value("step", json()), "the step open, a whole number from 0");
+  const std::set<int> done = step_set(value, "done"), first_try = step_set(value, "first_try");
   const json seconds = value.value("seconds", json(0));
   if (!seconds.is_number() || !std::isfinite(seconds.get<double>()) || seconds.get<double>() < 0 ||
       seconds.get<double>() > 1e9)
-    return std::nullopt;
-  const std::optional<std::set<int>> modelled = step_set(value, "right_modelled");
-  const std::optional<std::map<int, std::string>> measured = measured_steps(value);
-  const std::optional<std::set<int>> missed = step_set(value, "missed");
-  if (!modelled || !measured || !missed)
-    return std::nullopt;
-  LessonProgress progress{
-      value["step"].get<int>(), *done, {}, seconds.get<double>(), {}, {}, *missed};
-  for (int step : *first_try) // each of these three only of steps done: a right answer counts
-    if (done->contains(step))
+    bad_progress("seconds", seconds, "the seconds the lesson was open, 0 to 1e9");
+  const std::set<int> modelled = step_set(value, "right_modelled");
+  const std::map<int, std::string> measured = measured_steps(value);
+  LessonProgress progress{value["step"].get<int>(), done, {}, seconds.get<double>(), {}, {},
+                          step_set(value, "missed")};
+  for (int step : first_try) // each of these three only of steps done: a right answer counts
+    if (done.contains(step))
       progress.first_try.insert(step);
-  for (int step : *modelled)
-    if (done->contains(step))
+  for (int step : modelled)
+    if (done.contains(step))
       progress.right_modelled.insert(step);
-  for (const auto& [step, gpu] : *measured)
-    if (done->contains(step))
+  for (const auto& [step, gpu] : measured)
+    if (done.contains(step))
       progress.right_measured[step] = gpu;
   return progress;
 }
@@ -355,11 +365,11 @@ std::optional<LessonProgress> lesson_progress(const json& value) {
 void apply_lessons(App& app, const json& j, Refusals& refusals) {
   if (j.contains("lessons") && j["lessons"].is_object()) {
     for (const auto& [id, value] : j["lessons"].items())
-      if (const std::optional<LessonProgress> progress = lesson_progress(value))
-        app.lessons.progress[id] = *progress;
-      else
-        refusals.add("lessons." + clip(id, 30),
-                     "lessons." + clip(id, 30) + " " + shown(value) + ": " + kProgressAllowed);
+      try {
+        app.lessons.progress[id] = lesson_progress(value);
+      } catch (const BadProgress& bad) {
+        refusals.add("lessons." + clip(id, 30), bad.of(id));
+      }
   } else if (j.contains("lessons")) {
     refusals.add("lessons", "lessons " + shown(j["lessons"]) + ": allowed an object of lessons");
   }
@@ -553,13 +563,12 @@ std::map<std::string, LessonProgress> progress_in(const json& j,
   if (!j["lessons"].is_object())
     throw UsageError(file.string() + ": lessons " + shown(j["lessons"]) +
                      ": allowed an object of lessons");
-  for (const auto& [id, value] : j["lessons"].items()) {
-    const std::optional<LessonProgress> one = lesson_progress(value);
-    if (!one)
-      throw UsageError(file.string() + ": lessons." + clip(id, 30) + " " + shown(value) + ": " +
-                       kProgressAllowed);
-    progress[id] = *one;
-  }
+  for (const auto& [id, value] : j["lessons"].items())
+    try {
+      progress[id] = lesson_progress(value);
+    } catch (const BadProgress& bad) {
+      throw UsageError(file.string() + ": " + bad.of(id));
+    }
   return progress;
 }
 
