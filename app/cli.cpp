@@ -20,7 +20,9 @@ constexpr int kExitWrongOutput = 1;
 
 // One line on stderr whatever the message holds: control characters replaced, length capped.
 int report(const char* what, int code) {
-  std::cerr << "warplens: " << clip(what, 1000) << "\n";
+  // A message quotes what the user gave (a script's label, an environment variable): its escape
+  // codes would reach the terminal.
+  std::cerr << "warplens: " << screen_text(clip(what, 1000)) << "\n";
   return code;
 }
 

@@ -288,7 +288,11 @@ void try_exercises(const std::string& name, int only_step, bool measured,
       std::printf("  %s\n", judged_now.verdict.says.c_str());
     } catch (const UsageError& e) { // the copy does not compile or launch: its message
       std::printf("  Not yet: %s\n", e.what());
-      if (!same_text(step.kernel, as_written.steps[i].kernel))
+      // A miss where the learner wrote something; a copy that is no file to read (a FIFO, a
+      // link to nothing) is not their try.
+      if (read_regular_file(kernel_file_path(step.kernel), kLargestKernelFile).problem ==
+              RegularFileRead::Problem::none &&
+          !same_text(step.kernel, as_written.steps[i].kernel))
         tries[i] = {false, ""};
     } catch (const Error&) { // the GPU is unusable now (a fault): what was judged is kept
       if (const std::string problem = save_tries(settings, name, tries); !problem.empty())

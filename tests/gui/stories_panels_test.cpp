@@ -920,6 +920,14 @@ TEST(StoryScript, AnEditWritesLineBreaksTabsQuotesAndBackslashes) {
   ASSERT_EQ(story.exit_code, 0) << story.output;
   std::ifstream in(file);
   EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "one two\nthree\t\"four\" \\n\n");
+  // Any other escape was changed without a word ("\q" into "q"): refused, the file as it was.
+  const Story other = play("edit " + file.string() + " \"two\" \"t\\qo\"\n", "--model");
+  EXPECT_EQ(other.exit_code, 2) << other.output;
+  EXPECT_NE(other.output.find("'\\q' in a quoted text; allowed \\n"), std::string::npos)
+      << other.output;
+  std::ifstream again(file);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(again), {}),
+            "one two\nthree\t\"four\" \\n\n");
   std::filesystem::remove(file);
 }
 

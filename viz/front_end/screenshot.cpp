@@ -366,6 +366,13 @@ json shown_elsewhere(const App& app) {
           {"controls", controls_shown()}};
 }
 
+// The PNG a name asks for: "shot.png" or "shot.PNG" as written, "shot" as "shot.png".
+std::filesystem::path as_png(const std::filesystem::path& requested) {
+  return lowercase(requested.extension().string()) == ".png"
+             ? requested
+             : std::filesystem::path(requested.string() + ".png");
+}
+
 // "shot.png" + "2" -> "shot-2.png"
 std::filesystem::path with_suffix(const std::filesystem::path& path, const std::string& suffix) {
   std::string name = path.stem().string();
@@ -439,9 +446,7 @@ std::filesystem::path free_screenshot_path(const std::filesystem::path& requeste
   const bool folder = requested.empty() || std::filesystem::is_directory(requested, error);
   if (!folder) {
     // A sidecar takes the name with .json, so a PNG never ends in .json itself.
-    const std::filesystem::path png = requested.extension() == ".png"
-                                          ? requested
-                                          : std::filesystem::path(requested.string() + ".png");
+    const std::filesystem::path png = as_png(requested);
     if (!taken(png))
       return png;
     return first_free(with_suffix(png, local_time("%Y%m%d-%H%M%S")));
@@ -456,9 +461,17 @@ std::string taken_name_note(const std::filesystem::path& requested, const std::s
   std::error_code error;
   if (requested.empty() || std::filesystem::is_directory(requested, error))
     return "";
-  const std::string asked =
-      requested.extension() == ".png" ? requested.string() : requested.string() + ".png";
-  return saved == asked ? "" : "'" + asked + "' was taken";
+  const std::filesystem::path asked = as_png(requested);
+  std::filesystem::path sidecar = asked;
+  sidecar.replace_extension(".json");
+  if (saved == asked.string())
+    return "";
+  // Appended: "'" + std::string trips GCC 12's -Wrestrict.
+  return std::string("'")
+      .append(asked.string())
+      .append("' (or its sidecar '")
+      .append(sidecar.filename().string())
+      .append("') was taken");
 }
 
 json screenshot_sidecar(const App& app, std::optional<Panel> panel, int width, int height) {

@@ -59,6 +59,11 @@ std::vector<std::string> split_words(const std::string& line, const std::string&
       for (; j < line.size() && line[j] != '"'; ++j) {
         if (line[j] == '\\' && j + 1 < line.size()) {
           ++j;
+          // Any other escape would be changed without a word ("\q" into "q"): refused.
+          if (std::string_view("nt\"\\").find(line[j]) == std::string_view::npos)
+            throw UsageError(where + ": '\\" + std::string(1, line[j]) +
+                             "' in a quoted text; allowed \\n (a line break), \\t (a tab), "
+                             "\\\" (a quote) and \\\\ (a backslash)");
           word += line[j] == 'n' ? '\n' : line[j] == 't' ? '\t' : line[j];
           continue;
         }
