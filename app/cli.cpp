@@ -20,9 +20,7 @@ constexpr int kExitWrongOutput = 1;
 
 // One line on stderr whatever the message holds: control characters replaced, length capped.
 int report(const char* what, int code) {
-  // A message quotes what the user gave (a script's label, an environment variable): its escape
-  // codes would reach the terminal.
-  std::cerr << "warplens: " << screen_text(clip(what, 1000)) << "\n";
+  std::cerr << "warplens: " << clip(what, 1000) << "\n";
   return code;
 }
 
@@ -51,15 +49,25 @@ std::string misread_command(const CLI::App& app) {
 // What CLI11 calls "The following argument was not expected", said as a person needs it: which
 // word, whether it is an unknown option, the known one it may be a misspelling of, and what the
 // command has instead.
+// The command given, however deep (`lesson report`), and its words after "warplens": the words
+// and options that follow are its own.
+struct GivenCommand {
+  const CLI::App* command;
+  std::string path; // "" for warplens itself
+};
+
+GivenCommand deepest_command(const CLI::App& app) {
+  GivenCommand given{&app, ""};
+  while (!given.command->get_subcommands().empty()) {
+    given.command = given.command->get_subcommands().front();
+    given.path += (given.path.empty() ? "" : " ") + given.command->get_name();
+  }
+  return given;
+}
+
 std::string unexpected_words(const CLI::App& app, const std::string& otherwise) {
   const std::vector<CLI::App*> chosen = app.get_subcommands();
-  // The command the words were given to, however deep: `lesson report --cvs` is report's.
-  const CLI::App* deepest = chosen.empty() ? &app : chosen.front();
-  std::string path = chosen.empty() ? "" : deepest->get_name();
-  while (!deepest->get_subcommands().empty()) {
-    deepest = deepest->get_subcommands().front();
-    path += " " + deepest->get_name();
-  }
+  const auto [deepest, path] = deepest_command(app);
   const CLI::App& where = *deepest;
   std::vector<std::string> extras = where.remaining();
   if (extras.empty() && !chosen.empty() && where.get_require_subcommand_min() > 0) {
@@ -137,8 +145,7 @@ std::string given_twice(const CLI::App& app, const CLI::ArgumentMismatch& error)
       what.find(':') == std::string::npos)
     return "";
   const std::string name = what.substr(0, what.find(':'));
-  const std::vector<CLI::App*> chosen = app.get_subcommands();
-  const CLI::Option* option = (chosen.empty() ? app : *chosen.front()).get_option_no_throw(name);
+  const CLI::Option* option = deepest_command(app).command->get_option_no_throw(name);
   std::string values;
   for (const std::string& value : option ? option->results() : std::vector<std::string>{})
     values += std::string(values.empty() ? "" : " and ") + "'" + clip(value, 20) + "'";

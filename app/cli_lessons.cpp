@@ -278,7 +278,9 @@ void try_exercises(const std::string& name, int only_step, bool measured,
     if (!step.exercise || (only_step > 0 && i + 1 != only_step))
       continue;
     ++judged;
-    std::printf("step %d, %s: your copy is %s\n", i + 1, step.title.c_str(), step.kernel.c_str());
+    // The copy's path comes from WARPLENS_EXERCISES: its control characters are not written out.
+    std::printf("step %d, %s: your copy is %s\n", i + 1, step.title.c_str(),
+                clip(step.kernel, 500).c_str());
     try {
       const JudgedExercise judged_now = judge_exercise(lesson, step, presets, measured);
       met += judged_now.verdict.right ? 1 : 0;
@@ -363,6 +365,15 @@ void print_report_text(const std::vector<ReportedLesson>& lessons) {
 }
 
 // A row per question: what a teacher's spreadsheet sums.
+// A report's CSV goes to a teacher's spreadsheet and holds what a learner's settings hold: a text
+// a spreadsheet would run as a formula (=, +, -, @ first) starts with an apostrophe, which shows
+// it as text.
+std::string report_cell(const std::string& text) {
+  const bool formula =
+      !text.empty() && std::string_view("=+-@\t\r").find(text[0]) != std::string_view::npos;
+  return csv_quoted(formula ? "'" + text : text);
+}
+
 void print_report_csv(const std::vector<ReportedLesson>& lessons) {
   std::printf("lesson,lesson_title,step,question,answered_right,first_try,right_with_models,"
               "right_measured_on,lesson_seconds\n");
@@ -377,11 +388,11 @@ void print_report_csv(const std::vector<ReportedLesson>& lessons) {
       const int index = static_cast<int>(i);
       const auto measured = r.progress.right_measured.find(index);
       std::printf(
-          "%s,%s,%zu,%s,%d,%d,%d,%s,%.0f\n", csv_quoted(r.id).c_str(),
-          csv_quoted(r.lesson->title).c_str(), i + 1, csv_quoted(step.title).c_str(),
+          "%s,%s,%zu,%s,%d,%d,%d,%s,%.0f\n", report_cell(r.id).c_str(),
+          report_cell(r.lesson->title).c_str(), i + 1, report_cell(step.title).c_str(),
           r.progress.done.contains(index) ? 1 : 0, r.progress.first_try.contains(index) ? 1 : 0,
           r.progress.right_modelled.contains(index) ? 1 : 0,
-          measured == r.progress.right_measured.end() ? "" : csv_quoted(measured->second).c_str(),
+          measured == r.progress.right_measured.end() ? "" : report_cell(measured->second).c_str(),
           r.progress.seconds);
     }
   }
@@ -423,11 +434,13 @@ void report_lessons(const std::string& settings, bool csv, bool json) {
   const std::filesystem::path dir = settings_folder(settings, true);
   std::error_code error;
   // A learner who has done nothing has no settings.json yet; a wrong HOME looks the same: said.
-  if (!std::filesystem::exists(std::filesystem::symlink_status(dir / "settings.json", error)))
+  // (One that cannot be looked at, EACCES, is for the reader to name.)
+  if (std::filesystem::symlink_status(dir / "settings.json", error).type() ==
+      std::filesystem::file_type::not_found)
     std::fprintf(stderr,
                  "warplens: no progress saved yet: %s does not exist (the GUI's window and "
                  "lesson try make it)\n",
-                 (dir / "settings.json").c_str());
+                 clip((dir / "settings.json").string(), 300).c_str());
   const std::vector<ReportedLesson> lessons = reported_lessons(dir);
   if (csv)
     return print_report_csv(lessons);

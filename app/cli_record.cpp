@@ -106,8 +106,8 @@ std::vector<KernelRequest> lesson_launches(const std::vector<Arch>& presets) {
 }
 #endif
 
-// --force replaces an existing recording, never a kernel file being recorded (or its folder's
-// other files by another spelling of the path).
+// --force replaces an existing recording, never a kernel file being recorded, however its path
+// is spelt (std::filesystem::equivalent).
 void check_out_is_no_kernel_file(const RecordOptions& o) {
   for (const std::string& name : o.kernels) {
     std::error_code error;

@@ -316,8 +316,9 @@ TEST_P(HostileScreenshotPath, SavedUnderAFreeNameOrRefused) {
   } else {
     ASSERT_EQ(o.exit_code, 0) << o.err;
     EXPECT_NE(o.out.find(c.fragment), std::string::npos) << o.out;
-    if (c.name == "UpperCaseExtension") // a PNG by its name already, not "shot.PNG.png"
+    if (c.name == "UpperCaseExtension") { // a PNG by its name already, not "shot.PNG.png"
       EXPECT_EQ(o.out.find("shot.PNG.png"), std::string::npos) << o.out;
+    }
     if (c.name == "Existing" || c.name == "DanglingLink") { // why the name differs, said
       EXPECT_NE(o.out.find(c.path + "' (or its sidecar"), std::string::npos) << o.out;
     }

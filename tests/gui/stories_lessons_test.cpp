@@ -177,6 +177,32 @@ TEST(StoryLessons, AnExerciseCopyIsJudgedAtEachSave) {
   EXPECT_NE(template_text.find("const int i = thread * 8 + k;"), std::string::npos);
 }
 
+// The defect: the untouched template figured again (a Run, a recording opened, the file watcher
+// seeing the copy made) was judged as a miss each time after the first: a learner's right first
+// edit was no first try. Only a new text is a try.
+TEST(StoryLessons, AnExercisesRightFirstEditIsAFirstTryWhateverFiguresTheTemplateAgain) {
+  WL_SKIP_WITHOUT_ENGINE(); // NVRTC compiles the copy
+  const std::filesystem::path folder = scratch_dir().string() + "-first-edit";
+  std::filesystem::remove_all(folder);
+  ::setenv("WARPLENS_EXERCISES", folder.c_str(), 1);
+  const std::string copy = (folder / "11-exercises" / "coalesce_copy.cu").string();
+  const std::string recording =
+      (std::filesystem::path(WARPLENS_SOURCE_ASSETS) / "recordings" / "h200.json").string();
+  const Story story = play("window 1280x720\nwait\nkey F5\nwait\nsleep 0.5\nwait\nedit " + copy +
+                               " \"const int i = thread * 8 + k;\" "
+                               "\"const int i = (blockIdx.x * 8 + k) * blockDim.x + "
+                               "threadIdx.x;\"\nwait\nsleep 0.5\nwait\nscreenshot solved.png "
+                               "lessons\n",
+                           "--lesson exercises --recording " + recording);
+  ::unsetenv("WARPLENS_EXERCISES");
+  ASSERT_EQ(story.exit_code, 0) << story.output;
+  const json solved = story.sidecar("solved");
+  EXPECT_EQ(lesson_of(solved)["right"], true) << text_of(solved, "lessons");
+  EXPECT_EQ(lesson_of(solved)["tries"], 0) << text_of(solved, "lessons");
+  EXPECT_EQ(lesson_of(solved)["first_try"], 1) << text_of(solved, "lessons");
+  std::filesystem::remove_all(folder);
+}
+
 // A step answered right is shown answered when the learner comes back to it; Restart step asks it
 // again. While it asks, the Launch panel covers its kernel's note (which states the answers) and
 // keeps its fields.

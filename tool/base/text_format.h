@@ -20,13 +20,9 @@ template <typename... Values> std::string format(const char* pattern, Values... 
   return text;
 }
 
-// A CSV field that may hold commas or quotes: quoted, its quotes doubled (RFC 4180). A text that
-// a spreadsheet would run as a formula (=, +, -, @ first: a learner's settings can hold any
-// text a teacher's report then shows) starts with an apostrophe, which shows it as text.
+// A CSV field that may hold commas or quotes: quoted, its quotes doubled (RFC 4180).
 inline std::string csv_quoted(const std::string& text) {
-  const bool formula =
-      !text.empty() && std::string_view("=+-@\t\r").find(text[0]) != std::string_view::npos;
-  std::string quoted = formula ? "\"'" : "\"";
+  std::string quoted = "\"";
   for (char c : text)
     quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
   return quoted + "\"";

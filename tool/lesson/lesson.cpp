@@ -472,9 +472,9 @@ private:
       return std::any_of(verbs.begin(), verbs.end(),
                          [&](const char* v) { return refused.contains(v); });
     };
-    if (said({"kernel", "exercise", "playground"}))
-      return; // the rest depends on the launch the refused line would have given
-    if (step.kernel.empty() && !step.playground)
+    // A refused launch line is no "step without a launch"; the question's checks still run.
+    const bool launch_refused = said({"kernel", "exercise", "playground"});
+    if (step.kernel.empty() && !step.playground && !launch_refused)
       at.fail("the step '" + clip(step.title, 40) +
               "' has no launch: give it kernel ID or playground EXPRESSION");
     if (step.playground && !step.params.empty())
@@ -494,13 +494,13 @@ private:
     if (step.until_line && step.solution_line == 0 && !said({"solution"}))
       at.fail("until needs a solution (a change that meets it), so that lesson check can "
               "prove the condition can be met");
-    if (!step.solution_expression.empty() && !step.playground)
+    if (!step.solution_expression.empty() && !step.playground && !launch_refused)
       at.fail("solution playground belongs to a playground step");
     if (step.exercise && (step.until_line == 0 || step.solution_kernel.empty()) &&
         !said({"until", "solution"}))
       at.fail("an exercise is judged by until CONDITION and proven by solution file SOLVED.cu "
               "(its template solved), so that lesson check can show the goal can be met");
-    if (!step.solution_kernel.empty() && !step.exercise)
+    if (!step.solution_kernel.empty() && !step.exercise && !launch_refused)
       at.fail("solution file belongs to an exercise step (exercise TEMPLATE.cu)");
     if (step.exercise && (step.answer_line || !step.least.empty() ||
                           !step.solution_params.empty() || !step.solution_block.empty()))

@@ -424,18 +424,21 @@ std::string conditions_read(const std::vector<Condition>& conditions, const RunR
 
 namespace {
 
-// A goal on every access of a kind is judged on the model's table of sites, which leaves out what
-// the model could not follow in a kernel file's code (an address read from the clock, code the
-// compiler put on no line): there, no figure says that every access meets it.
+// A goal on every access of a kind is judged on the model's table of sites, which leaves out an
+// access on a line of the kernel file the model could not follow (an address read from the
+// clock): there, no figure says that every access meets it. The notes on no line (blocks that
+// stopped early, a header's code, a load the compiler put on line 0) name no line of the
+// learner's to change, and are left to the Source panel.
 std::string left_out_of_every(const LessonStep& step, const RunResult& now) {
   const bool every = std::any_of(step.until.begin(), step.until.end(),
                                  [](const Condition& c) { return !c.figure.every.empty(); });
-  if (!every || !now.prediction.from_code || now.prediction.notes.empty())
+  if (!every || !now.prediction.from_code)
     return "";
-  const LineNote& note = now.prediction.notes.front();
-  return (note.line > 0 ? "line " + std::to_string(note.line) + " is not predicted ("
-                        : "part of the code is not predicted (") +
-         clip(note.reason, 200) + "), so no figure says that every access meets the goal";
+  for (const LineNote& note : now.prediction.notes)
+    if (note.line > 0)
+      return "line " + std::to_string(note.line) + " is not predicted (" + clip(note.reason, 200) +
+             "), so no figure says that every access meets the goal";
+  return "";
 }
 
 } // namespace

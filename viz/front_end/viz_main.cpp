@@ -119,7 +119,7 @@ App app_from(const GuiOptions& options, std::function<void()> wake = {}) {
       make_app(file.empty() ? options.kernel_id : "", options.arch.empty() ? "h100" : options.arch);
   app.file.wake = std::move(wake);
   if (!options.arch.empty())
-    app.lessons.preset = app.arch().id;
+    app.lessons.preset_asked = app.arch().id;
   if (!options.recording.empty())
     use_recording_asked(app, options);
   // A script leaves the user's files alone: an exercise's copies go to a scratch folder, unless

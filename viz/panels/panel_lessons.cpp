@@ -164,20 +164,17 @@ void draw_answer_controls(App& app, const LessonStep& step) {
 }
 
 // A verdict just made is scrolled up into sight where the panel is too short for it (1280x720):
-// once for each verdict and panel height, so the person scrolls where they like afterwards.
-void scroll_new_verdict_into_sight(const std::string& says) {
-  static std::string scrolled_for;
-  const ImRect& visible = ImGui::GetCurrentWindow()->InnerClipRect;
-  const std::string now = says + "@" + std::to_string(static_cast<int>(visible.GetHeight()));
-  if (now == scrolled_for)
+// once for each, so the person scrolls where they like afterwards.
+void scroll_new_verdict_into_sight(LessonWorkflow& l) {
+  if (l.verdict_scrolled == l.verdicts_made)
     return;
-  scrolled_for = now;
-  const float below = ImGui::GetItemRectMax().y - visible.Max.y;
+  l.verdict_scrolled = l.verdicts_made;
+  const float below = ImGui::GetItemRectMax().y - ImGui::GetCurrentWindow()->InnerClipRect.Max.y;
   if (below > 0)
     ImGui::SetScrollY(ImGui::GetScrollY() + below + ImGui::GetStyle().ItemSpacing.y);
 }
 
-void draw_verdict(const LessonWorkflow& l) {
+void draw_verdict(LessonWorkflow& l) {
   if (!l.problem.empty())
     error_text(l.problem);
   if (!l.verdict)
@@ -191,7 +188,7 @@ void draw_verdict(const LessonWorkflow& l) {
   } else {
     error_text(l.verdict->says);
   }
-  scroll_new_verdict_into_sight(l.verdict->says);
+  scroll_new_verdict_into_sight(l);
 }
 
 // On the last step, once answered: how the lesson went, and where the course goes on.
@@ -225,6 +222,15 @@ void draw_code_beside(App& app, const LessonStep& step) {
   draw_code_to_read(app);
 }
 
+// The lesson's preset by its id ("sm_90" names h100), as the preset chosen is named.
+std::string own_preset(const App& app, const Lesson& lesson) {
+  try {
+    return find_arch(app.choices.arches, lesson.arch).id;
+  } catch (const Error&) { // a lesson opened was checked: its preset is one
+    return lesson.arch;
+  }
+}
+
 void draw_step(App& app) {
   LessonWorkflow& l = app.lessons;
   wrapped_text(l.lesson->title);
@@ -234,9 +240,10 @@ void draw_step(App& app) {
                      : shown.exercise                     ? ", its goal met before"
                                                           : ", answered right before";
   note_text(format("Step %d of %zu%s", l.step + 1, l.lesson->steps.size(), done));
-  if (shown.arch.empty() && !l.preset.empty() && l.preset != l.lesson->arch)
-    note_text("On " + l.preset + ", the preset you chose (the lesson's own is " + l.lesson->arch +
-              ").");
+  if (const std::string chosen = app.lesson_preset();
+      shown.arch.empty() && !chosen.empty() && chosen != own_preset(app, *l.lesson))
+    note_text("On " + chosen + ", the preset you chose (the lesson's own is " +
+              own_preset(app, *l.lesson) + ").");
   draw_navigation(app);
   if (!l.lesson) // All lessons closed it
     return;

@@ -558,9 +558,8 @@ bool App::open_recording(const std::string& path) {
   const Recording& chosen = *recordings.chosen()->get();
   if (chosen.arch != arch().id)
     choices.select_arch(chosen.arch);
-  lessons.preset = chosen.arch;                  // the lessons' steps go on showing its figures
-  if (path.size() < file.recording_typed.size()) // the field names the file in use
-    write_field(path, file.recording_typed);
+  // The field names the file in use (none where its path is longer than the field holds).
+  write_field(path.size() < file.recording_typed.size() ? path : "", file.recording_typed);
   show_again(*this);
   // The label names the file; its whole path is in File > Open a recording's field.
   messages.status = "Model mode shows the figures " + chosen.label() + ": " +

@@ -396,15 +396,17 @@ struct LessonWorkflow {
   // The result an exercise's copy was last judged on (Results::arrivals): each result that comes
   // after a save (and each measurement after a model) is judged once, as Check would.
   std::uint64_t exercise_judged = 0;
+  std::string exercise_text_judged; // the hash of the copy's text judged last (App::file.hash)
+  // Verdicts made (a check, a save judged, an answer shown), and the last the panel scrolled into
+  // sight: each new one once, so the person scrolls where they like afterwards.
+  std::uint64_t verdicts_made = 0, verdict_scrolled = 0;
   std::chrono::steady_clock::time_point counted_until{}; // the open lesson's time, counted to here
   // Where an exercise's copies go when not the learner's own folder: a scripted session's scratch
   // folder (a script never changes the user's files unless WARPLENS_EXERCISES names a folder).
   std::filesystem::path exercises_dir;
-  // The preset the person chose for this session (--arch, a recording opened): a step that names
-  // no preset of its own runs on it in place of the lesson's, so a lab's recording answers there.
-  std::string preset;
-  bool revealed = false; // answered right or shown: the panels show the answer
-  std::string problem;   // why the lesson, a step's launch or a check could not be used
+  std::string preset_asked; // --arch's preset, where given (App::lesson_preset)
+  bool revealed = false;    // answered right or shown: the panels show the answer
+  std::string problem;      // why the lesson, a step's launch or a check could not be used
   std::map<std::string, LessonProgress> progress;
   std::array<char, 1024> path_typed{}; // the panel's "open a lesson file" field
   struct Listed {
@@ -619,6 +621,10 @@ struct App {
   void reveal_lesson_answer();
   // Whether the panel would show the answer to the open question (it is veiled until answered).
   bool lesson_veils(Panel panel) const;
+  // The preset the person chose for this session, "" for none: a recording's they opened, else
+  // --arch's. A step that names no preset of its own runs on it in place of the lesson's, so a
+  // lab's recording answers there.
+  std::string lesson_preset() const;
 
   PanelRect& rect(Panel panel) { return frame.panel_rects[static_cast<int>(panel)]; }
   bool& open(Panel panel) { return choices.panel_open[static_cast<int>(panel)]; }

@@ -114,6 +114,11 @@ bool App::open_lesson(const std::string& name_or_path) {
   }
 }
 
+std::string App::lesson_preset() const {
+  const RecordingSlot* chosen = recordings.chosen();
+  return chosen && *chosen ? chosen->get()->arch : lessons.preset_asked;
+}
+
 void App::close_lesson() {
   lessons.lesson.reset();
   lessons.id.clear();
@@ -132,6 +137,7 @@ void App::go_to_step(int index, bool ask_again) {
   lessons.chosen.clear();
   lessons.tries = 0;
   lessons.exercise_judged = 0;
+  lessons.exercise_text_judged.clear();
   lessons.verdict.reset();
   lessons.problem.clear();
   const LessonStep& step = *lessons.current();
@@ -152,8 +158,8 @@ void App::go_to_step(int index, bool ask_again) {
         select_kernel(launch.request.kernel->id);
       choices.params = launch.request.params;
       choices.set_block(launch.request.block);
-      choices.select_arch(step.arch.empty() && !lessons.preset.empty() ? lessons.preset
-                                                                       : launch.arch.id);
+      const std::string chosen = lesson_preset();
+      choices.select_arch(step.arch.empty() && !chosen.empty() ? chosen : launch.arch.id);
       // A site's figure is measured by the per-site pass, which a Run asks for: where a GPU
       // measures, the step's question is then judged by measured figures (the models' otherwise).
       if (asks_of_a_site(step))
@@ -197,10 +203,13 @@ void App::judge_exercise_if_saved() {
   // On a GPU the measured figures judge it (its outputs checked), not the model that comes first.
   if (source_measures() && !result->timing)
     return;
-  // The copy as the step opened is a look, not a try: only a save is the learner's answer.
-  const bool first_look = lessons.exercise_judged == 0;
+  // The copy as the step opened is a look, not a try: only a save is the learner's answer. A
+  // text judged before (the template figured again when a recording or the block changes, a save
+  // that changed nothing) is judged again, and is no new try.
+  const bool a_try = lessons.exercise_judged != 0 && file.hash != lessons.exercise_text_judged;
   lessons.exercise_judged = results.arrivals;
-  check_lesson_answer(!first_look);
+  lessons.exercise_text_judged = file.hash;
+  check_lesson_answer(a_try);
 }
 
 void LessonProgress::met(int step, const std::string& measured_on) {
@@ -266,6 +275,7 @@ void App::check_lesson_answer(bool a_try) {
     lessons.problem = e.what();
     return;
   }
+  ++lessons.verdicts_made;
   LessonProgress& progress = lessons.progress[lessons.id];
   if (lessons.verdict->right) {
     // An exercise missed before (`warplens lesson try` keeps its misses) is no first try.
@@ -289,6 +299,7 @@ void App::reveal_lesson_answer() {
     return;
   lessons.revealed = true;
   lessons.problem.clear();
+  ++lessons.verdicts_made;
   lessons.chosen.clear(); // a wrong pick is not left looking chosen beside the answer
   lessons.progress[lessons.id].first_try.erase(lessons.step); // shown is not answered
   const std::string why = step->why.empty() ? "" : " " + step->why;
