@@ -285,9 +285,13 @@ void try_exercises(const std::string& name, int only_step, bool measured,
       const JudgedExercise judged_now = judge_exercise(lesson, step, presets, measured);
       met += judged_now.verdict.right ? 1 : 0;
       // A copy as its template made it is a look, not a try (as in the GUI, only a save counts).
-      if (judged_now.verdict.right || !same_text(step.kernel, as_written.steps[i].kernel))
+      const bool look = same_text(step.kernel, as_written.steps[i].kernel);
+      if (judged_now.verdict.right || !look)
         tries[i] = {judged_now.verdict.right, judged_now.measured_on};
-      std::printf("  %s\n", judged_now.verdict.says.c_str());
+      std::printf("  %s%s\n", judged_now.verdict.says.c_str(),
+                  look && !judged_now.verdict.right
+                      ? " (Your copy is as its template made it: a look, not a try.)"
+                      : "");
     } catch (const UsageError& e) { // the copy does not compile or launch: its message
       std::printf("  Not yet: %s\n", e.what());
       // A miss where the learner wrote something; a copy that is no file to read (a FIFO, a

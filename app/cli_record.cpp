@@ -66,6 +66,11 @@ std::vector<const KernelDesc*> kernels_named(const std::vector<std::string>& nam
       kernels.push_back(kernel);
   };
   for (const std::string& name : names) {
+    if (name.ends_with(".lesson")) // `record --lessons mine.lesson`: --lessons is a flag
+      throw UsageError("record: '" + clip(name, 60) +
+                       "' is a lesson file; --lessons takes none (it records the bundled "
+                       "lessons' launches): record a teacher's lesson by naming its kernel files "
+                       "(record mine.cu ...)");
     const std::string file = kernel_file_path(name);
     if (!names_a_kernel_file(name))
       add(name, "");

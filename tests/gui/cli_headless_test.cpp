@@ -119,13 +119,17 @@ TEST(GuiCli, ALessonRunsOnThePresetChosenOrTheRecordingsPreset) {
   EXPECT_TRUE(r["figures"]["recorded_on"].get<std::string>().starts_with(
       "recorded on NVIDIA H200, 2026-12-05"))
       << r["figures"]["recorded_on"];
-  EXPECT_TRUE(says(r, "lessons", "On h200, the preset you chose (the lesson's own is h100)."))
+  EXPECT_TRUE(says(r, "lessons",
+                   "On h200, the preset of the recording you opened (the lesson's own is h100)."))
       << text_of(r, "lessons");
 
   const Command chosen =
       run_in(dir, "--headless --screenshot a.png --lesson occupancy --arch a100");
   ASSERT_EQ(chosen.exit_code, 0) << chosen.out;
-  EXPECT_EQ(read_json(dir / "a.json")["configuration"]["arch"], "a100");
+  const nlohmann::json a = read_json(dir / "a.json");
+  EXPECT_EQ(a["configuration"]["arch"], "a100");
+  EXPECT_TRUE(says(a, "lessons", "On a100, the preset you chose (the lesson's own is h100)."))
+      << text_of(a, "lessons");
   const Command own = run_in(dir, "--headless --screenshot o.png --lesson occupancy");
   ASSERT_EQ(own.exit_code, 0) << own.out;
   const nlohmann::json o = read_json(dir / "o.json");

@@ -720,6 +720,17 @@ TEST(HostileLessonFile, RepeatsAndMisplacedLinesAreNamedOnceAndRight) {
     EXPECT_TRUE(test::contains(found[0], said)) << found[0];
   }
   EXPECT_EQ(parse_lesson("\xEF\xBB\xBFlesson L\n" + step, "t.lesson").title, "L");
+  // Tabs part words as spaces do.
+  EXPECT_EQ(parse_lesson("lesson L\nstep S\nkernel\tvec_add/scalar\nask q\nanswer\tregisters\n",
+                         "t.lesson")
+                .steps[0]
+                .answer.key,
+            "registers");
+  const std::vector<std::string> unasked =
+      problems("lesson L\nstep S\nexercise copy.cu\nuntil registers <= 32\nsolution file s.cu\n");
+  ASSERT_EQ(unasked.size(), 1u) << joined(unasked, "\n");
+  EXPECT_TRUE(test::contains(unasked[0], "t.lesson:2: the exercise has a goal but asks nothing"))
+      << unasked[0];
 }
 
 // A broken opening line (its arch) is every step's: then no step is played.
@@ -745,6 +756,44 @@ TEST(HostileLessonCheck, ALeastOfNoSuchParameterIsNamed) {
                              "teacher.lesson:7: least 'strid' is not a parameter of "
                              "coalescing/stride; did you mean 'stride'?"))
       << problems.front();
+}
+
+// A teacher's walkthrough: `until verified` alone was refused as "the template already meets
+// the goal", and a goal on a site by its line met a solution whose lines moved with "has no value
+// for this launch". Each now says what is wrong.
+TEST(HostileLessonCheck, AGoalTheModelsCannotJudgeOrASiteByLineIsSaidAsSuch) {
+  WL_SKIP_WITHOUT_ENGINE(); // the exercises compile their kernel files with NVRTC
+  const std::string folder =
+      (std::filesystem::path(WARPLENS_SOURCE_ASSETS) / "lessons" / "11-exercises").string();
+  const auto problems_of = [&](const std::string& until) {
+    return check_lesson(parse_lesson("lesson L\nstep S\nexercise " + folder +
+                                         "/pad_tile.cu\nask q\nuntil " + until +
+                                         "\nsolution file " + folder + "/pad_tile_solved.cu\n",
+                                     "teacher.lesson"),
+                        presets());
+  };
+  const std::vector<std::string> verified = problems_of("verified");
+  ASSERT_EQ(verified.size(), 1u) << joined(verified, "\n");
+  EXPECT_TRUE(test::contains(verified[0], "teacher.lesson:5: until verified alone is judged on a "
+                                          "GPU only"))
+      << verified[0];
+  // A site by its line that the launch no longer has (an edit moved it): named, with the sites
+  // there are.
+  const Lesson moved = parse_lesson("lesson L\nstep S\nkernel coalescing/stride\nask q\n"
+                                    "until sectors_per_request of \"line 99: global load, 4 B\" "
+                                    "<= 4\nsolution param stride=1\n",
+                                    "teacher.lesson");
+  const StepLaunch launch = step_launch(moved, moved.steps[0], presets());
+  const LessonVerdict verdict = judge_launch(
+      moved.steps[0], model_kernel(launch.request, launch.arch), [&](const Params& params) {
+        return model_kernel(KernelRequest{launch.request.kernel, params, launch.request.block},
+                            launch.arch);
+      });
+  EXPECT_FALSE(verdict.right);
+  EXPECT_TRUE(test::contains(verdict.says, "the kernel has no site \"line 99: global load, 4 B\" "
+                                           "(its sites: \""))
+      << verdict.says;
+  EXPECT_TRUE(test::contains(verdict.says, "name sites by kind")) << verdict.says;
 }
 
 // A playground figure written wrong gets the nearest name and the list of those there are.

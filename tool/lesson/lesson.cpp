@@ -483,7 +483,9 @@ private:
     if (!step.ask.empty() && !answered)
       at.fail("the step asks but has no answer: add answer FIGURE or until CONDITION");
     if (step.ask.empty() && answered && !said({"ask"}))
-      at.fail("the step has an answer but asks nothing: add ask QUESTION");
+      at.fail(step.exercise ? "the exercise has a goal but asks nothing: add ask QUESTION (what "
+                              "the learner is to change)"
+                            : "the step has an answer but asks nothing: add ask QUESTION");
     if (!step.choices.empty() && step.answer_line == 0 && !said({"answer"}))
       at.fail("choices need answer FIGURE (or answer limiter)");
     if (step.answer.key == "limiter" && step.choices.empty())
@@ -597,7 +599,8 @@ Lesson parse_lesson(const std::string& text, const std::string& file) {
       if (raw.size() > kLongestLessonLine)
         at.fail("a line of " + std::to_string(raw.size()) + " characters; at most " +
                 std::to_string(kLongestLessonLine));
-      const std::string line = trimmed(raw);
+      std::string line = trimmed(raw);
+      std::replace(line.begin(), line.end(), '\t', ' '); // a tab parts words as a space does
       if (has_control_characters(line))
         at.fail("a control character; a lesson is plain text");
       if (line.empty() || line.front() == '#')
@@ -609,7 +612,7 @@ Lesson parse_lesson(const std::string& text, const std::string& file) {
       problems.push_back(e.what());
       broken.insert(reader.current_step());
       const std::string line = trimmed(raw);
-      reader.refused(line.substr(0, line.find(' ')));
+      reader.refused(line.substr(0, line.find_first_of(" \t")));
       if (!reader.has_title() || reader.full())
         break;
     }

@@ -66,7 +66,15 @@ private:
                     launch.request.kernel->id + did_you_mean(m_step.least, names) +
                     (names.empty() ? "; it has none" : "; it has " + joined(names, ", ")));
       }
-      if (judge_launch(m_step, result, model_with).right)
+      const bool outputs_alone =
+          std::all_of(m_step.until.begin(), m_step.until.end(),
+                      [](const Condition& c) { return c.figure.key == "verified"; });
+      if (outputs_alone) // the models run nothing: by them, every launch meets it
+        problem(m_step.until_line,
+                "until verified alone is judged on a GPU only (the models run nothing, so every "
+                "copy would meet it with them): add a figure the start misses, e.g. until "
+                "sectors_per_request of every global access <= 4 and verified");
+      else if (judge_launch(m_step, result, model_with).right)
         problem(m_step.until_line,
                 m_step.exercise ? "the template already meets the goal; give the learner one "
                                   "that does not"

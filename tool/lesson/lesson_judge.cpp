@@ -429,6 +429,23 @@ namespace {
 // clock): there, no figure says that every access meets it. The notes on no line (blocks that
 // stopped early, a header's code, a load the compiler put on line 0) name no line of the
 // learner's to change, and are left to the Source panel.
+// A condition on a site by its name ("line 26: shared load, 4 B") where the launch has no such
+// site: an edit that moved the line, said with the sites there are ("" where each is there).
+std::string site_not_there(const LessonStep& step, const RunResult& now) {
+  for (const Condition& c : step.until) {
+    if (c.figure.site.empty() || site_named(now, c.figure.site))
+      continue;
+    std::vector<std::string> names;
+    for (const SitePrediction& site : now.prediction.sites)
+      names.push_back("\"" + site.name + "\"");
+    return "the kernel has no site \"" + clip(c.figure.site, 60) + "\" (its sites: " +
+           (names.empty() ? std::string("none") : clip(joined(names, ", "), 300)) +
+           "); a site named by its line is lost when an edit moves the line: name sites by kind, "
+           "e.g. of every shared load";
+  }
+  return "";
+}
+
 std::string left_out_of_every(const LessonStep& step, const RunResult& now) {
   const bool every = std::any_of(step.until.begin(), step.until.end(),
                                  [](const Condition& c) { return !c.figure.every.empty(); });
@@ -445,8 +462,10 @@ std::string left_out_of_every(const LessonStep& step, const RunResult& now) {
 
 LessonVerdict judge_launch(const LessonStep& step, const RunResult& now,
                            const std::function<RunResult(const Params&)>& model_with) {
-  std::string missing = unmet(for_launch(step.until, now),
-                              [&](const FigureRef& figure) { return read_figure(figure, now); });
+  std::string missing = site_not_there(step, now);
+  if (missing.empty())
+    missing = unmet(for_launch(step.until, now),
+                    [&](const FigureRef& figure) { return read_figure(figure, now); });
   if (missing.empty())
     missing = left_out_of_every(step, now);
   if (!missing.empty())

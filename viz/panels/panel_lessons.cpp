@@ -202,10 +202,11 @@ void draw_ending(App& app) {
   ImGui::Separator();
   const char* next = next_lesson(app) ? " Next lesson > goes on with the course." : "";
   // Slides show each answer without answering it: a count of none answered right, in any words,
-  // reads as the class's failure. With none answered, the ending names the questions alone.
+  // reads as the class's failure. With none answered, the ending counts the questions alone
+  // (claiming nothing of answers a skipped step never showed).
   if (right == 0)
-    wrapped_textf("End of the lesson: its %d question%s, with the answer%s.%s", questions,
-                  questions == 1 ? "" : "s", questions == 1 ? "" : "s", next);
+    wrapped_textf("End of the lesson (%d question%s).%s", questions, questions == 1 ? "" : "s",
+                  next);
   else
     wrapped_textf("End of the lesson: %d of %d questions answered right, %d of them at the first "
                   "try.%s",
@@ -235,15 +236,19 @@ void draw_step(App& app) {
   LessonWorkflow& l = app.lessons;
   wrapped_text(l.lesson->title);
   const LessonStep& shown = *l.current();
-  // "before": an exercise's copy met its goal once, and may miss it now (the verdict says).
+  // An exercise's copy that met its goal once may miss it now: its verdict says which.
+  const bool missing_now = l.verdict && !l.verdict->right;
   const char* done = !l.progress[l.id].done.count(l.step) ? ""
-                     : shown.exercise                     ? ", its goal met before"
-                                                          : ", answered right before";
+                     : !shown.exercise                    ? ", answered right"
+                     : missing_now                        ? ", its goal met before"
+                                                          : ", its goal met";
   note_text(format("Step %d of %zu%s", l.step + 1, l.lesson->steps.size(), done));
   if (const std::string chosen = app.lesson_preset();
       shown.arch.empty() && !chosen.empty() && chosen != own_preset(app, *l.lesson))
-    note_text("On " + chosen + ", the preset you chose (the lesson's own is " +
-              own_preset(app, *l.lesson) + ").");
+    note_text("On " + chosen + ", " +
+              (app.recordings.chosen() ? "the preset of the recording you opened"
+                                       : "the preset you chose") +
+              " (the lesson's own is " + own_preset(app, *l.lesson) + ").");
   draw_navigation(app);
   if (!l.lesson) // All lessons closed it
     return;
