@@ -72,21 +72,35 @@ TEST(GuiCli, BadInputIsOneLineAndExitTwo) {
   EXPECT_TRUE(std::filesystem::is_empty(dir));
 }
 
-// --recording: model mode shows the figures of the file given, of its preset; a file that is no
-// recording, or a preset --arch contradicts, is one line and exit 2, and nothing is written.
-TEST(GuiCli, ARecordingGivenIsShownAndABadOneRefused) {
-  const std::filesystem::path dir = scratch_dir();
+// A lab's recording of vec_add/scalar on the H200, dated 2026-12-05, written as dir/lab.json.
+nlohmann::json write_lab_recording(const std::filesystem::path& dir) {
   nlohmann::json lab = lab_recording_of_vec_add();
   lab["date"] = "2026-12-05";
   std::ofstream(dir / "lab.json") << lab.dump();
+  return lab;
+}
+
+// The sidecar of `--headless --screenshot NAME.png ARGS --recording lab.json`, whose figures are
+// the lab's, on its preset.
+nlohmann::json shown_with_lab(const std::filesystem::path& dir, const std::string& name,
+                              const std::string& args) {
   const Command shown =
-      run_in(dir, "--headless --screenshot v.png --kernel vec_add/scalar --recording lab.json");
-  ASSERT_EQ(shown.exit_code, 0) << shown.out;
-  const nlohmann::json sidecar = read_json(dir / "v.json");
+      run_in(dir, "--headless --screenshot " + name + ".png " + args + " --recording lab.json");
+  EXPECT_EQ(shown.exit_code, 0) << shown.out;
+  const nlohmann::json sidecar = read_json(dir / (name + ".json"));
   EXPECT_TRUE(sidecar["figures"]["recorded_on"].get<std::string>().starts_with(
       "recorded on NVIDIA H200, 2026-12-05"))
       << sidecar["figures"]["recorded_on"];
   EXPECT_EQ(sidecar["configuration"]["arch"], "h200");
+  return sidecar;
+}
+
+// --recording: model mode shows the figures of the file given, of its preset; a file that is no
+// recording, or a preset --arch contradicts, is one line and exit 2, and nothing is written.
+TEST(GuiCli, ARecordingGivenIsShownAndABadOneRefused) {
+  const std::filesystem::path dir = scratch_dir();
+  const nlohmann::json lab = write_lab_recording(dir);
+  shown_with_lab(dir, "v", "--kernel vec_add/scalar");
 
   const std::filesystem::path quiet = dir / "refused";
   std::filesystem::create_directories(quiet);
@@ -108,17 +122,8 @@ TEST(GuiCli, ARecordingGivenIsShownAndABadOneRefused) {
 // place, and the Lessons panel says so.
 TEST(GuiCli, ALessonRunsOnThePresetChosenOrTheRecordingsPreset) {
   const std::filesystem::path dir = scratch_dir();
-  nlohmann::json lab = lab_recording_of_vec_add();
-  lab["date"] = "2026-12-05";
-  std::ofstream(dir / "lab.json") << lab.dump();
-  const Command recorded =
-      run_in(dir, "--headless --screenshot r.png --lesson vector-add --recording lab.json");
-  ASSERT_EQ(recorded.exit_code, 0) << recorded.out;
-  const nlohmann::json r = read_json(dir / "r.json");
-  EXPECT_EQ(r["configuration"]["arch"], "h200");
-  EXPECT_TRUE(r["figures"]["recorded_on"].get<std::string>().starts_with(
-      "recorded on NVIDIA H200, 2026-12-05"))
-      << r["figures"]["recorded_on"];
+  write_lab_recording(dir);
+  const nlohmann::json r = shown_with_lab(dir, "r", "--lesson vector-add");
   EXPECT_TRUE(says(r, "lessons",
                    "On h200, the preset of the recording you opened (the lesson's own is h100)."))
       << text_of(r, "lessons");
