@@ -16,7 +16,8 @@ step() { # NAME COMMAND...: its output and exit code in $OUT/NAME.txt
   local start
   start=$(date +%s.%N)
   "$@" > "$OUT/$name.txt" 2>&1
-  echo "exit $? in $(echo "$(date +%s.%N) - $start" | bc) s" >> "$OUT/$name.txt"
+  echo "exit $? in $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s" \
+    >> "$OUT/$name.txt"
 }
 
 step record "$WL" record examples/saxpy.cu examples/transpose.cu --out "$OUT/files.json"

@@ -80,12 +80,12 @@ nlohmann::json write_lab_recording(const std::filesystem::path& dir) {
   return lab;
 }
 
-// The sidecar of `--headless --screenshot NAME.png ARGS --recording lab.json`, whose figures are
-// the lab's, on its preset.
+// The sidecar of `--headless --model --screenshot NAME.png ARGS --recording lab.json`, whose
+// figures are the lab's, on its preset (model mode: where a GPU is, a worker would measure them).
 nlohmann::json shown_with_lab(const std::filesystem::path& dir, const std::string& name,
                               const std::string& args) {
-  const Command shown =
-      run_in(dir, "--headless --screenshot " + name + ".png " + args + " --recording lab.json");
+  const Command shown = run_in(dir, "--headless --model --screenshot " + name + ".png " + args +
+                                        " --recording lab.json");
   EXPECT_EQ(shown.exit_code, 0) << shown.out;
   const nlohmann::json sidecar = read_json(dir / (name + ".json"));
   EXPECT_TRUE(sidecar["figures"]["recorded_on"].get<std::string>().starts_with(
