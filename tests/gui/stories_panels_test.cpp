@@ -1132,9 +1132,12 @@ TEST(StoryStatus, TheStatusLineStaysShortAndTheSidecarSaysTheMode) {
   EXPECT_LT(line.size(), 160u) << line;
   EXPECT_NE(line.find("saved"), std::string::npos) << line;
   EXPECT_EQ(line.find("no GPU (no GPU ("), std::string::npos) << line;
-  // The mode cut to "..." beside the saved path is kept whole in the sidecar, as its tooltip is.
-  EXPECT_NE(line.find(" ... |"), std::string::npos) << line;
-  EXPECT_EQ(story.sidecar("b")["shown"]["shortened"], json::array({mode}));
+  // Model mode's text cut to "..." beside the saved path is kept whole in the sidecar, as its
+  // tooltip is (with a worker, the mode is short enough to stand whole).
+  if (mode.starts_with("model mode")) {
+    EXPECT_NE(line.find(" ... |"), std::string::npos) << line;
+    EXPECT_EQ(story.sidecar("b")["shown"]["shortened"], json::array({mode}));
+  }
   EXPECT_FALSE(shown(story.sidecar("a"), "Copy path"));
   EXPECT_TRUE(
       shown(story.sidecar("b"), "Copy path")); // the first screenshot's path, with its copy button
