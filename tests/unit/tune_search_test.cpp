@@ -238,6 +238,30 @@ TEST(TuneRun, ALaunchWithWrongOutputsIsNoWinnerAndIsNamed) {
   EXPECT_NE(text.find("WRONG OUTPUT at block 32: c[0]: got 1, want 2"), std::string::npos) << text;
 }
 
+TEST(TuneRun, APointTheGpuRefusedOrDidNotTimeIsNamedWithWhy) {
+  const TuneSpace space = search_space();
+  SearchGpu gpu;
+  TuneSearch search(space, TuneStrategy::grid, TuneObjective::time, 1);
+  const TuneOutcome outcome = run_tune(
+      space, search, TuneObjective::time, {.evaluations = 3}, nullptr, [&](const SweepPoint& p) {
+        SweepPoint measured = gpu(p);
+        if (measured.block.x == 32) {
+          measured.result.reset();
+          measured.refused = "CUDA error: too many resources requested for launch";
+        } else if (measured.block.x == 64) {
+          measured.result->timing.reset();
+        }
+        return measured;
+      });
+  const std::string text = tune_text(space, outcome, TuneStrategy::grid, TuneObjective::time, 3);
+  EXPECT_NE(text.find("no time at block 32: CUDA error: too many resources requested for launch"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("no time at block 64: it was not timed"), std::string::npos) << text;
+  for (const TuneEvaluation& e : outcome.evaluations)
+    EXPECT_EQ(tune_why_no_cost(e, TuneObjective::time).empty(), e.cost.has_value());
+}
+
 TEST(TuneRun, ABudgetStopsTheTuneAndSaysSo) {
   const TuneSpace space = search_space();
   SearchGpu gpu;

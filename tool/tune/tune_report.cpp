@@ -133,12 +133,28 @@ std::string tune_text(const TuneSpace& space, const TuneOutcome& outcome, TuneSt
   for (const TuneSkip& s : outcome.skipped)
     text += "skipped " + tune_point_label(space, space.points[s.point]) + ": " + s.why + "\n";
   // A launch that computed wrong outputs is no candidate, and a tunable value that breaks the
-  // kernel is what a person most needs to hear of.
-  for (const TuneEvaluation& e : outcome.evaluations)
+  // kernel is what a person most needs to hear of; so is a point the GPU refused.
+  for (const TuneEvaluation& e : outcome.evaluations) {
+    const std::string label = tune_point_label(space, space.points[e.point]);
     if (e.result && e.result->verification && e.result->verification->failed())
-      text += "WRONG OUTPUT at " + tune_point_label(space, space.points[e.point]) + ": " +
-              e.result->verification->first_failure + "\n";
+      text += "WRONG OUTPUT at " + label + ": " + e.result->verification->first_failure + "\n";
+    else if (!e.cost)
+      text += "no " + std::string(tune_objective_name(objective)) + " at " + label + ": " +
+              tune_why_no_cost(e, objective) + "\n";
+  }
   return text;
+}
+
+std::string tune_why_no_cost(const TuneEvaluation& e, TuneObjective objective) {
+  if (e.cost)
+    return "";
+  if (!e.refused.empty())
+    return e.refused;
+  if (e.result && e.result->verification && e.result->verification->failed())
+    return "WRONG OUTPUT: " + e.result->verification->first_failure;
+  if (e.result && !e.result->timing)
+    return "it was not timed";
+  return "its measurement has no " + std::string(figure(tune_objective_figure(objective)).display);
 }
 
 nlohmann::json tune_json(const TuneSpace& space, const TuneOutcome& outcome, TuneStrategy strategy,

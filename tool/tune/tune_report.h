@@ -47,6 +47,9 @@ std::vector<TuneRanked> tune_ranking(const TuneSpace& space, const TuneOutcome& 
                                      std::size_t count);
 // The default launch's evaluation, where it was measured.
 const TuneEvaluation* default_evaluation(const TuneSpace& space, const TuneOutcome& outcome);
+// Why a measured point has no cost under the objective, in words ("WRONG OUTPUT: ..."); empty
+// where it has one.
+std::string tune_why_no_cost(const TuneEvaluation& e, TuneObjective objective);
 
 std::string tune_text(const TuneSpace& space, const TuneOutcome& outcome, TuneStrategy strategy,
                       TuneObjective objective, std::size_t count);

@@ -52,6 +52,15 @@ void tune_controls(App& app) {
 
 std::string cost_text(double ms) { return figure_text(figure("median_time"), ms); }
 
+// Each measured point that came back without a time, and why: on screen, since a tune that lost
+// points to a failed verification or a launch error would otherwise look merely slow.
+void refused_on_the_gpu(const TuneState& s) {
+  for (const TuneEvaluation& e : s.outcome.evaluations)
+    if (!e.cost)
+      error_text(tune_point_label(s.space, s.space.points[e.point]) +
+                 " has no time: " + tune_why_no_cost(e, TuneObjective::time));
+}
+
 // Where the tune stands, the best so far against the default, and the best time after each
 // evaluation.
 void tune_progress(const TuneState& s) {
@@ -63,6 +72,7 @@ void tune_progress(const TuneState& s) {
   wrapped_textf("%zu of %s measured (%zu refused by the kernel, %zu skipped by the model)%s",
                 o.evaluations.size(), counted(s.space.valid(), "allowed point").c_str(),
                 s.space.points.size() - s.space.valid(), o.skipped.size(), state.c_str());
+  refused_on_the_gpu(s);
   if (!o.best)
     return;
   const TuneEvaluation& best = o.evaluations[*o.best];
