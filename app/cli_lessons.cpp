@@ -161,6 +161,9 @@ void export_lesson(const std::string& name, const std::string& out, const std::s
   options.model_only = true;
   options.lesson = file.string();
   options.script = script.string();
+  // The slides show each exercise's template as a learner first meets it, copied beside them:
+  // never the teacher's own copies (WARPLENS_EXERCISES), which may be half-solved or broken.
+  options.exercises_dir = std::filesystem::path(out) / "exercises";
   if (const int code = viz::run_gui_command(options); code != 0)
     throw UsageError("the slides' script stopped (" + script.string() + " is kept)");
   std::printf("%s: %zu steps as pictures in %s (the script that made them: %s)\n",

@@ -364,6 +364,30 @@ TEST(LessonSlides, ExportWritesAQuestionAndAnAnswerPerStep) {
   EXPECT_NE(again.out.find("nothing is replaced"), std::string::npos) << again.out;
 }
 
+// Slides of the exercises show each template as a learner first meets it, copied beside the
+// slides: a teacher's own copies (one half-solved, one a folder) are neither shown nor touched.
+TEST(LessonSlides, ExercisesShowTheirTemplatesNotTheTeachersCopies) {
+  const std::filesystem::path dir = scratch_dir(), mine = dir / "mine" / "11-exercises";
+  std::filesystem::create_directories(mine / "pad_tile.cu");
+  write_file(mine / "coalesce_copy.cu", "my half-solved copy\n");
+  const std::filesystem::path slides = dir / "slides";
+  const wl::test::CommandResult r =
+      wl::test::run_warplens("lesson export exercises --out '" + slides.string() + "'",
+                             "WARPLENS_EXERCISES='" + (dir / "mine").string() + "' ");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const std::filesystem::path shown = slides / "exercises" / "11-exercises" / "coalesce_copy.cu";
+  EXPECT_TRUE(
+      says(read_json(slides / "01-question.json"), "lessons", "Your copy: " + shown.string()))
+      << r.out;
+  const auto text = [](const std::filesystem::path& file) {
+    return read_text_file(file, "file", "text", 1 << 20);
+  };
+  EXPECT_EQ(text(shown), text(std::filesystem::path(WARPLENS_SOURCE_ASSETS) / "lessons" /
+                              "11-exercises" / "coalesce_copy.cu"));
+  EXPECT_EQ(text(mine / "coalesce_copy.cu"), "my half-solved copy\n");
+  EXPECT_TRUE(std::filesystem::is_directory(mine / "pad_tile.cu"));
+}
+
 // Hostile lessons given to the GUI and to export: one line naming the file (and its line), exit 2.
 TEST(LessonHostile, TheGuiAndExportRefuseABadLessonInOneLine) {
   const std::filesystem::path dir = scratch_dir();

@@ -124,7 +124,9 @@ App app_from(const GuiOptions& options, std::function<void()> wake = {}) {
     use_recording_asked(app, options);
   // A script leaves the user's files alone: an exercise's copies go to a scratch folder, unless
   // WARPLENS_EXERCISES names the folder to use.
-  if (!options.script.empty() && !std::getenv("WARPLENS_EXERCISES"))
+  if (!options.exercises_dir.empty())
+    app.lessons.exercises_dir = options.exercises_dir;
+  else if (!options.script.empty() && !std::getenv("WARPLENS_EXERCISES"))
     app.lessons.exercises_dir = std::filesystem::temp_directory_path() /
                                 ("warplens-exercises-" + std::to_string(::getpid()));
   if (!file.empty() && !app.open_kernel_file(file))

@@ -26,10 +26,13 @@ struct GuiOptions {
   std::string screenshot; // headless: the PNG's path; empty: a timestamped name here
   int width = 1440, height = 900;   // headless image size
   std::filesystem::path config_dir; // window: where layout and settings live; empty: the default
-  std::string worker;      // the command that runs `warplens worker`; empty: this executable's
-  std::string script;      // a script of user actions to play (script.h)
-  std::string lesson;      // a lesson to open: a bundled one's name or a .lesson file's path
-  std::string recording;   // a recording model mode shows in place of its preset's bundled one
+  std::string worker;    // the command that runs `warplens worker`; empty: this executable's
+  std::string script;    // a script of user actions to play (script.h)
+  std::string lesson;    // a lesson to open: a bundled one's name or a .lesson file's path
+  std::string recording; // a recording model mode shows in place of its preset's bundled one
+  // Where an exercise's copies go; empty: WARPLENS_EXERCISES, else the home folder's (a script's:
+  // a scratch folder). Slides set their own, so a learner's copies never reach them.
+  std::filesystem::path exercises_dir;
   EngineOptions engine;    // what the command line set of every request (kGuiCommand's options)
   bool model_only = false; // --model: no worker, the models alone
   // Why this executable cannot be its own worker (a build without the CUDA toolkit); "" where
