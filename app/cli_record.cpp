@@ -1,4 +1,4 @@
-// `warplens record [KERNEL|FILE ...] [--lessons] --out FILE`: a recording of this GPU's
+// `warplens record [KERNEL|FILE|LESSON ...] [--lessons] --out FILE`: a recording of this GPU's
 // measurements of bundled kernels and kernel files (engine/recording_run.h), the file model mode
 // shows for its preset (the bundled one, or --recording FILE). The output
 // is checked before anything is measured and written whole after each kernel, so a run cut short
@@ -48,7 +48,10 @@ struct RecordOptions {
 // one recorded; every bundled kernel where none is named and no lesson's launches are asked for.
 std::vector<const KernelDesc*> kernels_named(const std::vector<std::string>& names, bool lessons) {
   std::vector<const KernelDesc*> kernels;
-  if (names.empty() && !lessons)
+  const bool lesson_named = std::any_of(names.begin(), names.end(), [](const std::string& name) {
+    return name.ends_with(".lesson");
+  });
+  if (names.empty() && !lessons && !lesson_named)
     for (const KernelDesc& kernel : all_kernels())
       kernels.push_back(&kernel);
   std::map<std::string, std::string> files; // kernel id -> the file that made it
@@ -66,11 +69,8 @@ std::vector<const KernelDesc*> kernels_named(const std::vector<std::string>& nam
       kernels.push_back(kernel);
   };
   for (const std::string& name : names) {
-    if (name.ends_with(".lesson")) // `record --lessons mine.lesson`: --lessons is a flag
-      throw UsageError("record: '" + clip(name, 60) +
-                       "' is a lesson file; --lessons takes none (it records the bundled "
-                       "lessons' launches): record a teacher's lesson by naming its kernel files "
-                       "(record mine.cu ...)");
+    if (name.ends_with(".lesson")) // its launches are recorded (lessons_asked)
+      continue;
     const std::string file = kernel_file_path(name);
     if (!names_a_kernel_file(name))
       add(name, "");
@@ -83,33 +83,23 @@ std::vector<const KernelDesc*> kernels_named(const std::vector<std::string>& nam
   return kernels;
 }
 
-#ifdef WARPLENS_LINKS_ENGINE
-// Every launch the bundled lessons' steps make on a bundled kernel (their parameters and blocks,
-// and each `until` step's solution), each once: what model mode shows while a course is followed.
-// A step on a kernel file is left out: a recording holds bundled kernels alone.
-std::vector<KernelRequest> lesson_launches(const std::vector<Arch>& presets) {
-  std::vector<KernelRequest> launches;
-  std::set<std::string> seen;
-  const auto add = [&](const StepLaunch& launch) {
-    std::string key = launch.request.kernel->id + " " + format_block(launch.request.block);
-    for (const auto& [name, value] : launch.request.params)
-      key += " " + name + "=" + std::to_string(value);
-    if (seen.insert(key).second)
-      launches.push_back(launch.request);
-  };
-  for (const std::filesystem::path& file : bundled_lessons()) {
-    const Lesson lesson = load_lesson(file);
-    for (const LessonStep& step : lesson.steps) {
-      if (step.playground || names_a_kernel_file(step.kernel))
-        continue;
-      add(step_launch(lesson, step, presets));
-      if (step.until_line)
-        add(step_launch(lesson, step, presets, true));
+// The lessons whose launches are recorded: the bundled ones with --lessons, and each lesson file
+// named, checked as `lesson check` checks it (its first problem is the error).
+std::vector<Lesson> lessons_asked(const RecordOptions& o, const std::vector<Arch>& presets) {
+  std::vector<Lesson> lessons;
+  if (o.lessons)
+    for (const std::filesystem::path& file : bundled_lessons())
+      lessons.push_back(load_lesson(file));
+  for (const std::string& name : o.kernels)
+    if (name.ends_with(".lesson")) {
+      CheckedLessonFile checked = check_lesson_file(name, presets);
+      if (!checked.problems.empty())
+        throw UsageError("record: " + checked.problems.front() + " (warplens lesson check " +
+                         clip(name, 80) + " names them all)");
+      lessons.push_back(std::move(*checked.lesson));
     }
-  }
-  return launches;
+  return lessons;
 }
-#endif
 
 // --force replaces an existing recording, never a kernel file being recorded, however its path
 // is spelt (std::filesystem::equivalent).
@@ -133,6 +123,7 @@ void run_record(const RecordOptions& o) {
       !problem.empty())
     throw UsageError("--out " + problem);
   const std::vector<Arch> presets = load_arch_presets(assets_dir() / "arch");
+  const std::vector<Lesson> lessons = lessons_asked(o, presets);
   if (!o.arch.empty()) // named before any GPU is asked for
     try {
       static_cast<void>(find_arch(presets, o.arch));
@@ -153,8 +144,7 @@ void run_record(const RecordOptions& o) {
   const OutputRules again{
       .replace_existing = true, .write_through_links = false, .keep_on_failure = true};
   bool first = true;
-  const std::vector<KernelRequest> launches =
-      o.lessons ? lesson_launches(presets) : std::vector<KernelRequest>{};
+  const std::vector<KernelRequest> launches = lesson_launches(lessons, presets);
   const nlohmann::json recording = record_kernels(
       kernels, launches, arch,
       [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); },
@@ -165,7 +155,7 @@ void run_record(const RecordOptions& o) {
           throw UsageError("--out " + problem);
         first = false;
       });
-  std::printf("%zu runs of %zu kernels and %zu lessons' launches on %s, as preset %s, written "
+  std::printf("%zu runs of %zu kernels and %zu lesson launches on %s, as preset %s, written "
               "to %s\n",
               recording["runs"].size(), kernels.size(), launches.size(),
               recording["device"].get<std::string>().c_str(), arch.c_str(), o.out.c_str());
@@ -180,9 +170,10 @@ void add_record_command(CLI::App& app) {
       "record", "Measure kernels on this GPU into a recording that model mode shows for its "
                 "preset: gui --recording FILE (manual: docs/gui.md, model mode)");
   cmd->add_option("kernels", o->kernels,
-                  "Kernel ids or kernel files, FILE.cu or FILE.cu:KERNEL (default: every bundled "
-                  "kernel, unless --lessons alone)")
-      ->check(written_option("a kernel id, e.g. vec_add/scalar, or a kernel file"));
+                  "Kernel ids, kernel files (FILE.cu or FILE.cu:KERNEL) or lesson files "
+                  "(FILE.lesson: every launch its steps make on a bundled kernel) (default: every "
+                  "bundled kernel, unless --lessons or a lesson file alone)")
+      ->check(written_option("a kernel id, e.g. vec_add/scalar, a kernel file or a lesson file"));
   cmd->add_option("--out", o->out, "The recording's file (JSON)")
       ->required()
       ->check(written_option("a file name"));

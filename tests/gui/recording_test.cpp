@@ -286,6 +286,21 @@ TEST(Recording, TwoFilesOfOneKernelIdAreNotRecordedTogether) {
   EXPECT_FALSE(std::filesystem::exists(dir / "r.json"));
 }
 
+// A teacher's lesson named to record is checked before any GPU is asked for: its first problem,
+// with its line, and no recording.
+TEST(Recording, ALessonWithAProblemIsNotRecorded) {
+  const std::filesystem::path dir = test::scratch_dir();
+  std::ofstream(dir / "mine.lesson")
+      << "lesson Mine\nstep One\nkernel vec_add/scalar\nblock 7777\n";
+  wl::test::expect_one_line_error("record " + (dir / "mine.lesson").string() + " --out " +
+                                      (dir / "r.json").string(),
+                                  {"mine.lesson:4", "7777", "lesson check"});
+  wl::test::expect_one_line_error("record " + (dir / "none.lesson").string() + " --out " +
+                                      (dir / "r.json").string(),
+                                  {"none.lesson"});
+  EXPECT_FALSE(std::filesystem::exists(dir / "r.json"));
+}
+
 TEST(Recording, APresetWithoutARecordingIsAnsweredWithTheH100sWhichSaysWhose) {
   App app = make_app("vec_add/scalar", "rtx4090");
   ASSERT_TRUE(app.recording());

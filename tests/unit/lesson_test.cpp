@@ -9,6 +9,7 @@
 #include "kernel_file/file_kernel.h"
 #include "lesson/lesson_exercise.h"
 #include "lesson/lesson_judge.h"
+#include "model/block_text.h"
 #include "model/model_kernel.h"
 #include "test_support.h"
 
@@ -501,6 +502,23 @@ TEST(Lessons, LeastMeansNoSmallerValueMeetsTheCondition) {
   const LessonVerdict too_much = judge_launch(*step, with_pad(3), model_with);
   EXPECT_FALSE(too_much.right);
   EXPECT_TRUE(test::contains(too_much.says, "a smaller pad would do too")) << too_much.says;
+}
+
+// What `warplens record mine.lesson` measures: each step's launch on a bundled kernel once, and
+// each until step's solution; a playground measures nothing.
+TEST(Lessons, ALessonsLaunchesAreEachStepsAndEachSolutionOnce) {
+  const Lesson lesson = parse_lesson("lesson L\n"
+                                     "step A\nkernel vec_add/scalar\nblock 128\nshow global\n"
+                                     "step B\nkernel vec_add/scalar\nblock 128\nshow occupancy\n"
+                                     "step C\nkernel vec_add/scalar\nblock 32\n"
+                                     "ask Change the block until occupancy is 100 %.\n"
+                                     "until theoretical_occupancy = 100\nsolution block 64\n",
+                                     "mine.lesson");
+  std::vector<std::string> launches;
+  for (const KernelRequest& r : lesson_launches({lesson}, presets()))
+    launches.push_back(r.kernel->id + " " + format_block(r.block));
+  EXPECT_EQ(launches, (std::vector<std::string>{"vec_add/scalar 128", "vec_add/scalar 32",
+                                                "vec_add/scalar 64"}));
 }
 
 TEST(Lessons, ATypedAnswerThatIsNoNumberIsSaidSoAndCountsAsNoTry) {

@@ -5,6 +5,7 @@
 #include "base/text_format.h"
 #include "kernel_file/file_kernel.h"
 #include "model/access.h"
+#include "model/block_text.h"
 #include "model/model_kernel.h"
 #include "registry.h"
 #include "report/figures.h"
@@ -14,6 +15,7 @@
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -299,6 +301,28 @@ StepLaunch step_launch(const Lesson& lesson, const LessonStep& step,
                      e.what());
   }
   return launch;
+}
+
+std::vector<KernelRequest> lesson_launches(const std::vector<Lesson>& lessons,
+                                           const std::vector<Arch>& presets) {
+  std::vector<KernelRequest> launches;
+  std::set<std::string> seen;
+  const auto add = [&](const StepLaunch& launch) {
+    std::string key = launch.request.kernel->id + " " + format_block(launch.request.block);
+    for (const auto& [name, value] : launch.request.params)
+      key += " " + name + "=" + std::to_string(value);
+    if (seen.insert(key).second)
+      launches.push_back(launch.request);
+  };
+  for (const Lesson& lesson : lessons)
+    for (const LessonStep& step : lesson.steps) {
+      if (step.playground || names_a_kernel_file(step.kernel))
+        continue;
+      add(step_launch(lesson, step, presets));
+      if (step.until_line)
+        add(step_launch(lesson, step, presets, true));
+    }
+  return launches;
 }
 
 IndexPlayground step_playground(const LessonStep& step, bool with_solution) {

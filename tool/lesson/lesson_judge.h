@@ -34,6 +34,11 @@ struct StepLaunch {
 // Throws UsageError "FILE:LINE: ..." for what does not resolve.
 StepLaunch step_launch(const Lesson& lesson, const LessonStep& step,
                        const std::vector<Arch>& presets, bool with_solution = false);
+// Every launch the lessons' steps make on a bundled kernel (their parameters and blocks, and each
+// `until` step's solution), each once: what model mode shows while they are followed, and what
+// `warplens record` measures for them. Steps on kernel files and playgrounds are left out.
+std::vector<KernelRequest> lesson_launches(const std::vector<Lesson>& lessons,
+                                           const std::vector<Arch>& presets);
 // The step's playground, with the solution's expression where `with_solution`.
 IndexPlayground step_playground(const LessonStep& step, bool with_solution = false);
 
