@@ -14,6 +14,7 @@
 #include "model/model_kernel.h"
 #include "workflows/settings.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -148,10 +149,22 @@ void export_lesson(const std::string& name, const std::string& out, const std::s
     throw UsageError("--out '" + clip(out, 60) + "': cannot make the folder (" + error.message() +
                      ")");
   const std::filesystem::path script = std::filesystem::path(out) / (file.stem().string() + ".txt");
-  if (std::filesystem::exists(script, error))
-    throw UsageError("'" + script.string() +
-                     "' is there already; give another --out folder or "
-                     "move it (nothing is replaced)");
+  // The exercises' copies go in a folder of their own, made now: one already there (a teacher's
+  // copies, a link to them) would put its files on the slides in place of the templates.
+  const std::filesystem::path exercises = std::filesystem::absolute(out, error) / "exercises";
+  const bool has_exercises = std::any_of(lesson.steps.begin(), lesson.steps.end(),
+                                         [](const LessonStep& step) { return step.exercise; });
+  std::vector<std::filesystem::path> made = {script};
+  if (has_exercises)
+    made.push_back(exercises);
+  for (const std::filesystem::path& taken : made)
+    if (std::filesystem::exists(std::filesystem::symlink_status(taken, error)))
+      throw UsageError("'" + taken.string() +
+                       "' is there already; give another --out folder or "
+                       "move it (nothing is replaced)");
+  if (has_exercises && !std::filesystem::create_directory(exercises, error))
+    throw UsageError("--out '" + clip(out, 60) + "': cannot make " + exercises.string() + " (" +
+                     error.message() + ")");
   // Written as every output is: never through a link, nothing half-written, the failure said.
   if (const std::string problem = write_file_safely(script, slides_script(lesson, out, size), {});
       !problem.empty())
@@ -163,7 +176,7 @@ void export_lesson(const std::string& name, const std::string& out, const std::s
   options.script = script.string();
   // The slides show each exercise's template as a learner first meets it, copied beside them:
   // never the teacher's own copies (WARPLENS_EXERCISES), which may be half-solved or broken.
-  options.exercises_dir = std::filesystem::path(out) / "exercises";
+  options.exercises_dir = exercises;
   if (const int code = viz::run_gui_command(options); code != 0)
     throw UsageError("the slides' script stopped (" + script.string() + " is kept)");
   std::printf("%s: %zu steps as pictures in %s (the script that made them: %s)\n",

@@ -35,9 +35,9 @@ namespace wl {
 namespace {
 
 struct RecordOptions {
-  std::vector<std::string>
-      kernels;          // ids and files; none: every bundled kernel (none with --lessons)
-  bool lessons = false; // every launch the bundled lessons' steps make
+  std::vector<std::string> kernels; // ids, kernel files and lesson files; none: every bundled
+                                    // kernel (none with --lessons)
+  bool lessons = false;             // every launch the bundled lessons' steps make
   std::string out;
   std::string arch; // the preset it stands for; "": the one that matches the GPU
   bool force = false;
@@ -59,8 +59,8 @@ std::vector<const KernelDesc*> kernels_named(const std::vector<std::string>& nam
     const KernelDesc* kernel = find_kernel(id);
     if (!kernel)
       throw UsageError("record: '" + clip(id, 60) +
-                       "' is no bundled kernel (warplens list names them) nor a kernel file "
-                       "(FILE.cu or FILE.cu:KERNEL)");
+                       "' is no bundled kernel (warplens list names them), kernel file "
+                       "(FILE.cu or FILE.cu:KERNEL) nor lesson file (FILE.lesson)");
     // Two files of one name make one kernel id: a recording could not tell their runs apart.
     if (const auto [named, added] = files.try_emplace(id, file); !added && named->second != file)
       throw UsageError("record: " + clip(named->second, 80) + " and " + clip(file, 80) +
@@ -101,14 +101,36 @@ std::vector<Lesson> lessons_asked(const RecordOptions& o, const std::vector<Arch
   return lessons;
 }
 
-// --force replaces an existing recording, never a kernel file being recorded, however its path
-// is spelt (std::filesystem::equivalent).
+#ifdef WARPLENS_LINKS_ENGINE
+// The steps of a lesson named that a recording leaves out, a line each on stderr: a kernel file
+// is recorded by naming it, and an exercise's copy is each learner's own.
+void say_steps_left_out(const std::vector<Lesson>& lessons, const RecordOptions& o) {
+  for (const Lesson& lesson : lessons) {
+    if (std::find(o.kernels.begin(), o.kernels.end(), lesson.file) == o.kernels.end())
+      continue; // a bundled lesson (--lessons): its exercises are known
+    for (const LessonStep& step : lesson.steps)
+      if (!step.playground && names_a_kernel_file(step.kernel))
+        std::fprintf(stderr, "%s:%d: %s\n", lesson.file.c_str(), step.line,
+                     step.exercise
+                         ? "an exercise: not recorded (each learner's copy is judged with the "
+                           "models, or measured where a GPU is)"
+                         : ("kernel file " + step.kernel +
+                            " not recorded with the lesson: name it to record its kernels")
+                               .c_str());
+  }
+}
+#endif
+
+// --force replaces an existing recording, never a kernel or lesson file being recorded, however
+// its path is spelt (std::filesystem::equivalent).
 void check_out_is_no_kernel_file(const RecordOptions& o) {
   for (const std::string& name : o.kernels) {
+    const bool lesson = name.ends_with(".lesson");
     std::error_code error;
-    if (names_a_kernel_file(name) &&
-        std::filesystem::equivalent(kernel_file_path(name), o.out, error))
-      throw UsageError("--out " + clip(o.out, 80) + " is the kernel file " + clip(name, 80) +
+    if ((lesson || names_a_kernel_file(name)) &&
+        std::filesystem::equivalent(lesson ? name : kernel_file_path(name), o.out, error))
+      throw UsageError("--out " + clip(o.out, 80) + " is the " +
+                       (lesson ? "lesson" : "kernel file") + " " + clip(name, 80) +
                        " being recorded; give the recording a file of its own");
   }
 }
@@ -124,6 +146,10 @@ void run_record(const RecordOptions& o) {
     throw UsageError("--out " + problem);
   const std::vector<Arch> presets = load_arch_presets(assets_dir() / "arch");
   const std::vector<Lesson> lessons = lessons_asked(o, presets);
+  const std::vector<KernelRequest> launches = lesson_launches(lessons, presets);
+  if (kernels.empty() && launches.empty()) // a lesson named alone, all of kernel files
+    throw UsageError("record: the lessons named make no launch of a bundled kernel (their steps "
+                     "are on kernel files or playgrounds): name the kernel files to record them");
   if (!o.arch.empty()) // named before any GPU is asked for
     try {
       static_cast<void>(find_arch(presets, o.arch));
@@ -144,7 +170,7 @@ void run_record(const RecordOptions& o) {
   const OutputRules again{
       .replace_existing = true, .write_through_links = false, .keep_on_failure = true};
   bool first = true;
-  const std::vector<KernelRequest> launches = lesson_launches(lessons, presets);
+  say_steps_left_out(lessons, o);
   const nlohmann::json recording = record_kernels(
       kernels, launches, arch,
       [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); },

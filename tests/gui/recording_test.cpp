@@ -287,8 +287,8 @@ TEST(Recording, TwoFilesOfOneKernelIdAreNotRecordedTogether) {
 }
 
 // A teacher's lesson named to record is checked before any GPU is asked for: its first problem,
-// with its line, and no recording.
-TEST(Recording, ALessonWithAProblemIsNotRecorded) {
+// with its line, and no recording; one with nothing to record and --out on the lesson refused.
+TEST(Recording, ALessonThatCannotBeRecordedIsRefusedInOneLine) {
   const std::filesystem::path dir = test::scratch_dir();
   std::ofstream(dir / "mine.lesson")
       << "lesson Mine\nstep One\nkernel vec_add/scalar\nblock 7777\n";
@@ -298,7 +298,22 @@ TEST(Recording, ALessonWithAProblemIsNotRecorded) {
   wl::test::expect_one_line_error("record " + (dir / "none.lesson").string() + " --out " +
                                       (dir / "r.json").string(),
                                   {"none.lesson"});
+  // A lesson alone is its launches, never every bundled kernel: one of kernel files has none.
+  std::filesystem::copy_file(std::filesystem::path(WARPLENS_SOURCE_TESTS).parent_path() /
+                                 "examples" / "saxpy.cu",
+                             dir / "saxpy.cu");
+  std::ofstream(dir / "files.lesson") << "lesson Files\nstep One\nkernel saxpy.cu\nshow global\n";
+  wl::test::expect_one_line_error("record " + (dir / "files.lesson").string() + " --out " +
+                                      (dir / "r.json").string(),
+                                  {"make no launch of a bundled kernel", "name the kernel files"});
   EXPECT_FALSE(std::filesystem::exists(dir / "r.json"));
+  // --force replaces a recording, never the lesson being recorded.
+  std::ofstream(dir / "good.lesson") << "lesson Good\nstep One\nkernel vec_add/scalar\nblock 128\n"
+                                        "show global\n";
+  wl::test::expect_one_line_error("record " + (dir / "good.lesson").string() + " --force --out " +
+                                      (dir / "good.lesson").string(),
+                                  {"is the lesson", "give the recording a file of its own"});
+  EXPECT_EQ(std::filesystem::file_size(dir / "good.lesson"), 65u);
 }
 
 TEST(Recording, APresetWithoutARecordingIsAnsweredWithTheH100sWhichSaysWhose) {

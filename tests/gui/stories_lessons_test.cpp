@@ -386,6 +386,13 @@ TEST(LessonSlides, ExercisesShowTheirTemplatesNotTheTeachersCopies) {
                               "11-exercises" / "coalesce_copy.cu"));
   EXPECT_EQ(text(mine / "coalesce_copy.cu"), "my half-solved copy\n");
   EXPECT_TRUE(std::filesystem::is_directory(mine / "pad_tile.cu"));
+  // An exercises folder already beside the slides (here a link to the teacher's) is refused.
+  std::filesystem::create_directories(dir / "again");
+  std::filesystem::create_directory_symlink(dir / "mine", dir / "again" / "exercises");
+  wl::test::expect_one_line_error("lesson export exercises --out '" + (dir / "again").string() +
+                                      "'",
+                                  {"exercises' is there already", "nothing is replaced"});
+  EXPECT_FALSE(std::filesystem::exists(dir / "mine" / "11-exercises" / "divergent.cu"));
 }
 
 // Hostile lessons given to the GUI and to export: one line naming the file (and its line), exit 2.

@@ -219,7 +219,7 @@ const std::vector<CliCase> kKernels = {
      {"--step is given twice ('1' and '2')"}},
     {"RecordALessonFile",
      "record --lessons mine.lesson --out /tmp/warplens-record-unknown.json",
-     {"'mine.lesson' is a lesson file; --lessons takes none"}},
+     {"mine.lesson", "no such file"}},
     {"RecordOutEmpty", "record --out ''", {"--out", "an empty value"}},
     {"RecordOutMissing", "record vec_add/scalar", {"--out is required"}},
     {"RecordOutFolder", "record --out /tmp", {"--out '/tmp' is a folder"}},

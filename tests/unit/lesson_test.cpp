@@ -505,14 +505,17 @@ TEST(Lessons, LeastMeansNoSmallerValueMeetsTheCondition) {
 }
 
 // What `warplens record mine.lesson` measures: each step's launch on a bundled kernel once, and
-// each until step's solution; a playground measures nothing.
+// each until step's solution; a playground measures nothing, and a kernel file is recorded by
+// naming it.
 TEST(Lessons, ALessonsLaunchesAreEachStepsAndEachSolutionOnce) {
   const Lesson lesson = parse_lesson("lesson L\n"
                                      "step A\nkernel vec_add/scalar\nblock 128\nshow global\n"
                                      "step B\nkernel vec_add/scalar\nblock 128\nshow occupancy\n"
                                      "step C\nkernel vec_add/scalar\nblock 32\n"
                                      "ask Change the block until occupancy is 100 %.\n"
-                                     "until theoretical_occupancy = 100\nsolution block 64\n",
+                                     "until theoretical_occupancy = 100\nsolution block 64\n"
+                                     "step D\nplayground threadIdx.x * 2\nshow playground\n"
+                                     "step E\nkernel mine.cu\nblock 256\nshow global\n",
                                      "mine.lesson");
   std::vector<std::string> launches;
   for (const KernelRequest& r : lesson_launches({lesson}, presets()))

@@ -19,6 +19,7 @@
 #include <thread>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 namespace wl {
@@ -258,8 +259,27 @@ TEST(TuneRun, APointTheGpuRefusedOrDidNotTimeIsNamedWithWhy) {
             std::string::npos)
       << text;
   EXPECT_NE(text.find("no time at block 64: it was not timed"), std::string::npos) << text;
-  for (const TuneEvaluation& e : outcome.evaluations)
-    EXPECT_EQ(tune_why_no_cost(e, TuneObjective::time).empty(), e.cost.has_value());
+}
+
+// A tune whose every point failed still says why each did: the lines that matter most then.
+TEST(TuneRun, ATuneWithEveryPointRefusedSaysWhyForEach) {
+  const TuneSpace space = search_space();
+  TuneSearch search(space, TuneStrategy::grid, TuneObjective::time, 1);
+  const TuneOutcome outcome = run_tune(space, search, TuneObjective::time, {.evaluations = 2},
+                                       nullptr, [&](const SweepPoint& p) {
+                                         SweepPoint refused = p;
+                                         refused.result.reset();
+                                         refused.refused = "CUDA error: unspecified launch failure";
+                                         return refused;
+                                       });
+  const std::string text = tune_text(space, outcome, TuneStrategy::grid, TuneObjective::time, 3);
+  EXPECT_NE(text.find("No point was measured with a figure to rank by"), std::string::npos) << text;
+  EXPECT_EQ(tune_uncosted_lines(space, outcome, TuneObjective::time).size(), 2u) << text;
+  EXPECT_NE(text.find("no time at block 32: CUDA error: unspecified launch failure"),
+            std::string::npos)
+      << text;
+  const nlohmann::json j = tune_json(space, outcome, TuneStrategy::grid, TuneObjective::time, 3);
+  EXPECT_EQ(j["evaluations"][0]["why_no_cost"], "CUDA error: unspecified launch failure") << j;
 }
 
 TEST(TuneRun, ABudgetStopsTheTuneAndSaysSo) {

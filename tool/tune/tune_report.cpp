@@ -61,6 +61,46 @@ std::string cost_text(TuneObjective objective, double cost) {
   return figure_text(f, objective == TuneObjective::gflops_per_joule ? -cost : cost);
 }
 
+// The objective as the noun a missing cost is said with: "no time at block 32: ...".
+const char* objective_noun(TuneObjective objective) {
+  switch (objective) {
+  case TuneObjective::time:
+    return "time";
+  case TuneObjective::energy:
+    return "energy";
+  case TuneObjective::gflops_per_joule:
+    return "GFLOP per joule";
+  }
+  return "cost";
+}
+
+// The launches ranked best first, each with what differs from the default's (why it wins).
+std::string ranking_text(const TuneSpace& space, const TuneOutcome& outcome,
+                         TuneObjective objective, const std::vector<TuneRanked>& ranked) {
+  std::string text;
+  const TuneEvaluation* base = default_evaluation(space, outcome);
+  for (std::size_t i = 0; i < ranked.size(); ++i) {
+    const TuneRanked& r = ranked[i];
+    text += format("%zu. %s: %s", i + 1, r.label.c_str(), cost_text(objective, r.cost).c_str());
+    if (base && base->cost && &outcome.evaluations[r.evaluation] != base)
+      // Costs are lower-better; GFLOP per joule is negated into one, so its ratio turns over.
+      text += format(", %.2fx the default's", objective == TuneObjective::gflops_per_joule
+                                                  ? r.cost / *base->cost
+                                                  : *base->cost / r.cost);
+    if (&outcome.evaluations[r.evaluation] == base)
+      text += " (the default launch)";
+    text += "\n";
+    for (const TuneDifference& d : r.figures)
+      if (d.differs)
+        text += "     " + std::string(figure(d.key).display) + ": " + d.text + "\n";
+    if (r.limiter.find("; the default's") != std::string::npos)
+      text += "     occupancy limited by " + r.limiter + "\n";
+  }
+  if (!base)
+    text += "The default launch was not measured: nothing to set the winner beside.\n";
+  return text;
+}
+
 } // namespace
 
 const TuneEvaluation* default_evaluation(const TuneSpace& space, const TuneOutcome& outcome) {
@@ -108,41 +148,31 @@ std::string tune_text(const TuneSpace& space, const TuneOutcome& outcome, TuneSt
                      outcome.stopped + " (" + format_number(outcome.seconds, 1) + " s)\n";
   const std::vector<TuneRanked> ranked = tune_ranking(space, outcome, count);
   if (ranked.empty())
-    return text + "No point was measured with a figure to rank by (" +
-           tune_objective_name(objective) + ").\n";
-  const TuneEvaluation* base = default_evaluation(space, outcome);
-  for (std::size_t i = 0; i < ranked.size(); ++i) {
-    const TuneRanked& r = ranked[i];
-    text += format("%zu. %s: %s", i + 1, r.label.c_str(), cost_text(objective, r.cost).c_str());
-    if (base && base->cost && &outcome.evaluations[r.evaluation] != base)
-      // Costs are lower-better; GFLOP per joule is negated into one, so its ratio turns over.
-      text += format(", %.2fx the default's", objective == TuneObjective::gflops_per_joule
-                                                  ? r.cost / *base->cost
-                                                  : *base->cost / r.cost);
-    if (&outcome.evaluations[r.evaluation] == base)
-      text += " (the default launch)";
-    text += "\n";
-    for (const TuneDifference& d : r.figures)
-      if (d.differs)
-        text += "     " + std::string(figure(d.key).display) + ": " + d.text + "\n";
-    if (r.limiter.find("; the default's") != std::string::npos)
-      text += "     occupancy limited by " + r.limiter + "\n";
-  }
-  if (!base)
-    text += "The default launch was not measured: nothing to set the winner beside.\n";
+    text += "No point was measured with a figure to rank by (" +
+            std::string(tune_objective_name(objective)) + ").\n";
+  else
+    text += ranking_text(space, outcome, objective, ranked);
   for (const TuneSkip& s : outcome.skipped)
     text += "skipped " + tune_point_label(space, space.points[s.point]) + ": " + s.why + "\n";
-  // A launch that computed wrong outputs is no candidate, and a tunable value that breaks the
-  // kernel is what a person most needs to hear of; so is a point the GPU refused.
+  for (const std::string& line : tune_uncosted_lines(space, outcome, objective))
+    text += line + "\n";
+  return text;
+}
+
+std::vector<std::string> tune_uncosted_lines(const TuneSpace& space, const TuneOutcome& outcome,
+                                             TuneObjective objective) {
+  std::vector<std::string> lines;
   for (const TuneEvaluation& e : outcome.evaluations) {
+    if (e.cost)
+      continue;
     const std::string label = tune_point_label(space, space.points[e.point]);
     if (e.result && e.result->verification && e.result->verification->failed())
-      text += "WRONG OUTPUT at " + label + ": " + e.result->verification->first_failure + "\n";
-    else if (!e.cost)
-      text += "no " + std::string(tune_objective_name(objective)) + " at " + label + ": " +
-              tune_why_no_cost(e, objective) + "\n";
+      lines.push_back("WRONG OUTPUT at " + label + ": " + e.result->verification->first_failure);
+    else
+      lines.push_back("no " + std::string(objective_noun(objective)) + " at " + label + ": " +
+                      tune_why_no_cost(e, objective));
   }
-  return text;
+  return lines;
 }
 
 std::string tune_why_no_cost(const TuneEvaluation& e, TuneObjective objective) {
@@ -150,11 +180,18 @@ std::string tune_why_no_cost(const TuneEvaluation& e, TuneObjective objective) {
     return "";
   if (!e.refused.empty())
     return e.refused;
-  if (e.result && e.result->verification && e.result->verification->failed())
-    return "WRONG OUTPUT: " + e.result->verification->first_failure;
-  if (e.result && !e.result->timing)
+  if (!e.result)
+    return "the measurement brought no result";
+  if (e.result->verification && e.result->verification->failed())
+    return "its outputs were wrong: " + e.result->verification->first_failure;
+  if (!e.result->timing)
     return "it was not timed";
-  return "its measurement has no " + std::string(figure(tune_objective_figure(objective)).display);
+  const Figure& f = figure(tune_objective_figure(objective));
+  const std::optional<double> value = f.measured ? f.measured(*e.result) : std::nullopt;
+  if (!value)
+    return "its measurement has no " + std::string(f.display);
+  return "its " + std::string(f.display) + " was " + figure_text(f, *value) +
+         ", nothing to rank by";
 }
 
 nlohmann::json tune_json(const TuneSpace& space, const TuneOutcome& outcome, TuneStrategy strategy,
@@ -171,6 +208,8 @@ nlohmann::json tune_json(const TuneSpace& space, const TuneOutcome& outcome, Tun
       j["refused"] = e.refused;
     if (e.result && e.result->verification && e.result->verification->failed())
       j["wrong_outputs"] = e.result->verification->first_failure;
+    if (!e.cost)
+      j["why_no_cost"] = tune_why_no_cost(e, objective);
     evaluations.push_back(std::move(j));
   }
   nlohmann::json best = nlohmann::json::array();

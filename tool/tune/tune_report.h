@@ -47,9 +47,14 @@ std::vector<TuneRanked> tune_ranking(const TuneSpace& space, const TuneOutcome& 
                                      std::size_t count);
 // The default launch's evaluation, where it was measured.
 const TuneEvaluation* default_evaluation(const TuneSpace& space, const TuneOutcome& outcome);
-// Why a measured point has no cost under the objective, in words ("WRONG OUTPUT: ..."); empty
+// Why a measured point has no cost under the objective, in words ("it was not timed"); empty
 // where it has one.
 std::string tune_why_no_cost(const TuneEvaluation& e, TuneObjective objective);
+// A line for each measured point without a cost, in the order they landed: "WRONG OUTPUT at
+// block 32: c[0]: got 1, want 2" (no candidate, and what a person most needs to hear of) or
+// "no time at block 32: " and why. The text's last lines, and the Tune panel's.
+std::vector<std::string> tune_uncosted_lines(const TuneSpace& space, const TuneOutcome& outcome,
+                                             TuneObjective objective);
 
 std::string tune_text(const TuneSpace& space, const TuneOutcome& outcome, TuneStrategy strategy,
                       TuneObjective objective, std::size_t count);

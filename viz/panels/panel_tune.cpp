@@ -52,13 +52,18 @@ void tune_controls(App& app) {
 
 std::string cost_text(double ms) { return figure_text(figure("median_time"), ms); }
 
-// Each measured point that came back without a time, and why: on screen, since a tune that lost
-// points to a failed verification or a launch error would otherwise look merely slow.
-void refused_on_the_gpu(const TuneState& s) {
-  for (const TuneEvaluation& e : s.outcome.evaluations)
-    if (!e.cost)
-      error_text(tune_point_label(s.space, s.space.points[e.point]) +
-                 " has no time: " + tune_why_no_cost(e, TuneObjective::time));
+// Each measured point that came back without a time, and why, as `warplens tune` says it: on
+// screen, since a tune that lost points to wrong outputs or launch errors would otherwise look
+// merely slow. The first few: a worker that failed every point must not push the best out of sight.
+void uncosted_points(const TuneState& s) {
+  constexpr std::size_t kShown = 5;
+  const std::vector<std::string> lines =
+      tune_uncosted_lines(s.space, s.outcome, TuneObjective::time);
+  for (std::size_t i = 0; i < lines.size() && i < kShown; ++i)
+    error_text(lines[i]);
+  if (lines.size() > kShown)
+    error_text("and " + counted(lines.size() - kShown, "more point") +
+               " without a time (`warplens tune` lists them all)");
 }
 
 // Where the tune stands, the best so far against the default, and the best time after each
@@ -72,7 +77,7 @@ void tune_progress(const TuneState& s) {
   wrapped_textf("%zu of %s measured (%zu refused by the kernel, %zu skipped by the model)%s",
                 o.evaluations.size(), counted(s.space.valid(), "allowed point").c_str(),
                 s.space.points.size() - s.space.valid(), o.skipped.size(), state.c_str());
-  refused_on_the_gpu(s);
+  uncosted_points(s);
   if (!o.best)
     return;
   const TuneEvaluation& best = o.evaluations[*o.best];
