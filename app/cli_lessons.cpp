@@ -112,27 +112,61 @@ void check_lessons_measured(const std::vector<std::string>& files) {
 // can replay or edit it) that walks every step and saves its question, then its answer, each with
 // its JSON sidecar; played headless with the models (and the recording's figures where it has
 // the launch).
+// A step's pictures, without their extension: "01" for a step that asks nothing, else
+// "01-question" and "01-answer".
+std::vector<std::string> step_pictures(const Lesson& lesson, std::size_t i) {
+  const std::string stem = format("%02zu", i + 1);
+  if (lesson.steps[i].kind == QuestionKind::none)
+    return {stem};
+  return {stem + "-question", stem + "-answer"};
+}
+
 std::string slides_script(const Lesson& lesson, const std::filesystem::path& dir,
                           const std::string& size) {
   std::string script = "# " + lesson.title + ": one picture per step, two where it asks\n";
   script += "window " + size + "\n";
   for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
     const LessonStep& step = lesson.steps[i];
-    const std::string stem = (dir / format("%02zu", i + 1)).string();
     script += "# step " + std::to_string(i + 1) + ": " + step.title + "\nwait\n";
-    if (step.kind == QuestionKind::none) {
-      script += "screenshot \"" + stem + ".png\"\n";
-    } else {
-      script += "screenshot \"" + stem + "-question.png\"\n";
+    const std::vector<std::string> pictures = step_pictures(lesson, i);
+    script += "screenshot \"" + (dir / (pictures.front() + ".png")).string() + "\"\n";
+    if (pictures.size() == 2) {
       script += std::string("click \"") +
                 (step.kind == QuestionKind::until ? "Show a solution" : "Show the answer") +
                 "\" in \"Lessons\"\nwait\n";
-      script += "screenshot \"" + stem + "-answer.png\"\n";
+      script += "screenshot \"" + (dir / (pictures.back() + ".png")).string() + "\"\n";
     }
     if (i + 1 < lesson.steps.size())
       script += "click \"Next step >\" in \"Lessons\"\n";
   }
   return script;
+}
+
+// What the export would write over, in the order it writes: its script, each picture and its
+// sidecar, and, for a lesson with exercises, the folder of their copies (the folder above it
+// must be no link: a teacher's copies through it would go on the slides in place of the
+// templates). Refused before anything is made, so two lessons never mix in one folder.
+void check_slides_folder_free(const Lesson& lesson, const std::filesystem::path& script,
+                              const std::filesystem::path& out,
+                              const std::filesystem::path& copies) {
+  std::vector<std::filesystem::path> taken = {script};
+  for (std::size_t i = 0; i < lesson.steps.size(); ++i)
+    for (const std::string& picture : step_pictures(lesson, i))
+      for (const char* extension : {".png", ".json"})
+        taken.push_back(out / (picture + extension));
+  if (!copies.empty()) {
+    taken.push_back(copies);
+    std::error_code error;
+    if (std::filesystem::is_symlink(copies.parent_path(), error))
+      taken.push_back(copies.parent_path());
+  }
+  for (const std::filesystem::path& file : taken) {
+    std::error_code error;
+    if (std::filesystem::exists(std::filesystem::symlink_status(file, error)))
+      throw UsageError("'" + file.string() +
+                       "' is there already; give another --out folder or move it (nothing is "
+                       "replaced)");
+  }
 }
 
 void export_lesson(const std::string& name, const std::string& out, const std::string& size) {
@@ -149,22 +183,17 @@ void export_lesson(const std::string& name, const std::string& out, const std::s
     throw UsageError("--out '" + clip(out, 60) + "': cannot make the folder (" + error.message() +
                      ")");
   const std::filesystem::path script = std::filesystem::path(out) / (file.stem().string() + ".txt");
-  // The exercises' copies go in a folder of their own, made now: one already there (a teacher's
-  // copies, a link to them) would put its files on the slides in place of the templates.
-  const std::filesystem::path exercises = std::filesystem::absolute(out, error) / "exercises";
+  // The slides show each exercise's template as a learner first meets it, copied into a folder
+  // made now beside them: never the teacher's own copies (WARPLENS_EXERCISES), which may be
+  // half-solved or broken.
   const bool has_exercises = std::any_of(lesson.steps.begin(), lesson.steps.end(),
                                          [](const LessonStep& step) { return step.exercise; });
-  std::vector<std::filesystem::path> made = {script};
-  if (has_exercises)
-    made.push_back(exercises);
-  for (const std::filesystem::path& taken : made)
-    if (std::filesystem::exists(std::filesystem::symlink_status(taken, error)))
-      throw UsageError("'" + taken.string() +
-                       "' is there already; give another --out folder or "
-                       "move it (nothing is replaced)");
-  if (has_exercises && !std::filesystem::create_directory(exercises, error))
-    throw UsageError("--out '" + clip(out, 60) + "': cannot make " + exercises.string() + " (" +
-                     error.message() + ")");
+  const std::filesystem::path exercises = std::filesystem::absolute(out, error) / "exercises";
+  check_slides_folder_free(lesson, script, out,
+                           has_exercises ? exercises / file.stem() : std::filesystem::path());
+  if (has_exercises && !std::filesystem::create_directories(exercises / file.stem(), error))
+    throw UsageError("--out '" + clip(out, 60) + "': cannot make " +
+                     (exercises / file.stem()).string() + " (" + error.message() + ")");
   // Written as every output is: never through a link, nothing half-written, the failure said.
   if (const std::string problem = write_file_safely(script, slides_script(lesson, out, size), {});
       !problem.empty())
@@ -174,8 +203,6 @@ void export_lesson(const std::string& name, const std::string& out, const std::s
   options.model_only = true;
   options.lesson = file.string();
   options.script = script.string();
-  // The slides show each exercise's template as a learner first meets it, copied beside them:
-  // never the teacher's own copies (WARPLENS_EXERCISES), which may be half-solved or broken.
   options.exercises_dir = exercises;
   if (const int code = viz::run_gui_command(options); code != 0)
     throw UsageError("the slides' script stopped (" + script.string() + " is kept)");

@@ -43,14 +43,27 @@ struct RecordOptions {
   bool force = false;
 };
 
+// Whether a name given to record is a lesson: a .lesson file, or a bundled lesson's name
+// (`record coalescing`); a kernel id is never one, having a '/'.
+bool names_a_lesson(const std::string& name) {
+  if (name.ends_with(".lesson"))
+    return true;
+  if (name.find('/') != std::string::npos || names_a_kernel_file(name))
+    return false;
+  try {
+    static_cast<void>(find_lesson(name));
+    return true;
+  } catch (const UsageError&) {
+    return false;
+  }
+}
+
 // The kernels named: a bundled kernel's id, or a kernel file ("x.cu" for every kernel it
 // describes, "x.cu:kernel" for one), whose runs model mode shows while that file's text is the
 // one recorded; every bundled kernel where none is named and no lesson's launches are asked for.
 std::vector<const KernelDesc*> kernels_named(const std::vector<std::string>& names, bool lessons) {
   std::vector<const KernelDesc*> kernels;
-  const bool lesson_named = std::any_of(names.begin(), names.end(), [](const std::string& name) {
-    return name.ends_with(".lesson");
-  });
+  const bool lesson_named = std::any_of(names.begin(), names.end(), names_a_lesson);
   if (names.empty() && !lessons && !lesson_named)
     for (const KernelDesc& kernel : all_kernels())
       kernels.push_back(&kernel);
@@ -60,7 +73,8 @@ std::vector<const KernelDesc*> kernels_named(const std::vector<std::string>& nam
     if (!kernel)
       throw UsageError("record: '" + clip(id, 60) +
                        "' is no bundled kernel (warplens list names them), kernel file "
-                       "(FILE.cu or FILE.cu:KERNEL) nor lesson file (FILE.lesson)");
+                       "(FILE.cu or FILE.cu:KERNEL) nor lesson (a bundled one's name, e.g. "
+                       "coalescing, or FILE.lesson)");
     // Two files of one name make one kernel id: a recording could not tell their runs apart.
     if (const auto [named, added] = files.try_emplace(id, file); !added && named->second != file)
       throw UsageError("record: " + clip(named->second, 80) + " and " + clip(file, 80) +
@@ -69,7 +83,7 @@ std::vector<const KernelDesc*> kernels_named(const std::vector<std::string>& nam
       kernels.push_back(kernel);
   };
   for (const std::string& name : names) {
-    if (name.ends_with(".lesson")) // its launches are recorded (lessons_asked)
+    if (names_a_lesson(name)) // its launches are recorded (lessons_asked)
       continue;
     const std::string file = kernel_file_path(name);
     if (!names_a_kernel_file(name))
@@ -91,8 +105,8 @@ std::vector<Lesson> lessons_asked(const RecordOptions& o, const std::vector<Arch
     for (const std::filesystem::path& file : bundled_lessons())
       lessons.push_back(load_lesson(file));
   for (const std::string& name : o.kernels)
-    if (name.ends_with(".lesson")) {
-      CheckedLessonFile checked = check_lesson_file(name, presets);
+    if (names_a_lesson(name)) {
+      CheckedLessonFile checked = check_lesson_file(find_lesson(name), presets);
       if (!checked.problems.empty())
         throw UsageError("record: " + checked.problems.front() + " (warplens lesson check " +
                          clip(name, 80) + " names them all)");
@@ -115,7 +129,8 @@ void say_steps_left_out(const std::vector<Lesson>& lessons, const RecordOptions&
                          ? "an exercise: not recorded (each learner's copy is judged with the "
                            "models, or measured where a GPU is)"
                          : ("kernel file " + step.kernel +
-                            " not recorded with the lesson: name it to record its kernels")
+                            " not recorded with the lesson: name it to record its kernels at "
+                            "their default launches")
                                .c_str());
   }
 }
@@ -125,10 +140,11 @@ void say_steps_left_out(const std::vector<Lesson>& lessons, const RecordOptions&
 // its path is spelt (std::filesystem::equivalent).
 void check_out_is_no_kernel_file(const RecordOptions& o) {
   for (const std::string& name : o.kernels) {
-    const bool lesson = name.ends_with(".lesson");
+    const bool lesson = names_a_lesson(name);
     std::error_code error;
     if ((lesson || names_a_kernel_file(name)) &&
-        std::filesystem::equivalent(lesson ? name : kernel_file_path(name), o.out, error))
+        std::filesystem::equivalent(lesson ? find_lesson(name).string() : kernel_file_path(name),
+                                    o.out, error))
       throw UsageError("--out " + clip(o.out, 80) + " is the " +
                        (lesson ? "lesson" : "kernel file") + " " + clip(name, 80) +
                        " being recorded; give the recording a file of its own");
@@ -196,10 +212,10 @@ void add_record_command(CLI::App& app) {
       "record", "Measure kernels on this GPU into a recording that model mode shows for its "
                 "preset: gui --recording FILE (manual: docs/gui.md, model mode)");
   cmd->add_option("kernels", o->kernels,
-                  "Kernel ids, kernel files (FILE.cu or FILE.cu:KERNEL) or lesson files "
-                  "(FILE.lesson: every launch its steps make on a bundled kernel) (default: every "
-                  "bundled kernel, unless --lessons or a lesson file alone)")
-      ->check(written_option("a kernel id, e.g. vec_add/scalar, a kernel file or a lesson file"));
+                  "Kernel ids, kernel files (FILE.cu or FILE.cu:KERNEL) or lessons (a bundled "
+                  "one's name or FILE.lesson: every launch its steps make on a bundled kernel) "
+                  "(default: every bundled kernel, unless --lessons or a lesson alone)")
+      ->check(written_option("a kernel id, e.g. vec_add/scalar, a kernel file or a lesson"));
   cmd->add_option("--out", o->out, "The recording's file (JSON)")
       ->required()
       ->check(written_option("a file name"));

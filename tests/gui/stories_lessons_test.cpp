@@ -362,6 +362,13 @@ TEST(LessonSlides, ExportWritesAQuestionAndAnAnswerPerStep) {
       wl::test::run_warplens("lesson export vector-add --out '" + (dir / "slides").string() + "'");
   EXPECT_EQ(again.exit_code, 2);
   EXPECT_NE(again.out.find("nothing is replaced"), std::string::npos) << again.out;
+  // Another lesson's slides in the same folder would mix with these: refused, none replaced.
+  const auto first_picture = std::filesystem::last_write_time(dir / "slides" / "01-question.png");
+  wl::test::expect_one_line_error("lesson export coalescing --out '" + (dir / "slides").string() +
+                                      "'",
+                                  {"01-question.png' is there already"});
+  EXPECT_EQ(std::filesystem::last_write_time(dir / "slides" / "01-question.png"), first_picture);
+  EXPECT_FALSE(std::filesystem::exists(dir / "slides" / "03-coalescing.txt"));
 }
 
 // Slides of the exercises show each template as a learner first meets it, copied beside the
