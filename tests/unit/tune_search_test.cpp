@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -218,21 +219,30 @@ TEST(TuneRun, TheGridFindsTheFastestAndTheReportSetsItBesideTheDefault) {
   EXPECT_NE(text.find("(default "), std::string::npos) << text;
 }
 
-TEST(TuneRun, ALaunchWithWrongOutputsIsNoWinnerAndIsNamed) {
-  const TuneSpace space = search_space();
+// A grid tune of the first `evaluations` points whose measurements `tamper` changes: a launch
+// with wrong outputs, refused or untimed.
+TuneOutcome tampered_tune(const TuneSpace& space, std::size_t evaluations,
+                          const std::function<void(SweepPoint&)>& tamper) {
   SearchGpu gpu;
   TuneSearch search(space, TuneStrategy::grid, TuneObjective::time, 1);
-  const TuneOutcome outcome = run_tune(
-      space, search, TuneObjective::time, {.evaluations = 3}, nullptr, [&](const SweepPoint& p) {
-        SweepPoint measured = gpu(p);
-        if (measured.block.x == 32) { // the fastest on paper, computing wrong outputs
-          measured.result->timing->median_time = 1e-6;
-          measured.result->verification->passed = false;
-          measured.result->verification->mismatches = 1;
-          measured.result->verification->first_failure = "c[0]: got 1, want 2";
-        }
-        return measured;
-      });
+  return run_tune(space, search, TuneObjective::time, {.evaluations = evaluations}, nullptr,
+                  [&](const SweepPoint& p) {
+                    SweepPoint measured = gpu(p);
+                    tamper(measured);
+                    return measured;
+                  });
+}
+
+TEST(TuneRun, ALaunchWithWrongOutputsIsNoWinnerAndIsNamed) {
+  const TuneSpace space = search_space();
+  const TuneOutcome outcome = tampered_tune(space, 3, [](SweepPoint& measured) {
+    if (measured.block.x == 32) { // the fastest on paper, computing wrong outputs
+      measured.result->timing->median_time = 1e-6;
+      measured.result->verification->passed = false;
+      measured.result->verification->mismatches = 1;
+      measured.result->verification->first_failure = "c[0]: got 1, want 2";
+    }
+  });
   ASSERT_TRUE(outcome.best);
   EXPECT_NE(space.points[outcome.evaluations[*outcome.best].point].block.x, 32);
   const std::string text = tune_text(space, outcome, TuneStrategy::grid, TuneObjective::time, 3);
@@ -241,19 +251,14 @@ TEST(TuneRun, ALaunchWithWrongOutputsIsNoWinnerAndIsNamed) {
 
 TEST(TuneRun, APointTheGpuRefusedOrDidNotTimeIsNamedWithWhy) {
   const TuneSpace space = search_space();
-  SearchGpu gpu;
-  TuneSearch search(space, TuneStrategy::grid, TuneObjective::time, 1);
-  const TuneOutcome outcome = run_tune(
-      space, search, TuneObjective::time, {.evaluations = 3}, nullptr, [&](const SweepPoint& p) {
-        SweepPoint measured = gpu(p);
-        if (measured.block.x == 32) {
-          measured.result.reset();
-          measured.refused = "CUDA error: too many resources requested for launch";
-        } else if (measured.block.x == 64) {
-          measured.result->timing.reset();
-        }
-        return measured;
-      });
+  const TuneOutcome outcome = tampered_tune(space, 3, [](SweepPoint& measured) {
+    if (measured.block.x == 32) {
+      measured.result.reset();
+      measured.refused = "CUDA error: too many resources requested for launch";
+    } else if (measured.block.x == 64) {
+      measured.result->timing.reset();
+    }
+  });
   const std::string text = tune_text(space, outcome, TuneStrategy::grid, TuneObjective::time, 3);
   EXPECT_NE(text.find("no time at block 32: CUDA error: too many resources requested for launch"),
             std::string::npos)
@@ -264,14 +269,10 @@ TEST(TuneRun, APointTheGpuRefusedOrDidNotTimeIsNamedWithWhy) {
 // A tune whose every point failed still says why each did: the lines that matter most then.
 TEST(TuneRun, ATuneWithEveryPointRefusedSaysWhyForEach) {
   const TuneSpace space = search_space();
-  TuneSearch search(space, TuneStrategy::grid, TuneObjective::time, 1);
-  const TuneOutcome outcome = run_tune(space, search, TuneObjective::time, {.evaluations = 2},
-                                       nullptr, [&](const SweepPoint& p) {
-                                         SweepPoint refused = p;
-                                         refused.result.reset();
-                                         refused.refused = "CUDA error: unspecified launch failure";
-                                         return refused;
-                                       });
+  const TuneOutcome outcome = tampered_tune(space, 2, [](SweepPoint& measured) {
+    measured.result.reset();
+    measured.refused = "CUDA error: unspecified launch failure";
+  });
   const std::string text = tune_text(space, outcome, TuneStrategy::grid, TuneObjective::time, 3);
   EXPECT_NE(text.find("No point was measured with a figure to rank by"), std::string::npos) << text;
   EXPECT_EQ(tune_uncosted_lines(space, outcome, TuneObjective::time).size(), 2u) << text;
