@@ -108,10 +108,6 @@ void check_lessons_measured(const std::vector<std::string>& files) {
 }
 #endif
 
-// A lesson as slides: a script of the scripted sessions (written beside the pictures, so a teacher
-// can replay or edit it) that walks every step and saves its question, then its answer, each with
-// its JSON sidecar; played headless with the models (and the recording's figures where it has
-// the launch).
 // A step's pictures, without their extension: "01" for a step that asks nothing, else
 // "01-question" and "01-answer".
 std::vector<std::string> step_pictures(const Lesson& lesson, std::size_t i) {
@@ -121,6 +117,10 @@ std::vector<std::string> step_pictures(const Lesson& lesson, std::size_t i) {
   return {stem + "-question", stem + "-answer"};
 }
 
+// A lesson as slides: a script of the scripted sessions (written beside the pictures, so a teacher
+// can replay or edit it) that walks every step and saves its question, then its answer, each with
+// its JSON sidecar; played headless with the models (and the recording's figures where it has
+// the launch).
 std::string slides_script(const Lesson& lesson, const std::filesystem::path& dir,
                           const std::string& size) {
   std::string script = "# " + lesson.title + ": one picture per step, two where it asks\n";
@@ -189,11 +189,11 @@ void export_lesson(const std::string& name, const std::string& out, const std::s
   const bool has_exercises = std::any_of(lesson.steps.begin(), lesson.steps.end(),
                                          [](const LessonStep& step) { return step.exercise; });
   const std::filesystem::path exercises = std::filesystem::absolute(out, error) / "exercises";
-  check_slides_folder_free(lesson, script, out,
-                           has_exercises ? exercises / file.stem() : std::filesystem::path());
-  if (has_exercises && !std::filesystem::create_directories(exercises / file.stem(), error))
-    throw UsageError("--out '" + clip(out, 60) + "': cannot make " +
-                     (exercises / file.stem()).string() + " (" + error.message() + ")");
+  const std::filesystem::path copies = exercises / file.stem(); // as exercise_copy names it
+  check_slides_folder_free(lesson, script, out, has_exercises ? copies : std::filesystem::path());
+  if (has_exercises && !std::filesystem::create_directories(copies, error))
+    throw UsageError("--out '" + clip(out, 60) + "': cannot make " + copies.string() + " (" +
+                     error.message() + ")");
   // Written as every output is: never through a link, nothing half-written, the failure said.
   if (const std::string problem = write_file_safely(script, slides_script(lesson, out, size), {});
       !problem.empty())

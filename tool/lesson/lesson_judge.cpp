@@ -448,11 +448,6 @@ std::string conditions_read(const std::vector<Condition>& conditions, const RunR
 
 namespace {
 
-// A goal on every access of a kind is judged on the model's table of sites, which leaves out an
-// access on a line of the kernel file the model could not follow (an address read from the
-// clock): there, no figure says that every access meets it. The notes on no line (blocks that
-// stopped early, a header's code, a load the compiler put on line 0) name no line of the
-// learner's to change, and are left to the Source panel.
 // A condition on a site by its name ("line 26: shared load, 4 B") where the launch has no such
 // site: an edit that moved the line, said with the sites there are ("" where each is there).
 std::string site_not_there(const LessonStep& step, const RunResult& now) {
@@ -470,6 +465,11 @@ std::string site_not_there(const LessonStep& step, const RunResult& now) {
   return "";
 }
 
+// A goal on every access of a kind is judged on the model's table of sites, which leaves out an
+// access on a line of the kernel file the model could not follow (an address read from the
+// clock): there, no figure says that every access meets it. The notes on no line (blocks that
+// stopped early, a header's code, a load the compiler put on line 0) name no line of the
+// learner's to change, and are left to the Source panel.
 std::string left_out_of_every(const LessonStep& step, const RunResult& now) {
   const bool every = std::any_of(step.until.begin(), step.until.end(),
                                  [](const Condition& c) { return !c.figure.every.empty(); });

@@ -61,6 +61,11 @@ std::string cost_text(TuneObjective objective, double cost) {
   return figure_text(f, objective == TuneObjective::gflops_per_joule ? -cost : cost);
 }
 
+// Whether the point was measured computing wrong outputs: no candidate, whatever its time.
+bool outputs_wrong(const TuneEvaluation& e) {
+  return e.result && e.result->verification && e.result->verification->failed();
+}
+
 // The objective as the noun a missing cost is said with: "no time at block 32: ...".
 const char* objective_noun(TuneObjective objective) {
   switch (objective) {
@@ -166,7 +171,7 @@ std::vector<std::string> tune_uncosted_lines(const TuneSpace& space, const TuneO
     if (e.cost)
       continue;
     const std::string label = tune_point_label(space, space.points[e.point]);
-    if (e.result && e.result->verification && e.result->verification->failed())
+    if (outputs_wrong(e))
       lines.push_back("WRONG OUTPUT at " + label + ": " + e.result->verification->first_failure);
     else
       lines.push_back("no " + std::string(objective_noun(objective)) + " at " + label + ": " +
@@ -182,7 +187,7 @@ std::string tune_why_no_cost(const TuneEvaluation& e, TuneObjective objective) {
     return e.refused;
   if (!e.result)
     return "the measurement brought no result";
-  if (e.result->verification && e.result->verification->failed())
+  if (outputs_wrong(e))
     return "its outputs were wrong: " + e.result->verification->first_failure;
   if (!e.result->timing)
     return "it was not timed";
@@ -206,7 +211,7 @@ nlohmann::json tune_json(const TuneSpace& space, const TuneOutcome& outcome, Tun
       j["cost"] = objective == TuneObjective::gflops_per_joule ? -*e.cost : *e.cost;
     if (!e.refused.empty())
       j["refused"] = e.refused;
-    if (e.result && e.result->verification && e.result->verification->failed())
+    if (outputs_wrong(e))
       j["wrong_outputs"] = e.result->verification->first_failure;
     if (!e.cost)
       j["why_no_cost"] = tune_why_no_cost(e, objective);
